@@ -1,0 +1,112 @@
+//! The normalized shape every config format is read into. This is the contract
+//! between config normalization (producer) and the lifecycle engine (consumer).
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Which tool's config format a server definition came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfigFormat {
+    ClaudeCode,
+    ClaudeDesktop,
+    CopilotCli,
+    OpenCode,
+    VsCode,
+}
+
+/// Project = a workspace folder; user = the user's home / profile;
+/// local = Claude Code's per-project entry inside `~/.claude.json`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfigScope {
+    Local,
+    Project,
+    User,
+}
+
+/// Where a definition was read from, precise enough to open the file at the entry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SourceRef {
+    pub format: ConfigFormat,
+    pub scope: ConfigScope,
+    /// Absolute path of the file.
+    pub file: String,
+    /// 1-based line and column of the server's entry (its key).
+    pub line: u32,
+    pub column: u32,
+    /// Workspace folder the file belongs to (project/local scope only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace_folder: Option<String>,
+}
+
+/// How to reach a server. Values are expanded (except `${input:...}`, which the
+/// host resolves only when the server connects); display code must redact them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Transport {
+    #[serde(rename_all = "camelCase")]
+    Stdio {
+        command: String,
+        #[serde(default)]
+        args: Vec<String>,
+        #[serde(default)]
+        env: BTreeMap<String, String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cwd: Option<String>,
+        /// VS Code `envFile`: read by the host at connect time.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        env_file: Option<String>,
+    },
+    /// Streamable HTTP (with the host falling back to legacy SSE when the server needs it).
+    #[serde(rename_all = "camelCase")]
+    Http {
+        url: String,
+        #[serde(default)]
+        headers: BTreeMap<String, String>,
+    },
+    /// Legacy HTTP+SSE, when the config says so explicitly.
+    #[serde(rename_all = "camelCase")]
+    Sse {
+        url: String,
+        #[serde(default)]
+        headers: BTreeMap<String, String>,
+    },
+}
+
+/// The `tools` key: which tools are exposed, and (before any catalogue exists)
+/// which names are shown as stubs without a live connection.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "names", rename_all = "camelCase")]
+pub enum ToolFilter {
+    /// No `tools` key, or `["*"]`: everything the server lists.
+    #[default]
+    All,
+    /// An explicit allow-list of tool names (also the declared stubs).
+    Only(Vec<String>),
+}
+
+/// One server after discovery, normalization and merging.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerConfig {
+    /// Unique name after merging (multi-root collisions get a distinguishing suffix).
+    pub name: String,
+    pub transport: Transport,
+    /// `enabled: false` / `disabled: true` in config.
+    pub enabled: bool,
+    /// `autoConnect: false` = dormant: never spawned, nothing exposed until enabled.
+    pub auto_connect: bool,
+    pub tools: ToolFilter,
+    /// Per-server timeout in milliseconds (`timeout` key), if set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    pub source: SourceRef,
+    /// True when VS Code itself also loads this file (`.vscode/mcp.json`, user
+    /// `mcp.json`, workspace-root `.mcp.json`).
+    pub loaded_by_vscode: bool,
+    /// Stable hash of everything that affects launching the server (secrets are
+    /// hashed, never stored in clear). The catalogue cache is keyed by it.
+    pub fingerprint: String,
+}

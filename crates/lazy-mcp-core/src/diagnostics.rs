@@ -1,0 +1,1 @@
+//! The "MCP Diagnostics" report, built from what the core knows.

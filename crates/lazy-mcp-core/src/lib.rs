@@ -1,0 +1,10 @@
+//! Lazy MCP core: everything that decides. No I/O, no clock, no wasm types:
+//! the host feeds events in and carries effects out (see ARCHITECTURE.md).
+
+pub mod config;
+pub mod diagnostics;
+pub mod engine;
+pub mod protocol;
+
+/// Version of the core, reported by "MCP Diagnostics".
+pub const CORE_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,1 @@
+//! MCP protocol pieces (JSON-RPC framing, client handshake, gateway side).
