@@ -1,6 +1,26 @@
+//! wasm-bindgen facade over lazy-mcp-core. Big values cross as JSON strings
+//! (measured faster than serde-wasm-bindgen for large objects); no logic lives here.
+
+use lazy_mcp_core::diagnostics::{render_markdown, ReportContext};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(js_name = coreVersion)]
 pub fn core_version() -> String {
     lazy_mcp_core::CORE_VERSION.to_string()
+}
+
+/// The "MCP Diagnostics" report as Markdown. `context_json` is a `ReportContext`;
+/// unreadable input renders with an empty context rather than failing.
+#[wasm_bindgen(js_name = diagnosticsReport)]
+pub fn diagnostics_report(context_json: &str) -> String {
+    let ctx: ReportContext = serde_json::from_str(context_json).unwrap_or_default();
+    render_markdown(&ctx, 0)
+}
+
+/// Aborts the instance on purpose. Exists only so the host's trap recovery
+/// (recreate the instance, report once) can be tested against the real module.
+#[wasm_bindgen(js_name = debugTrap)]
+#[allow(clippy::panic)]
+pub fn debug_trap() {
+    panic!("debugTrap called: testing the host's trap recovery");
 }

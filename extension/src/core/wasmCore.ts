@@ -1,0 +1,75 @@
+// Loads the WASM core and keeps it alive: a trap (panic → abort) kills a wasm
+// instance, so every call goes through `call()`, which recreates the instance.
+import * as path from 'node:path';
+
+/** What the wasm-bindgen facade exports (crates/lazy-mcp-wasm/src/lib.rs). */
+export interface CoreExports {
+  coreVersion(): string;
+  diagnosticsReport(contextJson: string): string;
+  debugTrap(): void;
+}
+
+export type Log = (level: 'info' | 'warn' | 'error', message: string) => void;
+
+/** The core could not be loaded at all: the host stays inert and says so once. */
+export class CoreLoadError extends Error {}
+
+/** A call trapped; the instance was recreated and the call's effect is lost. */
+export class CoreTrapError extends Error {}
+
+export const defaultCoreModulePath = (distDir: string): string => path.join(distDir, 'core', 'lazy_mcp_wasm.js');
+
+export class WasmCore {
+  private exports: CoreExports | undefined;
+  private traps = 0;
+
+  constructor(
+    private readonly modulePath: string,
+    private readonly log: Log,
+    /** Called after a trap once the fresh instance is ready (e.g. to replay state). */
+    private readonly onRecreated?: (error: Error, trapCount: number) => void,
+  ) {}
+
+  /** Load (or reload) the module; throws CoreLoadError with the cause. */
+  load(): CoreExports {
+    try {
+      const resolved = require.resolve(this.modulePath);
+      // A fresh require instantiates a fresh wasm instance (the glue instantiates at load).
+      delete require.cache[resolved];
+      const mod = require(resolved) as CoreExports;
+      if (typeof mod.coreVersion !== 'function') {
+        throw new Error(`${this.modulePath} does not export coreVersion()`);
+      }
+      this.exports = mod;
+      return mod;
+    } catch (err) {
+      this.exports = undefined;
+      const cause = err instanceof Error ? err.message : String(err);
+      throw new CoreLoadError(`Lazy MCP could not load its WASM core from ${this.modulePath}: ${cause}`);
+    }
+  }
+
+  get loaded(): boolean {
+    return this.exports !== undefined;
+  }
+
+  get trapCount(): number {
+    return this.traps;
+  }
+
+  /** Run `fn` against the core; on a trap, recreate the instance and throw CoreTrapError. */
+  call<T>(fn: (core: CoreExports) => T): T {
+    const core = this.exports ?? this.load();
+    try {
+      return fn(core);
+    } catch (err) {
+      if (!(err instanceof WebAssembly.RuntimeError)) throw err;
+      this.traps += 1;
+      this.log('error', `WASM core trapped (${err.message}); recreating the instance (trap #${this.traps})`);
+      this.load();
+      const trap = new CoreTrapError(`Lazy MCP's core failed and was restarted: ${err.message}`);
+      this.onRecreated?.(trap, this.traps);
+      throw trap;
+    }
+  }
+}

@@ -1,0 +1,64 @@
+// Builds the product: Rust core → WASM (wasm-bindgen, wasm-opt) and the TypeScript host bundle.
+// Usage: node scripts/build.mjs [--skip-wasm] [--dev]
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { distDir, outDir, repoRoot } from './lib/paths.mjs';
+import { StepError, main, run } from './lib/run.mjs';
+import { ensureWasmToolchain } from './lib/toolchain.mjs';
+
+const require = createRequire(import.meta.url);
+const args = new Set(process.argv.slice(2));
+
+function ensureNodeModules() {
+  if (!fs.existsSync(path.join(repoRoot, 'node_modules', 'esbuild'))) {
+    console.log('• installing npm dependencies from package-lock.json');
+    run('npm', ['ci', '--no-fund', '--no-audit'], { cwd: repoRoot });
+  }
+}
+
+export function buildWasm() {
+  const wasmBindgen = ensureWasmToolchain();
+  console.log('• building the Rust core for wasm32');
+  run('cargo', ['build', '--release', '-p', 'lazy-mcp-wasm', '--target', 'wasm32-unknown-unknown'], { cwd: repoRoot });
+  const raw = path.join(repoRoot, 'target', 'wasm32-unknown-unknown', 'release', 'lazy_mcp_wasm.wasm');
+  const bindgenOut = path.join(outDir, 'wasm');
+  fs.rmSync(bindgenOut, { recursive: true, force: true });
+  run(wasmBindgen, ['--target', 'nodejs', '--out-dir', bindgenOut, raw]);
+  const coreDir = path.join(distDir, 'core');
+  fs.mkdirSync(coreDir, { recursive: true });
+  fs.copyFileSync(path.join(bindgenOut, 'lazy_mcp_wasm.js'), path.join(coreDir, 'lazy_mcp_wasm.js'));
+  // npm binaryen's wasm-opt: Debian's older one writes modules that fail to load.
+  const wasmOpt = path.join(repoRoot, 'node_modules', '.bin', 'wasm-opt');
+  console.log('• optimizing with wasm-opt -Oz');
+  run(wasmOpt, ['-Oz', '--strip-debug', '--strip-producers', path.join(bindgenOut, 'lazy_mcp_wasm_bg.wasm'), '-o', path.join(coreDir, 'lazy_mcp_wasm_bg.wasm')]);
+}
+
+export async function bundleHost({ dev = false } = {}) {
+  const esbuild = require('esbuild');
+  console.log('• bundling the TypeScript host with esbuild');
+  const common = {
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: dev ? 'inline' : false,
+    minify: !dev,
+    logLevel: 'warning',
+    // The WASM glue is loaded at run time from dist/core so a trapped instance can be recreated.
+    external: ['vscode'],
+  };
+  await esbuild.build({ ...common, entryPoints: [path.join(repoRoot, 'extension', 'src', 'extension.ts')], outfile: path.join(distDir, 'extension.js') });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await main(async () => {
+    ensureNodeModules();
+    if (!args.has('--skip-wasm')) buildWasm();
+    await bundleHost({ dev: args.has('--dev') });
+    if (!fs.existsSync(path.join(distDir, 'core', 'lazy_mcp_wasm_bg.wasm'))) {
+      throw new StepError('dist/core/lazy_mcp_wasm_bg.wasm is missing: run without --skip-wasm once.');
+    }
+    console.log('✔ build done: dist/');
+  });
+}

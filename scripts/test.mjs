@@ -1,0 +1,87 @@
+// README command 2 (`npm test`): every check, in order, on a fresh machine too.
+// Stops at the first failing step; ends with one "tests: N passed, N failed" line.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from './lib/paths.mjs';
+import { vsixPath } from './package.mjs';
+
+const nodeBin = process.execPath;
+const bin = (name) => path.join(repoRoot, 'node_modules', '.bin', name);
+
+const steps = [
+  { name: 'npm dependencies', when: () => !fs.existsSync(path.join(repoRoot, 'node_modules', '.package-lock.json')), cmd: 'npm', args: ['ci', '--no-fund', '--no-audit'] },
+  { name: 'cargo fmt --check', cmd: 'cargo', args: ['fmt', '--all', '--check'] },
+  { name: 'cargo clippy', cmd: 'cargo', args: ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'] },
+  { name: 'cargo test', cmd: 'cargo', args: ['test', '--workspace'] },
+  { name: 'typescript type-check', cmd: () => bin('tsc'), args: ['-p', '.'] },
+  { name: 'eslint', cmd: () => bin('eslint'), args: ['--max-warnings', '0', '.'] },
+  { name: 'build (wasm + bundle)', cmd: nodeBin, args: ['scripts/build.mjs'] },
+  { name: 'node tests', cmd: nodeBin, args: ['--test', 'tests/node/'] },
+  { name: 'package VSIX', cmd: nodeBin, args: ['scripts/package.mjs', '--skip-build'] },
+  { name: 'VS Code integration', cmd: nodeBin, args: () => ['tests/integration/run.mjs', '--vsix', vsixPath()] },
+];
+
+// Test counts as each runner prints them.
+const counters = [
+  { re: /^test result: \w+\. (\d+) passed; (\d+) failed/, pass: 1, fail: 2 },
+  { re: /^# pass (\d+)$/, pass: 1 },
+  { re: /^# fail (\d+)$/, fail: 1 },
+  { re: /^integration: (\d+) passed, (\d+) failed$/, pass: 1, fail: 2 },
+];
+const totals = { passed: 0, failed: 0 };
+
+function count(line) {
+  for (const c of counters) {
+    const m = line.trim().match(c.re);
+    if (!m) continue;
+    if (c.pass) totals.passed += Number(m[c.pass]);
+    if (c.fail) totals.failed += Number(m[c.fail]);
+  }
+}
+
+function runStep(step) {
+  return new Promise((resolve) => {
+    const cmd = typeof step.cmd === 'function' ? step.cmd() : step.cmd;
+    const args = typeof step.args === 'function' ? step.args() : step.args;
+    const child = spawn(cmd, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let pending = '';
+    const onData = (stream) => (chunk) => {
+      stream.write(chunk);
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      lines.forEach(count);
+    };
+    child.stdout.on('data', onData(process.stdout));
+    child.stderr.on('data', onData(process.stderr));
+    child.on('error', (err) => resolve({ ok: false, why: `could not start ${cmd}: ${err.message}` }));
+    child.on('close', (code, signal) => {
+      count(pending);
+      resolve(code === 0 ? { ok: true } : { ok: false, why: `exit ${code ?? signal}` });
+    });
+  });
+}
+
+const results = [];
+let failed;
+for (const step of steps) {
+  if (step.when && !step.when()) continue;
+  console.log(`\n━━ ${step.name}`);
+  const started = Date.now();
+  const res = await runStep(step);
+  results.push({ name: step.name, ok: res.ok, seconds: (Date.now() - started) / 1000 });
+  if (!res.ok) {
+    failed = `${step.name} failed (${res.why})`;
+    break;
+  }
+}
+
+console.log('\n━━ summary');
+for (const r of results) console.log(`${r.ok ? '✔' : '✖'} ${r.name.padEnd(24)} ${r.seconds.toFixed(1)} s`);
+if (failed) {
+  console.log(`\n✖ ${failed}`);
+  totals.failed = Math.max(totals.failed, 1);
+}
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,28 @@
+// Bundles a host TypeScript module with esbuild so node:test can exercise the
+// real host code against the real built WASM core (dist/core).
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const require = createRequire(import.meta.url);
+
+/** Bundle `extension/src/<entry>.ts` to out/test and require it. */
+export async function loadHostModule(entry) {
+  const esbuild = require('esbuild');
+  const outfile = path.join(repoRoot, 'out', 'test', `${entry.replaceAll('/', '_')}.cjs`);
+  await esbuild.build({
+    entryPoints: [path.join(repoRoot, 'extension', 'src', `${entry}.ts`)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    logLevel: 'error',
+  });
+  delete require.cache[outfile];
+  return require(outfile);
+}
+
+export const builtCoreModule = path.join(repoRoot, 'dist', 'core', 'lazy_mcp_wasm.js');
