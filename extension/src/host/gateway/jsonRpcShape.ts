@@ -1,0 +1,39 @@
+// Just enough JSON-RPC inspection for routing bytes; the core interprets messages.
+
+export type JsonRpcId = string | number;
+
+export interface MessageShape {
+  /** Request or notification method, if any. */
+  method?: string;
+  /** Present on requests and responses. */
+  id?: JsonRpcId;
+  /** A response (has result or error, no method). */
+  isResponse: boolean;
+  /** `params._meta.progressToken` of a request, or `params.progressToken` of a progress notification. */
+  progressToken?: JsonRpcId;
+}
+
+function isId(v: unknown): v is JsonRpcId {
+  return typeof v === 'string' || typeof v === 'number';
+}
+
+export function shapeOf(message: unknown): MessageShape {
+  if (typeof message !== 'object' || message === null) return { isResponse: false };
+  const m = message as Record<string, unknown>;
+  const method = typeof m.method === 'string' ? m.method : undefined;
+  const id = isId(m.id) ? m.id : undefined;
+  const params = typeof m.params === 'object' && m.params !== null ? (m.params as Record<string, unknown>) : undefined;
+  let progressToken: JsonRpcId | undefined;
+  if (method === 'notifications/progress' && params && isId(params.progressToken)) {
+    progressToken = params.progressToken;
+  } else if (params && typeof params._meta === 'object' && params._meta !== null) {
+    const token = (params._meta as Record<string, unknown>).progressToken;
+    if (isId(token)) progressToken = token;
+  }
+  return { method, id, isResponse: method === undefined && id !== undefined && ('result' in m || 'error' in m), progressToken };
+}
+
+/** A JSON-RPC error response for transport-level failures. */
+export function errorResponse(id: JsonRpcId | null, code: number, message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+}

@@ -1,0 +1,26 @@
+// Admission checks for the loopback gateway: a per-window bearer secret and a
+// loopback Host/Origin (DNS-rebinding protection). Decides nothing about servers.
+import type { IncomingMessage } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+
+export type Admission = { ok: true } | { ok: false; status: 401 | 403; reason: string };
+
+const loopbackHosts = ['127.0.0.1', 'localhost', '[::1]'];
+
+export function admit(req: IncomingMessage, port: number, token: string): Admission {
+  const host = req.headers.host ?? '';
+  if (!loopbackHosts.some((h) => host === `${h}:${port}`)) {
+    return { ok: false, status: 403, reason: `Host header "${host}" is not this loopback gateway` };
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !loopbackHosts.some((h) => origin === `http://${h}:${port}`)) {
+    return { ok: false, status: 403, reason: `Origin "${origin}" is not allowed` };
+  }
+  const auth = req.headers.authorization ?? '';
+  const presented = Buffer.from(auth.startsWith('Bearer ') ? auth.slice(7) : '');
+  const expected = Buffer.from(token);
+  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+    return { ok: false, status: 401, reason: auth ? 'wrong bearer token' : 'missing bearer token' };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,156 @@
+// The loopback gateway against the official MCP SDK client as the independent peer.
+// The handler here stands in for the core's driver: it answers like a tiny server.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import os from 'node:os';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { loadHostModule } from './helpers/bundle.mjs';
+
+const { HttpGateway } = await loadHostModule('host/gateway/httpGateway');
+
+const token = 'test-secret-token';
+const logs = [];
+const closedSessions = [];
+let gateway;
+const pendingRoots = new Map();
+
+const handler = {
+  hasEndpoint: (endpoint) => endpoint === '' || endpoint === 'memory',
+  onSessionClosed: (s) => closedSessions.push(s.id),
+  onClientMessage(session, raw) {
+    const msg = JSON.parse(raw);
+    const reply = (result) => gateway.deliver(session.id, JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+    if (msg.method === 'initialize') {
+      return reply({ protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: session.endpoint || 'aggregate', version: '1' } });
+    }
+    if (msg.method === 'tools/list') {
+      return reply({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }, { name: 'ask_roots', inputSchema: { type: 'object' } }] });
+    }
+    if (msg.method === 'tools/call' && msg.params.name === 'echo') {
+      const token = msg.params._meta?.progressToken;
+      setTimeout(() => {
+        if (token !== undefined) {
+          gateway.deliver(session.id, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } }));
+        }
+        setTimeout(() => reply({ content: [{ type: 'text', text: `echo:${msg.params.arguments.text}` }] }), 10);
+      }, 10);
+      return;
+    }
+    if (msg.method === 'tools/call' && msg.params.name === 'ask_roots') {
+      // A server→client request in the middle of a call.
+      pendingRoots.set('roots-1', (roots) => reply({ content: [{ type: 'text', text: roots.map((r) => r.uri).join(',') }] }));
+      gateway.deliver(session.id, JSON.stringify({ jsonrpc: '2.0', id: 'roots-1', method: 'roots/list' }));
+      return;
+    }
+    if (msg.id === 'roots-1' && msg.result) {
+      pendingRoots.get('roots-1')(msg.result.roots);
+    }
+  },
+};
+
+gateway = new HttpGateway(handler, { token, log: (level, message) => logs.push({ level, message }) });
+const port = await gateway.start();
+after(() => gateway.stop());
+
+function connectClient(endpoint, headers = { Authorization: `Bearer ${token}` }) {
+  const client = new Client({ name: 'gateway-test', version: '1' }, { capabilities: { roots: {} } });
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///work/a' }] }));
+  const transport = new StreamableHTTPClientTransport(new URL(gateway.url(endpoint)), { requestInit: { headers } });
+  return { client, transport };
+}
+
+function rawRequest({ method = 'POST', path = '/mcp', headers = {}, body }) {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      let data = '';
+      res.on('data', (c) => (data += c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: data }));
+    });
+    req.on('error', reject);
+    if (body) req.write(JSON.stringify(body));
+    req.end();
+  });
+}
+
+const initBody = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+test('the SDK client initializes, lists and calls through a per-server endpoint', async () => {
+  const { client, transport } = connectClient('memory');
+  await client.connect(transport);
+  assert.equal(client.getServerVersion().name, 'memory');
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((t) => t.name), ['echo', 'ask_roots']);
+  const progress = [];
+  const result = await client.callTool({ name: 'echo', arguments: { text: 'hi' } }, undefined, { onprogress: (p) => progress.push(p) });
+  assert.equal(result.content[0].text, 'echo:hi');
+  assert.deepEqual(progress.map((p) => p.progress), [1], 'progress reached the caller on its own stream');
+  await transport.terminateSession();
+  await client.close();
+});
+
+test('a server→client request during a call reaches the client and its answer comes back', async () => {
+  const { client, transport } = connectClient('');
+  await client.connect(transport);
+  const result = await client.callTool({ name: 'ask_roots', arguments: {} });
+  assert.equal(result.content[0].text, 'file:///work/a');
+  await client.close();
+});
+
+test('list answers are plain JSON when the handler answers at once', async () => {
+  const res = await rawRequest({ path: '/mcp/memory', headers: { authorization: `Bearer ${token}` }, body: initBody });
+  assert.equal(res.status, 200);
+  assert.match(res.headers['content-type'], /application\/json/);
+  assert.ok(res.headers['mcp-session-id'], 'initialize assigns a session id');
+  assert.equal(JSON.parse(res.body).result.serverInfo.name, 'memory');
+});
+
+test('requests without the secret get 401 and are logged without the token', async () => {
+  const missing = await rawRequest({ body: initBody });
+  assert.equal(missing.status, 401);
+  const wrong = await rawRequest({ headers: { authorization: 'Bearer nope' }, body: initBody });
+  assert.equal(wrong.status, 401);
+  assert.ok(logs.some((l) => /401/.test(l.message)));
+  assert.ok(logs.every((l) => !l.message.includes(token)), 'the secret never reaches the log');
+});
+
+test('a foreign Host or Origin gets 403 (DNS rebinding)', async () => {
+  const auth = { authorization: `Bearer ${token}` };
+  assert.equal((await rawRequest({ headers: { ...auth, host: `evil.example:${port}` }, body: initBody })).status, 403);
+  assert.equal((await rawRequest({ headers: { ...auth, origin: 'http://evil.example' }, body: initBody })).status, 403);
+  assert.equal((await rawRequest({ headers: { ...auth, origin: `http://localhost:${port}` }, body: initBody })).status, 200);
+});
+
+test('unknown endpoints 404; unknown sessions 404; requests before initialize 400', async () => {
+  const auth = { authorization: `Bearer ${token}` };
+  assert.equal((await rawRequest({ path: '/mcp/nope', headers: auth, body: initBody })).status, 404);
+  const listBody = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+  assert.equal((await rawRequest({ headers: { ...auth, 'mcp-session-id': 'not-a-session' }, body: listBody })).status, 404);
+  assert.equal((await rawRequest({ headers: auth, body: listBody })).status, 400);
+});
+
+test('DELETE ends the session and tells the handler', async () => {
+  const auth = { authorization: `Bearer ${token}` };
+  const init = await rawRequest({ headers: auth, body: initBody });
+  const sid = init.headers['mcp-session-id'];
+  const del = await rawRequest({ method: 'DELETE', headers: { ...auth, 'mcp-session-id': sid } });
+  assert.equal(del.status, 200);
+  assert.ok(closedSessions.includes(sid));
+  const after = await rawRequest({ headers: { ...auth, 'mcp-session-id': sid }, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
+  assert.equal(after.status, 404);
+});
+
+test('binds loopback only: a non-loopback address of this machine is refused', async (t) => {
+  assert.match(gateway.url(), /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  const external = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal);
+  if (!external) return t.skip('this machine has no non-loopback IPv4 address to try');
+  const err = await new Promise((resolve) => {
+    const req = http.request({ host: external.address, port, method: 'POST', path: '/mcp', timeout: 2000 }, () => resolve(null));
+    req.on('error', resolve);
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.end();
+  });
+  assert.ok(err, `connecting via ${external.address} must fail`);
+});
