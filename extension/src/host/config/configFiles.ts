@@ -1,0 +1,72 @@
+// Reads the config files the core asked for and watches them (including files
+// that do not exist yet) so edits apply without a restart. Polling with
+// fs.watchFile works the same for files, missing files, and files outside any
+// workspace, in VS Code and in the CLI.
+import * as fs from 'node:fs';
+
+export interface FileInput {
+  path: string;
+  /** null = the file does not exist (or cannot be read). */
+  content: string | null;
+}
+
+export async function readFiles(paths: readonly string[]): Promise<FileInput[]> {
+  return Promise.all(
+    paths.map(async (p) => {
+      try {
+        return { path: p, content: await fs.promises.readFile(p, 'utf8') };
+      } catch {
+        return { path: p, content: null };
+      }
+    }),
+  );
+}
+
+export class ConfigWatcher {
+  private readonly listeners = new Map<string, () => void>();
+  private readonly pending = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly onChange: (changed: string[]) => void,
+    private readonly intervalMs = 1000,
+    private readonly debounceMs = 150,
+  ) {}
+
+  /** Watch exactly these paths (adds new ones, stops watching the rest). */
+  watch(paths: readonly string[]): void {
+    const next = new Set(paths);
+    for (const [p, listener] of this.listeners) {
+      if (next.has(p)) continue;
+      fs.unwatchFile(p, listener);
+      this.listeners.delete(p);
+    }
+    for (const p of next) {
+      if (this.listeners.has(p)) continue;
+      const listener = (): void => this.changed(p);
+      fs.watchFile(p, { interval: this.intervalMs, persistent: false }, listener);
+      this.listeners.set(p, listener);
+    }
+  }
+
+  get watchedPaths(): string[] {
+    return [...this.listeners.keys()];
+  }
+
+  dispose(): void {
+    for (const [p, listener] of this.listeners) fs.unwatchFile(p, listener);
+    this.listeners.clear();
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private changed(file: string): void {
+    this.pending.add(file);
+    if (this.timer) clearTimeout(this.timer);
+    // Editors save in several writes; one batch per burst.
+    this.timer = setTimeout(() => {
+      const batch = [...this.pending];
+      this.pending.clear();
+      this.onChange(batch);
+    }, this.debounceMs);
+  }
+}
