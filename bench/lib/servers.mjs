@@ -1,0 +1,57 @@
+// The real MCP servers the benchmarks run, launched directly (not via npx, which
+// roughly doubles memory and adds a second of startup).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensurePythonServers } from '../../scripts/lib/pythonServers.mjs';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pkg = (name, file) => path.join(repoRoot, 'node_modules', '@modelcontextprotocol', name, 'dist', file);
+
+/** name → stdio launch spec, the six servers of the benchmark. */
+export function benchServers() {
+  const py = ensurePythonServers();
+  const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-bench-'));
+  fs.mkdirSync(path.join(sandbox, 'repo'));
+  // mcp-server-git refuses a directory that is not a repository.
+  execFileSync('git', ['init', '-q', path.join(sandbox, 'repo')]);
+  return {
+    everything: { command: process.execPath, args: [pkg('server-everything', 'index.js'), 'stdio'] },
+    filesystem: { command: process.execPath, args: [pkg('server-filesystem', 'index.js'), sandbox] },
+    memory: { command: process.execPath, args: [pkg('server-memory', 'index.js')], env: { MEMORY_FILE_PATH: path.join(sandbox, 'memory.jsonl') } },
+    'sequential-thinking': { command: process.execPath, args: [pkg('server-sequential-thinking', 'index.js')] },
+    time: { command: py.bin('mcp-server-time'), args: [] },
+    git: { command: py.bin('mcp-server-git'), args: ['--repository', path.join(sandbox, 'repo')] },
+  };
+}
+
+/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
+export function treeRssBytes(rootPid) {
+  const children = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  let total = 0;
+  const stack = [rootPid];
+  while (stack.length) {
+    const pid = stack.pop();
+    try {
+      const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+      if (m) total += Number(m[1]) * 1024;
+    } catch {
+      continue;
+    }
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
