@@ -3,7 +3,7 @@
 // JSON-RPC, and checks processes by pid.
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -235,3 +235,20 @@ export async function startListeningServer(args, port, timeoutMs = 15000) {
 }
 
 export const clientInfo = { name: 'lazy-mcp-connection-test', version: '0.0.0' };
+
+/** Linux: the live (non-zombie) pids whose process group is `pgid`. */
+export function groupMembers(pgid) {
+  const out = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') out.push(Number(entry));
+  }
+  return out;
+}

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { drive, everythingBin, fixtures, pidAlive, waitUntil, within } from './connections.helper.mjs';
+import { drive, everythingBin, fixtures, groupMembers, pidAlive, repoRoot, waitUntil, within } from './connections.helper.mjs';
 
 const node = process.execPath;
 const fixture = (name, ...args) => ({ type: 'stdio', command: node, args: [path.join(fixtures, name), ...args], env: {} });
@@ -43,6 +43,29 @@ describe('stdio: real server-everything', () => {
     assert.equal(d.closedCount, 1);
     assert.ok(Date.now() - t0 < 3000, 'a well-behaved server ends on stdin EOF, without signals');
     assert.equal(pidAlive(pid), false);
+  });
+});
+
+describe('stdio: real server-memory launched through npx', () => {
+  test('npx and the server it starts share a process group; close() ends all of it', { skip: process.platform !== 'linux' }, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'lazy-mcp-memory-'));
+    try {
+      const d = tracked(
+        { type: 'stdio', command: 'npx', args: ['--no-install', 'mcp-server-memory'], env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } },
+        { cwdFallback: repoRoot },
+      );
+      const { pid } = await within(10000, d.opened, 'onOpened');
+      const init = await d.handshake();
+      assert.equal(init.serverInfo.name, 'memory-server');
+      const list = await d.request('tools/list');
+      assert.equal(list.result.tools.length, 9);
+      const members = groupMembers(pid);
+      assert.ok(members.length >= 2, `npx plus the server: ${members}`);
+      await within(8000, d.conn.close(), 'close()');
+      for (const p of members) assert.equal(pidAlive(p), false, `pid ${p} of the group is gone`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
