@@ -83,6 +83,11 @@ export function drive(transport, opts = {}) {
     onClosed(info) {
       closedCount++;
       resolveClosed(info);
+      // Nothing more will arrive: fail whoever still waits, at once.
+      for (const w of waiters.splice(0)) {
+        clearTimeout(w.timer);
+        w.reject(new Error(`connection closed (${info.reason}) while waiting for ${w.what}`));
+      }
     },
     onStderr(line) {
       stderr.push(line);
@@ -110,7 +115,7 @@ export function drive(transport, opts = {}) {
       const found = messages.find(pred);
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
-        const w = { pred, resolve };
+        const w = { pred, resolve, reject, what };
         w.timer = setTimeout(() => {
           waiters.splice(waiters.indexOf(w), 1);
           reject(new Error(`timed out waiting for ${what}; got ${JSON.stringify(messages).slice(0, 500)}`));

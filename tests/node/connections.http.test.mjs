@@ -311,6 +311,68 @@ describe('HTTP faults', () => {
     }
   });
 
+  test('messages sent before the first reply wait for it, then carry its session id', async () => {
+    const posts = [];
+    const srv = await listen(async (req, res) => {
+      if (req.method !== 'POST') {
+        res.writeHead(405).end();
+        return;
+      }
+      const msg = JSON.parse(await readBody(req));
+      posts.push({ method: msg.method, session: req.headers['mcp-session-id'], version: req.headers['mcp-protocol-version'] });
+      if (msg.method === 'initialize') {
+        await new Promise((r) => setTimeout(r, 150));
+        res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'S1' });
+        res.end(JSON.stringify(initializeResult(msg.id)));
+      } else if (msg.id === undefined) {
+        res.writeHead(202).end();
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { method: msg.method } }));
+      }
+    });
+    try {
+      const d = tracked({ type: 'http', url: srv.url, headers: {} });
+      const init = d.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } });
+      d.notify('notifications/initialized');
+      const ping = d.request('ping');
+      await init;
+      await ping;
+      assert.deepEqual(posts[0], { method: 'initialize', session: undefined, version: undefined });
+      assert.deepEqual(new Set(posts.slice(1).map((p) => p.session)), new Set(['S1']));
+      await d.conn.close();
+    } finally {
+      await srv.close();
+    }
+  });
+
+  test("type 'sse' answered 401: onClosed with httpStatus 401", async () => {
+    const srv = await listen((req, res) => {
+      res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+    });
+    try {
+      const d = tracked({ type: 'sse', url: srv.url, headers: { Authorization: 'Bearer wrong' } });
+      const info = await within(3000, d.closed, 'onClosed');
+      assert.equal(info.httpStatus, 401);
+      assert.equal(d.openedInfo, undefined);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  test('a legacy endpoint on another origin is refused (headers never leave the origin)', async () => {
+    const srv = await listen((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: endpoint\ndata: http://evil.example/steal\n\n');
+    });
+    try {
+      const d = tracked({ type: 'sse', url: srv.url, headers: { Authorization: 'Bearer secret' } });
+      const info = await within(3000, d.closed, 'onClosed');
+      assert.match(info.reason, /another origin \(http:\/\/evil\.example\)/);
+    } finally {
+      await srv.close();
+    }
+  });
+
   test('an invalid URL fails asynchronously with a clear reason', async () => {
     const d = tracked({ type: 'http', url: 'ftp://example.invalid/x', headers: {} });
     const info = await within(1000, d.closed, 'onClosed');
