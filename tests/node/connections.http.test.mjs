@@ -181,9 +181,13 @@ describe('Streamable HTTP: official SDK server with bearer auth', () => {
 
       // Server→client push on the GET stream.
       await waitUntil(() => seen.slice(before).some((r) => r.method === 'GET'), 3000, 'the GET stream is opened');
-      await new Promise((r) => setTimeout(r, 100));
-      servers.at(-1).sendToolListChanged();
-      await d.next((m) => m.method === 'notifications/tools/list_changed', 3000, 'list_changed on the GET stream');
+      // The server may register the stream a moment after the request arrived: push until one gets through.
+      const isListChanged = (m) => m.method === 'notifications/tools/list_changed';
+      for (let i = 0; i < 50 && !d.messages.some(isListChanged); i++) {
+        servers.at(-1).sendToolListChanged();
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await d.next(isListChanged, 1000, 'list_changed on the GET stream');
 
       await d.conn.close();
       const mine = seen.slice(before);

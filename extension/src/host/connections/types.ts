@@ -48,7 +48,11 @@ export interface ClosedInfo {
 }
 
 export interface ConnectionEvents {
-  /** The process was spawned (stdio, with its pid) or the HTTP endpoint is ready to take messages. */
+  /**
+   * Messages can be sent. stdio: the process was spawned (with its pid). Streamable HTTP:
+   * at once (nothing is connected before the first POST). Legacy SSE: once the `endpoint`
+   * event arrived. `send()` before this is fine: messages are queued or buffered.
+   */
   onOpened(info: { pid?: number }): void;
   /** One JSON-RPC message (a single object, or a batch array) as text. */
   onMessage(json: string): void;
