@@ -349,6 +349,39 @@ describe('HTTP faults', () => {
     }
   });
 
+  test('a server that dies mid-call: the call fails at once, the next send reports the close', async () => {
+    const srv = await listen(async (req, res) => {
+      if (req.method !== 'POST') {
+        res.writeHead(405).end();
+        return;
+      }
+      const msg = JSON.parse(await readBody(req));
+      if (msg.method === 'initialize') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(initializeResult(msg.id)));
+      } else if (msg.method === 'crash') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': working\n\n');
+        setTimeout(() => res.socket.destroy(), 20);
+      } else {
+        res.writeHead(202).end();
+      }
+    });
+    const d = tracked({ type: 'http', url: srv.url, headers: {} });
+    await d.handshake();
+    const crash = await within(3000, d.request('crash'), 'the failed call');
+    assert.equal(crash.error.code, loadConnections().TRANSPORT_ERROR_CODE);
+    assert.match(crash.error.message, /ended before the response|failed/);
+    assert.equal(d.closedCount, 0);
+    await srv.close();
+    // (A request racing the server's own close of an idle keep-alive socket gets ECONNRESET: that
+    // fails the request only. Give the client a moment to see the close, so the next is refused.)
+    await new Promise((r) => setTimeout(r, 100));
+    const ping = await d.request('ping').catch((e) => e);
+    assert.match(ping.message, /connection closed \(cannot connect to http:\/\/127\.0\.0\.1:\d+\/mcp: ECONNREFUSED\)/);
+    const info = await d.closed;
+    assert.equal(info.httpStatus, undefined);
+  });
+
   test("type 'sse' answered 401: onClosed with httpStatus 401", async () => {
     const srv = await listen((req, res) => {
       res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
