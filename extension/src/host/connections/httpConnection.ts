@@ -1,0 +1,572 @@
+// HTTP transports: MCP Streamable HTTP, and the legacy HTTP+SSE transport
+// (explicitly, or as the fallback when the first POST to an `http` URL gets
+// 400/404/405, per the spec's backward-compatibility section).
+//
+// Built on node:http/https rather than fetch: fetch (undici) ends a body that
+// is silent for 300 s, which would cut the long-lived server→client SSE stream.
+
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { SseParser, type SseEvent } from './sseParser';
+import {
+  TRANSPORT_ERROR_CODE,
+  type ClosedInfo,
+  type Connection,
+  type ConnectionEvents,
+  type ConnectionOptions,
+  type HttpTransport,
+  type LogSink,
+  type SseTransport,
+} from './types';
+
+type Mode = 'probing' | 'streamable' | 'legacy';
+
+/** Bound on the DELETE that ends a session when the host closes the connection. */
+const DELETE_TIMEOUT_MS = 2000;
+/** Error bodies are read for diagnostics only; this much is enough. */
+const MAX_ERROR_BODY_CHARS = 64 * 1024;
+
+interface Outgoing {
+  json: string;
+  /** Keys (JSON text) of the ids of requests in this message. */
+  requestIds: string[];
+  isInitialized: boolean;
+}
+
+export function openHttpConnection(
+  transport: HttpTransport | SseTransport,
+  events: ConnectionEvents,
+  opts: ConnectionOptions,
+): Connection {
+  return new HttpConnection(transport, events, opts);
+}
+
+class HttpConnection implements Connection {
+  readonly pid = undefined;
+  private readonly log: LogSink;
+  private readonly url: URL | undefined;
+  private readonly shownUrl: string;
+  private readonly agent: http.Agent;
+  private readonly connectTimeoutMs: number;
+  private mode: Mode;
+  private sessionId: string | undefined;
+  private protocolVersion: string | undefined;
+  /** Messages waiting for the first exchange (probing) or for the legacy `endpoint` event. */
+  private queue: Outgoing[] = [];
+  private firstInFlight = false;
+  private legacyEndpoint: URL | undefined;
+  private getStreamOpened = false;
+  /** Ids of requests sent and not answered yet (JSON text of the id). */
+  private readonly outstanding = new Set<string>();
+  /** Ids of `initialize` requests, to read the negotiated protocol version from their result. */
+  private readonly initializeIds = new Set<string>();
+  private readonly active = new Set<http.ClientRequest>();
+  private connectTimer: NodeJS.Timeout | undefined;
+  private finished = false;
+  private closing: Promise<void> | undefined;
+  private readonly whenFinished: Promise<void>;
+  private resolveFinished!: () => void;
+
+  constructor(
+    private readonly transport: HttpTransport | SseTransport,
+    private readonly events: ConnectionEvents,
+    opts: ConnectionOptions,
+  ) {
+    this.log = opts.log ?? (() => undefined);
+    this.connectTimeoutMs = opts.connectTimeoutMs ?? 15000;
+    this.whenFinished = new Promise((resolve) => (this.resolveFinished = resolve));
+    this.mode = transport.type === 'sse' ? 'legacy' : 'probing';
+
+    let url: URL | undefined;
+    try {
+      url = new URL(transport.url);
+    } catch {
+      url = undefined;
+    }
+    this.url = url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:') ? url : undefined;
+    this.shownUrl = this.url !== undefined ? redactUrl(this.url) : '(invalid URL)';
+    this.agent = this.url?.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+
+    if (this.url === undefined) {
+      setImmediate(() => this.finish({ reason: `cannot connect: "${transport.url.split('?')[0]}" is not an http(s) URL` }));
+      return;
+    }
+    const headerKeys = Object.keys(transport.headers ?? {});
+    this.log(
+      'info',
+      `${transport.type} ${this.shownUrl}: opening` + (headerKeys.length > 0 ? ` (headers: ${headerKeys.join(', ')})` : ''),
+    );
+    if (this.mode === 'legacy') {
+      this.openLegacyStream(false);
+    } else {
+      setImmediate(() => {
+        if (!this.finished) this.events.onOpened({});
+      });
+    }
+  }
+
+  send(json: string): void {
+    if (this.finished || this.closing !== undefined) {
+      this.log('warn', `${this.transport.type} ${this.shownUrl}: message dropped, the connection is closed`);
+      return;
+    }
+    const msg = this.describe(json);
+    if (this.mode === 'legacy') {
+      if (this.legacyEndpoint === undefined) this.queue.push(msg);
+      else this.postLegacy(msg);
+      return;
+    }
+    if (this.mode === 'probing') {
+      if (this.firstInFlight) {
+        this.queue.push(msg);
+        return;
+      }
+      this.firstInFlight = true;
+      this.armConnectTimer('the first POST got no answer');
+    }
+    this.postStreamable(msg);
+  }
+
+  close(): Promise<void> {
+    if (this.closing === undefined) this.closing = this.shutDown();
+    return this.closing;
+  }
+
+  // --- Streamable HTTP -----------------------------------------------------------------------
+
+  private postStreamable(msg: Outgoing): void {
+    const url = this.url;
+    if (url === undefined) return;
+    const isFirst = this.mode === 'probing';
+    const req = this.request('POST', url, {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      ...this.sessionHeaders(),
+    });
+    req.on('response', (res) => {
+      if (this.finished) return void res.resume();
+      if (isFirst) this.clearConnectTimer();
+      const sid = headerValue(res.headers['mcp-session-id']);
+      if (sid !== undefined && sid !== this.sessionId) {
+        this.sessionId = sid;
+        this.log('debug', `http ${this.shownUrl}: session established`);
+      }
+      const status = res.statusCode ?? 0;
+
+      if (isFirst && this.transport.type === 'http' && (status === 400 || status === 404 || status === 405)) {
+        res.resume();
+        this.log('info', `http ${this.shownUrl}: POST answered ${status}, falling back to the legacy HTTP+SSE transport`);
+        this.mode = 'legacy';
+        this.firstInFlight = false;
+        this.sessionId = undefined;
+        this.queue.unshift(msg);
+        this.openLegacyStream(true);
+        return;
+      }
+      if (this.endsConnection(status, res)) return;
+
+      if (isFirst) {
+        this.mode = 'streamable';
+        this.firstInFlight = false;
+        const queued = this.queue;
+        this.queue = [];
+        for (const m of queued) this.postStreamable(m);
+      }
+      if (status >= 200 && status < 300) {
+        if (msg.isInitialized) this.openGetStream();
+        this.readReply(res, msg, url);
+      } else {
+        this.readErrorReply(res, msg, status);
+      }
+    });
+    req.on('error', (err) => this.onRequestError(err, msg, isFirst));
+    req.end(msg.json);
+  }
+
+  /** A POST reply: JSON, an SSE stream of messages, or nothing (202). */
+  private readReply(res: http.IncomingMessage, msg: Outgoing, url: URL): void {
+    const type = (headerValue(res.headers['content-type']) ?? '').toLowerCase();
+    if (res.statusCode === 202 || res.statusCode === 204) {
+      res.resume();
+      return;
+    }
+    if (type.startsWith('text/event-stream')) {
+      this.readSse(res, (ev) => {
+        if (ev.event === '' || ev.event === 'message') this.deliver(ev.data);
+      }, () => this.failUnanswered(msg, `the reply stream from ${redactUrl(url)} ended before the response`));
+      return;
+    }
+    readBody(res, Infinity).then(
+      (body) => {
+        if (body.trim() !== '') this.deliver(body);
+        this.failUnanswered(msg, `${redactUrl(url)} answered HTTP ${res.statusCode} without a response`);
+      },
+      () => this.failUnanswered(msg, `the reply from ${redactUrl(url)} was cut off`),
+    );
+  }
+
+  /** An error status: pass on a JSON-RPC error body if there is one, else fail the requests. */
+  private readErrorReply(res: http.IncomingMessage, msg: Outgoing, status: number): void {
+    readBody(res, MAX_ERROR_BODY_CHARS).then(
+      (body) => {
+        const text = body.trim();
+        let jsonRpc = false;
+        try {
+          const parsed: unknown = JSON.parse(text);
+          jsonRpc = isObject(parsed) && parsed['jsonrpc'] === '2.0' && 'id' in parsed && parsed['id'] !== null;
+        } catch {
+          jsonRpc = false;
+        }
+        if (jsonRpc) this.deliver(text);
+        const detail = !jsonRpc && text !== '' ? `: ${text.slice(0, 200)}` : '';
+        this.failUnanswered(msg, `${this.shownUrl} answered HTTP ${status} ${res.statusMessage ?? ''}`.trimEnd() + detail, status);
+      },
+      () => this.failUnanswered(msg, `${this.shownUrl} answered HTTP ${status}`, status),
+    );
+  }
+
+  /** The optional GET stream for server→client messages, opened once `notifications/initialized` went out. */
+  private openGetStream(): void {
+    const url = this.url;
+    if (this.getStreamOpened || url === undefined || this.finished || this.closing !== undefined) return;
+    this.getStreamOpened = true;
+    const req = this.request('GET', url, { accept: 'text/event-stream', ...this.sessionHeaders() });
+    req.on('response', (res) => {
+      if (this.finished) return void res.resume();
+      const status = res.statusCode ?? 0;
+      const type = (headerValue(res.headers['content-type']) ?? '').toLowerCase();
+      if (status === 405) {
+        res.resume();
+        this.log('debug', `http ${this.shownUrl}: the server offers no GET stream (405)`);
+        return;
+      }
+      if (this.endsConnection(status, res)) return;
+      if (status !== 200 || !type.startsWith('text/event-stream')) {
+        res.resume();
+        this.log('info', `http ${this.shownUrl}: GET stream not available (HTTP ${status})`);
+        return;
+      }
+      this.log('debug', `http ${this.shownUrl}: GET stream open`);
+      this.readSse(res, (ev) => {
+        if (ev.event === '' || ev.event === 'message') this.deliver(ev.data);
+      }, () => {
+        if (!this.finished && this.closing === undefined) this.log('info', `http ${this.shownUrl}: the GET stream ended`);
+      });
+    });
+    req.on('error', (err) => {
+      if (!this.finished && this.closing === undefined) this.log('info', `http ${this.shownUrl}: GET stream failed (${errorCode(err)})`);
+    });
+    req.end();
+  }
+
+  // --- legacy HTTP+SSE -----------------------------------------------------------------------
+
+  private openLegacyStream(afterFallback: boolean): void {
+    const url = this.url;
+    if (url === undefined) return;
+    this.armConnectTimer('no `endpoint` event on the SSE stream');
+    const req = this.request('GET', url, { accept: 'text/event-stream' });
+    req.on('response', (res) => {
+      if (this.finished) return void res.resume();
+      const status = res.statusCode ?? 0;
+      const type = (headerValue(res.headers['content-type']) ?? '').toLowerCase();
+      if (this.endsConnection(status, res)) return;
+      if (status !== 200 || !type.startsWith('text/event-stream')) {
+        res.resume();
+        const tried = afterFallback
+          ? `neither Streamable HTTP (POST answered 4xx) nor legacy SSE (GET answered HTTP ${status}) works at ${this.shownUrl}`
+          : `the legacy SSE endpoint ${this.shownUrl} answered HTTP ${status}` + (status === 200 ? ` with ${type || 'no content type'}` : '');
+        this.closeWith({ reason: tried, httpStatus: status });
+        return;
+      }
+      this.readSse(res, (ev) => this.onLegacyEvent(ev, url), () => {
+        this.closeWith({ reason: `the SSE stream from ${this.shownUrl} ended` });
+      });
+    });
+    req.on('error', (err) => {
+      if (this.finished || this.closing !== undefined) return;
+      this.closeWith({ reason: `cannot connect to ${this.shownUrl}: ${errorCode(err)}` });
+    });
+    req.end();
+  }
+
+  private onLegacyEvent(ev: SseEvent, base: URL): void {
+    if (ev.event === 'endpoint') {
+      let endpoint: URL;
+      try {
+        endpoint = new URL(ev.data.trim(), base);
+      } catch {
+        this.closeWith({ reason: `${this.shownUrl} sent an invalid endpoint` });
+        return;
+      }
+      if (endpoint.origin !== base.origin) {
+        // Configured headers (credentials) must never go to another origin.
+        this.closeWith({ reason: `${this.shownUrl} sent an endpoint on another origin (${endpoint.origin})` });
+        return;
+      }
+      const first = this.legacyEndpoint === undefined;
+      this.legacyEndpoint = endpoint;
+      if (first) {
+        this.clearConnectTimer();
+        this.log('info', `${this.transport.type} ${this.shownUrl}: legacy SSE endpoint received`);
+        if (this.transport.type === 'sse') this.events.onOpened({});
+        const queued = this.queue;
+        this.queue = [];
+        for (const m of queued) this.postLegacy(m);
+      }
+      return;
+    }
+    if (ev.event === '' || ev.event === 'message') this.deliver(ev.data);
+  }
+
+  private postLegacy(msg: Outgoing): void {
+    const endpoint = this.legacyEndpoint;
+    if (endpoint === undefined) return;
+    const req = this.request('POST', endpoint, { 'content-type': 'application/json' });
+    req.on('response', (res) => {
+      if (this.finished) return void res.resume();
+      const status = res.statusCode ?? 0;
+      if (this.endsConnection(status, res, true)) return;
+      if (status >= 200 && status < 300) {
+        res.resume();
+        return;
+      }
+      this.readErrorReply(res, msg, status);
+    });
+    req.on('error', (err) => this.onRequestError(err, msg, false));
+    req.end(msg.json);
+  }
+
+  // --- shared --------------------------------------------------------------------------------
+
+  /** Statuses after which the connection is unusable: auth refused, session gone. */
+  private endsConnection(status: number, res: http.IncomingMessage, legacySession = false): boolean {
+    if (status === 401 || status === 403) {
+      res.resume();
+      const what = status === 401 ? 'requires authentication' : 'refused access';
+      this.closeWith({ reason: `${this.shownUrl} ${what} (HTTP ${status})`, httpStatus: status });
+      return true;
+    }
+    if (status === 404 && (this.sessionId !== undefined || legacySession)) {
+      res.resume();
+      this.closeWith({ reason: 'session expired', httpStatus: 404 });
+      return true;
+    }
+    return false;
+  }
+
+  private onRequestError(err: Error, msg: Outgoing, isFirst: boolean): void {
+    if (this.finished || this.closing !== undefined) return;
+    const code = errorCode(err);
+    if (isFirst || code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH') {
+      this.closeWith({ reason: `cannot connect to ${this.shownUrl}: ${code}` });
+      return;
+    }
+    this.failUnanswered(msg, `request to ${this.shownUrl} failed: ${code}`);
+  }
+
+  private readSse(res: http.IncomingMessage, onEvent: (ev: SseEvent) => void, onEnd: () => void): void {
+    const parser = new SseParser((ev) => {
+      if (!this.finished) onEvent(ev);
+    });
+    res.setEncoding('utf8');
+    res.on('data', (chunk: string) => parser.push(chunk));
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      // An event without its closing blank line is incomplete and not dispatched (per the SSE spec).
+      onEnd();
+    };
+    res.on('end', end);
+    res.on('close', end);
+    res.on('error', end);
+  }
+
+  /** One message text from the server: note what the transport needs (ids, protocol version), pass it on. */
+  private deliver(text: string): void {
+    if (this.finished) return;
+    const body = text.trim();
+    if (body === '') return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      this.log('warn', `${this.transport.type} ${this.shownUrl}: ignored a non-JSON message (${body.length} chars)`);
+      return;
+    }
+    if (Array.isArray(parsed)) {
+      for (const item of parsed) {
+        this.observe(item);
+        this.events.onMessage(JSON.stringify(item));
+      }
+      return;
+    }
+    this.observe(parsed);
+    this.events.onMessage(body);
+  }
+
+  private observe(message: unknown): void {
+    if (!isObject(message) || 'method' in message || !('id' in message)) return;
+    const key = JSON.stringify(message['id']);
+    this.outstanding.delete(key);
+    if (this.initializeIds.delete(key)) {
+      const result = message['result'];
+      if (isObject(result) && typeof result['protocolVersion'] === 'string') {
+        this.protocolVersion = result['protocolVersion'];
+      }
+    }
+  }
+
+  /** Answer, with a transport error, the requests of `msg` that got no response. */
+  private failUnanswered(msg: Outgoing, why: string, httpStatus?: number): void {
+    if (this.finished) return;
+    for (const key of msg.requestIds) {
+      if (!this.outstanding.delete(key)) continue;
+      this.initializeIds.delete(key);
+      const data: Record<string, unknown> = { transport: this.transport.type };
+      if (httpStatus !== undefined) data['httpStatus'] = httpStatus;
+      this.log('warn', `${this.transport.type} ${this.shownUrl}: request ${key} failed: ${why}`);
+      this.events.onMessage(
+        `{"jsonrpc":"2.0","id":${key},"error":${JSON.stringify({ code: TRANSPORT_ERROR_CODE, message: why, data })}}`,
+      );
+    }
+  }
+
+  private describe(json: string): Outgoing {
+    const out: Outgoing = { json, requestIds: [], isInitialized: false };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json);
+    } catch {
+      return out;
+    }
+    for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
+      if (!isObject(m) || typeof m['method'] !== 'string') continue;
+      if ('id' in m && m['id'] !== null && m['id'] !== undefined) {
+        const key = JSON.stringify(m['id']);
+        out.requestIds.push(key);
+        this.outstanding.add(key);
+        if (m['method'] === 'initialize') this.initializeIds.add(key);
+      } else if (m['method'] === 'notifications/initialized') {
+        out.isInitialized = true;
+      }
+    }
+    return out;
+  }
+
+  private sessionHeaders(): Record<string, string> {
+    const h: Record<string, string> = {};
+    if (this.sessionId !== undefined) h['mcp-session-id'] = this.sessionId;
+    if (this.protocolVersion !== undefined) h['mcp-protocol-version'] = this.protocolVersion;
+    return h;
+  }
+
+  private request(method: string, url: URL, extra: Record<string, string>): http.ClientRequest {
+    const headers: Record<string, string> = { ...(this.transport.headers ?? {}), ...extra };
+    const send = url.protocol === 'https:' ? https.request : http.request;
+    const req = send(url, { method, headers, agent: this.agent });
+    this.active.add(req);
+    req.on('close', () => this.active.delete(req));
+    return req;
+  }
+
+  private armConnectTimer(what: string): void {
+    this.clearConnectTimer();
+    this.connectTimer = setTimeout(() => {
+      this.connectTimer = undefined;
+      this.closeWith({ reason: `timed out connecting to ${this.shownUrl} after ${this.connectTimeoutMs} ms: ${what}` });
+    }, this.connectTimeoutMs);
+  }
+
+  private clearConnectTimer(): void {
+    if (this.connectTimer !== undefined) clearTimeout(this.connectTimer);
+    this.connectTimer = undefined;
+  }
+
+  private async shutDown(): Promise<void> {
+    if (this.finished) return;
+    this.clearConnectTimer();
+    const url = this.url;
+    if (this.mode === 'streamable' && this.sessionId !== undefined && url !== undefined) {
+      // End the session on the server. Its answer does not matter (405: the server keeps no sessions).
+      await new Promise<void>((resolve) => {
+        const req = this.request('DELETE', url, this.sessionHeaders());
+        const timer = setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, DELETE_TIMEOUT_MS);
+        req.on('response', (res) => {
+          this.log('debug', `http ${this.shownUrl}: DELETE answered ${res.statusCode}`);
+          res.resume();
+          clearTimeout(timer);
+          resolve();
+        });
+        req.on('error', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        req.end();
+      });
+    }
+    this.closeWith({ reason: 'closed by host', byHost: true });
+    await this.whenFinished;
+  }
+
+  private closeWith(info: Omit<ClosedInfo, 'stderrTail'>): void {
+    if (this.finished) return;
+    this.clearConnectTimer();
+    for (const req of this.active) req.destroy();
+    this.active.clear();
+    this.agent.destroy();
+    this.finish(info);
+  }
+
+  private finish(info: Omit<ClosedInfo, 'stderrTail'>): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.queue = [];
+    this.log(info.byHost === true ? 'info' : 'warn', `${this.transport.type} ${this.shownUrl}: ${info.reason}`);
+    try {
+      this.events.onClosed({ ...info, stderrTail: '' });
+    } finally {
+      this.resolveFinished();
+    }
+  }
+}
+
+function readBody(res: http.IncomingMessage, maxChars: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    res.on('data', (chunk: Buffer) => {
+      if (size < maxChars) parts.push(chunk);
+      size += chunk.length;
+    });
+    res.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    res.on('error', reject);
+    res.on('close', () => {
+      if (!res.complete) reject(new Error('aborted'));
+    });
+  });
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function errorCode(err: unknown): string {
+  const e = err as NodeJS.ErrnoException | undefined;
+  return e?.code ?? (e instanceof Error ? e.message : String(err));
+}
+
+/** The URL without credentials or query values (they may hold API keys). */
+export function redactUrl(url: URL): string {
+  const keys = [...url.searchParams.keys()];
+  const query = keys.length > 0 ? `?${keys.map((k) => `${k}=••••`).join('&')}` : '';
+  return `${url.protocol}//${url.host}${url.pathname}${query}`;
+}

@@ -1,0 +1,95 @@
+// Byte-level line splitting for stdio pipes, and the bounded stderr buffer.
+
+const NEWLINE = 0x0a;
+
+/**
+ * Splits a byte stream into lines. Bytes are kept until a line is complete, so a
+ * multi-byte UTF-8 character split across chunks is decoded correctly, and a
+ * huge line costs one concatenation (not one per chunk).
+ */
+export class LineSplitter {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private discarding = false;
+
+  constructor(
+    private readonly onLine: (line: string) => void,
+    /** A line longer than this is dropped (reported once through `onOverflow`). */
+    private readonly maxLineBytes: number,
+    private readonly onOverflow: (bytes: number) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(NEWLINE, start);
+      if (nl === -1) {
+        this.keep(chunk.subarray(start));
+        return;
+      }
+      this.keep(chunk.subarray(start, nl));
+      this.emit();
+      start = nl + 1;
+    }
+  }
+
+  /** The stream ended: a last line without a newline still counts. */
+  end(): void {
+    if (this.pendingBytes > 0 || this.discarding) this.emit();
+  }
+
+  private keep(part: Buffer): void {
+    if (part.length === 0) return;
+    if (this.discarding) {
+      this.pendingBytes += part.length;
+      return;
+    }
+    this.pending.push(part);
+    this.pendingBytes += part.length;
+    if (this.pendingBytes > this.maxLineBytes) {
+      this.discarding = true;
+      this.pending = [];
+    }
+  }
+
+  private emit(): void {
+    if (this.discarding) {
+      this.onOverflow(this.pendingBytes);
+    } else if (this.pending.length > 0) {
+      const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+      let line = bytes.toString('utf8');
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      this.onLine(line);
+    } else {
+      this.onLine('');
+    }
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.discarding = false;
+  }
+}
+
+/** The last lines of a server's stderr, bounded by line count and by characters. */
+export class StderrRing {
+  private lines: string[] = [];
+  private chars = 0;
+
+  constructor(
+    private readonly maxLines = 200,
+    private readonly maxChars = 64 * 1024,
+  ) {}
+
+  add(line: string): void {
+    const kept = line.length > this.maxChars ? line.slice(line.length - this.maxChars) : line;
+    this.lines.push(kept);
+    this.chars += kept.length + 1;
+    while (this.lines.length > this.maxLines || (this.chars > this.maxChars && this.lines.length > 1)) {
+      const dropped = this.lines.shift();
+      this.chars -= (dropped?.length ?? 0) + 1;
+    }
+  }
+
+  tail(): string {
+    return this.lines.join('\n');
+  }
+}

@@ -1,0 +1,298 @@
+// stdio transport: a child process speaking newline-delimited JSON-RPC.
+//
+// The server runs as the leader of its own process group (POSIX), so closing
+// it — or cleaning up after it crashed — reaches everything it started (an
+// `npx` wrapper's real server, a shell's children). Shutdown follows the MCP
+// spec: close stdin, then SIGTERM, then SIGKILL, each step bounded.
+
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseEnvFile } from './envFile';
+import { LineSplitter, StderrRing } from './lineFraming';
+import { delay, groupIsAlive, signalGroup, waitForGroupGone } from './processGroup';
+import type { ClosedInfo, Connection, ConnectionEvents, ConnectionOptions, LogSink, StdioTransport } from './types';
+
+const isWindows = process.platform === 'win32';
+/** A stdout line bigger than this is dropped (and logged) instead of exhausting memory. */
+const MAX_LINE_BYTES = 256 * 1024 * 1024;
+/** How long to wait for the pipes to close once every process of the group is gone. */
+const PIPE_CLOSE_WAIT_MS = 500;
+
+export function openStdioConnection(
+  transport: StdioTransport,
+  events: ConnectionEvents,
+  opts: ConnectionOptions,
+): Connection {
+  return new StdioConnection(transport, events, opts);
+}
+
+class StdioConnection implements Connection {
+  private readonly log: LogSink;
+  private readonly label: string;
+  private readonly graceMs: number;
+  private readonly stderr = new StderrRing();
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private spawned = false;
+  private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private pipesClosed = false;
+  private closedByHost = false;
+  private finished = false;
+  private failure: string | undefined;
+  private reaping: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+  private readonly whenFinished: Promise<void>;
+  private resolveFinished!: () => void;
+  private readonly exitWaiters = new Set<() => void>();
+
+  constructor(
+    private readonly transport: StdioTransport,
+    private readonly events: ConnectionEvents,
+    opts: ConnectionOptions,
+  ) {
+    this.log = opts.log ?? (() => undefined);
+    this.label = `"${transport.command}"`;
+    this.graceMs = opts.killGraceMs ?? 2000;
+    this.whenFinished = new Promise((resolve) => (this.resolveFinished = resolve));
+    this.start(opts);
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  send(json: string): void {
+    const child = this.child;
+    if (this.finished || this.closing !== undefined || child === undefined || this.exit !== undefined) {
+      this.log('warn', `stdio ${this.label}: message dropped, the connection is closed`);
+      return;
+    }
+    // Raw newlines can only be insignificant whitespace in valid JSON; they would break the framing.
+    const line = /[\r\n]/.test(json) ? json.replace(/\r?\n|\r/g, ' ') : json;
+    child.stdin.write(line + '\n');
+  }
+
+  close(): Promise<void> {
+    if (this.closing === undefined) this.closing = this.shutDown();
+    return this.closing;
+  }
+
+  // --- start -------------------------------------------------------------------------------
+
+  private start(opts: ConnectionOptions): void {
+    const t = this.transport;
+    const base = opts.cwdFallback ?? process.cwd();
+    const cwd = t.cwd !== undefined && t.cwd !== '' ? path.resolve(base, t.cwd) : opts.cwdFallback;
+
+    const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env) };
+    if (t.envFile !== undefined && t.envFile !== '') {
+      const file = path.resolve(cwd ?? base, t.envFile);
+      try {
+        Object.assign(env, parseEnvFile(readFileSync(file, 'utf8')));
+      } catch (err) {
+        this.failEarly(`cannot start ${this.label}: cannot read envFile "${file}" (${errorCode(err)})`);
+        return;
+      }
+    }
+    Object.assign(env, t.env ?? {});
+
+    if (cwd !== undefined && !existsSync(cwd)) {
+      this.failEarly(`cannot start ${this.label}: working directory "${cwd}" does not exist`);
+      return;
+    }
+
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(t.command, t.args ?? [], {
+        cwd,
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: !isWindows,
+        windowsHide: true,
+      });
+    } catch (err) {
+      this.failEarly(`cannot start ${this.label}: ${describeSpawnError(err)}`);
+      return;
+    }
+    this.child = child;
+
+    const stdout = new LineSplitter(
+      (line) => this.onStdoutLine(line),
+      MAX_LINE_BYTES,
+      (bytes) => this.log('error', `stdio ${this.label}: dropped a ${bytes}-byte stdout line (limit ${MAX_LINE_BYTES})`),
+    );
+    const stderr = new LineSplitter(
+      (line) => this.onStderrLine(line),
+      1024 * 1024,
+      (bytes) => this.onStderrLine(`[${bytes}-byte stderr line dropped]`),
+    );
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stdout.on('end', () => stdout.end());
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    child.stderr.on('end', () => stderr.end());
+    child.stdin.on('error', (err) => this.log('debug', `stdio ${this.label}: stdin ${errorCode(err)}`));
+    child.stdout.on('error', (err) => this.log('debug', `stdio ${this.label}: stdout ${errorCode(err)}`));
+    child.stderr.on('error', (err) => this.log('debug', `stdio ${this.label}: stderr ${errorCode(err)}`));
+
+    child.on('spawn', () => {
+      this.spawned = true;
+      this.log('info', `stdio ${this.label}: started, pid ${child.pid}`);
+      this.events.onOpened({ pid: child.pid });
+    });
+    child.on('error', (err) => {
+      if (!this.spawned) {
+        this.failure = `cannot start ${this.label}: ${describeSpawnError(err)}`;
+        this.finish({});
+      } else {
+        this.log('warn', `stdio ${this.label}: ${errorCode(err)}`);
+      }
+    });
+    child.on('exit', (code, signal) => {
+      this.exit = { code, signal };
+      for (const wake of this.exitWaiters) wake();
+      this.exitWaiters.clear();
+      void this.reapGroup();
+    });
+    child.on('close', () => {
+      this.pipesClosed = true;
+    });
+  }
+
+  /** Fail before any process exists; the event is delivered after `openConnection` returned. */
+  private failEarly(reason: string): void {
+    this.failure = reason;
+    setImmediate(() => this.finish({}));
+  }
+
+  // --- streams -----------------------------------------------------------------------------
+
+  private onStdoutLine(line: string): void {
+    if (this.finished) return;
+    const text = line.trim();
+    if (text === '') return;
+    const first = text.charCodeAt(0);
+    const last = text.charCodeAt(text.length - 1);
+    const looksLikeJson = (first === 0x7b && last === 0x7d) || (first === 0x5b && last === 0x5d);
+    if (!looksLikeJson) {
+      const shown = text.length > 160 ? `${text.slice(0, 160)}…` : text;
+      this.log('warn', `stdio ${this.label}: ignored a non-JSON stdout line (${text.length} chars): ${shown}`);
+      return;
+    }
+    this.events.onMessage(text);
+  }
+
+  private onStderrLine(line: string): void {
+    this.stderr.add(line);
+    if (!this.finished) this.events.onStderr?.(line);
+  }
+
+  // --- shutdown ----------------------------------------------------------------------------
+
+  private async shutDown(): Promise<void> {
+    this.closedByHost = true;
+    const child = this.child;
+    if (child === undefined || child.pid === undefined) {
+      // Never started (or failing to): the failure event is on its way.
+      await this.whenFinished;
+      return;
+    }
+    if (this.exit === undefined) {
+      child.stdin.end();
+      if (!(await this.waitForExit(this.graceMs))) {
+        this.log('info', `stdio ${this.label}: no exit ${this.graceMs} ms after stdin closed, sending SIGTERM`);
+        signalGroup(child.pid, 'SIGTERM');
+        if (!(await this.waitForExit(this.graceMs))) {
+          this.log('warn', `stdio ${this.label}: no exit ${this.graceMs} ms after SIGTERM, sending SIGKILL`);
+          signalGroup(child.pid, 'SIGKILL');
+          await this.waitForExit(this.graceMs);
+        }
+      }
+    }
+    await this.reapGroup();
+    await this.whenFinished;
+  }
+
+  /** After the leader exited: end whatever else is left in its group, then report. */
+  private reapGroup(): Promise<void> {
+    if (this.reaping === undefined) {
+      this.reaping = (async () => {
+        const pgid = this.child?.pid;
+        if (pgid !== undefined && !isWindows && groupIsAlive(pgid)) {
+          this.log('info', `stdio ${this.label}: ending processes left in group ${pgid}`);
+          signalGroup(pgid, 'SIGTERM');
+          if (!(await waitForGroupGone(pgid, this.graceMs))) {
+            signalGroup(pgid, 'SIGKILL');
+            if (!(await waitForGroupGone(pgid, this.graceMs))) {
+              this.log('error', `stdio ${this.label}: processes of group ${pgid} survived SIGKILL`);
+            }
+          }
+        }
+        // Let the last stdout/stderr bytes arrive before reporting the close.
+        const deadline = Date.now() + PIPE_CLOSE_WAIT_MS;
+        while (!this.pipesClosed && Date.now() < deadline) await delay(10);
+        if (!this.pipesClosed) {
+          this.child?.stdout.destroy();
+          this.child?.stderr.destroy();
+        }
+        this.child?.stdin.destroy();
+        const exit = this.exit;
+        this.finish({ exitCode: exit?.code ?? null, signal: exit?.signal ?? null });
+      })();
+    }
+    return this.reaping;
+  }
+
+  private waitForExit(ms: number): Promise<boolean> {
+    if (this.exit !== undefined) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.exitWaiters.delete(wake);
+        resolve(this.exit !== undefined);
+      }, ms);
+      this.exitWaiters.add(wake);
+    });
+  }
+
+  private finish(info: { exitCode?: number | null; signal?: NodeJS.Signals | null }): void {
+    if (this.finished) return;
+    this.finished = true;
+    const closed: ClosedInfo = {
+      reason: this.failure ?? this.describeExit(info.exitCode ?? null, info.signal ?? null),
+      exitCode: info.exitCode ?? null,
+      signal: info.signal ?? null,
+      stderrTail: this.stderr.tail(),
+    };
+    if (this.closedByHost) closed.byHost = true;
+    this.log(this.closedByHost ? 'info' : 'warn', `stdio ${this.label}: ${closed.reason}`);
+    try {
+      this.events.onClosed(closed);
+    } finally {
+      this.resolveFinished();
+    }
+  }
+
+  private describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+    const how = signal !== null ? `was ended by ${signal}` : `exited with code ${code ?? 'unknown'}`;
+    return this.closedByHost ? `closed by host: ${this.label} ${how}` : `server process ${this.label} ${how}`;
+  }
+}
+
+function errorCode(err: unknown): string {
+  const e = err as NodeJS.ErrnoException | undefined;
+  return e?.code ?? (e instanceof Error ? e.message : String(err));
+}
+
+function describeSpawnError(err: unknown): string {
+  switch ((err as NodeJS.ErrnoException | undefined)?.code) {
+    case 'ENOENT':
+      return 'command not found (ENOENT); check that it is installed and on PATH, or use an absolute path';
+    case 'EACCES':
+      return 'permission denied (EACCES); check that the file is executable';
+    default:
+      return errorCode(err);
+  }
+}

@@ -1,0 +1,93 @@
+// The contract between the upstream connection layer and the rest of the host.
+//
+// A connection carries bytes between the host and one MCP server and reports
+// what happened. It makes no decisions: no retries, no state machine, no
+// protocol logic beyond what the transport itself requires (framing, HTTP
+// session headers). The Rust core decides what to do with the events.
+
+/** How to reach a server: mirrors the core's `Transport` JSON (crates/lazy-mcp-core/src/config/model.rs). */
+export type Transport = StdioTransport | HttpTransport | SseTransport;
+
+export interface StdioTransport {
+  type: 'stdio';
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  /** VS Code `envFile`: KEY=VALUE lines, merged under `env`. */
+  envFile?: string;
+}
+
+/** Streamable HTTP, falling back to legacy HTTP+SSE when the first POST gets 400/404/405. */
+export interface HttpTransport {
+  type: 'http';
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** Legacy HTTP+SSE (protocol 2024-11-05), when the config says so explicitly. */
+export interface SseTransport {
+  type: 'sse';
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export interface ClosedInfo {
+  /** Human-readable cause, naming the command or URL. Never contains header or env values. */
+  reason: string;
+  /** stdio: the process exit code (null when killed by a signal or never started). */
+  exitCode?: number | null;
+  /** stdio: the signal that ended the process, if any. */
+  signal?: string | null;
+  /** stdio: the last lines of stderr (bounded); '' for HTTP. */
+  stderrTail: string;
+  /** HTTP: the status that ended the connection (401/403 auth, 404 session expired, ...). */
+  httpStatus?: number;
+  /** True when the host asked for the close (`Connection.close()`). */
+  byHost?: boolean;
+}
+
+export interface ConnectionEvents {
+  /**
+   * Messages can be sent. stdio: the process was spawned (with its pid). Streamable HTTP:
+   * at once (nothing is connected before the first POST). Legacy SSE: once the `endpoint`
+   * event arrived. `send()` before this is fine: messages are queued or buffered.
+   */
+  onOpened(info: { pid?: number }): void;
+  /** One JSON-RPC message (a single object, or a batch array) as text. */
+  onMessage(json: string): void;
+  /** Called exactly once per connection, including after `close()`. No event follows it. */
+  onClosed(info: ClosedInfo): void;
+  /** stdio: one stderr line (without the newline). */
+  onStderr?(line: string): void;
+}
+
+export interface Connection {
+  /** Queue one JSON-RPC message (a single object or a batch array, without a trailing newline). */
+  send(json: string): void;
+  /** Shut down gracefully, then forcefully; resolves when the process / streams are gone. */
+  close(): Promise<void>;
+  readonly pid?: number;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogSink = (level: LogLevel, msg: string) => void;
+
+export interface ConnectionOptions {
+  /** Working directory when the transport has none (and base for a relative `cwd`/`envFile`). */
+  cwdFallback?: string;
+  /** The environment the server's `env` is merged over (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  log?: LogSink;
+  /** stdio: how long each shutdown step waits (stdin EOF, then SIGTERM) before the next one. Default 2000 ms. */
+  killGraceMs?: number;
+  /** HTTP: bound on the first exchange (first POST's response headers, legacy `endpoint` event). Default 15000 ms. */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * JSON-RPC error code used when the transport itself fails a request (HTTP error
+ * status without a JSON-RPC body, reply stream cut before the response). The
+ * core sees an ordinary error response for that id, so no call ever hangs.
+ */
+export const TRANSPORT_ERROR_CODE = -32000;
