@@ -4,7 +4,7 @@
 //! 1. level: project (Claude Code local entries and workspace files) before user;
 //! 2. tool: VS Code, Claude Code, Copilot CLI, OpenCode, Claude Desktop;
 //! 3. inside a tool: Claude Code local before `.mcp.json`; then file order in the
-//!    discovery plan; then, inside one file, the later duplicate key.
+//!    discovery plan.
 //!
 //! Per name: each workspace folder keeps its best project definition; user
 //! definitions lose to any project definition. Losers are reported as shadowed,
@@ -41,7 +41,8 @@ pub(crate) struct Rank {
     pub tool: u8,
     pub within_tool: u8,
     pub file_order: usize,
-    /// Reversed entry order inside the file (a later duplicate key wins).
+    /// Entry order inside the file (duplicate keys never reach the merge: the
+    /// later one wins while reading, as with JSON.parse).
     pub entry_order: usize,
 }
 

@@ -226,13 +226,20 @@ impl State<'_> {
         let input_ids =
             (rules.variables == VariableSyntax::VsCode).then(|| formats::vscode::input_ids(root));
         // Names defined twice in one file: the later definition wins (JSON.parse).
-        let mut seen: BTreeSet<(Option<String>, String)> = BTreeSet::new();
+        let mut last_definition: BTreeMap<(Option<&str>, &str), usize> = BTreeMap::new();
+        for (entry_index, site) in sites.iter().enumerate() {
+            last_definition.insert(
+                (site.workspace_folder.as_deref(), site.prop.name.as_str()),
+                entry_index,
+            );
+        }
         let mut count = 0;
-        let total = sites.len();
-        for (entry_index, site) in sites.iter().enumerate().rev() {
+        for (entry_index, site) in sites.iter().enumerate() {
             let name = site.prop.name.as_str().to_string();
             let key_position = key_range(site.prop);
-            if !seen.insert((site.workspace_folder.clone(), name.clone())) {
+            let last =
+                last_definition.get(&(site.workspace_folder.as_deref(), site.prop.name.as_str()));
+            if last != Some(&entry_index) {
                 let (line, column) = lines.position(key_position.start);
                 self.problems.push(Problem {
                     severity: Severity::Warning,
@@ -308,7 +315,7 @@ impl State<'_> {
                     tool: format_rank(candidate.format),
                     within_tool: u8::from(site.scope != ConfigScope::Local),
                     file_order,
-                    entry_order: total - entry_index,
+                    entry_order: entry_index,
                 },
                 folder_index,
                 server,
