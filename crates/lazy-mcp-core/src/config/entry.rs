@@ -7,7 +7,7 @@ use super::formats::{CommandStyle, FormatRules, TransportKind};
 use super::jsonc_positions::{key_range, type_name, value_range, LineIndex};
 use super::model::{ToolFilter, Transport};
 use super::problem::{Problem, Severity};
-use super::variables::{VariableContext, VariableNote};
+use super::variables::{VariableContext, VariableNote, VariableSyntax};
 use jsonc_parser::ast::{ObjectProp, Value};
 use jsonc_parser::common::Range;
 use std::collections::{BTreeMap, BTreeSet};
@@ -177,7 +177,8 @@ impl EntryReader<'_> {
                 self.error(
                     entry_key,
                     "command",
-                    "needs `command` (a local server) or `url` (a remote server)".to_string(),
+                    "needs `command` (a local server to start) or `url` (a remote server)"
+                        .to_string(),
                 );
                 None
             }
@@ -232,7 +233,10 @@ impl EntryReader<'_> {
             Some(prop) => self.string_map(&prop.value, self.rules.env_key)?,
             None => BTreeMap::new(),
         };
-        let cwd = keys.cwd.and_then(|prop| self.string(&prop.value, "cwd"));
+        let cwd = keys
+            .cwd
+            .and_then(|prop| self.string(&prop.value, "cwd"))
+            .map(|cwd| self.resolve_cwd(cwd));
         let env_file = keys
             .env_file
             .and_then(|prop| self.string(&prop.value, "envFile"));
@@ -262,7 +266,7 @@ impl EntryReader<'_> {
             self.error(
                 value_range(&url_prop.value),
                 "url",
-                "`url` is not an absolute http(s) URL".to_string(),
+                "`url` is not an absolute http(s) URL (like `https://host/mcp`)".to_string(),
             );
             return None;
         }
@@ -274,6 +278,16 @@ impl EntryReader<'_> {
             TransportKind::Sse => Transport::Sse { url, headers },
             TransportKind::Http | TransportKind::Stdio => Transport::Http { url, headers },
         })
+    }
+
+    fn resolve_cwd(&self, cwd: String) -> String {
+        let platform = self.vars.platform;
+        match self.vars.workspace_folder {
+            Some(folder) if self.rules.cwd_relative_to_workspace && !platform.is_absolute(&cwd) => {
+                platform.join(folder, &cwd)
+            }
+            _ => cwd,
+        }
     }
 
     /// A string field, with variables substituted.
@@ -464,14 +478,21 @@ impl EntryReader<'_> {
         let (expanded, notes) = self.vars.expand(text);
         for note in notes {
             match note {
-                VariableNote::UnsetEnv { name, fatal: true } => self.error(
-                    range,
-                    field,
-                    format!(
-                        "environment variable `{}` is not set (used in `{field}`)",
-                        short(&name)
-                    ),
-                ),
+                VariableNote::UnsetEnv { name, fatal: true } => {
+                    let name = short(&name);
+                    let hint = match self.vars.syntax {
+                        VariableSyntax::Claude => format!(", or write `${{{name}:-default}}`"),
+                        _ => String::new(),
+                    };
+                    self.error(
+                        range,
+                        field,
+                        format!(
+                            "environment variable `{name}` is not set (used in `{field}`); \
+                             set it in the environment VS Code starts with{hint}"
+                        ),
+                    )
+                }
                 VariableNote::UnsetEnv { name, fatal: false } => self.report(
                     Severity::Warning,
                     range,

@@ -46,10 +46,10 @@ fn bad_entries_are_errors_with_server_field_and_position_and_others_still_load()
         assert_eq!(problem.file, "/work/app/.mcp.json");
     }
     let missing = &result.problems[5];
-    assert!(
-        missing.message.contains("UNSET_SECRET_VAR"),
-        "{}",
-        missing.message
+    assert_eq!(
+        missing.message,
+        "environment variable `UNSET_SECRET_VAR` is not set (used in `env.KEY`); \
+         set it in the environment VS Code starts with, or write `${UNSET_SECRET_VAR:-default}`"
     );
     assert_eq!(result.files[0].server_count, 1);
     assert!(result.files[0].error.is_none());

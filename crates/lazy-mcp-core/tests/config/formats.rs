@@ -226,6 +226,11 @@ fn opencode_v2_servers_and_disabled() {
         "~/ is the home folder"
     );
     assert_eq!(jira.source.scope, ConfigScope::User);
+    assert_eq!(
+        stdio(jira).3,
+        Some("/work/app"),
+        "OpenCode: a relative cwd is relative to the workspace"
+    );
     assert!(server(&result, "sentry").enabled);
 }
 

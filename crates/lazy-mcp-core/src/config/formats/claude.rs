@@ -25,6 +25,7 @@ pub(crate) const CLAUDE_CODE: FormatRules = FormatRules {
     command_style: CommandStyle::CommandAndArgs,
     variables: VariableSyntax::Claude,
     env_file: false,
+    cwd_relative_to_workspace: false,
     ignored_keys: &["oauth", "headersHelper", "description"],
 };
 
@@ -34,6 +35,7 @@ pub(crate) const CLAUDE_DESKTOP: FormatRules = FormatRules {
     command_style: CommandStyle::CommandAndArgs,
     variables: VariableSyntax::Literal,
     env_file: false,
+    cwd_relative_to_workspace: false,
     ignored_keys: &["description"],
 };
 

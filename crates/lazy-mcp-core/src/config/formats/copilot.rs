@@ -18,5 +18,6 @@ pub(crate) const COPILOT_CLI: FormatRules = FormatRules {
     command_style: CommandStyle::CommandAndArgs,
     variables: VariableSyntax::Claude,
     env_file: false,
+    cwd_relative_to_workspace: false,
     ignored_keys: &["description", "oauth"],
 };
