@@ -110,12 +110,14 @@ impl EntryReader<'_> {
                 _ if name == self.rules.env_key => &mut keys.env,
                 _ if self.rules.ignored_keys.contains(&name) => continue,
                 _ => {
-                    self.report(
-                        Severity::Info,
-                        key_range(prop),
-                        Some(name),
-                        format!("unknown key `{}` ignored", short(name)),
-                    );
+                    let (severity, message) = match self.misplaced_key_hint(name) {
+                        Some(hint) => (Severity::Warning, format!("`{name}` ignored: {hint}")),
+                        None => (
+                            Severity::Info,
+                            format!("unknown key `{}` ignored", short(name)),
+                        ),
+                    };
+                    self.report(severity, key_range(prop), Some(name), message);
                     continue;
                 }
             };
@@ -143,6 +145,19 @@ impl EntryReader<'_> {
             tools,
             timeout_ms,
         })
+    }
+
+    /// Keys of another tool's vocabulary, which probably meant something here.
+    fn misplaced_key_hint(&self, name: &str) -> Option<&'static str> {
+        match (name, self.rules.env_key, self.rules.command_style) {
+            ("env", "environment", _) => Some("this format calls it `environment`"),
+            ("environment", "env", _) => Some("this format calls it `env`"),
+            ("args", _, CommandStyle::Argv) => {
+                Some("this format puts arguments in the `command` array")
+            }
+            ("envFile", _, _) => Some("only VS Code's mcp.json supports `envFile`"),
+            _ => None,
+        }
     }
 
     fn transport_kind(&mut self, entry_key: Range, keys: &Keys<'_, '_>) -> Option<TransportKind> {

@@ -190,3 +190,72 @@ fn normalize_json_round_trip() {
     assert_eq!(out["files"][1]["found"], false);
     assert_eq!(out["needsFiles"], serde_json::json!([]));
 }
+
+#[test]
+fn columns_count_characters_and_crlf_is_one_line_break() {
+    let result = run(
+        &[APP],
+        &[
+            (
+                "/work/app/.vscode/mcp.json",
+                Some("{\"servers\": {\"ünïcode\": 5}}"),
+            ),
+            (
+                "/work/app/.mcp.json",
+                Some("\u{feff}{\r\n  \"mcpServers\": {\r\n    \"x\": 5\r\n  }\r\n}"),
+            ),
+        ],
+    );
+    let positions: Vec<(u32, u32)> = result.problems.iter().map(|p| (p.line, p.column)).collect();
+    assert_eq!(positions, [(1, 25), (3, 10)]);
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let deep_arrays = "[".repeat(100_000);
+    let deep_objects = "{\"a\":".repeat(5_000);
+    let result = run(
+        &[APP],
+        &[
+            ("/work/app/.vscode/mcp.json", Some(&deep_arrays)),
+            ("/work/app/.mcp.json", Some(&deep_objects)),
+        ],
+    );
+    assert_eq!(result.problems.len(), 2);
+    assert!(result
+        .problems
+        .iter()
+        .all(|p| p.severity == Severity::Error));
+}
+
+#[test]
+fn another_tools_key_is_a_warning_with_a_hint() {
+    let result = run(
+        &[APP],
+        &[(
+            "/work/app/opencode.json",
+            Some(
+                r#"{"mcp": {"x": {"type": "local", "command": ["run"], "args": ["a"], "env": {"K": "v"}}}}"#,
+            ),
+        )],
+    );
+    assert_eq!(names(&result), ["x"]);
+    let messages: Vec<(Severity, &str)> = result
+        .problems
+        .iter()
+        .map(|p| (p.severity, p.message.as_str()))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            (
+                Severity::Warning,
+                "`args` ignored: this format puts arguments in the `command` array"
+            ),
+            (
+                Severity::Warning,
+                "`env` ignored: this format calls it `environment`"
+            ),
+        ]
+    );
+}
