@@ -35,7 +35,8 @@ pub struct FileInput {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NormalizeInput {
-    /// home, workspaceFolders, platform, env, vscodeUserMcpJson, sources.
+    /// home, workspaceFolders, platform, env, vscodeUserMcpJson, sources
+    /// (files of a format not in `sources` are skipped, even when passed).
     #[serde(flatten)]
     pub discovery: DiscoveryInput,
     #[serde(default)]
@@ -121,7 +122,14 @@ pub fn normalize(input: &NormalizeInput) -> NormalizeResult {
                 continue;
             }
         };
-        state.read_file(file, &candidate, file_order);
+        let wanted = input
+            .discovery
+            .sources
+            .as_ref()
+            .is_none_or(|sources| sources.contains(&candidate.format));
+        if wanted {
+            state.read_file(file, &candidate, file_order);
+        }
     }
     let (servers, shadowed) = merge(state.definitions, platform);
     NormalizeResult {

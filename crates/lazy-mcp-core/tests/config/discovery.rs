@@ -166,3 +166,27 @@ fn sources_filter_and_json_entry_point() {
     let bad: serde_json::Value = serde_json::from_str(&discovery_plan_json("[")).unwrap();
     assert_eq!(bad["error"]["severity"], "error");
 }
+
+#[test]
+fn normalize_skips_formats_left_out_of_sources() {
+    let mut input = lazy_mcp_core::config::NormalizeInput {
+        discovery: discovery(&[APP]),
+        files: vec![
+            FileInput {
+                path: "/work/app/.vscode/mcp.json".into(),
+                content: Some(r#"{"servers": {"a": {"command": "x"}}}"#.into()),
+                ..FileInput::default()
+            },
+            FileInput {
+                path: "/work/app/.mcp.json".into(),
+                content: Some(r#"{"mcpServers": {"b": {"command": "x"}}}"#.into()),
+                ..FileInput::default()
+            },
+        ],
+        extra_files: BTreeMap::new(),
+    };
+    input.discovery.sources = Some(vec![ConfigFormat::ClaudeCode]);
+    let result = normalize(&input);
+    assert_eq!(names(&result), ["b"]);
+    assert_eq!(result.files.len(), 1);
+}
