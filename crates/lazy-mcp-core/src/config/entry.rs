@@ -125,10 +125,12 @@ impl EntryReader<'_> {
             *slot = Some(prop);
         }
 
-        let kind = self.transport_kind(entry_key, &keys)?;
-        let transport = match kind {
-            TransportKind::Stdio => self.stdio(entry_key, &keys),
-            TransportKind::Http | TransportKind::Sse => self.remote(entry_key, &keys, kind),
+        // Every field is checked even when an earlier one failed, so one pass
+        // over the file reports all of its problems.
+        let transport = match self.transport_kind(entry_key, &keys) {
+            Some(TransportKind::Stdio) => self.stdio(entry_key, &keys),
+            Some(kind) => self.remote(entry_key, &keys, kind),
+            None => None,
         };
         let enabled = self.boolean(keys.enabled).unwrap_or(true)
             && !self.boolean(keys.disabled).unwrap_or(false);
@@ -178,7 +180,12 @@ impl EntryReader<'_> {
                             value_range(&prop.value),
                             "type",
                             format!(
-                                "unknown server type; expected one of: {}",
+                                "{}; expected one of: {}",
+                                if prop.value.as_string_lit().is_some() {
+                                    "unknown server `type`"
+                                } else {
+                                    "`type` must be a string"
+                                },
                                 expected.join(", ")
                             ),
                         );

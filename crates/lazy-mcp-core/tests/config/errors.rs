@@ -259,3 +259,15 @@ fn another_tools_key_is_a_warning_with_a_hint() {
         ]
     );
 }
+
+#[test]
+fn all_problems_of_an_entry_are_reported_in_one_pass() {
+    let content = r#"{"servers": {"x": {"type": "tcp", "autoConnect": 1, "timeout": "soon"}}}"#;
+    let result = run(&[APP], &[("/work/app/.vscode/mcp.json", Some(content))]);
+    let fields: Vec<_> = result.problems.iter().map(|p| p.field.as_deref()).collect();
+    assert_eq!(fields, [Some("type"), Some("autoConnect"), Some("timeout")]);
+    assert_eq!(
+        result.problems[0].message,
+        "unknown server `type`; expected one of: stdio, http, sse"
+    );
+}
