@@ -10,32 +10,45 @@ use jsonc_parser::{CollectOptions, ParseOptions};
 pub(crate) struct LineIndex<'t> {
     text: &'t str,
     line_starts: Vec<usize>,
+    /// Per line: contains only ASCII, so a column is a byte difference (O(1)).
+    line_is_ascii: Vec<bool>,
 }
 
 impl<'t> LineIndex<'t> {
     pub(crate) fn new(text: &'t str) -> Self {
         let mut line_starts = vec![0];
+        let mut line_is_ascii = Vec::new();
+        let mut ascii = true;
         let bytes = text.as_bytes();
         for (i, b) in bytes.iter().enumerate() {
+            ascii &= b.is_ascii();
             let is_break = *b == b'\n' || (*b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
             if is_break {
                 line_starts.push(i + 1);
+                line_is_ascii.push(ascii);
+                ascii = true;
             }
         }
-        LineIndex { text, line_starts }
+        line_is_ascii.push(ascii);
+        LineIndex {
+            text,
+            line_starts,
+            line_is_ascii,
+        }
     }
 
     pub(crate) fn position(&self, offset: usize) -> (u32, u32) {
+        let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|start| *start <= offset);
-        let line_start = line
-            .checked_sub(1)
-            .and_then(|i| self.line_starts.get(i))
-            .copied()
-            .unwrap_or(0);
-        let column = self
-            .text
-            .get(line_start..offset.min(self.text.len()))
-            .map_or(0, |s| s.chars().count());
+        let line_index = line.saturating_sub(1);
+        let line_start = self.line_starts.get(line_index).copied().unwrap_or(0);
+        let column = if self.line_is_ascii.get(line_index).copied().unwrap_or(false) {
+            offset - line_start
+        } else {
+            self.text
+                .get(line_start..offset)
+                .map_or(0, |s| s.chars().count())
+        };
         (to_u32(line.max(1)), to_u32(column + 1))
     }
 }
