@@ -17,6 +17,18 @@ pub fn diagnostics_report(context_json: &str) -> String {
     render_markdown(&ctx, 0)
 }
 
+/// Which config files to read: a `DiscoveryInput` in, `CandidateFile[]` out.
+#[wasm_bindgen(js_name = discoveryPlan)]
+pub fn discovery_plan(input_json: &str) -> String {
+    lazy_mcp_core::config::discovery_plan_json(input_json)
+}
+
+/// File contents in (`NormalizeInput`), merged servers and the report out (`NormalizeResult`).
+#[wasm_bindgen(js_name = normalizeConfig)]
+pub fn normalize_config(input_json: &str) -> String {
+    lazy_mcp_core::config::normalize_json(input_json)
+}
+
 /// Aborts the instance on purpose. Exists only so the host's trap recovery
 /// (recreate the instance, report once) can be tested against the real module.
 #[wasm_bindgen(js_name = debugTrap)]

@@ -7,6 +7,10 @@ export interface CoreExports {
   coreVersion(): string;
   diagnosticsReport(contextJson: string): string;
   debugTrap(): void;
+  discoveryPlan(inputJson: string): string;
+  normalizeConfig(inputJson: string): string;
+  /** The lifecycle engine: `handle(nowMs, eventJson) → effectsJson`, `snapshot() → json`. */
+  Engine: new (settingsJson: string) => unknown;
 }
 
 export type Log = (level: 'info' | 'warn' | 'error', message: string) => void;

@@ -1,0 +1,229 @@
+// Drives the core's lifecycle engine: turns I/O into engine events and carries
+// out the effects it answers with. Every decision is the engine's; this file
+// only moves bytes, arms timers and stores blobs.
+import { openConnection } from './connections';
+import type { Connection, Transport } from './connections';
+import type { WasmCore } from '../core/wasmCore';
+
+export type EngineEvent = { type: string } & Record<string, unknown>;
+
+export interface EndpointInfo {
+  server: string;
+  version: string;
+}
+
+type Effect =
+  | { type: 'open'; conn: number; server: string; transport: Transport; interactive: boolean }
+  | { type: 'send'; conn: number; message: string }
+  | { type: 'close'; conn: number }
+  | { type: 'setTimer'; timer: number; atMs: number }
+  | { type: 'cancelTimer'; timer: number }
+  | { type: 'reply'; client: string; message: string }
+  | { type: 'notifyClient'; client: string; message: string }
+  | { type: 'persistCatalogue'; blob: string }
+  | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; server?: string; message: string }
+  | { type: 'stateChanged'; server: string; state: unknown }
+  | { type: 'endpointsChanged'; endpoints: EndpointInfo[] }
+  | { type: 'serverRemoved'; server: string };
+
+/** The engine object the WASM facade exports (crates/lazy-mcp-wasm). */
+export interface EngineHandle {
+  handle(nowMs: number, eventJson: string): string;
+  snapshot(): string;
+  free(): void;
+}
+
+export interface DriverDeps {
+  core: WasmCore;
+  settingsJson: string;
+  /** Where client-bound messages go (the gateway's `deliver`, or stdout for `serve --stdio`). */
+  deliverToClient(client: string, message: string): void;
+  store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, server?: string): void;
+  onEndpointsChanged?(endpoints: EndpointInfo[]): void;
+  onStateChanged?(): void;
+  /** Resolve connect-time variables (VS Code `${input:...}`); may reject to refuse the connect. */
+  resolveTransport?(server: string, transport: Transport, interactive: boolean): Promise<Transport>;
+  /** Memory of a process tree, for Diagnostics (bytes), when the host can measure it. */
+  measureRss?(pid: number): number | undefined;
+  cwdFallback?: string;
+  now?: () => number;
+}
+
+export class EngineDriver {
+  private engine: EngineHandle;
+  private readonly connections = new Map<number, Connection>();
+  private readonly pids = new Map<string, number>();
+  private readonly timers = new Map<number, NodeJS.Timeout>();
+  private readonly queue: EngineEvent[] = [];
+  private draining = false;
+  private persisting: Promise<void> = Promise.resolve();
+  private lastBlob: string | undefined;
+  private lastConfig: EngineEvent | undefined;
+  private stopped = false;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: DriverDeps) {
+    this.now = deps.now ?? Date.now;
+    this.engine = this.newEngine();
+  }
+
+  /** Load the persisted catalogue; call once before the first `applyConfig`. */
+  async start(): Promise<void> {
+    const blob = await this.deps.store.read();
+    if (blob !== undefined) {
+      this.lastBlob = blob;
+      this.handle({ type: 'catalogueLoaded', blob });
+    }
+  }
+
+  applyConfig(servers: unknown[]): void {
+    this.lastConfig = { type: 'configApplied', servers };
+    this.handle(this.lastConfig);
+  }
+
+  /** Queue one event; effects are applied in order, never re-entrantly. */
+  handle(event: EngineEvent): void {
+    if (this.stopped) return;
+    this.queue.push(event);
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) this.step(next);
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  snapshotJson(): string {
+    for (const [server, pid] of this.pids) {
+      const rss = this.deps.measureRss?.(pid);
+      if (rss !== undefined) this.handle({ type: 'processStats', server, rssBytes: rss });
+    }
+    return this.deps.core.call(() => this.engine.snapshot());
+  }
+
+  /** Stop everything this driver started: every process tree, every timer. */
+  async shutdown(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    const closing = [...this.connections.values()].map((c) => c.close());
+    this.connections.clear();
+    await Promise.allSettled(closing);
+    await this.persisting;
+  }
+
+  private newEngine(): EngineHandle {
+    const { settingsJson } = this.deps;
+    return this.deps.core.call((c) => new c.Engine(settingsJson) as EngineHandle);
+  }
+
+  /** After a trap the instance (and the engine in it) is gone: start over from the last known inputs. */
+  recoverFromTrap(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    for (const c of this.connections.values()) void c.close();
+    this.connections.clear();
+    this.pids.clear();
+    this.queue.length = 0;
+    this.engine = this.newEngine();
+    if (this.lastBlob !== undefined) this.handle({ type: 'catalogueLoaded', blob: this.lastBlob });
+    if (this.lastConfig) this.handle(this.lastConfig);
+  }
+
+  private step(event: EngineEvent): void {
+    let effectsJson: string;
+    try {
+      effectsJson = this.deps.core.call(() => this.engine.handle(this.now(), JSON.stringify(event)));
+    } catch (err) {
+      this.deps.log('error', `engine failed on ${event.type}: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    for (const effect of JSON.parse(effectsJson) as Effect[]) this.apply(effect);
+  }
+
+  private apply(effect: Effect): void {
+    switch (effect.type) {
+      case 'open':
+        return this.open(effect.conn, effect.server, effect.transport, effect.interactive);
+      case 'send':
+        return this.connections.get(effect.conn)?.send(effect.message);
+      case 'close': {
+        const c = this.connections.get(effect.conn);
+        this.connections.delete(effect.conn);
+        if (c?.pid !== undefined) this.forgetPid(c.pid);
+        void c?.close();
+        return;
+      }
+      case 'setTimer': {
+        clearTimeout(this.timers.get(effect.timer));
+        const t = setTimeout(() => {
+          this.timers.delete(effect.timer);
+          this.handle({ type: 'timerFired', timer: effect.timer });
+        }, Math.max(0, effect.atMs - this.now()));
+        t.unref();
+        this.timers.set(effect.timer, t);
+        return;
+      }
+      case 'cancelTimer':
+        clearTimeout(this.timers.get(effect.timer));
+        this.timers.delete(effect.timer);
+        return;
+      case 'reply':
+      case 'notifyClient':
+        return this.deps.deliverToClient(effect.client, effect.message);
+      case 'persistCatalogue': {
+        this.lastBlob = effect.blob;
+        const blob = effect.blob;
+        this.persisting = this.persisting
+          .then(() => this.deps.store.write(blob))
+          .catch((err: unknown) => this.deps.log('error', `could not store the catalogue: ${String(err)}`));
+        return;
+      }
+      case 'log':
+        return this.deps.log(effect.level, effect.message, effect.server);
+      case 'stateChanged':
+      case 'serverRemoved':
+        return this.deps.onStateChanged?.();
+      case 'endpointsChanged':
+        return this.deps.onEndpointsChanged?.(effect.endpoints);
+    }
+  }
+
+  private forgetPid(pid: number): void {
+    for (const [server, p] of this.pids) if (p === pid) this.pids.delete(server);
+  }
+
+  private open(conn: number, server: string, transport: Transport, interactive: boolean): void {
+    const resolved = this.deps.resolveTransport ? this.deps.resolveTransport(server, transport, interactive) : Promise.resolve(transport);
+    resolved.then(
+      (t) => this.connect(conn, server, t),
+      (err: unknown) => this.handle({ type: 'connectionClosed', conn, reason: err instanceof Error ? err.message : String(err) }),
+    );
+  }
+
+  private connect(conn: number, server: string, transport: Transport): void {
+    if (this.stopped) return;
+    const connection = openConnection(
+      transport,
+      {
+        onOpened: ({ pid }) => {
+          if (pid !== undefined) this.pids.set(server, pid);
+          this.handle({ type: 'connectionOpened', conn, pid: pid ?? null });
+        },
+        onMessage: (message) => this.handle({ type: 'messageReceived', conn, message }),
+        onClosed: (info) => {
+          if (!this.connections.has(conn)) return; // closed on the engine's request
+          this.connections.delete(conn);
+          this.pids.delete(server);
+          if (info.httpStatus === 401 || info.httpStatus === 403) this.handle({ type: 'httpStatus', conn, status: info.httpStatus });
+          this.handle({ type: 'connectionClosed', conn, reason: info.reason, exitCode: info.exitCode ?? null, stderrTail: info.stderrTail || null });
+        },
+        onStderr: (line) => this.deps.log('debug', line, server),
+      },
+      { cwdFallback: this.deps.cwdFallback, log: (level, msg) => this.deps.log(level, msg, server) },
+    );
+    this.connections.set(conn, connection);
+  }
+}
