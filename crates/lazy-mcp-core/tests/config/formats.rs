@@ -404,3 +404,18 @@ fn golden_all_formats() {
         assert!(!actual.contains(secret), "secret {secret} in golden output");
     }
 }
+
+#[test]
+fn workspace_folder_in_a_user_file_means_the_only_folder_or_stays_verbatim() {
+    let content = r#"{"servers": {"s": {"command": "run", "args": ["${workspaceFolder}"]}}}"#;
+    let user_file = "/home/dev/.config/Code/User/mcp.json";
+    let single = run(&[APP], &[(user_file, Some(content))]);
+    assert_eq!(stdio(server(&single, "s")).1, ["/work/app"]);
+    assert!(single.problems.is_empty());
+
+    let multi = run(&[APP, "/work/other"], &[(user_file, Some(content))]);
+    assert_eq!(stdio(server(&multi, "s")).1, ["${workspaceFolder}"]);
+    assert_eq!(multi.problems.len(), 1);
+    assert_eq!(multi.problems[0].severity, Severity::Info);
+    assert_eq!(multi.problems[0].field.as_deref(), Some("args[0]"));
+}
