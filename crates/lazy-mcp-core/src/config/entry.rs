@@ -497,6 +497,11 @@ impl EntryReader<'_> {
 
     /// Substitute variables; report what could not be resolved (by name only).
     fn expand(&mut self, text: &str, range: Range, field: &str) -> String {
+        let in_env_or_headers =
+            field.starts_with(&format!("{}.", self.rules.env_key)) || field.starts_with("headers.");
+        if self.rules.variables_only_in_env_and_headers && !in_env_or_headers {
+            return text.to_string();
+        }
         let (expanded, notes) = self.vars.expand(text);
         for note in notes {
             match note {

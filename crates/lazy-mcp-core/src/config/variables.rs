@@ -1,6 +1,9 @@
 //! Variable substitution, each tool with its own syntax:
-//! - Claude Code (and Copilot CLI): `${VAR}`, `${VAR:-default}`; an unset
-//!   variable without a default is an error.
+//! - Claude Code: `${VAR}`, `${VAR:-default}` in command, args, env, cwd, url,
+//!   headers; an unset variable without a default is an error.
+//! - Copilot CLI: shell style `$VAR`, `${VAR}`, `${VAR:-default}`, in `env`
+//!   and `headers` values only (see `FormatRules::variables_only_in_env_and_headers`);
+//!   an unset `${VAR}` is an error, an unset bare `$VAR` becomes empty (warning).
 //! - OpenCode: `{env:VAR}` (unset = empty string, as OpenCode does, with a
 //!   warning) and `{file:path}` (path relative to the config file's folder,
 //!   `~/` = home; contents trimmed). The host reads referenced files.
@@ -17,6 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub(crate) enum VariableSyntax {
     Literal,
     Claude,
+    Copilot,
     OpenCode,
     VsCode,
 }
@@ -62,6 +66,7 @@ impl VariableContext<'_> {
             VariableSyntax::Claude => {
                 replace_delimited(text, "${", |inner| self.claude_variable(inner, &mut notes))
             }
+            VariableSyntax::Copilot => self.shell_style(text, &mut notes),
             VariableSyntax::VsCode => {
                 replace_delimited(text, "${", |inner| self.vscode_variable(inner, &mut notes))
             }
@@ -91,6 +96,45 @@ impl VariableContext<'_> {
                 Some(String::new())
             }
         }
+    }
+
+    /// `$VAR` as well as `${VAR}` / `${VAR:-default}`.
+    fn shell_style(&self, text: &str, notes: &mut Vec<VariableNote>) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(dollar) = rest.find('$') {
+            let (before, from_dollar) = rest.split_at(dollar);
+            out.push_str(before);
+            let after_dollar = from_dollar.get(1..).unwrap_or("");
+            if after_dollar.starts_with('{') {
+                let braced =
+                    replace_delimited_once(from_dollar, |inner| self.claude_variable(inner, notes));
+                out.push_str(&braced.0);
+                rest = braced.1;
+                continue;
+            }
+            let name_len = after_dollar
+                .char_indices()
+                .find(|(i, c)| {
+                    !(c.is_ascii_alphanumeric() || *c == '_') || (*i == 0 && c.is_ascii_digit())
+                })
+                .map_or(after_dollar.len(), |(i, _)| i);
+            let name = after_dollar.get(..name_len).unwrap_or("");
+            if name.is_empty() {
+                out.push('$');
+            } else {
+                match self.platform.env_var(self.env, name) {
+                    Some(value) => out.push_str(value),
+                    None => notes.push(VariableNote::UnsetEnv {
+                        name: name.to_string(),
+                        fatal: false,
+                    }),
+                }
+            }
+            rest = after_dollar.get(name_len..).unwrap_or("");
+        }
+        out.push_str(rest);
+        out
     }
 
     fn vscode_variable(&self, inner: &str, notes: &mut Vec<VariableNote>) -> Option<String> {
@@ -193,6 +237,23 @@ fn is_variable_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// `text` starts with `${`: the replacement of that one variable (or the
+/// literal `${` when it is not one), and the rest of the text after it.
+fn replace_delimited_once(
+    text: &str,
+    resolve: impl FnOnce(&str) -> Option<String>,
+) -> (String, &str) {
+    let after_open = text.get(2..).unwrap_or("");
+    let Some(end) = after_open.find('}') else {
+        return ("${".to_string(), after_open);
+    };
+    let inner = after_open.get(..end).unwrap_or("");
+    match resolve(inner) {
+        Some(value) => (value, after_open.get(end + 1..).unwrap_or("")),
+        None => ("${".to_string(), after_open),
+    }
+}
+
 /// Replace each `open ... }` whose inner text `resolve` knows; unknown ones are
 /// copied verbatim.
 fn replace_delimited(
@@ -273,6 +334,32 @@ mod tests {
                 name: "MISSING".into(),
                 fatal: true
             }]
+        );
+    }
+
+    #[test]
+    fn copilot_shell_syntax() {
+        let env = BTreeMap::from([("TOKEN".to_string(), "t".to_string())]);
+        let extra = BTreeMap::new();
+        let ctx = context(VariableSyntax::Copilot, &env, &extra, &[]);
+        assert_eq!(
+            ctx.expand("$TOKEN-${TOKEN}-${NOPE:-d}-$ -$1-${bad name}").0,
+            "t-t-d-$ -$1-${bad name}"
+        );
+        let (value, notes) = ctx.expand("a$MISSING.b${MISSING_TOO}");
+        assert_eq!(value, "a.b");
+        assert_eq!(
+            notes,
+            vec![
+                VariableNote::UnsetEnv {
+                    name: "MISSING".into(),
+                    fatal: false
+                },
+                VariableNote::UnsetEnv {
+                    name: "MISSING_TOO".into(),
+                    fatal: true
+                },
+            ]
         );
     }
 

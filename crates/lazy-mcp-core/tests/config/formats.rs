@@ -122,8 +122,17 @@ fn copilot_cli_local_type_tools_and_timeout() {
     );
     let sentry = server(&result, "sentry");
     let (_, args, env, cwd) = stdio(sentry);
-    assert_eq!(args, ["@sentry/mcp-server@latest", "--host=sentry.io"]);
+    // Copilot CLI expands variables in `env` (and headers) only.
+    assert_eq!(
+        args,
+        [
+            "@sentry/mcp-server@latest",
+            "--host=${SENTRY_HOST:-sentry.io}"
+        ]
+    );
     assert_eq!(env["SENTRY_ACCESS_TOKEN"], "sentry-secret-xyz");
+    assert_eq!(env["SENTRY_HOST"], "sentry.io");
+    assert_eq!(env["USER_HOME"], "/home/dev", "shell-style $VAR");
     assert_eq!(cwd, Some("/work/app"));
     assert_eq!(sentry.timeout_ms, Some(30000));
 }
@@ -374,11 +383,39 @@ fn golden_all_formats() {
     }
     let expected = std::fs::read_to_string(&golden_path)
         .unwrap_or_else(|_| panic!("missing {golden_path}; run with UPDATE_GOLDEN=1"));
+    if let Some((line, (a, e))) = actual
+        .lines()
+        .zip(expected.lines())
+        .enumerate()
+        .find(|(_, (a, e))| a != e)
+    {
+        panic!(
+            "golden file differs at line {}: got `{a}`, expected `{e}`; \
+             review and run with UPDATE_GOLDEN=1",
+            line + 1
+        );
+    }
     assert_eq!(
-        actual, expected,
-        "golden file differs; review and run with UPDATE_GOLDEN=1"
+        actual.lines().count(),
+        expected.lines().count(),
+        "golden file length differs; review and run with UPDATE_GOLDEN=1"
     );
     for secret in SECRETS {
         assert!(!actual.contains(secret), "secret {secret} in golden output");
     }
+}
+
+#[test]
+fn workspace_folder_in_a_user_file_means_the_only_folder_or_stays_verbatim() {
+    let content = r#"{"servers": {"s": {"command": "run", "args": ["${workspaceFolder}"]}}}"#;
+    let user_file = "/home/dev/.config/Code/User/mcp.json";
+    let single = run(&[APP], &[(user_file, Some(content))]);
+    assert_eq!(stdio(server(&single, "s")).1, ["/work/app"]);
+    assert!(single.problems.is_empty());
+
+    let multi = run(&[APP, "/work/other"], &[(user_file, Some(content))]);
+    assert_eq!(stdio(server(&multi, "s")).1, ["${workspaceFolder}"]);
+    assert_eq!(multi.problems.len(), 1);
+    assert_eq!(multi.problems[0].severity, Severity::Info);
+    assert_eq!(multi.problems[0].field.as_deref(), Some("args[0]"));
 }

@@ -130,6 +130,52 @@ proptest! {
     }
 
     #[test]
+    fn normalize_never_panics_on_arbitrary_hosts_paths_and_platforms(
+        home in "[/\\\\a-zC:. ]{0,8}",
+        folders in prop::collection::vec("[/\\\\a-zC:. ]{0,8}", 0..3),
+        platform in prop::sample::select(vec!["linux", "darwin", "win32", "", "WIN32", "sunos"]),
+        env in prop::collection::btree_map(
+            prop::sample::select(vec!["HOME", "XDG_CONFIG_HOME", "APPDATA", "COPILOT_HOME", "OPENCODE_CONFIG", "X"]),
+            "[/\\\\a-z$ {}:]{0,8}",
+            0..4,
+        ),
+        paths in prop::collection::vec("[/\\\\a-z.C:]{0,12}", 0..3),
+        content in json_value(),
+    ) {
+        let discovery = DiscoveryInput {
+            home,
+            workspace_folders: folders,
+            platform: platform.to_string(),
+            env: env.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+            vscode_user_mcp_json: None,
+            sources: None,
+        };
+        let mut files: Vec<FileInput> = lazy_mcp_core::config::discovery_plan(&discovery)
+            .into_iter()
+            .map(|candidate| FileInput {
+                path: candidate.path,
+                content: Some(content.to_string()),
+                ..FileInput::default()
+            })
+            .collect();
+        files.extend(paths.into_iter().map(|path| FileInput {
+            path,
+            content: Some(content.to_string()),
+            ..FileInput::default()
+        }));
+        let input = lazy_mcp_core::config::NormalizeInput {
+            discovery,
+            files,
+            extra_files: BTreeMap::new(),
+        };
+        let result = normalize(&input);
+        let json = serde_json::to_string(&input).unwrap();
+        let via_json: lazy_mcp_core::config::NormalizeResult =
+            serde_json::from_str(&normalize_json(&json)).unwrap();
+        prop_assert_eq!(result, via_json);
+    }
+
+    #[test]
     fn fingerprint_is_stable(transport in stdio_transport()) {
         prop_assert_eq!(fingerprint(&transport), fingerprint(&transport.clone()));
     }

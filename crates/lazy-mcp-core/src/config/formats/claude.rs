@@ -25,6 +25,7 @@ pub(crate) const CLAUDE_CODE: FormatRules = FormatRules {
     command_style: CommandStyle::CommandAndArgs,
     variables: VariableSyntax::Claude,
     env_file: false,
+    variables_only_in_env_and_headers: false,
     cwd_relative_to_workspace: false,
     ignored_keys: &["oauth", "headersHelper", "description"],
 };
@@ -35,6 +36,7 @@ pub(crate) const CLAUDE_DESKTOP: FormatRules = FormatRules {
     command_style: CommandStyle::CommandAndArgs,
     variables: VariableSyntax::Literal,
     env_file: false,
+    variables_only_in_env_and_headers: false,
     cwd_relative_to_workspace: false,
     ignored_keys: &["description"],
 };

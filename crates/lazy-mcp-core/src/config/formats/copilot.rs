@@ -2,7 +2,8 @@
 //! `.copilot/mcp-config.json`, `.github/mcp-config.json`, `.github/mcp.json`):
 //! `mcpServers: {name: {type: local|stdio|http|sse, command, args, env, cwd, url,
 //! headers, tools, timeout}}`; `local` is stdio. `tools` and `timeout` are native
-//! Copilot keys with the same meaning as Lazy MCP's. Variables as Claude Code.
+//! Copilot keys with the same meaning as Lazy MCP's. Variables: `$VAR`,
+//! `${VAR}`, `${VAR:-default}` in `env` and `headers` values.
 
 use super::{CommandStyle, FormatRules, TransportKind};
 use crate::config::variables::VariableSyntax;
@@ -16,8 +17,9 @@ pub(crate) const COPILOT_CLI: FormatRules = FormatRules {
     ],
     env_key: "env",
     command_style: CommandStyle::CommandAndArgs,
-    variables: VariableSyntax::Claude,
+    variables: VariableSyntax::Copilot,
     env_file: false,
+    variables_only_in_env_and_headers: true,
     cwd_relative_to_workspace: false,
     ignored_keys: &["description", "oauth"],
 };

@@ -35,6 +35,8 @@ pub(crate) struct FormatRules {
     pub variables: VariableSyntax,
     /// `envFile` (VS Code only).
     pub env_file: bool,
+    /// Variables are substituted only in `env` and `headers` values (Copilot CLI).
+    pub variables_only_in_env_and_headers: bool,
     /// A relative `cwd` means the workspace folder (OpenCode says so).
     pub cwd_relative_to_workspace: bool,
     /// Keys the tool defines that Lazy MCP does not use (no note for them).

@@ -20,6 +20,7 @@ pub(crate) const OPENCODE: FormatRules = FormatRules {
     command_style: CommandStyle::Argv,
     variables: VariableSyntax::OpenCode,
     env_file: false,
+    variables_only_in_env_and_headers: false,
     cwd_relative_to_workspace: true,
     ignored_keys: &["oauth", "description"],
 };

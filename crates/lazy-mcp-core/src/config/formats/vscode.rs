@@ -17,6 +17,7 @@ pub(crate) const VSCODE: FormatRules = FormatRules {
     command_style: CommandStyle::CommandAndArgs,
     variables: VariableSyntax::VsCode,
     env_file: true,
+    variables_only_in_env_and_headers: false,
     cwd_relative_to_workspace: false,
     ignored_keys: &["dev", "gallery", "version", "description", "oauth"],
 };
