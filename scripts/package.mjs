@@ -12,9 +12,12 @@ export function vsixPath() {
 export function packageVsix() {
   const out = vsixPath();
   fs.mkdirSync(artifactsDir, { recursive: true });
+  // A stale VSIX must never stand in for a failed package step.
+  fs.rmSync(out, { force: true });
   console.log(`• packaging ${path.relative(repoRoot, out)} with vsce`);
   // --no-dependencies: the bundle carries all runtime code; node_modules never ships.
-  run(path.join(repoRoot, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--out', out], { cwd: repoRoot });
+  // --no-rewrite-relative-links: README links to repo files stay relative (no public repo URL yet).
+  run(path.join(repoRoot, 'node_modules', '.bin', 'vsce'), ['package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out], { cwd: repoRoot });
   return out;
 }
 
