@@ -817,3 +817,176 @@ fn garbage_from_a_server_is_logged_and_ignored() {
         .iter()
         .any(|l| l.contains("not a JSON-RPC message")));
 }
+
+#[test]
+fn a_call_during_cataloguing_reuses_that_connection() {
+    let mut sim = Sim::new(Settings::default()).fake("s", FakeServer::with_tools(&["echo"]));
+    sim.hold_opens = true;
+    sim.apply(vec![config("s")]);
+    assert_eq!(sim.state("s"), Some(ServerState::Cataloguing));
+    sim.client("c", server_endpoint("s"), call(1, "echo"));
+    sim.release_opens();
+    assert_eq!(sim.opens(), 1, "no second spawn");
+    assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());
+    assert_eq!(
+        sim.state("s"),
+        Some(ServerState::Connected),
+        "kept, not closed"
+    );
+    assert!(sim.conn_of("s").is_some());
+}
+
+#[test]
+fn a_crash_during_the_first_call_handshake_fails_the_waiters_and_keeps_the_tools() {
+    let mut sim = catalogued_sim(&["s"]);
+    sim.fakes.get_mut("s").unwrap().behavior = Behavior::CrashOnInitialize;
+    sim.client_queued("a", server_endpoint("s"), call(1, "echo"));
+    sim.client_queued("b", server_endpoint("s"), call(1, "echo"));
+    sim.run();
+    let a = sim.reply_to("a", json!(1)).unwrap();
+    let b = sim.reply_to("b", json!(1)).unwrap();
+    assert_eq!(a["error"], b["error"]);
+    assert!(a["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("cannot find module"));
+    assert_eq!(sim.state("s"), Some(ServerState::Catalogued));
+    sim.client("a", server_endpoint("s"), request(2, "tools/list"));
+    assert_eq!(
+        tool_names(&sim.reply_to("a", json!(2)).unwrap()),
+        vec!["echo", "add"]
+    );
+}
+
+#[test]
+fn client_cancellation_and_disconnect_cancel_upstream() {
+    let mut sim = catalogued_sim(&["s"]);
+    sim.fakes.get_mut("s").unwrap().behavior = Behavior::CallHangs;
+    sim.client("a", server_endpoint("s"), call(1, "echo"));
+    sim.client(
+        "a",
+        server_endpoint("s"),
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "user"}}),
+    );
+    let cancelled: Vec<Value> = sim
+        .sent
+        .iter()
+        .filter(|(_, m)| m["method"] == "notifications/cancelled")
+        .map(|(_, m)| m.clone())
+        .collect();
+    assert_eq!(cancelled.len(), 1);
+    assert_eq!(cancelled[0]["params"]["reason"], "user");
+    let forwarded_id = sim
+        .sent
+        .iter()
+        .find(|(_, m)| m["method"] == "tools/call")
+        .map(|(_, m)| m["id"].clone())
+        .unwrap();
+    assert_eq!(
+        cancelled[0]["params"]["requestId"], forwarded_id,
+        "upstream id, not the client's"
+    );
+
+    sim.client("b", server_endpoint("s"), call(1, "echo"));
+    sim.send(Event::ClientDisconnected { client: "b".into() });
+    assert_eq!(sim.sent_method("s", "notifications/cancelled"), 2);
+    assert!(sim.reply_to("b", json!(1)).is_none());
+}
+
+#[test]
+fn missing_list_methods_count_as_empty_and_unknown_notifications_are_ignored() {
+    let mut fake = FakeServer::with_tools(&["t"]);
+    // Declares prompts but answers prompts/list with -32601.
+    fake.capabilities = json!({"tools": {}, "prompts": {}});
+    fake.missing_methods = vec!["prompts/list".into()];
+    let mut sim = Sim::new(Settings::default()).fake("s", fake);
+    sim.apply(vec![config("s")]);
+    assert_eq!(sim.state("s"), Some(ServerState::Catalogued));
+    assert_eq!(sim.engine.snapshot().servers[0].prompts, 0);
+    assert_eq!(sim.sent_method("s", "prompts/list"), 1);
+    assert!(!sim.logs().iter().any(|l| l.contains("prompts/list failed")));
+
+    sim.client("c", server_endpoint("s"), call(1, "t"));
+    let conn = sim.conn_of("s").unwrap();
+    sim.send(Event::MessageReceived {
+        conn,
+        message: json!({"jsonrpc": "2.0", "method": "notifications/something_new"}).to_string(),
+    });
+    sim.send(Event::MessageReceived {
+        conn,
+        message: json!({"jsonrpc": "2.0", "id": 77, "method": "ping"}).to_string(),
+    });
+    let pong = sim
+        .sent
+        .iter()
+        .rev()
+        .find(|(_, m)| m["id"] == 77)
+        .unwrap()
+        .1
+        .clone();
+    assert_eq!(pong["result"], json!({}));
+    assert_eq!(sim.state("s"), Some(ServerState::Connected));
+}
+
+#[test]
+fn connect_now_and_disconnect_commands() {
+    let mut sim = catalogued_sim(&["s"]);
+    sim.send(Event::ConnectNow { server: "s".into() });
+    assert_eq!(sim.state("s"), Some(ServerState::Connected));
+    let open = sim
+        .effects
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Effect::Open { interactive, .. } => Some(*interactive),
+            _ => None,
+        })
+        .unwrap();
+    assert!(open, "a user-requested connect may sign in");
+    sim.send(Event::Disconnect { server: "s".into() });
+    assert_eq!(sim.state("s"), Some(ServerState::Catalogued));
+    assert!(sim.live.is_empty());
+}
+
+#[test]
+fn aggregate_resources_and_prompts_route_to_their_server() {
+    let mut with_resources = FakeServer::with_tools(&["t"]);
+    with_resources.capabilities = json!({"tools": {}, "resources": {}, "prompts": {}});
+    with_resources.resources = vec![json!({"uri": "memory://graph", "name": "graph"})];
+    with_resources.templates = vec![json!({"uriTemplate": "memory://node/{id}", "name": "node"})];
+    with_resources.prompts = vec![json!({"name": "summarize"})];
+    let mut sim = Sim::new(Settings::default())
+        .fake("memory", with_resources)
+        .fake("other", FakeServer::with_tools(&["t"]));
+    sim.apply(vec![config("memory"), config("other")]);
+    sim.client("cli", Endpoint::Aggregate, request(1, "prompts/list"));
+    let prompts = sim.reply_to("cli", json!(1)).unwrap();
+    assert_eq!(prompts["result"]["prompts"][0]["name"], "memory__summarize");
+    for (id, uri) in [(2, "memory://graph"), (3, "memory://node/42")] {
+        sim.client(
+            "cli",
+            Endpoint::Aggregate,
+            json!({"jsonrpc": "2.0", "id": id, "method": "resources/read", "params": {"uri": uri}}),
+        );
+        let read = sim.reply_to("cli", json!(id)).unwrap();
+        assert_eq!(
+            read["result"]["contents"][0]["text"], "memory content",
+            "{uri}"
+        );
+    }
+    sim.client(
+        "cli",
+        Endpoint::Aggregate,
+        json!({"jsonrpc": "2.0", "id": 4, "method": "prompts/get", "params": {"name": "memory__summarize"}}),
+    );
+    let prompt = sim.reply_to("cli", json!(4)).unwrap();
+    assert_eq!(
+        prompt["result"]["messages"][0]["content"]["text"],
+        "memory:\"summarize\""
+    );
+    assert_eq!(
+        sim.opens_of("other"),
+        1,
+        "only cataloguing touched the other server"
+    );
+}

@@ -768,7 +768,8 @@ impl Engine {
             self.cancel_timer(idle_timer);
         }
         self.log(LogLevel::Warn, Some(&name), error.clone());
-        self.after_failure(&name, error, true);
+        let has_catalogue = self.current_entry(&name).is_some();
+        self.after_failure(&name, error, has_catalogue);
     }
 
     pub(super) fn on_http_status(&mut self, conn: ConnId, status: u16) {

@@ -47,6 +47,8 @@ pub struct FakeServer {
     pub templates: Vec<Value>,
     pub page_size: usize,
     pub instructions: Option<String>,
+    /// Methods answered with -32601 Method not found.
+    pub missing_methods: Vec<String>,
 }
 
 impl FakeServer {
@@ -61,6 +63,7 @@ impl FakeServer {
             templates: vec![],
             page_size: 100,
             instructions: None,
+            missing_methods: vec![],
         }
     }
 }
@@ -288,6 +291,11 @@ impl Sim {
                 result["nextCursor"] = json!(end.to_string());
             }
             result
+        };
+        let method = if fake.missing_methods.iter().any(|m| m == method) {
+            "-missing-"
+        } else {
+            method
         };
         let result = match method {
             "initialize" => match fake.behavior {
