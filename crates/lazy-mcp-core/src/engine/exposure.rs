@@ -154,6 +154,14 @@ impl Engine {
             self.notify_client(&client, jsonrpc::notification(method, None));
         }
         self.published_lists = lists;
+        let mut routes = BTreeMap::new();
+        for kind in [ListKind::Tools, ListKind::Prompts] {
+            for row in self.aggregate_table(kind) {
+                let original = row.item.get("name").cloned().unwrap_or(Value::Null);
+                routes.insert((kind, row.exposed_name), (row.server, original));
+            }
+        }
+        self.aggregate_routes = routes;
         if endpoints != self.published_endpoints {
             self.published_endpoints = endpoints.clone();
             self.effects.push(Effect::EndpointsChanged { endpoints });

@@ -249,13 +249,9 @@ impl Engine {
             return Err(format!("{method} needs params"));
         };
         let by_name = |kind: ListKind, exposed: &str| {
-            self.aggregate_table(kind)
-                .into_iter()
-                .find(|row| row.exposed_name == exposed)
-                .map(|row| {
-                    let original = row.item.get("name").cloned().unwrap_or(Value::Null);
-                    (row.server, original)
-                })
+            self.aggregate_routes
+                .get(&(kind, exposed.to_string()))
+                .cloned()
         };
         match method {
             "tools/call" | "prompts/get" => {
@@ -358,7 +354,7 @@ impl Engine {
             id: request.upstream_id,
             outcome,
         };
-        self.send_upstream(request.conn, message.to_value());
+        self.send_upstream(request.conn, message.into_value());
     }
 
     pub(super) fn on_client_disconnected(&mut self, client: &str) {

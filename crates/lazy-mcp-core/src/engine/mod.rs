@@ -63,6 +63,9 @@ pub struct Engine {
     exposure_dirty: bool,
     published_endpoints: Vec<EndpointInfo>,
     published_lists: BTreeMap<(String, ListKind), u64>,
+    /// Aggregate endpoint: (tools|prompts, exposed name) → (server, original name).
+    /// Rebuilt by `publish_changes` whenever exposure changes.
+    aggregate_routes: BTreeMap<(ListKind, String), (String, Value)>,
     now_ms: u64,
 }
 
@@ -197,6 +200,7 @@ impl Engine {
             exposure_dirty: false,
             published_endpoints: Vec::new(),
             published_lists: BTreeMap::new(),
+            aggregate_routes: BTreeMap::new(),
             now_ms: 0,
         }
     }

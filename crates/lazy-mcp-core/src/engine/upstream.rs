@@ -66,7 +66,7 @@ impl Engine {
                         id: call.client_id,
                         outcome,
                     };
-                    self.reply(&call.client, message.to_value());
+                    self.reply(&call.client, message.into_value());
                 }
             }
         }

@@ -74,12 +74,23 @@ impl Message {
     }
 
     pub fn to_value(&self) -> Value {
+        self.clone().into_value()
+    }
+
+    /// Like [`Message::to_value`] without copying (results can be megabytes).
+    pub fn into_value(self) -> Value {
         match self {
-            Message::Request { id, method, params } => request(id.clone(), method, params.clone()),
-            Message::Notification { method, params } => notification(method, params.clone()),
+            Message::Request { id, method, params } => request(id, &method, params),
+            Message::Notification { method, params } => notification(&method, params),
             Message::Response { id, outcome } => match outcome {
-                Ok(result) => success(id.clone(), result.clone()),
-                Err(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}),
+                Ok(result) => success(id, result),
+                Err(error) => {
+                    let mut object = Map::new();
+                    object.insert("jsonrpc".into(), Value::from("2.0"));
+                    object.insert("id".into(), id);
+                    object.insert("error".into(), error);
+                    Value::Object(object)
+                }
             },
         }
     }
@@ -111,7 +122,11 @@ pub fn notification(method: &str, params: Option<Value>) -> Value {
 }
 
 pub fn success(id: Value, result: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": id, "result": result})
+    let mut object = Map::new();
+    object.insert("jsonrpc".into(), Value::from("2.0"));
+    object.insert("id".into(), id);
+    object.insert("result".into(), result);
+    Value::Object(object)
 }
 
 pub fn error_response(id: Value, code: i64, message: &str) -> Value {
