@@ -39,6 +39,13 @@ fn every_event_reads_from_its_documented_json() {
         json!({"type": "refreshCatalogue", "server": "github", "recatalogue": true}),
         json!({"type": "processStats", "server": "github", "rssBytes": 65000000}),
         json!({"type": "rootsChanged", "roots": [{"uri": "file:///w", "name": "w"}]}),
+        json!({"type": "settingsChanged", "settings": {}}),
+        json!({"type": "settingsChanged", "settings": {
+            "catalogueConcurrency": 2, "idleTimeoutMs": 600000, "handshakeTimeoutMs": 30000,
+            "requestTimeoutMs": 120000, "crashLimit": 3, "crashWindowMs": 120000,
+            "backoffBaseMs": 5000, "backoffMaxMs": 300000,
+            "roots": [{"uri": "file:///w"}], "clientName": "lazy-mcp", "clientVersion": "0.1.0"
+        }}),
     ];
     for value in events {
         event(value);

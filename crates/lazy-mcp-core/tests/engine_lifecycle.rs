@@ -990,3 +990,44 @@ fn aggregate_resources_and_prompts_route_to_their_server() {
         "only cataloguing touched the other server"
     );
 }
+
+#[test]
+fn a_list_change_announced_during_cataloguing_is_listed_again() {
+    let mut fake = FakeServer::with_tools(&["first"]);
+    fake.grow_on_first_list = Some(tool("registered_later"));
+    let mut sim = Sim::new(Settings::default()).fake("everything", fake);
+    sim.apply(vec![config("everything")]);
+    assert_eq!(sim.state("everything"), Some(ServerState::Catalogued));
+    assert_eq!(sim.sent_method("everything", "tools/list"), 2);
+    sim.client("c", server_endpoint("everything"), request(1, "tools/list"));
+    assert_eq!(
+        tool_names(&sim.reply_to("c", json!(1)).unwrap()),
+        vec!["first", "registered_later"]
+    );
+}
+
+#[test]
+fn settings_changes_apply_without_restarting_anything() {
+    let mut sim = catalogued_sim(&["s"]);
+    sim.client("c", server_endpoint("s"), call(1, "echo"));
+    let opens = sim.opens();
+    sim.send(Event::SettingsChanged {
+        settings: Settings {
+            idle_timeout_ms: 2_000,
+            roots: vec![lazy_mcp_core::engine::Root {
+                uri: "file:///other".into(),
+                name: None,
+            }],
+            ..Settings::default()
+        },
+    });
+    assert_eq!(sim.sent_method("s", "notifications/roots/list_changed"), 1);
+    assert_eq!(sim.state("s"), Some(ServerState::Connected));
+    sim.advance(2_000);
+    assert_eq!(
+        sim.state("s"),
+        Some(ServerState::Catalogued),
+        "new idle timeout applies"
+    );
+    assert_eq!(sim.opens(), opens);
+}

@@ -100,6 +100,7 @@ impl Engine {
                 pending: BTreeMap::new(),
                 listed: BTreeMap::new(),
                 listing: BTreeSet::new(),
+                relist: BTreeSet::new(),
                 handshake_timer: Some(handshake_timer),
                 init: None,
             },
@@ -340,11 +341,15 @@ impl Engine {
         let Some(connection) = self.conns.get_mut(&conn) else {
             return;
         };
-        let fresh: Vec<ListKind> = kinds
-            .iter()
-            .copied()
-            .filter(|kind| connection.listing.insert(*kind))
-            .collect();
+        let mut fresh = Vec::new();
+        for kind in kinds {
+            if connection.listing.insert(*kind) {
+                fresh.push(*kind);
+            } else {
+                // Changed while being listed: list it again once this round answers.
+                connection.relist.insert(*kind);
+            }
+        }
         let nothing_outstanding = connection.listing.is_empty();
         for kind in fresh {
             self.send_request(
@@ -427,6 +432,19 @@ impl Engine {
         let Some(connection) = self.conns.get_mut(&conn) else {
             return;
         };
+        if connection.relist.remove(&kind) {
+            self.send_request(
+                conn,
+                kind.method(),
+                client_handshake::list_params(None),
+                Pending::List {
+                    kind,
+                    items: Vec::new(),
+                    pages: 1,
+                },
+            );
+            return;
+        }
         connection.listing.remove(&kind);
         if let Some(items) = finished {
             connection.listed.insert(kind, items);

@@ -1,7 +1,7 @@
 //! Everything the host tells the engine. Serialized as `{"type": "...", ...}` with
 //! camelCase names: the host crosses the WASM boundary with JSON strings.
 
-use super::settings::Root;
+use super::settings::{Root, Settings};
 use crate::config::model::ServerConfig;
 use serde::{Deserialize, Serialize};
 
@@ -84,4 +84,6 @@ pub enum Event {
     ProcessStats { server: String, rss_bytes: u64 },
     /// The host's workspace folders changed (answered to `roots/list`).
     RootsChanged { roots: Vec<Root> },
+    /// The user changed settings (concurrency, idle timeout, timeouts, roots, …).
+    SettingsChanged { settings: Settings },
 }

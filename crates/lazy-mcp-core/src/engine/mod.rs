@@ -134,6 +134,8 @@ struct Connection {
     /// Lists completed in the current listing round, and those still outstanding.
     listed: BTreeMap<ListKind, Vec<Value>>,
     listing: BTreeSet<ListKind>,
+    /// Kinds announced as changed while being listed: listed again after this round.
+    relist: BTreeSet<ListKind>,
     handshake_timer: Option<TimerId>,
     init: Option<InitializeOutcome>,
 }
@@ -247,6 +249,7 @@ impl Engine {
                 }
             }
             Event::RootsChanged { roots } => self.on_roots_changed(roots),
+            Event::SettingsChanged { settings } => self.on_settings_changed(settings),
         }
         self.pump_catalogue_queue();
         if self.exposure_dirty {
@@ -388,7 +391,37 @@ impl Engine {
             .unwrap_or(self.settings.handshake_timeout_ms)
     }
 
+    fn on_settings_changed(&mut self, settings: Settings) {
+        let roots = settings.roots.clone();
+        let roots_changed = roots != self.settings.roots;
+        self.settings = settings;
+        if roots_changed {
+            self.settings.roots = Vec::new();
+            self.on_roots_changed(roots);
+        }
+        let connected: Vec<String> = self
+            .servers
+            .iter()
+            .filter(|(_, s)| s.state == ServerState::Connected)
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in connected {
+            if self.settings.idle_timeout_ms == 0 {
+                let timer = self
+                    .servers
+                    .get_mut(&name)
+                    .and_then(|s| s.idle_timer.take());
+                self.cancel_timer(timer);
+            } else {
+                self.arm_idle_timer(&name);
+            }
+        }
+    }
+
     fn on_roots_changed(&mut self, roots: Vec<Root>) {
+        if roots == self.settings.roots {
+            return;
+        }
         self.settings.roots = roots;
         let ready: Vec<ConnId> = self
             .conns

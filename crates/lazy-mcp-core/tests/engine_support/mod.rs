@@ -49,6 +49,9 @@ pub struct FakeServer {
     pub instructions: Option<String>,
     /// Methods answered with -32601 Method not found.
     pub missing_methods: Vec<String>,
+    /// On the first `tools/list`: announce `list_changed` ahead of the (old) answer,
+    /// then add this tool — the reordering an HTTP server's SSE stream allows.
+    pub grow_on_first_list: Option<Value>,
 }
 
 impl FakeServer {
@@ -64,6 +67,7 @@ impl FakeServer {
             page_size: 100,
             instructions: None,
             missing_methods: vec![],
+            grow_on_first_list: None,
         }
     }
 }
@@ -321,7 +325,19 @@ impl Sim {
                     result
                 }
             },
-            "tools/list" => page(&fake.tools, "tools"),
+            "tools/list" => {
+                let result = page(&fake.tools, "tools");
+                if let Some(grown) = fake.grow_on_first_list.clone() {
+                    self.respond(
+                        conn,
+                        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}),
+                    );
+                    let fake = self.fakes.get_mut(server).unwrap();
+                    fake.tools.push(grown);
+                    fake.grow_on_first_list = None;
+                }
+                result
+            }
             "prompts/list" => page(&fake.prompts, "prompts"),
             "resources/list" => page(&fake.resources, "resources"),
             "resources/templates/list" => page(&fake.templates, "resourceTemplates"),
