@@ -37,6 +37,7 @@ struct RealHost {
     tx: Sender<(ConnId, FromChild)>,
     rx: Receiver<(ConnId, FromChild)>,
     replies: Vec<(String, Value)>,
+    notifications: Vec<(String, Value)>,
     persisted: Option<String>,
     opens: usize,
 }
@@ -53,6 +54,7 @@ impl RealHost {
             tx,
             rx,
             replies: Vec::new(),
+            notifications: Vec::new(),
             persisted: None,
             opens: 0,
         }
@@ -142,6 +144,11 @@ impl RealHost {
             }
             Effect::Reply { client, message } => {
                 self.replies
+                    .push((client, serde_json::from_str(&message).unwrap()));
+                None
+            }
+            Effect::NotifyClient { client, message } => {
+                self.notifications
                     .push((client, serde_json::from_str(&message).unwrap()));
                 None
             }
@@ -308,6 +315,37 @@ fn real_servers_catalogue_then_disconnect_connect_on_first_call_and_warm_start()
         Some(&ServerState::Connected)
     );
     assert_eq!(host.engine.state("memory"), Some(&ServerState::Catalogued));
+
+    // Progress passes through; a sampling request with no capable client is refused
+    // with a clear error instead of hanging the call.
+    host.client(
+        "c0",
+        Endpoint::Server {
+            name: "everything".into(),
+        },
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "trigger-long-running-operation", "arguments": {"duration": 0.3, "steps": 3},
+            "_meta": {"progressToken": "p1"}}}),
+    );
+    host.client(
+        "c1",
+        Endpoint::Server {
+            name: "everything".into(),
+        },
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "trigger-sampling-request", "arguments": {"prompt": "hello"}}}),
+    );
+    host.run_until(|h| h.reply("c0", 2).is_some() && h.reply("c1", 2).is_some());
+    let progress = host
+        .notifications
+        .iter()
+        .filter(|(c, m)| c == "c0" && m["method"] == "notifications/progress")
+        .count();
+    assert_eq!(progress, 3);
+    let sampling = host.reply("c1", 2).unwrap().to_string();
+    assert!(sampling.contains("sampling"), "{sampling}");
+    assert_eq!(host.opens, 3);
+
     let blob = host.persisted.clone().unwrap();
     host.send(Event::Disable {
         server: "everything".into(),
