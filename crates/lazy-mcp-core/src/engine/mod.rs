@@ -1,1 +1,439 @@
 //! Lifecycle engine: a sans-IO state machine driven by events, answering with effects.
+//!
+//! `Engine::handle(now_ms, event) -> Vec<Effect>` is the whole interface: no I/O, no
+//! clock (time is passed in), no threads, deterministic. The host performs effects
+//! and reports back with events (`open` → `connectionOpened`/`connectionClosed`,
+//! `send` → `messageReceived`, `setTimer` → `timerFired`, …). `handle_json` is the
+//! same with JSON strings, for the WASM boundary.
+//!
+//! Files: `state` (states and the one transition function), `events`, `effects`,
+//! `settings`, `catalogue` (persisted blob), `config_diff` (applying a server list),
+//! `connect` (connections, handshake, listing, single-flight `ensure_connected`),
+//! `upstream` (messages from servers), `gateway` (messages from clients),
+//! `exposure` (what clients see, endpoint versions, list_changed announcements),
+//! `aggregate_names`, `backoff`, `diagnostics_snapshot`.
+
+pub mod aggregate_names;
+pub mod backoff;
+pub mod catalogue;
+mod config_diff;
+mod connect;
+pub mod diagnostics_snapshot;
+pub mod effects;
+pub mod events;
+mod exposure;
+mod gateway;
+pub mod settings;
+mod stable_hash;
+pub mod state;
+mod upstream;
+
+pub use diagnostics_snapshot::DiagnosticsSnapshot;
+pub use effects::{Effect, EndpointInfo, LogLevel};
+pub use events::{ClientId, ConnId, Endpoint, Event, TimerId};
+pub use settings::{Root, Settings};
+pub use state::ServerState;
+
+use crate::config::model::ServerConfig;
+use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
+use crate::protocol::jsonrpc;
+use backoff::CrashHistory;
+use catalogue::{Catalogue, CatalogueEntry};
+use serde_json::Value;
+use state::{next_state, Trigger};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// The lifecycle engine. See the module documentation.
+#[derive(Debug)]
+pub struct Engine {
+    settings: Settings,
+    servers: BTreeMap<String, Server>,
+    catalogue: Catalogue,
+    conns: BTreeMap<ConnId, Connection>,
+    timers: BTreeMap<TimerId, TimerPurpose>,
+    clients: BTreeMap<ClientId, ClientSession>,
+    catalogue_queue: VecDeque<String>,
+    /// Server-to-client requests forwarded to a client, by the id the gateway gave them.
+    outbound: BTreeMap<String, OutboundRequest>,
+    next_conn: ConnId,
+    next_timer: TimerId,
+    next_outbound: u64,
+    effects: Vec<Effect>,
+    /// Set when anything clients can see may have changed; cleared by `publish_changes`.
+    exposure_dirty: bool,
+    published_endpoints: Vec<EndpointInfo>,
+    published_lists: BTreeMap<(String, ListKind), u64>,
+    /// Aggregate endpoint: (tools|prompts, exposed name) → (server, original name).
+    /// Rebuilt by `publish_changes` whenever exposure changes.
+    aggregate_routes: BTreeMap<(ListKind, String), (String, Value)>,
+    now_ms: u64,
+}
+
+#[derive(Debug)]
+struct Server {
+    config: ServerConfig,
+    state: ServerState,
+    /// Session-only Enable/Disable from the user (never written to config).
+    session_enabled: Option<bool>,
+    conn: Option<ConnId>,
+    /// Calls waiting for the single in-flight connect.
+    waiters: Vec<QueuedCall>,
+    crashes: CrashHistory,
+    retry_timer: Option<TimerId>,
+    idle_timer: Option<TimerId>,
+    last_activity_ms: u64,
+    stats: ServerStats,
+}
+
+#[derive(Debug, Default)]
+struct ServerStats {
+    pid: Option<u32>,
+    rss_bytes: Option<u64>,
+    connect_latency_ms: Option<u64>,
+    connected_at_ms: Option<u64>,
+    calls_served: u64,
+    last_error: Option<String>,
+    dropped_declared_tools: Vec<String>,
+}
+
+/// A client request waiting for its server to connect (already rewritten for upstream).
+#[derive(Debug, Clone)]
+struct QueuedCall {
+    client: ClientId,
+    client_id: Value,
+    method: String,
+    params: Option<Value>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// Learn the lists, then close (unless calls arrived meanwhile).
+    Catalogue,
+    /// Stay connected and forward calls.
+    Connect,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// `open` sent, waiting for `connectionOpened`.
+    Opening,
+    /// `initialize` sent.
+    Initializing,
+    /// Initialized: lists and calls may flow.
+    Ready,
+}
+
+#[derive(Debug)]
+struct Connection {
+    server: String,
+    purpose: Purpose,
+    phase: Phase,
+    opened_at_ms: u64,
+    next_id: u64,
+    pending: BTreeMap<u64, Pending>,
+    /// Lists completed in the current listing round, and those still outstanding.
+    listed: BTreeMap<ListKind, Vec<Value>>,
+    listing: BTreeSet<ListKind>,
+    /// Kinds announced as changed while being listed: listed again after this round.
+    relist: BTreeSet<ListKind>,
+    handshake_timer: Option<TimerId>,
+    init: Option<InitializeOutcome>,
+}
+
+#[derive(Debug)]
+enum Pending {
+    Initialize,
+    List {
+        kind: ListKind,
+        items: Vec<Value>,
+        pages: u32,
+    },
+    Call(ForwardedCall),
+}
+
+#[derive(Debug)]
+struct ForwardedCall {
+    client: ClientId,
+    client_id: Value,
+    method: String,
+    progress_token: Option<Value>,
+    timer: TimerId,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum TimerPurpose {
+    Handshake { conn: ConnId },
+    Request { conn: ConnId, upstream_id: u64 },
+    Idle { server: String },
+    Retry { server: String },
+}
+
+#[derive(Debug)]
+struct ClientSession {
+    endpoint: Endpoint,
+    capabilities: Value,
+}
+
+#[derive(Debug)]
+struct OutboundRequest {
+    client: ClientId,
+    conn: ConnId,
+    upstream_id: Value,
+}
+
+/// Pages followed per list before giving up (a server looping on `nextCursor`).
+const MAX_LIST_PAGES: u32 = 1_000;
+
+impl Engine {
+    pub fn new(settings: Settings) -> Engine {
+        Engine {
+            settings,
+            servers: BTreeMap::new(),
+            catalogue: Catalogue::default(),
+            conns: BTreeMap::new(),
+            timers: BTreeMap::new(),
+            clients: BTreeMap::new(),
+            catalogue_queue: VecDeque::new(),
+            outbound: BTreeMap::new(),
+            next_conn: 1,
+            next_timer: 1,
+            next_outbound: 1,
+            effects: Vec::new(),
+            exposure_dirty: false,
+            published_endpoints: Vec::new(),
+            published_lists: BTreeMap::new(),
+            aggregate_routes: BTreeMap::new(),
+            now_ms: 0,
+        }
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Feeds one event in; returns what the host must do, in order.
+    pub fn handle(&mut self, now_ms: u64, event: Event) -> Vec<Effect> {
+        self.now_ms = now_ms;
+        match event {
+            Event::ConfigApplied { servers } => self.on_config_applied(servers),
+            Event::CatalogueLoaded { blob } => self.on_catalogue_loaded(&blob),
+            Event::ConnectionOpened { conn, pid } => self.on_connection_opened(conn, pid),
+            Event::MessageReceived { conn, message } => self.on_upstream_message(conn, &message),
+            Event::ConnectionClosed {
+                conn,
+                reason,
+                exit_code,
+                stderr_tail,
+            } => self.on_connection_closed(conn, &reason, exit_code, stderr_tail.as_deref()),
+            Event::HttpStatus { conn, status } => self.on_http_status(conn, status),
+            Event::TimerFired { timer } => self.on_timer(timer),
+            Event::ClientMessage {
+                client,
+                endpoint,
+                message,
+            } => self.on_client_message(client, endpoint, &message),
+            Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
+            Event::Enable { server } => self.on_enable(&server),
+            Event::Disable { server } => self.on_disable(&server),
+            Event::ConnectNow { server } => self.on_connect_now(&server),
+            Event::Disconnect { server } => self.on_disconnect(&server),
+            Event::RefreshCatalogue {
+                server,
+                recatalogue,
+            } => self.on_refresh(server.as_deref(), recatalogue),
+            Event::ProcessStats { server, rss_bytes } => {
+                if let Some(server) = self.servers.get_mut(&server) {
+                    if server.conn.is_some() {
+                        server.stats.rss_bytes = Some(rss_bytes);
+                    }
+                }
+            }
+            Event::RootsChanged { roots } => self.on_roots_changed(roots),
+            Event::SettingsChanged { settings } => self.on_settings_changed(settings),
+        }
+        self.pump_catalogue_queue();
+        if self.exposure_dirty {
+            self.publish_changes();
+        }
+        std::mem::take(&mut self.effects)
+    }
+
+    /// [`Engine::handle`] over JSON: `event_json` is one [`Event`], the result a JSON
+    /// array of [`Effect`]s. Bad JSON never panics: it yields one `log` effect.
+    pub fn handle_json(&mut self, now_ms: u64, event_json: &str) -> String {
+        let effects = match serde_json::from_str::<Event>(event_json) {
+            Ok(event) => self.handle(now_ms, event),
+            Err(error) => vec![Effect::Log {
+                level: LogLevel::Error,
+                server: None,
+                message: format!("the host sent an event the engine cannot read: {error}"),
+            }],
+        };
+        serde_json::to_string(&effects).unwrap_or_else(|_| "[]".to_string())
+    }
+
+    /// Current state of one server.
+    pub fn state(&self, server: &str) -> Option<&ServerState> {
+        self.servers.get(server).map(|s| &s.state)
+    }
+
+    /// Exposed endpoints (one per enabled server), with their versions.
+    pub fn endpoints(&self) -> Vec<EndpointInfo> {
+        self.current_endpoints()
+    }
+
+    /// The persisted-catalogue blob as it stands now.
+    pub fn catalogue_blob(&self) -> String {
+        self.catalogue.to_blob()
+    }
+
+    // ---- small shared helpers -------------------------------------------------
+
+    fn log(&mut self, level: LogLevel, server: Option<&str>, message: String) {
+        self.effects.push(Effect::Log {
+            level,
+            server: server.map(str::to_string),
+            message,
+        });
+    }
+
+    /// The only way a server's state changes.
+    fn transition(&mut self, name: &str, trigger: Trigger) {
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        match next_state(&server.state, &trigger) {
+            Ok(next) => {
+                if next != server.state {
+                    server.state = next.clone();
+                    self.exposure_dirty = true;
+                    self.effects.push(Effect::StateChanged {
+                        server: name.to_string(),
+                        state: next,
+                    });
+                }
+            }
+            Err(error) => self.log(LogLevel::Error, Some(name), format!("engine bug: {error}")),
+        }
+    }
+
+    fn set_timer(&mut self, purpose: TimerPurpose, at_ms: u64) -> TimerId {
+        let timer = self.next_timer;
+        self.next_timer += 1;
+        self.timers.insert(timer, purpose);
+        self.effects.push(Effect::SetTimer { timer, at_ms });
+        timer
+    }
+
+    fn rearm_timer(&mut self, timer: TimerId, at_ms: u64) {
+        if self.timers.contains_key(&timer) {
+            self.effects.push(Effect::SetTimer { timer, at_ms });
+        }
+    }
+
+    fn cancel_timer(&mut self, timer: Option<TimerId>) {
+        if let Some(timer) = timer {
+            if self.timers.remove(&timer).is_some() {
+                self.effects.push(Effect::CancelTimer { timer });
+            }
+        }
+    }
+
+    fn reply(&mut self, client: &str, message: Value) {
+        self.effects.push(Effect::Reply {
+            client: client.to_string(),
+            message: message.to_string(),
+        });
+    }
+
+    fn reply_error(&mut self, client: &str, id: Value, code: i64, message: &str) {
+        self.reply(client, jsonrpc::error_response(id, code, message));
+    }
+
+    fn notify_client(&mut self, client: &str, message: Value) {
+        self.effects.push(Effect::NotifyClient {
+            client: client.to_string(),
+            message: message.to_string(),
+        });
+    }
+
+    /// Clients that see `server`: its own endpoint, and the aggregate endpoint.
+    fn clients_of(&self, server: &str) -> Vec<ClientId> {
+        self.clients
+            .iter()
+            .filter(|(_, session)| match &session.endpoint {
+                Endpoint::Server { name } => name == server,
+                Endpoint::Aggregate => true,
+            })
+            .map(|(client, _)| client.clone())
+            .collect()
+    }
+
+    /// The catalogue entry of a server, when it matches the server's config.
+    fn current_entry(&self, name: &str) -> Option<&CatalogueEntry> {
+        let server = self.servers.get(name)?;
+        self.catalogue
+            .entries
+            .get(name)
+            .filter(|entry| entry.fingerprint == server.config.fingerprint)
+    }
+
+    fn persist_catalogue(&mut self) {
+        self.effects.push(Effect::PersistCatalogue {
+            blob: self.catalogue.to_blob(),
+        });
+    }
+
+    fn handshake_timeout_ms(&self, name: &str) -> u64 {
+        self.servers
+            .get(name)
+            .and_then(|s| s.config.timeout_ms)
+            .unwrap_or(self.settings.handshake_timeout_ms)
+    }
+
+    fn on_settings_changed(&mut self, settings: Settings) {
+        let roots = settings.roots.clone();
+        let roots_changed = roots != self.settings.roots;
+        self.settings = settings;
+        if roots_changed {
+            self.settings.roots = Vec::new();
+            self.on_roots_changed(roots);
+        }
+        let connected: Vec<String> = self
+            .servers
+            .iter()
+            .filter(|(_, s)| s.state == ServerState::Connected)
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in connected {
+            if self.settings.idle_timeout_ms == 0 {
+                let timer = self
+                    .servers
+                    .get_mut(&name)
+                    .and_then(|s| s.idle_timer.take());
+                self.cancel_timer(timer);
+            } else {
+                self.arm_idle_timer(&name);
+            }
+        }
+    }
+
+    fn on_roots_changed(&mut self, roots: Vec<Root>) {
+        if roots == self.settings.roots {
+            return;
+        }
+        self.settings.roots = roots;
+        let ready: Vec<ConnId> = self
+            .conns
+            .iter()
+            .filter(|(_, c)| c.phase == Phase::Ready)
+            .map(|(id, _)| *id)
+            .collect();
+        for conn in ready {
+            self.send_upstream(
+                conn,
+                jsonrpc::notification("notifications/roots/list_changed", None),
+            );
+        }
+    }
+}

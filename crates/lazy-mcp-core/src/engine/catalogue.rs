@@ -1,0 +1,134 @@
+//! The catalogue: what each server offers (tools, prompts, resources, templates),
+//! learned once and persisted as a versioned JSON blob the host stores.
+
+use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Tag of the blob, so a foreign file is never mistaken for a catalogue.
+pub const BLOB_FORMAT: &str = "lazy-mcp-catalogue";
+/// Bump when the entry shape changes: older blobs are then ignored and rebuilt.
+pub const BLOB_VERSION: u32 = 1;
+
+/// Everything learned about one server in one handshake.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CatalogueEntry {
+    /// The config fingerprint the entry was built with; a different one makes it stale.
+    pub fingerprint: String,
+    pub catalogued_at_ms: u64,
+    pub initialize: InitializeOutcome,
+    #[serde(default)]
+    pub tools: Vec<Value>,
+    #[serde(default)]
+    pub prompts: Vec<Value>,
+    #[serde(default)]
+    pub resources: Vec<Value>,
+    #[serde(default)]
+    pub resource_templates: Vec<Value>,
+}
+
+impl CatalogueEntry {
+    pub fn list(&self, kind: ListKind) -> &Vec<Value> {
+        match kind {
+            ListKind::Tools => &self.tools,
+            ListKind::Prompts => &self.prompts,
+            ListKind::Resources => &self.resources,
+            ListKind::ResourceTemplates => &self.resource_templates,
+        }
+    }
+
+    pub fn list_mut(&mut self, kind: ListKind) -> &mut Vec<Value> {
+        match kind {
+            ListKind::Tools => &mut self.tools,
+            ListKind::Prompts => &mut self.prompts,
+            ListKind::Resources => &mut self.resources,
+            ListKind::ResourceTemplates => &mut self.resource_templates,
+        }
+    }
+}
+
+/// All entries, by server name. Entries of servers absent from the current config
+/// are kept (another workspace may use them) until a config diff removes the server.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Catalogue {
+    pub entries: BTreeMap<String, CatalogueEntry>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Blob {
+    format: String,
+    version: u32,
+    entries: BTreeMap<String, CatalogueEntry>,
+}
+
+impl Catalogue {
+    /// The blob for `persistCatalogue`.
+    pub fn to_blob(&self) -> String {
+        let blob = Blob {
+            format: BLOB_FORMAT.into(),
+            version: BLOB_VERSION,
+            entries: self.entries.clone(),
+        };
+        serde_json::to_string(&blob).unwrap_or_default()
+    }
+
+    /// Reads a blob; the error is the one log line explaining why it was ignored.
+    pub fn from_blob(blob: &str) -> Result<Catalogue, String> {
+        let value: Value = serde_json::from_str(blob).map_err(|e| {
+            format!("the persisted catalogue is corrupt or truncated ({e}); it will be rebuilt")
+        })?;
+        let format = value.get("format").and_then(Value::as_str);
+        let version = value.get("version").and_then(Value::as_u64);
+        if format != Some(BLOB_FORMAT) {
+            return Err(
+                "the persisted catalogue is not a Lazy MCP catalogue; it will be rebuilt".into(),
+            );
+        }
+        if version != Some(u64::from(BLOB_VERSION)) {
+            return Err(format!(
+                "the persisted catalogue has format version {} (this Lazy MCP reads {BLOB_VERSION}); it will be rebuilt",
+                version.map_or_else(|| "none".to_string(), |v| v.to_string())
+            ));
+        }
+        let blob: Blob = serde_json::from_value(value).map_err(|e| {
+            format!("the persisted catalogue has unexpected contents ({e}); it will be rebuilt")
+        })?;
+        Ok(Catalogue {
+            entries: blob.entries,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blob_round_trips_and_rejects_damage() {
+        let mut catalogue = Catalogue::default();
+        catalogue.entries.insert(
+            "a".into(),
+            CatalogueEntry {
+                fingerprint: "f".into(),
+                catalogued_at_ms: 1,
+                initialize: InitializeOutcome::default(),
+                tools: vec![serde_json::json!({"name": "t"})],
+                prompts: vec![],
+                resources: vec![],
+                resource_templates: vec![],
+            },
+        );
+        let blob = catalogue.to_blob();
+        assert_eq!(Catalogue::from_blob(&blob), Ok(catalogue));
+        let truncated = blob.get(..blob.len() / 2).unwrap_or_default();
+        assert!(Catalogue::from_blob(truncated).is_err());
+        assert!(Catalogue::from_blob(
+            r#"{"format":"lazy-mcp-catalogue","version":0,"entries":{}}"#
+        )
+        .is_err_and(|e| e.contains("version 0")));
+        assert!(Catalogue::from_blob("[]").is_err());
+    }
+}

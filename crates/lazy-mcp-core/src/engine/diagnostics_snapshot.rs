@@ -1,0 +1,145 @@
+//! The data behind "MCP Diagnostics": per server and totals, serialized camelCase.
+
+use super::{Engine, ServerState};
+use crate::config::model::{SourceRef, Transport};
+use crate::protocol::client_handshake::ListKind;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerDiagnostics {
+    pub name: String,
+    pub source: SourceRef,
+    /// `stdio`, `http` or `sse`.
+    pub transport: String,
+    pub state: ServerState,
+    /// "CONNECTED", "CATALOGUED ONLY", …
+    pub state_label: String,
+    pub tools: usize,
+    pub prompts: usize,
+    pub resources: usize,
+    pub resource_templates: usize,
+    /// True while the exposed tools are declared stubs (no catalogue yet).
+    pub tools_are_declared_stubs: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rss_bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub catalogued_at_ms: Option<u64>,
+    /// Age of the catalogue entry at the time of the last event.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_age_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub connect_latency_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol_version: Option<String>,
+    pub calls_served: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+    pub dropped_declared_tools: Vec<String>,
+    /// An estimate, not a tokenizer count: bytes of the exposed tools' JSON / 4.
+    pub schema_token_estimate: usize,
+    pub loaded_by_vscode: bool,
+    pub fingerprint: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiagnosticsTotals {
+    pub servers: usize,
+    pub catalogued: usize,
+    pub connected: usize,
+    pub dormant: usize,
+    pub failed: usize,
+    pub disabled: usize,
+    pub needs_auth: usize,
+    /// PENDING, CATALOGUING or CONNECTING.
+    pub in_progress: usize,
+    /// Tools exposed to clients, all servers.
+    pub tools: usize,
+    pub schema_token_estimate: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiagnosticsSnapshot {
+    pub core_version: String,
+    /// Time of the last event the engine handled.
+    pub now_ms: u64,
+    pub servers: Vec<ServerDiagnostics>,
+    pub totals: DiagnosticsTotals,
+}
+
+fn transport_kind(transport: &Transport) -> &'static str {
+    match transport {
+        Transport::Stdio { .. } => "stdio",
+        Transport::Http { .. } => "http",
+        Transport::Sse { .. } => "sse",
+    }
+}
+
+impl Engine {
+    /// Everything "MCP Diagnostics" shows. Secrets are not included (no env or headers).
+    pub fn snapshot(&self) -> DiagnosticsSnapshot {
+        let mut totals = DiagnosticsTotals::default();
+        let mut servers = Vec::new();
+        for (name, server) in &self.servers {
+            let entry = self.current_entry(name);
+            let tools = self.exposed_list(name, ListKind::Tools);
+            let schema_token_estimate = Value::from(tools.clone()).to_string().len() / 4;
+            let count = |kind| self.exposed_list(name, kind).len();
+            let connected = server.state == ServerState::Connected;
+            totals.servers += 1;
+            match server.state {
+                ServerState::Catalogued => totals.catalogued += 1,
+                ServerState::Connected => totals.connected += 1,
+                ServerState::Dormant => totals.dormant += 1,
+                ServerState::Failed { .. } => totals.failed += 1,
+                ServerState::Disabled => totals.disabled += 1,
+                ServerState::NeedsAuth => totals.needs_auth += 1,
+                ServerState::Pending | ServerState::Cataloguing | ServerState::Connecting => {
+                    totals.in_progress += 1
+                }
+            }
+            totals.tools += tools.len();
+            totals.schema_token_estimate += schema_token_estimate;
+            servers.push(ServerDiagnostics {
+                name: name.clone(),
+                source: server.config.source.clone(),
+                transport: transport_kind(&server.config.transport).into(),
+                state: server.state.clone(),
+                state_label: server.state.label().into(),
+                tools: tools.len(),
+                prompts: count(ListKind::Prompts),
+                resources: count(ListKind::Resources),
+                resource_templates: count(ListKind::ResourceTemplates),
+                tools_are_declared_stubs: entry.is_none() && !tools.is_empty(),
+                pid: server.stats.pid.filter(|_| connected),
+                rss_bytes: server.stats.rss_bytes.filter(|_| connected),
+                catalogued_at_ms: entry.map(|e| e.catalogued_at_ms),
+                cache_age_ms: entry.map(|e| self.now_ms.saturating_sub(e.catalogued_at_ms)),
+                connect_latency_ms: server.stats.connect_latency_ms,
+                protocol_version: entry.map(|e| e.initialize.protocol_version.clone()),
+                calls_served: server.stats.calls_served,
+                last_error: server.stats.last_error.clone(),
+                dropped_declared_tools: server.stats.dropped_declared_tools.clone(),
+                schema_token_estimate,
+                loaded_by_vscode: server.config.loaded_by_vscode,
+                fingerprint: server.config.fingerprint.clone(),
+            });
+        }
+        DiagnosticsSnapshot {
+            core_version: crate::CORE_VERSION.into(),
+            now_ms: self.now_ms,
+            servers,
+            totals,
+        }
+    }
+
+    /// [`Engine::snapshot`] as JSON.
+    pub fn snapshot_json(&self) -> String {
+        serde_json::to_string(&self.snapshot()).unwrap_or_else(|_| "{}".into())
+    }
+}

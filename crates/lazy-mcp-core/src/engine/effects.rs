@@ -1,0 +1,95 @@
+//! Everything the engine asks the host to do. Serialized as `{"type": "...", ...}`.
+
+use super::events::{ClientId, ConnId, TimerId};
+use super::state::ServerState;
+use crate::config::model::Transport;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LogLevel {
+    Debug,
+    Info,
+    Warn,
+    Error,
+}
+
+/// One exposed server endpoint, for hosts that register one MCP definition per server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EndpointInfo {
+    pub server: String,
+    /// Changes exactly when what a client would list changes (config fingerprint
+    /// plus catalogue contents); VS Code's definition `version`.
+    pub version: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Effect {
+    /// Spawn the stdio process / open the HTTP session. Answer with `connectionOpened`
+    /// or `connectionClosed`. `interactive: false` means cataloguing: never open a
+    /// browser or OAuth flow for it.
+    Open {
+        conn: ConnId,
+        server: String,
+        transport: Transport,
+        interactive: bool,
+    },
+    /// Write one JSON-RPC message to the connection.
+    Send {
+        conn: ConnId,
+        message: String,
+    },
+    /// End the connection: stdin close → SIGTERM → SIGKILL of the tree, or HTTP DELETE.
+    /// No `connectionClosed` is needed afterwards (it is ignored).
+    Close {
+        conn: ConnId,
+    },
+    /// Fire `timerFired` at `at_ms`; re-arms an existing timer with the same id.
+    SetTimer {
+        timer: TimerId,
+        at_ms: u64,
+    },
+    CancelTimer {
+        timer: TimerId,
+    },
+    /// The response to a client's request.
+    Reply {
+        client: ClientId,
+        message: String,
+    },
+    /// A message the gateway initiates towards a client: notifications
+    /// (list_changed, progress, cancelled, …) and server-to-client requests.
+    NotifyClient {
+        client: ClientId,
+        message: String,
+    },
+    /// Store this blob; give it back with `catalogueLoaded` at the next start.
+    PersistCatalogue {
+        blob: String,
+    },
+    Log {
+        level: LogLevel,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server: Option<String>,
+        message: String,
+    },
+    /// A server's state changed (refresh the UI).
+    StateChanged {
+        server: String,
+        state: ServerState,
+    },
+    /// The set of exposed server endpoints or one of their versions changed.
+    EndpointsChanged {
+        endpoints: Vec<EndpointInfo>,
+    },
+    /// A server left the configuration (drop it from the UI).
+    ServerRemoved {
+        server: String,
+    },
+}

@@ -1,0 +1,89 @@
+//! Everything the host tells the engine. Serialized as `{"type": "...", ...}` with
+//! camelCase names: the host crosses the WASM boundary with JSON strings.
+
+use super::settings::{Root, Settings};
+use crate::config::model::ServerConfig;
+use serde::{Deserialize, Serialize};
+
+/// Engine-assigned id of one upstream connection (a process or an HTTP session).
+pub type ConnId = u64;
+/// Engine-assigned id of one timer. `SetTimer` with a known id re-arms it.
+pub type TimerId = u64;
+/// Host-assigned id of one client session of the gateway (any string, unique per session).
+pub type ClientId = String;
+
+/// Which MCP endpoint of the gateway a client talks to.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Endpoint {
+    /// One endpoint per upstream server (the VS Code gateway).
+    Server { name: String },
+    /// All servers behind one endpoint, tools named `server__tool` (the CLI).
+    Aggregate,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Event {
+    /// The full, normalized server list (at startup and after every config change).
+    /// The engine diffs it by name and fingerprint itself.
+    ConfigApplied { servers: Vec<ServerConfig> },
+    /// The persisted catalogue blob, as last stored from a `persistCatalogue` effect.
+    CatalogueLoaded { blob: String },
+    /// The host opened the connection of an `open` effect (process spawned / HTTP ready).
+    ConnectionOpened {
+        conn: ConnId,
+        #[serde(default)]
+        pid: Option<u32>,
+    },
+    /// One JSON-RPC message from the upstream server.
+    MessageReceived { conn: ConnId, message: String },
+    /// The connection ended (process exited, pipe broke, spawn failed, HTTP gone).
+    ConnectionClosed {
+        conn: ConnId,
+        #[serde(default)]
+        reason: String,
+        #[serde(default)]
+        exit_code: Option<i32>,
+        #[serde(default)]
+        stderr_tail: Option<String>,
+    },
+    /// An HTTP status worth knowing (401/403 ⇒ NEEDS AUTH).
+    HttpStatus { conn: ConnId, status: u16 },
+    /// A timer of a `setTimer` effect is due.
+    TimerFired { timer: TimerId },
+    /// One JSON-RPC message (request, notification or response) from a gateway client.
+    ClientMessage {
+        client: ClientId,
+        endpoint: Endpoint,
+        message: String,
+    },
+    /// A gateway client session ended.
+    ClientDisconnected { client: ClientId },
+    /// Session-only enable (never written to a config file).
+    Enable { server: String },
+    /// Session-only disable: tools withdrawn, process stopped.
+    Disable { server: String },
+    /// Connect now, without waiting for a first call (interactive auth allowed).
+    ConnectNow { server: String },
+    /// Stop the server's process/session; it stays CATALOGUED.
+    Disconnect { server: String },
+    /// Re-list CONNECTED servers (all, or one). With `recatalogue`, servers that are
+    /// not connected are catalogued again too (spawning them briefly).
+    RefreshCatalogue {
+        #[serde(default)]
+        server: Option<String>,
+        #[serde(default)]
+        recatalogue: bool,
+    },
+    /// Memory of a connected server's process tree, measured by the host.
+    ProcessStats { server: String, rss_bytes: u64 },
+    /// The host's workspace folders changed (answered to `roots/list`).
+    RootsChanged { roots: Vec<Root> },
+    /// The user changed settings (concurrency, idle timeout, timeouts, roots, …).
+    SettingsChanged { settings: Settings },
+}

@@ -1,0 +1,247 @@
+//! What clients see: each server's exposed lists (catalogue filtered by the config's
+//! `tools`, or declared stubs before any catalogue), the aggregate tables, endpoint
+//! versions, and the `list_changed` announcements when any of it changes.
+
+use super::aggregate_names::aggregate_names;
+use super::stable_hash::{fnv1a64, fnv1a64_hex};
+use super::{Effect, Endpoint, EndpointInfo, Engine};
+use crate::config::model::ToolFilter;
+use crate::protocol::client_handshake::ListKind;
+use crate::protocol::jsonrpc;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One entry of an aggregate table: exposed name → server and original item.
+pub(super) struct AggregateItem {
+    pub exposed_name: String,
+    pub server: String,
+    pub item: Value,
+}
+
+fn item_name(item: &Value) -> Option<&str> {
+    item.get("name").and_then(Value::as_str)
+}
+
+impl Engine {
+    /// The list a client of `name` sees for `kind` (empty when not exposed).
+    pub(super) fn exposed_list(&self, name: &str, kind: ListKind) -> Vec<Value> {
+        let Some(server) = self.servers.get(name) else {
+            return Vec::new();
+        };
+        if !server.state.is_exposed() {
+            return Vec::new();
+        }
+        let entry = self.current_entry(name);
+        match (kind, entry, &server.config.tools) {
+            (ListKind::Tools, Some(entry), ToolFilter::Only(names)) => entry
+                .tools
+                .iter()
+                .filter(|tool| item_name(tool).is_some_and(|n| names.iter().any(|d| d == n)))
+                .cloned()
+                .collect(),
+            (ListKind::Tools, None, ToolFilter::Only(names)) => names
+                .iter()
+                .map(|tool| {
+                    json!({
+                        "name": tool,
+                        "description": format!(
+                            "Declared in {} for MCP server '{name}'. Its full description and input schema load when the server first connects.",
+                            server.config.source.file
+                        ),
+                        "inputSchema": {"type": "object"}
+                    })
+                })
+                .collect(),
+            (kind, Some(entry), _) => entry.list(kind).clone(),
+            (_, None, _) => Vec::new(),
+        }
+    }
+
+    /// Declared tool names the catalogued server does not offer.
+    pub(super) fn dropped_declared_tools(&self, name: &str) -> Vec<String> {
+        let (Some(server), Some(entry)) = (self.servers.get(name), self.current_entry(name)) else {
+            return Vec::new();
+        };
+        let ToolFilter::Only(names) = &server.config.tools else {
+            return Vec::new();
+        };
+        let offered: BTreeSet<&str> = entry.tools.iter().filter_map(item_name).collect();
+        names
+            .iter()
+            .filter(|n| !offered.contains(n.as_str()))
+            .cloned()
+            .collect()
+    }
+
+    fn list_hash(&self, name: &str, kind: ListKind) -> u64 {
+        let text = Value::from(self.exposed_list(name, kind)).to_string();
+        fnv1a64(text.as_bytes())
+    }
+
+    fn endpoint_version(&self, name: &str, list_hashes: &[u64]) -> String {
+        let fingerprint = self
+            .servers
+            .get(name)
+            .map(|s| s.config.fingerprint.as_str())
+            .unwrap_or_default();
+        let instructions = self
+            .current_entry(name)
+            .and_then(|e| e.initialize.instructions.as_deref())
+            .unwrap_or_default();
+        let mut text = format!("{fingerprint}\n{instructions}");
+        for hash in list_hashes {
+            text.push_str(&format!("\n{hash:016x}"));
+        }
+        fnv1a64_hex(text.as_bytes())
+    }
+
+    pub(super) fn current_endpoints(&self) -> Vec<EndpointInfo> {
+        self.servers
+            .iter()
+            .filter(|(_, s)| s.state.is_exposed())
+            .map(|(name, _)| {
+                let hashes: Vec<u64> = ListKind::ALL
+                    .iter()
+                    .map(|kind| self.list_hash(name, *kind))
+                    .collect();
+                EndpointInfo {
+                    server: name.clone(),
+                    version: self.endpoint_version(name, &hashes),
+                }
+            })
+            .collect()
+    }
+
+    /// Announces what changed since the last call: `endpointsChanged` for hosts,
+    /// `notifications/*/list_changed` for attached clients.
+    pub(super) fn publish_changes(&mut self) {
+        self.exposure_dirty = false;
+        let mut lists: BTreeMap<(String, ListKind), u64> = BTreeMap::new();
+        let mut endpoints = Vec::new();
+        for (name, server) in &self.servers {
+            if !server.state.is_exposed() {
+                continue;
+            }
+            let hashes: Vec<u64> = ListKind::ALL
+                .iter()
+                .map(|kind| self.list_hash(name, *kind))
+                .collect();
+            for (kind, hash) in ListKind::ALL.iter().zip(&hashes) {
+                lists.insert((name.clone(), *kind), *hash);
+            }
+            endpoints.push(EndpointInfo {
+                server: name.clone(),
+                version: self.endpoint_version(name, &hashes),
+            });
+        }
+        let mut changed: BTreeSet<(String, &'static str)> = BTreeSet::new();
+        let keys: BTreeSet<&(String, ListKind)> =
+            lists.keys().chain(self.published_lists.keys()).collect();
+        for key in keys {
+            let was_empty_or_absent =
+                |map: &BTreeMap<(String, ListKind), u64>| map.get(key).copied();
+            if was_empty_or_absent(&lists) != was_empty_or_absent(&self.published_lists) {
+                changed.insert((key.0.clone(), key.1.list_changed_notification()));
+            }
+        }
+        let mut notifications: BTreeSet<(String, &'static str)> = BTreeSet::new();
+        for (server, method) in changed {
+            for client in self.clients_of(&server) {
+                notifications.insert((client, method));
+            }
+        }
+        for (client, method) in notifications {
+            self.notify_client(&client, jsonrpc::notification(method, None));
+        }
+        self.published_lists = lists;
+        let mut routes = BTreeMap::new();
+        for kind in [ListKind::Tools, ListKind::Prompts] {
+            for row in self.aggregate_table(kind) {
+                let original = row.item.get("name").cloned().unwrap_or(Value::Null);
+                routes.insert((kind, row.exposed_name), (row.server, original));
+            }
+        }
+        self.aggregate_routes = routes;
+        if endpoints != self.published_endpoints {
+            self.published_endpoints = endpoints.clone();
+            self.effects.push(Effect::EndpointsChanged { endpoints });
+        }
+    }
+
+    /// Tools or prompts of every exposed server under aggregate names.
+    pub(super) fn aggregate_table(&self, kind: ListKind) -> Vec<AggregateItem> {
+        let mut rows: Vec<(String, String, Value)> = Vec::new();
+        for (name, server) in &self.servers {
+            if !server.state.is_exposed() {
+                continue;
+            }
+            for item in self.exposed_list(name, kind) {
+                if let Some(item_name) = item_name(&item) {
+                    rows.push((name.clone(), item_name.to_string(), item.clone()));
+                }
+            }
+        }
+        let pairs: Vec<(String, String)> = rows
+            .iter()
+            .map(|(server, item, _)| (server.clone(), item.clone()))
+            .collect();
+        aggregate_names(&pairs)
+            .into_iter()
+            .zip(rows)
+            .map(|(exposed_name, (server, _, item))| AggregateItem {
+                exposed_name,
+                server,
+                item,
+            })
+            .collect()
+    }
+
+    /// The server holding resource `uri` (exact resource first, then the template
+    /// with the longest literal prefix).
+    pub(super) fn server_for_resource(&self, uri: &str) -> Option<String> {
+        let exposed = self.servers.iter().filter(|(_, s)| s.state.is_exposed());
+        for (name, _) in exposed.clone() {
+            let resources = self.exposed_list(name, ListKind::Resources);
+            if resources
+                .iter()
+                .any(|r| r.get("uri").and_then(Value::as_str) == Some(uri))
+            {
+                return Some(name.clone());
+            }
+        }
+        let mut best: Option<(usize, String)> = None;
+        for (name, _) in exposed {
+            for template in self.exposed_list(name, ListKind::ResourceTemplates) {
+                let Some(pattern) = template.get("uriTemplate").and_then(Value::as_str) else {
+                    continue;
+                };
+                let prefix = pattern.split('{').next().unwrap_or_default();
+                if !prefix.is_empty()
+                    && uri.starts_with(prefix)
+                    && best.as_ref().is_none_or(|(len, _)| prefix.len() > *len)
+                {
+                    best = Some((prefix.len(), name.clone()));
+                }
+            }
+        }
+        best.map(|(_, name)| name)
+    }
+
+    /// Whether the server's endpoint exposes tool `tool` (any tool when not filtered).
+    pub(super) fn tool_is_exposed(&self, name: &str, tool: &str) -> bool {
+        match self.servers.get(name).map(|s| &s.config.tools) {
+            Some(ToolFilter::Only(names)) => names.iter().any(|n| n == tool),
+            Some(ToolFilter::All) => true,
+            None => false,
+        }
+    }
+
+    pub(super) fn is_exposed_endpoint(&self, endpoint: &Endpoint) -> bool {
+        match endpoint {
+            Endpoint::Aggregate => true,
+            Endpoint::Server { name } => {
+                self.servers.get(name).is_some_and(|s| s.state.is_exposed())
+            }
+        }
+    }
+}

@@ -1,0 +1,449 @@
+//! The client-facing MCP server: answers `initialize` and the lists from the
+//! catalogue without touching any upstream, and routes calls through
+//! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
+
+use super::{ClientSession, Endpoint, Engine, LogLevel, Pending, QueuedCall};
+use crate::protocol::client_handshake::ListKind;
+use crate::protocol::gateway_handshake;
+use crate::protocol::jsonrpc::{self, Message};
+use serde_json::{json, Value};
+
+/// Methods that need the live server (they go through `ensure_connected`).
+const CALL_METHODS: [&str; 6] = [
+    "tools/call",
+    "prompts/get",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "completion/complete",
+];
+
+impl Engine {
+    pub(super) fn on_client_message(&mut self, client: String, endpoint: Endpoint, text: &str) {
+        let message = match Message::parse(text) {
+            Ok(message) => message,
+            Err(error) => {
+                self.reply_error(
+                    &client,
+                    Value::Null,
+                    jsonrpc::PARSE_ERROR,
+                    &format!("Lazy MCP could not read the message: {error}"),
+                );
+                return;
+            }
+        };
+        let session = self
+            .clients
+            .entry(client.clone())
+            .or_insert_with(|| ClientSession {
+                endpoint: endpoint.clone(),
+                capabilities: json!({}),
+            });
+        session.endpoint = endpoint.clone();
+        match message {
+            Message::Request { id, method, params } => {
+                self.on_client_request(&client, &endpoint, id, &method, params)
+            }
+            Message::Notification { method, params } => {
+                self.on_client_notification(&client, &method, params)
+            }
+            Message::Response { id, outcome } => self.on_client_response(&id, outcome),
+        }
+    }
+
+    fn on_client_request(
+        &mut self,
+        client: &str,
+        endpoint: &Endpoint,
+        id: Value,
+        method: &str,
+        params: Option<Value>,
+    ) {
+        if !self.is_exposed_endpoint(endpoint) {
+            let Endpoint::Server { name } = endpoint else {
+                return;
+            };
+            let why = match self.servers.get(name) {
+                None => format!("Lazy MCP has no server named '{name}'"),
+                Some(server) => format!(
+                    "MCP server '{name}' is {}; enable it to use it",
+                    server.state.label().to_lowercase()
+                ),
+            };
+            self.reply_error(client, id, jsonrpc::INVALID_REQUEST, &why);
+            return;
+        }
+        match method {
+            "initialize" => {
+                let capabilities = params
+                    .as_ref()
+                    .and_then(|p| p.get("capabilities"))
+                    .cloned()
+                    .unwrap_or_else(|| json!({}));
+                if let Some(session) = self.clients.get_mut(client) {
+                    session.capabilities = capabilities;
+                }
+                let requested = params
+                    .as_ref()
+                    .and_then(|p| p.get("protocolVersion"))
+                    .and_then(Value::as_str);
+                let result = self.initialize_result(endpoint, requested);
+                self.reply(client, jsonrpc::success(id, result));
+            }
+            "ping" | "logging/setLevel" => self.reply(client, jsonrpc::success(id, json!({}))),
+            "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
+                let kind = match method {
+                    "tools/list" => ListKind::Tools,
+                    "prompts/list" => ListKind::Prompts,
+                    "resources/list" => ListKind::Resources,
+                    _ => ListKind::ResourceTemplates,
+                };
+                let items = self.list_for(endpoint, kind);
+                let mut result = serde_json::Map::new();
+                result.insert(kind.result_field().into(), Value::from(items));
+                self.reply(client, jsonrpc::success(id, Value::Object(result)));
+            }
+            _ if CALL_METHODS.contains(&method) => {
+                self.on_client_call(client, endpoint, id, method, params)
+            }
+            _ => {
+                // Anything else goes to a live server-endpoint upstream as is.
+                let live = match endpoint {
+                    Endpoint::Server { name } => self
+                        .servers
+                        .get(name)
+                        .filter(|s| s.state == super::ServerState::Connected)
+                        .map(|_| name.clone()),
+                    Endpoint::Aggregate => None,
+                };
+                match live {
+                    Some(name) => self.route_call(
+                        &name,
+                        QueuedCall {
+                            client: client.to_string(),
+                            client_id: id,
+                            method: method.to_string(),
+                            params,
+                        },
+                    ),
+                    None => self.reply_error(
+                        client,
+                        id,
+                        jsonrpc::METHOD_NOT_FOUND,
+                        &format!("Method not found: {method}"),
+                    ),
+                }
+            }
+        }
+    }
+
+    fn initialize_result(&self, endpoint: &Endpoint, requested: Option<&str>) -> Value {
+        match endpoint {
+            Endpoint::Server { name } => {
+                let entry = self.current_entry(name);
+                let upstream = entry
+                    .map(|e| e.initialize.capabilities.clone())
+                    .unwrap_or_else(|| json!({}));
+                let version = entry
+                    .and_then(|e| e.initialize.server_info.get("version"))
+                    .and_then(Value::as_str)
+                    .unwrap_or(crate::CORE_VERSION);
+                gateway_handshake::initialize_result(
+                    requested,
+                    name,
+                    version,
+                    gateway_handshake::gateway_capabilities(&upstream, true),
+                    entry.and_then(|e| e.initialize.instructions.as_deref()),
+                )
+            }
+            Endpoint::Aggregate => gateway_handshake::initialize_result(
+                requested,
+                &self.settings.client_name,
+                &self.settings.client_version,
+                json!({
+                    "tools": {"listChanged": true},
+                    "prompts": {"listChanged": true},
+                    "resources": {"listChanged": true, "subscribe": true}
+                }),
+                None,
+            ),
+        }
+    }
+
+    fn list_for(&self, endpoint: &Endpoint, kind: ListKind) -> Vec<Value> {
+        match endpoint {
+            Endpoint::Server { name } => self.exposed_list(name, kind),
+            Endpoint::Aggregate => match kind {
+                ListKind::Tools | ListKind::Prompts => self
+                    .aggregate_table(kind)
+                    .into_iter()
+                    .map(|row| {
+                        let mut item = row.item;
+                        if let Some(object) = item.as_object_mut() {
+                            object.insert("name".into(), Value::from(row.exposed_name));
+                        }
+                        item
+                    })
+                    .collect(),
+                ListKind::Resources | ListKind::ResourceTemplates => self
+                    .servers
+                    .keys()
+                    .flat_map(|name| self.exposed_list(name, kind))
+                    .collect(),
+            },
+        }
+    }
+
+    fn on_client_call(
+        &mut self,
+        client: &str,
+        endpoint: &Endpoint,
+        id: Value,
+        method: &str,
+        params: Option<Value>,
+    ) {
+        let mut params = params;
+        let target = match endpoint {
+            Endpoint::Server { name } => {
+                if method == "tools/call" {
+                    let tool = params
+                        .as_ref()
+                        .and_then(|p| p.get("name"))
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    if !self.tool_is_exposed(name, tool) {
+                        self.reply_error(
+                            client,
+                            id,
+                            jsonrpc::INVALID_PARAMS,
+                            &format!("Tool '{tool}' of MCP server '{name}' is not exposed (it is not in the \"tools\" list of the server's config)"),
+                        );
+                        return;
+                    }
+                }
+                Ok(name.clone())
+            }
+            Endpoint::Aggregate => self.resolve_aggregate(method, params.as_mut()),
+        };
+        match target {
+            Ok(name) => self.route_call(
+                &name,
+                QueuedCall {
+                    client: client.to_string(),
+                    client_id: id,
+                    method: method.to_string(),
+                    params,
+                },
+            ),
+            Err(why) => self.reply_error(client, id, jsonrpc::INVALID_PARAMS, &why),
+        }
+    }
+
+    /// Finds the server of an aggregate call and rewrites the exposed name back.
+    fn resolve_aggregate(
+        &self,
+        method: &str,
+        params: Option<&mut Value>,
+    ) -> Result<String, String> {
+        let Some(params) = params else {
+            return Err(format!("{method} needs params"));
+        };
+        let by_name = |kind: ListKind, exposed: &str| {
+            self.aggregate_routes
+                .get(&(kind, exposed.to_string()))
+                .cloned()
+        };
+        match method {
+            "tools/call" | "prompts/get" => {
+                let kind = if method == "tools/call" {
+                    ListKind::Tools
+                } else {
+                    ListKind::Prompts
+                };
+                let exposed = params
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                let (server, original) = by_name(kind, &exposed).ok_or_else(|| {
+                    format!(
+                        "Lazy MCP has no {} named '{exposed}'",
+                        kind.result_field().trim_end_matches('s')
+                    )
+                })?;
+                if let Some(object) = params.as_object_mut() {
+                    object.insert("name".into(), original);
+                }
+                Ok(server)
+            }
+            "completion/complete" => {
+                let reference = params
+                    .get_mut("ref")
+                    .ok_or("completion/complete needs ref")?;
+                if let Some(uri) = reference.get("uri").and_then(Value::as_str) {
+                    return self
+                        .server_for_resource(uri)
+                        .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"));
+                }
+                let exposed = reference
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string();
+                let (server, original) = by_name(ListKind::Prompts, &exposed)
+                    .ok_or_else(|| format!("Lazy MCP has no prompt named '{exposed}'"))?;
+                if let Some(object) = reference.as_object_mut() {
+                    object.insert("name".into(), original);
+                }
+                Ok(server)
+            }
+            _ => {
+                let uri = params
+                    .get("uri")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                self.server_for_resource(uri)
+                    .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"))
+            }
+        }
+    }
+
+    fn on_client_notification(&mut self, client: &str, method: &str, params: Option<Value>) {
+        if method != "notifications/cancelled" {
+            return;
+        }
+        let Some(request_id) = params.as_ref().and_then(|p| p.get("requestId")).cloned() else {
+            return;
+        };
+        // Still waiting for the connect: just drop it.
+        for server in self.servers.values_mut() {
+            server
+                .waiters
+                .retain(|w| !(w.client == client && w.client_id == request_id));
+        }
+        let found = self.conns.iter().find_map(|(conn, c)| {
+            c.pending.iter().find_map(|(upstream_id, p)| match p {
+                Pending::Call(call) if call.client == client && call.client_id == request_id => {
+                    Some((*conn, *upstream_id, call.timer))
+                }
+                _ => None,
+            })
+        });
+        if let Some((conn, upstream_id, timer)) = found {
+            if let Some(connection) = self.conns.get_mut(&conn) {
+                connection.pending.remove(&upstream_id);
+            }
+            self.cancel_timer(Some(timer));
+            let mut params = params.unwrap_or_else(|| json!({}));
+            if let Some(object) = params.as_object_mut() {
+                object.insert("requestId".into(), Value::from(upstream_id));
+            }
+            self.send_upstream(conn, jsonrpc::notification(method, Some(params)));
+        }
+    }
+
+    /// A client answered a server-to-client request (sampling, elicitation).
+    fn on_client_response(&mut self, id: &Value, outcome: Result<Value, Value>) {
+        let Some(key) = id.as_str() else {
+            return;
+        };
+        let Some(request) = self.outbound.remove(key) else {
+            return;
+        };
+        let message = Message::Response {
+            id: request.upstream_id,
+            outcome,
+        };
+        self.send_upstream(request.conn, message.into_value());
+    }
+
+    pub(super) fn on_client_disconnected(&mut self, client: &str) {
+        if self.clients.remove(client).is_none() {
+            return;
+        }
+        for server in self.servers.values_mut() {
+            server.waiters.retain(|w| w.client != client);
+        }
+        let abandoned: Vec<(u64, u64, u64)> = self
+            .conns
+            .iter()
+            .flat_map(|(conn, c)| {
+                c.pending
+                    .iter()
+                    .filter_map(move |(upstream_id, p)| match p {
+                        Pending::Call(call) if call.client == client => {
+                            Some((*conn, *upstream_id, call.timer))
+                        }
+                        _ => None,
+                    })
+            })
+            .collect();
+        for (conn, upstream_id, timer) in abandoned {
+            if let Some(connection) = self.conns.get_mut(&conn) {
+                connection.pending.remove(&upstream_id);
+            }
+            self.cancel_timer(Some(timer));
+            self.send_upstream(
+                conn,
+                jsonrpc::notification(
+                    "notifications/cancelled",
+                    Some(json!({"requestId": upstream_id, "reason": "the client disconnected"})),
+                ),
+            );
+        }
+        let outbound: Vec<String> = self
+            .outbound
+            .iter()
+            .filter(|(_, o)| o.client == client)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in outbound {
+            if let Some(request) = self.outbound.remove(&id) {
+                self.send_upstream(
+                    request.conn,
+                    jsonrpc::error_response(
+                        request.upstream_id,
+                        jsonrpc::INTERNAL_ERROR,
+                        "the client that was asked disconnected",
+                    ),
+                );
+            }
+        }
+        self.log(
+            LogLevel::Debug,
+            None,
+            format!("client {client} disconnected"),
+        );
+    }
+
+    /// A forwarded request got no answer in time: error to the client, cancel upstream.
+    pub(super) fn on_request_timer(&mut self, conn: super::ConnId, upstream_id: u64) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let Some(Pending::Call(call)) = connection.pending.remove(&upstream_id) else {
+            return;
+        };
+        let name = connection.server.clone();
+        self.timers.remove(&call.timer);
+        let timeout = self.settings.request_timeout_ms;
+        let message = format!(
+            "MCP server '{name}' did not answer {} within {timeout} ms; the request was cancelled",
+            call.method
+        );
+        self.reply_error(
+            &call.client,
+            call.client_id,
+            jsonrpc::REQUEST_TIMEOUT,
+            &message,
+        );
+        self.send_upstream(
+            conn,
+            jsonrpc::notification(
+                "notifications/cancelled",
+                Some(json!({"requestId": upstream_id, "reason": format!("timed out after {timeout} ms")})),
+            ),
+        );
+        self.log(super::LogLevel::Warn, Some(&name), message);
+    }
+}

@@ -1,0 +1,55 @@
+//! Engine settings (host-supplied; every field has a default).
+
+use serde::{Deserialize, Serialize};
+
+/// A workspace folder, answered to upstream `roots/list` requests.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Root {
+    pub uri: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Settings {
+    /// How many servers are catalogued at the same time.
+    pub catalogue_concurrency: usize,
+    /// A CONNECTED server with no calls for this long is stopped; 0 = never.
+    pub idle_timeout_ms: u64,
+    /// Handshake (and cataloguing) timeout when the server config sets none.
+    pub handshake_timeout_ms: u64,
+    /// How long a forwarded request may take before the client gets an error and
+    /// the server a `notifications/cancelled` (progress notifications extend it).
+    pub request_timeout_ms: u64,
+    /// Crashes within `crash_window_ms` that turn a server FAILED.
+    pub crash_limit: usize,
+    pub crash_window_ms: u64,
+    /// First retry delay after a failure; doubled per consecutive failure up to the max.
+    pub backoff_base_ms: u64,
+    pub backoff_max_ms: u64,
+    /// The host's workspace folders.
+    pub roots: Vec<Root>,
+    /// `clientInfo` sent upstream and `serverInfo` of the aggregate endpoint.
+    pub client_name: String,
+    pub client_version: String,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            catalogue_concurrency: 2,
+            idle_timeout_ms: 600_000,
+            handshake_timeout_ms: 30_000,
+            request_timeout_ms: 120_000,
+            crash_limit: 3,
+            crash_window_ms: 120_000,
+            backoff_base_ms: 5_000,
+            backoff_max_ms: 300_000,
+            roots: Vec::new(),
+            client_name: "lazy-mcp".into(),
+            client_version: crate::CORE_VERSION.into(),
+        }
+    }
+}

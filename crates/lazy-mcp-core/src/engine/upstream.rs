@@ -1,0 +1,231 @@
+//! Messages from upstream servers: responses (handshake, lists, forwarded calls),
+//! server-to-client requests (ping, roots, sampling, elicitation) and notifications.
+
+use super::{Engine, LogLevel, OutboundRequest, Pending, Phase};
+use crate::engine::events::ConnId;
+use crate::protocol::client_handshake::ListKind;
+use crate::protocol::jsonrpc::{self, Message};
+use serde_json::{json, Value};
+
+impl Engine {
+    pub(super) fn on_upstream_message(&mut self, conn: ConnId, text: &str) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        let message = match Message::parse(text) {
+            Ok(message) => message,
+            Err(error) => {
+                let shown: String = text.chars().take(200).collect();
+                self.log(
+                    LogLevel::Warn,
+                    Some(&name),
+                    format!("ignored a line that is not a JSON-RPC message ({error}): {shown}"),
+                );
+                return;
+            }
+        };
+        match message {
+            Message::Response { id, outcome } => self.on_upstream_response(conn, &id, outcome),
+            Message::Request { id, method, params } => {
+                self.on_upstream_request(conn, &name, id, &method, params)
+            }
+            Message::Notification { method, params } => {
+                self.on_upstream_notification(conn, &name, &method, params)
+            }
+        }
+    }
+
+    fn on_upstream_response(&mut self, conn: ConnId, id: &Value, outcome: Result<Value, Value>) {
+        let Some(id) = id.as_u64() else {
+            return;
+        };
+        let Some(pending) = self
+            .conns
+            .get_mut(&conn)
+            .and_then(|c| c.pending.remove(&id))
+        else {
+            return;
+        };
+        match pending {
+            Pending::Initialize => self.on_initialize_result(conn, outcome),
+            Pending::List { kind, items, pages } => {
+                self.on_list_response(conn, kind, items, pages, outcome)
+            }
+            Pending::Call(call) => {
+                self.cancel_timer(Some(call.timer));
+                let now = self.now_ms;
+                if let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) {
+                    if let Some(server) = self.servers.get_mut(&name) {
+                        server.stats.calls_served += 1;
+                        server.last_activity_ms = now;
+                    }
+                }
+                if self.clients.contains_key(&call.client) {
+                    let message = Message::Response {
+                        id: call.client_id,
+                        outcome,
+                    };
+                    self.reply(&call.client, message.into_value());
+                }
+            }
+        }
+    }
+
+    fn on_upstream_request(
+        &mut self,
+        conn: ConnId,
+        name: &str,
+        id: Value,
+        method: &str,
+        params: Option<Value>,
+    ) {
+        match method {
+            "ping" => self.send_upstream(conn, jsonrpc::success(id, json!({}))),
+            "roots/list" => {
+                let roots = serde_json::to_value(&self.settings.roots).unwrap_or(json!([]));
+                self.send_upstream(conn, jsonrpc::success(id, json!({ "roots": roots })));
+            }
+            _ => {
+                let capability = match method {
+                    "sampling/createMessage" => Some("sampling"),
+                    "elicitation/create" => Some("elicitation"),
+                    _ => None,
+                };
+                let client =
+                    capability.and_then(|capability| self.client_for(conn, name, capability));
+                match (capability, client) {
+                    (Some(_), Some(client)) => {
+                        let gateway_id = format!("lazy-mcp-{}", self.next_outbound);
+                        self.next_outbound += 1;
+                        self.outbound.insert(
+                            gateway_id.clone(),
+                            OutboundRequest {
+                                client: client.clone(),
+                                conn,
+                                upstream_id: id,
+                            },
+                        );
+                        self.notify_client(
+                            &client,
+                            jsonrpc::request(Value::from(gateway_id), method, params),
+                        );
+                    }
+                    (Some(capability), None) => {
+                        let refusal = format!(
+                            "Lazy MCP refused {method} from MCP server '{name}': no client attached to it supports {capability}"
+                        );
+                        self.log(LogLevel::Warn, Some(name), refusal.clone());
+                        self.send_upstream(
+                            conn,
+                            jsonrpc::error_response(id, jsonrpc::METHOD_NOT_FOUND, &refusal),
+                        );
+                    }
+                    (None, _) => self.send_upstream(
+                        conn,
+                        jsonrpc::error_response(
+                            id,
+                            jsonrpc::METHOD_NOT_FOUND,
+                            &format!("Lazy MCP does not support {method}"),
+                        ),
+                    ),
+                }
+            }
+        }
+    }
+
+    /// A client able to answer a server-to-client request: preferably one with a
+    /// call in flight on this connection, else any attached client declaring it.
+    fn client_for(&self, conn: ConnId, name: &str, capability: &str) -> Option<String> {
+        let capable = |client: &String| {
+            self.clients
+                .get(client)
+                .is_some_and(|s| s.capabilities.get(capability).is_some())
+        };
+        let in_flight = self.conns.get(&conn).and_then(|c| {
+            c.pending.values().find_map(|p| match p {
+                Pending::Call(call) if capable(&call.client) => Some(call.client.clone()),
+                _ => None,
+            })
+        });
+        in_flight.or_else(|| self.clients_of(name).into_iter().find(|c| capable(c)))
+    }
+
+    fn on_upstream_notification(
+        &mut self,
+        conn: ConnId,
+        name: &str,
+        method: &str,
+        params: Option<Value>,
+    ) {
+        match method {
+            "notifications/progress" => {
+                let token = params.as_ref().and_then(|p| p.get("progressToken"));
+                let target = self.conns.get(&conn).and_then(|c| {
+                    c.pending.values().find_map(|p| match p {
+                        Pending::Call(call)
+                            if token.is_some() && call.progress_token.as_ref() == token =>
+                        {
+                            Some((call.client.clone(), call.timer))
+                        }
+                        _ => None,
+                    })
+                });
+                if let Some((client, timer)) = target {
+                    self.rearm_timer(timer, self.now_ms + self.settings.request_timeout_ms);
+                    self.notify_client(&client, jsonrpc::notification(method, params));
+                }
+            }
+            "notifications/cancelled" => {
+                let request_id = params.as_ref().and_then(|p| p.get("requestId")).cloned();
+                let found = self
+                    .outbound
+                    .iter()
+                    .find(|(_, o)| o.conn == conn && Some(&o.upstream_id) == request_id.as_ref())
+                    .map(|(id, o)| (id.clone(), o.client.clone()));
+                if let Some((gateway_id, client)) = found {
+                    self.outbound.remove(&gateway_id);
+                    let mut params = params.unwrap_or_else(|| json!({}));
+                    if let Some(object) = params.as_object_mut() {
+                        object.insert("requestId".into(), Value::from(gateway_id));
+                    }
+                    self.notify_client(&client, jsonrpc::notification(method, Some(params)));
+                }
+            }
+            "notifications/tools/list_changed"
+            | "notifications/prompts/list_changed"
+            | "notifications/resources/list_changed"
+                if self
+                    .conns
+                    .get(&conn)
+                    .is_some_and(|c| c.phase == Phase::Ready) =>
+            {
+                self.start_listing(conn, ListKind::from_list_changed(method));
+            }
+            "notifications/message" | "notifications/resources/updated" => {
+                if method == "notifications/message" {
+                    let text = params
+                        .as_ref()
+                        .map(|p| p.get("data").unwrap_or(p).to_string())
+                        .unwrap_or_default();
+                    let level = params
+                        .as_ref()
+                        .and_then(|p| p.get("level"))
+                        .and_then(Value::as_str)
+                        .unwrap_or("info");
+                    let level = match level {
+                        "debug" => LogLevel::Debug,
+                        "info" | "notice" => LogLevel::Info,
+                        "warning" => LogLevel::Warn,
+                        _ => LogLevel::Error,
+                    };
+                    self.log(level, Some(name), text);
+                }
+                for client in self.clients_of(name) {
+                    self.notify_client(&client, jsonrpc::notification(method, params.clone()));
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! The JSON the host exchanges with the engine, written out: these literals are
+//! the contract of the WASM boundary (`Engine::handle_json`).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use lazy_mcp_core::config::model::Transport;
+use lazy_mcp_core::engine::{Effect, Endpoint, EndpointInfo, Event, LogLevel, ServerState};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+fn event(value: Value) -> Event {
+    serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{value}: {e}"))
+}
+
+#[test]
+fn every_event_reads_from_its_documented_json() {
+    let events = [
+        json!({"type": "configApplied", "servers": []}),
+        json!({"type": "catalogueLoaded", "blob": "{}"}),
+        json!({"type": "connectionOpened", "conn": 1, "pid": 4242}),
+        json!({"type": "connectionOpened", "conn": 1}),
+        json!({"type": "messageReceived", "conn": 1, "message": "{\"jsonrpc\":\"2.0\"}"}),
+        json!({"type": "connectionClosed", "conn": 1, "reason": "exited", "exitCode": 1, "stderrTail": "boom"}),
+        json!({"type": "connectionClosed", "conn": 1}),
+        json!({"type": "httpStatus", "conn": 1, "status": 401}),
+        json!({"type": "timerFired", "timer": 3}),
+        json!({"type": "clientMessage", "client": "c1", "endpoint": {"kind": "server", "name": "github"}, "message": "{}"}),
+        json!({"type": "clientMessage", "client": "c1", "endpoint": {"kind": "aggregate"}, "message": "{}"}),
+        json!({"type": "clientDisconnected", "client": "c1"}),
+        json!({"type": "enable", "server": "github"}),
+        json!({"type": "disable", "server": "github"}),
+        json!({"type": "connectNow", "server": "github"}),
+        json!({"type": "disconnect", "server": "github"}),
+        json!({"type": "refreshCatalogue"}),
+        json!({"type": "refreshCatalogue", "server": "github", "recatalogue": true}),
+        json!({"type": "processStats", "server": "github", "rssBytes": 65000000}),
+        json!({"type": "rootsChanged", "roots": [{"uri": "file:///w", "name": "w"}]}),
+        json!({"type": "settingsChanged", "settings": {}}),
+        json!({"type": "settingsChanged", "settings": {
+            "catalogueConcurrency": 2, "idleTimeoutMs": 600000, "handshakeTimeoutMs": 30000,
+            "requestTimeoutMs": 120000, "crashLimit": 3, "crashWindowMs": 120000,
+            "backoffBaseMs": 5000, "backoffMaxMs": 300000,
+            "roots": [{"uri": "file:///w"}], "clientName": "lazy-mcp", "clientVersion": "0.1.0"
+        }}),
+    ];
+    for value in events {
+        event(value);
+    }
+    assert_eq!(
+        event(
+            json!({"type": "clientMessage", "client": "c", "endpoint": {"kind": "server", "name": "x"}, "message": ""})
+        ),
+        Event::ClientMessage {
+            client: "c".into(),
+            endpoint: Endpoint::Server { name: "x".into() },
+            message: String::new()
+        }
+    );
+}
+
+#[test]
+fn every_effect_writes_its_documented_json() {
+    let cases = vec![
+        (
+            Effect::Open {
+                conn: 1,
+                server: "github".into(),
+                transport: Transport::Http {
+                    url: "https://x".into(),
+                    headers: BTreeMap::new(),
+                },
+                interactive: false,
+            },
+            json!({"type": "open", "conn": 1, "server": "github", "transport": {"type": "http", "url": "https://x", "headers": {}}, "interactive": false}),
+        ),
+        (
+            Effect::Send {
+                conn: 1,
+                message: "{}".into(),
+            },
+            json!({"type": "send", "conn": 1, "message": "{}"}),
+        ),
+        (
+            Effect::Close { conn: 1 },
+            json!({"type": "close", "conn": 1}),
+        ),
+        (
+            Effect::SetTimer {
+                timer: 2,
+                at_ms: 30_000,
+            },
+            json!({"type": "setTimer", "timer": 2, "atMs": 30000}),
+        ),
+        (
+            Effect::CancelTimer { timer: 2 },
+            json!({"type": "cancelTimer", "timer": 2}),
+        ),
+        (
+            Effect::Reply {
+                client: "c1".into(),
+                message: "{}".into(),
+            },
+            json!({"type": "reply", "client": "c1", "message": "{}"}),
+        ),
+        (
+            Effect::NotifyClient {
+                client: "c1".into(),
+                message: "{}".into(),
+            },
+            json!({"type": "notifyClient", "client": "c1", "message": "{}"}),
+        ),
+        (
+            Effect::PersistCatalogue { blob: "b".into() },
+            json!({"type": "persistCatalogue", "blob": "b"}),
+        ),
+        (
+            Effect::Log {
+                level: LogLevel::Warn,
+                server: Some("github".into()),
+                message: "m".into(),
+            },
+            json!({"type": "log", "level": "warn", "server": "github", "message": "m"}),
+        ),
+        (
+            Effect::Log {
+                level: LogLevel::Info,
+                server: None,
+                message: "m".into(),
+            },
+            json!({"type": "log", "level": "info", "message": "m"}),
+        ),
+        (
+            Effect::StateChanged {
+                server: "github".into(),
+                state: ServerState::Failed {
+                    error: "e".into(),
+                    retry_at_ms: 9,
+                },
+            },
+            json!({"type": "stateChanged", "server": "github", "state": {"kind": "FAILED", "error": "e", "retryAtMs": 9}}),
+        ),
+        (
+            Effect::StateChanged {
+                server: "github".into(),
+                state: ServerState::Catalogued,
+            },
+            json!({"type": "stateChanged", "server": "github", "state": {"kind": "CATALOGUED"}}),
+        ),
+        (
+            Effect::EndpointsChanged {
+                endpoints: vec![EndpointInfo {
+                    server: "github".into(),
+                    version: "v".into(),
+                }],
+            },
+            json!({"type": "endpointsChanged", "endpoints": [{"server": "github", "version": "v"}]}),
+        ),
+        (
+            Effect::ServerRemoved {
+                server: "github".into(),
+            },
+            json!({"type": "serverRemoved", "server": "github"}),
+        ),
+    ];
+    for (effect, expected) in cases {
+        assert_eq!(serde_json::to_value(&effect).unwrap(), expected);
+        let back: Effect = serde_json::from_value(expected).unwrap();
+        assert_eq!(back, effect);
+    }
+}
+
+#[test]
+fn the_diagnostics_snapshot_is_camel_case() {
+    let engine = lazy_mcp_core::engine::Engine::new(Default::default());
+    let snapshot: Value = serde_json::from_str(&engine.snapshot_json()).unwrap();
+    assert!(snapshot["servers"].is_array());
+    for key in [
+        "servers",
+        "catalogued",
+        "connected",
+        "dormant",
+        "failed",
+        "disabled",
+        "needsAuth",
+        "inProgress",
+        "tools",
+        "schemaTokenEstimate",
+    ] {
+        assert!(snapshot["totals"].get(key).is_some(), "totals.{key}");
+    }
+}

@@ -1,0 +1,454 @@
+//! A simulated host for the lifecycle engine: scripted fake MCP servers answer the
+//! engine's `send` effects, timers run on simulated time, and everything the
+//! engine asked for is recorded. Every event crosses the JSON boundary
+//! (`handle_json`), exactly like the WASM host.
+#![allow(
+    dead_code,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use lazy_mcp_core::config::model::{
+    ConfigFormat, ConfigScope, ServerConfig, SourceRef, ToolFilter, Transport,
+};
+use lazy_mcp_core::engine::{
+    ConnId, Effect, Endpoint, Engine, Event, ServerState, Settings, TimerId,
+};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, VecDeque};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Behavior {
+    Normal,
+    /// Never answers `initialize`.
+    Hang,
+    /// Exits as soon as it receives `initialize`.
+    CrashOnInitialize,
+    /// Exits when it receives `tools/call`.
+    CrashOnCall,
+    /// Never answers `tools/call`.
+    CallHangs,
+    /// The host cannot spawn it.
+    SpawnFails,
+    /// An HTTP server answering 401.
+    Unauthorized,
+}
+
+#[derive(Debug, Clone)]
+pub struct FakeServer {
+    pub behavior: Behavior,
+    pub protocol_version: String,
+    pub capabilities: Value,
+    pub tools: Vec<Value>,
+    pub prompts: Vec<Value>,
+    pub resources: Vec<Value>,
+    pub templates: Vec<Value>,
+    pub page_size: usize,
+    pub instructions: Option<String>,
+    /// Methods answered with -32601 Method not found.
+    pub missing_methods: Vec<String>,
+    /// On the first `tools/list`: announce `list_changed` ahead of the (old) answer,
+    /// then add this tool — the reordering an HTTP server's SSE stream allows.
+    pub grow_on_first_list: Option<Value>,
+}
+
+impl FakeServer {
+    pub fn with_tools(names: &[&str]) -> FakeServer {
+        FakeServer {
+            behavior: Behavior::Normal,
+            protocol_version: "2025-11-25".into(),
+            capabilities: json!({"tools": {"listChanged": true}}),
+            tools: names.iter().map(|n| tool(n)).collect(),
+            prompts: vec![],
+            resources: vec![],
+            templates: vec![],
+            page_size: 100,
+            instructions: None,
+            missing_methods: vec![],
+            grow_on_first_list: None,
+        }
+    }
+}
+
+pub fn tool(name: &str) -> Value {
+    json!({
+        "name": name,
+        "description": format!("the {name} tool"),
+        "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+        "annotations": {"readOnlyHint": true}
+    })
+}
+
+pub fn config(name: &str) -> ServerConfig {
+    ServerConfig {
+        name: name.into(),
+        transport: Transport::Stdio {
+            command: "fake-mcp-server".into(),
+            args: vec![name.into()],
+            env: BTreeMap::new(),
+            cwd: None,
+            env_file: None,
+        },
+        enabled: true,
+        auto_connect: true,
+        tools: ToolFilter::All,
+        timeout_ms: None,
+        source: SourceRef {
+            format: ConfigFormat::ClaudeCode,
+            scope: ConfigScope::Project,
+            file: "/work/project/.mcp.json".into(),
+            line: 3,
+            column: 5,
+            workspace_folder: Some("/work/project".into()),
+        },
+        loaded_by_vscode: false,
+        fingerprint: format!("fp-{name}-1"),
+    }
+}
+
+pub struct Sim {
+    pub engine: Engine,
+    pub now: u64,
+    pub fakes: BTreeMap<String, FakeServer>,
+    /// Live connections: conn → server name.
+    pub live: BTreeMap<ConnId, String>,
+    pub max_live: usize,
+    pub timers: BTreeMap<TimerId, u64>,
+    pub queue: VecDeque<Event>,
+    pub effects: Vec<Effect>,
+    /// Every message the engine sent upstream: (server, message).
+    pub sent: Vec<(String, Value)>,
+    pub replies: Vec<(String, Value)>,
+    pub notifications: Vec<(String, Value)>,
+    pub persisted: Option<String>,
+    /// When set, `open` effects are not answered until `release_opens`.
+    pub hold_opens: bool,
+    pub held: Vec<ConnId>,
+}
+
+impl Sim {
+    pub fn new(settings: Settings) -> Sim {
+        Sim {
+            engine: Engine::new(settings),
+            now: 1_000,
+            fakes: BTreeMap::new(),
+            live: BTreeMap::new(),
+            max_live: 0,
+            timers: BTreeMap::new(),
+            queue: VecDeque::new(),
+            effects: Vec::new(),
+            sent: Vec::new(),
+            replies: Vec::new(),
+            notifications: Vec::new(),
+            persisted: None,
+            hold_opens: false,
+            held: Vec::new(),
+        }
+    }
+
+    pub fn fake(mut self, name: &str, fake: FakeServer) -> Sim {
+        self.fakes.insert(name.into(), fake);
+        self
+    }
+
+    /// Queues an event and runs until the host has nothing left to do.
+    pub fn send(&mut self, event: Event) {
+        self.queue.push_back(event);
+        self.run();
+    }
+
+    pub fn run(&mut self) {
+        while let Some(event) = self.queue.pop_front() {
+            let text = serde_json::to_string(&event).unwrap();
+            let out = self.engine.handle_json(self.now, &text);
+            let effects: Vec<Effect> = serde_json::from_str(&out)
+                .unwrap_or_else(|e| panic!("effects JSON does not parse: {e}: {out}"));
+            for effect in effects {
+                self.perform(effect);
+            }
+        }
+    }
+
+    /// Moves simulated time forward, firing due timers in order.
+    pub fn advance(&mut self, ms: u64) {
+        let target = self.now + ms;
+        loop {
+            let due = self
+                .timers
+                .iter()
+                .filter(|(_, at)| **at <= target)
+                .min_by_key(|(id, at)| (**at, **id))
+                .map(|(id, at)| (*id, *at));
+            let Some((timer, at)) = due else { break };
+            self.timers.remove(&timer);
+            self.now = self.now.max(at);
+            self.send(Event::TimerFired { timer });
+        }
+        self.now = target;
+    }
+
+    pub fn release_opens(&mut self) {
+        self.hold_opens = false;
+        for conn in std::mem::take(&mut self.held) {
+            self.queue.push_back(Event::ConnectionOpened {
+                conn,
+                pid: Some(4000 + conn as u32),
+            });
+        }
+        self.run();
+    }
+
+    fn perform(&mut self, effect: Effect) {
+        self.effects.push(effect.clone());
+        match effect {
+            Effect::Open { conn, server, .. } => {
+                let behavior = self.fakes.get(&server).map(|f| f.behavior.clone());
+                if behavior == Some(Behavior::SpawnFails) {
+                    self.queue.push_back(Event::ConnectionClosed {
+                        conn,
+                        reason: "spawn fake-mcp-server ENOENT".into(),
+                        exit_code: None,
+                        stderr_tail: None,
+                    });
+                    return;
+                }
+                self.live.insert(conn, server);
+                self.max_live = self.max_live.max(self.live.len());
+                if self.hold_opens {
+                    self.held.push(conn);
+                } else {
+                    self.queue.push_back(Event::ConnectionOpened {
+                        conn,
+                        pid: Some(4000 + conn as u32),
+                    });
+                }
+            }
+            Effect::Send { conn, message } => {
+                let Some(server) = self.live.get(&conn).cloned() else {
+                    return;
+                };
+                let message: Value = serde_json::from_str(&message).unwrap();
+                self.sent.push((server.clone(), message.clone()));
+                self.answer(conn, &server, &message);
+            }
+            Effect::Close { conn } => {
+                self.live.remove(&conn);
+            }
+            Effect::SetTimer { timer, at_ms } => {
+                self.timers.insert(timer, at_ms);
+            }
+            Effect::CancelTimer { timer } => {
+                self.timers.remove(&timer);
+            }
+            Effect::Reply { client, message } => {
+                self.replies
+                    .push((client, serde_json::from_str(&message).unwrap()));
+            }
+            Effect::NotifyClient { client, message } => {
+                self.notifications
+                    .push((client, serde_json::from_str(&message).unwrap()));
+            }
+            Effect::PersistCatalogue { blob } => self.persisted = Some(blob),
+            _ => {}
+        }
+    }
+
+    fn crash(&mut self, conn: ConnId, stderr: &str) {
+        self.live.remove(&conn);
+        self.queue.push_back(Event::ConnectionClosed {
+            conn,
+            reason: "the process exited".into(),
+            exit_code: Some(1),
+            stderr_tail: Some(stderr.into()),
+        });
+    }
+
+    fn respond(&mut self, conn: ConnId, message: Value) {
+        self.queue.push_back(Event::MessageReceived {
+            conn,
+            message: message.to_string(),
+        });
+    }
+
+    fn answer(&mut self, conn: ConnId, server: &str, message: &Value) {
+        let Some(fake) = self.fakes.get(server).cloned() else {
+            return;
+        };
+        let Some(method) = message.get("method").and_then(Value::as_str) else {
+            return; // a response to one of our requests
+        };
+        let Some(id) = message.get("id").cloned() else {
+            return; // a notification
+        };
+        let params = message.get("params").cloned().unwrap_or(json!({}));
+        let page = |items: &Vec<Value>, field: &str| {
+            let start: usize = params
+                .get("cursor")
+                .and_then(Value::as_str)
+                .map(|c| c.parse().unwrap())
+                .unwrap_or(0);
+            let end = (start + fake.page_size).min(items.len());
+            let mut result = json!({ field: items[start..end].to_vec() });
+            if end < items.len() {
+                result["nextCursor"] = json!(end.to_string());
+            }
+            result
+        };
+        let method = if fake.missing_methods.iter().any(|m| m == method) {
+            "-missing-"
+        } else {
+            method
+        };
+        let result = match method {
+            "initialize" => match fake.behavior {
+                Behavior::Hang => return,
+                Behavior::CrashOnInitialize => {
+                    self.crash(conn, "Error: cannot find module 'x'");
+                    return;
+                }
+                Behavior::Unauthorized => {
+                    self.queue
+                        .push_back(Event::HttpStatus { conn, status: 401 });
+                    return;
+                }
+                _ => {
+                    let mut result = json!({
+                        "protocolVersion": fake.protocol_version,
+                        "capabilities": fake.capabilities,
+                        "serverInfo": {"name": format!("fake-{server}"), "version": "1.2.3"},
+                    });
+                    if let Some(instructions) = &fake.instructions {
+                        result["instructions"] = json!(instructions);
+                    }
+                    result
+                }
+            },
+            "tools/list" => {
+                let result = page(&fake.tools, "tools");
+                if let Some(grown) = fake.grow_on_first_list.clone() {
+                    self.respond(
+                        conn,
+                        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}),
+                    );
+                    let fake = self.fakes.get_mut(server).unwrap();
+                    fake.tools.push(grown);
+                    fake.grow_on_first_list = None;
+                }
+                result
+            }
+            "prompts/list" => page(&fake.prompts, "prompts"),
+            "resources/list" => page(&fake.resources, "resources"),
+            "resources/templates/list" => page(&fake.templates, "resourceTemplates"),
+            "tools/call" => match fake.behavior {
+                Behavior::CrashOnCall => {
+                    self.crash(conn, "panic: tool crashed");
+                    return;
+                }
+                Behavior::CallHangs => return,
+                _ => json!({"content": [{"type": "text", "text": format!(
+                    "{server}:{}:{}",
+                    params["name"].as_str().unwrap_or(""),
+                    params.get("arguments").map(|a| a.to_string()).unwrap_or_default()
+                )}]}),
+            },
+            "prompts/get" => {
+                json!({"messages": [{"role": "user", "content": {"type": "text", "text": format!("{server}:{}", params["name"])}}]})
+            }
+            "resources/read" => {
+                json!({"contents": [{"uri": params["uri"], "text": format!("{server} content")}]})
+            }
+            _ => {
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "Method not found"}}));
+                return;
+            }
+        };
+        self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": result}));
+    }
+
+    // ---- convenience for tests -------------------------------------------------
+
+    pub fn apply(&mut self, servers: Vec<ServerConfig>) {
+        self.send(Event::ConfigApplied { servers });
+    }
+
+    pub fn client(&mut self, client: &str, endpoint: Endpoint, message: Value) {
+        self.send(Event::ClientMessage {
+            client: client.into(),
+            endpoint,
+            message: message.to_string(),
+        });
+    }
+
+    /// Queues a client message without running (to make concurrent arrivals).
+    pub fn client_queued(&mut self, client: &str, endpoint: Endpoint, message: Value) {
+        self.queue.push_back(Event::ClientMessage {
+            client: client.into(),
+            endpoint,
+            message: message.to_string(),
+        });
+    }
+
+    pub fn reply_to(&self, client: &str, id: Value) -> Option<Value> {
+        self.replies
+            .iter()
+            .rev()
+            .find(|(c, m)| c == client && m["id"] == id)
+            .map(|(_, m)| m.clone())
+    }
+
+    pub fn opens(&self) -> usize {
+        self.effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Open { .. }))
+            .count()
+    }
+
+    pub fn opens_of(&self, server: &str) -> usize {
+        self.effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Open { server: s, .. } if s == server))
+            .count()
+    }
+
+    pub fn sent_method(&self, server: &str, method: &str) -> usize {
+        self.sent
+            .iter()
+            .filter(|(s, m)| s == server && m["method"] == method)
+            .count()
+    }
+
+    pub fn state(&self, server: &str) -> Option<ServerState> {
+        self.engine.state(server).cloned()
+    }
+
+    pub fn conn_of(&self, server: &str) -> Option<ConnId> {
+        self.live
+            .iter()
+            .find(|(_, s)| s.as_str() == server)
+            .map(|(c, _)| *c)
+    }
+
+    pub fn logs(&self) -> Vec<String> {
+        self.effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Log { message, .. } => Some(message.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+pub fn server_endpoint(name: &str) -> Endpoint {
+    Endpoint::Server { name: name.into() }
+}
+
+pub fn call(id: u64, tool: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": {"text": "hi"}}})
+}
+
+pub fn request(id: u64, method: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method})
+}
