@@ -36,3 +36,33 @@ pub fn normalize_config(input_json: &str) -> String {
 pub fn debug_trap() {
     panic!("debugTrap called: testing the host's trap recovery");
 }
+
+/// The lifecycle engine (see docs/engine-events-effects.md): one event in as
+/// JSON, the effects to perform out as a JSON array.
+#[wasm_bindgen]
+pub struct Engine {
+    inner: lazy_mcp_core::engine::Engine,
+}
+
+#[wasm_bindgen]
+impl Engine {
+    /// `settings_json`: engine settings, every field optional.
+    #[wasm_bindgen(constructor)]
+    pub fn new(settings_json: &str) -> Result<Engine, JsError> {
+        let settings: lazy_mcp_core::engine::Settings = serde_json::from_str(settings_json)
+            .map_err(|e| JsError::new(&format!("invalid engine settings: {e}")))?;
+        Ok(Engine {
+            inner: lazy_mcp_core::engine::Engine::new(settings),
+        })
+    }
+
+    /// `now_ms`: the host's monotonic clock in milliseconds.
+    pub fn handle(&mut self, now_ms: f64, event_json: &str) -> String {
+        // f64 → u64 saturates: negative or NaN become 0, never a trap.
+        self.inner.handle_json(now_ms as u64, event_json)
+    }
+
+    pub fn snapshot(&self) -> String {
+        self.inner.snapshot_json()
+    }
+}

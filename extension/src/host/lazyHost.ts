@@ -1,0 +1,135 @@
+// The Node host both front ends share (VS Code extension and CLI): config files →
+// core normalization → engine driver → upstream connections, plus the optional
+// loopback gateway for clients. Front ends add only their UI.
+import { randomBytes } from 'node:crypto';
+import type { WasmCore } from '../core/wasmCore';
+import type { Transport } from './connections';
+import { ConfigWatcher } from './config/configFiles';
+import { ConfigSession } from './config/configSession';
+import type { DiscoveryInput, NormalizeResult } from './config/configTypes';
+import { EngineDriver, type EndpointInfo } from './engineDriver';
+import { HttpGateway, type GatewaySession } from './gateway/httpGateway';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface LazyHostOptions {
+  core: WasmCore;
+  discovery: DiscoveryInput;
+  explicitFiles?: { path: string; format?: string }[];
+  /** Engine settings (see docs/engine-events-effects.md); roots come from the discovery folders. */
+  settings?: Record<string, unknown>;
+  store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
+  log(level: LogLevel, message: string, server?: string): void;
+  /** Start the loopback gateway (VS Code, `serve --http`). */
+  gateway?: { token?: string; port?: number };
+  /** Where client messages go when there is no gateway (`serve --stdio`). */
+  deliverToClient?(client: string, message: string): void;
+  /** Pick the servers to hand to the engine (host policy computed by the core). */
+  selectServers?(result: NormalizeResult): unknown[];
+  watchConfig?: boolean;
+  onChange?(): void;
+  onEndpointsChanged?(endpoints: EndpointInfo[]): void;
+  onConfigLoaded?(result: NormalizeResult): void;
+  resolveTransport?(server: string, transport: Transport, interactive: boolean): Promise<Transport>;
+  measureRss?(pid: number): number | undefined;
+}
+
+export class LazyHost {
+  readonly driver: EngineDriver;
+  readonly config: ConfigSession;
+  readonly gateway: HttpGateway | undefined;
+  readonly gatewayToken: string;
+  private watcher: ConfigWatcher | undefined;
+  private lastConfig: NormalizeResult | undefined;
+  private endpoints: EndpointInfo[] = [];
+  private reloading: Promise<NormalizeResult> | undefined;
+
+  constructor(private readonly opts: LazyHostOptions) {
+    this.config = new ConfigSession(opts.core, opts.discovery, opts.explicitFiles);
+    this.gatewayToken = opts.gateway?.token ?? randomBytes(32).toString('base64url');
+    this.gateway = opts.gateway
+      ? new HttpGateway(
+          {
+            hasEndpoint: (endpoint) => endpoint === '' || this.endpoints.some((e) => e.server === endpoint),
+            onClientMessage: (session, message) => this.driver.handle({ type: 'clientMessage', client: session.id, endpoint: endpointOf(session), message }),
+            onSessionClosed: (session) => this.driver.handle({ type: 'clientDisconnected', client: session.id }),
+          },
+          { token: this.gatewayToken, port: opts.gateway.port, log: (level, message) => opts.log(level, message) },
+        )
+      : undefined;
+    const roots = opts.discovery.workspaceFolders.map((f) => ({ uri: `file://${f}`, name: f.split(/[\\/]/).pop() ?? f }));
+    this.driver = new EngineDriver({
+      core: opts.core,
+      settingsJson: JSON.stringify({ roots, ...(opts.settings ?? {}) }),
+      deliverToClient: (client, message) => (this.gateway ? this.gateway.deliver(client, message) : opts.deliverToClient?.(client, message)),
+      store: opts.store,
+      log: (level, message, server) => opts.log(level, message, server),
+      onEndpointsChanged: (endpoints) => {
+        this.endpoints = endpoints;
+        opts.onEndpointsChanged?.(endpoints);
+        opts.onChange?.();
+      },
+      onStateChanged: () => opts.onChange?.(),
+      resolveTransport: opts.resolveTransport && ((server, transport, interactive) => opts.resolveTransport!(server, transport, interactive)),
+      measureRss: opts.measureRss && ((pid) => opts.measureRss!(pid)),
+      cwdFallback: opts.discovery.workspaceFolders[0] ?? opts.discovery.home,
+    });
+  }
+
+  /** Load the catalogue, read config, start the gateway and the watcher. */
+  async start(): Promise<void> {
+    if (this.gateway) await this.gateway.start();
+    await this.driver.start();
+    await this.reload();
+    if (this.opts.watchConfig) {
+      this.watcher = new ConfigWatcher(() => void this.reload());
+      this.watcher.watch(this.config.watchedPaths);
+    }
+  }
+
+  /** Re-read every config file and apply the differences (one reload at a time). */
+  async reload(): Promise<NormalizeResult> {
+    while (this.reloading) await this.reloading.catch(() => undefined);
+    this.reloading = (async () => {
+      const result = await this.config.load();
+      this.lastConfig = result;
+      this.driver.applyConfig(this.opts.selectServers ? this.opts.selectServers(result) : result.servers);
+      this.watcher?.watch(this.config.watchedPaths);
+      this.opts.onConfigLoaded?.(result);
+      this.opts.onChange?.();
+      return result;
+    })();
+    try {
+      return await this.reloading;
+    } finally {
+      this.reloading = undefined;
+    }
+  }
+
+  get configResult(): NormalizeResult | undefined {
+    return this.lastConfig;
+  }
+
+  get exposedEndpoints(): readonly EndpointInfo[] {
+    return this.endpoints;
+  }
+
+  endpointUrl(server = ''): string {
+    if (!this.gateway) throw new Error('this host runs no gateway');
+    return this.gateway.url(server);
+  }
+
+  snapshot(): unknown {
+    return JSON.parse(this.driver.snapshotJson());
+  }
+
+  async stop(): Promise<void> {
+    this.watcher?.dispose();
+    await this.gateway?.stop();
+    await this.driver.shutdown();
+  }
+}
+
+function endpointOf(session: GatewaySession): { kind: 'server'; name: string } | { kind: 'aggregate' } {
+  return session.endpoint === '' ? { kind: 'aggregate' } : { kind: 'server', name: session.endpoint };
+}

@@ -1,0 +1,36 @@
+// Launch specs for the real npm MCP servers used by host tests, wrapped in the
+// counting launcher so tests can assert how many processes were spawned.
+import fs from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from './bundle.mjs';
+
+const launcher = path.join(repoRoot, 'tests', 'fixtures', 'servers', 'counting-launcher.mjs');
+const serverJs = (name) => path.join(repoRoot, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
+
+export function countedServer(spawnLog, name, extraArgs = [], env = {}) {
+  return { command: process.execPath, args: [launcher, spawnLog, process.execPath, serverJs(name), ...extraArgs], env };
+}
+
+export function spawnedPids(spawnLog) {
+  if (!fs.existsSync(spawnLog)) return [];
+  return fs.readFileSync(spawnLog, 'utf8').split('\n').filter(Boolean).map(Number);
+}
+
+export function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitFor(what, predicate, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await predicate();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
