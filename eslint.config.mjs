@@ -19,4 +19,8 @@ export default tseslint.config(
     extends: [js.configs.recommended],
     languageOptions: { globals: { ...globals.node } },
   },
+  {
+    files: ['tests/integration/suite/**/*.cjs'],
+    languageOptions: { globals: { ...globals.mocha } },
+  },
 );
