@@ -37,6 +37,10 @@ describe('SseParser', () => {
     }
   });
 
+  test('a byte-order mark at the start of the stream is ignored', () => {
+    assert.deepEqual(parseSse(['\ufeffdata: x\n\n']), [{ event: '', data: 'x', id: undefined }]);
+  });
+
   test('a field without a colon, a data line without a space, an event with no data', () => {
     assert.deepEqual(parseSse(['data\n\nevent: x\n\ndata:no-space\n\n']), [
       { event: '', data: '', id: undefined },
