@@ -29,6 +29,7 @@ export function loadConnections() {
         "export { SseParser } from './sseParser';",
         "export { LineSplitter, StderrRing } from './lineFraming';",
         "export { groupIsAlive } from './processGroup';",
+        "export { planWindowsSpawn, escapeArgument, escapeCommand } from './windowsCommand';",
       ].join('\n'),
       resolveDir: path.join(repoRoot, 'extension/src/host/connections'),
       loader: 'ts',
