@@ -59,7 +59,7 @@ const initializeResult = (id) => ({
   result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'raw', version: '0' } },
 });
 
-describe('Streamable HTTP: real server-everything', () => {
+describe('Streamable HTTP: real server-everything', { timeout: 30000 }, () => {
   let server;
   let port;
   before(async () => {
@@ -85,7 +85,7 @@ describe('Streamable HTTP: real server-everything', () => {
   });
 });
 
-describe('legacy HTTP+SSE: real server-everything in sse mode', () => {
+describe('legacy HTTP+SSE: real server-everything in sse mode', { timeout: 30000 }, () => {
   let server;
   let port;
   before(async () => {
@@ -118,7 +118,7 @@ describe('legacy HTTP+SSE: real server-everything in sse mode', () => {
   });
 });
 
-describe('Streamable HTTP: official SDK server with bearer auth', () => {
+describe('Streamable HTTP: official SDK server with bearer auth', { timeout: 30000 }, () => {
   const token = `tok-${randomUUID()}`;
   let fixture;
   /** Every request the server saw: method, headers, JSON-RPC method. */
@@ -228,7 +228,7 @@ describe('Streamable HTTP: official SDK server with bearer auth', () => {
   });
 });
 
-describe('HTTP faults', () => {
+describe('HTTP faults', { timeout: 30000 }, () => {
   test('nothing listening: onClosed names the URL and the error', async () => {
     const port = await freePort();
     const d = tracked({ type: 'http', url: `http://127.0.0.1:${port}/mcp?apiKey=hunter2`, headers: {} });

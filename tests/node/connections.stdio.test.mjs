@@ -20,7 +20,7 @@ after(async () => {
   await Promise.all(open.map((d) => d.conn.close()));
 });
 
-describe('stdio: real server-everything', () => {
+describe('stdio: real server-everything', { timeout: 30000 }, () => {
   test('initialize, initialized, tools/list, then close leaves no process', async () => {
     const d = tracked({ type: 'stdio', command: node, args: [everythingBin, 'stdio'], env: {} });
     const { pid } = await within(10000, d.opened, 'onOpened');
@@ -46,7 +46,7 @@ describe('stdio: real server-everything', () => {
   });
 });
 
-describe('stdio: real server-memory launched through npx', () => {
+describe('stdio: real server-memory launched through npx', { timeout: 30000 }, () => {
   test('npx and the server it starts share a process group; close() ends all of it', { skip: process.platform !== 'linux' }, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'lazy-mcp-memory-'));
     try {
@@ -69,7 +69,7 @@ describe('stdio: real server-memory launched through npx', () => {
   });
 });
 
-describe('stdio: environment and working directory', () => {
+describe('stdio: environment and working directory', { timeout: 30000 }, () => {
   test('env merged over the base env, envFile under explicit env, cwd', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'lazy-mcp-env-'));
     try {
@@ -128,7 +128,7 @@ describe('stdio: environment and working directory', () => {
   });
 });
 
-describe('stdio: faults', () => {
+describe('stdio: faults', { timeout: 30000 }, () => {
   test('a command that does not exist: onClosed names the command, no onOpened', async () => {
     const d = tracked({ type: 'stdio', command: 'lazy-mcp-no-such-command', args: ['--x'], env: {} });
     const info = await within(5000, d.closed, 'onClosed');
