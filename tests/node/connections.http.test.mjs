@@ -343,6 +343,7 @@ describe('HTTP faults', { timeout: 30000 }, () => {
       await ping;
       assert.deepEqual(posts[0], { method: 'initialize', session: undefined, version: undefined });
       assert.deepEqual(new Set(posts.slice(1).map((p) => p.session)), new Set(['S1']));
+      assert.deepEqual(new Set(posts.slice(1).map((p) => p.version)), new Set(['2025-06-18']), 'queued messages wait for the initialize result');
       await d.conn.close();
     } finally {
       await srv.close();
