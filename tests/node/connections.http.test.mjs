@@ -78,6 +78,10 @@ describe('Streamable HTTP: real server-everything', { timeout: 30000 }, () => {
     const echo = await d.request('tools/call', { name: 'echo', arguments: { message: 'over http' } });
     assert.match(JSON.stringify(echo.result.content), /over http/);
     await waitUntil(() => server.output.join('').includes('Establishing new SSE stream'), 3000, 'the GET stream is opened');
+    // Server-initiated messages (not tied to a request) arrive on the GET stream.
+    await d.request('tools/call', { name: 'toggle-simulated-logging', arguments: {} });
+    const note = await d.next((m) => m.method === 'notifications/message', 8000, 'a log notification on the GET stream');
+    assert.ok(note.params.level);
     await within(4000, d.conn.close(), 'close()');
     const info = await d.closed;
     assert.equal(info.byHost, true);
