@@ -2,10 +2,11 @@
 // the stderr ring, envFile parsing.
 
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import { loadConnections } from './connections.helper.mjs';
 
-const { SseParser, LineSplitter, StderrRing, parseEnvFile, redactUrl } = loadConnections();
+const { SseParser, LineSplitter, StderrRing, parseEnvFile, redactUrl, planWindowsSpawn, escapeArgument, escapeCommand } = loadConnections();
 
 function parseSse(chunks) {
   const events = [];
@@ -35,6 +36,10 @@ describe('SseParser', () => {
         assert.deepEqual(parseSse(chunks), expected, `eol ${JSON.stringify(eol)} chunk size ${size}`);
       }
     }
+  });
+
+  test('a byte-order mark at the start of the stream is ignored', () => {
+    assert.deepEqual(parseSse(['\ufeffdata: x\n\n']), [{ event: '', data: 'x', id: undefined }]);
   });
 
   test('a field without a colon, a data line without a space, an event with no data', () => {
@@ -120,5 +125,38 @@ describe('parseEnvFile', () => {
 describe('redactUrl', () => {
   test('query values and credentials never shown', () => {
     assert.equal(redactUrl(new URL('https://user:pw@h.example:8443/mcp?key=s3cret&x=1')), 'https://h.example:8443/mcp?key=••••&x=••••');
+  });
+});
+
+describe('Windows command planning (pure functions, checked on every OS)', () => {
+  const crossSpawnEscape = createRequire(import.meta.url)('cross-spawn/lib/util/escape.js');
+  const env = { Path: 'C:\\Windows\\system32;"C:\\Program Files\\nodejs"', PATHEXT: '.COM;.EXE;.BAT;.CMD', ComSpec: 'C:\\Windows\\system32\\cmd.exe' };
+  const files = new Set(['C:\\Program Files\\nodejs\\npx.cmd', 'C:\\Program Files\\nodejs\\node.exe', 'C:\\proj\\node_modules\\.bin\\srv.cmd']);
+  const exists = (f) => files.has(f);
+
+  test('argument escaping matches cross-spawn', () => {
+    const samples = ['plain', 'with space', 'quote"inside', 'trailing\\', 'back\\"slash', '%PATH%', 'a&b|c<d>e^f', '', '(x) [y] !z, ;*?`'];
+    for (const a of samples) {
+      for (const twice of [false, true]) assert.equal(escapeArgument(a, twice), crossSpawnEscape.argument(a, twice), JSON.stringify(a));
+    }
+    assert.equal(escapeCommand('C:\\Program Files (x86)\\x.cmd'), crossSpawnEscape.command('C:\\Program Files (x86)\\x.cmd'));
+  });
+
+  test('npx resolves through PATHEXT to npx.cmd and runs under cmd.exe', () => {
+    const plan = planWindowsSpawn('npx', ['-y', '@scope/server', 'a b'], env, 'C:\\proj', exists);
+    assert.equal(plan.command, env.ComSpec);
+    assert.equal(plan.verbatim, true);
+    assert.deepEqual(plan.args.slice(0, 3), ['/d', '/s', '/c']);
+    assert.equal(plan.args[3], '"C:\\Program^ Files\\nodejs\\npx.cmd ^"-y^" ^"@scope/server^" ^"a^ b^""');
+  });
+
+  test('an npm cmd-shim gets its meta characters escaped twice', () => {
+    const plan = planWindowsSpawn('node_modules\\.bin\\srv', ['a&b'], env, 'C:\\proj', exists);
+    assert.match(plan.args[3], /srv\.cmd \^\^\^"a\^\^\^&b\^\^\^"/);
+  });
+
+  test('an .exe runs directly; an unknown command is left for spawn to report', () => {
+    assert.deepEqual(planWindowsSpawn('node', ['x'], env, undefined, exists), { command: 'C:\\Program Files\\nodejs\\node.exe', args: ['x'], verbatim: false });
+    assert.deepEqual(planWindowsSpawn('nope', [], env, undefined, exists), { command: 'nope', args: [], verbatim: false });
   });
 });

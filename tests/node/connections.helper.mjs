@@ -14,6 +14,27 @@ export const fixtures = path.join(repoRoot, 'tests/fixtures/servers');
 export const everythingBin = path.join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const require = createRequire(import.meta.url);
 
+// Safety net: whatever a failing test left running is SIGKILLed (whole process group) when
+// the test process exits, so even `--test-force-exit` leaves no server behind.
+const spawnedGroups = new Set();
+const spawnedPids = new Set();
+process.on('exit', () => {
+  for (const pid of spawnedPids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  for (const pgid of spawnedGroups) {
+    try {
+      process.kill(process.platform === 'win32' ? pgid : -pgid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
 let built;
 /** The connection layer, bundled to CommonJS, plus a few internals for unit tests. */
 export function loadConnections() {
@@ -29,6 +50,7 @@ export function loadConnections() {
         "export { SseParser } from './sseParser';",
         "export { LineSplitter, StderrRing } from './lineFraming';",
         "export { groupIsAlive } from './processGroup';",
+        "export { planWindowsSpawn, escapeArgument, escapeCommand } from './windowsCommand';",
       ].join('\n'),
       resolveDir: path.join(repoRoot, 'extension/src/host/connections'),
       loader: 'ts',
@@ -67,6 +89,7 @@ export function drive(transport, opts = {}) {
   const events = {
     onOpened(info) {
       openedInfo = info;
+      if (info.pid) spawnedGroups.add(info.pid);
       resolveOpened(info);
     },
     onMessage(json) {
@@ -82,6 +105,7 @@ export function drive(transport, opts = {}) {
     },
     onClosed(info) {
       closedCount++;
+      if (openedInfo?.pid) spawnedGroups.delete(openedInfo.pid);
       resolveClosed(info);
       // Nothing more will arrive: fail whoever still waits, at once.
       for (const w of waiters.splice(0)) {
@@ -205,6 +229,8 @@ export async function startListeningServer(args, port, timeoutMs = 15000) {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  spawnedPids.add(child.pid);
+  child.once('exit', () => spawnedPids.delete(child.pid));
   const output = [];
   child.stdout.on('data', (c) => output.push(String(c)));
   child.stderr.on('data', (c) => output.push(String(c)));

@@ -59,7 +59,7 @@ const initializeResult = (id) => ({
   result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'raw', version: '0' } },
 });
 
-describe('Streamable HTTP: real server-everything', () => {
+describe('Streamable HTTP: real server-everything', { timeout: 30000 }, () => {
   let server;
   let port;
   before(async () => {
@@ -78,6 +78,10 @@ describe('Streamable HTTP: real server-everything', () => {
     const echo = await d.request('tools/call', { name: 'echo', arguments: { message: 'over http' } });
     assert.match(JSON.stringify(echo.result.content), /over http/);
     await waitUntil(() => server.output.join('').includes('Establishing new SSE stream'), 3000, 'the GET stream is opened');
+    // Server-initiated messages (not tied to a request) arrive on the GET stream.
+    await d.request('tools/call', { name: 'toggle-simulated-logging', arguments: {} });
+    const note = await d.next((m) => m.method === 'notifications/message', 8000, 'a log notification on the GET stream');
+    assert.ok(note.params.level);
     await within(4000, d.conn.close(), 'close()');
     const info = await d.closed;
     assert.equal(info.byHost, true);
@@ -85,7 +89,7 @@ describe('Streamable HTTP: real server-everything', () => {
   });
 });
 
-describe('legacy HTTP+SSE: real server-everything in sse mode', () => {
+describe('legacy HTTP+SSE: real server-everything in sse mode', { timeout: 30000 }, () => {
   let server;
   let port;
   before(async () => {
@@ -118,7 +122,7 @@ describe('legacy HTTP+SSE: real server-everything in sse mode', () => {
   });
 });
 
-describe('Streamable HTTP: official SDK server with bearer auth', () => {
+describe('Streamable HTTP: official SDK server with bearer auth', { timeout: 30000 }, () => {
   const token = `tok-${randomUUID()}`;
   let fixture;
   /** Every request the server saw: method, headers, JSON-RPC method. */
@@ -228,7 +232,7 @@ describe('Streamable HTTP: official SDK server with bearer auth', () => {
   });
 });
 
-describe('HTTP faults', () => {
+describe('HTTP faults', { timeout: 30000 }, () => {
   test('nothing listening: onClosed names the URL and the error', async () => {
     const port = await freePort();
     const d = tracked({ type: 'http', url: `http://127.0.0.1:${port}/mcp?apiKey=hunter2`, headers: {} });
@@ -343,6 +347,7 @@ describe('HTTP faults', () => {
       await ping;
       assert.deepEqual(posts[0], { method: 'initialize', session: undefined, version: undefined });
       assert.deepEqual(new Set(posts.slice(1).map((p) => p.session)), new Set(['S1']));
+      assert.deepEqual(new Set(posts.slice(1).map((p) => p.version)), new Set(['2025-06-18']), 'queued messages wait for the initialize result');
       await d.conn.close();
     } finally {
       await srv.close();

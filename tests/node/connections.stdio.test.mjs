@@ -20,7 +20,7 @@ after(async () => {
   await Promise.all(open.map((d) => d.conn.close()));
 });
 
-describe('stdio: real server-everything', () => {
+describe('stdio: real server-everything', { timeout: 30000 }, () => {
   test('initialize, initialized, tools/list, then close leaves no process', async () => {
     const d = tracked({ type: 'stdio', command: node, args: [everythingBin, 'stdio'], env: {} });
     const { pid } = await within(10000, d.opened, 'onOpened');
@@ -46,7 +46,7 @@ describe('stdio: real server-everything', () => {
   });
 });
 
-describe('stdio: real server-memory launched through npx', () => {
+describe('stdio: real server-memory launched through npx', { timeout: 30000 }, () => {
   test('npx and the server it starts share a process group; close() ends all of it', { skip: process.platform !== 'linux' }, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'lazy-mcp-memory-'));
     try {
@@ -69,7 +69,7 @@ describe('stdio: real server-memory launched through npx', () => {
   });
 });
 
-describe('stdio: environment and working directory', () => {
+describe('stdio: environment and working directory', { timeout: 30000 }, () => {
   test('env merged over the base env, envFile under explicit env, cwd', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'lazy-mcp-env-'));
     try {
@@ -96,6 +96,14 @@ describe('stdio: environment and working directory', () => {
     }
   });
 
+  test('a pretty-printed message still goes out as one line', async () => {
+    const d = tracked(fixture('env-report.mjs'));
+    d.conn.send(JSON.stringify({ jsonrpc: '2.0', id: 'pretty', method: 'report', params: { a: [1, 2] } }, null, 2));
+    const res = await d.next((m) => m.id === 'pretty', 5000, 'the response');
+    assert.ok(res.result.cwd);
+    await d.conn.close();
+  });
+
   test('cwdFallback is used when the transport has no cwd', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'lazy-mcp-cwd-'));
     try {
@@ -120,7 +128,7 @@ describe('stdio: environment and working directory', () => {
   });
 });
 
-describe('stdio: faults', () => {
+describe('stdio: faults', { timeout: 30000 }, () => {
   test('a command that does not exist: onClosed names the command, no onOpened', async () => {
     const d = tracked({ type: 'stdio', command: 'lazy-mcp-no-such-command', args: ['--x'], env: {} });
     const info = await within(5000, d.closed, 'onClosed');
@@ -161,6 +169,36 @@ describe('stdio: faults', () => {
     assert.match(warnings[0].msg, /Starting fixture server/);
     assert.equal(d.messages.length, 2, 'only the two responses became messages');
     await d.conn.close();
+  });
+
+  test('a throwing event handler is logged and does not break the stream', async () => {
+    const { openConnection } = (await import('./connections.helper.mjs')).loadConnections();
+    const got = [];
+    const logs = [];
+    let closed;
+    const done = new Promise((r) => (closed = r));
+    const conn = openConnection(
+      fixture('env-report.mjs'),
+      {
+        onOpened() {},
+        onMessage(json) {
+          got.push(JSON.parse(json).id);
+          throw new Error('handler bug');
+        },
+        onClosed: closed,
+      },
+      { log: (level, msg) => logs.push({ level, msg }) },
+    );
+    try {
+      conn.send('{"jsonrpc":"2.0","id":1,"method":"a"}');
+      conn.send('{"jsonrpc":"2.0","id":2,"method":"b"}');
+      await waitUntil(() => got.length === 2, 5000, 'both responses delivered');
+      assert.deepEqual(got, [1, 2]);
+      assert.equal(logs.filter((l) => l.level === 'error' && /onMessage handler threw: handler bug/.test(l.msg)).length, 2);
+    } finally {
+      await conn.close();
+    }
+    await within(1000, done, 'onClosed');
   });
 
   test('a server ignoring stdin EOF and SIGTERM is SIGKILLed within the bound', async () => {

@@ -54,6 +54,8 @@ class HttpConnection implements Connection {
   /** Messages waiting for the first exchange (probing) or for the legacy `endpoint` event. */
   private queue: Outgoing[] = [];
   private firstInFlight = false;
+  /** The first POST was answered; the queue waits until these request ids got their responses. */
+  private heldFor: Set<string> | undefined;
   private legacyEndpoint: URL | undefined;
   private getStreamOpened = false;
   /** Ids of requests sent and not answered yet (JSON text of the id). */
@@ -166,11 +168,10 @@ class HttpConnection implements Connection {
       if (this.endsConnection(status, res)) return;
 
       if (isFirst) {
-        this.mode = 'streamable';
-        this.firstInFlight = false;
-        const queued = this.queue;
-        this.queue = [];
-        for (const m of queued) this.postStreamable(m);
+        // Hold what was queued until the first request is answered, so it carries the session id
+        // and, after `initialize`, the negotiated protocol version.
+        this.heldFor = new Set(msg.requestIds);
+        this.releaseQueueIfAnswered();
       }
       if (status >= 200 && status < 300) {
         if (msg.isInitialized) this.openGetStream();
@@ -188,6 +189,9 @@ class HttpConnection implements Connection {
     const type = (headerValue(res.headers['content-type']) ?? '').toLowerCase();
     if (res.statusCode === 202 || res.statusCode === 204) {
       res.resume();
+      // No reply body: any answer can only come on another stream; do not hold the queue for it.
+      this.heldFor?.clear();
+      this.releaseQueueIfAnswered();
       return;
     }
     if (type.startsWith('text/event-stream')) {
@@ -416,11 +420,30 @@ class HttpConnection implements Connection {
         this.protocolVersion = result['protocolVersion'];
       }
     }
+    this.releaseQueueIfAnswered();
+  }
+
+  /** After the first exchange: once its requests are answered (or failed), send what waited. */
+  private releaseQueueIfAnswered(): void {
+    const held = this.heldFor;
+    if (held === undefined || this.mode !== 'probing') return;
+    for (const key of held) if (this.outstanding.has(key)) return;
+    this.heldFor = undefined;
+    this.mode = 'streamable';
+    this.firstInFlight = false;
+    const queued = this.queue;
+    this.queue = [];
+    for (const m of queued) this.postStreamable(m);
   }
 
   /** Answer, with a transport error, the requests of `msg` that got no response. */
   private failUnanswered(msg: Outgoing, why: string, httpStatus?: number): void {
     if (this.finished) return;
+    this.failRequests(msg, why, httpStatus);
+    this.releaseQueueIfAnswered();
+  }
+
+  private failRequests(msg: Outgoing, why: string, httpStatus?: number): void {
     for (const key of msg.requestIds) {
       if (!this.outstanding.delete(key)) continue;
       this.initializeIds.delete(key);

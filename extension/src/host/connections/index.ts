@@ -4,7 +4,7 @@
 
 import { openHttpConnection } from './httpConnection';
 import { openStdioConnection } from './stdioConnection';
-import type { Connection, ConnectionEvents, ConnectionOptions, Transport } from './types';
+import type { Connection, ConnectionEvents, ConnectionOptions, LogSink, Transport } from './types';
 
 export type {
   ClosedInfo,
@@ -28,11 +28,34 @@ export { redactUrl } from './httpConnection';
  * `onStderr`, then exactly one `onClosed`.
  */
 export function openConnection(transport: Transport, events: ConnectionEvents, opts: ConnectionOptions = {}): Connection {
+  const guarded = guardEvents(events, opts.log ?? (() => undefined));
   switch (transport.type) {
     case 'stdio':
-      return openStdioConnection(transport, events, opts);
+      return openStdioConnection(transport, guarded, opts);
     case 'http':
     case 'sse':
-      return openHttpConnection(transport, events, opts);
+      return openHttpConnection(transport, guarded, opts);
   }
+}
+
+/**
+ * A handler that throws must not break the stream it was called from (the rest
+ * of a chunk, the close sequence): the error is logged and delivery goes on.
+ */
+function guardEvents(events: ConnectionEvents, log: LogSink): ConnectionEvents {
+  const call = (name: string, fn: () => void): void => {
+    try {
+      fn();
+    } catch (err) {
+      log('error', `connection ${name} handler threw: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  const guarded: ConnectionEvents = {
+    onOpened: (info) => call('onOpened', () => events.onOpened(info)),
+    onMessage: (json) => call('onMessage', () => events.onMessage(json)),
+    onClosed: (info) => call('onClosed', () => events.onClosed(info)),
+  };
+  const onStderr = events.onStderr;
+  if (onStderr !== undefined) guarded.onStderr = (line) => call('onStderr', () => onStderr.call(events, line));
+  return guarded;
 }

@@ -22,6 +22,8 @@ export class SseParser {
   private lastEventId: string | undefined;
   /** A chunk ended in '\r': a following '\n' belongs to the same line ending. */
   private skipLeadingLf = false;
+  /** A byte-order mark is allowed before the first field. */
+  private atStart = true;
 
   constructor(private readonly onEvent: (event: SseEvent) => void) {}
 
@@ -31,6 +33,10 @@ export class SseParser {
 
   push(chunk: string): void {
     let text = chunk;
+    if (this.atStart && text.length > 0) {
+      this.atStart = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
     if (this.skipLeadingLf && text.startsWith('\n')) text = text.slice(1);
     this.skipLeadingLf = false;
     // The kept buffer holds no line ending, so scanning resumes where the new text starts.

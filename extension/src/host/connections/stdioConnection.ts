@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { parseEnvFile } from './envFile';
 import { LineSplitter, StderrRing } from './lineFraming';
 import { delay, groupIsAlive, signalGroup, waitForGroupGone } from './processGroup';
+import { planWindowsSpawn } from './windowsCommand';
 import type { ClosedInfo, Connection, ConnectionEvents, ConnectionOptions, LogSink, StdioTransport } from './types';
 
 const isWindows = process.platform === 'win32';
@@ -88,27 +89,31 @@ class StdioConnection implements Connection {
     if (t.envFile !== undefined && t.envFile !== '') {
       const file = path.resolve(cwd ?? base, t.envFile);
       try {
-        Object.assign(env, parseEnvFile(readFileSync(file, 'utf8')));
+        mergeEnv(env, parseEnvFile(readFileSync(file, 'utf8')));
       } catch (err) {
         this.failEarly(`cannot start ${this.label}: cannot read envFile "${file}" (${errorCode(err)})`);
         return;
       }
     }
-    Object.assign(env, t.env ?? {});
+    mergeEnv(env, t.env ?? {});
 
     if (cwd !== undefined && !existsSync(cwd)) {
       this.failEarly(`cannot start ${this.label}: working directory "${cwd}" does not exist`);
       return;
     }
 
+    const plan = isWindows
+      ? planWindowsSpawn(t.command, t.args ?? [], env, cwd, existsSync)
+      : { command: t.command, args: t.args ?? [], verbatim: false };
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn(t.command, t.args ?? [], {
+      child = spawn(plan.command, plan.args, {
         cwd,
         env,
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: !isWindows,
         windowsHide: true,
+        windowsVerbatimArguments: plan.verbatim,
       });
     } catch (err) {
       this.failEarly(`cannot start ${this.label}: ${describeSpawnError(err)}`);
@@ -278,6 +283,19 @@ class StdioConnection implements Connection {
   private describeExit(code: number | null, signal: NodeJS.Signals | null): string {
     const how = signal !== null ? `was ended by ${signal}` : `exited with code ${code ?? 'unknown'}`;
     return this.closedByHost ? `closed by host: ${this.label} ${how}` : `server process ${this.label} ${how}`;
+  }
+}
+
+/** Assign `source` over `target`; on Windows a key replaces any same-named key of another case. */
+function mergeEnv(target: NodeJS.ProcessEnv, source: Record<string, string>): void {
+  for (const [key, value] of Object.entries(source)) {
+    if (isWindows) {
+      const lower = key.toLowerCase();
+      for (const existing of Object.keys(target)) {
+        if (existing !== key && existing.toLowerCase() === lower) delete target[existing];
+      }
+    }
+    target[key] = value;
   }
 }
 
