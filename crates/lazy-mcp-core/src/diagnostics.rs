@@ -1,30 +1,326 @@
 //! The "MCP Diagnostics" report, rendered by the core from what it knows so that
-//! the VS Code command and the CLI show the same thing.
+//! the VS Code command and the CLI show the same thing. Values shown here never
+//! include secrets: the snapshot carries no env or header values.
 
+use crate::config::{FileReport, Problem, Severity, Shadowed, SourceRef};
+use crate::engine::DiagnosticsSnapshot;
+use crate::host_policy::Unmanaged;
 use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
 
-/// What the host tells the report about its surroundings.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// What the host adds to the engine's snapshot.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct ReportContext {
-    /// e.g. "VS Code 1.139.1" or "lazy-mcp CLI".
-    #[serde(default)]
+    /// e.g. "Visual Studio Code 1.139.1" or "lazy-mcp CLI".
     pub host: String,
-    /// Workspace folders the host is serving.
-    #[serde(default)]
     pub workspace_folders: Vec<String>,
+    /// Render `lazy-mcp://` action links (the VS Code webview handles them).
+    pub links: bool,
+    pub files: Vec<FileReport>,
+    pub problems: Vec<Problem>,
+    pub shadowed: Vec<Shadowed>,
+    pub unmanaged: Vec<Unmanaged>,
 }
 
 /// Render the report as Markdown.
-pub fn render_markdown(ctx: &ReportContext, servers_configured: usize) -> String {
+pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapshot>) -> String {
     let mut out = String::new();
-    out.push_str("# MCP Diagnostics\n\n");
-    out.push_str(&format!("Core version: {}\n\n", crate::CORE_VERSION));
+    let _ = writeln!(out, "# MCP Diagnostics\n");
+    let _ = writeln!(out, "Core version: {}\n", crate::CORE_VERSION);
     if !ctx.host.is_empty() {
-        out.push_str(&format!("Host: {}\n\n", ctx.host));
+        let _ = writeln!(out, "Host: {}\n", ctx.host);
     }
-    let plural = if servers_configured == 1 { "" } else { "s" };
-    out.push_str(&format!("{servers_configured} server{plural} configured\n"));
+    let managed = snapshot.map_or(0, |s| s.servers.len());
+    let configured = managed + ctx.unmanaged.len();
+    let plural = if configured == 1 { "" } else { "s" };
+    let _ = write!(out, "**{configured} server{plural} configured**");
+    if let Some(s) = snapshot {
+        let t = &s.totals;
+        let _ = write!(
+            out,
+            " — {} connected · {} catalogued only · {} dormant · {} failed · {} disabled · {} needs auth",
+            t.connected, t.catalogued, t.dormant, t.failed, t.disabled, t.needs_auth
+        );
+        if t.in_progress > 0 {
+            let _ = write!(out, " · {} in progress", t.in_progress);
+        }
+        let _ = write!(
+            out,
+            "\n\nTools exposed: {} (≈ {} schema tokens, estimated as bytes / 4)",
+            t.tools,
+            group_digits(t.schema_token_estimate)
+        );
+    }
+    out.push_str("\n\n");
+    if let Some(s) = snapshot.filter(|s| !s.servers.is_empty()) {
+        render_servers(&mut out, ctx, s);
+    }
+    render_unmanaged(&mut out, ctx);
+    render_problems(&mut out, ctx);
+    render_shadowed(&mut out, ctx);
+    render_files(&mut out, ctx);
+    out
+}
+
+fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot) {
+    out.push_str("## Servers managed by Lazy MCP\n\n");
+    out.push_str("| server | state | tools | prompts | resources | transport | source | pid | memory | cache age | connect | calls | tokens (est.) | last error |");
+    if ctx.links {
+        out.push_str(" actions |");
+    }
+    out.push_str("\n|---|---|--:|--:|--:|---|---|--:|--:|--:|--:|--:|--:|---|");
+    if ctx.links {
+        out.push_str("---|");
+    }
+    out.push('\n');
+    for server in &s.servers {
+        let mut state = server.state_label.clone();
+        if server.tools_are_declared_stubs {
+            state.push_str(" (declared tools)");
+        }
+        let error = server
+            .last_error
+            .as_deref()
+            .map_or_else(|| "—".to_string(), cell);
+        let _ = write!(
+            out,
+            "| {} | **{}** | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&server.name),
+            state,
+            server.tools,
+            server.prompts,
+            server.resources + server.resource_templates,
+            server.transport,
+            source_cell(ctx, &server.source),
+            server.pid.map_or("—".into(), |p| p.to_string()),
+            server.rss_bytes.map_or("—".into(), megabytes),
+            server.cache_age_ms.map_or("—".into(), duration),
+            server
+                .connect_latency_ms
+                .map_or("—".into(), |ms| format!("{ms} ms")),
+            server.calls_served,
+            group_digits(server.schema_token_estimate),
+            error,
+        );
+        if ctx.links {
+            let _ = write!(out, " {} |", actions(&server.name, &server.state_label));
+        }
+        out.push('\n');
+        if !server.dropped_declared_tools.is_empty() {
+            let _ = writeln!(
+                out,
+                "| ↳ declared tools the server does not have: {} |||||||||||||{}",
+                cell(&server.dropped_declared_tools.join(", ")),
+                if ctx.links { "|" } else { "" }
+            );
+        }
+    }
+    out.push('\n');
+}
+
+fn actions(name: &str, state_label: &str) -> String {
+    let link = |verb: &str, label: &str| {
+        format!(
+            "[{label}](lazy-mcp://{verb}?server={})",
+            percent_encode(name)
+        )
+    };
+    let mut list = Vec::new();
+    match state_label {
+        "DISABLED" | "DORMANT" => list.push(link("enable", "Enable")),
+        "CONNECTED" => {
+            list.push(link("disconnect", "Disconnect"));
+            list.push(link("disable", "Disable"));
+        }
+        _ => {
+            list.push(link("connect", "Connect"));
+            list.push(link("disable", "Disable"));
+        }
+    }
+    list.push(link("refresh", "Refresh"));
+    list.join(" · ")
+}
+
+fn render_unmanaged(out: &mut String, ctx: &ReportContext) {
+    if ctx.unmanaged.is_empty() {
+        return;
+    }
+    out.push_str(
+        "## Configured but not managed by Lazy MCP\n\n| server | source | why |\n|---|---|---|\n",
+    );
+    for u in &ctx.unmanaged {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            cell(&u.name),
+            source_cell(ctx, &u.source),
+            cell(&u.reason)
+        );
+    }
+    out.push('\n');
+}
+
+fn render_problems(out: &mut String, ctx: &ReportContext) {
+    let shown: Vec<&Problem> = ctx
+        .problems
+        .iter()
+        .filter(|p| p.severity != Severity::Info)
+        .collect();
+    if shown.is_empty() {
+        return;
+    }
+    out.push_str("## Problems\n\n");
+    for p in shown {
+        let icon = if p.severity == Severity::Error {
+            "✖ error"
+        } else {
+            "⚠ warning"
+        };
+        let mut location = p.file.clone();
+        if p.line > 0 {
+            let _ = write!(location, ":{}:{}", p.line, p.column);
+        }
+        let location = if ctx.links {
+            format!(
+                "[{}](lazy-mcp://open?file={}&line={}&column={})",
+                location,
+                percent_encode(&p.file),
+                p.line,
+                p.column
+            )
+        } else {
+            format!("`{location}`")
+        };
+        let _ = write!(out, "- {icon} {location}");
+        if let Some(server) = &p.server {
+            let _ = write!(out, " — server `{server}`");
+        }
+        if let Some(field) = &p.field {
+            let _ = write!(out, ", field `{field}`");
+        }
+        let _ = writeln!(out, ": {}", p.message.replace('\n', " "));
+    }
+    out.push('\n');
+}
+
+fn render_shadowed(out: &mut String, ctx: &ReportContext) {
+    if ctx.shadowed.is_empty() {
+        return;
+    }
+    out.push_str("## Shadowed definitions\n\n");
+    for s in &ctx.shadowed {
+        let _ = writeln!(
+            out,
+            "- `{}` in {} is shadowed by {}",
+            s.name,
+            source_cell(ctx, &s.loser),
+            source_cell(ctx, &s.winner)
+        );
+    }
+    out.push('\n');
+}
+
+fn render_files(out: &mut String, ctx: &ReportContext) {
+    if ctx.files.is_empty() {
+        return;
+    }
+    out.push_str(
+        "## Config files looked at\n\n| file | format | scope | status |\n|---|---|---|---|\n",
+    );
+    for f in &ctx.files {
+        let status = match (&f.error, f.found) {
+            (Some(_), _) => "✖ has errors (see Problems)".to_string(),
+            (None, false) => "not found".to_string(),
+            (None, true) => format!(
+                "{} server{}",
+                f.server_count,
+                if f.server_count == 1 { "" } else { "s" }
+            ),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            cell(&f.path),
+            enum_name(&f.format),
+            enum_name(&f.scope),
+            status
+        );
+    }
+    out.push('\n');
+}
+
+fn source_cell(ctx: &ReportContext, source: &SourceRef) -> String {
+    let short = short_path(&source.file);
+    let text = format!("{short}:{}", source.line);
+    if ctx.links {
+        format!(
+            "[{}](lazy-mcp://open?file={}&line={}&column={})",
+            cell(&text),
+            percent_encode(&source.file),
+            source.line,
+            source.column
+        )
+    } else {
+        cell(&text)
+    }
+}
+
+/// The last two path components: enough to recognize `.vscode/mcp.json`.
+fn short_path(path: &str) -> String {
+    let parts: Vec<&str> = path.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
+    let keep = parts.len().saturating_sub(2);
+    parts
+        .get(keep..)
+        .map_or_else(|| path.to_string(), |p| p.join("/"))
+}
+
+fn enum_name<T: Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// Make a value safe inside a Markdown table cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+fn percent_encode(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~/".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+fn megabytes(bytes: u64) -> String {
+    format!("{:.0} MB", bytes as f64 / 1_000_000.0)
+}
+
+fn duration(ms: u64) -> String {
+    match ms {
+        0..=59_999 => format!("{} s", ms / 1000),
+        60_000..=3_599_999 => format!("{} min", ms / 60_000),
+        3_600_000..=86_399_999 => format!("{} h", ms / 3_600_000),
+        _ => format!("{} d", ms / 86_400_000),
+    }
+}
+
+fn group_digits(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
     out
 }
 
@@ -34,15 +330,28 @@ mod tests {
 
     #[test]
     fn empty_report_names_the_core_version_and_zero_servers() {
-        let report = render_markdown(&ReportContext::default(), 0);
+        let report = render_markdown(&ReportContext::default(), None);
         assert!(report.starts_with("# MCP Diagnostics\n"));
         assert!(report.contains(&format!("Core version: {}", crate::CORE_VERSION)));
         assert!(report.contains("0 servers configured"));
     }
 
     #[test]
-    fn singular_server_is_not_pluralized() {
-        let report = render_markdown(&ReportContext::default(), 1);
-        assert!(report.contains("1 server configured"));
+    fn table_cells_cannot_break_the_table_and_paths_are_shortened() {
+        assert_eq!(cell("a|b\nc"), "a\\|b c");
+        assert_eq!(
+            short_path("/home/u/ws/.vscode/mcp.json"),
+            ".vscode/mcp.json"
+        );
+        assert_eq!(short_path("mcp.json"), "mcp.json");
+    }
+
+    #[test]
+    fn numbers_read_like_a_person_wrote_them() {
+        assert_eq!(group_digits(1234567), "1,234,567");
+        assert_eq!(group_digits(12), "12");
+        assert_eq!(duration(61_000), "1 min");
+        assert_eq!(megabytes(65_400_000), "65 MB");
+        assert_eq!(percent_encode("a b/c"), "a%20b/c");
     }
 }

@@ -4,6 +4,7 @@
 pub mod config;
 pub mod diagnostics;
 pub mod engine;
+pub mod host_policy;
 pub mod protocol;
 
 /// Version of the core, reported by "MCP Diagnostics".

@@ -14,7 +14,7 @@ pub fn core_version() -> String {
 #[wasm_bindgen(js_name = diagnosticsReport)]
 pub fn diagnostics_report(context_json: &str) -> String {
     let ctx: ReportContext = serde_json::from_str(context_json).unwrap_or_default();
-    render_markdown(&ctx, 0)
+    render_markdown(&ctx, None)
 }
 
 /// Which config files to read: a `DiscoveryInput` in, `CandidateFile[]` out.
@@ -27,6 +27,12 @@ pub fn discovery_plan(input_json: &str) -> String {
 #[wasm_bindgen(js_name = normalizeConfig)]
 pub fn normalize_config(input_json: &str) -> String {
     lazy_mcp_core::config::normalize_json(input_json)
+}
+
+/// Which servers this host manages: `{"servers": [...], "policy": {...}}` in, `Selection` out.
+#[wasm_bindgen(js_name = selectServers)]
+pub fn select_servers(input_json: &str) -> String {
+    lazy_mcp_core::host_policy::select_servers_json(input_json)
 }
 
 /// Aborts the instance on purpose. Exists only so the host's trap recovery
@@ -64,5 +70,11 @@ impl Engine {
 
     pub fn snapshot(&self) -> String {
         self.inner.snapshot_json()
+    }
+
+    /// The "MCP Diagnostics" Markdown for this engine's state plus the host's `ReportContext`.
+    pub fn report(&self, context_json: &str) -> String {
+        let ctx: ReportContext = serde_json::from_str(context_json).unwrap_or_default();
+        render_markdown(&ctx, Some(&self.inner.snapshot()))
     }
 }

@@ -9,6 +9,7 @@ export interface CoreExports {
   debugTrap(): void;
   discoveryPlan(inputJson: string): string;
   normalizeConfig(inputJson: string): string;
+  selectServers(inputJson: string): string;
   /** The lifecycle engine: `handle(nowMs, eventJson) → effectsJson`, `snapshot() → json`. */
   Engine: new (settingsJson: string) => unknown;
 }

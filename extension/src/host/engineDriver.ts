@@ -30,6 +30,7 @@ type Effect =
 export interface EngineHandle {
   handle(nowMs: number, eventJson: string): string;
   snapshot(): string;
+  report(contextJson: string): string;
   free(): void;
 }
 
@@ -101,6 +102,12 @@ export class EngineDriver {
       if (rss !== undefined) this.handle({ type: 'processStats', server, rssBytes: rss });
     }
     return this.deps.core.call(() => this.engine.snapshot());
+  }
+
+  /** The Diagnostics Markdown rendered by the core (refreshes process memory first). */
+  reportMarkdown(contextJson: string): string {
+    this.snapshotJson();
+    return this.deps.core.call(() => this.engine.report(contextJson));
   }
 
   /** Stop everything this driver started: every process tree, every timer. */

@@ -1,0 +1,181 @@
+//! Which configured servers a host manages. Decided here, not in the host:
+//! - untrusted workspace: servers from workspace files are never started;
+//! - servers from files VS Code loads itself are left to VS Code by default
+//!   (VS Code would show their tools a second time, or disable ours on a name
+//!   collision), and listed in Diagnostics so nothing is silently dropped.
+
+use crate::config::model::{ConfigScope, ServerConfig, SourceRef};
+use serde::{Deserialize, Serialize};
+
+/// Setting `lazyMcp.vscodeNativeServers`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum VsCodeNativePolicy {
+    /// VS Code manages servers from the files it reads itself; we only list them.
+    #[default]
+    LeaveToVsCode,
+    /// Manage them too (for users who turned VS Code's own copies off).
+    AlsoManage,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HostPolicy {
+    pub workspace_trusted: bool,
+    pub vscode_native: VsCodeNativePolicy,
+}
+
+impl Default for HostPolicy {
+    fn default() -> Self {
+        HostPolicy {
+            workspace_trusted: true,
+            vscode_native: VsCodeNativePolicy::AlsoManage,
+        }
+    }
+}
+
+/// A configured server the host does not manage, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Unmanaged {
+    pub name: String,
+    pub source: SourceRef,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Selection {
+    pub managed: Vec<ServerConfig>,
+    pub unmanaged: Vec<Unmanaged>,
+}
+
+pub fn select_servers(servers: &[ServerConfig], policy: &HostPolicy) -> Selection {
+    let mut selection = Selection::default();
+    for server in servers {
+        let from_workspace = matches!(
+            server.source.scope,
+            ConfigScope::Project | ConfigScope::Local
+        );
+        let reason = if from_workspace && !policy.workspace_trusted {
+            Some("the workspace is not trusted: servers from workspace files are not started (trust the workspace to allow them)".to_string())
+        } else if server.loaded_by_vscode
+            && policy.vscode_native == VsCodeNativePolicy::LeaveToVsCode
+        {
+            Some("VS Code loads this file itself and manages this server (setting lazyMcp.vscodeNativeServers)".to_string())
+        } else {
+            None
+        };
+        match reason {
+            Some(reason) => selection.unmanaged.push(Unmanaged {
+                name: server.name.clone(),
+                source: server.source.clone(),
+                reason,
+            }),
+            None => selection.managed.push(server.clone()),
+        }
+    }
+    selection
+}
+
+/// JSON facade: `{"servers": [ServerConfig], "policy": HostPolicy}` in, `Selection` out.
+pub fn select_servers_json(input_json: &str) -> String {
+    #[derive(Deserialize)]
+    struct Input {
+        #[serde(default)]
+        servers: Vec<ServerConfig>,
+        #[serde(default)]
+        policy: HostPolicy,
+    }
+    let selection = match serde_json::from_str::<Input>(input_json) {
+        Ok(input) => select_servers(&input.servers, &input.policy),
+        Err(_) => Selection::default(),
+    };
+    serde_json::to_string(&selection).unwrap_or_else(|_| "{}".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::model::{ConfigFormat, ToolFilter, Transport};
+
+    fn server(name: &str, scope: ConfigScope, loaded_by_vscode: bool) -> ServerConfig {
+        ServerConfig {
+            name: name.into(),
+            transport: Transport::Stdio {
+                command: "node".into(),
+                args: vec![],
+                env: Default::default(),
+                cwd: None,
+                env_file: None,
+            },
+            enabled: true,
+            auto_connect: true,
+            tools: ToolFilter::All,
+            timeout_ms: None,
+            source: SourceRef {
+                format: ConfigFormat::CopilotCli,
+                scope,
+                file: format!("/{name}.json"),
+                line: 1,
+                column: 1,
+                workspace_folder: None,
+            },
+            loaded_by_vscode,
+            fingerprint: name.into(),
+        }
+    }
+
+    #[test]
+    fn untrusted_workspace_blocks_project_and_local_servers_but_not_user_ones() {
+        let servers = [
+            server("proj", ConfigScope::Project, false),
+            server("local", ConfigScope::Local, false),
+            server("user", ConfigScope::User, false),
+        ];
+        let policy = HostPolicy {
+            workspace_trusted: false,
+            vscode_native: VsCodeNativePolicy::AlsoManage,
+        };
+        let sel = select_servers(&servers, &policy);
+        let managed: Vec<_> = sel.managed.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(managed, ["user"]);
+        assert_eq!(sel.unmanaged.len(), 2);
+        assert!(sel
+            .unmanaged
+            .iter()
+            .all(|u| u.reason.contains("not trusted")));
+    }
+
+    #[test]
+    fn servers_vscode_loads_are_left_to_it_by_default_and_listed() {
+        let servers = [
+            server("native", ConfigScope::Project, true),
+            server("ours", ConfigScope::Project, false),
+        ];
+        let policy = HostPolicy {
+            workspace_trusted: true,
+            vscode_native: VsCodeNativePolicy::LeaveToVsCode,
+        };
+        let sel = select_servers(&servers, &policy);
+        assert_eq!(sel.managed.len(), 1);
+        assert_eq!(sel.unmanaged.len(), 1);
+        assert!(sel
+            .unmanaged
+            .iter()
+            .any(|u| u.name == "native" && u.reason.contains("lazyMcp.vscodeNativeServers")));
+        let also = HostPolicy {
+            vscode_native: VsCodeNativePolicy::AlsoManage,
+            ..policy
+        };
+        assert_eq!(select_servers(&servers, &also).managed.len(), 2);
+    }
+
+    #[test]
+    fn bad_json_selects_nothing_instead_of_failing() {
+        assert_eq!(
+            select_servers_json("nope"),
+            r#"{"managed":[],"unmanaged":[]}"#
+        );
+    }
+}
