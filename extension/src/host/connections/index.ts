@@ -55,7 +55,6 @@ function guardEvents(events: ConnectionEvents, log: LogSink): ConnectionEvents {
     onMessage: (json) => call('onMessage', () => events.onMessage(json)),
     onClosed: (info) => call('onClosed', () => events.onClosed(info)),
   };
-  const onStderr = events.onStderr;
-  if (onStderr !== undefined) guarded.onStderr = (line) => call('onStderr', () => onStderr.call(events, line));
+  if (events.onStderr !== undefined) guarded.onStderr = (line) => call('onStderr', () => events.onStderr?.(line));
   return guarded;
 }
