@@ -224,7 +224,9 @@ function isolatedEnv(homeRoot, extra) {
   mkdirs(...Object.values(xdg));
   const env = { ...process.env, ...xdg, TMPDIR: tmp, ...extra };
   for (const k of Object.keys(env)) {
-    if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE') delete env[k];
+    // VS Code-terminal leftovers, and what an outer `npm test` exported (npm would read those
+    // npm_config_* as configuration in any npm/npx the tests or the extension start)
+    if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE' || (/^npm_/i.test(k) && !/^npm_config_(registry|cafile|strict_ssl|https?_proxy|proxy|noproxy)$/i.test(k))) delete env[k];
   }
   return env;
 }
@@ -580,6 +582,14 @@ async function main() {
     process.stdout.write('usage: node tests/integration/run.mjs [--vsix FILE.vsix] [--extension-dev-path DIR] [--keep]\n');
     return 0;
   }
+  const desktop = process.env.VSCODE_TEST_EXECUTABLE;
+  for (const dep of ['mocha/lib/mocha.cjs', desktop ? '@vscode/test-electron' : 'playwright-core']) {
+    try {
+      require.resolve(dep);
+    } catch {
+      throw new RunnerError(`npm dependency ${dep.split('/lib/')[0]} is missing from ${path.join(REPO, 'node_modules')} (run: npm ci)`);
+    }
+  }
   const devPath = path.resolve(values['extension-dev-path'] ?? REPO);
   const manifestFile = path.join(devPath, 'package.json');
   if (!fs.existsSync(manifestFile)) throw new RunnerError(`no extension manifest at ${manifestFile}`);
@@ -594,7 +604,6 @@ async function main() {
   mkdirs(runDir);
 
   const testEnv = { LAZY_MCP_TEST_DEV_PATH: devPath, LAZY_MCP_TEST_REPO_ROOT: REPO };
-  const desktop = process.env.VSCODE_TEST_EXECUTABLE;
   let tools;
   if (desktop) {
     if (!fs.existsSync(desktop)) throw new RunnerError(`VSCODE_TEST_EXECUTABLE=${desktop} does not exist`);
