@@ -487,7 +487,7 @@ async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, vs
     const result = readResult(resultFile) ?? countsFromLines(hostLines);
     return { code, ...(result ?? { passes: 0, failures: 0, missing: true }) };
   } finally {
-    if (browser) await browser.close().catch(() => {});
+    if (browser) await withTimeout(browser.close(), 10_000, 'chromium to close').catch(() => {});
     await endEverything();
   }
 }
@@ -569,17 +569,24 @@ async function runPhaseDesktop({ phase, executable, devPath, workspace, phaseDir
 
 // ---------------------------------------------------------------------------------------------
 
+const USAGE = 'usage: node tests/integration/run.mjs [--vsix FILE.vsix] [--extension-dev-path DIR] [--keep]';
+
 async function main() {
-  const { values } = parseArgs({
-    options: {
-      vsix: { type: 'string' },
-      'extension-dev-path': { type: 'string' },
-      keep: { type: 'boolean', default: process.env.LAZY_MCP_ITEST_KEEP === '1' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        vsix: { type: 'string' },
+        'extension-dev-path': { type: 'string' },
+        keep: { type: 'boolean', default: process.env.LAZY_MCP_ITEST_KEEP === '1' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    throw new RunnerError(`${err.message}\n${USAGE}`);
+  }
   if (values.help) {
-    process.stdout.write('usage: node tests/integration/run.mjs [--vsix FILE.vsix] [--extension-dev-path DIR] [--keep]\n');
+    process.stdout.write(`${USAGE}\n`);
     return 0;
   }
   const desktop = process.env.VSCODE_TEST_EXECUTABLE;
