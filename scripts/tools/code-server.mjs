@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDebianPackages } from './apt.mjs';
 import { ensureNode24 } from './node24.mjs';
-import { ToolError, cliMain, commandExists, markerOk, runLogged, say, toolsDir, writeMarker } from './common.mjs';
+import { ToolError, cleanNpmEnv, cliMain, commandExists, markerOk, runLogged, say, toolsDir, writeMarker } from './common.mjs';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 /** Needed to compile code-server's native modules with node-gyp. */
@@ -39,7 +39,7 @@ export function ensureCodeServer() {
   say(`installing code-server ${CODE_SERVER_VERSION} into ${p.prefix} (npm + node-gyp, takes about 4-5 minutes, ~630 MB)`);
   const t0 = Date.now();
   const env = {
-    ...process.env,
+    ...cleanNpmEnv(),
     PATH: `${node24.bin}${path.delimiter}${process.env.PATH ?? ''}`,
     npm_config_nodedir: node24.home,
   };

@@ -45,6 +45,24 @@ export function writeMarker(markerPath, version) {
   fs.writeFileSync(markerPath, `${version}\n`);
 }
 
+/** npm settings a user may legitimately pass through the environment to our npm installs. */
+const KEEP_NPM_ENV = /^npm_config_(registry|cafile|ca|strict_ssl|proxy|https_proxy|http_proxy|noproxy|fetch_retries|fetch_timeout)$/i;
+
+/**
+ * The environment for a nested `npm install`, without what an outer npm (e.g. `npm test`) put
+ * there: npm reads every npm_config_* variable as configuration, so an inherited
+ * npm_config_user_agent ("... node/v20 ...") makes code-server's postinstall believe it runs on
+ * Node 20 and refuse, and npm_config_local_prefix/loglevel/nodedir would leak in too.
+ */
+export function cleanNpmEnv(env = process.env) {
+  const out = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (/^npm_/i.test(k) && !KEEP_NPM_ENV.test(k)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
 /**
  * Runs a command to completion, output captured into logFile (appended).
  * Throws ToolError with `what` + `hint` + the log location on failure.

