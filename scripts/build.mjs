@@ -21,7 +21,8 @@ export function buildWasm() {
   const wasmBindgen = ensureWasmToolchain();
   console.log('• building the Rust core for wasm32');
   run('cargo', ['build', '--release', '-p', 'lazy-mcp-wasm', '--target', 'wasm32-unknown-unknown'], { cwd: repoRoot });
-  const raw = path.join(repoRoot, 'target', 'wasm32-unknown-unknown', 'release', 'lazy_mcp_wasm.wasm');
+  const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(repoRoot, process.env.CARGO_TARGET_DIR) : path.join(repoRoot, 'target');
+  const raw = path.join(targetDir, 'wasm32-unknown-unknown', 'release', 'lazy_mcp_wasm.wasm');
   const bindgenOut = path.join(outDir, 'wasm');
   fs.rmSync(bindgenOut, { recursive: true, force: true });
   run(wasmBindgen, ['--target', 'nodejs', '--out-dir', bindgenOut, raw]);

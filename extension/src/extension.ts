@@ -1,11 +1,13 @@
-// Entry point: wires the WASM core to VS Code. Decisions live in the core.
+// Entry point: loads the WASM core and hands over to the Controller. If the core
+// cannot load, the extension stays inert and says so once.
 import * as vscode from 'vscode';
-import { CoreLoadError, CoreTrapError, WasmCore, defaultCoreModulePath } from './core/wasmCore';
-import { DiagnosticsDocument, diagnosticsScheme, showDiagnostics } from './vscode/diagnosticsView';
+import { CoreLoadError, WasmCore, defaultCoreModulePath } from './core/wasmCore';
+import { Controller, type LazyMcpApi } from './vscode/controller';
 
 const trapNoticeIntervalMs = 60_000;
+let controller: Controller | undefined;
 
-export function activate(context: vscode.ExtensionContext): void {
+export async function activate(context: vscode.ExtensionContext): Promise<LazyMcpApi | undefined> {
   const log = vscode.window.createOutputChannel('Lazy MCP', { log: true });
   context.subscriptions.push(log);
 
@@ -14,7 +16,8 @@ export function activate(context: vscode.ExtensionContext): void {
     defaultCoreModulePath(context.asAbsolutePath('dist')),
     (level, message) => log[level](message),
     (error) => {
-      // One notice per burst, never a loop of dialogs.
+      // The engine lived in the dead instance: rebuild it from the last inputs.
+      controller?.recoverFromTrap();
       const now = Date.now();
       if (now - lastTrapNotice > trapNoticeIntervalMs) {
         lastTrapNotice = now;
@@ -23,45 +26,21 @@ export function activate(context: vscode.ExtensionContext): void {
     },
   );
 
-  let loadError: CoreLoadError | undefined;
   try {
     core.load();
-    log.info(`Lazy MCP core ${core.call((c) => c.coreVersion())} loaded`);
   } catch (err) {
     if (!(err instanceof CoreLoadError)) throw err;
-    loadError = err;
     log.error(err.message);
     void vscode.window.showErrorMessage(`${err.message}. Lazy MCP is inactive; see Output › Lazy MCP.`);
+    context.subscriptions.push(vscode.commands.registerCommand('lazyMcp.showDiagnostics', () => void vscode.window.showErrorMessage(err.message)));
+    return undefined;
   }
-
-  const diagnosticsDoc = new DiagnosticsDocument();
-  context.subscriptions.push(
-    diagnosticsDoc,
-    vscode.workspace.registerTextDocumentContentProvider(diagnosticsScheme, diagnosticsDoc),
-    vscode.commands.registerCommand('lazyMcp.showDiagnostics', async () => {
-      if (loadError) {
-        void vscode.window.showErrorMessage(loadError.message);
-        return undefined;
-      }
-      try {
-        return await showDiagnostics(diagnosticsDoc, () =>
-          core.call((c) =>
-            c.diagnosticsReport(
-              JSON.stringify({
-                host: `${vscode.env.appName} ${vscode.version}`,
-                workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-              }),
-            ),
-          ),
-        );
-      } catch (err) {
-        if (err instanceof CoreTrapError) return undefined;
-        throw err;
-      }
-    }),
-  );
+  log.info(`Lazy MCP core ${core.call((c) => c.coreVersion())} loaded`);
+  controller = new Controller(context, core, log);
+  return controller.start();
 }
 
-export function deactivate(): void {
-  // Nothing is spawned yet; process shutdown lands with the lifecycle engine.
+export async function deactivate(): Promise<void> {
+  await controller?.stop();
+  controller = undefined;
 }

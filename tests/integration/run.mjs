@@ -417,11 +417,12 @@ function makeLogSink(phase, logFile) {
   return { sink, hostLines };
 }
 
-async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, vsix, testEnv }) {
+async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, stateDir, vsix, testEnv, screenshot }) {
+  // stateDir: where VS Code keeps its state; the warm phase reuses the dev phase's.
   const dirs = {
-    userData: path.join(phaseDir, 'user-data'),
-    serverData: path.join(phaseDir, 'server-data'),
-    extensions: path.join(phaseDir, 'extensions'),
+    userData: path.join(stateDir, 'user-data'),
+    serverData: path.join(stateDir, 'server-data'),
+    extensions: path.join(stateDir, 'extensions'),
     profile: path.join(phaseDir, 'chromium-profile'),
   };
   mkdirs(...Object.values(dirs), path.join(dirs.userData, 'User'));
@@ -457,7 +458,15 @@ async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, vs
 
     let resolveExit;
     const exitCode = new Promise((r) => (resolveExit = r));
-    await page.exposeFunction('codeAutomationExit', (code) => {
+    await page.exposeFunction('codeAutomationExit', async (code) => {
+      // The suite leaves MCP Diagnostics open: keep a picture of it as an artifact.
+      if (screenshot) {
+        fs.mkdirSync(path.dirname(screenshot), { recursive: true });
+        await page.screenshot({ path: screenshot }).then(
+          () => say(`${phase}: screenshot saved to ${path.relative(REPO, screenshot)}`),
+          (err) => say(`${phase}: screenshot failed: ${err.message}`),
+        );
+      }
       resolveExit(Number(code));
     });
     await page.exposeFunction('codeAutomationLog', (level, message) => sink(String(level), message));
@@ -517,9 +526,9 @@ function writeUserSettings(file) {
 // ---------------------------------------------------------------------------------------------
 // Desktop: @vscode/test-electron
 
-async function runPhaseDesktop({ phase, executable, devPath, workspace, phaseDir, vsix, testEnv }) {
+async function runPhaseDesktop({ phase, executable, devPath, workspace, phaseDir, stateDir, vsix, testEnv }) {
   const { runTests, resolveCliArgsFromVSCodeExecutablePath } = require('@vscode/test-electron');
-  const dirs = { userData: path.join(phaseDir, 'user-data'), extensions: path.join(phaseDir, 'extensions') };
+  const dirs = { userData: path.join(stateDir, 'user-data'), extensions: path.join(stateDir, 'extensions') };
   mkdirs(...Object.values(dirs), path.join(dirs.userData, 'User'));
   writeUserSettings(path.join(dirs.userData, 'User', 'settings.json'));
   const resultFile = path.join(phaseDir, 'mocha-result.json');
@@ -565,6 +574,54 @@ async function runPhaseDesktop({ phase, executable, devPath, workspace, phaseDir
   } finally {
     await endEverything();
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixture workspaces name real servers by absolute path: @@REPO@@, @@NODE@@ and
+// @@WORKSPACE@@ are filled in after the copy. Launches go through a counting
+// launcher that appends each pid to .lazy-mcp-test/spawns.log.
+
+function materializeWorkspace(workspace) {
+  for (const rel of fs.readdirSync(workspace, { recursive: true })) {
+    const file = path.join(workspace, rel);
+    if (!fs.statSync(file).isFile()) continue;
+    const text = fs.readFileSync(file, 'utf8');
+    if (!text.includes('@@')) continue;
+    fs.writeFileSync(file, text.replaceAll('@@REPO@@', REPO).replaceAll('@@NODE@@', process.execPath).replaceAll('@@WORKSPACE@@', workspace));
+  }
+  fs.mkdirSync(path.join(workspace, '.lazy-mcp-test'), { recursive: true });
+}
+
+const spawnLogOf = (workspace) => path.join(workspace, '.lazy-mcp-test', 'spawns.log');
+
+async function leftoverServers(workspace) {
+  const log = spawnLogOf(workspace);
+  if (!fs.existsSync(log)) return [];
+  const pids = fs.readFileSync(log, 'utf8').split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+  // A zombie has exited (nobody reaped it here: pid 1 of a container may not); it does not count.
+  const alive = () => pids.filter((pid) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    } catch {
+      return false;
+    }
+  });
+  const deadline = Date.now() + 5000;
+  while (alive().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const left = alive();
+  for (const pid of left) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+  return left;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -626,24 +683,33 @@ async function main() {
     say(`using code-server's VS Code server (${tools.serverMain}) + headless ${tools.chromium}`);
   }
 
-  const phases = [{ phase: 'dev', devPath }];
+  // warm: VS Code restarted on the dev phase's state and workspace (a persisted catalogue).
+  const phases = [{ phase: 'dev', devPath, screenshot: path.join(REPO, 'artifacts', 'screenshots', 'mcp-diagnostics.png') }, { phase: 'warm', devPath, reuse: 'dev' }];
   if (vsix) phases.push({ phase: 'vsix', devPath: HARNESS, vsix });
+  const stateDirs = {};
+  const workspaces = {};
   let passes = 0;
   let failures = 0;
   let ok = true;
   for (const p of phases) {
     const phaseDir = path.join(runDir, p.phase);
     mkdirs(phaseDir);
-    // a fresh copy of the fixture per phase: tests may edit it freely
-    const workspace = path.join(phaseDir, 'workspace');
-    fs.cpSync(FIXTURE_WORKSPACE, workspace, { recursive: true });
+    const stateDir = p.reuse ? stateDirs[p.reuse] : phaseDir;
+    // a fresh copy of the fixture per phase (tests may edit it freely), unless reused
+    const workspace = p.reuse ? workspaces[p.reuse] : path.join(phaseDir, 'workspace');
+    if (!p.reuse) {
+      fs.cpSync(FIXTURE_WORKSPACE, workspace, { recursive: true });
+      materializeWorkspace(workspace);
+    }
+    stateDirs[p.phase] = stateDir;
+    workspaces[p.phase] = workspace;
     const t0 = Date.now();
     say(`${p.phase}: extensionDevelopmentPath=${p.devPath} workspace=${workspace}`);
     let r;
     try {
       r = desktop
-        ? await runPhaseDesktop({ ...p, executable: desktop, workspace, phaseDir, testEnv })
-        : await runPhaseHeadless({ ...p, tools, workspace, phaseDir, testEnv });
+        ? await runPhaseDesktop({ ...p, executable: desktop, workspace, phaseDir, stateDir, testEnv })
+        : await runPhaseHeadless({ ...p, tools, workspace, phaseDir, stateDir, testEnv });
     } catch (err) {
       if (interrupted) await new Promise(() => {}); // the signal handler ends the run
       const msg = err instanceof RunnerError || !VERBOSE ? err?.message ?? String(err) : err?.stack;
@@ -654,6 +720,15 @@ async function main() {
     if (r.missing) {
       say(`${p.phase}: the suite reported no counts (exit code ${r.code}); counting it as 1 failure`);
       r.failures = Math.max(r.failures, 1);
+    }
+    // Every server process the extension spawned must be gone once VS Code has stopped.
+    const orphans = await leftoverServers(workspace);
+    if (orphans.length > 0) {
+      say(`${p.phase}: FAILED: server processes outlived VS Code: ${orphans.join(', ')} (killed now)`);
+      r.failures += 1;
+    } else if (fs.existsSync(spawnLogOf(workspace))) {
+      say(`${p.phase}: ok: no server process outlived VS Code`);
+      r.passes += 1;
     }
     passes += r.passes;
     failures += r.failures;

@@ -1,34 +1,88 @@
-// "MCP Diagnostics": shows the core's Markdown report as a read-only virtual document.
+// "MCP Diagnostics": the core's Markdown report in a themed webview, with
+// clickable sources and per-server actions (links of the form lazy-mcp://verb?...).
 import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
 
-export const diagnosticsScheme = 'lazy-mcp';
-export const diagnosticsUri = vscode.Uri.parse(`${diagnosticsScheme}:/MCP%20Diagnostics.md`);
+export type DiagnosticsAction = { verb: string; params: URLSearchParams };
 
-export class DiagnosticsDocument implements vscode.TextDocumentContentProvider {
-  private text = '';
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
+export class DiagnosticsView {
+  private panel: vscode.WebviewPanel | undefined;
 
-  provideTextDocumentContent(): string {
-    return this.text;
+  constructor(
+    private readonly render: (links: boolean) => string,
+    private readonly onAction: (action: DiagnosticsAction) => void,
+  ) {}
+
+  /** Open (or reveal) the view; returns the report as plain Markdown. */
+  async show(): Promise<string> {
+    if (!this.panel) {
+      this.panel = vscode.window.createWebviewPanel('lazyMcp.diagnostics', 'MCP Diagnostics', vscode.ViewColumn.Active, {
+        enableScripts: true,
+        localResourceRoots: [],
+      });
+      this.panel.onDidDispose(() => (this.panel = undefined));
+      this.panel.webview.onDidReceiveMessage((msg: { href?: string }) => {
+        if (typeof msg.href !== 'string' || !msg.href.startsWith('lazy-mcp://')) return;
+        const url = new URL(msg.href);
+        this.onAction({ verb: url.hostname, params: url.searchParams });
+      });
+    } else {
+      this.panel.reveal();
+    }
+    await this.refresh();
+    return this.render(false);
   }
 
-  update(markdown: string): void {
-    this.text = markdown;
-    this.changed.fire(diagnosticsUri);
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+
+  async refresh(): Promise<void> {
+    if (!this.panel) return;
+    const markdown = this.render(true);
+    let body: string;
+    try {
+      // The built-in Markdown extension renders (and sanitizes) for us.
+      body = await vscode.commands.executeCommand<string>('markdown.api.render', markdown);
+    } catch {
+      body = `<pre>${escapeHtml(markdown)}</pre>`;
+    }
+    if (this.panel) this.panel.webview.html = page(body);
   }
 
   dispose(): void {
-    this.changed.dispose();
+    this.panel?.dispose();
   }
 }
 
-/** Render, show, and return the report (tests and scripts read the return value). */
-export async function showDiagnostics(doc: DiagnosticsDocument, render: () => string): Promise<string> {
-  const markdown = render();
-  doc.update(markdown);
-  const textDoc = await vscode.workspace.openTextDocument(diagnosticsUri);
-  await vscode.languages.setTextDocumentLanguage(textDoc, 'markdown');
-  await vscode.window.showTextDocument(textDoc, { preview: true });
-  return markdown;
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+}
+
+function page(body: string): string {
+  const nonce = randomBytes(16).toString('base64');
+  return `<!DOCTYPE html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
+<style nonce="${nonce}">
+body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 20px; line-height: 1.5; }
+h1 { font-size: 1.6em; font-weight: 600; border-bottom: 1px solid var(--vscode-panel-border); padding-bottom: .3em; }
+h2 { font-size: 1.2em; font-weight: 600; margin-top: 1.6em; }
+table { border-collapse: collapse; margin: .5em 0; font-size: .95em; }
+th, td { border: 1px solid var(--vscode-panel-border, #8884); padding: 3px 8px; text-align: left; vertical-align: top; }
+th { background: var(--vscode-editorWidget-background); font-weight: 600; }
+tr:nth-child(even) td { background: var(--vscode-list-hoverBackground); }
+a { color: var(--vscode-textLink-foreground); text-decoration: none; cursor: pointer; }
+a:hover { text-decoration: underline; }
+code { font-family: var(--vscode-editor-font-family); background: var(--vscode-textCodeBlock-background); padding: 0 3px; border-radius: 3px; }
+strong { font-weight: 600; }
+</style></head><body>${body}
+<script nonce="${nonce}">
+const vscode = acquireVsCodeApi();
+document.addEventListener('click', (e) => {
+  const a = e.target.closest('a');
+  if (!a) return;
+  const href = a.getAttribute('href') || '';
+  if (href.startsWith('lazy-mcp://')) { e.preventDefault(); vscode.postMessage({ href }); }
+});
+</script></body></html>`;
 }

@@ -1,0 +1,42 @@
+// TypeScript view of the engine's diagnostics snapshot (engine/diagnostics_snapshot.rs).
+import type { SourceRef } from './config/configTypes';
+
+export type StateKind = 'DISABLED' | 'DORMANT' | 'PENDING' | 'CATALOGUING' | 'CATALOGUED' | 'CONNECTING' | 'CONNECTED' | 'FAILED' | 'NEEDS_AUTH';
+
+export interface ServerDiagnostics {
+  name: string;
+  source: SourceRef;
+  transport: string;
+  state: { kind: StateKind; error?: string; retryAtMs?: number };
+  stateLabel: string;
+  tools: number;
+  prompts: number;
+  resources: number;
+  resourceTemplates: number;
+  toolsAreDeclaredStubs: boolean;
+  pid?: number;
+  rssBytes?: number;
+  cacheAgeMs?: number;
+  connectLatencyMs?: number;
+  callsServed: number;
+  lastError?: string;
+  schemaTokenEstimate: number;
+  loadedByVscode: boolean;
+}
+
+export interface DiagnosticsSnapshot {
+  coreVersion: string;
+  servers: ServerDiagnostics[];
+  totals: {
+    servers: number;
+    catalogued: number;
+    connected: number;
+    dormant: number;
+    failed: number;
+    disabled: number;
+    needsAuth: number;
+    inProgress: number;
+    tools: number;
+    schemaTokenEstimate: number;
+  };
+}

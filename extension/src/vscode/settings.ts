@@ -1,0 +1,28 @@
+// The `lazyMcp.*` settings, read into what the core expects.
+import * as vscode from 'vscode';
+
+export interface LazyMcpSettings {
+  /** Engine settings JSON object (docs/engine-events-effects.md). */
+  engine: Record<string, unknown>;
+  vscodeNativeServers: 'leaveToVsCode' | 'alsoManage';
+  sources: string[] | undefined;
+  refreshIntervalMs: number;
+  logLevel: 'error' | 'warn' | 'info' | 'debug';
+}
+
+export function readSettings(): LazyMcpSettings {
+  const c = vscode.workspace.getConfiguration('lazyMcp');
+  const sources = c.get<string[]>('sources');
+  return {
+    engine: {
+      catalogueConcurrency: Math.max(1, c.get<number>('catalogueConcurrency', 2)),
+      idleTimeoutMs: Math.max(0, c.get<number>('idleTimeoutMinutes', 10)) * 60_000,
+      handshakeTimeoutMs: Math.max(1, c.get<number>('handshakeTimeoutSeconds', 30)) * 1000,
+      clientName: 'lazy-mcp (VS Code)',
+    },
+    vscodeNativeServers: c.get('vscodeNativeServers', 'leaveToVsCode'),
+    sources: sources && sources.length > 0 ? sources : undefined,
+    refreshIntervalMs: Math.max(0, c.get<number>('refreshIntervalMinutes', 0)) * 60_000,
+    logLevel: c.get('logLevel', 'info'),
+  };
+}
