@@ -138,9 +138,7 @@ impl Engine {
         let keys: BTreeSet<&(String, ListKind)> =
             lists.keys().chain(self.published_lists.keys()).collect();
         for key in keys {
-            let was_empty_or_absent =
-                |map: &BTreeMap<(String, ListKind), u64>| map.get(key).copied();
-            if was_empty_or_absent(&lists) != was_empty_or_absent(&self.published_lists) {
+            if lists.get(key) != self.published_lists.get(key) {
                 changed.insert((key.0.clone(), key.1.list_changed_notification()));
             }
         }

@@ -211,7 +211,8 @@ impl Engine {
         &self.settings
     }
 
-    /// Feeds one event in; returns what the host must do, in order.
+    /// Feeds one event in; returns what the host must do, in order. `now_ms` is the
+    /// host's wall-clock time (`Date.now()`): catalogue timestamps are persisted.
     pub fn handle(&mut self, now_ms: u64, event: Event) -> Vec<Effect> {
         self.now_ms = now_ms;
         match event {

@@ -37,7 +37,11 @@ impl Engine {
     }
 
     fn on_upstream_response(&mut self, conn: ConnId, id: &Value, outcome: Result<Value, Value>) {
-        let Some(id) = id.as_u64() else {
+        // Our ids are integers; tolerate a server that echoes them as strings.
+        let Some(id) = id
+            .as_u64()
+            .or_else(|| id.as_str().and_then(|text| text.parse().ok()))
+        else {
             return;
         };
         let Some(pending) = self
