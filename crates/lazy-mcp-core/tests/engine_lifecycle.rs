@@ -308,6 +308,13 @@ fn a_crash_loop_becomes_failed_with_backoff_instead_of_respawning() {
 
     sim.advance(retry_at_ms - sim.now);
     assert_eq!(sim.state("flaky"), Some(ServerState::Catalogued));
+    // Still crashing: the next failure backs off twice as long.
+    sim.client("c", server_endpoint("flaky"), call(40, "echo"));
+    let Some(ServerState::Failed { retry_at_ms, .. }) = sim.state("flaky") else {
+        panic!("expected FAILED again, got {:?}", sim.state("flaky"));
+    };
+    assert_eq!(retry_at_ms, sim.now + 10_000);
+    sim.advance(retry_at_ms - sim.now);
     sim.fakes.get_mut("flaky").unwrap().behavior = Behavior::Normal;
     sim.client("c", server_endpoint("flaky"), call(5, "echo"));
     assert!(sim.reply_to("c", json!(5)).unwrap()["result"].is_object());

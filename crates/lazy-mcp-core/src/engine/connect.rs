@@ -466,11 +466,13 @@ impl Engine {
         let name = connection.server.clone();
         let purpose = connection.purpose;
         self.update_catalogue(&name, init, lists);
-        if let Some(server) = self.servers.get_mut(&name) {
-            server.crashes.succeeded();
-        }
         if purpose == Purpose::Connect {
             return;
+        }
+        // Only a completed catalogue ends a failure streak: a server that connects
+        // fine but crashes on every call must keep backing off longer.
+        if let Some(server) = self.servers.get_mut(&name) {
+            server.crashes.succeeded();
         }
         let has_waiters = self
             .servers
