@@ -600,13 +600,25 @@ fn older_protocol_versions_are_accepted_unknown_ones_rejected() {
 fn aggregate_endpoint_names_are_valid_stable_and_route_back() {
     let long_server = "a-server-with-a-really-long-name-for-testing";
     let long_tool = "and_a_tool_name_that_is_also_rather_long_indeed";
+    let mut github = FakeServer::with_tools(&["create_issue", "search"]);
+    github.instructions = Some("Use search before creating issues.".into());
     let mut sim = Sim::new(Settings::default())
-        .fake(
-            "github",
-            FakeServer::with_tools(&["create_issue", "search"]),
-        )
+        .fake("github", github)
         .fake(long_server, FakeServer::with_tools(&[long_tool]));
     sim.apply(vec![config("github"), config(long_server)]);
+    sim.client("cli", Endpoint::Aggregate, request(0, "initialize"));
+    let init = sim.reply_to("cli", json!(0)).unwrap();
+    assert_eq!(init["result"]["serverInfo"]["name"], "lazy-mcp");
+    assert_eq!(
+        init["result"]["instructions"],
+        "## github\nUse search before creating issues."
+    );
+    sim.client("cli", server_endpoint("github"), request(0, "initialize"));
+    let init = sim.reply_to("cli", json!(0)).unwrap();
+    assert_eq!(
+        init["result"]["instructions"],
+        "Use search before creating issues."
+    );
     sim.client("cli", Endpoint::Aggregate, request(1, "tools/list"));
     let names = tool_names(&sim.reply_to("cli", json!(1)).unwrap());
     assert!(names.contains(&"github__create_issue".to_string()));
@@ -1037,4 +1049,69 @@ fn settings_changes_apply_without_restarting_anything() {
         "new idle timeout applies"
     );
     assert_eq!(sim.opens(), opens);
+}
+
+#[test]
+fn resource_subscriptions_survive_a_reconnect_and_keep_the_server_awake() {
+    let mut memory = FakeServer::with_tools(&["t"]);
+    memory.capabilities = json!({"tools": {}, "resources": {"subscribe": true}});
+    memory.resources = vec![json!({"uri": "memory://graph", "name": "graph"})];
+    let mut sim = Sim::new(Settings {
+        idle_timeout_ms: 1_000,
+        ..Settings::default()
+    })
+    .fake("memory", memory);
+    sim.apply(vec![config("memory")]);
+    let subscribe = |id: u64| json!({"jsonrpc": "2.0", "id": id, "method": "resources/subscribe", "params": {"uri": "memory://graph"}});
+    sim.client("a", server_endpoint("memory"), subscribe(1));
+    sim.client("b", server_endpoint("memory"), subscribe(1));
+    sim.client("c", server_endpoint("memory"), request(1, "initialize"));
+    assert!(sim.reply_to("a", json!(1)).unwrap()["result"].is_object());
+    sim.advance(5_000);
+    assert_eq!(
+        sim.state("memory"),
+        Some(ServerState::Connected),
+        "subscribed: not idle"
+    );
+
+    // A crash, then the next use reconnects and subscribes again by itself.
+    let conn = sim.conn_of("memory").unwrap();
+    sim.live.remove(&conn);
+    sim.send(Event::ConnectionClosed {
+        conn,
+        reason: "exited".into(),
+        exit_code: Some(1),
+        stderr_tail: None,
+    });
+    sim.client("c", server_endpoint("memory"), call(2, "t"));
+    assert_eq!(sim.sent_method("memory", "resources/subscribe"), 3);
+    let conn = sim.conn_of("memory").unwrap();
+    sim.send(Event::MessageReceived {
+        conn,
+        message: json!({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": "memory://graph"}}).to_string(),
+    });
+    let told: Vec<&str> = sim
+        .notifications
+        .iter()
+        .filter(|(_, m)| m["method"] == "notifications/resources/updated")
+        .map(|(c, _)| c.as_str())
+        .collect();
+    assert_eq!(told, vec!["a", "b"], "only subscribers are told");
+
+    let unsubscribe = json!({"jsonrpc": "2.0", "id": 3, "method": "resources/unsubscribe", "params": {"uri": "memory://graph"}});
+    sim.client("b", server_endpoint("memory"), unsubscribe);
+    assert!(sim.reply_to("b", json!(3)).unwrap()["result"].is_object());
+    assert_eq!(
+        sim.sent_method("memory", "resources/unsubscribe"),
+        0,
+        "a still subscribes"
+    );
+    sim.send(Event::ClientDisconnected { client: "a".into() });
+    assert_eq!(sim.sent_method("memory", "resources/unsubscribe"), 1);
+    sim.advance(1_000);
+    assert_eq!(
+        sim.state("memory"),
+        Some(ServerState::Catalogued),
+        "idle again without subscribers"
+    );
 }

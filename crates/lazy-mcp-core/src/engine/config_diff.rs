@@ -9,7 +9,7 @@ use crate::config::model::ServerConfig;
 use crate::engine::backoff::CrashHistory;
 use crate::engine::events::TimerId;
 use crate::protocol::client_handshake::ListKind;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What the config and the session's Enable/Disable ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +64,9 @@ impl Engine {
     /// Stops the server and cancels everything pending for it.
     fn withdraw(&mut self, name: &str, why: &str) {
         self.stop_server(name, why);
+        if let Some(server) = self.servers.get_mut(name) {
+            server.subscriptions.clear();
+        }
         self.catalogue_queue.retain(|queued| queued != name);
         let retry = self
             .servers
@@ -145,6 +148,7 @@ impl Engine {
                 idle_timer: None,
                 last_activity_ms: self.now_ms,
                 stats: ServerStats::default(),
+                subscriptions: BTreeMap::new(),
             },
         );
         self.exposure_dirty = true;

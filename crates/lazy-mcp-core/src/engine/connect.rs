@@ -241,6 +241,25 @@ impl Engine {
             Some(&name),
             format!("connected ({} call(s) were waiting)", waiters.len()),
         );
+        let subscribed: Vec<String> = self
+            .servers
+            .get(&name)
+            .map(|s| s.subscriptions.keys().cloned().collect())
+            .unwrap_or_default();
+        for uri in subscribed {
+            let already_asked = waiters.iter().any(|w| {
+                w.method == "resources/subscribe"
+                    && subscription_uri(&w.params) == Some(uri.as_str())
+            });
+            if !already_asked {
+                self.send_request(
+                    conn,
+                    "resources/subscribe",
+                    Some(serde_json::json!({ "uri": uri })),
+                    Pending::Internal,
+                );
+            }
+        }
         for call in waiters {
             self.forward_call(conn, call);
         }
@@ -315,10 +334,11 @@ impl Engine {
             }
             return;
         }
-        let busy = server
-            .conn
-            .and_then(|conn| self.conns.get(&conn))
-            .is_some_and(|c| c.pending.values().any(|p| matches!(p, Pending::Call(_))));
+        let busy = !server.subscriptions.is_empty()
+            || server
+                .conn
+                .and_then(|conn| self.conns.get(&conn))
+                .is_some_and(|c| c.pending.values().any(|p| matches!(p, Pending::Call(_))));
         let due = server.last_activity_ms + idle;
         if busy || due > self.now_ms {
             let at = if busy { self.now_ms + idle } else { due };
@@ -867,7 +887,12 @@ impl Engine {
     }
 }
 
-/// The state a freshly configured, enabled server starts in.
+/// The `uri` param of a subscribe/unsubscribe request.
+pub(super) fn subscription_uri(params: &Option<Value>) -> Option<&str> {
+    params.as_ref()?.get("uri")?.as_str()
+}
+
+/// Whether a catalogue entry matches a server's fingerprint.
 pub(super) fn is_warm(entry: Option<&CatalogueEntry>, fingerprint: &str) -> bool {
     entry.is_some_and(|e| e.fingerprint == fingerprint)
 }

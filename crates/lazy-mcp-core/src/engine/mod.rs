@@ -83,6 +83,9 @@ struct Server {
     idle_timer: Option<TimerId>,
     last_activity_ms: u64,
     stats: ServerStats,
+    /// `resources/subscribe` by URI: which clients want `resources/updated`.
+    /// Re-sent after a reconnect; a server with subscriptions is never idle.
+    subscriptions: BTreeMap<String, BTreeSet<ClientId>>,
 }
 
 #[derive(Debug, Default)]
@@ -149,6 +152,8 @@ enum Pending {
         pages: u32,
     },
     Call(ForwardedCall),
+    /// A request of the engine's own whose answer does not matter (re-subscribe).
+    Internal,
 }
 
 #[derive(Debug)]

@@ -53,6 +53,7 @@ impl Engine {
         };
         match pending {
             Pending::Initialize => self.on_initialize_result(conn, outcome),
+            Pending::Internal => {}
             Pending::List { kind, items, pages } => {
                 self.on_list_response(conn, kind, items, pages, outcome)
             }
@@ -225,7 +226,25 @@ impl Engine {
                     };
                     self.log(level, Some(name), text);
                 }
-                for client in self.clients_of(name) {
+                let uri = params
+                    .as_ref()
+                    .and_then(|p| p.get("uri"))
+                    .and_then(Value::as_str);
+                let subscribers: Vec<String> = match (method, uri) {
+                    ("notifications/resources/updated", Some(uri)) => self
+                        .servers
+                        .get(name)
+                        .and_then(|s| s.subscriptions.get(uri))
+                        .map(|clients| clients.iter().cloned().collect())
+                        .unwrap_or_default(),
+                    _ => Vec::new(),
+                };
+                let targets = if subscribers.is_empty() {
+                    self.clients_of(name)
+                } else {
+                    subscribers
+                };
+                for client in targets {
                     self.notify_client(&client, jsonrpc::notification(method, params.clone()));
                 }
             }

@@ -356,6 +356,7 @@ impl Sim {
             "prompts/get" => {
                 json!({"messages": [{"role": "user", "content": {"type": "text", "text": format!("{server}:{}", params["name"])}}]})
             }
+            "resources/subscribe" | "resources/unsubscribe" => json!({}),
             "resources/read" => {
                 json!({"contents": [{"uri": params["uri"], "text": format!("{server} content")}]})
             }
