@@ -61,6 +61,8 @@ pub struct Engine {
     effects: Vec<Effect>,
     /// Set when anything clients can see may have changed; cleared by `publish_changes`.
     exposure_dirty: bool,
+    /// Set when the catalogue changed; one `persistCatalogue` per event at most.
+    catalogue_dirty: bool,
     published_endpoints: Vec<EndpointInfo>,
     published_lists: BTreeMap<(String, ListKind), u64>,
     /// Aggregate endpoint: (tools|prompts, exposed name) → (server, original name).
@@ -205,6 +207,7 @@ impl Engine {
             next_outbound: 1,
             effects: Vec::new(),
             exposure_dirty: false,
+            catalogue_dirty: false,
             published_endpoints: Vec::new(),
             published_lists: BTreeMap::new(),
             aggregate_routes: BTreeMap::new(),
@@ -260,6 +263,11 @@ impl Engine {
         self.pump_catalogue_queue();
         if self.exposure_dirty {
             self.publish_changes();
+        }
+        if std::mem::take(&mut self.catalogue_dirty) {
+            self.effects.push(Effect::PersistCatalogue {
+                blob: self.catalogue.to_blob(),
+            });
         }
         std::mem::take(&mut self.effects)
     }
@@ -384,10 +392,9 @@ impl Engine {
             .filter(|entry| entry.fingerprint == server.config.fingerprint)
     }
 
+    /// Asks for one `persistCatalogue` at the end of the current event.
     fn persist_catalogue(&mut self) {
-        self.effects.push(Effect::PersistCatalogue {
-            blob: self.catalogue.to_blob(),
-        });
+        self.catalogue_dirty = true;
     }
 
     fn handshake_timeout_ms(&self, name: &str) -> u64 {
