@@ -76,3 +76,42 @@ fn warm_call_overhead() {
         println!("{label}: {per_call:.1} µs per call round trip (incl. building the test JSON), 300 tools catalogued");
     }
 }
+
+#[test]
+#[ignore = "a measurement, not a check; run in release"]
+fn warm_start_cost_at_100_servers() {
+    let tools: Vec<String> = (0..10).map(|i| format!("tool_{i}")).collect();
+    let refs: Vec<&str> = tools.iter().map(String::as_str).collect();
+    let names: Vec<String> = (0..100).map(|i| format!("server{i}")).collect();
+    let mut cold = Sim::new(Settings {
+        catalogue_concurrency: 8,
+        ..Settings::default()
+    });
+    for name in &names {
+        cold.fakes
+            .insert(name.clone(), FakeServer::with_tools(&refs));
+    }
+    cold.apply(names.iter().map(|n| config(n)).collect());
+    let blob = cold.persisted.clone().unwrap();
+    let configs: Vec<_> = names.iter().map(|n| config(n)).collect();
+    let start = Instant::now();
+    let mut engine = lazy_mcp_core::engine::Engine::new(Settings::default());
+    engine.handle(0, Event::CatalogueLoaded { blob: blob.clone() });
+    let loaded = start.elapsed();
+    let effects = engine.handle(0, Event::ConfigApplied { servers: configs });
+    let elapsed = start.elapsed();
+    let snapshot_start = Instant::now();
+    let _ = engine.snapshot_json();
+    println!(
+        "catalogueLoaded {:.2} ms, configApplied {:.2} ms, snapshot {:.2} ms",
+        loaded.as_secs_f64() * 1e3,
+        (elapsed - loaded).as_secs_f64() * 1e3,
+        snapshot_start.elapsed().as_secs_f64() * 1e3
+    );
+    assert!(!effects.iter().any(|e| matches!(e, Effect::Open { .. })));
+    println!(
+        "warm start, 100 servers x 10 tools ({} KB blob): {:.2} ms in the engine",
+        blob.len() / 1024,
+        elapsed.as_secs_f64() * 1e3
+    );
+}

@@ -191,17 +191,7 @@ impl Engine {
         match endpoint {
             Endpoint::Server { name } => self.exposed_list(name, kind),
             Endpoint::Aggregate => match kind {
-                ListKind::Tools | ListKind::Prompts => self
-                    .aggregate_table(kind)
-                    .into_iter()
-                    .map(|row| {
-                        let mut item = row.item;
-                        if let Some(object) = item.as_object_mut() {
-                            object.insert("name".into(), Value::from(row.exposed_name));
-                        }
-                        item
-                    })
-                    .collect(),
+                ListKind::Tools | ListKind::Prompts => self.aggregate_list(kind),
                 ListKind::Resources | ListKind::ResourceTemplates => self
                     .servers
                     .keys()

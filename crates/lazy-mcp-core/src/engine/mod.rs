@@ -68,6 +68,8 @@ pub struct Engine {
     /// Aggregate endpoint: (tools|prompts, exposed name) → (server, original name).
     /// Rebuilt by `publish_changes` whenever exposure changes.
     aggregate_routes: BTreeMap<(ListKind, String), (String, Value)>,
+    /// The reverse: (tools|prompts, server, original name) → exposed name.
+    aggregate_names_by_item: BTreeMap<(ListKind, String, String), String>,
     now_ms: u64,
 }
 
@@ -211,6 +213,7 @@ impl Engine {
             published_endpoints: Vec::new(),
             published_lists: BTreeMap::new(),
             aggregate_routes: BTreeMap::new(),
+            aggregate_names_by_item: BTreeMap::new(),
             now_ms: 0,
         }
     }
