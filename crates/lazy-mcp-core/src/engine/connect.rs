@@ -87,8 +87,10 @@ impl Engine {
         let conn = self.next_conn;
         self.next_conn += 1;
         let timeout = self.handshake_timeout_ms(name);
-        let handshake_timer =
-            self.set_timer(TimerPurpose::Handshake { conn }, self.now_ms + timeout);
+        let handshake_timer = self.set_timer(
+            TimerPurpose::Handshake { conn },
+            self.now_ms.saturating_add(timeout),
+        );
         self.conns.insert(
             conn,
             Connection {
@@ -275,7 +277,7 @@ impl Engine {
         let upstream_id = connection.next_id;
         let timer = self.set_timer(
             TimerPurpose::Request { conn, upstream_id },
-            self.now_ms + self.settings.request_timeout_ms,
+            self.now_ms.saturating_add(self.settings.request_timeout_ms),
         );
         let progress_token = call
             .params
@@ -304,7 +306,10 @@ impl Engine {
         let Some(server) = self.servers.get(name) else {
             return;
         };
-        let at = server.last_activity_ms.max(self.now_ms) + idle;
+        let at = server
+            .last_activity_ms
+            .max(self.now_ms)
+            .saturating_add(idle);
         match server.idle_timer {
             Some(timer) if self.timers.contains_key(&timer) => self.rearm_timer(timer, at),
             _ => {
@@ -339,9 +344,13 @@ impl Engine {
                 .conn
                 .and_then(|conn| self.conns.get(&conn))
                 .is_some_and(|c| c.pending.values().any(|p| matches!(p, Pending::Call(_))));
-        let due = server.last_activity_ms + idle;
+        let due = server.last_activity_ms.saturating_add(idle);
         if busy || due > self.now_ms {
-            let at = if busy { self.now_ms + idle } else { due };
+            let at = if busy {
+                self.now_ms.saturating_add(idle)
+            } else {
+                due
+            };
             if let Some(timer) = timer {
                 self.rearm_timer(timer, at);
             }
@@ -866,7 +875,7 @@ impl Engine {
             ServerState::Failed { error, retry_at_ms } if self.now_ms < *retry_at_ms => {
                 Some(format!(
                     "MCP server '{name}' is unavailable: {error}. Lazy MCP retries in {} s; use \"Connect Now\" to retry at once",
-                    (retry_at_ms - self.now_ms).div_ceil(1000)
+                    retry_at_ms.saturating_sub(self.now_ms).div_ceil(1000)
                 ))
             }
             _ => None,

@@ -177,7 +177,10 @@ impl Engine {
                     })
                 });
                 if let Some((client, timer)) = target {
-                    self.rearm_timer(timer, self.now_ms + self.settings.request_timeout_ms);
+                    self.rearm_timer(
+                        timer,
+                        self.now_ms.saturating_add(self.settings.request_timeout_ms),
+                    );
                     self.notify_client(&client, jsonrpc::notification(method, params));
                 }
             }
