@@ -197,6 +197,10 @@ impl Engine {
         connection.init = Some(init.clone());
         let name = connection.server.clone();
         let latency = self.now_ms.saturating_sub(connection.opened_at_ms);
+        self.effects.push(Effect::Negotiated {
+            conn,
+            protocol_version: init.protocol_version.clone(),
+        });
         self.send_upstream(
             conn,
             jsonrpc::notification("notifications/initialized", None),
