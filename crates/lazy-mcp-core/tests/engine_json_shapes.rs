@@ -78,6 +78,13 @@ fn every_effect_writes_its_documented_json() {
             json!({"type": "open", "conn": 1, "server": "github", "transport": {"type": "http", "url": "https://x", "headers": {}}, "interactive": false}),
         ),
         (
+            Effect::Negotiated {
+                conn: 1,
+                protocol_version: "2025-06-18".into(),
+            },
+            json!({"type": "negotiated", "conn": 1, "protocolVersion": "2025-06-18"}),
+        ),
+        (
             Effect::Send {
                 conn: 1,
                 message: "{}".into(),
