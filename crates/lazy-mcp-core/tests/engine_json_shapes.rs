@@ -42,7 +42,7 @@ fn every_event_reads_from_its_documented_json() {
         json!({"type": "settingsChanged", "settings": {}}),
         json!({"type": "settingsChanged", "settings": {
             "catalogueConcurrency": 2, "idleTimeoutMs": 600000, "handshakeTimeoutMs": 30000,
-            "requestTimeoutMs": 120000, "crashLimit": 3, "crashWindowMs": 120000,
+            "requestTimeoutMs": 120000, "rootsSettleMs": 100, "crashLimit": 3, "crashWindowMs": 120000,
             "backoffBaseMs": 5000, "backoffMaxMs": 300000,
             "roots": [{"uri": "file:///w"}], "clientName": "lazy-mcp", "clientVersion": "0.1.0"
         }}),

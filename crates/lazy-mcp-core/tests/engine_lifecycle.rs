@@ -1117,3 +1117,36 @@ fn resource_subscriptions_survive_a_reconnect_and_keep_the_server_awake() {
         "idle again without subscribers"
     );
 }
+
+#[test]
+fn a_server_asking_for_roots_gets_time_to_apply_them_before_the_first_call() {
+    let mut filesystem = FakeServer::with_tools(&["list_allowed_directories"]);
+    filesystem.asks_roots = true;
+    let mut sim = Sim::new(Settings {
+        roots: vec![lazy_mcp_core::engine::Root {
+            uri: "file:///work/project".into(),
+            name: None,
+        }],
+        ..Settings::default()
+    })
+    .fake("filesystem", filesystem);
+    sim.apply(vec![config("filesystem")]);
+    sim.client(
+        "c",
+        server_endpoint("filesystem"),
+        call(1, "list_allowed_directories"),
+    );
+    let answered_roots = sim.sent.iter().any(|(_, m)| {
+        m["id"] == "roots-1" && m["result"]["roots"][0]["uri"] == "file:///work/project"
+    });
+    assert!(answered_roots);
+    assert_eq!(
+        sim.sent_method("filesystem", "tools/call"),
+        0,
+        "not yet: roots settling"
+    );
+    assert_eq!(sim.state("filesystem"), Some(ServerState::Connecting));
+    sim.advance(100);
+    assert_eq!(sim.sent_method("filesystem", "tools/call"), 1);
+    assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());
+}

@@ -347,6 +347,7 @@ impl Engine {
             TimerPurpose::Request { conn, upstream_id } => self.on_request_timer(conn, upstream_id),
             TimerPurpose::Idle { server } => self.on_idle_timer(&server),
             TimerPurpose::Retry { server } => self.on_retry_timer(&server),
+            TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
         }
     }
 }

@@ -103,6 +103,8 @@ impl Engine {
                 listed: BTreeMap::new(),
                 listing: BTreeSet::new(),
                 relist: BTreeSet::new(),
+                live: false,
+                roots_asked_at_ms: None,
                 handshake_timer: Some(handshake_timer),
                 init: None,
             },
@@ -196,7 +198,6 @@ impl Engine {
         connection.phase = Phase::Ready;
         connection.init = Some(init.clone());
         let name = connection.server.clone();
-        let latency = self.now_ms.saturating_sub(connection.opened_at_ms);
         self.effects.push(Effect::Negotiated {
             conn,
             protocol_version: init.protocol_version.clone(),
@@ -209,18 +210,35 @@ impl Engine {
             .servers
             .get(&name)
             .is_some_and(|s| !s.waiters.is_empty());
-        if let Some(server) = self.servers.get_mut(&name) {
-            server.stats.connect_latency_ms = Some(latency);
+        if has_waiters {
+            // Calls arrived while cataloguing: keep this connection for them.
+            if let Some(connection) = self.conns.get_mut(&conn) {
+                connection.purpose = Purpose::Connect;
+            }
         }
-        let promote = match self.conns.get(&conn).map(|c| c.purpose) {
-            Some(Purpose::Connect) => true,
-            Some(Purpose::Catalogue) => has_waiters,
-            None => false,
-        };
-        if promote {
+        // Calls flow once the first listing round is back: the live lists are then
+        // compared with the catalogue, and the server has had a round trip to
+        // finish its own start-up (e.g. asking for roots) before the first call.
+        self.start_listing(conn, &ListKind::offered_by(&init.capabilities));
+    }
+
+    /// A server that asked for roots while starting (server-filesystem replaces its
+    /// allowed directories with them, asynchronously) gets `rootsSettleMs` to apply
+    /// them before the first call; any other server gets its calls at once.
+    fn become_connected_after_roots(&mut self, conn: ConnId, roots_asked_at: Option<u64>) {
+        let settle = self.settings.roots_settle_ms;
+        match roots_asked_at.map(|at| at.saturating_add(settle)) {
+            Some(due) if due > self.now_ms => {
+                self.set_timer(TimerPurpose::RootsSettle { conn }, due);
+            }
+            _ => self.become_connected(conn),
+        }
+    }
+
+    pub(super) fn on_roots_settled(&mut self, conn: ConnId) {
+        if self.conns.get(&conn).is_some_and(|c| !c.live) {
             self.become_connected(conn);
         }
-        self.start_listing(conn, &ListKind::offered_by(&init.capabilities));
     }
 
     /// The handshake is done and calls may flow: CONNECTED, waiters forwarded.
@@ -229,13 +247,16 @@ impl Engine {
             return;
         };
         connection.purpose = Purpose::Connect;
+        connection.live = true;
         let name = connection.server.clone();
+        let latency = self.now_ms.saturating_sub(connection.opened_at_ms);
         let handshake_timer = connection.handshake_timer.take();
         self.cancel_timer(handshake_timer);
         self.transition(&name, Trigger::Connected);
         let now = self.now_ms;
         let waiters = match self.servers.get_mut(&name) {
             Some(server) => {
+                server.stats.connect_latency_ms = Some(latency);
                 server.last_activity_ms = now;
                 server.stats.connected_at_ms = Some(now);
                 std::mem::take(&mut server.waiters)
@@ -498,8 +519,13 @@ impl Engine {
         };
         let name = connection.server.clone();
         let purpose = connection.purpose;
+        let live = connection.live;
+        let roots_asked_at = connection.roots_asked_at_ms;
         self.update_catalogue(&name, init, lists);
         if purpose == Purpose::Connect {
+            if !live {
+                self.become_connected_after_roots(conn, roots_asked_at);
+            }
             return;
         }
         // Only a completed catalogue ends a failure streak: a server that connects
@@ -512,7 +538,7 @@ impl Engine {
             .get(&name)
             .is_some_and(|s| !s.waiters.is_empty());
         if has_waiters {
-            self.become_connected(conn);
+            self.become_connected_after_roots(conn, roots_asked_at);
             return;
         }
         self.stop_server(&name, "cataloguing finished");
@@ -759,7 +785,7 @@ impl Engine {
             return;
         };
         connection.handshake_timer = None;
-        if connection.purpose == Purpose::Connect && connection.phase == Phase::Ready {
+        if connection.live {
             return;
         }
         let name = connection.server.clone();
@@ -789,8 +815,7 @@ impl Engine {
             return;
         };
         let name = connection.server.clone();
-        let in_handshake =
-            connection.phase != Phase::Ready || connection.purpose == Purpose::Catalogue;
+        let in_handshake = !connection.live;
         let mut cause = if reason.is_empty() {
             "the connection closed".to_string()
         } else {

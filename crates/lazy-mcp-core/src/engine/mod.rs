@@ -145,6 +145,10 @@ struct Connection {
     relist: BTreeSet<ListKind>,
     handshake_timer: Option<TimerId>,
     init: Option<InitializeOutcome>,
+    /// Calls are forwarded (the server is CONNECTED on this connection).
+    live: bool,
+    /// When the server asked for `roots/list` before calls flowed.
+    roots_asked_at_ms: Option<u64>,
 }
 
 #[derive(Debug)]
@@ -171,10 +175,23 @@ struct ForwardedCall {
 
 #[derive(Debug, Clone, PartialEq)]
 enum TimerPurpose {
-    Handshake { conn: ConnId },
-    Request { conn: ConnId, upstream_id: u64 },
-    Idle { server: String },
-    Retry { server: String },
+    Handshake {
+        conn: ConnId,
+    },
+    Request {
+        conn: ConnId,
+        upstream_id: u64,
+    },
+    Idle {
+        server: String,
+    },
+    /// Let a server finish applying the roots it asked for before the first call.
+    RootsSettle {
+        conn: ConnId,
+    },
+    Retry {
+        server: String,
+    },
 }
 
 #[derive(Debug)]

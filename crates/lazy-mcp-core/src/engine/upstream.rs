@@ -88,6 +88,12 @@ impl Engine {
         match method {
             "ping" => self.send_upstream(conn, jsonrpc::success(id, json!({}))),
             "roots/list" => {
+                let now = self.now_ms;
+                if let Some(connection) = self.conns.get_mut(&conn) {
+                    if !connection.live && connection.roots_asked_at_ms.is_none() {
+                        connection.roots_asked_at_ms = Some(now);
+                    }
+                }
                 let roots = serde_json::to_value(&self.settings.roots).unwrap_or(json!([]));
                 self.send_upstream(conn, jsonrpc::success(id, json!({ "roots": roots })));
             }
