@@ -118,7 +118,9 @@ proptest! {
     fn random_histories_keep_the_invariants(actions in prop::collection::vec(action(), 1..50)) {
         let mut sim = Sim::new(Settings { idle_timeout_ms: 20_000, ..Settings::default() });
         for name in SERVERS {
-            sim.fakes.insert(name.into(), FakeServer::with_tools(&["echo"]));
+            let mut fake = FakeServer::with_tools(&["echo"]);
+            fake.asks_roots = name == "beta";
+            sim.fakes.insert(name.into(), fake);
         }
         let mut configs: BTreeMap<&str, _> = SERVERS.iter().map(|n| (*n, config(n))).collect();
         sim.apply(configs.values().cloned().collect());
