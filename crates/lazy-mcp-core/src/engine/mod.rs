@@ -8,7 +8,9 @@
 //!
 //! Files: `state` (states and the one transition function), `events`, `effects`,
 //! `settings`, `catalogue` (persisted blob), `config_diff` (applying a server list),
-//! `connect` (connections, handshake, listing, single-flight `ensure_connected`),
+//! `connect` (opening, handshake, single-flight `ensure_connected`, forwarding
+//! calls), `listing` (lists with pagination into the catalogue), `connection_end`
+//! (idle, stop, crash, timeout, auth: what state each leaves),
 //! `upstream` (messages from servers), `gateway` (messages from clients),
 //! `exposure` (what clients see, endpoint versions, list_changed announcements),
 //! `aggregate_names`, `backoff`, `diagnostics_snapshot`.
@@ -18,11 +20,13 @@ pub mod backoff;
 pub mod catalogue;
 mod config_diff;
 mod connect;
+mod connection_end;
 pub mod diagnostics_snapshot;
 pub mod effects;
 pub mod events;
 mod exposure;
 mod gateway;
+mod listing;
 pub mod settings;
 mod stable_hash;
 pub mod state;
