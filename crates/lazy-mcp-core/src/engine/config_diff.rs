@@ -140,6 +140,7 @@ impl Engine {
             Server {
                 config,
                 state: ServerState::Disabled,
+                state_since_ms: self.now_ms,
                 session_enabled: None,
                 conn: None,
                 waiters: Vec::new(),

@@ -15,6 +15,8 @@ pub struct ServerDiagnostics {
     pub state: ServerState,
     /// "CONNECTED", "CATALOGUED ONLY", …
     pub state_label: String,
+    /// When the server entered its current state.
+    pub state_since_ms: u64,
     pub tools: usize,
     pub prompts: usize,
     pub resources: usize,
@@ -112,6 +114,7 @@ impl Engine {
                 transport: transport_kind(&server.config.transport).into(),
                 state: server.state.clone(),
                 state_label: server.state.label().into(),
+                state_since_ms: server.state_since_ms,
                 tools: tools.len(),
                 prompts: count(ListKind::Prompts),
                 resources: count(ListKind::Resources),

@@ -81,6 +81,8 @@ pub struct Engine {
 struct Server {
     config: ServerConfig,
     state: ServerState,
+    /// When the server entered its current state.
+    state_since_ms: u64,
     /// Session-only Enable/Disable from the user (never written to config).
     session_enabled: Option<bool>,
     conn: Option<ConnId>,
@@ -344,6 +346,7 @@ impl Engine {
             Ok(next) => {
                 if next != server.state {
                     server.state = next.clone();
+                    server.state_since_ms = self.now_ms;
                     self.exposure_dirty = true;
                     self.effects.push(Effect::StateChanged {
                         server: name.to_string(),
