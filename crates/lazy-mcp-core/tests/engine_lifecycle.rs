@@ -1150,3 +1150,69 @@ fn a_server_asking_for_roots_gets_time_to_apply_them_before_the_first_call() {
     assert_eq!(sim.sent_method("filesystem", "tools/call"), 1);
     assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());
 }
+
+#[test]
+fn diagnostics_tell_what_each_server_is_doing() {
+    let mut broken = FakeServer::with_tools(&["t"]);
+    broken.behavior = Behavior::CrashOnInitialize;
+    let mut sim = Sim::new(Settings::default())
+        .fake("live", FakeServer::with_tools(&["a", "b"]))
+        .fake("idle", FakeServer::with_tools(&["a"]))
+        .fake("broken", broken)
+        .fake("sleepy", FakeServer::with_tools(&["z"]))
+        .fake("off", FakeServer::with_tools(&["z"]));
+    let mut sleepy = config("sleepy");
+    sleepy.auto_connect = false;
+    let mut off = config("off");
+    off.enabled = false;
+    sim.apply(vec![
+        config("live"),
+        config("idle"),
+        config("broken"),
+        sleepy,
+        off,
+    ]);
+    sim.advance(60_000);
+    sim.client("c", server_endpoint("live"), call(1, "a"));
+    sim.send(Event::ProcessStats {
+        server: "live".into(),
+        rss_bytes: 64 << 20,
+    });
+
+    let snapshot = sim.engine.snapshot();
+    let by_name = |name: &str| snapshot.servers.iter().find(|s| s.name == name).unwrap();
+    let live = by_name("live");
+    assert_eq!(live.state_label, "CONNECTED");
+    assert!(live.pid.is_some());
+    assert_eq!(live.rss_bytes, Some(64 << 20));
+    assert_eq!((live.tools, live.calls_served), (2, 1));
+    assert!(live.connect_latency_ms.is_some());
+    assert_eq!(live.cache_age_ms, Some(60_000));
+    assert_eq!(live.transport, "stdio");
+    assert_eq!(live.source.line, 3);
+    let idle = by_name("idle");
+    assert_eq!(idle.state_label, "CATALOGUED ONLY");
+    assert_eq!((idle.pid, idle.rss_bytes), (None, None));
+    assert!(by_name("broken")
+        .last_error
+        .as_deref()
+        .unwrap()
+        .contains("'broken'"));
+    assert_eq!(by_name("sleepy").tools, 0, "dormant: nothing exposed");
+    assert_eq!(by_name("off").state_label, "DISABLED");
+    let totals = &snapshot.totals;
+    assert_eq!(
+        (
+            totals.connected,
+            totals.catalogued,
+            totals.failed,
+            totals.dormant,
+            totals.disabled
+        ),
+        (1, 1, 1, 1, 1)
+    );
+    assert_eq!(totals.tools, 3);
+    assert!(totals.schema_token_estimate > 0);
+    let json: Value = serde_json::from_str(&sim.engine.snapshot_json()).unwrap();
+    assert!(json["servers"][0]["stateSinceMs"].is_u64());
+}
