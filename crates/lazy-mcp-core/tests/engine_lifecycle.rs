@@ -71,6 +71,16 @@ fn warm_start_spawns_nothing_and_answers_lists_from_the_catalogue() {
         "annotations forwarded unchanged"
     );
     assert_eq!(sim.opens(), 0, "lists never spawn");
+    sim.client(
+        "vscode",
+        server_endpoint("everything"),
+        request(3, "server/discover"),
+    );
+    assert_eq!(
+        sim.reply_to("vscode", json!(3)).unwrap()["error"]["code"],
+        -32601,
+        "a dual-era client falls back to initialize"
+    );
     let endpoints: Vec<_> = sim
         .effects
         .iter()

@@ -91,6 +91,14 @@ impl Engine {
                 self.reply(client, jsonrpc::success(id, result));
             }
             "ping" | "logging/setLevel" => self.reply(client, jsonrpc::success(id, json!({}))),
+            // We are an initialize-era server: a dual-era (2026-07-28) client falls
+            // back to `initialize` on this error, as its backward-compatibility rules say.
+            "server/discover" => self.reply_error(
+                client,
+                id,
+                jsonrpc::METHOD_NOT_FOUND,
+                "Lazy MCP speaks the initialize handshake (protocol versions 2024-11-05 to 2025-11-25)",
+            ),
             "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
                 let kind = match method {
                     "tools/list" => ListKind::Tools,
