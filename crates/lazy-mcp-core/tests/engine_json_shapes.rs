@@ -200,3 +200,18 @@ fn the_diagnostics_snapshot_is_camel_case() {
         assert!(snapshot["totals"].get(key).is_some(), "totals.{key}");
     }
 }
+
+#[test]
+fn the_engine_starts_from_settings_json() {
+    use lazy_mcp_core::engine::Engine;
+    let engine =
+        Engine::from_settings_json(r#"{"idleTimeoutMs": 0, "roots": [{"uri": "file:///w"}]}"#)
+            .unwrap();
+    assert_eq!(engine.settings().idle_timeout_ms, 0);
+    assert_eq!(
+        engine.settings().catalogue_concurrency,
+        2,
+        "defaults fill the rest"
+    );
+    assert!(Engine::from_settings_json("{").is_err());
+}

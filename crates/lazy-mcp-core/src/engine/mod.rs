@@ -241,6 +241,13 @@ impl Engine {
         }
     }
 
+    /// [`Engine::new`] from the settings' JSON (camelCase, every field optional).
+    pub fn from_settings_json(settings_json: &str) -> Result<Engine, String> {
+        serde_json::from_str::<Settings>(settings_json)
+            .map(Engine::new)
+            .map_err(|e| format!("the engine settings cannot be read: {e}"))
+    }
+
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
