@@ -42,7 +42,7 @@ fn every_event_reads_from_its_documented_json() {
         json!({"type": "settingsChanged", "settings": {}}),
         json!({"type": "settingsChanged", "settings": {
             "catalogueConcurrency": 2, "idleTimeoutMs": 600000, "handshakeTimeoutMs": 30000,
-            "requestTimeoutMs": 120000, "crashLimit": 3, "crashWindowMs": 120000,
+            "requestTimeoutMs": 120000, "rootsSettleMs": 100, "crashLimit": 3, "crashWindowMs": 120000,
             "backoffBaseMs": 5000, "backoffMaxMs": 300000,
             "roots": [{"uri": "file:///w"}], "clientName": "lazy-mcp", "clientVersion": "0.1.0"
         }}),
@@ -76,6 +76,13 @@ fn every_effect_writes_its_documented_json() {
                 interactive: false,
             },
             json!({"type": "open", "conn": 1, "server": "github", "transport": {"type": "http", "url": "https://x", "headers": {}}, "interactive": false}),
+        ),
+        (
+            Effect::Negotiated {
+                conn: 1,
+                protocol_version: "2025-06-18".into(),
+            },
+            json!({"type": "negotiated", "conn": 1, "protocolVersion": "2025-06-18"}),
         ),
         (
             Effect::Send {
@@ -192,4 +199,19 @@ fn the_diagnostics_snapshot_is_camel_case() {
     ] {
         assert!(snapshot["totals"].get(key).is_some(), "totals.{key}");
     }
+}
+
+#[test]
+fn the_engine_starts_from_settings_json() {
+    use lazy_mcp_core::engine::Engine;
+    let engine =
+        Engine::from_settings_json(r#"{"idleTimeoutMs": 0, "roots": [{"uri": "file:///w"}]}"#)
+            .unwrap();
+    assert_eq!(engine.settings().idle_timeout_ms, 0);
+    assert_eq!(
+        engine.settings().catalogue_concurrency,
+        2,
+        "defaults fill the rest"
+    );
+    assert!(Engine::from_settings_json("{").is_err());
 }

@@ -71,6 +71,16 @@ fn warm_start_spawns_nothing_and_answers_lists_from_the_catalogue() {
         "annotations forwarded unchanged"
     );
     assert_eq!(sim.opens(), 0, "lists never spawn");
+    sim.client(
+        "vscode",
+        server_endpoint("everything"),
+        request(3, "server/discover"),
+    );
+    assert_eq!(
+        sim.reply_to("vscode", json!(3)).unwrap()["error"]["code"],
+        -32601,
+        "a dual-era client falls back to initialize"
+    );
     let endpoints: Vec<_> = sim
         .effects
         .iter()
@@ -308,6 +318,13 @@ fn a_crash_loop_becomes_failed_with_backoff_instead_of_respawning() {
 
     sim.advance(retry_at_ms - sim.now);
     assert_eq!(sim.state("flaky"), Some(ServerState::Catalogued));
+    // Still crashing: the next failure backs off twice as long.
+    sim.client("c", server_endpoint("flaky"), call(40, "echo"));
+    let Some(ServerState::Failed { retry_at_ms, .. }) = sim.state("flaky") else {
+        panic!("expected FAILED again, got {:?}", sim.state("flaky"));
+    };
+    assert_eq!(retry_at_ms, sim.now + 10_000);
+    sim.advance(retry_at_ms - sim.now);
     sim.fakes.get_mut("flaky").unwrap().behavior = Behavior::Normal;
     sim.client("c", server_endpoint("flaky"), call(5, "echo"));
     assert!(sim.reply_to("c", json!(5)).unwrap()["result"].is_object());
@@ -576,6 +593,8 @@ fn older_protocol_versions_are_accepted_unknown_ones_rejected() {
         .find(|(s, m)| s == "old" && m["method"] == "initialize")
         .map(|(_, m)| m["params"]["protocolVersion"].clone());
     assert_eq!(offered, Some(json!("2025-11-25")));
+    assert!(sim.effects.iter().any(|e| matches!(e,
+        Effect::Negotiated { protocol_version, .. } if protocol_version == "2024-11-05")));
     let snapshot = sim.engine.snapshot();
     let old = snapshot.servers.iter().find(|s| s.name == "old").unwrap();
     assert_eq!(old.protocol_version.as_deref(), Some("2024-11-05"));
@@ -593,13 +612,25 @@ fn older_protocol_versions_are_accepted_unknown_ones_rejected() {
 fn aggregate_endpoint_names_are_valid_stable_and_route_back() {
     let long_server = "a-server-with-a-really-long-name-for-testing";
     let long_tool = "and_a_tool_name_that_is_also_rather_long_indeed";
+    let mut github = FakeServer::with_tools(&["create_issue", "search"]);
+    github.instructions = Some("Use search before creating issues.".into());
     let mut sim = Sim::new(Settings::default())
-        .fake(
-            "github",
-            FakeServer::with_tools(&["create_issue", "search"]),
-        )
+        .fake("github", github)
         .fake(long_server, FakeServer::with_tools(&[long_tool]));
     sim.apply(vec![config("github"), config(long_server)]);
+    sim.client("cli", Endpoint::Aggregate, request(0, "initialize"));
+    let init = sim.reply_to("cli", json!(0)).unwrap();
+    assert_eq!(init["result"]["serverInfo"]["name"], "lazy-mcp");
+    assert_eq!(
+        init["result"]["instructions"],
+        "## github\nUse search before creating issues."
+    );
+    sim.client("cli", server_endpoint("github"), request(0, "initialize"));
+    let init = sim.reply_to("cli", json!(0)).unwrap();
+    assert_eq!(
+        init["result"]["instructions"],
+        "Use search before creating issues."
+    );
     sim.client("cli", Endpoint::Aggregate, request(1, "tools/list"));
     let names = tool_names(&sim.reply_to("cli", json!(1)).unwrap());
     assert!(names.contains(&"github__create_issue".to_string()));
@@ -1030,4 +1061,168 @@ fn settings_changes_apply_without_restarting_anything() {
         "new idle timeout applies"
     );
     assert_eq!(sim.opens(), opens);
+}
+
+#[test]
+fn resource_subscriptions_survive_a_reconnect_and_keep_the_server_awake() {
+    let mut memory = FakeServer::with_tools(&["t"]);
+    memory.capabilities = json!({"tools": {}, "resources": {"subscribe": true}});
+    memory.resources = vec![json!({"uri": "memory://graph", "name": "graph"})];
+    let mut sim = Sim::new(Settings {
+        idle_timeout_ms: 1_000,
+        ..Settings::default()
+    })
+    .fake("memory", memory);
+    sim.apply(vec![config("memory")]);
+    let subscribe = |id: u64| json!({"jsonrpc": "2.0", "id": id, "method": "resources/subscribe", "params": {"uri": "memory://graph"}});
+    sim.client("a", server_endpoint("memory"), subscribe(1));
+    sim.client("b", server_endpoint("memory"), subscribe(1));
+    sim.client("c", server_endpoint("memory"), request(1, "initialize"));
+    assert!(sim.reply_to("a", json!(1)).unwrap()["result"].is_object());
+    sim.advance(5_000);
+    assert_eq!(
+        sim.state("memory"),
+        Some(ServerState::Connected),
+        "subscribed: not idle"
+    );
+
+    // A crash, then the next use reconnects and subscribes again by itself.
+    let conn = sim.conn_of("memory").unwrap();
+    sim.live.remove(&conn);
+    sim.send(Event::ConnectionClosed {
+        conn,
+        reason: "exited".into(),
+        exit_code: Some(1),
+        stderr_tail: None,
+    });
+    sim.client("c", server_endpoint("memory"), call(2, "t"));
+    assert_eq!(sim.sent_method("memory", "resources/subscribe"), 3);
+    let conn = sim.conn_of("memory").unwrap();
+    sim.send(Event::MessageReceived {
+        conn,
+        message: json!({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": "memory://graph"}}).to_string(),
+    });
+    let told: Vec<&str> = sim
+        .notifications
+        .iter()
+        .filter(|(_, m)| m["method"] == "notifications/resources/updated")
+        .map(|(c, _)| c.as_str())
+        .collect();
+    assert_eq!(told, vec!["a", "b"], "only subscribers are told");
+
+    let unsubscribe = json!({"jsonrpc": "2.0", "id": 3, "method": "resources/unsubscribe", "params": {"uri": "memory://graph"}});
+    sim.client("b", server_endpoint("memory"), unsubscribe);
+    assert!(sim.reply_to("b", json!(3)).unwrap()["result"].is_object());
+    assert_eq!(
+        sim.sent_method("memory", "resources/unsubscribe"),
+        0,
+        "a still subscribes"
+    );
+    sim.send(Event::ClientDisconnected { client: "a".into() });
+    assert_eq!(sim.sent_method("memory", "resources/unsubscribe"), 1);
+    sim.advance(1_000);
+    assert_eq!(
+        sim.state("memory"),
+        Some(ServerState::Catalogued),
+        "idle again without subscribers"
+    );
+}
+
+#[test]
+fn a_server_asking_for_roots_gets_time_to_apply_them_before_the_first_call() {
+    let mut filesystem = FakeServer::with_tools(&["list_allowed_directories"]);
+    filesystem.asks_roots = true;
+    let mut sim = Sim::new(Settings {
+        roots: vec![lazy_mcp_core::engine::Root {
+            uri: "file:///work/project".into(),
+            name: None,
+        }],
+        ..Settings::default()
+    })
+    .fake("filesystem", filesystem);
+    sim.apply(vec![config("filesystem")]);
+    sim.client(
+        "c",
+        server_endpoint("filesystem"),
+        call(1, "list_allowed_directories"),
+    );
+    let answered_roots = sim.sent.iter().any(|(_, m)| {
+        m["id"] == "roots-1" && m["result"]["roots"][0]["uri"] == "file:///work/project"
+    });
+    assert!(answered_roots);
+    assert_eq!(
+        sim.sent_method("filesystem", "tools/call"),
+        0,
+        "not yet: roots settling"
+    );
+    assert_eq!(sim.state("filesystem"), Some(ServerState::Connecting));
+    sim.advance(100);
+    assert_eq!(sim.sent_method("filesystem", "tools/call"), 1);
+    assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());
+}
+
+#[test]
+fn diagnostics_tell_what_each_server_is_doing() {
+    let mut broken = FakeServer::with_tools(&["t"]);
+    broken.behavior = Behavior::CrashOnInitialize;
+    let mut sim = Sim::new(Settings::default())
+        .fake("live", FakeServer::with_tools(&["a", "b"]))
+        .fake("idle", FakeServer::with_tools(&["a"]))
+        .fake("broken", broken)
+        .fake("sleepy", FakeServer::with_tools(&["z"]))
+        .fake("off", FakeServer::with_tools(&["z"]));
+    let mut sleepy = config("sleepy");
+    sleepy.auto_connect = false;
+    let mut off = config("off");
+    off.enabled = false;
+    sim.apply(vec![
+        config("live"),
+        config("idle"),
+        config("broken"),
+        sleepy,
+        off,
+    ]);
+    sim.advance(60_000);
+    sim.client("c", server_endpoint("live"), call(1, "a"));
+    sim.send(Event::ProcessStats {
+        server: "live".into(),
+        rss_bytes: 64 << 20,
+    });
+
+    let snapshot = sim.engine.snapshot();
+    let by_name = |name: &str| snapshot.servers.iter().find(|s| s.name == name).unwrap();
+    let live = by_name("live");
+    assert_eq!(live.state_label, "CONNECTED");
+    assert!(live.pid.is_some());
+    assert_eq!(live.rss_bytes, Some(64 << 20));
+    assert_eq!((live.tools, live.calls_served), (2, 1));
+    assert!(live.connect_latency_ms.is_some());
+    assert_eq!(live.cache_age_ms, Some(60_000));
+    assert_eq!(live.transport, "stdio");
+    assert_eq!(live.source.line, 3);
+    let idle = by_name("idle");
+    assert_eq!(idle.state_label, "CATALOGUED ONLY");
+    assert_eq!((idle.pid, idle.rss_bytes), (None, None));
+    assert!(by_name("broken")
+        .last_error
+        .as_deref()
+        .unwrap()
+        .contains("'broken'"));
+    assert_eq!(by_name("sleepy").tools, 0, "dormant: nothing exposed");
+    assert_eq!(by_name("off").state_label, "DISABLED");
+    let totals = &snapshot.totals;
+    assert_eq!(
+        (
+            totals.connected,
+            totals.catalogued,
+            totals.failed,
+            totals.dormant,
+            totals.disabled
+        ),
+        (1, 1, 1, 1, 1)
+    );
+    assert_eq!(totals.tools, 3);
+    assert!(totals.schema_token_estimate > 0);
+    let json: Value = serde_json::from_str(&sim.engine.snapshot_json()).unwrap();
+    assert!(json["servers"][0]["stateSinceMs"].is_u64());
 }

@@ -22,19 +22,50 @@ const CLIENTS: [&str; 2] = ["c0", "c1"];
 
 #[derive(Debug, Clone)]
 enum Action {
-    Call { server: usize, client: usize },
-    Crash { server: usize },
-    Advance { ms: u64 },
-    Behave { server: usize, behavior: usize },
-    Disable { server: usize },
-    Enable { server: usize },
-    ChangeConfig { server: usize },
-    Remove { server: usize },
-    ConnectNow { server: usize },
-    Disconnect { server: usize },
+    Call {
+        server: usize,
+        client: usize,
+    },
+    Subscribe {
+        server: usize,
+        client: usize,
+        on: bool,
+    },
+    Crash {
+        server: usize,
+    },
+    Advance {
+        ms: u64,
+    },
+    Behave {
+        server: usize,
+        behavior: usize,
+    },
+    Disable {
+        server: usize,
+    },
+    Enable {
+        server: usize,
+    },
+    ChangeConfig {
+        server: usize,
+    },
+    Remove {
+        server: usize,
+    },
+    ConnectNow {
+        server: usize,
+    },
+    Disconnect {
+        server: usize,
+    },
     Refresh,
-    Garbage { server: usize },
-    ClientGone { client: usize },
+    Garbage {
+        server: usize,
+    },
+    ClientGone {
+        client: usize,
+    },
 }
 
 fn action() -> impl Strategy<Value = Action> {
@@ -51,6 +82,7 @@ fn action() -> impl Strategy<Value = Action> {
         1 => s.clone().prop_map(|server| Action::Remove { server }),
         1 => s.clone().prop_map(|server| Action::ConnectNow { server }),
         1 => s.clone().prop_map(|server| Action::Disconnect { server }),
+        2 => (s.clone(), c.clone(), any::<bool>()).prop_map(|(server, client, on)| Action::Subscribe { server, client, on }),
         1 => Just(Action::Refresh),
         1 => s.prop_map(|server| Action::Garbage { server }),
         1 => c.prop_map(|client| Action::ClientGone { client }),
@@ -86,7 +118,9 @@ proptest! {
     fn random_histories_keep_the_invariants(actions in prop::collection::vec(action(), 1..50)) {
         let mut sim = Sim::new(Settings { idle_timeout_ms: 20_000, ..Settings::default() });
         for name in SERVERS {
-            sim.fakes.insert(name.into(), FakeServer::with_tools(&["echo"]));
+            let mut fake = FakeServer::with_tools(&["echo"]);
+            fake.asks_roots = name == "beta";
+            sim.fakes.insert(name.into(), fake);
         }
         let mut configs: BTreeMap<&str, _> = SERVERS.iter().map(|n| (*n, config(n))).collect();
         sim.apply(configs.values().cloned().collect());
@@ -99,6 +133,17 @@ proptest! {
                     let client = CLIENTS[client].to_string();
                     asked.push((client.clone(), next_id, false));
                     sim.client(&client, server_endpoint(SERVERS[server]), call(next_id, "echo"));
+                    next_id += 1;
+                }
+                Action::Subscribe { server, client, on } => {
+                    let client = CLIENTS[client].to_string();
+                    asked.push((client.clone(), next_id, false));
+                    let method = if on { "resources/subscribe" } else { "resources/unsubscribe" };
+                    sim.client(
+                        &client,
+                        server_endpoint(SERVERS[server]),
+                        json!({"jsonrpc": "2.0", "id": next_id, "method": method, "params": {"uri": "x://1"}}),
+                    );
                     next_id += 1;
                 }
                 Action::Crash { server } => {

@@ -44,9 +44,13 @@ struct RealHost {
 
 impl RealHost {
     fn new() -> RealHost {
+        RealHost::with_settings(Settings::default())
+    }
+
+    fn with_settings(settings: Settings) -> RealHost {
         let (tx, rx) = channel();
         RealHost {
-            engine: Engine::new(Settings::default()),
+            engine: Engine::new(settings),
             start: Instant::now(),
             children: BTreeMap::new(),
             pids: Vec::new(),
@@ -368,4 +372,41 @@ fn real_servers_catalogue_then_disconnect_connect_on_first_call_and_warm_start()
         .unwrap()
         .len();
     assert!(tools >= 9, "{tools} memory tools");
+}
+
+#[test]
+#[ignore = "needs Node and LAZY_MCP_PEERS=<node_modules with server-filesystem>"]
+fn real_filesystem_server_gets_the_workspace_roots() {
+    let peers = std::env::var("LAZY_MCP_PEERS").expect("set LAZY_MCP_PEERS");
+    let workspace = std::env::temp_dir().join("lazy-mcp-roots-test");
+    let other = std::env::temp_dir().join("lazy-mcp-roots-other");
+    std::fs::create_dir_all(&workspace).unwrap();
+    std::fs::create_dir_all(&other).unwrap();
+    let mut host = RealHost::with_settings(Settings {
+        roots: vec![lazy_mcp_core::engine::Root {
+            uri: format!("file://{}", workspace.display()),
+            name: Some("workspace".into()),
+        }],
+        ..Settings::default()
+    });
+    let filesystem = peer(&peers, "server-filesystem", &[other.to_str().unwrap()]);
+    host.send(Event::ConfigApplied {
+        servers: vec![filesystem],
+    });
+    host.run_until(|h| h.engine.state("filesystem") == Some(&ServerState::Catalogued));
+    host.client(
+        "c",
+        Endpoint::Server { name: "filesystem".into() },
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "list_allowed_directories", "arguments": {}}}),
+    );
+    host.run_until(|h| h.reply("c", 1).is_some());
+    let text = host.reply("c", 1).unwrap()["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(text.contains("lazy-mcp-roots-test"), "{text}");
+    assert!(
+        !text.contains("lazy-mcp-roots-other"),
+        "roots replace the command-line dirs: {text}"
+    );
 }

@@ -77,29 +77,39 @@ impl Catalogue {
 
     /// Reads a blob; the error is the one log line explaining why it was ignored.
     pub fn from_blob(blob: &str) -> Result<Catalogue, String> {
-        let value: Value = serde_json::from_str(blob).map_err(|e| {
+        // First only the header (the entries are skipped, not built), so an old
+        // format is recognized as such even when its entries no longer parse.
+        let header: BlobHeader = serde_json::from_str(blob).map_err(|e| {
             format!("the persisted catalogue is corrupt or truncated ({e}); it will be rebuilt")
         })?;
-        let format = value.get("format").and_then(Value::as_str);
-        let version = value.get("version").and_then(Value::as_u64);
-        if format != Some(BLOB_FORMAT) {
+        if header.format.as_deref() != Some(BLOB_FORMAT) {
             return Err(
                 "the persisted catalogue is not a Lazy MCP catalogue; it will be rebuilt".into(),
             );
         }
-        if version != Some(u64::from(BLOB_VERSION)) {
+        if header.version != Some(u64::from(BLOB_VERSION)) {
             return Err(format!(
                 "the persisted catalogue has format version {} (this Lazy MCP reads {BLOB_VERSION}); it will be rebuilt",
-                version.map_or_else(|| "none".to_string(), |v| v.to_string())
+                header
+                    .version
+                    .map_or_else(|| "none".to_string(), |v| v.to_string())
             ));
         }
-        let blob: Blob = serde_json::from_value(value).map_err(|e| {
+        let blob: Blob = serde_json::from_str(blob).map_err(|e| {
             format!("the persisted catalogue has unexpected contents ({e}); it will be rebuilt")
         })?;
         Ok(Catalogue {
             entries: blob.entries,
         })
     }
+}
+
+#[derive(Deserialize)]
+struct BlobHeader {
+    #[serde(default)]
+    format: Option<String>,
+    #[serde(default)]
+    version: Option<u64>,
 }
 
 #[cfg(test)]

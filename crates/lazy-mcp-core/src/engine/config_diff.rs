@@ -9,7 +9,7 @@ use crate::config::model::ServerConfig;
 use crate::engine::backoff::CrashHistory;
 use crate::engine::events::TimerId;
 use crate::protocol::client_handshake::ListKind;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What the config and the session's Enable/Disable ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +64,9 @@ impl Engine {
     /// Stops the server and cancels everything pending for it.
     fn withdraw(&mut self, name: &str, why: &str) {
         self.stop_server(name, why);
+        if let Some(server) = self.servers.get_mut(name) {
+            server.subscriptions.clear();
+        }
         self.catalogue_queue.retain(|queued| queued != name);
         let retry = self
             .servers
@@ -137,6 +140,7 @@ impl Engine {
             Server {
                 config,
                 state: ServerState::Disabled,
+                state_since_ms: self.now_ms,
                 session_enabled: None,
                 conn: None,
                 waiters: Vec::new(),
@@ -145,6 +149,7 @@ impl Engine {
                 idle_timer: None,
                 last_activity_ms: self.now_ms,
                 stats: ServerStats::default(),
+                subscriptions: BTreeMap::new(),
             },
         );
         self.exposure_dirty = true;
@@ -343,6 +348,7 @@ impl Engine {
             TimerPurpose::Request { conn, upstream_id } => self.on_request_timer(conn, upstream_id),
             TimerPurpose::Idle { server } => self.on_idle_timer(&server),
             TimerPurpose::Retry { server } => self.on_retry_timer(&server),
+            TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
         }
     }
 }

@@ -4,7 +4,6 @@ use super::{Engine, ServerState};
 use crate::config::model::{SourceRef, Transport};
 use crate::protocol::client_handshake::ListKind;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -16,6 +15,8 @@ pub struct ServerDiagnostics {
     pub state: ServerState,
     /// "CONNECTED", "CATALOGUED ONLY", …
     pub state_label: String,
+    /// When the server entered its current state.
+    pub state_since_ms: u64,
     pub tools: usize,
     pub prompts: usize,
     pub resources: usize,
@@ -87,9 +88,11 @@ impl Engine {
         let mut servers = Vec::new();
         for (name, server) in &self.servers {
             let entry = self.current_entry(name);
-            let tools = self.exposed_list(name, ListKind::Tools);
-            let schema_token_estimate = Value::from(tools.clone()).to_string().len() / 4;
-            let count = |kind| self.exposed_list(name, kind).len();
+            let tools = self.exposed_items(name, ListKind::Tools);
+            let schema_token_estimate = serde_json::to_vec(tools.as_ref())
+                .map(|bytes| bytes.len() / 4)
+                .unwrap_or(0);
+            let count = |kind| self.exposed_items(name, kind).len();
             let connected = server.state == ServerState::Connected;
             totals.servers += 1;
             match server.state {
@@ -111,6 +114,7 @@ impl Engine {
                 transport: transport_kind(&server.config.transport).into(),
                 state: server.state.clone(),
                 state_label: server.state.label().into(),
+                state_since_ms: server.state_since_ms,
                 tools: tools.len(),
                 prompts: count(ListKind::Prompts),
                 resources: count(ListKind::Resources),

@@ -40,6 +40,12 @@ pub enum Effect {
         transport: Transport,
         interactive: bool,
     },
+    /// `initialize` succeeded with this protocol version: an HTTP host sends it as
+    /// the `MCP-Protocol-Version` header on every later request of the session.
+    Negotiated {
+        conn: ConnId,
+        protocol_version: String,
+    },
     /// Write one JSON-RPC message to the connection.
     Send {
         conn: ConnId,

@@ -3,20 +3,14 @@
 //! versions, and the `list_changed` announcements when any of it changes.
 
 use super::aggregate_names::aggregate_names;
-use super::stable_hash::{fnv1a64, fnv1a64_hex};
+use super::stable_hash::{fnv1a64_hex, Fnv1a64Writer};
 use super::{Effect, Endpoint, EndpointInfo, Engine};
 use crate::config::model::ToolFilter;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::jsonrpc;
 use serde_json::{json, Value};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// One entry of an aggregate table: exposed name → server and original item.
-pub(super) struct AggregateItem {
-    pub exposed_name: String,
-    pub server: String,
-    pub item: Value,
-}
 
 fn item_name(item: &Value) -> Option<&str> {
     item.get("name").and_then(Value::as_str)
@@ -25,11 +19,16 @@ fn item_name(item: &Value) -> Option<&str> {
 impl Engine {
     /// The list a client of `name` sees for `kind` (empty when not exposed).
     pub(super) fn exposed_list(&self, name: &str, kind: ListKind) -> Vec<Value> {
+        self.exposed_items(name, kind).into_owned()
+    }
+
+    /// [`Engine::exposed_list`] without copying in the common (unfiltered) case.
+    pub(super) fn exposed_items(&self, name: &str, kind: ListKind) -> Cow<'_, [Value]> {
         let Some(server) = self.servers.get(name) else {
-            return Vec::new();
+            return Cow::Borrowed(&[]);
         };
         if !server.state.is_exposed() {
-            return Vec::new();
+            return Cow::Borrowed(&[]);
         }
         let entry = self.current_entry(name);
         match (kind, entry, &server.config.tools) {
@@ -52,8 +51,8 @@ impl Engine {
                     })
                 })
                 .collect(),
-            (kind, Some(entry), _) => entry.list(kind).clone(),
-            (_, None, _) => Vec::new(),
+            (kind, Some(entry), _) => Cow::Borrowed(entry.list(kind).as_slice()),
+            (_, None, _) => Cow::Borrowed(&[]),
         }
     }
 
@@ -74,8 +73,10 @@ impl Engine {
     }
 
     fn list_hash(&self, name: &str, kind: ListKind) -> u64 {
-        let text = Value::from(self.exposed_list(name, kind)).to_string();
-        fnv1a64(text.as_bytes())
+        let mut hasher = Fnv1a64Writer::default();
+        // Writing into a hasher cannot fail; a failure would only weaken the hash.
+        let _ = serde_json::to_writer(&mut hasher, self.exposed_items(name, kind).as_ref());
+        hasher.finish()
     }
 
     fn endpoint_version(&self, name: &str, list_hashes: &[u64]) -> String {
@@ -138,9 +139,7 @@ impl Engine {
         let keys: BTreeSet<&(String, ListKind)> =
             lists.keys().chain(self.published_lists.keys()).collect();
         for key in keys {
-            let was_empty_or_absent =
-                |map: &BTreeMap<(String, ListKind), u64>| map.get(key).copied();
-            if was_empty_or_absent(&lists) != was_empty_or_absent(&self.published_lists) {
+            if lists.get(key) != self.published_lists.get(key) {
                 changed.insert((key.0.clone(), key.1.list_changed_notification()));
             }
         }
@@ -155,45 +154,61 @@ impl Engine {
         }
         self.published_lists = lists;
         let mut routes = BTreeMap::new();
+        let mut by_item = BTreeMap::new();
         for kind in [ListKind::Tools, ListKind::Prompts] {
-            for row in self.aggregate_table(kind) {
-                let original = row.item.get("name").cloned().unwrap_or(Value::Null);
-                routes.insert((kind, row.exposed_name), (row.server, original));
+            let pairs = self.aggregate_pairs(kind);
+            for (exposed, (server, item)) in aggregate_names(&pairs).into_iter().zip(pairs) {
+                by_item.insert((kind, server.clone(), item.clone()), exposed.clone());
+                routes.insert((kind, exposed), (server, Value::from(item)));
             }
         }
         self.aggregate_routes = routes;
+        self.aggregate_names_by_item = by_item;
         if endpoints != self.published_endpoints {
             self.published_endpoints = endpoints.clone();
             self.effects.push(Effect::EndpointsChanged { endpoints });
         }
     }
 
-    /// Tools or prompts of every exposed server under aggregate names.
-    pub(super) fn aggregate_table(&self, kind: ListKind) -> Vec<AggregateItem> {
-        let mut rows: Vec<(String, String, Value)> = Vec::new();
+    /// (server, item name) of every exposed tool or prompt, in server order.
+    fn aggregate_pairs(&self, kind: ListKind) -> Vec<(String, String)> {
+        let mut pairs = Vec::new();
         for (name, server) in &self.servers {
             if !server.state.is_exposed() {
                 continue;
             }
-            for item in self.exposed_list(name, kind) {
-                if let Some(item_name) = item_name(&item) {
-                    rows.push((name.clone(), item_name.to_string(), item.clone()));
+            for item in self.exposed_items(name, kind).iter() {
+                if let Some(item_name) = item_name(item) {
+                    pairs.push((name.clone(), item_name.to_string()));
                 }
             }
         }
-        let pairs: Vec<(String, String)> = rows
-            .iter()
-            .map(|(server, item, _)| (server.clone(), item.clone()))
-            .collect();
-        aggregate_names(&pairs)
-            .into_iter()
-            .zip(rows)
-            .map(|(exposed_name, (server, _, item))| AggregateItem {
-                exposed_name,
-                server,
-                item,
-            })
-            .collect()
+        pairs
+    }
+
+    /// Tools or prompts of every exposed server, renamed for the aggregate endpoint.
+    pub(super) fn aggregate_list(&self, kind: ListKind) -> Vec<Value> {
+        let mut items = Vec::new();
+        for (name, server) in &self.servers {
+            if !server.state.is_exposed() {
+                continue;
+            }
+            for item in self.exposed_items(name, kind).iter() {
+                let Some(original) = item_name(item) else {
+                    continue;
+                };
+                let key = (kind, name.clone(), original.to_string());
+                let Some(exposed) = self.aggregate_names_by_item.get(&key) else {
+                    continue;
+                };
+                let mut item = item.clone();
+                if let Some(object) = item.as_object_mut() {
+                    object.insert("name".into(), Value::from(exposed.as_str()));
+                }
+                items.push(item);
+            }
+        }
+        items
     }
 
     /// The server holding resource `uri` (exact resource first, then the template
@@ -201,7 +216,7 @@ impl Engine {
     pub(super) fn server_for_resource(&self, uri: &str) -> Option<String> {
         let exposed = self.servers.iter().filter(|(_, s)| s.state.is_exposed());
         for (name, _) in exposed.clone() {
-            let resources = self.exposed_list(name, ListKind::Resources);
+            let resources = self.exposed_items(name, ListKind::Resources);
             if resources
                 .iter()
                 .any(|r| r.get("uri").and_then(Value::as_str) == Some(uri))
@@ -211,7 +226,7 @@ impl Engine {
         }
         let mut best: Option<(usize, String)> = None;
         for (name, _) in exposed {
-            for template in self.exposed_list(name, ListKind::ResourceTemplates) {
+            for template in self.exposed_items(name, ListKind::ResourceTemplates).iter() {
                 let Some(pattern) = template.get("uriTemplate").and_then(Value::as_str) else {
                     continue;
                 };

@@ -91,6 +91,14 @@ impl Engine {
                 self.reply(client, jsonrpc::success(id, result));
             }
             "ping" | "logging/setLevel" => self.reply(client, jsonrpc::success(id, json!({}))),
+            // We are an initialize-era server: a dual-era (2026-07-28) client falls
+            // back to `initialize` on this error, as its backward-compatibility rules say.
+            "server/discover" => self.reply_error(
+                client,
+                id,
+                jsonrpc::METHOD_NOT_FOUND,
+                "Lazy MCP speaks the initialize handshake (protocol versions 2024-11-05 to 2025-11-25)",
+            ),
             "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
                 let kind = match method {
                     "tools/list" => ListKind::Tools,
@@ -156,17 +164,34 @@ impl Engine {
                     entry.and_then(|e| e.initialize.instructions.as_deref()),
                 )
             }
-            Endpoint::Aggregate => gateway_handshake::initialize_result(
-                requested,
-                &self.settings.client_name,
-                &self.settings.client_version,
-                json!({
-                    "tools": {"listChanged": true},
-                    "prompts": {"listChanged": true},
-                    "resources": {"listChanged": true, "subscribe": true}
-                }),
-                None,
-            ),
+            Endpoint::Aggregate => {
+                // Each server's instructions, under its name (tools are `server__tool`).
+                let instructions: Vec<String> = self
+                    .servers
+                    .iter()
+                    .filter(|(_, s)| s.state.is_exposed())
+                    .filter_map(|(name, _)| {
+                        let text = self
+                            .current_entry(name)?
+                            .initialize
+                            .instructions
+                            .as_deref()?;
+                        Some(format!("## {name}\n{text}"))
+                    })
+                    .collect();
+                let instructions = instructions.join("\n\n");
+                gateway_handshake::initialize_result(
+                    requested,
+                    &self.settings.client_name,
+                    &self.settings.client_version,
+                    json!({
+                        "tools": {"listChanged": true},
+                        "prompts": {"listChanged": true},
+                        "resources": {"listChanged": true, "subscribe": true}
+                    }),
+                    Some(instructions.as_str()).filter(|text| !text.is_empty()),
+                )
+            }
         }
     }
 
@@ -174,17 +199,7 @@ impl Engine {
         match endpoint {
             Endpoint::Server { name } => self.exposed_list(name, kind),
             Endpoint::Aggregate => match kind {
-                ListKind::Tools | ListKind::Prompts => self
-                    .aggregate_table(kind)
-                    .into_iter()
-                    .map(|row| {
-                        let mut item = row.item;
-                        if let Some(object) = item.as_object_mut() {
-                            object.insert("name".into(), Value::from(row.exposed_name));
-                        }
-                        item
-                    })
-                    .collect(),
+                ListKind::Tools | ListKind::Prompts => self.aggregate_list(kind),
                 ListKind::Resources | ListKind::ResourceTemplates => self
                     .servers
                     .keys()
@@ -225,6 +240,11 @@ impl Engine {
             }
             Endpoint::Aggregate => self.resolve_aggregate(method, params.as_mut()),
         };
+        if let Ok(name) = &target {
+            if self.track_subscription(client, name, &id, method, &params) {
+                return;
+            }
+        }
         match target {
             Ok(name) => self.route_call(
                 &name,
@@ -308,6 +328,50 @@ impl Engine {
         }
     }
 
+    /// Records `resources/subscribe` / `unsubscribe`. Returns true when the request
+    /// was answered here (an unsubscribe while other clients still subscribe).
+    fn track_subscription(
+        &mut self,
+        client: &str,
+        name: &str,
+        id: &Value,
+        method: &str,
+        params: &Option<Value>,
+    ) -> bool {
+        let Some(uri) = super::connect::subscription_uri(params).map(str::to_string) else {
+            return false;
+        };
+        let Some(server) = self.servers.get_mut(name) else {
+            return false;
+        };
+        match method {
+            "resources/subscribe" => {
+                server
+                    .subscriptions
+                    .entry(uri)
+                    .or_default()
+                    .insert(client.to_string());
+                false
+            }
+            "resources/unsubscribe" => {
+                let others_remain = match server.subscriptions.get_mut(&uri) {
+                    Some(clients) => {
+                        clients.remove(client);
+                        !clients.is_empty()
+                    }
+                    None => false,
+                };
+                if !others_remain {
+                    server.subscriptions.remove(&uri);
+                    return false;
+                }
+                self.reply(client, jsonrpc::success(id.clone(), json!({})));
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn on_client_notification(&mut self, client: &str, method: &str, params: Option<Value>) {
         if method != "notifications/cancelled" {
             return;
@@ -361,8 +425,31 @@ impl Engine {
         if self.clients.remove(client).is_none() {
             return;
         }
-        for server in self.servers.values_mut() {
+        let mut unsubscribe: Vec<(String, String)> = Vec::new();
+        for (name, server) in self.servers.iter_mut() {
             server.waiters.retain(|w| w.client != client);
+            server.subscriptions.retain(|uri, clients| {
+                clients.remove(client);
+                if clients.is_empty() {
+                    unsubscribe.push((name.clone(), uri.clone()));
+                }
+                !clients.is_empty()
+            });
+        }
+        for (name, uri) in unsubscribe {
+            let conn = self
+                .servers
+                .get(&name)
+                .filter(|s| s.state == super::ServerState::Connected)
+                .and_then(|s| s.conn);
+            if let Some(conn) = conn {
+                self.send_request(
+                    conn,
+                    "resources/unsubscribe",
+                    Some(json!({ "uri": uri })),
+                    Pending::Internal,
+                );
+            }
         }
         let abandoned: Vec<(u64, u64, u64)> = self
             .conns

@@ -8,7 +8,9 @@
 //!
 //! Files: `state` (states and the one transition function), `events`, `effects`,
 //! `settings`, `catalogue` (persisted blob), `config_diff` (applying a server list),
-//! `connect` (connections, handshake, listing, single-flight `ensure_connected`),
+//! `connect` (opening, handshake, single-flight `ensure_connected`, forwarding
+//! calls), `listing` (lists with pagination into the catalogue), `connection_end`
+//! (idle, stop, crash, timeout, auth: what state each leaves),
 //! `upstream` (messages from servers), `gateway` (messages from clients),
 //! `exposure` (what clients see, endpoint versions, list_changed announcements),
 //! `aggregate_names`, `backoff`, `diagnostics_snapshot`.
@@ -18,11 +20,13 @@ pub mod backoff;
 pub mod catalogue;
 mod config_diff;
 mod connect;
+mod connection_end;
 pub mod diagnostics_snapshot;
 pub mod effects;
 pub mod events;
 mod exposure;
 mod gateway;
+mod listing;
 pub mod settings;
 mod stable_hash;
 pub mod state;
@@ -61,11 +65,15 @@ pub struct Engine {
     effects: Vec<Effect>,
     /// Set when anything clients can see may have changed; cleared by `publish_changes`.
     exposure_dirty: bool,
+    /// Set when the catalogue changed; one `persistCatalogue` per event at most.
+    catalogue_dirty: bool,
     published_endpoints: Vec<EndpointInfo>,
     published_lists: BTreeMap<(String, ListKind), u64>,
     /// Aggregate endpoint: (tools|prompts, exposed name) → (server, original name).
     /// Rebuilt by `publish_changes` whenever exposure changes.
     aggregate_routes: BTreeMap<(ListKind, String), (String, Value)>,
+    /// The reverse: (tools|prompts, server, original name) → exposed name.
+    aggregate_names_by_item: BTreeMap<(ListKind, String, String), String>,
     now_ms: u64,
 }
 
@@ -73,6 +81,8 @@ pub struct Engine {
 struct Server {
     config: ServerConfig,
     state: ServerState,
+    /// When the server entered its current state.
+    state_since_ms: u64,
     /// Session-only Enable/Disable from the user (never written to config).
     session_enabled: Option<bool>,
     conn: Option<ConnId>,
@@ -83,6 +93,9 @@ struct Server {
     idle_timer: Option<TimerId>,
     last_activity_ms: u64,
     stats: ServerStats,
+    /// `resources/subscribe` by URI: which clients want `resources/updated`.
+    /// Re-sent after a reconnect; a server with subscriptions is never idle.
+    subscriptions: BTreeMap<String, BTreeSet<ClientId>>,
 }
 
 #[derive(Debug, Default)]
@@ -138,6 +151,10 @@ struct Connection {
     relist: BTreeSet<ListKind>,
     handshake_timer: Option<TimerId>,
     init: Option<InitializeOutcome>,
+    /// Calls are forwarded (the server is CONNECTED on this connection).
+    live: bool,
+    /// When the server asked for `roots/list` before calls flowed.
+    roots_asked_at_ms: Option<u64>,
 }
 
 #[derive(Debug)]
@@ -149,6 +166,8 @@ enum Pending {
         pages: u32,
     },
     Call(ForwardedCall),
+    /// A request of the engine's own whose answer does not matter (re-subscribe).
+    Internal,
 }
 
 #[derive(Debug)]
@@ -162,10 +181,23 @@ struct ForwardedCall {
 
 #[derive(Debug, Clone, PartialEq)]
 enum TimerPurpose {
-    Handshake { conn: ConnId },
-    Request { conn: ConnId, upstream_id: u64 },
-    Idle { server: String },
-    Retry { server: String },
+    Handshake {
+        conn: ConnId,
+    },
+    Request {
+        conn: ConnId,
+        upstream_id: u64,
+    },
+    Idle {
+        server: String,
+    },
+    /// Let a server finish applying the roots it asked for before the first call.
+    RootsSettle {
+        conn: ConnId,
+    },
+    Retry {
+        server: String,
+    },
 }
 
 #[derive(Debug)]
@@ -200,18 +232,28 @@ impl Engine {
             next_outbound: 1,
             effects: Vec::new(),
             exposure_dirty: false,
+            catalogue_dirty: false,
             published_endpoints: Vec::new(),
             published_lists: BTreeMap::new(),
             aggregate_routes: BTreeMap::new(),
+            aggregate_names_by_item: BTreeMap::new(),
             now_ms: 0,
         }
+    }
+
+    /// [`Engine::new`] from the settings' JSON (camelCase, every field optional).
+    pub fn from_settings_json(settings_json: &str) -> Result<Engine, String> {
+        serde_json::from_str::<Settings>(settings_json)
+            .map(Engine::new)
+            .map_err(|e| format!("the engine settings cannot be read: {e}"))
     }
 
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
 
-    /// Feeds one event in; returns what the host must do, in order.
+    /// Feeds one event in; returns what the host must do, in order. `now_ms` is the
+    /// host's wall-clock time (`Date.now()`): catalogue timestamps are persisted.
     pub fn handle(&mut self, now_ms: u64, event: Event) -> Vec<Effect> {
         self.now_ms = now_ms;
         match event {
@@ -254,6 +296,11 @@ impl Engine {
         self.pump_catalogue_queue();
         if self.exposure_dirty {
             self.publish_changes();
+        }
+        if std::mem::take(&mut self.catalogue_dirty) {
+            self.effects.push(Effect::PersistCatalogue {
+                blob: self.catalogue.to_blob(),
+            });
         }
         std::mem::take(&mut self.effects)
     }
@@ -306,6 +353,7 @@ impl Engine {
             Ok(next) => {
                 if next != server.state {
                     server.state = next.clone();
+                    server.state_since_ms = self.now_ms;
                     self.exposure_dirty = true;
                     self.effects.push(Effect::StateChanged {
                         server: name.to_string(),
@@ -378,10 +426,9 @@ impl Engine {
             .filter(|entry| entry.fingerprint == server.config.fingerprint)
     }
 
+    /// Asks for one `persistCatalogue` at the end of the current event.
     fn persist_catalogue(&mut self) {
-        self.effects.push(Effect::PersistCatalogue {
-            blob: self.catalogue.to_blob(),
-        });
+        self.catalogue_dirty = true;
     }
 
     fn handshake_timeout_ms(&self, name: &str) -> u64 {

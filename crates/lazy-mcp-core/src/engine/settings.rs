@@ -23,6 +23,9 @@ pub struct Settings {
     /// How long a forwarded request may take before the client gets an error and
     /// the server a `notifications/cancelled` (progress notifications extend it).
     pub request_timeout_ms: u64,
+    /// A server that asks for `roots/list` while starting gets this long to apply
+    /// the roots before its first call is forwarded (0 = forward at once).
+    pub roots_settle_ms: u64,
     /// Crashes within `crash_window_ms` that turn a server FAILED.
     pub crash_limit: usize,
     pub crash_window_ms: u64,
@@ -43,6 +46,7 @@ impl Default for Settings {
             idle_timeout_ms: 600_000,
             handshake_timeout_ms: 30_000,
             request_timeout_ms: 120_000,
+            roots_settle_ms: 100,
             crash_limit: 3,
             crash_window_ms: 120_000,
             backoff_base_ms: 5_000,

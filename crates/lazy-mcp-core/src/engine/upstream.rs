@@ -37,7 +37,11 @@ impl Engine {
     }
 
     fn on_upstream_response(&mut self, conn: ConnId, id: &Value, outcome: Result<Value, Value>) {
-        let Some(id) = id.as_u64() else {
+        // Our ids are integers; tolerate a server that echoes them as strings.
+        let Some(id) = id
+            .as_u64()
+            .or_else(|| id.as_str().and_then(|text| text.parse().ok()))
+        else {
             return;
         };
         let Some(pending) = self
@@ -49,6 +53,7 @@ impl Engine {
         };
         match pending {
             Pending::Initialize => self.on_initialize_result(conn, outcome),
+            Pending::Internal => {}
             Pending::List { kind, items, pages } => {
                 self.on_list_response(conn, kind, items, pages, outcome)
             }
@@ -83,6 +88,12 @@ impl Engine {
         match method {
             "ping" => self.send_upstream(conn, jsonrpc::success(id, json!({}))),
             "roots/list" => {
+                let now = self.now_ms;
+                if let Some(connection) = self.conns.get_mut(&conn) {
+                    if !connection.live && connection.roots_asked_at_ms.is_none() {
+                        connection.roots_asked_at_ms = Some(now);
+                    }
+                }
                 let roots = serde_json::to_value(&self.settings.roots).unwrap_or(json!([]));
                 self.send_upstream(conn, jsonrpc::success(id, json!({ "roots": roots })));
             }
@@ -172,7 +183,10 @@ impl Engine {
                     })
                 });
                 if let Some((client, timer)) = target {
-                    self.rearm_timer(timer, self.now_ms + self.settings.request_timeout_ms);
+                    self.rearm_timer(
+                        timer,
+                        self.now_ms.saturating_add(self.settings.request_timeout_ms),
+                    );
                     self.notify_client(&client, jsonrpc::notification(method, params));
                 }
             }
@@ -221,7 +235,25 @@ impl Engine {
                     };
                     self.log(level, Some(name), text);
                 }
-                for client in self.clients_of(name) {
+                let uri = params
+                    .as_ref()
+                    .and_then(|p| p.get("uri"))
+                    .and_then(Value::as_str);
+                let subscribers: Vec<String> = match (method, uri) {
+                    ("notifications/resources/updated", Some(uri)) => self
+                        .servers
+                        .get(name)
+                        .and_then(|s| s.subscriptions.get(uri))
+                        .map(|clients| clients.iter().cloned().collect())
+                        .unwrap_or_default(),
+                    _ => Vec::new(),
+                };
+                let targets = if subscribers.is_empty() {
+                    self.clients_of(name)
+                } else {
+                    subscribers
+                };
+                for client in targets {
                     self.notify_client(&client, jsonrpc::notification(method, params.clone()));
                 }
             }

@@ -52,6 +52,8 @@ pub struct FakeServer {
     /// On the first `tools/list`: announce `list_changed` ahead of the (old) answer,
     /// then add this tool — the reordering an HTTP server's SSE stream allows.
     pub grow_on_first_list: Option<Value>,
+    /// Asks the client for `roots/list` as soon as it is initialized (server-filesystem).
+    pub asks_roots: bool,
 }
 
 impl FakeServer {
@@ -68,6 +70,7 @@ impl FakeServer {
             instructions: None,
             missing_methods: vec![],
             grow_on_first_list: None,
+            asks_roots: false,
         }
     }
 }
@@ -279,6 +282,12 @@ impl Sim {
         let Some(method) = message.get("method").and_then(Value::as_str) else {
             return; // a response to one of our requests
         };
+        if method == "notifications/initialized" && fake.asks_roots {
+            self.respond(
+                conn,
+                json!({"jsonrpc": "2.0", "id": "roots-1", "method": "roots/list"}),
+            );
+        }
         let Some(id) = message.get("id").cloned() else {
             return; // a notification
         };
@@ -356,6 +365,7 @@ impl Sim {
             "prompts/get" => {
                 json!({"messages": [{"role": "user", "content": {"type": "text", "text": format!("{server}:{}", params["name"])}}]})
             }
+            "resources/subscribe" | "resources/unsubscribe" => json!({}),
             "resources/read" => {
                 json!({"contents": [{"uri": params["uri"], "text": format!("{server} content")}]})
             }

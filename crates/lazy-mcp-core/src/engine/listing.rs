@@ -1,0 +1,258 @@
+//! Listing a server's tools, prompts, resources and resource templates (following
+//! `nextCursor`), and writing the result into the catalogue.
+
+use super::{Engine, LogLevel, Pending, Purpose, MAX_LIST_PAGES};
+use crate::engine::catalogue::CatalogueEntry;
+use crate::engine::events::ConnId;
+use crate::engine::state::Trigger;
+use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
+use crate::protocol::jsonrpc;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+impl Engine {
+    /// Sends the list requests for `kinds` (first pages).
+    pub(super) fn start_listing(&mut self, conn: ConnId, kinds: &[ListKind]) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let mut fresh = Vec::new();
+        for kind in kinds {
+            if connection.listing.insert(*kind) {
+                fresh.push(*kind);
+            } else {
+                // Changed while being listed: list it again once this round answers.
+                connection.relist.insert(*kind);
+            }
+        }
+        let nothing_outstanding = connection.listing.is_empty();
+        for kind in fresh {
+            self.send_request(
+                conn,
+                kind.method(),
+                client_handshake::list_params(None),
+                Pending::List {
+                    kind,
+                    items: Vec::new(),
+                    pages: 1,
+                },
+            );
+        }
+        if nothing_outstanding {
+            self.on_listing_complete(conn);
+        }
+    }
+
+    pub(super) fn on_list_response(
+        &mut self,
+        conn: ConnId,
+        kind: ListKind,
+        mut items: Vec<Value>,
+        pages: u32,
+        outcome: Result<Value, Value>,
+    ) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        let purpose = connection.purpose;
+        let finished: Option<Vec<Value>> = match outcome {
+            Ok(result) => {
+                let (page, next) = client_handshake::parse_list_page(kind, &result);
+                items.extend(page);
+                match next {
+                    Some(cursor) if pages < MAX_LIST_PAGES => {
+                        self.send_request(
+                            conn,
+                            kind.method(),
+                            client_handshake::list_params(Some(&cursor)),
+                            Pending::List {
+                                kind,
+                                items,
+                                pages: pages + 1,
+                            },
+                        );
+                        return;
+                    }
+                    Some(_) => {
+                        self.log(
+                            LogLevel::Warn,
+                            Some(&name),
+                            format!("{} kept returning nextCursor after {MAX_LIST_PAGES} pages; the list was cut there", kind.method()),
+                        );
+                        Some(items)
+                    }
+                    None => Some(items),
+                }
+            }
+            Err(error) if jsonrpc::error_code(&error) == Some(jsonrpc::METHOD_NOT_FOUND) => {
+                Some(Vec::new())
+            }
+            Err(error) => {
+                self.log(
+                    LogLevel::Warn,
+                    Some(&name),
+                    format!(
+                        "{} failed: {}",
+                        kind.method(),
+                        jsonrpc::error_message(&error)
+                    ),
+                );
+                match purpose {
+                    Purpose::Catalogue => Some(Vec::new()),
+                    Purpose::Connect => None,
+                }
+            }
+        };
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        if connection.relist.remove(&kind) {
+            self.send_request(
+                conn,
+                kind.method(),
+                client_handshake::list_params(None),
+                Pending::List {
+                    kind,
+                    items: Vec::new(),
+                    pages: 1,
+                },
+            );
+            return;
+        }
+        connection.listing.remove(&kind);
+        if let Some(items) = finished {
+            connection.listed.insert(kind, items);
+        }
+        if connection.listing.is_empty() {
+            self.on_listing_complete(conn);
+        }
+    }
+
+    /// A listing round finished: update the catalogue; a cataloguing connection closes.
+    fn on_listing_complete(&mut self, conn: ConnId) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let lists = std::mem::take(&mut connection.listed);
+        let Some(init) = connection.init.clone() else {
+            return;
+        };
+        let name = connection.server.clone();
+        let purpose = connection.purpose;
+        let live = connection.live;
+        let roots_asked_at = connection.roots_asked_at_ms;
+        self.update_catalogue(&name, init, lists);
+        if purpose == Purpose::Connect {
+            if !live {
+                self.become_connected_after_roots(conn, roots_asked_at);
+            }
+            return;
+        }
+        // Only a completed catalogue ends a failure streak: a server that connects
+        // fine but crashes on every call must keep backing off longer.
+        if let Some(server) = self.servers.get_mut(&name) {
+            server.crashes.succeeded();
+        }
+        let has_waiters = self
+            .servers
+            .get(&name)
+            .is_some_and(|s| !s.waiters.is_empty());
+        if has_waiters {
+            self.become_connected_after_roots(conn, roots_asked_at);
+            return;
+        }
+        self.stop_server(&name, "cataloguing finished");
+        self.transition(&name, Trigger::CatalogueSucceeded);
+        let summary = self.current_entry(&name).map(|entry| {
+            format!(
+                "catalogued: {} tools, {} prompts, {} resources, {} resource templates; stopped",
+                entry.tools.len(),
+                entry.prompts.len(),
+                entry.resources.len(),
+                entry.resource_templates.len()
+            )
+        });
+        if let Some(summary) = summary {
+            self.log(LogLevel::Info, Some(&name), summary);
+        }
+    }
+
+    /// Writes listed kinds into the server's entry; persists when anything changed.
+    fn update_catalogue(
+        &mut self,
+        name: &str,
+        init: InitializeOutcome,
+        lists: BTreeMap<ListKind, Vec<Value>>,
+    ) {
+        let Some(server) = self.servers.get(name) else {
+            return;
+        };
+        let fingerprint = server.config.fingerprint.clone();
+        let now = self.now_ms;
+        let entry = match self.catalogue.entries.get(name) {
+            Some(entry) if entry.fingerprint == fingerprint => {
+                let mut entry = entry.clone();
+                entry.initialize = init;
+                for (kind, items) in lists {
+                    *entry.list_mut(kind) = items;
+                }
+                entry
+            }
+            _ => {
+                let mut entry = CatalogueEntry {
+                    fingerprint,
+                    catalogued_at_ms: now,
+                    initialize: init,
+                    tools: Vec::new(),
+                    prompts: Vec::new(),
+                    resources: Vec::new(),
+                    resource_templates: Vec::new(),
+                };
+                for (kind, items) in lists {
+                    *entry.list_mut(kind) = items;
+                }
+                entry
+            }
+        };
+        let unchanged = self.catalogue.entries.get(name).is_some_and(|previous| {
+            previous.fingerprint == entry.fingerprint
+                && previous.initialize == entry.initialize
+                && ListKind::ALL
+                    .iter()
+                    .all(|kind| previous.list(*kind) == entry.list(*kind))
+        });
+        if unchanged {
+            return;
+        }
+        let mut entry = entry;
+        entry.catalogued_at_ms = now;
+        self.catalogue.entries.insert(name.to_string(), entry);
+        self.exposure_dirty = true;
+        self.persist_catalogue();
+        self.report_dropped_declared_tools(name);
+    }
+
+    /// Declared tools (`tools: [...]` in config) the server does not have.
+    pub(super) fn report_dropped_declared_tools(&mut self, name: &str) {
+        let dropped = self.dropped_declared_tools(name);
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        if server.stats.dropped_declared_tools == dropped {
+            return;
+        }
+        server.stats.dropped_declared_tools = dropped.clone();
+        if !dropped.is_empty() {
+            let file = server.config.source.file.clone();
+            self.log(
+                LogLevel::Warn,
+                Some(name),
+                format!(
+                    "declared tool(s) {} are not offered by the server and were dropped; check the \"tools\" list in {file}",
+                    dropped.join(", ")
+                ),
+            );
+        }
+    }
+}
