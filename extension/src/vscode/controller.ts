@@ -1,6 +1,7 @@
 // Composition root for VS Code: the shared LazyHost plus VS Code's MCP
 // definition provider, tree, status bar, commands and Diagnostics. UI only:
 // every decision about servers is the core's.
+import { createHash } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -55,12 +56,12 @@ export class Controller implements vscode.Disposable {
     private readonly core: WasmCore,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
+    const discovery = this.discovery();
     this.host = new LazyHost({
       core,
-      discovery: this.discovery(),
+      discovery,
       settings: this.settings.engine,
-      store: new BlobFile(path.join(storageDir, 'catalogue.json')),
+      store: new BlobFile(cataloguePath(context.globalStorageUri.fsPath, discovery.workspaceFolders)),
       log: (level, message, server) => this.write(level, message, server),
       gateway: {},
       selectServers: (result) => this.selectServers(result),
@@ -342,6 +343,15 @@ export class Controller implements vscode.Disposable {
     const pos = new vscode.Position(Math.max(0, line - 1), Math.max(0, column - 1));
     await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(pos, pos) });
   }
+}
+
+/**
+ * One catalogue per set of workspace folders, in global storage: workspace storage
+ * ids change with a remote's port (code-server), which would lose the catalogue.
+ */
+function cataloguePath(globalStorage: string, folders: string[]): string {
+  const key = createHash('sha256').update(JSON.stringify([...folders].sort())).digest('hex').slice(0, 16);
+  return path.join(globalStorage, 'catalogues', `${key}.json`);
 }
 
 function stateIcon(kind: StateKind): string {

@@ -27,7 +27,7 @@ function isInside(child, parent) {
 
 suite(`Diagnostics (${phase})`, () => {
   test('the runner passes LAZY_MCP_TEST_* env vars through to the extension host', () => {
-    assert.ok(['dev', 'vsix'].includes(process.env.LAZY_MCP_TEST_PHASE), `LAZY_MCP_TEST_PHASE=${process.env.LAZY_MCP_TEST_PHASE}`);
+    assert.ok(['dev', 'warm', 'vsix'].includes(process.env.LAZY_MCP_TEST_PHASE), `LAZY_MCP_TEST_PHASE=${process.env.LAZY_MCP_TEST_PHASE}`);
   });
 
   test('extension is present and activates', async () => {

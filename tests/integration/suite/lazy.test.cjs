@@ -36,6 +36,15 @@ function spawnLines() {
   return fs.existsSync(spawnLog) ? fs.readFileSync(spawnLog, 'utf8').split('\n').filter(Boolean) : [];
 }
 const spawnCount = () => spawnLines().filter((l) => /^\d+$/.test(l)).length;
+function isRunning(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+const spawnedPids = () => spawnLines().filter((l) => /^\d+$/.test(l)).map(Number);
 const spawnsSinceDev = () => spawnLines().slice(spawnLines().lastIndexOf(endOfDev) + 1).length;
 
 function stateOf(lazy, name) {
@@ -66,6 +75,7 @@ if (phase === 'dev') {
       await waitFor('memory and everything CATALOGUED', () => managed.every((n) => stateOf(lazy, n) === 'CATALOGUED'));
       assert.equal(spawnCount(), 2, 'one cataloguing spawn per managed server');
       assert.deepEqual(lazy.exposedServers().sort(), ['everything', 'memory']);
+      await waitFor('the cataloguing processes to exit', () => spawnedPids().every((pid) => !isRunning(pid)), 15_000);
     });
 
     test('Copilot Chat sees every catalogued tool (vscode.lm.tools) without starting a server', async () => {
@@ -115,6 +125,7 @@ if (phase === 'dev') {
       const original = fs.readFileSync(file, 'utf8');
       const config = JSON.parse(original);
       const everything = config.mcp.everything.command;
+      // [node, launcher, log, node, server-everything/dist/index.js, 'stdio'] → the thinking server
       const thinking = [...everything.slice(0, -2), everything.at(-2).replace('server-everything', 'server-sequential-thinking')];
       config.mcp.thinking = { type: 'local', command: thinking };
       fs.writeFileSync(file, JSON.stringify(config, null, 2));
@@ -153,6 +164,7 @@ if (phase === 'vsix') {
     test('the packaged extension catalogues the workspace servers', async () => {
       const lazy = await api();
       await waitFor('memory and everything CATALOGUED', () => managed.every((n) => stateOf(lazy, n) === 'CATALOGUED'));
+      await waitFor('the cataloguing processes to exit', () => spawnedPids().every((pid) => !isRunning(pid)), 15_000);
     });
   });
 }

@@ -11,6 +11,25 @@ import { readdirSync, readFileSync } from 'node:fs';
 const isWindows = process.platform === 'win32';
 const isLinux = process.platform === 'linux';
 
+// Groups of servers that are running. If the host process itself exits (VS Code
+// shutting the extension host down without deactivation, a crash, the CLI being
+// stopped), every one of them is killed synchronously: nothing may outlive us.
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+export function trackGroup(pgid: number): void {
+  liveGroups.add(pgid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const g of liveGroups) signalGroup(g, 'SIGKILL');
+  });
+}
+
+export function untrackGroup(pgid: number): void {
+  liveGroups.delete(pgid);
+}
+
 /** Send `signal` to every process in the group led by `pgid`. Never throws. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   if (isWindows) {

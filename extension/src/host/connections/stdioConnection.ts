@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseEnvFile } from './envFile';
 import { LineSplitter, StderrRing } from './lineFraming';
-import { delay, groupIsAlive, signalGroup, waitForGroupGone } from './processGroup';
+import { delay, groupIsAlive, signalGroup, trackGroup, untrackGroup, waitForGroupGone } from './processGroup';
 import { planWindowsSpawn } from './windowsCommand';
 import type { ClosedInfo, Connection, ConnectionEvents, ConnectionOptions, LogSink, StdioTransport } from './types';
 
@@ -141,6 +141,7 @@ class StdioConnection implements Connection {
 
     child.on('spawn', () => {
       this.spawned = true;
+      if (child.pid !== undefined && !isWindows) trackGroup(child.pid);
       this.log('info', `stdio ${this.label}: started, pid ${child.pid}`);
       this.events.onOpened({ pid: child.pid });
     });
@@ -232,6 +233,7 @@ class StdioConnection implements Connection {
             }
           }
         }
+        if (pgid !== undefined) untrackGroup(pgid);
         // Let the last stdout/stderr bytes arrive before reporting the close.
         const deadline = Date.now() + PIPE_CLOSE_WAIT_MS;
         while (!this.pipesClosed && Date.now() < deadline) await delay(10);
