@@ -455,6 +455,8 @@ async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, st
     browser = chrome.browser;
     const context = browser.contexts()[0] ?? (await browser.newContext());
     const page = context.pages()[0] ?? (await context.newPage());
+    // Large enough for a readable screenshot of MCP Diagnostics.
+    await page.setViewportSize({ width: 1400, height: 900 });
 
     let resolveExit;
     const exitCode = new Promise((r) => (resolveExit = r));

@@ -136,6 +136,8 @@ if (phase === 'dev') {
     });
 
     test('leaves MCP Diagnostics open for the screenshot and marks the end of the phase', async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+      await vscode.commands.executeCommand('lazyMcp.servers.focus');
       await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
       await new Promise((r) => setTimeout(r, 1500));
       fs.appendFileSync(spawnLog, `${endOfDev}\n`);
