@@ -1,5 +1,5 @@
 //! The one server state enum and the one function that moves between states.
-//! The table in `docs/engine-states.md` is this function written out.
+//! The transition table in ARCHITECTURE.md ("Server states") is this function written out.
 
 use serde::{Deserialize, Serialize};
 
