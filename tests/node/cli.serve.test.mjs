@@ -1,0 +1,129 @@
+// `lazy-mcp serve` driven by the official SDK client against real npm servers
+// (server-memory, server-everything): stdio and Streamable HTTP, the bearer
+// token, a port in use, and no server process left behind on exit.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { cliJs, groupMembers, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
+import { countedServer, isAlive, spawnedPids, waitFor } from './helpers/realServers.mjs';
+
+const w = tempWorld('lazy-mcp-cli-serve-');
+const spawnLog = path.join(w.root, 'spawns.log');
+writeJson(path.join(w.ws, '.mcp.json'), {
+  mcpServers: {
+    memory: countedServer(spawnLog, 'server-memory', [], { MEMORY_FILE_PATH: path.join(w.root, 'memory.jsonl') }),
+    everything: countedServer(spawnLog, 'server-everything', ['stdio']),
+  },
+});
+
+const nothingLeft = () =>
+  waitFor('every server process (and its group) to be gone', () => spawnedPids(spawnLog).every((p) => !isAlive(p) && groupMembers(p).length === 0), 15_000);
+
+const cleanup = [];
+after(() => {
+  for (const c of cleanup) c();
+  for (const pid of spawnedPids(spawnLog)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+});
+
+test('serve --stdio: the SDK client lists server__tool names, calls one, and closing stdin ends everything', async () => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliJs, 'serve', '--stdio', '--cwd', w.ws],
+    env: w.env,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => (stderr += d));
+  const client = new Client({ name: 'cli-stdio-test', version: '1' });
+  await client.connect(transport);
+  const cliPid = transport.pid;
+  cleanup.push(() => isAlive(cliPid) && process.kill(cliPid, 'SIGKILL'));
+
+  const { tools } = await client.listTools();
+  const names = tools.map((t) => t.name);
+  assert.ok(names.includes('memory__read_graph'), names.join(', '));
+  assert.ok(names.includes('everything__echo'), names.join(', '));
+  assert.ok(names.every((n) => /^[A-Za-z0-9_-]{1,64}$/.test(n)), 'valid names');
+
+  const result = await client.callTool({ name: 'everything__echo', arguments: { message: 'through lazy-mcp' } });
+  assert.match(result.content[0].text, /through lazy-mcp/);
+  const graph = await client.callTool({ name: 'memory__read_graph', arguments: {} });
+  assert.ok(!graph.isError, JSON.stringify(graph));
+
+  await client.close();
+  await waitFor('the CLI to exit', () => !isAlive(cliPid), 15_000);
+  await nothingLeft();
+  assert.doesNotMatch(stderr, /error/i, stderr);
+});
+
+async function httpClient(url, token) {
+  const client = new Client({ name: 'cli-http-test', version: '1' });
+  const requestInit = token ? { headers: { Authorization: `Bearer ${token}` } } : {};
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit }));
+  return client;
+}
+
+test('serve --http: bearer token from a 0600 file, SDK client lists and calls; 401 without it; a port in use exits 1; SIGTERM ends everything', async () => {
+  const serve = startCli(['serve', '--http', '127.0.0.1:0', '--cwd', w.ws], {
+    env: w.env,
+    ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)" \(token stored in (\S+), mode 0600\)/,
+  });
+  cleanup.push(() => serve.child.kill('SIGKILL'));
+  const [, url, port, token, tokenFile] = await serve.started;
+  const fs = await import('node:fs');
+  assert.equal(fs.statSync(tokenFile).mode & 0o777, 0o600);
+  assert.equal(fs.readFileSync(tokenFile, 'utf8').trim(), token);
+
+  const client = await httpClient(url, token);
+  const { tools } = await client.listTools();
+  assert.ok(tools.some((t) => t.name === 'everything__echo'));
+  const result = await client.callTool({ name: 'everything__echo', arguments: { message: 'over http' } });
+  assert.match(result.content[0].text, /over http/);
+  await client.close();
+
+  const unauthorized = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  assert.equal(unauthorized.status, 401);
+  await assert.rejects(httpClient(url, 'wrong-token'));
+
+  const second = startCli(['serve', '--http', `127.0.0.1:${port}`, '--cwd', w.ws], { env: w.env, ready: /never/ });
+  const { code } = await second.exited;
+  assert.equal(code, 1);
+  assert.match(second.out.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`));
+  assert.equal(second.out.stderr.trim().split('\n').length, 1, second.out.stderr);
+  second.started.catch(() => undefined);
+
+  // The same token is reused by the next start (registered clients keep working).
+  serve.child.kill('SIGTERM');
+  const exit = await serve.exited;
+  assert.equal(exit.code, 0, serve.out.stderr);
+  await nothingLeft();
+});
+
+test('a config that registers lazy-mcp itself does not recurse: the nested instance serves nothing', async () => {
+  const n = tempWorld('lazy-mcp-cli-nested-');
+  const log = path.join(n.root, 'spawns.log');
+  writeJson(path.join(n.ws, '.mcp.json'), {
+    mcpServers: {
+      lazy: { command: process.execPath, args: [cliJs, 'serve', '--stdio'] },
+      memory: countedServer(log, 'server-memory', [], { MEMORY_FILE_PATH: path.join(n.root, 'memory.jsonl') }),
+    },
+  });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--cwd', n.ws], env: n.env, stderr: 'pipe' });
+  const client = new Client({ name: 'cli-nested-test', version: '1' });
+  await client.connect(transport);
+  const cliPid = transport.pid;
+  cleanup.push(() => isAlive(cliPid) && process.kill(cliPid, 'SIGKILL'));
+  const { tools } = await client.listTools();
+  assert.ok(tools.some((t) => t.name === 'memory__read_graph'));
+  assert.ok(!tools.some((t) => t.name.startsWith('lazy__')), tools.map((t) => t.name).join(', '));
+  await client.close();
+  await waitFor('the CLI to exit', () => !isAlive(cliPid), 15_000);
+  await waitFor('no server left', () => spawnedPids(log).every((p) => !isAlive(p) && groupMembers(p).length === 0), 15_000);
+});
