@@ -131,27 +131,40 @@ await inspector('serve --stdio', ['--cwd', ws, process.execPath, cli, 'serve', '
 }
 
 // ── 2. Conformance suite: direct server-everything vs through lazy-mcp ───────
-function parseConformance(stdout) {
+// Results are read from the per-scenario checks.json files the runner writes.
+function readConformance(outDir) {
   const scenarios = {};
-  let current;
-  for (const line of stdout.split('\n')) {
-    const head = /^=== (.+?) ===$/.exec(line) ?? /^Running (?:scenario|test):?\s+(\S+)/.exec(line);
-    if (head) current = head[1];
-    const counts = /Passed:\s*(\d+)\/(\d+),\s*(\d+) failed(?:,\s*(\d+) warnings)?/.exec(line);
-    if (current && counts) scenarios[current] = { passed: Number(counts[1]), total: Number(counts[2]), failed: Number(counts[3]), warnings: Number(counts[4] ?? 0) };
+  for (const dir of fs.existsSync(outDir) ? fs.readdirSync(outDir) : []) {
+    const name = dir.replace(/^server-/, '').replace(/-\d{4}-\d\d-\d\dT.*$/, '');
+    const checks = JSON.parse(fs.readFileSync(path.join(outDir, dir, 'checks.json'), 'utf8'));
+    const failed = checks.filter((c) => c.status === 'FAILURE');
+    scenarios[name] = {
+      passed: failed.length === 0,
+      checks: checks.length,
+      failedChecks: failed.length,
+      errors: failed.map((c) => c.errorMessage ?? c.description).filter(Boolean),
+    };
   }
-  const total = /Total:\s*(\d+) passed,\s*(\d+) failed(?:,\s*(\d+) warnings)?/.exec(stdout);
-  return { scenarios, total: total ? { passed: Number(total[1]), failed: Number(total[2]), warnings: Number(total[3] ?? 0) } : undefined };
+  const list = Object.values(scenarios);
+  return {
+    scenarios,
+    scenariosPassed: list.filter((x) => x.passed).length,
+    scenariosFailed: list.filter((x) => !x.passed).length,
+    checksPassed: list.reduce((n, x) => n + x.checks - x.failedChecks, 0),
+    checksFailed: list.reduce((n, x) => n + x.failedChecks, 0),
+  };
 }
 
 async function conformance(label, url) {
   const outDir = path.join(root, `conformance-${label}`);
   const r = await runNode24([conformanceJs, 'server', '--url', url, '-o', outDir], 900_000);
-  const parsed = parseConformance(r.stdout);
-  results.conformance[label] = { exit: r.code, url, ...parsed, outDir };
-  if (!parsed.total) results.conformance[label].output = `${r.stdout}\n${r.stderr}`.slice(-4000);
+  results.conformance[label] = { exit: r.code, url, outDir, ...readConformance(outDir) };
 }
 
+// The gateway fronts server-everything only, so the suite sees one server's tools, prompts and resources.
+const cws = path.join(root, 'conformance-ws');
+fs.mkdirSync(cws, { recursive: true });
+fs.writeFileSync(path.join(cws, '.mcp.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingJs, 'stdio'] } } }));
 const port = 30_000 + Math.floor(Math.random() * 20_000);
 {
   const direct = await start(process.execPath, [everythingJs, 'streamableHttp'], { ready: /listening on port|Server is running|port \d+/i, extraEnv: { PORT: String(port) } });
@@ -160,8 +173,10 @@ const port = 30_000 + Math.floor(Math.random() * 20_000);
 }
 {
   // The conformance runner cannot send an Authorization header: --no-auth (loopback, testing only).
-  const gw = await start(process.execPath, [cli, 'serve', '--http', '127.0.0.1:0', '--no-auth', '--cwd', ws], { ready: /serving \d+ servers at (\S+)/ });
-  await conformance('lazy-mcp', gw.match[1].replace('127.0.0.1', 'localhost'));
+  const gw = await start(process.execPath, [cli, 'serve', '--http', '127.0.0.1:0', '--no-auth', '--cwd', cws], { ready: /serving \d+ servers at (\S+)/ });
+  const base = gw.match[1].replace('127.0.0.1', 'localhost');
+  await conformance('lazy-mcp /mcp', base);
+  await conformance('lazy-mcp /mcp/everything', `${base}/everything`);
   results.gatewayExit = await stop(gw.child);
 }
 
@@ -172,24 +187,19 @@ console.log('|---|---|---|---|---|---|---|');
 for (const r of results.inspector) console.log(`| ${r.label} | ${r.listExit} | ${r.tools} | ${r.hasEverythingEcho} | ${r.hasMemoryReadGraph} | ${r.callExit} | ${r.echoed} |`);
 for (const r of results.inspector) if (r.output) console.log(`\n${r.label} output:\n${r.output}`);
 
-console.log('\n## Conformance (server scenarios)\n');
-const d = results.conformance.direct;
-const g = results.conformance['lazy-mcp'];
-for (const [label, c] of Object.entries(results.conformance)) {
-  const scenarios = Object.values(c.scenarios);
-  const ok = scenarios.filter((s) => s.failed === 0).length;
-  console.log(`${label}: ${c.total ? `${c.total.passed} checks passed, ${c.total.failed} failed, ${c.total.warnings} warnings` : 'no summary'}; scenarios ${ok}/${scenarios.length} fully passed (exit ${c.exit})`);
-  if (c.output) console.log(c.output);
-}
-const names = [...new Set([...Object.keys(d.scenarios), ...Object.keys(g.scenarios)])].sort();
-const differ = names.filter((n) => JSON.stringify(d.scenarios[n]) !== JSON.stringify(g.scenarios[n]));
-console.log(`\nScenarios that differ (${differ.length}):`);
-console.log('| scenario | direct passed/total (failed) | lazy-mcp passed/total (failed) |');
-console.log('|---|---|---|');
-const cell = (s) => (s ? `${s.passed}/${s.total} (${s.failed})` : '—');
-for (const n of differ) console.log(`| ${n} | ${cell(d.scenarios[n])} | ${cell(g.scenarios[n])} |`);
-const failedOnlyThroughGateway = names.filter((n) => (g.scenarios[n]?.failed ?? 0) > 0 && (d.scenarios[n]?.failed ?? 0) === 0);
-console.log(`\nFailing only through lazy-mcp: ${failedOnlyThroughGateway.length ? failedOnlyThroughGateway.join(', ') : 'none'}`);
-console.log(`Conformance reports: ${d.outDir}, ${g.outDir}`);
+console.log('\n## Conformance (server scenarios, one run)\n');
+console.log('| target | scenarios passed | scenarios failed | checks passed | checks failed |');
+console.log('|---|---|---|---|---|');
+for (const [label, c] of Object.entries(results.conformance)) console.log(`| ${label} (${c.url}) | ${c.scenariosPassed} | ${c.scenariosFailed} | ${c.checksPassed} | ${c.checksFailed} |`);
+const labels = Object.keys(results.conformance);
+const names = [...new Set(labels.flatMap((l) => Object.keys(results.conformance[l].scenarios)))].sort();
+const differ = names.filter((n) => new Set(labels.map((l) => results.conformance[l].scenarios[n]?.passed)).size > 1);
+console.log(`\nScenarios whose outcome differs (${differ.length}):\n`);
+console.log(`| scenario | ${labels.join(' | ')} |`);
+console.log(`|---|${labels.map(() => '---').join('|')}|`);
+const cell = (s) => (!s ? '—' : s.passed ? 'pass' : `FAIL: ${(s.errors[0] ?? '').slice(0, 90).replaceAll('|', '\\|')}`);
+for (const n of differ) console.log(`| ${n} | ${labels.map((l) => cell(results.conformance[l].scenarios[n])).join(' | ')} |`);
+console.log(`\nConformance reports: ${labels.map((l) => results.conformance[l].outDir).join(', ')}`);
+console.log(`lazy-mcp exit codes after SIGTERM: http ${results.httpExit}, conformance gateway ${results.gatewayExit}`);
 if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(results, null, 2));
 process.exit(0);

@@ -20,12 +20,23 @@ writeJson(path.join(w.ws, '.mcp.json'), {
 });
 
 const nothingLeft = () =>
-  waitFor('every server process (and its group) to be gone', () => spawnedPids(spawnLog).every((p) => !isAlive(p) && groupMembers(p).length === 0), 15_000);
+  waitFor('every server process (and its group) to be gone', () => spawnedPids(spawnLog).every((p) => !isAlive(p) && groupMembers(p).length === 0), 15_000).catch((err) => {
+    const left = spawnedPids(spawnLog).map((p) => `${p}: alive ${isAlive(p)}, group ${groupMembers(p).join(' ')}`);
+    throw new Error(`${err.message}\n${left.join('\n')}`);
+  });
 
 const cleanup = [];
+const spawnLogs = [spawnLog];
 after(() => {
   for (const c of cleanup) c();
-  for (const pid of spawnedPids(spawnLog)) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  // Should a test fail midway: end every process group it spawned.
+  for (const pid of spawnLogs.flatMap((log) => spawnedPids(log))) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
 });
 
 test('serve --stdio: the SDK client lists server__tool names, calls one, and closing stdin ends everything', async () => {
@@ -109,6 +120,7 @@ test('serve --http: bearer token from a 0600 file, SDK client lists and calls; 4
 test('a config that registers lazy-mcp itself does not recurse: the nested instance serves nothing', async () => {
   const n = tempWorld('lazy-mcp-cli-nested-');
   const log = path.join(n.root, 'spawns.log');
+  spawnLogs.push(log);
   writeJson(path.join(n.ws, '.mcp.json'), {
     mcpServers: {
       lazy: { command: process.execPath, args: [cliJs, 'serve', '--stdio'] },
@@ -126,4 +138,49 @@ test('a config that registers lazy-mcp itself does not recurse: the nested insta
   await client.close();
   await waitFor('the CLI to exit', () => !isAlive(cliPid), 15_000);
   await waitFor('no server left', () => spawnedPids(log).every((p) => !isAlive(p) && groupMembers(p).length === 0), 15_000);
+});
+
+test('--idle-timeout: an unused server is stopped, its tools stay listed, the next call starts it again', async () => {
+  const i = tempWorld('lazy-mcp-cli-idle-');
+  const log = path.join(i.root, 'spawns.log');
+  spawnLogs.push(log);
+  writeJson(path.join(i.ws, '.mcp.json'), { mcpServers: { everything: countedServer(log, 'server-everything', ['stdio']) } });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--idle-timeout', '700', '--cwd', i.ws], env: i.env, stderr: 'pipe' });
+  const client = new Client({ name: 'cli-idle-test', version: '1' });
+  await client.connect(transport);
+  const cliPid = transport.pid;
+  cleanup.push(() => isAlive(cliPid) && process.kill(cliPid, 'SIGKILL'));
+  assert.equal(spawnedPids(log).length, 1, 'catalogued once');
+  await client.callTool({ name: 'everything__echo', arguments: { message: 'a' } });
+  const connected = spawnedPids(log);
+  assert.equal(connected.length, 2, 'the first call started the server');
+  await waitFor('the idle server to be stopped', () => !isAlive(connected[1]), 15_000);
+  assert.ok(isAlive(cliPid), 'lazy-mcp keeps serving');
+  const { tools } = await client.listTools();
+  assert.ok(tools.some((t) => t.name === 'everything__echo'));
+  assert.equal(spawnedPids(log).length, 2, 'listing does not start it');
+  const again = await client.callTool({ name: 'everything__echo', arguments: { message: 'b' } });
+  assert.match(again.content[0].text, /b/);
+  assert.equal(spawnedPids(log).length, 3);
+  await client.close();
+  await waitFor('the CLI to exit', () => !isAlive(cliPid), 15_000);
+  await waitFor('no server left', () => spawnedPids(log).every((p) => !isAlive(p) && groupMembers(p).length === 0), 15_000);
+});
+
+test('exiting right after cataloguing still ends a server that ignores stdin EOF and SIGTERM', async () => {
+  const s = tempWorld('lazy-mcp-cli-stubborn-');
+  const log = path.join(s.root, 'spawns.log');
+  spawnLogs.push(log);
+  const stubborn = path.join(path.dirname(cliJs), '..', 'tests', 'fixtures', 'servers', 'stubborn.mjs');
+  writeJson(path.join(s.ws, '.mcp.json'), { mcpServers: { stubborn: { command: process.execPath, args: [path.join(path.dirname(cliJs), '..', 'tests', 'fixtures', 'servers', 'counting-launcher.mjs'), log, process.execPath, stubborn] } } });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--cwd', s.ws], env: s.env, stderr: 'pipe' });
+  const client = new Client({ name: 'cli-stubborn-test', version: '1' });
+  await client.connect(transport); // answered once catalogued: the close of the cataloguing process has just begun
+  const cliPid = transport.pid;
+  cleanup.push(() => isAlive(cliPid) && process.kill(cliPid, 'SIGKILL'));
+  const [pid] = spawnedPids(log);
+  assert.ok(pid !== undefined && groupMembers(pid).length > 0, 'the cataloguing process is still shutting down');
+  await client.close();
+  await waitFor('the CLI to exit', () => !isAlive(cliPid), 20_000);
+  assert.deepEqual(groupMembers(pid), [], 'nothing of the stubborn server survives the CLI');
 });
