@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { runCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
+import { cliJs, runCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
 import { countedServer, isAlive, spawnedPids, waitFor } from './helpers/realServers.mjs';
 
 const secrets = ['claude-env-secret-7f3a', 'copilot-header-secret-91bd', 'opencode-env-secret-c44e', 'vscode-arg-secret-0d2e'];
@@ -167,5 +167,21 @@ test('catalogue: progress per server on stderr, a failing server exits 1, nothin
   assert.match(diag.stdout, /^broken\s+FAILED/m);
   const json = await runCli(['diagnostics', '--json', '--cwd', w.ws, '--cache', cache], { env: w.env });
   assert.equal(JSON.parse(json.stdout).servers.length, 2);
+  await waitFor('no server left', () => spawnedPids(spawnLog).every((p) => !isAlive(p)), 10_000);
+});
+
+test('catalogue of a config that lists lazy-mcp itself: that entry catalogues as 0 tools, nothing is started twice', async () => {
+  const w = tempWorld('lazy-mcp-cli-self-');
+  const spawnLog = path.join(w.root, 'spawns.log');
+  writeJson(path.join(w.ws, '.mcp.json'), {
+    mcpServers: {
+      lazy: { command: process.execPath, args: [cliJs, 'serve', '--stdio'] },
+      memory: countedServer(spawnLog, 'server-memory', [], { MEMORY_FILE_PATH: path.join(w.root, 'memory.jsonl') }),
+    },
+  });
+  const r = await runCli(['catalogue', '--cwd', w.ws], { env: w.env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /lazy: CATALOGUED ONLY — 0 tools/);
+  assert.equal(spawnedPids(spawnLog).length, 1, 'memory was catalogued once, not again by a nested lazy-mcp');
   await waitFor('no server left', () => spawnedPids(spawnLog).every((p) => !isAlive(p)), 10_000);
 });

@@ -32,11 +32,20 @@ export interface Snapshot {
 export const inProgressStates = new Set(['PENDING', 'CATALOGUING', 'CONNECTING']);
 export const failedStates = new Set(['FAILED', 'NEEDS_AUTH']);
 
+/**
+ * Set in the environment of every server a `lazy-mcp` command starts. A client
+ * config that registers lazy-mcp is also one of the files lazy-mcp reads, so it
+ * finds its own entry: a `serve` that sees this marker serves no servers instead
+ * of starting everything again (recursively).
+ */
+export const nestedMarker = 'LAZY_MCP_SERVE_PID';
+
 export function createHost(
   ctx: CliContext,
   catalogueFile: string,
   extra: Partial<Pick<LazyHostOptions, 'gateway' | 'deliverToClient' | 'settings' | 'selectServers' | 'onChange' | 'watchConfig'>>,
 ): LazyHost {
+  process.env[nestedMarker] = String(process.pid);
   return new LazyHost({
     core: ctx.core,
     discovery: ctx.discovery,

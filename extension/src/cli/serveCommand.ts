@@ -5,7 +5,7 @@ import * as readline from 'node:readline';
 import type { LazyHost } from '../host/lazyHost';
 import { type ParsedArgs, UsageError } from './args';
 import { CliError, type CliContext, cataloguePath, gatewayToken, requireExplicitFilesRead, requireServers, say } from './cliContext';
-import { configOf, createHost, settledWithin } from './cliHost';
+import { configOf, createHost, nestedMarker, settledWithin } from './cliHost';
 
 const stdioClient = 'stdio';
 const aggregate = { kind: 'aggregate' } as const;
@@ -17,18 +17,10 @@ const firstCatalogueWaitMs = 20_000;
 /** A stop that takes longer than this (a process ignoring SIGTERM and SIGKILL?) is abandoned. */
 const stopDeadlineMs = 15_000;
 
-/**
- * Set for the servers a `serve` starts. A client config that registers lazy-mcp is
- * also one of the files lazy-mcp reads, so it finds its own entry: that nested
- * instance serves nothing instead of starting everything again (recursively).
- */
-const nestedMarker = 'LAZY_MCP_SERVE_PID';
-
 export async function serveCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const nestedIn = process.env[nestedMarker];
-  process.env[nestedMarker] = String(process.pid);
   if (nestedIn) {
-    ctx.log('warn', `started by the lazy-mcp serve of pid ${nestedIn} (its config lists lazy-mcp itself): serving no servers here`);
+    ctx.log('warn', `started by lazy-mcp (pid ${nestedIn}) because its config lists lazy-mcp itself: serving no servers here`);
     ctx.nested = true;
   }
   const settings = args.idleTimeoutMs !== undefined ? { idleTimeoutMs: args.idleTimeoutMs } : {};
@@ -74,6 +66,11 @@ function installShutdown(host: LazyHost, ctx: CliContext, before?: () => void): 
   process.once('SIGINT', () => void shutdown(0));
   process.once('SIGTERM', () => void shutdown(0));
   process.once('SIGHUP', () => void shutdown(0));
+  // A bug in the host must not orphan the servers: stop them, then exit 1.
+  process.on('uncaughtException', (err) => {
+    ctx.log('error', `internal error: ${err.stack ?? err.message}`);
+    void shutdown(1);
+  });
   return shutdown;
 }
 
