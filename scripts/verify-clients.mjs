@@ -5,6 +5,7 @@
 // Both tools need Node >= 22: they run on the Node 24 of scripts/tools/node24.mjs and are
 // installed (pinned) into $LAZY_MCP_TOOLS_DIR/verify-clients, never into package.json.
 // Usage: node scripts/verify-clients.mjs [--json FILE]     (run `node scripts/build.mjs` first)
+// Exit 1 on a regression (see the end of this file), else 0.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -192,6 +193,7 @@ console.log('| target | scenarios passed | scenarios failed | checks passed | ch
 console.log('|---|---|---|---|---|');
 for (const [label, c] of Object.entries(results.conformance)) console.log(`| ${label} (${c.url}) | ${c.scenariosPassed} | ${c.scenariosFailed} | ${c.checksPassed} | ${c.checksFailed} |`);
 const labels = Object.keys(results.conformance);
+const d = results.conformance.direct;
 const names = [...new Set(labels.flatMap((l) => Object.keys(results.conformance[l].scenarios)))].sort();
 const differ = names.filter((n) => new Set(labels.map((l) => results.conformance[l].scenarios[n]?.passed)).size > 1);
 console.log(`\nScenarios whose outcome differs (${differ.length}):\n`);
@@ -202,4 +204,14 @@ for (const n of differ) console.log(`| ${n} | ${labels.map((l) => cell(results.c
 console.log(`\nConformance reports: ${labels.map((l) => results.conformance[l].outDir).join(', ')}`);
 console.log(`lazy-mcp exit codes after SIGTERM: http ${results.httpExit}, conformance gateway ${results.gatewayExit}`);
 if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(results, null, 2));
-process.exit(0);
+
+// Exit 1 on a regression: an inspector run failed, or lazy-mcp's per-server endpoint fails a
+// scenario the server passes directly, or the DNS-rebinding check fails through lazy-mcp.
+const perServer = results.conformance['lazy-mcp /mcp/everything'].scenarios;
+const regressions = [
+  ...results.inspector.filter((r) => r.listExit !== 0 || !r.echoed).map((r) => `inspector ${r.label}`),
+  ...names.filter((n) => d.scenarios[n]?.passed && !perServer[n]?.passed).map((n) => `conformance ${n} (direct passes, /mcp/everything fails)`),
+  ...(perServer['dns-rebinding-protection']?.passed ? [] : ['conformance dns-rebinding-protection through lazy-mcp']),
+];
+console.log(regressions.length ? `\nREGRESSIONS:\n  ${regressions.join('\n  ')}` : '\nNo regressions.');
+process.exit(regressions.length ? 1 : 0);

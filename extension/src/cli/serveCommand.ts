@@ -125,6 +125,7 @@ async function serveHttp(args: ParsedArgs, ctx: CliContext, catalogueFile: strin
     selectServers: ctx.nested ? () => [] : undefined,
     gateway: { port, token, requireToken: !args.noAuth },
   });
+  installShutdown(host, ctx); // a signal during start (while cataloguing) stops the servers too
   try {
     await host.start();
     requireExplicitFilesRead(configOf(host), ctx);
@@ -139,7 +140,6 @@ async function serveHttp(args: ParsedArgs, ctx: CliContext, catalogueFile: strin
     }
     throw err;
   }
-  installShutdown(host, ctx);
   // The address is printed once the first catalogue is built: a client started from it sees every tool.
   if (!(await settledWithin(host, firstCatalogueWaitMs))) ctx.log('warn', 'still cataloguing; clients see the tools catalogued so far');
   const url = host.endpointUrl();
