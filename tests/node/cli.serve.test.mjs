@@ -184,3 +184,26 @@ test('exiting right after cataloguing still ends a server that ignores stdin EOF
   await waitFor('the CLI to exit', () => !isAlive(cliPid), 20_000);
   assert.deepEqual(groupMembers(pid), [], 'nothing of the stubborn server survives the CLI');
 });
+
+test('serve --stdio --verbose: stdout carries only JSON-RPC messages (logs go to stderr); SIGINT ends everything', async () => {
+  const v = tempWorld('lazy-mcp-cli-stdout-');
+  const log = path.join(v.root, 'spawns.log');
+  spawnLogs.push(log);
+  writeJson(path.join(v.ws, '.mcp.json'), { mcpServers: { everything: countedServer(log, 'server-everything', ['stdio']) } });
+  const serve = startCli(['serve', '--stdio', '--verbose', '--cwd', v.ws], { env: v.env, ready: /"id":2/ });
+  cleanup.push(() => serve.child.kill('SIGKILL'));
+  const send = (m) => serve.child.stdin.write(`${JSON.stringify(m)}\n`);
+  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'everything__echo', arguments: { message: 'raw' } } });
+  await serve.started;
+  serve.child.kill('SIGINT');
+  const { code } = await serve.exited;
+  assert.equal(code, 0);
+  const lines = serve.out.stdout.split('\n').filter(Boolean);
+  assert.ok(lines.length >= 2);
+  for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, '2.0', `not a protocol message on stdout: ${line}`);
+  assert.match(serve.out.stderr, /lazy-mcp info/, 'the --verbose logs are on stderr');
+  assert.match(lines.find((l) => l.includes('"id":2')), /raw/);
+  for (const pid of spawnedPids(log)) assert.deepEqual(groupMembers(pid), [], `group ${pid} ended`);
+});
