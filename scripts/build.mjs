@@ -50,6 +50,14 @@ export async function bundleHost({ dev = false } = {}) {
     external: ['vscode'],
   };
   await esbuild.build({ ...common, entryPoints: [path.join(repoRoot, 'extension', 'src', 'extension.ts')], outfile: path.join(distDir, 'extension.js') });
+  // The `lazy-mcp` command (npm bin): the same host, no vscode.
+  await esbuild.build({
+    ...common,
+    entryPoints: [path.join(repoRoot, 'extension', 'src', 'cli', 'main.ts')],
+    outfile: path.join(distDir, 'cli.js'),
+    banner: { js: '#!/usr/bin/env node' },
+  });
+  fs.chmodSync(path.join(distDir, 'cli.js'), 0o755);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

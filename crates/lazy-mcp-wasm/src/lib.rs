@@ -35,6 +35,24 @@ pub fn select_servers(input_json: &str) -> String {
     lazy_mcp_core::host_policy::select_servers_json(input_json)
 }
 
+/// Display form of servers: a JSON array of `ServerConfig` in, the same array
+/// with every secret masked (`ServerConfig::redacted`) out. Input that is not
+/// such an array gives `{"error": "..."}` (the message never echoes a value).
+#[wasm_bindgen(js_name = redactedServers)]
+pub fn redacted_servers(servers_json: &str) -> String {
+    use lazy_mcp_core::config::ServerConfig;
+    match serde_json::from_str::<Vec<ServerConfig>>(servers_json) {
+        Ok(servers) => {
+            let redacted: Vec<ServerConfig> = servers.iter().map(ServerConfig::redacted).collect();
+            serde_json::to_string(&redacted).unwrap_or_else(|_| "[]".to_string())
+        }
+        Err(error) => serde_json::json!({
+            "error": format!("servers are not a ServerConfig array (line {}, column {})", error.line(), error.column())
+        })
+        .to_string(),
+    }
+}
+
 /// Aborts the instance on purpose. Exists only so the host's trap recovery
 /// (recreate the instance, report once) can be tested against the real module.
 #[wasm_bindgen(js_name = debugTrap)]

@@ -54,6 +54,8 @@ export interface DriverDeps {
 export class EngineDriver {
   private engine: EngineHandle;
   private readonly connections = new Map<number, Connection>();
+  /** Connections the engine asked to close that are still shutting down (awaited by `shutdown`). */
+  private readonly closing = new Set<Promise<void>>();
   private readonly pids = new Map<string, number>();
   private readonly timers = new Map<number, NodeJS.Timeout>();
   private readonly queue: EngineEvent[] = [];
@@ -117,7 +119,8 @@ export class EngineDriver {
     this.timers.clear();
     const closing = [...this.connections.values()].map((c) => c.close());
     this.connections.clear();
-    await Promise.allSettled(closing);
+    // Including those closed on the engine's request a moment ago: the host may exit right after.
+    await Promise.allSettled([...closing, ...this.closing]);
     await this.persisting;
   }
 
@@ -130,7 +133,7 @@ export class EngineDriver {
   recoverFromTrap(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
-    for (const c of this.connections.values()) void c.close();
+    for (const c of this.connections.values()) this.track(c.close());
     this.connections.clear();
     this.pids.clear();
     this.queue.length = 0;
@@ -160,7 +163,7 @@ export class EngineDriver {
         const c = this.connections.get(effect.conn);
         this.connections.delete(effect.conn);
         if (c?.pid !== undefined) this.forgetPid(c.pid);
-        void c?.close();
+        if (c) this.track(c.close());
         return;
       }
       case 'setTimer': {
@@ -196,6 +199,11 @@ export class EngineDriver {
       case 'endpointsChanged':
         return this.deps.onEndpointsChanged?.(effect.endpoints);
     }
+  }
+
+  private track(closing: Promise<void>): void {
+    const settled = closing.catch(() => undefined).finally(() => this.closing.delete(settled));
+    this.closing.add(settled);
   }
 
   private forgetPid(pid: number): void {

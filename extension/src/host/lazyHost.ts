@@ -21,7 +21,7 @@ export interface LazyHostOptions {
   store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
   log(level: LogLevel, message: string, server?: string): void;
   /** Start the loopback gateway (VS Code, `serve --http`). */
-  gateway?: { token?: string; port?: number };
+  gateway?: { token?: string; port?: number; requireToken?: boolean };
   /** Where client messages go when there is no gateway (`serve --stdio`). */
   deliverToClient?(client: string, message: string): void;
   /** Pick the servers to hand to the engine (host policy computed by the core). */
@@ -54,7 +54,7 @@ export class LazyHost {
             onClientMessage: (session, message) => this.driver.handle({ type: 'clientMessage', client: session.id, endpoint: endpointOf(session), message }),
             onSessionClosed: (session) => this.driver.handle({ type: 'clientDisconnected', client: session.id }),
           },
-          { token: this.gatewayToken, port: opts.gateway.port, log: (level, message) => opts.log(level, message) },
+          { token: this.gatewayToken, port: opts.gateway.port, requireToken: opts.gateway.requireToken, log: (level, message) => opts.log(level, message) },
         )
       : undefined;
     const roots = opts.discovery.workspaceFolders.map((f) => ({ uri: `file://${f}`, name: f.split(/[\\/]/).pop() ?? f }));

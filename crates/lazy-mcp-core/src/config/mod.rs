@@ -8,6 +8,7 @@
 //! - `variables`: each tool's variable syntax; `paths`: platform paths.
 //! - `jsonc_positions`: JSONC parsing and line:column.
 //! - `merge`: precedence and shadowing; `diff`: reload diffs.
+//! - `infer_format`: the format of a file given outside the plan (CLI `--config`).
 //! - `fingerprint`: launch-config hash; `redact`: display form without secrets.
 //! - `model`: the normalized shape (contract with the lifecycle engine).
 //!
@@ -18,6 +19,7 @@ mod discovery;
 mod entry;
 mod fingerprint;
 mod formats;
+mod infer_format;
 mod jsonc_positions;
 mod merge;
 pub mod model;

@@ -5,6 +5,7 @@ use super::discovery::{discovery_plan, format_rank, CandidateFile, DiscoveryInpu
 use super::entry::EntryReader;
 use super::fingerprint::fingerprint;
 use super::formats::{self, locate_entries, FileContext};
+use super::infer_format::infer_format;
 use super::jsonc_positions::{key_range, parse_jsonc, strip_bom, value_range, LineIndex};
 use super::merge::{merge, Definition, Rank, Shadowed};
 use super::model::{ConfigFormat, ConfigScope, ServerConfig, SourceRef};
@@ -96,7 +97,13 @@ pub fn normalize(input: &NormalizeInput) -> NormalizeResult {
             .iter()
             .enumerate()
             .find(|(_, candidate)| platform.same_path(&candidate.path, &file.path));
-        let (file_order, candidate) = match (planned, file.format) {
+        let format = file.format.or_else(|| {
+            planned
+                .is_none()
+                .then(|| infer_format(&file.path, file.content.as_deref()))
+                .flatten()
+        });
+        let (file_order, candidate) = match (planned, format) {
             (Some((index, candidate)), None) => (index, candidate.clone()),
             (planned, Some(format)) => (
                 planned.map_or(plan.len(), |(index, _)| index),
@@ -116,7 +123,7 @@ pub fn normalize(input: &NormalizeInput) -> NormalizeResult {
                     column: 0,
                     server: None,
                     field: None,
-                    message: "not a known MCP config location and no `format` given; ignored"
+                    message: "not a known MCP config location, and neither its name nor its contents tell which tool it is for; give its `format`"
                         .to_string(),
                 });
                 continue;

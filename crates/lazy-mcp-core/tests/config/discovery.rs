@@ -190,3 +190,37 @@ fn normalize_skips_formats_left_out_of_sources() {
     assert_eq!(names(&result), ["b"]);
     assert_eq!(result.files.len(), 1);
 }
+
+/// A file outside the plan with no `format` (the CLI's `--config FILE`): the
+/// format comes from its name or top-level keys; otherwise it is reported, not read.
+#[test]
+fn files_outside_the_plan_get_an_inferred_format() {
+    let result = run(
+        &[APP],
+        &[
+            (
+                "/etc/team/servers.json",
+                Some(r#"{"servers": {"a": {"command": "x"}}}"#),
+            ),
+            (
+                "/etc/team/opencode.json",
+                Some(r#"{"mcp": {"b": {"type": "local", "command": ["y"]}}}"#),
+            ),
+            (
+                "/etc/team/copilot.json",
+                Some(r#"{"mcpServers": {"c": {"type": "local", "command": "z"}}}"#),
+            ),
+            ("/etc/team/odd.json", Some(r#"{"whatever": {}}"#)),
+        ],
+    );
+    let format_of = |name: &str| server(&result, name).source.format;
+    assert_eq!(format_of("a"), ConfigFormat::VsCode);
+    assert_eq!(format_of("b"), ConfigFormat::OpenCode);
+    assert_eq!(format_of("c"), ConfigFormat::CopilotCli);
+    assert_eq!(server(&result, "a").source.scope, ConfigScope::User);
+    assert!(!result.files.iter().any(|f| f.path == "/etc/team/odd.json"));
+    assert!(result
+        .problems
+        .iter()
+        .any(|p| p.file == "/etc/team/odd.json" && p.message.contains("give its `format`")));
+}

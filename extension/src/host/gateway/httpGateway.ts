@@ -23,6 +23,8 @@ export interface GatewayHandler {
 
 export interface GatewayOptions {
   token: string;
+  /** false: accept requests without the token (CLI `--no-auth`, testing only). Default true. */
+  requireToken?: boolean;
   port?: number;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
   maxBodyBytes?: number;
@@ -130,7 +132,7 @@ export class HttpGateway {
   }
 
   private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const admission = admit(req, this.port, this.options.token);
+    const admission = admit(req, this.port, this.options.requireToken === false ? undefined : this.options.token);
     if (!admission.ok) {
       this.options.log('warn', `gateway: rejected ${req.method} ${req.url} with ${admission.status}: ${admission.reason}`);
       const headers: Record<string, string> = { 'Content-Type': 'text/plain' };

@@ -7,7 +7,8 @@ export type Admission = { ok: true } | { ok: false; status: 401 | 403; reason: s
 
 const loopbackHosts = ['127.0.0.1', 'localhost', '[::1]'];
 
-export function admit(req: IncomingMessage, port: number, token: string): Admission {
+/** `token` undefined = no bearer check (CLI `serve --http --no-auth`, testing only); Host/Origin are always checked. */
+export function admit(req: IncomingMessage, port: number, token: string | undefined): Admission {
   const host = req.headers.host ?? '';
   if (!loopbackHosts.some((h) => host === `${h}:${port}`)) {
     return { ok: false, status: 403, reason: `Host header "${host}" is not this loopback gateway` };
@@ -16,6 +17,7 @@ export function admit(req: IncomingMessage, port: number, token: string): Admiss
   if (origin !== undefined && !loopbackHosts.some((h) => origin === `http://${h}:${port}`)) {
     return { ok: false, status: 403, reason: `Origin "${origin}" is not allowed` };
   }
+  if (token === undefined) return { ok: true };
   const auth = req.headers.authorization ?? '';
   const presented = Buffer.from(auth.startsWith('Bearer ') ? auth.slice(7) : '');
   const expected = Buffer.from(token);

@@ -1,0 +1,228 @@
+// Command-line parsing for `lazy-mcp`: one table of flags per command, no
+// decisions about servers. A usage problem is a UsageError (exit code 2).
+
+export class UsageError extends Error {}
+
+/** Exit codes, documented in docs/cli.md. */
+export const exitCodes = { ok: 0, runtime: 1, usage: 2, config: 3 } as const;
+
+export type Command = 'serve' | 'diagnostics' | 'config' | 'catalogue';
+
+export interface ConfigFileArg {
+  path: string;
+  format?: string;
+}
+
+export interface ParsedArgs {
+  command: Command;
+  help: boolean;
+  cwd?: string;
+  configFiles: ConfigFileArg[];
+  cache?: string;
+  verbose: boolean;
+  json: boolean;
+  refresh: boolean;
+  stdio: boolean;
+  /** `--http` given; `httpAddress` is its optional value. */
+  http: boolean;
+  httpAddress?: string;
+  idleTimeoutMs?: number;
+  noAuth: boolean;
+  servers: string[];
+}
+
+export const configFormats = ['claude-code', 'claude-desktop', 'copilot-cli', 'open-code', 'vs-code'] as const;
+
+interface FlagSpec {
+  /** 'value': takes the next argument; 'optional': takes it unless it starts with `-`; 'bool': none. */
+  kind: 'value' | 'optional' | 'bool';
+  apply(args: ParsedArgs, value: string | undefined): void;
+}
+
+const common: Record<string, FlagSpec> = {
+  '--cwd': { kind: 'value', apply: (a, v) => (a.cwd = v) },
+  '--config': { kind: 'value', apply: (a, v) => a.configFiles.push({ path: v ?? '' }) },
+  '--format': {
+    kind: 'value',
+    apply: (a, v) => {
+      const last = a.configFiles[a.configFiles.length - 1];
+      if (!last) throw new UsageError('--format must follow the --config FILE it describes');
+      if (!configFormats.includes(v as (typeof configFormats)[number])) {
+        throw new UsageError(`--format ${v}: expected one of ${configFormats.join(', ')}`);
+      }
+      last.format = v;
+    },
+  },
+  '--verbose': { kind: 'bool', apply: (a) => (a.verbose = true) },
+  '--help': { kind: 'bool', apply: (a) => (a.help = true) },
+  '-h': { kind: 'bool', apply: (a) => (a.help = true) },
+};
+
+const cacheFlag: Record<string, FlagSpec> = { '--cache': { kind: 'value', apply: (a, v) => (a.cache = v) } };
+const jsonFlag: Record<string, FlagSpec> = { '--json': { kind: 'bool', apply: (a) => (a.json = true) } };
+
+const flagsOf: Record<Command, Record<string, FlagSpec>> = {
+  serve: {
+    ...common,
+    ...cacheFlag,
+    '--stdio': { kind: 'bool', apply: (a) => (a.stdio = true) },
+    '--http': {
+      kind: 'optional',
+      apply: (a, v) => {
+        a.http = true;
+        a.httpAddress = v;
+      },
+    },
+    '--idle-timeout': {
+      kind: 'value',
+      apply: (a, v) => {
+        const ms = Number(v);
+        if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`--idle-timeout ${v}: expected milliseconds (an integer ≥ 0; 0 = never)`);
+        a.idleTimeoutMs = ms;
+      },
+    },
+    '--no-auth': { kind: 'bool', apply: (a) => (a.noAuth = true) },
+  },
+  diagnostics: { ...common, ...cacheFlag, ...jsonFlag },
+  config: { ...common, ...jsonFlag },
+  catalogue: { ...common, ...cacheFlag, '--refresh': { kind: 'bool', apply: (a) => (a.refresh = true) } },
+};
+
+const commands = Object.keys(flagsOf) as Command[];
+
+/** `undefined` command = top-level help. */
+export function parseArgs(argv: readonly string[]): ParsedArgs | undefined {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') return undefined;
+  if (!commands.includes(first as Command)) {
+    throw new UsageError(`unknown command "${first}"; expected one of: ${commands.join(', ')}`);
+  }
+  const command = first as Command;
+  const args: ParsedArgs = {
+    command,
+    help: false,
+    configFiles: [],
+    verbose: false,
+    json: false,
+    refresh: false,
+    stdio: false,
+    http: false,
+    noAuth: false,
+    servers: [],
+  };
+  const flags = flagsOf[command];
+  for (let i = 0; i < rest.length; i++) {
+    const raw = rest[i] ?? '';
+    if (!raw.startsWith('-') || raw === '-') {
+      if (command !== 'catalogue') throw new UsageError(`${command}: unexpected argument "${raw}"`);
+      args.servers.push(raw);
+      continue;
+    }
+    const eq = raw.indexOf('=');
+    const name = eq > 0 ? raw.slice(0, eq) : raw;
+    const spec = flags[name];
+    if (!spec) throw new UsageError(`${command}: unknown flag ${name} (see lazy-mcp ${command} --help)`);
+    let value: string | undefined;
+    if (eq > 0) {
+      if (spec.kind === 'bool') throw new UsageError(`${name} takes no value`);
+      value = raw.slice(eq + 1);
+    } else if (spec.kind === 'value') {
+      value = rest[++i];
+      if (value === undefined) throw new UsageError(`${name} needs a value`);
+    } else if (spec.kind === 'optional') {
+      const next = rest[i + 1];
+      if (next !== undefined && !next.startsWith('-')) value = rest[++i];
+    }
+    spec.apply(args, value);
+  }
+  if (args.help) return args;
+  if (command === 'serve') {
+    if (args.stdio === args.http) throw new UsageError('serve: give exactly one of --stdio or --http [127.0.0.1:PORT]');
+    if (args.noAuth && !args.http) throw new UsageError('--no-auth only applies to --http');
+  }
+  return args;
+}
+
+const commonHelp = `Config discovery:
+  --cwd DIR             project folder to discover config in (default: the current directory)
+  --config FILE         also read FILE (repeatable); the format is inferred from the file
+                        name or its contents, or give it with --format
+  --format FORMAT       format of the preceding --config: ${configFormats.join(', ')}
+  --verbose             also log info and debug messages (stderr)
+  -h, --help            show this help`;
+
+const exitHelp = `Exit codes: 0 ok, 1 runtime failure, 2 usage error, 3 config error
+(no servers configured, a --config file missing, or for \`config\` any error in the config).`;
+
+export const helpText: Record<Command | 'main', string> = {
+  main: `lazy-mcp — one MCP server in front of all your MCP servers; each starts only when used.
+
+Usage: lazy-mcp <command> [flags]
+
+Commands:
+  serve --stdio               serve every configured server's tools over stdio (for MCP clients)
+  serve --http [ADDR]         the same over Streamable HTTP on loopback (bearer token required)
+  diagnostics [--json]        which servers are catalogued, connected or failing, and why
+  config [--json]             the normalized servers, where each came from, problems (secrets masked)
+  catalogue [--refresh] [S…]  build or refresh the persisted tool catalogue
+
+Run lazy-mcp <command> --help for its flags. Docs: docs/cli.md.
+${exitHelp}`,
+  serve: `Usage: lazy-mcp serve --stdio [flags]
+       lazy-mcp serve --http [127.0.0.1:PORT] [flags]
+
+One aggregate MCP server: tools and prompts of every configured server as
+<server>__<name>, resources as they are. Lists come from the catalogue; a
+server is started on first use and stopped again when idle.
+
+  --stdio               newline-delimited JSON-RPC on stdin/stdout (logs go to stderr);
+                        ends when stdin closes
+  --http [ADDR]         Streamable HTTP at http://ADDR/mcp; ADDR is 127.0.0.1:PORT,
+                        localhost:PORT or PORT (default 127.0.0.1:0 = any free port).
+                        Loopback only. Clients send "Authorization: Bearer <token>";
+                        the token is kept in $XDG_CONFIG_HOME/lazy-mcp/token (mode 0600)
+  --no-auth             (testing only, --http) accept requests without the bearer token;
+                        Host/Origin checks stay on
+  --idle-timeout MS     stop a server after MS ms without use (default 600000; 0 = never)
+  --cache FILE          catalogue file (default $XDG_CACHE_HOME/lazy-mcp/catalogue-<hash of cwd>.json)
+
+${commonHelp}
+
+${exitHelp}`,
+  diagnostics: `Usage: lazy-mcp diagnostics [--json] [flags]
+
+Loads the persisted catalogue and the config, catalogues servers that have no
+entry yet (this starts them briefly), then prints one row per server: state,
+tools, source, last error. --json prints the engine's snapshot as is.
+
+  --json                machine-readable snapshot
+  --cache FILE          catalogue file (as for serve)
+
+${commonHelp}
+
+${exitHelp}`,
+  config: `Usage: lazy-mcp config [--json] [flags]
+
+The servers Lazy MCP would serve, as read from every config file it found:
+where each definition came from (file:line:col), which were shadowed by another
+definition of the same name, and every problem. Secrets are shown as ••••.
+
+  --json                machine-readable: {servers, shadowed, files, problems}
+
+${commonHelp}
+
+${exitHelp}`,
+  catalogue: `Usage: lazy-mcp catalogue [--refresh] [SERVER...] [flags]
+
+Builds the persisted catalogue: every server without an up-to-date entry is
+started, listed and stopped. With --refresh, the named servers (default: all)
+are catalogued again even when their entry is current. One progress line per
+server on stderr. Exits 1 if any server failed.
+
+  --refresh             re-catalogue servers that already have an entry
+  --cache FILE          catalogue file (as for serve)
+
+${commonHelp}
+
+${exitHelp}`,
+};

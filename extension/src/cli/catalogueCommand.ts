@@ -1,0 +1,62 @@
+// `lazy-mcp catalogue [--refresh] [SERVER...]`: build or refresh the persisted
+// catalogue, one progress line per server state change on stderr.
+import type { ServerConfig } from '../host/config/configTypes';
+import { type ParsedArgs, UsageError } from './args';
+import { type CliContext, cataloguePath, requireExplicitFilesRead, requireServers, say } from './cliContext';
+import { type ServerRow, configOf, createHost, failedStates, settled, snapshotOf } from './cliHost';
+
+export async function catalogueCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const only = args.servers.length ? new Set(args.servers) : undefined;
+  const file = cataloguePath(args, ctx.cwd);
+  const seen = new Map<string, string>();
+  let scheduled = false;
+  const report = (): void => {
+    scheduled = false;
+    for (const s of snapshotOf(host).servers) {
+      if (only && !only.has(s.name)) continue;
+      const line = progressLine(s);
+      if (seen.get(s.name) === line) continue;
+      seen.set(s.name, line);
+      say(line);
+    }
+  };
+  const host = createHost(ctx, file, {
+    // Only the named servers reach the engine: the others are neither started nor dropped from the file.
+    selectServers: (result) => (only ? result.servers.filter((s: ServerConfig) => only.has(s.name)) : result.servers),
+    onChange: () => {
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(report);
+    },
+  });
+  try {
+    await host.start();
+    const config = configOf(host);
+    requireExplicitFilesRead(config, ctx);
+    requireServers(config, ctx);
+    const unknown = args.servers.filter((n) => !config.servers.some((s) => s.name === n));
+    if (unknown.length) {
+      throw new UsageError(`no configured server named ${unknown.join(', ')}; configured: ${config.servers.map((s) => s.name).join(', ')}`);
+    }
+    if (args.refresh) {
+      for (const s of config.servers) if (!only || only.has(s.name)) host.driver.handle({ type: 'refreshCatalogue', server: s.name, recatalogue: true });
+    }
+    const snap = await settled(host, only);
+    report();
+    const targets = snap.servers.filter((s) => !only || only.has(s.name));
+    const failed = targets.filter((s) => failedStates.has(s.state.kind));
+    say(`catalogue ${file}: ${targets.length - failed.length} of ${targets.length} servers ok${failed.length ? `; failed: ${failed.map((s) => s.name).join(', ')}` : ''}`);
+    return failed.length ? 1 : 0;
+  } finally {
+    await host.stop();
+  }
+}
+
+function progressLine(s: ServerRow): string {
+  const kind = s.state.kind;
+  if (kind === 'CATALOGUED' || kind === 'CONNECTED') {
+    return `${s.name}: ${s.stateLabel} — ${s.tools} tools, ${s.prompts} prompts, ${s.resources + s.resourceTemplates} resources`;
+  }
+  if (failedStates.has(kind)) return `${s.name}: ${s.stateLabel} — ${s.state.error ?? s.lastError ?? 'no details'}`;
+  return `${s.name}: ${s.stateLabel}`;
+}

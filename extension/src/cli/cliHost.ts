@@ -1,0 +1,99 @@
+// The shared LazyHost, set up the way the CLI commands use it, plus the few
+// ways a command waits on it. All decisions stay in the engine.
+import * as fs from 'node:fs';
+import type { NormalizeResult } from '../host/config/configTypes';
+import { LazyHost, type LazyHostOptions } from '../host/lazyHost';
+import { BlobFile } from '../host/storage/blobFile';
+import type { CliContext } from './cliContext';
+
+export interface ServerRow {
+  name: string;
+  state: { kind: string; error?: string; retryAtMs?: number };
+  stateLabel: string;
+  tools: number;
+  prompts: number;
+  resources: number;
+  resourceTemplates: number;
+  transport: string;
+  pid?: number;
+  rssBytes?: number;
+  callsServed: number;
+  lastError?: string;
+  source: { format: string; scope: string; file: string; line: number; column: number };
+}
+
+export interface Snapshot {
+  coreVersion: string;
+  servers: ServerRow[];
+  totals: Record<string, number>;
+}
+
+/** States the engine leaves on its own (cataloguing or connecting). */
+export const inProgressStates = new Set(['PENDING', 'CATALOGUING', 'CONNECTING']);
+export const failedStates = new Set(['FAILED', 'NEEDS_AUTH']);
+
+/**
+ * Set in the environment of every server a `lazy-mcp` command starts. A client
+ * config that registers lazy-mcp is also one of the files lazy-mcp reads, so it
+ * finds its own entry: a `serve` that sees this marker serves no servers instead
+ * of starting everything again (recursively).
+ */
+export const nestedMarker = 'LAZY_MCP_SERVE_PID';
+
+export function createHost(
+  ctx: CliContext,
+  catalogueFile: string,
+  extra: Partial<Pick<LazyHostOptions, 'gateway' | 'deliverToClient' | 'settings' | 'selectServers' | 'onChange' | 'watchConfig'>>,
+): LazyHost {
+  process.env[nestedMarker] = String(process.pid);
+  return new LazyHost({
+    core: ctx.core,
+    discovery: ctx.discovery,
+    explicitFiles: ctx.explicitFiles,
+    store: new BlobFile(catalogueFile),
+    log: (level, message, server) => ctx.log(level, message, server),
+    measureRss: linuxRss,
+    ...extra,
+  });
+}
+
+export function snapshotOf(host: LazyHost): Snapshot {
+  return host.snapshot() as Snapshot;
+}
+
+/** Resolve once none of `names` (all when undefined) is cataloguing or connecting. */
+export async function settled(host: LazyHost, names?: ReadonlySet<string>, pollMs = 50): Promise<Snapshot> {
+  for (;;) {
+    const snap = snapshotOf(host);
+    const busy = snap.servers.some((s) => (!names || names.has(s.name)) && inProgressStates.has(s.state.kind));
+    if (!busy) return snap;
+    await new Promise((r) => setTimeout(r, pollMs));
+  }
+}
+
+/** `settled`, but give up waiting after `ms` (then lists fill in later, announced by list_changed). */
+export async function settledWithin(host: LazyHost, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const done = await Promise.race([settled(host).then(() => true), timeout]);
+  clearTimeout(timer);
+  return done;
+}
+
+export function configOf(host: LazyHost): NormalizeResult {
+  const result = host.configResult;
+  if (!result) throw new Error('the config was not loaded');
+  return result;
+}
+
+/** Resident memory of one process (Linux /proc), for Diagnostics. */
+function linuxRss(pid: number): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const statm = fs.readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ');
+    const pages = Number(statm[1]);
+    return Number.isFinite(pages) ? pages * 4096 : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,58 @@
+// `lazy-mcp diagnostics`: the engine's snapshot as a terminal table (or as JSON).
+import type { ParsedArgs } from './args';
+import { type CliContext, cataloguePath, requireExplicitFilesRead, requireServers } from './cliContext';
+import { type ServerRow, type Snapshot, configOf, createHost, settled } from './cliHost';
+
+export async function diagnosticsCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const host = createHost(ctx, cataloguePath(args, ctx.cwd), {});
+  try {
+    await host.start();
+    requireExplicitFilesRead(configOf(host), ctx);
+    requireServers(configOf(host), ctx);
+    const snap = await settled(host);
+    process.stdout.write(args.json ? `${JSON.stringify(snap, null, 2)}\n` : renderTable(snap));
+    return 0;
+  } finally {
+    await host.stop();
+  }
+}
+
+function mb(bytes: number | undefined): string {
+  return bytes === undefined ? '' : `${Math.round(bytes / 1_048_576)} MB`;
+}
+
+export function renderTable(snap: Snapshot): string {
+  const header = ['SERVER', 'STATE', 'TRANSPORT', 'TOOLS', 'PROMPTS', 'RESOURCES', 'PID', 'RSS', 'CALLS', 'SOURCE'];
+  const rows = snap.servers.map((s: ServerRow) => [
+    s.name,
+    s.stateLabel,
+    s.transport,
+    String(s.tools),
+    String(s.prompts),
+    String(s.resources + s.resourceTemplates),
+    s.pid === undefined ? '' : String(s.pid),
+    mb(s.rssBytes),
+    String(s.callsServed),
+    `${s.source.file}:${s.source.line}:${s.source.column}`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  const out = [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  const t = snap.totals;
+  out.push(
+    '',
+    `${t.servers ?? 0} servers: ${t.catalogued ?? 0} catalogued only, ${t.connected ?? 0} connected, ${t.dormant ?? 0} dormant, ` +
+      `${t.failed ?? 0} failed, ${t.needsAuth ?? 0} need auth, ${t.disabled ?? 0} disabled; ${t.tools ?? 0} tools ` +
+      `(~${t.schemaTokenEstimate ?? 0} schema tokens, estimated). Core ${snap.coreVersion}.`,
+  );
+  const errors = snap.servers.filter((s) => s.lastError || s.state.error);
+  if (errors.length) {
+    out.push('', 'Errors:');
+    for (const s of errors) out.push(`  ${s.name}: ${s.state.error ?? s.lastError ?? ''}`);
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,154 @@
+// `lazy-mcp serve --stdio | --http [ADDR]`: the aggregate endpoint of the shared
+// LazyHost, for any MCP client. stdio: one client ("stdio"), newline-delimited
+// JSON-RPC; stdout carries protocol messages only. HTTP: the loopback gateway.
+import * as readline from 'node:readline';
+import type { LazyHost } from '../host/lazyHost';
+import { type ParsedArgs, UsageError } from './args';
+import { CliError, type CliContext, cataloguePath, gatewayToken, requireExplicitFilesRead, requireServers, say } from './cliContext';
+import { configOf, createHost, nestedMarker, settledWithin } from './cliHost';
+
+const stdioClient = 'stdio';
+const aggregate = { kind: 'aggregate' } as const;
+/**
+ * On a cold start, clients are answered once the first catalogue is built (so
+ * their first tools/list is complete), but never later than this.
+ */
+const firstCatalogueWaitMs = 20_000;
+/** A stop that takes longer than this (a process ignoring SIGTERM and SIGKILL?) is abandoned. */
+const stopDeadlineMs = 15_000;
+
+export async function serveCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const nestedIn = process.env[nestedMarker];
+  if (nestedIn) {
+    ctx.log('warn', `started by lazy-mcp (pid ${nestedIn}) because its config lists lazy-mcp itself: serving no servers here`);
+    ctx.nested = true;
+  }
+  const settings = args.idleTimeoutMs !== undefined ? { idleTimeoutMs: args.idleTimeoutMs } : {};
+  const catalogueFile = cataloguePath(args, ctx.cwd);
+  return args.stdio ? serveStdio(ctx, catalogueFile, settings) : serveHttp(args, ctx, catalogueFile, settings);
+}
+
+/** `127.0.0.1:PORT`, `localhost:PORT`, `PORT` or nothing (any free port); anything else is refused. */
+export function parseLoopbackAddress(address: string | undefined): number {
+  if (address === undefined) return 0;
+  const m = /^(?:(127\.0\.0\.1|localhost):)?(\d{1,5})$/.exec(address) ?? /^(127\.0\.0\.1|localhost)$/.exec(address);
+  const port = m ? Number(m[2] ?? 0) : NaN;
+  if (!m || port > 65535) {
+    throw new UsageError(
+      `--http ${address}: lazy-mcp serves on loopback only (it can start any configured command); use 127.0.0.1:PORT, localhost:PORT or PORT`,
+    );
+  }
+  return port;
+}
+
+/** Stop the host once, whatever asked first (signal, stdin EOF, error), then exit. */
+function installShutdown(host: LazyHost, ctx: CliContext, before?: () => void): (code: number) => Promise<never> {
+  let stopping: Promise<never> | undefined;
+  const shutdown = (code: number): Promise<never> => {
+    stopping ??= (async () => {
+      before?.();
+      const deadline = setTimeout(() => {
+        ctx.log('error', 'stopping the servers took too long; exiting anyway');
+        process.exit(code || 1);
+      }, stopDeadlineMs);
+      try {
+        await host.stop();
+      } catch (err) {
+        ctx.log('error', `while stopping: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      clearTimeout(deadline);
+      // Let stdout drain (the last replies of a stdio session) before exiting.
+      await new Promise<void>((resolve) => (process.stdout.writableNeedDrain ? process.stdout.once('drain', resolve) : resolve()));
+      process.exit(code);
+    })();
+    return stopping;
+  };
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+  process.once('SIGHUP', () => void shutdown(0));
+  // A bug in the host must not orphan the servers: stop them, then exit 1.
+  process.on('uncaughtException', (err) => {
+    ctx.log('error', `internal error: ${err.stack ?? err.message}`);
+    void shutdown(1);
+  });
+  return shutdown;
+}
+
+async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Record<string, unknown>): Promise<number> {
+  // stdout is the protocol channel: nothing else may write to it.
+  console.log = console.error;
+  console.info = console.error;
+  const host = createHost(ctx, catalogueFile, {
+    settings,
+    watchConfig: true,
+    selectServers: ctx.nested ? () => [] : undefined,
+    deliverToClient: (_client, message) => {
+      process.stdout.write(`${message}\n`);
+    },
+  });
+  let started = false;
+  const early: string[] = [];
+  const toEngine = (line: string): void => host.driver.handle({ type: 'clientMessage', client: stdioClient, endpoint: aggregate, message: line });
+  const shutdown = installShutdown(host, ctx, () => host.driver.handle({ type: 'clientDisconnected', client: stdioClient }));
+
+  // Read stdin from the start so a client's early `initialize` is kept, not lost.
+  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  lines.on('line', (line) => {
+    if (line.trim() === '') return;
+    if (started) toEngine(line);
+    else early.push(line);
+  });
+  lines.on('close', () => void shutdown(0));
+  process.stdout.on('error', () => void shutdown(0)); // the client went away (EPIPE)
+
+  try {
+    await host.start();
+    requireExplicitFilesRead(configOf(host), ctx);
+    if (!ctx.nested) requireServers(configOf(host), ctx);
+  } catch (err) {
+    await host.stop();
+    throw err;
+  }
+  if (!(await settledWithin(host, firstCatalogueWaitMs))) ctx.log('warn', 'still cataloguing; answering with the tools catalogued so far');
+  ctx.log('info', `serving ${configOf(host).servers.length} servers on stdio; catalogue ${catalogueFile}`);
+  started = true;
+  for (const line of early.splice(0)) toEngine(line);
+  return new Promise<number>(() => undefined); // runs until shutdown() exits the process
+}
+
+async function serveHttp(args: ParsedArgs, ctx: CliContext, catalogueFile: string, settings: Record<string, unknown>): Promise<number> {
+  const port = parseLoopbackAddress(args.httpAddress);
+  const { token, file: tokenFile } = args.noAuth ? { token: undefined, file: undefined } : gatewayToken();
+  const host = createHost(ctx, catalogueFile, {
+    settings,
+    watchConfig: true,
+    selectServers: ctx.nested ? () => [] : undefined,
+    gateway: { port, token, requireToken: !args.noAuth },
+  });
+  installShutdown(host, ctx); // a signal during start (while cataloguing) stops the servers too
+  try {
+    await host.start();
+    requireExplicitFilesRead(configOf(host), ctx);
+    if (!ctx.nested) requireServers(configOf(host), ctx);
+  } catch (err) {
+    await host.stop();
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new CliError(`port ${port} on 127.0.0.1 is already in use; choose another with --http 127.0.0.1:PORT (or omit PORT for any free port)`, 1);
+    }
+    if ((err as NodeJS.ErrnoException).code === 'EACCES') {
+      throw new CliError(`not allowed to listen on 127.0.0.1:${port}; choose a port above 1023`, 1);
+    }
+    throw err;
+  }
+  // The address is printed once the first catalogue is built: a client started from it sees every tool.
+  if (!(await settledWithin(host, firstCatalogueWaitMs))) ctx.log('warn', 'still cataloguing; clients see the tools catalogued so far');
+  const url = host.endpointUrl();
+  process.stdout.write(`lazy-mcp: serving ${configOf(host).servers.length} servers at ${url}\n`);
+  if (args.noAuth) {
+    say('lazy-mcp warn: --no-auth: any local process can use this endpoint (and start every configured server). For testing only.');
+  } else {
+    process.stdout.write(`lazy-mcp: send the header "Authorization: Bearer ${token}" (token stored in ${tokenFile}, mode 0600)\n`);
+  }
+  ctx.log('info', `catalogue ${catalogueFile}`);
+  return new Promise<number>(() => undefined);
+}
