@@ -1,0 +1,248 @@
+//! What the model reads in `index` mode instead of full schemas: one line per
+//! tool, grouped by server, and a token estimate to decide when to switch.
+
+use serde_json::Value;
+
+/// Longest summary, in characters, before it is cut at a word boundary.
+pub const SUMMARY_MAX_CHARS: usize = 80;
+
+fn str_field<'a>(tool: &'a Value, key: &str) -> Option<&'a str> {
+    tool.get(key).and_then(Value::as_str)
+}
+
+/// The tool's display title: `title`, else `annotations.title`.
+pub(crate) fn tool_title(tool: &Value) -> Option<&str> {
+    str_field(tool, "title").or_else(|| {
+        tool.get("annotations")
+            .and_then(|a| a.get("title"))
+            .and_then(Value::as_str)
+    })
+}
+
+/// The end of the first sentence of `text` (whitespace already collapsed): a
+/// `.`, `!` or `?` followed by a space and an upper-case letter or a digit, or
+/// the end. `e.g. this` and `v1.2` do not end a sentence.
+fn first_sentence(text: &str) -> &str {
+    for (i, c) in text.char_indices() {
+        if matches!(c, '.' | '!' | '?') {
+            let rest = text.get(i + c.len_utf8()..).unwrap_or("");
+            if rest.is_empty() {
+                return text.get(..i).unwrap_or(text);
+            }
+            let mut after = rest.chars();
+            if after.next() == Some(' ')
+                && after
+                    .next()
+                    .is_some_and(|n| n.is_uppercase() || n.is_numeric())
+            {
+                return text.get(..i).unwrap_or(text);
+            }
+        }
+    }
+    text
+}
+
+/// The first paragraph, stopping before a bullet list or a `Key:` heading line.
+fn first_paragraph(text: &str) -> String {
+    let mut lines = Vec::new();
+    for line in text.trim().lines() {
+        let line = line.trim();
+        let bullet = line.starts_with(['-', '*', '•']) || line.starts_with("1.");
+        if line.is_empty() || (bullet && !lines.is_empty()) {
+            if lines.is_empty() {
+                continue;
+            }
+            break;
+        }
+        lines.push(line);
+    }
+    lines
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Cuts `text` to at most `max` characters at a word boundary, marking the cut
+/// with `…`.
+fn trim_to(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    let at_word = match cut.rfind(' ') {
+        Some(space) if space > max / 2 => cut.get(..space).unwrap_or(&cut),
+        _ => cut.as_str(),
+    };
+    format!(
+        "{}…",
+        at_word.trim_end_matches([' ', ',', ';', ':', '-', '('])
+    )
+}
+
+/// A one-line summary of an MCP tool for indexes and search results: the first
+/// sentence of its description (else its title), whitespace collapsed, no
+/// trailing period, at most [`SUMMARY_MAX_CHARS`] characters.
+pub fn one_line_summary(tool: &Value) -> String {
+    let description = str_field(tool, "description").unwrap_or("");
+    let paragraph = first_paragraph(description);
+    let source = if paragraph.is_empty() {
+        tool_title(tool).unwrap_or("").to_string()
+    } else {
+        paragraph
+    };
+    let sentence = first_sentence(source.trim()).trim_end_matches(['.', ' ']);
+    trim_to(sentence, SUMMARY_MAX_CHARS)
+}
+
+/// The compact index the model sees in `index` mode: for each server (in order
+/// of first appearance) a `# server` heading, then one `name — summary` line
+/// per tool. A tool without a description is listed by name alone.
+pub fn render_compact_index(entries: &[(&str, &Value)]) -> String {
+    let mut servers: Vec<(&str, Vec<&Value>)> = Vec::new();
+    for (server, tool) in entries {
+        match servers.iter_mut().find(|(name, _)| name == server) {
+            Some((_, tools)) => tools.push(tool),
+            None => servers.push((server, vec![tool])),
+        }
+    }
+    let mut out = String::new();
+    for (server, tools) in servers {
+        out.push_str("# ");
+        out.push_str(server);
+        out.push('\n');
+        for tool in tools {
+            let name = str_field(tool, "name").unwrap_or("?");
+            out.push_str(name);
+            let summary = one_line_summary(tool);
+            if !summary.is_empty() {
+                out.push_str(" — ");
+                out.push_str(&summary);
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// An estimate of the tokens `text` costs a GPT-4o-class tokenizer (o200k):
+/// each run of letters costs one token per started 6 characters (common words
+/// are one token, long identifiers several), each run of digits one per 3, each
+/// other non-space character one (JSON punctuation rarely merges), and runs of
+/// spaces nothing beyond the first (it merges into the next word). It is an
+/// approximation for deciding when `auto` switches to `index`; the benchmark
+/// counts with a real tokenizer.
+pub fn estimate_tokens(text: &str) -> usize {
+    #[derive(PartialEq, Clone, Copy)]
+    enum Run {
+        None,
+        Letters,
+        Digits,
+    }
+    let mut tokens = 0usize;
+    let mut run = Run::None;
+    let mut run_len = 0usize;
+    let flush = |run: Run, len: usize| match run {
+        Run::Letters => len.div_ceil(6),
+        Run::Digits => len.div_ceil(3),
+        Run::None => 0,
+    };
+    for c in text.chars() {
+        let kind = if c.is_alphabetic() {
+            Run::Letters
+        } else if c.is_numeric() {
+            Run::Digits
+        } else {
+            Run::None
+        };
+        if kind != run {
+            tokens += flush(run, run_len);
+            run = kind;
+            run_len = 0;
+        }
+        match kind {
+            Run::None if !c.is_whitespace() => tokens += 1,
+            Run::None => {}
+            _ => run_len += 1,
+        }
+    }
+    tokens + flush(run, run_len)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn summary_is_the_first_sentence_without_its_period() {
+        let tool = json!({"name": "read_file", "description": "Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead."});
+        assert_eq!(
+            one_line_summary(&tool),
+            "Read the complete contents of a file as text"
+        );
+    }
+
+    #[test]
+    fn summary_keeps_abbreviations_and_versions_inside_the_sentence() {
+        let tool = json!({"description": "Fetch e.g. a page over HTTP/1.1 quickly. Then more."});
+        assert_eq!(
+            one_line_summary(&tool),
+            "Fetch e.g. a page over HTTP/1.1 quickly"
+        );
+    }
+
+    #[test]
+    fn summary_has_no_newlines_and_stops_before_bullets() {
+        let tool = json!({"description": "  Search the web\n  with a query\n\n- bullet one\n- bullet two"});
+        assert_eq!(one_line_summary(&tool), "Search the web with a query");
+        let tool = json!({"description": "A tool for thinking\n- When to use"});
+        assert_eq!(one_line_summary(&tool), "A tool for thinking");
+    }
+
+    #[test]
+    fn long_summary_is_cut_at_a_word_with_an_ellipsis() {
+        let tool = json!({"description": "word ".repeat(40)});
+        let summary = one_line_summary(&tool);
+        assert!(summary.chars().count() <= SUMMARY_MAX_CHARS, "{summary}");
+        assert!(summary.ends_with("word…"), "{summary}");
+    }
+
+    #[test]
+    fn summary_falls_back_to_the_title_then_to_nothing() {
+        assert_eq!(
+            one_line_summary(&json!({"name": "x", "title": "Echo Tool"})),
+            "Echo Tool"
+        );
+        assert_eq!(
+            one_line_summary(&json!({"name": "x", "annotations": {"title": "Annotated"}})),
+            "Annotated"
+        );
+        assert_eq!(
+            one_line_summary(&json!({"name": "x", "description": "  "})),
+            ""
+        );
+    }
+
+    #[test]
+    fn compact_index_groups_tools_under_their_server() {
+        let a = json!({"name": "git_status", "description": "Shows the working tree status"});
+        let b = json!({"name": "get_current_time", "description": "Get current time in a specific timezone"});
+        let c = json!({"name": "git_log"});
+        let index = render_compact_index(&[("git", &a), ("time", &b), ("git", &c)]);
+        assert_eq!(
+            index,
+            "# git\ngit_status — Shows the working tree status\ngit_log\n# time\nget_current_time — Get current time in a specific timezone\n"
+        );
+    }
+
+    #[test]
+    fn token_estimate_tracks_words_and_punctuation() {
+        assert_eq!(estimate_tokens(""), 0);
+        assert_eq!(estimate_tokens("hello world"), 2);
+        assert_eq!(estimate_tokens("{\"a\": 1}"), 7);
+        assert_eq!(estimate_tokens("internationalization"), 4);
+        assert!(estimate_tokens(&"word ".repeat(100)) == 100);
+    }
+}
