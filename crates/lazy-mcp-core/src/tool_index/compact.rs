@@ -99,15 +99,8 @@ pub fn one_line_summary(tool: &Value) -> String {
 /// of first appearance) a `# server` heading, then one `name — summary` line
 /// per tool. A tool without a description is listed by name alone.
 pub fn render_compact_index(entries: &[(&str, &Value)]) -> String {
-    let mut servers: Vec<(&str, Vec<&Value>)> = Vec::new();
-    for (server, tool) in entries {
-        match servers.iter_mut().find(|(name, _)| name == server) {
-            Some((_, tools)) => tools.push(tool),
-            None => servers.push((server, vec![tool])),
-        }
-    }
     let mut out = String::new();
-    for (server, tools) in servers {
+    for (server, tools) in group_by_server(entries) {
         out.push_str("# ");
         out.push_str(server);
         out.push('\n');
@@ -125,48 +118,110 @@ pub fn render_compact_index(entries: &[(&str, &Value)]) -> String {
     out
 }
 
+/// How much of each tool the index shows; [`IndexDetail::within_budget`]
+/// picks the richest that fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexDetail {
+    /// `name — summary`, one line per tool ([`render_compact_index`]).
+    Summaries,
+    /// Tool names only, one line per server ([`render_names_index`]).
+    Names,
+}
+
+impl IndexDetail {
+    /// `Summaries` when that index costs at most `budget_tokens` (by
+    /// [`estimate_tokens`]), else `Names`.
+    pub fn within_budget(entries: &[(&str, &Value)], budget_tokens: usize) -> IndexDetail {
+        if estimate_tokens(&render_compact_index(entries)) <= budget_tokens {
+            IndexDetail::Summaries
+        } else {
+            IndexDetail::Names
+        }
+    }
+
+    /// The index text at this detail.
+    pub fn render(self, entries: &[(&str, &Value)]) -> String {
+        match self {
+            IndexDetail::Summaries => render_compact_index(entries),
+            IndexDetail::Names => render_names_index(entries),
+        }
+    }
+}
+
+fn group_by_server<'a>(entries: &[(&'a str, &'a Value)]) -> Vec<(&'a str, Vec<&'a Value>)> {
+    let mut servers: Vec<(&str, Vec<&Value>)> = Vec::new();
+    for (server, tool) in entries {
+        match servers.iter_mut().find(|(name, _)| name == server) {
+            Some((_, tools)) => tools.push(tool),
+            None => servers.push((server, vec![tool])),
+        }
+    }
+    servers
+}
+
+/// The smallest index: one `server: tool tool tool` line per server (tool
+/// names hold no spaces, so a space separates them at no extra token). For
+/// large catalogues, where a summary per tool would cost more than the budget;
+/// `search_tools` gives the summaries on demand.
+pub fn render_names_index(entries: &[(&str, &Value)]) -> String {
+    let mut out = String::new();
+    for (server, tools) in group_by_server(entries) {
+        out.push_str(server);
+        out.push(':');
+        for tool in tools {
+            out.push(' ');
+            out.push_str(str_field(tool, "name").unwrap_or("?"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// An estimate of the tokens `text` costs a GPT-4o-class tokenizer (o200k):
-/// each run of letters costs one token per started 6 characters (common words
-/// are one token, long identifiers several), each run of digits one per 3, each
-/// other non-space character one (JSON punctuation rarely merges), and runs of
-/// spaces nothing beyond the first (it merges into the next word). It is an
-/// approximation for deciding when `auto` switches to `index`; the benchmark
-/// counts with a real tokenizer.
+/// each run of letters costs one token per started 12 letters (a word, with
+/// its leading space, is usually one token), each run of digits one per 3,
+/// each run of other non-space characters one per 4 (`":{"` merges), spaces
+/// nothing. Fitted on the six real servers' tool definitions and the compact
+/// index: within 3–7% of o200k in total, ~5–10% per line (see
+/// docs/tool-index.md). For deciding when `auto` switches to `index`; the
+/// benchmark counts with a real tokenizer.
 pub fn estimate_tokens(text: &str) -> usize {
     #[derive(PartialEq, Clone, Copy)]
     enum Run {
-        None,
+        Space,
         Letters,
         Digits,
+        Other,
+    }
+    fn cost(run: Run, len: usize) -> usize {
+        match run {
+            Run::Letters => len.div_ceil(12),
+            Run::Digits => len.div_ceil(3),
+            Run::Other => len.div_ceil(4),
+            Run::Space => 0,
+        }
     }
     let mut tokens = 0usize;
-    let mut run = Run::None;
+    let mut run = Run::Space;
     let mut run_len = 0usize;
-    let flush = |run: Run, len: usize| match run {
-        Run::Letters => len.div_ceil(6),
-        Run::Digits => len.div_ceil(3),
-        Run::None => 0,
-    };
     for c in text.chars() {
         let kind = if c.is_alphabetic() {
             Run::Letters
         } else if c.is_numeric() {
             Run::Digits
+        } else if c.is_whitespace() {
+            Run::Space
         } else {
-            Run::None
+            Run::Other
         };
         if kind != run {
-            tokens += flush(run, run_len);
+            tokens += cost(run, run_len);
             run = kind;
             run_len = 0;
         }
-        match kind {
-            Run::None if !c.is_whitespace() => tokens += 1,
-            Run::None => {}
-            _ => run_len += 1,
-        }
+        run_len += 1;
     }
-    tokens + flush(run, run_len)
+    tokens + cost(run, run_len)
 }
 
 #[cfg(test)]
@@ -238,11 +293,34 @@ mod tests {
     }
 
     #[test]
+    fn names_index_is_one_line_per_server() {
+        let a = json!({"name": "git_status", "description": "Shows the working tree status"});
+        let b = json!({"name": "get_current_time"});
+        let c = json!({"name": "git_log"});
+        let entries = [("git", &a), ("time", &b), ("git", &c)];
+        assert_eq!(
+            render_names_index(&entries),
+            "git: git_status git_log\ntime: get_current_time\n"
+        );
+        assert_eq!(
+            IndexDetail::within_budget(&entries, 1000),
+            IndexDetail::Summaries
+        );
+        assert_eq!(IndexDetail::within_budget(&entries, 5), IndexDetail::Names);
+        assert_eq!(
+            IndexDetail::Names.render(&entries),
+            render_names_index(&entries)
+        );
+    }
+
+    #[test]
     fn token_estimate_tracks_words_and_punctuation() {
         assert_eq!(estimate_tokens(""), 0);
         assert_eq!(estimate_tokens("hello world"), 2);
-        assert_eq!(estimate_tokens("{\"a\": 1}"), 7);
-        assert_eq!(estimate_tokens("internationalization"), 4);
+        assert_eq!(estimate_tokens("{\"a\": 1}"), 5);
+        assert_eq!(estimate_tokens("internationalization"), 2);
+        assert_eq!(estimate_tokens("list_directory_with_sizes"), 7);
+        assert_eq!(estimate_tokens("2026-11-21"), 6);
         assert!(estimate_tokens(&"word ".repeat(100)) == 100);
     }
 }

@@ -17,45 +17,43 @@ pub const SEARCH_DEFAULT_LIMIT: usize = 5;
 pub const SEARCH_MAX_LIMIT: usize = 20;
 
 /// The meta-tools' MCP definitions (`name`, `description`, `inputSchema`),
-/// worded for a model reading the compact index. Tool names are written
-/// `server/tool` as in search results; a bare tool name works when only one
-/// server has it.
+/// as short as a model can still use unaided: every token here is paid on
+/// every request. Tool names are `server/tool`, as in the index and in search
+/// results; a bare tool name works when only one server has it.
 pub fn meta_tools() -> Vec<Value> {
     vec![
         json!({
             "name": SEARCH_TOOLS,
-            "description": "Find tools for a task. Returns the best matches as server/tool with a one-line summary.",
+            "description": "Find tools for a task. Returns server/tool names with summaries.",
             "inputSchema": {
                 "type": "object",
                 "properties": {
-                    "query": {"type": "string", "minLength": 1, "description": "The task in a few words"},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": SEARCH_MAX_LIMIT, "default": SEARCH_DEFAULT_LIMIT}
+                    "query": {"type": "string"},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": SEARCH_MAX_LIMIT}
                 },
                 "required": ["query"],
                 "additionalProperties": false
-            },
-            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+            }
         }),
         json!({
             "name": LOAD_TOOLS,
-            "description": "Add tools' full schemas to your tool list so you can call them directly from the next turn.",
+            "description": "Load tools by server/tool name to call them directly.",
             "inputSchema": {
                 "type": "object",
                 "properties": {
-                    "names": {"type": "array", "items": {"type": "string"}, "minItems": 1, "description": "server/tool names"}
+                    "names": {"type": "array", "items": {"type": "string"}, "minItems": 1}
                 },
                 "required": ["names"],
                 "additionalProperties": false
-            },
-            "annotations": {"readOnlyHint": true, "openWorldHint": false}
+            }
         }),
         json!({
             "name": CALL_TOOL,
-            "description": "Call a tool by name now, without loading it first. Arguments follow the tool's schema.",
+            "description": "Call a tool by server/tool name without loading it.",
             "inputSchema": {
                 "type": "object",
                 "properties": {
-                    "name": {"type": "string", "description": "server/tool"},
+                    "name": {"type": "string"},
                     "arguments": {"type": "object"}
                 },
                 "required": ["name"],

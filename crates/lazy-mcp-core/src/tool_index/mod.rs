@@ -7,8 +7,10 @@
 //!
 //! - [`ToolIndex`]: ranked lexical search (BM25F over name, title, description,
 //!   parameters, server) and name resolution with "did you mean" errors;
-//! - [`one_line_summary`], [`render_compact_index`], [`estimate_tokens`]: the
-//!   text the model reads instead of schemas, and what it costs;
+//! - [`one_line_summary`], [`render_compact_index`] (`name — summary` lines),
+//!   [`render_names_index`] (names only, for big catalogues), [`IndexDetail`],
+//!   [`estimate_tokens`]: the text the model reads instead of schemas, and
+//!   what it costs;
 //! - [`meta_tools`]: `search_tools`, `load_tools`, `call_tool`;
 //! - [`validate_arguments`]: rejects malformed arguments before any server
 //!   starts; [`closest_names`] for unknown names.
@@ -19,7 +21,10 @@ mod search;
 mod text;
 mod validate;
 
-pub use compact::{estimate_tokens, one_line_summary, render_compact_index, SUMMARY_MAX_CHARS};
+pub use compact::{
+    estimate_tokens, one_line_summary, render_compact_index, render_names_index, IndexDetail,
+    SUMMARY_MAX_CHARS,
+};
 pub use meta_tools::{
     closest_names, meta_tools, CALL_TOOL, LOAD_TOOLS, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT,
     SEARCH_TOOLS,

@@ -6,6 +6,7 @@
 use serde_json::{json, Map, Value};
 use std::path::PathBuf;
 
+#[allow(clippy::panic)] // test support: a missing fixture should stop the run
 fn fixture(name: &str) -> Value {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/tool_index")
@@ -15,13 +16,23 @@ fn fixture(name: &str) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+fn text(value: &Value, key: &str) -> String {
+    value
+        .get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// `(server, tool)` for every tool of the six benchmark servers, in capture order.
 pub fn real_tools() -> Vec<(String, Value)> {
     let captured = fixture("real_tools.json");
     let mut out = Vec::new();
-    for server in captured["servers"].as_array().into_iter().flatten() {
-        let name = server["server"].as_str().unwrap_or_default().to_string();
-        for tool in server["tools"].as_array().into_iter().flatten() {
+    let servers = captured.get("servers").and_then(Value::as_array);
+    for server in servers.into_iter().flatten() {
+        let name = text(server, "server");
+        let tools = server.get("tools").and_then(Value::as_array);
+        for tool in tools.into_iter().flatten() {
             out.push((name.clone(), tool.clone()));
         }
     }
@@ -46,17 +57,18 @@ pub fn holdout_queries() -> Vec<Query> {
 
 fn query_set(file: &str) -> Vec<Query> {
     let set = fixture(file);
-    set["queries"]
-        .as_array()
+    let queries = set.get("queries").and_then(Value::as_array);
+    queries
         .into_iter()
         .flatten()
         .map(|q| {
-            let mut accept = vec![q["expect"].as_str().unwrap_or_default().to_string()];
-            for also in q["alsoAccept"].as_array().into_iter().flatten() {
-                accept.push(also.as_str().unwrap_or_default().to_string());
+            let mut accept = vec![text(q, "expect")];
+            let also = q.get("alsoAccept").and_then(Value::as_array);
+            for name in also.into_iter().flatten().filter_map(Value::as_str) {
+                accept.push(name.to_string());
             }
             Query {
-                query: q["query"].as_str().unwrap_or_default().to_string(),
+                query: text(q, "query"),
                 accept,
             }
         })
@@ -292,8 +304,10 @@ pub fn synthetic_forge_tools(count: usize) -> Vec<Value> {
             let round = i / distinct.len().max(1);
             let mut tool = distinct.get(i % distinct.len().max(1))?.clone();
             if round > 0 {
-                let name = format!("{}_{round}", tool["name"].as_str().unwrap_or_default());
-                tool["name"] = Value::String(name);
+                let name = format!("{}_{round}", text(&tool, "name"));
+                if let Some(object) = tool.as_object_mut() {
+                    object.insert("name".into(), Value::String(name));
+                }
             }
             Some(tool)
         })
