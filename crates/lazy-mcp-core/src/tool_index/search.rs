@@ -134,10 +134,14 @@ impl ToolIndex {
             let mut sorted: Vec<(&str, f32)> = weighted.into_iter().collect();
             sorted.sort_by(|a, b| a.0.cmp(b.0));
             for (term, tf) in sorted {
-                let id = *terms.entry(term.to_string()).or_insert_with(|| {
-                    postings.push((0.0, Vec::new()));
-                    postings.len() - 1
-                });
+                let id = match terms.get(term) {
+                    Some(id) => *id,
+                    None => {
+                        postings.push((0.0, Vec::new()));
+                        terms.insert(term.to_string(), postings.len() - 1);
+                        postings.len() - 1
+                    }
+                };
                 if let Some((_, list)) = postings.get_mut(id) {
                     list.push((doc_id as u32, tf / (K1 + tf)));
                 }

@@ -55,26 +55,13 @@ fn is_stopword(word: &str) -> bool {
     STOPWORDS.binary_search(&word).is_ok()
 }
 
-/// Splits one alphanumeric run at camelCase and letter/digit boundaries:
-/// `getHTTPResponse2` → `get`, `HTTP`, `Response`, `2`.
-fn split_camel(run: &str, out: &mut Vec<String>) {
-    let chars: Vec<char> = run.chars().collect();
-    let mut start = 0;
-    for i in 1..chars.len() {
-        let (Some(&prev), Some(&cur)) = (chars.get(i - 1), chars.get(i)) else {
-            continue;
-        };
-        let next = chars.get(i + 1).copied();
-        let boundary = (prev.is_lowercase() && cur.is_uppercase())
-            || (prev.is_uppercase() && cur.is_uppercase() && next.is_some_and(char::is_lowercase))
-            || (prev.is_alphabetic() && cur.is_numeric())
-            || (prev.is_numeric() && cur.is_alphabetic());
-        if boundary {
-            out.push(chars.get(start..i).unwrap_or_default().iter().collect());
-            start = i;
-        }
-    }
-    out.push(chars.get(start..).unwrap_or_default().iter().collect());
+/// Whether an identifier splits between `prev` and `cur` (`cur` followed by
+/// `next`): `getHTTPResponse2` → `get`, `HTTP`, `Response`, `2`.
+fn is_boundary(prev: char, cur: char, next: Option<char>) -> bool {
+    (prev.is_lowercase() && cur.is_uppercase())
+        || (prev.is_uppercase() && cur.is_uppercase() && next.is_some_and(char::is_lowercase))
+        || (prev.is_alphabetic() && cur.is_numeric())
+        || (prev.is_numeric() && cur.is_alphabetic())
 }
 
 fn is_vowel(c: u8) -> bool {
@@ -86,14 +73,18 @@ fn is_vowel(c: u8) -> bool {
 /// `staged`/`stage`/`staging` and `committed`/`commit` meet. Words of four
 /// letters or fewer, and non-ASCII words, are left alone.
 pub fn stem(word: &str) -> String {
-    if word.len() <= 4 || !word.is_ascii() {
-        return word.to_string();
-    }
     let mut w = word.to_string();
-    if let Some(base) = w.strip_suffix("ies") {
-        w = format!("{base}y");
-    } else if let Some(base) = w.strip_suffix("ied") {
-        w = format!("{base}y");
+    stem_in_place(&mut w);
+    w
+}
+
+fn stem_in_place(w: &mut String) {
+    if w.len() <= 4 || !w.is_ascii() {
+        return;
+    }
+    if w.ends_with("ies") || w.ends_with("ied") {
+        w.truncate(w.len() - 3);
+        w.push('y');
     } else if ["sses", "ches", "shes", "xes", "zes"]
         .iter()
         .any(|s| w.ends_with(s))
@@ -105,10 +96,10 @@ pub fn stem(word: &str) -> String {
         w.truncate(w.len() - 2);
     } else if w.len() > 5 && w.ends_with("ing") {
         w.truncate(w.len() - 3);
-        undouble(&mut w);
+        undouble(w);
     } else if w.len() > 4 && w.ends_with("ed") && !w.ends_with("eed") {
         w.truncate(w.len() - 2);
-        undouble(&mut w);
+        undouble(w);
     }
     if w.len() > 4 && w.ends_with('e') {
         let bytes = w.as_bytes();
@@ -120,7 +111,6 @@ pub fn stem(word: &str) -> String {
             w.truncate(w.len() - 1);
         }
     }
-    w
 }
 
 /// `committ` → `commit`, `stopp` → `stop`; keeps `ll`, `ss`, `zz` (`install`).
@@ -138,18 +128,39 @@ fn undouble(w: &mut String) {
 
 /// The index terms of `text`, in order, with repeats.
 pub fn tokenize(text: &str) -> Vec<String> {
-    let mut pieces = Vec::new();
+    let mut out = Vec::new();
     for run in text.split(|c: char| !c.is_alphanumeric()) {
-        if !run.is_empty() {
-            split_camel(run, &mut pieces);
+        let mut start = 0;
+        let mut prev: Option<char> = None;
+        let mut chars = run.char_indices().peekable();
+        while let Some((i, cur)) = chars.next() {
+            let next = chars.peek().map(|(_, c)| *c);
+            if prev.is_some_and(|p| is_boundary(p, cur, next)) {
+                push_term(run.get(start..i), &mut out);
+                start = i;
+            }
+            prev = Some(cur);
         }
+        push_term(run.get(start..), &mut out);
     }
-    pieces
-        .into_iter()
-        .map(|p| p.to_lowercase())
-        .filter(|p| p.chars().count() > 1 && !is_stopword(p))
-        .map(|p| stem(&p))
-        .collect()
+    out
+}
+
+/// Lowercases and stems one identifier piece, unless it is a single
+/// character or a stopword.
+fn push_term(piece: Option<&str>, out: &mut Vec<String>) {
+    let Some(piece) = piece else {
+        return;
+    };
+    if piece.chars().nth(1).is_none() {
+        return;
+    }
+    let mut term = piece.to_lowercase();
+    if is_stopword(&term) {
+        return;
+    }
+    stem_in_place(&mut term);
+    out.push(term);
 }
 
 /// A word of a request that names a file (`notes.txt`, `src/main.rs`): what
