@@ -15,7 +15,9 @@
 #[path = "../tests/tool_index_support/mod.rs"]
 mod tool_index_support;
 
-use lazy_mcp_core::tool_index::{estimate_tokens, meta_tools, IndexDetail, ToolIndex};
+use lazy_mcp_core::tool_index::{
+    estimate_tokens, meta_tools, meta_tools_with_index, IndexDetail, ToolIndex,
+};
 use serde_json::{json, Value};
 use std::time::Instant;
 use tool_index_support::*;
@@ -43,9 +45,11 @@ fn meta_text() -> String {
     meta.join("\n")
 }
 
-/// What the model sees at session start in `index` mode.
+/// What the model sees at session start in `index` mode: the three meta-tools,
+/// the index riding in `load_tools`' description.
 fn index_text(entries: &[(&str, &Value)], detail: IndexDetail) -> String {
-    format!("{}\n{}", detail.render(entries), meta_text())
+    let tools = meta_tools_with_index(&detail.render(entries));
+    tools.iter().map(definition).collect::<Vec<_>>().join("\n")
 }
 
 fn percent(part: usize, whole: usize) -> f64 {

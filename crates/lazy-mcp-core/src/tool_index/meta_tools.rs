@@ -63,6 +63,29 @@ pub fn meta_tools() -> Vec<Value> {
     ]
 }
 
+/// [`meta_tools`] with the compact index appended to the description of
+/// `load_tools`: tool descriptions are the one text every MCP client puts in
+/// front of the model (server `instructions` are not shown by all), so this is
+/// where `index` mode tells the model which tools exist.
+pub fn meta_tools_with_index(index: &str) -> Vec<Value> {
+    let mut tools = meta_tools();
+    let load = tools
+        .iter_mut()
+        .find(|t| t.get("name").and_then(Value::as_str) == Some(LOAD_TOOLS));
+    if let Some(Value::Object(load)) = load {
+        let description = load
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        load.insert(
+            "description".into(),
+            Value::String(format!("{description} Available:\n{}", index.trim_end())),
+        );
+    }
+    tools
+}
+
 fn levenshtein(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
@@ -154,6 +177,17 @@ mod tests {
         let search = &tools[0]["inputSchema"];
         assert!(validate_arguments(search, &json!({"query": "x", "limit": 0})).is_err());
         assert!(validate_arguments(search, &json!({"q": "x"})).is_err());
+    }
+
+    #[test]
+    fn the_index_rides_in_the_load_tools_description() {
+        let tools = meta_tools_with_index("git: git_status git_log\n");
+        assert_eq!(
+            tools[1]["description"],
+            "Load tools by server/tool name to call them directly. Available:\ngit: git_status git_log"
+        );
+        assert_eq!(tools[0], meta_tools()[0]);
+        assert_eq!(tools[2], meta_tools()[2]);
     }
 
     #[test]

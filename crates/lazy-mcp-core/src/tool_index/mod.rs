@@ -11,7 +11,8 @@
 //!   [`render_names_index`] (names only, for big catalogues), [`IndexDetail`],
 //!   [`estimate_tokens`]: the text the model reads instead of schemas, and
 //!   what it costs;
-//! - [`meta_tools`]: `search_tools`, `load_tools`, `call_tool`;
+//! - [`meta_tools`]: `search_tools`, `load_tools`, `call_tool`, and
+//!   [`meta_tools_with_index`] carrying the compact index;
 //! - [`validate_arguments`]: rejects malformed arguments before any server
 //!   starts; [`closest_names`] for unknown names.
 
@@ -26,8 +27,8 @@ pub use compact::{
     SUMMARY_MAX_CHARS,
 };
 pub use meta_tools::{
-    closest_names, meta_tools, CALL_TOOL, LOAD_TOOLS, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT,
-    SEARCH_TOOLS,
+    closest_names, meta_tools, meta_tools_with_index, CALL_TOOL, LOAD_TOOLS, SEARCH_DEFAULT_LIMIT,
+    SEARCH_MAX_LIMIT, SEARCH_TOOLS,
 };
 pub use search::{SearchHit, ToolIndex};
 pub use text::{stem, tokenize};
