@@ -63,6 +63,7 @@ fn check(schema: &Value, value: &Value, at: &str) -> Result<(), String> {
         };
     };
     check_type(schema, value, at)?;
+    check_combinators(schema, value, at)?;
     if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
         if !allowed.contains(value) {
             let list: Vec<String> = allowed.iter().map(short).collect();
@@ -89,6 +90,47 @@ fn check(schema: &Value, value: &Value, at: &str) -> Result<(), String> {
         Value::String(s) => check_length(schema, s.chars().count(), "Length", "characters", at),
         _ => Ok(()),
     }
+}
+
+fn check_combinators(schema: &Map<String, Value>, value: &Value, at: &str) -> Result<(), String> {
+    if let Some(all) = schema.get("allOf").and_then(Value::as_array) {
+        for branch in all {
+            check(branch, value, at)?;
+        }
+    }
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(branches) = schema.get(keyword).and_then(Value::as_array) else {
+            continue;
+        };
+        let mut first_error = None;
+        for branch in branches {
+            match check(branch, value, at) {
+                Ok(()) => {
+                    first_error = None;
+                    break;
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        if let Some(error) = first_error {
+            let types: Vec<&str> = branches
+                .iter()
+                .filter_map(|b| b.get("type").and_then(Value::as_str))
+                .collect();
+            if types.len() == branches.len() {
+                return Err(format!(
+                    "{at} must be {}, got {} {}",
+                    types.join(" or "),
+                    type_name(value),
+                    short(value)
+                ));
+            }
+            return Err(error);
+        }
+    }
+    Ok(())
 }
 
 fn check_type(schema: &Map<String, Value>, value: &Value, at: &str) -> Result<(), String> {
@@ -328,6 +370,28 @@ mod tests {
         assert_eq!(
             err,
             "arguments.ratio must be number or null, got string \"x\""
+        );
+    }
+
+    #[test]
+    fn any_of_accepts_any_branch_and_names_them_all_when_none_fits() {
+        let optional = json!({"anyOf": [{"type": "string"}, {"type": "null"}]});
+        assert_eq!(validate_arguments(&optional, &json!(null)), Ok(()));
+        assert_eq!(validate_arguments(&optional, &json!("x")), Ok(()));
+        assert_eq!(
+            validate_arguments(&optional, &json!(3)),
+            Err("arguments must be string or null, got integer 3".to_string())
+        );
+        let mixed = json!({"oneOf": [{"type": "string", "minLength": 2}, {"enum": [1, 2]}]});
+        assert_eq!(validate_arguments(&mixed, &json!(2)), Ok(()));
+        assert_eq!(
+            validate_arguments(&mixed, &json!("a")),
+            Err("arguments must have at least 2 characters, got 1".to_string())
+        );
+        let all = json!({"allOf": [{"type": "integer"}, {"minimum": 5}]});
+        assert_eq!(
+            validate_arguments(&all, &json!(4)),
+            Err("arguments must be ≥ 5, got 4".to_string())
         );
     }
 
