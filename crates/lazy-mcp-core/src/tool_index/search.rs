@@ -5,7 +5,7 @@ use super::compact::{one_line_summary, tool_title};
 use super::meta_tools::closest_names;
 use super::text::{synonyms, tokenize, tokenize_query, SYNONYM_WEIGHT};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// BM25 term-frequency saturation.
 const K1: f32 = 1.2;
@@ -20,6 +20,11 @@ const FIELDS: [(f32, f32); 5] = [
     (0.5, 0.75), // parameter names and descriptions
     (0.7, 0.0),  // server name
 ];
+
+/// The share of the query's `typed` words a tool matched (`covered` bits).
+fn coordination(covered: u64, typed: u32) -> f32 {
+    covered.count_ones() as f32 / typed.max(1) as f32
+}
 
 /// One search result: which tool, how well it matched, and what it does.
 #[derive(Debug, Clone, PartialEq)]
@@ -179,52 +184,76 @@ impl ToolIndex {
     /// words that the index knows as one (`check out` → `checkout`, `look up`
     /// → `lookup`) 1, each synonym of a typed word [`SYNONYM_WEIGHT`] (unless
     /// it was typed too).
-    fn query_terms(&self, query: &str) -> Vec<(String, f32)> {
-        let mut weights: Vec<(String, f32)> = Vec::new();
-        let mut put = |term: &str, weight: f32| match weights.iter_mut().find(|(t, _)| t == term) {
-            Some((_, w)) => *w = w.max(weight),
-            None => weights.push((term.to_string(), weight)),
+    ///
+    /// Each term carries a bit mask of the typed words it stands for (a
+    /// synonym for its word, a joined pair for both), and the number of
+    /// distinct typed words (at most 64) comes along.
+    fn query_terms(&self, query: &str) -> (Vec<(String, f32, u64)>, u32) {
+        let mut weights: Vec<(String, f32, u64)> = Vec::new();
+        let mut put = |term: &str, weight: f32, mask: u64| match weights
+            .iter_mut()
+            .find(|(t, _, _)| t == term)
+        {
+            Some((_, w, m)) => {
+                *w = w.max(weight);
+                *m |= mask;
+            }
+            None => weights.push((term.to_string(), weight, mask)),
         };
-        let typed = tokenize_query(query);
-        for term in &typed {
-            put(term, 1.0);
+        let mut typed = tokenize_query(query);
+        let mut seen = HashSet::new();
+        typed.retain(|t| seen.insert(t.clone()));
+        let bit = |i: usize| if i < 64 { 1u64 << i } else { 0 };
+        for (i, term) in typed.iter().enumerate() {
+            put(term, 1.0, bit(i));
         }
-        for pair in typed.windows(2) {
+        for (i, pair) in typed.windows(2).enumerate() {
             if let [first, second] = pair {
                 let joined = format!("{first}{second}");
                 if self.terms.contains_key(&joined) {
-                    put(&joined, 1.0);
+                    put(&joined, 1.0, bit(i) | bit(i + 1));
                 }
             }
         }
-        for term in &typed {
+        for (i, term) in typed.iter().enumerate() {
             for synonym in synonyms(term) {
-                put(synonym, SYNONYM_WEIGHT);
+                put(synonym, SYNONYM_WEIGHT, bit(i));
             }
         }
-        weights
+        (weights, typed.len().min(64) as u32)
     }
 
-    /// The `limit` tools that best match `query`, best first. Tools sharing no
-    /// word (or synonym) with the query are never returned, so the list may be
-    /// shorter than `limit` or empty. Ties keep build order.
+    /// The `limit` tools that best match `query`, best first: the BM25F sum
+    /// over the query's terms, times the share of typed words the tool
+    /// matched (Lucene's classic coordination factor, so a tool matching
+    /// three of four words beats one matching one word very well). Tools
+    /// sharing no word (or synonym) with the query are never returned, so the
+    /// list may be shorter than `limit` or empty. Ties keep build order.
     pub fn search(&self, query: &str, limit: usize) -> Vec<SearchHit> {
         let mut scores = vec![0f32; self.tools.len()];
-        for (term, query_weight) in self.query_terms(query) {
+        let mut covered = vec![0u64; self.tools.len()];
+        let (terms, typed) = self.query_terms(query);
+        for (term, query_weight, mask) in terms {
             let Some((idf, list)) = self.terms.get(&term).and_then(|id| self.postings.get(*id))
             else {
                 continue;
             };
             for (doc, weight) in list {
-                if let Some(score) = scores.get_mut(*doc as usize) {
+                if let (Some(score), Some(c)) = (
+                    scores.get_mut(*doc as usize),
+                    covered.get_mut(*doc as usize),
+                ) {
                     *score += query_weight * idf * weight;
+                    *c |= mask;
                 }
             }
         }
         let mut ranked: Vec<(usize, f32)> = scores
             .into_iter()
+            .zip(covered)
             .enumerate()
-            .filter(|(_, score)| *score > 0.0)
+            .filter(|(_, (score, _))| *score > 0.0)
+            .map(|(doc, (score, c))| (doc, score * coordination(c, typed)))
             .collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         ranked
