@@ -118,6 +118,19 @@ pub fn render_compact_index(entries: &[(&str, &Value)]) -> String {
     out
 }
 
+/// Estimated tokens one tool costs the model in `full` mode: its definition
+/// as clients hand it over (`name`, `description`, `inputSchema`, compact
+/// JSON). What `auto` compares with its budget and diagnostics shows as
+/// "tokens in full mode".
+pub fn estimate_definition_tokens(tool: &Value) -> usize {
+    let definition = serde_json::json!({
+        "name": tool.get("name"),
+        "description": tool.get("description"),
+        "inputSchema": tool.get("inputSchema"),
+    });
+    estimate_tokens(&definition.to_string())
+}
+
 /// How much of each tool the index shows; [`IndexDetail::within_budget`]
 /// picks the richest that fits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -290,6 +303,21 @@ mod tests {
             index,
             "# git\ngit_status — Shows the working tree status\ngit_log\n# time\nget_current_time — Get current time in a specific timezone\n"
         );
+    }
+
+    #[test]
+    fn definition_tokens_count_name_description_and_schema_only() {
+        let bare =
+            json!({"name": "echo", "description": "Echo", "inputSchema": {"type": "object"}});
+        let mut decorated = bare.clone();
+        decorated["annotations"] = json!({"title": "A long title nobody sends to the model"});
+        decorated["outputSchema"] =
+            json!({"type": "object", "properties": {"x": {"type": "string"}}});
+        assert_eq!(
+            estimate_definition_tokens(&bare),
+            estimate_definition_tokens(&decorated)
+        );
+        assert!(estimate_definition_tokens(&bare) > 5);
     }
 
     #[test]

@@ -23,13 +23,13 @@ mod text;
 mod validate;
 
 pub use compact::{
-    estimate_tokens, one_line_summary, render_compact_index, render_names_index, IndexDetail,
-    SUMMARY_MAX_CHARS,
+    estimate_definition_tokens, estimate_tokens, one_line_summary, render_compact_index,
+    render_names_index, IndexDetail, SUMMARY_MAX_CHARS,
 };
 pub use meta_tools::{
     closest_names, meta_tools, meta_tools_with_index, CALL_TOOL, LOAD_TOOLS, SEARCH_DEFAULT_LIMIT,
     SEARCH_MAX_LIMIT, SEARCH_TOOLS,
 };
-pub use search::{SearchHit, ToolIndex};
+pub use search::{render_search_results, SearchHit, ToolIndex};
 pub use text::{stem, tokenize};
 pub use validate::validate_arguments;

@@ -42,6 +42,26 @@ impl SearchHit {
     }
 }
 
+/// The text result of `search_tools`: one `server/tool — summary` line per
+/// hit, best first, or a hint when nothing matched.
+pub fn render_search_results(query: &str, hits: &[SearchHit]) -> String {
+    if hits.is_empty() {
+        return format!(
+            "No tools match \"{query}\". Try other words, or a tool name from the index."
+        );
+    }
+    let mut out = String::new();
+    for hit in hits {
+        out.push_str(&hit.qualified_name());
+        if !hit.summary.is_empty() {
+            out.push_str(" — ");
+            out.push_str(&hit.summary);
+        }
+        out.push('\n');
+    }
+    out
+}
+
 #[derive(Debug, Clone)]
 struct IndexedTool {
     server: String,
@@ -408,6 +428,20 @@ mod tests {
         assert!(index.search("zebra", 5).is_empty());
         assert!(index.search("", 5).is_empty());
         assert!(index.search("git status", 0).is_empty());
+    }
+
+    #[test]
+    fn search_results_render_as_lines_or_a_hint() {
+        let index = index();
+        let hits = index.search("git status", 1);
+        assert_eq!(
+            render_search_results("git status", &hits),
+            "git/git_status — Shows the working tree status\n"
+        );
+        assert_eq!(
+            render_search_results("zebra", &[]),
+            "No tools match \"zebra\". Try other words, or a tool name from the index."
+        );
     }
 
     #[test]
