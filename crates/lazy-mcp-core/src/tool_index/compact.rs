@@ -80,9 +80,19 @@ fn trim_to(text: &str, max: usize) -> String {
     )
 }
 
+/// Whether the tool's description says it is deprecated (MCP has no field for
+/// it; servers write "DEPRECATED: use … instead").
+pub(crate) fn is_deprecated(tool: &Value) -> bool {
+    let description = str_field(tool, "description").unwrap_or("");
+    description
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|word| word.eq_ignore_ascii_case("deprecated"))
+}
+
 /// A one-line summary of an MCP tool for indexes and search results: the first
 /// sentence of its description (else its title), whitespace collapsed, no
-/// trailing period, at most [`SUMMARY_MAX_CHARS`] characters.
+/// trailing period, at most [`SUMMARY_MAX_CHARS`] characters, ending in
+/// `(deprecated)` when the description says so further on.
 pub fn one_line_summary(tool: &Value) -> String {
     let description = str_field(tool, "description").unwrap_or("");
     let paragraph = first_paragraph(description);
@@ -92,7 +102,13 @@ pub fn one_line_summary(tool: &Value) -> String {
         paragraph
     };
     let sentence = first_sentence(source.trim()).trim_end_matches(['.', ' ']);
-    trim_to(sentence, SUMMARY_MAX_CHARS)
+    const MARK: &str = " (deprecated)";
+    if is_deprecated(tool) && !sentence.to_lowercase().contains("deprecated") {
+        let room = SUMMARY_MAX_CHARS - MARK.chars().count();
+        format!("{}{MARK}", trim_to(sentence, room))
+    } else {
+        trim_to(sentence, SUMMARY_MAX_CHARS)
+    }
 }
 
 /// The compact index the model sees in `index` mode: for each server (in order
@@ -248,8 +264,21 @@ mod tests {
         let tool = json!({"name": "read_file", "description": "Read the complete contents of a file as text. DEPRECATED: Use read_text_file instead."});
         assert_eq!(
             one_line_summary(&tool),
-            "Read the complete contents of a file as text"
+            "Read the complete contents of a file as text (deprecated)"
         );
+    }
+
+    #[test]
+    fn deprecation_said_up_front_is_not_repeated() {
+        let tool = json!({"description": "Deprecated alias of read_text_file."});
+        assert_eq!(
+            one_line_summary(&tool),
+            "Deprecated alias of read_text_file"
+        );
+        let long = json!({"description": format!("{}. Deprecated.", "word ".repeat(30))});
+        let summary = one_line_summary(&long);
+        assert!(summary.ends_with("… (deprecated)"), "{summary}");
+        assert!(summary.chars().count() <= SUMMARY_MAX_CHARS);
     }
 
     #[test]

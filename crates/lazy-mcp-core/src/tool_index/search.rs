@@ -1,7 +1,7 @@
 //! Ranked lexical search over tools: BM25F with one document per tool and
 //! fields weighted by how much they say about what the tool does.
 
-use super::compact::{one_line_summary, tool_title};
+use super::compact::{is_deprecated, one_line_summary, tool_title};
 use super::meta_tools::closest_names;
 use super::text::{synonyms, tokenize, tokenize_query, SYNONYM_WEIGHT};
 use serde_json::Value;
@@ -67,7 +67,13 @@ struct IndexedTool {
     server: String,
     tool: String,
     summary: String,
+    /// Multiplies the score: below 1 for a tool its description deprecates,
+    /// so its replacement ranks first.
+    prior: f32,
 }
+
+/// Score factor of a deprecated tool.
+const DEPRECATED_PRIOR: f32 = 0.8;
 
 /// A search index over catalogued tools, built once per catalogue change;
 /// [`ToolIndex::search`] then only touches the postings of the query's words.
@@ -130,6 +136,11 @@ impl ToolIndex {
                 server: server.to_string(),
                 tool: name.to_string(),
                 summary: one_line_summary(tool),
+                prior: if is_deprecated(tool) {
+                    DEPRECATED_PRIOR
+                } else {
+                    1.0
+                },
             });
             docs.push(fields_of(server, tool));
         }
@@ -273,7 +284,10 @@ impl ToolIndex {
             .zip(covered)
             .enumerate()
             .filter(|(_, (score, _))| *score > 0.0)
-            .map(|(doc, (score, c))| (doc, score * coordination(c, typed)))
+            .map(|(doc, (score, c))| {
+                let prior = self.tools.get(doc).map_or(1.0, |t| t.prior);
+                (doc, score * coordination(c, typed) * prior)
+            })
             .collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         ranked
@@ -428,6 +442,19 @@ mod tests {
         assert!(index.search("zebra", 5).is_empty());
         assert!(index.search("", 5).is_empty());
         assert!(index.search("git status", 0).is_empty());
+    }
+
+    #[test]
+    fn a_deprecated_tool_ranks_below_its_replacement() {
+        let tools = [
+            json!({"name": "read_file", "description": "Read a file as text. DEPRECATED: use read_text_file."}),
+            json!({"name": "read_text_file", "description": "Read a file as text."}),
+        ];
+        let index = ToolIndex::build(&[("fs", &tools[0]), ("fs", &tools[1])]);
+        assert_eq!(
+            top(&index, "read a file").as_deref(),
+            Some("fs/read_text_file")
+        );
     }
 
     #[test]
