@@ -80,13 +80,19 @@ fn trim_to(text: &str, max: usize) -> String {
     )
 }
 
-/// Whether the tool's description says it is deprecated (MCP has no field for
-/// it; servers write "DEPRECATED: use … instead").
+/// Whether the tool says it is deprecated (MCP has no field for it): its
+/// title says so ("Read File (Deprecated)"), or its description starts with
+/// "Deprecated" or shouts "DEPRECATED". A description that merely mentions a
+/// deprecated *other* thing ("replaces the deprecated foo") does not count.
 pub(crate) fn is_deprecated(tool: &Value) -> bool {
-    let description = str_field(tool, "description").unwrap_or("");
-    description
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|word| word.eq_ignore_ascii_case("deprecated"))
+    let description = str_field(tool, "description").unwrap_or("").trim_start();
+    tool_title(tool).is_some_and(|t| t.to_lowercase().contains("deprecated"))
+        || description
+            .get(..10)
+            .is_some_and(|head| head.eq_ignore_ascii_case("deprecated"))
+        || description
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|word| word == "DEPRECATED")
 }
 
 /// A one-line summary of an MCP tool for indexes and search results: the first
@@ -269,13 +275,26 @@ mod tests {
     }
 
     #[test]
+    fn only_the_tool_itself_being_deprecated_counts() {
+        assert!(is_deprecated(&json!({"title": "Read File (Deprecated)"})));
+        assert!(is_deprecated(&json!({"description": "Deprecated: use b"})));
+        assert!(is_deprecated(
+            &json!({"description": "Reads. DEPRECATED: use b"})
+        ));
+        assert!(!is_deprecated(
+            &json!({"description": "Replaces the deprecated read_file"})
+        ));
+        assert!(!is_deprecated(&json!({"description": "Déprecated"})));
+    }
+
+    #[test]
     fn deprecation_said_up_front_is_not_repeated() {
         let tool = json!({"description": "Deprecated alias of read_text_file."});
         assert_eq!(
             one_line_summary(&tool),
             "Deprecated alias of read_text_file"
         );
-        let long = json!({"description": format!("{}. Deprecated.", "word ".repeat(30))});
+        let long = json!({"description": format!("{}. DEPRECATED.", "word ".repeat(30))});
         let summary = one_line_summary(&long);
         assert!(summary.ends_with("… (deprecated)"), "{summary}");
         assert!(summary.chars().count() <= SUMMARY_MAX_CHARS);
