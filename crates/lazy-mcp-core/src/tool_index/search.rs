@@ -98,6 +98,11 @@ fn push_schema_words(schema: &Value, out: &mut String, depth: usize) {
                 out.push_str(d);
                 out.push(' ');
             }
+            let choices = property.get("enum").and_then(Value::as_array);
+            for choice in choices.into_iter().flatten().filter_map(Value::as_str) {
+                out.push_str(choice);
+                out.push(' ');
+            }
             push_schema_words(property, out, depth + 1);
         }
     }
