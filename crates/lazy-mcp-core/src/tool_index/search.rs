@@ -17,7 +17,7 @@ const FIELDS: [(f32, f32); 5] = [
     (3.0, 0.3),  // name
     (2.0, 0.3),  // title
     (1.0, 0.75), // description
-    (0.5, 0.75), // parameter names and descriptions
+    (0.5, 0.75), // parameter names, descriptions and enum values
     (0.7, 0.0),  // server name
 ];
 
