@@ -1,0 +1,35 @@
+//! The tool index: what lets a model work with hundreds of catalogued tools
+//! while its context holds only a compact list and the few schemas it uses.
+//!
+//! Pure functions over MCP tool objects tagged with their server name; the
+//! engine decides when to expose what (modes `full` / `index` / `auto`, see
+//! docs/tool-index.md) and this module answers:
+//!
+//! - [`ToolIndex`]: ranked lexical search (BM25F over name, title, description,
+//!   parameters, server) and name resolution with "did you mean" errors;
+//! - [`one_line_summary`], [`render_compact_index`] (`name — summary` lines),
+//!   [`render_names_index`] (names only, for big catalogues), [`IndexDetail`],
+//!   [`estimate_tokens`]: the text the model reads instead of schemas, and
+//!   what it costs;
+//! - [`meta_tools`]: `search_tools`, `load_tools`, `call_tool`, and
+//!   [`meta_tools_with_index`] carrying the compact index;
+//! - [`validate_arguments`]: rejects malformed arguments before any server
+//!   starts; [`closest_names`] for unknown names.
+
+mod compact;
+mod meta_tools;
+mod search;
+mod text;
+mod validate;
+
+pub use compact::{
+    estimate_definition_tokens, estimate_tokens, one_line_summary, render_compact_index,
+    render_names_index, IndexDetail, SUMMARY_MAX_CHARS,
+};
+pub use meta_tools::{
+    closest_names, meta_tools, meta_tools_with_index, CALL_TOOL, LOAD_TOOLS, SEARCH_DEFAULT_LIMIT,
+    SEARCH_MAX_LIMIT, SEARCH_TOOLS,
+};
+pub use search::{render_search_results, SearchHit, ToolIndex};
+pub use text::{stem, tokenize};
+pub use validate::validate_arguments;
