@@ -1,0 +1,633 @@
+// `npm run bench`: eager MCP startup (the official SDK client, as clients do it
+// today) against Lazy MCP (the real host: WASM engine + loopback gateway), side
+// by side in one run on the same real servers, interleaved so machine noise hits
+// both sides. Prints markdown tables with ratios and targets, writes
+// bench/results/bench.json and draws bench/results/startup.svg.
+//
+// Environment: BENCH_RUNS (5) repetitions of every comparison; BENCH_CALLS (300)
+// sequential warm calls per side per run; BENCH_THROUGHPUT_CALLS (300) and
+// BENCH_CONCURRENCY (8); BENCH_GROWTH_N ("10,50,100"); BENCH_GROWTH_RUNS (2);
+// BENCH_EAGER_BOUND_MS (60000) bound on one eager start in the growth rows;
+// BENCH_CATALOGUE_CONCURRENCY (6); BENCH_SECTIONS ("startup,first,warm,growth").
+import { spawn as spawnChild } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import net from 'node:net';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { eagerStart } from './lib/eager.mjs';
+import { benchServers, descendantPids, repoRoot, rssOfPids } from './lib/servers.mjs';
+import { bundleHost, connectGateway, lazyStart, makeWorkspace, newHost, spawnCounter, waitForAll } from './lib/lazy.mjs';
+import { median, summary } from './lib/stats.mjs';
+import { renderChart } from './lib/chart.mjs';
+
+const env = process.env;
+const cfg = {
+  runs: Number(env.BENCH_RUNS || 5),
+  calls: Number(env.BENCH_CALLS || 300),
+  throughputCalls: Number(env.BENCH_THROUGHPUT_CALLS || 300),
+  concurrency: Number(env.BENCH_CONCURRENCY || 8),
+  growthN: (env.BENCH_GROWTH_N || '10,50,100').split(',').map(Number).filter((n) => n > 0),
+  growthRuns: Number(env.BENCH_GROWTH_RUNS || 2),
+  eagerBoundMs: Number(env.BENCH_EAGER_BOUND_MS || 60_000),
+  catalogueConcurrency: Number(env.BENCH_CATALOGUE_CONCURRENCY || 6),
+  sections: new Set((env.BENCH_SECTIONS || 'startup,first,warm,growth').split(',')),
+};
+// Eager clients start all servers at once; the lazy host gets the same parallelism
+// for cataloguing (its default is 2) so the cold row compares like with like.
+const settings = { catalogueConcurrency: cfg.catalogueConcurrency };
+
+const distCore = path.join(repoRoot, 'dist', 'core', 'lazy_mcp_wasm.js');
+if (!fs.existsSync(distCore)) {
+  console.error('dist/core is missing: run `npm run build` first.');
+  process.exit(1);
+}
+
+const resultsDir = path.join(repoRoot, 'bench', 'results');
+const tinyServer = path.join(repoRoot, 'tests', 'fixtures', 'servers', 'tiny-server.mjs');
+const workerScript = path.join(repoRoot, 'bench', 'lib', 'lazyWarmWorker.mjs');
+const benchT0 = performance.now();
+const log = (msg) => process.stderr.write(`[${((performance.now() - benchT0) / 1000).toFixed(0).padStart(4)} s] ${msg}\n`);
+const tokens = (value) => encode(JSON.stringify(value)).length;
+const bytes = (value) => Buffer.byteLength(JSON.stringify(value));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- processes
+
+const closers = new Set();
+/** Register something to close if the run fails; returns a function that closes and forgets it. */
+function track(close) {
+  const entry = { close };
+  closers.add(entry);
+  return async () => {
+    closers.delete(entry);
+    await close();
+  };
+}
+
+let strayKills = 0;
+/** Wait until no process started by this benchmark is alive; SIGKILL stragglers after `graceMs`. */
+async function settle(graceMs = 15_000) {
+  const deadline = Date.now() + graceMs;
+  while (descendantPids(process.pid).length && Date.now() < deadline) await sleep(20);
+  const left = descendantPids(process.pid);
+  for (const pid of left) {
+    let cmd = '?';
+    try {
+      cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 160);
+    } catch {
+      // gone
+    }
+    log(`still alive ${graceMs} ms after close, killing: ${pid} ${cmd}`);
+    try {
+      process.kill(pid, 'SIGKILL');
+      strayKills++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  if (left.length) log(`killed ${left.length} process(es) still alive ${graceMs} ms after close`);
+  while (descendantPids(process.pid).length) await sleep(20);
+}
+
+async function cleanupAll() {
+  for (const entry of [...closers].reverse()) await Promise.race([entry.close().catch(() => {}), sleep(5_000)]);
+  closers.clear();
+  for (const pid of descendantPids(process.pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    log(`${signal}: stopping everything`);
+    void cleanupAll().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------- measurements
+
+async function measureEager(servers) {
+  const run = await eagerStart(servers);
+  const close = track(run.close);
+  await close();
+  await settle();
+  return run;
+}
+
+/** Cold lazy start: empty catalogue store; until every server is CATALOGUED and listed via the gateway. */
+async function measureCold(workspace, catalogueFile) {
+  fs.rmSync(catalogueFile, { force: true });
+  const run = await lazyStart(mods, workspace, catalogueFile, settings);
+  const close = track(run.close);
+  const after = descendantPids(process.pid);
+  const processesAfter = after.length;
+  const rssAfter = rssOfPids(after);
+  const tList = performance.now();
+  while (descendantPids(process.pid).length && performance.now() - tList < 10_000) await sleep(5);
+  const msToZero = performance.now() - tList;
+  await close();
+  await settle();
+  return { ms: run.ms, tools: run.tools, processes: processesAfter, rssBytes: rssAfter, msToZeroProcesses: msToZero };
+}
+
+/** Warm lazy start in this process (a fresh WASM instance; JIT as warm as the eager client's). */
+async function measureWarm(workspace, catalogueFile) {
+  const copy = `${catalogueFile}.warm.json`;
+  fs.copyFileSync(catalogueFile, copy);
+  const spawnsBefore = spawnCounter.count;
+  const run = await lazyStart(mods, workspace, copy, settings, { timeoutMs: 10_000 });
+  const close = track(run.close);
+  const spawns = spawnCounter.count - spawnsBefore;
+  const pids = descendantPids(process.pid);
+  await close();
+  await settle();
+  return { ms: run.ms, phases: run.phases, tools: run.tools.length, spawns, processes: pids.length, serverRssBytes: rssOfPids(pids) };
+}
+
+/** Warm lazy start in a fresh Node process (cold JIT, fresh WASM instance, the SDK client too). */
+function measureWarmProcess(workspace, catalogueFile) {
+  const copy = `${catalogueFile}.warm.json`;
+  fs.copyFileSync(catalogueFile, copy);
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawnChild(process.execPath, [workerScript, JSON.stringify({ workspace, catalogueFile: copy, settings })], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) return reject(new Error(`warm worker exited with ${code}: ${err.trim()}`));
+      resolve({ ...JSON.parse(out.trim().split('\n').pop()), processWallMs: performance.now() - t0 });
+    });
+  });
+}
+
+/** Rotate the order of the sides each run so that no side always goes first. */
+async function interleaved(r, sides) {
+  const out = {};
+  const order = sides.map((_, i) => sides[(i + r) % sides.length]);
+  for (const [name, fn] of order) out[name] = await fn();
+  return out;
+}
+
+async function stdioClient(spec) {
+  const transport = new StdioClientTransport({ command: spec.command, args: spec.args, env: { ...process.env, ...(spec.env ?? {}) }, stderr: 'ignore' });
+  const client = new Client({ name: 'direct-baseline', version: '1' });
+  await client.connect(transport);
+  return client;
+}
+
+/** server-everything in its own Streamable HTTP mode, for a reference row: the HTTP transport cost without our gateway. */
+async function everythingOverHttp() {
+  const port = await new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = srv.address().port;
+      srv.close(() => resolve(p));
+    });
+  });
+  const serverJs = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+  const child = spawnChild(process.execPath, [serverJs, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const kill = () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  await new Promise((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`server-everything streamableHttp did not start: ${err}`)), 30_000);
+    child.stderr.on('data', (d) => {
+      err += d;
+      if (/listening on port/i.test(err)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server-everything streamableHttp exited with ${code}: ${err}`)));
+  }).catch((e) => {
+    kill();
+    throw e;
+  });
+  const client = new Client({ name: 'direct-http-baseline', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+  return { client, close: async () => { await client.close().catch(() => {}); kill(); } };
+}
+
+const okResult = (res, what) => {
+  if (res.isError) throw new Error(`${what} failed: ${JSON.stringify(res.content).slice(0, 300)}`);
+  return res;
+};
+
+function p99(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(0.99 * s.length) - 1)];
+}
+
+async function throughput(client, tool, args, count, concurrency) {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        next++;
+        okResult(await client.callTool({ name: tool, arguments: args }), tool);
+      }
+    }),
+  );
+  return count / ((performance.now() - t0) / 1000);
+}
+
+function withBound(promise, ms, what) {
+  let timer;
+  return Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: over the ${ms} ms bound`)), ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
+}
+
+// ---------------------------------------------------------------- formatting
+
+const ms1 = (x) => (x >= 100 ? `${x.toFixed(0)} ms` : x >= 10 ? `${x.toFixed(1)} ms` : `${x.toFixed(2)} ms`);
+const sMs = (s) => `${ms1(s.median)} (${ms1(s.min)}–${ms1(s.max)})`;
+const mb = (b) => `${(b / 1048576).toFixed(0)} MB`;
+const sMb = (s) => `${mb(s.median)} (${mb(s.min)}–${mb(s.max)})`;
+const ratio = (x) => (x >= 0.1 ? `${x.toFixed(2)}×` : `${(x * 100).toFixed(2)} %`);
+const verdict = (met) => (met ? 'met' : 'MISSED');
+const targets = [];
+function target(name, met, value, goal) {
+  targets.push({ name, met, value, goal });
+  return `${verdict(met)} (${value}; target ${goal})`;
+}
+
+// ---------------------------------------------------------------- run
+
+const results = { date: new Date().toISOString(), loadAverageAtStart: os.loadavg(), node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, config: { ...cfg, sections: [...cfg.sections], settings } };
+const tables = [];
+let mods;
+
+async function main() {
+  log(`bundling the host; runs=${cfg.runs}, catalogueConcurrency=${cfg.catalogueConcurrency}`);
+  mods = await bundleHost();
+  const servers = benchServers();
+  const workspace = makeWorkspace(servers, 'six');
+  const catalogueFile = path.join(workspace.root, 'storage', 'catalogue.json');
+  const names = Object.keys(servers);
+
+  // Preparation, not measured: one cold start builds the persisted catalogue (and
+  // brings every server's files into the page cache for both sides).
+  log('preparing: one unmeasured cold start');
+  await measureCold(workspace, catalogueFile);
+
+  if (cfg.sections.has('startup')) {
+    const eager = [];
+    const cold = [];
+    const warm = [];
+    const warmProcess = [];
+    for (let r = 0; r < cfg.runs; r++) {
+      log(`startup run ${r + 1}/${cfg.runs}`);
+      const out = await interleaved(r, [
+        ['eager', () => measureEager(servers)],
+        ['cold', () => measureCold(workspace, catalogueFile)],
+        ['warm', () => measureWarm(workspace, catalogueFile)],
+        ['warmProcess', () => measureWarmProcess(workspace, catalogueFile)],
+      ]);
+      eager.push(out.eager);
+      cold.push(out.cold);
+      warm.push(out.warm);
+      warmProcess.push(out.warmProcess);
+    }
+    const e = summary(eager.map((x) => x.ms));
+    const c = summary(cold.map((x) => x.ms));
+    const w = summary(warm.map((x) => x.ms));
+    const wProc = summary(warmProcess.map((x) => x.processWallMs));
+    const wFresh = summary(warmProcess.map((x) => x.ms));
+    const phase = (k) => median(warm.map((x) => x.phases[k]));
+    const freshPhase = (k) => median(warmProcess.map((x) => x.phases[k]));
+    const eProcs = summary(eager.map((x) => x.processes));
+    const eRss = summary(eager.map((x) => x.rssBytes));
+    const cProcs = summary(cold.map((x) => x.processes));
+    const cRss = summary(cold.map((x) => x.rssBytes));
+    const cZero = summary(cold.map((x) => x.msToZeroProcesses));
+    const wSpawns = Math.max(...warm.map((x) => x.spawns), ...warmProcess.map((x) => x.spawns));
+    const wProcs = Math.max(...warm.map((x) => x.processes), ...warmProcess.map((x) => x.processes));
+    const hostRss = summary(warmProcess.map((x) => x.hostRssBytes));
+    const toolCounts = { eager: eager[0].tools.length, cold: cold[0].tools.length, warm: warm[0].tools };
+    results.startup = { eager, cold: cold.map(({ tools, ...x }) => ({ ...x, tools: tools.length })), warm, warmFreshProcess: warmProcess, summary: { eagerMs: e, coldMs: c, warmMs: w, warmFreshProcessMs: wFresh, warmProcessWallMs: wProc }, toolCounts };
+    results.startup.eager = eager.map(({ ms, processes, rssBytes, tools }) => ({ ms, processes, rssBytes, tools: tools.length }));
+    tables.push(`### 1. Startup to "all tools listed" (${names.length} real servers: ${names.join(', ')})
+
+| | eager (SDK client) | lazy cold (empty catalogue) | lazy warm (persisted catalogue) |
+|---|---|---|---|
+| wall time, median (min–max) of ${cfg.runs} | ${sMs(e)} | ${sMs(c)} | ${sMs(w)} |
+| ratio to eager (medians) | 1 | ${ratio(c.median / e.median)} | ${ratio(w.median / e.median)} |
+| tools listed | ${toolCounts.eager} | ${toolCounts.cold} (via gateway) | ${toolCounts.warm} (via gateway) |
+| processes spawned by the start | ${eProcs.median} | ${names.length} (cataloguing) | ${wSpawns} |
+| server processes alive right after | ${eProcs.median} | ${cProcs.median} (max ${cProcs.max}); 0 after ${sMs(cZero)} | ${wProcs} |
+| their RSS right after | ${sMb(eRss)} | ${sMb(cRss)} | 0 MB |
+| lazy warm, phases (medians): host construct / start (config + WASM + catalogue) / CATALOGUED / client connect / tools/list | | | ${['construct', 'start', 'catalogued', 'connect', 'list'].map((k) => ms1(phase(k))).join(' / ')} |
+| context: the same warm start in a fresh \`node\` process (cold JIT for the host and the SDK client) | | | ${sMs(wFresh)}; phases ${['construct', 'start', 'catalogued', 'connect', 'list'].map((k) => ms1(freshPhase(k))).join(' / ')} |
+| context: fresh \`node\` process spawn → tools listed, wall | | | ${sMs(wProc)} |
+| context: that whole process's RSS (Node + host + WASM core + gateway + SDK client) | | | ${sMb(hostRss)} |
+
+- warm start ≤ 2 % of eager with 0 spawns: ${target('warm start ≤ 2% of eager, 0 spawns', w.median <= 0.02 * e.median && wSpawns === 0, `${ratio(w.median / e.median)} of eager, ${wSpawns} spawns`, '≤ 2 %, 0 spawns')}
+- cold start ≤ 1.1× eager: ${target('cold start ≤ 1.1× eager', c.median <= 1.1 * e.median, ratio(c.median / e.median), '≤ 1.10×')}
+- cold: 0 server processes right after listing: ${target('cold: 0 processes after', cProcs.max === 0, `${cProcs.max} at most, all gone within ${ms1(cZero.max)}`, '0')}
+`);
+
+    // 2. Tokens: what a client receives at session start.
+    log('tool-schema tokens');
+    const byServer = new Map();
+    for (const { server, tool } of eager[0].tools) byServer.set(server, [...(byServer.get(server) ?? []), tool]);
+    const directTok = [...byServer.values()].reduce((sum, tools) => sum + tokens({ tools }), 0);
+    const directBytes = [...byServer.values()].reduce((sum, tools) => sum + bytes({ tools }), 0);
+    const aggTools = cold[cold.length - 1].tools;
+    const aggTok = tokens({ tools: aggTools });
+    const warmHost = newHost(mods, workspace, catalogueFile, settings);
+    const stopWarm = track(() => warmHost.stop());
+    await warmHost.start();
+    await waitForAll(warmHost, names, 'CATALOGUED', 10_000);
+    let perTok = 0;
+    let perBytes = 0;
+    let perCount = 0;
+    let sameTok = 0;
+    let sameCount = 0;
+    for (const name of names) {
+      const client = await connectGateway(warmHost, name);
+      const { tools } = await client.listTools();
+      perTok += tokens({ tools });
+      perBytes += bytes({ tools });
+      perCount += tools.length;
+      // The engine's client declares roots/sampling/elicitation, so some servers
+      // (server-everything) offer it more tools than the bare SDK client sees.
+      const directNames = new Set((byServer.get(name) ?? []).map((t) => t.name));
+      const same = tools.filter((t) => directNames.has(t.name));
+      sameTok += tokens({ tools: same });
+      sameCount += same.length;
+      await client.close();
+    }
+    const spawnedForLists = descendantPids(process.pid).length;
+    await stopWarm();
+    await settle();
+    results.tokens = { encoding: 'o200k_base', gatewaySameToolsAsDirect: { tools: sameCount, tokens: sameTok }, direct: { tools: eager[0].tools.length, bytes: directBytes, tokens: directTok }, gatewayAggregate: { tools: aggTools.length, bytes: bytes({ tools: aggTools }), tokens: aggTok }, gatewayPerServer: { tools: perCount, bytes: perBytes, tokens: perTok }, processesAliveAfterLists: spawnedForLists };
+    tables.push(`### 2. Tool-schema tokens a client receives at session start (gpt-tokenizer, o200k_base; JSON of each tools/list result)
+
+| | tools | bytes | tokens | ratio to direct |
+|---|---|---|---|---|
+| direct: six tools/list results from the servers | ${eager[0].tools.length} | ${directBytes} | ${directTok} | 1 |
+| gateway, aggregate endpoint (\`server__tool\` names), one tools/list | ${aggTools.length} | ${bytes({ tools: aggTools })} | ${aggTok} | ${ratio(aggTok / directTok)} |
+| gateway, one endpoint per server (what VS Code sees), six tools/list | ${perCount} | ${perBytes} | ${perTok} | ${ratio(perTok / directTok)} |
+| the same, only the tools the direct client was offered | ${sameCount} | | ${sameTok} | ${ratio(sameTok / directTok)} |
+
+The gateway lists more tools than the direct SDK client: the engine's client declares roots, sampling and elicitation, and server-everything then offers 3 more tools. ${sameTok === directTok ? 'For the same tools the tokens are identical: the catalogue passes tool schemas through unchanged, so at session start Lazy MCP saves processes and time here, not schema tokens.' : `For the same tools the gateway sends ${sameTok - directTok} tokens more.`}
+
+Listing through the gateway from the catalogue left ${spawnedForLists} server processes alive.
+`);
+  }
+
+  if (cfg.sections.has('first')) {
+    const cases = [
+      { server: 'memory', tool: 'read_graph', args: {} },
+      { server: 'time', tool: 'get_current_time', args: { timezone: 'UTC' } },
+    ];
+    const rows = [];
+    results.firstCall = {};
+    for (const { server, tool, args } of cases) {
+      const direct = [];
+      const gateway = [];
+      for (let r = 0; r < cfg.runs; r++) {
+        log(`first call ${server}.${tool} run ${r + 1}/${cfg.runs}`);
+        const out = await interleaved(r, [
+          [
+            'direct',
+            async () => {
+              const t0 = performance.now();
+              const client = await stdioClient(servers[server]);
+              const close = track(() => client.close());
+              okResult(await client.callTool({ name: tool, arguments: args }), tool);
+              const ms = performance.now() - t0;
+              await close();
+              await settle();
+              return ms;
+            },
+          ],
+          [
+            'gateway',
+            async () => {
+              const host = newHost(mods, workspace, catalogueFile, settings);
+              const stop = track(() => host.stop());
+              await host.start();
+              await waitForAll(host, names, 'CATALOGUED', 10_000);
+              const client = await connectGateway(host, server);
+              if (descendantPids(process.pid).length) throw new Error('a warm host spawned before the first call');
+              const t0 = performance.now();
+              okResult(await client.callTool({ name: tool, arguments: args }), tool);
+              const ms = performance.now() - t0;
+              const spawned = descendantPids(process.pid).length;
+              await client.close();
+              await stop();
+              await settle();
+              return { ms, spawned };
+            },
+          ],
+        ]);
+        direct.push(out.direct);
+        gateway.push(out.gateway);
+      }
+      const d = summary(direct);
+      const g = summary(gateway.map((x) => x.ms));
+      const spawned = Math.max(...gateway.map((x) => x.spawned));
+      results.firstCall[`${server}.${tool}`] = { directMs: direct, gatewayMs: gateway.map((x) => x.ms), processesAfterGatewayCall: spawned, summary: { direct: d, gateway: g } };
+      rows.push(
+        `| ${server} \`${tool}\` | ${sMs(d)} | ${sMs(g)} | ${ratio(g.median / d.median)} | ${spawned} | ${target(`first call ${server}.${tool} ≤ 1.1× direct`, g.median <= 1.1 * d.median, ratio(g.median / d.median), '≤ 1.10×')} |`,
+      );
+    }
+    tables.push(`### 3. First call to a tool: direct (SDK: spawn + initialize + call) vs through the gateway from CATALOGUED (warm host, client connected; the call spawns)
+
+| tool | direct, median (min–max) of ${cfg.runs} | gateway | ratio | server processes after the gateway call | target |
+|---|---|---|---|---|---|
+${rows.join('\n')}
+`);
+  }
+
+  if (cfg.sections.has('warm')) {
+    log('warm calls: connecting both sides to server-everything');
+    const direct = await stdioClient(servers.everything);
+    const closeDirect = track(() => direct.close());
+    const httpRef = await everythingOverHttp();
+    const closeHttp = track(httpRef.close);
+    const host = newHost(mods, workspace, catalogueFile, settings);
+    const stopHost = track(() => host.stop());
+    await host.start();
+    await waitForAll(host, names, 'CATALOGUED', 10_000);
+    const gw = await connectGateway(host, 'everything');
+    const closeGw = track(() => gw.close());
+    const args = { message: 'hello' };
+    okResult(await gw.callTool({ name: 'echo', arguments: args }), 'echo'); // connects upstream
+    await waitForAll(host, ['everything'], 'CONNECTED', 10_000);
+    const clients = { direct, gateway: gw, http: httpRef.client };
+    const sides = Object.keys(clients);
+    // A short warm-up of every path (JIT), not measured.
+    for (let i = 0; i < 50; i++) for (const side of sides) await clients[side].callTool({ name: 'echo', arguments: args });
+    const lat = { direct: [], gateway: [], http: [] };
+    const tput = { direct: [], gateway: [], http: [] };
+    const one = async (client) => {
+      const t0 = performance.now();
+      okResult(await client.callTool({ name: 'echo', arguments: args }), 'echo');
+      return performance.now() - t0;
+    };
+    for (let r = 0; r < cfg.runs; r++) {
+      log(`warm calls run ${r + 1}/${cfg.runs}`);
+      const samples = { direct: [], gateway: [], http: [] };
+      for (let i = 0; i < cfg.calls; i++) {
+        // rotate which side goes first, call by call
+        for (let k = 0; k < sides.length; k++) {
+          const side = sides[(i + r + k) % sides.length];
+          samples[side].push(await one(clients[side]));
+        }
+      }
+      for (const side of sides) lat[side].push({ median: median(samples[side]), p99: p99(samples[side]) });
+      const out = await interleaved(
+        r,
+        sides.map((side) => [side, () => throughput(clients[side], 'echo', args, cfg.throughputCalls, cfg.concurrency)]),
+      );
+      for (const side of sides) tput[side].push(out[side]);
+    }
+    await closeGw();
+    await stopHost();
+    await closeHttp();
+    await closeDirect();
+    await settle();
+    const dm = summary(lat.direct.map((x) => x.median));
+    const gm = summary(lat.gateway.map((x) => x.median));
+    const dp = summary(lat.direct.map((x) => x.p99));
+    const gp = summary(lat.gateway.map((x) => x.p99));
+    const dt = summary(tput.direct);
+    const gt = summary(tput.gateway);
+    const overhead = gm.median - dm.median;
+    const perRunOverhead = summary(lat.gateway.map((x, i) => x.median - lat.direct[i].median));
+    const hm = summary(lat.http.map((x) => x.median));
+    const hp = summary(lat.http.map((x) => x.p99));
+    const ht = summary(tput.http);
+    const fmtT = (s) => `${s.median.toFixed(0)}/s (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
+    results.warmCalls = { tool: 'everything.echo', calls: cfg.calls, latency: lat, throughput: tput, concurrency: cfg.concurrency, throughputCalls: cfg.throughputCalls };
+    tables.push(`### 4. Warm calls to server-everything \`echo\`: direct connected SDK client (stdio) vs through the gateway (SDK client over loopback HTTP → engine → connected upstream)
+
+| | direct | gateway | difference / ratio | target |
+|---|---|---|---|---|
+| latency median of ${cfg.calls} sequential calls; median (min–max) of ${cfg.runs} runs | ${sMs(dm)} | ${sMs(gm)} | +${ms1(overhead)} (per run: ${sMs(perRunOverhead)}) | ${target('warm call overhead ≤ 0.5 ms median', overhead <= 0.5, `+${ms1(overhead)}`, '≤ +0.5 ms')} |
+| latency p99 | ${sMs(dp)} | ${sMs(gp)} | +${ms1(gp.median - dp.median)} | |
+| throughput, concurrency ${cfg.concurrency}, ${cfg.throughputCalls} calls | ${fmtT(dt)} | ${fmtT(gt)} | ${(100 * gt.median / dt.median).toFixed(0)} % | ${target('throughput ≥ 90% of direct', gt.median >= 0.9 * dt.median, `${(100 * gt.median / dt.median).toFixed(0)} %`, '≥ 90 %')} |
+
+Reference, same run, interleaved with the two sides above: the SDK client over Streamable HTTP straight to server-everything's own \`streamableHttp\` mode (HTTP transport cost without our gateway): latency median ${sMs(hm)}, p99 ${sMs(hp)}, throughput ${fmtT(ht)}.
+`);
+  }
+
+  if (cfg.sections.has('growth')) {
+    const rows = [];
+    results.growth = [];
+    let eagerGaveUp = false;
+    for (const n of cfg.growthN) {
+      const tiny = {};
+      for (let i = 1; i <= n; i++) {
+        const name = `tiny-${String(i).padStart(3, '0')}`;
+        tiny[name] = { command: process.execPath, args: [tinyServer, name] };
+      }
+      const ws = makeWorkspace(tiny, `growth-${n}`);
+      const catFile = path.join(ws.root, 'storage', 'catalogue.json');
+      log(`growth N=${n}: one cold catalogue`);
+      const cold = await measureCold(ws, catFile);
+      const eager = [];
+      const lazy = [];
+      for (let r = 0; r < cfg.growthRuns; r++) {
+        log(`growth N=${n} run ${r + 1}/${cfg.growthRuns}`);
+        const out = await interleaved(r, [
+          [
+            'eager',
+            async () => {
+              if (eagerGaveUp) return undefined;
+              try {
+                return await withBound(measureEager(tiny), cfg.eagerBoundMs, `eager start of ${n} servers`);
+              } catch (err) {
+                log(String(err));
+                eagerGaveUp = true;
+                await cleanupAll();
+                await settle();
+                return undefined;
+              }
+            },
+          ],
+          ['lazy', () => measureWarm(ws, catFile)],
+        ]);
+        if (out.eager) eager.push(out.eager);
+        lazy.push(out.lazy);
+      }
+      log(`growth N=${n}: one warm start in a fresh process, for its memory`);
+      const fresh = await measureWarmProcess(ws, catFile);
+      const e = eager.length ? summary(eager.map((x) => x.ms)) : undefined;
+      const eRss = eager.length ? summary(eager.map((x) => x.rssBytes)) : undefined;
+      const l = summary(lazy.map((x) => x.ms));
+      const lSpawns = Math.max(...lazy.map((x) => x.spawns), fresh.spawns);
+      const lProcs = Math.max(...lazy.map((x) => x.processes), fresh.processes);
+      results.growth.push({ n, eager: eager.map(({ ms, processes, rssBytes, tools }) => ({ ms, processes, rssBytes, tools: tools.length })), lazyWarm: lazy, lazyWarmFreshProcess: fresh, lazyCold: { ms: cold.ms, processes: cold.processes, tools: cold.tools.length } });
+      const goal = n === 100 ? target('lazy warm start at 100 servers ≤ 100 ms', l.median <= 100, ms1(l.median), '≤ 100 ms') : '';
+      rows.push(
+        `| ${n} | ${e ? sMs(e) : `not run (over ${cfg.eagerBoundMs} ms bound)`} | ${eRss ? `${eager[0].processes} / ${sMb(eRss)}` : ''} | ${ms1(cold.ms)} (${cold.tools.length} tools) | ${sMs(l)} | ${lSpawns} / ${lProcs} | ${ms1(fresh.ms)} / ${mb(fresh.hostRssBytes)} | ${e ? ratio(l.median / e.median) : ''} | ${goal} |`,
+      );
+    }
+    tables.push(`### 5. Growth: N configured copies of tests/fixtures/servers/tiny-server.mjs (3 tools each)
+
+| N | eager start, median (min–max) of ${cfg.growthRuns} | eager: processes / server RSS after | lazy cold (1 run) | lazy warm start | lazy warm: spawns / processes after | fresh-process warm start (1 run): time / whole process RSS | warm / eager | target |
+|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+`);
+  }
+}
+
+let failed;
+try {
+  await main();
+} catch (err) {
+  failed = err;
+} finally {
+  await cleanupAll();
+}
+
+const totalS = (performance.now() - benchT0) / 1000;
+results.totalSeconds = totalS;
+results.loadAverageAtEnd = os.loadavg();
+results.strayKills = strayKills;
+results.targets = targets;
+const header = `## Lazy MCP benchmark — ${results.date.slice(0, 16).replace('T', ' ')} UTC, Node ${process.version}, ${results.cpus} × ${results.cpuModel}
+
+Command: \`npm run bench\` (BENCH_RUNS=${cfg.runs}); the lazy host runs with catalogueConcurrency=${cfg.catalogueConcurrency} (eager starts all servers at once). Total run time ${totalS.toFixed(0)} s. Load average (1 min) ${results.loadAverageAtStart[0].toFixed(1)} at start, ${results.loadAverageAtEnd[0].toFixed(1)} at the end: a shared machine, so absolute times are noisy; sides are interleaved run by run, so compare the ratios.
+`;
+const summaryLines = targets.map((t) => `| ${t.name} | ${t.value} | ${verdict(t.met)} |`).join('\n');
+const markdown = `${header}
+${tables.join('\n')}
+### Targets
+
+| target | measured | |
+|---|---|---|
+${summaryLines}
+`;
+results.markdown = markdown;
+fs.mkdirSync(resultsDir, { recursive: true });
+if (failed) {
+  console.log(markdown);
+  console.error(`benchmark failed: ${failed.stack ?? failed}`);
+  process.exit(1);
+}
+fs.writeFileSync(path.join(resultsDir, 'bench.json'), JSON.stringify(results, null, 2) + '\n');
+fs.writeFileSync(path.join(resultsDir, 'bench.md'), markdown);
+if (results.startup) fs.writeFileSync(path.join(resultsDir, 'startup.svg'), renderChart(results));
+console.log(markdown);
+if (strayKills) console.error(`note: ${strayKills} process(es) had to be killed after close`);
+process.exit(0);
