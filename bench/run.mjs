@@ -17,12 +17,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import net from 'node:net';
+import http from 'node:http';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { eagerStart } from './lib/eager.mjs';
 import { benchServers, descendantPids, repoRoot, rssOfPids } from './lib/servers.mjs';
 import { bundleHost, connectGateway, lazyStart, makeWorkspace, newHost, spawnCounter, waitForAll } from './lib/lazy.mjs';
 import { median, summary } from './lib/stats.mjs';
 import { renderChart } from './lib/chart.mjs';
+import { rawSession } from './lib/rawHttpClient.mjs';
 
 const env = process.env;
 const cfg = {
@@ -147,9 +149,16 @@ async function measureWarm(workspace, catalogueFile) {
   const close = track(run.close);
   const spawns = spawnCounter.count - spawnsBefore;
   const pids = descendantPids(process.pid);
+  // Context: the same list with a bare HTTP client, to separate gateway time from SDK client time.
+  const raw = await rawSession(run.host.endpointUrl(''), run.host.gatewayToken);
+  const tRaw = performance.now();
+  const rawTools = (await raw.request('tools/list')).tools.length;
+  const rawListMs = performance.now() - tRaw;
+  await raw.close();
+  if (rawTools !== run.tools.length) throw new Error(`bare client listed ${rawTools} tools, SDK client ${run.tools.length}`);
   await close();
   await settle();
-  return { ms: run.ms, phases: run.phases, tools: run.tools.length, spawns, processes: pids.length, serverRssBytes: rssOfPids(pids) };
+  return { ms: run.ms, phases: run.phases, rawListMs, tools: run.tools.length, spawns, processes: pids.length, serverRssBytes: rssOfPids(pids) };
 }
 
 /** Warm lazy start in a fresh Node process (cold JIT, fresh WASM instance, the SDK client too). */
@@ -222,6 +231,43 @@ async function everythingOverHttp() {
   return { client, close: async () => { await client.close().catch(() => {}); kill(); } };
 }
 
+/** A Node http server that answers every JSON-RPC POST at once, and a bare client for it: the loopback HTTP floor. */
+async function loopbackFloor() {
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: `Echo: ${msg.params?.arguments?.message}` }] } }));
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  let id = 0;
+  const call = () =>
+    new Promise((resolve, reject) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hello' } } });
+      const req = http.request(
+        { agent, host: '127.0.0.1', port: server.address().port, path: '/mcp', method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+        (res) => {
+          const chunks = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')).result));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  return {
+    call,
+    close: async () => {
+      agent.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 const okResult = (res, what) => {
   if (res.isError) throw new Error(`${what} failed: ${JSON.stringify(res.content).slice(0, 300)}`);
   return res;
@@ -232,14 +278,14 @@ function p99(xs) {
   return s[Math.min(s.length - 1, Math.ceil(0.99 * s.length) - 1)];
 }
 
-async function throughput(client, tool, args, count, concurrency) {
+async function throughput(call, count, concurrency) {
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < count) {
         next++;
-        okResult(await client.callTool({ name: tool, arguments: args }), tool);
+        await call();
       }
     }),
   );
@@ -260,6 +306,9 @@ const sMs = (s) => `${ms1(s.median)} (${ms1(s.min)}–${ms1(s.max)})`;
 const mb = (b) => `${(b / 1048576).toFixed(0)} MB`;
 const sMb = (s) => `${mb(s.median)} (${mb(s.min)}–${mb(s.max)})`;
 const ratio = (x) => (x >= 0.1 ? `${x.toFixed(2)}×` : `${(x * 100).toFixed(2)} %`);
+/** Ratio of each run's pair (interleaved in the same run): median (min–max). */
+const paired = (as, bs) => summary(as.map((a, i) => a / bs[i]));
+const sRatio = (x) => `${ratio(x.median)} (${ratio(x.min)}–${ratio(x.max)})`;
 const verdict = (met) => (met ? 'met' : 'MISSED');
 const targets = [];
 function target(name, met, value, goal) {
@@ -327,12 +376,15 @@ async function main() {
 | | eager (SDK client) | lazy cold (empty catalogue) | lazy warm (persisted catalogue) |
 |---|---|---|---|
 | wall time, median (min–max) of ${cfg.runs} | ${sMs(e)} | ${sMs(c)} | ${sMs(w)} |
-| ratio to eager (medians) | 1 | ${ratio(c.median / e.median)} | ${ratio(w.median / e.median)} |
+| ratio to eager (of the medians) | 1 | ${ratio(c.median / e.median)} | ${ratio(w.median / e.median)} |
+| ratio to eager within each run: median (min–max) | 1 | ${sRatio(paired(cold.map((x) => x.ms), eager.map((x) => x.ms)))} | ${sRatio(paired(warm.map((x) => x.ms), eager.map((x) => x.ms)))} |
+| ratio of the fastest runs (min / min) | 1 | ${ratio(c.min / e.min)} | ${ratio(w.min / e.min)} |
 | tools listed | ${toolCounts.eager} | ${toolCounts.cold} (via gateway) | ${toolCounts.warm} (via gateway) |
 | processes spawned by the start | ${eProcs.median} | ${names.length} (cataloguing) | ${wSpawns} |
 | server processes alive right after | ${eProcs.median} | ${cProcs.median} (max ${cProcs.max}); 0 after ${sMs(cZero)} | ${wProcs} |
 | their RSS right after | ${sMb(eRss)} | ${sMb(cRss)} | 0 MB |
 | lazy warm, phases (medians): host construct / start (config + WASM + catalogue) / CATALOGUED / client connect / tools/list | | | ${['construct', 'start', 'catalogued', 'connect', 'list'].map((k) => ms1(phase(k))).join(' / ')} |
+| context: a second tools/list on the warm host with the bare HTTP client (no SDK parsing) | | | ${sMs(summary(warm.map((x) => x.rawListMs)))} |
 | context: the same warm start in a fresh \`node\` process (cold JIT for the host and the SDK client) | | | ${sMs(wFresh)}; phases ${['construct', 'start', 'catalogued', 'connect', 'list'].map((k) => ms1(freshPhase(k))).join(' / ')} |
 | context: fresh \`node\` process spawn → tools listed, wall | | | ${sMs(wProc)} |
 | context: that whole process's RSS (Node + host + WASM core + gateway + SDK client) | | | ${sMb(hostRss)} |
@@ -446,87 +498,103 @@ Listing through the gateway from the catalogue left ${spawnedForLists} server pr
       const spawned = Math.max(...gateway.map((x) => x.spawned));
       results.firstCall[`${server}.${tool}`] = { directMs: direct, gatewayMs: gateway.map((x) => x.ms), processesAfterGatewayCall: spawned, summary: { direct: d, gateway: g } };
       rows.push(
-        `| ${server} \`${tool}\` | ${sMs(d)} | ${sMs(g)} | ${ratio(g.median / d.median)} | ${spawned} | ${target(`first call ${server}.${tool} ≤ 1.1× direct`, g.median <= 1.1 * d.median, ratio(g.median / d.median), '≤ 1.10×')} |`,
+        `| ${server} \`${tool}\` | ${sMs(d)} | ${sMs(g)} | ${ratio(g.median / d.median)}; within runs ${sRatio(paired(gateway.map((x) => x.ms), direct))} | ${spawned} | ${target(`first call ${server}.${tool} ≤ 1.1× direct`, g.median <= 1.1 * d.median, ratio(g.median / d.median), '≤ 1.10×')} |`,
       );
     }
     tables.push(`### 3. First call to a tool: direct (SDK: spawn + initialize + call) vs through the gateway from CATALOGUED (warm host, client connected; the call spawns)
 
-| tool | direct, median (min–max) of ${cfg.runs} | gateway | ratio | server processes after the gateway call | target |
+| tool | direct, median (min–max) of ${cfg.runs} | gateway | ratio of the medians; within each run median (min–max) | server processes after the gateway call | target |
 |---|---|---|---|---|---|
 ${rows.join('\n')}
 `);
   }
 
   if (cfg.sections.has('warm')) {
-    log('warm calls: connecting both sides to server-everything');
+    log('warm calls: connecting every side to server-everything');
+    const args = { message: 'hello' };
+    const callParams = { name: 'echo', arguments: args };
+    const sdkCall = (client) => async () => okResult(await client.callTool(callParams), 'echo');
+    const rawCall = (session) => async () => okResult(await session.request('tools/call', callParams), 'echo');
+
     const direct = await stdioClient(servers.everything);
     const closeDirect = track(() => direct.close());
-    const httpRef = await everythingOverHttp();
-    const closeHttp = track(httpRef.close);
     const host = newHost(mods, workspace, catalogueFile, settings);
     const stopHost = track(() => host.stop());
     await host.start();
     await waitForAll(host, names, 'CATALOGUED', 10_000);
     const gw = await connectGateway(host, 'everything');
     const closeGw = track(() => gw.close());
-    const args = { message: 'hello' };
-    okResult(await gw.callTool({ name: 'echo', arguments: args }), 'echo'); // connects upstream
+    okResult(await gw.callTool(callParams), 'echo'); // connects upstream
     await waitForAll(host, ['everything'], 'CONNECTED', 10_000);
-    const clients = { direct, gateway: gw, http: httpRef.client };
-    const sides = Object.keys(clients);
+    const gwRaw = await rawSession(host.endpointUrl('everything'), host.gatewayToken);
+    const closeGwRaw = track(() => gwRaw.close());
+    const httpRef = await everythingOverHttp();
+    const closeHttp = track(httpRef.close);
+    const floor = await loopbackFloor();
+    const closeFloor = track(floor.close);
+
+    const sides = [
+      { key: 'direct', label: 'direct: SDK client → server-everything (stdio)', call: sdkCall(direct) },
+      { key: 'gateway', label: 'gateway: SDK client → loopback HTTP `/mcp/everything` → engine → upstream (stdio)', call: sdkCall(gw) },
+      { key: 'gatewayRaw', label: 'gateway, bare HTTP client (node:http keep-alive, no SDK)', call: rawCall(gwRaw) },
+      { key: 'httpRef', label: "reference: SDK client → server-everything's own Streamable HTTP mode", call: sdkCall(httpRef.client) },
+      { key: 'floor', label: 'floor: bare HTTP client → a Node http server answering at once (loopback HTTP on this machine)', call: () => floor.call() },
+    ];
     // A short warm-up of every path (JIT), not measured.
-    for (let i = 0; i < 50; i++) for (const side of sides) await clients[side].callTool({ name: 'echo', arguments: args });
-    const lat = { direct: [], gateway: [], http: [] };
-    const tput = { direct: [], gateway: [], http: [] };
-    const one = async (client) => {
-      const t0 = performance.now();
-      okResult(await client.callTool({ name: 'echo', arguments: args }), 'echo');
-      return performance.now() - t0;
-    };
+    for (let i = 0; i < 50; i++) for (const side of sides) await side.call();
+    const lat = Object.fromEntries(sides.map((x) => [x.key, []]));
+    const tput = Object.fromEntries(sides.map((x) => [x.key, []]));
     for (let r = 0; r < cfg.runs; r++) {
       log(`warm calls run ${r + 1}/${cfg.runs}`);
-      const samples = { direct: [], gateway: [], http: [] };
+      const samples = Object.fromEntries(sides.map((x) => [x.key, []]));
       for (let i = 0; i < cfg.calls; i++) {
         // rotate which side goes first, call by call
         for (let k = 0; k < sides.length; k++) {
           const side = sides[(i + r + k) % sides.length];
-          samples[side].push(await one(clients[side]));
+          const t0 = performance.now();
+          await side.call();
+          samples[side.key].push(performance.now() - t0);
         }
       }
-      for (const side of sides) lat[side].push({ median: median(samples[side]), p99: p99(samples[side]) });
+      for (const side of sides) lat[side.key].push({ median: median(samples[side.key]), p99: p99(samples[side.key]) });
       const out = await interleaved(
         r,
-        sides.map((side) => [side, () => throughput(clients[side], 'echo', args, cfg.throughputCalls, cfg.concurrency)]),
+        sides.map((side) => [side.key, () => throughput(side.call, cfg.throughputCalls, cfg.concurrency)]),
       );
-      for (const side of sides) tput[side].push(out[side]);
+      for (const side of sides) tput[side.key].push(out[side.key]);
     }
+    await closeFloor();
+    await closeHttp();
+    await closeGwRaw();
     await closeGw();
     await stopHost();
-    await closeHttp();
     await closeDirect();
     await settle();
-    const dm = summary(lat.direct.map((x) => x.median));
-    const gm = summary(lat.gateway.map((x) => x.median));
-    const dp = summary(lat.direct.map((x) => x.p99));
-    const gp = summary(lat.gateway.map((x) => x.p99));
-    const dt = summary(tput.direct);
-    const gt = summary(tput.gateway);
+    const sm = (key) => summary(lat[key].map((x) => x.median));
+    const sp = (key) => summary(lat[key].map((x) => x.p99));
+    const st = (key) => summary(tput[key]);
+    const fmtT = (x) => `${x.median.toFixed(0)}/s (${x.min.toFixed(0)}–${x.max.toFixed(0)})`;
+    const dm = sm('direct');
+    const gm = sm('gateway');
+    const dt = st('direct');
+    const gt = st('gateway');
     const overhead = gm.median - dm.median;
     const perRunOverhead = summary(lat.gateway.map((x, i) => x.median - lat.direct[i].median));
-    const hm = summary(lat.http.map((x) => x.median));
-    const hp = summary(lat.http.map((x) => x.p99));
-    const ht = summary(tput.http);
-    const fmtT = (s) => `${s.median.toFixed(0)}/s (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
-    results.warmCalls = { tool: 'everything.echo', calls: cfg.calls, latency: lat, throughput: tput, concurrency: cfg.concurrency, throughputCalls: cfg.throughputCalls };
-    tables.push(`### 4. Warm calls to server-everything \`echo\`: direct connected SDK client (stdio) vs through the gateway (SDK client over loopback HTTP → engine → connected upstream)
+    results.warmCalls = { tool: 'everything.echo', calls: cfg.calls, sides: sides.map(({ key, label }) => ({ key, label })), latency: lat, throughput: tput, concurrency: cfg.concurrency, throughputCalls: cfg.throughputCalls };
+    const rows = sides.map(
+      (side) =>
+        `| ${side.label} | ${sMs(sm(side.key))} | ${sMs(sp(side.key))} | ${fmtT(st(side.key))} | ${(100 * st(side.key).median / dt.median).toFixed(0)} % |`,
+    );
+    tables.push(`### 4. Warm calls to server-everything \`echo\` (upstream already connected)
 
-| | direct | gateway | difference / ratio | target |
+| path | latency median of ${cfg.calls} sequential calls; median (min–max) of ${cfg.runs} runs | p99 | throughput, concurrency ${cfg.concurrency}, ${cfg.throughputCalls} calls | throughput / direct |
 |---|---|---|---|---|
-| latency median of ${cfg.calls} sequential calls; median (min–max) of ${cfg.runs} runs | ${sMs(dm)} | ${sMs(gm)} | +${ms1(overhead)} (per run: ${sMs(perRunOverhead)}) | ${target('warm call overhead ≤ 0.5 ms median', overhead <= 0.5, `+${ms1(overhead)}`, '≤ +0.5 ms')} |
-| latency p99 | ${sMs(dp)} | ${sMs(gp)} | +${ms1(gp.median - dp.median)} | |
-| throughput, concurrency ${cfg.concurrency}, ${cfg.throughputCalls} calls | ${fmtT(dt)} | ${fmtT(gt)} | ${(100 * gt.median / dt.median).toFixed(0)} % | ${target('throughput ≥ 90% of direct', gt.median >= 0.9 * dt.median, `${(100 * gt.median / dt.median).toFixed(0)} %`, '≥ 90 %')} |
+${rows.join('\n')}
 
-Reference, same run, interleaved with the two sides above: the SDK client over Streamable HTTP straight to server-everything's own \`streamableHttp\` mode (HTTP transport cost without our gateway): latency median ${sMs(hm)}, p99 ${sMs(hp)}, throughput ${fmtT(ht)}.
+All five paths ran in the same process, interleaved call by call and round by round. The gateway rows include a loopback HTTP round trip that the stdio row does not; the floor row is that round trip alone.
+
+- gateway overhead at the median (SDK client, gateway − direct): ${target('warm call overhead ≤ 0.5 ms median', overhead <= 0.5, `+${ms1(overhead)}; per run ${sMs(perRunOverhead)}`, '≤ +0.5 ms')}
+- gateway throughput vs direct: ${target('throughput ≥ 90% of direct', gt.median >= 0.9 * dt.median, `${(100 * gt.median / dt.median).toFixed(0)} %`, '≥ 90 %')}
 `);
   }
 
@@ -574,17 +642,18 @@ Reference, same run, interleaved with the two sides above: the SDK client over S
       const e = eager.length ? summary(eager.map((x) => x.ms)) : undefined;
       const eRss = eager.length ? summary(eager.map((x) => x.rssBytes)) : undefined;
       const l = summary(lazy.map((x) => x.ms));
+      const gPhases = ['start', 'connect', 'list'].map((k) => ms1(median(lazy.map((x) => x.phases[k])))).join(' / ');
       const lSpawns = Math.max(...lazy.map((x) => x.spawns), fresh.spawns);
       const lProcs = Math.max(...lazy.map((x) => x.processes), fresh.processes);
       results.growth.push({ n, eager: eager.map(({ ms, processes, rssBytes, tools }) => ({ ms, processes, rssBytes, tools: tools.length })), lazyWarm: lazy, lazyWarmFreshProcess: fresh, lazyCold: { ms: cold.ms, processes: cold.processes, tools: cold.tools.length } });
       const goal = n === 100 ? target('lazy warm start at 100 servers ≤ 100 ms', l.median <= 100, ms1(l.median), '≤ 100 ms') : '';
       rows.push(
-        `| ${n} | ${e ? sMs(e) : `not run (over ${cfg.eagerBoundMs} ms bound)`} | ${eRss ? `${eager[0].processes} / ${sMb(eRss)}` : ''} | ${ms1(cold.ms)} (${cold.tools.length} tools) | ${sMs(l)} | ${lSpawns} / ${lProcs} | ${ms1(fresh.ms)} / ${mb(fresh.hostRssBytes)} | ${e ? ratio(l.median / e.median) : ''} | ${goal} |`,
+        `| ${n} | ${e ? sMs(e) : `not run (over ${cfg.eagerBoundMs} ms bound)`} | ${eRss ? `${eager[0].processes} / ${sMb(eRss)}` : ''} | ${ms1(cold.ms)} (${cold.tools.length} tools) | ${sMs(l)}; ${gPhases} | ${lSpawns} / ${lProcs} | ${ms1(fresh.ms)} / ${mb(fresh.hostRssBytes)} | ${e ? ratio(l.median / e.median) : ''} | ${goal} |`,
       );
     }
     tables.push(`### 5. Growth: N configured copies of tests/fixtures/servers/tiny-server.mjs (3 tools each)
 
-| N | eager start, median (min–max) of ${cfg.growthRuns} | eager: processes / server RSS after | lazy cold (1 run) | lazy warm start | lazy warm: spawns / processes after | fresh-process warm start (1 run): time / whole process RSS | warm / eager | target |
+| N | eager start, median (min–max) of ${cfg.growthRuns} | eager: processes / server RSS after | lazy cold (1 run) | lazy warm start; phases start / connect / tools/list (medians) | lazy warm: spawns / processes after | fresh-process warm start (1 run): time / whole process RSS | warm / eager | target |
 |---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 `);
