@@ -127,7 +127,9 @@ async function measureEager(servers) {
 /** Cold lazy start: empty catalogue store; until every server is CATALOGUED and listed via the gateway. */
 async function measureCold(workspace, catalogueFile) {
   fs.rmSync(catalogueFile, { force: true });
+  const spawnsBefore = spawnCounter.count;
   const run = await lazyStart(mods, workspace, catalogueFile, settings);
+  const spawns = spawnCounter.count - spawnsBefore;
   const close = track(run.close);
   const after = descendantPids(process.pid);
   const processesAfter = after.length;
@@ -137,7 +139,7 @@ async function measureCold(workspace, catalogueFile) {
   const msToZero = performance.now() - tList;
   await close();
   await settle();
-  return { ms: run.ms, tools: run.tools, processes: processesAfter, rssBytes: rssAfter, msToZeroProcesses: msToZero };
+  return { ms: run.ms, tools: run.tools, spawns, processes: processesAfter, rssBytes: rssAfter, msToZeroProcesses: msToZero };
 }
 
 /** Warm lazy start in this process (a fresh WASM instance; JIT as warm as the eager client's). */
@@ -380,7 +382,7 @@ async function main() {
 | ratio to eager within each run: median (min–max) | 1 | ${sRatio(paired(cold.map((x) => x.ms), eager.map((x) => x.ms)))} | ${sRatio(paired(warm.map((x) => x.ms), eager.map((x) => x.ms)))} |
 | ratio of the fastest runs (min / min) | 1 | ${ratio(c.min / e.min)} | ${ratio(w.min / e.min)} |
 | tools listed | ${toolCounts.eager} | ${toolCounts.cold} (via gateway) | ${toolCounts.warm} (via gateway) |
-| processes spawned by the start | ${eProcs.median} | ${names.length} (cataloguing) | ${wSpawns} |
+| processes spawned by the start (max over runs) | ${eProcs.max} | ${Math.max(...cold.map((x) => x.spawns))} (cataloguing) | ${wSpawns} |
 | server processes alive right after | ${eProcs.median} | ${cProcs.median} (max ${cProcs.max}); 0 after ${sMs(cZero)} | ${wProcs} |
 | their RSS right after | ${sMb(eRss)} | ${sMb(cRss)} | 0 MB |
 | lazy warm, phases (medians): host construct / start (config + WASM + catalogue) / CATALOGUED / client connect / tools/list | | | ${['construct', 'start', 'catalogued', 'connect', 'list'].map((k) => ms1(phase(k))).join(' / ')} |
@@ -694,9 +696,13 @@ if (failed) {
   console.error(`benchmark failed: ${failed.stack ?? failed}`);
   process.exit(1);
 }
-fs.writeFileSync(path.join(resultsDir, 'bench.json'), JSON.stringify(results, null, 2) + '\n');
-fs.writeFileSync(path.join(resultsDir, 'bench.md'), markdown);
-if (results.startup) fs.writeFileSync(path.join(resultsDir, 'startup.svg'), renderChart(results));
+// A run of only some sections goes to bench.partial.* so it never replaces the full results the README shows.
+const complete = ['startup', 'first', 'warm', 'growth'].every((x) => cfg.sections.has(x));
+const base = complete ? 'bench' : 'bench.partial';
+fs.writeFileSync(path.join(resultsDir, `${base}.json`), JSON.stringify(results, null, 2) + '\n');
+fs.writeFileSync(path.join(resultsDir, `${base}.md`), markdown);
+if (complete) fs.writeFileSync(path.join(resultsDir, 'startup.svg'), renderChart(results));
+else log(`partial run: results in bench/results/${base}.json and .md`);
 console.log(markdown);
 if (strayKills) console.error(`note: ${strayKills} process(es) had to be killed after close`);
 process.exit(0);
