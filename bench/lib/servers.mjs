@@ -27,20 +27,40 @@ export function benchServers() {
   };
 }
 
-/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
-export function treeRssBytes(rootPid) {
+function childrenByParent() {
   const children = new Map();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] === 'Z') continue; // a zombie holds no memory and is no longer running
+      const ppid = Number(fields[1]);
       if (!children.has(ppid)) children.set(ppid, []);
       children.get(ppid).push(Number(entry));
     } catch {
       // the process ended while we looked
     }
   }
+  return children;
+}
+
+/** Every live (non-zombie) descendant of a process (Linux /proc), not the process itself. */
+export function descendantPids(rootPid) {
+  const children = childrenByParent();
+  const out = [];
+  const stack = [...(children.get(rootPid) ?? [])];
+  while (stack.length) {
+    const pid = stack.pop();
+    out.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
+export function treeRssBytes(rootPid) {
+  const children = childrenByParent();
   let total = 0;
   const stack = [rootPid];
   while (stack.length) {
@@ -52,6 +72,20 @@ export function treeRssBytes(rootPid) {
       continue;
     }
     stack.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+
+/** Sum of the resident memory of each listed process alone (no descendants), in bytes. */
+export function rssOfPids(pids) {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+      if (m) total += Number(m[1]) * 1024;
+    } catch {
+      // already gone
+    }
   }
   return total;
 }
