@@ -460,17 +460,22 @@ async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, st
 
     let resolveExit;
     const exitCode = new Promise((r) => (resolveExit = r));
-    await page.exposeFunction('codeAutomationExit', async (code) => {
-      // The suite leaves MCP Diagnostics open: keep a picture of it as an artifact.
-      if (screenshot) {
-        fs.mkdirSync(path.dirname(screenshot), { recursive: true });
-        await page.screenshot({ path: screenshot }).then(
-          () => say(`${phase}: screenshot saved to ${path.relative(REPO, screenshot)}`),
-          (err) => say(`${phase}: screenshot failed: ${err.message}`),
-        );
-      }
+    await page.exposeFunction('codeAutomationExit', (code) => {
       resolveExit(Number(code));
     });
+    // A test asks for a screenshot (while the extension is still live) by creating
+    // .lazy-mcp-test/screenshot.request; the runner answers with screenshot.done.
+    const request = path.join(workspace, '.lazy-mcp-test', 'screenshot.request');
+    const shooter = setInterval(() => {
+      if (!screenshot || !fs.existsSync(request)) return;
+      fs.rmSync(request, { force: true });
+      fs.mkdirSync(path.dirname(screenshot), { recursive: true });
+      page.screenshot({ path: screenshot }).then(
+        () => say(`${phase}: screenshot saved to ${path.relative(REPO, screenshot)}`),
+        (err) => say(`${phase}: screenshot failed: ${err.message}`),
+      ).finally(() => fs.writeFileSync(path.join(workspace, '.lazy-mcp-test', 'screenshot.done'), ''));
+    }, 200);
+    exitCode.finally(() => clearInterval(shooter));
     await page.exposeFunction('codeAutomationLog', (level, message) => sink(String(level), message));
     page.on('console', (msg) => {
       if (VERBOSE) process.stdout.write(`  [page:${msg.type()}] ${msg.text()}\n`);

@@ -88,7 +88,7 @@ export class Controller implements vscode.Disposable {
       this.problems,
       this.definitions,
       vscode.lm.registerMcpServerDefinitionProvider(providerId, this.definitions),
-      vscode.window.registerTreeDataProvider('lazyMcp.servers', this.tree),
+      vscode.window.createTreeView('lazyMcp.servers', { treeDataProvider: this.tree }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.onFoldersChanged()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.host.reload()),
       vscode.workspace.onDidChangeConfiguration((e) => {

@@ -24,12 +24,13 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
     this.changed.fire();
   }
 
-  getChildren(): ServerDiagnostics[] {
-    return this.servers;
+  getChildren(element?: ServerDiagnostics): ServerDiagnostics[] {
+    return element ? [] : this.servers;
   }
 
   getTreeItem(s: ServerDiagnostics): vscode.TreeItem {
-    const item = new vscode.TreeItem(s.name);
+    const item = new vscode.TreeItem(s.name, vscode.TreeItemCollapsibleState.None);
+    item.id = s.name;
     const [icon, color] = icons[s.state.kind] ?? ['circle-outline'];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.description = `${s.stateLabel} · ${s.tools} tools`;

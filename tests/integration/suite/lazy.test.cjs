@@ -137,9 +137,13 @@ if (phase === 'dev') {
 
     test('leaves MCP Diagnostics open for the screenshot and marks the end of the phase', async () => {
       await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
-      await vscode.commands.executeCommand('lazyMcp.servers.focus');
+      await vscode.commands.executeCommand('workbench.action.closeSidebar');
       await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
       await new Promise((r) => setTimeout(r, 1500));
+      // The runner takes the picture while the extension is live (tree, status bar).
+      const dir = path.dirname(spawnLog);
+      fs.writeFileSync(path.join(dir, 'screenshot.request'), '');
+      await waitFor('the runner to take the screenshot', () => fs.existsSync(path.join(dir, 'screenshot.done')), 15_000).catch(() => undefined);
       fs.appendFileSync(spawnLog, `${endOfDev}\n`);
     });
   });
