@@ -154,17 +154,3 @@ test('binds loopback only: a non-loopback address of this machine is refused', a
   });
   assert.ok(err, `connecting via ${external.address} must fail`);
 });
-
-test('a quick asynchronous reply is plain JSON; progress before it switches the reply to SSE', async () => {
-  const auth = { authorization: `Bearer ${token}` };
-  const init = await rawRequest({ headers: auth, body: initBody });
-  const sid = init.headers['mcp-session-id'];
-  const call = (id, meta) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, ...(meta ? { _meta: meta } : {}) } });
-  const quick = await rawRequest({ headers: { ...auth, 'mcp-session-id': sid }, body: call(11) });
-  assert.match(quick.headers['content-type'], /application\/json/);
-  assert.equal(JSON.parse(quick.body).result.content[0].text, 'echo:x');
-  const withProgress = await rawRequest({ headers: { ...auth, 'mcp-session-id': sid }, body: call(12, { progressToken: 'p1' }) });
-  assert.match(withProgress.headers['content-type'], /text\/event-stream/);
-  assert.match(withProgress.body, /notifications\/progress/);
-  assert.match(withProgress.body, /echo:x/);
-});

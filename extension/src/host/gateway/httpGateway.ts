@@ -34,20 +34,11 @@ interface PostExchange {
   /** Request ids still waiting for their response on this exchange. */
   pending: Set<JsonRpcId>;
   progressTokens: Set<JsonRpcId>;
-  /** Messages held until we know whether the reply can be plain JSON. */
-  held: string[];
-  /** Only responses so far: a JSON reply is still possible. */
-  onlyResponses: boolean;
-  /** The handler is still running synchronously for this POST. */
-  deciding: boolean;
-  isBatch: boolean;
-  holdTimer: NodeJS.Timeout | undefined;
+  /** Messages produced while the handler ran synchronously (may become a JSON reply). */
+  buffered: string[] | undefined;
   stream: SseStream | undefined;
   res: http.ServerResponse;
 }
-
-/** Replies arriving within this window are sent as plain JSON; slower ones switch to SSE. */
-const jsonReplyWindowMs = 1000;
 
 interface SessionState extends GatewaySession {
   exchanges: Set<PostExchange>;
@@ -102,8 +93,11 @@ export class HttpGateway {
         (shape.isResponse && shape.id !== undefined && ex.pending.has(shape.id)) ||
         (shape.method === 'notifications/progress' && shape.progressToken !== undefined && ex.progressTokens.has(shape.progressToken));
       if (!mine) continue;
-      if (shape.isResponse && shape.id !== undefined) ex.pending.delete(shape.id);
-      this.emit(session, ex, message, shape.isResponse);
+      this.writeTo(ex, message);
+      if (shape.isResponse && shape.id !== undefined) {
+        ex.pending.delete(shape.id);
+        if (ex.pending.size === 0 && ex.buffered === undefined) this.finish(session, ex);
+      }
       return;
     }
     // Unrelated to an open request: the GET stream, else any open exchange, else the backlog.
@@ -239,66 +233,39 @@ export class HttpGateway {
       const ex: PostExchange = {
         pending: new Set(requests.map((s) => s.id as JsonRpcId)),
         progressTokens: new Set(requests.flatMap((s) => (s.progressToken !== undefined ? [s.progressToken] : []))),
-        held: [],
-        onlyResponses: true,
-        deciding: true,
-        isBatch: Array.isArray(body),
-        holdTimer: undefined,
+        buffered: [],
         stream: undefined,
         res,
       };
       session.exchanges.add(ex);
-      res.on('close', () => {
-        clearTimeout(ex.holdTimer);
-        session.exchanges.delete(ex);
-      });
+      res.on('close', () => session.exchanges.delete(ex));
       for (const m of messages) this.handler.onClientMessage(session, JSON.stringify(m));
-      ex.deciding = false;
-      this.decide(session, ex);
+      // Answered synchronously (lists from the catalogue): one plain JSON reply.
+      const buffered = ex.buffered ?? [];
+      ex.buffered = undefined;
+      // Only the responses were produced (no progress or server requests): reply as JSON.
+      if (ex.pending.size === 0 && buffered.length === requests.length) {
+        const payload = Array.isArray(body) ? `[${buffered.join(',')}]` : (buffered[0] ?? '');
+        session.exchanges.delete(ex);
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': session.id }).end(payload);
+        return;
+      }
+      this.openStream(session, ex);
+      for (const m of buffered) ex.stream?.send(m);
+      if (ex.pending.size === 0) this.finish(session, ex);
     });
   }
 
-  /** Route one message of an exchange: hold it, or write it to the exchange's stream. */
-  private emit(session: SessionState, ex: PostExchange, message: string, isResponse: boolean): void {
-    if (ex.stream) {
-      ex.stream.send(message);
-      if (ex.pending.size === 0) this.finish(session, ex);
-      return;
-    }
-    ex.held.push(message);
-    if (!isResponse) ex.onlyResponses = false;
-    if (!ex.deciding) this.decide(session, ex);
-  }
-
-  /**
-   * Plain JSON when every response is in and nothing else was sent (the common case:
-   * lists from the catalogue, quick calls); SSE as soon as progress or a server request
-   * must go first, or when the reply takes longer than the window (keep-alives then stop
-   * clients' header timeouts on long tool calls).
-   */
-  private decide(session: SessionState, ex: PostExchange): void {
-    if (ex.res.writableEnded || ex.stream) return;
-    if (ex.pending.size === 0 && ex.onlyResponses) {
-      clearTimeout(ex.holdTimer);
-      session.exchanges.delete(ex);
-      const payload = ex.isBatch ? `[${ex.held.join(',')}]` : (ex.held[0] ?? '');
-      ex.res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': session.id }).end(payload);
-      return;
-    }
-    if (!ex.onlyResponses) return this.openStream(session, ex);
-    ex.holdTimer ??= setTimeout(() => this.openStream(session, ex), jsonReplyWindowMs);
-  }
-
   private openStream(session: SessionState, ex: PostExchange): void {
-    if (ex.stream || ex.res.writableEnded) return;
-    clearTimeout(ex.holdTimer);
     ex.stream = new SseStream(ex.res, { 'Mcp-Session-Id': session.id }, () => session.exchanges.delete(ex));
-    for (const m of ex.held.splice(0)) ex.stream.send(m);
-    if (ex.pending.size === 0) this.finish(session, ex);
+  }
+
+  private writeTo(ex: PostExchange, message: string): void {
+    if (ex.buffered) ex.buffered.push(message);
+    else ex.stream?.send(message);
   }
 
   private finish(session: SessionState, ex: PostExchange): void {
-    clearTimeout(ex.holdTimer);
     session.exchanges.delete(ex);
     ex.stream?.end();
   }
@@ -306,7 +273,6 @@ export class HttpGateway {
   private dropSession(session: SessionState): void {
     this.sessions.delete(session.id);
     for (const ex of session.exchanges) {
-      clearTimeout(ex.holdTimer);
       if (ex.stream) ex.stream.end();
       else if (!ex.res.headersSent) ex.res.writeHead(404).end();
     }
