@@ -14,6 +14,7 @@
 // Last line: `integration: N passed, N failed`. Exit code 0 only if every phase ran, no test
 // failed and at least one test passed. See tests/integration/README.md.
 
+import { copyBasicWorkspace } from './fixtureWorkspace.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -32,7 +33,6 @@ const require = createRequire(import.meta.url);
 
 const SUITE = path.join(HERE, 'suite', 'index.cjs');
 const HARNESS = path.join(HERE, 'vsix-harness');
-const FIXTURE_WORKSPACE = path.join(HERE, 'workspaces', 'basic');
 
 const ms = (name, dflt) => {
   const v = Number(process.env[name]);
@@ -584,20 +584,8 @@ async function runPhaseDesktop({ phase, executable, devPath, workspace, phaseDir
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fixture workspaces name real servers by absolute path: @@REPO@@, @@NODE@@ and
-// @@WORKSPACE@@ are filled in after the copy. Launches go through a counting
-// launcher that appends each pid to .lazy-mcp-test/spawns.log.
-
-function materializeWorkspace(workspace) {
-  for (const rel of fs.readdirSync(workspace, { recursive: true })) {
-    const file = path.join(workspace, rel);
-    if (!fs.statSync(file).isFile()) continue;
-    const text = fs.readFileSync(file, 'utf8');
-    if (!text.includes('@@')) continue;
-    fs.writeFileSync(file, text.replaceAll('@@REPO@@', REPO).replaceAll('@@NODE@@', process.execPath).replaceAll('@@WORKSPACE@@', workspace));
-  }
-  fs.mkdirSync(path.join(workspace, '.lazy-mcp-test'), { recursive: true });
-}
+// Launches in the fixture go through a counting launcher that appends each pid
+// to .lazy-mcp-test/spawns.log (placeholders: fixtureWorkspace.mjs).
 
 const spawnLogOf = (workspace) => path.join(workspace, '.lazy-mcp-test', 'spawns.log');
 
@@ -705,8 +693,7 @@ async function main() {
     // a fresh copy of the fixture per phase (tests may edit it freely), unless reused
     const workspace = p.reuse ? workspaces[p.reuse] : path.join(phaseDir, 'workspace');
     if (!p.reuse) {
-      fs.cpSync(FIXTURE_WORKSPACE, workspace, { recursive: true });
-      materializeWorkspace(workspace);
+      copyBasicWorkspace(workspace);
     }
     stateDirs[p.phase] = stateDir;
     workspaces[p.phase] = workspace;
