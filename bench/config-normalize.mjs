@@ -1,0 +1,71 @@
+// `npm run bench:config`: normalize a synthetic set of 100 servers spread over
+// every config format, natively (cargo example) and through WASM including the
+// boundary crossing (JSON.stringify in, JSON.parse out), in one run.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { fmtMs, summary } from './lib/stats.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const runs = Number(process.env.BENCH_RUNS || 300);
+const home = '/home/dev';
+const ws = '/home/dev/project';
+
+// 100 servers: 20 VS Code, 20 Claude Code project + 10 user, 20 Copilot CLI, 20 OpenCode, 10 Claude Desktop.
+const range = (n, f) => Array.from({ length: n }, (_, i) => f(i));
+const stdio = (i, extra = {}) => ({ command: 'npx', args: ['-y', `@acme/server-${i}`, '--root', '${workspaceFolder}'], env: { API_TOKEN: `secret-${i}` }, ...extra });
+const jsonc = (obj, comment) => `// ${comment}\n${JSON.stringify(obj, null, 2).replace(/\n}$/, ',\n}')}`;
+const files = [
+  { path: `${ws}/.vscode/mcp.json`, content: jsonc({ servers: Object.fromEntries(range(20, (i) => [`vs${i}`, i % 4 === 0 ? { type: 'http', url: `https://mcp.example.com/${i}`, headers: { Authorization: 'Bearer ${env:TOKEN}' } } : stdio(i)])) }, 'VS Code') },
+  { path: `${ws}/.mcp.json`, content: jsonc({ mcpServers: Object.fromEntries(range(20, (i) => [`cc${i}`, { command: 'node', args: [`server-${i}.js`, '${HOME}'], env: { KEY: '${KEY:-default}' } }])) }, 'Claude Code project') },
+  { path: `${home}/.claude.json`, content: JSON.stringify({ mcpServers: Object.fromEntries(range(10, (i) => [`ccu${i}`, { type: 'sse', url: `https://sse.example.com/${i}` }])), projects: {} }) },
+  { path: `${ws}/.github/mcp-config.json`, content: jsonc({ mcpServers: Object.fromEntries(range(20, (i) => [`cp${i}`, { type: 'local', command: 'uvx', args: [`mcp-server-${i}`], tools: ['*'], timeout: 20000 }])) }, 'Copilot CLI') },
+  { path: `${ws}/opencode.jsonc`, content: jsonc({ mcp: Object.fromEntries(range(20, (i) => [`oc${i}`, i % 2 ? { type: 'local', command: ['bun', 'x', `srv-${i}`], environment: { T: '{env:TOKEN}' } } : { type: 'remote', url: `https://oc.example.com/${i}`, enabled: true }])) }, 'OpenCode') },
+  { path: `${home}/.config/Claude/claude_desktop_config.json`, content: JSON.stringify({ mcpServers: Object.fromEntries(range(10, (i) => [`cd${i}`, { command: 'python', args: ['-m', `srv${i}`] }])) }) },
+];
+const input = { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home, TOKEN: 't0k3n', KEY: 'k' }, files, extraFiles: {} };
+
+const glue = path.join(repoRoot, 'dist', 'core', 'lazy_mcp_wasm.js');
+if (!fs.existsSync(glue)) {
+  console.error('dist/core is missing: run `npm run build` first.');
+  process.exit(1);
+}
+const core = require(glue);
+const once = () => JSON.parse(core.normalizeConfig(JSON.stringify(input)));
+const first = once();
+if (first.servers.length !== 100) {
+  console.error(`expected 100 servers, got ${first.servers.length}: ${JSON.stringify(first.problems.slice(0, 3))}`);
+  process.exit(1);
+}
+for (let i = 0; i < 30; i++) once();
+const wasmTimes = [];
+for (let i = 0; i < runs; i++) {
+  const t0 = process.hrtime.bigint();
+  once();
+  wasmTimes.push(Number(process.hrtime.bigint() - t0) / 1e6);
+}
+
+const inputFile = path.join(os.tmpdir(), `lazy-mcp-normalize-${process.pid}.json`);
+fs.writeFileSync(inputFile, JSON.stringify(input));
+const native = spawnSync('cargo', ['run', '--quiet', '--release', '-p', 'lazy-mcp-core', '--example', 'normalize_bench', '--', inputFile, String(runs)], { cwd: repoRoot, encoding: 'utf8' });
+fs.rmSync(inputFile, { force: true });
+if (native.status !== 0) {
+  console.error(`native run failed:\n${native.stderr}`);
+  process.exit(1);
+}
+const n = JSON.parse(native.stdout.trim().split('\n').pop());
+const w = summary(wasmTimes);
+const sorted = [...wasmTimes].sort((a, b) => a - b);
+const p95 = sorted[Math.floor((sorted.length - 1) * 0.95)];
+const result = { date: new Date().toISOString(), servers: 100, runs, native: n, wasm: { medianMs: w.median, p95Ms: p95, minMs: w.min }, targetMs: 2 };
+fs.mkdirSync(path.join(repoRoot, 'bench', 'results'), { recursive: true });
+fs.writeFileSync(path.join(repoRoot, 'bench', 'results', 'config-normalize.json'), JSON.stringify(result, null, 2) + '\n');
+console.log(`| normalize 100 servers (6 files, 5 formats) | median | p95 | target |
+|---|---|---|---|
+| native (release) | ${fmtMs(n.medianMs)} | ${fmtMs(n.p95Ms)} | |
+| through WASM, incl. JSON in/out | ${fmtMs(w.median)} | ${fmtMs(p95)} | ≤ 2 ms: ${w.median <= 2 ? 'met' : 'MISSED'} |
+| WASM / native | ${(w.median / n.medianMs).toFixed(2)}× | | |`);
