@@ -2,7 +2,7 @@
 //! the VS Code command and the CLI show the same thing. Values shown here never
 //! include secrets: the snapshot carries no env or header values.
 
-use crate::config::{FileReport, Problem, Severity, Shadowed, SourceRef};
+use crate::config::{FileReport, Problem, ServerConfig, Severity, Shadowed, SourceRef, Transport};
 use crate::engine::DiagnosticsSnapshot;
 use crate::host_policy::Unmanaged;
 use serde::{Deserialize, Serialize};
@@ -21,6 +21,8 @@ pub struct ReportContext {
     pub problems: Vec<Problem>,
     pub shadowed: Vec<Shadowed>,
     pub unmanaged: Vec<Unmanaged>,
+    /// Every normalized server (the core masks secrets before showing them).
+    pub servers: Vec<ServerConfig>,
 }
 
 /// Render the report as Markdown.
@@ -57,6 +59,7 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
         render_servers(&mut out, ctx, s);
     }
     render_unmanaged(&mut out, ctx);
+    render_definitions(&mut out, ctx);
     render_problems(&mut out, ctx);
     render_shadowed(&mut out, ctx);
     render_files(&mut out, ctx);
@@ -156,6 +159,48 @@ fn render_unmanaged(out: &mut String, ctx: &ReportContext) {
             cell(&u.name),
             source_cell(ctx, &u.source),
             cell(&u.reason)
+        );
+    }
+    out.push('\n');
+}
+
+fn render_definitions(out: &mut String, ctx: &ReportContext) {
+    if ctx.servers.is_empty() {
+        return;
+    }
+    out.push_str("## Server definitions (secrets masked)\n\n| server | format · scope | launch | env / headers | source |\n|---|---|---|---|---|\n");
+    for server in ctx.servers.iter().map(ServerConfig::redacted) {
+        let (launch, pairs) = match &server.transport {
+            Transport::Stdio {
+                command, args, env, ..
+            } => (
+                std::iter::once(command.as_str())
+                    .chain(args.iter().map(String::as_str))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                env,
+            ),
+            Transport::Http { url, headers } => (format!("http {url}"), headers),
+            Transport::Sse { url, headers } => (format!("sse {url}"), headers),
+        };
+        let pairs = pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(
+            out,
+            "| {} | {} · {} | `{}` | {} | {} |",
+            cell(&server.name),
+            enum_name(&server.source.format),
+            enum_name(&server.source.scope),
+            cell(&launch).replace('`', "'"),
+            if pairs.is_empty() {
+                "—".into()
+            } else {
+                cell(&pairs)
+            },
+            source_cell(ctx, &server.source)
         );
     }
     out.push('\n');
@@ -325,6 +370,7 @@ fn group_digits(n: usize) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)]
 mod tests {
     use super::*;
 
@@ -344,6 +390,27 @@ mod tests {
             ".vscode/mcp.json"
         );
         assert_eq!(short_path("mcp.json"), "mcp.json");
+    }
+
+    #[test]
+    fn server_definitions_are_listed_with_secrets_masked() {
+        let server: ServerConfig = serde_json::from_value(serde_json::json!({
+            "name": "gh", "enabled": true, "autoConnect": true,
+            "tools": {"kind": "all"}, "loadedByVscode": false, "fingerprint": "f",
+            "transport": {"type": "stdio", "command": "npx", "args": ["-y", "server-github"],
+                          "env": {"GITHUB_TOKEN": "ghp_supersecretvalue"}},
+            "source": {"format": "copilot-cli", "scope": "user", "file": "/h/.copilot/mcp-config.json", "line": 3, "column": 5}
+        }))
+        .unwrap_or_else(|e| panic!("fixture: {e}"));
+        let ctx = ReportContext {
+            servers: vec![server],
+            ..ReportContext::default()
+        };
+        let report = render_markdown(&ctx, None);
+        assert!(report.contains("## Server definitions (secrets masked)"));
+        assert!(report.contains("`npx -y server-github`"));
+        assert!(report.contains("GITHUB_TOKEN="));
+        assert!(!report.contains("ghp_supersecretvalue"), "{report}");
     }
 
     #[test]

@@ -237,6 +237,7 @@ export class Controller implements vscode.Disposable {
       problems: config?.problems ?? [],
       shadowed: config?.shadowed ?? [],
       unmanaged: this.unmanaged,
+      servers: config?.servers ?? [],
     });
     return this.host.driver.reportMarkdown(context);
   }

@@ -101,6 +101,9 @@ if (phase === 'dev') {
       assert.match(report, /\| everything \| \*\*CATALOGUED ONLY\*\*/);
       assert.match(report, /\| filesystem \| .*VS Code loads this file itself/, 'servers VS Code manages are listed, not dropped');
       assert.match(report, /mcp-config\.json/);
+      assert.match(report, /## Server definitions \(secrets masked\)/);
+      assert.match(report, /MEMORY_FILE_PATH=••••/, 'env keys shown, values masked');
+      assert.doesNotMatch(report, /memory\.jsonl/, 'env values never shown');
     });
 
     test('a request to the gateway without the secret gets 401', async () => {
