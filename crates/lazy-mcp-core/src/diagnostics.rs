@@ -370,7 +370,6 @@ fn group_digits(n: usize) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::panic)]
 mod tests {
     use super::*;
 

@@ -125,12 +125,6 @@ pub(crate) fn type_name(value: &Value<'_>) -> &'static str {
 }
 
 #[cfg(test)]
-#[allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
 mod tests {
     use super::*;
 

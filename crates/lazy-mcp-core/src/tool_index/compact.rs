@@ -260,7 +260,6 @@ pub fn estimate_tokens(text: &str) -> usize {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
     use serde_json::json;

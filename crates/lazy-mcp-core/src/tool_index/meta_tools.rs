@@ -146,7 +146,6 @@ pub fn closest_names(query: &str, all_names: &[&str], n: usize) -> Vec<String> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
     use crate::tool_index::validate_arguments;

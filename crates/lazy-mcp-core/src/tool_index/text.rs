@@ -213,7 +213,6 @@ pub fn synonyms(term: &str) -> impl Iterator<Item = &'static str> + '_ {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

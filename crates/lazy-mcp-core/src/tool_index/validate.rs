@@ -272,7 +272,6 @@ fn check_number(schema: &Map<String, Value>, n: f64, at: &str) -> Result<(), Str
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
     use serde_json::json;
