@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensurePythonServers } from '../../scripts/lib/pythonServers.mjs';
+import { loadHostModule } from '../../tests/node/helpers/bundle.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = (name, file) => path.join(repoRoot, 'node_modules', '@modelcontextprotocol', name, 'dist', file);
@@ -58,22 +59,12 @@ export function descendantPids(rootPid) {
   return out;
 }
 
-/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
+// The host's own measurement (what MCP Diagnostics shows), so both count the same way.
+const { treeRssBytes: hostTreeRss } = await loadHostModule('host/processTree');
+
+/** Resident memory of a process and all its descendants, in bytes (Linux /proc); 0 when gone. */
 export function treeRssBytes(rootPid) {
-  const children = childrenByParent();
-  let total = 0;
-  const stack = [rootPid];
-  while (stack.length) {
-    const pid = stack.pop();
-    try {
-      const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
-      if (m) total += Number(m[1]) * 1024;
-    } catch {
-      continue;
-    }
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
+  return hostTreeRss(rootPid) ?? 0;
 }
 
 /** Sum of the resident memory of each listed process alone (no descendants), in bytes. */
