@@ -14,6 +14,8 @@ const steps = [
   { name: 'cargo fmt --check', cmd: 'cargo', args: ['fmt', '--all', '--check'] },
   { name: 'cargo clippy', cmd: 'cargo', args: ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'] },
   { name: 'cargo test', cmd: 'cargo', args: ['test', '--workspace'] },
+  // The engine natively against real npm servers (installed by npm ci) with a tiny stdio host.
+  { name: 'engine vs real servers', cmd: 'cargo', args: ['test', '-p', 'lazy-mcp-core', '--test', 'engine_real_servers', '--', '--ignored'], env: { LAZY_MCP_PEERS: path.join(repoRoot, 'node_modules') } },
   { name: 'typescript type-check', cmd: () => bin('tsc'), args: ['-p', '.'] },
   { name: 'eslint', cmd: () => bin('eslint'), args: ['--max-warnings', '0', '.'] },
   { name: 'build (wasm + bundle)', cmd: nodeBin, args: ['scripts/build.mjs'] },
@@ -44,7 +46,7 @@ function runStep(step) {
   return new Promise((resolve) => {
     const cmd = typeof step.cmd === 'function' ? step.cmd() : step.cmd;
     const args = typeof step.args === 'function' ? step.args() : step.args;
-    const child = spawn(cmd, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...(step.env ?? {}) } });
     let pending = '';
     const onData = (stream) => (chunk) => {
       stream.write(chunk);
