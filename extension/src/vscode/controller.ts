@@ -50,6 +50,7 @@ export class Controller implements vscode.Disposable {
   private refreshTimer: NodeJS.Timeout | undefined;
   private uiTimer: NodeJS.Timeout | undefined;
   private startedVersions = new Map<string, string>();
+  private readonly treeView = vscode.window.createTreeView('lazyMcp.servers', { treeDataProvider: this.tree });
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -88,7 +89,11 @@ export class Controller implements vscode.Disposable {
       this.problems,
       this.definitions,
       vscode.lm.registerMcpServerDefinitionProvider(providerId, this.definitions),
-      vscode.window.createTreeView('lazyMcp.servers', { treeDataProvider: this.tree }),
+      this.treeView,
+      // A refresh fired while the view was hidden is not replayed by VS Code: refresh on show.
+      this.treeView.onDidChangeVisibility((e) => {
+        if (e.visible) this.updateUi();
+      }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.onFoldersChanged()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.host.reload()),
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -250,6 +255,8 @@ export class Controller implements vscode.Disposable {
   private updateUi(): void {
     const snap = this.snapshot();
     this.tree.update(snap);
+    const t = snap.totals;
+    this.treeView.message = t.servers === 0 ? 'No servers managed by Lazy MCP. Run MCP Diagnostics to see why.' : `${t.connected} connected · ${t.catalogued} catalogued only${t.failed ? ` · ${t.failed} failed` : ''}`;
     this.status.update(snap);
     if (this.view.isOpen) void this.view.refresh();
     const cataloguing = snap.servers.filter((s) => s.state.kind === 'PENDING' || s.state.kind === 'CATALOGUING').length;

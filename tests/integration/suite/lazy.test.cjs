@@ -140,8 +140,8 @@ if (phase === 'dev') {
 
     test('leaves MCP Diagnostics open for the screenshot and marks the end of the phase', async () => {
       await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
-      await vscode.commands.executeCommand('workbench.action.closeSidebar');
       await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
+      await vscode.commands.executeCommand('lazyMcp.servers.focus');
       await new Promise((r) => setTimeout(r, 1500));
       // The runner takes the picture while the extension is live (tree, status bar).
       const dir = path.dirname(spawnLog);
