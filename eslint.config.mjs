@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'target/**', 'node_modules/**', '.tools/**', '.test-runs/**', 'artifacts/**'] },
+  { ignores: ['dist/**', 'out/**', 'target/**', 'node_modules/**', '.tools/**', '.test-runs/**', 'artifacts/**', '.try/**'] },
   {
     files: ['extension/src/**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
