@@ -27,20 +27,25 @@ impl Engine {
         }
         let nothing_outstanding = connection.listing.is_empty();
         for kind in fresh {
-            self.send_request(
-                conn,
-                kind.method(),
-                client_handshake::list_params(None),
-                Pending::List {
-                    kind,
-                    items: Vec::new(),
-                    pages: 1,
-                },
-            );
+            self.request_first_page(conn, kind);
         }
         if nothing_outstanding {
             self.on_listing_complete(conn);
         }
+    }
+
+    /// Ask for the first page of one list; later pages follow `nextCursor`.
+    fn request_first_page(&mut self, conn: ConnId, kind: ListKind) {
+        self.send_request(
+            conn,
+            kind.method(),
+            client_handshake::list_params(None),
+            Pending::List {
+                kind,
+                items: Vec::new(),
+                pages: 1,
+            },
+        );
     }
 
     pub(super) fn on_list_response(
@@ -108,16 +113,7 @@ impl Engine {
             return;
         };
         if connection.relist.remove(&kind) {
-            self.send_request(
-                conn,
-                kind.method(),
-                client_handshake::list_params(None),
-                Pending::List {
-                    kind,
-                    items: Vec::new(),
-                    pages: 1,
-                },
-            );
+            self.request_first_page(conn, kind);
             return;
         }
         connection.listing.remove(&kind);
