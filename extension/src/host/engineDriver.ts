@@ -98,18 +98,23 @@ export class EngineDriver {
     }
   }
 
-  snapshotJson(): string {
-    for (const [server, pid] of this.pids) {
-      const rss = this.deps.measureRss?.(pid);
-      if (rss !== undefined) this.handle({ type: 'processStats', server, rssBytes: rss });
-    }
+  /** The engine's snapshot; `withMemory` measures connected servers' memory first (a /proc scan). */
+  snapshotJson({ withMemory = true } = {}): string {
+    if (withMemory) this.measureMemory();
     return this.deps.core.call(() => this.engine.snapshot());
   }
 
   /** The Diagnostics Markdown rendered by the core (refreshes process memory first). */
   reportMarkdown(contextJson: string): string {
-    this.snapshotJson();
+    this.measureMemory();
     return this.deps.core.call(() => this.engine.report(contextJson));
+  }
+
+  private measureMemory(): void {
+    for (const [server, pid] of this.pids) {
+      const rss = this.deps.measureRss?.(pid);
+      if (rss !== undefined) this.handle({ type: 'processStats', server, rssBytes: rss });
+    }
   }
 
   /** Stop everything this driver started: every process tree, every timer. */

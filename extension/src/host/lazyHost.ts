@@ -119,8 +119,8 @@ export class LazyHost {
     return this.gateway.url(server);
   }
 
-  snapshot(): unknown {
-    return JSON.parse(this.driver.snapshotJson());
+  snapshot(opts?: { withMemory?: boolean }): unknown {
+    return JSON.parse(this.driver.snapshotJson(opts));
   }
 
   async stop(): Promise<void> {

@@ -253,7 +253,8 @@ export class Controller implements vscode.Disposable {
   }
 
   private updateUi(): void {
-    const snap = this.snapshot();
+    // Tree and status bar show no memory: skip the /proc scan on every state change.
+    const snap = this.host.snapshot({ withMemory: false }) as DiagnosticsSnapshot;
     this.tree.update(snap);
     const t = snap.totals;
     this.treeView.message = t.servers === 0 ? 'No servers managed by Lazy MCP. Run MCP Diagnostics to see why.' : `${t.connected} connected · ${t.catalogued} catalogued only${t.failed ? ` · ${t.failed} failed` : ''}`;
