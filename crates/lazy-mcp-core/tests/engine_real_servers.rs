@@ -12,9 +12,9 @@
     clippy::panic
 )]
 
-use lazy_mcp_core::config::model::{
-    ConfigFormat, ConfigScope, ServerConfig, SourceRef, ToolFilter, Transport,
-};
+mod engine_support;
+
+use lazy_mcp_core::config::model::{ServerConfig, Transport};
 use lazy_mcp_core::engine::{ConnId, Effect, Endpoint, Engine, Event, ServerState, Settings};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -227,10 +227,10 @@ impl RealHost {
     }
 }
 
+/// A real npm server as the shared test config, launched with node from `peers`.
 fn peer(peers: &str, package: &str, args: &[&str]) -> ServerConfig {
-    let name = package.trim_start_matches("server-").to_string();
+    let name = package.trim_start_matches("server-");
     ServerConfig {
-        name: name.clone(),
         transport: Transport::Stdio {
             command: "node".into(),
             args: std::iter::once(format!(
@@ -242,20 +242,8 @@ fn peer(peers: &str, package: &str, args: &[&str]) -> ServerConfig {
             cwd: None,
             env_file: None,
         },
-        enabled: true,
-        auto_connect: true,
-        tools: ToolFilter::All,
-        timeout_ms: None,
-        source: SourceRef {
-            format: ConfigFormat::ClaudeCode,
-            scope: ConfigScope::Project,
-            file: "/tmp/.mcp.json".into(),
-            line: 1,
-            column: 1,
-            workspace_folder: None,
-        },
-        loaded_by_vscode: false,
         fingerprint: format!("real-{name}"),
+        ..engine_support::config(name)
     }
 }
 
