@@ -2,6 +2,7 @@
 //! the VS Code command and the CLI show the same thing. Values shown here never
 //! include secrets: the snapshot carries no env or header values.
 
+use crate::config::model::ToolExposure;
 use crate::config::{FileReport, Problem, ServerConfig, Severity, Shadowed, SourceRef, Transport};
 use crate::engine::DiagnosticsSnapshot;
 use crate::host_policy::Unmanaged;
@@ -49,10 +50,20 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
         }
         let _ = write!(
             out,
-            "\n\nTools exposed: {} (≈ {} schema tokens, estimated as bytes / 4)",
+            "\n\nTools catalogued: {} — the model's context holds ≈ {} tokens of them now, ≈ {} if every schema were listed in full (estimates)",
             t.tools,
+            group_digits(t.exposed_token_estimate),
             group_digits(t.schema_token_estimate)
         );
+        if t.meta_tool_tokens > 0 {
+            let _ = write!(
+                out,
+                "; the tool index and its meta-tools take ≈ {}, {} loaded tool{}",
+                group_digits(t.meta_tool_tokens),
+                t.loaded_tools,
+                if t.loaded_tools == 1 { "" } else { "s" }
+            );
+        }
     }
     out.push_str("\n\n");
     if let Some(s) = snapshot.filter(|s| !s.servers.is_empty()) {
@@ -68,11 +79,11 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
 
 fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot) {
     out.push_str("## Servers managed by Lazy MCP\n\n");
-    out.push_str("| server | state | tools | prompts | resources | transport | source | pid | memory | cache age | connect | calls | tokens (est.) | last error |");
+    out.push_str("| server | state | tools | prompts | resources | transport | source | pid | memory | cache age | connect | calls | exposure | tokens now / full (est.) | last error |");
     if ctx.links {
         out.push_str(" actions |");
     }
-    out.push_str("\n|---|---|--:|--:|--:|---|---|--:|--:|--:|--:|--:|--:|---|");
+    out.push_str("\n|---|---|--:|--:|--:|---|---|--:|--:|--:|--:|--:|---|--:|---|");
     if ctx.links {
         out.push_str("---|");
     }
@@ -88,7 +99,7 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
             .map_or_else(|| "—".to_string(), cell);
         let _ = write!(
             out,
-            "| {} | **{}** | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | **{}** | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {} |",
             cell(&server.name),
             state,
             server.tools,
@@ -103,6 +114,8 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
                 .connect_latency_ms
                 .map_or("—".into(), |ms| format!("{ms} ms")),
             server.calls_served,
+            exposure_cell(server),
+            group_digits(server.exposed_token_estimate),
             group_digits(server.schema_token_estimate),
             error,
         );
@@ -113,13 +126,32 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
         if !server.dropped_declared_tools.is_empty() {
             let _ = writeln!(
                 out,
-                "| ↳ declared tools the server does not have: {} |||||||||||||{}",
+                "| ↳ declared tools the server does not have: {} ||||||||||||||{}",
                 cell(&server.dropped_declared_tools.join(", ")),
+                if ctx.links { "|" } else { "" }
+            );
+        }
+        if !server.loaded_tools.is_empty() {
+            let _ = writeln!(
+                out,
+                "| ↳ loaded from the index: {} ||||||||||||||{}",
+                cell(&server.loaded_tools.join(", ")),
                 if ctx.links { "|" } else { "" }
             );
         }
     }
     out.push('\n');
+}
+
+/// `full`, `index`, or `index (auto)` when `auto` chose it; `—` while not exposed.
+fn exposure_cell(server: &crate::engine::diagnostics_snapshot::ServerDiagnostics) -> String {
+    match server.exposed_as {
+        None => "—".into(),
+        Some(mode) if server.tool_exposure == ToolExposure::Auto => {
+            format!("{} (auto)", mode.as_str())
+        }
+        Some(mode) => mode.as_str().into(),
+    }
 }
 
 fn actions(name: &str, state_label: &str) -> String {

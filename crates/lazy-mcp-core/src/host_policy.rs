@@ -113,6 +113,7 @@ mod tests {
             auto_connect: true,
             tools: ToolFilter::All,
             timeout_ms: None,
+            tool_exposure: None,
             source: SourceRef {
                 format: ConfigFormat::CopilotCli,
                 scope,

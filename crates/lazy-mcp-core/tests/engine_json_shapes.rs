@@ -163,8 +163,16 @@ fn every_effect_writes_its_documented_json() {
                     server: "github".into(),
                     version: "v".into(),
                 }],
+                aggregate: None,
             },
             json!({"type": "endpointsChanged", "endpoints": [{"server": "github", "version": "v"}]}),
+        ),
+        (
+            Effect::EndpointsChanged {
+                endpoints: vec![],
+                aggregate: Some("a1".into()),
+            },
+            json!({"type": "endpointsChanged", "endpoints": [], "aggregate": "a1"}),
         ),
         (
             Effect::ServerRemoved {

@@ -85,7 +85,7 @@ fn warm_start_spawns_nothing_and_answers_lists_from_the_catalogue() {
         .effects
         .iter()
         .filter_map(|e| match e {
-            Effect::EndpointsChanged { endpoints } => Some(endpoints.clone()),
+            Effect::EndpointsChanged { endpoints, .. } => Some(endpoints.clone()),
             _ => None,
         })
         .collect();

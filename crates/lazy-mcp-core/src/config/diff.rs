@@ -2,7 +2,7 @@
 //! lifecycle engine starts, stops and re-catalogues only what changed.
 //!
 //! `changed`: the fingerprint (launch config) differs, or any of `enabled`,
-//! `autoConnect`, `tools`, `timeoutMs`, `loadedByVscode` differs. A definition
+//! `autoConnect`, `tools`, `timeoutMs`, `toolExposure`, `loadedByVscode` differs. A definition
 //! that only moved (another line, another file) is `unchanged`.
 
 use super::model::ServerConfig;
@@ -45,5 +45,6 @@ fn launch_or_flags_differ(a: &ServerConfig, b: &ServerConfig) -> bool {
         || a.auto_connect != b.auto_connect
         || a.tools != b.tools
         || a.timeout_ms != b.timeout_ms
+        || a.tool_exposure != b.tool_exposure
         || a.loaded_by_vscode != b.loaded_by_vscode
 }

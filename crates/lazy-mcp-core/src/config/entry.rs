@@ -5,7 +5,7 @@
 
 use super::formats::{CommandStyle, FormatRules, TransportKind};
 use super::jsonc_positions::{key_range, type_name, value_range, LineIndex};
-use super::model::{ToolFilter, Transport};
+use super::model::{ToolExposure, ToolFilter, Transport};
 use super::problem::{Problem, Severity};
 use super::variables::{VariableContext, VariableNote, VariableSyntax};
 use jsonc_parser::ast::{ObjectProp, Value};
@@ -19,6 +19,7 @@ pub(crate) struct ReadServer {
     pub auto_connect: bool,
     pub tools: ToolFilter,
     pub timeout_ms: Option<u64>,
+    pub tool_exposure: Option<ToolExposure>,
 }
 
 /// Where problems and `{file:...}` requests go, and what they are about.
@@ -52,6 +53,7 @@ struct Keys<'t, 'a> {
     auto_connect: Option<&'t ObjectProp<'a>>,
     tools: Option<&'t ObjectProp<'a>>,
     timeout: Option<&'t ObjectProp<'a>>,
+    tool_exposure: Option<&'t ObjectProp<'a>>,
 }
 
 impl EntryReader<'_> {
@@ -107,6 +109,7 @@ impl EntryReader<'_> {
                 "autoConnect" => &mut keys.auto_connect,
                 "tools" => &mut keys.tools,
                 "timeout" => &mut keys.timeout,
+                "toolExposure" => &mut keys.tool_exposure,
                 _ if name == self.rules.env_key => &mut keys.env,
                 _ if self.rules.ignored_keys.contains(&name) => continue,
                 _ => {
@@ -137,6 +140,7 @@ impl EntryReader<'_> {
         let auto_connect = self.boolean(keys.auto_connect).unwrap_or(true);
         let tools = self.tools(keys.tools);
         let timeout_ms = self.timeout(keys.timeout);
+        let tool_exposure = self.tool_exposure(keys.tool_exposure);
         if self.failed || self.waiting {
             return None;
         }
@@ -146,6 +150,7 @@ impl EntryReader<'_> {
             auto_connect,
             tools,
             timeout_ms,
+            tool_exposure,
         })
     }
 
@@ -448,6 +453,27 @@ impl EntryReader<'_> {
         } else {
             ToolFilter::Only(names)
         }
+    }
+
+    fn tool_exposure(&mut self, prop: Option<&ObjectProp<'_>>) -> Option<ToolExposure> {
+        let prop = prop?;
+        let mode = match prop.value.as_string_lit().map(|lit| lit.value.as_ref()) {
+            Some("full") => Some(ToolExposure::Full),
+            Some("index") => Some(ToolExposure::Index),
+            Some("auto") => Some(ToolExposure::Auto),
+            _ => None,
+        };
+        if mode.is_none() {
+            // Only how tools are shown: the server still loads, with the setting's mode.
+            self.report(
+                Severity::Warning,
+                value_range(&prop.value),
+                Some("toolExposure"),
+                "`toolExposure` must be \"full\", \"index\" or \"auto\"; the setting's mode is used"
+                    .to_string(),
+            );
+        }
+        mode
     }
 
     /// Strings of an array, without substitution (tool names).

@@ -1,7 +1,7 @@
 //! Stable fingerprint of everything that affects launching a server: the
 //! transport's fields after variable expansion (command, args, env, cwd,
 //! envFile / url, headers). Not the name, the source location, or Lazy MCP's
-//! own flags (enabled, autoConnect, tools, timeout).
+//! own flags (enabled, autoConnect, tools, timeout, toolExposure).
 //!
 //! FNV-1a, 128-bit, over a length-prefixed encoding, so `["a b"]` and
 //! `["a", "b"]` differ. Secret values go into the hash, never into the output.

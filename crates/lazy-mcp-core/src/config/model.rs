@@ -87,6 +87,32 @@ pub enum ToolFilter {
     Only(Vec<String>),
 }
 
+/// How a server's tools reach the model (`toolExposure` key, or a setting).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+#[serde(rename_all = "camelCase")]
+pub enum ToolExposure {
+    /// Every catalogued schema is listed.
+    Full,
+    /// Only the compact index and the meta-tools; schemas are loaded on demand.
+    Index,
+    /// `full` while the exposed schemas fit the token budget and the tool limit,
+    /// else `index` (biggest servers first).
+    #[default]
+    Auto,
+}
+
+impl ToolExposure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolExposure::Full => "full",
+            ToolExposure::Index => "index",
+            ToolExposure::Auto => "auto",
+        }
+    }
+}
+
 /// One server after discovery, normalization and merging.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -102,6 +128,9 @@ pub struct ServerConfig {
     /// Per-server timeout in milliseconds (`timeout` key), if set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// `toolExposure` key, if set (else the host's setting decides).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_exposure: Option<ToolExposure>,
     pub source: SourceRef,
     /// True when VS Code itself also loads this file (`.vscode/mcp.json`, user
     /// `mcp.json`, workspace-root `.mcp.json`).

@@ -321,6 +321,7 @@ impl State<'_> {
                 auto_connect: read.auto_connect,
                 tools: read.tools,
                 timeout_ms: read.timeout_ms,
+                tool_exposure: read.tool_exposure,
                 source,
                 loaded_by_vscode: candidate.loaded_by_vscode,
             };

@@ -43,10 +43,12 @@ impl Engine {
         match wanted {
             Wanted::Disabled if state != ServerState::Disabled => {
                 self.withdraw(name, "it was disabled");
+                self.unload_server(name);
                 self.transition(name, Trigger::Disable);
             }
             Wanted::Dormant if state != ServerState::Dormant => {
                 self.withdraw(name, "it is dormant (autoConnect: false)");
+                self.unload_server(name);
                 self.transition(name, Trigger::MakeDormant);
             }
             Wanted::Active if matches!(state, ServerState::Disabled | ServerState::Dormant) => {
@@ -101,6 +103,7 @@ impl Engine {
             .collect();
         for name in removed {
             self.withdraw(&name, "it was removed from the configuration");
+            self.unload_server(&name);
             self.servers.remove(&name);
             if self.catalogue.entries.remove(&name).is_some() {
                 self.persist_catalogue();
@@ -118,7 +121,8 @@ impl Engine {
                 None => self.add_server(config),
                 Some(old) if old.fingerprint != config.fingerprint => self.replace_server(config),
                 Some(old) if old != config => {
-                    let tools_changed = old.tools != config.tools;
+                    let tools_changed =
+                        old.tools != config.tools || old.tool_exposure != config.tool_exposure;
                     if let Some(server) = self.servers.get_mut(&name) {
                         server.config = config;
                     }

@@ -1,8 +1,9 @@
 //! The data behind "MCP Diagnostics": per server and totals, serialized camelCase.
 
 use super::{Engine, ServerState};
-use crate::config::model::{SourceRef, Transport};
+use crate::config::model::{SourceRef, ToolExposure, Transport};
 use crate::protocol::client_handshake::ListKind;
+use crate::tool_index::estimate_definition_tokens;
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -40,8 +41,19 @@ pub struct ServerDiagnostics {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_error: Option<String>,
     pub dropped_declared_tools: Vec<String>,
-    /// An estimate, not a tokenizer count: bytes of the exposed tools' JSON / 4.
+    /// Estimated tokens of the exposed tools' definitions: what `full` mode costs
+    /// (`estimate_definition_tokens`, an estimate, not a tokenizer count).
     pub schema_token_estimate: usize,
+    /// Estimated tokens the server costs the model now: its definitions in `full`
+    /// mode; its index lines plus loaded tools in `index` mode.
+    pub exposed_token_estimate: usize,
+    /// The mode asked for (setting or `toolExposure` key).
+    pub tool_exposure: ToolExposure,
+    /// The mode in effect (`full` or `index`) while the server is exposed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exposed_as: Option<ToolExposure>,
+    /// Tools of this server some client loaded (index mode).
+    pub loaded_tools: Vec<String>,
     pub loaded_by_vscode: bool,
     pub fingerprint: String,
 }
@@ -60,7 +72,13 @@ pub struct DiagnosticsTotals {
     pub in_progress: usize,
     /// Tools exposed to clients, all servers.
     pub tools: usize,
+    /// Estimated tokens of every exposed tool definition (`full` mode for all).
     pub schema_token_estimate: usize,
+    /// Estimated tokens exposed now, meta-tools and index included.
+    pub exposed_token_estimate: usize,
+    /// Of which the meta-tools with the index (0 when no server is in `index` mode).
+    pub meta_tool_tokens: usize,
+    pub loaded_tools: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -84,14 +102,40 @@ fn transport_kind(transport: &Transport) -> &'static str {
 impl Engine {
     /// Everything "MCP Diagnostics" shows. Secrets are not included (no env or headers).
     pub fn snapshot(&self) -> DiagnosticsSnapshot {
-        let mut totals = DiagnosticsTotals::default();
+        let mut totals = DiagnosticsTotals {
+            meta_tool_tokens: self.exposure.meta_tokens,
+            exposed_token_estimate: self.exposure.meta_tokens,
+            ..DiagnosticsTotals::default()
+        };
+        let loaded = self.all_loaded();
         let mut servers = Vec::new();
         for (name, server) in &self.servers {
             let entry = self.current_entry(name);
             let tools = self.exposed_items(name, ListKind::Tools);
-            let schema_token_estimate = serde_json::to_vec(tools.as_ref())
-                .map(|bytes| bytes.len() / 4)
-                .unwrap_or(0);
+            let schema_token_estimate: usize = tools.iter().map(estimate_definition_tokens).sum();
+            let exposed_as = self.exposure.modes.get(name).copied();
+            let loaded_tools: Vec<String> = loaded
+                .iter()
+                .filter(|(server, _)| server == name)
+                .map(|(_, tool)| tool.clone())
+                .collect();
+            let exposed_token_estimate = match exposed_as {
+                Some(ToolExposure::Index) => {
+                    let index = self.exposure.index_tokens.get(name).copied().unwrap_or(0);
+                    let loaded_cost: usize = tools
+                        .iter()
+                        .filter(|t| {
+                            t.get("name")
+                                .and_then(serde_json::Value::as_str)
+                                .is_some_and(|n| loaded_tools.iter().any(|l| l == n))
+                        })
+                        .map(estimate_definition_tokens)
+                        .sum();
+                    index + loaded_cost
+                }
+                Some(_) => schema_token_estimate,
+                None => 0,
+            };
             let count = |kind| self.exposed_items(name, kind).len();
             let connected = server.state == ServerState::Connected;
             totals.servers += 1;
@@ -108,6 +152,8 @@ impl Engine {
             }
             totals.tools += tools.len();
             totals.schema_token_estimate += schema_token_estimate;
+            totals.exposed_token_estimate += exposed_token_estimate;
+            totals.loaded_tools += loaded_tools.len();
             servers.push(ServerDiagnostics {
                 name: name.clone(),
                 source: server.config.source.clone(),
@@ -130,6 +176,10 @@ impl Engine {
                 last_error: server.stats.last_error.clone(),
                 dropped_declared_tools: server.stats.dropped_declared_tools.clone(),
                 schema_token_estimate,
+                exposed_token_estimate,
+                tool_exposure: self.configured_exposure(name),
+                exposed_as,
+                loaded_tools,
                 loaded_by_vscode: server.config.loaded_by_vscode,
                 fingerprint: server.config.fingerprint.clone(),
             });

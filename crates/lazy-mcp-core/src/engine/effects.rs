@@ -91,8 +91,13 @@ pub enum Effect {
         state: ServerState,
     },
     /// The set of exposed server endpoints or one of their versions changed.
+    /// `aggregate`: the version of the aggregate endpoint (`/mcp`) when it has
+    /// something to offer: always with `aggregateEndpoint: all`, and with
+    /// `toolIndex` only while some server is in `index` mode.
     EndpointsChanged {
         endpoints: Vec<EndpointInfo>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        aggregate: Option<String>,
     },
     /// A server left the configuration (drop it from the UI).
     ServerRemoved {

@@ -72,11 +72,43 @@ impl Engine {
             .collect()
     }
 
+    /// Hash of what the server's own endpoint lists for `kind`.
     fn list_hash(&self, name: &str, kind: ListKind) -> u64 {
         let mut hasher = Fnv1a64Writer::default();
         // Writing into a hasher cannot fail; a failure would only weaken the hash.
-        let _ = serde_json::to_writer(&mut hasher, self.exposed_items(name, kind).as_ref());
+        if kind == ListKind::Tools && self.exposure.is_indexed(name) {
+            let _ = serde_json::to_writer(&mut hasher, &json!({"toolExposure": "index"}));
+        } else {
+            let _ = serde_json::to_writer(&mut hasher, self.exposed_items(name, kind).as_ref());
+        }
         hasher.finish()
+    }
+
+    /// Version of the aggregate endpoint: the meta-tools (with the index) and the
+    /// exposed tools with their modes, but not any client's loaded set, so loading
+    /// a tool never makes a host restart the endpoint (it gets `list_changed`).
+    fn aggregate_version(&self, list_hashes: &BTreeMap<(String, ListKind), u64>) -> String {
+        let mut hasher = Fnv1a64Writer::default();
+        let _ = serde_json::to_writer(&mut hasher, &self.exposure.meta_tools);
+        let mut text = format!("{:016x}", hasher.finish());
+        for (name, mode) in &self.exposure.modes {
+            let mut tools = Fnv1a64Writer::default();
+            let _ = serde_json::to_writer(
+                &mut tools,
+                self.exposed_items(name, ListKind::Tools).as_ref(),
+            );
+            text.push_str(&format!(
+                "\n{name} {} {:016x}",
+                mode.as_str(),
+                tools.finish()
+            ));
+        }
+        if self.settings.aggregate_endpoint == super::AggregateEndpoint::All {
+            for ((name, kind), hash) in list_hashes {
+                text.push_str(&format!("\n{name} {kind:?} {hash:016x}"));
+            }
+        }
+        fnv1a64_hex(text.as_bytes())
     }
 
     fn endpoint_version(&self, name: &str, list_hashes: &[u64]) -> String {
@@ -117,6 +149,9 @@ impl Engine {
     /// `notifications/*/list_changed` for attached clients.
     pub(super) fn publish_changes(&mut self) {
         self.exposure_dirty = false;
+        self.exposure = self.plan_exposure();
+        self.search_index = None;
+        self.prune_loaded();
         let mut lists: BTreeMap<(String, ListKind), u64> = BTreeMap::new();
         let mut endpoints = Vec::new();
         for (name, server) in &self.servers {
@@ -149,6 +184,15 @@ impl Engine {
                 notifications.insert((client, method));
             }
         }
+        let aggregate_version = self.aggregate_version(&lists);
+        if self.aggregate_seen != aggregate_version {
+            self.aggregate_seen = aggregate_version.clone();
+            for (client, session) in &self.clients {
+                if session.endpoint == Endpoint::Aggregate {
+                    notifications.insert((client.clone(), "notifications/tools/list_changed"));
+                }
+            }
+        }
         for (client, method) in notifications {
             self.notify_client(&client, jsonrpc::notification(method, None));
         }
@@ -164,9 +208,17 @@ impl Engine {
         }
         self.aggregate_routes = routes;
         self.aggregate_names_by_item = by_item;
-        if endpoints != self.published_endpoints {
+        // The aggregate endpoint is offered when it has something of its own to show.
+        let aggregate = (self.settings.aggregate_endpoint == super::AggregateEndpoint::All
+            || !self.exposure.meta_tools.is_empty())
+        .then_some(aggregate_version);
+        if endpoints != self.published_endpoints || aggregate != self.published_aggregate {
             self.published_endpoints = endpoints.clone();
-            self.effects.push(Effect::EndpointsChanged { endpoints });
+            self.published_aggregate = aggregate.clone();
+            self.effects.push(Effect::EndpointsChanged {
+                endpoints,
+                aggregate,
+            });
         }
     }
 
@@ -186,8 +238,13 @@ impl Engine {
         pairs
     }
 
-    /// Tools or prompts of every exposed server, renamed for the aggregate endpoint.
-    pub(super) fn aggregate_list(&self, kind: ListKind) -> Vec<Value> {
+    /// Tools or prompts of every exposed server for which `keep(server, name)`
+    /// holds, renamed for the aggregate endpoint.
+    pub(super) fn aggregate_list_where(
+        &self,
+        kind: ListKind,
+        keep: impl Fn(&str, &str) -> bool,
+    ) -> Vec<Value> {
         let mut items = Vec::new();
         for (name, server) in &self.servers {
             if !server.state.is_exposed() {
@@ -197,6 +254,9 @@ impl Engine {
                 let Some(original) = item_name(item) else {
                     continue;
                 };
+                if !keep(name, original) {
+                    continue;
+                }
                 let key = (kind, name.clone(), original.to_string());
                 let Some(exposed) = self.aggregate_names_by_item.get(&key) else {
                     continue;

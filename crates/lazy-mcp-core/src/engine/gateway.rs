@@ -2,7 +2,7 @@
 //! catalogue without touching any upstream, and routes calls through
 //! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
 
-use super::{ClientSession, Endpoint, Engine, LogLevel, Pending, QueuedCall};
+use super::{AggregateEndpoint, ClientSession, Endpoint, Engine, LogLevel, Pending, QueuedCall};
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::gateway_handshake;
 use crate::protocol::jsonrpc::{self, Message};
@@ -38,6 +38,7 @@ impl Engine {
             .or_insert_with(|| ClientSession {
                 endpoint: endpoint.clone(),
                 capabilities: json!({}),
+                identity: client.clone(),
             });
         session.endpoint = endpoint.clone();
         match message {
@@ -80,8 +81,16 @@ impl Engine {
                     .and_then(|p| p.get("capabilities"))
                     .cloned()
                     .unwrap_or_else(|| json!({}));
+                let identity = params
+                    .as_ref()
+                    .and_then(|p| p.pointer("/clientInfo/name"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
                 if let Some(session) = self.clients.get_mut(client) {
                     session.capabilities = capabilities;
+                    if let Some(identity) = identity {
+                        session.identity = identity;
+                    }
                 }
                 let requested = params
                     .as_ref()
@@ -106,7 +115,7 @@ impl Engine {
                     "resources/list" => ListKind::Resources,
                     _ => ListKind::ResourceTemplates,
                 };
-                let items = self.list_for(endpoint, kind);
+                let items = self.list_for(client, endpoint, kind);
                 let mut result = serde_json::Map::new();
                 result.insert(kind.result_field().into(), Value::from(items));
                 self.reply(client, jsonrpc::success(id, Value::Object(result)));
@@ -195,17 +204,21 @@ impl Engine {
         }
     }
 
-    fn list_for(&self, endpoint: &Endpoint, kind: ListKind) -> Vec<Value> {
-        match endpoint {
-            Endpoint::Server { name } => self.exposed_list(name, kind),
-            Endpoint::Aggregate => match kind {
-                ListKind::Tools | ListKind::Prompts => self.aggregate_list(kind),
-                ListKind::Resources | ListKind::ResourceTemplates => self
-                    .servers
-                    .keys()
-                    .flat_map(|name| self.exposed_list(name, kind))
-                    .collect(),
-            },
+    fn list_for(&self, client: &str, endpoint: &Endpoint, kind: ListKind) -> Vec<Value> {
+        let all = self.settings.aggregate_endpoint == AggregateEndpoint::All;
+        match (endpoint, kind) {
+            (Endpoint::Server { name }, ListKind::Tools) => self.endpoint_tools(name),
+            (Endpoint::Server { name }, kind) => self.exposed_list(name, kind),
+            (Endpoint::Aggregate, ListKind::Tools) => self.aggregate_tools_for(client),
+            (Endpoint::Aggregate, _) if !all => Vec::new(),
+            (Endpoint::Aggregate, ListKind::Prompts) => {
+                self.aggregate_list_where(ListKind::Prompts, |_, _| true)
+            }
+            (Endpoint::Aggregate, kind) => self
+                .servers
+                .keys()
+                .flat_map(|name| self.exposed_list(name, kind))
+                .collect(),
         }
     }
 
@@ -238,7 +251,29 @@ impl Engine {
                 }
                 Ok(name.clone())
             }
-            Endpoint::Aggregate => self.resolve_aggregate(method, params.as_mut()),
+            Endpoint::Aggregate => {
+                if method == "tools/call"
+                    && params
+                        .as_ref()
+                        .is_some_and(|p| self.call_meta_tool(client, &id, p))
+                {
+                    return;
+                }
+                let target = self.resolve_aggregate(method, params.as_mut());
+                // A loaded tool of an `index` server: its arguments are checked first.
+                if let (Ok(server), "tools/call", Some(p)) = (&target, method, &params) {
+                    let tool = p.get("name").and_then(Value::as_str).unwrap_or("");
+                    let arguments = p.get("arguments").cloned().unwrap_or_else(|| json!({}));
+                    if self.exposure.is_indexed(server) {
+                        if let Some(why) = self.invalid_arguments(server, tool, &arguments) {
+                            let result = json!({"content": [{"type": "text", "text": why}], "isError": true});
+                            self.reply(client, jsonrpc::success(id, result));
+                            return;
+                        }
+                    }
+                }
+                target
+            }
         };
         if let Ok(name) = &target {
             if self.track_subscription(client, name, &id, method, &params) {
@@ -286,10 +321,13 @@ impl Engine {
                     .unwrap_or_default()
                     .to_string();
                 let (server, original) = by_name(kind, &exposed).ok_or_else(|| {
-                    format!(
-                        "Lazy MCP has no {} named '{exposed}'",
-                        kind.result_field().trim_end_matches('s')
-                    )
+                    match self.switched_off_owner(&exposed) {
+                        Some(why) => why,
+                        None => format!(
+                            "Lazy MCP has no {} named '{exposed}'",
+                            kind.result_field().trim_end_matches('s')
+                        ),
+                    }
                 })?;
                 if let Some(object) = params.as_object_mut() {
                     object.insert("name".into(), original);
@@ -326,6 +364,20 @@ impl Engine {
                     .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"))
             }
         }
+    }
+
+    /// "server X is disabled" for an aggregate name `X__…` of a server that is
+    /// configured but not exposed (disabled or dormant).
+    fn switched_off_owner(&self, exposed: &str) -> Option<String> {
+        self.servers.iter().find_map(|(name, server)| {
+            let prefix = format!("{}{}", name, super::aggregate_names::SEPARATOR);
+            (!server.state.is_exposed() && exposed.starts_with(&prefix)).then(|| {
+                format!(
+                    "MCP server '{name}' is {}; enable it to use '{exposed}'",
+                    server.state.label().to_lowercase()
+                )
+            })
+        })
     }
 
     /// Records `resources/subscribe` / `unsubscribe`. Returns true when the request

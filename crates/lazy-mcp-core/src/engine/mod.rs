@@ -30,12 +30,14 @@ mod listing;
 pub mod settings;
 mod stable_hash;
 pub mod state;
+mod tool_calls;
+mod tool_exposure;
 mod upstream;
 
 pub use diagnostics_snapshot::DiagnosticsSnapshot;
 pub use effects::{Effect, EndpointInfo, LogLevel};
 pub use events::{ClientId, ConnId, Endpoint, Event, TimerId};
-pub use settings::{Root, Settings};
+pub use settings::{AggregateEndpoint, Root, Settings};
 pub use state::ServerState;
 
 use crate::config::model::ServerConfig;
@@ -74,6 +76,16 @@ pub struct Engine {
     aggregate_routes: BTreeMap<(ListKind, String), (String, Value)>,
     /// The reverse: (tools|prompts, server, original name) → exposed name.
     aggregate_names_by_item: BTreeMap<(ListKind, String, String), String>,
+    /// Which servers are listed in full and which in the index (see `tool_exposure`).
+    exposure: tool_exposure::ExposurePlan,
+    /// Search over the `index`-mode servers' tools; rebuilt on first use after a change.
+    search_index: Option<crate::tool_index::ToolIndex>,
+    /// Tools each client loaded, by client identity (`clientInfo.name`).
+    loaded: BTreeMap<String, BTreeSet<tool_exposure::LoadedTool>>,
+    /// Version of the aggregate endpoint as last announced to hosts (None: not offered).
+    published_aggregate: Option<String>,
+    /// Its version as last announced to its clients (with `list_changed`).
+    aggregate_seen: String,
     now_ms: u64,
 }
 
@@ -204,6 +216,8 @@ enum TimerPurpose {
 struct ClientSession {
     endpoint: Endpoint,
     capabilities: Value,
+    /// `clientInfo.name` from `initialize` (else the session id): loaded tools are kept per identity.
+    identity: String,
 }
 
 #[derive(Debug)]
@@ -237,6 +251,11 @@ impl Engine {
             published_lists: BTreeMap::new(),
             aggregate_routes: BTreeMap::new(),
             aggregate_names_by_item: BTreeMap::new(),
+            exposure: tool_exposure::ExposurePlan::default(),
+            search_index: None,
+            loaded: BTreeMap::new(),
+            published_aggregate: None,
+            aggregate_seen: String::new(),
             now_ms: 0,
         }
     }
@@ -442,6 +461,8 @@ impl Engine {
         let roots = settings.roots.clone();
         let roots_changed = roots != self.settings.roots;
         self.settings = settings;
+        // Tool exposure settings may have changed.
+        self.exposure_dirty = true;
         if roots_changed {
             self.settings.roots = Vec::new();
             self.on_roots_changed(roots);

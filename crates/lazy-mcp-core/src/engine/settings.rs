@@ -1,6 +1,8 @@
 //! Engine settings (host-supplied; every field has a default).
 
+use crate::config::model::ToolExposure;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// A workspace folder, answered to upstream `roots/list` requests.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -9,6 +11,18 @@ pub struct Root {
     pub uri: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+}
+
+/// What the aggregate endpoint (`/mcp`) lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum AggregateEndpoint {
+    /// Every server's tools, prompts and resources, plus the tool index (the CLI).
+    #[default]
+    All,
+    /// Only the tool index: meta-tools and loaded tools (VS Code, where every
+    /// server also has its own endpoint and listing them twice would duplicate).
+    ToolIndex,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -37,6 +51,17 @@ pub struct Settings {
     /// `clientInfo` sent upstream and `serverInfo` of the aggregate endpoint.
     pub client_name: String,
     pub client_version: String,
+    /// Tool exposure of servers without a `toolExposure` key.
+    pub tool_exposure: ToolExposure,
+    /// Per-server tool exposure from the host's settings (wins over the config key).
+    pub tool_exposure_by_server: BTreeMap<String, ToolExposure>,
+    /// `auto`: the most estimated tokens of tool definitions listed in full.
+    pub tool_token_budget: usize,
+    /// The most tools one client is shown (`auto`, `load_tools`); Copilot refuses more than 128.
+    pub max_tools: usize,
+    /// The index lists one-line summaries while it fits this many tokens, names only beyond.
+    pub index_token_budget: usize,
+    pub aggregate_endpoint: AggregateEndpoint,
 }
 
 impl Default for Settings {
@@ -54,6 +79,12 @@ impl Default for Settings {
             roots: Vec::new(),
             client_name: "lazy-mcp".into(),
             client_version: crate::CORE_VERSION.into(),
+            tool_exposure: ToolExposure::Auto,
+            tool_exposure_by_server: BTreeMap::new(),
+            tool_token_budget: 20_000,
+            max_tools: 128,
+            index_token_budget: 1_000,
+            aggregate_endpoint: AggregateEndpoint::All,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The three tools a model sees in `index` mode, and the "did you mean" list
+//! The four tools a model sees in `index` mode, and the "did you mean" list
 //! for a tool name that does not exist.
 
 use super::text::tokenize;
@@ -9,6 +9,8 @@ use std::collections::BTreeSet;
 pub const SEARCH_TOOLS: &str = "search_tools";
 /// Name of the meta-tool that adds tools' full schemas to the tool list.
 pub const LOAD_TOOLS: &str = "load_tools";
+/// Name of the meta-tool that removes loaded tools from the tool list again.
+pub const UNLOAD_TOOLS: &str = "unload_tools";
 /// Name of the meta-tool that calls any catalogued tool by name.
 pub const CALL_TOOL: &str = "call_tool";
 
@@ -38,6 +40,18 @@ pub fn meta_tools() -> Vec<Value> {
         json!({
             "name": LOAD_TOOLS,
             "description": "Load tools by server/tool name to call them directly.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "names": {"type": "array", "items": {"type": "string"}, "minItems": 1}
+                },
+                "required": ["names"],
+                "additionalProperties": false
+            }
+        }),
+        json!({
+            "name": UNLOAD_TOOLS,
+            "description": "Remove loaded tools from the tool list.",
             "inputSchema": {
                 "type": "object",
                 "properties": {
@@ -151,10 +165,10 @@ mod tests {
     use crate::tool_index::validate_arguments;
 
     #[test]
-    fn meta_tools_are_search_load_call_with_closed_schemas() {
+    fn meta_tools_are_search_load_unload_call_with_closed_schemas() {
         let tools = meta_tools();
         let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
-        assert_eq!(names, [SEARCH_TOOLS, LOAD_TOOLS, CALL_TOOL]);
+        assert_eq!(names, [SEARCH_TOOLS, LOAD_TOOLS, UNLOAD_TOOLS, CALL_TOOL]);
         for tool in &tools {
             assert_eq!(tool["inputSchema"]["additionalProperties"], false);
             assert!(tool["description"].as_str().is_some_and(|d| d.len() < 120));
@@ -187,6 +201,7 @@ mod tests {
         );
         assert_eq!(tools[0], meta_tools()[0]);
         assert_eq!(tools[2], meta_tools()[2]);
+        assert_eq!(tools[3], meta_tools()[3]);
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //!   [`render_names_index`] (names only, for big catalogues), [`IndexDetail`],
 //!   [`estimate_tokens`]: the text the model reads instead of schemas, and
 //!   what it costs;
-//! - [`meta_tools`]: `search_tools`, `load_tools`, `call_tool`, and
+//! - [`meta_tools`]: `search_tools`, `load_tools`, `unload_tools`, `call_tool`, and
 //!   [`meta_tools_with_index`] carrying the compact index;
 //! - [`validate_arguments`]: rejects malformed arguments before any server
 //!   starts; [`closest_names`] for unknown names.
@@ -28,7 +28,7 @@ pub use compact::{
 };
 pub use meta_tools::{
     closest_names, meta_tools, meta_tools_with_index, CALL_TOOL, LOAD_TOOLS, SEARCH_DEFAULT_LIMIT,
-    SEARCH_MAX_LIMIT, SEARCH_TOOLS,
+    SEARCH_MAX_LIMIT, SEARCH_TOOLS, UNLOAD_TOOLS,
 };
 pub use search::{render_search_results, SearchHit, ToolIndex};
 pub use text::{stem, tokenize};

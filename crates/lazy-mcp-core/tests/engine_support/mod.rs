@@ -98,6 +98,7 @@ pub fn config(name: &str) -> ServerConfig {
         auto_connect: true,
         tools: ToolFilter::All,
         timeout_ms: None,
+        tool_exposure: None,
         source: SourceRef {
             format: ConfigFormat::ClaudeCode,
             scope: ConfigScope::Project,

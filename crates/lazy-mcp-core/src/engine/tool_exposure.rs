@@ -1,0 +1,283 @@
+//! Tool exposure (docs/tool-index.md): which servers list their tool schemas in
+//! full and which only in the compact index behind the meta-tools, what that
+//! costs in tokens, and each client's loaded tools.
+//!
+//! The plan is recomputed by `publish_changes` whenever exposure may have
+//! changed; requests read it. The search index is built on the first search
+//! after a change.
+
+use super::Engine;
+use crate::config::model::{ToolExposure, ToolFilter};
+use crate::engine::settings::AggregateEndpoint;
+use crate::protocol::client_handshake::ListKind;
+use crate::tool_index::{
+    estimate_definition_tokens, estimate_tokens, meta_tools_with_index, IndexDetail, ToolIndex,
+};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A loaded tool: (server, original tool name).
+pub(super) type LoadedTool = (String, String);
+
+/// What clients are shown now, decided from the settings and the catalogue.
+#[derive(Debug, Default)]
+pub(super) struct ExposurePlan {
+    /// Mode of every exposed server: `Full` or `Index`, never `Auto`.
+    pub modes: BTreeMap<String, ToolExposure>,
+    /// Estimated tokens of each exposed server's tool definitions (its `full` cost).
+    pub full_tokens: BTreeMap<String, usize>,
+    /// Estimated tokens of each `index`-mode server's lines in the index.
+    pub index_tokens: BTreeMap<String, usize>,
+    /// The meta-tools, the index riding in `load_tools`; empty when no server is
+    /// in `index` mode.
+    pub meta_tools: Vec<Value>,
+    pub meta_tokens: usize,
+}
+
+impl ExposurePlan {
+    pub fn mode(&self, server: &str) -> ToolExposure {
+        self.modes
+            .get(server)
+            .copied()
+            .unwrap_or(ToolExposure::Full)
+    }
+
+    pub fn is_indexed(&self, server: &str) -> bool {
+        self.mode(server) == ToolExposure::Index
+    }
+}
+
+fn tool_name(tool: &Value) -> Option<&str> {
+    tool.get("name").and_then(Value::as_str)
+}
+
+impl Engine {
+    /// The mode asked for: host setting per server, else the config key, else the default.
+    pub(super) fn configured_exposure(&self, name: &str) -> ToolExposure {
+        self.settings
+            .tool_exposure_by_server
+            .get(name)
+            .copied()
+            .or_else(|| self.servers.get(name).and_then(|s| s.config.tool_exposure))
+            .unwrap_or(self.settings.tool_exposure)
+    }
+
+    /// Decides every exposed server's mode. `auto` servers stay `full` while
+    /// everything listed in full fits the token budget and the tool limit;
+    /// otherwise they move to `index`, biggest first, until it fits.
+    pub(super) fn plan_exposure(&self) -> ExposurePlan {
+        let mut plan = ExposurePlan::default();
+        let mut auto: Vec<(usize, usize, String)> = Vec::new();
+        let (mut tokens, mut tools) = (0usize, 0usize);
+        for (name, server) in &self.servers {
+            if !server.state.is_exposed() {
+                continue;
+            }
+            let items = self.exposed_items(name, ListKind::Tools);
+            let cost: usize = items.iter().map(estimate_definition_tokens).sum();
+            plan.full_tokens.insert(name.clone(), cost);
+            let mode = self.configured_exposure(name);
+            if mode != ToolExposure::Index {
+                tokens += cost;
+                tools += items.len();
+            }
+            if mode == ToolExposure::Auto {
+                auto.push((cost, items.len(), name.clone()));
+            }
+            let fixed = if mode == ToolExposure::Index {
+                ToolExposure::Index
+            } else {
+                ToolExposure::Full
+            };
+            plan.modes.insert(name.clone(), fixed);
+        }
+        auto.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.2.cmp(&b.2)));
+        for (cost, count, name) in auto {
+            if tokens <= self.settings.tool_token_budget && tools <= self.settings.max_tools {
+                break;
+            }
+            plan.modes.insert(name, ToolExposure::Index);
+            tokens -= cost;
+            tools -= count;
+        }
+        if plan.modes.values().any(|m| *m == ToolExposure::Index) {
+            let entries = self.index_entries(&plan);
+            let detail = IndexDetail::within_budget(&entries, self.settings.index_token_budget);
+            for name in plan
+                .modes
+                .iter()
+                .filter(|(_, m)| **m == ToolExposure::Index)
+            {
+                let own: Vec<(&str, &Value)> = entries
+                    .iter()
+                    .filter(|(server, _)| *server == name.0.as_str())
+                    .copied()
+                    .collect();
+                let cost = estimate_tokens(&detail.render(&own));
+                plan.index_tokens.insert(name.0.clone(), cost);
+            }
+            plan.meta_tools = meta_tools_with_index(&detail.render(&entries));
+            plan.meta_tokens = plan.meta_tools.iter().map(estimate_definition_tokens).sum();
+        }
+        plan
+    }
+
+    /// `(server, tool)` of every catalogued tool of an `index`-mode server, in
+    /// server order (declared stubs join once the server is catalogued).
+    fn index_entries<'a>(&'a self, plan: &ExposurePlan) -> Vec<(&'a str, &'a Value)> {
+        let mut entries = Vec::new();
+        for (name, server) in &self.servers {
+            let Some(entry) = self.current_entry(name).filter(|_| plan.is_indexed(name)) else {
+                continue;
+            };
+            let allowed = |tool: &Value| match &server.config.tools {
+                ToolFilter::All => true,
+                ToolFilter::Only(names) => {
+                    tool_name(tool).is_some_and(|n| names.iter().any(|d| d == n))
+                }
+            };
+            entries.extend(
+                entry
+                    .tools
+                    .iter()
+                    .filter(|t| allowed(t))
+                    .map(|t| (name.as_str(), t)),
+            );
+        }
+        entries
+    }
+
+    /// The search index over the `index`-mode servers' tools (built on first use).
+    pub(super) fn tool_index(&mut self) -> &ToolIndex {
+        if self.search_index.is_none() {
+            let entries = self.index_entries(&self.exposure);
+            self.search_index = Some(ToolIndex::build(&entries));
+        }
+        self.search_index.get_or_insert_with(ToolIndex::default)
+    }
+
+    /// The tools a server's own endpoint lists: none in `index` mode.
+    pub(super) fn endpoint_tools(&self, name: &str) -> Vec<Value> {
+        if self.exposure.is_indexed(name) {
+            Vec::new()
+        } else {
+            self.exposed_list(name, ListKind::Tools)
+        }
+    }
+
+    /// Who a client is for its loaded set: its `clientInfo.name`, so a client that
+    /// reconnects (VS Code restarting a definition) keeps what it loaded.
+    pub(super) fn identity_of(&self, client: &str) -> String {
+        self.clients
+            .get(client)
+            .map(|s| s.identity.clone())
+            .unwrap_or_else(|| client.to_string())
+    }
+
+    pub(super) fn loaded_of(&self, client: &str) -> BTreeSet<LoadedTool> {
+        self.loaded
+            .get(&self.identity_of(client))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The aggregate endpoint's tools for one client: the meta-tools, every
+    /// `full` server's tools (when the aggregate lists everything), and this
+    /// client's loaded tools of `index` servers, under their aggregate names.
+    pub(super) fn aggregate_tools_for(&self, client: &str) -> Vec<Value> {
+        let loaded = self.loaded_of(client);
+        let all = self.settings.aggregate_endpoint == AggregateEndpoint::All;
+        let mut items = self.exposure.meta_tools.clone();
+        items.extend(self.aggregate_list_where(ListKind::Tools, |server, tool| {
+            if self.exposure.is_indexed(server) {
+                loaded.contains(&(server.to_string(), tool.to_string()))
+            } else {
+                all
+            }
+        }));
+        items
+    }
+
+    /// How many tools a client sees in all: `full` servers (on any endpoint),
+    /// meta-tools and its loaded tools.
+    pub(super) fn tools_seen_by(&self, client: &str) -> usize {
+        let full: usize = self
+            .exposure
+            .modes
+            .iter()
+            .filter(|(_, m)| **m == ToolExposure::Full)
+            .map(|(name, _)| self.exposed_items(name, ListKind::Tools).len())
+            .sum();
+        let loaded = self
+            .loaded_of(client)
+            .iter()
+            .filter(|(server, _)| self.exposure.is_indexed(server))
+            .count();
+        full + self.exposure.meta_tools.len() + loaded
+    }
+
+    /// Every loaded tool over all clients (for diagnostics).
+    pub(super) fn all_loaded(&self) -> BTreeSet<LoadedTool> {
+        self.loaded.values().flatten().cloned().collect()
+    }
+
+    /// Forgets a server's loaded tools (it was disabled or removed) and tells
+    /// the clients that had some.
+    pub(super) fn unload_server(&mut self, server: &str) {
+        let mut touched = Vec::new();
+        for (identity, set) in self.loaded.iter_mut() {
+            let before = set.len();
+            set.retain(|(s, _)| s != server);
+            if set.len() != before {
+                touched.push(identity.clone());
+            }
+        }
+        for identity in touched {
+            self.notify_identity_tools_changed(&identity);
+        }
+    }
+
+    /// Drops loaded tools their server no longer offers (after a catalogue change).
+    pub(super) fn prune_loaded(&mut self) {
+        let mut gone: Vec<LoadedTool> = Vec::new();
+        for (server, tool) in self.all_loaded() {
+            let offered = match self.servers.get(&server) {
+                Some(s) if s.state.is_exposed() && self.current_entry(&server).is_some() => self
+                    .exposed_items(&server, ListKind::Tools)
+                    .iter()
+                    .any(|t| tool_name(t) == Some(tool.as_str())),
+                // Not catalogued right now (restarting, failed): keep it.
+                _ => true,
+            };
+            if !offered {
+                gone.push((server, tool));
+            }
+        }
+        for (server, tool) in gone {
+            for set in self.loaded.values_mut() {
+                set.remove(&(server.clone(), tool.clone()));
+            }
+            self.log(
+                super::LogLevel::Info,
+                Some(&server),
+                format!("loaded tool '{tool}' was unloaded: the server no longer offers it"),
+            );
+        }
+    }
+
+    /// `notifications/tools/list_changed` to every aggregate session of a client.
+    pub(super) fn notify_identity_tools_changed(&mut self, identity: &str) {
+        let sessions: Vec<String> = self
+            .clients
+            .iter()
+            .filter(|(_, s)| s.identity == identity && s.endpoint == super::Endpoint::Aggregate)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for client in sessions {
+            self.notify_client(
+                &client,
+                crate::protocol::jsonrpc::notification("notifications/tools/list_changed", None),
+            );
+        }
+    }
+}
