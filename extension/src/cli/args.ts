@@ -27,6 +27,8 @@ export interface ParsedArgs {
   http: boolean;
   httpAddress?: string;
   idleTimeoutMs?: number;
+  toolExposure?: 'full' | 'index' | 'auto';
+  toolTokenBudget?: number;
   noAuth: boolean;
   servers: string[];
 }
@@ -79,6 +81,21 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
         const ms = Number(v);
         if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`--idle-timeout ${v}: expected milliseconds (an integer ≥ 0; 0 = never)`);
         a.idleTimeoutMs = ms;
+      },
+    },
+    '--tool-exposure': {
+      kind: 'value',
+      apply: (a, v) => {
+        if (v !== 'full' && v !== 'index' && v !== 'auto') throw new UsageError(`--tool-exposure ${v}: expected full, index or auto`);
+        a.toolExposure = v;
+      },
+    },
+    '--tool-token-budget': {
+      kind: 'value',
+      apply: (a, v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 0) throw new UsageError(`--tool-token-budget ${v}: expected a number of tokens (an integer ≥ 0)`);
+        a.toolTokenBudget = n;
       },
     },
     '--no-auth': { kind: 'bool', apply: (a) => (a.noAuth = true) },
@@ -184,6 +201,12 @@ server is started on first use and stopped again when idle.
   --no-auth             (testing only, --http) accept requests without the bearer token;
                         Host/Origin checks stay on
   --idle-timeout MS     stop a server after MS ms without use (default 600000; 0 = never)
+  --tool-exposure MODE  full: every tool schema is listed; index: a compact index and the
+                        meta-tools search_tools, load_tools, unload_tools, call_tool;
+                        auto (default): index for the biggest servers once the schemas
+                        exceed the token budget or 128 tools. A server's "toolExposure"
+                        config key wins
+  --tool-token-budget N auto's budget in estimated tokens (default 20000)
   --cache FILE          catalogue file (default $XDG_CACHE_HOME/lazy-mcp/catalogue-<hash of cwd>.json)
 
 ${commonHelp}

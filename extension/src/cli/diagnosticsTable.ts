@@ -47,7 +47,8 @@ export function renderTable(snap: Snapshot): string {
     '',
     `${t.servers ?? 0} servers: ${t.catalogued ?? 0} catalogued only, ${t.connected ?? 0} connected, ${t.dormant ?? 0} dormant, ` +
       `${t.failed ?? 0} failed, ${t.needsAuth ?? 0} need auth, ${t.disabled ?? 0} disabled; ${t.tools ?? 0} tools ` +
-      `(~${t.schemaTokenEstimate ?? 0} schema tokens, estimated). Core ${snap.coreVersion}.`,
+      `(~${t.exposedTokenEstimate ?? 0} tokens exposed now, ~${t.schemaTokenEstimate ?? 0} in full mode, estimated` +
+      `${t.metaToolTokens ? `; tool index ~${t.metaToolTokens}, ${t.loadedTools ?? 0} loaded` : ''}). Core ${snap.coreVersion}.`,
   );
   const errors = snap.servers.filter((s) => s.lastError || s.state.error);
   if (errors.length) {

@@ -23,7 +23,11 @@ export async function serveCommand(args: ParsedArgs, ctx: CliContext): Promise<n
     ctx.log('warn', `started by lazy-mcp (pid ${nestedIn}) because its config lists lazy-mcp itself: serving no servers here`);
     ctx.nested = true;
   }
-  const settings = args.idleTimeoutMs !== undefined ? { idleTimeoutMs: args.idleTimeoutMs } : {};
+  const settings = {
+    ...(args.idleTimeoutMs !== undefined ? { idleTimeoutMs: args.idleTimeoutMs } : {}),
+    ...(args.toolExposure ? { toolExposure: args.toolExposure } : {}),
+    ...(args.toolTokenBudget !== undefined ? { toolTokenBudget: args.toolTokenBudget } : {}),
+  };
   const catalogueFile = cataloguePath(args, ctx.cwd);
   return args.stdio ? serveStdio(ctx, catalogueFile, settings) : serveHttp(args, ctx, catalogueFile, settings);
 }

@@ -23,7 +23,7 @@ type Effect =
   | { type: 'persistCatalogue'; blob: string }
   | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; server?: string; message: string }
   | { type: 'stateChanged'; server: string; state: unknown }
-  | { type: 'endpointsChanged'; endpoints: EndpointInfo[] }
+  | { type: 'endpointsChanged'; endpoints: EndpointInfo[]; aggregate?: string }
   | { type: 'serverRemoved'; server: string };
 
 /** The engine object the WASM facade exports (crates/lazy-mcp-wasm). */
@@ -41,7 +41,8 @@ export interface DriverDeps {
   deliverToClient(client: string, message: string): void;
   store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string, server?: string): void;
-  onEndpointsChanged?(endpoints: EndpointInfo[]): void;
+  /** `aggregate`: version of the aggregate endpoint when it has something to offer. */
+  onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;
   onStateChanged?(): void;
   /** Resolve connect-time variables (VS Code `${input:...}`); may reject to refuse the connect. */
   resolveTransport?(server: string, transport: Transport, interactive: boolean): Promise<Transport>;
@@ -202,7 +203,7 @@ export class EngineDriver {
       case 'serverRemoved':
         return this.deps.onStateChanged?.();
       case 'endpointsChanged':
-        return this.deps.onEndpointsChanged?.(effect.endpoints);
+        return this.deps.onEndpointsChanged?.(effect.endpoints, effect.aggregate);
     }
   }
 

@@ -28,7 +28,7 @@ export interface LazyHostOptions {
   selectServers?(result: NormalizeResult): unknown[];
   watchConfig?: boolean;
   onChange?(): void;
-  onEndpointsChanged?(endpoints: EndpointInfo[]): void;
+  onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;
   onConfigLoaded?(result: NormalizeResult): void;
   resolveTransport?(server: string, transport: Transport, interactive: boolean): Promise<Transport>;
   measureRss?(pid: number): number | undefined;
@@ -64,9 +64,9 @@ export class LazyHost {
       deliverToClient: (client, message) => (this.gateway ? this.gateway.deliver(client, message) : opts.deliverToClient?.(client, message)),
       store: opts.store,
       log: (level, message, server) => opts.log(level, message, server),
-      onEndpointsChanged: (endpoints) => {
+      onEndpointsChanged: (endpoints, aggregate) => {
         this.endpoints = endpoints;
-        opts.onEndpointsChanged?.(endpoints);
+        opts.onEndpointsChanged?.(endpoints, aggregate);
         opts.onChange?.();
       },
       onStateChanged: () => opts.onChange?.(),

@@ -20,7 +20,13 @@ export interface ServerDiagnostics {
   connectLatencyMs?: number;
   callsServed: number;
   lastError?: string;
+  /** Estimated tokens of the tool definitions in full mode. */
   schemaTokenEstimate: number;
+  /** Estimated tokens the server costs the model now (index lines + loaded tools in index mode). */
+  exposedTokenEstimate: number;
+  toolExposure: 'full' | 'index' | 'auto';
+  exposedAs?: 'full' | 'index';
+  loadedTools: string[];
   loadedByVscode: boolean;
 }
 
@@ -38,5 +44,8 @@ export interface DiagnosticsSnapshot {
     inProgress: number;
     tools: number;
     schemaTokenEstimate: number;
+    exposedTokenEstimate: number;
+    metaToolTokens: number;
+    loadedTools: number;
   };
 }

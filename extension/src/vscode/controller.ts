@@ -33,6 +33,8 @@ export interface LazyMcpApi {
   endpointUrl(server: string): string;
   reload(): Promise<void>;
   exposedServers(): string[];
+  /** Labels of the MCP definitions given to VS Code (servers, then the tool index if any). */
+  definitionLabels(): string[];
 }
 
 export class Controller implements vscode.Disposable {
@@ -68,7 +70,7 @@ export class Controller implements vscode.Disposable {
       selectServers: (result) => this.selectServers(result),
       watchConfig: true,
       onChange: () => this.scheduleUi(),
-      onEndpointsChanged: (endpoints) => this.exposeEndpoints(endpoints.map((e) => ({ name: e.server, version: e.version }))),
+      onEndpointsChanged: (endpoints, aggregate) => this.exposeEndpoints(endpoints.map((e) => ({ name: e.server, version: e.version })), aggregate),
       onConfigLoaded: (result) => this.showProblems(result.problems),
       resolveTransport: inputResolver(context.secrets),
       measureRss: treeRssBytes,
@@ -112,6 +114,7 @@ export class Controller implements vscode.Disposable {
         await this.host.reload();
       },
       exposedServers: () => this.definitions.exposed.map((s) => s.name),
+      definitionLabels: () => this.definitions.definitions.map((d) => d.name),
     };
   }
 
@@ -159,14 +162,16 @@ export class Controller implements vscode.Disposable {
   private async onFoldersChanged(): Promise<void> {
     const discovery = this.discovery();
     this.host.config.updateDiscovery(discovery);
-    this.host.driver.handle({ type: 'rootsChanged', roots: discovery.workspaceFolders.map((f) => ({ uri: vscode.Uri.file(f).toString(), name: path.basename(f) })) });
+    this.host.driver.handle({ type: 'rootsChanged', roots: rootsOf(discovery.workspaceFolders) });
     await this.host.reload();
   }
 
   private async onSettingsChanged(): Promise<void> {
     this.settings = readSettings();
-    this.host.driver.handle({ type: 'settingsChanged', settings: this.settings.engine });
-    this.host.config.updateDiscovery(this.discovery());
+    const discovery = this.discovery();
+    // The engine replaces all of its settings: the roots go along, or servers would lose them.
+    this.host.driver.handle({ type: 'settingsChanged', settings: { ...this.settings.engine, roots: rootsOf(discovery.workspaceFolders) } });
+    this.host.config.updateDiscovery(discovery);
     this.armRefresh();
     await this.host.reload();
   }
@@ -206,8 +211,9 @@ export class Controller implements vscode.Disposable {
 
   // ── exposing tools to Copilot Chat ─────────────────────────────────
 
-  private exposeEndpoints(servers: { name: string; version: string }[]): void {
-    this.definitions.update(servers);
+  private exposeEndpoints(exposed: { name: string; version: string }[], toolIndexVersion: string | undefined): void {
+    this.definitions.update(exposed, toolIndexVersion);
+    const servers = this.definitions.definitions;
     // VS Code lists an extension's MCP tools only after starting the server once; starting
     // our gateway definition is an in-process handshake, nothing upstream is spawned.
     const changed = servers.filter((s) => this.startedVersions.get(s.name) !== s.version);
@@ -365,4 +371,8 @@ function cataloguePath(globalStorage: string, folders: string[]): string {
 
 function stateIcon(kind: StateKind): string {
   return ({ CONNECTED: 'pass-filled', CATALOGUED: 'circle-outline', DORMANT: 'debug-pause', DISABLED: 'circle-slash', FAILED: 'error', NEEDS_AUTH: 'key' } as Partial<Record<StateKind, string>>)[kind] ?? 'sync';
+}
+
+function rootsOf(folders: readonly string[]): { uri: string; name: string }[] {
+  return folders.map((f) => ({ uri: vscode.Uri.file(f).toString(), name: path.basename(f) }));
 }

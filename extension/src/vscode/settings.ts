@@ -19,10 +19,24 @@ export function readSettings(): LazyMcpSettings {
       idleTimeoutMs: Math.max(0, c.get<number>('idleTimeoutMinutes', 10)) * 60_000,
       handshakeTimeoutMs: Math.max(1, c.get<number>('handshakeTimeoutSeconds', 30)) * 1000,
       clientName: 'lazy-mcp (VS Code)',
+      toolExposure: exposure(c.get('toolExposure')) ?? 'auto',
+      toolExposureByServer: Object.fromEntries(
+        Object.entries(c.get<Record<string, unknown>>('toolExposureByServer', {})).flatMap(([name, mode]) => {
+          const m = exposure(mode);
+          return m ? [[name, m]] : [];
+        }),
+      ),
+      toolTokenBudget: Math.max(0, c.get<number>('toolTokenBudget', 20_000)),
+      // Every server has its own endpoint in VS Code: /mcp carries only the tool index.
+      aggregateEndpoint: 'toolIndex',
     },
     vscodeNativeServers: c.get('vscodeNativeServers', 'leaveToVsCode'),
     sources: sources && sources.length > 0 ? sources : undefined,
     refreshIntervalMs: Math.max(0, c.get<number>('refreshIntervalMinutes', 0)) * 60_000,
     logLevel: c.get('logLevel', 'info'),
   };
+}
+
+function exposure(value: unknown): 'full' | 'index' | 'auto' | undefined {
+  return value === 'full' || value === 'index' || value === 'auto' ? value : undefined;
 }

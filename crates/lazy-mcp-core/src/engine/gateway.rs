@@ -8,6 +8,9 @@ use crate::protocol::gateway_handshake;
 use crate::protocol::jsonrpc::{self, Message};
 use serde_json::{json, Value};
 
+/// `serverInfo.name` of the aggregate endpoint.
+pub const AGGREGATE_SERVER_NAME: &str = "lazy-mcp";
+
 /// Methods that need the live server (they go through `ensure_connected`).
 const CALL_METHODS: [&str; 6] = [
     "tools/call",
@@ -189,9 +192,10 @@ impl Engine {
                     })
                     .collect();
                 let instructions = instructions.join("\n\n");
+                // "lazy-mcp": VS Code names tools `mcp_<serverInfo.name>_<tool>`.
                 gateway_handshake::initialize_result(
                     requested,
-                    &self.settings.client_name,
+                    AGGREGATE_SERVER_NAME,
                     &self.settings.client_version,
                     json!({
                         "tools": {"listChanged": true},
