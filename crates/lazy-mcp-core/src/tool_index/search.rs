@@ -12,13 +12,15 @@ const K1: f32 = 1.2;
 
 /// The fields of a tool document: (weight, length normalization `b`).
 /// Name and title say what the tool is; the description how; parameter names
-/// and descriptions what it works on; the server name which world it is in.
-const FIELDS: [(f32, f32); 5] = [
+/// and descriptions what it works on; the server name which world it is in;
+/// the output schema what it gives back (weighted like the parameters).
+const FIELDS: [(f32, f32); 6] = [
     (3.0, 0.3),  // name
     (2.0, 0.3),  // title
     (1.0, 0.75), // description
-    (0.5, 0.75), // parameter names, descriptions and enum values
+    (0.5, 0.75), // parameter names, titles, descriptions and enum values
     (0.7, 0.0),  // server name
+    (0.5, 0.75), // output schema: property names, titles and descriptions
 ];
 
 /// The share of the query's `typed` words a tool matched (`covered` bits).
@@ -94,9 +96,11 @@ fn push_schema_words(schema: &Value, out: &mut String, depth: usize) {
         for (name, property) in properties {
             out.push_str(name);
             out.push(' ');
-            if let Some(d) = property.get("description").and_then(Value::as_str) {
-                out.push_str(d);
-                out.push(' ');
+            for key in ["title", "description"] {
+                if let Some(d) = property.get(key).and_then(Value::as_str) {
+                    out.push_str(d);
+                    out.push(' ');
+                }
             }
             let choices = property.get("enum").and_then(Value::as_array);
             for choice in choices.into_iter().flatten().filter_map(Value::as_str) {
@@ -109,13 +113,29 @@ fn push_schema_words(schema: &Value, out: &mut String, depth: usize) {
     if let Some(items) = schema.get("items") {
         push_schema_words(items, out, depth + 1);
     }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        let variants = schema.get(key).and_then(Value::as_array);
+        for variant in variants.into_iter().flatten() {
+            push_schema_words(variant, out, depth + 1);
+        }
+    }
+    for key in ["$defs", "definitions"] {
+        let defs = schema.get(key).and_then(Value::as_object);
+        for def in defs.into_iter().flat_map(|d| d.values()) {
+            push_schema_words(def, out, depth + 1);
+        }
+    }
 }
 
-fn fields_of(server: &str, tool: &Value) -> [Vec<String>; 5] {
+fn fields_of(server: &str, tool: &Value) -> [Vec<String>; 6] {
     let text = |key: &str| tool.get(key).and_then(Value::as_str).unwrap_or("");
     let mut parameters = String::new();
     if let Some(schema) = tool.get("inputSchema") {
         push_schema_words(schema, &mut parameters, 0);
+    }
+    let mut output = String::new();
+    if let Some(schema) = tool.get("outputSchema") {
+        push_schema_words(schema, &mut output, 0);
     }
     [
         tokenize(text("name")),
@@ -123,6 +143,7 @@ fn fields_of(server: &str, tool: &Value) -> [Vec<String>; 5] {
         tokenize(text("description")),
         tokenize(&parameters),
         tokenize(server),
+        tokenize(&output),
     ]
 }
 
@@ -132,7 +153,7 @@ impl ToolIndex {
     /// Entries without a string `name` are skipped.
     pub fn build(entries: &[(&str, &Value)]) -> ToolIndex {
         let mut tools = Vec::new();
-        let mut docs: Vec<[Vec<String>; 5]> = Vec::new();
+        let mut docs: Vec<[Vec<String>; 6]> = Vec::new();
         for (server, tool) in entries {
             let Some(name) = tool.get("name").and_then(Value::as_str) else {
                 continue;
@@ -150,7 +171,7 @@ impl ToolIndex {
             docs.push(fields_of(server, tool));
         }
         let n = docs.len().max(1) as f32;
-        let mut average = [0f32; 5];
+        let mut average = [0f32; 6];
         for doc in &docs {
             for (sum, field) in average.iter_mut().zip(doc.iter()) {
                 *sum += field.len() as f32 / n;
