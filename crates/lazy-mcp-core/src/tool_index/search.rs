@@ -28,6 +28,26 @@ fn coordination(covered: u64, typed: u32) -> f32 {
     covered.count_ones() as f32 / typed.max(1) as f32
 }
 
+/// Shortest shared part for an unknown query word to stand for an index term.
+const AFFIX_MIN: usize = 5;
+
+/// Whether a query word the index does not know (`uncommitted` → `uncommit`,
+/// `downloadable` → `downloadabl`) stands for the index term `known`: `known`
+/// is its prefix (a derivation the stemmer does not strip), its suffix (after
+/// a prefix such as `un-`, `re-`, `sub-`), or starts with it (a truncated
+/// word), sharing at least [`AFFIX_MIN`] letters. Such terms are searched at
+/// the synonym weight.
+fn affix_related(unknown: &str, known: &str) -> bool {
+    let shared = if unknown.starts_with(known) || unknown.ends_with(known) {
+        known.len()
+    } else if known.starts_with(unknown) {
+        unknown.len()
+    } else {
+        0
+    };
+    shared >= AFFIX_MIN
+}
+
 /// One search result: which tool, how well it matched, and what it does.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchHit {
@@ -277,6 +297,21 @@ impl ToolIndex {
                 put(synonym, SYNONYM_WEIGHT, bit(i));
             }
         }
+        for (i, term) in typed.iter().enumerate() {
+            if self.terms.contains_key(term) {
+                continue;
+            }
+            let mut related: Vec<&str> = self
+                .terms
+                .keys()
+                .map(String::as_str)
+                .filter(|known| affix_related(term, known))
+                .collect();
+            related.sort_unstable();
+            for known in related {
+                put(known, SYNONYM_WEIGHT, bit(i));
+            }
+        }
         (weights, typed.len().min(64) as u32)
     }
 
@@ -479,6 +514,28 @@ mod tests {
         assert_eq!(
             top(&index, "read a file").as_deref(),
             Some("fs/read_text_file")
+        );
+    }
+
+    #[test]
+    fn unknown_words_stand_for_known_prefixes_and_suffixes() {
+        assert!(affix_related("uncommit", "commit"));
+        assert!(affix_related("downloadabl", "download"));
+        assert!(affix_related("director", "directory"));
+        assert!(!affix_related("unstag", "stag"), "too short to tell");
+        assert!(!affix_related("commit", "submit"));
+        let tools = [
+            json!({"name": "download_artifact", "description": "Download an artifact"}),
+            json!({"name": "upload_asset", "description": "Upload an asset"}),
+        ];
+        let index = ToolIndex::build(&[("forge", &tools[0]), ("forge", &tools[1])]);
+        assert_eq!(
+            top(&index, "downloadable artifacts").as_deref(),
+            Some("forge/download_artifact")
+        );
+        assert_eq!(
+            top(&index, "downloadable").as_deref(),
+            Some("forge/download_artifact")
         );
     }
 
