@@ -94,6 +94,11 @@ struct IndexedTool {
     prior: f32,
 }
 
+/// Weight of two adjacent query words found adjacent in a field (the ordered
+/// bigram of Metzler and Croft's sequential dependence model, whose usual
+/// weights are 0.85 for words and 0.10 for ordered pairs).
+const PHRASE_WEIGHT: f32 = 0.1;
+
 /// Score factor of a deprecated tool.
 const DEPRECATED_PRIOR: f32 = 0.8;
 
@@ -106,6 +111,8 @@ pub struct ToolIndex {
     /// Per term: its inverse document frequency and, for every tool that has
     /// it, the tool's saturated BM25F term weight.
     postings: Vec<(f32, Vec<(u32, f32)>)>,
+    /// The single-word terms, sorted, to find those starting with a word.
+    vocabulary: Vec<String>,
 }
 
 fn push_schema_words(schema: &Value, out: &mut String, depth: usize) {
@@ -202,7 +209,7 @@ impl ToolIndex {
         let mut postings: Vec<(f32, Vec<(u32, f32)>)> = Vec::new();
         for (doc_id, doc) in docs.iter().enumerate() {
             // Per term, the length-normalized, weighted frequency over fields.
-            let mut weighted: HashMap<&str, f32> = HashMap::new();
+            let mut weighted: HashMap<String, f32> = HashMap::new();
             for ((field, (weight, b)), avg) in doc.iter().zip(FIELDS).zip(average) {
                 let norm = if avg > 0.0 {
                     1.0 - b + b * field.len() as f32 / avg
@@ -210,17 +217,22 @@ impl ToolIndex {
                     1.0
                 };
                 for term in field {
-                    *weighted.entry(term.as_str()).or_default() += weight / norm;
+                    *weighted.entry(term.clone()).or_default() += weight / norm;
+                }
+                for pair in field.windows(2) {
+                    if let [first, second] = pair {
+                        *weighted.entry(format!("{first} {second}")).or_default() += weight / norm;
+                    }
                 }
             }
-            let mut sorted: Vec<(&str, f32)> = weighted.into_iter().collect();
-            sorted.sort_by(|a, b| a.0.cmp(b.0));
+            let mut sorted: Vec<(String, f32)> = weighted.into_iter().collect();
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
             for (term, tf) in sorted {
-                let id = match terms.get(term) {
+                let id = match terms.get(&term) {
                     Some(id) => *id,
                     None => {
                         postings.push((0.0, Vec::new()));
-                        terms.insert(term.to_string(), postings.len() - 1);
+                        terms.insert(term, postings.len() - 1);
                         postings.len() - 1
                     }
                 };
@@ -233,10 +245,14 @@ impl ToolIndex {
             let df = list.len() as f32;
             *idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
         }
+        let mut vocabulary: Vec<String> =
+            terms.keys().filter(|t| !t.contains(' ')).cloned().collect();
+        vocabulary.sort_unstable();
         ToolIndex {
             tools,
             terms,
             postings,
+            vocabulary,
         }
     }
 
@@ -290,6 +306,10 @@ impl ToolIndex {
                 if self.terms.contains_key(&joined) {
                     put(&joined, 1.0, bit(i) | bit(i + 1));
                 }
+                let phrase = format!("{first} {second}");
+                if self.terms.contains_key(&phrase) {
+                    put(&phrase, PHRASE_WEIGHT, bit(i) | bit(i + 1));
+                }
             }
         }
         for (i, term) in typed.iter().enumerate() {
@@ -301,18 +321,37 @@ impl ToolIndex {
             if self.terms.contains_key(term) {
                 continue;
             }
-            let mut related: Vec<&str> = self
-                .terms
-                .keys()
-                .map(String::as_str)
-                .filter(|known| affix_related(term, known))
-                .collect();
-            related.sort_unstable();
-            for known in related {
+            for known in self.affix_related_terms(term) {
                 put(known, SYNONYM_WEIGHT, bit(i));
             }
         }
         (weights, typed.len().min(64) as u32)
+    }
+
+    /// The index terms an unknown query word stands for (see
+    /// [`affix_related`]), sorted: its known prefixes and suffixes, and the
+    /// known words it begins. Lookups only, no scan of the vocabulary.
+    fn affix_related_terms(&self, unknown: &str) -> Vec<&str> {
+        let mut related: Vec<&str> = Vec::new();
+        for (i, _) in unknown.char_indices().skip(1) {
+            for part in [unknown.get(..i), unknown.get(i..)].into_iter().flatten() {
+                if let Some((known, _)) = self.terms.get_key_value(part) {
+                    if affix_related(unknown, known) {
+                        related.push(known);
+                    }
+                }
+            }
+        }
+        let start = self.vocabulary.partition_point(|t| t.as_str() < unknown);
+        let longer = self.vocabulary.get(start..).unwrap_or(&[]);
+        for known in longer.iter().take_while(|t| t.starts_with(unknown)) {
+            if affix_related(unknown, known) {
+                related.push(known);
+            }
+        }
+        related.sort_unstable();
+        related.dedup();
+        related
     }
 
     /// The `limit` tools that best match `query`, best first: the BM25F sum
