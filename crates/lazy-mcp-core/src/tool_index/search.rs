@@ -358,7 +358,7 @@ impl ToolIndex {
     /// over the query's terms, times the share of typed words the tool
     /// matched (Lucene's classic coordination factor, so a tool matching
     /// three of four words beats one matching one word very well). Tools
-    /// sharing no word (or synonym) with the query are never returned, so the
+    /// sharing no word (or synonym, or affix-related term) with the query are never returned, so the
     /// list may be shorter than `limit` or empty. Ties keep build order.
     pub fn search(&self, query: &str, limit: usize) -> Vec<SearchHit> {
         let mut scores = vec![0f32; self.tools.len()];
