@@ -8,8 +8,8 @@
 //!    index plus the three meta-tools (`index`), per server and in total —
 //!    counted with `estimate_tokens`, an estimate (`--dump DIR` writes both
 //!    texts so bench/tool-index-tokens.mjs can count them with a real tokenizer);
-//! 2. top-1 / top-5 accuracy of `search` on the development and held-out query
-//!    sets;
+//! 2. top-1 / top-5 accuracy of `search` on the development query set and the
+//!    two held-out sets;
 //! 3. median and p99 latency of one `search` over 1,000 tools.
 
 #[path = "../tests/tool_index_support/mod.rs"]
@@ -182,6 +182,7 @@ fn main() {
     for (label, queries) in [
         ("development (queries.json)", queries()),
         ("held-out (queries_holdout.json)", holdout_queries()),
+        ("held-out 2 (queries_holdout2.json)", holdout2_queries()),
     ] {
         let (top1, top5, n) = accuracy(&index, &queries);
         println!(
@@ -201,7 +202,11 @@ fn main() {
     let started = Instant::now();
     let big = ToolIndex::build(&refs);
     let build_ms = started.elapsed().as_secs_f64() * 1e3;
-    let all_queries: Vec<Query> = queries().into_iter().chain(holdout_queries()).collect();
+    let all_queries: Vec<Query> = queries()
+        .into_iter()
+        .chain(holdout_queries())
+        .chain(holdout2_queries())
+        .collect();
     let mut micros = Vec::new();
     let mut found = 0usize;
     for _round in 0..200 {

@@ -83,6 +83,10 @@ fn accuracy(index: &ToolIndex, queries: &[Query], label: &str) -> (usize, usize)
     (top1, top5)
 }
 
+/// Floors of the second held-out set (what the ranking reaches on it).
+const HOLDOUT2_TOP5: usize = 44;
+const HOLDOUT2_TOP1: usize = 35;
+
 fn mixed_index() -> ToolIndex {
     let entries = mixed_entries();
     let refs: Vec<(&str, &Value)> = entries.iter().map(|(s, t)| (s.as_str(), t)).collect();
@@ -116,13 +120,36 @@ fn top5_accuracy_on_the_held_out_queries() {
     assert!(top1 >= 20, "top-1 fell to {top1}/{}", queries.len());
 }
 
+/// Written before the search-quality changes and never used to tune them; it
+/// also asks for forge tools. The floor holds what is reached.
+#[test]
+fn top5_accuracy_on_the_second_held_out_queries() {
+    let queries = holdout2_queries();
+    assert!(queries.len() >= 30);
+    let (top1, top5) = accuracy(&mixed_index(), &queries, "held-out 2");
+    assert!(
+        top5 >= HOLDOUT2_TOP5,
+        "top-5 fell to {top5}/{}",
+        queries.len()
+    );
+    assert!(
+        top1 >= HOLDOUT2_TOP1,
+        "top-1 fell to {top1}/{}",
+        queries.len()
+    );
+}
+
 #[test]
 fn every_expected_tool_exists_in_the_fixture() {
-    let names: BTreeSet<String> = real_tools()
+    let names: BTreeSet<String> = mixed_entries()
         .iter()
         .map(|(s, t)| format!("{s}/{}", t["name"].as_str().unwrap()))
         .collect();
-    for q in queries().iter().chain(holdout_queries().iter()) {
+    let all = queries()
+        .into_iter()
+        .chain(holdout_queries())
+        .chain(holdout2_queries());
+    for q in &all.collect::<Vec<_>>() {
         for name in &q.accept {
             assert!(names.contains(name), "{:?} expects unknown {name}", q.query);
         }

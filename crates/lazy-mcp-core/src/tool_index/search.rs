@@ -12,18 +12,40 @@ const K1: f32 = 1.2;
 
 /// The fields of a tool document: (weight, length normalization `b`).
 /// Name and title say what the tool is; the description how; parameter names
-/// and descriptions what it works on; the server name which world it is in.
-const FIELDS: [(f32, f32); 5] = [
+/// and descriptions what it works on; the server name which world it is in;
+/// the output schema what it gives back (weighted like the parameters).
+const FIELDS: [(f32, f32); 6] = [
     (3.0, 0.3),  // name
     (2.0, 0.3),  // title
     (1.0, 0.75), // description
-    (0.5, 0.75), // parameter names, descriptions and enum values
+    (0.5, 0.75), // parameter names, titles, descriptions and enum values
     (0.7, 0.0),  // server name
+    (0.5, 0.75), // output schema: property names, titles and descriptions
 ];
 
 /// The share of the query's `typed` words a tool matched (`covered` bits).
 fn coordination(covered: u64, typed: u32) -> f32 {
     covered.count_ones() as f32 / typed.max(1) as f32
+}
+
+/// Shortest shared part for an unknown query word to stand for an index term.
+const AFFIX_MIN: usize = 5;
+
+/// Whether a query word the index does not know (`uncommitted` → `uncommit`,
+/// `downloadable` → `downloadabl`) stands for the index term `known`: `known`
+/// is its prefix (a derivation the stemmer does not strip), its suffix (after
+/// a prefix such as `un-`, `re-`, `sub-`), or starts with it (a truncated
+/// word), sharing at least [`AFFIX_MIN`] letters. Such terms are searched at
+/// the synonym weight.
+fn affix_related(unknown: &str, known: &str) -> bool {
+    let shared = if unknown.starts_with(known) || unknown.ends_with(known) {
+        known.len()
+    } else if known.starts_with(unknown) {
+        unknown.len()
+    } else {
+        0
+    };
+    shared >= AFFIX_MIN
 }
 
 /// One search result: which tool, how well it matched, and what it does.
@@ -72,6 +94,11 @@ struct IndexedTool {
     prior: f32,
 }
 
+/// Weight of two adjacent query words found adjacent in a field (the ordered
+/// bigram of Metzler and Croft's sequential dependence model, whose usual
+/// weights are 0.85 for words and 0.10 for ordered pairs).
+const PHRASE_WEIGHT: f32 = 0.1;
+
 /// Score factor of a deprecated tool.
 const DEPRECATED_PRIOR: f32 = 0.8;
 
@@ -84,6 +111,8 @@ pub struct ToolIndex {
     /// Per term: its inverse document frequency and, for every tool that has
     /// it, the tool's saturated BM25F term weight.
     postings: Vec<(f32, Vec<(u32, f32)>)>,
+    /// The single-word terms, sorted, to find those starting with a word.
+    vocabulary: Vec<String>,
 }
 
 fn push_schema_words(schema: &Value, out: &mut String, depth: usize) {
@@ -94,9 +123,11 @@ fn push_schema_words(schema: &Value, out: &mut String, depth: usize) {
         for (name, property) in properties {
             out.push_str(name);
             out.push(' ');
-            if let Some(d) = property.get("description").and_then(Value::as_str) {
-                out.push_str(d);
-                out.push(' ');
+            for key in ["title", "description"] {
+                if let Some(d) = property.get(key).and_then(Value::as_str) {
+                    out.push_str(d);
+                    out.push(' ');
+                }
             }
             let choices = property.get("enum").and_then(Value::as_array);
             for choice in choices.into_iter().flatten().filter_map(Value::as_str) {
@@ -109,13 +140,29 @@ fn push_schema_words(schema: &Value, out: &mut String, depth: usize) {
     if let Some(items) = schema.get("items") {
         push_schema_words(items, out, depth + 1);
     }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        let variants = schema.get(key).and_then(Value::as_array);
+        for variant in variants.into_iter().flatten() {
+            push_schema_words(variant, out, depth + 1);
+        }
+    }
+    for key in ["$defs", "definitions"] {
+        let defs = schema.get(key).and_then(Value::as_object);
+        for def in defs.into_iter().flat_map(|d| d.values()) {
+            push_schema_words(def, out, depth + 1);
+        }
+    }
 }
 
-fn fields_of(server: &str, tool: &Value) -> [Vec<String>; 5] {
+fn fields_of(server: &str, tool: &Value) -> [Vec<String>; 6] {
     let text = |key: &str| tool.get(key).and_then(Value::as_str).unwrap_or("");
     let mut parameters = String::new();
     if let Some(schema) = tool.get("inputSchema") {
         push_schema_words(schema, &mut parameters, 0);
+    }
+    let mut output = String::new();
+    if let Some(schema) = tool.get("outputSchema") {
+        push_schema_words(schema, &mut output, 0);
     }
     [
         tokenize(text("name")),
@@ -123,6 +170,7 @@ fn fields_of(server: &str, tool: &Value) -> [Vec<String>; 5] {
         tokenize(text("description")),
         tokenize(&parameters),
         tokenize(server),
+        tokenize(&output),
     ]
 }
 
@@ -132,7 +180,7 @@ impl ToolIndex {
     /// Entries without a string `name` are skipped.
     pub fn build(entries: &[(&str, &Value)]) -> ToolIndex {
         let mut tools = Vec::new();
-        let mut docs: Vec<[Vec<String>; 5]> = Vec::new();
+        let mut docs: Vec<[Vec<String>; 6]> = Vec::new();
         for (server, tool) in entries {
             let Some(name) = tool.get("name").and_then(Value::as_str) else {
                 continue;
@@ -150,7 +198,7 @@ impl ToolIndex {
             docs.push(fields_of(server, tool));
         }
         let n = docs.len().max(1) as f32;
-        let mut average = [0f32; 5];
+        let mut average = [0f32; 6];
         for doc in &docs {
             for (sum, field) in average.iter_mut().zip(doc.iter()) {
                 *sum += field.len() as f32 / n;
@@ -161,7 +209,7 @@ impl ToolIndex {
         let mut postings: Vec<(f32, Vec<(u32, f32)>)> = Vec::new();
         for (doc_id, doc) in docs.iter().enumerate() {
             // Per term, the length-normalized, weighted frequency over fields.
-            let mut weighted: HashMap<&str, f32> = HashMap::new();
+            let mut weighted: HashMap<String, f32> = HashMap::new();
             for ((field, (weight, b)), avg) in doc.iter().zip(FIELDS).zip(average) {
                 let norm = if avg > 0.0 {
                     1.0 - b + b * field.len() as f32 / avg
@@ -169,17 +217,22 @@ impl ToolIndex {
                     1.0
                 };
                 for term in field {
-                    *weighted.entry(term.as_str()).or_default() += weight / norm;
+                    *weighted.entry(term.clone()).or_default() += weight / norm;
+                }
+                for pair in field.windows(2) {
+                    if let [first, second] = pair {
+                        *weighted.entry(format!("{first} {second}")).or_default() += weight / norm;
+                    }
                 }
             }
-            let mut sorted: Vec<(&str, f32)> = weighted.into_iter().collect();
-            sorted.sort_by(|a, b| a.0.cmp(b.0));
+            let mut sorted: Vec<(String, f32)> = weighted.into_iter().collect();
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
             for (term, tf) in sorted {
-                let id = match terms.get(term) {
+                let id = match terms.get(&term) {
                     Some(id) => *id,
                     None => {
                         postings.push((0.0, Vec::new()));
-                        terms.insert(term.to_string(), postings.len() - 1);
+                        terms.insert(term, postings.len() - 1);
                         postings.len() - 1
                     }
                 };
@@ -192,10 +245,14 @@ impl ToolIndex {
             let df = list.len() as f32;
             *idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
         }
+        let mut vocabulary: Vec<String> =
+            terms.keys().filter(|t| !t.contains(' ')).cloned().collect();
+        vocabulary.sort_unstable();
         ToolIndex {
             tools,
             terms,
             postings,
+            vocabulary,
         }
     }
 
@@ -249,6 +306,10 @@ impl ToolIndex {
                 if self.terms.contains_key(&joined) {
                     put(&joined, 1.0, bit(i) | bit(i + 1));
                 }
+                let phrase = format!("{first} {second}");
+                if self.terms.contains_key(&phrase) {
+                    put(&phrase, PHRASE_WEIGHT, bit(i) | bit(i + 1));
+                }
             }
         }
         for (i, term) in typed.iter().enumerate() {
@@ -256,14 +317,48 @@ impl ToolIndex {
                 put(synonym, SYNONYM_WEIGHT, bit(i));
             }
         }
+        for (i, term) in typed.iter().enumerate() {
+            if self.terms.contains_key(term) {
+                continue;
+            }
+            for known in self.affix_related_terms(term) {
+                put(known, SYNONYM_WEIGHT, bit(i));
+            }
+        }
         (weights, typed.len().min(64) as u32)
+    }
+
+    /// The index terms an unknown query word stands for (see
+    /// [`affix_related`]), sorted: its known prefixes and suffixes, and the
+    /// known words it begins. Lookups only, no scan of the vocabulary.
+    fn affix_related_terms(&self, unknown: &str) -> Vec<&str> {
+        let mut related: Vec<&str> = Vec::new();
+        for (i, _) in unknown.char_indices().skip(1) {
+            for part in [unknown.get(..i), unknown.get(i..)].into_iter().flatten() {
+                if let Some((known, _)) = self.terms.get_key_value(part) {
+                    if affix_related(unknown, known) {
+                        related.push(known);
+                    }
+                }
+            }
+        }
+        let start = self.vocabulary.partition_point(|t| t.as_str() < unknown);
+        let longer = self.vocabulary.get(start..).unwrap_or(&[]);
+        for known in longer.iter().take_while(|t| t.starts_with(unknown)) {
+            if affix_related(unknown, known) {
+                related.push(known);
+            }
+        }
+        related.sort_unstable();
+        related.dedup();
+        related
     }
 
     /// The `limit` tools that best match `query`, best first: the BM25F sum
     /// over the query's terms, times the share of typed words the tool
     /// matched (Lucene's classic coordination factor, so a tool matching
     /// three of four words beats one matching one word very well). Tools
-    /// sharing no word (or synonym) with the query are never returned, so the
+    /// sharing no word (or synonym, or affix-related term) with the query are never returned, so the
     /// list may be shorter than `limit` or empty. Ties keep build order.
     pub fn search(&self, query: &str, limit: usize) -> Vec<SearchHit> {
         let mut scores = vec![0f32; self.tools.len()];
@@ -458,6 +553,28 @@ mod tests {
         assert_eq!(
             top(&index, "read a file").as_deref(),
             Some("fs/read_text_file")
+        );
+    }
+
+    #[test]
+    fn unknown_words_stand_for_known_prefixes_and_suffixes() {
+        assert!(affix_related("uncommit", "commit"));
+        assert!(affix_related("downloadabl", "download"));
+        assert!(affix_related("director", "directory"));
+        assert!(!affix_related("unstag", "stag"), "too short to tell");
+        assert!(!affix_related("commit", "submit"));
+        let tools = [
+            json!({"name": "download_artifact", "description": "Download an artifact"}),
+            json!({"name": "upload_asset", "description": "Upload an asset"}),
+        ];
+        let index = ToolIndex::build(&[("forge", &tools[0]), ("forge", &tools[1])]);
+        assert_eq!(
+            top(&index, "downloadable artifacts").as_deref(),
+            Some("forge/download_artifact")
+        );
+        assert_eq!(
+            top(&index, "downloadable").as_deref(),
+            Some("forge/download_artifact")
         );
     }
 

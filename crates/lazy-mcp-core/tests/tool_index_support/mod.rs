@@ -55,6 +55,12 @@ pub fn holdout_queries() -> Vec<Query> {
     query_set("queries_holdout.json")
 }
 
+/// The second held-out query set (real tools and the synthetic forge),
+/// written before the search-quality changes and never used to tune them.
+pub fn holdout2_queries() -> Vec<Query> {
+    query_set("queries_holdout2.json")
+}
+
 fn query_set(file: &str) -> Vec<Query> {
     let set = fixture(file);
     let queries = set.get("queries").and_then(Value::as_array);
