@@ -35,7 +35,9 @@ pub fn meta_tools() -> Vec<Value> {
                 },
                 "required": ["query"],
                 "additionalProperties": false
-            }
+            },
+            // search, load and unload change nothing outside the session: no confirmation needed.
+            "annotations": {"readOnlyHint": true}
         }),
         json!({
             "name": LOAD_TOOLS,
@@ -47,7 +49,8 @@ pub fn meta_tools() -> Vec<Value> {
                 },
                 "required": ["names"],
                 "additionalProperties": false
-            }
+            },
+            "annotations": {"readOnlyHint": true}
         }),
         json!({
             "name": UNLOAD_TOOLS,
@@ -59,7 +62,8 @@ pub fn meta_tools() -> Vec<Value> {
                 },
                 "required": ["names"],
                 "additionalProperties": false
-            }
+            },
+            "annotations": {"readOnlyHint": true}
         }),
         json!({
             "name": CALL_TOOL,

@@ -1,0 +1,96 @@
+// The tool index in a real VS Code (issue 7): with lazyMcp.toolExposure = index,
+// vscode.lm.tools holds only the meta-tools of the "Lazy MCP tool index"
+// definition; load_tools adds a tool, which then works; call_tool works in one
+// step; only real calls start a server. Runs in the warm phase, after its
+// no-spawn checks (files run in name order).
+'use strict';
+
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const vscode = require('vscode');
+
+const phase = process.env.LAZY_MCP_TEST_PHASE || 'dev';
+const workspace = process.env.LAZY_MCP_TEST_WORKSPACE || vscode.workspace.workspaceFolders?.[0]?.uri.fsPath || '';
+const spawnLog = path.join(workspace, '.lazy-mcp-test', 'spawns.log');
+const meta = ['search_tools', 'load_tools', 'unload_tools', 'call_tool'];
+
+async function api() {
+  const exports = await vscode.extensions.getExtension('lazy-mcp.lazy-mcp').activate();
+  assert.ok(exports, 'the extension returned no API');
+  return exports;
+}
+
+async function waitFor(what, predicate, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await predicate();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; tools: ${vscode.lm.tools.map((t) => t.name).join(' ')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const spawnCount = () => (fs.existsSync(spawnLog) ? fs.readFileSync(spawnLog, 'utf8').split('\n').filter((l) => /^\d+$/.test(l)).length : 0);
+const toolsOf = (server) => vscode.lm.tools.filter((t) => t.name.startsWith(`mcp_${server.slice(0, 13)}`));
+const indexTools = () => toolsOf('lazy-mcp');
+const find = (suffix) => vscode.lm.tools.find((t) => t.name.startsWith('mcp_lazy-mcp') && t.name.endsWith(suffix));
+const textOf = (result) => result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : JSON.stringify(p))).join('\n');
+const invoke = async (suffix, input) => textOf(await vscode.lm.invokeTool(find(suffix).name, { input, toolInvocationToken: undefined }));
+const setExposure = (mode) => vscode.workspace.getConfiguration('lazyMcp').update('toolExposure', mode, vscode.ConfigurationTarget.Global);
+
+if (phase === 'warm') {
+  suite('Tool index in VS Code (lazyMcp.toolExposure = index)', () => {
+    suiteTeardown(async () => {
+      await setExposure(undefined);
+    });
+
+    test('vscode.lm.tools holds only the meta-tools; switching spawned nothing', async () => {
+      const lazy = await api();
+      const spawns = spawnCount();
+      await setExposure('index');
+      await waitFor('only the meta-tools', () => toolsOf('memory').length === 0 && toolsOf('everything').length === 0 && indexTools().length === meta.length);
+      assert.deepEqual(indexTools().map((t) => t.name.replace(/^mcp_lazy-mcp_/, '')).sort(), [...meta].sort());
+      assert.ok(lazy.definitionLabels().includes('Lazy MCP tool index'));
+      assert.match(find('_load_tools').description, /read_graph/, 'the index rides in load_tools');
+      assert.equal(spawnCount(), spawns);
+    });
+
+    test('search_tools finds a tool and load_tools adds it to vscode.lm.tools without starting anything', async () => {
+      const spawns = spawnCount();
+      assert.match(await invoke('_search_tools', { query: 'read the whole knowledge graph' }), /^memory\/read_graph/m);
+      const loaded = await invoke('_load_tools', { names: ['memory/read_graph'] });
+      assert.match(loaded, /Loaded: memory\/read_graph/);
+      await waitFor('the loaded tool in vscode.lm.tools', () => find('memory__read_graph'));
+      assert.equal(spawnCount(), spawns, 'searching and loading start nothing');
+    });
+
+    test('the loaded tool and call_tool work; each starts only its own server', async () => {
+      const lazy = await api();
+      const spawns = spawnCount();
+      const memory = lazy.snapshot().servers.find((s) => s.name === 'memory');
+      const memoryRunning = memory.state.kind === 'CONNECTED';
+      assert.match(await invoke('memory__read_graph', {}), /entities/);
+      assert.equal(spawnCount(), spawns + (memoryRunning ? 0 : 1));
+      const echoed = await invoke('_call_tool', { name: 'everything/echo', arguments: { message: 'through the index' } });
+      assert.match(echoed, /through the index/);
+      assert.equal(spawnCount(), spawns + (memoryRunning ? 0 : 1) + 1, 'call_tool started exactly everything');
+      const bad = await invoke('_call_tool', { name: 'everything/echo', arguments: { message: 7 } });
+      assert.match(bad, /arguments\.message must be string/);
+    });
+
+    test('MCP Diagnostics shows the mode, tokens now vs full and the loaded tool', async () => {
+      const report = await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
+      assert.match(report, /\| memory \| .*\| index \| /);
+      assert.match(report, /loaded from the index: read_graph/);
+      assert.match(report, /the tool index and its meta-tools take/);
+    });
+
+    test('back to full: the schemas return and the tool index definition goes', async () => {
+      const lazy = await api();
+      await setExposure('full');
+      await waitFor('memory and everything tools back', () => toolsOf('memory').length >= 9 && toolsOf('everything').length >= 10);
+      await waitFor('the tool index gone', () => !lazy.definitionLabels().includes('Lazy MCP tool index') && indexTools().length === 0);
+    });
+  });
+}
