@@ -27,3 +27,19 @@ for (const [label, key] of [['six real servers (51)', 'real'], ['six real + forg
     `| ${label} | ${full} | ${summaries} (${pct(summaries, full)}) | ${names} (${pct(names, full)}) | ${e.full} / ${e.summaries} / ${e.names} |`,
   );
 }
+
+// What the engine's aggregate endpoint lists to a new client at session start
+// (a warm engine, nothing spawned), per tool exposure mode.
+const lines = (name) => fs.readFileSync(path.join(dir, name), 'utf8').split('\n').filter(Boolean).length;
+console.log('');
+console.log('| tools | engine tools/list, full: tools / o200k | index: tools / o200k | auto (default settings): tools / o200k |');
+console.log('|---|---:|---:|---:|');
+for (const [label, key] of [['six real servers (51)', 'real'], ['six real + forge 200 (251)', 'all']]) {
+  const cell = (mode) => {
+    const file = `${key}-engine-${mode}.txt`;
+    return { tools: lines(file), tokens: count(file) };
+  };
+  const [full, index, auto] = ['full', 'index', 'auto'].map(cell);
+  const show = (c) => `${c.tools} / ${c.tokens} (${pct(c.tokens, full.tokens)})`;
+  console.log(`| ${label} | ${full.tools} / ${full.tokens} | ${show(index)} | ${show(auto)} |`);
+}

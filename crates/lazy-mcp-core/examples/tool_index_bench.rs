@@ -12,9 +12,12 @@
 //!    two held-out sets;
 //! 3. median and p99 latency of one `search` over 1,000 tools.
 
+#[path = "support/engine_tool_lists.rs"]
+mod engine_tool_lists;
 #[path = "../tests/tool_index_support/mod.rs"]
 mod tool_index_support;
 
+use lazy_mcp_core::config::model::ToolExposure;
 use lazy_mcp_core::tool_index::{
     estimate_tokens, meta_tools, meta_tools_with_index, IndexDetail, ToolIndex,
 };
@@ -111,7 +114,7 @@ fn main() {
         );
     }
     println!(
-        "| meta-tools (search_tools, load_tools, call_tool) | 3 | | {meta} | {meta} |",
+        "| meta-tools (search_tools, load_tools, unload_tools, call_tool) | 4 | | {meta} | {meta} |",
         meta = estimate_tokens(&meta_text())
     );
     let real: Vec<(&str, &Value)> = entries
@@ -150,6 +153,11 @@ fn main() {
         dumps.push((format!("{key}-full.txt"), full));
         dumps.push((format!("{key}-summaries.txt"), summaries));
         dumps.push((format!("{key}-names.txt"), names));
+        // What the engine really lists to a new client in each mode.
+        for mode in [ToolExposure::Full, ToolExposure::Index, ToolExposure::Auto] {
+            let listed = engine_tool_lists::engine_tools_list(set, mode);
+            dumps.push((format!("{key}-engine-{}.txt", mode.as_str()), listed));
+        }
     }
     if let Some(dir) = &dump_dir {
         dumps.push((
