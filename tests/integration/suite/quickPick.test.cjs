@@ -1,0 +1,51 @@
+// The palette path in a real VS Code: Disable Server / Enable Server without an
+// argument show a quick pick of the servers in a state the command applies to;
+// accepting an item acts on that server. Warm phase (the catalogue is there, so
+// enabling again spawns nothing).
+'use strict';
+
+const assert = require('node:assert/strict');
+const vscode = require('vscode');
+
+const phase = process.env.LAZY_MCP_TEST_PHASE || 'dev';
+
+async function api() {
+  return vscode.extensions.getExtension('lazy-mcp.lazy-mcp').activate();
+}
+
+async function waitFor(what, predicate, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await predicate();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const stateOf = (lazy, name) => lazy.snapshot().servers.find((s) => s.name === name)?.state.kind;
+
+/** Runs a command that shows a quick pick, then accepts its first (selected) item. */
+async function pickFirst(command) {
+  const done = vscode.commands.executeCommand(command);
+  await new Promise((r) => setTimeout(r, 800));
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  await done;
+}
+
+if (phase === 'warm') {
+  suite('Commands from the palette (quick picks)', () => {
+    test('Disable Server picks from the enabled servers; Enable Server from the disabled ones', async () => {
+      const lazy = await api();
+      await waitFor('both servers catalogued', () => ['everything', 'memory'].every((n) => ['CATALOGUED', 'CONNECTED'].includes(stateOf(lazy, n))));
+      // Servers are listed by name: "everything" is the first item.
+      await pickFirst('lazyMcp.disableServer');
+      await waitFor('everything disabled', () => stateOf(lazy, 'everything') === 'DISABLED');
+      assert.notEqual(stateOf(lazy, 'memory'), 'DISABLED', 'only the picked server');
+      assert.ok(!lazy.exposedServers().includes('everything'));
+      // Only "everything" is disabled, so it is the one Enable offers.
+      await pickFirst('lazyMcp.enableServer');
+      await waitFor('everything back', () => stateOf(lazy, 'everything') === 'CATALOGUED' && lazy.exposedServers().includes('everything'));
+    });
+  });
+}
