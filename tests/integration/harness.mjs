@@ -148,7 +148,7 @@ export function withTimeout(promise, timeoutMs, what) {
   return Promise.race([promise, t]).finally(() => clearTimeout(timer));
 }
 
-async function freePort() {
+export async function freePort() {
   const srv = net.createServer();
   srv.listen(0, '127.0.0.1');
   await once(srv, 'listening');
@@ -389,7 +389,7 @@ function makeLogSink(phase, logFile) {
   return { sink, hostLines };
 }
 
-export async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, stateDir, vsix, testEnv, screenshot, testsPath = SUITE, profileDir }) {
+export async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, stateDir, vsix, testEnv, screenshot, testsPath = SUITE, profileDir, port: fixedPort }) {
   // stateDir: where VS Code keeps its state; the warm phase reuses the dev phase's.
   const dirs = {
     userData: path.join(stateDir, 'user-data'),
@@ -416,7 +416,8 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
     await installVsixServer({ tools, vsix, dirs, env, logFile: path.join(phaseDir, 'install.log') });
   }
 
-  const port = await freePort();
+  // a fixed port keeps the page's origin, and with it the workbench's browser storage (IndexedDB)
+  const port = fixedPort ?? (await freePort());
   let server;
   let browser;
   const { sink, hostLines } = makeLogSink(phase, path.join(phaseDir, 'workbench.log'));
