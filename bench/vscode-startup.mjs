@@ -9,16 +9,18 @@
 //                  workbench.mcp.startServer('*', {waitForLiveTools}) (what a chat request does
 //                  when VS Code decides to start them)
 //   native-cached  the same window, nothing started: what VS Code shows from its own tool cache
+//   lazy-uncached, native-uncached  lazy / native again on a new page origin: VS Code's web
+//                  workbench keeps its tool cache in per-origin browser storage, so it is empty
 // One warm-up launch per workspace first (catalogue / VS Code's tool cache); every measured
 // launch reuses that workspace's user data, server data and Chromium profile.
 //
-// Env: BENCH_RUNS (5) launches per configuration. Writes bench/results/vscode-startup.{json,md}.
-import { copyFileSync } from 'node:fs';
+// Env: BENCH_RUNS (5) launches per configuration; BENCH_CONFIGS (all) comma-separated subset;
+// BENCH_KEEP=1 keeps the run dir under .test-runs/. Writes bench/results/vscode-startup.{json,md}.
 import fs from 'node:fs';
 import path from 'node:path';
 import { HARNESS, REPO, endEverything, freePort, mkdirs, runPhaseHeadless, say } from '../tests/integration/harness.mjs';
 import { ensureIntegrationTools } from '../scripts/tools/index.mjs';
-import { summary } from './lib/stats.mjs';
+import { startupTable } from './lib/vscodeStartupTable.mjs';
 import { serverPathMark, writeLazyWorkspace, writeNativeWorkspace } from './lib/vscodeWorkspaces.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS || 5);
@@ -31,6 +33,10 @@ const CONFIGS = {
   lazy: { side: 'lazy', devPath: REPO, start: false },
   native: { side: 'native', devPath: HARNESS, start: true },
   'native-cached': { side: 'native', devPath: HARNESS, start: false, timeoutMs: 20_000 },
+  // a new page origin = empty browser storage: VS Code's tool cache is empty, Lazy MCP's
+  // catalogue (in the server's user data) is still warm; as in a new profile or browser
+  'lazy-uncached': { side: 'lazy', devPath: REPO, start: false, freshOrigin: true },
+  'native-uncached': { side: 'native', devPath: HARNESS, start: true, freshOrigin: true },
 };
 
 for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -78,7 +84,7 @@ async function launch(runDir, name, config, mode) {
     testsPath: PROBE,
     profileDir: path.join(stateDir, 'chromium-profile'),
     // VS Code's web workbench keeps its state (e.g. its MCP tool cache) per page origin
-    port: (launch.ports[config.side] ??= await freePort()),
+    port: config.freshOrigin ? await freePort() : (launch.ports[config.side] ??= await freePort()),
   });
   // Every server process must be gone once VS Code has stopped.
   const deadline = Date.now() + 5000;
@@ -106,46 +112,6 @@ function metrics(r) {
   };
 }
 
-const fmt = (s) => (s ? `${Math.round(s.median)} ms (${Math.round(s.min)}–${Math.round(s.max)})` : '—');
-const stat = (runs, key) => {
-  const xs = runs.map((m) => m[key]).filter((x) => typeof x === 'number');
-  return xs.length ? summary(xs) : null;
-};
-const counts = (runs, key) => {
-  const xs = runs.map((m) => m[key]).filter((x) => typeof x === 'number');
-  if (!xs.length) return '—';
-  const [lo, hi] = [Math.min(...xs), Math.max(...xs)];
-  return lo === hi ? String(lo) : `${lo}–${hi}`;
-};
-
-function table(byConfig, expected) {
-  const [lazy, native, cached] = ['lazy', 'native', 'native-cached'].map((c) => byConfig[c] ?? []);
-  const ratio = (a, b) => (a && b ? `${(a.median / b.median).toFixed(2)}×` : '—');
-  const cols = [lazy, native, cached];
-  const timed = (label, key) => {
-    const [l, n, c] = cols.map((x) => stat(x, key));
-    return [label, ...[l, n, c].map(fmt), ratio(l, n), ratio(l, c)];
-  };
-  const rows = [
-    timed('window opened → every expected tool in `vscode.lm.tools`', 'toolsFromOpen'),
-    timed('extension host start → every expected tool in `vscode.lm.tools`', 'toolsFromHost'),
-    ['window opened → all 3 servers running, tools live', 'none started', fmt(stat(native, 'liveFromOpen')), 'none started', '', ''],
-    ['extension host start → Lazy MCP active', fmt(stat(lazy, 'activeFromHost')), '—', '—', '', ''],
-    ['tools already there when the probe started (time above is then an upper bound)', ...cols.map((x) => `${x.filter((m) => m.presentAtRun).length} of ${x.length}`), '', ''],
-    ['server processes spawned: when the tools were there / 3 s later', ...cols.map((x) => `${counts(x, 'spawnedAtTools')} / ${counts(x, 'spawned')}`), '', ''],
-    ['server processes left after VS Code stopped', ...cols.map((x) => counts(x, 'leftover')), '', ''],
-  ];
-  const failed = Object.values(byConfig).flat().filter((m) => m.error);
-  return [
-    `Tools expected: lazy ${expected.lazy}, native ${expected.native} (names starting \`mcp_\`). Median (min–max) of ${RUNS} launches per column.`,
-    '',
-    '| | Lazy MCP, warm catalogue | `.vscode/mcp.json`, servers started at once | `.vscode/mcp.json`, nothing started | lazy / native started | lazy / native not started |',
-    '|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-    ...(failed.length ? ['', `Launches with an error (not in the medians): ${failed.map((m) => `${m.name}: ${m.error}`).join('; ')}`] : []),
-  ].join('\n');
-}
-
 async function main() {
   if (!fs.existsSync(path.join(REPO, 'dist', 'extension.js'))) throw new Error('dist/ is not built (run: npm run build)');
   launch.tools = ensureIntegrationTools();
@@ -164,7 +130,8 @@ async function main() {
   const byConfig = {};
   for (let i = 0; i < RUNS; i++) {
     // interleaved, order flipped every run, so machine noise and warm caches hit every side alike
-    const order = i % 2 === 0 ? ['lazy', 'native', 'native-cached'] : ['native-cached', 'native', 'lazy'];
+    const forward = Object.keys(CONFIGS);
+    const order = i % 2 === 0 ? forward : forward.reverse();
     for (const c of order.filter((x) => !ONLY || ONLY.includes(x))) {
       const r = await launch(runDir, `${c}-${i + 1}`, CONFIGS[c], 'measure');
       const m = metrics(r);
@@ -174,22 +141,34 @@ async function main() {
     }
   }
   load.push(fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
-  const ok = (runs) => runs.filter((m) => !m.error);
-  const clean = Object.fromEntries(Object.entries(byConfig).map(([c, runs]) => [c, c === 'native-cached' ? runs : ok(runs)]));
   const expectedOf = (side) => path.join(runDir, side, 'expected-tools.json');
   const expected = Object.fromEntries(['lazy', 'native'].filter((s) => fs.existsSync(expectedOf(s))).map((s) => [s, JSON.parse(fs.readFileSync(expectedOf(s), 'utf8')).length]));
+  const lazyCol = (config) => ({ config, label: 'Lazy MCP (warm catalogue)', kind: 'lazy' });
   const md = [
-    `VS Code ${'1.139.1'} (code-server 4.139.1 server + headless Chromium), ${new Date().toISOString().slice(0, 16)} UTC, 1-min load ${load.join(' → ')}; \`npm run bench:vscode\` (BENCH_RUNS=${RUNS}).`,
+    `VS Code 1.139.1 (code-server 4.139.1's server + headless Chromium), ${new Date().toISOString().slice(0, 16)} UTC, 1-min load ${load.join(' → ')}. \`npm run bench:vscode\`, BENCH_RUNS=${RUNS}: median (min–max) of ${RUNS} launches per column, configurations interleaved. Tools expected in \`vscode.lm.tools\` (names \`mcp_…\`): lazy ${expected.lazy}, native ${expected.native}.`,
     '',
-    table(byConfig, expected),
+    '**VS Code\'s tool cache warm** (a window reopened on a workspace whose servers ran before):',
+    '',
+    startupTable({
+      byConfig,
+      columns: [lazyCol('lazy'), { config: 'native', label: '`.vscode/mcp.json`, started at once', kind: 'started' }, { config: 'native-cached', label: '`.vscode/mcp.json`, nothing started', kind: 'idle' }],
+      ratios: [['lazy', 'native'], ['lazy', 'native-cached']],
+    }),
+    '',
+    '**VS Code\'s tool cache empty** (new browser origin, i.e. empty workbench storage; Lazy MCP\'s catalogue still warm):',
+    '',
+    startupTable({
+      byConfig,
+      columns: [lazyCol('lazy-uncached'), { config: 'native-uncached', label: '`.vscode/mcp.json`, started at once', kind: 'started' }],
+      ratios: [['lazy-uncached', 'native-uncached']],
+    }),
     '',
   ].join('\n');
   mkdirs(RESULTS);
   fs.writeFileSync(path.join(RESULTS, 'vscode-startup.json'), `${JSON.stringify({ runs: RUNS, load, expected, byConfig, raw: all }, null, 1)}\n`);
   fs.writeFileSync(path.join(RESULTS, 'vscode-startup.md'), md);
   process.stdout.write(`\n${md}`);
-  copyFileSync(path.join(RESULTS, 'vscode-startup.json'), path.join(runDir, 'vscode-startup.json'));
-  const leftovers = Object.values(clean).flat().reduce((n, m) => n + (m.leftover || 0), 0);
+  const leftovers = Object.values(byConfig).flat().reduce((n, m) => n + (m.leftover || 0), 0);
   if (leftovers === 0 && !process.env.BENCH_KEEP) fs.rmSync(runDir, { recursive: true, force: true });
   else say(`run dir kept: ${runDir}`);
 }
