@@ -43,6 +43,8 @@ export class LazyHost {
   private lastConfig: NormalizeResult | undefined;
   private endpoints: EndpointInfo[] = [];
   private reloading: Promise<NormalizeResult> | undefined;
+  /** When a client last asked an endpoint for `tools/list` ('' = aggregate). */
+  private readonly listedAt = new Map<string, number>();
 
   constructor(private readonly opts: LazyHostOptions) {
     this.config = new ConfigSession(opts.core, opts.discovery, opts.explicitFiles);
@@ -51,7 +53,10 @@ export class LazyHost {
       ? new HttpGateway(
           {
             hasEndpoint: (endpoint) => endpoint === '' || this.endpoints.some((e) => e.server === endpoint),
-            onClientMessage: (session, message) => this.driver.handle({ type: 'clientMessage', client: session.id, endpoint: endpointOf(session), message }),
+            onClientMessage: (session, message) => {
+              if (message.includes('"tools/list"')) this.listedAt.set(session.endpoint, Date.now());
+              this.driver.handle({ type: 'clientMessage', client: session.id, endpoint: endpointOf(session), message });
+            },
             onSessionClosed: (session) => this.driver.handle({ type: 'clientDisconnected', client: session.id }),
           },
           { token: this.gatewayToken, port: opts.gateway.port, requireToken: opts.gateway.requireToken, log: (level, message) => opts.log(level, message) },
@@ -112,6 +117,11 @@ export class LazyHost {
 
   get exposedEndpoints(): readonly EndpointInfo[] {
     return this.endpoints;
+  }
+
+  /** When a gateway client last listed an endpoint's tools (VS Code picking a definition up). */
+  toolsListedAt(endpoint: string): number | undefined {
+    return this.listedAt.get(endpoint);
   }
 
   endpointUrl(server = ''): string {

@@ -52,6 +52,7 @@ export class Controller implements vscode.Disposable {
   private refreshTimer: NodeJS.Timeout | undefined;
   private uiTimer: NodeJS.Timeout | undefined;
   private startedVersions = new Map<string, string>();
+  private stopped = false;
   private readonly treeView = vscode.window.createTreeView('lazyMcp.servers', { treeDataProvider: this.tree });
 
   constructor(
@@ -120,6 +121,7 @@ export class Controller implements vscode.Disposable {
 
   /** Ends every process this extension started. */
   async stop(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.refreshTimer);
     clearTimeout(this.uiTimer);
     this.cataloguing?.();
@@ -219,17 +221,28 @@ export class Controller implements vscode.Disposable {
     const changed = servers.filter((s) => this.startedVersions.get(s.name) !== s.version);
     for (const name of [...this.startedVersions.keys()]) if (!servers.some((s) => s.name === name)) this.startedVersions.delete(name);
     for (const s of changed) this.startedVersions.set(s.name, s.version);
-    if (changed.length === 0) return;
-    const start = (): void => {
-      for (const s of changed) {
-        void vscode.commands.executeCommand('workbench.mcp.startServer', `${this.context.extension.id}/${s.name}`, { waitForLiveTools: true }).then(undefined, (err: unknown) =>
-          this.write('debug', `could not ask VS Code to start ${s.name}: ${String(err)}`),
-        );
-      }
-    };
-    // VS Code re-reads the provider asynchronously; ask again once in case the first was early.
-    setTimeout(start, 300).unref();
-    setTimeout(start, 2500).unref();
+    const since = Date.now();
+    for (const s of changed) void this.startUntilListed(s, since);
+  }
+
+  /**
+   * Asks VS Code to start one gateway definition until VS Code has listed its tools.
+   * VS Code reads the provider asynchronously and ignores a start for a definition it
+   * does not know yet (the command resolves either way), so the gateway's record of
+   * VS Code's `tools/list` is what says it worked.
+   */
+  private async startUntilListed(def: { name: string; version: string; endpoint: string }, since: number): Promise<void> {
+    const current = (): boolean => this.definitions.definitions.some((d) => d.name === def.name && d.version === def.version);
+    const listed = (): boolean => (this.host.toolsListedAt(def.endpoint) ?? 0) >= since;
+    let pause = 25;
+    while (!this.stopped && current() && !listed() && Date.now() - since < 20_000) {
+      await vscode.commands.executeCommand('workbench.mcp.startServer', `${this.context.extension.id}/${def.name}`, { waitForLiveTools: true }).then(undefined, (err: unknown) =>
+        this.write('debug', `could not ask VS Code to start ${def.name}: ${String(err)}`),
+      );
+      if (listed()) return;
+      await new Promise((r) => setTimeout(r, pause));
+      pause = Math.min(pause * 2, 400);
+    }
   }
 
   // ── UI ─────────────────────────────────────────────────────────────
