@@ -389,6 +389,19 @@ function makeLogSink(phase, logFile) {
   return { sink, hostLines };
 }
 
+/** Clicks the first element matching `selector` in any frame of the page (webviews are nested iframes). */
+async function clickInFrames(page, selector) {
+  for (const frame of page.frames()) {
+    const element = await frame.$(selector).catch(() => null);
+    if (element) {
+      // noWaitAfter: a link may replace the webview (opening an editor in its column).
+      await element.click({ noWaitAfter: true });
+      return 'clicked';
+    }
+  }
+  return `no element matches ${selector} in ${page.frames().length} frames`;
+}
+
 export async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, stateDir, vsix, testEnv, screenshot, testsPath = SUITE, profileDir, port: fixedPort }) {
   // stateDir: where VS Code keeps its state; the warm phase reuses the dev phase's.
   const dirs = {
@@ -449,6 +462,19 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
       ).finally(() => fs.writeFileSync(path.join(workspace, '.lazy-mcp-test', 'screenshot.done'), ''));
     }, 200);
     exitCode.finally(() => clearInterval(shooter));
+    // A test clicks inside a webview (which the extension host cannot reach) by writing a
+    // CSS selector to .lazy-mcp-test/click.request; the runner clicks the first match in
+    // any frame and answers with click.done ("clicked" or why not).
+    const clickRequest = path.join(workspace, '.lazy-mcp-test', 'click.request');
+    const clicker = setInterval(() => {
+      if (!fs.existsSync(clickRequest)) return;
+      const selector = fs.readFileSync(clickRequest, 'utf8').trim();
+      fs.rmSync(clickRequest, { force: true });
+      clickInFrames(page, selector)
+        .catch((err) => `click failed: ${err.message}`)
+        .then((outcome) => fs.writeFileSync(path.join(workspace, '.lazy-mcp-test', 'click.done'), outcome));
+    }, 200);
+    exitCode.finally(() => clearInterval(clicker));
     await page.exposeFunction('codeAutomationLog', (level, message) => sink(String(level), message));
     page.on('console', (msg) => {
       if (VERBOSE) process.stdout.write(`  [page:${msg.type()}] ${msg.text()}\n`);
