@@ -33,7 +33,8 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
     item.id = s.name;
     const [icon, color] = icons[s.state.kind] ?? ['circle-outline'];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-    item.description = `${s.stateLabel} · ${s.tools} tools`;
+    const indexed = s.exposedAs === 'index' ? ` · in the tool index${s.loadedTools.length ? `, ${s.loadedTools.length} loaded` : ''}` : '';
+    item.description = `${s.stateLabel} · ${s.tools} tools${indexed}`;
     item.tooltip = new vscode.MarkdownString(
       [`**${s.name}** — ${s.stateLabel}`, `${s.transport} · ${s.source.file}:${s.source.line}`, s.lastError ? `Last error: ${s.lastError}` : '']
         .filter(Boolean)
