@@ -23,26 +23,28 @@ async function waitFor(what, predicate, timeoutMs = 20_000) {
   }
 }
 
-/** Has the runner click the first element matching `selector` in the workbench's frames. */
+/** Has the runner click the first element matching `selector`; resolves with its outcome. */
 async function click(selector) {
   const done = path.join(dir, 'click.done');
   fs.rmSync(done, { force: true });
   fs.writeFileSync(path.join(dir, 'click.request'), selector);
   await waitFor(`the runner to click ${selector}`, () => fs.existsSync(done), 10_000);
-  const outcome = fs.readFileSync(done, 'utf8');
-  assert.equal(outcome, 'clicked', outcome);
+  return fs.readFileSync(done, 'utf8');
 }
 
-/** Clicks once the (re-rendered) webview shows the link. */
-async function clickWhenShown(selector) {
-  await waitFor(`the webview to show ${selector}`, async () => {
-    try {
-      await click(selector);
-      return true;
-    } catch (err) {
-      if (!/no element matches/.test(err.message)) throw err;
-      return false;
-    }
+/**
+ * Clicks `selector` until `effect()` holds. The webview re-renders whenever a server
+ * changes state, so a link may not be there yet, or its frame may be replaced mid-click.
+ */
+async function clickUntil(selector, what, effect) {
+  const outcomes = [];
+  await waitFor(what, async () => {
+    if (await effect()) return true;
+    outcomes.push(await click(selector));
+    for (let i = 0; i < 20 && !(await effect()); i += 1) await new Promise((r) => setTimeout(r, 100));
+    return effect();
+  }).catch((err) => {
+    throw new Error(`${err.message}; click outcomes: ${outcomes.join('; ')}`);
   });
 }
 
@@ -52,17 +54,16 @@ if (phase === 'warm') {
       const lazy = await vscode.extensions.getExtension('lazy-mcp.lazy-mcp').activate();
       const stateOf = (name) => lazy.snapshot().servers.find((s) => s.name === name)?.state.kind;
       await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
-      await clickWhenShown('a[href="lazy-mcp://disable?server=everything"]');
-      await waitFor('everything disabled', () => stateOf('everything') === 'DISABLED');
-      await clickWhenShown('a[href="lazy-mcp://enable?server=everything"]');
-      await waitFor('everything enabled', () => stateOf('everything') === 'CATALOGUED');
+      await clickUntil('a[href="lazy-mcp://disable?server=everything"]', 'everything disabled', () => stateOf('everything') === 'DISABLED');
+      await clickUntil('a[href="lazy-mcp://enable?server=everything"]', 'everything enabled', () => stateOf('everything') === 'CATALOGUED');
 
       const source = lazy.snapshot().servers.find((s) => s.name === 'memory').source;
-      await clickWhenShown(`a[href^="lazy-mcp://open?"][href*="${encodeURIComponent(path.basename(source.file))}"]`);
-      const editor = await waitFor('the config file open', () => {
+      const opened = () => {
         const e = vscode.window.activeTextEditor;
         return e && e.document.uri.fsPath === source.file ? e : undefined;
-      });
+      };
+      await clickUntil(`a[href^="lazy-mcp://open?"][href*="${encodeURIComponent(path.basename(source.file))}"]`, 'the config file open', opened);
+      const editor = opened();
       assert.equal(editor.selection.active.line + 1, source.line, 'the cursor is at the entry');
     });
   });
