@@ -389,6 +389,21 @@ function makeLogSink(phase, logFile) {
   return { sink, hostLines };
 }
 
+/** Creates a phase's VS Code dirs and user settings; the suite's env and result file. */
+function preparePhase({ phase, phaseDir, dirs, workspace, testEnv }) {
+  mkdirs(...Object.values(dirs), path.join(dirs.userData, 'User'));
+  writeUserSettings(path.join(dirs.userData, 'User', 'settings.json'));
+  const resultFile = path.join(phaseDir, 'mocha-result.json');
+  const env = isolatedEnv(phaseDir, {
+    ...testEnv,
+    LAZY_MCP_TEST_PHASE: phase,
+    LAZY_MCP_TEST_RESULT_FILE: resultFile,
+    LAZY_MCP_TEST_EXTENSIONS_DIR: dirs.extensions,
+    LAZY_MCP_TEST_WORKSPACE: workspace,
+  });
+  return { resultFile, env };
+}
+
 /** Clicks the first element matching `selector` in any frame of the page (webviews are nested iframes). */
 async function clickInFrames(page, selector) {
   for (const frame of page.frames()) {
@@ -410,17 +425,7 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
     extensions: path.join(stateDir, 'extensions'),
     profile: profileDir ?? path.join(phaseDir, 'chromium-profile'),
   };
-  mkdirs(...Object.values(dirs), path.join(dirs.userData, 'User'));
-  writeUserSettings(path.join(dirs.userData, 'User', 'settings.json'));
-  const resultFile = path.join(phaseDir, 'mocha-result.json');
-  const env = isolatedEnv(phaseDir, {
-    ...testEnv,
-    LAZY_MCP_TEST_PHASE: phase,
-    LAZY_MCP_TEST_RESULT_FILE: resultFile,
-    LAZY_MCP_TEST_EXTENSIONS_DIR: dirs.extensions,
-    LAZY_MCP_TEST_WORKSPACE: workspace,
-    LAZY_MCP_TEST_LOG_MARKER: LOG_MARKER,
-  });
+  const { resultFile, env } = preparePhase({ phase, phaseDir, dirs, workspace, testEnv: { ...testEnv, LAZY_MCP_TEST_LOG_MARKER: LOG_MARKER } });
   const serverLog = path.join(phaseDir, 'server.log');
   const chromiumLog = path.join(phaseDir, 'chromium.log');
 
@@ -536,16 +541,7 @@ function writeUserSettings(file) {
 export async function runPhaseDesktop({ phase, executable, devPath, workspace, phaseDir, stateDir, vsix, testEnv }) {
   const { runTests, resolveCliArgsFromVSCodeExecutablePath } = require('@vscode/test-electron');
   const dirs = { userData: path.join(stateDir, 'user-data'), extensions: path.join(stateDir, 'extensions') };
-  mkdirs(...Object.values(dirs), path.join(dirs.userData, 'User'));
-  writeUserSettings(path.join(dirs.userData, 'User', 'settings.json'));
-  const resultFile = path.join(phaseDir, 'mocha-result.json');
-  const env = isolatedEnv(phaseDir, {
-    ...testEnv,
-    LAZY_MCP_TEST_PHASE: phase,
-    LAZY_MCP_TEST_RESULT_FILE: resultFile,
-    LAZY_MCP_TEST_EXTENSIONS_DIR: dirs.extensions,
-    LAZY_MCP_TEST_WORKSPACE: workspace,
-  });
+  const { resultFile, env } = preparePhase({ phase, phaseDir, dirs, workspace, testEnv });
   if (vsix) {
     const [cli] = resolveCliArgsFromVSCodeExecutablePath(executable);
     say(`${phase}: installing ${vsix} with ${cli}`);

@@ -12,6 +12,8 @@
 //!    two held-out sets;
 //! 3. median and p99 latency of one `search` over 1,000 tools.
 
+#[path = "../tests/engine_support/mod.rs"]
+mod engine_support;
 #[path = "support/engine_tool_lists.rs"]
 mod engine_tool_lists;
 #[path = "../tests/tool_index_support/mod.rs"]

@@ -78,6 +78,22 @@ fn meta(sim: &mut Sim, client: &str, id: u64, tool: &str, arguments: Value) -> (
     )
 }
 
+/// `load_tools` with these names.
+fn load(sim: &mut Sim, client: &str, id: u64, names: &[&str]) -> (String, bool) {
+    meta(sim, client, id, "load_tools", json!({ "names": names }))
+}
+
+/// `call_tool` of `name` with `arguments`.
+fn call_tool(sim: &mut Sim, client: &str, id: u64, name: &str, arguments: Value) -> (String, bool) {
+    meta(
+        sim,
+        client,
+        id,
+        "call_tool",
+        json!({"name": name, "arguments": arguments}),
+    )
+}
+
 fn list_changed_to(sim: &Sim, client: &str) -> usize {
     sim.notifications
         .iter()
@@ -148,13 +164,7 @@ fn load_adds_schemas_with_list_changed_and_call_spawns_only_that_server() {
     init(&mut sim, "cli", Endpoint::Aggregate, "claude-code");
     let opens = sim.opens();
     let before = list_changed_to(&sim, "cli");
-    let (text, error) = meta(
-        &mut sim,
-        "cli",
-        1,
-        "load_tools",
-        json!({"names": ["git/git_log", "read_graph"]}),
-    );
+    let (text, error) = load(&mut sim, "cli", 1, &["git/git_log", "read_graph"]);
     assert!(!error, "{text}");
     assert!(text.contains("git/git_log (git__git_log)"), "{text}");
     assert!(
@@ -209,12 +219,12 @@ fn call_tool_acts_in_one_step_and_validates_before_spawning() {
     init(&mut sim, "cli", Endpoint::Aggregate, "any");
     let opens = sim.opens();
     // Malformed arguments: the schema's complaint, nothing started.
-    let (text, error) = meta(
+    let (text, error) = call_tool(
         &mut sim,
         "cli",
         1,
-        "call_tool",
-        json!({"name": "git/git_commit", "arguments": {"repo_path": "/r"}}),
+        "git/git_commit",
+        json!({"repo_path": "/r"}),
     );
     assert!(error);
     assert!(
@@ -225,23 +235,23 @@ fn call_tool_acts_in_one_step_and_validates_before_spawning() {
         text.contains("message"),
         "names the missing property: {text}"
     );
-    let (text, error) = meta(
+    let (text, error) = call_tool(
         &mut sim,
         "cli",
         2,
-        "call_tool",
-        json!({"name": "git/git_log", "arguments": {"repo_path": "/r", "max_count": "ten"}}),
+        "git/git_log",
+        json!({"repo_path": "/r", "max_count": "ten"}),
     );
     assert!(error && text.contains("max_count"), "{text}");
     assert_eq!(sim.opens(), opens, "nothing started for bad arguments");
 
     // Good arguments: exactly a tools/call of the real tool, result unchanged.
-    let (text, error) = meta(
+    let (text, error) = call_tool(
         &mut sim,
         "cli",
         3,
-        "call_tool",
-        json!({"name": "git/git_status", "arguments": {"repo_path": "/r"}}),
+        "git/git_status",
+        json!({"repo_path": "/r"}),
     );
     assert!(!error);
     assert_eq!(text, "git:git_status:{\"repo_path\":\"/r\"}");
@@ -253,13 +263,7 @@ fn call_tool_acts_in_one_step_and_validates_before_spawning() {
 fn unknown_names_list_the_closest_and_disabled_servers_say_so() {
     let mut sim = sim_with(settings(ToolExposure::Index));
     init(&mut sim, "cli", Endpoint::Aggregate, "any");
-    let (text, error) = meta(
-        &mut sim,
-        "cli",
-        1,
-        "load_tools",
-        json!({"names": ["git/git_stauts"]}),
-    );
+    let (text, error) = load(&mut sim, "cli", 1, &["git/git_stauts"]);
     assert!(error);
     assert!(
         text.contains("Unknown tool \"git/git_stauts\". Closest: git/git_status"),
@@ -286,23 +290,17 @@ fn unknown_names_list_the_closest_and_disabled_servers_say_so() {
         "{text}"
     );
 
-    meta(
-        &mut sim,
-        "cli",
-        4,
-        "load_tools",
-        json!({"names": ["git/git_log"]}),
-    );
+    load(&mut sim, "cli", 4, &["git/git_log"]);
     let opens = sim.opens();
     sim.send(Event::Disable {
         server: "git".into(),
     });
-    let (text, error) = meta(
+    let (text, error) = call_tool(
         &mut sim,
         "cli",
         5,
-        "call_tool",
-        json!({"name": "git/git_log", "arguments": {"repo_path": "/r"}}),
+        "git/git_log",
+        json!({"repo_path": "/r"}),
     );
     assert!(error);
     assert!(text.contains("MCP server 'git' is disabled"), "{text}");
@@ -335,19 +333,13 @@ fn unknown_names_list_the_closest_and_disabled_servers_say_so() {
 fn loaded_tools_survive_a_server_restart_and_a_reconnecting_client() {
     let mut sim = sim_with(settings(ToolExposure::Index));
     init(&mut sim, "s1", Endpoint::Aggregate, "vscode");
-    meta(
-        &mut sim,
-        "s1",
-        1,
-        "load_tools",
-        json!({"names": ["git/git_log"]}),
-    );
-    meta(
+    load(&mut sim, "s1", 1, &["git/git_log"]);
+    call_tool(
         &mut sim,
         "s1",
         2,
-        "call_tool",
-        json!({"name": "git/git_status", "arguments": {"repo_path": "/r"}}),
+        "git/git_status",
+        json!({"repo_path": "/r"}),
     );
     assert_eq!(sim.state("git"), Some(ServerState::Connected));
     // The server process dies; the loaded set stays.
@@ -376,19 +368,13 @@ fn loaded_tools_survive_a_server_restart_and_a_reconnecting_client() {
 fn a_tool_that_leaves_the_catalogue_is_unloaded() {
     let mut sim = sim_with(settings(ToolExposure::Index));
     init(&mut sim, "c", Endpoint::Aggregate, "c");
-    meta(
-        &mut sim,
-        "c",
-        1,
-        "load_tools",
-        json!({"names": ["git/git_log", "git/git_status"]}),
-    );
-    meta(
+    load(&mut sim, "c", 1, &["git/git_log", "git/git_status"]);
+    call_tool(
         &mut sim,
         "c",
         2,
-        "call_tool",
-        json!({"name": "git/git_status", "arguments": {"repo_path": "/r"}}),
+        "git/git_status",
+        json!({"repo_path": "/r"}),
     );
     // The connected server drops git_log and announces it.
     sim.fakes
@@ -458,25 +444,13 @@ fn loading_past_the_tool_limit_is_refused_with_the_count() {
     limited.max_tools = 5;
     let mut sim = sim_with(limited);
     init(&mut sim, "c", Endpoint::Aggregate, "c");
-    let (text, error) = meta(
-        &mut sim,
-        "c",
-        1,
-        "load_tools",
-        json!({"names": ["git/git_log", "git/git_status"]}),
-    );
+    let (text, error) = load(&mut sim, "c", 1, &["git/git_log", "git/git_status"]);
     assert!(error);
     assert!(
         text.contains("would make 6 in the tool list, over the limit of 5"),
         "{text}"
     );
-    let (_, error) = meta(
-        &mut sim,
-        "c",
-        2,
-        "load_tools",
-        json!({"names": ["git/git_log"]}),
-    );
+    let (_, error) = load(&mut sim, "c", 2, &["git/git_log"]);
     assert!(!error);
 }
 
@@ -549,13 +523,7 @@ fn vscode_style_aggregate_shows_only_the_index_and_is_offered_only_when_needed()
     // A version that does not move when a tool is loaded (the host must not restart it).
     let versions_before = sim.effects.len();
     init(&mut sim, "vs", Endpoint::Aggregate, "vscode");
-    meta(
-        &mut sim,
-        "vs",
-        5,
-        "load_tools",
-        json!({"names": ["git/git_log"]}),
-    );
+    load(&mut sim, "vs", 5, &["git/git_log"]);
     assert!(!sim.effects[versions_before..]
         .iter()
         .any(|e| matches!(e, Effect::EndpointsChanged { .. })));
@@ -565,13 +533,7 @@ fn vscode_style_aggregate_shows_only_the_index_and_is_offered_only_when_needed()
 fn diagnostics_show_tokens_now_and_in_full_and_the_loaded_tools() {
     let mut sim = sim_with(settings(ToolExposure::Index));
     init(&mut sim, "c", Endpoint::Aggregate, "c");
-    meta(
-        &mut sim,
-        "c",
-        1,
-        "load_tools",
-        json!({"names": ["git/git_log"]}),
-    );
+    load(&mut sim, "c", 1, &["git/git_log"]);
     let snapshot = sim.engine.snapshot();
     let git = snapshot.servers.iter().find(|s| s.name == "git").unwrap();
     assert_eq!(git.exposed_as, Some(ToolExposure::Index));

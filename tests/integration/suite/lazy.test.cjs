@@ -8,29 +8,11 @@ const http = require('node:http');
 const path = require('node:path');
 const vscode = require('vscode');
 
-const phase = process.env.LAZY_MCP_TEST_PHASE || 'dev';
-const workspace = process.env.LAZY_MCP_TEST_WORKSPACE || vscode.workspace.workspaceFolders?.[0]?.uri.fsPath || '';
-const spawnLog = path.join(workspace, '.lazy-mcp-test', 'spawns.log');
+const { api, phase, stateOf: stateOfServer, testDir, waitFor, workspace } = require('./helpers.cjs');
+
+const spawnLog = path.join(testDir, 'spawns.log');
 const endOfDev = '--- end of dev phase';
 const managed = ['memory', 'everything'];
-
-async function api() {
-  const ext = vscode.extensions.getExtension('lazy-mcp.lazy-mcp');
-  assert.ok(ext, 'extension not installed');
-  const exports = await ext.activate();
-  assert.ok(exports, 'the extension returned no API (did the core fail to load?)');
-  return exports;
-}
-
-async function waitFor(what, predicate, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function spawnLines() {
   return fs.existsSync(spawnLog) ? fs.readFileSync(spawnLog, 'utf8').split('\n').filter(Boolean) : [];
@@ -47,9 +29,7 @@ function isRunning(pid) {
 const spawnedPids = () => spawnLines().filter((l) => /^\d+$/.test(l)).map(Number);
 const spawnsSinceDev = () => spawnLines().slice(spawnLines().lastIndexOf(endOfDev) + 1).length;
 
-function stateOf(lazy, name) {
-  return lazy.snapshot().servers.find((s) => s.name === name)?.state.kind;
-}
+const stateOf = stateOfServer;
 
 const toolsOf = (server) => vscode.lm.tools.filter((t) => t.name.startsWith(`mcp_${server.slice(0, 13)}`));
 

@@ -7,23 +7,7 @@
 const assert = require('node:assert/strict');
 const vscode = require('vscode');
 
-const phase = process.env.LAZY_MCP_TEST_PHASE || 'dev';
-
-async function api() {
-  return vscode.extensions.getExtension('lazy-mcp.lazy-mcp').activate();
-}
-
-async function waitFor(what, predicate, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const stateOf = (lazy, name) => lazy.snapshot().servers.find((s) => s.name === name)?.state.kind;
+const { api, phase, stateOf, waitFor } = require('./helpers.cjs');
 
 /** Runs a command that shows a quick pick, then accepts its first (selected) item. */
 async function pickFirst(command) {

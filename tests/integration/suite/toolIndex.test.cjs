@@ -10,26 +10,15 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
 
-const phase = process.env.LAZY_MCP_TEST_PHASE || 'dev';
-const workspace = process.env.LAZY_MCP_TEST_WORKSPACE || vscode.workspace.workspaceFolders?.[0]?.uri.fsPath || '';
-const spawnLog = path.join(workspace, '.lazy-mcp-test', 'spawns.log');
+const { api, phase, testDir, waitFor: waitLong } = require('./helpers.cjs');
+
+const spawnLog = path.join(testDir, 'spawns.log');
 const meta = ['search_tools', 'load_tools', 'unload_tools', 'call_tool'];
-
-async function api() {
-  const exports = await vscode.extensions.getExtension('lazy-mcp.lazy-mcp').activate();
-  assert.ok(exports, 'the extension returned no API');
-  return exports;
-}
-
-async function waitFor(what, predicate, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; tools: ${vscode.lm.tools.map((t) => t.name).join(' ')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Waits 30 s at most; a timeout lists what vscode.lm.tools holds. */
+const waitFor = (what, predicate) =>
+  waitLong(what, predicate, 30_000).catch((err) => {
+    throw new Error(`${err.message}; tools: ${vscode.lm.tools.map((t) => t.name).join(' ')}`);
+  });
 
 const spawnCount = () => (fs.existsSync(spawnLog) ? fs.readFileSync(spawnLog, 'utf8').split('\n').filter((l) => /^\d+$/.test(l)).length : 0);
 const toolsOf = (server) => vscode.lm.tools.filter((t) => t.name.startsWith(`mcp_${server.slice(0, 13)}`));

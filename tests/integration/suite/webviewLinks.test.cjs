@@ -9,19 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
 
-const phase = process.env.LAZY_MCP_TEST_PHASE || 'dev';
-const workspace = process.env.LAZY_MCP_TEST_WORKSPACE || vscode.workspace.workspaceFolders?.[0]?.uri.fsPath || '';
-const dir = path.join(workspace, '.lazy-mcp-test');
-
-async function waitFor(what, predicate, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const { api, phase, stateOf: stateOfServer, testDir: dir, waitFor } = require('./helpers.cjs');
 
 /** Has the runner click the first element matching `selector`; resolves with its outcome. */
 async function click(selector) {
@@ -38,12 +26,13 @@ async function click(selector) {
  */
 async function clickUntil(selector, what, effect) {
   const outcomes = [];
-  await waitFor(what, async () => {
+  const clicked = async () => {
     if (await effect()) return true;
     outcomes.push(await click(selector));
     for (let i = 0; i < 20 && !(await effect()); i += 1) await new Promise((r) => setTimeout(r, 100));
     return effect();
-  }).catch((err) => {
+  };
+  await waitFor(what, clicked, 20_000).catch((err) => {
     throw new Error(`${err.message}; click outcomes: ${outcomes.join('; ')}`);
   });
 }
@@ -51,8 +40,8 @@ async function clickUntil(selector, what, effect) {
 if (phase === 'warm') {
   suite('MCP Diagnostics webview links', () => {
     test('Disable and Enable links act on the server; a source link opens the file at the entry', async () => {
-      const lazy = await vscode.extensions.getExtension('lazy-mcp.lazy-mcp').activate();
-      const stateOf = (name) => lazy.snapshot().servers.find((s) => s.name === name)?.state.kind;
+      const lazy = await api();
+      const stateOf = (name) => stateOfServer(lazy, name);
       await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
       await clickUntil('a[href="lazy-mcp://disable?server=everything"]', 'everything disabled', () => stateOf('everything') === 'DISABLED');
       await clickUntil('a[href="lazy-mcp://enable?server=everything"]', 'everything enabled', () => stateOf('everything') === 'CATALOGUED');

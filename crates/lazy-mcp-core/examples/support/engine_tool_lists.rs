@@ -3,40 +3,11 @@
 //! of the given tools, no connection) answering `tools/list` to a new client.
 //! Included by `tool_index_bench` (`#[path]`), not an example of its own.
 
-use lazy_mcp_core::config::model::{
-    ConfigFormat, ConfigScope, ServerConfig, SourceRef, ToolExposure, ToolFilter, Transport,
-};
+use crate::engine_support::config;
+use lazy_mcp_core::config::model::ToolExposure;
 use lazy_mcp_core::engine::{Effect, Endpoint, Engine, Event, Settings};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-
-fn config(name: &str) -> ServerConfig {
-    ServerConfig {
-        name: name.into(),
-        transport: Transport::Stdio {
-            command: name.into(),
-            args: vec![],
-            env: BTreeMap::new(),
-            cwd: None,
-            env_file: None,
-        },
-        enabled: true,
-        auto_connect: true,
-        tools: ToolFilter::All,
-        timeout_ms: None,
-        tool_exposure: None,
-        source: SourceRef {
-            format: ConfigFormat::ClaudeCode,
-            scope: ConfigScope::Project,
-            file: ".mcp.json".into(),
-            line: 1,
-            column: 1,
-            workspace_folder: None,
-        },
-        loaded_by_vscode: false,
-        fingerprint: format!("fp-{name}"),
-    }
-}
 
 /// The tools a client lists from the aggregate endpoint, model-facing
 /// (`name`, `description`, `inputSchema`), one compact JSON object per line.
@@ -50,7 +21,7 @@ pub fn engine_tools_list(entries: &[(&str, &Value)], mode: ToolExposure) -> Stri
         .iter()
         .map(|(name, tools)| {
             let entry = json!({
-                "fingerprint": format!("fp-{name}"),
+                "fingerprint": config(name).fingerprint,
                 "cataloguedAtMs": 1,
                 "initialize": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": name}},
                 "tools": tools,

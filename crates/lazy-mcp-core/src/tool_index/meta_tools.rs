@@ -18,6 +18,18 @@ pub const CALL_TOOL: &str = "call_tool";
 pub const SEARCH_DEFAULT_LIMIT: usize = 5;
 pub const SEARCH_MAX_LIMIT: usize = 20;
 
+/// `{names: [string, …]}`, the input of `load_tools` and `unload_tools`.
+fn names_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "names": {"type": "array", "items": {"type": "string"}, "minItems": 1}
+        },
+        "required": ["names"],
+        "additionalProperties": false
+    })
+}
+
 /// The meta-tools' MCP definitions (`name`, `description`, `inputSchema`),
 /// as short as a model can still use unaided: every token here is paid on
 /// every request. Tool names are `server/tool`, as in the index and in search
@@ -42,27 +54,13 @@ pub fn meta_tools() -> Vec<Value> {
         json!({
             "name": LOAD_TOOLS,
             "description": "Load tools by server/tool name to call them directly.",
-            "inputSchema": {
-                "type": "object",
-                "properties": {
-                    "names": {"type": "array", "items": {"type": "string"}, "minItems": 1}
-                },
-                "required": ["names"],
-                "additionalProperties": false
-            },
+            "inputSchema": names_schema(),
             "annotations": {"readOnlyHint": true}
         }),
         json!({
             "name": UNLOAD_TOOLS,
             "description": "Remove loaded tools from the tool list.",
-            "inputSchema": {
-                "type": "object",
-                "properties": {
-                    "names": {"type": "array", "items": {"type": "string"}, "minItems": 1}
-                },
-                "required": ["names"],
-                "additionalProperties": false
-            },
+            "inputSchema": names_schema(),
             "annotations": {"readOnlyHint": true}
         }),
         json!({

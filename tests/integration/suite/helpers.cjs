@@ -1,0 +1,34 @@
+// Shared by the *.test.cjs files (not a test file itself): the extension's API,
+// a bounded wait, and the workspace the runner opened.
+'use strict';
+
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const vscode = require('vscode');
+
+const phase = process.env.LAZY_MCP_TEST_PHASE || 'dev';
+const workspace = process.env.LAZY_MCP_TEST_WORKSPACE || vscode.workspace.workspaceFolders?.[0]?.uri.fsPath || '';
+/** Where the runner and the tests exchange files (spawn log, screenshot and click requests). */
+const testDir = path.join(workspace, '.lazy-mcp-test');
+
+async function api() {
+  const ext = vscode.extensions.getExtension('lazy-mcp.lazy-mcp');
+  assert.ok(ext, 'extension not installed');
+  const exports = await ext.activate();
+  assert.ok(exports, 'the extension returned no API (did the core fail to load?)');
+  return exports;
+}
+
+async function waitFor(what, predicate, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await predicate();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const stateOf = (lazy, name) => lazy.snapshot().servers.find((s) => s.name === name)?.state.kind;
+
+module.exports = { api, phase, stateOf, testDir, waitFor, workspace };
