@@ -138,4 +138,10 @@ pub struct ServerConfig {
     /// Stable hash of everything that affects launching the server (secrets are
     /// hashed, never stored in clear). The catalogue cache is keyed by it.
     pub fingerprint: String,
+    /// Values that came from the environment (`${VAR}`, `{env:}`, `${env:}`)
+    /// or a `{file:...}`: secret by origin, so the display form masks them
+    /// wherever they landed (command, args, url, cwd, ...). Empty in a
+    /// redacted copy; the launch uses the transport's real values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secret_values: Vec<String>,
 }

@@ -284,6 +284,7 @@ impl State<'_> {
                 config_dir: self.platform.dirname(&candidate.path),
                 extra_files: &self.input.extra_files,
                 input_ids: input_ids.clone(),
+                project_file: site.scope != ConfigScope::User,
             };
             let mut reader = EntryReader {
                 rules,
@@ -295,10 +296,14 @@ impl State<'_> {
                 needs_files: &mut self.needs_files,
                 failed: false,
                 waiting: false,
+                secrets: Vec::new(),
             };
             let Some(read) = reader.read(key_position, &site.prop.value) else {
                 continue;
             };
+            let mut secret_values = std::mem::take(&mut reader.secrets);
+            secret_values.sort();
+            secret_values.dedup();
             let (line, column) = lines.position(key_position.start);
             let folder_index = site.workspace_folder.as_ref().and_then(|folder| {
                 workspace_folders
@@ -324,6 +329,7 @@ impl State<'_> {
                 tool_exposure: read.tool_exposure,
                 source,
                 loaded_by_vscode: candidate.loaded_by_vscode,
+                secret_values,
             };
             self.definitions.push(Definition {
                 rank: Rank {

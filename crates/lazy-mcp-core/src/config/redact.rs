@@ -1,8 +1,11 @@
 //! Display form of a server: everything a secret may hide in is masked with
-//! `••••`, keys stay visible. Header values, env values, URL userinfo,
-//! token-like URL query parameters, and token-like command-line arguments
-//! (`--api-key=…`, the value after `--token`, strings that look like known
-//! token formats) are masked. Used by Diagnostics and logs.
+//! `••••`, keys stay visible. Masked: every value that is secret by origin
+//! (from the environment or a `{file:...}`, wherever it landed), header and
+//! env values, URL userinfo, token-like URL query parameters, and token-like
+//! command-line arguments (`--api-key=…`, the value after `--token`/`-t`,
+//! `NAME=value` with a secret-like name, `Authorization: …` header arguments
+//! and the value after `--header`/`-H`, `Bearer …`, strings that look like
+//! known token formats or long random keys). Used by Diagnostics and logs.
 
 use super::model::{ServerConfig, Transport};
 use std::collections::BTreeMap;
@@ -13,6 +16,8 @@ pub const MASK: &str = "••••";
 impl ServerConfig {
     /// A copy safe to show or log: secrets masked, keys visible, fingerprint kept.
     pub fn redacted(&self) -> ServerConfig {
+        let secrets = longest_first(&self.secret_values);
+        let origin = |text: &str| mask_secrets(text, &secrets);
         let transport = match &self.transport {
             Transport::Stdio {
                 command,
@@ -20,27 +25,58 @@ impl ServerConfig {
                 env,
                 cwd,
                 env_file,
-            } => Transport::Stdio {
-                command: command.clone(),
-                args: redact_args(args),
-                env: mask_values(env),
-                cwd: cwd.clone(),
-                env_file: env_file.clone(),
-            },
+            } => {
+                let args: Vec<String> = args.iter().map(|arg| origin(arg)).collect();
+                Transport::Stdio {
+                    command: redact_args(&[origin(command)]).concat(),
+                    args: redact_args(&args),
+                    env: mask_values(env),
+                    cwd: cwd.as_deref().map(origin),
+                    env_file: env_file.as_deref().map(origin),
+                }
+            }
             Transport::Http { url, headers } => Transport::Http {
-                url: redact_url(url),
+                url: redact_url(&origin(url)),
                 headers: mask_values(headers),
             },
             Transport::Sse { url, headers } => Transport::Sse {
-                url: redact_url(url),
+                url: redact_url(&origin(url)),
                 headers: mask_values(headers),
             },
         };
         ServerConfig {
             transport,
+            secret_values: Vec::new(),
             ..self.clone()
         }
     }
+
+    /// `text` (a message about this server) with its secret-by-origin values masked.
+    pub fn mask_secrets_in(&self, text: &str) -> String {
+        mask_secrets(text, &longest_first(&self.secret_values))
+    }
+}
+
+/// Longest first, so a value containing another is masked whole.
+fn longest_first(values: &[String]) -> Vec<&str> {
+    let mut sorted: Vec<&str> = values
+        .iter()
+        .map(String::as_str)
+        .filter(|v| !v.is_empty())
+        .collect();
+    sorted.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    sorted
+}
+
+/// Every occurrence of each secret replaced by the mask.
+fn mask_secrets(text: &str, secrets: &[&str]) -> String {
+    let mut out = text.to_string();
+    for secret in secrets {
+        if out.contains(secret) {
+            out = out.replace(secret, MASK);
+        }
+    }
+    out
 }
 
 fn mask_values(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
@@ -69,6 +105,10 @@ fn is_secret_name(name: &str) -> bool {
         "session",
         "code",
         "pat",
+        "authorization",
+        "bearer",
+        "cookie",
+        "private",
     ];
     name.split(|c: char| !c.is_ascii_alphanumeric())
         .any(|part| WORDS.contains(&part))
@@ -95,13 +135,44 @@ fn looks_like_token(value: &str) -> bool {
         "glpat-",
         "eyJ",
     ];
-    value.len() >= 12 && PREFIXES.iter().any(|prefix| value.starts_with(prefix))
+    (value.len() >= 12 && PREFIXES.iter().any(|prefix| value.starts_with(prefix)))
+        || looks_random(value)
 }
+
+/// A long run of key characters mixing letters and digits (an API key, a hex
+/// secret), with no path or URL shape.
+fn looks_random(value: &str) -> bool {
+    value.len() >= 32
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '+' | '=' | '.'))
+        && value.chars().any(|c| c.is_ascii_digit())
+        && value.chars().any(|c| c.is_ascii_alphabetic())
+}
+
+/// HTTP authentication schemes whose parameter is a credential.
+fn is_auth_scheme(word: &str) -> bool {
+    ["bearer", "basic", "token"]
+        .iter()
+        .any(|scheme| word.eq_ignore_ascii_case(scheme))
+}
+
+/// Short flags that take a token (`-t TOKEN`), and flags that take a header.
+const TOKEN_SHORT_FLAGS: &[&str] = &["-t"];
+const HEADER_FLAGS: &[&str] = &["-H", "--header", "--headers"];
 
 fn redact_args(args: &[String]) -> Vec<String> {
     let mut out = Vec::with_capacity(args.len());
     let mut mask_next = false;
+    let mut header_next = false;
     for arg in args {
+        if header_next {
+            header_next = false;
+            if !arg.starts_with('-') {
+                out.push(redact_header_arg(arg, true));
+                continue;
+            }
+        }
         if mask_next {
             mask_next = false;
             if !arg.starts_with('-') {
@@ -109,26 +180,96 @@ fn redact_args(args: &[String]) -> Vec<String> {
                 continue;
             }
         }
-        if let Some(flag) = arg.strip_prefix('-') {
+        if HEADER_FLAGS.contains(&arg.as_str()) {
+            header_next = true;
+        } else if TOKEN_SHORT_FLAGS.contains(&arg.as_str()) || is_auth_scheme(arg) {
+            mask_next = true;
+        } else if let Some(flag) = arg.strip_prefix('-') {
             let flag = flag.trim_start_matches('-');
             if let Some((name, _)) = flag.split_once('=') {
+                let name_only = arg.split('=').next().unwrap_or("");
                 if is_secret_name(name) {
-                    out.push(format!("{}={MASK}", arg.split('=').next().unwrap_or("")));
+                    out.push(format!("{name_only}={MASK}"));
+                    continue;
+                }
+                if HEADER_FLAGS.contains(&name_only) {
+                    let value = arg.get(name_only.len() + 1..).unwrap_or("");
+                    out.push(format!("{name_only}={}", redact_header_arg(value, true)));
                     continue;
                 }
             } else if is_secret_name(flag) {
                 mask_next = true;
             }
         }
-        if looks_like_token(arg) {
-            out.push(MASK.to_string());
-        } else if arg.contains("://") {
-            out.push(redact_url(arg));
-        } else {
-            out.push(arg.clone());
-        }
+        out.push(redact_word(arg));
     }
     out
+}
+
+/// One argument on its own: `NAME=value` with a secret-like name, a header
+/// (`Authorization: …`), `Bearer …`, a token-like string, a URL.
+fn redact_word(arg: &str) -> String {
+    if !arg.starts_with('-') {
+        if let Some((name, _)) = arg.split_once('=') {
+            if is_env_name(name) && is_secret_name(name) {
+                return format!("{name}={MASK}");
+            }
+        }
+    }
+    if let Some((scheme, _)) = arg.split_once(' ') {
+        if is_auth_scheme(scheme) {
+            return format!("{scheme} {MASK}");
+        }
+    }
+    let header = redact_header_arg(arg, false);
+    if header != arg {
+        return header;
+    }
+    if looks_like_token(arg) {
+        MASK.to_string()
+    } else if arg.contains("://") {
+        redact_url(arg)
+    } else {
+        arg.to_string()
+    }
+}
+
+/// `Name: value` masked when the name is secret-like (or always, for the
+/// value of a `--header` flag); anything else unchanged.
+fn redact_header_arg(arg: &str, always: bool) -> String {
+    match arg.split_once(':') {
+        Some((name, _)) if is_header_name(name) && (always || is_secret_name(name)) => {
+            format!("{name}: {MASK}")
+        }
+        _ if always && !arg.contains("://") => MASK.to_string(),
+        _ => redact_word_no_header(arg),
+    }
+}
+
+fn redact_word_no_header(arg: &str) -> String {
+    if looks_like_token(arg) {
+        MASK.to_string()
+    } else if arg.contains("://") {
+        redact_url(arg)
+    } else {
+        arg.to_string()
+    }
+}
+
+/// An HTTP header name (token characters only).
+fn is_header_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+}
+
+/// An environment variable name as `env NAME=value` takes it.
+fn is_env_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
 }
 
 /// The URL with userinfo and token-like query values masked.
@@ -231,6 +372,96 @@ mod tests {
                 "--port",
                 "80"
             ]
+        );
+    }
+
+    fn strings(words: &[&str]) -> Vec<String> {
+        words.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn header_bearer_env_and_short_flag_forms() {
+        let args = strings(&[
+            "--header",
+            "Authorization: Bearer hdr-secret-1",
+            "-H",
+            "X-Custom: custom-secret-2",
+            "--header=Cookie: c=cookie-secret-3",
+            "-t",
+            "short-secret-4",
+            "Bearer",
+            "bearer-secret-5",
+            "Bearer bearer-secret-6",
+            "GITHUB_TOKEN=env-secret-7",
+            "Authorization: Basic basic-secret-8",
+            "abcdefghijklmnopqrstuvwxyz0123456789ABCD",
+            "--port",
+            "8080",
+            "/srv/app/index.js",
+            "PATH=/usr/bin",
+            "stdio",
+        ]);
+        let shown = redact_args(&args);
+        let joined = shown.join(" ");
+        for secret in [
+            "hdr-secret-1",
+            "custom-secret-2",
+            "cookie-secret-3",
+            "short-secret-4",
+            "bearer-secret-5",
+            "bearer-secret-6",
+            "env-secret-7",
+            "basic-secret-8",
+            "0123456789ABCD",
+        ] {
+            assert!(!joined.contains(secret), "{secret} in {joined}");
+        }
+        assert_eq!(
+            shown,
+            strings(&[
+                "--header",
+                "Authorization: ••••",
+                "-H",
+                "X-Custom: ••••",
+                "--header=Cookie: ••••",
+                "-t",
+                "••••",
+                "Bearer",
+                "••••",
+                "Bearer ••••",
+                "GITHUB_TOKEN=••••",
+                "Authorization: ••••",
+                "••••",
+                "--port",
+                "8080",
+                "/srv/app/index.js",
+                "PATH=/usr/bin",
+                "stdio",
+            ])
+        );
+    }
+
+    #[test]
+    fn secret_by_origin_is_masked_wherever_it_lands() {
+        let json = r#"{"name": "s", "enabled": true, "autoConnect": true,
+            "tools": {"kind": "all"}, "loadedByVscode": false, "fingerprint": "f",
+            "source": {"format": "open-code", "scope": "project", "file": "/w/o.json", "line": 1, "column": 1},
+            "transport": {"type": "stdio", "command": "/opt/env-secret-2/bin",
+              "args": ["--flag", "plain prefix-file-secret-1 word", "env-secret-2"],
+              "cwd": "/home/env-secret-2"},
+            "secretValues": ["prefix-file-secret-1", "env-secret-2", "secret"]}"#;
+        let server: ServerConfig = match serde_json::from_str(json) {
+            Ok(server) => server,
+            Err(error) => panic!("{error}"),
+        };
+        let shown = serde_json::to_string(&server.redacted()).unwrap_or_default();
+        assert!(!shown.contains("file-secret"), "{shown}");
+        assert!(!shown.contains("env-secret"), "{shown}");
+        assert!(!shown.contains("secretValues"), "{shown}");
+        assert!(shown.contains("plain •••• word"), "{shown}");
+        assert_eq!(
+            server.mask_secrets_in("spawn env-secret-2 ENOENT"),
+            "spawn •••• ENOENT"
         );
     }
 }
