@@ -1,0 +1,27 @@
+//! Text the host reports about a server (a close reason, a stderr tail) and
+//! the engine's own log lines can repeat a value that is secret by origin (a
+//! server echoing its argv, a spawn error naming a command read from a
+//! `{file:...}`): it is masked before it is stored, logged or answered.
+
+use super::events::ConnId;
+use super::Engine;
+
+impl Engine {
+    /// `text` about server `name` with that server's secret values masked.
+    pub(super) fn mask_for_server(&self, name: &str, text: String) -> String {
+        match self.servers.get(name) {
+            Some(server) if !server.config.secret_values.is_empty() => {
+                server.config.mask_secrets_in(&text)
+            }
+            _ => text,
+        }
+    }
+
+    /// `text` about the server behind `conn`, masked the same way.
+    pub(super) fn mask_for_conn(&self, conn: ConnId, text: String) -> String {
+        match self.conns.get(&conn) {
+            Some(connection) => self.mask_for_server(&connection.server, text),
+            None => text,
+        }
+    }
+}
