@@ -575,6 +575,14 @@ impl EntryReader<'_> {
                          server's launch (see docs/config-sources.md); remove the reference"
                     ),
                 ),
+                VariableNote::UnreadableFile { path, reason } => self.error(
+                    range,
+                    field,
+                    format!(
+                        "`{{file:...}}` names `{path}`, which {reason}; only a regular file \
+                         of at most 4 MB is read"
+                    ),
+                ),
                 VariableNote::FileOutside { path, place } => self.report(
                     Severity::Warning,
                     range,

@@ -51,10 +51,80 @@ impl ServerConfig {
         }
     }
 
-    /// `text` (a message about this server) with its secret-by-origin values masked.
+    /// `text` (a message about this server: a stderr tail, a spawn error) with
+    /// its secret values masked. Values shorter than `MIN_FREE_TEXT_SECRET`
+    /// are left: in free text they would mask unrelated words and numbers.
     pub fn mask_secrets_in(&self, text: &str) -> String {
-        mask_secrets(text, &longest_first(&self.secret_values))
+        let long: Vec<&str> = longest_first(&self.secret_values)
+            .into_iter()
+            .filter(|v| v.chars().count() >= MIN_FREE_TEXT_SECRET)
+            .collect();
+        mask_secrets(text, &long)
     }
+}
+
+/// Shortest secret value masked in free text (see `mask_secrets_in`).
+pub const MIN_FREE_TEXT_SECRET: usize = 6;
+
+/// Values the display rules mask in `transport` (token-like arguments, env
+/// and header values, URL credentials): secret too, so that a server echoing
+/// them (its stderr, an error) is masked as well.
+pub(crate) fn rule_masked_values(transport: &Transport) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut diff = |raw: &str, shown: &str| out.extend(masked_parts(raw, shown));
+    match transport {
+        Transport::Stdio {
+            command, args, env, ..
+        } => {
+            diff(
+                command,
+                &redact_args(std::slice::from_ref(command)).concat(),
+            );
+            for (raw, shown) in args.iter().zip(redact_args(args)) {
+                diff(raw, &shown);
+            }
+            out.extend(env.values().cloned());
+        }
+        Transport::Http { url, headers } | Transport::Sse { url, headers } => {
+            diff(url, &redact_url(url));
+            out.extend(headers.values().cloned());
+        }
+    }
+    out.retain(|v| !v.trim().is_empty());
+    out
+}
+
+/// The pieces of `raw` that `shown` replaced with the mask (all of `raw`
+/// when the two cannot be lined up).
+fn masked_parts(raw: &str, shown: &str) -> Vec<String> {
+    if raw == shown {
+        return Vec::new();
+    }
+    let parts: Vec<&str> = shown.split(MASK).collect();
+    let whole = vec![raw.to_string()];
+    let Some((first, rest)) = parts.split_first() else {
+        return whole;
+    };
+    let Some(mut remaining) = raw.strip_prefix(first) else {
+        return whole;
+    };
+    let mut out = Vec::new();
+    for (index, part) in rest.iter().enumerate() {
+        let last = index + 1 == rest.len();
+        let end = if last {
+            remaining.strip_suffix(part).map(str::len)
+        } else if part.is_empty() {
+            None
+        } else {
+            remaining.find(part)
+        };
+        let Some(end) = end else {
+            return whole;
+        };
+        out.push(remaining.get(..end).unwrap_or(remaining).to_string());
+        remaining = remaining.get(end + part.len()..).unwrap_or("");
+    }
+    out
 }
 
 /// Longest first, so a value containing another is masked whole.
@@ -373,6 +443,23 @@ mod tests {
                 "80"
             ]
         );
+    }
+
+    #[test]
+    fn masked_parts_line_up_with_the_display_form() {
+        assert_eq!(
+            masked_parts("Authorization: Bearer abc", "Authorization: ••••"),
+            vec!["Bearer abc"]
+        );
+        assert_eq!(
+            masked_parts(
+                "https://u:p@h/?token=t1&x=1&sig=s2",
+                "https://••••@h/?token=••••&x=1&sig=••••"
+            ),
+            vec!["u:p", "t1", "s2"]
+        );
+        assert!(masked_parts("same", "same").is_empty());
+        assert_eq!(masked_parts("odd", "••••x"), vec!["odd"]);
     }
 
     fn strings(words: &[&str]) -> Vec<String> {

@@ -40,6 +40,8 @@ pub(crate) enum VariableNote {
     Unresolved(String),
     /// `{file:...}` naming a file that is never read (`reason`: what it is).
     RefusedFile { path: String, reason: &'static str },
+    /// `{file:...}` naming a path that exists but is not a readable file.
+    UnreadableFile { path: String, reason: String },
     /// `{file:...}` of a project file naming a file elsewhere (read, with a warning).
     FileOutside { path: String, place: &'static str },
 }
@@ -57,6 +59,8 @@ pub(crate) struct VariableContext<'a> {
     /// Folder of the config file (OpenCode `{file:...}` paths are relative to it).
     pub config_dir: String,
     pub extra_files: &'a BTreeMap<String, Option<String>>,
+    /// `{file:...}` paths the host found but did not read (what they are).
+    pub unreadable_files: &'a BTreeMap<String, String>,
     /// Ids declared in VS Code `inputs` (None = not VS Code).
     pub input_ids: Option<BTreeSet<String>>,
     /// The file is a project (or local) one: `{file:...}` should stay inside
@@ -242,6 +246,13 @@ impl VariableContext<'_> {
                 place,
             });
         }
+        if let Some(reason) = self.unreadable_files.get(&path) {
+            notes.notes.push(VariableNote::UnreadableFile {
+                path,
+                reason: reason.clone(),
+            });
+            return Some(String::new());
+        }
         match self.extra_files.get(&path) {
             Some(Some(contents)) => Some(notes.secret(contents.trim())),
             Some(None) => {
@@ -426,6 +437,8 @@ fn replace_delimited(
 mod tests {
     use super::*;
 
+    static NO_UNREADABLE: BTreeMap<String, String> = BTreeMap::new();
+
     fn context<'a>(
         syntax: VariableSyntax,
         env: &'a BTreeMap<String, String>,
@@ -441,6 +454,7 @@ mod tests {
             workspace_folders: folders,
             config_dir: "/w/app".to_string(),
             extra_files: extra,
+            unreadable_files: &NO_UNREADABLE,
             input_ids: Some(["token".to_string()].into_iter().collect()),
             project_file: true,
         }

@@ -39,6 +39,7 @@ fn all_fixtures_with_secrets() -> NormalizeResult {
             },
         ],
         extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::new(),
     };
     input.extra_files.insert(
         "/work/app/secrets/context7.key".into(),
@@ -151,6 +152,7 @@ fn secrets_by_origin_are_masked_wherever_they_land() {
         })
         .collect(),
         extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::new(),
     };
     input
         .discovery
@@ -191,6 +193,7 @@ fn file_references_to_system_secrets_and_outside_the_project_are_problems() {
             ..FileInput::default()
         }],
         extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::new(),
     };
     input
         .extra_files
