@@ -9,6 +9,7 @@ import { ConfigSession } from './config/configSession';
 import type { DiscoveryInput, NormalizeResult } from './config/configTypes';
 import { EngineDriver, type EndpointInfo } from './engineDriver';
 import { HttpGateway, type GatewaySession } from './gateway/httpGateway';
+import { LogThrottle } from './logThrottle';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -45,8 +46,12 @@ export class LazyHost {
   private reloading: Promise<NormalizeResult> | undefined;
   /** When a client last asked an endpoint for `tools/list` ('' = aggregate). */
   private readonly listedAt = new Map<string, number>();
+  /** Every log line of this host passes here: floods of similar lines are summarized. */
+  private readonly logThrottle: LogThrottle;
 
   constructor(private readonly opts: LazyHostOptions) {
+    this.logThrottle = new LogThrottle((level, message, server) => opts.log(level, message, server));
+    const log = this.logThrottle.log;
     this.config = new ConfigSession(opts.core, opts.discovery, opts.explicitFiles);
     this.gatewayToken = opts.gateway?.token ?? randomBytes(32).toString('base64url');
     this.gateway = opts.gateway
@@ -59,7 +64,7 @@ export class LazyHost {
             },
             onSessionClosed: (session) => this.driver.handle({ type: 'clientDisconnected', client: session.id }),
           },
-          { token: this.gatewayToken, port: opts.gateway.port, requireToken: opts.gateway.requireToken, log: (level, message) => opts.log(level, message) },
+          { token: this.gatewayToken, port: opts.gateway.port, requireToken: opts.gateway.requireToken, log: (level, message) => log(level, message) },
         )
       : undefined;
     const roots = opts.discovery.workspaceFolders.map((f) => ({ uri: `file://${f}`, name: f.split(/[\\/]/).pop() ?? f }));
@@ -68,7 +73,7 @@ export class LazyHost {
       settingsJson: JSON.stringify({ roots, ...(opts.settings ?? {}) }),
       deliverToClient: (client, message) => (this.gateway ? this.gateway.deliver(client, message) : opts.deliverToClient?.(client, message)),
       store: opts.store,
-      log: (level, message, server) => opts.log(level, message, server),
+      log,
       onEndpointsChanged: (endpoints, aggregate) => {
         this.endpoints = endpoints;
         opts.onEndpointsChanged?.(endpoints, aggregate);
@@ -137,6 +142,7 @@ export class LazyHost {
     this.watcher?.dispose();
     await this.gateway?.stop();
     await this.driver.shutdown();
+    this.logThrottle.dispose();
   }
 }
 

@@ -62,6 +62,8 @@ export interface NormalizeResult {
 export interface FileInput {
   path: string;
   content: string | null;
+  /** The path exists but was not read: what it is (the core reports it as a problem). */
+  unreadable?: string;
   format?: string;
   scope?: string;
 }
