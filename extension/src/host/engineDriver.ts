@@ -31,6 +31,8 @@ export interface EngineHandle {
   handle(nowMs: number, eventJson: string): string;
   snapshot(): string;
   report(contextJson: string): string;
+  /** `text` about `server` with its secret values masked (the core knows them). */
+  maskText(server: string, text: string): string;
   free(): void;
 }
 
@@ -224,6 +226,15 @@ export class EngineDriver {
     );
   }
 
+  /** A connection's own line about `server`, its secret values masked by the core. */
+  private masked(server: string, text: string): string {
+    try {
+      return this.deps.core.call(() => this.engine.maskText(server, text));
+    } catch {
+      return `(a line about ${server} withheld: the core could not mask it)`;
+    }
+  }
+
   private connect(conn: number, server: string, transport: Transport): void {
     if (this.stopped) return;
     const connection = openConnection(
@@ -241,9 +252,9 @@ export class EngineDriver {
           if (info.httpStatus === 401 || info.httpStatus === 403) this.handle({ type: 'httpStatus', conn, status: info.httpStatus });
           this.handle({ type: 'connectionClosed', conn, reason: info.reason, exitCode: info.exitCode ?? null, stderrTail: info.stderrTail || null });
         },
-        onStderr: (line) => this.deps.log('debug', line, server),
+        onStderr: (line) => this.deps.log('debug', this.masked(server, line), server),
       },
-      { cwdFallback: this.deps.cwdFallback, log: (level, msg) => this.deps.log(level, msg, server) },
+      { cwdFallback: this.deps.cwdFallback, log: (level, msg) => this.deps.log(level, this.masked(server, msg), server) },
     );
     this.connections.set(conn, connection);
   }

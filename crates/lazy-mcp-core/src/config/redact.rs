@@ -210,9 +210,15 @@ fn looks_like_token(value: &str) -> bool {
 }
 
 /// A long run of key characters mixing letters and digits (an API key, a hex
-/// secret), with no path or URL shape.
+/// secret), with no path or URL shape, and not words joined by dashes.
 fn looks_random(value: &str) -> bool {
+    let longest_run = value
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
     value.len() >= 32
+        && longest_run >= 20
         && value
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '+' | '=' | '.'))

@@ -7,6 +7,12 @@ use super::events::ConnId;
 use super::Engine;
 
 impl Engine {
+    /// For the host's own lines about a server (a connection's log line, a
+    /// stderr line shown under --verbose): the same masking.
+    pub fn mask_server_text(&self, name: &str, text: &str) -> String {
+        self.mask_for_server(name, text.to_string())
+    }
+
     /// `text` about server `name` with that server's secret values masked.
     pub(super) fn mask_for_server(&self, name: &str, text: String) -> String {
         match self.servers.get(name) {
