@@ -221,7 +221,11 @@ export class EngineDriver {
   private open(conn: number, server: string, transport: Transport, interactive: boolean): void {
     const resolved = this.deps.resolveTransport ? this.deps.resolveTransport(server, transport, interactive) : Promise.resolve(transport);
     resolved.then(
-      (t) => this.connect(conn, server, t),
+      (t) => {
+        // What connect-time variables became is secret: the engine masks it in text about the server.
+        if (t !== transport) this.handle({ type: 'transportResolved', server, original: transport, resolved: t });
+        this.connect(conn, server, t);
+      },
       (err: unknown) => this.handle({ type: 'connectionClosed', conn, reason: err instanceof Error ? err.message : String(err) }),
     );
   }

@@ -94,6 +94,91 @@ pub(crate) fn rule_masked_values(transport: &Transport) -> Vec<String> {
     out
 }
 
+/// What each connect-time variable (`${input:…}`) of `original` became in
+/// `resolved` (the same transport after the host substituted them).
+pub fn resolved_values(original: &Transport, resolved: &Transport) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut pair = |before: &str, after: &str| {
+        if before.contains("${input:") {
+            out.extend(masked_parts(after, &mask_input_variables(before)));
+        }
+    };
+    match (original, resolved) {
+        (
+            Transport::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+                ..
+            },
+            Transport::Stdio {
+                command: command_after,
+                args: args_after,
+                env: env_after,
+                cwd: cwd_after,
+                ..
+            },
+        ) => {
+            pair(command, command_after);
+            for (before, after) in args.iter().zip(args_after) {
+                pair(before, after);
+            }
+            for (key, before) in env {
+                if let Some(after) = env_after.get(key) {
+                    pair(before, after);
+                }
+            }
+            if let (Some(before), Some(after)) = (cwd, cwd_after) {
+                pair(before, after);
+            }
+        }
+        (
+            Transport::Http { url, headers } | Transport::Sse { url, headers },
+            Transport::Http {
+                url: url_after,
+                headers: headers_after,
+            }
+            | Transport::Sse {
+                url: url_after,
+                headers: headers_after,
+            },
+        ) => {
+            pair(url, url_after);
+            for (key, before) in headers {
+                if let Some(after) = headers_after.get(key) {
+                    pair(before, after);
+                }
+            }
+        }
+        _ => {}
+    }
+    out.retain(|v| !v.trim().is_empty());
+    out
+}
+
+/// `text` with every `${input:…}` replaced by the mask.
+fn mask_input_variables(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("${input:") {
+        let (before, from) = rest.split_at(start);
+        out.push_str(before);
+        match from.find('}') {
+            Some(end) => {
+                out.push_str(MASK);
+                rest = from.get(end + 1..).unwrap_or("");
+            }
+            None => {
+                out.push_str(from);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The pieces of `raw` that `shown` replaced with the mask (all of `raw`
 /// when the two cannot be lined up).
 fn masked_parts(raw: &str, shown: &str) -> Vec<String> {
@@ -466,6 +551,19 @@ mod tests {
         );
         assert!(masked_parts("same", "same").is_empty());
         assert_eq!(masked_parts("odd", "••••x"), vec!["odd"]);
+    }
+
+    #[test]
+    fn resolved_input_values_line_up() {
+        let http = |url: &str, auth: &str| Transport::Http {
+            url: url.into(),
+            headers: BTreeMap::from([("Authorization".to_string(), auth.to_string())]),
+        };
+        let values = resolved_values(
+            &http("https://h/${input:path}/mcp", "Bearer ${input:tok}"),
+            &http("https://h/p-secret/mcp", "Bearer t-secret"),
+        );
+        assert_eq!(values, vec!["p-secret", "t-secret"]);
     }
 
     fn strings(words: &[&str]) -> Vec<String> {

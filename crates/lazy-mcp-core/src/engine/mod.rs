@@ -291,6 +291,11 @@ impl Engine {
                 let stderr_tail = stderr_tail.map(|tail| self.mask_for_conn(conn, tail));
                 self.on_connection_closed(conn, &reason, exit_code, stderr_tail.as_deref())
             }
+            Event::TransportResolved {
+                server,
+                original,
+                resolved,
+            } => self.on_transport_resolved(&server, &original, &resolved),
             Event::HttpStatus { conn, status } => self.on_http_status(conn, status),
             Event::TimerFired { timer } => self.on_timer(timer),
             Event::ClientMessage {

@@ -5,6 +5,8 @@
 
 use super::events::ConnId;
 use super::Engine;
+use crate::config::model::Transport;
+use crate::config::resolved_values;
 
 impl Engine {
     /// For the host's own lines about a server (a connection's log line, a
@@ -20,6 +22,23 @@ impl Engine {
                 server.config.mask_secrets_in(&text)
             }
             _ => text,
+        }
+    }
+
+    /// Values the host substituted at connect time (VS Code inputs) join the
+    /// server's secrets until its config is applied again.
+    pub(super) fn on_transport_resolved(
+        &mut self,
+        name: &str,
+        original: &Transport,
+        resolved: &Transport,
+    ) {
+        let values = resolved_values(original, resolved);
+        if let Some(server) = self.servers.get_mut(name) {
+            let secrets = &mut server.config.secret_values;
+            secrets.extend(values);
+            secrets.sort();
+            secrets.dedup();
         }
     }
 
