@@ -128,10 +128,20 @@ impl Engine {
         fnv1a64_hex(text.as_bytes())
     }
 
+    /// Whether a server's endpoint is offered to hosts (one MCP definition in VS Code):
+    /// exposed and with something to list. A server still cataloguing, FAILED or NEEDS
+    /// AUTH with neither a catalogue nor declared tools is not: VS Code would show an
+    /// empty server as "Running" (its gateway session is fine) and list nothing.
+    fn is_offered(&self, name: &str) -> bool {
+        ListKind::ALL
+            .iter()
+            .any(|kind| !self.exposed_items(name, *kind).is_empty())
+    }
+
     pub(super) fn current_endpoints(&self) -> Vec<EndpointInfo> {
         self.servers
             .iter()
-            .filter(|(_, s)| s.state.is_exposed())
+            .filter(|(name, s)| s.state.is_exposed() && self.is_offered(name))
             .map(|(name, _)| {
                 let hashes: Vec<u64> = ListKind::ALL
                     .iter()
@@ -164,6 +174,9 @@ impl Engine {
                 .collect();
             for (kind, hash) in ListKind::ALL.iter().zip(&hashes) {
                 lists.insert((name.clone(), *kind), *hash);
+            }
+            if !self.is_offered(name) {
+                continue;
             }
             endpoints.push(EndpointInfo {
                 server: name.clone(),
