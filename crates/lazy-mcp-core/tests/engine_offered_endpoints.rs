@@ -1,7 +1,8 @@
-//! Which servers the engine offers to hosts as endpoints (one MCP definition each in
+//! Which server endpoints the engine tells hosts to offer (one MCP definition each in
 //! VS Code): only those with something to list. VS Code shows every definition it was
 //! given as a server, "Running" once its gateway session is up, so an empty FAILED or
-//! NEEDS AUTH server would look healthy there while listing nothing.
+//! NEEDS AUTH server would look healthy there while listing nothing. The endpoint
+//! itself stays (a client configured with its URL keeps working).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -16,13 +17,17 @@ use lazy_mcp_core::config::model::ToolFilter;
 use lazy_mcp_core::engine::{Effect, ServerState, Settings};
 use std::collections::BTreeSet;
 
-/// Every server named in any `endpointsChanged` effect so far, and the last set.
+/// Every server ever offered in an `endpointsChanged` effect so far, and the last offered set.
 fn offered(sim: &Sim) -> (BTreeSet<String>, Vec<String>) {
     let mut ever = BTreeSet::new();
     let mut last = Vec::new();
     for effect in &sim.effects {
         if let Effect::EndpointsChanged { endpoints, .. } = effect {
-            last = endpoints.iter().map(|e| e.server.clone()).collect();
+            last = endpoints
+                .iter()
+                .filter(|e| e.offered)
+                .map(|e| e.server.clone())
+                .collect();
             ever.extend(last.iter().cloned());
         }
     }
@@ -58,9 +63,17 @@ fn failed_and_needs_auth_servers_with_nothing_to_list_are_never_offered() {
         .engine
         .endpoints()
         .into_iter()
-        .map(|e| e.server)
+        .map(|e| (e.server, e.offered))
         .collect();
-    assert_eq!(endpoints, ["good"]);
+    assert_eq!(
+        endpoints,
+        [
+            ("broken".to_string(), false),
+            ("good".to_string(), true),
+            ("remote".to_string(), false)
+        ],
+        "their endpoints still answer, they are just not offered"
+    );
 }
 
 #[test]

@@ -128,10 +128,11 @@ impl Engine {
         fnv1a64_hex(text.as_bytes())
     }
 
-    /// Whether a server's endpoint is offered to hosts (one MCP definition in VS Code):
-    /// exposed and with something to list. A server still cataloguing, FAILED or NEEDS
-    /// AUTH with neither a catalogue nor declared tools is not: VS Code would show an
-    /// empty server as "Running" (its gateway session is fine) and list nothing.
+    /// Whether hosts that register one MCP definition per server offer this one: only
+    /// with something to list. A server still cataloguing, FAILED or NEEDS AUTH with
+    /// neither a catalogue nor declared tools is not: VS Code would show an empty server
+    /// as "Running" (its gateway session is fine) and list nothing. Its endpoint still
+    /// answers (a client configured with its URL gets `list_changed` when tools arrive).
     fn is_offered(&self, name: &str) -> bool {
         ListKind::ALL
             .iter()
@@ -141,7 +142,7 @@ impl Engine {
     pub(super) fn current_endpoints(&self) -> Vec<EndpointInfo> {
         self.servers
             .iter()
-            .filter(|(name, s)| s.state.is_exposed() && self.is_offered(name))
+            .filter(|(_, s)| s.state.is_exposed())
             .map(|(name, _)| {
                 let hashes: Vec<u64> = ListKind::ALL
                     .iter()
@@ -150,6 +151,7 @@ impl Engine {
                 EndpointInfo {
                     server: name.clone(),
                     version: self.endpoint_version(name, &hashes),
+                    offered: self.is_offered(name),
                 }
             })
             .collect()
@@ -175,12 +177,10 @@ impl Engine {
             for (kind, hash) in ListKind::ALL.iter().zip(&hashes) {
                 lists.insert((name.clone(), *kind), *hash);
             }
-            if !self.is_offered(name) {
-                continue;
-            }
             endpoints.push(EndpointInfo {
                 server: name.clone(),
                 version: self.endpoint_version(name, &hashes),
+                offered: self.is_offered(name),
             });
         }
         let mut changed: BTreeSet<(String, &'static str)> = BTreeSet::new();
