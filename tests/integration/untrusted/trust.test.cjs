@@ -1,8 +1,9 @@
-// Restricted Mode (the runner's `untrusted` phase): workspace trust on, this folder not trusted,
-// `memory` configured in the user's ~/.copilot/mcp-config.json, `everything` in the workspace's
-// opencode.json. VS Code asks for workspace trust before it starts any extension-provided MCP
+// Restricted Mode (the runner's `untrusted` phase): workspace trust on, this folder (no MCP
+// config of its own) not trusted, only `memory` configured, in the user's
+// ~/.copilot/mcp-config.json. VS Code asks for workspace trust before it starts any extension-provided MCP
 // definition, so Lazy MCP must not ask it to start one: the runner fails the phase if VS Code
-// was asked to show any dialog (0.1.0 caused about 2 per second).
+// was asked to show any dialog (0.1.0 caused about 2 per second). Last, the runner clicks
+// "Trust" in the Workspace Trust editor, as a user would, and the tools arrive.
 'use strict';
 
 const assert = require('node:assert/strict');
@@ -14,7 +15,16 @@ const { api, stateOf, testDir, waitFor } = require('../suite/helpers.cjs');
 
 const spawnLog = path.join(testDir, 'spawns.log');
 const spawnCount = () => (fs.existsSync(spawnLog) ? fs.readFileSync(spawnLog, 'utf8').split('\n').filter((l) => /^\d+$/.test(l)).length : 0);
-const ourTools = () => vscode.lm.tools.filter((t) => t.name.startsWith('mcp_memory') || t.name.startsWith('mcp_everything'));
+/** Has the runner click the first element matching `selector` in the workbench; its outcome. */
+async function click(selector) {
+  const done = path.join(testDir, 'click.done');
+  fs.rmSync(done, { force: true });
+  fs.writeFileSync(path.join(testDir, 'click.request'), selector);
+  await waitFor(`the runner to click ${selector}`, () => fs.existsSync(done), 10_000);
+  return fs.readFileSync(done, 'utf8');
+}
+
+const ourTools = () => vscode.lm.tools.filter((t) => t.name.startsWith('mcp_memory'));
 
 suite('Restricted Mode (untrusted workspace)', () => {
   test('the folder is untrusted and the extension under development runs', async () => {
@@ -25,14 +35,12 @@ suite('Restricted Mode (untrusted workspace)', () => {
     assert.equal(ext.isActive, true);
   });
 
-  test('the user-level server is catalogued; the workspace server is not started', async () => {
+  test('the user-level server is catalogued, and Diagnostics says why its tools wait', async () => {
     const lazy = await api();
     await waitFor('memory CATALOGUED', () => stateOf(lazy, 'memory') === 'CATALOGUED');
-    assert.equal(stateOf(lazy, 'everything'), undefined, 'a server from a workspace file is not managed while untrusted');
     assert.equal(spawnCount(), 1, 'one spawn: cataloguing memory');
     const report = await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
     assert.match(report, /> \*\*Note:\*\* Restricted Mode: this workspace is not trusted\./);
-    assert.match(report, /\| everything \| .*the workspace is not trusted/);
     assert.match(report, /\| memory \| \*\*CATALOGUED ONLY\*\*/);
   });
 
@@ -44,5 +52,20 @@ suite('Restricted Mode (untrusted workspace)', () => {
     await new Promise((r) => setTimeout(r, 3000));
     assert.deepEqual(ourTools().map((t) => t.name), [], 'VS Code never connected, so it lists none of the tools');
     assert.equal(spawnCount(), 1, 'nothing was spawned for VS Code');
+  });
+
+  test('once the user trusts the folder, Lazy MCP starts its definitions without a dialog and the tools arrive', async () => {
+    const lazy = await api();
+    await vscode.commands.executeCommand('workbench.trust.manage');
+    const trustButton = '.workspace-trust-limitations.trusted .workspace-trust-buttons-row .monaco-button';
+    const outcomes = [];
+    await waitFor('the folder trusted', async () => vscode.workspace.isTrusted || (outcomes.push(await click(trustButton)), vscode.workspace.isTrusted), 20_000).catch((err) => {
+      throw new Error(`${err.message}; click outcomes: ${outcomes.join('; ')}`);
+    });
+    await waitFor('memory tools in vscode.lm.tools', () => ourTools().length >= 9, 30_000);
+    assert.equal(stateOf(lazy, 'memory'), 'CATALOGUED', 'listing the tools started nothing upstream');
+    assert.equal(spawnCount(), 1);
+    const report = await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
+    assert.doesNotMatch(report, /Restricted Mode/);
   });
 });
