@@ -14,9 +14,10 @@
 // Last line: `integration: N passed, N failed`. Exit code 0 only if every phase ran, no test
 // failed and at least one test passed. See tests/integration/README.md.
 
-import { copyBasicWorkspace } from './fixtureWorkspace.mjs';
+import { copyBasicWorkspace, copyUntrustedFixture } from './fixtureWorkspace.mjs';
 import {
   HARNESS,
+  HERE,
   REPO,
   RunnerError,
   VERBOSE,
@@ -85,6 +86,30 @@ async function leftoverServers(workspace) {
   return left;
 }
 
+/**
+ * Restricted Mode: workspace trust on, the folder not trusted (VS Code's startup prompt off, as
+ * after a user chose "Don't Trust"), a user-level server only. Lazy MCP must not make VS Code
+ * request a single dialog: the smoke-test driver logs each request to the workbench log.
+ */
+const untrustedPhase = {
+  phase: 'untrusted',
+  headlessOnly: true,
+  testsPath: path.join(HERE, 'untrusted', 'index.cjs'),
+  fixture: (workspace, phaseDir) => copyUntrustedFixture(workspace, path.join(phaseDir, 'home')),
+  userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' },
+  maxDialogs: 0,
+};
+const DIALOG_REQUESTED = 'DialogService: Dialog requested during smoke test.';
+
+/** Dialogs VS Code was asked to show during a headless phase (0 when there is no log). */
+function dialogsRequested(phaseDir) {
+  try {
+    return fs.readFileSync(path.join(phaseDir, 'workbench.log'), 'utf8').split(DIALOG_REQUESTED).length - 1;
+  } catch {
+    return 0;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
 const USAGE = 'usage: node tests/integration/run.mjs [--vsix FILE.vsix] [--extension-dev-path DIR] [--keep]';
@@ -146,6 +171,7 @@ async function main() {
 
   // warm: VS Code restarted on the dev phase's state and workspace (a persisted catalogue).
   const phases = [{ phase: 'dev', devPath, screenshot: path.join(REPO, 'artifacts', 'screenshots', 'mcp-diagnostics.png') }, { phase: 'warm', devPath, reuse: 'dev' }];
+  phases.push({ ...untrustedPhase, devPath });
   if (vsix) phases.push({ phase: 'vsix', devPath: HARNESS, vsix });
   const stateDirs = {};
   const workspaces = {};
@@ -153,13 +179,18 @@ async function main() {
   let failures = 0;
   let ok = true;
   for (const p of phases) {
+    if (desktop && p.headlessOnly) {
+      say(`${p.phase}: skipped (it counts dialogs in the headless workbench's log)`);
+      continue;
+    }
     const phaseDir = path.join(runDir, p.phase);
     mkdirs(phaseDir);
     const stateDir = p.reuse ? stateDirs[p.reuse] : phaseDir;
     // a fresh copy of the fixture per phase (tests may edit it freely), unless reused
     const workspace = p.reuse ? workspaces[p.reuse] : path.join(phaseDir, 'workspace');
     if (!p.reuse) {
-      copyBasicWorkspace(workspace);
+      if (p.fixture) p.fixture(workspace, phaseDir);
+      else copyBasicWorkspace(workspace);
     }
     stateDirs[p.phase] = stateDir;
     workspaces[p.phase] = workspace;
@@ -189,6 +220,16 @@ async function main() {
     } else if (fs.existsSync(spawnLogOf(workspace))) {
       say(`${p.phase}: ok: no server process outlived VS Code`);
       r.passes += 1;
+    }
+    if (p.maxDialogs !== undefined && !r.aborted) {
+      const dialogs = dialogsRequested(phaseDir);
+      if (dialogs > p.maxDialogs) {
+        say(`${p.phase}: FAILED: VS Code was asked to show ${dialogs} dialog(s) (at most ${p.maxDialogs}; "${DIALOG_REQUESTED}" in ${path.join(phaseDir, 'workbench.log')})`);
+        r.failures += 1;
+      } else {
+        say(`${p.phase}: ok: VS Code was asked to show ${dialogs} dialog(s)`);
+        r.passes += 1;
+      }
     }
     passes += r.passes;
     failures += r.failures;

@@ -162,10 +162,11 @@ fn every_effect_writes_its_documented_json() {
                 endpoints: vec![EndpointInfo {
                     server: "github".into(),
                     version: "v".into(),
+                    offered: true,
                 }],
                 aggregate: None,
             },
-            json!({"type": "endpointsChanged", "endpoints": [{"server": "github", "version": "v"}]}),
+            json!({"type": "endpointsChanged", "endpoints": [{"server": "github", "version": "v", "offered": true}]}),
         ),
         (
             Effect::EndpointsChanged {

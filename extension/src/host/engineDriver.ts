@@ -10,6 +10,8 @@ export type EngineEvent = { type: string } & Record<string, unknown>;
 export interface EndpointInfo {
   server: string;
   version: string;
+  /** The core's word on registering it as an MCP definition (it has something to list). */
+  offered: boolean;
 }
 
 type Effect =

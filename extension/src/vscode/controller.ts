@@ -35,6 +35,8 @@ export interface LazyMcpApi {
   exposedServers(): string[];
   /** Labels of the MCP definitions given to VS Code (servers, then the tool index if any). */
   definitionLabels(): string[];
+  /** Open gateway sessions on a server's endpoint ('' = the tool index): VS Code's "Running". */
+  gatewaySessions(server: string): number;
 }
 
 export class Controller implements vscode.Disposable {
@@ -47,6 +49,9 @@ export class Controller implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private settings: LazyMcpSettings = readSettings();
   private unmanaged: Unmanaged[] = [];
+  /** From the core's selection: may VS Code be asked to start our definitions (not in Restricted Mode). */
+  private startDefinitions = false;
+  private notices: string[] = [];
   private lastProblemKey = '';
   private cataloguing: (() => void) | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -71,7 +76,7 @@ export class Controller implements vscode.Disposable {
       selectServers: (result) => this.selectServers(result),
       watchConfig: true,
       onChange: () => this.scheduleUi(),
-      onEndpointsChanged: (endpoints, aggregate) => this.exposeEndpoints(endpoints.map((e) => ({ name: e.server, version: e.version })), aggregate),
+      onEndpointsChanged: (endpoints, aggregate) => this.exposeEndpoints(endpoints.filter((e) => e.offered).map((e) => ({ name: e.server, version: e.version })), aggregate),
       onConfigLoaded: (result) => this.showProblems(result.problems),
       resolveTransport: inputResolver(context.secrets),
       measureRss: treeRssBytes,
@@ -98,7 +103,7 @@ export class Controller implements vscode.Disposable {
         if (e.visible) this.updateUi();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.onFoldersChanged()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.host.reload()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.host.reload().then(() => this.startNewDefinitions())),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('lazyMcp')) void this.onSettingsChanged();
       }),
@@ -116,6 +121,7 @@ export class Controller implements vscode.Disposable {
       },
       exposedServers: () => this.definitions.exposed.map((s) => s.name),
       definitionLabels: () => this.definitions.definitions.map((d) => d.name),
+      gatewaySessions: (server) => this.host.gateway?.sessionsOf(server).length ?? 0,
     };
   }
 
@@ -156,8 +162,10 @@ export class Controller implements vscode.Disposable {
       servers: result.servers,
       policy: { workspaceTrusted: vscode.workspace.isTrusted, vscodeNative: this.settings.vscodeNativeServers },
     });
-    const selection = JSON.parse(this.core.call((c) => c.selectServers(input))) as { managed: unknown[]; unmanaged: Unmanaged[] };
+    const selection = JSON.parse(this.core.call((c) => c.selectServers(input))) as { managed: unknown[]; unmanaged: Unmanaged[]; startClientDefinitions: boolean; notices: string[] };
     this.unmanaged = selection.unmanaged;
+    this.startDefinitions = selection.startClientDefinitions;
+    this.notices = selection.notices;
     return selection.managed;
   }
 
@@ -215,11 +223,20 @@ export class Controller implements vscode.Disposable {
 
   private exposeEndpoints(exposed: { name: string; version: string }[], toolIndexVersion: string | undefined): void {
     this.definitions.update(exposed, toolIndexVersion);
+    this.startNewDefinitions();
+  }
+
+  /**
+   * VS Code lists an extension's MCP tools only after starting the server once; starting
+   * our gateway definition is an in-process handshake, nothing upstream is spawned.
+   * Never while the core says no (Restricted Mode: VS Code would ask for workspace trust
+   * at every start); trust being granted calls this again.
+   */
+  private startNewDefinitions(): void {
     const servers = this.definitions.definitions;
-    // VS Code lists an extension's MCP tools only after starting the server once; starting
-    // our gateway definition is an in-process handshake, nothing upstream is spawned.
-    const changed = servers.filter((s) => this.startedVersions.get(s.name) !== s.version);
     for (const name of [...this.startedVersions.keys()]) if (!servers.some((s) => s.name === name)) this.startedVersions.delete(name);
+    if (!this.startDefinitions) return;
+    const changed = servers.filter((s) => this.startedVersions.get(s.name) !== s.version);
     for (const s of changed) this.startedVersions.set(s.name, s.version);
     const since = Date.now();
     for (const s of changed) void this.startUntilListed(s, since);
@@ -229,20 +246,33 @@ export class Controller implements vscode.Disposable {
    * Asks VS Code to start one gateway definition until VS Code has listed its tools.
    * VS Code reads the provider asynchronously and ignores a start for a definition it
    * does not know yet (the command resolves either way), so the gateway's record of
-   * VS Code's `tools/list` is what says it worked.
+   * VS Code's `tools/list` is what says it worked. `errorOnUserInteraction` makes VS Code
+   * fail a start that would need a dialog (trust, inputs) instead of showing one, and a
+   * failed start is not retried: Lazy MCP never asks twice.
    */
   private async startUntilListed(def: { name: string; version: string; endpoint: string }, since: number): Promise<void> {
     const current = (): boolean => this.definitions.definitions.some((d) => d.name === def.name && d.version === def.version);
     const listed = (): boolean => (this.host.toolsListedAt(def.endpoint) ?? 0) >= since;
+    const id = `${this.context.extension.id}/${def.name}`;
     let pause = 25;
     while (!this.stopped && current() && !listed() && Date.now() - since < 20_000) {
-      await vscode.commands.executeCommand('workbench.mcp.startServer', `${this.context.extension.id}/${def.name}`, { waitForLiveTools: true }).then(undefined, (err: unknown) =>
-        this.write('debug', `could not ask VS Code to start ${def.name}: ${String(err)}`),
+      const asked = await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true, errorOnUserInteraction: true }).then(
+        () => true,
+        (err: unknown) => {
+          this.write('warn', `VS Code did not start its connection to ${def.name} (not retried): ${String(err)}`);
+          return false;
+        },
       );
-      if (listed()) return;
+      if (!asked) return;
+      if (listed()) break;
       await new Promise((r) => setTimeout(r, pause));
       pause = Math.min(pause * 2, 400);
     }
+    if (this.stopped || !listed()) return;
+    // VS Code keeps the listed tools (cached) and reconnects on their first use. Closing its
+    // session now makes "MCP: List Servers" say Stopped for every server nobody used yet,
+    // instead of Running for a catalogued-only one (README: VS Code's own MCP UI).
+    await vscode.commands.executeCommand('workbench.mcp.stopServer', id).then(undefined, (err: unknown) => this.write('debug', `could not close VS Code's session with ${def.name}: ${String(err)}`));
   }
 
   // ── UI ─────────────────────────────────────────────────────────────
@@ -261,6 +291,7 @@ export class Controller implements vscode.Disposable {
       problems: config?.problems ?? [],
       shadowed: config?.shadowed ?? [],
       unmanaged: this.unmanaged,
+      notices: this.notices,
       servers: config?.servers ?? [],
     });
     return this.host.driver.reportMarkdown(context);

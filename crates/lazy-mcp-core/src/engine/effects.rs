@@ -22,6 +22,14 @@ pub struct EndpointInfo {
     /// Changes exactly when what a client would list changes (config fingerprint
     /// plus catalogue contents); VS Code's definition `version`.
     pub version: String,
+    /// Whether to offer it as an MCP definition (VS Code): only when it has something
+    /// to list, so an empty FAILED or NEEDS AUTH server is not shown as a server.
+    #[serde(default = "offered_by_default")]
+    pub offered: bool,
+}
+
+fn offered_by_default() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
