@@ -6,7 +6,7 @@ import type { WasmCore } from '../core/wasmCore';
 import type { Transport } from './connections';
 import { ConfigWatcher } from './config/configFiles';
 import { ConfigSession } from './config/configSession';
-import type { DiscoveryInput, NormalizeResult } from './config/configTypes';
+import type { DiscoveryInput, NormalizeResult, ServerConfig } from './config/configTypes';
 import { EngineDriver, type EndpointInfo } from './engineDriver';
 import { HttpGateway, type GatewaySession } from './gateway/httpGateway';
 
@@ -25,7 +25,7 @@ export interface LazyHostOptions {
   /** Where client messages go when there is no gateway (`serve --stdio`). */
   deliverToClient?(client: string, message: string): void;
   /** Pick the servers to hand to the engine (host policy computed by the core). */
-  selectServers?(result: NormalizeResult): unknown[];
+  selectServers?(result: NormalizeResult): ServerConfig[];
   watchConfig?: boolean;
   onChange?(): void;
   onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;

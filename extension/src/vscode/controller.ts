@@ -6,7 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WasmCore } from '../core/wasmCore';
-import type { DiscoveryInput, NormalizeResult, Problem } from '../host/config/configTypes';
+import type { DiscoveryInput, NormalizeResult, Problem, ServerConfig } from '../host/config/configTypes';
+import type { ServerAction } from '../host/engineDriver';
 import { processEnv } from '../host/config/configSession';
 import { LazyHost, type LogLevel } from '../host/lazyHost';
 import { treeRssBytes } from '../host/processTree';
@@ -151,12 +152,12 @@ export class Controller implements vscode.Disposable {
     };
   }
 
-  private selectServers(result: NormalizeResult): unknown[] {
+  private selectServers(result: NormalizeResult): ServerConfig[] {
     const input = JSON.stringify({
       servers: result.servers,
       policy: { workspaceTrusted: vscode.workspace.isTrusted, vscodeNative: this.settings.vscodeNativeServers },
     });
-    const selection = JSON.parse(this.core.call((c) => c.selectServers(input))) as { managed: unknown[]; unmanaged: Unmanaged[] };
+    const selection = JSON.parse(this.core.call((c) => c.selectServers(input))) as { managed: ServerConfig[]; unmanaged: Unmanaged[] };
     this.unmanaged = selection.unmanaged;
     return selection.managed;
   }
@@ -182,7 +183,7 @@ export class Controller implements vscode.Disposable {
     clearInterval(this.refreshTimer);
     if (this.settings.refreshIntervalMs > 0) {
       // Re-lists CONNECTED servers only; the engine never spawns for a refresh.
-      this.refreshTimer = setInterval(() => this.host.driver.handle({ type: 'refreshCatalogue' }), this.settings.refreshIntervalMs);
+      this.refreshTimer = setInterval(() => this.host.driver.handle({ type: 'refreshCatalogue', server: null, recatalogue: false }), this.settings.refreshIntervalMs);
       this.refreshTimer.unref();
     }
   }
@@ -302,7 +303,7 @@ export class Controller implements vscode.Disposable {
     const on = (id: string, fn: (...args: unknown[]) => unknown): void => {
       this.disposables.push(vscode.commands.registerCommand(id, fn));
     };
-    const serverCommand = (id: string, type: string, states: StateKind[], verb: string): void =>
+    const serverCommand = (id: string, type: ServerAction, states: StateKind[], verb: string): void =>
       on(id, async (arg?: unknown) => {
         const name = await this.serverArg(arg, states, verb);
         if (name) this.host.driver.handle({ type, server: name });
@@ -355,7 +356,7 @@ export class Controller implements vscode.Disposable {
 
   private async onAction(action: DiagnosticsAction): Promise<void> {
     const server = action.params.get('server') ?? undefined;
-    const events: Record<string, string> = { enable: 'enable', disable: 'disable', connect: 'connectNow', disconnect: 'disconnect' };
+    const events: Record<string, ServerAction | undefined> = { enable: 'enable', disable: 'disable', connect: 'connectNow', disconnect: 'disconnect' };
     if (action.verb === 'open') {
       await this.openSource(action.params.get('file') ?? '', Number(action.params.get('line') ?? 1), Number(action.params.get('column') ?? 1));
     } else if (action.verb === 'refresh') {

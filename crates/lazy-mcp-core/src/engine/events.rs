@@ -13,6 +13,7 @@ pub type TimerId = u64;
 pub type ClientId = String;
 
 /// Which MCP endpoint of the gateway a client talks to.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Endpoint {
@@ -22,6 +23,7 @@ pub enum Endpoint {
     Aggregate,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
     tag = "type",
