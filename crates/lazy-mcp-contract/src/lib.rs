@@ -10,7 +10,7 @@ use lazy_mcp_core::config::{
 };
 use lazy_mcp_core::engine::diagnostics_snapshot::{DiagnosticsTotals, ServerDiagnostics};
 use lazy_mcp_core::engine::{
-    AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel, Root,
+    AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
     ServerState, Settings,
 };
 use ts_rs::TS;
@@ -40,7 +40,6 @@ pub fn render() -> String {
         declaration::<ServerState>(),
         // settings
         declaration::<Settings>(),
-        declaration::<Root>(),
         declaration::<AggregateEndpoint>(),
         // the snapshot
         declaration::<DiagnosticsSnapshot>(),

@@ -16,7 +16,7 @@ export type Event = { "type": "configApplied", servers: Array<ServerConfig>, }
   | { "type": "disconnect", server: string, }
   | { "type": "refreshCatalogue", server: string | null, recatalogue: boolean, }
   | { "type": "processStats", server: string, rssBytes: number, }
-  | { "type": "rootsChanged", roots: Array<Root>, }
+  | { "type": "workspaceFoldersChanged", folders: Array<string>, }
   | { "type": "settingsChanged", settings: Settings, };
 
 export type Effect = { "type": "open", conn: number, server: string, transport: Transport, interactive: boolean, }
@@ -87,9 +87,10 @@ crashLimit: number, crashWindowMs: number,
  */
 backoffBaseMs: number, backoffMaxMs: number, 
 /**
- * The host's workspace folders.
+ * The host's workspace folders (absolute paths); the engine turns them into
+ * the `roots` it answers to servers (engine/roots.rs).
  */
-roots: Array<Root>, 
+workspaceFolders: Array<string>, 
 /**
  * `clientInfo` sent upstream and `serverInfo` of the aggregate endpoint.
  */
@@ -114,8 +115,6 @@ maxTools: number,
  * The index lists one-line summaries while it fits this many tokens, names only beyond.
  */
 indexTokenBudget: number, aggregateEndpoint: AggregateEndpoint, };
-
-export type Root = { uri: string, name?: string | null, };
 
 export type AggregateEndpoint = "all" | "toolIndex";
 

@@ -165,15 +165,15 @@ export class Controller implements vscode.Disposable {
   private async onFoldersChanged(): Promise<void> {
     const discovery = this.discovery();
     this.host.config.updateDiscovery(discovery);
-    this.host.driver.handle({ type: 'rootsChanged', roots: rootsOf(discovery.workspaceFolders) });
+    this.host.driver.handle({ type: 'workspaceFoldersChanged', folders: discovery.workspaceFolders });
     await this.host.reload();
   }
 
   private async onSettingsChanged(): Promise<void> {
     this.settings = readSettings();
     const discovery = this.discovery();
-    // The engine replaces all of its settings: the roots go along, or servers would lose them.
-    this.host.driver.handle({ type: 'settingsChanged', settings: { ...this.settings.engine, roots: rootsOf(discovery.workspaceFolders) } });
+    // The engine replaces all of its settings: the folders go along, or servers would lose their roots.
+    this.host.driver.handle({ type: 'settingsChanged', settings: { ...this.settings.engine, workspaceFolders: discovery.workspaceFolders } });
     this.host.config.updateDiscovery(discovery);
     this.armRefresh();
     await this.host.reload();
@@ -387,6 +387,3 @@ function stateIcon(kind: StateKind): string {
   return ({ CONNECTED: 'pass-filled', CATALOGUED: 'circle-outline', DORMANT: 'debug-pause', DISABLED: 'circle-slash', FAILED: 'error', NEEDS_AUTH: 'key' } as Partial<Record<StateKind, string>>)[kind] ?? 'sync';
 }
 
-function rootsOf(folders: readonly string[]): { uri: string; name: string }[] {
-  return folders.map((f) => ({ uri: vscode.Uri.file(f).toString(), name: path.basename(f) }));
-}

@@ -1,7 +1,7 @@
 //! Everything the host tells the engine. Serialized as `{"type": "...", ...}` with
 //! camelCase names: the host crosses the WASM boundary with JSON strings.
 
-use super::settings::{Root, Settings};
+use super::settings::Settings;
 use crate::config::model::ServerConfig;
 use serde::{Deserialize, Serialize};
 
@@ -84,8 +84,9 @@ pub enum Event {
     },
     /// Memory of a connected server's process tree, measured by the host.
     ProcessStats { server: String, rss_bytes: u64 },
-    /// The host's workspace folders changed (answered to `roots/list`).
-    RootsChanged { roots: Vec<Root> },
+    /// The host's workspace folders changed (absolute paths; answered to
+    /// `roots/list` as file URIs the engine builds).
+    WorkspaceFoldersChanged { folders: Vec<String> },
     /// The user changed settings (concurrency, idle timeout, timeouts, roots, …).
     SettingsChanged { settings: Settings },
 }
