@@ -6,7 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WasmCore } from '../core/wasmCore';
-import type { DiscoveryInput, NormalizeResult, Problem } from '../host/config/configTypes';
+import type { DiscoveryInput, NormalizeResult, Problem, ServerConfig } from '../host/config/configTypes';
+import type { ServerAction } from '../host/engineDriver';
 import { processEnv } from '../host/config/configSession';
 import { LazyHost, type LogLevel } from '../host/lazyHost';
 import { treeRssBytes } from '../host/processTree';
@@ -157,12 +158,12 @@ export class Controller implements vscode.Disposable {
     };
   }
 
-  private selectServers(result: NormalizeResult): unknown[] {
+  private selectServers(result: NormalizeResult): ServerConfig[] {
     const input = JSON.stringify({
       servers: result.servers,
       policy: { workspaceTrusted: vscode.workspace.isTrusted, vscodeNative: this.settings.vscodeNativeServers },
     });
-    const selection = JSON.parse(this.core.call((c) => c.selectServers(input))) as { managed: unknown[]; unmanaged: Unmanaged[]; startClientDefinitions: boolean; notices: string[] };
+    const selection = JSON.parse(this.core.call((c) => c.selectServers(input))) as { managed: ServerConfig[]; unmanaged: Unmanaged[]; startClientDefinitions: boolean; notices: string[] };
     this.unmanaged = selection.unmanaged;
     this.startDefinitions = selection.startClientDefinitions;
     this.notices = selection.notices;
@@ -172,15 +173,15 @@ export class Controller implements vscode.Disposable {
   private async onFoldersChanged(): Promise<void> {
     const discovery = this.discovery();
     this.host.config.updateDiscovery(discovery);
-    this.host.driver.handle({ type: 'rootsChanged', roots: rootsOf(discovery.workspaceFolders) });
+    this.host.driver.handle({ type: 'workspaceFoldersChanged', folders: discovery.workspaceFolders });
     await this.host.reload();
   }
 
   private async onSettingsChanged(): Promise<void> {
     this.settings = readSettings();
     const discovery = this.discovery();
-    // The engine replaces all of its settings: the roots go along, or servers would lose them.
-    this.host.driver.handle({ type: 'settingsChanged', settings: { ...this.settings.engine, roots: rootsOf(discovery.workspaceFolders) } });
+    // The engine replaces all of its settings: the folders go along, or servers would lose their roots.
+    this.host.driver.handle({ type: 'settingsChanged', settings: { ...this.settings.engine, workspaceFolders: discovery.workspaceFolders } });
     this.host.config.updateDiscovery(discovery);
     this.armRefresh();
     await this.host.reload();
@@ -190,7 +191,7 @@ export class Controller implements vscode.Disposable {
     clearInterval(this.refreshTimer);
     if (this.settings.refreshIntervalMs > 0) {
       // Re-lists CONNECTED servers only; the engine never spawns for a refresh.
-      this.refreshTimer = setInterval(() => this.host.driver.handle({ type: 'refreshCatalogue' }), this.settings.refreshIntervalMs);
+      this.refreshTimer = setInterval(() => this.host.driver.handle({ type: 'refreshCatalogue', server: null, recatalogue: false }), this.settings.refreshIntervalMs);
       this.refreshTimer.unref();
     }
   }
@@ -333,7 +334,7 @@ export class Controller implements vscode.Disposable {
     const on = (id: string, fn: (...args: unknown[]) => unknown): void => {
       this.disposables.push(vscode.commands.registerCommand(id, fn));
     };
-    const serverCommand = (id: string, type: string, states: StateKind[], verb: string): void =>
+    const serverCommand = (id: string, type: ServerAction, states: StateKind[], verb: string): void =>
       on(id, async (arg?: unknown) => {
         const name = await this.serverArg(arg, states, verb);
         if (name) this.host.driver.handle({ type, server: name });
@@ -386,7 +387,7 @@ export class Controller implements vscode.Disposable {
 
   private async onAction(action: DiagnosticsAction): Promise<void> {
     const server = action.params.get('server') ?? undefined;
-    const events: Record<string, string> = { enable: 'enable', disable: 'disable', connect: 'connectNow', disconnect: 'disconnect' };
+    const events: Record<string, ServerAction | undefined> = { enable: 'enable', disable: 'disable', connect: 'connectNow', disconnect: 'disconnect' };
     if (action.verb === 'open') {
       await this.openSource(action.params.get('file') ?? '', Number(action.params.get('line') ?? 1), Number(action.params.get('column') ?? 1));
     } else if (action.verb === 'refresh') {
@@ -417,6 +418,3 @@ function stateIcon(kind: StateKind): string {
   return ({ CONNECTED: 'pass-filled', CATALOGUED: 'circle-outline', DORMANT: 'debug-pause', DISABLED: 'circle-slash', FAILED: 'error', NEEDS_AUTH: 'key' } as Partial<Record<StateKind, string>>)[kind] ?? 'sync';
 }
 
-function rootsOf(folders: readonly string[]): { uri: string; name: string }[] {
-  return folders.map((f) => ({ uri: vscode.Uri.file(f).toString(), name: path.basename(f) }));
-}
