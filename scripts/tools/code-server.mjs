@@ -69,7 +69,7 @@ export function ensureCodeServer(version = CODE_SERVER_VERSION) {
   ensureDebianPackages(CODE_SERVER_BUILD_DEPS, { purpose: 'building code-server native modules' });
   const hint = `Needs the npm registry and a C/C++ toolchain; by hand: PATH=${node.bin}:$PATH npm_config_nodedir=${node.home} npm install --prefix ${p.prefix} code-server@${p.version}`;
   if (!commandExists('npm')) throw new ToolError(`npm is not on PATH; it is needed to install code-server. ${hint}`);
-  say(`installing code-server ${p.version} (VS Code ${p.vscode}) into ${p.prefix} (npm + node-gyp, takes about 4-9 minutes, ~630 MB)`);
+  say(`installing code-server ${p.version} (VS Code ${p.vscode}) into ${p.prefix} (npm + node-gyp, takes about 3-9 minutes, 310-630 MB)`);
   const t0 = Date.now();
   // the install's own TMPDIR (seeded with rg when needed), removed afterwards
   const tmp = fs.mkdtempSync(path.join(toolsDir(), 'tmp-code-server-'));
