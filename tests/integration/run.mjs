@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // VS Code integration-test runner for Lazy MCP.
 //
-//   node tests/integration/run.mjs [--vsix path/to/lazy-mcp-X.vsix] [--extension-dev-path DIR] [--keep]
+//   node tests/integration/run.mjs [--vsix path/to/lazy-mcp-X.vsix] [--extension-dev-path DIR]
+//                                  [--vscode 1.139.1,1.103.2] [--keep]
 //
 // Runs tests/integration/suite/index.cjs (the @vscode/test-electron contract:
 // extensionDevelopmentPath + an extensionTestsPath module exporting run()) inside a real VS Code:
 //   * VSCODE_TEST_EXECUTABLE set (a desktop VS Code): @vscode/test-electron's runTests();
-//   * otherwise (this machine, CI): code-server's bundled VS Code server (server-main.js, Node 24)
-//     with its web workbench in headless Debian Chromium driven by playwright-core.
+//   * otherwise (this machine, CI): code-server's bundled VS Code server (server-main.js) with its
+//     web workbench in headless Debian Chromium driven by playwright-core, once per VS Code version
+//     in scripts/tools/code-server.mjs (the newest we test and the oldest engines.vscode claims;
+//     --vscode picks some), every phase on each.
 // Phases: "dev" (extension from its development folder) and, with --vsix, "vsix" (the VSIX is
 // installed into an isolated extensions dir; an empty harness extension is the development
 // extension, so the INSTALLED Lazy MCP is the one that runs).
@@ -112,7 +115,7 @@ function dialogsRequested(phaseDir) {
 
 // ---------------------------------------------------------------------------------------------
 
-const USAGE = 'usage: node tests/integration/run.mjs [--vsix FILE.vsix] [--extension-dev-path DIR] [--keep]';
+const USAGE = 'usage: node tests/integration/run.mjs [--vsix FILE.vsix] [--extension-dev-path DIR] [--vscode VERSION[,VERSION]] [--keep]';
 
 async function main() {
   let values;
@@ -121,6 +124,7 @@ async function main() {
       options: {
         vsix: { type: 'string' },
         'extension-dev-path': { type: 'string' },
+        vscode: { type: 'string', default: process.env.LAZY_MCP_ITEST_VSCODE },
         keep: { type: 'boolean', default: process.env.LAZY_MCP_ITEST_KEEP === '1' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -154,48 +158,60 @@ async function main() {
   mkdirs(runDir);
 
   const testEnv = { LAZY_MCP_TEST_DEV_PATH: devPath, LAZY_MCP_TEST_REPO_ROOT: REPO };
-  let tools;
+  // VS Code version -> its tools (code-server's server-main.js, the Node to run it, chromium)
+  const toolsOf = {};
   if (desktop) {
     if (!fs.existsSync(desktop)) throw new RunnerError(`VSCODE_TEST_EXECUTABLE=${desktop} does not exist`);
     say(`using desktop VS Code ${desktop} (@vscode/test-electron)`);
+    toolsOf.desktop = undefined;
   } else {
-    const { ensureIntegrationTools, ToolError } = await import('../../scripts/tools/index.mjs');
+    const { ensureIntegrationTools, integrationVersions, ToolError } = await import('../../scripts/tools/index.mjs');
     try {
-      tools = ensureIntegrationTools();
+      for (const v of integrationVersions(values.vscode)) {
+        const tools = ensureIntegrationTools(v);
+        toolsOf[tools.vscode] = tools;
+        say(`VS Code ${tools.vscode}: code-server ${tools.version}'s server (${tools.serverMain}, Node ${tools.node}) + headless ${tools.chromium}`);
+      }
     } catch (err) {
       if (err instanceof ToolError) throw new RunnerError(err.message);
       throw err;
     }
-    say(`using code-server's VS Code server (${tools.serverMain}) + headless ${tools.chromium}`);
   }
+  const versions = Object.keys(toolsOf);
 
   // warm: VS Code restarted on the dev phase's state and workspace (a persisted catalogue).
   const phases = [{ phase: 'dev', devPath, screenshot: path.join(REPO, 'artifacts', 'screenshots', 'mcp-diagnostics.png') }, { phase: 'warm', devPath, reuse: 'dev' }];
   phases.push({ ...untrustedPhase, devPath });
   if (vsix) phases.push({ phase: 'vsix', devPath: HARNESS, vsix });
+  // every phase on every VS Code version (the screenshot from the newest only); a run's state and
+  // workspace are keyed by version/phase so `reuse` stays within one version
+  const runs = versions.flatMap((vscode) => phases.map((p) => ({ ...p, vscode, screenshot: toolsOf[vscode]?.newest === false ? undefined : p.screenshot })));
+  const perVersion = Object.fromEntries(versions.map((v) => [v, { passes: 0, failures: 0, ms: 0 }]));
   const stateDirs = {};
   const workspaces = {};
   let passes = 0;
   let failures = 0;
   let ok = true;
-  for (const p of phases) {
+  for (const p of runs) {
     if (desktop && p.headlessOnly) {
       say(`${p.phase}: skipped (it counts dialogs in the headless workbench's log)`);
       continue;
     }
-    const phaseDir = path.join(runDir, p.phase);
+    const tools = toolsOf[p.vscode];
+    const key = (phase) => `${p.vscode}/${phase}`;
+    const phaseDir = path.join(runDir, key(p.phase));
     mkdirs(phaseDir);
-    const stateDir = p.reuse ? stateDirs[p.reuse] : phaseDir;
+    const stateDir = p.reuse ? stateDirs[key(p.reuse)] : phaseDir;
     // a fresh copy of the fixture per phase (tests may edit it freely), unless reused
-    const workspace = p.reuse ? workspaces[p.reuse] : path.join(phaseDir, 'workspace');
+    const workspace = p.reuse ? workspaces[key(p.reuse)] : path.join(phaseDir, 'workspace');
     if (!p.reuse) {
       if (p.fixture) p.fixture(workspace, phaseDir);
       else copyBasicWorkspace(workspace);
     }
-    stateDirs[p.phase] = stateDir;
-    workspaces[p.phase] = workspace;
+    stateDirs[key(p.phase)] = stateDir;
+    workspaces[key(p.phase)] = workspace;
     const t0 = Date.now();
-    say(`${p.phase}: extensionDevelopmentPath=${p.devPath} workspace=${workspace}`);
+    say(`${p.phase}: VS Code ${p.vscode}: extensionDevelopmentPath=${p.devPath} workspace=${workspace}`);
     let r;
     try {
       r = desktop
@@ -233,13 +249,19 @@ async function main() {
     }
     passes += r.passes;
     failures += r.failures;
+    Object.assign(perVersion[p.vscode], {
+      passes: perVersion[p.vscode].passes + r.passes,
+      failures: perVersion[p.vscode].failures + r.failures,
+      ms: perVersion[p.vscode].ms + (Date.now() - t0),
+    });
     totals.passes = passes;
     totals.failures = failures;
     const phaseOk = r.code === 0 && r.failures === 0 && r.passes > 0;
     ok &&= phaseOk;
     if (!phaseOk) printExtensionLogs(p.phase, phaseDir);
-    say(`${p.phase}: ${r.passes} passed, ${r.failures} failed, exit code ${r.code}, ${secs} s${phaseOk ? '' : ' (FAILED)'}`);
+    say(`${p.phase}: VS Code ${p.vscode}: ${r.passes} passed, ${r.failures} failed, exit code ${r.code}, ${secs} s${phaseOk ? '' : ' (FAILED)'}`);
   }
+  for (const [v, t] of Object.entries(perVersion)) say(`VS Code ${v}: ${t.passes} passed, ${t.failures} failed, ${(t.ms / 1000).toFixed(1)} s`);
   if (passes === 0) ok = false;
   if (ok && !values.keep) fs.rmSync(runDir, { recursive: true, force: true });
   else say(`logs and dirs kept in ${runDir}`);
