@@ -21,6 +21,7 @@ const steps = [
   { name: 'build (wasm + bundle)', cmd: nodeBin, args: ['scripts/build.mjs'] },
   { name: 'node tests', cmd: nodeBin, args: ['--test', 'tests/node/'] },
   { name: 'package VSIX', cmd: nodeBin, args: ['scripts/package.mjs', '--skip-build'] },
+  // every phase on each VS Code version of scripts/tools/code-server.mjs (newest and oldest tested)
   { name: 'VS Code integration', cmd: nodeBin, args: () => ['tests/integration/run.mjs', '--vsix', vsixPath()] },
 ];
 

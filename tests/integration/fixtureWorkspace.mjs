@@ -8,15 +8,27 @@ import { fileURLToPath } from 'node:url';
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BASIC_WORKSPACE = path.join(REPO, 'tests', 'integration', 'workspaces', 'basic');
 
-export function materializeWorkspace(workspace) {
-  for (const rel of fs.readdirSync(workspace, { recursive: true })) {
-    const file = path.join(workspace, rel);
+/** Fills in the placeholders of every file under `dir` (@@WORKSPACE@@ = `workspace`, default `dir`). */
+export function materializeWorkspace(dir, workspace = dir) {
+  for (const rel of fs.readdirSync(dir, { recursive: true })) {
+    const file = path.join(dir, rel);
     if (!fs.statSync(file).isFile()) continue;
     const text = fs.readFileSync(file, 'utf8');
     if (!text.includes('@@')) continue;
     fs.writeFileSync(file, text.replaceAll('@@REPO@@', REPO).replaceAll('@@NODE@@', process.execPath).replaceAll('@@WORKSPACE@@', workspace));
   }
   fs.mkdirSync(path.join(workspace, '.lazy-mcp-test'), { recursive: true });
+}
+
+/**
+ * The `untrusted` phase's fixture: a copy of workspaces/untrusted at `dest` and its user-level
+ * config (workspaces/untrusted-home) in `home`, both filled in.
+ */
+export function copyUntrustedFixture(dest, home) {
+  fs.cpSync(path.join(REPO, 'tests', 'integration', 'workspaces', 'untrusted'), dest, { recursive: true });
+  materializeWorkspace(dest);
+  fs.cpSync(path.join(REPO, 'tests', 'integration', 'workspaces', 'untrusted-home'), home, { recursive: true });
+  materializeWorkspace(home, dest);
 }
 
 /** A fresh, filled-in copy of the basic fixture at `dest`. */

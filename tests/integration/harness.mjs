@@ -390,9 +390,9 @@ function makeLogSink(phase, logFile) {
 }
 
 /** Creates a phase's VS Code dirs and user settings; the suite's env and result file. */
-function preparePhase({ phase, phaseDir, dirs, workspace, testEnv }) {
+function preparePhase({ phase, phaseDir, dirs, workspace, testEnv, userSettings }) {
   mkdirs(...Object.values(dirs), path.join(dirs.userData, 'User'));
-  writeUserSettings(path.join(dirs.userData, 'User', 'settings.json'));
+  writeUserSettings(path.join(dirs.userData, 'User', 'settings.json'), userSettings);
   const resultFile = path.join(phaseDir, 'mocha-result.json');
   const env = isolatedEnv(phaseDir, {
     ...testEnv,
@@ -417,7 +417,7 @@ async function clickInFrames(page, selector) {
   return `no element matches ${selector} in ${page.frames().length} frames`;
 }
 
-export async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, stateDir, vsix, testEnv, screenshot, testsPath = SUITE, profileDir, port: fixedPort }) {
+export async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, stateDir, vsix, testEnv, screenshot, testsPath = SUITE, profileDir, port: fixedPort, userSettings }) {
   // stateDir: where VS Code keeps its state; the warm phase reuses the dev phase's.
   const dirs = {
     userData: path.join(stateDir, 'user-data'),
@@ -425,7 +425,7 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
     extensions: path.join(stateDir, 'extensions'),
     profile: profileDir ?? path.join(phaseDir, 'chromium-profile'),
   };
-  const { resultFile, env } = preparePhase({ phase, phaseDir, dirs, workspace, testEnv: { ...testEnv, LAZY_MCP_TEST_LOG_MARKER: LOG_MARKER } });
+  const { resultFile, env } = preparePhase({ phase, phaseDir, dirs, workspace, userSettings, testEnv: { ...testEnv, LAZY_MCP_TEST_LOG_MARKER: LOG_MARKER } });
   const serverLog = path.join(phaseDir, 'server.log');
   const chromiumLog = path.join(phaseDir, 'chromium.log');
 
@@ -521,7 +521,8 @@ function countsFromLines(lines) {
   return null;
 }
 
-function writeUserSettings(file) {
+/** `extra` (a phase's own settings) overrides the defaults, e.g. to turn workspace trust on. */
+function writeUserSettings(file, extra = {}) {
   const settings = {
     'security.workspace.trust.enabled': false,
     'telemetry.telemetryLevel': 'off',
@@ -531,6 +532,7 @@ function writeUserSettings(file) {
     'workbench.startupEditor': 'none',
     'workbench.enableExperiments': false,
     'chat.disableAIFeatures': false,
+    ...extra,
   };
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
 }

@@ -1,22 +1,26 @@
 #!/usr/bin/env node
 // VS Code integration-test runner for Lazy MCP.
 //
-//   node tests/integration/run.mjs [--vsix path/to/lazy-mcp-X.vsix] [--extension-dev-path DIR] [--keep]
+//   node tests/integration/run.mjs [--vsix path/to/lazy-mcp-X.vsix] [--extension-dev-path DIR]
+//                                  [--vscode 1.139.1,1.103.2] [--keep]
 //
 // Runs tests/integration/suite/index.cjs (the @vscode/test-electron contract:
 // extensionDevelopmentPath + an extensionTestsPath module exporting run()) inside a real VS Code:
 //   * VSCODE_TEST_EXECUTABLE set (a desktop VS Code): @vscode/test-electron's runTests();
-//   * otherwise (this machine, CI): code-server's bundled VS Code server (server-main.js, Node 24)
-//     with its web workbench in headless Debian Chromium driven by playwright-core.
+//   * otherwise (this machine, CI): code-server's bundled VS Code server (server-main.js) with its
+//     web workbench in headless Debian Chromium driven by playwright-core, once per VS Code version
+//     in scripts/tools/code-server.mjs (the newest we test and the oldest engines.vscode claims;
+//     --vscode picks some), every phase on each.
 // Phases: "dev" (extension from its development folder) and, with --vsix, "vsix" (the VSIX is
 // installed into an isolated extensions dir; an empty harness extension is the development
 // extension, so the INSTALLED Lazy MCP is the one that runs).
 // Last line: `integration: N passed, N failed`. Exit code 0 only if every phase ran, no test
 // failed and at least one test passed. See tests/integration/README.md.
 
-import { copyBasicWorkspace } from './fixtureWorkspace.mjs';
+import { copyBasicWorkspace, copyUntrustedFixture } from './fixtureWorkspace.mjs';
 import {
   HARNESS,
+  HERE,
   REPO,
   RunnerError,
   VERBOSE,
@@ -85,9 +89,33 @@ async function leftoverServers(workspace) {
   return left;
 }
 
+/**
+ * Restricted Mode: workspace trust on, the folder not trusted (VS Code's startup prompt off, as
+ * after a user chose "Don't Trust"), a user-level server only. Lazy MCP must not make VS Code
+ * request a single dialog: the smoke-test driver logs each request to the workbench log.
+ */
+const untrustedPhase = {
+  phase: 'untrusted',
+  headlessOnly: true,
+  testsPath: path.join(HERE, 'untrusted', 'index.cjs'),
+  fixture: (workspace, phaseDir) => copyUntrustedFixture(workspace, path.join(phaseDir, 'home')),
+  userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' },
+  maxDialogs: 0,
+};
+const DIALOG_REQUESTED = 'DialogService: Dialog requested during smoke test.';
+
+/** Dialogs VS Code was asked to show during a headless phase (0 when there is no log). */
+function dialogsRequested(phaseDir) {
+  try {
+    return fs.readFileSync(path.join(phaseDir, 'workbench.log'), 'utf8').split(DIALOG_REQUESTED).length - 1;
+  } catch {
+    return 0;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 
-const USAGE = 'usage: node tests/integration/run.mjs [--vsix FILE.vsix] [--extension-dev-path DIR] [--keep]';
+const USAGE = 'usage: node tests/integration/run.mjs [--vsix FILE.vsix] [--extension-dev-path DIR] [--vscode VERSION[,VERSION]] [--keep]';
 
 async function main() {
   let values;
@@ -96,6 +124,7 @@ async function main() {
       options: {
         vsix: { type: 'string' },
         'extension-dev-path': { type: 'string' },
+        vscode: { type: 'string', default: process.env.LAZY_MCP_ITEST_VSCODE },
         keep: { type: 'boolean', default: process.env.LAZY_MCP_ITEST_KEEP === '1' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -129,42 +158,60 @@ async function main() {
   mkdirs(runDir);
 
   const testEnv = { LAZY_MCP_TEST_DEV_PATH: devPath, LAZY_MCP_TEST_REPO_ROOT: REPO };
-  let tools;
+  // VS Code version -> its tools (code-server's server-main.js, the Node to run it, chromium)
+  const toolsOf = {};
   if (desktop) {
     if (!fs.existsSync(desktop)) throw new RunnerError(`VSCODE_TEST_EXECUTABLE=${desktop} does not exist`);
     say(`using desktop VS Code ${desktop} (@vscode/test-electron)`);
+    toolsOf.desktop = undefined;
   } else {
-    const { ensureIntegrationTools, ToolError } = await import('../../scripts/tools/index.mjs');
+    const { ensureIntegrationTools, integrationVersions, ToolError } = await import('../../scripts/tools/index.mjs');
     try {
-      tools = ensureIntegrationTools();
+      for (const v of integrationVersions(values.vscode)) {
+        const tools = ensureIntegrationTools(v);
+        toolsOf[tools.vscode] = tools;
+        say(`VS Code ${tools.vscode}: code-server ${tools.version}'s server (${tools.serverMain}, Node ${tools.node}) + headless ${tools.chromium}`);
+      }
     } catch (err) {
       if (err instanceof ToolError) throw new RunnerError(err.message);
       throw err;
     }
-    say(`using code-server's VS Code server (${tools.serverMain}) + headless ${tools.chromium}`);
   }
+  const versions = Object.keys(toolsOf);
 
   // warm: VS Code restarted on the dev phase's state and workspace (a persisted catalogue).
   const phases = [{ phase: 'dev', devPath, screenshot: path.join(REPO, 'artifacts', 'screenshots', 'mcp-diagnostics.png') }, { phase: 'warm', devPath, reuse: 'dev' }];
+  phases.push({ ...untrustedPhase, devPath });
   if (vsix) phases.push({ phase: 'vsix', devPath: HARNESS, vsix });
+  // every phase on every VS Code version (the screenshot from the newest only); a run's state and
+  // workspace are keyed by version/phase so `reuse` stays within one version
+  const runs = versions.flatMap((vscode) => phases.map((p) => ({ ...p, vscode, screenshot: toolsOf[vscode]?.newest === false ? undefined : p.screenshot })));
+  const perVersion = Object.fromEntries(versions.map((v) => [v, { passes: 0, failures: 0, ms: 0 }]));
   const stateDirs = {};
   const workspaces = {};
   let passes = 0;
   let failures = 0;
   let ok = true;
-  for (const p of phases) {
-    const phaseDir = path.join(runDir, p.phase);
-    mkdirs(phaseDir);
-    const stateDir = p.reuse ? stateDirs[p.reuse] : phaseDir;
-    // a fresh copy of the fixture per phase (tests may edit it freely), unless reused
-    const workspace = p.reuse ? workspaces[p.reuse] : path.join(phaseDir, 'workspace');
-    if (!p.reuse) {
-      copyBasicWorkspace(workspace);
+  for (const p of runs) {
+    if (desktop && p.headlessOnly) {
+      say(`${p.phase}: skipped (it counts dialogs in the headless workbench's log)`);
+      continue;
     }
-    stateDirs[p.phase] = stateDir;
-    workspaces[p.phase] = workspace;
+    const tools = toolsOf[p.vscode];
+    const key = (phase) => `${p.vscode}/${phase}`;
+    const phaseDir = path.join(runDir, key(p.phase));
+    mkdirs(phaseDir);
+    const stateDir = p.reuse ? stateDirs[key(p.reuse)] : phaseDir;
+    // a fresh copy of the fixture per phase (tests may edit it freely), unless reused
+    const workspace = p.reuse ? workspaces[key(p.reuse)] : path.join(phaseDir, 'workspace');
+    if (!p.reuse) {
+      if (p.fixture) p.fixture(workspace, phaseDir);
+      else copyBasicWorkspace(workspace);
+    }
+    stateDirs[key(p.phase)] = stateDir;
+    workspaces[key(p.phase)] = workspace;
     const t0 = Date.now();
-    say(`${p.phase}: extensionDevelopmentPath=${p.devPath} workspace=${workspace}`);
+    say(`${p.phase}: VS Code ${p.vscode}: extensionDevelopmentPath=${p.devPath} workspace=${workspace}`);
     let r;
     try {
       r = desktop
@@ -190,15 +237,31 @@ async function main() {
       say(`${p.phase}: ok: no server process outlived VS Code`);
       r.passes += 1;
     }
+    if (p.maxDialogs !== undefined && !r.aborted) {
+      const dialogs = dialogsRequested(phaseDir);
+      if (dialogs > p.maxDialogs) {
+        say(`${p.phase}: FAILED: VS Code was asked to show ${dialogs} dialog(s) (at most ${p.maxDialogs}; "${DIALOG_REQUESTED}" in ${path.join(phaseDir, 'workbench.log')})`);
+        r.failures += 1;
+      } else {
+        say(`${p.phase}: ok: VS Code was asked to show ${dialogs} dialog(s)`);
+        r.passes += 1;
+      }
+    }
     passes += r.passes;
     failures += r.failures;
+    Object.assign(perVersion[p.vscode], {
+      passes: perVersion[p.vscode].passes + r.passes,
+      failures: perVersion[p.vscode].failures + r.failures,
+      ms: perVersion[p.vscode].ms + (Date.now() - t0),
+    });
     totals.passes = passes;
     totals.failures = failures;
     const phaseOk = r.code === 0 && r.failures === 0 && r.passes > 0;
     ok &&= phaseOk;
     if (!phaseOk) printExtensionLogs(p.phase, phaseDir);
-    say(`${p.phase}: ${r.passes} passed, ${r.failures} failed, exit code ${r.code}, ${secs} s${phaseOk ? '' : ' (FAILED)'}`);
+    say(`${p.phase}: VS Code ${p.vscode}: ${r.passes} passed, ${r.failures} failed, exit code ${r.code}, ${secs} s${phaseOk ? '' : ' (FAILED)'}`);
   }
+  for (const [v, t] of Object.entries(perVersion)) say(`VS Code ${v}: ${t.passes} passed, ${t.failures} failed, ${(t.ms / 1000).toFixed(1)} s`);
   if (passes === 0) ok = false;
   if (ok && !values.keep) fs.rmSync(runDir, { recursive: true, force: true });
   else say(`logs and dirs kept in ${runDir}`);

@@ -85,6 +85,7 @@ export function drive(transport, opts = {}) {
   const closed = new Promise((r) => (resolveClosed = r));
   let closedCount = 0;
   let nextId = 1;
+  const initializeIds = new Set();
 
   const events = {
     onOpened(info) {
@@ -94,6 +95,8 @@ export function drive(transport, opts = {}) {
     },
     onMessage(json) {
       const msg = JSON.parse(json);
+      // What the engine does on an accepted `initialize` reply, synchronously: its `negotiated` effect.
+      if (initializeIds.delete(msg.id) && msg.result?.protocolVersion) conn.negotiated?.(msg.result.protocolVersion);
       messages.push(msg);
       for (const w of [...waiters]) {
         if (w.pred(msg)) {
@@ -149,6 +152,7 @@ export function drive(transport, opts = {}) {
     },
     request(method, params = {}, timeoutMs = 10000) {
       const id = nextId++;
+      if (method === 'initialize') initializeIds.add(id);
       conn.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
       return d.next((m) => m.id === id && m.method === undefined, timeoutMs, `the response to ${method}`);
     },

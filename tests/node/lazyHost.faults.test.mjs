@@ -18,7 +18,8 @@ const { BlobFile } = await loadHostModule('host/storage/blobFile');
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-faults-'));
 const home = path.join(root, 'home');
-const ws = path.join(root, 'ws');
+// A space and a '#' in the folder: its root URI must still name this folder exactly.
+const ws = path.join(root, 'my ws #1');
 const spawnLog = path.join(root, 'spawns.log');
 const launcher = path.join(repoRoot, 'tests', 'fixtures', 'servers', 'counting-launcher.mjs');
 const faulty = path.join(repoRoot, 'tests', 'fixtures', 'servers', 'faulty-tools.mjs');

@@ -22,6 +22,8 @@ pub struct ReportContext {
     pub problems: Vec<Problem>,
     pub shadowed: Vec<Shadowed>,
     pub unmanaged: Vec<Unmanaged>,
+    /// What is on hold and why (e.g. Restricted Mode), from the host policy's selection.
+    pub notices: Vec<String>,
     /// Every normalized server (the core masks secrets before showing them).
     pub servers: Vec<ServerConfig>,
 }
@@ -33,6 +35,9 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
     let _ = writeln!(out, "Core version: {}\n", crate::CORE_VERSION);
     if !ctx.host.is_empty() {
         let _ = writeln!(out, "Host: {}\n", ctx.host);
+    }
+    for notice in &ctx.notices {
+        let _ = writeln!(out, "> **Note:** {notice}\n");
     }
     let managed = snapshot.map_or(0, |s| s.servers.len());
     let configured = managed + ctx.unmanaged.len();
@@ -411,6 +416,22 @@ mod tests {
         assert!(report.starts_with("# MCP Diagnostics\n"));
         assert!(report.contains(&format!("Core version: {}", crate::CORE_VERSION)));
         assert!(report.contains("0 servers configured"));
+    }
+
+    #[test]
+    fn notices_are_shown_above_the_servers() {
+        let ctx = ReportContext {
+            notices: vec![crate::host_policy::UNTRUSTED_NOTICE.to_string()],
+            ..ReportContext::default()
+        };
+        let report = render_markdown(&ctx, None);
+        let notice = report
+            .find("> **Note:** Restricted Mode")
+            .unwrap_or(usize::MAX);
+        assert!(
+            notice < report.find("servers configured").unwrap_or(0),
+            "{report}"
+        );
     }
 
     #[test]

@@ -1,5 +1,8 @@
 //! Which configured servers a host manages. Decided here, not in the host:
-//! - untrusted workspace: servers from workspace files are never started;
+//! - untrusted workspace: servers from workspace files are never started, and
+//!   the host must not ask its MCP client to start anything (VS Code asks for
+//!   workspace trust before it starts any extension-provided MCP definition, so
+//!   every such start would be a modal trust dialog the user did not ask for);
 //! - servers from files VS Code loads itself are left to VS Code by default
 //!   (VS Code would show their tools a second time, or disable ours on a name
 //!   collision), and listed in Diagnostics so nothing is silently dropped.
@@ -48,10 +51,27 @@ pub struct Unmanaged {
 pub struct Selection {
     pub managed: Vec<ServerConfig>,
     pub unmanaged: Vec<Unmanaged>,
+    /// Whether the host may ask its MCP client (VS Code) to start the server
+    /// definitions it offers. False while the workspace is untrusted: the host
+    /// waits for trust instead of making VS Code prompt for it.
+    pub start_client_definitions: bool,
+    /// Sentences for the top of MCP Diagnostics (why something is on hold).
+    pub notices: Vec<String>,
 }
 
+/// Shown in Diagnostics while the workspace is untrusted.
+pub const UNTRUSTED_NOTICE: &str = "Restricted Mode: this workspace is not trusted. VS Code asks for workspace trust before it starts any MCP server an extension provides, so Lazy MCP does not ask VS Code to start its servers and never causes a trust prompt. Servers from your user configuration are still catalogued; their tools reach Copilot Chat once you trust this folder (Workspaces: Manage Workspace Trust).";
+
 pub fn select_servers(servers: &[ServerConfig], policy: &HostPolicy) -> Selection {
-    let mut selection = Selection::default();
+    let mut selection = Selection {
+        start_client_definitions: policy.workspace_trusted,
+        notices: if policy.workspace_trusted {
+            Vec::new()
+        } else {
+            vec![UNTRUSTED_NOTICE.to_string()]
+        },
+        ..Selection::default()
+    };
     for server in servers {
         let from_workspace = matches!(
             server.source.scope,
@@ -142,6 +162,9 @@ mod tests {
         let sel = select_servers(&servers, &policy);
         let managed: Vec<_> = sel.managed.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(managed, ["user"]);
+        // The host waits for trust instead of asking VS Code to start (a trust dialog each time).
+        assert!(!sel.start_client_definitions);
+        assert_eq!(sel.notices, [UNTRUSTED_NOTICE]);
         assert_eq!(sel.unmanaged.len(), 2);
         assert!(sel
             .unmanaged
@@ -162,6 +185,8 @@ mod tests {
         let sel = select_servers(&servers, &policy);
         assert_eq!(sel.managed.len(), 1);
         assert_eq!(sel.unmanaged.len(), 1);
+        assert!(sel.start_client_definitions);
+        assert!(sel.notices.is_empty());
         assert!(sel
             .unmanaged
             .iter()
@@ -177,7 +202,7 @@ mod tests {
     fn bad_json_selects_nothing_instead_of_failing() {
         assert_eq!(
             select_servers_json("nope"),
-            r#"{"managed":[],"unmanaged":[]}"#
+            r#"{"managed":[],"unmanaged":[],"startClientDefinitions":false,"notices":[]}"#
         );
     }
 }

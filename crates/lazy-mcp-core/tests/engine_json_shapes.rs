@@ -38,13 +38,13 @@ fn every_event_reads_from_its_documented_json() {
         json!({"type": "refreshCatalogue"}),
         json!({"type": "refreshCatalogue", "server": "github", "recatalogue": true}),
         json!({"type": "processStats", "server": "github", "rssBytes": 65000000}),
-        json!({"type": "rootsChanged", "roots": [{"uri": "file:///w", "name": "w"}]}),
+        json!({"type": "workspaceFoldersChanged", "folders": ["/w", "C:\\w x"]}),
         json!({"type": "settingsChanged", "settings": {}}),
         json!({"type": "settingsChanged", "settings": {
             "catalogueConcurrency": 2, "idleTimeoutMs": 600000, "handshakeTimeoutMs": 30000,
             "requestTimeoutMs": 120000, "rootsSettleMs": 100, "crashLimit": 3, "crashWindowMs": 120000,
             "backoffBaseMs": 5000, "backoffMaxMs": 300000,
-            "roots": [{"uri": "file:///w"}], "clientName": "lazy-mcp", "clientVersion": "0.1.0"
+            "workspaceFolders": ["/w"], "clientName": "lazy-mcp", "clientVersion": "0.1.0"
         }}),
     ];
     for value in events {
@@ -162,10 +162,11 @@ fn every_effect_writes_its_documented_json() {
                 endpoints: vec![EndpointInfo {
                     server: "github".into(),
                     version: "v".into(),
+                    offered: true,
                 }],
                 aggregate: None,
             },
-            json!({"type": "endpointsChanged", "endpoints": [{"server": "github", "version": "v"}]}),
+            json!({"type": "endpointsChanged", "endpoints": [{"server": "github", "version": "v", "offered": true}]}),
         ),
         (
             Effect::EndpointsChanged {
@@ -213,8 +214,7 @@ fn the_diagnostics_snapshot_is_camel_case() {
 fn the_engine_starts_from_settings_json() {
     use lazy_mcp_core::engine::Engine;
     let engine =
-        Engine::from_settings_json(r#"{"idleTimeoutMs": 0, "roots": [{"uri": "file:///w"}]}"#)
-            .unwrap();
+        Engine::from_settings_json(r#"{"idleTimeoutMs": 0, "workspaceFolders": ["/w"]}"#).unwrap();
     assert_eq!(engine.settings().idle_timeout_ms, 0);
     assert_eq!(
         engine.settings().catalogue_concurrency,

@@ -692,10 +692,7 @@ fn a_request_that_times_out_errors_and_is_cancelled_upstream() {
 #[test]
 fn server_to_client_requests_roots_sampling_and_progress() {
     let mut sim = Sim::new(Settings {
-        roots: vec![lazy_mcp_core::engine::Root {
-            uri: "file:///work/project".into(),
-            name: Some("project".into()),
-        }],
+        workspace_folders: vec!["/work/project".into()],
         ..Settings::default()
     })
     .fake("fs", FakeServer::with_tools(&["read"]));
@@ -1045,10 +1042,7 @@ fn settings_changes_apply_without_restarting_anything() {
     sim.send(Event::SettingsChanged {
         settings: Settings {
             idle_timeout_ms: 2_000,
-            roots: vec![lazy_mcp_core::engine::Root {
-                uri: "file:///other".into(),
-                name: None,
-            }],
+            workspace_folders: vec!["/other".into()],
             ..Settings::default()
         },
     });
@@ -1133,10 +1127,7 @@ fn a_server_asking_for_roots_gets_time_to_apply_them_before_the_first_call() {
     let mut filesystem = FakeServer::with_tools(&["list_allowed_directories"]);
     filesystem.asks_roots = true;
     let mut sim = Sim::new(Settings {
-        roots: vec![lazy_mcp_core::engine::Root {
-            uri: "file:///work/project".into(),
-            name: None,
-        }],
+        workspace_folders: vec!["/work/project".into()],
         ..Settings::default()
     })
     .fake("filesystem", filesystem);

@@ -372,10 +372,7 @@ fn real_filesystem_server_gets_the_workspace_roots() {
     std::fs::create_dir_all(&workspace).unwrap();
     std::fs::create_dir_all(&other).unwrap();
     let mut host = RealHost::with_settings(Settings {
-        roots: vec![lazy_mcp_core::engine::Root {
-            uri: format!("file://{}", workspace.display()),
-            name: Some("workspace".into()),
-        }],
+        workspace_folders: vec![workspace.display().to_string()],
         ..Settings::default()
     });
     let filesystem = peer(&peers, "server-filesystem", &[other.to_str().unwrap()]);

@@ -3,7 +3,7 @@
 import type { ServerConfig } from '../host/config/configTypes';
 import { type ParsedArgs, UsageError } from './args';
 import { type CliContext, cataloguePath, requireExplicitFilesRead, requireServers, say } from './cliContext';
-import { type ServerRow, configOf, createHost, failedStates, settled, snapshotOf } from './cliHost';
+import { type ServerRow, configOf, createHost, failedStates, settled, snapshotOf, stateError } from './cliHost';
 
 export async function catalogueCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const only = args.servers.length ? new Set(args.servers) : undefined;
@@ -57,6 +57,6 @@ function progressLine(s: ServerRow): string {
   if (kind === 'CATALOGUED' || kind === 'CONNECTED') {
     return `${s.name}: ${s.stateLabel} — ${s.tools} tools, ${s.prompts} prompts, ${s.resources + s.resourceTemplates} resources`;
   }
-  if (failedStates.has(kind)) return `${s.name}: ${s.stateLabel} — ${s.state.error ?? s.lastError ?? 'no details'}`;
+  if (failedStates.has(kind)) return `${s.name}: ${s.stateLabel} — ${stateError(s) ?? s.lastError ?? 'no details'}`;
   return `${s.name}: ${s.stateLabel}`;
 }

@@ -119,7 +119,7 @@ export function requireServers(result: NormalizeResult, ctx: CliContext): void {
   );
 }
 
-export function formatProblem(p: { severity: string; file: string; line: number; column: number; server?: string; message: string }): string {
+export function formatProblem(p: { severity: string; file: string; line: number; column: number; server?: string | null; message: string }): string {
   const where = p.file ? `${p.file}${p.line ? `:${p.line}:${p.column}` : ''}` : '(input)';
   return `${where}: ${p.severity}${p.server ? ` [${p.server}]` : ''}: ${p.message}`;
 }

@@ -2,30 +2,18 @@
 // ways a command waits on it. All decisions stay in the engine.
 import * as fs from 'node:fs';
 import type { NormalizeResult } from '../host/config/configTypes';
+import type { DiagnosticsSnapshot, ServerDiagnostics } from '../host/snapshotTypes';
 import { LazyHost, type LazyHostOptions } from '../host/lazyHost';
 import { BlobFile } from '../host/storage/blobFile';
 import type { CliContext } from './cliContext';
 
-export interface ServerRow {
-  name: string;
-  state: { kind: string; error?: string; retryAtMs?: number };
-  stateLabel: string;
-  tools: number;
-  prompts: number;
-  resources: number;
-  resourceTemplates: number;
-  transport: string;
-  pid?: number;
-  rssBytes?: number;
-  callsServed: number;
-  lastError?: string;
-  source: { format: string; scope: string; file: string; line: number; column: number };
-}
+/** One server of the engine's snapshot (generated from engine/diagnostics_snapshot.rs). */
+export type ServerRow = ServerDiagnostics;
+export type Snapshot = DiagnosticsSnapshot;
 
-export interface Snapshot {
-  coreVersion: string;
-  servers: ServerRow[];
-  totals: Record<string, number>;
+/** The error a FAILED state carries, if any. */
+export function stateError(s: ServerRow): string | undefined {
+  return 'error' in s.state ? s.state.error : undefined;
 }
 
 /** States the engine leaves on its own (cataloguing or connecting). */

@@ -33,7 +33,7 @@ function where(s: SourceRef): string {
 
 function launch(t: ServerConfig['transport']): string {
   if (t.type === 'stdio') {
-    const args = Array.isArray(t.args) ? (t.args as string[]) : [];
+    const args = Array.isArray(t.args) ? t.args : [];
     const env = t.env && typeof t.env === 'object' ? Object.entries(t.env as Record<string, string>) : [];
     const envText = env.map(([k, v]) => `${k}=${v}`).join(' ');
     return [envText, String(t.command), ...args.map(quote)].filter(Boolean).join(' ');

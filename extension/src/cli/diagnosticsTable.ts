@@ -1,7 +1,7 @@
 // `lazy-mcp diagnostics`: the engine's snapshot as a terminal table (or as JSON).
 import type { ParsedArgs } from './args';
 import { type CliContext, cataloguePath, requireExplicitFilesRead, requireServers } from './cliContext';
-import { type ServerRow, type Snapshot, configOf, createHost, settled } from './cliHost';
+import { type ServerRow, type Snapshot, configOf, createHost, settled, stateError } from './cliHost';
 
 export async function diagnosticsCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const host = createHost(ctx, cataloguePath(args, ctx.cwd), {});
@@ -17,8 +17,8 @@ export async function diagnosticsCommand(args: ParsedArgs, ctx: CliContext): Pro
   }
 }
 
-function mb(bytes: number | undefined): string {
-  return bytes === undefined ? '' : `${Math.round(bytes / 1_048_576)} MB`;
+function mb(bytes: number | null | undefined): string {
+  return bytes == null ? '' : `${Math.round(bytes / 1_048_576)} MB`;
 }
 
 export function renderTable(snap: Snapshot): string {
@@ -30,7 +30,7 @@ export function renderTable(snap: Snapshot): string {
     String(s.tools),
     String(s.prompts),
     String(s.resources + s.resourceTemplates),
-    s.pid === undefined ? '' : String(s.pid),
+    s.pid == null ? '' : String(s.pid),
     mb(s.rssBytes),
     String(s.callsServed),
     `${s.source.file}:${s.source.line}:${s.source.column}`,
@@ -50,10 +50,10 @@ export function renderTable(snap: Snapshot): string {
       `(~${t.exposedTokenEstimate ?? 0} tokens exposed now, ~${t.schemaTokenEstimate ?? 0} in full mode, estimated` +
       `${t.metaToolTokens ? `; tool index ~${t.metaToolTokens}, ${t.loadedTools ?? 0} loaded` : ''}). Core ${snap.coreVersion}.`,
   );
-  const errors = snap.servers.filter((s) => s.lastError || s.state.error);
+  const errors = snap.servers.filter((s) => s.lastError || stateError(s));
   if (errors.length) {
     out.push('', 'Errors:');
-    for (const s of errors) out.push(`  ${s.name}: ${s.state.error ?? s.lastError ?? ''}`);
+    for (const s of errors) out.push(`  ${s.name}: ${stateError(s) ?? s.lastError ?? ''}`);
   }
   return `${out.join('\n')}\n`;
 }

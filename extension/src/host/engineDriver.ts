@@ -4,27 +4,16 @@
 import { openConnection } from './connections';
 import type { Connection, Transport } from './connections';
 import type { WasmCore } from '../core/wasmCore';
+import type { Effect, EndpointInfo, Event, ServerConfig, Settings } from '../core/contract.generated';
 
-export type EngineEvent = { type: string } & Record<string, unknown>;
-
-export interface EndpointInfo {
-  server: string;
-  version: string;
-}
-
-type Effect =
-  | { type: 'open'; conn: number; server: string; transport: Transport; interactive: boolean }
-  | { type: 'send'; conn: number; message: string }
-  | { type: 'close'; conn: number }
-  | { type: 'setTimer'; timer: number; atMs: number }
-  | { type: 'cancelTimer'; timer: number }
-  | { type: 'reply'; client: string; message: string }
-  | { type: 'notifyClient'; client: string; message: string }
-  | { type: 'persistCatalogue'; blob: string }
-  | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; server?: string; message: string }
-  | { type: 'stateChanged'; server: string; state: unknown }
-  | { type: 'endpointsChanged'; endpoints: EndpointInfo[]; aggregate?: string }
-  | { type: 'serverRemoved'; server: string };
+/**
+ * What the host tells the engine (generated from engine/events.rs). Settings may be
+ * partial: the engine fills every missing field with its default.
+ */
+export type EngineEvent = Exclude<Event, { type: 'settingsChanged' }> | { type: 'settingsChanged'; settings: Partial<Settings> };
+export type { EndpointInfo };
+/** The session-only actions a user can take on one server. */
+export type ServerAction = 'enable' | 'disable' | 'connectNow' | 'disconnect';
 
 /** The engine object the WASM facade exports (crates/lazy-mcp-wasm). */
 export interface EngineHandle {
@@ -83,7 +72,7 @@ export class EngineDriver {
     }
   }
 
-  applyConfig(servers: unknown[]): void {
+  applyConfig(servers: ServerConfig[]): void {
     this.lastConfig = { type: 'configApplied', servers };
     this.handle(this.lastConfig);
   }
@@ -165,6 +154,8 @@ export class EngineDriver {
     switch (effect.type) {
       case 'open':
         return this.open(effect.conn, effect.server, effect.transport, effect.interactive);
+      case 'negotiated':
+        return this.connections.get(effect.conn)?.negotiated?.(effect.protocolVersion);
       case 'send':
         return this.connections.get(effect.conn)?.send(effect.message);
       case 'close': {
@@ -200,12 +191,12 @@ export class EngineDriver {
         return;
       }
       case 'log':
-        return this.deps.log(effect.level, effect.message, effect.server);
+        return this.deps.log(effect.level, effect.message, effect.server ?? undefined);
       case 'stateChanged':
       case 'serverRemoved':
         return this.deps.onStateChanged?.();
       case 'endpointsChanged':
-        return this.deps.onEndpointsChanged?.(effect.endpoints, effect.aggregate);
+        return this.deps.onEndpointsChanged?.(effect.endpoints, effect.aggregate ?? undefined);
     }
   }
 
@@ -226,7 +217,8 @@ export class EngineDriver {
         if (t !== transport) this.handle({ type: 'transportResolved', server, original: transport, resolved: t });
         this.connect(conn, server, t);
       },
-      (err: unknown) => this.handle({ type: 'connectionClosed', conn, reason: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) =>
+        this.handle({ type: 'connectionClosed', conn, reason: err instanceof Error ? err.message : String(err), exitCode: null, stderrTail: null }),
     );
   }
 
@@ -253,7 +245,8 @@ export class EngineDriver {
           if (!this.connections.has(conn)) return; // closed on the engine's request
           this.connections.delete(conn);
           this.pids.delete(server);
-          if (info.httpStatus === 401 || info.httpStatus === 403) this.handle({ type: 'httpStatus', conn, status: info.httpStatus });
+          // The engine decides which statuses matter (401/403 ⇒ NEEDS AUTH).
+          if (info.httpStatus !== undefined) this.handle({ type: 'httpStatus', conn, status: info.httpStatus });
           this.handle({ type: 'connectionClosed', conn, reason: info.reason, exitCode: info.exitCode ?? null, stderrTail: info.stderrTail || null });
         },
         onStderr: (line) => this.deps.log('debug', this.masked(server, line), server),

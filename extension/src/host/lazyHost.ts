@@ -6,7 +6,7 @@ import type { WasmCore } from '../core/wasmCore';
 import type { Transport } from './connections';
 import { ConfigWatcher } from './config/configFiles';
 import { ConfigSession } from './config/configSession';
-import type { DiscoveryInput, NormalizeResult } from './config/configTypes';
+import type { DiscoveryInput, NormalizeResult, ServerConfig } from './config/configTypes';
 import { EngineDriver, type EndpointInfo } from './engineDriver';
 import { HttpGateway, type GatewaySession } from './gateway/httpGateway';
 import { LogThrottle } from './logThrottle';
@@ -17,7 +17,7 @@ export interface LazyHostOptions {
   core: WasmCore;
   discovery: DiscoveryInput;
   explicitFiles?: { path: string; format?: string }[];
-  /** Engine settings (see docs/engine-events-effects.md); roots come from the discovery folders. */
+  /** Engine settings (see docs/engine-events-effects.md); the workspace folders come from discovery. */
   settings?: Record<string, unknown>;
   store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
   log(level: LogLevel, message: string, server?: string): void;
@@ -26,7 +26,7 @@ export interface LazyHostOptions {
   /** Where client messages go when there is no gateway (`serve --stdio`). */
   deliverToClient?(client: string, message: string): void;
   /** Pick the servers to hand to the engine (host policy computed by the core). */
-  selectServers?(result: NormalizeResult): unknown[];
+  selectServers?(result: NormalizeResult): ServerConfig[];
   watchConfig?: boolean;
   onChange?(): void;
   onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;
@@ -67,10 +67,9 @@ export class LazyHost {
           { token: this.gatewayToken, port: opts.gateway.port, requireToken: opts.gateway.requireToken, log: (level, message) => log(level, message) },
         )
       : undefined;
-    const roots = opts.discovery.workspaceFolders.map((f) => ({ uri: `file://${f}`, name: f.split(/[\\/]/).pop() ?? f }));
     this.driver = new EngineDriver({
       core: opts.core,
-      settingsJson: JSON.stringify({ roots, ...(opts.settings ?? {}) }),
+      settingsJson: JSON.stringify({ workspaceFolders: opts.discovery.workspaceFolders, ...(opts.settings ?? {}) }),
       deliverToClient: (client, message) => (this.gateway ? this.gateway.deliver(client, message) : opts.deliverToClient?.(client, message)),
       store: opts.store,
       log,

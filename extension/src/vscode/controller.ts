@@ -6,7 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WasmCore } from '../core/wasmCore';
-import type { DiscoveryInput, NormalizeResult, Problem } from '../host/config/configTypes';
+import type { DiscoveryInput, NormalizeResult, Problem, ServerConfig } from '../host/config/configTypes';
+import type { ServerAction } from '../host/engineDriver';
 import { processEnv } from '../host/config/configSession';
 import { LazyHost, type LogLevel } from '../host/lazyHost';
 import { treeRssBytes } from '../host/processTree';
@@ -35,6 +36,8 @@ export interface LazyMcpApi {
   exposedServers(): string[];
   /** Labels of the MCP definitions given to VS Code (servers, then the tool index if any). */
   definitionLabels(): string[];
+  /** Open gateway sessions on a server's endpoint ('' = the tool index): VS Code's "Running". */
+  gatewaySessions(server: string): number;
 }
 
 export class Controller implements vscode.Disposable {
@@ -47,6 +50,9 @@ export class Controller implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private settings: LazyMcpSettings = readSettings();
   private unmanaged: Unmanaged[] = [];
+  /** From the core's selection: may VS Code be asked to start our definitions (not in Restricted Mode). */
+  private startDefinitions = false;
+  private notices: string[] = [];
   private lastProblemKey = '';
   private cataloguing: (() => void) | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -71,7 +77,7 @@ export class Controller implements vscode.Disposable {
       selectServers: (result) => this.selectServers(result),
       watchConfig: true,
       onChange: () => this.scheduleUi(),
-      onEndpointsChanged: (endpoints, aggregate) => this.exposeEndpoints(endpoints.map((e) => ({ name: e.server, version: e.version })), aggregate),
+      onEndpointsChanged: (endpoints, aggregate) => this.exposeEndpoints(endpoints.filter((e) => e.offered).map((e) => ({ name: e.server, version: e.version })), aggregate),
       onConfigLoaded: (result) => this.showProblems(result.problems),
       resolveTransport: inputResolver(context.secrets),
       measureRss: treeRssBytes,
@@ -98,7 +104,7 @@ export class Controller implements vscode.Disposable {
         if (e.visible) this.updateUi();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.onFoldersChanged()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.host.reload()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.host.reload().then(() => this.startNewDefinitions())),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('lazyMcp')) void this.onSettingsChanged();
       }),
@@ -116,6 +122,7 @@ export class Controller implements vscode.Disposable {
       },
       exposedServers: () => this.definitions.exposed.map((s) => s.name),
       definitionLabels: () => this.definitions.definitions.map((d) => d.name),
+      gatewaySessions: (server) => this.host.gateway?.sessionsOf(server).length ?? 0,
     };
   }
 
@@ -151,28 +158,30 @@ export class Controller implements vscode.Disposable {
     };
   }
 
-  private selectServers(result: NormalizeResult): unknown[] {
+  private selectServers(result: NormalizeResult): ServerConfig[] {
     const input = JSON.stringify({
       servers: result.servers,
       policy: { workspaceTrusted: vscode.workspace.isTrusted, vscodeNative: this.settings.vscodeNativeServers },
     });
-    const selection = JSON.parse(this.core.call((c) => c.selectServers(input))) as { managed: unknown[]; unmanaged: Unmanaged[] };
+    const selection = JSON.parse(this.core.call((c) => c.selectServers(input))) as { managed: ServerConfig[]; unmanaged: Unmanaged[]; startClientDefinitions: boolean; notices: string[] };
     this.unmanaged = selection.unmanaged;
+    this.startDefinitions = selection.startClientDefinitions;
+    this.notices = selection.notices;
     return selection.managed;
   }
 
   private async onFoldersChanged(): Promise<void> {
     const discovery = this.discovery();
     this.host.config.updateDiscovery(discovery);
-    this.host.driver.handle({ type: 'rootsChanged', roots: rootsOf(discovery.workspaceFolders) });
+    this.host.driver.handle({ type: 'workspaceFoldersChanged', folders: discovery.workspaceFolders });
     await this.host.reload();
   }
 
   private async onSettingsChanged(): Promise<void> {
     this.settings = readSettings();
     const discovery = this.discovery();
-    // The engine replaces all of its settings: the roots go along, or servers would lose them.
-    this.host.driver.handle({ type: 'settingsChanged', settings: { ...this.settings.engine, roots: rootsOf(discovery.workspaceFolders) } });
+    // The engine replaces all of its settings: the folders go along, or servers would lose their roots.
+    this.host.driver.handle({ type: 'settingsChanged', settings: { ...this.settings.engine, workspaceFolders: discovery.workspaceFolders } });
     this.host.config.updateDiscovery(discovery);
     this.armRefresh();
     await this.host.reload();
@@ -182,7 +191,7 @@ export class Controller implements vscode.Disposable {
     clearInterval(this.refreshTimer);
     if (this.settings.refreshIntervalMs > 0) {
       // Re-lists CONNECTED servers only; the engine never spawns for a refresh.
-      this.refreshTimer = setInterval(() => this.host.driver.handle({ type: 'refreshCatalogue' }), this.settings.refreshIntervalMs);
+      this.refreshTimer = setInterval(() => this.host.driver.handle({ type: 'refreshCatalogue', server: null, recatalogue: false }), this.settings.refreshIntervalMs);
       this.refreshTimer.unref();
     }
   }
@@ -215,11 +224,20 @@ export class Controller implements vscode.Disposable {
 
   private exposeEndpoints(exposed: { name: string; version: string }[], toolIndexVersion: string | undefined): void {
     this.definitions.update(exposed, toolIndexVersion);
+    this.startNewDefinitions();
+  }
+
+  /**
+   * VS Code lists an extension's MCP tools only after starting the server once; starting
+   * our gateway definition is an in-process handshake, nothing upstream is spawned.
+   * Never while the core says no (Restricted Mode: VS Code would ask for workspace trust
+   * at every start); trust being granted calls this again.
+   */
+  private startNewDefinitions(): void {
     const servers = this.definitions.definitions;
-    // VS Code lists an extension's MCP tools only after starting the server once; starting
-    // our gateway definition is an in-process handshake, nothing upstream is spawned.
-    const changed = servers.filter((s) => this.startedVersions.get(s.name) !== s.version);
     for (const name of [...this.startedVersions.keys()]) if (!servers.some((s) => s.name === name)) this.startedVersions.delete(name);
+    if (!this.startDefinitions) return;
+    const changed = servers.filter((s) => this.startedVersions.get(s.name) !== s.version);
     for (const s of changed) this.startedVersions.set(s.name, s.version);
     const since = Date.now();
     for (const s of changed) void this.startUntilListed(s, since);
@@ -229,20 +247,33 @@ export class Controller implements vscode.Disposable {
    * Asks VS Code to start one gateway definition until VS Code has listed its tools.
    * VS Code reads the provider asynchronously and ignores a start for a definition it
    * does not know yet (the command resolves either way), so the gateway's record of
-   * VS Code's `tools/list` is what says it worked.
+   * VS Code's `tools/list` is what says it worked. `errorOnUserInteraction` makes VS Code
+   * fail a start that would need a dialog (trust, inputs) instead of showing one, and a
+   * failed start is not retried: Lazy MCP never asks twice.
    */
   private async startUntilListed(def: { name: string; version: string; endpoint: string }, since: number): Promise<void> {
     const current = (): boolean => this.definitions.definitions.some((d) => d.name === def.name && d.version === def.version);
     const listed = (): boolean => (this.host.toolsListedAt(def.endpoint) ?? 0) >= since;
+    const id = `${this.context.extension.id}/${def.name}`;
     let pause = 25;
     while (!this.stopped && current() && !listed() && Date.now() - since < 20_000) {
-      await vscode.commands.executeCommand('workbench.mcp.startServer', `${this.context.extension.id}/${def.name}`, { waitForLiveTools: true }).then(undefined, (err: unknown) =>
-        this.write('debug', `could not ask VS Code to start ${def.name}: ${String(err)}`),
+      const asked = await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true, errorOnUserInteraction: true }).then(
+        () => true,
+        (err: unknown) => {
+          this.write('warn', `VS Code did not start its connection to ${def.name} (not retried): ${String(err)}`);
+          return false;
+        },
       );
-      if (listed()) return;
+      if (!asked) return;
+      if (listed()) break;
       await new Promise((r) => setTimeout(r, pause));
       pause = Math.min(pause * 2, 400);
     }
+    if (this.stopped || !listed()) return;
+    // VS Code keeps the listed tools (cached) and reconnects on their first use. Closing its
+    // session now makes "MCP: List Servers" say Stopped for every server nobody used yet,
+    // instead of Running for a catalogued-only one (README: VS Code's own MCP UI).
+    await vscode.commands.executeCommand('workbench.mcp.stopServer', id).then(undefined, (err: unknown) => this.write('debug', `could not close VS Code's session with ${def.name}: ${String(err)}`));
   }
 
   // ── UI ─────────────────────────────────────────────────────────────
@@ -261,6 +292,7 @@ export class Controller implements vscode.Disposable {
       problems: config?.problems ?? [],
       shadowed: config?.shadowed ?? [],
       unmanaged: this.unmanaged,
+      notices: this.notices,
       servers: config?.servers ?? [],
     });
     return this.host.driver.reportMarkdown(context);
@@ -302,7 +334,7 @@ export class Controller implements vscode.Disposable {
     const on = (id: string, fn: (...args: unknown[]) => unknown): void => {
       this.disposables.push(vscode.commands.registerCommand(id, fn));
     };
-    const serverCommand = (id: string, type: string, states: StateKind[], verb: string): void =>
+    const serverCommand = (id: string, type: ServerAction, states: StateKind[], verb: string): void =>
       on(id, async (arg?: unknown) => {
         const name = await this.serverArg(arg, states, verb);
         if (name) this.host.driver.handle({ type, server: name });
@@ -355,7 +387,7 @@ export class Controller implements vscode.Disposable {
 
   private async onAction(action: DiagnosticsAction): Promise<void> {
     const server = action.params.get('server') ?? undefined;
-    const events: Record<string, string> = { enable: 'enable', disable: 'disable', connect: 'connectNow', disconnect: 'disconnect' };
+    const events: Record<string, ServerAction | undefined> = { enable: 'enable', disable: 'disable', connect: 'connectNow', disconnect: 'disconnect' };
     if (action.verb === 'open') {
       await this.openSource(action.params.get('file') ?? '', Number(action.params.get('line') ?? 1), Number(action.params.get('column') ?? 1));
     } else if (action.verb === 'refresh') {
@@ -386,6 +418,3 @@ function stateIcon(kind: StateKind): string {
   return ({ CONNECTED: 'pass-filled', CATALOGUED: 'circle-outline', DORMANT: 'debug-pause', DISABLED: 'circle-slash', FAILED: 'error', NEEDS_AUTH: 'key' } as Partial<Record<StateKind, string>>)[kind] ?? 'sync';
 }
 
-function rootsOf(folders: readonly string[]): { uri: string; name: string }[] {
-  return folders.map((f) => ({ uri: vscode.Uri.file(f).toString(), name: path.basename(f) }));
-}

@@ -7,7 +7,7 @@ const inputPattern = /\$\{input:([^}]+)\}/g;
 
 function inputIds(transport: Transport): string[] {
   const ids = new Set<string>();
-  const scan = (s: string | undefined): void => {
+  const scan = (s: string | null | undefined): void => {
     for (const m of (s ?? '').matchAll(inputPattern)) if (m[1]) ids.add(m[1]);
   };
   if (transport.type === 'stdio') {
@@ -24,10 +24,9 @@ function inputIds(transport: Transport): string[] {
 
 function substitute(transport: Transport, values: Map<string, string>): Transport {
   const sub = (s: string): string => s.replace(inputPattern, (_, id: string) => values.get(id) ?? '');
-  const subRecord = (r: Record<string, string> | undefined): Record<string, string> | undefined =>
-    r && Object.fromEntries(Object.entries(r).map(([k, v]) => [k, sub(v)]));
+  const subRecord = (r: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, sub(v)]));
   if (transport.type === 'stdio') {
-    return { ...transport, command: sub(transport.command), args: transport.args?.map(sub), env: subRecord(transport.env), cwd: transport.cwd && sub(transport.cwd) };
+    return { ...transport, command: sub(transport.command), args: transport.args.map(sub), env: subRecord(transport.env), cwd: transport.cwd && sub(transport.cwd) };
   }
   return { ...transport, url: sub(transport.url), headers: subRecord(transport.headers) };
 }

@@ -1,18 +1,19 @@
 // The `lazyMcp.*` settings, read into what the core expects.
 import * as vscode from 'vscode';
+import type { ConfigFormat, Settings } from '../core/contract.generated';
 
 export interface LazyMcpSettings {
   /** Engine settings JSON object (docs/engine-events-effects.md). */
-  engine: Record<string, unknown>;
+  engine: Partial<Settings>;
   vscodeNativeServers: 'leaveToVsCode' | 'alsoManage';
-  sources: string[] | undefined;
+  sources: ConfigFormat[] | undefined;
   refreshIntervalMs: number;
   logLevel: 'error' | 'warn' | 'info' | 'debug';
 }
 
 export function readSettings(): LazyMcpSettings {
   const c = vscode.workspace.getConfiguration('lazyMcp');
-  const sources = c.get<string[]>('sources');
+  const sources = c.get<ConfigFormat[]>('sources');
   return {
     engine: {
       catalogueConcurrency: Math.max(1, c.get<number>('catalogueConcurrency', 2)),

@@ -31,4 +31,29 @@ async function waitFor(what, predicate, timeoutMs = 60_000) {
 
 const stateOf = (lazy, name) => lazy.snapshot().servers.find((s) => s.name === name)?.state.kind;
 
-module.exports = { api, phase, stateOf, testDir, waitFor, workspace };
+/**
+ * Set once seen: this VS Code's extension host keeps tools in vscode.lm.tools after VS Code
+ * dropped them (1.103: its $onDidChangeTools deletes only tools that host registered itself).
+ */
+let lmToolsKeepsRemoved = false;
+
+/**
+ * Waits until VS Code no longer offers `tools()` (a function returning vscode.lm.tools entries).
+ * `ready` holds once VS Code has processed the change. The tools must leave vscode.lm.tools
+ * within 20 s, unless the extension host is seen to keep removed tools: then each one left must
+ * be unknown to VS Code itself (invokeTool: "was not contributed"), so Copilot Chat cannot call it.
+ */
+async function waitToolsGone(what, tools, ready = () => true) {
+  await waitFor(`VS Code to process the change (${what})`, ready);
+  if (!lmToolsKeepsRemoved && (await waitFor(what, () => tools().length === 0, 20_000).then(() => true, () => false))) return;
+  for (const tool of tools()) {
+    await assert.rejects(
+      vscode.lm.invokeTool(tool.name, { input: {}, toolInvocationToken: undefined }),
+      /was not contributed/,
+      `${what}: ${tool.name} is still in vscode.lm.tools and VS Code still knows it`,
+    );
+    lmToolsKeepsRemoved = true;
+  }
+}
+
+module.exports = { api, phase, stateOf, testDir, waitFor, waitToolsGone, workspace };

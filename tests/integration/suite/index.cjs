@@ -43,6 +43,11 @@ function writeResult(result) {
 }
 
 function run() {
+  return runFolder(__dirname);
+}
+
+/** Runs every *.test.cjs in `dir` (another phase's suite, e.g. ../untrusted, reuses this). */
+function runFolder(dir) {
   const Mocha = loadMocha();
   // mocha's reporters log printf-style (fmt, ...args); VS Code forwards the raw args, so format here.
   if (Mocha.reporters && Mocha.reporters.Base) Mocha.reporters.Base.consoleLog = log;
@@ -54,10 +59,10 @@ function run() {
     grep: process.env.LAZY_MCP_TEST_GREP || undefined,
   });
   const files = fs
-    .readdirSync(__dirname)
+    .readdirSync(dir)
     .filter((f) => f.endsWith('.test.cjs'))
     .sort()
-    .map((f) => path.join(__dirname, f));
+    .map((f) => path.join(dir, f));
   for (const f of files) mocha.addFile(f);
   log(`mocha: running ${files.length} file(s) in ${process.env.LAZY_MCP_TEST_PHASE || 'dev'} phase (node ${process.version})`);
 
@@ -83,4 +88,4 @@ function run() {
   });
 }
 
-module.exports = { run, log };
+module.exports = { run, runFolder, log };

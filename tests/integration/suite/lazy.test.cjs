@@ -8,7 +8,7 @@ const http = require('node:http');
 const path = require('node:path');
 const vscode = require('vscode');
 
-const { api, phase, stateOf: stateOfServer, testDir, waitFor, workspace } = require('./helpers.cjs');
+const { api, phase, stateOf: stateOfServer, testDir, waitFor, waitToolsGone, workspace } = require('./helpers.cjs');
 
 const spawnLog = path.join(testDir, 'spawns.log');
 const endOfDev = '--- end of dev phase';
@@ -95,10 +95,11 @@ if (phase === 'dev') {
     test('disabling a server removes its tools from vscode.lm.tools; enabling brings them back', async () => {
       const lazy = await api();
       await vscode.commands.executeCommand('lazyMcp.disableServer', 'everything');
-      await waitFor('everything tools gone', () => toolsOf('everything').length === 0, 20_000);
+      await waitToolsGone('everything tools gone', () => toolsOf('everything'), () => !lazy.exposedServers().includes('everything'));
       assert.equal(stateOf(lazy, 'everything'), 'DISABLED');
       assert.ok(toolsOf('memory').length > 0, 'other servers keep their tools');
       await vscode.commands.executeCommand('lazyMcp.enableServer', 'everything');
+      await waitFor('everything exposed again', () => lazy.exposedServers().includes('everything'));
       await waitFor('everything tools back', () => toolsOf('everything').length > 0, 30_000);
     });
 

@@ -9,11 +9,20 @@ const vscode = require('vscode');
 
 const { api, phase, stateOf, waitFor } = require('./helpers.cjs');
 
-/** Runs a command that shows a quick pick, then accepts its first (selected) item. */
+/**
+ * Runs a command that shows a quick pick, then accepts its first (selected) item. The pick opens
+ * asynchronously (late on a loaded machine, where one accept after a fixed pause missed it and
+ * left the pick open), so accept until the command returns.
+ */
 async function pickFirst(command) {
-  const done = vscode.commands.executeCommand(command);
-  await new Promise((r) => setTimeout(r, 800));
-  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  let returned = false;
+  const done = vscode.commands.executeCommand(command).finally(() => {
+    returned = true;
+  });
+  while (!returned) {
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await Promise.race([done, new Promise((r) => setTimeout(r, 250))]);
+  }
   await done;
 }
 

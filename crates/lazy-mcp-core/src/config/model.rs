@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Which tool's config format a server definition came from.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ConfigFormat {
@@ -17,6 +18,7 @@ pub enum ConfigFormat {
 
 /// Project = a workspace folder; user = the user's home / profile;
 /// local = Claude Code's per-project entry inside `~/.claude.json`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ConfigScope {
@@ -26,6 +28,7 @@ pub enum ConfigScope {
 }
 
 /// Where a definition was read from, precise enough to open the file at the entry.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SourceRef {
@@ -43,6 +46,7 @@ pub struct SourceRef {
 
 /// How to reach a server. Values are expanded (except `${input:...}`, which the
 /// host resolves only when the server connects); display code must redact them.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum Transport {
@@ -77,6 +81,7 @@ pub enum Transport {
 
 /// The `tools` key: which tools are exposed, and (before any catalogue exists)
 /// which names are shown as stubs without a live connection.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "names", rename_all = "camelCase")]
 pub enum ToolFilter {
@@ -88,6 +93,7 @@ pub enum ToolFilter {
 }
 
 /// How a server's tools reach the model (`toolExposure` key, or a setting).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
 )]
@@ -114,6 +120,7 @@ impl ToolExposure {
 }
 
 /// One server after discovery, normalization and merging.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerConfig {
@@ -146,5 +153,6 @@ pub struct ServerConfig {
     /// tails, errors, logs). Empty in a redacted copy; the launch uses the
     /// transport's real values.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
     pub secret_values: Vec<String>,
 }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 /// How bad a problem is. `error`: the file or server was not loaded;
 /// `warning`: loaded, but probably not as intended; `info`: a note (e.g. an
 /// unknown key that was ignored).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Severity {
@@ -16,6 +17,7 @@ pub enum Severity {
 }
 
 /// One problem, positioned as precisely as the input allows.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Problem {

@@ -6,6 +6,7 @@ use crate::protocol::client_handshake::ListKind;
 use crate::tool_index::estimate_definition_tokens;
 use serde::{Deserialize, Serialize};
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerDiagnostics {
@@ -58,6 +59,7 @@ pub struct ServerDiagnostics {
     pub fingerprint: String,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiagnosticsTotals {
@@ -81,6 +83,7 @@ pub struct DiagnosticsTotals {
     pub loaded_tools: usize,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiagnosticsSnapshot {

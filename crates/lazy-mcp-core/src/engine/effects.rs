@@ -5,6 +5,7 @@ use super::state::ServerState;
 use crate::config::model::Transport;
 use serde::{Deserialize, Serialize};
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum LogLevel {
@@ -15,6 +16,7 @@ pub enum LogLevel {
 }
 
 /// One exposed server endpoint, for hosts that register one MCP definition per server.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EndpointInfo {
@@ -22,8 +24,17 @@ pub struct EndpointInfo {
     /// Changes exactly when what a client would list changes (config fingerprint
     /// plus catalogue contents); VS Code's definition `version`.
     pub version: String,
+    /// Whether to offer it as an MCP definition (VS Code): only when it has something
+    /// to list, so an empty FAILED or NEEDS AUTH server is not shown as a server.
+    #[serde(default = "offered_by_default")]
+    pub offered: bool,
 }
 
+fn offered_by_default() -> bool {
+    true
+}
+
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
     tag = "type",

@@ -1,7 +1,7 @@
 //! Everything the host tells the engine. Serialized as `{"type": "...", ...}` with
 //! camelCase names: the host crosses the WASM boundary with JSON strings.
 
-use super::settings::{Root, Settings};
+use super::settings::Settings;
 use crate::config::model::{ServerConfig, Transport};
 use serde::{Deserialize, Serialize};
 
@@ -13,6 +13,7 @@ pub type TimerId = u64;
 pub type ClientId = String;
 
 /// Which MCP endpoint of the gateway a client talks to.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Endpoint {
@@ -22,6 +23,7 @@ pub enum Endpoint {
     Aggregate,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
     tag = "type",
@@ -90,8 +92,9 @@ pub enum Event {
     },
     /// Memory of a connected server's process tree, measured by the host.
     ProcessStats { server: String, rss_bytes: u64 },
-    /// The host's workspace folders changed (answered to `roots/list`).
-    RootsChanged { roots: Vec<Root> },
+    /// The host's workspace folders changed (absolute paths; answered to
+    /// `roots/list` as file URIs the engine builds).
+    WorkspaceFoldersChanged { folders: Vec<String> },
     /// The user changed settings (concurrency, idle timeout, timeouts, roots, …).
     SettingsChanged { settings: Settings },
 }

@@ -128,6 +128,17 @@ impl Engine {
         fnv1a64_hex(text.as_bytes())
     }
 
+    /// Whether hosts that register one MCP definition per server offer this one: only
+    /// with something to list. A server still cataloguing, FAILED or NEEDS AUTH with
+    /// neither a catalogue nor declared tools is not: VS Code would show an empty server
+    /// as "Running" (its gateway session is fine) and list nothing. Its endpoint still
+    /// answers (a client configured with its URL gets `list_changed` when tools arrive).
+    fn is_offered(&self, name: &str) -> bool {
+        ListKind::ALL
+            .iter()
+            .any(|kind| !self.exposed_items(name, *kind).is_empty())
+    }
+
     pub(super) fn current_endpoints(&self) -> Vec<EndpointInfo> {
         self.servers
             .iter()
@@ -140,6 +151,7 @@ impl Engine {
                 EndpointInfo {
                     server: name.clone(),
                     version: self.endpoint_version(name, &hashes),
+                    offered: self.is_offered(name),
                 }
             })
             .collect()
@@ -168,6 +180,7 @@ impl Engine {
             endpoints.push(EndpointInfo {
                 server: name.clone(),
                 version: self.endpoint_version(name, &hashes),
+                offered: self.is_offered(name),
             });
         }
         let mut changed: BTreeSet<(String, &'static str)> = BTreeSet::new();

@@ -27,6 +27,7 @@ pub mod events;
 mod exposure;
 mod gateway;
 mod listing;
+pub mod roots;
 mod secret_text;
 pub mod settings;
 mod stable_hash;
@@ -319,7 +320,9 @@ impl Engine {
                     }
                 }
             }
-            Event::RootsChanged { roots } => self.on_roots_changed(roots),
+            Event::WorkspaceFoldersChanged { folders } => {
+                self.on_workspace_folders_changed(folders)
+            }
             Event::SettingsChanged { settings } => self.on_settings_changed(settings),
         }
         self.pump_catalogue_queue();
@@ -472,14 +475,14 @@ impl Engine {
     }
 
     fn on_settings_changed(&mut self, settings: Settings) {
-        let roots = settings.roots.clone();
-        let roots_changed = roots != self.settings.roots;
+        let folders = settings.workspace_folders.clone();
+        let folders_changed = folders != self.settings.workspace_folders;
         self.settings = settings;
         // Tool exposure settings may have changed.
         self.exposure_dirty = true;
-        if roots_changed {
-            self.settings.roots = Vec::new();
-            self.on_roots_changed(roots);
+        if folders_changed {
+            self.settings.workspace_folders = Vec::new();
+            self.on_workspace_folders_changed(folders);
         }
         let connected: Vec<String> = self
             .servers
@@ -500,11 +503,11 @@ impl Engine {
         }
     }
 
-    fn on_roots_changed(&mut self, roots: Vec<Root>) {
-        if roots == self.settings.roots {
+    fn on_workspace_folders_changed(&mut self, folders: Vec<String>) {
+        if folders == self.settings.workspace_folders {
             return;
         }
-        self.settings.roots = roots;
+        self.settings.workspace_folders = folders;
         let ready: Vec<ConnId> = self
             .conns
             .iter()

@@ -14,6 +14,7 @@ pub struct Root {
 }
 
 /// What the aggregate endpoint (`/mcp`) lists.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum AggregateEndpoint {
@@ -25,6 +26,7 @@ pub enum AggregateEndpoint {
     ToolIndex,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Settings {
@@ -46,8 +48,9 @@ pub struct Settings {
     /// First retry delay after a failure; doubled per consecutive failure up to the max.
     pub backoff_base_ms: u64,
     pub backoff_max_ms: u64,
-    /// The host's workspace folders.
-    pub roots: Vec<Root>,
+    /// The host's workspace folders (absolute paths); the engine turns them into
+    /// the `roots` it answers to servers (engine/roots.rs).
+    pub workspace_folders: Vec<String>,
     /// `clientInfo` sent upstream and `serverInfo` of the aggregate endpoint.
     pub client_name: String,
     pub client_version: String,
@@ -76,7 +79,7 @@ impl Default for Settings {
             crash_window_ms: 120_000,
             backoff_base_ms: 5_000,
             backoff_max_ms: 300_000,
-            roots: Vec::new(),
+            workspace_folders: Vec::new(),
             client_name: "lazy-mcp".into(),
             client_version: crate::CORE_VERSION.into(),
             tool_exposure: ToolExposure::Auto,

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// Where a server is in its lazy lifecycle.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(
     tag = "kind",

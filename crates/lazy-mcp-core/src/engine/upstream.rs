@@ -1,6 +1,7 @@
 //! Messages from upstream servers: responses (handshake, lists, forwarded calls),
 //! server-to-client requests (ping, roots, sampling, elicitation) and notifications.
 
+use super::roots::roots_from_folders;
 use super::{Engine, LogLevel, OutboundRequest, Pending, Phase};
 use crate::engine::events::ConnId;
 use crate::protocol::client_handshake::ListKind;
@@ -94,7 +95,8 @@ impl Engine {
                         connection.roots_asked_at_ms = Some(now);
                     }
                 }
-                let roots = serde_json::to_value(&self.settings.roots).unwrap_or(json!([]));
+                let roots = roots_from_folders(&self.settings.workspace_folders);
+                let roots = serde_json::to_value(roots).unwrap_or(json!([]));
                 self.send_upstream(conn, jsonrpc::success(id, json!({ "roots": roots })));
             }
             _ => {

@@ -1,69 +1,9 @@
-// TypeScript views of the core's config JSON (crates/lazy-mcp-core/src/config).
+// The core's config JSON, as generated from the Rust types (crates/lazy-mcp-core/src/config
+// → core/contract.generated.ts), plus what the host adds to a file report.
+import type { FileReport as CoreFileReport, NormalizeResult as CoreNormalizeResult } from '../../core/contract.generated';
 
-export interface DiscoveryInput {
-  home: string;
-  workspaceFolders: string[];
-  platform: string;
-  env: Record<string, string>;
-  vscodeUserMcpJson?: string;
-  sources?: string[];
-}
+export type { DiscoveryInput, FileInput, Problem, ServerConfig, SourceRef } from '../../core/contract.generated';
 
-export interface SourceRef {
-  format: string;
-  scope: string;
-  file: string;
-  line: number;
-  column: number;
-  workspaceFolder?: string;
-}
-
-export interface ServerConfig {
-  name: string;
-  transport: { type: string } & Record<string, unknown>;
-  enabled: boolean;
-  autoConnect: boolean;
-  source: SourceRef;
-  loadedByVscode: boolean;
-  fingerprint: string;
-}
-
-export interface Problem {
-  severity: 'error' | 'warning' | 'info';
-  file: string;
-  line: number;
-  column: number;
-  server?: string;
-  field?: string;
-  message: string;
-}
-
-export interface FileReport {
-  path: string;
-  format: string;
-  scope: string;
-  workspaceFolder?: string;
-  loadedByVscode: boolean;
-  found: boolean;
-  serverCount: number;
-  error?: Problem;
-  /** Set by the host: the file is broken right now and its last good version was used. */
-  usingLastGood?: boolean;
-}
-
-export interface NormalizeResult {
-  servers: ServerConfig[];
-  files: FileReport[];
-  problems: Problem[];
-  shadowed: { name: string; winner: SourceRef; loser: SourceRef }[];
-  needsFiles: string[];
-}
-
-export interface FileInput {
-  path: string;
-  content: string | null;
-  /** The path exists but was not read: what it is (the core reports it as a problem). */
-  unreadable?: string;
-  format?: string;
-  scope?: string;
-}
+/** A file report plus what the host adds: the file is broken right now and its last good version was used. */
+export type FileReport = CoreFileReport & { usingLastGood?: boolean };
+export type NormalizeResult = Omit<CoreNormalizeResult, 'files'> & { files: FileReport[] };

@@ -60,8 +60,6 @@ class HttpConnection implements Connection {
   private getStreamOpened = false;
   /** Ids of requests sent and not answered yet (JSON text of the id). */
   private readonly outstanding = new Set<string>();
-  /** Ids of `initialize` requests, to read the negotiated protocol version from their result. */
-  private readonly initializeIds = new Set<string>();
   private readonly active = new Set<http.ClientRequest>();
   private connectTimer: NodeJS.Timeout | undefined;
   private finished = false;
@@ -401,25 +399,21 @@ class HttpConnection implements Connection {
     }
     if (Array.isArray(parsed)) {
       for (const item of parsed) {
-        this.observe(item);
         this.events.onMessage(JSON.stringify(item));
+        this.observe(item);
       }
       return;
     }
-    this.observe(parsed);
+    // Deliver first: the engine answers an `initialize` reply with `negotiated` at once,
+    // so the messages released by `observe` already carry the protocol version.
     this.events.onMessage(body);
+    this.observe(parsed);
   }
 
   private observe(message: unknown): void {
     if (!isObject(message) || 'method' in message || !('id' in message)) return;
     const key = JSON.stringify(message['id']);
     this.outstanding.delete(key);
-    if (this.initializeIds.delete(key)) {
-      const result = message['result'];
-      if (isObject(result) && typeof result['protocolVersion'] === 'string') {
-        this.protocolVersion = result['protocolVersion'];
-      }
-    }
     this.releaseQueueIfAnswered();
   }
 
@@ -446,7 +440,6 @@ class HttpConnection implements Connection {
   private failRequests(msg: Outgoing, why: string, httpStatus?: number): void {
     for (const key of msg.requestIds) {
       if (!this.outstanding.delete(key)) continue;
-      this.initializeIds.delete(key);
       const data: Record<string, unknown> = { transport: this.transport.type };
       if (httpStatus !== undefined) data['httpStatus'] = httpStatus;
       this.log('warn', `${this.transport.type} ${this.shownUrl}: request ${key} failed: ${why}`);
@@ -470,12 +463,16 @@ class HttpConnection implements Connection {
         const key = JSON.stringify(m['id']);
         out.requestIds.push(key);
         this.outstanding.add(key);
-        if (m['method'] === 'initialize') this.initializeIds.add(key);
       } else if (m['method'] === 'notifications/initialized') {
         out.isInitialized = true;
       }
     }
     return out;
+  }
+
+  /** The engine's `negotiated` effect: the version every later request of the session carries. */
+  negotiated(protocolVersion: string): void {
+    this.protocolVersion = protocolVersion;
   }
 
   private sessionHeaders(): Record<string, string> {

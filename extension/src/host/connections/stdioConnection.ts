@@ -83,10 +83,10 @@ class StdioConnection implements Connection {
   private start(opts: ConnectionOptions): void {
     const t = this.transport;
     const base = opts.cwdFallback ?? process.cwd();
-    const cwd = t.cwd !== undefined && t.cwd !== '' ? path.resolve(base, t.cwd) : opts.cwdFallback;
+    const cwd = t.cwd ? path.resolve(base, t.cwd) : opts.cwdFallback;
 
     const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env) };
-    if (t.envFile !== undefined && t.envFile !== '') {
+    if (t.envFile) {
       const file = path.resolve(cwd ?? base, t.envFile);
       try {
         mergeEnv(env, parseEnvFile(readFileSync(file, 'utf8')));

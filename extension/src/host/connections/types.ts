@@ -5,32 +5,15 @@
 // protocol logic beyond what the transport itself requires (framing, HTTP
 // session headers). The Rust core decides what to do with the events.
 
-/** How to reach a server: mirrors the core's `Transport` JSON (crates/lazy-mcp-core/src/config/model.rs). */
-export type Transport = StdioTransport | HttpTransport | SseTransport;
+import type { Transport } from '../../core/contract.generated';
 
-export interface StdioTransport {
-  type: 'stdio';
-  command: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-  /** VS Code `envFile`: KEY=VALUE lines, merged under `env`. */
-  envFile?: string;
-}
-
+/** How to reach a server: the core's `Transport` (generated from config/model.rs). */
+export type { Transport };
+export type StdioTransport = Extract<Transport, { type: 'stdio' }>;
 /** Streamable HTTP, falling back to legacy HTTP+SSE when the first POST gets 400/404/405. */
-export interface HttpTransport {
-  type: 'http';
-  url: string;
-  headers?: Record<string, string>;
-}
-
+export type HttpTransport = Extract<Transport, { type: 'http' }>;
 /** Legacy HTTP+SSE (protocol 2024-11-05), when the config says so explicitly. */
-export interface SseTransport {
-  type: 'sse';
-  url: string;
-  headers?: Record<string, string>;
-}
+export type SseTransport = Extract<Transport, { type: 'sse' }>;
 
 export interface ClosedInfo {
   /** Human-readable cause, naming the command or URL. Never contains header or env values. */
@@ -67,6 +50,8 @@ export interface Connection {
   send(json: string): void;
   /** Shut down gracefully, then forcefully; resolves when the process / streams are gone. */
   close(): Promise<void>;
+  /** The engine's `negotiated` effect: HTTP sends this as `MCP-Protocol-Version` from now on. */
+  negotiated?(protocolVersion: string): void;
   readonly pid?: number;
 }
 
