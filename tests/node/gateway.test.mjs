@@ -162,7 +162,7 @@ test('binds loopback only: a non-loopback address of this machine is refused', a
   assert.ok(err, `connecting via ${external.address} must fail`);
 });
 
-test('an exception while serving one request answers it with -32603; the gateway serves on', async () => {
+test('an exception while serving one request answers it with -32603; the gateway serves on', { timeout: 30_000 }, async () => {
   const auth = { authorization: `Bearer ${token}` };
   const init = await rawRequest({ headers: auth, body: initBody });
   const sid = init.headers['mcp-session-id'];
