@@ -22,7 +22,9 @@ const counted = (script, ...args) => ({
   command: process.execPath,
   args: [path.join(fixtures, 'counting-launcher.mjs'), spawnLog, process.execPath, path.join(fixtures, script), ...args],
 });
-writeJson(path.join(w.ws, '.mcp.json'), { mcpServers: { tiny: counted('tiny-server.mjs', 'tiny'), faulty: counted('faulty-tools.mjs', 'ok') } });
+writeJson(path.join(w.ws, '.mcp.json'), {
+  mcpServers: { tiny: counted('tiny-server.mjs', 'tiny'), faulty: counted('faulty-tools.mjs', 'ok'), deep: counted('deep-reply.mjs') },
+});
 
 const depths = [100, 129, 1000, 5000, 100_000];
 /** Envelope levels around the nesting of `callWith`: {params:{arguments:{message:…}}}. */
@@ -239,6 +241,29 @@ test('stdio: piped one-shot use answers every request read, then exits leaving n
   assert.match(s.messages[2].result.content[0].text, /Echo: piped/);
   const started = spawnedPids(spawnLog).slice(before);
   await waitFor('no server process left', () => started.every((p) => !isAlive(p) && groupMembers(p).length === 0), 15_000);
+});
+
+test('a server reply nested at any depth ends its call (with an error beyond 127 levels) and the gateway serves on', async () => {
+  const { serve, url, token } = await serveHttp();
+  const client = await sdkClient(url, token);
+  const loop = controlLoop(await sdkClient(url, token));
+  for (const depth of [10, 1000, 100_000]) {
+    const before = loop.served;
+    // The SDK's own request timeout is far shorter than the engine's 120 s: an unanswered call fails here.
+    const result = await client.callTool({ name: 'deep__deep', arguments: { depth } }, undefined, { timeout: 20_000 }).then(
+      (r) => ({ ok: r }),
+      (err) => ({ error: String(err.message) }),
+    );
+    if (depth + 3 > 127) assert.match(result.error ?? '', /sent a reply Lazy MCP cannot read/, JSON.stringify(result).slice(0, 300));
+    else assert.ok(result.ok && !result.ok.isError, JSON.stringify(result).slice(0, 300));
+    await waitFor('the control client to be served', () => loop.failure !== undefined || loop.served > before, 30_000);
+    assert.equal(loop.failure, undefined, String(loop.failure));
+    assert.equal(serve.child.exitCode, null);
+  }
+  await stopControl(loop, loop.served);
+  await client.close();
+  serve.child.kill('SIGTERM');
+  assert.equal((await serve.exited).code, 0);
 });
 
 test("a crashing server's stderr stays out of the client's error (it is in the log)", async () => {
