@@ -53,6 +53,14 @@ pub fn redacted_servers(servers_json: &str) -> String {
     }
 }
 
+/// An HTTP body from a gateway client split into its messages, each with what
+/// routing needs (`ClientBody`): depth-checked before anything recursive, so the
+/// host never parses or re-serializes a client's JSON itself.
+#[wasm_bindgen(js_name = clientBody)]
+pub fn client_body(body: &str) -> String {
+    lazy_mcp_core::protocol::client_message::client_body_json(body)
+}
+
 /// Aborts the instance on purpose. Exists only so the host's trap recovery
 /// (recreate the instance, report once) can be tested against the real module.
 #[wasm_bindgen(js_name = debugTrap)]

@@ -9,6 +9,7 @@ export type Event = { "type": "configApplied", servers: Array<ServerConfig>, }
   | { "type": "httpStatus", conn: number, status: number, }
   | { "type": "timerFired", timer: number, }
   | { "type": "clientMessage", client: string, endpoint: Endpoint, message: string, }
+  | { "type": "clientMessageTooLarge", client: string, head: string, bytes: number, limitBytes: number, }
   | { "type": "clientDisconnected", client: string, }
   | { "type": "enable", server: string, }
   | { "type": "disable", server: string, }

@@ -159,6 +159,19 @@ impl Engine {
         failure: Failure,
         close: bool,
     ) {
+        self.connection_failed_with_detail(conn, cause, "", failure, close);
+    }
+
+    /// [`Engine::connection_failed`] where `detail` (a stderr tail) is for the log
+    /// and Diagnostics only, not for the clients whose calls fail.
+    pub(super) fn connection_failed_with_detail(
+        &mut self,
+        conn: ConnId,
+        cause: &str,
+        detail: &str,
+        failure: Failure,
+        close: bool,
+    ) {
         let Some(connection) = self.conns.get(&conn) else {
             return;
         };
@@ -166,6 +179,7 @@ impl Engine {
         let error = format!("Could not connect to MCP server '{name}': {cause}");
         self.drop_connection(conn, &error, close);
         self.fail_waiters(&name, &error);
+        let error = format!("{error}{detail}");
         self.log(LogLevel::Error, Some(&name), error.clone());
         let has_catalogue = self.current_entry(&name).is_some();
         self.after_failure(&name, error, has_catalogue && failure == Failure::Crash);
@@ -266,19 +280,25 @@ impl Engine {
         if let Some(code) = exit_code {
             cause.push_str(&format!(" (exit code {code})"));
         }
-        if let Some(tail) = stderr_tail.map(str::trim).filter(|t| !t.is_empty()) {
-            let tail: String = tail
-                .chars()
-                .rev()
-                .take(400)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
-            cause.push_str(&format!("; stderr: {tail}"));
-        }
+        // The stderr tail goes to the log and Diagnostics (the user's), never to
+        // clients: it can hold paths, tokens or anything else the server printed.
+        let detail = stderr_tail
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(|tail| {
+                let tail: String = tail
+                    .chars()
+                    .rev()
+                    .take(400)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                format!("; stderr: {tail}")
+            })
+            .unwrap_or_default();
         if in_handshake {
-            self.connection_failed(conn, &cause, Failure::Crash, false);
+            self.connection_failed_with_detail(conn, &cause, &detail, Failure::Crash, false);
             return;
         }
         let error = format!("MCP server '{name}' closed the connection: {cause}");
@@ -287,6 +307,7 @@ impl Engine {
             let idle_timer = server.idle_timer.take();
             self.cancel_timer(idle_timer);
         }
+        let error = format!("{error}{detail}");
         self.log(LogLevel::Warn, Some(&name), error.clone());
         let has_catalogue = self.current_entry(&name).is_some();
         self.after_failure(&name, error, has_catalogue);

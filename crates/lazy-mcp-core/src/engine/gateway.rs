@@ -4,8 +4,10 @@
 
 use super::{AggregateEndpoint, ClientSession, Endpoint, Engine, LogLevel, Pending, QueuedCall};
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::client_message;
 use crate::protocol::gateway_handshake;
 use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::outline::outline;
 use serde_json::{json, Value};
 
 /// `serverInfo.name` of the aggregate endpoint.
@@ -23,14 +25,14 @@ const CALL_METHODS: [&str; 6] = [
 
 impl Engine {
     pub(super) fn on_client_message(&mut self, client: String, endpoint: Endpoint, text: &str) {
-        let message = match Message::parse(text) {
+        let message = match client_message::parse_client(text) {
             Ok(message) => message,
-            Err(error) => {
+            Err(unreadable) => {
                 self.reply_error(
                     &client,
-                    Value::Null,
-                    jsonrpc::PARSE_ERROR,
-                    &format!("Lazy MCP could not read the message: {error}"),
+                    unreadable.id,
+                    unreadable.code,
+                    &client_message::client_error_text(&unreadable.reason),
                 );
                 return;
             }
@@ -475,6 +477,24 @@ impl Engine {
             outcome,
         };
         self.send_upstream(request.conn, message.into_value());
+    }
+
+    /// A message longer than the host's limit: answered (with its id when the head
+    /// shows one) without being read further.
+    pub(super) fn on_client_message_too_large(
+        &mut self,
+        client: &str,
+        head: &str,
+        bytes: u64,
+        limit_bytes: u64,
+    ) {
+        let id = outline(head).id.unwrap_or(Value::Null);
+        self.reply_error(
+            client,
+            id,
+            jsonrpc::INVALID_REQUEST,
+            &format!("Lazy MCP did not read a message of {bytes} bytes: the limit is {limit_bytes} bytes"),
+        );
     }
 
     pub(super) fn on_client_disconnected(&mut self, client: &str) {

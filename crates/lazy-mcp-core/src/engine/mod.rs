@@ -294,6 +294,12 @@ impl Engine {
                 endpoint,
                 message,
             } => self.on_client_message(client, endpoint, &message),
+            Event::ClientMessageTooLarge {
+                client,
+                head,
+                bytes,
+                limit_bytes,
+            } => self.on_client_message_too_large(&client, &head, bytes, limit_bytes),
             Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
             Event::Enable { server } => self.on_enable(&server),
             Event::Disable { server } => self.on_disable(&server),
