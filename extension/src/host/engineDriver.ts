@@ -12,6 +12,14 @@ export interface EndpointInfo {
   version: string;
 }
 
+/** Something the engine decided to tell the user (engine/announce.rs). */
+export interface Announcement {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  server?: string;
+  message: string;
+  actions: ('showDiagnostics' | 'openDefinition')[];
+}
+
 type Effect =
   | { type: 'open'; conn: number; server: string; transport: Transport; interactive: boolean }
   | { type: 'send'; conn: number; message: string }
@@ -24,7 +32,8 @@ type Effect =
   | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; server?: string; message: string }
   | { type: 'stateChanged'; server: string; state: unknown }
   | { type: 'endpointsChanged'; endpoints: EndpointInfo[]; aggregate?: string }
-  | { type: 'serverRemoved'; server: string };
+  | { type: 'serverRemoved'; server: string }
+  | ({ type: 'announce' } & Announcement);
 
 /** The engine object the WASM facade exports (crates/lazy-mcp-wasm). */
 export interface EngineHandle {
@@ -44,6 +53,8 @@ export interface DriverDeps {
   /** `aggregate`: version of the aggregate endpoint when it has something to offer. */
   onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;
   onStateChanged?(): void;
+  /** Show an announcement to the user; without a UI (CLI) it is logged. */
+  onAnnounce?(announcement: Announcement): void;
   /** Resolve connect-time variables (VS Code `${input:...}`); may reject to refuse the connect. */
   resolveTransport?(server: string, transport: Transport, interactive: boolean): Promise<Transport>;
   /** Memory of a process tree, for Diagnostics (bytes), when the host can measure it. */
@@ -204,6 +215,9 @@ export class EngineDriver {
         return this.deps.onStateChanged?.();
       case 'endpointsChanged':
         return this.deps.onEndpointsChanged?.(effect.endpoints, effect.aggregate);
+      case 'announce':
+        if (this.deps.onAnnounce) return this.deps.onAnnounce({ level: effect.level, server: effect.server, message: effect.message, actions: effect.actions ?? [] });
+        return this.deps.log(effect.level, effect.message, effect.server);
     }
   }
 

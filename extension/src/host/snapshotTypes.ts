@@ -33,8 +33,12 @@ export interface ServerDiagnostics {
 export interface DiagnosticsSnapshot {
   coreVersion: string;
   servers: ServerDiagnostics[];
+  /** One line naming every non-empty state ("1 connected · 2 catalogued only · 1 disabled"). */
+  summary: string;
   totals: {
     servers: number;
+    /** Neither disabled nor dormant. */
+    enabled: number;
     catalogued: number;
     connected: number;
     dormant: number;

@@ -47,6 +47,8 @@ export interface FileReport {
   found: boolean;
   serverCount: number;
   error?: Problem;
+  /** `error` is a JSON syntax error (VS Code's JSON service reports those in open documents). */
+  syntaxError?: boolean;
   /** Set by the host: the file is broken right now and its last good version was used. */
   usingLastGood?: boolean;
 }
