@@ -369,14 +369,14 @@ export class Controller implements vscode.Disposable {
     });
     on('lazyMcp.syncConfig', async () => {
       const result = await this.host.reload();
-      void vscode.window.showInformationMessage(`Lazy MCP: re-read ${result.files.filter((f) => f.found).length} config files, ${result.servers.length} servers.`);
+      this.notifier.show('info', `Lazy MCP: re-read ${result.files.filter((f) => f.found).length} config files, ${result.servers.length} servers.`, []);
     });
     on('lazyMcp.showLogs', () => this.log.show());
     on('lazyMcp.copyDiagnosticsJson', async () => {
       const config = this.host.configResult;
       const json = JSON.stringify({ snapshot: this.snapshot(), files: config?.files, problems: config?.problems, shadowed: config?.shadowed, unmanaged: this.unmanaged }, null, 2);
       await vscode.env.clipboard.writeText(json);
-      void vscode.window.showInformationMessage('Lazy MCP: diagnostics copied as JSON.');
+      this.notifier.show('info', 'Lazy MCP: diagnostics copied as JSON.', []);
       return json;
     });
     on('lazyMcp.openSource', (arg?: unknown) => {

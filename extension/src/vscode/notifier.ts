@@ -15,7 +15,7 @@ export interface ShownNotification {
 /** A button label and what it does. */
 export type Button = [label: string, run: () => unknown];
 
-const recordLimit = 100;
+const recordLimit = 1000;
 
 export class Notifier {
   readonly shown: ShownNotification[] = [];

@@ -15,22 +15,13 @@ const os = require('node:os');
 const path = require('node:path');
 const vscode = require('vscode');
 
-const { api, phase, stateOf, testDir, waitFor, workspace } = require('./helpers.cjs');
+const { api, measure, phase, stateOf, testDir, waitFor, waitForVisible, workspace } = require('./helpers.cjs');
 const { log } = require('./index.cjs');
 
 const spawnLog = path.join(testDir, 'spawns.log');
 const spawnCount = () => (fs.existsSync(spawnLog) ? fs.readFileSync(spawnLog, 'utf8').split('\n').filter((l) => /^\d+$/.test(l)).length : 0);
 const opencode = path.join(workspace, 'opencode.json');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Asks the runner for the layout of the frame holding `selector` (measure.request → measure.done). */
-async function measure(selector) {
-  const done = path.join(testDir, 'measure.done');
-  fs.rmSync(done, { force: true });
-  fs.writeFileSync(path.join(testDir, 'measure.request'), selector);
-  await waitFor(`the runner to measure ${selector}`, () => fs.existsSync(done), 10_000);
-  return JSON.parse(fs.readFileSync(done, 'utf8'));
-}
 
 /** Notifications shown since `from` (an index into the record). */
 const shownSince = (lazy, from) => lazy.notifications().slice(from);
@@ -72,13 +63,9 @@ if (phase === 'warm') {
       const ageBefore = lazy.snapshot().servers.find((s) => s.name === 'memory').cacheAgeMs;
 
       const cancelled = vscode.commands.executeCommand('lazyMcp.refreshCatalogue');
-      const title = await waitFor('the quick pick', async () => {
-        const m = await measure('.quick-input-title:has-text("Lazy MCP: Refresh Catalogue")');
-        return m.found ? m : undefined;
-      }, 10_000);
-      assert.ok(title.found, 'Title Case quick-pick title');
-      const allItem = await measure('.quick-input-list .monaco-list-row:has-text("All servers")');
-      assert.ok(allItem.found, '"All servers" is an item');
+      // Title Case title, and "All servers" as an item.
+      await waitForVisible('.quick-input-title:has-text("Lazy MCP: Refresh Catalogue")');
+      await waitForVisible('.quick-input-list .monaco-list-row:has-text("All servers")');
       await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
       await cancelled;
       await sleep(1500);
@@ -86,7 +73,7 @@ if (phase === 'warm') {
       assert.deepEqual(['everything', 'memory'].map((n) => stateOf(lazy, n)), ['CATALOGUED', 'CATALOGUED']);
 
       const all = vscode.commands.executeCommand('lazyMcp.refreshCatalogue');
-      await waitFor('the quick pick', async () => (await measure('.quick-input-list .monaco-list-row:has-text("All servers")')).found, 10_000);
+      await waitForVisible('.quick-input-list .monaco-list-row:has-text("All servers")');
       // "All servers" is the first item, so it is the selected one.
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       await all;
@@ -221,11 +208,7 @@ if (phase === 'warm') {
       await waitFor('everything disabled', () => stateOf(lazy, 'everything') === 'DISABLED');
       try {
         const picking = vscode.commands.executeCommand('lazyMcp.enableServer');
-        const title = await waitFor('the quick pick', async () => {
-          const m = await measure('.quick-input-title:has-text("Lazy MCP: Enable Server")');
-          return m.found ? m : undefined;
-        }, 10_000);
-        assert.ok(title.found);
+        await waitForVisible('.quick-input-title:has-text("Lazy MCP: Enable Server")');
         await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
         await picking;
 
