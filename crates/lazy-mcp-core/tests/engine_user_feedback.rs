@@ -82,6 +82,30 @@ fn startup_cataloguing_failures_are_one_announcement_naming_each_server() {
 }
 
 #[test]
+fn a_changed_definition_that_still_fails_is_told_again_once() {
+    let mut sim = Sim::new(Settings::default()).fake("broken", failing(Behavior::SpawnFails));
+    sim.apply(vec![config("broken")]);
+    assert_eq!(announced(&sim, 0).len(), 1);
+    let mut edited = config("broken");
+    edited.fingerprint = "fp-broken-2".into();
+    let from = sim.effects.len();
+    sim.apply(vec![edited]);
+    let said = announced(&sim, from);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0]
+            .1
+            .starts_with("MCP server 'broken' could not be catalogued: "),
+        "{}",
+        said[0].1
+    );
+    // The same definition failing on its automatic retries stays quiet.
+    let from = sim.effects.len();
+    sim.advance(600_000);
+    assert!(announced(&sim, from).is_empty());
+}
+
+#[test]
 fn connect_now_on_a_failed_server_says_why_it_failed_again_and_what_to_do() {
     let mut sim = Sim::new(Settings::default()).fake("broken", failing(Behavior::SpawnFails));
     sim.apply(vec![config("broken")]);

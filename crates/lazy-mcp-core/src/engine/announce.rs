@@ -5,6 +5,7 @@
 //!   a connect failure on a call) is announced once per server and session;
 //! - servers that fail their first cataloguing (startup, a config edit) are
 //!   summarized in one announcement once no cataloguing is in progress;
+//! - a changed launch config makes a new server: its failure is told again;
 //! - automatic retries that fail again say nothing more.
 //!
 //! The host only shows the `announce` effects (VS Code: a non-modal toast).
@@ -24,6 +25,14 @@ pub(super) struct Announcements {
 }
 
 impl Announcements {
+    /// A new definition (its launch config changed) or none: a new server as far
+    /// as announcements go.
+    pub(super) fn forget(&mut self, name: &str) {
+        self.announced.remove(name);
+        self.awaiting.remove(name);
+        self.batch.retain(|(server, _)| server != name);
+    }
+
     /// A server reached a state that shows the outcome of the user's action.
     pub(super) fn settled(&mut self, name: &str, state: &ServerState) {
         if matches!(

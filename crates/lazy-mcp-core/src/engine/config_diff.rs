@@ -102,6 +102,7 @@ impl Engine {
             .cloned()
             .collect();
         for name in removed {
+            self.announce.forget(&name);
             self.withdraw(&name, "it was removed from the configuration");
             self.unload_server(&name);
             self.servers.remove(&name);
@@ -170,6 +171,7 @@ impl Engine {
     /// The launch config changed: stop, forget the stale catalogue entry, re-catalogue.
     fn replace_server(&mut self, config: ServerConfig) {
         let name = config.name.clone();
+        self.announce.forget(&name);
         self.withdraw(&name, "its configuration changed");
         if let Some(server) = self.servers.get_mut(&name) {
             server.config = config;
