@@ -1189,7 +1189,9 @@ fn diagnostics_tell_what_each_server_is_doing() {
     assert_eq!(live.rss_bytes, Some(64 << 20));
     assert_eq!((live.tools, live.calls_served), (2, 1));
     assert!(live.connect_latency_ms.is_some());
-    assert_eq!(live.cache_age_ms, Some(60_000));
+    // Connecting re-listed and found the catalogue current: its age restarts.
+    assert_eq!(live.cache_age_ms, Some(0));
+    assert_eq!(by_name("idle").cache_age_ms, Some(60_000));
     assert_eq!(live.transport, "stdio");
     assert_eq!(live.source.line, 3);
     let idle = by_name("idle");

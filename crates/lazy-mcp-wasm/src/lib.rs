@@ -29,6 +29,13 @@ pub fn normalize_config(input_json: &str) -> String {
     lazy_mcp_core::config::normalize_json(input_json)
 }
 
+/// Config problems → which are squiggled and which notified (`PresentationInput` in,
+/// `Presentation` out; see lazy_mcp_core::config::problem_presentation).
+#[wasm_bindgen(js_name = presentProblems)]
+pub fn present_problems(input_json: &str) -> String {
+    lazy_mcp_core::config::problem_presentation::present_problems_json(input_json)
+}
+
 /// Which servers this host manages: `{"servers": [...], "policy": {...}}` in, `Selection` out.
 #[wasm_bindgen(js_name = selectServers)]
 pub fn select_servers(input_json: &str) -> String {

@@ -32,7 +32,8 @@ export type Effect = { "type": "open", conn: number, server: string, transport: 
   | { "type": "log", level: LogLevel, server?: string | null, message: string, }
   | { "type": "stateChanged", server: string, state: ServerState, }
   | { "type": "endpointsChanged", endpoints: Array<EndpointInfo>, aggregate?: string | null, }
-  | { "type": "serverRemoved", server: string, };
+  | { "type": "serverRemoved", server: string, }
+  | { "type": "announce", level: LogLevel, server?: string | null, message: string, actions: Array<AnnounceAction>, };
 
 export type Endpoint = { "kind": "server", name: string, }
   | { "kind": "aggregate" };
@@ -48,6 +49,8 @@ version: string,
  * to list, so an empty FAILED or NEEDS AUTH server is not shown as a server.
  */
 offered: boolean, };
+
+export type AnnounceAction = "showDiagnostics" | "openDefinition";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -128,7 +131,12 @@ export type DiagnosticsSnapshot = { coreVersion: string,
 /**
  * Time of the last event the engine handled.
  */
-nowMs: number, servers: Array<ServerDiagnostics>, totals: DiagnosticsTotals, };
+nowMs: number, servers: Array<ServerDiagnostics>, totals: DiagnosticsTotals, 
+/**
+ * One line for every UI ("1 connected · 2 catalogued only · 1 disabled"):
+ * connected and catalogued always, the other states when there are any.
+ */
+summary: string, };
 
 export type ServerDiagnostics = { name: string, source: SourceRef, 
 /**
@@ -174,7 +182,11 @@ exposedAs?: ToolExposure | null,
  */
 loadedTools: Array<string>, loadedByVscode: boolean, fingerprint: string, };
 
-export type DiagnosticsTotals = { servers: number, catalogued: number, connected: number, dormant: number, failed: number, disabled: number, needsAuth: number, 
+export type DiagnosticsTotals = { servers: number, 
+/**
+ * Servers neither disabled nor dormant: the "of N" of "connected of N".
+ */
+enabled: number, catalogued: number, connected: number, dormant: number, failed: number, disabled: number, needsAuth: number, 
 /**
  * PENDING, CATALOGUING or CONNECTING.
  */
@@ -289,7 +301,11 @@ serverCount: number,
 /**
  * Why the whole file contributed nothing (syntax error, wrong shape).
  */
-error?: Problem | null, };
+error?: Problem | null, 
+/**
+ * `error` is a JSON syntax error (what a JSON editor reports by itself).
+ */
+syntaxError: boolean, };
 
 export type Problem = { severity: Severity, 
 /**

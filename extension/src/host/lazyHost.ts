@@ -7,7 +7,7 @@ import type { Transport } from './connections';
 import { ConfigWatcher } from './config/configFiles';
 import { ConfigSession } from './config/configSession';
 import type { DiscoveryInput, NormalizeResult, ServerConfig } from './config/configTypes';
-import { EngineDriver, type EndpointInfo } from './engineDriver';
+import { EngineDriver, type Announcement, type EndpointInfo } from './engineDriver';
 import { HttpGateway, type GatewaySession } from './gateway/httpGateway';
 import type { ClientBody } from './gateway/jsonRpcShape';
 
@@ -31,6 +31,8 @@ export interface LazyHostOptions {
   onChange?(): void;
   onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;
   onConfigLoaded?(result: NormalizeResult): void;
+  /** Show what the engine announces (VS Code: a notification); logged when absent. */
+  onAnnounce?(announcement: Announcement): void;
   resolveTransport?(server: string, transport: Transport, interactive: boolean): Promise<Transport>;
   measureRss?(pid: number): number | undefined;
 }
@@ -83,6 +85,7 @@ export class LazyHost {
         opts.onChange?.();
       },
       onStateChanged: () => opts.onChange?.(),
+      onAnnounce: opts.onAnnounce && ((announcement) => opts.onAnnounce!(announcement)),
       resolveTransport: opts.resolveTransport && ((server, transport, interactive) => opts.resolveTransport!(server, transport, interactive)),
       measureRss: opts.measureRss && ((pid) => opts.measureRss!(pid)),
       cwdFallback: opts.discovery.workspaceFolders[0] ?? opts.discovery.home,

@@ -66,6 +66,9 @@ pub struct FileReport {
     /// Why the whole file contributed nothing (syntax error, wrong shape).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<Problem>,
+    /// `error` is a JSON syntax error (what a JSON editor reports by itself).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub syntax_error: bool,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -161,6 +164,9 @@ struct State<'i> {
     files: Vec<FileReport>,
 }
 
+/// How a syntax error's message starts (`FileReport::syntax_error`).
+const SYNTAX_ERROR: &str = "syntax error: ";
+
 impl State<'_> {
     fn read_file(&mut self, file: &FileInput, candidate: &CandidateFile, file_order: usize) {
         let mut report = FileReport {
@@ -172,12 +178,14 @@ impl State<'_> {
             found: file.content.is_some(),
             server_count: 0,
             error: None,
+            syntax_error: false,
         };
         if let Some(content) = &file.content {
             match self.read_content(strip_bom(content), candidate, file_order) {
                 Ok(count) => report.server_count = count,
                 Err(problem) => {
                     self.problems.push(problem.clone());
+                    report.syntax_error = problem.message.starts_with(SYNTAX_ERROR);
                     report.error = Some(problem);
                 }
             }
@@ -212,7 +220,7 @@ impl State<'_> {
                 return Err(file_problem(
                     error.offset,
                     format!(
-                        "syntax error: {}; the file is ignored until it is fixed",
+                        "{SYNTAX_ERROR}{}; the file is ignored until it is fixed",
                         error.message
                     ),
                 ))

@@ -195,6 +195,7 @@ impl Engine {
             self.settings.backoff_base_ms,
             self.settings.backoff_max_ms,
         );
+        self.note_failure(name, &error, false);
         let Some(server) = self.servers.get_mut(name) else {
             return;
         };
@@ -326,8 +327,11 @@ impl Engine {
             );
             return;
         }
+        // No sign-in flow exists yet: say what is true and how to configure a token.
         let error = format!(
-            "MCP server '{name}' requires authentication (HTTP {status}); use \"Connect Now\" to sign in"
+            "MCP server '{name}' requires authentication (HTTP {status}). Lazy MCP cannot sign in \
+             to servers: add a header with a token to its definition, e.g. \
+             \"headers\": {{\"Authorization\": \"Bearer ${{input:token}}\"}}, then use Connect Now"
         );
         self.stop_server(
             &name,
@@ -337,6 +341,7 @@ impl Engine {
         if let Some(server) = self.servers.get_mut(&name) {
             server.stats.last_error = Some(error.clone());
         }
+        self.note_failure(&name, &error, true);
         self.log(LogLevel::Warn, Some(&name), error);
         self.transition(&name, Trigger::AuthRequired);
     }

@@ -64,6 +64,8 @@ pub struct ServerDiagnostics {
 #[serde(rename_all = "camelCase")]
 pub struct DiagnosticsTotals {
     pub servers: usize,
+    /// Servers neither disabled nor dormant: the "of N" of "connected of N".
+    pub enabled: usize,
     pub catalogued: usize,
     pub connected: usize,
     pub dormant: usize,
@@ -92,6 +94,32 @@ pub struct DiagnosticsSnapshot {
     pub now_ms: u64,
     pub servers: Vec<ServerDiagnostics>,
     pub totals: DiagnosticsTotals,
+    /// One line for every UI ("1 connected · 2 catalogued only · 1 disabled"):
+    /// connected and catalogued always, the other states when there are any.
+    #[serde(default)]
+    pub summary: String,
+}
+
+impl DiagnosticsTotals {
+    /// See [`DiagnosticsSnapshot::summary`].
+    pub fn summary(&self) -> String {
+        let mut parts = vec![
+            format!("{} connected", self.connected),
+            format!("{} catalogued only", self.catalogued),
+        ];
+        for (count, what) in [
+            (self.in_progress, "in progress"),
+            (self.failed, "failed"),
+            (self.needs_auth, "need auth"),
+            (self.dormant, "dormant"),
+            (self.disabled, "disabled"),
+        ] {
+            if count > 0 {
+                parts.push(format!("{count} {what}"));
+            }
+        }
+        parts.join(" · ")
+    }
 }
 
 fn transport_kind(transport: &Transport) -> &'static str {
@@ -187,10 +215,15 @@ impl Engine {
                 fingerprint: server.config.fingerprint.clone(),
             });
         }
+        totals.enabled = totals
+            .servers
+            .saturating_sub(totals.disabled)
+            .saturating_sub(totals.dormant);
         DiagnosticsSnapshot {
             core_version: crate::CORE_VERSION.into(),
             now_ms: self.now_ms,
             servers,
+            summary: totals.summary(),
             totals,
         }
     }

@@ -16,6 +16,7 @@
 //! `aggregate_names`, `backoff`, `diagnostics_snapshot`.
 
 pub mod aggregate_names;
+mod announce;
 pub mod backoff;
 pub mod catalogue;
 mod config_diff;
@@ -36,7 +37,7 @@ mod tool_exposure;
 mod upstream;
 
 pub use diagnostics_snapshot::DiagnosticsSnapshot;
-pub use effects::{Effect, EndpointInfo, LogLevel};
+pub use effects::{AnnounceAction, Effect, EndpointInfo, LogLevel};
 pub use events::{ClientId, ConnId, Endpoint, Event, TimerId};
 pub use settings::{AggregateEndpoint, Root, Settings};
 pub use state::ServerState;
@@ -87,6 +88,8 @@ pub struct Engine {
     published_aggregate: Option<String>,
     /// Its version as last announced to its clients (with `list_changed`).
     aggregate_seen: String,
+    /// What the user was told, and what they wait to hear about (`announce.rs`).
+    announce: announce::Announcements,
     now_ms: u64,
 }
 
@@ -257,6 +260,7 @@ impl Engine {
             loaded: BTreeMap::new(),
             published_aggregate: None,
             aggregate_seen: String::new(),
+            announce: announce::Announcements::default(),
             now_ms: 0,
         }
     }
@@ -322,6 +326,7 @@ impl Engine {
             Event::SettingsChanged { settings } => self.on_settings_changed(settings),
         }
         self.pump_catalogue_queue();
+        self.flush_announcements();
         if self.exposure_dirty {
             self.publish_changes();
         }
@@ -382,6 +387,7 @@ impl Engine {
                 if next != server.state {
                     server.state = next.clone();
                     server.state_since_ms = self.now_ms;
+                    self.announce.settled(name, &next);
                     self.exposure_dirty = true;
                     self.effects.push(Effect::StateChanged {
                         server: name.to_string(),
