@@ -304,9 +304,10 @@ impl Engine {
         };
         let name = connection.server.clone();
         let upstream_id = connection.next_id;
+        let timeout = self.request_timeout_ms(&name);
         let timer = self.set_timer(
             TimerPurpose::Request { conn, upstream_id },
-            self.now_ms.saturating_add(self.settings.request_timeout_ms),
+            self.now_ms.saturating_add(timeout),
         );
         let progress_token = call
             .params

@@ -450,11 +450,21 @@ impl Engine {
         self.catalogue_dirty = true;
     }
 
+    /// The server's `timeout` key bounds its handshake, else `handshakeTimeoutMs`.
     fn handshake_timeout_ms(&self, name: &str) -> u64 {
         self.servers
             .get(name)
             .and_then(|s| s.config.timeout_ms)
             .unwrap_or(self.settings.handshake_timeout_ms)
+    }
+
+    /// The server's `timeout` key bounds each forwarded request too (it is the
+    /// per-request timeout of the tools whose configs carry it), else `requestTimeoutMs`.
+    fn request_timeout_ms(&self, name: &str) -> u64 {
+        self.servers
+            .get(name)
+            .and_then(|s| s.config.timeout_ms)
+            .unwrap_or(self.settings.request_timeout_ms)
     }
 
     fn on_settings_changed(&mut self, settings: Settings) {
