@@ -102,6 +102,9 @@ struct Server {
     waiters: Vec<QueuedCall>,
     crashes: CrashHistory,
     retry_timer: Option<TimerId>,
+    /// The cataloguing under way (PENDING/CATALOGUING) is an automatic retry:
+    /// hosts show no progress for it. Any other trigger than the retry's own ends it.
+    background: bool,
     idle_timer: Option<TimerId>,
     last_activity_ms: u64,
     stats: ServerStats,
@@ -368,6 +371,12 @@ impl Engine {
         let Some(server) = self.servers.get_mut(name) else {
             return;
         };
+        if !matches!(
+            trigger,
+            Trigger::RetryDue { .. } | Trigger::CatalogueStarted
+        ) {
+            server.background = false;
+        }
         match next_state(&server.state, &trigger) {
             Ok(next) => {
                 if next != server.state {

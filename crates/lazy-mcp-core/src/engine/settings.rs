@@ -46,6 +46,9 @@ pub struct Settings {
     /// First retry delay after a failure; doubled per consecutive failure up to the max.
     pub backoff_base_ms: u64,
     pub backoff_max_ms: u64,
+    /// Automatic retries of a FAILED server before it gives up and stays FAILED
+    /// (a user action, a config edit or a call still retries at once).
+    pub max_retries: u32,
     /// The host's workspace folders.
     pub roots: Vec<Root>,
     /// `clientInfo` sent upstream and `serverInfo` of the aggregate endpoint.
@@ -76,6 +79,7 @@ impl Default for Settings {
             crash_window_ms: 120_000,
             backoff_base_ms: 5_000,
             backoff_max_ms: 300_000,
+            max_retries: 5,
             roots: Vec::new(),
             client_name: "lazy-mcp".into(),
             client_version: crate::CORE_VERSION.into(),
