@@ -55,6 +55,7 @@ fn a_missing_command_is_retried_a_bounded_number_of_times_then_stays_failed() {
     let mut delays = Vec::new();
     while let Some(at) = retry_at(&sim) {
         delays.push(at - sim.now);
+        assert!(delays.len() <= 20, "retried forever: {delays:?}");
         sim.advance(at - sim.now);
     }
     assert_eq!(delays, vec![5_000, 10_000, 20_000, 40_000, 80_000]);
