@@ -7,8 +7,13 @@ export interface ServerDiagnostics {
   name: string;
   source: SourceRef;
   transport: string;
+  /** FAILED: `retryAtMs` while an automatic retry is scheduled; absent once Lazy MCP gave up. */
   state: { kind: StateKind; error?: string; retryAtMs?: number };
   stateLabel: string;
+  /** PENDING/CATALOGUING as an automatic retry: no progress is shown for it. */
+  background: boolean;
+  /** Failed attempts in a row. */
+  failedAttempts: number;
   tools: number;
   prompts: number;
   resources: number;
@@ -42,6 +47,8 @@ export interface DiagnosticsSnapshot {
     disabled: number;
     needsAuth: number;
     inProgress: number;
+    /** Servers being catalogued that the host shows as progress (automatic retries excluded). */
+    cataloguingShown: number;
     tools: number;
     schemaTokenEstimate: number;
     exposedTokenEstimate: number;
