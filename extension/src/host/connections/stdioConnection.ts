@@ -143,6 +143,7 @@ class StdioConnection implements Connection {
     child.stdin.on('error', (err) => this.log('debug', `stdio ${this.label}: stdin ${errorCode(err)}`));
     child.stdout.on('error', (err) => this.log('debug', `stdio ${this.label}: stdout ${errorCode(err)}`));
     child.stderr.on('error', (err) => this.log('debug', `stdio ${this.label}: stderr ${errorCode(err)}`));
+    (child.stdio[3] as NodeJS.EventEmitter | null | undefined)?.on('error', (err: unknown) => this.log('debug', `stdio ${this.label}: supervisor pipe ${errorCode(err)}`));
 
     child.on('spawn', () => {
       this.spawned = true;
