@@ -27,11 +27,16 @@ function running(pid) {
   }
 }
 
-// Should a test fail midway: end every gateway and process group it started.
+// Should a test fail midway: end every gateway and process group it started
+// (the groups are also read back from the pid files the servers write).
 const gateways = [];
 const groups = new Set();
+const pidFiles = [];
 after(() => {
   for (const pid of gateways) if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  for (const file of pidFiles.filter((f) => fs.existsSync(f))) {
+    for (const line of fs.readFileSync(file, 'utf8').split('\n').filter(Boolean)) groups.add(Number(line.split(' ')[0]));
+  }
   for (const pgid of groups) {
     try {
       process.kill(-pgid, 'SIGKILL');
@@ -44,6 +49,7 @@ after(() => {
 /** `serve --stdio` driven by raw JSON lines; resolves once the reply with `untilId` arrived. */
 async function gatewayWith(servers, untilId, messages) {
   const w = tempWorld('lazy-mcp-lifecycle-');
+  pidFiles.push(path.join(w.root, 'pids.log'), path.join(w.root, 'spawns.log'));
   writeJson(path.join(w.ws, '.mcp.json'), { mcpServers: servers(w) });
   const serve = startCli(['serve', '--stdio', '--cwd', w.ws], { env: w.env, ready: new RegExp(`"id":${untilId}[,}]`) });
   gateways.push(serve.child.pid);
@@ -138,6 +144,7 @@ test('SIGKILL of the gateway mid-catalogue: a wrapper whose grandchild hangs in 
   const w = tempWorld('lazy-mcp-mid-catalogue-');
   const log = path.join(w.root, 'spawns.log');
   const pids = path.join(w.root, 'pids.log');
+  pidFiles.push(log, pids);
   writeJson(path.join(w.ws, '.mcp.json'), {
     mcpServers: { hangs: { command: process.execPath, args: [launcher, log, process.execPath, path.join(fixtures, 'stubborn-family.mjs'), pids, 'hang'] } },
   });
