@@ -4,7 +4,7 @@
 
 use crate::config::model::ToolExposure;
 use crate::config::{FileReport, Problem, ServerConfig, Severity, Shadowed, SourceRef, Transport};
-use crate::engine::DiagnosticsSnapshot;
+use crate::engine::{DiagnosticsSnapshot, ServerState};
 use crate::host_policy::Unmanaged;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -28,6 +28,10 @@ pub struct ReportContext {
     pub notices: Vec<String>,
     /// Every normalized server (the core masks secrets before showing them).
     pub servers: Vec<ServerConfig>,
+    /// The host's clock when the report is rendered, for relative times such as
+    /// "next retry in 12 s" (else the time of the engine's last event).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub now_ms: Option<u64>,
 }
 
 /// Render the report as Markdown.
@@ -103,6 +107,9 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
         if server.tools_are_declared_stubs {
             state.push_str(" (declared tools)");
         }
+        if let Some(note) = retry_note(server, ctx.now_ms.unwrap_or(s.now_ms)) {
+            state.push_str(&format!(" ({note})"));
+        }
         let error = server
             .last_error
             .as_deref()
@@ -164,6 +171,31 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
         );
     }
     out.push('\n');
+}
+
+/// Where a failed server's retries stand: "next retry in 12 s", "gave up after 6
+/// attempts", or "automatic retry" while a background attempt is under way.
+fn retry_note(
+    server: &crate::engine::diagnostics_snapshot::ServerDiagnostics,
+    now_ms: u64,
+) -> Option<String> {
+    match &server.state {
+        ServerState::Failed {
+            retry_at_ms: Some(at),
+            ..
+        } => Some(format!(
+            "next retry in {} s",
+            at.saturating_sub(now_ms).div_ceil(1000)
+        )),
+        ServerState::Failed {
+            retry_at_ms: None, ..
+        } => Some(format!("gave up after {} attempts", server.failed_attempts)),
+        ServerState::Pending | ServerState::Cataloguing if server.background => Some(format!(
+            "automatic retry after {} failed attempts",
+            server.failed_attempts
+        )),
+        _ => None,
+    }
 }
 
 /// `full`, `index`, or `index (auto)` when `auto` chose it; `—` while not exposed.

@@ -61,7 +61,7 @@ export type ServerState = { "kind": "DISABLED" }
   | { "kind": "CATALOGUED" }
   | { "kind": "CONNECTING" }
   | { "kind": "CONNECTED" }
-  | { "kind": "FAILED", error: string, retryAtMs: number, }
+  | { "kind": "FAILED", error: string, retryAtMs?: number | null, }
   | { "kind": "NEEDS_AUTH" };
 
 export type Settings = { 
@@ -95,6 +95,11 @@ crashLimit: number, crashWindowMs: number,
  * First retry delay after a failure; doubled per consecutive failure up to the max.
  */
 backoffBaseMs: number, backoffMaxMs: number, 
+/**
+ * Automatic retries of a FAILED server before it gives up and stays FAILED
+ * (a user action, a config edit or a call still retries at once).
+ */
+maxRetries: number, 
 /**
  * The host's workspace folders (absolute paths); the engine turns them into
  * the `roots` it answers to servers (engine/roots.rs).
@@ -150,7 +155,15 @@ stateLabel: string,
 /**
  * When the server entered its current state.
  */
-stateSinceMs: number, tools: number, prompts: number, resources: number, resourceTemplates: number, 
+stateSinceMs: number, 
+/**
+ * PENDING/CATALOGUING as an automatic retry: hosts show no progress for it.
+ */
+background: boolean, 
+/**
+ * Failed attempts in a row (reset by a successful catalogue or a config change).
+ */
+failedAttempts: number, tools: number, prompts: number, resources: number, resourceTemplates: number, 
 /**
  * True while the exposed tools are declared stubs (no catalogue yet).
  */
@@ -191,6 +204,11 @@ enabled: number, catalogued: number, connected: number, dormant: number, failed:
  * PENDING, CATALOGUING or CONNECTING.
  */
 inProgress: number, 
+/**
+ * Servers being catalogued (PENDING or CATALOGUING) that a host shows as
+ * progress: automatic retries run in the background and are not counted.
+ */
+cataloguingShown: number, 
 /**
  * Tools exposed to clients, all servers.
  */

@@ -101,7 +101,9 @@ export class EngineDriver {
   /** The Diagnostics Markdown rendered by the core (refreshes process memory first). */
   reportMarkdown(contextJson: string): string {
     this.measureMemory();
-    return this.deps.core.call(() => this.engine.report(contextJson));
+    // The clock now, for relative times ("next retry in 12 s").
+    const withNow = JSON.stringify({ ...(JSON.parse(contextJson) as object), nowMs: this.now() });
+    return this.deps.core.call(() => this.engine.report(withNow));
   }
 
   private measureMemory(): void {

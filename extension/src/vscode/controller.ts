@@ -359,7 +359,8 @@ export class Controller implements vscode.Disposable {
     this.treeView.message = t.servers === 0 ? 'No servers managed by Lazy MCP. Run MCP Diagnostics to see why.' : snap.summary;
     this.status.update(snap);
     if (this.view.isOpen) void this.view.refresh();
-    const cataloguing = snap.servers.filter((s) => s.state.kind === 'PENDING' || s.state.kind === 'CATALOGUING').length;
+    // The core counts what deserves a progress toast (automatic retries do not).
+    const cataloguing = snap.totals.cataloguingShown;
     if (cataloguing > 0 && !this.cataloguing) {
       void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Lazy MCP' }, (progress) => {
         progress.report({ message: `cataloguing ${cataloguing} server${cataloguing === 1 ? '' : 's'}…` });

@@ -126,12 +126,15 @@ impl Engine {
                         old.tools != config.tools || old.tool_exposure != config.tool_exposure;
                     if let Some(server) = self.servers.get_mut(&name) {
                         server.config = config;
+                        server.crashes.reset();
                     }
                     if tools_changed {
                         self.exposure_dirty = true;
                         self.report_dropped_declared_tools(&name);
                     }
                     self.reconcile(&name);
+                    // Editing a FAILED server's entry is the user acting on it.
+                    self.retry_now(&name);
                 }
                 Some(_) => {}
             }
@@ -151,6 +154,7 @@ impl Engine {
                 waiters: Vec::new(),
                 crashes: CrashHistory::default(),
                 retry_timer: None,
+                background: false,
                 idle_timer: None,
                 last_activity_ms: self.now_ms,
                 stats: ServerStats::default(),
@@ -313,6 +317,9 @@ impl Engine {
             );
             return;
         }
+        if let Some(server) = self.servers.get_mut(name) {
+            server.background = false;
+        }
         self.await_outcome(name, "Connect Now");
         if !self.ensure_connected(name, true) {
             let label = state.label();
@@ -362,6 +369,12 @@ impl Engine {
             .cloned()
             .collect();
         for name in names {
+            if recatalogue {
+                if let Some(server) = self.servers.get_mut(&name) {
+                    // The user asked: a retry under way is no longer a background one.
+                    server.background = false;
+                }
+            }
             let Some(server) = self.servers.get(&name) else {
                 continue;
             };

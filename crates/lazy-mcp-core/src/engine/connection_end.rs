@@ -187,42 +187,61 @@ impl Engine {
 
     /// Decides the state after a failure: back to CATALOGUED when allowed and not
     /// crash-looping, else FAILED with an exponential-backoff retry time.
+    /// After `maxRetries` automatic retries failed the server stays FAILED (no
+    /// retry timer) until a user action, a config edit or a call.
     pub(super) fn after_failure(&mut self, name: &str, error: String, may_stay_catalogued: bool) {
         let now = self.now_ms;
-        let (window, limit, base, max) = (
+        let (window, limit, base, max, max_retries) = (
             self.settings.crash_window_ms,
             self.settings.crash_limit.max(1),
             self.settings.backoff_base_ms,
             self.settings.backoff_max_ms,
+            self.settings.max_retries,
         );
         self.note_failure(name, &error, false);
         let Some(server) = self.servers.get_mut(name) else {
             return;
         };
         server.stats.last_error = Some(error.clone());
+        server.background = false;
         let crashes = server.crashes.record_crash(now, window);
         if may_stay_catalogued && crashes < limit {
             self.transition(name, Trigger::Stopped);
             return;
         }
-        let retry_at_ms = server.crashes.next_retry_at(now, base, max);
-        let error = if crashes >= limit && may_stay_catalogued {
-            format!("{error} ({crashes} failures within {window} ms; not restarting until the retry time)")
-        } else {
-            error
-        };
-        let timer = self.set_timer(
-            TimerPurpose::Retry {
-                server: name.to_string(),
-            },
-            retry_at_ms,
-        );
-        if let Some(server) = self.servers.get_mut(name) {
-            server.retry_timer = Some(timer);
+        let retry_at_ms = server.crashes.next_retry_at(now, base, max, max_retries);
+        let attempts = server.crashes.failed_attempts();
+        let mut error = error;
+        if crashes >= limit && may_stay_catalogued {
+            error.push_str(&format!(" ({crashes} failures within {window} ms)"));
+        }
+        match retry_at_ms {
+            Some(at) => {
+                let timer = self.set_timer(
+                    TimerPurpose::Retry {
+                        server: name.to_string(),
+                    },
+                    at,
+                );
+                if let Some(server) = self.servers.get_mut(name) {
+                    server.retry_timer = Some(timer);
+                }
+            }
+            None => {
+                error.push_str(&format!(
+                    ". Lazy MCP gave up after {attempts} attempts; fix the cause (see the error above and the server's log), then use Connect Now or Refresh, or edit its configuration, to try again (calling one of its tools also tries once more)"
+                ));
+                self.log(
+                    LogLevel::Warn,
+                    Some(name),
+                    format!("gave up after {attempts} failed attempts; no more automatic retries"),
+                );
+            }
         }
         self.transition(name, Trigger::Fail { error, retry_at_ms });
     }
 
+    /// Automatic retry: in the background (hosts show no progress for it).
     pub(super) fn on_retry_timer(&mut self, name: &str) {
         let warm = self.current_entry(name).is_some();
         let Some(server) = self.servers.get_mut(name) else {
@@ -232,8 +251,30 @@ impl Engine {
         if matches!(server.state, ServerState::Failed { .. }) {
             self.transition(name, Trigger::RetryDue { warm });
             if !warm {
+                if let Some(server) = self.servers.get_mut(name) {
+                    server.background = true;
+                }
                 self.enqueue_catalogue(name);
             }
+        }
+    }
+
+    /// A user action or a config edit on a FAILED server: try again now, in the
+    /// foreground (the retry timer, if any, is cancelled).
+    pub(super) fn retry_now(&mut self, name: &str) {
+        let warm = self.current_entry(name).is_some();
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        if !matches!(server.state, ServerState::Failed { .. }) {
+            return;
+        }
+        let retry = server.retry_timer.take();
+        server.background = false;
+        self.cancel_timer(retry);
+        self.transition(name, Trigger::RetryDue { warm });
+        if !warm {
+            self.enqueue_catalogue(name);
         }
     }
 

@@ -19,6 +19,10 @@ pub struct ServerDiagnostics {
     pub state_label: String,
     /// When the server entered its current state.
     pub state_since_ms: u64,
+    /// PENDING/CATALOGUING as an automatic retry: hosts show no progress for it.
+    pub background: bool,
+    /// Failed attempts in a row (reset by a successful catalogue or a config change).
+    pub failed_attempts: u32,
     pub tools: usize,
     pub prompts: usize,
     pub resources: usize,
@@ -74,6 +78,9 @@ pub struct DiagnosticsTotals {
     pub needs_auth: usize,
     /// PENDING, CATALOGUING or CONNECTING.
     pub in_progress: usize,
+    /// Servers being catalogued (PENDING or CATALOGUING) that a host shows as
+    /// progress: automatic retries run in the background and are not counted.
+    pub cataloguing_shown: usize,
     /// Tools exposed to clients, all servers.
     pub tools: usize,
     /// Estimated tokens of every exposed tool definition (`full` mode for all).
@@ -181,6 +188,13 @@ impl Engine {
                     totals.in_progress += 1
                 }
             }
+            if matches!(
+                server.state,
+                ServerState::Pending | ServerState::Cataloguing
+            ) && !server.background
+            {
+                totals.cataloguing_shown += 1;
+            }
             totals.tools += tools.len();
             totals.schema_token_estimate += schema_token_estimate;
             totals.exposed_token_estimate += exposed_token_estimate;
@@ -192,6 +206,8 @@ impl Engine {
                 state: server.state.clone(),
                 state_label: server.state.label().into(),
                 state_since_ms: server.state_since_ms,
+                background: server.background,
+                failed_attempts: server.crashes.failed_attempts(),
                 tools: tools.len(),
                 prompts: count(ListKind::Prompts),
                 resources: count(ListKind::Resources),

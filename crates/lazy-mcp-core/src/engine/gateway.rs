@@ -589,9 +589,18 @@ impl Engine {
         };
         let name = connection.server.clone();
         self.timers.remove(&call.timer);
-        let timeout = self.settings.request_timeout_ms;
+        let timeout = self.request_timeout_ms(&name);
+        let which = if self
+            .servers
+            .get(&name)
+            .is_some_and(|s| s.config.timeout_ms.is_some())
+        {
+            "its `timeout`"
+        } else {
+            "requestTimeoutMs"
+        };
         let message = format!(
-            "MCP server '{name}' did not answer {} within {timeout} ms; the request was cancelled",
+            "MCP server '{name}' did not answer {} within {timeout} ms ({which}); the request was cancelled",
             call.method
         );
         self.reply_error(

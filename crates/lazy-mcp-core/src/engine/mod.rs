@@ -106,6 +106,9 @@ struct Server {
     waiters: Vec<QueuedCall>,
     crashes: CrashHistory,
     retry_timer: Option<TimerId>,
+    /// The cataloguing under way (PENDING/CATALOGUING) is an automatic retry:
+    /// hosts show no progress for it. Any other trigger than the retry's own ends it.
+    background: bool,
     idle_timer: Option<TimerId>,
     last_activity_ms: u64,
     stats: ServerStats,
@@ -382,6 +385,12 @@ impl Engine {
         let Some(server) = self.servers.get_mut(name) else {
             return;
         };
+        if !matches!(
+            trigger,
+            Trigger::RetryDue { .. } | Trigger::CatalogueStarted
+        ) {
+            server.background = false;
+        }
         match next_state(&server.state, &trigger) {
             Ok(next) => {
                 if next != server.state {
@@ -465,11 +474,21 @@ impl Engine {
         self.catalogue_dirty = true;
     }
 
+    /// The server's `timeout` key bounds its handshake, else `handshakeTimeoutMs`.
     fn handshake_timeout_ms(&self, name: &str) -> u64 {
         self.servers
             .get(name)
             .and_then(|s| s.config.timeout_ms)
             .unwrap_or(self.settings.handshake_timeout_ms)
+    }
+
+    /// The server's `timeout` key bounds each forwarded request too (it is the
+    /// per-request timeout of the tools whose configs carry it), else `requestTimeoutMs`.
+    fn request_timeout_ms(&self, name: &str) -> u64 {
+        self.servers
+            .get(name)
+            .and_then(|s| s.config.timeout_ms)
+            .unwrap_or(self.settings.request_timeout_ms)
     }
 
     fn on_settings_changed(&mut self, settings: Settings) {

@@ -196,10 +196,8 @@ impl Engine {
                     })
                 });
                 if let Some((client, timer)) = target {
-                    self.rearm_timer(
-                        timer,
-                        self.now_ms.saturating_add(self.settings.request_timeout_ms),
-                    );
+                    let timeout = self.request_timeout_ms(name);
+                    self.rearm_timer(timer, self.now_ms.saturating_add(timeout));
                     self.notify_client(&client, jsonrpc::notification(method, params));
                 }
             }
