@@ -417,6 +417,25 @@ async function clickInFrames(page, selector) {
   return `no element matches ${selector} in ${page.frames().length} frames`;
 }
 
+/**
+ * Layout of the first frame holding `selector`: its viewport width and whether its
+ * document needs horizontal scrolling (scrollWidth > clientWidth).
+ */
+async function measureInFrames(page, selector) {
+  for (const frame of page.frames()) {
+    const element = await frame.$(selector).catch(() => null);
+    if (element) {
+      // Runs in the page (a string: this file's globals are Node's).
+      const m = await frame.evaluate(`(() => {
+        const d = document.scrollingElement ?? document.documentElement;
+        return { innerWidth: window.innerWidth, scrollWidth: d.scrollWidth, clientWidth: d.clientWidth };
+      })()`);
+      return JSON.stringify({ found: true, viewportWidth: page.viewportSize()?.width, ...m });
+    }
+  }
+  return JSON.stringify({ found: false, frames: page.frames().length });
+}
+
 export async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, stateDir, vsix, testEnv, screenshot, testsPath = SUITE, profileDir, port: fixedPort, userSettings }) {
   // stateDir: where VS Code keeps its state; the warm phase reuses the dev phase's.
   const dirs = {
@@ -480,6 +499,23 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
         .then((outcome) => fs.writeFileSync(path.join(workspace, '.lazy-mcp-test', 'click.done'), outcome));
     }, 200);
     exitCode.finally(() => clearInterval(clicker));
+    // measure.request holding a CSS selector: the runner answers measure.done with the layout
+    // of the frame holding it (JSON: innerWidth, scrollWidth, clientWidth, viewportWidth).
+    const measureRequest = path.join(workspace, '.lazy-mcp-test', 'measure.request');
+    const measurer = setInterval(() => {
+      if (!fs.existsSync(measureRequest)) return;
+      const selector = fs.readFileSync(measureRequest, 'utf8').trim();
+      fs.rmSync(measureRequest, { force: true });
+      measureInFrames(page, selector)
+        .catch((err) => JSON.stringify({ found: false, error: err.message }))
+        .then((outcome) => {
+          // Written whole, then renamed: the test polls for the file and reads it at once.
+          const done = path.join(workspace, '.lazy-mcp-test', 'measure.done');
+          fs.writeFileSync(`${done}.tmp`, outcome);
+          fs.renameSync(`${done}.tmp`, done);
+        });
+    }, 200);
+    exitCode.finally(() => clearInterval(measurer));
     await page.exposeFunction('codeAutomationLog', (level, message) => sink(String(level), message));
     page.on('console', (msg) => {
       if (VERBOSE) process.stdout.write(`  [page:${msg.type()}] ${msg.text()}\n`);

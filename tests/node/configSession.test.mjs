@@ -50,6 +50,9 @@ test('a half-typed file keeps its last good servers and reports where it broke',
   const problem = result.problems.find((p) => p.file === path.join(ws, '.mcp.json') && p.severity === 'error');
   assert.ok(problem, 'the syntax error is reported');
   assert.ok(problem.line >= 3, `line ${problem.line} points into the broken entry`);
+  // The report keeps naming the saved file's syntax error, so VS Code can leave it to its JSON service.
+  assert.deepEqual(report.error, problem);
+  assert.equal(report.syntaxError, true);
 });
 
 test('a broken file with no good version contributes nothing and the others still load', async () => {

@@ -7,9 +7,12 @@ import os from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { loadHostModule } from './helpers/bundle.mjs';
+import { createRequire } from 'node:module';
+import { builtCoreModule, loadHostModule } from './helpers/bundle.mjs';
 
 const { HttpGateway } = await loadHostModule('host/gateway/httpGateway');
+// The real core reads bodies (as in LazyHost); the handler below stands in for the engine.
+const { clientBody } = createRequire(import.meta.url)(builtCoreModule);
 
 const token = 'test-secret-token';
 const logs = [];
@@ -19,6 +22,7 @@ const pendingRoots = new Map();
 
 const handler = {
   hasEndpoint: (endpoint) => endpoint === '' || endpoint === 'memory',
+  readBody: (body) => JSON.parse(clientBody(body)),
   onSessionClosed: (s) => closedSessions.push(s.id),
   onClientMessage(session, raw) {
     const msg = JSON.parse(raw);
@@ -38,6 +42,9 @@ const handler = {
         setTimeout(() => reply({ content: [{ type: 'text', text: `echo:${msg.params.arguments.text}` }] }), 10);
       }, 10);
       return;
+    }
+    if (msg.method === 'tools/call' && msg.params.name === 'explode') {
+      throw new RangeError('a bug in the handler');
     }
     if (msg.method === 'tools/call' && msg.params.name === 'ask_roots') {
       // A server→client request in the middle of a call.
@@ -153,4 +160,20 @@ test('binds loopback only: a non-loopback address of this machine is refused', a
     req.end();
   });
   assert.ok(err, `connecting via ${external.address} must fail`);
+});
+
+test('an exception while serving one request answers it with -32603; the gateway serves on', { timeout: 30_000 }, async () => {
+  const auth = { authorization: `Bearer ${token}` };
+  const init = await rawRequest({ headers: auth, body: initBody });
+  const sid = init.headers['mcp-session-id'];
+  const boom = await rawRequest({
+    headers: { ...auth, 'mcp-session-id': sid },
+    body: { jsonrpc: '2.0', id: 'boom', method: 'tools/call', params: { name: 'explode', arguments: {} } },
+  });
+  assert.equal(boom.status, 500);
+  assert.deepEqual([JSON.parse(boom.body).id, JSON.parse(boom.body).error.code], ['boom', -32603]);
+  assert.ok(logs.some((l) => l.level === 'error' && /a bug in the handler/.test(l.message)));
+  const next = await rawRequest({ headers: { ...auth, 'mcp-session-id': sid }, body: { jsonrpc: '2.0', id: 4, method: 'tools/list' } });
+  assert.equal(next.status, 200);
+  assert.equal(JSON.parse(next.body).result.tools.length, 2);
 });

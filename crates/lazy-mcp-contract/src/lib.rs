@@ -9,6 +9,7 @@ use lazy_mcp_core::config::{
     ServerConfig, Severity, Shadowed, SourceRef, Transport,
 };
 use lazy_mcp_core::engine::diagnostics_snapshot::{DiagnosticsTotals, ServerDiagnostics};
+use lazy_mcp_core::engine::effects::AnnounceAction;
 use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
     ServerState, Settings,
@@ -36,6 +37,7 @@ pub fn render() -> String {
         declaration::<Effect>(),
         declaration::<Endpoint>(),
         declaration::<EndpointInfo>(),
+        declaration::<AnnounceAction>(),
         declaration::<LogLevel>(),
         declaration::<ServerState>(),
         // settings

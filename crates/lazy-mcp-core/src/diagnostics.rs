@@ -4,7 +4,7 @@
 
 use crate::config::model::ToolExposure;
 use crate::config::{FileReport, Problem, ServerConfig, Severity, Shadowed, SourceRef, Transport};
-use crate::engine::DiagnosticsSnapshot;
+use crate::engine::{DiagnosticsSnapshot, ServerState};
 use crate::host_policy::Unmanaged;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -16,6 +16,8 @@ pub struct ReportContext {
     /// e.g. "Visual Studio Code 1.139.1" or "lazy-mcp CLI".
     pub host: String,
     pub workspace_folders: Vec<String>,
+    /// The user's home directory: files under it (outside the workspace) show as `~/…`.
+    pub home: String,
     /// Render `lazy-mcp://` action links (the VS Code webview handles them).
     pub links: bool,
     pub files: Vec<FileReport>,
@@ -26,6 +28,10 @@ pub struct ReportContext {
     pub notices: Vec<String>,
     /// Every normalized server (the core masks secrets before showing them).
     pub servers: Vec<ServerConfig>,
+    /// The host's clock when the report is rendered, for relative times such as
+    /// "next retry in 12 s" (else the time of the engine's last event).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub now_ms: Option<u64>,
 }
 
 /// Render the report as Markdown.
@@ -82,21 +88,27 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
     out
 }
 
+/// Two tables that fit a normal editor width: what a user acts on (state, source,
+/// last error, actions), then the runtime numbers, each column short.
 fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot) {
     out.push_str("## Servers managed by Lazy MCP\n\n");
-    out.push_str("| server | state | tools | prompts | resources | transport | source | pid | memory | cache age | connect | calls | exposure | tokens now / full (est.) | last error |");
+    out.push_str("| server | state | tools | prompts | resources | source | last error |");
     if ctx.links {
         out.push_str(" actions |");
     }
-    out.push_str("\n|---|---|--:|--:|--:|---|---|--:|--:|--:|--:|--:|---|--:|---|");
+    out.push_str("\n|---|---|--:|--:|--:|---|---|");
     if ctx.links {
         out.push_str("---|");
     }
     out.push('\n');
+    let mut notes = String::new();
     for server in &s.servers {
         let mut state = server.state_label.clone();
         if server.tools_are_declared_stubs {
             state.push_str(" (declared tools)");
+        }
+        if let Some(note) = retry_note(server, ctx.now_ms.unwrap_or(s.now_ms)) {
+            state.push_str(&format!(" ({note})"));
         }
         let error = server
             .last_error
@@ -104,14 +116,48 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
             .map_or_else(|| "—".to_string(), cell);
         let _ = write!(
             out,
-            "| {} | **{}** | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {} |",
+            "| {} | **{}** | {} | {} | {} | {} | {} |",
             cell(&server.name),
             state,
             server.tools,
             server.prompts,
             server.resources + server.resource_templates,
-            server.transport,
             source_cell(ctx, &server.source),
+            error,
+        );
+        if ctx.links {
+            let _ = write!(out, " {} |", actions(&server.name, &server.state_label));
+        }
+        out.push('\n');
+        if !server.dropped_declared_tools.is_empty() {
+            let _ = writeln!(
+                notes,
+                "- {} ↳ declared tools the server does not have: {}",
+                cell(&server.name),
+                cell(&server.dropped_declared_tools.join(", "))
+            );
+        }
+        if !server.loaded_tools.is_empty() {
+            let _ = writeln!(
+                notes,
+                "- {} ↳ loaded from the index: {}",
+                cell(&server.name),
+                cell(&server.loaded_tools.join(", "))
+            );
+        }
+    }
+    if !notes.is_empty() {
+        out.push('\n');
+        out.push_str(&notes);
+    }
+    out.push_str("\n### Processes, cache and exposure\n\n");
+    out.push_str("| server | transport | pid | memory | cache age | connect | calls | exposure | tokens now / full (est.) |\n|---|---|--:|--:|--:|--:|--:|---|--:|\n");
+    for server in &s.servers {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} / {} |",
+            cell(&server.name),
+            server.transport,
             server.pid.map_or("—".into(), |p| p.to_string()),
             server.rss_bytes.map_or("—".into(), megabytes),
             server.cache_age_ms.map_or("—".into(), duration),
@@ -122,30 +168,34 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
             exposure_cell(server),
             group_digits(server.exposed_token_estimate),
             group_digits(server.schema_token_estimate),
-            error,
         );
-        if ctx.links {
-            let _ = write!(out, " {} |", actions(&server.name, &server.state_label));
-        }
-        out.push('\n');
-        if !server.dropped_declared_tools.is_empty() {
-            let _ = writeln!(
-                out,
-                "| ↳ declared tools the server does not have: {} ||||||||||||||{}",
-                cell(&server.dropped_declared_tools.join(", ")),
-                if ctx.links { "|" } else { "" }
-            );
-        }
-        if !server.loaded_tools.is_empty() {
-            let _ = writeln!(
-                out,
-                "| ↳ loaded from the index: {} ||||||||||||||{}",
-                cell(&server.loaded_tools.join(", ")),
-                if ctx.links { "|" } else { "" }
-            );
-        }
     }
     out.push('\n');
+}
+
+/// Where a failed server's retries stand: "next retry in 12 s", "gave up after 6
+/// attempts", or "automatic retry" while a background attempt is under way.
+fn retry_note(
+    server: &crate::engine::diagnostics_snapshot::ServerDiagnostics,
+    now_ms: u64,
+) -> Option<String> {
+    match &server.state {
+        ServerState::Failed {
+            retry_at_ms: Some(at),
+            ..
+        } => Some(format!(
+            "next retry in {} s",
+            at.saturating_sub(now_ms).div_ceil(1000)
+        )),
+        ServerState::Failed {
+            retry_at_ms: None, ..
+        } => Some(format!("gave up after {} attempts", server.failed_attempts)),
+        ServerState::Pending | ServerState::Cataloguing if server.background => Some(format!(
+            "automatic retry after {} failed attempts",
+            server.failed_attempts
+        )),
+        _ => None,
+    }
 }
 
 /// `full`, `index`, or `index (auto)` when `auto` chose it; `—` while not exposed.
@@ -259,7 +309,7 @@ fn render_problems(out: &mut String, ctx: &ReportContext) {
         } else {
             "⚠ warning"
         };
-        let mut location = p.file.clone();
+        let mut location = display_path(ctx, &p.file);
         if p.line > 0 {
             let _ = write!(location, ":{}:{}", p.line, p.column);
         }
@@ -323,7 +373,7 @@ fn render_files(out: &mut String, ctx: &ReportContext) {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} |",
-            cell(&f.path),
+            cell(&display_path(ctx, &f.path)),
             enum_name(&f.format),
             enum_name(&f.scope),
             status
@@ -333,8 +383,7 @@ fn render_files(out: &mut String, ctx: &ReportContext) {
 }
 
 fn source_cell(ctx: &ReportContext, source: &SourceRef) -> String {
-    let short = short_path(&source.file);
-    let text = format!("{short}:{}", source.line);
+    let text = format!("{}:{}", display_path(ctx, &source.file), source.line);
     if ctx.links {
         format!(
             "[{}](lazy-mcp://open?file={}&line={}&column={})",
@@ -348,13 +397,42 @@ fn source_cell(ctx: &ReportContext, source: &SourceRef) -> String {
     }
 }
 
-/// The last two path components: enough to recognize `.vscode/mcp.json`.
-fn short_path(path: &str) -> String {
-    let parts: Vec<&str> = path.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
-    let keep = parts.len().saturating_sub(2);
-    parts
-        .get(keep..)
-        .map_or_else(|| path.to_string(), |p| p.join("/"))
+/// How a config file is named to the user: relative to its workspace folder
+/// (prefixed with the folder's name when there are several), else `~/…` under
+/// the home directory, else the full path.
+pub fn display_path(ctx: &ReportContext, path: &str) -> String {
+    let several = ctx.workspace_folders.len() > 1;
+    let mut folders: Vec<&String> = ctx.workspace_folders.iter().collect();
+    // The deepest folder wins when folders nest.
+    folders.sort_by_key(|f| std::cmp::Reverse(f.len()));
+    for folder in folders {
+        if let Some(rest) = strip_dir(path, folder) {
+            if several {
+                let name = folder
+                    .trim_end_matches(['/', '\\'])
+                    .rsplit(['/', '\\'])
+                    .next()
+                    .unwrap_or_default();
+                return format!("{name}/{rest}");
+            }
+            return rest.to_string();
+        }
+    }
+    if let Some(rest) = strip_dir(path, &ctx.home) {
+        return format!("~/{rest}");
+    }
+    path.to_string()
+}
+
+/// `path` relative to `dir` when it lies inside it.
+fn strip_dir<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
+    let dir = dir.trim_end_matches(['/', '\\']);
+    if dir.is_empty() {
+        return None;
+    }
+    let rest = path.strip_prefix(dir)?;
+    let rest = rest.strip_prefix(['/', '\\'])?;
+    (!rest.is_empty()).then_some(rest)
 }
 
 fn enum_name<T: Serialize>(value: &T) -> String {
@@ -437,11 +515,30 @@ mod tests {
     #[test]
     fn table_cells_cannot_break_the_table_and_paths_are_shortened() {
         assert_eq!(cell("a|b\nc"), "a\\|b c");
+        let ctx = ReportContext {
+            workspace_folders: vec!["/home/u/ws".into()],
+            home: "/home/u".into(),
+            ..ReportContext::default()
+        };
         assert_eq!(
-            short_path("/home/u/ws/.vscode/mcp.json"),
+            display_path(&ctx, "/home/u/ws/.vscode/mcp.json"),
             ".vscode/mcp.json"
         );
-        assert_eq!(short_path("mcp.json"), "mcp.json");
+        assert_eq!(
+            display_path(&ctx, "/home/u/ws/opencode.json"),
+            "opencode.json"
+        );
+        assert_eq!(
+            display_path(&ctx, "/home/u/.copilot/mcp-config.json"),
+            "~/.copilot/mcp-config.json"
+        );
+        assert_eq!(display_path(&ctx, "/etc/mcp.json"), "/etc/mcp.json");
+        assert_eq!(display_path(&ctx, "/home/u/wsx/a.json"), "~/wsx/a.json");
+        let two = ReportContext {
+            workspace_folders: vec!["/w/a".into(), "/w/a/b".into()],
+            ..ReportContext::default()
+        };
+        assert_eq!(display_path(&two, "/w/a/b/.mcp.json"), "b/.mcp.json");
     }
 
     #[test]

@@ -145,7 +145,7 @@ fn every_effect_writes_its_documented_json() {
                 server: "github".into(),
                 state: ServerState::Failed {
                     error: "e".into(),
-                    retry_at_ms: 9,
+                    retry_at_ms: Some(9),
                 },
             },
             json!({"type": "stateChanged", "server": "github", "state": {"kind": "FAILED", "error": "e", "retryAtMs": 9}}),

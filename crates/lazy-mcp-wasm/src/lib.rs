@@ -29,6 +29,13 @@ pub fn normalize_config(input_json: &str) -> String {
     lazy_mcp_core::config::normalize_json(input_json)
 }
 
+/// Config problems → which are squiggled and which notified (`PresentationInput` in,
+/// `Presentation` out; see lazy_mcp_core::config::problem_presentation).
+#[wasm_bindgen(js_name = presentProblems)]
+pub fn present_problems(input_json: &str) -> String {
+    lazy_mcp_core::config::problem_presentation::present_problems_json(input_json)
+}
+
 /// Which servers this host manages: `{"servers": [...], "policy": {...}}` in, `Selection` out.
 #[wasm_bindgen(js_name = selectServers)]
 pub fn select_servers(input_json: &str) -> String {
@@ -51,6 +58,14 @@ pub fn redacted_servers(servers_json: &str) -> String {
         })
         .to_string(),
     }
+}
+
+/// An HTTP body from a gateway client split into its messages, each with what
+/// routing needs (`ClientBody`): depth-checked before anything recursive, so the
+/// host never parses or re-serializes a client's JSON itself.
+#[wasm_bindgen(js_name = clientBody)]
+pub fn client_body(body: &str) -> String {
+    lazy_mcp_core::protocol::client_message::client_body_json(body)
 }
 
 /// Aborts the instance on purpose. Exists only so the host's trap recovery

@@ -27,6 +27,8 @@ export interface ParsedArgs {
   http: boolean;
   httpAddress?: string;
   idleTimeoutMs?: number;
+  sessionIdleTimeoutMs?: number;
+  maxSessions?: number;
   toolExposure?: 'full' | 'index' | 'auto';
   toolTokenBudget?: number;
   noAuth: boolean;
@@ -81,6 +83,22 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
         const ms = Number(v);
         if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`--idle-timeout ${v}: expected milliseconds (an integer ≥ 0; 0 = never)`);
         a.idleTimeoutMs = ms;
+      },
+    },
+    '--session-idle-timeout': {
+      kind: 'value',
+      apply: (a, v) => {
+        const ms = Number(v);
+        if (!Number.isInteger(ms) || ms < 1) throw new UsageError(`--session-idle-timeout ${v}: expected milliseconds (an integer ≥ 1)`);
+        a.sessionIdleTimeoutMs = ms;
+      },
+    },
+    '--max-sessions': {
+      kind: 'value',
+      apply: (a, v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1) throw new UsageError(`--max-sessions ${v}: expected a number of sessions (an integer ≥ 1)`);
+        a.maxSessions = n;
       },
     },
     '--tool-exposure': {
@@ -201,6 +219,12 @@ server is started on first use and stopped again when idle.
   --no-auth             (testing only, --http) accept requests without the bearer token;
                         Host/Origin checks stay on
   --idle-timeout MS     stop a server after MS ms without use (default 600000; 0 = never)
+  --session-idle-timeout MS
+                        (--http) end a client session after MS ms without requests and
+                        without an open stream (default 3600000); its client gets 404
+                        and starts a new session
+  --max-sessions N      (--http) at most N client sessions; beyond it the least recently
+                        used one is ended (default 1000)
   --tool-exposure MODE  full: every tool schema is listed; index: a compact index and the
                         meta-tools search_tools, load_tools, unload_tools, call_tool;
                         auto (default): index for the biggest servers once the schemas

@@ -1,7 +1,10 @@
 // `lazy-mcp serve --stdio | --http [ADDR]`: the aggregate endpoint of the shared
 // LazyHost, for any MCP client. stdio: one client ("stdio"), newline-delimited
 // JSON-RPC; stdout carries protocol messages only. HTTP: the loopback gateway.
-import * as readline from 'node:readline';
+import { LineSplitter } from '../host/connections/lineFraming';
+import { gatewayLimits } from '../host/gateway/httpGateway';
+import { type JsonRpcId, errorResponse } from '../host/gateway/jsonRpcShape';
+import { ReplyTracker } from '../host/gateway/replyTracker';
 import type { LazyHost } from '../host/lazyHost';
 import { type ParsedArgs, UsageError } from './args';
 import { CliError, type CliContext, cataloguePath, gatewayToken, requireExplicitFilesRead, requireServers, say } from './cliContext';
@@ -14,6 +17,15 @@ const aggregate = { kind: 'aggregate' } as const;
  * their first tools/list is complete), but never later than this.
  */
 const firstCatalogueWaitMs = 20_000;
+/** A stdin line longer than this is not read, like an HTTP body over the limit. */
+const maxLineBytes = gatewayLimits.maxBodyBytes;
+/** The part of an oversized line kept to find its id. */
+const oversizedHeadBytes = 64 * 1024;
+/**
+ * After stdin closes, how long answers to the requests already read are awaited
+ * (a safety net: every forwarded call is answered or timed out by the engine).
+ */
+const drainAfterEofMs = 150_000;
 /** A stop that takes longer than this (a process ignoring SIGTERM and SIGKILL?) is abandoned. */
 const stopDeadlineMs = 15_000;
 
@@ -82,27 +94,74 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Reco
   // stdout is the protocol channel: nothing else may write to it.
   console.log = console.error;
   console.info = console.error;
+  const replies = new ReplyTracker();
   const host = createHost(ctx, catalogueFile, {
     settings,
     watchConfig: true,
     selectServers: ctx.nested ? () => [] : undefined,
     deliverToClient: (_client, message) => {
       process.stdout.write(`${message}\n`);
+      replies.delivered(message);
     },
   });
   let started = false;
-  const early: string[] = [];
-  const toEngine = (line: string): void => host.driver.handle({ type: 'clientMessage', client: stdioClient, endpoint: aggregate, message: line });
+  const early: (() => void)[] = [];
   const shutdown = installShutdown(host, ctx, () => host.driver.handle({ type: 'clientDisconnected', client: stdioClient }));
 
-  // Read stdin from the start so a client's early `initialize` is kept, not lost.
-  const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-  lines.on('line', (line) => {
+  /** One line's work; an exception answers that line with -32603 and is logged, the session goes on. */
+  const guarded = (id: JsonRpcId | null, work: () => void): void => {
+    try {
+      work();
+    } catch (err) {
+      ctx.log('error', `internal error while serving a stdin message: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      const answer = errorResponse(id, -32603, 'Internal error in Lazy MCP while serving this request (details in its log)');
+      process.stdout.write(`${answer}\n`);
+      replies.delivered(answer);
+    }
+  };
+  const onLine = (line: string): void => {
     if (line.trim() === '') return;
-    if (started) toEngine(line);
-    else early.push(line);
+    let id: JsonRpcId | null = null;
+    guarded(id, () => {
+      // A batch line is one message to the engine (answered with one error).
+      const body = host.readClientBody(line);
+      const first = body.messages[0];
+      const envelope = body.batch || !first ? { expectsReply: true, id: null } : first;
+      id = envelope.id;
+      replies.expect(envelope);
+      host.driver.handle({ type: 'clientMessage', client: stdioClient, endpoint: aggregate, message: line });
+    });
+  };
+  const onOversized = (bytes: number, head: string): void => {
+    ctx.log('warn', `did not read a ${bytes}-byte stdin line (limit ${maxLineBytes} bytes)`);
+    guarded(null, () => {
+      const first = host.readClientBody(head).messages[0];
+      replies.expect({ expectsReply: true, id: first?.id ?? null });
+      host.driver.handle({ type: 'clientMessageTooLarge', client: stdioClient, head, bytes, limitBytes: maxLineBytes });
+    });
+  };
+  // Read stdin from the start so a client's early `initialize` is kept, not lost.
+  const lines = new LineSplitter(
+    (line) => (started ? onLine(line) : early.push(() => onLine(line))),
+    maxLineBytes,
+    (bytes, head) => (started ? onOversized(bytes, head) : early.push(() => onOversized(bytes, head))),
+    oversizedHeadBytes,
+  );
+  let ready: () => void = () => undefined;
+  const whenStarted = new Promise<void>((resolve) => (ready = resolve));
+  process.stdin.on('data', (chunk: Buffer) => lines.push(chunk));
+  process.stdin.on('end', () => {
+    lines.end();
+    // Piped one-shot use (`printf '…' | lazy-mcp serve --stdio`): answer every
+    // request that was read, then stop.
+    void whenStarted
+      .then(() => replies.drained(drainAfterEofMs))
+      .then((all) => {
+        if (!all) ctx.log('warn', `stdin closed; stopped waiting for the last answers after ${drainAfterEofMs} ms`);
+        return shutdown(0);
+      });
   });
-  lines.on('close', () => void shutdown(0));
+  process.stdin.on('error', () => void shutdown(0));
   process.stdout.on('error', () => void shutdown(0)); // the client went away (EPIPE)
 
   try {
@@ -116,7 +175,8 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Reco
   if (!(await settledWithin(host, firstCatalogueWaitMs))) ctx.log('warn', 'still cataloguing; answering with the tools catalogued so far');
   ctx.log('info', `serving ${configOf(host).servers.length} servers on stdio; catalogue ${catalogueFile}`);
   started = true;
-  for (const line of early.splice(0)) toEngine(line);
+  for (const feed of early.splice(0)) feed();
+  ready();
   return new Promise<number>(() => undefined); // runs until shutdown() exits the process
 }
 
@@ -127,7 +187,7 @@ async function serveHttp(args: ParsedArgs, ctx: CliContext, catalogueFile: strin
     settings,
     watchConfig: true,
     selectServers: ctx.nested ? () => [] : undefined,
-    gateway: { port, token, requireToken: !args.noAuth },
+    gateway: { port, token, requireToken: !args.noAuth, sessionIdleMs: args.sessionIdleTimeoutMs, maxSessions: args.maxSessions },
   });
   installShutdown(host, ctx); // a signal during start (while cataloguing) stops the servers too
   try {

@@ -10,6 +10,7 @@ export type Event = { "type": "configApplied", servers: Array<ServerConfig>, }
   | { "type": "httpStatus", conn: number, status: number, }
   | { "type": "timerFired", timer: number, }
   | { "type": "clientMessage", client: string, endpoint: Endpoint, message: string, }
+  | { "type": "clientMessageTooLarge", client: string, head: string, bytes: number, limitBytes: number, }
   | { "type": "clientDisconnected", client: string, }
   | { "type": "enable", server: string, }
   | { "type": "disable", server: string, }
@@ -32,7 +33,8 @@ export type Effect = { "type": "open", conn: number, server: string, transport: 
   | { "type": "log", level: LogLevel, server?: string | null, message: string, }
   | { "type": "stateChanged", server: string, state: ServerState, }
   | { "type": "endpointsChanged", endpoints: Array<EndpointInfo>, aggregate?: string | null, }
-  | { "type": "serverRemoved", server: string, };
+  | { "type": "serverRemoved", server: string, }
+  | { "type": "announce", level: LogLevel, server?: string | null, message: string, actions: Array<AnnounceAction>, };
 
 export type Endpoint = { "kind": "server", name: string, }
   | { "kind": "aggregate" };
@@ -49,6 +51,8 @@ version: string,
  */
 offered: boolean, };
 
+export type AnnounceAction = "showDiagnostics" | "openDefinition";
+
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
 export type ServerState = { "kind": "DISABLED" }
@@ -58,7 +62,7 @@ export type ServerState = { "kind": "DISABLED" }
   | { "kind": "CATALOGUED" }
   | { "kind": "CONNECTING" }
   | { "kind": "CONNECTED" }
-  | { "kind": "FAILED", error: string, retryAtMs: number, }
+  | { "kind": "FAILED", error: string, retryAtMs?: number | null, }
   | { "kind": "NEEDS_AUTH" };
 
 export type Settings = { 
@@ -92,6 +96,11 @@ crashLimit: number, crashWindowMs: number,
  * First retry delay after a failure; doubled per consecutive failure up to the max.
  */
 backoffBaseMs: number, backoffMaxMs: number, 
+/**
+ * Automatic retries of a FAILED server before it gives up and stays FAILED
+ * (a user action, a config edit or a call still retries at once).
+ */
+maxRetries: number, 
 /**
  * The host's workspace folders (absolute paths); the engine turns them into
  * the `roots` it answers to servers (engine/roots.rs).
@@ -128,7 +137,12 @@ export type DiagnosticsSnapshot = { coreVersion: string,
 /**
  * Time of the last event the engine handled.
  */
-nowMs: number, servers: Array<ServerDiagnostics>, totals: DiagnosticsTotals, };
+nowMs: number, servers: Array<ServerDiagnostics>, totals: DiagnosticsTotals, 
+/**
+ * One line for every UI ("1 connected · 2 catalogued only · 1 disabled"):
+ * connected and catalogued always, the other states when there are any.
+ */
+summary: string, };
 
 export type ServerDiagnostics = { name: string, source: SourceRef, 
 /**
@@ -142,7 +156,15 @@ stateLabel: string,
 /**
  * When the server entered its current state.
  */
-stateSinceMs: number, tools: number, prompts: number, resources: number, resourceTemplates: number, 
+stateSinceMs: number, 
+/**
+ * PENDING/CATALOGUING as an automatic retry: hosts show no progress for it.
+ */
+background: boolean, 
+/**
+ * Failed attempts in a row (reset by a successful catalogue or a config change).
+ */
+failedAttempts: number, tools: number, prompts: number, resources: number, resourceTemplates: number, 
 /**
  * True while the exposed tools are declared stubs (no catalogue yet).
  */
@@ -174,11 +196,20 @@ exposedAs?: ToolExposure | null,
  */
 loadedTools: Array<string>, loadedByVscode: boolean, fingerprint: string, };
 
-export type DiagnosticsTotals = { servers: number, catalogued: number, connected: number, dormant: number, failed: number, disabled: number, needsAuth: number, 
+export type DiagnosticsTotals = { servers: number, 
+/**
+ * Servers neither disabled nor dormant: the "of N" of "connected of N".
+ */
+enabled: number, catalogued: number, connected: number, dormant: number, failed: number, disabled: number, needsAuth: number, 
 /**
  * PENDING, CATALOGUING or CONNECTING.
  */
 inProgress: number, 
+/**
+ * Servers being catalogued (PENDING or CATALOGUING) that a host shows as
+ * progress: automatic retries run in the background and are not counted.
+ */
+cataloguingShown: number, 
 /**
  * Tools exposed to clients, all servers.
  */
@@ -299,7 +330,11 @@ serverCount: number,
 /**
  * Why the whole file contributed nothing (syntax error, wrong shape).
  */
-error?: Problem | null, };
+error?: Problem | null, 
+/**
+ * `error` is a JSON syntax error (what a JSON editor reports by itself).
+ */
+syntaxError: boolean, };
 
 export type Problem = { severity: Severity, 
 /**

@@ -10,8 +10,12 @@ export interface CoreExports {
   discoveryPlan(inputJson: string): string;
   normalizeConfig(inputJson: string): string;
   selectServers(inputJson: string): string;
+  /** Config problems + open documents in, `{squiggles, notify}` out. */
+  presentProblems(inputJson: string): string;
   /** `ServerConfig[]` JSON in, the same with secrets masked out (or `{error}`). */
   redactedServers(serversJson: string): string;
+  /** An HTTP body from a gateway client → `ClientBody` JSON (messages and their routing). */
+  clientBody(body: string): string;
   /** The lifecycle engine: `handle(nowMs, eventJson) → effectsJson`, `snapshot() → json`. */
   Engine: new (settingsJson: string) => unknown;
 }

@@ -12,6 +12,8 @@ import type { Effect, EndpointInfo, Event, ServerConfig, Settings } from '../cor
  */
 export type EngineEvent = Exclude<Event, { type: 'settingsChanged' }> | { type: 'settingsChanged'; settings: Partial<Settings> };
 export type { EndpointInfo };
+/** Something the engine decided to tell the user (engine/announce.rs). */
+export type Announcement = Omit<Extract<Effect, { type: 'announce' }>, 'type' | 'server'> & { server?: string };
 /** The session-only actions a user can take on one server. */
 export type ServerAction = 'enable' | 'disable' | 'connectNow' | 'disconnect';
 
@@ -35,6 +37,8 @@ export interface DriverDeps {
   /** `aggregate`: version of the aggregate endpoint when it has something to offer. */
   onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;
   onStateChanged?(): void;
+  /** Show an announcement to the user; without a UI (CLI) it is logged. */
+  onAnnounce?(announcement: Announcement): void;
   /** Resolve connect-time variables (VS Code `${input:...}`); may reject to refuse the connect. */
   resolveTransport?(server: string, transport: Transport, interactive: boolean): Promise<Transport>;
   /** Memory of a process tree, for Diagnostics (bytes), when the host can measure it. */
@@ -99,7 +103,9 @@ export class EngineDriver {
   /** The Diagnostics Markdown rendered by the core (refreshes process memory first). */
   reportMarkdown(contextJson: string): string {
     this.measureMemory();
-    return this.deps.core.call(() => this.engine.report(contextJson));
+    // The clock now, for relative times ("next retry in 12 s").
+    const withNow = JSON.stringify({ ...(JSON.parse(contextJson) as object), nowMs: this.now() });
+    return this.deps.core.call(() => this.engine.report(withNow));
   }
 
   private measureMemory(): void {
@@ -197,6 +203,9 @@ export class EngineDriver {
         return this.deps.onStateChanged?.();
       case 'endpointsChanged':
         return this.deps.onEndpointsChanged?.(effect.endpoints, effect.aggregate ?? undefined);
+      case 'announce':
+        if (this.deps.onAnnounce) return this.deps.onAnnounce({ level: effect.level, server: effect.server ?? undefined, message: effect.message, actions: effect.actions });
+        return this.deps.log(effect.level, effect.message, effect.server ?? undefined);
     }
   }
 

@@ -7,9 +7,10 @@ import type { Transport } from './connections';
 import { ConfigWatcher } from './config/configFiles';
 import { ConfigSession } from './config/configSession';
 import type { DiscoveryInput, NormalizeResult, ServerConfig } from './config/configTypes';
-import { EngineDriver, type EndpointInfo } from './engineDriver';
+import { EngineDriver, type Announcement, type EndpointInfo } from './engineDriver';
 import { HttpGateway, type GatewaySession } from './gateway/httpGateway';
 import { LogThrottle } from './logThrottle';
+import type { ClientBody } from './gateway/jsonRpcShape';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -22,7 +23,7 @@ export interface LazyHostOptions {
   store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
   log(level: LogLevel, message: string, server?: string): void;
   /** Start the loopback gateway (VS Code, `serve --http`). */
-  gateway?: { token?: string; port?: number; requireToken?: boolean };
+  gateway?: { token?: string; port?: number; requireToken?: boolean; sessionIdleMs?: number; maxSessions?: number };
   /** Where client messages go when there is no gateway (`serve --stdio`). */
   deliverToClient?(client: string, message: string): void;
   /** Pick the servers to hand to the engine (host policy computed by the core). */
@@ -31,6 +32,8 @@ export interface LazyHostOptions {
   onChange?(): void;
   onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;
   onConfigLoaded?(result: NormalizeResult): void;
+  /** Show what the engine announces (VS Code: a notification); logged when absent. */
+  onAnnounce?(announcement: Announcement): void;
   resolveTransport?(server: string, transport: Transport, interactive: boolean): Promise<Transport>;
   measureRss?(pid: number): number | undefined;
 }
@@ -58,13 +61,21 @@ export class LazyHost {
       ? new HttpGateway(
           {
             hasEndpoint: (endpoint) => endpoint === '' || this.endpoints.some((e) => e.server === endpoint),
+            readBody: (body) => this.readClientBody(body),
             onClientMessage: (session, message) => {
               if (message.includes('"tools/list"')) this.listedAt.set(session.endpoint, Date.now());
               this.driver.handle({ type: 'clientMessage', client: session.id, endpoint: endpointOf(session), message });
             },
             onSessionClosed: (session) => this.driver.handle({ type: 'clientDisconnected', client: session.id }),
           },
-          { token: this.gatewayToken, port: opts.gateway.port, requireToken: opts.gateway.requireToken, log: (level, message) => log(level, message) },
+          {
+            token: this.gatewayToken,
+            port: opts.gateway.port,
+            requireToken: opts.gateway.requireToken,
+            sessionIdleMs: opts.gateway.sessionIdleMs,
+            maxSessions: opts.gateway.maxSessions,
+            log: (level, message) => log(level, message),
+          },
         )
       : undefined;
     this.driver = new EngineDriver({
@@ -79,6 +90,7 @@ export class LazyHost {
         opts.onChange?.();
       },
       onStateChanged: () => opts.onChange?.(),
+      onAnnounce: opts.onAnnounce && ((announcement) => opts.onAnnounce!(announcement)),
       resolveTransport: opts.resolveTransport && ((server, transport, interactive) => opts.resolveTransport!(server, transport, interactive)),
       measureRss: opts.measureRss && ((pid) => opts.measureRss!(pid)),
       cwdFallback: opts.discovery.workspaceFolders[0] ?? opts.discovery.home,
@@ -113,6 +125,11 @@ export class LazyHost {
     } finally {
       this.reloading = undefined;
     }
+  }
+
+  /** A client's message(s) as the core reads them: routing, ids, the error it will answer. */
+  readClientBody(body: string): ClientBody {
+    return JSON.parse(this.opts.core.call((c) => c.clientBody(body))) as ClientBody;
   }
 
   get configResult(): NormalizeResult | undefined {

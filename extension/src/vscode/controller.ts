@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WasmCore } from '../core/wasmCore';
 import type { DiscoveryInput, NormalizeResult, Problem, ServerConfig } from '../host/config/configTypes';
-import type { ServerAction } from '../host/engineDriver';
+import type { Announcement, ServerAction } from '../host/engineDriver';
 import { processEnv } from '../host/config/configSession';
 import { LazyHost, type LogLevel } from '../host/lazyHost';
 import { treeRssBytes } from '../host/processTree';
@@ -16,6 +16,7 @@ import { BlobFile } from '../host/storage/blobFile';
 import { DiagnosticsView, type DiagnosticsAction } from './diagnosticsView';
 import { inputResolver } from './inputVariables';
 import { GatewayDefinitions, providerId } from './mcpDefinitions';
+import { Notifier, type Button, type ShownNotification } from './notifier';
 import { ServerTree } from './serverTree';
 import { readSettings, type LazyMcpSettings } from './settings';
 import { StatusBar } from './statusBar';
@@ -38,7 +39,20 @@ export interface LazyMcpApi {
   definitionLabels(): string[];
   /** Open gateway sessions on a server's endpoint ('' = the tool index): VS Code's "Running". */
   gatewaySessions(server: string): number;
+  /** Notifications shown so far, oldest first (the smoke-test driver hides the toasts). */
+  notifications(): ShownNotification[];
+  /** What the status bar item and the servers view's summary show now. */
+  ui(): { statusText: string; statusTooltip: string; treeMessage: string };
 }
+
+/** Palette titles of the commands that pick a server (Title Case, as in package.json). */
+const commandTitles: Record<string, string> = {
+  enable: 'Enable Server',
+  disable: 'Disable Server',
+  connect: 'Connect Now',
+  disconnect: 'Disconnect',
+  refresh: 'Refresh Catalogue',
+};
 
 export class Controller implements vscode.Disposable {
   private readonly host: LazyHost;
@@ -54,6 +68,7 @@ export class Controller implements vscode.Disposable {
   private startDefinitions = false;
   private notices: string[] = [];
   private lastProblemKey = '';
+  private readonly notifier = new Notifier((action, server) => this.button(action, server));
   private cataloguing: (() => void) | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
   private uiTimer: NodeJS.Timeout | undefined;
@@ -78,7 +93,8 @@ export class Controller implements vscode.Disposable {
       watchConfig: true,
       onChange: () => this.scheduleUi(),
       onEndpointsChanged: (endpoints, aggregate) => this.exposeEndpoints(endpoints.filter((e) => e.offered).map((e) => ({ name: e.server, version: e.version })), aggregate),
-      onConfigLoaded: (result) => this.showProblems(result.problems),
+      onConfigLoaded: (result) => this.showProblems(result, true),
+      onAnnounce: (a) => this.announce(a),
       resolveTransport: inputResolver(context.secrets),
       measureRss: treeRssBytes,
     });
@@ -105,6 +121,9 @@ export class Controller implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.onFoldersChanged()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.host.reload().then(() => this.startNewDefinitions())),
+      // Which files are open decides which squiggles are VS Code's own (never a toast).
+      vscode.workspace.onDidOpenTextDocument(() => this.reshowProblems()),
+      vscode.workspace.onDidCloseTextDocument(() => this.reshowProblems()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('lazyMcp')) void this.onSettingsChanged();
       }),
@@ -123,6 +142,8 @@ export class Controller implements vscode.Disposable {
       exposedServers: () => this.definitions.exposed.map((s) => s.name),
       definitionLabels: () => this.definitions.definitions.map((d) => d.name),
       gatewaySessions: (server) => this.host.gateway?.sessionsOf(server).length ?? 0,
+      notifications: () => this.notifier.shown.map((n) => ({ ...n, buttons: [...n.buttons] })),
+      ui: () => ({ statusText: this.status.shown.text, statusTooltip: this.status.shown.tooltip, treeMessage: this.treeView.message ?? '' }),
     };
   }
 
@@ -196,28 +217,54 @@ export class Controller implements vscode.Disposable {
     }
   }
 
-  private showProblems(problems: Problem[]): void {
+  /**
+   * Config problems as the core presents them (config/problem_presentation.rs): squiggles,
+   * minus syntax errors VS Code's JSON service already shows in open json/jsonc documents;
+   * a notification (`notify`, only when the config was re-read) for errors in files that
+   * are not open. Lazy MCP reads saved files only: unsaved edits change nothing here.
+   */
+  private showProblems(result: NormalizeResult, notify: boolean): void {
+    const openDocuments = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file').map((d) => ({ path: d.uri.fsPath, languageId: d.languageId }));
+    const input = JSON.stringify({ problems: result.problems, files: result.files, openDocuments });
+    const shown = JSON.parse(this.core.call((c) => c.presentProblems(input))) as { squiggles: Problem[]; notify: Problem[] };
     this.problems.clear();
     const byFile = new Map<string, vscode.Diagnostic[]>();
-    for (const p of problems.filter((p) => p.severity !== 'info')) {
+    for (const p of shown.squiggles) {
       const pos = new vscode.Position(Math.max(0, p.line - 1), Math.max(0, p.column - 1));
       const d = new vscode.Diagnostic(new vscode.Range(pos, pos.translate(0, 1)), `${p.server ? `${p.server}: ` : ''}${p.message}`, p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning);
       d.source = 'Lazy MCP';
       byFile.set(p.file, [...(byFile.get(p.file) ?? []), d]);
     }
     for (const [file, list] of byFile) this.problems.set(vscode.Uri.file(file), list);
+    if (!notify) return;
     // One notification per distinct set of errors, not one per reload.
-    const errors = problems.filter((p) => p.severity === 'error');
+    const errors = shown.notify;
     const key = JSON.stringify(errors.map((p) => [p.file, p.line, p.column, p.message]));
     if (key === this.lastProblemKey) return;
     this.lastProblemKey = key;
     const first = errors[0];
     if (!first) return;
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-    void vscode.window.showWarningMessage(`Lazy MCP: ${path.basename(first.file)}:${first.line}:${first.column}: ${first.message}${more}`, 'Open File', 'MCP Diagnostics').then((choice) => {
-      if (choice === 'Open File') void this.openSource(first.file, first.line, first.column);
-      if (choice === 'MCP Diagnostics') void vscode.commands.executeCommand('lazyMcp.showDiagnostics');
-    });
+    this.notifier.show('warn', `Lazy MCP: ${path.basename(first.file)}:${first.line}:${first.column}: ${first.message}${more}`, [
+      ['Open File', () => this.openSource(first.file, first.line, first.column)],
+      ['MCP Diagnostics', () => vscode.commands.executeCommand('lazyMcp.showDiagnostics')],
+    ]);
+  }
+
+  private reshowProblems(): void {
+    const result = this.host.configResult;
+    if (result) this.showProblems(result, false);
+  }
+
+  private announce(a: Announcement): void {
+    this.write(a.level, `notified: ${a.message}`, a.server);
+    this.notifier.announce(a);
+  }
+
+  private button(action: Announcement['actions'][number], server: string | undefined): Button | undefined {
+    if (action === 'showDiagnostics') return ['Show Diagnostics', () => vscode.commands.executeCommand('lazyMcp.showDiagnostics')];
+    const source = this.snapshot().servers.find((s) => s.name === server)?.source;
+    return source ? ['Open Definition', () => this.openSource(source.file, source.line, source.column)] : undefined;
   }
 
   // ── exposing tools to Copilot Chat ─────────────────────────────────
@@ -287,6 +334,7 @@ export class Controller implements vscode.Disposable {
     const context = JSON.stringify({
       host: `${vscode.env.appName} ${vscode.version}`,
       workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+      home: os.homedir(),
       links,
       files: config?.files ?? [],
       problems: config?.problems ?? [],
@@ -308,10 +356,11 @@ export class Controller implements vscode.Disposable {
     const snap = this.host.snapshot({ withMemory: false }) as DiagnosticsSnapshot;
     this.tree.update(snap);
     const t = snap.totals;
-    this.treeView.message = t.servers === 0 ? 'No servers managed by Lazy MCP. Run MCP Diagnostics to see why.' : `${t.connected} connected · ${t.catalogued} catalogued only${t.failed ? ` · ${t.failed} failed` : ''}`;
+    this.treeView.message = t.servers === 0 ? 'No servers managed by Lazy MCP. Run MCP Diagnostics to see why.' : snap.summary;
     this.status.update(snap);
     if (this.view.isOpen) void this.view.refresh();
-    const cataloguing = snap.servers.filter((s) => s.state.kind === 'PENDING' || s.state.kind === 'CATALOGUING').length;
+    // The core counts what deserves a progress toast (automatic retries do not).
+    const cataloguing = snap.totals.cataloguingShown;
     if (cataloguing > 0 && !this.cataloguing) {
       void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Lazy MCP' }, (progress) => {
         progress.report({ message: `cataloguing ${cataloguing} server${cataloguing === 1 ? '' : 's'}…` });
@@ -345,19 +394,21 @@ export class Controller implements vscode.Disposable {
     serverCommand('lazyMcp.connectNow', 'connectNow', ['CATALOGUED', 'PENDING', 'FAILED', 'NEEDS_AUTH'], 'connect');
     serverCommand('lazyMcp.disconnect', 'disconnect', ['CONNECTED', 'CONNECTING'], 'disconnect');
     on('lazyMcp.refreshCatalogue', async (arg?: unknown) => {
-      const name = arg === undefined ? await this.pickServer(undefined, 'refresh (or Escape for all)') : await this.serverArg(arg, undefined, 'refresh');
-      this.host.driver.handle({ type: 'refreshCatalogue', server: name ?? null, recatalogue: true });
+      // Escape cancels; "All servers" is an item of its own.
+      const name = arg === undefined ? await this.pickServer(undefined, 'refresh', true) : await this.serverArg(arg, undefined, 'refresh');
+      if (name === undefined) return;
+      this.host.driver.handle({ type: 'refreshCatalogue', server: name, recatalogue: true });
     });
     on('lazyMcp.syncConfig', async () => {
       const result = await this.host.reload();
-      void vscode.window.showInformationMessage(`Lazy MCP: re-read ${result.files.filter((f) => f.found).length} config files, ${result.servers.length} servers.`);
+      this.notifier.show('info', `Lazy MCP: re-read ${result.files.filter((f) => f.found).length} config files, ${result.servers.length} servers.`, []);
     });
     on('lazyMcp.showLogs', () => this.log.show());
     on('lazyMcp.copyDiagnosticsJson', async () => {
       const config = this.host.configResult;
       const json = JSON.stringify({ snapshot: this.snapshot(), files: config?.files, problems: config?.problems, shadowed: config?.shadowed, unmanaged: this.unmanaged }, null, 2);
       await vscode.env.clipboard.writeText(json);
-      void vscode.window.showInformationMessage('Lazy MCP: diagnostics copied as JSON.');
+      this.notifier.show('info', 'Lazy MCP: diagnostics copied as JSON.', []);
       return json;
     });
     on('lazyMcp.openSource', (arg?: unknown) => {
@@ -369,20 +420,22 @@ export class Controller implements vscode.Disposable {
   private async serverArg(arg: unknown, states: StateKind[] | undefined, verb: string): Promise<string | undefined> {
     if (typeof arg === 'string') return arg;
     if (arg && typeof arg === 'object' && 'name' in arg && typeof arg.name === 'string') return arg.name;
-    return this.pickServer(states, verb);
+    return (await this.pickServer(states, verb)) ?? undefined;
   }
 
-  private async pickServer(states: StateKind[] | undefined, verb: string): Promise<string | undefined> {
+  /** A server name, `null` for "All servers" (only offered when `withAll`), undefined when cancelled. */
+  private async pickServer(states: StateKind[] | undefined, verb: string, withAll = false): Promise<string | null | undefined> {
     const servers = this.snapshot().servers.filter((s) => !states || states.includes(s.state.kind));
     if (servers.length === 0) {
-      void vscode.window.showInformationMessage(`Lazy MCP: no server to ${verb}.`);
+      this.notifier.show('info', `Lazy MCP: no server to ${verb}.`, []);
       return undefined;
     }
-    const pick = await vscode.window.showQuickPick(
-      servers.map((s) => ({ label: `$(${stateIcon(s.state.kind)}) ${s.name}`, description: s.stateLabel, detail: `${s.tools} tools · ${s.source.file}:${s.source.line}`, name: s.name })),
-      { title: `Lazy MCP: ${verb}`, placeHolder: `Server to ${verb}` },
+    const all = withAll ? [{ label: '$(list-flat) All servers', description: `${servers.length} servers`, detail: undefined, name: null }] : [];
+    const pick = await vscode.window.showQuickPick<{ label: string; description: string; detail: string | undefined; name: string | null }>(
+      [...all, ...servers.map((s) => ({ label: `$(${stateIcon(s.state.kind)}) ${s.name}`, description: s.stateLabel, detail: `${s.tools} tools · ${s.source.file}:${s.source.line}`, name: s.name }))],
+      { title: `Lazy MCP: ${commandTitles[verb] ?? verb}`, placeHolder: withAll ? `Server to ${verb}, or All servers` : `Server to ${verb}` },
     );
-    return pick?.name;
+    return pick ? pick.name : undefined;
   }
 
   private async onAction(action: DiagnosticsAction): Promise<void> {

@@ -67,8 +67,9 @@ function page(body: string): string {
 body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 20px; line-height: 1.5; }
 h1 { font-size: 1.6em; font-weight: 600; border-bottom: 1px solid var(--vscode-panel-border); padding-bottom: .3em; }
 h2 { font-size: 1.2em; font-weight: 600; margin-top: 1.6em; }
-table { border-collapse: collapse; margin: .5em 0; font-size: .95em; }
-th, td { border: 1px solid var(--vscode-panel-border, #8884); padding: 3px 8px; text-align: left; vertical-align: top; }
+table { border-collapse: collapse; margin: .5em 0; font-size: .95em; max-width: 100%; }
+th, td { border: 1px solid var(--vscode-panel-border, #8884); padding: 3px 8px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+th, td:first-child, td a { overflow-wrap: normal; }
 th { background: var(--vscode-editorWidget-background); font-weight: 600; }
 tr:nth-child(even) td { background: var(--vscode-list-hoverBackground); }
 a { color: var(--vscode-textLink-foreground); text-decoration: none; cursor: pointer; }

@@ -1,6 +1,7 @@
 // "MCP Servers" tree: one item per managed server, with its state as an icon.
 import * as vscode from 'vscode';
 import type { DiagnosticsSnapshot, ServerDiagnostics, StateKind } from '../host/snapshotTypes';
+import { hasCountdown, retryText } from './retryText';
 
 const icons: Record<StateKind, [string, string?]> = {
   CONNECTED: ['pass-filled', 'testing.iconPassed'],
@@ -19,9 +20,14 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
 
+  private countdown: ReturnType<typeof setInterval> | undefined;
+
   update(snapshot: DiagnosticsSnapshot): void {
     this.servers = snapshot.servers;
     this.changed.fire();
+    // "next retry in N s" counts down between state changes.
+    clearInterval(this.countdown);
+    this.countdown = hasCountdown(this.servers) ? setInterval(() => this.changed.fire(), 1000) : undefined;
   }
 
   getChildren(element?: ServerDiagnostics): ServerDiagnostics[] {
@@ -34,9 +40,10 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
     const [icon, color] = icons[s.state.kind] ?? ['circle-outline'];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const indexed = s.exposedAs === 'index' ? ` · in the tool index${s.loadedTools.length ? `, ${s.loadedTools.length} loaded` : ''}` : '';
-    item.description = `${s.stateLabel} · ${s.tools} tools${indexed}`;
+    const retry = retryText(s, Date.now());
+    item.description = `${s.stateLabel}${retry ? ` (${retry})` : ''} · ${s.tools} tools${indexed}`;
     item.tooltip = new vscode.MarkdownString(
-      [`**${s.name}** — ${s.stateLabel}`, `${s.transport} · ${s.source.file}:${s.source.line}`, s.lastError ? `Last error: ${s.lastError}` : '']
+      [`**${s.name}** — ${s.stateLabel}${retry ? ` (${retry})` : ''}`, `${s.transport} · ${s.source.file}:${s.source.line}`, s.lastError ? `Last error: ${s.lastError}` : '']
         .filter(Boolean)
         .join('\n\n'),
     );
@@ -47,6 +54,7 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
   }
 
   dispose(): void {
+    clearInterval(this.countdown);
     this.changed.dispose();
   }
 }

@@ -3,6 +3,7 @@
 'use strict';
 
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
 
@@ -56,4 +57,19 @@ async function waitToolsGone(what, tools, ready = () => true) {
   }
 }
 
-module.exports = { api, phase, stateOf, testDir, waitFor, waitToolsGone, workspace };
+/**
+ * Asks the runner for the layout of the first frame holding `selector` (Playwright's: `:has-text()`,
+ * `:visible`): measure.request → measure.done, JSON `{found, viewportWidth, innerWidth, scrollWidth, clientWidth}`.
+ */
+async function measure(selector) {
+  const done = path.join(testDir, 'measure.done');
+  fs.rmSync(done, { force: true });
+  fs.writeFileSync(path.join(testDir, 'measure.request'), selector);
+  await waitFor(`the runner to measure ${selector}`, () => fs.existsSync(done), 10_000);
+  return JSON.parse(fs.readFileSync(done, 'utf8'));
+}
+
+/** Waits until an element matching `selector` is on screen (e.g. a quick pick's row). */
+const waitForVisible = (selector, timeoutMs = 15_000) => waitFor(`${selector} on screen`, async () => (await measure(`${selector}:visible`)).found, timeoutMs);
+
+module.exports = { api, measure, phase, stateOf, testDir, waitFor, waitForVisible, waitToolsGone, workspace };

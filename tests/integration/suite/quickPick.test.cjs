@@ -7,22 +7,13 @@
 const assert = require('node:assert/strict');
 const vscode = require('vscode');
 
-const { api, phase, stateOf, waitFor } = require('./helpers.cjs');
+const { api, phase, stateOf, waitFor, waitForVisible } = require('./helpers.cjs');
 
-/**
- * Runs a command that shows a quick pick, then accepts its first (selected) item. The pick opens
- * asynchronously (late on a loaded machine, where one accept after a fixed pause missed it and
- * left the pick open), so accept until the command returns.
- */
-async function pickFirst(command) {
-  let returned = false;
-  const done = vscode.commands.executeCommand(command).finally(() => {
-    returned = true;
-  });
-  while (!returned) {
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    await Promise.race([done, new Promise((r) => setTimeout(r, 250))]);
-  }
+/** Runs a command that shows a quick pick titled `title`, then accepts its first (selected) item once it is on screen. */
+async function pickFirst(command, title) {
+  const done = vscode.commands.executeCommand(command);
+  await waitForVisible(`.quick-input-widget:has(.quick-input-title:has-text("${title}")) .quick-input-list .monaco-list-row`);
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
   await done;
 }
 
@@ -32,12 +23,12 @@ if (phase === 'warm') {
       const lazy = await api();
       await waitFor('both servers catalogued', () => ['everything', 'memory'].every((n) => ['CATALOGUED', 'CONNECTED'].includes(stateOf(lazy, n))));
       // Servers are listed by name: "everything" is the first item.
-      await pickFirst('lazyMcp.disableServer');
+      await pickFirst('lazyMcp.disableServer', 'Lazy MCP: Disable Server');
       await waitFor('everything disabled', () => stateOf(lazy, 'everything') === 'DISABLED');
       assert.notEqual(stateOf(lazy, 'memory'), 'DISABLED', 'only the picked server');
       assert.ok(!lazy.exposedServers().includes('everything'));
       // Only "everything" is disabled, so it is the one Enable offers.
-      await pickFirst('lazyMcp.enableServer');
+      await pickFirst('lazyMcp.enableServer', 'Lazy MCP: Enable Server');
       await waitFor('everything back', () => stateOf(lazy, 'everything') === 'CATALOGUED' && lazy.exposedServers().includes('everything'));
     });
   });

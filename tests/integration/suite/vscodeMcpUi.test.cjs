@@ -12,11 +12,18 @@ const vscode = require('vscode');
 
 const { api, phase, stateOf, waitFor, workspace } = require('./helpers.cjs');
 
+// VS Code 1.103's MCP HTTP client never sends DELETE when it stops a server (checked in its
+// extension host source; 1.139's does), so the gateway cannot see its Stop: there VS Code's
+// list says Stopped while the gateway keeps the session until its idle timeout. A known gap of
+// one tested version, named here so the newest version stays strictly checked.
+const vscodeEndsSessionsOnStop = !vscode.version.startsWith('1.103.');
+
 const toolsOf = (server) => vscode.lm.tools.filter((t) => t.name.startsWith(`mcp_${server.slice(0, 13)}`));
 
 if (phase === 'dev') {
   suite("VS Code's own MCP UI", () => {
-    test('a catalogued-only server is Stopped in VS Code (no gateway session) and its tools stay listed', async () => {
+    test('a catalogued-only server is Stopped in VS Code (no gateway session) and its tools stay listed', async function () {
+      if (!vscodeEndsSessionsOnStop) this.skip();
       const lazy = await api();
       assert.equal(stateOf(lazy, 'everything'), 'CATALOGUED');
       await waitFor("VS Code's session with everything closed after listing", () => lazy.gatewaySessions('everything') === 0, 20_000);
@@ -24,7 +31,8 @@ if (phase === 'dev') {
       assert.equal(stateOf(lazy, 'everything'), 'CATALOGUED', 'nothing upstream was started');
     });
 
-    test("a server used through VS Code is Running there; VS Code's Stop closes only its session, the next use reconnects", async () => {
+    test("a server used through VS Code is Running there; VS Code's Stop closes only its session, the next use reconnects", async function () {
+      if (!vscodeEndsSessionsOnStop) this.skip();
       const lazy = await api();
       assert.equal(stateOf(lazy, 'memory'), 'CONNECTED');
       assert.ok(lazy.gatewaySessions('memory') >= 1, 'VS Code holds a session with memory after using it');

@@ -84,9 +84,34 @@ pub(crate) fn parse_jsonc(text: &str) -> Result<Option<Value<'_>>, SyntaxError> 
     jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &jsonc_options())
         .map(|result| result.value)
         .map_err(|error| SyntaxError {
-            offset: error.range().start,
+            offset: next_token(text, error.range().start),
             message: error.kind().to_string(),
         })
+}
+
+/// The start of the next token at or after `offset`, skipping whitespace and
+/// comments: where VS Code's JSON language service reports an error (a missing
+/// comma is reported at the token that should have followed one).
+fn next_token(text: &str, offset: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = offset;
+    loop {
+        match (bytes.get(at), bytes.get(at + 1)) {
+            (Some(b' ' | b'\t' | b'\n' | b'\r'), _) => at += 1,
+            (Some(b'/'), Some(b'/')) => {
+                while bytes.get(at).is_some_and(|b| *b != b'\n') {
+                    at += 1;
+                }
+            }
+            (Some(b'/'), Some(b'*')) => {
+                let Some(end) = text.get(at + 2..).and_then(|rest| rest.find("*/")) else {
+                    return offset;
+                };
+                at += 2 + end + 2;
+            }
+            _ => return at.min(text.len()),
+        }
+    }
 }
 
 /// The text without a leading byte-order mark (editors on Windows write one).
@@ -147,8 +172,14 @@ mod tests {
             panic!("expected a syntax error");
         };
         let index = LineIndex::new("{\n  \"a\": 1\n  \"b\": 2\n}");
-        // Reported where the comma is missing: right after `1` on line 2.
-        assert_eq!(index.position(error.offset), (2, 9));
+        // Where VS Code's JSON language service reports it: at `"b"` on line 3,
+        // not at the end of the previous (possibly long, off-screen) line.
+        assert_eq!(index.position(error.offset), (3, 3));
+        let text = "{\n  \"a\": 1 // note\n  /* c */ \"b\": 2\n}";
+        let Err(error) = parse_jsonc(text) else {
+            panic!("expected a syntax error");
+        };
+        assert_eq!(LineIndex::new(text).position(error.offset), (3, 11));
         assert_eq!(error.message, "Expected comma");
     }
 

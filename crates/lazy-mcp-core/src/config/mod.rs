@@ -26,6 +26,7 @@ pub mod model;
 mod normalize;
 mod paths;
 mod problem;
+pub mod problem_presentation;
 mod redact;
 mod variables;
 

@@ -76,6 +76,9 @@ pub struct FileReport {
     /// Why the whole file contributed nothing (syntax error, wrong shape).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<Problem>,
+    /// `error` is a JSON syntax error (what a JSON editor reports by itself).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub syntax_error: bool,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -191,6 +194,9 @@ struct State<'i> {
     files: Vec<FileReport>,
 }
 
+/// How a syntax error's message starts (`FileReport::syntax_error`).
+const SYNTAX_ERROR: &str = "syntax error: ";
+
 impl State<'_> {
     fn read_file(&mut self, file: &FileInput, candidate: &CandidateFile, file_order: usize) {
         let mut report = FileReport {
@@ -202,6 +208,7 @@ impl State<'_> {
             found: file.content.is_some() || file.unreadable.is_some(),
             server_count: 0,
             error: None,
+            syntax_error: false,
         };
         if let Some(reason) = &file.unreadable {
             let problem = unreadable_problem(&file.path, reason);
@@ -212,6 +219,7 @@ impl State<'_> {
                 Ok(count) => report.server_count = count,
                 Err(problem) => {
                     self.problems.push(problem.clone());
+                    report.syntax_error = problem.message.starts_with(SYNTAX_ERROR);
                     report.error = Some(problem);
                 }
             }
@@ -246,7 +254,7 @@ impl State<'_> {
                 return Err(file_problem(
                     error.offset,
                     format!(
-                        "syntax error: {}; the file is ignored until it is fixed",
+                        "{SYNTAX_ERROR}{}; the file is ignored until it is fixed",
                         error.message
                     ),
                 ))

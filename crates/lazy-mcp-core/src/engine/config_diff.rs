@@ -102,6 +102,7 @@ impl Engine {
             .cloned()
             .collect();
         for name in removed {
+            self.announce.forget(&name);
             self.withdraw(&name, "it was removed from the configuration");
             self.unload_server(&name);
             self.servers.remove(&name);
@@ -125,12 +126,15 @@ impl Engine {
                         old.tools != config.tools || old.tool_exposure != config.tool_exposure;
                     if let Some(server) = self.servers.get_mut(&name) {
                         server.config = config;
+                        server.crashes.reset();
                     }
                     if tools_changed {
                         self.exposure_dirty = true;
                         self.report_dropped_declared_tools(&name);
                     }
                     self.reconcile(&name);
+                    // Editing a FAILED server's entry is the user acting on it.
+                    self.retry_now(&name);
                 }
                 Some(_) => {}
             }
@@ -150,6 +154,7 @@ impl Engine {
                 waiters: Vec::new(),
                 crashes: CrashHistory::default(),
                 retry_timer: None,
+                background: false,
                 idle_timer: None,
                 last_activity_ms: self.now_ms,
                 stats: ServerStats::default(),
@@ -170,6 +175,7 @@ impl Engine {
     /// The launch config changed: stop, forget the stale catalogue entry, re-catalogue.
     fn replace_server(&mut self, config: ServerConfig) {
         let name = config.name.clone();
+        self.announce.forget(&name);
         self.withdraw(&name, "its configuration changed");
         if let Some(server) = self.servers.get_mut(&name) {
             server.config = config;
@@ -252,7 +258,21 @@ impl Engine {
         };
         server.session_enabled = Some(true);
         server.crashes.reset();
-        if server.state == ServerState::Dormant {
+        let was = server.state.clone();
+        self.log(
+            LogLevel::Info,
+            Some(name),
+            "enabled by the user (for this session)".into(),
+        );
+        if matches!(was, ServerState::Disabled | ServerState::Dormant) {
+            self.await_outcome(name, "Enable");
+        } else {
+            self.refuse_action(
+                Some(name),
+                format!("MCP server '{name}' is already enabled ({}).", was.label()),
+            );
+        }
+        if was == ServerState::Dormant {
             self.transition(name, Trigger::Wake);
             self.enqueue_catalogue(name);
         } else {
@@ -270,16 +290,47 @@ impl Engine {
             return;
         };
         server.session_enabled = Some(false);
+        let already = server.state == ServerState::Disabled;
+        self.log(
+            LogLevel::Info,
+            Some(name),
+            "disabled by the user (for this session)".into(),
+        );
+        if already {
+            self.refuse_action(
+                Some(name),
+                format!("MCP server '{name}' is already disabled."),
+            );
+        }
         self.reconcile(name);
     }
 
     pub(super) fn on_connect_now(&mut self, name: &str) {
+        let Some(state) = self.state(name).cloned() else {
+            self.refuse_action(None, format!("Lazy MCP has no server named '{name}'."));
+            return;
+        };
+        if state == ServerState::Connected {
+            self.refuse_action(
+                Some(name),
+                format!("MCP server '{name}' is already connected."),
+            );
+            return;
+        }
+        if let Some(server) = self.servers.get_mut(name) {
+            server.background = false;
+        }
+        self.await_outcome(name, "Connect Now");
         if !self.ensure_connected(name, true) {
-            let state = self.state(name).map_or("unknown", |s| s.label());
+            let label = state.label();
             self.log(
                 LogLevel::Warn,
                 Some(name),
-                format!("cannot connect '{name}' now: it is {state}"),
+                format!("cannot connect '{name}' now: it is {label}"),
+            );
+            self.refuse_action(
+                Some(name),
+                format!("Cannot connect MCP server '{name}': it is {label}. Enable it first."),
             );
         }
     }
@@ -289,6 +340,11 @@ impl Engine {
             self.state(name),
             Some(ServerState::Connected | ServerState::Connecting)
         ) {
+            let label = self.state(name).map_or("not configured", |s| s.label());
+            self.refuse_action(
+                Some(name),
+                format!("MCP server '{name}' is not connected ({label}): nothing to disconnect."),
+            );
             return;
         }
         self.stop_server(name, "it was disconnected by the user");
@@ -313,6 +369,12 @@ impl Engine {
             .cloned()
             .collect();
         for name in names {
+            if recatalogue {
+                if let Some(server) = self.servers.get_mut(&name) {
+                    // The user asked: a retry under way is no longer a background one.
+                    server.background = false;
+                }
+            }
             let Some(server) = self.servers.get(&name) else {
                 continue;
             };
@@ -332,11 +394,22 @@ impl Engine {
                 ) if recatalogue => {
                     let retry = server.retry_timer;
                     self.cancel_timer(retry);
+                    self.await_outcome(&name, "Refresh Catalogue");
                     self.transition(&name, Trigger::NeedsCatalogue);
                     self.enqueue_catalogue(&name);
                 }
+                (state, _) if recatalogue && only.is_some() => {
+                    let label = state.label();
+                    self.refuse_action(
+                        Some(&name),
+                        format!("MCP server '{name}' is {label}: its catalogue cannot be refreshed now."),
+                    );
+                }
                 _ => {}
             }
+        }
+        if let Some(only) = only.filter(|only| !self.servers.contains_key(*only)) {
+            self.refuse_action(None, format!("Lazy MCP has no server named '{only}'."));
         }
     }
 

@@ -59,19 +59,15 @@ impl Engine {
         };
         match &server.state {
             ServerState::Connected | ServerState::Connecting | ServerState::Cataloguing => true,
-            ServerState::Catalogued | ServerState::Pending | ServerState::NeedsAuth => {
+            // FAILED too: a call or Connect Now gets one fresh attempt at once,
+            // bounded by the handshake timeout (automatic retries are bounded apart).
+            ServerState::Catalogued
+            | ServerState::Pending
+            | ServerState::NeedsAuth
+            | ServerState::Failed { .. } => {
                 self.catalogue_queue.retain(|queued| queued != name);
                 self.open_connection(name, Purpose::Connect, interactive);
                 true
-            }
-            ServerState::Failed { retry_at_ms, .. } => {
-                if self.now_ms >= *retry_at_ms || interactive {
-                    self.catalogue_queue.retain(|queued| queued != name);
-                    self.open_connection(name, Purpose::Connect, interactive);
-                    true
-                } else {
-                    false
-                }
             }
             ServerState::Disabled | ServerState::Dormant => false,
         }
@@ -304,9 +300,10 @@ impl Engine {
         };
         let name = connection.server.clone();
         let upstream_id = connection.next_id;
+        let timeout = self.request_timeout_ms(&name);
         let timer = self.set_timer(
             TimerPurpose::Request { conn, upstream_id },
-            self.now_ms.saturating_add(self.settings.request_timeout_ms),
+            self.now_ms.saturating_add(timeout),
         );
         let progress_token = call
             .params
@@ -350,12 +347,6 @@ impl Engine {
             ServerState::Dormant => Some(format!(
                 "MCP server '{name}' is dormant (autoConnect: false); enable it to use it"
             )),
-            ServerState::Failed { error, retry_at_ms } if self.now_ms < *retry_at_ms => {
-                Some(format!(
-                    "MCP server '{name}' is unavailable: {error}. Lazy MCP retries in {} s; use \"Connect Now\" to retry at once",
-                    retry_at_ms.saturating_sub(self.now_ms).div_ceil(1000)
-                ))
-            }
             _ => None,
         };
         if let Some(refusal) = refusal {

@@ -159,6 +159,19 @@ impl Engine {
         failure: Failure,
         close: bool,
     ) {
+        self.connection_failed_with_detail(conn, cause, "", failure, close);
+    }
+
+    /// [`Engine::connection_failed`] where `detail` (a stderr tail) is for the log
+    /// and Diagnostics only, not for the clients whose calls fail.
+    pub(super) fn connection_failed_with_detail(
+        &mut self,
+        conn: ConnId,
+        cause: &str,
+        detail: &str,
+        failure: Failure,
+        close: bool,
+    ) {
         let Some(connection) = self.conns.get(&conn) else {
             return;
         };
@@ -166,6 +179,7 @@ impl Engine {
         let error = format!("Could not connect to MCP server '{name}': {cause}");
         self.drop_connection(conn, &error, close);
         self.fail_waiters(&name, &error);
+        let error = format!("{error}{detail}");
         self.log(LogLevel::Error, Some(&name), error.clone());
         let has_catalogue = self.current_entry(&name).is_some();
         self.after_failure(&name, error, has_catalogue && failure == Failure::Crash);
@@ -173,41 +187,61 @@ impl Engine {
 
     /// Decides the state after a failure: back to CATALOGUED when allowed and not
     /// crash-looping, else FAILED with an exponential-backoff retry time.
+    /// After `maxRetries` automatic retries failed the server stays FAILED (no
+    /// retry timer) until a user action, a config edit or a call.
     pub(super) fn after_failure(&mut self, name: &str, error: String, may_stay_catalogued: bool) {
         let now = self.now_ms;
-        let (window, limit, base, max) = (
+        let (window, limit, base, max, max_retries) = (
             self.settings.crash_window_ms,
             self.settings.crash_limit.max(1),
             self.settings.backoff_base_ms,
             self.settings.backoff_max_ms,
+            self.settings.max_retries,
         );
+        self.note_failure(name, &error, false);
         let Some(server) = self.servers.get_mut(name) else {
             return;
         };
         server.stats.last_error = Some(error.clone());
+        server.background = false;
         let crashes = server.crashes.record_crash(now, window);
         if may_stay_catalogued && crashes < limit {
             self.transition(name, Trigger::Stopped);
             return;
         }
-        let retry_at_ms = server.crashes.next_retry_at(now, base, max);
-        let error = if crashes >= limit && may_stay_catalogued {
-            format!("{error} ({crashes} failures within {window} ms; not restarting until the retry time)")
-        } else {
-            error
-        };
-        let timer = self.set_timer(
-            TimerPurpose::Retry {
-                server: name.to_string(),
-            },
-            retry_at_ms,
-        );
-        if let Some(server) = self.servers.get_mut(name) {
-            server.retry_timer = Some(timer);
+        let retry_at_ms = server.crashes.next_retry_at(now, base, max, max_retries);
+        let attempts = server.crashes.failed_attempts();
+        let mut error = error;
+        if crashes >= limit && may_stay_catalogued {
+            error.push_str(&format!(" ({crashes} failures within {window} ms)"));
+        }
+        match retry_at_ms {
+            Some(at) => {
+                let timer = self.set_timer(
+                    TimerPurpose::Retry {
+                        server: name.to_string(),
+                    },
+                    at,
+                );
+                if let Some(server) = self.servers.get_mut(name) {
+                    server.retry_timer = Some(timer);
+                }
+            }
+            None => {
+                error.push_str(&format!(
+                    ". Lazy MCP gave up after {attempts} attempts; fix the cause (see the error above and the server's log), then use Connect Now or Refresh, or edit its configuration, to try again (calling one of its tools also tries once more)"
+                ));
+                self.log(
+                    LogLevel::Warn,
+                    Some(name),
+                    format!("gave up after {attempts} failed attempts; no more automatic retries"),
+                );
+            }
         }
         self.transition(name, Trigger::Fail { error, retry_at_ms });
     }
 
+    /// Automatic retry: in the background (hosts show no progress for it).
     pub(super) fn on_retry_timer(&mut self, name: &str) {
         let warm = self.current_entry(name).is_some();
         let Some(server) = self.servers.get_mut(name) else {
@@ -217,8 +251,30 @@ impl Engine {
         if matches!(server.state, ServerState::Failed { .. }) {
             self.transition(name, Trigger::RetryDue { warm });
             if !warm {
+                if let Some(server) = self.servers.get_mut(name) {
+                    server.background = true;
+                }
                 self.enqueue_catalogue(name);
             }
+        }
+    }
+
+    /// A user action or a config edit on a FAILED server: try again now, in the
+    /// foreground (the retry timer, if any, is cancelled).
+    pub(super) fn retry_now(&mut self, name: &str) {
+        let warm = self.current_entry(name).is_some();
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        if !matches!(server.state, ServerState::Failed { .. }) {
+            return;
+        }
+        let retry = server.retry_timer.take();
+        server.background = false;
+        self.cancel_timer(retry);
+        self.transition(name, Trigger::RetryDue { warm });
+        if !warm {
+            self.enqueue_catalogue(name);
         }
     }
 
@@ -266,19 +322,25 @@ impl Engine {
         if let Some(code) = exit_code {
             cause.push_str(&format!(" (exit code {code})"));
         }
-        if let Some(tail) = stderr_tail.map(str::trim).filter(|t| !t.is_empty()) {
-            let tail: String = tail
-                .chars()
-                .rev()
-                .take(400)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
-            cause.push_str(&format!("; stderr: {tail}"));
-        }
+        // The stderr tail goes to the log and Diagnostics (the user's), never to
+        // clients: it can hold paths, tokens or anything else the server printed.
+        let detail = stderr_tail
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(|tail| {
+                let tail: String = tail
+                    .chars()
+                    .rev()
+                    .take(400)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                format!("; stderr: {tail}")
+            })
+            .unwrap_or_default();
         if in_handshake {
-            self.connection_failed(conn, &cause, Failure::Crash, false);
+            self.connection_failed_with_detail(conn, &cause, &detail, Failure::Crash, false);
             return;
         }
         let error = format!("MCP server '{name}' closed the connection: {cause}");
@@ -287,6 +349,7 @@ impl Engine {
             let idle_timer = server.idle_timer.take();
             self.cancel_timer(idle_timer);
         }
+        let error = format!("{error}{detail}");
         self.log(LogLevel::Warn, Some(&name), error.clone());
         let has_catalogue = self.current_entry(&name).is_some();
         self.after_failure(&name, error, has_catalogue);
@@ -305,8 +368,11 @@ impl Engine {
             );
             return;
         }
+        // No sign-in flow exists yet: say what is true and how to configure a token.
         let error = format!(
-            "MCP server '{name}' requires authentication (HTTP {status}); use \"Connect Now\" to sign in"
+            "MCP server '{name}' requires authentication (HTTP {status}). Lazy MCP cannot sign in \
+             to servers: add a header with a token to its definition, e.g. \
+             \"headers\": {{\"Authorization\": \"Bearer ${{input:token}}\"}}, then use Connect Now"
         );
         self.stop_server(
             &name,
@@ -316,6 +382,7 @@ impl Engine {
         if let Some(server) = self.servers.get_mut(&name) {
             server.stats.last_error = Some(error.clone());
         }
+        self.note_failure(&name, &error, true);
         self.log(LogLevel::Warn, Some(&name), error);
         self.transition(&name, Trigger::AuthRequired);
     }

@@ -19,6 +19,10 @@ pub struct ServerDiagnostics {
     pub state_label: String,
     /// When the server entered its current state.
     pub state_since_ms: u64,
+    /// PENDING/CATALOGUING as an automatic retry: hosts show no progress for it.
+    pub background: bool,
+    /// Failed attempts in a row (reset by a successful catalogue or a config change).
+    pub failed_attempts: u32,
     pub tools: usize,
     pub prompts: usize,
     pub resources: usize,
@@ -64,6 +68,8 @@ pub struct ServerDiagnostics {
 #[serde(rename_all = "camelCase")]
 pub struct DiagnosticsTotals {
     pub servers: usize,
+    /// Servers neither disabled nor dormant: the "of N" of "connected of N".
+    pub enabled: usize,
     pub catalogued: usize,
     pub connected: usize,
     pub dormant: usize,
@@ -72,6 +78,9 @@ pub struct DiagnosticsTotals {
     pub needs_auth: usize,
     /// PENDING, CATALOGUING or CONNECTING.
     pub in_progress: usize,
+    /// Servers being catalogued (PENDING or CATALOGUING) that a host shows as
+    /// progress: automatic retries run in the background and are not counted.
+    pub cataloguing_shown: usize,
     /// Tools exposed to clients, all servers.
     pub tools: usize,
     /// Estimated tokens of every exposed tool definition (`full` mode for all).
@@ -92,6 +101,32 @@ pub struct DiagnosticsSnapshot {
     pub now_ms: u64,
     pub servers: Vec<ServerDiagnostics>,
     pub totals: DiagnosticsTotals,
+    /// One line for every UI ("1 connected · 2 catalogued only · 1 disabled"):
+    /// connected and catalogued always, the other states when there are any.
+    #[serde(default)]
+    pub summary: String,
+}
+
+impl DiagnosticsTotals {
+    /// See [`DiagnosticsSnapshot::summary`].
+    pub fn summary(&self) -> String {
+        let mut parts = vec![
+            format!("{} connected", self.connected),
+            format!("{} catalogued only", self.catalogued),
+        ];
+        for (count, what) in [
+            (self.in_progress, "in progress"),
+            (self.failed, "failed"),
+            (self.needs_auth, "need auth"),
+            (self.dormant, "dormant"),
+            (self.disabled, "disabled"),
+        ] {
+            if count > 0 {
+                parts.push(format!("{count} {what}"));
+            }
+        }
+        parts.join(" · ")
+    }
 }
 
 fn transport_kind(transport: &Transport) -> &'static str {
@@ -153,6 +188,13 @@ impl Engine {
                     totals.in_progress += 1
                 }
             }
+            if matches!(
+                server.state,
+                ServerState::Pending | ServerState::Cataloguing
+            ) && !server.background
+            {
+                totals.cataloguing_shown += 1;
+            }
             totals.tools += tools.len();
             totals.schema_token_estimate += schema_token_estimate;
             totals.exposed_token_estimate += exposed_token_estimate;
@@ -164,6 +206,8 @@ impl Engine {
                 state: server.state.clone(),
                 state_label: server.state.label().into(),
                 state_since_ms: server.state_since_ms,
+                background: server.background,
+                failed_attempts: server.crashes.failed_attempts(),
                 tools: tools.len(),
                 prompts: count(ListKind::Prompts),
                 resources: count(ListKind::Resources),
@@ -187,10 +231,15 @@ impl Engine {
                 fingerprint: server.config.fingerprint.clone(),
             });
         }
+        totals.enabled = totals
+            .servers
+            .saturating_sub(totals.disabled)
+            .saturating_sub(totals.dormant);
         DiagnosticsSnapshot {
             core_version: crate::CORE_VERSION.into(),
             now_ms: self.now_ms,
             servers,
+            summary: totals.summary(),
             totals,
         }
     }

@@ -114,4 +114,25 @@ pub enum Effect {
     ServerRemoved {
         server: String,
     },
+    /// Tell the user, once, in a non-modal notification (the engine decides what
+    /// and when: see `announce.rs`). `actions` are buttons the host offers.
+    Announce {
+        level: LogLevel,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        server: Option<String>,
+        message: String,
+        #[serde(default)]
+        actions: Vec<AnnounceAction>,
+    },
+}
+
+/// A button on an announcement; the host maps each to one of its commands.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum AnnounceAction {
+    /// Open "MCP Diagnostics".
+    ShowDiagnostics,
+    /// Open the config file at the server's definition.
+    OpenDefinition,
 }

@@ -72,6 +72,14 @@ pub enum Event {
         endpoint: Endpoint,
         message: String,
     },
+    /// A client message longer than the host's limit (`limit_bytes`) was not read;
+    /// `head` is its beginning (the engine answers with the id found there, if any).
+    ClientMessageTooLarge {
+        client: ClientId,
+        head: String,
+        bytes: u64,
+        limit_bytes: u64,
+    },
     /// A gateway client session ended.
     ClientDisconnected { client: ClientId },
     /// Session-only enable (never written to a config file).

@@ -4,8 +4,10 @@
 
 use super::{AggregateEndpoint, ClientSession, Endpoint, Engine, LogLevel, Pending, QueuedCall};
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::client_message;
 use crate::protocol::gateway_handshake;
 use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::outline::outline;
 use serde_json::{json, Value};
 
 /// `serverInfo.name` of the aggregate endpoint.
@@ -23,14 +25,14 @@ const CALL_METHODS: [&str; 6] = [
 
 impl Engine {
     pub(super) fn on_client_message(&mut self, client: String, endpoint: Endpoint, text: &str) {
-        let message = match Message::parse(text) {
+        let message = match client_message::parse_client(text) {
             Ok(message) => message,
-            Err(error) => {
+            Err(unreadable) => {
                 self.reply_error(
                     &client,
-                    Value::Null,
-                    jsonrpc::PARSE_ERROR,
-                    &format!("Lazy MCP could not read the message: {error}"),
+                    unreadable.id,
+                    unreadable.code,
+                    &client_message::client_error_text(&unreadable.reason),
                 );
                 return;
             }
@@ -477,6 +479,24 @@ impl Engine {
         self.send_upstream(request.conn, message.into_value());
     }
 
+    /// A message longer than the host's limit: answered (with its id when the head
+    /// shows one) without being read further.
+    pub(super) fn on_client_message_too_large(
+        &mut self,
+        client: &str,
+        head: &str,
+        bytes: u64,
+        limit_bytes: u64,
+    ) {
+        let id = outline(head).id.unwrap_or(Value::Null);
+        self.reply_error(
+            client,
+            id,
+            jsonrpc::INVALID_REQUEST,
+            &format!("Lazy MCP did not read a message of {bytes} bytes: the limit is {limit_bytes} bytes"),
+        );
+    }
+
     pub(super) fn on_client_disconnected(&mut self, client: &str) {
         if self.clients.remove(client).is_none() {
             return;
@@ -569,9 +589,18 @@ impl Engine {
         };
         let name = connection.server.clone();
         self.timers.remove(&call.timer);
-        let timeout = self.settings.request_timeout_ms;
+        let timeout = self.request_timeout_ms(&name);
+        let which = if self
+            .servers
+            .get(&name)
+            .is_some_and(|s| s.config.timeout_ms.is_some())
+        {
+            "its `timeout`"
+        } else {
+            "requestTimeoutMs"
+        };
         let message = format!(
-            "MCP server '{name}' did not answer {} within {timeout} ms; the request was cancelled",
+            "MCP server '{name}' did not answer {} within {timeout} ms ({which}); the request was cancelled",
             call.method
         );
         self.reply_error(

@@ -219,6 +219,11 @@ impl Engine {
                     .all(|kind| previous.list(*kind) == entry.list(*kind))
         });
         if unchanged {
+            // Verified just now: the cache age restarts (persisted so it survives a restart).
+            if let Some(previous) = self.catalogue.entries.get_mut(name) {
+                previous.catalogued_at_ms = now;
+                self.persist_catalogue();
+            }
             return;
         }
         let mut entry = entry;

@@ -16,6 +16,7 @@
 //! `aggregate_names`, `backoff`, `diagnostics_snapshot`.
 
 pub mod aggregate_names;
+mod announce;
 pub mod backoff;
 pub mod catalogue;
 mod config_diff;
@@ -37,7 +38,7 @@ mod tool_exposure;
 mod upstream;
 
 pub use diagnostics_snapshot::DiagnosticsSnapshot;
-pub use effects::{Effect, EndpointInfo, LogLevel};
+pub use effects::{AnnounceAction, Effect, EndpointInfo, LogLevel};
 pub use events::{ClientId, ConnId, Endpoint, Event, TimerId};
 pub use settings::{AggregateEndpoint, Root, Settings};
 pub use state::ServerState;
@@ -88,6 +89,8 @@ pub struct Engine {
     published_aggregate: Option<String>,
     /// Its version as last announced to its clients (with `list_changed`).
     aggregate_seen: String,
+    /// What the user was told, and what they wait to hear about (`announce.rs`).
+    announce: announce::Announcements,
     now_ms: u64,
 }
 
@@ -104,6 +107,9 @@ struct Server {
     waiters: Vec<QueuedCall>,
     crashes: CrashHistory,
     retry_timer: Option<TimerId>,
+    /// The cataloguing under way (PENDING/CATALOGUING) is an automatic retry:
+    /// hosts show no progress for it. Any other trigger than the retry's own ends it.
+    background: bool,
     idle_timer: Option<TimerId>,
     last_activity_ms: u64,
     stats: ServerStats,
@@ -258,6 +264,7 @@ impl Engine {
             loaded: BTreeMap::new(),
             published_aggregate: None,
             aggregate_seen: String::new(),
+            announce: announce::Announcements::default(),
             now_ms: 0,
         }
     }
@@ -304,6 +311,12 @@ impl Engine {
                 endpoint,
                 message,
             } => self.on_client_message(client, endpoint, &message),
+            Event::ClientMessageTooLarge {
+                client,
+                head,
+                bytes,
+                limit_bytes,
+            } => self.on_client_message_too_large(&client, &head, bytes, limit_bytes),
             Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
             Event::Enable { server } => self.on_enable(&server),
             Event::Disable { server } => self.on_disable(&server),
@@ -326,6 +339,7 @@ impl Engine {
             Event::SettingsChanged { settings } => self.on_settings_changed(settings),
         }
         self.pump_catalogue_queue();
+        self.flush_announcements();
         if self.exposure_dirty {
             self.publish_changes();
         }
@@ -385,11 +399,18 @@ impl Engine {
         let Some(server) = self.servers.get_mut(name) else {
             return;
         };
+        if !matches!(
+            trigger,
+            Trigger::RetryDue { .. } | Trigger::CatalogueStarted
+        ) {
+            server.background = false;
+        }
         match next_state(&server.state, &trigger) {
             Ok(next) => {
                 if next != server.state {
                     server.state = next.clone();
                     server.state_since_ms = self.now_ms;
+                    self.announce.settled(name, &next);
                     self.exposure_dirty = true;
                     self.effects.push(Effect::StateChanged {
                         server: name.to_string(),
@@ -467,11 +488,21 @@ impl Engine {
         self.catalogue_dirty = true;
     }
 
+    /// The server's `timeout` key bounds its handshake, else `handshakeTimeoutMs`.
     fn handshake_timeout_ms(&self, name: &str) -> u64 {
         self.servers
             .get(name)
             .and_then(|s| s.config.timeout_ms)
             .unwrap_or(self.settings.handshake_timeout_ms)
+    }
+
+    /// The server's `timeout` key bounds each forwarded request too (it is the
+    /// per-request timeout of the tools whose configs carry it), else `requestTimeoutMs`.
+    fn request_timeout_ms(&self, name: &str) -> u64 {
+        self.servers
+            .get(name)
+            .and_then(|s| s.config.timeout_ms)
+            .unwrap_or(self.settings.request_timeout_ms)
     }
 
     fn on_settings_changed(&mut self, settings: Settings) {

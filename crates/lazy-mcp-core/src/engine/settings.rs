@@ -48,6 +48,9 @@ pub struct Settings {
     /// First retry delay after a failure; doubled per consecutive failure up to the max.
     pub backoff_base_ms: u64,
     pub backoff_max_ms: u64,
+    /// Automatic retries of a FAILED server before it gives up and stays FAILED
+    /// (a user action, a config edit or a call still retries at once).
+    pub max_retries: u32,
     /// The host's workspace folders (absolute paths); the engine turns them into
     /// the `roots` it answers to servers (engine/roots.rs).
     pub workspace_folders: Vec<String>,
@@ -79,6 +82,7 @@ impl Default for Settings {
             crash_window_ms: 120_000,
             backoff_base_ms: 5_000,
             backoff_max_ms: 300_000,
+            max_retries: 5,
             workspace_folders: Vec::new(),
             client_name: "lazy-mcp".into(),
             client_version: crate::CORE_VERSION.into(),

@@ -27,7 +27,14 @@ pub enum ServerState {
     /// Live: calls are forwarded.
     Connected,
     /// Cataloguing or connecting failed, or the server crashed repeatedly.
-    Failed { error: String, retry_at_ms: u64 },
+    /// `retry_at_ms`: when the next automatic retry is due; absent once the
+    /// automatic retries are used up (it stays FAILED until a user action,
+    /// a config edit or a call).
+    Failed {
+        error: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_at_ms: Option<u64>,
+    },
     /// An HTTP server answered 401/403.
     NeedsAuth,
 }
@@ -88,10 +95,15 @@ pub enum Trigger {
     /// The connection ended without a crash loop: idle, user disconnect, crash, failed connect.
     Stopped,
     /// Failure with backoff: catalogue failed, or crashes within the window reached the limit.
-    Fail { error: String, retry_at_ms: u64 },
+    /// `retry_at_ms: None`: the automatic retries are used up.
+    Fail {
+        error: String,
+        retry_at_ms: Option<u64>,
+    },
     /// An HTTP server answered 401/403.
     AuthRequired,
-    /// The retry time of a FAILED server passed; `warm` = it has a catalogue.
+    /// The retry time of a FAILED server passed, or its config was edited;
+    /// `warm` = it has a catalogue.
     RetryDue { warm: bool },
 }
 
@@ -151,11 +163,19 @@ mod tests {
     fn serializes_with_kind_and_camel_case_fields() {
         let failed = ServerState::Failed {
             error: "boom".into(),
-            retry_at_ms: 5,
+            retry_at_ms: Some(5),
         };
         assert_eq!(
             serde_json::to_string(&failed).ok(),
             Some(r#"{"kind":"FAILED","error":"boom","retryAtMs":5}"#.to_string())
+        );
+        let gave_up = ServerState::Failed {
+            error: "boom".into(),
+            retry_at_ms: None,
+        };
+        assert_eq!(
+            serde_json::to_string(&gave_up).ok(),
+            Some(r#"{"kind":"FAILED","error":"boom"}"#.to_string())
         );
         assert_eq!(
             serde_json::to_string(&ServerState::NeedsAuth).ok(),

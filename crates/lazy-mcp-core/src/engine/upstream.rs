@@ -6,6 +6,7 @@ use super::{Engine, LogLevel, OutboundRequest, Pending, Phase};
 use crate::engine::events::ConnId;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::outline::outline;
 use serde_json::{json, Value};
 
 impl Engine {
@@ -23,6 +24,16 @@ impl Engine {
                     Some(&name),
                     format!("ignored a line that is not a JSON-RPC message ({error}): {shown}"),
                 );
+                // A reply we cannot read (too deep, malformed) still ends its request.
+                if let Some(id) = outline(text).id {
+                    let why =
+                        format!("MCP server '{name}' sent a reply Lazy MCP cannot read: {error}");
+                    self.on_upstream_response(
+                        conn,
+                        &id,
+                        Err(json!({"code": jsonrpc::INTERNAL_ERROR, "message": why})),
+                    );
+                }
                 return;
             }
         };
@@ -185,10 +196,8 @@ impl Engine {
                     })
                 });
                 if let Some((client, timer)) = target {
-                    self.rearm_timer(
-                        timer,
-                        self.now_ms.saturating_add(self.settings.request_timeout_ms),
-                    );
+                    let timeout = self.request_timeout_ms(name);
+                    self.rearm_timer(timer, self.now_ms.saturating_add(timeout));
                     self.notify_client(&client, jsonrpc::notification(method, params));
                 }
             }

@@ -34,6 +34,14 @@ pub enum Message {
 impl Message {
     /// Parses one JSON-RPC message; the error says what was wrong, for a log line.
     pub fn parse(text: &str) -> Result<Message, String> {
+        // Depth first: nothing recursive may see a deeper text (see `outline`).
+        let depth = super::outline::outline(text).max_depth;
+        if depth > super::outline::MAX_DEPTH {
+            return Err(format!(
+                "nested {depth} levels deep (at most {} are read)",
+                super::outline::MAX_DEPTH
+            ));
+        }
         let value: Value =
             serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
         Message::from_value(value)

@@ -2,6 +2,8 @@
 //! Pure functions over `serde_json::Value`; the lifecycle engine decides when to use them.
 
 pub mod client_handshake;
+pub mod client_message;
 pub mod gateway_handshake;
 pub mod jsonrpc;
+pub mod outline;
 pub mod versions;

@@ -73,8 +73,9 @@ fn malformed_jsonc_is_one_positioned_error_and_other_files_still_load() {
     let problem = &result.problems[0];
     assert_eq!(problem.severity, Severity::Error);
     assert_eq!(problem.file, "/work/app/.vscode/mcp.json");
-    // Right after `}` on line 3, where the comma is missing.
-    assert_eq!((problem.line, problem.column), (3, 28));
+    // Where VS Code's JSON language service puts it: at `"b"` on line 4, the
+    // token that should have followed a comma.
+    assert_eq!((problem.line, problem.column), (4, 5));
     assert!(
         problem.message.contains("Expected comma"),
         "{}",

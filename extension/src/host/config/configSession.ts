@@ -52,13 +52,17 @@ export class ConfigSession {
     }
 
     // A file that stopped parsing keeps contributing its last good version.
-    const broken = new Set(result.files.filter((f) => f.found && f.error && this.lastGood.has(f.path)).map((f) => f.path));
-    if (broken.size > 0) {
-      const brokenProblems = result.files.flatMap((f) => (broken.has(f.path) && f.error ? [f.error] : []));
-      const patched = files.map((f) => (broken.has(f.path) ? { ...f, unreadable: undefined, content: this.lastGood.get(f.path) ?? null } : f));
+    const brokenReports = new Map(result.files.filter((f) => f.found && f.error && this.lastGood.has(f.path)).map((f) => [f.path, f]));
+    if (brokenReports.size > 0) {
+      const brokenProblems = [...brokenReports.values()].flatMap((f) => (f.error ? [f.error] : []));
+      const patched = files.map((f) => (brokenReports.has(f.path) ? { ...f, unreadable: undefined, content: this.lastGood.get(f.path) ?? null } : f));
       result = this.normalize(patched, extraFiles, unreadableFiles);
       result.problems = [...brokenProblems, ...result.problems];
-      for (const f of result.files) if (broken.has(f.path)) f.usingLastGood = true;
+      // The report still says what is wrong with the saved file (and whether it is a syntax error).
+      for (const f of result.files) {
+        const broken = brokenReports.get(f.path);
+        if (broken) Object.assign(f, { usingLastGood: true, error: broken.error, syntaxError: broken.syntaxError });
+      }
     }
     const contentOf = new Map(files.map((f) => [f.path, f.content]));
     for (const f of result.files) {

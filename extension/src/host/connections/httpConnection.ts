@@ -399,7 +399,15 @@ class HttpConnection implements Connection {
     }
     if (Array.isArray(parsed)) {
       for (const item of parsed) {
-        this.events.onMessage(JSON.stringify(item));
+        let text: string;
+        try {
+          text = JSON.stringify(item);
+        } catch {
+          // Nested too deeply to serialize (RangeError): the core would refuse it anyway.
+          this.log('warn', `${this.transport.type} ${this.shownUrl}: ignored a message nested too deeply to read`);
+          continue;
+        }
+        this.events.onMessage(text);
         this.observe(item);
       }
       return;
@@ -412,6 +420,8 @@ class HttpConnection implements Connection {
 
   private observe(message: unknown): void {
     if (!isObject(message) || 'method' in message || !('id' in message)) return;
+    // Our request ids are numbers; any other id (even a deeply nested one) is not ours.
+    if (typeof message['id'] !== 'number' && typeof message['id'] !== 'string') return;
     const key = JSON.stringify(message['id']);
     this.outstanding.delete(key);
     this.releaseQueueIfAnswered();

@@ -11,12 +11,15 @@ export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private discarding = false;
+  private head = '';
 
   constructor(
     private readonly onLine: (line: string) => void,
     /** A line longer than this is dropped (reported once through `onOverflow`). */
     private readonly maxLineBytes: number,
-    private readonly onOverflow: (bytes: number) => void,
+    /** `head`: the first `headBytes` of the dropped line (to find its JSON-RPC id). */
+    private readonly onOverflow: (bytes: number, head: string) => void,
+    private readonly headBytes = 0,
   ) {}
 
   push(chunk: Buffer): void {
@@ -48,13 +51,15 @@ export class LineSplitter {
     this.pendingBytes += part.length;
     if (this.pendingBytes > this.maxLineBytes) {
       this.discarding = true;
+      if (this.headBytes > 0) this.head = Buffer.concat(this.pending).subarray(0, this.headBytes).toString('utf8');
       this.pending = [];
     }
   }
 
   private emit(): void {
     if (this.discarding) {
-      this.onOverflow(this.pendingBytes);
+      this.onOverflow(this.pendingBytes, this.head);
+      this.head = '';
     } else if (this.pending.length > 0) {
       const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
       let line = bytes.toString('utf8');

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { parseEnvFile } from './envFile';
 import { LineSplitter, StderrRing } from './lineFraming';
 import { delay, groupIsAlive, signalGroup, trackGroup, untrackGroup, waitForGroupGone } from './processGroup';
+import { planSupervisedSpawn } from './supervisor';
 import { planWindowsSpawn } from './windowsCommand';
 import type { ClosedInfo, Connection, ConnectionEvents, ConnectionOptions, LogSink, StdioTransport } from './types';
 
@@ -102,18 +103,22 @@ class StdioConnection implements Connection {
       return;
     }
 
-    const plan = isWindows
-      ? planWindowsSpawn(t.command, t.args ?? [], env, cwd, existsSync)
-      : { command: t.command, args: t.args ?? [], verbatim: false };
+    // POSIX: under the supervisor shell (supervisor.ts), so the group dies with us.
+    const supervised = isWindows ? undefined : planSupervisedSpawn(t.command, t.args ?? [], env, cwd);
+    if (supervised !== undefined && 'errorCode' in supervised) {
+      this.failEarly(`cannot start ${this.label}: ${describeSpawnError({ code: supervised.errorCode })}`);
+      return;
+    }
+    const plan = supervised ?? { ...planWindowsSpawn(t.command, t.args ?? [], env, cwd, existsSync), stdio: ['pipe', 'pipe', 'pipe'] as const };
     let child: ChildProcessWithoutNullStreams;
     try {
       child = spawn(plan.command, plan.args, {
         cwd,
         env,
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio: [...plan.stdio],
         detached: !isWindows,
         windowsHide: true,
-        windowsVerbatimArguments: plan.verbatim,
+        windowsVerbatimArguments: 'verbatim' in plan ? plan.verbatim : false,
       });
     } catch (err) {
       this.failEarly(`cannot start ${this.label}: ${describeSpawnError(err)}`);
@@ -138,6 +143,7 @@ class StdioConnection implements Connection {
     child.stdin.on('error', (err) => this.log('debug', `stdio ${this.label}: stdin ${errorCode(err)}`));
     child.stdout.on('error', (err) => this.log('debug', `stdio ${this.label}: stdout ${errorCode(err)}`));
     child.stderr.on('error', (err) => this.log('debug', `stdio ${this.label}: stderr ${errorCode(err)}`));
+    (child.stdio[3] as NodeJS.EventEmitter | null | undefined)?.on('error', (err: unknown) => this.log('debug', `stdio ${this.label}: supervisor pipe ${errorCode(err)}`));
 
     child.on('spawn', () => {
       this.spawned = true;
@@ -224,7 +230,7 @@ class StdioConnection implements Connection {
       this.reaping = (async () => {
         const pgid = this.child?.pid;
         if (pgid !== undefined && !isWindows && groupIsAlive(pgid)) {
-          this.log('info', `stdio ${this.label}: ending processes left in group ${pgid}`);
+          this.log('debug', `stdio ${this.label}: ending what is left of group ${pgid} (the supervisor included)`);
           signalGroup(pgid, 'SIGTERM');
           if (!(await waitForGroupGone(pgid, this.graceMs))) {
             signalGroup(pgid, 'SIGKILL');
@@ -234,6 +240,9 @@ class StdioConnection implements Connection {
           }
         }
         if (pgid !== undefined) untrackGroup(pgid);
+        // The supervisor's watch pipe: only now, once the group is gone (closing it
+        // earlier would make the supervisor end the group on its own).
+        (this.child?.stdio[3] as { destroy?: () => void } | null | undefined)?.destroy?.();
         // Let the last stdout/stderr bytes arrive before reporting the close.
         const deadline = Date.now() + PIPE_CLOSE_WAIT_MS;
         while (!this.pipesClosed && Date.now() < deadline) await delay(10);

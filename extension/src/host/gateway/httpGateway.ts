@@ -5,7 +5,7 @@
 import * as http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { admit } from './loopbackGuard';
-import { type JsonRpcId, errorResponse, shapeOf } from './jsonRpcShape';
+import { type ClientBody, type JsonRpcId, errorResponse, shapeOf } from './jsonRpcShape';
 import { SseStream } from './sseStream';
 
 export interface GatewaySession {
@@ -16,6 +16,11 @@ export interface GatewaySession {
 
 export interface GatewayHandler {
   hasEndpoint(endpoint: string): boolean;
+  /**
+   * A POST body split into messages with their routing, read by the core (depth
+   * checked first): the gateway never parses or re-serializes a client's JSON.
+   */
+  readBody(body: string): ClientBody;
   /** One JSON-RPC message from a client; answers come back through `deliver`. */
   onClientMessage(session: GatewaySession, message: string): void;
   onSessionClosed(session: GatewaySession): void;
@@ -28,11 +33,27 @@ export interface GatewayOptions {
   port?: number;
   log: (level: 'info' | 'warn' | 'error', message: string) => void;
   maxBodyBytes?: number;
+  /** A session with no request and no open stream for this long is ended (default `gatewayLimits.idleMs`). */
+  sessionIdleMs?: number;
+  /** Beyond this many sessions the least recently used one is ended (default `gatewayLimits.maxSessions`). */
+  maxSessions?: number;
 }
+
+/**
+ * Session policy, in one place. Sessions are the gateway's (an HTTP transport
+ * object: `Mcp-Session-Id`, its streams); the engine only learns that one ended
+ * (`clientDisconnected`). Clients that vanish without DELETE (the SDK client's
+ * `close()` sends none) are reclaimed by the idle timeout, and the cap bounds
+ * memory whatever clients do. A client of an ended session gets 404 and starts a
+ * new one, as the MCP spec says.
+ */
+export const gatewayLimits = { idleMs: 60 * 60_000, maxSessions: 1_000, maxBodyBytes: 16 * 1024 * 1024 } as const;
 
 interface PostExchange {
   /** Request ids still waiting for their response on this exchange. */
   pending: Set<JsonRpcId>;
+  /** Error answers with `id: null` still due (messages whose id could not be read). */
+  anonymous: number;
   progressTokens: Set<JsonRpcId>;
   /** Messages produced while the handler ran synchronously (may become a JSON reply). */
   buffered: string[] | undefined;
@@ -45,6 +66,7 @@ interface SessionState extends GatewaySession {
   getStream: SseStream | undefined;
   /** Messages with no open stream yet, delivered when the client opens its GET stream. */
   backlog: string[];
+  lastActiveMs: number;
 }
 
 const backlogLimit = 256;
@@ -52,7 +74,11 @@ const backlogLimit = 256;
 export class HttpGateway {
   private server: http.Server | undefined;
   private port = 0;
+  /** In least-recently-used order (a touched session moves to the end). */
   private readonly sessions = new Map<string, SessionState>();
+  private sweeper: NodeJS.Timeout | undefined;
+  private expired = 0;
+  private evicted = 0;
 
   constructor(
     private readonly handler: GatewayHandler,
@@ -60,7 +86,7 @@ export class HttpGateway {
   ) {}
 
   async start(): Promise<number> {
-    const server = http.createServer((req, res) => this.onRequest(req, res));
+    const server = http.createServer((req, res) => this.guarded(res, undefined, () => this.onRequest(req, res)));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -69,6 +95,9 @@ export class HttpGateway {
     });
     const addr = server.address();
     this.port = typeof addr === 'object' && addr ? addr.port : 0;
+    const idleMs = this.idleMs;
+    this.sweeper = setInterval(() => this.expireIdle(), Math.max(10, Math.min(idleMs / 2, 60_000)));
+    this.sweeper.unref();
     return this.port;
   }
 
@@ -88,16 +117,17 @@ export class HttpGateway {
       return;
     }
     const shape = shapeOf(parsed);
+    const anonymous = isAnonymousError(parsed);
     for (const ex of session.exchanges) {
       const mine =
         (shape.isResponse && shape.id !== undefined && ex.pending.has(shape.id)) ||
+        (anonymous && ex.anonymous > 0) ||
         (shape.method === 'notifications/progress' && shape.progressToken !== undefined && ex.progressTokens.has(shape.progressToken));
       if (!mine) continue;
       this.writeTo(ex, message);
-      if (shape.isResponse && shape.id !== undefined) {
-        ex.pending.delete(shape.id);
-        if (ex.pending.size === 0 && ex.buffered === undefined) this.finish(session, ex);
-      }
+      if (anonymous) ex.anonymous -= 1;
+      if (shape.isResponse && shape.id !== undefined) ex.pending.delete(shape.id);
+      if ((anonymous || shape.isResponse) && settled(ex) && ex.buffered === undefined) this.finish(session, ex);
       return;
     }
     // Unrelated to an open request: the GET stream, else any open exchange, else the backlog.
@@ -123,12 +153,76 @@ export class HttpGateway {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.sweeper);
     for (const s of [...this.sessions.values()]) this.dropSession(s);
     const server = this.server;
     this.server = undefined;
     if (!server) return;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  private get idleMs(): number {
+    return this.options.sessionIdleMs ?? gatewayLimits.idleMs;
+  }
+
+  /** Ends sessions idle for longer than the idle timeout; one log line per sweep. */
+  private expireIdle(): void {
+    const now = Date.now();
+    for (const s of [...this.sessions.values()]) {
+      // An open stream is a client still listening (VS Code keeps its GET stream open).
+      if (s.exchanges.size > 0 || s.getStream?.isOpen) this.touch(s);
+      else if (now - s.lastActiveMs >= this.idleMs) {
+        this.dropSession(s);
+        this.expired += 1;
+      }
+    }
+    if (this.expired + this.evicted > 0) {
+      const cap = this.options.maxSessions ?? gatewayLimits.maxSessions;
+      this.options.log('info', `gateway: ended ${this.expired} idle session(s) (idle ${this.idleMs} ms) and ${this.evicted} beyond the cap of ${cap}`);
+      this.expired = 0;
+      this.evicted = 0;
+    }
+  }
+
+  private touch(session: SessionState): void {
+    session.lastActiveMs = Date.now();
+    this.sessions.delete(session.id);
+    this.sessions.set(session.id, session);
+  }
+
+  /**
+   * Runs one request's work: an exception there (a bug, or input that got past the
+   * checks) answers that request with -32603 and is logged; the process serves on.
+   */
+  private guarded(res: http.ServerResponse, ex: PostExchange | undefined, work: () => void): void {
+    try {
+      work();
+    } catch (err) {
+      this.options.log('error', `gateway: internal error while serving a request: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      const why = 'Internal error in Lazy MCP while serving this request (details in its log)';
+      const answers = ex ? [...ex.pending].map((id) => errorResponse(id, -32603, why)) : [];
+      for (let i = 0; ex && i < ex.anonymous; i++) answers.push(errorResponse(null, -32603, why));
+      if (ex) {
+        ex.pending.clear();
+        ex.anonymous = 0;
+      }
+      try {
+        if (!res.headersSent) {
+          const body = answers.length > 1 ? `[${answers.join(',')}]` : (answers[0] ?? errorResponse(null, -32603, why));
+          res.writeHead(500, { 'Content-Type': 'application/json' }).end(body);
+        } else {
+          for (const a of answers) ex?.stream?.send(a);
+          res.end();
+        }
+      } catch {
+        res.destroy();
+      }
+    }
   }
 
   private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -152,6 +246,7 @@ export class HttpGateway {
       res.writeHead(404, { 'Content-Type': 'application/json' }).end(errorResponse(null, -32001, 'Session not found'));
       return;
     }
+    if (session) this.touch(session);
     switch (req.method) {
       case 'POST':
         return this.onPost(req, res, endpoint, session);
@@ -191,10 +286,11 @@ export class HttpGateway {
   }
 
   private onPost(req: http.IncomingMessage, res: http.ServerResponse, endpoint: string, existing: SessionState | undefined): void {
-    const limit = this.options.maxBodyBytes ?? 16 * 1024 * 1024;
+    const limit = this.options.maxBodyBytes ?? gatewayLimits.maxBodyBytes;
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
+      if (res.headersSent) return;
       size += c.length;
       if (size > limit) {
         res.writeHead(413).end();
@@ -204,56 +300,73 @@ export class HttpGateway {
       chunks.push(c);
     });
     req.on('end', () => {
-      if (res.writableEnded) return;
-      let body: unknown;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        res.writeHead(400, { 'Content-Type': 'application/json' }).end(errorResponse(null, -32700, 'Parse error: body is not JSON'));
+      if (res.writableEnded || res.headersSent) return;
+      this.guarded(res, undefined, () => this.onBody(res, endpoint, existing, Buffer.concat(chunks).toString('utf8')));
+    });
+  }
+
+  private onBody(res: http.ServerResponse, endpoint: string, existing: SessionState | undefined, text: string): void {
+    const body = this.handler.readBody(text);
+    const messages = body.messages;
+    const texts = messages.map((m) => m.text ?? text);
+    let session = existing;
+    if (!session) {
+      if (!messages.some((m) => m.method === 'initialize')) {
+        const only = body.batch ? undefined : messages[0];
+        const error = only?.error
+          ? errorResponse(only.id, only.error.code, only.error.message)
+          : errorResponse(null, -32600, 'Mcp-Session-Id header required (send initialize first)');
+        res.writeHead(400, { 'Content-Type': 'application/json' }).end(error);
         return;
       }
-      const messages = Array.isArray(body) ? (body as unknown[]) : [body];
-      const shapes = messages.map(shapeOf);
-      const isInit = shapes.some((s) => s.method === 'initialize');
-      let session = existing;
-      if (!session) {
-        if (!isInit) {
-          res.writeHead(400, { 'Content-Type': 'application/json' }).end(errorResponse(null, -32600, 'Mcp-Session-Id header required (send initialize first)'));
-          return;
-        }
-        session = { id: randomUUID(), endpoint, exchanges: new Set(), getStream: undefined, backlog: [] };
-        this.sessions.set(session.id, session);
-      }
-      const requests = shapes.filter((s) => s.method !== undefined && s.id !== undefined);
-      if (requests.length === 0) {
-        res.writeHead(202, { 'Mcp-Session-Id': session.id }).end();
-        for (const m of messages) this.handler.onClientMessage(session, JSON.stringify(m));
-        return;
-      }
-      const ex: PostExchange = {
-        pending: new Set(requests.map((s) => s.id as JsonRpcId)),
-        progressTokens: new Set(requests.flatMap((s) => (s.progressToken !== undefined ? [s.progressToken] : []))),
-        buffered: [],
-        stream: undefined,
-        res,
-      };
-      session.exchanges.add(ex);
-      res.on('close', () => session.exchanges.delete(ex));
-      for (const m of messages) this.handler.onClientMessage(session, JSON.stringify(m));
+      session = { id: randomUUID(), endpoint, exchanges: new Set(), getStream: undefined, backlog: [], lastActiveMs: Date.now() };
+      this.sessions.set(session.id, session);
+      this.evictBeyondCap(session);
+    }
+    const requests = messages.filter((m) => m.expectsReply);
+    if (requests.length === 0) {
+      res.writeHead(202, { 'Mcp-Session-Id': session.id }).end();
+      for (const m of texts) this.handler.onClientMessage(session, m);
+      return;
+    }
+    const ex: PostExchange = {
+      pending: new Set(requests.flatMap((m) => (m.id !== null ? [m.id] : []))),
+      anonymous: requests.filter((m) => m.id === null).length,
+      progressTokens: new Set(requests.flatMap((m) => (m.progressToken !== undefined ? [m.progressToken] : []))),
+      buffered: [],
+      stream: undefined,
+      res,
+    };
+    const open = session;
+    open.exchanges.add(ex);
+    res.on('close', () => open.exchanges.delete(ex));
+    this.guarded(res, ex, () => {
+      for (const m of texts) this.handler.onClientMessage(open, m);
       // Answered synchronously (lists from the catalogue): one plain JSON reply.
       const buffered = ex.buffered ?? [];
       ex.buffered = undefined;
       // Only the responses were produced (no progress or server requests): reply as JSON.
-      if (ex.pending.size === 0 && buffered.length === requests.length) {
-        const payload = Array.isArray(body) ? `[${buffered.join(',')}]` : (buffered[0] ?? '');
-        session.exchanges.delete(ex);
-        res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': session.id }).end(payload);
+      if (settled(ex) && buffered.length === requests.length) {
+        const payload = body.batch ? `[${buffered.join(',')}]` : (buffered[0] ?? '');
+        open.exchanges.delete(ex);
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': open.id }).end(payload);
         return;
       }
-      this.openStream(session, ex);
+      this.openStream(open, ex);
       for (const m of buffered) ex.stream?.send(m);
-      if (ex.pending.size === 0) this.finish(session, ex);
+      if (settled(ex)) this.finish(open, ex);
     });
+  }
+
+  /** The least recently used sessions beyond the cap are ended (never `keep`, the one just created). */
+  private evictBeyondCap(keep: SessionState): void {
+    const cap = Math.max(1, this.options.maxSessions ?? gatewayLimits.maxSessions);
+    for (const s of this.sessions.values()) {
+      if (this.sessions.size <= cap) break;
+      if (s === keep) continue;
+      this.dropSession(s);
+      this.evicted += 1;
+    }
   }
 
   private openStream(session: SessionState, ex: PostExchange): void {
@@ -280,4 +393,16 @@ export class HttpGateway {
     session.getStream?.end();
     this.handler.onSessionClosed(session);
   }
+}
+
+/** Every request of the exchange has its answer. */
+function settled(ex: PostExchange): boolean {
+  return ex.pending.size === 0 && ex.anonymous === 0;
+}
+
+/** An error answer whose id could not be known (`"id": null`). */
+function isAnonymousError(message: unknown): boolean {
+  if (typeof message !== 'object' || message === null) return false;
+  const m = message as Record<string, unknown>;
+  return m.id === null && m.method === undefined && 'error' in m;
 }

@@ -37,3 +37,22 @@ export function shapeOf(message: unknown): MessageShape {
 export function errorResponse(id: JsonRpcId | null, code: number, message: string): string {
   return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
 }
+
+/** One message of a client's body as the core read it (crates/lazy-mcp-core protocol/client_message.rs). */
+export interface ClientEnvelope {
+  /** The message's own text when the body is a batch (else the whole body). */
+  text?: string;
+  /** The engine will answer it: a request, or an error for an unreadable message. */
+  expectsReply: boolean;
+  /** The id of that answer (null when the message's id could not be read). */
+  id: JsonRpcId | null;
+  method?: string;
+  progressToken?: JsonRpcId;
+  /** Set when the message cannot be served: the engine answers with this error. */
+  error?: { code: number; message: string };
+}
+
+export interface ClientBody {
+  batch: boolean;
+  messages: ClientEnvelope[];
+}

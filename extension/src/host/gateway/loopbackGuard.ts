@@ -19,7 +19,9 @@ export function admit(req: IncomingMessage, port: number, token: string | undefi
   }
   if (token === undefined) return { ok: true };
   const auth = req.headers.authorization ?? '';
-  const presented = Buffer.from(auth.startsWith('Bearer ') ? auth.slice(7) : '');
+  // The auth scheme is case-insensitive (RFC 7235 §2.1): `bearer x` is `Bearer x`.
+  const scheme = /^bearer +/i.exec(auth);
+  const presented = Buffer.from(scheme ? auth.slice(scheme[0].length) : '');
   const expected = Buffer.from(token);
   if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
     return { ok: false, status: 401, reason: auth ? 'wrong bearer token' : 'missing bearer token' };

@@ -1,0 +1,159 @@
+//! What the user is told in a notification, and when. Rules:
+//! - an action the user took (Connect Now, Enable, Refresh…) that fails or
+//!   cannot be done is always answered, with the reason and a next step;
+//! - a server that fails after having worked (it has a catalogue: a crash loop,
+//!   a connect failure on a call) is announced once per server and session;
+//! - servers that fail their first cataloguing (startup, a config edit) are
+//!   summarized in one announcement once no cataloguing is in progress;
+//! - a changed launch config makes a new server: its failure is told again;
+//! - automatic retries that fail again say nothing more.
+//!
+//! The host only shows the `announce` effects (VS Code: a non-modal toast).
+
+use super::effects::{AnnounceAction, Effect, LogLevel};
+use super::{Engine, ServerState};
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Debug, Default)]
+pub(super) struct Announcements {
+    /// Servers whose failure was announced this session (never twice).
+    announced: BTreeSet<String>,
+    /// Server → the user action (its command title) whose outcome is awaited.
+    awaiting: BTreeMap<String, &'static str>,
+    /// First-cataloguing failures not yet summarized: (server, error).
+    batch: Vec<(String, String)>,
+}
+
+impl Announcements {
+    /// A new definition (its launch config changed) or none: a new server as far
+    /// as announcements go.
+    pub(super) fn forget(&mut self, name: &str) {
+        self.announced.remove(name);
+        self.awaiting.remove(name);
+        self.batch.retain(|(server, _)| server != name);
+    }
+
+    /// A server reached a state that shows the outcome of the user's action.
+    pub(super) fn settled(&mut self, name: &str, state: &ServerState) {
+        if matches!(
+            state,
+            ServerState::Connected
+                | ServerState::Catalogued
+                | ServerState::Disabled
+                | ServerState::Dormant
+        ) {
+            self.awaiting.remove(name);
+        }
+    }
+}
+
+/// The next step after a failure, in words a user can act on.
+fn next_step(state: Option<&ServerState>) -> &'static str {
+    match state {
+        Some(ServerState::NeedsAuth) => "",
+        _ => " Check its definition (command, URL, env), then use Connect Now to try again.",
+    }
+}
+
+impl Engine {
+    /// The user asked for `action` on `name`: its failure will be announced.
+    pub(super) fn await_outcome(&mut self, name: &str, action: &'static str) {
+        self.announce.awaiting.insert(name.to_string(), action);
+    }
+
+    /// The user's action cannot be carried out: say why at once.
+    pub(super) fn refuse_action(&mut self, name: Option<&str>, message: String) {
+        self.push_announce(LogLevel::Info, name, message, vec![]);
+    }
+
+    fn push_announce(
+        &mut self,
+        level: LogLevel,
+        server: Option<&str>,
+        message: String,
+        actions: Vec<AnnounceAction>,
+    ) {
+        self.effects.push(Effect::Announce {
+            level,
+            server: server.map(str::to_string),
+            message,
+            actions,
+        });
+    }
+
+    /// A connection of `name` failed with `error` (called before the state changes).
+    pub(super) fn note_failure(&mut self, name: &str, error: &str, auth: bool) {
+        let step = if auth {
+            next_step(Some(&ServerState::NeedsAuth))
+        } else {
+            next_step(None)
+        };
+        if let Some(action) = self.announce.awaiting.remove(name) {
+            self.announce.announced.insert(name.to_string());
+            self.push_announce(
+                LogLevel::Warn,
+                Some(name),
+                format!("{action} failed: {error}.{step}"),
+                vec![
+                    AnnounceAction::OpenDefinition,
+                    AnnounceAction::ShowDiagnostics,
+                ],
+            );
+            return;
+        }
+        if !self.announce.announced.insert(name.to_string()) {
+            return;
+        }
+        if self.current_entry(name).is_some() {
+            self.push_announce(
+                LogLevel::Warn,
+                Some(name),
+                format!("MCP server '{name}' stopped working: {error}.{step}"),
+                vec![AnnounceAction::ShowDiagnostics],
+            );
+        } else {
+            self.announce
+                .batch
+                .push((name.to_string(), error.to_string()));
+        }
+    }
+
+    /// Once no server is waiting for or in its cataloguing, one summary of the
+    /// cataloguing failures collected meanwhile.
+    pub(super) fn flush_announcements(&mut self) {
+        if self.announce.batch.is_empty()
+            || self
+                .servers
+                .values()
+                .any(|s| matches!(s.state, ServerState::Pending | ServerState::Cataloguing))
+        {
+            return;
+        }
+        let batch = std::mem::take(&mut self.announce.batch);
+        let message = match batch.as_slice() {
+            [(name, error)] => format!(
+                "MCP server '{name}' could not be catalogued: {error}.{}",
+                next_step(self.state(name))
+            ),
+            _ => format!(
+                "{} MCP servers could not be catalogued: {}. MCP Diagnostics shows why.",
+                batch.len(),
+                batch
+                    .iter()
+                    .map(|(name, _)| format!("'{name}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let server = match batch.as_slice() {
+            [(name, _)] => Some(name.clone()),
+            _ => None,
+        };
+        self.push_announce(
+            LogLevel::Warn,
+            server.as_deref(),
+            message,
+            vec![AnnounceAction::ShowDiagnostics],
+        );
+    }
+}

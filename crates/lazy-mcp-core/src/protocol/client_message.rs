@@ -1,0 +1,272 @@
+//! Reading what a gateway client sent, defensively: depth is checked before any
+//! recursive parse, the JSON-RPC 2.0 envelope is checked strictly (`"jsonrpc":
+//! "2.0"`, a string or number `id`), and an unreadable message still yields the
+//! id to answer when its top level can be read. The HTTP gateway uses
+//! [`client_body_json`] to route replies exactly as the engine will produce them.
+
+use super::jsonrpc::{Message, INVALID_REQUEST, PARSE_ERROR};
+use super::outline::{outline, TopLevel, MAX_DEPTH};
+use serde::Serialize;
+use serde_json::Value;
+
+/// Why a client message cannot be served, and the id its error answer carries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unreadable {
+    /// The request's own id when the top level could be read, else `null`.
+    pub id: Value,
+    pub code: i64,
+    pub reason: String,
+}
+
+/// Parses one client message (one JSON-RPC object, not a batch).
+pub fn parse_client(text: &str) -> Result<Message, Unreadable> {
+    let shape = outline(text);
+    let id = shape.id.clone().unwrap_or(Value::Null);
+    let unreadable = |code, reason: String| Unreadable {
+        id: id.clone(),
+        code,
+        reason,
+    };
+    if shape.max_depth > MAX_DEPTH {
+        return Err(unreadable(
+            INVALID_REQUEST,
+            format!(
+                "the message nests {} levels deep; Lazy MCP reads at most {MAX_DEPTH}",
+                shape.max_depth
+            ),
+        ));
+    }
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| unreadable(PARSE_ERROR, format!("not valid JSON: {e}")))?;
+    let Value::Object(object) = &value else {
+        let what = if shape.top == TopLevel::Array {
+            "a JSON-RPC message must be a JSON object (batches are not supported here)"
+        } else {
+            "a JSON-RPC message must be a JSON object"
+        };
+        return Err(unreadable(INVALID_REQUEST, what.into()));
+    };
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Err(unreadable(
+            INVALID_REQUEST,
+            "\"jsonrpc\" must be \"2.0\"".into(),
+        ));
+    }
+    if object.contains_key("method") {
+        if let Some(bad) = object.get("id").filter(|id| !is_valid_id(id)) {
+            let kind = match bad {
+                Value::Null => "null",
+                Value::Bool(_) => "a boolean",
+                Value::Array(_) => "an array",
+                _ => "an object",
+            };
+            return Err(unreadable(
+                INVALID_REQUEST,
+                format!("a request \"id\" must be a string or a number, not {kind}"),
+            ));
+        }
+    }
+    Message::from_value(value).map_err(|e| unreadable(INVALID_REQUEST, e))
+}
+
+fn is_valid_id(id: &Value) -> bool {
+    id.is_string() || id.is_number()
+}
+
+/// What the gateway needs to route one message of a body and its answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientEnvelope {
+    /// The message's text when the body is a batch (else the body itself is the message).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// The engine will answer this message (a request, or an error for an unreadable one).
+    pub expects_reply: bool,
+    /// The id of that answer (`null` when the message's id could not be read).
+    pub id: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// `params._meta.progressToken` of a request: progress is routed with its answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub progress_token: Option<Value>,
+    /// The error answer, when the message cannot be served (the engine sends the same).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorShape>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ErrorShape {
+    pub code: i64,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClientBody {
+    pub batch: bool,
+    pub messages: Vec<ClientEnvelope>,
+}
+
+/// The envelope of one message, as the engine will read it.
+pub fn envelope(text: &str) -> ClientEnvelope {
+    let mut envelope = ClientEnvelope {
+        text: None,
+        expects_reply: false,
+        id: Value::Null,
+        method: None,
+        progress_token: None,
+        error: None,
+    };
+    match parse_client(text) {
+        Ok(Message::Request { id, method, params }) => {
+            envelope.expects_reply = true;
+            envelope.id = id;
+            envelope.progress_token = params
+                .as_ref()
+                .and_then(|p| p.pointer("/_meta/progressToken"))
+                .filter(|token| is_valid_id(token))
+                .cloned();
+            envelope.method = Some(method);
+        }
+        Ok(Message::Notification { method, .. }) => envelope.method = Some(method),
+        Ok(Message::Response { .. }) => {}
+        Err(unreadable) => {
+            envelope.expects_reply = true;
+            envelope.id = unreadable.id;
+            envelope.error = Some(ErrorShape {
+                code: unreadable.code,
+                message: client_error_text(&unreadable.reason),
+            });
+        }
+    }
+    envelope
+}
+
+/// The error message a client gets for an unreadable message.
+pub fn client_error_text(reason: &str) -> String {
+    format!("Lazy MCP could not read the message: {reason}")
+}
+
+/// An HTTP body: one message, or a batch split into its messages (each checked alone).
+pub fn client_body(body: &str) -> ClientBody {
+    let shape = outline(body);
+    let elements: Vec<&str> = shape
+        .elements
+        .iter()
+        .filter_map(|&(start, end)| body.get(start..end))
+        .collect();
+    if shape.top != TopLevel::Array || elements.is_empty() {
+        return ClientBody {
+            batch: false,
+            messages: vec![envelope(body)],
+        };
+    }
+    let messages = elements
+        .into_iter()
+        .map(|text| ClientEnvelope {
+            text: Some(text.trim().to_string()),
+            ..envelope(text)
+        })
+        .collect();
+    ClientBody {
+        batch: true,
+        messages,
+    }
+}
+
+/// [`client_body`] as JSON, for the host's gateway.
+pub fn client_body_json(body: &str) -> String {
+    serde_json::to_string(&client_body(body))
+        .unwrap_or_else(|_| "{\"batch\":false,\"messages\":[]}".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn error_of(text: &str) -> (Value, i64) {
+        match parse_client(text) {
+            Err(u) => (u.id, u.code),
+            Ok(m) => (json!(format!("accepted: {m:?}")), 0),
+        }
+    }
+
+    #[test]
+    fn too_deep_is_refused_with_the_requests_own_id() {
+        let deep = |depth: usize| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{"name":"t","arguments":{{"a":{}{}}}}}}}"#,
+                "[".repeat(depth),
+                "]".repeat(depth)
+            )
+        };
+        assert!(parse_client(&deep(MAX_DEPTH - 3)).is_ok());
+        for depth in [MAX_DEPTH - 2, 129, 1000, 5000, 100_000] {
+            assert_eq!(
+                error_of(&deep(depth)),
+                (json!(5), INVALID_REQUEST),
+                "{depth}"
+            );
+        }
+    }
+
+    #[test]
+    fn strict_envelope() {
+        assert_eq!(
+            error_of(r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#),
+            (json!(1), INVALID_REQUEST)
+        );
+        assert_eq!(
+            error_of(r#"{"id":1,"method":"ping"}"#),
+            (json!(1), INVALID_REQUEST)
+        );
+        for id in ["null", "true", "{}", "[1]"] {
+            let text = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+            assert_eq!(error_of(&text), (Value::Null, INVALID_REQUEST), "{id}");
+        }
+        assert_eq!(error_of("{nope"), (Value::Null, PARSE_ERROR));
+        assert_eq!(
+            error_of(r#"{"jsonrpc":"2.0","id":"k","method":"ping","params":{"#),
+            (json!("k"), PARSE_ERROR)
+        );
+        assert!(parse_client(r#"{"jsonrpc":"2.0","id":"a","result":{}}"#).is_ok());
+    }
+
+    #[test]
+    fn a_batch_is_split_and_each_message_routed() {
+        let body = format!(
+            r#"[{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"_meta":{{"progressToken":"p"}}}}}},{{"jsonrpc":"2.0","id":2,"method":"x","params":{}{}}},{{"jsonrpc":"2.0","method":"notifications/initialized"}}]"#,
+            "[".repeat(5000),
+            "]".repeat(5000)
+        );
+        let parsed = client_body(&body);
+        assert!(parsed.batch);
+        let routes: Vec<(bool, Value, Option<&str>, bool)> = parsed
+            .messages
+            .iter()
+            .map(|m| {
+                (
+                    m.expects_reply,
+                    m.id.clone(),
+                    m.method.as_deref(),
+                    m.error.is_some(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            routes,
+            vec![
+                (true, json!(1), Some("initialize"), false),
+                (true, json!(2), None, true),
+                (false, Value::Null, Some("notifications/initialized"), false),
+            ]
+        );
+        assert_eq!(
+            parsed
+                .messages
+                .first()
+                .and_then(|m| m.progress_token.clone()),
+            Some(json!("p"))
+        );
+    }
+}

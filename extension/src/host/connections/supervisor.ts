@@ -1,0 +1,70 @@
+// POSIX: a server Lazy MCP started must not outlive it, however Lazy MCP ends
+// (SIGKILL of the CLI or of VS Code's extension host runs no exit handler).
+//
+// The server is started through `/bin/sh`, which leads the process group and
+// holds one extra pipe end from us (fd 3) that we never write. The shell forks a
+// watcher that blocks reading fd 3, then `exec`s the server with fd 3 closed, so
+// the server keeps the leader's pid, its exit status and its stdio, and neither
+// it nor its children inherit the pipe. When we die by any means the kernel
+// closes our end, the watcher's read hits EOF, and it sends TERM, then KILL
+// after 2 s, to the whole group. While we live, our own shutdown ends the group,
+// the watcher with it (before EOF it does not ignore TERM). Cost: one small
+// `sh` per server (about 1 MB), no Node process.
+
+import { accessSync, constants, statSync } from 'node:fs';
+import * as path from 'node:path';
+
+/** Seconds between the watcher's TERM and KILL of the group. */
+const TERM_TO_KILL_S = 2;
+
+export const SUPERVISOR_SCRIPT = [
+  `(read -r _ <&3; trap '' TERM; kill -s TERM 0; sleep ${TERM_TO_KILL_S}; kill -s KILL 0) </dev/null >/dev/null 2>&1 &`,
+  'exec "$@" 3<&-',
+].join('\n');
+
+export interface SupervisedSpawn {
+  command: string;
+  args: string[];
+  /** stdio for spawn: the server's three pipes plus the watch pipe (fd 3). */
+  stdio: ['pipe', 'pipe', 'pipe', 'pipe'];
+}
+
+/**
+ * How to start `command args` under the supervisor, or the spawn error Node
+ * would have reported (`ENOENT`, `EACCES`): the shell would only exit 127/126,
+ * which a server can also do, so the command is looked up here first.
+ */
+export function planSupervisedSpawn(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string | undefined,
+): SupervisedSpawn | { errorCode: 'ENOENT' | 'EACCES' } {
+  const found = findExecutable(command, env.PATH ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', cwd ?? process.cwd());
+  if (found !== 'ok') return { errorCode: found };
+  // The shell looks the command up again on the same PATH, so the server keeps its argv[0].
+  return { command: '/bin/sh', args: ['-c', SUPERVISOR_SCRIPT, 'lazy-mcp-supervisor', command, ...args], stdio: ['pipe', 'pipe', 'pipe', 'pipe'] };
+}
+
+/** Whether `command` resolves (as execvp would) to an executable file. */
+export function findExecutable(command: string, pathVar: string, cwd: string): 'ok' | 'ENOENT' | 'EACCES' {
+  const candidates = command.includes('/')
+    ? [path.resolve(cwd, command)]
+    : pathVar.split(':').map((dir) => path.resolve(cwd, dir === '' ? '.' : dir, command));
+  let sawFile = false;
+  for (const file of candidates) {
+    try {
+      if (!statSync(file).isFile()) continue;
+    } catch {
+      continue;
+    }
+    sawFile = true;
+    try {
+      accessSync(file, constants.X_OK);
+      return 'ok';
+    } catch {
+      // not executable: execvp goes on searching, and reports EACCES if nothing else runs
+    }
+  }
+  return sawFile ? 'EACCES' : 'ENOENT';
+}
