@@ -144,6 +144,7 @@ mod tests {
             },
             loaded_by_vscode,
             fingerprint: name.into(),
+            secret_values: Vec::new(),
         }
     }
 

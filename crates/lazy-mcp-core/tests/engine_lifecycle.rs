@@ -1217,3 +1217,69 @@ fn diagnostics_tell_what_each_server_is_doing() {
     let json: Value = serde_json::from_str(&sim.engine.snapshot_json()).unwrap();
     assert!(json["servers"][0]["stateSinceMs"].is_u64());
 }
+
+#[test]
+fn secret_values_echoed_by_a_server_are_masked_in_errors_logs_and_snapshot() {
+    let mut sim = Sim::new(Settings::default());
+    sim.fakes
+        .insert("memory".into(), FakeServer::with_tools(&["echo"]));
+    let mut server = config("memory");
+    server.secret_values = vec!["planted-origin-secret".into()];
+    sim.apply(vec![server]);
+    sim.fakes.get_mut("memory").unwrap().behavior = Behavior::CallHangs;
+    sim.client("c", server_endpoint("memory"), call(1, "echo"));
+    let conn = sim.conn_of("memory").unwrap();
+    sim.live.remove(&conn);
+    sim.send(Event::ConnectionClosed {
+        conn,
+        reason: "spawn /opt/planted-origin-secret ENOENT".into(),
+        exit_code: Some(1),
+        stderr_tail: Some("started with --key planted-origin-secret".into()),
+    });
+    let reply = sim.reply_to("c", json!(1)).unwrap().to_string();
+    let logs = sim.logs().join("\n");
+    let snapshot = serde_json::to_string(&sim.engine.snapshot()).unwrap();
+    for shown in [&reply, &logs, &snapshot] {
+        assert!(!shown.contains("planted-origin-secret"), "{shown}");
+    }
+    assert!(reply.contains("••••"), "{reply}");
+}
+
+#[test]
+fn input_values_resolved_at_connect_time_are_masked_like_config_secrets() {
+    use lazy_mcp_core::config::Transport;
+    let mut sim = Sim::new(Settings::default());
+    sim.fakes
+        .insert("memory".into(), FakeServer::with_tools(&["echo"]));
+    sim.apply(vec![config("memory")]);
+    let stdio = |arg: &str| Transport::Stdio {
+        command: "srv".into(),
+        args: vec![arg.into()],
+        env: Default::default(),
+        cwd: None,
+        env_file: None,
+    };
+    sim.send(Event::TransportResolved {
+        server: "memory".into(),
+        original: stdio("--key=${input:api}"),
+        resolved: stdio("--key=typed-input-secret"),
+    });
+    sim.fakes.get_mut("memory").unwrap().behavior = Behavior::CallHangs;
+    sim.client("c", server_endpoint("memory"), call(1, "echo"));
+    let conn = sim.conn_of("memory").unwrap();
+    sim.live.remove(&conn);
+    sim.send(Event::ConnectionClosed {
+        conn,
+        reason: "exited".into(),
+        exit_code: Some(1),
+        stderr_tail: Some("bad key typed-input-secret".into()),
+    });
+    let reply = sim.reply_to("c", json!(1)).unwrap().to_string();
+    let logs = sim.logs().join("\n");
+    let snapshot = serde_json::to_string(&sim.engine.snapshot()).unwrap();
+    for shown in [&reply, &logs, &snapshot] {
+        assert!(!shown.contains("typed-input-secret"), "{shown}");
+    }
+    // The stderr tail stays in Diagnostics and logs (not in the client's error), masked.
+    assert!(snapshot.contains("bad key ••••"), "{snapshot}");
+}

@@ -243,6 +243,7 @@ fn peer(peers: &str, package: &str, args: &[&str]) -> ServerConfig {
             env_file: None,
         },
         fingerprint: format!("real-{name}"),
+        secret_values: Vec::new(),
         ..engine_support::config(name)
     }
 }

@@ -105,6 +105,12 @@ impl Engine {
         self.inner.snapshot_json()
     }
 
+    /// `text` about `server` with that server's secret values masked.
+    #[wasm_bindgen(js_name = maskText)]
+    pub fn mask_text(&self, server: &str, text: &str) -> String {
+        self.inner.mask_server_text(server, text)
+    }
+
     /// The "MCP Diagnostics" Markdown for this engine's state plus the host's `ReportContext`.
     pub fn report(&self, context_json: &str) -> String {
         let ctx: ReportContext = serde_json::from_str(context_json).unwrap_or_default();

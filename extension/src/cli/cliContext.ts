@@ -1,7 +1,7 @@
 // What every `lazy-mcp` command needs from the machine: the core, the discovery
 // input (cwd, home, platform, env), the files it keeps (catalogue, token) and a
 // stderr logger. Reads the environment; decides nothing about servers.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,6 +10,7 @@ import { processEnv } from '../host/config/configSession';
 import type { DiscoveryInput, NormalizeResult } from '../host/config/configTypes';
 import type { LogLevel } from '../host/lazyHost';
 import { type ConfigFileArg, type ParsedArgs, UsageError } from './args';
+import { readOrCreateToken } from './tokenFile';
 
 /** A failure with a message for the user and an exit code (see args.exitCodes). */
 export class CliError extends Error {
@@ -40,7 +41,8 @@ export function createContext(args: ParsedArgs): CliContext {
   if (!isDirectory(cwd)) throw new UsageError(`--cwd ${cwd}: not a directory`);
   const explicitFiles = args.configFiles.map((f) => ({ ...f, path: path.resolve(f.path) }));
   for (const f of explicitFiles) {
-    if (!fs.existsSync(f.path)) throw new CliError(`--config ${f.path}: no such file`, 3);
+    // lstat: a symbolic link loop or a dangling link exists; the read says what it is.
+    if (!lexists(f.path)) throw new CliError(`--config ${f.path}: no such file`, 3);
   }
   const log = (level: LogLevel, message: string, server?: string): void => {
     if (!args.verbose && (level === 'debug' || level === 'info')) return;
@@ -61,6 +63,15 @@ export function createContext(args: ParsedArgs): CliContext {
     log,
     discovery: { home: os.homedir(), workspaceFolders: [cwd], platform: process.platform, env },
   };
+}
+
+function lexists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isDirectory(p: string): boolean {
@@ -86,23 +97,11 @@ export function cataloguePath(args: ParsedArgs, cwd: string): string {
 /**
  * The gateway's bearer token: read from `$XDG_CONFIG_HOME/lazy-mcp/token`, or
  * generated and stored there readable by the user only (so registered clients
- * keep working across restarts). A file others can read is replaced.
+ * keep working across restarts). A file others can read is replaced; a link,
+ * a directory or a token no client can send is refused (see tokenFile.ts).
  */
 export function gatewayToken(): { token: string; file: string } {
-  const file = path.join(xdgDir('XDG_CONFIG_HOME', '.config'), 'lazy-mcp', 'token');
-  try {
-    const stat = fs.statSync(file);
-    const token = fs.readFileSync(file, 'utf8').trim();
-    if ((process.platform === 'win32' || (stat.mode & 0o077) === 0) && token.length >= 32) return { token, file };
-  } catch {
-    // none yet
-  }
-  const token = randomBytes(32).toString('base64url');
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${token}\n`, { mode: 0o600 });
-  fs.renameSync(tmp, file);
-  return { token, file };
+  return readOrCreateToken(path.join(xdgDir('XDG_CONFIG_HOME', '.config'), 'lazy-mcp', 'token'));
 }
 
 /** Config problems that leave nothing to serve are exit code 3. */
@@ -130,6 +129,9 @@ export function requireExplicitFilesRead(result: NormalizeResult, ctx: CliContex
   const read = new Set(result.files.map((f) => f.path));
   const unread = ctx.explicitFiles.filter((f) => !read.has(f.path));
   if (unread.length === 0) return;
+  // A path that is not a readable file (directory, FIFO, link loop...): the core's problem says what it is.
+  const unreadable = result.problems.filter((p) => p.severity === 'error' && unread.some((f) => f.path === p.file));
+  if (unreadable.length > 0) throw new CliError(unreadable.map((p) => `--config ${formatProblem(p)}`).join('\n'), 3);
   throw new CliError(
     unread.map((f) => `--config ${f.path}: could not tell which tool's format this is; add --format (one of claude-code, copilot-cli, open-code, vs-code, claude-desktop)`).join('\n'),
     3,

@@ -6,6 +6,7 @@ export type Event = { "type": "configApplied", servers: Array<ServerConfig>, }
   | { "type": "connectionOpened", conn: number, pid: number | null, }
   | { "type": "messageReceived", conn: number, message: string, }
   | { "type": "connectionClosed", conn: number, reason: string, exitCode: number | null, stderrTail: string | null, }
+  | { "type": "transportResolved", server: string, original: Transport, resolved: Transport, }
   | { "type": "httpStatus", conn: number, status: number, }
   | { "type": "timerFired", timer: number, }
   | { "type": "clientMessage", client: string, endpoint: Endpoint, message: string, }
@@ -265,6 +266,10 @@ export type NormalizeInput = { files: Array<FileInput>,
  */
 extraFiles: { [key in string]: string | null }, 
 /**
+ * `{file:...}` paths that exist but were not read, and what they are.
+ */
+unreadableFiles?: { [key in string]: string }, 
+/**
  * Absolute path of the user's home directory.
  */
 home: string, 
@@ -292,9 +297,15 @@ sources?: Array<ConfigFormat> | null, };
 
 export type FileInput = { path: string, 
 /**
- * `None`: the file does not exist.
+ * `None`: the file does not exist (or is `unreadable`).
  */
 content?: string | null, 
+/**
+ * The path exists but is not read: what it is, as the host found it
+ * ("is a directory", "is a symbolic link loop", "is a FIFO", "is larger
+ * than 4 MB", ...). Reported as an error problem naming the file.
+ */
+unreadable?: string | null, 
 /**
  * Only for a file outside the discovery plan: how to read it.
  */
@@ -378,7 +389,17 @@ loadedByVscode: boolean,
  * Stable hash of everything that affects launching the server (secrets are
  * hashed, never stored in clear). The catalogue cache is keyed by it.
  */
-fingerprint: string, };
+fingerprint: string, 
+/**
+ * Values that came from the environment (`${VAR}`, `{env:}`, `${env:}`)
+ * or a `{file:...}` (secret by origin), and the values the display rules
+ * mask (token-like arguments, env and header values, URL credentials).
+ * The display form masks them wherever they landed (command, args, url,
+ * cwd, ...), and the engine masks them in text about the server (stderr
+ * tails, errors, logs). Empty in a redacted copy; the launch uses the
+ * transport's real values.
+ */
+secretValues?: Array<string>, };
 
 export type SourceRef = { format: ConfigFormat, scope: ConfigScope, 
 /**

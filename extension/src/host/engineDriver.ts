@@ -22,6 +22,8 @@ export interface EngineHandle {
   handle(nowMs: number, eventJson: string): string;
   snapshot(): string;
   report(contextJson: string): string;
+  /** `text` about `server` with its secret values masked (the core knows them). */
+  maskText(server: string, text: string): string;
   free(): void;
 }
 
@@ -219,10 +221,23 @@ export class EngineDriver {
   private open(conn: number, server: string, transport: Transport, interactive: boolean): void {
     const resolved = this.deps.resolveTransport ? this.deps.resolveTransport(server, transport, interactive) : Promise.resolve(transport);
     resolved.then(
-      (t) => this.connect(conn, server, t),
+      (t) => {
+        // What connect-time variables became is secret: the engine masks it in text about the server.
+        if (t !== transport) this.handle({ type: 'transportResolved', server, original: transport, resolved: t });
+        this.connect(conn, server, t);
+      },
       (err: unknown) =>
         this.handle({ type: 'connectionClosed', conn, reason: err instanceof Error ? err.message : String(err), exitCode: null, stderrTail: null }),
     );
+  }
+
+  /** A connection's own line about `server`, its secret values masked by the core. */
+  private masked(server: string, text: string): string {
+    try {
+      return this.deps.core.call(() => this.engine.maskText(server, text));
+    } catch {
+      return `(a line about ${server} withheld: the core could not mask it)`;
+    }
   }
 
   private connect(conn: number, server: string, transport: Transport): void {
@@ -243,9 +258,9 @@ export class EngineDriver {
           if (info.httpStatus !== undefined) this.handle({ type: 'httpStatus', conn, status: info.httpStatus });
           this.handle({ type: 'connectionClosed', conn, reason: info.reason, exitCode: info.exitCode ?? null, stderrTail: info.stderrTail || null });
         },
-        onStderr: (line) => this.deps.log('debug', line, server),
+        onStderr: (line) => this.deps.log('debug', this.masked(server, line), server),
       },
-      { cwdFallback: this.deps.cwdFallback, log: (level, msg) => this.deps.log(level, msg, server) },
+      { cwdFallback: this.deps.cwdFallback, log: (level, msg) => this.deps.log(level, this.masked(server, msg), server) },
     );
     this.connections.set(conn, connection);
   }

@@ -9,6 +9,7 @@ import { ConfigSession } from './config/configSession';
 import type { DiscoveryInput, NormalizeResult, ServerConfig } from './config/configTypes';
 import { EngineDriver, type Announcement, type EndpointInfo } from './engineDriver';
 import { HttpGateway, type GatewaySession } from './gateway/httpGateway';
+import { LogThrottle } from './logThrottle';
 import type { ClientBody } from './gateway/jsonRpcShape';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -48,8 +49,12 @@ export class LazyHost {
   private reloading: Promise<NormalizeResult> | undefined;
   /** When a client last asked an endpoint for `tools/list` ('' = aggregate). */
   private readonly listedAt = new Map<string, number>();
+  /** Every log line of this host passes here: floods of similar lines are summarized. */
+  private readonly logThrottle: LogThrottle;
 
   constructor(private readonly opts: LazyHostOptions) {
+    this.logThrottle = new LogThrottle((level, message, server) => opts.log(level, message, server));
+    const log = this.logThrottle.log;
     this.config = new ConfigSession(opts.core, opts.discovery, opts.explicitFiles);
     this.gatewayToken = opts.gateway?.token ?? randomBytes(32).toString('base64url');
     this.gateway = opts.gateway
@@ -69,7 +74,7 @@ export class LazyHost {
             requireToken: opts.gateway.requireToken,
             sessionIdleMs: opts.gateway.sessionIdleMs,
             maxSessions: opts.gateway.maxSessions,
-            log: (level, message) => opts.log(level, message),
+            log: (level, message) => log(level, message),
           },
         )
       : undefined;
@@ -78,7 +83,7 @@ export class LazyHost {
       settingsJson: JSON.stringify({ workspaceFolders: opts.discovery.workspaceFolders, ...(opts.settings ?? {}) }),
       deliverToClient: (client, message) => (this.gateway ? this.gateway.deliver(client, message) : opts.deliverToClient?.(client, message)),
       store: opts.store,
-      log: (level, message, server) => opts.log(level, message, server),
+      log,
       onEndpointsChanged: (endpoints, aggregate) => {
         this.endpoints = endpoints;
         opts.onEndpointsChanged?.(endpoints, aggregate);
@@ -153,6 +158,7 @@ export class LazyHost {
     this.watcher?.dispose();
     await this.gateway?.stop();
     await this.driver.shutdown();
+    this.logThrottle.dispose();
   }
 }
 

@@ -35,6 +35,8 @@ pub(crate) struct EntryReader<'r> {
     pub failed: bool,
     /// Set when a `{file:...}` is still to be read by the host.
     pub waiting: bool,
+    /// Values substituted from the environment or files (secret by origin).
+    pub secrets: Vec<String>,
 }
 
 /// The entry's keys, by meaning.
@@ -528,8 +530,9 @@ impl EntryReader<'_> {
         if self.rules.variables_only_in_env_and_headers && !in_env_or_headers {
             return text.to_string();
         }
-        let (expanded, notes) = self.vars.expand(text);
-        for note in notes {
+        let (expanded, noted) = self.vars.expand_noted(text);
+        self.secrets.extend(noted.secrets);
+        for note in noted.notes {
             match note {
                 VariableNote::UnsetEnv { name, fatal: true } => {
                     let name = short(&name);
@@ -563,6 +566,31 @@ impl EntryReader<'_> {
                     range,
                     field,
                     format!("file `{path}` referenced by `{{file:...}}` does not exist"),
+                ),
+                VariableNote::RefusedFile { path, reason } => self.error(
+                    range,
+                    field,
+                    format!(
+                        "`{{file:...}}` names `{path}`, {reason}: Lazy MCP never reads it into a \
+                         server's launch (see docs/config-sources.md); remove the reference"
+                    ),
+                ),
+                VariableNote::UnreadableFile { path, reason } => self.error(
+                    range,
+                    field,
+                    format!(
+                        "`{{file:...}}` names `{path}`, which {reason}; only a regular file \
+                         of at most 4 MB is read"
+                    ),
+                ),
+                VariableNote::FileOutside { path, place } => self.report(
+                    Severity::Warning,
+                    range,
+                    Some(field),
+                    format!(
+                        "`{{file:...}}` reads `{path}`, {place}: its contents are passed to the \
+                         server; make sure this project should read it"
+                    ),
                 ),
                 VariableNote::UnknownInput(id) => self.report(
                     Severity::Warning,

@@ -37,7 +37,7 @@ pub use merge::Shadowed;
 pub use model::{ConfigFormat, ConfigScope, ServerConfig, SourceRef, ToolFilter, Transport};
 pub use normalize::{normalize, FileInput, FileReport, NormalizeInput, NormalizeResult};
 pub use problem::{Problem, Severity};
-pub use redact::{redact_url, MASK};
+pub use redact::{redact_url, resolved_values, MASK};
 
 /// `normalize` over JSON: a `NormalizeInput` in, a `NormalizeResult` out. Input
 /// that is not a valid `NormalizeInput` gives a result with one error problem

@@ -145,4 +145,14 @@ pub struct ServerConfig {
     /// Stable hash of everything that affects launching the server (secrets are
     /// hashed, never stored in clear). The catalogue cache is keyed by it.
     pub fingerprint: String,
+    /// Values that came from the environment (`${VAR}`, `{env:}`, `${env:}`)
+    /// or a `{file:...}` (secret by origin), and the values the display rules
+    /// mask (token-like arguments, env and header values, URL credentials).
+    /// The display form masks them wherever they landed (command, args, url,
+    /// cwd, ...), and the engine masks them in text about the server (stderr
+    /// tails, errors, logs). Empty in a redacted copy; the launch uses the
+    /// transport's real values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
+    pub secret_values: Vec<String>,
 }

@@ -11,6 +11,7 @@ use super::merge::{merge, Definition, Rank, Shadowed};
 use super::model::{ConfigFormat, ConfigScope, ServerConfig, SourceRef};
 use super::paths::Platform;
 use super::problem::{Problem, Severity};
+use super::redact::rule_masked_values;
 use super::variables::{VariableContext, VariableSyntax};
 use jsonc_parser::ast::Value;
 use serde::{Deserialize, Serialize};
@@ -22,9 +23,14 @@ use std::collections::{BTreeMap, BTreeSet};
 #[serde(rename_all = "camelCase")]
 pub struct FileInput {
     pub path: String,
-    /// `None`: the file does not exist.
+    /// `None`: the file does not exist (or is `unreadable`).
     #[serde(default)]
     pub content: Option<String>,
+    /// The path exists but is not read: what it is, as the host found it
+    /// ("is a directory", "is a symbolic link loop", "is a FIFO", "is larger
+    /// than 4 MB", ...). Reported as an error problem naming the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unreadable: Option<String>,
     /// Only for a file outside the discovery plan: how to read it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<ConfigFormat>,
@@ -47,6 +53,10 @@ pub struct NormalizeInput {
     /// Contents of files referenced by OpenCode `{file:...}` (`None` = missing).
     #[serde(default)]
     pub extra_files: BTreeMap<String, Option<String>>,
+    /// `{file:...}` paths that exist but were not read, and what they are.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<BTreeMap<String, String>>", optional))]
+    pub unreadable_files: BTreeMap<String, String>,
 }
 
 /// What happened to one file.
@@ -122,6 +132,11 @@ pub fn normalize(input: &NormalizeInput) -> NormalizeResult {
                     loaded_by_vscode: planned.is_some_and(|(_, c)| c.loaded_by_vscode),
                 },
             ),
+            (None, None) if file.unreadable.is_some() => {
+                let reason = file.unreadable.as_deref().unwrap_or_default();
+                state.problems.push(unreadable_problem(&file.path, reason));
+                continue;
+            }
             (None, None) => {
                 state.problems.push(Problem {
                     severity: Severity::Warning,
@@ -155,6 +170,21 @@ pub fn normalize(input: &NormalizeInput) -> NormalizeResult {
     }
 }
 
+/// A config path that exists but is not a file the host reads.
+fn unreadable_problem(path: &str, reason: &str) -> Problem {
+    Problem {
+        severity: Severity::Error,
+        file: path.to_string(),
+        line: 0,
+        column: 0,
+        server: None,
+        field: None,
+        message: format!(
+            "this path {reason}; it is ignored (a config file must be a regular file of at most 4 MB)"
+        ),
+    }
+}
+
 struct State<'i> {
     input: &'i NormalizeInput,
     platform: Platform,
@@ -175,12 +205,16 @@ impl State<'_> {
             scope: candidate.scope,
             workspace_folder: candidate.workspace_folder.clone(),
             loaded_by_vscode: candidate.loaded_by_vscode,
-            found: file.content.is_some(),
+            found: file.content.is_some() || file.unreadable.is_some(),
             server_count: 0,
             error: None,
             syntax_error: false,
         };
-        if let Some(content) = &file.content {
+        if let Some(reason) = &file.unreadable {
+            let problem = unreadable_problem(&file.path, reason);
+            self.problems.push(problem.clone());
+            report.error = Some(problem);
+        } else if let Some(content) = &file.content {
             match self.read_content(strip_bom(content), candidate, file_order) {
                 Ok(count) => report.server_count = count,
                 Err(problem) => {
@@ -295,7 +329,9 @@ impl State<'_> {
                 workspace_folders,
                 config_dir: self.platform.dirname(&candidate.path),
                 extra_files: &self.input.extra_files,
+                unreadable_files: &self.input.unreadable_files,
                 input_ids: input_ids.clone(),
+                project_file: site.scope != ConfigScope::User,
             };
             let mut reader = EntryReader {
                 rules,
@@ -307,10 +343,15 @@ impl State<'_> {
                 needs_files: &mut self.needs_files,
                 failed: false,
                 waiting: false,
+                secrets: Vec::new(),
             };
             let Some(read) = reader.read(key_position, &site.prop.value) else {
                 continue;
             };
+            let mut secret_values = std::mem::take(&mut reader.secrets);
+            secret_values.extend(rule_masked_values(&read.transport));
+            secret_values.sort();
+            secret_values.dedup();
             let (line, column) = lines.position(key_position.start);
             let folder_index = site.workspace_folder.as_ref().and_then(|folder| {
                 workspace_folders
@@ -336,6 +377,7 @@ impl State<'_> {
                 tool_exposure: read.tool_exposure,
                 source,
                 loaded_by_vscode: candidate.loaded_by_vscode,
+                secret_values,
             };
             self.definitions.push(Definition {
                 rank: Rank {

@@ -94,6 +94,44 @@ impl Platform {
         self.comparison_key(a) == self.comparison_key(b)
     }
 
+    /// `path` with `.` and `..` components resolved without touching the disk
+    /// (a `..` above the root stays at the root), separators unified.
+    pub(crate) fn lexically_normal(self, path: &str) -> String {
+        let sep = self.separator();
+        let mut parts: Vec<&str> = Vec::new();
+        let mut pieces = path.split(|c| self.is_separator(c));
+        let root = pieces.next().unwrap_or("");
+        for piece in pieces {
+            match piece {
+                "" | "." => {}
+                ".." => {
+                    parts.pop();
+                }
+                other => parts.push(other),
+            }
+        }
+        let mut out = root.to_string();
+        for part in parts {
+            out.push(sep);
+            out.push_str(part);
+        }
+        if out.is_empty() {
+            out.push(sep);
+        }
+        out
+    }
+
+    /// `path` is `folder` or inside it (both absolute and lexically normal).
+    pub(crate) fn is_within(self, path: &str, folder: &str) -> bool {
+        let path = self.comparison_key(path);
+        let folder = self.comparison_key(folder);
+        let sep = self.separator();
+        path == folder
+            || path
+                .strip_prefix(&folder)
+                .is_some_and(|rest| rest.starts_with(sep) || rest.starts_with('/'))
+    }
+
     /// An environment variable as the host passed it; names are case-insensitive
     /// on win32. Empty values count as set.
     pub(crate) fn env_var<'e>(
@@ -139,6 +177,20 @@ mod tests {
             "C:\\Users\\u\\.vscode\\mcp.json"
         );
         assert_eq!(Platform::Linux.join("/", "a"), "/a");
+    }
+
+    #[test]
+    fn lexically_normal_paths() {
+        let l = Platform::Linux;
+        assert_eq!(l.lexically_normal("/w/app/../../etc/shadow"), "/etc/shadow");
+        assert_eq!(l.lexically_normal("/w/./app//x"), "/w/app/x");
+        assert_eq!(l.lexically_normal("/../.."), "/");
+        assert!(l.is_within("/w/app/x", "/w/app"));
+        assert!(!l.is_within("/w/apple", "/w/app"));
+        assert!(l.is_within("/w/app", "/w/app/"));
+        let w = Platform::Win32;
+        assert_eq!(w.lexically_normal("C:\\w\\a\\..\\b"), "C:\\w\\b");
+        assert!(w.is_within("c:\\W\\x", "C:\\w"));
     }
 
     #[test]

@@ -38,6 +38,12 @@ pub(crate) enum VariableNote {
     UnknownInput(String),
     /// A `${...}` kept verbatim because the core cannot resolve it here.
     Unresolved(String),
+    /// `{file:...}` naming a file that is never read (`reason`: what it is).
+    RefusedFile { path: String, reason: &'static str },
+    /// `{file:...}` naming a path that exists but is not a readable file.
+    UnreadableFile { path: String, reason: String },
+    /// `{file:...}` of a project file naming a file elsewhere (read, with a warning).
+    FileOutside { path: String, place: &'static str },
 }
 
 /// Everything substitution needs to know about the file being read.
@@ -53,14 +59,35 @@ pub(crate) struct VariableContext<'a> {
     /// Folder of the config file (OpenCode `{file:...}` paths are relative to it).
     pub config_dir: String,
     pub extra_files: &'a BTreeMap<String, Option<String>>,
+    /// `{file:...}` paths the host found but did not read (what they are).
+    pub unreadable_files: &'a BTreeMap<String, String>,
     /// Ids declared in VS Code `inputs` (None = not VS Code).
     pub input_ids: Option<BTreeSet<String>>,
+    /// The file is a project (or local) one: `{file:...}` should stay inside
+    /// the project or the home folder.
+    pub project_file: bool,
+}
+
+/// What substitution produced besides the text.
+#[derive(Default)]
+pub(crate) struct Noted {
+    pub notes: Vec<VariableNote>,
+    /// Values that came from the environment or a `{file:...}`: secret by
+    /// origin, masked wherever they land in the display form.
+    pub secrets: Vec<String>,
 }
 
 impl VariableContext<'_> {
     /// `text` with every variable this format knows substituted.
+    #[cfg(test)]
     pub(crate) fn expand(&self, text: &str) -> (String, Vec<VariableNote>) {
-        let mut notes = Vec::new();
+        let (expanded, noted) = self.expand_noted(text);
+        (expanded, noted.notes)
+    }
+
+    /// `text` substituted, with notes and the secret-by-origin values used.
+    pub(crate) fn expand_noted(&self, text: &str) -> (String, Noted) {
+        let mut notes = Noted::default();
         let expanded = match self.syntax {
             VariableSyntax::Literal => text.to_string(),
             VariableSyntax::Claude => {
@@ -77,7 +104,7 @@ impl VariableContext<'_> {
         (expanded, notes)
     }
 
-    fn claude_variable(&self, inner: &str, notes: &mut Vec<VariableNote>) -> Option<String> {
+    fn claude_variable(&self, inner: &str, notes: &mut Noted) -> Option<String> {
         let (name, default) = match inner.split_once(":-") {
             Some((name, default)) => (name, Some(default)),
             None => (inner, None),
@@ -86,10 +113,10 @@ impl VariableContext<'_> {
             return None;
         }
         match (self.platform.env_var(self.env, name), default) {
-            (Some(value), _) => Some(value.to_string()),
+            (Some(value), _) => Some(notes.env_value(name, value)),
             (None, Some(default)) => Some(default.to_string()),
             (None, None) => {
-                notes.push(VariableNote::UnsetEnv {
+                notes.notes.push(VariableNote::UnsetEnv {
                     name: name.to_string(),
                     fatal: true,
                 });
@@ -99,7 +126,7 @@ impl VariableContext<'_> {
     }
 
     /// `$VAR` as well as `${VAR}` / `${VAR:-default}`.
-    fn shell_style(&self, text: &str, notes: &mut Vec<VariableNote>) -> String {
+    fn shell_style(&self, text: &str, notes: &mut Noted) -> String {
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
         while let Some(dollar) = rest.find('$') {
@@ -124,8 +151,8 @@ impl VariableContext<'_> {
                 out.push('$');
             } else {
                 match self.platform.env_var(self.env, name) {
-                    Some(value) => out.push_str(value),
-                    None => notes.push(VariableNote::UnsetEnv {
+                    Some(value) => out.push_str(&notes.env_value(name, value)),
+                    None => notes.notes.push(VariableNote::UnsetEnv {
                         name: name.to_string(),
                         fatal: false,
                     }),
@@ -137,12 +164,12 @@ impl VariableContext<'_> {
         out
     }
 
-    fn vscode_variable(&self, inner: &str, notes: &mut Vec<VariableNote>) -> Option<String> {
+    fn vscode_variable(&self, inner: &str, notes: &mut Noted) -> Option<String> {
         if let Some(name) = inner.strip_prefix("env:") {
             return match self.platform.env_var(self.env, name) {
-                Some(value) => Some(value.to_string()),
+                Some(value) => Some(notes.env_value(name, value)),
                 None => {
-                    notes.push(VariableNote::UnsetEnv {
+                    notes.notes.push(VariableNote::UnsetEnv {
                         name: name.to_string(),
                         fatal: true,
                     });
@@ -153,7 +180,7 @@ impl VariableContext<'_> {
         if let Some(id) = inner.strip_prefix("input:") {
             if let Some(ids) = &self.input_ids {
                 if !ids.contains(id) {
-                    notes.push(VariableNote::UnknownInput(id.to_string()));
+                    notes.notes.push(VariableNote::UnknownInput(id.to_string()));
                 }
             }
             return None;
@@ -164,7 +191,9 @@ impl VariableContext<'_> {
                 .iter()
                 .find(|folder| self.platform.basename(folder) == folder_name);
             if found.is_none() {
-                notes.push(VariableNote::Unresolved(format!("${{{inner}}}")));
+                notes
+                    .notes
+                    .push(VariableNote::Unresolved(format!("${{{inner}}}")));
             }
             return found.cloned();
         }
@@ -173,13 +202,17 @@ impl VariableContext<'_> {
             "pathSeparator" | "/" => Some(self.platform.separator().to_string()),
             "workspaceFolder" | "workspaceRoot" => {
                 if self.workspace_folder.is_none() {
-                    notes.push(VariableNote::Unresolved(format!("${{{inner}}}")));
+                    notes
+                        .notes
+                        .push(VariableNote::Unresolved(format!("${{{inner}}}")));
                 }
                 self.workspace_folder.map(str::to_string)
             }
             "workspaceFolderBasename" => {
                 if self.workspace_folder.is_none() {
-                    notes.push(VariableNote::Unresolved(format!("${{{inner}}}")));
+                    notes
+                        .notes
+                        .push(VariableNote::Unresolved(format!("${{{inner}}}")));
                 }
                 self.workspace_folder
                     .map(|folder| self.platform.basename(folder))
@@ -188,12 +221,12 @@ impl VariableContext<'_> {
         }
     }
 
-    fn opencode_variable(&self, inner: &str, notes: &mut Vec<VariableNote>) -> Option<String> {
+    fn opencode_variable(&self, inner: &str, notes: &mut Noted) -> Option<String> {
         if let Some(name) = inner.strip_prefix("env:") {
             return match self.platform.env_var(self.env, name) {
-                Some(value) => Some(value.to_string()),
+                Some(value) => Some(notes.env_value(name, value)),
                 None => {
-                    notes.push(VariableNote::UnsetEnv {
+                    notes.notes.push(VariableNote::UnsetEnv {
                         name: name.to_string(),
                         fatal: false,
                     });
@@ -203,29 +236,141 @@ impl VariableContext<'_> {
         }
         let reference = inner.strip_prefix("file:")?;
         let path = self.opencode_file_path(reference);
+        if let Some(reason) = file_reference_refused(self.platform, &path) {
+            notes.notes.push(VariableNote::RefusedFile { path, reason });
+            return Some(String::new());
+        }
+        if let Some(place) = self.file_reference_outside(&path) {
+            notes.notes.push(VariableNote::FileOutside {
+                path: path.clone(),
+                place,
+            });
+        }
+        if let Some(reason) = self.unreadable_files.get(&path) {
+            notes.notes.push(VariableNote::UnreadableFile {
+                path,
+                reason: reason.clone(),
+            });
+            return Some(String::new());
+        }
         match self.extra_files.get(&path) {
-            Some(Some(contents)) => Some(contents.trim().to_string()),
+            Some(Some(contents)) => Some(notes.secret(contents.trim())),
             Some(None) => {
-                notes.push(VariableNote::MissingFile(path));
+                notes.notes.push(VariableNote::MissingFile(path));
                 Some(String::new())
             }
             None => {
-                notes.push(VariableNote::NeedsFile(path));
+                notes.notes.push(VariableNote::NeedsFile(path));
                 Some(String::new())
             }
         }
     }
 
-    /// Absolute path of an OpenCode `{file:...}` reference.
+    /// Absolute path of an OpenCode `{file:...}` reference, `.`/`..` resolved.
     pub(crate) fn opencode_file_path(&self, reference: &str) -> String {
-        if let Some(rest) = reference.strip_prefix("~/") {
-            return self.platform.join(self.home, rest);
-        }
-        if self.platform.is_absolute(reference) {
-            return reference.to_string();
-        }
-        self.platform.join(&self.config_dir, reference)
+        let joined = if let Some(rest) = reference.strip_prefix("~/") {
+            self.platform.join(self.home, rest)
+        } else if self.platform.is_absolute(reference) {
+            reference.to_string()
+        } else {
+            self.platform.join(&self.config_dir, reference)
+        };
+        self.platform.lexically_normal(&joined)
     }
+
+    /// For a project file: where a `{file:...}` outside the project and the
+    /// home folder points (a cloned repository should not reach elsewhere).
+    fn file_reference_outside(&self, path: &str) -> Option<&'static str> {
+        if !self.project_file {
+            return None;
+        }
+        let inside = |folder: &str| !folder.is_empty() && self.platform.is_within(path, folder);
+        let allowed = self.workspace_folders.iter().any(|f| inside(f))
+            || self.workspace_folder.is_some_and(inside)
+            || inside(&self.config_dir)
+            || inside(self.home);
+        (!allowed).then_some("outside the project and your home folder")
+    }
+}
+
+/// Environment variables that name places or the user, never credentials:
+/// their values stay readable (a `${HOME}/bin/server` command is shown whole).
+const PUBLIC_ENV: &[&str] = &[
+    "HOME",
+    "USERPROFILE",
+    "USER",
+    "USERNAME",
+    "LOGNAME",
+    "PWD",
+    "PATH",
+    "SHELL",
+    "TMPDIR",
+    "TEMP",
+    "TMP",
+    "APPDATA",
+    "LOCALAPPDATA",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_STATE_HOME",
+    "XDG_RUNTIME_DIR",
+];
+
+impl Noted {
+    /// An environment variable's value: secret unless the name is a public one.
+    fn env_value(&mut self, name: &str, value: &str) -> String {
+        if PUBLIC_ENV
+            .iter()
+            .any(|public| public.eq_ignore_ascii_case(name))
+        {
+            value.to_string()
+        } else {
+            self.secret(value)
+        }
+    }
+
+    /// Record `value` as secret by origin (and each of its words, since an
+    /// OpenCode command string is split on whitespace) and return it.
+    fn secret(&mut self, value: &str) -> String {
+        if !value.trim().is_empty() {
+            self.secrets.push(value.to_string());
+            let words: Vec<&str> = value.split_whitespace().collect();
+            if words.len() > 1 {
+                self.secrets.extend(words.into_iter().map(str::to_string));
+            }
+        }
+        value.to_string()
+    }
+}
+
+/// Files a `{file:...}` never reads, whatever the config's scope: system
+/// secrets and kernel/device files (no MCP server needs them as an argument).
+pub(crate) fn file_reference_refused(platform: Platform, path: &str) -> Option<&'static str> {
+    if platform == Platform::Win32 {
+        return None;
+    }
+    const SYSTEM_SECRETS: &[&str] = &[
+        "/etc/shadow",
+        "/etc/shadow-",
+        "/etc/gshadow",
+        "/etc/gshadow-",
+        "/etc/master.passwd",
+        "/etc/sudoers",
+    ];
+    const SYSTEM_TREES: &[(&str, &str)] = &[
+        ("/etc/sudoers.d", "a system secret"),
+        ("/etc/ssh", "a system secret"),
+        ("/proc", "a kernel file"),
+        ("/sys", "a kernel file"),
+        ("/dev", "a device"),
+    ];
+    if SYSTEM_SECRETS.contains(&path) {
+        return Some("a system secret");
+    }
+    SYSTEM_TREES
+        .iter()
+        .find(|(tree, _)| platform.is_within(path, tree))
+        .map(|(_, what)| *what)
 }
 
 /// `[A-Za-z_][A-Za-z0-9_]*`
@@ -292,6 +437,8 @@ fn replace_delimited(
 mod tests {
     use super::*;
 
+    static NO_UNREADABLE: BTreeMap<String, String> = BTreeMap::new();
+
     fn context<'a>(
         syntax: VariableSyntax,
         env: &'a BTreeMap<String, String>,
@@ -307,7 +454,9 @@ mod tests {
             workspace_folders: folders,
             config_dir: "/w/app".to_string(),
             extra_files: extra,
+            unreadable_files: &NO_UNREADABLE,
             input_ids: Some(["token".to_string()].into_iter().collect()),
+            project_file: true,
         }
     }
 
@@ -409,7 +558,66 @@ mod tests {
                     fatal: false
                 },
                 VariableNote::MissingFile("/home/u/gone".into()),
+                VariableNote::FileOutside {
+                    path: "/abs".into(),
+                    place: "outside the project and your home folder"
+                },
                 VariableNote::NeedsFile("/abs".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn substituted_values_are_secret_by_origin() {
+        let env = BTreeMap::from([("KEY".to_string(), "env value".to_string())]);
+        let extra = BTreeMap::from([("/w/app/k".to_string(), Some(" file-v \n".to_string()))]);
+        let folders = vec!["/w/app".to_string()];
+        let ctx = context(VariableSyntax::OpenCode, &env, &extra, &folders);
+        let (text, noted) = ctx.expand_noted("a {env:KEY} {file:k}");
+        assert_eq!(text, "a env value file-v");
+        assert_eq!(noted.secrets, vec!["env value", "env", "value", "file-v"]);
+        let ctx = context(VariableSyntax::VsCode, &env, &extra, &folders);
+        let (_, noted) = ctx.expand_noted("${workspaceFolder} ${userHome} ${input:token}");
+        assert!(noted.secrets.is_empty(), "not secret: {:?}", noted.secrets);
+        for syntax in [VariableSyntax::Claude, VariableSyntax::Copilot] {
+            let ctx = context(syntax, &env, &extra, &folders);
+            assert_eq!(
+                ctx.expand_noted("${KEY}")
+                    .1
+                    .secrets
+                    .first()
+                    .map(String::as_str),
+                Some("env value")
+            );
+            assert!(ctx.expand_noted("${NOPE:-default}").1.secrets.is_empty());
+        }
+    }
+
+    #[test]
+    fn file_references_to_system_secrets_are_refused_and_dot_dot_resolved() {
+        let env = BTreeMap::new();
+        let extra = BTreeMap::from([("/etc/shadow".to_string(), Some("root:x".to_string()))]);
+        let folders = vec!["/w/app".to_string()];
+        let ctx = context(VariableSyntax::OpenCode, &env, &extra, &folders);
+        let (text, noted) = ctx.expand_noted("{file:../../../etc/shadow}");
+        assert_eq!(text, "");
+        assert!(noted.secrets.is_empty());
+        assert_eq!(
+            noted.notes,
+            vec![VariableNote::RefusedFile {
+                path: "/etc/shadow".into(),
+                reason: "a system secret"
+            }]
+        );
+        let (_, noted) = ctx.expand_noted("{file:/proc/self/environ}{file:~/.config/k}");
+        assert_eq!(
+            noted.notes,
+            vec![
+                VariableNote::RefusedFile {
+                    path: "/proc/self/environ".into(),
+                    reason: "a kernel file"
+                },
+                VariableNote::NeedsFile("/home/u/.config/k".into()),
             ]
         );
     }

@@ -2,7 +2,7 @@
 //! camelCase names: the host crosses the WASM boundary with JSON strings.
 
 use super::settings::Settings;
-use crate::config::model::ServerConfig;
+use crate::config::model::{ServerConfig, Transport};
 use serde::{Deserialize, Serialize};
 
 /// Engine-assigned id of one upstream connection (a process or an HTTP session).
@@ -53,6 +53,14 @@ pub enum Event {
         exit_code: Option<i32>,
         #[serde(default)]
         stderr_tail: Option<String>,
+    },
+    /// The host resolved connect-time variables (VS Code `${input:…}`) of the
+    /// transport of an `open` effect: the values they took are secret, and
+    /// are masked in text about the server like the config's own secrets.
+    TransportResolved {
+        server: String,
+        original: Transport,
+        resolved: Transport,
     },
     /// An HTTP status worth knowing (401/403 ⇒ NEEDS AUTH).
     HttpStatus { conn: ConnId, status: u16 },

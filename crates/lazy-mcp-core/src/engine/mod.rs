@@ -29,6 +29,7 @@ mod exposure;
 mod gateway;
 mod listing;
 pub mod roots;
+mod secret_text;
 pub mod settings;
 mod stable_hash;
 pub mod state;
@@ -293,7 +294,16 @@ impl Engine {
                 reason,
                 exit_code,
                 stderr_tail,
-            } => self.on_connection_closed(conn, &reason, exit_code, stderr_tail.as_deref()),
+            } => {
+                let reason = self.mask_for_conn(conn, reason);
+                let stderr_tail = stderr_tail.map(|tail| self.mask_for_conn(conn, tail));
+                self.on_connection_closed(conn, &reason, exit_code, stderr_tail.as_deref())
+            }
+            Event::TransportResolved {
+                server,
+                original,
+                resolved,
+            } => self.on_transport_resolved(&server, &original, &resolved),
             Event::HttpStatus { conn, status } => self.on_http_status(conn, status),
             Event::TimerFired { timer } => self.on_timer(timer),
             Event::ClientMessage {
@@ -373,6 +383,10 @@ impl Engine {
     // ---- small shared helpers -------------------------------------------------
 
     fn log(&mut self, level: LogLevel, server: Option<&str>, message: String) {
+        let message = match server {
+            Some(name) => self.mask_for_server(name, message),
+            None => message,
+        };
         self.effects.push(Effect::Log {
             level,
             server: server.map(str::to_string),

@@ -144,6 +144,7 @@ fn win32_normalize_matches_paths_case_insensitively() {
             ..FileInput::default()
         }],
         extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::new(),
     };
     let result = normalize(&input);
     assert!(result.problems.is_empty(), "{:#?}", result.problems);
@@ -184,6 +185,7 @@ fn normalize_skips_formats_left_out_of_sources() {
             },
         ],
         extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::new(),
     };
     input.discovery.sources = Some(vec![ConfigFormat::ClaudeCode]);
     let result = normalize(&input);

@@ -272,3 +272,69 @@ fn all_problems_of_an_entry_are_reported_in_one_pass() {
         "unknown server `type`; expected one of: stdio, http, sse"
     );
 }
+
+/// A config path that is a directory, a FIFO, a loop (what the host found) is
+/// an error naming the file and what it is, never "not found"; the same for
+/// a `{file:...}` reference.
+#[test]
+fn unreadable_config_paths_and_file_references_say_what_the_path_is() {
+    let input = lazy_mcp_core::config::NormalizeInput {
+        discovery: discovery(&[APP]),
+        files: vec![
+            FileInput {
+                path: "/work/app/.mcp.json".into(),
+                unreadable: Some("is a directory".into()),
+                ..FileInput::default()
+            },
+            FileInput {
+                path: "/tmp/odd-name".into(),
+                unreadable: Some("is a FIFO (named pipe)".into()),
+                ..FileInput::default()
+            },
+            FileInput {
+                path: "/work/app/opencode.json".into(),
+                content: Some(
+                    r#"{"mcp": {"s": {"type": "local", "command": ["x", "{file:k}"]}}}"#.into(),
+                ),
+                ..FileInput::default()
+            },
+        ],
+        extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::from([(
+            "/work/app/k".to_string(),
+            "is a symbolic link loop".to_string(),
+        )]),
+    };
+    let result = lazy_mcp_core::config::normalize(&input);
+    let text = |file: &str| {
+        result
+            .problems
+            .iter()
+            .filter(|p| p.file == file && p.severity == lazy_mcp_core::config::Severity::Error)
+            .map(|p| p.message.clone())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert!(
+        text("/work/app/.mcp.json").contains("is a directory"),
+        "{:#?}",
+        result.problems
+    );
+    assert!(
+        text("/tmp/odd-name").contains("FIFO"),
+        "{:#?}",
+        result.problems
+    );
+    let opencode = text("/work/app/opencode.json");
+    assert!(
+        opencode.contains("/work/app/k") && opencode.contains("symbolic link loop"),
+        "{opencode}"
+    );
+    let report = result
+        .files
+        .iter()
+        .find(|f| f.path == "/work/app/.mcp.json")
+        .unwrap();
+    assert!(report.found && report.error.is_some());
+    assert!(result.servers.is_empty());
+}

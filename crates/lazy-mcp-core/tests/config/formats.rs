@@ -147,6 +147,7 @@ fn copilot_home_moves_the_user_file() {
             ..FileInput::default()
         }],
         extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::new(),
     };
     input
         .discovery
@@ -175,6 +176,7 @@ fn opencode_v1_with_comments_string_command_and_file_reference() {
             ..FileInput::default()
         }],
         extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::new(),
     };
     input.extra_files.insert(
         "/work/app/secrets/context7.key".into(),
@@ -219,6 +221,7 @@ fn opencode_v2_servers_and_disabled() {
             ..FileInput::default()
         }],
         extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::new(),
     };
     input
         .extra_files
@@ -361,6 +364,7 @@ fn golden_all_formats() {
         })
         .collect(),
         extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::new(),
     };
     input.extra_files.insert(
         "/work/app/secrets/context7.key".into(),

@@ -82,6 +82,7 @@ pub fn run(folders: &[&str], files: &[(&str, Option<&str>)]) -> NormalizeResult 
             })
             .collect(),
         extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::new(),
     })
 }
 

@@ -167,6 +167,7 @@ proptest! {
             discovery,
             files,
             extra_files: BTreeMap::new(),
+            unreadable_files: BTreeMap::new(),
         };
         let result = normalize(&input);
         let json = serde_json::to_string(&input).unwrap();

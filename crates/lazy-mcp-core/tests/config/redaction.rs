@@ -1,7 +1,7 @@
 //! Display form and problem messages never contain a secret value.
 
 use super::*;
-use lazy_mcp_core::config::{Transport, MASK};
+use lazy_mcp_core::config::{Severity, Transport, MASK};
 
 fn all_fixtures_with_secrets() -> NormalizeResult {
     let mut input = lazy_mcp_core::config::NormalizeInput {
@@ -39,6 +39,7 @@ fn all_fixtures_with_secrets() -> NormalizeResult {
             },
         ],
         extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::new(),
     };
     input.extra_files.insert(
         "/work/app/secrets/context7.key".into(),
@@ -121,4 +122,106 @@ fn secret_arguments_are_masked() {
     let shown = serde_json::to_string(&server(&result, "s").redacted()).unwrap();
     assert!(!shown.contains("arg-secret"), "{shown}");
     assert!(shown.contains("8080"));
+}
+
+/// Values from `{file:}`, `{env:}` and `${VAR}` are secret by origin: masked
+/// wherever they land, in every format, while the launch keeps them.
+#[test]
+fn secrets_by_origin_are_masked_wherever_they_land() {
+    let opencode = r#"{"mcp": {"oc": {"type": "local",
+      "command": ["node", "{file:secrets/token.txt}", "--x={env:MY_TOKEN}", "https://h/{env:MY_TOKEN}/mcp"]}}}"#;
+    let claude = r#"{"mcpServers": {"cl": {"command": "srv", "args": ["${MY_TOKEN}", "pre-${MY_TOKEN}"],
+      "cwd": "/srv/${MY_TOKEN}"},
+      "web": {"type": "http", "url": "https://h/p/${MY_TOKEN}/mcp"}}}"#;
+    let vscode = r#"{"servers": {"vs": {"command": "srv", "args": ["plain ${env:MY_TOKEN}"]}}}"#;
+    let copilot = r#"{"mcpServers": {"co": {"type": "local", "command": "srv", "args": [],
+      "env": {"K": "$MY_TOKEN"}}}}"#;
+    let mut input = lazy_mcp_core::config::NormalizeInput {
+        discovery: discovery(&[APP]),
+        files: [
+            ("/work/app/opencode.json", opencode),
+            ("/work/app/.mcp.json", claude),
+            ("/work/app/.vscode/mcp.json", vscode),
+            ("/home/dev/.copilot/mcp-config.json", copilot),
+        ]
+        .iter()
+        .map(|(path, content)| FileInput {
+            path: path.to_string(),
+            content: Some(content.to_string()),
+            ..FileInput::default()
+        })
+        .collect(),
+        extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::new(),
+    };
+    input
+        .discovery
+        .env
+        .insert("MY_TOKEN".into(), "origin-env-secret".into());
+    input.extra_files.insert(
+        "/work/app/secrets/token.txt".into(),
+        Some("file secret words\n".into()),
+    );
+    let result = normalize(&input);
+    assert_eq!(result.servers.len(), 5, "{:#?}", result.problems);
+    let raw = serde_json::to_string(&result.servers).unwrap();
+    assert!(raw.contains("origin-env-secret") && raw.contains("file secret words"));
+    let fingerprints: Vec<&str> = result
+        .servers
+        .iter()
+        .map(|s| s.fingerprint.as_str())
+        .collect();
+    let redacted: Vec<ServerConfig> = result.servers.iter().map(ServerConfig::redacted).collect();
+    let shown = serde_json::to_string(&redacted).unwrap();
+    for secret in ["origin-env-secret", "file secret words", "secret words"] {
+        assert!(!shown.contains(secret), "{secret} visible in {shown}");
+    }
+    assert!(shown.contains("pre-••••"), "{shown}");
+    assert!(shown.contains("https://h/p/••••/mcp"), "{shown}");
+    let after: Vec<&str> = redacted.iter().map(|s| s.fingerprint.as_str()).collect();
+    assert_eq!(fingerprints, after);
+}
+
+#[test]
+fn file_references_to_system_secrets_and_outside_the_project_are_problems() {
+    let content = "{\"mcp\": {\n  \"shadow\": {\"type\": \"local\", \"command\": [\"srv\", \"{file:../../etc/shadow}\"]},\n  \"outside\": {\"type\": \"local\", \"command\": [\"srv\", \"{file:/opt/keys/k}\"]}\n}}";
+    let mut input = lazy_mcp_core::config::NormalizeInput {
+        discovery: discovery(&[APP]),
+        files: vec![FileInput {
+            path: "/work/app/opencode.json".into(),
+            content: Some(content.into()),
+            ..FileInput::default()
+        }],
+        extra_files: BTreeMap::new(),
+        unreadable_files: BTreeMap::new(),
+    };
+    input
+        .extra_files
+        .insert("/opt/keys/k".into(), Some("outside-secret".into()));
+    let result = normalize(&input);
+    // /etc/shadow is never asked for, and its server is not loaded.
+    assert!(!result.needs_files.iter().any(|p| p.contains("shadow")));
+    let shadow = result
+        .problems
+        .iter()
+        .find(|p| p.server.as_deref() == Some("shadow"))
+        .unwrap();
+    assert_eq!(
+        (shadow.severity, shadow.line, shadow.column),
+        (Severity::Error, 2, 50)
+    );
+    assert!(shadow.message.contains("/etc/shadow"), "{}", shadow.message);
+    let outside = result
+        .problems
+        .iter()
+        .find(|p| p.server.as_deref() == Some("outside"))
+        .unwrap();
+    assert_eq!((outside.severity, outside.line), (Severity::Warning, 3));
+    assert!(
+        outside.message.contains("/opt/keys/k"),
+        "{}",
+        outside.message
+    );
+    assert_eq!(result.servers.len(), 1);
+    assert_eq!(result.servers[0].name, "outside");
 }

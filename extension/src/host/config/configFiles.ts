@@ -3,23 +3,13 @@
 // fs.watchFile works the same for files, missing files, and files outside any
 // workspace, in VS Code and in the CLI.
 import * as fs from 'node:fs';
+import { type ReadResult, readConfigFile } from './readConfigFile';
 
-export interface FileInput {
-  path: string;
-  /** null = the file does not exist (or cannot be read). */
-  content: string | null;
-}
+export type FileInput = ReadResult;
 
+/** Each path read as a config file: content, null when missing, or what it is when unreadable. */
 export async function readFiles(paths: readonly string[]): Promise<FileInput[]> {
-  return Promise.all(
-    paths.map(async (p) => {
-      try {
-        return { path: p, content: await fs.promises.readFile(p, 'utf8') };
-      } catch {
-        return { path: p, content: null };
-      }
-    }),
-  );
+  return Promise.all(paths.map((p) => readConfigFile(p)));
 }
 
 export class ConfigWatcher {

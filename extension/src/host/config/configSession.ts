@@ -40,19 +40,23 @@ export class ConfigSession {
     }));
     const files: FileInput[] = [...planned, ...explicit];
     const extraFiles: Record<string, string | null> = {};
+    const unreadableFiles: Record<string, string> = {};
 
-    let result = this.normalize(files, extraFiles);
+    let result = this.normalize(files, extraFiles, unreadableFiles);
     for (let round = 0; round < maxFileRounds && result.needsFiles.length > 0; round++) {
-      for (const f of await readFiles(result.needsFiles)) extraFiles[f.path] = f.content;
-      result = this.normalize(files, extraFiles);
+      for (const f of await readFiles(result.needsFiles)) {
+        if (f.unreadable !== undefined) unreadableFiles[f.path] = f.unreadable;
+        else extraFiles[f.path] = f.content;
+      }
+      result = this.normalize(files, extraFiles, unreadableFiles);
     }
 
     // A file that stopped parsing keeps contributing its last good version.
     const brokenReports = new Map(result.files.filter((f) => f.found && f.error && this.lastGood.has(f.path)).map((f) => [f.path, f]));
     if (brokenReports.size > 0) {
       const brokenProblems = [...brokenReports.values()].flatMap((f) => (f.error ? [f.error] : []));
-      const patched = files.map((f) => (brokenReports.has(f.path) ? { ...f, content: this.lastGood.get(f.path) ?? null } : f));
-      result = this.normalize(patched, extraFiles);
+      const patched = files.map((f) => (brokenReports.has(f.path) ? { ...f, unreadable: undefined, content: this.lastGood.get(f.path) ?? null } : f));
+      result = this.normalize(patched, extraFiles, unreadableFiles);
       result.problems = [...brokenProblems, ...result.problems];
       // The report still says what is wrong with the saved file (and whether it is a syntax error).
       for (const f of result.files) {
@@ -66,12 +70,12 @@ export class ConfigSession {
       if (f.found && !f.error && !f.usingLastGood && typeof content === 'string') this.lastGood.set(f.path, content);
       if (!f.found) this.lastGood.delete(f.path);
     }
-    this.watched = [...files.map((f) => f.path), ...Object.keys(extraFiles)];
+    this.watched = [...files.map((f) => f.path), ...Object.keys(extraFiles), ...Object.keys(unreadableFiles)];
     return result;
   }
 
-  private normalize(files: FileInput[], extraFiles: Record<string, string | null>): NormalizeResult {
-    const input = JSON.stringify({ ...this.discovery, files, extraFiles });
+  private normalize(files: FileInput[], extraFiles: Record<string, string | null>, unreadableFiles: Record<string, string>): NormalizeResult {
+    const input = JSON.stringify({ ...this.discovery, files, extraFiles, unreadableFiles });
     return JSON.parse(this.core.call((c) => c.normalizeConfig(input))) as NormalizeResult;
   }
 }

@@ -1,0 +1,83 @@
+// Reads one config file (or `{file:...}` reference) safely: only a regular
+// file, at most `maxConfigFileBytes`, opened non-blocking so a FIFO swapped in
+// cannot hang us. Anything else is reported as what it is (a directory, a
+// symbolic link loop, a FIFO, a device, too big), never as "not found", and
+// nothing of it is read.
+import * as fs from 'node:fs';
+
+/** The most a config file (or a `{file:...}` secret) may be. */
+export const maxConfigFileBytes = 4 * 1024 * 1024;
+
+export interface ReadResult {
+  path: string;
+  /** null = not read: missing, or `unreadable` says what the path is. */
+  content: string | null;
+  unreadable?: string;
+}
+
+export async function readConfigFile(p: string, maxBytes = maxConfigFileBytes): Promise<ReadResult> {
+  const unreadable = (what: string): ReadResult => ({ path: p, content: null, unreadable: what });
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.stat(p);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return unreadable('is a symbolic link loop');
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      const link = await fs.promises.lstat(p).catch(() => undefined);
+      return link?.isSymbolicLink() ? unreadable('is a symbolic link to a file that does not exist') : { path: p, content: null };
+    }
+    return unreadable(notReadable(code));
+  }
+  const kind = notARegularFile(stat);
+  if (kind) return unreadable(kind);
+  if (stat.size > maxBytes) return unreadable(tooBig(stat.size, maxBytes));
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(p, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    return unreadable(notReadable((err as NodeJS.ErrnoException).code));
+  }
+  try {
+    // The path may have been replaced between the stat and the open.
+    const opened = await handle.stat();
+    const openedKind = notARegularFile(opened);
+    if (openedKind) return unreadable(openedKind);
+    const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(opened.size + 1, 64 * 1024)));
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) break;
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > maxBytes) return unreadable(tooBig(length, maxBytes));
+    return { path: p, content: buffer.subarray(0, length).toString('utf8') };
+  } catch (err) {
+    return unreadable(notReadable((err as NodeJS.ErrnoException).code));
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** What a path that is not a regular file is ("is a directory", ...); undefined for a regular file. */
+export function notARegularFile(stat: fs.Stats): string | undefined {
+  if (stat.isFile()) return undefined;
+  if (stat.isDirectory()) return 'is a directory';
+  if (stat.isFIFO()) return 'is a FIFO (named pipe)';
+  if (stat.isSocket()) return 'is a socket';
+  if (stat.isCharacterDevice()) return 'is a character device';
+  if (stat.isBlockDevice()) return 'is a block device';
+  return 'is not a regular file';
+}
+
+function tooBig(size: number, maxBytes: number): string {
+  const mb = (n: number): string => `${Math.round((n / (1024 * 1024)) * 10) / 10} MB`;
+  return `is larger than ${mb(maxBytes)} (${size > maxBytes + 1 ? mb(size) : 'it kept growing while read'})`;
+}
+
+function notReadable(code: string | undefined): string {
+  if (code === 'EACCES' || code === 'EPERM') return 'cannot be read (permission denied)';
+  if (code === 'EISDIR') return 'is a directory';
+  return `cannot be read (${code ?? 'unknown error'})`;
+}
