@@ -318,8 +318,12 @@ export class Controller implements vscode.Disposable {
     }
     if (this.stopped || !listed()) return;
     // VS Code keeps the listed tools (cached) and reconnects on their first use. Closing its
-    // session now makes "MCP: List Servers" say Stopped for every server nobody used yet,
-    // instead of Running for a catalogued-only one (README: VS Code's own MCP UI).
+    // session makes "MCP: List Servers" say Stopped for every server nobody used yet,
+    // instead of Running for a catalogued-only one (README: VS Code's own MCP UI). A call
+    // VS Code sent right after listing must not be cancelled by the stop: give it a moment
+    // to arrive, and leave a session that is answering one (VS Code is using it).
+    await new Promise((r) => setTimeout(r, 300));
+    if (this.stopped || !current() || this.host.gateway?.isAnswering(def.endpoint)) return;
     await vscode.commands.executeCommand('workbench.mcp.stopServer', id).then(undefined, (err: unknown) => this.write('debug', `could not close VS Code's session with ${def.name}: ${String(err)}`));
   }
 

@@ -35,6 +35,9 @@ if (phase === 'dev') {
       if (!vscodeEndsSessionsOnStop) this.skip();
       const lazy = await api();
       assert.equal(stateOf(lazy, 'memory'), 'CONNECTED');
+      // Whatever the earlier tests left, a use opens (or keeps) VS Code's session.
+      const readGraph = toolsOf('memory').find((t) => t.name.endsWith('_read_graph'));
+      await vscode.lm.invokeTool(readGraph.name, { input: {}, toolInvocationToken: undefined });
       assert.ok(lazy.gatewaySessions('memory') >= 1, 'VS Code holds a session with memory after using it');
       await vscode.commands.executeCommand('workbench.mcp.stopServer', 'lazy-mcp.lazy-mcp/memory');
       await waitFor("VS Code's session with memory closed", () => lazy.gatewaySessions('memory') === 0, 20_000);

@@ -143,6 +143,11 @@ export class HttpGateway {
     for (const s of this.sessions.values()) if (s.endpoint === endpoint) this.deliver(s.id, message);
   }
 
+  /** Whether a client of the endpoint is waiting for an answer now. */
+  isAnswering(endpoint: string): boolean {
+    return [...this.sessions.values()].some((s) => s.endpoint === endpoint && s.exchanges.size > 0);
+  }
+
   sessionsOf(endpoint: string): string[] {
     return [...this.sessions.values()].filter((s) => s.endpoint === endpoint).map((s) => s.id);
   }
