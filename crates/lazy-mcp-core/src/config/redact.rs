@@ -382,17 +382,8 @@ fn redact_word(arg: &str) -> String {
             return format!("{scheme} {MASK}");
         }
     }
-    let header = redact_header_arg(arg, false);
-    if header != arg {
-        return header;
-    }
-    if looks_like_token(arg) {
-        MASK.to_string()
-    } else if arg.contains("://") {
-        redact_url(arg)
-    } else {
-        arg.to_string()
-    }
+    // A secret-like header, else a token-like string or a URL.
+    redact_header_arg(arg, false)
 }
 
 /// `Name: value` masked when the name is secret-like (or always, for the
