@@ -1218,6 +1218,26 @@ fn diagnostics_tell_what_each_server_is_doing() {
     assert!(json["servers"][0]["stateSinceMs"].is_u64());
 }
 
+/// Server `memory` dies with `reason` and `stderr` while client "c" waits for a
+/// call: what the client, the log and the snapshot then show.
+fn crash_during_a_call(sim: &mut Sim, reason: &str, stderr: &str) -> [String; 3] {
+    sim.fakes.get_mut("memory").unwrap().behavior = Behavior::CallHangs;
+    sim.client("c", server_endpoint("memory"), call(1, "echo"));
+    let conn = sim.conn_of("memory").unwrap();
+    sim.live.remove(&conn);
+    sim.send(Event::ConnectionClosed {
+        conn,
+        reason: reason.into(),
+        exit_code: Some(1),
+        stderr_tail: Some(stderr.into()),
+    });
+    [
+        sim.reply_to("c", json!(1)).unwrap().to_string(),
+        sim.logs().join("\n"),
+        serde_json::to_string(&sim.engine.snapshot()).unwrap(),
+    ]
+}
+
 #[test]
 fn secret_values_echoed_by_a_server_are_masked_in_errors_logs_and_snapshot() {
     let mut sim = Sim::new(Settings::default());
@@ -1226,19 +1246,11 @@ fn secret_values_echoed_by_a_server_are_masked_in_errors_logs_and_snapshot() {
     let mut server = config("memory");
     server.secret_values = vec!["planted-origin-secret".into()];
     sim.apply(vec![server]);
-    sim.fakes.get_mut("memory").unwrap().behavior = Behavior::CallHangs;
-    sim.client("c", server_endpoint("memory"), call(1, "echo"));
-    let conn = sim.conn_of("memory").unwrap();
-    sim.live.remove(&conn);
-    sim.send(Event::ConnectionClosed {
-        conn,
-        reason: "spawn /opt/planted-origin-secret ENOENT".into(),
-        exit_code: Some(1),
-        stderr_tail: Some("started with --key planted-origin-secret".into()),
-    });
-    let reply = sim.reply_to("c", json!(1)).unwrap().to_string();
-    let logs = sim.logs().join("\n");
-    let snapshot = serde_json::to_string(&sim.engine.snapshot()).unwrap();
+    let [reply, logs, snapshot] = crash_during_a_call(
+        &mut sim,
+        "spawn /opt/planted-origin-secret ENOENT",
+        "started with --key planted-origin-secret",
+    );
     for shown in [&reply, &logs, &snapshot] {
         assert!(!shown.contains("planted-origin-secret"), "{shown}");
     }
@@ -1264,19 +1276,8 @@ fn input_values_resolved_at_connect_time_are_masked_like_config_secrets() {
         original: stdio("--key=${input:api}"),
         resolved: stdio("--key=typed-input-secret"),
     });
-    sim.fakes.get_mut("memory").unwrap().behavior = Behavior::CallHangs;
-    sim.client("c", server_endpoint("memory"), call(1, "echo"));
-    let conn = sim.conn_of("memory").unwrap();
-    sim.live.remove(&conn);
-    sim.send(Event::ConnectionClosed {
-        conn,
-        reason: "exited".into(),
-        exit_code: Some(1),
-        stderr_tail: Some("bad key typed-input-secret".into()),
-    });
-    let reply = sim.reply_to("c", json!(1)).unwrap().to_string();
-    let logs = sim.logs().join("\n");
-    let snapshot = serde_json::to_string(&sim.engine.snapshot()).unwrap();
+    let [reply, logs, snapshot] =
+        crash_during_a_call(&mut sim, "exited", "bad key typed-input-secret");
     for shown in [&reply, &logs, &snapshot] {
         assert!(!shown.contains("typed-input-secret"), "{shown}");
     }
