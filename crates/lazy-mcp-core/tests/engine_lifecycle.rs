@@ -77,10 +77,11 @@ fn warm_start_spawns_nothing_and_answers_lists_from_the_catalogue() {
         request(3, "server/discover"),
     );
     assert_eq!(
-        sim.reply_to("vscode", json!(3)).unwrap()["error"]["code"],
-        -32601,
-        "a dual-era client falls back to initialize"
+        sim.reply_to("vscode", json!(3)).unwrap()["result"]["supportedVersions"],
+        json!(["2026-07-28"]),
+        "answered from the catalogue too (engine_modern_clients.rs)"
     );
+    assert_eq!(sim.opens(), 0, "discover never spawns");
     let endpoints: Vec<_> = sim
         .effects
         .iter()

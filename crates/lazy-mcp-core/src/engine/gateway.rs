@@ -44,11 +44,19 @@ impl Engine {
                 endpoint: endpoint.clone(),
                 capabilities: json!({}),
                 identity: client.clone(),
+                modern: Default::default(),
             });
         session.endpoint = endpoint.clone();
         match message {
-            Message::Request { id, method, params } => {
-                self.on_client_request(&client, &endpoint, id, &method, params)
+            Message::Request {
+                id,
+                method,
+                mut params,
+            } => {
+                if self.begin_request_era(&client, &id, &method, &mut params) {
+                    self.on_client_request(&client, &endpoint, id, &method, params);
+                    self.end_request_era(&client);
+                }
             }
             Message::Notification { method, params } => {
                 self.on_client_notification(&client, &method, params)
@@ -105,14 +113,13 @@ impl Engine {
                 self.reply(client, jsonrpc::success(id, result));
             }
             "ping" | "logging/setLevel" => self.reply(client, jsonrpc::success(id, json!({}))),
-            // We are an initialize-era server: a dual-era (2026-07-28) client falls
-            // back to `initialize` on this error, as its backward-compatibility rules say.
-            "server/discover" => self.reply_error(
-                client,
-                id,
-                jsonrpc::METHOD_NOT_FOUND,
-                "Lazy MCP speaks the initialize handshake (protocol versions 2024-11-05 to 2025-11-25)",
-            ),
+            // The modern era's handshake-free introduction (also answered to a
+            // client that sends it without an envelope: nothing depends on it).
+            "server/discover" => {
+                let initialize = self.initialize_result(endpoint, None);
+                let result = self.discover_answer(&initialize);
+                self.reply(client, jsonrpc::success(id, result));
+            }
             "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
                 let kind = match method {
                     "tools/list" => ListKind::Tools,
@@ -123,6 +130,7 @@ impl Engine {
                 let items = self.list_for(client, endpoint, kind);
                 let mut result = serde_json::Map::new();
                 result.insert(kind.result_field().into(), Value::from(items));
+                crate::protocol::gateway_discover::add_cache_hints(&mut result);
                 self.reply(client, jsonrpc::success(id, Value::Object(result)));
             }
             _ if CALL_METHODS.contains(&method) => {
@@ -437,6 +445,7 @@ impl Engine {
         let Some(request_id) = params.as_ref().and_then(|p| p.get("requestId")).cloned() else {
             return;
         };
+        self.forget_modern_request(client, &request_id);
         // Still waiting for the connect: just drop it.
         for server in self.servers.values_mut() {
             server

@@ -28,6 +28,7 @@ pub mod events;
 mod exposure;
 mod gateway;
 mod listing;
+mod modern_clients;
 pub mod roots;
 mod secret_text;
 pub mod settings;
@@ -226,6 +227,8 @@ struct ClientSession {
     capabilities: Value,
     /// `clientInfo.name` from `initialize` (else the session id): loaded tools are kept per identity.
     identity: String,
+    /// Modern-era (2026-07-28) requests of this client in flight (`modern_clients.rs`).
+    modern: modern_clients::ModernRequests,
 }
 
 #[derive(Debug)]
@@ -444,7 +447,8 @@ impl Engine {
         }
     }
 
-    fn reply(&mut self, client: &str, message: Value) {
+    fn reply(&mut self, client: &str, mut message: Value) {
+        self.stamp_modern_reply(client, &mut message);
         self.effects.push(Effect::Reply {
             client: client.to_string(),
             message: message.to_string(),

@@ -167,7 +167,11 @@ impl Engine {
 
     /// Who a client is for its loaded set: its `clientInfo.name`, so a client that
     /// reconnects (VS Code restarting a definition) keeps what it loaded.
+    /// A modern-era request is keyed by its own `clientInfo` (`modern_clients.rs`).
     pub(super) fn identity_of(&self, client: &str) -> String {
+        if let Some(modern) = self.modern_request_identity(client) {
+            return modern;
+        }
         self.clients
             .get(client)
             .map(|s| s.identity.clone())

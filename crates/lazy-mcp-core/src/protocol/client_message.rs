@@ -92,6 +92,9 @@ pub struct ClientEnvelope {
     /// The error answer, when the message cannot be served (the engine sends the same).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorShape>,
+    /// A modern-era (2026-07-28) request or `server/discover`: served without a session.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub sessionless: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -104,6 +107,9 @@ pub struct ErrorShape {
 pub struct ClientBody {
     pub batch: bool,
     pub messages: Vec<ClientEnvelope>,
+    /// A body with no `initialize` and a sessionless request: the HTTP gateway
+    /// serves it without a session (and starts none).
+    pub sessionless: bool,
 }
 
 /// The envelope of one message, as the engine will read it.
@@ -115,6 +121,7 @@ pub fn envelope(text: &str) -> ClientEnvelope {
         method: None,
         progress_token: None,
         error: None,
+        sessionless: false,
     };
     match parse_client(text) {
         Ok(Message::Request { id, method, params }) => {
@@ -125,6 +132,7 @@ pub fn envelope(text: &str) -> ClientEnvelope {
                 .and_then(|p| p.pointer("/_meta/progressToken"))
                 .filter(|token| is_valid_id(token))
                 .cloned();
+            envelope.sessionless = super::modern_request::is_sessionless(&method, params.as_ref());
             envelope.method = Some(method);
         }
         Ok(Message::Notification { method, .. }) => envelope.method = Some(method),
@@ -155,10 +163,7 @@ pub fn client_body(body: &str) -> ClientBody {
         .filter_map(|&(start, end)| body.get(start..end))
         .collect();
     if shape.top != TopLevel::Array || elements.is_empty() {
-        return ClientBody {
-            batch: false,
-            messages: vec![envelope(body)],
-        };
+        return with_session_need(false, vec![envelope(body)]);
     }
     let messages = elements
         .into_iter()
@@ -167,16 +172,25 @@ pub fn client_body(body: &str) -> ClientBody {
             ..envelope(text)
         })
         .collect();
+    with_session_need(true, messages)
+}
+
+fn with_session_need(batch: bool, messages: Vec<ClientEnvelope>) -> ClientBody {
+    let initializes = messages
+        .iter()
+        .any(|m| m.method.as_deref() == Some("initialize"));
+    let sessionless = !initializes && messages.iter().any(|m| m.sessionless);
     ClientBody {
-        batch: true,
+        batch,
         messages,
+        sessionless,
     }
 }
 
 /// [`client_body`] as JSON, for the host's gateway.
 pub fn client_body_json(body: &str) -> String {
     serde_json::to_string(&client_body(body))
-        .unwrap_or_else(|_| "{\"batch\":false,\"messages\":[]}".into())
+        .unwrap_or_else(|_| "{\"batch\":false,\"messages\":[],\"sessionless\":false}".into())
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 
 pub mod client_handshake;
 pub mod client_message;
+pub mod gateway_discover;
 pub mod gateway_handshake;
 pub mod jsonrpc;
+pub mod modern_request;
 pub mod outline;
 pub mod versions;

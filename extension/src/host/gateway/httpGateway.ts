@@ -67,6 +67,8 @@ interface SessionState extends GatewaySession {
   /** Messages with no open stream yet, delivered when the client opens its GET stream. */
   backlog: string[];
   lastActiveMs: number;
+  /** Serves one sessionless (modern-era) body and ends with it; never named to the client. */
+  oneShot?: boolean;
 }
 
 const backlogLimit = 256;
@@ -315,6 +317,13 @@ export class HttpGateway {
     const messages = body.messages;
     const texts = messages.map((m) => m.text ?? text);
     let session = existing;
+    if (!session && body.sessionless) {
+      // The modern era has no sessions: a session of our own for this body only,
+      // so answers and progress route as usual; ended when the body is answered.
+      session = { id: randomUUID(), endpoint, exchanges: new Set(), getStream: undefined, backlog: [], lastActiveMs: Date.now(), oneShot: true };
+      this.sessions.set(session.id, session);
+      this.evictBeyondCap(session);
+    }
     if (!session) {
       if (!messages.some((m) => m.method === 'initialize')) {
         const only = body.batch ? undefined : messages[0];
@@ -330,8 +339,9 @@ export class HttpGateway {
     }
     const requests = messages.filter((m) => m.expectsReply);
     if (requests.length === 0) {
-      res.writeHead(202, { 'Mcp-Session-Id': session.id }).end();
+      res.writeHead(202, sessionHeader(session)).end();
       for (const m of texts) this.handler.onClientMessage(session, m);
+      if (session.oneShot) this.dropSession(session);
       return;
     }
     const ex: PostExchange = {
@@ -344,7 +354,11 @@ export class HttpGateway {
     };
     const open = session;
     open.exchanges.add(ex);
-    res.on('close', () => open.exchanges.delete(ex));
+    res.on('close', () => {
+      open.exchanges.delete(ex);
+      // A one-shot session whose client went away: its calls are cancelled.
+      if (open.oneShot && this.sessions.get(open.id) === open) this.dropSession(open);
+    });
     this.guarded(res, ex, () => {
       for (const m of texts) this.handler.onClientMessage(open, m);
       // Answered synchronously (lists from the catalogue): one plain JSON reply.
@@ -354,7 +368,8 @@ export class HttpGateway {
       if (settled(ex) && buffered.length === requests.length) {
         const payload = body.batch ? `[${buffered.join(',')}]` : (buffered[0] ?? '');
         open.exchanges.delete(ex);
-        res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': open.id }).end(payload);
+        res.writeHead(200, { 'Content-Type': 'application/json', ...sessionHeader(open) }).end(payload);
+        if (open.oneShot) this.dropSession(open);
         return;
       }
       this.openStream(open, ex);
@@ -375,7 +390,7 @@ export class HttpGateway {
   }
 
   private openStream(session: SessionState, ex: PostExchange): void {
-    ex.stream = new SseStream(ex.res, { 'Mcp-Session-Id': session.id }, () => session.exchanges.delete(ex));
+    ex.stream = new SseStream(ex.res, sessionHeader(session), () => session.exchanges.delete(ex));
   }
 
   private writeTo(ex: PostExchange, message: string): void {
@@ -386,6 +401,7 @@ export class HttpGateway {
   private finish(session: SessionState, ex: PostExchange): void {
     session.exchanges.delete(ex);
     ex.stream?.end();
+    if (session.oneShot && this.sessions.get(session.id) === session) this.dropSession(session);
   }
 
   private dropSession(session: SessionState): void {
@@ -398,6 +414,11 @@ export class HttpGateway {
     session.getStream?.end();
     this.handler.onSessionClosed(session);
   }
+}
+
+/** The `Mcp-Session-Id` header of a session's replies (none for a one-shot one). */
+function sessionHeader(session: SessionState): Record<string, string> {
+  return session.oneShot ? {} : { 'Mcp-Session-Id': session.id };
 }
 
 /** Every request of the exchange has its answer. */

@@ -50,9 +50,13 @@ export interface ClientEnvelope {
   progressToken?: JsonRpcId;
   /** Set when the message cannot be served: the engine answers with this error. */
   error?: { code: number; message: string };
+  /** A modern-era (2026-07-28) request or `server/discover`: needs no session. */
+  sessionless?: boolean;
 }
 
 export interface ClientBody {
   batch: boolean;
   messages: ClientEnvelope[];
+  /** The core says: serve this body without a session, and start none. */
+  sessionless: boolean;
 }

@@ -1,0 +1,184 @@
+//! Clients of the modern era (MCP 2026-07-28) on any endpoint: each request is
+//! read on its own (no handshake, no session), its envelope checked, the
+//! envelope removed before anything is forwarded upstream (it belongs to the
+//! client↔gateway hop), and its answer stamped `resultType: "complete"`.
+//!
+//! Loaded tools of the tool index are kept per identity. A modern client's
+//! identity is its `clientInfo` (`name@version`), kept apart from legacy
+//! identities; a modern client that sends no `clientInfo` has nothing stable to
+//! key them by, so `load_tools`/`unload_tools` tell it to use `call_tool`
+//! instead, and it sees no loaded tools: nothing it does reaches another client.
+
+use super::Engine;
+use crate::protocol::gateway_discover;
+use crate::protocol::modern_request::{
+    self, Era, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY,
+};
+use crate::tool_index::{CALL_TOOL, LOAD_TOOLS, UNLOAD_TOOLS};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+/// A client's modern requests: those not answered yet, and the one being read now.
+#[derive(Debug, Default)]
+pub(super) struct ModernRequests {
+    /// Ids (as JSON text) of modern requests still to be answered.
+    pending: BTreeSet<String>,
+    /// The request being handled is modern.
+    active: bool,
+    /// Its `clientInfo` as `name@version`, when it sent one.
+    identity: Option<String>,
+}
+
+/// The loaded-tools key of a modern client (never equal to a legacy one).
+fn modern_identity(client_info: &str) -> String {
+    format!("2026-07-28 client {client_info}")
+}
+
+impl Engine {
+    /// Reads the era of a client request before it is served. False when it was
+    /// answered here (a bad envelope, or a load without an identity).
+    pub(super) fn begin_request_era(
+        &mut self,
+        client: &str,
+        id: &Value,
+        method: &str,
+        params: &mut Option<Value>,
+    ) -> bool {
+        let era = match modern_request::read_era(method, params.as_ref()) {
+            Ok(era) => era,
+            Err(error) => {
+                self.reply(client, modern_request::error_response(id.clone(), &error));
+                return false;
+            }
+        };
+        let Era::Modern(envelope) = era else {
+            return true;
+        };
+        strip_envelope(params);
+        if let Some(session) = self.clients.get_mut(client) {
+            session.modern.pending.insert(id.to_string());
+            session.modern.active = true;
+            session.modern.identity = envelope.client_identity.clone();
+        }
+        if envelope.client_identity.is_none() && self.is_load_call(method, params.as_ref()) {
+            let text = format!(
+                "This client sends no clientInfo in _meta, so Lazy MCP cannot tell it from other clients and keeps no loaded tools for it. Use {CALL_TOOL} to call a tool found with search_tools."
+            );
+            let result = json!({"content": [{"type": "text", "text": text}], "isError": true});
+            self.reply(
+                client,
+                crate::protocol::jsonrpc::success(id.clone(), result),
+            );
+            self.end_request_era(client);
+            return false;
+        }
+        true
+    }
+
+    /// The request has been handled (answered, or sent on upstream).
+    pub(super) fn end_request_era(&mut self, client: &str) {
+        if let Some(session) = self.clients.get_mut(client) {
+            session.modern.active = false;
+            session.modern.identity = None;
+        }
+    }
+
+    /// The loaded-tools identity of the request being handled, when it is modern.
+    pub(super) fn modern_request_identity(&self, client: &str) -> Option<String> {
+        let session = self.clients.get(client)?;
+        if !session.modern.active {
+            return None;
+        }
+        Some(match &session.modern.identity {
+            Some(info) => modern_identity(info),
+            // Never written to (loads are refused): sees no loaded tools.
+            None => format!("2026-07-28 client without clientInfo on {client}"),
+        })
+    }
+
+    /// A cancelled modern request will not be answered.
+    pub(super) fn forget_modern_request(&mut self, client: &str, id: &Value) {
+        if let Some(session) = self.clients.get_mut(client) {
+            session.modern.pending.remove(&id.to_string());
+        }
+    }
+
+    /// Stamps the answer to a modern request (`resultType`).
+    pub(super) fn stamp_modern_reply(&mut self, client: &str, message: &mut Value) {
+        if message.get("method").is_some() {
+            return;
+        }
+        let Some(id) = message.get("id") else {
+            return;
+        };
+        let key = id.to_string();
+        let Some(session) = self.clients.get_mut(client) else {
+            return;
+        };
+        if session.modern.pending.remove(&key) {
+            modern_request::stamp_complete(message);
+        }
+    }
+
+    /// `server/discover` for an endpoint: what `initialize` would say, in the
+    /// modern shape. `listChanged`/`subscribe` are left out: they are delivered
+    /// through `subscriptions/listen`, which the gateway does not serve yet.
+    pub(super) fn discover_answer(&self, initialize: &Value) -> Value {
+        let mut capabilities = initialize
+            .get("capabilities")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        if let Some(object) = capabilities.as_object_mut() {
+            for capability in object.values_mut() {
+                if let Some(capability) = capability.as_object_mut() {
+                    capability.remove("listChanged");
+                    capability.remove("subscribe");
+                }
+            }
+        }
+        let text = |pointer: &str| initialize.pointer(pointer).and_then(Value::as_str);
+        gateway_discover::discover_result(
+            text("/serverInfo/name").unwrap_or_default(),
+            text("/serverInfo/version").unwrap_or_default(),
+            capabilities,
+            text("/instructions"),
+        )
+    }
+
+    fn is_load_call(&self, method: &str, params: Option<&Value>) -> bool {
+        let name = params
+            .and_then(|p| p.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        method == "tools/call"
+            && (name == LOAD_TOOLS || name == UNLOAD_TOOLS)
+            && self
+                .exposure
+                .meta_tools
+                .iter()
+                .any(|t| t.get("name").and_then(Value::as_str) == Some(name))
+    }
+}
+
+/// Removes the modern envelope from `params._meta` (and `_meta` if that empties it).
+fn strip_envelope(params: &mut Option<Value>) {
+    let Some(object) = params.as_mut().and_then(Value::as_object_mut) else {
+        return;
+    };
+    let emptied = match object.get_mut("_meta").and_then(Value::as_object_mut) {
+        Some(meta) => {
+            for key in [
+                PROTOCOL_VERSION_KEY,
+                CLIENT_CAPABILITIES_KEY,
+                CLIENT_INFO_KEY,
+            ] {
+                meta.remove(key);
+            }
+            meta.is_empty()
+        }
+        None => false,
+    };
+    if emptied {
+        object.remove("_meta");
+    }
+}
