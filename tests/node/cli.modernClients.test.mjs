@@ -153,12 +153,31 @@ test('serve --http: an SDK v2 client (2026-07-28) and a v1 client (legacy) use o
 
   // Bad input, raw: each gets the spec's error; nothing else is disturbed.
   const unsupported = await http.post({ jsonrpc: '2.0', id: 'u', method: 'tools/list', params: envelope({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) });
+  assert.equal(unsupported.status, 400);
   const unsupportedBody = await unsupported.json();
   assert.equal(unsupportedBody.error.code, -32022);
   assert.deepEqual(unsupportedBody.error.data.supported, [MODERN]);
   assert.equal(unsupported.headers.get('mcp-session-id'), null, 'no session for the modern era');
-  const malformed = await (await http.post({ jsonrpc: '2.0', id: 'm', method: 'tools/call', params: { name: 'everything__echo', _meta: [] } })).json();
-  assert.equal(malformed.error.code, -32602);
+  const malformedRes = await http.post({ jsonrpc: '2.0', id: 'm', method: 'tools/call', params: { name: 'everything__echo', _meta: [] } });
+  assert.equal(malformedRes.status, 400);
+  assert.equal((await malformedRes.json()).error.code, -32602);
+  // Streamable HTTP of the modern era: headers must agree with the body; unknown and removed methods are 404.
+  const mismatch = await http.post({ jsonrpc: '2.0', id: 'h', method: 'tools/list', params: envelope() }, { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call' });
+  assert.equal(mismatch.status, 400);
+  assert.equal((await mismatch.json()).error.code, -32020);
+  const noEnvelope = await http.post({ jsonrpc: '2.0', id: 'n', method: 'tools/list' }, { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/list' });
+  assert.equal(noEnvelope.status, 400);
+  assert.equal((await noEnvelope.json()).error.code, -32602);
+  const noName = await http.post({ jsonrpc: '2.0', id: 'nn', method: 'tools/call', params: { name: 'everything__echo', arguments: { message: 'x' }, ...envelope() } }, { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call' });
+  assert.equal(noName.status, 400, 'Mcp-Name is required when the body has a name');
+  assert.equal((await noName.json()).error.code, -32020);
+  for (const method of ['ping', 'no/such/method']) {
+    const res = await http.post({ jsonrpc: '2.0', id: method, method, params: envelope() }, { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': method });
+    assert.equal(res.status, 404, method);
+    const answer = await res.json();
+    assert.equal(answer.id, method);
+    assert.equal(answer.error.code, -32601);
+  }
   const unknownSession = await http.post({ jsonrpc: '2.0', id: 's', method: 'tools/list' }, { 'Mcp-Session-Id': 'no-such-session' });
   assert.equal(unknownSession.status, 404);
   assert.equal((await unknownSession.json()).error.code, -32001);

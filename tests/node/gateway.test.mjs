@@ -22,7 +22,7 @@ const pendingRoots = new Map();
 
 const handler = {
   hasEndpoint: (endpoint) => endpoint === '' || endpoint === 'memory',
-  readBody: (body) => JSON.parse(clientBody(body)),
+  readBody: (body, headers) => JSON.parse(clientBody(body, JSON.stringify(headers ?? {}))),
   onSessionClosed: (s) => closedSessions.push(s.id),
   onClientMessage(session, raw) {
     const msg = JSON.parse(raw);

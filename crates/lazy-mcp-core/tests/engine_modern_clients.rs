@@ -250,6 +250,18 @@ fn the_specs_errors_for_bad_envelopes() {
             assert_eq!(reply["error"]["data"]["supported"], json!([MODERN]));
         }
     }
+    // A method the modern era removed is method-not-found (legacy clients keep it).
+    sim.client(
+        "bad",
+        Endpoint::Aggregate,
+        modern(50, "ping", json!({}), None),
+    );
+    assert_eq!(
+        sim.reply_to("bad", json!(50)).unwrap()["error"]["code"],
+        -32601
+    );
+    sim.client("bad", Endpoint::Aggregate, request(51, "ping"));
+    assert_eq!(sim.reply_to("bad", json!(51)).unwrap()["result"], json!({}));
     // The same client, and another, keep working.
     assert_eq!(names(&mut sim, "bad", 100, None).len(), 3);
     assert_eq!(names(&mut sim, "other", 1, None).len(), 3);

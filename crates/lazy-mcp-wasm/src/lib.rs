@@ -63,9 +63,10 @@ pub fn redacted_servers(servers_json: &str) -> String {
 /// An HTTP body from a gateway client split into its messages, each with what
 /// routing needs (`ClientBody`): depth-checked before anything recursive, so the
 /// host never parses or re-serializes a client's JSON itself.
+/// `headers_json`: the POST's `{protocolVersion, method}` headers (modern era).
 #[wasm_bindgen(js_name = clientBody)]
-pub fn client_body(body: &str) -> String {
-    lazy_mcp_core::protocol::client_message::client_body_json(body)
+pub fn client_body(body: &str, headers_json: Option<String>) -> String {
+    lazy_mcp_core::protocol::client_message::client_body_json(body, headers_json.as_deref())
 }
 
 /// Aborts the instance on purpose. Exists only so the host's trap recovery

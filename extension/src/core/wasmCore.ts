@@ -15,7 +15,7 @@ export interface CoreExports {
   /** `ServerConfig[]` JSON in, the same with secrets masked out (or `{error}`). */
   redactedServers(serversJson: string): string;
   /** An HTTP body from a gateway client → `ClientBody` JSON (messages and their routing). */
-  clientBody(body: string): string;
+  clientBody(body: string, headersJson?: string): string;
   /** The lifecycle engine: `handle(nowMs, eventJson) → effectsJson`, `snapshot() → json`. */
   Engine: new (settingsJson: string) => unknown;
 }

@@ -10,7 +10,7 @@ import type { DiscoveryInput, NormalizeResult, ServerConfig } from './config/con
 import { EngineDriver, type Announcement, type EndpointInfo } from './engineDriver';
 import { HttpGateway, type GatewaySession } from './gateway/httpGateway';
 import { LogThrottle } from './logThrottle';
-import type { ClientBody } from './gateway/jsonRpcShape';
+import type { ClientBody, RequestHeaders } from './gateway/jsonRpcShape';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -61,7 +61,7 @@ export class LazyHost {
       ? new HttpGateway(
           {
             hasEndpoint: (endpoint) => endpoint === '' || this.endpoints.some((e) => e.server === endpoint),
-            readBody: (body) => this.readClientBody(body),
+            readBody: (body, headers) => this.readClientBody(body, headers),
             onClientMessage: (session, message) => {
               if (message.includes('"tools/list"')) this.listedAt.set(session.endpoint, Date.now());
               this.driver.handle({ type: 'clientMessage', client: session.id, endpoint: endpointOf(session), message });
@@ -128,8 +128,8 @@ export class LazyHost {
   }
 
   /** A client's message(s) as the core reads them: routing, ids, the error it will answer. */
-  readClientBody(body: string): ClientBody {
-    return JSON.parse(this.opts.core.call((c) => c.clientBody(body))) as ClientBody;
+  readClientBody(body: string, headers: RequestHeaders = {}): ClientBody {
+    return JSON.parse(this.opts.core.call((c) => c.clientBody(body, JSON.stringify(headers)))) as ClientBody;
   }
 
   get configResult(): NormalizeResult | undefined {

@@ -16,13 +16,14 @@ use crate::protocol::modern_request::{
 };
 use crate::tool_index::{CALL_TOOL, LOAD_TOOLS, UNLOAD_TOOLS};
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 /// A client's modern requests: those not answered yet, and the one being read now.
 #[derive(Debug, Default)]
 pub(super) struct ModernRequests {
-    /// Ids (as JSON text) of modern requests still to be answered.
-    pending: BTreeSet<String>,
+    /// Ids (as JSON text) of modern requests still to be answered, and whether
+    /// the answer gets cache hints (`resources/read`: lists have them already).
+    pending: BTreeMap<String, bool>,
     /// The request being handled is modern.
     active: bool,
     /// Its `clientInfo` as `name@version`, when it sent one.
@@ -56,7 +57,10 @@ impl Engine {
         };
         strip_envelope(params);
         if let Some(session) = self.clients.get_mut(client) {
-            session.modern.pending.insert(id.to_string());
+            session
+                .modern
+                .pending
+                .insert(id.to_string(), method == "resources/read");
             session.modern.active = true;
             session.modern.identity = envelope.client_identity.clone();
         }
@@ -115,8 +119,13 @@ impl Engine {
         let Some(session) = self.clients.get_mut(client) else {
             return;
         };
-        if session.modern.pending.remove(&key) {
-            modern_request::stamp_complete(message);
+        let Some(cache_hints) = session.modern.pending.remove(&key) else {
+            return;
+        };
+        modern_request::stamp_complete(message);
+        let result = message.get_mut("result").and_then(Value::as_object_mut);
+        if let (true, Some(result)) = (cache_hints, result) {
+            gateway_discover::add_cache_hints(result);
         }
     }
 

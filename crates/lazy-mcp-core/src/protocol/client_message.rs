@@ -4,10 +4,12 @@
 //! id to answer when its top level can be read. The HTTP gateway uses
 //! [`client_body_json`] to route replies exactly as the engine will produce them.
 
-use super::jsonrpc::{Message, INVALID_REQUEST, PARSE_ERROR};
+use super::jsonrpc::{Message, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR};
+use super::modern_http::{self, RequestHeaders};
 use super::outline::{outline, TopLevel, MAX_DEPTH};
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// Why a client message cannot be served, and the id its error answer carries.
 #[derive(Debug, Clone, PartialEq)]
@@ -101,6 +103,12 @@ pub struct ClientEnvelope {
 pub struct ErrorShape {
     pub code: i64,
     pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+    /// Set for a modern-era request's error: the HTTP gateway answers it at once
+    /// with this status (the engine would answer the same, without the status).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -110,10 +118,19 @@ pub struct ClientBody {
     /// A body with no `initialize` and a sessionless request: the HTTP gateway
     /// serves it without a session (and starts none).
     pub sessionless: bool,
+    /// For a sessionless body: the HTTP status of an answer with this error code
+    /// (the modern era's method-not-found is 404).
+    #[serde(rename = "errorStatus", skip_serializing_if = "BTreeMap::is_empty")]
+    pub error_status: BTreeMap<String, u16>,
 }
 
 /// The envelope of one message, as the engine will read it.
 pub fn envelope(text: &str) -> ClientEnvelope {
+    envelope_with(text, None)
+}
+
+/// [`envelope`], checking a single HTTP request against its headers too.
+fn envelope_with(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope {
     let mut envelope = ClientEnvelope {
         text: None,
         expects_reply: false,
@@ -132,7 +149,18 @@ pub fn envelope(text: &str) -> ClientEnvelope {
                 .and_then(|p| p.pointer("/_meta/progressToken"))
                 .filter(|token| is_valid_id(token))
                 .cloned();
-            envelope.sessionless = super::modern_request::is_sessionless(&method, params.as_ref());
+            envelope.sessionless = super::modern_request::is_sessionless(&method, params.as_ref())
+                || headers.is_some_and(RequestHeaders::claims_modern);
+            if let Some((error, status)) =
+                headers.and_then(|h| modern_http::check(&method, params.as_ref(), h))
+            {
+                envelope.error = Some(ErrorShape {
+                    code: error.code,
+                    message: error.message,
+                    data: Some(error.data).filter(|d| !d.is_null()),
+                    status: Some(status),
+                });
+            }
             envelope.method = Some(method);
         }
         Ok(Message::Notification { method, .. }) => envelope.method = Some(method),
@@ -143,6 +171,8 @@ pub fn envelope(text: &str) -> ClientEnvelope {
             envelope.error = Some(ErrorShape {
                 code: unreadable.code,
                 message: client_error_text(&unreadable.reason),
+                data: None,
+                status: None,
             });
         }
     }
@@ -156,6 +186,12 @@ pub fn client_error_text(reason: &str) -> String {
 
 /// An HTTP body: one message, or a batch split into its messages (each checked alone).
 pub fn client_body(body: &str) -> ClientBody {
+    client_body_with(body, &RequestHeaders::default())
+}
+
+/// [`client_body`] for a POST with these headers: a single modern-era request
+/// is also checked against them (batches do not exist in that era).
+pub fn client_body_with(body: &str, headers: &RequestHeaders) -> ClientBody {
     let shape = outline(body);
     let elements: Vec<&str> = shape
         .elements
@@ -163,7 +199,7 @@ pub fn client_body(body: &str) -> ClientBody {
         .filter_map(|&(start, end)| body.get(start..end))
         .collect();
     if shape.top != TopLevel::Array || elements.is_empty() {
-        return with_session_need(false, vec![envelope(body)]);
+        return with_session_need(false, vec![envelope_with(body, Some(headers))]);
     }
     let messages = elements
         .into_iter()
@@ -180,16 +216,28 @@ fn with_session_need(batch: bool, messages: Vec<ClientEnvelope>) -> ClientBody {
         .iter()
         .any(|m| m.method.as_deref() == Some("initialize"));
     let sessionless = !initializes && messages.iter().any(|m| m.sessionless);
+    let mut error_status = BTreeMap::new();
+    if sessionless {
+        error_status.insert(
+            METHOD_NOT_FOUND.to_string(),
+            modern_http::METHOD_NOT_FOUND_STATUS,
+        );
+    }
     ClientBody {
         batch,
         messages,
         sessionless,
+        error_status,
     }
 }
 
-/// [`client_body`] as JSON, for the host's gateway.
-pub fn client_body_json(body: &str) -> String {
-    serde_json::to_string(&client_body(body))
+/// [`client_body_with`] as JSON, for the host's gateway; `headers_json` is a
+/// [`RequestHeaders`] object (unreadable or absent: no headers).
+pub fn client_body_json(body: &str, headers_json: Option<&str>) -> String {
+    let headers: RequestHeaders = headers_json
+        .and_then(|h| serde_json::from_str(h).ok())
+        .unwrap_or_default();
+    serde_json::to_string(&client_body_with(body, &headers))
         .unwrap_or_else(|_| "{\"batch\":false,\"messages\":[],\"sessionless\":false}".into())
 }
 

@@ -48,14 +48,35 @@ pub struct EnvelopeError {
     pub data: Value,
 }
 
-/// Reads the era of a request. `initialize` is always legacy (its own
-/// `protocolVersion` negotiates); a `_meta` that is not an object, a version
-/// that is not a string, missing or malformed capabilities, or a malformed
-/// `clientInfo` are -32602; a version the gateway does not speak is -32022.
+/// Methods the modern era removed: a modern request for one is -32601.
+pub const REMOVED_METHODS: [&str; 5] = [
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
+/// Reads the era of a request: a `_meta` that is not an object, a version that
+/// is not a string, missing or malformed capabilities, or a malformed
+/// `clientInfo` are -32602; a version the gateway does not speak is -32022; a
+/// method the modern era removed is -32601.
 pub fn read_era(method: &str, params: Option<&Value>) -> Result<Era, EnvelopeError> {
-    if method == "initialize" {
-        return Ok(Era::Legacy);
+    let era = read_envelope(params)?;
+    if era != Era::Legacy && REMOVED_METHODS.contains(&method) {
+        return Err(EnvelopeError {
+            code: super::jsonrpc::METHOD_NOT_FOUND,
+            message: format!(
+                "Method not found: {method} (protocol revision {} has no such method)",
+                MODERN_VERSIONS.join(", ")
+            ),
+            data: Value::Null,
+        });
     }
+    Ok(era)
+}
+
+fn read_envelope(params: Option<&Value>) -> Result<Era, EnvelopeError> {
     let meta = match params.and_then(|p| p.get("_meta")) {
         None => return Ok(Era::Legacy),
         Some(Value::Object(meta)) => meta,
@@ -104,7 +125,7 @@ fn identity_of(info: &Map<String, Value>) -> Result<String, EnvelopeError> {
     }
 }
 
-fn invalid(key: &str, problem: &str) -> EnvelopeError {
+pub(crate) fn invalid(key: &str, problem: &str) -> EnvelopeError {
     EnvelopeError {
         code: INVALID_PARAMS,
         message: format!(
@@ -129,11 +150,11 @@ pub fn unsupported_version(requested: &str) -> EnvelopeError {
 
 /// The JSON-RPC error response for an envelope error.
 pub fn error_response(id: Value, error: &EnvelopeError) -> Value {
-    json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "error": {"code": error.code, "message": error.message, "data": error.data},
-    })
+    let mut body = json!({"code": error.code, "message": error.message});
+    if let (false, Some(object)) = (error.data.is_null(), body.as_object_mut()) {
+        object.insert("data".into(), error.data.clone());
+    }
+    json!({"jsonrpc": "2.0", "id": id, "error": body})
 }
 
 /// A modern result says what kind it is (`resultType`, required in 2026-07-28);
@@ -161,7 +182,10 @@ mod tests {
         let progress = meta(json!({"progressToken": 1}));
         assert_eq!(read_era("tools/list", Some(&progress)), Ok(Era::Legacy));
         let claims = meta(json!({PROTOCOL_VERSION_KEY: "2026-07-28", CLIENT_CAPABILITIES_KEY: {}}));
-        assert_eq!(read_era("initialize", Some(&claims)), Ok(Era::Legacy));
+        let removed = read_era("initialize", Some(&claims)).err().map(|e| e.code);
+        assert_eq!(removed, Some(super::super::jsonrpc::METHOD_NOT_FOUND));
+        let initialize = json!({"protocolVersion": "2025-11-25", "capabilities": {}});
+        assert_eq!(read_era("initialize", Some(&initialize)), Ok(Era::Legacy));
     }
 
     #[test]

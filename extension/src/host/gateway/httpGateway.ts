@@ -5,7 +5,7 @@
 import * as http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { admit } from './loopbackGuard';
-import { type ClientBody, type JsonRpcId, errorResponse, shapeOf } from './jsonRpcShape';
+import { type ClientBody, type JsonRpcId, type RequestHeaders, errorResponse, shapeOf } from './jsonRpcShape';
 import { SseStream } from './sseStream';
 
 export interface GatewaySession {
@@ -20,7 +20,7 @@ export interface GatewayHandler {
    * A POST body split into messages with their routing, read by the core (depth
    * checked first): the gateway never parses or re-serializes a client's JSON.
    */
-  readBody(body: string): ClientBody;
+  readBody(body: string, headers: RequestHeaders): ClientBody;
   /** One JSON-RPC message from a client; answers come back through `deliver`. */
   onClientMessage(session: GatewaySession, message: string): void;
   onSessionClosed(session: GatewaySession): void;
@@ -308,14 +308,21 @@ export class HttpGateway {
     });
     req.on('end', () => {
       if (res.writableEnded || res.headersSent) return;
-      this.guarded(res, undefined, () => this.onBody(res, endpoint, existing, Buffer.concat(chunks).toString('utf8')));
+      const headers: RequestHeaders = { protocolVersion: headerText(req, 'mcp-protocol-version'), method: headerText(req, 'mcp-method'), name: headerText(req, 'mcp-name') };
+      this.guarded(res, undefined, () => this.onBody(res, endpoint, existing, Buffer.concat(chunks).toString('utf8'), headers));
     });
   }
 
-  private onBody(res: http.ServerResponse, endpoint: string, existing: SessionState | undefined, text: string): void {
-    const body = this.handler.readBody(text);
+  private onBody(res: http.ServerResponse, endpoint: string, existing: SessionState | undefined, text: string, headers: RequestHeaders): void {
+    const body = this.handler.readBody(text, headers);
     const messages = body.messages;
     const texts = messages.map((m) => m.text ?? text);
+    const refused = body.batch ? undefined : messages[0]?.error;
+    if (refused?.status !== undefined) {
+      // The core answered it with an HTTP status (a modern-era request's envelope or headers).
+      res.writeHead(refused.status, { 'Content-Type': 'application/json' }).end(errorResponse(messages[0]?.id ?? null, refused.code, refused.message, refused.data));
+      return;
+    }
     let session = existing;
     if (!session && body.sessionless) {
       // The modern era has no sessions: a session of our own for this body only,
@@ -368,7 +375,7 @@ export class HttpGateway {
       if (settled(ex) && buffered.length === requests.length) {
         const payload = body.batch ? `[${buffered.join(',')}]` : (buffered[0] ?? '');
         open.exchanges.delete(ex);
-        res.writeHead(200, { 'Content-Type': 'application/json', ...sessionHeader(open) }).end(payload);
+        res.writeHead(statusOf(body, payload), { 'Content-Type': 'application/json', ...sessionHeader(open) }).end(payload);
         if (open.oneShot) this.dropSession(open);
         return;
       }
@@ -413,6 +420,27 @@ export class HttpGateway {
     session.exchanges.clear();
     session.getStream?.end();
     this.handler.onSessionClosed(session);
+  }
+}
+
+/** One header's value as text (the first of repeated ones). */
+function headerText(req: http.IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The status of a JSON reply: the core's status for its error code, else 200. */
+function statusOf(body: ClientBody, payload: string): number {
+  if (!body.errorStatus || body.batch) return 200;
+  const code = shapeOf(safeParse(payload)).errorCode;
+  return code !== undefined ? (body.errorStatus[String(code)] ?? 200) : 200;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

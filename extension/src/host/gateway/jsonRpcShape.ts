@@ -11,6 +11,8 @@ export interface MessageShape {
   isResponse: boolean;
   /** `params._meta.progressToken` of a request, or `params.progressToken` of a progress notification. */
   progressToken?: JsonRpcId;
+  /** `error.code` of an error response. */
+  errorCode?: number;
 }
 
 function isId(v: unknown): v is JsonRpcId {
@@ -30,12 +32,14 @@ export function shapeOf(message: unknown): MessageShape {
     const token = (params._meta as Record<string, unknown>).progressToken;
     if (isId(token)) progressToken = token;
   }
-  return { method, id, isResponse: method === undefined && id !== undefined && ('result' in m || 'error' in m), progressToken };
+  const error = typeof m.error === 'object' && m.error !== null ? (m.error as Record<string, unknown>) : undefined;
+  const errorCode = typeof error?.code === 'number' ? error.code : undefined;
+  return { method, id, isResponse: method === undefined && id !== undefined && ('result' in m || 'error' in m), progressToken, errorCode };
 }
 
 /** A JSON-RPC error response for transport-level failures. */
-export function errorResponse(id: JsonRpcId | null, code: number, message: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+export function errorResponse(id: JsonRpcId | null, code: number, message: string, data?: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } });
 }
 
 /** One message of a client's body as the core read it (crates/lazy-mcp-core protocol/client_message.rs). */
@@ -48,8 +52,11 @@ export interface ClientEnvelope {
   id: JsonRpcId | null;
   method?: string;
   progressToken?: JsonRpcId;
-  /** Set when the message cannot be served: the engine answers with this error. */
-  error?: { code: number; message: string };
+  /**
+   * Set when the message cannot be served: the engine answers with this error.
+   * With `status` (a modern-era request): the gateway answers it at once, with that HTTP status.
+   */
+  error?: { code: number; message: string; data?: unknown; status?: number };
   /** A modern-era (2026-07-28) request or `server/discover`: needs no session. */
   sessionless?: boolean;
 }
@@ -59,4 +66,13 @@ export interface ClientBody {
   messages: ClientEnvelope[];
   /** The core says: serve this body without a session, and start none. */
   sessionless: boolean;
+  /** HTTP status of a JSON answer carrying this error code (sessionless bodies). */
+  errorStatus?: Record<string, number>;
+}
+
+/** The POST headers the core checks a modern-era request against. */
+export interface RequestHeaders {
+  protocolVersion?: string;
+  method?: string;
+  name?: string;
 }
