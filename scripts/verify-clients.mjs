@@ -1,7 +1,10 @@
 // Verifies `lazy-mcp serve` against real third-party MCP clients and prints the counts:
 //   1. the official MCP Inspector CLI: tools/list and tools/call through `serve --stdio` and `serve --http`;
 //   2. the MCP conformance suite (`conformance server --url`) against `lazy-mcp serve --http`
-//      fronting server-everything AND against server-everything directly, in the same run.
+//      fronting server-everything AND against server-everything directly, in the same run;
+//   3. the same with the conformance suite's newest version that has 2026-07-28 scenarios,
+//      scored for that revision (`--requirements 2026-07-28`): the gateway speaks the modern
+//      era to its clients while server-everything itself speaks only the legacy one.
 // Both tools need Node >= 22: they run on the Node 24 of scripts/tools/node24.mjs and are
 // installed (pinned) into $LAZY_MCP_TOOLS_DIR/verify-clients, never into package.json.
 // Usage: node scripts/verify-clients.mjs [--json FILE]     (run `node scripts/build.mjs` first)
@@ -16,6 +19,8 @@ import { toolsDir } from './tools/common.mjs';
 
 const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 const CONFORMANCE = '@modelcontextprotocol/conformance@0.1.16';
+// Its own prefix: one npm prefix holds one version of a package.
+const CONFORMANCE_2026 = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(repoRoot, 'dist', 'cli.js');
@@ -28,14 +33,18 @@ const node24 = ensureNode24().node;
 const prefix = path.join(toolsDir(), 'verify-clients');
 const inspectorJs = path.join(prefix, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
 const conformanceJs = path.join(prefix, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-if (!fs.existsSync(inspectorJs) || !fs.existsSync(conformanceJs)) {
-  console.error(`• installing ${INSPECTOR} and ${CONFORMANCE} into ${prefix}`);
-  fs.mkdirSync(prefix, { recursive: true });
-  execFileSync('npm', ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', INSPECTOR, CONFORMANCE], {
+const prefix2026 = path.join(toolsDir(), 'verify-clients-modern');
+const conformance2026Js = path.join(prefix2026, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+function install(where, packages) {
+  console.error(`• installing ${packages.join(' and ')} into ${where}`);
+  fs.mkdirSync(where, { recursive: true });
+  execFileSync('npm', ['install', '--prefix', where, '--no-audit', '--no-fund', '--no-save', ...packages], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, PATH: `${path.dirname(node24)}${path.delimiter}${process.env.PATH}` },
   });
 }
+if (!fs.existsSync(inspectorJs) || !fs.existsSync(conformanceJs)) install(prefix, [INSPECTOR, CONFORMANCE]);
+if (!fs.existsSync(conformance2026Js)) install(prefix2026, [CONFORMANCE_2026]);
 
 // A throwaway world: home, config and cache dirs, and a workspace with two real servers.
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-verify-'));
@@ -104,7 +113,7 @@ function runNode24(args, timeoutMs = 300_000) {
   });
 }
 
-const results = { inspector: [], conformance: {} };
+const results = { inspector: [], conformance: {}, conformance2026: {} };
 
 // ── 1. Inspector CLI ─────────────────────────────────────────────────────────
 async function inspector(label, target) {
@@ -137,7 +146,9 @@ function readConformance(outDir) {
   const scenarios = {};
   for (const dir of fs.existsSync(outDir) ? fs.readdirSync(outDir) : []) {
     const name = dir.replace(/^server-/, '').replace(/-\d{4}-\d\d-\d\dT.*$/, '');
-    const checks = JSON.parse(fs.readFileSync(path.join(outDir, dir, 'checks.json'), 'utf8'));
+    const file = path.join(outDir, dir, 'checks.json');
+    // A scenario that did not finish (e.g. the server hung up on it) leaves no checks.json.
+    const checks = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : [{ status: 'FAILURE', errorMessage: 'the scenario did not finish (no checks.json)' }];
     const failed = checks.filter((c) => c.status === 'FAILURE');
     scenarios[name] = {
       passed: failed.length === 0,
@@ -162,6 +173,27 @@ async function conformance(label, url) {
   results.conformance[label] = { exit: r.code, url, outDir, ...readConformance(outDir) };
 }
 
+/** The 2026-07-28 requirements (scored scenarios only; extensions and pending ones are left out). */
+async function conformance2026(label, url) {
+  const outDir = path.join(root, `conformance-2026-${label.replaceAll('/', '_')}`);
+  const r = await runNode24([conformance2026Js, 'server', '--url', url, '--requirements', '2026-07-28', '-o', outDir], 900_000);
+  const unscored = new Set([...r.stdout.matchAll(/^\s+[✗✓] (\S+) \((?:extension|pending)\)$/gmu)].map((m) => m[1]));
+  const all = readConformance(outDir);
+  const scenarios = Object.fromEntries(Object.entries(all.scenarios).filter(([name]) => !unscored.has(name)));
+  const list = Object.values(scenarios);
+  results.conformance2026[label] = {
+    exit: r.code,
+    url,
+    outDir,
+    unscored: [...unscored].sort(),
+    scenarios,
+    scenariosPassed: list.filter((x) => x.passed).length,
+    scenariosFailed: list.filter((x) => !x.passed).length,
+    checksPassed: list.reduce((n, x) => n + x.checks - x.failedChecks, 0),
+    checksFailed: list.reduce((n, x) => n + x.failedChecks, 0),
+  };
+}
+
 // The gateway fronts server-everything only, so the suite sees one server's tools, prompts and resources.
 const cws = path.join(root, 'conformance-ws');
 fs.mkdirSync(cws, { recursive: true });
@@ -170,6 +202,7 @@ const port = 30_000 + Math.floor(Math.random() * 20_000);
 {
   const direct = await start(process.execPath, [everythingJs, 'streamableHttp'], { ready: /listening on port|Server is running|port \d+/i, extraEnv: { PORT: String(port) } });
   await conformance('direct', `http://localhost:${port}/mcp`);
+  await conformance2026('direct', `http://localhost:${port}/mcp`);
   await stop(direct.child);
 }
 {
@@ -178,6 +211,8 @@ const port = 30_000 + Math.floor(Math.random() * 20_000);
   const base = gw.match[1].replace('127.0.0.1', 'localhost');
   await conformance('lazy-mcp /mcp', base);
   await conformance('lazy-mcp /mcp/everything', `${base}/everything`);
+  await conformance2026('lazy-mcp /mcp', base);
+  await conformance2026('lazy-mcp /mcp/everything', `${base}/everything`);
   results.gatewayExit = await stop(gw.child);
 }
 
@@ -202,6 +237,19 @@ console.log(`|---|${labels.map(() => '---').join('|')}|`);
 const cell = (s) => (!s ? '—' : s.passed ? 'pass' : `FAIL: ${(s.errors[0] ?? '').slice(0, 90).replaceAll('|', '\\|')}`);
 for (const n of differ) console.log(`| ${n} | ${labels.map((l) => cell(results.conformance[l].scenarios[n])).join(' | ')} |`);
 console.log(`\nConformance reports: ${labels.map((l) => results.conformance[l].outDir).join(', ')}`);
+
+console.log(`\n## Conformance ${CONFORMANCE_2026.split('@').pop()}, 2026-07-28 requirements (scored scenarios, one run)\n`);
+console.log('| target | scenarios passed | scenarios failed | checks passed | checks failed |');
+console.log('|---|---|---|---|---|');
+for (const [label, c] of Object.entries(results.conformance2026)) console.log(`| ${label} (${c.url}) | ${c.scenariosPassed} | ${c.scenariosFailed} | ${c.checksPassed} | ${c.checksFailed} |`);
+const labels2026 = Object.keys(results.conformance2026);
+const names2026 = [...new Set(labels2026.flatMap((l) => Object.keys(results.conformance2026[l].scenarios)))].sort();
+const differ2026 = names2026.filter((n) => new Set(labels2026.map((l) => results.conformance2026[l].scenarios[n]?.passed)).size > 1);
+console.log(`\n2026-07-28 scenarios whose outcome differs (${differ2026.length}):\n`);
+console.log(`| scenario | ${labels2026.join(' | ')} |`);
+console.log(`|---|${labels2026.map(() => '---').join('|')}|`);
+for (const n of differ2026) console.log(`| ${n} | ${labels2026.map((l) => cell(results.conformance2026[l].scenarios[n])).join(' | ')} |`);
+console.log(`\nNot scored for 2026-07-28 (extensions, pending): ${results.conformance2026.direct?.unscored.join(', ') ?? '—'}`);
 console.log(`lazy-mcp exit codes after SIGTERM: http ${results.httpExit}, conformance gateway ${results.gatewayExit}`);
 if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(results, null, 2));
 
@@ -212,6 +260,10 @@ const regressions = [
   ...results.inspector.filter((r) => r.listExit !== 0 || !r.echoed).map((r) => `inspector ${r.label}`),
   ...names.filter((n) => d.scenarios[n]?.passed && !perServer[n]?.passed).map((n) => `conformance ${n} (direct passes, /mcp/everything fails)`),
   ...(perServer['dns-rebinding-protection']?.passed ? [] : ['conformance dns-rebinding-protection through lazy-mcp']),
+  // 2026-07-28: what the server passes directly, the gateway passes too.
+  ...names2026
+    .filter((n) => results.conformance2026.direct.scenarios[n]?.passed && !results.conformance2026['lazy-mcp /mcp/everything'].scenarios[n]?.passed)
+    .map((n) => `conformance 2026-07-28 ${n} (direct passes, /mcp/everything fails)`),
 ];
 console.log(regressions.length ? `\nREGRESSIONS:\n  ${regressions.join('\n  ')}` : '\nNo regressions.');
 process.exit(regressions.length ? 1 : 0);
