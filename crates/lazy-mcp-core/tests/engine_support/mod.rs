@@ -230,7 +230,7 @@ impl Sim {
                     });
                 }
             }
-            Effect::Send { conn, message } => {
+            Effect::Send { conn, message, .. } => {
                 let Some(server) = self.live.get(&conn).cloned() else {
                     return;
                 };
