@@ -163,7 +163,7 @@ export class EngineDriver {
       case 'negotiated':
         return this.connections.get(effect.conn)?.negotiated?.(effect.protocolVersion);
       case 'send':
-        return this.connections.get(effect.conn)?.send(effect.message);
+        return this.connections.get(effect.conn)?.send(effect.message, effect.headers);
       case 'close': {
         const c = this.connections.get(effect.conn);
         this.connections.delete(effect.conn);

@@ -65,7 +65,7 @@ pub enum Effect {
         conn: ConnId,
         message: String,
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-        #[cfg_attr(feature = "ts", ts(optional))]
+        #[cfg_attr(feature = "ts", ts(as = "Option<BTreeMap<String, String>>", optional))]
         headers: BTreeMap<String, String>,
     },
     /// End the connection: stdin close → SIGTERM → SIGKILL of the tree, or HTTP DELETE.

@@ -165,7 +165,7 @@ impl Engine {
                 Err(why) => why,
             },
             Err(error) => format!(
-                "it answered server/discover with an error ({})",
+                "server/discover was refused: {}",
                 jsonrpc::error_message(&error)
             ),
         };

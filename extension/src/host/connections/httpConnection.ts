@@ -28,6 +28,8 @@ const MAX_ERROR_BODY_CHARS = 64 * 1024;
 
 interface Outgoing {
   json: string;
+  /** Per-message headers from the core (modern-era requests); absent for legacy messages. */
+  headers?: Record<string, string>;
   /** Keys (JSON text) of the ids of requests in this message. */
   requestIds: string[];
   isInitialized: boolean;
@@ -105,12 +107,13 @@ class HttpConnection implements Connection {
     }
   }
 
-  send(json: string): void {
+  send(json: string, headers?: Record<string, string>): void {
     if (this.finished || this.closing !== undefined) {
       this.log('warn', `${this.transport.type} ${this.shownUrl}: message dropped, the connection is closed`);
       return;
     }
     const msg = this.describe(json);
+    if (headers !== undefined && Object.keys(headers).length > 0) msg.headers = headers;
     if (this.mode === 'legacy') {
       if (this.legacyEndpoint === undefined) this.queue.push(msg);
       else this.postLegacy(msg);
@@ -142,6 +145,7 @@ class HttpConnection implements Connection {
       accept: 'application/json, text/event-stream',
       'content-type': 'application/json',
       ...this.sessionHeaders(),
+      ...(msg.headers ?? {}),
     });
     req.on('response', (res) => {
       if (this.finished) return void res.resume();
@@ -153,7 +157,10 @@ class HttpConnection implements Connection {
       }
       const status = res.statusCode ?? 0;
 
-      if (isFirst && this.transport.type === 'http' && (status === 400 || status === 404 || status === 405)) {
+      // The legacy HTTP+SSE fallback belongs to the 2024 transport: a first POST that is a
+      // 2026-07-28 request (it carries its own headers) gets its error answered instead.
+      const fallBack = isFirst && this.transport.type === 'http' && msg.headers === undefined;
+      if (fallBack && (status === 400 || status === 404 || status === 405)) {
         res.resume();
         this.log('info', `http ${this.shownUrl}: POST answered ${status}, falling back to the legacy HTTP+SSE transport`);
         this.mode = 'legacy';
