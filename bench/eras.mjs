@@ -75,7 +75,7 @@ for (let i = 0; i < runs; i++) {
   if (second) sdk.push(await second());
 }
 for (const r of sdk) if (r.version !== '2026-07-28') throw new Error(`the SDK client negotiated ${r.version}`);
-for (const r of lazy) if (r.era !== 'modern' || r.tools !== 2) throw new Error(`Lazy MCP catalogued ${JSON.stringify(r)}`);
+for (const r of lazy) if (r.era !== 'modern' || r.tools !== 3) throw new Error(`Lazy MCP catalogued ${JSON.stringify(r)}`);
 
 // Warm start + first call: count the probes the server receives.
 const probesBefore = countOf('server/discover');

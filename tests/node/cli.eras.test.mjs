@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cliJs, groupMembers, runCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
@@ -100,8 +101,8 @@ test('catalogue: each server is probed once, modern ones never see initialize, t
   const entries = JSON.parse(fs.readFileSync(cache, 'utf8')).entries;
   for (const name of MODERN) assert.equal(entries[name].era, 'modern', name);
   for (const name of LEGACY) assert.equal(entries[name].era ?? 'legacy', 'legacy', name);
-  assert.deepEqual(entries.modern.tools.map((t) => t.name), ['shout', 'slow']);
-  assert.deepEqual(entries.web.tools.map((t) => t.name), ['shout', 'slow']);
+  assert.deepEqual(entries.modern.tools.map((t) => t.name), ['shout', 'slow', 'roots']);
+  assert.deepEqual(entries.web.tools.map((t) => t.name), ['shout', 'slow', 'roots']);
   assert.deepEqual(entries.pydual.tools.map((t) => t.name), ['reverse']);
   assert.deepEqual(entries.fastmcp.tools.map((t) => t.name), ['double']);
   assert.deepEqual(entries.pylegacy.tools.map((t) => t.name), ['triple']);
@@ -148,6 +149,9 @@ test('serve --stdio: warm lists spawn nothing and probe nothing; first calls get
       return result.content[0].text;
     };
     assert.equal(await text('modern__shout', { text: 'hi' }), 'sdk2-modern: HI');
+    // The server asks for roots with an input_required result: Lazy MCP answers
+    // with the workspace folder and asks again.
+    assert.equal(await text('modern__roots', {}), pathToFileURL(w.ws).href);
     assert.equal(await text('dual__shout', { text: 'hi' }), 'sdk2-dual: HI');
     assert.equal(await text('web__shout', { text: 'hi' }), 'sdk2-web: HI');
     assert.equal(await text('pydual__reverse', { text: 'abc' }), 'py-dual: cba');

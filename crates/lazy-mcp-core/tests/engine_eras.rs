@@ -87,7 +87,7 @@ fn a_modern_server_is_probed_once_and_spoken_to_without_initialize() {
     assert_eq!(era_in_blob(&blob, "modern"), Era::Modern);
     let server = &sim.engine.snapshot().servers[0];
     assert_eq!(server.era, Some(Era::Modern));
-    assert_eq!(server.tools, 2);
+    assert_eq!(server.tools, 2, "the fake server's two tools");
     assert!(
         report(&sim).contains("stdio · 2026-07-28"),
         "{}",
@@ -272,6 +272,45 @@ fn a_modern_result_asking_for_input_is_refused_with_a_clear_error() {
         sim.state("asker"),
         Some(ServerState::Connected),
         "the server stays usable"
+    );
+}
+
+#[test]
+fn a_modern_servers_request_for_roots_is_answered_with_the_workspace_folders() {
+    let mut sim = Sim::new(Settings {
+        workspace_folders: vec!["/work/project".into()],
+        ..Settings::default()
+    })
+    .fake(
+        "rooted",
+        FakeServer {
+            asks_roots: true,
+            ..fake(MODERN)
+        },
+    );
+    sim.apply(vec![config("rooted")]);
+    sim.client("c", server_endpoint("rooted"), call(1, "echo"));
+    let reply = sim.reply_to("c", json!(1)).unwrap();
+    assert_eq!(
+        reply["result"]["content"][0]["text"],
+        "roots [{\"uri\":\"file:///work/project\",\"name\":\"project\"}] state \"state-1\"",
+        "{reply}"
+    );
+    assert_eq!(
+        sim.sent_method("rooted", "tools/call"),
+        2,
+        "asked again once, with the answers"
+    );
+    let retry = sim
+        .sent
+        .iter()
+        .rfind(|(_, m)| m["method"] == "tools/call")
+        .unwrap();
+    assert_eq!(retry.1["params"]["name"], "echo", "the same request");
+    assert_eq!(retry.1["params"]["arguments"]["text"], "hi");
+    assert_eq!(
+        retry.1["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]["roots"],
+        json!({})
     );
 }
 

@@ -60,8 +60,8 @@ if (phase === 'dev') {
       await waitFor('modernonly CATALOGUED', () => stateOf(lazy, 'modernonly') === 'CATALOGUED', 60_000);
       const server = lazy.snapshot().servers.find((s) => s.name === 'modernonly');
       assert.equal(server.era, 'modern');
-      assert.equal(server.tools, 2);
-      await waitFor('its tools in vscode.lm.tools', () => toolsOf().length === 2, 60_000);
+      assert.equal(server.tools, 3);
+      await waitFor('its tools in vscode.lm.tools', () => toolsOf().length === 3, 60_000);
       assert.equal(spawns(), 1, 'one cataloguing process');
     });
 
@@ -73,6 +73,12 @@ if (phase === 'dev') {
       assert.equal(textOf(result), 'sdk2-modern: FROM VS CODE');
       assert.equal(stateOf(lazy, 'modernonly'), 'CONNECTED');
       assert.equal(spawns(), 2, 'the call started it once more, without a probe process');
+    });
+
+    test("its request for roots (input_required) is answered with VS Code's workspace folder", async () => {
+      const roots = toolsOf().find((t) => t.name.endsWith('_roots'));
+      const result = await vscode.lm.invokeTool(roots.name, { input: {}, toolInvocationToken: undefined });
+      assert.equal(textOf(result), vscode.Uri.file(workspace).toString(true).replace(/\/$/, ''));
     });
 
     test('MCP Diagnostics shows its era', async () => {

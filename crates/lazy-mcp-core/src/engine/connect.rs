@@ -346,6 +346,12 @@ impl Engine {
 
     /// Sends one client call upstream with a fresh id and a request timeout.
     pub(super) fn forward_call(&mut self, conn: ConnId, call: QueuedCall) {
+        self.forward_call_round(conn, call, 0);
+    }
+
+    /// [`Engine::forward_call`]; `input_rounds`: how many times a modern server
+    /// already asked for input on this call (its retries go through here too).
+    pub(super) fn forward_call_round(&mut self, conn: ConnId, call: QueuedCall, input_rounds: u32) {
         let Some(connection) = self.conns.get(&conn) else {
             return;
         };
@@ -368,6 +374,8 @@ impl Engine {
             method: call.method.clone(),
             progress_token,
             timer,
+            params: call.params.clone().map(Box::new),
+            input_rounds,
         });
         if let Some(server) = self.servers.get_mut(&name) {
             server.last_activity_ms = self.now_ms;

@@ -10,7 +10,8 @@
 //! timeout, or spoke HTTP (whose transport may have given up on the session).
 //! A failed probe never fails the server.
 
-use super::{Engine, LogLevel, Pending, Phase};
+use super::roots::roots_from_folders;
+use super::{Engine, ForwardedCall, LogLevel, Pending, Phase, QueuedCall};
 use crate::config::model::Transport;
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
@@ -18,6 +19,10 @@ use crate::protocol::client_discover::{self as discover, Era};
 use crate::protocol::jsonrpc;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
+
+/// Input rounds Lazy MCP answers on one call before giving the server's request
+/// for input back as an error (a server asking forever must not loop).
+const MAX_INPUT_ROUNDS: u32 = 8;
 
 /// How a connection starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,6 +251,75 @@ impl Engine {
         true
     }
 
+    /// A modern server's `input_required` answer that only asks for roots is
+    /// answered by Lazy MCP itself (the workspace folders, as `roots/list` gets on
+    /// the legacy era): the same request goes again with `inputResponses` and the
+    /// server's `requestState`. Returns the call and outcome to deliver otherwise.
+    pub(super) fn answer_input_requests(
+        &mut self,
+        conn: ConnId,
+        call: ForwardedCall,
+        outcome: Result<Value, Value>,
+    ) -> Option<(ForwardedCall, Result<Value, Value>)> {
+        let retry = match &outcome {
+            Ok(result)
+                if self.is_modern(conn)
+                    && discover::asks_for_input(result)
+                    && call.input_rounds < MAX_INPUT_ROUNDS =>
+            {
+                self.roots_retry_params(&call, result)
+            }
+            _ => None,
+        };
+        let Some(params) = retry else {
+            return Some((call, outcome));
+        };
+        self.cancel_timer(Some(call.timer));
+        let queued = QueuedCall {
+            client: call.client,
+            client_id: call.client_id,
+            method: call.method,
+            params: Some(params),
+        };
+        self.forward_call_round(conn, queued, call.input_rounds.saturating_add(1));
+        None
+    }
+
+    /// The retry's params when every input request is `roots/list`, else None.
+    fn roots_retry_params(&self, call: &ForwardedCall, result: &Value) -> Option<Value> {
+        let requests = result
+            .get("inputRequests")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let state = result.get("requestState").cloned();
+        if requests.is_empty() && state.is_none() {
+            return None;
+        }
+        let roots = serde_json::to_value(roots_from_folders(&self.settings.workspace_folders))
+            .unwrap_or(json!([]));
+        let mut responses = serde_json::Map::new();
+        for (key, request) in requests {
+            if request.get("method").and_then(Value::as_str) != Some("roots/list") {
+                return None;
+            }
+            responses.insert(key, json!({ "roots": roots.clone() }));
+        }
+        let mut params = match call.params.as_deref() {
+            Some(Value::Object(params)) => params.clone(),
+            _ => serde_json::Map::new(),
+        };
+        params.remove("inputResponses");
+        params.remove("requestState");
+        if !responses.is_empty() {
+            params.insert("inputResponses".into(), Value::Object(responses));
+        }
+        if let Some(state) = state {
+            params.insert("requestState".into(), state);
+        }
+        Some(Value::Object(params))
+    }
+
     /// A forwarded call's answer on a modern connection: results asking for more
     /// input are refused (Lazy MCP declared no such capability), and an
     /// unsupported-version error means the era changed (re-probe next time).
@@ -264,7 +338,7 @@ impl Engine {
         match outcome {
             Ok(result) if discover::asks_for_input(&result) => {
                 let message = format!(
-                    "MCP server '{name}' asked for more input to complete {method} (input_required); Lazy MCP does not forward multi-round-trip requests yet"
+                    "MCP server '{name}' asked for more input to complete {method} (input_required: elicitation or sampling); Lazy MCP answers only roots requests of modern servers and does not forward the others yet"
                 );
                 self.log(LogLevel::Warn, Some(&name), message.clone());
                 Err(json!({"code": jsonrpc::INTERNAL_ERROR, "message": message}))

@@ -213,6 +213,12 @@ struct ForwardedCall {
     method: String,
     progress_token: Option<Value>,
     timer: TimerId,
+    /// The params sent upstream (before any era envelope): a modern server that
+    /// asks for input gets the same request again with its answers.
+    /// Boxed: kept small, it lives in every pending call.
+    params: Option<Box<Value>>,
+    /// Input rounds answered so far (bounded, see `era.rs`).
+    input_rounds: u32,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -71,6 +71,9 @@ impl Engine {
                 self.on_list_response(conn, kind, items, pages, outcome)
             }
             Pending::Call(call) => {
+                let Some((call, outcome)) = self.answer_input_requests(conn, call, outcome) else {
+                    return; // asked again, with the answers
+                };
                 self.cancel_timer(Some(call.timer));
                 let outcome = self.modern_call_outcome(conn, &call.method, outcome);
                 let now = self.now_ms;

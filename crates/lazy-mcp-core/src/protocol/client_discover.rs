@@ -43,9 +43,10 @@ impl Era {
     }
 }
 
-/// The `_meta` envelope every modern request carries. Lazy MCP declares no client
-/// capabilities upstream: a server's request for input (`input_required`) is
-/// refused with a clear error rather than half-answered (see `docs/protocol-eras.md`).
+/// The `_meta` envelope every modern request carries. Lazy MCP declares `roots`
+/// only: it answers a server's `roots/list` input request itself (the workspace
+/// folders); other requests for input (`input_required`) are refused with a clear
+/// error rather than half-answered (see `docs/protocol-eras.md`).
 pub fn envelope(client_name: &str, client_version: &str) -> Map<String, Value> {
     let mut meta = Map::new();
     meta.insert(PROTOCOL_VERSION_KEY.into(), Value::from(MODERN));
@@ -53,7 +54,7 @@ pub fn envelope(client_name: &str, client_version: &str) -> Map<String, Value> {
         CLIENT_INFO_KEY.into(),
         json!({"name": client_name, "version": client_version}),
     );
-    meta.insert(CLIENT_CAPABILITIES_KEY.into(), json!({}));
+    meta.insert(CLIENT_CAPABILITIES_KEY.into(), json!({"roots": {}}));
     meta
 }
 

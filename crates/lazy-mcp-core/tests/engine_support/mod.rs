@@ -367,6 +367,21 @@ impl Sim {
                 self.respond(conn, error(-32600, "Invalid request: not initialized"));
                 return;
             }
+            (EraBehavior::Modern { .. }, "tools/call")
+                if fake.asks_roots && params.get("inputResponses").is_none() =>
+            {
+                let result = json!({"resultType": "input_required", "inputRequests": {"r": {"method": "roots/list"}}, "requestState": "state-1"});
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": result}));
+                return;
+            }
+            (EraBehavior::Modern { .. }, "tools/call") if fake.asks_roots => {
+                let text = format!(
+                    "roots {} state {}",
+                    params["inputResponses"]["r"]["roots"], params["requestState"]
+                );
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": text}]}}));
+                return;
+            }
             (EraBehavior::Modern { .. }, "tools/call") if fake.asks_input => {
                 let result = json!({"resultType": "input_required", "inputRequests": {"q": {"method": "elicitation/create", "params": {"message": "Which?", "requestedSchema": {"type": "object", "properties": {}}}}}});
                 self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": result}));
