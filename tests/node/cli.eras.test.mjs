@@ -159,6 +159,14 @@ test('serve --stdio: warm lists spawn nothing and probe nothing; first calls get
     assert.equal(await text('pylegacy__triple', { n: 5 }), 'py-legacy: 15');
     assert.match(await text('everything__echo', { message: 'legacy' }), /legacy/);
 
+    // Cancelling a call to the modern HTTP server aborts its POST (the era's cancellation).
+    const abort = new AbortController();
+    const slow = client.callTool({ name: 'web__slow', arguments: { ms: 60_000 } }, undefined, { signal: abort.signal });
+    await waitFor('the slow call to reach the server', () => httpCount('tools/call') >= 2, 15_000);
+    abort.abort();
+    await assert.rejects(slow);
+    await waitFor('the POST of the cancelled call to be closed', () => httpCount('aborted tools/call') === 1, 15_000);
+
     assert.equal(count('server/discover') + httpCount('server/discover'), probesBefore, 'zero probe round trips');
     assert.equal(count('initialize') - initsBefore, LEGACY.length, 'initialize only for the legacy servers');
     assert.equal(httpCount('initialize'), 0);

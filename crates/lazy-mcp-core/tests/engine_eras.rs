@@ -315,6 +315,53 @@ fn a_modern_servers_request_for_roots_is_answered_with_the_workspace_folders() {
 }
 
 #[test]
+fn cancelling_a_call_to_a_modern_http_server_aborts_its_request() {
+    let http = |name: &str| {
+        let mut config = config(name);
+        config.transport = Transport::Http {
+            url: "http://127.0.0.1:1/mcp".into(),
+            headers: BTreeMap::new(),
+        };
+        config
+    };
+    let hanging = |era| FakeServer {
+        behavior: Behavior::CallHangs,
+        ..fake(era)
+    };
+    let mut sim = Sim::new(Settings::default())
+        .fake("web", hanging(MODERN))
+        .fake("old", hanging(EraBehavior::Legacy));
+    sim.apply(vec![http("web"), http("old")]);
+    for (id, server) in [(1, "web"), (2, "old")] {
+        sim.client("c", server_endpoint(server), call(id, "echo"));
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}});
+        sim.client("c", server_endpoint(server), cancel);
+    }
+    let aborts: Vec<(u64, u64)> = sim
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::AbortRequest { conn, id } => Some((*conn, *id)),
+            _ => None,
+        })
+        .collect();
+    let web_call = sim
+        .sent
+        .iter()
+        .find(|(s, m)| s == "web" && m["method"] == "tools/call")
+        .map(|(_, m)| m["id"].as_u64().unwrap())
+        .unwrap();
+    assert_eq!(
+        aborts.len(),
+        1,
+        "only the modern HTTP request is aborted: {aborts:?}"
+    );
+    assert_eq!(aborts[0].1, web_call);
+    assert_eq!(sim.sent_method("web", "notifications/cancelled"), 1);
+    assert_eq!(sim.sent_method("old", "notifications/cancelled"), 1);
+}
+
+#[test]
 fn modern_requests_over_http_carry_the_eras_headers() {
     let mut config = config("web");
     config.transport = Transport::Http {

@@ -24,6 +24,7 @@ export type Event = { "type": "configApplied", servers: Array<ServerConfig>, }
 export type Effect = { "type": "open", conn: number, server: string, transport: Transport, interactive: boolean, }
   | { "type": "negotiated", conn: number, protocolVersion: string, }
   | { "type": "send", conn: number, message: string, headers?: { [key in string]: string }, }
+  | { "type": "abortRequest", conn: number, id: number, }
   | { "type": "close", conn: number, }
   | { "type": "setTimer", timer: number, atMs: number, }
   | { "type": "cancelTimer", timer: number, }

@@ -162,6 +162,8 @@ export class EngineDriver {
         return this.open(effect.conn, effect.server, effect.transport, effect.interactive);
       case 'negotiated':
         return this.connections.get(effect.conn)?.negotiated?.(effect.protocolVersion);
+      case 'abortRequest':
+        return this.connections.get(effect.conn)?.abort?.(effect.id);
       case 'send':
         return this.connections.get(effect.conn)?.send(effect.message, effect.headers);
       case 'close': {

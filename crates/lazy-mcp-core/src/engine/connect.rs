@@ -193,6 +193,9 @@ impl Engine {
 
     pub(super) fn send_upstream(&mut self, conn: ConnId, message: Value) {
         if self.conns.contains_key(&conn) {
+            if let Some(abort) = self.abort_for_cancel(conn, &message) {
+                self.effects.push(abort);
+            }
             let headers = self.http_headers_for(conn, &message);
             self.effects.push(Effect::Send {
                 conn,

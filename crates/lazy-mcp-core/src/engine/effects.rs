@@ -68,6 +68,13 @@ pub enum Effect {
         #[cfg_attr(feature = "ts", ts(as = "Option<BTreeMap<String, String>>", optional))]
         headers: BTreeMap<String, String>,
     },
+    /// Stop waiting for the answer to request `id` on this connection: an HTTP host
+    /// aborts that request's POST (how MCP 2026-07-28 cancels over HTTP; the
+    /// `notifications/cancelled` goes too). Stdio hosts ignore it.
+    AbortRequest {
+        conn: ConnId,
+        id: u64,
+    },
     /// End the connection: stdin close → SIGTERM → SIGKILL of the tree, or HTTP DELETE.
     /// No `connectionClosed` is needed afterwards (it is ignored).
     Close {

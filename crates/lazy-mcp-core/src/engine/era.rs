@@ -151,6 +151,21 @@ impl Engine {
         discover::http_headers(message)
     }
 
+    /// A `notifications/cancelled` to a modern server over HTTP: the request's
+    /// POST is aborted too (the era cancels by closing the request's stream).
+    pub(super) fn abort_for_cancel(&self, conn: ConnId, message: &Value) -> Option<Effect> {
+        if message.get("method").and_then(Value::as_str) != Some("notifications/cancelled") {
+            return None;
+        }
+        let id = message.get("params")?.get("requestId")?.as_u64()?;
+        let connection = self.conns.get(&conn)?;
+        let http = self
+            .servers
+            .get(&connection.server)
+            .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
+        (connection.era == Era::Modern && http).then_some(Effect::AbortRequest { conn, id })
+    }
+
     /// The answer to `server/discover`.
     pub(super) fn on_discover_result(&mut self, conn: ConnId, outcome: Result<Value, Value>) {
         let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {

@@ -63,6 +63,8 @@ class HttpConnection implements Connection {
   /** Ids of requests sent and not answered yet (JSON text of the id). */
   private readonly outstanding = new Set<string>();
   private readonly active = new Set<http.ClientRequest>();
+  /** The POST carrying each request id still in flight (JSON text of the id), for `abort`. */
+  private readonly postsById = new Map<string, http.ClientRequest>();
   private connectTimer: NodeJS.Timeout | undefined;
   private finished = false;
   private closing: Promise<void> | undefined;
@@ -186,7 +188,22 @@ class HttpConnection implements Connection {
       }
     });
     req.on('error', (err) => this.onRequestError(err, msg, isFirst));
+    for (const key of msg.requestIds) this.postsById.set(key, req);
+    req.on('close', () => {
+      for (const key of msg.requestIds) if (this.postsById.get(key) === req) this.postsById.delete(key);
+    });
     req.end(msg.json);
+  }
+
+  /** The engine's `abortRequest`: the request was cancelled, end its POST (its answer is no longer wanted). */
+  abort(id: number): void {
+    const key = JSON.stringify(id);
+    const req = this.postsById.get(key);
+    this.postsById.delete(key);
+    this.outstanding.delete(key);
+    if (req === undefined) return;
+    this.log('debug', `http ${this.shownUrl}: request ${key} cancelled, its POST aborted`);
+    req.destroy();
   }
 
   /** A POST reply: JSON, an SSE stream of messages, or nothing (202). */

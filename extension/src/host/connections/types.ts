@@ -54,6 +54,8 @@ export interface Connection {
   send(json: string, headers?: Record<string, string>): void;
   /** Shut down gracefully, then forcefully; resolves when the process / streams are gone. */
   close(): Promise<void>;
+  /** The engine's `abortRequest` effect: HTTP aborts the POST carrying request `id` (stdio: absent). */
+  abort?(id: number): void;
   /** The engine's `negotiated` effect: HTTP sends this as `MCP-Protocol-Version` from now on. */
   negotiated?(protocolVersion: string): void;
   readonly pid?: number;
