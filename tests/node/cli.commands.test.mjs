@@ -162,8 +162,8 @@ test('catalogue: progress per server on stderr, a failing server exits 1, nothin
 
   const diag = await runCli(['diagnostics', '--cwd', w.ws, '--cache', cache], { env: w.env });
   assert.equal(diag.code, 0, diag.stderr);
-  assert.match(diag.stdout, /^SERVER\s+STATE\s+TRANSPORT\s+TOOLS/m);
-  assert.match(diag.stdout, /^memory\s+CATALOGUED ONLY\s+stdio\s+\d+/m);
+  assert.match(diag.stdout, /^SERVER\s+STATE\s+TRANSPORT\s+PROTOCOL\s+TOOLS/m);
+  assert.match(diag.stdout, /^memory\s+CATALOGUED ONLY\s+stdio\s+legacy 2025-11-25\s+\d+/m);
   assert.match(diag.stdout, /^broken\s+FAILED/m);
   const json = await runCli(['diagnostics', '--json', '--cwd', w.ws, '--cache', cache], { env: w.env });
   assert.equal(JSON.parse(json.stdout).servers.length, 2);

@@ -71,7 +71,12 @@ test('requests after initialize carry the version the engine negotiated', { time
   const inits = posts.filter((r) => r.rpc === 'initialize');
   assert.ok(inits.length >= 1, 'the server was initialized');
   assert.ok(inits.every((r) => r.version === undefined), 'initialize itself carries no version header');
-  const later = posts.filter((r) => r.rpc !== 'initialize');
+  // The era probe is a 2026-07-28 request (it names its own version); this legacy
+  // server refuses it, and everything after `initialize` carries the legacy version.
+  const probes = posts.filter((r) => r.rpc === 'server/discover');
+  assert.equal(probes.length, 1, 'one era probe');
+  assert.equal(probes[0].version, '2026-07-28');
+  const later = posts.filter((r) => r.rpc !== 'initialize' && r.rpc !== 'server/discover');
   assert.ok(later.some((r) => r.rpc === 'tools/call'), 'the call reached the server');
   for (const r of later) assert.equal(r.version, '2025-11-25', `${r.rpc} carries the negotiated version`);
 });

@@ -14,6 +14,7 @@ use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
     ServerState, Settings,
 };
+use lazy_mcp_core::protocol::client_discover::Era;
 use ts_rs::TS;
 
 /// Where the generated file lives, relative to the repository root.
@@ -47,6 +48,7 @@ pub fn render() -> String {
         declaration::<DiagnosticsSnapshot>(),
         declaration::<ServerDiagnostics>(),
         declaration::<DiagnosticsTotals>(),
+        declaration::<Era>(),
         // config
         declaration::<DiscoveryInput>(),
         declaration::<CandidateFile>(),

@@ -157,10 +157,10 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} / {} |",
             cell(&server.name),
-            server.transport,
+            transport_cell(server),
             server.pid.map_or("—".into(), |p| p.to_string()),
             server.rss_bytes.map_or("—".into(), megabytes),
-            server.cache_age_ms.map_or("—".into(), duration),
+            cache_cell(server),
             server
                 .connect_latency_ms
                 .map_or("—".into(), |ms| format!("{ms} ms")),
@@ -195,6 +195,32 @@ fn retry_note(
             server.failed_attempts
         )),
         _ => None,
+    }
+}
+
+/// The transport and the protocol era its catalogue records: `stdio · 2026-07-28`.
+fn transport_cell(server: &crate::engine::diagnostics_snapshot::ServerDiagnostics) -> String {
+    match server.era {
+        Some(crate::protocol::client_discover::Era::Modern) => {
+            format!(
+                "{} · {}",
+                server.transport,
+                crate::protocol::client_discover::MODERN
+            )
+        }
+        Some(crate::protocol::client_discover::Era::Legacy) => {
+            format!("{} · legacy", server.transport)
+        }
+        None => server.transport.clone(),
+    }
+}
+
+/// The cache age, marked stale past the server's `ttlMs`.
+fn cache_cell(server: &crate::engine::diagnostics_snapshot::ServerDiagnostics) -> String {
+    let age = server.cache_age_ms.map_or("—".into(), duration);
+    match (server.cache_stale, server.cache_ttl_ms) {
+        (true, Some(ttl)) => format!("{age} (stale: ttl {})", duration(ttl)),
+        _ => age,
     }
 }
 

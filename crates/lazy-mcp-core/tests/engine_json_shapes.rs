@@ -88,6 +88,7 @@ fn every_effect_writes_its_documented_json() {
             Effect::Send {
                 conn: 1,
                 message: "{}".into(),
+                headers: Default::default(),
             },
             json!({"type": "send", "conn": 1, "message": "{}"}),
         ),

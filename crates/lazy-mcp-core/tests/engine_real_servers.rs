@@ -120,7 +120,7 @@ impl RealHost {
                     pid: Some(pid),
                 })
             }
-            Effect::Send { conn, message } => {
+            Effect::Send { conn, message, .. } => {
                 if let Some((_, Some(stdin))) = self.children.get_mut(&conn) {
                     let _ = writeln!(stdin, "{message}");
                 }

@@ -22,11 +22,13 @@ function mb(bytes: number | null | undefined): string {
 }
 
 export function renderTable(snap: Snapshot): string {
-  const header = ['SERVER', 'STATE', 'TRANSPORT', 'TOOLS', 'PROMPTS', 'RESOURCES', 'PID', 'RSS', 'CALLS', 'SOURCE'];
+  const header = ['SERVER', 'STATE', 'TRANSPORT', 'PROTOCOL', 'TOOLS', 'PROMPTS', 'RESOURCES', 'PID', 'RSS', 'CALLS', 'SOURCE'];
   const rows = snap.servers.map((s: ServerRow) => [
     s.name,
     s.stateLabel,
     s.transport,
+    // The era the catalogue records and the version spoken: `modern 2026-07-28`, `legacy 2025-11-25`.
+    s.era == null ? '' : `${s.era} ${s.protocolVersion ?? ''}`.trimEnd(),
     String(s.tools),
     String(s.prompts),
     String(s.resources + s.resourceTemplates),
@@ -50,6 +52,10 @@ export function renderTable(snap: Snapshot): string {
       `(~${t.exposedTokenEstimate ?? 0} tokens exposed now, ~${t.schemaTokenEstimate ?? 0} in full mode, estimated` +
       `${t.metaToolTokens ? `; tool index ~${t.metaToolTokens}, ${t.loadedTools ?? 0} loaded` : ''}). Core ${snap.coreVersion}.`,
   );
+  const stale = snap.servers.filter((s) => s.cacheStale);
+  if (stale.length) {
+    out.push('', `Stale (older than the ttlMs their server gave; re-listed at their next connection): ${stale.map((s) => s.name).join(', ')}`);
+  }
   const errors = snap.servers.filter((s) => s.lastError || stateError(s));
   if (errors.length) {
     out.push('', 'Errors:');

@@ -23,7 +23,8 @@ export type Event = { "type": "configApplied", servers: Array<ServerConfig>, }
 
 export type Effect = { "type": "open", conn: number, server: string, transport: Transport, interactive: boolean, }
   | { "type": "negotiated", conn: number, protocolVersion: string, }
-  | { "type": "send", conn: number, message: string, }
+  | { "type": "send", conn: number, message: string, headers?: { [key in string]: string }, }
+  | { "type": "abortRequest", conn: number, id: number, }
   | { "type": "close", conn: number, }
   | { "type": "setTimer", timer: number, atMs: number, }
   | { "type": "cancelTimer", timer: number, }
@@ -172,7 +173,19 @@ toolsAreDeclaredStubs: boolean, pid?: number | null, rssBytes?: number | null, c
 /**
  * Age of the catalogue entry at the time of the last event.
  */
-cacheAgeMs?: number | null, connectLatencyMs?: number | null, protocolVersion?: string | null, callsServed: number, lastError?: string | null, droppedDeclaredTools: Array<string>, 
+cacheAgeMs?: number | null, connectLatencyMs?: number | null, protocolVersion?: string | null, 
+/**
+ * The protocol era its catalogue entry records (absent until catalogued).
+ */
+era?: Era | null, 
+/**
+ * The `ttlMs` the server gave its lists (modern servers).
+ */
+cacheTtlMs?: number | null, 
+/**
+ * The entry is older than that ttl: it is re-listed at the next connection.
+ */
+cacheStale: boolean, callsServed: number, lastError?: string | null, droppedDeclaredTools: Array<string>, 
 /**
  * Estimated tokens of the exposed tools' definitions: what `full` mode costs
  * (`estimate_definition_tokens`, an estimate, not a tokenizer count).
@@ -226,6 +239,8 @@ exposedTokenEstimate: number,
  * Of which the meta-tools with the index (0 when no server is in `index` mode).
  */
 metaToolTokens: number, loadedTools: number, };
+
+export type Era = "legacy" | "modern";
 
 export type DiscoveryInput = { 
 /**

@@ -162,8 +162,10 @@ export class EngineDriver {
         return this.open(effect.conn, effect.server, effect.transport, effect.interactive);
       case 'negotiated':
         return this.connections.get(effect.conn)?.negotiated?.(effect.protocolVersion);
+      case 'abortRequest':
+        return this.connections.get(effect.conn)?.abort?.(effect.id);
       case 'send':
-        return this.connections.get(effect.conn)?.send(effect.message);
+        return this.connections.get(effect.conn)?.send(effect.message, effect.headers);
       case 'close': {
         const c = this.connections.get(effect.conn);
         this.connections.delete(effect.conn);

@@ -1,6 +1,7 @@
 //! The catalogue: what each server offers (tools, prompts, resources, templates),
 //! learned once and persisted as a versioned JSON blob the host stores.
 
+use crate::protocol::client_discover::{CacheHint, Era};
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -18,7 +19,14 @@ pub struct CatalogueEntry {
     /// The config fingerprint the entry was built with; a different one makes it stale.
     pub fingerprint: String,
     pub catalogued_at_ms: u64,
+    /// The protocol era the probe found (absent in entries written before eras: legacy).
+    #[serde(default, skip_serializing_if = "is_legacy")]
+    pub era: Era,
+    /// `initialize` result, or for a modern server its `server/discover` result in the same shape.
     pub initialize: InitializeOutcome,
+    /// The stricter `ttlMs`/`cacheScope` of the server's list results (modern servers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheHint>,
     #[serde(default)]
     pub tools: Vec<Value>,
     #[serde(default)]
@@ -29,7 +37,18 @@ pub struct CatalogueEntry {
     pub resource_templates: Vec<Value>,
 }
 
+fn is_legacy(era: &Era) -> bool {
+    *era == Era::Legacy
+}
+
 impl CatalogueEntry {
+    /// Past the `ttlMs` its server gave: shown as stale, re-listed at the next connect.
+    pub fn is_stale(&self, now_ms: u64) -> bool {
+        self.cache
+            .as_ref()
+            .is_some_and(|cache| now_ms >= self.catalogued_at_ms.saturating_add(cache.ttl_ms))
+    }
+
     pub fn list(&self, kind: ListKind) -> &Vec<Value> {
         match kind {
             ListKind::Tools => &self.tools,
@@ -124,7 +143,12 @@ mod tests {
             CatalogueEntry {
                 fingerprint: "f".into(),
                 catalogued_at_ms: 1,
+                era: Era::Modern,
                 initialize: InitializeOutcome::default(),
+                cache: Some(CacheHint {
+                    ttl_ms: 10,
+                    cache_scope: "private".into(),
+                }),
                 tools: vec![serde_json::json!({"name": "t"})],
                 prompts: vec![],
                 resources: vec![],
@@ -140,5 +164,15 @@ mod tests {
         )
         .is_err_and(|e| e.contains("version 0")));
         assert!(Catalogue::from_blob("[]").is_err());
+    }
+
+    #[test]
+    fn entries_from_before_eras_read_as_legacy_and_fresh() {
+        let blob = r#"{"format":"lazy-mcp-catalogue","version":1,"entries":{"a":{"fingerprint":"f","cataloguedAtMs":1,"initialize":{"protocolVersion":"2025-11-25"}}}}"#;
+        let entry = Catalogue::from_blob(blob)
+            .ok()
+            .and_then(|c| c.entries.get("a").cloned());
+        assert_eq!(entry.as_ref().map(|e| e.era), Some(Era::Legacy));
+        assert_eq!(entry.map(|e| e.is_stale(u64::MAX)), Some(false));
     }
 }

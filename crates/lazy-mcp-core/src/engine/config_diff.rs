@@ -159,6 +159,7 @@ impl Engine {
                 last_activity_ms: self.now_ms,
                 stats: ServerStats::default(),
                 subscriptions: BTreeMap::new(),
+                reprobe: false,
             },
         );
         self.exposure_dirty = true;
@@ -369,11 +370,13 @@ impl Engine {
             .cloned()
             .collect();
         for name in names {
-            if recatalogue {
-                if let Some(server) = self.servers.get_mut(&name) {
+            if let Some(server) = self.servers.get_mut(&name) {
+                if recatalogue {
                     // The user asked: a retry under way is no longer a background one.
                     server.background = false;
                 }
+                // A refresh asks each server's protocol era again at its next connection.
+                server.reprobe = true;
             }
             let Some(server) = self.servers.get(&name) else {
                 continue;

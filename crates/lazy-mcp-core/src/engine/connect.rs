@@ -10,7 +10,7 @@ use crate::engine::catalogue::CatalogueEntry;
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::state::{ServerState, Trigger};
-use crate::protocol::client_handshake::{self, ListKind};
+use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -74,6 +74,20 @@ impl Engine {
     }
 
     fn open_connection(&mut self, name: &str, purpose: Purpose, interactive: bool) {
+        self.open_connection_with(name, purpose, interactive, None);
+    }
+
+    /// Opens a connection. `fallback`: the replacement of a connection whose era
+    /// probe failed, with the handshake to use (no state change: the server is
+    /// still CATALOGUING or CONNECTING).
+    pub(super) fn open_connection_with(
+        &mut self,
+        name: &str,
+        purpose: Purpose,
+        interactive: bool,
+        fallback: Option<super::era::Handshake>,
+    ) {
+        let handshake = fallback.unwrap_or_else(|| self.handshake_for(name));
         let Some(server) = self.servers.get(name) else {
             return;
         };
@@ -103,6 +117,10 @@ impl Engine {
                 roots_asked_at_ms: None,
                 handshake_timer: Some(handshake_timer),
                 init: None,
+                handshake,
+                era: super::era::Handshake::era_hint(handshake),
+                interactive,
+                cache: None,
             },
         );
         if let Some(server) = self.servers.get_mut(name) {
@@ -117,6 +135,9 @@ impl Engine {
             transport,
             interactive,
         });
+        if fallback.is_some() {
+            return;
+        }
         let trigger = match purpose {
             Purpose::Catalogue => Trigger::CatalogueStarted,
             Purpose::Connect => Trigger::ConnectStarted,
@@ -131,11 +152,20 @@ impl Engine {
         if connection.phase != Phase::Opening {
             return;
         }
-        connection.phase = Phase::Initializing;
         let name = connection.server.clone();
         if let Some(server) = self.servers.get_mut(&name) {
             server.stats.pid = pid;
         }
+        self.start_handshake(conn);
+    }
+
+    /// The legacy handshake: `initialize` (then `notifications/initialized`).
+    pub(super) fn send_initialize(&mut self, conn: ConnId) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        connection.phase = Phase::Initializing;
+        connection.era = crate::protocol::client_discover::Era::Legacy;
         let params = client_handshake::initialize_params(
             &self.settings.client_name,
             &self.settings.client_version,
@@ -155,24 +185,32 @@ impl Engine {
         let id = connection.next_id;
         connection.next_id += 1;
         connection.pending.insert(id, pending);
+        let params = self.enveloped(conn, params);
         let message = jsonrpc::request(Value::from(id), method, params);
-        self.effects.push(Effect::Send {
-            conn,
-            message: message.to_string(),
-        });
+        self.send_upstream(conn, message);
         Some(id)
     }
 
     pub(super) fn send_upstream(&mut self, conn: ConnId, message: Value) {
         if self.conns.contains_key(&conn) {
+            if let Some(abort) = self.abort_for_cancel(conn, &message) {
+                self.effects.push(abort);
+            }
+            let headers = self.http_headers_for(conn, &message);
             self.effects.push(Effect::Send {
                 conn,
                 message: message.to_string(),
+                headers,
             });
         }
     }
 
     pub(super) fn on_initialize_result(&mut self, conn: ConnId, outcome: Result<Value, Value>) {
+        if let Err(error) = &outcome {
+            if self.reprobe_after_refusal(conn, error) {
+                return;
+            }
+        }
         let parsed = match outcome {
             Ok(result) => client_handshake::parse_initialize_result(&result)
                 .map_err(|cause| (cause, Failure::Protocol)),
@@ -193,7 +231,6 @@ impl Engine {
         };
         connection.phase = Phase::Ready;
         connection.init = Some(init.clone());
-        let name = connection.server.clone();
         self.effects.push(Effect::Negotiated {
             conn,
             protocol_version: init.protocol_version.clone(),
@@ -202,6 +239,18 @@ impl Engine {
             conn,
             jsonrpc::notification("notifications/initialized", None),
         );
+        self.handshake_done(conn, &init);
+    }
+
+    /// Either era's handshake is done: keep the connection for waiting calls, list.
+    pub(super) fn handshake_done(&mut self, conn: ConnId, init: &InitializeOutcome) {
+        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+            return;
+        };
+        if let Some(server) = self.servers.get_mut(&name) {
+            // The era is known now (probed, or taken from a catalogue that was right).
+            server.reprobe = false;
+        }
         let has_waiters = self
             .servers
             .get(&name)
@@ -273,7 +322,12 @@ impl Engine {
             .get(&name)
             .map(|s| s.subscriptions.keys().cloned().collect())
             .unwrap_or_default();
-        for uri in subscribed {
+        let modern = self.is_modern(conn);
+        if modern {
+            self.listen_for_changes(conn);
+        }
+        // Modern servers take subscriptions in `subscriptions/listen` instead.
+        for uri in subscribed.into_iter().filter(|_| !modern) {
             let already_asked = waiters.iter().any(|w| {
                 w.method == "resources/subscribe"
                     && subscription_uri(&w.params) == Some(uri.as_str())
@@ -295,6 +349,12 @@ impl Engine {
 
     /// Sends one client call upstream with a fresh id and a request timeout.
     pub(super) fn forward_call(&mut self, conn: ConnId, call: QueuedCall) {
+        self.forward_call_round(conn, call, 0);
+    }
+
+    /// [`Engine::forward_call`]; `input_rounds`: how many times a modern server
+    /// already asked for input on this call (its retries go through here too).
+    pub(super) fn forward_call_round(&mut self, conn: ConnId, call: QueuedCall, input_rounds: u32) {
         let Some(connection) = self.conns.get(&conn) else {
             return;
         };
@@ -317,6 +377,8 @@ impl Engine {
             method: call.method.clone(),
             progress_token,
             timer,
+            params: call.params.clone().map(Box::new),
+            input_rounds,
         });
         if let Some(server) = self.servers.get_mut(&name) {
             server.last_activity_ms = self.now_ms;

@@ -289,8 +289,15 @@ impl Engine {
         let name = connection.server.clone();
         let phase = connection.phase;
         let timeout = self.handshake_timeout_ms(&name);
+        if self.probe_interrupted(
+            conn,
+            &format!("it did not answer server/discover within {timeout} ms"),
+        ) {
+            return;
+        }
         let what = match phase {
             Phase::Opening => "the process/session did not open",
+            Phase::Probing => "it did not answer server/discover",
             Phase::Initializing => "it did not answer initialize",
             Phase::Ready => "it did not finish listing its tools, prompts and resources",
         };
@@ -339,6 +346,14 @@ impl Engine {
                 format!("; stderr: {tail}")
             })
             .unwrap_or_default();
+        if in_handshake
+            && self.probe_interrupted(
+                conn,
+                &format!("server/discover ended the connection: {cause}"),
+            )
+        {
+            return;
+        }
         if in_handshake {
             self.connection_failed_with_detail(conn, &cause, &detail, Failure::Crash, false);
             return;

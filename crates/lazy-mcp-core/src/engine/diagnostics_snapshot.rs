@@ -2,6 +2,7 @@
 
 use super::{Engine, ServerState};
 use crate::config::model::{SourceRef, ToolExposure, Transport};
+use crate::protocol::client_discover::Era;
 use crate::protocol::client_handshake::ListKind;
 use crate::tool_index::estimate_definition_tokens;
 use serde::{Deserialize, Serialize};
@@ -42,6 +43,15 @@ pub struct ServerDiagnostics {
     pub connect_latency_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub protocol_version: Option<String>,
+    /// The protocol era its catalogue entry records (absent until catalogued).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub era: Option<Era>,
+    /// The `ttlMs` the server gave its lists (modern servers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_ttl_ms: Option<u64>,
+    /// The entry is older than that ttl: it is re-listed at the next connection.
+    #[serde(default)]
+    pub cache_stale: bool,
     pub calls_served: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_error: Option<String>,
@@ -219,6 +229,9 @@ impl Engine {
                 cache_age_ms: entry.map(|e| self.now_ms.saturating_sub(e.catalogued_at_ms)),
                 connect_latency_ms: server.stats.connect_latency_ms,
                 protocol_version: entry.map(|e| e.initialize.protocol_version.clone()),
+                era: entry.map(|e| e.era),
+                cache_ttl_ms: entry.and_then(|e| e.cache.as_ref()).map(|c| c.ttl_ms),
+                cache_stale: entry.is_some_and(|e| e.is_stale(self.now_ms)),
                 calls_served: server.stats.calls_served,
                 last_error: server.stats.last_error.clone(),
                 dropped_declared_tools: server.stats.dropped_declared_tools.clone(),

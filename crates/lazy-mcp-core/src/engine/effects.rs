@@ -4,6 +4,7 @@ use super::events::{ClientId, ConnId, TimerId};
 use super::state::ServerState;
 use crate::config::model::Transport;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -57,10 +58,22 @@ pub enum Effect {
         conn: ConnId,
         protocol_version: String,
     },
-    /// Write one JSON-RPC message to the connection.
+    /// Write one JSON-RPC message to the connection. `headers`: HTTP headers its
+    /// POST must carry (modern-era requests name their version, method and target);
+    /// empty for stdio and for legacy-era messages.
     Send {
         conn: ConnId,
         message: String,
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        #[cfg_attr(feature = "ts", ts(as = "Option<BTreeMap<String, String>>", optional))]
+        headers: BTreeMap<String, String>,
+    },
+    /// Stop waiting for the answer to request `id` on this connection: an HTTP host
+    /// aborts that request's POST (how MCP 2026-07-28 cancels over HTTP; the
+    /// `notifications/cancelled` goes too). Stdio hosts ignore it.
+    AbortRequest {
+        conn: ConnId,
+        id: u64,
     },
     /// End the connection: stdin close → SIGTERM → SIGKILL of the tree, or HTTP DELETE.
     /// No `connectionClosed` is needed afterwards (it is ignored).

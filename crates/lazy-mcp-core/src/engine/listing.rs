@@ -5,6 +5,7 @@ use super::{Engine, LogLevel, Pending, Purpose, MAX_LIST_PAGES};
 use crate::engine::catalogue::CatalogueEntry;
 use crate::engine::events::ConnId;
 use crate::engine::state::Trigger;
+use crate::protocol::client_discover::{self, CacheHint, Era};
 use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
 use serde_json::Value;
@@ -63,6 +64,10 @@ impl Engine {
         let purpose = connection.purpose;
         let finished: Option<Vec<Value>> = match outcome {
             Ok(result) => {
+                if let Some(connection) = self.conns.get_mut(&conn) {
+                    let hint = client_discover::cache_hint(&result);
+                    connection.cache = client_discover::stricter(connection.cache.take(), hint);
+                }
                 let (page, next) = client_handshake::parse_list_page(kind, &result);
                 items.extend(page);
                 match next {
@@ -131,6 +136,8 @@ impl Engine {
             return;
         };
         let lists = std::mem::take(&mut connection.listed);
+        let cache = connection.cache.take();
+        let era = connection.era;
         let Some(init) = connection.init.clone() else {
             return;
         };
@@ -138,7 +145,7 @@ impl Engine {
         let purpose = connection.purpose;
         let live = connection.live;
         let roots_asked_at = connection.roots_asked_at_ms;
-        self.update_catalogue(&name, init, lists);
+        self.update_catalogue(&name, (era, init, cache), lists);
         if purpose == Purpose::Connect {
             if !live {
                 self.become_connected_after_roots(conn, roots_asked_at);
@@ -178,7 +185,7 @@ impl Engine {
     fn update_catalogue(
         &mut self,
         name: &str,
-        init: InitializeOutcome,
+        (era, init, cache): (Era, InitializeOutcome, Option<CacheHint>),
         lists: BTreeMap<ListKind, Vec<Value>>,
     ) {
         let Some(server) = self.servers.get(name) else {
@@ -190,6 +197,9 @@ impl Engine {
             Some(entry) if entry.fingerprint == fingerprint => {
                 let mut entry = entry.clone();
                 entry.initialize = init;
+                entry.era = era;
+                // A partial re-list keeps the hint of the lists it did not touch.
+                entry.cache = client_discover::stricter(cache, None).or(entry.cache);
                 for (kind, items) in lists {
                     *entry.list_mut(kind) = items;
                 }
@@ -199,7 +209,9 @@ impl Engine {
                 let mut entry = CatalogueEntry {
                     fingerprint,
                     catalogued_at_ms: now,
+                    era,
                     initialize: init,
+                    cache,
                     tools: Vec::new(),
                     prompts: Vec::new(),
                     resources: Vec::new(),
@@ -214,6 +226,8 @@ impl Engine {
         let unchanged = self.catalogue.entries.get(name).is_some_and(|previous| {
             previous.fingerprint == entry.fingerprint
                 && previous.initialize == entry.initialize
+                && previous.era == entry.era
+                && previous.cache == entry.cache
                 && ListKind::ALL
                     .iter()
                     .all(|kind| previous.list(*kind) == entry.list(*kind))

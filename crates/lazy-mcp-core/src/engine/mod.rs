@@ -24,6 +24,7 @@ mod connect;
 mod connection_end;
 pub mod diagnostics_snapshot;
 pub mod effects;
+mod era;
 pub mod events;
 mod exposure;
 mod gateway;
@@ -45,6 +46,7 @@ pub use settings::{AggregateEndpoint, Root, Settings};
 pub use state::ServerState;
 
 use crate::config::model::ServerConfig;
+use crate::protocol::client_discover::{CacheHint, Era};
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
 use backoff::CrashHistory;
@@ -114,6 +116,9 @@ struct Server {
     idle_timer: Option<TimerId>,
     last_activity_ms: u64,
     stats: ServerStats,
+    /// Ask the server's era again at its next connection (refresh, or an answer
+    /// saying the era changed) instead of trusting the catalogue's verdict.
+    reprobe: bool,
     /// `resources/subscribe` by URI: which clients want `resources/updated`.
     /// Re-sent after a reconnect; a server with subscriptions is never idle.
     subscriptions: BTreeMap<String, BTreeSet<ClientId>>,
@@ -151,6 +156,8 @@ enum Purpose {
 enum Phase {
     /// `open` sent, waiting for `connectionOpened`.
     Opening,
+    /// `server/discover` sent: which era does the server speak?
+    Probing,
     /// `initialize` sent.
     Initializing,
     /// Initialized: lists and calls may flow.
@@ -176,11 +183,20 @@ struct Connection {
     live: bool,
     /// When the server asked for `roots/list` before calls flowed.
     roots_asked_at_ms: Option<u64>,
+    /// How this connection starts (decided when it is opened) and, once known, its era.
+    handshake: era::Handshake,
+    era: Era,
+    /// The connection may open a browser / OAuth flow (not for cataloguing).
+    interactive: bool,
+    /// The stricter cache hint of the lists of the current listing round.
+    cache: Option<CacheHint>,
 }
 
 #[derive(Debug)]
 enum Pending {
     Initialize,
+    /// The era probe (`server/discover`).
+    Discover,
     List {
         kind: ListKind,
         items: Vec<Value>,
@@ -198,6 +214,12 @@ struct ForwardedCall {
     method: String,
     progress_token: Option<Value>,
     timer: TimerId,
+    /// The params sent upstream (before any era envelope): a modern server that
+    /// asks for input gets the same request again with its answers.
+    /// Boxed: kept small, it lives in every pending call.
+    params: Option<Box<Value>>,
+    /// Input rounds answered so far (bounded, see `era.rs`).
+    input_rounds: u32,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -546,7 +568,8 @@ impl Engine {
         let ready: Vec<ConnId> = self
             .conns
             .iter()
-            .filter(|(_, c)| c.phase == Phase::Ready)
+            // Modern servers have no roots notification (roots travel per request).
+            .filter(|(_, c)| c.phase == Phase::Ready && c.era == Era::Legacy)
             .map(|(id, _)| *id)
             .collect();
         for conn in ready {

@@ -65,12 +65,17 @@ impl Engine {
         };
         match pending {
             Pending::Initialize => self.on_initialize_result(conn, outcome),
+            Pending::Discover => self.on_discover_result(conn, outcome),
             Pending::Internal => {}
             Pending::List { kind, items, pages } => {
                 self.on_list_response(conn, kind, items, pages, outcome)
             }
             Pending::Call(call) => {
+                let Some((call, outcome)) = self.answer_input_requests(conn, call, outcome) else {
+                    return; // asked again, with the answers
+                };
                 self.cancel_timer(Some(call.timer));
+                let outcome = self.modern_call_outcome(conn, &call.method, outcome);
                 let now = self.now_ms;
                 if let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) {
                     if let Some(server) = self.servers.get_mut(&name) {

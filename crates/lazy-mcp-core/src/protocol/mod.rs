@@ -1,6 +1,7 @@
 //! MCP protocol pieces (JSON-RPC framing, client handshake, gateway side).
 //! Pure functions over `serde_json::Value`; the lifecycle engine decides when to use them.
 
+pub mod client_discover;
 pub mod client_handshake;
 pub mod client_message;
 pub mod gateway_discover;

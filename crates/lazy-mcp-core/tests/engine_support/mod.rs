@@ -36,8 +36,28 @@ pub enum Behavior {
     Unauthorized,
 }
 
+/// How a fake server treats the MCP 2026-07-28 era (`server/discover`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum EraBehavior {
+    /// Legacy only: `server/discover` is "method not found" (server-everything, fastmcp).
+    Legacy,
+    /// Modern only: answers `server/discover`, refuses `initialize` with -32022, and
+    /// answers every request without the `_meta` envelope with an error.
+    /// `ttl_ms`: the `ttlMs` of its list results.
+    Modern { ttl_ms: u64 },
+    /// Exits when it receives `server/discover` (a legacy server strict about `initialize`).
+    ExitOnDiscover,
+    /// Never answers `server/discover`.
+    HangOnDiscover,
+    /// Answers `server/discover` with an invalid-request error.
+    ErrorOnDiscover,
+}
+
 #[derive(Debug, Clone)]
 pub struct FakeServer {
+    pub era: EraBehavior,
+    /// Tool calls answer with `resultType: input_required` (a modern server asking for input).
+    pub asks_input: bool,
     pub behavior: Behavior,
     pub protocol_version: String,
     pub capabilities: Value,
@@ -59,6 +79,8 @@ pub struct FakeServer {
 impl FakeServer {
     pub fn with_tools(names: &[&str]) -> FakeServer {
         FakeServer {
+            era: EraBehavior::Legacy,
+            asks_input: false,
             behavior: Behavior::Normal,
             protocol_version: "2025-11-25".into(),
             capabilities: json!({"tools": {"listChanged": true}}),
@@ -230,7 +252,7 @@ impl Sim {
                     });
                 }
             }
-            Effect::Send { conn, message } => {
+            Effect::Send { conn, message, .. } => {
                 let Some(server) = self.live.get(&conn).cloned() else {
                     return;
                 };
@@ -312,6 +334,62 @@ impl Sim {
         } else {
             method
         };
+        let error = |code: i64, text: &str| json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": text}});
+        let modern = matches!(fake.era, EraBehavior::Modern { .. });
+        match (&fake.era, method) {
+            (EraBehavior::Modern { .. }, "initialize") => {
+                let refusal = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2026-07-28"]}}});
+                self.respond(conn, refusal);
+                return;
+            }
+            (EraBehavior::Modern { .. }, _)
+                if params["_meta"]["io.modelcontextprotocol/protocolVersion"] != "2026-07-28" =>
+            {
+                self.respond(conn, error(-32600, "missing the _meta envelope"));
+                return;
+            }
+            (EraBehavior::Modern { .. }, "server/discover") => {
+                let result = json!({
+                    "supportedVersions": ["2026-07-28"],
+                    "capabilities": fake.capabilities,
+                    "ttlMs": 0, "cacheScope": "private", "resultType": "complete",
+                    "_meta": {"io.modelcontextprotocol/serverInfo": {"name": format!("fake-{server}"), "version": "2.0.0"}}
+                });
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": result}));
+                return;
+            }
+            (EraBehavior::ExitOnDiscover, "server/discover") => {
+                self.crash(conn, "Error: received a request before initialize");
+                return;
+            }
+            (EraBehavior::HangOnDiscover, "server/discover") => return,
+            (EraBehavior::ErrorOnDiscover, "server/discover") => {
+                self.respond(conn, error(-32600, "Invalid request: not initialized"));
+                return;
+            }
+            (EraBehavior::Modern { .. }, "tools/call")
+                if fake.asks_roots && params.get("inputResponses").is_none() =>
+            {
+                let result = json!({"resultType": "input_required", "inputRequests": {"r": {"method": "roots/list"}}, "requestState": "state-1"});
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": result}));
+                return;
+            }
+            (EraBehavior::Modern { .. }, "tools/call") if fake.asks_roots => {
+                let text = format!(
+                    "roots {} state {}",
+                    params["inputResponses"]["r"]["roots"], params["requestState"]
+                );
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": text}]}}));
+                return;
+            }
+            (EraBehavior::Modern { .. }, "tools/call") if fake.asks_input => {
+                let result = json!({"resultType": "input_required", "inputRequests": {"q": {"method": "elicitation/create", "params": {"message": "Which?", "requestedSchema": {"type": "object", "properties": {}}}}}});
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": result}));
+                return;
+            }
+            (EraBehavior::Modern { .. }, "subscriptions/listen") => return,
+            _ => {}
+        }
         let result = match method {
             "initialize" => match fake.behavior {
                 Behavior::Hang => return,
@@ -376,6 +454,12 @@ impl Sim {
                 return;
             }
         };
+        let mut result = result;
+        if let (EraBehavior::Modern { ttl_ms }, true) = (&fake.era, method.ends_with("/list")) {
+            result["ttlMs"] = json!(ttl_ms);
+            result["cacheScope"] = json!("private");
+        }
+        let _ = modern;
         self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": result}));
     }
 

@@ -28,6 +28,8 @@ const MAX_ERROR_BODY_CHARS = 64 * 1024;
 
 interface Outgoing {
   json: string;
+  /** Per-message headers from the core (modern-era requests); absent for legacy messages. */
+  headers?: Record<string, string>;
   /** Keys (JSON text) of the ids of requests in this message. */
   requestIds: string[];
   isInitialized: boolean;
@@ -61,6 +63,8 @@ class HttpConnection implements Connection {
   /** Ids of requests sent and not answered yet (JSON text of the id). */
   private readonly outstanding = new Set<string>();
   private readonly active = new Set<http.ClientRequest>();
+  /** The POST carrying each request id still in flight (JSON text of the id), for `abort`. */
+  private readonly postsById = new Map<string, http.ClientRequest>();
   private connectTimer: NodeJS.Timeout | undefined;
   private finished = false;
   private closing: Promise<void> | undefined;
@@ -105,12 +109,13 @@ class HttpConnection implements Connection {
     }
   }
 
-  send(json: string): void {
+  send(json: string, headers?: Record<string, string>): void {
     if (this.finished || this.closing !== undefined) {
       this.log('warn', `${this.transport.type} ${this.shownUrl}: message dropped, the connection is closed`);
       return;
     }
     const msg = this.describe(json);
+    if (headers !== undefined && Object.keys(headers).length > 0) msg.headers = headers;
     if (this.mode === 'legacy') {
       if (this.legacyEndpoint === undefined) this.queue.push(msg);
       else this.postLegacy(msg);
@@ -142,6 +147,7 @@ class HttpConnection implements Connection {
       accept: 'application/json, text/event-stream',
       'content-type': 'application/json',
       ...this.sessionHeaders(),
+      ...(msg.headers ?? {}),
     });
     req.on('response', (res) => {
       if (this.finished) return void res.resume();
@@ -153,7 +159,10 @@ class HttpConnection implements Connection {
       }
       const status = res.statusCode ?? 0;
 
-      if (isFirst && this.transport.type === 'http' && (status === 400 || status === 404 || status === 405)) {
+      // The legacy HTTP+SSE fallback belongs to the 2024 transport: a first POST that is a
+      // 2026-07-28 request (it carries its own headers) gets its error answered instead.
+      const fallBack = isFirst && this.transport.type === 'http' && msg.headers === undefined;
+      if (fallBack && (status === 400 || status === 404 || status === 405)) {
         res.resume();
         this.log('info', `http ${this.shownUrl}: POST answered ${status}, falling back to the legacy HTTP+SSE transport`);
         this.mode = 'legacy';
@@ -179,7 +188,22 @@ class HttpConnection implements Connection {
       }
     });
     req.on('error', (err) => this.onRequestError(err, msg, isFirst));
+    for (const key of msg.requestIds) this.postsById.set(key, req);
+    req.on('close', () => {
+      for (const key of msg.requestIds) if (this.postsById.get(key) === req) this.postsById.delete(key);
+    });
     req.end(msg.json);
+  }
+
+  /** The engine's `abortRequest`: the request was cancelled, end its POST (its answer is no longer wanted). */
+  abort(id: number): void {
+    const key = JSON.stringify(id);
+    const req = this.postsById.get(key);
+    this.postsById.delete(key);
+    this.outstanding.delete(key);
+    if (req === undefined) return;
+    this.log('debug', `http ${this.shownUrl}: request ${key} cancelled, its POST aborted`);
+    req.destroy();
   }
 
   /** A POST reply: JSON, an SSE stream of messages, or nothing (202). */

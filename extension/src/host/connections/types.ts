@@ -46,10 +46,16 @@ export interface ConnectionEvents {
 }
 
 export interface Connection {
-  /** Queue one JSON-RPC message (a single object or a batch array, without a trailing newline). */
-  send(json: string): void;
+  /**
+   * Queue one JSON-RPC message (a single object or a batch array, without a trailing newline).
+   * `headers`: HTTP headers the core computed for it (MCP 2026-07-28 requests carry their
+   * version, method and target); stdio ignores them.
+   */
+  send(json: string, headers?: Record<string, string>): void;
   /** Shut down gracefully, then forcefully; resolves when the process / streams are gone. */
   close(): Promise<void>;
+  /** The engine's `abortRequest` effect: HTTP aborts the POST carrying request `id` (stdio: absent). */
+  abort?(id: number): void;
   /** The engine's `negotiated` effect: HTTP sends this as `MCP-Protocol-Version` from now on. */
   negotiated?(protocolVersion: string): void;
   readonly pid?: number;

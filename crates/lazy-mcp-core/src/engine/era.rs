@@ -1,0 +1,426 @@
+//! Which protocol era each upstream server speaks, decided once and remembered.
+//!
+//! A connection starts with the era its catalogue entry records (zero probes on a
+//! warm start or a first call). Without a verdict (no entry, a changed config, a
+//! refresh, an answer saying the era changed) it probes with `server/discover`:
+//! a 2026-07-28 answer makes the connection modern (no `initialize`, the `_meta`
+//! envelope on every request, `subscriptions/listen`); anything else falls back
+//! to `initialize` — on the same stdio process when the server merely answered
+//! with an error, on a fresh connection when it exited, hung until the handshake
+//! timeout, or spoke HTTP (whose transport may have given up on the session).
+//! A failed probe never fails the server.
+
+use super::roots::roots_from_folders;
+use super::{Engine, ForwardedCall, LogLevel, Pending, Phase, QueuedCall};
+use crate::config::model::Transport;
+use crate::engine::effects::Effect;
+use crate::engine::events::ConnId;
+use crate::protocol::client_discover::{self as discover, Era};
+use crate::protocol::jsonrpc;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// Input rounds Lazy MCP answers on one call before giving the server's request
+/// for input back as an error (a server asking forever must not loop).
+const MAX_INPUT_ROUNDS: u32 = 8;
+
+/// How a connection starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Handshake {
+    /// Ask `server/discover` first.
+    Probe,
+    /// `initialize` (the catalogue says legacy, or the probe failed).
+    Legacy,
+    /// No handshake: the catalogue says modern (its discover result is reused).
+    Modern,
+}
+
+impl Handshake {
+    pub(super) fn era_hint(handshake: Handshake) -> Era {
+        match handshake {
+            Handshake::Modern => Era::Modern,
+            Handshake::Probe | Handshake::Legacy => Era::Legacy,
+        }
+    }
+}
+
+impl Engine {
+    /// The handshake a new connection to `name` uses.
+    pub(super) fn handshake_for(&self, name: &str) -> Handshake {
+        let Some(server) = self.servers.get(name) else {
+            return Handshake::Legacy;
+        };
+        // An explicit legacy SSE transport predates the modern era.
+        if matches!(server.config.transport, Transport::Sse { .. }) {
+            return Handshake::Legacy;
+        }
+        match self.current_entry(name) {
+            Some(entry) if !server.reprobe => match entry.era {
+                Era::Legacy => Handshake::Legacy,
+                Era::Modern => Handshake::Modern,
+            },
+            _ => Handshake::Probe,
+        }
+    }
+
+    /// The host opened the connection: start its handshake.
+    pub(super) fn start_handshake(&mut self, conn: ConnId) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        match connection.handshake {
+            Handshake::Legacy => self.send_initialize(conn),
+            Handshake::Probe => {
+                if let Some(connection) = self.conns.get_mut(&conn) {
+                    connection.phase = Phase::Probing;
+                    // The probe itself carries the envelope (it is a modern request).
+                    connection.era = Era::Modern;
+                }
+                self.log(
+                    LogLevel::Debug,
+                    Some(&name),
+                    "probing its protocol era with server/discover".to_string(),
+                );
+                self.send_request(conn, "server/discover", None, Pending::Discover);
+            }
+            Handshake::Modern => {
+                let init = self.current_entry(&name).map(|e| e.initialize.clone());
+                match init {
+                    Some(init) => self.become_modern(conn, init),
+                    // The entry vanished between open and opened: ask.
+                    None => {
+                        if let Some(connection) = self.conns.get_mut(&conn) {
+                            connection.handshake = Handshake::Probe;
+                        }
+                        self.start_handshake(conn);
+                    }
+                }
+            }
+        }
+    }
+
+    fn become_modern(
+        &mut self,
+        conn: ConnId,
+        init: crate::protocol::client_handshake::InitializeOutcome,
+    ) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        connection.phase = Phase::Ready;
+        connection.era = Era::Modern;
+        connection.init = Some(init.clone());
+        self.effects.push(Effect::Negotiated {
+            conn,
+            protocol_version: discover::MODERN.to_string(),
+        });
+        self.handshake_done(conn, &init);
+    }
+
+    pub(super) fn is_modern(&self, conn: ConnId) -> bool {
+        self.conns.get(&conn).is_some_and(|c| c.era == Era::Modern)
+    }
+
+    /// Request params as the connection's era wants them (the envelope when modern).
+    pub(super) fn enveloped(&self, conn: ConnId, params: Option<Value>) -> Option<Value> {
+        if !self.is_modern(conn) {
+            return params;
+        }
+        let envelope =
+            discover::envelope(&self.settings.client_name, &self.settings.client_version);
+        Some(discover::with_envelope(params, &envelope))
+    }
+
+    /// HTTP headers of one message: only modern-era requests on HTTP carry any.
+    pub(super) fn http_headers_for(
+        &self,
+        conn: ConnId,
+        message: &Value,
+    ) -> BTreeMap<String, String> {
+        let Some(connection) = self.conns.get(&conn) else {
+            return BTreeMap::new();
+        };
+        let http = self
+            .servers
+            .get(&connection.server)
+            .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
+        if connection.era != Era::Modern || !http || message.get("method").is_none() {
+            return BTreeMap::new();
+        }
+        discover::http_headers(message)
+    }
+
+    /// A `notifications/cancelled` to a modern server over HTTP: the request's
+    /// POST is aborted too (the era cancels by closing the request's stream).
+    pub(super) fn abort_for_cancel(&self, conn: ConnId, message: &Value) -> Option<Effect> {
+        if message.get("method").and_then(Value::as_str) != Some("notifications/cancelled") {
+            return None;
+        }
+        let id = message.get("params")?.get("requestId")?.as_u64()?;
+        let connection = self.conns.get(&conn)?;
+        let http = self
+            .servers
+            .get(&connection.server)
+            .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
+        (connection.era == Era::Modern && http).then_some(Effect::AbortRequest { conn, id })
+    }
+
+    /// The answer to `server/discover`.
+    pub(super) fn on_discover_result(&mut self, conn: ConnId, outcome: Result<Value, Value>) {
+        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+            return;
+        };
+        let why = match outcome {
+            Ok(result) => match discover::parse_discover_result(&result) {
+                Ok(init) => {
+                    self.log(
+                        LogLevel::Info,
+                        Some(&name),
+                        format!("speaks MCP {} (server/discover)", discover::MODERN),
+                    );
+                    self.become_modern(conn, init);
+                    return;
+                }
+                Err(why) => why,
+            },
+            Err(error) => format!(
+                "server/discover was refused: {}",
+                jsonrpc::error_message(&error)
+            ),
+        };
+        // The process is alive and answered: on stdio go on with `initialize` on it.
+        let stdio = self
+            .servers
+            .get(&name)
+            .is_some_and(|s| matches!(s.config.transport, Transport::Stdio { .. }));
+        self.fall_back_to_initialize(conn, &why, !stdio);
+    }
+
+    /// The probe did not find a modern server: use `initialize`, on a fresh
+    /// connection when `fresh` (the probed one exited, hung, or is HTTP).
+    pub(super) fn fall_back_to_initialize(&mut self, conn: ConnId, why: &str, fresh: bool) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        let purpose = connection.purpose;
+        let interactive = connection.interactive;
+        self.log(
+            LogLevel::Info,
+            Some(&name),
+            format!(
+                "speaks the legacy protocol ({why}); using initialize{}",
+                if fresh { " on a fresh connection" } else { "" }
+            ),
+        );
+        if !fresh {
+            self.send_initialize(conn);
+            return;
+        }
+        self.drop_connection(conn, "the era probe ended", true);
+        self.open_connection_with(&name, purpose, interactive, Some(Handshake::Legacy));
+    }
+
+    /// The probing connection closed or timed out: not a failure of the server.
+    /// Returns false when the connection was not probing (the caller handles it).
+    pub(super) fn probe_interrupted(&mut self, conn: ConnId, what: &str) -> bool {
+        if !self
+            .conns
+            .get(&conn)
+            .is_some_and(|c| c.phase == Phase::Probing)
+        {
+            return false;
+        }
+        self.fall_back_to_initialize(conn, what, true);
+        true
+    }
+
+    /// `initialize` refused with "unsupported protocol version" on a connection
+    /// that trusted the catalogue's legacy verdict: the server moved to the modern
+    /// era. Probe again on a fresh connection. Returns whether it did.
+    pub(super) fn reprobe_after_refusal(&mut self, conn: ConnId, error: &Value) -> bool {
+        let Some(connection) = self.conns.get(&conn) else {
+            return false;
+        };
+        if !discover::says_era_changed(error) || connection.handshake != Handshake::Legacy {
+            return false;
+        }
+        let name = connection.server.clone();
+        let (purpose, interactive) = (connection.purpose, connection.interactive);
+        let probed_already = self.servers.get(&name).is_some_and(|s| s.reprobe);
+        if probed_already {
+            return false;
+        }
+        if let Some(server) = self.servers.get_mut(&name) {
+            server.reprobe = true;
+        }
+        self.log(
+            LogLevel::Info,
+            Some(&name),
+            "it refused initialize as an unsupported protocol version: asking its era again"
+                .to_string(),
+        );
+        self.drop_connection(conn, "its protocol era changed", true);
+        self.open_connection_with(&name, purpose, interactive, Some(Handshake::Probe));
+        true
+    }
+
+    /// A modern server's `input_required` answer that only asks for roots is
+    /// answered by Lazy MCP itself (the workspace folders, as `roots/list` gets on
+    /// the legacy era): the same request goes again with `inputResponses` and the
+    /// server's `requestState`. Returns the call and outcome to deliver otherwise.
+    pub(super) fn answer_input_requests(
+        &mut self,
+        conn: ConnId,
+        call: ForwardedCall,
+        outcome: Result<Value, Value>,
+    ) -> Option<(ForwardedCall, Result<Value, Value>)> {
+        let retry = match &outcome {
+            Ok(result)
+                if self.is_modern(conn)
+                    && discover::asks_for_input(result)
+                    && call.input_rounds < MAX_INPUT_ROUNDS =>
+            {
+                self.roots_retry_params(&call, result)
+            }
+            _ => None,
+        };
+        let Some(params) = retry else {
+            return Some((call, outcome));
+        };
+        self.cancel_timer(Some(call.timer));
+        let queued = QueuedCall {
+            client: call.client,
+            client_id: call.client_id,
+            method: call.method,
+            params: Some(params),
+        };
+        self.forward_call_round(conn, queued, call.input_rounds.saturating_add(1));
+        None
+    }
+
+    /// The retry's params when every input request is `roots/list`, else None.
+    fn roots_retry_params(&self, call: &ForwardedCall, result: &Value) -> Option<Value> {
+        let requests = result
+            .get("inputRequests")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let state = result.get("requestState").cloned();
+        if requests.is_empty() && state.is_none() {
+            return None;
+        }
+        let roots = serde_json::to_value(roots_from_folders(&self.settings.workspace_folders))
+            .unwrap_or(json!([]));
+        let mut responses = serde_json::Map::new();
+        for (key, request) in requests {
+            if request.get("method").and_then(Value::as_str) != Some("roots/list") {
+                return None;
+            }
+            responses.insert(key, json!({ "roots": roots.clone() }));
+        }
+        let mut params = match call.params.as_deref() {
+            Some(Value::Object(params)) => params.clone(),
+            _ => serde_json::Map::new(),
+        };
+        params.remove("inputResponses");
+        params.remove("requestState");
+        if !responses.is_empty() {
+            params.insert("inputResponses".into(), Value::Object(responses));
+        }
+        if let Some(state) = state {
+            params.insert("requestState".into(), state);
+        }
+        Some(Value::Object(params))
+    }
+
+    /// A forwarded call's answer on a modern connection: results asking for more
+    /// input are refused (Lazy MCP declared no such capability), and an
+    /// unsupported-version error means the era changed (re-probe next time).
+    pub(super) fn modern_call_outcome(
+        &mut self,
+        conn: ConnId,
+        method: &str,
+        outcome: Result<Value, Value>,
+    ) -> Result<Value, Value> {
+        if !self.is_modern(conn) {
+            return outcome;
+        }
+        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+            return outcome;
+        };
+        match outcome {
+            Ok(result) if discover::asks_for_input(&result) => {
+                let message = format!(
+                    "MCP server '{name}' asked for more input to complete {method} (input_required: elicitation or sampling); Lazy MCP answers only roots requests of modern servers and does not forward the others yet"
+                );
+                self.log(LogLevel::Warn, Some(&name), message.clone());
+                Err(json!({"code": jsonrpc::INTERNAL_ERROR, "message": message}))
+            }
+            Err(error) if discover::says_era_changed(&error) => {
+                if let Some(server) = self.servers.get_mut(&name) {
+                    server.reprobe = true;
+                }
+                self.log(
+                    LogLevel::Warn,
+                    Some(&name),
+                    format!(
+                        "it answered {method} with an unsupported-protocol-version error; its era is asked again at the next connection"
+                    ),
+                );
+                Err(error)
+            }
+            other => other,
+        }
+    }
+
+    /// Modern servers announce changes on a `subscriptions/listen` request that
+    /// stays open while the connection is live (the era's replacement for the
+    /// GET stream and `resources/subscribe`).
+    pub(super) fn listen_for_changes(&mut self, conn: ConnId) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        let capabilities = connection
+            .init
+            .as_ref()
+            .map(|i| i.capabilities.clone())
+            .unwrap_or(Value::Null);
+        let changes = |kind: &str| {
+            capabilities
+                .get(kind)
+                .and_then(|c| c.get("listChanged"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+        };
+        let uris: Vec<String> = self
+            .servers
+            .get(&name)
+            .map(|s| s.subscriptions.keys().cloned().collect())
+            .unwrap_or_default();
+        let mut filter = serde_json::Map::new();
+        for (kind, key) in [
+            ("tools", "toolsListChanged"),
+            ("prompts", "promptsListChanged"),
+            ("resources", "resourcesListChanged"),
+        ] {
+            if changes(kind) {
+                filter.insert(key.into(), Value::Bool(true));
+            }
+        }
+        if !uris.is_empty() {
+            filter.insert("resourceSubscriptions".into(), json!(uris));
+        }
+        if filter.is_empty() {
+            return;
+        }
+        self.send_request(
+            conn,
+            "subscriptions/listen",
+            Some(json!({ "notifications": Value::Object(filter) })),
+            Pending::Internal,
+        );
+    }
+}
