@@ -4,6 +4,7 @@
 //! `cargo run -p lazy-mcp-contract` rewrites it.
 
 use lazy_mcp_core::config::load::{ConfigReport, ConfigSources, ExplicitFile, FileRead};
+use lazy_mcp_core::config::problem_presentation::{OpenDocument, Presentation, PresentationInput};
 use lazy_mcp_core::config::{
     model::{ConfigFormat, ConfigScope, ToolExposure, ToolFilter},
     CandidateFile, DiscoveryInput, FileInput, FileReport, NormalizeInput, NormalizeResult, Problem,
@@ -60,6 +61,9 @@ pub fn render() -> String {
         declaration::<FileRead>(),
         declaration::<ConfigReport>(),
         declaration::<Unmanaged>(),
+        declaration::<PresentationInput>(),
+        declaration::<OpenDocument>(),
+        declaration::<Presentation>(),
         declaration::<DiscoveryInput>(),
         declaration::<CandidateFile>(),
         declaration::<NormalizeInput>(),

@@ -290,6 +290,24 @@ needsFiles: Array<string>, };
 
 export type Unmanaged = { name: string, source: SourceRef, reason: string, };
 
+export type PresentationInput = { problems: Array<Problem>, files: Array<FileReport>, openDocuments: Array<OpenDocument>, };
+
+export type OpenDocument = { path: string, 
+/**
+ * The editor's language id (`json`, `jsonc`, …).
+ */
+languageId: string, };
+
+export type Presentation = { 
+/**
+ * Shown as squiggles in their files.
+ */
+squiggles: Array<Problem>, 
+/**
+ * Errors worth a notification (the host shows the first and the count).
+ */
+notify: Array<Problem>, };
+
 export type DiscoveryInput = { 
 /**
  * Absolute path of the user's home directory.

@@ -6,8 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WasmCore } from '../core/wasmCore';
-import type { ServerAction } from '../core/contract.generated';
-import type { ConfigReport, DiscoveryInput, HostPolicy, Problem } from '../host/config/configTypes';
+import type { Presentation, PresentationInput, ServerAction } from '../core/contract.generated';
+import type { ConfigReport, DiscoveryInput, HostPolicy } from '../host/config/configTypes';
 import type { Announcement, EngineEvent } from '../host/engineDriver';
 import { processEnv } from '../host/config/configSession';
 import { LazyHost, type LogLevel } from '../host/lazyHost';
@@ -207,8 +207,8 @@ export class Controller implements vscode.Disposable {
    */
   private showProblems(result: ConfigReport, notify: boolean): void {
     const openDocuments = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file').map((d) => ({ path: d.uri.fsPath, languageId: d.languageId }));
-    const input = JSON.stringify({ problems: result.problems, files: result.files, openDocuments });
-    const shown = JSON.parse(this.core.call((c) => c.presentProblems(input))) as { squiggles: Problem[]; notify: Problem[] };
+    const input: PresentationInput = { problems: result.problems, files: result.files, openDocuments };
+    const shown = JSON.parse(this.core.call((c) => c.presentProblems(JSON.stringify(input)))) as Presentation;
     this.problems.clear();
     const byFile = new Map<string, vscode.Diagnostic[]>();
     for (const p of shown.squiggles) {
