@@ -79,6 +79,12 @@ impl Engine {
         // Writing into a hasher cannot fail; a failure would only weaken the hash.
         if kind == ListKind::Tools && self.exposure.is_indexed(name) {
             let _ = serde_json::to_writer(&mut hasher, &json!({"toolExposure": "index"}));
+        } else if let Some(hash) = (kind == ListKind::Tools)
+            .then(|| self.exposure.tool_hashes.get(name))
+            .flatten()
+        {
+            // The plan hashed the same items the same way (`items_hash`).
+            return *hash;
         } else {
             let _ = serde_json::to_writer(&mut hasher, self.exposed_items(name, kind).as_ref());
         }
