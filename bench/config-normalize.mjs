@@ -8,26 +8,12 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { fmtMs, summary } from './lib/stats.mjs';
+import { env, files, home, ws } from './lib/configFixture.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const runs = Number(process.env.BENCH_RUNS || 300);
-const home = '/home/dev';
-const ws = '/home/dev/project';
-
-// 100 servers: 20 VS Code, 20 Claude Code project + 10 user, 20 Copilot CLI, 20 OpenCode, 10 Claude Desktop.
-const range = (n, f) => Array.from({ length: n }, (_, i) => f(i));
-const stdio = (i, extra = {}) => ({ command: 'npx', args: ['-y', `@acme/server-${i}`, '--root', '${workspaceFolder}'], env: { API_TOKEN: `secret-${i}` }, ...extra });
-const jsonc = (obj, comment) => `// ${comment}\n${JSON.stringify(obj, null, 2).replace(/\n}$/, ',\n}')}`;
-const files = [
-  { path: `${ws}/.vscode/mcp.json`, content: jsonc({ servers: Object.fromEntries(range(20, (i) => [`vs${i}`, i % 4 === 0 ? { type: 'http', url: `https://mcp.example.com/${i}`, headers: { Authorization: 'Bearer ${env:TOKEN}' } } : stdio(i)])) }, 'VS Code') },
-  { path: `${ws}/.mcp.json`, content: jsonc({ mcpServers: Object.fromEntries(range(20, (i) => [`cc${i}`, { command: 'node', args: [`server-${i}.js`, '${HOME}'], env: { KEY: '${KEY:-default}' } }])) }, 'Claude Code project') },
-  { path: `${home}/.claude.json`, content: JSON.stringify({ mcpServers: Object.fromEntries(range(10, (i) => [`ccu${i}`, { type: 'sse', url: `https://sse.example.com/${i}` }])), projects: {} }) },
-  { path: `${ws}/.github/mcp-config.json`, content: jsonc({ mcpServers: Object.fromEntries(range(20, (i) => [`cp${i}`, { type: 'local', command: 'uvx', args: [`mcp-server-${i}`], tools: ['*'], timeout: 20000 }])) }, 'Copilot CLI') },
-  { path: `${ws}/opencode.jsonc`, content: jsonc({ mcp: Object.fromEntries(range(20, (i) => [`oc${i}`, i % 2 ? { type: 'local', command: ['bun', 'x', `srv-${i}`], environment: { T: '{env:TOKEN}' } } : { type: 'remote', url: `https://oc.example.com/${i}`, enabled: true }])) }, 'OpenCode') },
-  { path: `${home}/.config/Claude/claude_desktop_config.json`, content: JSON.stringify({ mcpServers: Object.fromEntries(range(10, (i) => [`cd${i}`, { command: 'python', args: ['-m', `srv${i}`] }])) }) },
-];
-const input = { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home, TOKEN: 't0k3n', KEY: 'k' }, files, extraFiles: {} };
+const input = { home, workspaceFolders: [ws], platform: 'linux', env, files, extraFiles: {} };
 
 const glue = path.join(repoRoot, 'dist', 'core', 'lazy_mcp_wasm.js');
 if (!fs.existsSync(glue)) {

@@ -1,5 +1,6 @@
-// Config discovery and normalization through the real WASM core and the host's
-// ConfigSession: several formats, {file:} references, and half-typed files.
+// The core's config load through the real WASM core (configSources → readFiles →
+// filesRead rounds, driven by the host's ConfigSession, which only reads files):
+// several formats, {file:} references, and half-typed files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -9,6 +10,11 @@ import { builtCoreModule, loadHostModule } from './helpers/bundle.mjs';
 
 const { WasmCore } = await loadHostModule('core/wasmCore');
 const { ConfigSession } = await loadHostModule('host/config/configSession');
+
+/** The CLI's policy: every server managed. */
+function sources(home, ws) {
+  return { discovery: { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home } }, explicitFiles: [], policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null } };
+}
 
 function setup() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-config-'));
@@ -21,7 +27,7 @@ function setup() {
   fs.writeFileSync(path.join(ws, 'token.txt'), 'sekrit-token-value\n');
   fs.writeFileSync(path.join(home, '.copilot', 'mcp-config.json'), '{ "mcpServers": { "time": { "type": "local", "command": "uvx", "args": ["mcp-server-time"], "tools": ["*"] } } }');
   const core = new WasmCore(builtCoreModule, () => {});
-  const session = new ConfigSession(core, { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home } });
+  const session = new ConfigSession(core, sources(home, ws));
   return { home, ws, session };
 }
 
@@ -59,7 +65,7 @@ test('a broken file with no good version contributes nothing and the others stil
   const { ws, home } = setup();
   fs.writeFileSync(path.join(ws, '.mcp.json'), '{ "mcpServers": { oops } }');
   const core = new WasmCore(builtCoreModule, () => {});
-  const session = new ConfigSession(core, { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home } });
+  const session = new ConfigSession(core, sources(home, ws));
   const result = await session.load();
   assert.deepEqual(result.servers.map((s) => s.name).sort(), ['docs', 'time']);
   assert.ok(result.problems.some((p) => p.file.endsWith('.mcp.json') && p.line === 1 && p.column > 1));

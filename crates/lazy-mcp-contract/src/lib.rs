@@ -3,6 +3,8 @@
 //! checked in; `tests/contract_is_current.rs` fails when it is stale, and
 //! `cargo run -p lazy-mcp-contract` rewrites it.
 
+use lazy_mcp_core::config::load::{ConfigReport, ConfigSources, ExplicitFile, FileRead};
+use lazy_mcp_core::config::problem_presentation::{OpenDocument, Presentation, PresentationInput};
 use lazy_mcp_core::config::{
     model::{ConfigFormat, ConfigScope, ToolExposure, ToolFilter},
     CandidateFile, DiscoveryInput, FileInput, FileReport, NormalizeInput, NormalizeResult, Problem,
@@ -10,11 +12,13 @@ use lazy_mcp_core::config::{
 };
 use lazy_mcp_core::engine::diagnostics_snapshot::{DiagnosticsTotals, ServerDiagnostics};
 use lazy_mcp_core::engine::effects::AnnounceAction;
+use lazy_mcp_core::engine::server_actions::{Progress, ServerAction};
 use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
     ServerState, Settings,
 };
 use lazy_mcp_core::protocol::client_discover::Era;
+use lazy_mcp_core::host_policy::{HostPolicy, Unmanaged, VsCodeNativePolicy};
 use ts_rs::TS;
 
 /// Where the generated file lives, relative to the repository root.
@@ -49,7 +53,19 @@ pub fn render() -> String {
         declaration::<ServerDiagnostics>(),
         declaration::<DiagnosticsTotals>(),
         declaration::<Era>(),
+        declaration::<ServerAction>(),
+        declaration::<Progress>(),
         // config
+        declaration::<ConfigSources>(),
+        declaration::<ExplicitFile>(),
+        declaration::<HostPolicy>(),
+        declaration::<VsCodeNativePolicy>(),
+        declaration::<FileRead>(),
+        declaration::<ConfigReport>(),
+        declaration::<Unmanaged>(),
+        declaration::<PresentationInput>(),
+        declaration::<OpenDocument>(),
+        declaration::<Presentation>(),
         declaration::<DiscoveryInput>(),
         declaration::<CandidateFile>(),
         declaration::<NormalizeInput>(),

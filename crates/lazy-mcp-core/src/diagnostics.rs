@@ -4,6 +4,7 @@
 
 use crate::config::model::ToolExposure;
 use crate::config::{FileReport, Problem, ServerConfig, Severity, Shadowed, SourceRef, Transport};
+use crate::engine::server_actions::ServerAction;
 use crate::engine::{DiagnosticsSnapshot, ServerState};
 use crate::host_policy::Unmanaged;
 use serde::{Deserialize, Serialize};
@@ -126,7 +127,7 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
             error,
         );
         if ctx.links {
-            let _ = write!(out, " {} |", actions(&server.name, &server.state_label));
+            let _ = write!(out, " {} |", actions(&server.name, &server.actions));
         }
         out.push('\n');
         if !server.dropped_declared_tools.is_empty() {
@@ -235,27 +236,23 @@ fn exposure_cell(server: &crate::engine::diagnostics_snapshot::ServerDiagnostics
     }
 }
 
-fn actions(name: &str, state_label: &str) -> String {
-    let link = |verb: &str, label: &str| {
-        format!(
-            "[{label}](lazy-mcp://{verb}?server={})",
-            percent_encode(name)
-        )
-    };
-    let mut list = Vec::new();
-    match state_label {
-        "DISABLED" | "DORMANT" => list.push(link("enable", "Enable")),
-        "CONNECTED" => {
-            list.push(link("disconnect", "Disconnect"));
-            list.push(link("disable", "Disable"));
-        }
-        _ => {
-            list.push(link("connect", "Connect"));
-            list.push(link("disable", "Disable"));
-        }
-    }
-    list.push(link("refresh", "Refresh"));
-    list.join(" · ")
+/// The links of the actions the snapshot allows (`server_actions.rs`).
+fn actions(name: &str, allowed: &[ServerAction]) -> String {
+    allowed
+        .iter()
+        .map(|action| {
+            let verb = action.as_str();
+            let mut label = verb.to_string();
+            if let Some(first) = label.get_mut(0..1) {
+                first.make_ascii_uppercase();
+            }
+            format!(
+                "[{label}](lazy-mcp://{verb}?server={})",
+                percent_encode(name)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 fn render_unmanaged(out: &mut String, ctx: &ReportContext) {

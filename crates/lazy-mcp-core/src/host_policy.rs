@@ -11,6 +11,7 @@ use crate::config::model::{ConfigScope, ServerConfig, SourceRef};
 use serde::{Deserialize, Serialize};
 
 /// Setting `lazyMcp.vscodeNativeServers`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum VsCodeNativePolicy {
@@ -21,11 +22,18 @@ pub enum VsCodeNativePolicy {
     AlsoManage,
 }
 
+/// What a host may manage. The default is the CLI's: everything (it has no
+/// workspace trust and no MCP client loading files of its own).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct HostPolicy {
     pub workspace_trusted: bool,
     pub vscode_native: VsCodeNativePolicy,
+    /// Only these servers (`lazy-mcp catalogue SERVER…`; empty for a `serve`
+    /// that lazy-mcp started itself); `None`: all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub only: Option<Vec<String>>,
 }
 
 impl Default for HostPolicy {
@@ -33,11 +41,13 @@ impl Default for HostPolicy {
         HostPolicy {
             workspace_trusted: true,
             vscode_native: VsCodeNativePolicy::AlsoManage,
+            only: None,
         }
     }
 }
 
 /// A configured server the host does not manage, and why.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Unmanaged {
@@ -77,7 +87,13 @@ pub fn select_servers(servers: &[ServerConfig], policy: &HostPolicy) -> Selectio
             server.source.scope,
             ConfigScope::Project | ConfigScope::Local
         );
-        let reason = if from_workspace && !policy.workspace_trusted {
+        let named = policy
+            .only
+            .as_ref()
+            .is_none_or(|only| only.contains(&server.name));
+        let reason = if !named {
+            Some("not named on the command line".to_string())
+        } else if from_workspace && !policy.workspace_trusted {
             Some("the workspace is not trusted: servers from workspace files are not started (trust the workspace to allow them)".to_string())
         } else if server.loaded_by_vscode
             && policy.vscode_native == VsCodeNativePolicy::LeaveToVsCode
@@ -96,22 +112,6 @@ pub fn select_servers(servers: &[ServerConfig], policy: &HostPolicy) -> Selectio
         }
     }
     selection
-}
-
-/// JSON facade: `{"servers": [ServerConfig], "policy": HostPolicy}` in, `Selection` out.
-pub fn select_servers_json(input_json: &str) -> String {
-    #[derive(Deserialize)]
-    struct Input {
-        #[serde(default)]
-        servers: Vec<ServerConfig>,
-        #[serde(default)]
-        policy: HostPolicy,
-    }
-    let selection = match serde_json::from_str::<Input>(input_json) {
-        Ok(input) => select_servers(&input.servers, &input.policy),
-        Err(_) => Selection::default(),
-    };
-    serde_json::to_string(&selection).unwrap_or_else(|_| "{}".into())
 }
 
 #[cfg(test)]
@@ -158,6 +158,7 @@ mod tests {
         let policy = HostPolicy {
             workspace_trusted: false,
             vscode_native: VsCodeNativePolicy::AlsoManage,
+            only: None,
         };
         let sel = select_servers(&servers, &policy);
         let managed: Vec<_> = sel.managed.iter().map(|s| s.name.as_str()).collect();
@@ -181,6 +182,7 @@ mod tests {
         let policy = HostPolicy {
             workspace_trusted: true,
             vscode_native: VsCodeNativePolicy::LeaveToVsCode,
+            only: None,
         };
         let sel = select_servers(&servers, &policy);
         assert_eq!(sel.managed.len(), 1);
@@ -196,13 +198,5 @@ mod tests {
             ..policy
         };
         assert_eq!(select_servers(&servers, &also).managed.len(), 2);
-    }
-
-    #[test]
-    fn bad_json_selects_nothing_instead_of_failing() {
-        assert_eq!(
-            select_servers_json("nope"),
-            r#"{"managed":[],"unmanaged":[],"startClientDefinitions":false,"notices":[]}"#
-        );
     }
 }

@@ -17,13 +17,9 @@ pub fn diagnostics_report(context_json: &str) -> String {
     render_markdown(&ctx, None)
 }
 
-/// Which config files to read: a `DiscoveryInput` in, `CandidateFile[]` out.
-#[wasm_bindgen(js_name = discoveryPlan)]
-pub fn discovery_plan(input_json: &str) -> String {
-    lazy_mcp_core::config::discovery_plan_json(input_json)
-}
-
-/// File contents in (`NormalizeInput`), merged servers and the report out (`NormalizeResult`).
+/// File contents in (`NormalizeInput`), merged servers and the report out
+/// (`NormalizeResult`). Hosts load config through the `Engine` (`configSources`
+/// → `readFiles` → `filesRead`); this stays for `npm run bench:config`.
 #[wasm_bindgen(js_name = normalizeConfig)]
 pub fn normalize_config(input_json: &str) -> String {
     lazy_mcp_core::config::normalize_json(input_json)
@@ -34,12 +30,6 @@ pub fn normalize_config(input_json: &str) -> String {
 #[wasm_bindgen(js_name = presentProblems)]
 pub fn present_problems(input_json: &str) -> String {
     lazy_mcp_core::config::problem_presentation::present_problems_json(input_json)
-}
-
-/// Which servers this host manages: `{"servers": [...], "policy": {...}}` in, `Selection` out.
-#[wasm_bindgen(js_name = selectServers)]
-pub fn select_servers(input_json: &str) -> String {
-    lazy_mcp_core::host_policy::select_servers_json(input_json)
 }
 
 /// Display form of servers: a JSON array of `ServerConfig` in, the same array
@@ -96,7 +86,8 @@ impl Engine {
         })
     }
 
-    /// `now_ms`: the host's monotonic clock in milliseconds.
+    /// `now_ms`: the host's wall clock, milliseconds since the Unix epoch
+    /// (`Date.now()`): catalogue timestamps are persisted across restarts.
     pub fn handle(&mut self, now_ms: f64, event_json: &str) -> String {
         // f64 → u64 saturates: negative or NaN become 0, never a trap.
         self.inner.handle_json(now_ms as u64, event_json)

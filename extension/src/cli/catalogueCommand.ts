@@ -1,9 +1,8 @@
 // `lazy-mcp catalogue [--refresh] [SERVER...]`: build or refresh the persisted
 // catalogue, one progress line per server state change on stderr.
-import type { ServerConfig } from '../host/config/configTypes';
 import { type ParsedArgs, UsageError } from './args';
 import { type CliContext, cataloguePath, requireExplicitFilesRead, requireServers, say } from './cliContext';
-import { type ServerRow, configOf, createHost, failedStates, settled, snapshotOf, stateError } from './cliHost';
+import { type ServerRow, configOf, createHost, settled, snapshotOf, stateError } from './cliHost';
 
 export async function catalogueCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const only = args.servers.length ? new Set(args.servers) : undefined;
@@ -20,9 +19,9 @@ export async function catalogueCommand(args: ParsedArgs, ctx: CliContext): Promi
       say(line);
     }
   };
+  // Only the named servers are managed (host policy `only`): the others are neither started nor dropped from the file.
+  ctx.only = only && [...only];
   const host = createHost(ctx, file, {
-    // Only the named servers reach the engine: the others are neither started nor dropped from the file.
-    selectServers: (result) => (only ? result.servers.filter((s: ServerConfig) => only.has(s.name)) : result.servers),
     onChange: () => {
       if (scheduled) return;
       scheduled = true;
@@ -44,7 +43,7 @@ export async function catalogueCommand(args: ParsedArgs, ctx: CliContext): Promi
     const snap = await settled(host, only);
     report();
     const targets = snap.servers.filter((s) => !only || only.has(s.name));
-    const failed = targets.filter((s) => failedStates.has(s.state.kind));
+    const failed = targets.filter((s) => s.progress === 'failed');
     say(`catalogue ${file}: ${targets.length - failed.length} of ${targets.length} servers ok${failed.length ? `; failed: ${failed.map((s) => s.name).join(', ')}` : ''}`);
     return failed.length ? 1 : 0;
   } finally {
@@ -52,11 +51,14 @@ export async function catalogueCommand(args: ParsedArgs, ctx: CliContext): Promi
   }
 }
 
+/** One line per server, by where the core says it stands (`progress`). */
+const progressLines: Record<ServerRow['progress'], (s: ServerRow) => string> = {
+  ready: (s) => `${s.name}: ${s.stateLabel} — ${s.tools} tools, ${s.prompts} prompts, ${s.resources + s.resourceTemplates} resources`,
+  failed: (s) => `${s.name}: ${s.stateLabel} — ${stateError(s) ?? s.lastError ?? 'no details'}`,
+  busy: (s) => `${s.name}: ${s.stateLabel}`,
+  off: (s) => `${s.name}: ${s.stateLabel}`,
+};
+
 function progressLine(s: ServerRow): string {
-  const kind = s.state.kind;
-  if (kind === 'CATALOGUED' || kind === 'CONNECTED') {
-    return `${s.name}: ${s.stateLabel} — ${s.tools} tools, ${s.prompts} prompts, ${s.resources + s.resourceTemplates} resources`;
-  }
-  if (failedStates.has(kind)) return `${s.name}: ${s.stateLabel} — ${stateError(s) ?? s.lastError ?? 'no details'}`;
-  return `${s.name}: ${s.stateLabel}`;
+  return progressLines[s.progress](s);
 }

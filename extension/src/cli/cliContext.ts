@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { CoreLoadError, WasmCore, defaultCoreModulePath } from '../core/wasmCore';
 import { processEnv } from '../host/config/configSession';
-import type { DiscoveryInput, NormalizeResult } from '../host/config/configTypes';
+import type { ConfigReport, DiscoveryInput } from '../host/config/configTypes';
 import type { LogLevel } from '../host/lazyHost';
 import { type ConfigFileArg, type ParsedArgs, UsageError } from './args';
 import { readOrCreateToken } from './tokenFile';
@@ -29,6 +29,8 @@ export interface CliContext {
   cwd: string;
   /** `serve` started by another `lazy-mcp serve` (its own config entry): serve nothing. */
   nested?: boolean;
+  /** Manage only these servers (host policy `only`): `catalogue SERVER…`, or none when nested. */
+  only?: string[];
   log(level: LogLevel, message: string, server?: string): void;
 }
 
@@ -105,7 +107,7 @@ export function gatewayToken(): { token: string; file: string } {
 }
 
 /** Config problems that leave nothing to serve are exit code 3. */
-export function requireServers(result: NormalizeResult, ctx: CliContext): void {
+export function requireServers(result: ConfigReport, ctx: CliContext): void {
   if (result.servers.length > 0) return;
   const found = result.files.filter((f) => f.found).map((f) => f.path);
   const errors = result.problems.filter((p) => p.severity === 'error').map((p) => `  ${formatProblem(p)}`);
@@ -125,7 +127,7 @@ export function formatProblem(p: { severity: string; file: string; line: number;
 }
 
 /** Explicit files the core could not place (no known location and no format) are a config error. */
-export function requireExplicitFilesRead(result: NormalizeResult, ctx: CliContext): void {
+export function requireExplicitFilesRead(result: ConfigReport, ctx: CliContext): void {
   const read = new Set(result.files.map((f) => f.path));
   const unread = ctx.explicitFiles.filter((f) => !read.has(f.path));
   if (unread.length === 0) return;

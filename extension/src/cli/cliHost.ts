@@ -1,7 +1,7 @@
 // The shared LazyHost, set up the way the CLI commands use it, plus the few
 // ways a command waits on it. All decisions stay in the engine.
 import * as fs from 'node:fs';
-import type { NormalizeResult } from '../host/config/configTypes';
+import type { ConfigReport, ConfigSources, ExplicitFile, HostPolicy } from '../host/config/configTypes';
 import type { DiagnosticsSnapshot, ServerDiagnostics } from '../host/snapshotTypes';
 import { LazyHost, type LazyHostOptions } from '../host/lazyHost';
 import { BlobFile } from '../host/storage/blobFile';
@@ -16,9 +16,21 @@ export function stateError(s: ServerRow): string | undefined {
   return 'error' in s.state ? s.state.error : undefined;
 }
 
-/** States the engine leaves on its own (cataloguing or connecting). */
-export const inProgressStates = new Set(['PENDING', 'CATALOGUING', 'CONNECTING']);
-export const failedStates = new Set(['FAILED', 'NEEDS_AUTH']);
+/**
+ * The CLI's host policy, stated rather than skipped: it manages every configured
+ * server (no workspace trust, no MCP client loading files of its own), or only
+ * the servers named on the command line (`[]`: none, for a nested `serve`).
+ */
+export function cliPolicy(only?: readonly string[]): HostPolicy {
+  return { workspaceTrusted: true, vscodeNative: 'alsoManage', only: only ? [...only] : null };
+}
+
+/** Where the CLI's config comes from and its policy, for the core's config load. */
+export function cliSources(ctx: CliContext): ConfigSources {
+  // args.ts accepted only known format names.
+  const explicitFiles = ctx.explicitFiles.map((f) => ({ path: f.path, format: (f.format ?? null) as ExplicitFile['format'] }));
+  return { discovery: ctx.discovery, explicitFiles, policy: cliPolicy(ctx.only) };
+}
 
 /**
  * Set in the environment of every server a `lazy-mcp` command starts. A client
@@ -31,13 +43,15 @@ export const nestedMarker = 'LAZY_MCP_SERVE_PID';
 export function createHost(
   ctx: CliContext,
   catalogueFile: string,
-  extra: Partial<Pick<LazyHostOptions, 'gateway' | 'deliverToClient' | 'settings' | 'selectServers' | 'onChange' | 'watchConfig'>>,
+  extra: Partial<Pick<LazyHostOptions, 'gateway' | 'deliverToClient' | 'settings' | 'onChange' | 'watchConfig'>>,
 ): LazyHost {
   process.env[nestedMarker] = String(process.pid);
+  const sources = cliSources(ctx);
   return new LazyHost({
     core: ctx.core,
-    discovery: ctx.discovery,
-    explicitFiles: ctx.explicitFiles,
+    discovery: sources.discovery,
+    explicitFiles: sources.explicitFiles,
+    policy: sources.policy,
     store: new BlobFile(catalogueFile),
     log: (level, message, server) => ctx.log(level, message, server),
     measureRss: linuxRss,
@@ -53,7 +67,7 @@ export function snapshotOf(host: LazyHost): Snapshot {
 export async function settled(host: LazyHost, names?: ReadonlySet<string>, pollMs = 50): Promise<Snapshot> {
   for (;;) {
     const snap = snapshotOf(host);
-    const busy = snap.servers.some((s) => (!names || names.has(s.name)) && inProgressStates.has(s.state.kind));
+    const busy = snap.servers.some((s) => (!names || names.has(s.name)) && s.progress === 'busy');
     if (!busy) return snap;
     await new Promise((r) => setTimeout(r, pollMs));
   }
@@ -68,7 +82,7 @@ export async function settledWithin(host: LazyHost, ms: number): Promise<boolean
   return done;
 }
 
-export function configOf(host: LazyHost): NormalizeResult {
+export function configOf(host: LazyHost): ConfigReport {
   const result = host.configResult;
   if (!result) throw new Error('the config was not loaded');
   return result;

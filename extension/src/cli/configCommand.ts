@@ -1,13 +1,15 @@
 // `lazy-mcp config [--json]`: the normalized servers with secrets masked by the
 // core (`redactedServers`), where each came from, what was shadowed, problems.
 import { ConfigSession } from '../host/config/configSession';
-import type { NormalizeResult, ServerConfig, SourceRef } from '../host/config/configTypes';
+import type { ConfigReport, ServerConfig, SourceRef } from '../host/config/configTypes';
 import type { ParsedArgs } from './args';
 import { CliError, type CliContext, formatProblem, requireExplicitFilesRead, say } from './cliContext';
+import { cliSources } from './cliHost';
 
 export async function configCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
-  const session = new ConfigSession(ctx.core, ctx.discovery, ctx.explicitFiles);
+  const session = new ConfigSession(ctx.core, cliSources(ctx));
   const result = await session.load();
+  session.dispose();
   requireExplicitFilesRead(result, ctx);
   const redactedJson = ctx.core.call((c) => c.redactedServers(JSON.stringify(result.servers)));
   const servers = JSON.parse(redactedJson) as ServerConfig[] | { error: string };
@@ -48,7 +50,7 @@ function quote(arg: string): string {
 
 function renderConfig(
   view: { cwd: string; servers: ServerConfig[] },
-  result: NormalizeResult,
+  result: ConfigReport,
   verbose: boolean,
 ): string {
   const out: string[] = [`Servers for ${view.cwd} (${view.servers.length}):`];

@@ -34,6 +34,7 @@ export async function serveCommand(args: ParsedArgs, ctx: CliContext): Promise<n
   if (nestedIn) {
     ctx.log('warn', `started by lazy-mcp (pid ${nestedIn}) because its config lists lazy-mcp itself: serving no servers here`);
     ctx.nested = true;
+    ctx.only = [];
   }
   const settings = {
     ...(args.idleTimeoutMs !== undefined ? { idleTimeoutMs: args.idleTimeoutMs } : {}),
@@ -98,7 +99,6 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Reco
   const host = createHost(ctx, catalogueFile, {
     settings,
     watchConfig: true,
-    selectServers: ctx.nested ? () => [] : undefined,
     deliverToClient: (_client, message) => {
       process.stdout.write(`${message}\n`);
       replies.delivered(message);
@@ -186,7 +186,6 @@ async function serveHttp(args: ParsedArgs, ctx: CliContext, catalogueFile: strin
   const host = createHost(ctx, catalogueFile, {
     settings,
     watchConfig: true,
-    selectServers: ctx.nested ? () => [] : undefined,
     gateway: { port, token, requireToken: !args.noAuth, sessionIdleMs: args.sessionIdleTimeoutMs, maxSessions: args.maxSessions },
   });
   installShutdown(host, ctx); // a signal during start (while cataloguing) stops the servers too

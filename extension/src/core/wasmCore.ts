@@ -7,9 +7,6 @@ export interface CoreExports {
   coreVersion(): string;
   diagnosticsReport(contextJson: string): string;
   debugTrap(): void;
-  discoveryPlan(inputJson: string): string;
-  normalizeConfig(inputJson: string): string;
-  selectServers(inputJson: string): string;
   /** Config problems + open documents in, `{squiggles, notify}` out. */
   presentProblems(inputJson: string): string;
   /** `ServerConfig[]` JSON in, the same with secrets masked out (or `{error}`). */

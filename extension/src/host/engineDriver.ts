@@ -4,7 +4,8 @@
 import { openConnection } from './connections';
 import type { Connection, Transport } from './connections';
 import type { WasmCore } from '../core/wasmCore';
-import type { Effect, EndpointInfo, Event, ServerConfig, Settings } from '../core/contract.generated';
+import type { ConfigReport, ConfigSources, Effect, EndpointInfo, Event, Settings } from '../core/contract.generated';
+import { answerReadFiles } from './config/configSession';
 
 /**
  * What the host tells the engine (generated from engine/events.rs). Settings may be
@@ -14,8 +15,6 @@ export type EngineEvent = Exclude<Event, { type: 'settingsChanged' }> | { type: 
 export type { EndpointInfo };
 /** Something the engine decided to tell the user (engine/announce.rs). */
 export type Announcement = Omit<Extract<Effect, { type: 'announce' }>, 'type' | 'server'> & { server?: string };
-/** The session-only actions a user can take on one server. */
-export type ServerAction = 'enable' | 'disable' | 'connectNow' | 'disconnect';
 
 /** The engine object the WASM facade exports (crates/lazy-mcp-wasm). */
 export interface EngineHandle {
@@ -37,6 +36,10 @@ export interface DriverDeps {
   /** `aggregate`: version of the aggregate endpoint when it has something to offer. */
   onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;
   onStateChanged?(): void;
+  /** Watch exactly these config paths (the core's watch set). */
+  onWatchFiles?(paths: string[]): void;
+  /** A config load finished and was applied. */
+  onConfigLoaded?(report: ConfigReport): void;
   /** Show an announcement to the user; without a UI (CLI) it is logged. */
   onAnnounce?(announcement: Announcement): void;
   /** Resolve connect-time variables (VS Code `${input:...}`); may reject to refuse the connect. */
@@ -67,7 +70,7 @@ export class EngineDriver {
     this.engine = this.newEngine();
   }
 
-  /** Load the persisted catalogue; call once before the first `applyConfig`. */
+  /** Load the persisted catalogue; call once before the first `configure`. */
   async start(): Promise<void> {
     const blob = await this.deps.store.read();
     if (blob !== undefined) {
@@ -76,8 +79,9 @@ export class EngineDriver {
     }
   }
 
-  applyConfig(servers: ServerConfig[]): void {
-    this.lastConfig = { type: 'configApplied', servers };
+  /** Where config comes from and the host's policy: the engine asks for the files it wants. */
+  configure(sources: Omit<ConfigSources, 'policy'> & { policy?: ConfigSources['policy'] }): void {
+    this.lastConfig = { type: 'configSources', sources: sources as ConfigSources };
     this.handle(this.lastConfig);
   }
 
@@ -205,6 +209,12 @@ export class EngineDriver {
         return this.deps.onStateChanged?.();
       case 'endpointsChanged':
         return this.deps.onEndpointsChanged?.(effect.endpoints, effect.aggregate ?? undefined);
+      case 'readFiles':
+        return void answerReadFiles(effect).then((answer) => this.handle(answer));
+      case 'watchFiles':
+        return this.deps.onWatchFiles?.(effect.paths);
+      case 'configLoaded':
+        return this.deps.onConfigLoaded?.(effect.report);
       case 'announce':
         if (this.deps.onAnnounce) return this.deps.onAnnounce({ level: effect.level, server: effect.server ?? undefined, message: effect.message, actions: effect.actions });
         return this.deps.log(effect.level, effect.message, effect.server ?? undefined);

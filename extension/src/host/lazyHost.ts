@@ -1,12 +1,12 @@
-// The Node host both front ends share (VS Code extension and CLI): config files →
-// core normalization → engine driver → upstream connections, plus the optional
-// loopback gateway for clients. Front ends add only their UI.
+// The Node host both front ends share (VS Code extension and CLI): the engine
+// driver (which reads the config files the core asks for) → upstream connections,
+// plus the config watcher and the optional loopback gateway for clients. Front
+// ends add only their UI and state their host policy.
 import { randomBytes } from 'node:crypto';
 import type { WasmCore } from '../core/wasmCore';
 import type { Transport } from './connections';
 import { ConfigWatcher } from './config/configFiles';
-import { ConfigSession } from './config/configSession';
-import type { DiscoveryInput, NormalizeResult, ServerConfig } from './config/configTypes';
+import type { ConfigReport, ConfigSources, DiscoveryInput, HostPolicy } from './config/configTypes';
 import { EngineDriver, type Announcement, type EndpointInfo } from './engineDriver';
 import { HttpGateway, type GatewaySession } from './gateway/httpGateway';
 import { LogThrottle } from './logThrottle';
@@ -17,7 +17,9 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export interface LazyHostOptions {
   core: WasmCore;
   discovery: DiscoveryInput;
-  explicitFiles?: { path: string; format?: string }[];
+  explicitFiles?: ConfigSources['explicitFiles'];
+  /** What this host may manage (host_policy.rs): VS Code's trust and setting, the CLI's `cliPolicy`; absent: the core's default (every server). */
+  policy?: HostPolicy;
   /** Engine settings (see docs/engine-events-effects.md); the workspace folders come from discovery. */
   settings?: Record<string, unknown>;
   store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
@@ -26,27 +28,29 @@ export interface LazyHostOptions {
   gateway?: { token?: string; port?: number; requireToken?: boolean; sessionIdleMs?: number; maxSessions?: number };
   /** Where client messages go when there is no gateway (`serve --stdio`). */
   deliverToClient?(client: string, message: string): void;
-  /** Pick the servers to hand to the engine (host policy computed by the core). */
-  selectServers?(result: NormalizeResult): ServerConfig[];
   watchConfig?: boolean;
   onChange?(): void;
   onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;
-  onConfigLoaded?(result: NormalizeResult): void;
+  onConfigLoaded?(report: ConfigReport): void;
   /** Show what the engine announces (VS Code: a notification); logged when absent. */
   onAnnounce?(announcement: Announcement): void;
   resolveTransport?(server: string, transport: Transport, interactive: boolean): Promise<Transport>;
   measureRss?(pid: number): number | undefined;
 }
 
+/** `ConfigSources` as the host sends it: without a policy the core applies its default. */
+type HostSources = Omit<ConfigSources, 'policy'> & { policy?: HostPolicy };
+
 export class LazyHost {
   readonly driver: EngineDriver;
-  readonly config: ConfigSession;
   readonly gateway: HttpGateway | undefined;
   readonly gatewayToken: string;
-  private watcher: ConfigWatcher | undefined;
-  private lastConfig: NormalizeResult | undefined;
+  private readonly watcher: ConfigWatcher | undefined;
+  private sources: HostSources;
+  private lastConfig: ConfigReport | undefined;
+  /** Waiting for the next finished config load. */
+  private loadWaiters: ((report: ConfigReport) => void)[] = [];
   private endpoints: EndpointInfo[] = [];
-  private reloading: Promise<NormalizeResult> | undefined;
   /** When a client last asked an endpoint for `tools/list` ('' = aggregate). */
   private readonly listedAt = new Map<string, number>();
   /** Every log line of this host passes here: floods of similar lines are summarized. */
@@ -55,7 +59,9 @@ export class LazyHost {
   constructor(private readonly opts: LazyHostOptions) {
     this.logThrottle = new LogThrottle((level, message, server) => opts.log(level, message, server));
     const log = this.logThrottle.log;
-    this.config = new ConfigSession(opts.core, opts.discovery, opts.explicitFiles);
+    this.sources = { discovery: opts.discovery, explicitFiles: opts.explicitFiles ?? [], policy: opts.policy };
+    // Edits apply without a restart: the watcher reports changes of exactly the paths the core asked for.
+    this.watcher = opts.watchConfig ? new ConfigWatcher((paths) => this.driver.handle({ type: 'configFilesChanged', paths })) : undefined;
     this.gatewayToken = opts.gateway?.token ?? randomBytes(32).toString('base64url');
     this.gateway = opts.gateway
       ? new HttpGateway(
@@ -90,6 +96,8 @@ export class LazyHost {
         opts.onChange?.();
       },
       onStateChanged: () => opts.onChange?.(),
+      onWatchFiles: (paths) => this.watcher?.watch(paths),
+      onConfigLoaded: (report) => this.configLoaded(report),
       onAnnounce: opts.onAnnounce && ((announcement) => opts.onAnnounce!(announcement)),
       resolveTransport: opts.resolveTransport && ((server, transport, interactive) => opts.resolveTransport!(server, transport, interactive)),
       measureRss: opts.measureRss && ((pid) => opts.measureRss!(pid)),
@@ -97,34 +105,36 @@ export class LazyHost {
     });
   }
 
-  /** Load the catalogue, read config, start the gateway and the watcher. */
+  /** Load the catalogue, start the gateway, then load the config (the core asks for its files). */
   async start(): Promise<void> {
     if (this.gateway) await this.gateway.start();
     await this.driver.start();
-    await this.reload();
-    if (this.opts.watchConfig) {
-      this.watcher = new ConfigWatcher(() => void this.reload());
-      this.watcher.watch(this.config.watchedPaths);
-    }
+    await this.nextLoad(() => this.driver.configure(this.sources));
   }
 
-  /** Re-read every config file and apply the differences (one reload at a time). */
-  async reload(): Promise<NormalizeResult> {
-    while (this.reloading) await this.reloading.catch(() => undefined);
-    this.reloading = (async () => {
-      const result = await this.config.load();
-      this.lastConfig = result;
-      this.driver.applyConfig(this.opts.selectServers ? this.opts.selectServers(result) : result.servers);
-      this.watcher?.watch(this.config.watchedPaths);
-      this.opts.onConfigLoaded?.(result);
-      this.opts.onChange?.();
-      return result;
-    })();
-    try {
-      return await this.reloading;
-    } finally {
-      this.reloading = undefined;
-    }
+  /** Re-read every config file; resolves with the load that includes them. */
+  reload(): Promise<ConfigReport> {
+    return this.nextLoad(() => this.driver.handle({ type: 'configFilesChanged', paths: [] }));
+  }
+
+  /** New folders, settings or trust: the core plans and reads the files again and re-applies its policy. */
+  reconfigure(discovery: DiscoveryInput, policy: HostPolicy): Promise<ConfigReport> {
+    this.sources = { ...this.sources, discovery, policy };
+    return this.nextLoad(() => this.driver.configure(this.sources));
+  }
+
+  /** The engine waits for every outstanding read before it loads, so the next load includes this request's. */
+  private nextLoad(request: () => void): Promise<ConfigReport> {
+    const loaded = new Promise<ConfigReport>((resolve) => this.loadWaiters.push(resolve));
+    request();
+    return loaded;
+  }
+
+  private configLoaded(report: ConfigReport): void {
+    this.lastConfig = report;
+    for (const resolve of this.loadWaiters.splice(0)) resolve(report);
+    this.opts.onConfigLoaded?.(report);
+    this.opts.onChange?.();
   }
 
   /** A client's message(s) as the core reads them: routing, ids, the error it will answer. */
@@ -132,8 +142,13 @@ export class LazyHost {
     return JSON.parse(this.opts.core.call((c) => c.clientBody(body, JSON.stringify(headers)))) as ClientBody;
   }
 
-  get configResult(): NormalizeResult | undefined {
+  get configResult(): ConfigReport | undefined {
     return this.lastConfig;
+  }
+
+  /** The config paths the core asked to watch. */
+  get watchedPaths(): readonly string[] {
+    return this.watcher?.watchedPaths ?? [];
   }
 
   get exposedEndpoints(): readonly EndpointInfo[] {

@@ -6,8 +6,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WasmCore } from '../core/wasmCore';
-import type { DiscoveryInput, NormalizeResult, Problem, ServerConfig } from '../host/config/configTypes';
-import type { Announcement, ServerAction } from '../host/engineDriver';
+import type { Presentation, PresentationInput, ServerAction } from '../core/contract.generated';
+import type { ConfigReport, DiscoveryInput, HostPolicy } from '../host/config/configTypes';
+import type { Announcement, EngineEvent } from '../host/engineDriver';
 import { processEnv } from '../host/config/configSession';
 import { LazyHost, type LogLevel } from '../host/lazyHost';
 import { treeRssBytes } from '../host/processTree';
@@ -22,12 +23,6 @@ import { readSettings, type LazyMcpSettings } from './settings';
 import { StatusBar } from './statusBar';
 
 const levels: LogLevel[] = ['debug', 'info', 'warn', 'error'];
-
-interface Unmanaged {
-  name: string;
-  source: { file: string; line: number };
-  reason: string;
-}
 
 /** What tests (and other extensions) can read. */
 export interface LazyMcpApi {
@@ -46,7 +41,7 @@ export interface LazyMcpApi {
 }
 
 /** Palette titles of the commands that pick a server (Title Case, as in package.json). */
-const commandTitles: Record<string, string> = {
+const commandTitles: Record<ServerAction, string> = {
   enable: 'Enable Server',
   disable: 'Disable Server',
   connect: 'Connect Now',
@@ -63,10 +58,6 @@ export class Controller implements vscode.Disposable {
   private readonly problems = vscode.languages.createDiagnosticCollection('lazy-mcp');
   private readonly disposables: vscode.Disposable[] = [];
   private settings: LazyMcpSettings = readSettings();
-  private unmanaged: Unmanaged[] = [];
-  /** From the core's selection: may VS Code be asked to start our definitions (not in Restricted Mode). */
-  private startDefinitions = false;
-  private notices: string[] = [];
   private lastProblemKey = '';
   private readonly notifier = new Notifier((action, server) => this.button(action, server));
   private cataloguing: (() => void) | undefined;
@@ -89,7 +80,7 @@ export class Controller implements vscode.Disposable {
       store: new BlobFile(cataloguePath(context.globalStorageUri.fsPath, discovery.workspaceFolders)),
       log: (level, message, server) => this.write(level, message, server),
       gateway: {},
-      selectServers: (result) => this.selectServers(result),
+      policy: this.policy(),
       watchConfig: true,
       onChange: () => this.scheduleUi(),
       onEndpointsChanged: (endpoints, aggregate) => this.exposeEndpoints(endpoints.filter((e) => e.offered).map((e) => ({ name: e.server, version: e.version })), aggregate),
@@ -120,7 +111,7 @@ export class Controller implements vscode.Disposable {
         if (e.visible) this.updateUi();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.onFoldersChanged()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.host.reload().then(() => this.startNewDefinitions())),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.host.reconfigure(this.discovery(), this.policy()).then(() => this.startNewDefinitions())),
       // Which files are open decides which squiggles are VS Code's own (never a toast).
       vscode.workspace.onDidOpenTextDocument(() => this.reshowProblems()),
       vscode.workspace.onDidCloseTextDocument(() => this.reshowProblems()),
@@ -179,23 +170,15 @@ export class Controller implements vscode.Disposable {
     };
   }
 
-  private selectServers(result: NormalizeResult): ServerConfig[] {
-    const input = JSON.stringify({
-      servers: result.servers,
-      policy: { workspaceTrusted: vscode.workspace.isTrusted, vscodeNative: this.settings.vscodeNativeServers },
-    });
-    const selection = JSON.parse(this.core.call((c) => c.selectServers(input))) as { managed: ServerConfig[]; unmanaged: Unmanaged[]; startClientDefinitions: boolean; notices: string[] };
-    this.unmanaged = selection.unmanaged;
-    this.startDefinitions = selection.startClientDefinitions;
-    this.notices = selection.notices;
-    return selection.managed;
+  /** The facts the core's host policy needs (host_policy.rs); the core decides. */
+  private policy(): HostPolicy {
+    return { workspaceTrusted: vscode.workspace.isTrusted, vscodeNative: this.settings.vscodeNativeServers, only: null };
   }
 
   private async onFoldersChanged(): Promise<void> {
     const discovery = this.discovery();
-    this.host.config.updateDiscovery(discovery);
     this.host.driver.handle({ type: 'workspaceFoldersChanged', folders: discovery.workspaceFolders });
-    await this.host.reload();
+    await this.host.reconfigure(discovery, this.policy());
   }
 
   private async onSettingsChanged(): Promise<void> {
@@ -203,9 +186,8 @@ export class Controller implements vscode.Disposable {
     const discovery = this.discovery();
     // The engine replaces all of its settings: the folders go along, or servers would lose their roots.
     this.host.driver.handle({ type: 'settingsChanged', settings: { ...this.settings.engine, workspaceFolders: discovery.workspaceFolders } });
-    this.host.config.updateDiscovery(discovery);
     this.armRefresh();
-    await this.host.reload();
+    await this.host.reconfigure(discovery, this.policy());
   }
 
   private armRefresh(): void {
@@ -223,10 +205,10 @@ export class Controller implements vscode.Disposable {
    * a notification (`notify`, only when the config was re-read) for errors in files that
    * are not open. Lazy MCP reads saved files only: unsaved edits change nothing here.
    */
-  private showProblems(result: NormalizeResult, notify: boolean): void {
+  private showProblems(result: ConfigReport, notify: boolean): void {
     const openDocuments = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file').map((d) => ({ path: d.uri.fsPath, languageId: d.languageId }));
-    const input = JSON.stringify({ problems: result.problems, files: result.files, openDocuments });
-    const shown = JSON.parse(this.core.call((c) => c.presentProblems(input))) as { squiggles: Problem[]; notify: Problem[] };
+    const input: PresentationInput = { problems: result.problems, files: result.files, openDocuments };
+    const shown = JSON.parse(this.core.call((c) => c.presentProblems(JSON.stringify(input)))) as Presentation;
     this.problems.clear();
     const byFile = new Map<string, vscode.Diagnostic[]>();
     for (const p of shown.squiggles) {
@@ -283,7 +265,7 @@ export class Controller implements vscode.Disposable {
   private startNewDefinitions(): void {
     const servers = this.definitions.definitions;
     for (const name of [...this.startedVersions.keys()]) if (!servers.some((s) => s.name === name)) this.startedVersions.delete(name);
-    if (!this.startDefinitions) return;
+    if (!this.host.configResult?.startClientDefinitions) return;
     const changed = servers.filter((s) => this.startedVersions.get(s.name) !== s.version);
     for (const s of changed) this.startedVersions.set(s.name, s.version);
     const since = Date.now();
@@ -343,8 +325,8 @@ export class Controller implements vscode.Disposable {
       files: config?.files ?? [],
       problems: config?.problems ?? [],
       shadowed: config?.shadowed ?? [],
-      unmanaged: this.unmanaged,
-      notices: this.notices,
+      unmanaged: config?.unmanaged ?? [],
+      notices: config?.notices ?? [],
       servers: config?.servers ?? [],
     });
     return this.host.driver.reportMarkdown(context);
@@ -387,19 +369,20 @@ export class Controller implements vscode.Disposable {
     const on = (id: string, fn: (...args: unknown[]) => unknown): void => {
       this.disposables.push(vscode.commands.registerCommand(id, fn));
     };
-    const serverCommand = (id: string, type: ServerAction, states: StateKind[], verb: string): void =>
+    // Each command carries out one action the snapshot offers (engine/server_actions.rs).
+    const serverCommand = (id: string, action: ServerAction): void =>
       on(id, async (arg?: unknown) => {
-        const name = await this.serverArg(arg, states, verb);
-        if (name) this.host.driver.handle({ type, server: name });
+        const name = await this.serverArg(arg, action);
+        if (name) this.host.driver.handle(actionEvents[action](name));
       });
     on('lazyMcp.showDiagnostics', () => this.view.show());
-    serverCommand('lazyMcp.enableServer', 'enable', ['DISABLED', 'DORMANT'], 'enable');
-    serverCommand('lazyMcp.disableServer', 'disable', ['CATALOGUED', 'CONNECTED', 'CONNECTING', 'PENDING', 'CATALOGUING', 'FAILED', 'NEEDS_AUTH', 'DORMANT'], 'disable');
-    serverCommand('lazyMcp.connectNow', 'connectNow', ['CATALOGUED', 'PENDING', 'FAILED', 'NEEDS_AUTH'], 'connect');
-    serverCommand('lazyMcp.disconnect', 'disconnect', ['CONNECTED', 'CONNECTING'], 'disconnect');
+    serverCommand('lazyMcp.enableServer', 'enable');
+    serverCommand('lazyMcp.disableServer', 'disable');
+    serverCommand('lazyMcp.connectNow', 'connect');
+    serverCommand('lazyMcp.disconnect', 'disconnect');
     on('lazyMcp.refreshCatalogue', async (arg?: unknown) => {
       // Escape cancels; "All servers" is an item of its own.
-      const name = arg === undefined ? await this.pickServer(undefined, 'refresh', true) : await this.serverArg(arg, undefined, 'refresh');
+      const name = arg === undefined ? await this.pickServer('refresh', true) : await this.serverArg(arg, 'refresh');
       if (name === undefined) return;
       this.host.driver.handle({ type: 'refreshCatalogue', server: name, recatalogue: true });
     });
@@ -410,7 +393,7 @@ export class Controller implements vscode.Disposable {
     on('lazyMcp.showLogs', () => this.log.show());
     on('lazyMcp.copyDiagnosticsJson', async () => {
       const config = this.host.configResult;
-      const json = JSON.stringify({ snapshot: this.snapshot(), files: config?.files, problems: config?.problems, shadowed: config?.shadowed, unmanaged: this.unmanaged }, null, 2);
+      const json = JSON.stringify({ snapshot: this.snapshot(), files: config?.files, problems: config?.problems, shadowed: config?.shadowed, unmanaged: config?.unmanaged }, null, 2);
       await vscode.env.clipboard.writeText(json);
       this.notifier.show('info', 'Lazy MCP: diagnostics copied as JSON.', []);
       return json;
@@ -421,38 +404,36 @@ export class Controller implements vscode.Disposable {
     });
   }
 
-  private async serverArg(arg: unknown, states: StateKind[] | undefined, verb: string): Promise<string | undefined> {
+  private async serverArg(arg: unknown, action: ServerAction): Promise<string | undefined> {
     if (typeof arg === 'string') return arg;
     if (arg && typeof arg === 'object' && 'name' in arg && typeof arg.name === 'string') return arg.name;
-    return (await this.pickServer(states, verb)) ?? undefined;
+    return (await this.pickServer(action)) ?? undefined;
   }
 
-  /** A server name, `null` for "All servers" (only offered when `withAll`), undefined when cancelled. */
-  private async pickServer(states: StateKind[] | undefined, verb: string, withAll = false): Promise<string | null | undefined> {
-    const servers = this.snapshot().servers.filter((s) => !states || states.includes(s.state.kind));
+  /** A server that allows `action` now, `null` for "All servers" (only offered when `withAll`), undefined when cancelled. */
+  private async pickServer(action: ServerAction, withAll = false): Promise<string | null | undefined> {
+    const servers = this.snapshot().servers.filter((s) => s.actions.includes(action));
     if (servers.length === 0) {
-      this.notifier.show('info', `Lazy MCP: no server to ${verb}.`, []);
+      this.notifier.show('info', `Lazy MCP: no server to ${action}.`, []);
       return undefined;
     }
     const all = withAll ? [{ label: '$(list-flat) All servers', description: `${servers.length} servers`, detail: undefined, name: null }] : [];
     const pick = await vscode.window.showQuickPick<{ label: string; description: string; detail: string | undefined; name: string | null }>(
       [...all, ...servers.map((s) => ({ label: `$(${stateIcon(s.state.kind)}) ${s.name}`, description: s.stateLabel, detail: `${s.tools} tools · ${s.source.file}:${s.source.line}`, name: s.name }))],
-      { title: `Lazy MCP: ${commandTitles[verb] ?? verb}`, placeHolder: withAll ? `Server to ${verb}, or All servers` : `Server to ${verb}` },
+      { title: `Lazy MCP: ${commandTitles[action]}`, placeHolder: withAll ? `Server to ${action}, or All servers` : `Server to ${action}` },
     );
     return pick ? pick.name : undefined;
   }
 
+  /** A Diagnostics link: open a file, or one of the actions the core rendered for a server. */
   private async onAction(action: DiagnosticsAction): Promise<void> {
-    const server = action.params.get('server') ?? undefined;
-    const events: Record<string, ServerAction | undefined> = { enable: 'enable', disable: 'disable', connect: 'connectNow', disconnect: 'disconnect' };
+    const server = action.params.get('server');
     if (action.verb === 'open') {
       await this.openSource(action.params.get('file') ?? '', Number(action.params.get('line') ?? 1), Number(action.params.get('column') ?? 1));
-    } else if (action.verb === 'refresh') {
-      this.host.driver.handle({ type: 'refreshCatalogue', server: server ?? null, recatalogue: true });
-    } else {
-      const type = events[action.verb];
-      if (type && server) this.host.driver.handle({ type, server });
+      return;
     }
+    const event = server ? (actionEvents as Partial<Record<string, (server: string) => EngineEvent>>)[action.verb]?.(server) : undefined;
+    if (event) this.host.driver.handle(event);
   }
 
   private async openSource(file: string, line: number, column: number): Promise<void> {
@@ -461,6 +442,15 @@ export class Controller implements vscode.Disposable {
     await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(pos, pos) });
   }
 }
+
+/** The engine event that carries out each action the snapshot offers. */
+const actionEvents: Record<ServerAction, (server: string) => EngineEvent> = {
+  enable: (server) => ({ type: 'enable', server }),
+  disable: (server) => ({ type: 'disable', server }),
+  connect: (server) => ({ type: 'connectNow', server }),
+  disconnect: (server) => ({ type: 'disconnect', server }),
+  refresh: (server) => ({ type: 'refreshCatalogue', server, recatalogue: true }),
+};
 
 /**
  * One catalogue per set of workspace folders, in global storage: workspace storage

@@ -47,8 +47,8 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
         .filter(Boolean)
         .join('\n\n'),
     );
-    // Menus in package.json key inline actions off this.
-    item.contextValue = `server-${s.state.kind.toLowerCase()}`;
+    // Menus in package.json show the actions the core allows now (` connect `, ` disable `, …).
+    item.contextValue = ` ${s.actions.join(' ')} `;
     item.command = { command: 'lazyMcp.openSource', title: 'Open Source', arguments: [s] };
     return item;
   }

@@ -7,20 +7,22 @@
 //! - `formats/*`: each tool's vocabulary; `entry`: reading one server entry.
 //! - `variables`: each tool's variable syntax; `paths`: platform paths.
 //! - `jsonc_positions`: JSONC parsing and line:column.
-//! - `merge`: precedence and shadowing; `diff`: reload diffs.
+//! - `merge`: precedence and shadowing.
+//! - `load`: one load as "files wanted → files read" rounds with the host,
+//!   last good versions of half-typed files, host policy.
 //! - `infer_format`: the format of a file given outside the plan (CLI `--config`).
 //! - `fingerprint`: launch-config hash; `redact`: display form without secrets.
 //! - `model`: the normalized shape (contract with the lifecycle engine).
 //!
 //! No I/O: the host reads files and passes contents and the environment in.
 
-mod diff;
 mod discovery;
 mod entry;
 mod fingerprint;
 mod formats;
 mod infer_format;
 mod jsonc_positions;
+pub mod load;
 mod merge;
 pub mod model;
 mod normalize;
@@ -30,7 +32,6 @@ pub mod problem_presentation;
 mod redact;
 mod variables;
 
-pub use diff::{diff, ConfigDiff};
 pub use discovery::{discovery_plan, CandidateFile, DiscoveryInput};
 pub use fingerprint::fingerprint;
 pub use merge::Shadowed;
@@ -61,22 +62,6 @@ pub fn discovery_plan_json(input_json: &str) -> String {
         Err(error) => {
             to_json(&serde_json::json!({ "error": input_problem("DiscoveryInput", &error) }))
         }
-    }
-}
-
-/// `diff` over JSON: `{"previous": [ServerConfig], "next": [ServerConfig]}` in,
-/// a `ConfigDiff` out (invalid input: `{"error": {Problem}}`).
-pub fn diff_json(input_json: &str) -> String {
-    #[derive(serde::Deserialize)]
-    struct DiffInput {
-        #[serde(default)]
-        previous: Vec<ServerConfig>,
-        #[serde(default)]
-        next: Vec<ServerConfig>,
-    }
-    match serde_json::from_str::<DiffInput>(input_json) {
-        Ok(input) => to_json(&diff(&input.previous, &input.next)),
-        Err(error) => to_json(&serde_json::json!({ "error": input_problem("diff input", &error) })),
     }
 }
 

@@ -79,6 +79,10 @@ pub struct FileReport {
     /// `error` is a JSON syntax error (what a JSON editor reports by itself).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub syntax_error: bool,
+    /// The file is broken right now (`error`) and its last good version is
+    /// used instead (`config::load`), so its servers keep running.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub using_last_good: bool,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -209,6 +213,7 @@ impl State<'_> {
             server_count: 0,
             error: None,
             syntax_error: false,
+            using_last_good: false,
         };
         if let Some(reason) = &file.unreadable {
             let problem = unreadable_problem(&file.path, reason);

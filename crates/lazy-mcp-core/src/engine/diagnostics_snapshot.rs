@@ -1,5 +1,6 @@
 //! The data behind "MCP Diagnostics": per server and totals, serialized camelCase.
 
+use super::server_actions::{allowed_actions, progress, Progress, ServerAction};
 use super::{Engine, ServerState};
 use crate::config::model::{SourceRef, ToolExposure, Transport};
 use crate::protocol::client_discover::Era;
@@ -18,6 +19,10 @@ pub struct ServerDiagnostics {
     pub state: ServerState,
     /// "CONNECTED", "CATALOGUED ONLY", …
     pub state_label: String,
+    /// What the user can do with it now (menus, Diagnostics links, CLI).
+    pub actions: Vec<ServerAction>,
+    /// Busy, ready, failed or off: what a host waits on or counts.
+    pub progress: Progress,
     /// When the server entered its current state.
     pub state_since_ms: u64,
     /// PENDING/CATALOGUING as an automatic retry: hosts show no progress for it.
@@ -215,6 +220,8 @@ impl Engine {
                 transport: transport_kind(&server.config.transport).into(),
                 state: server.state.clone(),
                 state_label: server.state.label().into(),
+                actions: allowed_actions(&server.state),
+                progress: progress(&server.state),
                 state_since_ms: server.state_since_ms,
                 background: server.background,
                 failed_attempts: server.crashes.failed_attempts(),

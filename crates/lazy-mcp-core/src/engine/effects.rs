@@ -2,6 +2,7 @@
 
 use super::events::{ClientId, ConnId, TimerId};
 use super::state::ServerState;
+use crate::config::load::ConfigReport;
 use crate::config::model::Transport;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -126,6 +127,22 @@ pub enum Effect {
     /// A server left the configuration (drop it from the UI).
     ServerRemoved {
         server: String,
+    },
+    /// Read these config files (regular files only, bounded) and answer with
+    /// `filesRead` of the same `round`.
+    ReadFiles {
+        round: u64,
+        paths: Vec<String>,
+    },
+    /// Watch exactly these paths (found or not) and send `configFilesChanged`
+    /// when one changes. Emitted when the set changes.
+    WatchFiles {
+        paths: Vec<String>,
+    },
+    /// A config load finished and was applied: the report for the UI (files,
+    /// problems with line and column, shadowed and unmanaged servers).
+    ConfigLoaded {
+        report: Box<ConfigReport>,
     },
     /// Tell the user, once, in a non-modal notification (the engine decides what
     /// and when: see `announce.rs`). `actions` are buttons the host offers.

@@ -2,6 +2,7 @@
 //! camelCase names: the host crosses the WASM boundary with JSON strings.
 
 use super::settings::Settings;
+use crate::config::load::{ConfigSources, FileRead};
 use crate::config::model::{ServerConfig, Transport};
 use serde::{Deserialize, Serialize};
 
@@ -31,8 +32,21 @@ pub enum Endpoint {
     rename_all_fields = "camelCase"
 )]
 pub enum Event {
-    /// The full, normalized server list (at startup and after every config change).
-    /// The engine diffs it by name and fingerprint itself.
+    /// Where the config comes from and the host's policy (at start, and when
+    /// folders, settings or workspace trust change): the engine answers with
+    /// `readFiles` for every file it wants.
+    ConfigSources { sources: ConfigSources },
+    /// Watched files changed (empty `paths`: re-read everything): the engine
+    /// asks for them again with `readFiles`.
+    ConfigFilesChanged {
+        #[serde(default)]
+        paths: Vec<String>,
+    },
+    /// The answer to `readFiles` of the same `round`: each path's content, or
+    /// `null` when missing, or `unreadable` saying what the path is.
+    FilesRead { round: u64, files: Vec<FileRead> },
+    /// An already normalized server list, managed as is (tests and tools that
+    /// bypass config files). The engine diffs it by name and fingerprint itself.
     ConfigApplied { servers: Vec<ServerConfig> },
     /// The persisted catalogue blob, as last stored from a `persistCatalogue` effect.
     CatalogueLoaded { blob: String },

@@ -11,6 +11,7 @@ use crate::protocol::jsonrpc;
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 
 fn item_name(item: &Value) -> Option<&str> {
     item.get("name").and_then(Value::as_str)
@@ -78,6 +79,12 @@ impl Engine {
         // Writing into a hasher cannot fail; a failure would only weaken the hash.
         if kind == ListKind::Tools && self.exposure.is_indexed(name) {
             let _ = serde_json::to_writer(&mut hasher, &json!({"toolExposure": "index"}));
+        } else if let Some(hash) = (kind == ListKind::Tools)
+            .then(|| self.exposure.tool_hashes.get(name))
+            .flatten()
+        {
+            // The plan hashed the same items the same way (`items_hash`).
+            return *hash;
         } else {
             let _ = serde_json::to_writer(&mut hasher, self.exposed_items(name, kind).as_ref());
         }
@@ -88,24 +95,21 @@ impl Engine {
     /// exposed tools with their modes, but not any client's loaded set, so loading
     /// a tool never makes a host restart the endpoint (it gets `list_changed`).
     fn aggregate_version(&self, list_hashes: &BTreeMap<(String, ListKind), u64>) -> String {
-        let mut hasher = Fnv1a64Writer::default();
-        let _ = serde_json::to_writer(&mut hasher, &self.exposure.meta_tools);
-        let mut text = format!("{:016x}", hasher.finish());
+        // The plan hashed the meta-tools and every exposed server's tools already.
+        // (`write!` into a String cannot fail.)
+        let mut text = format!("{:016x}", self.exposure.meta_hash);
         for (name, mode) in &self.exposure.modes {
-            let mut tools = Fnv1a64Writer::default();
-            let _ = serde_json::to_writer(
-                &mut tools,
-                self.exposed_items(name, ListKind::Tools).as_ref(),
-            );
-            text.push_str(&format!(
-                "\n{name} {} {:016x}",
-                mode.as_str(),
-                tools.finish()
-            ));
+            let tools = self
+                .exposure
+                .tool_hashes
+                .get(name)
+                .copied()
+                .unwrap_or_default();
+            let _ = write!(text, "\n{name} {} {tools:016x}", mode.as_str());
         }
         if self.settings.aggregate_endpoint == super::AggregateEndpoint::All {
             for ((name, kind), hash) in list_hashes {
-                text.push_str(&format!("\n{name} {kind:?} {hash:016x}"));
+                let _ = write!(text, "\n{name} {kind:?} {hash:016x}");
             }
         }
         fnv1a64_hex(text.as_bytes())
@@ -123,7 +127,7 @@ impl Engine {
             .unwrap_or_default();
         let mut text = format!("{fingerprint}\n{instructions}");
         for hash in list_hashes {
-            text.push_str(&format!("\n{hash:016x}"));
+            let _ = write!(text, "\n{hash:016x}");
         }
         fnv1a64_hex(text.as_bytes())
     }
@@ -161,7 +165,8 @@ impl Engine {
     /// `notifications/*/list_changed` for attached clients.
     pub(super) fn publish_changes(&mut self) {
         self.exposure_dirty = false;
-        self.exposure = self.plan_exposure();
+        let previous = std::mem::take(&mut self.exposure);
+        self.exposure = self.plan_exposure(previous);
         self.search_index = None;
         self.prune_loaded();
         let mut lists: BTreeMap<(String, ListKind), u64> = BTreeMap::new();

@@ -7,7 +7,8 @@
 //! same with JSON strings, for the WASM boundary.
 //!
 //! Files: `state` (states and the one transition function), `events`, `effects`,
-//! `settings`, `catalogue` (persisted blob), `config_diff` (applying a server list),
+//! `settings`, `catalogue` (persisted blob), `config_load` (the file rounds of a
+//! config load), `config_diff` (applying a server list),
 //! `connect` (opening, handshake, single-flight `ensure_connected`, forwarding
 //! calls), `listing` (lists with pagination into the catalogue), `connection_end`
 //! (idle, stop, crash, timeout, auth: what state each leaves),
@@ -20,6 +21,7 @@ mod announce;
 pub mod backoff;
 pub mod catalogue;
 mod config_diff;
+mod config_load;
 mod connect;
 mod connection_end;
 pub mod diagnostics_snapshot;
@@ -32,6 +34,7 @@ mod listing;
 mod modern_clients;
 pub mod roots;
 mod secret_text;
+pub mod server_actions;
 pub mod settings;
 mod stable_hash;
 pub mod state;
@@ -95,6 +98,8 @@ pub struct Engine {
     /// What the user was told, and what they wait to hear about (`announce.rs`).
     announce: announce::Announcements,
     now_ms: u64,
+    /// The config files' contents and last good versions (`config::load`).
+    config_load: crate::config::load::ConfigLoad,
 }
 
 #[derive(Debug)]
@@ -291,6 +296,7 @@ impl Engine {
             aggregate_seen: String::new(),
             announce: announce::Announcements::default(),
             now_ms: 0,
+            config_load: crate::config::load::ConfigLoad::default(),
         }
     }
 
@@ -310,6 +316,18 @@ impl Engine {
     pub fn handle(&mut self, now_ms: u64, event: Event) -> Vec<Effect> {
         self.now_ms = now_ms;
         match event {
+            Event::ConfigSources { sources } => {
+                let step = self.config_load.set_sources(sources);
+                self.on_config_step(step);
+            }
+            Event::ConfigFilesChanged { paths } => {
+                let step = self.config_load.files_changed(paths);
+                self.on_config_step(step);
+            }
+            Event::FilesRead { round, files } => {
+                let step = self.config_load.files_read(round, files);
+                self.on_config_step(step);
+            }
             Event::ConfigApplied { servers } => self.on_config_applied(servers),
             Event::CatalogueLoaded { blob } => self.on_catalogue_loaded(&blob),
             Event::ConnectionOpened { conn, pid } => self.on_connection_opened(conn, pid),

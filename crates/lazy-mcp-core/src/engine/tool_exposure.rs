@@ -6,6 +6,7 @@
 //! changed; requests read it. The search index is built on the first search
 //! after a change.
 
+use super::stable_hash::{fnv1a64, Fnv1a64Writer};
 use super::Engine;
 use crate::config::model::{ToolExposure, ToolFilter};
 use crate::engine::settings::AggregateEndpoint;
@@ -26,12 +27,21 @@ pub(super) struct ExposurePlan {
     pub modes: BTreeMap<String, ToolExposure>,
     /// Estimated tokens of each exposed server's tool definitions (its `full` cost).
     pub full_tokens: BTreeMap<String, usize>,
+    /// Hash of each exposed server's tool list: an unchanged list keeps its
+    /// `full_tokens` from the previous plan instead of being estimated again
+    /// (at 100 servers that estimate was a third of a config edit's time).
+    pub tool_hashes: BTreeMap<String, u64>,
     /// Estimated tokens of each `index`-mode server's lines in the index.
     pub index_tokens: BTreeMap<String, usize>,
     /// The meta-tools, the index riding in `load_tools`; empty when no server is
     /// in `index` mode.
     pub meta_tools: Vec<Value>,
     pub meta_tokens: usize,
+    /// Hash of `meta_tools` (part of the aggregate endpoint's version).
+    pub meta_hash: u64,
+    /// What the index above was rendered from (the `index`-mode servers, their
+    /// tools, the budget): the same key reuses it instead of rendering again.
+    index_key: Option<u64>,
 }
 
 impl ExposurePlan {
@@ -45,6 +55,14 @@ impl ExposurePlan {
     pub fn is_indexed(&self, server: &str) -> bool {
         self.mode(server) == ToolExposure::Index
     }
+}
+
+/// FNV-1a of the items' JSON, written straight into the hasher.
+pub(super) fn items_hash(items: &[Value]) -> u64 {
+    let mut hasher = Fnv1a64Writer::default();
+    // Writing into a hasher cannot fail; a failure would only weaken the hash.
+    let _ = serde_json::to_writer(&mut hasher, items);
+    hasher.finish()
 }
 
 fn tool_name(tool: &Value) -> Option<&str> {
@@ -65,7 +83,7 @@ impl Engine {
     /// Decides every exposed server's mode. `auto` servers stay `full` while
     /// everything listed in full fits the token budget and the tool limit;
     /// otherwise they move to `index`, biggest first, until it fits.
-    pub(super) fn plan_exposure(&self) -> ExposurePlan {
+    pub(super) fn plan_exposure(&self, mut previous: ExposurePlan) -> ExposurePlan {
         let mut plan = ExposurePlan::default();
         let mut auto: Vec<(usize, usize, String)> = Vec::new();
         let (mut tokens, mut tools) = (0usize, 0usize);
@@ -74,7 +92,15 @@ impl Engine {
                 continue;
             }
             let items = self.exposed_items(name, ListKind::Tools);
-            let cost: usize = items.iter().map(estimate_definition_tokens).sum();
+            let hash = items_hash(&items);
+            let cost = match (
+                previous.tool_hashes.get(name),
+                previous.full_tokens.get(name),
+            ) {
+                (Some(old), Some(cost)) if *old == hash => *cost,
+                _ => items.iter().map(estimate_definition_tokens).sum(),
+            };
+            plan.tool_hashes.insert(name.clone(), hash);
             plan.full_tokens.insert(name.clone(), cost);
             let mode = self.configured_exposure(name);
             if mode != ToolExposure::Index {
@@ -101,6 +127,16 @@ impl Engine {
             tools -= count;
         }
         if plan.modes.values().any(|m| *m == ToolExposure::Index) {
+            let key = self.index_key(&plan);
+            if previous.index_key == Some(key) {
+                plan.index_key = Some(key);
+                plan.index_tokens = std::mem::take(&mut previous.index_tokens);
+                plan.meta_tools = std::mem::take(&mut previous.meta_tools);
+                plan.meta_tokens = previous.meta_tokens;
+                plan.meta_hash = previous.meta_hash;
+                return plan;
+            }
+            plan.index_key = Some(key);
             let entries = self.index_entries(&plan);
             let detail = IndexDetail::within_budget(&entries, self.settings.index_token_budget);
             for name in plan
@@ -119,7 +155,24 @@ impl Engine {
             plan.meta_tools = meta_tools_with_index(&detail.render(&entries));
             plan.meta_tokens = plan.meta_tools.iter().map(estimate_definition_tokens).sum();
         }
+        plan.meta_hash = items_hash(&plan.meta_tools);
         plan
+    }
+
+    /// Everything the index depends on: each `index`-mode server, whether it is
+    /// catalogued and its tools, and the index budget.
+    fn index_key(&self, plan: &ExposurePlan) -> u64 {
+        let mut text = format!("{}", self.settings.index_token_budget);
+        for (name, _) in plan
+            .modes
+            .iter()
+            .filter(|(_, m)| **m == ToolExposure::Index)
+        {
+            let hash = plan.tool_hashes.get(name).copied().unwrap_or_default();
+            let catalogued = self.current_entry(name).is_some();
+            text.push_str(&format!("\n{name} {catalogued} {hash:016x}"));
+        }
+        fnv1a64(text.as_bytes())
     }
 
     /// `(server, tool)` of every catalogued tool of an `index`-mode server, in

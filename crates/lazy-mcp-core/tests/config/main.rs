@@ -7,7 +7,6 @@
     clippy::panic
 )]
 
-mod diff;
 mod discovery;
 mod errors;
 mod formats;

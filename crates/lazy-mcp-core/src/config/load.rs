@@ -1,0 +1,299 @@
+//! A config load as one conversation with the host: the core names the files it
+//! wants (`Read`, which is also what the host watches), the host answers with
+//! their contents (`files_read`); an OpenCode `{file:}` reference or a file
+//! named later makes the core ask again. Then: last good versions of files that
+//! stopped parsing, normalization, host policy. The engine diffs the result.
+//!
+//! Contents are kept between loads, so an edit re-reads only the changed files.
+
+use super::discovery::{discovery_plan, DiscoveryInput};
+use super::model::{ConfigFormat, ConfigScope, ServerConfig};
+use super::normalize::{normalize, FileInput, FileReport, NormalizeInput, NormalizeResult};
+use crate::host_policy::{select_servers, HostPolicy, Unmanaged};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// OpenCode `{file:...}` references can nest; a few rounds settle every real config.
+const MAX_REFERENCE_ROUNDS: u32 = 4;
+
+/// Where a host's config comes from and what it may manage.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfigSources {
+    pub discovery: DiscoveryInput,
+    /// Files named explicitly (CLI `--config`), read as project files.
+    #[serde(default)]
+    pub explicit_files: Vec<ExplicitFile>,
+    /// Stated by every host: VS Code from workspace trust and its setting, the
+    /// CLI as "manages everything" (`HostPolicy::default()`).
+    #[serde(default)]
+    pub policy: HostPolicy,
+}
+
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExplicitFile {
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<ConfigFormat>,
+}
+
+/// One path as the host read it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileRead {
+    pub path: String,
+    /// `None`: missing, or `unreadable` says what the path is.
+    #[serde(default)]
+    pub content: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unreadable: Option<String>,
+}
+
+/// A finished load: every configured server and the report, plus what the
+/// host policy left out and why.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfigReport {
+    #[serde(flatten)]
+    pub result: NormalizeResult,
+    pub unmanaged: Vec<Unmanaged>,
+    /// See `host_policy::Selection::start_client_definitions`.
+    pub start_client_definitions: bool,
+    pub notices: Vec<String>,
+}
+
+/// What the load needs next.
+#[derive(Debug, PartialEq)]
+pub enum LoadStep {
+    /// Read these paths and answer with `files_read(round, …)`.
+    Read { round: u64, paths: Vec<String> },
+    /// Done: the servers to manage; `watch` when the set of paths changed.
+    Done {
+        report: Box<ConfigReport>,
+        managed: Vec<ServerConfig>,
+        watch: Option<Vec<String>>,
+    },
+    /// Waiting for other reads.
+    Wait,
+}
+
+#[derive(Debug, Default)]
+pub struct ConfigLoad {
+    sources: Option<ConfigSources>,
+    /// The latest contents of every path read.
+    read: BTreeMap<String, FileRead>,
+    /// Paths `{file:}` references asked for (not in the plan).
+    references: BTreeSet<String>,
+    /// The last version of each file that parsed.
+    last_good: BTreeMap<String, String>,
+    outstanding: BTreeSet<u64>,
+    next_round: u64,
+    reference_rounds: u32,
+    watched: Vec<String>,
+}
+
+impl ConfigLoad {
+    /// New sources (start, folders or policy changed): read every file.
+    pub fn set_sources(&mut self, sources: ConfigSources) -> LoadStep {
+        self.sources = Some(sources);
+        self.references.clear();
+        self.reference_rounds = 0;
+        let paths = self.all_paths();
+        self.ask(paths)
+    }
+
+    /// Files changed on disk (empty: re-read all).
+    pub fn files_changed(&mut self, paths: Vec<String>) -> LoadStep {
+        if self.sources.is_none() {
+            return LoadStep::Wait;
+        }
+        self.reference_rounds = 0;
+        let paths = if paths.is_empty() {
+            self.all_paths()
+        } else {
+            paths
+        };
+        self.ask(paths)
+    }
+
+    /// The host's answer to a `Read`. Answers of earlier rounds are kept too:
+    /// they are what the disk held when read.
+    pub fn files_read(&mut self, round: u64, files: Vec<FileRead>) -> LoadStep {
+        self.outstanding.remove(&round);
+        for file in files {
+            self.read.insert(file.path.clone(), file);
+        }
+        if !self.outstanding.is_empty() {
+            return LoadStep::Wait;
+        }
+        let Some(sources) = &self.sources else {
+            return LoadStep::Wait;
+        };
+        let input = self.normalize_input(sources);
+        let result = normalize(&input);
+        let missing: Vec<String> = result
+            .needs_files
+            .iter()
+            .filter(|p| !self.read.contains_key(*p))
+            .cloned()
+            .collect();
+        if !missing.is_empty() && self.reference_rounds < MAX_REFERENCE_ROUNDS {
+            self.reference_rounds += 1;
+            self.references.extend(missing.iter().cloned());
+            return self.ask(missing);
+        }
+        self.finish(input, result)
+    }
+
+    fn finish(&mut self, input: NormalizeInput, result: NormalizeResult) -> LoadStep {
+        let result = self.with_last_good(&input, result);
+        let policy = self
+            .sources
+            .as_ref()
+            .map(|s| s.policy.clone())
+            .unwrap_or_default();
+        let selection = select_servers(&result.servers, &policy);
+        let watched = self.all_paths();
+        let watch = (watched != self.watched).then(|| watched.clone());
+        self.watched = watched;
+        LoadStep::Done {
+            report: Box::new(ConfigReport {
+                result,
+                unmanaged: selection.unmanaged,
+                start_client_definitions: selection.start_client_definitions,
+                notices: selection.notices,
+            }),
+            managed: selection.managed,
+            watch,
+        }
+    }
+
+    /// A file that stopped parsing keeps contributing its last good version;
+    /// the report still says what is wrong with the saved file.
+    fn with_last_good(
+        &mut self,
+        input: &NormalizeInput,
+        result: NormalizeResult,
+    ) -> NormalizeResult {
+        let broken: BTreeMap<String, FileReport> = result
+            .files
+            .iter()
+            .filter(|f| f.found && f.error.is_some() && self.last_good.contains_key(&f.path))
+            .map(|f| (f.path.clone(), f.clone()))
+            .collect();
+        let result = if broken.is_empty() {
+            result
+        } else {
+            let mut patched_input = input.clone();
+            for file in &mut patched_input.files {
+                if broken.contains_key(&file.path) {
+                    file.content = self.last_good.get(&file.path).cloned();
+                    file.unreadable = None;
+                }
+            }
+            let mut patched = normalize(&patched_input);
+            let mut problems: Vec<_> = broken.values().filter_map(|f| f.error.clone()).collect();
+            problems.append(&mut patched.problems);
+            patched.problems = problems;
+            for file in &mut patched.files {
+                if let Some(report) = broken.get(&file.path) {
+                    file.using_last_good = true;
+                    file.error = report.error.clone();
+                    file.syntax_error = report.syntax_error;
+                }
+            }
+            patched
+        };
+        for report in &result.files {
+            let content = input
+                .files
+                .iter()
+                .find(|f| f.path == report.path)
+                .and_then(|f| f.content.as_ref());
+            match content {
+                Some(content)
+                    if report.found && report.error.is_none() && !report.using_last_good =>
+                {
+                    self.last_good.insert(report.path.clone(), content.clone());
+                }
+                _ if !report.found => {
+                    self.last_good.remove(&report.path);
+                }
+                _ => {}
+            }
+        }
+        result
+    }
+
+    fn ask(&mut self, paths: Vec<String>) -> LoadStep {
+        let round = self.next_round;
+        self.next_round = self.next_round.saturating_add(1);
+        self.outstanding.insert(round);
+        LoadStep::Read { round, paths }
+    }
+
+    /// The plan, the explicit files, then the references: what a load reads and the host watches.
+    fn all_paths(&self) -> Vec<String> {
+        let Some(sources) = &self.sources else {
+            return Vec::new();
+        };
+        let mut seen = BTreeSet::new();
+        discovery_plan(&sources.discovery)
+            .into_iter()
+            .map(|c| c.path)
+            .chain(sources.explicit_files.iter().map(|f| f.path.clone()))
+            .chain(self.references.iter().cloned())
+            .filter(|p| seen.insert(p.clone()))
+            .collect()
+    }
+
+    fn normalize_input(&self, sources: &ConfigSources) -> NormalizeInput {
+        let read = |path: &str| -> FileInput {
+            let file = self.read.get(path);
+            FileInput {
+                path: path.to_string(),
+                content: file.and_then(|f| f.content.clone()),
+                unreadable: file.and_then(|f| f.unreadable.clone()),
+                format: None,
+                scope: None,
+                workspace_folder: None,
+            }
+        };
+        let mut files: Vec<FileInput> = discovery_plan(&sources.discovery)
+            .iter()
+            .map(|c| read(&c.path))
+            .collect();
+        files.extend(sources.explicit_files.iter().map(|f| FileInput {
+            format: f.format,
+            scope: Some(ConfigScope::Project),
+            ..read(&f.path)
+        }));
+        let mut extra_files = BTreeMap::new();
+        let mut unreadable_files = BTreeMap::new();
+        for path in &self.references {
+            match self.read.get(path) {
+                Some(FileRead {
+                    unreadable: Some(what),
+                    ..
+                }) => {
+                    unreadable_files.insert(path.clone(), what.clone());
+                }
+                Some(file) => {
+                    extra_files.insert(path.clone(), file.content.clone());
+                }
+                None => {}
+            }
+        }
+        NormalizeInput {
+            discovery: sources.discovery.clone(),
+            files,
+            extra_files,
+            unreadable_files,
+        }
+    }
+}

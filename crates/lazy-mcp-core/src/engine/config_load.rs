@@ -1,0 +1,27 @@
+//! A config load's steps as effects: `readFiles` while files are wanted, then
+//! the managed servers are applied (`config_diff`) and the report goes out.
+
+use super::{Effect, Engine};
+use crate::config::load::LoadStep;
+
+impl Engine {
+    pub(super) fn on_config_step(&mut self, step: LoadStep) {
+        match step {
+            LoadStep::Read { round, paths } => {
+                self.effects.push(Effect::ReadFiles { round, paths })
+            }
+            LoadStep::Done {
+                report,
+                managed,
+                watch,
+            } => {
+                if let Some(paths) = watch {
+                    self.effects.push(Effect::WatchFiles { paths });
+                }
+                self.on_config_applied(managed);
+                self.effects.push(Effect::ConfigLoaded { report });
+            }
+            LoadStep::Wait => {}
+        }
+    }
+}
