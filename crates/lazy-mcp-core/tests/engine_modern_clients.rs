@@ -208,6 +208,37 @@ fn loaded_tools_belong_to_one_modern_client_and_never_leak() {
 }
 
 #[test]
+fn invented_client_names_cannot_grow_the_loaded_sets_without_bound() {
+    let mut sim = sim(ToolExposure::Index);
+    for n in 0..1_000u64 {
+        let info = Some(json!({"name": format!("c{n}"), "version": "1"}));
+        assert_eq!(load(&mut sim, "flood", n, info)["isError"], false);
+    }
+    let refused = load(&mut sim, "flood", 5_000, Some(json!({"name": "one-more"})));
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(
+        !names(&mut sim, "x", 5_001, Some(json!({"name": "one-more"})))
+            .contains(&"git__git_log".to_string())
+    );
+    // A client that already holds a set is not refused, and keeps what it loaded.
+    let again = load(
+        &mut sim,
+        "flood",
+        5_002,
+        Some(json!({"name": "c7", "version": "1"})),
+    );
+    let text = again["content"][0]["text"].as_str().unwrap();
+    assert!(!text.contains("other 2026-07-28 clients"), "{text}");
+    assert!(names(
+        &mut sim,
+        "x",
+        5_003,
+        Some(json!({"name": "c7", "version": "1"}))
+    )
+    .contains(&"git__git_log".to_string()));
+}
+
+#[test]
 fn the_specs_errors_for_bad_envelopes() {
     let mut sim = sim(ToolExposure::Full);
     let cases = [

@@ -30,10 +30,18 @@ pub(super) struct ModernRequests {
     identity: Option<String>,
 }
 
+/// At most this many modern client identities hold loaded tools: each new
+/// `clientInfo` costs memory, and nothing tells the gateway a modern client has
+/// gone (there is no session to end), so a flood of invented names is refused
+/// instead of growing without bound.
+pub(super) const MAX_MODERN_IDENTITIES: usize = 1_000;
+
 /// The loaded-tools key of a modern client (never equal to a legacy one).
 fn modern_identity(client_info: &str) -> String {
-    format!("2026-07-28 client {client_info}")
+    format!("{MODERN_IDENTITY_PREFIX}{client_info}")
 }
+
+const MODERN_IDENTITY_PREFIX: &str = "2026-07-28 client ";
 
 impl Engine {
     /// Reads the era of a client request before it is served. False when it was
@@ -64,10 +72,17 @@ impl Engine {
             session.modern.active = true;
             session.modern.identity = envelope.client_identity.clone();
         }
-        if envelope.client_identity.is_none() && self.is_load_call(method, params.as_ref()) {
-            let text = format!(
+        let refusal = match &envelope.client_identity {
+            _ if !self.is_load_call(method, params.as_ref()) => None,
+            None => Some(format!(
                 "This client sends no clientInfo in _meta, so Lazy MCP cannot tell it from other clients and keeps no loaded tools for it. Use {CALL_TOOL} to call a tool found with search_tools."
-            );
+            )),
+            Some(info) if self.is_new_modern_identity(info) => Some(format!(
+                "Lazy MCP already keeps loaded tools for {MAX_MODERN_IDENTITIES} other 2026-07-28 clients; nothing was loaded. Use {CALL_TOOL} to call a tool found with search_tools."
+            )),
+            Some(_) => None,
+        };
+        if let Some(text) = refusal {
             let result = json!({"content": [{"type": "text", "text": text}], "isError": true});
             self.reply(
                 client,
@@ -152,6 +167,16 @@ impl Engine {
             capabilities,
             text("/instructions"),
         )
+    }
+
+    /// A modern identity without loaded tools yet, when the cap is reached.
+    fn is_new_modern_identity(&self, client_info: &str) -> bool {
+        let modern = self
+            .loaded
+            .keys()
+            .filter(|k| k.starts_with(MODERN_IDENTITY_PREFIX))
+            .count();
+        modern >= MAX_MODERN_IDENTITIES && !self.loaded.contains_key(&modern_identity(client_info))
     }
 
     fn is_load_call(&self, method: &str, params: Option<&Value>) -> bool {
