@@ -17,8 +17,8 @@ use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
     ServerState, Settings,
 };
-use lazy_mcp_core::protocol::client_discover::Era;
 use lazy_mcp_core::host_policy::{HostPolicy, Unmanaged, VsCodeNativePolicy};
+use lazy_mcp_core::protocol::client_discover::Era;
 use ts_rs::TS;
 
 /// Where the generated file lives, relative to the repository root.
