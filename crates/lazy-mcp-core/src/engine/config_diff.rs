@@ -160,6 +160,7 @@ impl Engine {
                 stats: ServerStats::default(),
                 subscriptions: BTreeMap::new(),
                 reprobe: false,
+                probe_unanswered: false,
             },
         );
         self.exposure_dirty = true;
@@ -377,6 +378,7 @@ impl Engine {
                 }
                 // A refresh asks each server's protocol era again at its next connection.
                 server.reprobe = true;
+                server.probe_unanswered = false;
             }
             let Some(server) = self.servers.get(&name) else {
                 continue;

@@ -59,6 +59,7 @@ impl Engine {
                 Era::Legacy => Handshake::Legacy,
                 Era::Modern => Handshake::Modern,
             },
+            None if server.probe_unanswered && !server.reprobe => Handshake::Legacy,
             _ => Handshake::Probe,
         }
     }
@@ -231,6 +232,13 @@ impl Engine {
             .is_some_and(|c| c.phase == Phase::Probing)
         {
             return false;
+        }
+        if let Some(server) = self
+            .conns
+            .get(&conn)
+            .and_then(|c| self.servers.get_mut(&c.server))
+        {
+            server.probe_unanswered = true;
         }
         self.fall_back_to_initialize(conn, what, true);
         true
