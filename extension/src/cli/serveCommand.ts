@@ -99,9 +99,9 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Reco
     settings,
     watchConfig: true,
     selectServers: ctx.nested ? () => [] : undefined,
-    deliverToClient: (_client, message) => {
+    deliverToClient: (_client, message, route) => {
       process.stdout.write(`${message}\n`);
-      replies.delivered(message);
+      replies.delivered(message, route);
     },
   });
   let started = false;

@@ -4,7 +4,8 @@
 //! connections end in `connection_end.rs`.
 
 use super::{
-    Connection, Engine, ForwardedCall, LogLevel, Pending, Phase, Purpose, QueuedCall, TimerPurpose,
+    CallParams, Connection, Engine, ForwardedCall, LogLevel, Pending, Phase, Purpose, QueuedCall,
+    TimerPurpose,
 };
 use crate::engine::catalogue::CatalogueEntry;
 use crate::engine::effects::Effect;
@@ -163,6 +164,26 @@ impl Engine {
         Some(id)
     }
 
+    /// [`Engine::send_request`] with params kept as the client's bytes.
+    pub(super) fn send_raw_request(
+        &mut self,
+        conn: ConnId,
+        method: &str,
+        params: &serde_json::value::RawValue,
+        pending: Pending,
+    ) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let id = connection.next_id;
+        connection.next_id += 1;
+        connection.pending.insert(id, pending);
+        self.effects.push(Effect::Send {
+            conn,
+            message: crate::protocol::raw_message::splice_request(id, method, params),
+        });
+    }
+
     pub(super) fn send_upstream(&mut self, conn: ConnId, message: Value) {
         if self.conns.contains_key(&conn) {
             self.effects.push(Effect::Send {
@@ -305,12 +326,14 @@ impl Engine {
             TimerPurpose::Request { conn, upstream_id },
             self.now_ms.saturating_add(timeout),
         );
-        let progress_token = call
-            .params
-            .as_ref()
-            .and_then(|p| p.get("_meta"))
-            .and_then(|m| m.get("progressToken"))
-            .cloned();
+        let progress_token = match &call.params {
+            CallParams::Parsed(params) => params
+                .as_ref()
+                .and_then(|p| p.get("_meta"))
+                .and_then(|m| m.get("progressToken"))
+                .cloned(),
+            CallParams::Raw { progress_token, .. } => progress_token.clone(),
+        };
         let pending = Pending::Call(ForwardedCall {
             client: call.client,
             client_id: call.client_id,
@@ -321,7 +344,14 @@ impl Engine {
         if let Some(server) = self.servers.get_mut(&name) {
             server.last_activity_ms = self.now_ms;
         }
-        self.send_request(conn, &call.method, call.params, pending);
+        match call.params {
+            CallParams::Parsed(params) => {
+                self.send_request(conn, &call.method, params, pending);
+            }
+            CallParams::Raw { text, .. } => {
+                self.send_raw_request(conn, &call.method, &text, pending)
+            }
+        }
     }
 
     /// A call for `name` from a client: forwarded now, queued behind the single
@@ -366,8 +396,12 @@ impl Engine {
 }
 
 /// The `uri` param of a subscribe/unsubscribe request.
-pub(super) fn subscription_uri(params: &Option<Value>) -> Option<&str> {
-    params.as_ref()?.get("uri")?.as_str()
+pub(super) fn subscription_uri(params: &CallParams) -> Option<&str> {
+    match params {
+        CallParams::Parsed(params) => params.as_ref()?.get("uri")?.as_str(),
+        // Only `tools/call` is forwarded raw: never a subscription.
+        CallParams::Raw { .. } => None,
+    }
 }
 
 /// Whether a catalogue entry matches a server's fingerprint.

@@ -6,6 +6,7 @@
 
 use super::jsonrpc::{Message, INVALID_REQUEST, PARSE_ERROR};
 use super::outline::{outline, TopLevel, MAX_DEPTH};
+use super::raw_message::{MetaOnly, RawEnvelope};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -108,6 +109,53 @@ pub struct ClientBody {
 
 /// The envelope of one message, as the engine will read it.
 pub fn envelope(text: &str) -> ClientEnvelope {
+    raw_envelope(text).unwrap_or_else(|| full_envelope(text))
+}
+
+/// The common case read without building the payload: a valid request or
+/// notification with a plain envelope. `None` sends anything else to the full reading.
+fn raw_envelope(text: &str) -> Option<ClientEnvelope> {
+    let shape = outline(text);
+    if shape.max_depth > MAX_DEPTH || shape.unusual_number || shape.top != TopLevel::Object {
+        return None;
+    }
+    let raw = RawEnvelope::read(text)?;
+    if !raw.is_version_2() {
+        return None;
+    }
+    let method = raw.method.as_deref()?.to_string();
+    let id = raw.plain_id();
+    if shape.has_id && id.is_none() {
+        return None; // a null or odd id: the full reading says why
+    }
+    let Some(id) = id else {
+        return Some(ClientEnvelope {
+            text: None,
+            expects_reply: false,
+            id: Value::Null,
+            method: Some(method),
+            progress_token: None,
+            error: None,
+        });
+    };
+    let progress_token = match raw.params {
+        Some(params) => MetaOnly::read(params)?
+            .meta
+            .and_then(|m| m.progress_token)
+            .filter(is_valid_id),
+        None => None,
+    };
+    Some(ClientEnvelope {
+        text: None,
+        expects_reply: true,
+        id,
+        method: Some(method),
+        progress_token,
+        error: None,
+    })
+}
+
+fn full_envelope(text: &str) -> ClientEnvelope {
     let mut envelope = ClientEnvelope {
         text: None,
         expects_reply: false,

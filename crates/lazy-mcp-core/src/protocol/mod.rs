@@ -6,4 +6,5 @@ pub mod client_message;
 pub mod gateway_handshake;
 pub mod jsonrpc;
 pub mod outline;
+pub mod raw_message;
 pub mod versions;

@@ -5,7 +5,7 @@
 import * as http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { admit } from './loopbackGuard';
-import { type ClientBody, type JsonRpcId, errorResponse, shapeOf } from './jsonRpcShape';
+import { type ClientBody, type ClientRoute, type JsonRpcId, errorResponse, routeOf } from './jsonRpcShape';
 import { SseStream } from './sseStream';
 
 export interface GatewaySession {
@@ -59,6 +59,10 @@ interface PostExchange {
   buffered: string[] | undefined;
   stream: SseStream | undefined;
   res: http.ServerResponse;
+  /** One request (no batch): its answer alone may become a plain JSON reply. */
+  single: boolean;
+  /** Opens the SSE stream of a single request still unanswered after `streamAfterMs`. */
+  streamTimer: NodeJS.Timeout | undefined;
 }
 
 interface SessionState extends GatewaySession {
@@ -70,6 +74,12 @@ interface SessionState extends GatewaySession {
 }
 
 const backlogLimit = 256;
+/**
+ * A single request's answer is awaited this long as one plain JSON reply (one write,
+ * the common fast call); a call still running then, or one that sends progress or a
+ * server request first, gets an SSE stream (headers at once, keep-alive comments).
+ */
+const streamAfterMs = 1_000;
 
 export class HttpGateway {
   private server: http.Server | undefined;
@@ -105,35 +115,40 @@ export class HttpGateway {
     return `http://127.0.0.1:${this.port}/mcp${endpoint ? `/${encodeURIComponent(endpoint)}` : ''}`;
   }
 
-  /** Deliver one message from the core to a client session. */
-  deliver(sessionId: string, message: string): void {
+  /**
+   * Deliver one message from the core to a client session. `route` is how the
+   * engine said to route it (the message is never parsed then); without one the
+   * message is read here, for callers other than the engine.
+   */
+  deliver(sessionId: string, message: string, route?: ClientRoute): void {
     const session = this.sessions.get(sessionId);
     if (!session) return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(message);
-    } catch {
+    const how = route ?? routeOf(message);
+    if (!how) {
       this.options.log('error', `gateway: dropped a non-JSON message for session ${sessionId}`);
       return;
     }
-    const shape = shapeOf(parsed);
-    const anonymous = isAnonymousError(parsed);
+    const anonymous = how.reply && how.id === null;
     for (const ex of session.exchanges) {
-      const mine =
-        (shape.isResponse && shape.id !== undefined && ex.pending.has(shape.id)) ||
-        (anonymous && ex.anonymous > 0) ||
-        (shape.method === 'notifications/progress' && shape.progressToken !== undefined && ex.progressTokens.has(shape.progressToken));
+      const mine = how.reply
+        ? how.id === null
+          ? ex.anonymous > 0
+          : ex.pending.has(how.id)
+        : how.progressToken !== undefined && how.progressToken !== null && ex.progressTokens.has(how.progressToken);
       if (!mine) continue;
-      this.writeTo(ex, message);
       if (anonymous) ex.anonymous -= 1;
-      if (shape.isResponse && shape.id !== undefined) ex.pending.delete(shape.id);
-      if ((anonymous || shape.isResponse) && settled(ex) && ex.buffered === undefined) this.finish(session, ex);
+      else if (how.reply && how.id !== null) ex.pending.delete(how.id);
+      const done = how.reply && settled(ex) && ex.buffered === undefined;
+      // The answer of a single request that sent nothing else: one plain JSON reply.
+      if (done && !ex.stream) return this.answerJson(session, ex, message);
+      this.writeTo(session, ex, message);
+      if (done) this.finish(session, ex);
       return;
     }
     // Unrelated to an open request: the GET stream, else any open exchange, else the backlog.
     if (session.getStream?.isOpen) return session.getStream.send(message);
-    const anyStream = [...session.exchanges].find((ex) => ex.stream?.isOpen);
-    if (anyStream?.stream) return anyStream.stream.send(message);
+    const anyOpen = [...session.exchanges].find((ex) => ex.stream?.isOpen || (!ex.stream && !ex.res.headersSent && ex.buffered === undefined));
+    if (anyOpen) return this.writeTo(session, anyOpen, message);
     if (session.backlog.length < backlogLimit) session.backlog.push(message);
     else this.options.log('warn', `gateway: session ${sessionId} backlog full; dropped a message`);
   }
@@ -341,10 +356,15 @@ export class HttpGateway {
       buffered: [],
       stream: undefined,
       res,
+      single: !body.batch && requests.length === 1,
+      streamTimer: undefined,
     };
     const open = session;
     open.exchanges.add(ex);
-    res.on('close', () => open.exchanges.delete(ex));
+    res.on('close', () => {
+      clearTimeout(ex.streamTimer);
+      open.exchanges.delete(ex);
+    });
     this.guarded(res, ex, () => {
       for (const m of texts) this.handler.onClientMessage(open, m);
       // Answered synchronously (lists from the catalogue): one plain JSON reply.
@@ -355,6 +375,13 @@ export class HttpGateway {
         const payload = body.batch ? `[${buffered.join(',')}]` : (buffered[0] ?? '');
         open.exchanges.delete(ex);
         res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': open.id }).end(payload);
+        return;
+      }
+      if (ex.single && buffered.length === 0) {
+        ex.streamTimer = setTimeout(() => {
+          if (!ex.stream && !ex.res.headersSent && open.exchanges.has(ex)) this.openStream(open, ex);
+        }, streamAfterMs);
+        ex.streamTimer.unref();
         return;
       }
       this.openStream(open, ex);
@@ -375,15 +402,24 @@ export class HttpGateway {
   }
 
   private openStream(session: SessionState, ex: PostExchange): void {
+    clearTimeout(ex.streamTimer);
     ex.stream = new SseStream(ex.res, { 'Mcp-Session-Id': session.id }, () => session.exchanges.delete(ex));
   }
 
-  private writeTo(ex: PostExchange, message: string): void {
-    if (ex.buffered) ex.buffered.push(message);
-    else ex.stream?.send(message);
+  private writeTo(session: SessionState, ex: PostExchange, message: string): void {
+    if (ex.buffered) return void ex.buffered.push(message);
+    if (!ex.stream) this.openStream(session, ex);
+    ex.stream?.send(message);
+  }
+
+  private answerJson(session: SessionState, ex: PostExchange, message: string): void {
+    clearTimeout(ex.streamTimer);
+    session.exchanges.delete(ex);
+    ex.res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': session.id }).end(message);
   }
 
   private finish(session: SessionState, ex: PostExchange): void {
+    clearTimeout(ex.streamTimer);
     session.exchanges.delete(ex);
     ex.stream?.end();
   }
@@ -391,6 +427,7 @@ export class HttpGateway {
   private dropSession(session: SessionState): void {
     this.sessions.delete(session.id);
     for (const ex of session.exchanges) {
+      clearTimeout(ex.streamTimer);
       if (ex.stream) ex.stream.end();
       else if (!ex.res.headersSent) ex.res.writeHead(404).end();
     }
@@ -403,11 +440,4 @@ export class HttpGateway {
 /** Every request of the exchange has its answer. */
 function settled(ex: PostExchange): boolean {
   return ex.pending.size === 0 && ex.anonymous === 0;
-}
-
-/** An error answer whose id could not be known (`"id": null`). */
-function isAnonymousError(message: unknown): boolean {
-  if (typeof message !== 'object' || message === null) return false;
-  const m = message as Record<string, unknown>;
-  return m.id === null && m.method === undefined && 'error' in m;
 }
