@@ -71,7 +71,7 @@ test('only an answered tools/list marks an endpoint listed, not a message that m
   assert.equal(host.toolsListedAt(''), undefined, 'only that endpoint');
 });
 
-test('a fast call is answered as one plain JSON reply; large payloads pass intact both ways', { timeout: 120_000 }, async () => {
+test('large payloads pass intact both ways, on a server endpoint and the aggregate one', { timeout: 120_000 }, async () => {
   const sid = await session('tiny');
   const small = await post('tiny', { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } }, sid);
   assert.equal(small.body.id, 'a');

@@ -59,10 +59,6 @@ interface PostExchange {
   buffered: string[] | undefined;
   stream: SseStream | undefined;
   res: http.ServerResponse;
-  /** One request (no batch): its answer alone may become a plain JSON reply. */
-  single: boolean;
-  /** Opens the SSE stream of a single request still unanswered after `streamAfterMs`. */
-  streamTimer: NodeJS.Timeout | undefined;
 }
 
 interface SessionState extends GatewaySession {
@@ -74,12 +70,6 @@ interface SessionState extends GatewaySession {
 }
 
 const backlogLimit = 256;
-/**
- * A single request's answer is awaited this long as one plain JSON reply (one write,
- * the common fast call); a call still running then, or one that sends progress or a
- * server request first, gets an SSE stream (headers at once, keep-alive comments).
- */
-const streamAfterMs = 1_000;
 
 export class HttpGateway {
   private server: http.Server | undefined;
@@ -136,19 +126,16 @@ export class HttpGateway {
           : ex.pending.has(how.id)
         : how.progressToken !== undefined && how.progressToken !== null && ex.progressTokens.has(how.progressToken);
       if (!mine) continue;
+      this.writeTo(ex, message);
       if (anonymous) ex.anonymous -= 1;
       else if (how.reply && how.id !== null) ex.pending.delete(how.id);
-      const done = how.reply && settled(ex) && ex.buffered === undefined;
-      // The answer of a single request that sent nothing else: one plain JSON reply.
-      if (done && !ex.stream) return this.answerJson(session, ex, message);
-      this.writeTo(session, ex, message);
-      if (done) this.finish(session, ex);
+      if (how.reply && settled(ex) && ex.buffered === undefined) this.finish(session, ex);
       return;
     }
     // Unrelated to an open request: the GET stream, else any open exchange, else the backlog.
     if (session.getStream?.isOpen) return session.getStream.send(message);
-    const anyOpen = [...session.exchanges].find((ex) => ex.stream?.isOpen || (!ex.stream && !ex.res.headersSent && ex.buffered === undefined));
-    if (anyOpen) return this.writeTo(session, anyOpen, message);
+    const anyStream = [...session.exchanges].find((ex) => ex.stream?.isOpen);
+    if (anyStream?.stream) return anyStream.stream.send(message);
     if (session.backlog.length < backlogLimit) session.backlog.push(message);
     else this.options.log('warn', `gateway: session ${sessionId} backlog full; dropped a message`);
   }
@@ -356,15 +343,10 @@ export class HttpGateway {
       buffered: [],
       stream: undefined,
       res,
-      single: !body.batch && requests.length === 1,
-      streamTimer: undefined,
     };
     const open = session;
     open.exchanges.add(ex);
-    res.on('close', () => {
-      clearTimeout(ex.streamTimer);
-      open.exchanges.delete(ex);
-    });
+    res.on('close', () => open.exchanges.delete(ex));
     this.guarded(res, ex, () => {
       for (const m of texts) this.handler.onClientMessage(open, m);
       // Answered synchronously (lists from the catalogue): one plain JSON reply.
@@ -375,13 +357,6 @@ export class HttpGateway {
         const payload = body.batch ? `[${buffered.join(',')}]` : (buffered[0] ?? '');
         open.exchanges.delete(ex);
         res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': open.id }).end(payload);
-        return;
-      }
-      if (ex.single && buffered.length === 0) {
-        ex.streamTimer = setTimeout(() => {
-          if (!ex.stream && !ex.res.headersSent && open.exchanges.has(ex)) this.openStream(open, ex);
-        }, streamAfterMs);
-        ex.streamTimer.unref();
         return;
       }
       this.openStream(open, ex);
@@ -402,24 +377,15 @@ export class HttpGateway {
   }
 
   private openStream(session: SessionState, ex: PostExchange): void {
-    clearTimeout(ex.streamTimer);
     ex.stream = new SseStream(ex.res, { 'Mcp-Session-Id': session.id }, () => session.exchanges.delete(ex));
   }
 
-  private writeTo(session: SessionState, ex: PostExchange, message: string): void {
-    if (ex.buffered) return void ex.buffered.push(message);
-    if (!ex.stream) this.openStream(session, ex);
-    ex.stream?.send(message);
-  }
-
-  private answerJson(session: SessionState, ex: PostExchange, message: string): void {
-    clearTimeout(ex.streamTimer);
-    session.exchanges.delete(ex);
-    ex.res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': session.id }).end(message);
+  private writeTo(ex: PostExchange, message: string): void {
+    if (ex.buffered) ex.buffered.push(message);
+    else ex.stream?.send(message);
   }
 
   private finish(session: SessionState, ex: PostExchange): void {
-    clearTimeout(ex.streamTimer);
     session.exchanges.delete(ex);
     ex.stream?.end();
   }
@@ -427,7 +393,6 @@ export class HttpGateway {
   private dropSession(session: SessionState): void {
     this.sessions.delete(session.id);
     for (const ex of session.exchanges) {
-      clearTimeout(ex.streamTimer);
       if (ex.stream) ex.stream.end();
       else if (!ex.res.headersSent) ex.res.writeHead(404).end();
     }
