@@ -1,5 +1,7 @@
 //! wasm-bindgen facade over lazy-mcp-core. Big values cross as JSON strings
-//! (measured faster than serde-wasm-bindgen for large objects); no logic lives here.
+//! (measured faster than serde-wasm-bindgen for large objects); messages on the
+//! hot path cross on their own, UTF-8 bytes in and strings out, never escaped
+//! inside another JSON document (bench/boundary.mjs). No logic lives here.
 
 use lazy_mcp_core::diagnostics::{render_markdown, ReportContext};
 use wasm_bindgen::prelude::*;
