@@ -8,7 +8,9 @@
 // sequential warm calls per side per run; BENCH_THROUGHPUT_CALLS (300) and
 // BENCH_CONCURRENCY (8); BENCH_GROWTH_N ("10,50,100"); BENCH_GROWTH_RUNS (2);
 // BENCH_EAGER_BOUND_MS (60000) bound on one eager start in the growth rows;
-// BENCH_CATALOGUE_CONCURRENCY (6); BENCH_SECTIONS ("startup,first,warm,growth").
+// BENCH_CATALOGUE_CONCURRENCY (6); BENCH_SECTIONS ("startup,first,warm,growth,hot");
+// BENCH_HOT_CPU_CALLS (2000) calls whose gateway CPU is measured; BENCH_LARGE_RUNS (5);
+// BENCH_CPU_PROF_DIR: write a --cpu-prof profile of the section-6 gateway process there.
 import { spawn as spawnChild } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +27,7 @@ import { bundleHost, connectGateway, lazyStart, makeWorkspace, newHost, spawnCou
 import { median, summary } from './lib/stats.mjs';
 import { renderChart } from './lib/chart.mjs';
 import { rawSession } from './lib/rawHttpClient.mjs';
+import { bigMessage, echoedIntact, processCpuNs, rawStdioSession, startGatewayProcess, startMinimalProxy } from './lib/hotPath.mjs';
 
 const env = process.env;
 const cfg = {
@@ -36,7 +39,10 @@ const cfg = {
   growthRuns: Number(env.BENCH_GROWTH_RUNS || 2),
   eagerBoundMs: Number(env.BENCH_EAGER_BOUND_MS || 60_000),
   catalogueConcurrency: Number(env.BENCH_CATALOGUE_CONCURRENCY || 6),
-  sections: new Set((env.BENCH_SECTIONS || 'startup,first,warm,growth').split(',')),
+  sections: new Set((env.BENCH_SECTIONS || 'startup,first,warm,growth,hot').split(',')),
+  hotCpuCalls: Number(env.BENCH_HOT_CPU_CALLS || 2000),
+  largeRuns: Number(env.BENCH_LARGE_RUNS || 5),
+  cpuProfDir: env.BENCH_CPU_PROF_DIR || undefined,
 };
 // Eager clients start all servers at once; the lazy host gets the same parallelism
 // for cataloguing (its default is 2) so the cold row compares like with like.
@@ -334,8 +340,11 @@ async function main() {
 
   // Preparation, not measured: one cold start builds the persisted catalogue (and
   // brings every server's files into the page cache for both sides).
-  log('preparing: one unmeasured cold start');
-  await measureCold(workspace, catalogueFile);
+  // Section 6 runs its own gateway process and needs no catalogue.
+  if (['startup', 'first', 'warm', 'growth'].some((x) => cfg.sections.has(x))) {
+    log('preparing: one unmeasured cold start');
+    await measureCold(workspace, catalogueFile);
+  }
 
   if (cfg.sections.has('startup')) {
     const eager = [];
@@ -660,6 +669,150 @@ All five paths ran in the same process, interleaved call by call and round by ro
 ${rows.join('\n')}
 `);
   }
+
+  if (cfg.sections.has('hot')) {
+    log('hot path: lazy-mcp serve --http in its own process, server-everything upstream');
+    const callParams = { name: 'echo', arguments: { message: 'hello' } };
+    const aggParams = { name: 'everything__echo', arguments: { message: 'hello' } };
+    const gw = await startGatewayProcess({ everything: servers.everything }, { profileDir: cfg.cpuProfDir });
+    const closeGwProc = track(gw.close);
+    const direct = await stdioClient(servers.everything);
+    const closeDirect = track(() => direct.close());
+    const bare = await rawStdioSession(servers.everything);
+    const closeBare = track(bare.close);
+    const viaGw = await rawSession(`${gw.url}/everything`, gw.token);
+    const closeViaGw = track(viaGw.close);
+    const viaAgg = await rawSession(gw.url, gw.token);
+    const closeViaAgg = track(viaAgg.close);
+    const proxy = await startMinimalProxy(servers.everything);
+    const closeProxy = track(proxy.close);
+    const viaProxy = await rawSession(proxy.url, 'unused');
+    const closeViaProxy = track(viaProxy.close);
+    const sides = [
+      { key: 'direct', label: 'direct: SDK client → server-everything (stdio)', call: async () => okResult(await direct.callTool(callParams), 'echo') },
+      { key: 'bare', label: 'direct: bare stdio client (no SDK) → server-everything', call: async () => okResult(await bare.request('tools/call', callParams), 'echo') },
+      { key: 'gateway', label: 'gateway process: bare HTTP client → `/mcp/everything` → engine → upstream (stdio)', call: async () => okResult(await viaGw.request('tools/call', callParams), 'echo') },
+      { key: 'aggregate', label: 'gateway process, aggregate `/mcp` (`everything__echo`)', call: async () => okResult(await viaAgg.request('tools/call', aggParams), 'echo') },
+      { key: 'floor', label: 'floor: bare HTTP client → `bench/lib/minimalProxy.mjs` (the least a Node HTTP→stdio proxy does: no engine, no checks) → server-everything', call: async () => okResult(await viaProxy.request('tools/call', callParams), 'echo') },
+    ];
+    for (let i = 0; i < 100; i++) for (const side of sides) await side.call(); // connects upstream, warms the JIT
+    const lat = Object.fromEntries(sides.map((x) => [x.key, []]));
+    const tput = Object.fromEntries(sides.map((x) => [x.key, []]));
+    const cpuSeq = [];
+    const cpuTput = [];
+    const floorCpu = [];
+    for (let r = 0; r < cfg.runs; r++) {
+      log(`hot path run ${r + 1}/${cfg.runs}`);
+      const samples = Object.fromEntries(sides.map((x) => [x.key, []]));
+      for (let i = 0; i < cfg.calls; i++) {
+        for (let k = 0; k < sides.length; k++) {
+          const side = sides[(i + r + k) % sides.length];
+          const t0 = performance.now();
+          await side.call();
+          samples[side.key].push(performance.now() - t0);
+        }
+      }
+      for (const side of sides) lat[side.key].push(median(samples[side.key]));
+      // The gateway's own CPU: only gateway calls run while it is measured.
+      const cpu0 = processCpuNs(gw.pid);
+      for (let i = 0; i < cfg.hotCpuCalls; i++) await sides[2].call();
+      cpuSeq.push((processCpuNs(gw.pid) - cpu0) / cfg.hotCpuCalls / 1000);
+      const floor0 = processCpuNs(proxy.pid);
+      for (let i = 0; i < cfg.hotCpuCalls; i++) await sides[4].call();
+      floorCpu.push((processCpuNs(proxy.pid) - floor0) / cfg.hotCpuCalls / 1000);
+      const out = await interleaved(
+        r,
+        sides.map((side) => [
+          side.key,
+          async () => {
+            const before = processCpuNs(gw.pid);
+            const perSecond = await throughput(side.call, cfg.throughputCalls, cfg.concurrency);
+            if (side.key === 'gateway') cpuTput.push((processCpuNs(gw.pid) - before) / cfg.throughputCalls / 1000);
+            return perSecond;
+          },
+        ]),
+      );
+      for (const side of sides) tput[side.key].push(out[side.key]);
+    }
+
+    // Large results: 4 MB through echo (the SDK stdio client is the baseline), 10 MB (bare stdio baseline).
+    const large = { mb4: { direct: [], bare: [], gateway: [] }, mb10: { bare: [], gateway: [] } };
+    const intact = { mb4: true, mb10: true };
+    const timed = async (fn, message) => {
+      const t0 = performance.now();
+      const res = await fn({ name: 'echo', arguments: { message } });
+      const ms = performance.now() - t0;
+      return { ms, ok: echoedIntact(res, message) };
+    };
+    const m4 = bigMessage(4_000_000);
+    const m10 = bigMessage(10_000_000);
+    const largeSides = {
+      direct: (p) => direct.callTool(p, undefined, { timeout: 120_000 }),
+      bare: (p) => bare.request('tools/call', p),
+      gateway: (p) => viaGw.request('tools/call', p),
+    };
+    for (let r = 0; r < cfg.largeRuns; r++) {
+      log(`large results run ${r + 1}/${cfg.largeRuns}`);
+      const out4 = await interleaved(r, Object.entries(largeSides).map(([k, fn]) => [k, () => timed(fn, m4)]));
+      for (const [k, v] of Object.entries(out4)) {
+        large.mb4[k].push(v.ms);
+        intact.mb4 &&= v.ok;
+      }
+      const out10 = await interleaved(r, ['bare', 'gateway'].map((k) => [k, () => timed(largeSides[k], m10)]));
+      for (const [k, v] of Object.entries(out10)) {
+        large.mb10[k].push(v.ms);
+        intact.mb10 &&= v.ok;
+      }
+    }
+    await closeViaProxy();
+    await closeProxy();
+    await closeViaAgg();
+    await closeViaGw();
+    await closeBare();
+    await closeDirect();
+    await closeGwProc();
+    await settle();
+
+    const sm = (key) => summary(lat[key]);
+    const st = (key) => summary(tput[key]);
+    const fmtT = (x) => `${x.median.toFixed(0)}/s (${x.min.toFixed(0)}–${x.max.toFixed(0)})`;
+    const us = (x) => `${x.median.toFixed(0)} µs (${x.min.toFixed(0)}–${x.max.toFixed(0)})`;
+    const overhead = summary(lat.gateway.map((x, i) => x - lat.direct[i]));
+    const tputRatio = summary(tput.gateway.map((x, i) => x / tput.direct[i]));
+    const cpu = summary(cpuSeq);
+    const cpuC = summary(cpuTput);
+    const cpuFloor = summary(floorCpu);
+    const cpuAbove = summary(cpuSeq.map((x, i) => x - floorCpu[i]));
+    const r4 = paired(large.mb4.gateway, large.mb4.direct);
+    const r4bare = paired(large.mb4.gateway, large.mb4.bare);
+    const r10 = paired(large.mb10.gateway, large.mb10.bare);
+    results.hotPath = { tool: 'everything.echo', calls: cfg.calls, cpuCalls: cfg.hotCpuCalls, sides: sides.map(({ key, label }) => ({ key, label })), latencyMedians: lat, throughput: tput, gatewayCpuUsPerCall: { sequential: cpuSeq, concurrency8: cpuTput, minimalProxySequential: floorCpu }, large, intact };
+    const rows = sides.map((side) => `| ${side.label} | ${sMs(sm(side.key))} | ${fmtT(st(side.key))} | ${(100 * st(side.key).median / st('direct').median).toFixed(0)} % |`);
+    tables.push(`### 6. Hot path: \`lazy-mcp serve --http\` in its own process (server-everything \`echo\`)
+
+| path | latency, median of ${cfg.calls} sequential calls; median (min–max) of ${cfg.runs} runs | throughput, concurrency ${cfg.concurrency}, ${cfg.throughputCalls} calls | throughput / SDK direct |
+|---|---|---|---|
+${rows.join('\n')}
+
+| gateway process CPU per call (all its threads, /proc schedstat; upstream server excluded) | |
+|---|---|
+| ${cfg.hotCpuCalls} sequential calls, median (min–max) of ${cfg.runs} | ${us(cpu)} |
+| during the concurrency-${cfg.concurrency} rounds | ${us(cpuC)} |
+| floor: the minimal Node proxy process, same ${cfg.hotCpuCalls} sequential calls | ${us(cpuFloor)} |
+| the gateway above that floor, per run | ${us(cpuAbove)} |
+
+| large \`echo\` result (MB = 10^6 characters; the request carries it too), median (min–max) of ${cfg.largeRuns} | SDK client direct (stdio) | bare stdio client direct | gateway process, bare HTTP client | gateway / direct within each run |
+|---|---|---|---|---|
+| 4 MB | ${sMs(summary(large.mb4.direct))} | ${sMs(summary(large.mb4.bare))} | ${sMs(summary(large.mb4.gateway))} | ${sRatio(r4)} of SDK direct; ${sRatio(r4bare)} of bare stdio |
+| 10 MB | (the SDK stdio client times out) | ${sMs(summary(large.mb10.bare))} | ${sMs(summary(large.mb10.gateway))} | ${sRatio(r10)} of bare stdio |
+
+- warm call overhead, bare HTTP client through the gateway − SDK client direct (per run): ${target('hot: warm call overhead ≤ +0.3 ms', overhead.median <= 0.3, `+${ms1(overhead.median)} (${ms1(overhead.min)}–${ms1(overhead.max)})`, '≤ +0.3 ms')}
+- throughput at concurrency ${cfg.concurrency}, bare HTTP client through the gateway / SDK direct (per run): ${target('hot: throughput ≥ 80 % of direct', tputRatio.median >= 0.8, `${(100 * tputRatio.median).toFixed(0)} % (${(100 * tputRatio.min).toFixed(0)}–${(100 * tputRatio.max).toFixed(0)} %)`, '≥ 80 %')}
+- gateway process CPU per warm call: ${target('hot: gateway CPU per warm call ≤ 100 µs', cpu.median <= 100, `${us(cpu)}; a do-nothing Node proxy ${us(cpuFloor)} on this machine`, '≤ 100 µs')}
+- 4 MB result through the gateway vs SDK direct: ${target('hot: 4 MB result ≤ 1.3× direct', r4.median <= 1.3 && intact.mb4, `${sRatio(r4)}, ${intact.mb4 ? 'intact' : 'NOT intact'}`, '≤ 1.30×, intact')}
+- 10 MB result through the gateway: ${target('hot: 10 MB result intact', intact.mb10, intact.mb10 ? `intact in all ${cfg.largeRuns} runs` : 'NOT intact', 'intact')}
+`);
+  }
 }
 
 let failed;
@@ -697,7 +850,7 @@ if (failed) {
   process.exit(1);
 }
 // A run of only some sections goes to bench.partial.* so it never replaces the full results the README shows.
-const complete = ['startup', 'first', 'warm', 'growth'].every((x) => cfg.sections.has(x));
+const complete = ['startup', 'first', 'warm', 'growth', 'hot'].every((x) => cfg.sections.has(x));
 const base = complete ? 'bench' : 'bench.partial';
 fs.writeFileSync(path.join(resultsDir, `${base}.json`), JSON.stringify(results, null, 2) + '\n');
 fs.writeFileSync(path.join(resultsDir, `${base}.md`), markdown);

@@ -110,16 +110,33 @@ fn every_effect_writes_its_documented_json() {
         (
             Effect::Reply {
                 client: "c1".into(),
+                id: json!(7),
                 message: "{}".into(),
             },
-            json!({"type": "reply", "client": "c1", "message": "{}"}),
+            json!({"type": "reply", "client": "c1", "id": 7, "message": "{}"}),
         ),
         (
             Effect::NotifyClient {
                 client: "c1".into(),
+                progress_token: None,
                 message: "{}".into(),
             },
             json!({"type": "notifyClient", "client": "c1", "message": "{}"}),
+        ),
+        (
+            Effect::NotifyClient {
+                client: "c1".into(),
+                progress_token: Some(json!("p")),
+                message: "{}".into(),
+            },
+            json!({"type": "notifyClient", "client": "c1", "progressToken": "p", "message": "{}"}),
+        ),
+        (
+            Effect::ClientListed {
+                client: "c1".into(),
+                endpoint: Endpoint::Server { name: "x".into() },
+            },
+            json!({"type": "clientListed", "client": "c1", "endpoint": {"kind": "server", "name": "x"}}),
         ),
         (
             Effect::PersistCatalogue { blob: "b".into() },

@@ -136,6 +136,25 @@ fn a_modern_call_reaches_the_server_without_the_envelope_and_is_stamped() {
     sim.client("m", Endpoint::Aggregate, call(8, "git__git_status"));
     let legacy = sim.reply_to("m", json!(8)).unwrap();
     assert!(legacy["result"].get("resultType").is_none(), "{legacy}");
+    // A modern call from a client the engine knows already (the raw fast path
+    // takes legacy calls of known clients) is still read in full.
+    let mut params = json!({"name": "git__git_log", "arguments": {}});
+    params["_meta"] = envelope(Some(json!({"name": "m", "version": "1"})));
+    sim.client(
+        "m",
+        Endpoint::Aggregate,
+        json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params}),
+    );
+    let sent = sim
+        .sent
+        .iter()
+        .rev()
+        .find(|(s, m)| s == "git" && m["params"]["name"] == "git_log")
+        .map(|(_, m)| m.clone())
+        .unwrap();
+    assert!(sent["params"].get("_meta").is_none(), "{sent}");
+    let reply = sim.reply_to("m", json!(9)).unwrap();
+    assert_eq!(reply["result"]["resultType"], "complete", "{reply}");
 }
 
 fn names(sim: &mut Sim, client: &str, id: u64, info: Option<Value>) -> Vec<String> {

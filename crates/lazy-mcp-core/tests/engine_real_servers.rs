@@ -146,12 +146,16 @@ impl RealHost {
                 self.timers.remove(&timer);
                 None
             }
-            Effect::Reply { client, message } => {
+            Effect::Reply {
+                client, message, ..
+            } => {
                 self.replies
                     .push((client, serde_json::from_str(&message).unwrap()));
                 None
             }
-            Effect::NotifyClient { client, message } => {
+            Effect::NotifyClient {
+                client, message, ..
+            } => {
                 self.notifications
                     .push((client, serde_json::from_str(&message).unwrap()));
                 None

@@ -1,5 +1,7 @@
 //! wasm-bindgen facade over lazy-mcp-core. Big values cross as JSON strings
-//! (measured faster than serde-wasm-bindgen for large objects); no logic lives here.
+//! (measured faster than serde-wasm-bindgen for large objects); messages on the
+//! hot path cross on their own, UTF-8 bytes in and strings out, never escaped
+//! inside another JSON document (bench/boundary.mjs). No logic lives here.
 
 use lazy_mcp_core::diagnostics::{render_markdown, ReportContext};
 use wasm_bindgen::prelude::*;
@@ -59,6 +61,23 @@ pub fn client_body(body: &str, headers_json: Option<String>) -> String {
     lazy_mcp_core::protocol::client_message::client_body_json(body, headers_json.as_deref())
 }
 
+/// [`client_body`] from UTF-8 bytes (what the gateway read from the socket).
+#[wasm_bindgen(js_name = clientBodyBytes)]
+pub fn client_body_bytes(body: &[u8], headers_json: Option<String>) -> String {
+    lazy_mcp_core::protocol::client_message::client_body_json(
+        &text_of(body),
+        headers_json.as_deref(),
+    )
+}
+
+/// Bytes in, text out: a payload crosses into WASM as a `Uint8Array` (one copy;
+/// wasm-bindgen passes a JS string by a per-character loop over its ASCII part,
+/// several times slower for megabytes). Invalid UTF-8 becomes U+FFFD, exactly as
+/// Node's `buffer.toString('utf8')` did when the host decoded it.
+fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
+}
+
 /// Aborts the instance on purpose. Exists only so the host's trap recovery
 /// (recreate the instance, report once) can be tested against the real module.
 #[wasm_bindgen(js_name = debugTrap)]
@@ -91,6 +110,50 @@ impl Engine {
     pub fn handle(&mut self, now_ms: f64, event_json: &str) -> String {
         // f64 → u64 saturates: negative or NaN become 0, never a trap.
         self.inner.handle_json(now_ms as u64, event_json)
+    }
+
+    /// Like `handle`, but the messages of `send`, `reply` and `notifyClient`
+    /// effects cross as strings of their own: element 0 is the effects' JSON
+    /// (those `message`s empty), then one string per such effect, in order
+    /// (wasm-bindgen decodes each with the native TextDecoder). Measured faster than
+    /// escaping them inside the effects' JSON (bench/boundary.mjs); the host routes
+    /// by the effects' `client`/`id`/`progressToken` without parsing the messages.
+    #[wasm_bindgen(js_name = handleSplit)]
+    pub fn handle_split(&mut self, now_ms: f64, event_json: &str) -> Vec<String> {
+        self.inner.handle_json_split(now_ms as u64, event_json)
+    }
+
+    /// A gateway client's message as UTF-8 bytes of its own (never escaped inside an
+    /// event's JSON). `endpoint`: the server name, or none for the aggregate endpoint.
+    /// Returns what `handleSplit` returns.
+    #[wasm_bindgen(js_name = clientMessage)]
+    pub fn client_message(
+        &mut self,
+        now_ms: f64,
+        client: &str,
+        endpoint: Option<String>,
+        message: &[u8],
+    ) -> Vec<String> {
+        let message = text_of(message);
+        let endpoint = match endpoint {
+            Some(name) => lazy_mcp_core::engine::Endpoint::Server { name },
+            None => lazy_mcp_core::engine::Endpoint::Aggregate,
+        };
+        let effects = self
+            .inner
+            .handle_client_message(now_ms as u64, client, endpoint, &message);
+        lazy_mcp_core::engine::effects::split_payloads(effects)
+    }
+
+    /// One message from upstream connection `conn`, as UTF-8 bytes of its own.
+    /// Returns what `handleSplit` returns.
+    #[wasm_bindgen(js_name = messageReceived)]
+    pub fn message_received(&mut self, now_ms: f64, conn: f64, message: &[u8]) -> Vec<String> {
+        let message = text_of(message);
+        let effects = self
+            .inner
+            .handle_message_received(now_ms as u64, conn as u64, &message);
+        lazy_mcp_core::engine::effects::split_payloads(effects)
     }
 
     pub fn snapshot(&self) -> String {

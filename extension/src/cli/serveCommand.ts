@@ -99,9 +99,9 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Reco
   const host = createHost(ctx, catalogueFile, {
     settings,
     watchConfig: true,
-    deliverToClient: (_client, message) => {
+    deliverToClient: (_client, message, route) => {
       process.stdout.write(`${message}\n`);
-      replies.delivered(message);
+      replies.delivered(message, route);
     },
   });
   let started = false;

@@ -31,8 +31,9 @@ export type Effect = { "type": "open", conn: number, server: string, transport: 
   | { "type": "close", conn: number, }
   | { "type": "setTimer", timer: number, atMs: number, }
   | { "type": "cancelTimer", timer: number, }
-  | { "type": "reply", client: string, message: string, }
-  | { "type": "notifyClient", client: string, message: string, }
+  | { "type": "reply", client: string, id: string | number | null, message: string, }
+  | { "type": "notifyClient", client: string, progressToken?: string | number | null, message: string, }
+  | { "type": "clientListed", client: string, endpoint: Endpoint, }
   | { "type": "persistCatalogue", blob: string, }
   | { "type": "log", level: LogLevel, server?: string | null, message: string, }
   | { "type": "stateChanged", server: string, state: ServerState, }

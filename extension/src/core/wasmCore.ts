@@ -13,6 +13,8 @@ export interface CoreExports {
   redactedServers(serversJson: string): string;
   /** An HTTP body from a gateway client → `ClientBody` JSON (messages and their routing). */
   clientBody(body: string, headersJson?: string): string;
+  /** `clientBody` of UTF-8 bytes (faster across the boundary for large bodies). */
+  clientBodyBytes(body: Uint8Array, headersJson?: string): string;
   /** The lifecycle engine: `handle(nowMs, eventJson) → effectsJson`, `snapshot() → json`. */
   Engine: new (settingsJson: string) => unknown;
 }

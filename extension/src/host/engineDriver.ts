@@ -4,6 +4,7 @@
 import { openConnection } from './connections';
 import type { Connection, Transport } from './connections';
 import type { WasmCore } from '../core/wasmCore';
+import type { ClientRoute } from './gateway/jsonRpcShape';
 import type { ConfigReport, ConfigSources, Effect, EndpointInfo, Event, Settings } from '../core/contract.generated';
 import { answerReadFiles } from './config/configSession';
 
@@ -16,9 +17,19 @@ export type { EndpointInfo };
 /** Something the engine decided to tell the user (engine/announce.rs). */
 export type Announcement = Omit<Extract<Effect, { type: 'announce' }>, 'type' | 'server'> & { server?: string };
 
-/** The engine object the WASM facade exports (crates/lazy-mcp-wasm). */
+export type { ClientRoute };
+
+/**
+ * The engine object the WASM facade exports (crates/lazy-mcp-wasm). The `*Split`
+ * forms return `[effectsJson, ...payloads]`: the `message` of every `send`,
+ * `reply` and `notifyClient` effect crosses as a string of its own, in order.
+ */
 export interface EngineHandle {
   handle(nowMs: number, eventJson: string): string;
+  handleSplit(nowMs: number, eventJson: string): string[];
+  /** `endpoint`: the server name, undefined for the aggregate endpoint; `message` as UTF-8. */
+  clientMessage(nowMs: number, client: string, endpoint: string | undefined, message: Uint8Array): string[];
+  messageReceived(nowMs: number, conn: number, message: Uint8Array): string[];
   snapshot(): string;
   report(contextJson: string): string;
   /** `text` about `server` with its secret values masked (the core knows them). */
@@ -30,7 +41,9 @@ export interface DriverDeps {
   core: WasmCore;
   settingsJson: string;
   /** Where client-bound messages go (the gateway's `deliver`, or stdout for `serve --stdio`). */
-  deliverToClient(client: string, message: string): void;
+  deliverToClient(client: string, message: string, route: ClientRoute): void;
+  /** A client was answered `tools/list` on this endpoint (the engine says so; nobody parses). */
+  onClientListed?(client: string, endpoint: Extract<Effect, { type: 'clientListed' }>['endpoint']): void;
   store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string, server?: string): void;
   /** `aggregate`: version of the aggregate endpoint when it has something to offer. */
@@ -150,17 +163,39 @@ export class EngineDriver {
   }
 
   private step(event: EngineEvent): void {
-    let effectsJson: string;
+    let parts: string[];
     try {
-      effectsJson = this.deps.core.call(() => this.engine.handle(this.now(), JSON.stringify(event)));
+      parts = this.deps.core.call(() => this.cross(event));
     } catch (err) {
       this.deps.log('error', `engine failed on ${event.type}: ${err instanceof Error ? err.message : String(err)}`);
       return;
     }
-    for (const effect of JSON.parse(effectsJson) as Effect[]) this.apply(effect);
+    // Payloads come after the effects' JSON, one per send/reply/notifyClient, in order.
+    let next = 1;
+    const payload = (): string => parts[next++] ?? '';
+    for (const effect of JSON.parse(parts[0] ?? '[]') as Effect[]) this.apply(effect, payload);
   }
 
-  private apply(effect: Effect): void {
+  /**
+   * One event into the engine. Messages cross on their own, never escaped inside
+   * JSON, as UTF-8 bytes (Buffer.from encodes natively; wasm-bindgen would copy a
+   * string's ASCII part character by character).
+   */
+  private cross(event: EngineEvent): string[] {
+    const now = this.now();
+    switch (event.type) {
+      case 'messageReceived':
+        return this.engine.messageReceived(now, event.conn, Buffer.from(event.message, 'utf8'));
+      case 'clientMessage': {
+        const endpoint = event.endpoint.kind === 'server' ? event.endpoint.name : undefined;
+        return this.engine.clientMessage(now, event.client, endpoint, Buffer.from(event.message, 'utf8'));
+      }
+      default:
+        return this.engine.handleSplit(now, JSON.stringify(event));
+    }
+  }
+
+  private apply(effect: Effect, payload: () => string): void {
     switch (effect.type) {
       case 'open':
         return this.open(effect.conn, effect.server, effect.transport, effect.interactive);
@@ -168,8 +203,10 @@ export class EngineDriver {
         return this.connections.get(effect.conn)?.negotiated?.(effect.protocolVersion);
       case 'abortRequest':
         return this.connections.get(effect.conn)?.abort?.(effect.id);
-      case 'send':
-        return this.connections.get(effect.conn)?.send(effect.message, effect.headers);
+      case 'send': {
+        const message = payload();
+        return this.connections.get(effect.conn)?.send(message, effect.headers);
+      }
       case 'close': {
         const c = this.connections.get(effect.conn);
         this.connections.delete(effect.conn);
@@ -192,8 +229,11 @@ export class EngineDriver {
         this.timers.delete(effect.timer);
         return;
       case 'reply':
+        return this.deps.deliverToClient(effect.client, payload(), { reply: true, id: effect.id });
       case 'notifyClient':
-        return this.deps.deliverToClient(effect.client, effect.message);
+        return this.deps.deliverToClient(effect.client, payload(), { reply: false, progressToken: effect.progressToken });
+      case 'clientListed':
+        return this.deps.onClientListed?.(effect.client, effect.endpoint);
       case 'persistCatalogue': {
         this.lastBlob = effect.blob;
         const blob = effect.blob;

@@ -4,7 +4,8 @@
 //! connections end in `connection_end.rs`.
 
 use super::{
-    Connection, Engine, ForwardedCall, LogLevel, Pending, Phase, Purpose, QueuedCall, TimerPurpose,
+    CallParams, Connection, Engine, ForwardedCall, LogLevel, Pending, Phase, Purpose, QueuedCall,
+    TimerPurpose,
 };
 use crate::engine::catalogue::CatalogueEntry;
 use crate::engine::effects::Effect;
@@ -191,6 +192,28 @@ impl Engine {
         Some(id)
     }
 
+    /// [`Engine::send_request`] with params kept as the client's bytes.
+    pub(super) fn send_raw_request(
+        &mut self,
+        conn: ConnId,
+        method: &str,
+        params: &serde_json::value::RawValue,
+        pending: Pending,
+    ) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let id = connection.next_id;
+        connection.next_id += 1;
+        connection.pending.insert(id, pending);
+        self.effects.push(Effect::Send {
+            conn,
+            message: crate::protocol::raw_message::splice_request(id, method, params),
+            // Only legacy-era connections get raw requests: no per-request headers.
+            headers: BTreeMap::new(),
+        });
+    }
+
     pub(super) fn send_upstream(&mut self, conn: ConnId, message: Value) {
         if self.conns.contains_key(&conn) {
             if let Some(abort) = self.abort_for_cancel(conn, &message) {
@@ -354,7 +377,32 @@ impl Engine {
 
     /// [`Engine::forward_call`]; `input_rounds`: how many times a modern server
     /// already asked for input on this call (its retries go through here too).
-    pub(super) fn forward_call_round(&mut self, conn: ConnId, call: QueuedCall, input_rounds: u32) {
+    pub(super) fn forward_call_round(
+        &mut self,
+        conn: ConnId,
+        mut call: QueuedCall,
+        input_rounds: u32,
+    ) {
+        // A modern server gets the era's envelope and may ask for input (the
+        // call is sent again with the same params): it needs them parsed.
+        if self.is_modern(conn) {
+            if let CallParams::Raw { text, .. } = &call.params {
+                match serde_json::from_str::<Value>(text.get()) {
+                    Ok(params) => call.params = CallParams::Parsed(Some(params)),
+                    // The raw reading validated it already; never leave a client waiting.
+                    Err(error) => {
+                        let why = format!("Lazy MCP could not read the call's params: {error}");
+                        self.reply_error(
+                            &call.client,
+                            call.client_id,
+                            jsonrpc::INVALID_PARAMS,
+                            &why,
+                        );
+                        return;
+                    }
+                }
+            }
+        }
         let Some(connection) = self.conns.get(&conn) else {
             return;
         };
@@ -365,25 +413,37 @@ impl Engine {
             TimerPurpose::Request { conn, upstream_id },
             self.now_ms.saturating_add(timeout),
         );
-        let progress_token = call
-            .params
-            .as_ref()
-            .and_then(|p| p.get("_meta"))
-            .and_then(|m| m.get("progressToken"))
-            .cloned();
+        let progress_token = match &call.params {
+            CallParams::Parsed(params) => params
+                .as_ref()
+                .and_then(|p| p.get("_meta"))
+                .and_then(|m| m.get("progressToken"))
+                .cloned(),
+            CallParams::Raw { progress_token, .. } => progress_token.clone(),
+        };
         let pending = Pending::Call(ForwardedCall {
             client: call.client,
             client_id: call.client_id,
             method: call.method.clone(),
             progress_token,
             timer,
-            params: call.params.clone().map(Box::new),
+            params: match &call.params {
+                CallParams::Parsed(params) => params.clone().map(Box::new),
+                CallParams::Raw { .. } => None, // legacy connections never ask for input
+            },
             input_rounds,
         });
         if let Some(server) = self.servers.get_mut(&name) {
             server.last_activity_ms = self.now_ms;
         }
-        self.send_request(conn, &call.method, call.params, pending);
+        match call.params {
+            CallParams::Parsed(params) => {
+                self.send_request(conn, &call.method, params, pending);
+            }
+            CallParams::Raw { text, .. } => {
+                self.send_raw_request(conn, &call.method, &text, pending)
+            }
+        }
     }
 
     /// A call for `name` from a client: forwarded now, queued behind the single
@@ -428,8 +488,12 @@ impl Engine {
 }
 
 /// The `uri` param of a subscribe/unsubscribe request.
-pub(super) fn subscription_uri(params: &Option<Value>) -> Option<&str> {
-    params.as_ref()?.get("uri")?.as_str()
+pub(super) fn subscription_uri(params: &CallParams) -> Option<&str> {
+    match params {
+        CallParams::Parsed(params) => params.as_ref()?.get("uri")?.as_str(),
+        // Only `tools/call` is forwarded raw: never a subscription.
+        CallParams::Raw { .. } => None,
+    }
 }
 
 /// Whether a catalogue entry matches a server's fingerprint.

@@ -1,6 +1,6 @@
 //! Everything the engine asks the host to do. Serialized as `{"type": "...", ...}`.
 
-use super::events::{ClientId, ConnId, TimerId};
+use super::events::{ClientId, ConnId, Endpoint, TimerId};
 use super::state::ServerState;
 use crate::config::load::ConfigReport;
 use crate::config::model::Transport;
@@ -89,16 +89,31 @@ pub enum Effect {
     CancelTimer {
         timer: TimerId,
     },
-    /// The response to a client's request.
+    /// The response to a client's request. `id` is the JSON-RPC id it answers
+    /// (`null` when the request's id could not be read): the gateway routes by it
+    /// without parsing `message`.
     Reply {
         client: ClientId,
+        #[cfg_attr(feature = "ts", ts(type = "string | number | null"))]
+        id: serde_json::Value,
         message: String,
     },
     /// A message the gateway initiates towards a client: notifications
     /// (list_changed, progress, cancelled, …) and server-to-client requests.
+    /// `progressToken`: set on `notifications/progress`, the token of the request
+    /// it belongs to (the gateway sends it with that request's answer).
     NotifyClient {
         client: ClientId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(type = "string | number | null"))]
+        progress_token: Option<serde_json::Value>,
         message: String,
+    },
+    /// A client was answered `tools/list` on this endpoint (VS Code picked the
+    /// definition's tools up): the host records it, it never reads the message.
+    ClientListed {
+        client: ClientId,
+        endpoint: Endpoint,
     },
     /// Store this blob; give it back with `catalogueLoaded` at the next start.
     PersistCatalogue {
@@ -165,4 +180,27 @@ pub enum AnnounceAction {
     ShowDiagnostics,
     /// Open the config file at the server's definition.
     OpenDefinition,
+}
+
+/// The effects for the WASM boundary without re-escaping payloads: element 0 is
+/// the effects as a JSON array in which every `send`, `reply` and `notifyClient`
+/// has an empty `message`; the elements after it are those messages, in order.
+/// A 10 MB result thus crosses as one string of its own, never as a JSON string
+/// inside another JSON document (escaped here, unescaped by the host).
+pub fn split_payloads(mut effects: Vec<Effect>) -> Vec<String> {
+    let mut out = Vec::with_capacity(effects.len() + 1);
+    out.push(String::new());
+    for effect in &mut effects {
+        if let Effect::Send { message, .. }
+        | Effect::Reply { message, .. }
+        | Effect::NotifyClient { message, .. } = effect
+        {
+            out.push(std::mem::take(message));
+        }
+    }
+    let json = serde_json::to_string(&effects).unwrap_or_else(|_| "[]".to_string());
+    if let Some(first) = out.first_mut() {
+        *first = json;
+    }
+    out
 }

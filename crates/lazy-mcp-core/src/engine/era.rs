@@ -302,7 +302,7 @@ impl Engine {
             client: call.client,
             client_id: call.client_id,
             method: call.method,
-            params: Some(params),
+            params: super::CallParams::Parsed(Some(params)),
         };
         self.forward_call_round(conn, queued, call.input_rounds.saturating_add(1));
         None

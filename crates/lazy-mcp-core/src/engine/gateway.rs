@@ -2,7 +2,9 @@
 //! catalogue without touching any upstream, and routes calls through
 //! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
 
-use super::{AggregateEndpoint, ClientSession, Endpoint, Engine, LogLevel, Pending, QueuedCall};
+use super::{
+    AggregateEndpoint, CallParams, ClientSession, Endpoint, Engine, LogLevel, Pending, QueuedCall,
+};
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::client_message;
 use crate::protocol::gateway_handshake;
@@ -25,6 +27,9 @@ const CALL_METHODS: [&str; 6] = [
 
 impl Engine {
     pub(super) fn on_client_message(&mut self, client: String, endpoint: Endpoint, text: &str) {
+        if self.forward_raw_call(&client, &endpoint, text) {
+            return;
+        }
         let message = match client_message::parse_client(text) {
             Ok(message) => message,
             Err(unreadable) => {
@@ -132,6 +137,12 @@ impl Engine {
                 result.insert(kind.result_field().into(), Value::from(items));
                 crate::protocol::gateway_discover::add_cache_hints(&mut result);
                 self.reply(client, jsonrpc::success(id, Value::Object(result)));
+                if kind == ListKind::Tools {
+                    self.effects.push(super::Effect::ClientListed {
+                        client: client.to_string(),
+                        endpoint: endpoint.clone(),
+                    });
+                }
             }
             _ if CALL_METHODS.contains(&method) => {
                 self.on_client_call(client, endpoint, id, method, params)
@@ -153,7 +164,7 @@ impl Engine {
                             client: client.to_string(),
                             client_id: id,
                             method: method.to_string(),
-                            params,
+                            params: CallParams::Parsed(params),
                         },
                     ),
                     None => self.reply_error(
@@ -289,6 +300,7 @@ impl Engine {
                 target
             }
         };
+        let params = CallParams::Parsed(params);
         if let Ok(name) = &target {
             if self.track_subscription(client, name, &id, method, &params) {
                 return;
@@ -402,7 +414,7 @@ impl Engine {
         name: &str,
         id: &Value,
         method: &str,
-        params: &Option<Value>,
+        params: &CallParams,
     ) -> bool {
         let Some(uri) = super::connect::subscription_uri(params).map(str::to_string) else {
             return false;

@@ -32,6 +32,7 @@ mod exposure;
 mod gateway;
 mod listing;
 mod modern_clients;
+mod raw_forwarding;
 pub mod roots;
 mod secret_text;
 pub mod server_actions;
@@ -151,7 +152,18 @@ struct QueuedCall {
     client: ClientId,
     client_id: Value,
     method: String,
-    params: Option<Value>,
+    params: CallParams,
+}
+
+/// A call's params: read (when the engine had to look inside or rewrite them), or
+/// the client's own bytes, forwarded as they came (`raw_forwarding.rs`).
+#[derive(Debug, Clone)]
+enum CallParams {
+    Parsed(Option<Value>),
+    Raw {
+        text: Box<serde_json::value::RawValue>,
+        progress_token: Option<Value>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -386,6 +398,38 @@ impl Engine {
             }
             Event::SettingsChanged { settings } => self.on_settings_changed(settings),
         }
+        self.finish_event()
+    }
+
+    /// A client message, its text borrowed (the hot path: no [`Event`] is built
+    /// around it). Same as `handle(now, Event::ClientMessage { .. })`.
+    pub fn handle_client_message(
+        &mut self,
+        now_ms: u64,
+        client: &str,
+        endpoint: Endpoint,
+        message: &str,
+    ) -> Vec<Effect> {
+        self.now_ms = now_ms;
+        self.on_client_message(client.to_string(), endpoint, message);
+        self.finish_event()
+    }
+
+    /// A message from an upstream server, its text borrowed. Same as
+    /// `handle(now, Event::MessageReceived { .. })`.
+    pub fn handle_message_received(
+        &mut self,
+        now_ms: u64,
+        conn: ConnId,
+        message: &str,
+    ) -> Vec<Effect> {
+        self.now_ms = now_ms;
+        self.on_upstream_message(conn, message);
+        self.finish_event()
+    }
+
+    /// What every event ends with: queued cataloguing, announcements, exposure, persistence.
+    fn finish_event(&mut self) -> Vec<Effect> {
         self.pump_catalogue_queue();
         self.flush_announcements();
         if self.exposure_dirty {
@@ -411,6 +455,19 @@ impl Engine {
             }],
         };
         serde_json::to_string(&effects).unwrap_or_else(|_| "[]".to_string())
+    }
+
+    /// [`Engine::handle_json`] with the payloads kept out of the effects' JSON
+    /// (see [`effects::split_payloads`]).
+    pub fn handle_json_split(&mut self, now_ms: u64, event_json: &str) -> Vec<String> {
+        match serde_json::from_str::<Event>(event_json) {
+            Ok(event) => effects::split_payloads(self.handle(now_ms, event)),
+            Err(error) => effects::split_payloads(vec![Effect::Log {
+                level: LogLevel::Error,
+                server: None,
+                message: format!("the host sent an event the engine cannot read: {error}"),
+            }]),
+        }
     }
 
     /// Current state of one server.
@@ -494,8 +551,10 @@ impl Engine {
 
     fn reply(&mut self, client: &str, mut message: Value) {
         self.stamp_modern_reply(client, &mut message);
+        let id = message.get("id").cloned().unwrap_or(Value::Null);
         self.effects.push(Effect::Reply {
             client: client.to_string(),
+            id,
             message: message.to_string(),
         });
     }
@@ -505,8 +564,13 @@ impl Engine {
     }
 
     fn notify_client(&mut self, client: &str, message: Value) {
+        let progress_token = match message.get("method").and_then(Value::as_str) {
+            Some("notifications/progress") => message.pointer("/params/progressToken").cloned(),
+            _ => None,
+        };
         self.effects.push(Effect::NotifyClient {
             client: client.to_string(),
+            progress_token,
             message: message.to_string(),
         });
     }

@@ -122,6 +122,13 @@ impl Engine {
         }
     }
 
+    /// Whether `id` is a modern request of `client` still to be answered.
+    pub(super) fn is_modern_request(&self, client: &str, id: &Value) -> bool {
+        self.clients
+            .get(client)
+            .is_some_and(|s| s.modern.pending.contains_key(&id.to_string()))
+    }
+
     /// Stamps the answer to a modern request (`resultType`).
     pub(super) fn stamp_modern_reply(&mut self, client: &str, message: &mut Value) {
         if message.get("method").is_some() {

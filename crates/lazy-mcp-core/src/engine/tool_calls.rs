@@ -4,7 +4,7 @@
 //! a `tools/call` of the real tool. Arguments are checked against the schema
 //! before anything is started.
 
-use super::{Engine, QueuedCall};
+use super::{CallParams, Engine, QueuedCall};
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::jsonrpc;
 use crate::tool_index::{
@@ -212,7 +212,7 @@ impl Engine {
                 client: client.to_string(),
                 client_id: id.clone(),
                 method: "tools/call".into(),
-                params: Some(params),
+                params: CallParams::Parsed(Some(params)),
             },
         );
     }

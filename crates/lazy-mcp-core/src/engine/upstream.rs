@@ -15,6 +15,9 @@ impl Engine {
             return;
         };
         let name = connection.server.clone();
+        if self.forward_raw_response(conn, text) {
+            return;
+        }
         let message = match Message::parse(text) {
             Ok(message) => message,
             Err(error) => {
@@ -74,22 +77,11 @@ impl Engine {
                 let Some((call, outcome)) = self.answer_input_requests(conn, call, outcome) else {
                     return; // asked again, with the answers
                 };
-                self.cancel_timer(Some(call.timer));
                 let outcome = self.modern_call_outcome(conn, &call.method, outcome);
-                let now = self.now_ms;
-                if let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) {
-                    if let Some(server) = self.servers.get_mut(&name) {
-                        server.stats.calls_served += 1;
-                        server.last_activity_ms = now;
-                    }
-                }
-                if self.clients.contains_key(&call.client) {
-                    let message = Message::Response {
-                        id: call.client_id,
-                        outcome,
-                    };
-                    self.reply(&call.client, message.into_value());
-                }
+                self.finish_call(conn, call, |client_id| {
+                    let id = client_id.clone();
+                    Message::Response { id, outcome }.into_value().to_string()
+                })
             }
         }
     }

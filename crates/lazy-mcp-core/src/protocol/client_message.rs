@@ -7,6 +7,7 @@
 use super::jsonrpc::{Message, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR};
 use super::modern_http::{self, RequestHeaders};
 use super::outline::{outline, TopLevel, MAX_DEPTH};
+use super::raw_message::{MetaOnly, RawEnvelope};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -131,6 +132,64 @@ pub fn envelope(text: &str) -> ClientEnvelope {
 
 /// [`envelope`], checking a single HTTP request against its headers too.
 fn envelope_with(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope {
+    let legacy_headers = headers.is_none_or(|h| !h.claims_modern());
+    legacy_headers
+        .then(|| raw_envelope(text))
+        .flatten()
+        .unwrap_or_else(|| full_envelope(text, headers))
+}
+
+/// The common case read without building the payload: a valid legacy-era
+/// request or notification with a plain envelope. `None` sends anything else
+/// (a modern-era envelope included) to the full reading.
+fn raw_envelope(text: &str) -> Option<ClientEnvelope> {
+    let shape = outline(text);
+    if shape.max_depth > MAX_DEPTH || shape.unusual_number || shape.top != TopLevel::Object {
+        return None;
+    }
+    let raw = RawEnvelope::read(text)?;
+    if !raw.is_version_2() {
+        return None;
+    }
+    let method = raw.method.as_deref()?.to_string();
+    if method == "server/discover" {
+        return None;
+    }
+    let id = raw.plain_id();
+    if shape.has_id && id.is_none() {
+        return None; // a null or odd id: the full reading says why
+    }
+    let Some(id) = id else {
+        return Some(ClientEnvelope {
+            text: None,
+            expects_reply: false,
+            id: Value::Null,
+            method: Some(method),
+            progress_token: None,
+            error: None,
+            sessionless: false,
+        });
+    };
+    let meta = match raw.params {
+        Some(params) => MetaOnly::read(params)?.meta,
+        None => None,
+    };
+    if meta.as_ref().is_some_and(|m| m.is_modern()) {
+        return None;
+    }
+    let progress_token = meta.and_then(|m| m.progress_token).filter(is_valid_id);
+    Some(ClientEnvelope {
+        text: None,
+        expects_reply: true,
+        id,
+        method: Some(method),
+        progress_token,
+        error: None,
+        sessionless: false,
+    })
+}
+
+fn full_envelope(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope {
     let mut envelope = ClientEnvelope {
         text: None,
         expects_reply: false,

@@ -10,4 +10,5 @@ pub mod jsonrpc;
 pub mod modern_http;
 pub mod modern_request;
 pub mod outline;
+pub mod raw_message;
 pub mod versions;

@@ -30,6 +30,9 @@ pub struct Outline {
     pub has_id: bool,
     /// Byte ranges of the elements of a top-level array.
     pub elements: Vec<(usize, usize)>,
+    /// Some number has an exponent or over 300 characters: it may be out of the
+    /// range serde_json reads (`1e999`), so the raw path leaves it to the full reading.
+    pub unusual_number: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -48,7 +51,10 @@ pub fn outline(text: &str) -> Outline {
         id: None,
         has_id: false,
         elements: Vec::new(),
+        unusual_number: false,
     };
+    // Length of the number token being scanned, if the current scalar is a number.
+    let mut number_len: Option<usize> = None;
     let mut depth = 0usize;
     let mut in_string = false;
     let mut escaped = false;
@@ -59,7 +65,14 @@ pub fn outline(text: &str) -> Outline {
     let mut element_start = 0usize;
     let mut seen_top = false;
 
-    for (i, &byte) in text.as_bytes().iter().enumerate() {
+    let bytes = text.as_bytes();
+    let mut i = 0usize;
+    while let Some(&byte) = bytes.get(i) {
+        // Inside a string only `"` and `\` matter: skip to the next one, 8 bytes at a time.
+        if in_string && !escaped && byte != b'"' && byte != b'\\' {
+            i = next_quote_or_backslash(bytes, i);
+            continue;
+        }
         if in_string {
             if escaped {
                 escaped = false;
@@ -87,6 +100,7 @@ pub fn outline(text: &str) -> Outline {
                     }
                 }
             }
+            i += 1;
             continue;
         }
         match byte {
@@ -148,6 +162,19 @@ pub fn outline(text: &str) -> Outline {
                 }
             }
             _ => {
+                let starts = i
+                    .checked_sub(1)
+                    .and_then(|p| bytes.get(p))
+                    .is_none_or(|b| b"\"{}[],: \t\n\r".contains(b));
+                if starts {
+                    number_len = (byte == b'-' || byte.is_ascii_digit()).then_some(0);
+                }
+                if let Some(len) = number_len.as_mut() {
+                    *len += 1;
+                    if byte == b'e' || byte == b'E' || *len > 300 {
+                        out.unusual_number = true;
+                    }
+                }
                 seen_top = true;
                 if depth == 1
                     && out.top == TopLevel::Object
@@ -159,12 +186,41 @@ pub fn outline(text: &str) -> Outline {
                 }
             }
         }
+        i += 1;
     }
     // A truncated batch: what follows the last comma still counts as an element.
     if out.top == TopLevel::Array && depth >= 1 {
         push_element(text, element_start, text.len(), &mut out);
     }
     out
+}
+
+/// The index of the first `"` or `\\` at or after `from` (the length if none). Word
+/// at a time (SWAR): a 10 MB string result is skipped, not stepped through.
+fn next_quote_or_backslash(bytes: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // Non-zero when some byte of `word` equals `byte` (may flag bytes after a match too:
+    // only used to stop, the exact place is found byte by byte below).
+    let has = |word: u64, byte: u8| {
+        let x = word ^ (ONES * u64::from(byte));
+        x.wrapping_sub(ONES) & !x & HIGHS
+    };
+    let mut i = from;
+    for chunk in bytes.get(from..).unwrap_or_default().chunks_exact(8) {
+        let word = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([b'"'; 8]));
+        if has(word, b'"') | has(word, b'\\') != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while let Some(&byte) = bytes.get(i) {
+        if byte == b'"' || byte == b'\\' {
+            return i;
+        }
+        i += 1;
+    }
+    i
 }
 
 /// A number or literal at the top level of the object ended at `end`.
@@ -198,6 +254,39 @@ fn push_element(text: &str, start: usize, end: usize, out: &mut Outline) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_word_at_a_time_skip_finds_the_same_byte_as_a_plain_scan() {
+        let alphabet = ["a", "\"", "\\", "é", "😀", " ", "\u{7f}", "\u{80}"];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..2000 {
+            let mut text = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 40) as usize;
+            for k in 0..len {
+                let pick = (seed.rotate_left(k as u32 * 3) % 23) as usize;
+                text.push_str(alphabet.get(pick % 8).copied().unwrap_or("a"));
+                if pick > 8 {
+                    text.push_str("bcdefgh");
+                }
+            }
+            let bytes = text.as_bytes();
+            for from in 0..=bytes.len() {
+                let plain = bytes
+                    .iter()
+                    .skip(from)
+                    .position(|&b| b == b'"' || b == b'\\')
+                    .map_or(bytes.len().max(from), |p| p + from);
+                assert_eq!(
+                    next_quote_or_backslash(bytes, from),
+                    plain,
+                    "{text:?} from {from}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn finds_the_id_of_a_readable_top_level() {

@@ -269,13 +269,32 @@ impl Sim {
             Effect::CancelTimer { timer } => {
                 self.timers.remove(&timer);
             }
-            Effect::Reply { client, message } => {
-                self.replies
-                    .push((client, serde_json::from_str(&message).unwrap()));
+            Effect::Reply {
+                client,
+                id,
+                message,
+            } => {
+                let message: Value = serde_json::from_str(&message).unwrap();
+                // The routing the gateway uses without parsing is the message's own id.
+                assert_eq!(message.get("id"), Some(&id), "reply routed by a wrong id");
+                self.replies.push((client, message));
             }
-            Effect::NotifyClient { client, message } => {
-                self.notifications
-                    .push((client, serde_json::from_str(&message).unwrap()));
+            Effect::NotifyClient {
+                client,
+                progress_token,
+                message,
+            } => {
+                let message: Value = serde_json::from_str(&message).unwrap();
+                let progress = message["method"] == "notifications/progress";
+                let token = message
+                    .pointer("/params/progressToken")
+                    .filter(|_| progress);
+                assert_eq!(
+                    token,
+                    progress_token.as_ref(),
+                    "progress routed by a wrong token"
+                );
+                self.notifications.push((client, message));
             }
             Effect::PersistCatalogue { blob } => self.persisted = Some(blob),
             _ => {}

@@ -5,7 +5,7 @@
 import * as http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { admit } from './loopbackGuard';
-import { type ClientBody, type JsonRpcId, type RequestHeaders, errorResponse, shapeOf } from './jsonRpcShape';
+import { type ClientBody, type ClientRoute, type JsonRpcId, type RequestHeaders, errorResponse, routeOf, shapeOf } from './jsonRpcShape';
 import { SseStream } from './sseStream';
 
 export interface GatewaySession {
@@ -107,29 +107,31 @@ export class HttpGateway {
     return `http://127.0.0.1:${this.port}/mcp${endpoint ? `/${encodeURIComponent(endpoint)}` : ''}`;
   }
 
-  /** Deliver one message from the core to a client session. */
-  deliver(sessionId: string, message: string): void {
+  /**
+   * Deliver one message from the core to a client session. `route` is how the
+   * engine said to route it (the message is never parsed then); without one the
+   * message is read here, for callers other than the engine.
+   */
+  deliver(sessionId: string, message: string, route?: ClientRoute): void {
     const session = this.sessions.get(sessionId);
     if (!session) return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(message);
-    } catch {
+    const how = route ?? routeOf(message);
+    if (!how) {
       this.options.log('error', `gateway: dropped a non-JSON message for session ${sessionId}`);
       return;
     }
-    const shape = shapeOf(parsed);
-    const anonymous = isAnonymousError(parsed);
+    const anonymous = how.reply && how.id === null;
     for (const ex of session.exchanges) {
-      const mine =
-        (shape.isResponse && shape.id !== undefined && ex.pending.has(shape.id)) ||
-        (anonymous && ex.anonymous > 0) ||
-        (shape.method === 'notifications/progress' && shape.progressToken !== undefined && ex.progressTokens.has(shape.progressToken));
+      const mine = how.reply
+        ? how.id === null
+          ? ex.anonymous > 0
+          : ex.pending.has(how.id)
+        : how.progressToken !== undefined && how.progressToken !== null && ex.progressTokens.has(how.progressToken);
       if (!mine) continue;
       this.writeTo(ex, message);
       if (anonymous) ex.anonymous -= 1;
-      if (shape.isResponse && shape.id !== undefined) ex.pending.delete(shape.id);
-      if ((anonymous || shape.isResponse) && settled(ex) && ex.buffered === undefined) this.finish(session, ex);
+      else if (how.reply && how.id !== null) ex.pending.delete(how.id);
+      if (how.reply && settled(ex) && ex.buffered === undefined) this.finish(session, ex);
       return;
     }
     // Unrelated to an open request: the GET stream, else any open exchange, else the backlog.
@@ -452,11 +454,4 @@ function sessionHeader(session: SessionState): Record<string, string> {
 /** Every request of the exchange has its answer. */
 function settled(ex: PostExchange): boolean {
   return ex.pending.size === 0 && ex.anonymous === 0;
-}
-
-/** An error answer whose id could not be known (`"id": null`). */
-function isAnonymousError(message: unknown): boolean {
-  if (typeof message !== 'object' || message === null) return false;
-  const m = message as Record<string, unknown>;
-  return m.id === null && m.method === undefined && 'error' in m;
 }

@@ -37,6 +37,35 @@ export function shapeOf(message: unknown): MessageShape {
   return { method, id, isResponse: method === undefined && id !== undefined && ('result' in m || 'error' in m), progressToken, errorCode };
 }
 
+/**
+ * How a client-bound message is routed, as the engine read it (effects `reply` and
+ * `notifyClient`), so the gateway never parses it: a reply to request `id` (`null`:
+ * an error whose request id could not be read), or a message the gateway initiates,
+ * with the progress token of the request it belongs to for `notifications/progress`.
+ */
+export type ClientRoute = { reply: true; id: JsonRpcId | null } | { reply: false; progressToken?: JsonRpcId | null };
+
+/** The route of a message that came without one: read from the message itself. */
+export function routeOf(message: string): ClientRoute | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(message);
+  } catch {
+    return undefined;
+  }
+  const shape = shapeOf(parsed);
+  if (shape.isResponse && shape.id !== undefined) return { reply: true, id: shape.id };
+  if (isAnonymousError(parsed)) return { reply: true, id: null };
+  return { reply: false, progressToken: shape.method === 'notifications/progress' ? shape.progressToken : undefined };
+}
+
+/** An error answer whose id could not be known (`"id": null`). */
+function isAnonymousError(message: unknown): boolean {
+  if (typeof message !== 'object' || message === null) return false;
+  const m = message as Record<string, unknown>;
+  return m.id === null && m.method === undefined && 'error' in m;
+}
+
 /** A JSON-RPC error response for transport-level failures. */
 export function errorResponse(id: JsonRpcId | null, code: number, message: string, data?: unknown): string {
   return JSON.stringify({ jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } });

@@ -1,7 +1,7 @@
 // Which requests read from a stdio client still wait for their answer, so that
 // `serve --stdio` can answer everything it read before it exits on stdin EOF.
 // Bookkeeping of ids only: the core decided which messages get an answer.
-import { type ClientEnvelope, type JsonRpcId, shapeOf } from './jsonRpcShape';
+import { type ClientEnvelope, type ClientRoute, type JsonRpcId, routeOf } from './jsonRpcShape';
 
 export class ReplyTracker {
   private readonly pending = new Map<string, number>();
@@ -16,21 +16,13 @@ export class ReplyTracker {
     else this.pending.set(key(envelope.id), (this.pending.get(key(envelope.id)) ?? 0) + 1);
   }
 
-  /** A message went to the client: an answer settles its request. */
-  delivered(message: string): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(message);
-    } catch {
-      return;
-    }
-    if (typeof parsed !== 'object' || parsed === null) return;
-    const m = parsed as Record<string, unknown>;
-    if (m.method !== undefined) return;
-    if (m.id === null && 'error' in m) this.anonymous = Math.max(0, this.anonymous - 1);
-    const shape = shapeOf(parsed);
-    if (shape.isResponse && shape.id !== undefined) {
-      const k = key(shape.id);
+  /** A message went to the client: an answer settles its request (`route`: as the engine said). */
+  delivered(message: string, route?: ClientRoute): void {
+    const how = route ?? routeOf(message);
+    if (!how?.reply) return;
+    if (how.id === null) this.anonymous = Math.max(0, this.anonymous - 1);
+    else {
+      const k = key(how.id);
       const left = (this.pending.get(k) ?? 0) - 1;
       if (left > 0) this.pending.set(k, left);
       else this.pending.delete(k);

@@ -1,0 +1,49 @@
+// Where the gateway's time goes on the hot path: `lazy-mcp serve --http` in its
+// own process under `node --cpu-prof`, N warm `echo` calls (or large ones) from a
+// bare HTTP client, then the profile's self time per function. Usage:
+//   node bench/profile-gateway.mjs [calls=5000] [messageBytes=5] [top=40]
+// Writes the .cpuprofile to bench/results/profiles/ (open it in Chrome DevTools).
+import fs from 'node:fs';
+import path from 'node:path';
+import { benchServers, repoRoot } from './lib/servers.mjs';
+import { bigMessage, processCpuNs, startGatewayProcess } from './lib/hotPath.mjs';
+import { rawSession } from './lib/rawHttpClient.mjs';
+
+const [calls = 5000, bytes = 5, top = 40] = process.argv.slice(2).map(Number);
+const dir = path.join(repoRoot, 'bench', 'results', 'profiles');
+fs.mkdirSync(dir, { recursive: true });
+const before = new Set(fs.readdirSync(dir));
+const gw = await startGatewayProcess({ everything: benchServers().everything }, { nodeArgs: ['--cpu-prof-interval', '50'], profileDir: dir });
+let cpuUs;
+try {
+  const session = await rawSession(`${gw.url}/everything`, gw.token);
+  const params = { name: 'echo', arguments: { message: bigMessage(bytes) } };
+  for (let i = 0; i < 50; i++) await session.request('tools/call', params); // connects upstream, warms up
+  const cpu0 = processCpuNs(gw.pid);
+  const t0 = performance.now();
+  for (let i = 0; i < calls; i++) await session.request('tools/call', params);
+  const ms = performance.now() - t0;
+  cpuUs = (processCpuNs(gw.pid) - cpu0) / calls / 1000;
+  console.log(`${calls} calls of ${bytes} bytes: ${(ms / calls).toFixed(3)} ms each, gateway CPU ${cpuUs.toFixed(0)} µs per call`);
+  await session.close();
+} finally {
+  await gw.close();
+}
+const file = fs.readdirSync(dir).find((f) => !before.has(f) && f.endsWith('.cpuprofile'));
+if (!file) throw new Error('no profile written');
+const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+const self = new Map();
+let busy = 0;
+profile.samples.forEach((id, i) => {
+  const { callFrame: f } = nodes.get(id);
+  const key = `${f.functionName || '(anonymous)'} ${f.url ? `${path.basename(f.url)}:${f.lineNumber + 1}` : ''}`.trim();
+  const dt = profile.timeDeltas[i] ?? 0;
+  if (key !== '(idle)') busy += dt;
+  self.set(key, (self.get(key) ?? 0) + dt);
+});
+self.delete('(idle)');
+console.log(`profile ${path.join('bench/results/profiles', file)}: ${(busy / 1000).toFixed(0)} ms busy; self time:`);
+for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+  console.log(`${(us / 1000).toFixed(1).padStart(9)} ms ${((100 * us) / busy).toFixed(1).padStart(5)} %  ${key}`);
+}

@@ -1,0 +1,87 @@
+// The host's hot path against the real built core and a real stdio server
+// (tests/fixtures/servers/tiny-server.mjs) through the loopback gateway: the
+// engine says when a client listed tools (the host no longer sniffs messages for
+// "tools/list"), and large payloads pass intact in both directions.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { builtCoreModule, loadHostModule, repoRoot } from './helpers/bundle.mjs';
+
+const { WasmCore } = await loadHostModule('core/wasmCore');
+const { LazyHost } = await loadHostModule('host/lazyHost');
+const { BlobFile } = await loadHostModule('host/storage/blobFile');
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-hot-path-'));
+const home = path.join(root, 'home');
+const ws = path.join(root, 'ws');
+fs.mkdirSync(home, { recursive: true });
+fs.mkdirSync(ws, { recursive: true });
+const tiny = path.join(repoRoot, 'tests', 'fixtures', 'servers', 'tiny-server.mjs');
+fs.writeFileSync(path.join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [tiny, 'tiny'] } } }));
+
+const host = new LazyHost({
+  core: new WasmCore(builtCoreModule, () => {}),
+  discovery: { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home, PATH: process.env.PATH ?? '' } },
+  store: new BlobFile(path.join(root, 'catalogue.json')),
+  log: () => {},
+  gateway: {},
+});
+after(() => host.stop());
+await host.start();
+
+/** One POST to an endpoint; the answer whether it comes as JSON or as SSE. */
+async function post(endpoint, message, sessionId) {
+  const res = await fetch(host.endpointUrl(endpoint), {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${host.gatewayToken}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...(sessionId ? { 'Mcp-Session-Id': sessionId } : {}),
+    },
+    body: JSON.stringify(message),
+  });
+  const text = await res.text();
+  const session = res.headers.get('mcp-session-id') ?? sessionId;
+  if (res.status === 202) return { session };
+  const body = res.headers.get('content-type')?.includes('text/event-stream')
+    ? text.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5))).find((m) => m.id === message.id)
+    : JSON.parse(text);
+  return { session, body, contentType: res.headers.get('content-type') };
+}
+
+async function session(endpoint) {
+  const init = await post(endpoint, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  await post(endpoint, { jsonrpc: '2.0', method: 'notifications/initialized' }, init.session);
+  return init.session;
+}
+
+test('only an answered tools/list marks an endpoint listed, not a message that mentions it', { timeout: 60_000 }, async () => {
+  const sid = await session('tiny');
+  // A call whose text contains "tools/list": the old host-side sniffing counted this as a listing.
+  const call = await post('tiny', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: 'tools/list' } } }, sid);
+  assert.equal(call.body.result.content[0].text, 'Echo: tools/list');
+  assert.equal(host.toolsListedAt('tiny'), undefined, 'a call is not a listing');
+  const before = Date.now();
+  const list = await post('tiny', { jsonrpc: '2.0', id: 2, method: 'tools/list' }, sid);
+  assert.deepEqual(list.body.result.tools.map((t) => t.name), ['echo', 'add', 'now']);
+  assert.ok((host.toolsListedAt('tiny') ?? 0) >= before, 'the engine reported the listing');
+  assert.equal(host.toolsListedAt(''), undefined, 'only that endpoint');
+});
+
+test('large payloads pass intact both ways, on a server endpoint and the aggregate one', { timeout: 120_000 }, async () => {
+  const sid = await session('tiny');
+  const small = await post('tiny', { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } }, sid);
+  assert.equal(small.body.id, 'a');
+  assert.equal(small.body.result.content[0].text, '5');
+  const message = `"quoted" \\ é 😀 ${'x'.repeat(3_000_000)}`;
+  const big = await post('tiny', { jsonrpc: '2.0', id: 'big', method: 'tools/call', params: { name: 'echo', arguments: { message } } }, sid);
+  assert.equal(big.body.id, 'big');
+  assert.equal(big.body.result.content[0].text, `Echo: ${message}`);
+  // Through the aggregate endpoint the tool's name is rewritten, the arguments are not.
+  const agg = await session('');
+  const viaAgg = await post('', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'tiny__echo', arguments: { message } } }, agg);
+  assert.equal(viaAgg.body.result.content[0].text, `Echo: ${message}`);
+});
