@@ -140,6 +140,14 @@ test('the SDK v1 client signs in, calls a tool, refreshes silently, and is refus
   assert.notEqual(provider.saved.tokens.refresh_token, firstRefresh, 'the refresh token rotates');
   assert.equal(counters.mcp.toolCalls.guarded_echo, 2);
 
+  // expireAccessTokens() does on demand what the TTL did: one more silent refresh.
+  assert.equal((await world.expireAccessTokens()).removed, 1);
+  const third = await client.callTool({ name: 'guarded_echo', arguments: { text: 'expired on demand' } });
+  assert.equal(third.content[0].text, 'guarded-notes echo: expired on demand');
+  counters = await world.counters();
+  assert.deepEqual(counters.tokens, { authorization_code: 1, refresh_token: 2 });
+  assert.equal(counters.authorizations, 1);
+
   // Every grant revoked: the stored tokens stop working, the refresh answers invalid_grant and the
   // SDK falls back to a new authorization (a redirect), never a silent success.
   await world.revokeAll();
