@@ -90,10 +90,10 @@ export class AuthHost {
   }
 
   /** One interactive sign-in per server at a time; a second request joins the first. */
-  signIn(binding: OAuthBinding, prompt: { server: string; reason: string; toolName?: string }): Promise<Finished<SignInOutcome>> {
+  signIn(binding: OAuthBinding, prompt: { server: string; reason: string; toolName?: string }, stepUpScope?: string): Promise<Finished<SignInOutcome>> {
     const running = this.signIns.get(binding.url);
     if (running) return running;
-    const flow = this.runSignIn(binding, prompt).finally(() => this.signIns.delete(binding.url));
+    const flow = this.runSignIn(binding, prompt, stepUpScope).finally(() => this.signIns.delete(binding.url));
     this.signIns.set(binding.url, flow);
     return flow;
   }
@@ -114,7 +114,9 @@ export class AuthHost {
     await saveRecord(this.opts.store, binding.url, { ...record, tokens: undefined });
   }
 
-  private async runSignIn(binding: OAuthBinding, prompt: { server: string; reason: string; toolName?: string }): Promise<Finished<SignInOutcome>> {
+  private async runSignIn(binding: OAuthBinding, prompt: { server: string; reason: string; toolName?: string }, stepUpScope?: string): Promise<Finished<SignInOutcome>> {
+    // A 403 `insufficient_scope` named the scopes to ask for (step-up); else the configured ones.
+    const scopes = stepUpScope !== undefined ? { scope: stepUpScope } : scope(binding);
     const before = await loadRecord(this.opts.store, binding.url);
     const port = before.callbackPort ?? binding.config.callbackPort ?? 0;
     const state = randomBytes(24).toString('base64url');
@@ -143,7 +145,7 @@ export class AuthHost {
         await this.configuredDiscovery(binding),
       );
       const fetchFn = this.boundedFetch();
-      const first = await auth(provider, { serverUrl: binding.url, fetchFn, ...scope(binding) });
+      const first = await auth(provider, { serverUrl: binding.url, fetchFn, ...scopes });
       if (first === 'AUTHORIZED') {
         this.remember(binding, provider);
         await this.load(binding);
@@ -152,7 +154,7 @@ export class AuthHost {
       const redirect = await withTimeout(listener.result, this.signInTimeoutMs, `no answer from the browser within ${Math.round(this.signInTimeoutMs / 1000)} s`);
       if (redirect.kind === 'cancelled') return { outcome: 'cancelled', message: `the authorization server answered ${redirect.error}` };
       if (redirect.kind === 'failed') return { outcome: 'failed', message: redirect.message };
-      await auth(provider, { serverUrl: binding.url, authorizationCode: redirect.code, fetchFn, ...scope(binding) });
+      await auth(provider, { serverUrl: binding.url, authorizationCode: redirect.code, fetchFn, ...scopes });
       this.remember(binding, provider);
       await this.load(binding);
       return { outcome: 'ok', message: '' };
