@@ -9,7 +9,7 @@ import { auth, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client
 import type { OAuthBinding, RefreshOutcome, SignInOutcome } from '../../core/contract.generated';
 import { listenForRedirect, PortInUseError, type RedirectListener } from './loopbackRedirect';
 import { loadRecord, saveRecord, SignInRequired, StoredOAuthProvider, type ServerRecord } from './storedOAuthProvider';
-import type { TokenStore } from './tokenStore';
+import { recordKey, type TokenStore } from './tokenStore';
 
 /** Thrown by `openUrl` when the user declines the prompt: the sign-in ends `cancelled`. */
 export class SignInCancelled extends Error {
@@ -107,7 +107,7 @@ export class AuthHost {
     this.tokens.delete(binding.url);
     this.discoveries.delete(binding.url);
     if (forgetClient) {
-      await this.opts.store.delete(`lazy-mcp.oauth:${binding.url}`);
+      await this.opts.store.delete(recordKey(binding.url));
       return;
     }
     const record = await loadRecord(this.opts.store, binding.url);
