@@ -6,10 +6,11 @@
 use lazy_mcp_core::config::load::{ConfigReport, ConfigSources, ExplicitFile, FileRead};
 use lazy_mcp_core::config::problem_presentation::{OpenDocument, Presentation, PresentationInput};
 use lazy_mcp_core::config::{
-    model::{ConfigFormat, ConfigScope, ToolExposure, ToolFilter},
+    model::{ConfigFormat, ConfigScope, OAuthConfig, ToolExposure, ToolFilter},
     CandidateFile, DiscoveryInput, FileInput, FileReport, NormalizeInput, NormalizeResult, Problem,
     ServerConfig, Severity, Shadowed, SourceRef, Transport,
 };
+use lazy_mcp_core::engine::auth::{AuthSnapshot, OAuthBinding, RefreshOutcome, SignInOutcome};
 use lazy_mcp_core::engine::diagnostics_snapshot::{DiagnosticsTotals, ServerDiagnostics};
 use lazy_mcp_core::engine::effects::AnnounceAction;
 use lazy_mcp_core::engine::server_actions::{Progress, ServerAction};
@@ -45,6 +46,9 @@ pub fn render() -> String {
         declaration::<AnnounceAction>(),
         declaration::<LogLevel>(),
         declaration::<ServerState>(),
+        declaration::<OAuthBinding>(),
+        declaration::<SignInOutcome>(),
+        declaration::<RefreshOutcome>(),
         // settings
         declaration::<Settings>(),
         declaration::<AggregateEndpoint>(),
@@ -55,6 +59,7 @@ pub fn render() -> String {
         declaration::<Era>(),
         declaration::<ServerAction>(),
         declaration::<Progress>(),
+        declaration::<AuthSnapshot>(),
         // config
         declaration::<ConfigSources>(),
         declaration::<ExplicitFile>(),
@@ -79,6 +84,7 @@ pub fn render() -> String {
         declaration::<SourceRef>(),
         declaration::<Transport>(),
         declaration::<ToolFilter>(),
+        declaration::<OAuthConfig>(),
         declaration::<ToolExposure>(),
         declaration::<ConfigFormat>(),
         declaration::<ConfigScope>(),

@@ -331,6 +331,7 @@ fn cancelling_a_call_to_a_modern_http_server_aborts_its_request() {
     let mut sim = Sim::new(Settings::default())
         .fake("web", hanging(MODERN))
         .fake("old", hanging(EraBehavior::Legacy));
+    sim.oauth.public.extend(["web".into(), "old".into()]); // remote servers without sign-in
     sim.apply(vec![http("web"), http("old")]);
     for (id, server) in [(1, "web"), (2, "old")] {
         sim.client("c", server_endpoint(server), call(id, "echo"));
@@ -369,6 +370,7 @@ fn modern_requests_over_http_carry_the_eras_headers() {
         headers: BTreeMap::new(),
     };
     let mut sim = Sim::new(Settings::default()).fake("web", fake(MODERN));
+    sim.oauth.public.insert("web".into()); // a remote server without sign-in
     sim.apply(vec![config]);
     sim.client("c", server_endpoint("web"), call(1, "echo"));
     assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());

@@ -4,6 +4,7 @@
 // ends add only their UI and state their host policy.
 import { randomBytes } from 'node:crypto';
 import type { WasmCore } from '../core/wasmCore';
+import type { AuthHost } from './auth/authHost';
 import type { Transport } from './connections';
 import { ConfigWatcher } from './config/configFiles';
 import type { ConfigReport, ConfigSources, DiscoveryInput, HostPolicy } from './config/configTypes';
@@ -36,6 +37,8 @@ export interface LazyHostOptions {
   onAnnounce?(announcement: Announcement): void;
   resolveTransport?(server: string, transport: Transport, interactive: boolean): Promise<Transport>;
   measureRss?(pid: number): number | undefined;
+  /** Runs OAuth sign-in and refresh for remote servers (the front end supplies the store and browser). */
+  auth?: AuthHost;
 }
 
 /** `ConfigSources` as the host sends it: without a policy the core applies its default. */
@@ -102,6 +105,7 @@ export class LazyHost {
       resolveTransport: opts.resolveTransport && ((server, transport, interactive) => opts.resolveTransport!(server, transport, interactive)),
       measureRss: opts.measureRss && ((pid) => opts.measureRss!(pid)),
       cwdFallback: opts.discovery.workspaceFolders[0] ?? opts.discovery.home,
+      ...(opts.auth ? { auth: opts.auth } : {}),
     });
   }
 

@@ -93,6 +93,7 @@ impl Engine {
             return;
         };
         let transport = server.config.transport.clone();
+        let oauth = super::auth::binding(&server.config);
         let retry_timer = server.retry_timer;
         self.cancel_timer(retry_timer);
         let conn = self.next_conn;
@@ -116,6 +117,7 @@ impl Engine {
                 relist: BTreeSet::new(),
                 live: false,
                 roots_asked_at_ms: None,
+                auth: super::auth::ConnAuth::default(),
                 handshake_timer: Some(handshake_timer),
                 init: None,
                 handshake,
@@ -135,6 +137,7 @@ impl Engine {
             server: name.to_string(),
             transport,
             interactive,
+            oauth,
         });
         if fallback.is_some() {
             return;

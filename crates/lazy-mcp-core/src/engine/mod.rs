@@ -18,6 +18,7 @@
 
 pub mod aggregate_names;
 mod announce;
+pub mod auth;
 pub mod backoff;
 pub mod catalogue;
 mod config_diff;
@@ -98,6 +99,7 @@ pub struct Engine {
     aggregate_seen: String,
     /// What the user was told, and what they wait to hear about (`announce.rs`).
     announce: announce::Announcements,
+    sign_in_announcements: auth::SignInAnnouncements,
     now_ms: u64,
     /// The config files' contents and last good versions (`config::load`).
     config_load: crate::config::load::ConfigLoad,
@@ -133,6 +135,8 @@ struct Server {
     /// `resources/subscribe` by URI: which clients want `resources/updated`.
     /// Re-sent after a reconnect; a server with subscriptions is never idle.
     subscriptions: BTreeMap<String, BTreeSet<ClientId>>,
+    /// Sign-in and refresh under way, and why sign-in is needed (`auth.rs`).
+    auth: auth::ServerAuth,
 }
 
 #[derive(Debug, Default)]
@@ -164,6 +168,20 @@ enum CallParams {
         text: Box<serde_json::value::RawValue>,
         progress_token: Option<Value>,
     },
+}
+
+impl CallParams {
+    /// `params.name` (a `tools/call`'s tool), in either form.
+    fn name(&self) -> Option<String> {
+        match self {
+            CallParams::Parsed(params) => {
+                params.as_ref()?.get("name")?.as_str().map(str::to_string)
+            }
+            CallParams::Raw { text, .. } => crate::protocol::raw_message::CallPeek::read(text)?
+                .name()
+                .map(|name| name.into_owned()),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,6 +230,8 @@ struct Connection {
     interactive: bool,
     /// The stricter cache hint of the lists of the current listing round.
     cache: Option<CacheHint>,
+    /// Requests held by the host after an auth challenge (`auth.rs`).
+    auth: auth::ConnAuth,
 }
 
 #[derive(Debug)]
@@ -312,6 +332,7 @@ impl Engine {
             published_aggregate: None,
             aggregate_seen: String::new(),
             announce: announce::Announcements::default(),
+            sign_in_announcements: auth::SignInAnnouncements::default(),
             now_ms: 0,
             config_load: crate::config::load::ConfigLoad::default(),
         }
@@ -365,6 +386,32 @@ impl Engine {
                 resolved,
             } => self.on_transport_resolved(&server, &original, &resolved),
             Event::HttpStatus { conn, status } => self.on_http_status(conn, status),
+            Event::AuthRequired {
+                conn,
+                status,
+                challenge,
+                had_token,
+            } => self.on_auth_required(conn, status, had_token, challenge.as_deref()),
+            Event::TokensAvailable { server } => self.on_tokens_available(&server),
+            Event::SignInFinished {
+                server,
+                outcome,
+                message,
+            } => {
+                let message = self.mask_for_server(&server, message);
+                self.on_sign_in_finished(&server, outcome, &message)
+            }
+            Event::RefreshFinished {
+                server,
+                outcome,
+                message,
+            } => {
+                let message = self.mask_for_server(&server, message);
+                self.on_refresh_finished(&server, outcome, &message)
+            }
+            Event::SignIn { server } => self.on_sign_in(&server),
+            Event::SignOut { server } => self.on_sign_out(&server),
+            Event::DismissSignIn { servers } => self.on_dismiss_sign_in(servers),
             Event::TimerFired { timer } => self.on_timer(timer),
             Event::ClientMessage {
                 client,
@@ -432,6 +479,7 @@ impl Engine {
     fn finish_event(&mut self) -> Vec<Effect> {
         self.pump_catalogue_queue();
         self.flush_announcements();
+        self.flush_sign_in_announcements();
         if self.exposure_dirty {
             self.publish_changes();
         }

@@ -11,6 +11,7 @@ mod discovery;
 mod errors;
 mod formats;
 mod merging;
+mod oauth;
 mod properties;
 mod redaction;
 

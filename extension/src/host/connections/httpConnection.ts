@@ -12,6 +12,7 @@ import {
   TRANSPORT_ERROR_CODE,
   type ClosedInfo,
   type Connection,
+  type ConnectionAuth,
   type ConnectionEvents,
   type ConnectionOptions,
   type HttpTransport,
@@ -70,6 +71,9 @@ class HttpConnection implements Connection {
   private closing: Promise<void> | undefined;
   private readonly whenFinished: Promise<void>;
   private resolveFinished!: () => void;
+  private readonly auth: ConnectionAuth | undefined;
+  /** OAuth: requests refused with 401/403, re-sent on `resume()`; set while waiting for it. */
+  private authHeld: Outgoing[] | undefined;
 
   constructor(
     private readonly transport: HttpTransport | SseTransport,
@@ -78,6 +82,8 @@ class HttpConnection implements Connection {
   ) {
     this.log = opts.log ?? (() => undefined);
     this.connectTimeoutMs = opts.connectTimeoutMs ?? 15000;
+    // Given only for servers the engine signs in with OAuth (never with a static Authorization header).
+    this.auth = opts.auth;
     this.whenFinished = new Promise((resolve) => (this.resolveFinished = resolve));
     this.mode = transport.type === 'sse' ? 'legacy' : 'probing';
 
@@ -116,6 +122,10 @@ class HttpConnection implements Connection {
     }
     const msg = this.describe(json);
     if (headers !== undefined && Object.keys(headers).length > 0) msg.headers = headers;
+    if (this.authHeld !== undefined) {
+      this.authHeld.push(msg);
+      return;
+    }
     if (this.mode === 'legacy') {
       if (this.legacyEndpoint === undefined) this.queue.push(msg);
       else this.postLegacy(msg);
@@ -137,12 +147,51 @@ class HttpConnection implements Connection {
     return this.closing;
   }
 
+  resume(): void {
+    const held = this.authHeld;
+    if (held === undefined || this.finished || this.closing !== undefined) return;
+    this.authHeld = undefined;
+    this.log('debug', `http ${this.shownUrl}: re-sending ${held.length} request(s) with the new token`);
+    for (const m of held) {
+      if (this.mode === 'legacy') this.postLegacy(m);
+      else this.postStreamable(m);
+    }
+  }
+
+  /**
+   * OAuth: a 401/403 holds the request for `resume()` instead of ending the connection. A request
+   * sent with a token that has been replaced since (concurrent requests racing a refresh) is only
+   * sent again with the current one: its refusal says nothing about the current token.
+   */
+  private holdForAuth(status: number, res: http.IncomingMessage, msg: Outgoing, sentToken: string | undefined): boolean {
+    const auth = this.auth;
+    if (auth === undefined || (status !== 401 && status !== 403)) return false;
+    res.resume();
+    this.clearConnectTimer();
+    if (this.authHeld !== undefined) {
+      this.authHeld.push(msg);
+      return true;
+    }
+    const current = auth.token();
+    if (status === 401 && current !== undefined && current !== sentToken) {
+      this.log('debug', `http ${this.shownUrl}: a request sent with the previous token is sent again`);
+      if (this.mode === 'legacy') this.postLegacy(msg);
+      else this.postStreamable(msg);
+      return true;
+    }
+    this.authHeld = [msg];
+    this.log('info', `http ${this.shownUrl}: HTTP ${status}, request held until signed in`);
+    auth.onChallenge(status, headerValue(res.headers['www-authenticate']), sentToken !== undefined);
+    return true;
+  }
+
   // --- Streamable HTTP -----------------------------------------------------------------------
 
   private postStreamable(msg: Outgoing): void {
     const url = this.url;
     if (url === undefined) return;
     const isFirst = this.mode === 'probing';
+    const sentToken = this.auth?.token();
     const req = this.request('POST', url, {
       accept: 'application/json, text/event-stream',
       'content-type': 'application/json',
@@ -172,6 +221,7 @@ class HttpConnection implements Connection {
         this.openLegacyStream(true);
         return;
       }
+      if (this.holdForAuth(status, res, msg, sentToken)) return;
       if (this.endsConnection(status, res)) return;
 
       if (isFirst) {
@@ -266,6 +316,12 @@ class HttpConnection implements Connection {
         this.log('debug', `http ${this.shownUrl}: the server offers no GET stream (405)`);
         return;
       }
+      if (this.auth !== undefined && (status === 401 || status === 403)) {
+        // The POSTs report the challenge; the optional stream is opened again after the next `initialized`.
+        res.resume();
+        this.getStreamOpened = false;
+        return;
+      }
       if (this.endsConnection(status, res)) return;
       if (status !== 200 || !type.startsWith('text/event-stream')) {
         res.resume();
@@ -348,10 +404,12 @@ class HttpConnection implements Connection {
   private postLegacy(msg: Outgoing): void {
     const endpoint = this.legacyEndpoint;
     if (endpoint === undefined) return;
+    const sentToken = this.auth?.token();
     const req = this.request('POST', endpoint, { 'content-type': 'application/json' });
     req.on('response', (res) => {
       if (this.finished) return void res.resume();
       const status = res.statusCode ?? 0;
+      if (this.holdForAuth(status, res, msg, sentToken)) return;
       if (this.endsConnection(status, res, true)) return;
       if (status >= 200 && status < 300) {
         res.resume();
@@ -518,6 +576,9 @@ class HttpConnection implements Connection {
 
   private request(method: string, url: URL, extra: Record<string, string>): http.ClientRequest {
     const headers: Record<string, string> = { ...(this.transport.headers ?? {}), ...extra };
+    // The token goes to the configured URL's origin only (a legacy endpoint is checked to be same-origin).
+    const token = this.auth?.token();
+    if (token !== undefined && this.url !== undefined && url.origin === this.url.origin) headers['authorization'] = `Bearer ${token}`;
     const send = url.protocol === 'https:' ? https.request : http.request;
     const req = send(url, { method, headers, agent: this.agent });
     this.active.add(req);
