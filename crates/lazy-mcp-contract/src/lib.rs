@@ -4,10 +4,11 @@
 //! `cargo run -p lazy-mcp-contract` rewrites it.
 
 use lazy_mcp_core::config::{
-    model::{ConfigFormat, ConfigScope, ToolExposure, ToolFilter},
+    model::{ConfigFormat, ConfigScope, OAuthConfig, ToolExposure, ToolFilter},
     CandidateFile, DiscoveryInput, FileInput, FileReport, NormalizeInput, NormalizeResult, Problem,
     ServerConfig, Severity, Shadowed, SourceRef, Transport,
 };
+use lazy_mcp_core::engine::auth::{AuthSnapshot, OAuthBinding, RefreshOutcome, SignInOutcome};
 use lazy_mcp_core::engine::diagnostics_snapshot::{DiagnosticsTotals, ServerDiagnostics};
 use lazy_mcp_core::engine::effects::AnnounceAction;
 use lazy_mcp_core::engine::{
@@ -40,6 +41,9 @@ pub fn render() -> String {
         declaration::<AnnounceAction>(),
         declaration::<LogLevel>(),
         declaration::<ServerState>(),
+        declaration::<OAuthBinding>(),
+        declaration::<SignInOutcome>(),
+        declaration::<RefreshOutcome>(),
         // settings
         declaration::<Settings>(),
         declaration::<AggregateEndpoint>(),
@@ -47,6 +51,7 @@ pub fn render() -> String {
         declaration::<DiagnosticsSnapshot>(),
         declaration::<ServerDiagnostics>(),
         declaration::<DiagnosticsTotals>(),
+        declaration::<AuthSnapshot>(),
         // config
         declaration::<DiscoveryInput>(),
         declaration::<CandidateFile>(),
@@ -61,6 +66,7 @@ pub fn render() -> String {
         declaration::<SourceRef>(),
         declaration::<Transport>(),
         declaration::<ToolFilter>(),
+        declaration::<OAuthConfig>(),
         declaration::<ToolExposure>(),
         declaration::<ConfigFormat>(),
         declaration::<ConfigScope>(),

@@ -134,6 +134,7 @@ mod tests {
             tools: ToolFilter::All,
             timeout_ms: None,
             tool_exposure: None,
+            oauth: None,
             source: SourceRef {
                 format: ConfigFormat::CopilotCli,
                 scope,

@@ -74,6 +74,7 @@ fn every_effect_writes_its_documented_json() {
                     headers: BTreeMap::new(),
                 },
                 interactive: false,
+                oauth: None,
             },
             json!({"type": "open", "conn": 1, "server": "github", "transport": {"type": "http", "url": "https://x", "headers": {}}, "interactive": false}),
         ),

@@ -8,6 +8,13 @@ export type Event = { "type": "configApplied", servers: Array<ServerConfig>, }
   | { "type": "connectionClosed", conn: number, reason: string, exitCode: number | null, stderrTail: string | null, }
   | { "type": "transportResolved", server: string, original: Transport, resolved: Transport, }
   | { "type": "httpStatus", conn: number, status: number, }
+  | { "type": "authRequired", conn: number, status: number, challenge: string | null, hadToken: boolean, }
+  | { "type": "tokensAvailable", server: string, }
+  | { "type": "signInFinished", server: string, outcome: SignInOutcome, message: string, }
+  | { "type": "refreshFinished", server: string, outcome: RefreshOutcome, message: string, }
+  | { "type": "signIn", server: string, }
+  | { "type": "signOut", server: string, }
+  | { "type": "dismissSignIn", servers: Array<string>, }
   | { "type": "timerFired", timer: number, }
   | { "type": "clientMessage", client: string, endpoint: Endpoint, message: string, }
   | { "type": "clientMessageTooLarge", client: string, head: string, bytes: number, limitBytes: number, }
@@ -21,7 +28,17 @@ export type Event = { "type": "configApplied", servers: Array<ServerConfig>, }
   | { "type": "workspaceFoldersChanged", folders: Array<string>, }
   | { "type": "settingsChanged", settings: Settings, };
 
-export type Effect = { "type": "open", conn: number, server: string, transport: Transport, interactive: boolean, }
+export type Effect = { "type": "open", conn: number, server: string, transport: Transport, interactive: boolean, 
+/**
+ * Present when the server signs in with OAuth: add its bearer token
+ * (that server's only), hold requests answered 401/403 and report
+ * `authRequired`. Absent: static headers only, never OAuth.
+ */
+oauth?: OAuthBinding | null, }
+  | { "type": "resumeConnection", conn: number, }
+  | { "type": "startSignIn", server: string, oauth: OAuthBinding, reason: string, toolName?: string | null, }
+  | { "type": "refreshTokens", server: string, oauth: OAuthBinding, }
+  | { "type": "deleteTokens", server: string, oauth: OAuthBinding, forgetClient: boolean, }
   | { "type": "negotiated", conn: number, protocolVersion: string, }
   | { "type": "send", conn: number, message: string, }
   | { "type": "close", conn: number, }
@@ -34,7 +51,11 @@ export type Effect = { "type": "open", conn: number, server: string, transport: 
   | { "type": "stateChanged", server: string, state: ServerState, }
   | { "type": "endpointsChanged", endpoints: Array<EndpointInfo>, aggregate?: string | null, }
   | { "type": "serverRemoved", server: string, }
-  | { "type": "announce", level: LogLevel, server?: string | null, message: string, actions: Array<AnnounceAction>, };
+  | { "type": "announce", level: LogLevel, server?: string | null, message: string, actions: Array<AnnounceAction>, 
+/**
+ * The servers the actions apply to (Sign in / Not now for several servers).
+ */
+servers?: Array<string>, };
 
 export type Endpoint = { "kind": "server", name: string, }
   | { "kind": "aggregate" };
@@ -51,7 +72,7 @@ version: string,
  */
 offered: boolean, };
 
-export type AnnounceAction = "showDiagnostics" | "openDefinition";
+export type AnnounceAction = "showDiagnostics" | "openDefinition" | "signIn" | "notNow";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -64,6 +85,12 @@ export type ServerState = { "kind": "DISABLED" }
   | { "kind": "CONNECTED" }
   | { "kind": "FAILED", error: string, retryAtMs?: number | null, }
   | { "kind": "NEEDS_AUTH" };
+
+export type OAuthBinding = { url: string, config: OAuthConfig, };
+
+export type SignInOutcome = "ok" | "cancelled" | "failed";
+
+export type RefreshOutcome = "ok" | "invalidGrant" | "failed";
 
 export type Settings = { 
 /**
@@ -129,7 +156,13 @@ maxTools: number,
 /**
  * The index lists one-line summaries while it fits this many tokens, names only beyond.
  */
-indexTokenBudget: number, aggregateEndpoint: AggregateEndpoint, };
+indexTokenBudget: number, aggregateEndpoint: AggregateEndpoint, 
+/**
+ * Whether a call to a server that needs sign-in may wait for one within
+ * its timeout (VS Code: it prompts); else it fails at once naming
+ * `lazy-mcp auth login SERVER` (the CLI gateway).
+ */
+signInMayWait: boolean, };
 
 export type AggregateEndpoint = "all" | "toolIndex";
 
@@ -194,7 +227,11 @@ exposedAs?: ToolExposure | null,
 /**
  * Tools of this server some client loaded (index mode).
  */
-loadedTools: Array<string>, loadedByVscode: boolean, fingerprint: string, };
+loadedTools: Array<string>, loadedByVscode: boolean, fingerprint: string, 
+/**
+ * Sign-in of a server that uses OAuth (absent for the others).
+ */
+auth?: AuthSnapshot | null, };
 
 export type DiagnosticsTotals = { servers: number, 
 /**
@@ -226,6 +263,20 @@ exposedTokenEstimate: number,
  * Of which the meta-tools with the index (0 when no server is in `index` mode).
  */
 metaToolTokens: number, loadedTools: number, };
+
+export type AuthSnapshot = { 
+/**
+ * Sign-in is needed before the server can be used.
+ */
+needsSignIn: boolean, 
+/**
+ * Why (not signed in, the sign-in expired, cancelled, failed: …).
+ */
+reason?: string | null, 
+/**
+ * What the user does next, in the host's words.
+ */
+nextStep?: string | null, signingIn: boolean, refreshing: boolean, };
 
 export type DiscoveryInput = { 
 /**
@@ -379,7 +430,11 @@ timeoutMs?: number | null,
 /**
  * `toolExposure` key, if set (else the host's setting decides).
  */
-toolExposure?: ToolExposure | null, source: SourceRef, 
+toolExposure?: ToolExposure | null, 
+/**
+ * `oauth` key of a remote server, if set.
+ */
+oauth?: OAuthConfig | null, source: SourceRef, 
 /**
  * True when VS Code itself also loads this file (`.vscode/mcp.json`, user
  * `mcp.json`, workspace-root `.mcp.json`).
@@ -425,6 +480,28 @@ envFile?: string | null, }
 
 export type ToolFilter = { "kind": "all" }
   | { "kind": "only", "names": Array<string> };
+
+export type OAuthConfig = { 
+/**
+ * A client id registered in advance (skips dynamic registration).
+ */
+clientId?: string | null, 
+/**
+ * Its secret, for confidential clients (masked like any secret).
+ */
+clientSecret?: string | null, 
+/**
+ * Scopes to ask for (else those the server advertises).
+ */
+scopes?: Array<string>, 
+/**
+ * Fixed loopback port for the redirect (a registration with a fixed redirect URI).
+ */
+callbackPort?: number | null, 
+/**
+ * Authorization server metadata URL, when the server does not advertise one.
+ */
+authServerMetadataUrl?: string | null, };
 
 export type ToolExposure = "full" | "index" | "auto";
 

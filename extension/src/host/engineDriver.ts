@@ -4,7 +4,8 @@
 import { openConnection } from './connections';
 import type { Connection, Transport } from './connections';
 import type { WasmCore } from '../core/wasmCore';
-import type { Effect, EndpointInfo, Event, ServerConfig, Settings } from '../core/contract.generated';
+import type { Effect, EndpointInfo, Event, OAuthBinding, ServerConfig, Settings } from '../core/contract.generated';
+import type { AuthHost } from './auth/authHost';
 
 /**
  * What the host tells the engine (generated from engine/events.rs). Settings may be
@@ -45,6 +46,8 @@ export interface DriverDeps {
   measureRss?(pid: number): number | undefined;
   cwdFallback?: string;
   now?: () => number;
+  /** Runs OAuth for the engine's sign-in effects; without it, servers that need sign-in stay NEEDS AUTH. */
+  auth?: AuthHost;
 }
 
 export class EngineDriver {
@@ -159,7 +162,15 @@ export class EngineDriver {
   private apply(effect: Effect): void {
     switch (effect.type) {
       case 'open':
-        return this.open(effect.conn, effect.server, effect.transport, effect.interactive);
+        return this.open(effect.conn, effect.server, effect.transport, effect.interactive, effect.oauth ?? undefined);
+      case 'resumeConnection':
+        return this.connections.get(effect.conn)?.resume?.();
+      case 'startSignIn':
+        return this.startSignIn(effect.server, effect.oauth, effect.reason, effect.toolName ?? undefined);
+      case 'refreshTokens':
+        return this.refreshTokens(effect.server, effect.oauth);
+      case 'deleteTokens':
+        return void this.authWork(effect.server, this.deps.auth?.deleteTokens(effect.oauth, effect.forgetClient));
       case 'negotiated':
         return this.connections.get(effect.conn)?.negotiated?.(effect.protocolVersion);
       case 'send':
@@ -204,9 +215,38 @@ export class EngineDriver {
       case 'endpointsChanged':
         return this.deps.onEndpointsChanged?.(effect.endpoints, effect.aggregate ?? undefined);
       case 'announce':
-        if (this.deps.onAnnounce) return this.deps.onAnnounce({ level: effect.level, server: effect.server ?? undefined, message: effect.message, actions: effect.actions });
+        if (this.deps.onAnnounce)
+          return this.deps.onAnnounce({ level: effect.level, server: effect.server ?? undefined, message: effect.message, actions: effect.actions, servers: effect.servers ?? undefined });
         return this.deps.log(effect.level, effect.message, effect.server ?? undefined);
     }
+  }
+
+  private startSignIn(server: string, oauth: OAuthBinding, reason: string, toolName: string | undefined): void {
+    const auth = this.deps.auth;
+    const flow = auth
+      ? auth.signIn(oauth, { server, reason, ...(toolName !== undefined ? { toolName } : {}) })
+      : Promise.resolve({ outcome: 'failed' as const, message: 'this host cannot sign in' });
+    this.authWork(
+      server,
+      flow.then((r) => this.handle({ type: 'signInFinished', server, outcome: r.outcome, message: r.message })),
+    );
+  }
+
+  private refreshTokens(server: string, oauth: OAuthBinding): void {
+    const auth = this.deps.auth;
+    const flow = auth ? auth.refresh(oauth) : Promise.resolve({ outcome: 'failed' as const, message: 'this host cannot refresh a sign-in' });
+    this.authWork(
+      server,
+      flow.then((r) => this.handle({ type: 'refreshFinished', server, outcome: r.outcome, message: r.message })),
+    );
+  }
+
+  /** Sign-in I/O in the background: a failure is logged (masked), never thrown into the engine loop. */
+  private authWork(server: string, work: Promise<void> | undefined): void {
+    if (work === undefined) return;
+    this.track(
+      work.catch((err: unknown) => this.deps.log('error', this.masked(server, `sign-in storage failed: ${err instanceof Error ? err.message : String(err)}`), server)),
+    );
   }
 
   private track(closing: Promise<void>): void {
@@ -218,13 +258,15 @@ export class EngineDriver {
     for (const [server, p] of this.pids) if (p === pid) this.pids.delete(server);
   }
 
-  private open(conn: number, server: string, transport: Transport, interactive: boolean): void {
+  private open(conn: number, server: string, transport: Transport, interactive: boolean, oauth: OAuthBinding | undefined): void {
     const resolved = this.deps.resolveTransport ? this.deps.resolveTransport(server, transport, interactive) : Promise.resolve(transport);
-    resolved.then(
-      (t) => {
+    // The stored access token is read before the connection opens (the store may be a file another process wrote).
+    const tokenLoaded = oauth !== undefined && this.deps.auth ? this.deps.auth.load(oauth) : Promise.resolve();
+    Promise.all([resolved, tokenLoaded]).then(
+      ([t]) => {
         // What connect-time variables became is secret: the engine masks it in text about the server.
         if (t !== transport) this.handle({ type: 'transportResolved', server, original: transport, resolved: t });
-        this.connect(conn, server, t);
+        this.connect(conn, server, t, oauth);
       },
       (err: unknown) =>
         this.handle({ type: 'connectionClosed', conn, reason: err instanceof Error ? err.message : String(err), exitCode: null, stderrTail: null }),
@@ -240,8 +282,17 @@ export class EngineDriver {
     }
   }
 
-  private connect(conn: number, server: string, transport: Transport): void {
+  private connect(conn: number, server: string, transport: Transport, oauth: OAuthBinding | undefined): void {
     if (this.stopped) return;
+    const auth = this.deps.auth;
+    const connectionAuth =
+      oauth !== undefined && auth !== undefined
+        ? {
+            token: () => auth.accessToken(oauth.url),
+            onChallenge: (status: number, challenge: string | undefined, hadToken: boolean) =>
+              this.handle({ type: 'authRequired', conn, status, challenge: challenge ?? null, hadToken }),
+          }
+        : undefined;
     const connection = openConnection(
       transport,
       {
@@ -260,7 +311,11 @@ export class EngineDriver {
         },
         onStderr: (line) => this.deps.log('debug', this.masked(server, line), server),
       },
-      { cwdFallback: this.deps.cwdFallback, log: (level, msg) => this.deps.log(level, this.masked(server, msg), server) },
+      {
+        cwdFallback: this.deps.cwdFallback,
+        log: (level, msg) => this.deps.log(level, this.masked(server, msg), server),
+        ...(connectionAuth !== undefined ? { auth: connectionAuth } : {}),
+      },
     );
     this.connections.set(conn, connection);
   }

@@ -5,7 +5,7 @@
 
 use super::formats::{CommandStyle, FormatRules, TransportKind};
 use super::jsonc_positions::{key_range, type_name, value_range, LineIndex};
-use super::model::{ToolExposure, ToolFilter, Transport};
+use super::model::{OAuthConfig, ToolExposure, ToolFilter, Transport};
 use super::problem::{Problem, Severity};
 use super::variables::{VariableContext, VariableNote, VariableSyntax};
 use jsonc_parser::ast::{ObjectProp, Value};
@@ -20,6 +20,7 @@ pub(crate) struct ReadServer {
     pub tools: ToolFilter,
     pub timeout_ms: Option<u64>,
     pub tool_exposure: Option<ToolExposure>,
+    pub oauth: Option<OAuthConfig>,
 }
 
 /// Where problems and `{file:...}` requests go, and what they are about.
@@ -56,6 +57,7 @@ struct Keys<'t, 'a> {
     tools: Option<&'t ObjectProp<'a>>,
     timeout: Option<&'t ObjectProp<'a>>,
     tool_exposure: Option<&'t ObjectProp<'a>>,
+    oauth: Option<&'t ObjectProp<'a>>,
 }
 
 impl EntryReader<'_> {
@@ -112,6 +114,7 @@ impl EntryReader<'_> {
                 "tools" => &mut keys.tools,
                 "timeout" => &mut keys.timeout,
                 "toolExposure" => &mut keys.tool_exposure,
+                "oauth" => &mut keys.oauth,
                 _ if name == self.rules.env_key => &mut keys.env,
                 _ if self.rules.ignored_keys.contains(&name) => continue,
                 _ => {
@@ -143,6 +146,7 @@ impl EntryReader<'_> {
         let tools = self.tools(keys.tools);
         let timeout_ms = self.timeout(keys.timeout);
         let tool_exposure = self.tool_exposure(keys.tool_exposure);
+        let oauth = self.oauth(keys.oauth);
         if self.failed || self.waiting {
             return None;
         }
@@ -153,6 +157,7 @@ impl EntryReader<'_> {
             tools,
             timeout_ms,
             tool_exposure,
+            oauth,
         })
     }
 
@@ -455,6 +460,98 @@ impl EntryReader<'_> {
         } else {
             ToolFilter::Only(names)
         }
+    }
+
+    /// `oauth: {clientId, clientSecret, scopes, callbackPort, authServerMetadataUrl}`
+    /// (`false`: as if absent, OpenCode's way to turn it off; `scope` as a
+    /// space-separated string is accepted too). `clientSecret` is a secret.
+    fn oauth(&mut self, prop: Option<&ObjectProp<'_>>) -> Option<OAuthConfig> {
+        let prop = prop?;
+        if prop.value.as_boolean_lit().is_some_and(|lit| !lit.value) {
+            return None;
+        }
+        let Some(object) = prop.value.as_object() else {
+            self.error(
+                value_range(&prop.value),
+                "oauth",
+                format!(
+                    "`oauth` must be an object like {{\"clientId\": \"…\", \"scopes\": [\"…\"]}}, found {}",
+                    type_name(&prop.value)
+                ),
+            );
+            return None;
+        };
+        let mut out = OAuthConfig::default();
+        for field in &object.properties {
+            let key = field.name.as_str();
+            let path = format!("oauth.{key}");
+            match key {
+                "clientId" | "clientSecret" | "authServerMetadataUrl" => {
+                    let Some(lit) = field.value.as_string_lit() else {
+                        self.error(
+                            value_range(&field.value),
+                            &path,
+                            format!(
+                                "`{path}` must be a string, found {}",
+                                type_name(&field.value)
+                            ),
+                        );
+                        continue;
+                    };
+                    let value = self.expand(&lit.value, lit.range, &path);
+                    match key {
+                        "clientId" => out.client_id = Some(value),
+                        "clientSecret" => {
+                            self.secrets.push(value.clone());
+                            out.client_secret = Some(value);
+                        }
+                        _ if is_http_url(&value) => out.auth_server_metadata_url = Some(value),
+                        _ => self.error(
+                            value_range(&field.value),
+                            &path,
+                            format!("`{path}` is not an absolute http(s) URL"),
+                        ),
+                    }
+                }
+                "scopes" | "scope" => match &field.value {
+                    Value::StringLit(lit) => {
+                        out.scopes = lit.value.split_whitespace().map(str::to_string).collect();
+                    }
+                    Value::Array(_) => out.scopes = self.strings_literal(&field.value, &path),
+                    other => self.error(
+                        value_range(other),
+                        &path,
+                        format!(
+                            "`{path}` must be an array of scope names, found {}",
+                            type_name(other)
+                        ),
+                    ),
+                },
+                "callbackPort" => {
+                    let port = field
+                        .value
+                        .as_number_lit()
+                        .and_then(|lit| lit.value.parse::<u16>().ok())
+                        .filter(|port| *port > 0);
+                    match port {
+                        Some(port) => out.callback_port = Some(port),
+                        None => self.error(
+                            value_range(&field.value),
+                            &path,
+                            "`oauth.callbackPort` must be a port number from 1 to 65535"
+                                .to_string(),
+                        ),
+                    }
+                }
+                _ => self.report(
+                    Severity::Info,
+                    key_range(field),
+                    Some(&path),
+                    format!("unknown key `oauth.{}` ignored", short(key)),
+                ),
+            }
+        }
+        Some(out)
     }
 
     fn tool_exposure(&mut self, prop: Option<&ObjectProp<'_>>) -> Option<ToolExposure> {

@@ -119,6 +119,30 @@ impl ToolExposure {
     }
 }
 
+/// The `oauth` key of a remote server: how Lazy MCP signs in to it (every field
+/// optional; without them the client registers itself dynamically).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OAuthConfig {
+    /// A client id registered in advance (skips dynamic registration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
+    /// Its secret, for confidential clients (masked like any secret).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_secret: Option<String>,
+    /// Scopes to ask for (else those the server advertises).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
+    pub scopes: Vec<String>,
+    /// Fixed loopback port for the redirect (a registration with a fixed redirect URI).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub callback_port: Option<u16>,
+    /// Authorization server metadata URL, when the server does not advertise one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth_server_metadata_url: Option<String>,
+}
+
 /// One server after discovery, normalization and merging.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,6 +162,9 @@ pub struct ServerConfig {
     /// `toolExposure` key, if set (else the host's setting decides).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_exposure: Option<ToolExposure>,
+    /// `oauth` key of a remote server, if set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oauth: Option<OAuthConfig>,
     pub source: SourceRef,
     /// True when VS Code itself also loads this file (`.vscode/mcp.json`, user
     /// `mcp.json`, workspace-root `.mcp.json`).

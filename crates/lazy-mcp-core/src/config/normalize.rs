@@ -375,6 +375,7 @@ impl State<'_> {
                 tools: read.tools,
                 timeout_ms: read.timeout_ms,
                 tool_exposure: read.tool_exposure,
+                oauth: read.oauth,
                 source,
                 loaded_by_vscode: candidate.loaded_by_vscode,
                 secret_values,

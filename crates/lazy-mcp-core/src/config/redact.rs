@@ -7,7 +7,7 @@
 //! and the value after `--header`/`-H`, `Bearer …`, strings that look like
 //! known token formats or long random keys). Used by Diagnostics and logs.
 
-use super::model::{ServerConfig, Transport};
+use super::model::{OAuthConfig, ServerConfig, Transport};
 use std::collections::BTreeMap;
 
 /// What a masked value is shown as.
@@ -44,8 +44,13 @@ impl ServerConfig {
                 headers: mask_values(headers),
             },
         };
+        let oauth = self.oauth.as_ref().map(|oauth| OAuthConfig {
+            client_secret: oauth.client_secret.as_ref().map(|_| MASK.to_string()),
+            ..oauth.clone()
+        });
         ServerConfig {
             transport,
+            oauth,
             secret_values: Vec::new(),
             ..self.clone()
         }

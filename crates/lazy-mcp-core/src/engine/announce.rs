@@ -78,6 +78,7 @@ impl Engine {
             server: server.map(str::to_string),
             message,
             actions,
+            servers: Vec::new(),
         });
     }
 

@@ -159,6 +159,7 @@ impl Engine {
                 last_activity_ms: self.now_ms,
                 stats: ServerStats::default(),
                 subscriptions: BTreeMap::new(),
+                auth: super::auth::ServerAuth::default(),
             },
         );
         self.exposure_dirty = true;
@@ -421,7 +422,11 @@ impl Engine {
             self.timers.remove(&timer);
         }
         match purpose {
-            TimerPurpose::Handshake { conn } => self.on_handshake_timer(conn),
+            TimerPurpose::Handshake { conn } => {
+                if !self.sign_in_wait_expired(conn) {
+                    self.on_handshake_timer(conn)
+                }
+            }
             TimerPurpose::Request { conn, upstream_id } => self.on_request_timer(conn, upstream_id),
             TimerPurpose::Idle { server } => self.on_idle_timer(&server),
             TimerPurpose::Retry { server } => self.on_retry_timer(&server),

@@ -78,6 +78,7 @@ impl Engine {
             return;
         };
         let transport = server.config.transport.clone();
+        let oauth = super::auth::binding(&server.config);
         let retry_timer = server.retry_timer;
         self.cancel_timer(retry_timer);
         let conn = self.next_conn;
@@ -101,6 +102,7 @@ impl Engine {
                 relist: BTreeSet::new(),
                 live: false,
                 roots_asked_at_ms: None,
+                auth: super::auth::ConnAuth::default(),
                 handshake_timer: Some(handshake_timer),
                 init: None,
             },
@@ -116,6 +118,7 @@ impl Engine {
             server: name.to_string(),
             transport,
             interactive,
+            oauth,
         });
         let trigger = match purpose {
             Purpose::Catalogue => Trigger::CatalogueStarted,

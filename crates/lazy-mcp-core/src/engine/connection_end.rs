@@ -368,10 +368,12 @@ impl Engine {
             );
             return;
         }
-        // No sign-in flow exists yet: say what is true and how to configure a token.
+        // Static credentials (or a transport without OAuth): no sign-in flow
+        // applies; say what is true and how to configure a token.
         let error = format!(
-            "MCP server '{name}' requires authentication (HTTP {status}). Lazy MCP cannot sign in \
-             to servers: add a header with a token to its definition, e.g. \
+            "MCP server '{name}' requires authentication (HTTP {status}) and uses static \
+             credentials, so Lazy MCP does not sign in with OAuth: check the token in its \
+             definition's headers, e.g. \
              \"headers\": {{\"Authorization\": \"Bearer ${{input:token}}\"}}, then use Connect Now"
         );
         self.stop_server(

@@ -61,6 +61,9 @@ pub struct ServerDiagnostics {
     pub loaded_tools: Vec<String>,
     pub loaded_by_vscode: bool,
     pub fingerprint: String,
+    /// Sign-in of a server that uses OAuth (absent for the others).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<super::auth::AuthSnapshot>,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -229,6 +232,7 @@ impl Engine {
                 loaded_tools,
                 loaded_by_vscode: server.config.loaded_by_vscode,
                 fingerprint: server.config.fingerprint.clone(),
+                auth: self.auth_snapshot(name),
             });
         }
         totals.enabled = totals

@@ -1,5 +1,6 @@
 //! Everything the engine asks the host to do. Serialized as `{"type": "...", ...}`.
 
+use super::auth::OAuthBinding;
 use super::events::{ClientId, ConnId, TimerId};
 use super::state::ServerState;
 use crate::config::model::Transport;
@@ -50,6 +51,38 @@ pub enum Effect {
         server: String,
         transport: Transport,
         interactive: bool,
+        /// Present when the server signs in with OAuth: add its bearer token
+        /// (that server's only), hold requests answered 401/403 and report
+        /// `authRequired`. Absent: static headers only, never OAuth.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        oauth: Option<OAuthBinding>,
+    },
+    /// Re-send the requests held since `authRequired`, with the stored token.
+    ResumeConnection {
+        conn: ConnId,
+    },
+    /// Run the interactive sign-in (open the browser on the authorization
+    /// URL, receive the redirect on loopback), store the tokens, answer
+    /// `signInFinished`. `reason` and `toolName` are for the prompt.
+    StartSignIn {
+        server: String,
+        oauth: OAuthBinding,
+        reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tool_name: Option<String>,
+    },
+    /// Refresh the stored tokens with the refresh token, non-interactively
+    /// (never a browser); answer `refreshFinished`.
+    RefreshTokens {
+        server: String,
+        oauth: OAuthBinding,
+    },
+    /// Delete the stored tokens (and, with `forgetClient`, the client registration).
+    DeleteTokens {
+        server: String,
+        oauth: OAuthBinding,
+        #[serde(default)]
+        forget_client: bool,
     },
     /// `initialize` succeeded with this protocol version: an HTTP host sends it as
     /// the `MCP-Protocol-Version` header on every later request of the session.
@@ -123,6 +156,10 @@ pub enum Effect {
         message: String,
         #[serde(default)]
         actions: Vec<AnnounceAction>,
+        /// The servers the actions apply to (Sign in / Not now for several servers).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
+        servers: Vec<String>,
     },
 }
 
@@ -135,4 +172,8 @@ pub enum AnnounceAction {
     ShowDiagnostics,
     /// Open the config file at the server's definition.
     OpenDefinition,
+    /// Sign in to the announcement's `servers` (the host sends `signIn` for each).
+    SignIn,
+    /// Do not announce these `servers` again this session (`dismissSignIn`).
+    NotNow,
 }

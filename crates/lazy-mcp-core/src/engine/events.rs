@@ -1,6 +1,7 @@
 //! Everything the host tells the engine. Serialized as `{"type": "...", ...}` with
 //! camelCase names: the host crosses the WASM boundary with JSON strings.
 
+use super::auth::{RefreshOutcome, SignInOutcome};
 use super::settings::Settings;
 use crate::config::model::{ServerConfig, Transport};
 use serde::{Deserialize, Serialize};
@@ -64,6 +65,39 @@ pub enum Event {
     },
     /// An HTTP status worth knowing (401/403 ⇒ NEEDS AUTH).
     HttpStatus { conn: ConnId, status: u16 },
+    /// A connection opened with an `oauth` binding met a 401/403: the host holds
+    /// its requests until `resumeConnection` or `close`. `challenge`: the
+    /// `WWW-Authenticate` header; `hadToken`: a bearer token was sent.
+    AuthRequired {
+        conn: ConnId,
+        status: u16,
+        #[serde(default)]
+        challenge: Option<String>,
+        #[serde(default)]
+        had_token: bool,
+    },
+    /// Tokens are stored for the server (signed in here, in another window or the CLI).
+    TokensAvailable { server: String },
+    /// A `startSignIn` ended.
+    SignInFinished {
+        server: String,
+        outcome: SignInOutcome,
+        #[serde(default)]
+        message: String,
+    },
+    /// A `refreshTokens` ended.
+    RefreshFinished {
+        server: String,
+        outcome: RefreshOutcome,
+        #[serde(default)]
+        message: String,
+    },
+    /// User command: sign in to the server now (interactive).
+    SignIn { server: String },
+    /// User command: delete the server's tokens and client registration.
+    SignOut { server: String },
+    /// User answered "Not now" to a sign-in announcement for these servers.
+    DismissSignIn { servers: Vec<String> },
     /// A timer of a `setTimer` effect is due.
     TimerFired { timer: TimerId },
     /// One JSON-RPC message (request, notification or response) from a gateway client.

@@ -17,6 +17,7 @@
 
 pub mod aggregate_names;
 mod announce;
+pub mod auth;
 pub mod backoff;
 pub mod catalogue;
 mod config_diff;
@@ -91,6 +92,7 @@ pub struct Engine {
     aggregate_seen: String,
     /// What the user was told, and what they wait to hear about (`announce.rs`).
     announce: announce::Announcements,
+    sign_in_announcements: auth::SignInAnnouncements,
     now_ms: u64,
 }
 
@@ -116,6 +118,8 @@ struct Server {
     /// `resources/subscribe` by URI: which clients want `resources/updated`.
     /// Re-sent after a reconnect; a server with subscriptions is never idle.
     subscriptions: BTreeMap<String, BTreeSet<ClientId>>,
+    /// Sign-in and refresh under way, and why sign-in is needed (`auth.rs`).
+    auth: auth::ServerAuth,
 }
 
 #[derive(Debug, Default)]
@@ -175,6 +179,8 @@ struct Connection {
     live: bool,
     /// When the server asked for `roots/list` before calls flowed.
     roots_asked_at_ms: Option<u64>,
+    /// Requests held by the host after an auth challenge (`auth.rs`).
+    auth: auth::ConnAuth,
 }
 
 #[derive(Debug)]
@@ -265,6 +271,7 @@ impl Engine {
             published_aggregate: None,
             aggregate_seen: String::new(),
             announce: announce::Announcements::default(),
+            sign_in_announcements: auth::SignInAnnouncements::default(),
             now_ms: 0,
         }
     }
@@ -305,6 +312,37 @@ impl Engine {
                 resolved,
             } => self.on_transport_resolved(&server, &original, &resolved),
             Event::HttpStatus { conn, status } => self.on_http_status(conn, status),
+            Event::AuthRequired {
+                conn,
+                status,
+                challenge,
+                had_token,
+            } => {
+                let scope_hint = challenge
+                    .as_deref()
+                    .is_some_and(|c| c.contains("insufficient_scope"));
+                self.on_auth_required(conn, status, had_token, scope_hint)
+            }
+            Event::TokensAvailable { server } => self.on_tokens_available(&server),
+            Event::SignInFinished {
+                server,
+                outcome,
+                message,
+            } => {
+                let message = self.mask_for_server(&server, message);
+                self.on_sign_in_finished(&server, outcome, &message)
+            }
+            Event::RefreshFinished {
+                server,
+                outcome,
+                message,
+            } => {
+                let message = self.mask_for_server(&server, message);
+                self.on_refresh_finished(&server, outcome, &message)
+            }
+            Event::SignIn { server } => self.on_sign_in(&server),
+            Event::SignOut { server } => self.on_sign_out(&server),
+            Event::DismissSignIn { servers } => self.on_dismiss_sign_in(servers),
             Event::TimerFired { timer } => self.on_timer(timer),
             Event::ClientMessage {
                 client,
@@ -340,6 +378,7 @@ impl Engine {
         }
         self.pump_catalogue_queue();
         self.flush_announcements();
+        self.flush_sign_in_announcements();
         if self.exposure_dirty {
             self.publish_changes();
         }

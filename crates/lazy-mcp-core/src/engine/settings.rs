@@ -68,6 +68,10 @@ pub struct Settings {
     /// The index lists one-line summaries while it fits this many tokens, names only beyond.
     pub index_token_budget: usize,
     pub aggregate_endpoint: AggregateEndpoint,
+    /// Whether a call to a server that needs sign-in may wait for one within
+    /// its timeout (VS Code: it prompts); else it fails at once naming
+    /// `lazy-mcp auth login SERVER` (the CLI gateway).
+    pub sign_in_may_wait: bool,
 }
 
 impl Default for Settings {
@@ -92,6 +96,7 @@ impl Default for Settings {
             max_tools: 128,
             index_token_budget: 1_000,
             aggregate_endpoint: AggregateEndpoint::All,
+            sign_in_may_wait: false,
         }
     }
 }

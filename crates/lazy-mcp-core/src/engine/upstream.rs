@@ -11,9 +11,11 @@ use serde_json::{json, Value};
 
 impl Engine {
     pub(super) fn on_upstream_message(&mut self, conn: ConnId, text: &str) {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.conns.get_mut(&conn) else {
             return;
         };
+        // An answer after a refresh: the next refused token may be refreshed again.
+        connection.auth.refreshed = false;
         let name = connection.server.clone();
         let message = match Message::parse(text) {
             Ok(message) => message,

@@ -19,6 +19,8 @@ use lazy_mcp_core::engine::{
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
 
+pub mod oauth;
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Behavior {
     Normal,
@@ -99,6 +101,7 @@ pub fn config(name: &str) -> ServerConfig {
         tools: ToolFilter::All,
         timeout_ms: None,
         tool_exposure: None,
+        oauth: None,
         source: SourceRef {
             format: ConfigFormat::ClaudeCode,
             scope: ConfigScope::Project,
@@ -131,6 +134,8 @@ pub struct Sim {
     /// When set, `open` effects are not answered until `release_opens`.
     pub hold_opens: bool,
     pub held: Vec<ConnId>,
+    /// The simulated OAuth side of the host (token store, refresh, sign-in).
+    pub oauth: oauth::OAuthHost,
 }
 
 impl Sim {
@@ -150,6 +155,7 @@ impl Sim {
             persisted: None,
             hold_opens: false,
             held: Vec::new(),
+            oauth: oauth::OAuthHost::default(),
         }
     }
 
@@ -207,6 +213,9 @@ impl Sim {
 
     fn perform(&mut self, effect: Effect) {
         self.effects.push(effect.clone());
+        let Some(effect) = self.perform_oauth(effect) else {
+            return;
+        };
         match effect {
             Effect::Open { conn, server, .. } => {
                 let behavior = self.fakes.get(&server).map(|f| f.behavior.clone());
@@ -235,6 +244,9 @@ impl Sim {
                     return;
                 };
                 let message: Value = serde_json::from_str(&message).unwrap();
+                if self.oauth_holds(conn, &server, &message) {
+                    return;
+                }
                 self.sent.push((server.clone(), message.clone()));
                 self.answer(conn, &server, &message);
             }
@@ -270,14 +282,14 @@ impl Sim {
         });
     }
 
-    fn respond(&mut self, conn: ConnId, message: Value) {
+    pub(crate) fn respond(&mut self, conn: ConnId, message: Value) {
         self.queue.push_back(Event::MessageReceived {
             conn,
             message: message.to_string(),
         });
     }
 
-    fn answer(&mut self, conn: ConnId, server: &str, message: &Value) {
+    pub(crate) fn answer(&mut self, conn: ConnId, server: &str, message: &Value) {
         let Some(fake) = self.fakes.get(server).cloned() else {
             return;
         };

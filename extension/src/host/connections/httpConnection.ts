@@ -12,6 +12,7 @@ import {
   TRANSPORT_ERROR_CODE,
   type ClosedInfo,
   type Connection,
+  type ConnectionAuth,
   type ConnectionEvents,
   type ConnectionOptions,
   type HttpTransport,
@@ -66,6 +67,9 @@ class HttpConnection implements Connection {
   private closing: Promise<void> | undefined;
   private readonly whenFinished: Promise<void>;
   private resolveFinished!: () => void;
+  private readonly auth: ConnectionAuth | undefined;
+  /** OAuth: requests refused with 401/403, re-sent on `resume()`; set while waiting for it. */
+  private authHeld: Outgoing[] | undefined;
 
   constructor(
     private readonly transport: HttpTransport | SseTransport,
@@ -74,6 +78,9 @@ class HttpConnection implements Connection {
   ) {
     this.log = opts.log ?? (() => undefined);
     this.connectTimeoutMs = opts.connectTimeoutMs ?? 15000;
+    // A configured Authorization header wins: static credentials never use OAuth.
+    const hasAuthorization = Object.keys(transport.headers ?? {}).some((k) => k.toLowerCase() === 'authorization');
+    this.auth = hasAuthorization ? undefined : opts.auth;
     this.whenFinished = new Promise((resolve) => (this.resolveFinished = resolve));
     this.mode = transport.type === 'sse' ? 'legacy' : 'probing';
 
@@ -111,6 +118,10 @@ class HttpConnection implements Connection {
       return;
     }
     const msg = this.describe(json);
+    if (this.authHeld !== undefined) {
+      this.authHeld.push(msg);
+      return;
+    }
     if (this.mode === 'legacy') {
       if (this.legacyEndpoint === undefined) this.queue.push(msg);
       else this.postLegacy(msg);
@@ -132,12 +143,36 @@ class HttpConnection implements Connection {
     return this.closing;
   }
 
+  resume(): void {
+    const held = this.authHeld;
+    if (held === undefined || this.finished || this.closing !== undefined) return;
+    this.authHeld = undefined;
+    this.log('debug', `http ${this.shownUrl}: re-sending ${held.length} request(s) with the new token`);
+    for (const m of held) {
+      if (this.mode === 'legacy') this.postLegacy(m);
+      else this.postStreamable(m);
+    }
+  }
+
+  /** OAuth: a 401/403 holds the request for `resume()` instead of ending the connection. */
+  private holdForAuth(status: number, res: http.IncomingMessage, msg: Outgoing, sentToken: boolean): boolean {
+    const auth = this.auth;
+    if (auth === undefined || (status !== 401 && status !== 403)) return false;
+    res.resume();
+    this.clearConnectTimer();
+    (this.authHeld ??= []).push(msg);
+    this.log('info', `http ${this.shownUrl}: HTTP ${status}, request held until signed in`);
+    auth.onChallenge(status, headerValue(res.headers['www-authenticate']), sentToken);
+    return true;
+  }
+
   // --- Streamable HTTP -----------------------------------------------------------------------
 
   private postStreamable(msg: Outgoing): void {
     const url = this.url;
     if (url === undefined) return;
     const isFirst = this.mode === 'probing';
+    const sentToken = this.auth?.token() !== undefined;
     const req = this.request('POST', url, {
       accept: 'application/json, text/event-stream',
       'content-type': 'application/json',
@@ -163,6 +198,7 @@ class HttpConnection implements Connection {
         this.openLegacyStream(true);
         return;
       }
+      if (this.holdForAuth(status, res, msg, sentToken)) return;
       if (this.endsConnection(status, res)) return;
 
       if (isFirst) {
@@ -240,6 +276,12 @@ class HttpConnection implements Connection {
       if (status === 405) {
         res.resume();
         this.log('debug', `http ${this.shownUrl}: the server offers no GET stream (405)`);
+        return;
+      }
+      if (this.auth !== undefined && (status === 401 || status === 403)) {
+        // The POSTs report the challenge; the optional stream is opened again after the next `initialized`.
+        res.resume();
+        this.getStreamOpened = false;
         return;
       }
       if (this.endsConnection(status, res)) return;
@@ -324,10 +366,12 @@ class HttpConnection implements Connection {
   private postLegacy(msg: Outgoing): void {
     const endpoint = this.legacyEndpoint;
     if (endpoint === undefined) return;
+    const sentToken = this.auth?.token() !== undefined;
     const req = this.request('POST', endpoint, { 'content-type': 'application/json' });
     req.on('response', (res) => {
       if (this.finished) return void res.resume();
       const status = res.statusCode ?? 0;
+      if (this.holdForAuth(status, res, msg, sentToken)) return;
       if (this.endsConnection(status, res, true)) return;
       if (status >= 200 && status < 300) {
         res.resume();
@@ -494,6 +538,9 @@ class HttpConnection implements Connection {
 
   private request(method: string, url: URL, extra: Record<string, string>): http.ClientRequest {
     const headers: Record<string, string> = { ...(this.transport.headers ?? {}), ...extra };
+    // The token goes to the configured URL's origin only (a legacy endpoint is checked to be same-origin).
+    const token = this.auth?.token();
+    if (token !== undefined && this.url !== undefined && url.origin === this.url.origin) headers['authorization'] = `Bearer ${token}`;
     const send = url.protocol === 'https:' ? https.request : http.request;
     const req = send(url, { method, headers, agent: this.agent });
     this.active.add(req);

@@ -9,6 +9,7 @@ import type { Connection, ConnectionEvents, ConnectionOptions, LogSink, Transpor
 export type {
   ClosedInfo,
   Connection,
+  ConnectionAuth,
   ConnectionEvents,
   ConnectionOptions,
   HttpTransport,

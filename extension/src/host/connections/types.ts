@@ -52,6 +52,8 @@ export interface Connection {
   close(): Promise<void>;
   /** The engine's `negotiated` effect: HTTP sends this as `MCP-Protocol-Version` from now on. */
   negotiated?(protocolVersion: string): void;
+  /** OAuth: re-send the requests held since a challenge, with the current token. */
+  resume?(): void;
   readonly pid?: number;
 }
 
@@ -68,6 +70,20 @@ export interface ConnectionOptions {
   killGraceMs?: number;
   /** HTTP: bound on the first exchange (first POST's response headers, legacy `endpoint` event). Default 15000 ms. */
   connectTimeoutMs?: number;
+  /** HTTP with the engine's `oauth` binding: the bearer token and where challenges go. */
+  auth?: ConnectionAuth;
+}
+
+/**
+ * OAuth on one HTTP connection: the token is sent to this server's URL only; a
+ * 401/403 does not end the connection: the request is held until `resume()`
+ * (the engine refreshed or signed in) or `close()`.
+ */
+export interface ConnectionAuth {
+  /** The current access token (read for every request). */
+  token(): string | undefined;
+  /** A request was refused; `challenge` is its `WWW-Authenticate` header. */
+  onChallenge(status: number, challenge: string | undefined, hadToken: boolean): void;
 }
 
 /**

@@ -27,7 +27,7 @@ pub(crate) const CLAUDE_CODE: FormatRules = FormatRules {
     env_file: false,
     variables_only_in_env_and_headers: false,
     cwd_relative_to_workspace: false,
-    ignored_keys: &["oauth", "headersHelper", "description"],
+    ignored_keys: &["headersHelper", "description"],
 };
 
 pub(crate) const CLAUDE_DESKTOP: FormatRules = FormatRules {

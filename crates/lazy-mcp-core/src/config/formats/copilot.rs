@@ -21,5 +21,5 @@ pub(crate) const COPILOT_CLI: FormatRules = FormatRules {
     env_file: false,
     variables_only_in_env_and_headers: true,
     cwd_relative_to_workspace: false,
-    ignored_keys: &["description", "oauth"],
+    ignored_keys: &["description"],
 };

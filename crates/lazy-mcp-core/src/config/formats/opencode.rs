@@ -22,7 +22,7 @@ pub(crate) const OPENCODE: FormatRules = FormatRules {
     env_file: false,
     variables_only_in_env_and_headers: false,
     cwd_relative_to_workspace: true,
-    ignored_keys: &["oauth", "description"],
+    ignored_keys: &["description"],
 };
 
 pub(crate) fn locate<'t, 'a>(

@@ -19,7 +19,7 @@ pub(crate) const VSCODE: FormatRules = FormatRules {
     env_file: true,
     variables_only_in_env_and_headers: false,
     cwd_relative_to_workspace: false,
-    ignored_keys: &["dev", "gallery", "version", "description", "oauth"],
+    ignored_keys: &["dev", "gallery", "version", "description"],
 };
 
 /// Ids declared in the file's `inputs` array.

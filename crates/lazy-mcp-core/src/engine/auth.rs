@@ -1,0 +1,599 @@
+//! Remote servers behind OAuth: every decision about signing in, refreshing and
+//! signing out. The host runs the OAuth client (the official SDK), the browser,
+//! the loopback redirect and the token store; the engine never sees a token.
+//!
+//! - Only a remote server without a static `Authorization` header uses OAuth
+//!   (`uses_oauth`): its `open` carries an [`OAuthBinding`]; static credentials
+//!   never trigger a sign-in.
+//! - A challenge (`authRequired`) on a connection holds its requests in the host.
+//!   With a token that was refused: one refresh per server at a time
+//!   (`refreshTokens`, single flight; every held request waits on it), then
+//!   `resumeConnection`. Without a token, after a refresh that did not help, or
+//!   on 403: sign-in is needed.
+//! - Sign-in is interactive only for a call or a user action, never while
+//!   cataloguing. A call may wait for it (`signInMayWait`, VS Code) within its
+//!   timeout; otherwise (the CLI gateway) it fails at once naming
+//!   `lazy-mcp auth login SERVER`.
+//! - `invalid_grant` on refresh deletes the tokens (`deleteTokens`) and takes
+//!   the sign-in path above: never a loop of prompts.
+//! - Servers that need sign-in are announced together, once per server and
+//!   session, never again after "Not now" (`dismissSignIn`).
+
+use super::effects::{AnnounceAction, Effect, LogLevel};
+use super::events::ConnId;
+use super::state::Trigger;
+use super::{Engine, Phase, ServerState};
+use crate::config::model::{OAuthConfig, ServerConfig, Transport};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// What the host needs to run OAuth for one server: the URL the tokens are bound
+/// to and the `oauth` config key. Never a token.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OAuthBinding {
+    pub url: String,
+    #[serde(default)]
+    pub config: OAuthConfig,
+}
+
+/// How a sign-in ended (`signInFinished`).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SignInOutcome {
+    Ok,
+    Cancelled,
+    Failed,
+}
+
+/// How a refresh ended (`refreshFinished`).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RefreshOutcome {
+    Ok,
+    /// The authorization server refused the refresh token (`invalid_grant`).
+    InvalidGrant,
+    Failed,
+}
+
+/// A server's sign-in as Diagnostics shows it (only for servers that use OAuth).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthSnapshot {
+    /// Sign-in is needed before the server can be used.
+    pub needs_sign_in: bool,
+    /// Why (not signed in, the sign-in expired, cancelled, failed: …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// What the user does next, in the host's words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_step: Option<String>,
+    pub signing_in: bool,
+    pub refreshing: bool,
+}
+
+/// Per-server sign-in bookkeeping.
+#[derive(Debug, Default)]
+pub(super) struct ServerAuth {
+    refreshing: bool,
+    signing_in: bool,
+    /// Why sign-in is needed, while it is.
+    needs_sign_in: Option<String>,
+}
+
+/// Per-connection: requests held by the host after a challenge.
+#[derive(Debug, Default)]
+pub(super) struct ConnAuth {
+    pub held: bool,
+    /// A refresh already ran for this connection: another 401 means sign-in.
+    pub refreshed: bool,
+}
+
+/// Session-wide: which servers were announced or dismissed.
+#[derive(Debug, Default)]
+pub(super) struct SignInAnnouncements {
+    announced: BTreeSet<String>,
+    dismissed: BTreeSet<String>,
+    batch: BTreeSet<String>,
+}
+
+/// Whether `config` signs in with OAuth: a remote server without a static
+/// `Authorization` header.
+pub fn uses_oauth(config: &ServerConfig) -> bool {
+    match &config.transport {
+        Transport::Http { headers, .. } | Transport::Sse { headers, .. } => !headers
+            .keys()
+            .any(|key| key.eq_ignore_ascii_case("authorization")),
+        Transport::Stdio { .. } => false,
+    }
+}
+
+/// The binding an `open` of `config` carries, when it uses OAuth.
+pub fn binding(config: &ServerConfig) -> Option<OAuthBinding> {
+    if !uses_oauth(config) {
+        return None;
+    }
+    match &config.transport {
+        Transport::Http { url, .. } | Transport::Sse { url, .. } => Some(OAuthBinding {
+            url: url.clone(),
+            config: config.oauth.clone().unwrap_or_default(),
+        }),
+        Transport::Stdio { .. } => None,
+    }
+}
+
+impl Engine {
+    fn binding_of(&self, name: &str) -> Option<OAuthBinding> {
+        self.servers.get(name).and_then(|s| binding(&s.config))
+    }
+
+    /// The words that tell the user how to sign in to `name` in this host.
+    fn sign_in_step(&self, name: &str) -> String {
+        if self.settings.sign_in_may_wait {
+            format!("sign in to '{name}' (MCP Diagnostics, the servers view or the command \"Lazy MCP: Sign In\")")
+        } else {
+            format!("run `lazy-mcp auth login {name}`")
+        }
+    }
+
+    /// A connection of a server met an auth challenge (its requests are held).
+    pub(super) fn on_auth_required(
+        &mut self,
+        conn: ConnId,
+        status: u16,
+        had_token: bool,
+        scope_hint: bool,
+    ) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        let Some(server) = self.servers.get(&name) else {
+            return;
+        };
+        if !uses_oauth(&server.config) {
+            self.on_http_status(conn, status);
+            return;
+        }
+        connection.auth.held = true;
+        let refreshed = connection.auth.refreshed;
+        if server.auth.refreshing || server.auth.signing_in {
+            // Single flight: this request waits on the refresh or sign-in under way.
+            return;
+        }
+        if had_token && status == 401 && !refreshed {
+            self.log(
+                LogLevel::Info,
+                Some(&name),
+                "the access token was refused; refreshing it".into(),
+            );
+            if let Some(server) = self.servers.get_mut(&name) {
+                server.auth.refreshing = true;
+            }
+            if let Some(oauth) = self.binding_of(&name) {
+                self.effects.push(Effect::RefreshTokens {
+                    server: name.clone(),
+                    oauth,
+                });
+            }
+            self.exposure_dirty = true;
+            return;
+        }
+        let reason = if status == 403 && scope_hint {
+            "it needs more permissions (insufficient scope)".to_string()
+        } else if had_token {
+            "the sign-in expired or was revoked".to_string()
+        } else {
+            "not signed in".to_string()
+        };
+        self.sign_in_needed(&name, reason);
+    }
+
+    /// Sign-in is needed for `name`: wait for one when a call may, else end
+    /// the connection and fail its calls with how to sign in.
+    fn sign_in_needed(&mut self, name: &str, reason: String) {
+        let conn = self.servers.get(name).and_then(|s| s.conn);
+        let interactive = conn
+            .and_then(|c| self.conns.get(&c))
+            .is_some_and(|c| c.purpose == super::Purpose::Connect);
+        if let Some(server) = self.servers.get_mut(name) {
+            server.auth.needs_sign_in = Some(reason.clone());
+        }
+        self.exposure_dirty = true;
+        if interactive && self.settings.sign_in_may_wait {
+            let tool_name = self.waiting_tool_name(name);
+            self.start_sign_in(name, reason);
+            if let Some(tool) = tool_name {
+                if let Some(Effect::StartSignIn { tool_name, .. }) = self.effects.last_mut() {
+                    *tool_name = Some(tool);
+                }
+            }
+            // The waiting call is bounded by its own timeout, not the handshake's.
+            if let Some(conn) = conn {
+                let at = self.now_ms.saturating_add(self.request_timeout_ms(name));
+                if let Some(timer) = self.conns.get(&conn).and_then(|c| c.handshake_timer) {
+                    self.rearm_timer(timer, at);
+                }
+            }
+            return;
+        }
+        self.block_on_sign_in(name, &reason);
+    }
+
+    /// Ends the server's connection and calls: NEEDS AUTH with `reason` and the next step.
+    fn block_on_sign_in(&mut self, name: &str, reason: &str) {
+        let step = self.sign_in_step(name);
+        let error = format!("MCP server '{name}' needs you to sign in ({reason}): {step}");
+        let state = self.servers.get(name).map(|s| s.state.clone());
+        self.stop_server(name, &format!("it needs you to sign in ({reason}): {step}"));
+        self.fail_waiters(name, &error);
+        if let Some(server) = self.servers.get_mut(name) {
+            server.stats.last_error = Some(error.clone());
+            server.auth.needs_sign_in = Some(reason.to_string());
+        }
+        self.log(LogLevel::Warn, Some(name), error);
+        match state {
+            Some(ServerState::Cataloguing | ServerState::Connecting | ServerState::Connected) => {
+                self.transition(name, Trigger::AuthRequired)
+            }
+            _ => self.exposure_dirty = true,
+        }
+        self.sign_in_announcements.batch.insert(name.to_string());
+    }
+
+    /// The tool a waiting call wants (named in the sign-in prompt).
+    fn waiting_tool_name(&self, name: &str) -> Option<String> {
+        self.servers.get(name).and_then(|s| {
+            s.waiters.iter().find_map(|call| {
+                (call.method == "tools/call")
+                    .then(|| {
+                        call.params
+                            .as_ref()?
+                            .get("name")?
+                            .as_str()
+                            .map(str::to_string)
+                    })
+                    .flatten()
+            })
+        })
+    }
+
+    fn start_sign_in(&mut self, name: &str, reason: String) {
+        let Some(oauth) = self.binding_of(name) else {
+            return;
+        };
+        if let Some(server) = self.servers.get_mut(name) {
+            server.auth.signing_in = true;
+        }
+        self.exposure_dirty = true;
+        self.effects.push(Effect::StartSignIn {
+            server: name.to_string(),
+            oauth,
+            reason,
+            tool_name: None,
+        });
+    }
+
+    /// The held connection of `name`, if any.
+    fn held_conn(&self, name: &str) -> Option<ConnId> {
+        let conn = self.servers.get(name)?.conn?;
+        self.conns.get(&conn).filter(|c| c.auth.held).map(|_| conn)
+    }
+
+    pub(super) fn on_refresh_finished(
+        &mut self,
+        name: &str,
+        outcome: RefreshOutcome,
+        message: &str,
+    ) {
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        server.auth.refreshing = false;
+        self.exposure_dirty = true;
+        match outcome {
+            RefreshOutcome::Ok => {
+                server.auth.needs_sign_in = None;
+                self.log(
+                    LogLevel::Info,
+                    Some(name),
+                    "the sign-in was refreshed".into(),
+                );
+                self.resume_held(name, true);
+            }
+            RefreshOutcome::InvalidGrant => {
+                if let Some(oauth) = self.binding_of(name) {
+                    self.effects.push(Effect::DeleteTokens {
+                        server: name.to_string(),
+                        oauth,
+                        forget_client: false,
+                    });
+                }
+                self.log(
+                    LogLevel::Warn,
+                    Some(name),
+                    "the authorization server refused the refresh token (invalid_grant); the stored tokens were deleted".into(),
+                );
+                self.after_refresh_failed(name, "the sign-in expired or was revoked".into());
+            }
+            RefreshOutcome::Failed => {
+                let reason = if message.is_empty() {
+                    "refreshing the sign-in failed".to_string()
+                } else {
+                    format!("refreshing the sign-in failed: {message}")
+                };
+                self.after_refresh_failed(name, reason);
+            }
+        }
+    }
+
+    fn after_refresh_failed(&mut self, name: &str, reason: String) {
+        if self.held_conn(name).is_some() {
+            self.sign_in_needed(name, reason);
+        } else if let Some(server) = self.servers.get_mut(name) {
+            server.auth.needs_sign_in = Some(reason);
+        }
+    }
+
+    /// Resumes the held connection (the host re-sends its requests with the new token).
+    fn resume_held(&mut self, name: &str, refreshed: bool) -> bool {
+        let Some(conn) = self.held_conn(name) else {
+            return false;
+        };
+        if let Some(connection) = self.conns.get_mut(&conn) {
+            connection.auth.held = false;
+            connection.auth.refreshed = refreshed;
+            // Back to the handshake's own bound when still handshaking.
+            if connection.phase != Phase::Ready || !connection.live {
+                if let Some(timer) = connection.handshake_timer {
+                    let at = self.now_ms.saturating_add(self.handshake_timeout_ms(name));
+                    self.rearm_timer(timer, at);
+                }
+            }
+        }
+        self.effects.push(Effect::ResumeConnection { conn });
+        true
+    }
+
+    pub(super) fn on_sign_in_finished(
+        &mut self,
+        name: &str,
+        outcome: SignInOutcome,
+        message: &str,
+    ) {
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        server.auth.signing_in = false;
+        self.exposure_dirty = true;
+        match outcome {
+            SignInOutcome::Ok => self.on_tokens_available(name),
+            SignInOutcome::Cancelled => {
+                self.log(LogLevel::Info, Some(name), "sign-in cancelled".into());
+                self.sign_in_ended_without_tokens(name, "sign-in cancelled".into());
+            }
+            SignInOutcome::Failed => {
+                let reason = if message.is_empty() {
+                    "sign-in failed".to_string()
+                } else {
+                    format!("sign-in failed: {message}")
+                };
+                self.sign_in_ended_without_tokens(name, reason);
+            }
+        }
+    }
+
+    fn sign_in_ended_without_tokens(&mut self, name: &str, reason: String) {
+        let step = self.sign_in_step(name);
+        let error = format!("MCP server '{name}': {reason}. To use it, {step}");
+        if let Some(server) = self.servers.get_mut(name) {
+            server.auth.needs_sign_in = Some(reason.clone());
+            server.stats.last_error = Some(error.clone());
+        }
+        if self.held_conn(name).is_some() {
+            self.block_on_sign_in(name, &reason);
+        } else {
+            // A sign-in the user asked for: tell them how it ended.
+            self.refuse_action(Some(name), error);
+        }
+    }
+
+    /// Tokens are stored for `name` (a sign-in here, or in another window or
+    /// the CLI): resume a held connection, else catalogue it again
+    /// non-interactively so its tools appear.
+    pub(super) fn on_tokens_available(&mut self, name: &str) {
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        if !uses_oauth(&server.config) {
+            return;
+        }
+        server.auth.needs_sign_in = None;
+        server.stats.last_error = None;
+        self.exposure_dirty = true;
+        self.sign_in_announcements.batch.remove(name);
+        if self.resume_held(name, false) {
+            return;
+        }
+        let state = self.servers.get(name).map(|s| s.state.clone());
+        if let Some(ServerState::NeedsAuth) = state {
+            self.transition(name, Trigger::NeedsCatalogue);
+            self.enqueue_catalogue(name);
+        }
+    }
+
+    /// The user command Sign In (CLI `auth login`, a button).
+    pub(super) fn on_sign_in(&mut self, name: &str) {
+        let Some(server) = self.servers.get(name) else {
+            self.refuse_action(None, format!("There is no MCP server named '{name}'."));
+            return;
+        };
+        if !uses_oauth(&server.config) {
+            self.refuse_action(
+                Some(name),
+                format!("MCP server '{name}' does not sign in with OAuth: only remote (http/sse) servers without an Authorization header do."),
+            );
+            return;
+        }
+        if server.auth.signing_in {
+            return;
+        }
+        let reason = server
+            .auth
+            .needs_sign_in
+            .clone()
+            .unwrap_or_else(|| "requested".into());
+        self.sign_in_announcements.dismissed.remove(name);
+        self.start_sign_in(name, reason);
+    }
+
+    /// The user command Sign Out: tokens and client registration deleted, the
+    /// server stopped; its catalogue stays, its next use needs a sign-in.
+    pub(super) fn on_sign_out(&mut self, name: &str) {
+        let Some(oauth) = self.binding_of(name) else {
+            self.refuse_action(
+                Some(name),
+                format!("MCP server '{name}' does not sign in with OAuth."),
+            );
+            return;
+        };
+        self.effects.push(Effect::DeleteTokens {
+            server: name.to_string(),
+            oauth,
+            forget_client: true,
+        });
+        let state = self.servers.get(name).map(|s| s.state.clone());
+        if let Some(server) = self.servers.get_mut(name) {
+            server.auth = ServerAuth {
+                needs_sign_in: Some("signed out".into()),
+                ..ServerAuth::default()
+            };
+        }
+        self.exposure_dirty = true;
+        if matches!(
+            state,
+            Some(ServerState::Connecting | ServerState::Connected | ServerState::Cataloguing)
+        ) {
+            self.stop_server(name, "the user signed out");
+            self.transition(name, Trigger::Stopped);
+        }
+    }
+
+    /// "Not now": these servers are not announced again this session.
+    pub(super) fn on_dismiss_sign_in(&mut self, servers: Vec<String>) {
+        for name in servers {
+            self.sign_in_announcements.batch.remove(&name);
+            self.sign_in_announcements.dismissed.insert(name);
+        }
+    }
+
+    /// Handshake timer of a connection waiting for a sign-in: the call's timeout passed.
+    pub(super) fn sign_in_wait_expired(&mut self, conn: ConnId) -> bool {
+        let Some(connection) = self.conns.get(&conn) else {
+            return false;
+        };
+        let name = connection.server.clone();
+        let waiting = connection.auth.held
+            && self
+                .servers
+                .get(&name)
+                .is_some_and(|s| s.auth.signing_in || s.auth.refreshing);
+        if !waiting {
+            return false;
+        }
+        if let Some(timer) = self
+            .conns
+            .get_mut(&conn)
+            .and_then(|c| c.handshake_timer.take())
+        {
+            self.timers.remove(&timer);
+        }
+        let reason = self
+            .servers
+            .get(&name)
+            .and_then(|s| s.auth.needs_sign_in.clone())
+            .unwrap_or_else(|| "not signed in".into());
+        self.block_on_sign_in(
+            &name,
+            &format!("{reason}; no sign-in within the call's timeout"),
+        );
+        true
+    }
+
+    /// One announcement listing every server that newly needs sign-in, once no
+    /// cataloguing is in progress; never for a dismissed or already told server.
+    pub(super) fn flush_sign_in_announcements(&mut self) {
+        if self.sign_in_announcements.batch.is_empty()
+            || self
+                .servers
+                .values()
+                .any(|s| matches!(s.state, ServerState::Pending | ServerState::Cataloguing))
+        {
+            return;
+        }
+        let batch = std::mem::take(&mut self.sign_in_announcements.batch);
+        let servers: Vec<String> = batch
+            .into_iter()
+            .filter(|name| {
+                !self.sign_in_announcements.dismissed.contains(name)
+                    && !self.sign_in_announcements.announced.contains(name)
+                    && self
+                        .servers
+                        .get(name)
+                        .is_some_and(|s| s.auth.needs_sign_in.is_some())
+            })
+            .collect();
+        if servers.is_empty() {
+            return;
+        }
+        let listed = servers
+            .iter()
+            .map(|name| format!("'{name}'"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let message = match servers.as_slice() {
+            [name] if !self.settings.sign_in_may_wait => format!(
+                "MCP server {listed} needs you to sign in: run `lazy-mcp auth login {name}`"
+            ),
+            [_] => format!("MCP server {listed} needs you to sign in."),
+            _ if !self.settings.sign_in_may_wait => format!(
+                "{} MCP servers need you to sign in: {listed}. Run `lazy-mcp auth login SERVER` for each.",
+                servers.len()
+            ),
+            _ => format!("{} MCP servers need you to sign in: {listed}.", servers.len()),
+        };
+        for name in &servers {
+            self.sign_in_announcements.announced.insert(name.clone());
+        }
+        self.effects.push(Effect::Announce {
+            level: LogLevel::Info,
+            server: match servers.as_slice() {
+                [name] => Some(name.clone()),
+                _ => None,
+            },
+            message,
+            actions: vec![AnnounceAction::SignIn, AnnounceAction::NotNow],
+            servers,
+        });
+    }
+
+    /// Diagnostics' view of a server's sign-in (None: it does not use OAuth).
+    pub(super) fn auth_snapshot(&self, name: &str) -> Option<AuthSnapshot> {
+        let server = self.servers.get(name)?;
+        if !uses_oauth(&server.config) {
+            return None;
+        }
+        let needs = server.auth.needs_sign_in.clone();
+        Some(AuthSnapshot {
+            needs_sign_in: needs.is_some(),
+            next_step: needs.as_ref().map(|_| self.sign_in_step(name)),
+            reason: needs,
+            signing_in: server.auth.signing_in,
+            refreshing: server.auth.refreshing,
+        })
+    }
+}
