@@ -6,7 +6,9 @@ export class UsageError extends Error {}
 /** Exit codes, documented in docs/cli.md. */
 export const exitCodes = { ok: 0, runtime: 1, usage: 2, config: 3 } as const;
 
-export type Command = 'serve' | 'diagnostics' | 'config' | 'catalogue';
+export type Command = 'serve' | 'diagnostics' | 'config' | 'catalogue' | 'auth';
+
+export const authActions = ['login', 'logout', 'status'] as const;
 
 export interface ConfigFileArg {
   path: string;
@@ -33,6 +35,8 @@ export interface ParsedArgs {
   toolTokenBudget?: number;
   noAuth: boolean;
   servers: string[];
+  /** `auth login|logout|status`. */
+  authAction?: (typeof authActions)[number];
 }
 
 export const configFormats = ['claude-code', 'claude-desktop', 'copilot-cli', 'open-code', 'vs-code'] as const;
@@ -121,6 +125,7 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
   diagnostics: { ...common, ...cacheFlag, ...jsonFlag },
   config: { ...common, ...jsonFlag },
   catalogue: { ...common, ...cacheFlag, '--refresh': { kind: 'bool', apply: (a) => (a.refresh = true) } },
+  auth: { ...common, ...cacheFlag, ...jsonFlag },
 };
 
 const commands = Object.keys(flagsOf) as Command[];
@@ -149,7 +154,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs | undefined {
   for (let i = 0; i < rest.length; i++) {
     const raw = rest[i] ?? '';
     if (!raw.startsWith('-') || raw === '-') {
-      if (command !== 'catalogue') throw new UsageError(`${command}: unexpected argument "${raw}"`);
+      if (command !== 'catalogue' && command !== 'auth') throw new UsageError(`${command}: unexpected argument "${raw}"`);
       args.servers.push(raw);
       continue;
     }
@@ -174,6 +179,15 @@ export function parseArgs(argv: readonly string[]): ParsedArgs | undefined {
   if (command === 'serve') {
     if (args.stdio === args.http) throw new UsageError('serve: give exactly one of --stdio or --http [127.0.0.1:PORT]');
     if (args.noAuth && !args.http) throw new UsageError('--no-auth only applies to --http');
+  }
+  if (command === 'auth') {
+    const [action, ...servers] = args.servers;
+    if (!authActions.includes(action as (typeof authActions)[number])) {
+      throw new UsageError(`auth: expected one of ${authActions.join(', ')} (lazy-mcp auth login SERVER)`);
+    }
+    args.authAction = action as (typeof authActions)[number];
+    args.servers = servers;
+    if (args.authAction !== 'status' && servers.length !== 1) throw new UsageError(`auth ${action}: name exactly one server (lazy-mcp auth ${action} SERVER)`);
   }
   return args;
 }
@@ -200,6 +214,7 @@ Commands:
   diagnostics [--json]        which servers are catalogued, connected or failing, and why
   config [--json]             the normalized servers, where each came from, problems (secrets masked)
   catalogue [--refresh] [S…]  build or refresh the persisted tool catalogue
+  auth login|logout|status    sign in to a remote server that uses OAuth, sign out, or list sign-ins
 
 Run lazy-mcp <command> --help for its flags. Docs: docs/cli.md.
 ${exitHelp}`,
@@ -255,6 +270,25 @@ where each definition came from (file:line:col), which were shadowed by another
 definition of the same name, and every problem. Secrets are shown as ••••.
 
   --json                machine-readable: {servers, shadowed, files, problems}
+
+${commonHelp}
+
+${exitHelp}`,
+  auth: `Usage: lazy-mcp auth login SERVER
+       lazy-mcp auth logout SERVER
+       lazy-mcp auth status [SERVER...] [--json]
+
+Remote (http/sse) servers without an Authorization header sign in with OAuth.
+login: prints the authorization URL on stderr (and opens it when there is a
+desktop), waits for the browser's redirect on 127.0.0.1, stores the tokens,
+then catalogues the server. logout: deletes the server's tokens and its client
+registration. status: one line per OAuth server: signed in or not, and why.
+Tokens are kept in $XDG_CONFIG_HOME/lazy-mcp/oauth.json (mode 0600) and are
+never printed. \`serve\` refreshes them silently; when a sign-in is needed it
+says so on stderr, and calls to that server fail naming this command.
+
+  --json                (status) machine-readable
+  --cache FILE          catalogue file (as for serve)
 
 ${commonHelp}
 

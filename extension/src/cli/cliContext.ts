@@ -104,6 +104,11 @@ export function gatewayToken(): { token: string; file: string } {
   return readOrCreateToken(path.join(xdgDir('XDG_CONFIG_HOME', '.config'), 'lazy-mcp', 'token'));
 }
 
+/** Where `auth login` keeps tokens and client registrations: `$XDG_CONFIG_HOME/lazy-mcp/oauth.json` (0600). */
+export function signInFile(): string {
+  return process.env['LAZY_MCP_OAUTH_FILE'] ?? path.join(xdgDir('XDG_CONFIG_HOME', '.config'), 'lazy-mcp', 'oauth.json');
+}
+
 /** Config problems that leave nothing to serve are exit code 3. */
 export function requireServers(result: NormalizeResult, ctx: CliContext): void {
   if (result.servers.length > 0) return;

@@ -5,7 +5,10 @@ import type { NormalizeResult } from '../host/config/configTypes';
 import type { DiagnosticsSnapshot, ServerDiagnostics } from '../host/snapshotTypes';
 import { LazyHost, type LazyHostOptions } from '../host/lazyHost';
 import { BlobFile } from '../host/storage/blobFile';
-import type { CliContext } from './cliContext';
+import { AuthHost } from '../host/auth/authHost';
+import { FileTokenStore } from '../host/auth/fileTokenStore';
+import { cliBrowser } from './cliBrowser';
+import { signInFile, type CliContext } from './cliContext';
 
 /** One server of the engine's snapshot (generated from engine/diagnostics_snapshot.rs). */
 export type ServerRow = ServerDiagnostics;
@@ -41,7 +44,10 @@ export function createHost(
     store: new BlobFile(catalogueFile),
     log: (level, message, server) => ctx.log(level, message, server),
     measureRss: linuxRss,
+    auth: new AuthHost({ store: new FileTokenStore(signInFile()), browser: cliBrowser }),
+    // The CLI has no prompt: a call that needs sign-in fails at once naming `lazy-mcp auth login`.
     ...extra,
+    settings: { ...(extra.settings ?? {}), signInMayWait: false },
   });
 }
 

@@ -1,6 +1,7 @@
 // `lazy-mcp` entry point (bundled to dist/cli.js): parse, dispatch, map failures
 // to the documented exit codes. Every command runs on the shared Node host.
 import { UsageError, exitCodes, helpText, parseArgs } from './args';
+import { authCommand } from './authCommand';
 import { catalogueCommand } from './catalogueCommand';
 import { CliError, createContext, say } from './cliContext';
 import { configCommand } from './configCommand';
@@ -27,6 +28,8 @@ async function run(argv: readonly string[]): Promise<number> {
       return configCommand(args, ctx);
     case 'catalogue':
       return catalogueCommand(args, ctx);
+    case 'auth':
+      return authCommand(args, ctx);
   }
 }
 

@@ -3,6 +3,7 @@
 // loopback gateway for clients. Front ends add only their UI.
 import { randomBytes } from 'node:crypto';
 import type { WasmCore } from '../core/wasmCore';
+import type { AuthHost } from './auth/authHost';
 import type { Transport } from './connections';
 import { ConfigWatcher } from './config/configFiles';
 import { ConfigSession } from './config/configSession';
@@ -36,6 +37,8 @@ export interface LazyHostOptions {
   onAnnounce?(announcement: Announcement): void;
   resolveTransport?(server: string, transport: Transport, interactive: boolean): Promise<Transport>;
   measureRss?(pid: number): number | undefined;
+  /** Runs OAuth sign-in and refresh for remote servers (the front end supplies the store and browser). */
+  auth?: AuthHost;
 }
 
 export class LazyHost {
@@ -94,6 +97,7 @@ export class LazyHost {
       resolveTransport: opts.resolveTransport && ((server, transport, interactive) => opts.resolveTransport!(server, transport, interactive)),
       measureRss: opts.measureRss && ((pid) => opts.measureRss!(pid)),
       cwdFallback: opts.discovery.workspaceFolders[0] ?? opts.discovery.home,
+      ...(opts.auth ? { auth: opts.auth } : {}),
     });
   }
 

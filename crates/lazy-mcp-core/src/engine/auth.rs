@@ -570,7 +570,7 @@ impl Engine {
             self.sign_in_announcements.announced.insert(name.clone());
         }
         self.effects.push(Effect::Announce {
-            level: LogLevel::Info,
+            level: LogLevel::Warn,
             server: match servers.as_slice() {
                 [name] => Some(name.clone()),
                 _ => None,

@@ -1,0 +1,110 @@
+// `lazy-mcp auth login|logout|status`: the engine's user commands `signIn` and
+// `signOut`, carried out by the shared host's OAuth client (host/auth), and the
+// sign-in column of the snapshot. The engine decides which servers use OAuth.
+import type { ServerConfig } from '../host/config/configTypes';
+import { FileTokenStore } from '../host/auth/fileTokenStore';
+import { loadRecord } from '../host/auth/storedOAuthProvider';
+import { type ParsedArgs, UsageError } from './args';
+import { type CliContext, CliError, cataloguePath, requireExplicitFilesRead, requireServers, say, signInFile } from './cliContext';
+import { type ServerRow, configOf, createHost, inProgressStates, settled, snapshotOf } from './cliHost';
+
+export async function authCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const only = args.servers.length ? new Set(args.servers) : undefined;
+  const host = createHost(ctx, cataloguePath(args, ctx.cwd), {
+    // Only the named servers reach the engine: the others are neither started nor dropped from the catalogue file.
+    selectServers: (result) => (only ? result.servers.filter((s: ServerConfig) => only.has(s.name)) : result.servers),
+  });
+  try {
+    await host.start();
+    const config = configOf(host);
+    requireExplicitFilesRead(config, ctx);
+    requireServers(config, ctx);
+    const unknown = args.servers.filter((n) => !config.servers.some((s) => s.name === n));
+    if (unknown.length) {
+      throw new UsageError(`no configured server named ${unknown.join(', ')}; configured: ${config.servers.map((s) => s.name).join(', ')}`);
+    }
+    const name = args.servers[0] ?? '';
+    switch (args.authAction) {
+      case 'login':
+        return await login(host, name);
+      case 'logout':
+        return logout(host, name);
+      default:
+        return await status(host, config.servers, args.json);
+    }
+  } finally {
+    await host.stop();
+  }
+}
+
+type Host = ReturnType<typeof createHost>;
+
+function rowOf(host: Host, name: string): ServerRow | undefined {
+  return snapshotOf(host).servers.find((s) => s.name === name);
+}
+
+function requireOAuth(row: ServerRow | undefined, name: string): ServerRow {
+  if (row?.auth == null) {
+    throw new CliError(`'${name}' does not sign in with OAuth: only remote (http/sse) servers without an "Authorization" header do`, 1);
+  }
+  return row;
+}
+
+async function login(host: Host, name: string): Promise<number> {
+  await settled(host, new Set([name]));
+  requireOAuth(rowOf(host, name), name);
+  host.driver.handle({ type: 'signIn', server: name });
+  // Until the sign-in ended and the server is catalogued with the new tokens.
+  let row = requireOAuth(rowOf(host, name), name);
+  while (row.auth?.signingIn === true || inProgressStates.has(row.state.kind)) {
+    await new Promise((r) => setTimeout(r, 100));
+    row = requireOAuth(rowOf(host, name), name);
+  }
+  if (row.auth?.needsSignIn === true) {
+    say(`lazy-mcp: not signed in to '${name}': ${row.lastError ?? row.auth.reason ?? 'sign-in failed'}`);
+    return 1;
+  }
+  say(`lazy-mcp: signed in to '${name}' (${row.stateLabel}: ${row.tools} tools)`);
+  return 0;
+}
+
+function logout(host: Host, name: string): number {
+  requireOAuth(rowOf(host, name), name);
+  host.driver.handle({ type: 'signOut', server: name });
+  // `host.stop()` waits for the deletion to be written.
+  say(`lazy-mcp: signed out of '${name}': its tokens and client registration are deleted`);
+  return 0;
+}
+
+async function status(host: Host, servers: ServerConfig[], json: boolean): Promise<number> {
+  const snap = await settled(host);
+  const store = new FileTokenStore(signInFile());
+  const rows: { server: string; signedIn: boolean; state: string; reason?: string; nextStep?: string }[] = [];
+  for (const row of snap.servers) {
+    if (row.auth == null) continue;
+    const transport = servers.find((s) => s.name === row.name)?.transport;
+    const url = transport && 'url' in transport ? transport.url : undefined;
+    const stored = url !== undefined && (await loadRecord(store, url)).tokens !== undefined;
+    rows.push({
+      server: row.name,
+      signedIn: stored && !row.auth.needsSignIn,
+      state: row.stateLabel,
+      ...(row.auth.reason != null ? { reason: row.auth.reason } : {}),
+      ...(row.auth.nextStep != null ? { nextStep: row.auth.nextStep } : {}),
+    });
+  }
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ file: store.file, servers: rows }, null, 2)}\n`);
+    return 0;
+  }
+  if (rows.length === 0) {
+    process.stdout.write('No configured server signs in with OAuth.\n');
+    return 0;
+  }
+  for (const r of rows) {
+    const what = r.signedIn ? 'signed in' : `not signed in${r.reason ? ` (${r.reason})` : ''}${r.nextStep ? `: ${r.nextStep}` : ''}`;
+    process.stdout.write(`${r.server}  ${r.state}  ${what}\n`);
+  }
+  process.stdout.write(`Tokens: ${store.file}\n`);
+  return 0;
+}
