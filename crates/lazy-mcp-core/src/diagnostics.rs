@@ -126,7 +126,11 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
             error,
         );
         if ctx.links {
-            let _ = write!(out, " {} |", actions(&server.name, &server.state_label));
+            let _ = write!(
+                out,
+                " {} |",
+                actions(&server.name, &server.state_label, server.auth.as_ref())
+            );
         }
         out.push('\n');
         if !server.dropped_declared_tools.is_empty() {
@@ -209,7 +213,11 @@ fn exposure_cell(server: &crate::engine::diagnostics_snapshot::ServerDiagnostics
     }
 }
 
-fn actions(name: &str, state_label: &str) -> String {
+fn actions(
+    name: &str,
+    state_label: &str,
+    auth: Option<&crate::engine::auth::AuthSnapshot>,
+) -> String {
     let link = |verb: &str, label: &str| {
         format!(
             "[{label}](lazy-mcp://{verb}?server={})",
@@ -217,6 +225,13 @@ fn actions(name: &str, state_label: &str) -> String {
         )
     };
     let mut list = Vec::new();
+    // A server that signs in with OAuth: Sign in while it needs it, else Sign out. (Verbs are
+    // the links' host part: lower case, as URL parsing makes it.)
+    match auth {
+        Some(a) if a.needs_sign_in && !a.signing_in => list.push(link("sign-in", "Sign in")),
+        Some(a) if !a.needs_sign_in => list.push(link("sign-out", "Sign out")),
+        _ => {}
+    }
     match state_label {
         "DISABLED" | "DORMANT" => list.push(link("enable", "Enable")),
         "CONNECTED" => {
@@ -560,6 +575,32 @@ mod tests {
         assert!(report.contains("`npx -y server-github`"));
         assert!(report.contains("GITHUB_TOKEN="));
         assert!(!report.contains("ghp_supersecretvalue"), "{report}");
+    }
+
+    #[test]
+    fn oauth_servers_get_sign_in_or_sign_out_links() {
+        let auth = |needs_sign_in: bool, signing_in: bool| crate::engine::auth::AuthSnapshot {
+            needs_sign_in,
+            reason: None,
+            next_step: None,
+            signing_in,
+            refreshing: false,
+        };
+        let needs = actions("linear app", "NEEDS AUTH", Some(&auth(true, false)));
+        assert!(
+            needs.starts_with("[Sign in](lazy-mcp://sign-in?server=linear%20app) · "),
+            "{needs}"
+        );
+        assert!(!needs.contains("sign-out"), "{needs}");
+        let signed_in = actions("linear", "CATALOGUED ONLY", Some(&auth(false, false)));
+        assert!(
+            signed_in.contains("[Sign out](lazy-mcp://sign-out?server=linear)"),
+            "{signed_in}"
+        );
+        let under_way = actions("linear", "NEEDS AUTH", Some(&auth(true, true)));
+        assert!(!under_way.contains("Sign in"), "{under_way}");
+        let plain = actions("memory", "CATALOGUED ONLY", None);
+        assert!(!plain.contains("Sign"), "{plain}");
     }
 
     #[test]

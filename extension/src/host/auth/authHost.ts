@@ -12,11 +12,20 @@ import { loadRecord, saveRecord, SignInRequired, StoredOAuthProvider, type Serve
 import type { TokenStore } from './tokenStore';
 
 export interface BrowserHooks {
-  /** Show the authorization URL to the user (VS Code: `env.openExternal`; CLI: print it, open it on a desktop). */
+  /**
+   * Show the authorization URL to the user (VS Code: `env.openExternal`; CLI: print it, open it on
+   * a desktop). Throwing `SignInCancelledError` (the user declined) ends the sign-in as cancelled.
+   */
   openUrl(url: string, prompt: { server: string; reason: string; toolName?: string }): Promise<void>;
-  /** The URL a browser on the user's machine reaches for a loopback URL (VS Code: `env.asExternalUri`). */
+  /**
+   * The URL a browser on the user's machine reaches for the loopback redirect URL (VS Code:
+   * `env.asExternalUri`, e.g. a remote window's port proxy); it becomes the registered redirect URI.
+   */
   externalUri?(url: string): Promise<string>;
 }
+
+/** The user declined to sign in (thrown by a front end's `openUrl`). */
+export class SignInCancelledError extends Error {}
 
 export interface AuthHostOptions {
   store: TokenStore;
@@ -105,18 +114,18 @@ export class AuthHost {
       return { outcome: 'failed', message: describe(err) };
     }
     try {
+      // The browser must reach the listener: in a remote window the loopback URL is mapped
+      // (asExternalUri); the authorization URL itself is the authorization server's, as is.
+      const redirectUrl = this.opts.browser.externalUri ? await this.opts.browser.externalUri(listener.redirectUrl) : listener.redirectUrl;
       provider = new StoredOAuthProvider(
         this.opts.store,
         binding,
         before,
         {
-          redirectUrl: listener.redirectUrl,
+          redirectUrl,
           port: listener.port,
           state,
-          openAuthorizationUrl: async (url) => {
-            const external = this.opts.browser.externalUri ? await this.opts.browser.externalUri(url.toString()) : url.toString();
-            await this.opts.browser.openUrl(external, prompt);
-          },
+          openAuthorizationUrl: (url) => this.opts.browser.openUrl(url.toString(), prompt),
         },
         await this.configuredDiscovery(binding),
       );
@@ -133,6 +142,7 @@ export class AuthHost {
       await this.load(binding);
       return { outcome: 'ok', message: '' };
     } catch (err) {
+      if (err instanceof SignInCancelledError) return { outcome: 'cancelled', message: err.message };
       return { outcome: 'failed', message: describe(err) };
     } finally {
       await listener.close();
