@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WasmCore } from '../core/wasmCore';
+import { AuthHost } from '../host/auth/authHost';
 import type { DiscoveryInput, NormalizeResult, Problem, ServerConfig } from '../host/config/configTypes';
 import type { Announcement, ServerAction } from '../host/engineDriver';
 import { processEnv } from '../host/config/configSession';
@@ -18,7 +19,9 @@ import { inputResolver } from './inputVariables';
 import { GatewayDefinitions, providerId } from './mcpDefinitions';
 import { Notifier, type Button, type ShownNotification } from './notifier';
 import { ServerTree } from './serverTree';
+import { SecretTokenStore } from './secretTokenStore';
 import { readSettings, type LazyMcpSettings } from './settings';
+import { SignInUi } from './signInUi';
 import { StatusBar } from './statusBar';
 
 const levels: LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -41,8 +44,12 @@ export interface LazyMcpApi {
   gatewaySessions(server: string): number;
   /** Notifications shown so far, oldest first (the smoke-test driver hides the toasts). */
   notifications(): ShownNotification[];
-  /** What the status bar item and the servers view's summary show now. */
-  ui(): { statusText: string; statusTooltip: string; treeMessage: string };
+  /** What the status bar items and the servers view's summary show now (signIn*: empty while hidden). */
+  ui(): { statusText: string; statusTooltip: string; treeMessage: string; signInText: string; signInTooltip: string };
+  /** Every URL handed to the browser (`env.openExternal`) for a sign-in, oldest first. */
+  openedUrls(): string[];
+  /** Answers the `index`th notification as if the user chose `label` (the smoke-test driver hides toasts). */
+  chooseNotification(index: number, label: string | undefined): boolean;
 }
 
 /** Palette titles of the commands that pick a server (Title Case, as in package.json). */
@@ -52,6 +59,8 @@ const commandTitles: Record<string, string> = {
   connect: 'Connect Now',
   disconnect: 'Disconnect',
   refresh: 'Refresh Catalogue',
+  'sign in to': 'Sign In',
+  'sign out of': 'Sign Out',
 };
 
 export class Controller implements vscode.Disposable {
@@ -68,7 +77,9 @@ export class Controller implements vscode.Disposable {
   private startDefinitions = false;
   private notices: string[] = [];
   private lastProblemKey = '';
-  private readonly notifier = new Notifier((action, server) => this.button(action, server));
+  private readonly notifier = new Notifier((action, announcement) => this.button(action, announcement));
+  private readonly signInUi = new SignInUi(this.notifier);
+  private readonly tokenStore: SecretTokenStore;
   private cataloguing: (() => void) | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
   private uiTimer: NodeJS.Timeout | undefined;
@@ -82,6 +93,7 @@ export class Controller implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     const discovery = this.discovery();
+    this.tokenStore = new SecretTokenStore(context.secrets);
     this.host = new LazyHost({
       core,
       discovery,
@@ -96,6 +108,11 @@ export class Controller implements vscode.Disposable {
       onConfigLoaded: (result) => this.showProblems(result, true),
       onAnnounce: (a) => this.announce(a),
       resolveTransport: inputResolver(context.secrets),
+      // Sign-in I/O (the SDK's OAuth client) with tokens in SecretStorage; the browser hooks are UI.
+      auth: new AuthHost({
+        store: this.tokenStore,
+        browser: { openUrl: (url, prompt) => this.signInUi.openUrl(url, prompt), externalUri: (url) => this.signInUi.externalUri(url) },
+      }),
       measureRss: treeRssBytes,
     });
     this.definitions = new GatewayDefinitions((server) => this.host.endpointUrl(server), this.host.gatewayToken);
@@ -113,6 +130,7 @@ export class Controller implements vscode.Disposable {
       this.view,
       this.problems,
       this.definitions,
+      this.signInUi,
       vscode.lm.registerMcpServerDefinitionProvider(providerId, this.definitions),
       this.treeView,
       // A refresh fired while the view was hidden is not replayed by VS Code: refresh on show.
@@ -143,7 +161,15 @@ export class Controller implements vscode.Disposable {
       definitionLabels: () => this.definitions.definitions.map((d) => d.name),
       gatewaySessions: (server) => this.host.gateway?.sessionsOf(server).length ?? 0,
       notifications: () => this.notifier.shown.map((n) => ({ ...n, buttons: [...n.buttons] })),
-      ui: () => ({ statusText: this.status.shown.text, statusTooltip: this.status.shown.tooltip, treeMessage: this.treeView.message ?? '' }),
+      ui: () => ({
+        statusText: this.status.shown.text,
+        statusTooltip: this.status.shown.tooltip,
+        treeMessage: this.treeView.message ?? '',
+        signInText: this.status.signInShown.text,
+        signInTooltip: this.status.signInShown.tooltip,
+      }),
+      openedUrls: () => [...this.signInUi.opened],
+      chooseNotification: (index, label) => this.notifier.choose(index, label),
     };
   }
 
@@ -261,9 +287,13 @@ export class Controller implements vscode.Disposable {
     this.notifier.announce(a);
   }
 
-  private button(action: Announcement['actions'][number], server: string | undefined): Button | undefined {
+  private button(action: Announcement['actions'][number], a: Announcement): Button | undefined {
     if (action === 'showDiagnostics') return ['Show Diagnostics', () => vscode.commands.executeCommand('lazyMcp.showDiagnostics')];
-    const source = this.snapshot().servers.find((s) => s.name === server)?.source;
+    // The announcement's `servers` are the ones its Sign in / Not now apply to.
+    const servers = a.servers ?? [];
+    if (action === 'signIn') return ['Sign in', () => servers.forEach((server) => this.host.driver.handle({ type: 'signIn', server }))];
+    if (action === 'notNow') return ['Not now', () => this.host.driver.handle({ type: 'dismissSignIn', servers })];
+    const source = this.snapshot().servers.find((s) => s.name === a.server)?.source;
     return source ? ['Open Definition', () => this.openSource(source.file, source.line, source.column)] : undefined;
   }
 
@@ -362,6 +392,7 @@ export class Controller implements vscode.Disposable {
     const t = snap.totals;
     this.treeView.message = t.servers === 0 ? 'No servers managed by Lazy MCP. Run MCP Diagnostics to see why.' : snap.summary;
     this.status.update(snap);
+    this.signInUi.update(snap);
     if (this.view.isOpen) void this.view.refresh();
     // The core counts what deserves a progress toast (automatic retries do not).
     const cataloguing = snap.totals.cataloguingShown;
@@ -397,6 +428,16 @@ export class Controller implements vscode.Disposable {
     serverCommand('lazyMcp.disableServer', 'disable', ['CATALOGUED', 'CONNECTED', 'CONNECTING', 'PENDING', 'CATALOGUING', 'FAILED', 'NEEDS_AUTH', 'DORMANT'], 'disable');
     serverCommand('lazyMcp.connectNow', 'connectNow', ['CATALOGUED', 'PENDING', 'FAILED', 'NEEDS_AUTH'], 'connect');
     serverCommand('lazyMcp.disconnect', 'disconnect', ['CONNECTED', 'CONNECTING'], 'disconnect');
+    // Sign In / Sign Out offer the servers that sign in with OAuth (the core's snapshot has `auth` for them).
+    const signsIn = (s: ServerDiagnostics): boolean => s.auth != null;
+    on('lazyMcp.signIn', async (arg?: unknown) => {
+      const server = await this.serverArg(arg, undefined, 'sign in to', signsIn);
+      if (server) this.host.driver.handle({ type: 'signIn', server });
+    });
+    on('lazyMcp.signOut', async (arg?: unknown) => {
+      const server = await this.serverArg(arg, undefined, 'sign out of', signsIn);
+      if (server) this.host.driver.handle({ type: 'signOut', server });
+    });
     on('lazyMcp.refreshCatalogue', async (arg?: unknown) => {
       // Escape cancels; "All servers" is an item of its own.
       const name = arg === undefined ? await this.pickServer(undefined, 'refresh', true) : await this.serverArg(arg, undefined, 'refresh');
@@ -421,15 +462,15 @@ export class Controller implements vscode.Disposable {
     });
   }
 
-  private async serverArg(arg: unknown, states: StateKind[] | undefined, verb: string): Promise<string | undefined> {
+  private async serverArg(arg: unknown, states: StateKind[] | undefined, verb: string, filter?: (s: ServerDiagnostics) => boolean): Promise<string | undefined> {
     if (typeof arg === 'string') return arg;
     if (arg && typeof arg === 'object' && 'name' in arg && typeof arg.name === 'string') return arg.name;
-    return (await this.pickServer(states, verb)) ?? undefined;
+    return (await this.pickServer(states, verb, false, filter)) ?? undefined;
   }
 
   /** A server name, `null` for "All servers" (only offered when `withAll`), undefined when cancelled. */
-  private async pickServer(states: StateKind[] | undefined, verb: string, withAll = false): Promise<string | null | undefined> {
-    const servers = this.snapshot().servers.filter((s) => !states || states.includes(s.state.kind));
+  private async pickServer(states: StateKind[] | undefined, verb: string, withAll = false, filter?: (s: ServerDiagnostics) => boolean): Promise<string | null | undefined> {
+    const servers = this.snapshot().servers.filter((s) => (!states || states.includes(s.state.kind)) && (!filter || filter(s)));
     if (servers.length === 0) {
       this.notifier.show('info', `Lazy MCP: no server to ${verb}.`, []);
       return undefined;
@@ -444,7 +485,7 @@ export class Controller implements vscode.Disposable {
 
   private async onAction(action: DiagnosticsAction): Promise<void> {
     const server = action.params.get('server') ?? undefined;
-    const events: Record<string, ServerAction | undefined> = { enable: 'enable', disable: 'disable', connect: 'connectNow', disconnect: 'disconnect' };
+    const events: Record<string, ServerAction | 'signIn' | 'signOut' | undefined> = { enable: 'enable', disable: 'disable', connect: 'connectNow', disconnect: 'disconnect', 'sign-in': 'signIn', 'sign-out': 'signOut' };
     if (action.verb === 'open') {
       await this.openSource(action.params.get('file') ?? '', Number(action.params.get('line') ?? 1), Number(action.params.get('column') ?? 1));
     } else if (action.verb === 'refresh') {
