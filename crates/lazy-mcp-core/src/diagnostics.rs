@@ -225,8 +225,8 @@ fn actions(
         )
     };
     let mut list = Vec::new();
-    // A server that signs in with OAuth: Sign in while it needs it, else Sign out. (Verbs are
-    // the links' host part: lower case, as URL parsing makes it.)
+    // A server that signs in with OAuth: Sign in while it needs it, else Sign out.
+    // (Verbs are lower case like the others: they are the link's host part.)
     match auth {
         Some(a) if a.needs_sign_in && !a.signing_in => list.push(link("sign-in", "Sign in")),
         Some(a) if !a.needs_sign_in => list.push(link("sign-out", "Sign out")),
