@@ -37,7 +37,7 @@ async function cli(args, opts = {}) {
 
 /** `auth login SERVER`, the consent given in the headless browser from the URL it prints. */
 async function login(server = 'guarded') {
-  const run = startCli(['auth', 'login', server, '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 90_000 });
+  const run = startCli(['auth', 'login', server, '--verbose', '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 90_000 });
   run.started.catch(() => undefined);
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no authorization URL printed\n${run.out.stderr}`)), 60_000);
@@ -58,7 +58,7 @@ async function login(server = 'guarded') {
 }
 
 async function serveClient() {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--cwd', w.ws], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--verbose', '--cwd', w.ws], env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
   const client = new Client({ name: 'cli-oauth-test', version: '1' });

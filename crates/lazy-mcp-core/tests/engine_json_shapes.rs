@@ -7,8 +7,22 @@
     clippy::panic
 )]
 
+use lazy_mcp_core::config::model::OAuthConfig;
 use lazy_mcp_core::config::model::Transport;
-use lazy_mcp_core::engine::{Effect, Endpoint, EndpointInfo, Event, LogLevel, ServerState};
+use lazy_mcp_core::engine::auth::OAuthBinding;
+use lazy_mcp_core::engine::{
+    AnnounceAction, Effect, Endpoint, EndpointInfo, Event, LogLevel, ServerState,
+};
+
+fn oauth_binding() -> OAuthBinding {
+    OAuthBinding {
+        url: "https://mcp.linear.app/mcp".into(),
+        config: OAuthConfig {
+            callback_port: Some(33418),
+            ..OAuthConfig::default()
+        },
+    }
+}
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -27,6 +41,18 @@ fn every_event_reads_from_its_documented_json() {
         json!({"type": "connectionClosed", "conn": 1, "reason": "exited", "exitCode": 1, "stderrTail": "boom"}),
         json!({"type": "connectionClosed", "conn": 1}),
         json!({"type": "httpStatus", "conn": 1, "status": 401}),
+        json!({"type": "authRequired", "conn": 1, "status": 401, "challenge": "Bearer resource_metadata=\"x\"", "hadToken": true}),
+        json!({"type": "authRequired", "conn": 1, "status": 403}),
+        json!({"type": "tokensAvailable", "server": "linear"}),
+        json!({"type": "signInFinished", "server": "linear", "outcome": "ok"}),
+        json!({"type": "signInFinished", "server": "linear", "outcome": "cancelled", "message": "m"}),
+        json!({"type": "signInFinished", "server": "linear", "outcome": "failed", "message": "m"}),
+        json!({"type": "refreshFinished", "server": "linear", "outcome": "invalidGrant"}),
+        json!({"type": "refreshFinished", "server": "linear", "outcome": "ok"}),
+        json!({"type": "refreshFinished", "server": "linear", "outcome": "failed", "message": "m"}),
+        json!({"type": "signIn", "server": "linear"}),
+        json!({"type": "signOut", "server": "linear"}),
+        json!({"type": "dismissSignIn", "servers": ["linear", "notion"]}),
         json!({"type": "timerFired", "timer": 3}),
         json!({"type": "clientMessage", "client": "c1", "endpoint": {"kind": "server", "name": "github"}, "message": "{}"}),
         json!({"type": "clientMessage", "client": "c1", "endpoint": {"kind": "aggregate"}, "message": "{}"}),
@@ -181,6 +207,45 @@ fn every_effect_writes_its_documented_json() {
                 server: "github".into(),
             },
             json!({"type": "serverRemoved", "server": "github"}),
+        ),
+        (
+            Effect::ResumeConnection { conn: 2 },
+            json!({"type": "resumeConnection", "conn": 2}),
+        ),
+        (
+            Effect::StartSignIn {
+                server: "linear".into(),
+                oauth: oauth_binding(),
+                reason: "not signed in".into(),
+                tool_name: Some("create_issue".into()),
+                scope: None,
+            },
+            json!({"type": "startSignIn", "server": "linear", "oauth": {"url": "https://mcp.linear.app/mcp", "config": {"callbackPort": 33418}}, "reason": "not signed in", "toolName": "create_issue"}),
+        ),
+        (
+            Effect::RefreshTokens {
+                server: "linear".into(),
+                oauth: oauth_binding(),
+            },
+            json!({"type": "refreshTokens", "server": "linear", "oauth": {"url": "https://mcp.linear.app/mcp", "config": {"callbackPort": 33418}}}),
+        ),
+        (
+            Effect::DeleteTokens {
+                server: "linear".into(),
+                oauth: oauth_binding(),
+                forget_client: true,
+            },
+            json!({"type": "deleteTokens", "server": "linear", "oauth": {"url": "https://mcp.linear.app/mcp", "config": {"callbackPort": 33418}}, "forgetClient": true}),
+        ),
+        (
+            Effect::Announce {
+                level: LogLevel::Warn,
+                server: None,
+                message: "2 MCP servers need you to sign in".into(),
+                actions: vec![AnnounceAction::SignIn, AnnounceAction::NotNow],
+                servers: vec!["linear".into(), "notion".into()],
+            },
+            json!({"type": "announce", "level": "warn", "message": "2 MCP servers need you to sign in", "actions": ["signIn", "notNow"], "servers": ["linear", "notion"]}),
         ),
     ];
     for (effect, expected) in cases {

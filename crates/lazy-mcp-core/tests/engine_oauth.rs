@@ -413,3 +413,33 @@ fn tokens_from_another_window_or_the_cli_catalogue_a_server_that_needed_sign_in(
     assert_eq!(sim.state("linear"), Some(ServerState::Catalogued));
     assert!(sign_in_effects(&sim).is_empty());
 }
+
+#[test]
+fn a_403_insufficient_scope_asks_for_a_sign_in_with_the_scopes_it_named() {
+    let mut sim = connected(vscode());
+    let conn = sim.conn_of("linear").unwrap();
+    sim.send(Event::AuthRequired {
+        conn,
+        status: 403,
+        challenge: Some(
+            r#"Bearer error="insufficient_scope", scope="mcp:tools mcp:admin", resource_metadata="http://x/.well-known/oauth-protected-resource""#.into(),
+        ),
+        had_token: true,
+    });
+    let started: Vec<_> = sim
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::StartSignIn { reason, scope, .. } => Some((reason.clone(), scope.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        started,
+        vec![(
+            "it needs more permissions (insufficient scope)".to_string(),
+            Some("mcp:tools mcp:admin".to_string())
+        )]
+    );
+    assert_eq!(sim.oauth.refreshes, 0, "a refresh cannot add scopes");
+}

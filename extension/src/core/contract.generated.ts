@@ -36,7 +36,12 @@ export type Effect = { "type": "open", conn: number, server: string, transport: 
  */
 oauth?: OAuthBinding | null, }
   | { "type": "resumeConnection", conn: number, }
-  | { "type": "startSignIn", server: string, oauth: OAuthBinding, reason: string, toolName?: string | null, }
+  | { "type": "startSignIn", server: string, oauth: OAuthBinding, reason: string, toolName?: string | null, 
+/**
+ * Scopes to ask for instead of the configured/advertised ones: a 403
+ * `insufficient_scope` challenge named them (step-up).
+ */
+scope?: string | null, }
   | { "type": "refreshTokens", server: string, oauth: OAuthBinding, }
   | { "type": "deleteTokens", server: string, oauth: OAuthBinding, forgetClient: boolean, }
   | { "type": "negotiated", conn: number, protocolVersion: string, }

@@ -166,7 +166,7 @@ export class EngineDriver {
       case 'resumeConnection':
         return this.connections.get(effect.conn)?.resume?.();
       case 'startSignIn':
-        return this.startSignIn(effect.server, effect.oauth, effect.reason, effect.toolName ?? undefined);
+        return this.startSignIn(effect.server, effect.oauth, effect.reason, effect.toolName ?? undefined, effect.scope ?? undefined);
       case 'refreshTokens':
         return this.refreshTokens(effect.server, effect.oauth);
       case 'deleteTokens':
@@ -221,10 +221,10 @@ export class EngineDriver {
     }
   }
 
-  private startSignIn(server: string, oauth: OAuthBinding, reason: string, toolName: string | undefined): void {
+  private startSignIn(server: string, oauth: OAuthBinding, reason: string, toolName: string | undefined, scope: string | undefined): void {
     const auth = this.deps.auth;
     const flow = auth
-      ? auth.signIn(oauth, { server, reason, ...(toolName !== undefined ? { toolName } : {}) })
+      ? auth.signIn(oauth, { server, reason, ...(toolName !== undefined ? { toolName } : {}) }, scope)
       : Promise.resolve({ outcome: 'failed' as const, message: 'this host cannot sign in' });
     this.authWork(
       server,

@@ -4,7 +4,7 @@
 // URL reaches the user's browser), asks first when the sign-in is for a waiting call (the core
 // names its tool), and shows progress until the core's snapshot says the sign-in ended.
 import * as vscode from 'vscode';
-import { SignInCancelledError } from '../host/auth/authHost';
+import { SignInCancelled } from '../host/auth/authHost';
 import type { DiagnosticsSnapshot } from '../host/snapshotTypes';
 import type { Notifier } from './notifier';
 
@@ -14,13 +14,7 @@ export interface SignInPrompt {
   toolName?: string | null;
 }
 
-/** The user closed the call-time ask without choosing "Sign in". */
-export class SignInDeclinedError extends SignInCancelledError {
-  constructor(server: string) {
-    super(`the request to sign in to '${server}' was closed`);
-    this.name = 'SignInDeclinedError';
-  }
-}
+
 
 export class SignInUi {
   /** Every URL handed to the browser, oldest first (tests count browser openings with it). */
@@ -67,10 +61,10 @@ export class SignInUi {
     this.underWay.clear();
   }
 
-  /** The call-time ask: non-modal, naming the server and the tool; resolves on "Sign in". */
+  /** The call-time ask: non-modal, naming the server and the tool; resolves on "Sign in", closing it cancels. */
   private ask(server: string, toolName: string): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.notifier.show('info', `${server} needs you to sign in to run ${toolName}`, [['Sign in', () => resolve()]], () => reject(new SignInDeclinedError(server)));
+      this.notifier.show('info', `${server} needs you to sign in to run ${toolName}`, [['Sign in', () => resolve()]], () => reject(new SignInCancelled()));
     });
   }
 

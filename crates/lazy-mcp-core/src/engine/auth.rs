@@ -83,6 +83,8 @@ pub(super) struct ServerAuth {
     signing_in: bool,
     /// Why sign-in is needed, while it is.
     needs_sign_in: Option<String>,
+    /// Scopes a 403 `insufficient_scope` challenge asked for (step-up), for the next sign-in.
+    step_up_scope: Option<String>,
 }
 
 /// Per-connection: requests held by the host after a challenge.
@@ -99,6 +101,26 @@ pub(super) struct SignInAnnouncements {
     announced: BTreeSet<String>,
     dismissed: BTreeSet<String>,
     batch: BTreeSet<String>,
+}
+
+/// One auth-param of a `WWW-Authenticate` challenge (`scope="a b"` → `a b`).
+fn challenge_param(challenge: &str, name: &str) -> Option<String> {
+    let key = format!("{name}=");
+    let mut rest = challenge;
+    while let Some(at) = rest.find(&key) {
+        let before = rest.get(..at).and_then(|b| b.chars().last());
+        let value = rest.get(at + key.len()..)?;
+        rest = value;
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue; // `xscope=` is another parameter
+        }
+        let value = match value.strip_prefix('"') {
+            Some(quoted) => quoted.split('"').next()?,
+            None => value.split([',', ' ']).next()?,
+        };
+        return (!value.is_empty()).then(|| value.to_string());
+    }
+    None
 }
 
 /// Whether `config` signs in with OAuth: a remote server without a static
@@ -146,8 +168,10 @@ impl Engine {
         conn: ConnId,
         status: u16,
         had_token: bool,
-        scope_hint: bool,
+        challenge: Option<&str>,
     ) {
+        let insufficient_scope =
+            status == 403 && challenge.is_some_and(|c| c.contains("insufficient_scope"));
         let Some(connection) = self.conns.get_mut(&conn) else {
             return;
         };
@@ -183,7 +207,11 @@ impl Engine {
             self.exposure_dirty = true;
             return;
         }
-        let reason = if status == 403 && scope_hint {
+        let reason = if insufficient_scope {
+            let scope = challenge.and_then(|c| challenge_param(c, "scope"));
+            if let Some(server) = self.servers.get_mut(&name) {
+                server.auth.step_up_scope = scope;
+            }
             "it needs more permissions (insufficient scope)".to_string()
         } else if had_token {
             "the sign-in expired or was revoked".to_string()
@@ -270,11 +298,16 @@ impl Engine {
             server.auth.signing_in = true;
         }
         self.exposure_dirty = true;
+        let scope = self
+            .servers
+            .get(name)
+            .and_then(|s| s.auth.step_up_scope.clone());
         self.effects.push(Effect::StartSignIn {
             server: name.to_string(),
             oauth,
             reason,
             tool_name: None,
+            scope,
         });
     }
 
@@ -371,7 +404,12 @@ impl Engine {
         server.auth.signing_in = false;
         self.exposure_dirty = true;
         match outcome {
-            SignInOutcome::Ok => self.on_tokens_available(name),
+            SignInOutcome::Ok => {
+                if let Some(server) = self.servers.get_mut(name) {
+                    server.auth.step_up_scope = None;
+                }
+                self.on_tokens_available(name)
+            }
             SignInOutcome::Cancelled => {
                 self.log(LogLevel::Info, Some(name), "sign-in cancelled".into());
                 self.sign_in_ended_without_tokens(name, "sign-in cancelled".into());

@@ -70,6 +70,10 @@ pub enum Effect {
         reason: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tool_name: Option<String>,
+        /// Scopes to ask for instead of the configured/advertised ones: a 403
+        /// `insufficient_scope` challenge named them (step-up).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        scope: Option<String>,
     },
     /// Refresh the stored tokens with the refresh token, non-interactively
     /// (never a browser); answer `refreshFinished`.

@@ -317,12 +317,7 @@ impl Engine {
                 status,
                 challenge,
                 had_token,
-            } => {
-                let scope_hint = challenge
-                    .as_deref()
-                    .is_some_and(|c| c.contains("insufficient_scope"));
-                self.on_auth_required(conn, status, had_token, scope_hint)
-            }
+            } => self.on_auth_required(conn, status, had_token, challenge.as_deref()),
             Event::TokensAvailable { server } => self.on_tokens_available(&server),
             Event::SignInFinished {
                 server,

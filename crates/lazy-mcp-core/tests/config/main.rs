@@ -12,6 +12,7 @@ mod discovery;
 mod errors;
 mod formats;
 mod merging;
+mod oauth;
 mod properties;
 mod redaction;
 

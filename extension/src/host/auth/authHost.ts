@@ -11,10 +11,18 @@ import { listenForRedirect, PortInUseError, type RedirectListener } from './loop
 import { loadRecord, saveRecord, SignInRequired, StoredOAuthProvider, type ServerRecord } from './storedOAuthProvider';
 import type { TokenStore } from './tokenStore';
 
+/** Thrown by `openUrl` when the user declines the prompt: the sign-in ends `cancelled`. */
+export class SignInCancelled extends Error {
+  constructor() {
+    super('sign-in cancelled');
+  }
+}
+
 export interface BrowserHooks {
   /**
-   * Show the authorization URL to the user (VS Code: `env.openExternal`; CLI: print it, open it on
-   * a desktop). Throwing `SignInCancelledError` (the user declined) ends the sign-in as cancelled.
+   * Show the authorization URL to the user (VS Code: ask non-modally naming the server and
+   * `prompt.toolName`, then `env.openExternal`; throw `SignInCancelled` when declined.
+   * CLI: print it, open it on a desktop).
    */
   openUrl(url: string, prompt: { server: string; reason: string; toolName?: string }): Promise<void>;
   /**
@@ -23,9 +31,6 @@ export interface BrowserHooks {
    */
   externalUri?(url: string): Promise<string>;
 }
-
-/** The user declined to sign in (thrown by a front end's `openUrl`). */
-export class SignInCancelledError extends Error {}
 
 export interface AuthHostOptions {
   store: TokenStore;
@@ -44,6 +49,8 @@ export interface Finished<T> {
 export class AuthHost {
   private readonly tokens = new Map<string, string | undefined>();
   private readonly signIns = new Map<string, Promise<Finished<SignInOutcome>>>();
+  /** Discovery results of the last successful sign-in or refresh per server URL (this process only): a refresh then costs one token request. */
+  private readonly discoveries = new Map<string, OAuthDiscoveryState>();
   private readonly requestTimeoutMs: number;
   private readonly signInTimeoutMs: number;
 
@@ -70,12 +77,15 @@ export class AuthHost {
   async refresh(binding: OAuthBinding): Promise<Finished<RefreshOutcome>> {
     const record = await loadRecord(this.opts.store, binding.url);
     if (record.tokens?.refresh_token === undefined) return { outcome: 'failed', message: 'no refresh token is stored' };
-    const provider = new StoredOAuthProvider(this.opts.store, binding, record, undefined, await this.configuredDiscovery(binding));
+    const cached = this.discoveries.get(binding.url) ?? (await this.configuredDiscovery(binding));
+    const provider = new StoredOAuthProvider(this.opts.store, binding, record, undefined, cached);
     try {
       await auth(provider, { serverUrl: binding.url, fetchFn: this.boundedFetch() });
+      this.remember(binding, provider);
       await this.load(binding);
       return { outcome: 'ok', message: '' };
     } catch (err) {
+      this.discoveries.delete(binding.url);
       if (provider.invalidGrant) return { outcome: 'invalidGrant', message: '' };
       if (err instanceof SignInRequired) return { outcome: 'failed', message: 'the authorization server did not renew the sign-in' };
       return { outcome: 'failed', message: describe(err) };
@@ -83,16 +93,22 @@ export class AuthHost {
   }
 
   /** One interactive sign-in per server at a time; a second request joins the first. */
-  signIn(binding: OAuthBinding, prompt: { server: string; reason: string; toolName?: string }): Promise<Finished<SignInOutcome>> {
+  signIn(binding: OAuthBinding, prompt: { server: string; reason: string; toolName?: string }, stepUpScope?: string): Promise<Finished<SignInOutcome>> {
     const running = this.signIns.get(binding.url);
     if (running) return running;
-    const flow = this.runSignIn(binding, prompt).finally(() => this.signIns.delete(binding.url));
+    const flow = this.runSignIn(binding, prompt, stepUpScope).finally(() => this.signIns.delete(binding.url));
     this.signIns.set(binding.url, flow);
     return flow;
   }
 
+  private remember(binding: OAuthBinding, provider: StoredOAuthProvider): void {
+    const state = provider.discoveryState();
+    if (state !== undefined) this.discoveries.set(binding.url, state);
+  }
+
   async deleteTokens(binding: OAuthBinding, forgetClient: boolean): Promise<void> {
     this.tokens.delete(binding.url);
+    this.discoveries.delete(binding.url);
     if (forgetClient) {
       await this.opts.store.delete(`lazy-mcp.oauth:${binding.url}`);
       return;
@@ -101,7 +117,9 @@ export class AuthHost {
     await saveRecord(this.opts.store, binding.url, { ...record, tokens: undefined });
   }
 
-  private async runSignIn(binding: OAuthBinding, prompt: { server: string; reason: string; toolName?: string }): Promise<Finished<SignInOutcome>> {
+  private async runSignIn(binding: OAuthBinding, prompt: { server: string; reason: string; toolName?: string }, stepUpScope?: string): Promise<Finished<SignInOutcome>> {
+    // A 403 `insufficient_scope` named the scopes to ask for (step-up); else the configured ones.
+    const scopes = stepUpScope !== undefined ? { scope: stepUpScope } : scope(binding);
     const before = await loadRecord(this.opts.store, binding.url);
     const port = before.callbackPort ?? binding.config.callbackPort ?? 0;
     const state = randomBytes(24).toString('base64url');
@@ -130,19 +148,21 @@ export class AuthHost {
         await this.configuredDiscovery(binding),
       );
       const fetchFn = this.boundedFetch();
-      const first = await auth(provider, { serverUrl: binding.url, fetchFn, ...scope(binding) });
+      const first = await auth(provider, { serverUrl: binding.url, fetchFn, ...scopes });
       if (first === 'AUTHORIZED') {
+        this.remember(binding, provider);
         await this.load(binding);
         return { outcome: 'ok', message: '' };
       }
       const redirect = await withTimeout(listener.result, this.signInTimeoutMs, `no answer from the browser within ${Math.round(this.signInTimeoutMs / 1000)} s`);
       if (redirect.kind === 'cancelled') return { outcome: 'cancelled', message: `the authorization server answered ${redirect.error}` };
       if (redirect.kind === 'failed') return { outcome: 'failed', message: redirect.message };
-      await auth(provider, { serverUrl: binding.url, authorizationCode: redirect.code, fetchFn, ...scope(binding) });
+      await auth(provider, { serverUrl: binding.url, authorizationCode: redirect.code, fetchFn, ...scopes });
+      this.remember(binding, provider);
       await this.load(binding);
       return { outcome: 'ok', message: '' };
     } catch (err) {
-      if (err instanceof SignInCancelledError) return { outcome: 'cancelled', message: err.message };
+      if (err instanceof SignInCancelled) return { outcome: 'cancelled', message: 'the user declined to sign in' };
       return { outcome: 'failed', message: describe(err) };
     } finally {
       await listener.close();
@@ -211,6 +231,9 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 
 /** One line, bounded; SDK errors can quote response bodies (never our tokens, which are not sent back). */
 function describe(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  return text.replace(/\s+/g, ' ').slice(0, 300);
+  const text = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ');
+  // The SDK's words for an error page that is not an OAuth error: say what the server answered.
+  const page = /^HTTP (\d+): Invalid OAuth error response:.*Raw body: (.*)$/.exec(text);
+  if (page) return `the authorization server answered HTTP ${page[1]} (${(page[2] ?? '').slice(0, 80)})`;
+  return text.slice(0, 300);
 }

@@ -29,6 +29,10 @@ export async function saveRecord(store: TokenStore, url: string, record: ServerR
   await store.set(recordKey(url), JSON.stringify(record));
 }
 
+function trimSlash(url: string): string {
+  return url.endsWith('/') ? url.slice(0, -1) : url;
+}
+
 /** Thrown by a refresh that would need the browser. */
 export class SignInRequired extends Error {
   constructor() {
@@ -137,6 +141,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    // RFC 8414 §3.3: the metadata must name the authorization server it was fetched for; the SDK
+    // does not check it. A mismatch ends the sign-in before anything is sent to that server.
+    const issuer = (state.authorizationServerMetadata as { issuer?: string } | undefined)?.issuer;
+    if (issuer !== undefined && trimSlash(issuer) !== trimSlash(String(state.authorizationServerUrl))) {
+      throw new Error(`issuer mismatch: the authorization server ${String(state.authorizationServerUrl)} sent metadata naming ${issuer}`);
+    }
     this.discovery = state;
   }
 

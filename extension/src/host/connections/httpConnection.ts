@@ -78,9 +78,8 @@ class HttpConnection implements Connection {
   ) {
     this.log = opts.log ?? (() => undefined);
     this.connectTimeoutMs = opts.connectTimeoutMs ?? 15000;
-    // A configured Authorization header wins: static credentials never use OAuth.
-    const hasAuthorization = Object.keys(transport.headers ?? {}).some((k) => k.toLowerCase() === 'authorization');
-    this.auth = hasAuthorization ? undefined : opts.auth;
+    // Given only for servers the engine signs in with OAuth (never with a static Authorization header).
+    this.auth = opts.auth;
     this.whenFinished = new Promise((resolve) => (this.resolveFinished = resolve));
     this.mode = transport.type === 'sse' ? 'legacy' : 'probing';
 
@@ -154,15 +153,30 @@ class HttpConnection implements Connection {
     }
   }
 
-  /** OAuth: a 401/403 holds the request for `resume()` instead of ending the connection. */
-  private holdForAuth(status: number, res: http.IncomingMessage, msg: Outgoing, sentToken: boolean): boolean {
+  /**
+   * OAuth: a 401/403 holds the request for `resume()` instead of ending the connection. A request
+   * sent with a token that has been replaced since (concurrent requests racing a refresh) is only
+   * sent again with the current one: its refusal says nothing about the current token.
+   */
+  private holdForAuth(status: number, res: http.IncomingMessage, msg: Outgoing, sentToken: string | undefined): boolean {
     const auth = this.auth;
     if (auth === undefined || (status !== 401 && status !== 403)) return false;
     res.resume();
     this.clearConnectTimer();
-    (this.authHeld ??= []).push(msg);
+    if (this.authHeld !== undefined) {
+      this.authHeld.push(msg);
+      return true;
+    }
+    const current = auth.token();
+    if (status === 401 && current !== undefined && current !== sentToken) {
+      this.log('debug', `http ${this.shownUrl}: a request sent with the previous token is sent again`);
+      if (this.mode === 'legacy') this.postLegacy(msg);
+      else this.postStreamable(msg);
+      return true;
+    }
+    this.authHeld = [msg];
     this.log('info', `http ${this.shownUrl}: HTTP ${status}, request held until signed in`);
-    auth.onChallenge(status, headerValue(res.headers['www-authenticate']), sentToken);
+    auth.onChallenge(status, headerValue(res.headers['www-authenticate']), sentToken !== undefined);
     return true;
   }
 
@@ -172,7 +186,7 @@ class HttpConnection implements Connection {
     const url = this.url;
     if (url === undefined) return;
     const isFirst = this.mode === 'probing';
-    const sentToken = this.auth?.token() !== undefined;
+    const sentToken = this.auth?.token();
     const req = this.request('POST', url, {
       accept: 'application/json, text/event-stream',
       'content-type': 'application/json',
@@ -366,7 +380,7 @@ class HttpConnection implements Connection {
   private postLegacy(msg: Outgoing): void {
     const endpoint = this.legacyEndpoint;
     if (endpoint === undefined) return;
-    const sentToken = this.auth?.token() !== undefined;
+    const sentToken = this.auth?.token();
     const req = this.request('POST', endpoint, { 'content-type': 'application/json' });
     req.on('response', (res) => {
       if (this.finished) return void res.resume();

@@ -1,0 +1,159 @@
+// `lazy-mcp auth login` against a real authorization server (oidc-provider, tests/fixtures/oauth)
+// that misbehaves: each fault ends with a clear error naming the server, nothing stored that
+// could be used, no retry loop, and the listener closed. Plus: a redirect that does not belong to
+// the sign-in under way, the user cancelling, the callback port in use, and two sign-ins at once.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import { once } from 'node:events';
+import path from 'node:path';
+import { approveInBrowser, denyInBrowser, startOAuthWorld } from '../fixtures/oauth/index.mjs';
+import { runCli, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
+
+let world;
+before(async () => {
+  world = await startOAuthWorld({ accessTokenTtlSec: 3600 });
+});
+after(async () => {
+  await world?.setFault(null).catch(() => undefined);
+  await world?.stop();
+});
+
+/** A fresh home (own token file) whose project configures `guarded`, optionally with an `oauth` key. */
+function freshUser(oauth) {
+  const w = tempWorld('lazy-mcp-oauth-faults-');
+  writeJson(path.join(w.ws, '.mcp.json'), { mcpServers: { guarded: { type: 'http', url: world.mcpUrl, ...(oauth ? { oauth } : {}) } } });
+  const env = { ...w.env, LAZY_MCP_NO_BROWSER: '1' };
+  const file = path.join(w.home, '.config', 'lazy-mcp', 'oauth.json');
+  const record = () => {
+    if (!fs.existsSync(file)) return undefined;
+    const text = JSON.parse(fs.readFileSync(file, 'utf8'))[`lazy-mcp.oauth:${world.mcpUrl}`];
+    return text === undefined ? undefined : JSON.parse(text);
+  };
+  return { w, env, record };
+}
+
+/** Starts `auth login guarded`; `url` resolves with the authorization URL it prints (or never). */
+function startLogin(user) {
+  const run = startCli(['auth', 'login', 'guarded', '--cwd', user.w.ws], { env: user.env, ready: /$^/, timeoutMs: 120_000 });
+  run.started.catch(() => undefined);
+  const url = new Promise((resolve) => {
+    const check = () => {
+      const m = /open this URL in a browser:\n\s+(\S+)/.exec(run.out.stderr);
+      if (m) resolve(m[1]);
+    };
+    run.child.stderr.on('data', check);
+  });
+  return { run, url };
+}
+
+async function loginFails(user) {
+  const r = await runCli(['auth', 'login', 'guarded', '--cwd', user.w.ws], { env: user.env, timeoutMs: 120_000 });
+  assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
+  assert.doesNotMatch(r.stderr, /open this URL/, 'no browser for a sign-in that cannot work');
+  assert.equal(user.record()?.tokens, undefined, 'no tokens stored');
+  return r.stderr;
+}
+
+for (const [fault, options, expected] of [
+  ['down', {}, /not signed in to 'guarded': .*sign-in failed: .*cannot be reached/],
+  ['slow', { delayMs: 60_000 }, /not signed in to 'guarded': .*sign-in failed: .*did not answer within 10000 ms/],
+  ['metadataMissing', {}, /not signed in to 'guarded': .*sign-in failed: the authorization server answered HTTP 404/],
+  ['malformedMetadata', {}, /not signed in to 'guarded': .*sign-in failed: .*JSON/],
+  ['issuerMismatch', {}, /not signed in to 'guarded': .*sign-in failed: issuer mismatch: the authorization server http:\/\/127\.0\.0\.1:\d+ sent metadata naming /],
+  ['registrationRefused', {}, /not signed in to 'guarded': .*sign-in failed: .*(regist|access_denied|403)/i],
+]) {
+  test(`authorization server fault "${fault}": a clear error, nothing stored, bounded`, async () => {
+    await world.setFault(fault, options);
+    try {
+      const started = Date.now();
+      const stderr = await loginFails(freshUser());
+      assert.match(stderr, expected);
+      assert.ok(Date.now() - started < 60_000, 'bounded by the request timeout');
+    } finally {
+      await world.setFault(null);
+    }
+  });
+}
+
+test('the token endpoint answering garbage: a clear error after consent, no tokens stored', async () => {
+  const user = freshUser();
+  const { run, url } = startLogin(user);
+  const authUrl = await url;
+  await world.setFault('tokenGarbage');
+  try {
+    await approveInBrowser(authUrl);
+    const { code } = await run.exited;
+    assert.equal(code, 1, run.out.stderr);
+    assert.match(run.out.stderr, /not signed in to 'guarded': .*sign-in failed: /);
+    assert.equal(user.record()?.tokens, undefined);
+  } finally {
+    await world.setFault(null);
+  }
+});
+
+test('the user cancels on the consent page: "sign-in cancelled", nothing stored', async () => {
+  const user = freshUser();
+  const { run, url } = startLogin(user);
+  await denyInBrowser(await url);
+  const { code } = await run.exited;
+  assert.equal(code, 1, run.out.stderr);
+  assert.match(run.out.stderr, /not signed in to 'guarded': .*sign-in cancelled/);
+  assert.equal(user.record()?.tokens, undefined);
+});
+
+test('a redirect with the wrong state is refused and changes nothing; after the sign-in no listener is left', async () => {
+  const user = freshUser();
+  const { run, url } = startLogin(user);
+  const authUrl = new URL(await url);
+  const redirect = authUrl.searchParams.get('redirect_uri');
+  const forged = await fetch(`${redirect}?code=forged-code&state=not-the-state`);
+  assert.equal(forged.status, 400);
+  assert.match(await forged.text(), /state mismatch/);
+  assert.equal(user.record()?.tokens, undefined, 'nothing stored by the forged redirect');
+  await approveInBrowser(authUrl.href);
+  const { code } = await run.exited;
+  assert.equal(code, 0, run.out.stderr);
+  assert.ok(user.record()?.tokens?.access_token);
+  // No sign-in under way: the loopback port is closed.
+  await assert.rejects(fetch(`${redirect}?code=late&state=x`), /fetch failed/);
+});
+
+test('the callback port in use: a clear error naming the port, nothing stored', async () => {
+  const blocker = http.createServer((_, res) => res.end('not lazy-mcp'));
+  blocker.listen(0, '127.0.0.1');
+  await once(blocker, 'listening');
+  const port = blocker.address().port;
+  try {
+    const stderr = await loginFails(freshUser({ callbackPort: port }));
+    assert.match(stderr, new RegExp(`callback port ${port} on 127\\.0\\.0\\.1 is in use`));
+  } finally {
+    blocker.close();
+  }
+});
+
+test('two sign-ins to the same server at once: one browser consent, both end signed in', async () => {
+  const user = freshUser();
+  // A first sign-in registers the client (and its redirect port); then the tokens are gone.
+  const first = startLogin(user);
+  await approveInBrowser(await first.url);
+  assert.equal((await first.run.exited).code, 0, first.run.out.stderr);
+  const file = path.join(user.w.home, '.config', 'lazy-mcp', 'oauth.json');
+  const all = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const key = `lazy-mcp.oauth:${world.mcpUrl}`;
+  all[key] = JSON.stringify({ ...JSON.parse(all[key]), tokens: undefined });
+  fs.writeFileSync(file, JSON.stringify(all), { mode: 0o600 });
+
+  const before = await world.counters();
+  const a = startLogin(user);
+  const b = startLogin(user);
+  const authUrl = await Promise.race([a.url, b.url]);
+  await approveInBrowser(authUrl);
+  const [ra, rb] = await Promise.all([a.run.exited, b.run.exited]);
+  assert.equal(ra.code, 0, a.run.out.stderr);
+  assert.equal(rb.code, 0, b.run.out.stderr);
+  const after = await world.counters();
+  assert.equal(after.tokens.authorization_code - before.tokens.authorization_code, 1, 'one sign-in at the AS');
+  assert.ok(user.record().tokens.access_token);
+});
