@@ -36,3 +36,18 @@ export function copyBasicWorkspace(dest) {
   fs.cpSync(BASIC_WORKSPACE, dest, { recursive: true });
   materializeWorkspace(dest);
 }
+
+/**
+ * The `oauth` phases' fixture: workspaces/oauth at `dest`, its two remote servers pointed at the
+ * runner's OAuth test worlds (`worlds.guarded`, `worlds.spare`: tests/fixtures/oauth).
+ */
+export function copyOAuthWorkspace(dest, worlds) {
+  fs.cpSync(path.join(REPO, 'tests', 'integration', 'workspaces', 'oauth'), dest, { recursive: true });
+  for (const rel of fs.readdirSync(dest, { recursive: true })) {
+    const file = path.join(dest, rel);
+    if (!fs.statSync(file).isFile()) continue;
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, text.replaceAll('@@OAUTH_GUARDED_URL@@', worlds.guarded.mcpUrl).replaceAll('@@OAUTH_SPARE_URL@@', worlds.spare.mcpUrl));
+  }
+  materializeWorkspace(dest);
+}

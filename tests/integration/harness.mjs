@@ -110,9 +110,16 @@ function descendants(root = process.pid) {
   return out;
 }
 
+/** Runner-owned processes that outlive phases (the OAuth test world); the runner ends them itself. */
+const spared = new Set();
+export function spareFromCleanup(pid) {
+  spared.add(pid);
+}
+
 export async function endEverything() {
   await Promise.all([...groups.keys()].map((g) => endGroup(g)));
   for (const pid of descendants()) {
+    if (spared.has(pid)) continue;
     try {
       process.kill(pid, 'SIGKILL');
     } catch {

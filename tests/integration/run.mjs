@@ -2,7 +2,7 @@
 // VS Code integration-test runner for Lazy MCP.
 //
 //   node tests/integration/run.mjs [--vsix path/to/lazy-mcp-X.vsix] [--extension-dev-path DIR]
-//                                  [--vscode 1.139.1,1.103.2] [--keep]
+//                                  [--vscode 1.139.1,1.103.2] [--phases dev,warm,...] [--keep]
 //
 // Runs tests/integration/suite/index.cjs (the @vscode/test-electron contract:
 // extensionDevelopmentPath + an extensionTestsPath module exporting run()) inside a real VS Code:
@@ -17,7 +17,8 @@
 // Last line: `integration: N passed, N failed`. Exit code 0 only if every phase ran, no test
 // failed and at least one test passed. See tests/integration/README.md.
 
-import { copyBasicWorkspace, copyUntrustedFixture } from './fixtureWorkspace.mjs';
+import { copyBasicWorkspace, copyOAuthWorkspace, copyUntrustedFixture } from './fixtureWorkspace.mjs';
+import { startOAuthWorld } from '../fixtures/oauth/index.mjs';
 import {
   HARNESS,
   HERE,
@@ -25,10 +26,12 @@ import {
   RunnerError,
   VERBOSE,
   endEverything,
+  freePort,
   mkdirs,
   runPhaseDesktop,
   runPhaseHeadless,
   say,
+  spareFromCleanup,
   tail,
 } from './harness.mjs';
 import fs from 'node:fs';
@@ -102,6 +105,36 @@ const untrustedPhase = {
   userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' },
   maxDialogs: 0,
 };
+/**
+ * Issue 14: remote servers behind OAuth, against the real test world (tests/fixtures/oauth/: an
+ * oidc-provider authorization server + protected MCP servers) that the runner starts once and
+ * keeps across both phases, so `oauth-warm` restarts VS Code on the same server URLs. The tests
+ * are `oauth/*.test.cjs`. The browser profile and the page's origin (port) are kept too, so
+ * whatever VS Code keeps in browser storage survives the restart as it does for a user.
+ * No dialog may be requested: every sign-in prompt is non-modal.
+ */
+const oauthPhases = [
+  { phase: 'oauth', oauth: true, testsPath: path.join(HERE, 'oauth', 'index.cjs'), maxDialogs: 0 },
+  { phase: 'oauth-warm', oauth: true, reuse: 'oauth', testsPath: path.join(HERE, 'oauth', 'index.cjs'), maxDialogs: 0 },
+];
+
+/**
+ * Per VS Code version, two independent worlds (two servers needing sign-in, fresh counters):
+ * started on first use, ended by the runner.
+ */
+const oauthWorlds = {};
+async function ensureOAuthWorlds(vscodeVersion) {
+  if (!oauthWorlds[vscodeVersion]) {
+    const worlds = (oauthWorlds[vscodeVersion] = {});
+    for (const name of ['guarded', 'spare']) {
+      worlds[name] = await startOAuthWorld();
+      spareFromCleanup(worlds[name].pid);
+      say(`oauth: test world '${name}' for VS Code ${vscodeVersion}: authorization server ${worlds[name].issuer}, MCP server ${worlds[name].mcpUrl}`);
+    }
+  }
+  return oauthWorlds[vscodeVersion];
+}
+
 const DIALOG_REQUESTED = 'DialogService: Dialog requested during smoke test.';
 
 /** Dialogs VS Code was asked to show during a headless phase (0 when there is no log). */
@@ -115,7 +148,7 @@ function dialogsRequested(phaseDir) {
 
 // ---------------------------------------------------------------------------------------------
 
-const USAGE = 'usage: node tests/integration/run.mjs [--vsix FILE.vsix] [--extension-dev-path DIR] [--vscode VERSION[,VERSION]] [--keep]';
+const USAGE = 'usage: node tests/integration/run.mjs [--vsix FILE.vsix] [--extension-dev-path DIR] [--vscode VERSION[,VERSION]] [--phases PHASE[,PHASE]] [--keep]';
 
 async function main() {
   let values;
@@ -125,6 +158,7 @@ async function main() {
         vsix: { type: 'string' },
         'extension-dev-path': { type: 'string' },
         vscode: { type: 'string', default: process.env.LAZY_MCP_ITEST_VSCODE },
+        phases: { type: 'string', default: process.env.LAZY_MCP_ITEST_PHASES },
         keep: { type: 'boolean', default: process.env.LAZY_MCP_ITEST_KEEP === '1' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -182,13 +216,22 @@ async function main() {
   // warm: VS Code restarted on the dev phase's state and workspace (a persisted catalogue).
   const phases = [{ phase: 'dev', devPath, screenshot: path.join(REPO, 'artifacts', 'screenshots', 'mcp-diagnostics.png') }, { phase: 'warm', devPath, reuse: 'dev' }];
   phases.push({ ...untrustedPhase, devPath });
+  phases.push(...oauthPhases.map((p) => ({ ...p, devPath })));
   if (vsix) phases.push({ phase: 'vsix', devPath: HARNESS, vsix });
+  if (values.phases) {
+    // Only these phases (a reused phase must be listed too, e.g. oauth,oauth-warm).
+    const wanted = new Set(values.phases.split(',').map((w) => w.trim()));
+    const unknown = [...wanted].filter((w) => !phases.some((p) => p.phase === w));
+    if (unknown.length) throw new RunnerError(`unknown phase(s) ${unknown.join(', ')}; known: ${phases.map((p) => p.phase).join(', ')}`);
+    phases.splice(0, phases.length, ...phases.filter((p) => wanted.has(p.phase)));
+  }
   // every phase on every VS Code version (the screenshot from the newest only); a run's state and
   // workspace are keyed by version/phase so `reuse` stays within one version
   const runs = versions.flatMap((vscode) => phases.map((p) => ({ ...p, vscode, screenshot: toolsOf[vscode]?.newest === false ? undefined : p.screenshot })));
   const perVersion = Object.fromEntries(versions.map((v) => [v, { passes: 0, failures: 0, ms: 0 }]));
   const stateDirs = {};
   const workspaces = {};
+  const ports = {};
   let passes = 0;
   let failures = 0;
   let ok = true;
@@ -204,8 +247,19 @@ async function main() {
     const stateDir = p.reuse ? stateDirs[key(p.reuse)] : phaseDir;
     // a fresh copy of the fixture per phase (tests may edit it freely), unless reused
     const workspace = p.reuse ? workspaces[key(p.reuse)] : path.join(phaseDir, 'workspace');
+    let phaseEnv = testEnv;
+    if (p.oauth) {
+      const worlds = await ensureOAuthWorlds(p.vscode);
+      phaseEnv = { ...testEnv, LAZY_MCP_TEST_OAUTH: JSON.stringify(Object.fromEntries(Object.entries(worlds).map(([n, w]) => [n, w.info]))) };
+      // One browser profile and page origin for the pair (see oauthPhases).
+      const shared = path.join(runDir, p.vscode, 'oauth-browser');
+      p.profileDir = path.join(shared, 'profile');
+      p.port = (p.reuse && ports[key(p.reuse)]) || (await freePort());
+      ports[key(p.phase)] = p.port;
+    }
     if (!p.reuse) {
       if (p.fixture) p.fixture(workspace, phaseDir);
+      else if (p.oauth) copyOAuthWorkspace(workspace, oauthWorlds[p.vscode]);
       else copyBasicWorkspace(workspace);
     }
     stateDirs[key(p.phase)] = stateDir;
@@ -215,8 +269,8 @@ async function main() {
     let r;
     try {
       r = desktop
-        ? await runPhaseDesktop({ ...p, executable: desktop, workspace, phaseDir, stateDir, testEnv })
-        : await runPhaseHeadless({ ...p, tools, workspace, phaseDir, stateDir, testEnv });
+        ? await runPhaseDesktop({ ...p, executable: desktop, workspace, phaseDir, stateDir, testEnv: phaseEnv })
+        : await runPhaseHeadless({ ...p, tools, workspace, phaseDir, stateDir, testEnv: phaseEnv });
     } catch (err) {
       if (interrupted) await new Promise(() => {}); // the signal handler ends the run
       const msg = err instanceof RunnerError || !VERBOSE ? err?.message ?? String(err) : err?.stack;
@@ -261,6 +315,7 @@ async function main() {
     if (!phaseOk) printExtensionLogs(p.phase, phaseDir);
     say(`${p.phase}: VS Code ${p.vscode}: ${r.passes} passed, ${r.failures} failed, exit code ${r.code}, ${secs} s${phaseOk ? '' : ' (FAILED)'}`);
   }
+  for (const worlds of Object.values(oauthWorlds)) for (const world of Object.values(worlds)) await world.stop();
   for (const [v, t] of Object.entries(perVersion)) say(`VS Code ${v}: ${t.passes} passed, ${t.failures} failed, ${(t.ms / 1000).toFixed(1)} s`);
   if (passes === 0) ok = false;
   if (ok && !values.keep) fs.rmSync(runDir, { recursive: true, force: true });

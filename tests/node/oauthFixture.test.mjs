@@ -221,3 +221,22 @@ test('stop() ends the world: both ports refuse connections afterwards', { timeou
   await assert.rejects(fetch(`${world.issuer}/.well-known/openid-configuration`), /fetch failed/);
   await assert.rejects(fetch(world.mcpUrl, { method: 'POST' }), /fetch failed/);
 });
+
+test('remoteProxy: a redirect to a remote window port-proxy URL (/proxy/PORT/...) reaches the loopback listener', { timeout: 120_000 }, async (t) => {
+  const world = await startOAuthWorld();
+  t.after(() => world.stop());
+  const callback = await startCallbackListener();
+  t.after(() => callback.close());
+  // What vscode.env.asExternalUri gives in a web/remote window: the workbench server's proxy path.
+  // (The workbench server here is played by the MCP server's port: the browser never reaches it.)
+  const port = new URL(callback.redirectUrl).port;
+  const proxied = `http://127.0.0.1:${new URL(world.mcpUrl).port}/proxy/${port}/callback`;
+  const provider = memoryProvider(proxied);
+  assert.equal(await auth(provider, { serverUrl: world.mcpUrl }), 'REDIRECT');
+  const landed = callback.next();
+  const callbackUrl = await approveInBrowser(provider.saved.authorizationUrls[0], { remoteProxy: true });
+  assert.ok(callbackUrl.startsWith(`${proxied}?`));
+  const params = await landed;
+  assert.equal(params.get('state'), provider.saved.state);
+  assert.equal(await auth(provider, { serverUrl: world.mcpUrl, authorizationCode: params.get('code') }), 'AUTHORIZED');
+});

@@ -57,5 +57,8 @@ test('each server offers in the tree exactly the actions its snapshot allows', a
   assert.deepEqual(menusFor(contextValue(['connect', 'disable', 'refresh'])), ['lazyMcp.connectNow', 'lazyMcp.disableServer', 'lazyMcp.refreshCatalogue']);
   // `connect` must not match inside `disconnect`, nor `enable` inside another word.
   assert.deepEqual(menusFor(contextValue(['disconnect', 'disable', 'refresh'])), ['lazyMcp.disableServer', 'lazyMcp.disconnect', 'lazyMcp.refreshCatalogue']);
+  // An OAuth server: Sign In (inline and in the context menu) while it needs it, else Sign Out.
+  assert.deepEqual(menusFor(contextValue(['signIn', 'connect', 'disable', 'refresh'])), ['lazyMcp.connectNow', 'lazyMcp.disableServer', 'lazyMcp.refreshCatalogue', 'lazyMcp.signIn', 'lazyMcp.signIn']);
+  assert.deepEqual(menusFor(contextValue(['signOut', 'disconnect', 'disable', 'refresh'])), ['lazyMcp.disableServer', 'lazyMcp.disconnect', 'lazyMcp.refreshCatalogue', 'lazyMcp.signOut']);
   fs.rmSync(root, { recursive: true, force: true });
 });

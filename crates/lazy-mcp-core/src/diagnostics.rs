@@ -241,13 +241,10 @@ fn actions(name: &str, allowed: &[ServerAction]) -> String {
     allowed
         .iter()
         .map(|action| {
-            let verb = action.as_str();
-            let mut label = verb.to_string();
-            if let Some(first) = label.get_mut(0..1) {
-                first.make_ascii_uppercase();
-            }
             format!(
-                "[{label}](lazy-mcp://{verb}?server={})",
+                "[{}](lazy-mcp://{}?server={})",
+                action.label(),
+                action.link_verb(),
                 percent_encode(name)
             )
         })
@@ -583,6 +580,42 @@ mod tests {
         assert!(report.contains("`npx -y server-github`"));
         assert!(report.contains("GITHUB_TOKEN="));
         assert!(!report.contains("ghp_supersecretvalue"), "{report}");
+    }
+
+    #[test]
+    fn oauth_servers_get_sign_in_or_sign_out_links() {
+        let auth = |needs_sign_in: bool, signing_in: bool| crate::engine::auth::AuthSnapshot {
+            needs_sign_in,
+            reason: None,
+            next_step: None,
+            signing_in,
+            refreshing: false,
+        };
+        use crate::engine::server_actions::allowed_actions;
+        use crate::engine::ServerState;
+        let links =
+            |name: &str, state: ServerState, a: Option<crate::engine::auth::AuthSnapshot>| {
+                actions(name, &allowed_actions(&state, a.as_ref()))
+            };
+        let needs = links(
+            "linear app",
+            ServerState::NeedsAuth,
+            Some(auth(true, false)),
+        );
+        assert!(
+            needs.starts_with("[Sign in](lazy-mcp://sign-in?server=linear%20app) · "),
+            "{needs}"
+        );
+        assert!(!needs.contains("sign-out"), "{needs}");
+        let signed_in = links("linear", ServerState::Catalogued, Some(auth(false, false)));
+        assert!(
+            signed_in.contains("[Sign out](lazy-mcp://sign-out?server=linear)"),
+            "{signed_in}"
+        );
+        let under_way = links("linear", ServerState::NeedsAuth, Some(auth(true, true)));
+        assert!(!under_way.contains("Sign in"), "{under_way}");
+        let plain = links("memory", ServerState::Catalogued, None);
+        assert!(!plain.contains("Sign"), "{plain}");
     }
 
     #[test]

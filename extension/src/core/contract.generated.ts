@@ -299,7 +299,7 @@ metaToolTokens: number, loadedTools: number, };
 
 export type Era = "legacy" | "modern";
 
-export type ServerAction = "enable" | "disable" | "connect" | "disconnect" | "refresh";
+export type ServerAction = "enable" | "disable" | "connect" | "disconnect" | "refresh" | "signIn" | "signOut";
 
 export type Progress = "busy" | "ready" | "failed" | "off";
 

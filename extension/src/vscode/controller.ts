@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WasmCore } from '../core/wasmCore';
+import { AuthHost } from '../host/auth/authHost';
 import type { Presentation, PresentationInput, ServerAction } from '../core/contract.generated';
 import type { ConfigReport, DiscoveryInput, HostPolicy } from '../host/config/configTypes';
 import type { Announcement, EngineEvent } from '../host/engineDriver';
@@ -19,7 +20,9 @@ import { inputResolver } from './inputVariables';
 import { GatewayDefinitions, providerId } from './mcpDefinitions';
 import { Notifier, type Button, type ShownNotification } from './notifier';
 import { ServerTree } from './serverTree';
+import { SecretTokenStore } from './secretTokenStore';
 import { readSettings, type LazyMcpSettings } from './settings';
+import { SignInUi } from './signInUi';
 import { StatusBar } from './statusBar';
 
 const levels: LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -36,8 +39,12 @@ export interface LazyMcpApi {
   gatewaySessions(server: string): number;
   /** Notifications shown so far, oldest first (the smoke-test driver hides the toasts). */
   notifications(): ShownNotification[];
-  /** What the status bar item and the servers view's summary show now. */
-  ui(): { statusText: string; statusTooltip: string; treeMessage: string };
+  /** What the status bar items and the servers view's summary show now (signIn*: empty while hidden). */
+  ui(): { statusText: string; statusTooltip: string; treeMessage: string; signInText: string; signInTooltip: string };
+  /** Every URL handed to the browser (`env.openExternal`) for a sign-in, oldest first. */
+  openedUrls(): string[];
+  /** Answers the `index`th notification as if the user chose `label` (the smoke-test driver hides toasts). */
+  chooseNotification(index: number, label: string | undefined): boolean;
 }
 
 /** Palette titles of the commands that pick a server (Title Case, as in package.json). */
@@ -47,6 +54,8 @@ const commandTitles: Record<ServerAction, string> = {
   connect: 'Connect Now',
   disconnect: 'Disconnect',
   refresh: 'Refresh Catalogue',
+  signIn: 'Sign In',
+  signOut: 'Sign Out',
 };
 
 export class Controller implements vscode.Disposable {
@@ -59,7 +68,9 @@ export class Controller implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private settings: LazyMcpSettings = readSettings();
   private lastProblemKey = '';
-  private readonly notifier = new Notifier((action, server) => this.button(action, server));
+  private readonly notifier = new Notifier((action, announcement) => this.button(action, announcement));
+  private readonly signInUi = new SignInUi(this.notifier);
+  private readonly tokenStore: SecretTokenStore;
   private cataloguing: (() => void) | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
   private uiTimer: NodeJS.Timeout | undefined;
@@ -73,6 +84,7 @@ export class Controller implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     const discovery = this.discovery();
+    this.tokenStore = new SecretTokenStore(context.secrets);
     this.host = new LazyHost({
       core,
       discovery,
@@ -87,6 +99,11 @@ export class Controller implements vscode.Disposable {
       onConfigLoaded: (result) => this.showProblems(result, true),
       onAnnounce: (a) => this.announce(a),
       resolveTransport: inputResolver(context.secrets),
+      // Sign-in I/O (the SDK's OAuth client) with tokens in SecretStorage; the browser hooks are UI.
+      auth: new AuthHost({
+        store: this.tokenStore,
+        browser: { openUrl: (url, prompt) => this.signInUi.openUrl(url, prompt), externalUri: (url) => this.signInUi.externalUri(url) },
+      }),
       measureRss: treeRssBytes,
     });
     this.definitions = new GatewayDefinitions((server) => this.host.endpointUrl(server), this.host.gatewayToken);
@@ -104,6 +121,7 @@ export class Controller implements vscode.Disposable {
       this.view,
       this.problems,
       this.definitions,
+      this.signInUi,
       vscode.lm.registerMcpServerDefinitionProvider(providerId, this.definitions),
       this.treeView,
       // A refresh fired while the view was hidden is not replayed by VS Code: refresh on show.
@@ -134,7 +152,15 @@ export class Controller implements vscode.Disposable {
       definitionLabels: () => this.definitions.definitions.map((d) => d.name),
       gatewaySessions: (server) => this.host.gateway?.sessionsOf(server).length ?? 0,
       notifications: () => this.notifier.shown.map((n) => ({ ...n, buttons: [...n.buttons] })),
-      ui: () => ({ statusText: this.status.shown.text, statusTooltip: this.status.shown.tooltip, treeMessage: this.treeView.message ?? '' }),
+      ui: () => ({
+        statusText: this.status.shown.text,
+        statusTooltip: this.status.shown.tooltip,
+        treeMessage: this.treeView.message ?? '',
+        signInText: this.status.signInShown.text,
+        signInTooltip: this.status.signInShown.tooltip,
+      }),
+      openedUrls: () => [...this.signInUi.opened],
+      chooseNotification: (index, label) => this.notifier.choose(index, label),
     };
   }
 
@@ -243,9 +269,13 @@ export class Controller implements vscode.Disposable {
     this.notifier.announce(a);
   }
 
-  private button(action: Announcement['actions'][number], server: string | undefined): Button | undefined {
+  private button(action: Announcement['actions'][number], a: Announcement): Button | undefined {
     if (action === 'showDiagnostics') return ['Show Diagnostics', () => vscode.commands.executeCommand('lazyMcp.showDiagnostics')];
-    const source = this.snapshot().servers.find((s) => s.name === server)?.source;
+    // The announcement's `servers` are the ones its Sign in / Not now apply to.
+    const servers = a.servers ?? [];
+    if (action === 'signIn') return ['Sign in', () => servers.forEach((server) => this.host.driver.handle({ type: 'signIn', server }))];
+    if (action === 'notNow') return ['Not now', () => this.host.driver.handle({ type: 'dismissSignIn', servers })];
+    const source = this.snapshot().servers.find((s) => s.name === a.server)?.source;
     return source ? ['Open Definition', () => this.openSource(source.file, source.line, source.column)] : undefined;
   }
 
@@ -344,6 +374,7 @@ export class Controller implements vscode.Disposable {
     const t = snap.totals;
     this.treeView.message = t.servers === 0 ? 'No servers managed by Lazy MCP. Run MCP Diagnostics to see why.' : snap.summary;
     this.status.update(snap);
+    this.signInUi.update(snap);
     if (this.view.isOpen) void this.view.refresh();
     // The core counts what deserves a progress toast (automatic retries do not).
     const cataloguing = snap.totals.cataloguingShown;
@@ -380,6 +411,8 @@ export class Controller implements vscode.Disposable {
     serverCommand('lazyMcp.disableServer', 'disable');
     serverCommand('lazyMcp.connectNow', 'connect');
     serverCommand('lazyMcp.disconnect', 'disconnect');
+    serverCommand('lazyMcp.signIn', 'signIn');
+    serverCommand('lazyMcp.signOut', 'signOut');
     on('lazyMcp.refreshCatalogue', async (arg?: unknown) => {
       // Escape cancels; "All servers" is an item of its own.
       const name = arg === undefined ? await this.pickServer('refresh', true) : await this.serverArg(arg, 'refresh');
@@ -432,7 +465,8 @@ export class Controller implements vscode.Disposable {
       await this.openSource(action.params.get('file') ?? '', Number(action.params.get('line') ?? 1), Number(action.params.get('column') ?? 1));
       return;
     }
-    const event = server ? (actionEvents as Partial<Record<string, (server: string) => EngineEvent>>)[action.verb]?.(server) : undefined;
+    const verb = linkVerbs[action.verb] ?? action.verb;
+    const event = server ? (actionEvents as Partial<Record<string, (server: string) => EngineEvent>>)[verb]?.(server) : undefined;
     if (event) this.host.driver.handle(event);
   }
 
@@ -450,7 +484,12 @@ const actionEvents: Record<ServerAction, (server: string) => EngineEvent> = {
   connect: (server) => ({ type: 'connectNow', server }),
   disconnect: (server) => ({ type: 'disconnect', server }),
   refresh: (server) => ({ type: 'refreshCatalogue', server, recatalogue: true }),
+  signIn: (server) => ({ type: 'signIn', server }),
+  signOut: (server) => ({ type: 'signOut', server }),
 };
+
+/** Diagnostics link verbs are a URL's host part, so lower case (ServerAction::link_verb in the core). */
+const linkVerbs: Record<string, ServerAction> = { 'sign-in': 'signIn', 'sign-out': 'signOut' };
 
 /**
  * One catalogue per set of workspace folders, in global storage: workspace storage

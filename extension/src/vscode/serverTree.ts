@@ -41,9 +41,15 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const indexed = s.exposedAs === 'index' ? ` · in the tool index${s.loadedTools.length ? `, ${s.loadedTools.length} loaded` : ''}` : '';
     const retry = retryText(s, Date.now());
-    item.description = `${s.stateLabel}${retry ? ` (${retry})` : ''} · ${s.tools} tools${indexed}`;
+    const signIn = signInText(s);
+    item.description = `${s.stateLabel}${retry ? ` (${retry})` : ''}${signIn ? ` · ${signIn}` : ''} · ${s.tools} tools${indexed}`;
     item.tooltip = new vscode.MarkdownString(
-      [`**${s.name}** — ${s.stateLabel}${retry ? ` (${retry})` : ''}`, `${s.transport} · ${s.source.file}:${s.source.line}`, s.lastError ? `Last error: ${s.lastError}` : '']
+      [
+        `**${s.name}** — ${s.stateLabel}${retry ? ` (${retry})` : ''}`,
+        `${s.transport} · ${s.source.file}:${s.source.line}`,
+        s.auth?.needsSignIn ? `Sign-in needed (${s.auth.reason ?? 'not signed in'}): ${s.auth.nextStep ?? ''}` : '',
+        s.lastError ? `Last error: ${s.lastError}` : '',
+      ]
         .filter(Boolean)
         .join('\n\n'),
     );
@@ -57,4 +63,12 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
     clearInterval(this.countdown);
     this.changed.dispose();
   }
+}
+
+/** The sign-in part of a server's row, as the core's snapshot states it. */
+function signInText(s: ServerDiagnostics): string {
+  if (!s.auth) return '';
+  if (s.auth.signingIn) return 'signing in…';
+  if (s.auth.refreshing) return 'refreshing sign-in…';
+  return s.auth.needsSignIn ? 'sign-in needed' : '';
 }

@@ -4,12 +4,17 @@ import type { DiagnosticsSnapshot } from '../host/snapshotTypes';
 
 export class StatusBar {
   private readonly item = vscode.window.createStatusBarItem('lazyMcp.status', vscode.StatusBarAlignment.Right, 100);
+  /** Shown only while servers need sign-in (or one is under way): click to sign in. */
+  private readonly signIn = vscode.window.createStatusBarItem('lazyMcp.signIn', vscode.StatusBarAlignment.Right, 99);
+  private signInVisible = false;
 
   constructor() {
     this.item.name = 'Lazy MCP';
     this.item.command = 'lazyMcp.showDiagnostics';
     this.item.text = '$(plug) MCP';
     this.item.show();
+    this.signIn.name = 'Lazy MCP Sign-in';
+    this.signIn.command = 'lazyMcp.signIn';
   }
 
   /** "connected/enabled": disabled and dormant servers are not counted as ones that could run. */
@@ -21,6 +26,31 @@ export class StatusBar {
       `Lazy MCP: ${t.connected} of ${t.enabled} enabled server${t.enabled === 1 ? '' : 's'} connected (running now)` +
       `${problems > 0 ? `, ${problems} with a problem` : ''}.\n${s.summary}. ${t.tools} tools exposed.\nClick for MCP Diagnostics.`;
     this.item.backgroundColor = problems > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.updateSignIn(s);
+  }
+
+  private updateSignIn(s: DiagnosticsSnapshot): void {
+    const needing = s.servers.filter((x) => x.auth?.needsSignIn && !x.auth.signingIn).map((x) => x.name);
+    const signingIn = s.servers.filter((x) => x.auth?.signingIn).map((x) => x.name);
+    this.signInVisible = needing.length > 0 || signingIn.length > 0;
+    if (!this.signInVisible) {
+      this.signIn.hide();
+      return;
+    }
+    this.signIn.text = signingIn.length > 0 ? `$(sync~spin) Signing in${needing.length ? ` $(key) ${needing.length}` : ''}` : `$(key) Sign in (${needing.length})`;
+    this.signIn.tooltip = [
+      needing.length ? `Lazy MCP: ${needing.join(', ')} need${needing.length === 1 ? 's' : ''} you to sign in. Click to sign in.` : '',
+      signingIn.length ? `Signing in to ${signingIn.join(', ')}: finish in your browser.` : '',
+    ]
+      .filter(Boolean)
+      .join('\n');
+    this.signIn.show();
+  }
+
+  /** What the sign-in item shows now (for tests); empty while hidden. */
+  get signInShown(): { text: string; tooltip: string } {
+    if (!this.signInVisible) return { text: '', tooltip: '' };
+    return { text: this.signIn.text, tooltip: typeof this.signIn.tooltip === 'string' ? this.signIn.tooltip : '' };
   }
 
   /** What the item shows now (for tests). */
@@ -30,5 +60,6 @@ export class StatusBar {
 
   dispose(): void {
     this.item.dispose();
+    this.signIn.dispose();
   }
 }

@@ -91,12 +91,13 @@ if (phase === 'warm') {
           (text) => {
             const config = JSON.parse(text);
             config.mcp.broken = { type: 'local', command: [path.join(workspace, 'no-such-mcp-server')] };
-            config.mcp.needsauth = { type: 'remote', url: `http://127.0.0.1:${auth.address().port}/mcp` };
+            // Static credentials the server refuses (a remote server without any would sign in with OAuth).
+            config.mcp.needsauth = { type: 'remote', url: `http://127.0.0.1:${auth.address().port}/mcp`, headers: { Authorization: 'Bearer refused-token' } };
             return JSON.stringify(config, null, 2);
           },
           async () => {
             await waitFor('broken FAILED and needsauth NEEDS AUTH', () => stateOf(lazy, 'broken') === 'FAILED' && stateOf(lazy, 'needsauth') === 'NEEDS_AUTH');
-            // #4: no promise of a sign-in flow; how to configure a token instead.
+            // #4: static credentials refused: no promise of a sign-in flow; how to configure a token instead.
             const needsAuth = lazy.snapshot().servers.find((s) => s.name === 'needsauth');
             assert.doesNotMatch(needsAuth.lastError, /to sign in/);
             assert.match(needsAuth.lastError, /requires authentication \(HTTP 401\)/);

@@ -223,7 +223,7 @@ impl Engine {
                 transport: transport_kind(&server.config.transport).into(),
                 state: server.state.clone(),
                 state_label: server.state.label().into(),
-                actions: allowed_actions(&server.state),
+                actions: allowed_actions(&server.state, self.auth_snapshot(name).as_ref()),
                 progress: progress(&server.state),
                 state_since_ms: server.state_since_ms,
                 background: server.background,

@@ -3,11 +3,12 @@
 //! Diagnostics links and the CLI render the same answer instead of each
 //! deciding from the state.
 
+use super::auth::AuthSnapshot;
 use super::ServerState;
 use serde::{Deserialize, Serialize};
 
 /// A user action on one server; each maps to one event (`enable`, `disable`,
-/// `connectNow`, `disconnect`, `refreshCatalogue`).
+/// `connectNow`, `disconnect`, `refreshCatalogue`, `signIn`, `signOut`).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -17,6 +18,10 @@ pub enum ServerAction {
     Connect,
     Disconnect,
     Refresh,
+    /// A server that signs in with OAuth and needs it now.
+    SignIn,
+    /// A server that signs in with OAuth and is signed in.
+    SignOut,
 }
 
 impl ServerAction {
@@ -27,6 +32,31 @@ impl ServerAction {
             ServerAction::Connect => "connect",
             ServerAction::Disconnect => "disconnect",
             ServerAction::Refresh => "refresh",
+            ServerAction::SignIn => "signIn",
+            ServerAction::SignOut => "signOut",
+        }
+    }
+
+    /// The verb of a Diagnostics link (`lazy-mcp://verb?server=…`): lower case,
+    /// since it is the link's host part.
+    pub fn link_verb(self) -> &'static str {
+        match self {
+            ServerAction::SignIn => "sign-in",
+            ServerAction::SignOut => "sign-out",
+            other => other.as_str(),
+        }
+    }
+
+    /// What a link or button says.
+    pub fn label(self) -> &'static str {
+        match self {
+            ServerAction::Enable => "Enable",
+            ServerAction::Disable => "Disable",
+            ServerAction::Connect => "Connect",
+            ServerAction::Disconnect => "Disconnect",
+            ServerAction::Refresh => "Refresh",
+            ServerAction::SignIn => "Sign in",
+            ServerAction::SignOut => "Sign out",
         }
     }
 }
@@ -46,8 +76,20 @@ pub enum Progress {
     Off,
 }
 
-/// The actions the state allows now, in menu order.
-pub fn allowed_actions(state: &ServerState) -> Vec<ServerAction> {
+/// The actions the state (and, for an OAuth server, its sign-in) allows now, in menu order.
+pub fn allowed_actions(state: &ServerState, auth: Option<&AuthSnapshot>) -> Vec<ServerAction> {
+    use ServerAction::*;
+    let sign_in = match auth {
+        Some(a) if a.needs_sign_in && !a.signing_in => Some(SignIn),
+        Some(a) if !a.needs_sign_in => Some(SignOut),
+        _ => None, // no OAuth, or a sign-in under way
+    };
+    let mut actions: Vec<ServerAction> = sign_in.into_iter().collect();
+    actions.extend(by_state(state));
+    actions
+}
+
+fn by_state(state: &ServerState) -> Vec<ServerAction> {
     use ServerAction::*;
     match state {
         ServerState::Disabled => vec![Enable, Refresh],
@@ -91,7 +133,7 @@ mod tests {
             ServerState::NeedsAuth,
         ];
         for state in &states {
-            let actions = allowed_actions(state);
+            let actions = allowed_actions(state, None);
             assert!(actions.contains(&ServerAction::Refresh), "{state:?}");
             assert_eq!(
                 actions.contains(&ServerAction::Enable),
@@ -109,5 +151,25 @@ mod tests {
                 "{state:?}"
             );
         }
+    }
+
+    #[test]
+    fn an_oauth_server_offers_sign_in_while_it_needs_it_else_sign_out() {
+        let auth = |needs_sign_in, signing_in| AuthSnapshot {
+            needs_sign_in,
+            reason: None,
+            next_step: None,
+            signing_in,
+            refreshing: false,
+        };
+        let state = ServerState::NeedsAuth;
+        let first = |a: Option<&AuthSnapshot>| allowed_actions(&state, a).first().copied();
+        assert_eq!(first(Some(&auth(true, false))), Some(ServerAction::SignIn));
+        assert_eq!(
+            first(Some(&auth(false, false))),
+            Some(ServerAction::SignOut)
+        );
+        assert_eq!(first(Some(&auth(true, true))), Some(ServerAction::Connect));
+        assert_eq!(first(None), Some(ServerAction::Connect));
     }
 }

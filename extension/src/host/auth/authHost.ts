@@ -25,7 +25,10 @@ export interface BrowserHooks {
    * CLI: print it, open it on a desktop).
    */
   openUrl(url: string, prompt: { server: string; reason: string; toolName?: string }): Promise<void>;
-  /** The URL a browser on the user's machine reaches for a loopback URL (VS Code: `env.asExternalUri`). */
+  /**
+   * The URL a browser on the user's machine reaches for the loopback redirect URL (VS Code:
+   * `env.asExternalUri`, e.g. a remote window's port proxy); it becomes the registered redirect URI.
+   */
   externalUri?(url: string): Promise<string>;
 }
 
@@ -129,18 +132,18 @@ export class AuthHost {
       return { outcome: 'failed', message: describe(err) };
     }
     try {
+      // The browser must reach the listener: in a remote window the loopback URL is mapped
+      // (asExternalUri); the authorization URL itself is the authorization server's, as is.
+      const redirectUrl = this.opts.browser.externalUri ? await this.opts.browser.externalUri(listener.redirectUrl) : listener.redirectUrl;
       provider = new StoredOAuthProvider(
         this.opts.store,
         binding,
         before,
         {
-          redirectUrl: listener.redirectUrl,
+          redirectUrl,
           port: listener.port,
           state,
-          openAuthorizationUrl: async (url) => {
-            const external = this.opts.browser.externalUri ? await this.opts.browser.externalUri(url.toString()) : url.toString();
-            await this.opts.browser.openUrl(external, prompt);
-          },
+          openAuthorizationUrl: (url) => this.opts.browser.openUrl(url.toString(), prompt),
         },
         await this.configuredDiscovery(binding),
       );

@@ -1,0 +1,76 @@
+// The VS Code face of a sign-in the core started (`startSignIn`): the browser hooks the host's
+// auth module calls. UI only — the core decides when a sign-in starts and why; this opens the
+// browser with `env.openExternal` (through `env.asExternalUri`, so a remote window's loopback
+// URL reaches the user's browser), asks first when the sign-in is for a waiting call (the core
+// names its tool), and shows progress until the core's snapshot says the sign-in ended.
+import * as vscode from 'vscode';
+import { SignInCancelled } from '../host/auth/authHost';
+import type { DiagnosticsSnapshot } from '../host/snapshotTypes';
+import type { Notifier } from './notifier';
+
+export interface SignInPrompt {
+  server: string;
+  reason: string;
+  toolName?: string | null;
+}
+
+
+
+export class SignInUi {
+  /** Every URL handed to the browser, oldest first (tests count browser openings with it). */
+  readonly opened: string[] = [];
+  /** Servers whose progress notification is up: ended when the snapshot says the sign-in ended. */
+  private readonly underWay = new Map<string, () => void>();
+
+  constructor(private readonly notifier: Notifier) {}
+
+  /** The host's `openUrl` hook. */
+  async openUrl(url: string, prompt: SignInPrompt): Promise<void> {
+    if (prompt.toolName) await this.ask(prompt.server, prompt.toolName);
+    this.opened.push(url);
+    // A string, not Uri.parse(url): VS Code opens a string as is, while a Uri's query is
+    // decoded and re-encoded (an encoded `&` or `=` in a parameter would change its meaning).
+    const opened = await vscode.env.openExternal(url as unknown as vscode.Uri);
+    if (!opened) throw new Error('VS Code did not open the browser for the sign-in');
+    this.showProgress(prompt.server);
+  }
+
+  /** The host's `externalUri` hook: the URL a browser on the user's machine reaches. */
+  async externalUri(url: string): Promise<string> {
+    const local = vscode.Uri.parse(url);
+    const external = await vscode.env.asExternalUri(local);
+    // VS Code 1.103's web workbench maps http://127.0.0.1:P/callback to …/proxy/P/ and drops
+    // the path (1.139 keeps it): put the listener's path back.
+    const kept = local.path === '/' || external.path.endsWith(local.path) ? external : external.with({ path: external.path.replace(/\/$/, '') + local.path });
+    return kept.toString(true);
+  }
+
+  /** Ends progress notifications of sign-ins the core no longer has under way. */
+  update(snapshot: DiagnosticsSnapshot): void {
+    for (const [server, end] of this.underWay) {
+      const s = snapshot.servers.find((x) => x.name === server);
+      if (!s?.auth?.signingIn) {
+        this.underWay.delete(server);
+        end();
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const end of this.underWay.values()) end();
+    this.underWay.clear();
+  }
+
+  /** The call-time ask: non-modal, naming the server and the tool; resolves on "Sign in", closing it cancels. */
+  private ask(server: string, toolName: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.notifier.show('info', `${server} needs you to sign in to run ${toolName}`, [['Sign in', () => resolve()]], () => reject(new SignInCancelled()));
+    });
+  }
+
+  private showProgress(server: string): void {
+    if (this.underWay.has(server)) return;
+    const ended = new Promise<void>((resolve) => this.underWay.set(server, resolve));
+    this.notifier.progress(`Lazy MCP: signing in to ${server}`, 'finish the sign-in in your browser…', ended);
+  }
+}
