@@ -38,16 +38,22 @@ test('declining the prompt ends the sign-in "cancelled": no tokens, the loopback
   await assert.rejects(fetch(`${redirectUri}?code=x&state=y`), /fetch failed/, 'listener closed');
 });
 
-test('sign-in with externalUri: the browser gets the external URL; a second request joins the first; refresh then costs one token request', async () => {
+test('sign-in with externalUri: the redirect goes through the external URL; a second request joins the first; refresh then costs one token request', async () => {
   const store = new tokenStore.MemoryTokenStore();
   const opened = [];
+  const mapped = [];
   const host = new authHost.AuthHost({
     store,
     browser: {
-      externalUri: async (url) => `${url}&via=external`,
+      // What asExternalUri gives in a web or remote window: the loopback port behind a proxy path.
+      externalUri: async (url) => {
+        mapped.push(url);
+        const u = new URL(url);
+        return `http://127.0.0.1:1/proxy/${u.port}${u.pathname}${u.search}`;
+      },
       openUrl: async (url) => {
         opened.push(url);
-        void approveInBrowser(url.replace('&via=external', ''));
+        approveInBrowser(url, { remoteProxy: true }).catch((err) => console.error(`the consent driver failed: ${err?.stack ?? err}`));
       },
     },
   });
@@ -58,7 +64,8 @@ test('sign-in with externalUri: the browser gets the external URL; a second requ
   assert.equal(a.outcome, 'ok', a.message);
   assert.equal(b.outcome, 'ok', b.message);
   assert.equal(opened.length, 1, 'one browser opening for both');
-  assert.match(opened[0], /&via=external$/);
+  assert.equal(new URL(mapped[0]).hostname, '127.0.0.1', 'the loopback listener URL is what gets mapped');
+  assert.match(new URL(opened[0]).searchParams.get('redirect_uri'), /^http:\/\/127\.0\.0\.1:1\/proxy\/\d+\//, 'the browser is sent back to the external URL');
   assert.ok(host.accessToken(world.mcpUrl));
 
   const before = await world.counters();
