@@ -135,6 +135,32 @@ async function ensureOAuthWorlds(vscodeVersion) {
   return oauthWorlds[vscodeVersion];
 }
 
+/**
+ * Issue 14's planted-token grep: no access or refresh token value the test worlds issued may
+ * appear in any file of an OAuth phase (VS Code's and the extension's logs, output channels,
+ * global storage with the catalogue, the workspace). The browser profile, which holds what a web
+ * window keeps in browser storage, is outside these dirs. Reports file names, never a token.
+ */
+async function plantedTokenHits(dirs, worlds, runDir) {
+  const tokens = (await Promise.all(Object.values(worlds).map((w) => w.issuedTokens()))).flat();
+  const needles = tokens.map((t) => Buffer.from(t, 'utf8'));
+  const hits = [];
+  let files = 0;
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.isFile()) {
+        files += 1;
+        const bytes = fs.readFileSync(file);
+        if (needles.some((n) => bytes.includes(n))) hits.push(path.relative(runDir, file));
+      }
+    }
+  };
+  for (const dir of dirs) if (fs.existsSync(dir)) walk(dir);
+  return { tokens: tokens.length, files, hits };
+}
+
 const DIALOG_REQUESTED = 'DialogService: Dialog requested during smoke test.';
 
 /** Dialogs VS Code was asked to show during a headless phase (0 when there is no log). */
@@ -298,6 +324,19 @@ async function main() {
         r.failures += 1;
       } else {
         say(`${p.phase}: ok: VS Code was asked to show ${dialogs} dialog(s)`);
+        r.passes += 1;
+      }
+    }
+    if (p.oauth && !r.aborted) {
+      const found = await plantedTokenHits([...new Set([phaseDir, stateDir])], oauthWorlds[p.vscode], runDir);
+      if (found.tokens === 0) {
+        say(`${p.phase}: FAILED: the test authorization servers issued no token, so the planted-token grep proves nothing`);
+        r.failures += 1;
+      } else if (found.hits.length > 0) {
+        say(`${p.phase}: FAILED: a token value the test authorization server issued appears in ${found.hits.join(', ')}`);
+        r.failures += 1;
+      } else {
+        say(`${p.phase}: ok: none of the ${found.tokens} issued token values appears in the phase's ${found.files} files (logs, storage, catalogue)`);
         r.passes += 1;
       }
     }
