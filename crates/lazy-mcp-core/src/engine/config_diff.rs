@@ -1,14 +1,11 @@
-//! Applying a server list (diff by name and fingerprint), the persisted catalogue,
-//! user commands (enable, disable, connect now, disconnect, refresh) and timers.
+//! Applying a server list: each configured server diffed by name and fingerprint
+//! against the running ones (added, replaced, withdrawn), then reconciled with
+//! what the config and the session's Enable/Disable want.
 
-use super::catalogue::Catalogue;
-use super::connect::is_warm;
 use super::state::{ServerState, Trigger};
-use super::{Effect, Engine, LogLevel, Server, ServerStats, TimerPurpose};
+use super::{Effect, Engine, LogLevel, Server, ServerStats};
 use crate::config::model::ServerConfig;
 use crate::engine::backoff::CrashHistory;
-use crate::engine::events::TimerId;
-use crate::protocol::client_handshake::ListKind;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What the config and the session's Enable/Disable ask for.
@@ -33,7 +30,7 @@ impl Engine {
     }
 
     /// Moves a server to what is wanted, touching nothing when it is already there.
-    fn reconcile(&mut self, name: &str) {
+    pub(super) fn reconcile(&mut self, name: &str) {
         let Some(wanted) = self.wanted(name) else {
             return;
         };
@@ -201,241 +198,6 @@ impl Engine {
             self.enqueue_catalogue(&name);
         } else {
             self.reconcile(&name);
-        }
-    }
-
-    pub(super) fn on_catalogue_loaded(&mut self, blob: &str) {
-        let loaded = match Catalogue::from_blob(blob) {
-            Ok(loaded) => loaded,
-            Err(why) => {
-                self.log(LogLevel::Warn, None, why);
-                return;
-            }
-        };
-        for (name, entry) in loaded.entries {
-            let ours_is_current = match (self.catalogue.entries.get(&name), self.servers.get(&name))
-            {
-                (Some(ours), Some(server)) => ours.fingerprint == server.config.fingerprint,
-                (Some(_), None) => true,
-                (None, _) => false,
-            };
-            if !ours_is_current {
-                self.catalogue.entries.insert(name, entry);
-            }
-        }
-        self.exposure_dirty = true;
-        let names: Vec<String> = self.servers.keys().cloned().collect();
-        for name in names {
-            let Some(server) = self.servers.get(&name) else {
-                continue;
-            };
-            let warm = is_warm(
-                self.catalogue.entries.get(&name),
-                &server.config.fingerprint,
-            );
-            if warm
-                && matches!(
-                    server.state,
-                    ServerState::Pending | ServerState::Failed { .. }
-                )
-            {
-                let retry = server.retry_timer;
-                self.cancel_timer(retry);
-                self.catalogue_queue.retain(|queued| queued != &name);
-                self.transition(&name, Trigger::WarmCatalogueFound);
-            }
-            if warm {
-                self.report_dropped_declared_tools(&name);
-            }
-        }
-    }
-
-    pub(super) fn on_enable(&mut self, name: &str) {
-        let Some(server) = self.servers.get_mut(name) else {
-            self.log(
-                LogLevel::Warn,
-                None,
-                format!("cannot enable '{name}': no such server"),
-            );
-            return;
-        };
-        server.session_enabled = Some(true);
-        server.crashes.reset();
-        let was = server.state.clone();
-        self.log(
-            LogLevel::Info,
-            Some(name),
-            "enabled by the user (for this session)".into(),
-        );
-        if matches!(was, ServerState::Disabled | ServerState::Dormant) {
-            self.await_outcome(name, "Enable");
-        } else {
-            self.refuse_action(
-                Some(name),
-                format!("MCP server '{name}' is already enabled ({}).", was.label()),
-            );
-        }
-        if was == ServerState::Dormant {
-            self.transition(name, Trigger::Wake);
-            self.enqueue_catalogue(name);
-        } else {
-            self.reconcile(name);
-        }
-    }
-
-    pub(super) fn on_disable(&mut self, name: &str) {
-        let Some(server) = self.servers.get_mut(name) else {
-            self.log(
-                LogLevel::Warn,
-                None,
-                format!("cannot disable '{name}': no such server"),
-            );
-            return;
-        };
-        server.session_enabled = Some(false);
-        let already = server.state == ServerState::Disabled;
-        self.log(
-            LogLevel::Info,
-            Some(name),
-            "disabled by the user (for this session)".into(),
-        );
-        if already {
-            self.refuse_action(
-                Some(name),
-                format!("MCP server '{name}' is already disabled."),
-            );
-        }
-        self.reconcile(name);
-    }
-
-    pub(super) fn on_connect_now(&mut self, name: &str) {
-        let Some(state) = self.state(name).cloned() else {
-            self.refuse_action(None, format!("Lazy MCP has no server named '{name}'."));
-            return;
-        };
-        if state == ServerState::Connected {
-            self.refuse_action(
-                Some(name),
-                format!("MCP server '{name}' is already connected."),
-            );
-            return;
-        }
-        if let Some(server) = self.servers.get_mut(name) {
-            server.background = false;
-        }
-        self.await_outcome(name, "Connect Now");
-        if !self.ensure_connected(name, true) {
-            let label = state.label();
-            self.log(
-                LogLevel::Warn,
-                Some(name),
-                format!("cannot connect '{name}' now: it is {label}"),
-            );
-            self.refuse_action(
-                Some(name),
-                format!("Cannot connect MCP server '{name}': it is {label}. Enable it first."),
-            );
-        }
-    }
-
-    pub(super) fn on_disconnect(&mut self, name: &str) {
-        if !matches!(
-            self.state(name),
-            Some(ServerState::Connected | ServerState::Connecting)
-        ) {
-            let label = self.state(name).map_or("not configured", |s| s.label());
-            self.refuse_action(
-                Some(name),
-                format!("MCP server '{name}' is not connected ({label}): nothing to disconnect."),
-            );
-            return;
-        }
-        self.stop_server(name, "it was disconnected by the user");
-        if self.current_entry(name).is_some() {
-            self.transition(name, Trigger::Stopped);
-        } else {
-            self.transition(name, Trigger::NeedsCatalogue);
-            self.enqueue_catalogue(name);
-        }
-        self.log(
-            LogLevel::Info,
-            Some(name),
-            "disconnected by the user".into(),
-        );
-    }
-
-    pub(super) fn on_refresh(&mut self, only: Option<&str>, recatalogue: bool) {
-        let names: Vec<String> = self
-            .servers
-            .keys()
-            .filter(|name| only.is_none_or(|only| only == name.as_str()))
-            .cloned()
-            .collect();
-        for name in names {
-            if let Some(server) = self.servers.get_mut(&name) {
-                if recatalogue {
-                    // The user asked: a retry under way is no longer a background one.
-                    server.background = false;
-                }
-                // A refresh asks each server's protocol era again at its next connection.
-                server.reprobe = true;
-                server.probe_unanswered = false;
-            }
-            let Some(server) = self.servers.get(&name) else {
-                continue;
-            };
-            match (&server.state, server.conn) {
-                (ServerState::Connected, Some(conn)) => {
-                    let kinds = self
-                        .conns
-                        .get(&conn)
-                        .and_then(|c| c.init.as_ref())
-                        .map(|init| ListKind::offered_by(&init.capabilities))
-                        .unwrap_or_default();
-                    self.start_listing(conn, &kinds);
-                }
-                (
-                    ServerState::Catalogued | ServerState::Failed { .. } | ServerState::NeedsAuth,
-                    _,
-                ) if recatalogue => {
-                    let retry = server.retry_timer;
-                    self.cancel_timer(retry);
-                    self.await_outcome(&name, "Refresh Catalogue");
-                    self.transition(&name, Trigger::NeedsCatalogue);
-                    self.enqueue_catalogue(&name);
-                }
-                (state, _) if recatalogue && only.is_some() => {
-                    let label = state.label();
-                    self.refuse_action(
-                        Some(&name),
-                        format!("MCP server '{name}' is {label}: its catalogue cannot be refreshed now."),
-                    );
-                }
-                _ => {}
-            }
-        }
-        if let Some(only) = only.filter(|only| !self.servers.contains_key(*only)) {
-            self.refuse_action(None, format!("Lazy MCP has no server named '{only}'."));
-        }
-    }
-
-    pub(super) fn on_timer(&mut self, timer: TimerId) {
-        let Some(purpose) = self.timers.get(&timer).cloned() else {
-            return;
-        };
-        if !matches!(purpose, TimerPurpose::Idle { .. }) {
-            self.timers.remove(&timer);
-        }
-        match purpose {
-            TimerPurpose::Handshake { conn } => {
-                if !self.sign_in_wait_expired(conn) {
-                    self.on_handshake_timer(conn)
-                }
-            }
-            TimerPurpose::Request { conn, upstream_id } => self.on_request_timer(conn, upstream_id),
-            TimerPurpose::Idle { server } => self.on_idle_timer(&server),
-            TimerPurpose::Retry { server } => self.on_retry_timer(&server),
-            TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
         }
     }
 }

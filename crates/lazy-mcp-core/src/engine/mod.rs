@@ -21,6 +21,7 @@ mod announce;
 pub mod auth;
 pub mod backoff;
 pub mod catalogue;
+mod catalogue_loading;
 mod config_diff;
 mod config_load;
 mod connect;
@@ -40,9 +41,12 @@ pub mod server_actions;
 pub mod settings;
 mod stable_hash;
 pub mod state;
+mod timers;
+use timers::TimerPurpose;
 mod tool_calls;
 mod tool_exposure;
 mod upstream;
+mod user_commands;
 
 pub use diagnostics_snapshot::DiagnosticsSnapshot;
 pub use effects::{AnnounceAction, Effect, EndpointInfo, LogLevel};
@@ -262,27 +266,6 @@ struct ForwardedCall {
     params: Option<Box<Value>>,
     /// Input rounds answered so far (bounded, see `era.rs`).
     input_rounds: u32,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-enum TimerPurpose {
-    Handshake {
-        conn: ConnId,
-    },
-    Request {
-        conn: ConnId,
-        upstream_id: u64,
-    },
-    Idle {
-        server: String,
-    },
-    /// Let a server finish applying the roots it asked for before the first call.
-    RootsSettle {
-        conn: ConnId,
-    },
-    Retry {
-        server: String,
-    },
 }
 
 #[derive(Debug)]
@@ -572,28 +555,6 @@ impl Engine {
                 }
             }
             Err(error) => self.log(LogLevel::Error, Some(name), format!("engine bug: {error}")),
-        }
-    }
-
-    fn set_timer(&mut self, purpose: TimerPurpose, at_ms: u64) -> TimerId {
-        let timer = self.next_timer;
-        self.next_timer += 1;
-        self.timers.insert(timer, purpose);
-        self.effects.push(Effect::SetTimer { timer, at_ms });
-        timer
-    }
-
-    fn rearm_timer(&mut self, timer: TimerId, at_ms: u64) {
-        if self.timers.contains_key(&timer) {
-            self.effects.push(Effect::SetTimer { timer, at_ms });
-        }
-    }
-
-    fn cancel_timer(&mut self, timer: Option<TimerId>) {
-        if let Some(timer) = timer {
-            if self.timers.remove(&timer).is_some() {
-                self.effects.push(Effect::CancelTimer { timer });
-            }
         }
     }
 
