@@ -30,7 +30,8 @@ export class StatusBar {
   }
 
   private updateSignIn(s: DiagnosticsSnapshot): void {
-    const needing = s.servers.filter((x) => x.auth?.needsSignIn && !x.auth.signingIn).map((x) => x.name);
+    // The servers the core offers Sign In for now (engine/server_actions.rs).
+    const needing = s.servers.filter((x) => x.actions.includes('signIn')).map((x) => x.name);
     const signingIn = s.servers.filter((x) => x.auth?.signingIn).map((x) => x.name);
     this.signInVisible = needing.length > 0 || signingIn.length > 0;
     if (!this.signInVisible) {

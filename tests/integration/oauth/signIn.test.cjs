@@ -78,7 +78,8 @@ if (phase === 'oauth') {
         assert.deepEqual(c.tokens, {}, `${name}: no token request`);
         assert.ok(c.mcp.unauthorized >= 1, `${name}: the server was asked (and answered 401)`);
       }
-      assert.match(lazy.ui().signInText, /Sign in \(2\)/, 'the status bar offers the sign-in');
+      // The status bar follows the snapshot on the controller's next refresh.
+      await waitFor('the status bar to offer the sign-in', () => /Sign in \(2\)/.test(lazy.ui().signInText), 10_000);
       // spare declares its tool in config: a stub is offered before any sign-in.
       await waitFor('the stub of spare in vscode.lm.tools', () => toolOf('spare', 'guarded_echo'), 30_000);
     });
