@@ -42,7 +42,7 @@ const host = new LazyHost({
   onChange: () => {
     const snap = host.snapshot({ withMemory: false });
     const hangs = snap.servers.find((s) => s.name === 'hangs');
-    if (hangs) seen.push({ kind: hangs.state.kind, background: hangs.background, shown: snap.totals.cataloguingShown });
+    if (hangs) seen.push({ kind: hangs.state.kind, background: hangs.background, shown: snap.totals.cataloguingShown, retryAt: hangs.retryAtMs });
   },
 });
 after(async () => {
@@ -64,6 +64,11 @@ test('bounded retries in the background, then FAILED says it gave up; Connect No
   await waitFor('both servers to give up', () => gaveUp('ghost') && gaveUp('hangs'), 30_000);
   assert.equal(spawnedPids(spawnLog).length, 3, 'hangs: the first attempt and 2 retries');
   for (const name of ['ghost', 'hangs']) assert.match(stateOf(name).error, /gave up after 3 attempts/);
+  // What the servers view renders (vscode/retryText.ts) comes from the snapshot, not from the state.
+  const hangsRow = host.snapshot({ withMemory: false }).servers.find((s) => s.name === 'hangs');
+  assert.equal(hangsRow.gaveUpAfter, 3);
+  assert.equal(hangsRow.retryAtMs, undefined);
+  assert.ok(seen.some((x) => x.kind === 'FAILED' && typeof x.retryAt === 'number'), 'a countdown while a retry was due');
   assert.match(stateOf('ghost').error, /command not found \(ENOENT\)/);
 
   const cataloguing = seen.filter((s) => s.kind === 'CATALOGUING');

@@ -218,7 +218,15 @@ background: boolean,
 /**
  * Failed attempts in a row (reset by a successful catalogue or a config change).
  */
-failedAttempts: number, tools: number, prompts: number, resources: number, resourceTemplates: number, 
+failedAttempts: number, 
+/**
+ * FAILED with an automatic retry due at this time (host clock, ms).
+ */
+retryAtMs?: number | null, 
+/**
+ * FAILED and no longer retried on its own: the attempts made (Connect Now tries again).
+ */
+gaveUpAfter?: number | null, tools: number, prompts: number, resources: number, resourceTemplates: number, 
 /**
  * True while the exposed tools are declared stubs (no catalogue yet).
  */

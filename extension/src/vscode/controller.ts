@@ -310,22 +310,6 @@ export class Controller implements vscode.Disposable {
    * fail a start that would need a dialog (trust, inputs) instead of showing one, and a
    * failed start is not retried: Lazy MCP never asks twice.
    */
-  /**
-   * Resolves true once no client has sent the endpoint anything for `quietMs` (checked
-   * every 250 ms, up to 10 s), false when a call is being answered, the definition changed
-   * or the controller stopped.
-   */
-  private async quietAfterListing(endpoint: string, current: () => boolean, quietMs = 1500): Promise<boolean> {
-    const gateway = this.host.gateway;
-    const giveUpAt = Date.now() + 10_000;
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 250));
-      if (this.stopped || !current() || !gateway || gateway.isAnswering(endpoint)) return false;
-      if (Date.now() - (gateway.lastRequestAt(endpoint) ?? 0) >= quietMs) return true;
-      if (Date.now() > giveUpAt) return false;
-    }
-  }
-
   private async startUntilListed(def: { name: string; version: string; endpoint: string }, since: number): Promise<void> {
     const current = (): boolean => this.definitions.definitions.some((d) => d.name === def.name && d.version === def.version);
     const listed = (): boolean => (this.host.toolsListedAt(def.endpoint) ?? 0) >= since;
@@ -347,10 +331,11 @@ export class Controller implements vscode.Disposable {
     if (this.stopped || !listed()) return;
     // VS Code keeps the listed tools (cached) and reconnects on their first use. Closing its
     // session makes "MCP: List Servers" say Stopped for every server nobody used yet,
-    // instead of Running for a catalogued-only one (README: VS Code's own MCP UI). Stopping
-    // cancels whatever VS Code has in flight on it, so stop only a session VS Code has left
-    // quiet for a while, and leave one it is using (then Running is true).
-    if (!(await this.quietAfterListing(def.endpoint, current))) return;
+    // instead of Running for a catalogued-only one (README: VS Code's own MCP UI). A call
+    // VS Code sent right after listing must not be cancelled by the stop: give it a moment
+    // to arrive, and leave a session that is answering one (VS Code is using it).
+    await new Promise((r) => setTimeout(r, 300));
+    if (this.stopped || !current() || this.host.gateway?.isAnswering(def.endpoint)) return;
     await vscode.commands.executeCommand('workbench.mcp.stopServer', id).then(undefined, (err: unknown) => this.write('debug', `could not close VS Code's session with ${def.name}: ${String(err)}`));
   }
 

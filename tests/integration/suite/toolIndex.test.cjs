@@ -50,6 +50,11 @@ if (phase === 'warm') {
       assert.ok(lazy.definitionLabels().includes('Lazy MCP tool index'));
       assert.match(find('_load_tools').description, /read_graph/, 'the index rides in load_tools');
       assert.equal(spawnCount(), spawns);
+      // Lazy MCP closes the session VS Code opened to list the new definition (README: VS Code's
+      // own MCP UI); the calls below then open their own, which nothing closes under them.
+      if (!vscode.version.startsWith('1.103.')) {
+        await waitFor("VS Code's listing session with the tool index closed", () => lazy.gatewaySessions('') === 0);
+      }
     });
 
     test('search_tools finds a tool and load_tools adds it to vscode.lm.tools without starting anything', async () => {

@@ -29,6 +29,12 @@ pub struct ServerDiagnostics {
     pub background: bool,
     /// Failed attempts in a row (reset by a successful catalogue or a config change).
     pub failed_attempts: u32,
+    /// FAILED with an automatic retry due at this time (host clock, ms).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_at_ms: Option<u64>,
+    /// FAILED and no longer retried on its own: the attempts made (Connect Now tries again).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gave_up_after: Option<u32>,
     pub tools: usize,
     pub prompts: usize,
     pub resources: usize,
@@ -228,6 +234,16 @@ impl Engine {
                 state_since_ms: server.state_since_ms,
                 background: server.background,
                 failed_attempts: server.crashes.failed_attempts(),
+                retry_at_ms: match server.state {
+                    ServerState::Failed { retry_at_ms, .. } => retry_at_ms,
+                    _ => None,
+                },
+                gave_up_after: match server.state {
+                    ServerState::Failed {
+                        retry_at_ms: None, ..
+                    } => Some(server.crashes.failed_attempts()),
+                    _ => None,
+                },
                 tools: tools.len(),
                 prompts: count(ListKind::Prompts),
                 resources: count(ListKind::Resources),

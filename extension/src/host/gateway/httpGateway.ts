@@ -78,8 +78,6 @@ export class HttpGateway {
   private port = 0;
   /** In least-recently-used order (a touched session moves to the end). */
   private readonly sessions = new Map<string, SessionState>();
-  /** Per endpoint, when a client last POSTed (a message of any kind). */
-  private readonly lastPostAt = new Map<string, number>();
   private sweeper: NodeJS.Timeout | undefined;
   private expired = 0;
   private evicted = 0;
@@ -147,11 +145,6 @@ export class HttpGateway {
   /** Send a message to every session of an endpoint (e.g. list_changed). */
   broadcast(endpoint: string, message: string): void {
     for (const s of this.sessions.values()) if (s.endpoint === endpoint) this.deliver(s.id, message);
-  }
-
-  /** When a client last POSTed to the endpoint (ms since epoch), if ever. */
-  lastRequestAt(endpoint: string): number | undefined {
-    return this.lastPostAt.get(endpoint);
   }
 
   /** Whether a client of the endpoint is waiting for an answer now. */
@@ -265,7 +258,6 @@ export class HttpGateway {
     if (session) this.touch(session);
     switch (req.method) {
       case 'POST':
-        this.lastPostAt.set(endpoint, Date.now());
         return this.onPost(req, res, endpoint, session);
       case 'GET':
         return this.onGet(res, session);
