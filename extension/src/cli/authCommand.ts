@@ -4,9 +4,9 @@
 import type { ServerConfig } from '../host/config/configTypes';
 import { FileTokenStore } from '../host/auth/fileTokenStore';
 import { loadRecord } from '../host/auth/storedOAuthProvider';
-import { type ParsedArgs, UsageError } from './args';
-import { type CliContext, CliError, cataloguePath, requireExplicitFilesRead, requireServers, say, signInFile } from './cliContext';
-import { type ServerRow, configOf, createHost, settled, snapshotOf } from './cliHost';
+import type { ParsedArgs } from './args';
+import { type CliContext, CliError, cataloguePath, say, signInFile } from './cliContext';
+import { type ServerRow, checkedConfig, createHost, settled, snapshotOf } from './cliHost';
 
 export async function authCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
   // Only the named servers are managed (host policy `only`): the others are neither started nor dropped from the catalogue file.
@@ -14,13 +14,7 @@ export async function authCommand(args: ParsedArgs, ctx: CliContext): Promise<nu
   const host = createHost(ctx, cataloguePath(args, ctx.cwd), {});
   try {
     await host.start();
-    const config = configOf(host);
-    requireExplicitFilesRead(config, ctx);
-    requireServers(config, ctx);
-    const unknown = args.servers.filter((n) => !config.servers.some((s) => s.name === n));
-    if (unknown.length) {
-      throw new UsageError(`no configured server named ${unknown.join(', ')}; configured: ${config.servers.map((s) => s.name).join(', ')}`);
-    }
+    const config = checkedConfig(host, ctx, args.servers);
     const name = args.servers[0] ?? '';
     switch (args.authAction) {
       case 'login':

@@ -1,8 +1,8 @@
 // `lazy-mcp catalogue [--refresh] [SERVER...]`: build or refresh the persisted
 // catalogue, one progress line per server state change on stderr.
-import { type ParsedArgs, UsageError } from './args';
-import { type CliContext, cataloguePath, requireExplicitFilesRead, requireServers, say } from './cliContext';
-import { type ServerRow, configOf, createHost, settled, snapshotOf, stateError } from './cliHost';
+import type { ParsedArgs } from './args';
+import { type CliContext, cataloguePath, say } from './cliContext';
+import { type ServerRow, checkedConfig, createHost, settled, snapshotOf, stateError } from './cliHost';
 
 export async function catalogueCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const only = args.servers.length ? new Set(args.servers) : undefined;
@@ -30,13 +30,7 @@ export async function catalogueCommand(args: ParsedArgs, ctx: CliContext): Promi
   });
   try {
     await host.start();
-    const config = configOf(host);
-    requireExplicitFilesRead(config, ctx);
-    requireServers(config, ctx);
-    const unknown = args.servers.filter((n) => !config.servers.some((s) => s.name === n));
-    if (unknown.length) {
-      throw new UsageError(`no configured server named ${unknown.join(', ')}; configured: ${config.servers.map((s) => s.name).join(', ')}`);
-    }
+    const config = checkedConfig(host, ctx, args.servers);
     if (args.refresh) {
       for (const s of config.servers) if (!only || only.has(s.name)) host.driver.handle({ type: 'refreshCatalogue', server: s.name, recatalogue: true });
     }

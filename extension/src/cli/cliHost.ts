@@ -8,7 +8,8 @@ import { BlobFile } from '../host/storage/blobFile';
 import { AuthHost } from '../host/auth/authHost';
 import { FileTokenStore } from '../host/auth/fileTokenStore';
 import { cliBrowser } from './cliBrowser';
-import { signInFile, type CliContext } from './cliContext';
+import { UsageError } from './args';
+import { requireExplicitFilesRead, requireServers, signInFile, type CliContext } from './cliContext';
 
 /** One server of the engine's snapshot (generated from engine/diagnostics_snapshot.rs). */
 export type ServerRow = ServerDiagnostics;
@@ -86,6 +87,21 @@ export async function settledWithin(host: LazyHost, ms: number): Promise<boolean
   const done = await Promise.race([settled(host).then(() => true), timeout]);
   clearTimeout(timer);
   return done;
+}
+
+/**
+ * The loaded config, checked for a command that names servers: every explicit file
+ * was read, some server is configured, and each named server exists.
+ */
+export function checkedConfig(host: LazyHost, ctx: CliContext, named: readonly string[]): ConfigReport {
+  const config = configOf(host);
+  requireExplicitFilesRead(config, ctx);
+  requireServers(config, ctx);
+  const unknown = named.filter((n) => !config.servers.some((s) => s.name === n));
+  if (unknown.length) {
+    throw new UsageError(`no configured server named ${unknown.join(', ')}; configured: ${config.servers.map((s) => s.name).join(', ')}`);
+  }
+  return config;
 }
 
 export function configOf(host: LazyHost): ConfigReport {
