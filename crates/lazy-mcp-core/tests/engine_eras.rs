@@ -397,6 +397,53 @@ fn modern_requests_over_http_carry_the_eras_headers() {
     }));
 }
 
+#[test]
+fn a_call_mirrors_the_arguments_its_tool_declares_into_mcp_param_headers() {
+    let mut config = config("web");
+    config.transport = Transport::Http {
+        url: "http://127.0.0.1:1/mcp".into(),
+        headers: BTreeMap::new(),
+    };
+    let mut server = fake(MODERN);
+    server.tools = vec![
+        json!({"name": "query", "inputSchema": {"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "sql": {"type": "string"}
+        }}}),
+    ];
+    let mut sim = Sim::new(Settings::default()).fake("web", server);
+    sim.oauth.public.insert("web".into()); // a remote server without sign-in
+    sim.apply(vec![config]);
+    let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "query", "arguments": {"region": "eu-west-1", "sql": "select 1"}}});
+    sim.client("c", server_endpoint("web"), request);
+    assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());
+    let headers: Vec<&BTreeMap<String, String>> = sim
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Send {
+                headers, message, ..
+            } if message.contains("tools/call") => Some(headers),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(headers.len(), 1);
+    assert_eq!(
+        headers[0].get("mcp-param-region").map(String::as_str),
+        Some("eu-west-1")
+    );
+    assert_eq!(
+        headers[0]
+            .keys()
+            .filter(|k| k.starts_with("mcp-param-"))
+            .count(),
+        1,
+        "only declared arguments: {:?}",
+        headers[0]
+    );
+}
+
 mod modern_messages_never_panic {
     use super::*;
     use lazy_mcp_core::engine::Engine;

@@ -17,6 +17,7 @@ use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::protocol::client_discover::{self as discover, Era};
 use crate::protocol::jsonrpc;
+use crate::protocol::param_headers;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -149,7 +150,33 @@ impl Engine {
         if connection.era != Era::Modern || !http || message.get("method").is_none() {
             return BTreeMap::new();
         }
-        discover::http_headers(message)
+        let mut headers = discover::http_headers(message);
+        headers.extend(self.param_headers(&connection.server, message));
+        headers
+    }
+
+    /// The `Mcp-Param-*` headers of a `tools/call`, from the tool's `x-mcp-header`
+    /// declarations in the catalogue (none when its declarations are invalid:
+    /// the server then says which header it misses).
+    fn param_headers(&self, server: &str, message: &Value) -> BTreeMap<String, String> {
+        if message.get("method").and_then(Value::as_str) != Some("tools/call") {
+            return BTreeMap::new();
+        }
+        let params = message.get("params");
+        let tool = params.and_then(|p| p.get("name")).and_then(Value::as_str);
+        let schema = self.current_entry(server).and_then(|entry| {
+            entry
+                .tools
+                .iter()
+                .find(|t| t.get("name").and_then(Value::as_str) == tool)
+                .and_then(|t| t.get("inputSchema"))
+        });
+        match schema.map(param_headers::declarations) {
+            Some(Ok(declarations)) if !declarations.is_empty() => {
+                param_headers::headers(&declarations, params.and_then(|p| p.get("arguments")))
+            }
+            _ => BTreeMap::new(),
+        }
     }
 
     /// A `notifications/cancelled` to a modern server over HTTP: the request's

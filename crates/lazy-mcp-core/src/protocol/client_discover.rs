@@ -194,7 +194,7 @@ pub fn http_headers(message: &Value) -> BTreeMap<String, String> {
 
 /// A header value as the spec encodes it: as is when it is non-empty visible
 /// ASCII (tabs allowed) without surrounding whitespace, else `=?base64?<utf-8 as base64>?=`.
-fn header_value(text: &str) -> String {
+pub(crate) fn header_value(text: &str) -> String {
     let plain = !text.is_empty()
         && text
             .bytes()

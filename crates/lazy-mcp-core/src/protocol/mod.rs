@@ -10,5 +10,6 @@ pub mod jsonrpc;
 pub mod modern_http;
 pub mod modern_request;
 pub mod outline;
+pub mod param_headers;
 pub mod raw_message;
 pub mod versions;
