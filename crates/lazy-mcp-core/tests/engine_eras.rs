@@ -122,6 +122,73 @@ fn a_modern_server_is_probed_once_and_spoken_to_without_initialize() {
 }
 
 #[test]
+fn a_subscription_to_a_connected_modern_server_reopens_its_listen() {
+    let sim = catalogued("modern", MODERN);
+    let blob = sim.persisted.clone().unwrap();
+    let mut sim = warm_call("modern", MODERN, blob);
+    assert_eq!(sim.state("modern"), Some(ServerState::Connected));
+    let first_listen = sim
+        .sent
+        .iter()
+        .find(|(_, m)| m["method"] == "subscriptions/listen")
+        .map(|(_, m)| m["id"].clone())
+        .unwrap();
+    let subscribe = |id: u64, method: &str| json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"uri": "file:///notes.md"}});
+    sim.client(
+        "c",
+        server_endpoint("modern"),
+        subscribe(2, "resources/subscribe"),
+    );
+    assert_eq!(
+        sim.reply_to("c", json!(2)).unwrap()["result"],
+        json!({}),
+        "answered by Lazy MCP"
+    );
+    assert_eq!(
+        sim.sent_method("modern", "resources/subscribe"),
+        0,
+        "the modern era has no resources/subscribe"
+    );
+    let cancelled: Vec<&Value> = sim
+        .sent
+        .iter()
+        .filter(|(_, m)| m["method"] == "notifications/cancelled")
+        .map(|(_, m)| m)
+        .collect();
+    assert_eq!(cancelled.len(), 1);
+    assert_eq!(cancelled[0]["params"]["requestId"], first_listen);
+    let listens: Vec<&Value> = sim
+        .sent
+        .iter()
+        .filter(|(_, m)| m["method"] == "subscriptions/listen")
+        .map(|(_, m)| m)
+        .collect();
+    assert_eq!(listens.len(), 2);
+    assert_eq!(
+        listens[1]["params"]["notifications"]["resourceSubscriptions"],
+        json!(["file:///notes.md"])
+    );
+    // Unsubscribing the last client listens again without the URI.
+    sim.client(
+        "c",
+        server_endpoint("modern"),
+        subscribe(3, "resources/unsubscribe"),
+    );
+    assert_eq!(sim.reply_to("c", json!(3)).unwrap()["result"], json!({}));
+    assert_eq!(sim.sent_method("modern", "resources/unsubscribe"), 0);
+    let last = sim
+        .sent
+        .iter()
+        .rev()
+        .find(|(_, m)| m["method"] == "subscriptions/listen")
+        .map(|(_, m)| m.clone())
+        .unwrap();
+    assert!(last["params"]["notifications"]
+        .get("resourceSubscriptions")
+        .is_none());
+}
+
+#[test]
 fn a_legacy_server_is_probed_once_on_the_same_process_then_initialized() {
     let sim = catalogued("legacy", EraBehavior::Legacy);
     assert_eq!(sim.state("legacy"), Some(ServerState::Catalogued));

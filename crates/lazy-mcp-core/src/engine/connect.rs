@@ -124,6 +124,7 @@ impl Engine {
                 era: super::era::Handshake::era_hint(handshake),
                 interactive,
                 cache: None,
+                listen: None,
             },
         );
         if let Some(server) = self.servers.get_mut(name) {

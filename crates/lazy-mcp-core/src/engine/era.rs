@@ -11,7 +11,7 @@
 //! A failed probe never fails the server.
 
 use super::roots::roots_from_folders;
-use super::{Engine, ForwardedCall, LogLevel, Pending, Phase, QueuedCall};
+use super::{Engine, ForwardedCall, LogLevel, Pending, Phase, QueuedCall, ServerState};
 use crate::config::model::Transport;
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
@@ -448,14 +448,42 @@ impl Engine {
         if !uris.is_empty() {
             filter.insert("resourceSubscriptions".into(), json!(uris));
         }
+        // A new filter replaces the open listen: cancel it first.
+        if let Some(old) = self.conns.get_mut(&conn).and_then(|c| c.listen.take()) {
+            let cancel = jsonrpc::notification(
+                "notifications/cancelled",
+                Some(json!({ "requestId": old, "reason": "the subscriptions changed" })),
+            );
+            self.send_upstream(conn, cancel);
+        }
         if filter.is_empty() {
             return;
         }
-        self.send_request(
+        let id = self.send_request(
             conn,
             "subscriptions/listen",
             Some(json!({ "notifications": Value::Object(filter) })),
             Pending::Internal,
         );
+        if let Some(connection) = self.conns.get_mut(&conn) {
+            connection.listen = id;
+        }
+    }
+
+    /// A client subscribed to or unsubscribed from a resource of a connected
+    /// modern server (which has no `resources/subscribe`): the listen is opened
+    /// again with the new URIs. False when the server is not connected in that era.
+    pub(super) fn relisten(&mut self, name: &str) -> bool {
+        let conn = match self.servers.get(name) {
+            Some(server) if matches!(server.state, ServerState::Connected) => server.conn,
+            _ => None,
+        };
+        match conn.filter(|c| self.is_modern(*c)) {
+            Some(conn) => {
+                self.listen_for_changes(conn);
+                true
+            }
+            None => false,
+        }
     }
 }

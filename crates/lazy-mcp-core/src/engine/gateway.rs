@@ -407,7 +407,8 @@ impl Engine {
     }
 
     /// Records `resources/subscribe` / `unsubscribe`. Returns true when the request
-    /// was answered here (an unsubscribe while other clients still subscribe).
+    /// was answered here: an unsubscribe while other clients still subscribe, or
+    /// either for a connected modern server (its listen is opened again instead).
     fn track_subscription(
         &mut self,
         client: &str,
@@ -429,7 +430,7 @@ impl Engine {
                     .entry(uri)
                     .or_default()
                     .insert(client.to_string());
-                false
+                self.answered_by_relisten(client, name, id)
             }
             "resources/unsubscribe" => {
                 let others_remain = match server.subscriptions.get_mut(&uri) {
@@ -441,13 +442,21 @@ impl Engine {
                 };
                 if !others_remain {
                     server.subscriptions.remove(&uri);
-                    return false;
+                    return self.answered_by_relisten(client, name, id);
                 }
                 self.reply(client, jsonrpc::success(id.clone(), json!({})));
                 true
             }
             _ => false,
         }
+    }
+
+    fn answered_by_relisten(&mut self, client: &str, name: &str, id: &Value) -> bool {
+        if !self.relisten(name) {
+            return false;
+        }
+        self.reply(client, jsonrpc::success(id.clone(), json!({})));
+        true
     }
 
     fn on_client_notification(&mut self, client: &str, method: &str, params: Option<Value>) {

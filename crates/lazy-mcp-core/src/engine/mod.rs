@@ -234,6 +234,8 @@ struct Connection {
     interactive: bool,
     /// The stricter cache hint of the lists of the current listing round.
     cache: Option<CacheHint>,
+    /// The upstream id of the open `subscriptions/listen` (modern servers, `era.rs`).
+    listen: Option<u64>,
     /// Requests held by the host after an auth challenge (`auth.rs`).
     auth: auth::ConnAuth,
 }
