@@ -146,6 +146,7 @@ fn every_effect_writes_its_documented_json() {
             Effect::NotifyClient {
                 client: "c1".into(),
                 progress_token: None,
+                request: None,
                 message: "{}".into(),
             },
             json!({"type": "notifyClient", "client": "c1", "message": "{}"}),
@@ -153,7 +154,17 @@ fn every_effect_writes_its_documented_json() {
         (
             Effect::NotifyClient {
                 client: "c1".into(),
+                progress_token: None,
+                request: Some(json!(4)),
+                message: "{}".into(),
+            },
+            json!({"type": "notifyClient", "client": "c1", "request": 4, "message": "{}"}),
+        ),
+        (
+            Effect::NotifyClient {
+                client: "c1".into(),
                 progress_token: Some(json!("p")),
+                request: None,
                 message: "{}".into(),
             },
             json!({"type": "notifyClient", "client": "c1", "progressToken": "p", "message": "{}"}),

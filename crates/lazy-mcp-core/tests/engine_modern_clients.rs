@@ -78,7 +78,14 @@ fn discover_answers_on_every_endpoint_from_the_catalogue() {
             name
         );
         assert!(result["capabilities"]["tools"].is_object(), "{result}");
-        assert!(result["capabilities"]["tools"].get("listChanged").is_none());
+        // Delivered through subscriptions/listen; resource subscriptions are not.
+        assert_eq!(
+            result["capabilities"]["tools"]["listChanged"], true,
+            "{result}"
+        );
+        assert!(result["capabilities"]["resources"]
+            .get("subscribe")
+            .is_none());
     }
     assert_eq!(sim.opens(), opens, "discover starts nothing");
 }
@@ -155,6 +162,136 @@ fn a_modern_call_reaches_the_server_without_the_envelope_and_is_stamped() {
     assert!(sent["params"].get("_meta").is_none(), "{sent}");
     let reply = sim.reply_to("m", json!(9)).unwrap();
     assert_eq!(reply["result"]["resultType"], "complete", "{reply}");
+}
+
+fn listen(id: u64, filter: Value) -> Value {
+    modern(
+        id,
+        "subscriptions/listen",
+        json!({"notifications": filter}),
+        None,
+    )
+}
+
+fn to(sim: &Sim, client: &str) -> Vec<Value> {
+    sim.notifications
+        .iter()
+        .filter(|(c, _)| c == client)
+        .map(|(_, m)| m.clone())
+        .collect()
+}
+
+#[test]
+fn a_listen_is_acknowledged_then_gets_only_the_changes_it_asked_for_tagged_with_its_id() {
+    let mut sim = sim(ToolExposure::Full);
+    let filter = json!({"toolsListChanged": true, "resourceSubscriptions": ["memory://graph"]});
+    sim.client("m", Endpoint::Aggregate, listen(5, filter));
+    let first = to(&sim, "m");
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert_eq!(
+        first[0]["method"],
+        "notifications/subscriptions/acknowledged"
+    );
+    assert_eq!(
+        first[0]["params"]["notifications"],
+        json!({"toolsListChanged": true}),
+        "the subset honoured: no resource subscriptions"
+    );
+    assert_eq!(
+        first[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        5
+    );
+    assert!(
+        sim.reply_to("m", json!(5)).is_none(),
+        "the listen stays open"
+    );
+    // A legacy client of the same endpoint, for comparison.
+    sim.client(
+        "l",
+        Endpoint::Aggregate,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}}}),
+    );
+    // A server is added: the aggregate's tool list changes.
+    sim.apply(vec![config("git"), config("memory"), config("web")]);
+    let changes: Vec<Value> = to(&sim, "m").into_iter().skip(1).collect();
+    assert!(!changes.is_empty(), "the listen heard of the change");
+    for change in &changes {
+        assert_eq!(
+            change["method"], "notifications/tools/list_changed",
+            "{change}"
+        );
+        assert_eq!(
+            change["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+            5
+        );
+    }
+    assert!(
+        to(&sim, "l")
+            .iter()
+            .any(|m| m["method"] == "notifications/tools/list_changed"),
+        "legacy clients are told as before"
+    );
+    // Cancelled: nothing more on it, and no answer.
+    let cancel =
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}});
+    sim.client("m", Endpoint::Aggregate, cancel);
+    let heard = to(&sim, "m").len();
+    sim.apply(vec![config("git"), config("memory")]);
+    assert_eq!(
+        to(&sim, "m").len(),
+        heard,
+        "a cancelled listen hears nothing"
+    );
+    assert!(sim.reply_to("m", json!(5)).is_none());
+}
+
+#[test]
+fn listens_that_are_malformed_legacy_or_too_many_get_the_specs_errors() {
+    let mut sim = sim(ToolExposure::Full);
+    for (id, filter) in [
+        (1, json!("all")),
+        (2, json!({"toolsListChanged": "yes"})),
+        (3, json!({"resourceSubscriptions": "memory://graph"})),
+    ] {
+        sim.client("m", Endpoint::Aggregate, listen(id, filter));
+        let reply = sim.reply_to("m", json!(id)).unwrap();
+        assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    }
+    let legacy = json!({"jsonrpc": "2.0", "id": 4, "method": "subscriptions/listen", "params": {"notifications": {}}});
+    sim.client("l", Endpoint::Aggregate, legacy);
+    assert_eq!(
+        sim.reply_to("l", json!(4)).unwrap()["error"]["code"],
+        -32601
+    );
+    for id in 10..18 {
+        sim.client(
+            "m",
+            Endpoint::Aggregate,
+            listen(id, json!({"toolsListChanged": true})),
+        );
+        assert!(
+            sim.reply_to("m", json!(id)).is_none(),
+            "listen {id} is open"
+        );
+    }
+    sim.client(
+        "m",
+        Endpoint::Aggregate,
+        listen(18, json!({"toolsListChanged": true})),
+    );
+    let refused = sim.reply_to("m", json!(18)).unwrap();
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert!(refused["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("at most 8"));
+    // The client keeps working.
+    sim.client(
+        "m",
+        Endpoint::Aggregate,
+        modern(19, "tools/list", json!({}), None),
+    );
+    assert!(sim.reply_to("m", json!(19)).unwrap()["result"]["tools"].is_array());
 }
 
 fn names(sim: &mut Sim, client: &str, id: u64, info: Option<Value>) -> Vec<String> {

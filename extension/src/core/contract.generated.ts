@@ -54,7 +54,12 @@ scope?: string | null, }
   | { "type": "setTimer", timer: number, atMs: number, }
   | { "type": "cancelTimer", timer: number, }
   | { "type": "reply", client: string, id: string | number | null, message: string, }
-  | { "type": "notifyClient", client: string, progressToken?: string | number | null, message: string, }
+  | { "type": "notifyClient", client: string, progressToken?: string | number | null, 
+/**
+ * The open request this message belongs to (a `subscriptions/listen`): the
+ * HTTP gateway writes it on that request's own stream.
+ */
+request?: string | number | null, message: string, }
   | { "type": "clientListed", client: string, endpoint: Endpoint, }
   | { "type": "persistCatalogue", blob: string, }
   | { "type": "log", level: LogLevel, server?: string | null, message: string, }

@@ -242,7 +242,7 @@ export class EngineDriver {
       case 'reply':
         return this.deps.deliverToClient(effect.client, payload(), { reply: true, id: effect.id });
       case 'notifyClient':
-        return this.deps.deliverToClient(effect.client, payload(), { reply: false, progressToken: effect.progressToken });
+        return this.deps.deliverToClient(effect.client, payload(), { reply: false, progressToken: effect.progressToken, request: effect.request });
       case 'clientListed':
         return this.deps.onClientListed?.(effect.client, effect.endpoint);
       case 'persistCatalogue': {

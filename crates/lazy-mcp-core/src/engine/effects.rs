@@ -144,6 +144,11 @@ pub enum Effect {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(type = "string | number | null"))]
         progress_token: Option<serde_json::Value>,
+        /// The open request this message belongs to (a `subscriptions/listen`): the
+        /// HTTP gateway writes it on that request's own stream.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(type = "string | number | null"))]
+        request: Option<serde_json::Value>,
         message: String,
     },
     /// A client was answered `tools/list` on this endpoint (VS Code picked the

@@ -7,7 +7,6 @@ use super::stable_hash::{fnv1a64_hex, Fnv1a64Writer};
 use super::{Effect, Endpoint, EndpointInfo, Engine};
 use crate::config::model::ToolFilter;
 use crate::protocol::client_handshake::ListKind;
-use crate::protocol::jsonrpc;
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -212,7 +211,7 @@ impl Engine {
             }
         }
         for (client, method) in notifications {
-            self.notify_client(&client, jsonrpc::notification(method, None));
+            self.notify_list_changed(&client, method);
         }
         self.published_lists = lists;
         let mut routes = BTreeMap::new();

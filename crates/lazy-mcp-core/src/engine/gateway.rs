@@ -50,6 +50,7 @@ impl Engine {
                 capabilities: json!({}),
                 identity: client.clone(),
                 modern: Default::default(),
+                listens: Default::default(),
             });
         session.endpoint = endpoint.clone();
         match message {
@@ -124,6 +125,13 @@ impl Engine {
                 let initialize = self.initialize_result(endpoint, None);
                 let result = self.discover_answer(&initialize);
                 self.reply(client, jsonrpc::success(id, result));
+            }
+            "subscriptions/listen" => {
+                let modern = self
+                    .clients
+                    .get(client)
+                    .is_some_and(|s| s.modern.is_active());
+                self.on_listen(client, id, params.as_ref(), modern);
             }
             "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
                 let kind = match method {
@@ -467,6 +475,7 @@ impl Engine {
             return;
         };
         self.forget_modern_request(client, &request_id);
+        self.end_listen(client, &request_id);
         // Still waiting for the connect: just drop it.
         for server in self.servers.values_mut() {
             server

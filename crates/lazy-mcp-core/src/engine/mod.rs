@@ -22,6 +22,7 @@ pub mod auth;
 pub mod backoff;
 pub mod catalogue;
 mod catalogue_loading;
+mod client_listens;
 mod config_diff;
 mod config_load;
 mod connect;
@@ -278,6 +279,8 @@ struct ClientSession {
     identity: String,
     /// Modern-era (2026-07-28) requests of this client in flight (`modern_clients.rs`).
     modern: modern_clients::ModernRequests,
+    /// Its open `subscriptions/listen` requests (`client_listens.rs`).
+    listens: client_listens::Listens,
 }
 
 #[derive(Debug)]
@@ -582,6 +585,7 @@ impl Engine {
         self.effects.push(Effect::NotifyClient {
             client: client.to_string(),
             progress_token,
+            request: None,
             message: message.to_string(),
         });
     }

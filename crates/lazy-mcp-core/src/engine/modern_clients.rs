@@ -26,8 +26,23 @@ pub(super) struct ModernRequests {
     pending: BTreeMap<String, bool>,
     /// The request being handled is modern.
     active: bool,
+    /// The client has sent a modern request: change notifications reach it
+    /// only through its `subscriptions/listen` requests.
+    seen: bool,
     /// Its `clientInfo` as `name@version`, when it sent one.
     identity: Option<String>,
+}
+
+impl ModernRequests {
+    /// The request being handled carries the modern envelope.
+    pub(super) fn is_active(&self) -> bool {
+        self.active
+    }
+
+    /// The client has spoken the modern era.
+    pub(super) fn seen(&self) -> bool {
+        self.seen
+    }
 }
 
 /// At most this many modern client identities hold loaded tools: each new
@@ -70,6 +85,7 @@ impl Engine {
                 .pending
                 .insert(id.to_string(), method == "resources/read");
             session.modern.active = true;
+            session.modern.seen = true;
             session.modern.identity = envelope.client_identity.clone();
         }
         let refusal = match &envelope.client_identity {
@@ -152,8 +168,9 @@ impl Engine {
     }
 
     /// `server/discover` for an endpoint: what `initialize` would say, in the
-    /// modern shape. `listChanged`/`subscribe` are left out: they are delivered
-    /// through `subscriptions/listen`, which the gateway does not serve yet.
+    /// modern shape. `listChanged` stays (delivered through `subscriptions/listen`,
+    /// `client_listens.rs`); `subscribe` goes: resource subscriptions are not
+    /// honoured on a listen.
     pub(super) fn discover_answer(&self, initialize: &Value) -> Value {
         let mut capabilities = initialize
             .get("capabilities")
@@ -162,7 +179,6 @@ impl Engine {
         if let Some(object) = capabilities.as_object_mut() {
             for capability in object.values_mut() {
                 if let Some(capability) = capability.as_object_mut() {
-                    capability.remove("listChanged");
                     capability.remove("subscribe");
                 }
             }

@@ -294,6 +294,7 @@ impl Sim {
             Effect::NotifyClient {
                 client,
                 progress_token,
+                request,
                 message,
             } => {
                 let message: Value = serde_json::from_str(&message).unwrap();
@@ -305,6 +306,12 @@ impl Sim {
                     token,
                     progress_token.as_ref(),
                     "progress routed by a wrong token"
+                );
+                // A listen's messages are routed by the listen's id, which they carry.
+                assert_eq!(
+                    message.pointer("/params/_meta/io.modelcontextprotocol~1subscriptionId"),
+                    request.as_ref(),
+                    "a listen's message routed by a wrong request id"
                 );
                 self.notifications.push((client, message));
             }

@@ -126,7 +126,7 @@ export class HttpGateway {
         ? how.id === null
           ? ex.anonymous > 0
           : ex.pending.has(how.id)
-        : how.progressToken !== undefined && how.progressToken !== null && ex.progressTokens.has(how.progressToken);
+        : (how.progressToken != null && ex.progressTokens.has(how.progressToken)) || (how.request != null && ex.pending.has(how.request));
       if (!mine) continue;
       this.writeTo(ex, message);
       if (anonymous) ex.anonymous -= 1;

@@ -41,9 +41,10 @@ export function shapeOf(message: unknown): MessageShape {
  * How a client-bound message is routed, as the engine read it (effects `reply` and
  * `notifyClient`), so the gateway never parses it: a reply to request `id` (`null`:
  * an error whose request id could not be read), or a message the gateway initiates,
- * with the progress token of the request it belongs to for `notifications/progress`.
+ * with the progress token of the request it belongs to for `notifications/progress`,
+ * or the open request it belongs to (`request`: a `subscriptions/listen`).
  */
-export type ClientRoute = { reply: true; id: JsonRpcId | null } | { reply: false; progressToken?: JsonRpcId | null };
+export type ClientRoute = { reply: true; id: JsonRpcId | null } | { reply: false; progressToken?: JsonRpcId | null; request?: JsonRpcId | null };
 
 /** The route of a message that came without one: read from the message itself. */
 export function routeOf(message: string): ClientRoute | undefined {
