@@ -497,7 +497,8 @@ proptest! {
         meta in any_json(),
         method in prop_oneof![
             Just("tools/list"), Just("server/discover"), Just("tools/call"),
-            Just("initialize"), Just("ping"), Just("prompts/list"), Just("no/such")
+            Just("initialize"), Just("ping"), Just("prompts/list"), Just("no/such"),
+            Just("subscriptions/listen")
         ],
         legacy_first in any::<bool>(),
     ) {
@@ -511,5 +512,22 @@ proptest! {
         prop_assert_eq!(answers, 1);
         let listed = names(&mut sim, "c", 2, Some(json!({"name": "after", "version": "1"})));
         prop_assert_eq!(listed.len(), 4, "{:?}", listed);
+    }
+
+    /// Any filter on a listen: either refused with one answer, or acknowledged
+    /// (and left open, no answer); never a panic, and the client keeps working.
+    #[test]
+    fn any_listen_filter_is_refused_or_acknowledged(filter in any_json()) {
+        let mut sim = sim(ToolExposure::Full);
+        sim.client("c", Endpoint::Aggregate, listen(1, filter));
+        let answers = sim.replies.iter().filter(|(c, m)| c == "c" && m["id"] == json!(1)).count();
+        let acks = sim
+            .notifications
+            .iter()
+            .filter(|(c, m)| c == "c" && m["method"] == "notifications/subscriptions/acknowledged")
+            .count();
+        prop_assert_eq!(answers + acks, 1);
+        sim.client("c", Endpoint::Aggregate, modern(2, "tools/list", json!({}), None));
+        prop_assert!(sim.reply_to("c", json!(2)).is_some());
     }
 }
