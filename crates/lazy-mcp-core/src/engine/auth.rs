@@ -204,7 +204,7 @@ impl Engine {
                     oauth,
                 });
             }
-            self.exposure_dirty = true;
+            self.exposure.dirty = true;
             return;
         }
         let reason = if insufficient_scope {
@@ -231,7 +231,7 @@ impl Engine {
         if let Some(server) = self.servers.get_mut(name) {
             server.auth.needs_sign_in = Some(reason.clone());
         }
-        self.exposure_dirty = true;
+        self.exposure.dirty = true;
         if interactive && self.settings.sign_in_may_wait {
             let tool_name = self.waiting_tool_name(name);
             self.start_sign_in(name, reason);
@@ -268,7 +268,7 @@ impl Engine {
             Some(ServerState::Cataloguing | ServerState::Connecting | ServerState::Connected) => {
                 self.transition(name, Trigger::AuthRequired)
             }
-            _ => self.exposure_dirty = true,
+            _ => self.exposure.dirty = true,
         }
         self.sign_in_announcements.batch.insert(name.to_string());
     }
@@ -291,7 +291,7 @@ impl Engine {
         if let Some(server) = self.servers.get_mut(name) {
             server.auth.signing_in = true;
         }
-        self.exposure_dirty = true;
+        self.exposure.dirty = true;
         let scope = self
             .servers
             .get(name)
@@ -321,7 +321,7 @@ impl Engine {
             return;
         };
         server.auth.refreshing = false;
-        self.exposure_dirty = true;
+        self.exposure.dirty = true;
         match outcome {
             RefreshOutcome::Ok => {
                 server.auth.needs_sign_in = None;
@@ -396,7 +396,7 @@ impl Engine {
             return;
         };
         server.auth.signing_in = false;
-        self.exposure_dirty = true;
+        self.exposure.dirty = true;
         match outcome {
             SignInOutcome::Ok => {
                 if let Some(server) = self.servers.get_mut(name) {
@@ -446,7 +446,7 @@ impl Engine {
         }
         server.auth.needs_sign_in = None;
         server.stats.last_error = None;
-        self.exposure_dirty = true;
+        self.exposure.dirty = true;
         self.sign_in_announcements.batch.remove(name);
         if self.resume_held(name, false) {
             return;
@@ -505,7 +505,7 @@ impl Engine {
                 ..ServerAuth::default()
             };
         }
-        self.exposure_dirty = true;
+        self.exposure.dirty = true;
         if matches!(
             state,
             Some(ServerState::Connecting | ServerState::Connected | ServerState::Cataloguing)

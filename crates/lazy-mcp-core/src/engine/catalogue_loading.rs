@@ -27,7 +27,7 @@ impl Engine {
                 self.catalogue.entries.insert(name, entry);
             }
         }
-        self.exposure_dirty = true;
+        self.exposure.dirty = true;
         let names: Vec<String> = self.servers.keys().cloned().collect();
         for name in names {
             let Some(server) = self.servers.get(&name) else {

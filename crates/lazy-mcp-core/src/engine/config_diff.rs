@@ -72,7 +72,7 @@ impl Engine {
             .get_mut(name)
             .and_then(|s| s.retry_timer.take());
         self.cancel_timer(retry);
-        self.exposure_dirty = true;
+        self.exposure.dirty = true;
     }
 
     pub(super) fn on_config_applied(&mut self, servers: Vec<ServerConfig>) {
@@ -126,7 +126,7 @@ impl Engine {
                         server.crashes.reset();
                     }
                     if tools_changed {
-                        self.exposure_dirty = true;
+                        self.exposure.dirty = true;
                         self.report_dropped_declared_tools(&name);
                     }
                     self.reconcile(&name);
@@ -161,7 +161,7 @@ impl Engine {
                 auth: super::auth::ServerAuth::default(),
             },
         );
-        self.exposure_dirty = true;
+        self.exposure.dirty = true;
         if self.wanted(&name) == Some(Wanted::Disabled) {
             self.effects.push(Effect::StateChanged {
                 server: name,

@@ -4,6 +4,7 @@
 
 use super::aggregate_names::aggregate_names;
 use super::stable_hash::{fnv1a64_hex, Fnv1a64Writer};
+use super::tool_exposure::{ExposurePlan, LoadedTool};
 use super::{Effect, Endpoint, EndpointInfo, Engine};
 use crate::config::model::ToolFilter;
 use crate::protocol::client_handshake::ListKind;
@@ -11,6 +12,31 @@ use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+
+/// Tool-exposure state: what clients were last shown (endpoints, list versions,
+/// aggregate names), the plan of full vs indexed servers, and what each client
+/// loaded. Only `publish_changes` rebuilds it; requests read it.
+#[derive(Debug, Default)]
+pub(super) struct Exposure {
+    /// Set when anything clients can see may have changed; cleared by `publish_changes`.
+    pub dirty: bool,
+    pub published_endpoints: Vec<EndpointInfo>,
+    pub published_lists: BTreeMap<(String, ListKind), u64>,
+    /// Aggregate endpoint: (tools|prompts, exposed name) → (server, original name).
+    pub aggregate_routes: BTreeMap<(ListKind, String), (String, Value)>,
+    /// The reverse: (tools|prompts, server, original name) → exposed name.
+    pub aggregate_names_by_item: BTreeMap<(ListKind, String, String), String>,
+    /// Which servers are listed in full and which in the index (see `tool_exposure`).
+    pub plan: ExposurePlan,
+    /// Search over the `index`-mode servers' tools; rebuilt on first use after a change.
+    pub search_index: Option<crate::tool_index::ToolIndex>,
+    /// Tools each client loaded, by client identity (`clientInfo.name`).
+    pub loaded: BTreeMap<String, BTreeSet<LoadedTool>>,
+    /// Version of the aggregate endpoint as last announced to hosts (None: not offered).
+    pub published_aggregate: Option<String>,
+    /// Its version as last announced to its clients (with `list_changed`).
+    pub aggregate_seen: String,
+}
 
 fn item_name(item: &Value) -> Option<&str> {
     item.get("name").and_then(Value::as_str)
@@ -76,10 +102,10 @@ impl Engine {
     fn list_hash(&self, name: &str, kind: ListKind) -> u64 {
         let mut hasher = Fnv1a64Writer::default();
         // Writing into a hasher cannot fail; a failure would only weaken the hash.
-        if kind == ListKind::Tools && self.exposure.is_indexed(name) {
+        if kind == ListKind::Tools && self.exposure.plan.is_indexed(name) {
             let _ = serde_json::to_writer(&mut hasher, &json!({"toolExposure": "index"}));
         } else if let Some(hash) = (kind == ListKind::Tools)
-            .then(|| self.exposure.tool_hashes.get(name))
+            .then(|| self.exposure.plan.tool_hashes.get(name))
             .flatten()
         {
             // The plan hashed the same items the same way (`items_hash`).
@@ -96,10 +122,11 @@ impl Engine {
     fn aggregate_version(&self, list_hashes: &BTreeMap<(String, ListKind), u64>) -> String {
         // The plan hashed the meta-tools and every exposed server's tools already.
         // (`write!` into a String cannot fail.)
-        let mut text = format!("{:016x}", self.exposure.meta_hash);
-        for (name, mode) in &self.exposure.modes {
+        let mut text = format!("{:016x}", self.exposure.plan.meta_hash);
+        for (name, mode) in &self.exposure.plan.modes {
             let tools = self
                 .exposure
+                .plan
                 .tool_hashes
                 .get(name)
                 .copied()
@@ -163,10 +190,10 @@ impl Engine {
     /// Announces what changed since the last call: `endpointsChanged` for hosts,
     /// `notifications/*/list_changed` for attached clients.
     pub(super) fn publish_changes(&mut self) {
-        self.exposure_dirty = false;
-        let previous = std::mem::take(&mut self.exposure);
-        self.exposure = self.plan_exposure(previous);
-        self.search_index = None;
+        self.exposure.dirty = false;
+        let previous = std::mem::take(&mut self.exposure.plan);
+        self.exposure.plan = self.plan_exposure(previous);
+        self.exposure.search_index = None;
         self.prune_loaded();
         let mut lists: BTreeMap<(String, ListKind), u64> = BTreeMap::new();
         let mut endpoints = Vec::new();
@@ -188,10 +215,12 @@ impl Engine {
             });
         }
         let mut changed: BTreeSet<(String, &'static str)> = BTreeSet::new();
-        let keys: BTreeSet<&(String, ListKind)> =
-            lists.keys().chain(self.published_lists.keys()).collect();
+        let keys: BTreeSet<&(String, ListKind)> = lists
+            .keys()
+            .chain(self.exposure.published_lists.keys())
+            .collect();
         for key in keys {
-            if lists.get(key) != self.published_lists.get(key) {
+            if lists.get(key) != self.exposure.published_lists.get(key) {
                 changed.insert((key.0.clone(), key.1.list_changed_notification()));
             }
         }
@@ -202,8 +231,8 @@ impl Engine {
             }
         }
         let aggregate_version = self.aggregate_version(&lists);
-        if self.aggregate_seen != aggregate_version {
-            self.aggregate_seen = aggregate_version.clone();
+        if self.exposure.aggregate_seen != aggregate_version {
+            self.exposure.aggregate_seen = aggregate_version.clone();
             for (client, session) in &self.clients {
                 if session.endpoint == Endpoint::Aggregate {
                     notifications.insert((client.clone(), "notifications/tools/list_changed"));
@@ -213,7 +242,7 @@ impl Engine {
         for (client, method) in notifications {
             self.notify_list_changed(&client, method);
         }
-        self.published_lists = lists;
+        self.exposure.published_lists = lists;
         let mut routes = BTreeMap::new();
         let mut by_item = BTreeMap::new();
         for kind in [ListKind::Tools, ListKind::Prompts] {
@@ -223,15 +252,17 @@ impl Engine {
                 routes.insert((kind, exposed), (server, Value::from(item)));
             }
         }
-        self.aggregate_routes = routes;
-        self.aggregate_names_by_item = by_item;
+        self.exposure.aggregate_routes = routes;
+        self.exposure.aggregate_names_by_item = by_item;
         // The aggregate endpoint is offered when it has something of its own to show.
         let aggregate = (self.settings.aggregate_endpoint == super::AggregateEndpoint::All
-            || !self.exposure.meta_tools.is_empty())
+            || !self.exposure.plan.meta_tools.is_empty())
         .then_some(aggregate_version);
-        if endpoints != self.published_endpoints || aggregate != self.published_aggregate {
-            self.published_endpoints = endpoints.clone();
-            self.published_aggregate = aggregate.clone();
+        if endpoints != self.exposure.published_endpoints
+            || aggregate != self.exposure.published_aggregate
+        {
+            self.exposure.published_endpoints = endpoints.clone();
+            self.exposure.published_aggregate = aggregate.clone();
             self.effects.push(Effect::EndpointsChanged {
                 endpoints,
                 aggregate,
@@ -275,7 +306,7 @@ impl Engine {
                     continue;
                 }
                 let key = (kind, name.clone(), original.to_string());
-                let Some(exposed) = self.aggregate_names_by_item.get(&key) else {
+                let Some(exposed) = self.exposure.aggregate_names_by_item.get(&key) else {
                     continue;
                 };
                 let mut item = item.clone();

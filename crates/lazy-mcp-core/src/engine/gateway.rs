@@ -297,7 +297,7 @@ impl Engine {
                 if let (Ok(server), "tools/call", Some(p)) = (&target, method, &params) {
                     let tool = p.get("name").and_then(Value::as_str).unwrap_or("");
                     let arguments = p.get("arguments").cloned().unwrap_or_else(|| json!({}));
-                    if self.exposure.is_indexed(server) {
+                    if self.exposure.plan.is_indexed(server) {
                         if let Some(why) = self.invalid_arguments(server, tool, &arguments) {
                             let result = json!({"content": [{"type": "text", "text": why}], "isError": true});
                             self.reply(client, jsonrpc::success(id, result));
@@ -338,7 +338,8 @@ impl Engine {
             return Err(format!("{method} needs params"));
         };
         let by_name = |kind: ListKind, exposed: &str| {
-            self.aggregate_routes
+            self.exposure
+                .aggregate_routes
                 .get(&(kind, exposed.to_string()))
                 .cloned()
         };

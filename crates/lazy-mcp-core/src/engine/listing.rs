@@ -243,7 +243,7 @@ impl Engine {
         let mut entry = entry;
         entry.catalogued_at_ms = now;
         self.catalogue.entries.insert(name.to_string(), entry);
-        self.exposure_dirty = true;
+        self.exposure.dirty = true;
         self.persist_catalogue();
         self.report_dropped_declared_tools(name);
     }

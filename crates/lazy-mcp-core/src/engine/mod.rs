@@ -81,27 +81,10 @@ pub struct Engine {
     next_timer: TimerId,
     next_outbound: u64,
     effects: Vec<Effect>,
-    /// Set when anything clients can see may have changed; cleared by `publish_changes`.
-    exposure_dirty: bool,
     /// Set when the catalogue changed; one `persistCatalogue` per event at most.
     catalogue_dirty: bool,
-    published_endpoints: Vec<EndpointInfo>,
-    published_lists: BTreeMap<(String, ListKind), u64>,
-    /// Aggregate endpoint: (tools|prompts, exposed name) → (server, original name).
-    /// Rebuilt by `publish_changes` whenever exposure changes.
-    aggregate_routes: BTreeMap<(ListKind, String), (String, Value)>,
-    /// The reverse: (tools|prompts, server, original name) → exposed name.
-    aggregate_names_by_item: BTreeMap<(ListKind, String, String), String>,
-    /// Which servers are listed in full and which in the index (see `tool_exposure`).
-    exposure: tool_exposure::ExposurePlan,
-    /// Search over the `index`-mode servers' tools; rebuilt on first use after a change.
-    search_index: Option<crate::tool_index::ToolIndex>,
-    /// Tools each client loaded, by client identity (`clientInfo.name`).
-    loaded: BTreeMap<String, BTreeSet<tool_exposure::LoadedTool>>,
-    /// Version of the aggregate endpoint as last announced to hosts (None: not offered).
-    published_aggregate: Option<String>,
-    /// Its version as last announced to its clients (with `list_changed`).
-    aggregate_seen: String,
+    /// What clients are shown and what they loaded (`exposure.rs`, `tool_exposure.rs`).
+    exposure: exposure::Exposure,
     /// What the user was told, and what they wait to hear about (`announce.rs`).
     announce: announce::Announcements,
     sign_in_announcements: auth::SignInAnnouncements,
@@ -308,17 +291,8 @@ impl Engine {
             next_timer: 1,
             next_outbound: 1,
             effects: Vec::new(),
-            exposure_dirty: false,
             catalogue_dirty: false,
-            published_endpoints: Vec::new(),
-            published_lists: BTreeMap::new(),
-            aggregate_routes: BTreeMap::new(),
-            aggregate_names_by_item: BTreeMap::new(),
-            exposure: tool_exposure::ExposurePlan::default(),
-            search_index: None,
-            loaded: BTreeMap::new(),
-            published_aggregate: None,
-            aggregate_seen: String::new(),
+            exposure: exposure::Exposure::default(),
             announce: announce::Announcements::default(),
             sign_in_announcements: auth::SignInAnnouncements::default(),
             now_ms: 0,
@@ -468,7 +442,7 @@ impl Engine {
         self.pump_catalogue_queue();
         self.flush_announcements();
         self.flush_sign_in_announcements();
-        if self.exposure_dirty {
+        if self.exposure.dirty {
             self.publish_changes();
         }
         if std::mem::take(&mut self.catalogue_dirty) {
@@ -552,7 +526,7 @@ impl Engine {
                     server.state = next.clone();
                     server.state_since_ms = self.now_ms;
                     self.announce.settled(name, &next);
-                    self.exposure_dirty = true;
+                    self.exposure.dirty = true;
                     self.effects.push(Effect::StateChanged {
                         server: name.to_string(),
                         state: next,
@@ -638,7 +612,7 @@ impl Engine {
         let folders_changed = folders != self.settings.workspace_folders;
         self.settings = settings;
         // Tool exposure settings may have changed.
-        self.exposure_dirty = true;
+        self.exposure.dirty = true;
         if folders_changed {
             self.settings.workspace_folders = Vec::new();
             self.on_workspace_folders_changed(folders);

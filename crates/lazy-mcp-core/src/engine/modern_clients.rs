@@ -195,11 +195,16 @@ impl Engine {
     /// A modern identity without loaded tools yet, when the cap is reached.
     fn is_new_modern_identity(&self, client_info: &str) -> bool {
         let modern = self
+            .exposure
             .loaded
             .keys()
             .filter(|k| k.starts_with(MODERN_IDENTITY_PREFIX))
             .count();
-        modern >= MAX_MODERN_IDENTITIES && !self.loaded.contains_key(&modern_identity(client_info))
+        modern >= MAX_MODERN_IDENTITIES
+            && !self
+                .exposure
+                .loaded
+                .contains_key(&modern_identity(client_info))
     }
 
     fn is_load_call(&self, method: &str, params: Option<&Value>) -> bool {
@@ -211,6 +216,7 @@ impl Engine {
             && (name == LOAD_TOOLS || name == UNLOAD_TOOLS)
             && self
                 .exposure
+                .plan
                 .meta_tools
                 .iter()
                 .any(|t| t.get("name").and_then(Value::as_str) == Some(name))

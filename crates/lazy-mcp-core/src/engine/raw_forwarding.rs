@@ -59,12 +59,13 @@ impl Engine {
             Endpoint::Aggregate => {
                 // Meta-tools and `index` servers' loaded tools read their arguments: full reading.
                 let route = self
+                    .exposure
                     .aggregate_routes
                     .get(&(ListKind::Tools, tool.to_string()));
                 let Some((server, Value::String(original))) = route else {
                     return false;
                 };
-                if self.is_meta_tool(&tool) || self.exposure.is_indexed(server) {
+                if self.is_meta_tool(&tool) || self.exposure.plan.is_indexed(server) {
                     return false;
                 }
                 let server = server.clone();
@@ -92,6 +93,7 @@ impl Engine {
 
     fn is_meta_tool(&self, name: &str) -> bool {
         self.exposure
+            .plan
             .meta_tools
             .iter()
             .any(|t| t.get("name").and_then(Value::as_str) == Some(name))

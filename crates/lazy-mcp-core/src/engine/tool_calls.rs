@@ -34,6 +34,7 @@ impl Engine {
         let name = params.get("name").and_then(Value::as_str).unwrap_or("");
         let Some(schema) = self
             .exposure
+            .plan
             .meta_tools
             .iter()
             .find(|t| t.get("name").and_then(Value::as_str) == Some(name))
@@ -100,7 +101,7 @@ impl Engine {
                 .exposed_items(server, ListKind::Tools)
                 .iter()
                 .any(|t| t.get("name").and_then(Value::as_str) == Some(tool.as_str()));
-            if offered && !self.exposure.is_indexed(server) {
+            if offered && !self.exposure.plan.is_indexed(server) {
                 return Ok((server.clone(), tool.clone()));
             }
         }
@@ -111,7 +112,8 @@ impl Engine {
 
     /// The name a tool has on the aggregate endpoint (`server__tool`).
     fn aggregate_name(&self, server: &str, tool: &str) -> String {
-        self.aggregate_names_by_item
+        self.exposure
+            .aggregate_names_by_item
             .get(&(ListKind::Tools, server.to_string(), tool.to_string()))
             .cloned()
             .unwrap_or_else(|| format!("{server}/{tool}"))
@@ -122,9 +124,11 @@ impl Engine {
         let mut lines: Vec<String> = Vec::new();
         for name in names {
             match self.resolve_tool(name) {
-                Ok((server, tool)) if !self.exposure.is_indexed(&server) => lines.push(format!(
+                Ok((server, tool)) if !self.exposure.plan.is_indexed(&server) => {
+                    lines.push(format!(
                     "{server}/{tool} is always in the tool list (its server is not in index mode)."
-                )),
+                ))
+                }
                 Ok(pair) if !found.contains(&pair) => found.push(pair),
                 Ok(_) => {}
                 Err(why) => lines.push(why),
@@ -156,7 +160,7 @@ impl Engine {
             }
             was
         };
-        let set = self.loaded.entry(identity.clone()).or_default();
+        let set = self.exposure.loaded.entry(identity.clone()).or_default();
         for pair in &changed {
             if load {
                 set.insert(pair.clone());

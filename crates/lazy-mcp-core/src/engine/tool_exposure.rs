@@ -202,16 +202,18 @@ impl Engine {
 
     /// The search index over the `index`-mode servers' tools (built on first use).
     pub(super) fn tool_index(&mut self) -> &ToolIndex {
-        if self.search_index.is_none() {
-            let entries = self.index_entries(&self.exposure);
-            self.search_index = Some(ToolIndex::build(&entries));
+        if self.exposure.search_index.is_none() {
+            let entries = self.index_entries(&self.exposure.plan);
+            self.exposure.search_index = Some(ToolIndex::build(&entries));
         }
-        self.search_index.get_or_insert_with(ToolIndex::default)
+        self.exposure
+            .search_index
+            .get_or_insert_with(ToolIndex::default)
     }
 
     /// The tools a server's own endpoint lists: none in `index` mode.
     pub(super) fn endpoint_tools(&self, name: &str) -> Vec<Value> {
-        if self.exposure.is_indexed(name) {
+        if self.exposure.plan.is_indexed(name) {
             Vec::new()
         } else {
             self.exposed_list(name, ListKind::Tools)
@@ -232,7 +234,8 @@ impl Engine {
     }
 
     pub(super) fn loaded_of(&self, client: &str) -> BTreeSet<LoadedTool> {
-        self.loaded
+        self.exposure
+            .loaded
             .get(&self.identity_of(client))
             .cloned()
             .unwrap_or_default()
@@ -244,9 +247,9 @@ impl Engine {
     pub(super) fn aggregate_tools_for(&self, client: &str) -> Vec<Value> {
         let loaded = self.loaded_of(client);
         let all = self.settings.aggregate_endpoint == AggregateEndpoint::All;
-        let mut items = self.exposure.meta_tools.clone();
+        let mut items = self.exposure.plan.meta_tools.clone();
         items.extend(self.aggregate_list_where(ListKind::Tools, |server, tool| {
-            if self.exposure.is_indexed(server) {
+            if self.exposure.plan.is_indexed(server) {
                 loaded.contains(&(server.to_string(), tool.to_string()))
             } else {
                 all
@@ -260,6 +263,7 @@ impl Engine {
     pub(super) fn tools_seen_by(&self, client: &str) -> usize {
         let full: usize = self
             .exposure
+            .plan
             .modes
             .iter()
             .filter(|(_, m)| **m == ToolExposure::Full)
@@ -268,21 +272,21 @@ impl Engine {
         let loaded = self
             .loaded_of(client)
             .iter()
-            .filter(|(server, _)| self.exposure.is_indexed(server))
+            .filter(|(server, _)| self.exposure.plan.is_indexed(server))
             .count();
-        full + self.exposure.meta_tools.len() + loaded
+        full + self.exposure.plan.meta_tools.len() + loaded
     }
 
     /// Every loaded tool over all clients (for diagnostics).
     pub(super) fn all_loaded(&self) -> BTreeSet<LoadedTool> {
-        self.loaded.values().flatten().cloned().collect()
+        self.exposure.loaded.values().flatten().cloned().collect()
     }
 
     /// Forgets a server's loaded tools (it was disabled or removed) and tells
     /// the clients that had some.
     pub(super) fn unload_server(&mut self, server: &str) {
         let mut touched = Vec::new();
-        for (identity, set) in self.loaded.iter_mut() {
+        for (identity, set) in self.exposure.loaded.iter_mut() {
             let before = set.len();
             set.retain(|(s, _)| s != server);
             if set.len() != before {
@@ -311,7 +315,7 @@ impl Engine {
             }
         }
         for (server, tool) in gone {
-            for set in self.loaded.values_mut() {
+            for set in self.exposure.loaded.values_mut() {
                 set.remove(&(server.clone(), tool.clone()));
             }
             self.log(
