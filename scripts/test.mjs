@@ -19,6 +19,9 @@ const steps = [
   { name: 'typescript type-check', cmd: () => bin('tsc'), args: ['-p', '.'] },
   { name: 'eslint', cmd: () => bin('eslint'), args: ['--max-warnings', '0', '.'] },
   { name: 'build (wasm + bundle)', cmd: nodeBin, args: ['scripts/build.mjs'] },
+  // The node tests' OAuth world runs oidc-provider, which needs Node >= 22: installed here (once,
+  // cached in the tools dir) so it is not left to whichever test file gets there first.
+  { name: 'Node 22 for the tests', cmd: nodeBin, args: ['scripts/tools/node.mjs', '22'] },
   { name: 'node tests', cmd: nodeBin, args: ['--test', 'tests/node/'] },
   { name: 'package VSIX', cmd: nodeBin, args: ['scripts/package.mjs', '--skip-build'] },
   // every phase on each VS Code version of scripts/tools/code-server.mjs (newest and oldest tested)
