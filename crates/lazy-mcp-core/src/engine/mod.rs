@@ -331,7 +331,7 @@ impl Engine {
             Event::ConfigApplied { servers } => self.on_config_applied(servers),
             Event::CatalogueLoaded { blob } => self.on_catalogue_loaded(&blob),
             Event::ConnectionOpened { conn, pid } => self.on_connection_opened(conn, pid),
-            Event::MessageReceived { conn, message } => self.on_upstream_message(conn, &message),
+            Event::MessageReceived { conn, message } => self.on_upstream_text(conn, &message),
             Event::ConnectionClosed {
                 conn,
                 reason,
@@ -433,7 +433,7 @@ impl Engine {
         message: &str,
     ) -> Vec<Effect> {
         self.now_ms = now_ms;
-        self.on_upstream_message(conn, message);
+        self.on_upstream_text(conn, message);
         self.finish_event()
     }
 
@@ -538,11 +538,21 @@ impl Engine {
     }
 
     fn reply(&mut self, client: &str, mut message: Value) {
-        self.stamp_modern_reply(client, &mut message);
+        let modern = self.stamp_modern_reply(client, &mut message);
+        self.push_reply(client, message, modern);
+    }
+
+    /// The `reply` effect; a modern-era request's answer carries the HTTP status
+    /// the era gives it (a gateway answering with JSON uses it).
+    fn push_reply(&mut self, client: &str, message: Value, modern: bool) {
+        let http_status = modern
+            .then(|| crate::protocol::modern_http::answer_status(&message))
+            .flatten();
         let id = message.get("id").cloned().unwrap_or(Value::Null);
         self.effects.push(Effect::Reply {
             client: client.to_string(),
             id,
+            http_status,
             message: message.to_string(),
         });
     }

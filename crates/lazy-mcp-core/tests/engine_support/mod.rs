@@ -285,6 +285,7 @@ impl Sim {
                 client,
                 id,
                 message,
+                ..
             } => {
                 let message: Value = serde_json::from_str(&message).unwrap();
                 // The routing the gateway uses without parsing is the message's own id.
