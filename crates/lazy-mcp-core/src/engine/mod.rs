@@ -48,6 +48,7 @@ mod tool_calls;
 mod tool_exposure;
 mod upstream;
 mod user_commands;
+pub mod wire;
 
 pub use diagnostics_snapshot::DiagnosticsSnapshot;
 pub use effects::{AnnounceAction, Effect, EndpointInfo, LogLevel};
