@@ -3,18 +3,32 @@
 //! `Engine::handle(now_ms, event) -> Vec<Effect>` is the whole interface: no I/O, no
 //! clock (time is passed in), no threads, deterministic. The host performs effects
 //! and reports back with events (`open` → `connectionOpened`/`connectionClosed`,
-//! `send` → `messageReceived`, `setTimer` → `timerFired`, …). `handle_json` is the
-//! same with JSON strings, for the WASM boundary.
+//! `send` → `messageReceived`, `setTimer` → `timerFired`, …). The WASM host uses
+//! `wire` for client and server messages (bytes in, `[effectsJson, ...payloads]`
+//! out) and `handle_json_split` for every other event; `handle_json` is the same
+//! with JSON strings throughout.
 //!
-//! Files: `state` (states and the one transition function), `events`, `effects`,
-//! `settings`, `catalogue` (persisted blob), `config_load` (the file rounds of a
-//! config load), `config_diff` (applying a server list),
-//! `connect` (opening, handshake, single-flight `ensure_connected`, forwarding
-//! calls), `listing` (lists with pagination into the catalogue), `connection_end`
-//! (idle, stop, crash, timeout, auth: what state each leaves),
-//! `upstream` (messages from servers), `gateway` (messages from clients),
-//! `exposure` (what clients see, endpoint versions, list_changed announcements),
-//! `aggregate_names`, `backoff`, `diagnostics_snapshot`.
+//! Files, by what they own:
+//! - the contract: `events`, `effects`, `settings`, `wire` (the hot path's entry
+//!   points), `diagnostics_snapshot` (the snapshot), `server_actions` (what each
+//!   state lets a user do);
+//! - state: `state` (the one enum, the one transition function), `timers` (the
+//!   one timer table and `on_timer`), `backoff`, `announce` (what the user is told);
+//! - config: `config_load` (a load's file rounds as effects), `config_diff`
+//!   (applying a server list), `catalogue` (the persisted blob),
+//!   `catalogue_loading` (it read back at start), `user_commands` (Enable,
+//!   Disable, Connect Now, Disconnect, Refresh);
+//! - upstream: `connect` (cataloguing queue, opening, handshake, single-flight
+//!   `ensure_connected`, forwarding), `era` (probing a server's protocol era),
+//!   `listing` (lists with pagination into the catalogue), `upstream` (what
+//!   servers send; batches split here), `connection_end` (idle, stop, crash,
+//!   timeout: what state each leaves), `auth` (OAuth decisions), `roots`,
+//!   `secret_text` (masking a server's secret values);
+//! - clients: `gateway` (messages from clients), `raw_forwarding` (the hot path:
+//!   a `tools/call` and its answer spliced as bytes), `modern_clients` and
+//!   `client_listens` (MCP 2026-07-28 clients), `exposure` (what clients see,
+//!   endpoint versions, `list_changed`), `tool_exposure` and `tool_calls` (the
+//!   tool index and its meta-tools), `aggregate_names`, `stable_hash`.
 
 pub mod aggregate_names;
 mod announce;
