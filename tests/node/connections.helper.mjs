@@ -94,15 +94,21 @@ export function drive(transport, opts = {}) {
       resolveOpened(info);
     },
     onMessage(json) {
-      const msg = JSON.parse(json);
-      // What the engine does on an accepted `initialize` reply, synchronously: its `negotiated` effect.
-      if (initializeIds.delete(msg.id) && msg.result?.protocolVersion) conn.negotiated?.(msg.result.protocolVersion);
-      messages.push(msg);
-      for (const w of [...waiters]) {
-        if (w.pred(msg)) {
-          waiters.splice(waiters.indexOf(w), 1);
-          clearTimeout(w.timer);
-          w.resolve(msg);
+      // What the core does with what a connection passes on: an empty body is nothing, a
+      // batch is split, and an accepted `initialize` reply gives its `negotiated` effect and
+      // every answer to one of our requests its `answered` effect, synchronously.
+      if (json.trim() === '') return;
+      const parsed = JSON.parse(json);
+      for (const msg of Array.isArray(parsed) ? parsed : [parsed]) {
+        if (initializeIds.delete(msg.id) && msg.result?.protocolVersion) conn.negotiated?.(msg.result.protocolVersion);
+        if (msg.method === undefined && typeof msg.id === 'number') conn.answered?.(msg.id);
+        messages.push(msg);
+        for (const w of [...waiters]) {
+          if (w.pred(msg)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            clearTimeout(w.timer);
+            w.resolve(msg);
+          }
         }
       }
     },
@@ -153,11 +159,14 @@ export function drive(transport, opts = {}) {
     request(method, params = {}, timeoutMs = 10000) {
       const id = nextId++;
       if (method === 'initialize') initializeIds.add(id);
-      conn.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+      // As the core's `send` effect says: a request, its id.
+      conn.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), { requestId: id });
       return d.next((m) => m.id === id && m.method === undefined, timeoutMs, `the response to ${method}`);
     },
     notify(method, params) {
-      conn.send(JSON.stringify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }));
+      // The core marks the legacy handshake's last message: the server's GET stream may open after it.
+      const meta = method === 'notifications/initialized' ? { openEventStream: true } : {};
+      conn.send(JSON.stringify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }), meta);
     },
     /** initialize → notifications/initialized, as a client would. */
     async handshake(protocolVersion = '2025-11-25') {

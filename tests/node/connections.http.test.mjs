@@ -421,3 +421,70 @@ describe('HTTP faults', { timeout: 30000 }, () => {
     assert.match(info.reason, /not an http\(s\) URL/);
   });
 });
+
+describe('HTTP: the connection reads nothing it carries (the core says what it needs)', { timeout: 30000 }, () => {
+  test('bodies reach the core as they came; requests end on `answered`; the GET stream opens on `openEventStream`', async () => {
+    const gets = [];
+    const srv = await listen(async (req, res) => {
+      if (req.method === 'GET') {
+        gets.push(Date.now());
+        res.writeHead(405).end();
+        return;
+      }
+      if (req.method !== 'POST') return void res.writeHead(405).end();
+      const msg = JSON.parse(await readBody(req));
+      if (msg.id === undefined) return void res.writeHead(202).end();
+      const answer = { jsonrpc: '2.0', id: msg.id, result: { method: msg.method } };
+      res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'S1' });
+      // `batch`: a notification and the answer in one JSON-RPC batch body.
+      res.end(msg.method === 'batch' ? ` [${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'b' } })}, ${JSON.stringify(answer)}]\n` : JSON.stringify(answer));
+    });
+    const { openConnection } = loadConnections();
+    const texts = [];
+    let answerIds = new Set();
+    let conn;
+    const events = {
+      onOpened() {},
+      onMessage(text) {
+        texts.push(text);
+        // The core's `answered` for the requests this test's "core" read an answer to.
+        for (const id of answerIds) if (text.includes(`"id":${id},"result"`)) conn.answered(id);
+      },
+      onClosed() {},
+    };
+    conn = openConnection({ type: 'http', url: srv.url, headers: {} }, events, {});
+    open.push({ conn });
+    const sent = (id, method) => conn.send(JSON.stringify({ jsonrpc: '2.0', id, method }), { requestId: id });
+    const textAbout = (id) => waitUntil(() => texts.some((t) => t.includes(`"id":${id},`)), 3000, `a message about request ${id}`);
+    try {
+      answerIds = new Set([1, 3]);
+      sent(1, 'initialize');
+      await textAbout(1);
+
+      // A batch body arrives whole, as one text: the core splits it, the host never parses it.
+      sent(2, 'batch');
+      await waitUntil(() => texts.some((t) => t.includes('"method":"batch"')), 3000, 'the batch body');
+      const batch = texts.find((t) => t.includes('"method":"batch"'));
+      assert.equal(batch.trim()[0], '[', 'the whole batch, unsplit');
+      // Nobody said `answered` for 2: when its reply ended, the connection failed it.
+      await textAbout(2);
+      const failure = JSON.parse(texts.find((t) => t.includes('"id":2,"error"')));
+      assert.equal(failure.error.code, loadConnections().TRANSPORT_ERROR_CODE);
+      // Said for 3: no transport error follows its answer.
+      sent(3, 'ping');
+      await textAbout(3);
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(texts.filter((t) => t.includes('"id":3,')).length, 1);
+
+      // The GET stream opens when the core says so, never on a message's name.
+      conn.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(gets.length, 0, 'no GET stream for a message the core did not mark');
+      conn.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/anything' }), { openEventStream: true });
+      await waitUntil(() => gets.length === 1, 3000, 'the GET stream is opened');
+    } finally {
+      await conn.close();
+      await srv.close();
+    }
+  });
+});

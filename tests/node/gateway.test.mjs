@@ -1,5 +1,6 @@
 // The loopback gateway against the official MCP SDK client as the independent peer.
-// The handler here stands in for the core's driver: it answers like a tiny server.
+// The handler here stands in for the core's driver: it answers like a tiny server,
+// and routes each message as the engine's effects do (`reply` id, `notifyClient` token).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -26,7 +27,7 @@ const handler = {
   onSessionClosed: (s) => closedSessions.push(s.id),
   onClientMessage(session, raw) {
     const msg = JSON.parse(raw);
-    const reply = (result) => gateway.deliver(session.id, JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));
+    const reply = (result) => gateway.deliver(session.id, JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }), { reply: true, id: msg.id });
     if (msg.method === 'initialize') {
       return reply({ protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: session.endpoint || 'aggregate', version: '1' } });
     }
@@ -37,7 +38,8 @@ const handler = {
       const token = msg.params._meta?.progressToken;
       setTimeout(() => {
         if (token !== undefined) {
-          gateway.deliver(session.id, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } }));
+          const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2 } };
+          gateway.deliver(session.id, JSON.stringify(progress), { reply: false, progressToken: token });
         }
         setTimeout(() => reply({ content: [{ type: 'text', text: `echo:${msg.params.arguments.text}` }] }), 10);
       }, 10);
@@ -49,7 +51,7 @@ const handler = {
     if (msg.method === 'tools/call' && msg.params.name === 'ask_roots') {
       // A server→client request in the middle of a call.
       pendingRoots.set('roots-1', (roots) => reply({ content: [{ type: 'text', text: roots.map((r) => r.uri).join(',') }] }));
-      gateway.deliver(session.id, JSON.stringify({ jsonrpc: '2.0', id: 'roots-1', method: 'roots/list' }));
+      gateway.deliver(session.id, JSON.stringify({ jsonrpc: '2.0', id: 'roots-1', method: 'roots/list' }), { reply: false });
       return;
     }
     if (msg.id === 'roots-1' && msg.result) {
@@ -176,4 +178,45 @@ test('an exception while serving one request answers it with -32603; the gateway
   const next = await rawRequest({ headers: { ...auth, 'mcp-session-id': sid }, body: { jsonrpc: '2.0', id: 4, method: 'tools/list' } });
   assert.equal(next.status, 200);
   assert.equal(JSON.parse(next.body).result.tools.length, 2);
+});
+
+test('the gateway opens a session and picks a status exactly as the core says, never by a method name', { timeout: 30_000 }, async () => {
+  // A gateway of its own whose "core" says which body opens a session (`opensSession`)
+  // and gives an answer its status (`httpStatus`), whatever the messages are called.
+  let opens;
+  const own = new HttpGateway(
+    {
+      hasEndpoint: () => true,
+      readBody: (body, headers) => ({ ...JSON.parse(clientBody(body, JSON.stringify(headers ?? {}))), opensSession: opens }),
+      onSessionClosed: () => {},
+      onClientMessage(session, raw) {
+        const msg = JSON.parse(raw);
+        const httpStatus = msg.method === 'refused/here' ? 404 : undefined;
+        own.deliver(session.id, JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'no' } }), { reply: true, id: msg.id, httpStatus });
+      },
+    },
+    { token, log: () => {} },
+  );
+  const ownPort = await own.start();
+  const post = (body, headers = {}) =>
+    new Promise((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port: ownPort, method: 'POST', path: '/mcp', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, ...headers } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode, session: res.headers['mcp-session-id'] }));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(body));
+    });
+  try {
+    opens = false;
+    assert.equal((await post(initBody)).status, 400, 'an initialize the core says opens nothing');
+    opens = true;
+    const opened = await post({ jsonrpc: '2.0', id: 7, method: 'anything' });
+    assert.ok(opened.session, 'a body the core says opens a session');
+    const withSession = { 'mcp-session-id': opened.session };
+    assert.equal((await post({ jsonrpc: '2.0', id: 8, method: 'refused/here' }, withSession)).status, 404, "the engine's httpStatus");
+    assert.equal((await post({ jsonrpc: '2.0', id: 9, method: 'other' }, withSession)).status, 200);
+  } finally {
+    await own.stop();
+  }
 });

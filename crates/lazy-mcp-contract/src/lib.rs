@@ -10,6 +10,7 @@ use lazy_mcp_core::config::{
     CandidateFile, DiscoveryInput, FileInput, FileReport, NormalizeInput, NormalizeResult, Problem,
     ServerConfig, Severity, Shadowed, SourceRef, Transport,
 };
+use lazy_mcp_core::diagnostics::ReportContext;
 use lazy_mcp_core::engine::auth::{AuthSnapshot, OAuthBinding, RefreshOutcome, SignInOutcome};
 use lazy_mcp_core::engine::diagnostics_snapshot::{DiagnosticsTotals, ServerDiagnostics};
 use lazy_mcp_core::engine::effects::AnnounceAction;
@@ -20,6 +21,8 @@ use lazy_mcp_core::engine::{
 };
 use lazy_mcp_core::host_policy::{HostPolicy, Unmanaged, VsCodeNativePolicy};
 use lazy_mcp_core::protocol::client_discover::Era;
+use lazy_mcp_core::protocol::client_message::{ClientBody, ClientEnvelope, ErrorShape};
+use lazy_mcp_core::protocol::modern_http::RequestHeaders;
 use ts_rs::TS;
 
 /// Where the generated file lives, relative to the repository root.
@@ -60,6 +63,13 @@ pub fn render() -> String {
         declaration::<ServerAction>(),
         declaration::<Progress>(),
         declaration::<AuthSnapshot>(),
+        // the Diagnostics report's input (`report`, `diagnosticsReport`)
+        declaration::<ReportContext>(),
+        // a client's body as the core reads it (`clientBody`)
+        declaration::<ClientBody>(),
+        declaration::<ClientEnvelope>(),
+        declaration::<ErrorShape>(),
+        declaration::<RequestHeaders>(),
         // config
         declaration::<ConfigSources>(),
         declaration::<ExplicitFile>(),

@@ -10,7 +10,8 @@ use crate::host_policy::Unmanaged;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
-/// What the host adds to the engine's snapshot.
+/// What the host adds to the engine's snapshot (the input of `report`).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ReportContext {

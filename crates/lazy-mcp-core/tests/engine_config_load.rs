@@ -304,6 +304,14 @@ fn reads_answered_out_of_order_load_once_all_are_in() {
         &json!({ "type": "configFilesChanged", "paths": [] }).to_string(),
     ))
     .unwrap();
+    let read_of = |effects: &[Value]| {
+        effects
+            .iter()
+            .find(|e| e["type"] == "readFiles")
+            .unwrap()
+            .clone()
+    };
+    let (first, again) = (read_of(&first), read_of(&again));
     let answer = |effect: &Value, disk: &BTreeMap<String, String>| {
         let files: Vec<Value> = effect["paths"]
             .as_array()
@@ -315,12 +323,83 @@ fn reads_answered_out_of_order_load_once_all_are_in() {
     };
     // The later round answers first: nothing is loaded until the earlier one is in too.
     let out: Vec<Value> =
-        serde_json::from_str(&host.engine.handle_json(3, &answer(&again[0], &host.disk))).unwrap();
+        serde_json::from_str(&host.engine.handle_json(3, &answer(&again, &host.disk))).unwrap();
     assert!(!out.iter().any(|e| e["type"] == "configLoaded"));
     let out: Vec<Value> =
-        serde_json::from_str(&host.engine.handle_json(4, &answer(&first[0], &host.disk))).unwrap();
+        serde_json::from_str(&host.engine.handle_json(4, &answer(&first, &host.disk))).unwrap();
     assert_eq!(
         out.iter().filter(|e| e["type"] == "configLoaded").count(),
         1
     );
+}
+
+#[test]
+fn every_path_is_watched_before_it_is_read_so_an_edit_during_a_load_is_not_missed() {
+    let mut host = setup();
+    host.write(
+        &format!("{WS}/opencode.jsonc"),
+        r#"{ "mcp": { "docs": { "type": "remote", "url": "https://example.invalid/mcp", "headers": { "Authorization": "Bearer {file:token.txt}" } } } }"#,
+    );
+    host.write(&format!("{WS}/token.txt"), "sekrit\n");
+    host.send(sources(everything()));
+    assert_eq!(host.reads.len(), 2, "the plan, then the reference");
+    for (round, paths) in host.reads.iter().enumerate() {
+        let read_at = host
+            .effects
+            .iter()
+            .position(|e| e["type"] == "readFiles" && e["paths"] == json!(paths))
+            .unwrap();
+        let watched_before: Vec<String> = host.effects[..read_at]
+            .iter()
+            .filter(|e| e["type"] == "watchFiles")
+            .flat_map(|e| serde_json::from_value::<Vec<String>>(e["paths"].clone()).unwrap())
+            .collect();
+        for path in paths {
+            assert!(
+                watched_before.contains(path),
+                "round {round}: {path} is read before it is watched"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_answer_the_core_did_not_ask_for_is_not_taken() {
+    let mut host = setup();
+    let token = format!("{WS}/token.txt");
+    host.write(&token, "real\n");
+    let effects: Vec<Value> = serde_json::from_str(
+        &host
+            .engine
+            .handle_json(1, &sources(everything()).to_string()),
+    )
+    .unwrap();
+    let read = effects.iter().find(|e| e["type"] == "readFiles").unwrap();
+    let mut files: Vec<Value> = read["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| json!({ "path": p, "content": host.disk.get(p.as_str().unwrap()) }))
+        .collect();
+    // A host answering a path nobody asked for, and a round that does not exist.
+    files.push(json!({ "path": token, "content": "junk\n" }));
+    host.send(json!({ "type": "filesRead", "round": read["round"], "files": files }));
+    let loads = host.loaded.len();
+    host.send(json!({ "type": "filesRead", "round": 999, "files": [] }));
+    assert_eq!(host.loaded.len(), loads, "an unknown round loads nothing");
+    // Now a file references it: the core reads it, it does not use what it was never asked.
+    host.write(
+        &format!("{WS}/opencode.jsonc"),
+        r#"{ "mcp": { "docs": { "type": "remote", "url": "https://example.invalid/mcp", "headers": { "Authorization": "Bearer {file:token.txt}" } } } }"#,
+    );
+    host.send(json!({ "type": "configFilesChanged", "paths": [format!("{WS}/opencode.jsonc")] }));
+    assert_eq!(host.reads.last().unwrap(), &[token]);
+    let docs = host.report()["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "docs")
+        .unwrap()
+        .clone();
+    assert_eq!(docs["transport"]["headers"]["Authorization"], "Bearer real");
 }

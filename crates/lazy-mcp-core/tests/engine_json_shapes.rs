@@ -116,8 +116,24 @@ fn every_effect_writes_its_documented_json() {
                 conn: 1,
                 message: "{}".into(),
                 headers: Default::default(),
+                request_id: None,
+                open_event_stream: false,
             },
             json!({"type": "send", "conn": 1, "message": "{}"}),
+        ),
+        (
+            Effect::Send {
+                conn: 1,
+                message: "{}".into(),
+                headers: Default::default(),
+                request_id: Some(3),
+                open_event_stream: true,
+            },
+            json!({"type": "send", "conn": 1, "message": "{}", "requestId": 3, "openEventStream": true}),
+        ),
+        (
+            Effect::Answered { conn: 1, id: 3 },
+            json!({"type": "answered", "conn": 1, "id": 3}),
         ),
         (
             Effect::Close { conn: 1 },
@@ -138,9 +154,19 @@ fn every_effect_writes_its_documented_json() {
             Effect::Reply {
                 client: "c1".into(),
                 id: json!(7),
+                http_status: None,
                 message: "{}".into(),
             },
             json!({"type": "reply", "client": "c1", "id": 7, "message": "{}"}),
+        ),
+        (
+            Effect::Reply {
+                client: "c1".into(),
+                id: json!(7),
+                http_status: Some(404),
+                message: "{}".into(),
+            },
+            json!({"type": "reply", "client": "c1", "id": 7, "httpStatus": 404, "message": "{}"}),
         ),
         (
             Effect::NotifyClient {

@@ -531,3 +531,52 @@ proptest! {
         prop_assert!(sim.reply_to("c", json!(2)).is_some());
     }
 }
+
+/// The `httpStatus` the engine gives the answer to request `id` of `client`.
+fn answer_status(sim: &Sim, client: &str, id: u64) -> Option<u16> {
+    sim.effects
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            lazy_mcp_core::engine::Effect::Reply {
+                client: c,
+                id: i,
+                http_status,
+                ..
+            } if c == client && *i == json!(id) => Some(*http_status),
+            _ => None,
+        })
+        .unwrap()
+}
+
+#[test]
+fn a_modern_requests_method_not_found_answer_carries_its_http_status() {
+    let mut sim = sim(ToolExposure::Full);
+    // Unknown to the gateway, and removed by the era: both 404 for a modern client.
+    sim.client(
+        "m",
+        Endpoint::Aggregate,
+        modern(1, "foo/bar", json!({}), None),
+    );
+    sim.client("m", Endpoint::Aggregate, modern(2, "ping", json!({}), None));
+    for id in [1, 2] {
+        assert_eq!(
+            sim.reply_to("m", json!(id)).unwrap()["error"]["code"],
+            -32601
+        );
+        assert_eq!(answer_status(&sim, "m", id), Some(404), "request {id}");
+    }
+    // Other answers, and any answer to a legacy request, are plain 200s.
+    sim.client(
+        "m",
+        Endpoint::Aggregate,
+        modern(3, "tools/list", json!({}), None),
+    );
+    assert_eq!(answer_status(&sim, "m", 3), None);
+    sim.client("l", Endpoint::Aggregate, request(4, "foo/bar"));
+    assert_eq!(
+        sim.reply_to("l", json!(4)).unwrap()["error"]["code"],
+        -32601
+    );
+    assert_eq!(answer_status(&sim, "l", 4), None);
+}

@@ -61,21 +61,16 @@ pub fn client_body(body: &str, headers_json: Option<String>) -> String {
     lazy_mcp_core::protocol::client_message::client_body_json(body, headers_json.as_deref())
 }
 
-/// [`client_body`] from UTF-8 bytes (what the gateway read from the socket).
+/// [`client_body`] from UTF-8 bytes (what the gateway read from the socket). A
+/// payload crosses into WASM as a `Uint8Array` (one copy; wasm-bindgen passes a
+/// JS string by a per-character loop over its ASCII part, several times slower
+/// for megabytes); invalid UTF-8 becomes U+FFFD (`engine::wire::text_of`).
 #[wasm_bindgen(js_name = clientBodyBytes)]
 pub fn client_body_bytes(body: &[u8], headers_json: Option<String>) -> String {
     lazy_mcp_core::protocol::client_message::client_body_json(
-        &text_of(body),
+        &lazy_mcp_core::engine::wire::text_of(body),
         headers_json.as_deref(),
     )
-}
-
-/// Bytes in, text out: a payload crosses into WASM as a `Uint8Array` (one copy;
-/// wasm-bindgen passes a JS string by a per-character loop over its ASCII part,
-/// several times slower for megabytes). Invalid UTF-8 becomes U+FFFD, exactly as
-/// Node's `buffer.toString('utf8')` did when the host decoded it.
-fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    String::from_utf8_lossy(bytes)
 }
 
 /// Aborts the instance on purpose. Exists only so the host's trap recovery
@@ -134,26 +129,16 @@ impl Engine {
         endpoint: Option<String>,
         message: &[u8],
     ) -> Vec<String> {
-        let message = text_of(message);
-        let endpoint = match endpoint {
-            Some(name) => lazy_mcp_core::engine::Endpoint::Server { name },
-            None => lazy_mcp_core::engine::Endpoint::Aggregate,
-        };
-        let effects = self
-            .inner
-            .handle_client_message(now_ms as u64, client, endpoint, &message);
-        lazy_mcp_core::engine::effects::split_payloads(effects)
+        self.inner
+            .client_message_bytes(now_ms as u64, client, endpoint, message)
     }
 
     /// One message from upstream connection `conn`, as UTF-8 bytes of its own.
     /// Returns what `handleSplit` returns.
     #[wasm_bindgen(js_name = messageReceived)]
     pub fn message_received(&mut self, now_ms: f64, conn: f64, message: &[u8]) -> Vec<String> {
-        let message = text_of(message);
-        let effects = self
-            .inner
-            .handle_message_received(now_ms as u64, conn as u64, &message);
-        lazy_mcp_core::engine::effects::split_payloads(effects)
+        self.inner
+            .message_received_bytes(now_ms as u64, conn as u64, message)
     }
 
     pub fn snapshot(&self) -> String {

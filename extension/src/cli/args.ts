@@ -1,5 +1,6 @@
 // Command-line parsing for `lazy-mcp`: one table of flags per command, no
 // decisions about servers. A usage problem is a UsageError (exit code 2).
+import type { ToolExposure } from '../core/contract.generated';
 
 export class UsageError extends Error {}
 
@@ -31,7 +32,7 @@ export interface ParsedArgs {
   idleTimeoutMs?: number;
   sessionIdleTimeoutMs?: number;
   maxSessions?: number;
-  toolExposure?: 'full' | 'index' | 'auto';
+  toolExposure?: ToolExposure;
   toolTokenBudget?: number;
   noAuth: boolean;
   servers: string[];

@@ -101,7 +101,7 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Reco
     watchConfig: true,
     deliverToClient: (_client, message, route) => {
       process.stdout.write(`${message}\n`);
-      replies.delivered(message, route);
+      replies.delivered(route);
     },
   });
   let started = false;
@@ -116,7 +116,7 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Reco
       ctx.log('error', `internal error while serving a stdin message: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       const answer = errorResponse(id, -32603, 'Internal error in Lazy MCP while serving this request (details in its log)');
       process.stdout.write(`${answer}\n`);
-      replies.delivered(answer);
+      replies.delivered({ reply: true, id });
     }
   };
   const onLine = (line: string): void => {

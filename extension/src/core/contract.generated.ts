@@ -48,12 +48,31 @@ scope?: string | null, }
   | { "type": "refreshTokens", server: string, oauth: OAuthBinding, }
   | { "type": "deleteTokens", server: string, oauth: OAuthBinding, forgetClient: boolean, }
   | { "type": "negotiated", conn: number, protocolVersion: string, }
-  | { "type": "send", conn: number, message: string, headers?: { [key in string]: string }, }
+  | { "type": "send", conn: number, message: string, headers?: { [key in string]: string }, 
+/**
+ * The id of the request this message is (absent for notifications and
+ * responses): its answer is due. Over HTTP, a POST whose reply ends
+ * before `answered` says so fails this request with a transport error.
+ */
+requestId?: number, 
+/**
+ * Streamable HTTP: once the server accepted this message (the legacy
+ * handshake's last one), open the GET stream for the messages the server
+ * sends on its own. Other transports ignore it.
+ */
+openEventStream?: boolean, }
+  | { "type": "answered", conn: number, id: number, }
   | { "type": "abortRequest", conn: number, id: number, }
   | { "type": "close", conn: number, }
   | { "type": "setTimer", timer: number, atMs: number, }
   | { "type": "cancelTimer", timer: number, }
-  | { "type": "reply", client: string, id: string | number | null, message: string, }
+  | { "type": "reply", client: string, id: string | number | null, 
+/**
+ * The HTTP status of this answer when it is not 200: a modern-era
+ * (2026-07-28) request's error that the era answers with a status
+ * (method not found: 404). Used by a gateway that answers with JSON.
+ */
+httpStatus?: number, message: string, }
   | { "type": "notifyClient", client: string, progressToken?: string | number | null, 
 /**
  * The open request this message belongs to (a `subscriptions/listen`): the
@@ -329,6 +348,80 @@ reason?: string | null,
  * What the user does next, in the host's words.
  */
 nextStep?: string | null, signingIn: boolean, refreshing: boolean, };
+
+export type ReportContext = { 
+/**
+ * e.g. "Visual Studio Code 1.139.1" or "lazy-mcp CLI".
+ */
+host: string, workspaceFolders: Array<string>, 
+/**
+ * The user's home directory: files under it (outside the workspace) show as `~/…`.
+ */
+home: string, 
+/**
+ * Render `lazy-mcp://` action links (the VS Code webview handles them).
+ */
+links: boolean, files: Array<FileReport>, problems: Array<Problem>, shadowed: Array<Shadowed>, unmanaged: Array<Unmanaged>, 
+/**
+ * What is on hold and why (e.g. Restricted Mode), from the host policy's selection.
+ */
+notices: Array<string>, 
+/**
+ * Every normalized server (the core masks secrets before showing them).
+ */
+servers: Array<ServerConfig>, 
+/**
+ * The host's clock when the report is rendered, for relative times such as
+ * "next retry in 12 s" (else the time of the engine's last event).
+ */
+nowMs?: number, };
+
+export type ClientBody = { batch: boolean, messages: Array<ClientEnvelope>, 
+/**
+ * The body may start a session: it holds an `initialize`. A body without a
+ * session that does not is refused (400), unless it is `sessionless`.
+ */
+opensSession: boolean, 
+/**
+ * A body with no `initialize` and a sessionless request: the HTTP gateway
+ * serves it without a session (and starts none).
+ */
+sessionless: boolean, };
+
+export type ClientEnvelope = { 
+/**
+ * The message's text when the body is a batch (else the body itself is the message).
+ */
+text?: string, 
+/**
+ * The engine will answer this message (a request, or an error for an unreadable one).
+ */
+expectsReply: boolean, 
+/**
+ * The id of that answer (`null` when the message's id could not be read).
+ */
+id: string | number | null, method?: string, 
+/**
+ * `params._meta.progressToken` of a request: progress is routed with its answer.
+ */
+progressToken?: string | number, 
+/**
+ * The error answer, when the message cannot be served (the engine sends the same).
+ */
+error?: ErrorShape, 
+/**
+ * A modern-era (2026-07-28) request or `server/discover`: served without a session.
+ */
+sessionless?: boolean, };
+
+export type ErrorShape = { code: number, message: string, data?: unknown, 
+/**
+ * Set for a modern-era request's error: the HTTP gateway answers it at once
+ * with this status (the engine would answer the same, without the status).
+ */
+status?: number, };
+
+export type RequestHeaders = { protocolVersion?: string, method?: string, name?: string, };
 
 export type ConfigSources = { discovery: DiscoveryInput, 
 /**

@@ -1,6 +1,7 @@
 // Loads the WASM core and keeps it alive: a trap (panic → abort) kills a wasm
 // instance, so every call goes through `call()`, which recreates the instance.
 import * as path from 'node:path';
+import type { LogLevel } from './contract.generated';
 
 /** What the wasm-bindgen facade exports (crates/lazy-mcp-wasm/src/lib.rs). */
 export interface CoreExports {
@@ -19,7 +20,7 @@ export interface CoreExports {
   Engine: new (settingsJson: string) => unknown;
 }
 
-export type Log = (level: 'info' | 'warn' | 'error', message: string) => void;
+export type Log = (level: Exclude<LogLevel, 'debug'>, message: string) => void;
 
 /** The core could not be loaded at all: the host stays inert and says so once. */
 export class CoreLoadError extends Error {}

@@ -5,7 +5,7 @@ import { openConnection } from './connections';
 import type { Connection, Transport } from './connections';
 import type { WasmCore } from '../core/wasmCore';
 import type { ClientRoute } from './gateway/jsonRpcShape';
-import type { ConfigReport, ConfigSources, Effect, EndpointInfo, Event, OAuthBinding, Settings } from '../core/contract.generated';
+import type { ConfigReport, ConfigSources, Effect, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings } from '../core/contract.generated';
 import { answerReadFiles } from './config/configSession';
 import type { AuthHost } from './auth/authHost';
 
@@ -46,7 +46,7 @@ export interface DriverDeps {
   /** A client was answered `tools/list` on this endpoint (the engine says so; nobody parses). */
   onClientListed?(client: string, endpoint: Extract<Effect, { type: 'clientListed' }>['endpoint']): void;
   store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
-  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, server?: string): void;
+  log(level: LogLevel, message: string, server?: string): void;
   /** `aggregate`: version of the aggregate endpoint when it has something to offer. */
   onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;
   onStateChanged?(): void;
@@ -121,11 +121,11 @@ export class EngineDriver {
   }
 
   /** The Diagnostics Markdown rendered by the core (refreshes process memory first). */
-  reportMarkdown(contextJson: string): string {
+  reportMarkdown(context: Omit<ReportContext, 'nowMs'>): string {
     this.measureMemory();
     // The clock now, for relative times ("next retry in 12 s").
-    const withNow = JSON.stringify({ ...(JSON.parse(contextJson) as object), nowMs: this.now() });
-    return this.deps.core.call(() => this.engine.report(withNow));
+    const withNow: ReportContext = { ...context, nowMs: this.now() };
+    return this.deps.core.call(() => this.engine.report(JSON.stringify(withNow)));
   }
 
   private measureMemory(): void {
@@ -216,8 +216,11 @@ export class EngineDriver {
         return this.connections.get(effect.conn)?.abort?.(effect.id);
       case 'send': {
         const message = payload();
-        return this.connections.get(effect.conn)?.send(message, effect.headers);
+        // The effect says what the connection needs (headers, request id, when to open its stream).
+        return this.connections.get(effect.conn)?.send(message, effect);
       }
+      case 'answered':
+        return this.connections.get(effect.conn)?.answered?.(effect.id);
       case 'close': {
         const c = this.connections.get(effect.conn);
         this.connections.delete(effect.conn);
@@ -240,7 +243,7 @@ export class EngineDriver {
         this.timers.delete(effect.timer);
         return;
       case 'reply':
-        return this.deps.deliverToClient(effect.client, payload(), { reply: true, id: effect.id });
+        return this.deps.deliverToClient(effect.client, payload(), { reply: true, id: effect.id, httpStatus: effect.httpStatus });
       case 'notifyClient':
         return this.deps.deliverToClient(effect.client, payload(), { reply: false, progressToken: effect.progressToken, request: effect.request });
       case 'clientListed':

@@ -12,8 +12,9 @@ import { EngineDriver, type Announcement, type ClientRoute, type EndpointInfo } 
 import { HttpGateway, type GatewaySession } from './gateway/httpGateway';
 import { LogThrottle } from './logThrottle';
 import type { ClientBody, RequestHeaders } from './gateway/jsonRpcShape';
+import type { LogLevel } from '../core/contract.generated';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type { LogLevel };
 
 export interface LazyHostOptions {
   core: WasmCore;

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WasmCore } from '../core/wasmCore';
 import { AuthHost } from '../host/auth/authHost';
-import type { Presentation, PresentationInput, ServerAction } from '../core/contract.generated';
+import type { Presentation, PresentationInput, ReportContext, ServerAction } from '../core/contract.generated';
 import type { ConfigReport, DiscoveryInput, HostPolicy } from '../host/config/configTypes';
 import type { Announcement, EngineEvent } from '../host/engineDriver';
 import { processEnv } from '../host/config/configSession';
@@ -347,7 +347,7 @@ export class Controller implements vscode.Disposable {
 
   private report(links: boolean): string {
     const config = this.host.configResult;
-    const context = JSON.stringify({
+    const context: Omit<ReportContext, 'nowMs'> = {
       host: `${vscode.env.appName} ${vscode.version}`,
       workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       home: os.homedir(),
@@ -358,7 +358,7 @@ export class Controller implements vscode.Disposable {
       unmanaged: config?.unmanaged ?? [],
       notices: config?.notices ?? [],
       servers: config?.servers ?? [],
-    });
+    };
     return this.host.driver.reportMarkdown(context);
   }
 

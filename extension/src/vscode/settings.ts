@@ -1,14 +1,14 @@
 // The `lazyMcp.*` settings, read into what the core expects.
 import * as vscode from 'vscode';
-import type { ConfigFormat, Settings } from '../core/contract.generated';
+import type { ConfigFormat, LogLevel, Settings, ToolExposure, VsCodeNativePolicy } from '../core/contract.generated';
 
 export interface LazyMcpSettings {
   /** Engine settings JSON object (docs/engine-events-effects.md). */
   engine: Partial<Settings>;
-  vscodeNativeServers: 'leaveToVsCode' | 'alsoManage';
+  vscodeNativeServers: VsCodeNativePolicy;
   sources: ConfigFormat[] | undefined;
   refreshIntervalMs: number;
-  logLevel: 'error' | 'warn' | 'info' | 'debug';
+  logLevel: LogLevel;
 }
 
 export function readSettings(): LazyMcpSettings {
@@ -40,6 +40,6 @@ export function readSettings(): LazyMcpSettings {
   };
 }
 
-function exposure(value: unknown): 'full' | 'index' | 'auto' | undefined {
+function exposure(value: unknown): ToolExposure | undefined {
   return value === 'full' || value === 'index' || value === 'auto' ? value : undefined;
 }

@@ -70,8 +70,14 @@ pub struct ConfigReport {
 /// What the load needs next.
 #[derive(Debug, PartialEq)]
 pub enum LoadStep {
-    /// Read these paths and answer with `files_read(round, …)`.
-    Read { round: u64, paths: Vec<String> },
+    /// Read these paths and answer with `files_read(round, …)`. `watch`: the
+    /// paths to watch from now on, when that set grew (a path is watched before
+    /// it is read, so an edit made while a load is under way is never missed).
+    Read {
+        round: u64,
+        paths: Vec<String>,
+        watch: Option<Vec<String>>,
+    },
     /// Done: the servers to manage; `watch` when the set of paths changed.
     Done {
         report: Box<ConfigReport>,
@@ -91,7 +97,8 @@ pub struct ConfigLoad {
     references: BTreeSet<String>,
     /// The last version of each file that parsed.
     last_good: BTreeMap<String, String>,
-    outstanding: BTreeSet<u64>,
+    /// Rounds asked and not answered yet, with the paths each asked for.
+    outstanding: BTreeMap<u64, BTreeSet<String>>,
     next_round: u64,
     reference_rounds: u32,
     watched: Vec<String>,
@@ -122,10 +129,14 @@ impl ConfigLoad {
     }
 
     /// The host's answer to a `Read`. Answers of earlier rounds are kept too:
-    /// they are what the disk held when read.
+    /// they are what the disk held when read. Only what was asked is taken: an
+    /// answer to a round that is not outstanding, or for a path the round did
+    /// not ask for, would stand for a file the core never reads again.
     pub fn files_read(&mut self, round: u64, files: Vec<FileRead>) -> LoadStep {
-        self.outstanding.remove(&round);
-        for file in files {
+        let Some(asked) = self.outstanding.remove(&round) else {
+            return LoadStep::Wait;
+        };
+        for file in files.into_iter().filter(|f| asked.contains(&f.path)) {
             self.read.insert(file.path.clone(), file);
         }
         if !self.outstanding.is_empty() {
@@ -158,9 +169,7 @@ impl ConfigLoad {
             .map(|s| s.policy.clone())
             .unwrap_or_default();
         let selection = select_servers(&result.servers, &policy);
-        let watched = self.all_paths();
-        let watch = (watched != self.watched).then(|| watched.clone());
-        self.watched = watched;
+        let watch = self.watch_set();
         LoadStep::Done {
             report: Box::new(ConfigReport {
                 result,
@@ -233,8 +242,22 @@ impl ConfigLoad {
     fn ask(&mut self, paths: Vec<String>) -> LoadStep {
         let round = self.next_round;
         self.next_round = self.next_round.saturating_add(1);
-        self.outstanding.insert(round);
-        LoadStep::Read { round, paths }
+        self.outstanding
+            .insert(round, paths.iter().cloned().collect());
+        LoadStep::Read {
+            round,
+            paths,
+            watch: self.watch_set(),
+        }
+    }
+
+    /// Every path a load reads, when it differs from what the host watches.
+    fn watch_set(&mut self) -> Option<Vec<String>> {
+        let watched = self.all_paths();
+        (watched != self.watched).then(|| {
+            self.watched = watched.clone();
+            watched
+        })
     }
 
     /// The plan, the explicit files, then the references: what a load reads and the host watches.

@@ -1,5 +1,6 @@
-//! A config load's steps as effects: `readFiles` while files are wanted, then
-//! the managed servers are applied (`config_diff`) and the report goes out.
+//! A config load's steps as effects: `readFiles` while files are wanted (each
+//! preceded by `watchFiles` when the watch set grew), then the managed servers
+//! are applied (`config_diff`) and the report goes out.
 
 use super::{Effect, Engine};
 use crate::config::load::LoadStep;
@@ -7,7 +8,15 @@ use crate::config::load::LoadStep;
 impl Engine {
     pub(super) fn on_config_step(&mut self, step: LoadStep) {
         match step {
-            LoadStep::Read { round, paths } => {
+            LoadStep::Read {
+                round,
+                paths,
+                watch,
+            } => {
+                // Watched first: a change made while the host reads is reported.
+                if let Some(paths) = watch {
+                    self.effects.push(Effect::WatchFiles { paths });
+                }
                 self.effects.push(Effect::ReadFiles { round, paths })
             }
             LoadStep::Done {

@@ -7,6 +7,7 @@ use super::{
     CallParams, Connection, Engine, ForwardedCall, LogLevel, Pending, Phase, Purpose, QueuedCall,
     TimerPurpose,
 };
+use crate::config::model::Transport;
 use crate::engine::catalogue::CatalogueEntry;
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
@@ -215,21 +216,43 @@ impl Engine {
             message: crate::protocol::raw_message::splice_request(id, method, params),
             // Only legacy-era connections get raw requests: no per-request headers.
             headers: BTreeMap::new(),
+            request_id: Some(id),
+            open_event_stream: false,
         });
     }
 
     pub(super) fn send_upstream(&mut self, conn: ConnId, message: Value) {
-        if self.conns.contains_key(&conn) {
-            if let Some(abort) = self.abort_for_cancel(conn, &message) {
-                self.effects.push(abort);
-            }
-            let headers = self.http_headers_for(conn, &message);
-            self.effects.push(Effect::Send {
-                conn,
-                message: message.to_string(),
-                headers,
-            });
+        self.push_send(conn, message, false);
+    }
+
+    /// A `send` effect, saying what the connection needs so it never reads the
+    /// message: its request id, headers, and (`open_event_stream`, HTTP only)
+    /// that the server's own stream may be opened once it is accepted.
+    fn push_send(&mut self, conn: ConnId, message: Value, open_event_stream: bool) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let http = self
+            .servers
+            .get(&connection.server)
+            .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
+        if let Some(abort) = self.abort_for_cancel(conn, &message) {
+            self.effects.push(abort);
         }
+        let headers = self.http_headers_for(conn, &message);
+        // Only our own requests carry a method and an id (answers to a server's
+        // requests carry its id and no method).
+        let request_id = message
+            .get("method")
+            .and(message.get("id"))
+            .and_then(Value::as_u64);
+        self.effects.push(Effect::Send {
+            conn,
+            message: message.to_string(),
+            headers,
+            request_id,
+            open_event_stream: open_event_stream && http,
+        });
     }
 
     pub(super) fn on_initialize_result(&mut self, conn: ConnId, outcome: Result<Value, Value>) {
@@ -262,9 +285,12 @@ impl Engine {
             conn,
             protocol_version: init.protocol_version.clone(),
         });
-        self.send_upstream(
+        // The legacy handshake's last message: after it, an HTTP server may send
+        // on a stream of its own.
+        self.push_send(
             conn,
             jsonrpc::notification("notifications/initialized", None),
+            true,
         );
         self.handshake_done(conn, &init);
     }

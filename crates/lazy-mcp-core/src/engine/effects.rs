@@ -98,13 +98,34 @@ pub enum Effect {
     },
     /// Write one JSON-RPC message to the connection. `headers`: HTTP headers its
     /// POST must carry (modern-era requests name their version, method and target);
-    /// empty for stdio and for legacy-era messages.
+    /// empty for stdio and for legacy-era messages. The connection never reads the
+    /// message: what it needs is said here.
     Send {
         conn: ConnId,
         message: String,
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         #[cfg_attr(feature = "ts", ts(as = "Option<BTreeMap<String, String>>", optional))]
         headers: BTreeMap<String, String>,
+        /// The id of the request this message is (absent for notifications and
+        /// responses): its answer is due. Over HTTP, a POST whose reply ends
+        /// before `answered` says so fails this request with a transport error.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        request_id: Option<u64>,
+        /// Streamable HTTP: once the server accepted this message (the legacy
+        /// handshake's last one), open the GET stream for the messages the server
+        /// sends on its own. Other transports ignore it.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+        open_event_stream: bool,
+    },
+    /// The server answered request `id` on this HTTP connection (emitted for
+    /// HTTP and SSE connections only): the connection stops waiting for it, so
+    /// the end of its POST's reply fails nothing, and messages held behind the
+    /// first exchange go out.
+    Answered {
+        conn: ConnId,
+        id: u64,
     },
     /// Stop waiting for the answer to request `id` on this connection: an HTTP host
     /// aborts that request's POST (how MCP 2026-07-28 cancels over HTTP; the
@@ -133,6 +154,12 @@ pub enum Effect {
         client: ClientId,
         #[cfg_attr(feature = "ts", ts(type = "string | number | null"))]
         id: serde_json::Value,
+        /// The HTTP status of this answer when it is not 200: a modern-era
+        /// (2026-07-28) request's error that the era answers with a status
+        /// (method not found: 404). Used by a gateway that answers with JSON.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        http_status: Option<u16>,
         message: String,
     },
     /// A message the gateway initiates towards a client: notifications

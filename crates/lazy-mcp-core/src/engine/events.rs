@@ -1,5 +1,6 @@
 //! Everything the host tells the engine. Serialized as `{"type": "...", ...}` with
-//! camelCase names: the host crosses the WASM boundary with JSON strings.
+//! camelCase names. Over the WASM boundary client and server messages cross as
+//! bytes of their own (`wire.rs`), every other event as JSON.
 
 use super::auth::{RefreshOutcome, SignInOutcome};
 use super::settings::Settings;
@@ -57,7 +58,9 @@ pub enum Event {
         #[serde(default)]
         pid: Option<u32>,
     },
-    /// One JSON-RPC message from the upstream server.
+    /// What the upstream server sent, as the connection received it: one
+    /// JSON-RPC message or a batch (split here), one stdio line, one HTTP reply
+    /// body or SSE event's data (empty text is nothing).
     MessageReceived { conn: ConnId, message: String },
     /// The connection ended (process exited, pipe broke, spawn failed, HTTP gone).
     ConnectionClosed {

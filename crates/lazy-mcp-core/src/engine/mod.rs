@@ -3,18 +3,32 @@
 //! `Engine::handle(now_ms, event) -> Vec<Effect>` is the whole interface: no I/O, no
 //! clock (time is passed in), no threads, deterministic. The host performs effects
 //! and reports back with events (`open` → `connectionOpened`/`connectionClosed`,
-//! `send` → `messageReceived`, `setTimer` → `timerFired`, …). `handle_json` is the
-//! same with JSON strings, for the WASM boundary.
+//! `send` → `messageReceived`, `setTimer` → `timerFired`, …). The WASM host uses
+//! `wire` for client and server messages (bytes in, `[effectsJson, ...payloads]`
+//! out) and `handle_json_split` for every other event; `handle_json` is the same
+//! with JSON strings throughout.
 //!
-//! Files: `state` (states and the one transition function), `events`, `effects`,
-//! `settings`, `catalogue` (persisted blob), `config_load` (the file rounds of a
-//! config load), `config_diff` (applying a server list),
-//! `connect` (opening, handshake, single-flight `ensure_connected`, forwarding
-//! calls), `listing` (lists with pagination into the catalogue), `connection_end`
-//! (idle, stop, crash, timeout, auth: what state each leaves),
-//! `upstream` (messages from servers), `gateway` (messages from clients),
-//! `exposure` (what clients see, endpoint versions, list_changed announcements),
-//! `aggregate_names`, `backoff`, `diagnostics_snapshot`.
+//! Files, by what they own:
+//! - the contract: `events`, `effects`, `settings`, `wire` (the hot path's entry
+//!   points), `diagnostics_snapshot` (the snapshot), `server_actions` (what each
+//!   state lets a user do);
+//! - state: `state` (the one enum, the one transition function), `timers` (the
+//!   one timer table and `on_timer`), `backoff`, `announce` (what the user is told);
+//! - config: `config_load` (a load's file rounds as effects), `config_diff`
+//!   (applying a server list), `catalogue` (the persisted blob),
+//!   `catalogue_loading` (it read back at start), `user_commands` (Enable,
+//!   Disable, Connect Now, Disconnect, Refresh);
+//! - upstream: `connect` (cataloguing queue, opening, handshake, single-flight
+//!   `ensure_connected`, forwarding), `era` (probing a server's protocol era),
+//!   `listing` (lists with pagination into the catalogue), `upstream` (what
+//!   servers send; batches split here), `connection_end` (idle, stop, crash,
+//!   timeout: what state each leaves), `auth` (OAuth decisions), `roots`,
+//!   `secret_text` (masking a server's secret values);
+//! - clients: `gateway` (messages from clients), `raw_forwarding` (the hot path:
+//!   a `tools/call` and its answer spliced as bytes), `modern_clients` and
+//!   `client_listens` (MCP 2026-07-28 clients), `exposure` (what clients see,
+//!   endpoint versions, `list_changed`), `tool_exposure` and `tool_calls` (the
+//!   tool index and its meta-tools), `aggregate_names`, `stable_hash`.
 
 pub mod aggregate_names;
 mod announce;
@@ -48,6 +62,7 @@ mod tool_calls;
 mod tool_exposure;
 mod upstream;
 mod user_commands;
+pub mod wire;
 
 pub use diagnostics_snapshot::DiagnosticsSnapshot;
 pub use effects::{AnnounceAction, Effect, EndpointInfo, LogLevel};
@@ -331,7 +346,7 @@ impl Engine {
             Event::ConfigApplied { servers } => self.on_config_applied(servers),
             Event::CatalogueLoaded { blob } => self.on_catalogue_loaded(&blob),
             Event::ConnectionOpened { conn, pid } => self.on_connection_opened(conn, pid),
-            Event::MessageReceived { conn, message } => self.on_upstream_message(conn, &message),
+            Event::MessageReceived { conn, message } => self.on_upstream_text(conn, &message),
             Event::ConnectionClosed {
                 conn,
                 reason,
@@ -433,7 +448,7 @@ impl Engine {
         message: &str,
     ) -> Vec<Effect> {
         self.now_ms = now_ms;
-        self.on_upstream_message(conn, message);
+        self.on_upstream_text(conn, message);
         self.finish_event()
     }
 
@@ -538,11 +553,21 @@ impl Engine {
     }
 
     fn reply(&mut self, client: &str, mut message: Value) {
-        self.stamp_modern_reply(client, &mut message);
+        let modern = self.stamp_modern_reply(client, &mut message);
+        self.push_reply(client, message, modern);
+    }
+
+    /// The `reply` effect; a modern-era request's answer carries the HTTP status
+    /// the era gives it (a gateway answering with JSON uses it).
+    fn push_reply(&mut self, client: &str, message: Value, modern: bool) {
+        let http_status = modern
+            .then(|| crate::protocol::modern_http::answer_status(&message))
+            .flatten();
         let id = message.get("id").cloned().unwrap_or(Value::Null);
         self.effects.push(Effect::Reply {
             client: client.to_string(),
             id,
+            http_status,
             message: message.to_string(),
         });
     }

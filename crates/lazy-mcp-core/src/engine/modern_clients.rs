@@ -71,7 +71,8 @@ impl Engine {
         let era = match modern_request::read_era(method, params.as_ref()) {
             Ok(era) => era,
             Err(error) => {
-                self.reply(client, modern_request::error_response(id.clone(), &error));
+                let answer = modern_request::error_response(id.clone(), &error);
+                self.push_reply(client, answer, true);
                 return false;
             }
         };
@@ -145,26 +146,27 @@ impl Engine {
             .is_some_and(|s| s.modern.pending.contains_key(&id.to_string()))
     }
 
-    /// Stamps the answer to a modern request (`resultType`).
-    pub(super) fn stamp_modern_reply(&mut self, client: &str, message: &mut Value) {
+    /// Stamps the answer to a modern request (`resultType`). True when it is one.
+    pub(super) fn stamp_modern_reply(&mut self, client: &str, message: &mut Value) -> bool {
         if message.get("method").is_some() {
-            return;
+            return false;
         }
         let Some(id) = message.get("id") else {
-            return;
+            return false;
         };
         let key = id.to_string();
         let Some(session) = self.clients.get_mut(client) else {
-            return;
+            return false;
         };
         let Some(cache_hints) = session.modern.pending.remove(&key) else {
-            return;
+            return false;
         };
         modern_request::stamp_complete(message);
         let result = message.get_mut("result").and_then(Value::as_object_mut);
         if let (true, Some(result)) = (cache_hints, result) {
             gateway_discover::add_cache_hints(result);
         }
+        true
     }
 
     /// `server/discover` for an endpoint: what `initialize` would say, in the

@@ -130,6 +130,7 @@ impl Engine {
         let Some(Pending::Call(call)) = connection.pending.remove(&id) else {
             return false;
         };
+        self.note_answered(conn, id);
         self.finish_call(conn, call, |client_id| splice_response(client_id, outcome));
         true
     }
@@ -163,6 +164,7 @@ impl Engine {
             self.effects.push(Effect::Reply {
                 client: call.client,
                 id: call.client_id,
+                http_status: None,
                 message,
             });
         }

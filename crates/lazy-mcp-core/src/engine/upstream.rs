@@ -3,14 +3,55 @@
 
 use super::roots::roots_from_folders;
 use super::{Engine, LogLevel, OutboundRequest, Pending, Phase};
+use crate::config::model::Transport;
 use crate::engine::events::ConnId;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::jsonrpc::{self, Message};
-use crate::protocol::outline::outline;
+use crate::protocol::outline::{outline, TopLevel};
 use serde_json::{json, Value};
 
 impl Engine {
-    pub(super) fn on_upstream_message(&mut self, conn: ConnId, text: &str) {
+    /// One message text from a server: a JSON-RPC batch is split here, each of
+    /// its messages read on its own (the host never parses what servers send).
+    pub(super) fn on_upstream_text(&mut self, conn: ConnId, text: &str) {
+        let text = text.trim();
+        if text.is_empty() {
+            return; // an empty HTTP reply body or SSE event
+        }
+        // Only a batch is outlined here: a single message (the hot path) is not
+        // scanned one more time.
+        let shape = match text.starts_with('[') {
+            true => outline(text),
+            false => return self.on_upstream_message(conn, text),
+        };
+        if shape.top != TopLevel::Array || shape.elements.is_empty() {
+            return self.on_upstream_message(conn, text); // says why it is ignored
+        }
+        for &(start, end) in &shape.elements {
+            if let Some(element) = text.get(start..end) {
+                self.on_upstream_message(conn, element.trim());
+            }
+        }
+    }
+
+    /// An HTTP connection learns that request `id` got its answer (`answered`).
+    pub(super) fn note_answered(&mut self, conn: ConnId, id: u64) {
+        let http = self
+            .conns
+            .get(&conn)
+            .and_then(|c| self.servers.get(&c.server))
+            .is_some_and(|s| {
+                matches!(
+                    s.config.transport,
+                    Transport::Http { .. } | Transport::Sse { .. }
+                )
+            });
+        if http {
+            self.effects.push(super::Effect::Answered { conn, id });
+        }
+    }
+
+    fn on_upstream_message(&mut self, conn: ConnId, text: &str) {
         let Some(connection) = self.conns.get_mut(&conn) else {
             return;
         };
@@ -61,6 +102,7 @@ impl Engine {
         else {
             return;
         };
+        self.note_answered(conn, id);
         let Some(pending) = self
             .conns
             .get_mut(&conn)

@@ -4,13 +4,12 @@
 //! id to answer when its top level can be read. The HTTP gateway uses
 //! [`client_body_json`] to route replies exactly as the engine will produce them.
 
-use super::jsonrpc::{Message, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR};
+use super::jsonrpc::{Message, INVALID_REQUEST, PARSE_ERROR};
 use super::modern_http::{self, RequestHeaders};
 use super::outline::{outline, TopLevel, MAX_DEPTH};
 use super::raw_message::{MetaOnly, RawEnvelope};
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// Why a client message cannot be served, and the id its error answer carries.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,6 +76,7 @@ fn is_valid_id(id: &Value) -> bool {
 }
 
 /// What the gateway needs to route one message of a body and its answer.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClientEnvelope {
@@ -86,25 +86,31 @@ pub struct ClientEnvelope {
     /// The engine will answer this message (a request, or an error for an unreadable one).
     pub expects_reply: bool,
     /// The id of that answer (`null` when the message's id could not be read).
+    #[cfg_attr(feature = "ts", ts(type = "string | number | null"))]
     pub id: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<String>,
     /// `params._meta.progressToken` of a request: progress is routed with its answer.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(type = "string | number", optional))]
     pub progress_token: Option<Value>,
     /// The error answer, when the message cannot be served (the engine sends the same).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorShape>,
     /// A modern-era (2026-07-28) request or `server/discover`: served without a session.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub sessionless: bool,
 }
 
+/// The error a message gets before it is served.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ErrorShape {
     pub code: i64,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(type = "unknown", optional))]
     pub data: Option<Value>,
     /// Set for a modern-era request's error: the HTTP gateway answers it at once
     /// with this status (the engine would answer the same, without the status).
@@ -112,17 +118,19 @@ pub struct ErrorShape {
     pub status: Option<u16>,
 }
 
+/// A client's HTTP body (or stdin line) as the engine will read it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ClientBody {
     pub batch: bool,
     pub messages: Vec<ClientEnvelope>,
+    /// The body may start a session: it holds an `initialize`. A body without a
+    /// session that does not is refused (400), unless it is `sessionless`.
+    pub opens_session: bool,
     /// A body with no `initialize` and a sessionless request: the HTTP gateway
     /// serves it without a session (and starts none).
     pub sessionless: bool,
-    /// For a sessionless body: the HTTP status of an answer with this error code
-    /// (the modern era's method-not-found is 404).
-    #[serde(rename = "errorStatus", skip_serializing_if = "BTreeMap::is_empty")]
-    pub error_status: BTreeMap<String, u16>,
 }
 
 /// The envelope of one message, as the engine will read it.
@@ -271,22 +279,15 @@ pub fn client_body_with(body: &str, headers: &RequestHeaders) -> ClientBody {
 }
 
 fn with_session_need(batch: bool, messages: Vec<ClientEnvelope>) -> ClientBody {
-    let initializes = messages
+    let opens_session = messages
         .iter()
         .any(|m| m.method.as_deref() == Some("initialize"));
-    let sessionless = !initializes && messages.iter().any(|m| m.sessionless);
-    let mut error_status = BTreeMap::new();
-    if sessionless {
-        error_status.insert(
-            METHOD_NOT_FOUND.to_string(),
-            modern_http::METHOD_NOT_FOUND_STATUS,
-        );
-    }
+    let sessionless = !opens_session && messages.iter().any(|m| m.sessionless);
     ClientBody {
         batch,
         messages,
+        opens_session,
         sessionless,
-        error_status,
     }
 }
 
@@ -296,8 +297,9 @@ pub fn client_body_json(body: &str, headers_json: Option<&str>) -> String {
     let headers: RequestHeaders = headers_json
         .and_then(|h| serde_json::from_str(h).ok())
         .unwrap_or_default();
-    serde_json::to_string(&client_body_with(body, &headers))
-        .unwrap_or_else(|_| "{\"batch\":false,\"messages\":[],\"sessionless\":false}".into())
+    serde_json::to_string(&client_body_with(body, &headers)).unwrap_or_else(|_| {
+        "{\"batch\":false,\"messages\":[],\"opensSession\":false,\"sessionless\":false}".into()
+    })
 }
 
 #[cfg(test)]
@@ -351,6 +353,23 @@ mod tests {
             (json!("k"), PARSE_ERROR)
         );
         assert!(parse_client(r#"{"jsonrpc":"2.0","id":"a","result":{}}"#).is_ok());
+    }
+
+    #[test]
+    fn only_a_body_with_initialize_may_open_a_session() {
+        let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
+        let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+        let discover = r#"{"jsonrpc":"2.0","id":3,"method":"server/discover"}"#;
+        let opens = |body: &str| {
+            let body = client_body(body);
+            (body.opens_session, body.sessionless)
+        };
+        assert_eq!(opens(initialize), (true, false));
+        assert_eq!(opens(&format!("[{list},{initialize}]")), (true, false));
+        assert_eq!(opens(list), (false, false));
+        assert_eq!(opens(discover), (false, true));
+        assert_eq!(opens(&format!("[{discover},{initialize}]")), (true, false));
+        assert_eq!(opens("{nope"), (false, false));
     }
 
     #[test]

@@ -13,7 +13,15 @@ pub const HEADER_MISMATCH: i64 = -32020;
 /// HTTP status of a method-not-found answer to a modern request.
 pub const METHOD_NOT_FOUND_STATUS: u16 = 404;
 
+/// The HTTP status of an answer to a modern request, when the era gives it one
+/// (a JSON-RPC error the spec maps to a status; `None`: 200).
+pub fn answer_status(answer: &Value) -> Option<u16> {
+    let code = answer.pointer("/error/code").and_then(Value::as_i64)?;
+    (code == super::jsonrpc::METHOD_NOT_FOUND).then_some(METHOD_NOT_FOUND_STATUS)
+}
+
 /// The request headers the gateway reads (absent ones are `None`).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct RequestHeaders {

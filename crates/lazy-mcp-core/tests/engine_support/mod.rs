@@ -1,7 +1,10 @@
 //! A simulated host for the lifecycle engine: scripted fake MCP servers answer the
 //! engine's `send` effects, timers run on simulated time, and everything the
-//! engine asked for is recorded. Every event crosses the JSON boundary
-//! (`handle_json`), exactly like the WASM host.
+//! engine asked for is recorded. Every event crosses the boundary the way the
+//! WASM host crosses it: client and server messages as bytes of their own
+//! (`engine::wire`), every other event as JSON (`handle_json_split`), and the
+//! effects come back split from their payloads (`split_payloads`) and are put
+//! together again here.
 #![allow(
     dead_code,
     clippy::unwrap_used,
@@ -194,14 +197,51 @@ impl Sim {
 
     pub fn run(&mut self) {
         while let Some(event) = self.queue.pop_front() {
-            let text = serde_json::to_string(&event).unwrap();
-            let out = self.engine.handle_json(self.now, &text);
-            let effects: Vec<Effect> = serde_json::from_str(&out)
-                .unwrap_or_else(|e| panic!("effects JSON does not parse: {e}: {out}"));
-            for effect in effects {
+            let parts = match &event {
+                Event::ClientMessage {
+                    client,
+                    endpoint,
+                    message,
+                } => self.engine.client_message_bytes(
+                    self.now,
+                    client,
+                    endpoint_name(endpoint),
+                    message.as_bytes(),
+                ),
+                Event::MessageReceived { conn, message } => {
+                    self.engine
+                        .message_received_bytes(self.now, *conn, message.as_bytes())
+                }
+                _ => {
+                    let text = serde_json::to_string(&event).unwrap();
+                    self.engine.handle_json_split(self.now, &text)
+                }
+            };
+            for effect in joined(parts) {
                 self.perform(effect);
             }
         }
+    }
+
+    /// A client's message as raw bytes (any bytes: the production entry point
+    /// reads invalid UTF-8 as U+FFFD), then runs until the host is idle.
+    pub fn client_bytes(&mut self, client: &str, endpoint: &Endpoint, bytes: &[u8]) {
+        let parts =
+            self.engine
+                .client_message_bytes(self.now, client, endpoint_name(endpoint), bytes);
+        for effect in joined(parts) {
+            self.perform(effect);
+        }
+        self.run();
+    }
+
+    /// What connection `conn` received, as raw bytes; then runs until idle.
+    pub fn server_bytes(&mut self, conn: ConnId, bytes: &[u8]) {
+        let parts = self.engine.message_received_bytes(self.now, conn, bytes);
+        for effect in joined(parts) {
+            self.perform(effect);
+        }
+        self.run();
     }
 
     /// Moves simulated time forward, firing due timers in order.
@@ -233,7 +273,7 @@ impl Sim {
         self.run();
     }
 
-    fn perform(&mut self, effect: Effect) {
+    pub fn perform(&mut self, effect: Effect) {
         self.effects.push(effect.clone());
         let Some(effect) = self.perform_oauth(effect) else {
             return;
@@ -285,6 +325,7 @@ impl Sim {
                 client,
                 id,
                 message,
+                ..
             } => {
                 let message: Value = serde_json::from_str(&message).unwrap();
                 // The routing the gateway uses without parsing is the message's own id.
@@ -573,6 +614,40 @@ impl Sim {
             })
             .collect()
     }
+}
+
+/// The WASM facade's `endpoint` argument: a server's name, `None` for the aggregate.
+pub fn endpoint_name(endpoint: &Endpoint) -> Option<String> {
+    match endpoint {
+        Endpoint::Server { name } => Some(name.clone()),
+        Endpoint::Aggregate => None,
+    }
+}
+
+/// `[effectsJson, ...payloads]` (what the WASM host receives) put back together:
+/// each `send`, `reply` and `notifyClient` gets its payload, in order, and there
+/// is exactly one payload for each of them.
+pub fn joined(parts: Vec<String>) -> Vec<Effect> {
+    let mut parts = parts.into_iter();
+    let json = parts.next().expect("the effects' JSON comes first");
+    let mut effects: Vec<Effect> = serde_json::from_str(&json)
+        .unwrap_or_else(|e| panic!("effects JSON does not parse: {e}: {json}"));
+    for effect in &mut effects {
+        if let Effect::Send { message, .. }
+        | Effect::Reply { message, .. }
+        | Effect::NotifyClient { message, .. } = effect
+        {
+            assert!(
+                message.is_empty(),
+                "a payload left inside the effects' JSON"
+            );
+            *message = parts
+                .next()
+                .expect("one payload per send, reply and notifyClient");
+        }
+    }
+    assert!(parts.next().is_none(), "a payload without its effect");
+    effects
 }
 
 pub fn server_endpoint(name: &str) -> Endpoint {

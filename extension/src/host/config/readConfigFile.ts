@@ -4,16 +4,13 @@
 // symbolic link loop, a FIFO, a device, too big), never as "not found", and
 // nothing of it is read.
 import * as fs from 'node:fs';
+import type { FileRead } from '../../core/contract.generated';
 
 /** The most a config file (or a `{file:...}` secret) may be. */
 export const maxConfigFileBytes = 4 * 1024 * 1024;
 
-export interface ReadResult {
-  path: string;
-  /** null = not read: missing, or `unreadable` says what the path is. */
-  content: string | null;
-  unreadable?: string;
-}
+/** One path as read: the core's `FileRead` (null content = missing, or `unreadable` says what the path is). */
+export type ReadResult = FileRead;
 
 export async function readConfigFile(p: string, maxBytes = maxConfigFileBytes): Promise<ReadResult> {
   const unreadable = (what: string): ReadResult => ({ path: p, content: null, unreadable: what });

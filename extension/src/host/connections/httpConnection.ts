@@ -17,6 +17,7 @@ import {
   type ConnectionOptions,
   type HttpTransport,
   type LogSink,
+  type SendMeta,
   type SseTransport,
 } from './types';
 
@@ -27,13 +28,15 @@ const DELETE_TIMEOUT_MS = 2000;
 /** Error bodies are read for diagnostics only; this much is enough. */
 const MAX_ERROR_BODY_CHARS = 64 * 1024;
 
+/** One message to send, with what the core said about it (the connection never reads `json`). */
 interface Outgoing {
   json: string;
   /** Per-message headers from the core (modern-era requests); absent for legacy messages. */
   headers?: Record<string, string>;
-  /** Keys (JSON text) of the ids of requests in this message. */
-  requestIds: string[];
-  isInitialized: boolean;
+  /** The request this message is (its answer is due), when it is one. */
+  requestId?: number;
+  /** Open the GET stream once the server accepted this message. */
+  openEventStream: boolean;
 }
 
 export function openHttpConnection(
@@ -57,15 +60,15 @@ class HttpConnection implements Connection {
   /** Messages waiting for the first exchange (probing) or for the legacy `endpoint` event. */
   private queue: Outgoing[] = [];
   private firstInFlight = false;
-  /** The first POST was answered; the queue waits until these request ids got their responses. */
-  private heldFor: Set<string> | undefined;
+  /** The first POST was answered; the queue waits until these requests got their answers. */
+  private heldFor: Set<number> | undefined;
   private legacyEndpoint: URL | undefined;
   private getStreamOpened = false;
-  /** Ids of requests sent and not answered yet (JSON text of the id). */
-  private readonly outstanding = new Set<string>();
+  /** Requests sent and not answered yet (the core's `answered` removes them). */
+  private readonly outstanding = new Set<number>();
   private readonly active = new Set<http.ClientRequest>();
-  /** The POST carrying each request id still in flight (JSON text of the id), for `abort`. */
-  private readonly postsById = new Map<string, http.ClientRequest>();
+  /** The POST carrying each request still in flight, for `abort`. */
+  private readonly postsById = new Map<number, http.ClientRequest>();
   private connectTimer: NodeJS.Timeout | undefined;
   private finished = false;
   private closing: Promise<void> | undefined;
@@ -115,13 +118,14 @@ class HttpConnection implements Connection {
     }
   }
 
-  send(json: string, headers?: Record<string, string>): void {
+  send(json: string, meta: SendMeta = {}): void {
     if (this.finished || this.closing !== undefined) {
       this.log('warn', `${this.transport.type} ${this.shownUrl}: message dropped, the connection is closed`);
       return;
     }
-    const msg = this.describe(json);
-    if (headers !== undefined && Object.keys(headers).length > 0) msg.headers = headers;
+    const msg: Outgoing = { json, requestId: meta.requestId, openEventStream: meta.openEventStream === true };
+    if (meta.headers !== undefined && Object.keys(meta.headers).length > 0) msg.headers = meta.headers;
+    if (msg.requestId !== undefined) this.outstanding.add(msg.requestId);
     if (this.authHeld !== undefined) {
       this.authHeld.push(msg);
       return;
@@ -227,33 +231,39 @@ class HttpConnection implements Connection {
       if (isFirst) {
         // Hold what was queued until the first request is answered, so it carries the session id
         // and, after `initialize`, the negotiated protocol version.
-        this.heldFor = new Set(msg.requestIds);
+        this.heldFor = new Set(msg.requestId !== undefined ? [msg.requestId] : []);
         this.releaseQueueIfAnswered();
       }
       if (status >= 200 && status < 300) {
-        if (msg.isInitialized) this.openGetStream();
+        if (msg.openEventStream) this.openGetStream();
         this.readReply(res, msg, url);
       } else {
         this.readErrorReply(res, msg, status);
       }
     });
     req.on('error', (err) => this.onRequestError(err, msg, isFirst));
-    for (const key of msg.requestIds) this.postsById.set(key, req);
+    const id = msg.requestId;
+    if (id !== undefined) this.postsById.set(id, req);
     req.on('close', () => {
-      for (const key of msg.requestIds) if (this.postsById.get(key) === req) this.postsById.delete(key);
+      if (id !== undefined && this.postsById.get(id) === req) this.postsById.delete(id);
     });
     req.end(msg.json);
   }
 
   /** The engine's `abortRequest`: the request was cancelled, end its POST (its answer is no longer wanted). */
   abort(id: number): void {
-    const key = JSON.stringify(id);
-    const req = this.postsById.get(key);
-    this.postsById.delete(key);
-    this.outstanding.delete(key);
+    const req = this.postsById.get(id);
+    this.postsById.delete(id);
+    this.outstanding.delete(id);
     if (req === undefined) return;
-    this.log('debug', `http ${this.shownUrl}: request ${key} cancelled, its POST aborted`);
+    this.log('debug', `http ${this.shownUrl}: request ${id} cancelled, its POST aborted`);
     req.destroy();
+  }
+
+  /** The engine's `answered` effect: request `id` got its answer (the core read it, this never does). */
+  answered(id: number): void {
+    this.outstanding.delete(id);
+    this.releaseQueueIfAnswered();
   }
 
   /** A POST reply: JSON, an SSE stream of messages, or nothing (202). */
@@ -274,34 +284,32 @@ class HttpConnection implements Connection {
     }
     readBody(res, Infinity).then(
       (body) => {
-        if (body.trim() !== '') this.deliver(body);
+        if (body.length > 0) this.deliver(body);
         this.failUnanswered(msg, `${redactUrl(url)} answered HTTP ${res.statusCode} without a response`);
       },
       () => this.failUnanswered(msg, `the reply from ${redactUrl(url)} was cut off`),
     );
   }
 
-  /** An error status: pass on a JSON-RPC error body if there is one, else fail the requests. */
+  /**
+   * An error status: a JSON body goes to the core like any reply (a JSON-RPC error
+   * there answers its request: MCP 2026-07-28 gives errors a status); the request,
+   * if still unanswered, fails with the status and the start of the body.
+   */
   private readErrorReply(res: http.IncomingMessage, msg: Outgoing, status: number): void {
+    const json = (headerValue(res.headers['content-type']) ?? '').toLowerCase().startsWith('application/json');
     readBody(res, MAX_ERROR_BODY_CHARS).then(
       (body) => {
         const text = body.trim();
-        let jsonRpc = false;
-        try {
-          const parsed: unknown = JSON.parse(text);
-          jsonRpc = isObject(parsed) && parsed['jsonrpc'] === '2.0' && 'id' in parsed && parsed['id'] !== null;
-        } catch {
-          jsonRpc = false;
-        }
-        if (jsonRpc) this.deliver(text);
-        const detail = !jsonRpc && text !== '' ? `: ${text.slice(0, 200)}` : '';
+        if (json && text !== '') this.deliver(text);
+        const detail = text !== '' ? `: ${text.slice(0, 200)}` : '';
         this.failUnanswered(msg, `${this.shownUrl} answered HTTP ${status} ${res.statusMessage ?? ''}`.trimEnd() + detail, status);
       },
       () => this.failUnanswered(msg, `${this.shownUrl} answered HTTP ${status}`, status),
     );
   }
 
-  /** The optional GET stream for server→client messages, opened once `notifications/initialized` went out. */
+  /** The optional GET stream for server→client messages, opened once the core's `openEventStream` message was accepted. */
   private openGetStream(): void {
     const url = this.url;
     if (this.getStreamOpened || url === undefined || this.finished || this.closing !== undefined) return;
@@ -317,7 +325,7 @@ class HttpConnection implements Connection {
         return;
       }
       if (this.auth !== undefined && (status === 401 || status === 403)) {
-        // The POSTs report the challenge; the optional stream is opened again after the next `initialized`.
+        // The POSTs report the challenge; the optional stream is opened again after the next `openEventStream` message.
         res.resume();
         this.getStreamOpened = false;
         return;
@@ -467,46 +475,15 @@ class HttpConnection implements Connection {
     res.on('error', end);
   }
 
-  /** One message text from the server: note what the transport needs (ids, protocol version), pass it on. */
+  /**
+   * What the server sent (a reply body, an SSE event's data), passed on unread: the
+   * core splits a batch and reads each message, and says which requests it answered
+   * (`answered`) before it sends anything more (`negotiated` comes first, so what is
+   * released then carries the protocol version).
+   */
   private deliver(text: string): void {
     if (this.finished) return;
-    const body = text.trim();
-    if (body === '') return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      this.log('warn', `${this.transport.type} ${this.shownUrl}: ignored a non-JSON message (${body.length} chars)`);
-      return;
-    }
-    if (Array.isArray(parsed)) {
-      for (const item of parsed) {
-        let text: string;
-        try {
-          text = JSON.stringify(item);
-        } catch {
-          // Nested too deeply to serialize (RangeError): the core would refuse it anyway.
-          this.log('warn', `${this.transport.type} ${this.shownUrl}: ignored a message nested too deeply to read`);
-          continue;
-        }
-        this.events.onMessage(text);
-        this.observe(item);
-      }
-      return;
-    }
-    // Deliver first: the engine answers an `initialize` reply with `negotiated` at once,
-    // so the messages released by `observe` already carry the protocol version.
-    this.events.onMessage(body);
-    this.observe(parsed);
-  }
-
-  private observe(message: unknown): void {
-    if (!isObject(message) || 'method' in message || !('id' in message)) return;
-    // Our request ids are numbers; any other id (even a deeply nested one) is not ours.
-    if (typeof message['id'] !== 'number' && typeof message['id'] !== 'string') return;
-    const key = JSON.stringify(message['id']);
-    this.outstanding.delete(key);
-    this.releaseQueueIfAnswered();
+    this.events.onMessage(text);
   }
 
   /** After the first exchange: once its requests are answered (or failed), send what waited. */
@@ -530,36 +507,12 @@ class HttpConnection implements Connection {
   }
 
   private failRequests(msg: Outgoing, why: string, httpStatus?: number): void {
-    for (const key of msg.requestIds) {
-      if (!this.outstanding.delete(key)) continue;
-      const data: Record<string, unknown> = { transport: this.transport.type };
-      if (httpStatus !== undefined) data['httpStatus'] = httpStatus;
-      this.log('warn', `${this.transport.type} ${this.shownUrl}: request ${key} failed: ${why}`);
-      this.events.onMessage(
-        `{"jsonrpc":"2.0","id":${key},"error":${JSON.stringify({ code: TRANSPORT_ERROR_CODE, message: why, data })}}`,
-      );
-    }
-  }
-
-  private describe(json: string): Outgoing {
-    const out: Outgoing = { json, requestIds: [], isInitialized: false };
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(json);
-    } catch {
-      return out;
-    }
-    for (const m of Array.isArray(parsed) ? parsed : [parsed]) {
-      if (!isObject(m) || typeof m['method'] !== 'string') continue;
-      if ('id' in m && m['id'] !== null && m['id'] !== undefined) {
-        const key = JSON.stringify(m['id']);
-        out.requestIds.push(key);
-        this.outstanding.add(key);
-      } else if (m['method'] === 'notifications/initialized') {
-        out.isInitialized = true;
-      }
-    }
-    return out;
+    const id = msg.requestId;
+    if (id === undefined || !this.outstanding.delete(id)) return;
+    const data: Record<string, unknown> = { transport: this.transport.type };
+    if (httpStatus !== undefined) data['httpStatus'] = httpStatus;
+    this.log('warn', `${this.transport.type} ${this.shownUrl}: request ${id} failed: ${why}`);
+    this.events.onMessage(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: TRANSPORT_ERROR_CODE, message: why, data })}}`);
   }
 
   /** The engine's `negotiated` effect: the version every later request of the session carries. */
@@ -668,10 +621,6 @@ function readBody(res: http.IncomingMessage, maxChars: number): Promise<string> 
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function errorCode(err: unknown): string {

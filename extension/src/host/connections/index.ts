@@ -15,6 +15,7 @@ export type {
   HttpTransport,
   LogLevel,
   LogSink,
+  SendMeta,
   SseTransport,
   StdioTransport,
   Transport,

@@ -5,7 +5,7 @@
 // protocol logic beyond what the transport itself requires (framing, HTTP
 // session headers). The Rust core decides what to do with the events.
 
-import type { Transport } from '../../core/contract.generated';
+import type { Effect, LogLevel, Transport } from '../../core/contract.generated';
 
 /** How to reach a server: the core's `Transport` (generated from config/model.rs). */
 export type { Transport };
@@ -37,7 +37,10 @@ export interface ConnectionEvents {
    * event arrived. `send()` before this is fine: messages are queued or buffered.
    */
   onOpened(info: { pid?: number }): void;
-  /** One JSON-RPC message (a single object, or a batch array) as text. */
+  /**
+   * What the server sent, as text: one stdio line, one HTTP reply body, one SSE
+   * event's data (a single message or a batch: the core splits and reads it).
+   */
   onMessage(json: string): void;
   /** Called exactly once per connection, including after `close()`. No event follows it. */
   onClosed(info: ClosedInfo): void;
@@ -45,17 +48,24 @@ export interface ConnectionEvents {
   onStderr?(line: string): void;
 }
 
+/**
+ * What the core says about a message it sends (its `send` effect), so the connection
+ * never reads the message: `headers` (MCP 2026-07-28 requests over HTTP carry their
+ * version, method and target), `requestId` (a request: its answer is due), and
+ * `openEventStream` (Streamable HTTP: once accepted, open the server's GET stream).
+ * stdio ignores all of it.
+ */
+export type SendMeta = Partial<Pick<Extract<Effect, { type: 'send' }>, 'headers' | 'requestId' | 'openEventStream'>>;
+
 export interface Connection {
-  /**
-   * Queue one JSON-RPC message (a single object or a batch array, without a trailing newline).
-   * `headers`: HTTP headers the core computed for it (MCP 2026-07-28 requests carry their
-   * version, method and target); stdio ignores them.
-   */
-  send(json: string, headers?: Record<string, string>): void;
+  /** Queue one JSON-RPC message (without a trailing newline), with what the core says about it. */
+  send(json: string, meta?: SendMeta): void;
   /** Shut down gracefully, then forcefully; resolves when the process / streams are gone. */
   close(): Promise<void>;
   /** The engine's `abortRequest` effect: HTTP aborts the POST carrying request `id` (stdio: absent). */
   abort?(id: number): void;
+  /** The engine's `answered` effect (HTTP): request `id` got its answer, nothing waits for it any more. */
+  answered?(id: number): void;
   /** The engine's `negotiated` effect: HTTP sends this as `MCP-Protocol-Version` from now on. */
   negotiated?(protocolVersion: string): void;
   /** OAuth: re-send the requests held since a challenge, with the current token. */
@@ -63,7 +73,7 @@ export interface Connection {
   readonly pid?: number;
 }
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type { LogLevel };
 export type LogSink = (level: LogLevel, msg: string) => void;
 
 export interface ConnectionOptions {

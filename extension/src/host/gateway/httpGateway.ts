@@ -5,8 +5,9 @@
 import * as http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { admit } from './loopbackGuard';
-import { type ClientBody, type ClientRoute, type JsonRpcId, type RequestHeaders, errorResponse, routeOf, shapeOf } from './jsonRpcShape';
+import { type ClientBody, type ClientRoute, type JsonRpcId, type RequestHeaders, errorResponse } from './jsonRpcShape';
 import { SseStream } from './sseStream';
+import type { LogLevel } from '../../core/contract.generated';
 
 export interface GatewaySession {
   readonly id: string;
@@ -31,7 +32,7 @@ export interface GatewayOptions {
   /** false: accept requests without the token (CLI `--no-auth`, testing only). Default true. */
   requireToken?: boolean;
   port?: number;
-  log: (level: 'info' | 'warn' | 'error', message: string) => void;
+  log: (level: Exclude<LogLevel, 'debug'>, message: string) => void;
   maxBodyBytes?: number;
   /** A session with no request and no open stream for this long is ended (default `gatewayLimits.idleMs`). */
   sessionIdleMs?: number;
@@ -55,6 +56,8 @@ interface PostExchange {
   /** Error answers with `id: null` still due (messages whose id could not be read). */
   anonymous: number;
   progressTokens: Set<JsonRpcId>;
+  /** The HTTP status the engine gave an answer (a modern-era error); a single JSON reply carries it. */
+  httpStatus?: number;
   /** Messages produced while the handler ran synchronously (may become a JSON reply). */
   buffered: string[] | undefined;
   stream: SseStream | undefined;
@@ -108,18 +111,12 @@ export class HttpGateway {
   }
 
   /**
-   * Deliver one message from the core to a client session. `route` is how the
-   * engine said to route it (the message is never parsed then); without one the
-   * message is read here, for callers other than the engine.
+   * Deliver one message from the core to a client session, routed as the engine
+   * said (`how`): the message is never parsed.
    */
-  deliver(sessionId: string, message: string, route?: ClientRoute): void {
+  deliver(sessionId: string, message: string, how: ClientRoute): void {
     const session = this.sessions.get(sessionId);
     if (!session) return;
-    const how = route ?? routeOf(message);
-    if (!how) {
-      this.options.log('error', `gateway: dropped a non-JSON message for session ${sessionId}`);
-      return;
-    }
     const anonymous = how.reply && how.id === null;
     for (const ex of session.exchanges) {
       const mine = how.reply
@@ -129,6 +126,7 @@ export class HttpGateway {
         : (how.progressToken != null && ex.progressTokens.has(how.progressToken)) || (how.request != null && ex.pending.has(how.request));
       if (!mine) continue;
       this.writeTo(ex, message);
+      if (how.reply && how.httpStatus != null) ex.httpStatus = how.httpStatus;
       if (anonymous) ex.anonymous -= 1;
       else if (how.reply && how.id !== null) ex.pending.delete(how.id);
       if (how.reply && settled(ex) && ex.buffered === undefined) this.finish(session, ex);
@@ -140,11 +138,6 @@ export class HttpGateway {
     if (anyStream?.stream) return anyStream.stream.send(message);
     if (session.backlog.length < backlogLimit) session.backlog.push(message);
     else this.options.log('warn', `gateway: session ${sessionId} backlog full; dropped a message`);
-  }
-
-  /** Send a message to every session of an endpoint (e.g. list_changed). */
-  broadcast(endpoint: string, message: string): void {
-    for (const s of this.sessions.values()) if (s.endpoint === endpoint) this.deliver(s.id, message);
   }
 
   /** Whether a client of the endpoint is waiting for an answer now. */
@@ -334,7 +327,7 @@ export class HttpGateway {
       this.evictBeyondCap(session);
     }
     if (!session) {
-      if (!messages.some((m) => m.method === 'initialize')) {
+      if (!body.opensSession) {
         const only = body.batch ? undefined : messages[0];
         const error = only?.error
           ? errorResponse(only.id, only.error.code, only.error.message)
@@ -377,7 +370,9 @@ export class HttpGateway {
       if (settled(ex) && buffered.length === requests.length) {
         const payload = body.batch ? `[${buffered.join(',')}]` : (buffered[0] ?? '');
         open.exchanges.delete(ex);
-        res.writeHead(statusOf(body, payload), { 'Content-Type': 'application/json', ...sessionHeader(open) }).end(payload);
+        // A batch has one status; a single answer the status the engine gave it.
+        const status = body.batch ? 200 : (ex.httpStatus ?? 200);
+        res.writeHead(status, { 'Content-Type': 'application/json', ...sessionHeader(open) }).end(payload);
         if (open.oneShot) this.dropSession(open);
         return;
       }
@@ -429,21 +424,6 @@ export class HttpGateway {
 function headerText(req: http.IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** The status of a JSON reply: the core's status for its error code, else 200. */
-function statusOf(body: ClientBody, payload: string): number {
-  if (!body.errorStatus || body.batch) return 200;
-  const code = shapeOf(safeParse(payload)).errorCode;
-  return code !== undefined ? (body.errorStatus[String(code)] ?? 200) : 200;
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The `Mcp-Session-Id` header of a session's replies (none for a one-shot one). */

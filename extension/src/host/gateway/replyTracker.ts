@@ -1,7 +1,7 @@
 // Which requests read from a stdio client still wait for their answer, so that
 // `serve --stdio` can answer everything it read before it exits on stdin EOF.
 // Bookkeeping of ids only: the core decided which messages get an answer.
-import { type ClientEnvelope, type ClientRoute, type JsonRpcId, routeOf } from './jsonRpcShape';
+import type { ClientEnvelope, ClientRoute, JsonRpcId } from './jsonRpcShape';
 
 export class ReplyTracker {
   private readonly pending = new Map<string, number>();
@@ -16,10 +16,9 @@ export class ReplyTracker {
     else this.pending.set(key(envelope.id), (this.pending.get(key(envelope.id)) ?? 0) + 1);
   }
 
-  /** A message went to the client: an answer settles its request (`route`: as the engine said). */
-  delivered(message: string, route?: ClientRoute): void {
-    const how = route ?? routeOf(message);
-    if (!how?.reply) return;
+  /** A message went to the client, routed as `how` (as the engine said): an answer settles its request. */
+  delivered(how: ClientRoute): void {
+    if (!how.reply) return;
     if (how.id === null) this.anonymous = Math.max(0, this.anonymous - 1);
     else {
       const k = key(how.id);

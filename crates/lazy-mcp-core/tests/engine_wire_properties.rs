@@ -1,0 +1,250 @@
+//! Any bytes through the entry points production uses (`engine::wire`: what the
+//! WASM facade's `clientMessage`/`messageReceived` run, invalid UTF-8 included,
+//! and `split_payloads`): no panic, the same effects as the typed `handle`, one
+//! answer for every request the gateway was told to wait for (`clientBody`'s
+//! envelope), and exactly one answer for a forwarded call whatever its server sends.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod engine_support;
+
+use engine_support::*;
+use lazy_mcp_core::engine::{Endpoint, Event, Settings};
+use lazy_mcp_core::protocol::client_message::envelope;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// What the host's bytes mean: invalid UTF-8 is U+FFFD, as Node's `toString('utf8')` reads it.
+fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
+}
+
+/// Server `s` (tool `echo`) catalogued, clients `c` (its endpoint) and `a`
+/// (aggregate) initialized.
+fn sim(behavior: Behavior) -> Sim {
+    let mut fake = FakeServer::with_tools(&["echo"]);
+    fake.behavior = behavior;
+    let mut sim = Sim::new(Settings::default()).fake("s", fake);
+    sim.apply(vec![config("s")]);
+    for (client, endpoint) in [("c", server_endpoint("s")), ("a", Endpoint::Aggregate)] {
+        sim.client(client, endpoint.clone(), json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": client, "version": "1"}}}));
+        sim.client(
+            client,
+            endpoint,
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        );
+    }
+    sim
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        "[a-z\"\\\\\\u{0}-\\u{1f}é😀 ]{0,8}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 12, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..3).prop_map(Value::from),
+            prop::collection::btree_map("[a-z_]{0,4}", inner, 0..3)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+fn id() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        (0u64..50).prop_map(Value::from),
+        "[a-z0-9-]{0,6}".prop_map(Value::from),
+        Just(Value::Null),
+        Just(json!(1.5)),
+        Just(json!([1])),
+    ]
+}
+
+/// What a client may send: requests of every kind the gateway serves,
+/// notifications, responses, batches, as JSON text.
+fn message() -> impl Strategy<Value = String> {
+    let method = prop_oneof![
+        Just("tools/call"),
+        Just("tools/list"),
+        Just("prompts/list"),
+        Just("resources/list"),
+        Just("resources/read"),
+        Just("prompts/get"),
+        Just("completion/complete"),
+        Just("ping"),
+        Just("initialize"),
+        Just("logging/setLevel"),
+        Just("server/discover"),
+        Just("no/such"),
+        Just("notifications/initialized"),
+        Just("notifications/cancelled"),
+    ];
+    let params = prop_oneof![
+        Just(None),
+        Just(Some(json!({"name": "echo", "arguments": {"text": "hi"}}))),
+        Just(Some(json!({"name": "s__echo", "arguments": {}}))),
+        Just(Some(json!({"uri": "file:///x"}))),
+        json_value().prop_map(Some),
+    ];
+    let single = (method, prop::option::of(id()), params, any::<bool>())
+        .prop_map(|(method, id, params, response)| {
+            let mut m = json!({"jsonrpc": "2.0"});
+            if response {
+                m["id"] = id.unwrap_or(json!("lazy-mcp-1"));
+                m["result"] = params.unwrap_or(json!({}));
+            } else {
+                m["method"] = json!(method);
+                if let Some(id) = id {
+                    m["id"] = id;
+                }
+                if let Some(params) = params {
+                    m["params"] = params;
+                }
+            }
+            m
+        })
+        .boxed();
+    prop_oneof![
+        4 => single.clone().prop_map(|m| m.to_string()),
+        1 => prop::collection::vec(single, 0..3).prop_map(|b| Value::from(b).to_string()),
+    ]
+}
+
+/// Bytes as a client or server may really send them: `text` with a few bytes
+/// replaced, dropped or inserted, any byte value (so invalid UTF-8 too).
+fn damaged(text: String) -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec((any::<usize>(), 0u8..3, any::<u8>()), 0..4).prop_map(move |edits| {
+        let mut bytes = text.clone().into_bytes();
+        for (at, kind, byte) in edits {
+            let at = if bytes.is_empty() {
+                0
+            } else {
+                at % bytes.len()
+            };
+            match kind {
+                0 if !bytes.is_empty() => bytes[at] = byte,
+                1 if !bytes.is_empty() => {
+                    bytes.remove(at);
+                }
+                _ => bytes.insert(at, byte),
+            }
+        }
+        bytes
+    })
+}
+
+fn client_bytes() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        4 => message().prop_flat_map(damaged),
+        1 => prop::collection::vec(any::<u8>(), 0..40),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The byte entry point and `split_payloads` give exactly what the typed
+    /// `handle` gives for the same text (invalid UTF-8 read as U+FFFD).
+    #[test]
+    fn the_byte_entry_point_answers_exactly_as_the_typed_one(
+        messages in prop::collection::vec((client_bytes(), any::<bool>()), 1..6),
+    ) {
+        let mut typed = sim(Behavior::Normal);
+        let mut wire = sim(Behavior::Normal);
+        for (bytes, aggregate) in messages {
+            let (client, endpoint) = if aggregate { ("a", Endpoint::Aggregate) } else { ("c", server_endpoint("s")) };
+            let event = Event::ClientMessage { client: client.into(), endpoint: endpoint.clone(), message: text_of(&bytes).into_owned() };
+            let expected = typed.engine.handle(typed.now, event);
+            let parts = wire.engine.client_message_bytes(wire.now, client, endpoint_name(&endpoint), &bytes);
+            let got = joined(parts);
+            prop_assert_eq!(&got, &expected);
+            for (sim, effects) in [(&mut typed, expected), (&mut wire, got)] {
+                for effect in effects {
+                    sim.perform(effect);
+                }
+                sim.run();
+            }
+        }
+        prop_assert_eq!(typed.engine.snapshot_json(), wire.engine.snapshot_json());
+    }
+
+    /// Whatever a client sends, it gets one answer exactly when the gateway was
+    /// told to wait for one (`clientBody`'s envelope), with the id it was told;
+    /// a well-formed request always gets one, with its own id.
+    #[test]
+    fn every_request_gets_one_answer_with_the_id_the_gateway_waits_for(
+        messages in prop::collection::vec((client_bytes(), any::<bool>()), 1..8),
+    ) {
+        let mut sim = sim(Behavior::Normal);
+        for (bytes, aggregate) in messages {
+            let (client, endpoint) = if aggregate { ("a", Endpoint::Aggregate) } else { ("c", server_endpoint("s")) };
+            let text = text_of(&bytes).into_owned();
+            let promised = envelope(&text);
+            let before = sim.replies.len();
+            sim.client_bytes(client, &endpoint, &bytes);
+            let answers: Vec<&Value> = sim.replies[before..].iter().filter(|(c, _)| c == client).map(|(_, m)| m).collect();
+            prop_assert_eq!(answers.len(), usize::from(promised.expects_reply), "{} -> {:?}", text, answers);
+            if let Some(answer) = answers.first() {
+                prop_assert_eq!(&answer["id"], &promised.id, "{}", text);
+            }
+            // An independent reading: a plain valid request is answered under its id.
+            if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(&text) {
+                let id_ok = m.get("id").is_some_and(|id| id.is_string() || id.is_number());
+                if m.get("jsonrpc") == Some(&json!("2.0")) && m.get("method").is_some_and(Value::is_string) && id_ok {
+                    prop_assert_eq!(answers.len(), 1, "{}", text);
+                    prop_assert_eq!(Some(answers[0]["id"].clone()), m.get("id").cloned());
+                }
+            }
+        }
+        // And it keeps serving.
+        sim.client("c", server_endpoint("s"), call(99, "echo"));
+        prop_assert!(sim.reply_to("c", json!(99)).is_some_and(|r| r.get("result").is_some()));
+    }
+
+    /// Whatever a server sends while a call is in flight (its answer, damaged or
+    /// not, batches, other ids, notifications, bytes that are not UTF-8), the
+    /// call gets exactly one answer once the connection ends, and nothing that is
+    /// not JSON is ever sent upstream (the simulated host parses every `send`).
+    #[test]
+    fn a_forwarded_call_gets_exactly_one_answer_whatever_its_server_sends(
+        sends in prop::collection::vec((0u8..5, json_value()), 1..5),
+        damage in prop::collection::vec(prop::collection::vec((any::<usize>(), 0u8..3, any::<u8>()), 0..3), 5),
+        noise in prop::collection::vec(any::<u8>(), 0..24),
+    ) {
+        let mut sim = sim(Behavior::CallHangs);
+        sim.client("c", server_endpoint("s"), json!({"jsonrpc": "2.0", "id": "w", "method": "tools/call", "params": {"name": "echo", "arguments": {}, "_meta": {"progressToken": "p"}}}));
+        let upstream = sim.sent.iter().rev().find(|(_, m)| m["method"] == "tools/call").map(|(_, m)| m["id"].clone()).unwrap();
+        let conn = sim.conn_of("s").unwrap();
+        for (i, (kind, value)) in sends.into_iter().enumerate() {
+            let text = match kind {
+                0 => json!({"jsonrpc": "2.0", "id": upstream, "result": value}).to_string(),
+                1 => json!({"jsonrpc": "2.0", "id": upstream, "error": {"code": -1, "message": "no", "data": value}}).to_string(),
+                2 => json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": "p", "progress": 1, "message": value}}).to_string(),
+                3 => Value::from(vec![json!({"jsonrpc": "2.0", "id": 12345, "result": value}), json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}})]).to_string(),
+                _ => String::from_utf8_lossy(&noise).into_owned(),
+            };
+            let mut bytes = text.into_bytes();
+            for &(at, op, byte) in &damage[i % damage.len()] {
+                let at = if bytes.is_empty() { 0 } else { at % bytes.len() };
+                match op {
+                    0 if !bytes.is_empty() => bytes[at] = byte,
+                    1 if !bytes.is_empty() => { bytes.remove(at); }
+                    _ => bytes.insert(at, byte),
+                }
+            }
+            sim.server_bytes(conn, &bytes);
+            let so_far = sim.replies.iter().filter(|(c, m)| c == "c" && m["id"] == "w").count();
+            prop_assert!(so_far <= 1, "answered {} times", so_far);
+        }
+        sim.send(Event::ConnectionClosed { conn, reason: "gone".into(), exit_code: Some(1), stderr_tail: None });
+        let answers = sim.replies.iter().filter(|(c, m)| c == "c" && m["id"] == "w").count();
+        prop_assert_eq!(answers, 1);
+    }
+}
