@@ -182,7 +182,9 @@ test('exiting right after cataloguing still ends a server that ignores stdin EOF
   assert.ok(pid !== undefined && groupMembers(pid).length > 0, 'the cataloguing process is still shutting down');
   await client.close();
   await waitFor('the CLI to exit', () => !isAlive(cliPid), 20_000);
-  assert.deepEqual(groupMembers(pid), [], 'nothing of the stubborn server survives the CLI');
+  // The CLI SIGKILLs the group as it exits; on a loaded machine the kernel may take a moment to
+  // run the killed processes' exit, so allow that moment (bounded), not a surviving server.
+  await waitFor('nothing of the stubborn server to survive the CLI', () => groupMembers(pid).length === 0, 5_000);
 });
 
 test('serve --stdio --verbose: stdout carries only JSON-RPC messages (logs go to stderr); SIGINT ends everything', async () => {
