@@ -196,3 +196,33 @@ fn the_resource_metadata_url_of_a_401_reaches_sign_in_and_refresh_and_outlives_t
         vec![("startSignIn".to_string(), Some(prm.to_string()))]
     );
 }
+
+fn ui_refreshes(sim: &Sim) -> usize {
+    sim.effects
+        .iter()
+        .filter(|e| matches!(e, Effect::StateChanged { server, .. } if server == "linear"))
+        .count()
+}
+
+#[test]
+fn a_sign_in_starting_or_ending_without_a_state_change_still_refreshes_the_ui() {
+    let mut sim = Sim::new(vscode()).fake("linear", FakeServer::with_tools(&["create_issue"]));
+    sim.apply(vec![remote("linear")]);
+    assert_eq!(sim.state("linear"), Some(ServerState::NeedsAuth));
+    let before = ui_refreshes(&sim);
+    sim.send(Event::SignIn {
+        server: "linear".into(),
+    });
+    assert!(signing_in(&sim));
+    assert_eq!(ui_refreshes(&sim), before + 1, "'signing in' is shown");
+    sim.send(Event::CancelSignIn {
+        server: "linear".into(),
+    });
+    assert!(!signing_in(&sim));
+    assert_eq!(sim.state("linear"), Some(ServerState::NeedsAuth));
+    assert_eq!(
+        ui_refreshes(&sim),
+        before + 2,
+        "the end is shown (the progress ends, the status bar offers the sign-in again)"
+    );
+}

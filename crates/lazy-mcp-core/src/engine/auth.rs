@@ -154,6 +154,25 @@ pub fn binding(config: &ServerConfig) -> Option<OAuthBinding> {
 }
 
 impl Engine {
+    /// `name`'s sign-in as shown (signing in, refreshing, needs sign-in) changed: the host
+    /// refreshes its UI as for a state change (a `stateChanged` with the current state).
+    fn sign_in_shown(&mut self, name: &str) {
+        self.exposure.dirty = true;
+        let Some(server) = self.servers.get(name) else {
+            return;
+        };
+        let told = self
+            .effects
+            .iter()
+            .any(|e| matches!(e, Effect::StateChanged { server, .. } if server == name));
+        if !told {
+            self.effects.push(Effect::StateChanged {
+                server: name.to_string(),
+                state: server.state.clone(),
+            });
+        }
+    }
+
     /// The binding of `name` with the resource metadata URL learned from its
     /// challenges (this run, else the catalogue's).
     pub(super) fn binding_of(&self, name: &str) -> Option<OAuthBinding> {
@@ -229,7 +248,7 @@ impl Engine {
                     oauth,
                 });
             }
-            self.exposure.dirty = true;
+            self.sign_in_shown(&name);
             return;
         }
         let reason = if insufficient_scope {
@@ -272,7 +291,7 @@ impl Engine {
         if let Some(server) = self.servers.get_mut(name) {
             server.auth.needs_sign_in = Some(reason.clone());
         }
-        self.exposure.dirty = true;
+        self.sign_in_shown(name);
         if interactive && self.settings.sign_in_may_wait {
             let tool_name = self.waiting_tool_name(name);
             self.start_sign_in(name, reason);
@@ -312,7 +331,7 @@ impl Engine {
             Some(ServerState::Cataloguing | ServerState::Connecting | ServerState::Connected) => {
                 self.transition(name, Trigger::AuthRequired)
             }
-            _ => self.exposure.dirty = true,
+            _ => self.sign_in_shown(name),
         }
         self.sign_in_announcements.batch.insert(name.to_string());
     }
@@ -348,7 +367,7 @@ impl Engine {
         server.auth.stepping_up = server.auth.step_up_scope.is_some();
         let attempt = server.auth.attempt;
         let scope = server.auth.step_up_scope.clone();
-        self.exposure.dirty = true;
+        self.sign_in_shown(name);
         self.effects.push(Effect::StartSignIn {
             server: name.to_string(),
             oauth,
@@ -372,7 +391,7 @@ impl Engine {
         server.auth.for_calls = false;
         server.auth.stepping_up = false;
         let attempt = server.auth.attempt;
-        self.exposure.dirty = true;
+        self.sign_in_shown(name);
         if let Some(oauth) = self.binding_of(name) {
             self.effects.push(Effect::CancelSignIn {
                 server: name.to_string(),
@@ -398,10 +417,12 @@ impl Engine {
             return;
         };
         server.auth.refreshing = false;
-        self.exposure.dirty = true;
+        if outcome == RefreshOutcome::Ok {
+            server.auth.needs_sign_in = None;
+        }
+        self.sign_in_shown(name);
         match outcome {
             RefreshOutcome::Ok => {
-                server.auth.needs_sign_in = None;
                 self.log(
                     LogLevel::Info,
                     Some(name),
@@ -489,7 +510,7 @@ impl Engine {
         }
         server.auth.signing_in = false;
         server.auth.for_calls = false;
-        self.exposure.dirty = true;
+        self.sign_in_shown(name);
         match outcome {
             SignInOutcome::Ok => {
                 if let Some(server) = self.servers.get_mut(name) {
@@ -570,7 +591,7 @@ impl Engine {
         }
         server.auth.needs_sign_in = None;
         server.stats.last_error = None;
-        self.exposure.dirty = true;
+        self.sign_in_shown(name);
         self.sign_in_announcements.batch.remove(name);
         if self.resume_held(name, false) {
             return;
@@ -655,7 +676,7 @@ impl Engine {
                 ..ServerAuth::default()
             };
         }
-        self.exposure.dirty = true;
+        self.sign_in_shown(name);
         if matches!(
             state,
             Some(ServerState::Connecting | ServerState::Connected | ServerState::Cataloguing)
