@@ -1,6 +1,7 @@
 // The machinery behind the VS Code integration runner (run.mjs) and the VS Code benchmark
 // (bench/vscode-startup.mjs): tracked process groups, isolated env, code-server's VS Code server
 // + headless Chromium, or a desktop VS Code via @vscode/test-electron. See README.md here.
+import crypto from 'node:crypto';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -443,7 +444,26 @@ async function measureInFrames(page, selector) {
   return JSON.stringify({ found: false, frames: page.frames().length });
 }
 
-export async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, stateDir, vsix, testEnv, screenshot, testsPath = SUITE, profileDir, port: fixedPort, userSettings }) {
+/**
+ * The web host's half of the key that encrypts VS Code's SecretStorage in the browser. The web
+ * workbench keeps secrets in localStorage, sealed with a key it combines with one it POSTs for at
+ * `<page>/mint-key`; code-server and `code serve-web` answer that from a key file that outlives
+ * restarts. The bare VS Code server these tests drive has no such route (404): the workbench then
+ * cannot seal, and every secret is lost when the window reloads. Given a file, the runner answers
+ * the route from it, as those hosts do, so secrets survive a restart on the same profile.
+ */
+async function serveWebSecretKey(page, keyFile) {
+  if (!fs.existsSync(keyFile)) {
+    fs.mkdirSync(path.dirname(keyFile), { recursive: true });
+    fs.writeFileSync(keyFile, crypto.randomBytes(32), { mode: 0o600 });
+  }
+  const key = fs.readFileSync(keyFile);
+  await page.route('**/mint-key', (route) =>
+    route.request().method() === 'POST' ? route.fulfill({ status: 200, contentType: 'application/octet-stream', body: key }) : route.fallback(),
+  );
+}
+
+export async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, stateDir, vsix, testEnv, screenshot, testsPath = SUITE, profileDir, port: fixedPort, userSettings, webSecretKeyFile }) {
   // stateDir: where VS Code keeps its state; the warm phase reuses the dev phase's.
   const dirs = {
     userData: path.join(stateDir, 'user-data'),
@@ -464,16 +484,18 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
   const port = fixedPort ?? (await freePort());
   let server;
   let browser;
+  let chrome;
   const { sink, hostLines } = makeLogSink(phase, path.join(phaseDir, 'workbench.log'));
   try {
     server = await startServer({ tools, port, dirs, env, logFile: serverLog });
     say(`${phase}: VS Code server ready on 127.0.0.1:${port}`);
-    const chrome = await startChromium({ executable: tools.chromium, profileDir: dirs.profile, env, logFile: chromiumLog });
+    chrome = await startChromium({ executable: tools.chromium, profileDir: dirs.profile, env, logFile: chromiumLog });
     browser = chrome.browser;
     const context = browser.contexts()[0] ?? (await browser.newContext());
     const page = context.pages()[0] ?? (await context.newPage());
     // Large enough for a readable screenshot of MCP Diagnostics.
     await page.setViewportSize({ width: 1400, height: 900 });
+    if (webSecretKeyFile) await serveWebSecretKey(page, webSecretKeyFile);
 
     let resolveExit;
     const exitCode = new Promise((r) => (resolveExit = r));
@@ -551,8 +573,22 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
     const result = readResult(resultFile) ?? countsFromLines(hostLines);
     return { code, openedAt, ...(result ?? { passes: 0, failures: 0, missing: true }) };
   } finally {
+    // A profile kept for a later phase is closed as a user closes the browser: Chromium writes
+    // the page's storage (localStorage commits are batched) before it exits. A kill loses it.
+    if (browser && profileDir && chrome) await closeChromiumGracefully(browser, chrome.child);
     if (browser) await withTimeout(browser.close(), 10_000, 'chromium to close').catch(() => {});
     await endEverything();
+  }
+}
+
+async function closeChromiumGracefully(browser, child) {
+  try {
+    const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
+    const cdp = await browser.newBrowserCDPSession();
+    await cdp.send('Browser.close').catch(() => {});
+    await withTimeout(exited, 15_000, 'chromium to exit after Browser.close');
+  } catch (err) {
+    say(`chromium did not close gracefully (${err.message}); what the page stored last may be lost`);
   }
 }
 

@@ -109,8 +109,10 @@ const untrustedPhase = {
  * Issue 14: remote servers behind OAuth, against the real test world (tests/fixtures/oauth/: an
  * oidc-provider authorization server + protected MCP servers) that the runner starts once and
  * keeps across both phases, so `oauth-warm` restarts VS Code on the same server URLs. The tests
- * are `oauth/*.test.cjs`. The browser profile and the page's origin (port) are kept too, so
- * whatever VS Code keeps in browser storage survives the restart as it does for a user.
+ * are `oauth/*.test.cjs`. The browser profile, the page's origin (port) and the web host's
+ * secret key half (harness.mjs, serveWebSecretKey) are kept too, so what VS Code keeps in
+ * browser storage, SecretStorage with the sign-ins included, survives the restart as it does
+ * for a user of code-server or `code serve-web`.
  * No dialog may be requested: every sign-in prompt is non-modal.
  */
 const oauthPhases = [
@@ -277,9 +279,10 @@ async function main() {
     if (p.oauth) {
       const worlds = await ensureOAuthWorlds(p.vscode);
       phaseEnv = { ...testEnv, LAZY_MCP_TEST_OAUTH: JSON.stringify(Object.fromEntries(Object.entries(worlds).map(([n, w]) => [n, w.info]))) };
-      // One browser profile and page origin for the pair (see oauthPhases).
+      // One browser profile, page origin and web secret key for the pair (see oauthPhases).
       const shared = path.join(runDir, p.vscode, 'oauth-browser');
       p.profileDir = path.join(shared, 'profile');
+      p.webSecretKeyFile = path.join(shared, 'web-secret-key-half');
       p.port = (p.reuse && ports[key(p.reuse)]) || (await freePort());
       ports[key(p.phase)] = p.port;
     }

@@ -21,6 +21,7 @@ fn oauth_binding() -> OAuthBinding {
             callback_port: Some(33418),
             ..OAuthConfig::default()
         },
+        resource_metadata_url: None,
     }
 }
 use serde_json::{json, Value};
@@ -43,8 +44,10 @@ fn every_event_reads_from_its_documented_json() {
         json!({"type": "httpStatus", "conn": 1, "status": 401}),
         json!({"type": "authRequired", "conn": 1, "status": 401, "challenge": "Bearer resource_metadata=\"x\"", "hadToken": true}),
         json!({"type": "authRequired", "conn": 1, "status": 403}),
-        json!({"type": "tokensAvailable", "server": "linear"}),
+        json!({"type": "tokensAvailable", "url": "https://mcp.linear.app/mcp"}),
         json!({"type": "signInFinished", "server": "linear", "outcome": "ok"}),
+        json!({"type": "signInFinished", "server": "linear", "outcome": "ok", "attempt": 2}),
+        json!({"type": "cancelSignIn", "server": "linear"}),
         json!({"type": "signInFinished", "server": "linear", "outcome": "cancelled", "message": "m"}),
         json!({"type": "signInFinished", "server": "linear", "outcome": "failed", "message": "m"}),
         json!({"type": "refreshFinished", "server": "linear", "outcome": "invalidGrant"}),
@@ -274,8 +277,17 @@ fn every_effect_writes_its_documented_json() {
                 reason: "not signed in".into(),
                 tool_name: Some("create_issue".into()),
                 scope: None,
+                attempt: 3,
             },
-            json!({"type": "startSignIn", "server": "linear", "oauth": {"url": "https://mcp.linear.app/mcp", "config": {"callbackPort": 33418}}, "reason": "not signed in", "toolName": "create_issue"}),
+            json!({"type": "startSignIn", "server": "linear", "oauth": {"url": "https://mcp.linear.app/mcp", "config": {"callbackPort": 33418}}, "reason": "not signed in", "toolName": "create_issue", "attempt": 3}),
+        ),
+        (
+            Effect::CancelSignIn {
+                server: "linear".into(),
+                oauth: oauth_binding(),
+                attempt: 3,
+            },
+            json!({"type": "cancelSignIn", "server": "linear", "oauth": {"url": "https://mcp.linear.app/mcp", "config": {"callbackPort": 33418}}, "attempt": 3}),
         ),
         (
             Effect::RefreshTokens {

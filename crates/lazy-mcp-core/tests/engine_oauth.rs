@@ -12,85 +12,12 @@
 
 mod engine_support;
 
-use engine_support::oauth::Answer;
+use engine_support::oauth::*;
 use engine_support::*;
-use lazy_mcp_core::config::model::{ServerConfig, Transport};
+use lazy_mcp_core::config::model::Transport;
 use lazy_mcp_core::engine::auth::SignInOutcome;
 use lazy_mcp_core::engine::{AnnounceAction, Effect, Event, ServerState, Settings};
-use serde_json::{json, Value};
-use std::collections::BTreeMap;
-
-fn remote(name: &str) -> ServerConfig {
-    ServerConfig {
-        transport: Transport::Http {
-            url: format!("http://127.0.0.1:9/{name}/mcp"),
-            headers: BTreeMap::new(),
-        },
-        ..config(name)
-    }
-}
-
-fn vscode() -> Settings {
-    Settings {
-        sign_in_may_wait: true,
-        ..Settings::default()
-    }
-}
-
-fn sign_in_effects(sim: &Sim) -> Vec<(String, Option<String>)> {
-    sim.effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::StartSignIn {
-                server, tool_name, ..
-            } => Some((server.clone(), tool_name.clone())),
-            _ => None,
-        })
-        .collect()
-}
-
-fn announcements(sim: &Sim) -> Vec<(String, Vec<AnnounceAction>, Vec<String>)> {
-    sim.effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Announce {
-                message,
-                actions,
-                servers,
-                ..
-            } => Some((message.clone(), actions.clone(), servers.clone())),
-            _ => None,
-        })
-        .collect()
-}
-
-fn text_of(reply: &Value) -> String {
-    reply["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
-fn error_of(reply: &Value) -> String {
-    reply["error"]["message"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
-/// A signed-in, catalogued and connected server `linear` (tool `create_issue`).
-fn connected(settings: Settings) -> Sim {
-    let mut sim = Sim::new(settings).fake("linear", FakeServer::with_tools(&["create_issue"]));
-    sim.store_valid_token("linear");
-    sim.apply(vec![remote("linear")]);
-    assert_eq!(sim.state("linear"), Some(ServerState::Catalogued));
-    sim.client("c", server_endpoint("linear"), call(1, "create_issue"));
-    assert_eq!(
-        text_of(&sim.reply_to("c", json!(1)).unwrap()),
-        r#"linear:create_issue:{"text":"hi"}"#
-    );
-    sim
-}
+use serde_json::json;
 
 #[test]
 fn cataloguing_without_tokens_opens_nothing_and_announces_all_servers_once() {
@@ -408,7 +335,7 @@ fn tokens_from_another_window_or_the_cli_catalogue_a_server_that_needed_sign_in(
     assert_eq!(sim.state("linear"), Some(ServerState::NeedsAuth));
     sim.store_valid_token("linear");
     sim.send(Event::TokensAvailable {
-        server: "linear".into(),
+        url: "http://127.0.0.1:9/linear/mcp".into(),
     });
     assert_eq!(sim.state("linear"), Some(ServerState::Catalogued));
     assert!(sign_in_effects(&sim).is_empty());

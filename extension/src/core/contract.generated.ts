@@ -12,10 +12,11 @@ export type Event = { "type": "configSources", sources: ConfigSources, }
   | { "type": "transportResolved", server: string, original: Transport, resolved: Transport, }
   | { "type": "httpStatus", conn: number, status: number, }
   | { "type": "authRequired", conn: number, status: number, challenge: string | null, hadToken: boolean, }
-  | { "type": "tokensAvailable", server: string, }
-  | { "type": "signInFinished", server: string, outcome: SignInOutcome, message: string, }
+  | { "type": "tokensAvailable", url: string, }
+  | { "type": "signInFinished", server: string, outcome: SignInOutcome, message: string, attempt: number, }
   | { "type": "refreshFinished", server: string, outcome: RefreshOutcome, message: string, }
   | { "type": "signIn", server: string, }
+  | { "type": "cancelSignIn", server: string, }
   | { "type": "signOut", server: string, }
   | { "type": "dismissSignIn", servers: Array<string>, }
   | { "type": "timerFired", timer: number, }
@@ -41,10 +42,17 @@ oauth?: OAuthBinding | null, }
   | { "type": "resumeConnection", conn: number, }
   | { "type": "startSignIn", server: string, oauth: OAuthBinding, reason: string, toolName?: string | null, 
 /**
- * Scopes to ask for instead of the configured/advertised ones: a 403
- * `insufficient_scope` challenge named them (step-up).
+ * Scopes a 403 `insufficient_scope` challenge named (step-up): the
+ * sign-in asks for them together with the ones already granted, and
+ * never refreshes instead (a refresh cannot add scopes).
  */
-scope?: string | null, }
+scope?: string | null, 
+/**
+ * Echoed in `signInFinished`; `cancelSignIn` names it.
+ */
+attempt: number, }
+  | { "type": "cancelSignIn", server: string, oauth: OAuthBinding, attempt: number, }
+  | { "type": "requireScopes", server: string, oauth: OAuthBinding, scope: string, }
   | { "type": "refreshTokens", server: string, oauth: OAuthBinding, }
   | { "type": "deleteTokens", server: string, oauth: OAuthBinding, forgetClient: boolean, }
   | { "type": "negotiated", conn: number, protocolVersion: string, }
@@ -123,7 +131,13 @@ export type ServerState = { "kind": "DISABLED" }
   | { "kind": "FAILED", error: string, retryAtMs?: number | null, }
   | { "kind": "NEEDS_AUTH" };
 
-export type OAuthBinding = { url: string, config: OAuthConfig, };
+export type OAuthBinding = { url: string, config: OAuthConfig, 
+/**
+ * The protected resource metadata URL the server's 401 advertised
+ * (`WWW-Authenticate: … resource_metadata="…"`, RFC 9728 §5.1); absent
+ * until one was seen: discovery then tries the well-known paths.
+ */
+resourceMetadataUrl?: string | null, };
 
 export type SignInOutcome = "ok" | "cancelled" | "failed";
 
@@ -714,7 +728,13 @@ callbackPort?: number | null,
 /**
  * Authorization server metadata URL, when the server does not advertise one.
  */
-authServerMetadataUrl?: string | null, };
+authServerMetadataUrl?: string | null, 
+/**
+ * The HTTPS URL of a Client ID Metadata Document describing this client:
+ * used as the client id with an authorization server that advertises
+ * `client_id_metadata_document_supported` (else dynamic registration).
+ */
+clientMetadataUrl?: string | null, };
 
 export type ToolExposure = "full" | "index" | "auto";
 

@@ -79,6 +79,7 @@ export class EngineDriver {
   private lastBlob: string | undefined;
   private lastConfig: EngineEvent | undefined;
   private stopped = false;
+  private tokenWatch: { dispose(): void } | undefined;
   private readonly now: () => number;
 
   constructor(private readonly deps: DriverDeps) {
@@ -88,6 +89,8 @@ export class EngineDriver {
 
   /** Load the persisted catalogue; call once before the first `configure`. */
   async start(): Promise<void> {
+    // Tokens another window or process stores: the engine decides which servers use them.
+    this.tokenWatch = this.deps.auth?.watchStored((url) => this.handle({ type: 'tokensAvailable', url }));
     const blob = await this.deps.store.read();
     if (blob !== undefined) {
       this.lastBlob = blob;
@@ -138,6 +141,7 @@ export class EngineDriver {
   /** Stop everything this driver started: every process tree, every timer. */
   async shutdown(): Promise<void> {
     this.stopped = true;
+    this.tokenWatch?.dispose();
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     const closing = [...this.connections.values()].map((c) => c.close());
@@ -205,9 +209,13 @@ export class EngineDriver {
       case 'resumeConnection':
         return this.connections.get(effect.conn)?.resume?.();
       case 'startSignIn':
-        return this.startSignIn(effect.server, effect.oauth, effect.reason, effect.toolName ?? undefined, effect.scope ?? undefined);
+        return this.startSignIn(effect);
+      case 'cancelSignIn':
+        return this.deps.auth?.cancel(effect.oauth.url);
       case 'refreshTokens':
         return this.refreshTokens(effect.server, effect.oauth);
+      case 'requireScopes':
+        return void this.authWork(effect.server, this.deps.auth?.requireScopes(effect.oauth, effect.scope));
       case 'deleteTokens':
         return void this.authWork(effect.server, this.deps.auth?.deleteTokens(effect.oauth, effect.forgetClient));
       case 'negotiated':
@@ -276,14 +284,14 @@ export class EngineDriver {
     }
   }
 
-  private startSignIn(server: string, oauth: OAuthBinding, reason: string, toolName: string | undefined, scope: string | undefined): void {
+  private startSignIn({ server, oauth, reason, toolName, scope, attempt }: Extract<Effect, { type: 'startSignIn' }>): void {
     const auth = this.deps.auth;
     const flow = auth
-      ? auth.signIn(oauth, { server, reason, ...(toolName !== undefined ? { toolName } : {}) }, scope)
+      ? auth.signIn(oauth, { server, reason, ...(toolName != null ? { toolName } : {}) }, scope ?? undefined)
       : Promise.resolve({ outcome: 'failed' as const, message: 'this host cannot sign in' });
     this.authWork(
       server,
-      flow.then((r) => this.handle({ type: 'signInFinished', server, outcome: r.outcome, message: r.message })),
+      flow.then((r) => this.handle({ type: 'signInFinished', server, outcome: r.outcome, message: r.message, attempt })),
     );
   }
 

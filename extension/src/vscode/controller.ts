@@ -69,7 +69,10 @@ export class Controller implements vscode.Disposable {
   private settings: LazyMcpSettings = readSettings();
   private lastProblemKey = '';
   private readonly notifier = new Notifier((action, announcement) => this.button(action, announcement));
-  private readonly signInUi = new SignInUi(this.notifier);
+  private readonly signInUi = new SignInUi(this.notifier, {
+    cancel: (server) => this.host.driver.handle({ type: 'cancelSignIn', server }),
+    signIn: (server) => this.host.driver.handle({ type: 'signIn', server }),
+  });
   private readonly tokenStore: SecretTokenStore;
   private cataloguing: (() => void) | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -84,7 +87,8 @@ export class Controller implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     const discovery = this.discovery();
-    this.tokenStore = new SecretTokenStore(context.secrets);
+    // Sign-in locks in the global storage folder: every window of this profile sees them.
+    this.tokenStore = new SecretTokenStore(context.secrets, path.join(context.globalStorageUri.fsPath, 'oauth-locks'));
     this.host = new LazyHost({
       core,
       discovery,
@@ -102,7 +106,7 @@ export class Controller implements vscode.Disposable {
       // Sign-in I/O (the SDK's OAuth client) with tokens in SecretStorage; the browser hooks are UI.
       auth: new AuthHost({
         store: this.tokenStore,
-        browser: { openUrl: (url, prompt) => this.signInUi.openUrl(url, prompt), externalUri: (url) => this.signInUi.externalUri(url) },
+        browser: { openUrl: (url, prompt, cancelled) => this.signInUi.openUrl(url, prompt, cancelled), externalUri: (url) => this.signInUi.externalUri(url) },
       }),
       measureRss: treeRssBytes,
     });

@@ -7,7 +7,18 @@ import type { TokenStore } from '../host/auth/tokenStore';
 const prefix = 'lazyMcp.oauth/';
 
 export class SecretTokenStore implements TokenStore {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
+  /** `lockDir`: a folder every window of this profile shares (the extension's global storage). */
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    readonly lockDir?: string,
+  ) {}
+
+  /** Another window's (or this one's) writes: SecretStorage tells every window of the profile. */
+  watch(onChange: (key: string) => void): { dispose(): void } {
+    return this.secrets.onDidChange((e) => {
+      if (e.key.startsWith(prefix)) onChange(e.key.slice(prefix.length));
+    });
+  }
 
   async get(key: string): Promise<string | undefined> {
     return this.secrets.get(prefix + key);

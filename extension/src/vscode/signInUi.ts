@@ -3,18 +3,19 @@
 // browser with `env.openExternal` (through `env.asExternalUri`, so a remote window's loopback
 // URL reaches the user's browser), asks first when the sign-in is for a waiting call (the core
 // names its tool), and shows progress until the core's snapshot says the sign-in ended.
+// Cancel on the progress and a sign-in the core ended (its call gave up) are the core's
+// business: `cancelUserSignIn` sends the user's Cancel, `cancelled` says the core ended it.
 import * as vscode from 'vscode';
-import { SignInCancelled } from '../host/auth/authHost';
+import { SignInCancelled, type SignInPrompt } from '../host/auth/authHost';
 import type { DiagnosticsSnapshot } from '../host/snapshotTypes';
 import type { Notifier } from './notifier';
 
-export interface SignInPrompt {
-  server: string;
-  reason: string;
-  toolName?: string | null;
+export interface SignInCommands {
+  /** The user pressed Cancel on a sign-in's progress notification. */
+  cancel(server: string): void;
+  /** The user chose "Sign in" on an ask whose sign-in had already ended: a new sign-in. */
+  signIn(server: string): void;
 }
-
-
 
 export class SignInUi {
   /** Every URL handed to the browser, oldest first (tests count browser openings with it). */
@@ -22,11 +23,15 @@ export class SignInUi {
   /** Servers whose progress notification is up: ended when the snapshot says the sign-in ended. */
   private readonly underWay = new Map<string, () => void>();
 
-  constructor(private readonly notifier: Notifier) {}
+  constructor(
+    private readonly notifier: Notifier,
+    private readonly commands: SignInCommands,
+  ) {}
 
   /** The host's `openUrl` hook. */
-  async openUrl(url: string, prompt: SignInPrompt): Promise<void> {
-    if (prompt.toolName) await this.ask(prompt.server, prompt.toolName);
+  async openUrl(url: string, prompt: SignInPrompt, cancelled: AbortSignal): Promise<void> {
+    if (prompt.toolName) await this.ask(prompt.server, prompt.toolName, cancelled);
+    if (cancelled.aborted) throw new SignInCancelled();
     this.opened.push(url);
     // A string, not Uri.parse(url): VS Code opens a string as is, while a Uri's query is
     // decoded and re-encoded (an encoded `&` or `=` in a parameter would change its meaning).
@@ -61,16 +66,33 @@ export class SignInUi {
     this.underWay.clear();
   }
 
-  /** The call-time ask: non-modal, naming the server and the tool; resolves on "Sign in", closing it cancels. */
-  private ask(server: string, toolName: string): Promise<void> {
+  /**
+   * The call-time ask: non-modal, naming the server and the tool; resolves on "Sign in",
+   * closing it cancels. When the core ends the sign-in first (the call gave up), the ask
+   * rejects at once; its toast may stay up, and "Sign in" on it then starts a new sign-in.
+   */
+  private ask(server: string, toolName: string, cancelled: AbortSignal): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.notifier.show('info', `${server} needs you to sign in to run ${toolName}`, [['Sign in', () => resolve()]], () => reject(new SignInCancelled()));
+      const ended = (): void => reject(new SignInCancelled());
+      if (cancelled.aborted) return ended();
+      cancelled.addEventListener('abort', ended, { once: true });
+      const settle = (then: () => void) => () => {
+        cancelled.removeEventListener('abort', ended);
+        if (cancelled.aborted) return;
+        then();
+      };
+      this.notifier.show(
+        'info',
+        `${server} needs you to sign in to run ${toolName}`,
+        [['Sign in', () => (cancelled.aborted ? this.commands.signIn(server) : settle(resolve)())]],
+        settle(() => reject(new SignInCancelled())),
+      );
     });
   }
 
   private showProgress(server: string): void {
     if (this.underWay.has(server)) return;
     const ended = new Promise<void>((resolve) => this.underWay.set(server, resolve));
-    this.notifier.progress(`Lazy MCP: signing in to ${server}`, 'finish the sign-in in your browser…', ended);
+    this.notifier.progress(`Lazy MCP: signing in to ${server}`, 'finish the sign-in in your browser…', ended, () => this.commands.cancel(server));
   }
 }

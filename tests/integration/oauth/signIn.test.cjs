@@ -98,12 +98,29 @@ if (phase === 'oauth') {
       assert.deepEqual(lazy.openedUrls(), []);
     });
 
+    test("Cancel on the sign-in's progress notification ends the sign-in: not signing in, its listener closed", async () => {
+      const lazy = await api();
+      await vscode.commands.executeCommand('lazyMcp.signIn', 'guarded');
+      const url = await waitFor('the browser to be opened', () => lazy.openedUrls()[0], 30_000);
+      const progress = () => lazy.notifications().find((n) => n.progress && /signing in to guarded/.test(n.message));
+      await waitFor('the progress notification', progress);
+      assert.deepEqual(progress().buttons, ['Cancel']);
+      choose(lazy, progress().message, 'Cancel');
+      const guarded = () => lazy.snapshot().servers.find((x) => x.name === 'guarded');
+      await waitFor('the sign-in to end cancelled', () => guarded().auth.signingIn === false && /cancelled/.test(guarded().auth.reason ?? ''), 15_000);
+      await waitFor('the progress notification to end', () => progress().ended, 10_000);
+      const port = /\/proxy\/(\d+)\//.exec(new URL(url).searchParams.get('redirect_uri'))?.[1];
+      await assert.rejects(fetch(`http://127.0.0.1:${port}/callback?code=x&state=y`), /fetch failed/, 'the loopback listener is closed');
+      await waitFor('the status bar to offer the sign-in again', () => /Sign in \(2\)/.test(lazy.ui().signInText), 10_000);
+    });
+
     test('Sign In completes against the authorization server and the tools reach vscode.lm.tools', async () => {
       const lazy = await api();
       const w = await worlds();
+      const opened = lazy.openedUrls().length;
       await vscode.commands.executeCommand('lazyMcp.signIn', 'guarded');
-      const url = await waitFor('the browser to be opened', () => lazy.openedUrls()[0], 30_000);
-      assert.equal(lazy.openedUrls().length, 1);
+      const url = await waitFor('the browser to be opened', () => lazy.openedUrls()[opened], 30_000);
+      assert.equal(lazy.openedUrls().length, opened + 1);
       assert.ok(url.startsWith(`${w.guarded.issuer}/auth?`), `the authorization endpoint of guarded's server: ${url}`);
       assert.equal(new URL(url).searchParams.get('resource'), w.guarded.mcpUrl, 'tokens bound to the server (RFC 8707)');
       // The registered redirect is the loopback listener's URL as this window's browser reaches it.
@@ -113,8 +130,8 @@ if (phase === 'oauth') {
       // (VS Code 1.103 drops the path when mapping; the extension puts /callback back.)
       const mapped = (await vscode.env.asExternalUri(vscode.Uri.parse(`http://127.0.0.1:${port}/callback`))).toString(true).replace(/\/(callback)?$/, '');
       assert.equal(redirect, `${mapped}/callback`, 'asExternalUri of the listener');
-      const progress = () => lazy.notifications().find((n) => n.progress && /signing in to guarded/.test(n.message));
-      await waitFor('the progress notification', progress);
+      const progress = () => lazy.notifications().filter((n) => n.progress && /signing in to guarded/.test(n.message)).at(-1);
+      await waitFor('the progress notification', () => progress() && !progress().ended);
       await approve(url);
       await waitFor('guarded CATALOGUED', () => stateOf(lazy, 'guarded') === 'CATALOGUED', 60_000);
       await waitFor("guarded's tools in vscode.lm.tools", () => toolOf('guarded', 'guarded_echo') && toolOf('guarded', 'whoami'), 30_000);
@@ -216,9 +233,30 @@ if (phase === 'oauth-warm') {
       const spare = await w.spare.counters();
       assert.equal(spare.authorizationRequests, atEnd.spare.authorizationRequests);
       assert.equal(spare.mcp.requests, atEnd.spare.mcp.requests, 'spare was not contacted either');
-      // Not tested here: that the tokens survive the restart. VS Code's web workbench (the one
-      // these tests drive) keeps SecretStorage in memory unless its embedder supplies a secret
-      // provider; desktop VS Code keeps it in the OS keychain.
+    });
+
+    test('the sign-ins survived the restart: calls return their real results with no sign-in and no prompt', async () => {
+      // SecretStorage of the web workbench persists (sealed in browser storage with the web
+      // host's key; the runner keeps profile, origin and key, see run.mjs oauthPhases).
+      const lazy = await api();
+      const w = await worlds();
+      const before = { guarded: await w.guarded.counters(), spare: await w.spare.counters() };
+      const result = await vscode.lm.invokeTool(toolOf('guarded', 'guarded_echo').name, { input: { text: 'after restart' }, toolInvocationToken: undefined });
+      assert.equal(textOf(result), 'guarded-notes echo: after restart');
+      const g = await w.guarded.counters();
+      assert.equal(g.mcp.toolCalls.guarded_echo, before.guarded.mcp.toolCalls.guarded_echo + 1, 'the call reached the server');
+      assert.deepEqual(g.tokens, before.guarded.tokens, 'no token request: the stored access token was used');
+      assert.equal(g.authorizations, before.guarded.authorizations, 'no sign-in');
+      // An expired token after the restart: refreshed silently with the stored refresh token.
+      assert.ok((await w.spare.expireAccessTokens()).removed >= 0);
+      const spared = await vscode.lm.invokeTool(toolOf('spare', 'guarded_echo').name, { input: { text: 'refreshed after restart' }, toolInvocationToken: undefined });
+      assert.equal(textOf(spared), 'guarded-notes echo: refreshed after restart');
+      const s = await w.spare.counters();
+      assert.equal(s.tokens.refresh_token ?? 0, (before.spare.tokens.refresh_token ?? 0) + 1, 'one silent refresh');
+      assert.equal(s.authorizations, before.spare.authorizations, 'no sign-in');
+      assert.deepEqual(lazy.openedUrls(), [], 'no browser');
+      assert.deepEqual(signInNotices(lazy), [], 'no prompt');
+      assert.equal(lazy.notifications().filter((n) => /needs you to sign in to run/.test(n.message)).length, 0, 'no call-time ask');
     });
   });
 }

@@ -462,7 +462,7 @@ impl EntryReader<'_> {
         }
     }
 
-    /// `oauth: {clientId, clientSecret, scopes, callbackPort, authServerMetadataUrl}`
+    /// `oauth: {clientId, clientSecret, scopes, callbackPort, authServerMetadataUrl, clientMetadataUrl}`
     /// (`false`: as if absent, OpenCode's way to turn it off; `scope` as a
     /// space-separated string is accepted too). `clientSecret` is a secret.
     fn oauth(&mut self, prop: Option<&ObjectProp<'_>>) -> Option<OAuthConfig> {
@@ -486,7 +486,7 @@ impl EntryReader<'_> {
             let key = field.name.as_str();
             let path = format!("oauth.{key}");
             match key {
-                "clientId" | "clientSecret" | "authServerMetadataUrl" => {
+                "clientId" | "clientSecret" | "authServerMetadataUrl" | "clientMetadataUrl" => {
                     let Some(lit) = field.value.as_string_lit() else {
                         self.error(
                             value_range(&field.value),
@@ -505,6 +505,14 @@ impl EntryReader<'_> {
                             self.secrets.push(value.clone());
                             out.client_secret = Some(value);
                         }
+                        "clientMetadataUrl" if is_client_id_url(&value) => {
+                            out.client_metadata_url = Some(value)
+                        }
+                        "clientMetadataUrl" => self.error(
+                            value_range(&field.value),
+                            &path,
+                            format!("`{path}` must be an https URL with a path (where the client's metadata document is served)"),
+                        ),
                         _ if is_http_url(&value) => out.auth_server_metadata_url = Some(value),
                         _ => self.error(
                             value_range(&field.value),
@@ -735,6 +743,20 @@ fn parse_milliseconds(text: &str) -> Option<u64> {
 }
 
 /// `http(s)://host[:port][/...]` with no whitespace.
+/// A Client ID Metadata Document URL: https with a path other than `/`
+/// (what authorization servers accept as a URL client id).
+fn is_client_id_url(url: &str) -> bool {
+    let Some(rest) = url
+        .get(..8)
+        .filter(|scheme| scheme.eq_ignore_ascii_case("https://"))
+        .and_then(|_| url.get(8..))
+    else {
+        return false;
+    };
+    rest.split_once('/')
+        .is_some_and(|(host, path)| !host.is_empty() && !path.is_empty())
+}
+
 pub(crate) fn is_http_url(url: &str) -> bool {
     let Some((scheme, rest)) = url.split_once("://") else {
         return false;

@@ -141,6 +141,11 @@ pub struct OAuthConfig {
     /// Authorization server metadata URL, when the server does not advertise one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth_server_metadata_url: Option<String>,
+    /// The HTTPS URL of a Client ID Metadata Document describing this client:
+    /// used as the client id with an authorization server that advertises
+    /// `client_id_metadata_document_supported` (else dynamic registration).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_metadata_url: Option<String>,
 }
 
 /// One server after discovery, normalization and merging.

@@ -16,6 +16,11 @@
 //!   `lazy-mcp auth login SERVER`.
 //! - `invalid_grant` on refresh deletes the tokens (`deleteTokens`) and takes
 //!   the sign-in path above: never a loop of prompts.
+//! - A 403 `insufficient_scope` asks for a sign-in with more scopes (step-up),
+//!   never a refresh; a connection that already stepped up and is refused
+//!   again fails instead of asking again (no loop).
+//! - A sign-in started for waiting calls ends (`cancelSignIn`) when their
+//!   timeout passes, so it never outlives them.
 //! - Servers that need sign-in are announced together, once per server and
 //!   session, never again after "Not now" (`dismissSignIn`).
 
@@ -24,11 +29,14 @@ use super::events::ConnId;
 use super::state::Trigger;
 use super::{Engine, Phase, ServerState};
 use crate::config::model::{OAuthConfig, ServerConfig, Transport};
+use crate::protocol::www_authenticate::{
+    challenge_param, is_insufficient_scope, resource_metadata_url,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
 /// What the host needs to run OAuth for one server: the URL the tokens are bound
-/// to and the `oauth` config key. Never a token.
+/// to, the `oauth` config key and where discovery starts. Never a token.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -36,6 +44,11 @@ pub struct OAuthBinding {
     pub url: String,
     #[serde(default)]
     pub config: OAuthConfig,
+    /// The protected resource metadata URL the server's 401 advertised
+    /// (`WWW-Authenticate: … resource_metadata="…"`, RFC 9728 §5.1); absent
+    /// until one was seen: discovery then tries the well-known paths.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_metadata_url: Option<String>,
 }
 
 /// How a sign-in ended (`signInFinished`).
@@ -81,10 +94,18 @@ pub struct AuthSnapshot {
 pub(super) struct ServerAuth {
     refreshing: bool,
     signing_in: bool,
+    /// The current (or last) sign-in's number, echoed by `signInFinished`.
+    attempt: u32,
+    /// The sign-in under way was started for waiting calls (it ends with them).
+    for_calls: bool,
     /// Why sign-in is needed, while it is.
     needs_sign_in: Option<String>,
     /// Scopes a 403 `insufficient_scope` challenge asked for (step-up), for the next sign-in.
     step_up_scope: Option<String>,
+    /// The sign-in under way is a step-up: the connection it resumes must not ask again.
+    stepping_up: bool,
+    /// RFC 9728: the protected resource metadata URL the last challenge advertised.
+    resource_metadata_url: Option<String>,
 }
 
 /// Per-connection: requests held by the host after a challenge.
@@ -93,6 +114,9 @@ pub(super) struct ConnAuth {
     pub held: bool,
     /// A refresh already ran for this connection: another 401 means sign-in.
     pub refreshed: bool,
+    /// A step-up sign-in already ran for this connection: another
+    /// `insufficient_scope` fails the calls instead of asking again.
+    pub stepped_up: bool,
 }
 
 /// Session-wide: which servers were announced or dismissed.
@@ -101,26 +125,6 @@ pub(super) struct SignInAnnouncements {
     announced: BTreeSet<String>,
     dismissed: BTreeSet<String>,
     batch: BTreeSet<String>,
-}
-
-/// One auth-param of a `WWW-Authenticate` challenge (`scope="a b"` → `a b`).
-fn challenge_param(challenge: &str, name: &str) -> Option<String> {
-    let key = format!("{name}=");
-    let mut rest = challenge;
-    while let Some(at) = rest.find(&key) {
-        let before = rest.get(..at).and_then(|b| b.chars().last());
-        let value = rest.get(at + key.len()..)?;
-        rest = value;
-        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
-            continue; // `xscope=` is another parameter
-        }
-        let value = match value.strip_prefix('"') {
-            Some(quoted) => quoted.split('"').next()?,
-            None => value.split([',', ' ']).next()?,
-        };
-        return (!value.is_empty()).then(|| value.to_string());
-    }
-    None
 }
 
 /// Whether `config` signs in with OAuth: a remote server without a static
@@ -143,14 +147,51 @@ pub fn binding(config: &ServerConfig) -> Option<OAuthBinding> {
         Transport::Http { url, .. } | Transport::Sse { url, .. } => Some(OAuthBinding {
             url: url.clone(),
             config: config.oauth.clone().unwrap_or_default(),
+            resource_metadata_url: None,
         }),
         Transport::Stdio { .. } => None,
     }
 }
 
 impl Engine {
-    fn binding_of(&self, name: &str) -> Option<OAuthBinding> {
-        self.servers.get(name).and_then(|s| binding(&s.config))
+    /// `name`'s sign-in as shown (signing in, refreshing, needs sign-in) changed: the host
+    /// refreshes its UI as for a state change (a `stateChanged` with the current state).
+    fn sign_in_shown(&mut self, name: &str) {
+        self.exposure.dirty = true;
+        let Some(server) = self.servers.get(name) else {
+            return;
+        };
+        let told = self
+            .effects
+            .iter()
+            .any(|e| matches!(e, Effect::StateChanged { server, .. } if server == name));
+        if !told {
+            self.effects.push(Effect::StateChanged {
+                server: name.to_string(),
+                state: server.state.clone(),
+            });
+        }
+    }
+
+    /// The binding of `name` with the resource metadata URL learned from its
+    /// challenges (this run, else the catalogue's).
+    pub(super) fn binding_of(&self, name: &str) -> Option<OAuthBinding> {
+        let mut binding = self.servers.get(name).and_then(|s| binding(&s.config))?;
+        binding.resource_metadata_url = self.learned_resource_metadata_url(name);
+        Some(binding)
+    }
+
+    /// The resource metadata URL a challenge of `name` advertised.
+    pub(super) fn learned_resource_metadata_url(&self, name: &str) -> Option<String> {
+        self.servers
+            .get(name)
+            .and_then(|s| s.auth.resource_metadata_url.clone())
+            .or_else(|| {
+                self.catalogue
+                    .entries
+                    .get(name)
+                    .and_then(|e| e.resource_metadata_url.clone())
+            })
     }
 
     /// The words that tell the user how to sign in to `name` in this host.
@@ -170,13 +211,12 @@ impl Engine {
         had_token: bool,
         challenge: Option<&str>,
     ) {
-        let insufficient_scope =
-            status == 403 && challenge.is_some_and(|c| c.contains("insufficient_scope"));
+        let insufficient_scope = is_insufficient_scope(status, challenge);
         let Some(connection) = self.conns.get_mut(&conn) else {
             return;
         };
         let name = connection.server.clone();
-        let Some(server) = self.servers.get(&name) else {
+        let Some(server) = self.servers.get_mut(&name) else {
             return;
         };
         if !uses_oauth(&server.config) {
@@ -185,6 +225,10 @@ impl Engine {
         }
         connection.auth.held = true;
         let refreshed = connection.auth.refreshed;
+        let stepped_up = connection.auth.stepped_up;
+        if let Some(url) = resource_metadata_url(challenge) {
+            server.auth.resource_metadata_url = Some(url);
+        }
         if server.auth.refreshing || server.auth.signing_in {
             // Single flight: this request waits on the refresh or sign-in under way.
             return;
@@ -204,11 +248,27 @@ impl Engine {
                     oauth,
                 });
             }
-            self.exposure.dirty = true;
+            self.sign_in_shown(&name);
             return;
         }
         let reason = if insufficient_scope {
             let scope = challenge.and_then(|c| challenge_param(c, "scope"));
+            if stepped_up {
+                // The step-up sign-in did not get the scopes: asking again would loop.
+                let named = scope.map(|s| format!(": {s}")).unwrap_or_default();
+                self.block_on_sign_in(
+                    &name,
+                    &format!("the sign-in did not grant the permissions it needs (insufficient scope{named})"),
+                );
+                return;
+            }
+            if let (Some(scope), Some(oauth)) = (scope.clone(), self.binding_of(&name)) {
+                self.effects.push(Effect::RequireScopes {
+                    server: name.clone(),
+                    oauth,
+                    scope,
+                });
+            }
             if let Some(server) = self.servers.get_mut(&name) {
                 server.auth.step_up_scope = scope;
             }
@@ -231,10 +291,13 @@ impl Engine {
         if let Some(server) = self.servers.get_mut(name) {
             server.auth.needs_sign_in = Some(reason.clone());
         }
-        self.exposure.dirty = true;
+        self.sign_in_shown(name);
         if interactive && self.settings.sign_in_may_wait {
             let tool_name = self.waiting_tool_name(name);
             self.start_sign_in(name, reason);
+            if let Some(server) = self.servers.get_mut(name) {
+                server.auth.for_calls = true;
+            }
             if let Some(tool) = tool_name {
                 if let Some(Effect::StartSignIn { tool_name, .. }) = self.effects.last_mut() {
                     *tool_name = Some(tool);
@@ -253,7 +316,7 @@ impl Engine {
     }
 
     /// Ends the server's connection and calls: NEEDS AUTH with `reason` and the next step.
-    fn block_on_sign_in(&mut self, name: &str, reason: &str) {
+    pub(super) fn block_on_sign_in(&mut self, name: &str, reason: &str) {
         let step = self.sign_in_step(name);
         let error = format!("MCP server '{name}' needs you to sign in ({reason}): {step}");
         let state = self.servers.get(name).map(|s| s.state.clone());
@@ -268,18 +331,25 @@ impl Engine {
             Some(ServerState::Cataloguing | ServerState::Connecting | ServerState::Connected) => {
                 self.transition(name, Trigger::AuthRequired)
             }
-            _ => self.exposure.dirty = true,
+            _ => self.sign_in_shown(name),
         }
         self.sign_in_announcements.batch.insert(name.to_string());
     }
 
-    /// The tool a waiting call wants (named in the sign-in prompt).
+    /// The tool a waiting call wants (named in the sign-in prompt): one waiting
+    /// for the connection, else one held on it (a 401/403 mid-session).
     fn waiting_tool_name(&self, name: &str) -> Option<String> {
-        self.servers.get(name).and_then(|s| {
-            s.waiters.iter().find_map(|call| {
-                (call.method == "tools/call")
-                    .then(|| call.params.name())
-                    .flatten()
+        let server = self.servers.get(name)?;
+        let waiting = server.waiters.iter().find_map(|call| {
+            (call.method == "tools/call")
+                .then(|| call.params.name())
+                .flatten()
+        });
+        waiting.or_else(|| {
+            let conn = self.conns.get(&server.conn?)?;
+            conn.pending.values().find_map(|pending| match pending {
+                super::Pending::Call(call) => call.tool_name().map(str::to_string),
+                _ => None,
             })
         })
     }
@@ -288,21 +358,47 @@ impl Engine {
         let Some(oauth) = self.binding_of(name) else {
             return;
         };
-        if let Some(server) = self.servers.get_mut(name) {
-            server.auth.signing_in = true;
-        }
-        self.exposure.dirty = true;
-        let scope = self
-            .servers
-            .get(name)
-            .and_then(|s| s.auth.step_up_scope.clone());
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        server.auth.signing_in = true;
+        server.auth.for_calls = false;
+        server.auth.attempt = server.auth.attempt.wrapping_add(1);
+        server.auth.stepping_up = server.auth.step_up_scope.is_some();
+        let attempt = server.auth.attempt;
+        let scope = server.auth.step_up_scope.clone();
+        self.sign_in_shown(name);
         self.effects.push(Effect::StartSignIn {
             server: name.to_string(),
             oauth,
             reason,
             tool_name: None,
             scope,
+            attempt,
         });
+    }
+
+    /// Ends the sign-in under way as the engine's own decision: its end, when
+    /// the host reports it, is then stale (`signInFinished` of an old attempt).
+    fn cancel_sign_in(&mut self, name: &str) {
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        if !server.auth.signing_in {
+            return;
+        }
+        server.auth.signing_in = false;
+        server.auth.for_calls = false;
+        server.auth.stepping_up = false;
+        let attempt = server.auth.attempt;
+        self.sign_in_shown(name);
+        if let Some(oauth) = self.binding_of(name) {
+            self.effects.push(Effect::CancelSignIn {
+                server: name.to_string(),
+                oauth,
+                attempt,
+            });
+        }
     }
 
     /// The held connection of `name`, if any.
@@ -321,10 +417,12 @@ impl Engine {
             return;
         };
         server.auth.refreshing = false;
-        self.exposure.dirty = true;
+        if outcome == RefreshOutcome::Ok {
+            server.auth.needs_sign_in = None;
+        }
+        self.sign_in_shown(name);
         match outcome {
             RefreshOutcome::Ok => {
-                server.auth.needs_sign_in = None;
                 self.log(
                     LogLevel::Info,
                     Some(name),
@@ -371,9 +469,14 @@ impl Engine {
         let Some(conn) = self.held_conn(name) else {
             return false;
         };
+        let stepped_up = self
+            .servers
+            .get_mut(name)
+            .is_some_and(|s| std::mem::take(&mut s.auth.stepping_up));
         if let Some(connection) = self.conns.get_mut(&conn) {
             connection.auth.held = false;
             connection.auth.refreshed = refreshed;
+            connection.auth.stepped_up |= stepped_up;
             // Back to the handshake's own bound when still handshaking.
             if connection.phase != Phase::Ready || !connection.live {
                 if let Some(timer) = connection.handshake_timer {
@@ -391,12 +494,23 @@ impl Engine {
         name: &str,
         outcome: SignInOutcome,
         message: &str,
+        attempt: u32,
     ) {
         let Some(server) = self.servers.get_mut(name) else {
             return;
         };
+        if !server.auth.signing_in || server.auth.attempt != attempt {
+            // A sign-in the engine already ended (its calls gave up): a late
+            // success still brings tokens; anything else changes nothing.
+            if outcome == SignInOutcome::Ok && !server.auth.signing_in {
+                server.auth.step_up_scope = None;
+                self.on_tokens_available(name);
+            }
+            return;
+        }
         server.auth.signing_in = false;
-        self.exposure.dirty = true;
+        server.auth.for_calls = false;
+        self.sign_in_shown(name);
         match outcome {
             SignInOutcome::Ok => {
                 if let Some(server) = self.servers.get_mut(name) {
@@ -424,13 +538,44 @@ impl Engine {
         let error = format!("MCP server '{name}': {reason}. To use it, {step}");
         if let Some(server) = self.servers.get_mut(name) {
             server.auth.needs_sign_in = Some(reason.clone());
+            server.auth.stepping_up = false;
             server.stats.last_error = Some(error.clone());
         }
         if self.held_conn(name).is_some() {
             self.block_on_sign_in(name, &reason);
+            // The user just answered an ask naming this server: no second notice about it.
+            self.sign_in_announcements.batch.remove(name);
+            self.sign_in_announcements
+                .announced
+                .insert(name.to_string());
         } else {
             // A sign-in the user asked for: tell them how it ended.
             self.refuse_action(Some(name), error);
+        }
+    }
+
+    /// Another window or process stored tokens for `url`: every server of that
+    /// URL that needs sign-in (and is not signing in or refreshing itself,
+    /// whose own end follows) uses them.
+    pub(super) fn on_tokens_stored_elsewhere(&mut self, url: &str) {
+        let names: Vec<String> = self
+            .servers
+            .iter()
+            .filter(|(_, s)| {
+                s.auth.needs_sign_in.is_some()
+                    && !s.auth.signing_in
+                    && !s.auth.refreshing
+                    && binding(&s.config).is_some_and(|b| b.url == url)
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in names {
+            self.log(
+                LogLevel::Info,
+                Some(&name),
+                "tokens were stored by another window or process; using them".into(),
+            );
+            self.on_tokens_available(&name);
         }
     }
 
@@ -446,7 +591,7 @@ impl Engine {
         }
         server.auth.needs_sign_in = None;
         server.stats.last_error = None;
-        self.exposure.dirty = true;
+        self.sign_in_shown(name);
         self.sign_in_announcements.batch.remove(name);
         if self.resume_held(name, false) {
             return;
@@ -472,6 +617,10 @@ impl Engine {
             return;
         }
         if server.auth.signing_in {
+            self.refuse_action(
+                Some(name),
+                format!("Signing in to MCP server '{name}' is under way: finish it in the browser, or cancel it and sign in again."),
+            );
             return;
         }
         let reason = server
@@ -481,6 +630,25 @@ impl Engine {
             .unwrap_or_else(|| "requested".into());
         self.sign_in_announcements.dismissed.remove(name);
         self.start_sign_in(name, reason);
+    }
+
+    /// The user command Cancel on a sign-in under way: the host ends it and
+    /// reports it `cancelled` (a waiting call then ends "sign-in cancelled").
+    pub(super) fn on_cancel_sign_in(&mut self, name: &str) {
+        let Some(server) = self.servers.get(name) else {
+            return;
+        };
+        if !server.auth.signing_in {
+            return;
+        }
+        let attempt = server.auth.attempt;
+        if let Some(oauth) = self.binding_of(name) {
+            self.effects.push(Effect::CancelSignIn {
+                server: name.to_string(),
+                oauth,
+                attempt,
+            });
+        }
     }
 
     /// The user command Sign Out: tokens and client registration deleted, the
@@ -499,13 +667,16 @@ impl Engine {
             forget_client: true,
         });
         let state = self.servers.get(name).map(|s| s.state.clone());
+        self.cancel_sign_in(name);
         if let Some(server) = self.servers.get_mut(name) {
             server.auth = ServerAuth {
                 needs_sign_in: Some("signed out".into()),
+                attempt: server.auth.attempt,
+                resource_metadata_url: server.auth.resource_metadata_url.take(),
                 ..ServerAuth::default()
             };
         }
-        self.exposure.dirty = true;
+        self.sign_in_shown(name);
         if matches!(
             state,
             Some(ServerState::Connecting | ServerState::Connected | ServerState::Cataloguing)
@@ -523,7 +694,22 @@ impl Engine {
         }
     }
 
-    /// Handshake timer of a connection waiting for a sign-in: the call's timeout passed.
+    /// The connection is held for a sign-in started for its calls.
+    pub(super) fn call_awaits_sign_in(&self, conn: ConnId) -> bool {
+        self.conns.get(&conn).is_some_and(|c| {
+            c.auth.held
+                && self
+                    .servers
+                    .get(&c.server)
+                    .is_some_and(|s| s.auth.signing_in && s.auth.for_calls)
+        })
+    }
+
+    /// A timer of a connection held for a sign-in or refresh fired: the
+    /// waiting calls' timeout passed (the handshake timer, rearmed to the
+    /// request timeout, or a forwarded call's own timer mid-session). The
+    /// calls fail saying how to sign in, and a sign-in started for them is
+    /// ended too: nothing is left waiting for a browser nobody will use.
     pub(super) fn sign_in_wait_expired(&mut self, conn: ConnId) -> bool {
         let Some(connection) = self.conns.get(&conn) else {
             return false;
@@ -544,6 +730,9 @@ impl Engine {
         {
             self.timers.remove(&timer);
         }
+        if self.servers.get(&name).is_some_and(|s| s.auth.for_calls) {
+            self.cancel_sign_in(&name);
+        }
         let reason = self
             .servers
             .get(&name)
@@ -553,6 +742,9 @@ impl Engine {
             &name,
             &format!("{reason}; no sign-in within the call's timeout"),
         );
+        // The ask named the server: no second notice about it.
+        self.sign_in_announcements.batch.remove(&name);
+        self.sign_in_announcements.announced.insert(name);
         true
     }
 

@@ -35,6 +35,10 @@ pub struct CatalogueEntry {
     pub resources: Vec<Value>,
     #[serde(default)]
     pub resource_templates: Vec<Value>,
+    /// An OAuth server's protected resource metadata URL (RFC 9728), as its last
+    /// 401 challenge advertised it: a later sign-in in another run starts there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_metadata_url: Option<String>,
 }
 
 fn is_legacy(era: &Era) -> bool {
@@ -153,6 +157,7 @@ mod tests {
                 prompts: vec![],
                 resources: vec![],
                 resource_templates: vec![],
+                resource_metadata_url: Some("http://h/prm".into()),
             },
         );
         let blob = catalogue.to_blob();

@@ -461,6 +461,10 @@ impl Engine {
                 CallParams::Parsed(params) => params.clone().map(Box::new),
                 CallParams::Raw { .. } => None, // legacy connections never ask for input
             },
+            raw_tool: match &call.params {
+                CallParams::Raw { tool, .. } => Some(Box::new(tool.to_string())),
+                CallParams::Parsed(_) => None,
+            },
             input_rounds,
         });
         if let Some(server) = self.servers.get_mut(&name) {

@@ -72,10 +72,29 @@ pub enum Effect {
         reason: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tool_name: Option<String>,
-        /// Scopes to ask for instead of the configured/advertised ones: a 403
-        /// `insufficient_scope` challenge named them (step-up).
+        /// Scopes a 403 `insufficient_scope` challenge named (step-up): the
+        /// sign-in asks for them together with the ones already granted, and
+        /// never refreshes instead (a refresh cannot add scopes).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         scope: Option<String>,
+        /// Echoed in `signInFinished`; `cancelSignIn` names it.
+        #[serde(default)]
+        attempt: u32,
+    },
+    /// End the sign-in `attempt` of `server` as cancelled (its waiting calls
+    /// gave up, or the user cancelled): stop waiting for the browser, close
+    /// the loopback listener, withdraw the ask. It still answers `signInFinished`.
+    CancelSignIn {
+        server: String,
+        oauth: OAuthBinding,
+        attempt: u32,
+    },
+    /// A 403 `insufficient_scope` named `scope`: keep it with the server's
+    /// sign-in record, so the next sign-in (here or in another process) asks for it.
+    RequireScopes {
+        server: String,
+        oauth: OAuthBinding,
+        scope: String,
     },
     /// Refresh the stored tokens with the refresh token, non-interactively
     /// (never a browser); answer `refreshFinished`.

@@ -93,14 +93,19 @@ pub enum Event {
         #[serde(default)]
         had_token: bool,
     },
-    /// Tokens are stored for the server (signed in here, in another window or the CLI).
-    TokensAvailable { server: String },
-    /// A `startSignIn` ended.
+    /// The token store now holds tokens for this server URL, written by another
+    /// window or process (VS Code: SecretStorage changed; CLI: the token file
+    /// changed). Servers of that URL that need sign-in are catalogued again.
+    TokensAvailable { url: String },
+    /// A `startSignIn` ended. `attempt`: the effect's, so the end of a sign-in
+    /// the engine already gave up on (`cancelSignIn`) is told apart.
     SignInFinished {
         server: String,
         outcome: SignInOutcome,
         #[serde(default)]
         message: String,
+        #[serde(default)]
+        attempt: u32,
     },
     /// A `refreshTokens` ended.
     RefreshFinished {
@@ -111,6 +116,8 @@ pub enum Event {
     },
     /// User command: sign in to the server now (interactive).
     SignIn { server: String },
+    /// User command: stop the sign-in under way (the progress notification's Cancel).
+    CancelSignIn { server: String },
     /// User command: delete the server's tokens and client registration.
     SignOut { server: String },
     /// User answered "Not now" to a sign-in announcement for these servers.

@@ -621,6 +621,11 @@ impl Engine {
 
     /// A forwarded request got no answer in time: error to the client, cancel upstream.
     pub(super) fn on_request_timer(&mut self, conn: super::ConnId, upstream_id: u64) {
+        // A call held for a sign-in asked for it (a 401/403 mid-session): its
+        // timeout ends the wait and that sign-in (auth.rs).
+        if self.call_awaits_sign_in(conn) && self.sign_in_wait_expired(conn) {
+            return;
+        }
         let Some(connection) = self.conns.get_mut(&conn) else {
             return;
         };

@@ -216,6 +216,7 @@ impl Engine {
                     prompts: Vec::new(),
                     resources: Vec::new(),
                     resource_templates: Vec::new(),
+                    resource_metadata_url: None,
                 };
                 for (kind, items) in lists {
                     *entry.list_mut(kind) = items;
@@ -223,8 +224,13 @@ impl Engine {
                 entry
             }
         };
+        let mut entry = entry;
+        if let Some(url) = self.learned_resource_metadata_url(name) {
+            entry.resource_metadata_url = Some(url);
+        }
         let unchanged = self.catalogue.entries.get(name).is_some_and(|previous| {
             previous.fingerprint == entry.fingerprint
+                && previous.resource_metadata_url == entry.resource_metadata_url
                 && previous.initialize == entry.initialize
                 && previous.era == entry.era
                 && previous.cache == entry.cache

@@ -170,6 +170,8 @@ enum CallParams {
     Raw {
         text: Box<serde_json::value::RawValue>,
         progress_token: Option<Value>,
+        /// The tool (`params.name`), read once by the raw reading.
+        tool: Box<str>,
     },
 }
 
@@ -180,9 +182,7 @@ impl CallParams {
             CallParams::Parsed(params) => {
                 params.as_ref()?.get("name")?.as_str().map(str::to_string)
             }
-            CallParams::Raw { text, .. } => crate::protocol::raw_message::CallPeek::read(text)?
-                .name()
-                .map(|name| name.into_owned()),
+            CallParams::Raw { tool, .. } => Some(tool.to_string()),
         }
     }
 }
@@ -265,8 +265,25 @@ struct ForwardedCall {
     /// asks for input gets the same request again with its answers.
     /// Boxed: kept small, it lives in every pending call.
     params: Option<Box<Value>>,
+    /// The tool of a `tools/call` forwarded raw (its params are not kept):
+    /// named when the call waits for a sign-in. (A thin box: every pending call carries it.)
+    #[allow(clippy::box_collection)]
+    raw_tool: Option<Box<String>>,
     /// Input rounds answered so far (bounded, see `era.rs`).
     input_rounds: u32,
+}
+
+impl ForwardedCall {
+    /// The tool of a forwarded `tools/call`.
+    fn tool_name(&self) -> Option<&str> {
+        if self.method != "tools/call" {
+            return None;
+        }
+        match &self.params {
+            Some(params) => params.get("name").and_then(Value::as_str),
+            None => self.raw_tool.as_deref().map(String::as_str),
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -369,14 +386,15 @@ impl Engine {
                 challenge,
                 had_token,
             } => self.on_auth_required(conn, status, had_token, challenge.as_deref()),
-            Event::TokensAvailable { server } => self.on_tokens_available(&server),
+            Event::TokensAvailable { url } => self.on_tokens_stored_elsewhere(&url),
             Event::SignInFinished {
                 server,
                 outcome,
                 message,
+                attempt,
             } => {
                 let message = self.mask_for_server(&server, message);
-                self.on_sign_in_finished(&server, outcome, &message)
+                self.on_sign_in_finished(&server, outcome, &message, attempt)
             }
             Event::RefreshFinished {
                 server,
@@ -387,6 +405,7 @@ impl Engine {
                 self.on_refresh_finished(&server, outcome, &message)
             }
             Event::SignIn { server } => self.on_sign_in(&server),
+            Event::CancelSignIn { server } => self.on_cancel_sign_in(&server),
             Event::SignOut { server } => self.on_sign_out(&server),
             Event::DismissSignIn { servers } => self.on_dismiss_sign_in(servers),
             Event::TimerFired { timer } => self.on_timer(timer),

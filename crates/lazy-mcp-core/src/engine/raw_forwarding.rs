@@ -85,6 +85,7 @@ impl Engine {
                 params: CallParams::Raw {
                     text,
                     progress_token,
+                    tool: tool.into(),
                 },
             },
         );

@@ -13,3 +13,4 @@ pub mod outline;
 pub mod param_headers;
 pub mod raw_message;
 pub mod versions;
+pub mod www_authenticate;

@@ -5,7 +5,7 @@ use super::*;
 use lazy_mcp_core::config::model::OAuthConfig;
 use lazy_mcp_core::config::Severity;
 
-const OAUTH: &str = r#"{"clientId": "lazy-linear", "clientSecret": "oauth-client-secret-77", "scopes": ["read", "write"], "callbackPort": 33418, "authServerMetadataUrl": "https://auth.example.com/.well-known/oauth-authorization-server"}"#;
+const OAUTH: &str = r#"{"clientId": "lazy-linear", "clientSecret": "oauth-client-secret-77", "scopes": ["read", "write"], "callbackPort": 33418, "authServerMetadataUrl": "https://auth.example.com/.well-known/oauth-authorization-server", "clientMetadataUrl": "https://lazy-mcp.example/client.json"}"#;
 
 fn expected() -> OAuthConfig {
     OAuthConfig {
@@ -16,6 +16,7 @@ fn expected() -> OAuthConfig {
         auth_server_metadata_url: Some(
             "https://auth.example.com/.well-known/oauth-authorization-server".into(),
         ),
+        client_metadata_url: Some("https://lazy-mcp.example/client.json".into()),
     }
 }
 
@@ -86,7 +87,8 @@ fn bad_oauth_values_are_positioned_errors_and_the_others_still_load() {
   "ok": {"type": "http", "url": "https://ok/mcp"},
   "port": {"type": "http", "url": "https://p/mcp", "oauth": {"callbackPort": 70000}},
   "shape": {"type": "http", "url": "https://s/mcp", "oauth": "yes"},
-  "meta": {"type": "http", "url": "https://m/mcp", "oauth": {"authServerMetadataUrl": "not a url", "clientId": 5}}
+  "meta": {"type": "http", "url": "https://m/mcp", "oauth": {"authServerMetadataUrl": "not a url", "clientId": 5}},
+  "cimd": {"type": "http", "url": "https://c/mcp", "oauth": {"clientMetadataUrl": "http://lazy-mcp.example/client.json"}}
 }}"#;
     let result = run(&[APP], &[("/work/app/.mcp.json", Some(content))]);
     assert_eq!(names(&result), ["ok"]);
@@ -110,6 +112,7 @@ fn bad_oauth_values_are_positioned_errors_and_the_others_still_load() {
             (Some("shape"), Some("oauth"), 4, 62, "`oauth` must be an object like {\"clientId\": \"…\", \"scopes\": [\"…\"]}, found a string"),
             (Some("meta"), Some("oauth.authServerMetadataUrl"), 5, 87, "`oauth.authServerMetadataUrl` is not an absolute http(s) URL"),
             (Some("meta"), Some("oauth.clientId"), 5, 112, "`oauth.clientId` must be a string, found a number"),
+            (Some("cimd"), Some("oauth.clientMetadataUrl"), 6, 83, "`oauth.clientMetadataUrl` must be an https URL with a path (where the client's metadata document is served)"),
         ]
     );
     assert!(result

@@ -4,10 +4,11 @@
 //! refresh / sign-in effects answered as scripted. Counts what a user or an
 //! authorization server would notice: sign-ins started, refreshes, deletions.
 
-use super::Sim;
+use super::{call, config, server_endpoint, FakeServer, Sim};
+use lazy_mcp_core::config::model::{ServerConfig, Transport};
 use lazy_mcp_core::engine::auth::{RefreshOutcome, SignInOutcome};
-use lazy_mcp_core::engine::{ConnId, Effect, Event};
-use serde_json::Value;
+use lazy_mcp_core::engine::{AnnounceAction, ConnId, Effect, Event, ServerState, Settings};
+use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How the next refresh / sign-in ends.
@@ -35,10 +36,25 @@ pub struct OAuthHost {
     pub sign_in_answer: Option<SignInOutcome>,
     pub refreshes: usize,
     pub sign_ins: usize,
+    /// Server → the attempt of its last `startSignIn` (echoed when it ends).
+    pub attempts: BTreeMap<String, u32>,
+    /// `cancelSignIn` effects carried out (server, attempt).
+    pub cancels: Vec<(String, u32)>,
+    /// Scopes `requireScopes` asked to keep, per server.
+    pub required_scopes: BTreeMap<String, String>,
     pub deletions: usize,
     pub client_forgotten: usize,
     /// Remote servers that need no sign-in (they answer without a token).
     pub public: BTreeSet<String>,
+    /// (tool, scope): the upstream refuses a call of `tool` with 403
+    /// `insufficient_scope` until a sign-in was granted `scope`.
+    pub scoped_tool: Option<(String, String)>,
+    /// The authorization server grants the scopes a sign-in asks for.
+    pub grants_asked_scope: bool,
+    /// Scopes the stored token was granted.
+    pub granted: BTreeSet<String>,
+    /// The scope of the last `startSignIn` (None: none named).
+    pub asked_scope: Option<String>,
 }
 
 impl Default for OAuthHost {
@@ -53,9 +69,16 @@ impl Default for OAuthHost {
             sign_in_answer: None,
             refreshes: 0,
             sign_ins: 0,
+            attempts: BTreeMap::new(),
+            cancels: Vec::new(),
+            required_scopes: BTreeMap::new(),
             deletions: 0,
             client_forgotten: 0,
             public: BTreeSet::new(),
+            scoped_tool: None,
+            grants_asked_scope: true,
+            granted: BTreeSet::new(),
+            asked_scope: None,
         }
     }
 }
@@ -81,11 +104,30 @@ impl Sim {
     /// Requests on an OAuth connection without an accepted token are held and
     /// reported, like the host's HTTP connection does.
     pub(crate) fn oauth_holds(&mut self, conn: ConnId, server: &str, message: &Value) -> bool {
-        if !self.oauth.oauth_conns.contains(&conn)
-            || self.oauth.public.contains(server)
-            || self.token_ok(server)
-        {
+        if !self.oauth.oauth_conns.contains(&conn) || self.oauth.public.contains(server) {
             return false;
+        }
+        if self.token_ok(server) {
+            let Some((tool, scope)) = self.oauth.scoped_tool.clone() else {
+                return false;
+            };
+            if message["params"]["name"] != tool.as_str() || self.oauth.granted.contains(&scope) {
+                return false;
+            }
+            self.oauth
+                .held
+                .entry(conn)
+                .or_default()
+                .push(message.clone());
+            self.queue.push_back(Event::AuthRequired {
+                conn,
+                status: 403,
+                challenge: Some(format!(
+                    r#"Bearer error="insufficient_scope", scope="{scope}", resource_metadata="http://127.0.0.1/prm/{server}""#
+                )),
+                had_token: true,
+            });
+            return true;
         }
         self.oauth
             .held
@@ -133,11 +175,35 @@ impl Sim {
                 }
                 None
             }
-            Effect::StartSignIn { server, .. } => {
+            Effect::StartSignIn {
+                server,
+                attempt,
+                scope,
+                ..
+            } => {
                 self.oauth.sign_ins += 1;
+                self.oauth.asked_scope = scope;
+                self.oauth.attempts.insert(server.clone(), attempt);
                 if let Some(outcome) = self.oauth.sign_in_answer {
                     self.finish_sign_in(&server, outcome);
                 }
+                None
+            }
+            Effect::CancelSignIn {
+                server, attempt, ..
+            } => {
+                // Like the host: the flow ends and reports itself cancelled.
+                self.oauth.cancels.push((server.clone(), attempt));
+                self.queue.push_back(Event::SignInFinished {
+                    server,
+                    outcome: SignInOutcome::Cancelled,
+                    message: "the sign-in was cancelled".into(),
+                    attempt,
+                });
+                None
+            }
+            Effect::RequireScopes { server, scope, .. } => {
+                self.oauth.required_scopes.insert(server, scope);
                 None
             }
             Effect::DeleteTokens {
@@ -184,14 +250,102 @@ impl Sim {
 
     /// Ends the sign-in under way (`Ok`: a valid token is stored).
     pub fn finish_sign_in(&mut self, server: &str, outcome: SignInOutcome) {
+        let attempt = self.oauth.attempts.get(server).copied().unwrap_or(0);
+        self.finish_sign_in_attempt(server, outcome, attempt);
+    }
+
+    /// Ends sign-in `attempt` (an older one than the current: a stale end).
+    pub fn finish_sign_in_attempt(&mut self, server: &str, outcome: SignInOutcome, attempt: u32) {
         if outcome == SignInOutcome::Ok {
             self.oauth.revoked = false;
             self.store_valid_token(server);
+            if self.oauth.grants_asked_scope {
+                if let Some(asked) = self.oauth.asked_scope.clone() {
+                    self.oauth
+                        .granted
+                        .extend(asked.split(' ').map(str::to_string));
+                }
+            }
         }
         self.queue.push_back(Event::SignInFinished {
             server: server.into(),
             outcome,
             message: String::new(),
+            attempt,
         });
     }
+}
+
+// Shared by the OAuth test files.
+
+pub fn remote(name: &str) -> ServerConfig {
+    ServerConfig {
+        transport: Transport::Http {
+            url: format!("http://127.0.0.1:9/{name}/mcp"),
+            headers: BTreeMap::new(),
+        },
+        ..config(name)
+    }
+}
+
+pub fn vscode() -> Settings {
+    Settings {
+        sign_in_may_wait: true,
+        ..Settings::default()
+    }
+}
+
+pub fn sign_in_effects(sim: &Sim) -> Vec<(String, Option<String>)> {
+    sim.effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::StartSignIn {
+                server, tool_name, ..
+            } => Some((server.clone(), tool_name.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn announcements(sim: &Sim) -> Vec<(String, Vec<AnnounceAction>, Vec<String>)> {
+    sim.effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Announce {
+                message,
+                actions,
+                servers,
+                ..
+            } => Some((message.clone(), actions.clone(), servers.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn text_of(reply: &Value) -> String {
+    reply["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+pub fn error_of(reply: &Value) -> String {
+    reply["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// A signed-in, catalogued and connected server `linear` (tool `create_issue`).
+pub fn connected(settings: Settings) -> Sim {
+    let mut sim = Sim::new(settings).fake("linear", FakeServer::with_tools(&["create_issue"]));
+    sim.store_valid_token("linear");
+    sim.apply(vec![remote("linear")]);
+    assert_eq!(sim.state("linear"), Some(ServerState::Catalogued));
+    sim.client("c", server_endpoint("linear"), call(1, "create_issue"));
+    assert_eq!(
+        text_of(&sim.reply_to("c", json!(1)).unwrap()),
+        r#"linear:create_issue:{"text":"hi"}"#
+    );
+    sim
 }

@@ -1,30 +1,29 @@
 // Runs the OAuth client for the engine's effects, with the official SDK's
-// `auth()` (discovery RFC 9728 / RFC 8414, dynamic registration RFC 7591,
-// PKCE S256 + state, `resource` RFC 8707, refresh). No OAuth protocol code of
-// its own: it wires the SDK to the token store, the loopback redirect and the
-// front end's browser hooks, and bounds every authorization-server request.
-// Decides nothing about servers: the engine says when to sign in or refresh.
-import { randomBytes } from 'node:crypto';
+// `auth()` (discovery RFC 9728 / RFC 8414, dynamic registration RFC 7591 or a
+// Client ID Metadata Document, PKCE S256 + state, `resource` RFC 8707, refresh).
+// No OAuth protocol code of its own: it wires the SDK to the token store, the
+// loopback redirect and the front end's browser hooks, bounds every
+// authorization-server request, and keeps to one sign-in per server across
+// processes (signInLock.ts). Decides nothing about servers: the engine says when
+// to sign in, refresh, cancel or keep scopes.
 import { auth, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthBinding, RefreshOutcome, SignInOutcome } from '../../core/contract.generated';
-import { listenForRedirect, PortInUseError, type RedirectListener } from './loopbackRedirect';
+import { boundedFetch, describe, sleep, type FetchFn } from './authHttp';
+import { runSignInFlow, type Finished, type SignInPrompt } from './signInFlow';
+import { signInLock } from './signInLock';
+import { scopeParam, scopeSet } from './scopes';
 import { loadRecord, saveRecord, SignInRequired, StoredOAuthProvider, type ServerRecord } from './storedOAuthProvider';
-import { recordKey, type TokenStore } from './tokenStore';
+import { recordKey, urlOfRecordKey, type TokenStore } from './tokenStore';
 
-/** Thrown by `openUrl` when the user declines the prompt: the sign-in ends `cancelled`. */
-export class SignInCancelled extends Error {
-  constructor() {
-    super('sign-in cancelled');
-  }
-}
+export { SignInCancelled, type Finished, type SignInPrompt } from './signInFlow';
 
 export interface BrowserHooks {
   /**
    * Show the authorization URL to the user (VS Code: ask non-modally naming the server and
-   * `prompt.toolName`, then `env.openExternal`; throw `SignInCancelled` when declined.
-   * CLI: print it, open it on a desktop).
+   * `prompt.toolName`, then `env.openExternal`; throw `SignInCancelled` when declined, and
+   * withdraw the ask when `cancelled` fires. CLI: print it, open it on a desktop).
    */
-  openUrl(url: string, prompt: { server: string; reason: string; toolName?: string }): Promise<void>;
+  openUrl(url: string, prompt: SignInPrompt, cancelled: AbortSignal): Promise<void>;
   /**
    * The URL a browser on the user's machine reaches for the loopback redirect URL (VS Code:
    * `env.asExternalUri`, e.g. a remote window's port proxy); it becomes the registered redirect URI.
@@ -41,14 +40,14 @@ export interface AuthHostOptions {
   signInTimeoutMs?: number;
 }
 
-export interface Finished<T> {
-  outcome: T;
-  message: string;
+interface Running {
+  flow: Promise<Finished<SignInOutcome>>;
+  abort: AbortController;
 }
 
 export class AuthHost {
   private readonly tokens = new Map<string, string | undefined>();
-  private readonly signIns = new Map<string, Promise<Finished<SignInOutcome>>>();
+  private readonly signIns = new Map<string, Running>();
   /** Discovery results of the last successful sign-in or refresh per server URL (this process only): a refresh then costs one token request. */
   private readonly discoveries = new Map<string, OAuthDiscoveryState>();
   private readonly requestTimeoutMs: number;
@@ -74,13 +73,39 @@ export class AuthHost {
     return (await loadRecord(this.opts.store, binding.url)).tokens !== undefined;
   }
 
+  /**
+   * Calls `onStored(url)` when the store holds new tokens for a server URL, whoever
+   * wrote them (another VS Code window, `lazy-mcp auth login` in another terminal);
+   * the engine decides whether that matters.
+   */
+  watchStored(onStored: (url: string) => void): { dispose(): void } {
+    const watching = this.opts.store.watch?.((key) => {
+      const url = urlOfRecordKey(key);
+      if (url === undefined) return;
+      void loadRecord(this.opts.store, url).then(
+        (record) => {
+          if (record.tokens === undefined) return;
+          this.tokens.set(url, record.tokens.access_token);
+          onStored(url);
+        },
+        () => undefined,
+      );
+    });
+    return watching ?? { dispose: () => undefined };
+  }
+
   async refresh(binding: OAuthBinding): Promise<Finished<RefreshOutcome>> {
     const record = await loadRecord(this.opts.store, binding.url);
     if (record.tokens?.refresh_token === undefined) return { outcome: 'failed', message: 'no refresh token is stored' };
-    const cached = this.discoveries.get(binding.url) ?? (await this.configuredDiscovery(binding));
+    const fetchFn = boundedFetch(this.requestTimeoutMs);
+    const cached = this.discoveries.get(binding.url) ?? (await this.configuredDiscovery(binding, fetchFn));
     const provider = new StoredOAuthProvider(this.opts.store, binding, record, undefined, cached);
     try {
-      await auth(provider, { serverUrl: binding.url, fetchFn: this.boundedFetch() });
+      await auth(provider, {
+        serverUrl: binding.url,
+        fetchFn,
+        ...(binding.resourceMetadataUrl ? { resourceMetadataUrl: new URL(binding.resourceMetadataUrl) } : {}),
+      });
       this.remember(binding, provider);
       await this.load(binding);
       return { outcome: 'ok', message: '' };
@@ -92,18 +117,35 @@ export class AuthHost {
     }
   }
 
-  /** One interactive sign-in per server at a time; a second request joins the first. */
-  signIn(binding: OAuthBinding, prompt: { server: string; reason: string; toolName?: string }, stepUpScope?: string): Promise<Finished<SignInOutcome>> {
+  /**
+   * One interactive sign-in per server at a time; a second request joins the first.
+   * One that was cancelled is let finish (its listener closes) before a new one starts.
+   */
+  signIn(binding: OAuthBinding, prompt: SignInPrompt, stepUpScope?: string): Promise<Finished<SignInOutcome>> {
     const running = this.signIns.get(binding.url);
-    if (running) return running;
-    const flow = this.runSignIn(binding, prompt, stepUpScope).finally(() => this.signIns.delete(binding.url));
-    this.signIns.set(binding.url, flow);
+    if (running && !running.abort.signal.aborted) return running.flow;
+    const abort = new AbortController();
+    const ending = running?.flow;
+    const flow: Promise<Finished<SignInOutcome>> = (async () => {
+      if (ending) await ending.catch(() => undefined);
+      return this.runSignIn(binding, prompt, stepUpScope, abort.signal);
+    })().finally(() => {
+      if (this.signIns.get(binding.url)?.flow === flow) this.signIns.delete(binding.url);
+    });
+    this.signIns.set(binding.url, { flow, abort });
     return flow;
   }
 
-  private remember(binding: OAuthBinding, provider: StoredOAuthProvider): void {
-    const state = provider.discoveryState();
-    if (state !== undefined) this.discoveries.set(binding.url, state);
+  /** Ends the sign-in under way for this URL: it finishes `cancelled`, its listener closed. */
+  cancel(url: string): void {
+    this.signIns.get(url)?.abort.abort();
+  }
+
+  /** A 403 `insufficient_scope` named `scope`: the next sign-in (here or in another process) asks for it too. */
+  async requireScopes(binding: OAuthBinding, scope: string): Promise<void> {
+    const record = await loadRecord(this.opts.store, binding.url);
+    const scopes = scopeParam(scopeSet(record.scopes ?? record.tokens?.scope, scope));
+    await saveRecord(this.opts.store, binding.url, { ...record, ...(scopes !== undefined ? { scopes } : {}) });
   }
 
   async deleteTokens(binding: OAuthBinding, forgetClient: boolean): Promise<void> {
@@ -117,123 +159,82 @@ export class AuthHost {
     await saveRecord(this.opts.store, binding.url, { ...record, tokens: undefined });
   }
 
-  private async runSignIn(binding: OAuthBinding, prompt: { server: string; reason: string; toolName?: string }, stepUpScope?: string): Promise<Finished<SignInOutcome>> {
-    // A 403 `insufficient_scope` named the scopes to ask for (step-up); else the configured ones.
-    const scopes = stepUpScope !== undefined ? { scope: stepUpScope } : scope(binding);
-    const before = await loadRecord(this.opts.store, binding.url);
-    const port = before.callbackPort ?? binding.config.callbackPort ?? 0;
-    const state = randomBytes(24).toString('base64url');
-    let provider: StoredOAuthProvider | undefined;
-    let listener: RedirectListener;
+  private remember(binding: OAuthBinding, provider: StoredOAuthProvider): void {
+    const state = provider.discoveryState();
+    if (state !== undefined) this.discoveries.set(binding.url, state);
+  }
+
+  private async runSignIn(binding: OAuthBinding, prompt: SignInPrompt, stepUpScope: string | undefined, cancelled: AbortSignal): Promise<Finished<SignInOutcome>> {
+    const requested = await loadRecord(this.opts.store, binding.url);
+    const lock = await this.takeTurn(binding, requested, cancelled);
+    if ('outcome' in lock) return lock;
     try {
-      listener = await listenForRedirect(port, state, () => provider?.issuer());
-    } catch (err) {
-      if (err instanceof PortInUseError) return this.waitForOtherSignIn(binding, before, err);
-      return { outcome: 'failed', message: describe(err) };
-    }
-    try {
-      // The browser must reach the listener: in a remote window the loopback URL is mapped
-      // (asExternalUri); the authorization URL itself is the authorization server's, as is.
-      const redirectUrl = this.opts.browser.externalUri ? await this.opts.browser.externalUri(listener.redirectUrl) : listener.redirectUrl;
-      provider = new StoredOAuthProvider(
-        this.opts.store,
-        binding,
-        before,
+      const fetchFn = boundedFetch(this.requestTimeoutMs, cancelled);
+      const done = await runSignInFlow(
         {
-          redirectUrl,
-          port: listener.port,
-          state,
-          openAuthorizationUrl: (url) => this.opts.browser.openUrl(url.toString(), prompt),
+          store: this.opts.store,
+          fetchFn,
+          signInTimeoutMs: this.signInTimeoutMs,
+          openUrl: (url, p, c) => this.opts.browser.openUrl(url, p, c),
+          ...(this.opts.browser.externalUri ? { externalUri: (url: string) => this.opts.browser.externalUri!(url) } : {}),
+          configuredDiscovery: () => this.configuredDiscovery(binding, fetchFn),
         },
-        await this.configuredDiscovery(binding),
+        binding,
+        prompt,
+        stepUpScope,
+        cancelled,
       );
-      const fetchFn = this.boundedFetch();
-      const first = await auth(provider, { serverUrl: binding.url, fetchFn, ...scopes });
-      if (first === 'AUTHORIZED') {
-        this.remember(binding, provider);
-        await this.load(binding);
-        return { outcome: 'ok', message: '' };
-      }
-      const redirect = await withTimeout(listener.result, this.signInTimeoutMs, `no answer from the browser within ${Math.round(this.signInTimeoutMs / 1000)} s`);
-      if (redirect.kind === 'cancelled') return { outcome: 'cancelled', message: `the authorization server answered ${redirect.error}` };
-      if (redirect.kind === 'failed') return { outcome: 'failed', message: redirect.message };
-      await auth(provider, { serverUrl: binding.url, authorizationCode: redirect.code, fetchFn, ...scopes });
-      this.remember(binding, provider);
-      await this.load(binding);
-      return { outcome: 'ok', message: '' };
-    } catch (err) {
-      if (err instanceof SignInCancelled) return { outcome: 'cancelled', message: 'the user declined to sign in' };
-      return { outcome: 'failed', message: describe(err) };
+      if (done.outcome === 'ok' && done.provider) this.remember(binding, done.provider);
+      if (done.outcome === 'ok') await this.load(binding);
+      return { outcome: done.outcome, message: done.message };
     } finally {
-      await listener.close();
+      lock.release();
     }
   }
 
   /**
-   * The registration's port is taken: another window or process may be signing
-   * in to the same server. Wait for it to store new tokens (then they are ours
-   * too), else say the port is in use.
+   * Waits for this process's turn to sign in to the server. While another process
+   * holds it, its stored tokens are ours too once they appear (one registration,
+   * one browser consent); a turn that comes after they appeared is not needed.
    */
-  private async waitForOtherSignIn(binding: OAuthBinding, before: ServerRecord, err: PortInUseError): Promise<Finished<SignInOutcome>> {
-    const deadline = Date.now() + Math.min(this.signInTimeoutMs, 120_000);
-    const was = JSON.stringify(before.tokens ?? null);
-    while (Date.now() < deadline && before.client !== undefined) {
-      await new Promise((r) => setTimeout(r, 500));
+  private async takeTurn(binding: OAuthBinding, requested: ServerRecord, cancelled: AbortSignal): Promise<{ release(): void } | Finished<SignInOutcome>> {
+    const dir = this.opts.store.lockDir;
+    if (dir === undefined) return { release: () => undefined };
+    const lock = signInLock(dir, binding.url, this.signInTimeoutMs + 60_000);
+    const was = JSON.stringify(requested.tokens ?? null);
+    const storedMeanwhile = async (): Promise<boolean> => {
       const now = await loadRecord(this.opts.store, binding.url);
-      if (now.tokens !== undefined && JSON.stringify(now.tokens) !== was) {
+      return now.tokens !== undefined && JSON.stringify(now.tokens) !== was;
+    };
+    const deadline = Date.now() + this.signInTimeoutMs;
+    for (;;) {
+      const held = lock.tryAcquire();
+      if (held) {
+        if (!(await storedMeanwhile())) return held;
+        held.release();
+        await this.load(binding);
+        return { outcome: 'ok', message: '' };
+      }
+      if (cancelled.aborted) return { outcome: 'cancelled', message: 'the sign-in was cancelled' };
+      if (Date.now() > deadline) {
+        return { outcome: 'failed', message: `another sign-in to this server (another window or lazy-mcp process) did not finish within ${Math.round(this.signInTimeoutMs / 1000)} s` };
+      }
+      await sleep(300, cancelled);
+      if (await storedMeanwhile()) {
         await this.load(binding);
         return { outcome: 'ok', message: '' };
       }
     }
-    return { outcome: 'failed', message: `${err.message}; close the program using it (or another sign-in to this server), or set another "oauth.callbackPort"` };
   }
 
   /** `oauth.authServerMetadataUrl`: the metadata document, when the server does not advertise one. */
-  private async configuredDiscovery(binding: OAuthBinding): Promise<OAuthDiscoveryState | undefined> {
+  private async configuredDiscovery(binding: OAuthBinding, fetchFn: FetchFn): Promise<OAuthDiscoveryState | undefined> {
     const url = binding.config.authServerMetadataUrl;
     if (!url) return undefined;
-    const res = await this.boundedFetch()(url);
+    const res = await fetchFn(url);
     if (!res.ok) throw new Error(`the authorization server metadata at ${url} answered HTTP ${res.status}`);
     const metadata = (await res.json()) as { issuer?: string };
     if (typeof metadata.issuer !== 'string') throw new Error(`the authorization server metadata at ${url} has no issuer`);
     return { authorizationServerUrl: metadata.issuer, authorizationServerMetadata: metadata as OAuthDiscoveryState['authorizationServerMetadata'] };
   }
-
-  private boundedFetch(): (url: string | URL, init?: RequestInit) => Promise<Response> {
-    const timeout = this.requestTimeoutMs;
-    return async (url, init) => {
-      try {
-        return await fetch(url, { ...init, signal: AbortSignal.timeout(timeout) });
-      } catch (err) {
-        const host = new URL(url.toString()).origin;
-        if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
-          throw new Error(`the authorization server ${host} did not answer within ${timeout} ms`);
-        }
-        const cause = (err as { cause?: { code?: string } }).cause?.code;
-        throw new Error(`the authorization server ${host} cannot be reached${cause ? ` (${cause})` : ''}`);
-      }
-    };
-  }
-}
-
-function scope(binding: OAuthBinding): { scope?: string } {
-  const scopes = binding.config.scopes ?? [];
-  return scopes.length > 0 ? { scope: scopes.join(' ') } : {};
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(what)), ms);
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** One line, bounded; SDK errors can quote response bodies (never our tokens, which are not sent back). */
-function describe(err: unknown): string {
-  const text = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ');
-  // The SDK's words for an error page that is not an OAuth error: say what the server answered.
-  const page = /^HTTP (\d+): Invalid OAuth error response:.*Raw body: (.*)$/.exec(text);
-  if (page) return `the authorization server answered HTTP ${page[1]} (${(page[2] ?? '').slice(0, 80)})`;
-  return text.slice(0, 300);
 }

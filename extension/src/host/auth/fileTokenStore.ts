@@ -15,8 +15,35 @@ export class TokenFileError extends Error {}
 
 export class FileTokenStore implements TokenStore {
   private writing: Promise<void> = Promise.resolve();
+  readonly lockDir: string;
 
-  constructor(readonly file: string) {}
+  constructor(readonly file: string) {
+    this.lockDir = path.join(path.dirname(file), 'oauth-locks');
+  }
+
+  /**
+   * Reports the keys whose value changed in the file, whoever wrote it (a `lazy-mcp
+   * auth login` in another terminal). Polls the file's status (a rename replaces it,
+   * which file-system events on the file itself would miss); never keeps the process alive.
+   */
+  watch(onChange: (key: string) => void): { dispose(): void } {
+    let last = this.readQuietly();
+    const listener = (): void => {
+      const now = this.readQuietly();
+      for (const key of new Set([...Object.keys(last), ...Object.keys(now)])) if (last[key] !== now[key]) onChange(key);
+      last = now;
+    };
+    fs.watchFile(this.file, { interval: 500, persistent: false }, listener);
+    return { dispose: () => fs.unwatchFile(this.file, listener) };
+  }
+
+  private readQuietly(): Record<string, string> {
+    try {
+      return this.read();
+    } catch {
+      return {}; // refused files are reported by get/set
+    }
+  }
 
   get(key: string): Promise<string | undefined> {
     return Promise.resolve(this.read()[key]);

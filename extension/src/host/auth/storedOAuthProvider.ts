@@ -1,6 +1,8 @@
 // The official SDK's `OAuthClientProvider`, backed by a TokenStore record per
 // server URL. Interactive only when constructed for a sign-in (a redirect
-// listener exists); for a refresh, asking for the browser throws instead.
+// listener exists): then it never offers the stored refresh token (a sign-in
+// is asked for because a refresh cannot help, e.g. a step-up to more scopes).
+// For a refresh, asking for the browser throws instead.
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthBinding } from '../../core/contract.generated';
@@ -12,6 +14,11 @@ export interface ServerRecord {
   client?: OAuthClientInformationMixed;
   /** The redirect port the registration was made with (kept stable). */
   callbackPort?: number;
+  /**
+   * The scopes the last sign-in was granted (else asked for), plus those a 403
+   * `insufficient_scope` required since: the next sign-in asks for them all.
+   */
+  scopes?: string;
 }
 
 export async function loadRecord(store: TokenStore, url: string): Promise<ServerRecord> {
@@ -52,6 +59,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   invalidGrant = false;
   private verifier: string | undefined;
   private discovery: OAuthDiscoveryState | undefined;
+  /** The `scope` of the authorization request this sign-in sent. */
+  private askedScope: string | undefined;
 
   constructor(
     private readonly store: TokenStore,
@@ -80,8 +89,18 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     };
   }
 
+  /** `oauth.clientMetadataUrl`: the client id, where the authorization server supports such documents. */
+  get clientMetadataUrl(): string | undefined {
+    return this.binding.config.clientMetadataUrl ?? undefined;
+  }
+
   state(): string {
     return this.interactive?.state ?? '';
+  }
+
+  /** Forget the registration so the sign-in registers again (its redirect URI or scopes no longer fit). */
+  forgetRegistration(): void {
+    this.record = { ...this.record, client: undefined };
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
@@ -97,17 +116,22 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   tokens(): OAuthTokens | undefined {
+    if (this.interactive) return undefined;
     return this.invalidGrant ? undefined : this.record.tokens;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     this.record = { ...this.record, tokens };
-    if (this.interactive) this.record.callbackPort ??= this.interactive.port;
+    if (this.interactive) {
+      this.record.callbackPort ??= this.interactive.port;
+      this.record.scopes = tokens.scope ?? this.askedScope ?? this.record.scopes;
+    }
     await saveRecord(this.store, this.binding.url, this.record);
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {
     if (!this.interactive) throw new SignInRequired();
+    this.askedScope = url.searchParams.get('scope') ?? undefined;
     await this.interactive.openAuthorizationUrl(url);
   }
 
@@ -150,9 +174,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     this.discovery = state;
   }
 
-  /** The issuer the discovery found (checked against `iss` on the redirect). */
-  issuer(): string | undefined {
-    const meta = this.discovery?.authorizationServerMetadata as { issuer?: string } | undefined;
-    return meta?.issuer;
+  /**
+   * What the redirect must carry (RFC 9207): the issuer the discovery found, and whether
+   * the authorization server promised to send `iss` (then a redirect without it is refused).
+   */
+  redirectIssuer(): { issuer: string | undefined; required: boolean } {
+    const meta = this.discovery?.authorizationServerMetadata as { issuer?: string; authorization_response_iss_parameter_supported?: boolean } | undefined;
+    return { issuer: meta?.issuer, required: meta?.authorization_response_iss_parameter_supported === true };
   }
 }

@@ -6,6 +6,13 @@ export interface TokenStore {
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string): Promise<void>;
   delete(key: string): Promise<void>;
+  /**
+   * Calls `onChange` with the key of every value that changed, by this process or
+   * another one (VS Code: SecretStorage's onDidChange; CLI: the token file).
+   */
+  watch?(onChange: (key: string) => void): { dispose(): void };
+  /** A folder shared by every process using this store: sign-in locks live there (signInLock.ts). */
+  readonly lockDir?: string;
 }
 
 /** A store in memory (tests, and a fallback when nothing persistent is available). */
@@ -31,5 +38,12 @@ export class MemoryTokenStore implements TokenStore {
  * issuer in effect.
  */
 export function recordKey(serverUrl: string): string {
-  return `lazy-mcp.oauth:${serverUrl}`;
+  return `${recordPrefix}${serverUrl}`;
+}
+
+const recordPrefix = 'lazy-mcp.oauth:';
+
+/** The server URL of a record key (undefined: not a record). */
+export function urlOfRecordKey(key: string): string | undefined {
+  return key.startsWith(recordPrefix) ? key.slice(recordPrefix.length) : undefined;
 }

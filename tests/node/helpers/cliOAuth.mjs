@@ -1,0 +1,96 @@
+// `lazy-mcp` against the OAuth test world (tests/fixtures/oauth): a throwaway user whose
+// project configures servers of a world, `auth login` with the consent given in headless
+// Chromium from the URL it prints, `serve --stdio` with the SDK client, and every output kept
+// for the planted-token check (oauthLeaks.mjs).
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { approveInBrowser } from '../../fixtures/oauth/index.mjs';
+import { cliJs, runCli, startCli, tempWorld, writeJson } from './cliRun.mjs';
+
+/** A user with its own home (token file) whose project has `mcpServers` (a .mcp.json). */
+export function oauthUser(prefix, mcpServers, outputs) {
+  const w = tempWorld(prefix);
+  const env = { ...w.env, LAZY_MCP_NO_BROWSER: '1' };
+  const file = path.join(w.home, '.config', 'lazy-mcp', 'oauth.json');
+  const user = {
+    w,
+    env,
+    file,
+    outputs,
+    setServers(servers) {
+      writeJson(path.join(w.ws, '.mcp.json'), { mcpServers: servers });
+    },
+    /** The stored record of a server URL (undefined: none). */
+    record(url) {
+      if (!fs.existsSync(file)) return undefined;
+      const text = JSON.parse(fs.readFileSync(file, 'utf8'))[`lazy-mcp.oauth:${url}`];
+      return text === undefined ? undefined : JSON.parse(text);
+    },
+    async cli(args, opts = {}) {
+      const r = await runCli([...args, '--cwd', w.ws], { env, timeoutMs: 90_000, ...opts });
+      outputs.push(r.stdout, r.stderr);
+      return r;
+    },
+    /** Starts `auth login SERVER`; `url` resolves with the authorization URL it prints (or never). */
+    startLogin(server) {
+      const run = startCli(['auth', 'login', server, '--verbose', '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 120_000 });
+      run.started.catch(() => undefined);
+      const url = new Promise((resolve) => {
+        const check = () => {
+          const m = /open this URL in a browser:\n\s+(\S+)/.exec(run.out.stderr);
+          if (m) resolve(m[1]);
+        };
+        run.child.stderr.on('data', check);
+        check();
+      });
+      const exited = run.exited.then((r) => {
+        outputs.push(run.out.stdout, run.out.stderr);
+        return { ...r, stderr: run.out.stderr };
+      });
+      return { run, url, exited };
+    },
+    /** `auth login SERVER` with the consent given in the browser. */
+    async login(server) {
+      const { url, exited } = user.startLogin(server);
+      const authUrl = await Promise.race([url, exited.then((r) => Promise.reject(new Error(`auth login exited without a URL:\n${r.stderr}`)))]);
+      const callback = await approveInBrowser(authUrl);
+      outputs.push(authUrl, callback);
+      return { ...(await exited), url: authUrl };
+    },
+    /** `serve --stdio` with the SDK client; `notifications` collects the methods of what it was told. */
+    async serve() {
+      const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--verbose', '--cwd', w.ws], env, stderr: 'pipe' });
+      let stderr = '';
+      transport.stderr?.on('data', (d) => (stderr += d));
+      const client = new Client({ name: 'cli-oauth-test', version: '1' });
+      const notifications = [];
+      client.fallbackNotificationHandler = async (n) => void notifications.push(n.method);
+      await client.connect(transport);
+      return {
+        client,
+        notifications,
+        pid: transport.pid,
+        stderr: () => stderr,
+        async close() {
+          await client.close();
+          outputs.push(stderr);
+        },
+      };
+    },
+  };
+  user.setServers(mcpServers);
+  return user;
+}
+
+/** A call's result, or an error result with the error's message (a client sees either). */
+export async function callOrError(client, name, args = {}) {
+  try {
+    return await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+  } catch (err) {
+    return { isError: true, content: [{ type: 'text', text: String(err.message) }] };
+  }
+}
+
+export const textOf = (result) => result.content.map((c) => c.text).join('\n');
