@@ -186,11 +186,17 @@ impl Engine {
         params: Option<Value>,
         pending: Pending,
     ) -> Option<u64> {
+        let params = match &pending {
+            Pending::Call(call) => {
+                let input = self.modern_input_capabilities(&call.client, &call.client_id);
+                self.enveloped(conn, params, input)
+            }
+            _ => self.enveloped(conn, params, None),
+        };
         let connection = self.conns.get_mut(&conn)?;
         let id = connection.next_id;
         connection.next_id += 1;
         connection.pending.insert(id, pending);
-        let params = self.enveloped(conn, params);
         let message = jsonrpc::request(Value::from(id), method, params);
         self.send_upstream(conn, message);
         Some(id)
@@ -436,6 +442,8 @@ impl Engine {
                 CallParams::Raw { .. } => None, // legacy connections never ask for input
             },
             input_rounds,
+            bridge: None,
+            era_retried: call.era_retried,
         });
         if let Some(server) = self.servers.get_mut(&name) {
             server.last_activity_ms = self.now_ms;

@@ -33,6 +33,8 @@ mod era;
 pub mod events;
 mod exposure;
 mod gateway;
+mod input_bridge;
+mod input_required;
 mod listing;
 mod modern_clients;
 mod raw_forwarding;
@@ -145,6 +147,8 @@ struct QueuedCall {
     client_id: Value,
     method: String,
     params: CallParams,
+    /// Sent again after its server's era changed under it (once only, `era.rs`).
+    era_retried: bool,
 }
 
 /// A call's params: read (when the engine had to look inside or rewrite them), or
@@ -237,6 +241,9 @@ enum Pending {
     Call(ForwardedCall),
     /// A request of the engine's own whose answer does not matter (re-subscribe).
     Internal,
+    /// The `subscriptions/listen` of a modern server (`era.rs`): answered only
+    /// when the server refuses or ends it.
+    Listen,
 }
 
 #[derive(Debug)]
@@ -250,8 +257,12 @@ struct ForwardedCall {
     /// asks for input gets the same request again with its answers.
     /// Boxed: kept small, it lives in every pending call.
     params: Option<Box<Value>>,
-    /// Input rounds answered so far (bounded, see `era.rs`).
+    /// Input rounds answered so far (bounded, see `input_required.rs`).
     input_rounds: u32,
+    /// A legacy server asked this modern client's call for input (`input_bridge.rs`).
+    bridge: Option<Box<input_bridge::Bridge>>,
+    /// See [`QueuedCall::era_retried`].
+    era_retried: bool,
 }
 
 #[derive(Debug)]

@@ -86,6 +86,7 @@ impl Engine {
                     text,
                     progress_token,
                 },
+                era_retried: false,
             },
         );
         true
@@ -124,7 +125,9 @@ impl Engine {
         let Some(connection) = self.conns.get_mut(&conn) else {
             return false;
         };
-        if !matches!(connection.pending.get(&id), Some(Pending::Call(_))) {
+        // A call bridged to a modern client's input answers (`input_bridge.rs`): full reading.
+        if !matches!(connection.pending.get(&id), Some(Pending::Call(call)) if call.bridge.is_none())
+        {
             return false;
         }
         let Some(Pending::Call(call)) = connection.pending.remove(&id) else {

@@ -53,6 +53,10 @@ pub enum EraBehavior {
     HangOnDiscover,
     /// Answers `server/discover` with an invalid-request error.
     ErrorOnDiscover,
+    /// Legacy only and strict about `initialize`: every 2026-07-28 request gets
+    /// this error (Python `mcp` 1.x: -32602; the TypeScript SDK v1 over HTTP: 400
+    /// "Server not initialized", as the host passes it on).
+    LegacyStrict { refusal: Value },
 }
 
 #[derive(Debug, Clone)]
@@ -76,6 +80,12 @@ pub struct FakeServer {
     pub grow_on_first_list: Option<Value>,
     /// Asks the client for `roots/list` as soon as it is initialized (server-filesystem).
     pub asks_roots: bool,
+    /// A legacy server that sends this request (`elicitation/create`,
+    /// `sampling/createMessage`) to its client during each `tools/call`, and
+    /// answers the call with the client's answer once it has it.
+    pub asks_client: Option<String>,
+    /// `tools/call` is answered with this error.
+    pub call_error: Option<Value>,
 }
 
 impl FakeServer {
@@ -95,6 +105,8 @@ impl FakeServer {
             missing_methods: vec![],
             grow_on_first_list: None,
             asks_roots: false,
+            asks_client: None,
+            call_error: None,
         }
     }
 }
@@ -342,7 +354,19 @@ impl Sim {
             return;
         };
         let Some(method) = message.get("method").and_then(Value::as_str) else {
-            return; // a response to one of our requests
+            // A response to one of our requests: the answer a call waits for.
+            let asked = message["id"]
+                .as_str()
+                .and_then(|id| id.strip_prefix("ask-"));
+            if let Some(call_id) = asked {
+                let answer = match (&message["result"], &message["error"]) {
+                    (result, Value::Null) => format!("answered {result}"),
+                    (_, error) => format!("refused: {}", error["message"].as_str().unwrap_or("")),
+                };
+                let call_id: Value = serde_json::from_str(call_id).unwrap();
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": call_id, "result": {"content": [{"type": "text", "text": answer}]}}));
+            }
+            return;
         };
         if method == "notifications/initialized" && fake.asks_roots {
             self.respond(
@@ -396,6 +420,12 @@ impl Sim {
                 self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": result}));
                 return;
             }
+            (EraBehavior::LegacyStrict { refusal }, _)
+                if params["_meta"]["io.modelcontextprotocol/protocolVersion"] == "2026-07-28" =>
+            {
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "error": refusal}));
+                return;
+            }
             (EraBehavior::ExitOnDiscover, "server/discover") => {
                 self.crash(conn, "Error: received a request before initialize");
                 return;
@@ -403,6 +433,24 @@ impl Sim {
             (EraBehavior::HangOnDiscover, "server/discover") => return,
             (EraBehavior::ErrorOnDiscover, "server/discover") => {
                 self.respond(conn, error(-32600, "Invalid request: not initialized"));
+                return;
+            }
+            (EraBehavior::Modern { .. }, "tools/call")
+                if fake.asks_input && params.get("inputResponses").is_some() =>
+            {
+                let text = format!(
+                    "answers {} state {}",
+                    params["inputResponses"], params["requestState"]
+                );
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": text}]}}));
+                return;
+            }
+            (EraBehavior::Modern { .. }, "tools/call") if fake.asks_input && fake.asks_roots => {
+                let result = json!({"resultType": "input_required", "inputRequests": {
+                    "r": {"method": "roots/list"},
+                    "q": {"method": "elicitation/create", "params": {"message": "Which?", "requestedSchema": {"type": "object", "properties": {}}}}
+                }, "requestState": "state-1"});
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": result}));
                 return;
             }
             (EraBehavior::Modern { .. }, "tools/call")
@@ -468,6 +516,19 @@ impl Sim {
             "prompts/list" => page(&fake.prompts, "prompts"),
             "resources/list" => page(&fake.resources, "resources"),
             "resources/templates/list" => page(&fake.templates, "resourceTemplates"),
+            "tools/call" if fake.call_error.is_some() => {
+                self.respond(
+                    conn,
+                    json!({"jsonrpc": "2.0", "id": id, "error": fake.call_error}),
+                );
+                return;
+            }
+            "tools/call" if fake.asks_client.is_some() => {
+                let asked = fake.asks_client.clone().unwrap();
+                let params = json!({"message": "Sure?", "requestedSchema": {"type": "object", "properties": {}}});
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": format!("ask-{id}"), "method": asked, "params": params}));
+                return;
+            }
             "tools/call" => match fake.behavior {
                 Behavior::CrashOnCall => {
                     self.crash(conn, "panic: tool crashed");
