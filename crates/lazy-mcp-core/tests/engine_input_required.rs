@@ -468,3 +468,176 @@ fn a_legacy_client_still_gets_the_servers_request_as_a_request() {
     let reply = sim.reply_to("vscode", json!(1)).unwrap();
     assert_eq!(text(&reply), "answered {\"action\":\"decline\"}");
 }
+
+mod random_histories {
+    use super::*;
+    use lazy_mcp_core::engine::Effect;
+    use proptest::prelude::*;
+
+    const SERVERS: [(&str, &str); 2] = [
+        ("asks", "elicitation/create"),
+        ("samples", "sampling/createMessage"),
+    ];
+    const CLIENTS: [&str; 3] = ["a", "b", "c"];
+
+    #[derive(Debug, Clone)]
+    enum Action {
+        /// A 2026-07-28 client's call; `capabilities`: bit 0 elicitation, bit 1 sampling.
+        Call {
+            server: usize,
+            client: usize,
+            capabilities: u8,
+        },
+        /// A legacy client's call (the server's request goes to it, or is refused).
+        LegacyCall {
+            server: usize,
+            client: usize,
+        },
+        /// A retry with the `n`th `requestState` seen (any client: HTTP has no
+        /// session), answering every request of that round or none.
+        Retry {
+            client: usize,
+            state: usize,
+            answer: bool,
+        },
+        /// A retry naming a state Lazy MCP never gave.
+        BogusRetry {
+            client: usize,
+        },
+        Advance {
+            ms: u64,
+        },
+        Crash {
+            server: usize,
+        },
+        ClientGone {
+            client: usize,
+        },
+    }
+
+    fn action() -> impl Strategy<Value = Action> {
+        let s = 0..SERVERS.len();
+        let c = 0..CLIENTS.len();
+        prop_oneof![
+            6 => (s.clone(), c.clone(), 0u8..4).prop_map(|(server, client, capabilities)| Action::Call { server, client, capabilities }),
+            1 => (s.clone(), c.clone()).prop_map(|(server, client)| Action::LegacyCall { server, client }),
+            6 => (c.clone(), 0usize..8, any::<bool>()).prop_map(|(client, state, answer)| Action::Retry { client, state, answer }),
+            1 => c.clone().prop_map(|client| Action::BogusRetry { client }),
+            3 => (0u64..150_000).prop_map(|ms| Action::Advance { ms }),
+            1 => s.prop_map(|server| Action::Crash { server }),
+            1 => c.prop_map(|client| Action::ClientGone { client }),
+        ]
+    }
+
+    fn capabilities(bits: u8) -> Value {
+        let mut declared = serde_json::Map::new();
+        if bits & 1 != 0 {
+            declared.insert("elicitation".into(), json!({}));
+        }
+        if bits & 2 != 0 {
+            declared.insert("sampling".into(), json!({}));
+        }
+        Value::Object(declared)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// Whatever the clients and servers do, every request gets exactly one
+        /// answer (at most one when its client went away), nothing panics, and
+        /// no server keeps two connections.
+        #[test]
+        fn requests_for_input_across_the_eras_answer_every_request_once(actions in prop::collection::vec(action(), 1..40)) {
+            let mut sim = Sim::new(Settings::default());
+            for (name, asks) in SERVERS {
+                let fake = FakeServer { asks_client: Some(asks.into()), ..FakeServer::with_tools(&["echo"]) };
+                sim.fakes.insert(name.into(), fake);
+            }
+            sim.apply(SERVERS.iter().map(|(n, _)| config(n)).collect());
+            let mut asked: Vec<(String, u64, bool)> = Vec::new();
+            let mut next_id = 1u64;
+            let mut legacy_ready: Vec<String> = Vec::new();
+            for action in actions {
+                match action {
+                    Action::Call { server, client, capabilities: bits } => {
+                        let client = CLIENTS[client].to_string();
+                        asked.push((client.clone(), next_id, false));
+                        sim.client(&client, server_endpoint(SERVERS[server].0), modern_call(next_id, "echo", capabilities(bits), json!({})));
+                        next_id += 1;
+                    }
+                    Action::LegacyCall { server, client } => {
+                        let client = format!("legacy-{}", CLIENTS[client]);
+                        if !legacy_ready.contains(&client) {
+                            sim.client(&client, server_endpoint(SERVERS[server].0), json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": client}}}));
+                            legacy_ready.push(client.clone());
+                        }
+                        asked.push((client.clone(), next_id, false));
+                        sim.client(&client, server_endpoint(SERVERS[server].0), call(next_id, "echo"));
+                        next_id += 1;
+                    }
+                    Action::Retry { client, state, answer } => {
+                        let rounds: Vec<Value> = sim
+                            .replies
+                            .iter()
+                            .filter(|(_, m)| m["result"]["resultType"] == "input_required")
+                            .map(|(_, m)| m["result"].clone())
+                            .collect();
+                        let Some(round) = rounds.get(state % rounds.len().max(1)).cloned() else {
+                            continue;
+                        };
+                        let mut responses = serde_json::Map::new();
+                        if answer {
+                            for key in round["inputRequests"].as_object().unwrap().keys() {
+                                responses.insert(key.clone(), json!({"action": "accept", "content": {}}));
+                            }
+                        }
+                        let client = CLIENTS[client].to_string();
+                        asked.push((client.clone(), next_id, false));
+                        let retry = json!({"inputResponses": responses, "requestState": round["requestState"]});
+                        sim.client(&client, server_endpoint(SERVERS[0].0), modern_call(next_id, "echo", capabilities(3), retry));
+                        next_id += 1;
+                    }
+                    Action::BogusRetry { client } => {
+                        let client = CLIENTS[client].to_string();
+                        asked.push((client.clone(), next_id, false));
+                        let retry = json!({"inputResponses": {}, "requestState": "lazy-mcp-input:999999"});
+                        sim.client(&client, server_endpoint(SERVERS[1].0), modern_call(next_id, "echo", capabilities(3), retry));
+                        next_id += 1;
+                    }
+                    Action::Advance { ms } => sim.advance(ms),
+                    Action::Crash { server } => {
+                        if let Some(conn) = sim.conn_of(SERVERS[server].0) {
+                            sim.live.remove(&conn);
+                            sim.send(Event::ConnectionClosed { conn, reason: "killed".into(), exit_code: Some(9), stderr_tail: None });
+                        }
+                    }
+                    Action::ClientGone { client } => {
+                        for (asker, _, abandoned) in asked.iter_mut() {
+                            if asker == CLIENTS[client] {
+                                *abandoned = true;
+                            }
+                        }
+                        sim.send(Event::ClientDisconnected { client: CLIENTS[client].into() });
+                    }
+                }
+                for (name, _) in SERVERS {
+                    let live = sim.live.values().filter(|s| s.as_str() == name).count();
+                    prop_assert!(live <= 1, "{} has {} live connections", name, live);
+                }
+            }
+            for _ in 0..10 {
+                sim.advance(600_000);
+            }
+            let bug = sim.effects.iter().any(|e| matches!(e, Effect::Log { message, .. } if message.contains("engine bug")));
+            prop_assert!(!bug, "an engine bug was logged");
+            for (client, id, abandoned) in asked {
+                let answers = replies_to(&sim, &client, id);
+                if abandoned {
+                    prop_assert!(answers <= 1, "{} #{} answered {} times", client, id, answers);
+                } else {
+                    prop_assert_eq!(answers, 1, "{} #{} answered {} times", client, id, answers);
+                }
+            }
+        }
+    }
+}
