@@ -226,26 +226,33 @@ impl Engine {
             .servers
             .get(&name)
             .is_some_and(|s| matches!(s.config.transport, Transport::Stdio { .. }));
-        self.fall_back_to_initialize(conn, &why, !stdio);
+        self.fall_back_to_initialize(conn, &why, !stdio, true);
     }
 
     /// The probe did not find a modern server: use `initialize`, on a fresh
     /// connection when `fresh` (the probed one exited, hung, or is HTTP).
-    pub(super) fn fall_back_to_initialize(&mut self, conn: ConnId, why: &str, fresh: bool) {
+    /// `answered`: the server answered the probe (so it speaks the legacy era);
+    /// otherwise its era is unknown (it may not have been reachable at all).
+    pub(super) fn fall_back_to_initialize(
+        &mut self,
+        conn: ConnId,
+        why: &str,
+        fresh: bool,
+        answered: bool,
+    ) {
         let Some(connection) = self.conns.get(&conn) else {
             return;
         };
         let name = connection.server.clone();
         let purpose = connection.purpose;
         let interactive = connection.interactive;
-        self.log(
-            LogLevel::Info,
-            Some(&name),
-            format!(
-                "speaks the legacy protocol ({why}); using initialize{}",
-                if fresh { " on a fresh connection" } else { "" }
-            ),
-        );
+        let fresh_text = if fresh { " on a fresh connection" } else { "" };
+        let message = if answered {
+            format!("speaks the legacy protocol ({why}); using initialize{fresh_text}")
+        } else {
+            format!("its era is unknown ({why}); trying initialize{fresh_text}")
+        };
+        self.log(LogLevel::Info, Some(&name), message);
         if !fresh {
             self.send_initialize(conn);
             return;
@@ -269,9 +276,14 @@ impl Engine {
             .get(&conn)
             .and_then(|c| self.servers.get_mut(&c.server))
         {
-            server.probe_unanswered = true;
+            // Only a stdio retry saves a process by skipping the probe. Over HTTP
+            // an unanswered probe is as likely a server not listening yet, and
+            // once it is up, a skipped probe would record a modern server as legacy.
+            if matches!(server.config.transport, Transport::Stdio { .. }) {
+                server.probe_unanswered = true;
+            }
         }
-        self.fall_back_to_initialize(conn, what, true);
+        self.fall_back_to_initialize(conn, what, true, false);
         true
     }
 

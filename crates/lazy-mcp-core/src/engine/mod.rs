@@ -117,10 +117,12 @@ struct Server {
     /// Ask the server's era again at its next connection (refresh, or an answer
     /// saying the era changed) instead of trusting the catalogue's verdict.
     reprobe: bool,
-    /// The era probe got no answer in this run (it timed out, or the process
-    /// ended on it): later attempts (retries) go straight to `initialize`, so a
-    /// broken server is not spawned twice per attempt. A refresh or a config
-    /// change (a new runtime) probes again.
+    /// The era probe of a stdio server got no answer in this run (it timed out,
+    /// or the process ended on it): later attempts (retries) go straight to
+    /// `initialize`, so a broken server is not spawned twice per attempt. A
+    /// refresh or a config change (a new runtime) probes again. Never set for
+    /// HTTP: a probe costs no process there, and an HTTP server that was not
+    /// reachable yet must still be probed once it is.
     probe_unanswered: bool,
     /// `resources/subscribe` by URI: which clients want `resources/updated`.
     /// Re-sent after a reconnect; a server with subscriptions is never idle.

@@ -36,6 +36,10 @@ pub enum Behavior {
     SpawnFails,
     /// An HTTP server answering 401.
     Unauthorized,
+    /// An HTTP server nothing listens for (yet): the connection opens (the
+    /// host's HTTP transport connects lazily) and its first message ends it,
+    /// as the host reports ECONNREFUSED.
+    Unreachable,
 }
 
 /// How a fake server treats the MCP 2026-07-28 era (`server/discover`).
@@ -57,6 +61,12 @@ pub enum EraBehavior {
     /// this error (Python `mcp` 1.x: -32602; the TypeScript SDK v1 over HTTP: 400
     /// "Server not initialized", as the host passes it on).
     LegacyStrict { refusal: Value },
+    /// Both eras, as the official TypeScript SDK v2 with `legacy: "stateless"`:
+    /// a request with the 2026-07-28 envelope is served as [`EraBehavior::Modern`],
+    /// one without it (after `initialize`) as legacy. A legacy `tools/call` that
+    /// would ask for input cannot (stateless legacy serving keeps no client
+    /// capabilities and cannot send requests): the tool answers with an error.
+    Dual { ttl_ms: u64 },
 }
 
 #[derive(Debug, Clone)]
@@ -278,6 +288,17 @@ impl Sim {
                     return;
                 };
                 let message: Value = serde_json::from_str(&message).unwrap();
+                let unreachable = self.fakes.get(&server).map(|f| &f.behavior);
+                if unreachable == Some(&Behavior::Unreachable) {
+                    self.live.remove(&conn);
+                    self.queue.push_back(Event::ConnectionClosed {
+                        conn,
+                        reason: "cannot connect to http://127.0.0.1:1/mcp: ECONNREFUSED".into(),
+                        exit_code: None,
+                        stderr_tail: None,
+                    });
+                    return;
+                }
                 if self.oauth_holds(conn, &server, &message) {
                     return;
                 }
@@ -350,9 +371,27 @@ impl Sim {
     }
 
     pub(crate) fn answer(&mut self, conn: ConnId, server: &str, message: &Value) {
-        let Some(fake) = self.fakes.get(server).cloned() else {
+        let Some(mut fake) = self.fakes.get(server).cloned() else {
             return;
         };
+        if let EraBehavior::Dual { ttl_ms } = fake.era {
+            let enveloped = message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"]
+                == "2026-07-28";
+            fake.era = if enveloped {
+                EraBehavior::Modern { ttl_ms }
+            } else {
+                EraBehavior::Legacy
+            };
+            if !enveloped && fake.asks_input && message["method"] == "tools/call" {
+                let text = "Cannot request input (elicitation/create): the client on this 2025-era connection did not declare the required capability";
+                let result = json!({"content": [{"type": "text", "text": text}], "isError": true});
+                self.respond(
+                    conn,
+                    json!({"jsonrpc": "2.0", "id": message["id"], "result": result}),
+                );
+                return;
+            }
+        }
         let Some(method) = message.get("method").and_then(Value::as_str) else {
             // A response to one of our requests: the answer a call waits for.
             let asked = message["id"]
