@@ -188,6 +188,125 @@ fn a_subscription_to_a_connected_modern_server_reopens_its_listen() {
         .is_none());
 }
 
+/// The upstream id of the open `subscriptions/listen` of `server`.
+fn open_listen(sim: &Sim, server: &str) -> Value {
+    sim.sent
+        .iter()
+        .rfind(|(s, m)| s == server && m["method"] == "subscriptions/listen")
+        .map(|(_, m)| m["id"].clone())
+        .unwrap()
+}
+
+fn from_listen(sim: &mut Sim, server: &str, method: &str, mut params: Value) {
+    let listen = open_listen(sim, server);
+    params["_meta"] = json!({ "io.modelcontextprotocol/subscriptionId": listen });
+    let conn = sim.conn_of(server).unwrap();
+    sim.send(Event::MessageReceived {
+        conn,
+        message: json!({"jsonrpc": "2.0", "method": method, "params": params}).to_string(),
+    });
+}
+
+#[test]
+fn changes_a_modern_server_announces_on_its_listen_reach_the_clients() {
+    let sim = catalogued("modern", MODERN);
+    let blob = sim.persisted.clone().unwrap();
+    let mut sim = warm_call("modern", MODERN, blob);
+    // A legacy client (VS Code) subscribed to a resource, and lists the tools.
+    sim.client(
+        "vscode",
+        server_endpoint("modern"),
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "vscode"}}}),
+    );
+    sim.client(
+        "vscode",
+        server_endpoint("modern"),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "resources/subscribe", "params": {"uri": "file:///notes.md"}}),
+    );
+    sim.client(
+        "vscode",
+        server_endpoint("modern"),
+        request(2, "tools/list"),
+    );
+    let lists_before = sim.sent_method("modern", "tools/list");
+
+    // A new tool, announced on the listen (tagged with its id, as the era does).
+    sim.fakes
+        .get_mut("modern")
+        .unwrap()
+        .tools
+        .push(tool("fresh"));
+    from_listen(
+        &mut sim,
+        "modern",
+        "notifications/tools/list_changed",
+        json!({}),
+    );
+    assert_eq!(
+        sim.sent_method("modern", "tools/list"),
+        lists_before + 1,
+        "Lazy MCP lists the tools again"
+    );
+    assert!(
+        sim.notifications
+            .iter()
+            .any(|(c, m)| c == "vscode" && m["method"] == "notifications/tools/list_changed"),
+        "the client is told"
+    );
+    sim.client(
+        "vscode",
+        server_endpoint("modern"),
+        request(3, "tools/list"),
+    );
+    let tools = sim.reply_to("vscode", json!(3)).unwrap()["result"]["tools"].clone();
+    assert!(
+        tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "fresh"),
+        "{tools}"
+    );
+
+    // A resource update reaches the subscribed client, without the upstream tag
+    // (it names Lazy MCP's listen, not anything of the client's).
+    from_listen(
+        &mut sim,
+        "modern",
+        "notifications/resources/updated",
+        json!({"uri": "file:///notes.md"}),
+    );
+    let updated = sim
+        .notifications
+        .iter()
+        .find(|(c, m)| c == "vscode" && m["method"] == "notifications/resources/updated")
+        .map(|(_, m)| m.clone())
+        .unwrap();
+    assert_eq!(updated["params"]["uri"], "file:///notes.md");
+    assert!(updated["params"].get("_meta").is_none(), "{updated}");
+}
+
+#[test]
+fn a_refused_listen_is_said_in_the_log() {
+    let sim = catalogued("modern", MODERN);
+    let blob = sim.persisted.clone().unwrap();
+    let mut sim = warm_call("modern", MODERN, blob);
+    let listen = open_listen(&sim, "modern");
+    let conn = sim.conn_of("modern").unwrap();
+    sim.send(Event::MessageReceived {
+        conn,
+        message: json!({"jsonrpc": "2.0", "id": listen, "error": {"code": -32601, "message": "Method not found"}}).to_string(),
+    });
+    assert!(
+        sim.logs()
+            .iter()
+            .any(|l| l.contains("refused subscriptions/listen (Method not found)")),
+        "{:?}",
+        sim.logs()
+    );
+    assert_eq!(sim.state("modern"), Some(ServerState::Connected));
+}
+
 #[test]
 fn a_legacy_server_is_probed_once_on_the_same_process_then_initialized() {
     let sim = catalogued("legacy", EraBehavior::Legacy);
@@ -295,6 +414,113 @@ fn a_server_that_became_modern_since_cataloguing_is_probed_at_the_first_call() {
 }
 
 #[test]
+fn a_changed_config_asks_the_era_again() {
+    let mut sim = catalogued("moving", MODERN);
+    assert_eq!(sim.sent_method("moving", "server/discover"), 1);
+    sim.fakes.get_mut("moving").unwrap().era = EraBehavior::Legacy;
+    let mut edited = config("moving");
+    edited.fingerprint = "fp-moving-2".into();
+    sim.apply(vec![edited]);
+    assert_eq!(sim.state("moving"), Some(ServerState::Catalogued));
+    assert_eq!(
+        sim.sent_method("moving", "server/discover"),
+        2,
+        "the new config is probed, not trusted to the old verdict"
+    );
+    assert_eq!(
+        era_in_blob(&sim.persisted.clone().unwrap(), "moving"),
+        Era::Legacy
+    );
+}
+
+/// What Python `mcp` 1.x answers to any request before `initialize`.
+fn python_refusal() -> Value {
+    json!({"code": -32602, "message": "Invalid request parameters", "data": ""})
+}
+
+/// What the host passes on when the TypeScript SDK v1's HTTP server refuses a
+/// request without a session (HTTP 400, JSON-RPC error with a null id).
+fn sdk1_http_refusal() -> Value {
+    json!({"code": -32000, "message": "http://127.0.0.1:1/mcp answered HTTP 400 Bad Request: {\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"Bad Request: Server not initialized\"},\"id\":null}", "data": {"transport": "http", "httpStatus": 400}})
+}
+
+#[test]
+fn a_server_recorded_modern_that_now_speaks_only_legacy_is_probed_again_at_its_first_connection() {
+    let sim = catalogued("moved", MODERN);
+    let blob = sim.persisted.clone().unwrap();
+    let sim = warm_call(
+        "moved",
+        EraBehavior::LegacyStrict {
+            refusal: python_refusal(),
+        },
+        blob,
+    );
+    // The list round refused → a probe on a fresh process → initialize → the call.
+    let reply = sim.reply_to("c", json!(1)).unwrap();
+    assert_eq!(
+        reply["result"]["content"][0]["text"], "moved:echo:{\"text\":\"hi\"}",
+        "{reply}"
+    );
+    assert_eq!(sim.opens(), 2);
+    assert_eq!(sim.sent_method("moved", "server/discover"), 1);
+    assert_eq!(sim.sent_method("moved", "initialize"), 1);
+    assert_eq!(
+        era_in_blob(&sim.persisted.clone().unwrap(), "moved"),
+        Era::Legacy
+    );
+    assert_eq!(sim.state("moved"), Some(ServerState::Connected));
+}
+
+#[test]
+fn a_call_refused_because_the_server_became_legacy_is_sent_again_after_a_probe() {
+    let sim = catalogued("moved", MODERN);
+    let blob = sim.persisted.clone().unwrap();
+    let mut sim = warm_call("moved", MODERN, blob);
+    assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());
+    // Replaced while connected (an HTTP server redeployed): modern requests are refused.
+    sim.fakes.get_mut("moved").unwrap().era = EraBehavior::LegacyStrict {
+        refusal: sdk1_http_refusal(),
+    };
+    sim.client("c", server_endpoint("moved"), call(2, "echo"));
+    let reply = sim.reply_to("c", json!(2)).unwrap();
+    assert_eq!(
+        reply["result"]["content"][0]["text"], "moved:echo:{\"text\":\"hi\"}",
+        "the call succeeds without a manual refresh: {reply}"
+    );
+    assert_eq!(
+        sim.sent_method("moved", "server/discover"),
+        1,
+        "probed once"
+    );
+    assert_eq!(sim.sent_method("moved", "initialize"), 1);
+    assert_eq!(
+        era_in_blob(&sim.persisted.clone().unwrap(), "moved"),
+        Era::Legacy
+    );
+}
+
+#[test]
+fn a_call_refused_as_an_unsupported_version_by_a_server_still_modern_is_sent_again_once() {
+    let unsupported = json!({"code": -32022, "message": "Unsupported protocol version", "data": {"supported": ["2026-07-28"]}});
+    let server = FakeServer {
+        call_error: Some(unsupported),
+        ..fake(MODERN)
+    };
+    let mut sim = Sim::new(Settings::default()).fake("stuck", server);
+    sim.apply(vec![config("stuck")]);
+    sim.client("c", server_endpoint("stuck"), call(1, "echo"));
+    let reply = sim.reply_to("c", json!(1)).unwrap();
+    assert_eq!(reply["error"]["code"], -32022, "{reply}");
+    assert_eq!(
+        sim.sent_method("stuck", "tools/call"),
+        2,
+        "sent again once, not forever"
+    );
+    assert_eq!(sim.sent_method("stuck", "server/discover"), 2);
+    assert_eq!(sim.state("stuck"), Some(ServerState::Connected));
+}
+
+#[test]
 fn a_catalogue_past_the_servers_ttl_is_shown_stale_and_relisted_only_when_connected() {
     let mut sim = catalogued("short", EraBehavior::Modern { ttl_ms: 5_000 });
     let server = &sim.engine.snapshot().servers[0];
@@ -316,30 +542,6 @@ fn a_catalogue_past_the_servers_ttl_is_shown_stale_and_relisted_only_when_connec
     sim.client("c", server_endpoint("short"), call(1, "echo"));
     assert!(sim.reply_to("c", json!(1)).is_some());
     assert!(!sim.engine.snapshot().servers[0].cache_stale);
-}
-
-#[test]
-fn a_modern_result_asking_for_input_is_refused_with_a_clear_error() {
-    let mut sim = Sim::new(Settings::default()).fake(
-        "asker",
-        FakeServer {
-            asks_input: true,
-            ..fake(MODERN)
-        },
-    );
-    sim.apply(vec![config("asker")]);
-    sim.client("c", server_endpoint("asker"), call(1, "echo"));
-    let reply = sim.reply_to("c", json!(1)).unwrap();
-    let message = reply["error"]["message"].as_str().unwrap();
-    assert!(
-        message.contains("asker") && message.contains("input_required"),
-        "{reply}"
-    );
-    assert_eq!(
-        sim.state("asker"),
-        Some(ServerState::Connected),
-        "the server stays usable"
-    );
 }
 
 #[test]

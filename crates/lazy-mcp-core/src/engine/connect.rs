@@ -187,11 +187,17 @@ impl Engine {
         params: Option<Value>,
         pending: Pending,
     ) -> Option<u64> {
+        let params = match &pending {
+            Pending::Call(call) => {
+                let input = self.modern_input_capabilities(&call.client, &call.client_id);
+                self.enveloped(conn, params, input)
+            }
+            _ => self.enveloped(conn, params, None),
+        };
         let connection = self.conns.get_mut(&conn)?;
         let id = connection.next_id;
         connection.next_id += 1;
         connection.pending.insert(id, pending);
-        let params = self.enveloped(conn, params);
         let message = jsonrpc::request(Value::from(id), method, params);
         self.send_upstream(conn, message);
         Some(id)
@@ -451,7 +457,7 @@ impl Engine {
                 .cloned(),
             CallParams::Raw { progress_token, .. } => progress_token.clone(),
         };
-        let pending = Pending::Call(ForwardedCall {
+        let pending = Pending::Call(Box::new(ForwardedCall {
             client: call.client,
             client_id: call.client_id,
             method: call.method.clone(),
@@ -466,7 +472,9 @@ impl Engine {
                 CallParams::Parsed(_) => None,
             },
             input_rounds,
-        });
+            bridge: None,
+            era_retried: call.era_retried,
+        }));
         if let Some(server) = self.servers.get_mut(&name) {
             server.last_activity_ms = self.now_ms;
         }

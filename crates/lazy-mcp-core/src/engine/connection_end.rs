@@ -104,7 +104,8 @@ impl Engine {
         for pending in connection.pending.into_values() {
             if let Pending::Call(call) = pending {
                 self.cancel_timer(Some(call.timer));
-                if self.clients.contains_key(&call.client) {
+                // A call waiting for a retry: its client was answered already.
+                if self.clients.contains_key(&call.client) && !call.awaits_retry() {
                     self.reply_error(
                         &call.client,
                         call.client_id,

@@ -10,8 +10,7 @@
 //! timeout, or spoke HTTP (whose transport may have given up on the session).
 //! A failed probe never fails the server.
 
-use super::roots::roots_from_folders;
-use super::{Engine, ForwardedCall, LogLevel, Pending, Phase, QueuedCall, ServerState};
+use super::{CallParams, Engine, ForwardedCall, LogLevel, Pending, Phase, QueuedCall, ServerState};
 use crate::config::model::Transport;
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
@@ -20,10 +19,6 @@ use crate::protocol::jsonrpc;
 use crate::protocol::param_headers;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-
-/// Input rounds Lazy MCP answers on one call before giving the server's request
-/// for input back as an error (a server asking forever must not loop).
-const MAX_INPUT_ROUNDS: u32 = 8;
 
 /// How a connection starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,13 +119,22 @@ impl Engine {
         self.conns.get(&conn).is_some_and(|c| c.era == Era::Modern)
     }
 
-    /// Request params as the connection's era wants them (the envelope when modern).
-    pub(super) fn enveloped(&self, conn: ConnId, params: Option<Value>) -> Option<Value> {
+    /// Request params as the connection's era wants them (the envelope when modern,
+    /// declaring `input`: the input capabilities of the modern client that sent it).
+    pub(super) fn enveloped(
+        &self,
+        conn: ConnId,
+        params: Option<Value>,
+        input: Option<&serde_json::Map<String, Value>>,
+    ) -> Option<Value> {
         if !self.is_modern(conn) {
             return params;
         }
-        let envelope =
-            discover::envelope(&self.settings.client_name, &self.settings.client_version);
+        let (name, version) = (&self.settings.client_name, &self.settings.client_version);
+        let envelope = match input {
+            Some(input) => discover::envelope_with_input(name, version, input),
+            None => discover::envelope(name, version),
+        };
         Some(discover::with_envelope(params, &envelope))
     }
 
@@ -222,26 +226,33 @@ impl Engine {
             .servers
             .get(&name)
             .is_some_and(|s| matches!(s.config.transport, Transport::Stdio { .. }));
-        self.fall_back_to_initialize(conn, &why, !stdio);
+        self.fall_back_to_initialize(conn, &why, !stdio, true);
     }
 
     /// The probe did not find a modern server: use `initialize`, on a fresh
     /// connection when `fresh` (the probed one exited, hung, or is HTTP).
-    pub(super) fn fall_back_to_initialize(&mut self, conn: ConnId, why: &str, fresh: bool) {
+    /// `answered`: the server answered the probe (so it speaks the legacy era);
+    /// otherwise its era is unknown (it may not have been reachable at all).
+    pub(super) fn fall_back_to_initialize(
+        &mut self,
+        conn: ConnId,
+        why: &str,
+        fresh: bool,
+        answered: bool,
+    ) {
         let Some(connection) = self.conns.get(&conn) else {
             return;
         };
         let name = connection.server.clone();
         let purpose = connection.purpose;
         let interactive = connection.interactive;
-        self.log(
-            LogLevel::Info,
-            Some(&name),
-            format!(
-                "speaks the legacy protocol ({why}); using initialize{}",
-                if fresh { " on a fresh connection" } else { "" }
-            ),
-        );
+        let fresh_text = if fresh { " on a fresh connection" } else { "" };
+        let message = if answered {
+            format!("speaks the legacy protocol ({why}); using initialize{fresh_text}")
+        } else {
+            format!("its era is unknown ({why}); trying initialize{fresh_text}")
+        };
+        self.log(LogLevel::Info, Some(&name), message);
         if !fresh {
             self.send_initialize(conn);
             return;
@@ -265,9 +276,14 @@ impl Engine {
             .get(&conn)
             .and_then(|c| self.servers.get_mut(&c.server))
         {
-            server.probe_unanswered = true;
+            // Only a stdio retry saves a process by skipping the probe. Over HTTP
+            // an unanswered probe is as likely a server not listening yet, and
+            // once it is up, a skipped probe would record a modern server as legacy.
+            if matches!(server.config.transport, Transport::Stdio { .. }) {
+                server.probe_unanswered = true;
+            }
         }
-        self.fall_back_to_initialize(conn, what, true);
+        self.fall_back_to_initialize(conn, what, true, false);
         true
     }
 
@@ -275,12 +291,45 @@ impl Engine {
     /// that trusted the catalogue's legacy verdict: the server moved to the modern
     /// era. Probe again on a fresh connection. Returns whether it did.
     pub(super) fn reprobe_after_refusal(&mut self, conn: ConnId, error: &Value) -> bool {
+        let trusted_legacy = self
+            .conns
+            .get(&conn)
+            .is_some_and(|c| c.handshake == Handshake::Legacy);
+        trusted_legacy
+            && discover::says_era_changed(error)
+            && self.reprobe_on_fresh_connection(
+                conn,
+                "it refused initialize as an unsupported protocol version",
+            )
+    }
+
+    /// A list request of the first round on a connection that trusted the
+    /// catalogue's modern verdict was refused: a server that speaks only the
+    /// legacy era now refuses every request before `initialize` (Python `mcp`
+    /// 1.x: -32602, the TypeScript SDK v1 over HTTP: 400 "Server not
+    /// initialized"). Probe again on a fresh connection. Returns whether it did.
+    pub(super) fn reprobe_after_list_refusal(&mut self, conn: ConnId, error: &Value) -> bool {
+        let trusted_modern = self
+            .conns
+            .get(&conn)
+            .is_some_and(|c| c.handshake == Handshake::Modern && !c.live);
+        trusted_modern
+            && self.reprobe_on_fresh_connection(
+                conn,
+                &format!(
+                    "it refused a 2026-07-28 request ({})",
+                    jsonrpc::error_message(error)
+                ),
+            )
+    }
+
+    /// Drops `conn` and probes the server's era on a fresh one (the server stays
+    /// CATALOGUING or CONNECTING; waiting calls wait on). Once per verdict: false
+    /// when a probe was asked for already.
+    fn reprobe_on_fresh_connection(&mut self, conn: ConnId, why: &str) -> bool {
         let Some(connection) = self.conns.get(&conn) else {
             return false;
         };
-        if !discover::says_era_changed(error) || connection.handshake != Handshake::Legacy {
-            return false;
-        }
         let name = connection.server.clone();
         let (purpose, interactive) = (connection.purpose, connection.interactive);
         let probed_already = self.servers.get(&name).is_some_and(|s| s.reprobe);
@@ -293,105 +342,106 @@ impl Engine {
         self.log(
             LogLevel::Info,
             Some(&name),
-            "it refused initialize as an unsupported protocol version: asking its era again"
-                .to_string(),
+            format!("{why}: asking its era again"),
         );
         self.drop_connection(conn, "its protocol era changed", true);
         self.open_connection_with(&name, purpose, interactive, Some(Handshake::Probe));
         true
     }
 
-    /// A modern server's `input_required` answer that only asks for roots is
-    /// answered by Lazy MCP itself (the workspace folders, as `roots/list` gets on
-    /// the legacy era): the same request goes again with `inputResponses` and the
-    /// server's `requestState`. Returns the call and outcome to deliver otherwise.
-    pub(super) fn answer_input_requests(
+    /// A call to a server spoken to as modern was refused in a way that says it
+    /// speaks only the legacy era now ([`discover::says_legacy_only`]): the
+    /// connection ends, the server's era is probed on a fresh one, and the
+    /// connection's calls are sent again there (once each). Returns the call
+    /// and outcome to deliver otherwise.
+    pub(super) fn retry_after_era_change(
         &mut self,
         conn: ConnId,
         call: ForwardedCall,
         outcome: Result<Value, Value>,
     ) -> Option<(ForwardedCall, Result<Value, Value>)> {
-        let retry = match &outcome {
-            Ok(result)
-                if self.is_modern(conn)
-                    && discover::asks_for_input(result)
-                    && call.input_rounds < MAX_INPUT_ROUNDS =>
-            {
-                self.roots_retry_params(&call, result)
-            }
-            _ => None,
-        };
-        let Some(params) = retry else {
+        let changed = matches!(&outcome, Err(error) if discover::says_legacy_only(error));
+        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
             return Some((call, outcome));
         };
-        self.cancel_timer(Some(call.timer));
-        let queued = QueuedCall {
+        let live = self.servers.get(&name).is_some_and(|s| {
+            s.conn == Some(conn) && matches!(s.state, ServerState::Connected) && !s.reprobe
+        });
+        if !changed || !live || !self.is_modern(conn) || call.era_retried || call.params.is_none() {
+            return Some((call, outcome));
+        }
+        let why = match &outcome {
+            Err(error) => jsonrpc::error_message(error),
+            Ok(_) => String::new(),
+        };
+        // This call and the others in flight go again once the era is known.
+        let mut again = vec![call];
+        if let Some(connection) = self.conns.get_mut(&conn) {
+            let ids: Vec<u64> = connection
+                .pending
+                .iter()
+                .filter(|(_, p)| {
+                    matches!(p, Pending::Call(c) if !c.era_retried && c.params.is_some() && !c.awaits_retry())
+                })
+                .map(|(id, _)| *id)
+                .collect();
+            for id in ids {
+                if let Some(Pending::Call(call)) = connection.pending.remove(&id) {
+                    again.push(*call);
+                }
+            }
+        }
+        if let Some(server) = self.servers.get_mut(&name) {
+            server.reprobe = true;
+        }
+        self.log(
+            LogLevel::Info,
+            Some(&name),
+            format!(
+                "it refused a 2026-07-28 {} ({why}): asking its era again and sending {} call(s) again",
+                again.first().map(|c| c.method.as_str()).unwrap_or_default(),
+                again.len()
+            ),
+        );
+        for call in &again {
+            self.cancel_timer(Some(call.timer));
+        }
+        self.stop_server(&name, "its protocol era changed");
+        self.transition(&name, super::state::Trigger::Stopped);
+        let waiters = again.into_iter().map(|call| QueuedCall {
             client: call.client,
             client_id: call.client_id,
             method: call.method,
-            params: super::CallParams::Parsed(Some(params)),
-        };
-        self.forward_call_round(conn, queued, call.input_rounds.saturating_add(1));
+            params: CallParams::Parsed(call.params.map(|p| *p)),
+            era_retried: true,
+        });
+        if let Some(server) = self.servers.get_mut(&name) {
+            server.waiters.extend(waiters);
+        }
+        self.ensure_connected(&name, true);
         None
     }
 
-    /// The retry's params when every input request is `roots/list`, else None.
-    fn roots_retry_params(&self, call: &ForwardedCall, result: &Value) -> Option<Value> {
-        let requests = result
-            .get("inputRequests")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        let state = result.get("requestState").cloned();
-        if requests.is_empty() && state.is_none() {
-            return None;
-        }
-        let roots = serde_json::to_value(roots_from_folders(&self.settings.workspace_folders))
-            .unwrap_or(json!([]));
-        let mut responses = serde_json::Map::new();
-        for (key, request) in requests {
-            if request.get("method").and_then(Value::as_str) != Some("roots/list") {
-                return None;
-            }
-            responses.insert(key, json!({ "roots": roots.clone() }));
-        }
-        let mut params = match call.params.as_deref() {
-            Some(Value::Object(params)) => params.clone(),
-            _ => serde_json::Map::new(),
-        };
-        params.remove("inputResponses");
-        params.remove("requestState");
-        if !responses.is_empty() {
-            params.insert("inputResponses".into(), Value::Object(responses));
-        }
-        if let Some(state) = state {
-            params.insert("requestState".into(), state);
-        }
-        Some(Value::Object(params))
-    }
-
-    /// A forwarded call's answer on a modern connection: results asking for more
-    /// input are refused (Lazy MCP declared no such capability), and an
-    /// unsupported-version error means the era changed (re-probe next time).
+    /// A forwarded call's answer on a modern connection: a result asking for more
+    /// input goes to the client that can answer it or is refused
+    /// (`input_required.rs`), and an unsupported-version error means the era
+    /// changed (re-probe next time).
     pub(super) fn modern_call_outcome(
         &mut self,
         conn: ConnId,
-        method: &str,
+        call: &ForwardedCall,
         outcome: Result<Value, Value>,
     ) -> Result<Value, Value> {
         if !self.is_modern(conn) {
             return outcome;
         }
+        let method = call.method.as_str();
         let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
             return outcome;
         };
         match outcome {
             Ok(result) if discover::asks_for_input(&result) => {
-                let message = format!(
-                    "MCP server '{name}' asked for more input to complete {method} (input_required: elicitation or sampling); Lazy MCP answers only roots requests of modern servers and does not forward the others yet"
-                );
-                self.log(LogLevel::Warn, Some(&name), message.clone());
-                Err(json!({"code": jsonrpc::INTERNAL_ERROR, "message": message}))
+                self.input_for_client(&name, call, result)
             }
             Err(error) if discover::says_era_changed(&error) => {
                 if let Some(server) = self.servers.get_mut(&name) {
@@ -463,11 +513,45 @@ impl Engine {
             conn,
             "subscriptions/listen",
             Some(json!({ "notifications": Value::Object(filter) })),
-            Pending::Internal,
+            Pending::Listen,
         );
         if let Some(connection) = self.conns.get_mut(&conn) {
             connection.listen = id;
         }
+    }
+
+    /// The server answered its `subscriptions/listen`: refused (said in the log:
+    /// list changes and resource updates of this server are not heard until it
+    /// connects again) or ended by the server.
+    pub(super) fn on_listen_answer(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        outcome: Result<Value, Value>,
+    ) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        // The answer to a listen Lazy MCP cancelled itself (a new filter) says nothing.
+        if connection.listen != Some(upstream_id) {
+            return;
+        }
+        connection.listen = None;
+        let name = connection.server.clone();
+        let (level, message) = match outcome {
+            Err(error) => (
+                LogLevel::Warn,
+                format!(
+                    "it refused subscriptions/listen ({}): its list changes and resource updates are not heard until it connects again",
+                    jsonrpc::error_message(&error)
+                ),
+            ),
+            Ok(_) => (
+                LogLevel::Info,
+                "it ended subscriptions/listen: its list changes and resource updates are not heard until it connects again".to_string(),
+            ),
+        };
+        self.log(level, Some(&name), message);
     }
 
     /// A client subscribed to or unsubscribed from a resource of a connected

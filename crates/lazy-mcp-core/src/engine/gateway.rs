@@ -77,8 +77,13 @@ impl Engine {
         endpoint: &Endpoint,
         id: Value,
         method: &str,
-        params: Option<Value>,
+        mut params: Option<Value>,
     ) {
+        // A modern client answering a request for input (multi round-trip).
+        self.restore_input_state(&mut params);
+        if self.take_bridged_retry(client, &id, method, params.as_ref()) {
+            return;
+        }
         if !self.is_exposed_endpoint(endpoint) {
             let Endpoint::Server { name } = endpoint else {
                 return;
@@ -173,6 +178,7 @@ impl Engine {
                             client_id: id,
                             method: method.to_string(),
                             params: CallParams::Parsed(params),
+                            era_retried: false,
                         },
                     ),
                     None => self.reply_error(
@@ -322,6 +328,7 @@ impl Engine {
                     client_id: id,
                     method: method.to_string(),
                     params,
+                    era_retried: false,
                 },
             ),
             Err(why) => self.reply_error(client, id, jsonrpc::INVALID_PARAMS, &why),
@@ -574,7 +581,8 @@ impl Engine {
                 c.pending
                     .iter()
                     .filter_map(move |(upstream_id, p)| match p {
-                        Pending::Call(call) if call.client == client => {
+                        // A call waiting for a retry belongs to no client until it comes.
+                        Pending::Call(call) if call.client == client && !call.awaits_retry() => {
                             Some((*conn, *upstream_id, call.timer))
                         }
                         _ => None,
@@ -633,6 +641,11 @@ impl Engine {
             return;
         };
         let name = connection.server.clone();
+        if call.awaits_retry() {
+            self.timers.remove(&call.timer);
+            self.abandon_waiting_call(conn, upstream_id, *call);
+            return;
+        }
         self.timers.remove(&call.timer);
         let timeout = self.request_timeout_ms(&name);
         let which = if self

@@ -62,6 +62,11 @@ impl Engine {
         };
         let name = connection.server.clone();
         let purpose = connection.purpose;
+        if let Err(error) = &outcome {
+            if self.reprobe_after_list_refusal(conn, error) {
+                return;
+            }
+        }
         let finished: Option<Vec<Value>> = match outcome {
             Ok(result) => {
                 if let Some(connection) = self.conns.get_mut(&conn) {

@@ -47,6 +47,8 @@ mod era;
 pub mod events;
 mod exposure;
 mod gateway;
+mod input_bridge;
+mod input_required;
 mod listing;
 mod modern_clients;
 mod raw_forwarding;
@@ -130,10 +132,12 @@ struct Server {
     /// Ask the server's era again at its next connection (refresh, or an answer
     /// saying the era changed) instead of trusting the catalogue's verdict.
     reprobe: bool,
-    /// The era probe got no answer in this run (it timed out, or the process
-    /// ended on it): later attempts (retries) go straight to `initialize`, so a
-    /// broken server is not spawned twice per attempt. A refresh or a config
-    /// change (a new runtime) probes again.
+    /// The era probe of a stdio server got no answer in this run (it timed out,
+    /// or the process ended on it): later attempts (retries) go straight to
+    /// `initialize`, so a broken server is not spawned twice per attempt. A
+    /// refresh or a config change (a new runtime) probes again. Never set for
+    /// HTTP: a probe costs no process there, and an HTTP server that was not
+    /// reachable yet must still be probed once it is.
     probe_unanswered: bool,
     /// `resources/subscribe` by URI: which clients want `resources/updated`.
     /// Re-sent after a reconnect; a server with subscriptions is never idle.
@@ -160,6 +164,8 @@ struct QueuedCall {
     client_id: Value,
     method: String,
     params: CallParams,
+    /// Sent again after its server's era changed under it (once only, `era.rs`).
+    era_retried: bool,
 }
 
 /// A call's params: read (when the engine had to look inside or rewrite them), or
@@ -249,9 +255,13 @@ enum Pending {
         items: Vec<Value>,
         pages: u32,
     },
-    Call(ForwardedCall),
+    /// Boxed: a call carries much more than the other variants.
+    Call(Box<ForwardedCall>),
     /// A request of the engine's own whose answer does not matter (re-subscribe).
     Internal,
+    /// The `subscriptions/listen` of a modern server (`era.rs`): answered only
+    /// when the server refuses or ends it.
+    Listen,
 }
 
 #[derive(Debug)]
@@ -269,8 +279,12 @@ struct ForwardedCall {
     /// named when the call waits for a sign-in. (A thin box: every pending call carries it.)
     #[allow(clippy::box_collection)]
     raw_tool: Option<Box<String>>,
-    /// Input rounds answered so far (bounded, see `era.rs`).
+    /// Input rounds answered so far (bounded, see `input_required.rs`).
     input_rounds: u32,
+    /// A legacy server asked this modern client's call for input (`input_bridge.rs`).
+    bridge: Option<Box<input_bridge::Bridge>>,
+    /// See [`QueuedCall::era_retried`].
+    era_retried: bool,
 }
 
 impl ForwardedCall {

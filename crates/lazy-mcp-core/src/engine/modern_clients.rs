@@ -21,9 +21,8 @@ use std::collections::BTreeMap;
 /// A client's modern requests: those not answered yet, and the one being read now.
 #[derive(Debug, Default)]
 pub(super) struct ModernRequests {
-    /// Ids (as JSON text) of modern requests still to be answered, and whether
-    /// the answer gets cache hints (`resources/read`: lists have them already).
-    pending: BTreeMap<String, bool>,
+    /// Modern requests still to be answered, by id (as JSON text).
+    pending: BTreeMap<String, PendingModern>,
     /// The request being handled is modern.
     active: bool,
     /// The client has sent a modern request: change notifications reach it
@@ -44,6 +43,20 @@ impl ModernRequests {
         self.seen
     }
 }
+
+/// A modern request not answered yet.
+#[derive(Debug, Default)]
+struct PendingModern {
+    /// The answer gets cache hints (`resources/read`: lists have them already).
+    cache_hints: bool,
+    /// The client's `elicitation`/`sampling` capabilities from its envelope: a
+    /// modern server may ask for that input (`input_required`) and the client
+    /// answers it by sending the request again (multi round-trip).
+    input_capabilities: serde_json::Map<String, Value>,
+}
+
+/// Capabilities a modern client answers for itself on a retried request.
+const INPUT_CAPABILITIES: [&str; 2] = ["elicitation", "sampling"];
 
 /// At most this many modern client identities hold loaded tools: each new
 /// `clientInfo` costs memory, and nothing tells the gateway a modern client has
@@ -80,11 +93,21 @@ impl Engine {
             return true;
         };
         strip_envelope(params);
+        let input_capabilities = INPUT_CAPABILITIES
+            .iter()
+            .filter_map(|key| {
+                let capability = envelope.capabilities.get(*key)?;
+                Some((key.to_string(), capability.clone()))
+            })
+            .collect();
         if let Some(session) = self.clients.get_mut(client) {
-            session
-                .modern
-                .pending
-                .insert(id.to_string(), method == "resources/read");
+            session.modern.pending.insert(
+                id.to_string(),
+                PendingModern {
+                    cache_hints: method == "resources/read",
+                    input_capabilities,
+                },
+            );
             session.modern.active = true;
             session.modern.seen = true;
             session.modern.identity = envelope.client_identity.clone();
@@ -146,6 +169,23 @@ impl Engine {
             .is_some_and(|s| s.modern.pending.contains_key(&id.to_string()))
     }
 
+    /// The input capabilities (`elicitation`, `sampling`) a modern request's client
+    /// declared, when it declared any: a modern server answering the forwarded
+    /// request may ask that client for input.
+    pub(super) fn modern_input_capabilities(
+        &self,
+        client: &str,
+        id: &Value,
+    ) -> Option<&serde_json::Map<String, Value>> {
+        let pending = self
+            .clients
+            .get(client)?
+            .modern
+            .pending
+            .get(&id.to_string())?;
+        (!pending.input_capabilities.is_empty()).then_some(&pending.input_capabilities)
+    }
+
     /// Stamps the answer to a modern request (`resultType`). True when it is one.
     pub(super) fn stamp_modern_reply(&mut self, client: &str, message: &mut Value) -> bool {
         if message.get("method").is_some() {
@@ -158,7 +198,7 @@ impl Engine {
         let Some(session) = self.clients.get_mut(client) else {
             return false;
         };
-        let Some(cache_hints) = session.modern.pending.remove(&key) else {
+        let Some(PendingModern { cache_hints, .. }) = session.modern.pending.remove(&key) else {
             return false;
         };
         modern_request::stamp_complete(message);

@@ -87,6 +87,7 @@ impl Engine {
                     progress_token,
                     tool: tool.into(),
                 },
+                era_retried: false,
             },
         );
         true
@@ -125,14 +126,16 @@ impl Engine {
         let Some(connection) = self.conns.get_mut(&conn) else {
             return false;
         };
-        if !matches!(connection.pending.get(&id), Some(Pending::Call(_))) {
+        // A call bridged to a modern client's input answers (`input_bridge.rs`): full reading.
+        if !matches!(connection.pending.get(&id), Some(Pending::Call(call)) if call.bridge.is_none())
+        {
             return false;
         }
         let Some(Pending::Call(call)) = connection.pending.remove(&id) else {
             return false;
         };
         self.note_answered(conn, id);
-        self.finish_call(conn, call, |client_id| splice_response(client_id, outcome));
+        self.finish_call(conn, *call, |client_id| splice_response(client_id, outcome));
         true
     }
 

@@ -55,7 +55,7 @@ impl Engine {
             SEARCH_TOOLS => self.search_tools(client, id, &arguments),
             LOAD_TOOLS => self.load_tools(client, id, &strings(arguments.get("names")), true),
             UNLOAD_TOOLS => self.load_tools(client, id, &strings(arguments.get("names")), false),
-            CALL_TOOL => self.call_tool(client, id, &arguments, params.get("_meta")),
+            CALL_TOOL => self.call_tool(client, id, &arguments, params),
             _ => return false,
         }
         true
@@ -193,7 +193,10 @@ impl Engine {
         }
     }
 
-    fn call_tool(&mut self, client: &str, id: &Value, arguments: &Value, meta: Option<&Value>) {
+    /// `params`: the meta-tool call's own, whose `_meta` and multi-round-trip
+    /// answers (`inputResponses`, `requestState`: a modern client answering the
+    /// tool's request for input) go with the real call.
+    fn call_tool(&mut self, client: &str, id: &Value, arguments: &Value, params: &Value) {
         let name = arguments.get("name").and_then(Value::as_str).unwrap_or("");
         let (server, tool) = match self.resolve_tool(name) {
             Ok(pair) => pair,
@@ -206,10 +209,15 @@ impl Engine {
         if let Some(why) = self.invalid_arguments(&server, &tool, &tool_arguments) {
             return self.reply_tool(client, id, why, true);
         }
-        let mut params = json!({"name": tool, "arguments": tool_arguments});
-        if let (Some(meta), Some(object)) = (meta, params.as_object_mut()) {
-            object.insert("_meta".into(), meta.clone());
+        let mut call = json!({"name": tool, "arguments": tool_arguments});
+        if let Some(object) = call.as_object_mut() {
+            for key in ["_meta", "inputResponses", "requestState"] {
+                if let Some(value) = params.get(key) {
+                    object.insert(key.into(), value.clone());
+                }
+            }
         }
+        let params = call;
         self.route_call(
             &server,
             QueuedCall {
@@ -217,6 +225,7 @@ impl Engine {
                 client_id: id.clone(),
                 method: "tools/call".into(),
                 params: CallParams::Parsed(Some(params)),
+                era_retried: false,
             },
         );
     }

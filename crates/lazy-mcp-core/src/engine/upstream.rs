@@ -114,14 +114,21 @@ impl Engine {
             Pending::Initialize => self.on_initialize_result(conn, outcome),
             Pending::Discover => self.on_discover_result(conn, outcome),
             Pending::Internal => {}
+            Pending::Listen => self.on_listen_answer(conn, id, outcome),
             Pending::List { kind, items, pages } => {
                 self.on_list_response(conn, kind, items, pages, outcome)
             }
             Pending::Call(call) => {
+                let Some((call, outcome)) = self.hold_for_retry(conn, id, *call, outcome) else {
+                    return; // its client is being asked for input: kept for the retry
+                };
                 let Some((call, outcome)) = self.answer_input_requests(conn, call, outcome) else {
                     return; // asked again, with the answers
                 };
-                let outcome = self.modern_call_outcome(conn, &call.method, outcome);
+                let Some((call, outcome)) = self.retry_after_era_change(conn, call, outcome) else {
+                    return; // sent again once the server's era is known
+                };
+                let outcome = self.modern_call_outcome(conn, &call, outcome);
                 self.finish_call(conn, call, |client_id| {
                     let id = client_id.clone();
                     Message::Response { id, outcome }.into_value().to_string()
@@ -157,8 +164,17 @@ impl Engine {
                     "elicitation/create" => Some("elicitation"),
                     _ => None,
                 };
-                let client =
-                    capability.and_then(|capability| self.client_for(conn, name, capability));
+                // A modern client's call: the era's input_required instead.
+                let in_flight = capability.and_then(|c| self.in_flight_client_for(conn, c));
+                if capability.is_some()
+                    && in_flight.is_none()
+                    && self.bridge_server_request(conn, &id, method, params.as_ref())
+                {
+                    return;
+                }
+                let client = capability.and_then(|capability| {
+                    in_flight.or_else(|| self.attached_client_for(name, capability))
+                });
                 match (capability, client) {
                     (Some(_), Some(client)) => {
                         let gateway_id = format!("lazy-mcp-{}", self.next_outbound);
@@ -199,21 +215,30 @@ impl Engine {
         }
     }
 
-    /// A client able to answer a server-to-client request: preferably one with a
-    /// call in flight on this connection, else any attached client declaring it.
-    fn client_for(&self, conn: ConnId, name: &str, capability: &str) -> Option<String> {
-        let capable = |client: &String| {
-            self.clients
-                .get(client)
-                .is_some_and(|s| s.capabilities.get(capability).is_some())
-        };
-        let in_flight = self.conns.get(&conn).and_then(|c| {
+    /// A (legacy) client able to answer a server-to-client request with a call in
+    /// flight on this connection: the request is most likely part of that call.
+    fn in_flight_client_for(&self, conn: ConnId, capability: &str) -> Option<String> {
+        self.conns.get(&conn).and_then(|c| {
             c.pending.values().find_map(|p| match p {
-                Pending::Call(call) if capable(&call.client) => Some(call.client.clone()),
+                Pending::Call(call) if self.declares(&call.client, capability) => {
+                    Some(call.client.clone())
+                }
                 _ => None,
             })
-        });
-        in_flight.or_else(|| self.clients_of(name).into_iter().find(|c| capable(c)))
+        })
+    }
+
+    /// Else any attached client declaring the capability.
+    fn attached_client_for(&self, name: &str, capability: &str) -> Option<String> {
+        self.clients_of(name)
+            .into_iter()
+            .find(|c| self.declares(c, capability))
+    }
+
+    fn declares(&self, client: &str, capability: &str) -> bool {
+        self.clients
+            .get(client)
+            .is_some_and(|s| s.capabilities.get(capability).is_some())
     }
 
     fn on_upstream_notification(
@@ -269,6 +294,8 @@ impl Engine {
                 self.start_listing(conn, ListKind::from_list_changed(method));
             }
             "notifications/message" | "notifications/resources/updated" => {
+                // A modern server tags it with Lazy MCP's own listen: not the client's.
+                let params = untagged(params);
                 if method == "notifications/message" {
                     let text = params
                         .as_ref()
@@ -312,4 +339,23 @@ impl Engine {
             _ => {}
         }
     }
+}
+
+/// `params` without the `subscriptionId` of the upstream listen that carried it
+/// (and without `_meta` when nothing else is in it).
+fn untagged(mut params: Option<Value>) -> Option<Value> {
+    let Some(object) = params.as_mut().and_then(Value::as_object_mut) else {
+        return params;
+    };
+    let emptied = match object.get_mut("_meta").and_then(Value::as_object_mut) {
+        Some(meta) => {
+            meta.remove(super::client_listens::SUBSCRIPTION_ID_KEY);
+            meta.is_empty()
+        }
+        None => false,
+    };
+    if emptied {
+        object.remove("_meta");
+    }
+    params
 }

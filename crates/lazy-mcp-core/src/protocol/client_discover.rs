@@ -46,7 +46,8 @@ impl Era {
 /// The `_meta` envelope every modern request carries. Lazy MCP declares `roots`
 /// only: it answers a server's `roots/list` input request itself (the workspace
 /// folders); other requests for input (`input_required`) are refused with a clear
-/// error rather than half-answered (see `docs/protocol-eras.md`).
+/// error rather than half-answered, unless the call came from a modern client that
+/// declared them ([`envelope_with_input`]; see `docs/protocol-eras.md`).
 pub fn envelope(client_name: &str, client_version: &str) -> Map<String, Value> {
     let mut meta = Map::new();
     meta.insert(PROTOCOL_VERSION_KEY.into(), Value::from(MODERN));
@@ -55,6 +56,23 @@ pub fn envelope(client_name: &str, client_version: &str) -> Map<String, Value> {
         json!({"name": client_name, "version": client_version}),
     );
     meta.insert(CLIENT_CAPABILITIES_KEY.into(), json!({"roots": {}}));
+    meta
+}
+
+/// [`envelope`] declaring also the input capabilities (`elicitation`, `sampling`)
+/// of the modern client whose request is forwarded: that client answers a
+/// server's `input_required` for them by retrying (the result reaches it as is).
+pub fn envelope_with_input(
+    client_name: &str,
+    client_version: &str,
+    input: &Map<String, Value>,
+) -> Map<String, Value> {
+    let mut meta = envelope(client_name, client_version);
+    if let Some(Value::Object(capabilities)) = meta.get_mut(CLIENT_CAPABILITIES_KEY) {
+        for (key, value) in input {
+            capabilities.insert(key.clone(), value.clone());
+        }
+    }
     meta
 }
 
@@ -164,6 +182,29 @@ pub fn asks_for_input(result: &Value) -> bool {
 /// (re-probe it): the spec's unsupported-version error.
 pub fn says_era_changed(error: &Value) -> bool {
     error.get("code").and_then(Value::as_i64) == Some(UNSUPPORTED_PROTOCOL_VERSION)
+}
+
+/// Whether an error answer to a modern request says the server speaks only the
+/// legacy era now: the spec's unsupported-version error, or a legacy server's
+/// refusal of requests before `initialize` (the TypeScript SDK v1 over HTTP: 400
+/// "Server not initialized", "Mcp-Session-Id header is required" or
+/// "Unsupported protocol version", which the host passes on in the message).
+pub fn says_legacy_only(error: &Value) -> bool {
+    if says_era_changed(error) {
+        return true;
+    }
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    [
+        "not initialized",
+        "mcp-session-id header is required",
+        "unsupported protocol version",
+    ]
+    .iter()
+    .any(|sign| message.contains(sign))
 }
 
 /// The HTTP headers a modern request POST must carry (SEP-2243): the protocol

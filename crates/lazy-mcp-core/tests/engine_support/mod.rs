@@ -39,6 +39,10 @@ pub enum Behavior {
     SpawnFails,
     /// An HTTP server answering 401.
     Unauthorized,
+    /// An HTTP server nothing listens for (yet): the connection opens (the
+    /// host's HTTP transport connects lazily) and its first message ends it,
+    /// as the host reports ECONNREFUSED.
+    Unreachable,
 }
 
 /// How a fake server treats the MCP 2026-07-28 era (`server/discover`).
@@ -56,6 +60,16 @@ pub enum EraBehavior {
     HangOnDiscover,
     /// Answers `server/discover` with an invalid-request error.
     ErrorOnDiscover,
+    /// Legacy only and strict about `initialize`: every 2026-07-28 request gets
+    /// this error (Python `mcp` 1.x: -32602; the TypeScript SDK v1 over HTTP: 400
+    /// "Server not initialized", as the host passes it on).
+    LegacyStrict { refusal: Value },
+    /// Both eras, as the official TypeScript SDK v2 with `legacy: "stateless"`:
+    /// a request with the 2026-07-28 envelope is served as [`EraBehavior::Modern`],
+    /// one without it (after `initialize`) as legacy. A legacy `tools/call` that
+    /// would ask for input cannot (stateless legacy serving keeps no client
+    /// capabilities and cannot send requests): the tool answers with an error.
+    Dual { ttl_ms: u64 },
 }
 
 #[derive(Debug, Clone)]
@@ -79,6 +93,12 @@ pub struct FakeServer {
     pub grow_on_first_list: Option<Value>,
     /// Asks the client for `roots/list` as soon as it is initialized (server-filesystem).
     pub asks_roots: bool,
+    /// A legacy server that sends this request (`elicitation/create`,
+    /// `sampling/createMessage`) to its client during each `tools/call`, and
+    /// answers the call with the client's answer once it has it.
+    pub asks_client: Option<String>,
+    /// `tools/call` is answered with this error.
+    pub call_error: Option<Value>,
 }
 
 impl FakeServer {
@@ -98,6 +118,8 @@ impl FakeServer {
             missing_methods: vec![],
             grow_on_first_list: None,
             asks_roots: false,
+            asks_client: None,
+            call_error: None,
         }
     }
 }
@@ -306,6 +328,17 @@ impl Sim {
                     return;
                 };
                 let message: Value = serde_json::from_str(&message).unwrap();
+                let unreachable = self.fakes.get(&server).map(|f| &f.behavior);
+                if unreachable == Some(&Behavior::Unreachable) {
+                    self.live.remove(&conn);
+                    self.queue.push_back(Event::ConnectionClosed {
+                        conn,
+                        reason: "cannot connect to http://127.0.0.1:1/mcp: ECONNREFUSED".into(),
+                        exit_code: None,
+                        stderr_tail: None,
+                    });
+                    return;
+                }
                 if self.oauth_holds(conn, &server, &message) {
                     return;
                 }
@@ -379,11 +412,41 @@ impl Sim {
     }
 
     pub(crate) fn answer(&mut self, conn: ConnId, server: &str, message: &Value) {
-        let Some(fake) = self.fakes.get(server).cloned() else {
+        let Some(mut fake) = self.fakes.get(server).cloned() else {
             return;
         };
+        if let EraBehavior::Dual { ttl_ms } = fake.era {
+            let enveloped = message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"]
+                == "2026-07-28";
+            fake.era = if enveloped {
+                EraBehavior::Modern { ttl_ms }
+            } else {
+                EraBehavior::Legacy
+            };
+            if !enveloped && fake.asks_input && message["method"] == "tools/call" {
+                let text = "Cannot request input (elicitation/create): the client on this 2025-era connection did not declare the required capability";
+                let result = json!({"content": [{"type": "text", "text": text}], "isError": true});
+                self.respond(
+                    conn,
+                    json!({"jsonrpc": "2.0", "id": message["id"], "result": result}),
+                );
+                return;
+            }
+        }
         let Some(method) = message.get("method").and_then(Value::as_str) else {
-            return; // a response to one of our requests
+            // A response to one of our requests: the answer a call waits for.
+            let asked = message["id"]
+                .as_str()
+                .and_then(|id| id.strip_prefix("ask-"));
+            if let Some(call_id) = asked {
+                let answer = match (&message["result"], &message["error"]) {
+                    (result, Value::Null) => format!("answered {result}"),
+                    (_, error) => format!("refused: {}", error["message"].as_str().unwrap_or("")),
+                };
+                let call_id: Value = serde_json::from_str(call_id).unwrap();
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": call_id, "result": {"content": [{"type": "text", "text": answer}]}}));
+            }
+            return;
         };
         if method == "notifications/initialized" && fake.asks_roots {
             self.respond(
@@ -437,6 +500,12 @@ impl Sim {
                 self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": result}));
                 return;
             }
+            (EraBehavior::LegacyStrict { refusal }, _)
+                if params["_meta"]["io.modelcontextprotocol/protocolVersion"] == "2026-07-28" =>
+            {
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "error": refusal}));
+                return;
+            }
             (EraBehavior::ExitOnDiscover, "server/discover") => {
                 self.crash(conn, "Error: received a request before initialize");
                 return;
@@ -444,6 +513,24 @@ impl Sim {
             (EraBehavior::HangOnDiscover, "server/discover") => return,
             (EraBehavior::ErrorOnDiscover, "server/discover") => {
                 self.respond(conn, error(-32600, "Invalid request: not initialized"));
+                return;
+            }
+            (EraBehavior::Modern { .. }, "tools/call")
+                if fake.asks_input && params.get("inputResponses").is_some() =>
+            {
+                let text = format!(
+                    "answers {} state {}",
+                    params["inputResponses"], params["requestState"]
+                );
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": text}]}}));
+                return;
+            }
+            (EraBehavior::Modern { .. }, "tools/call") if fake.asks_input && fake.asks_roots => {
+                let result = json!({"resultType": "input_required", "inputRequests": {
+                    "r": {"method": "roots/list"},
+                    "q": {"method": "elicitation/create", "params": {"message": "Which?", "requestedSchema": {"type": "object", "properties": {}}}}
+                }, "requestState": "state-1"});
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": id, "result": result}));
                 return;
             }
             (EraBehavior::Modern { .. }, "tools/call")
@@ -509,6 +596,19 @@ impl Sim {
             "prompts/list" => page(&fake.prompts, "prompts"),
             "resources/list" => page(&fake.resources, "resources"),
             "resources/templates/list" => page(&fake.templates, "resourceTemplates"),
+            "tools/call" if fake.call_error.is_some() => {
+                self.respond(
+                    conn,
+                    json!({"jsonrpc": "2.0", "id": id, "error": fake.call_error}),
+                );
+                return;
+            }
+            "tools/call" if fake.asks_client.is_some() => {
+                let asked = fake.asks_client.clone().unwrap();
+                let params = json!({"message": "Sure?", "requestedSchema": {"type": "object", "properties": {}}});
+                self.respond(conn, json!({"jsonrpc": "2.0", "id": format!("ask-{id}"), "method": asked, "params": params}));
+                return;
+            }
             "tools/call" => match fake.behavior {
                 Behavior::CrashOnCall => {
                     self.crash(conn, "panic: tool crashed");
