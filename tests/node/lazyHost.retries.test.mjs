@@ -26,7 +26,10 @@ fs.writeFileSync(
   JSON.stringify({
     mcpServers: {
       ghost: { command: path.join(root, 'no-such-server') },
-      hangs: { command: process.execPath, args: [launcher, spawnLog, process.execPath, faulty, 'hang-init'], timeout: 400 },
+      // 1.5 s: long enough for the era probe's answer (method not found) to arrive even on a
+      // loaded machine, so the first attempt stays one process; under 400 ms the probe sometimes
+      // timed out first and the fallback initialize took a second process (4 spawns, not 3).
+      hangs: { command: process.execPath, args: [launcher, spawnLog, process.execPath, faulty, 'hang-init'], timeout: 1500 },
     },
   }),
 );
