@@ -128,10 +128,11 @@ export class HttpGateway {
           : ex.pending.has(how.id)
         : (how.progressToken != null && ex.progressTokens.has(how.progressToken)) || (how.request != null && ex.pending.has(how.request));
       if (!mine) continue;
-      this.writeTo(ex, message);
       if (anonymous) ex.anonymous -= 1;
       else if (how.reply && how.id !== null) ex.pending.delete(how.id);
-      if (how.reply && settled(ex) && ex.buffered === undefined) this.finish(session, ex);
+      // The last answer ends the stream in the same write.
+      if (how.reply && settled(ex) && ex.buffered === undefined) this.finish(session, ex, message);
+      else this.writeTo(ex, message);
       return;
     }
     // Unrelated to an open request: the GET stream, else any open exchange, else the backlog.
@@ -287,9 +288,14 @@ export class HttpGateway {
       return;
     }
     session.getStream?.end();
-    const stream = new SseStream(res, {}, () => {
-      if (session.getStream === stream) session.getStream = undefined;
-    });
+    const stream = new SseStream(
+      res,
+      {},
+      () => {
+        if (session.getStream === stream) session.getStream = undefined;
+      },
+      true,
+    );
     session.getStream = stream;
     for (const m of session.backlog.splice(0)) stream.send(m);
   }
@@ -407,9 +413,10 @@ export class HttpGateway {
     else ex.stream?.send(message);
   }
 
-  private finish(session: SessionState, ex: PostExchange): void {
+  /** The exchange is answered: its stream ends, with `last` as its final event. */
+  private finish(session: SessionState, ex: PostExchange, last?: string): void {
     session.exchanges.delete(ex);
-    ex.stream?.end();
+    ex.stream?.end(last);
     if (session.oneShot && this.sessions.get(session.id) === session) this.dropSession(session);
   }
 
