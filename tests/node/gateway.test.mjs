@@ -13,7 +13,7 @@ import { builtCoreModule, loadHostModule } from './helpers/bundle.mjs';
 
 const { HttpGateway } = await loadHostModule('host/gateway/httpGateway');
 // The real core reads bodies (as in LazyHost); the handler below stands in for the engine.
-const { clientBody } = createRequire(import.meta.url)(builtCoreModule);
+const { clientBodyBytes } = createRequire(import.meta.url)(builtCoreModule);
 
 const token = 'test-secret-token';
 const logs = [];
@@ -23,7 +23,7 @@ const pendingRoots = new Map();
 
 const handler = {
   hasEndpoint: (endpoint) => endpoint === '' || endpoint === 'memory',
-  readBody: (body, headers) => JSON.parse(clientBody(body, JSON.stringify(headers ?? {}))),
+  readBody: (body, headers) => JSON.parse(clientBodyBytes(body, JSON.stringify(headers ?? {}))),
   onSessionClosed: (s) => closedSessions.push(s.id),
   onClientMessage(session, raw) {
     const msg = JSON.parse(raw);

@@ -37,8 +37,11 @@ export interface ConnectionEvents {
    * event arrived. `send()` before this is fine: messages are queued or buffered.
    */
   onOpened(info: { pid?: number }): void;
-  /** One JSON-RPC message (a single object, or a batch array) as text. */
-  onMessage(json: string): void;
+  /**
+   * One JSON-RPC message (a single object, or a batch array): text, or its UTF-8
+   * bytes (stdio: the line as read, never decoded here; the core reads it).
+   */
+  onMessage(json: string | Uint8Array): void;
   /** Called exactly once per connection, including after `close()`. No event follows it. */
   onClosed(info: ClosedInfo): void;
   /** stdio: one stderr line (without the newline). */

@@ -17,12 +17,13 @@ export interface GatewaySession {
 export interface GatewayHandler {
   hasEndpoint(endpoint: string): boolean;
   /**
-   * A POST body split into messages with their routing, read by the core (depth
-   * checked first): the gateway never parses or re-serializes a client's JSON.
+   * A POST body (its bytes, never decoded here) split into messages with their
+   * routing, read by the core (depth checked first): the gateway never parses or
+   * re-serializes a client's JSON.
    */
-  readBody(body: string, headers: RequestHeaders): ClientBody;
-  /** One JSON-RPC message from a client; answers come back through `deliver`. */
-  onClientMessage(session: GatewaySession, message: string): void;
+  readBody(body: Uint8Array, headers: RequestHeaders): ClientBody;
+  /** One JSON-RPC message from a client (text, or the body's bytes); answers come back through `deliver`. */
+  onClientMessage(session: GatewaySession, message: string | Uint8Array): void;
   onSessionClosed(session: GatewaySession): void;
 }
 
@@ -317,14 +318,15 @@ export class HttpGateway {
     req.on('end', () => {
       if (res.writableEnded || res.headersSent) return;
       const headers: RequestHeaders = { protocolVersion: headerText(req, 'mcp-protocol-version'), method: headerText(req, 'mcp-method'), name: headerText(req, 'mcp-name') };
-      this.guarded(res, undefined, () => this.onBody(res, endpoint, existing, Buffer.concat(chunks).toString('utf8'), headers));
+      this.guarded(res, undefined, () => this.onBody(res, endpoint, existing, Buffer.concat(chunks, size), headers));
     });
   }
 
-  private onBody(res: http.ServerResponse, endpoint: string, existing: SessionState | undefined, text: string, headers: RequestHeaders): void {
-    const body = this.handler.readBody(text, headers);
+  private onBody(res: http.ServerResponse, endpoint: string, existing: SessionState | undefined, bytes: Buffer, headers: RequestHeaders): void {
+    const body = this.handler.readBody(bytes, headers);
     const messages = body.messages;
-    const texts = messages.map((m) => m.text ?? text);
+    // A single message goes on as the body's bytes; batch members as the core's text of each.
+    const texts = messages.map((m) => m.text ?? bytes);
     const refused = body.batch ? undefined : messages[0]?.error;
     if (refused?.status !== undefined) {
       // The core answered it with an HTTP status (a modern-era request's envelope or headers).
