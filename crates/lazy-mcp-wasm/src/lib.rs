@@ -156,6 +156,19 @@ impl Engine {
         lazy_mcp_core::engine::effects::split_payloads(effects)
     }
 
+    /// The persisted catalogue (`catalogueLoaded`) as UTF-8 bytes of its own: the blob
+    /// is JSON, so escaping it inside the event's JSON doubled its quotes and made
+    /// the core unescape it again. Returns what `handleSplit` returns.
+    #[wasm_bindgen(js_name = catalogueLoaded)]
+    pub fn catalogue_loaded(&mut self, now_ms: f64, blob: &[u8]) -> Vec<String> {
+        let blob = text_of(blob).into_owned();
+        let effects = self.inner.handle(
+            now_ms as u64,
+            lazy_mcp_core::engine::Event::CatalogueLoaded { blob },
+        );
+        lazy_mcp_core::engine::effects::split_payloads(effects)
+    }
+
     pub fn snapshot(&self) -> String {
         self.inner.snapshot_json()
     }

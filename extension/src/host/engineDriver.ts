@@ -36,6 +36,8 @@ export interface EngineHandle {
   /** `endpoint`: the server name, undefined for the aggregate endpoint; `message` as UTF-8. */
   clientMessage(nowMs: number, client: string, endpoint: string | undefined, message: Uint8Array): string[];
   messageReceived(nowMs: number, conn: number, message: Uint8Array): string[];
+  /** The persisted catalogue blob as UTF-8 (not escaped inside an event's JSON). */
+  catalogueLoaded(nowMs: number, blob: Uint8Array): string[];
   snapshot(): string;
   report(contextJson: string): string;
   /** `text` about `server` with its secret values masked (the core knows them). */
@@ -198,6 +200,8 @@ export class EngineDriver {
         const endpoint = event.endpoint.kind === 'server' ? event.endpoint.name : undefined;
         return this.engine.clientMessage(now, event.client, endpoint, utf8(event.message));
       }
+      case 'catalogueLoaded':
+        return this.engine.catalogueLoaded(now, utf8(event.blob));
       default:
         return this.engine.handleSplit(now, JSON.stringify(event));
     }
