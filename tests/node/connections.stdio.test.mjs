@@ -101,6 +101,9 @@ describe('stdio: environment and working directory', { timeout: 30000 }, () => {
     d.conn.send(JSON.stringify({ jsonrpc: '2.0', id: 'pretty', method: 'report', params: { a: [1, 2] } }, null, 2));
     const res = await d.next((m) => m.id === 'pretty', 5000, 'the response');
     assert.ok(res.result.cwd);
+    // Bare carriage returns as whitespace (old Mac line ends) too.
+    d.conn.send('{\r"jsonrpc":"2.0",\r"id":"cr",\r"method":"report"}');
+    assert.ok((await d.next((m) => m.id === 'cr', 5000, 'the CR response')).result.cwd);
     await d.conn.close();
   });
 
