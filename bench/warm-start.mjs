@@ -13,6 +13,7 @@ import { bundleHost, makeWorkspace, newHost, statesOf, waitForAll } from './lib/
 import { rawSession } from './lib/rawHttpClient.mjs';
 import { repoRoot } from './lib/servers.mjs';
 import { median } from './lib/stats.mjs';
+import { summarizeProfiles } from './lib/cpuProfile.mjs';
 
 const [n = 100, runs = 10] = process.argv.slice(2).map(Number);
 const profDir = process.env.BENCH_CPU_PROF_DIR;
@@ -109,4 +110,17 @@ const out = { date: new Date().toISOString(), node: process.version, n, runs, me
 fs.writeFileSync(path.join(repoRoot, 'bench', 'results', 'warm-start.json'), JSON.stringify(out, null, 2) + '\n');
 console.log(`engine time per event (medians): ${Object.keys(out.median).filter((k) => k.startsWith('engine.') || k === 'storeReadMs').map((k) => `${k} ${out.median[k].toFixed(1)} ms`).join(', ')}`);
 console.log(`warm start of ${n} servers, median of ${runs}: construct ${med('constructMs').toFixed(1)} ms, start ${med('startMs').toFixed(1)} ms, to all CATALOGUED ${med('cataloguedMs').toFixed(1)} ms — host ${med('hostMs').toFixed(1)} ms (CPU ${med('cpuMs').toFixed(1)} ms); then tools/list (bare HTTP) ${med('listMs').toFixed(1)} ms, ${rows[0].tools} tools`);
+if (profDir) {
+  // Every run but the first (its JIT is cold for the host's JavaScript too).
+  const files = rows.slice(1).map((_, r) => path.join(profDir, `warm-start-${n}-run${r + 1}.cpuprofile`));
+  const { busyMs, self, inclusive } = summarizeProfiles(files);
+  // The harness and the profiler's own work (stopping it serializes the profile) left out.
+  const skip = /^(\(root\)|\(program\)|processTicksAndRejections|runMicrotasks|\(anonymous\) (warm-start\.mjs|util:)|dispatch|post node:inspector|fn util:)/;
+  const profilerMs = inclusive.find(([k]) => k === 'dispatch')?.[1] ?? 0;
+  console.log(`\nCPU profile of runs 2-${runs} (mean per run): ${(busyMs - profilerMs).toFixed(1)} ms busy (without ${profilerMs.toFixed(1)} ms of the profiler's own)`);
+  console.log('\n| inclusive | ms |\n|---|--:|');
+  for (const [k, ms] of inclusive.filter(([k]) => !skip.test(k)).slice(0, 25)) console.log(`| ${k} | ${ms.toFixed(2)} |`);
+  console.log('\n| self | ms |\n|---|--:|');
+  for (const [k, ms] of self.filter(([k]) => !skip.test(k)).slice(0, 15)) console.log(`| ${k} | ${ms.toFixed(2)} |`);
+}
 fs.rmSync(ws.root, { recursive: true, force: true });
