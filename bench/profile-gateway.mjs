@@ -2,7 +2,8 @@
 // own process under `node --cpu-prof`, N warm `echo` calls (or large ones) from a
 // bare HTTP client, then the profile's self time per function. Usage:
 //   node bench/profile-gateway.mjs [calls=5000] [messageBytes=5] [top=40]
-// Writes the .cpuprofile to bench/results/profiles/ (open it in Chrome DevTools).
+// Writes the .cpuprofile to bench/results/profiles/ (open it in Chrome DevTools) and
+// prints the self time per function and per kind of code.
 import fs from 'node:fs';
 import path from 'node:path';
 import { benchServers, repoRoot } from './lib/servers.mjs';
@@ -46,4 +47,26 @@ self.delete('(idle)');
 console.log(`profile ${path.join('bench/results/profiles', file)}: ${(busy / 1000).toFixed(0)} ms busy; self time:`);
 for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) {
   console.log(`${(us / 1000).toFixed(1).padStart(9)} ms ${((100 * us) / busy).toFixed(1).padStart(5)} %  ${key}`);
+}
+
+// The same self time by kind of code (the profiler charges a write's time in the
+// kernel to the builtin that made it: writev, writeUtf8String).
+const kindOf = ({ functionName: name, url }) => {
+  if (['writev', 'writeUtf8String', 'writeBuffer', 'writeLatin1String'].includes(name)) return 'native socket/pipe writes (syscalls, incl. waking the peer)';
+  if (name === '(garbage collector)' || name === '(program)') return 'V8: (program), GC';
+  if (/^(wasm-function|js-to-wasm|wasm-to-js)/.test(name)) return 'WASM core';
+  if (/lazy_mcp_wasm\.js/.test(url)) return 'wasm-bindgen glue';
+  if (/cli\.js/.test(url)) return 'host JavaScript (dist/cli.js: gateway, driver, connections)';
+  return "Node internals (http parser, streams, events, timers) and other natives";
+};
+const kinds = new Map();
+profile.samples.forEach((id, i) => {
+  const frame = nodes.get(id).callFrame;
+  if (frame.functionName === '(idle)') return;
+  const kind = kindOf(frame);
+  kinds.set(kind, (kinds.get(kind) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
+console.log('\n| kind | ms | share | per call |\n|---|--:|--:|--:|');
+for (const [kind, us] of [...kinds].sort((a, b) => b[1] - a[1])) {
+  console.log(`| ${kind} | ${(us / 1000).toFixed(0)} | ${((100 * us) / busy).toFixed(1)} % | ${(us / calls).toFixed(0)} µs |`);
 }

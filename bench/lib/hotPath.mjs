@@ -11,9 +11,10 @@ import { repoRoot } from './servers.mjs';
 /**
  * Starts `node dist/cli.js serve --http` on a free loopback port with only
  * `servers` configured, isolated from this user's config (own HOME, cwd and XDG
- * dirs). `nodeArgs` e.g. `--cpu-prof` for a profile. Resolves once it prints its URL.
+ * dirs). `nodeArgs` e.g. `--cpu-prof` for a profile; `cli` another build's dist/cli.js;
+ * `wrap` a command that runs node (e.g. valgrind and its options). Resolves once it prints its URL.
  */
-export async function startGatewayProcess(servers, { nodeArgs = [], profileDir } = {}) {
+export async function startGatewayProcess(servers, { nodeArgs = [], profileDir, cli: cliPath, wrap = [], readyMs = 60_000 } = {}) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-bench-gw-'));
   const home = path.join(root, 'home');
   const cwd = path.join(root, 'ws');
@@ -23,15 +24,16 @@ export async function startGatewayProcess(servers, { nodeArgs = [], profileDir }
   fs.writeFileSync(config, JSON.stringify({ mcpServers: servers }));
   const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') };
   // BENCH_GATEWAY_CLI: another build's dist/cli.js, for a before/after comparison.
-  const cli = process.env.BENCH_GATEWAY_CLI || path.join(repoRoot, 'dist', 'cli.js');
+  const cli = path.resolve(cliPath || process.env.BENCH_GATEWAY_CLI || path.join(repoRoot, 'dist', 'cli.js'));
   const args = [...nodeArgs, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), cli];
   args.push('serve', '--http', '127.0.0.1:0', '--config', config, '--cache', path.join(root, 'catalogue.json'), '--idle-timeout', '0');
-  const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, ...prefix] = [...wrap, process.execPath];
+  const child = spawn(command, [...prefix, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.on('data', (d) => (err = (err + d).slice(-4000)));
   const ready = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`lazy-mcp serve --http did not print its URL in 60 s: ${err}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`lazy-mcp serve --http did not print its URL in ${readyMs / 1000} s: ${err}`)), readyMs);
     child.stdout.on('data', (d) => {
       out += d;
       const url = /serving \d+ servers at (\S+)/.exec(out)?.[1];

@@ -227,12 +227,13 @@ test('stdio: an oversized line is answered with its id and memory stays bounded;
   assert.equal((await s.exited).code, 0, s.stderr());
 });
 
-test('stdio: piped one-shot use answers every request read, then exits leaving no process', async () => {
+test('stdio: piped one-shot use answers every request read (blank lines skipped), then exits leaving no process', async () => {
   const s = stdioServe(['--cwd', w.ws], w.env);
   cleanup.push(() => s.child.kill('SIGKILL'));
   const before = spawnedPids(spawnLog).length;
+  // Blank lines (ASCII or Unicode spaces, a lone BOM) are skipped, never answered; CRLF ends a line too.
   s.child.stdin.end(
-    `${initialize(1)}\n${initialized}\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n` +
+    `${initialize(1)}\r\n\n   \t\n${initialized}\n\u00A0\u2003\n\uFEFF\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n` +
       `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"tiny__echo","arguments":{"message":"piped"}}}\n`,
   );
   const { code } = await s.exited;

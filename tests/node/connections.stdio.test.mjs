@@ -101,6 +101,9 @@ describe('stdio: environment and working directory', { timeout: 30000 }, () => {
     d.conn.send(JSON.stringify({ jsonrpc: '2.0', id: 'pretty', method: 'report', params: { a: [1, 2] } }, null, 2));
     const res = await d.next((m) => m.id === 'pretty', 5000, 'the response');
     assert.ok(res.result.cwd);
+    // Bare carriage returns as whitespace (old Mac line ends) too.
+    d.conn.send('{\r"jsonrpc":"2.0",\r"id":"cr",\r"method":"report"}');
+    assert.ok((await d.next((m) => m.id === 'cr', 5000, 'the CR response')).result.cwd);
     await d.conn.close();
   });
 
@@ -156,7 +159,7 @@ describe('stdio: faults', { timeout: 30000 }, () => {
     assert.equal(d.closedCount, 1);
   });
 
-  test('garbage lines, split writes, CRLF, multi-byte characters and a 6 MB line', async () => {
+  test('garbage lines, split writes, CRLF, multi-byte characters, a 6 MB line, a BOM', async () => {
     const d = tracked(fixture('garbage-stdout.mjs'));
     const init = await d.handshake();
     assert.equal(init.serverInfo.name, 'garbage-héllo-😀');
@@ -168,6 +171,8 @@ describe('stdio: faults', { timeout: 30000 }, () => {
     assert.equal(warnings.length, 2, JSON.stringify(warnings));
     assert.match(warnings[0].msg, /Starting fixture server/);
     assert.equal(d.messages.length, 2, 'only the two responses became messages');
+    // Unicode spaces around a reply are trimmed as before (the line goes on as text then, not bytes).
+    assert.deepEqual((await d.request('bom', {})).result, { bom: true });
     await d.conn.close();
   });
 

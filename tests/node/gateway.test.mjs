@@ -4,6 +4,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -13,7 +14,7 @@ import { builtCoreModule, loadHostModule } from './helpers/bundle.mjs';
 
 const { HttpGateway } = await loadHostModule('host/gateway/httpGateway');
 // The real core reads bodies (as in LazyHost); the handler below stands in for the engine.
-const { clientBody } = createRequire(import.meta.url)(builtCoreModule);
+const { clientBodyBytes } = createRequire(import.meta.url)(builtCoreModule);
 
 const token = 'test-secret-token';
 const logs = [];
@@ -23,7 +24,7 @@ const pendingRoots = new Map();
 
 const handler = {
   hasEndpoint: (endpoint) => endpoint === '' || endpoint === 'memory',
-  readBody: (body, headers) => JSON.parse(clientBody(body, JSON.stringify(headers ?? {}))),
+  readBody: (body, headers) => JSON.parse(clientBodyBytes(body, JSON.stringify(headers ?? {}))),
   onSessionClosed: (s) => closedSessions.push(s.id),
   onClientMessage(session, raw) {
     const msg = JSON.parse(raw);
@@ -43,6 +44,10 @@ const handler = {
         }
         setTimeout(() => reply({ content: [{ type: 'text', text: `echo:${msg.params.arguments.text}` }] }), 10);
       }, 10);
+      return;
+    }
+    if (msg.method === 'tools/call' && msg.params.name === 'later') {
+      setTimeout(() => reply({ content: [{ type: 'text', text: 'later' }] }), msg.params.arguments.ms);
       return;
     }
     if (msg.method === 'tools/call' && msg.params.name === 'explode') {
@@ -187,7 +192,7 @@ test('the gateway opens a session and picks a status exactly as the core says, n
   const own = new HttpGateway(
     {
       hasEndpoint: () => true,
-      readBody: (body, headers) => ({ ...JSON.parse(clientBody(body, JSON.stringify(headers ?? {}))), opensSession: opens }),
+      readBody: (body, headers) => ({ ...JSON.parse(clientBodyBytes(body, JSON.stringify(headers ?? {}))), opensSession: opens }),
       onSessionClosed: () => {},
       onClientMessage(session, raw) {
         const msg = JSON.parse(raw);
@@ -219,4 +224,48 @@ test('the gateway opens a session and picks a status exactly as the core says, n
   } finally {
     await own.stop();
   }
+});
+
+/** One POST on a raw socket: the bytes of the answer as they arrived (one entry per read), and when. */
+function rawChunks(body, headers) {
+  return new Promise((resolve, reject) => {
+    const text = JSON.stringify(body);
+    const socket = net.connect(port, '127.0.0.1');
+    const chunks = [];
+    const t0 = performance.now();
+    socket.on('data', (d) => {
+      chunks.push({ ms: performance.now() - t0, text: d.toString('utf8') });
+      // The end of a chunked body: the answer is complete.
+      if (chunks.map((c) => c.text).join('').endsWith('0\r\n\r\n')) {
+        socket.destroy();
+        resolve(chunks);
+      }
+    });
+    socket.on('error', reject);
+    const head = Object.entries({ host: `127.0.0.1:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(text), ...headers });
+    socket.write(`POST /mcp/memory HTTP/1.1\r\n${head.map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n${text}`);
+  });
+}
+
+test('an answer that comes within a second leaves in one write: headers, event and end of body together', async () => {
+  const auth = { authorization: `Bearer ${token}` };
+  const sid = (await rawRequest({ path: '/mcp/memory', headers: auth, body: initBody })).headers['mcp-session-id'];
+  const chunks = await rawChunks({ jsonrpc: '2.0', id: 'fast', method: 'tools/call', params: { name: 'later', arguments: { ms: 30 } } }, { ...auth, 'mcp-session-id': sid });
+  // Each write wakes the client (and costs a syscall): the stream used to send its
+  // headers at once, then the event, then the end of the body.
+  assert.equal(chunks.length, 1, `one read: ${JSON.stringify(chunks.map((c) => c.text))}`);
+  assert.match(chunks[0].text, /^HTTP\/1\.1 200 OK\r\n[^]*content-type: text\/event-stream/i);
+  assert.match(chunks[0].text, /event: message\ndata: \{"jsonrpc":"2\.0","id":"fast","result":\{"content":\[\{"type":"text","text":"later"\}\]\}\}\n\n/);
+});
+
+test('a call unanswered after a second gets its headers first, then the answer on the stream', { timeout: 20_000 }, async () => {
+  const auth = { authorization: `Bearer ${token}` };
+  const sid = (await rawRequest({ path: '/mcp/memory', headers: auth, body: initBody })).headers['mcp-session-id'];
+  const chunks = await rawChunks({ jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'later', arguments: { ms: 2500 } } }, { ...auth, 'mcp-session-id': sid });
+  const headersAt = chunks.find((c) => c.text.startsWith('HTTP/1.1 200'))?.ms;
+  const answerAt = chunks.find((c) => c.text.includes('"id":"slow"'))?.ms;
+  assert.ok(headersAt !== undefined && answerAt !== undefined, JSON.stringify(chunks));
+  // A client with a timeout for the response headers keeps waiting for a long call.
+  assert.ok(headersAt >= 900 && headersAt < 2000, `headers after ${headersAt.toFixed(0)} ms`);
+  assert.ok(answerAt >= 2400, `answer after ${answerAt.toFixed(0)} ms`);
 });

@@ -141,6 +141,13 @@ impl Engine {
             .message_received_bytes(now_ms as u64, conn as u64, message)
     }
 
+    /// The persisted catalogue as UTF-8 bytes of its own (`engine/wire.rs`).
+    /// Returns what `handleSplit` returns.
+    #[wasm_bindgen(js_name = catalogueLoaded)]
+    pub fn catalogue_loaded(&mut self, now_ms: f64, blob: &[u8]) -> Vec<String> {
+        self.inner.catalogue_loaded_bytes(now_ms as u64, blob)
+    }
+
     pub fn snapshot(&self) -> String {
         self.inner.snapshot_json()
     }

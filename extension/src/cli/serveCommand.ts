@@ -1,7 +1,7 @@
 // `lazy-mcp serve --stdio | --http [ADDR]`: the aggregate endpoint of the shared
 // LazyHost, for any MCP client. stdio: one client ("stdio"), newline-delimited
 // JSON-RPC; stdout carries protocol messages only. HTTP: the loopback gateway.
-import { LineSplitter } from '../host/connections/lineFraming';
+import { LineSplitter, byteLine } from '../host/connections/lineFraming';
 import { gatewayLimits } from '../host/gateway/httpGateway';
 import { type JsonRpcId, errorResponse } from '../host/gateway/jsonRpcShape';
 import { ReplyTracker } from '../host/gateway/replyTracker';
@@ -119,8 +119,9 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Reco
       replies.delivered({ reply: true, id });
     }
   };
-  const onLine = (line: string): void => {
-    if (line.trim() === '') return;
+  // A line stays bytes: the core reads UTF-8 itself (no decode and re-encode here).
+  const onLine = (line: Buffer): void => {
+    if (isBlank(line)) return;
     let id: JsonRpcId | null = null;
     guarded(id, () => {
       // A batch line is one message to the engine (answered with one error).
@@ -146,6 +147,7 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Reco
     maxLineBytes,
     (bytes, head) => (started ? onOversized(bytes, head) : early.push(() => onOversized(bytes, head))),
     oversizedHeadBytes,
+    byteLine,
   );
   let ready: () => void = () => undefined;
   const whenStarted = new Promise<void>((resolve) => (ready = resolve));
@@ -214,4 +216,13 @@ async function serveHttp(args: ParsedArgs, ctx: CliContext, catalogueFile: strin
   }
   ctx.log('info', `catalogue ${catalogueFile}`);
   return new Promise<number>(() => undefined);
+}
+
+/** Nothing but whitespace (as `String.prototype.trim` sees it: Unicode spaces and a BOM too). */
+function isBlank(line: Buffer): boolean {
+  for (const byte of line) {
+    if (byte >= 0x80) return line.toString('utf8').trim() === '';
+    if (byte !== 0x20 && (byte < 0x09 || byte > 0x0d)) return false;
+  }
+  return true;
 }

@@ -13,7 +13,12 @@ import type { AuthHost } from './auth/authHost';
  * What the host tells the engine (generated from engine/events.rs). Settings may be
  * partial: the engine fills every missing field with its default.
  */
-export type EngineEvent = Exclude<Event, { type: 'settingsChanged' }> | { type: 'settingsChanged'; settings: Partial<Settings> };
+export type EngineEvent =
+  | Exclude<Event, { type: 'settingsChanged' | 'messageReceived' | 'clientMessage' }>
+  | { type: 'settingsChanged'; settings: Partial<Settings> }
+  | WithBytes<Extract<Event, { type: 'messageReceived' | 'clientMessage' }>>;
+/** A message may also be its UTF-8 bytes as read from the wire: they cross into the core as they are. */
+type WithBytes<E> = E extends { message: string } ? Omit<E, 'message'> & { message: string | Uint8Array } : never;
 export type { EndpointInfo };
 /** Something the engine decided to tell the user (engine/announce.rs). */
 export type Announcement = Omit<Extract<Effect, { type: 'announce' }>, 'type' | 'server'> & { server?: string };
@@ -31,6 +36,8 @@ export interface EngineHandle {
   /** `endpoint`: the server name, undefined for the aggregate endpoint; `message` as UTF-8. */
   clientMessage(nowMs: number, client: string, endpoint: string | undefined, message: Uint8Array): string[];
   messageReceived(nowMs: number, conn: number, message: Uint8Array): string[];
+  /** The persisted catalogue blob as UTF-8 (not escaped inside an event's JSON). */
+  catalogueLoaded(nowMs: number, blob: Uint8Array): string[];
   snapshot(): string;
   report(contextJson: string): string;
   /** `text` about `server` with its secret values masked (the core knows them). */
@@ -192,11 +199,13 @@ export class EngineDriver {
     const now = this.now();
     switch (event.type) {
       case 'messageReceived':
-        return this.engine.messageReceived(now, event.conn, Buffer.from(event.message, 'utf8'));
+        return this.engine.messageReceived(now, event.conn, utf8(event.message));
       case 'clientMessage': {
         const endpoint = event.endpoint.kind === 'server' ? event.endpoint.name : undefined;
-        return this.engine.clientMessage(now, event.client, endpoint, Buffer.from(event.message, 'utf8'));
+        return this.engine.clientMessage(now, event.client, endpoint, utf8(event.message));
       }
+      case 'catalogueLoaded':
+        return this.engine.catalogueLoaded(now, utf8(event.blob));
       default:
         return this.engine.handleSplit(now, JSON.stringify(event));
     }
@@ -382,4 +391,9 @@ export class EngineDriver {
     );
     this.connections.set(conn, connection);
   }
+}
+
+/** A message's UTF-8 bytes: as read from the wire, or encoded from text. */
+function utf8(message: string | Uint8Array): Uint8Array {
+  return typeof message === 'string' ? Buffer.from(message, 'utf8') : message;
 }

@@ -42,4 +42,13 @@ impl Engine {
         let effects = self.handle_message_received(now_ms, conn, &text_of(message));
         split_payloads(effects)
     }
+
+    /// The persisted catalogue (WASM `catalogueLoaded`) as the bytes of its file:
+    /// it is JSON, so escaped inside an event's JSON it doubled its quotes and
+    /// the core unescaped it again.
+    pub fn catalogue_loaded_bytes(&mut self, now_ms: u64, blob: &[u8]) -> Vec<String> {
+        let blob = text_of(blob).into_owned();
+        let effects = self.handle(now_ms, super::Event::CatalogueLoaded { blob });
+        split_payloads(effects)
+    }
 }

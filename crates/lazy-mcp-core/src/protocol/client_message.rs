@@ -6,7 +6,7 @@
 
 use super::jsonrpc::{Message, INVALID_REQUEST, PARSE_ERROR};
 use super::modern_http::{self, RequestHeaders};
-use super::outline::{outline, TopLevel, MAX_DEPTH};
+use super::outline::{outline, Outline, TopLevel, MAX_DEPTH};
 use super::raw_message::{MetaOnly, RawEnvelope};
 use serde::Serialize;
 use serde_json::Value;
@@ -140,9 +140,14 @@ pub fn envelope(text: &str) -> ClientEnvelope {
 
 /// [`envelope`], checking a single HTTP request against its headers too.
 fn envelope_with(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope {
+    envelope_of(text, &outline(text), headers)
+}
+
+/// [`envelope_with`] of a text already outlined (the body of a POST is outlined once).
+fn envelope_of(text: &str, shape: &Outline, headers: Option<&RequestHeaders>) -> ClientEnvelope {
     let legacy_headers = headers.is_none_or(|h| !h.claims_modern());
     legacy_headers
-        .then(|| raw_envelope(text))
+        .then(|| raw_envelope(text, shape))
         .flatten()
         .unwrap_or_else(|| full_envelope(text, headers))
 }
@@ -150,8 +155,7 @@ fn envelope_with(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope
 /// The common case read without building the payload: a valid legacy-era
 /// request or notification with a plain envelope. `None` sends anything else
 /// (a modern-era envelope included) to the full reading.
-fn raw_envelope(text: &str) -> Option<ClientEnvelope> {
-    let shape = outline(text);
+fn raw_envelope(text: &str, shape: &Outline) -> Option<ClientEnvelope> {
     if shape.max_depth > MAX_DEPTH || shape.unusual_number || shape.top != TopLevel::Object {
         return None;
     }
@@ -266,7 +270,7 @@ pub fn client_body_with(body: &str, headers: &RequestHeaders) -> ClientBody {
         .filter_map(|&(start, end)| body.get(start..end))
         .collect();
     if shape.top != TopLevel::Array || elements.is_empty() {
-        return with_session_need(false, vec![envelope_with(body, Some(headers))]);
+        return with_session_need(false, vec![envelope_of(body, &shape, Some(headers))]);
     }
     let messages = elements
         .into_iter()

@@ -60,7 +60,8 @@ pub fn outline(text: &str) -> Outline {
     let mut escaped = false;
     let mut string_start = 0usize;
     let mut expect = Expect::Key;
-    let mut key: Option<String> = None;
+    // The current top-level key is `"id"` (the only key the outline reads).
+    let mut key_is_id = false;
     let mut scalar_start: Option<usize> = None;
     let mut element_start = 0usize;
     let mut seen_top = false;
@@ -84,11 +85,11 @@ pub fn outline(text: &str) -> Outline {
                     let literal = text.get(string_start..=i).unwrap_or("\"\"");
                     match expect {
                         Expect::Key => {
-                            key = serde_json::from_str::<String>(literal).ok();
+                            key_is_id = is_id_key(literal);
                             expect = Expect::Colon;
                         }
                         Expect::Value => {
-                            if key.as_deref() == Some("id") {
+                            if key_is_id {
                                 out.has_id = true;
                                 out.id = serde_json::from_str::<String>(literal)
                                     .ok()
@@ -122,7 +123,7 @@ pub fn outline(text: &str) -> Outline {
                 }
                 seen_top = true;
                 if depth == 1 && out.top == TopLevel::Object && expect == Expect::Value {
-                    if key.as_deref() == Some("id") {
+                    if key_is_id {
                         out.has_id = true;
                         out.id = None;
                     }
@@ -135,7 +136,7 @@ pub fn outline(text: &str) -> Outline {
                 if depth == 1 {
                     match out.top {
                         TopLevel::Object => {
-                            finish_scalar(text, &mut scalar_start, i, &key, &mut out)
+                            finish_scalar(text, &mut scalar_start, i, key_is_id, &mut out)
                         }
                         TopLevel::Array => push_element(text, element_start, i, &mut out),
                         TopLevel::Other => {}
@@ -145,9 +146,9 @@ pub fn outline(text: &str) -> Outline {
             }
             b',' if depth == 1 => match out.top {
                 TopLevel::Object => {
-                    finish_scalar(text, &mut scalar_start, i, &key, &mut out);
+                    finish_scalar(text, &mut scalar_start, i, key_is_id, &mut out);
                     expect = Expect::Key;
-                    key = None;
+                    key_is_id = false;
                 }
                 TopLevel::Array => {
                     push_element(text, element_start, i, &mut out);
@@ -158,7 +159,7 @@ pub fn outline(text: &str) -> Outline {
             b':' if depth == 1 && expect == Expect::Colon => expect = Expect::Value,
             b' ' | b'\t' | b'\n' | b'\r' => {
                 if depth == 1 && out.top == TopLevel::Object {
-                    finish_scalar(text, &mut scalar_start, i, &key, &mut out);
+                    finish_scalar(text, &mut scalar_start, i, key_is_id, &mut out);
                 }
             }
             _ => {
@@ -228,13 +229,13 @@ fn finish_scalar(
     text: &str,
     start: &mut Option<usize>,
     end: usize,
-    key: &Option<String>,
+    key_is_id: bool,
     out: &mut Outline,
 ) {
     let Some(begin) = start.take() else {
         return;
     };
-    if key.as_deref() != Some("id") {
+    if !key_is_id {
         return;
     }
     out.has_id = true;
@@ -242,6 +243,15 @@ fn finish_scalar(
         .get(begin..end)
         .and_then(|raw| serde_json::from_str::<Value>(raw.trim()).ok())
         .filter(Value::is_number);
+}
+
+/// Whether a key's string literal (quotes included) reads `id`: compared as bytes
+/// when it has no escape (every key of a usual message), decoded otherwise.
+fn is_id_key(literal: &str) -> bool {
+    if !literal.contains('\\') {
+        return literal == "\"id\"";
+    }
+    serde_json::from_str::<String>(literal).is_ok_and(|key| key == "id")
 }
 
 fn push_element(text: &str, start: usize, end: usize, out: &mut Outline) {
@@ -299,6 +309,23 @@ mod tests {
         assert_eq!((o.max_depth, o.id), (3, Some(json!("a\"b"))));
         let o = outline(r#"{"method":"x","id":-1.5e3}"#);
         assert_eq!(o.id, Some(json!(-1500.0)));
+    }
+
+    #[test]
+    fn a_key_is_the_id_key_by_its_decoded_text() {
+        // Escaped keys are decoded (as serde_json reads them); plain ones compared as bytes.
+        assert_eq!(outline(r#"{"i\u0064":3}"#).id, Some(json!(3)));
+        assert_eq!(outline(r#"{"\u0069d":"x"}"#).id, Some(json!("x")));
+        for text in [
+            r#"{"idx":3}"#,
+            r#"{"i":3}"#,
+            r#"{"ID":3}"#,
+            r#"{"i\d":3}"#,
+            r#"{"x":{"id":3}}"#,
+        ] {
+            let o = outline(text);
+            assert_eq!((o.has_id, o.id), (false, None), "{text}");
+        }
     }
 
     #[test]

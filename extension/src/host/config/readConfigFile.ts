@@ -14,17 +14,25 @@ export type ReadResult = FileRead;
 
 export async function readConfigFile(p: string, maxBytes = maxConfigFileBytes): Promise<ReadResult> {
   const unreadable = (what: string): ReadResult => ({ path: p, content: null, unreadable: what });
+  // lstat first: most paths of a discovery plan do not exist, and a missing one costs one call.
   let stat: fs.Stats;
   try {
-    stat = await fs.promises.stat(p);
+    stat = await fs.promises.lstat(p);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return unreadable('is a symbolic link loop');
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
-      const link = await fs.promises.lstat(p).catch(() => undefined);
-      return link?.isSymbolicLink() ? unreadable('is a symbolic link to a file that does not exist') : { path: p, content: null };
-    }
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { path: p, content: null };
     return unreadable(notReadable(code));
+  }
+  if (stat.isSymbolicLink()) {
+    try {
+      stat = await fs.promises.stat(p);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ELOOP') return unreadable('is a symbolic link loop');
+      if (code === 'ENOENT' || code === 'ENOTDIR') return unreadable('is a symbolic link to a file that does not exist');
+      return unreadable(notReadable(code));
+    }
   }
   const kind = notARegularFile(stat);
   if (kind) return unreadable(kind);

@@ -2,24 +2,38 @@
 
 const NEWLINE = 0x0a;
 
+/** A line as text (UTF-8, a trailing `\r` removed): what `LineSplitter` hands over by default. */
+export function textLine(bytes: Buffer): string {
+  const line = bytes.toString('utf8');
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
+/** A line as its bytes (a trailing `\r` removed), never decoded: for a reader that takes UTF-8 itself. */
+export function byteLine(bytes: Buffer): Buffer {
+  return bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.subarray(0, -1) : bytes;
+}
+
 /**
  * Splits a byte stream into lines. Bytes are kept until a line is complete, so a
  * multi-byte UTF-8 character split across chunks is decoded correctly, and a
- * huge line costs one concatenation (not one per chunk).
+ * huge line costs one concatenation (not one per chunk). `decode` turns a line's
+ * bytes into what `onLine` gets (`textLine`, or `byteLine` to skip decoding).
  */
-export class LineSplitter {
+export class LineSplitter<Line = string> {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private discarding = false;
   private head = '';
 
   constructor(
-    private readonly onLine: (line: string) => void,
+    private readonly onLine: (line: Line) => void,
     /** A line longer than this is dropped (reported once through `onOverflow`). */
     private readonly maxLineBytes: number,
     /** `head`: the first `headBytes` of the dropped line (to find its JSON-RPC id). */
     private readonly onOverflow: (bytes: number, head: string) => void,
     private readonly headBytes = 0,
+    // The default (text) matches the default type parameter.
+    private readonly decode: (bytes: Buffer) => Line = textLine as unknown as (bytes: Buffer) => Line,
   ) {}
 
   push(chunk: Buffer): void {
@@ -60,13 +74,9 @@ export class LineSplitter {
     if (this.discarding) {
       this.onOverflow(this.pendingBytes, this.head);
       this.head = '';
-    } else if (this.pending.length > 0) {
-      const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
-      let line = bytes.toString('utf8');
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      this.onLine(line);
     } else {
-      this.onLine('');
+      const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+      this.onLine(this.decode(bytes));
     }
     this.pending = [];
     this.pendingBytes = 0;

@@ -9,7 +9,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseEnvFile } from './envFile';
-import { LineSplitter, StderrRing } from './lineFraming';
+import { LineSplitter, StderrRing, byteLine } from './lineFraming';
 import { delay, groupIsAlive, signalGroup, trackGroup, untrackGroup, waitForGroupGone } from './processGroup';
 import { planSupervisedSpawn } from './supervisor';
 import { planWindowsSpawn } from './windowsCommand';
@@ -70,7 +70,8 @@ class StdioConnection implements Connection {
       return;
     }
     // Raw newlines can only be insignificant whitespace in valid JSON; they would break the framing.
-    const line = /[\r\n]/.test(json) ? json.replace(/\r?\n|\r/g, ' ') : json;
+    // (indexOf, not a regular expression, for the check: 1.6 against 11 ms over 4 MB.)
+    const line = json.indexOf('\n') !== -1 || json.indexOf('\r') !== -1 ? json.replace(/\r?\n|\r/g, ' ') : json;
     child.stdin.write(line + '\n');
   }
 
@@ -126,10 +127,13 @@ class StdioConnection implements Connection {
     }
     this.child = child;
 
+    // Lines stay bytes: the core reads UTF-8 itself (a 10 MB answer is not decoded and encoded again here).
     const stdout = new LineSplitter(
       (line) => this.onStdoutLine(line),
       MAX_LINE_BYTES,
       (bytes) => this.log('error', `stdio ${this.label}: dropped a ${bytes}-byte stdout line (limit ${MAX_LINE_BYTES})`),
+      0,
+      byteLine,
     );
     const stderr = new LineSplitter(
       (line) => this.onStderrLine(line),
@@ -178,9 +182,21 @@ class StdioConnection implements Connection {
 
   // --- streams -----------------------------------------------------------------------------
 
-  private onStdoutLine(line: string): void {
+  private onStdoutLine(line: Buffer): void {
     if (this.finished) return;
-    const text = line.trim();
+    // The usual line, `{…}` or `[…]` between ASCII whitespace, goes on as bytes.
+    let start = 0;
+    let end = line.length;
+    while (start < end && isAsciiSpace(line[start]!)) start++;
+    while (end > start && isAsciiSpace(line[end - 1]!)) end--;
+    const head = line[start];
+    const tail = line[end - 1];
+    if ((head === 0x7b && tail === 0x7d) || (head === 0x5b && tail === 0x5d)) {
+      this.events.onMessage(line.subarray(start, end));
+      return;
+    }
+    // Anything else is read as text, as it always was (trim() also drops Unicode spaces and a BOM).
+    const text = line.toString('utf8').trim();
     if (text === '') return;
     const first = text.charCodeAt(0);
     const last = text.charCodeAt(text.length - 1);
@@ -295,6 +311,10 @@ class StdioConnection implements Connection {
     const how = signal !== null ? `was ended by ${signal}` : `exited with code ${code ?? 'unknown'}`;
     return this.closedByHost ? `closed by host: ${this.label} ${how}` : `server process ${this.label} ${how}`;
   }
+}
+
+function isAsciiSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 }
 
 /** Assign `source` over `target`; on Windows a key replaces any same-named key of another case. */

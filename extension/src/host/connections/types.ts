@@ -38,10 +38,11 @@ export interface ConnectionEvents {
    */
   onOpened(info: { pid?: number }): void;
   /**
-   * What the server sent, as text: one stdio line, one HTTP reply body, one SSE
-   * event's data (a single message or a batch: the core splits and reads it).
+   * What the server sent: one stdio line (its UTF-8 bytes as read, never decoded
+   * here), one HTTP reply body, one SSE event's data (text) — a single message or a
+   * batch: the core splits and reads it.
    */
-  onMessage(json: string): void;
+  onMessage(json: string | Uint8Array): void;
   /** Called exactly once per connection, including after `close()`. No event follows it. */
   onClosed(info: ClosedInfo): void;
   /** stdio: one stderr line (without the newline). */

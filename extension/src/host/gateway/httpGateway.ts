@@ -18,12 +18,13 @@ export interface GatewaySession {
 export interface GatewayHandler {
   hasEndpoint(endpoint: string): boolean;
   /**
-   * A POST body split into messages with their routing, read by the core (depth
-   * checked first): the gateway never parses or re-serializes a client's JSON.
+   * A POST body (its bytes, never decoded here) split into messages with their
+   * routing, read by the core (depth checked first): the gateway never parses or
+   * re-serializes a client's JSON.
    */
-  readBody(body: string, headers: RequestHeaders): ClientBody;
-  /** One JSON-RPC message from a client; answers come back through `deliver`. */
-  onClientMessage(session: GatewaySession, message: string): void;
+  readBody(body: Uint8Array, headers: RequestHeaders): ClientBody;
+  /** One JSON-RPC message from a client (text, or the body's bytes); answers come back through `deliver`. */
+  onClientMessage(session: GatewaySession, message: string | Uint8Array): void;
   onSessionClosed(session: GatewaySession): void;
 }
 
@@ -125,11 +126,12 @@ export class HttpGateway {
           : ex.pending.has(how.id)
         : (how.progressToken != null && ex.progressTokens.has(how.progressToken)) || (how.request != null && ex.pending.has(how.request));
       if (!mine) continue;
-      this.writeTo(ex, message);
       if (how.reply && how.httpStatus != null) ex.httpStatus = how.httpStatus;
       if (anonymous) ex.anonymous -= 1;
       else if (how.reply && how.id !== null) ex.pending.delete(how.id);
-      if (how.reply && settled(ex) && ex.buffered === undefined) this.finish(session, ex);
+      // The last answer ends the stream in the same write.
+      if (how.reply && settled(ex) && ex.buffered === undefined) this.finish(session, ex, message);
+      else this.writeTo(ex, message);
       return;
     }
     // Unrelated to an open request: the GET stream, else any open exchange, else the backlog.
@@ -280,9 +282,14 @@ export class HttpGateway {
       return;
     }
     session.getStream?.end();
-    const stream = new SseStream(res, {}, () => {
-      if (session.getStream === stream) session.getStream = undefined;
-    });
+    const stream = new SseStream(
+      res,
+      {},
+      () => {
+        if (session.getStream === stream) session.getStream = undefined;
+      },
+      true,
+    );
     session.getStream = stream;
     for (const m of session.backlog.splice(0)) stream.send(m);
   }
@@ -304,14 +311,15 @@ export class HttpGateway {
     req.on('end', () => {
       if (res.writableEnded || res.headersSent) return;
       const headers: RequestHeaders = { protocolVersion: headerText(req, 'mcp-protocol-version'), method: headerText(req, 'mcp-method'), name: headerText(req, 'mcp-name') };
-      this.guarded(res, undefined, () => this.onBody(res, endpoint, existing, Buffer.concat(chunks).toString('utf8'), headers));
+      this.guarded(res, undefined, () => this.onBody(res, endpoint, existing, Buffer.concat(chunks, size), headers));
     });
   }
 
-  private onBody(res: http.ServerResponse, endpoint: string, existing: SessionState | undefined, text: string, headers: RequestHeaders): void {
-    const body = this.handler.readBody(text, headers);
+  private onBody(res: http.ServerResponse, endpoint: string, existing: SessionState | undefined, bytes: Buffer, headers: RequestHeaders): void {
+    const body = this.handler.readBody(bytes, headers);
     const messages = body.messages;
-    const texts = messages.map((m) => m.text ?? text);
+    // A single message goes on as the body's bytes; batch members as the core's text of each.
+    const texts = messages.map((m) => m.text ?? bytes);
     const refused = body.batch ? undefined : messages[0]?.error;
     if (refused?.status !== undefined) {
       // The core answered it with an HTTP status (a modern-era request's envelope or headers).
@@ -402,9 +410,10 @@ export class HttpGateway {
     else ex.stream?.send(message);
   }
 
-  private finish(session: SessionState, ex: PostExchange): void {
+  /** The exchange is answered: its stream ends, with `last` as its final event. */
+  private finish(session: SessionState, ex: PostExchange, last?: string): void {
     session.exchanges.delete(ex);
-    ex.stream?.end();
+    ex.stream?.end(last);
     if (session.oneShot && this.sessions.get(session.id) === session) this.dropSession(session);
   }
 

@@ -2,25 +2,37 @@
 import type { ServerResponse } from 'node:http';
 
 const keepAliveMs = 25_000;
+/**
+ * A POST's stream sends its headers with its first event: a fast call's answer
+ * then leaves in one write (headers, event and the end of the body together)
+ * instead of three, each of which wakes the client. A call still unanswered
+ * after this long gets its headers alone, so clients with a header timeout keep
+ * waiting.
+ */
+export const headersWithinMs = 1_000;
 
 export class SseStream {
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
   private closed = false;
+  /** Something went out (`res.headersSent` is true from `writeHead` on, before anything is written). */
+  private flushed: boolean;
 
+  /** `flushNow`: send the headers at once (a GET stream: the client waits for them to know it is listening). */
   constructor(
     private readonly res: ServerResponse,
     headers: Record<string, string>,
     onClose: () => void,
+    flushNow = false,
   ) {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive', ...headers });
-    res.flushHeaders();
-    // A comment line now and then keeps idle proxies and clients from dropping the stream.
-    this.timer = setInterval(() => this.res.write(': keep-alive\n\n'), keepAliveMs);
+    if (flushNow) res.flushHeaders();
+    this.flushed = flushNow;
+    this.timer = setTimeout(() => this.idle(), flushNow ? keepAliveMs : headersWithinMs);
     this.timer.unref();
     // res 'close' (not req 'close', which fires once the body is read) marks the stream's end.
     res.on('close', () => {
       this.closed = true;
-      clearInterval(this.timer);
+      clearTimeout(this.timer);
       onClose();
     });
   }
@@ -30,11 +42,26 @@ export class SseStream {
   }
 
   send(message: string): void {
-    if (!this.closed) this.res.write(`event: message\ndata: ${message}\n\n`);
+    if (this.closed) return;
+    this.flushed = true;
+    this.res.write(`event: message\ndata: ${message}\n\n`);
   }
 
-  end(): void {
-    clearInterval(this.timer);
-    if (!this.closed) this.res.end();
+  /** Ends the stream, `last` (if any) as its final event: one write with whatever is still unsent. */
+  end(last?: string): void {
+    clearTimeout(this.timer);
+    if (this.closed) return;
+    if (last === undefined) this.res.end();
+    else this.res.end(`event: message\ndata: ${last}\n\n`);
+  }
+
+  /** Nothing sent for a while: the headers if still unsent, else a comment line (keeps idle proxies and clients from dropping the stream). */
+  private idle(): void {
+    if (this.closed) return;
+    if (this.flushed) this.res.write(': keep-alive\n\n');
+    else this.res.flushHeaders();
+    this.flushed = true;
+    this.timer = setTimeout(() => this.idle(), keepAliveMs);
+    this.timer.unref();
   }
 }

@@ -10,12 +10,9 @@ export class BlobFile {
 
   /** The stored blob, or undefined when there is none yet (or it cannot be read). */
   async read(): Promise<string | undefined> {
-    await this.sweepStaleTemps();
-    try {
-      return await fs.readFile(this.file, 'utf8');
-    } catch {
-      return undefined;
-    }
+    // The sweep only removes `.tmp` files of dead processes, never the blob: both at once.
+    const [blob] = await Promise.all([fs.readFile(this.file, 'utf8').catch(() => undefined), this.sweepStaleTemps()]);
+    return blob;
   }
 
   async write(blob: string): Promise<void> {
