@@ -97,8 +97,10 @@ export function drive(transport, opts = {}) {
       // What the core does with what a connection passes on: an empty body is nothing, a
       // batch is split, and an accepted `initialize` reply gives its `negotiated` effect and
       // every answer to one of our requests its `answered` effect, synchronously.
-      if (json.trim() === '') return;
-      const parsed = JSON.parse(json);
+      // A stdio line arrives as the bytes read (the core decodes it), the rest as text.
+      const text = typeof json === 'string' ? json : new TextDecoder().decode(json);
+      if (text.trim() === '') return;
+      const parsed = JSON.parse(text);
       for (const msg of Array.isArray(parsed) ? parsed : [parsed]) {
         if (initializeIds.delete(msg.id) && msg.result?.protocolVersion) conn.negotiated?.(msg.result.protocolVersion);
         if (msg.method === undefined && typeof msg.id === 'number') conn.answered?.(msg.id);
