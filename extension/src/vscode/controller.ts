@@ -37,6 +37,8 @@ export interface LazyMcpApi {
   definitionLabels(): string[];
   /** Open gateway sessions on a server's endpoint ('' = the tool index): VS Code's "Running". */
   gatewaySessions(server: string): number;
+  /** Whether VS Code has listed this server's tools from the gateway in this window (it then knows them, not just its cache). */
+  listedByVsCode(server: string): boolean;
   /** Notifications shown so far, oldest first (the smoke-test driver hides the toasts). */
   notifications(): ShownNotification[];
   /** What the status bar items and the servers view's summary show now (signIn*: empty while hidden). */
@@ -155,6 +157,7 @@ export class Controller implements vscode.Disposable {
       exposedServers: () => this.definitions.exposed.map((s) => s.name),
       definitionLabels: () => this.definitions.definitions.map((d) => d.name),
       gatewaySessions: (server) => this.host.gateway?.sessionsOf(server).length ?? 0,
+      listedByVsCode: (server) => this.definitions.definitions.some((d) => d.name === server && this.host.toolsListedAt(d.endpoint) !== undefined),
       notifications: () => this.notifier.shown.map((n) => ({ ...n, buttons: [...n.buttons] })),
       ui: () => ({
         statusText: this.status.shown.text,

@@ -240,6 +240,10 @@ if (phase === 'oauth-warm') {
       // host's key; the runner keeps profile, origin and key, see run.mjs oauthPhases).
       const lazy = await api();
       const w = await worlds();
+      // vscode.lm.tools holds VS Code's cached tools right after the restart; until VS Code has
+      // listed them live from the gateway (Lazy MCP asks it to at activation) it may answer an
+      // invocation "was not contributed" (seen once on 1.139 under load).
+      await waitFor('VS Code to list guarded and spare from the gateway', () => lazy.listedByVsCode('guarded') && lazy.listedByVsCode('spare'), 30_000);
       const before = { guarded: await w.guarded.counters(), spare: await w.spare.counters() };
       const result = await vscode.lm.invokeTool(toolOf('guarded', 'guarded_echo').name, { input: { text: 'after restart' }, toolInvocationToken: undefined });
       assert.equal(textOf(result), 'guarded-notes echo: after restart');
