@@ -42,7 +42,8 @@ function sseMessages(res) {
       while (queue.length === 0) {
         const left = deadline - Date.now();
         if (left <= 0) throw new Error('no SSE message in time');
-        const chunk = await Promise.race([reader.read(), new Promise((r) => setTimeout(() => r({ timeout: true }), left))]);
+        // unref: a pending timer must not keep the test file alive after its tests ended.
+        const chunk = await Promise.race([reader.read(), new Promise((r) => setTimeout(() => r({ timeout: true }), left).unref())]);
         if (chunk.timeout) continue;
         if (chunk.done) throw new Error('the stream ended');
         buffer += decoder.decode(chunk.value, { stream: true });
@@ -153,7 +154,10 @@ test('serve --stdio: the listen and its tagged change arrive on the one channel;
   send(request(8, 'tools/list'));
   assert.ok((await until('the list', (m) => m.id === 8)).result.tools.length >= 6);
   assert.ok(!seen.some((m) => m.id === 7), 'no answer to a cancelled listen');
+  // Nothing is left to answer (the core said the cancelled listen gets none): stdin EOF ends it at once.
+  const exited = new Promise((r) => child.on('exit', r));
   child.stdin.end();
-  const code = await new Promise((r) => child.on('exit', r));
+  const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 10_000).unref())]);
+  assert.notEqual(code, 'timeout', 'still running 10 s after stdin EOF: it waits for an answer to the cancelled listen');
   assert.equal(code, 0);
 });

@@ -50,6 +50,9 @@ const handler = {
       setTimeout(() => reply({ content: [{ type: 'text', text: 'later' }] }), msg.params.arguments.ms);
       return;
     }
+    if (msg.method === 'tools/call' && msg.params.name === 'never') return; // answered by nothing
+    // As the engine does for a request it dropped on the client's cancellation (`noReply`).
+    if (msg.method === 'notifications/cancelled') return gateway.noReply(session.id, msg.params.requestId);
     if (msg.method === 'tools/call' && msg.params.name === 'explode') {
       throw new RangeError('a bug in the handler');
     }
@@ -268,4 +271,34 @@ test('a call unanswered after a second gets its headers first, then the answer o
   // A client with a timeout for the response headers keeps waiting for a long call.
   assert.ok(headersAt >= 900 && headersAt < 2000, `headers after ${headersAt.toFixed(0)} ms`);
   assert.ok(answerAt >= 2400, `answer after ${answerAt.toFixed(0)} ms`);
+});
+
+test('a request the engine will not answer (noReply) ends its POST once nothing else is due on it', { timeout: 20_000 }, async () => {
+  const auth = { authorization: `Bearer ${token}` };
+  const sid = (await rawRequest({ path: '/mcp/memory', headers: auth, body: initBody })).headers['mcp-session-id'];
+  const headers = { ...auth, 'mcp-session-id': sid };
+  const call = (id, name, args = {}) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+  const cancel = (id) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
+  const events = (body) => body.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+
+  // Cancelled while its POST is being read: the exchange ends at once, empty.
+  const batch = await rawRequest({ path: '/mcp/memory', headers, body: [call('b1', 'never'), cancel('b1')] });
+  assert.equal(batch.status, 200);
+  assert.deepEqual(events(batch.body), []);
+
+  // Cancelled later, from another POST: the open stream ends without an answer.
+  const open = rawRequest({ path: '/mcp/memory', headers, body: call('c1', 'never') });
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal((await rawRequest({ path: '/mcp/memory', headers, body: cancel('c1') })).status, 202);
+  assert.deepEqual(events((await open).body), []);
+
+  // One of two requests cancelled: the stream stays for the other's answer, then ends.
+  const t0 = Date.now();
+  const both = rawRequest({ path: '/mcp/memory', headers, body: [call('d1', 'later', { ms: 600 }), call('d2', 'never')] });
+  await new Promise((r) => setTimeout(r, 100));
+  await rawRequest({ path: '/mcp/memory', headers, body: cancel('d2') });
+  const answered = events((await both).body);
+  assert.deepEqual(answered.map((m) => m.id), ['d1']);
+  assert.ok(Date.now() - t0 >= 550, 'ended with the answer, not at the cancellation');
+  assert.equal(gateway.isAnswering('memory'), false, 'no exchange left open');
 });

@@ -172,6 +172,13 @@ fn every_effect_writes_its_documented_json() {
             json!({"type": "reply", "client": "c1", "id": 7, "httpStatus": 404, "message": "{}"}),
         ),
         (
+            Effect::NoReply {
+                client: "c1".into(),
+                id: json!(7),
+            },
+            json!({"type": "noReply", "client": "c1", "id": 7}),
+        ),
+        (
             Effect::NotifyClient {
                 client: "c1".into(),
                 progress_token: None,

@@ -1,7 +1,8 @@
 //! Random histories of calls, crashes, hangs, timeouts, config changes and user
 //! commands: the engine never panics, never holds two connections for one server,
 //! never keeps a process for a server that should have none, and every client
-//! request gets exactly one answer.
+//! request gets exactly one answer, or (cancelled by its client before it was
+//! answered) exactly one `noReply` and no answer.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -66,6 +67,12 @@ enum Action {
     ClientGone {
         client: usize,
     },
+    /// `client` cancels one of the latest requests (`back` requests ago; it may be
+    /// another client's, which cancels nothing).
+    Cancel {
+        client: usize,
+        back: u64,
+    },
 }
 
 fn action() -> impl Strategy<Value = Action> {
@@ -85,7 +92,8 @@ fn action() -> impl Strategy<Value = Action> {
         2 => (s.clone(), c.clone(), any::<bool>()).prop_map(|(server, client, on)| Action::Subscribe { server, client, on }),
         1 => Just(Action::Refresh),
         1 => s.prop_map(|server| Action::Garbage { server }),
-        1 => c.prop_map(|client| Action::ClientGone { client }),
+        1 => c.clone().prop_map(|client| Action::ClientGone { client }),
+        2 => (c, 0u64..3).prop_map(|(client, back)| Action::Cancel { client, back }),
     ]
 }
 
@@ -193,6 +201,11 @@ proptest! {
                     }
                     sim.send(Event::ClientDisconnected { client: CLIENTS[client].into() });
                 }
+                Action::Cancel { client, back } => {
+                    let id = next_id.saturating_sub(1 + back);
+                    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}});
+                    sim.client(CLIENTS[client], server_endpoint(SERVERS[0]), cancel);
+                }
             }
             check_connections(&sim);
         }
@@ -208,10 +221,16 @@ proptest! {
                 .iter()
                 .filter(|(c, m)| c == &client && m["id"] == json!(id))
                 .count();
+            let no_replies = sim
+                .effects
+                .iter()
+                .filter(|e| matches!(e, Effect::NoReply { client: c, id: i } if c == &client && *i == json!(id)))
+                .count();
+            let settled = answers + no_replies;
             if abandoned {
-                prop_assert!(answers <= 1, "{client} #{id} answered {answers} times");
+                prop_assert!(settled <= 1, "{client} #{id} answered {answers} times, noReply {no_replies} times");
             } else {
-                prop_assert_eq!(answers, 1, "{} #{} answered {} times", client, id, answers);
+                prop_assert_eq!(settled, 1, "{} #{} answered {} times, noReply {} times", client, id, answers, no_replies);
             }
         }
     }

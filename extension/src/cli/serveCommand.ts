@@ -23,7 +23,8 @@ const maxLineBytes = gatewayLimits.maxBodyBytes;
 const oversizedHeadBytes = 64 * 1024;
 /**
  * After stdin closes, how long answers to the requests already read are awaited
- * (a safety net: every forwarded call is answered or timed out by the engine).
+ * (a safety net: the engine answers or times out every forwarded call, and says
+ * `noReply` for each request the client cancelled).
  */
 const drainAfterEofMs = 150_000;
 /** A stop that takes longer than this (a process ignoring SIGTERM and SIGKILL?) is abandoned. */
@@ -103,6 +104,7 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Reco
       process.stdout.write(`${message}\n`);
       replies.delivered(route);
     },
+    noReply: (_client, id) => replies.noReply(id),
   });
   let started = false;
   const early: (() => void)[] = [];

@@ -81,6 +81,7 @@ openEventStream?: boolean, }
  * (method not found: 404). Used by a gateway that answers with JSON.
  */
 httpStatus?: number, message: string, }
+  | { "type": "noReply", client: string, id: string | number | null, }
   | { "type": "notifyClient", client: string, progressToken?: string | number | null, 
 /**
  * The open request this message belongs to (a `subscriptions/listen`): the

@@ -4,7 +4,7 @@
 import { openConnection } from './connections';
 import type { Connection, Transport } from './connections';
 import type { WasmCore } from '../core/wasmCore';
-import type { ClientRoute } from './gateway/jsonRpcShape';
+import type { ClientRoute, JsonRpcId } from './gateway/jsonRpcShape';
 import type { ConfigReport, ConfigSources, Effect, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings } from '../core/contract.generated';
 import { answerReadFiles } from './config/configSession';
 import type { AuthHost } from './auth/authHost';
@@ -50,6 +50,8 @@ export interface DriverDeps {
   settingsJson: string;
   /** Where client-bound messages go (the gateway's `deliver`, or stdout for `serve --stdio`). */
   deliverToClient(client: string, message: string, route: ClientRoute): void;
+  /** The engine will send no answer to request `id` of `client` (the client cancelled it): stop expecting one. */
+  noReply?(client: string, id: JsonRpcId | null): void;
   /** A client was answered `tools/list` on this endpoint (the engine says so; nobody parses). */
   onClientListed?(client: string, endpoint: Extract<Effect, { type: 'clientListed' }>['endpoint']): void;
   store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
@@ -263,6 +265,8 @@ export class EngineDriver {
         return this.deps.deliverToClient(effect.client, payload(), { reply: true, id: effect.id, httpStatus: effect.httpStatus });
       case 'notifyClient':
         return this.deps.deliverToClient(effect.client, payload(), { reply: false, progressToken: effect.progressToken, request: effect.request });
+      case 'noReply':
+        return this.deps.noReply?.(effect.client, effect.id);
       case 'clientListed':
         return this.deps.onClientListed?.(effect.client, effect.endpoint);
       case 'persistCatalogue': {

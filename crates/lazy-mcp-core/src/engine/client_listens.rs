@@ -91,10 +91,11 @@ impl Engine {
     }
 
     /// The client cancelled a request: when it was a listen, it ends (no answer).
-    pub(super) fn end_listen(&mut self, client: &str, id: &Value) {
-        if let Some(session) = self.clients.get_mut(client) {
-            session.listens.remove(&id.to_string());
-        }
+    /// True when it was an open listen.
+    pub(super) fn end_listen(&mut self, client: &str, id: &Value) -> bool {
+        self.clients
+            .get_mut(client)
+            .is_some_and(|session| session.listens.remove(&id.to_string()).is_some())
     }
 
     /// A list changed for `client`: a client of the modern era gets it on each

@@ -181,6 +181,18 @@ pub enum Effect {
         http_status: Option<u16>,
         message: String,
     },
+    /// Request `id` of `client` gets no answer: the client cancelled it while it
+    /// was still unanswered (waiting for its server, forwarded, or an open
+    /// `subscriptions/listen`), and MCP answers no cancelled request. A host that
+    /// waits for the answer stops waiting: `serve --stdio` counts it as settled
+    /// (its drain at stdin EOF ends), an HTTP exchange whose requests are all
+    /// settled ends its stream without sending anything more. Emitted once per
+    /// dropped request, never for one that was answered.
+    NoReply {
+        client: ClientId,
+        #[cfg_attr(feature = "ts", ts(type = "string | number | null"))]
+        id: serde_json::Value,
+    },
     /// A message the gateway initiates towards a client: notifications
     /// (list_changed, progress, cancelled, …) and server-to-client requests.
     /// `progressToken`: set on `notifications/progress`, the token of the request

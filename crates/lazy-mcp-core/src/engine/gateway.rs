@@ -483,22 +483,33 @@ impl Engine {
             return;
         };
         self.forget_modern_request(client, &request_id);
-        self.end_listen(client, &request_id);
+        // Whether a request that would still be answered was dropped: then the
+        // host stops waiting for its answer (`noReply`).
+        let mut dropped = self.end_listen(client, &request_id);
         // Still waiting for the connect: just drop it.
         for server in self.servers.values_mut() {
+            let before = server.waiters.len();
             server
                 .waiters
                 .retain(|w| !(w.client == client && w.client_id == request_id));
+            dropped |= server.waiters.len() != before;
         }
         let found = self.conns.iter().find_map(|(conn, c)| {
             c.pending.iter().find_map(|(upstream_id, p)| match p {
                 Pending::Call(call) if call.client == client && call.client_id == request_id => {
-                    Some((*conn, *upstream_id, call.timer))
+                    // A call awaiting its retry answered this id already.
+                    Some((*conn, *upstream_id, call.timer, !call.awaits_retry()))
                 }
                 _ => None,
             })
         });
-        if let Some((conn, upstream_id, timer)) = found {
+        if dropped || matches!(found, Some((_, _, _, true))) {
+            self.effects.push(super::Effect::NoReply {
+                client: client.to_string(),
+                id: request_id.clone(),
+            });
+        }
+        if let Some((conn, upstream_id, timer, _)) = found {
             if let Some(connection) = self.conns.get_mut(&conn) {
                 connection.pending.remove(&upstream_id);
             }

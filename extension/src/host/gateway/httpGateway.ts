@@ -142,6 +142,24 @@ export class HttpGateway {
     else this.options.log('warn', `gateway: session ${sessionId} backlog full; dropped a message`);
   }
 
+  /**
+   * The engine will not answer request `id` of this session (the client cancelled
+   * it): its exchange stops waiting for it, and ends its stream, sending nothing
+   * more, when no other answer is due on it.
+   */
+  noReply(sessionId: string, id: JsonRpcId | null): void {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    for (const ex of session.exchanges) {
+      if (id === null ? ex.anonymous === 0 : !ex.pending.has(id)) continue;
+      if (id === null) ex.anonymous -= 1;
+      else ex.pending.delete(id);
+      // While the handler runs (`buffered`), onBody ends the exchange itself.
+      if (settled(ex) && ex.buffered === undefined) this.finish(session, ex);
+      return;
+    }
+  }
+
   /** Whether a client of the endpoint is waiting for an answer now. */
   isAnswering(endpoint: string): boolean {
     return [...this.sessions.values()].some((s) => s.endpoint === endpoint && s.exchanges.size > 0);

@@ -1,6 +1,7 @@
 // Which requests read from a stdio client still wait for their answer, so that
 // `serve --stdio` can answer everything it read before it exits on stdin EOF.
-// Bookkeeping of ids only: the core decided which messages get an answer.
+// Bookkeeping of ids only: the core decided which messages get an answer, and
+// says which requests get none after all (`noReply`: the client cancelled them).
 import type { ClientEnvelope, ClientRoute, JsonRpcId } from './jsonRpcShape';
 
 export class ReplyTracker {
@@ -18,10 +19,18 @@ export class ReplyTracker {
 
   /** A message went to the client, routed as `how` (as the engine said): an answer settles its request. */
   delivered(how: ClientRoute): void {
-    if (!how.reply) return;
-    if (how.id === null) this.anonymous = Math.max(0, this.anonymous - 1);
+    if (how.reply) this.settle(how.id);
+  }
+
+  /** The engine will send no answer to request `id` (the client cancelled it): it is settled too. */
+  noReply(id: JsonRpcId | null): void {
+    this.settle(id);
+  }
+
+  private settle(id: JsonRpcId | null): void {
+    if (id === null) this.anonymous = Math.max(0, this.anonymous - 1);
     else {
-      const k = key(how.id);
+      const k = key(id);
       const left = (this.pending.get(k) ?? 0) - 1;
       if (left > 0) this.pending.set(k, left);
       else this.pending.delete(k);
