@@ -17,6 +17,7 @@ mod engine_support;
 
 use engine_support::*;
 use lazy_mcp_core::engine::{Endpoint, Event, ServerState, Settings};
+use proptest::prelude::*;
 use serde_json::{json, Value};
 
 const NOTES: &str = "file:///notes.md";
@@ -291,4 +292,79 @@ fn a_modern_server_is_subscribed_in_its_own_listen() {
         "listened again without the URI: {last}"
     );
     assert_eq!(sim.sent_method("modern", "resources/unsubscribe"), 0);
+}
+
+#[derive(Debug, Clone)]
+enum Action {
+    Listen {
+        client: usize,
+        id: usize,
+        uris: Vec<usize>,
+    },
+    Cancel {
+        client: usize,
+        id: usize,
+    },
+    Disconnect {
+        client: usize,
+    },
+}
+
+fn any_action() -> impl Strategy<Value = Action> {
+    prop_oneof![
+        (
+            0..3usize,
+            0..3usize,
+            proptest::collection::vec(0..3usize, 0..3)
+        )
+            .prop_map(|(client, id, uris)| Action::Listen { client, id, uris }),
+        (0..3usize, 0..3usize).prop_map(|(client, id)| Action::Cancel { client, id }),
+        (0..3usize).prop_map(|client| Action::Disconnect { client }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any history of listens, cancels and disconnects: the legacy server is
+    /// subscribed to a URI only while some listen names it, never twice, and
+    /// is left with no subscription once every client is gone; the modern
+    /// server's last listen names no URI.
+    #[test]
+    fn upstream_subscriptions_follow_the_listens(actions in proptest::collection::vec(any_action(), 1..24)) {
+        const URIS: [&str; 3] = [NOTES, "file:///b.md", "modern://notes"];
+        let mut sim = sim();
+        sim.client("c", server_endpoint("files"), modern_call(1, "edit"));
+        sim.client("c", server_endpoint("modern"), modern_call(2, "edit"));
+        for action in &actions {
+            match action {
+                Action::Listen { client, id, uris } => {
+                    let uris: Vec<&str> = uris.iter().map(|u| URIS[*u]).collect();
+                    let endpoint = if *client == 2 { server_endpoint("files") } else { Endpoint::Aggregate };
+                    sim.client(&format!("m{client}"), endpoint, listen(&format!("L{id}"), &uris));
+                }
+                Action::Cancel { client, id } => {
+                    let endpoint = if *client == 2 { server_endpoint("files") } else { Endpoint::Aggregate };
+                    sim.client(&format!("m{client}"), endpoint, cancel(&format!("L{id}")));
+                }
+                Action::Disconnect { client } => sim.send(Event::ClientDisconnected { client: format!("m{client}") }),
+            }
+        }
+        for client in 0..3 {
+            sim.send(Event::ClientDisconnected { client: format!("m{client}") });
+        }
+        let mut subscribed = std::collections::BTreeSet::new();
+        for (server, message) in &sim.sent {
+            let uri = message["params"]["uri"].as_str().map(str::to_string);
+            match (server.as_str(), message["method"].as_str(), uri) {
+                ("files", Some("resources/subscribe"), Some(uri)) => prop_assert!(subscribed.insert(uri), "subscribed twice"),
+                ("files", Some("resources/unsubscribe"), Some(uri)) => prop_assert!(subscribed.remove(&uri), "unsubscribed while not subscribed"),
+                _ => {}
+            }
+        }
+        prop_assert!(subscribed.is_empty(), "left subscribed: {:?}", subscribed);
+        let last = sim.sent.iter().rfind(|(s, m)| s == "modern" && m["method"] == "subscriptions/listen").map(|(_, m)| m.clone()).unwrap();
+        prop_assert!(last["params"]["notifications"].get("resourceSubscriptions").is_none(), "{}", last);
+        prop_assert_eq!(sim.state("files"), Some(ServerState::Connected));
+    }
 }
