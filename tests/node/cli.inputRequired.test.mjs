@@ -113,15 +113,18 @@ test('serve --stdio: a legacy server\'s elicitation and sampling reach a modern 
   assert.match(asked[1], /^sample: .*the answer\?/);
 });
 
-test('serve --stdio: a modern client that did not declare sampling gets a clear error at once', async () => {
+test('serve --stdio: a modern client that did not declare sampling gets the spec\'s -32021 at once', async () => {
   const { client, asked } = modernClient({ sampling: false });
   await connectStdio(client);
   const started = Date.now();
-  const outcome = await client.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'x' } }).then(
-    (result) => JSON.stringify(result),
-    (error) => String(error),
+  const error = await client.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'x' } }).then(
+    (result) => assert.fail(`answered ${JSON.stringify(result)}`),
+    (error) => error,
   );
-  assert.match(outcome, /sampling\/createMessage.*did not declare sampling/s);
+  // MissingRequiredClientCapabilityError: what to declare when it sends the call again.
+  assert.equal(error.code, -32021, String(error));
+  assert.deepEqual(error.data?.requiredCapabilities, { sampling: {} });
+  assert.match(error.message, /sampling\/createMessage/);
   assert.ok(Date.now() - started < 30_000, 'not a timeout');
   assert.deepEqual(asked, []);
 });

@@ -193,6 +193,25 @@ test('serve --http: an SDK v2 client (2026-07-28) and a v1 client (legacy) use o
   const graph = await perServer.callTool({ name: 'read_graph', arguments: {} });
   assert.ok(!graph.isError, JSON.stringify(graph));
 
+  // A live per-server endpoint forwards a method it does not know to its server: the
+  // server's method-not-found is 404 too (plain JSON, not a 200 stream).
+  const forwarded = await http.post({ jsonrpc: '2.0', id: 'f', method: 'no/such/forwarded', params: envelope() }, { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'no/such/forwarded' }, `${http.url}/everything`);
+  assert.equal(forwarded.status, 404);
+  assert.match(forwarded.headers.get('content-type') ?? '', /application\/json/);
+  const forwardedAnswer = await forwarded.json();
+  assert.equal(forwardedAnswer.error.code, -32601);
+  assert.equal(forwardedAnswer.error.message, 'Method not found', 'answered by server-everything, not by Lazy MCP');
+  // A tool that asks for sampling, from a client that did not declare it: -32021, 400.
+  const sampling = await http.post(
+    { jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'trigger-sampling-request', arguments: { prompt: 'x' }, ...envelope() } },
+    { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'trigger-sampling-request' },
+    `${http.url}/everything`,
+  );
+  assert.equal(sampling.status, 400);
+  const samplingAnswer = await sampling.json();
+  assert.equal(samplingAnswer.error.code, -32021, JSON.stringify(samplingAnswer));
+  assert.deepEqual(samplingAnswer.error.data.requiredCapabilities, { sampling: {} });
+
   const again = await legacy.callTool({ name: 'everything__echo', arguments: { message: 'still legacy' } });
   assert.match(again.content[0].text, /still legacy/);
   const modernAgain = await modern.callTool({ name: 'everything__echo', arguments: { message: 'still modern' } });

@@ -302,3 +302,52 @@ test('a request the engine will not answer (noReply) ends its POST once nothing 
   assert.ok(Date.now() - t0 >= 550, 'ended with the answer, not at the cancellation');
   assert.equal(gateway.isAnswering('memory'), false, 'no exchange left open');
 });
+
+test('a modern request answered later gets the status the core gives its answer; anything streamed first opens a 200 stream', { timeout: 30_000 }, async () => {
+  // Sessionless (MCP 2026-07-28) bodies: the answer comes after the handler returned
+  // (forwarded upstream), with the core's `httpStatus` (a server's -32601: 404).
+  const own = new HttpGateway(
+    {
+      hasEndpoint: () => true,
+      readBody: (body, headers) => JSON.parse(clientBodyBytes(body, JSON.stringify(headers ?? {}))),
+      onSessionClosed: () => {},
+      onClientMessage(session, raw) {
+        const msg = JSON.parse(raw);
+        setTimeout(() => {
+          if (msg.method === 'streams/first') {
+            const progress = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: 1 } };
+            own.deliver(session.id, JSON.stringify(progress), { reply: false, progressToken: 'p' });
+          }
+          const notFound = msg.method !== 'known/here';
+          const answer = notFound ? { jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'Method not found' } } : { jsonrpc: '2.0', id: msg.id, result: {} };
+          own.deliver(session.id, JSON.stringify(answer), { reply: true, id: msg.id, httpStatus: notFound ? 404 : undefined });
+        }, 50);
+      },
+    },
+    { token, log: () => {} },
+  );
+  const ownPort = await own.start();
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, progressToken: 'p' };
+  const post = async (method) => {
+    const res = await fetch(`http://127.0.0.1:${ownPort}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method },
+      body: JSON.stringify({ jsonrpc: '2.0', id: method, method, params: { _meta: meta } }),
+    });
+    return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+  };
+  try {
+    const missing = await post('not/here');
+    assert.equal(missing.status, 404, 'the answer that came later still sets the status');
+    assert.match(missing.type ?? '', /application\/json/);
+    assert.equal(JSON.parse(missing.text).error.code, -32601);
+    const known = await post('known/here');
+    assert.deepEqual([known.status, JSON.parse(known.text).result], [200, {}]);
+    const streamed = await post('streams/first');
+    assert.equal(streamed.status, 200, 'progress went first: a stream, its status sent with it');
+    assert.match(streamed.type ?? '', /text\/event-stream/);
+    assert.match(streamed.text, /notifications\/progress[^]*"code":-32601/);
+  } finally {
+    await own.stop();
+  }
+});

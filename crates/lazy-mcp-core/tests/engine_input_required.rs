@@ -133,7 +133,7 @@ fn a_modern_client_that_declared_elicitation_gets_the_servers_input_request_and_
 }
 
 #[test]
-fn a_modern_result_asking_for_input_is_refused_with_a_clear_error() {
+fn a_modern_result_asking_for_input_is_refused_with_a_clear_error_or_the_specs_32021() {
     let mut sim = modern_asker(false);
     sim.client("c", server_endpoint("asker"), call(1, "echo"));
     let reply = sim.reply_to("c", json!(1)).unwrap();
@@ -156,6 +156,20 @@ fn a_modern_result_asking_for_input_is_refused_with_a_clear_error() {
         .as_str()
         .unwrap()
         .contains("input_required"));
+    assert_eq!(reply["error"]["code"], -32021, "the spec's error: {reply}");
+    assert_eq!(
+        reply["error"]["data"]["requiredCapabilities"],
+        json!({"elicitation": {"form": {}}})
+    );
+    assert_eq!(answer_status(&sim, "m", 2), Some(400));
+    // Declaring only URL-mode elicitation does not cover a form request.
+    sim.client(
+        "m",
+        server_endpoint("asker"),
+        modern_call(3, "echo", json!({"elicitation": {"url": {}}}), json!({})),
+    );
+    let reply = sim.reply_to("m", json!(3)).unwrap();
+    assert_eq!(reply["error"]["code"], -32021, "{reply}");
     assert_eq!(
         sim.state("asker"),
         Some(ServerState::Connected),
@@ -348,23 +362,66 @@ fn a_legacy_servers_sampling_request_is_bridged_on_one_stdio_client_too() {
 }
 
 #[test]
-fn a_modern_client_that_did_not_declare_the_capability_ends_the_call_with_a_clear_error() {
+fn a_modern_client_that_did_not_declare_the_capability_gets_the_specs_missing_capability_error() {
     let mut sim = legacy_asker("elicitation/create");
     sim.client(
         "c",
         server_endpoint("old"),
         modern_call(1, "echo", json!({"sampling": {}}), json!({})),
     );
-    // The server's request is refused at once; its tool answers with that.
+    // MCP 2026-07-28: -32021 naming what to declare, HTTP 400, at once.
     let reply = sim.reply_to("c", json!(1)).unwrap();
-    let answer = text(&reply);
-    assert!(
-        answer.starts_with("refused: ")
-            && answer.contains("elicitation/create")
-            && answer.contains("did not declare elicitation"),
+    assert_eq!(reply["error"]["code"], -32021, "{reply}");
+    assert_eq!(
+        reply["error"]["data"]["requiredCapabilities"],
+        json!({"elicitation": {"form": {}}}),
         "{reply}"
     );
-    assert_eq!(replies_to(&sim, "c", 1), 1);
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("'old'") && message.contains("elicitation"),
+        "{reply}"
+    );
+    assert_eq!(answer_status(&sim, "c", 1), Some(400));
+    assert_eq!(replies_to(&sim, "c", 1), 1, "answered once");
+    // Upstream: the server's request refused, its call cancelled.
+    let refusal = sim
+        .sent
+        .iter()
+        .find(|(s, m)| s == "old" && m["id"].as_str().is_some_and(|id| id.starts_with("ask-")))
+        .map(|(_, m)| m.clone())
+        .unwrap();
+    assert!(refusal["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("did not declare elicitation"));
+    assert_eq!(sim.sent_method("old", "notifications/cancelled"), 1);
+    // Declared, the same call goes through (the client retries the spec's way).
+    sim.client(
+        "c",
+        server_endpoint("old"),
+        modern_call(2, "echo", json!({"elicitation": {}}), json!({})),
+    );
+    let asked = sim.reply_to("c", json!(2)).unwrap();
+    assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
+    assert_eq!(sim.state("old"), Some(ServerState::Connected));
+}
+
+/// The `httpStatus` the engine gave the last answer to request `id` of `client`.
+fn answer_status(sim: &Sim, client: &str, id: u64) -> Option<u16> {
+    sim.effects
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            lazy_mcp_core::engine::Effect::Reply {
+                client: c,
+                id: i,
+                http_status,
+                ..
+            } if c == client && *i == json!(id) => Some(*http_status),
+            _ => None,
+        })
+        .unwrap()
 }
 
 #[test]

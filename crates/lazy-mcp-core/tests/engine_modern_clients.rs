@@ -78,14 +78,16 @@ fn discover_answers_on_every_endpoint_from_the_catalogue() {
             name
         );
         assert!(result["capabilities"]["tools"].is_object(), "{result}");
-        // Delivered through subscriptions/listen; resource subscriptions are not.
+        // Both delivered through subscriptions/listen.
         assert_eq!(
             result["capabilities"]["tools"]["listChanged"], true,
             "{result}"
         );
-        assert!(result["capabilities"]["resources"]
-            .get("subscribe")
-            .is_none());
+        let subscribe = result["capabilities"]["resources"].get("subscribe");
+        match client {
+            "a" => assert_eq!(subscribe, Some(&json!(true)), "{result}"),
+            _ => assert!(subscribe.is_none(), "git has no resources: {result}"),
+        }
     }
     assert_eq!(sim.opens(), opens, "discover starts nothing");
 }
@@ -195,7 +197,7 @@ fn a_listen_is_acknowledged_then_gets_only_the_changes_it_asked_for_tagged_with_
     assert_eq!(
         first[0]["params"]["notifications"],
         json!({"toolsListChanged": true}),
-        "the subset honoured: no resource subscriptions"
+        "the subset honoured: no server here supports resource subscriptions"
     );
     assert_eq!(
         first[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
@@ -579,4 +581,19 @@ fn a_modern_requests_method_not_found_answer_carries_its_http_status() {
         -32601
     );
     assert_eq!(answer_status(&sim, "l", 4), None);
+    // On a live per-server endpoint an unknown method goes to the server: its
+    // method-not-found answer carries the status too.
+    sim.client("c", server_endpoint("git"), call(5, "git_status"));
+    assert_eq!(sim.state("git"), Some(ServerState::Connected));
+    sim.client(
+        "m",
+        server_endpoint("git"),
+        modern(6, "custom/thing", json!({}), None),
+    );
+    assert_eq!(sim.sent_method("git", "custom/thing"), 1, "forwarded");
+    assert_eq!(
+        sim.reply_to("m", json!(6)).unwrap()["error"]["code"],
+        -32601
+    );
+    assert_eq!(answer_status(&sim, "m", 6), Some(404));
 }

@@ -2,6 +2,7 @@
 //! catalogue without touching any upstream, and routes calls through
 //! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
 
+use super::resource_subscriptions::Subscriber;
 use super::{
     AggregateEndpoint, CallParams, ClientSession, Endpoint, Engine, LogLevel, Pending, QueuedCall,
 };
@@ -439,20 +440,21 @@ impl Engine {
         let Some(server) = self.servers.get_mut(name) else {
             return false;
         };
+        let subscriber = Subscriber::Client(client.to_string());
         match method {
             "resources/subscribe" => {
                 server
                     .subscriptions
                     .entry(uri)
                     .or_default()
-                    .insert(client.to_string());
+                    .insert(subscriber);
                 self.answered_by_relisten(client, name, id)
             }
             "resources/unsubscribe" => {
                 let others_remain = match server.subscriptions.get_mut(&uri) {
-                    Some(clients) => {
-                        clients.remove(client);
-                        !clients.is_empty()
+                    Some(subscribers) => {
+                        subscribers.remove(&subscriber);
+                        !subscribers.is_empty()
                     }
                     None => false,
                 };
@@ -559,32 +561,14 @@ impl Engine {
         if self.clients.remove(client).is_none() {
             return;
         }
-        let mut unsubscribe: Vec<(String, String)> = Vec::new();
-        for (name, server) in self.servers.iter_mut() {
+        for server in self.servers.values_mut() {
             server.waiters.retain(|w| w.client != client);
-            server.subscriptions.retain(|uri, clients| {
-                clients.remove(client);
-                if clients.is_empty() {
-                    unsubscribe.push((name.clone(), uri.clone()));
-                }
-                !clients.is_empty()
-            });
         }
-        for (name, uri) in unsubscribe {
-            let conn = self
-                .servers
-                .get(&name)
-                .filter(|s| s.state == super::ServerState::Connected)
-                .and_then(|s| s.conn);
-            if let Some(conn) = conn {
-                self.send_request(
-                    conn,
-                    "resources/unsubscribe",
-                    Some(json!({ "uri": uri })),
-                    Pending::Internal,
-                );
-            }
-        }
+        // Its subscriptions and listens end; resources nobody else wants are
+        // unsubscribed upstream.
+        self.remove_subscribers(|s| match s {
+            Subscriber::Client(c) | Subscriber::Listen(c, _) => c == client,
+        });
         let abandoned: Vec<(u64, u64, u64)> = self
             .conns
             .iter()

@@ -11,17 +11,19 @@
 //! 2. the client's retry (any connection: the era has no session) answers the
 //!    server's requests with its `inputResponses` and waits for the upstream's
 //!    real result, which becomes the retry's answer;
-//! 3. a client that did not declare the capability gets nothing: the server's
-//!    request is refused with a clear error, so the call ends (never a hang).
+//! 3. a client that did not declare the capability the request needs gets the
+//!    spec's -32021 (`data.requiredCapabilities`) as its call's answer at once;
+//!    the server's request is refused and its call cancelled (never a hang).
 //!
 //! Which call a request belongs to: a legacy server names none, so it is the
 //! oldest pending call of a modern client on that connection (as a legacy
 //! client's in-flight call is preferred for legacy forwarding).
 
-use super::input_required::{input_capability, MAX_INPUT_ROUNDS};
+use super::input_required::MAX_INPUT_ROUNDS;
 use super::{Engine, ForwardedCall, LogLevel, Pending};
 use crate::engine::events::ConnId;
 use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::missing_capability;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -127,15 +129,21 @@ impl Engine {
             .modern_input_capabilities(&client, &client_id)
             .cloned()
             .unwrap_or_default();
+        let mut missing = Map::new();
+        for request in &requests {
+            let required =
+                missing_capability::required_for_input(&request.method, request.params.as_ref());
+            if let Some(more) = required.and_then(|r| missing_capability::missing(&r, &declared)) {
+                missing_capability::merge(&mut missing, more);
+            }
+        }
+        if !missing.is_empty() {
+            self.end_call_missing_capability(conn, upstream_id, &requests, missing);
+            return;
+        }
         let mut asked: Vec<(String, ServerRequest)> = Vec::new();
         for request in requests {
-            let capability = input_capability(&request.method).unwrap_or("it");
-            let refusal = if !declared.contains_key(capability) {
-                Some((
-                    format!("the 2026-07-28 client whose call it came with did not declare {capability}"),
-                    jsonrpc::METHOD_NOT_FOUND,
-                ))
-            } else if rounds >= MAX_INPUT_ROUNDS {
+            let refusal = if rounds >= MAX_INPUT_ROUNDS {
                 Some((
                     format!("it asked for input more than {MAX_INPUT_ROUNDS} times in one call"),
                     jsonrpc::INTERNAL_ERROR,
@@ -351,6 +359,57 @@ impl Engine {
             name.as_deref(),
             format!("{} waited for a 2026-07-28 client's answer to its request for input; none came in time, so the call was cancelled", call.method),
         );
+    }
+
+    /// The server asked for input the call's 2026-07-28 client did not declare
+    /// it can give: the client gets the spec's -32021 naming the capabilities,
+    /// so it can send the call again declaring them; the server's requests are
+    /// refused and its call cancelled (its client is answered).
+    fn end_call_missing_capability(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        requests: &[ServerRequest],
+        missing: Map<String, Value>,
+    ) {
+        let removed = self
+            .conns
+            .get_mut(&conn)
+            .and_then(|c| c.pending.remove(&upstream_id));
+        let Some(Pending::Call(call)) = removed else {
+            return;
+        };
+        self.cancel_timer(Some(call.timer));
+        let names: Vec<&str> = missing.keys().map(String::as_str).collect();
+        let why = format!(
+            "the 2026-07-28 client whose call it came with did not declare {}",
+            names.join(", ")
+        );
+        for request in requests {
+            self.refuse_server_request(conn, request, &why, jsonrpc::METHOD_NOT_FOUND);
+        }
+        self.send_upstream(
+            conn,
+            jsonrpc::notification(
+                "notifications/cancelled",
+                Some(json!({"requestId": upstream_id, "reason": why})),
+            ),
+        );
+        let server = self
+            .conns
+            .get(&conn)
+            .map(|c| c.server.clone())
+            .unwrap_or_default();
+        let asked: Vec<&str> = requests.iter().map(|r| r.method.as_str()).collect();
+        let message = format!(
+            "MCP server '{server}' needs the {} client capability to complete {} (it sent {}); declare it in _meta clientCapabilities and send the request again",
+            names.join(" and "),
+            call.method,
+            asked.join(", ")
+        );
+        let error = missing_capability::error(&message, Value::Object(missing));
+        let answer = json!({"jsonrpc": "2.0", "id": call.client_id, "error": error});
+        self.reply(&call.client, answer);
     }
 
     fn refuse_server_request(

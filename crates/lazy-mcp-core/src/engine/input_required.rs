@@ -9,14 +9,16 @@
 //! passed on without the roots part; Lazy MCP keeps which keys were roots in the
 //! `requestState` it gives the client (so nothing is kept between the two
 //! requests, which a sessionless client may send on different connections) and
-//! adds its roots answers to the client's retry. Anything else is refused with a
-//! clear error.
+//! adds its roots answers to the client's retry. A 2026-07-28 client that did
+//! not declare a capability the requests need gets the spec's -32021 naming it;
+//! anything else is refused with a clear error.
 
 use super::roots::roots_from_folders;
 use super::{CallParams, Engine, ForwardedCall, LogLevel, QueuedCall};
 use crate::engine::events::ConnId;
 use crate::protocol::client_discover as discover;
 use crate::protocol::jsonrpc;
+use crate::protocol::missing_capability;
 use serde_json::{json, Map, Value};
 
 /// Input rounds of one call before the server's request for input is given back
@@ -26,16 +28,6 @@ pub(super) const MAX_INPUT_ROUNDS: u32 = 8;
 /// Marks a `requestState` Lazy MCP wrapped around the server's own: the keys of
 /// the roots requests it answers itself, and the server's state (JSON after it).
 const ROOTS_STATE_PREFIX: &str = "lazy-mcp-roots:";
-
-/// The client capability an input request needs.
-pub(super) fn input_capability(method: &str) -> Option<&'static str> {
-    match method {
-        "elicitation/create" => Some("elicitation"),
-        "sampling/createMessage" => Some("sampling"),
-        "roots/list" => Some("roots"),
-        _ => None,
-    }
-}
 
 fn request_method(request: &Value) -> &str {
     request.get("method").and_then(Value::as_str).unwrap_or("")
@@ -146,8 +138,13 @@ impl Engine {
         let answerable = !others.is_empty()
             && call.input_rounds < MAX_INPUT_ROUNDS
             && others.iter().all(|(_, request)| {
-                input_capability(request_method(request))
-                    .is_some_and(|needed| declared.is_some_and(|d| d.contains_key(needed)))
+                let required = missing_capability::required_for_input(
+                    request_method(request),
+                    request.get("params"),
+                );
+                required.is_some_and(|required| {
+                    declared.is_some_and(|d| missing_capability::missing(&required, d).is_none())
+                })
             });
         if answerable {
             if let Some(object) = result.as_object_mut() {
@@ -166,6 +163,17 @@ impl Engine {
         }
         let asked: Vec<&str> = others.iter().map(|(_, r)| request_method(r)).collect();
         let method = &call.method;
+        if let Some(missing) = self.missing_for_modern_client(call, &others) {
+            // The spec's answer to a 2026-07-28 client: what to declare on its retry.
+            let names: Vec<&str> = missing.keys().map(String::as_str).collect();
+            let message = format!(
+                "MCP server '{name}' needs the {} client capability to complete {method} (input_required: {}); declare it in _meta clientCapabilities and send the request again",
+                names.join(" and "),
+                asked.join(", ")
+            );
+            self.log(LogLevel::Warn, Some(name), message.clone());
+            return Err(missing_capability::error(&message, Value::Object(missing)));
+        }
         let message = if call.input_rounds >= MAX_INPUT_ROUNDS {
             format!(
                 "MCP server '{name}' asked for more input to complete {method} (input_required) more than {MAX_INPUT_ROUNDS} times; Lazy MCP stopped there"
@@ -178,6 +186,36 @@ impl Engine {
         };
         self.log(LogLevel::Warn, Some(name), message.clone());
         Err(json!({"code": jsonrpc::INTERNAL_ERROR, "message": message}))
+    }
+
+    /// The capabilities a modern request's client did not declare that the
+    /// server's (non-roots) input requests need, within the rounds allowed;
+    /// None for a legacy client's call, or when nothing is missing.
+    fn missing_for_modern_client(
+        &self,
+        call: &ForwardedCall,
+        requests: &Map<String, Value>,
+    ) -> Option<Map<String, Value>> {
+        if call.input_rounds >= MAX_INPUT_ROUNDS
+            || !self.is_modern_request(&call.client, &call.client_id)
+        {
+            return None;
+        }
+        let declared = self
+            .modern_input_capabilities(&call.client, &call.client_id)
+            .cloned()
+            .unwrap_or_default();
+        let mut missing = Map::new();
+        for request in requests.values() {
+            let required = missing_capability::required_for_input(
+                request_method(request),
+                request.get("params"),
+            );
+            if let Some(more) = required.and_then(|r| missing_capability::missing(&r, &declared)) {
+                missing_capability::merge(&mut missing, more);
+            }
+        }
+        (!missing.is_empty()).then_some(missing)
     }
 
     /// A client's retry carrying a `requestState` Lazy MCP wrapped: the server's

@@ -52,6 +52,7 @@ mod input_required;
 mod listing;
 mod modern_clients;
 mod raw_forwarding;
+mod resource_subscriptions;
 pub mod roots;
 mod secret_text;
 pub mod server_actions;
@@ -139,9 +140,11 @@ struct Server {
     /// HTTP: a probe costs no process there, and an HTTP server that was not
     /// reachable yet must still be probed once it is.
     probe_unanswered: bool,
-    /// `resources/subscribe` by URI: which clients want `resources/updated`.
-    /// Re-sent after a reconnect; a server with subscriptions is never idle.
-    subscriptions: BTreeMap<String, BTreeSet<ClientId>>,
+    /// Subscribed resources by URI: who wants `resources/updated` (legacy
+    /// clients' `resources/subscribe`, modern clients' listens;
+    /// `resource_subscriptions.rs`). Subscribed again after a reconnect; a
+    /// server with subscriptions is never idle.
+    subscriptions: BTreeMap<String, BTreeSet<resource_subscriptions::Subscriber>>,
     /// Sign-in and refresh under way, and why sign-in is needed (`auth.rs`).
     auth: auth::ServerAuth,
 }

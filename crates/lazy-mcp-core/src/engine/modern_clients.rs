@@ -210,21 +210,13 @@ impl Engine {
     }
 
     /// `server/discover` for an endpoint: what `initialize` would say, in the
-    /// modern shape. `listChanged` stays (delivered through `subscriptions/listen`,
-    /// `client_listens.rs`); `subscribe` goes: resource subscriptions are not
-    /// honoured on a listen.
+    /// modern shape (`listChanged` and resource `subscribe` are delivered through
+    /// `subscriptions/listen`, `client_listens.rs`).
     pub(super) fn discover_answer(&self, initialize: &Value) -> Value {
-        let mut capabilities = initialize
+        let capabilities = initialize
             .get("capabilities")
             .cloned()
             .unwrap_or_else(|| json!({}));
-        if let Some(object) = capabilities.as_object_mut() {
-            for capability in object.values_mut() {
-                if let Some(capability) = capability.as_object_mut() {
-                    capability.remove("subscribe");
-                }
-            }
-        }
         let text = |pointer: &str| initialize.pointer(pointer).and_then(Value::as_str);
         gateway_discover::discover_result(
             text("/serverInfo/name").unwrap_or_default(),

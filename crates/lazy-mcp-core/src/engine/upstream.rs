@@ -293,46 +293,29 @@ impl Engine {
             {
                 self.start_listing(conn, ListKind::from_list_changed(method));
             }
-            "notifications/message" | "notifications/resources/updated" => {
+            "notifications/resources/updated" => {
                 // A modern server tags it with Lazy MCP's own listen: not the client's.
+                self.deliver_resource_updated(name, untagged(params));
+            }
+            "notifications/message" => {
                 let params = untagged(params);
-                if method == "notifications/message" {
-                    let text = params
-                        .as_ref()
-                        .map(|p| p.get("data").unwrap_or(p).to_string())
-                        .unwrap_or_default();
-                    let level = params
-                        .as_ref()
-                        .and_then(|p| p.get("level"))
-                        .and_then(Value::as_str)
-                        .unwrap_or("info");
-                    let level = match level {
-                        "debug" => LogLevel::Debug,
-                        "info" | "notice" => LogLevel::Info,
-                        "warning" => LogLevel::Warn,
-                        _ => LogLevel::Error,
-                    };
-                    self.log(level, Some(name), text);
-                }
-                let uri = params
+                let text = params
                     .as_ref()
-                    .and_then(|p| p.get("uri"))
-                    .and_then(Value::as_str);
-                let subscribers: Vec<String> = match (method, uri) {
-                    ("notifications/resources/updated", Some(uri)) => self
-                        .servers
-                        .get(name)
-                        .and_then(|s| s.subscriptions.get(uri))
-                        .map(|clients| clients.iter().cloned().collect())
-                        .unwrap_or_default(),
-                    _ => Vec::new(),
+                    .map(|p| p.get("data").unwrap_or(p).to_string())
+                    .unwrap_or_default();
+                let level = params
+                    .as_ref()
+                    .and_then(|p| p.get("level"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("info");
+                let level = match level {
+                    "debug" => LogLevel::Debug,
+                    "info" | "notice" => LogLevel::Info,
+                    "warning" => LogLevel::Warn,
+                    _ => LogLevel::Error,
                 };
-                let targets = if subscribers.is_empty() {
-                    self.clients_of(name)
-                } else {
-                    subscribers
-                };
-                for client in targets {
+                self.log(level, Some(name), text);
+                for client in self.clients_of(name) {
                     self.notify_client(&client, jsonrpc::notification(method, params.clone()));
                 }
             }

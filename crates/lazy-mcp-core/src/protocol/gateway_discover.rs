@@ -7,8 +7,8 @@ use serde_json::{json, Map, Value};
 
 /// How long a client may reuse a list result. 0: the gateway's lists follow
 /// its catalogue and the tool index's loaded tools, which change without the
-/// client asking, and the gateway does not yet serve `subscriptions/listen` to
-/// tell a modern client when they do — so it must ask again each time.
+/// client asking; a modern client hears of changes only if it listens
+/// (`subscriptions/listen`), so one that does not must ask again each time.
 pub const LIST_TTL_MS: u64 = 0;
 
 /// Who may share a cached list: `private`, because the gateway belongs to one

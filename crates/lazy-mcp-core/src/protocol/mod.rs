@@ -7,6 +7,7 @@ pub mod client_message;
 pub mod gateway_discover;
 pub mod gateway_handshake;
 pub mod jsonrpc;
+pub mod missing_capability;
 pub mod modern_http;
 pub mod modern_request;
 pub mod outline;

@@ -1,7 +1,7 @@
 //! The HTTP side of a modern-era request (MCP 2026-07-28, Streamable HTTP): the
 //! headers that mirror the body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`)
 //! must be there and agree with it, and the errors of that era carry an HTTP status (400 for a bad
-//! envelope or header, 404 for a method that does not exist).
+//! envelope or header or a missing client capability, 404 for a method that does not exist).
 
 use super::modern_request::{self, EnvelopeError, MODERN_VERSIONS};
 use serde::Deserialize;
@@ -14,10 +14,16 @@ pub const HEADER_MISMATCH: i64 = -32020;
 pub const METHOD_NOT_FOUND_STATUS: u16 = 404;
 
 /// The HTTP status of an answer to a modern request, when the era gives it one
-/// (a JSON-RPC error the spec maps to a status; `None`: 200).
+/// (a JSON-RPC error the spec maps to a status; `None`: 200): method not found
+/// 404, a missing client capability 400 — whoever answered (Lazy MCP, or the
+/// server a request was forwarded to).
 pub fn answer_status(answer: &Value) -> Option<u16> {
-    let code = answer.pointer("/error/code").and_then(Value::as_i64)?;
-    (code == super::jsonrpc::METHOD_NOT_FOUND).then_some(METHOD_NOT_FOUND_STATUS)
+    use super::missing_capability::{MISSING_CLIENT_CAPABILITY, MISSING_CLIENT_CAPABILITY_STATUS};
+    match answer.pointer("/error/code").and_then(Value::as_i64)? {
+        super::jsonrpc::METHOD_NOT_FOUND => Some(METHOD_NOT_FOUND_STATUS),
+        MISSING_CLIENT_CAPABILITY => Some(MISSING_CLIENT_CAPABILITY_STATUS),
+        _ => None,
+    }
 }
 
 /// The request headers the gateway reads (absent ones are `None`).

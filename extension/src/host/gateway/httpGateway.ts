@@ -77,6 +77,15 @@ interface SessionState extends GatewaySession {
 
 const backlogLimit = 256;
 
+/**
+ * How long a modern-era request's answer may keep its headers waiting (nothing
+ * streamed yet): an answer within this gets its own HTTP status (the core's
+ * `httpStatus`: 404 method not found, 400 missing client capability) as plain
+ * JSON; a longer call then gets a 200 stream, well before the clients' header
+ * timeouts (Node's fetch: 300 s; the Python `mcp` client: its 300 s read timeout).
+ */
+export const deferredHeadersMs = 60_000;
+
 export class HttpGateway {
   private server: http.Server | undefined;
   private port = 0;
@@ -131,7 +140,7 @@ export class HttpGateway {
       else if (how.reply && how.id !== null) ex.pending.delete(how.id);
       // The last answer ends the stream in the same write.
       if (how.reply && settled(ex) && ex.buffered === undefined) this.finish(session, ex, message);
-      else this.writeTo(ex, message);
+      else this.writeTo(session, ex, message);
       return;
     }
     // Unrelated to an open request: the GET stream, else any open exchange, else the backlog.
@@ -402,6 +411,19 @@ export class HttpGateway {
         if (open.oneShot) this.dropSession(open);
         return;
       }
+      // A modern-era request still waiting, with nothing to stream yet: the
+      // headers wait too (as the SDK v2 server's default), so an answer the core
+      // gives a status (404, 400) gets it, whoever answered; anything streamed
+      // first opens the stream (`writeTo`), and so does a long wait, before a
+      // client's header timeout.
+      if (open.oneShot && !body.batch && buffered.length === 0 && !settled(ex)) {
+        const later = setTimeout(() => {
+          if (!ex.stream && !ex.res.headersSent && open.exchanges.has(ex)) this.openStream(open, ex, true);
+        }, deferredHeadersMs);
+        later.unref();
+        ex.res.on('close', () => clearTimeout(later));
+        return;
+      }
       this.openStream(open, ex);
       for (const m of buffered) ex.stream?.send(m);
       if (settled(ex)) this.finish(open, ex);
@@ -419,19 +441,26 @@ export class HttpGateway {
     }
   }
 
-  private openStream(session: SessionState, ex: PostExchange): void {
-    ex.stream = new SseStream(ex.res, sessionHeader(session), () => session.exchanges.delete(ex));
+  private openStream(session: SessionState, ex: PostExchange, flushNow = false): void {
+    ex.stream = new SseStream(ex.res, sessionHeader(session), () => session.exchanges.delete(ex), flushNow);
   }
 
-  private writeTo(ex: PostExchange, message: string): void {
-    if (ex.buffered) ex.buffered.push(message);
-    else ex.stream?.send(message);
+  private writeTo(session: SessionState, ex: PostExchange, message: string): void {
+    if (ex.buffered) return void ex.buffered.push(message);
+    // A deferred exchange streams from its first message that is not the answer.
+    if (!ex.stream && !ex.res.headersSent) this.openStream(session, ex);
+    ex.stream?.send(message);
   }
 
   /** The exchange is answered: its stream ends, with `last` as its final event. */
   private finish(session: SessionState, ex: PostExchange, last?: string): void {
     session.exchanges.delete(ex);
-    ex.stream?.end(last);
+    if (!ex.stream && !ex.res.headersSent) {
+      // Deferred, and the answer is all there is: plain JSON with the core's status.
+      if (last !== undefined) ex.res.writeHead(ex.httpStatus ?? 200, { 'Content-Type': 'application/json', ...sessionHeader(session) }).end(last);
+      // Nothing at all (its request cancelled: noReply): an empty 202, not a response left open.
+      else ex.res.writeHead(202, sessionHeader(session)).end();
+    } else ex.stream?.end(last);
     if (session.oneShot && this.sessions.get(session.id) === session) this.dropSession(session);
   }
 
