@@ -53,14 +53,17 @@ function startLogin(user) {
   const run = startCli(['auth', 'login', 'guarded', '--cwd', user.w.ws], { env: user.env, ready: /$^/, timeoutMs: 120_000 });
   run.started.catch(() => undefined);
   void run.exited.then(() => outputs.push(run.out.stdout, run.out.stderr));
-  const url = new Promise((resolve) => {
-    const check = () => {
-      const m = /open this URL in a browser:\n\s+(\S+)/.exec(run.out.stderr);
-      if (m) resolve(m[1]);
-    };
-    run.child.stderr.on('data', check);
-  });
-  return { run, url };
+  const seen = (re) =>
+    new Promise((resolve) => {
+      const check = () => {
+        const m = re.exec(run.out.stderr);
+        if (m) resolve(m[1] ?? m[0]);
+      };
+      run.child.stderr.on('data', check);
+    });
+  const url = seen(/open this URL in a browser:\n\s+(\S+)/);
+  const waiting = seen(/another sign-in to 'guarded' is in progress/);
+  return { run, url, waiting };
 }
 
 async function loginFails(user) {
@@ -167,7 +170,9 @@ test('two sign-ins to the same server at once: one browser consent, both end sig
   const before = await world.counters();
   const a = startLogin(user);
   const b = startLogin(user);
-  const authUrl = await Promise.race([a.url, b.url]);
+  // One shows the URL, the other says it waits for that sign-in (and has read the store
+  // before it): approving only then keeps "two at once" from becoming "one after the other".
+  const [authUrl] = await Promise.race([Promise.all([a.url, b.waiting]), Promise.all([b.url, a.waiting])]);
   await approveInBrowser(authUrl);
   const [ra, rb] = await Promise.all([a.run.exited, b.run.exited]);
   assert.equal(ra.code, 0, a.run.out.stderr);

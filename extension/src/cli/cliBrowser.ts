@@ -20,6 +20,9 @@ export const cliBrowser: BrowserHooks = {
     }
     return Promise.resolve();
   },
+  waitingForOtherSignIn(prompt) {
+    say(`lazy-mcp: another sign-in to '${prompt.server}' is in progress (a VS Code window or another lazy-mcp process); waiting for it to finish`);
+  },
 };
 
 /** The desktop's URL opener, when there is a desktop (elsewhere the printed URL is the way). */

@@ -29,6 +29,8 @@ export interface BrowserHooks {
    * `env.asExternalUri`, e.g. a remote window's port proxy); it becomes the registered redirect URI.
    */
   externalUri?(url: string): Promise<string>;
+  /** Another process (window or `lazy-mcp auth login`) is signing in to the server; this one waits for its tokens. */
+  waitingForOtherSignIn?(prompt: SignInPrompt): void;
 }
 
 export interface AuthHostOptions {
@@ -166,7 +168,7 @@ export class AuthHost {
 
   private async runSignIn(binding: OAuthBinding, prompt: SignInPrompt, stepUpScope: string | undefined, cancelled: AbortSignal): Promise<Finished<SignInOutcome>> {
     const requested = await loadRecord(this.opts.store, binding.url);
-    const lock = await this.takeTurn(binding, requested, cancelled);
+    const lock = await this.takeTurn(binding, prompt, requested, cancelled);
     if ('outcome' in lock) return lock;
     try {
       const fetchFn = boundedFetch(this.requestTimeoutMs, cancelled);
@@ -197,7 +199,7 @@ export class AuthHost {
    * holds it, its stored tokens are ours too once they appear (one registration,
    * one browser consent); a turn that comes after they appeared is not needed.
    */
-  private async takeTurn(binding: OAuthBinding, requested: ServerRecord, cancelled: AbortSignal): Promise<{ release(): void } | Finished<SignInOutcome>> {
+  private async takeTurn(binding: OAuthBinding, prompt: SignInPrompt, requested: ServerRecord, cancelled: AbortSignal): Promise<{ release(): void } | Finished<SignInOutcome>> {
     const dir = this.opts.store.lockDir;
     if (dir === undefined) return { release: () => undefined };
     const lock = signInLock(dir, binding.url, this.signInTimeoutMs + 60_000);
@@ -207,6 +209,7 @@ export class AuthHost {
       return now.tokens !== undefined && JSON.stringify(now.tokens) !== was;
     };
     const deadline = Date.now() + this.signInTimeoutMs;
+    let told = false;
     for (;;) {
       const held = lock.tryAcquire();
       if (held) {
@@ -216,6 +219,10 @@ export class AuthHost {
         return { outcome: 'ok', message: '' };
       }
       if (cancelled.aborted) return { outcome: 'cancelled', message: 'the sign-in was cancelled' };
+      if (!told) {
+        told = true;
+        this.opts.browser.waitingForOtherSignIn?.(prompt);
+      }
       if (Date.now() > deadline) {
         return { outcome: 'failed', message: `another sign-in to this server (another window or lazy-mcp process) did not finish within ${Math.round(this.signInTimeoutMs / 1000)} s` };
       }
