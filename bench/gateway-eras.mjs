@@ -8,9 +8,11 @@
 //                                       modern: no session, one POST per request)
 //   raw stdio legacy / raw stdio 2026-07-28 → `lazy-mcp serve --stdio` driven by
 //                                       pre-serialized lines (no client library cost)
-// Overhead = gateway median − direct legacy median: the gateway speaks the legacy
-// era to this server whatever its client speaks, so that is the hop it adds to.
-// (`direct 2026-07-28` is shown for reference: the server's own modern-era cost.) Prints a markdown table and writes
+// Overhead = gateway median − direct legacy median. The gateway speaks one era to
+// this server (the one its probe found) whatever its client speaks, but the
+// client library's own cost differs per era (direct 2026-07-28 − direct legacy),
+// so the last column subtracts the direct call of the same client era; the raw
+// stdio rows (no client library) show the gateway alone. Prints a markdown table and writes
 // bench/results/gateway-eras.json.   Usage: node bench/gateway-eras.mjs  (after npm run build)
 // Knobs: BENCH_CALLS (default 300 per side), BENCH_ROUNDS (default 3).
 import fs from 'node:fs';
@@ -137,20 +139,25 @@ const p90 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)];
 const direct = { legacy: median(samples.get('direct legacy')), modern: median(samples.get('direct 2026-07-28')) };
 const rows = sides.map((s) => {
   const xs = samples.get(s.label);
-  return { side: s.label, negotiated: s.version, calls: xs.length, medianMs: median(xs), p90Ms: p90(xs), overheadMs: median(xs) - direct.legacy };
+  const sameEra = s.version === '2026-07-28' ? direct.modern : direct.legacy;
+  return { side: s.label, negotiated: s.version, calls: xs.length, medianMs: median(xs), p90Ms: p90(xs), overheadMs: median(xs) - direct.legacy, overSameEraDirectMs: median(xs) - sameEra };
 });
 const by = (label) => rows.find((r) => r.side === label);
 const ratios = {
   stdioModernOverLegacyOverhead: by('stdio 2026-07-28').overheadMs / by('stdio legacy').overheadMs,
   httpModernOverLegacyOverhead: by('http 2026-07-28').overheadMs / by('http legacy').overheadMs,
   rawStdioModernOverLegacyOverhead: by('raw stdio 2026-07-28').overheadMs / by('raw stdio legacy').overheadMs,
+  // The same client library's own cost per era cancels out here (direct 2026-07-28 − direct legacy is that cost).
+  stdioSameEra: by('stdio 2026-07-28').overSameEraDirectMs / by('stdio legacy').overSameEraDirectMs,
+  httpSameEra: by('http 2026-07-28').overSameEraDirectMs / by('http legacy').overSameEraDirectMs,
 };
 console.log(`\n## Gateway overhead by client era (${calls * rounds} warm calls per side, interleaved; node ${process.version}, ${os.cpus().length} cores)\n`);
-console.log('| side | negotiated | median | p90 | overhead vs direct legacy |');
-console.log('|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.side} | ${r.negotiated} | ${r.medianMs.toFixed(3)} ms | ${r.p90Ms.toFixed(3)} ms | ${r.side.startsWith('direct') ? '—' : `${r.overheadMs.toFixed(3)} ms`} |`);
+console.log('| side | negotiated | median | p90 | overhead vs direct legacy | vs direct, same client era |');
+console.log('|---|---|---|---|---|---|');
+const ms3 = (x) => `${x.toFixed(3)} ms`;
+for (const r of rows) console.log(`| ${r.side} | ${r.negotiated} | ${ms3(r.medianMs)} | ${ms3(r.p90Ms)} | ${r.side.startsWith('direct') ? '—' : ms3(r.overheadMs)} | ${r.side.startsWith('direct') || r.side.startsWith('raw') ? '—' : ms3(r.overSameEraDirectMs)} |`);
 console.log(
-  `\nmodern / legacy overhead: stdio ${ratios.stdioModernOverLegacyOverhead.toFixed(2)}×, http ${ratios.httpModernOverLegacyOverhead.toFixed(2)}×, raw stdio ${ratios.rawStdioModernOverLegacyOverhead.toFixed(2)}×`,
+  `\nmodern / legacy overhead: stdio ${ratios.stdioModernOverLegacyOverhead.toFixed(2)}×, http ${ratios.httpModernOverLegacyOverhead.toFixed(2)}×, raw stdio ${ratios.rawStdioModernOverLegacyOverhead.toFixed(2)}×; against the direct call of the same client era: stdio ${ratios.stdioSameEra.toFixed(2)}×, http ${ratios.httpSameEra.toFixed(2)}×`,
 );
 fs.mkdirSync(path.join(repoRoot, 'bench', 'results'), { recursive: true });
 fs.writeFileSync(path.join(repoRoot, 'bench', 'results', 'gateway-eras.json'), JSON.stringify({ calls, rounds, node: process.version, rows, ratios }, null, 2));
