@@ -47,6 +47,8 @@ export interface LazyMcpApi {
   openedUrls(): string[];
   /** Answers the `index`th notification as if the user chose `label` (the smoke-test driver hides toasts). */
   chooseNotification(index: number, label: string | undefined): boolean;
+  /** The folder of the sign-in locks every window of this profile shares (host/auth/signInLock.ts). */
+  signInLockDir(): string;
 }
 
 /** Palette titles of the commands that pick a server (Title Case, as in package.json). */
@@ -108,7 +110,11 @@ export class Controller implements vscode.Disposable {
       // Sign-in I/O (the SDK's OAuth client) with tokens in SecretStorage; the browser hooks are UI.
       auth: new AuthHost({
         store: this.tokenStore,
-        browser: { openUrl: (url, prompt, cancelled) => this.signInUi.openUrl(url, prompt, cancelled), externalUri: (url) => this.signInUi.externalUri(url) },
+        browser: {
+          openUrl: (url, prompt, cancelled) => this.signInUi.openUrl(url, prompt, cancelled),
+          externalUri: (url) => this.signInUi.externalUri(url),
+          waitingForOtherSignIn: (prompt) => this.signInUi.waitingForOtherSignIn(prompt),
+        },
       }),
       measureRss: treeRssBytes,
     });
@@ -168,6 +174,7 @@ export class Controller implements vscode.Disposable {
       }),
       openedUrls: () => [...this.signInUi.opened],
       chooseNotification: (index, label) => this.notifier.choose(index, label),
+      signInLockDir: () => this.tokenStore.lockDir ?? '',
     };
   }
 

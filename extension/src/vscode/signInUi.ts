@@ -20,8 +20,11 @@ export interface SignInCommands {
 export class SignInUi {
   /** Every URL handed to the browser, oldest first (tests count browser openings with it). */
   readonly opened: string[] = [];
-  /** Servers whose progress notification is up: ended when the snapshot says the sign-in ended. */
-  private readonly underWay = new Map<string, () => void>();
+  /**
+   * Servers whose progress notification is up: ended when the snapshot says the sign-in ended,
+   * or replaced when a sign-in that waited for another window's moves on to the browser.
+   */
+  private readonly underWay = new Map<string, { end: () => void; waiting: boolean }>();
 
   constructor(
     private readonly notifier: Notifier,
@@ -37,7 +40,12 @@ export class SignInUi {
     // decoded and re-encoded (an encoded `&` or `=` in a parameter would change its meaning).
     const opened = await vscode.env.openExternal(url as unknown as vscode.Uri);
     if (!opened) throw new Error('VS Code did not open the browser for the sign-in');
-    this.showProgress(prompt.server);
+    this.showProgress(prompt.server, false);
+  }
+
+  /** The host's `waitingForOtherSignIn` hook: another window (or `lazy-mcp auth login`) is signing in to the server. */
+  waitingForOtherSignIn(prompt: SignInPrompt): void {
+    this.showProgress(prompt.server, true);
   }
 
   /** The host's `externalUri` hook: the URL a browser on the user's machine reaches. */
@@ -52,17 +60,17 @@ export class SignInUi {
 
   /** Ends progress notifications of sign-ins the core no longer has under way. */
   update(snapshot: DiagnosticsSnapshot): void {
-    for (const [server, end] of this.underWay) {
+    for (const [server, shown] of this.underWay) {
       const s = snapshot.servers.find((x) => x.name === server);
       if (!s?.auth?.signingIn) {
         this.underWay.delete(server);
-        end();
+        shown.end();
       }
     }
   }
 
   dispose(): void {
-    for (const end of this.underWay.values()) end();
+    for (const shown of this.underWay.values()) shown.end();
     this.underWay.clear();
   }
 
@@ -90,9 +98,12 @@ export class SignInUi {
     });
   }
 
-  private showProgress(server: string): void {
-    if (this.underWay.has(server)) return;
-    const ended = new Promise<void>((resolve) => this.underWay.set(server, resolve));
-    this.notifier.progress(`Lazy MCP: signing in to ${server}`, 'finish the sign-in in your browser…', ended, () => this.commands.cancel(server));
+  private showProgress(server: string, waiting: boolean): void {
+    const shown = this.underWay.get(server);
+    if (shown && (waiting || !shown.waiting)) return;
+    shown?.end();
+    const ended = new Promise<void>((resolve) => this.underWay.set(server, { end: resolve, waiting }));
+    const message = waiting ? 'another VS Code window or lazy-mcp is signing in to it; waiting for that sign-in…' : 'finish the sign-in in your browser…';
+    this.notifier.progress(`Lazy MCP: signing in to ${server}`, message, ended, () => this.commands.cancel(server));
   }
 }

@@ -6,6 +6,7 @@
 'use strict';
 
 const assert = require('node:assert/strict');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -111,6 +112,38 @@ if (phase === 'oauth') {
       await waitFor('the progress notification to end', () => progress().ended, 10_000);
       const port = /\/proxy\/(\d+)\//.exec(new URL(url).searchParams.get('redirect_uri'))?.[1];
       await assert.rejects(fetch(`http://127.0.0.1:${port}/callback?code=x&state=y`), /fetch failed/, 'the loopback listener is closed');
+      await waitFor('the status bar to offer the sign-in again', () => /Sign in \(2\)/.test(lazy.ui().signInText), 10_000);
+    });
+
+    test('a sign-in to the same server under way elsewhere: this window says it waits, opens no browser, and goes on once that one ends', async () => {
+      const lazy = await api();
+      const w = await worlds();
+      // Another window's (or `lazy-mcp auth login`'s) sign-in, as it looks on disk: the lock
+      // file of the server's URL in the folder every window of the profile shares, held by a
+      // live process (this extension host's: windows cannot share a browser's secrets here).
+      const dir = lazy.signInLockDir();
+      const lock = path.join(dir, `${createHash('sha256').update(w.guarded.mcpUrl).digest('hex').slice(0, 32)}.lock`);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(lock, `${process.pid} ${Date.now()} another-window`, { flag: 'wx' });
+      const opened = lazy.openedUrls().length;
+      const progressOf = (re) => () => lazy.notifications().filter((n) => n.progress && re.test(n.message)).at(-1);
+      const waiting = progressOf(/signing in to guarded: another VS Code window or lazy-mcp is signing in/);
+      try {
+        await vscode.commands.executeCommand('lazyMcp.signIn', 'guarded');
+        await waitFor('the progress notification saying it waits', () => waiting() && !waiting().ended, 15_000);
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        assert.equal(lazy.openedUrls().length, opened, 'no browser while the other sign-in holds the lock');
+        assert.equal(lazy.snapshot().servers.find((x) => x.name === 'guarded').auth.signingIn, true);
+      } finally {
+        fs.rmSync(lock, { force: true });
+      }
+      // That sign-in ended without tokens: this window takes its turn and opens the browser.
+      await waitFor('the browser to be opened once the lock is free', () => lazy.openedUrls()[opened], 15_000);
+      await waitFor('the waiting notification to end', () => waiting().ended, 10_000);
+      const browser = progressOf(/signing in to guarded: finish the sign-in in your browser/);
+      await waitFor('the progress notification of its own sign-in', () => browser() && !browser().ended, 10_000);
+      choose(lazy, browser().message, 'Cancel');
+      await waitFor('the sign-in to end cancelled', () => lazy.snapshot().servers.find((x) => x.name === 'guarded').auth.signingIn === false, 15_000);
       await waitFor('the status bar to offer the sign-in again', () => /Sign in \(2\)/.test(lazy.ui().signInText), 10_000);
     });
 
