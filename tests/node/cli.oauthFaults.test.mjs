@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { approveInBrowser, denyInBrowser, startOAuthWorld } from '../fixtures/oauth/index.mjs';
 import { runCli, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
-import { callOrError, oauthUser, textOf } from './helpers/cliOAuth.mjs';
+import { callOrError, loginSignals, oauthUser, textOf, urlOfTwoLogins } from './helpers/cliOAuth.mjs';
 import { assertNoTokenIn } from './helpers/oauthLeaks.mjs';
 import { countedServer } from './helpers/realServers.mjs';
 
@@ -53,17 +53,7 @@ function startLogin(user) {
   const run = startCli(['auth', 'login', 'guarded', '--cwd', user.w.ws], { env: user.env, ready: /$^/, timeoutMs: 120_000 });
   run.started.catch(() => undefined);
   void run.exited.then(() => outputs.push(run.out.stdout, run.out.stderr));
-  const seen = (re) =>
-    new Promise((resolve) => {
-      const check = () => {
-        const m = re.exec(run.out.stderr);
-        if (m) resolve(m[1] ?? m[0]);
-      };
-      run.child.stderr.on('data', check);
-    });
-  const url = seen(/open this URL in a browser:\n\s+(\S+)/);
-  const waiting = seen(/another sign-in to 'guarded' is in progress/);
-  return { run, url, waiting };
+  return { run, ...loginSignals(run, 'guarded') };
 }
 
 async function loginFails(user) {
@@ -170,10 +160,7 @@ test('two sign-ins to the same server at once: one browser consent, both end sig
   const before = await world.counters();
   const a = startLogin(user);
   const b = startLogin(user);
-  // One shows the URL, the other says it waits for that sign-in (and has read the store
-  // before it): approving only then keeps "two at once" from becoming "one after the other".
-  const [authUrl] = await Promise.race([Promise.all([a.url, b.waiting]), Promise.all([b.url, a.waiting])]);
-  await approveInBrowser(authUrl);
+  await approveInBrowser(await urlOfTwoLogins(a, b));
   const [ra, rb] = await Promise.all([a.run.exited, b.run.exited]);
   assert.equal(ra.code, 0, a.run.out.stderr);
   assert.equal(rb.code, 0, b.run.out.stderr);

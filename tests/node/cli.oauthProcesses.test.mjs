@@ -7,7 +7,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startOAuthWorld } from '../fixtures/oauth/index.mjs';
 import { approveInBrowser } from '../fixtures/oauth/index.mjs';
-import { callOrError, oauthUser, textOf } from './helpers/cliOAuth.mjs';
+import { callOrError, oauthUser, textOf, urlOfTwoLogins } from './helpers/cliOAuth.mjs';
 import { assertNoTokenIn } from './helpers/oauthLeaks.mjs';
 import { waitFor } from './helpers/realServers.mjs';
 
@@ -53,7 +53,7 @@ test('two auth login runs at once for a server never signed in: one registration
   const before = await world.counters();
   const a = user.startLogin('guarded');
   const b = user.startLogin('guarded');
-  const url = await Promise.race([a.url, b.url]);
+  const url = await urlOfTwoLogins(a, b);
   await approveInBrowser(url);
   outputs.push(url);
   const bounded = (run) =>

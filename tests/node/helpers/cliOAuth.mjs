@@ -9,6 +9,33 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { approveInBrowser } from '../../fixtures/oauth/index.mjs';
 import { cliJs, runCli, startCli, tempWorld, writeJson } from './cliRun.mjs';
 
+/**
+ * What a running `auth login SERVER` (`startCli`) says: `url` resolves with the authorization
+ * URL it prints, `waiting` when it says it waits for another process's sign-in (each or never).
+ */
+export function loginSignals(run, server) {
+  const seen = (re) =>
+    new Promise((resolve) => {
+      const check = () => {
+        const m = re.exec(run.out.stderr);
+        if (m) resolve(m[1] ?? m[0]);
+      };
+      run.child.stderr.on('data', check);
+      check();
+    });
+  return { url: seen(/open this URL in a browser:\n\s+(\S+)/), waiting: seen(new RegExp(`another sign-in to '${server}' is in progress`)) };
+}
+
+/**
+ * The authorization URL of two `auth login` runs started together, once one prints it and the
+ * other says it waits for that sign-in (having read the store before it): approving only then
+ * keeps "two at once" from becoming "one after the other", where the second rightly signs in anew.
+ */
+export async function urlOfTwoLogins(a, b) {
+  const [url] = await Promise.race([Promise.all([a.url, b.waiting]), Promise.all([b.url, a.waiting])]);
+  return url;
+}
+
 /** A user with its own home (token file) whose project has `mcpServers` (a .mcp.json). */
 export function oauthUser(prefix, mcpServers, outputs) {
   const w = tempWorld(prefix);
@@ -37,19 +64,11 @@ export function oauthUser(prefix, mcpServers, outputs) {
     startLogin(server) {
       const run = startCli(['auth', 'login', server, '--verbose', '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 120_000 });
       run.started.catch(() => undefined);
-      const url = new Promise((resolve) => {
-        const check = () => {
-          const m = /open this URL in a browser:\n\s+(\S+)/.exec(run.out.stderr);
-          if (m) resolve(m[1]);
-        };
-        run.child.stderr.on('data', check);
-        check();
-      });
       const exited = run.exited.then((r) => {
         outputs.push(run.out.stdout, run.out.stderr);
         return { ...r, stderr: run.out.stderr };
       });
-      return { run, url, exited };
+      return { run, ...loginSignals(run, server), exited };
     },
     /** `auth login SERVER` with the consent given in the browser. */
     async login(server) {
