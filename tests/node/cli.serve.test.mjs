@@ -187,6 +187,32 @@ test('exiting right after cataloguing still ends a server that ignores stdin EOF
   await waitFor('nothing of the stubborn server to survive the CLI', () => groupMembers(pid).length === 0, 5_000);
 });
 
+test("a SIGTERM while the CLI is still stopping a server that ignores EOF and SIGTERM ends it and the CLI at once (the client's SIGKILL would orphan it)", async () => {
+  const s = tempWorld('lazy-mcp-cli-stubborn-term-');
+  const log = path.join(s.root, 'spawns.log');
+  spawnLogs.push(log);
+  const fixtures = path.join(path.dirname(cliJs), '..', 'tests', 'fixtures', 'servers');
+  writeJson(path.join(s.ws, '.mcp.json'), {
+    mcpServers: { stubborn: { command: process.execPath, args: [path.join(fixtures, 'counting-launcher.mjs'), log, process.execPath, path.join(fixtures, 'stubborn.mjs')] } },
+  });
+  const serve = startCli(['serve', '--stdio', '--cwd', s.ws], { env: s.env, ready: /"id":1/ });
+  cleanup.push(() => isAlive(serve.child.pid) && serve.child.kill('SIGKILL'));
+  serve.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+  await serve.started; // answered once catalogued: the cataloguing process's close (EOF, 2 s, SIGTERM, 2 s, SIGKILL) has begun
+  const [pid] = spawnedPids(log);
+  serve.child.stdin.end(); // what an SDK client's close() does first; the CLI starts stopping
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.ok(isAlive(serve.child.pid) && groupMembers(pid).length > 0, 'still stopping the stubborn server');
+  const t0 = Date.now();
+  serve.child.kill('SIGTERM'); // the client's next step; its SIGKILL would come 2 s later
+  const exit = await serve.exited;
+  const exitedAfterMs = Date.now() - t0;
+  assert.equal(exit.code, 0);
+  assert.ok(exitedAfterMs < 1500, `the CLI exits at once, not after the stubborn server's graceful stop (${exitedAfterMs} ms)`);
+  await waitFor('nothing of the stubborn server to survive the CLI', () => groupMembers(pid).length === 0, 2_000);
+  assert.match(serve.out.stderr, /asked again to stop/);
+});
+
 test('serve --stdio --verbose: stdout carries only JSON-RPC messages (logs go to stderr); SIGINT ends everything', async () => {
   const v = tempWorld('lazy-mcp-cli-stdout-');
   const log = path.join(v.root, 'spawns.log');

@@ -81,9 +81,18 @@ function installShutdown(host: LazyHost, ctx: CliContext, before?: () => void): 
     })();
     return stopping;
   };
-  process.once('SIGINT', () => void shutdown(0));
-  process.once('SIGTERM', () => void shutdown(0));
-  process.once('SIGHUP', () => void shutdown(0));
+  // A signal while already stopping (a client's SIGTERM after it closed stdin and waited, as
+  // the MCP SDKs do): stop waiting for graceful closes. The exit hook SIGKILLs every server
+  // group still running (processGroup.ts), which the client's SIGKILL that would follow
+  // could not: a server mid-shutdown may no longer have its supervisor's watcher.
+  const onSignal = (): void => {
+    if (stopping === undefined) return void shutdown(0);
+    ctx.log('warn', 'asked again to stop: ending the servers still stopping (SIGKILL) and exiting');
+    process.exit(0);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
   // A bug in the host must not orphan the servers: stop them, then exit 1.
   process.on('uncaughtException', (err) => {
     ctx.log('error', `internal error: ${err.stack ?? err.message}`);
