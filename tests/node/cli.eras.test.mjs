@@ -17,7 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cliJs, groupMembers, runCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
 import { repoRoot } from './helpers/bundle.mjs';
-import { isAlive, spawnedPids, waitFor } from './helpers/realServers.mjs';
+import { isAlive, killSpawnedGroups, spawnedPids, waitFor } from './helpers/realServers.mjs';
 import { ensurePythonEraServers } from '../../scripts/lib/pythonServers.mjs';
 
 const w = tempWorld('lazy-mcp-cli-eras-');
@@ -69,13 +69,7 @@ before(async () => {
 after(() => {
   httpServer?.kill('SIGKILL');
   // Should a test fail midway: end every process group it spawned.
-  for (const pid of spawnedPids(spawnLog)) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  killSpawnedGroups(spawnLog);
 });
 
 /** Methods each stdio server received so far, by server (through the launcher's pid). */

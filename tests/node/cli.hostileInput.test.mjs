@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { repoRoot } from './helpers/bundle.mjs';
 import { groupMembers, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
 import { initialize, initialized, nested, post, rssOf, stdioServe } from './helpers/rawMcp.mjs';
-import { isAlive, spawnedPids, waitFor } from './helpers/realServers.mjs';
+import { isAlive, killSpawnedGroups, spawnedPids, waitFor } from './helpers/realServers.mjs';
 
 const fixtures = path.join(repoRoot, 'tests', 'fixtures', 'servers');
 const w = tempWorld('lazy-mcp-hostile-');
@@ -35,13 +35,7 @@ const callWith = (id, depth) =>
 const cleanup = [];
 after(() => {
   for (const c of cleanup) c();
-  for (const pid of spawnedPids(spawnLog)) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  killSpawnedGroups(spawnLog);
 });
 
 async function serveHttp(extra = []) {

@@ -16,7 +16,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cliJs, runCli, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
 import { repoRoot } from './helpers/bundle.mjs';
-import { countedServer, spawnedPids } from './helpers/realServers.mjs';
+import { countedServer, killSpawnedGroups } from './helpers/realServers.mjs';
 
 const w = tempWorld('lazy-mcp-cli-input-');
 const spawnLog = path.join(w.root, 'spawns.log');
@@ -37,13 +37,7 @@ const serveArgs = [cliJs, 'serve', '--stdio', '--cwd', w.ws];
 const closers = [];
 after(async () => {
   for (const close of closers) await close().catch(() => {});
-  for (const pid of spawnedPids(spawnLog)) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  killSpawnedGroups(spawnLog);
 });
 
 /** The SDK v2 client in auto mode, answering elicitation (and sampling when `sampling`). */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { cliJs, runCli, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
-import { countedServer, spawnedPids, waitFor } from './helpers/realServers.mjs';
+import { countedServer, killSpawnedGroups, spawnedPids, waitFor } from './helpers/realServers.mjs';
 
 const w = tempWorld('lazy-mcp-cli-listen-resources-');
 const spawnLog = path.join(w.root, 'spawns.log');
@@ -23,13 +23,7 @@ const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const closers = [];
 after(async () => {
   for (const close of closers) await close().catch(() => {});
-  for (const pid of spawnedPids(spawnLog)) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  killSpawnedGroups(spawnLog);
 });
 
 /** The SDK v2 client (auto mode), recording the resource updates it is told of. */

@@ -11,7 +11,7 @@ import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/clien
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { cliJs, groupMembers, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
-import { countedServer, isAlive, spawnedPids, waitFor } from './helpers/realServers.mjs';
+import { countedServer, isAlive, killSpawnedGroups, spawnedPids, waitFor } from './helpers/realServers.mjs';
 
 const MODERN = '2026-07-28';
 const w = tempWorld('lazy-mcp-cli-eras-');
@@ -26,13 +26,7 @@ writeJson(path.join(w.ws, '.mcp.json'), {
 const cleanup = [];
 after(() => {
   for (const c of cleanup) c();
-  for (const pid of spawnedPids(spawnLog)) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  killSpawnedGroups(spawnLog);
 });
 
 const modernClient = (name = 'modern-test') => new ModernClient({ name, version: '2' }, { versionNegotiation: { mode: 'auto' } });

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { cliJs, groupMembers, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
-import { countedServer, isAlive, spawnedPids, waitFor } from './helpers/realServers.mjs';
+import { countedServer, isAlive, killSpawnedGroups, spawnedPids, waitFor } from './helpers/realServers.mjs';
 
 const w = tempWorld('lazy-mcp-cli-serve-');
 const spawnLog = path.join(w.root, 'spawns.log');
@@ -30,13 +30,7 @@ const spawnLogs = [spawnLog];
 after(() => {
   for (const c of cleanup) c();
   // Should a test fail midway: end every process group it spawned.
-  for (const pid of spawnLogs.flatMap((log) => spawnedPids(log))) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  killSpawnedGroups(...spawnLogs);
 });
 
 test('serve --stdio: the SDK client lists server__tool names, calls one, and closing stdin ends everything', async () => {

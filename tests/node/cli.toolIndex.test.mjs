@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { cliJs, tempWorld, writeJson } from './helpers/cliRun.mjs';
-import { countedServer, isAlive, spawnedPids, waitFor } from './helpers/realServers.mjs';
+import { countedServer, isAlive, killSpawnedGroups, spawnedPids, waitFor } from './helpers/realServers.mjs';
 
 const w = tempWorld('lazy-mcp-cli-index-');
 const spawnLog = path.join(w.root, 'spawns.log');
@@ -22,13 +22,7 @@ writeJson(path.join(w.ws, '.mcp.json'), {
 });
 
 after(() => {
-  for (const pid of spawnedPids(spawnLog)) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
+  killSpawnedGroups(spawnLog);
 });
 
 const text = (result) => result.content.map((c) => c.text ?? '').join('\n');

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { builtCoreModule, loadHostModule, repoRoot } from './helpers/bundle.mjs';
 import { groupMembers } from './helpers/cliRun.mjs';
-import { spawnedPids, waitFor } from './helpers/realServers.mjs';
+import { killSpawnedGroups, spawnedPids, waitFor } from './helpers/realServers.mjs';
 
 const { WasmCore } = await loadHostModule('core/wasmCore');
 const { LazyHost } = await loadHostModule('host/lazyHost');
@@ -50,13 +50,7 @@ const host = new LazyHost({
 });
 after(async () => {
   await host.stop();
-  for (const pid of spawnedPids(spawnLog)) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
+  killSpawnedGroups(spawnLog);
 });
 
 const stateOf = (name) => host.snapshot({ withMemory: false }).servers.find((s) => s.name === name).state;

@@ -161,7 +161,7 @@ fn a_modern_result_asking_for_input_is_refused_with_a_clear_error_or_the_specs_3
         reply["error"]["data"]["requiredCapabilities"],
         json!({"elicitation": {"form": {}}})
     );
-    assert_eq!(answer_status(&sim, "m", 2), Some(400));
+    assert_eq!(sim.answer_status("m", 2), Some(400));
     // Declaring only URL-mode elicitation does not cover a form request.
     sim.client(
         "m",
@@ -382,7 +382,7 @@ fn a_modern_client_that_did_not_declare_the_capability_gets_the_specs_missing_ca
         message.contains("'old'") && message.contains("elicitation"),
         "{reply}"
     );
-    assert_eq!(answer_status(&sim, "c", 1), Some(400));
+    assert_eq!(sim.answer_status("c", 1), Some(400));
     assert_eq!(replies_to(&sim, "c", 1), 1, "answered once");
     // Upstream: the server's request refused, its call cancelled.
     let refusal = sim
@@ -405,23 +405,6 @@ fn a_modern_client_that_did_not_declare_the_capability_gets_the_specs_missing_ca
     let asked = sim.reply_to("c", json!(2)).unwrap();
     assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
     assert_eq!(sim.state("old"), Some(ServerState::Connected));
-}
-
-/// The `httpStatus` the engine gave the last answer to request `id` of `client`.
-fn answer_status(sim: &Sim, client: &str, id: u64) -> Option<u16> {
-    sim.effects
-        .iter()
-        .rev()
-        .find_map(|e| match e {
-            lazy_mcp_core::engine::Effect::Reply {
-                client: c,
-                id: i,
-                http_status,
-                ..
-            } if c == client && *i == json!(id) => Some(*http_status),
-            _ => None,
-        })
-        .unwrap()
 }
 
 #[test]

@@ -534,23 +534,6 @@ proptest! {
     }
 }
 
-/// The `httpStatus` the engine gives the answer to request `id` of `client`.
-fn answer_status(sim: &Sim, client: &str, id: u64) -> Option<u16> {
-    sim.effects
-        .iter()
-        .rev()
-        .find_map(|e| match e {
-            lazy_mcp_core::engine::Effect::Reply {
-                client: c,
-                id: i,
-                http_status,
-                ..
-            } if c == client && *i == json!(id) => Some(*http_status),
-            _ => None,
-        })
-        .unwrap()
-}
-
 #[test]
 fn a_modern_requests_method_not_found_answer_carries_its_http_status() {
     let mut sim = sim(ToolExposure::Full);
@@ -566,7 +549,7 @@ fn a_modern_requests_method_not_found_answer_carries_its_http_status() {
             sim.reply_to("m", json!(id)).unwrap()["error"]["code"],
             -32601
         );
-        assert_eq!(answer_status(&sim, "m", id), Some(404), "request {id}");
+        assert_eq!(sim.answer_status("m", id), Some(404), "request {id}");
     }
     // Other answers, and any answer to a legacy request, are plain 200s.
     sim.client(
@@ -574,13 +557,13 @@ fn a_modern_requests_method_not_found_answer_carries_its_http_status() {
         Endpoint::Aggregate,
         modern(3, "tools/list", json!({}), None),
     );
-    assert_eq!(answer_status(&sim, "m", 3), None);
+    assert_eq!(sim.answer_status("m", 3), None);
     sim.client("l", Endpoint::Aggregate, request(4, "foo/bar"));
     assert_eq!(
         sim.reply_to("l", json!(4)).unwrap()["error"]["code"],
         -32601
     );
-    assert_eq!(answer_status(&sim, "l", 4), None);
+    assert_eq!(sim.answer_status("l", 4), None);
     // On a live per-server endpoint an unknown method goes to the server: its
     // method-not-found answer carries the status too.
     sim.client("c", server_endpoint("git"), call(5, "git_status"));
@@ -595,5 +578,5 @@ fn a_modern_requests_method_not_found_answer_carries_its_http_status() {
         sim.reply_to("m", json!(6)).unwrap()["error"]["code"],
         -32601
     );
-    assert_eq!(answer_status(&sim, "m", 6), Some(404));
+    assert_eq!(sim.answer_status("m", 6), Some(404));
 }

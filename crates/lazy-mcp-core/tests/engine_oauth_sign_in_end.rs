@@ -74,15 +74,7 @@ fn an_ask_that_outlives_the_calls_timeout_is_ended_and_sign_in_works_again() {
 
 #[test]
 fn a_mid_session_ask_ends_when_the_refused_calls_own_timeout_passes() {
-    let mut sim = Sim::new(vscode()).fake(
-        "linear",
-        FakeServer::with_tools(&["create_issue", "admin_note"]),
-    );
-    sim.oauth.scoped_tool = Some(("admin_note".into(), "mcp:admin".into()));
-    sim.store_valid_token("linear");
-    sim.apply(vec![remote("linear")]);
-    sim.client("c", server_endpoint("linear"), call(1, "create_issue"));
-    assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());
+    let mut sim = with_scoped_tool(vscode());
     sim.client("c", server_endpoint("linear"), call(2, "admin_note"));
     assert!(signing_in(&sim));
     sim.advance(119_000);

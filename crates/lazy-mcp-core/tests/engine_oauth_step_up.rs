@@ -18,20 +18,6 @@ use lazy_mcp_core::engine::auth::SignInOutcome;
 use lazy_mcp_core::engine::{Effect, ServerState, Settings};
 use serde_json::json;
 
-/// `linear` signed in and connected; its `admin_note` needs scope `mcp:admin`.
-fn with_scoped_tool(settings: Settings) -> Sim {
-    let mut sim = Sim::new(settings).fake(
-        "linear",
-        FakeServer::with_tools(&["create_issue", "admin_note"]),
-    );
-    sim.oauth.scoped_tool = Some(("admin_note".into(), "mcp:admin".into()));
-    sim.store_valid_token("linear");
-    sim.apply(vec![remote("linear")]);
-    sim.client("c", server_endpoint("linear"), call(1, "create_issue"));
-    assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());
-    sim
-}
-
 fn step_up_scopes(sim: &Sim) -> Vec<Option<String>> {
     sim.effects
         .iter()

@@ -16,6 +16,17 @@ export function spawnedPids(spawnLog) {
   return fs.readFileSync(spawnLog, 'utf8').split('\n').filter(Boolean).map(Number);
 }
 
+/** SIGKILL every process group a test spawned (logged by the counting launcher): should it fail midway, nothing is left. */
+export function killSpawnedGroups(...spawnLogs) {
+  for (const pid of spawnLogs.flatMap((log) => spawnedPids(log))) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
 export function isAlive(pid) {
   try {
     process.kill(pid, 0);

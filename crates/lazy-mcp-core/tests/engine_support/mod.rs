@@ -673,6 +673,23 @@ impl Sim {
             .map(|(_, m)| m.clone())
     }
 
+    /// The `httpStatus` the engine gave its last answer to request `id` of `client`.
+    pub fn answer_status(&self, client: &str, id: u64) -> Option<u16> {
+        self.effects
+            .iter()
+            .rev()
+            .find_map(|e| match e {
+                Effect::Reply {
+                    client: c,
+                    id: i,
+                    http_status,
+                    ..
+                } if c == client && *i == serde_json::json!(id) => Some(*http_status),
+                _ => None,
+            })
+            .unwrap()
+    }
+
     pub fn opens(&self) -> usize {
         self.effects
             .iter()

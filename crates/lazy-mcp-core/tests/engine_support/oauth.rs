@@ -288,6 +288,21 @@ pub fn remote(name: &str) -> ServerConfig {
     }
 }
 
+/// `linear` signed in and connected (one call of `create_issue` answered); its
+/// `admin_note` needs scope `mcp:admin`, which the stored token lacks.
+pub fn with_scoped_tool(settings: Settings) -> Sim {
+    let mut sim = Sim::new(settings).fake(
+        "linear",
+        FakeServer::with_tools(&["create_issue", "admin_note"]),
+    );
+    sim.oauth.scoped_tool = Some(("admin_note".into(), "mcp:admin".into()));
+    sim.store_valid_token("linear");
+    sim.apply(vec![remote("linear")]);
+    sim.client("c", server_endpoint("linear"), call(1, "create_issue"));
+    assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());
+    sim
+}
+
 pub fn vscode() -> Settings {
     Settings {
         sign_in_may_wait: true,
