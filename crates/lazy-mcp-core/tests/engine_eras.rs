@@ -570,15 +570,11 @@ fn a_modern_servers_request_for_roots_is_answered_with_the_workspace_folders() {
         2,
         "asked again once, with the answers"
     );
-    let retry = sim
-        .sent
-        .iter()
-        .rfind(|(_, m)| m["method"] == "tools/call")
-        .unwrap();
-    assert_eq!(retry.1["params"]["name"], "echo", "the same request");
-    assert_eq!(retry.1["params"]["arguments"]["text"], "hi");
+    let retry = sim.last_sent("tools/call");
+    assert_eq!(retry["params"]["name"], "echo", "the same request");
+    assert_eq!(retry["params"]["arguments"]["text"], "hi");
     assert_eq!(
-        retry.1["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]["roots"],
+        retry["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]["roots"],
         json!({})
     );
 }

@@ -204,12 +204,7 @@ fn roots_asked_with_elicitation_are_answered_by_lazy_mcp_and_merged_into_the_cli
         server_endpoint("asker"),
         modern_call(2, "echo", elicitation, answers),
     );
-    let forwarded = sim
-        .sent
-        .iter()
-        .rfind(|(_, m)| m["method"] == "tools/call")
-        .map(|(_, m)| m.clone())
-        .unwrap();
+    let forwarded = sim.last_sent("tools/call");
     assert_eq!(
         forwarded["params"]["requestState"], "state-1",
         "the server gets its own state back: {forwarded}"

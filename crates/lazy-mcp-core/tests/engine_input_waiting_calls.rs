@@ -85,12 +85,7 @@ fn assert_asked_and_answered(sim: &mut Sim, kind: ClientKind, first: Value) {
         "{kind:?}: {first}; log: {:?}",
         sim.logs()
     );
-    let upstream = sim
-        .sent
-        .iter()
-        .rfind(|(_, m)| m["method"] == "tools/call")
-        .map(|(_, m)| m.clone())
-        .unwrap();
+    let upstream = sim.last_sent("tools/call");
     assert_eq!(
         upstream["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"],
         json!({"roots": {}, "elicitation": {"form": {}}, "sampling": {}}),

@@ -704,6 +704,15 @@ impl Sim {
             .count()
     }
 
+    /// The last message with this method sent to any server.
+    pub fn last_sent(&self, method: &str) -> Value {
+        self.sent
+            .iter()
+            .rfind(|(_, m)| m["method"] == method)
+            .map(|(_, m)| m.clone())
+            .unwrap_or_else(|| panic!("no {method} was sent"))
+    }
+
     pub fn sent_method(&self, server: &str, method: &str) -> usize {
         self.sent
             .iter()
