@@ -22,6 +22,9 @@ const steps = [
   // The node tests' OAuth world runs oidc-provider, which needs Node >= 22: installed here (once,
   // cached in the tools dir) so it is not left to whichever test file gets there first.
   { name: 'Node 22 for the tests', cmd: nodeBin, args: ['scripts/tools/node.mjs', '22'] },
+  // The node tests' OAuth consent is given in headless Chromium: installed before the first test
+  // that needs it (not in the integration step, which comes later), so a fresh machine passes.
+  { name: 'Chromium for the tests', cmd: nodeBin, args: ['scripts/tools/chromium.mjs'] },
   { name: 'node tests', cmd: nodeBin, args: ['--test', 'tests/node/'] },
   { name: 'package VSIX', cmd: nodeBin, args: ['scripts/package.mjs', '--skip-build'] },
   // every phase on each VS Code version of scripts/tools/code-server.mjs (newest and oldest tested)

@@ -3,8 +3,11 @@
 // browser hooks (VS Code: SecretStorage, a non-modal prompt, openExternal).
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { approveInBrowser, startOAuthWorld } from '../fixtures/oauth/index.mjs';
+import { approveInBrowser, startOAuthWorld, requireChromium } from '../fixtures/oauth/index.mjs';
 import { loadHostModule } from './helpers/bundle.mjs';
+
+// Consent is given in headless Chromium: without it these tests fail now, not after a timeout.
+requireChromium();
 
 let world;
 let authHost;

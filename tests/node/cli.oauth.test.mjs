@@ -10,10 +10,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { approveInBrowser, startOAuthWorld } from '../fixtures/oauth/index.mjs';
+import { approveInBrowser, startOAuthWorld, requireChromium } from '../fixtures/oauth/index.mjs';
 import { cliJs, runCli, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
 import { waitFor } from './helpers/realServers.mjs';
 import { assertNoTokenIn } from './helpers/oauthLeaks.mjs';
+
+// Consent is given in headless Chromium: without it these tests fail now, not after a timeout.
+requireChromium();
 
 const w = tempWorld('lazy-mcp-cli-oauth-');
 const env = { ...w.env, LAZY_MCP_NO_BROWSER: '1' };

@@ -10,11 +10,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { once } from 'node:events';
 import path from 'node:path';
-import { approveInBrowser, denyInBrowser, startOAuthWorld } from '../fixtures/oauth/index.mjs';
+import { approveInBrowser, denyInBrowser, startOAuthWorld, requireChromium } from '../fixtures/oauth/index.mjs';
 import { runCli, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
 import { callOrError, loginSignals, oauthUser, textOf, urlOfTwoLogins } from './helpers/cliOAuth.mjs';
 import { assertNoTokenIn } from './helpers/oauthLeaks.mjs';
 import { countedServer } from './helpers/realServers.mjs';
+
+// Consent is given in headless Chromium: without it these tests fail now, not after a timeout.
+requireChromium();
 
 let world;
 /** Every output of every command of this file (the planted-token check reads it). */

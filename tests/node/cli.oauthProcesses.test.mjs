@@ -5,11 +5,14 @@
 // signed in before make one registration and one browser consent, and both end signed in.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startOAuthWorld } from '../fixtures/oauth/index.mjs';
+import { startOAuthWorld, requireChromium } from '../fixtures/oauth/index.mjs';
 import { approveInBrowser } from '../fixtures/oauth/index.mjs';
 import { callOrError, oauthUser, textOf, urlOfTwoLogins } from './helpers/cliOAuth.mjs';
 import { assertNoTokenIn } from './helpers/oauthLeaks.mjs';
 import { waitFor } from './helpers/realServers.mjs';
+
+// Consent is given in headless Chromium: without it these tests fail now, not after a timeout.
+requireChromium();
 
 const outputs = [];
 let world;

@@ -12,10 +12,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { approveInBrowser, startOAuthWorld } from '../fixtures/oauth/index.mjs';
+import { approveInBrowser, startOAuthWorld, requireChromium } from '../fixtures/oauth/index.mjs';
 import { builtCoreModule, loadHostModule } from './helpers/bundle.mjs';
 import { waitFor } from './helpers/realServers.mjs';
 import { assertNoTokenIn } from './helpers/oauthLeaks.mjs';
+
+// Consent is given in headless Chromium: without it these tests fail now, not after a timeout.
+requireChromium();
 
 const { WasmCore } = await loadHostModule('core/wasmCore');
 const { LazyHost } = await loadHostModule('host/lazyHost');

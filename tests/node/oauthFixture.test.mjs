@@ -12,7 +12,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 
-import { startOAuthWorld, approveInBrowser, denyInBrowser } from '../fixtures/oauth/index.mjs';
+import { startOAuthWorld, approveInBrowser, denyInBrowser, requireChromium } from '../fixtures/oauth/index.mjs';
+
+// Consent is given in headless Chromium: without it these tests fail now, not after a timeout.
+requireChromium();
 
 const TTL_SEC = 3;
 

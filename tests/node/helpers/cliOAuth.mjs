@@ -6,8 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { approveInBrowser } from '../../fixtures/oauth/index.mjs';
+import { approveInBrowser, requireChromium } from '../../fixtures/oauth/index.mjs';
 import { cliJs, runCli, startCli, tempWorld, writeJson } from './cliRun.mjs';
+
+// Consent is given in headless Chromium: without it these tests fail now, not after a timeout.
+requireChromium();
 
 /**
  * What a running `auth login SERVER` (`startCli`) says: `url` resolves with the authorization
