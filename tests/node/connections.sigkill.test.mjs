@@ -115,3 +115,39 @@ test('the server does not inherit the watch pipe, and the supervisor holds none 
     await waitUntil(() => groupMembers(serverPid).length === 0, 5_000, 'cleanup');
   }
 });
+
+test('serve --stdio SIGTERMed then SIGKILLed mid-stop: a server ignoring EOF and SIGTERM is still gone within seconds', { skip: process.platform !== 'linux' }, async () => {
+  const { cliJs, tempWorld, writeJson } = await import('./helpers/cliRun.mjs');
+  const { existsSync, readFileSync: read } = await import('node:fs');
+  const w = tempWorld('lazy-mcp-sigkill-serve-');
+  const signals = path.join(w.root, 'signals.txt');
+  writeJson(path.join(w.ws, '.mcp.json'), {
+    mcpServers: { stubborn: { command: process.execPath, args: [path.join(fixtures, 'stubborn-tool.mjs')], env: { STUBBORN_SIGNAL_LOG: signals } } },
+  });
+  const serve = spawn(process.execPath, [cliJs, 'serve', '--stdio', '--cwd', w.ws], { env: w.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  serve.stdout.on('data', (d) => (out += d));
+  serve.stderr.on('data', (d) => (err += d));
+  const send = (msg) => serve.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...msg })}\n`);
+  send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'sigkill-test', version: '0' } } });
+  send({ method: 'notifications/initialized' });
+  send({ id: 2, method: 'tools/call', params: { name: 'stubborn__ping', arguments: {} } });
+  // The call is answered by the connected server, which names its pid (= its group).
+  await waitUntil(() => /pong (\d+)/.test(out) || serve.exitCode !== null, 30_000, 'the call to be answered');
+  assert.match(out, /pong (\d+)/, `stdout: ${out}\nstderr: ${err}`);
+  const serverPid = Number(/pong (\d+)/.exec(out)[1]);
+  started.push({ host: serve, serverPid });
+  assert.ok(groupMembers(serverPid).length >= 2, 'the server and its supervisor are running');
+
+  // The client stops serve: SIGTERM; serve ends the server (stdin, then the group's SIGTERM,
+  // which the server ignores); the client's SIGKILL lands before serve's own SIGKILL.
+  serve.kill('SIGTERM');
+  // (The process that catalogued the server was stopped the same way: wait for this one's.)
+  await waitUntil(() => existsSync(signals) && read(signals, 'utf8').includes(`SIGTERM ${serverPid}\n`), 15_000, 'the group SIGTERM of the stop');
+  serve.kill('SIGKILL');
+  const killedAt = Date.now();
+  await waitUntil(() => groupMembers(serverPid).length === 0, 6_000, `group ${serverPid} to be gone after serve was SIGKILLed mid-stop (members: ${groupMembers(serverPid).join(' ')})`);
+  const seconds = (Date.now() - killedAt) / 1000;
+  assert.ok(seconds < 5, `${seconds} s`);
+});

@@ -62,6 +62,24 @@ export function groupIsAlive(pgid: number): boolean {
   }
 }
 
+/**
+ * Linux: whether a live member of the group is not `except` (given its command line).
+ * Elsewhere (no /proc): whether any member is alive.
+ */
+export function groupHasLiveMemberOtherThan(pgid: number, except: (cmdline: string) => boolean): boolean {
+  if (!isLinux) return groupIsAlive(pgid);
+  for (const pid of linuxLiveMembers(pgid)) {
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!except(cmdline)) return true;
+  }
+  return false;
+}
+
 function pidIsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -93,6 +111,24 @@ function linuxGroupHasLiveMember(pgid: number): boolean {
   return false;
 }
 
+/** Live (non-zombie) members of the group (Linux). */
+function linuxLiveMembers(pgid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const live: number[] = [];
+  for (const entry of entries) {
+    const c = entry.charCodeAt(0);
+    if (c < 48 || c > 57) continue;
+    const stat = readProcStat(entry);
+    if (stat !== undefined && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') live.push(Number(entry));
+  }
+  return live;
+}
+
 /** `/proc/<pid>/stat`: state and process group (Linux). Undefined when the process is gone. */
 export function readProcStat(pid: number | string): { state: string; ppid: number; pgrp: number } | undefined {
   let text: string;
@@ -111,11 +147,14 @@ export function readProcStat(pid: number | string): { state: string; ppid: numbe
   return { state, ppid, pgrp };
 }
 
-/** Poll until the group has no live member, or `timeoutMs` passes. Resolves true when it is gone. */
-export async function waitForGroupGone(pgid: number, timeoutMs: number, pollMs = 25): Promise<boolean> {
+/**
+ * Poll until the group has no live member (but those `except` names), or `timeoutMs`
+ * passes. Resolves true when it is gone.
+ */
+export async function waitForGroupGone(pgid: number, timeoutMs: number, pollMs = 25, except?: (cmdline: string) => boolean): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (!groupIsAlive(pgid)) return true;
+    if (except ? !groupHasLiveMemberOtherThan(pgid, except) : !groupIsAlive(pgid)) return true;
     if (Date.now() >= deadline) return false;
     await delay(pollMs);
   }

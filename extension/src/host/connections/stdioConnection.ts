@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { parseEnvFile } from './envFile';
 import { LineSplitter, StderrRing, byteLine } from './lineFraming';
 import { delay, groupIsAlive, signalGroup, trackGroup, untrackGroup, waitForGroupGone } from './processGroup';
-import { planSupervisedSpawn } from './supervisor';
+import { isSupervisor, planSupervisedSpawn } from './supervisor';
 import { planWindowsSpawn } from './windowsCommand';
 import type { ClosedInfo, Connection, ConnectionEvents, ConnectionOptions, LogSink, StdioTransport } from './types';
 
@@ -247,12 +247,13 @@ class StdioConnection implements Connection {
         const pgid = this.child?.pid;
         if (pgid !== undefined && !isWindows && groupIsAlive(pgid)) {
           this.log('debug', `stdio ${this.label}: ending what is left of group ${pgid} (the supervisor included)`);
+          // The supervisor ignores SIGTERM (so it outlives a SIGKILL of ours mid-stop): the rest
+          // gets TERM first; once only the supervisor is left (or the grace ran out), KILL.
           signalGroup(pgid, 'SIGTERM');
+          await waitForGroupGone(pgid, this.graceMs, 25, isSupervisor);
+          signalGroup(pgid, 'SIGKILL');
           if (!(await waitForGroupGone(pgid, this.graceMs))) {
-            signalGroup(pgid, 'SIGKILL');
-            if (!(await waitForGroupGone(pgid, this.graceMs))) {
-              this.log('error', `stdio ${this.label}: processes of group ${pgid} survived SIGKILL`);
-            }
+            this.log('error', `stdio ${this.label}: processes of group ${pgid} survived SIGKILL`);
           }
         }
         if (pgid !== undefined) untrackGroup(pgid);

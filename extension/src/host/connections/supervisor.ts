@@ -7,9 +7,13 @@
 // the server keeps the leader's pid, its exit status and its stdio, and neither
 // it nor its children inherit the pipe. When we die by any means the kernel
 // closes our end, the watcher's read hits EOF, and it sends TERM, then KILL
-// after 2 s, to the whole group. While we live, our own shutdown ends the group,
-// the watcher with it (before EOF it does not ignore TERM). Cost: one small
-// `sh` per server (about 1 MB), no Node process.
+// after 2 s, to the whole group. The watcher ignores TERM from the start: our own
+// shutdown SIGTERMs the group, and if we are SIGKILLed between that SIGTERM and
+// the SIGKILL that follows (a client killing `lazy-mcp serve` mid-stop, VS Code
+// ending its extension host), a server that ignores TERM must still be killed by
+// the watcher. Once the rest of the group is gone, our shutdown SIGKILLs the
+// watcher (`isSupervisor` tells it apart). Cost: one small `sh` per server
+// (about 1 MB), no Node process.
 
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -18,9 +22,17 @@ import * as path from 'node:path';
 const TERM_TO_KILL_S = 2;
 
 export const SUPERVISOR_SCRIPT = [
-  `(read -r _ <&3; trap '' TERM; kill -s TERM 0; sleep ${TERM_TO_KILL_S}; kill -s KILL 0) </dev/null >/dev/null 2>&1 &`,
+  `(trap '' TERM; read -r _ <&3; kill -s TERM 0; sleep ${TERM_TO_KILL_S}; kill -s KILL 0) </dev/null >/dev/null 2>&1 &`,
   'exec "$@" 3<&-',
 ].join('\n');
+
+/** The name the supervisor shell runs under (its `$0`); the watcher, a forked subshell, keeps its command line. */
+const SUPERVISOR_NAME = 'lazy-mcp-supervisor';
+
+/** Whether a `/proc/<pid>/cmdline` (NUL-separated) is the supervisor's watcher (or its shell before the `exec`). */
+export function isSupervisor(cmdline: string): boolean {
+  return cmdline.startsWith(`/bin/sh\0-c\0${SUPERVISOR_SCRIPT}\0${SUPERVISOR_NAME}\0`);
+}
 
 export interface SupervisedSpawn {
   command: string;
@@ -43,7 +55,7 @@ export function planSupervisedSpawn(
   const found = findExecutable(command, env.PATH ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', cwd ?? process.cwd());
   if (found !== 'ok') return { errorCode: found };
   // The shell looks the command up again on the same PATH, so the server keeps its argv[0].
-  return { command: '/bin/sh', args: ['-c', SUPERVISOR_SCRIPT, 'lazy-mcp-supervisor', command, ...args], stdio: ['pipe', 'pipe', 'pipe', 'pipe'] };
+  return { command: '/bin/sh', args: ['-c', SUPERVISOR_SCRIPT, SUPERVISOR_NAME, command, ...args], stdio: ['pipe', 'pipe', 'pipe', 'pipe'] };
 }
 
 /** Whether `command` resolves (as execvp would) to an executable file. */
