@@ -464,7 +464,12 @@ export type FileRead = { path: string,
 /**
  * `None`: missing, or `unreadable` says what the path is.
  */
-content?: string | null, unreadable?: string | null, };
+content?: string | null, unreadable?: string | null, 
+/**
+ * The file actually opened (symbolic links resolved) when that is not `path`:
+ * a `{file:...}` is refused when either names a refused file.
+ */
+realPath?: string | null, };
 
 export type ConfigReport = { unmanaged: Array<Unmanaged>, 
 /**
@@ -543,6 +548,10 @@ extraFiles: { [key in string]: string | null },
  * `{file:...}` paths that exist but were not read, and what they are.
  */
 unreadableFiles?: { [key in string]: string }, 
+/**
+ * `{file:...}` paths that are symbolic links, and the file they resolve to.
+ */
+realPaths?: { [key in string]: string }, 
 /**
  * Absolute path of the user's home directory.
  */

@@ -680,6 +680,15 @@ impl EntryReader<'_> {
                          server's launch (see docs/config-sources.md); remove the reference"
                     ),
                 ),
+                VariableNote::RefusedLink { path, real, reason } => self.error(
+                    range,
+                    field,
+                    format!(
+                        "`{{file:...}}` names `{path}`, a symbolic link to `{real}`, {reason}: \
+                         Lazy MCP never reads it into a server's launch (see \
+                         docs/config-sources.md); remove the reference"
+                    ),
+                ),
                 VariableNote::UnreadableFile { path, reason } => self.error(
                     range,
                     field,

@@ -51,6 +51,10 @@ pub struct FileRead {
     pub content: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unreadable: Option<String>,
+    /// The file actually opened (symbolic links resolved) when that is not `path`:
+    /// a `{file:...}` is refused when either names a refused file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub real_path: Option<String>,
 }
 
 /// A finished load: every configured server and the report, plus what the
@@ -298,7 +302,11 @@ impl ConfigLoad {
         }));
         let mut extra_files = BTreeMap::new();
         let mut unreadable_files = BTreeMap::new();
+        let mut real_paths = BTreeMap::new();
         for path in &self.references {
+            if let Some(real) = self.read.get(path).and_then(|f| f.real_path.as_ref()) {
+                real_paths.insert(path.clone(), real.clone());
+            }
             match self.read.get(path) {
                 Some(FileRead {
                     unreadable: Some(what),
@@ -317,6 +325,7 @@ impl ConfigLoad {
             files,
             extra_files,
             unreadable_files,
+            real_paths,
         }
     }
 }

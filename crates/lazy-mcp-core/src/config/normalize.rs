@@ -57,6 +57,10 @@ pub struct NormalizeInput {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     #[cfg_attr(feature = "ts", ts(as = "Option<BTreeMap<String, String>>", optional))]
     pub unreadable_files: BTreeMap<String, String>,
+    /// `{file:...}` paths that are symbolic links, and the file they resolve to.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<BTreeMap<String, String>>", optional))]
+    pub real_paths: BTreeMap<String, String>,
 }
 
 /// What happened to one file.
@@ -335,6 +339,7 @@ impl State<'_> {
                 config_dir: self.platform.dirname(&candidate.path),
                 extra_files: &self.input.extra_files,
                 unreadable_files: &self.input.unreadable_files,
+                real_paths: &self.input.real_paths,
                 input_ids: input_ids.clone(),
                 project_file: site.scope != ConfigScope::User,
             };

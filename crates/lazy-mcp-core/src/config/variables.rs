@@ -40,6 +40,12 @@ pub(crate) enum VariableNote {
     Unresolved(String),
     /// `{file:...}` naming a file that is never read (`reason`: what it is).
     RefusedFile { path: String, reason: &'static str },
+    /// `{file:...}` naming a symbolic link to a file that is never read.
+    RefusedLink {
+        path: String,
+        real: String,
+        reason: &'static str,
+    },
     /// `{file:...}` naming a path that exists but is not a readable file.
     UnreadableFile { path: String, reason: String },
     /// `{file:...}` of a project file naming a file elsewhere (read, with a warning).
@@ -61,6 +67,8 @@ pub(crate) struct VariableContext<'a> {
     pub extra_files: &'a BTreeMap<String, Option<String>>,
     /// `{file:...}` paths the host found but did not read (what they are).
     pub unreadable_files: &'a BTreeMap<String, String>,
+    /// `{file:...}` paths that are symbolic links: the file each resolves to.
+    pub real_paths: &'a BTreeMap<String, String>,
     /// Ids declared in VS Code `inputs` (None = not VS Code).
     pub input_ids: Option<BTreeSet<String>>,
     /// The file is a project (or local) one: `{file:...}` should stay inside
@@ -236,8 +244,20 @@ impl VariableContext<'_> {
         }
         let reference = inner.strip_prefix("file:")?;
         let path = self.opencode_file_path(reference);
-        if let Some(reason) = file_reference_refused(self.platform, &path) {
+        if let Some(reason) = self.file_reference_refused(&path) {
             notes.notes.push(VariableNote::RefusedFile { path, reason });
+            return Some(String::new());
+        }
+        // A link is judged by the file it opens too (a project can ship a link to /etc/shadow).
+        let real = self.real_paths.get(&path);
+        if let Some((real, reason)) =
+            real.and_then(|real| Some((real, self.file_reference_refused(real)?)))
+        {
+            notes.notes.push(VariableNote::RefusedLink {
+                path,
+                real: real.clone(),
+                reason,
+            });
             return Some(String::new());
         }
         if let Some(place) = self.file_reference_outside(&path) {
@@ -276,6 +296,16 @@ impl VariableContext<'_> {
             self.platform.join(&self.config_dir, reference)
         };
         self.platform.lexically_normal(&joined)
+    }
+
+    /// Why a `{file:...}` of `path` is never read: a system secret, a kernel or
+    /// device file (any config), or the user's SSH folder.
+    fn file_reference_refused(&self, path: &str) -> Option<&'static str> {
+        let ssh = self.platform.join(self.home, ".ssh");
+        if !self.home.is_empty() && self.platform.is_within(path, &ssh) {
+            return Some("your SSH keys folder");
+        }
+        file_reference_refused(self.platform, path)
     }
 
     /// For a project file: where a `{file:...}` outside the project and the
@@ -455,6 +485,7 @@ mod tests {
             config_dir: "/w/app".to_string(),
             extra_files: extra,
             unreadable_files: &NO_UNREADABLE,
+            real_paths: &NO_UNREADABLE,
             input_ids: Some(["token".to_string()].into_iter().collect()),
             project_file: true,
         }
@@ -619,6 +650,59 @@ mod tests {
                 },
                 VariableNote::NeedsFile("/home/u/.config/k".into()),
             ]
+        );
+    }
+
+    #[test]
+    fn a_link_is_judged_by_the_file_it_opens_and_ssh_keys_are_refused() {
+        let env = BTreeMap::new();
+        let extra = BTreeMap::from([
+            ("/w/app/token".to_string(), Some("root:x".to_string())),
+            ("/w/app/key".to_string(), Some("-----BEGIN".to_string())),
+            ("/w/app/ok".to_string(), Some("fine".to_string())),
+        ]);
+        let links = BTreeMap::from([
+            ("/w/app/token".to_string(), "/etc/shadow".to_string()),
+            (
+                "/w/app/key".to_string(),
+                "/home/u/.ssh/id_ed25519".to_string(),
+            ),
+            ("/w/app/ok".to_string(), "/opt/shared/ok".to_string()),
+        ]);
+        let folders = vec!["/w/app".to_string()];
+        let ctx = VariableContext {
+            real_paths: &links,
+            ..context(VariableSyntax::OpenCode, &env, &extra, &folders)
+        };
+        let (text, noted) = ctx.expand_noted("{file:token}{file:./key}");
+        assert_eq!(text, "");
+        assert!(noted.secrets.is_empty());
+        assert_eq!(
+            noted.notes,
+            vec![
+                VariableNote::RefusedLink {
+                    path: "/w/app/token".into(),
+                    real: "/etc/shadow".into(),
+                    reason: "a system secret"
+                },
+                VariableNote::RefusedLink {
+                    path: "/w/app/key".into(),
+                    real: "/home/u/.ssh/id_ed25519".into(),
+                    reason: "your SSH keys folder"
+                },
+            ]
+        );
+        // A link to a file nobody refuses is read.
+        let (text, noted) = ctx.expand_noted("{file:ok}");
+        assert_eq!(text, "fine");
+        assert!(noted.notes.is_empty());
+        let (_, noted) = ctx.expand_noted("{file:~/.ssh/id_rsa}");
+        assert_eq!(
+            noted.notes,
+            vec![VariableNote::RefusedFile {
+                path: "/home/u/.ssh/id_rsa".into(),
+                reason: "your SSH keys folder"
+            }]
         );
     }
 }

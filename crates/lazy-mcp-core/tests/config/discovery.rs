@@ -126,6 +126,7 @@ fn win32_locations_use_backslashes_and_appdata() {
 #[test]
 fn win32_normalize_matches_paths_case_insensitively() {
     let input = lazy_mcp_core::config::NormalizeInput {
+        real_paths: Default::default(),
         discovery: DiscoveryInput {
             home: "C:\\Users\\dev".into(),
             workspace_folders: vec!["C:\\work\\app".into()],
@@ -171,6 +172,7 @@ fn sources_filter_and_json_entry_point() {
 #[test]
 fn normalize_skips_formats_left_out_of_sources() {
     let mut input = lazy_mcp_core::config::NormalizeInput {
+        real_paths: Default::default(),
         discovery: discovery(&[APP]),
         files: vec![
             FileInput {

@@ -279,6 +279,7 @@ fn all_problems_of_an_entry_are_reported_in_one_pass() {
 #[test]
 fn unreadable_config_paths_and_file_references_say_what_the_path_is() {
     let input = lazy_mcp_core::config::NormalizeInput {
+        real_paths: Default::default(),
         discovery: discovery(&[APP]),
         files: vec![
             FileInput {

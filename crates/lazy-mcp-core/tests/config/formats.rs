@@ -140,6 +140,7 @@ fn copilot_cli_local_type_tools_and_timeout() {
 #[test]
 fn copilot_home_moves_the_user_file() {
     let mut input = NormalizeInput {
+        real_paths: Default::default(),
         discovery: discovery(&[APP]),
         files: vec![FileInput {
             path: "/opt/copilot/mcp-config.json".into(),
@@ -169,6 +170,7 @@ fn opencode_v1_with_comments_string_command_and_file_reference() {
     assert_eq!(names(&first), ["everything", "string-command"]);
 
     let mut input = NormalizeInput {
+        real_paths: Default::default(),
         discovery: discovery(&[APP]),
         files: vec![FileInput {
             path: path.into(),
@@ -214,6 +216,7 @@ fn opencode_v1_with_comments_string_command_and_file_reference() {
 fn opencode_v2_servers_and_disabled() {
     let content = fixture("opencode/opencode-v2.json");
     let mut input = NormalizeInput {
+        real_paths: Default::default(),
         discovery: discovery(&[APP]),
         files: vec![FileInput {
             path: "/home/dev/.config/opencode/opencode.json".into(),
@@ -329,6 +332,7 @@ fn every_file_looked_at_is_reported_found_or_not() {
 #[test]
 fn golden_all_formats() {
     let mut input = NormalizeInput {
+        real_paths: Default::default(),
         discovery: discovery(&[APP]),
         files: [
             ("/work/app/.vscode/mcp.json", "vscode/mcp.json"),

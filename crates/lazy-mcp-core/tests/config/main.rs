@@ -72,6 +72,7 @@ pub fn fixture(relative: &str) -> String {
 /// Normalize `files` (path, content) for a workspace of `folders`.
 pub fn run(folders: &[&str], files: &[(&str, Option<&str>)]) -> NormalizeResult {
     normalize(&NormalizeInput {
+        real_paths: Default::default(),
         discovery: discovery(folders),
         files: files
             .iter()

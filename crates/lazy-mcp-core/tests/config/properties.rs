@@ -164,6 +164,7 @@ proptest! {
             ..FileInput::default()
         }));
         let input = lazy_mcp_core::config::NormalizeInput {
+            real_paths: Default::default(),
             discovery,
             files,
             extra_files: BTreeMap::new(),

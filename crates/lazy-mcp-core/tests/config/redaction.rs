@@ -5,6 +5,7 @@ use lazy_mcp_core::config::{Severity, Transport, MASK};
 
 fn all_fixtures_with_secrets() -> NormalizeResult {
     let mut input = lazy_mcp_core::config::NormalizeInput {
+        real_paths: Default::default(),
         discovery: discovery(&[APP]),
         files: vec![
             FileInput {
@@ -137,6 +138,7 @@ fn secrets_by_origin_are_masked_wherever_they_land() {
     let copilot = r#"{"mcpServers": {"co": {"type": "local", "command": "srv", "args": [],
       "env": {"K": "$MY_TOKEN"}}}}"#;
     let mut input = lazy_mcp_core::config::NormalizeInput {
+        real_paths: Default::default(),
         discovery: discovery(&[APP]),
         files: [
             ("/work/app/opencode.json", opencode),
@@ -186,6 +188,7 @@ fn secrets_by_origin_are_masked_wherever_they_land() {
 fn file_references_to_system_secrets_and_outside_the_project_are_problems() {
     let content = "{\"mcp\": {\n  \"shadow\": {\"type\": \"local\", \"command\": [\"srv\", \"{file:../../etc/shadow}\"]},\n  \"outside\": {\"type\": \"local\", \"command\": [\"srv\", \"{file:/opt/keys/k}\"]}\n}}";
     let mut input = lazy_mcp_core::config::NormalizeInput {
+        real_paths: Default::default(),
         discovery: discovery(&[APP]),
         files: vec![FileInput {
             path: "/work/app/opencode.json".into(),

@@ -2,7 +2,8 @@
 // file, at most `maxConfigFileBytes`, opened non-blocking so a FIFO swapped in
 // cannot hang us. Anything else is reported as what it is (a directory, a
 // symbolic link loop, a FIFO, a device, too big), never as "not found", and
-// nothing of it is read.
+// nothing of it is read. A file reached through a symbolic link is reported with
+// the file actually opened (`realPath`): the core refuses a `{file:...}` by it too.
 import * as fs from 'node:fs';
 import type { FileRead } from '../../core/contract.generated';
 
@@ -57,11 +58,24 @@ export async function readConfigFile(p: string, maxBytes = maxConfigFileBytes): 
       length += bytesRead;
     }
     if (length > maxBytes) return unreadable(tooBig(length, maxBytes));
-    return { path: p, content: buffer.subarray(0, length).toString('utf8') };
+    const real = await openedPath(handle, p);
+    return { path: p, content: buffer.subarray(0, length).toString('utf8'), ...(real !== undefined && real !== p ? { realPath: real } : {}) };
   } catch (err) {
     return unreadable(notReadable((err as NodeJS.ErrnoException).code));
   } finally {
     await handle.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The file `handle` opened, links resolved: Linux names it in /proc (no race with a
+ * link swapped after the open); elsewhere `realpath` of the path.
+ */
+async function openedPath(handle: fs.promises.FileHandle, p: string): Promise<string | undefined> {
+  try {
+    return process.platform === 'linux' ? await fs.promises.readlink(`/proc/self/fd/${handle.fd}`) : await fs.promises.realpath(p);
+  } catch {
+    return undefined;
   }
 }
 
