@@ -4,7 +4,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { approveInBrowser, startOAuthWorld, requireChromium } from '../fixtures/oauth/index.mjs';
-import { loadHostModule } from './helpers/bundle.mjs';
+import { builtCoreModule, loadHostModule } from './helpers/bundle.mjs';
 
 // Consent is given in headless Chromium: without it these tests fail now, not after a timeout.
 requireChromium();
@@ -12,10 +12,14 @@ requireChromium();
 let world;
 let authHost;
 let tokenStore;
+/** The core the front ends pass: it says which authorization URLs may be opened. */
+let core;
 before(async () => {
   world = await startOAuthWorld({ accessTokenTtlSec: 3600 });
   authHost = await loadHostModule('host/auth/authHost');
   tokenStore = await loadHostModule('host/auth/tokenStore');
+  const { WasmCore } = await loadHostModule('core/wasmCore');
+  core = new WasmCore(builtCoreModule, () => {});
 });
 after(async () => world?.stop());
 
@@ -25,6 +29,7 @@ test('declining the prompt ends the sign-in "cancelled": no tokens, the loopback
   const store = new tokenStore.MemoryTokenStore();
   let redirectUri;
   const host = new authHost.AuthHost({
+    core,
     store,
     browser: {
       openUrl: async (url, prompt) => {
@@ -46,6 +51,7 @@ test('sign-in with externalUri: the redirect goes through the external URL; a se
   const opened = [];
   const mapped = [];
   const host = new authHost.AuthHost({
+    core,
     store,
     browser: {
       // What asExternalUri gives in a web or remote window: the loopback port behind a proxy path.
@@ -94,7 +100,7 @@ test('sign-in with externalUri: the redirect goes through the external URL; a se
 });
 
 test('a refresh without a stored refresh token asks the authorization server nothing', async () => {
-  const host = new authHost.AuthHost({ store: new tokenStore.MemoryTokenStore(), browser: { openUrl: async () => assert.fail('no browser for a refresh') } });
+  const host = new authHost.AuthHost({ core, store: new tokenStore.MemoryTokenStore(), browser: { openUrl: async () => assert.fail('no browser for a refresh') } });
   const before = await world.counters();
   const r = await host.refresh(binding());
   assert.equal(r.outcome, 'failed');

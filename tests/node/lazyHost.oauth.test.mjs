@@ -46,14 +46,15 @@ async function vscodeLikeHost(openUrl, guarded = {}) {
   fs.mkdirSync(home, { recursive: true });
   fs.mkdirSync(ws, { recursive: true });
   fs.writeFileSync(path.join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { guarded: { type: 'http', url: world.mcpUrl, ...guarded } } }));
+  const core = new WasmCore(builtCoreModule, () => {});
   const host = new LazyHost({
-    core: new WasmCore(builtCoreModule, () => {}),
+    core,
     discovery: { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home, PATH: process.env.PATH ?? '' } },
     store: new BlobFile(path.join(root, 'catalogue.json')),
     settings: { signInMayWait: true },
     log: (level, message, server) => logs.push(`${level} ${server ?? ''} ${message}`),
     gateway: {},
-    auth: new AuthHost({ store: new FileTokenStore(path.join(root, 'oauth.json')), browser: { openUrl } }),
+    auth: new AuthHost({ core, store: new FileTokenStore(path.join(root, 'oauth.json')), browser: { openUrl } }),
   });
   hosts.push(host);
   await host.start();

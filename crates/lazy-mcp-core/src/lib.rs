@@ -6,6 +6,7 @@ pub mod diagnostics;
 pub mod engine;
 pub mod host_policy;
 pub mod protocol;
+pub mod sign_in_url;
 pub mod tool_index;
 
 /// Version of the core, reported by "MCP Diagnostics".

@@ -73,6 +73,13 @@ pub fn client_body_bytes(body: &[u8], headers_json: Option<String>) -> String {
     )
 }
 
+/// Whether a sign-in's authorization URL may be opened in a browser:
+/// `{"open": true}` or `{"open": false, "error": "..."}` (lazy_mcp_core::sign_in_url).
+#[wasm_bindgen(js_name = signInUrlVerdict)]
+pub fn sign_in_url_verdict(url: &str) -> String {
+    lazy_mcp_core::sign_in_url::sign_in_url_verdict_json(url)
+}
+
 /// Aborts the instance on purpose. Exists only so the host's trap recovery
 /// (recreate the instance, report once) can be tested against the real module.
 #[wasm_bindgen(js_name = debugTrap)]

@@ -59,7 +59,7 @@ export function createHost(
     store: new BlobFile(catalogueFile),
     log: (level, message, server) => ctx.log(level, message, server),
     measureRss: linuxRss,
-    auth: new AuthHost({ store: new FileTokenStore(signInFile()), browser: cliBrowser }),
+    auth: new AuthHost({ core: ctx.core, store: new FileTokenStore(signInFile()), browser: cliBrowser }),
     // The CLI has no prompt: a call that needs sign-in fails at once naming `lazy-mcp auth login`.
     ...extra,
     settings: { ...(extra.settings ?? {}), signInMayWait: false },

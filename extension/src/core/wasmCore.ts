@@ -16,6 +16,8 @@ export interface CoreExports {
   clientBody(body: string, headersJson?: string): string;
   /** `clientBody` of UTF-8 bytes (faster across the boundary for large bodies). */
   clientBodyBytes(body: Uint8Array, headersJson?: string): string;
+  /** Whether a sign-in URL may be opened in a browser: `{open}` or `{open: false, error}` JSON (sign_in_url.rs). */
+  signInUrlVerdict(url: string): string;
   /** The lifecycle engine: `handle(nowMs, eventJson) → effectsJson`, `snapshot() → json`. */
   Engine: new (settingsJson: string) => unknown;
 }

@@ -109,6 +109,7 @@ export class Controller implements vscode.Disposable {
       resolveTransport: inputResolver(context.secrets),
       // Sign-in I/O (the SDK's OAuth client) with tokens in SecretStorage; the browser hooks are UI.
       auth: new AuthHost({
+        core,
         store: this.tokenStore,
         browser: {
           openUrl: (url, prompt, cancelled) => this.signInUi.openUrl(url, prompt, cancelled),

@@ -8,6 +8,7 @@
 // to sign in, refresh, cancel or keep scopes.
 import { auth, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthBinding, RefreshOutcome, SignInOutcome } from '../../core/contract.generated';
+import type { WasmCore } from '../../core/wasmCore';
 import { boundedFetch, describe, sleep, type FetchFn } from './authHttp';
 import { runSignInFlow, type Finished, type SignInPrompt } from './signInFlow';
 import { signInLock } from './signInLock';
@@ -35,6 +36,8 @@ export interface BrowserHooks {
 
 export interface AuthHostOptions {
   store: TokenStore;
+  /** The core: it says which authorization URLs may be opened (sign_in_url.rs). */
+  core: Pick<WasmCore, 'call'>;
   browser: BrowserHooks;
   /** Bound on every request to the authorization server (default 10 s). */
   requestTimeoutMs?: number;
@@ -178,6 +181,10 @@ export class AuthHost {
           fetchFn,
           signInTimeoutMs: this.signInTimeoutMs,
           openUrl: (url, p, c) => this.opts.browser.openUrl(url, p, c),
+          refusedUrl: (url) => {
+            const verdict = JSON.parse(this.opts.core.call((core) => core.signInUrlVerdict(url))) as { open: boolean; error?: string };
+            return verdict.open ? undefined : (verdict.error ?? 'the sign-in URL was refused');
+          },
           ...(this.opts.browser.externalUri ? { externalUri: (url: string) => this.opts.browser.externalUri!(url) } : {}),
           configuredDiscovery: () => this.configuredDiscovery(binding, fetchFn),
         },

@@ -31,9 +31,14 @@ export interface FlowDeps {
   fetchFn: FetchFn;
   signInTimeoutMs: number;
   openUrl(url: string, prompt: SignInPrompt, cancelled: AbortSignal): Promise<void>;
+  /** The core's verdict on an authorization URL: why it must not be opened, or undefined. */
+  refusedUrl(url: string): string | undefined;
   externalUri?(url: string): Promise<string>;
   configuredDiscovery(): Promise<OAuthDiscoveryState | undefined>;
 }
+
+/** The core refused to open the authorization URL: the sign-in fails with its reason, nothing is opened. */
+class SignInUrlRefused extends Error {}
 
 /** Thrown by `openUrl` when the user declines the prompt: the sign-in ends `cancelled`. */
 export class SignInCancelled extends Error {
@@ -83,7 +88,12 @@ export async function runSignInFlow(
         redirectUrl,
         port: listener.port,
         state,
-        openAuthorizationUrl: (url) => deps.openUrl(url.toString(), prompt, cancelled),
+        openAuthorizationUrl: (url) => {
+          // The URL comes from the authorization server's metadata (the remote server's choice).
+          const refused = deps.refusedUrl(url.toString());
+          if (refused !== undefined) throw new SignInUrlRefused(refused);
+          return deps.openUrl(url.toString(), prompt, cancelled);
+        },
       },
       await deps.configuredDiscovery(),
     );
@@ -102,6 +112,7 @@ export async function runSignInFlow(
     await auth(provider, { ...options, authorizationCode: redirect.code });
     return { outcome: 'ok', message: '', provider };
   } catch (err) {
+    if (err instanceof SignInUrlRefused) return { outcome: 'failed', message: err.message };
     if (err instanceof SignInCancelled) return { outcome: 'cancelled', message: 'the user declined to sign in' };
     if (err instanceof CancelledError || cancelled.aborted) return { outcome: 'cancelled', message: 'the sign-in was cancelled' };
     return { outcome: 'failed', message: describe(err) };
