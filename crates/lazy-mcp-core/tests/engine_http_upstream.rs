@@ -196,3 +196,36 @@ fn an_empty_reply_body_is_nothing_and_no_warning() {
     });
     assert_eq!(sim.logs().len(), logs + 1, "{:?}", sim.logs());
 }
+
+#[test]
+fn every_open_carries_the_message_size_limit_of_the_settings() {
+    let limits = |sim: &Sim| -> Vec<u64> {
+        sim.effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Open {
+                    max_message_bytes, ..
+                } => Some(*max_message_bytes),
+                _ => None,
+            })
+            .collect()
+    };
+    let sim = called(Behavior::Normal);
+    let defaults = limits(&sim);
+    assert!(!defaults.is_empty());
+    assert!(
+        defaults.iter().all(|&l| l == 64 * 1024 * 1024),
+        "{defaults:?}"
+    );
+
+    let mut sim = Sim::new(Settings {
+        max_message_bytes: 1_000,
+        ..Settings::default()
+    })
+    .fake("web", FakeServer::with_tools(&["echo"]));
+    sim.oauth.public.insert("web".into());
+    sim.apply(vec![http("web")]);
+    let set = limits(&sim);
+    assert!(!set.is_empty());
+    assert!(set.iter().all(|&l| l == 1_000), "{set:?}");
+}

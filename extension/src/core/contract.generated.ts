@@ -38,7 +38,13 @@ export type Effect = { "type": "open", conn: number, server: string, transport: 
  * (that server's only), hold requests answered 401/403 and report
  * `authRequired`. Absent: static headers only, never OAuth.
  */
-oauth?: OAuthBinding | null, }
+oauth?: OAuthBinding | null, 
+/**
+ * The largest message to take from this server (HTTP: a reply body, one
+ * SSE event); a bigger one fails its request with an error naming the
+ * server and the limit (`Settings::max_message_bytes`).
+ */
+maxMessageBytes: number, }
   | { "type": "resumeConnection", conn: number, }
   | { "type": "startSignIn", server: string, oauth: OAuthBinding, reason: string, toolName?: string | null, 
 /**
@@ -214,7 +220,14 @@ indexTokenBudget: number, aggregateEndpoint: AggregateEndpoint,
  * its timeout (VS Code: it prompts); else it fails at once naming
  * `lazy-mcp auth login SERVER` (the CLI gateway).
  */
-signInMayWait: boolean, };
+signInMayWait: boolean, 
+/**
+ * The largest message Lazy MCP takes from a remote (HTTP) server: a reply
+ * body, one SSE event. A bigger one fails its request naming the server and
+ * this limit (a hostile server could otherwise grow the process without
+ * bound). Sent with each `open` effect.
+ */
+maxMessageBytes: number, };
 
 export type AggregateEndpoint = "all" | "toolIndex";
 

@@ -216,7 +216,7 @@ export class EngineDriver {
   private apply(effect: Effect, payload: () => string): void {
     switch (effect.type) {
       case 'open':
-        return this.open(effect.conn, effect.server, effect.transport, effect.interactive, effect.oauth ?? undefined);
+        return this.open(effect.conn, effect.server, effect.transport, effect.interactive, effect.oauth ?? undefined, effect.maxMessageBytes);
       case 'resumeConnection':
         return this.connections.get(effect.conn)?.resume?.();
       case 'startSignIn':
@@ -334,7 +334,7 @@ export class EngineDriver {
     for (const [server, p] of this.pids) if (p === pid) this.pids.delete(server);
   }
 
-  private open(conn: number, server: string, transport: Transport, interactive: boolean, oauth: OAuthBinding | undefined): void {
+  private open(conn: number, server: string, transport: Transport, interactive: boolean, oauth: OAuthBinding | undefined, maxMessageBytes: number): void {
     const resolved = this.deps.resolveTransport ? this.deps.resolveTransport(server, transport, interactive) : Promise.resolve(transport);
     // The stored access token is read before the connection opens (the store may be a file another process wrote).
     const tokenLoaded = oauth !== undefined && this.deps.auth ? this.deps.auth.load(oauth) : Promise.resolve();
@@ -342,7 +342,7 @@ export class EngineDriver {
       ([t]) => {
         // What connect-time variables became is secret: the engine masks it in text about the server.
         if (t !== transport) this.handle({ type: 'transportResolved', server, original: transport, resolved: t });
-        this.connect(conn, server, t, oauth);
+        this.connect(conn, server, t, oauth, maxMessageBytes);
       },
       (err: unknown) =>
         this.handle({ type: 'connectionClosed', conn, reason: err instanceof Error ? err.message : String(err), exitCode: null, stderrTail: null }),
@@ -358,7 +358,7 @@ export class EngineDriver {
     }
   }
 
-  private connect(conn: number, server: string, transport: Transport, oauth: OAuthBinding | undefined): void {
+  private connect(conn: number, server: string, transport: Transport, oauth: OAuthBinding | undefined, maxMessageBytes: number): void {
     if (this.stopped) return;
     const auth = this.deps.auth;
     const connectionAuth =
@@ -391,6 +391,8 @@ export class EngineDriver {
         cwdFallback: this.deps.cwdFallback,
         log: (level, msg) => this.deps.log(level, this.masked(server, msg), server),
         ...(connectionAuth !== undefined ? { auth: connectionAuth } : {}),
+        maxMessageBytes,
+        server,
       },
     );
     this.connections.set(conn, connection);

@@ -140,6 +140,7 @@ impl Engine {
             transport,
             interactive,
             oauth,
+            max_message_bytes: self.settings.max_message_bytes,
         });
         if fallback.is_some() {
             return;

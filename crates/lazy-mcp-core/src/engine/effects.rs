@@ -58,6 +58,10 @@ pub enum Effect {
         /// `authRequired`. Absent: static headers only, never OAuth.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         oauth: Option<OAuthBinding>,
+        /// The largest message to take from this server (HTTP: a reply body, one
+        /// SSE event); a bigger one fails its request with an error naming the
+        /// server and the limit (`Settings::max_message_bytes`).
+        max_message_bytes: u64,
     },
     /// Re-send the requests held since `authRequired`, with the stored token.
     ResumeConnection {

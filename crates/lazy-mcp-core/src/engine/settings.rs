@@ -72,7 +72,16 @@ pub struct Settings {
     /// its timeout (VS Code: it prompts); else it fails at once naming
     /// `lazy-mcp auth login SERVER` (the CLI gateway).
     pub sign_in_may_wait: bool,
+    /// The largest message Lazy MCP takes from a remote (HTTP) server: a reply
+    /// body, one SSE event. A bigger one fails its request naming the server and
+    /// this limit (a hostile server could otherwise grow the process without
+    /// bound). Sent with each `open` effect.
+    pub max_message_bytes: u64,
 }
+
+/// Default of `Settings::max_message_bytes`: 64 MiB (a tool result of tens of
+/// megabytes still passes).
+pub const DEFAULT_MAX_MESSAGE_BYTES: u64 = 64 * 1024 * 1024;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -97,6 +106,7 @@ impl Default for Settings {
             index_token_budget: 1_000,
             aggregate_endpoint: AggregateEndpoint::All,
             sign_in_may_wait: false,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
         }
     }
 }

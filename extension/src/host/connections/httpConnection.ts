@@ -50,6 +50,10 @@ export function openHttpConnection(
 class HttpConnection implements Connection {
   readonly pid = undefined;
   private readonly log: LogSink;
+  /** The core's `maxMessageBytes` for this server (a reply body, one SSE event). */
+  private readonly maxMessageBytes: number;
+  /** Names the server in errors about it. */
+  private readonly serverLabel: string;
   private readonly url: URL | undefined;
   private readonly shownUrl: string;
   private readonly agent: http.Agent;
@@ -85,6 +89,8 @@ class HttpConnection implements Connection {
   ) {
     this.log = opts.log ?? (() => undefined);
     this.connectTimeoutMs = opts.connectTimeoutMs ?? 15000;
+    this.maxMessageBytes = opts.maxMessageBytes ?? Infinity;
+    this.serverLabel = opts.server !== undefined ? `MCP server '${opts.server}'` : 'the server';
     // Given only for servers the engine signs in with OAuth (never with a static Authorization header).
     this.auth = opts.auth;
     this.whenFinished = new Promise((resolve) => (this.resolveFinished = resolve));
@@ -277,17 +283,23 @@ class HttpConnection implements Connection {
       return;
     }
     if (type.startsWith('text/event-stream')) {
-      this.readSse(res, (ev) => {
-        if (ev.event === '' || ev.event === 'message') this.deliver(ev.data);
-      }, () => this.failUnanswered(msg, `the reply stream from ${redactUrl(url)} ended before the response`));
+      this.readSse(
+        res,
+        (ev) => {
+          if (ev.event === '' || ev.event === 'message') this.deliver(ev.data);
+        },
+        () => this.failUnanswered(msg, `the reply stream from ${redactUrl(url)} ended before the response`),
+        () => this.failUnanswered(msg, this.tooLarge(`an event of the reply stream from ${redactUrl(url)}`)),
+      );
       return;
     }
-    readBody(res, Infinity).then(
+    readBody(res, Infinity, this.maxMessageBytes).then(
       (body) => {
         if (body.length > 0) this.deliver(body);
         this.failUnanswered(msg, `${redactUrl(url)} answered HTTP ${res.statusCode} without a response`);
       },
-      () => this.failUnanswered(msg, `the reply from ${redactUrl(url)} was cut off`),
+      (err: unknown) =>
+        this.failUnanswered(msg, err instanceof BodyTooLarge ? this.tooLarge(`the reply from ${redactUrl(url)}`) : `the reply from ${redactUrl(url)} was cut off`),
     );
   }
 
@@ -298,7 +310,7 @@ class HttpConnection implements Connection {
    */
   private readErrorReply(res: http.IncomingMessage, msg: Outgoing, status: number): void {
     const json = (headerValue(res.headers['content-type']) ?? '').toLowerCase().startsWith('application/json');
-    readBody(res, MAX_ERROR_BODY_CHARS).then(
+    readBody(res, MAX_ERROR_BODY_CHARS, this.maxMessageBytes).then(
       (body) => {
         const text = body.trim();
         if (json && text !== '') this.deliver(text);
@@ -337,11 +349,16 @@ class HttpConnection implements Connection {
         return;
       }
       this.log('debug', `http ${this.shownUrl}: GET stream open`);
-      this.readSse(res, (ev) => {
-        if (ev.event === '' || ev.event === 'message') this.deliver(ev.data);
-      }, () => {
-        if (!this.finished && this.closing === undefined) this.log('info', `http ${this.shownUrl}: the GET stream ended`);
-      });
+      this.readSse(
+        res,
+        (ev) => {
+          if (ev.event === '' || ev.event === 'message') this.deliver(ev.data);
+        },
+        () => {
+          if (!this.finished && this.closing === undefined) this.log('info', `http ${this.shownUrl}: the GET stream ended`);
+        },
+        () => this.log('warn', `http ${this.shownUrl}: ${this.tooLarge('an event of the GET stream')}; that stream is closed`),
+      );
     });
     req.on('error', (err) => {
       if (!this.finished && this.closing === undefined) this.log('info', `http ${this.shownUrl}: GET stream failed (${errorCode(err)})`);
@@ -369,9 +386,12 @@ class HttpConnection implements Connection {
         this.closeWith({ reason: tried, httpStatus: status });
         return;
       }
-      this.readSse(res, (ev) => this.onLegacyEvent(ev, url), () => {
-        this.closeWith({ reason: `the SSE stream from ${this.shownUrl} ended` });
-      });
+      this.readSse(
+        res,
+        (ev) => this.onLegacyEvent(ev, url),
+        () => this.closeWith({ reason: `the SSE stream from ${this.shownUrl} ended` }),
+        () => this.closeWith({ reason: this.tooLarge(`an event of the SSE stream from ${this.shownUrl}`) }),
+      );
     });
     req.on('error', (err) => {
       if (this.finished || this.closing !== undefined) return;
@@ -457,13 +477,27 @@ class HttpConnection implements Connection {
     this.failUnanswered(msg, `request to ${this.shownUrl} failed: ${code}`);
   }
 
-  private readSse(res: http.IncomingMessage, onEvent: (ev: SseEvent) => void, onEnd: () => void): void {
-    const parser = new SseParser((ev) => {
-      if (!this.finished) onEvent(ev);
-    });
+  /** The error for a message over the core's limit: names the server, what was too large and the limit. */
+  private tooLarge(what: string): string {
+    return `${this.serverLabel} sent ${what} larger than ${formatBytes(this.maxMessageBytes)}, the most Lazy MCP takes in one message from a server; it was not read`;
+  }
+
+  private readSse(res: http.IncomingMessage, onEvent: (ev: SseEvent) => void, onEnd: () => void, onTooLarge: () => void): void {
+    let ended = false;
+    const parser = new SseParser(
+      (ev) => {
+        if (!this.finished) onEvent(ev);
+      },
+      this.maxMessageBytes,
+      () => {
+        // Over the limit: stop reading (and holding) this stream; the request (or stream) fails.
+        ended = true;
+        res.destroy();
+        if (!this.finished) onTooLarge();
+      },
+    );
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => parser.push(chunk));
-    let ended = false;
     const end = (): void => {
       if (ended) return;
       ended = true;
@@ -603,13 +637,25 @@ class HttpConnection implements Connection {
   }
 }
 
-function readBody(res: http.IncomingMessage, maxChars: number): Promise<string> {
+/** A reply body grew beyond the connection's `maxMessageBytes`. */
+class BodyTooLarge extends Error {}
+
+/**
+ * The body of `res`: its first `maxChars` bytes kept (the rest read and dropped), or, beyond
+ * `maxBytes`, a rejection with BodyTooLarge and the response destroyed (nothing more is read).
+ */
+function readBody(res: http.IncomingMessage, maxChars: number, maxBytes = Infinity): Promise<string> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
     res.on('data', (chunk: Buffer) => {
       if (size < maxChars) parts.push(chunk);
       size += chunk.length;
+      if (size > maxBytes) {
+        parts.length = 0;
+        reject(new BodyTooLarge());
+        res.destroy();
+      }
     });
     res.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
     res.on('error', reject);
@@ -617,6 +663,15 @@ function readBody(res: http.IncomingMessage, maxChars: number): Promise<string> 
       if (!res.complete) reject(new Error('aborted'));
     });
   });
+}
+
+/** 67108864 → "64 MiB". */
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n)) return 'no limit';
+  const mib = n / (1024 * 1024);
+  if (mib >= 1) return `${Math.round(mib * 10) / 10} MiB`;
+  const kib = n / 1024;
+  return kib >= 1 ? `${Math.round(kib * 10) / 10} KiB` : `${n} bytes`;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

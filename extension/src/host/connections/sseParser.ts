@@ -25,13 +25,26 @@ export class SseParser {
   /** A byte-order mark is allowed before the first field. */
   private atStart = true;
 
-  constructor(private readonly onEvent: (event: SseEvent) => void) {}
+  /** Characters of the event being read (its data lines and the unfinished line). */
+  private pending = 0;
+  private overflowed = false;
+
+  /**
+   * `maxEventChars`: an event (or a line) that grows beyond it is not kept: `onTooLarge` is
+   * called once and everything after it is ignored (the caller ends the stream).
+   */
+  constructor(
+    private readonly onEvent: (event: SseEvent) => void,
+    private readonly maxEventChars = Infinity,
+    private readonly onTooLarge: () => void = () => undefined,
+  ) {}
 
   get lastId(): string | undefined {
     return this.lastEventId;
   }
 
   push(chunk: string): void {
+    if (this.overflowed) return;
     let text = chunk;
     if (this.atStart && text.length > 0) {
       this.atStart = false;
@@ -66,10 +79,19 @@ export class SseParser {
       }
       if (end === -1) break;
       this.line(this.buffer.slice(start, end));
+      if (this.overflowed) return;
       start = next;
       scanFrom = next;
     }
     this.buffer = this.buffer.slice(start);
+    if (this.pending + this.buffer.length > this.maxEventChars) this.overflow();
+  }
+
+  private overflow(): void {
+    this.overflowed = true;
+    this.buffer = '';
+    this.dataLines = [];
+    this.onTooLarge();
   }
 
   private line(line: string): void {
@@ -86,6 +108,8 @@ export class SseParser {
       case 'data':
         this.dataLines.push(value);
         this.sawData = true;
+        this.pending += value.length + 1;
+        if (this.pending > this.maxEventChars) this.overflow();
         break;
       case 'event':
         this.eventType = value;
@@ -106,5 +130,6 @@ export class SseParser {
     this.dataLines = [];
     this.eventType = '';
     this.sawData = false;
+    this.pending = 0;
   }
 }

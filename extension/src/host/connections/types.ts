@@ -89,6 +89,14 @@ export interface ConnectionOptions {
   connectTimeoutMs?: number;
   /** HTTP with the engine's `oauth` binding: the bearer token and where challenges go. */
   auth?: ConnectionAuth;
+  /**
+   * HTTP: the largest reply body (bytes) or SSE event (characters) taken from the server, from
+   * the core's `open` effect (`maxMessageBytes`); a bigger one is cut off and its request fails
+   * naming the limit. Absent: no limit.
+   */
+  maxMessageBytes?: number;
+  /** The server's name, for the errors a user sees. */
+  server?: string;
 }
 
 /**
