@@ -2,7 +2,7 @@
 // singular ("1 tool", not "1 tools") in progress lines, the log and `diagnostics`;
 // a crashed server's exit code is said once; its catalogue announcement names the
 // server and the failure once. A real one-tool server (server-sequential-thinking)
-// and a process that exits with code 3.
+// and a process that exits with code 3. `diagnostics` names sources as MCP Diagnostics does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -39,5 +39,8 @@ test('catalogue and diagnostics: "1 tool", an exit code said once, a failure nam
 
   const diag = await runCli(['diagnostics', '--cwd', w.ws, '--cache', cache], { env: w.env });
   assert.equal(diag.code, 0, diag.stderr);
+  // Sources as MCP Diagnostics names them: relative to the working directory, not absolute.
+  assert.match(diag.stdout, /^thinking\s+CATALOGUED ONLY\s.*\s\.mcp\.json:\d+:\d+$/m);
+  assert.ok(!diag.stdout.includes(w.ws), diag.stdout);
   assert.match(diag.stdout, /^2 servers: 1 catalogued only, 0 connected, 0 dormant, 1 failed, 0 need auth, 0 disabled; 1 tool \(/m);
 });

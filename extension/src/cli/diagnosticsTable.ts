@@ -36,7 +36,8 @@ export function renderTable(snap: Snapshot): string {
     s.pid == null ? '' : String(s.pid),
     mb(s.rssBytes),
     String(s.callsServed),
-    `${s.source.file}:${s.source.line}:${s.source.column}`,
+    // As MCP Diagnostics names it (relative to the working directory, or ~/…), with the column.
+    `${s.sourceLabel}:${s.source.column}`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string =>
