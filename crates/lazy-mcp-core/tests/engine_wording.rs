@@ -130,13 +130,17 @@ fn counts_of_one_are_singular_in_the_log_and_the_summary() {
     sim.apply(vec![config("one"), config("broken")]);
     let logs = sim.logs();
     assert!(
-        logs.iter().any(|l| l
-            == "catalogued: 1 tool, 0 prompts, 0 resources, 0 resource templates; stopped"),
+        logs.iter()
+            .any(|l| l
+                == "catalogued: 1 tool, 0 prompts, 0 resources, 0 resource templates; stopped"),
         "{logs:?}"
     );
     assert!(!logs.iter().any(|l| l.contains("1 tools")), "{logs:?}");
     let snapshot = sim.engine.snapshot();
-    assert_eq!(snapshot.summary, "0 connected · 1 catalogued only · 1 failed");
+    assert_eq!(
+        snapshot.summary,
+        "0 connected · 1 catalogued only · 1 failed"
+    );
 }
 
 #[test]

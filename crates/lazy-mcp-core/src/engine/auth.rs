@@ -359,7 +359,10 @@ impl Engine {
             return;
         };
         if !server.auth.sign_in_requested
-            || matches!(server.state, ServerState::Pending | ServerState::Cataloguing)
+            || matches!(
+                server.state,
+                ServerState::Pending | ServerState::Cataloguing
+            )
         {
             return;
         }
@@ -658,7 +661,10 @@ impl Engine {
             return;
         }
         self.sign_in_announcements.dismissed.remove(name);
-        if matches!(server.state, ServerState::Pending | ServerState::Cataloguing) {
+        if matches!(
+            server.state,
+            ServerState::Pending | ServerState::Cataloguing
+        ) {
             // Its challenge (and the metadata URL it names) is about to come.
             self.log(
                 LogLevel::Debug,

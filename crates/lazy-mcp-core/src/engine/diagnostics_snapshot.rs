@@ -299,10 +299,9 @@ impl Engine {
     /// `file:line` as MCP Diagnostics shows it, relative to the config sources'
     /// workspace folders or home directory.
     fn source_label(&self, source: &SourceRef) -> String {
-        let (folders, home) = self
-            .config_load
-            .discovery()
-            .map_or((&[][..], ""), |d| (&d.workspace_folders[..], d.home.as_str()));
+        let (folders, home) = self.config_load.discovery().map_or((&[][..], ""), |d| {
+            (&d.workspace_folders[..], d.home.as_str())
+        });
         format!(
             "{}:{}",
             crate::diagnostics::display_path_in(folders, home, &source.file),
