@@ -5,6 +5,7 @@
 // and a process that exits with code 3. `diagnostics` names sources as MCP Diagnostics does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { runCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
 
@@ -43,4 +44,15 @@ test('catalogue and diagnostics: "1 tool", an exit code said once, a failure nam
   assert.match(diag.stdout, /^thinking\s+CATALOGUED ONLY\s.*\s\.mcp\.json:\d+:\d+$/m);
   assert.ok(!diag.stdout.includes(w.ws), diag.stdout);
   assert.match(diag.stdout, /^2 servers: 1 catalogued only, 0 connected, 0 dormant, 1 failed, 0 need auth, 0 disabled; 1 tool \(/m);
+});
+
+test('the README names the states as the product shows them (NEEDS AUTH, not NEED AUTH)', () => {
+  const repo = path.join(import.meta.dirname, '..', '..');
+  const stateRs = fs.readFileSync(path.join(repo, 'crates', 'lazy-mcp-core', 'src', 'engine', 'state.rs'), 'utf8');
+  const labels = new Set([...stateRs.matchAll(/ServerState::\w+(?: \{ \.\. \})? => "([A-Z][A-Z ]+)"/g)].map((m) => m[1]));
+  assert.ok(labels.has('NEEDS AUTH') && labels.has('CATALOGUED ONLY'), [...labels].join(', '));
+  const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+  const named = [...readme.matchAll(/\b(NEEDS? AUTH|CATALOGUED ONLY|CONNECTED|DORMANT|DISABLED|FAILED|PENDING|CATALOGUING|CONNECTING)\b/g)].map((m) => m[1]);
+  assert.ok(named.includes('NEEDS AUTH'), 'the README names NEEDS AUTH');
+  assert.deepEqual(named.filter((n) => !labels.has(n)), []);
 });
