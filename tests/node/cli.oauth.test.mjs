@@ -117,6 +117,11 @@ test('auth login signs in through the browser, stores tokens 0600 and catalogues
   const r = await login();
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /signed in to 'guarded' \(CATALOGUED ONLY: 2 tools\)/);
+  // Issue 23: not told to run the command it is running; the legacy server's refusal of the era
+  // probe (HTTP 400 "No valid session ID") is no warning; the success is logged.
+  assert.doesNotMatch(r.stderr, /needs you to sign in/);
+  assert.doesNotMatch(r.stderr, /lazy-mcp warn.*request \d+ failed/);
+  assert.match(r.stderr, /lazy-mcp info \[guarded\]: Signed in to 'guarded'/);
   const redirect = new URL(new URL(r.url).searchParams.get('redirect_uri'));
   assert.equal(redirect.hostname, '127.0.0.1');
   assert.ok(new URL(r.url).searchParams.get('state'), 'state sent');

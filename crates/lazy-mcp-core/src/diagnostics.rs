@@ -7,6 +7,7 @@ use crate::config::{FileReport, Problem, ServerConfig, Severity, Shadowed, Sourc
 use crate::engine::server_actions::ServerAction;
 use crate::engine::{DiagnosticsSnapshot, ServerState};
 use crate::host_policy::Unmanaged;
+use crate::wording::{count, count_as};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
@@ -49,14 +50,18 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
     }
     let managed = snapshot.map_or(0, |s| s.servers.len());
     let configured = managed + ctx.unmanaged.len();
-    let plural = if configured == 1 { "" } else { "s" };
-    let _ = write!(out, "**{configured} server{plural} configured**");
+    let _ = write!(out, "**{} configured**", count(configured, "server"));
     if let Some(s) = snapshot {
         let t = &s.totals;
         let _ = write!(
             out,
-            " — {} connected · {} catalogued only · {} dormant · {} failed · {} disabled · {} needs auth",
-            t.connected, t.catalogued, t.dormant, t.failed, t.disabled, t.needs_auth
+            " — {} connected · {} catalogued only · {} dormant · {} failed · {} disabled · {}",
+            t.connected,
+            t.catalogued,
+            t.dormant,
+            t.failed,
+            t.disabled,
+            count_as(t.needs_auth, "needs auth", "need auth")
         );
         if t.in_progress > 0 {
             let _ = write!(out, " · {} in progress", t.in_progress);
@@ -71,10 +76,9 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
         if t.meta_tool_tokens > 0 {
             let _ = write!(
                 out,
-                "; the tool index and its meta-tools take ≈ {}, {} loaded tool{}",
+                "; the tool index and its meta-tools take ≈ {}, {}",
                 group_digits(t.meta_tool_tokens),
-                t.loaded_tools,
-                if t.loaded_tools == 1 { "" } else { "s" }
+                count(t.loaded_tools, "loaded tool")
             );
         }
     }
@@ -191,10 +195,13 @@ fn retry_note(
         )),
         ServerState::Failed {
             retry_at_ms: None, ..
-        } => Some(format!("gave up after {} attempts", server.failed_attempts)),
+        } => Some(format!(
+            "gave up after {}",
+            count(server.failed_attempts as usize, "attempt")
+        )),
         ServerState::Pending | ServerState::Cataloguing if server.background => Some(format!(
-            "automatic retry after {} failed attempts",
-            server.failed_attempts
+            "automatic retry after {}",
+            count(server.failed_attempts as usize, "failed attempt")
         )),
         _ => None,
     }
@@ -385,11 +392,7 @@ fn render_files(out: &mut String, ctx: &ReportContext) {
         let status = match (&f.error, f.found) {
             (Some(_), _) => "✖ has errors (see Problems)".to_string(),
             (None, false) => "not found".to_string(),
-            (None, true) => format!(
-                "{} server{}",
-                f.server_count,
-                if f.server_count == 1 { "" } else { "s" }
-            ),
+            (None, true) => count(f.server_count, "server"),
         };
         let _ = writeln!(
             out,
@@ -422,8 +425,14 @@ fn source_cell(ctx: &ReportContext, source: &SourceRef) -> String {
 /// (prefixed with the folder's name when there are several), else `~/…` under
 /// the home directory, else the full path.
 pub fn display_path(ctx: &ReportContext, path: &str) -> String {
-    let several = ctx.workspace_folders.len() > 1;
-    let mut folders: Vec<&String> = ctx.workspace_folders.iter().collect();
+    display_path_in(&ctx.workspace_folders, &ctx.home, path)
+}
+
+/// [`display_path`] with the workspace folders and home directory given (the
+/// engine's snapshot names each server's source this way too).
+pub fn display_path_in(workspace_folders: &[String], home: &str, path: &str) -> String {
+    let several = workspace_folders.len() > 1;
+    let mut folders: Vec<&String> = workspace_folders.iter().collect();
     // The deepest folder wins when folders nest.
     folders.sort_by_key(|f| std::cmp::Reverse(f.len()));
     for folder in folders {
@@ -439,7 +448,7 @@ pub fn display_path(ctx: &ReportContext, path: &str) -> String {
             return rest.to_string();
         }
     }
-    if let Some(rest) = strip_dir(path, &ctx.home) {
+    if let Some(rest) = strip_dir(path, home) {
         return format!("~/{rest}");
     }
     path.to_string()

@@ -8,6 +8,7 @@ pub mod host_policy;
 pub mod protocol;
 pub mod sign_in_url;
 pub mod tool_index;
+pub mod wording;
 
 /// Version of the core, reported by "MCP Diagnostics".
 pub const CORE_VERSION: &str = env!("CARGO_PKG_VERSION");

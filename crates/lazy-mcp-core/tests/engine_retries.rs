@@ -125,7 +125,7 @@ fn automatic_retries_run_in_the_background_user_cataloguing_does_not() {
         "hosts show no progress for it"
     );
     assert!(
-        report(&sim).contains("automatic retry after 1 failed attempts"),
+        report(&sim).contains("(automatic retry after 1 failed attempt)"),
         "{}",
         report(&sim)
     );

@@ -4,6 +4,7 @@
 import type { ServerConfig } from '../host/config/configTypes';
 import { FileTokenStore } from '../host/auth/fileTokenStore';
 import { loadRecord } from '../host/auth/storedOAuthProvider';
+import { count } from '../host/wording';
 import type { ParsedArgs } from './args';
 import { type CliContext, CliError, cataloguePath, say, signInFile } from './cliContext';
 import { type ServerRow, checkedConfig, createHost, settled, snapshotOf } from './cliHost';
@@ -43,8 +44,9 @@ function requireOAuth(row: ServerRow | undefined, name: string): ServerRow {
 }
 
 async function login(host: Host, name: string): Promise<number> {
-  await settled(host, new Set([name]));
   requireOAuth(rowOf(host, name), name);
+  // Asked for at once: while the server is being catalogued the engine starts the
+  // sign-in when that ends, and does not tell the user to run this very command.
   host.driver.handle({ type: 'signIn', server: name });
   // Until the sign-in ended and the server is catalogued with the new tokens.
   let row = requireOAuth(rowOf(host, name), name);
@@ -56,7 +58,7 @@ async function login(host: Host, name: string): Promise<number> {
     say(`lazy-mcp: not signed in to '${name}': ${row.lastError ?? row.auth.reason ?? 'sign-in failed'}`);
     return 1;
   }
-  say(`lazy-mcp: signed in to '${name}' (${row.stateLabel}: ${row.tools} tools)`);
+  say(`lazy-mcp: signed in to '${name}' (${row.stateLabel}: ${count(row.tools, 'tool')})`);
   return 0;
 }
 

@@ -1,5 +1,6 @@
 // `lazy-mcp catalogue [--refresh] [SERVER...]`: build or refresh the persisted
 // catalogue, one progress line per server state change on stderr.
+import { count } from '../host/wording';
 import type { ParsedArgs } from './args';
 import { type CliContext, cataloguePath, say } from './cliContext';
 import { type ServerRow, checkedConfig, createHost, settled, snapshotOf, stateError } from './cliHost';
@@ -38,7 +39,7 @@ export async function catalogueCommand(args: ParsedArgs, ctx: CliContext): Promi
     report();
     const targets = snap.servers.filter((s) => !only || only.has(s.name));
     const failed = targets.filter((s) => s.progress === 'failed');
-    say(`catalogue ${file}: ${targets.length - failed.length} of ${targets.length} servers ok${failed.length ? `; failed: ${failed.map((s) => s.name).join(', ')}` : ''}`);
+    say(`catalogue ${file}: ${targets.length - failed.length} of ${count(targets.length, 'server')} ok${failed.length ? `; failed: ${failed.map((s) => s.name).join(', ')}` : ''}`);
     return failed.length ? 1 : 0;
   } finally {
     await host.stop();
@@ -47,7 +48,7 @@ export async function catalogueCommand(args: ParsedArgs, ctx: CliContext): Promi
 
 /** One line per server, by where the core says it stands (`progress`). */
 const progressLines: Record<ServerRow['progress'], (s: ServerRow) => string> = {
-  ready: (s) => `${s.name}: ${s.stateLabel} — ${s.tools} tools, ${s.prompts} prompts, ${s.resources + s.resourceTemplates} resources`,
+  ready: (s) => `${s.name}: ${s.stateLabel} — ${count(s.tools, 'tool')}, ${count(s.prompts, 'prompt')}, ${count(s.resources + s.resourceTemplates, 'resource')}`,
   failed: (s) => `${s.name}: ${s.stateLabel} — ${stateError(s) ?? s.lastError ?? 'no details'}`,
   busy: (s) => `${s.name}: ${s.stateLabel}`,
   off: (s) => `${s.name}: ${s.stateLabel}`,

@@ -1,4 +1,5 @@
 // `lazy-mcp diagnostics`: the engine's snapshot as a terminal table (or as JSON).
+import { count } from '../host/wording';
 import type { ParsedArgs } from './args';
 import { type CliContext, cataloguePath, requireExplicitFilesRead, requireServers } from './cliContext';
 import { type ServerRow, type Snapshot, configOf, createHost, settled, stateError } from './cliHost';
@@ -35,7 +36,8 @@ export function renderTable(snap: Snapshot): string {
     s.pid == null ? '' : String(s.pid),
     mb(s.rssBytes),
     String(s.callsServed),
-    `${s.source.file}:${s.source.line}:${s.source.column}`,
+    // As MCP Diagnostics names it (relative to the working directory, or ~/…), with the column.
+    `${s.sourceLabel}:${s.source.column}`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string =>
@@ -47,8 +49,8 @@ export function renderTable(snap: Snapshot): string {
   const t = snap.totals;
   out.push(
     '',
-    `${t.servers ?? 0} servers: ${t.catalogued ?? 0} catalogued only, ${t.connected ?? 0} connected, ${t.dormant ?? 0} dormant, ` +
-      `${t.failed ?? 0} failed, ${t.needsAuth ?? 0} need auth, ${t.disabled ?? 0} disabled; ${t.tools ?? 0} tools ` +
+    `${count(t.servers ?? 0, 'server')}: ${t.catalogued ?? 0} catalogued only, ${t.connected ?? 0} connected, ${t.dormant ?? 0} dormant, ` +
+      `${t.failed ?? 0} failed, ${count(t.needsAuth ?? 0, 'needs auth', 'need auth')}, ${t.disabled ?? 0} disabled; ${count(t.tools ?? 0, 'tool')} ` +
       `(~${t.exposedTokenEstimate ?? 0} tokens exposed now, ~${t.schemaTokenEstimate ?? 0} in full mode, estimated` +
       `${t.metaToolTokens ? `; tool index ~${t.metaToolTokens}, ${t.loadedTools ?? 0} loaded` : ''}). Core ${snap.coreVersion}.`,
   );

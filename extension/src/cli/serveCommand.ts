@@ -6,6 +6,7 @@ import { gatewayLimits } from '../host/gateway/httpGateway';
 import { type JsonRpcId, errorResponse } from '../host/gateway/jsonRpcShape';
 import { ReplyTracker } from '../host/gateway/replyTracker';
 import type { LazyHost } from '../host/lazyHost';
+import { count } from '../host/wording';
 import { type ParsedArgs, UsageError } from './args';
 import { CliError, type CliContext, cataloguePath, gatewayToken, requireExplicitFilesRead, requireServers, say } from './cliContext';
 import { configOf, createHost, nestedMarker, settledWithin } from './cliHost';
@@ -186,7 +187,7 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Reco
     throw err;
   }
   if (!(await settledWithin(host, firstCatalogueWaitMs))) ctx.log('warn', 'still cataloguing; answering with the tools catalogued so far');
-  ctx.log('info', `serving ${configOf(host).servers.length} servers on stdio; catalogue ${catalogueFile}`);
+  ctx.log('info', `serving ${count(configOf(host).servers.length, 'server')} on stdio; catalogue ${catalogueFile}`);
   started = true;
   for (const feed of early.splice(0)) feed();
   ready();
@@ -219,7 +220,7 @@ async function serveHttp(args: ParsedArgs, ctx: CliContext, catalogueFile: strin
   // The address is printed once the first catalogue is built: a client started from it sees every tool.
   if (!(await settledWithin(host, firstCatalogueWaitMs))) ctx.log('warn', 'still cataloguing; clients see the tools catalogued so far');
   const url = host.endpointUrl();
-  process.stdout.write(`lazy-mcp: serving ${configOf(host).servers.length} servers at ${url}\n`);
+  process.stdout.write(`lazy-mcp: serving ${count(configOf(host).servers.length, 'server')} at ${url}\n`);
   if (args.noAuth) {
     say('lazy-mcp warn: --no-auth: any local process can use this endpoint (and start every configured server). For testing only.');
   } else {

@@ -244,6 +244,11 @@ summary: string, };
 
 export type ServerDiagnostics = { name: string, source: SourceRef, 
 /**
+ * Where it is defined, as MCP Diagnostics names files: `.mcp.json:3`
+ * (workspace-relative), `~/.copilot/mcp-config.json:4`, else the full path.
+ */
+sourceLabel: string, 
+/**
  * `stdio`, `http` or `sse`.
  */
 transport: string, state: ServerState, 

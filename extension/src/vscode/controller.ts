@@ -15,6 +15,7 @@ import { LazyHost, type LogLevel } from '../host/lazyHost';
 import { treeRssBytes } from '../host/processTree';
 import type { DiagnosticsSnapshot, ServerDiagnostics, StateKind } from '../host/snapshotTypes';
 import { BlobFile } from '../host/storage/blobFile';
+import { count } from '../host/wording';
 import { DiagnosticsView, type DiagnosticsAction } from './diagnosticsView';
 import { inputResolver } from './inputVariables';
 import { GatewayDefinitions, providerId } from './mcpDefinitions';
@@ -395,7 +396,7 @@ export class Controller implements vscode.Disposable {
     const cataloguing = snap.totals.cataloguingShown;
     if (cataloguing > 0 && !this.cataloguing) {
       void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Lazy MCP' }, (progress) => {
-        progress.report({ message: `cataloguing ${cataloguing} server${cataloguing === 1 ? '' : 's'}…` });
+        progress.report({ message: `cataloguing ${count(cataloguing, 'server')}…` });
         return new Promise<void>((resolve) => (this.cataloguing = resolve));
       });
     } else if (cataloguing === 0 && this.cataloguing) {
@@ -436,7 +437,7 @@ export class Controller implements vscode.Disposable {
     });
     on('lazyMcp.syncConfig', async () => {
       const result = await this.host.reload();
-      this.notifier.show('info', `Lazy MCP: re-read ${result.files.filter((f) => f.found).length} config files, ${result.servers.length} servers.`, []);
+      this.notifier.show('info', `Lazy MCP: re-read ${count(result.files.filter((f) => f.found).length, 'config file')}, ${count(result.servers.length, 'server')}.`, []);
     });
     on('lazyMcp.showLogs', () => this.log.show());
     on('lazyMcp.copyDiagnosticsJson', async () => {
@@ -462,12 +463,12 @@ export class Controller implements vscode.Disposable {
   private async pickServer(action: ServerAction, withAll = false): Promise<string | null | undefined> {
     const servers = this.snapshot().servers.filter((s) => s.actions.includes(action));
     if (servers.length === 0) {
-      this.notifier.show('info', `Lazy MCP: no server to ${action}.`, []);
+      this.notifier.show('info', `Lazy MCP: ${noServerFor[action]}`, []);
       return undefined;
     }
-    const all = withAll ? [{ label: '$(list-flat) All servers', description: `${servers.length} servers`, detail: undefined, name: null }] : [];
+    const all = withAll ? [{ label: '$(list-flat) All servers', description: count(servers.length, 'server'), detail: undefined, name: null }] : [];
     const pick = await vscode.window.showQuickPick<{ label: string; description: string; detail: string | undefined; name: string | null }>(
-      [...all, ...servers.map((s) => ({ label: `$(${stateIcon(s.state.kind)}) ${s.name}`, description: s.stateLabel, detail: `${s.tools} tools · ${s.source.file}:${s.source.line}`, name: s.name }))],
+      [...all, ...servers.map((s) => ({ label: `$(${stateIcon(s.state.kind)}) ${s.name}`, description: s.stateLabel, detail: `${count(s.tools, 'tool')} · ${s.sourceLabel}`, name: s.name }))],
       { title: `Lazy MCP: ${commandTitles[action]}`, placeHolder: withAll ? `Server to ${action}, or All servers` : `Server to ${action}` },
     );
     return pick ? pick.name : undefined;
@@ -491,6 +492,17 @@ export class Controller implements vscode.Disposable {
     await vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(pos, pos) });
   }
 }
+
+/** What a command picker says when no server allows its action now. */
+const noServerFor: Record<ServerAction, string> = {
+  enable: 'No server is disabled or dormant.',
+  disable: 'No server can be disabled now.',
+  connect: 'No server can be connected now.',
+  disconnect: 'No server is connected.',
+  refresh: 'No server can be refreshed now.',
+  signIn: 'No server needs signing in.',
+  signOut: 'No server is signed in.',
+};
 
 /** The engine event that carries out each action the snapshot offers. */
 const actionEvents: Record<ServerAction, (server: string) => EngineEvent> = {

@@ -1,6 +1,7 @@
 // "MCP Servers" tree: one item per managed server, with its state as an icon.
 import * as vscode from 'vscode';
 import type { DiagnosticsSnapshot, ServerDiagnostics, StateKind } from '../host/snapshotTypes';
+import { count } from '../host/wording';
 import { hasCountdown, retryText } from './retryText';
 
 const icons: Record<StateKind, [string, string?]> = {
@@ -42,11 +43,11 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
     const indexed = s.exposedAs === 'index' ? ` · in the tool index${s.loadedTools.length ? `, ${s.loadedTools.length} loaded` : ''}` : '';
     const retry = retryText(s, Date.now());
     const signIn = signInText(s);
-    item.description = `${s.stateLabel}${retry ? ` (${retry})` : ''}${signIn ? ` · ${signIn}` : ''} · ${s.tools} tools${indexed}`;
+    item.description = `${s.stateLabel}${retry ? ` (${retry})` : ''}${signIn ? ` · ${signIn}` : ''} · ${count(s.tools, 'tool')}${indexed}`;
     item.tooltip = new vscode.MarkdownString(
       [
         `**${s.name}** — ${s.stateLabel}${retry ? ` (${retry})` : ''}`,
-        `${s.transport} · ${s.source.file}:${s.source.line}`,
+        `${s.transport} · ${s.sourceLabel}`,
         s.auth?.needsSignIn ? `Sign-in needed (${s.auth.reason ?? 'not signed in'}): ${s.auth.nextStep ?? ''}` : '',
         s.lastError ? `Last error: ${s.lastError}` : '',
       ]

@@ -1,6 +1,7 @@
 // Status bar: connected of enabled servers; click opens MCP Diagnostics.
 import * as vscode from 'vscode';
 import type { DiagnosticsSnapshot } from '../host/snapshotTypes';
+import { count } from '../host/wording';
 
 export class StatusBar {
   private readonly item = vscode.window.createStatusBarItem('lazyMcp.status', vscode.StatusBarAlignment.Right, 100);
@@ -23,8 +24,8 @@ export class StatusBar {
     const problems = t.failed + t.needsAuth;
     this.item.text = `$(plug) ${t.connected}/${t.enabled}${t.inProgress > 0 ? ' $(sync~spin)' : ''}${problems > 0 ? ` $(warning) ${problems}` : ''}`;
     this.item.tooltip =
-      `Lazy MCP: ${t.connected} of ${t.enabled} enabled server${t.enabled === 1 ? '' : 's'} connected (running now)` +
-      `${problems > 0 ? `, ${problems} with a problem` : ''}.\n${s.summary}. ${t.tools} tools exposed.\nClick for MCP Diagnostics.`;
+      `Lazy MCP: ${t.connected} of ${count(t.enabled, 'enabled server')} connected (running now)` +
+      `${problems > 0 ? `, ${problems} with a problem` : ''}.\n${s.summary}. ${count(t.tools, 'tool')} exposed.\nClick for MCP Diagnostics.`;
     this.item.backgroundColor = problems > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.updateSignIn(s);
   }

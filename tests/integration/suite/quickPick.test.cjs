@@ -7,7 +7,7 @@
 const assert = require('node:assert/strict');
 const vscode = require('vscode');
 
-const { api, phase, stateOf, waitFor, waitForVisible } = require('./helpers.cjs');
+const { api, measure, phase, stateOf, waitFor, waitForVisible, workspace } = require('./helpers.cjs');
 
 /** Runs a command that shows a quick pick titled `title`, then accepts its first (selected) item once it is on screen. */
 async function pickFirst(command, title) {
@@ -30,6 +30,25 @@ if (phase === 'warm') {
       // Only "everything" is disabled, so it is the one Enable offers.
       await pickFirst('lazyMcp.enableServer', 'Lazy MCP: Enable Server');
       await waitFor('everything back', () => stateOf(lazy, 'everything') === 'CATALOGUED' && lazy.exposedServers().includes('everything'));
+    });
+
+    test('a pick names sources as MCP Diagnostics does; a command no server allows says so in words (issue 23)', async () => {
+      const lazy = await api();
+      await waitFor('both servers catalogued', () => ['everything', 'memory'].every((n) => ['CATALOGUED', 'CONNECTED'].includes(stateOf(lazy, n))));
+      const picking = vscode.commands.executeCommand('lazyMcp.disableServer');
+      // "9 tools · .copilot/mcp-config.json:3": workspace-relative, as in Diagnostics, not the absolute path.
+      await waitForVisible('.quick-input-list .monaco-list-row:has-text("tools · .copilot/mcp-config.json:")');
+      assert.equal((await measure(`.quick-input-list .monaco-list-row:has-text("${workspace}"):visible`)).found, false, 'no absolute path in the pick');
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await picking;
+      // No server here signs in with OAuth.
+      const before = lazy.notifications().length;
+      await vscode.commands.executeCommand('lazyMcp.signOut');
+      await vscode.commands.executeCommand('lazyMcp.signIn');
+      assert.deepEqual(
+        lazy.notifications().slice(before).map((n) => n.message),
+        ['Lazy MCP: No server is signed in.', 'Lazy MCP: No server needs signing in.'],
+      );
     });
   });
 }

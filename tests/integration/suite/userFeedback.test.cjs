@@ -126,7 +126,8 @@ if (phase === 'warm') {
             assert.ok(!lazy.notifications().some((n) => /could not be catalogued: (?!.*needsauth)/.test(n.message) && n.message.includes("'broken'")), 'no separate one for broken');
 
             // #3: Connect Now on FAILED and on NEEDS AUTH is answered with the reason and a next step.
-            for (const [server, reason] of [['broken', /Could not connect to MCP server 'broken'.*Check its definition/], ['needsauth', /requires authentication.*Authorization/]]) {
+            // Issue 23: a message that already says what to do gets no generic "Check its definition".
+            for (const [server, reason] of [['broken', /Could not connect to MCP server 'broken'.*command not found \(ENOENT\); check that it is installed(?!.*Check its definition)/], ['needsauth', /requires authentication.*Authorization/]]) {
               const before = lazy.notifications().length;
               await vscode.commands.executeCommand('lazyMcp.connectNow', server);
               const answer = await waitFor(`an answer to Connect Now on ${server}`, () => shownSince(lazy, before).find((n) => n.message.includes('Connect Now failed')), 20_000);

@@ -109,6 +109,11 @@ pub struct ConfigLoad {
 }
 
 impl ConfigLoad {
+    /// The discovery input of the current sources (home, workspace folders).
+    pub fn discovery(&self) -> Option<&DiscoveryInput> {
+        self.sources.as_ref().map(|s| &s.discovery)
+    }
+
     /// New sources (start, folders or policy changed): read every file.
     pub fn set_sources(&mut self, sources: ConfigSources) -> LoadStep {
         self.sources = Some(sources);

@@ -47,12 +47,41 @@ impl Announcements {
     }
 }
 
-/// The next step after a failure, in words a user can act on.
-fn next_step(state: Option<&ServerState>) -> &'static str {
+/// The next step after a failure, in words a user can act on; none when the
+/// error already says what to do (e.g. "command not found (ENOENT); check that
+/// it is installed and on PATH").
+fn next_step(state: Option<&ServerState>, error: &str) -> &'static str {
     match state {
         Some(ServerState::NeedsAuth) => "",
+        _ if gives_next_step(error) => "",
         _ => " Check its definition (command, URL, env), then use Connect Now to try again.",
     }
+}
+
+/// Whether `error` (before the server's own stderr, which may say anything)
+/// already tells the user what to do, in the words Lazy MCP's messages use.
+fn gives_next_step(error: &str) -> bool {
+    let ours = error
+        .split("; stderr: ")
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    ["check ", "run `", "then use ", "fix the "]
+        .iter()
+        .any(|step| ours.contains(step))
+}
+
+/// How every connection failure starts: "Could not connect to MCP server 'x': ".
+pub(super) fn connect_failure_prefix(name: &str) -> String {
+    format!("Could not connect to MCP server '{name}': ")
+}
+
+/// `error` without the [`connect_failure_prefix`], for a sentence that names the
+/// server itself ("MCP server 'x' could not be catalogued: …"): said once.
+fn cause_of<'e>(name: &str, error: &'e str) -> &'e str {
+    error
+        .strip_prefix(&connect_failure_prefix(name))
+        .unwrap_or(error)
 }
 
 impl Engine {
@@ -85,9 +114,9 @@ impl Engine {
     /// A connection of `name` failed with `error` (called before the state changes).
     pub(super) fn note_failure(&mut self, name: &str, error: &str, auth: bool) {
         let step = if auth {
-            next_step(Some(&ServerState::NeedsAuth))
+            next_step(Some(&ServerState::NeedsAuth), error)
         } else {
-            next_step(None)
+            next_step(None, error)
         };
         if let Some(action) = self.announce.awaiting.remove(name) {
             self.announce.announced.insert(name.to_string());
@@ -109,7 +138,10 @@ impl Engine {
             self.push_announce(
                 LogLevel::Warn,
                 Some(name),
-                format!("MCP server '{name}' stopped working: {error}.{step}"),
+                format!(
+                    "MCP server '{name}' stopped working: {}.{step}",
+                    cause_of(name, error)
+                ),
                 vec![AnnounceAction::ShowDiagnostics],
             );
         } else {
@@ -133,8 +165,9 @@ impl Engine {
         let batch = std::mem::take(&mut self.announce.batch);
         let message = match batch.as_slice() {
             [(name, error)] => format!(
-                "MCP server '{name}' could not be catalogued: {error}.{}",
-                next_step(self.state(name))
+                "MCP server '{name}' could not be catalogued: {}.{}",
+                cause_of(name, error),
+                next_step(self.state(name), error)
             ),
             _ => format!(
                 "{} MCP servers could not be catalogued: {}. MCP Diagnostics shows why.",

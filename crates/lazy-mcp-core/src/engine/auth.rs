@@ -106,6 +106,11 @@ pub(super) struct ServerAuth {
     stepping_up: bool,
     /// RFC 9728: the protected resource metadata URL the last challenge advertised.
     resource_metadata_url: Option<String>,
+    /// Sign In was asked for while the server was being catalogued (`lazy-mcp
+    /// auth login` right after start): it starts once that ends, with what its
+    /// challenge said, and the NEEDS AUTH it meets is not announced: the user
+    /// is signing in already.
+    sign_in_requested: bool,
 }
 
 /// Per-connection: requests held by the host after a challenge.
@@ -320,20 +325,49 @@ impl Engine {
         let step = self.sign_in_step(name);
         let error = format!("MCP server '{name}' needs you to sign in ({reason}): {step}");
         let state = self.servers.get(name).map(|s| s.state.clone());
+        let requested = self
+            .servers
+            .get(name)
+            .is_some_and(|s| s.auth.sign_in_requested);
         self.stop_server(name, &format!("it needs you to sign in ({reason}): {step}"));
         self.fail_waiters(name, &error);
         if let Some(server) = self.servers.get_mut(name) {
             server.stats.last_error = Some(error.clone());
             server.auth.needs_sign_in = Some(reason.to_string());
         }
-        self.log(LogLevel::Warn, Some(name), error);
+        if requested {
+            // The sign-in the user asked for starts now: no advice to sign in.
+            self.log(LogLevel::Debug, Some(name), format!("{reason}; signing in"));
+        } else {
+            self.log(LogLevel::Warn, Some(name), error);
+        }
         match state {
             Some(ServerState::Cataloguing | ServerState::Connecting | ServerState::Connected) => {
                 self.transition(name, Trigger::AuthRequired)
             }
             _ => self.sign_in_shown(name),
         }
-        self.sign_in_announcements.batch.insert(name.to_string());
+        if !requested {
+            self.sign_in_announcements.batch.insert(name.to_string());
+        }
+    }
+
+    /// `name` changed state: a Sign In asked for during its cataloguing starts
+    /// once that has ended, whatever the outcome (as if asked for then).
+    pub(super) fn start_requested_sign_in(&mut self, name: &str) {
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        if !server.auth.sign_in_requested
+            || matches!(
+                server.state,
+                ServerState::Pending | ServerState::Cataloguing
+            )
+        {
+            return;
+        }
+        server.auth.sign_in_requested = false;
+        self.on_sign_in(name);
     }
 
     /// The tool a waiting call wants (named in the sign-in prompt): one waiting
@@ -362,6 +396,7 @@ impl Engine {
             return;
         };
         server.auth.signing_in = true;
+        server.auth.sign_in_requested = false;
         server.auth.for_calls = false;
         server.auth.attempt = server.auth.attempt.wrapping_add(1);
         server.auth.stepping_up = server.auth.step_up_scope.is_some();
@@ -504,6 +539,7 @@ impl Engine {
             // success still brings tokens; anything else changes nothing.
             if outcome == SignInOutcome::Ok && !server.auth.signing_in {
                 server.auth.step_up_scope = None;
+                self.log(LogLevel::Info, Some(name), format!("Signed in to '{name}'"));
                 self.on_tokens_available(name);
             }
             return;
@@ -516,6 +552,7 @@ impl Engine {
                 if let Some(server) = self.servers.get_mut(name) {
                     server.auth.step_up_scope = None;
                 }
+                self.log(LogLevel::Info, Some(name), format!("Signed in to '{name}'"));
                 self.on_tokens_available(name)
             }
             SignInOutcome::Cancelled => {
@@ -623,12 +660,27 @@ impl Engine {
             );
             return;
         }
+        self.sign_in_announcements.dismissed.remove(name);
+        if matches!(
+            server.state,
+            ServerState::Pending | ServerState::Cataloguing
+        ) {
+            // Its challenge (and the metadata URL it names) is about to come.
+            self.log(
+                LogLevel::Debug,
+                Some(name),
+                "Sign In asked for during cataloguing: it starts when the cataloguing ends".into(),
+            );
+            if let Some(server) = self.servers.get_mut(name) {
+                server.auth.sign_in_requested = true;
+            }
+            return;
+        }
         let reason = server
             .auth
             .needs_sign_in
             .clone()
             .unwrap_or_else(|| "requested".into());
-        self.sign_in_announcements.dismissed.remove(name);
         self.start_sign_in(name, reason);
     }
 

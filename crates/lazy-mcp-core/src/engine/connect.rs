@@ -14,6 +14,7 @@ use crate::engine::events::ConnId;
 use crate::engine::state::{ServerState, Trigger};
 use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
+use crate::wording::count_as;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -375,7 +376,10 @@ impl Engine {
         self.log(
             LogLevel::Info,
             Some(&name),
-            format!("connected ({} call(s) were waiting)", waiters.len()),
+            format!(
+                "connected ({} waiting)",
+                count_as(waiters.len(), "call was", "calls were")
+            ),
         );
         let subscribed: Vec<String> = self
             .servers

@@ -177,7 +177,7 @@ impl Engine {
             return;
         };
         let name = connection.server.clone();
-        let error = format!("Could not connect to MCP server '{name}': {cause}");
+        let error = format!("{}{cause}", super::announce::connect_failure_prefix(&name));
         self.drop_connection(conn, &error, close);
         self.fail_waiters(&name, &error);
         let error = format!("{error}{detail}");
@@ -214,7 +214,10 @@ impl Engine {
         let attempts = server.crashes.failed_attempts();
         let mut error = error;
         if crashes >= limit && may_stay_catalogued {
-            error.push_str(&format!(" ({crashes} failures within {window} ms)"));
+            error.push_str(&format!(
+                " ({} within {window} ms)",
+                crate::wording::count(crashes, "failure")
+            ));
         }
         match retry_at_ms {
             Some(at) => {
@@ -230,12 +233,16 @@ impl Engine {
             }
             None => {
                 error.push_str(&format!(
-                    ". Lazy MCP gave up after {attempts} attempts; fix the cause (see the error above and the server's log), then use Connect Now or Refresh, or edit its configuration, to try again (calling one of its tools also tries once more)"
+                    ". Lazy MCP gave up after {}; fix the cause (see the error above and the server's log), then use Connect Now or Refresh, or edit its configuration, to try again (calling one of its tools also tries once more)",
+                    crate::wording::count(attempts as usize, "attempt")
                 ));
                 self.log(
                     LogLevel::Warn,
                     Some(name),
-                    format!("gave up after {attempts} failed attempts; no more automatic retries"),
+                    format!(
+                        "gave up after {}; no more automatic retries",
+                        crate::wording::count(attempts as usize, "failed attempt")
+                    ),
                 );
             }
         }
@@ -327,7 +334,9 @@ impl Engine {
         } else {
             reason.to_string()
         };
-        if let Some(code) = exit_code {
+        // Said once: the host's reason usually names the code already
+        // ("server process "node" exited with code 3").
+        if let Some(code) = exit_code.filter(|code| !cause.contains(&format!("code {code}"))) {
             cause.push_str(&format!(" (exit code {code})"));
         }
         // The stderr tail goes to the log and Diagnostics (the user's), never to

@@ -14,6 +14,10 @@ use serde::{Deserialize, Serialize};
 pub struct ServerDiagnostics {
     pub name: String,
     pub source: SourceRef,
+    /// Where it is defined, as MCP Diagnostics names files: `.mcp.json:3`
+    /// (workspace-relative), `~/.copilot/mcp-config.json:4`, else the full path.
+    #[serde(default)]
+    pub source_label: String,
     /// `stdio`, `http` or `sse`.
     pub transport: String,
     pub state: ServerState,
@@ -138,15 +142,16 @@ impl DiagnosticsTotals {
             format!("{} connected", self.connected),
             format!("{} catalogued only", self.catalogued),
         ];
-        for (count, what) in [
-            (self.in_progress, "in progress"),
-            (self.failed, "failed"),
-            (self.needs_auth, "need auth"),
-            (self.dormant, "dormant"),
-            (self.disabled, "disabled"),
+        // (count, its words for one, for several): "1 needs auth", "2 need auth".
+        for (count, one, many) in [
+            (self.in_progress, "in progress", "in progress"),
+            (self.failed, "failed", "failed"),
+            (self.needs_auth, "needs auth", "need auth"),
+            (self.dormant, "dormant", "dormant"),
+            (self.disabled, "disabled", "disabled"),
         ] {
             if count > 0 {
-                parts.push(format!("{count} {what}"));
+                parts.push(crate::wording::count_as(count, one, many));
             }
         }
         parts.join(" · ")
@@ -232,6 +237,7 @@ impl Engine {
             servers.push(ServerDiagnostics {
                 name: name.clone(),
                 source: server.config.source.clone(),
+                source_label: self.source_label(&server.config.source),
                 transport: transport_kind(&server.config.transport).into(),
                 state: server.state.clone(),
                 state_label: server.state.label().into(),
@@ -288,6 +294,19 @@ impl Engine {
             summary: totals.summary(),
             totals,
         }
+    }
+
+    /// `file:line` as MCP Diagnostics shows it, relative to the config sources'
+    /// workspace folders or home directory.
+    fn source_label(&self, source: &SourceRef) -> String {
+        let (folders, home) = self.config_load.discovery().map_or((&[][..], ""), |d| {
+            (&d.workspace_folders[..], d.home.as_str())
+        });
+        format!(
+            "{}:{}",
+            crate::diagnostics::display_path_in(folders, home, &source.file),
+            source.line
+        )
     }
 
     /// [`Engine::snapshot`] as JSON.

@@ -398,9 +398,9 @@ impl Engine {
             LogLevel::Info,
             Some(&name),
             format!(
-                "it refused a 2026-07-28 {} ({why}): asking its era again and sending {} call(s) again",
+                "it refused a 2026-07-28 {} ({why}): asking its era again and sending {} again",
                 again.first().map(|c| c.method.as_str()).unwrap_or_default(),
-                again.len()
+                crate::wording::count(again.len(), "call")
             ),
         );
         for call in &again {

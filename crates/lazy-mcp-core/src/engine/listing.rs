@@ -8,6 +8,7 @@ use crate::engine::state::Trigger;
 use crate::protocol::client_discover::{self, CacheHint, Era};
 use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
+use crate::wording::count;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -174,11 +175,11 @@ impl Engine {
         self.transition(&name, Trigger::CatalogueSucceeded);
         let summary = self.current_entry(&name).map(|entry| {
             format!(
-                "catalogued: {} tools, {} prompts, {} resources, {} resource templates; stopped",
-                entry.tools.len(),
-                entry.prompts.len(),
-                entry.resources.len(),
-                entry.resource_templates.len()
+                "catalogued: {}, {}, {}, {}; stopped",
+                count(entry.tools.len(), "tool"),
+                count(entry.prompts.len(), "prompt"),
+                count(entry.resources.len(), "resource"),
+                count(entry.resource_templates.len(), "resource template")
             )
         });
         if let Some(summary) = summary {

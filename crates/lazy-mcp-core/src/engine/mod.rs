@@ -582,6 +582,7 @@ impl Engine {
                         server: name.to_string(),
                         state: next,
                     });
+                    self.start_requested_sign_in(name);
                 }
             }
             Err(error) => self.log(LogLevel::Error, Some(name), format!("engine bug: {error}")),

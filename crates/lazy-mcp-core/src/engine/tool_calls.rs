@@ -144,8 +144,8 @@ impl Engine {
             let total = self.tools_seen_by(client) + new.len();
             if total > self.settings.max_tools {
                 lines.push(format!(
-                    "Nothing loaded: {} more tools would make {total} in the tool list, over the limit of {}. Unload some with {UNLOAD_TOOLS} first.",
-                    new.len(),
+                    "Nothing loaded: {} more would make {total} in the tool list, over the limit of {}. Unload some with {UNLOAD_TOOLS} first.",
+                    crate::wording::count(new.len(), "tool"),
                     self.settings.max_tools
                 ));
                 Vec::new()

@@ -545,7 +545,9 @@ class HttpConnection implements Connection {
     if (id === undefined || !this.outstanding.delete(id)) return;
     const data: Record<string, unknown> = { transport: this.transport.type };
     if (httpStatus !== undefined) data['httpStatus'] = httpStatus;
-    this.log('warn', `${this.transport.type} ${this.shownUrl}: request ${id} failed: ${why}`);
+    // Debug only: the engine gets the failure as the request's answer and says what
+    // it means (the era probe refused by a legacy server is its normal fallback).
+    this.log('debug', `${this.transport.type} ${this.shownUrl}: request ${id} failed: ${why}`);
     this.events.onMessage(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: TRANSPORT_ERROR_CODE, message: why, data })}}`);
   }
 
