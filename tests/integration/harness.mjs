@@ -394,7 +394,11 @@ function makeLogSink(phase, logFile) {
       for (const l of lines) out(`${tag}${l.replaceAll(LOG_MARKER, '')}`);
     }
   };
-  return { sink, hostLines };
+  // The page's console (every frame, webviews included) in a file of its own, for tests to
+  // count (e.g. CSP violations); kept out of the workbench log, whose dialog count it would skew.
+  const consoleFd = fs.openSync(path.join(path.dirname(logFile), 'page-console.log'), 'a');
+  const record = (type, text) => fs.writeSync(consoleFd, `${type}: ${String(text).replaceAll('\n', ' ')}\n`);
+  return { sink, hostLines, record };
 }
 
 /** Creates a phase's VS Code dirs and user settings; the suite's env and result file. */
@@ -408,6 +412,8 @@ function preparePhase({ phase, phaseDir, dirs, workspace, testEnv, userSettings 
     LAZY_MCP_TEST_RESULT_FILE: resultFile,
     LAZY_MCP_TEST_EXTENSIONS_DIR: dirs.extensions,
     LAZY_MCP_TEST_WORKSPACE: workspace,
+    // Tests count what the browser's console logged (e.g. CSP violations in a webview).
+    LAZY_MCP_TEST_PAGE_CONSOLE_LOG: path.join(phaseDir, 'page-console.log'),
   });
   return { resultFile, env };
 }
@@ -485,7 +491,7 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
   let server;
   let browser;
   let chrome;
-  const { sink, hostLines } = makeLogSink(phase, path.join(phaseDir, 'workbench.log'));
+  const { sink, hostLines, record } = makeLogSink(phase, path.join(phaseDir, 'workbench.log'));
   try {
     server = await startServer({ tools, port, dirs, env, logFile: serverLog });
     say(`${phase}: VS Code server ready on 127.0.0.1:${port}`);
@@ -547,6 +553,7 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
     exitCode.finally(() => clearInterval(measurer));
     await page.exposeFunction('codeAutomationLog', (level, message) => sink(String(level), message));
     page.on('console', (msg) => {
+      record(msg.type(), msg.text());
       if (VERBOSE) process.stdout.write(`  [page:${msg.type()}] ${msg.text()}\n`);
     });
     const crashed = new Promise((_, reject) => {

@@ -59,11 +59,16 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 }
 
+/**
+ * Styles are allowed inline: VS Code injects its theme into every webview as a `<style>`
+ * element and `style` attributes, which a nonce-only `style-src` blocks (one console error
+ * each). Scripts stay nonce-only.
+ */
 function page(body: string): string {
   const nonce = randomBytes(16).toString('base64');
   return `<!DOCTYPE html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
-<style nonce="${nonce}">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}';">
+<style>
 body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 0 20px 20px; line-height: 1.5; }
 h1 { font-size: 1.6em; font-weight: 600; border-bottom: 1px solid var(--vscode-panel-border); padding-bottom: .3em; }
 h2 { font-size: 1.2em; font-weight: 600; margin-top: 1.6em; }
