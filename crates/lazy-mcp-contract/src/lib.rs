@@ -12,14 +12,16 @@ use lazy_mcp_core::config::{
 };
 use lazy_mcp_core::diagnostics::ReportContext;
 use lazy_mcp_core::engine::auth::{AuthSnapshot, OAuthBinding, RefreshOutcome, SignInOutcome};
-use lazy_mcp_core::engine::diagnostics_snapshot::{DiagnosticsTotals, ServerDiagnostics};
+use lazy_mcp_core::engine::diagnostics_snapshot::{
+    DiagnosticsTotals, ServerDiagnostics, UnmanagedView,
+};
 use lazy_mcp_core::engine::effects::AnnounceAction;
 use lazy_mcp_core::engine::server_actions::{Progress, ServerAction};
 use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
     ServerState, Settings,
 };
-use lazy_mcp_core::host_policy::{HostPolicy, Unmanaged, VsCodeNativePolicy};
+use lazy_mcp_core::host_policy::{HostPolicy, Unmanaged, UnmanagedGroup, VsCodeNativePolicy};
 use lazy_mcp_core::protocol::client_discover::Era;
 use lazy_mcp_core::protocol::client_message::{ClientBody, ClientEnvelope, ErrorShape};
 use lazy_mcp_core::protocol::modern_http::RequestHeaders;
@@ -59,6 +61,7 @@ pub fn render() -> String {
         declaration::<DiagnosticsSnapshot>(),
         declaration::<ServerDiagnostics>(),
         declaration::<DiagnosticsTotals>(),
+        declaration::<UnmanagedView>(),
         declaration::<Era>(),
         declaration::<ServerAction>(),
         declaration::<Progress>(),
@@ -78,6 +81,7 @@ pub fn render() -> String {
         declaration::<FileRead>(),
         declaration::<ConfigReport>(),
         declaration::<Unmanaged>(),
+        declaration::<UnmanagedGroup>(),
         declaration::<PresentationInput>(),
         declaration::<OpenDocument>(),
         declaration::<Presentation>(),

@@ -61,6 +61,10 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
         if t.in_progress > 0 {
             let _ = write!(out, " · {} in progress", t.in_progress);
         }
+        // With the unmanaged ones the counts add up to the servers configured.
+        for (group, count) in crate::host_policy::unmanaged_counts(&ctx.unmanaged) {
+            let _ = write!(out, " · {count} {}", group.counted_as());
+        }
         let _ = write!(
             out,
             "\n\nTools catalogued: {} — the model's context holds ≈ {} tokens of them now, ≈ {} if every schema were listed in full (estimates)",

@@ -224,10 +224,15 @@ export type DiagnosticsSnapshot = { coreVersion: string,
  */
 nowMs: number, servers: Array<ServerDiagnostics>, totals: DiagnosticsTotals, 
 /**
- * One line for every UI ("1 connected · 2 catalogued only · 1 disabled"):
- * connected and catalogued always, the other states when there are any.
+ * One line for every UI ("1 connected · 2 catalogued only · 1 disabled ·
+ * 3 managed by VS Code"): connected and catalogued always, the other states
+ * and unmanaged groups when there are any, so the counts add up.
  */
-summary: string, };
+summary: string, 
+/**
+ * Servers configured but left out by the host policy, by group.
+ */
+unmanaged: Array<UnmanagedView>, };
 
 export type ServerDiagnostics = { name: string, source: SourceRef, 
 /**
@@ -342,7 +347,22 @@ exposedTokenEstimate: number,
 /**
  * Of which the meta-tools with the index (0 when no server is in `index` mode).
  */
-metaToolTokens: number, loadedTools: number, };
+metaToolTokens: number, loadedTools: number, 
+/**
+ * Configured servers the host does not manage, by group (`host_policy.rs`):
+ * with `servers` they add up to every server configured.
+ */
+unmanaged: Array<[UnmanagedGroup, number]>, };
+
+export type UnmanagedView = { group: UnmanagedGroup, 
+/**
+ * "Managed by VS Code (3)".
+ */
+title: string, 
+/**
+ * Why, and how to change it (a setting, trust).
+ */
+explanation: string, servers: Array<Unmanaged>, };
 
 export type Era = "legacy" | "modern";
 
@@ -481,7 +501,13 @@ servers: Array<ServerConfig>, files: Array<FileReport>, problems: Array<Problem>
  */
 needsFiles: Array<string>, };
 
-export type Unmanaged = { name: string, source: SourceRef, reason: string, };
+export type Unmanaged = { name: string, source: SourceRef, reason: string, 
+/**
+ * The group a host lists it under ("Managed by VS Code", …), with its count.
+ */
+group: UnmanagedGroup, };
+
+export type UnmanagedGroup = "managedByVsCode" | "untrusted" | "notNamed";
 
 export type PresentationInput = { problems: Array<Problem>, files: Array<FileReport>, openDocuments: Array<OpenDocument>, };
 

@@ -45,5 +45,25 @@ if (phase === 'warm') {
       await vscode.commands.executeCommand('workbench.view.extension.lazyMcp');
       await waitForVisible('.action-label[aria-label="MCP Diagnostics"]');
     });
+
+    test('servers left to VS Code are listed in the view under "Managed by VS Code"; the summary counts add up', async () => {
+      const lazy = await api();
+      await vscode.commands.executeCommand('workbench.view.extension.lazyMcp');
+      // The fixture's .mcp.json holds filesystem, which VS Code loads itself (leaveToVsCode).
+      await waitForVisible('.monaco-list-row:has-text("Managed by VS Code (1)")');
+      await waitForVisible('.monaco-list-row:has-text("filesystem")');
+      const snap = lazy.snapshot();
+      const ui = await waitFor('the view summary', () => (lazy.ui().treeMessage.includes('managed by VS Code') ? lazy.ui() : undefined), 10_000);
+      assert.match(ui.treeMessage, / · 1 managed by VS Code$/);
+      const counted = ui.treeMessage.split(' · ').reduce((sum, part) => sum + Number(part.split(' ')[0]), 0);
+      assert.equal(counted, snap.servers.length + 1, `${ui.treeMessage}: every configured server counted once`);
+      const report = await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
+      const header = report.split('\n').find((l) => l.includes('servers configured'));
+      const configured = Number(/\*\*(\d+) servers configured/.exec(header)[1]);
+      const parts = header.split('** — ')[1].split(' · ').reduce((sum, part) => sum + Number(part.split(' ')[0]), 0);
+      assert.equal(parts, configured, header);
+      assert.match(header, / · 1 managed by VS Code$/);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
   });
 }

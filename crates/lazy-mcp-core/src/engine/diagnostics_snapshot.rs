@@ -3,6 +3,7 @@
 use super::server_actions::{allowed_actions, progress, Progress, ServerAction};
 use super::{Engine, ServerState};
 use crate::config::model::{SourceRef, ToolExposure, Transport};
+use crate::host_policy::{unmanaged_counts, Unmanaged, UnmanagedGroup};
 use crate::protocol::client_discover::Era;
 use crate::protocol::client_handshake::ListKind;
 use crate::tool_index::estimate_definition_tokens;
@@ -114,6 +115,23 @@ pub struct DiagnosticsTotals {
     /// Of which the meta-tools with the index (0 when no server is in `index` mode).
     pub meta_tool_tokens: usize,
     pub loaded_tools: usize,
+    /// Configured servers the host does not manage, by group (`host_policy.rs`):
+    /// with `servers` they add up to every server configured.
+    #[serde(default)]
+    pub unmanaged: Vec<(UnmanagedGroup, usize)>,
+}
+
+/// Configured servers the host leaves out, one group of the servers view.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnmanagedView {
+    pub group: UnmanagedGroup,
+    /// "Managed by VS Code (3)".
+    pub title: String,
+    /// Why, and how to change it (a setting, trust).
+    pub explanation: String,
+    pub servers: Vec<Unmanaged>,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -125,10 +143,14 @@ pub struct DiagnosticsSnapshot {
     pub now_ms: u64,
     pub servers: Vec<ServerDiagnostics>,
     pub totals: DiagnosticsTotals,
-    /// One line for every UI ("1 connected · 2 catalogued only · 1 disabled"):
-    /// connected and catalogued always, the other states when there are any.
+    /// One line for every UI ("1 connected · 2 catalogued only · 1 disabled ·
+    /// 3 managed by VS Code"): connected and catalogued always, the other states
+    /// and unmanaged groups when there are any, so the counts add up.
     #[serde(default)]
     pub summary: String,
+    /// Servers configured but left out by the host policy, by group.
+    #[serde(default)]
+    pub unmanaged: Vec<UnmanagedView>,
 }
 
 impl DiagnosticsTotals {
@@ -148,6 +170,9 @@ impl DiagnosticsTotals {
             if count > 0 {
                 parts.push(format!("{count} {what}"));
             }
+        }
+        for (group, count) in &self.unmanaged {
+            parts.push(format!("{count} {}", group.counted_as()));
         }
         parts.join(" · ")
     }
@@ -281,12 +306,29 @@ impl Engine {
             .servers
             .saturating_sub(totals.disabled)
             .saturating_sub(totals.dormant);
+        totals.unmanaged = unmanaged_counts(&self.unmanaged);
+        let unmanaged = totals
+            .unmanaged
+            .iter()
+            .map(|&(group, count)| UnmanagedView {
+                group,
+                title: format!("{} ({count})", group.title()),
+                explanation: group.explanation().into(),
+                servers: self
+                    .unmanaged
+                    .iter()
+                    .filter(|u| u.group == group)
+                    .cloned()
+                    .collect(),
+            })
+            .collect();
         DiagnosticsSnapshot {
             core_version: crate::CORE_VERSION.into(),
             now_ms: self.now_ms,
             servers,
             summary: totals.summary(),
             totals,
+            unmanaged,
         }
     }
 
