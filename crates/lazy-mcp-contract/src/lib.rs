@@ -4,7 +4,9 @@
 //! `cargo run -p lazy-mcp-contract` rewrites it.
 
 use lazy_mcp_core::config::load::{ConfigReport, ConfigSources, ExplicitFile, FileRead};
-use lazy_mcp_core::config::problem_presentation::{OpenDocument, Presentation, PresentationInput};
+use lazy_mcp_core::config::problem_presentation::{
+    OpenDocument, Presentation, PresentationInput, ProblemLogLine,
+};
 use lazy_mcp_core::config::{
     model::{ConfigFormat, ConfigScope, OAuthConfig, ToolExposure, ToolFilter},
     CandidateFile, DiscoveryInput, FileInput, FileReport, NormalizeInput, NormalizeResult, Problem,
@@ -85,6 +87,7 @@ pub fn render() -> String {
         declaration::<PresentationInput>(),
         declaration::<OpenDocument>(),
         declaration::<Presentation>(),
+        declaration::<ProblemLogLine>(),
         declaration::<DiscoveryInput>(),
         declaration::<CandidateFile>(),
         declaration::<NormalizeInput>(),

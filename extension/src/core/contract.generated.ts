@@ -509,13 +509,27 @@ group: UnmanagedGroup, };
 
 export type UnmanagedGroup = "managedByVsCode" | "untrusted" | "notNamed";
 
-export type PresentationInput = { problems: Array<Problem>, files: Array<FileReport>, openDocuments: Array<OpenDocument>, };
+export type PresentationInput = { problems: Array<Problem>, files: Array<FileReport>, openDocuments: Array<OpenDocument>, 
+/**
+ * The `known` of the last presentation after a config load: what was
+ * already logged and announced.
+ */
+previous: Array<Problem>, 
+/**
+ * To name files as Diagnostics does (`~/…`, workspace-relative).
+ */
+home: string, workspaceFolders: Array<string>, };
 
 export type OpenDocument = { path: string, 
 /**
  * The editor's language id (`json`, `jsonc`, …).
  */
-languageId: string, };
+languageId: string, 
+/**
+ * Shown in an editor tab now (a document can stay loaded after its tab
+ * closed; the editor's JSON checker then no longer reports it).
+ */
+inTab: boolean, };
 
 export type Presentation = { 
 /**
@@ -523,9 +537,23 @@ export type Presentation = {
  */
 squiggles: Array<Problem>, 
 /**
- * Errors worth a notification (the host shows the first and the count).
+ * New errors worth a notification (in files no tab shows).
  */
-notify: Array<Problem>, };
+notify: Array<Problem>, 
+/**
+ * The notification's text naming every file in `notify`, if any.
+ */
+notification?: string | null, 
+/**
+ * Lines for the log: problems that appeared, and problems that are gone.
+ */
+log: Array<ProblemLogLine>, 
+/**
+ * Pass back as `previous` with the next config load's presentation.
+ */
+known: Array<Problem>, };
+
+export type ProblemLogLine = { level: LogLevel, message: string, };
 
 export type DiscoveryInput = { 
 /**

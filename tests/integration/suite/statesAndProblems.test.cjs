@@ -7,12 +7,16 @@
 
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
 const vscode = require('vscode');
 
-const { api, phase, waitFor, waitForVisible } = require('./helpers.cjs');
+const { api, phase, waitFor, waitForVisible, workspace } = require('./helpers.cjs');
 const { log } = require('./index.cjs');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const opencode = path.join(workspace, 'opencode.json');
+const problems = async () => JSON.parse(await vscode.commands.executeCommand('lazyMcp.copyDiagnosticsJson')).problems;
 const CSP_STYLE_VIOLATION = /Applying inline style violates the following Content Security Policy directive/;
 
 /** Lines of the browser console (every frame) so far; the headless runner records them. */
@@ -64,6 +68,81 @@ if (phase === 'warm') {
       assert.equal(parts, configured, header);
       assert.match(header, / · 1 managed by VS Code$/);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    test('a broken file whose tab is closed keeps its problem in Problems (Lazy MCP takes it back from VS Code\'s JSON checker)', async () => {
+      const lazy = await api();
+      const original = fs.readFileSync(opencode, 'utf8');
+      const lines = original.split('\n');
+      const commaLine = lines.findIndex((l) => l.trimEnd().endsWith(','));
+      assert.ok(commaLine >= 0);
+      const uri = vscode.Uri.file(opencode);
+      const ours = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Lazy MCP');
+      const from = lazy.notifications().length;
+      await vscode.window.showTextDocument(uri);
+      try {
+        lines[commaLine] = lines[commaLine].trimEnd().replace(/,$/, '');
+        fs.writeFileSync(opencode, lines.join('\n'));
+        await waitFor('Lazy MCP to see the syntax error', async () => (await problems()).some((p) => p.file === opencode));
+        await sleep(1000);
+        assert.deepEqual(ours().map((d) => d.message), [], 'while its tab is open the error is VS Code\'s to show');
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        const back = await waitFor('Lazy MCP\'s own squiggle once the tab is closed', () => (ours().length > 0 ? ours() : undefined), 10_000);
+        log(`  after the tab closed, Problems shows: ${back.map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.message}`).join('; ')}`);
+        assert.equal(back[0].severity, vscode.DiagnosticSeverity.Error);
+        assert.deepEqual(lazy.notifications().slice(from).filter((n) => n.message.includes('opencode.json')).map((n) => n.message), [], 'closing a tab is not news');
+      } finally {
+        fs.writeFileSync(opencode, original);
+        await waitFor('the error gone', async () => (await problems()).every((p) => p.file !== opencode));
+        await waitFor('its squiggle gone', () => ours().length === 0, 10_000);
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      }
+    });
+
+    test('config problem notifications name each file (~/… or workspace-relative), never re-announce an unchanged problem, and go to the log', async () => {
+      const lazy = await api();
+      const wsFile = path.join(workspace, '.copilot', 'mcp-config.json');
+      const userFile = path.join(os.homedir(), '.copilot', 'mcp-config.json');
+      assert.ok(!fs.existsSync(userFile), `${userFile} is the test's own`);
+      const original = fs.readFileSync(wsFile, 'utf8');
+      const from = lazy.notifications().length;
+      const aboutConfig = () => lazy.notifications().slice(from).filter((n) => n.message.includes('mcp-config.json'));
+      const wsPlace = /(?<!~\/)\.copilot\/mcp-config\.json:\d+:\d+/;
+      const userPlace = /~\/\.copilot\/mcp-config\.json:\d+:\d+/;
+      try {
+        // Two files of the same name, both broken (a missing comma), neither open.
+        fs.mkdirSync(path.dirname(userFile), { recursive: true });
+        fs.writeFileSync(userFile, '{ "mcpServers": { "usertiny": { "command": "node" "args": [] } } }\n');
+        fs.writeFileSync(wsFile, original.replace(/"type": "local",/, '"type": "local"'));
+        await waitFor('both problems seen', async () => {
+          const files = (await problems()).map((p) => p.file);
+          return files.includes(wsFile) && files.includes(userFile);
+        });
+        await waitFor('the notifications', () => aboutConfig().some((n) => userPlace.test(n.message)) && aboutConfig().some((n) => wsPlace.test(n.message)), 10_000);
+        const announced = aboutConfig().map((n) => n.message);
+        log(`  announced: ${announced.join(' | ')}`);
+        for (const m of announced) assert.doesNotMatch(m, /more\)/, 'no unnamed "(and N more)"');
+        assert.equal(announced.filter((m) => userPlace.test(m)).length, 1, 'the user file announced once');
+        assert.equal(announced.filter((m) => wsPlace.test(m)).length, 1, 'the workspace file announced once');
+        assert.ok(lazy.logLines().some((l) => /^error config problem: ~\/\.copilot\/mcp-config\.json:\d+:\d+: /.test(l)), 'the user file\'s problem in the log');
+        assert.ok(lazy.logLines().some((l) => /^error config problem: \.copilot\/mcp-config\.json:\d+:\d+: /.test(l)), 'the workspace file\'s problem in the log');
+
+        // The user fixes one file: the other one's unchanged error is not announced again.
+        fs.rmSync(userFile);
+        await waitFor('the user file\'s problem gone', async () => (await problems()).every((p) => p.file !== userFile));
+        await sleep(1500);
+        assert.equal(aboutConfig().length, announced.length, `nothing re-announced after a fix: ${aboutConfig().slice(announced.length).map((n) => n.message).join(' | ')}`);
+        assert.ok(lazy.logLines().some((l) => /^info config problem gone: ~\/\.copilot\/mcp-config\.json/.test(l)), 'the fix is logged');
+
+        // Sync Config re-reads everything: still nothing re-announced.
+        await vscode.commands.executeCommand('lazyMcp.syncConfig');
+        await sleep(1000);
+        assert.equal(aboutConfig().length, announced.length, `nothing re-announced by Sync Config: ${aboutConfig().slice(announced.length).map((n) => n.message).join(' | ')}`);
+      } finally {
+        fs.rmSync(userFile, { force: true });
+        fs.writeFileSync(wsFile, original);
+        await waitFor('the problems gone', async () => (await problems()).every((p) => p.file !== wsFile && p.file !== userFile));
+      }
     });
   });
 }
