@@ -270,7 +270,20 @@ retryAtMs?: number | null,
 /**
  * FAILED and no longer retried on its own: the attempts made (Connect Now tries again).
  */
-gaveUpAfter?: number | null, tools: number, prompts: number, resources: number, resourceTemplates: number, 
+gaveUpAfter?: number | null, 
+/**
+ * Tools exposed to clients now.
+ */
+tools: number, 
+/**
+ * Tools its catalogue holds, exposed or not (a DISABLED or DORMANT server keeps them).
+ */
+cataloguedTools: number, 
+/**
+ * What the servers view says about its tools: "9 tools", "1 tool", or
+ * "9 tools catalogued" while none is exposed.
+ */
+toolsText: string, prompts: number, resources: number, resourceTemplates: number, 
 /**
  * True while the exposed tools are declared stubs (no catalogue yet).
  */

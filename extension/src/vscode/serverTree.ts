@@ -71,7 +71,7 @@ export class ServerTree implements vscode.TreeDataProvider<Row> {
     const indexed = s.exposedAs === 'index' ? ` · in the tool index${s.loadedTools.length ? `, ${s.loadedTools.length} loaded` : ''}` : '';
     const retry = retryText(s, Date.now());
     const signIn = signInText(s);
-    item.description = `${s.stateLabel}${retry ? ` (${retry})` : ''}${signIn ? ` · ${signIn}` : ''} · ${s.tools} tools${indexed}`;
+    item.description = `${s.stateLabel}${retry ? ` (${retry})` : ''}${signIn ? ` · ${signIn}` : ''} · ${s.toolsText}${indexed}`;
     item.tooltip = new vscode.MarkdownString(
       [
         `**${s.name}** — ${s.stateLabel}${retry ? ` (${retry})` : ''}`,

@@ -11,7 +11,7 @@ const os = require('node:os');
 const path = require('node:path');
 const vscode = require('vscode');
 
-const { api, phase, waitFor, waitForVisible, workspace } = require('./helpers.cjs');
+const { api, measure, phase, stateOf, waitFor, waitForVisible, workspace } = require('./helpers.cjs');
 const { log } = require('./index.cjs');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -142,6 +142,33 @@ if (phase === 'warm') {
         fs.rmSync(userFile, { force: true });
         fs.writeFileSync(wsFile, original);
         await waitFor('the problems gone', async () => (await problems()).every((p) => p.file !== wsFile && p.file !== userFile));
+      }
+    });
+
+    test('a disabled server: "DISABLED · N tools catalogued" in the view, no Refresh on it, and "All servers" counts only what it refreshes', async () => {
+      const lazy = await api();
+      await vscode.commands.executeCommand('workbench.view.extension.lazyMcp');
+      await vscode.commands.executeCommand('lazyMcp.disableServer', 'everything');
+      await waitFor('everything disabled', () => stateOf(lazy, 'everything') === 'DISABLED');
+      try {
+        const everything = lazy.snapshot().servers.find((s) => s.name === 'everything');
+        assert.ok(everything.cataloguedTools > 0, 'the catalogue is kept');
+        assert.equal(everything.tools, 0, 'its tools are withdrawn');
+        await waitForVisible(`.monaco-list-row:has-text("everything"):has-text("DISABLED · ${everything.cataloguedTools} tools catalogued")`);
+        assert.ok(!everything.actions.includes('refresh'), everything.actions.join(','));
+
+        // Only memory is left to refresh (filesystem is VS Code's).
+        const picking = vscode.commands.executeCommand('lazyMcp.refreshCatalogue');
+        try {
+          await waitForVisible('.quick-input-list .monaco-list-row:has-text("All servers"):has-text("1 server")');
+          assert.equal((await measure('.quick-input-list .monaco-list-row:has-text("everything"):visible')).found, false, 'a disabled server is not offered');
+        } finally {
+          await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+          await picking;
+        }
+      } finally {
+        await vscode.commands.executeCommand('lazyMcp.enableServer', 'everything');
+        await waitFor('everything back', () => stateOf(lazy, 'everything') === 'CATALOGUED');
       }
     });
   });

@@ -36,7 +36,13 @@ pub struct ServerDiagnostics {
     /// FAILED and no longer retried on its own: the attempts made (Connect Now tries again).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gave_up_after: Option<u32>,
+    /// Tools exposed to clients now.
     pub tools: usize,
+    /// Tools its catalogue holds, exposed or not (a DISABLED or DORMANT server keeps them).
+    pub catalogued_tools: usize,
+    /// What the servers view says about its tools: "9 tools", "1 tool", or
+    /// "9 tools catalogued" while none is exposed.
+    pub tools_text: String,
     pub prompts: usize,
     pub resources: usize,
     pub resource_templates: usize,
@@ -178,6 +184,16 @@ impl DiagnosticsTotals {
     }
 }
 
+/// "9 tools", "1 tool"; "9 tools catalogued" when none is exposed (disabled, dormant).
+fn tools_text(exposed: usize, catalogued: usize) -> String {
+    let plural = |n: usize| if n == 1 { "tool" } else { "tools" };
+    if exposed == 0 && catalogued > 0 {
+        format!("{catalogued} {} catalogued", plural(catalogued))
+    } else {
+        format!("{exposed} {}", plural(exposed))
+    }
+}
+
 fn transport_kind(transport: &Transport) -> &'static str {
     match transport {
         Transport::Stdio { .. } => "stdio",
@@ -230,6 +246,8 @@ impl Engine {
                 None => 0,
             };
             let count = |kind| self.exposed_items(name, kind).len();
+            let catalogued_tools =
+                entry.map_or(0, |_| self.catalogued_items(name, ListKind::Tools).len());
             let connected = server.state == ServerState::Connected;
             totals.servers += 1;
             match server.state {
@@ -276,6 +294,8 @@ impl Engine {
                     _ => None,
                 },
                 tools: tools.len(),
+                catalogued_tools,
+                tools_text: tools_text(tools.len(), catalogued_tools),
                 prompts: count(ListKind::Prompts),
                 resources: count(ListKind::Resources),
                 resource_templates: count(ListKind::ResourceTemplates),
