@@ -221,10 +221,13 @@ fn transport_cell(server: &crate::engine::diagnostics_snapshot::ServerDiagnostic
     }
 }
 
-/// The cache age, marked stale past the server's `ttlMs`.
+/// The cache age, marked stale past the server's `ttlMs`. A ttl of 0 is the
+/// server saying its lists may change at any time: not a fault, and a fresh
+/// entry is not called stale (it is listed again at each connection).
 fn cache_cell(server: &crate::engine::diagnostics_snapshot::ServerDiagnostics) -> String {
     let age = server.cache_age_ms.map_or("—".into(), duration);
     match (server.cache_stale, server.cache_ttl_ms) {
+        (_, Some(0)) => format!("{age} (ttl 0: listed again at each connection)"),
         (true, Some(ttl)) => format!("{age} (stale: ttl {})", duration(ttl)),
         _ => age,
     }

@@ -544,6 +544,28 @@ fn a_catalogue_past_the_servers_ttl_is_shown_stale_and_relisted_only_when_connec
     assert!(!sim.engine.snapshot().servers[0].cache_stale);
 }
 
+/// Issue 23: "cache age 0 s (stale: ttl 0 s)" for mcp-server-time straight after
+/// cataloguing read as a fault.
+#[test]
+fn a_ttl_of_0_is_explained_and_a_fresh_entry_is_not_called_stale() {
+    let mut sim = catalogued("time", EraBehavior::Modern { ttl_ms: 0 });
+    let server = &sim.engine.snapshot().servers[0];
+    assert_eq!(server.cache_ttl_ms, Some(0));
+    assert!(!server.cache_stale);
+    let text = report(&sim);
+    assert!(!text.contains("stale"), "{text}");
+    assert!(
+        text.contains("| 0 s (ttl 0: listed again at each connection) |"),
+        "{text}"
+    );
+    sim.advance(6_000);
+    sim.send(Event::ProcessStats {
+        server: "nobody".into(),
+        rss_bytes: 0,
+    });
+    assert!(!report(&sim).contains("stale"));
+}
+
 #[test]
 fn a_modern_servers_request_for_roots_is_answered_with_the_workspace_folders() {
     let mut sim = Sim::new(Settings {

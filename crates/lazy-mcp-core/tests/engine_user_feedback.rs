@@ -312,7 +312,8 @@ fn an_off_server_keeps_its_catalogued_tool_count_and_offers_no_refresh() {
         "nine",
         FakeServer::with_tools(&["a", "b", "c", "d", "e", "f", "g", "h", "i"]),
     );
-    sim.fakes.insert("one".into(), FakeServer::with_tools(&["x"]));
+    sim.fakes
+        .insert("one".into(), FakeServer::with_tools(&["x"]));
     sim.apply(vec![config("nine"), config("one")]);
     assert_eq!(sim.state("nine"), Some(ServerState::Catalogued));
     let row = |sim: &Sim, name: &str| {
@@ -360,6 +361,10 @@ fn an_off_server_keeps_its_catalogued_tool_count_and_offers_no_refresh() {
     });
     sim.run();
     assert_eq!(offered, ["one"]);
-    assert_eq!(sim.opens() - opens, offered.len(), "one spawn per offered server");
+    assert_eq!(
+        sim.opens() - opens,
+        offered.len(),
+        "one spawn per offered server"
+    );
     assert_eq!(sim.state("nine"), Some(ServerState::Disabled));
 }

@@ -67,7 +67,9 @@ pub struct ServerDiagnostics {
     /// The `ttlMs` the server gave its lists (modern servers).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_ttl_ms: Option<u64>,
-    /// The entry is older than that ttl: it is re-listed at the next connection.
+    /// The entry is older than a non-zero ttl: it is re-listed at the next
+    /// connection. Never set for a ttl of 0 (the server's "may change at any
+    /// time": such an entry is listed again at each connection, not stale).
     #[serde(default)]
     pub cache_stale: bool,
     pub calls_served: u64,
@@ -308,7 +310,9 @@ impl Engine {
                 protocol_version: entry.map(|e| e.initialize.protocol_version.clone()),
                 era: entry.map(|e| e.era),
                 cache_ttl_ms: entry.and_then(|e| e.cache.as_ref()).map(|c| c.ttl_ms),
-                cache_stale: entry.is_some_and(|e| e.is_stale(self.now_ms)),
+                cache_stale: entry.is_some_and(|e| {
+                    e.is_stale(self.now_ms) && e.cache.as_ref().is_some_and(|c| c.ttl_ms > 0)
+                }),
                 calls_served: server.stats.calls_served,
                 last_error: server.stats.last_error.clone(),
                 dropped_declared_tools: server.stats.dropped_declared_tools.clone(),
