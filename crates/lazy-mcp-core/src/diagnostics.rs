@@ -116,10 +116,22 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
         if let Some(note) = retry_note(server, ctx.now_ms.unwrap_or(s.now_ms)) {
             state.push_str(&format!(" ({note})"));
         }
-        let error = server
-            .last_error
-            .as_deref()
-            .map_or_else(|| "—".to_string(), cell);
+        let error = match &server.auth {
+            // The row's own Sign in link is the next step: not a sentence
+            // sending the user to MCP Diagnostics from inside it.
+            Some(auth) if auth.needs_sign_in && server.state == ServerState::NeedsAuth => {
+                let reason = auth.reason.as_deref().unwrap_or("not signed in");
+                match (ctx.links, auth.next_step.as_deref()) {
+                    (true, _) => cell(&format!("{reason}: use Sign in in this row")),
+                    (false, Some(step)) => cell(&format!("{reason}: {step}")),
+                    (false, None) => cell(reason),
+                }
+            }
+            _ => server
+                .last_error
+                .as_deref()
+                .map_or_else(|| "—".to_string(), cell),
+        };
         let _ = write!(
             out,
             "| {} | **{}** | {} | {} | {} | {} | {} |",
