@@ -433,16 +433,39 @@ async function clickInFrames(page, selector) {
 
 /**
  * Layout of the first frame holding `selector`: its viewport width and whether its
- * document needs horizontal scrolling (scrollWidth > clientWidth).
+ * document needs horizontal scrolling (scrollWidth > clientWidth). The request is a
+ * selector, or JSON `{selector, width?, words?}`: `width` resizes the window first (it
+ * stays so), `words` also returns `brokenWords`, the words of table cells that are drawn
+ * on more than one line (a mid-word break).
  */
-async function measureInFrames(page, selector) {
+async function measureInFrames(page, request) {
+  const { selector, width, words } = request.startsWith('{') ? JSON.parse(request) : { selector: request };
+  if (width && page.viewportSize()?.width !== width) {
+    await page.setViewportSize({ width, height: page.viewportSize()?.height ?? 900 });
+    await new Promise((r) => setTimeout(r, 1000)); // the workbench and the webview re-lay out
+  }
   for (const frame of page.frames()) {
     const element = await frame.$(selector).catch(() => null);
     if (element) {
       // Runs in the page (a string: this file's globals are Node's).
       const m = await frame.evaluate(`(() => {
         const d = document.scrollingElement ?? document.documentElement;
-        return { innerWidth: window.innerWidth, scrollWidth: d.scrollWidth, clientWidth: d.clientWidth };
+        const brokenWords = [];
+        if (${Boolean(words)}) {
+          for (const cell of document.querySelectorAll('td, th')) {
+            const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              for (const m of node.textContent.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, m.index);
+                range.setEnd(node, m.index + m[0].length);
+                const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+                if (lines.size > 1) brokenWords.push(m[0]);
+              }
+            }
+          }
+        }
+        return { innerWidth: window.innerWidth, scrollWidth: d.scrollWidth, clientWidth: d.clientWidth, brokenWords };
       })()`);
       return JSON.stringify({ found: true, viewportWidth: page.viewportSize()?.width, ...m });
     }

@@ -73,8 +73,9 @@ body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size
 h1 { font-size: 1.6em; font-weight: 600; border-bottom: 1px solid var(--vscode-panel-border); padding-bottom: .3em; }
 h2 { font-size: 1.2em; font-weight: 600; margin-top: 1.6em; }
 table { border-collapse: collapse; margin: .5em 0; font-size: .95em; max-width: 100%; }
-th, td { border: 1px solid var(--vscode-panel-border, #8884); padding: 3px 8px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
-th, td:first-child, td a { overflow-wrap: normal; }
+th, td { border: 1px solid var(--vscode-panel-border, #8884); padding: 3px 8px; text-align: left; vertical-align: top; }
+td.long { overflow-wrap: anywhere; }
+td.long a { overflow-wrap: normal; }
 th { background: var(--vscode-editorWidget-background); font-weight: 600; }
 tr:nth-child(even) td { background: var(--vscode-list-hoverBackground); }
 a { color: var(--vscode-textLink-foreground); text-decoration: none; cursor: pointer; }
@@ -84,6 +85,10 @@ strong { font-weight: 600; }
 </style></head><body>${body}
 <script nonce="${nonce}">
 const vscode = acquireVsCodeApi();
+// Only a cell holding a long unbroken token (a path, a URL, a command line) may break
+// anywhere; every other word (a state, a pid, a date) never breaks mid-word. Breaking
+// anywhere in every cell let the table squeeze short columns ("CATALOG/UED").
+for (const td of document.querySelectorAll('td')) if (/\\S{33,}/.test(td.textContent)) td.classList.add('long');
 document.addEventListener('click', (e) => {
   const a = e.target.closest('a');
   if (!a) return;

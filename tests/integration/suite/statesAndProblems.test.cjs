@@ -171,5 +171,32 @@ if (phase === 'warm') {
         await waitFor('everything back', () => stateOf(lazy, 'everything') === 'CATALOGUED');
       }
     });
+
+    test('MCP Diagnostics breaks no word mid-word (states, pids, dates) at 1000 and 1400 px, even beside a long error', async () => {
+      const lazy = await api();
+      const original = fs.readFileSync(opencode, 'utf8');
+      try {
+        const config = JSON.parse(original);
+        config.mcp.brokenwithalongname = { type: 'local', command: [path.join(workspace, 'no-such-mcp-server-at-a-rather-long-path', 'and-an-even-longer-executable-name-that-cannot-wrap')] };
+        fs.writeFileSync(opencode, JSON.stringify(config, null, 2));
+        await waitFor('the long-error server FAILED', () => stateOf(lazy, 'brokenwithalongname') === 'FAILED');
+        await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
+        await waitForVisible('table:has-text("last error")');
+        for (const width of [1000, 1400]) {
+          const layout = await measure({ selector: 'table:has-text("last error")', width, words: true });
+          assert.ok(layout.found, JSON.stringify(layout));
+          // Long unbroken tokens (paths, command lines) may wrap anywhere; no other word may.
+          const broken = layout.brokenWords.filter((w) => w.length <= 32);
+          log(`  MCP Diagnostics at ${width} px: webview ${layout.innerWidth} px, scrollWidth ${layout.scrollWidth}; words broken mid-word: ${broken.length ? broken.join(', ') : 'none'}`);
+          assert.deepEqual(broken, [], `mid-word breaks at ${width} px`);
+          assert.ok(layout.scrollWidth <= layout.clientWidth, `no horizontal scrolling at ${width} px: ${layout.scrollWidth} > ${layout.clientWidth}`);
+        }
+      } finally {
+        await measure({ selector: 'body', width: 1400 });
+        fs.writeFileSync(opencode, original);
+        await waitFor('brokenwithalongname gone', () => stateOf(lazy, 'brokenwithalongname') === undefined);
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      }
+    });
   });
 }
