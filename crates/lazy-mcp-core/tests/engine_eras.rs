@@ -816,3 +816,19 @@ mod modern_messages_never_panic {
         }
     }
 }
+
+#[test]
+fn zz_probe_count_crasher() {
+    let mut f = fake(EraBehavior::ExitOnDiscover);
+    f.behavior = Behavior::CrashOnInitialize;
+    let mut sim = Sim::new(Settings::default()).fake("crasher", f);
+    sim.apply(vec![config("crasher")]);
+    let mut opens = vec![sim.opens()];
+    for _ in 0..5 {
+        sim.advance(100_000);
+        opens.push(sim.opens());
+    }
+    eprintln!("opens: {opens:?}");
+    for l in sim.logs() { eprintln!("LOG {l}"); }
+    panic!();
+}

@@ -21,6 +21,7 @@ import { GatewayDefinitions, providerId } from './mcpDefinitions';
 import { Notifier, type Button, type ShownNotification } from './notifier';
 import { ServerTree } from './serverTree';
 import { SecretTokenStore } from './secretTokenStore';
+import { hasCountdown } from './retryText';
 import { readSettings, type LazyMcpSettings } from './settings';
 import { SignInUi } from './signInUi';
 import { StatusBar } from './statusBar';
@@ -408,6 +409,7 @@ export class Controller implements vscode.Disposable {
     this.status.update(snap);
     this.signInUi.update(snap);
     if (this.view.isOpen) void this.view.refresh();
+    this.view.tick(hasCountdown(snap.servers));
     // The core counts what deserves a progress toast (automatic retries do not).
     const cataloguing = snap.totals.cataloguingShown;
     if (cataloguing > 0 && !this.cataloguing) {

@@ -7,6 +7,10 @@ export type DiagnosticsAction = { verb: string; params: URLSearchParams };
 
 export class DiagnosticsView {
   private panel: vscode.WebviewPanel | undefined;
+  /** The page's script is listening: later reports replace the body in place (the scroll position stays). */
+  private ready = false;
+  private pending: string | undefined;
+  private ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly render: (links: boolean) => string,
@@ -20,16 +24,27 @@ export class DiagnosticsView {
         enableScripts: true,
         localResourceRoots: [],
       });
-      this.panel.onDidDispose(() => (this.panel = undefined));
-      this.panel.webview.onDidReceiveMessage((msg: { href?: string }) => {
+      this.ready = false;
+      this.panel.onDidDispose(() => {
+        this.panel = undefined;
+        this.ready = false;
+      });
+      this.panel.webview.onDidReceiveMessage((msg: { href?: string; ready?: boolean }) => {
+        if (msg.ready) {
+          this.ready = true;
+          if (this.pending !== undefined) void this.panel?.webview.postMessage({ body: this.pending });
+          this.pending = undefined;
+          return;
+        }
         if (typeof msg.href !== 'string' || !msg.href.startsWith('lazy-mcp://')) return;
         const url = new URL(msg.href);
         this.onAction({ verb: url.hostname, params: url.searchParams });
       });
+      this.panel.webview.html = page(await this.body());
     } else {
       this.panel.reveal();
+      await this.refresh();
     }
-    await this.refresh();
     return this.render(false);
   }
 
@@ -37,20 +52,38 @@ export class DiagnosticsView {
     return this.panel !== undefined;
   }
 
+  /**
+   * Re-renders every second while `active` (a retry is due: its "next retry in N s" counts
+   * down, as the servers view's does), else only when something changed.
+   */
+  tick(active: boolean): void {
+    if (active && !this.ticker) this.ticker = setInterval(() => void this.refresh(), 1000);
+    if (!active && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+
   async refresh(): Promise<void> {
     if (!this.panel) return;
+    const body = await this.body();
+    if (!this.panel) return;
+    if (this.ready) void this.panel.webview.postMessage({ body });
+    else this.pending = body;
+  }
+
+  private async body(): Promise<string> {
     const markdown = this.render(true);
-    let body: string;
     try {
       // The built-in Markdown extension renders (and sanitizes) for us.
-      body = await vscode.commands.executeCommand<string>('markdown.api.render', markdown);
+      return await vscode.commands.executeCommand<string>('markdown.api.render', markdown);
     } catch {
-      body = `<pre>${escapeHtml(markdown)}</pre>`;
+      return `<pre>${escapeHtml(markdown)}</pre>`;
     }
-    if (this.panel) this.panel.webview.html = page(body);
   }
 
   dispose(): void {
+    clearInterval(this.ticker);
     this.panel?.dispose();
   }
 }
@@ -82,13 +115,24 @@ a { color: var(--vscode-textLink-foreground); text-decoration: none; cursor: poi
 a:hover { text-decoration: underline; }
 code { font-family: var(--vscode-editor-font-family); background: var(--vscode-textCodeBlock-background); padding: 0 3px; border-radius: 3px; }
 strong { font-weight: 600; }
-</style></head><body>${body}
+</style></head><body><main id="report">${body}</main>
 <script nonce="${nonce}">
 const vscode = acquireVsCodeApi();
+const report = document.getElementById('report');
 // Only a cell holding a long unbroken token (a path, a URL, a command line) may break
 // anywhere; every other word (a state, a pid, a date) never breaks mid-word. Breaking
 // anywhere in every cell let the table squeeze short columns ("CATALOG/UED").
-for (const td of document.querySelectorAll('td')) if (/\\S{33,}/.test(td.textContent)) td.classList.add('long');
+const markLongCells = () => {
+  for (const td of report.querySelectorAll('td')) if (/\\S{33,}/.test(td.textContent)) td.classList.add('long');
+};
+markLongCells();
+// A new report replaces the body in place, so the scroll position stays.
+window.addEventListener('message', (e) => {
+  if (typeof e.data?.body !== 'string') return;
+  report.innerHTML = e.data.body;
+  markLongCells();
+});
+vscode.postMessage({ ready: true });
 document.addEventListener('click', (e) => {
   const a = e.target.closest('a');
   if (!a) return;

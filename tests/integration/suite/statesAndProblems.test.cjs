@@ -198,5 +198,36 @@ if (phase === 'warm') {
         await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       }
     });
+
+    test('MCP Diagnostics counts down to the next retry every second, agreeing with the servers view', async () => {
+      const lazy = await api();
+      const original = fs.readFileSync(opencode, 'utf8');
+      const row = () => lazy.snapshot().servers.find((s) => s.name === 'retrysoon');
+      const remaining = () => Math.ceil((row().retryAtMs - Date.now()) / 1000);
+      /** Whether `where` shows "next retry in N s" for an N within 1 of the true countdown. */
+      const showsCountdown = async (where) => {
+        const n = remaining();
+        const selector = [n - 1, n, n + 1].map((k) => `${where}:has-text("next retry in ${k} s")`).join(', ');
+        return (await measure(selector)).found;
+      };
+      try {
+        const config = JSON.parse(original);
+        config.mcp.retrysoon = { type: 'local', command: [path.join(workspace, 'no-such-mcp-server')] };
+        fs.writeFileSync(opencode, JSON.stringify(config, null, 2));
+        await vscode.commands.executeCommand('workbench.view.extension.lazyMcp');
+        // A retry due in at least 6 s (the 10 s wait after the second failure).
+        await waitFor('a retry at least 6 s away', () => row()?.state.kind === 'FAILED' && row().retryAtMs != null && remaining() >= 6, 30_000);
+        await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
+        await waitFor('Diagnostics to show the countdown', () => showsCountdown('td'), 3_000);
+        await sleep(2500);
+        assert.ok(row().state.kind === 'FAILED' && remaining() >= 2, 'still counting down');
+        assert.ok(await showsCountdown('td'), `Diagnostics ticks: ${remaining()} s left, not shown`);
+        assert.ok(await showsCountdown('.monaco-list-row:has-text("retrysoon")'), 'the servers view agrees');
+      } finally {
+        fs.writeFileSync(opencode, original);
+        await waitFor('retrysoon gone', () => stateOf(lazy, 'retrysoon') === undefined);
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      }
+    });
   });
 }
