@@ -829,6 +829,8 @@ fn zz_probe_count_crasher() {
         opens.push(sim.opens());
     }
     eprintln!("opens: {opens:?}");
-    for l in sim.logs() { eprintln!("LOG {l}"); }
+    for l in sim.logs() {
+        eprintln!("LOG {l}");
+    }
     panic!();
 }
