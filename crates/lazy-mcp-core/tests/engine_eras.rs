@@ -817,20 +817,30 @@ mod modern_messages_never_panic {
     }
 }
 
+/// Issue 23: a stdio server that crashes at start. Its first attempt costs two
+/// processes (the probe's exited, and a strict legacy server exits on the probe too:
+/// `initialize` gets a fresh one); every retry goes straight to `initialize`.
 #[test]
-fn zz_probe_count_crasher() {
-    let mut f = fake(EraBehavior::ExitOnDiscover);
-    f.behavior = Behavior::CrashOnInitialize;
-    let mut sim = Sim::new(Settings::default()).fake("crasher", f);
+fn a_server_crashing_at_start_costs_two_processes_once_then_one_per_retry() {
+    let mut crasher = fake(EraBehavior::ExitOnDiscover);
+    crasher.behavior = Behavior::CrashOnInitialize;
+    let mut sim = Sim::new(Settings::default()).fake("crasher", crasher);
     sim.apply(vec![config("crasher")]);
     let mut opens = vec![sim.opens()];
-    for _ in 0..5 {
-        sim.advance(100_000);
+    while let Some(ServerState::Failed {
+        retry_at_ms: Some(at),
+        ..
+    }) = sim.state("crasher")
+    {
+        sim.advance(at - sim.now);
         opens.push(sim.opens());
     }
-    eprintln!("opens: {opens:?}");
-    for l in sim.logs() {
-        eprintln!("LOG {l}");
-    }
-    panic!();
+    assert_eq!(opens, [2, 3, 4, 5, 6, 7], "spawns after each attempt");
+    assert_eq!(sim.sent_method("crasher", "server/discover"), 1);
+    let failures = sim
+        .logs()
+        .iter()
+        .filter(|l| l.starts_with("Could not connect to MCP server 'crasher'"))
+        .count();
+    assert_eq!(failures, 6, "one line per failed attempt");
 }
