@@ -460,12 +460,31 @@ async function measureInFrames(page, request) {
                 range.setStart(node, m.index);
                 range.setEnd(node, m.index + m[0].length);
                 const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-                if (lines.size > 1) brokenWords.push(m[0]);
+                if (lines.size < 2) continue;
+                // Where the word goes to the next line: after a hyphen or a slash is a break the
+                // language allows (open-code, /usr/bin/node); anywhere else it is mid-word.
+                let top;
+                for (let i = 0; i < m[0].length; i += 1) {
+                  const c = document.createRange();
+                  c.setStart(node, m.index + i);
+                  c.setEnd(node, m.index + i + 1);
+                  const t = c.getClientRects()[0]?.top;
+                  if (t === undefined) continue;
+                  if (top !== undefined && Math.round(t) !== Math.round(top) && !/[-/‐–]/.test(m[0][i - 1])) {
+                    brokenWords.push(m[0].slice(0, i) + '|' + m[0].slice(i));
+                    break;
+                  }
+                  top = t;
+                }
               }
             }
           }
         }
-        return { innerWidth: window.innerWidth, scrollWidth: d.scrollWidth, clientWidth: d.clientWidth, brokenWords };
+        // Tables wider than the page, with their columns' widths (what makes them so).
+        const tables = [...document.querySelectorAll('table')]
+          .filter((t) => t.getBoundingClientRect().right > d.clientWidth)
+          .map((t) => ({ right: Math.round(t.getBoundingClientRect().right), columns: [...t.querySelectorAll('th')].map((th) => th.textContent + ' ' + Math.round(th.getBoundingClientRect().width)) }));
+        return { innerWidth: window.innerWidth, scrollWidth: d.scrollWidth, clientWidth: d.clientWidth, brokenWords, tables };
       })()`);
       return JSON.stringify({ found: true, viewportWidth: page.viewportSize()?.width, ...m });
     }

@@ -107,8 +107,15 @@ h1 { font-size: 1.6em; font-weight: 600; border-bottom: 1px solid var(--vscode-p
 h2 { font-size: 1.2em; font-weight: 600; margin-top: 1.6em; }
 table { border-collapse: collapse; margin: .5em 0; font-size: .95em; max-width: 100%; }
 th, td { border: 1px solid var(--vscode-panel-border, #8884); padding: 3px 8px; text-align: left; vertical-align: top; }
-td.long { overflow-wrap: anywhere; }
+td.long { overflow-wrap: anywhere; min-width: 16em; }
 td.long a { overflow-wrap: normal; }
+table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; }
+table.cards thead { display: none; }
+table.cards tr { border: 1px solid var(--vscode-panel-border, #8884); margin: .6em 0; padding: 3px 0; }
+table.cards td { border: none; padding: 1px 8px; overflow-wrap: anywhere; min-width: 0; }
+table.cards td::before { content: attr(data-label); font-weight: 600; margin-right: .6em; }
+table.cards td:first-child { font-weight: 600; }
+table.cards td:first-child::before { content: none; }
 th { background: var(--vscode-editorWidget-background); font-weight: 600; }
 tr:nth-child(even) td { background: var(--vscode-list-hoverBackground); }
 a { color: var(--vscode-textLink-foreground); text-decoration: none; cursor: pointer; }
@@ -120,17 +127,28 @@ strong { font-weight: 600; }
 const vscode = acquireVsCodeApi();
 const report = document.getElementById('report');
 // Only a cell holding a long unbroken token (a path, a URL, a command line) may break
-// anywhere; every other word (a state, a pid, a date) never breaks mid-word. Breaking
-// anywhere in every cell let the table squeeze short columns ("CATALOG/UED").
-const markLongCells = () => {
+// anywhere, and it keeps at least 16em; every other word (a state, a pid, a date) never
+// breaks mid-word. Breaking anywhere in every cell let the table squeeze short columns
+// ("CATALOG/UED").
+// A table too wide for the window becomes one card per row ("label value" lines), so
+// that no word breaks mid-word and nothing needs horizontal scrolling.
+const layOut = () => {
   for (const td of report.querySelectorAll('td')) if (/\\S{33,}/.test(td.textContent)) td.classList.add('long');
+  const width = document.documentElement.clientWidth;
+  for (const table of report.querySelectorAll('table')) {
+    const labels = [...table.querySelectorAll('th')].map((th) => th.textContent.trim());
+    for (const tr of table.querySelectorAll('tbody tr')) [...tr.children].forEach((td, i) => (td.dataset.label = labels[i] ?? ''));
+    table.classList.remove('cards');
+    if (table.getBoundingClientRect().right > width + 0.5) table.classList.add('cards');
+  }
 };
-markLongCells();
+layOut();
+window.addEventListener('resize', layOut);
 // A new report replaces the body in place, so the scroll position stays.
 window.addEventListener('message', (e) => {
   if (typeof e.data?.body !== 'string') return;
   report.innerHTML = e.data.body;
-  markLongCells();
+  layOut();
 });
 vscode.postMessage({ ready: true });
 document.addEventListener('click', (e) => {
