@@ -394,7 +394,11 @@ function makeLogSink(phase, logFile) {
       for (const l of lines) out(`${tag}${l.replaceAll(LOG_MARKER, '')}`);
     }
   };
-  return { sink, hostLines };
+  // The page's console (every frame, webviews included) in a file of its own, for tests to
+  // count (e.g. CSP violations); kept out of the workbench log, whose dialog count it would skew.
+  const consoleFd = fs.openSync(path.join(path.dirname(logFile), 'page-console.log'), 'a');
+  const record = (type, text) => fs.writeSync(consoleFd, `${type}: ${String(text).replaceAll('\n', ' ')}\n`);
+  return { sink, hostLines, record };
 }
 
 /** Creates a phase's VS Code dirs and user settings; the suite's env and result file. */
@@ -408,6 +412,8 @@ function preparePhase({ phase, phaseDir, dirs, workspace, testEnv, userSettings 
     LAZY_MCP_TEST_RESULT_FILE: resultFile,
     LAZY_MCP_TEST_EXTENSIONS_DIR: dirs.extensions,
     LAZY_MCP_TEST_WORKSPACE: workspace,
+    // Tests count what the browser's console logged (e.g. CSP violations in a webview).
+    LAZY_MCP_TEST_PAGE_CONSOLE_LOG: path.join(phaseDir, 'page-console.log'),
   });
   return { resultFile, env };
 }
@@ -427,16 +433,58 @@ async function clickInFrames(page, selector) {
 
 /**
  * Layout of the first frame holding `selector`: its viewport width and whether its
- * document needs horizontal scrolling (scrollWidth > clientWidth).
+ * document needs horizontal scrolling (scrollWidth > clientWidth). The request is a
+ * selector, or JSON `{selector, width?, words?}`: `width` resizes the window first (it
+ * stays so), `words` also returns `brokenWords`, the words of table cells that are drawn
+ * on more than one line (a mid-word break).
  */
-async function measureInFrames(page, selector) {
+async function measureInFrames(page, request) {
+  const { selector, width, words } = request.startsWith('{') ? JSON.parse(request) : { selector: request };
+  if (width && page.viewportSize()?.width !== width) {
+    await page.setViewportSize({ width, height: page.viewportSize()?.height ?? 900 });
+    await new Promise((r) => setTimeout(r, 1000)); // the workbench and the webview re-lay out
+  }
   for (const frame of page.frames()) {
     const element = await frame.$(selector).catch(() => null);
     if (element) {
       // Runs in the page (a string: this file's globals are Node's).
       const m = await frame.evaluate(`(() => {
         const d = document.scrollingElement ?? document.documentElement;
-        return { innerWidth: window.innerWidth, scrollWidth: d.scrollWidth, clientWidth: d.clientWidth };
+        const brokenWords = [];
+        if (${Boolean(words)}) {
+          for (const cell of document.querySelectorAll('td, th')) {
+            const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              for (const m of node.textContent.matchAll(/\\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, m.index);
+                range.setEnd(node, m.index + m[0].length);
+                const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+                if (lines.size < 2) continue;
+                // Where the word goes to the next line: after a hyphen or a slash is a break the
+                // language allows (open-code, /usr/bin/node); anywhere else it is mid-word.
+                let top;
+                for (let i = 0; i < m[0].length; i += 1) {
+                  const c = document.createRange();
+                  c.setStart(node, m.index + i);
+                  c.setEnd(node, m.index + i + 1);
+                  const t = c.getClientRects()[0]?.top;
+                  if (t === undefined) continue;
+                  if (top !== undefined && Math.round(t) !== Math.round(top) && !/[-/‐–]/.test(m[0][i - 1])) {
+                    brokenWords.push(m[0].slice(0, i) + '|' + m[0].slice(i));
+                    break;
+                  }
+                  top = t;
+                }
+              }
+            }
+          }
+        }
+        // Tables wider than the page, with their columns' widths (what makes them so).
+        const tables = [...document.querySelectorAll('table')]
+          .filter((t) => t.getBoundingClientRect().right > d.clientWidth)
+          .map((t) => ({ right: Math.round(t.getBoundingClientRect().right), columns: [...t.querySelectorAll('th')].map((th) => th.textContent + ' ' + Math.round(th.getBoundingClientRect().width)) }));
+        return { innerWidth: window.innerWidth, scrollWidth: d.scrollWidth, clientWidth: d.clientWidth, brokenWords, tables };
       })()`);
       return JSON.stringify({ found: true, viewportWidth: page.viewportSize()?.width, ...m });
     }
@@ -485,7 +533,7 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
   let server;
   let browser;
   let chrome;
-  const { sink, hostLines } = makeLogSink(phase, path.join(phaseDir, 'workbench.log'));
+  const { sink, hostLines, record } = makeLogSink(phase, path.join(phaseDir, 'workbench.log'));
   try {
     server = await startServer({ tools, port, dirs, env, logFile: serverLog });
     say(`${phase}: VS Code server ready on 127.0.0.1:${port}`);
@@ -547,6 +595,7 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
     exitCode.finally(() => clearInterval(measurer));
     await page.exposeFunction('codeAutomationLog', (level, message) => sink(String(level), message));
     page.on('console', (msg) => {
+      record(msg.type(), msg.text());
       if (VERBOSE) process.stdout.write(`  [page:${msg.type()}] ${msg.text()}\n`);
     });
     const crashed = new Promise((_, reject) => {

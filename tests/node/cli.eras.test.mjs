@@ -112,8 +112,11 @@ test('diagnostics: the era of each server, from the catalogue, without starting 
   for (const name of MODERN) assert.match(table.stdout, new RegExp(`^${name}\\s+CATALOGUED ONLY\\s+\\S+\\s+modern 2026-07-28`, 'm'), table.stdout);
   assert.match(table.stdout, /^everything\s+CATALOGUED ONLY\s+stdio\s+legacy 2025-/m, table.stdout);
   assert.match(table.stdout, /^pylegacy\s+CATALOGUED ONLY\s+stdio\s+legacy 2025-/m, table.stdout);
-  assert.match(table.stdout, /Stale \(older than the ttlMs .*modern/, 'ttlMs 0 makes modern entries stale at once');
+  // Issue 23: ttlMs 0 ("may change at any time") is not staleness; the entry is listed again at each connection.
+  assert.doesNotMatch(table.stdout, /Stale \(older than the ttlMs .*modern/, 'a fresh ttlMs 0 entry is not called stale');
   const json = JSON.parse((await runCli(['diagnostics', '--json', ...args], { env: w.env })).stdout);
+  assert.equal(json.servers.find((s) => s.name === 'modern').cacheTtlMs, 0);
+  assert.equal(json.servers.find((s) => s.name === 'modern').cacheStale, false);
   assert.equal(json.servers.find((s) => s.name === 'web').era, 'modern');
   assert.equal(json.servers.find((s) => s.name === 'pylegacy').era, 'legacy');
   assert.equal(spawnedPids(spawnLog).length, spawnsBefore, 'zero spawns');

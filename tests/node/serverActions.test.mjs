@@ -44,9 +44,10 @@ test('each server offers in the tree exactly the actions its snapshot allows', a
 
   const off = servers.get('off');
   assert.equal(off.state.kind, 'DISABLED');
-  assert.deepEqual(off.actions, ['enable', 'refresh']);
+  // Issue 23: no Refresh on a server that is off (it would do nothing).
+  assert.deepEqual(off.actions, ['enable']);
   assert.equal(off.progress, 'off');
-  assert.deepEqual(menusFor(contextValue(off.actions)), ['lazyMcp.enableServer', 'lazyMcp.refreshCatalogue']);
+  assert.deepEqual(menusFor(contextValue(off.actions)), ['lazyMcp.enableServer']);
 
   // Being catalogued (its `open` is never carried out here): it can be disabled, not connected twice.
   const on = servers.get('on');

@@ -4,7 +4,9 @@
 //! `cargo run -p lazy-mcp-contract` rewrites it.
 
 use lazy_mcp_core::config::load::{ConfigReport, ConfigSources, ExplicitFile, FileRead};
-use lazy_mcp_core::config::problem_presentation::{OpenDocument, Presentation, PresentationInput};
+use lazy_mcp_core::config::problem_presentation::{
+    OpenDocument, Presentation, PresentationInput, ProblemLogLine,
+};
 use lazy_mcp_core::config::{
     model::{ConfigFormat, ConfigScope, OAuthConfig, ToolExposure, ToolFilter},
     CandidateFile, DiscoveryInput, FileInput, FileReport, NormalizeInput, NormalizeResult, Problem,
@@ -12,14 +14,16 @@ use lazy_mcp_core::config::{
 };
 use lazy_mcp_core::diagnostics::ReportContext;
 use lazy_mcp_core::engine::auth::{AuthSnapshot, OAuthBinding, RefreshOutcome, SignInOutcome};
-use lazy_mcp_core::engine::diagnostics_snapshot::{DiagnosticsTotals, ServerDiagnostics};
+use lazy_mcp_core::engine::diagnostics_snapshot::{
+    DiagnosticsTotals, ServerDiagnostics, UnmanagedView,
+};
 use lazy_mcp_core::engine::effects::AnnounceAction;
 use lazy_mcp_core::engine::server_actions::{Progress, ServerAction};
 use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
     ServerState, Settings,
 };
-use lazy_mcp_core::host_policy::{HostPolicy, Unmanaged, VsCodeNativePolicy};
+use lazy_mcp_core::host_policy::{HostPolicy, Unmanaged, UnmanagedGroup, VsCodeNativePolicy};
 use lazy_mcp_core::protocol::client_discover::Era;
 use lazy_mcp_core::protocol::client_message::{ClientBody, ClientEnvelope, ErrorShape};
 use lazy_mcp_core::protocol::modern_http::RequestHeaders;
@@ -59,6 +63,7 @@ pub fn render() -> String {
         declaration::<DiagnosticsSnapshot>(),
         declaration::<ServerDiagnostics>(),
         declaration::<DiagnosticsTotals>(),
+        declaration::<UnmanagedView>(),
         declaration::<Era>(),
         declaration::<ServerAction>(),
         declaration::<Progress>(),
@@ -78,9 +83,11 @@ pub fn render() -> String {
         declaration::<FileRead>(),
         declaration::<ConfigReport>(),
         declaration::<Unmanaged>(),
+        declaration::<UnmanagedGroup>(),
         declaration::<PresentationInput>(),
         declaration::<OpenDocument>(),
         declaration::<Presentation>(),
+        declaration::<ProblemLogLine>(),
         declaration::<DiscoveryInput>(),
         declaration::<CandidateFile>(),
         declaration::<NormalizeInput>(),

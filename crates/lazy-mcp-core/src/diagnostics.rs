@@ -66,6 +66,10 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
         if t.in_progress > 0 {
             let _ = write!(out, " · {} in progress", t.in_progress);
         }
+        // With the unmanaged ones the counts add up to the servers configured.
+        for (group, count) in crate::host_policy::unmanaged_counts(&ctx.unmanaged) {
+            let _ = write!(out, " · {count} {}", group.counted_as());
+        }
         let _ = write!(
             out,
             "\n\nTools catalogued: {} — the model's context holds ≈ {} tokens of them now, ≈ {} if every schema were listed in full (estimates)",
@@ -116,10 +120,22 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
         if let Some(note) = retry_note(server, ctx.now_ms.unwrap_or(s.now_ms)) {
             state.push_str(&format!(" ({note})"));
         }
-        let error = server
-            .last_error
-            .as_deref()
-            .map_or_else(|| "—".to_string(), cell);
+        let error = match &server.auth {
+            // The row's own Sign in link is the next step: not a sentence
+            // sending the user to MCP Diagnostics from inside it.
+            Some(auth) if auth.needs_sign_in && server.state == ServerState::NeedsAuth => {
+                let reason = auth.reason.as_deref().unwrap_or("not signed in");
+                match (ctx.links, auth.next_step.as_deref()) {
+                    (true, _) => cell(&format!("{reason}: use Sign in in this row")),
+                    (false, Some(step)) => cell(&format!("{reason}: {step}")),
+                    (false, None) => cell(reason),
+                }
+            }
+            _ => server
+                .last_error
+                .as_deref()
+                .map_or_else(|| "—".to_string(), cell),
+        };
         let _ = write!(
             out,
             "| {} | **{}** | {} | {} | {} | {} | {} |",
@@ -224,10 +240,13 @@ fn transport_cell(server: &crate::engine::diagnostics_snapshot::ServerDiagnostic
     }
 }
 
-/// The cache age, marked stale past the server's `ttlMs`.
+/// The cache age, marked stale past the server's `ttlMs`. A ttl of 0 is the
+/// server saying its lists may change at any time: not a fault, and a fresh
+/// entry is not called stale (it is listed again at each connection).
 fn cache_cell(server: &crate::engine::diagnostics_snapshot::ServerDiagnostics) -> String {
     let age = server.cache_age_ms.map_or("—".into(), duration);
     match (server.cache_stale, server.cache_ttl_ms) {
+        (_, Some(0)) => format!("{age} (ttl 0: listed again at each connection)"),
         (true, Some(ttl)) => format!("{age} (stale: ttl {})", duration(ttl)),
         _ => age,
     }

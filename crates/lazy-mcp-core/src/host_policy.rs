@@ -54,6 +54,65 @@ pub struct Unmanaged {
     pub name: String,
     pub source: SourceRef,
     pub reason: String,
+    /// The group a host lists it under ("Managed by VS Code", …), with its count.
+    #[serde(default)]
+    pub group: UnmanagedGroup,
+}
+
+/// Why a configured server is not managed, as a group of the servers view and a
+/// count of the summary line (so the counts add up to the servers configured).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum UnmanagedGroup {
+    /// From a file VS Code loads itself (`lazyMcp.vscodeNativeServers: leaveToVsCode`).
+    #[default]
+    ManagedByVsCode,
+    /// From a workspace file while the workspace is not trusted.
+    Untrusted,
+    /// `lazy-mcp … SERVER`: not named on the command line.
+    NotNamed,
+}
+
+impl UnmanagedGroup {
+    /// The group's title in the servers view.
+    pub fn title(self) -> &'static str {
+        match self {
+            UnmanagedGroup::ManagedByVsCode => "Managed by VS Code",
+            UnmanagedGroup::Untrusted => "Waiting for workspace trust",
+            UnmanagedGroup::NotNamed => "Not named on the command line",
+        }
+    }
+
+    /// How the summary line counts it ("3 managed by VS Code").
+    pub fn counted_as(self) -> &'static str {
+        match self {
+            UnmanagedGroup::ManagedByVsCode => "managed by VS Code",
+            UnmanagedGroup::Untrusted => "waiting for trust",
+            UnmanagedGroup::NotNamed => "not named",
+        }
+    }
+
+    /// Why, and how to change it: the group's tooltip.
+    pub fn explanation(self) -> &'static str {
+        match self {
+            UnmanagedGroup::ManagedByVsCode => "VS Code reads these files itself (a workspace .mcp.json, .vscode/mcp.json, your user mcp.json) and starts their servers as it does without Lazy MCP (setting lazyMcp.vscodeNativeServers: leaveToVsCode). To have Lazy MCP start them lazily, move them to a file only Lazy MCP reads (e.g. .copilot/mcp-config.json or opencode.json), or set lazyMcp.vscodeNativeServers to alsoManage after turning VS Code's own copies off.",
+            UnmanagedGroup::Untrusted => "Servers from workspace files are not started in Restricted Mode. Trust the workspace (Workspaces: Manage Workspace Trust) to allow them.",
+            UnmanagedGroup::NotNamed => "Only the servers named on the command line are managed.",
+        }
+    }
+}
+
+/// "3 managed by VS Code · 1 waiting for trust": the unmanaged servers counted by group.
+pub fn unmanaged_counts(unmanaged: &[Unmanaged]) -> Vec<(UnmanagedGroup, usize)> {
+    let mut counts: Vec<(UnmanagedGroup, usize)> = Vec::new();
+    for u in unmanaged {
+        match counts.iter_mut().find(|(g, _)| *g == u.group) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((u.group, 1)),
+        }
+    }
+    counts
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,21 +151,25 @@ pub fn select_servers(servers: &[ServerConfig], policy: &HostPolicy) -> Selectio
             .as_ref()
             .is_none_or(|only| only.contains(&server.name));
         let reason = if !named {
-            Some("not named on the command line".to_string())
+            Some((
+                UnmanagedGroup::NotNamed,
+                "not named on the command line".to_string(),
+            ))
         } else if from_workspace && !policy.workspace_trusted {
-            Some("the workspace is not trusted: servers from workspace files are not started (trust the workspace to allow them)".to_string())
+            Some((UnmanagedGroup::Untrusted, "the workspace is not trusted: servers from workspace files are not started (trust the workspace to allow them)".to_string()))
         } else if server.loaded_by_vscode
             && policy.vscode_native == VsCodeNativePolicy::LeaveToVsCode
         {
-            Some("VS Code loads this file itself and manages this server (setting lazyMcp.vscodeNativeServers)".to_string())
+            Some((UnmanagedGroup::ManagedByVsCode, "VS Code loads this file itself and manages this server (setting lazyMcp.vscodeNativeServers)".to_string()))
         } else {
             None
         };
         match reason {
-            Some(reason) => selection.unmanaged.push(Unmanaged {
+            Some((group, reason)) => selection.unmanaged.push(Unmanaged {
                 name: server.name.clone(),
                 source: server.source.clone(),
                 reason,
+                group,
             }),
             None => selection.managed.push(server.clone()),
         }
@@ -194,6 +257,10 @@ mod tests {
             .unmanaged
             .iter()
             .any(|u| u.name == "native" && u.reason.contains("lazyMcp.vscodeNativeServers")));
+        assert_eq!(
+            unmanaged_counts(&sel.unmanaged),
+            [(UnmanagedGroup::ManagedByVsCode, 1)]
+        );
         let also = HostPolicy {
             vscode_native: VsCodeNativePolicy::AlsoManage,
             ..policy

@@ -403,3 +403,57 @@ fn an_answer_the_core_did_not_ask_for_is_not_taken() {
         .clone();
     assert_eq!(docs["transport"]["headers"]["Authorization"], "Bearer real");
 }
+
+/// Issue 23: servers left to VS Code were invisible in the view and missing from the
+/// counts ("5 servers configured — 0 connected · 2 catalogued only …" did not add up).
+#[test]
+fn servers_left_to_vscode_are_listed_by_group_and_the_counts_add_up() {
+    let mut host = setup();
+    host.send(sources(
+        json!({ "workspaceTrusted": true, "vscodeNative": "leaveToVsCode" }),
+    ));
+    assert_eq!(host.managed(), ["time"]);
+    let snap: Value = serde_json::from_str(&host.engine.snapshot_json()).unwrap();
+    let groups = snap["unmanaged"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    assert_eq!(groups[0]["title"], "Managed by VS Code (2)");
+    assert!(groups[0]["explanation"]
+        .as_str()
+        .unwrap()
+        .contains("lazyMcp.vscodeNativeServers"));
+    let names: Vec<&str> = groups[0]["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["files", "memory"]);
+    let summary = snap["summary"].as_str().unwrap();
+    assert!(summary.ends_with(" · 2 managed by VS Code"), "{summary}");
+
+    // The Diagnostics header: the parts add up to the servers configured.
+    let report = host.report().clone();
+    let context = json!({
+        "home": HOME, "workspaceFolders": [WS], "nowMs": 1_000,
+        "files": report["files"], "problems": report["problems"], "unmanaged": report["unmanaged"],
+        "servers": report["servers"],
+    });
+    let context: lazy_mcp_core::diagnostics::ReportContext =
+        serde_json::from_value(context).unwrap();
+    let markdown =
+        lazy_mcp_core::diagnostics::render_markdown(&context, Some(&host.engine.snapshot()));
+    let header = markdown
+        .lines()
+        .find(|l| l.contains("servers configured"))
+        .unwrap();
+    let total: usize = header
+        .split_once("configured** — ")
+        .unwrap()
+        .1
+        .split(" · ")
+        .map(|part| part.split(' ').next().unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert!(header.starts_with("**3 servers configured**"), "{header}");
+    assert_eq!(total, 3, "{header}");
+    assert!(header.ends_with(" · 2 managed by VS Code"), "{header}");
+}

@@ -544,6 +544,28 @@ fn a_catalogue_past_the_servers_ttl_is_shown_stale_and_relisted_only_when_connec
     assert!(!sim.engine.snapshot().servers[0].cache_stale);
 }
 
+/// Issue 23: "cache age 0 s (stale: ttl 0 s)" for mcp-server-time straight after
+/// cataloguing read as a fault.
+#[test]
+fn a_ttl_of_0_is_explained_and_a_fresh_entry_is_not_called_stale() {
+    let mut sim = catalogued("time", EraBehavior::Modern { ttl_ms: 0 });
+    let server = &sim.engine.snapshot().servers[0];
+    assert_eq!(server.cache_ttl_ms, Some(0));
+    assert!(!server.cache_stale);
+    let text = report(&sim);
+    assert!(!text.contains("stale"), "{text}");
+    assert!(
+        text.contains("| 0 s (ttl 0: listed again at each connection) |"),
+        "{text}"
+    );
+    sim.advance(6_000);
+    sim.send(Event::ProcessStats {
+        server: "nobody".into(),
+        rss_bytes: 0,
+    });
+    assert!(!report(&sim).contains("stale"));
+}
+
 #[test]
 fn a_modern_servers_request_for_roots_is_answered_with_the_workspace_folders() {
     let mut sim = Sim::new(Settings {
@@ -793,4 +815,32 @@ mod modern_messages_never_panic {
             let _ = engine.snapshot();
         }
     }
+}
+
+/// Issue 23: a stdio server that crashes at start. Its first attempt costs two
+/// processes (the probe's exited, and a strict legacy server exits on the probe too:
+/// `initialize` gets a fresh one); every retry goes straight to `initialize`.
+#[test]
+fn a_server_crashing_at_start_costs_two_processes_once_then_one_per_retry() {
+    let mut crasher = fake(EraBehavior::ExitOnDiscover);
+    crasher.behavior = Behavior::CrashOnInitialize;
+    let mut sim = Sim::new(Settings::default()).fake("crasher", crasher);
+    sim.apply(vec![config("crasher")]);
+    let mut opens = vec![sim.opens()];
+    while let Some(ServerState::Failed {
+        retry_at_ms: Some(at),
+        ..
+    }) = sim.state("crasher")
+    {
+        sim.advance(at - sim.now);
+        opens.push(sim.opens());
+    }
+    assert_eq!(opens, [2, 3, 4, 5, 6, 7], "spawns after each attempt");
+    assert_eq!(sim.sent_method("crasher", "server/discover"), 1);
+    let failures = sim
+        .logs()
+        .iter()
+        .filter(|l| l.starts_with("Could not connect to MCP server 'crasher'"))
+        .count();
+    assert_eq!(failures, 6, "one line per failed attempt");
 }

@@ -77,6 +77,31 @@ fn cataloguing_without_tokens_opens_nothing_and_announces_all_servers_once() {
     assert!(sign_in_effects(&sim).is_empty());
 }
 
+/// Issue 23: the NEEDS AUTH "last error" in MCP Diagnostics was a long sentence
+/// telling the user to open MCP Diagnostics, shown inside MCP Diagnostics.
+#[test]
+fn diagnostics_says_to_use_the_rows_sign_in_link_not_to_open_diagnostics() {
+    let mut sim = Sim::new(vscode()).fake("linear", FakeServer::with_tools(&["t"]));
+    sim.apply(vec![remote("linear")]);
+    assert_eq!(sim.state("linear"), Some(ServerState::NeedsAuth));
+    let context = lazy_mcp_core::diagnostics::ReportContext {
+        links: true,
+        ..Default::default()
+    };
+    let report =
+        lazy_mcp_core::diagnostics::render_markdown(&context, Some(&sim.engine.snapshot()));
+    let row = report
+        .lines()
+        .find(|l| l.starts_with("| linear |") && l.contains("NEEDS AUTH"))
+        .unwrap();
+    assert!(!row.contains("MCP Diagnostics"), "{row}");
+    assert!(
+        row.contains("| not signed in: use Sign in in this row |"),
+        "{row}"
+    );
+    assert!(row.contains("(lazy-mcp://sign-in?server=linear)"), "{row}");
+}
+
 #[test]
 fn static_authorization_headers_never_start_oauth() {
     let mut fake = FakeServer::with_tools(&["x"]);

@@ -302,3 +302,69 @@ fn totals_count_enabled_servers_and_the_summary_names_every_non_empty_state() {
         "0 connected · 3 catalogued only · 1 disabled"
     );
 }
+
+/// Issue 23: a disabled server showed "DISABLED · 0 tools" and offered Refresh, which
+/// does nothing there (and on a dormant one contradicts "never started until enabled");
+/// Refresh Catalogue's "All servers" counted it too.
+#[test]
+fn an_off_server_keeps_its_catalogued_tool_count_and_offers_no_refresh() {
+    let mut sim = Sim::new(Settings::default()).fake(
+        "nine",
+        FakeServer::with_tools(&["a", "b", "c", "d", "e", "f", "g", "h", "i"]),
+    );
+    sim.fakes
+        .insert("one".into(), FakeServer::with_tools(&["x"]));
+    sim.apply(vec![config("nine"), config("one")]);
+    assert_eq!(sim.state("nine"), Some(ServerState::Catalogued));
+    let row = |sim: &Sim, name: &str| {
+        sim.engine
+            .snapshot()
+            .servers
+            .into_iter()
+            .find(|s| s.name == name)
+            .unwrap()
+    };
+    assert_eq!(row(&sim, "nine").tools_text, "9 tools");
+    assert_eq!(row(&sim, "one").tools_text, "1 tool");
+
+    sim.send(Event::Disable {
+        server: "nine".into(),
+    });
+    assert_eq!(sim.state("nine"), Some(ServerState::Disabled));
+    let nine = row(&sim, "nine");
+    assert_eq!(nine.tools, 0, "withdrawn from clients");
+    assert_eq!(nine.catalogued_tools, 9);
+    assert_eq!(nine.tools_text, "9 tools catalogued");
+    assert!(
+        !nine
+            .actions
+            .contains(&lazy_mcp_core::engine::server_actions::ServerAction::Refresh),
+        "{:?}",
+        nine.actions
+    );
+    // What "All servers" offers: exactly the servers a refresh of all re-catalogues.
+    let offered: Vec<String> = sim
+        .engine
+        .snapshot()
+        .servers
+        .into_iter()
+        .filter(|s| {
+            s.actions
+                .contains(&lazy_mcp_core::engine::server_actions::ServerAction::Refresh)
+        })
+        .map(|s| s.name)
+        .collect();
+    let opens = sim.opens();
+    sim.send(Event::RefreshCatalogue {
+        server: None,
+        recatalogue: true,
+    });
+    sim.run();
+    assert_eq!(offered, ["one"]);
+    assert_eq!(
+        sim.opens() - opens,
+        offered.len(),
+        "one spawn per offered server"
+    );
+    assert_eq!(sim.state("nine"), Some(ServerState::Disabled));
+}

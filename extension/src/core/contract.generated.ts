@@ -237,10 +237,15 @@ export type DiagnosticsSnapshot = { coreVersion: string,
  */
 nowMs: number, servers: Array<ServerDiagnostics>, totals: DiagnosticsTotals, 
 /**
- * One line for every UI ("1 connected · 2 catalogued only · 1 disabled"):
- * connected and catalogued always, the other states when there are any.
+ * One line for every UI ("1 connected · 2 catalogued only · 1 disabled ·
+ * 3 managed by VS Code"): connected and catalogued always, the other states
+ * and unmanaged groups when there are any, so the counts add up.
  */
-summary: string, };
+summary: string, 
+/**
+ * Servers configured but left out by the host policy, by group.
+ */
+unmanaged: Array<UnmanagedView>, };
 
 export type ServerDiagnostics = { name: string, source: SourceRef, 
 /**
@@ -283,7 +288,20 @@ retryAtMs?: number | null,
 /**
  * FAILED and no longer retried on its own: the attempts made (Connect Now tries again).
  */
-gaveUpAfter?: number | null, tools: number, prompts: number, resources: number, resourceTemplates: number, 
+gaveUpAfter?: number | null, 
+/**
+ * Tools exposed to clients now.
+ */
+tools: number, 
+/**
+ * Tools its catalogue holds, exposed or not (a DISABLED or DORMANT server keeps them).
+ */
+cataloguedTools: number, 
+/**
+ * What the servers view says about its tools: "9 tools", "1 tool", or
+ * "9 tools catalogued" while none is exposed.
+ */
+toolsText: string, prompts: number, resources: number, resourceTemplates: number, 
 /**
  * True while the exposed tools are declared stubs (no catalogue yet).
  */
@@ -360,7 +378,22 @@ exposedTokenEstimate: number,
 /**
  * Of which the meta-tools with the index (0 when no server is in `index` mode).
  */
-metaToolTokens: number, loadedTools: number, };
+metaToolTokens: number, loadedTools: number, 
+/**
+ * Configured servers the host does not manage, by group (`host_policy.rs`):
+ * with `servers` they add up to every server configured.
+ */
+unmanaged: Array<[UnmanagedGroup, number]>, };
+
+export type UnmanagedView = { group: UnmanagedGroup, 
+/**
+ * "Managed by VS Code (3)".
+ */
+title: string, 
+/**
+ * Why, and how to change it (a setting, trust).
+ */
+explanation: string, servers: Array<Unmanaged>, };
 
 export type Era = "legacy" | "modern";
 
@@ -504,15 +537,35 @@ servers: Array<ServerConfig>, files: Array<FileReport>, problems: Array<Problem>
  */
 needsFiles: Array<string>, };
 
-export type Unmanaged = { name: string, source: SourceRef, reason: string, };
+export type Unmanaged = { name: string, source: SourceRef, reason: string, 
+/**
+ * The group a host lists it under ("Managed by VS Code", …), with its count.
+ */
+group: UnmanagedGroup, };
 
-export type PresentationInput = { problems: Array<Problem>, files: Array<FileReport>, openDocuments: Array<OpenDocument>, };
+export type UnmanagedGroup = "managedByVsCode" | "untrusted" | "notNamed";
+
+export type PresentationInput = { problems: Array<Problem>, files: Array<FileReport>, openDocuments: Array<OpenDocument>, 
+/**
+ * The `known` of the last presentation after a config load: what was
+ * already logged and announced.
+ */
+previous: Array<Problem>, 
+/**
+ * To name files as Diagnostics does (`~/…`, workspace-relative).
+ */
+home: string, workspaceFolders: Array<string>, };
 
 export type OpenDocument = { path: string, 
 /**
  * The editor's language id (`json`, `jsonc`, …).
  */
-languageId: string, };
+languageId: string, 
+/**
+ * Shown in an editor tab now (a document can stay loaded after its tab
+ * closed; the editor's JSON checker then no longer reports it).
+ */
+inTab: boolean, };
 
 export type Presentation = { 
 /**
@@ -520,9 +573,23 @@ export type Presentation = {
  */
 squiggles: Array<Problem>, 
 /**
- * Errors worth a notification (the host shows the first and the count).
+ * New errors worth a notification (in files no tab shows).
  */
-notify: Array<Problem>, };
+notify: Array<Problem>, 
+/**
+ * The notification's text naming every file in `notify`, if any.
+ */
+notification?: string | null, 
+/**
+ * Lines for the log: problems that appeared, and problems that are gone.
+ */
+log: Array<ProblemLogLine>, 
+/**
+ * Pass back as `previous` with the next config load's presentation.
+ */
+known: Array<Problem>, };
+
+export type ProblemLogLine = { level: LogLevel, message: string, };
 
 export type DiscoveryInput = { 
 /**

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WasmCore } from '../core/wasmCore';
 import { AuthHost } from '../host/auth/authHost';
-import type { Presentation, PresentationInput, ReportContext, ServerAction } from '../core/contract.generated';
+import type { Presentation, PresentationInput, Problem, ReportContext, ServerAction } from '../core/contract.generated';
 import type { ConfigReport, DiscoveryInput, HostPolicy } from '../host/config/configTypes';
 import type { Announcement, EngineEvent } from '../host/engineDriver';
 import { processEnv } from '../host/config/configSession';
@@ -22,6 +22,7 @@ import { GatewayDefinitions, providerId } from './mcpDefinitions';
 import { Notifier, type Button, type ShownNotification } from './notifier';
 import { ServerTree } from './serverTree';
 import { SecretTokenStore } from './secretTokenStore';
+import { hasCountdown } from './retryText';
 import { readSettings, type LazyMcpSettings } from './settings';
 import { SignInUi } from './signInUi';
 import { StatusBar } from './statusBar';
@@ -42,6 +43,8 @@ export interface LazyMcpApi {
   listedByVsCode(server: string): boolean;
   /** Notifications shown so far, oldest first (the smoke-test driver hides the toasts). */
   notifications(): ShownNotification[];
+  /** The last lines written to the Lazy MCP log (`level message`), oldest first. */
+  logLines(): string[];
   /** What the status bar items and the servers view's summary show now (signIn*: empty while hidden). */
   ui(): { statusText: string; statusTooltip: string; treeMessage: string; signInText: string; signInTooltip: string };
   /** Every URL handed to the browser (`env.openExternal`) for a sign-in, oldest first. */
@@ -72,7 +75,10 @@ export class Controller implements vscode.Disposable {
   private readonly problems = vscode.languages.createDiagnosticCollection('lazy-mcp');
   private readonly disposables: vscode.Disposable[] = [];
   private settings: LazyMcpSettings = readSettings();
-  private lastProblemKey = '';
+  /** Config problems already logged and announced (the core's `known`). */
+  private knownProblems: Problem[] = [];
+  /** What `logLines()` returns (bounded). */
+  private readonly recentLog: string[] = [];
   private readonly notifier = new Notifier((action, announcement) => this.button(action, announcement));
   private readonly signInUi = new SignInUi(this.notifier, {
     cancel: (server) => this.host.driver.handle({ type: 'cancelSignIn', server }),
@@ -144,9 +150,11 @@ export class Controller implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.onFoldersChanged()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.host.reconfigure(this.discovery(), this.policy()).then(() => this.startNewDefinitions())),
-      // Which files are open decides which squiggles are VS Code's own (never a toast).
+      // Which files a tab shows decides which squiggles are VS Code's own (never a toast):
+      // VS Code's JSON checker drops a file's diagnostics when its tab closes.
       vscode.workspace.onDidOpenTextDocument(() => this.reshowProblems()),
       vscode.workspace.onDidCloseTextDocument(() => this.reshowProblems()),
+      vscode.window.tabGroups.onDidChangeTabs(() => this.reshowProblems()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('lazyMcp')) void this.onSettingsChanged();
       }),
@@ -167,6 +175,7 @@ export class Controller implements vscode.Disposable {
       gatewaySessions: (server) => this.host.gateway?.sessionsOf(server).length ?? 0,
       listedByVsCode: (server) => this.definitions.definitions.some((d) => d.name === server && this.host.toolsListedAt(d.endpoint) !== undefined),
       notifications: () => this.notifier.shown.map((n) => ({ ...n, buttons: [...n.buttons] })),
+      logLines: () => [...this.recentLog],
       ui: () => ({
         statusText: this.status.shown.text,
         statusTooltip: this.status.shown.tooltip,
@@ -243,13 +252,27 @@ export class Controller implements vscode.Disposable {
 
   /**
    * Config problems as the core presents them (config/problem_presentation.rs): squiggles,
-   * minus syntax errors VS Code's JSON service already shows in open json/jsonc documents;
-   * a notification (`notify`, only when the config was re-read) for errors in files that
-   * are not open. Lazy MCP reads saved files only: unsaved edits change nothing here.
+   * minus syntax errors VS Code's JSON service shows for json/jsonc files in an editor tab;
+   * a notification (`notify`, only when the config was re-read) naming every file with a
+   * new error that no tab shows; log lines for problems that appeared or are gone.
+   * Lazy MCP reads saved files only: unsaved edits change nothing here.
    */
   private showProblems(result: ConfigReport, notify: boolean): void {
-    const openDocuments = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file').map((d) => ({ path: d.uri.fsPath, languageId: d.languageId }));
-    const input: PresentationInput = { problems: result.problems, files: result.files, openDocuments };
+    const inTabs = new Set(
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => (t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'file' ? t.input.uri.fsPath : ''))),
+    );
+    const openDocuments = vscode.workspace.textDocuments
+      .filter((d) => d.uri.scheme === 'file')
+      .map((d) => ({ path: d.uri.fsPath, languageId: d.languageId, inTab: inTabs.has(d.uri.fsPath) }));
+    const input: PresentationInput = {
+      problems: result.problems,
+      files: result.files,
+      openDocuments,
+      // Re-showing (a tab opened or closed) announces and logs nothing: everything is known.
+      previous: notify ? this.knownProblems : result.problems,
+      home: os.homedir(),
+      workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+    };
     const shown = JSON.parse(this.core.call((c) => c.presentProblems(JSON.stringify(input)))) as Presentation;
     this.problems.clear();
     const byFile = new Map<string, vscode.Diagnostic[]>();
@@ -261,15 +284,11 @@ export class Controller implements vscode.Disposable {
     }
     for (const [file, list] of byFile) this.problems.set(vscode.Uri.file(file), list);
     if (!notify) return;
-    // One notification per distinct set of errors, not one per reload.
-    const errors = shown.notify;
-    const key = JSON.stringify(errors.map((p) => [p.file, p.line, p.column, p.message]));
-    if (key === this.lastProblemKey) return;
-    this.lastProblemKey = key;
-    const first = errors[0];
-    if (!first) return;
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
-    this.notifier.show('warn', `Lazy MCP: ${path.basename(first.file)}:${first.line}:${first.column}: ${first.message}${more}`, [
+    this.knownProblems = shown.known;
+    for (const line of shown.log) this.write(line.level, line.message);
+    const first = shown.notify[0];
+    if (!first || !shown.notification) return;
+    this.notifier.show('warn', shown.notification, [
       ['Open File', () => this.openSource(first.file, first.line, first.column)],
       ['MCP Diagnostics', () => vscode.commands.executeCommand('lazyMcp.showDiagnostics')],
     ]);
@@ -392,6 +411,7 @@ export class Controller implements vscode.Disposable {
     this.status.update(snap);
     this.signInUi.update(snap);
     if (this.view.isOpen) void this.view.refresh();
+    this.view.tick(hasCountdown(snap.servers));
     // The core counts what deserves a progress toast (automatic retries do not).
     const cataloguing = snap.totals.cataloguingShown;
     if (cataloguing > 0 && !this.cataloguing) {
@@ -407,7 +427,10 @@ export class Controller implements vscode.Disposable {
 
   private write(level: LogLevel, message: string, server?: string): void {
     if (levels.indexOf(level) < levels.indexOf(this.settings.logLevel)) return;
-    this.log[level === 'debug' ? 'debug' : level](server ? `[${server}] ${message}` : message);
+    const line = server ? `[${server}] ${message}` : message;
+    this.log[level === 'debug' ? 'debug' : level](line);
+    this.recentLog.push(`${level} ${line}`);
+    if (this.recentLog.length > 1000) this.recentLog.splice(0, 200);
   }
 
   // ── commands ───────────────────────────────────────────────────────

@@ -1,7 +1,9 @@
-// "MCP Servers" tree: one item per managed server, with its state as an icon.
+// "MCP Servers" tree: one item per managed server, with its state as an icon, then
+// one group per kind of configured server Lazy MCP leaves alone ("Managed by VS
+// Code (3)"), as the core's snapshot lists them, with why and how to change it.
 import * as vscode from 'vscode';
+import type { Unmanaged, UnmanagedView } from '../core/contract.generated';
 import type { DiagnosticsSnapshot, ServerDiagnostics, StateKind } from '../host/snapshotTypes';
-import { count } from '../host/wording';
 import { hasCountdown, retryText } from './retryText';
 
 const icons: Record<StateKind, [string, string?]> = {
@@ -16,8 +18,11 @@ const icons: Record<StateKind, [string, string?]> = {
   NEEDS_AUTH: ['key', 'editorWarning.foreground'],
 };
 
-export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
+type Row = ServerDiagnostics | { group: UnmanagedView } | { unmanaged: Unmanaged; explanation: string };
+
+export class ServerTree implements vscode.TreeDataProvider<Row> {
   private servers: ServerDiagnostics[] = [];
+  private unmanaged: UnmanagedView[] = [];
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
 
@@ -25,17 +30,40 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
 
   update(snapshot: DiagnosticsSnapshot): void {
     this.servers = snapshot.servers;
+    this.unmanaged = snapshot.unmanaged;
     this.changed.fire();
     // "next retry in N s" counts down between state changes.
     clearInterval(this.countdown);
     this.countdown = hasCountdown(this.servers) ? setInterval(() => this.changed.fire(), 1000) : undefined;
   }
 
-  getChildren(element?: ServerDiagnostics): ServerDiagnostics[] {
-    return element ? [] : this.servers;
+  getChildren(element?: Row): Row[] {
+    if (!element) return [...this.servers, ...this.unmanaged.map((group) => ({ group }))];
+    if ('group' in element) return element.group.servers.map((unmanaged) => ({ unmanaged, explanation: element.group.explanation }));
+    return [];
   }
 
-  getTreeItem(s: ServerDiagnostics): vscode.TreeItem {
+  getTreeItem(row: Row): vscode.TreeItem {
+    if ('group' in row) {
+      const item = new vscode.TreeItem(row.group.title, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `unmanaged:${row.group.group}`;
+      item.iconPath = new vscode.ThemeIcon('info');
+      item.tooltip = row.group.explanation;
+      item.contextValue = 'unmanagedGroup';
+      return item;
+    }
+    if ('unmanaged' in row) {
+      const u = row.unmanaged;
+      const item = new vscode.TreeItem(u.name, vscode.TreeItemCollapsibleState.None);
+      item.id = `unmanaged:${u.group}:${u.name}`;
+      item.iconPath = new vscode.ThemeIcon('circle-small');
+      item.description = `${shortPath(u.source.file)}:${u.source.line}`;
+      item.tooltip = new vscode.MarkdownString().appendText(`${u.name}: ${u.reason}\n\n${row.explanation}`);
+      item.contextValue = 'unmanaged';
+      item.command = { command: 'lazyMcp.openSource', title: 'Open Source', arguments: [u] };
+      return item;
+    }
+    const s = row;
     const item = new vscode.TreeItem(s.name, vscode.TreeItemCollapsibleState.None);
     item.id = s.name;
     const [icon, color] = icons[s.state.kind] ?? ['circle-outline'];
@@ -43,7 +71,7 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
     const indexed = s.exposedAs === 'index' ? ` · in the tool index${s.loadedTools.length ? `, ${s.loadedTools.length} loaded` : ''}` : '';
     const retry = retryText(s, Date.now());
     const signIn = signInText(s);
-    item.description = `${s.stateLabel}${retry ? ` (${retry})` : ''}${signIn ? ` · ${signIn}` : ''} · ${count(s.tools, 'tool')}${indexed}`;
+    item.description = `${s.stateLabel}${retry ? ` (${retry})` : ''}${signIn ? ` · ${signIn}` : ''} · ${s.toolsText}${indexed}`;
     item.tooltip = new vscode.MarkdownString(
       [
         `**${s.name}** — ${s.stateLabel}${retry ? ` (${retry})` : ''}`,
@@ -64,6 +92,12 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
     clearInterval(this.countdown);
     this.changed.dispose();
   }
+}
+
+/** A file under the home folder as `~/…`. */
+function shortPath(file: string): string {
+  const home = process.env.HOME ?? '';
+  return home && file.startsWith(`${home}/`) ? `~${file.slice(home.length)}` : file;
 }
 
 /** The sign-in part of a server's row, as the core's snapshot states it. */

@@ -183,6 +183,9 @@ if (phase === 'oauth') {
       const opened = lazy.openedUrls().length;
       await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
       await waitFor('a Sign out link for guarded in MCP Diagnostics', async () => (await measure('a[href="lazy-mcp://sign-out?server=guarded"]')).found, 15_000);
+      // Issue 23: spare's "last error" points at its own Sign in link, not at MCP Diagnostics from inside it.
+      assert.equal((await measure('td:has-text("not signed in: use Sign in in this row")')).found, true, "spare's last error cell");
+      assert.equal((await measure('td:has-text("(MCP Diagnostics, the servers view")')).found, false, 'no "open MCP Diagnostics" inside it');
       // A real click in the webview (the runner clicks; a re-render may replace the frame mid-click).
       const url = await waitFor('the browser to be opened', async () => {
         if (!lazy.openedUrls()[opened]) await click('a[href="lazy-mcp://sign-in?server=spare"]');

@@ -60,12 +60,14 @@ async function waitToolsGone(what, tools, ready = () => true) {
 /**
  * Asks the runner for the layout of the first frame holding `selector` (Playwright's: `:has-text()`,
  * `:visible`): measure.request → measure.done, JSON `{found, viewportWidth, innerWidth, scrollWidth, clientWidth}`.
+ * `selector` may be `{selector, width, words}`: resize the window to `width` first (it stays so),
+ * and with `words` also get `brokenWords` (table cell words drawn on more than one line).
  */
 async function measure(selector) {
   const done = path.join(testDir, 'measure.done');
   fs.rmSync(done, { force: true });
-  fs.writeFileSync(path.join(testDir, 'measure.request'), selector);
-  await waitFor(`the runner to measure ${selector}`, () => fs.existsSync(done), 10_000);
+  fs.writeFileSync(path.join(testDir, 'measure.request'), typeof selector === 'string' ? selector : JSON.stringify(selector));
+  await waitFor(`the runner to measure ${JSON.stringify(selector)}`, () => fs.existsSync(done), 15_000);
   return JSON.parse(fs.readFileSync(done, 'utf8'));
 }
 

@@ -27,6 +27,7 @@ impl Engine {
                 if let Some(paths) = watch {
                     self.effects.push(Effect::WatchFiles { paths });
                 }
+                self.unmanaged = report.unmanaged.clone();
                 self.on_config_applied(managed);
                 self.effects.push(Effect::ConfigLoaded { report });
             }

@@ -3,6 +3,7 @@
 use super::server_actions::{allowed_actions, progress, Progress, ServerAction};
 use super::{Engine, ServerState};
 use crate::config::model::{SourceRef, ToolExposure, Transport};
+use crate::host_policy::{unmanaged_counts, Unmanaged, UnmanagedGroup};
 use crate::protocol::client_discover::Era;
 use crate::protocol::client_handshake::ListKind;
 use crate::tool_index::estimate_definition_tokens;
@@ -39,7 +40,13 @@ pub struct ServerDiagnostics {
     /// FAILED and no longer retried on its own: the attempts made (Connect Now tries again).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gave_up_after: Option<u32>,
+    /// Tools exposed to clients now.
     pub tools: usize,
+    /// Tools its catalogue holds, exposed or not (a DISABLED or DORMANT server keeps them).
+    pub catalogued_tools: usize,
+    /// What the servers view says about its tools: "9 tools", "1 tool", or
+    /// "9 tools catalogued" while none is exposed.
+    pub tools_text: String,
     pub prompts: usize,
     pub resources: usize,
     pub resource_templates: usize,
@@ -64,7 +71,9 @@ pub struct ServerDiagnostics {
     /// The `ttlMs` the server gave its lists (modern servers).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_ttl_ms: Option<u64>,
-    /// The entry is older than that ttl: it is re-listed at the next connection.
+    /// The entry is older than a non-zero ttl: it is re-listed at the next
+    /// connection. Never set for a ttl of 0 (the server's "may change at any
+    /// time": such an entry is listed again at each connection, not stale).
     #[serde(default)]
     pub cache_stale: bool,
     pub calls_served: u64,
@@ -118,6 +127,23 @@ pub struct DiagnosticsTotals {
     /// Of which the meta-tools with the index (0 when no server is in `index` mode).
     pub meta_tool_tokens: usize,
     pub loaded_tools: usize,
+    /// Configured servers the host does not manage, by group (`host_policy.rs`):
+    /// with `servers` they add up to every server configured.
+    #[serde(default)]
+    pub unmanaged: Vec<(UnmanagedGroup, usize)>,
+}
+
+/// Configured servers the host leaves out, one group of the servers view.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnmanagedView {
+    pub group: UnmanagedGroup,
+    /// "Managed by VS Code (3)".
+    pub title: String,
+    /// Why, and how to change it (a setting, trust).
+    pub explanation: String,
+    pub servers: Vec<Unmanaged>,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -129,10 +155,14 @@ pub struct DiagnosticsSnapshot {
     pub now_ms: u64,
     pub servers: Vec<ServerDiagnostics>,
     pub totals: DiagnosticsTotals,
-    /// One line for every UI ("1 connected · 2 catalogued only · 1 disabled"):
-    /// connected and catalogued always, the other states when there are any.
+    /// One line for every UI ("1 connected · 2 catalogued only · 1 disabled ·
+    /// 3 managed by VS Code"): connected and catalogued always, the other states
+    /// and unmanaged groups when there are any, so the counts add up.
     #[serde(default)]
     pub summary: String,
+    /// Servers configured but left out by the host policy, by group.
+    #[serde(default)]
+    pub unmanaged: Vec<UnmanagedView>,
 }
 
 impl DiagnosticsTotals {
@@ -154,7 +184,19 @@ impl DiagnosticsTotals {
                 parts.push(crate::wording::count_as(count, one, many));
             }
         }
+        for (group, count) in &self.unmanaged {
+            parts.push(format!("{count} {}", group.counted_as()));
+        }
         parts.join(" · ")
+    }
+}
+
+/// "9 tools", "1 tool"; "9 tools catalogued" when none is exposed (disabled, dormant).
+fn tools_text(exposed: usize, catalogued: usize) -> String {
+    if exposed == 0 && catalogued > 0 {
+        format!("{} catalogued", crate::wording::count(catalogued, "tool"))
+    } else {
+        crate::wording::count(exposed, "tool")
     }
 }
 
@@ -210,6 +252,8 @@ impl Engine {
                 None => 0,
             };
             let count = |kind| self.exposed_items(name, kind).len();
+            let catalogued_tools =
+                entry.map_or(0, |_| self.catalogued_items(name, ListKind::Tools).len());
             let connected = server.state == ServerState::Connected;
             totals.servers += 1;
             match server.state {
@@ -257,6 +301,8 @@ impl Engine {
                     _ => None,
                 },
                 tools: tools.len(),
+                catalogued_tools,
+                tools_text: tools_text(tools.len(), catalogued_tools),
                 prompts: count(ListKind::Prompts),
                 resources: count(ListKind::Resources),
                 resource_templates: count(ListKind::ResourceTemplates),
@@ -269,7 +315,9 @@ impl Engine {
                 protocol_version: entry.map(|e| e.initialize.protocol_version.clone()),
                 era: entry.map(|e| e.era),
                 cache_ttl_ms: entry.and_then(|e| e.cache.as_ref()).map(|c| c.ttl_ms),
-                cache_stale: entry.is_some_and(|e| e.is_stale(self.now_ms)),
+                cache_stale: entry.is_some_and(|e| {
+                    e.is_stale(self.now_ms) && e.cache.as_ref().is_some_and(|c| c.ttl_ms > 0)
+                }),
                 calls_served: server.stats.calls_served,
                 last_error: server.stats.last_error.clone(),
                 dropped_declared_tools: server.stats.dropped_declared_tools.clone(),
@@ -287,12 +335,29 @@ impl Engine {
             .servers
             .saturating_sub(totals.disabled)
             .saturating_sub(totals.dormant);
+        totals.unmanaged = unmanaged_counts(&self.unmanaged);
+        let unmanaged = totals
+            .unmanaged
+            .iter()
+            .map(|&(group, count)| UnmanagedView {
+                group,
+                title: format!("{} ({count})", group.title()),
+                explanation: group.explanation().into(),
+                servers: self
+                    .unmanaged
+                    .iter()
+                    .filter(|u| u.group == group)
+                    .cloned()
+                    .collect(),
+            })
+            .collect();
         DiagnosticsSnapshot {
             core_version: crate::CORE_VERSION.into(),
             now_ms: self.now_ms,
             servers,
             summary: totals.summary(),
             totals,
+            unmanaged,
         }
     }
 

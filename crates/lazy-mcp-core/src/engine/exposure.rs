@@ -56,6 +56,15 @@ impl Engine {
         if !server.state.is_exposed() {
             return Cow::Borrowed(&[]);
         }
+        self.catalogued_items(name, kind)
+    }
+
+    /// A server's lists as its catalogue (or its declared tools) has them, whether
+    /// exposed now or not (a disabled server keeps its catalogue).
+    pub(super) fn catalogued_items(&self, name: &str, kind: ListKind) -> Cow<'_, [Value]> {
+        let Some(server) = self.servers.get(name) else {
+            return Cow::Borrowed(&[]);
+        };
         let entry = self.current_entry(name);
         match (kind, entry, &server.config.tools) {
             (ListKind::Tools, Some(entry), ToolFilter::Only(names)) => entry

@@ -109,6 +109,9 @@ pub struct Engine {
     now_ms: u64,
     /// The config files' contents and last good versions (`config::load`).
     config_load: crate::config::load::ConfigLoad,
+    /// Configured servers the host policy leaves out, from the last config load:
+    /// the snapshot lists and counts them (the summary adds up to all configured).
+    unmanaged: Vec<crate::host_policy::Unmanaged>,
 }
 
 #[derive(Debug)]
@@ -346,6 +349,7 @@ impl Engine {
             sign_in_announcements: auth::SignInAnnouncements::default(),
             now_ms: 0,
             config_load: crate::config::load::ConfigLoad::default(),
+            unmanaged: Vec::new(),
         }
     }
 

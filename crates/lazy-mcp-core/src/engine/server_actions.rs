@@ -92,8 +92,9 @@ pub fn allowed_actions(state: &ServerState, auth: Option<&AuthSnapshot>) -> Vec<
 fn by_state(state: &ServerState) -> Vec<ServerAction> {
     use ServerAction::*;
     match state {
-        ServerState::Disabled => vec![Enable, Refresh],
-        ServerState::Dormant => vec![Enable, Disable, Refresh],
+        // Off: nothing to refresh (a dormant server is never started until enabled).
+        ServerState::Disabled => vec![Enable],
+        ServerState::Dormant => vec![Enable, Disable],
         ServerState::Pending
         | ServerState::Catalogued
         | ServerState::Failed { .. }
@@ -117,7 +118,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_state_allows_refresh_and_enable_exactly_when_off() {
+    fn every_state_allows_enable_exactly_when_off_and_refresh_exactly_when_on() {
         let states = [
             ServerState::Disabled,
             ServerState::Dormant,
@@ -134,7 +135,12 @@ mod tests {
         ];
         for state in &states {
             let actions = allowed_actions(state, None);
-            assert!(actions.contains(&ServerAction::Refresh), "{state:?}");
+            // Issue 23: Refresh on a dormant server contradicted "never started until you Enable it".
+            assert_eq!(
+                actions.contains(&ServerAction::Refresh),
+                progress(state) != Progress::Off,
+                "{state:?}"
+            );
             assert_eq!(
                 actions.contains(&ServerAction::Enable),
                 progress(state) == Progress::Off,

@@ -12,6 +12,7 @@ mod errors;
 mod formats;
 mod merging;
 mod oauth;
+mod problem_presentation;
 mod properties;
 mod redaction;
 

@@ -300,7 +300,9 @@ class StdioConnection implements Connection {
       stderrTail: this.stderr.tail(),
     };
     if (this.closedByHost) closed.byHost = true;
-    this.log(this.closedByHost ? 'info' : 'warn', `stdio ${this.label}: ${closed.reason}`);
+    // An exit nobody asked for is the engine's to report (once, with the exit code and the
+    // stderr tail, at the level its consequence deserves): here it is only a debug line.
+    this.log(this.closedByHost ? 'info' : 'debug', `stdio ${this.label}: ${closed.reason}`);
     try {
       this.events.onClosed(closed);
     } finally {
