@@ -4,6 +4,7 @@
 //! `cargo run -p lazy-mcp-contract` rewrites it.
 
 use lazy_mcp_core::config::load::{ConfigReport, ConfigSources, ExplicitFile, FileRead};
+use lazy_mcp_core::config::project_approval::{TrustEdit, TrustRequest};
 use lazy_mcp_core::config::problem_presentation::{OpenDocument, Presentation, PresentationInput};
 use lazy_mcp_core::config::{
     model::{ConfigFormat, ConfigScope, OAuthConfig, ToolExposure, ToolFilter},
@@ -19,7 +20,10 @@ use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
     ServerState, Settings,
 };
-use lazy_mcp_core::host_policy::{HostPolicy, Unmanaged, VsCodeNativePolicy};
+use lazy_mcp_core::host_policy::{
+    ApprovalRequest, ApprovalStatus, ApprovalVia, HostPolicy, ProjectServer, Unmanaged,
+    VsCodeNativePolicy,
+};
 use lazy_mcp_core::protocol::client_discover::Era;
 use lazy_mcp_core::protocol::client_message::{ClientBody, ClientEnvelope, ErrorShape};
 use lazy_mcp_core::protocol::modern_http::RequestHeaders;
@@ -78,6 +82,13 @@ pub fn render() -> String {
         declaration::<FileRead>(),
         declaration::<ConfigReport>(),
         declaration::<Unmanaged>(),
+        // project servers' approval (`trustEdit`)
+        declaration::<ApprovalVia>(),
+        declaration::<ApprovalRequest>(),
+        declaration::<ProjectServer>(),
+        declaration::<ApprovalStatus>(),
+        declaration::<TrustRequest>(),
+        declaration::<TrustEdit>(),
         declaration::<PresentationInput>(),
         declaration::<OpenDocument>(),
         declaration::<Presentation>(),

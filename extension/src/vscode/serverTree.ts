@@ -1,5 +1,7 @@
-// "MCP Servers" tree: one item per managed server, with its state as an icon.
+// "MCP Servers" tree: one item per managed server, with its state as an icon, and
+// one per project server that waits for approval (NEEDS APPROVAL, with Approve).
 import * as vscode from 'vscode';
+import type { ApprovalRequest } from '../core/contract.generated';
 import type { DiagnosticsSnapshot, ServerDiagnostics, StateKind } from '../host/snapshotTypes';
 import { hasCountdown, retryText } from './retryText';
 
@@ -15,8 +17,12 @@ const icons: Record<StateKind, [string, string?]> = {
   NEEDS_AUTH: ['key', 'editorWarning.foreground'],
 };
 
-export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
+/** A row: a managed server, or a project server waiting for approval. */
+export type ServerRow = ServerDiagnostics | ApprovalRequest;
+
+export class ServerTree implements vscode.TreeDataProvider<ServerRow> {
   private servers: ServerDiagnostics[] = [];
+  private waiting: ApprovalRequest[] = [];
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
 
@@ -24,17 +30,20 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
 
   update(snapshot: DiagnosticsSnapshot): void {
     this.servers = snapshot.servers;
+    this.waiting = snapshot.needsApproval ?? [];
     this.changed.fire();
     // "next retry in N s" counts down between state changes.
     clearInterval(this.countdown);
     this.countdown = hasCountdown(this.servers) ? setInterval(() => this.changed.fire(), 1000) : undefined;
   }
 
-  getChildren(element?: ServerDiagnostics): ServerDiagnostics[] {
-    return element ? [] : this.servers;
+  getChildren(element?: ServerRow): ServerRow[] {
+    return element ? [] : [...this.waiting, ...this.servers];
   }
 
-  getTreeItem(s: ServerDiagnostics): vscode.TreeItem {
+  getTreeItem(row: ServerRow): vscode.TreeItem {
+    if ('commandLine' in row) return approvalItem(row);
+    const s = row;
     const item = new vscode.TreeItem(s.name, vscode.TreeItemCollapsibleState.None);
     item.id = s.name;
     const [icon, color] = icons[s.state.kind] ?? ['circle-outline'];
@@ -63,6 +72,28 @@ export class ServerTree implements vscode.TreeDataProvider<ServerDiagnostics> {
     clearInterval(this.countdown);
     this.changed.dispose();
   }
+}
+
+/** A project server that runs nothing until approved: what it would run, and Approve. */
+function approvalItem(r: ApprovalRequest): vscode.TreeItem {
+  const item = new vscode.TreeItem(r.name, vscode.TreeItemCollapsibleState.None);
+  item.id = `approval:${r.name}`;
+  item.iconPath = new vscode.ThemeIcon('shield', new vscode.ThemeColor('editorWarning.foreground'));
+  item.description = `NEEDS APPROVAL${r.changed ? ' (launch changed)' : ''} · ${r.commandLine}`;
+  item.tooltip = new vscode.MarkdownString(
+    [
+      `**${r.name}** — NEEDS APPROVAL${r.changed ? ' (its launch changed since you approved it)' : ''}`,
+      `Defined in ${r.source.file}:${r.source.line}; nothing of it runs until you approve it.`,
+      `Would run: \`${r.commandLine.replace(/`/g, "'")}\``,
+      r.readsOutsideProject.length > 0 ? `Reads outside the project: ${r.readsOutsideProject.join(', ')}` : '',
+      `To approve: ${r.action}`,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+  );
+  item.contextValue = ' approve ';
+  item.command = { command: 'lazyMcp.openSource', title: 'Open Source', arguments: [r] };
+  return item;
 }
 
 /** The sign-in part of a server's row, as the core's snapshot states it. */

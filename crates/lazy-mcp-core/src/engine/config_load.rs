@@ -28,6 +28,8 @@ impl Engine {
                     self.effects.push(Effect::WatchFiles { paths });
                 }
                 self.on_config_applied(managed);
+                let via = self.config_load.approval_via();
+                self.on_approval_requests(report.needs_approval.clone(), via);
                 self.effects.push(Effect::ConfigLoaded { report });
             }
             LoadStep::Wait => {}

@@ -100,6 +100,9 @@ pub struct DiagnosticsTotals {
     pub failed: usize,
     pub disabled: usize,
     pub needs_auth: usize,
+    /// Project servers waiting for approval (`DiagnosticsSnapshot::needs_approval`).
+    #[serde(default)]
+    pub needs_approval: usize,
     /// PENDING, CATALOGUING or CONNECTING.
     pub in_progress: usize,
     /// Servers being catalogued (PENDING or CATALOGUING) that a host shows as
@@ -129,6 +132,10 @@ pub struct DiagnosticsSnapshot {
     /// connected and catalogued always, the other states when there are any.
     #[serde(default)]
     pub summary: String,
+    /// Project servers shown as NEEDS APPROVAL: nothing of them runs until the
+    /// user approves (config/project_approval.rs); not in `servers`.
+    #[serde(default)]
+    pub needs_approval: Vec<crate::host_policy::ApprovalRequest>,
 }
 
 impl DiagnosticsTotals {
@@ -142,6 +149,7 @@ impl DiagnosticsTotals {
             (self.in_progress, "in progress"),
             (self.failed, "failed"),
             (self.needs_auth, "need auth"),
+            (self.needs_approval, "need approval"),
             (self.dormant, "dormant"),
             (self.disabled, "disabled"),
         ] {
@@ -281,12 +289,14 @@ impl Engine {
             .servers
             .saturating_sub(totals.disabled)
             .saturating_sub(totals.dormant);
+        totals.needs_approval = self.awaiting_approval.requests.len();
         DiagnosticsSnapshot {
             core_version: crate::CORE_VERSION.into(),
             now_ms: self.now_ms,
             servers,
             summary: totals.summary(),
             totals,
+            needs_approval: self.awaiting_approval.requests.clone(),
         }
     }
 

@@ -28,7 +28,9 @@
 //!   a `tools/call` and its answer spliced as bytes), `modern_clients` and
 //!   `client_listens` (MCP 2026-07-28 clients), `exposure` (what clients see,
 //!   endpoint versions, `list_changed`), `tool_exposure` and `tool_calls` (the
-//!   tool index and its meta-tools), `aggregate_names`, `stable_hash`.
+//!   tool index and its meta-tools), `aggregate_names`, `stable_hash`;
+//! - trust: `project_approvals` (project servers waiting for approval: the
+//!   snapshot's list, one announcement, calls refused with how to approve).
 
 pub mod aggregate_names;
 mod announce;
@@ -51,6 +53,7 @@ mod input_bridge;
 mod input_required;
 mod listing;
 mod modern_clients;
+mod project_approvals;
 mod raw_forwarding;
 mod resource_subscriptions;
 pub mod roots;
@@ -109,6 +112,8 @@ pub struct Engine {
     now_ms: u64,
     /// The config files' contents and last good versions (`config::load`).
     config_load: crate::config::load::ConfigLoad,
+    /// Project servers waiting for the user's approval (`project_approvals.rs`).
+    awaiting_approval: project_approvals::AwaitingApproval,
 }
 
 #[derive(Debug)]
@@ -346,6 +351,7 @@ impl Engine {
             sign_in_announcements: auth::SignInAnnouncements::default(),
             now_ms: 0,
             config_load: crate::config::load::ConfigLoad::default(),
+            awaiting_approval: project_approvals::AwaitingApproval::default(),
         }
     }
 
