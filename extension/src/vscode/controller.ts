@@ -437,7 +437,7 @@ export class Controller implements vscode.Disposable {
     const snap = this.host.snapshot({ withMemory: false }) as DiagnosticsSnapshot;
     this.tree.update(snap);
     const t = snap.totals;
-    this.treeView.message = t.servers === 0 ? 'No servers managed by Lazy MCP. Run MCP Diagnostics to see why.' : snap.summary;
+    this.treeView.message = t.servers === 0 && t.needsApproval === 0 ? 'No servers managed by Lazy MCP. Run MCP Diagnostics to see why.' : snap.summary;
     this.status.update(snap);
     this.signInUi.update(snap);
     if (this.view.isOpen) void this.view.refresh();
