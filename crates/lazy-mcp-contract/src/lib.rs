@@ -4,8 +4,8 @@
 //! `cargo run -p lazy-mcp-contract` rewrites it.
 
 use lazy_mcp_core::config::load::{ConfigReport, ConfigSources, ExplicitFile, FileRead};
-use lazy_mcp_core::config::project_approval::{TrustEdit, TrustRequest};
 use lazy_mcp_core::config::problem_presentation::{OpenDocument, Presentation, PresentationInput};
+use lazy_mcp_core::config::project_approval::{TrustEdit, TrustRequest};
 use lazy_mcp_core::config::{
     model::{ConfigFormat, ConfigScope, OAuthConfig, ToolExposure, ToolFilter},
     CandidateFile, DiscoveryInput, FileInput, FileReport, NormalizeInput, NormalizeResult, Problem,

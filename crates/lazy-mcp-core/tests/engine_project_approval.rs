@@ -138,7 +138,11 @@ impl Host {
 fn a_project_server_is_never_opened_before_approval_and_runs_once_approved() {
     let mut host = Host::new();
     host.start(false);
-    assert_eq!(host.managed(), ["mine"], "the user's own server runs as always");
+    assert_eq!(
+        host.managed(),
+        ["mine"],
+        "the user's own server runs as always"
+    );
     assert!(
         host.of_type("open").iter().all(|o| o["server"] != "helper"),
         "nothing of the project server is started"
@@ -192,7 +196,11 @@ fn a_changed_launch_asks_again_and_says_it_changed() {
         &format!("{WS}/.mcp.json"),
         r#"{ "mcpServers": { "helper": { "command": "sh", "args": ["-c", "touch /tmp/other"] } } }"#,
     );
-    assert_eq!(host.managed(), ["mine"], "the changed server is stopped and not run");
+    assert_eq!(
+        host.managed(),
+        ["mine"],
+        "the changed server is stopped and not run"
+    );
     let waiting = host.waiting();
     assert_eq!(waiting[0]["changed"], true);
     assert_eq!(host.of_type("announce").len(), announced + 1);
@@ -201,7 +209,10 @@ fn a_changed_launch_asks_again_and_says_it_changed() {
         .unwrap()
         .contains("changed"));
     let report = host.last_report();
-    assert_eq!(report["projectServers"][0]["status"], "changedSinceApproved");
+    assert_eq!(
+        report["projectServers"][0]["status"],
+        "changedSinceApproved"
+    );
 }
 
 #[test]
@@ -262,7 +273,10 @@ fn claude_code_answers_are_honoured_but_a_committed_file_cannot_approve_itself()
         names: vec![],
         revoke: false,
     });
-    assert!(edit.content.is_none(), "a server disabled in Claude Code is not approved");
+    assert!(
+        edit.content.is_none(),
+        "a server disabled in Claude Code is not approved"
+    );
     assert_eq!(edit.refused.len(), 1);
 }
 
@@ -323,7 +337,9 @@ fn files_a_definition_reads_outside_the_project_are_listed_for_review() {
 fn a_call_to_a_waiting_servers_tool_says_how_to_approve_it() {
     let mut host = Host::new();
     host.start(false);
-    host.send(json!({ "type": "clientConnected", "client": "c1", "endpoint": { "kind": "aggregate" } }));
+    host.send(
+        json!({ "type": "clientConnected", "client": "c1", "endpoint": { "kind": "aggregate" } }),
+    );
     host.send(json!({
         "type": "clientMessage", "client": "c1", "endpoint": { "kind": "aggregate" },
         "message": json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}).to_string()
@@ -340,6 +356,9 @@ fn a_call_to_a_waiting_servers_tool_says_how_to_approve_it() {
         .expect("answered");
     let text = reply.to_string();
     assert!(text.contains("needs your approval"), "{text}");
-    assert!(text.contains("lazy-mcp trust --cwd /home/u/repo helper"), "{text}");
+    assert!(
+        text.contains("lazy-mcp trust --cwd /home/u/repo helper"),
+        "{text}"
+    );
     assert!(host.of_type("open").iter().all(|o| o["server"] != "helper"));
 }

@@ -94,10 +94,7 @@ pub fn approvals_path(discovery: &DiscoveryInput) -> String {
     let config = platform
         .env_dir(&discovery.env, "XDG_CONFIG_HOME")
         .filter(|dir| platform.is_absolute(dir))
-        .map_or_else(
-            || platform.join(&discovery.home, ".config"),
-            str::to_string,
-        );
+        .map_or_else(|| platform.join(&discovery.home, ".config"), str::to_string);
     platform.join(&config, "lazy-mcp/approvals.json")
 }
 
@@ -270,9 +267,7 @@ fn claude_answers(file: &str, value: &serde_json::Value, may_enable: bool) -> Cl
 
 fn classify(error: &serde_json::Error) -> &'static str {
     match error.classify() {
-        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
-            "not valid JSON"
-        }
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => "not valid JSON",
         _ => "not the expected shape",
     }
 }
@@ -403,10 +398,7 @@ pub fn trust_edit(request: &TrustRequest) -> TrustEdit {
         }
     }
     if !change.approve.is_empty() || !change.revoke.is_empty() {
-        edit.content = Some(apply_approval_change(
-            request.current.as_deref(),
-            &change,
-        ));
+        edit.content = Some(apply_approval_change(request.current.as_deref(), &change));
     }
     edit
 }

@@ -18,7 +18,11 @@ pub(super) struct AwaitingApproval {
 
 impl Engine {
     /// A config load finished: these project servers wait for approval.
-    pub(super) fn on_approval_requests(&mut self, requests: Vec<ApprovalRequest>, via: ApprovalVia) {
+    pub(super) fn on_approval_requests(
+        &mut self,
+        requests: Vec<ApprovalRequest>,
+        via: ApprovalVia,
+    ) {
         let new: Vec<&ApprovalRequest> = requests
             .iter()
             .filter(|r| {
@@ -87,9 +91,7 @@ fn approval_message(new: &[&ApprovalRequest], via: ApprovalVia) -> String {
         ),
     };
     match via {
-        ApprovalVia::VsCode => format!(
-            "{what}. Nothing of it runs until you allow it."
-        ),
+        ApprovalVia::VsCode => format!("{what}. Nothing of it runs until you allow it."),
         ApprovalVia::Cli => {
             // One command for all of them (the same project in the CLI).
             let project = new.first().map(|r| r.project.as_str()).unwrap_or_default();
