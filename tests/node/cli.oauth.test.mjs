@@ -41,7 +41,7 @@ async function cli(args, opts = {}) {
 
 /** `auth login SERVER`, the consent given in the headless browser from the URL it prints. */
 async function login(server = 'guarded') {
-  const run = startCli(['auth', 'login', server, '--verbose', '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 90_000 });
+  const run = startCli(['auth', '--trust-project', 'login', server, '--verbose', '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 90_000 });
   run.started.catch(() => undefined);
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no authorization URL printed\n${run.out.stderr}`)), 60_000);
@@ -127,7 +127,7 @@ test('auth login signs in through the browser, stores tokens 0600 and catalogues
   assert.equal(after.tokens.authorization_code - (before.tokens.authorization_code ?? 0), 1);
   assert.equal(fs.statSync(oauthFile).mode & 0o777, 0o600);
 
-  const status = await cli(['auth', 'status']);
+  const status = await cli(['auth', '--trust-project', 'status']);
   assert.match(status.stdout, /guarded {2}CATALOGUED ONLY {2}signed in/);
 
   const s = await serveClient();
@@ -204,11 +204,11 @@ test('a revoked refresh token gives a clear error and deletes the tokens; signin
 });
 
 test('auth logout deletes the tokens and the registration; status then says how to sign in', async () => {
-  const r = await cli(['auth', 'logout', 'guarded']);
+  const r = await cli(['auth', '--trust-project', 'logout', 'guarded']);
   assert.equal(r.code, 0, r.stderr);
   const stored = JSON.parse(fs.readFileSync(oauthFile, 'utf8'));
   assert.equal(stored[`lazy-mcp.oauth:${world.mcpUrl}`], undefined);
-  const status = await cli(['auth', 'status']);
+  const status = await cli(['auth', '--trust-project', 'status']);
   assert.match(status.stdout, /guarded .*not signed in/);
 });
 

@@ -66,6 +66,8 @@ test('the malicious repository: serve, catalogue and diagnostics run nothing unt
   assert.ok(diagnostics.stdout.includes(approve), diagnostics.stdout);
   assert.equal(fs.existsSync(w.pwned), false, 'nothing ran before approval');
 
+  const config = await runCli(['config', '--cwd', w.ws], { env: w.env });
+  assert.match(config.stdout, /helper {2}\[NEEDS APPROVAL \(see lazy-mcp trust\)\]/);
   const listed = await runCli(['trust', '--cwd', w.ws], { env: w.env });
   assert.equal(listed.code, 0, listed.stderr);
   assert.match(listed.stdout, /helper {2}NEEDS APPROVAL/);

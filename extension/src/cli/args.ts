@@ -134,7 +134,7 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
   diagnostics: { ...common, ...cacheFlag, ...jsonFlag, ...trustProjectFlag },
   config: { ...common, ...jsonFlag },
   catalogue: { ...common, ...cacheFlag, ...trustProjectFlag, '--refresh': { kind: 'bool', apply: (a) => (a.refresh = true) } },
-  auth: { ...common, ...cacheFlag, ...jsonFlag },
+  auth: { ...common, ...cacheFlag, ...jsonFlag, ...trustProjectFlag },
   trust: {
     ...common,
     ...jsonFlag,
@@ -316,6 +316,7 @@ says so on stderr, and calls to that server fail naming this command.
 
   --json                (status) machine-readable
   --cache FILE          catalogue file (as for serve)
+  --trust-project       (as for serve) project servers run without approval
 
 ${commonHelp}
 

@@ -55,7 +55,8 @@ function renderConfig(
 ): string {
   const out: string[] = [`Servers for ${view.cwd} (${view.servers.length}):`];
   for (const s of view.servers) {
-    const flags = [!s.enabled && 'disabled', !s.autoConnect && 'autoConnect: false (dormant)'].filter(Boolean).join(', ');
+    const waiting = result.needsApproval.some((r) => r.name === s.name) && 'NEEDS APPROVAL (see lazy-mcp trust)';
+    const flags = [!s.enabled && 'disabled', !s.autoConnect && 'autoConnect: false (dormant)', waiting].filter(Boolean).join(', ');
     out.push(`  ${s.name}${flags ? `  [${flags}]` : ''}`);
     out.push(`    ${launch(s.transport)}`);
     out.push(`    from ${where(s.source)}`);

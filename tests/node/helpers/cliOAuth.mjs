@@ -65,7 +65,7 @@ export function oauthUser(prefix, mcpServers, outputs) {
     },
     /** Starts `auth login SERVER`; `url` resolves with the authorization URL it prints (or never). */
     startLogin(server) {
-      const run = startCli(['auth', 'login', server, '--verbose', '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 120_000 });
+      const run = startCli(['auth', '--trust-project', 'login', server, '--verbose', '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 120_000 });
       run.started.catch(() => undefined);
       const exited = run.exited.then((r) => {
         outputs.push(run.out.stdout, run.out.stderr);
