@@ -67,7 +67,7 @@ test('the malicious repository: serve, catalogue and diagnostics run nothing unt
   assert.equal(fs.existsSync(w.pwned), false, 'nothing ran before approval');
 
   const config = await runCli(['config', '--cwd', w.ws], { env: w.env });
-  assert.match(config.stdout, /helper {2}\[NEEDS APPROVAL \(see lazy-mcp trust\)\]/);
+  assert.match(config.stdout, /helper\n.*\n.*\n {4}NEEDS APPROVAL: defined in the project's files, runs once approved \(lazy-mcp trust\)/);
   const listed = await runCli(['trust', '--cwd', w.ws], { env: w.env });
   assert.equal(listed.code, 0, listed.stderr);
   assert.match(listed.stdout, /helper {2}NEEDS APPROVAL/);

@@ -55,11 +55,11 @@ function renderConfig(
 ): string {
   const out: string[] = [`Servers for ${view.cwd} (${view.servers.length}):`];
   for (const s of view.servers) {
-    const waiting = result.needsApproval.some((r) => r.name === s.name) && 'NEEDS APPROVAL (see lazy-mcp trust)';
-    const flags = [!s.enabled && 'disabled', !s.autoConnect && 'autoConnect: false (dormant)', waiting].filter(Boolean).join(', ');
+    const flags = [!s.enabled && 'disabled', !s.autoConnect && 'autoConnect: false (dormant)'].filter(Boolean).join(', ');
     out.push(`  ${s.name}${flags ? `  [${flags}]` : ''}`);
     out.push(`    ${launch(s.transport)}`);
     out.push(`    from ${where(s.source)}`);
+    if (result.needsApproval.some((r) => r.name === s.name)) out.push('    NEEDS APPROVAL: defined in the project\'s files, runs once approved (lazy-mcp trust)');
   }
   if (result.shadowed.length) {
     out.push('', 'Shadowed (another definition of the same name wins):');

@@ -105,7 +105,11 @@ export class Controller implements vscode.Disposable {
       watchConfig: true,
       onChange: () => this.scheduleUi(),
       onEndpointsChanged: (endpoints, aggregate) => this.exposeEndpoints(endpoints.filter((e) => e.offered).map((e) => ({ name: e.server, version: e.version })), aggregate),
-      onConfigLoaded: (result) => this.showProblems(result, true),
+      onConfigLoaded: (result) => {
+        this.showProblems(result, true);
+        // A load may change only what waits for approval (no server state changes).
+        this.scheduleUi();
+      },
       onAnnounce: (a) => this.announce(a),
       resolveTransport: inputResolver(context.secrets),
       // Sign-in I/O (the SDK's OAuth client) with tokens in SecretStorage; the browser hooks are UI.

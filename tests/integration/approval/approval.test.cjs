@@ -58,7 +58,7 @@ suite('Project servers wait for approval (trusted folder)', () => {
     assert.match(lazy.ui().treeMessage, /2 need approval/);
     const report = await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
     assert.match(report, /\| projmem \| \*\*NEEDS APPROVAL\*\*/);
-    assert.match(report, /\[Approve\]\(lazy-mcp:\/\/approve\?server=projmem\)/);
+    assert.match(report, /choose Allow in the notification, or Approve in the Lazy MCP view or MCP Diagnostics/);
   });
 
   test('an approval given with the CLI while the window is open applies here', async () => {
