@@ -31,6 +31,12 @@ export function copyUntrustedFixture(dest, home) {
   materializeWorkspace(home, dest);
 }
 
+/** The `approval` phase's fixture: workspaces/approval (project servers) at `dest`, filled in. */
+export function copyApprovalFixture(dest) {
+  fs.cpSync(path.join(REPO, 'tests', 'integration', 'workspaces', 'approval'), dest, { recursive: true });
+  materializeWorkspace(dest);
+}
+
 /** A fresh, filled-in copy of the basic fixture at `dest`. */
 export function copyBasicWorkspace(dest) {
   fs.cpSync(BASIC_WORKSPACE, dest, { recursive: true });

@@ -660,6 +660,8 @@ function writeUserSettings(file, extra = {}) {
     'workbench.startupEditor': 'none',
     'workbench.enableExperiments': false,
     'chat.disableAIFeatures': false,
+    // The fixtures' project servers run without approval (issue 24); the `approval` phase turns it off.
+    'lazyMcp.trustProjectServers': true,
     ...extra,
   };
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));

@@ -17,7 +17,7 @@
 // Last line: `integration: N passed, N failed`. Exit code 0 only if every phase ran, no test
 // failed and at least one test passed. See tests/integration/README.md.
 
-import { copyBasicWorkspace, copyOAuthWorkspace, copyUntrustedFixture } from './fixtureWorkspace.mjs';
+import { copyApprovalFixture, copyBasicWorkspace, copyOAuthWorkspace, copyUntrustedFixture } from './fixtureWorkspace.mjs';
 import { startOAuthWorld } from '../fixtures/oauth/index.mjs';
 import {
   HARNESS,
@@ -103,6 +103,20 @@ const untrustedPhase = {
   testsPath: path.join(HERE, 'untrusted', 'index.cjs'),
   fixture: (workspace, phaseDir) => copyUntrustedFixture(workspace, path.join(phaseDir, 'home')),
   userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' },
+  maxDialogs: 0,
+};
+/**
+ * Issue 24 #1: workspace trust on, the folder trusted by the test (as a user would), and
+ * `lazyMcp.trustProjectServers` off (the other phases turn it on: their fixtures' project servers
+ * are the subject of other tests). The folder's own servers must not run before the user's answer;
+ * one non-modal notification, never a dialog.
+ */
+const approvalPhase = {
+  phase: 'approval',
+  headlessOnly: true,
+  testsPath: path.join(HERE, 'approval', 'index.cjs'),
+  fixture: (workspace) => copyApprovalFixture(workspace),
+  userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'lazyMcp.trustProjectServers': false },
   maxDialogs: 0,
 };
 /**
@@ -244,6 +258,7 @@ async function main() {
   // warm: VS Code restarted on the dev phase's state and workspace (a persisted catalogue).
   const phases = [{ phase: 'dev', devPath, screenshot: path.join(REPO, 'artifacts', 'screenshots', 'mcp-diagnostics.png') }, { phase: 'warm', devPath, reuse: 'dev' }];
   phases.push({ ...untrustedPhase, devPath });
+  phases.push({ ...approvalPhase, devPath });
   phases.push(...oauthPhases.map((p) => ({ ...p, devPath })));
   if (vsix) phases.push({ phase: 'vsix', devPath: HARNESS, vsix });
   if (values.phases) {

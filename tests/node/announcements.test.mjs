@@ -32,6 +32,8 @@ function newHost(root, ws, extra) {
   return new LazyHost({
     core: new WasmCore(builtCoreModule, () => {}),
     discovery: { home: path.join(root, 'home'), workspaceFolders: [ws], platform: 'linux', env: { PATH: process.env.PATH ?? '' } },
+    // Servers of the workspace's files run without approval here (issue 24: that is tested in cli.trust).
+    policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null, trustProjectServers: true, approvalVia: 'cli' },
     store: new BlobFile(path.join(root, 'catalogue.json')),
     ...extra,
   });

@@ -28,12 +28,12 @@ test('--help on the command and on each subcommand, exit 0', async () => {
 
 test('usage errors: one clear message on stderr, exit 2', async () => {
   const cases = [
-    [['serve', '--stdio', '--bogus'], /unknown flag --bogus/],
+    [['serve', '--trust-project', '--stdio', '--bogus'], /unknown flag --bogus/],
     [['frobnicate'], /unknown command "frobnicate"/],
     [['serve'], /exactly one of --stdio or --http/],
-    [['serve', '--http', '0.0.0.0:8080'], /loopback only/],
-    [['serve', '--http', '192.168.1.5:80'], /loopback only/],
-    [['serve', '--stdio', '--idle-timeout', 'soon'], /--idle-timeout soon/],
+    [['serve', '--trust-project', '--http', '0.0.0.0:8080'], /loopback only/],
+    [['serve', '--trust-project', '--http', '192.168.1.5:80'], /loopback only/],
+    [['serve', '--trust-project', '--stdio', '--idle-timeout', 'soon'], /--idle-timeout soon/],
     [['config', '--config'], /--config needs a value/],
     [['config', '--format', 'vs-code'], /--format must follow the --config/],
   ];
@@ -50,10 +50,10 @@ test('config errors exit 3: no servers, a missing --config file', async () => {
   const w = tempWorld('lazy-mcp-cli-empty-');
   const none = await runCli(['config', '--cwd', w.ws], { env: w.env });
   assert.equal(none.code, 3);
-  const missing = await runCli(['serve', '--stdio', '--cwd', w.ws, '--config', path.join(w.root, 'nope.json')], { env: w.env });
+  const missing = await runCli(['serve', '--trust-project', '--stdio', '--cwd', w.ws, '--config', path.join(w.root, 'nope.json')], { env: w.env });
   assert.equal(missing.code, 3);
   assert.match(missing.stderr, /nope\.json: no such file/);
-  const diag = await runCli(['diagnostics', '--cwd', w.ws], { env: w.env });
+  const diag = await runCli(['diagnostics', '--trust-project', '--cwd', w.ws], { env: w.env });
   assert.equal(diag.code, 3);
   assert.match(diag.stderr, /no MCP servers configured/);
 });
@@ -140,7 +140,7 @@ test('catalogue: progress per server on stderr, a failing server exits 1, nothin
     },
   });
   const cache = path.join(w.root, 'catalogue.json');
-  const r = await runCli(['catalogue', '--cwd', w.ws, '--cache', cache], { env: w.env });
+  const r = await runCli(['catalogue', '--trust-project', '--cwd', w.ws, '--cache', cache], { env: w.env });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /memory: CATALOGUED ONLY — \d+ tools/);
   assert.match(r.stderr, /broken: FAILED/);
@@ -150,22 +150,22 @@ test('catalogue: progress per server on stderr, a failing server exits 1, nothin
 
   // Only `memory`, from the persisted catalogue: no spawn, exit 0.
   const before = spawnedPids(spawnLog).length;
-  const warm = await runCli(['catalogue', 'memory', '--cwd', w.ws, '--cache', cache], { env: w.env });
+  const warm = await runCli(['catalogue', '--trust-project', 'memory', '--cwd', w.ws, '--cache', cache], { env: w.env });
   assert.equal(warm.code, 0, warm.stderr);
   assert.equal(spawnedPids(spawnLog).length, before, 'a warm catalogue spawns nothing');
-  const refreshed = await runCli(['catalogue', '--refresh', 'memory', '--cwd', w.ws, '--cache', cache], { env: w.env });
+  const refreshed = await runCli(['catalogue', '--trust-project', '--refresh', 'memory', '--cwd', w.ws, '--cache', cache], { env: w.env });
   assert.equal(refreshed.code, 0, refreshed.stderr);
   assert.equal(spawnedPids(spawnLog).length, before + 1, '--refresh catalogues again');
-  const unknown = await runCli(['catalogue', 'nosuch', '--cwd', w.ws, '--cache', cache], { env: w.env });
+  const unknown = await runCli(['catalogue', '--trust-project', 'nosuch', '--cwd', w.ws, '--cache', cache], { env: w.env });
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /no configured server named nosuch/);
 
-  const diag = await runCli(['diagnostics', '--cwd', w.ws, '--cache', cache], { env: w.env });
+  const diag = await runCli(['diagnostics', '--trust-project', '--cwd', w.ws, '--cache', cache], { env: w.env });
   assert.equal(diag.code, 0, diag.stderr);
   assert.match(diag.stdout, /^SERVER\s+STATE\s+TRANSPORT\s+PROTOCOL\s+TOOLS/m);
   assert.match(diag.stdout, /^memory\s+CATALOGUED ONLY\s+stdio\s+legacy 2025-11-25\s+\d+/m);
   assert.match(diag.stdout, /^broken\s+FAILED/m);
-  const json = await runCli(['diagnostics', '--json', '--cwd', w.ws, '--cache', cache], { env: w.env });
+  const json = await runCli(['diagnostics', '--trust-project', '--json', '--cwd', w.ws, '--cache', cache], { env: w.env });
   assert.equal(JSON.parse(json.stdout).servers.length, 2);
   await waitFor('no server left', () => spawnedPids(spawnLog).every((p) => !isAlive(p)), 10_000);
 });
@@ -175,11 +175,11 @@ test('catalogue of a config that lists lazy-mcp itself: that entry catalogues as
   const spawnLog = path.join(w.root, 'spawns.log');
   writeJson(path.join(w.ws, '.mcp.json'), {
     mcpServers: {
-      lazy: { command: process.execPath, args: [cliJs, 'serve', '--stdio'] },
+      lazy: { command: process.execPath, args: [cliJs, 'serve', '--trust-project', '--stdio'] },
       memory: countedServer(spawnLog, 'server-memory', [], { MEMORY_FILE_PATH: path.join(w.root, 'memory.jsonl') }),
     },
   });
-  const r = await runCli(['catalogue', '--cwd', w.ws], { env: w.env });
+  const r = await runCli(['catalogue', '--trust-project', '--cwd', w.ws], { env: w.env });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /lazy: CATALOGUED ONLY — 0 tools/);
   assert.equal(spawnedPids(spawnLog).length, 1, 'memory was catalogued once, not again by a nested lazy-mcp');

@@ -84,7 +84,7 @@ const httpCount = (method) =>
 const args = ['--cwd', w.ws, '--cache', cache];
 
 test('catalogue: each server is probed once, modern ones never see initialize, the era is persisted', async () => {
-  const res = await runCli(['catalogue', ...args], { env: w.env, timeoutMs: 120_000 });
+  const res = await runCli(['catalogue', '--trust-project', ...args], { env: w.env, timeoutMs: 120_000 });
   assert.equal(res.code, 0, res.stderr);
   assert.match(res.stderr, /7 of 7 servers ok/);
   assert.equal(spawnedPids(spawnLog).length, STDIO.length, 'one process per stdio server: the probe costs no spawn');
@@ -107,14 +107,14 @@ test('catalogue: each server is probed once, modern ones never see initialize, t
 test('diagnostics: the era of each server, from the catalogue, without starting anything', async () => {
   const spawnsBefore = spawnedPids(spawnLog).length;
   const probesBefore = count('server/discover') + httpCount('server/discover');
-  const table = await runCli(['diagnostics', ...args], { env: w.env });
+  const table = await runCli(['diagnostics', '--trust-project', ...args], { env: w.env });
   assert.equal(table.code, 0, table.stderr);
   for (const name of MODERN) assert.match(table.stdout, new RegExp(`^${name}\\s+CATALOGUED ONLY\\s+\\S+\\s+modern 2026-07-28`, 'm'), table.stdout);
   assert.match(table.stdout, /^everything\s+CATALOGUED ONLY\s+stdio\s+legacy 2025-/m, table.stdout);
   assert.match(table.stdout, /^pylegacy\s+CATALOGUED ONLY\s+stdio\s+legacy 2025-/m, table.stdout);
   // Issue 23: ttlMs 0 ("may change at any time") is not staleness; the entry is listed again at each connection.
   assert.doesNotMatch(table.stdout, /Stale \(older than the ttlMs .*modern/, 'a fresh ttlMs 0 entry is not called stale');
-  const json = JSON.parse((await runCli(['diagnostics', '--json', ...args], { env: w.env })).stdout);
+  const json = JSON.parse((await runCli(['diagnostics', '--trust-project', '--json', ...args], { env: w.env })).stdout);
   assert.equal(json.servers.find((s) => s.name === 'modern').cacheTtlMs, 0);
   assert.equal(json.servers.find((s) => s.name === 'modern').cacheStale, false);
   assert.equal(json.servers.find((s) => s.name === 'web').era, 'modern');
@@ -127,7 +127,7 @@ test('serve --stdio: warm lists spawn nothing and probe nothing; first calls get
   const spawnsBefore = spawnedPids(spawnLog).length;
   const probesBefore = count('server/discover') + httpCount('server/discover');
   const initsBefore = count('initialize');
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', ...args], env: w.env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--trust-project', '--stdio', ...args], env: w.env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
   const client = new Client({ name: 'cli-eras-test', version: '1' });

@@ -39,7 +39,7 @@ after(() => {
 });
 
 async function serveHttp(extra = []) {
-  const serve = startCli(['serve', '--http', '127.0.0.1:0', '--cwd', w.ws, ...extra], {
+  const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws, ...extra], {
     env: w.env,
     ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n.*Bearer ([\w-]+)"/,
   });

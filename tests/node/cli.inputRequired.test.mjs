@@ -33,7 +33,7 @@ writeJson(path.join(w.ws, '.mcp.json'), {
     everything: countedServer(spawnLog, 'server-everything', ['stdio']),
   },
 });
-const serveArgs = [cliJs, 'serve', '--stdio', '--cwd', w.ws];
+const serveArgs = [cliJs, 'serve', '--trust-project', '--stdio', '--cwd', w.ws];
 const closers = [];
 after(async () => {
   for (const close of closers) await close().catch(() => {});
@@ -71,7 +71,7 @@ async function connectStdio(client) {
 const text = (result) => result.content.map((c) => c.text).join('\n');
 
 test('catalogue: the servers are catalogued once, so calls below start them on first use', async () => {
-  const catalogued = await runCli(['catalogue', '--cwd', w.ws], { env: w.env });
+  const catalogued = await runCli(['catalogue', '--trust-project', '--cwd', w.ws], { env: w.env });
   assert.equal(catalogued.code, 0, catalogued.stderr);
 });
 
@@ -137,7 +137,7 @@ test('serve --stdio: a legacy client gets a clear error from a modern server, no
 });
 
 test('serve --http: each round is a request of its own (no session), for both kinds of server', async () => {
-  const serve = startCli(['serve', '--http', '127.0.0.1:0', '--cwd', w.ws], {
+  const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws], {
     env: w.env,
     ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)"/,
   });

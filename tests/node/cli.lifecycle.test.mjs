@@ -51,7 +51,7 @@ async function gatewayWith(servers, untilId, messages) {
   const w = tempWorld('lazy-mcp-lifecycle-');
   pidFiles.push(path.join(w.root, 'pids.log'), path.join(w.root, 'spawns.log'));
   writeJson(path.join(w.ws, '.mcp.json'), { mcpServers: servers(w) });
-  const serve = startCli(['serve', '--stdio', '--cwd', w.ws], { env: w.env, ready: new RegExp(`"id":${untilId}[,}]`) });
+  const serve = startCli(['serve', '--trust-project', '--stdio', '--cwd', w.ws], { env: w.env, ready: new RegExp(`"id":${untilId}[,}]`) });
   gateways.push(serve.child.pid);
   for (const m of messages) serve.child.stdin.write(`${JSON.stringify(m)}\n`);
   return { w, serve };
@@ -85,7 +85,7 @@ test('a server configured with "timeout": 1500 that never answers a call: the ca
   writeJson(path.join(w.ws, '.mcp.json'), {
     mcpServers: { slow: { command: process.execPath, args: [path.join(fixtures, 'calls-never-answered.mjs'), cancelled], timeout: 1500 } },
   });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--cwd', w.ws], env: w.env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--trust-project', '--stdio', '--cwd', w.ws], env: w.env, stderr: 'pipe' });
   const client = new Client({ name: 'call-timeout-test', version: '1' });
   await client.connect(transport);
   gateways.push(transport.pid);
@@ -148,7 +148,7 @@ test('SIGKILL of the gateway mid-catalogue: a wrapper whose grandchild hangs in 
   writeJson(path.join(w.ws, '.mcp.json'), {
     mcpServers: { hangs: { command: process.execPath, args: [launcher, log, process.execPath, path.join(fixtures, 'stubborn-family.mjs'), pids, 'hang'] } },
   });
-  const serve = startCli(['serve', '--stdio', '--cwd', w.ws], { env: w.env, ready: /never/ });
+  const serve = startCli(['serve', '--trust-project', '--stdio', '--cwd', w.ws], { env: w.env, ready: /never/ });
   serve.started.catch(() => undefined);
   gateways.push(serve.child.pid);
   // Cataloguing starts on its own; wait until the grandchild (and its child) run.

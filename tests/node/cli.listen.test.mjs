@@ -63,7 +63,7 @@ function sseMessages(res) {
 
 test('serve --http: a listen gets the acknowledgement, then the tool list change of a config edit on its own stream', async () => {
   writeJson(config, { mcpServers: servers('one') });
-  const serve = startCli(['serve', '--http', '127.0.0.1:0', '--cwd', w.ws], {
+  const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws], {
     env: w.env,
     ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)"/,
   });
@@ -108,7 +108,7 @@ test('serve --http: a listen gets the acknowledgement, then the tool list change
 
 test('serve --stdio: the listen and its tagged change arrive on the one channel; a legacy-era listen is refused', async () => {
   writeJson(config, { mcpServers: servers('one') });
-  const child = spawn(process.execPath, [cliJs, 'serve', '--stdio', '--cwd', w.ws], { env: w.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cliJs, 'serve', '--trust-project', '--stdio', '--cwd', w.ws], { env: w.env, stdio: ['pipe', 'pipe', 'pipe'] });
   cleanup.push(() => child.kill('SIGKILL'));
   const lines = createInterface({ input: child.stdout });
   const seen = [];

@@ -35,13 +35,13 @@ function watchingClient() {
 }
 
 test('catalogue: server-everything is catalogued once, so the listens below find it', async () => {
-  const catalogued = await runCli(['catalogue', '--cwd', w.ws], { env: w.env });
+  const catalogued = await runCli(['catalogue', '--trust-project', '--cwd', w.ws], { env: w.env });
   assert.equal(catalogued.code, 0, catalogued.stderr);
 });
 
 test('serve --stdio: a listen subscribes to a resource without starting its server; the server is subscribed on first use, its updates reach the listen, closing it unsubscribes', { timeout: 120_000 }, async () => {
   const { client, updates } = watchingClient();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--verbose', '--cwd', w.ws], env: w.env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--trust-project', '--stdio', '--verbose', '--cwd', w.ws], env: w.env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
   await client.connect(transport);
@@ -66,7 +66,7 @@ test('serve --stdio: a listen subscribes to a resource without starting its serv
 });
 
 test('serve --http: the listen rides its own POST stream; the client going away unsubscribes the server', { timeout: 120_000 }, async () => {
-  const serve = startCli(['serve', '--http', '127.0.0.1:0', '--verbose', '--cwd', w.ws], {
+  const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--verbose', '--cwd', w.ws], {
     env: w.env,
     ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)"/,
   });

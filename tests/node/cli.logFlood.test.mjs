@@ -21,7 +21,7 @@ test('a garbage-flooding server: gateway stderr stays bounded over a fixed inter
   });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliJs, 'serve', '--stdio', '--cwd', w.ws, '--idle-timeout', '0'],
+    args: [cliJs, 'serve', '--trust-project', '--stdio', '--cwd', w.ws, '--idle-timeout', '0'],
     env: w.env,
     stderr: 'pipe',
   });

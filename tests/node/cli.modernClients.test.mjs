@@ -43,7 +43,7 @@ async function answerOf(res) {
 }
 
 async function startHttp(extraArgs = []) {
-  const serve = startCli(['serve', '--http', '127.0.0.1:0', '--cwd', w.ws, ...extraArgs], {
+  const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws, ...extraArgs], {
     env: w.env,
     ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)"/,
   });
@@ -64,7 +64,7 @@ async function startHttp(extraArgs = []) {
 }
 
 test('serve --stdio: the SDK v2 client negotiates 2026-07-28, lists and calls real servers', async () => {
-  const transport = new ModernStdio({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--cwd', w.ws], env: w.env, stderr: 'pipe' });
+  const transport = new ModernStdio({ command: process.execPath, args: [cliJs, 'serve', '--trust-project', '--stdio', '--cwd', w.ws], env: w.env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
   const client = modernClient();
@@ -85,7 +85,7 @@ test('serve --stdio: the SDK v2 client negotiates 2026-07-28, lists and calls re
 });
 
 test('serve --stdio: both eras on one connection, bad envelopes answered with the spec errors, the connection keeps working', async () => {
-  const serve = startCli(['serve', '--stdio', '--cwd', w.ws], { env: w.env, ready: /"id":9,/ });
+  const serve = startCli(['serve', '--trust-project', '--stdio', '--cwd', w.ws], { env: w.env, ready: /"id":9,/ });
   cleanup.push(() => serve.child.kill('SIGKILL'));
   const send = (m) => serve.child.stdin.write(`${typeof m === 'string' ? m : JSON.stringify(m)}\n`);
   send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: envelope({ 'io.modelcontextprotocol/protocolVersion': '2099-01-01' }) });

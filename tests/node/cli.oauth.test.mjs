@@ -41,7 +41,7 @@ async function cli(args, opts = {}) {
 
 /** `auth login SERVER`, the consent given in the headless browser from the URL it prints. */
 async function login(server = 'guarded') {
-  const run = startCli(['auth', 'login', server, '--verbose', '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 90_000 });
+  const run = startCli(['auth', '--trust-project', 'login', server, '--verbose', '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 90_000 });
   run.started.catch(() => undefined);
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no authorization URL printed\n${run.out.stderr}`)), 60_000);
@@ -62,7 +62,7 @@ async function login(server = 'guarded') {
 }
 
 async function serveClient() {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--verbose', '--cwd', w.ws], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--trust-project', '--stdio', '--verbose', '--cwd', w.ws], env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
   const client = new Client({ name: 'cli-oauth-test', version: '1' });
@@ -81,7 +81,7 @@ const echo = (client, text) => client.callTool({ name: 'guarded__guarded_echo', 
 
 test('cataloguing with no tokens opens nothing, ends NEEDS AUTH and names the command to run', async () => {
   const before = await world.counters();
-  const r = await cli(['catalogue']);
+  const r = await cli(['catalogue', '--trust-project']);
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /guarded: NEEDS AUTH/);
   assert.match(r.stderr, /run `lazy-mcp auth login guarded`/);
@@ -89,7 +89,7 @@ test('cataloguing with no tokens opens nothing, ends NEEDS AUTH and names the co
   const after = await world.counters();
   assert.equal(after.authorizationRequests, before.authorizationRequests, 'no authorization request');
   assert.equal(after.registrations, before.registrations, 'no client registration while cataloguing');
-  const diag = await cli(['diagnostics', '--json']);
+  const diag = await cli(['diagnostics', '--trust-project', '--json']);
   const row = JSON.parse(diag.stdout).servers.find((s) => s.name === 'guarded');
   assert.equal(row.state.kind, 'NEEDS_AUTH');
   assert.equal(row.auth.needsSignIn, true);
@@ -132,7 +132,7 @@ test('auth login signs in through the browser, stores tokens 0600 and catalogues
   assert.equal(after.tokens.authorization_code - (before.tokens.authorization_code ?? 0), 1);
   assert.equal(fs.statSync(oauthFile).mode & 0o777, 0o600);
 
-  const status = await cli(['auth', 'status']);
+  const status = await cli(['auth', '--trust-project', 'status']);
   assert.match(status.stdout, /guarded {2}CATALOGUED ONLY {2}signed in/);
 
   const s = await serveClient();
@@ -209,11 +209,11 @@ test('a revoked refresh token gives a clear error and deletes the tokens; signin
 });
 
 test('auth logout deletes the tokens and the registration; status then says how to sign in', async () => {
-  const r = await cli(['auth', 'logout', 'guarded']);
+  const r = await cli(['auth', '--trust-project', 'logout', 'guarded']);
   assert.equal(r.code, 0, r.stderr);
   const stored = JSON.parse(fs.readFileSync(oauthFile, 'utf8'));
   assert.equal(stored[`lazy-mcp.oauth:${world.mcpUrl}`], undefined);
-  const status = await cli(['auth', 'status']);
+  const status = await cli(['auth', '--trust-project', 'status']);
   assert.match(status.stdout, /guarded .*not signed in/);
 });
 
@@ -223,7 +223,7 @@ test('no token value appears in any output, the catalogue, config or diagnostics
   const s = await serveClient();
   await echo(s.client, 'x');
   await s.close();
-  outputs.push((await cli(['config', '--json'])).stdout, (await cli(['diagnostics', '--json'])).stdout, (await cli(['diagnostics'])).stdout);
+  outputs.push((await cli(['config', '--json'])).stdout, (await cli(['diagnostics', '--trust-project', '--json'])).stdout, (await cli(['diagnostics', '--trust-project'])).stdout);
   const cacheDir = path.join(w.home, '.cache', 'lazy-mcp');
   for (const f of fs.readdirSync(cacheDir)) outputs.push(fs.readFileSync(path.join(cacheDir, f), 'utf8'));
   // Every token the authorization server issued in this file (rotated and revoked ones too).

@@ -48,7 +48,7 @@ test('RFC 9728: discovery starts at the resource_metadata URL of the 401 (no wel
   }
 
   // Signed out and signed in again: the server is catalogued (no 401 seen in this run), the URL comes from the catalogue.
-  assert.equal((await user.cli(['auth', 'logout', 'guarded'])).code, 0);
+  assert.equal((await user.cli(['auth', '--trust-project', 'logout', 'guarded'])).code, 0);
   const again = await user.login('guarded');
   assert.equal(again.code, 0, again.stderr);
 });

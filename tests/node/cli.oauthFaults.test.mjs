@@ -53,14 +53,14 @@ function freshUser(oauth) {
 
 /** Starts `auth login guarded`; `url` resolves with the authorization URL it prints (or never). */
 function startLogin(user) {
-  const run = startCli(['auth', 'login', 'guarded', '--cwd', user.w.ws], { env: user.env, ready: /$^/, timeoutMs: 120_000 });
+  const run = startCli(['auth', '--trust-project', 'login', 'guarded', '--cwd', user.w.ws], { env: user.env, ready: /$^/, timeoutMs: 120_000 });
   run.started.catch(() => undefined);
   void run.exited.then(() => outputs.push(run.out.stdout, run.out.stderr));
   return { run, ...loginSignals(run, 'guarded') };
 }
 
 async function loginFails(user) {
-  const r = await runCli(['auth', 'login', 'guarded', '--cwd', user.w.ws], { env: user.env, timeoutMs: 120_000 });
+  const r = await runCli(['auth', '--trust-project', 'login', 'guarded', '--cwd', user.w.ws], { env: user.env, timeoutMs: 120_000 });
   outputs.push(r.stdout, r.stderr);
   assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
   assert.doesNotMatch(r.stderr, /open this URL/, 'no browser for a sign-in that cannot work');

@@ -37,9 +37,9 @@ before(async () => {
 after(() => httpServer?.kill('SIGKILL'));
 
 test('a tool that declares an Mcp-Param header is called with it and answers', async () => {
-  const catalogued = await runCli(['catalogue', ...args], { env: w.env });
+  const catalogued = await runCli(['catalogue', '--trust-project', ...args], { env: w.env });
   assert.equal(catalogued.code, 0, catalogued.stderr);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', ...args], env: w.env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--trust-project', '--stdio', ...args], env: w.env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
   const client = new Client({ name: 'cli-param-headers-test', version: '1' });

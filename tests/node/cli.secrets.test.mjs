@@ -75,11 +75,11 @@ const commands = [
   ['config'],
   ['config', '--json'],
   ['config', '--verbose'],
-  ['diagnostics'],
-  ['diagnostics', '--json'],
-  ['catalogue'],
-  ['catalogue', '--verbose', '--refresh'],
-  ['diagnostics', '--verbose', '--json'],
+  ['diagnostics', '--trust-project'],
+  ['diagnostics', '--trust-project', '--json'],
+  ['catalogue', '--trust-project'],
+  ['catalogue', '--trust-project', '--verbose', '--refresh'],
+  ['diagnostics', '--trust-project', '--verbose', '--json'],
 ];
 
 test('planted secrets: no command prints any of them (config, --json, --verbose, diagnostics, catalogue)', { timeout: 300_000 }, async () => {

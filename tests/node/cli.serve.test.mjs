@@ -36,7 +36,7 @@ after(() => {
 test('serve --stdio: the SDK client lists server__tool names, calls one, and closing stdin ends everything', async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliJs, 'serve', '--stdio', '--cwd', w.ws],
+    args: [cliJs, 'serve', '--trust-project', '--stdio', '--cwd', w.ws],
     env: w.env,
     stderr: 'pipe',
   });
@@ -72,7 +72,7 @@ async function httpClient(url, token) {
 }
 
 test('serve --http: bearer token from a 0600 file, SDK client lists and calls; 401 without it; a port in use exits 1; SIGTERM ends everything', async () => {
-  const serve = startCli(['serve', '--http', '127.0.0.1:0', '--cwd', w.ws], {
+  const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws], {
     env: w.env,
     ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)" \(token stored in (\S+), mode 0600\)/,
   });
@@ -97,7 +97,7 @@ test('serve --http: bearer token from a 0600 file, SDK client lists and calls; 4
   assert.equal(unauthorized.status, 401);
   await assert.rejects(httpClient(url, 'wrong-token'));
 
-  const second = startCli(['serve', '--http', `127.0.0.1:${port}`, '--cwd', w.ws], { env: w.env, ready: /never/ });
+  const second = startCli(['serve', '--trust-project', '--http', `127.0.0.1:${port}`, '--cwd', w.ws], { env: w.env, ready: /never/ });
   const { code } = await second.exited;
   assert.equal(code, 1);
   assert.match(second.out.stderr, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`));
@@ -117,11 +117,11 @@ test('a config that registers lazy-mcp itself does not recurse: the nested insta
   spawnLogs.push(log);
   writeJson(path.join(n.ws, '.mcp.json'), {
     mcpServers: {
-      lazy: { command: process.execPath, args: [cliJs, 'serve', '--stdio'] },
+      lazy: { command: process.execPath, args: [cliJs, 'serve', '--trust-project', '--stdio'] },
       memory: countedServer(log, 'server-memory', [], { MEMORY_FILE_PATH: path.join(n.root, 'memory.jsonl') }),
     },
   });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--cwd', n.ws], env: n.env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--trust-project', '--stdio', '--cwd', n.ws], env: n.env, stderr: 'pipe' });
   const client = new Client({ name: 'cli-nested-test', version: '1' });
   await client.connect(transport);
   const cliPid = transport.pid;
@@ -139,7 +139,7 @@ test('--idle-timeout: an unused server is stopped, its tools stay listed, the ne
   const log = path.join(i.root, 'spawns.log');
   spawnLogs.push(log);
   writeJson(path.join(i.ws, '.mcp.json'), { mcpServers: { everything: countedServer(log, 'server-everything', ['stdio']) } });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--idle-timeout', '700', '--cwd', i.ws], env: i.env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--trust-project', '--stdio', '--idle-timeout', '700', '--cwd', i.ws], env: i.env, stderr: 'pipe' });
   const client = new Client({ name: 'cli-idle-test', version: '1' });
   await client.connect(transport);
   const cliPid = transport.pid;
@@ -167,7 +167,7 @@ test('exiting right after cataloguing still ends a server that ignores stdin EOF
   spawnLogs.push(log);
   const stubborn = path.join(path.dirname(cliJs), '..', 'tests', 'fixtures', 'servers', 'stubborn.mjs');
   writeJson(path.join(s.ws, '.mcp.json'), { mcpServers: { stubborn: { command: process.execPath, args: [path.join(path.dirname(cliJs), '..', 'tests', 'fixtures', 'servers', 'counting-launcher.mjs'), log, process.execPath, stubborn] } } });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--cwd', s.ws], env: s.env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--trust-project', '--stdio', '--cwd', s.ws], env: s.env, stderr: 'pipe' });
   const client = new Client({ name: 'cli-stubborn-test', version: '1' });
   await client.connect(transport); // answered once catalogued: the close of the cataloguing process has just begun
   const cliPid = transport.pid;
@@ -189,7 +189,7 @@ test("a SIGTERM while the CLI is still stopping a server that ignores EOF and SI
   writeJson(path.join(s.ws, '.mcp.json'), {
     mcpServers: { stubborn: { command: process.execPath, args: [path.join(fixtures, 'counting-launcher.mjs'), log, process.execPath, path.join(fixtures, 'stubborn.mjs')] } },
   });
-  const serve = startCli(['serve', '--stdio', '--cwd', s.ws], { env: s.env, ready: /"id":1/ });
+  const serve = startCli(['serve', '--trust-project', '--stdio', '--cwd', s.ws], { env: s.env, ready: /"id":1/ });
   cleanup.push(() => isAlive(serve.child.pid) && serve.child.kill('SIGKILL'));
   serve.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
   await serve.started; // answered once catalogued: the cataloguing process's close (EOF, 2 s, SIGTERM, 2 s, SIGKILL) has begun
@@ -212,7 +212,7 @@ test('serve --stdio --verbose: stdout carries only JSON-RPC messages (logs go to
   const log = path.join(v.root, 'spawns.log');
   spawnLogs.push(log);
   writeJson(path.join(v.ws, '.mcp.json'), { mcpServers: { everything: countedServer(log, 'server-everything', ['stdio']) } });
-  const serve = startCli(['serve', '--stdio', '--verbose', '--cwd', v.ws], { env: v.env, ready: /"id":2/ });
+  const serve = startCli(['serve', '--trust-project', '--stdio', '--verbose', '--cwd', v.ws], { env: v.env, ready: /"id":2/ });
   cleanup.push(() => serve.child.kill('SIGKILL'));
   const send = (m) => serve.child.stdin.write(`${JSON.stringify(m)}\n`);
   send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });

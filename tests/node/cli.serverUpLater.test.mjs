@@ -33,7 +33,7 @@ async function freePort() {
 test('serve --http: a server that comes up after the gateway is spoken to in its era, and asks the client', async () => {
   const port = await freePort();
   writeJson(path.join(w.ws, '.mcp.json'), { mcpServers: { late: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } } });
-  const serve = startCli(['serve', '--http', '127.0.0.1:0', '--cwd', w.ws], {
+  const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws], {
     env: w.env,
     ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n.*Bearer ([\w-]+)"/,
   });
@@ -69,7 +69,7 @@ test('serve --http: a server that comes up after the gateway is spoken to in its
   assert.deepEqual(asked, ['Confirm deploy?']);
 
   // The verdict kept for the next start is the server's era.
-  const diagnostics = await runCli(['diagnostics', '--json', '--cwd', w.ws], { env: w.env });
+  const diagnostics = await runCli(['diagnostics', '--trust-project', '--json', '--cwd', w.ws], { env: w.env });
   const late = JSON.parse(diagnostics.stdout).servers.find((s) => s.name === 'late');
   assert.equal(late.era, 'modern', diagnostics.stdout);
 });

@@ -25,7 +25,7 @@ function world() {
 }
 
 async function refused(w) {
-  const r = await runCli(['serve', '--http', '127.0.0.1:0', '--cwd', w.ws], { env: w.env, timeoutMs: 30_000 });
+  const r = await runCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws], { env: w.env, timeoutMs: 30_000 });
   assert.equal(r.code, 1, r.stderr);
   assert.equal(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);
   assert.ok(r.stderr.includes(w.tokenFile), r.stderr);
@@ -64,8 +64,8 @@ test('a token containing CR/LF is refused with a clear message', { timeout: 60_0
 
 test('two serve --http started at once end up with the same token', { timeout: 120_000 }, async () => {
   const w = world();
-  const a = startCli(['serve', '--http', '127.0.0.1:0', '--cwd', w.ws], { env: w.env, ready });
-  const b = startCli(['serve', '--http', '127.0.0.1:0', '--cwd', w.ws], { env: w.env, ready });
+  const a = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws], { env: w.env, ready });
+  const b = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws], { env: w.env, ready });
   try {
     const [[, urlA, tokenA, fileA], [, urlB, tokenB]] = await Promise.all([a.started, b.started]);
     assert.equal(tokenA, tokenB, 'both use the one token in the file');

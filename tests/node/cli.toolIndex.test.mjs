@@ -31,7 +31,7 @@ const alive = () => spawnedPids(spawnLog).filter(isAlive);
 test('serve --tool-exposure index: meta-tools only, search/load start nothing, load → list_changed, call_tool validates then starts one server', async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliJs, 'serve', '--stdio', '--tool-exposure', 'index', '--cwd', w.ws],
+    args: [cliJs, 'serve', '--trust-project', '--stdio', '--tool-exposure', 'index', '--cwd', w.ws],
     env: w.env,
     stderr: 'pipe',
   });

@@ -13,7 +13,7 @@ const { ConfigSession } = await loadHostModule('host/config/configSession');
 
 /** The CLI's policy: every server managed. */
 function sources(home, ws) {
-  return { discovery: { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home } }, explicitFiles: [], policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null } };
+  return { discovery: { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home } }, explicitFiles: [], policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null, trustProjectServers: true, approvalVia: 'cli' } };
 }
 
 function setup() {

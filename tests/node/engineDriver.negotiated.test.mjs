@@ -47,6 +47,8 @@ const upstream = await recordingServer();
 const host = new LazyHost({
   core: new WasmCore(builtCoreModule, () => {}),
   discovery: { home: path.join(root, 'home'), workspaceFolders: [root], platform: 'linux', env: { PATH: process.env.PATH ?? '' } },
+  // Servers of the workspace's files run without approval here (issue 24: that is tested in cli.trust).
+  policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null, trustProjectServers: true, approvalVia: 'cli' },
   store: new BlobFile(path.join(root, 'catalogue.json')),
   log: () => {},
   gateway: {},

@@ -52,6 +52,8 @@ before(() => {
   host = new LazyHost({
     core: new WasmCore(builtCoreModule, () => {}),
     discovery: { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home, PATH: process.env.PATH ?? '' } },
+    // Servers of the workspace's files run without approval here (issue 24: that is tested in cli.trust).
+    policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null, trustProjectServers: true, approvalVia: 'cli' },
     settings: { catalogueConcurrency: 4, backoffBaseMs: 60_000 },
     store: new BlobFile(path.join(root, 'catalogue.json')),
     log: () => {},

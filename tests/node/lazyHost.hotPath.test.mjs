@@ -24,6 +24,8 @@ fs.writeFileSync(path.join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { tiny
 const host = new LazyHost({
   core: new WasmCore(builtCoreModule, () => {}),
   discovery: { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home, PATH: process.env.PATH ?? '' } },
+  // Servers of the workspace's files run without approval here (issue 24: that is tested in cli.trust).
+  policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null, trustProjectServers: true, approvalVia: 'cli' },
   store: new BlobFile(path.join(root, 'catalogue.json')),
   log: () => {},
   gateway: {},

@@ -31,6 +31,8 @@ test('an input value resolved at connect time is masked in logs, snapshot and re
   const host = new LazyHost({
     core: new WasmCore(builtCoreModule, () => {}),
     discovery: { home: path.join(root, 'home'), workspaceFolders: [ws], platform: 'linux', env: { PATH: process.env.PATH ?? '' } },
+    // Servers of the workspace's files run without approval here (issue 24: that is tested in cli.trust).
+    policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null, trustProjectServers: true, approvalVia: 'cli' },
     settings: { backoffBaseMs: 60_000 },
     store: new BlobFile(path.join(root, 'catalogue.json')),
     log: (level, message, server) => logs.push(`${level} [${server ?? ''}] ${message}`),

@@ -50,6 +50,8 @@ async function vscodeLikeHost(openUrl, guarded = {}) {
   const host = new LazyHost({
     core,
     discovery: { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home, PATH: process.env.PATH ?? '' } },
+    // Servers of the workspace's files run without approval here (issue 24: that is tested in cli.trust).
+    policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null, trustProjectServers: true, approvalVia: 'cli' },
     store: new BlobFile(path.join(root, 'catalogue.json')),
     settings: { signInMayWait: true },
     log: (level, message, server) => logs.push(`${level} ${server ?? ''} ${message}`),

@@ -39,6 +39,8 @@ const seen = [];
 const host = new LazyHost({
   core: new WasmCore(builtCoreModule, () => {}),
   discovery: { home: path.join(root, 'home'), workspaceFolders: [ws], platform: 'linux', env: { HOME: path.join(root, 'home'), PATH: process.env.PATH ?? '' } },
+  // Servers of the workspace's files run without approval here (issue 24: that is tested in cli.trust).
+  policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null, trustProjectServers: true, approvalVia: 'cli' },
   settings: { catalogueConcurrency: 4, backoffBaseMs: 150, maxRetries: 2 },
   store: new BlobFile(path.join(root, 'catalogue.json')),
   log: () => {},

@@ -42,6 +42,8 @@ function newHost() {
   const host = new LazyHost({
     core: new WasmCore(builtCoreModule, () => {}),
     discovery: { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home, PATH: process.env.PATH ?? '' } },
+    // Servers of the workspace's files run without approval here (issue 24: that is tested in cli.trust).
+    policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null, trustProjectServers: true, approvalVia: 'cli' },
     store: new BlobFile(catalogueFile),
     log: (level, message, server) => logs.push(`${level} ${server ?? ''} ${message}`),
     gateway: {},

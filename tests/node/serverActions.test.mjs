@@ -33,7 +33,7 @@ test('each server offers in the tree exactly the actions its snapshot allows', a
   fs.writeFileSync(path.join(root, '.mcp.json'), JSON.stringify({ mcpServers: { on: { command: 'true' }, off: { command: 'true' } } }));
   const core = new WasmCore(builtCoreModule, () => {});
   // Load through the core's config rounds, then drive an engine of our own with the result.
-  const session = new ConfigSession(core, { discovery: { home, workspaceFolders: [root], platform: 'linux', env: { HOME: home } }, explicitFiles: [], policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null } });
+  const session = new ConfigSession(core, { discovery: { home, workspaceFolders: [root], platform: 'linux', env: { HOME: home } }, explicitFiles: [], policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null, trustProjectServers: true, approvalVia: 'cli' } });
   const report = await session.load();
   session.dispose();
   const engine = core.call((c) => new c.Engine('{}'));

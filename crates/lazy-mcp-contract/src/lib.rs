@@ -7,6 +7,7 @@ use lazy_mcp_core::config::load::{ConfigReport, ConfigSources, ExplicitFile, Fil
 use lazy_mcp_core::config::problem_presentation::{
     OpenDocument, Presentation, PresentationInput, ProblemLogLine,
 };
+use lazy_mcp_core::config::project_approval::{TrustEdit, TrustRequest};
 use lazy_mcp_core::config::{
     model::{ConfigFormat, ConfigScope, OAuthConfig, ToolExposure, ToolFilter},
     CandidateFile, DiscoveryInput, FileInput, FileReport, NormalizeInput, NormalizeResult, Problem,
@@ -23,7 +24,10 @@ use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
     ServerState, Settings,
 };
-use lazy_mcp_core::host_policy::{HostPolicy, Unmanaged, UnmanagedGroup, VsCodeNativePolicy};
+use lazy_mcp_core::host_policy::{
+    ApprovalRequest, ApprovalStatus, ApprovalVia, HostPolicy, ProjectServer, Unmanaged,
+    UnmanagedGroup, VsCodeNativePolicy,
+};
 use lazy_mcp_core::protocol::client_discover::Era;
 use lazy_mcp_core::protocol::client_message::{ClientBody, ClientEnvelope, ErrorShape};
 use lazy_mcp_core::protocol::modern_http::RequestHeaders;
@@ -84,6 +88,13 @@ pub fn render() -> String {
         declaration::<ConfigReport>(),
         declaration::<Unmanaged>(),
         declaration::<UnmanagedGroup>(),
+        // project servers' approval (`trustEdit`)
+        declaration::<ApprovalVia>(),
+        declaration::<ApprovalRequest>(),
+        declaration::<ProjectServer>(),
+        declaration::<ApprovalStatus>(),
+        declaration::<TrustRequest>(),
+        declaration::<TrustEdit>(),
         declaration::<PresentationInput>(),
         declaration::<OpenDocument>(),
         declaration::<Presentation>(),

@@ -48,7 +48,7 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
     for notice in &ctx.notices {
         let _ = writeln!(out, "> **Note:** {notice}\n");
     }
-    let managed = snapshot.map_or(0, |s| s.servers.len());
+    let managed = snapshot.map_or(0, |s| s.servers.len() + s.needs_approval.len());
     let configured = managed + ctx.unmanaged.len();
     let _ = write!(out, "**{} configured**", count(configured, "server"));
     if let Some(s) = snapshot {
@@ -65,6 +65,9 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
         );
         if t.in_progress > 0 {
             let _ = write!(out, " · {} in progress", t.in_progress);
+        }
+        if t.needs_approval > 0 {
+            let _ = write!(out, " · **{} NEEDS APPROVAL**", t.needs_approval);
         }
         // With the unmanaged ones the counts add up to the servers configured.
         for (group, count) in crate::host_policy::unmanaged_counts(&ctx.unmanaged) {
@@ -89,6 +92,9 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
     out.push_str("\n\n");
     if let Some(s) = snapshot.filter(|s| !s.servers.is_empty()) {
         render_servers(&mut out, ctx, s);
+    }
+    if let Some(s) = snapshot {
+        render_needs_approval(&mut out, ctx, s);
     }
     render_unmanaged(&mut out, ctx);
     render_definitions(&mut out, ctx);
@@ -277,6 +283,50 @@ fn actions(name: &str, allowed: &[ServerAction]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" · ")
+}
+
+/// Project servers that wait for the user: what each would run, what it reads
+/// outside the project, and how to approve it (a link in VS Code).
+fn render_needs_approval(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot) {
+    if s.needs_approval.is_empty() {
+        return;
+    }
+    out.push_str("## NEEDS APPROVAL: project servers that do not run yet
+
+Defined in this project's files: nothing of them is started, catalogued or connected until you approve them.
+
+| server | state | would run (secrets masked) | reads outside the project | source | to approve |\n|---|---|---|---|---|---|\n");
+    for r in &s.needs_approval {
+        let state = if r.changed {
+            "**NEEDS APPROVAL** (launch changed since approved)"
+        } else {
+            "**NEEDS APPROVAL**"
+        };
+        let outside = if r.reads_outside_project.is_empty() {
+            "—".to_string()
+        } else {
+            cell(&r.reads_outside_project.join(", "))
+        };
+        let action = if ctx.links {
+            format!(
+                "[Approve](lazy-mcp://approve?server={})",
+                percent_encode(&r.name)
+            )
+        } else {
+            cell(&r.action)
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | `{}` | {} | {} | {} |",
+            cell(&r.name),
+            state,
+            cell(&r.command_line).replace('`', "'"),
+            outside,
+            source_cell(ctx, &r.source),
+            action
+        );
+    }
+    out.push('\n');
 }
 
 fn render_unmanaged(out: &mut String, ctx: &ReportContext) {

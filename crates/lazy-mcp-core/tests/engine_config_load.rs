@@ -98,8 +98,9 @@ fn sources(policy: Value) -> Value {
     })
 }
 
+/// Every server managed (project servers trusted without approval, as `--trust-project`).
 fn everything() -> Value {
-    json!({ "workspaceTrusted": true, "vscodeNative": "alsoManage" })
+    json!({ "workspaceTrusted": true, "vscodeNative": "alsoManage", "trustProjectServers": true })
 }
 
 fn project_file() -> String {
@@ -265,9 +266,7 @@ fn host_policy_is_applied_in_the_core_for_every_host() {
     );
 
     // Trust granted: the same files, now managed.
-    host.send(sources(
-        json!({ "workspaceTrusted": true, "vscodeNative": "alsoManage" }),
-    ));
+    host.send(sources(everything()));
     assert_eq!(host.managed(), ["files", "memory", "time"]);
     assert_eq!(host.report()["startClientDefinitions"], true);
 

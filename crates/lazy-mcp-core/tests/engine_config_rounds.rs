@@ -209,7 +209,7 @@ impl Host {
             "sources": {
                 "discovery": { "home": HOME, "workspaceFolders": [WS], "platform": "linux", "env": { "HOME": HOME } },
                 "explicitFiles": [],
-                "policy": { "workspaceTrusted": true, "vscodeNative": "alsoManage" },
+                "policy": { "workspaceTrusted": true, "vscodeNative": "alsoManage", "trustProjectServers": true },
             }
         }));
     }

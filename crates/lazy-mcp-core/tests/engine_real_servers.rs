@@ -248,6 +248,7 @@ fn peer(peers: &str, package: &str, args: &[&str]) -> ServerConfig {
         },
         fingerprint: format!("real-{name}"),
         secret_values: Vec::new(),
+        read_files: Vec::new(),
         ..engine_support::config(name)
     }
 }

@@ -34,6 +34,13 @@ pub fn present_problems(input_json: &str) -> String {
     lazy_mcp_core::config::problem_presentation::present_problems_json(input_json)
 }
 
+/// Approve or revoke project servers (`TrustRequest` in, `TrustEdit` out: the
+/// approvals file's new text, which the host writes).
+#[wasm_bindgen(js_name = trustEdit)]
+pub fn trust_edit(request_json: &str) -> String {
+    lazy_mcp_core::config::project_approval::trust_edit_json(request_json)
+}
+
 /// Display form of servers: a JSON array of `ServerConfig` in, the same array
 /// with every secret masked (`ServerConfig::redacted`) out. Input that is not
 /// such an array gives `{"error": "..."}` (the message never echoes a value).

@@ -7,7 +7,7 @@ export class UsageError extends Error {}
 /** Exit codes, documented in docs/cli.md. */
 export const exitCodes = { ok: 0, runtime: 1, usage: 2, config: 3 } as const;
 
-export type Command = 'serve' | 'diagnostics' | 'config' | 'catalogue' | 'auth';
+export type Command = 'serve' | 'diagnostics' | 'config' | 'catalogue' | 'auth' | 'trust';
 
 export const authActions = ['login', 'logout', 'status'] as const;
 
@@ -35,6 +35,12 @@ export interface ParsedArgs {
   toolExposure?: ToolExposure;
   toolTokenBudget?: number;
   noAuth: boolean;
+  /** `--trust-project`: run project servers without approval. */
+  trustProject: boolean;
+  /** `trust --all`. */
+  all: boolean;
+  /** `trust --revoke`. */
+  revoke: boolean;
   servers: string[];
   /** `auth login|logout|status`. */
   authAction?: (typeof authActions)[number];
@@ -67,6 +73,7 @@ const common: Record<string, FlagSpec> = {
   '-h': { kind: 'bool', apply: (a) => (a.help = true) },
 };
 
+const trustProjectFlag: Record<string, FlagSpec> = { '--trust-project': { kind: 'bool', apply: (a) => (a.trustProject = true) } };
 const cacheFlag: Record<string, FlagSpec> = { '--cache': { kind: 'value', apply: (a, v) => (a.cache = v) } };
 const jsonFlag: Record<string, FlagSpec> = { '--json': { kind: 'bool', apply: (a) => (a.json = true) } };
 
@@ -74,6 +81,7 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
   serve: {
     ...common,
     ...cacheFlag,
+    ...trustProjectFlag,
     '--stdio': { kind: 'bool', apply: (a) => (a.stdio = true) },
     '--http': {
       kind: 'optional',
@@ -123,10 +131,16 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
     },
     '--no-auth': { kind: 'bool', apply: (a) => (a.noAuth = true) },
   },
-  diagnostics: { ...common, ...cacheFlag, ...jsonFlag },
+  diagnostics: { ...common, ...cacheFlag, ...jsonFlag, ...trustProjectFlag },
   config: { ...common, ...jsonFlag },
-  catalogue: { ...common, ...cacheFlag, '--refresh': { kind: 'bool', apply: (a) => (a.refresh = true) } },
-  auth: { ...common, ...cacheFlag, ...jsonFlag },
+  catalogue: { ...common, ...cacheFlag, ...trustProjectFlag, '--refresh': { kind: 'bool', apply: (a) => (a.refresh = true) } },
+  auth: { ...common, ...cacheFlag, ...jsonFlag, ...trustProjectFlag },
+  trust: {
+    ...common,
+    ...jsonFlag,
+    '--all': { kind: 'bool', apply: (a) => (a.all = true) },
+    '--revoke': { kind: 'bool', apply: (a) => (a.revoke = true) },
+  },
 };
 
 const commands = Object.keys(flagsOf) as Command[];
@@ -149,13 +163,16 @@ export function parseArgs(argv: readonly string[]): ParsedArgs | undefined {
     stdio: false,
     http: false,
     noAuth: false,
+    trustProject: false,
+    all: false,
+    revoke: false,
     servers: [],
   };
   const flags = flagsOf[command];
   for (let i = 0; i < rest.length; i++) {
     const raw = rest[i] ?? '';
     if (!raw.startsWith('-') || raw === '-') {
-      if (command !== 'catalogue' && command !== 'auth') throw new UsageError(`${command}: unexpected argument "${raw}"`);
+      if (command !== 'catalogue' && command !== 'auth' && command !== 'trust') throw new UsageError(`${command}: unexpected argument "${raw}"`);
       args.servers.push(raw);
       continue;
     }
@@ -180,6 +197,9 @@ export function parseArgs(argv: readonly string[]): ParsedArgs | undefined {
   if (command === 'serve') {
     if (args.stdio === args.http) throw new UsageError('serve: give exactly one of --stdio or --http [127.0.0.1:PORT]');
     if (args.noAuth && !args.http) throw new UsageError('--no-auth only applies to --http');
+  }
+  if (command === 'trust' && args.all && (args.revoke || args.servers.length > 0)) {
+    throw new UsageError('trust: --all approves every server of the project; give it alone (or name servers, or --revoke)');
   }
   if (command === 'auth') {
     const [action, ...servers] = args.servers;
@@ -216,6 +236,7 @@ Commands:
   config [--json]             the normalized servers, where each came from, problems (secrets masked)
   catalogue [--refresh] [S…]  build or refresh the persisted tool catalogue
   auth login|logout|status    sign in to a remote server that uses OAuth, sign out, or list sign-ins
+  trust [--all|--revoke] [S…] list the project's servers and their approval; approve or revoke them
 
 Run lazy-mcp <command> --help for its flags. Docs: docs/cli.md.
 ${exitHelp}`,
@@ -248,6 +269,10 @@ server is started on first use and stopped again when idle.
                         config key wins
   --tool-token-budget N auto's budget in estimated tokens (default 20000)
   --cache FILE          catalogue file (default $XDG_CACHE_HOME/lazy-mcp/catalogue-<hash of cwd>.json)
+  --trust-project       run the servers of the project's own files (.mcp.json, .vscode/mcp.json,
+                        .copilot/mcp-config.json, opencode.json…) without approval. Off by
+                        default: they wait until approved with \`lazy-mcp trust\`, and serve
+                        says once on stderr which wait and the command to run
 
 ${commonHelp}
 
@@ -260,6 +285,7 @@ tools, source, last error. --json prints the engine's snapshot as is.
 
   --json                machine-readable snapshot
   --cache FILE          catalogue file (as for serve)
+  --trust-project       (as for serve) project servers run without approval
 
 ${commonHelp}
 
@@ -290,6 +316,30 @@ says so on stderr, and calls to that server fail naming this command.
 
   --json                (status) machine-readable
   --cache FILE          catalogue file (as for serve)
+  --trust-project       (as for serve) project servers run without approval
+
+${commonHelp}
+
+${exitHelp}`,
+  trust: `Usage: lazy-mcp trust [--json]
+       lazy-mcp trust SERVER... | --all
+       lazy-mcp trust --revoke [SERVER...]
+
+A server defined in the project's own files (.mcp.json, .vscode/mcp.json,
+.copilot/mcp-config.json, .github/mcp*.json, opencode.json(c)) is code the
+repository asks you to run: it is not started, catalogued or connected until
+approved. Without arguments: one line per project server and its approval.
+SERVER... or --all approves them for their current launch (command, args, env,
+cwd / url, headers); a changed launch asks again. --revoke takes approvals
+back (all of the project's without names). Servers disabled in Claude Code
+(disabledMcpjsonServers) stay off; Claude Code's enabledMcpjsonServers and
+enableAllProjectMcpServers (~/.claude.json, .claude/settings.local.json) count
+as approval. Approvals are kept in $XDG_CONFIG_HOME/lazy-mcp/approvals.json,
+shared with every VS Code window; a running serve applies them at once.
+
+  --all                 approve every server of the project's files
+  --revoke              revoke the named servers' approvals (all without names)
+  --json                (list) machine-readable
 
 ${commonHelp}
 
@@ -303,6 +353,7 @@ server on stderr. Exits 1 if any server failed.
 
   --refresh             re-catalogue servers that already have an entry
   --cache FILE          catalogue file (as for serve)
+  --trust-project       (as for serve) project servers run without approval
 
 ${commonHelp}
 

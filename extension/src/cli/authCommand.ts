@@ -17,6 +17,9 @@ export async function authCommand(args: ParsedArgs, ctx: CliContext): Promise<nu
     await host.start();
     const config = checkedConfig(host, ctx, args.servers);
     const name = args.servers[0] ?? '';
+    // A project server that waits for approval is neither signed in to nor catalogued (the core's list).
+    const waiting = config.needsApproval.find((r) => r.name === name);
+    if (waiting && args.authAction !== 'status') throw new CliError(`'${name}' is defined in ${waiting.source.file} and needs your approval before it runs: ${waiting.action}`, 1);
     switch (args.authAction) {
       case 'login':
         return await login(host, name);

@@ -31,6 +31,8 @@ export interface CliContext {
   nested?: boolean;
   /** Manage only these servers (host policy `only`): `catalogue SERVER…`, or none when nested. */
   only?: string[];
+  /** `--trust-project`: project servers run without approval. */
+  trustProject?: boolean;
   log(level: LogLevel, message: string, server?: string): void;
 }
 
@@ -62,6 +64,7 @@ export function createContext(args: ParsedArgs): CliContext {
     core,
     cwd,
     explicitFiles,
+    trustProject: args.trustProject,
     log,
     discovery: { home: os.homedir(), workspaceFolders: [cwd], platform: process.platform, env },
   };

@@ -22,18 +22,19 @@ export function stateError(s: ServerRow): string | undefined {
 
 /**
  * The CLI's host policy, stated rather than skipped: it manages every configured
- * server (no workspace trust, no MCP client loading files of its own), or only
+ * server (no workspace trust, no MCP client loading files of its own) except
+ * project servers not approved yet (`--trust-project`: those too), or only
  * the servers named on the command line (`[]`: none, for a nested `serve`).
  */
-export function cliPolicy(only?: readonly string[]): HostPolicy {
-  return { workspaceTrusted: true, vscodeNative: 'alsoManage', only: only ? [...only] : null };
+export function cliPolicy(only?: readonly string[], trustProject = false): HostPolicy {
+  return { workspaceTrusted: true, vscodeNative: 'alsoManage', only: only ? [...only] : null, trustProjectServers: trustProject, approvalVia: 'cli' };
 }
 
 /** Where the CLI's config comes from and its policy, for the core's config load. */
 export function cliSources(ctx: CliContext): ConfigSources {
   // args.ts accepted only known format names.
   const explicitFiles = ctx.explicitFiles.map((f) => ({ path: f.path, format: (f.format ?? null) as ExplicitFile['format'] }));
-  return { discovery: ctx.discovery, explicitFiles, policy: cliPolicy(ctx.only) };
+  return { discovery: ctx.discovery, explicitFiles, policy: cliPolicy(ctx.only, ctx.trustProject) };
 }
 
 /**

@@ -59,6 +59,7 @@ function renderConfig(
     out.push(`  ${s.name}${flags ? `  [${flags}]` : ''}`);
     out.push(`    ${launch(s.transport)}`);
     out.push(`    from ${where(s.source)}`);
+    if (result.needsApproval.some((r) => r.name === s.name)) out.push('    NEEDS APPROVAL: defined in the project\'s files, runs once approved (lazy-mcp trust)');
   }
   if (result.shadowed.length) {
     out.push('', 'Shadowed (another definition of the same name wins):');

@@ -39,6 +39,11 @@ export function renderTable(snap: Snapshot): string {
     // As MCP Diagnostics names it (relative to the working directory, or ~/…), with the column.
     `${s.sourceLabel}:${s.source.column}`,
   ]);
+  // Project servers that run nothing until approved (the core's list).
+  const waiting = snap.needsApproval ?? [];
+  for (const r of waiting) {
+    rows.unshift([r.name, r.changed ? 'NEEDS APPROVAL (changed)' : 'NEEDS APPROVAL', '', '', '', '', '', '', '', '', `${r.source.file}:${r.source.line}:${r.source.column}`]);
+  }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string =>
     cells
@@ -54,6 +59,13 @@ export function renderTable(snap: Snapshot): string {
       `(~${t.exposedTokenEstimate ?? 0} tokens exposed now, ~${t.schemaTokenEstimate ?? 0} in full mode, estimated` +
       `${t.metaToolTokens ? `; tool index ~${t.metaToolTokens}, ${t.loadedTools ?? 0} loaded` : ''}). Core ${snap.coreVersion}.`,
   );
+  if (waiting.length) {
+    out.push('', 'Needs approval (defined in the project\'s own files; nothing of them runs until approved):');
+    for (const r of waiting) {
+      out.push(`  ${r.name}: would run ${r.commandLine}${r.readsOutsideProject.length ? `; reads outside the project: ${r.readsOutsideProject.join(', ')}` : ''}`);
+      out.push(`    to approve: ${r.action}`);
+    }
+  }
   const stale = snap.servers.filter((s) => s.cacheStale);
   if (stale.length) {
     out.push('', `Stale (older than the ttlMs their server gave; re-listed at their next connection): ${stale.map((s) => s.name).join(', ')}`);

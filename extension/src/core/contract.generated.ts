@@ -124,7 +124,7 @@ version: string,
  */
 offered: boolean, };
 
-export type AnnounceAction = "showDiagnostics" | "openDefinition" | "signIn" | "notNow";
+export type AnnounceAction = "showDiagnostics" | "openDefinition" | "signIn" | "notNow" | "allow" | "review" | "dismiss";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -245,7 +245,12 @@ summary: string,
 /**
  * Servers configured but left out by the host policy, by group.
  */
-unmanaged: Array<UnmanagedView>, };
+unmanaged: Array<UnmanagedView>, 
+/**
+ * Project servers shown as NEEDS APPROVAL: nothing of them runs until the
+ * user approves (config/project_approval.rs); not in `servers`.
+ */
+needsApproval: Array<ApprovalRequest>, };
 
 export type ServerDiagnostics = { name: string, source: SourceRef, 
 /**
@@ -319,7 +324,9 @@ era?: Era | null,
  */
 cacheTtlMs?: number | null, 
 /**
- * The entry is older than that ttl: it is re-listed at the next connection.
+ * The entry is older than a non-zero ttl: it is re-listed at the next
+ * connection. Never set for a ttl of 0 (the server's "may change at any
+ * time": such an entry is listed again at each connection, not stale).
  */
 cacheStale: boolean, callsServed: number, lastError?: string | null, droppedDeclaredTools: Array<string>, 
 /**
@@ -354,6 +361,10 @@ export type DiagnosticsTotals = { servers: number,
  * Servers neither disabled nor dormant: the "of N" of "connected of N".
  */
 enabled: number, catalogued: number, connected: number, dormant: number, failed: number, disabled: number, needsAuth: number, 
+/**
+ * Project servers waiting for approval (`DiagnosticsSnapshot::needs_approval`).
+ */
+needsApproval: number, 
 /**
  * PENDING, CATALOGUING or CONNECTING.
  */
@@ -507,7 +518,12 @@ export type HostPolicy = { workspaceTrusted: boolean, vscodeNative: VsCodeNative
  * Only these servers (`lazy-mcp catalogue SERVER…`; empty for a `serve`
  * that lazy-mcp started itself); `None`: all.
  */
-only?: Array<string> | null, };
+only?: Array<string> | null, 
+/**
+ * Run project servers without approval (`--trust-project`,
+ * `lazyMcp.trustProjectServers`; off by default).
+ */
+trustProjectServers: boolean, approvalVia: ApprovalVia, };
 
 export type VsCodeNativePolicy = "leaveToVsCode" | "alsoManage";
 
@@ -528,6 +544,19 @@ export type ConfigReport = { unmanaged: Array<Unmanaged>,
  */
 startClientDefinitions: boolean, notices: Array<string>, 
 /**
+ * Project servers waiting for the user's approval (not managed).
+ */
+needsApproval: Array<ApprovalRequest>, 
+/**
+ * Every server of a project file and where its approval stands.
+ */
+projectServers: Array<ProjectServer>, 
+/**
+ * Where approvals are kept (`config/project_approval.rs`): the host writes
+ * the core's `trustEdit` there.
+ */
+approvalsFile: string, 
+/**
  * Merged, sorted by name.
  */
 servers: Array<ServerConfig>, files: Array<FileReport>, problems: Array<Problem>, shadowed: Array<Shadowed>, 
@@ -543,7 +572,75 @@ export type Unmanaged = { name: string, source: SourceRef, reason: string,
  */
 group: UnmanagedGroup, };
 
-export type UnmanagedGroup = "managedByVsCode" | "untrusted" | "notNamed";
+export type UnmanagedGroup = "managedByVsCode" | "untrusted" | "notNamed" | "disabledInClaudeCode";
+
+export type ApprovalVia = "cli" | "vsCode";
+
+export type ApprovalRequest = { name: string, source: SourceRef, 
+/**
+ * The workspace folder the approval is kept for.
+ */
+project: string, 
+/**
+ * The launch fingerprint an approval is given for.
+ */
+fingerprint: string, 
+/**
+ * The command line (or URL) it would run, secrets masked.
+ */
+commandLine: string, 
+/**
+ * Files outside the project its definition reads (`{file:}`, `envFile`).
+ */
+readsOutsideProject: Array<string>, 
+/**
+ * An earlier launch of it was approved; this one changed.
+ */
+changed: boolean, 
+/**
+ * What to do to approve it, in this host's words.
+ */
+action: string, };
+
+export type ProjectServer = { name: string, project: string, fingerprint: string, source: SourceRef, status: ApprovalStatus, 
+/**
+ * The Claude Code file whose answer applies, if any.
+ */
+claudeFile?: string | null, };
+
+export type ApprovalStatus = "approved" | "approvedInClaudeCode" | "trustedByHost" | "disabledInClaudeCode" | "needsApproval" | "changedSinceApproved";
+
+export type TrustRequest = { 
+/**
+ * The approvals file's text now (None: missing).
+ */
+current?: string | null, 
+/**
+ * The project's servers as the last config load saw them.
+ */
+projectServers: Array<ProjectServer>, 
+/**
+ * Every project server (approve) or every approved one (revoke).
+ */
+all: boolean, names: Array<string>, revoke: boolean, };
+
+export type TrustEdit = { 
+/**
+ * The new text of the approvals file (None: nothing to write).
+ */
+content?: string | null, 
+/**
+ * Servers approved or revoked.
+ */
+changed: Array<string>, 
+/**
+ * Names that are not servers of this project's files.
+ */
+unknown: Array<string>, 
+/**
+ * Servers left off: disabled in Claude Code (with the file).
+ */
+refused: Array<string>, };
 
 export type PresentationInput = { problems: Array<Problem>, files: Array<FileReport>, openDocuments: Array<OpenDocument>, 
 /**
@@ -776,7 +873,12 @@ fingerprint: string,
  * tails, errors, logs). Empty in a redacted copy; the launch uses the
  * transport's real values.
  */
-secretValues?: Array<string>, };
+secretValues?: Array<string>, 
+/**
+ * Files the definition's `{file:...}` references read (absolute): an
+ * approval review lists those outside the project.
+ */
+readFiles?: Array<string>, };
 
 export type SourceRef = { format: ConfigFormat, scope: ConfigScope, 
 /**

@@ -10,6 +10,8 @@ export interface CoreExports {
   debugTrap(): void;
   /** Config problems + open documents in, `{squiggles, notify}` out. */
   presentProblems(inputJson: string): string;
+  /** Approve or revoke project servers: `TrustRequest` JSON in, `TrustEdit` out (the approvals file's new text). */
+  trustEdit(requestJson: string): string;
   /** `ServerConfig[]` JSON in, the same with secrets masked out (or `{error}`). */
   redactedServers(serversJson: string): string;
   /** An HTTP body from a gateway client → `ClientBody` JSON (messages and their routing). */

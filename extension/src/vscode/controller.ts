@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WasmCore } from '../core/wasmCore';
 import { AuthHost } from '../host/auth/authHost';
+import { editApprovals } from '../host/config/approvalsFile';
 import type { Presentation, PresentationInput, Problem, ReportContext, ServerAction } from '../core/contract.generated';
 import type { ConfigReport, DiscoveryInput, HostPolicy } from '../host/config/configTypes';
 import type { Announcement, EngineEvent } from '../host/engineDriver';
@@ -111,7 +112,11 @@ export class Controller implements vscode.Disposable {
       watchConfig: true,
       onChange: () => this.scheduleUi(),
       onEndpointsChanged: (endpoints, aggregate) => this.exposeEndpoints(endpoints.filter((e) => e.offered).map((e) => ({ name: e.server, version: e.version })), aggregate),
-      onConfigLoaded: (result) => this.showProblems(result, true),
+      onConfigLoaded: (result) => {
+        this.showProblems(result, true);
+        // A load may change only what waits for approval (no server state changes).
+        this.scheduleUi();
+      },
       onAnnounce: (a) => this.announce(a),
       resolveTransport: inputResolver(context.secrets),
       // Sign-in I/O (the SDK's OAuth client) with tokens in SecretStorage; the browser hooks are UI.
@@ -223,7 +228,13 @@ export class Controller implements vscode.Disposable {
 
   /** The facts the core's host policy needs (host_policy.rs); the core decides. */
   private policy(): HostPolicy {
-    return { workspaceTrusted: vscode.workspace.isTrusted, vscodeNative: this.settings.vscodeNativeServers, only: null };
+    return {
+      workspaceTrusted: vscode.workspace.isTrusted,
+      vscodeNative: this.settings.vscodeNativeServers,
+      only: null,
+      trustProjectServers: this.settings.trustProjectServers,
+      approvalVia: 'vsCode',
+    };
   }
 
   private async onFoldersChanged(): Promise<void> {
@@ -310,8 +321,52 @@ export class Controller implements vscode.Disposable {
     const servers = a.servers ?? [];
     if (action === 'signIn') return ['Sign in', () => servers.forEach((server) => this.host.driver.handle({ type: 'signIn', server }))];
     if (action === 'notNow') return ['Not now', () => this.host.driver.handle({ type: 'dismissSignIn', servers })];
+    // Project servers waiting for approval: Allow all of them, Review each, or close (asked once per launch).
+    if (action === 'allow') return ['Allow', () => void this.approve(servers)];
+    if (action === 'review') return ['Review', () => void this.reviewApprovals(servers)];
+    if (action === 'dismiss') return ['Not now', () => undefined];
     const source = this.snapshot().servers.find((s) => s.name === a.server)?.source;
     return source ? ['Open Definition', () => this.openSource(source.file, source.line, source.column)] : undefined;
+  }
+
+  // ── approving project servers ──────────────────────────────────────
+
+  /** Writes the approvals (the core computes the file: config/project_approval.rs); every window watches it. */
+  private async approve(names: string[]): Promise<void> {
+    const report = this.host.configResult;
+    if (!report || names.length === 0) return;
+    try {
+      const edit = await editApprovals(this.core, report, { all: false, names, revoke: false });
+      for (const refused of edit.refused) this.notifier.show('warn', `Lazy MCP: not approved: ${refused}`, []);
+      if (edit.changed.length > 0) this.write('info', `approved project servers: ${edit.changed.join(', ')} (${report.approvalsFile})`);
+    } catch (err) {
+      this.notifier.show('error', `Lazy MCP: could not save the approval in ${report.approvalsFile}: ${String(err)}`, []);
+      return;
+    }
+    await this.host.reload();
+  }
+
+  /**
+   * One quick pick of the waiting servers (those of `names`, else all), each with what it
+   * would run (secrets masked by the core) and the files outside the project it reads.
+   */
+  private async reviewApprovals(names: string[]): Promise<void> {
+    const waiting = (this.snapshot().needsApproval ?? []).filter((r) => names.length === 0 || names.includes(r.name));
+    if (waiting.length === 0) {
+      this.notifier.show('info', 'Lazy MCP: no project server waits for approval.', []);
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      waiting.map((r) => ({
+        label: r.name,
+        description: `${r.changed ? 'launch changed · ' : ''}${path.basename(r.source.file)}:${r.source.line}`,
+        detail: `${r.commandLine}${r.readsOutsideProject.length > 0 ? `  —  reads outside the project: ${r.readsOutsideProject.join(', ')}` : ''}`,
+        picked: false,
+        name: r.name,
+      })),
+      { canPickMany: true, title: 'Lazy MCP: approve project MCP servers', placeHolder: 'Servers defined in this folder\'s files: pick the ones to run' },
+    );
+    if (picked && picked.length > 0) await this.approve(picked.map((p) => p.name));
   }
 
   // ── exposing tools to Copilot Chat ─────────────────────────────────
@@ -407,7 +462,7 @@ export class Controller implements vscode.Disposable {
     const snap = this.host.snapshot({ withMemory: false }) as DiagnosticsSnapshot;
     this.tree.update(snap);
     const t = snap.totals;
-    this.treeView.message = t.servers === 0 ? 'No servers managed by Lazy MCP. Run MCP Diagnostics to see why.' : snap.summary;
+    this.treeView.message = t.servers === 0 && t.needsApproval === 0 ? 'No servers managed by Lazy MCP. Run MCP Diagnostics to see why.' : snap.summary;
     this.status.update(snap);
     this.signInUi.update(snap);
     if (this.view.isOpen) void this.view.refresh();
@@ -463,6 +518,12 @@ export class Controller implements vscode.Disposable {
       this.notifier.show('info', `Lazy MCP: re-read ${count(result.files.filter((f) => f.found).length, 'config file')}, ${count(result.servers.length, 'server')}.`, []);
     });
     on('lazyMcp.showLogs', () => this.log.show());
+    // From a NEEDS APPROVAL row (approves it), or the palette (the review of every waiting server).
+    on('lazyMcp.approveProjectServers', async (arg?: unknown) => {
+      const name = typeof arg === 'string' ? arg : arg && typeof arg === 'object' && 'name' in arg && typeof arg.name === 'string' ? arg.name : undefined;
+      if (name) await this.approve([name]);
+      else await this.reviewApprovals([]);
+    });
     on('lazyMcp.copyDiagnosticsJson', async () => {
       const config = this.host.configResult;
       const json = JSON.stringify({ snapshot: this.snapshot(), files: config?.files, problems: config?.problems, shadowed: config?.shadowed, unmanaged: config?.unmanaged }, null, 2);
@@ -471,7 +532,7 @@ export class Controller implements vscode.Disposable {
       return json;
     });
     on('lazyMcp.openSource', (arg?: unknown) => {
-      const s = arg as ServerDiagnostics | undefined;
+      const s = arg as Pick<ServerDiagnostics, 'source'> | undefined;
       if (s?.source) void this.openSource(s.source.file, s.source.line, s.source.column);
     });
   }
@@ -502,6 +563,10 @@ export class Controller implements vscode.Disposable {
     const server = action.params.get('server');
     if (action.verb === 'open') {
       await this.openSource(action.params.get('file') ?? '', Number(action.params.get('line') ?? 1), Number(action.params.get('column') ?? 1));
+      return;
+    }
+    if (action.verb === 'approve' && server) {
+      await this.approve([server]);
       return;
     }
     const verb = linkVerbs[action.verb] ?? action.verb;

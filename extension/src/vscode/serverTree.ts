@@ -1,8 +1,9 @@
-// "MCP Servers" tree: one item per managed server, with its state as an icon, then
+// "MCP Servers" tree: one item per project server that waits for approval (NEEDS
+// APPROVAL, with Approve), one per managed server with its state as an icon, then
 // one group per kind of configured server Lazy MCP leaves alone ("Managed by VS
 // Code (3)"), as the core's snapshot lists them, with why and how to change it.
 import * as vscode from 'vscode';
-import type { Unmanaged, UnmanagedView } from '../core/contract.generated';
+import type { ApprovalRequest, Unmanaged, UnmanagedView } from '../core/contract.generated';
 import type { DiagnosticsSnapshot, ServerDiagnostics, StateKind } from '../host/snapshotTypes';
 import { hasCountdown, retryText } from './retryText';
 
@@ -18,10 +19,12 @@ const icons: Record<StateKind, [string, string?]> = {
   NEEDS_AUTH: ['key', 'editorWarning.foreground'],
 };
 
-type Row = ServerDiagnostics | { group: UnmanagedView } | { unmanaged: Unmanaged; explanation: string };
+/** A row: a managed server, a project server waiting for approval, or an unmanaged group or server. */
+export type ServerRow = ServerDiagnostics | ApprovalRequest | { group: UnmanagedView } | { unmanaged: Unmanaged; explanation: string };
 
-export class ServerTree implements vscode.TreeDataProvider<Row> {
+export class ServerTree implements vscode.TreeDataProvider<ServerRow> {
   private servers: ServerDiagnostics[] = [];
+  private waiting: ApprovalRequest[] = [];
   private unmanaged: UnmanagedView[] = [];
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -31,19 +34,21 @@ export class ServerTree implements vscode.TreeDataProvider<Row> {
   update(snapshot: DiagnosticsSnapshot): void {
     this.servers = snapshot.servers;
     this.unmanaged = snapshot.unmanaged;
+    this.waiting = snapshot.needsApproval ?? [];
     this.changed.fire();
     // "next retry in N s" counts down between state changes.
     clearInterval(this.countdown);
     this.countdown = hasCountdown(this.servers) ? setInterval(() => this.changed.fire(), 1000) : undefined;
   }
 
-  getChildren(element?: Row): Row[] {
-    if (!element) return [...this.servers, ...this.unmanaged.map((group) => ({ group }))];
+  getChildren(element?: ServerRow): ServerRow[] {
+    if (!element) return [...this.waiting, ...this.servers, ...this.unmanaged.map((group) => ({ group }))];
     if ('group' in element) return element.group.servers.map((unmanaged) => ({ unmanaged, explanation: element.group.explanation }));
     return [];
   }
 
-  getTreeItem(row: Row): vscode.TreeItem {
+  getTreeItem(row: ServerRow): vscode.TreeItem {
+    if ('commandLine' in row) return approvalItem(row);
     if ('group' in row) {
       const item = new vscode.TreeItem(row.group.title, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `unmanaged:${row.group.group}`;
@@ -98,6 +103,28 @@ export class ServerTree implements vscode.TreeDataProvider<Row> {
 function shortPath(file: string): string {
   const home = process.env.HOME ?? '';
   return home && file.startsWith(`${home}/`) ? `~${file.slice(home.length)}` : file;
+}
+
+/** A project server that runs nothing until approved: what it would run, and Approve. */
+function approvalItem(r: ApprovalRequest): vscode.TreeItem {
+  const item = new vscode.TreeItem(r.name, vscode.TreeItemCollapsibleState.None);
+  item.id = `approval:${r.name}`;
+  item.iconPath = new vscode.ThemeIcon('shield', new vscode.ThemeColor('editorWarning.foreground'));
+  item.description = `NEEDS APPROVAL${r.changed ? ' (launch changed)' : ''} · ${r.commandLine}`;
+  item.tooltip = new vscode.MarkdownString(
+    [
+      `**${r.name}** — NEEDS APPROVAL${r.changed ? ' (its launch changed since you approved it)' : ''}`,
+      `Defined in ${r.source.file}:${r.source.line}; nothing of it runs until you approve it.`,
+      `Would run: \`${r.commandLine.replace(/`/g, "'")}\``,
+      r.readsOutsideProject.length > 0 ? `Reads outside the project: ${r.readsOutsideProject.join(', ')}` : '',
+      `To approve: ${r.action}`,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+  );
+  item.contextValue = ' approve ';
+  item.command = { command: 'lazyMcp.openSource', title: 'Open Source', arguments: [r] };
+  return item;
 }
 
 /** The sign-in part of a server's row, as the core's snapshot states it. */

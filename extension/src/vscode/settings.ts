@@ -6,6 +6,8 @@ export interface LazyMcpSettings {
   /** Engine settings JSON object (docs/engine-events-effects.md). */
   engine: Partial<Settings>;
   vscodeNativeServers: VsCodeNativePolicy;
+  /** Run servers from the workspace's own files without asking (`lazyMcp.trustProjectServers`). */
+  trustProjectServers: boolean;
   sources: ConfigFormat[] | undefined;
   refreshIntervalMs: number;
   logLevel: LogLevel;
@@ -34,6 +36,7 @@ export function readSettings(): LazyMcpSettings {
       signInMayWait: true,
     },
     vscodeNativeServers: c.get('vscodeNativeServers', 'leaveToVsCode'),
+    trustProjectServers: c.get<boolean>('trustProjectServers', false) === true,
     sources: sources && sources.length > 0 ? sources : undefined,
     refreshIntervalMs: Math.max(0, c.get<number>('refreshIntervalMinutes', 0)) * 60_000,
     logLevel: c.get('logLevel', 'info'),

@@ -65,7 +65,7 @@ export function oauthUser(prefix, mcpServers, outputs) {
     },
     /** Starts `auth login SERVER`; `url` resolves with the authorization URL it prints (or never). */
     startLogin(server) {
-      const run = startCli(['auth', 'login', server, '--verbose', '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 120_000 });
+      const run = startCli(['auth', '--trust-project', 'login', server, '--verbose', '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 120_000 });
       run.started.catch(() => undefined);
       const exited = run.exited.then((r) => {
         outputs.push(run.out.stdout, run.out.stderr);
@@ -83,7 +83,7 @@ export function oauthUser(prefix, mcpServers, outputs) {
     },
     /** `serve --stdio` with the SDK client; `notifications` collects the methods of what it was told. */
     async serve() {
-      const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--verbose', '--cwd', w.ws], env, stderr: 'pipe' });
+      const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--trust-project', '--stdio', '--verbose', '--cwd', w.ws], env, stderr: 'pipe' });
       let stderr = '';
       transport.stderr?.on('data', (d) => (stderr += d));
       const client = new Client({ name: 'cli-oauth-test', version: '1' });

@@ -43,7 +43,7 @@ export async function post(url, body, { token, session, headers = {}, timeoutMs 
 
 /** A `serve --stdio` process spoken to line by line. */
 export function stdioServe(args, env) {
-  const child = spawn(process.execPath, [cliJs, 'serve', '--stdio', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cliJs, 'serve', '--trust-project', '--stdio', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   const messages = [];
   let stderr = '';
   let partial = '';

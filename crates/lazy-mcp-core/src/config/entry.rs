@@ -38,6 +38,8 @@ pub(crate) struct EntryReader<'r> {
     pub waiting: bool,
     /// Values substituted from the environment or files (secret by origin).
     pub secrets: Vec<String>,
+    /// `{file:...}` paths read into the entry.
+    pub files: Vec<String>,
 }
 
 /// The entry's keys, by meaning.
@@ -637,6 +639,7 @@ impl EntryReader<'_> {
         }
         let (expanded, noted) = self.vars.expand_noted(text);
         self.secrets.extend(noted.secrets);
+        self.files.extend(noted.files);
         for note in noted.notes {
             match note {
                 VariableNote::UnsetEnv { name, fatal: true } => {

@@ -9,7 +9,9 @@
 use super::discovery::{discovery_plan, DiscoveryInput};
 use super::model::{ConfigFormat, ConfigScope, ServerConfig};
 use super::normalize::{normalize, FileInput, FileReport, NormalizeInput, NormalizeResult};
-use crate::host_policy::{select_servers, HostPolicy, Unmanaged};
+use super::problem::{Problem, Severity};
+use super::project_approval::{approval_paths, ApprovalFacts};
+use crate::host_policy::{select_servers, ApprovalRequest, HostPolicy, ProjectServer, Unmanaged};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -69,6 +71,16 @@ pub struct ConfigReport {
     /// See `host_policy::Selection::start_client_definitions`.
     pub start_client_definitions: bool,
     pub notices: Vec<String>,
+    /// Project servers waiting for the user's approval (not managed).
+    #[serde(default)]
+    pub needs_approval: Vec<ApprovalRequest>,
+    /// Every server of a project file and where its approval stands.
+    #[serde(default)]
+    pub project_servers: Vec<ProjectServer>,
+    /// Where approvals are kept (`config/project_approval.rs`): the host writes
+    /// the core's `trustEdit` there.
+    #[serde(default)]
+    pub approvals_file: String,
 }
 
 /// What the load needs next.
@@ -123,6 +135,14 @@ impl ConfigLoad {
         self.ask(paths)
     }
 
+    /// How the host's user approves project servers.
+    pub fn approval_via(&self) -> crate::host_policy::ApprovalVia {
+        self.sources
+            .as_ref()
+            .map(|s| s.policy.approval_via)
+            .unwrap_or_default()
+    }
+
     /// Files changed on disk (empty: re-read all).
     pub fn files_changed(&mut self, paths: Vec<String>) -> LoadStep {
         if self.sources.is_none() {
@@ -171,13 +191,27 @@ impl ConfigLoad {
     }
 
     fn finish(&mut self, input: NormalizeInput, result: NormalizeResult) -> LoadStep {
-        let result = self.with_last_good(&input, result);
+        let mut result = self.with_last_good(&input, result);
         let policy = self
             .sources
             .as_ref()
             .map(|s| s.policy.clone())
             .unwrap_or_default();
-        let selection = select_servers(&result.servers, &policy);
+        let approvals = ApprovalFacts::read(&input.discovery, |path| {
+            self.read.get(path).and_then(|f| f.content.as_deref())
+        });
+        if let Some(message) = &approvals.approvals_error {
+            result.problems.push(Problem {
+                severity: Severity::Warning,
+                file: approvals.approvals_path.clone(),
+                line: 0,
+                column: 0,
+                server: None,
+                field: None,
+                message: message.clone(),
+            });
+        }
+        let selection = select_servers(&result.servers, &policy, &approvals);
         let watch = self.watch_set();
         LoadStep::Done {
             report: Box::new(ConfigReport {
@@ -185,6 +219,9 @@ impl ConfigLoad {
                 unmanaged: selection.unmanaged,
                 start_client_definitions: selection.start_client_definitions,
                 notices: selection.notices,
+                needs_approval: selection.needs_approval,
+                project_servers: selection.project_servers,
+                approvals_file: approvals.approvals_path.clone(),
             }),
             managed: selection.managed,
             watch,
@@ -269,7 +306,8 @@ impl ConfigLoad {
         })
     }
 
-    /// The plan, the explicit files, then the references: what a load reads and the host watches.
+    /// The plan, the explicit files, the references, then the files approvals
+    /// are read from: what a load reads and the host watches.
     fn all_paths(&self) -> Vec<String> {
         let Some(sources) = &self.sources else {
             return Vec::new();
@@ -280,6 +318,7 @@ impl ConfigLoad {
             .map(|c| c.path)
             .chain(sources.explicit_files.iter().map(|f| f.path.clone()))
             .chain(self.references.iter().cloned())
+            .chain(approval_paths(&sources.discovery))
             .filter(|p| seen.insert(p.clone()))
             .collect()
     }

@@ -12,6 +12,8 @@
 //!   last good versions of half-typed files, host policy.
 //! - `infer_format`: the format of a file given outside the plan (CLI `--config`).
 //! - `fingerprint`: launch-config hash; `redact`: display form without secrets.
+//! - `project_approval`: which project-defined servers the user approved
+//!   (Lazy MCP's approvals file, Claude Code's answers).
 //! - `model`: the normalized shape (contract with the lifecycle engine).
 //!
 //! No I/O: the host reads files and passes contents and the environment in.
@@ -29,6 +31,7 @@ mod normalize;
 mod paths;
 mod problem;
 pub mod problem_presentation;
+pub mod project_approval;
 mod redact;
 mod variables;
 

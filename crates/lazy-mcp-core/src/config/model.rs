@@ -187,4 +187,9 @@ pub struct ServerConfig {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
     pub secret_values: Vec<String>,
+    /// Files the definition's `{file:...}` references read (absolute): an
+    /// approval review lists those outside the project.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<String>>", optional))]
+    pub read_files: Vec<String>,
 }

@@ -354,10 +354,14 @@ impl State<'_> {
                 failed: false,
                 waiting: false,
                 secrets: Vec::new(),
+                files: Vec::new(),
             };
             let Some(read) = reader.read(key_position, &site.prop.value) else {
                 continue;
             };
+            let mut read_files = std::mem::take(&mut reader.files);
+            read_files.sort();
+            read_files.dedup();
             let mut secret_values = std::mem::take(&mut reader.secrets);
             secret_values.extend(rule_masked_values(&read.transport));
             secret_values.sort();
@@ -389,6 +393,7 @@ impl State<'_> {
                 source,
                 loaded_by_vscode: candidate.loaded_by_vscode,
                 secret_values,
+                read_files,
             };
             self.definitions.push(Definition {
                 rank: Rank {

@@ -83,6 +83,8 @@ pub(crate) struct Noted {
     /// Values that came from the environment or a `{file:...}`: secret by
     /// origin, masked wherever they land in the display form.
     pub secrets: Vec<String>,
+    /// `{file:...}` paths read into the text.
+    pub files: Vec<String>,
 }
 
 impl VariableContext<'_> {
@@ -274,7 +276,10 @@ impl VariableContext<'_> {
             return Some(String::new());
         }
         match self.extra_files.get(&path) {
-            Some(Some(contents)) => Some(notes.secret(contents.trim())),
+            Some(Some(contents)) => {
+                notes.files.push(path.clone());
+                Some(notes.secret(contents.trim()))
+            }
             Some(None) => {
                 notes.notes.push(VariableNote::MissingFile(path));
                 Some(String::new())

@@ -29,6 +29,8 @@ impl Engine {
                 }
                 self.unmanaged = report.unmanaged.clone();
                 self.on_config_applied(managed);
+                let via = self.config_load.approval_via();
+                self.on_approval_requests(report.needs_approval.clone(), via);
                 self.effects.push(Effect::ConfigLoaded { report });
             }
             LoadStep::Wait => {}

@@ -113,6 +113,9 @@ pub struct DiagnosticsTotals {
     pub failed: usize,
     pub disabled: usize,
     pub needs_auth: usize,
+    /// Project servers waiting for approval (`DiagnosticsSnapshot::needs_approval`).
+    #[serde(default)]
+    pub needs_approval: usize,
     /// PENDING, CATALOGUING or CONNECTING.
     pub in_progress: usize,
     /// Servers being catalogued (PENDING or CATALOGUING) that a host shows as
@@ -163,6 +166,10 @@ pub struct DiagnosticsSnapshot {
     /// Servers configured but left out by the host policy, by group.
     #[serde(default)]
     pub unmanaged: Vec<UnmanagedView>,
+    /// Project servers shown as NEEDS APPROVAL: nothing of them runs until the
+    /// user approves (config/project_approval.rs); not in `servers`.
+    #[serde(default)]
+    pub needs_approval: Vec<crate::host_policy::ApprovalRequest>,
 }
 
 impl DiagnosticsTotals {
@@ -177,6 +184,7 @@ impl DiagnosticsTotals {
             (self.in_progress, "in progress", "in progress"),
             (self.failed, "failed", "failed"),
             (self.needs_auth, "needs auth", "need auth"),
+            (self.needs_approval, "needs approval", "need approval"),
             (self.dormant, "dormant", "dormant"),
             (self.disabled, "disabled", "disabled"),
         ] {
@@ -351,6 +359,7 @@ impl Engine {
                     .collect(),
             })
             .collect();
+        totals.needs_approval = self.awaiting_approval.requests.len();
         DiagnosticsSnapshot {
             core_version: crate::CORE_VERSION.into(),
             now_ms: self.now_ms,
@@ -358,6 +367,7 @@ impl Engine {
             summary: totals.summary(),
             totals,
             unmanaged,
+            needs_approval: self.awaiting_approval.requests.clone(),
         }
     }
 

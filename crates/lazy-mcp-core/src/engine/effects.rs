@@ -292,6 +292,13 @@ pub enum AnnounceAction {
     SignIn,
     /// Do not announce these `servers` again this session (`dismissSignIn`).
     NotNow,
+    /// Approve the announcement's project `servers` (the host writes the approvals file).
+    Allow,
+    /// Show each of the announcement's project `servers` with what it would run,
+    /// to approve some of them.
+    Review,
+    /// Close; nothing to tell the engine (it announces each definition once).
+    Dismiss,
 }
 
 /// The effects for the WASM boundary without re-escaping payloads: element 0 is

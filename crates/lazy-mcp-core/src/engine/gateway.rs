@@ -364,7 +364,10 @@ impl Engine {
                     .unwrap_or_default()
                     .to_string();
                 let (server, original) = by_name(kind, &exposed).ok_or_else(|| {
-                    match self.switched_off_owner(&exposed) {
+                    match self
+                        .switched_off_owner(&exposed)
+                        .or_else(|| self.awaiting_approval_owner(&exposed))
+                    {
                         Some(why) => why,
                         None => format!(
                             "Lazy MCP has no {} named '{exposed}'",

@@ -28,7 +28,9 @@
 //!   a `tools/call` and its answer spliced as bytes), `modern_clients` and
 //!   `client_listens` (MCP 2026-07-28 clients), `exposure` (what clients see,
 //!   endpoint versions, `list_changed`), `tool_exposure` and `tool_calls` (the
-//!   tool index and its meta-tools), `aggregate_names`, `stable_hash`.
+//!   tool index and its meta-tools), `aggregate_names`, `stable_hash`;
+//! - trust: `project_approvals` (project servers waiting for approval: the
+//!   snapshot's list, one announcement, calls refused with how to approve).
 
 pub mod aggregate_names;
 mod announce;
@@ -51,6 +53,7 @@ mod input_bridge;
 mod input_required;
 mod listing;
 mod modern_clients;
+mod project_approvals;
 mod raw_forwarding;
 mod resource_subscriptions;
 pub mod roots;
@@ -112,6 +115,8 @@ pub struct Engine {
     /// Configured servers the host policy leaves out, from the last config load:
     /// the snapshot lists and counts them (the summary adds up to all configured).
     unmanaged: Vec<crate::host_policy::Unmanaged>,
+    /// Project servers waiting for the user's approval (`project_approvals.rs`).
+    awaiting_approval: project_approvals::AwaitingApproval,
 }
 
 #[derive(Debug)]
@@ -350,6 +355,7 @@ impl Engine {
             now_ms: 0,
             config_load: crate::config::load::ConfigLoad::default(),
             unmanaged: Vec::new(),
+            awaiting_approval: project_approvals::AwaitingApproval::default(),
         }
     }
 

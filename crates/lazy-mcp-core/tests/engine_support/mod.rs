@@ -160,6 +160,7 @@ pub fn config(name: &str) -> ServerConfig {
         loaded_by_vscode: false,
         fingerprint: format!("fp-{name}-1"),
         secret_values: Vec::new(),
+        read_files: Vec::new(),
     }
 }
 
