@@ -30,7 +30,8 @@ export type Event = { "type": "configSources", sources: ConfigSources, }
   | { "type": "refreshCatalogue", server: string | null, recatalogue: boolean, }
   | { "type": "processStats", server: string, rssBytes: number, }
   | { "type": "workspaceFoldersChanged", folders: Array<string>, }
-  | { "type": "settingsChanged", settings: Settings, };
+  | { "type": "settingsChanged", settings: Settings, }
+  | { "type": "approveDefinitions", server: string, items: Array<string>, };
 
 export type Effect = { "type": "open", conn: number, server: string, transport: Transport, interactive: boolean, 
 /**
@@ -90,6 +91,7 @@ httpStatus?: number, message: string, }
 request?: string | number | null, message: string, }
   | { "type": "clientListed", client: string, endpoint: Endpoint, }
   | { "type": "persistCatalogue", blob: string, }
+  | { "type": "writeApprovedDefinitions", path: string, content: string, }
   | { "type": "log", level: LogLevel, server?: string | null, message: string, }
   | { "type": "stateChanged", server: string, state: ServerState, }
   | { "type": "endpointsChanged", endpoints: Array<EndpointInfo>, aggregate?: string | null, }
@@ -118,7 +120,7 @@ version: string,
  */
 offered: boolean, };
 
-export type AnnounceAction = "showDiagnostics" | "openDefinition" | "signIn" | "notNow";
+export type AnnounceAction = "showDiagnostics" | "openDefinition" | "signIn" | "notNow" | "reviewDefinitions" | "approveDefinitions" | "keepBlocked";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -214,7 +216,13 @@ indexTokenBudget: number, aggregateEndpoint: AggregateEndpoint,
  * its timeout (VS Code: it prompts); else it fails at once naming
  * `lazy-mcp auth login SERVER` (the CLI gateway).
  */
-signInMayWait: boolean, };
+signInMayWait: boolean, 
+/**
+ * A server seen for the first time has its tools held until the user
+ * reviews them (`lazyMcp.holdNewTools`, `--hold-new-tools`); otherwise its
+ * first listing becomes its approved baseline.
+ */
+holdNewTools: boolean, };
 
 export type AggregateEndpoint = "all" | "toolIndex";
 
@@ -311,7 +319,11 @@ loadedTools: Array<string>, loadedByVscode: boolean, fingerprint: string,
 /**
  * Sign-in of a server that uses OAuth (absent for the others).
  */
-auth?: AuthSnapshot | null, };
+auth?: AuthSnapshot | null, 
+/**
+ * When its definitions were approved and what is held (absent before its first catalogue).
+ */
+definitions?: DefinitionsStatus | null, };
 
 export type DiagnosticsTotals = { servers: number, 
 /**
@@ -342,7 +354,11 @@ exposedTokenEstimate: number,
 /**
  * Of which the meta-tools with the index (0 when no server is in `index` mode).
  */
-metaToolTokens: number, loadedTools: number, };
+metaToolTokens: number, loadedTools: number, 
+/**
+ * Definitions held until the user reviews them, all servers (the status bar's count).
+ */
+heldDefinitions: number, };
 
 export type Era = "legacy" | "modern";
 
@@ -363,6 +379,50 @@ reason?: string | null,
  * What the user does next, in the host's words.
  */
 nextStep?: string | null, signingIn: boolean, refreshing: boolean, };
+
+export type DefinitionsStatus = { 
+/**
+ * When its definitions were approved (None: nothing approved yet, `holdNewTools`).
+ */
+approvedAtMs?: number | null, held: Array<HeldDefinition>, };
+
+export type HeldDefinition = { 
+/**
+ * `tool`, `prompt`, `resourceTemplate` or `instructions`.
+ */
+kind: string, name: string, 
+/**
+ * What changed, in words ("its description changed since it was approved").
+ */
+change: string, };
+
+export type DefinitionsReview = { server: string, approvedAtMs?: number | null, items: Array<ReviewItem>, 
+/**
+ * Why there is nothing to review (unknown server, not catalogued, nothing held).
+ */
+note?: string | null, };
+
+export type ReviewItem = { kind: string, name: string, change: string, 
+/**
+ * The approved definition (empty when new), canonical JSON, invisible characters escaped.
+ */
+approved: string, current: string, 
+/**
+ * Unified diff of `approved` against `current`.
+ */
+diff: string, warnings: Array<DefinitionWarning>, };
+
+export type DefinitionWarning = { kind: WarningKind, 
+/**
+ * Where: `description`, `inputSchema.properties.context.description`, …
+ */
+field: string, 
+/**
+ * What was found, in words (code points, the phrase, the parameter).
+ */
+detail: string, };
+
+export type WarningKind = "invisibleUnicode" | "instructionLike" | "newParameter";
 
 export type ReportContext = { 
 /**
@@ -447,7 +507,13 @@ explicitFiles: Array<ExplicitFile>,
  * Stated by every host: VS Code from workspace trust and its setting, the
  * CLI as "manages everything" (`HostPolicy::default()`).
  */
-policy: HostPolicy, };
+policy: HostPolicy, 
+/**
+ * The user's approved tool definitions (`$XDG_CONFIG_HOME/lazy-mcp/approved-definitions.json`):
+ * read and watched with the config files, so an approval given in another
+ * process applies here too. None: baselines kept in memory only.
+ */
+approvedDefinitionsFile?: string | null, };
 
 export type ExplicitFile = { path: string, format?: ConfigFormat | null, };
 

@@ -27,6 +27,8 @@ impl Engine {
                 if let Some(paths) = watch {
                     self.effects.push(Effect::WatchFiles { paths });
                 }
+                let read = self.config_load.approved_definitions().cloned();
+                self.on_definitions_file_read(read.as_ref());
                 self.on_config_applied(managed);
                 self.effects.push(Effect::ConfigLoaded { report });
             }

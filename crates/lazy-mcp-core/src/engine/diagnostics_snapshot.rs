@@ -85,6 +85,9 @@ pub struct ServerDiagnostics {
     /// Sign-in of a server that uses OAuth (absent for the others).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth: Option<super::auth::AuthSnapshot>,
+    /// When its definitions were approved and what is held (absent before its first catalogue).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definitions: Option<super::held_definitions::DefinitionsStatus>,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -114,6 +117,9 @@ pub struct DiagnosticsTotals {
     /// Of which the meta-tools with the index (0 when no server is in `index` mode).
     pub meta_tool_tokens: usize,
     pub loaded_tools: usize,
+    /// Definitions held until the user reviews them, all servers (the status bar's count).
+    #[serde(default)]
+    pub held_definitions: usize,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -144,6 +150,7 @@ impl DiagnosticsTotals {
             (self.needs_auth, "need auth"),
             (self.dormant, "dormant"),
             (self.disabled, "disabled"),
+            (self.held_definitions, "held for review"),
         ] {
             if count > 0 {
                 parts.push(format!("{count} {what}"));
@@ -275,8 +282,10 @@ impl Engine {
                 loaded_by_vscode: server.config.loaded_by_vscode,
                 fingerprint: server.config.fingerprint.clone(),
                 auth: self.auth_snapshot(name),
+                definitions: self.definitions_status(name),
             });
         }
+        totals.held_definitions = self.held_count();
         totals.enabled = totals
             .servers
             .saturating_sub(totals.disabled)

@@ -28,10 +28,14 @@
 //!   a `tools/call` and its answer spliced as bytes), `modern_clients` and
 //!   `client_listens` (MCP 2026-07-28 clients), `exposure` (what clients see,
 //!   endpoint versions, `list_changed`), `tool_exposure` and `tool_calls` (the
-//!   tool index and its meta-tools), `aggregate_names`, `stable_hash`.
+//!   tool index and its meta-tools), `aggregate_names`, `stable_hash`;
+//! - trust: `held_definitions` (listings compared with the approved baseline,
+//!   changed definitions held), `approved_definitions` (the shared baselines
+//!   file, per-item hashes), `definition_review` (diff text and warnings).
 
 pub mod aggregate_names;
 mod announce;
+pub mod approved_definitions;
 pub mod auth;
 pub mod backoff;
 pub mod catalogue;
@@ -41,12 +45,14 @@ mod config_diff;
 mod config_load;
 mod connect;
 mod connection_end;
+pub mod definition_review;
 pub mod diagnostics_snapshot;
 pub mod effects;
 mod era;
 pub mod events;
 mod exposure;
 mod gateway;
+pub mod held_definitions;
 mod input_bridge;
 mod input_required;
 mod listing;
@@ -109,6 +115,8 @@ pub struct Engine {
     now_ms: u64,
     /// The config files' contents and last good versions (`config::load`).
     config_load: crate::config::load::ConfigLoad,
+    /// Approved definitions and what is held (`held_definitions.rs`).
+    pins: held_definitions::Pins,
 }
 
 #[derive(Debug)]
@@ -346,6 +354,7 @@ impl Engine {
             sign_in_announcements: auth::SignInAnnouncements::default(),
             now_ms: 0,
             config_load: crate::config::load::ConfigLoad::default(),
+            pins: held_definitions::Pins::default(),
         }
     }
 
@@ -366,6 +375,7 @@ impl Engine {
         self.now_ms = now_ms;
         match event {
             Event::ConfigSources { sources } => {
+                self.set_definitions_file(sources.approved_definitions_file.clone());
                 let step = self.config_load.set_sources(sources);
                 self.on_config_step(step);
             }
@@ -457,6 +467,9 @@ impl Engine {
                 self.on_workspace_folders_changed(folders)
             }
             Event::SettingsChanged { settings } => self.on_settings_changed(settings),
+            Event::ApproveDefinitions { server, items } => {
+                self.on_approve_definitions(&server, &items)
+            }
         }
         self.finish_event()
     }
@@ -496,6 +509,7 @@ impl Engine {
         if self.exposure.dirty {
             self.publish_changes();
         }
+        self.flush_definitions_write();
         if std::mem::take(&mut self.catalogue_dirty) {
             self.effects.push(Effect::PersistCatalogue {
                 blob: self.catalogue.to_blob(),

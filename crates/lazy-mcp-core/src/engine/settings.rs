@@ -72,6 +72,10 @@ pub struct Settings {
     /// its timeout (VS Code: it prompts); else it fails at once naming
     /// `lazy-mcp auth login SERVER` (the CLI gateway).
     pub sign_in_may_wait: bool,
+    /// A server seen for the first time has its tools held until the user
+    /// reviews them (`lazyMcp.holdNewTools`, `--hold-new-tools`); otherwise its
+    /// first listing becomes its approved baseline.
+    pub hold_new_tools: bool,
 }
 
 impl Default for Settings {
@@ -97,6 +101,7 @@ impl Default for Settings {
             index_token_budget: 1_000,
             aggregate_endpoint: AggregateEndpoint::All,
             sign_in_may_wait: false,
+            hold_new_tools: false,
         }
     }
 }
