@@ -7,9 +7,10 @@ export class UsageError extends Error {}
 /** Exit codes, documented in docs/cli.md. */
 export const exitCodes = { ok: 0, runtime: 1, usage: 2, config: 3 } as const;
 
-export type Command = 'serve' | 'diagnostics' | 'config' | 'catalogue' | 'auth';
+export type Command = 'serve' | 'diagnostics' | 'config' | 'catalogue' | 'auth' | 'tools';
 
 export const authActions = ['login', 'logout', 'status'] as const;
+export const toolsActions = ['diff', 'approve'] as const;
 
 export interface ConfigFileArg {
   path: string;
@@ -38,6 +39,10 @@ export interface ParsedArgs {
   servers: string[];
   /** `auth login|logout|status`. */
   authAction?: (typeof authActions)[number];
+  /** `tools diff|approve`; `servers[0]` is the server, the rest its tools. */
+  toolsAction?: (typeof toolsActions)[number];
+  /** `--hold-new-tools`: a new server's tools are held until reviewed. */
+  holdNewTools: boolean;
 }
 
 export const configFormats = ['claude-code', 'claude-desktop', 'copilot-cli', 'open-code', 'vs-code'] as const;
@@ -69,11 +74,13 @@ const common: Record<string, FlagSpec> = {
 
 const cacheFlag: Record<string, FlagSpec> = { '--cache': { kind: 'value', apply: (a, v) => (a.cache = v) } };
 const jsonFlag: Record<string, FlagSpec> = { '--json': { kind: 'bool', apply: (a) => (a.json = true) } };
+const holdFlag: Record<string, FlagSpec> = { '--hold-new-tools': { kind: 'bool', apply: (a) => (a.holdNewTools = true) } };
 
 const flagsOf: Record<Command, Record<string, FlagSpec>> = {
   serve: {
     ...common,
     ...cacheFlag,
+    ...holdFlag,
     '--stdio': { kind: 'bool', apply: (a) => (a.stdio = true) },
     '--http': {
       kind: 'optional',
@@ -127,6 +134,7 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
   config: { ...common, ...jsonFlag },
   catalogue: { ...common, ...cacheFlag, '--refresh': { kind: 'bool', apply: (a) => (a.refresh = true) } },
   auth: { ...common, ...cacheFlag, ...jsonFlag },
+  tools: { ...common, ...cacheFlag, ...jsonFlag, ...holdFlag },
 };
 
 const commands = Object.keys(flagsOf) as Command[];
@@ -149,13 +157,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs | undefined {
     stdio: false,
     http: false,
     noAuth: false,
+    holdNewTools: false,
     servers: [],
   };
   const flags = flagsOf[command];
   for (let i = 0; i < rest.length; i++) {
     const raw = rest[i] ?? '';
     if (!raw.startsWith('-') || raw === '-') {
-      if (command !== 'catalogue' && command !== 'auth') throw new UsageError(`${command}: unexpected argument "${raw}"`);
+      if (command !== 'catalogue' && command !== 'auth' && command !== 'tools') throw new UsageError(`${command}: unexpected argument "${raw}"`);
       args.servers.push(raw);
       continue;
     }
@@ -190,6 +199,16 @@ export function parseArgs(argv: readonly string[]): ParsedArgs | undefined {
     args.servers = servers;
     if (args.authAction !== 'status' && servers.length !== 1) throw new UsageError(`auth ${action}: name exactly one server (lazy-mcp auth ${action} SERVER)`);
   }
+  if (command === 'tools') {
+    const [action, ...rest] = args.servers;
+    if (!toolsActions.includes(action as (typeof toolsActions)[number])) {
+      throw new UsageError('tools: expected diff or approve (lazy-mcp tools diff SERVER [TOOL])');
+    }
+    args.toolsAction = action as (typeof toolsActions)[number];
+    args.servers = rest;
+    if (rest.length === 0) throw new UsageError(`tools ${action}: name the server (lazy-mcp tools ${action} SERVER [TOOL...])`);
+    if (action === 'diff' && rest.length > 2) throw new UsageError('tools diff: at most one tool (lazy-mcp tools diff SERVER [TOOL])');
+  }
   return args;
 }
 
@@ -216,6 +235,7 @@ Commands:
   config [--json]             the normalized servers, where each came from, problems (secrets masked)
   catalogue [--refresh] [S…]  build or refresh the persisted tool catalogue
   auth login|logout|status    sign in to a remote server that uses OAuth, sign out, or list sign-ins
+  tools diff|approve S [T…]   review a server's held (changed) tool definitions, approve them
 
 Run lazy-mcp <command> --help for its flags. Docs: docs/cli.md.
 ${exitHelp}`,
@@ -247,6 +267,8 @@ server is started on first use and stopped again when idle.
                         exceed the token budget or 128 tools. A server's "toolExposure"
                         config key wins
   --tool-token-budget N auto's budget in estimated tokens (default 20000)
+  --hold-new-tools      hold a new server's tools until reviewed (\`lazy-mcp tools diff\`);
+                        by default its first listing becomes its approved baseline
   --cache FILE          catalogue file (default $XDG_CACHE_HOME/lazy-mcp/catalogue-<hash of cwd>.json)
 
 ${commonHelp}
@@ -289,6 +311,28 @@ never printed. \`serve\` refreshes them silently; when a sign-in is needed it
 says so on stderr, and calls to that server fail naming this command.
 
   --json                (status) machine-readable
+  --cache FILE          catalogue file (as for serve)
+
+${commonHelp}
+
+${exitHelp}`,
+  tools: `Usage: lazy-mcp tools diff SERVER [TOOL] [--json]
+       lazy-mcp tools approve SERVER [TOOL...]
+
+A server's tool, prompt and resource template definitions (and its
+instructions) are compared with the ones approved when it was first
+catalogued. A changed or added one is held: not listed to any client, and a
+call to it fails naming this command. Removed ones are withdrawn at once.
+diff: prints each held definition as a unified diff (approved → current) with
+warnings: invisible Unicode, instruction-like text (hidden orders, secrets,
+keys, SSH, .env, passwords) and new parameters. Nothing is rewritten.
+approve: approves the named definitions (default: everything held, instructions
+included) for this user everywhere: running \`serve\` processes and VS Code
+windows list them within a few seconds.
+Approvals are kept in $XDG_CONFIG_HOME/lazy-mcp/approved-definitions.json.
+
+  --json                (diff) machine-readable review
+  --hold-new-tools      a server without approved definitions is held, not approved
   --cache FILE          catalogue file (as for serve)
 
 ${commonHelp}

@@ -7,6 +7,7 @@ import { CliError, createContext, say } from './cliContext';
 import { configCommand } from './configCommand';
 import { diagnosticsCommand } from './diagnosticsTable';
 import { serveCommand } from './serveCommand';
+import { toolsCommand } from './toolsCommand';
 
 async function run(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
@@ -30,6 +31,8 @@ async function run(argv: readonly string[]): Promise<number> {
       return catalogueCommand(args, ctx);
     case 'auth':
       return authCommand(args, ctx);
+    case 'tools':
+      return toolsCommand(args, ctx);
   }
 }
 

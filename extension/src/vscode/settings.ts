@@ -32,6 +32,7 @@ export function readSettings(): LazyMcpSettings {
       aggregateEndpoint: 'toolIndex',
       // A call to a server that needs sign-in asks the user and waits (the CLI fails at once).
       signInMayWait: true,
+      holdNewTools: c.get<boolean>('holdNewTools', false),
     },
     vscodeNativeServers: c.get('vscodeNativeServers', 'leaveToVsCode'),
     sources: sources && sources.length > 0 ? sources : undefined,
