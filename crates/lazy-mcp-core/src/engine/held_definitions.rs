@@ -385,7 +385,8 @@ impl Engine {
                 }
             }
         }
-        if items.is_empty() {
+        if items.is_empty() || items.iter().any(|i| i == "instructions") {
+            unknown.retain(|i| i != "instructions");
             if held.instructions {
                 approved.push("instructions".into());
             }
