@@ -8,7 +8,7 @@
 //! rotated token is the same server, and a secret never shapes the key.
 
 use super::catalogue::CatalogueEntry;
-use super::definition_review::{canonical_hash, compared_projection};
+use super::definition_review::{canonical_hash, compared_projection, item_hash};
 use super::stable_hash::Fnv1a64Writer;
 use crate::config::model::{ServerConfig, Transport};
 use crate::protocol::client_handshake::ListKind;
@@ -230,12 +230,15 @@ pub fn compare(baseline: &Baseline, entry: &CatalogueEntry) -> Held {
             let Some(name) = item.get("name").and_then(Value::as_str) else {
                 continue;
             };
-            let projection = compared_projection(item);
             let change = match approved.get(name) {
                 None => Some(Change::Added),
-                Some(old) if old.hash != format!("{:016x}", canonical_hash(&projection)) => Some(
-                    Change::Changed(changed_fields(&old.definition, &projection)),
-                ),
+                // One hash per item, no copy; the fields are compared only when it differs.
+                Some(old) if u64::from_str_radix(&old.hash, 16).ok() != Some(item_hash(item)) => {
+                    Some(Change::Changed(changed_fields(
+                        &old.definition,
+                        &compared_projection(item),
+                    )))
+                }
                 Some(_) => None,
             };
             if let Some(change) = change {

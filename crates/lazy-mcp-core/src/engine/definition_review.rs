@@ -40,34 +40,69 @@ pub fn canonical_hash(value: &Value) -> u64 {
     hasher.finish()
 }
 
-fn hash_into(hasher: &mut Fnv1a64Writer, value: &Value) {
+/// [`canonical_hash`] of [`compared_projection`]`(item)`, without building it:
+/// the listing's per-item hash, computed at every comparison.
+pub fn item_hash(item: &Value) -> u64 {
+    let mut hasher = Fnv1a64Writer::default();
+    let Some(object) = item.as_object() else {
+        hash_into(&mut hasher, &Value::Object(Map::new()));
+        return hasher.finish();
+    };
+    // One pass over the item's own keys (no lookups), sorted as `hash_into` sorts them.
+    let mut present: Vec<(&String, &Value)> = object
+        .iter()
+        .filter(|(key, _)| COMPARED_FIELDS.contains(&key.as_str()))
+        .collect();
+    present.sort_unstable_by_key(|(key, _)| *key);
+    write_len(&mut hasher, b'{', present.len());
+    for (key, value) in present {
+        write_str(&mut hasher, key);
+        hash_into(&mut hasher, value);
+    }
+    hasher.finish()
+}
+
+fn write_len(hasher: &mut Fnv1a64Writer, tag: u8, len: usize) {
     // Writing into a hasher cannot fail.
+    let _ = hasher.write_all(&[tag]);
+    let _ = hasher.write_all(&(len as u64).to_le_bytes());
+}
+
+fn write_str(hasher: &mut Fnv1a64Writer, text: &str) {
+    write_len(hasher, b's', text.len());
+    let _ = hasher.write_all(text.as_bytes());
+}
+
+/// Tagged, length-prefixed bytes: `["a b"]` and `["a", "b"]` differ, strings are
+/// hashed as they are (no escaping pass).
+fn hash_into(hasher: &mut Fnv1a64Writer, value: &Value) {
     match value {
         Value::Object(object) => {
             let mut keys: Vec<&String> = object.keys().collect();
-            keys.sort();
-            let _ = hasher.write_all(b"{");
+            keys.sort_unstable();
+            write_len(hasher, b'{', keys.len());
             for key in keys {
-                let _ = serde_json::to_writer(&mut *hasher, key);
-                let _ = hasher.write_all(b":");
+                write_str(hasher, key);
                 if let Some(inner) = object.get(key) {
                     hash_into(hasher, inner);
                 }
-                let _ = hasher.write_all(b",");
             }
-            let _ = hasher.write_all(b"}");
         }
         Value::Array(items) => {
-            let _ = hasher.write_all(b"[");
+            write_len(hasher, b'[', items.len());
             for inner in items {
                 hash_into(hasher, inner);
-                let _ = hasher.write_all(b",");
             }
-            let _ = hasher.write_all(b"]");
         }
-        other => {
-            let _ = serde_json::to_writer(&mut *hasher, other);
+        Value::String(text) => write_str(hasher, text),
+        Value::Number(number) => {
+            let text = number.to_string();
+            write_len(hasher, b'#', text.len());
+            let _ = hasher.write_all(text.as_bytes());
         }
+        Value::Bool(true) => write_len(hasher, b't', 0),
+        Value::Bool(false) => write_len(hasher, b'f', 0),
+        Value::Null => write_len(hasher, b'n', 0),
     }
 }
 
@@ -424,6 +459,19 @@ fn diff_ops<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<Op<'a>> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_item_hash_is_the_hash_of_its_projection() {
+        let item = json!({"name": "t", "description": "d", "_meta": {"x": 1}, "inputSchema": {"type": "object"}});
+        assert_eq!(
+            item_hash(&item),
+            canonical_hash(&compared_projection(&item))
+        );
+        assert_ne!(
+            canonical_hash(&json!(["a b"])),
+            canonical_hash(&json!(["a", "b"]))
+        );
+    }
 
     #[test]
     fn key_order_is_not_a_change_and_text_is_escaped() {

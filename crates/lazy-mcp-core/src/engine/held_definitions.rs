@@ -134,7 +134,16 @@ impl Engine {
                     if file == self.pins.approved {
                         return;
                     }
-                    self.pins.approved = file;
+                    // Merged, the file winning: a baseline this process wrote while
+                    // another process wrote the file from an older copy is kept (and
+                    // written back), never lost and silently re-approved.
+                    let ours = std::mem::replace(&mut self.pins.approved, file);
+                    for (key, baseline) in ours.servers {
+                        if !self.pins.approved.servers.contains_key(&key) {
+                            self.pins.approved.servers.insert(key, baseline);
+                            self.pins.write_pending = true;
+                        }
+                    }
                 }
                 Err(why) => {
                     if !self.pins.file_broken {
