@@ -139,8 +139,10 @@ impl Engine {
                     // written back), never lost and silently re-approved.
                     let ours = std::mem::replace(&mut self.pins.approved, file);
                     for (key, baseline) in ours.servers {
-                        if !self.pins.approved.servers.contains_key(&key) {
-                            self.pins.approved.servers.insert(key, baseline);
+                        if let std::collections::btree_map::Entry::Vacant(slot) =
+                            self.pins.approved.servers.entry(key)
+                        {
+                            slot.insert(baseline);
                             self.pins.write_pending = true;
                         }
                     }
