@@ -23,7 +23,7 @@ export class DefinitionReviewDocuments implements vscode.TextDocumentContentProv
     const [, server = '', side = ''] = uri.path.split('/');
     const review = this.review(decodeURIComponent(server));
     if (review.note) return `// ${review.note}\n`;
-    return review.items.map((item) => (side === 'approved' ? approvedText(item) : currentText(item))).join('\n');
+    return review.items.map((item) => (side === 'approved.json' ? approvedText(item) : currentText(item))).join('\n');
   }
 
   /** Opens the diff of `server`'s held definitions (approved ↔ current). */

@@ -46,11 +46,11 @@ suite('definition pinning', function () {
       assert.equal(lazy.notifications().slice(before).filter((n) => n.message.includes('changing changed')).length, 1, 'one notification per server');
       assert.equal(row().tools, 1, 'the held tool is not listed');
       assert.deepEqual(row().definitions.held.map((h) => h.name), ['search']);
-      assert.match(lazy.ui().statusText, /1 held/);
+      await waitFor('the status bar to count the held tool', () => /1 held/.test(lazy.ui().statusText), 10_000);
       await waitFor('VS Code to drop changing/search', () => lmSearch().length === 0, 30_000).catch(() => undefined);
 
       // Review: VS Code's diff editor, approved on the left, current (with warnings) on the right.
-      const index = lazy.notifications().indexOf(lazy.notifications().find((n) => n.message === notice.message));
+      const index = lazy.notifications().findIndex((n) => n.message === notice.message);
       assert.ok(lazy.chooseNotification(index, 'Review'));
       await waitFor('the diff editor', () => lazy.reviewedDefinitions().includes('changing'), 10_000);
       const diffTab = await waitFor('a diff tab on the review documents', () =>
@@ -74,7 +74,7 @@ suite('definition pinning', function () {
       assert.deepEqual(offer.n.buttons, ['Approve', 'Keep blocked']);
       assert.ok(lazy.chooseNotification(offer.i, 'Approve'));
       await waitFor('search approved', () => row().tools === 2 && row().definitions.held.length === 0, 10_000);
-      assert.doesNotMatch(lazy.ui().statusText, /held/);
+      await waitFor('the status bar to count none', () => !/held/.test(lazy.ui().statusText), 10_000);
       await waitFor('VS Code to list changing/search again', () => lmSearch().length > 0, 30_000);
       const approvals = path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'lazy-mcp', 'approved-definitions.json');
       await waitFor('the approval on disk', () => fs.existsSync(approvals) && fs.readFileSync(approvals, 'utf8').includes('IMPORTANT'), 10_000);
