@@ -74,6 +74,10 @@ test('a changed tool description is held by serve, shown by tools diff, listed a
     assert.match(diff.stdout, /WARNING instruction-like text in description: mentions "<important>"/, diff.stdout);
     assert.match(diff.stdout, /WARNING instruction-like text in description: mentions "id_rsa"/, diff.stdout);
 
+    const diagnostics = await runCli(['diagnostics', '--cwd', w.ws], { env: w.env });
+    assert.match(diagnostics.stdout, /changing: definitions approved at \d{4}-\d\d-\d\dT/, diagnostics.stdout);
+    assert.match(diagnostics.stdout, /HELD tool search: its description changed since it was approved/, diagnostics.stdout);
+
     // Approve from the CLI while serve runs: serve reads the shared file and lists it again.
     const approve = await runCli(['tools', 'approve', 'changing', 'search', '--cwd', w.ws], { env: w.env });
     assert.equal(approve.code, 0, approve.stderr);
