@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const vscode = require('vscode');
-const { api, phase, stateOf, testDir, waitFor } = require('./helpers.cjs');
+const { api, phase, stateOf, testDir, waitFor, waitToolsGone } = require('./helpers.cjs');
 
 suite('definition pinning', function () {
   if (phase !== 'dev') return;
@@ -47,7 +47,7 @@ suite('definition pinning', function () {
       assert.equal(row().tools, 1, 'the held tool is not listed');
       assert.deepEqual(row().definitions.held.map((h) => h.name), ['search']);
       await waitFor('the status bar to count the held tool', () => /1 held/.test(lazy.ui().statusText), 10_000);
-      await waitFor('VS Code to drop changing/search', () => lmSearch().length === 0, 30_000).catch(() => undefined);
+      await waitToolsGone('changing/search while held', lmSearch);
 
       // Review: VS Code's diff editor, approved on the left, current (with warnings) on the right.
       const index = lazy.notifications().findIndex((n) => n.message === notice.message);
