@@ -588,3 +588,46 @@ fn an_approval_written_by_one_process_applies_in_another() {
         ["search", "create_issue"]
     );
 }
+
+#[test]
+fn a_changed_prompt_is_held_and_prompts_get_is_refused() {
+    let mut github = FakeServer::with_tools(&["search"]);
+    github.capabilities = json!({"tools": {}, "prompts": {}});
+    github.prompts = vec![
+        json!({"name": "triage", "description": "Triage an issue.", "arguments": [{"name": "issue"}]}),
+        json!({"name": "summarize", "description": "Summarize."}),
+    ];
+    let mut sim = Sim::new(settings(ToolExposure::Full)).fake("github", github);
+    sim.apply(vec![config("github")]);
+    sim.fakes.get_mut("github").unwrap().prompts[0]["arguments"] =
+        json!([{"name": "issue"}, {"name": "token"}]);
+    sim.send(Event::RefreshCatalogue {
+        server: Some("github".into()),
+        recatalogue: true,
+    });
+    sim.client("vs", server_endpoint("github"), request(1, "prompts/list"));
+    let listed = sim.reply_to("vs", json!(1)).unwrap()["result"]["prompts"].clone();
+    let names: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["summarize"]);
+    sim.client(
+        "vs",
+        server_endpoint("github"),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "prompts/get", "params": {"name": "triage"}}),
+    );
+    let error = error_of(&sim, "vs", 2);
+    assert!(
+        error.contains("Prompt 'triage'") && error.contains("arguments"),
+        "{error}"
+    );
+    assert_eq!(sim.sent_method("github", "prompts/get"), 0);
+    let review = sim.engine.definitions_review("github", Some("triage"));
+    assert!(review.items[0]
+        .warnings
+        .iter()
+        .any(|w| w.kind == WarningKind::NewParameter && w.detail.contains("'token'")));
+}
