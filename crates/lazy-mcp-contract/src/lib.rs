@@ -15,10 +15,14 @@ use lazy_mcp_core::config::{
 };
 use lazy_mcp_core::diagnostics::ReportContext;
 use lazy_mcp_core::engine::auth::{AuthSnapshot, OAuthBinding, RefreshOutcome, SignInOutcome};
+use lazy_mcp_core::engine::definition_review::{DefinitionWarning, WarningKind};
 use lazy_mcp_core::engine::diagnostics_snapshot::{
     DiagnosticsTotals, ServerDiagnostics, UnmanagedView,
 };
 use lazy_mcp_core::engine::effects::AnnounceAction;
+use lazy_mcp_core::engine::held_definitions::{
+    DefinitionsReview, DefinitionsStatus, HeldDefinition, ReviewItem,
+};
 use lazy_mcp_core::engine::server_actions::{Progress, ServerAction};
 use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
@@ -72,6 +76,13 @@ pub fn render() -> String {
         declaration::<ServerAction>(),
         declaration::<Progress>(),
         declaration::<AuthSnapshot>(),
+        declaration::<DefinitionsStatus>(),
+        declaration::<HeldDefinition>(),
+        // a server's held definitions to review (`definitionsReview`)
+        declaration::<DefinitionsReview>(),
+        declaration::<ReviewItem>(),
+        declaration::<DefinitionWarning>(),
+        declaration::<WarningKind>(),
         // the Diagnostics report's input (`report`, `diagnosticsReport`)
         declaration::<ReportContext>(),
         // a client's body as the core reads it (`clientBody`)

@@ -178,6 +178,7 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
         out.push('\n');
         out.push_str(&notes);
     }
+    render_approvals(out, ctx, s);
     out.push_str("\n### Processes, cache and exposure\n\n");
     out.push_str("| server | transport | pid | memory | cache age | connect | calls | exposure | tokens now / full (est.) |\n|---|---|--:|--:|--:|--:|--:|---|--:|\n");
     for server in &s.servers {
@@ -199,6 +200,76 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
         );
     }
     out.push('\n');
+}
+
+/// When each server's definitions were approved, and what is held until reviewed.
+fn render_approvals(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot) {
+    let servers: Vec<_> = s
+        .servers
+        .iter()
+        .filter_map(|server| Some((server, server.definitions.as_ref()?)))
+        .collect();
+    if servers.is_empty() {
+        return;
+    }
+    out.push_str("\n### Tool definitions\n\n");
+    for (server, status) in servers {
+        let name = cell(&server.name);
+        let approved = match status.approved_at_ms {
+            Some(ms) => format!("definitions approved at {}", utc_time(ms)),
+            None => "definitions not approved yet (holdNewTools)".into(),
+        };
+        if status.held.is_empty() {
+            let _ = writeln!(out, "- {name}: {approved}");
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "- {name}: {approved}; **{} HELD** until you review them (not listed, not callable):",
+            status.held.len()
+        );
+        for held in &status.held {
+            let _ = writeln!(
+                out,
+                "  - {} `{}`: {}",
+                held.kind,
+                cell(&held.name),
+                cell(&held.change)
+            );
+        }
+        let encoded = percent_encode(&server.name);
+        if ctx.links {
+            let _ = writeln!(
+                out,
+                "  - [Review](lazy-mcp://review-definitions?server={encoded}) · [Approve](lazy-mcp://approve-definitions?server={encoded}) · or `lazy-mcp tools diff {}`",
+                server.name
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "  - review: `lazy-mcp tools diff {0}` · approve: `lazy-mcp tools approve {0}`",
+                server.name
+            );
+        }
+    }
+}
+
+/// `2026-11-26 12:04 UTC` from Unix milliseconds (no clock, no time library).
+fn utc_time(ms: u64) -> String {
+    let seconds = ms / 1000;
+    let days = (seconds / 86_400) as i64;
+    let (hour, minute) = ((seconds % 86_400) / 3600, (seconds % 3600) / 60);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02} UTC")
 }
 
 /// Where a failed server's retries stand: "next retry in 12 s", "gave up after 6
@@ -695,6 +766,12 @@ mod tests {
         assert!(!under_way.contains("Sign in"), "{under_way}");
         let plain = links("memory", ServerState::Catalogued, None);
         assert!(!plain.contains("Sign"), "{plain}");
+    }
+
+    #[test]
+    fn approval_times_are_utc_dates() {
+        assert_eq!(utc_time(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc_time(1_795_694_640_000), "2026-11-26 12:04 UTC");
     }
 
     #[test]

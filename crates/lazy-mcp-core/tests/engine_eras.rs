@@ -247,6 +247,11 @@ fn changes_a_modern_server_announces_on_its_listen_reach_the_clients() {
         lists_before + 1,
         "Lazy MCP lists the tools again"
     );
+    // An added tool is held until the user approves it (issue 24).
+    sim.send(Event::ApproveDefinitions {
+        server: "modern".into(),
+        items: vec!["fresh".into()],
+    });
     assert!(
         sim.notifications
             .iter()

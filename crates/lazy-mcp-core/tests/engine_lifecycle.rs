@@ -505,6 +505,11 @@ fn upstream_list_changed_relists_updates_the_catalogue_and_tells_clients() {
         message: json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
             .to_string(),
     });
+    // An added tool is held until the user approves it (issue 24).
+    sim.send(Event::ApproveDefinitions {
+        server: "everything".into(),
+        items: vec!["brand_new".into()],
+    });
     assert!(sim
         .notifications
         .iter()
@@ -526,6 +531,11 @@ fn connecting_compares_live_lists_with_the_catalogue() {
     sim.client("c", server_endpoint("s"), request(1, "initialize"));
     sim.fakes.get_mut("s").unwrap().tools.push(tool("grown"));
     sim.client("c", server_endpoint("s"), call(2, "echo"));
+    // An added tool is held until the user approves it (issue 24).
+    sim.send(Event::ApproveDefinitions {
+        server: "s".into(),
+        items: vec!["grown".into()],
+    });
     assert!(sim
         .notifications
         .iter()

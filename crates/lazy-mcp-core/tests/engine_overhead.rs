@@ -115,3 +115,66 @@ fn warm_start_cost_at_100_servers() {
         elapsed.as_secs_f64() * 1e3
     );
 }
+
+/// Cost of comparing a listing with its approved baseline (issue 24): 500 tools,
+/// unchanged (the common case: one hash per tool) and all changed (fields diffed too).
+#[test]
+#[ignore = "a measurement, not a check; run in release"]
+fn definition_comparison_cost() {
+    use lazy_mcp_core::engine::approved_definitions::{compare, Baseline};
+    use lazy_mcp_core::engine::catalogue::CatalogueEntry;
+    let tools: Vec<serde_json::Value> = (0..500)
+        .map(|i| {
+            json!({
+                "name": format!("tool_{i}"),
+                "description": format!("Tool number {i}: does one thing well, with a description about as long as the ones real servers send, {}", "x".repeat(120)),
+                "inputSchema": {"type": "object", "properties": {
+                    "path": {"type": "string", "description": "The file"},
+                    "limit": {"type": "integer", "minimum": 1},
+                    "mode": {"type": "string", "enum": ["a", "b", "c"]}
+                }, "required": ["path"]},
+                "annotations": {"readOnlyHint": true}
+            })
+        })
+        .collect();
+    let entry: CatalogueEntry = serde_json::from_value(json!({
+        "fingerprint": "f", "cataloguedAtMs": 1,
+        "initialize": {"protocolVersion": "2025-11-25"},
+        "tools": tools,
+    }))
+    .unwrap();
+    // Wall time on a shared machine includes waiting for a core: thread CPU time too.
+    let cpu_ns = || -> u64 {
+        std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|s| s.split_whitespace().next()?.parse().ok())
+            .unwrap_or(0)
+    };
+    let runs = 200u32;
+    let measure = |what: &str, f: &mut dyn FnMut()| {
+        let (wall, cpu) = (Instant::now(), cpu_ns());
+        for _ in 0..runs {
+            f();
+        }
+        let cpu_each = (cpu_ns() - cpu) / u64::from(runs);
+        println!(
+            "500 tools, {what}: {:?} wall, {:.3} ms CPU per run",
+            wall.elapsed() / runs,
+            cpu_each as f64 / 1e6
+        );
+    };
+    let mut baseline = Baseline::default();
+    measure("baseline created", &mut || {
+        baseline = Baseline::of_entry("s", &entry, 1)
+    });
+    measure("compared, unchanged", &mut || {
+        assert!(compare(&baseline, &entry).is_empty())
+    });
+    let mut changed = entry.clone();
+    for tool in &mut changed.tools {
+        tool["description"] = json!("changed");
+    }
+    measure("compared, all changed", &mut || {
+        assert_eq!(compare(&baseline, &changed).items.len(), 500)
+    });
+}

@@ -172,6 +172,14 @@ impl Engine {
         self.inner.mask_server_text(server, text)
     }
 
+    /// The held definitions of `server` (or only `item`) to review: approved and
+    /// current text, unified diff and warnings (`DefinitionsReview` JSON).
+    #[wasm_bindgen(js_name = definitionsReview)]
+    pub fn definitions_review(&self, server: &str, item: Option<String>) -> String {
+        let review = self.inner.definitions_review(server, item.as_deref());
+        serde_json::to_string(&review).unwrap_or_else(|_| "{}".into())
+    }
+
     /// The "MCP Diagnostics" Markdown for this engine's state plus the host's `ReportContext`.
     pub fn report(&self, context_json: &str) -> String {
         let ctx: ReportContext = serde_json::from_str(context_json).unwrap_or_default();

@@ -7,9 +7,10 @@ export class UsageError extends Error {}
 /** Exit codes, documented in docs/cli.md. */
 export const exitCodes = { ok: 0, runtime: 1, usage: 2, config: 3 } as const;
 
-export type Command = 'serve' | 'diagnostics' | 'config' | 'catalogue' | 'auth' | 'trust';
+export type Command = 'serve' | 'diagnostics' | 'config' | 'catalogue' | 'auth' | 'trust' | 'tools';
 
 export const authActions = ['login', 'logout', 'status'] as const;
+export const toolsActions = ['diff', 'approve'] as const;
 
 export interface ConfigFileArg {
   path: string;
@@ -44,6 +45,10 @@ export interface ParsedArgs {
   servers: string[];
   /** `auth login|logout|status`. */
   authAction?: (typeof authActions)[number];
+  /** `tools diff|approve`; `servers[0]` is the server, the rest its tools. */
+  toolsAction?: (typeof toolsActions)[number];
+  /** `--hold-new-tools`: a new server's tools are held until reviewed. */
+  holdNewTools: boolean;
 }
 
 export const configFormats = ['claude-code', 'claude-desktop', 'copilot-cli', 'open-code', 'vs-code'] as const;
@@ -76,12 +81,14 @@ const common: Record<string, FlagSpec> = {
 const trustProjectFlag: Record<string, FlagSpec> = { '--trust-project': { kind: 'bool', apply: (a) => (a.trustProject = true) } };
 const cacheFlag: Record<string, FlagSpec> = { '--cache': { kind: 'value', apply: (a, v) => (a.cache = v) } };
 const jsonFlag: Record<string, FlagSpec> = { '--json': { kind: 'bool', apply: (a) => (a.json = true) } };
+const holdFlag: Record<string, FlagSpec> = { '--hold-new-tools': { kind: 'bool', apply: (a) => (a.holdNewTools = true) } };
 
 const flagsOf: Record<Command, Record<string, FlagSpec>> = {
   serve: {
     ...common,
     ...cacheFlag,
     ...trustProjectFlag,
+    ...holdFlag,
     '--stdio': { kind: 'bool', apply: (a) => (a.stdio = true) },
     '--http': {
       kind: 'optional',
@@ -135,6 +142,7 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
   config: { ...common, ...jsonFlag },
   catalogue: { ...common, ...cacheFlag, ...trustProjectFlag, '--refresh': { kind: 'bool', apply: (a) => (a.refresh = true) } },
   auth: { ...common, ...cacheFlag, ...jsonFlag, ...trustProjectFlag },
+  tools: { ...common, ...cacheFlag, ...jsonFlag, ...holdFlag },
   trust: {
     ...common,
     ...jsonFlag,
@@ -166,13 +174,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs | undefined {
     trustProject: false,
     all: false,
     revoke: false,
+    holdNewTools: false,
     servers: [],
   };
   const flags = flagsOf[command];
   for (let i = 0; i < rest.length; i++) {
     const raw = rest[i] ?? '';
     if (!raw.startsWith('-') || raw === '-') {
-      if (command !== 'catalogue' && command !== 'auth' && command !== 'trust') throw new UsageError(`${command}: unexpected argument "${raw}"`);
+      if (command !== 'catalogue' && command !== 'auth' && command !== 'trust' && command !== 'tools') throw new UsageError(`${command}: unexpected argument "${raw}"`);
       args.servers.push(raw);
       continue;
     }
@@ -210,6 +219,16 @@ export function parseArgs(argv: readonly string[]): ParsedArgs | undefined {
     args.servers = servers;
     if (args.authAction !== 'status' && servers.length !== 1) throw new UsageError(`auth ${action}: name exactly one server (lazy-mcp auth ${action} SERVER)`);
   }
+  if (command === 'tools') {
+    const [action, ...rest] = args.servers;
+    if (!toolsActions.includes(action as (typeof toolsActions)[number])) {
+      throw new UsageError('tools: expected diff or approve (lazy-mcp tools diff SERVER [TOOL])');
+    }
+    args.toolsAction = action as (typeof toolsActions)[number];
+    args.servers = rest;
+    if (rest.length === 0) throw new UsageError(`tools ${action}: name the server (lazy-mcp tools ${action} SERVER [TOOL...])`);
+    if (action === 'diff' && rest.length > 2) throw new UsageError('tools diff: at most one tool (lazy-mcp tools diff SERVER [TOOL])');
+  }
   return args;
 }
 
@@ -237,6 +256,7 @@ Commands:
   catalogue [--refresh] [S…]  build or refresh the persisted tool catalogue
   auth login|logout|status    sign in to a remote server that uses OAuth, sign out, or list sign-ins
   trust [--all|--revoke] [S…] list the project's servers and their approval; approve or revoke them
+  tools diff|approve S [T…]   review a server's held (changed) tool definitions, approve them
 
 Run lazy-mcp <command> --help for its flags. Docs: docs/cli.md.
 ${exitHelp}`,
@@ -268,6 +288,8 @@ server is started on first use and stopped again when idle.
                         exceed the token budget or 128 tools. A server's "toolExposure"
                         config key wins
   --tool-token-budget N auto's budget in estimated tokens (default 20000)
+  --hold-new-tools      hold a new server's tools until reviewed (\`lazy-mcp tools diff\`);
+                        by default its first listing becomes its approved baseline
   --cache FILE          catalogue file (default $XDG_CACHE_HOME/lazy-mcp/catalogue-<hash of cwd>.json)
   --trust-project       run the servers of the project's own files (.mcp.json, .vscode/mcp.json,
                         .copilot/mcp-config.json, opencode.json…) without approval. Off by
@@ -340,6 +362,28 @@ shared with every VS Code window; a running serve applies them at once.
   --all                 approve every server of the project's files
   --revoke              revoke the named servers' approvals (all without names)
   --json                (list) machine-readable
+
+${commonHelp}
+
+${exitHelp}`,
+  tools: `Usage: lazy-mcp tools diff SERVER [TOOL] [--json]
+       lazy-mcp tools approve SERVER [TOOL...]
+
+A server's tool, prompt and resource template definitions (and its
+instructions) are compared with the ones approved when it was first
+catalogued. A changed or added one is held: not listed to any client, and a
+call to it fails naming this command. Removed ones are withdrawn at once.
+diff: prints each held definition as a unified diff (approved → current) with
+warnings: invisible Unicode, instruction-like text (hidden orders, secrets,
+keys, SSH, .env, passwords) and new parameters. Nothing is rewritten.
+approve: approves the named definitions (default: everything held, instructions
+included) for this user everywhere: running \`serve\` processes and VS Code
+windows list them within a few seconds.
+Approvals are kept in $XDG_CONFIG_HOME/lazy-mcp/approved-definitions.json.
+
+  --json                (diff) machine-readable review
+  --hold-new-tools      a server without approved definitions is held, not approved
+  --cache FILE          catalogue file (as for serve)
 
 ${commonHelp}
 

@@ -5,6 +5,7 @@ import type { ConfigReport, ConfigSources, ExplicitFile, HostPolicy } from '../h
 import type { DiagnosticsSnapshot, ServerDiagnostics } from '../host/snapshotTypes';
 import { LazyHost, type LazyHostOptions } from '../host/lazyHost';
 import { BlobFile } from '../host/storage/blobFile';
+import { approvedDefinitionsPath } from '../host/storage/approvedDefinitionsFile';
 import { AuthHost } from '../host/auth/authHost';
 import { FileTokenStore } from '../host/auth/fileTokenStore';
 import { cliBrowser } from './cliBrowser';
@@ -61,6 +62,7 @@ export function createHost(
     log: (level, message, server) => ctx.log(level, message, server),
     measureRss: linuxRss,
     auth: new AuthHost({ core: ctx.core, store: new FileTokenStore(signInFile()), browser: cliBrowser }),
+    approvedDefinitionsFile: approvedDefinitionsPath(),
     // The CLI has no prompt: a call that needs sign-in fails at once naming `lazy-mcp auth login`.
     ...extra,
     settings: { ...(extra.settings ?? {}), signInMayWait: false },

@@ -70,6 +70,18 @@ export function renderTable(snap: Snapshot): string {
   if (stale.length) {
     out.push('', `Stale (older than the ttlMs their server gave; re-listed at their next connection): ${stale.map((s) => s.name).join(', ')}`);
   }
+  // Definition approval (docs/tool-definition-approval.md): when approved, and what is held.
+  const approvals = snap.servers.filter((s) => s.definitions);
+  if (approvals.length) {
+    out.push('', 'Tool definitions:');
+    for (const s of approvals) {
+      const at = s.definitions?.approvedAtMs;
+      const held = s.definitions?.held ?? [];
+      out.push(`  ${s.name}: ${at ? `definitions approved at ${new Date(at).toISOString()}` : 'definitions not approved yet (--hold-new-tools)'}`);
+      for (const h of held) out.push(`    HELD ${h.kind} ${h.name}: ${h.change}`);
+      if (held.length) out.push(`    review: lazy-mcp tools diff ${s.name} · approve: lazy-mcp tools approve ${s.name}`);
+    }
+  }
   const errors = snap.servers.filter((s) => s.lastError || stateError(s));
   if (errors.length) {
     out.push('', 'Errors:');

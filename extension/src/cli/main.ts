@@ -8,6 +8,7 @@ import { configCommand } from './configCommand';
 import { diagnosticsCommand } from './diagnosticsTable';
 import { serveCommand } from './serveCommand';
 import { trustCommand } from './trustCommand';
+import { toolsCommand } from './toolsCommand';
 
 async function run(argv: readonly string[]): Promise<number> {
   const args = parseArgs(argv);
@@ -33,6 +34,8 @@ async function run(argv: readonly string[]): Promise<number> {
       return authCommand(args, ctx);
     case 'trust':
       return trustCommand(args, ctx);
+    case 'tools':
+      return toolsCommand(args, ctx);
   }
 }
 

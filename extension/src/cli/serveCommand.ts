@@ -42,6 +42,7 @@ export async function serveCommand(args: ParsedArgs, ctx: CliContext): Promise<n
     ...(args.idleTimeoutMs !== undefined ? { idleTimeoutMs: args.idleTimeoutMs } : {}),
     ...(args.toolExposure ? { toolExposure: args.toolExposure } : {}),
     ...(args.toolTokenBudget !== undefined ? { toolTokenBudget: args.toolTokenBudget } : {}),
+    holdNewTools: args.holdNewTools,
   };
   const catalogueFile = cataloguePath(args, ctx.cwd);
   return args.stdio ? serveStdio(ctx, catalogueFile, settings) : serveHttp(args, ctx, catalogueFile, settings);

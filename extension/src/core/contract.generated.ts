@@ -30,7 +30,8 @@ export type Event = { "type": "configSources", sources: ConfigSources, }
   | { "type": "refreshCatalogue", server: string | null, recatalogue: boolean, }
   | { "type": "processStats", server: string, rssBytes: number, }
   | { "type": "workspaceFoldersChanged", folders: Array<string>, }
-  | { "type": "settingsChanged", settings: Settings, };
+  | { "type": "settingsChanged", settings: Settings, }
+  | { "type": "approveDefinitions", server: string, items: Array<string>, };
 
 export type Effect = { "type": "open", conn: number, server: string, transport: Transport, interactive: boolean, 
 /**
@@ -96,6 +97,7 @@ httpStatus?: number, message: string, }
 request?: string | number | null, message: string, }
   | { "type": "clientListed", client: string, endpoint: Endpoint, }
   | { "type": "persistCatalogue", blob: string, }
+  | { "type": "writeApprovedDefinitions", path: string, content: string, }
   | { "type": "log", level: LogLevel, server?: string | null, message: string, }
   | { "type": "stateChanged", server: string, state: ServerState, }
   | { "type": "endpointsChanged", endpoints: Array<EndpointInfo>, aggregate?: string | null, }
@@ -124,7 +126,7 @@ version: string,
  */
 offered: boolean, };
 
-export type AnnounceAction = "showDiagnostics" | "openDefinition" | "signIn" | "notNow" | "allow" | "review" | "dismiss";
+export type AnnounceAction = "showDiagnostics" | "openDefinition" | "signIn" | "notNow" | "allow" | "review" | "dismiss" | "reviewDefinitions" | "approveDefinitions" | "keepBlocked";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -227,7 +229,13 @@ signInMayWait: boolean,
  * this limit (a hostile server could otherwise grow the process without
  * bound). Sent with each `open` effect.
  */
-maxMessageBytes: number, };
+maxMessageBytes: number, 
+/**
+ * A server seen for the first time has its tools held until the user
+ * reviews them (`lazyMcp.holdNewTools`, `--hold-new-tools`); otherwise its
+ * first listing becomes its approved baseline.
+ */
+holdNewTools: boolean, };
 
 export type AggregateEndpoint = "all" | "toolIndex";
 
@@ -354,7 +362,11 @@ loadedTools: Array<string>, loadedByVscode: boolean, fingerprint: string,
 /**
  * Sign-in of a server that uses OAuth (absent for the others).
  */
-auth?: AuthSnapshot | null, };
+auth?: AuthSnapshot | null, 
+/**
+ * When its definitions were approved and what is held (absent before its first catalogue).
+ */
+definitions?: DefinitionsStatus | null, };
 
 export type DiagnosticsTotals = { servers: number, 
 /**
@@ -394,7 +406,11 @@ metaToolTokens: number, loadedTools: number,
  * Configured servers the host does not manage, by group (`host_policy.rs`):
  * with `servers` they add up to every server configured.
  */
-unmanaged: Array<[UnmanagedGroup, number]>, };
+unmanaged: Array<[UnmanagedGroup, number]>, 
+/**
+ * Definitions held until the user reviews them, all servers (the status bar's count).
+ */
+heldDefinitions: number, };
 
 export type UnmanagedView = { group: UnmanagedGroup, 
 /**
@@ -425,6 +441,50 @@ reason?: string | null,
  * What the user does next, in the host's words.
  */
 nextStep?: string | null, signingIn: boolean, refreshing: boolean, };
+
+export type DefinitionsStatus = { 
+/**
+ * When its definitions were approved (None: nothing approved yet, `holdNewTools`).
+ */
+approvedAtMs?: number | null, held: Array<HeldDefinition>, };
+
+export type HeldDefinition = { 
+/**
+ * `tool`, `prompt`, `resourceTemplate` or `instructions`.
+ */
+kind: string, name: string, 
+/**
+ * What changed, in words ("its description changed since it was approved").
+ */
+change: string, };
+
+export type DefinitionsReview = { server: string, approvedAtMs?: number | null, items: Array<ReviewItem>, 
+/**
+ * Why there is nothing to review (unknown server, not catalogued, nothing held).
+ */
+note?: string | null, };
+
+export type ReviewItem = { kind: string, name: string, change: string, 
+/**
+ * The approved definition (empty when new), canonical JSON, invisible characters escaped.
+ */
+approved: string, current: string, 
+/**
+ * Unified diff of `approved` against `current`.
+ */
+diff: string, warnings: Array<DefinitionWarning>, };
+
+export type DefinitionWarning = { kind: WarningKind, 
+/**
+ * Where: `description`, `inputSchema.properties.context.description`, …
+ */
+field: string, 
+/**
+ * What was found, in words (code points, the phrase, the parameter).
+ */
+detail: string, };
+
+export type WarningKind = "invisibleUnicode" | "instructionLike" | "newParameter";
 
 export type ReportContext = { 
 /**
@@ -509,7 +569,13 @@ explicitFiles: Array<ExplicitFile>,
  * Stated by every host: VS Code from workspace trust and its setting, the
  * CLI as "manages everything" (`HostPolicy::default()`).
  */
-policy: HostPolicy, };
+policy: HostPolicy, 
+/**
+ * The user's approved tool definitions (`$XDG_CONFIG_HOME/lazy-mcp/approved-definitions.json`):
+ * read and watched with the config files, so an approval given in another
+ * process applies here too. None: baselines kept in memory only.
+ */
+approvedDefinitionsFile?: string | null, };
 
 export type ExplicitFile = { path: string, format?: ConfigFormat | null, };
 

@@ -5,9 +5,10 @@ import { openConnection } from './connections';
 import type { Connection, Transport } from './connections';
 import type { WasmCore } from '../core/wasmCore';
 import type { ClientRoute, JsonRpcId } from './gateway/jsonRpcShape';
-import type { ConfigReport, ConfigSources, Effect, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings } from '../core/contract.generated';
+import type { ConfigReport, ConfigSources, DefinitionsReview, Effect, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings } from '../core/contract.generated';
 import { answerReadFiles } from './config/configSession';
 import type { AuthHost } from './auth/authHost';
+import { BlobFile } from './storage/blobFile';
 
 /**
  * What the host tells the engine (generated from engine/events.rs). Settings may be
@@ -42,6 +43,8 @@ export interface EngineHandle {
   report(contextJson: string): string;
   /** `text` about `server` with its secret values masked (the core knows them). */
   maskText(server: string, text: string): string;
+  /** The held definitions of `server` (or only `item`) to review, as `DefinitionsReview` JSON. */
+  definitionsReview(server: string, item: string | undefined): string;
   free(): void;
 }
 
@@ -85,6 +88,8 @@ export class EngineDriver {
   private readonly queue: EngineEvent[] = [];
   private draining = false;
   private persisting: Promise<void> = Promise.resolve();
+  /** Writes of the approved-definitions file, in order (awaited by `shutdown`). */
+  private writingApprovals: Promise<void> = Promise.resolve();
   private lastBlob: string | undefined;
   private lastConfig: EngineEvent | undefined;
   private stopped = false;
@@ -140,6 +145,16 @@ export class EngineDriver {
     return this.deps.core.call(() => this.engine.report(JSON.stringify(withNow)));
   }
 
+  /** What is held of `server` (or only `item`), with diffs and warnings (`DefinitionsReview`). */
+  definitionsReview(server: string, item?: string): DefinitionsReview {
+    return JSON.parse(this.deps.core.call(() => this.engine.definitionsReview(server, item))) as DefinitionsReview;
+  }
+
+  /** Resolves when every approved-definitions write asked for so far is on disk. */
+  approvalsWritten(): Promise<void> {
+    return this.writingApprovals;
+  }
+
   private measureMemory(): void {
     for (const [server, pid] of this.pids) {
       const rss = this.deps.measureRss?.(pid);
@@ -158,6 +173,7 @@ export class EngineDriver {
     // Including those closed on the engine's request a moment ago: the host may exit right after.
     await Promise.allSettled([...closing, ...this.closing]);
     await this.persisting;
+    await this.writingApprovals;
   }
 
   private newEngine(): EngineHandle {
@@ -275,6 +291,14 @@ export class EngineDriver {
         this.persisting = this.persisting
           .then(() => this.deps.store.write(blob))
           .catch((err: unknown) => this.deps.log('error', `could not store the catalogue: ${String(err)}`));
+        return;
+      }
+      case 'writeApprovedDefinitions': {
+        // Atomic (temp file + rename): another process reading it never sees half a file.
+        const { path: file, content } = effect;
+        this.writingApprovals = this.writingApprovals
+          .then(() => new BlobFile(file).write(content))
+          .catch((err: unknown) => this.deps.log('error', `could not write ${file}: ${String(err)}`));
         return;
       }
       case 'log':

@@ -42,6 +42,8 @@ export interface LazyHostOptions {
   measureRss?(pid: number): number | undefined;
   /** Runs OAuth sign-in and refresh for remote servers (the front end supplies the store and browser). */
   auth?: AuthHost;
+  /** The user's approved tool definitions (host/storage/approvedDefinitionsFile.ts); absent: kept in memory. */
+  approvedDefinitionsFile?: string;
 }
 
 /** `ConfigSources` as the host sends it: without a policy the core applies its default. */
@@ -65,7 +67,12 @@ export class LazyHost {
   constructor(private readonly opts: LazyHostOptions) {
     this.logThrottle = new LogThrottle((level, message, server) => opts.log(level, message, server));
     const log = this.logThrottle.log;
-    this.sources = { discovery: opts.discovery, explicitFiles: opts.explicitFiles ?? [], policy: opts.policy };
+    this.sources = {
+      discovery: opts.discovery,
+      explicitFiles: opts.explicitFiles ?? [],
+      policy: opts.policy,
+      approvedDefinitionsFile: opts.approvedDefinitionsFile ?? null,
+    };
     // Edits apply without a restart: the watcher reports changes of exactly the paths the core asked for.
     this.watcher = opts.watchConfig ? new ConfigWatcher((paths) => this.driver.handle({ type: 'configFilesChanged', paths })) : undefined;
     this.gatewayToken = opts.gateway?.token ?? randomBytes(32).toString('base64url');

@@ -17,6 +17,8 @@ import { treeRssBytes } from '../host/processTree';
 import type { DiagnosticsSnapshot, ServerDiagnostics, StateKind } from '../host/snapshotTypes';
 import { BlobFile } from '../host/storage/blobFile';
 import { count } from '../host/wording';
+import { approvedDefinitionsPath } from '../host/storage/approvedDefinitionsFile';
+import { DefinitionReviewDocuments } from './definitionReview';
 import { DiagnosticsView, type DiagnosticsAction } from './diagnosticsView';
 import { inputResolver } from './inputVariables';
 import { GatewayDefinitions, providerId } from './mcpDefinitions';
@@ -54,6 +56,8 @@ export interface LazyMcpApi {
   chooseNotification(index: number, label: string | undefined): boolean;
   /** The folder of the sign-in locks every window of this profile shares (host/auth/signInLock.ts). */
   signInLockDir(): string;
+  /** Servers whose held definitions were opened in the diff editor, oldest first. */
+  reviewedDefinitions(): string[];
 }
 
 /** Palette titles of the commands that pick a server (Title Case, as in package.json). */
@@ -92,6 +96,8 @@ export class Controller implements vscode.Disposable {
   private startedVersions = new Map<string, string>();
   private stopped = false;
   private readonly treeView = vscode.window.createTreeView('lazyMcp.servers', { treeDataProvider: this.tree });
+  /** The diff editor's documents of held definitions (the core's review). */
+  private readonly reviews = new DefinitionReviewDocuments((server) => this.host.driver.definitionsReview(server));
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -130,6 +136,8 @@ export class Controller implements vscode.Disposable {
         },
       }),
       measureRss: treeRssBytes,
+      // Shared with every other window and the CLI: an approval given anywhere applies here.
+      approvedDefinitionsFile: approvedDefinitionsPath(),
     });
     this.definitions = new GatewayDefinitions((server) => this.host.endpointUrl(server), this.host.gatewayToken);
     this.view = new DiagnosticsView(
@@ -147,6 +155,7 @@ export class Controller implements vscode.Disposable {
       this.problems,
       this.definitions,
       this.signInUi,
+      this.reviews,
       vscode.lm.registerMcpServerDefinitionProvider(providerId, this.definitions),
       this.treeView,
       // A refresh fired while the view was hidden is not replayed by VS Code: refresh on show.
@@ -191,6 +200,7 @@ export class Controller implements vscode.Disposable {
       openedUrls: () => [...this.signInUi.opened],
       chooseNotification: (index, label) => this.notifier.choose(index, label),
       signInLockDir: () => this.tokenStore.lockDir ?? '',
+      reviewedDefinitions: () => [...this.reviews.opened],
     };
   }
 
@@ -325,6 +335,9 @@ export class Controller implements vscode.Disposable {
     if (action === 'allow') return ['Allow', () => void this.approve(servers)];
     if (action === 'review') return ['Review', () => void this.reviewApprovals(servers)];
     if (action === 'dismiss') return ['Not now', () => undefined];
+    if (action === 'reviewDefinitions') return ['Review', () => servers.forEach((server) => void this.reviewDefinitions(server))];
+    if (action === 'approveDefinitions') return ['Approve', () => servers.forEach((server) => this.approveDefinitions(server))];
+    if (action === 'keepBlocked') return ['Keep blocked', () => undefined];
     const source = this.snapshot().servers.find((s) => s.name === a.server)?.source;
     return source ? ['Open Definition', () => this.openSource(source.file, source.line, source.column)] : undefined;
   }
@@ -531,10 +544,49 @@ export class Controller implements vscode.Disposable {
       this.notifier.show('info', 'Lazy MCP: diagnostics copied as JSON.', []);
       return json;
     });
+    on('lazyMcp.reviewDefinitions', async (arg?: unknown) => {
+      const server = await this.heldServerArg(arg);
+      if (server) await this.reviewDefinitions(server);
+    });
+    on('lazyMcp.approveDefinitions', async (arg?: unknown) => {
+      // From the diff editor's title the argument is the document's URI.
+      const fromEditor = arg instanceof vscode.Uri ? DefinitionReviewDocuments.serverOf(arg) : undefined;
+      const server = fromEditor ?? (await this.heldServerArg(arg instanceof vscode.Uri ? undefined : arg));
+      if (server) this.approveDefinitions(server);
+    });
     on('lazyMcp.openSource', (arg?: unknown) => {
       const s = arg as Pick<ServerDiagnostics, 'source'> | undefined;
       if (s?.source) void this.openSource(s.source.file, s.source.line, s.source.column);
     });
+  }
+
+  /** Opens the diff of a server's held definitions, then offers Approve / Keep blocked. */
+  private async reviewDefinitions(server: string): Promise<void> {
+    await this.reviews.open(server);
+    this.notifier.show('warn', `Lazy MCP: approve the changed definitions of ${server}? Until then they are not listed to any client and cannot be called.`, [
+      ['Approve', () => this.approveDefinitions(server)],
+      ['Keep blocked', () => undefined],
+    ]);
+  }
+
+  private approveDefinitions(server: string): void {
+    this.host.driver.handle({ type: 'approveDefinitions', server, items: [] });
+  }
+
+  /** A server named by the argument, else picked among those with held definitions (the snapshot says which). */
+  private async heldServerArg(arg: unknown): Promise<string | undefined> {
+    if (typeof arg === 'string') return arg;
+    if (arg && typeof arg === 'object' && 'name' in arg && typeof arg.name === 'string') return arg.name;
+    const held = this.snapshot().servers.filter((s) => (s.definitions?.held.length ?? 0) > 0);
+    if (held.length === 0) {
+      this.notifier.show('info', 'Lazy MCP: no tool definition is held for review.', []);
+      return undefined;
+    }
+    const pick = await vscode.window.showQuickPick(
+      held.map((s) => ({ label: s.name, description: `${s.definitions?.held.length ?? 0} held`, detail: s.definitions?.held.map((h) => `${h.kind} ${h.name}: ${h.change}`).join(' · ') })),
+      { title: 'Lazy MCP: Review Changed Tools' },
+    );
+    return pick?.label;
   }
 
   private async serverArg(arg: unknown, action: ServerAction): Promise<string | undefined> {
@@ -569,6 +621,8 @@ export class Controller implements vscode.Disposable {
       await this.approve([server]);
       return;
     }
+    if (server && action.verb === 'review-definitions') return this.reviewDefinitions(server);
+    if (server && action.verb === 'approve-definitions') return this.approveDefinitions(server);
     const verb = linkVerbs[action.verb] ?? action.verb;
     const event = server ? (actionEvents as Partial<Record<string, (server: string) => EngineEvent>>)[verb]?.(server) : undefined;
     if (event) this.host.driver.handle(event);

@@ -76,19 +76,21 @@ export class ServerTree implements vscode.TreeDataProvider<ServerRow> {
     const indexed = s.exposedAs === 'index' ? ` · in the tool index${s.loadedTools.length ? `, ${s.loadedTools.length} loaded` : ''}` : '';
     const retry = retryText(s, Date.now());
     const signIn = signInText(s);
-    item.description = `${s.stateLabel}${retry ? ` (${retry})` : ''}${signIn ? ` · ${signIn}` : ''} · ${s.toolsText}${indexed}`;
+    const held = s.definitions?.held.length ?? 0;
+    item.description = `${s.stateLabel}${retry ? ` (${retry})` : ''}${signIn ? ` · ${signIn}` : ''} · ${s.toolsText}${indexed}${held ? ` · ${held} held for review` : ''}`;
     item.tooltip = new vscode.MarkdownString(
       [
         `**${s.name}** — ${s.stateLabel}${retry ? ` (${retry})` : ''}`,
         `${s.transport} · ${s.sourceLabel}`,
         s.auth?.needsSignIn ? `Sign-in needed (${s.auth.reason ?? 'not signed in'}): ${s.auth.nextStep ?? ''}` : '',
         s.lastError ? `Last error: ${s.lastError}` : '',
+        held ? `Held until you review them: ${s.definitions?.held.map((h) => `${h.kind} ${h.name} (${h.change})`).join(', ')}` : '',
       ]
         .filter(Boolean)
         .join('\n\n'),
     );
     // Menus in package.json show the actions the core allows now (` connect `, ` disable `, …).
-    item.contextValue = ` ${s.actions.join(' ')} `;
+    item.contextValue = ` ${s.actions.join(' ')} ${held ? 'reviewDefinitions ' : ''}`;
     item.command = { command: 'lazyMcp.openSource', title: 'Open Source', arguments: [s] };
     return item;
   }

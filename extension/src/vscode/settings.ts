@@ -34,6 +34,7 @@ export function readSettings(): LazyMcpSettings {
       aggregateEndpoint: 'toolIndex',
       // A call to a server that needs sign-in asks the user and waits (the CLI fails at once).
       signInMayWait: true,
+      holdNewTools: c.get<boolean>('holdNewTools', false),
     },
     vscodeNativeServers: c.get('vscodeNativeServers', 'leaveToVsCode'),
     trustProjectServers: c.get<boolean>('trustProjectServers', false) === true,

@@ -22,11 +22,13 @@ export class StatusBar {
   update(s: DiagnosticsSnapshot): void {
     const t = s.totals;
     const problems = t.failed + t.needsAuth;
-    this.item.text = `$(plug) ${t.connected}/${t.enabled}${t.inProgress > 0 ? ' $(sync~spin)' : ''}${problems > 0 ? ` $(warning) ${problems}` : ''}`;
+    const held = t.heldDefinitions;
+    this.item.text = `$(plug) ${t.connected}/${t.enabled}${t.inProgress > 0 ? ' $(sync~spin)' : ''}${problems > 0 ? ` $(warning) ${problems}` : ''}${held > 0 ? ` $(shield) ${held} held` : ''}`;
     this.item.tooltip =
       `Lazy MCP: ${t.connected} of ${count(t.enabled, 'enabled server')} connected (running now)` +
-      `${problems > 0 ? `, ${problems} with a problem` : ''}.\n${s.summary}. ${count(t.tools, 'tool')} exposed.\nClick for MCP Diagnostics.`;
-    this.item.backgroundColor = problems > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+      `${problems > 0 ? `, ${problems} with a problem` : ''}.\n${s.summary}. ${count(t.tools, 'tool')} exposed.` +
+      `${held > 0 ? `\n${held} changed tool definition${held === 1 ? ' is' : 's are'} held until you review ${held === 1 ? 'it' : 'them'}.` : ''}\nClick for MCP Diagnostics.`;
+    this.item.backgroundColor = problems > 0 || held > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.updateSignIn(s);
   }
 

@@ -31,6 +31,11 @@ pub struct ConfigSources {
     /// CLI as "manages everything" (`HostPolicy::default()`).
     #[serde(default)]
     pub policy: HostPolicy,
+    /// The user's approved tool definitions (`$XDG_CONFIG_HOME/lazy-mcp/approved-definitions.json`):
+    /// read and watched with the config files, so an approval given in another
+    /// process applies here too. None: baselines kept in memory only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approved_definitions_file: Option<String>,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -319,8 +324,15 @@ impl ConfigLoad {
             .chain(sources.explicit_files.iter().map(|f| f.path.clone()))
             .chain(self.references.iter().cloned())
             .chain(approval_paths(&sources.discovery))
+            .chain(sources.approved_definitions_file.iter().cloned())
             .filter(|p| seen.insert(p.clone()))
             .collect()
+    }
+
+    /// The approved-definitions file as last read (None: not named, or not read yet).
+    pub fn approved_definitions(&self) -> Option<&FileRead> {
+        let path = self.sources.as_ref()?.approved_definitions_file.as_ref()?;
+        self.read.get(path)
     }
 
     fn normalize_input(&self, sources: &ConfigSources) -> NormalizeInput {

@@ -52,5 +52,6 @@ impl Engine {
                 self.report_dropped_declared_tools(&name);
             }
         }
+        self.recheck_all_definitions();
     }
 }

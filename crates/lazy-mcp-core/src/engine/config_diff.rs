@@ -136,6 +136,7 @@ impl Engine {
                 Some(_) => {}
             }
         }
+        self.recheck_all_definitions();
     }
 
     fn add_server(&mut self, config: ServerConfig) {

@@ -424,6 +424,23 @@ impl Engine {
         mut call: QueuedCall,
         input_rounds: u32,
     ) {
+        // Held since the call arrived (the connect's listing found it changed):
+        // refused, never sent.
+        let refusal = match self.conns.get(&conn) {
+            Some(connection) if self.any_held() => {
+                self.held_call_refusal(&connection.server, &call.method, &call.params)
+            }
+            _ => None,
+        };
+        if let Some(refusal) = refusal {
+            self.reply_error(
+                &call.client,
+                call.client_id,
+                jsonrpc::INVALID_PARAMS,
+                &refusal,
+            );
+            return;
+        }
         // A modern server gets the era's envelope and may ask for input (the
         // call is sent again with the same params): it needs them parsed.
         if self.is_modern(conn) {
@@ -509,7 +526,8 @@ impl Engine {
             self.forward_call(conn, call);
             return;
         }
-        let refusal = match &server.state {
+        let held = self.held_call_refusal(name, &call.method, &call.params);
+        let refusal = held.or_else(|| match &server.state {
             ServerState::Disabled => Some(format!(
                 "MCP server '{name}' is disabled; enable it to use it"
             )),
@@ -517,7 +535,7 @@ impl Engine {
                 "MCP server '{name}' is dormant (autoConnect: false); enable it to use it"
             )),
             _ => None,
-        };
+        });
         if let Some(refusal) = refusal {
             self.reply_error(
                 &call.client,

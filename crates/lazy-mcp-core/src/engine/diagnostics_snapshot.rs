@@ -98,6 +98,9 @@ pub struct ServerDiagnostics {
     /// Sign-in of a server that uses OAuth (absent for the others).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth: Option<super::auth::AuthSnapshot>,
+    /// When its definitions were approved and what is held (absent before its first catalogue).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub definitions: Option<super::held_definitions::DefinitionsStatus>,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -134,6 +137,9 @@ pub struct DiagnosticsTotals {
     /// with `servers` they add up to every server configured.
     #[serde(default)]
     pub unmanaged: Vec<(UnmanagedGroup, usize)>,
+    /// Definitions held until the user reviews them, all servers (the status bar's count).
+    #[serde(default)]
+    pub held_definitions: usize,
 }
 
 /// Configured servers the host leaves out, one group of the servers view.
@@ -194,6 +200,13 @@ impl DiagnosticsTotals {
         }
         for (group, count) in &self.unmanaged {
             parts.push(format!("{count} {}", group.counted_as()));
+        }
+        // Definitions, not servers: said apart so the server counts still add up.
+        if self.held_definitions > 0 {
+            parts.push(format!(
+                "{} held for review",
+                crate::wording::count(self.held_definitions, "definition")
+            ));
         }
         parts.join(" · ")
     }
@@ -337,8 +350,10 @@ impl Engine {
                 loaded_by_vscode: server.config.loaded_by_vscode,
                 fingerprint: server.config.fingerprint.clone(),
                 auth: self.auth_snapshot(name),
+                definitions: self.definitions_status(name),
             });
         }
+        totals.held_definitions = self.held_count();
         totals.enabled = totals
             .servers
             .saturating_sub(totals.disabled)

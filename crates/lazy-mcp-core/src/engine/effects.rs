@@ -223,6 +223,13 @@ pub enum Effect {
     PersistCatalogue {
         blob: String,
     },
+    /// Replace the shared approved-definitions file with `content`, atomically
+    /// (write a temporary file next to it, then rename). The file is watched
+    /// with the config: other processes read the approval from it.
+    WriteApprovedDefinitions {
+        path: String,
+        content: String,
+    },
     Log {
         level: LogLevel,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -299,6 +306,12 @@ pub enum AnnounceAction {
     Review,
     /// Close; nothing to tell the engine (it announces each definition once).
     Dismiss,
+    /// Open the review of the server's held definitions (VS Code's diff editor).
+    ReviewDefinitions,
+    /// Approve the server's held definitions (`approveDefinitions`).
+    ApproveDefinitions,
+    /// Leave them held (nothing is sent; the notification closes).
+    KeepBlocked,
 }
 
 /// The effects for the WASM boundary without re-escaping payloads: element 0 is

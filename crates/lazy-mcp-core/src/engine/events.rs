@@ -163,4 +163,12 @@ pub enum Event {
     WorkspaceFoldersChanged { folders: Vec<String> },
     /// The user changed settings (concurrency, idle timeout, timeouts, roots, …).
     SettingsChanged { settings: Settings },
+    /// User command: approve the held definitions of `server` as they are now:
+    /// the tools, prompts or resource templates named in `items`, or (empty)
+    /// everything held, its instructions included.
+    ApproveDefinitions {
+        server: String,
+        #[serde(default)]
+        items: Vec<String>,
+    },
 }

@@ -66,6 +66,25 @@ impl Engine {
             return Cow::Borrowed(&[]);
         };
         let entry = self.current_entry(name);
+        // Held definitions (changed since approved) are never listed.
+        if let Some(entry) = entry.filter(|_| self.holds_kind(name, kind)) {
+            return entry
+                .list(kind)
+                .iter()
+                .filter(|item| {
+                    item_name(item).is_some_and(|n| {
+                        !self.is_held(name, kind, n)
+                            && match (kind, &server.config.tools) {
+                                (ListKind::Tools, ToolFilter::Only(names)) => {
+                                    names.iter().any(|d| d == n)
+                                }
+                                _ => true,
+                            }
+                    })
+                })
+                .cloned()
+                .collect();
+        }
         match (kind, entry, &server.config.tools) {
             (ListKind::Tools, Some(entry), ToolFilter::Only(names)) => entry
                 .tools
@@ -156,10 +175,7 @@ impl Engine {
             .get(name)
             .map(|s| s.config.fingerprint.as_str())
             .unwrap_or_default();
-        let instructions = self
-            .current_entry(name)
-            .and_then(|e| e.initialize.instructions.as_deref())
-            .unwrap_or_default();
+        let instructions = self.served_instructions(name).unwrap_or_default();
         let mut text = format!("{fingerprint}\n{instructions}");
         for hash in list_hashes {
             let _ = write!(text, "\n{hash:016x}");

@@ -209,7 +209,7 @@ impl Engine {
                     name,
                     version,
                     gateway_handshake::gateway_capabilities(&upstream, true),
-                    entry.and_then(|e| e.initialize.instructions.as_deref()),
+                    self.served_instructions(name),
                 )
             }
             Endpoint::Aggregate => {
@@ -219,11 +219,7 @@ impl Engine {
                     .iter()
                     .filter(|(_, s)| s.state.is_exposed())
                     .filter_map(|(name, _)| {
-                        let text = self
-                            .current_entry(name)?
-                            .initialize
-                            .instructions
-                            .as_deref()?;
+                        let text = self.served_instructions(name)?;
                         Some(format!("## {name}\n{text}"))
                     })
                     .collect();
@@ -364,10 +360,11 @@ impl Engine {
                     .unwrap_or_default()
                     .to_string();
                 let (server, original) = by_name(kind, &exposed).ok_or_else(|| {
-                    match self
+                    let why = self
                         .switched_off_owner(&exposed)
                         .or_else(|| self.awaiting_approval_owner(&exposed))
-                    {
+                        .or_else(|| self.held_aggregate_refusal(kind, &exposed));
+                    match why {
                         Some(why) => why,
                         None => format!(
                             "Lazy MCP has no {} named '{exposed}'",

@@ -250,6 +250,7 @@ impl Engine {
                 previous.catalogued_at_ms = now;
                 self.persist_catalogue();
             }
+            self.check_definitions(name);
             return;
         }
         let mut entry = entry;
@@ -257,6 +258,8 @@ impl Engine {
         self.catalogue.entries.insert(name.to_string(), entry);
         self.exposure.dirty = true;
         self.persist_catalogue();
+        // Before any waiting call is forwarded: a held tool is refused, not called.
+        self.check_definitions(name);
         self.report_dropped_declared_tools(name);
     }
 

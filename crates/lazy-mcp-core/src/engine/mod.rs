@@ -31,9 +31,13 @@
 //!   tool index and its meta-tools), `aggregate_names`, `stable_hash`;
 //! - trust: `project_approvals` (project servers waiting for approval: the
 //!   snapshot's list, one announcement, calls refused with how to approve).
+//! - trust: `held_definitions` (listings compared with the approved baseline,
+//!   changed definitions held), `approved_definitions` (the shared baselines
+//!   file, per-item hashes), `definition_review` (diff text and warnings).
 
 pub mod aggregate_names;
 mod announce;
+pub mod approved_definitions;
 pub mod auth;
 pub mod backoff;
 pub mod catalogue;
@@ -43,12 +47,14 @@ mod config_diff;
 mod config_load;
 mod connect;
 mod connection_end;
+pub mod definition_review;
 pub mod diagnostics_snapshot;
 pub mod effects;
 mod era;
 pub mod events;
 mod exposure;
 mod gateway;
+pub mod held_definitions;
 mod input_bridge;
 mod input_required;
 mod listing;
@@ -117,6 +123,8 @@ pub struct Engine {
     unmanaged: Vec<crate::host_policy::Unmanaged>,
     /// Project servers waiting for the user's approval (`project_approvals.rs`).
     awaiting_approval: project_approvals::AwaitingApproval,
+    /// Approved definitions and what is held (`held_definitions.rs`).
+    pins: held_definitions::Pins,
 }
 
 #[derive(Debug)]
@@ -356,6 +364,7 @@ impl Engine {
             config_load: crate::config::load::ConfigLoad::default(),
             unmanaged: Vec::new(),
             awaiting_approval: project_approvals::AwaitingApproval::default(),
+            pins: held_definitions::Pins::default(),
         }
     }
 
@@ -376,6 +385,7 @@ impl Engine {
         self.now_ms = now_ms;
         match event {
             Event::ConfigSources { sources } => {
+                self.set_definitions_file(sources.approved_definitions_file.clone());
                 let step = self.config_load.set_sources(sources);
                 self.on_config_step(step);
             }
@@ -467,6 +477,9 @@ impl Engine {
                 self.on_workspace_folders_changed(folders)
             }
             Event::SettingsChanged { settings } => self.on_settings_changed(settings),
+            Event::ApproveDefinitions { server, items } => {
+                self.on_approve_definitions(&server, &items)
+            }
         }
         self.finish_event()
     }
@@ -506,6 +519,7 @@ impl Engine {
         if self.exposure.dirty {
             self.publish_changes();
         }
+        self.flush_definitions_write();
         if std::mem::take(&mut self.catalogue_dirty) {
             self.effects.push(Effect::PersistCatalogue {
                 blob: self.catalogue.to_blob(),

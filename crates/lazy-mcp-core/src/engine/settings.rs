@@ -77,6 +77,10 @@ pub struct Settings {
     /// this limit (a hostile server could otherwise grow the process without
     /// bound). Sent with each `open` effect.
     pub max_message_bytes: u64,
+    /// A server seen for the first time has its tools held until the user
+    /// reviews them (`lazyMcp.holdNewTools`, `--hold-new-tools`); otherwise its
+    /// first listing becomes its approved baseline.
+    pub hold_new_tools: bool,
 }
 
 /// Default of `Settings::max_message_bytes`: 64 MiB (a tool result of tens of
@@ -107,6 +111,7 @@ impl Default for Settings {
             aggregate_endpoint: AggregateEndpoint::All,
             sign_in_may_wait: false,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            hold_new_tools: false,
         }
     }
 }

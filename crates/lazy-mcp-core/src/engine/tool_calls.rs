@@ -105,6 +105,13 @@ impl Engine {
                 return Ok((server.clone(), tool.clone()));
             }
         }
+        // A held tool is named as held (its review command), never resolved.
+        let held = self
+            .held_aggregate_refusal(ListKind::Tools, name)
+            .or_else(|| self.held_tool_by_slash(name));
+        if let Some(why) = held {
+            return Err(why);
+        }
         self.tool_index()
             .resolve(name)
             .map(|(server, tool)| (server.to_string(), tool.to_string()))

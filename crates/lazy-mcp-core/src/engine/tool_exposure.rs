@@ -183,11 +183,15 @@ impl Engine {
             let Some(entry) = self.current_entry(name).filter(|_| plan.is_indexed(name)) else {
                 continue;
             };
-            let allowed = |tool: &Value| match &server.config.tools {
-                ToolFilter::All => true,
-                ToolFilter::Only(names) => {
-                    tool_name(tool).is_some_and(|n| names.iter().any(|d| d == n))
-                }
+            let allowed = |tool: &Value| {
+                let listed = match &server.config.tools {
+                    ToolFilter::All => true,
+                    ToolFilter::Only(names) => {
+                        tool_name(tool).is_some_and(|n| names.iter().any(|d| d == n))
+                    }
+                };
+                // Held tools are out of the index (search, load_tools, summary).
+                listed && !tool_name(tool).is_some_and(|n| self.is_held(name, ListKind::Tools, n))
             };
             entries.extend(
                 entry
