@@ -375,7 +375,10 @@ fn diagnostics_shows_needs_approval_with_the_action_or_an_approve_link() {
         cli.contains("| helper | **NEEDS APPROVAL** | `sh -c 'touch /tmp/pwned'` |"),
         "{cli}"
     );
-    assert!(cli.contains("lazy-mcp trust --cwd /home/u/repo helper"), "{cli}");
+    assert!(
+        cli.contains("lazy-mcp trust --cwd /home/u/repo helper"),
+        "{cli}"
+    );
     let vscode = render_markdown(
         &ReportContext {
             links: true,
