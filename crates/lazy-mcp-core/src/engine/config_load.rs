@@ -27,7 +27,7 @@ impl Engine {
                 if let Some(paths) = watch {
                     self.effects.push(Effect::WatchFiles { paths });
                 }
-                let read = self.config_load.approved_definitions().cloned();
+                let read = self.config_load.take_approved_definitions().cloned();
                 self.on_definitions_file_read(read.as_ref());
                 self.on_config_applied(managed);
                 self.effects.push(Effect::ConfigLoaded { report });
