@@ -576,6 +576,14 @@ fn an_approval_written_by_one_process_applies_in_another() {
     assert_eq!(held_names(&b, "github"), ["search"]);
     approve(&mut b, "github", &["search"]);
     let approved = written(&b).unwrap();
+    // An edit of another config file before b's watcher re-reads its own write:
+    // the older copy read at start must not bring the hold back.
+    b.effects.clear();
+    b.send(Event::ConfigFilesChanged {
+        paths: vec![MCP.into()],
+    });
+    feed(&mut b, &None);
+    assert!(held_names(&b, "github").is_empty());
     // The first process is told the file changed and reads it.
     a.effects.clear();
     a.send(Event::ConfigFilesChanged {

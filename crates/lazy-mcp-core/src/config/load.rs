@@ -123,6 +123,8 @@ pub struct ConfigLoad {
     next_round: u64,
     reference_rounds: u32,
     watched: Vec<String>,
+    /// The approved-definitions file was read since the engine last took it.
+    approvals_fresh: bool,
 }
 
 impl ConfigLoad {
@@ -170,7 +172,14 @@ impl ConfigLoad {
         let Some(asked) = self.outstanding.remove(&round) else {
             return LoadStep::Wait;
         };
+        let approvals = self
+            .sources
+            .as_ref()
+            .and_then(|s| s.approved_definitions_file.clone());
         for file in files.into_iter().filter(|f| asked.contains(&f.path)) {
+            if approvals.as_ref() == Some(&file.path) {
+                self.approvals_fresh = true;
+            }
             self.read.insert(file.path.clone(), file);
         }
         if !self.outstanding.is_empty() {
@@ -329,8 +338,13 @@ impl ConfigLoad {
             .collect()
     }
 
-    /// The approved-definitions file as last read (None: not named, or not read yet).
-    pub fn approved_definitions(&self) -> Option<&FileRead> {
+    /// The approved-definitions file, when it was read since the last call (a
+    /// load for another file's edit must not hand back an older copy than the
+    /// engine already has).
+    pub fn take_approved_definitions(&mut self) -> Option<&FileRead> {
+        if !std::mem::take(&mut self.approvals_fresh) {
+            return None;
+        }
         let path = self.sources.as_ref()?.approved_definitions_file.as_ref()?;
         self.read.get(path)
     }

@@ -28,7 +28,7 @@ impl Engine {
                     self.effects.push(Effect::WatchFiles { paths });
                 }
                 self.unmanaged = report.unmanaged.clone();
-                let read = self.config_load.approved_definitions().cloned();
+                let read = self.config_load.take_approved_definitions().cloned();
                 self.on_definitions_file_read(read.as_ref());
                 self.on_config_applied(managed);
                 let via = self.config_load.approval_via();
