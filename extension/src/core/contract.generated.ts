@@ -301,7 +301,9 @@ era?: Era | null,
  */
 cacheTtlMs?: number | null, 
 /**
- * The entry is older than that ttl: it is re-listed at the next connection.
+ * The entry is older than a non-zero ttl: it is re-listed at the next
+ * connection. Never set for a ttl of 0 (the server's "may change at any
+ * time": such an entry is listed again at each connection, not stale).
  */
 cacheStale: boolean, callsServed: number, lastError?: string | null, droppedDeclaredTools: Array<string>, 
 /**
