@@ -90,7 +90,7 @@ async function startHttp() {
   const match = await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => {
       err += d;
-      const m = /serving \d+ servers at (\S+)\n.*Bearer ([\w-]+)"/.exec(err);
+      const m = /serving \d+ servers? at (\S+)\n.*Bearer ([\w-]+)"/.exec(err);
       if (m) resolve(m);
     });
     child.on('exit', (code) => reject(new Error(`serve --http exited with ${code}: ${err}`)));

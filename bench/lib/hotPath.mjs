@@ -36,7 +36,7 @@ export async function startGatewayProcess(servers, { nodeArgs = [], profileDir, 
     const timer = setTimeout(() => reject(new Error(`lazy-mcp serve --http did not print its URL in ${readyMs / 1000} s: ${err}`)), readyMs);
     child.stdout.on('data', (d) => {
       out += d;
-      const url = /serving \d+ servers at (\S+)/.exec(out)?.[1];
+      const url = /serving \d+ servers? at (\S+)/.exec(out)?.[1];
       const token = /Bearer ([^"\s]+)/.exec(out)?.[1];
       if (url && token) {
         clearTimeout(timer);

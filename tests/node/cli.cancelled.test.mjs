@@ -57,7 +57,7 @@ test('serve --stdio: stdin EOF right after a cancelled call exits within seconds
 test('serve --http: the POST of a cancelled call ends its stream without an answer', { timeout: 120_000 }, async () => {
   const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws], {
     env: w.env,
-    ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n.*Bearer ([\w-]+)"/,
+    ready: /serving \d+ servers? at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n.*Bearer ([\w-]+)"/,
   });
   cleanup.push(() => serve.child.kill('SIGKILL'));
   const [, url, token] = await serve.started;

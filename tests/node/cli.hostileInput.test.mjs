@@ -41,7 +41,7 @@ after(() => {
 async function serveHttp(extra = []) {
   const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws, ...extra], {
     env: w.env,
-    ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n.*Bearer ([\w-]+)"/,
+    ready: /serving \d+ servers? at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n.*Bearer ([\w-]+)"/,
   });
   cleanup.push(() => serve.child.kill('SIGKILL'));
   const [, url, token] = await serve.started;

@@ -139,7 +139,7 @@ test('serve --stdio: a legacy client gets a clear error from a modern server, no
 test('serve --http: each round is a request of its own (no session), for both kinds of server', async () => {
   const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws], {
     env: w.env,
-    ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)"/,
+    ready: /serving \d+ servers? at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)"/,
   });
   closers.push(async () => serve.child.kill('SIGKILL'));
   const [, url, , token] = await serve.started;

@@ -65,7 +65,7 @@ test('serve --http: a listen gets the acknowledgement, then the tool list change
   writeJson(config, { mcpServers: servers('one') });
   const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws], {
     env: w.env,
-    ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)"/,
+    ready: /serving \d+ servers? at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)"/,
   });
   cleanup.push(() => serve.child.kill('SIGKILL'));
   const [, url, , token] = await serve.started;

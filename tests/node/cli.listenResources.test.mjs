@@ -68,7 +68,7 @@ test('serve --stdio: a listen subscribes to a resource without starting its serv
 test('serve --http: the listen rides its own POST stream; the client going away unsubscribes the server', { timeout: 120_000 }, async () => {
   const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--verbose', '--cwd', w.ws], {
     env: w.env,
-    ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)"/,
+    ready: /serving \d+ servers? at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)"/,
   });
   closers.push(async () => serve.child.kill('SIGKILL'));
   const [, url, , token] = await serve.started;

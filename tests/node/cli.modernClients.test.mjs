@@ -45,7 +45,7 @@ async function answerOf(res) {
 async function startHttp(extraArgs = []) {
   const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws, ...extraArgs], {
     env: w.env,
-    ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)"/,
+    ready: /serving \d+ servers? at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)"/,
   });
   cleanup.push(() => serve.child.kill('SIGKILL'));
   const [, url, , token] = await serve.started;

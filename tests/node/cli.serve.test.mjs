@@ -74,7 +74,7 @@ async function httpClient(url, token) {
 test('serve --http: bearer token from a 0600 file, SDK client lists and calls; 401 without it; a port in use exits 1; SIGTERM ends everything', async () => {
   const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws], {
     env: w.env,
-    ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)" \(token stored in (\S+), mode 0600\)/,
+    ready: /serving \d+ servers? at (http:\/\/127\.0\.0\.1:(\d+)\/mcp)\n.*Bearer ([\w-]+)" \(token stored in (\S+), mode 0600\)/,
   });
   cleanup.push(() => serve.child.kill('SIGKILL'));
   const [, url, port, token, tokenFile] = await serve.started;

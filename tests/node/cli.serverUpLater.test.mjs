@@ -35,7 +35,7 @@ test('serve --http: a server that comes up after the gateway is spoken to in its
   writeJson(path.join(w.ws, '.mcp.json'), { mcpServers: { late: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } } });
   const serve = startCli(['serve', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.ws], {
     env: w.env,
-    ready: /serving \d+ servers at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n.*Bearer ([\w-]+)"/,
+    ready: /serving \d+ servers? at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n.*Bearer ([\w-]+)"/,
   });
   closers.push(async () => serve.child.kill('SIGKILL'));
   const [, url, token] = await serve.started;

@@ -11,7 +11,7 @@ import { runCli, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
 import { spawn } from 'node:child_process';
 import { loadHostModule, repoRoot } from './helpers/bundle.mjs';
 
-const ready = /serving \d+ servers at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n.*Bearer ([\w-]+)" \(token stored in (\S+), mode 0600\)/;
+const ready = /serving \d+ servers? at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n.*Bearer ([\w-]+)" \(token stored in (\S+), mode 0600\)/;
 
 function world() {
   const w = tempWorld('lazy-mcp-token-');
