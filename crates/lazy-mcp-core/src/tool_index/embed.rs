@@ -7,6 +7,7 @@
 //! no network, no inference runtime. The host hands the table over as bytes
 //! (`Engine::load_embedding_model`); this module parses and uses it.
 
+use super::text::is_stopword;
 use serde::Deserialize;
 use std::collections::HashMap;
 
@@ -118,11 +119,16 @@ impl EmbeddingModel {
 
     /// The rows of `text`'s WordPiece tokens (unknown pieces left out), at most
     /// [`MAX_EMBED_TOKENS`] of the first [`MAX_EMBED_CHARS`] characters.
+    /// Stopwords and punctuation say nothing about a tool and are left out:
+    /// in a mean of a few vectors they would pull every text together.
     pub fn token_rows(&self, text: &str) -> Vec<u32> {
         let mut rows = Vec::new();
         for word in basic_words(text) {
             if rows.len() >= MAX_EMBED_TOKENS {
                 break;
+            }
+            if is_stopword(&word) || !word.chars().any(char::is_alphanumeric) {
+                continue;
             }
             self.word_pieces(&word, &mut rows);
         }

@@ -10,6 +10,8 @@ use std::sync::Arc;
 /// Characters of a tool's description that go into its vector: the opening
 /// says what the tool does; a huge description costs no more than this.
 const DESCRIPTION_CHARS: usize = 1_500;
+/// Characters of the parameters' names and descriptions that go in.
+const PARAMETER_CHARS: usize = 1_000;
 
 /// How the two ranks combine: `lexical × (BM25F / best BM25F) + semantic ×
 /// cosine`. Fitted on the development sets (tests/fixtures/tool_index/*),
@@ -18,17 +20,22 @@ const DESCRIPTION_CHARS: usize = 1_500;
 pub struct Fusion {
     pub lexical: f32,
     pub semantic: f32,
+    /// Above 0: reciprocal rank fusion with this `k` (`lexical / (k + lexical
+    /// rank) + semantic / (k + semantic rank)`) instead of the score sum.
+    pub rrf_k: f32,
 }
 
 impl Fusion {
     pub const DEFAULT: Fusion = Fusion {
-        lexical: 0.35,
+        lexical: 0.5,
         semantic: 1.0,
+        rrf_k: 0.0,
     };
     /// Lexical only (today's ranking; what a missing model gives).
     pub const LEXICAL: Fusion = Fusion {
         lexical: 1.0,
         semantic: 0.0,
+        rrf_k: 0.0,
     };
 }
 
@@ -44,13 +51,16 @@ pub fn tool_embedding_text(tool: &Value) -> String {
         out.push_str(". ");
     }
     out.extend(text("description").chars().take(DESCRIPTION_CHARS));
-    let properties = tool
-        .get("inputSchema")
-        .and_then(|s| s.get("properties"))
-        .and_then(Value::as_object);
-    for name in properties.into_iter().flat_map(|p| p.keys()).take(32) {
+    if let Some(schema) = tool.get("inputSchema") {
+        let mut parameters = String::new();
+        super::search::push_schema_words(schema, &mut parameters, 0);
         out.push(' ');
-        out.push_str(&name.replace(['_', '-', '.'], " "));
+        out.extend(
+            parameters
+                .replace(['_', '-', '.'], " ")
+                .chars()
+                .take(PARAMETER_CHARS),
+        );
     }
     out
 }
@@ -97,6 +107,25 @@ pub(super) fn fuse(lexical: &[f32], semantic: Option<&[f32]>, fusion: Fusion) ->
         }
     };
     match semantic {
+        Some(cosines) if fusion.semantic > 0.0 && fusion.rrf_k > 0.0 => {
+            let lexical_rank = ranks(lexical, true);
+            let semantic_rank = ranks(cosines, false);
+            (0..cosines.len())
+                .map(|i| {
+                    let l = lexical_rank
+                        .get(i)
+                        .copied()
+                        .flatten()
+                        .map_or(0.0, |r| fusion.lexical / (fusion.rrf_k + r as f32));
+                    let s = semantic_rank
+                        .get(i)
+                        .copied()
+                        .flatten()
+                        .map_or(0.0, |r| fusion.semantic / (fusion.rrf_k + r as f32));
+                    l + s
+                })
+                .collect()
+        }
         Some(cosines) if fusion.semantic > 0.0 => cosines
             .iter()
             .enumerate()
@@ -104,6 +133,26 @@ pub(super) fn fuse(lexical: &[f32], semantic: Option<&[f32]>, fusion: Fusion) ->
             .collect(),
         _ => (0..lexical.len()).map(lex).collect(),
     }
+}
+
+/// Each score's rank (1 = best); `None` for a score of 0 when `positive_only`.
+fn ranks(scores: &[f32], positive_only: bool) -> Vec<Option<usize>> {
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    order.sort_by(|a, b| {
+        let (x, y) = (scores.get(*a), scores.get(*b));
+        y.copied()
+            .unwrap_or(0.0)
+            .total_cmp(&x.copied().unwrap_or(0.0))
+            .then(a.cmp(b))
+    });
+    let mut out = vec![None; scores.len()];
+    for (rank, i) in order.into_iter().enumerate() {
+        let keep = !positive_only || scores.get(i).is_some_and(|s| *s > 0.0);
+        if let Some(slot) = out.get_mut(i) {
+            *slot = keep.then_some(rank + 1);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -118,6 +167,7 @@ mod tests {
             Fusion {
                 lexical: 0.5,
                 semantic: 1.0,
+                rrf_k: 0.0,
             },
         );
         assert_eq!(fused, vec![0.6, 0.9, 0.45]);
@@ -138,7 +188,7 @@ mod tests {
         });
         let text = tool_embedding_text(&tool);
         assert!(text.starts_with("get daily challenge. "));
-        assert!(text.ends_with(" user id"));
+        assert!(text.ends_with(" user id "), "{text}");
         assert!(text.len() < 2_000);
     }
 }

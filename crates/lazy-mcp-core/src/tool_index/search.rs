@@ -154,7 +154,7 @@ pub struct ToolIndex {
     semantic: Option<Semantic>,
 }
 
-fn push_schema_words(schema: &Value, out: &mut String, depth: usize) {
+pub(super) fn push_schema_words(schema: &Value, out: &mut String, depth: usize) {
     if depth > 3 {
         return;
     }
