@@ -63,6 +63,7 @@ mod timers;
 use timers::TimerPurpose;
 mod tool_calls;
 mod tool_exposure;
+mod tool_vectors;
 mod upstream;
 mod user_commands;
 pub mod wire;
@@ -109,6 +110,10 @@ pub struct Engine {
     now_ms: u64,
     /// The config files' contents and last good versions (`config::load`).
     config_load: crate::config::load::ConfigLoad,
+    /// The static embedding model for hybrid tool search, once the host loaded it.
+    embedding: Option<std::sync::Arc<crate::tool_index::EmbeddingModel>>,
+    /// Set when tool vectors may be missing or stale (`tool_vectors.rs`).
+    tool_vectors_pending: bool,
 }
 
 #[derive(Debug)]
@@ -346,6 +351,8 @@ impl Engine {
             sign_in_announcements: auth::SignInAnnouncements::default(),
             now_ms: 0,
             config_load: crate::config::load::ConfigLoad::default(),
+            embedding: None,
+            tool_vectors_pending: false,
         }
     }
 
@@ -495,6 +502,9 @@ impl Engine {
         self.flush_sign_in_announcements();
         if self.exposure.dirty {
             self.publish_changes();
+        }
+        if std::mem::take(&mut self.tool_vectors_pending) || self.catalogue_dirty {
+            self.update_tool_vectors();
         }
         if std::mem::take(&mut self.catalogue_dirty) {
             self.effects.push(Effect::PersistCatalogue {
