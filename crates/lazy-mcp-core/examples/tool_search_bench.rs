@@ -396,7 +396,7 @@ fn main() {
     let t = Instant::now();
     let vectors: usize = first500
         .iter()
-        .filter_map(|(_, tool)| tool_vector(&model, tool))
+        .filter_map(|(server, tool)| tool_vector(&model, server, tool))
         .count();
     let vec_ms = t.elapsed().as_secs_f64() * 1e3;
     let t = Instant::now();

@@ -1,13 +1,14 @@
 //! Hybrid tool search in the engine (issue 27): the embedding model the host
 //! hands over once (`loadEmbeddingModel`), and each catalogue entry's tool
 //! vectors, computed when the entry is catalogued and persisted with it,
-//! keyed by the model version and the tools they were made from. A warm start
+//! keyed by the model version (and the recipe of a tool's text) and the
+//! tools they were made from. A warm start
 //! reuses them; another model version or changed tools recompute them once.
 
 use super::catalogue::{CatalogueEntry, ToolVectors};
 use super::stable_hash::Fnv1a64Writer;
 use super::{Effect, Engine, LogLevel};
-use crate::tool_index::{tool_vector, vector_from_hex, vector_to_hex, EmbeddingModel};
+use crate::tool_index::{tool_vector, vector_from_hex, vector_to_hex, vectors_key, EmbeddingModel};
 use std::sync::Arc;
 
 /// What the tool vectors of `entry` were made from (its tools, as JSON).
@@ -20,7 +21,7 @@ fn tools_hash(entry: &CatalogueEntry) -> String {
 
 fn vectors_are_current(entry: &CatalogueEntry, model: &EmbeddingModel) -> bool {
     entry.tool_vectors.as_ref().is_some_and(|v| {
-        v.model == model.version()
+        v.model == vectors_key(model)
             && v.vectors.len() == entry.tools.len()
             && v.tools == tools_hash(entry)
     })
@@ -77,7 +78,7 @@ impl Engine {
             return;
         };
         let mut changed = false;
-        for entry in self.catalogue.entries.values_mut() {
+        for (server, entry) in self.catalogue.entries.iter_mut() {
             if vectors_are_current(entry, &model) {
                 continue;
             }
@@ -85,11 +86,12 @@ impl Engine {
                 .tools
                 .iter()
                 .map(|tool| {
-                    tool_vector(&model, tool).map_or_else(String::new, |v| vector_to_hex(&v))
+                    tool_vector(&model, server, tool)
+                        .map_or_else(String::new, |v| vector_to_hex(&v))
                 })
                 .collect();
             entry.tool_vectors = Some(ToolVectors {
-                model: model.version().to_string(),
+                model: vectors_key(&model),
                 tools: tools_hash(entry),
                 vectors,
             });
@@ -106,7 +108,7 @@ impl Engine {
     pub(super) fn cached_tool_vector(&self, server: &str, position: usize) -> Option<Vec<i8>> {
         let model = self.embedding.as_ref()?;
         let vectors = self.current_entry(server)?.tool_vectors.as_ref()?;
-        if vectors.model != model.version() {
+        if vectors.model != vectors_key(model) {
             return None;
         }
         vector_from_hex(vectors.vectors.get(position)?).filter(|v| v.len() == model.dims())

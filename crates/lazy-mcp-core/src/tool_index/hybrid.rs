@@ -39,11 +39,22 @@ impl Fusion {
     };
 }
 
-/// The text a tool's vector is made of: its name (identifier pieces split by
-/// the tokenizer), title, the start of its description, its parameter names.
-pub fn tool_embedding_text(tool: &Value) -> String {
+/// Bump when [`tool_embedding_text`] changes: cached tool vectors are keyed
+/// by the model version and this ([`vectors_key`]).
+pub const TOOL_TEXT_VERSION: u32 = 2;
+
+/// What cached tool vectors must have been made with to be reused.
+pub fn vectors_key(model: &EmbeddingModel) -> String {
+    format!("{}/text-{TOOL_TEXT_VERSION}", model.version())
+}
+
+/// The text a tool's vector is made of: its server's name (which world it
+/// is in), its name (identifier pieces split), title, the start of its
+/// description, and its parameters' names and descriptions (bounded).
+pub fn tool_embedding_text(server: &str, tool: &Value) -> String {
     let text = |key: &str| tool.get(key).and_then(Value::as_str).unwrap_or("");
-    let mut out = String::new();
+    let mut out = server.replace(['_', '-', '.'], " ");
+    out.push_str(": ");
     out.push_str(&text("name").replace(['_', '-', '.'], " "));
     out.push_str(". ");
     if let Some(title) = super::compact::tool_title(tool) {
@@ -67,9 +78,9 @@ pub fn tool_embedding_text(tool: &Value) -> String {
 
 /// A tool's quantized vector (what the catalogue caches), `None` when no
 /// word of it is in the model's vocabulary.
-pub fn tool_vector(model: &EmbeddingModel, tool: &Value) -> Option<Vec<i8>> {
+pub fn tool_vector(model: &EmbeddingModel, server: &str, tool: &Value) -> Option<Vec<i8>> {
     model
-        .embed(&tool_embedding_text(tool))
+        .embed(&tool_embedding_text(server, tool))
         .map(|unit| quantize(&unit))
 }
 
@@ -186,8 +197,11 @@ mod tests {
             "description": "x".repeat(1_000_000),
             "inputSchema": {"properties": {"user_id": {}}}
         });
-        let text = tool_embedding_text(&tool);
-        assert!(text.starts_with("get daily challenge. "));
+        let text = tool_embedding_text("leet-code", &tool);
+        assert!(
+            text.starts_with("leet code: get daily challenge. "),
+            "{text}"
+        );
         assert!(text.ends_with(" user id "), "{text}");
         assert!(text.len() < 2_000);
     }

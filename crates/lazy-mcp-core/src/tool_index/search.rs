@@ -286,7 +286,7 @@ impl ToolIndex {
                 vectors.push(
                     cached(i)
                         .filter(|v| v.len() == model.dims())
-                        .or_else(|| tool_vector(model, tool)),
+                        .or_else(|| tool_vector(model, server, tool)),
                 );
             }
             tools.push(IndexedTool {
