@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { cliJs, tempWorld, writeJson } from './helpers/cliRun.mjs';
 import { countedServer, isAlive, killSpawnedGroups, spawnedPids, waitFor } from './helpers/realServers.mjs';
 
@@ -93,6 +95,27 @@ test('without the embedding table the search is lexical and the log says so', as
     assert.match(stderr(), new RegExp(`no embedding table at ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}; search_tools ranks by words only`));
     const found = await search('read the whole knowledge graph');
     assert.match(found, /^memory\/read_graph/m, found);
+  } finally {
+    await client.close();
+  }
+  await waitFor('the CLI to exit', () => !isAlive(pid), 15_000);
+});
+
+test('a client of MCP 2026-07-28 (SDK v2, server/discover) gets the same hybrid search', async () => {
+  const transport = new ModernStdio({
+    command: process.execPath,
+    args: [cliJs, 'serve', '--stdio', '--tool-exposure', 'index', '--cwd', w.ws],
+    env: w.env,
+    stderr: 'pipe',
+  });
+  const client = new ModernClient({ name: 'modern-search-test', version: '2' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(transport);
+  const pid = transport.pid;
+  try {
+    const result = await client.callTool({ name: 'search_tools', arguments: { query: 'remember that Alice works at Acme' } });
+    const found = text(result);
+    const top5 = found.split('\n').filter((l) => l.includes('/')).slice(0, 5);
+    assert.ok(top5.some((l) => /^memory\/(create_entities|add_observations|create_relations) /.test(l)), found);
   } finally {
     await client.close();
   }
