@@ -529,7 +529,14 @@ impl ToolIndex {
             })
             .map(|(doc, score)| (doc, score * self.tools.get(doc).map_or(1.0, |t| t.prior)))
             .collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        // Only the best `limit` are ordered: with the semantic side every tool
+        // has a score, and a full sort of 2,000 would cost more than the scoring.
+        let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        if limit > 0 && limit < ranked.len() {
+            ranked.select_nth_unstable_by(limit - 1, order);
+            ranked.truncate(limit);
+        }
+        ranked.sort_by(order);
         let hit = |doc: usize, score: f32, weak: bool| {
             self.tools.get(doc).map(|t| SearchHit {
                 server: t.server.clone(),
