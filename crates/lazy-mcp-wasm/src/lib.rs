@@ -155,6 +155,18 @@ impl Engine {
             .message_received_bytes(now_ms as u64, conn as u64, message)
     }
 
+    /// The embedding table for hybrid tool search (issue 27), as the bytes the
+    /// host read from `source` (empty when there was no file: search stays
+    /// lexical). Once per engine; the effects (a log line, maybe
+    /// `persistCatalogue` with the tool vectors) in the split form.
+    #[wasm_bindgen(js_name = loadEmbeddingModel)]
+    pub fn load_embedding_model(&mut self, now_ms: f64, source: &str, table: &[u8]) -> Vec<String> {
+        let effects = self
+            .inner
+            .load_embedding_model(now_ms as u64, source, table);
+        lazy_mcp_core::engine::effects::split_payloads(effects)
+    }
+
     /// The persisted catalogue as UTF-8 bytes of its own (`engine/wire.rs`).
     /// Returns what `handleSplit` returns.
     #[wasm_bindgen(js_name = catalogueLoaded)]

@@ -2,6 +2,8 @@
 // instance, so every call goes through `call()`, which recreates the instance.
 import * as path from 'node:path';
 import type { LogLevel } from './contract.generated';
+import { embeddingTablePath, readEmbeddingTable } from './embeddingTable';
+import type { EmbeddingTable } from './embeddingTable';
 
 /** What the wasm-bindgen facade exports (crates/lazy-mcp-wasm/src/lib.rs). */
 export interface CoreExports {
@@ -37,6 +39,7 @@ export const defaultCoreModulePath = (distDir: string): string => path.join(dist
 export class WasmCore {
   private exports: CoreExports | undefined;
   private traps = 0;
+  private table: EmbeddingTable | undefined;
 
   constructor(
     private readonly modulePath: string,
@@ -62,6 +65,11 @@ export class WasmCore {
       const cause = err instanceof Error ? err.message : String(err);
       throw new CoreLoadError(`Lazy MCP could not load its WASM core from ${this.modulePath}: ${cause}`);
     }
+  }
+
+  /** The embedding table shipped beside this core (read on first use, then kept). */
+  embeddingTable(): EmbeddingTable {
+    return (this.table ??= readEmbeddingTable(embeddingTablePath(this.modulePath)));
   }
 
   get loaded(): boolean {

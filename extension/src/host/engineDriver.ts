@@ -39,6 +39,8 @@ export interface EngineHandle {
   messageReceived(nowMs: number, conn: number, message: Uint8Array): string[];
   /** The persisted catalogue blob as UTF-8 (not escaped inside an event's JSON). */
   catalogueLoaded(nowMs: number, blob: Uint8Array): string[];
+  /** The tool-search embedding table's bytes, read from `source` (empty: none there). */
+  loadEmbeddingModel(nowMs: number, source: string, table: Uint8Array): string[];
   snapshot(): string;
   report(contextJson: string): string;
   /** `text` about `server` with its secret values masked (the core knows them). */
@@ -105,6 +107,7 @@ export class EngineDriver {
   async start(): Promise<void> {
     // Tokens another window or process stores: the engine decides which servers use them.
     this.tokenWatch = this.deps.auth?.watchStored((url) => this.handle({ type: 'tokensAvailable', url }));
+    this.loadEmbeddingTable();
     const blob = await this.deps.store.read();
     if (blob !== undefined) {
       this.lastBlob = blob;
@@ -190,8 +193,23 @@ export class EngineDriver {
     this.pids.clear();
     this.queue.length = 0;
     this.engine = this.newEngine();
+    this.loadEmbeddingTable();
     if (this.lastBlob !== undefined) this.handle({ type: 'catalogueLoaded', blob: this.lastBlob });
     if (this.lastConfig) this.handle(this.lastConfig);
+  }
+
+  /** Hands the engine the tool-search embedding table (the core logs whether it could use it). */
+  private loadEmbeddingTable(): void {
+    const table = this.deps.core.embeddingTable?.();
+    if (!table) return;
+    let parts: string[];
+    try {
+      parts = this.deps.core.call(() => this.engine.loadEmbeddingModel(this.now(), table.source, table.bytes));
+    } catch (err) {
+      this.deps.log('error', `engine failed loading the embedding table: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    this.applyParts(parts);
   }
 
   private step(event: EngineEvent): void {
@@ -202,6 +220,10 @@ export class EngineDriver {
       this.deps.log('error', `engine failed on ${event.type}: ${err instanceof Error ? err.message : String(err)}`);
       return;
     }
+    this.applyParts(parts);
+  }
+
+  private applyParts(parts: string[]): void {
     // Payloads come after the effects' JSON, one per send/reply/notifyClient, in order.
     let next = 1;
     const payload = (): string => parts[next++] ?? '';

@@ -60,6 +60,10 @@ if (phase === 'warm') {
     test('search_tools finds a tool and load_tools adds it to vscode.lm.tools without starting anything', async () => {
       const spawns = spawnCount();
       assert.match(await invoke('_search_tools', { query: 'read the whole knowledge graph' }), /^memory\/read_graph/m);
+      // Hybrid search (issue 27): sharing no word with memory's tools, found by meaning, said to be a weak match.
+      const semantic = await invoke('_search_tools', { query: 'remember that Alice works at Acme' });
+      assert.match(semantic, /^No tool shares a word with/, semantic);
+      assert.match(semantic, /^memory\/(create_entities|add_observations|create_relations) /m, semantic);
       const loaded = await invoke('_load_tools', { names: ['memory/read_graph'] });
       assert.match(loaded, /Loaded: memory\/read_graph/);
       await waitFor('the loaded tool in vscode.lm.tools', () => find('memory__read_graph'));

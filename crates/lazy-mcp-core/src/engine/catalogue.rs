@@ -39,6 +39,23 @@ pub struct CatalogueEntry {
     /// 401 challenge advertised it: a later sign-in in another run starts there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource_metadata_url: Option<String>,
+    /// The tools' vectors for hybrid search (`engine/tool_vectors.rs`), one
+    /// per tool in order; absent before a model was loaded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_vectors: Option<ToolVectors>,
+}
+
+/// Tool vectors as cached in the catalogue: reused only under the same model
+/// version and the same tools.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolVectors {
+    /// The embedding model's version.
+    pub model: String,
+    /// FNV-1a 64 (hex) of the entry's `tools` as JSON when the vectors were made.
+    pub tools: String,
+    /// Per tool, its int8 vector in hex ("" when no word of it is known).
+    pub vectors: Vec<String>,
 }
 
 fn is_legacy(era: &Era) -> bool {
@@ -158,6 +175,11 @@ mod tests {
                 resources: vec![],
                 resource_templates: vec![],
                 resource_metadata_url: Some("http://h/prm".into()),
+                tool_vectors: Some(ToolVectors {
+                    model: "m-1".into(),
+                    tools: "0123456789abcdef".into(),
+                    vectors: vec!["7f00".into()],
+                }),
             },
         );
         let blob = catalogue.to_blob();

@@ -223,6 +223,7 @@ impl Engine {
                     resources: Vec::new(),
                     resource_templates: Vec::new(),
                     resource_metadata_url: None,
+                    tool_vectors: None,
                 };
                 for (kind, items) in lists {
                     *entry.list_mut(kind) = items;

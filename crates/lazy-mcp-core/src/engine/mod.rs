@@ -72,6 +72,7 @@ mod timers;
 use timers::TimerPurpose;
 mod tool_calls;
 mod tool_exposure;
+mod tool_vectors;
 mod upstream;
 mod user_commands;
 pub mod wire;
@@ -125,6 +126,10 @@ pub struct Engine {
     awaiting_approval: project_approvals::AwaitingApproval,
     /// Approved definitions and what is held (`held_definitions.rs`).
     pins: held_definitions::Pins,
+    /// The static embedding model for hybrid tool search, once the host loaded it.
+    embedding: Option<std::sync::Arc<crate::tool_index::EmbeddingModel>>,
+    /// Set when tool vectors may be missing or stale (`tool_vectors.rs`).
+    tool_vectors_pending: bool,
 }
 
 #[derive(Debug)]
@@ -365,6 +370,8 @@ impl Engine {
             unmanaged: Vec::new(),
             awaiting_approval: project_approvals::AwaitingApproval::default(),
             pins: held_definitions::Pins::default(),
+            embedding: None,
+            tool_vectors_pending: false,
         }
     }
 
@@ -520,6 +527,9 @@ impl Engine {
             self.publish_changes();
         }
         self.flush_definitions_write();
+        if std::mem::take(&mut self.tool_vectors_pending) || self.catalogue_dirty {
+            self.update_tool_vectors();
+        }
         if std::mem::take(&mut self.catalogue_dirty) {
             self.effects.push(Effect::PersistCatalogue {
                 blob: self.catalogue.to_blob(),

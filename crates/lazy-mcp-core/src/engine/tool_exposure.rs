@@ -208,7 +208,20 @@ impl Engine {
     pub(super) fn tool_index(&mut self) -> &ToolIndex {
         if self.exposure.search_index.is_none() {
             let entries = self.index_entries(&self.exposure.plan);
-            self.exposure.search_index = Some(ToolIndex::build(&entries));
+            // Each indexed tool's cached vector: its position in its entry.
+            let cached: Vec<Option<Vec<i8>>> = entries
+                .iter()
+                .map(|(server, tool)| {
+                    let position = self
+                        .current_entry(server)
+                        .and_then(|e| e.tools.iter().position(|t| std::ptr::eq(t, *tool)));
+                    position.and_then(|p| self.cached_tool_vector(server, p))
+                })
+                .collect();
+            let index = ToolIndex::build_hybrid(&entries, self.embedding.clone(), &|i| {
+                cached.get(i).cloned().flatten()
+            });
+            self.exposure.search_index = Some(index);
         }
         self.exposure
             .search_index

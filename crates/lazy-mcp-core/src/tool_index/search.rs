@@ -2,10 +2,20 @@
 //! fields weighted by how much they say about what the tool does.
 
 use super::compact::{is_deprecated, one_line_summary, tool_title};
+use super::embed::EmbeddingModel;
+use super::hybrid::{fuse, tool_vector, Fusion, Semantic};
 use super::meta_tools::closest_names;
 use super::text::{synonyms, tokenize, tokenize_query, SYNONYM_WEIGHT};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// A query is read up to this many characters (a 1 MB paste costs no more).
+pub const MAX_QUERY_CHARS: usize = 2_000;
+/// Typed words beyond this many are ignored (coordination counts 64 bits).
+const MAX_QUERY_WORDS: usize = 64;
+/// Unknown query words looked up with typo tolerance, per query.
+const MAX_FUZZY_WORDS: usize = 8;
 
 /// BM25 term-frequency saturation.
 const K1: f32 = 1.2;
@@ -55,6 +65,9 @@ pub struct SearchHit {
     pub tool: String,
     pub score: f32,
     pub summary: String,
+    /// No indexed word of the tool matched: it is only the nearest in meaning
+    /// (or, without the embedding model, in name).
+    pub weak: bool,
 }
 
 impl SearchHit {
@@ -68,11 +81,21 @@ impl SearchHit {
 /// hit, best first, or a hint when nothing matched.
 pub fn render_search_results(query: &str, hits: &[SearchHit]) -> String {
     if hits.is_empty() {
+        if query.trim().is_empty() || query.chars().all(|c| c.is_control() || c.is_whitespace()) {
+            return "The query is empty: describe the task in a few words.".to_string();
+        }
         return format!(
-            "No tools match \"{query}\". Try other words, or a tool name from the index."
+            "No tools match \"{}\". Try other words, or a tool name from the index.",
+            shown_query(query)
         );
     }
     let mut out = String::new();
+    if hits.iter().all(|hit| hit.weak) {
+        out.push_str(&format!(
+            "No tool shares a word with \"{}\"; the nearest (a weak match):\n",
+            shown_query(query)
+        ));
+    }
     for hit in hits {
         out.push_str(&hit.qualified_name());
         if !hit.summary.is_empty() {
@@ -82,6 +105,20 @@ pub fn render_search_results(query: &str, hits: &[SearchHit]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The query as echoed back: one line, at most 80 characters.
+fn shown_query(query: &str) -> String {
+    let flat: String = query
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(81)
+        .collect();
+    if flat.chars().count() > 80 {
+        format!("{}…", flat.chars().take(79).collect::<String>().trim_end())
+    } else {
+        flat
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -113,9 +150,11 @@ pub struct ToolIndex {
     postings: Vec<(f32, Vec<(u32, f32)>)>,
     /// The single-word terms, sorted, to find those starting with a word.
     vocabulary: Vec<String>,
+    /// The embedding side (absent without a model: lexical search only).
+    semantic: Option<Semantic>,
 }
 
-fn push_schema_words(schema: &Value, out: &mut String, depth: usize) {
+pub(super) fn push_schema_words(schema: &Value, out: &mut String, depth: usize) {
     if depth > 3 {
         return;
     }
@@ -174,17 +213,82 @@ fn fields_of(server: &str, tool: &Value) -> [Vec<String>; 6] {
     ]
 }
 
+/// Whether `a` and `b` are within `max` edits (insert, delete, substitute,
+/// swap two adjacent letters: optimal string alignment), without filling
+/// more than a band of the table.
+fn edit_distance_within(a: &str, b: &str, max: usize) -> bool {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > max {
+        return false;
+    }
+    let width = b.len() + 1;
+    let mut table = vec![usize::MAX / 2; (a.len() + 1) * width];
+    let at = |i: usize, j: usize| i * width + j;
+    for (j, cell) in table.iter_mut().enumerate().take(width) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        if let Some(cell) = table.get_mut(at(i, 0)) {
+            *cell = i;
+        }
+        let mut row_min = usize::MAX;
+        let low = i.saturating_sub(max).max(1);
+        let high = (i + max).min(b.len());
+        for j in low..=high {
+            let (Some(ca), Some(cb)) = (a.get(i - 1), b.get(j - 1)) else {
+                continue;
+            };
+            let cost = usize::from(ca != cb);
+            let get = |i: usize, j: usize| table.get(at(i, j)).copied().unwrap_or(usize::MAX / 2);
+            let mut best = (get(i - 1, j) + 1)
+                .min(get(i, j - 1) + 1)
+                .min(get(i - 1, j - 1) + cost);
+            if i > 1 && j > 1 && a.get(i - 1) == b.get(j - 2) && a.get(i - 2) == b.get(j - 1) {
+                best = best.min(get(i - 2, j - 2) + 1);
+            }
+            if let Some(cell) = table.get_mut(at(i, j)) {
+                *cell = best;
+            }
+            row_min = row_min.min(best);
+        }
+        if row_min > max {
+            return false;
+        }
+    }
+    table.get(at(a.len(), b.len())).is_some_and(|d| *d <= max)
+}
+
 impl ToolIndex {
     /// Indexes `(server, tool)` pairs, `tool` being an MCP tool object
     /// (`name`, `title?`, `description?`, `inputSchema`, `annotations?`).
     /// Entries without a string `name` are skipped.
     pub fn build(entries: &[(&str, &Value)]) -> ToolIndex {
+        Self::build_hybrid(entries, None, &|_| None)
+    }
+
+    /// [`ToolIndex::build`] with the embedding model: each tool's vector is
+    /// `cached(i)` for entry `i` when it has the model's dimensions (the
+    /// catalogue's cache), else computed now.
+    pub fn build_hybrid(
+        entries: &[(&str, &Value)],
+        model: Option<Arc<EmbeddingModel>>,
+        cached: &dyn Fn(usize) -> Option<Vec<i8>>,
+    ) -> ToolIndex {
         let mut tools = Vec::new();
         let mut docs: Vec<[Vec<String>; 6]> = Vec::new();
-        for (server, tool) in entries {
+        let mut vectors = Vec::new();
+        for (i, (server, tool)) in entries.iter().enumerate() {
             let Some(name) = tool.get("name").and_then(Value::as_str) else {
                 continue;
             };
+            if let Some(model) = &model {
+                vectors.push(
+                    cached(i)
+                        .filter(|v| v.len() == model.dims())
+                        .or_else(|| tool_vector(model, server, tool)),
+                );
+            }
             tools.push(IndexedTool {
                 server: server.to_string(),
                 tool: name.to_string(),
@@ -253,6 +357,7 @@ impl ToolIndex {
             terms,
             postings,
             vocabulary,
+            semantic: model.map(|model| Semantic { model, vectors }),
         }
     }
 
@@ -296,6 +401,7 @@ impl ToolIndex {
         let mut typed = tokenize_query(query);
         let mut seen = HashSet::new();
         typed.retain(|t| seen.insert(t.clone()));
+        typed.truncate(MAX_QUERY_WORDS);
         let bit = |i: usize| if i < 64 { 1u64 << i } else { 0 };
         for (i, term) in typed.iter().enumerate() {
             put(term, 1.0, bit(i));
@@ -317,11 +423,19 @@ impl ToolIndex {
                 put(synonym, SYNONYM_WEIGHT, bit(i));
             }
         }
+        let mut fuzzy_budget = MAX_FUZZY_WORDS;
         for (i, term) in typed.iter().enumerate() {
             if self.terms.contains_key(term) {
                 continue;
             }
-            for known in self.affix_related_terms(term) {
+            let related = self.affix_related_terms(term);
+            if related.is_empty() && fuzzy_budget > 0 {
+                fuzzy_budget -= 1;
+                for known in self.misspelt_terms(term) {
+                    put(known, SYNONYM_WEIGHT, bit(i));
+                }
+            }
+            for known in related {
                 put(known, SYNONYM_WEIGHT, bit(i));
             }
         }
@@ -354,13 +468,102 @@ impl ToolIndex {
         related
     }
 
-    /// The `limit` tools that best match `query`, best first: the BM25F sum
-    /// over the query's terms, times the share of typed words the tool
-    /// matched (Lucene's classic coordination factor, so a tool matching
-    /// three of four words beats one matching one word very well). Tools
-    /// sharing no word (or synonym, or affix-related term) with the query are never returned, so the
-    /// list may be shorter than `limit` or empty. Ties keep build order.
+    /// The index terms a misspelt query word may stand for: same first
+    /// letter, within one edit (two for words of eight letters or more),
+    /// words of five letters or more (`caculat` → `calculat`). A scan of the
+    /// vocabulary slice under one letter, bounded per query by
+    /// [`MAX_FUZZY_WORDS`].
+    fn misspelt_terms(&self, unknown: &str) -> Vec<&str> {
+        let len = unknown.chars().count();
+        if !(5..=30).contains(&len) {
+            return Vec::new();
+        }
+        let max = if len >= 8 { 2 } else { 1 };
+        let Some(first) = unknown.chars().next() else {
+            return Vec::new();
+        };
+        let mut prefix = [0u8; 4];
+        let prefix: &str = first.encode_utf8(&mut prefix);
+        let start = self.vocabulary.partition_point(|t| t.as_str() < prefix);
+        let slice = self.vocabulary.get(start..).unwrap_or(&[]);
+        slice
+            .iter()
+            .take_while(|t| t.starts_with(prefix))
+            .filter(|t| t.chars().count().abs_diff(len) <= max)
+            .filter(|t| edit_distance_within(unknown, t, max))
+            .map(String::as_str)
+            .collect()
+    }
+
+    /// The `limit` tools that best match `query`, best first, with the
+    /// default [`Fusion`] of the lexical and (when a model is loaded) the
+    /// semantic rank. Never empty while tools exist and the query has a
+    /// word: without any lexical match the nearest tools come back marked
+    /// [`SearchHit::weak`]. Only the first [`MAX_QUERY_CHARS`] characters are
+    /// read.
     pub fn search(&self, query: &str, limit: usize) -> Vec<SearchHit> {
+        self.search_with(query, limit, Fusion::DEFAULT)
+    }
+
+    /// Whether the index has the semantic side (a model was loaded).
+    pub fn is_hybrid(&self) -> bool {
+        self.semantic.is_some()
+    }
+
+    /// [`ToolIndex::search`] with explicit fusion weights (for the benchmark).
+    pub fn search_with(&self, query: &str, limit: usize, fusion: Fusion) -> Vec<SearchHit> {
+        let query: String = query.chars().take(MAX_QUERY_CHARS).collect();
+        let lexical = self.lexical_scores(&query);
+        let semantic = match &self.semantic {
+            Some(semantic) if fusion.semantic > 0.0 => semantic.similarities(&query),
+            _ => None,
+        };
+        let any_lexical = lexical.iter().any(|s| *s > 0.0);
+        let fused = fuse(&lexical, semantic.as_deref(), fusion);
+        let mut ranked: Vec<(usize, f32)> = fused
+            .into_iter()
+            .enumerate()
+            .filter(|(doc, score)| {
+                // Without a semantic score, only lexical matches rank.
+                semantic.is_some() || (lexical.get(*doc).is_some_and(|l| *l > 0.0) && *score > 0.0)
+            })
+            .map(|(doc, score)| (doc, score * self.tools.get(doc).map_or(1.0, |t| t.prior)))
+            .collect();
+        // Only the best `limit` are ordered: with the semantic side every tool
+        // has a score, and a full sort of 2,000 would cost more than the scoring.
+        let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        if limit > 0 && limit < ranked.len() {
+            ranked.select_nth_unstable_by(limit - 1, order);
+            ranked.truncate(limit);
+        }
+        ranked.sort_by(order);
+        let hit = |doc: usize, score: f32, weak: bool| {
+            self.tools.get(doc).map(|t| SearchHit {
+                server: t.server.clone(),
+                tool: t.tool.clone(),
+                score,
+                summary: t.summary.clone(),
+                weak,
+            })
+        };
+        if ranked.is_empty() {
+            return self.nearest_names(&query, limit);
+        }
+        ranked
+            .into_iter()
+            .take(limit)
+            .filter_map(|(doc, score)| {
+                let weak = !any_lexical;
+                hit(doc, score, weak)
+            })
+            .collect()
+    }
+
+    /// Raw lexical scores per tool (0: no match): the BM25F sum over the
+    /// query's terms, times the share of typed words the tool matched
+    /// (Lucene's classic coordination factor, so a tool matching three of
+    /// four words beats one matching one word very well).
+    pub fn lexical_scores(&self, query: &str) -> Vec<f32> {
         let mut scores = vec![0f32; self.tools.len()];
         let mut covered = vec![0u64; self.tools.len()];
         let (terms, typed) = self.query_terms(query);
@@ -379,27 +582,39 @@ impl ToolIndex {
                 }
             }
         }
-        let mut ranked: Vec<(usize, f32)> = scores
-            .into_iter()
+        scores
+            .iter_mut()
             .zip(covered)
-            .enumerate()
-            .filter(|(_, (score, _))| *score > 0.0)
-            .map(|(doc, (score, c))| {
-                let prior = self.tools.get(doc).map_or(1.0, |t| t.prior);
-                (doc, score * coordination(c, typed) * prior)
-            })
-            .collect();
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        ranked
-            .into_iter()
-            .take(limit)
-            .filter_map(|(doc, score)| {
-                self.tools.get(doc).map(|t| SearchHit {
-                    server: t.server.clone(),
-                    tool: t.tool.clone(),
-                    score,
-                    summary: t.summary.clone(),
-                })
+            .for_each(|(score, c)| *score *= coordination(c, typed));
+        scores
+    }
+
+    /// No match by word or meaning: the tools whose names are nearest the
+    /// query's (edit distance and shared words), marked weak; empty only for
+    /// a query without a letter or digit.
+    fn nearest_names(&self, query: &str, limit: usize) -> Vec<SearchHit> {
+        let words: String = query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .take(8)
+            .collect::<Vec<_>>()
+            .join("_");
+        if words.is_empty() {
+            return Vec::new();
+        }
+        let names: Vec<&str> = self.tools.iter().map(|t| t.tool.as_str()).collect();
+        let mut near = closest_names(&words, &names, limit);
+        if near.is_empty() {
+            near = names.iter().take(limit).map(|n| n.to_string()).collect();
+        }
+        near.iter()
+            .filter_map(|name| self.tools.iter().find(|t| &t.tool == name))
+            .map(|t| SearchHit {
+                server: t.server.clone(),
+                tool: t.tool.clone(),
+                score: 0.0,
+                summary: t.summary.clone(),
+                weak: true,
             })
             .collect()
     }
@@ -538,8 +753,18 @@ mod tests {
             hits[0].summary,
             "Get a detailed listing of all files and directories in a specified path"
         );
-        assert!(index.search("zebra", 5).is_empty());
+        // Issue 27: a query with words never gets nothing while tools exist;
+        // without a shared word the nearest come back, marked weak.
+        let nearest = index.search("zebra", 5);
+        assert!(!nearest.is_empty() && nearest.iter().all(|h| h.weak));
+        assert!(render_search_results("zebra", &nearest)
+            .starts_with("No tool shares a word with \"zebra\"; the nearest (a weak match):\n"));
         assert!(index.search("", 5).is_empty());
+        assert!(index.search("\u{0}\u{1}  \t", 5).is_empty());
+        assert_eq!(
+            render_search_results("\u{0}", &[]),
+            "The query is empty: describe the task in a few words."
+        );
         assert!(index.search("git status", 0).is_empty());
     }
 
@@ -618,5 +843,91 @@ mod tests {
             index.resolve("qqqq"),
             Err("Unknown tool \"qqqq\". Use search_tools to find one.".to_string())
         );
+    }
+
+    #[test]
+    fn misspelt_words_find_the_tools_they_meant() {
+        let owned = tools();
+        let entries: Vec<(&str, &Value)> = owned.iter().map(|(s, t)| (*s, t)).collect();
+        let index = ToolIndex::build(&entries);
+        let hits = index.search("lsit the directroy", 3);
+        assert_eq!(hits[0].tool, "list_directory");
+        assert!(!hits[0].weak);
+        assert!(edit_distance_within("caculat", "calculat", 1));
+        assert!(edit_distance_within("directroy", "directory", 2));
+        assert!(!edit_distance_within("status", "statue", 0));
+        assert!(!edit_distance_within("zebra", "zzzzzzz", 2));
+    }
+
+    #[test]
+    fn bad_queries_stay_bounded_and_sane() {
+        let owned = tools();
+        let entries: Vec<(&str, &Value)> = owned.iter().map(|(s, t)| (*s, t)).collect();
+        let index = ToolIndex::build(&entries);
+        let huge = "status ".repeat(150_000); // ~1 MB
+        assert_eq!(index.search(&huge, 5)[0].tool, "git_status");
+        let thousand: String = (0..1000).map(|i| format!("word{i} ")).collect();
+        assert!(!index.search(&thousand, 5).is_empty());
+        let control: String = (0u8..32).map(char::from).collect();
+        assert!(index.search(&control, 5).is_empty());
+        assert!(!index.search("日本語のクエリ status", 5).is_empty());
+        // Huge and empty descriptions build and search.
+        let big = json!({"name": "big", "description": "lorem ipsum ".repeat(100_000)});
+        let empty = json!({"name": "empty", "description": ""});
+        let index = ToolIndex::build(&[("s", &big), ("s", &empty)]);
+        assert_eq!(index.search("lorem", 5)[0].tool, "big");
+        assert_eq!(index.search("empty", 5)[0].tool, "empty");
+    }
+
+    #[test]
+    fn the_semantic_side_ranks_a_tool_sharing_no_word_and_fusion_keeps_lexical_wins() {
+        use crate::tool_index::embed::tests::tiny_table;
+        // Two "meanings": money (dimension 0) and files (dimension 1).
+        let table = tiny_table(
+            &[
+                "dollars",
+                "euros",
+                "exchange",
+                "rate",
+                "currency",
+                "file",
+                "read",
+                "list",
+                "directory",
+            ],
+            &[
+                &[9, 0],
+                &[9, 0],
+                &[8, 1],
+                &[5, 1],
+                &[9, 0],
+                &[0, 9],
+                &[1, 6],
+                &[1, 5],
+                &[0, 9],
+            ],
+        );
+        let model = Arc::new(EmbeddingModel::from_bytes(&table).unwrap());
+        let rate = json!({"name": "exchange_rate", "description": "Currency exchange rate"});
+        let read = json!({"name": "read_file", "description": "Read a file"});
+        let list = json!({"name": "list_directory", "description": "List a directory"});
+        let entries = [("money", &rate), ("fs", &read), ("fs", &list)];
+        let index = ToolIndex::build_hybrid(&entries, Some(model.clone()), &|_| None);
+        assert!(index.is_hybrid());
+        let hits = index.search("how many dollars is 100 euros", 3);
+        assert_eq!(hits[0].tool, "exchange_rate");
+        assert!(
+            hits[0].weak,
+            "no word shared: the answer says the match is weak"
+        );
+        assert_eq!(hits.len(), 3);
+        let hits = index.search("list directory", 3);
+        assert_eq!(hits[0].tool, "list_directory");
+        assert!(!hits[0].weak);
+        // Cached vectors of the model's size are used as they are.
+        let cached = crate::tool_index::quantize(&[0.0, 1.0]);
+        let index =
+            ToolIndex::build_hybrid(&entries, Some(model), &|i| (i == 0).then(|| cached.clone()));
+        assert_ne!(index.search("dollars", 1)[0].tool, "exchange_rate");
     }
 }

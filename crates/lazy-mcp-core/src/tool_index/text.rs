@@ -51,7 +51,7 @@ const SYNONYM_GROUPS: &[&[&str]] = &[
 /// Weight of a synonym relative to the word the user typed.
 pub(crate) const SYNONYM_WEIGHT: f32 = 0.4;
 
-fn is_stopword(word: &str) -> bool {
+pub(super) fn is_stopword(word: &str) -> bool {
     STOPWORDS.binary_search(&word).is_ok()
 }
 

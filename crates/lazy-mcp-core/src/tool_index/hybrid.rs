@@ -1,0 +1,208 @@
+//! The semantic half of tool search and its fusion with the lexical rank
+//! (issue 27): one quantized vector per tool (from [`super::embed`]), the
+//! query's vector, cosine over all tools, and a weighted sum of the two
+//! normalized scores.
+
+use super::embed::{cosine_quantized, quantize, EmbeddingModel};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// Characters of a tool's description that go into its vector: the opening
+/// says what the tool does; a huge description costs no more than this.
+const DESCRIPTION_CHARS: usize = 1_500;
+/// Characters of the parameters' names and descriptions that go in.
+const PARAMETER_CHARS: usize = 1_000;
+
+/// How the two ranks combine: `lexical × (BM25F / best BM25F) + semantic ×
+/// cosine`. Fitted on the development sets (tests/fixtures/tool_index/*),
+/// see docs/tool-index.md.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fusion {
+    pub lexical: f32,
+    pub semantic: f32,
+    /// Above 0: reciprocal rank fusion with this `k` (`lexical / (k + lexical
+    /// rank) + semantic / (k + semantic rank)`) instead of the score sum.
+    pub rrf_k: f32,
+}
+
+impl Fusion {
+    pub const DEFAULT: Fusion = Fusion {
+        lexical: 0.5,
+        semantic: 1.0,
+        rrf_k: 0.0,
+    };
+    /// Lexical only (today's ranking; what a missing model gives).
+    pub const LEXICAL: Fusion = Fusion {
+        lexical: 1.0,
+        semantic: 0.0,
+        rrf_k: 0.0,
+    };
+}
+
+/// Bump when [`tool_embedding_text`] changes: cached tool vectors are keyed
+/// by the model version and this ([`vectors_key`]).
+pub const TOOL_TEXT_VERSION: u32 = 2;
+
+/// What cached tool vectors must have been made with to be reused.
+pub fn vectors_key(model: &EmbeddingModel) -> String {
+    format!("{}/text-{TOOL_TEXT_VERSION}", model.version())
+}
+
+/// The text a tool's vector is made of: its server's name (which world it
+/// is in), its name (identifier pieces split), title, the start of its
+/// description, and its parameters' names and descriptions (bounded).
+pub fn tool_embedding_text(server: &str, tool: &Value) -> String {
+    let text = |key: &str| tool.get(key).and_then(Value::as_str).unwrap_or("");
+    let mut out = server.replace(['_', '-', '.'], " ");
+    out.push_str(": ");
+    out.push_str(&text("name").replace(['_', '-', '.'], " "));
+    out.push_str(". ");
+    if let Some(title) = super::compact::tool_title(tool) {
+        out.push_str(title);
+        out.push_str(". ");
+    }
+    out.extend(text("description").chars().take(DESCRIPTION_CHARS));
+    if let Some(schema) = tool.get("inputSchema") {
+        let mut parameters = String::new();
+        super::search::push_schema_words(schema, &mut parameters, 0);
+        out.push(' ');
+        out.extend(
+            parameters
+                .replace(['_', '-', '.'], " ")
+                .chars()
+                .take(PARAMETER_CHARS),
+        );
+    }
+    out
+}
+
+/// A tool's quantized vector (what the catalogue caches), `None` when no
+/// word of it is in the model's vocabulary.
+pub fn tool_vector(model: &EmbeddingModel, server: &str, tool: &Value) -> Option<Vec<i8>> {
+    model
+        .embed(&tool_embedding_text(server, tool))
+        .map(|unit| quantize(&unit))
+}
+
+/// The semantic side of a built index: the model (for queries) and one
+/// vector per indexed tool, in index order.
+#[derive(Debug, Clone)]
+pub(super) struct Semantic {
+    pub model: Arc<EmbeddingModel>,
+    pub vectors: Vec<Option<Vec<i8>>>,
+}
+
+impl Semantic {
+    /// Cosine of the query with every tool (0 for a tool without a vector);
+    /// `None` when the query has no known word.
+    pub fn similarities(&self, query: &str) -> Option<Vec<f32>> {
+        let q = self.model.embed(query)?;
+        Some(
+            self.vectors
+                .iter()
+                .map(|v| v.as_deref().map_or(0.0, |v| cosine_quantized(&q, v)))
+                .collect(),
+        )
+    }
+}
+
+/// Fused scores: `lexical` are raw BM25F scores per tool (0 = no match),
+/// `semantic` cosines per tool.
+pub(super) fn fuse(lexical: &[f32], semantic: Option<&[f32]>, fusion: Fusion) -> Vec<f32> {
+    let best = lexical.iter().copied().fold(0f32, f32::max);
+    let lex = |i: usize| {
+        if best > 0.0 {
+            lexical.get(i).copied().unwrap_or(0.0) / best
+        } else {
+            0.0
+        }
+    };
+    match semantic {
+        Some(cosines) if fusion.semantic > 0.0 && fusion.rrf_k > 0.0 => {
+            let lexical_rank = ranks(lexical, true);
+            let semantic_rank = ranks(cosines, false);
+            (0..cosines.len())
+                .map(|i| {
+                    let l = lexical_rank
+                        .get(i)
+                        .copied()
+                        .flatten()
+                        .map_or(0.0, |r| fusion.lexical / (fusion.rrf_k + r as f32));
+                    let s = semantic_rank
+                        .get(i)
+                        .copied()
+                        .flatten()
+                        .map_or(0.0, |r| fusion.semantic / (fusion.rrf_k + r as f32));
+                    l + s
+                })
+                .collect()
+        }
+        Some(cosines) if fusion.semantic > 0.0 => cosines
+            .iter()
+            .enumerate()
+            .map(|(i, cos)| fusion.lexical * lex(i) + fusion.semantic * cos)
+            .collect(),
+        _ => (0..lexical.len()).map(lex).collect(),
+    }
+}
+
+/// Each score's rank (1 = best); `None` for a score of 0 when `positive_only`.
+fn ranks(scores: &[f32], positive_only: bool) -> Vec<Option<usize>> {
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    order.sort_by(|a, b| {
+        let (x, y) = (scores.get(*a), scores.get(*b));
+        y.copied()
+            .unwrap_or(0.0)
+            .total_cmp(&x.copied().unwrap_or(0.0))
+            .then(a.cmp(b))
+    });
+    let mut out = vec![None; scores.len()];
+    for (rank, i) in order.into_iter().enumerate() {
+        let keep = !positive_only || scores.get(i).is_some_and(|s| *s > 0.0);
+        if let Some(slot) = out.get_mut(i) {
+            *slot = keep.then_some(rank + 1);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fusion_adds_normalized_lexical_to_cosine() {
+        let fused = fuse(
+            &[2.0, 0.0, 1.0],
+            Some(&[0.1, 0.9, 0.2]),
+            Fusion {
+                lexical: 0.5,
+                semantic: 1.0,
+                rrf_k: 0.0,
+            },
+        );
+        assert_eq!(fused, vec![0.6, 0.9, 0.45]);
+        // No model or no known word in the query: the lexical rank alone.
+        assert_eq!(
+            fuse(&[2.0, 0.0, 1.0], None, Fusion::DEFAULT),
+            vec![1.0, 0.0, 0.5]
+        );
+        assert_eq!(fuse(&[0.0, 0.0], None, Fusion::DEFAULT), vec![0.0, 0.0]);
+    }
+
+    #[test]
+    fn embedding_text_bounds_huge_descriptions() {
+        let tool = serde_json::json!({
+            "name": "get_daily-challenge",
+            "description": "x".repeat(1_000_000),
+            "inputSchema": {"properties": {"user_id": {}}}
+        });
+        let text = tool_embedding_text("leet-code", &tool);
+        assert!(
+            text.starts_with("leet code: get daily challenge. "),
+            "{text}"
+        );
+        assert!(text.ends_with(" user id "), "{text}");
+        assert!(text.len() < 2_000);
+    }
+}
