@@ -538,6 +538,7 @@ fn an_approval_written_by_one_process_applies_in_another() {
                     },
                     path,
                     unreadable: None,
+                    real_path: None,
                 })
                 .collect();
             sim.send(Event::FilesRead { round, files });

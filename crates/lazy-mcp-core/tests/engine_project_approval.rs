@@ -162,7 +162,7 @@ fn a_project_server_is_never_opened_before_approval_and_runs_once_approved() {
     assert!(host.snapshot()["summary"]
         .as_str()
         .unwrap()
-        .contains("1 need approval"));
+        .contains("1 needs approval"));
 
     // Told once, with the command; a reload of the same files says nothing more.
     let told: Vec<Value> = host.of_type("announce").into_iter().cloned().collect();

@@ -155,6 +155,7 @@ fn a_servers_source_is_named_as_diagnostics_names_it() {
             },
             explicit_files: vec![],
             policy: Default::default(),
+            approved_definitions_file: None,
         },
     });
     let mut user = config("u");
