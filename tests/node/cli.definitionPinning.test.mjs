@@ -25,6 +25,10 @@ test('a changed tool description is held by serve, shown by tools diff, listed a
   fs.writeFileSync(descriptionFile, 'Searches the docs.');
   const approvals = path.join(w.env.XDG_CONFIG_HOME, 'lazy-mcp', 'approved-definitions.json');
 
+  // The project's server is approved to run (issue 24 #1); its definitions are what this test is about.
+  const trusted = await runCli(['trust', '--all', '--cwd', w.ws], { env: w.env });
+  assert.equal(trusted.code, 0, trusted.stderr);
+
   // First run: the definitions the server has now are its approved baseline.
   const first = await runCli(['catalogue', '--cwd', w.ws], { env: w.env });
   assert.equal(first.code, 0, first.stderr);

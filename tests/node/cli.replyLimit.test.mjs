@@ -36,7 +36,7 @@ test('an endless reply body (JSON, and one SSE event) fails its call at 64 MiB n
       tiny: { command: process.execPath, args: [path.join(repoRoot, 'tests', 'fixtures', 'servers', 'tiny-server.mjs')] },
     },
   });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--cwd', w.ws], env: w.env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--trust-project', '--stdio', '--cwd', w.ws], env: w.env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
   const client = new Client({ name: 'reply-limit-test', version: '1' });

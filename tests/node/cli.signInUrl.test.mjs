@@ -40,7 +40,7 @@ for (const [endpoint, scheme] of [
 ]) {
   test(`auth login: an authorization endpoint of ${endpoint} is never opened; the error names the server and the scheme`, async () => {
     const { auth, w, env, opened } = await world(endpoint);
-    const r = await runCli(['auth', 'login', 'hostile', '--cwd', w.ws], { env, timeoutMs: 60_000 });
+    const r = await runCli(['auth', 'login', 'hostile', '--trust-project', '--cwd', w.ws], { env, timeoutMs: 60_000 });
     assert.equal(r.code, 1, r.stderr);
     assert.ok(auth.counts.registrations >= 1, 'the OAuth client got as far as the authorization URL');
     assert.equal(fs.existsSync(opened), false, `the opener ran: ${fs.existsSync(opened) ? fs.readFileSync(opened, 'utf8') : ''}`);
@@ -50,7 +50,7 @@ for (const [endpoint, scheme] of [
     assert.ok(r.stderr.includes(scheme), r.stderr);
     assert.match(r.stderr, /Lazy MCP opens only https: URLs, or http: ones on this machine/);
     // Still NEEDS AUTH, with that error.
-    const status = await runCli(['auth', 'status', '--json', '--cwd', w.ws], { env });
+    const status = await runCli(['auth', 'status', '--json', '--trust-project', '--cwd', w.ws], { env });
     const row = JSON.parse(status.stdout).servers.find((s) => s.server === 'hostile');
     assert.equal(row.signedIn, false);
     assert.equal(row.state, 'NEEDS AUTH');
@@ -59,7 +59,7 @@ for (const [endpoint, scheme] of [
 
 test('auth login: a loopback http authorization endpoint reaches the desktop opener (the shim works)', async () => {
   const { w, env, opened } = await world('{base}/authorize');
-  const run = startCli(['auth', 'login', 'hostile', '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 60_000 });
+  const run = startCli(['auth', 'login', 'hostile', '--trust-project', '--cwd', w.ws], { env, ready: /$^/, timeoutMs: 60_000 });
   run.started.catch(() => undefined);
   try {
     await waitFor('the opener to be called', () => fs.existsSync(opened) && fs.readFileSync(opened, 'utf8').includes('/authorize?'), 30_000);

@@ -33,7 +33,7 @@ const alive = () => spawnedPids(spawnLog).filter(isAlive);
 async function serve(env) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliJs, 'serve', '--stdio', '--tool-exposure', 'index', '--cwd', w.ws],
+    args: [cliJs, 'serve', '--trust-project', '--stdio', '--tool-exposure', 'index', '--cwd', w.ws],
     env,
     stderr: 'pipe',
   });
@@ -104,7 +104,7 @@ test('without the embedding table the search is lexical and the log says so', as
 test('a client of MCP 2026-07-28 (SDK v2, server/discover) gets the same hybrid search', async () => {
   const transport = new ModernStdio({
     command: process.execPath,
-    args: [cliJs, 'serve', '--stdio', '--tool-exposure', 'index', '--cwd', w.ws],
+    args: [cliJs, 'serve', '--trust-project', '--stdio', '--tool-exposure', 'index', '--cwd', w.ws],
     env: w.env,
     stderr: 'pipe',
   });

@@ -20,7 +20,7 @@ test('catalogue and diagnostics: "1 tool", an exit code said once, a failure nam
     },
   });
   const cache = path.join(w.root, 'catalogue.json');
-  const r = await runCli(['catalogue', '--verbose', '--cwd', w.ws, '--cache', cache], { env: w.env });
+  const r = await runCli(['catalogue', '--trust-project', '--verbose', '--cwd', w.ws, '--cache', cache], { env: w.env });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /^thinking: CATALOGUED ONLY — 1 tool, 0 prompts, 0 resources$/m);
   assert.match(r.stderr, /\[thinking\]: catalogued: 1 tool, 0 prompts, 0 resources, 0 resource templates; stopped/);
@@ -38,7 +38,7 @@ test('catalogue and diagnostics: "1 tool", an exit code said once, a failure nam
   assert.equal(announced[0].match(/'crasher'/g).length, 1, announced[0]);
   assert.match(r.stderr, /1 of 2 servers ok; failed: crasher/);
 
-  const diag = await runCli(['diagnostics', '--cwd', w.ws, '--cache', cache], { env: w.env });
+  const diag = await runCli(['diagnostics', '--trust-project', '--cwd', w.ws, '--cache', cache], { env: w.env });
   assert.equal(diag.code, 0, diag.stderr);
   // Sources as MCP Diagnostics names them: relative to the working directory, not absolute.
   assert.match(diag.stdout, /^thinking\s+CATALOGUED ONLY\s.*\s\.mcp\.json:\d+:\d+$/m);

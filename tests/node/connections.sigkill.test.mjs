@@ -124,7 +124,7 @@ test('serve --stdio SIGTERMed then SIGKILLed mid-stop: a server ignoring EOF and
   writeJson(path.join(w.ws, '.mcp.json'), {
     mcpServers: { stubborn: { command: process.execPath, args: [path.join(fixtures, 'stubborn-tool.mjs')], env: { STUBBORN_SIGNAL_LOG: signals } } },
   });
-  const serve = spawn(process.execPath, [cliJs, 'serve', '--stdio', '--cwd', w.ws], { env: w.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const serve = spawn(process.execPath, [cliJs, 'serve', '--trust-project', '--stdio', '--cwd', w.ws], { env: w.env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   serve.stdout.on('data', (d) => (out += d));
