@@ -29,6 +29,8 @@ const lines = [];
 const host = new LazyHost({
   core: new WasmCore(builtCoreModule, () => {}),
   discovery: { home: path.join(root, 'home'), workspaceFolders: [ws], platform: 'linux', env: { HOME: path.join(root, 'home'), PATH: process.env.PATH ?? '' } },
+  // Servers of the workspace's files run without approval here (issue 24: that is tested in cli.trust).
+  policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null, trustProjectServers: true, approvalVia: 'cli' },
   settings: { backoffBaseMs: 150, maxRetries: 3 },
   store: new BlobFile(path.join(root, 'catalogue.json')),
   log: (level, message, server) => lines.push({ level, message, server }),
@@ -47,7 +49,7 @@ test('a crashing server: one log line per failed attempt, one process per retry'
   const loud = lines.filter((l) => l.server === 'crasher' && (l.level === 'warn' || l.level === 'error'));
   const failures = loud.filter((l) => /^Could not connect to MCP server 'crasher'/.test(l.message));
   assert.equal(failures.length, attempts, loud.map((l) => `${l.level} ${l.message}`).join('\n'));
-  for (const f of failures) assert.match(f.message, /exited with code 3 .*stderr: fatal: no config/);
+  for (const f of failures) assert.match(f.message, /exited with code 3\b.*stderr: fatal: no config/);
   // Besides them only the startup summary (announced once) and the line saying it gave up:
   // no warning per exit.
   const others = loud.filter((l) => !failures.includes(l)).map((l) => l.message);
