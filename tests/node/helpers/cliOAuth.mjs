@@ -34,9 +34,22 @@ export function loginSignals(run, server) {
  * other says it waits for that sign-in (having read the store before it): approving only then
  * keeps "two at once" from becoming "one after the other", where the second rightly signs in anew.
  */
-export async function urlOfTwoLogins(a, b) {
-  const [url] = await Promise.race([Promise.all([a.url, b.waiting]), Promise.all([b.url, a.waiting])]);
-  return url;
+export async function urlOfTwoLogins(a, b, timeoutMs = 60_000) {
+  // A login that exits (or both still silent after timeoutMs) fails the test with what each
+  // printed, instead of leaving it waiting for a signal that cannot come.
+  let timer;
+  const gaveUp = (why) => new Error(`${why}\n--- first login:\n${a.run.out.stderr}\n--- second login:\n${b.run.out.stderr}`);
+  const exitedEarly = Promise.race([a.run.exited, b.run.exited]).then(() => Promise.reject(gaveUp('a login exited before one showed the URL and the other said it waits')));
+  const silent = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(gaveUp(`no URL plus "waiting" from the two logins within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    const [url] = await Promise.race([Promise.all([a.url, b.waiting]), Promise.all([b.url, a.waiting]), exitedEarly, silent]);
+    return url;
+  } finally {
+    clearTimeout(timer);
+    exitedEarly.catch(() => undefined);
+  }
 }
 
 /** A user with its own home (token file) whose project has `mcpServers` (a .mcp.json). */
