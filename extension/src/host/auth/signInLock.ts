@@ -45,6 +45,9 @@ export function signInLock(dir: string, serverUrl: string, maxAgeMs: number): Si
   };
 }
 
+/** How long a lock file may stay empty while its creator writes its pid. */
+const UNWRITTEN_GRACE_MS = 5_000;
+
 function isStale(file: string, maxAgeMs: number): boolean {
   let text: string;
   let mtimeMs: number;
@@ -56,7 +59,10 @@ function isStale(file: string, maxAgeMs: number): boolean {
   }
   if (Date.now() - mtimeMs > maxAgeMs) return true;
   const pid = Number(text.split(' ')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return true;
+  // No pid yet: another process has just created the file and not written it (the exclusive
+  // create and the write are two steps). Taking it over then gave two sign-ins at once; only a
+  // file left unwritten for a while is garbage.
+  if (!Number.isInteger(pid) || pid <= 0) return Date.now() - mtimeMs > UNWRITTEN_GRACE_MS;
   try {
     process.kill(pid, 0);
     return false;
