@@ -50,7 +50,10 @@ async function waitToolsGone(what, tools, ready = () => true) {
   for (const tool of tools()) {
     await assert.rejects(
       vscode.lm.invokeTool(tool.name, { input: {}, toolInvocationToken: undefined }),
-      /was not contributed/,
+      // 1.103 after this round's suite: VS Code keeps the tool but its definition is gone
+      // ("Collection or definition not found"), so it cannot be called either; why it is no
+      // longer "not contributed" there is open (see the closing note of this round).
+      /was not contributed|Collection or definition not found/,
       `${what}: ${tool.name} is still in vscode.lm.tools and VS Code still knows it`,
     );
     lmToolsKeepsRemoved = true;
