@@ -2,6 +2,7 @@
 // Stops at the first failing step; ends with one "tests: N passed, N failed" line.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from './lib/paths.mjs';
 import { vsixPath } from './package.mjs';
@@ -25,7 +26,9 @@ const steps = [
   // The node tests' OAuth consent is given in headless Chromium: installed before the first test
   // that needs it (not in the integration step, which comes later), so a fresh machine passes.
   { name: 'Chromium for the tests', cmd: nodeBin, args: ['scripts/tools/chromium.mjs'] },
-  { name: 'node tests', cmd: nodeBin, args: ['--test', 'tests/node/'] },
+  // In a temporary folder of their own (TMPDIR), removed afterwards: the tests' worlds (homes,
+  // projects, token stores) must not pile up in /tmp run after run.
+  { name: 'node tests', cmd: nodeBin, args: ['--test', 'tests/node/'], ownTmp: true },
   { name: 'package VSIX', cmd: nodeBin, args: ['scripts/package.mjs', '--skip-build'] },
   // every phase on each VS Code version of scripts/tools/code-server.mjs (newest and oldest tested)
   { name: 'VS Code integration', cmd: nodeBin, args: () => ['tests/integration/run.mjs', '--vsix', vsixPath()] },
@@ -53,7 +56,9 @@ function runStep(step) {
   return new Promise((resolve) => {
     const cmd = typeof step.cmd === 'function' ? step.cmd() : step.cmd;
     const args = typeof step.args === 'function' ? step.args() : step.args;
-    const child = spawn(cmd, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...(step.env ?? {}) } });
+    const tmp = step.ownTmp ? fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-test-')) : undefined;
+    const env = { ...process.env, ...(step.env ?? {}), ...(tmp ? { TMPDIR: tmp } : {}) };
+    const child = spawn(cmd, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env });
     let pending = '';
     const onData = (stream) => (chunk) => {
       stream.write(chunk);
@@ -67,6 +72,7 @@ function runStep(step) {
     child.on('error', (err) => resolve({ ok: false, why: `could not start ${cmd}: ${err.message}` }));
     child.on('close', (code, signal) => {
       count(pending);
+      if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
       resolve(code === 0 ? { ok: true } : { ok: false, why: `exit ${code ?? signal}` });
     });
   });
