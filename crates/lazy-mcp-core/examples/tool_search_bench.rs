@@ -5,9 +5,10 @@
 //! lexical search (BM25F, stemming, synonyms: `Fusion::LEXICAL`) and plain
 //! Okapi BM25 (no stemming, no synonyms) over the same tool texts:
 //!
-//! - `--dev`: the development sets the lexical index was tuned on (six real
-//!   servers + forge 200), with a grid of fusion weights: where the default
-//!   weights come from;
+//! - `--dev`: the development sets (six real servers + forge 200: the three
+//!   sets the lexical index was tuned on and the development step
+//!   descriptions, tests/fixtures/tool_index/queries_dev_steps.json), with a
+//!   grid of fusion weights: where the default weights come from;
 //! - `--corpus DIR` (default bench/search): the held-out corpus
 //!   (`DIR/corpus.json`, real tool lists of many servers) and its query sets
 //!   (`DIR/queries-*.json`): top-1/top-5, search latency at 500 and 2,000
@@ -325,7 +326,17 @@ fn main() {
             ("development".to_string(), queries()),
             ("held-out".to_string(), holdout_queries()),
             ("held-out 2".to_string(), holdout2_queries()),
+            ("dev steps".to_string(), dev_step_queries()),
         ];
+        let names: std::collections::HashSet<String> =
+            (0..tools.len()).map(|i| qualified(&tools, i)).collect();
+        for (set, queries) in &sets {
+            for q in queries {
+                for name in &q.accept {
+                    assert!(names.contains(name), "{set}: {name} is not a tool");
+                }
+            }
+        }
         let mut fusions = vec![("default".to_string(), Fusion::DEFAULT)];
         for (lexical, rrf_k) in [(0.0, 0.0), (0.35, 0.0), (1.0, 0.0), (1.0, 60.0)] {
             fusions.push((
@@ -337,7 +348,10 @@ fn main() {
                 },
             ));
         }
-        println!("## Development sets (six real servers + forge 200: 251 tools)\n");
+        println!(
+            "## Development sets (six real servers + forge 200: {} tools)\n",
+            tools.len()
+        );
         compare(&tools, &sets, &model, &fusions, verbose);
         return;
     }
