@@ -357,7 +357,7 @@ impl ToolIndex {
             terms,
             postings,
             vocabulary,
-            semantic: model.map(|model| Semantic { model, vectors }),
+            semantic: model.map(|model| Semantic::new(model, vectors)),
         }
     }
 

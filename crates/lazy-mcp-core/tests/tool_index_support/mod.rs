@@ -61,6 +61,13 @@ pub fn holdout2_queries() -> Vec<Query> {
     query_set("queries_holdout2.json")
 }
 
+/// Development step descriptions (longer, agent-plan style requests): fusion
+/// and tool-text choices may be fitted on them (bench/search's held-out sets
+/// are not).
+pub fn dev_step_queries() -> Vec<Query> {
+    query_set("queries_dev_steps.json")
+}
+
 fn query_set(file: &str) -> Vec<Query> {
     let set = fixture(file);
     let queries = set.get("queries").and_then(Value::as_array);
