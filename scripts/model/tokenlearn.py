@@ -41,6 +41,7 @@ N = int(os.environ.get("N", "12000"))
 MAXTOK = int(os.environ.get("MAXTOK", "48"))
 LAMBDA = float(os.environ.get("LAMBDA", "0.05"))
 SIF = float(os.environ.get("SIF", "0"))
+CG_STEPS = int(os.environ.get("CG_STEPS", "300"))
 DIMS = 128
 # The distilled table the fit starts from, and where the fitted one goes.
 BASE = Path(os.environ.get("BASE", str(ROOT / "assets" / "model" / "tool-embeddings.bin")))
@@ -267,33 +268,45 @@ def fit(sentences, teacher, tokens):
     m, *_ = np.linalg.lstsq(x_old, y, rcond=None)
     e0 = e_old @ m
     e0 *= np.median(np.linalg.norm(y, axis=1)) / np.median(np.linalg.norm(a_mul(e0), axis=1))
-    # Ridge: (A'A + lambda I) delta = A'(y - A e0), by conjugate gradients.
+    # Ridge: (A'A/n + lam I) delta = A'(y - A e0)/n by conjugate gradients,
+    # lam = LAMBDA x the mean diagonal of A'A/n over the tokens seen (so
+    # LAMBDA is scale-free); the last tenth of the sentences only scores.
     n = len(lens)
-    lam = LAMBDA
-    b = at_mul(y - a_mul(e0)) / n
+    train = np.arange(n) < n - n // 10
+    diag = np.zeros(len(tokens))
+    np.add.at(diag, order, inv[seg] ** 2 * train[seg])
+    lam = LAMBDA * diag[diag > 0].mean() / n
+    mask = train.astype(np.float64)[:, None]
+
+    def normal(e):
+        return at_mul(a_mul(e) * mask) / n + lam * e
+
+    b = at_mul((y - a_mul(e0)) * mask) / n
     delta = np.zeros_like(b)
     r = b.copy()
     p = r.copy()
     rs = (r * r).sum()
-    for it in range(200):
-        ap = at_mul(a_mul(p)) / n + lam * p
+    for it in range(CG_STEPS):
+        ap = normal(p)
         alpha = rs / (p * ap).sum()
         delta += alpha * p
         r -= alpha * ap
         rs_new = (r * r).sum()
-        if it % 20 == 0:
-            print(f"cg {it}: residual {np.sqrt(rs_new):.3e}", file=sys.stderr)
         if np.sqrt(rs_new) < 1e-6 * np.sqrt((b * b).sum()):
             break
         p = r + rs_new / rs * p
         rs = rs_new
     e = e0 + delta
-    pred = a_mul(e)
-    cos = (pred * y).sum(1) / np.linalg.norm(pred, axis=1)
-    pred0 = a_mul(e0)
-    cos0 = (pred0 * y).sum(1) / np.linalg.norm(pred0, axis=1)
-    print(f"fit: {n} sentences, {len(set(order.tolist()))} distinct tokens; "
-          f"mean cosine to teacher {cos0.mean():.3f} (distilled, mapped) -> {cos.mean():.3f}", file=sys.stderr)
+
+    def cosine(table):
+        pred = a_mul(table)
+        c = (pred * y).sum(1) / np.maximum(np.linalg.norm(pred, axis=1), 1e-12)
+        return c[train].mean(), c[~train].mean()
+
+    print(f"fit: {train.sum()} training + {(~train).sum()} scoring sentences, "
+          f"{len(set(order.tolist()))} distinct tokens, LAMBDA {LAMBDA}, {it + 1} CG steps; mean cosine to the "
+          "teacher (train, scoring): distilled %.3f %.3f -> fitted %.3f %.3f" % (*cosine(e0), *cosine(e)),
+          file=sys.stderr)
     if SIF > 0:
         freq = np.bincount(order, minlength=len(tokens)).astype(np.float64) + 1
         e *= (SIF / (SIF + freq / freq.sum()))[:, None]
