@@ -16,9 +16,11 @@ Steps (each cached under $CACHE, so later steps re-run in seconds):
   featurize  the teacher's 384-d sentence vectors (nice it; OMP threads 1-2)
   fit        ridge regression of the table, int8, writes $OUT and its .sha256
 
-Run: see scripts/model/README.md. Settings: N (sentences), MAXTOK (teacher
-tokens per sentence), LAMBDA (pull towards the distilled row), SIF (0 = off,
-else a corpus-frequency SIF weight applied after the fit), OUT.
+Run: see scripts/model/README.md. Settings: N (sentences, default all),
+MAXTOK (teacher tokens per sentence), LAMBDA (pull towards the distilled row;
+1 gave the candidate measured in bench/README.md), SIF (0 = off, else a
+corpus-frequency SIF weight applied after the fit), BASE, OUT (default under
+CACHE: the committed table is only replaced by hand, after the bench).
 """
 import ast
 import hashlib
@@ -37,9 +39,9 @@ import distill  # noqa: E402  (the teacher's forward pass and the model files)
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("CACHE", "/root/.cache/lazy-mcp-tools/py-distill/tokenlearn"))
-N = int(os.environ.get("N", "12000"))
+N = int(os.environ.get("N", "40000"))
 MAXTOK = int(os.environ.get("MAXTOK", "48"))
-LAMBDA = float(os.environ.get("LAMBDA", "0.05"))
+LAMBDA = float(os.environ.get("LAMBDA", "1"))
 SIF = float(os.environ.get("SIF", "0"))
 CG_STEPS = int(os.environ.get("CG_STEPS", "300"))
 DIMS = 128
