@@ -14,7 +14,9 @@ use lazy_mcp_core::config::{
     ServerConfig, Severity, Shadowed, SourceRef, Transport,
 };
 use lazy_mcp_core::diagnostics::ReportContext;
-use lazy_mcp_core::engine::auth::{AuthSnapshot, OAuthBinding, RefreshOutcome, SignInOutcome};
+use lazy_mcp_core::engine::auth_contract::{
+    AuthSnapshot, OAuthBinding, RefreshOutcome, SignInOutcome,
+};
 use lazy_mcp_core::engine::definition_review::{DefinitionWarning, WarningKind};
 use lazy_mcp_core::engine::diagnostics_snapshot::{
     DiagnosticsTotals, ServerDiagnostics, UnmanagedView,

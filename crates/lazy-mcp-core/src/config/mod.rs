@@ -22,6 +22,7 @@ mod discovery;
 mod entry;
 mod fingerprint;
 mod formats;
+pub mod host_policy;
 mod infer_format;
 mod jsonc_positions;
 pub mod load;

@@ -2,8 +2,8 @@
 
 use super::server_actions::{allowed_actions, progress, Progress, ServerAction};
 use super::{Engine, ServerState};
+use crate::config::host_policy::{unmanaged_counts, Unmanaged, UnmanagedGroup};
 use crate::config::model::{SourceRef, ToolExposure, Transport};
-use crate::host_policy::{unmanaged_counts, Unmanaged, UnmanagedGroup};
 use crate::protocol::client_discover::Era;
 use crate::protocol::client_handshake::ListKind;
 use crate::tool_index::estimate_definition_tokens;
@@ -97,7 +97,7 @@ pub struct ServerDiagnostics {
     pub fingerprint: String,
     /// Sign-in of a server that uses OAuth (absent for the others).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub auth: Option<super::auth::AuthSnapshot>,
+    pub auth: Option<super::auth_contract::AuthSnapshot>,
     /// When its definitions were approved and what is held (absent before its first catalogue).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub definitions: Option<super::held_definitions::DefinitionsStatus>,
@@ -175,7 +175,7 @@ pub struct DiagnosticsSnapshot {
     /// Project servers shown as NEEDS APPROVAL: nothing of them runs until the
     /// user approves (config/project_approval.rs); not in `servers`.
     #[serde(default)]
-    pub needs_approval: Vec<crate::host_policy::ApprovalRequest>,
+    pub needs_approval: Vec<crate::config::host_policy::ApprovalRequest>,
 }
 
 impl DiagnosticsTotals {
@@ -394,7 +394,7 @@ impl Engine {
         });
         format!(
             "{}:{}",
-            crate::diagnostics::display_path_in(folders, home, &source.file),
+            crate::display_path::display_path_in(folders, home, &source.file),
             source.line
         )
     }

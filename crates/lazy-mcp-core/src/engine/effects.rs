@@ -1,6 +1,6 @@
 //! Everything the engine asks the host to do. Serialized as `{"type": "...", ...}`.
 
-use super::auth::OAuthBinding;
+use super::auth_contract::OAuthBinding;
 use super::events::{ClientId, ConnId, Endpoint, TimerId};
 use super::state::ServerState;
 use crate::config::load::ConfigReport;

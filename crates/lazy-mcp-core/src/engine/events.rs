@@ -2,7 +2,7 @@
 //! camelCase names. Over the WASM boundary client and server messages cross as
 //! bytes of their own (`wire.rs`), every other event as JSON.
 
-use super::auth::{RefreshOutcome, SignInOutcome};
+use super::auth_contract::{RefreshOutcome, SignInOutcome};
 use super::settings::Settings;
 use crate::config::load::{ConfigSources, FileRead};
 use crate::config::model::{ServerConfig, Transport};

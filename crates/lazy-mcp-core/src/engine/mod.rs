@@ -39,6 +39,7 @@ pub mod aggregate_names;
 mod announce;
 pub mod approved_definitions;
 pub mod auth;
+pub mod auth_contract;
 pub mod backoff;
 pub mod catalogue;
 mod catalogue_loading;
@@ -121,7 +122,7 @@ pub struct Engine {
     config_load: crate::config::load::ConfigLoad,
     /// Configured servers the host policy leaves out, from the last config load:
     /// the snapshot lists and counts them (the summary adds up to all configured).
-    unmanaged: Vec<crate::host_policy::Unmanaged>,
+    unmanaged: Vec<crate::config::host_policy::Unmanaged>,
     /// Project servers waiting for the user's approval (`project_approvals.rs`).
     awaiting_approval: project_approvals::AwaitingApproval,
     /// Approved definitions and what is held (`held_definitions.rs`).

@@ -6,7 +6,7 @@
 
 use super::effects::{AnnounceAction, Effect, LogLevel};
 use super::Engine;
-use crate::host_policy::{approval_action, ApprovalRequest, ApprovalVia};
+use crate::config::host_policy::{approval_action, ApprovalRequest, ApprovalVia};
 use std::collections::BTreeSet;
 
 #[derive(Debug, Default)]

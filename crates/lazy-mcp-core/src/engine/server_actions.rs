@@ -3,7 +3,7 @@
 //! Diagnostics links and the CLI render the same answer instead of each
 //! deciding from the state.
 
-use super::auth::AuthSnapshot;
+use super::auth_contract::AuthSnapshot;
 use super::ServerState;
 use serde::{Deserialize, Serialize};
 

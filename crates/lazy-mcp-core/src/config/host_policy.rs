@@ -10,8 +10,9 @@
 //!   (config/project_approval.rs): the others wait as NEEDS APPROVAL, with the
 //!   command or button that approves them.
 
-use crate::config::model::{ConfigScope, ServerConfig, SourceRef, Transport};
-use crate::config::project_approval::{project_folder, ApprovalFacts, Verdict};
+use super::model::{ConfigScope, ServerConfig, SourceRef, Transport};
+use super::project_approval::{project_folder, ApprovalFacts, Verdict};
+pub use super::project_approval::{ApprovalStatus, ProjectServer};
 use serde::{Deserialize, Serialize};
 
 /// Setting `lazyMcp.vscodeNativeServers`.
@@ -180,38 +181,6 @@ pub struct Selection {
     pub needs_approval: Vec<ApprovalRequest>,
     /// Every server defined in a project file and where its approval stands.
     pub project_servers: Vec<ProjectServer>,
-}
-
-/// Where a project server's approval stands (`lazy-mcp trust` lists these).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum ApprovalStatus {
-    /// Approved in Lazy MCP's approvals file for this launch.
-    Approved,
-    /// Approved by Claude Code's answers (`approved_by` names the file).
-    ApprovedInClaudeCode,
-    /// The host runs project servers without asking (`--trust-project`, the setting).
-    TrustedByHost,
-    /// Disabled in Claude Code: stays off.
-    DisabledInClaudeCode,
-    NeedsApproval,
-    /// Approved for an earlier launch; this one changed.
-    ChangedSinceApproved,
-}
-
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProjectServer {
-    pub name: String,
-    pub project: String,
-    pub fingerprint: String,
-    pub source: SourceRef,
-    pub status: ApprovalStatus,
-    /// The Claude Code file whose answer applies, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub claude_file: Option<String>,
 }
 
 /// Shown in Diagnostics while the workspace is untrusted.
