@@ -1,9 +1,10 @@
 //! The data behind "MCP Diagnostics": per server and totals, serialized camelCase.
 
-use super::server_actions::{allowed_actions, progress, Progress, ServerAction};
-use super::{Engine, ServerState};
 use crate::config::host_policy::{unmanaged_counts, Unmanaged, UnmanagedGroup};
 use crate::config::model::{SourceRef, ToolExposure, Transport};
+use crate::engine::router::Engine;
+use crate::engine::server::state::ServerState;
+use crate::engine::server_actions::{allowed_actions, progress, Progress, ServerAction};
 use crate::protocol::client_discover::Era;
 use crate::protocol::client_handshake::ListKind;
 use crate::tool_index::estimate_definition_tokens;
@@ -97,10 +98,10 @@ pub struct ServerDiagnostics {
     pub fingerprint: String,
     /// Sign-in of a server that uses OAuth (absent for the others).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub auth: Option<super::auth_contract::AuthSnapshot>,
+    pub auth: Option<crate::engine::auth_contract::AuthSnapshot>,
     /// When its definitions were approved and what is held (absent before its first catalogue).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub definitions: Option<super::held_definitions::DefinitionsStatus>,
+    pub definitions: Option<crate::engine::trust::held_definitions::DefinitionsStatus>,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]

@@ -3,8 +3,9 @@
 //! (`on_timer`, the host's `timerFired`) that sends each to its owner. Times
 //! are the host's wall clock in ms (`Event` `nowMs`, see ARCHITECTURE.md).
 
-use super::events::{ConnId, TimerId};
-use super::{Effect, Engine};
+use crate::engine::effects::Effect;
+use crate::engine::events::{ConnId, TimerId};
+use crate::engine::router::Engine;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum TimerPurpose {
