@@ -7,6 +7,7 @@ use crate::engine::server::state::ServerState;
 use crate::engine::server_actions::{allowed_actions, progress, Progress, ServerAction};
 use crate::protocol::client_discover::Era;
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::params::name_of;
 use crate::tool_index::estimate_definition_tokens;
 use serde::{Deserialize, Serialize};
 
@@ -261,11 +262,7 @@ impl Engine {
                         .unwrap_or(0);
                     let loaded_cost: usize = tools
                         .iter()
-                        .filter(|t| {
-                            t.get("name")
-                                .and_then(serde_json::Value::as_str)
-                                .is_some_and(|n| loaded_tools.iter().any(|l| l == n))
-                        })
+                        .filter(|t| name_of(t).is_some_and(|n| loaded_tools.iter().any(|l| l == n)))
                         .map(estimate_definition_tokens)
                         .sum();
                     index + loaded_cost

@@ -19,6 +19,7 @@ use crate::engine::trust::held_definitions::Pins;
 use crate::engine::trust::project_approvals::AwaitingApproval;
 use crate::protocol::client_discover::Era;
 use crate::protocol::jsonrpc;
+use crate::protocol::methods;
 use serde_json::Value;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -375,7 +376,9 @@ impl Engine {
 
     pub(in crate::engine) fn notify_client(&mut self, client: &str, message: Value) {
         let progress_token = match message.get("method").and_then(Value::as_str) {
-            Some("notifications/progress") => message.pointer("/params/progressToken").cloned(),
+            Some(methods::NOTIFICATIONS_PROGRESS) => {
+                message.pointer("/params/progressToken").cloned()
+            }
             _ => None,
         };
         self.effects.push(Effect::NotifyClient {
@@ -473,7 +476,7 @@ impl Engine {
         for conn in ready {
             self.send_upstream(
                 conn,
-                jsonrpc::notification("notifications/roots/list_changed", None),
+                jsonrpc::notification(methods::NOTIFICATIONS_ROOTS_LIST_CHANGED, None),
             );
         }
     }

@@ -5,6 +5,7 @@
 //! (`engine/era.rs`).
 
 use super::client_handshake::InitializeOutcome;
+use crate::protocol::methods;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -217,8 +218,8 @@ pub fn http_headers(message: &Value) -> BTreeMap<String, String> {
     };
     headers.insert("mcp-method".to_string(), header_value(method));
     let field = match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
+        methods::TOOLS_CALL | methods::PROMPTS_GET => Some("name"),
+        methods::RESOURCES_READ => Some("uri"),
         _ => None,
     };
     let name = field.and_then(|field| {

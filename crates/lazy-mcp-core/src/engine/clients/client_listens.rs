@@ -12,6 +12,7 @@ use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
 use crate::engine::server::resource_subscriptions::Subscriber;
 use crate::protocol::jsonrpc;
+use crate::protocol::methods;
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -43,11 +44,17 @@ pub(in crate::engine) type Listens = BTreeMap<String, Listen>;
 
 /// The filter keys the gateway honours, and the notification each stands for.
 const HONOURED: [(&str, &str); 3] = [
-    ("toolsListChanged", "notifications/tools/list_changed"),
-    ("promptsListChanged", "notifications/prompts/list_changed"),
+    (
+        "toolsListChanged",
+        methods::NOTIFICATIONS_TOOLS_LIST_CHANGED,
+    ),
+    (
+        "promptsListChanged",
+        methods::NOTIFICATIONS_PROMPTS_LIST_CHANGED,
+    ),
     (
         "resourcesListChanged",
-        "notifications/resources/list_changed",
+        methods::NOTIFICATIONS_RESOURCES_LIST_CHANGED,
     ),
 ];
 
@@ -109,7 +116,7 @@ impl Engine {
             .get_mut(client)
             .and_then(|session| session.listens.insert(key.clone(), listen));
         let ack = jsonrpc::notification(
-            "notifications/subscriptions/acknowledged",
+            methods::NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED,
             Some(json!({ "notifications": honoured, "_meta": { SUBSCRIPTION_ID_KEY: id } })),
         );
         self.notify_listen(client, &id, ack);

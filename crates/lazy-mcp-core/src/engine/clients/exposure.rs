@@ -11,6 +11,8 @@ use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
 use crate::engine::stable_hash::{fnv1a64_hex, Fnv1a64Writer};
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::methods;
+use crate::protocol::params::name_of;
 use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -42,7 +44,7 @@ pub(in crate::engine) struct Exposure {
 }
 
 fn item_name(item: &Value) -> Option<&str> {
-    item.get("name").and_then(Value::as_str)
+    name_of(item)
 }
 
 impl Engine {
@@ -267,7 +269,8 @@ impl Engine {
             self.exposure.aggregate_seen = aggregate_version.clone();
             for (client, session) in &self.clients {
                 if session.endpoint == Endpoint::Aggregate {
-                    notifications.insert((client.clone(), "notifications/tools/list_changed"));
+                    notifications
+                        .insert((client.clone(), methods::NOTIFICATIONS_TOOLS_LIST_CHANGED));
                 }
             }
         }

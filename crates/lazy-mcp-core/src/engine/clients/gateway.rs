@@ -15,7 +15,9 @@ use crate::protocol::client_handshake::ListKind;
 use crate::protocol::client_message;
 use crate::protocol::gateway_handshake;
 use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::methods;
 use crate::protocol::outline::outline;
+use crate::protocol::params::{name_of, CallTool};
 use serde_json::{json, Value};
 
 /// `serverInfo.name` of the aggregate endpoint.
@@ -23,12 +25,12 @@ pub const AGGREGATE_SERVER_NAME: &str = "lazy-mcp";
 
 /// Methods that need the live server (they go through `ensure_connected`).
 const CALL_METHODS: [&str; 6] = [
-    "tools/call",
-    "prompts/get",
-    "resources/read",
-    "resources/subscribe",
-    "resources/unsubscribe",
-    "completion/complete",
+    methods::TOOLS_CALL,
+    methods::PROMPTS_GET,
+    methods::RESOURCES_READ,
+    methods::RESOURCES_SUBSCRIBE,
+    methods::RESOURCES_UNSUBSCRIBE,
+    methods::COMPLETION_COMPLETE,
 ];
 
 impl Engine {
@@ -110,7 +112,7 @@ impl Engine {
             return;
         }
         match method {
-            "initialize" => {
+            methods::INITIALIZE => {
                 let capabilities = params
                     .as_ref()
                     .and_then(|p| p.get("capabilities"))
@@ -134,26 +136,31 @@ impl Engine {
                 let result = self.initialize_result(endpoint, requested);
                 self.reply(client, jsonrpc::success(id, result));
             }
-            "ping" | "logging/setLevel" => self.reply(client, jsonrpc::success(id, json!({}))),
+            methods::PING | methods::LOGGING_SET_LEVEL => {
+                self.reply(client, jsonrpc::success(id, json!({})))
+            }
             // The modern era's handshake-free introduction (also answered to a
             // client that sends it without an envelope: nothing depends on it).
-            "server/discover" => {
+            methods::SERVER_DISCOVER => {
                 let initialize = self.initialize_result(endpoint, None);
                 let result = self.discover_answer(&initialize);
                 self.reply(client, jsonrpc::success(id, result));
             }
-            "subscriptions/listen" => {
+            methods::SUBSCRIPTIONS_LISTEN => {
                 let modern = self
                     .clients
                     .get(client)
                     .is_some_and(|s| s.modern.is_active());
                 self.on_listen(client, id, params.as_ref(), modern);
             }
-            "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" => {
+            methods::TOOLS_LIST
+            | methods::PROMPTS_LIST
+            | methods::RESOURCES_LIST
+            | methods::RESOURCES_TEMPLATES_LIST => {
                 let kind = match method {
-                    "tools/list" => ListKind::Tools,
-                    "prompts/list" => ListKind::Prompts,
-                    "resources/list" => ListKind::Resources,
+                    methods::TOOLS_LIST => ListKind::Tools,
+                    methods::PROMPTS_LIST => ListKind::Prompts,
+                    methods::RESOURCES_LIST => ListKind::Resources,
                     _ => ListKind::ResourceTemplates,
                 };
                 let items = self.list_for(client, endpoint, kind);
@@ -280,12 +287,8 @@ impl Engine {
         let mut params = params;
         let target = match endpoint {
             Endpoint::Server { name } => {
-                if method == "tools/call" {
-                    let tool = params
-                        .as_ref()
-                        .and_then(|p| p.get("name"))
-                        .and_then(Value::as_str)
-                        .unwrap_or_default();
+                if method == methods::TOOLS_CALL {
+                    let tool = params.as_ref().and_then(name_of).unwrap_or_default();
                     if !self.tool_is_exposed(name, tool) {
                         self.reply_error(
                             client,
@@ -299,7 +302,7 @@ impl Engine {
                 Ok(name.clone())
             }
             Endpoint::Aggregate => {
-                if method == "tools/call"
+                if method == methods::TOOLS_CALL
                     && params
                         .as_ref()
                         .is_some_and(|p| self.call_meta_tool(client, &id, p))
@@ -308,9 +311,11 @@ impl Engine {
                 }
                 let target = self.resolve_aggregate(method, params.as_mut());
                 // A loaded tool of an `index` server: its arguments are checked first.
-                if let (Ok(server), "tools/call", Some(p)) = (&target, method, &params) {
-                    let tool = p.get("name").and_then(Value::as_str).unwrap_or("");
-                    let arguments = p.get("arguments").cloned().unwrap_or_else(|| json!({}));
+                if let (Ok(server), methods::TOOLS_CALL, Some(p)) = (&target, method, &params) {
+                    let CallTool {
+                        name: tool,
+                        arguments,
+                    } = CallTool::read(p);
                     if self.exposure.plan.is_indexed(server) {
                         if let Some(why) = self.invalid_arguments(server, tool, &arguments) {
                             let result = json!({"content": [{"type": "text", "text": why}], "isError": true});
@@ -359,17 +364,13 @@ impl Engine {
                 .cloned()
         };
         match method {
-            "tools/call" | "prompts/get" => {
-                let kind = if method == "tools/call" {
+            methods::TOOLS_CALL | methods::PROMPTS_GET => {
+                let kind = if method == methods::TOOLS_CALL {
                     ListKind::Tools
                 } else {
                     ListKind::Prompts
                 };
-                let exposed = params
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string();
+                let exposed = name_of(params).unwrap_or_default().to_string();
                 let (server, original) = by_name(kind, &exposed).ok_or_else(|| {
                     let why = self
                         .switched_off_owner(&exposed)
@@ -388,7 +389,7 @@ impl Engine {
                 }
                 Ok(server)
             }
-            "completion/complete" => {
+            methods::COMPLETION_COMPLETE => {
                 let reference = params
                     .get_mut("ref")
                     .ok_or("completion/complete needs ref")?;
@@ -397,11 +398,7 @@ impl Engine {
                         .server_for_resource(uri)
                         .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"));
                 }
-                let exposed = reference
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string();
+                let exposed = name_of(reference).unwrap_or_default().to_string();
                 let (server, original) = by_name(ListKind::Prompts, &exposed)
                     .ok_or_else(|| format!("Lazy MCP has no prompt named '{exposed}'"))?;
                 if let Some(object) = reference.as_object_mut() {
@@ -459,7 +456,7 @@ impl Engine {
         };
         let subscriber = Subscriber::Client(client.to_string());
         match method {
-            "resources/subscribe" => {
+            methods::RESOURCES_SUBSCRIBE => {
                 server
                     .subscriptions
                     .entry(uri)
@@ -467,7 +464,7 @@ impl Engine {
                     .insert(subscriber);
                 self.answered_by_relisten(client, name, id)
             }
-            "resources/unsubscribe" => {
+            methods::RESOURCES_UNSUBSCRIBE => {
                 let others_remain = match server.subscriptions.get_mut(&uri) {
                     Some(subscribers) => {
                         subscribers.remove(&subscriber);
@@ -495,7 +492,7 @@ impl Engine {
     }
 
     fn on_client_notification(&mut self, client: &str, method: &str, params: Option<Value>) {
-        if method != "notifications/cancelled" {
+        if method != methods::NOTIFICATIONS_CANCELLED {
             return;
         }
         let Some(request_id) = params.as_ref().and_then(|p| p.get("requestId")).cloned() else {
@@ -609,7 +606,7 @@ impl Engine {
             self.send_upstream(
                 conn,
                 jsonrpc::notification(
-                    "notifications/cancelled",
+                    methods::NOTIFICATIONS_CANCELLED,
                     Some(json!({"requestId": upstream_id, "reason": "the client disconnected"})),
                 ),
             );
@@ -686,7 +683,7 @@ impl Engine {
         self.send_upstream(
             conn,
             jsonrpc::notification(
-                "notifications/cancelled",
+                methods::NOTIFICATIONS_CANCELLED,
                 Some(json!({"requestId": upstream_id, "reason": format!("timed out after {timeout} ms")})),
             ),
         );

@@ -26,6 +26,7 @@ use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::input_required::MAX_INPUT_ROUNDS;
 use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::methods;
 use crate::protocol::missing_capability;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -352,7 +353,7 @@ impl Engine {
             self.send_upstream(
                 conn,
                 jsonrpc::notification(
-                    "notifications/cancelled",
+                    methods::NOTIFICATIONS_CANCELLED,
                     Some(json!({"requestId": upstream_id, "reason": why})),
                 ),
             );
@@ -394,7 +395,7 @@ impl Engine {
         self.send_upstream(
             conn,
             jsonrpc::notification(
-                "notifications/cancelled",
+                methods::NOTIFICATIONS_CANCELLED,
                 Some(json!({"requestId": upstream_id, "reason": why})),
             ),
         );

@@ -11,9 +11,11 @@
 
 use crate::engine::router::Engine;
 use crate::protocol::gateway_discover;
+use crate::protocol::methods;
 use crate::protocol::modern_request::{
     self, Era, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY,
 };
+use crate::protocol::params::name_of;
 use crate::tool_index::{CALL_TOOL, LOAD_TOOLS, UNLOAD_TOOLS};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -104,7 +106,7 @@ impl Engine {
             session.modern.pending.insert(
                 id.to_string(),
                 PendingModern {
-                    cache_hints: method == "resources/read",
+                    cache_hints: method == methods::RESOURCES_READ,
                     input_capabilities,
                 },
             );
@@ -246,18 +248,15 @@ impl Engine {
     }
 
     fn is_load_call(&self, method: &str, params: Option<&Value>) -> bool {
-        let name = params
-            .and_then(|p| p.get("name"))
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        method == "tools/call"
+        let name = params.and_then(name_of).unwrap_or_default();
+        method == methods::TOOLS_CALL
             && (name == LOAD_TOOLS || name == UNLOAD_TOOLS)
             && self
                 .exposure
                 .plan
                 .meta_tools
                 .iter()
-                .any(|t| t.get("name").and_then(Value::as_str) == Some(name))
+                .any(|t| name_of(t) == Some(name))
     }
 }
 

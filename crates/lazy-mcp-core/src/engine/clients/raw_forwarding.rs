@@ -14,7 +14,9 @@ use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::connection::Pending;
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::methods;
 use crate::protocol::outline::{outline, MAX_DEPTH};
+use crate::protocol::params::name_of;
 use crate::protocol::raw_message::{splice_response, CallPeek, RawEnvelope};
 use serde_json::Value;
 
@@ -37,7 +39,7 @@ impl Engine {
         let Some(envelope) = RawEnvelope::read(text) else {
             return false;
         };
-        if !envelope.is_version_2() || envelope.method.as_deref() != Some("tools/call") {
+        if !envelope.is_version_2() || envelope.method.as_deref() != Some(methods::TOOLS_CALL) {
             return false;
         }
         let (Some(id), Some(params)) = (envelope.plain_id(), envelope.params) else {
@@ -86,7 +88,7 @@ impl Engine {
             QueuedCall {
                 client: client.to_string(),
                 client_id: id,
-                method: "tools/call".to_string(),
+                method: methods::TOOLS_CALL.to_string(),
                 params: CallParams::Raw {
                     text,
                     progress_token,
@@ -103,7 +105,7 @@ impl Engine {
             .plan
             .meta_tools
             .iter()
-            .any(|t| t.get("name").and_then(Value::as_str) == Some(name))
+            .any(|t| name_of(t) == Some(name))
     }
 
     /// A server's answer to a forwarded call: back to its client with the client's id.

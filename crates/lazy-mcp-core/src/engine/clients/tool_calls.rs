@@ -9,6 +9,8 @@ use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::jsonrpc;
+use crate::protocol::methods;
+use crate::protocol::params::{name_of, CallTool};
 use crate::tool_index::{
     render_search_results, validate_arguments, CALL_TOOL, LOAD_TOOLS, SEARCH_DEFAULT_LIMIT,
     SEARCH_MAX_LIMIT, SEARCH_TOOLS, UNLOAD_TOOLS,
@@ -38,22 +40,20 @@ impl Engine {
         id: &Value,
         params: &Value,
     ) -> bool {
-        let name = params.get("name").and_then(Value::as_str).unwrap_or("");
+        // The name first: most calls are no meta-tool's, and their arguments stay uncopied.
+        let name = name_of(params).unwrap_or("");
         let Some(schema) = self
             .exposure
             .plan
             .meta_tools
             .iter()
-            .find(|t| t.get("name").and_then(Value::as_str) == Some(name))
+            .find(|t| name_of(t) == Some(name))
             .and_then(|t| t.get("inputSchema"))
             .cloned()
         else {
             return false;
         };
-        let arguments = params
-            .get("arguments")
-            .cloned()
-            .unwrap_or_else(|| json!({}));
+        let arguments = CallTool::read(params).arguments;
         if let Err(why) = validate_arguments(&schema, &arguments) {
             self.reply_tool(client, id, format!("Invalid {name} call: {why}"), true);
             return true;
@@ -110,7 +110,7 @@ impl Engine {
             let offered = self
                 .exposed_items(server, ListKind::Tools)
                 .iter()
-                .any(|t| t.get("name").and_then(Value::as_str) == Some(tool.as_str()));
+                .any(|t| name_of(t) == Some(tool.as_str()));
             if offered && !self.exposure.plan.is_indexed(server) {
                 return Ok((server.clone(), tool.clone()));
             }
@@ -214,15 +214,14 @@ impl Engine {
     /// answers (`inputResponses`, `requestState`: a modern client answering the
     /// tool's request for input) go with the real call.
     fn call_tool(&mut self, client: &str, id: &Value, arguments: &Value, params: &Value) {
-        let name = arguments.get("name").and_then(Value::as_str).unwrap_or("");
+        let CallTool {
+            name,
+            arguments: tool_arguments,
+        } = CallTool::read(arguments);
         let (server, tool) = match self.resolve_tool(name) {
             Ok(pair) => pair,
             Err(why) => return self.reply_tool(client, id, why, true),
         };
-        let tool_arguments = arguments
-            .get("arguments")
-            .cloned()
-            .unwrap_or_else(|| json!({}));
         if let Some(why) = self.invalid_arguments(&server, &tool, &tool_arguments) {
             return self.reply_tool(client, id, why, true);
         }
@@ -240,7 +239,7 @@ impl Engine {
             QueuedCall {
                 client: client.to_string(),
                 client_id: id.clone(),
-                method: "tools/call".into(),
+                method: methods::TOOLS_CALL.into(),
                 params: CallParams::Parsed(Some(params)),
                 era_retried: false,
             },
@@ -258,7 +257,7 @@ impl Engine {
         let items = self.exposed_items(server, ListKind::Tools);
         let schema = items
             .iter()
-            .find(|t| t.get("name").and_then(Value::as_str) == Some(tool))?
+            .find(|t| name_of(t) == Some(tool))?
             .get("inputSchema")?;
         validate_arguments(schema, arguments).err().map(|why| {
             format!("Invalid arguments for {server}/{tool}: {why}. Nothing was started.")

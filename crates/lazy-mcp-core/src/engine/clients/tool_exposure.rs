@@ -11,6 +11,8 @@ use crate::engine::router::Engine;
 use crate::engine::settings::AggregateEndpoint;
 use crate::engine::stable_hash::{fnv1a64, Fnv1a64Writer};
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::methods;
+use crate::protocol::params::name_of;
 use crate::tool_index::{
     estimate_definition_tokens, estimate_tokens, meta_tools_with_index, IndexDetail, ToolIndex,
 };
@@ -66,7 +68,7 @@ pub(in crate::engine) fn items_hash(items: &[Value]) -> u64 {
 }
 
 fn tool_name(tool: &Value) -> Option<&str> {
-    tool.get("name").and_then(Value::as_str)
+    name_of(tool)
 }
 
 impl Engine {
@@ -356,7 +358,10 @@ impl Engine {
         for client in sessions {
             self.notify_client(
                 &client,
-                crate::protocol::jsonrpc::notification("notifications/tools/list_changed", None),
+                crate::protocol::jsonrpc::notification(
+                    methods::NOTIFICATIONS_TOOLS_LIST_CHANGED,
+                    None,
+                ),
             );
         }
     }

@@ -32,6 +32,7 @@ use crate::engine::router::Engine;
 use crate::engine::server::connection::Phase;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::state::Trigger;
+use crate::protocol::methods;
 use crate::protocol::www_authenticate::{
     challenge_param, is_insufficient_scope, resource_metadata_url,
 };
@@ -323,7 +324,7 @@ impl Engine {
     fn waiting_tool_name(&self, name: &str) -> Option<String> {
         let server = self.servers.get(name)?;
         let waiting = server.waiters.iter().find_map(|call| {
-            (call.method == "tools/call")
+            (call.method == methods::TOOLS_CALL)
                 .then(|| call.params.name())
                 .flatten()
         });

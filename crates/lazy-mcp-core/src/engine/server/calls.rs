@@ -3,6 +3,8 @@
 
 use crate::engine::clients::input_bridge::Bridge;
 use crate::engine::events::{ClientId, TimerId};
+use crate::protocol::methods;
+use crate::protocol::params::{name_in, name_of};
 use serde_json::Value;
 
 /// A client request waiting for its server to connect (already rewritten for upstream).
@@ -33,9 +35,7 @@ impl CallParams {
     /// `params.name` (a `tools/call`'s tool), in either form.
     pub(in crate::engine) fn name(&self) -> Option<String> {
         match self {
-            CallParams::Parsed(params) => {
-                params.as_ref()?.get("name")?.as_str().map(str::to_string)
-            }
+            CallParams::Parsed(params) => name_in(params.as_ref()).map(str::to_string),
             CallParams::Raw { tool, .. } => Some(tool.to_string()),
         }
     }
@@ -67,11 +67,11 @@ pub(in crate::engine) struct ForwardedCall {
 impl ForwardedCall {
     /// The tool of a forwarded `tools/call`.
     pub(in crate::engine) fn tool_name(&self) -> Option<&str> {
-        if self.method != "tools/call" {
+        if self.method != methods::TOOLS_CALL {
             return None;
         }
         match &self.params {
-            Some(params) => params.get("name").and_then(Value::as_str),
+            Some(params) => name_of(params),
             None => self.raw_tool.as_deref().map(String::as_str),
         }
     }

@@ -20,6 +20,7 @@ use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::timers::TimerPurpose;
 use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
+use crate::protocol::methods;
 use crate::wording::count_as;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -184,7 +185,7 @@ impl Engine {
             &self.settings.client_name,
             &self.settings.client_version,
         );
-        self.send_request(conn, "initialize", Some(params), Pending::Initialize);
+        self.send_request(conn, methods::INITIALIZE, Some(params), Pending::Initialize);
     }
 
     /// Sends a request upstream, remembering what its answer is for. Returns its id.
@@ -307,7 +308,7 @@ impl Engine {
         // on a stream of its own.
         self.push_send(
             conn,
-            jsonrpc::notification("notifications/initialized", None),
+            jsonrpc::notification(methods::NOTIFICATIONS_INITIALIZED, None),
             true,
         );
         self.handshake_done(conn, &init);
@@ -403,13 +404,13 @@ impl Engine {
         // Modern servers take subscriptions in `subscriptions/listen` instead.
         for uri in subscribed.into_iter().filter(|_| !modern) {
             let already_asked = waiters.iter().any(|w| {
-                w.method == "resources/subscribe"
+                w.method == methods::RESOURCES_SUBSCRIBE
                     && subscription_uri(&w.params) == Some(uri.as_str())
             });
             if !already_asked {
                 self.send_request(
                     conn,
-                    "resources/subscribe",
+                    methods::RESOURCES_SUBSCRIBE,
                     Some(serde_json::json!({ "uri": uri })),
                     Pending::Internal,
                 );

@@ -23,7 +23,9 @@ use crate::engine::server::connection::Phase;
 use crate::engine::server::state::ServerState;
 use crate::protocol::client_discover::{self as discover, Era};
 use crate::protocol::jsonrpc;
+use crate::protocol::methods;
 use crate::protocol::param_headers;
+use crate::protocol::params::name_of;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -86,7 +88,7 @@ impl Engine {
                     Some(&name),
                     "probing its protocol era with server/discover".to_string(),
                 );
-                self.send_request(conn, "server/discover", None, Pending::Discover);
+                self.send_request(conn, methods::SERVER_DISCOVER, None, Pending::Discover);
             }
             Handshake::Modern => {
                 let init = self.current_entry(&name).map(|e| e.initialize.clone());
@@ -170,16 +172,16 @@ impl Engine {
     /// declarations in the catalogue (none when its declarations are invalid:
     /// the server then says which header it misses).
     fn param_headers(&self, server: &str, message: &Value) -> BTreeMap<String, String> {
-        if message.get("method").and_then(Value::as_str) != Some("tools/call") {
+        if message.get("method").and_then(Value::as_str) != Some(methods::TOOLS_CALL) {
             return BTreeMap::new();
         }
         let params = message.get("params");
-        let tool = params.and_then(|p| p.get("name")).and_then(Value::as_str);
+        let tool = params.and_then(name_of);
         let schema = self.current_entry(server).and_then(|entry| {
             entry
                 .tools
                 .iter()
-                .find(|t| t.get("name").and_then(Value::as_str) == tool)
+                .find(|t| name_of(t) == tool)
                 .and_then(|t| t.get("inputSchema"))
         });
         match schema.map(param_headers::declarations) {
@@ -197,7 +199,7 @@ impl Engine {
         conn: ConnId,
         message: &Value,
     ) -> Option<Effect> {
-        if message.get("method").and_then(Value::as_str) != Some("notifications/cancelled") {
+        if message.get("method").and_then(Value::as_str) != Some(methods::NOTIFICATIONS_CANCELLED) {
             return None;
         }
         let id = message.get("params")?.get("requestId")?.as_u64()?;
@@ -520,7 +522,7 @@ impl Engine {
         // A new filter replaces the open listen: cancel it first.
         if let Some(old) = self.conns.get_mut(&conn).and_then(|c| c.listen.take()) {
             let cancel = jsonrpc::notification(
-                "notifications/cancelled",
+                methods::NOTIFICATIONS_CANCELLED,
                 Some(json!({ "requestId": old, "reason": "the subscriptions changed" })),
             );
             self.send_upstream(conn, cancel);
@@ -530,7 +532,7 @@ impl Engine {
         }
         let id = self.send_request(
             conn,
-            "subscriptions/listen",
+            methods::SUBSCRIPTIONS_LISTEN,
             Some(json!({ "notifications": Value::Object(filter) })),
             Pending::Listen,
         );

@@ -22,6 +22,7 @@ use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::roots::roots_from_folders;
 use crate::protocol::client_discover as discover;
 use crate::protocol::jsonrpc;
+use crate::protocol::methods;
 use crate::protocol::missing_capability;
 use serde_json::{json, Map, Value};
 
@@ -84,7 +85,10 @@ impl Engine {
         if requests.is_empty() && state.is_none() {
             return None;
         }
-        if requests.values().any(|r| request_method(r) != "roots/list") {
+        if requests
+            .values()
+            .any(|r| request_method(r) != methods::ROOTS_LIST)
+        {
             return None;
         }
         let keys: Vec<String> = requests.keys().cloned().collect();
@@ -137,7 +141,7 @@ impl Engine {
             .unwrap_or_default();
         let (roots, others): (Map<String, Value>, Map<String, Value>) = requests
             .into_iter()
-            .partition(|(_, r)| request_method(r) == "roots/list");
+            .partition(|(_, r)| request_method(r) == methods::ROOTS_LIST);
         let declared = self.modern_input_capabilities(&call.client, &call.client_id);
         let answerable = !others.is_empty()
             && call.input_rounds < MAX_INPUT_ROUNDS

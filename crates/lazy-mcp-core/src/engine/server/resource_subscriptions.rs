@@ -16,6 +16,7 @@ use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::state::ServerState;
 use crate::protocol::jsonrpc;
+use crate::protocol::methods;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 
@@ -114,11 +115,21 @@ impl Engine {
         }
         for uri in after.difference(before) {
             let params = Some(json!({ "uri": uri }));
-            self.send_request(conn, "resources/subscribe", params, Pending::Internal);
+            self.send_request(
+                conn,
+                methods::RESOURCES_SUBSCRIBE,
+                params,
+                Pending::Internal,
+            );
         }
         for uri in before.difference(&after) {
             let params = Some(json!({ "uri": uri }));
-            self.send_request(conn, "resources/unsubscribe", params, Pending::Internal);
+            self.send_request(
+                conn,
+                methods::RESOURCES_UNSUBSCRIBE,
+                params,
+                Pending::Internal,
+            );
         }
     }
 
@@ -132,7 +143,7 @@ impl Engine {
         name: &str,
         params: Option<Value>,
     ) {
-        let method = "notifications/resources/updated";
+        let method = methods::NOTIFICATIONS_RESOURCES_UPDATED;
         let uri = params
             .as_ref()
             .and_then(|p| p.get("uri"))

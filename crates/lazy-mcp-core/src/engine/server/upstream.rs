@@ -11,6 +11,7 @@ use crate::engine::server::connection::Phase;
 use crate::engine::server::roots::roots_from_folders;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::methods;
 use crate::protocol::outline::{outline, TopLevel};
 use serde_json::{json, Value};
 
@@ -151,8 +152,8 @@ impl Engine {
         params: Option<Value>,
     ) {
         match method {
-            "ping" => self.send_upstream(conn, jsonrpc::success(id, json!({}))),
-            "roots/list" => {
+            methods::PING => self.send_upstream(conn, jsonrpc::success(id, json!({}))),
+            methods::ROOTS_LIST => {
                 let now = self.now_ms;
                 if let Some(connection) = self.conns.get_mut(&conn) {
                     if !connection.live && connection.roots_asked_at_ms.is_none() {
@@ -165,8 +166,8 @@ impl Engine {
             }
             _ => {
                 let capability = match method {
-                    "sampling/createMessage" => Some("sampling"),
-                    "elicitation/create" => Some("elicitation"),
+                    methods::SAMPLING_CREATE_MESSAGE => Some("sampling"),
+                    methods::ELICITATION_CREATE => Some("elicitation"),
                     _ => None,
                 };
                 // A modern client's call: the era's input_required instead.
@@ -254,7 +255,7 @@ impl Engine {
         params: Option<Value>,
     ) {
         match method {
-            "notifications/progress" => {
+            methods::NOTIFICATIONS_PROGRESS => {
                 let token = params.as_ref().and_then(|p| p.get("progressToken"));
                 let target = self.conns.get(&conn).and_then(|c| {
                     c.pending.values().find_map(|p| match p {
@@ -272,7 +273,7 @@ impl Engine {
                     self.notify_client(&client, jsonrpc::notification(method, params));
                 }
             }
-            "notifications/cancelled" => {
+            methods::NOTIFICATIONS_CANCELLED => {
                 let request_id = params.as_ref().and_then(|p| p.get("requestId")).cloned();
                 let found = self
                     .outbound
@@ -288,9 +289,9 @@ impl Engine {
                     self.notify_client(&client, jsonrpc::notification(method, Some(params)));
                 }
             }
-            "notifications/tools/list_changed"
-            | "notifications/prompts/list_changed"
-            | "notifications/resources/list_changed"
+            methods::NOTIFICATIONS_TOOLS_LIST_CHANGED
+            | methods::NOTIFICATIONS_PROMPTS_LIST_CHANGED
+            | methods::NOTIFICATIONS_RESOURCES_LIST_CHANGED
                 if self
                     .conns
                     .get(&conn)
@@ -298,11 +299,11 @@ impl Engine {
             {
                 self.start_listing(conn, ListKind::from_list_changed(method));
             }
-            "notifications/resources/updated" => {
+            methods::NOTIFICATIONS_RESOURCES_UPDATED => {
                 // A modern server tags it with Lazy MCP's own listen: not the client's.
                 self.deliver_resource_updated(name, untagged(params));
             }
-            "notifications/message" => {
+            methods::NOTIFICATIONS_MESSAGE => {
                 let params = untagged(params);
                 let text = params
                     .as_ref()

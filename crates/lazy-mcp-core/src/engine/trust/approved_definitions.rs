@@ -12,6 +12,7 @@ use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::stable_hash::Fnv1a64Writer;
 use crate::engine::trust::definition_review::{canonical_hash, compared_projection, item_hash};
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::params::name_of;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -74,7 +75,7 @@ impl Baseline {
 
     /// Approves one live definition as it is now.
     pub fn approve_item(&mut self, kind: ListKind, item: &Value) {
-        let Some(name) = item.get("name").and_then(Value::as_str) else {
+        let Some(name) = name_of(item) else {
             return;
         };
         let definition = compared_projection(item);
@@ -227,7 +228,7 @@ pub fn compare(baseline: &Baseline, entry: &CatalogueEntry) -> Held {
             continue;
         };
         for item in entry.list(kind) {
-            let Some(name) = item.get("name").and_then(Value::as_str) else {
+            let Some(name) = name_of(item) else {
                 continue;
             };
             let change = match approved.get(name) {

@@ -5,6 +5,7 @@
 //! parts that deserve a second look.
 
 use crate::engine::stable_hash::Fnv1a64Writer;
+use crate::protocol::params::name_of;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::io::Write as _;
@@ -276,7 +277,7 @@ fn parameters(definition: &Value) -> Vec<String> {
         names.extend(
             arguments
                 .iter()
-                .filter_map(|a| a.get("name").and_then(Value::as_str))
+                .filter_map(|a| name_of(a))
                 .map(str::to_string),
         );
     }

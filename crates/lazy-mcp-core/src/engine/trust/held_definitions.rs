@@ -19,6 +19,8 @@ use crate::engine::trust::definition_review::{
     compared_projection, review_text, unified_diff, warnings, DefinitionWarning,
 };
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::methods;
+use crate::protocol::params::name_of;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -100,8 +102,8 @@ fn kind_word(kind: ListKind) -> &'static str {
 /// The kind a call names: `tools/call` a tool, `prompts/get` a prompt.
 fn called_kind(method: &str) -> Option<ListKind> {
     match method {
-        "tools/call" => Some(ListKind::Tools),
-        "prompts/get" => Some(ListKind::Prompts),
+        methods::TOOLS_CALL => Some(ListKind::Tools),
+        methods::PROMPTS_GET => Some(ListKind::Prompts),
         _ => None,
     }
 }
@@ -390,7 +392,7 @@ impl Engine {
         let mut unknown: Vec<String> = items.to_vec();
         for kind in COMPARED_KINDS {
             for item in entry.list(kind) {
-                let Some(item_name) = item.get("name").and_then(Value::as_str) else {
+                let Some(item_name) = name_of(item) else {
                     continue;
                 };
                 let wanted = if items.is_empty() {
@@ -498,11 +500,7 @@ impl Engine {
             if item.is_some_and(|wanted| wanted != name) {
                 continue;
             }
-            let Some(live) = entry
-                .list(*kind)
-                .iter()
-                .find(|i| i.get("name").and_then(Value::as_str) == Some(name))
-            else {
+            let Some(live) = entry.list(*kind).iter().find(|i| name_of(i) == Some(name)) else {
                 continue;
             };
             let current = compared_projection(live);
