@@ -7,14 +7,14 @@ use crate::engine::announce::Announcements;
 use crate::engine::clients::exposure::Exposure;
 use crate::engine::clients::{ClientSession, OutboundRequest};
 use crate::engine::effects::{self, Effect, EndpointInfo, LogLevel};
-use crate::engine::events::{ClientId, ConnId, Endpoint, Event, TimerId};
+use crate::engine::events::{ClientId, ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::server::auth::SignInAnnouncements;
 use crate::engine::server::connection::{Connection, Phase};
 use crate::engine::server::state::{next_state, ServerState, Trigger};
 use crate::engine::server::Server;
 use crate::engine::settings::Settings;
-use crate::engine::timers::TimerPurpose;
+use crate::engine::timers::TimerTable;
 use crate::engine::trust::held_definitions::Pins;
 use crate::engine::trust::project_approvals::AwaitingApproval;
 use crate::protocol::client_discover::Era;
@@ -30,13 +30,12 @@ pub struct Engine {
     pub(in crate::engine) servers: BTreeMap<String, Server>,
     pub(in crate::engine) catalogue: Catalogue,
     pub(in crate::engine) conns: BTreeMap<ConnId, Connection>,
-    pub(in crate::engine) timers: BTreeMap<TimerId, TimerPurpose>,
+    pub(in crate::engine) timers: TimerTable,
     pub(in crate::engine) clients: BTreeMap<ClientId, ClientSession>,
     pub(in crate::engine) catalogue_queue: VecDeque<String>,
     /// Server-to-client requests forwarded to a client, by the id the gateway gave them.
     pub(in crate::engine) outbound: BTreeMap<String, OutboundRequest>,
     pub(in crate::engine) next_conn: ConnId,
-    pub(in crate::engine) next_timer: TimerId,
     pub(in crate::engine) next_outbound: u64,
     pub(in crate::engine) effects: Vec<Effect>,
     /// Set when the catalogue changed; one `persistCatalogue` per event at most.
@@ -69,12 +68,11 @@ impl Engine {
             servers: BTreeMap::new(),
             catalogue: Catalogue::default(),
             conns: BTreeMap::new(),
-            timers: BTreeMap::new(),
+            timers: TimerTable::default(),
             clients: BTreeMap::new(),
             catalogue_queue: VecDeque::new(),
             outbound: BTreeMap::new(),
             next_conn: 1,
-            next_timer: 1,
             next_outbound: 1,
             effects: Vec::new(),
             catalogue_dirty: false,

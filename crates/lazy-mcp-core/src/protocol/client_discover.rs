@@ -2,7 +2,7 @@
 //! `server/discover` probe, the per-request `_meta` envelope, the HTTP headers
 //! each request carries, list-result cache hints (`ttlMs`/`cacheScope`), and
 //! which answers say a server's era changed. The engine decides when to use them
-//! (`engine/era.rs`).
+//! (`engine/server/era.rs`).
 
 use super::client_handshake::InitializeOutcome;
 use crate::protocol::methods;

@@ -39,7 +39,7 @@ pub struct CatalogueEntry {
     /// 401 challenge advertised it: a later sign-in in another run starts there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resource_metadata_url: Option<String>,
-    /// The tools' vectors for hybrid search (`engine/tool_vectors.rs`), one
+    /// The tools' vectors for hybrid search (`engine/clients/tool_vectors.rs`), one
     /// per tool in order; absent before a model was loaded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_vectors: Option<ToolVectors>,

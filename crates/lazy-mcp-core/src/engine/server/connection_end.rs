@@ -27,7 +27,7 @@ impl Engine {
             .max(self.now_ms)
             .saturating_add(idle);
         match server.idle_timer {
-            Some(timer) if self.timers.contains_key(&timer) => self.rearm_timer(timer, at),
+            Some(timer) if self.timers.is_armed(timer) => self.rearm_timer(timer, at),
             _ => {
                 let timer = self.set_timer(
                     TimerPurpose::Idle {
