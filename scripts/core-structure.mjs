@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Structure figures of crates/lazy-mcp-core/src, as ARCHITECTURE.md quotes them:
 // impl Engine blocks, files that import engine/mod.rs, fields reachable from
-// `&mut Engine`, file-level import cycles, method-name literals and `.get("…")`.
+// `&mut Engine` (and how many of them files other than their owner's may write), file-level import cycles, method-name literals and `.get("…")`.
 // Production code only: `#[cfg(test)] mod tests` and comment lines are left out.
 // Usage: node scripts/core-structure.mjs [SRC_DIR]   (prints JSON; --cycles lists them)
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -151,20 +151,25 @@ for (const [file, text] of code) {
       i++;
     }
     const body = text.slice(m.index + m[0].length, i - 1);
-    const fields =
-      m[1] === "struct" ? [...body.matchAll(/^\s*(?:pub(?:\([^)]*\))?\s+)?(\w+)\s*:/gm)].length : 0;
-    structs.set(m[2], { fields, body });
+    const all = m[1] === "struct" ? [...body.matchAll(/^\s*(pub(?:\([^)]*\))?\s+)?(\w+)\s*:/gm)] : [];
+    // Open: other files may write it (a `pub` field, or any field of a struct in
+    // a mod.rs, which every file under that folder sees).
+    const inModRs = file.endsWith(`${sep}mod.rs`);
+    const open = all.filter((f) => inModRs || f[1]).length;
+    structs.set(m[2], { fields: all.length, open, body });
   }
 }
 const seen = new Set();
 const queue = ["Engine"];
 let reachable = 0;
+let reachableOpen = 0;
 while (queue.length) {
   const name = queue.shift();
   if (seen.has(name) || !structs.has(name)) continue;
   seen.add(name);
-  const { fields, body } = structs.get(name);
+  const { fields, open, body } = structs.get(name);
   reachable += fields;
+  reachableOpen += open;
   for (const m of body.matchAll(/\b([A-Z]\w+)\b/g)) if (!seen.has(m[1])) queue.push(m[1]);
 }
 
@@ -183,6 +188,7 @@ const figures = {
   filesImportingEngineModRs: engineFiles.filter((f) => f !== engineMod && edges.get(f).has(engineMod)).length,
   engineModRsImports: edges.get(engineMod)?.size ?? 0,
   fieldsReachableFromEngine: reachable,
+  fieldsOtherFilesMayWrite: reachableOpen,
   structsReachableFromEngine: seen.size,
   importCycles: found.length,
   filesInCycles: found.reduce((n, c) => n + c.length, 0),
