@@ -7,6 +7,7 @@ pub mod display_path;
 pub mod engine;
 /// Kept at its old path: `config::host_policy` is where it lives.
 pub use config::host_policy;
+pub mod problem_presentation;
 pub mod protocol;
 pub mod sign_in_url;
 pub mod tool_index;

@@ -31,7 +31,6 @@ pub mod model;
 mod normalize;
 mod paths;
 mod problem;
-pub mod problem_presentation;
 pub mod project_approval;
 mod redact;
 mod variables;

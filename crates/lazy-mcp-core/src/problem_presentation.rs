@@ -18,7 +18,7 @@
 //!   to the workspace).
 //! - The log gets every problem when it appears and a line when it is gone.
 
-use super::{FileReport, Problem, Severity};
+use crate::config::{FileReport, Problem, Severity};
 use crate::diagnostics::{display_path, ReportContext};
 use crate::engine::LogLevel;
 use serde::{Deserialize, Serialize};
