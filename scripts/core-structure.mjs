@@ -173,6 +173,26 @@ while (queue.length) {
   for (const m of body.matchAll(/\b([A-Z]\w+)\b/g)) if (!seen.has(m[1])) queue.push(m[1]);
 }
 
+// Folders (and root files) that import each other, directly or round a loop:
+// every import between two of them runs back up a layer.
+function backArrows() {
+  const room = (f) => relative(src, f).split(sep)[0].replace(/\.rs$/, "");
+  const roomEdges = new Map();
+  for (const [from, tos] of edges) {
+    for (const to of tos) {
+      const [a, b] = [room(from), room(to)];
+      if (a === b || a === "lib" || b === "lib") continue;
+      if (!roomEdges.has(a)) roomEdges.set(a, new Set());
+      roomEdges.get(a).add(b);
+    }
+  }
+  const reaches = (a, b, seen = new Set()) =>
+    [...(roomEdges.get(a) ?? [])].some((n) => n === b || (!seen.has(n) && (seen.add(n), reaches(n, b, seen))));
+  const out = [];
+  for (const [a, tos] of roomEdges) for (const b of tos) if (reaches(b, a)) out.push(`${a} -> ${b}`);
+  return out.sort();
+}
+
 const engineFiles = files.filter((f) => relative(src, f).startsWith(`engine${sep}`));
 const engineMod = join(src, "engine", "mod.rs");
 const all = [...code.values()].join("\n");
@@ -190,6 +210,7 @@ const figures = {
   fieldsReachableFromEngine: reachable,
   fieldsOtherFilesMayWrite: reachableOpen,
   structsReachableFromEngine: seen.size,
+  foldersImportingEachOther: backArrows(),
   importCycles: found.length,
   filesInCycles: found.reduce((n, c) => n + c.length, 0),
   methodLiterals: literals.length,
