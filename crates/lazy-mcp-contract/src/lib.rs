@@ -4,9 +4,6 @@
 //! `cargo run -p lazy-mcp-contract` rewrites it.
 
 use lazy_mcp_core::config::load::{ConfigReport, ConfigSources, ExplicitFile, FileRead};
-use lazy_mcp_core::config::problem_presentation::{
-    OpenDocument, Presentation, PresentationInput, ProblemLogLine,
-};
 use lazy_mcp_core::config::project_approval::{TrustEdit, TrustRequest};
 use lazy_mcp_core::config::{
     model::{ConfigFormat, ConfigScope, OAuthConfig, ToolExposure, ToolFilter},
@@ -14,7 +11,9 @@ use lazy_mcp_core::config::{
     ServerConfig, Severity, Shadowed, SourceRef, Transport,
 };
 use lazy_mcp_core::diagnostics::ReportContext;
-use lazy_mcp_core::engine::auth::{AuthSnapshot, OAuthBinding, RefreshOutcome, SignInOutcome};
+use lazy_mcp_core::engine::auth_contract::{
+    AuthSnapshot, OAuthBinding, RefreshOutcome, SignInOutcome,
+};
 use lazy_mcp_core::engine::definition_review::{DefinitionWarning, WarningKind};
 use lazy_mcp_core::engine::diagnostics_snapshot::{
     DiagnosticsTotals, ServerDiagnostics, UnmanagedView,
@@ -31,6 +30,9 @@ use lazy_mcp_core::engine::{
 use lazy_mcp_core::host_policy::{
     ApprovalRequest, ApprovalStatus, ApprovalVia, HostPolicy, ProjectServer, Unmanaged,
     UnmanagedGroup, VsCodeNativePolicy,
+};
+use lazy_mcp_core::problem_presentation::{
+    OpenDocument, Presentation, PresentationInput, ProblemLogLine,
 };
 use lazy_mcp_core::protocol::client_discover::Era;
 use lazy_mcp_core::protocol::client_message::{ClientBody, ClientEnvelope, ErrorShape};

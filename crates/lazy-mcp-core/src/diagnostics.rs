@@ -2,11 +2,11 @@
 //! the VS Code command and the CLI show the same thing. Values shown here never
 //! include secrets: the snapshot carries no env or header values.
 
+use crate::config::host_policy::Unmanaged;
 use crate::config::model::ToolExposure;
 use crate::config::{FileReport, Problem, ServerConfig, Severity, Shadowed, SourceRef, Transport};
 use crate::engine::server_actions::ServerAction;
 use crate::engine::{DiagnosticsSnapshot, ServerState};
-use crate::host_policy::Unmanaged;
 use crate::wording::{count, count_as};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -70,7 +70,7 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
             let _ = write!(out, " · **{} NEEDS APPROVAL**", t.needs_approval);
         }
         // With the unmanaged ones the counts add up to the servers configured.
-        for (group, count) in crate::host_policy::unmanaged_counts(&ctx.unmanaged) {
+        for (group, count) in crate::config::host_policy::unmanaged_counts(&ctx.unmanaged) {
             let _ = write!(out, " · {count} {}", group.counted_as());
         }
         let _ = write!(
@@ -568,42 +568,7 @@ pub fn display_path(ctx: &ReportContext, path: &str) -> String {
     display_path_in(&ctx.workspace_folders, &ctx.home, path)
 }
 
-/// [`display_path`] with the workspace folders and home directory given (the
-/// engine's snapshot names each server's source this way too).
-pub fn display_path_in(workspace_folders: &[String], home: &str, path: &str) -> String {
-    let several = workspace_folders.len() > 1;
-    let mut folders: Vec<&String> = workspace_folders.iter().collect();
-    // The deepest folder wins when folders nest.
-    folders.sort_by_key(|f| std::cmp::Reverse(f.len()));
-    for folder in folders {
-        if let Some(rest) = strip_dir(path, folder) {
-            if several {
-                let name = folder
-                    .trim_end_matches(['/', '\\'])
-                    .rsplit(['/', '\\'])
-                    .next()
-                    .unwrap_or_default();
-                return format!("{name}/{rest}");
-            }
-            return rest.to_string();
-        }
-    }
-    if let Some(rest) = strip_dir(path, home) {
-        return format!("~/{rest}");
-    }
-    path.to_string()
-}
-
-/// `path` relative to `dir` when it lies inside it.
-fn strip_dir<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
-    let dir = dir.trim_end_matches(['/', '\\']);
-    if dir.is_empty() {
-        return None;
-    }
-    let rest = path.strip_prefix(dir)?;
-    let rest = rest.strip_prefix(['/', '\\'])?;
-    (!rest.is_empty()).then_some(rest)
-}
+pub use crate::display_path::display_path_in;
 
 fn enum_name<T: Serialize>(value: &T) -> String {
     serde_json::to_value(value)
@@ -669,7 +634,7 @@ mod tests {
     #[test]
     fn notices_are_shown_above_the_servers() {
         let ctx = ReportContext {
-            notices: vec![crate::host_policy::UNTRUSTED_NOTICE.to_string()],
+            notices: vec![crate::config::host_policy::UNTRUSTED_NOTICE.to_string()],
             ..ReportContext::default()
         };
         let report = render_markdown(&ctx, None);

@@ -1,5 +1,5 @@
 //! Project servers run only once approved (config/project_approval.rs,
-//! host_policy.rs, engine/project_approvals.rs): a definition from a project
+//! host_policy.rs, engine/trust/project_approvals.rs): a definition from a project
 //! file is never opened before approval, the approvals file and Claude Code's
 //! answers are read (and watched) through the config load, so an approval
 //! given elsewhere applies at once, and a changed launch asks again.

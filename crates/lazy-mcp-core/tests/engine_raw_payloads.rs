@@ -1,4 +1,4 @@
-//! The raw-payload hot path (`engine/raw_forwarding.rs`, `protocol/raw_message.rs`):
+//! The raw-payload hot path (`engine/clients/raw_forwarding.rs`, `protocol/raw_message.rs`):
 //! a forwarded `tools/call` keeps its params and its answer byte for byte (only the
 //! `id`, and on the aggregate endpoint the tool's name, change); text that is not
 //! valid JSON never reaches an upstream server; no input panics. The simulated host

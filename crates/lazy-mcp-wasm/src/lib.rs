@@ -28,10 +28,10 @@ pub fn normalize_config(input_json: &str) -> String {
 }
 
 /// Config problems → which are squiggled and which notified (`PresentationInput` in,
-/// `Presentation` out; see lazy_mcp_core::config::problem_presentation).
+/// `Presentation` out; see lazy_mcp_core::problem_presentation).
 #[wasm_bindgen(js_name = presentProblems)]
 pub fn present_problems(input_json: &str) -> String {
-    lazy_mcp_core::config::problem_presentation::present_problems_json(input_json)
+    lazy_mcp_core::problem_presentation::present_problems_json(input_json)
 }
 
 /// Approve or revoke project servers (`TrustRequest` in, `TrustEdit` out: the

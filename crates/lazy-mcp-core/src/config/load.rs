@@ -7,11 +7,11 @@
 //! Contents are kept between loads, so an edit re-reads only the changed files.
 
 use super::discovery::{discovery_plan, DiscoveryInput};
+use super::host_policy::{select_servers, ApprovalRequest, HostPolicy, ProjectServer, Unmanaged};
 use super::model::{ConfigFormat, ConfigScope, ServerConfig};
 use super::normalize::{normalize, FileInput, FileReport, NormalizeInput, NormalizeResult};
 use super::problem::{Problem, Severity};
 use super::project_approval::{approval_paths, ApprovalFacts};
-use crate::host_policy::{select_servers, ApprovalRequest, HostPolicy, ProjectServer, Unmanaged};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -143,7 +143,7 @@ impl ConfigLoad {
     }
 
     /// How the host's user approves project servers.
-    pub fn approval_via(&self) -> crate::host_policy::ApprovalVia {
+    pub fn approval_via(&self) -> crate::config::host_policy::ApprovalVia {
         self.sources
             .as_ref()
             .map(|s| s.policy.approval_via)

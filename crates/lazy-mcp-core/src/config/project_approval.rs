@@ -18,7 +18,7 @@
 //!   they are not honoured. A server disabled in any of them stays off.
 
 use super::discovery::DiscoveryInput;
-use super::model::{ConfigFormat, ConfigScope, ServerConfig};
+use super::model::{ConfigFormat, ConfigScope, ServerConfig, SourceRef};
 use super::paths::Platform;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -327,6 +327,38 @@ pub fn apply_approval_change(current: Option<&str>, change: &ApprovalChange) -> 
     text
 }
 
+/// Where a project server's approval stands (`lazy-mcp trust` lists these).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ApprovalStatus {
+    /// Approved in Lazy MCP's approvals file for this launch.
+    Approved,
+    /// Approved by Claude Code's answers (`approved_by` names the file).
+    ApprovedInClaudeCode,
+    /// The host runs project servers without asking (`--trust-project`, the setting).
+    TrustedByHost,
+    /// Disabled in Claude Code: stays off.
+    DisabledInClaudeCode,
+    NeedsApproval,
+    /// Approved for an earlier launch; this one changed.
+    ChangedSinceApproved,
+}
+
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectServer {
+    pub name: String,
+    pub project: String,
+    pub fingerprint: String,
+    pub source: SourceRef,
+    pub status: ApprovalStatus,
+    /// The Claude Code file whose answer applies, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claude_file: Option<String>,
+}
+
 /// What `lazy-mcp trust` (or VS Code's Allow/Approve) asked for.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -337,7 +369,7 @@ pub struct TrustRequest {
     pub current: Option<String>,
     /// The project's servers as the last config load saw them.
     #[serde(default)]
-    pub project_servers: Vec<crate::host_policy::ProjectServer>,
+    pub project_servers: Vec<ProjectServer>,
     /// Every project server (approve) or every approved one (revoke).
     #[serde(default)]
     pub all: bool,
@@ -365,7 +397,6 @@ pub struct TrustEdit {
 /// Approve or revoke project servers: the new approvals file from its current
 /// text and the servers the load saw (each approved for its current launch).
 pub fn trust_edit(request: &TrustRequest) -> TrustEdit {
-    use crate::host_policy::ApprovalStatus;
     let mut edit = TrustEdit::default();
     let named = |name: &str| request.all || request.names.iter().any(|n| n == name);
     for name in &request.names {

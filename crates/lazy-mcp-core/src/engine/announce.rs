@@ -10,8 +10,9 @@
 //!
 //! The host only shows the `announce` effects (VS Code: a non-modal toast).
 
-use super::effects::{AnnounceAction, Effect, LogLevel};
-use super::{Engine, ServerState};
+use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
+use crate::engine::router::Engine;
+use crate::engine::server::state::ServerState;
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Debug, Default)]

@@ -1,11 +1,13 @@
 //! The data behind "MCP Diagnostics": per server and totals, serialized camelCase.
 
-use super::server_actions::{allowed_actions, progress, Progress, ServerAction};
-use super::{Engine, ServerState};
+use crate::config::host_policy::{unmanaged_counts, Unmanaged, UnmanagedGroup};
 use crate::config::model::{SourceRef, ToolExposure, Transport};
-use crate::host_policy::{unmanaged_counts, Unmanaged, UnmanagedGroup};
+use crate::engine::router::Engine;
+use crate::engine::server::state::ServerState;
+use crate::engine::server_actions::{allowed_actions, progress, Progress, ServerAction};
 use crate::protocol::client_discover::Era;
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::params::name_of;
 use crate::tool_index::estimate_definition_tokens;
 use serde::{Deserialize, Serialize};
 
@@ -97,10 +99,10 @@ pub struct ServerDiagnostics {
     pub fingerprint: String,
     /// Sign-in of a server that uses OAuth (absent for the others).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub auth: Option<super::auth::AuthSnapshot>,
+    pub auth: Option<crate::engine::auth_contract::AuthSnapshot>,
     /// When its definitions were approved and what is held (absent before its first catalogue).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub definitions: Option<super::held_definitions::DefinitionsStatus>,
+    pub definitions: Option<crate::engine::trust::held_definitions::DefinitionsStatus>,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -175,7 +177,7 @@ pub struct DiagnosticsSnapshot {
     /// Project servers shown as NEEDS APPROVAL: nothing of them runs until the
     /// user approves (config/project_approval.rs); not in `servers`.
     #[serde(default)]
-    pub needs_approval: Vec<crate::host_policy::ApprovalRequest>,
+    pub needs_approval: Vec<crate::config::host_policy::ApprovalRequest>,
 }
 
 impl DiagnosticsTotals {
@@ -260,11 +262,7 @@ impl Engine {
                         .unwrap_or(0);
                     let loaded_cost: usize = tools
                         .iter()
-                        .filter(|t| {
-                            t.get("name")
-                                .and_then(serde_json::Value::as_str)
-                                .is_some_and(|n| loaded_tools.iter().any(|l| l == n))
-                        })
+                        .filter(|t| name_of(t).is_some_and(|n| loaded_tools.iter().any(|l| l == n)))
                         .map(estimate_definition_tokens)
                         .sum();
                     index + loaded_cost
@@ -394,7 +392,7 @@ impl Engine {
         });
         format!(
             "{}:{}",
-            crate::diagnostics::display_path_in(folders, home, &source.file),
+            crate::display_path::display_path_in(folders, home, &source.file),
             source.line
         )
     }

@@ -1,10 +1,10 @@
 //! Everything the engine asks the host to do. Serialized as `{"type": "...", ...}`.
 
-use super::auth::OAuthBinding;
-use super::events::{ClientId, ConnId, Endpoint, TimerId};
-use super::state::ServerState;
 use crate::config::load::ConfigReport;
 use crate::config::model::Transport;
+use crate::engine::auth_contract::OAuthBinding;
+use crate::engine::events::{ClientId, ConnId, Endpoint, TimerId};
+use crate::engine::server::state::ServerState;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -2,10 +2,10 @@
 //! camelCase names. Over the WASM boundary client and server messages cross as
 //! bytes of their own (`wire.rs`), every other event as JSON.
 
-use super::auth::{RefreshOutcome, SignInOutcome};
-use super::settings::Settings;
 use crate::config::load::{ConfigSources, FileRead};
 use crate::config::model::{ServerConfig, Transport};
+use crate::engine::auth_contract::{RefreshOutcome, SignInOutcome};
+use crate::engine::settings::Settings;
 use serde::{Deserialize, Serialize};
 
 /// Engine-assigned id of one upstream connection (a process or an HTTP session).

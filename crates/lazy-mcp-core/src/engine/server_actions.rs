@@ -3,8 +3,8 @@
 //! Diagnostics links and the CLI render the same answer instead of each
 //! deciding from the state.
 
-use super::auth::AuthSnapshot;
-use super::ServerState;
+use crate::engine::auth_contract::AuthSnapshot;
+use crate::engine::server::state::ServerState;
 use serde::{Deserialize, Serialize};
 
 /// A user action on one server; each maps to one event (`enable`, `disable`,

@@ -1,10 +1,12 @@
-//! The engine's timers: one table (`Engine::timers`, id → purpose), armed and
+//! The engine's timers: one table (`TimerTable`, id → purpose, owning its fields), armed and
 //! cancelled through `setTimer`/`cancelTimer` effects, and one entry point
 //! (`on_timer`, the host's `timerFired`) that sends each to its owner. Times
 //! are the host's wall clock in ms (`Event` `nowMs`, see ARCHITECTURE.md).
 
-use super::events::{ConnId, TimerId};
-use super::{Effect, Engine};
+use crate::engine::effects::Effect;
+use crate::engine::events::{ConnId, TimerId};
+use crate::engine::router::Engine;
+use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum TimerPurpose {
@@ -27,36 +29,92 @@ pub(super) enum TimerPurpose {
     },
 }
 
+/// The one timer table: which purpose each armed timer serves. Its fields are
+/// its own: the engine arms, re-arms, cancels and reads timers only through
+/// these methods, which return the effect the host carries out.
+#[derive(Debug)]
+pub(in crate::engine) struct TimerTable {
+    purposes: BTreeMap<TimerId, TimerPurpose>,
+    next: TimerId,
+}
+
+impl Default for TimerTable {
+    fn default() -> Self {
+        TimerTable {
+            purposes: BTreeMap::new(),
+            next: 1,
+        }
+    }
+}
+
+impl TimerTable {
+    /// A new timer for `purpose`, due at `at_ms`: its id and the `setTimer`.
+    pub(in crate::engine) fn handle_set(
+        &mut self,
+        purpose: TimerPurpose,
+        at_ms: u64,
+    ) -> (TimerId, Effect) {
+        let timer = self.next;
+        self.next += 1;
+        self.purposes.insert(timer, purpose);
+        (timer, Effect::SetTimer { timer, at_ms })
+    }
+
+    /// The same timer due at another time, while it is armed.
+    pub(in crate::engine) fn handle_rearm(&self, timer: TimerId, at_ms: u64) -> Option<Effect> {
+        self.purposes
+            .contains_key(&timer)
+            .then_some(Effect::SetTimer { timer, at_ms })
+    }
+
+    /// Drops an armed timer: the `cancelTimer` for the host.
+    pub(in crate::engine) fn handle_cancel(&mut self, timer: TimerId) -> Option<Effect> {
+        self.purposes
+            .remove(&timer)
+            .map(|_| Effect::CancelTimer { timer })
+    }
+
+    /// Forgets a timer without telling the host: should it fire, it is ignored.
+    pub(in crate::engine) fn forget(&mut self, timer: TimerId) {
+        self.purposes.remove(&timer);
+    }
+
+    pub(in crate::engine) fn is_armed(&self, timer: TimerId) -> bool {
+        self.purposes.contains_key(&timer)
+    }
+
+    /// A timer fired: its purpose. It leaves the table, except an idle timer,
+    /// which stays armed until its server re-arms or cancels it.
+    pub(in crate::engine) fn handle_fired(&mut self, timer: TimerId) -> Option<TimerPurpose> {
+        let purpose = self.purposes.get(&timer).cloned()?;
+        if !matches!(purpose, TimerPurpose::Idle { .. }) {
+            self.purposes.remove(&timer);
+        }
+        Some(purpose)
+    }
+}
+
 impl Engine {
     pub(super) fn set_timer(&mut self, purpose: TimerPurpose, at_ms: u64) -> TimerId {
-        let timer = self.next_timer;
-        self.next_timer += 1;
-        self.timers.insert(timer, purpose);
-        self.effects.push(Effect::SetTimer { timer, at_ms });
+        let (timer, effect) = self.timers.handle_set(purpose, at_ms);
+        self.effects.push(effect);
         timer
     }
 
     pub(super) fn rearm_timer(&mut self, timer: TimerId, at_ms: u64) {
-        if self.timers.contains_key(&timer) {
-            self.effects.push(Effect::SetTimer { timer, at_ms });
-        }
+        self.effects.extend(self.timers.handle_rearm(timer, at_ms));
     }
 
     pub(super) fn cancel_timer(&mut self, timer: Option<TimerId>) {
         if let Some(timer) = timer {
-            if self.timers.remove(&timer).is_some() {
-                self.effects.push(Effect::CancelTimer { timer });
-            }
+            self.effects.extend(self.timers.handle_cancel(timer));
         }
     }
 
     pub(super) fn on_timer(&mut self, timer: TimerId) {
-        let Some(purpose) = self.timers.get(&timer).cloned() else {
+        let Some(purpose) = self.timers.handle_fired(timer) else {
             return;
         };
-        if !matches!(purpose, TimerPurpose::Idle { .. }) {
-            self.timers.remove(&timer);
-        }
         match purpose {
             TimerPurpose::Handshake { conn } => {
                 if !self.sign_in_wait_expired(conn) {

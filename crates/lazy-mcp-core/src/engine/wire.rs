@@ -3,9 +3,9 @@
 //! (`effects::split_payloads`). Here, not in the facade, so native tests drive
 //! the same code production runs, invalid UTF-8 included.
 
-use super::effects::split_payloads;
-use super::events::{ConnId, Endpoint};
-use super::Engine;
+use crate::engine::effects::split_payloads;
+use crate::engine::events::{ConnId, Endpoint};
+use crate::engine::router::Engine;
 use std::borrow::Cow;
 
 /// Bytes in, text out: invalid UTF-8 becomes U+FFFD, exactly as Node's
@@ -48,7 +48,10 @@ impl Engine {
     /// the core unescaped it again.
     pub fn catalogue_loaded_bytes(&mut self, now_ms: u64, blob: &[u8]) -> Vec<String> {
         let blob = text_of(blob).into_owned();
-        let effects = self.handle(now_ms, super::Event::CatalogueLoaded { blob });
+        let effects = self.handle(
+            now_ms,
+            crate::engine::events::Event::CatalogueLoaded { blob },
+        );
         split_payloads(effects)
     }
 }

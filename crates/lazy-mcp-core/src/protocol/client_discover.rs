@@ -2,9 +2,10 @@
 //! `server/discover` probe, the per-request `_meta` envelope, the HTTP headers
 //! each request carries, list-result cache hints (`ttlMs`/`cacheScope`), and
 //! which answers say a server's era changed. The engine decides when to use them
-//! (`engine/era.rs`).
+//! (`engine/server/era.rs`).
 
 use super::client_handshake::InitializeOutcome;
+use crate::protocol::methods;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -217,8 +218,8 @@ pub fn http_headers(message: &Value) -> BTreeMap<String, String> {
     };
     headers.insert("mcp-method".to_string(), header_value(method));
     let field = match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
+        methods::TOOLS_CALL | methods::PROMPTS_GET => Some("name"),
+        methods::RESOURCES_READ => Some("uri"),
         _ => None,
     };
     let name = field.and_then(|field| {

@@ -2,6 +2,7 @@
 //! list methods with `nextCursor` pagination.
 
 use super::versions;
+use crate::protocol::methods;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -74,10 +75,10 @@ impl ListKind {
 
     pub fn method(self) -> &'static str {
         match self {
-            ListKind::Tools => "tools/list",
-            ListKind::Prompts => "prompts/list",
-            ListKind::Resources => "resources/list",
-            ListKind::ResourceTemplates => "resources/templates/list",
+            ListKind::Tools => methods::TOOLS_LIST,
+            ListKind::Prompts => methods::PROMPTS_LIST,
+            ListKind::Resources => methods::RESOURCES_LIST,
+            ListKind::ResourceTemplates => methods::RESOURCES_TEMPLATES_LIST,
         }
     }
 
@@ -103,10 +104,10 @@ impl ListKind {
     /// The notification announcing a change of this list (templates share resources').
     pub fn list_changed_notification(self) -> &'static str {
         match self {
-            ListKind::Tools => "notifications/tools/list_changed",
-            ListKind::Prompts => "notifications/prompts/list_changed",
+            ListKind::Tools => methods::NOTIFICATIONS_TOOLS_LIST_CHANGED,
+            ListKind::Prompts => methods::NOTIFICATIONS_PROMPTS_LIST_CHANGED,
             ListKind::Resources | ListKind::ResourceTemplates => {
-                "notifications/resources/list_changed"
+                methods::NOTIFICATIONS_RESOURCES_LIST_CHANGED
             }
         }
     }
@@ -114,9 +115,9 @@ impl ListKind {
     /// The kinds a `list_changed` notification from a server asks to re-list.
     pub fn from_list_changed(method: &str) -> &'static [ListKind] {
         match method {
-            "notifications/tools/list_changed" => &[ListKind::Tools],
-            "notifications/prompts/list_changed" => &[ListKind::Prompts],
-            "notifications/resources/list_changed" => {
+            methods::NOTIFICATIONS_TOOLS_LIST_CHANGED => &[ListKind::Tools],
+            methods::NOTIFICATIONS_PROMPTS_LIST_CHANGED => &[ListKind::Prompts],
+            methods::NOTIFICATIONS_RESOURCES_LIST_CHANGED => {
                 &[ListKind::Resources, ListKind::ResourceTemplates]
             }
             _ => &[],

@@ -8,6 +8,7 @@ use super::jsonrpc::{Message, INVALID_REQUEST, PARSE_ERROR};
 use super::modern_http::{self, RequestHeaders};
 use super::outline::{outline, Outline, TopLevel, MAX_DEPTH};
 use super::raw_message::{MetaOnly, RawEnvelope};
+use crate::protocol::methods;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -164,7 +165,7 @@ fn raw_envelope(text: &str, shape: &Outline) -> Option<ClientEnvelope> {
         return None;
     }
     let method = raw.method.as_deref()?.to_string();
-    if method == "server/discover" {
+    if method == methods::SERVER_DISCOVER {
         return None;
     }
     let id = raw.plain_id();
@@ -285,7 +286,7 @@ pub fn client_body_with(body: &str, headers: &RequestHeaders) -> ClientBody {
 fn with_session_need(batch: bool, messages: Vec<ClientEnvelope>) -> ClientBody {
     let opens_session = messages
         .iter()
-        .any(|m| m.method.as_deref() == Some("initialize"));
+        .any(|m| m.method.as_deref() == Some(methods::INITIALIZE));
     let sessionless = !opens_session && messages.iter().any(|m| m.sessionless);
     ClientBody {
         batch,

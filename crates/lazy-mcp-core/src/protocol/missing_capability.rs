@@ -11,6 +11,7 @@
 //! elicitation `elicitation.form`, a bare `elicitation: {}` counting as form;
 //! sampling with tools needs `sampling.tools`).
 
+use crate::protocol::methods;
 use serde_json::{json, Map, Value};
 
 /// The error code.
@@ -24,15 +25,17 @@ pub const MISSING_CLIENT_CAPABILITY_STATUS: u16 = 400;
 pub fn required_for_input(method: &str, params: Option<&Value>) -> Option<Value> {
     let param = |key: &str| params.and_then(|p| p.get(key));
     match method {
-        "elicitation/create" if param("mode").and_then(Value::as_str) == Some("url") => {
+        methods::ELICITATION_CREATE if param("mode").and_then(Value::as_str) == Some("url") => {
             Some(json!({"elicitation": {"url": {}}}))
         }
-        "elicitation/create" => Some(json!({"elicitation": {"form": {}}})),
-        "sampling/createMessage" if param("tools").is_some() || param("toolChoice").is_some() => {
+        methods::ELICITATION_CREATE => Some(json!({"elicitation": {"form": {}}})),
+        methods::SAMPLING_CREATE_MESSAGE
+            if param("tools").is_some() || param("toolChoice").is_some() =>
+        {
             Some(json!({"sampling": {"tools": {}}}))
         }
-        "sampling/createMessage" => Some(json!({"sampling": {}})),
-        "roots/list" => Some(json!({"roots": {}})),
+        methods::SAMPLING_CREATE_MESSAGE => Some(json!({"sampling": {}})),
+        methods::ROOTS_LIST => Some(json!({"roots": {}})),
         _ => None,
     }
 }

@@ -4,6 +4,7 @@
 //! envelope or header or a missing client capability, 404 for a method that does not exist).
 
 use super::modern_request::{self, EnvelopeError, MODERN_VERSIONS};
+use crate::protocol::methods;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -112,8 +113,8 @@ fn mismatch(header: &str, value: &str, body: &str) -> EnvelopeError {
 /// The body field `Mcp-Name` mirrors, for the methods that have one.
 fn name_field(method: &str) -> Option<&'static str> {
     match method {
-        "tools/call" | "prompts/get" => Some("name"),
-        "resources/read" => Some("uri"),
+        methods::TOOLS_CALL | methods::PROMPTS_GET => Some("name"),
+        methods::RESOURCES_READ => Some("uri"),
         _ => None,
     }
 }

@@ -5,6 +5,7 @@
 //! legacy (initialize-era) request, served exactly as before.
 
 use super::jsonrpc::INVALID_PARAMS;
+use crate::protocol::methods;
 use serde_json::{json, Map, Value};
 
 /// `_meta` key of the request's protocol version.
@@ -50,11 +51,11 @@ pub struct EnvelopeError {
 
 /// Methods the modern era removed: a modern request for one is -32601.
 pub const REMOVED_METHODS: [&str; 5] = [
-    "initialize",
-    "ping",
-    "logging/setLevel",
-    "resources/subscribe",
-    "resources/unsubscribe",
+    methods::INITIALIZE,
+    methods::PING,
+    methods::LOGGING_SET_LEVEL,
+    methods::RESOURCES_SUBSCRIBE,
+    methods::RESOURCES_UNSUBSCRIBE,
 ];
 
 /// Reads the era of a request: a `_meta` that is not an object, a version that
@@ -111,7 +112,7 @@ fn read_envelope(params: Option<&Value>) -> Result<Era, EnvelopeError> {
 /// The request needs no session: it is of the modern era (or claims to be,
 /// and gets that era's error), or it is `server/discover`.
 pub fn is_sessionless(method: &str, params: Option<&Value>) -> bool {
-    method == "server/discover" || read_era(method, params) != Ok(Era::Legacy)
+    method == methods::SERVER_DISCOVER || read_era(method, params) != Ok(Era::Legacy)
 }
 
 fn identity_of(info: &Map<String, Value>) -> Result<String, EnvelopeError> {

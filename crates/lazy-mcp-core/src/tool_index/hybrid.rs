@@ -64,7 +64,7 @@ pub fn tool_embedding_text(server: &str, tool: &Value) -> String {
     out.extend(text("description").chars().take(DESCRIPTION_CHARS));
     if let Some(schema) = tool.get("inputSchema") {
         let mut parameters = String::new();
-        super::search::push_schema_words(schema, &mut parameters, 0);
+        super::text::push_schema_words(schema, &mut parameters, 0);
         out.push(' ');
         out.extend(
             parameters

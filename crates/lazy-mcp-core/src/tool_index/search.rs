@@ -154,54 +154,15 @@ pub struct ToolIndex {
     semantic: Option<Semantic>,
 }
 
-pub(super) fn push_schema_words(schema: &Value, out: &mut String, depth: usize) {
-    if depth > 3 {
-        return;
-    }
-    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-        for (name, property) in properties {
-            out.push_str(name);
-            out.push(' ');
-            for key in ["title", "description"] {
-                if let Some(d) = property.get(key).and_then(Value::as_str) {
-                    out.push_str(d);
-                    out.push(' ');
-                }
-            }
-            let choices = property.get("enum").and_then(Value::as_array);
-            for choice in choices.into_iter().flatten().filter_map(Value::as_str) {
-                out.push_str(choice);
-                out.push(' ');
-            }
-            push_schema_words(property, out, depth + 1);
-        }
-    }
-    if let Some(items) = schema.get("items") {
-        push_schema_words(items, out, depth + 1);
-    }
-    for key in ["anyOf", "oneOf", "allOf"] {
-        let variants = schema.get(key).and_then(Value::as_array);
-        for variant in variants.into_iter().flatten() {
-            push_schema_words(variant, out, depth + 1);
-        }
-    }
-    for key in ["$defs", "definitions"] {
-        let defs = schema.get(key).and_then(Value::as_object);
-        for def in defs.into_iter().flat_map(|d| d.values()) {
-            push_schema_words(def, out, depth + 1);
-        }
-    }
-}
-
 fn fields_of(server: &str, tool: &Value) -> [Vec<String>; 6] {
     let text = |key: &str| tool.get(key).and_then(Value::as_str).unwrap_or("");
     let mut parameters = String::new();
     if let Some(schema) = tool.get("inputSchema") {
-        push_schema_words(schema, &mut parameters, 0);
+        super::text::push_schema_words(schema, &mut parameters, 0);
     }
     let mut output = String::new();
     if let Some(schema) = tool.get("outputSchema") {
-        push_schema_words(schema, &mut output, 0);
+        super::text::push_schema_words(schema, &mut output, 0);
     }
     [
         tokenize(text("name")),

@@ -3,6 +3,8 @@
 //! stopwords and one-letter pieces, strip common English suffixes, and expand a
 //! query word to the few words software descriptions use for the same action.
 
+use serde_json::Value;
+
 /// Words too common in tool descriptions and requests to tell tools apart.
 const STOPWORDS: &[&str] = &[
     "a", "about", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by",
@@ -210,6 +212,47 @@ pub fn synonyms(term: &str) -> impl Iterator<Item = &'static str> + '_ {
         .filter(move |group| group.contains(&term))
         .flat_map(|group| group.iter().copied())
         .filter(move |w| *w != term)
+}
+
+/// The words of a JSON schema a search matches: property names, titles,
+/// descriptions and enum choices, a few levels deep.
+pub(super) fn push_schema_words(schema: &Value, out: &mut String, depth: usize) {
+    if depth > 3 {
+        return;
+    }
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        for (name, property) in properties {
+            out.push_str(name);
+            out.push(' ');
+            for key in ["title", "description"] {
+                if let Some(d) = property.get(key).and_then(Value::as_str) {
+                    out.push_str(d);
+                    out.push(' ');
+                }
+            }
+            let choices = property.get("enum").and_then(Value::as_array);
+            for choice in choices.into_iter().flatten().filter_map(Value::as_str) {
+                out.push_str(choice);
+                out.push(' ');
+            }
+            push_schema_words(property, out, depth + 1);
+        }
+    }
+    if let Some(items) = schema.get("items") {
+        push_schema_words(items, out, depth + 1);
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        let variants = schema.get(key).and_then(Value::as_array);
+        for variant in variants.into_iter().flatten() {
+            push_schema_words(variant, out, depth + 1);
+        }
+    }
+    for key in ["$defs", "definitions"] {
+        let defs = schema.get(key).and_then(Value::as_object);
+        for def in defs.into_iter().flat_map(|d| d.values()) {
+            push_schema_words(def, out, depth + 1);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 //! never announced twice.
 
 use super::{APP, HOME};
-use lazy_mcp_core::config::problem_presentation::present_problems_json;
 use lazy_mcp_core::config::{normalize, NormalizeInput};
+use lazy_mcp_core::problem_presentation::present_problems_json;
 use serde_json::{json, Value};
 
 /// Two files both named `mcp-config.json` (the workspace's and the user's), both broken.

@@ -5,7 +5,7 @@
 //! In `~/.claude.json`, top-level `mcpServers` are user scope and
 //! `projects["<abs folder>"].mcpServers` are local scope for that folder.
 
-use super::{
+use super::shared::{
     entries_of, push_entries, CommandStyle, EntrySite, FileContext, FormatRules, LocateProblem,
     TransportKind,
 };

@@ -5,7 +5,7 @@
 //! Copilot keys with the same meaning as Lazy MCP's. Variables: `$VAR`,
 //! `${VAR}`, `${VAR:-default}` in `env` and `headers` values.
 
-use super::{CommandStyle, FormatRules, TransportKind};
+use super::shared::{CommandStyle, FormatRules, TransportKind};
 use crate::config::variables::VariableSyntax;
 
 pub(crate) const COPILOT_CLI: FormatRules = FormatRules {

@@ -5,7 +5,7 @@
 //! `enabled` (v1) / `disabled` (v2), `timeout`, `url`, `headers`, `oauth`.
 //! `remote` is streamable HTTP (the host falls back to SSE).
 
-use super::{
+use super::shared::{
     push_entries, CommandStyle, EntrySite, FileContext, FormatRules, LocateProblem, TransportKind,
 };
 use crate::config::variables::VariableSyntax;

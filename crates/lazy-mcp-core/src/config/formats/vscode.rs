@@ -2,7 +2,7 @@
 //! {type: stdio|http|sse, command, args, env, envFile, cwd, url, headers}}` and
 //! `inputs: [{id, ...}]`. `${input:id}` stays verbatim for the host.
 
-use super::{CommandStyle, FormatRules, TransportKind};
+use super::shared::{CommandStyle, FormatRules, TransportKind};
 use crate::config::variables::VariableSyntax;
 use jsonc_parser::ast::Object;
 use std::collections::BTreeSet;

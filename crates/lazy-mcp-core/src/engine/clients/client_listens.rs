@@ -1,0 +1,331 @@
+//! `subscriptions/listen` from clients of MCP 2026-07-28: the era's one channel
+//! for change notifications (it replaced the HTTP GET stream and
+//! `resources/subscribe`). A listen names the notifications it wants; the
+//! gateway acknowledges the subset it honours (list changes, and the resource
+//! URIs whose server supports subscriptions), then sends only those, each
+//! tagged with the listen's request id. The request stays open until the
+//! client cancels it or goes away; over HTTP its messages ride that request's
+//! own stream (the `notifyClient` effect's `request`). Subscribing upstream for
+//! the URIs is `resource_subscriptions.rs`'s: it never starts a server.
+
+use crate::engine::events::Endpoint;
+use crate::engine::router::Engine;
+use crate::engine::server::resource_subscriptions::Subscriber;
+use crate::protocol::jsonrpc;
+use crate::protocol::methods;
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The `_meta` key that ties a message to its listen.
+pub const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// At most this many open listens per client: each is kept until the client
+/// cancels it, so a client cannot grow the gateway's memory without bound.
+pub(in crate::engine) const MAX_LISTENS_PER_CLIENT: usize = 8;
+
+/// At most this many resource URIs honoured per listen (the rest are left out
+/// of the acknowledgement, as the spec allows for anything not honoured): with
+/// [`MAX_LISTENS_PER_CLIENT`] this bounds what one client can make Lazy MCP keep.
+pub(in crate::engine) const MAX_RESOURCES_PER_LISTEN: usize = 100;
+
+/// One open listen of a client.
+#[derive(Debug)]
+pub(in crate::engine) struct Listen {
+    /// Its request id (the `subscriptionId` of everything sent on it).
+    pub(in crate::engine) id: Value,
+    /// The `list_changed` notifications it wants.
+    methods: BTreeSet<&'static str>,
+    /// The resources it subscribed to: (server, URI).
+    resources: BTreeSet<(String, String)>,
+}
+
+/// A client's open listens by request id (as JSON text).
+pub(in crate::engine) type Listens = BTreeMap<String, Listen>;
+
+/// The filter keys the gateway honours, and the notification each stands for.
+const HONOURED: [(&str, &str); 3] = [
+    (
+        "toolsListChanged",
+        methods::NOTIFICATIONS_TOOLS_LIST_CHANGED,
+    ),
+    (
+        "promptsListChanged",
+        methods::NOTIFICATIONS_PROMPTS_LIST_CHANGED,
+    ),
+    (
+        "resourcesListChanged",
+        methods::NOTIFICATIONS_RESOURCES_LIST_CHANGED,
+    ),
+];
+
+/// What a listen asks for.
+struct Filter {
+    list_changes: BTreeSet<&'static str>,
+    resources: Vec<String>,
+}
+
+impl Engine {
+    /// A `subscriptions/listen` request. `modern`: it came with the era's envelope.
+    pub(in crate::engine) fn on_listen(
+        &mut self,
+        client: &str,
+        id: Value,
+        params: Option<&Value>,
+        modern: bool,
+    ) {
+        if !modern {
+            let why = "Method not found: subscriptions/listen is a request of protocol revision 2026-07-28 (send it with the _meta envelope)";
+            self.reply_error(client, id, jsonrpc::METHOD_NOT_FOUND, why);
+            return;
+        }
+        let filter = match read_filter(params) {
+            Ok(filter) => filter,
+            Err(why) => {
+                self.forget_modern_request(client, &id);
+                self.reply_error(client, id, jsonrpc::INVALID_PARAMS, &why);
+                return;
+            }
+        };
+        let open = self.clients.get(client).map_or(0, |s| s.listens.len());
+        if open >= MAX_LISTENS_PER_CLIENT && !self.is_listening(client, &id) {
+            self.forget_modern_request(client, &id);
+            let why = format!(
+                "Too many open subscriptions/listen requests (at most {MAX_LISTENS_PER_CLIENT} per client): cancel one first"
+            );
+            self.reply_error(client, id, jsonrpc::INVALID_REQUEST, &why);
+            return;
+        }
+        let resources = self.honoured_resources(client, &filter.resources);
+        let mut honoured: Map<String, Value> = HONOURED
+            .iter()
+            .filter(|(_, method)| filter.list_changes.contains(method))
+            .map(|(key, _)| ((*key).to_string(), Value::Bool(true)))
+            .collect();
+        if !resources.is_empty() {
+            let uris: Vec<&str> = resources.iter().map(|(_, uri)| uri.as_str()).collect();
+            honoured.insert("resourceSubscriptions".into(), json!(uris));
+        }
+        let key = id.to_string();
+        let listen = Listen {
+            id: id.clone(),
+            methods: filter.list_changes,
+            resources: resources.iter().cloned().collect(),
+        };
+        let replaced = self
+            .clients
+            .get_mut(client)
+            .and_then(|session| session.listens.insert(key.clone(), listen));
+        let ack = jsonrpc::notification(
+            methods::NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED,
+            Some(json!({ "notifications": honoured, "_meta": { SUBSCRIPTION_ID_KEY: id } })),
+        );
+        self.notify_listen(client, &id, ack);
+        // The servers it names (and those a listen of the same id named) are
+        // subscribed or unsubscribed once the table says the new set.
+        let old = replaced.map(|l| l.resources).unwrap_or_default();
+        let servers: BTreeSet<String> = old
+            .iter()
+            .chain(resources.iter())
+            .map(|(server, _)| server.clone())
+            .collect();
+        let before: Vec<(String, BTreeSet<String>)> = servers
+            .into_iter()
+            .map(|name| {
+                let uris = self.subscribed_uris(&name);
+                (name, uris)
+            })
+            .collect();
+        let subscriber = Subscriber::Listen(client.to_string(), key);
+        for (server, uri) in &old {
+            if let Some(subscribers) = self
+                .servers
+                .get_mut(server)
+                .and_then(|s| s.subscriptions.get_mut(uri))
+            {
+                subscribers.remove(&subscriber);
+            }
+        }
+        for (server, uri) in &resources {
+            self.add_subscriber(server, uri, subscriber.clone());
+        }
+        for (name, _) in &before {
+            if let Some(server) = self.servers.get_mut(name) {
+                server.subscriptions.retain(|_, s| !s.is_empty());
+            }
+        }
+        for (name, uris) in before {
+            self.sync_upstream_subscriptions(&name, &uris);
+        }
+    }
+
+    /// The (server, URI) pairs of `uris` the gateway honours for `client`: a
+    /// URI of its endpoint's server (the aggregate endpoint: the server whose
+    /// resources or templates have it, as for `resources/subscribe`) when that
+    /// server is enabled and its catalogue says it supports subscriptions.
+    /// Whether it runs does not matter: it is subscribed when it connects.
+    fn honoured_resources(&self, client: &str, uris: &[String]) -> Vec<(String, String)> {
+        let Some(endpoint) = self.clients.get(client).map(|s| s.endpoint.clone()) else {
+            return Vec::new();
+        };
+        let mut honoured: Vec<(String, String)> = Vec::new();
+        for uri in uris {
+            if honoured.len() >= MAX_RESOURCES_PER_LISTEN {
+                break;
+            }
+            let server = match &endpoint {
+                Endpoint::Server { name } => Some(name.clone()),
+                Endpoint::Aggregate => self.server_for_resource(uri),
+            };
+            let Some(server) = server.filter(|name| self.supports_subscriptions(name)) else {
+                continue;
+            };
+            if !honoured.iter().any(|(_, u)| u == uri) {
+                honoured.push((server, uri.clone()));
+            }
+        }
+        honoured
+    }
+
+    /// The server is enabled and its catalogue says `resources.subscribe`.
+    fn supports_subscriptions(&self, name: &str) -> bool {
+        let exposed = self.servers.get(name).is_some_and(|s| s.state.is_exposed());
+        exposed
+            && self.current_entry(name).is_some_and(|entry| {
+                entry
+                    .initialize
+                    .capabilities
+                    .pointer("/resources/subscribe")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false)
+            })
+    }
+
+    fn is_listening(&self, client: &str, id: &Value) -> bool {
+        self.clients
+            .get(client)
+            .is_some_and(|s| s.listens.contains_key(&id.to_string()))
+    }
+
+    /// The client cancelled a request: when it was a listen, it ends (no
+    /// answer), and the resources only it wanted are unsubscribed upstream.
+    /// True when it was an open listen.
+    pub(in crate::engine) fn end_listen(&mut self, client: &str, id: &Value) -> bool {
+        let key = id.to_string();
+        let ended = self
+            .clients
+            .get_mut(client)
+            .and_then(|session| session.listens.remove(&key));
+        let was_open = ended.is_some();
+        if ended.is_some_and(|listen| !listen.resources.is_empty()) {
+            let subscriber = Subscriber::Listen(client.to_string(), key);
+            self.remove_subscribers(|s| *s == subscriber);
+        }
+        was_open
+    }
+
+    /// A client that has spoken the modern era (or listens): change
+    /// notifications reach it only through its listens.
+    pub(in crate::engine) fn is_modern_client(&self, client: &str) -> bool {
+        self.clients
+            .get(client)
+            .is_some_and(|s| s.modern.seen() || !s.listens.is_empty())
+    }
+
+    /// A list changed for `client`: a client of the modern era gets it on each
+    /// listen that asked for it (tagged), and nothing else (the era has no other
+    /// channel for it); a legacy client as before.
+    pub(in crate::engine) fn notify_list_changed(&mut self, client: &str, method: &'static str) {
+        if !self.is_modern_client(client) {
+            self.notify_client(client, jsonrpc::notification(method, None));
+            return;
+        }
+        let listens: Vec<Value> = self
+            .clients
+            .get(client)
+            .map(|s| {
+                s.listens
+                    .values()
+                    .filter(|listen| listen.methods.contains(method))
+                    .map(|listen| listen.id.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        for id in listens {
+            self.notify_listen_tagged(client, &id, method, None);
+        }
+    }
+
+    /// `method` with `params` on listen `id` of `client`, tagged with its id.
+    pub(in crate::engine) fn notify_listen_tagged(
+        &mut self,
+        client: &str,
+        id: &Value,
+        method: &str,
+        params: Option<Value>,
+    ) {
+        let mut params = match params {
+            Some(Value::Object(object)) => object,
+            _ => Map::new(),
+        };
+        let meta = params
+            .entry("_meta")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !meta.is_object() {
+            *meta = Value::Object(Map::new());
+        }
+        if let Some(meta) = meta.as_object_mut() {
+            meta.insert(SUBSCRIPTION_ID_KEY.into(), id.clone());
+        }
+        let message = jsonrpc::notification(method, Some(Value::Object(params)));
+        self.notify_listen(client, id, message);
+    }
+
+    fn notify_listen(&mut self, client: &str, id: &Value, message: Value) {
+        self.effects
+            .push(crate::engine::effects::Effect::NotifyClient {
+                client: client.to_string(),
+                progress_token: None,
+                request: Some(id.clone()),
+                message: message.to_string(),
+            });
+    }
+}
+
+/// What a listen asks for, or why its filter is malformed.
+fn read_filter(params: Option<&Value>) -> Result<Filter, String> {
+    let Some(filter) = params.and_then(|p| p.get("notifications")) else {
+        return Err(
+            "subscriptions/listen needs params.notifications (a SubscriptionFilter object)".into(),
+        );
+    };
+    let Some(filter) = filter.as_object() else {
+        return Err("params.notifications must be an object".into());
+    };
+    let mut list_changes = BTreeSet::new();
+    for (key, method) in HONOURED {
+        match filter.get(key) {
+            None | Some(Value::Bool(false)) => {}
+            Some(Value::Bool(true)) => {
+                list_changes.insert(method);
+            }
+            Some(_) => return Err(format!("params.notifications.{key} must be a boolean")),
+        }
+    }
+    let resources = match filter.get("resourceSubscriptions") {
+        None => Vec::new(),
+        Some(Value::Array(uris)) => uris
+            .iter()
+            .map(|uri| uri.as_str().map(str::to_string))
+            .collect::<Option<Vec<String>>>()
+            .ok_or_else(not_uris)?,
+        Some(_) => return Err(not_uris()),
+    };
+    Ok(Filter {
+        list_changes,
+        resources,
+    })
+}
+
+fn not_uris() -> String {
+    "params.notifications.resourceSubscriptions must be an array of URI strings".into()
+}

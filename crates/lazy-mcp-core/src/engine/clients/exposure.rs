@@ -1,0 +1,406 @@
+//! What clients see: each server's exposed lists (catalogue filtered by the config's
+//! `tools`, or declared stubs before any catalogue), the aggregate tables, endpoint
+//! versions, and the `list_changed` announcements when any of it changes.
+
+use crate::config::model::ToolFilter;
+use crate::engine::clients::aggregate_names::aggregate_names;
+use crate::engine::clients::tool_exposure::{ExposurePlan, LoadedTool};
+use crate::engine::effects::Effect;
+use crate::engine::effects::EndpointInfo;
+use crate::engine::events::Endpoint;
+use crate::engine::router::Engine;
+use crate::engine::stable_hash::{fnv1a64_hex, Fnv1a64Writer};
+use crate::protocol::client_handshake::ListKind;
+use crate::protocol::methods;
+use crate::protocol::params::name_of;
+use serde_json::{json, Value};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+/// Tool-exposure state: what clients were last shown (endpoints, list versions,
+/// aggregate names), the plan of full vs indexed servers, and what each client
+/// loaded. Only `publish_changes` rebuilds it; requests read it.
+#[derive(Debug, Default)]
+pub(in crate::engine) struct Exposure {
+    /// Set when anything clients can see may have changed; cleared by `publish_changes`.
+    pub dirty: bool,
+    pub published_endpoints: Vec<EndpointInfo>,
+    pub published_lists: BTreeMap<(String, ListKind), u64>,
+    /// Aggregate endpoint: (tools|prompts, exposed name) → (server, original name).
+    pub aggregate_routes: BTreeMap<(ListKind, String), (String, Value)>,
+    /// The reverse: (tools|prompts, server, original name) → exposed name.
+    pub aggregate_names_by_item: BTreeMap<(ListKind, String, String), String>,
+    /// Which servers are listed in full and which in the index (see `tool_exposure`).
+    pub plan: ExposurePlan,
+    /// Search over the `index`-mode servers' tools; rebuilt on first use after a change.
+    pub search_index: Option<crate::tool_index::ToolIndex>,
+    /// Tools each client loaded, by client identity (`clientInfo.name`).
+    pub loaded: BTreeMap<String, BTreeSet<LoadedTool>>,
+    /// Version of the aggregate endpoint as last announced to hosts (None: not offered).
+    pub published_aggregate: Option<String>,
+    /// Its version as last announced to its clients (with `list_changed`).
+    pub aggregate_seen: String,
+}
+
+fn item_name(item: &Value) -> Option<&str> {
+    name_of(item)
+}
+
+impl Engine {
+    /// The list a client of `name` sees for `kind` (empty when not exposed).
+    pub(in crate::engine) fn exposed_list(&self, name: &str, kind: ListKind) -> Vec<Value> {
+        self.exposed_items(name, kind).into_owned()
+    }
+
+    /// [`Engine::exposed_list`] without copying in the common (unfiltered) case.
+    pub(in crate::engine) fn exposed_items(&self, name: &str, kind: ListKind) -> Cow<'_, [Value]> {
+        let Some(server) = self.servers.get(name) else {
+            return Cow::Borrowed(&[]);
+        };
+        if !server.state.is_exposed() {
+            return Cow::Borrowed(&[]);
+        }
+        self.catalogued_items(name, kind)
+    }
+
+    /// A server's lists as its catalogue (or its declared tools) has them, whether
+    /// exposed now or not (a disabled server keeps its catalogue).
+    pub(in crate::engine) fn catalogued_items(
+        &self,
+        name: &str,
+        kind: ListKind,
+    ) -> Cow<'_, [Value]> {
+        let Some(server) = self.servers.get(name) else {
+            return Cow::Borrowed(&[]);
+        };
+        let entry = self.current_entry(name);
+        // Held definitions (changed since approved) are never listed.
+        if let Some(entry) = entry.filter(|_| self.holds_kind(name, kind)) {
+            return entry
+                .list(kind)
+                .iter()
+                .filter(|item| {
+                    item_name(item).is_some_and(|n| {
+                        !self.is_held(name, kind, n)
+                            && match (kind, &server.config.tools) {
+                                (ListKind::Tools, ToolFilter::Only(names)) => {
+                                    names.iter().any(|d| d == n)
+                                }
+                                _ => true,
+                            }
+                    })
+                })
+                .cloned()
+                .collect();
+        }
+        match (kind, entry, &server.config.tools) {
+            (ListKind::Tools, Some(entry), ToolFilter::Only(names)) => entry
+                .tools
+                .iter()
+                .filter(|tool| item_name(tool).is_some_and(|n| names.iter().any(|d| d == n)))
+                .cloned()
+                .collect(),
+            (ListKind::Tools, None, ToolFilter::Only(names)) => names
+                .iter()
+                .map(|tool| {
+                    json!({
+                        "name": tool,
+                        "description": format!(
+                            "Declared in {} for MCP server '{name}'. Its full description and input schema load when the server first connects.",
+                            server.config.source.file
+                        ),
+                        "inputSchema": {"type": "object"}
+                    })
+                })
+                .collect(),
+            (kind, Some(entry), _) => Cow::Borrowed(entry.list(kind).as_slice()),
+            (_, None, _) => Cow::Borrowed(&[]),
+        }
+    }
+
+    /// Declared tool names the catalogued server does not offer.
+    pub(in crate::engine) fn dropped_declared_tools(&self, name: &str) -> Vec<String> {
+        let (Some(server), Some(entry)) = (self.servers.get(name), self.current_entry(name)) else {
+            return Vec::new();
+        };
+        let ToolFilter::Only(names) = &server.config.tools else {
+            return Vec::new();
+        };
+        let offered: BTreeSet<&str> = entry.tools.iter().filter_map(item_name).collect();
+        names
+            .iter()
+            .filter(|n| !offered.contains(n.as_str()))
+            .cloned()
+            .collect()
+    }
+
+    /// Hash of what the server's own endpoint lists for `kind`.
+    fn list_hash(&self, name: &str, kind: ListKind) -> u64 {
+        let mut hasher = Fnv1a64Writer::default();
+        // Writing into a hasher cannot fail; a failure would only weaken the hash.
+        if kind == ListKind::Tools && self.exposure.plan.is_indexed(name) {
+            let _ = serde_json::to_writer(&mut hasher, &json!({"toolExposure": "index"}));
+        } else if let Some(hash) = (kind == ListKind::Tools)
+            .then(|| self.exposure.plan.tool_hashes.get(name))
+            .flatten()
+        {
+            // The plan hashed the same items the same way (`items_hash`).
+            return *hash;
+        } else {
+            let _ = serde_json::to_writer(&mut hasher, self.exposed_items(name, kind).as_ref());
+        }
+        hasher.finish()
+    }
+
+    /// Version of the aggregate endpoint: the meta-tools (with the index) and the
+    /// exposed tools with their modes, but not any client's loaded set, so loading
+    /// a tool never makes a host restart the endpoint (it gets `list_changed`).
+    fn aggregate_version(&self, list_hashes: &BTreeMap<(String, ListKind), u64>) -> String {
+        // The plan hashed the meta-tools and every exposed server's tools already.
+        // (`write!` into a String cannot fail.)
+        let mut text = format!("{:016x}", self.exposure.plan.meta_hash);
+        for (name, mode) in &self.exposure.plan.modes {
+            let tools = self
+                .exposure
+                .plan
+                .tool_hashes
+                .get(name)
+                .copied()
+                .unwrap_or_default();
+            let _ = write!(text, "\n{name} {} {tools:016x}", mode.as_str());
+        }
+        if self.settings.aggregate_endpoint == crate::engine::settings::AggregateEndpoint::All {
+            for ((name, kind), hash) in list_hashes {
+                let _ = write!(text, "\n{name} {kind:?} {hash:016x}");
+            }
+        }
+        fnv1a64_hex(text.as_bytes())
+    }
+
+    fn endpoint_version(&self, name: &str, list_hashes: &[u64]) -> String {
+        let fingerprint = self
+            .servers
+            .get(name)
+            .map(|s| s.config.fingerprint.as_str())
+            .unwrap_or_default();
+        let instructions = self.served_instructions(name).unwrap_or_default();
+        let mut text = format!("{fingerprint}\n{instructions}");
+        for hash in list_hashes {
+            let _ = write!(text, "\n{hash:016x}");
+        }
+        fnv1a64_hex(text.as_bytes())
+    }
+
+    /// Whether hosts that register one MCP definition per server offer this one: only
+    /// with something to list. A server still cataloguing, FAILED or NEEDS AUTH with
+    /// neither a catalogue nor declared tools is not: VS Code would show an empty server
+    /// as "Running" (its gateway session is fine) and list nothing. Its endpoint still
+    /// answers (a client configured with its URL gets `list_changed` when tools arrive).
+    fn is_offered(&self, name: &str) -> bool {
+        ListKind::ALL
+            .iter()
+            .any(|kind| !self.exposed_items(name, *kind).is_empty())
+    }
+
+    pub(in crate::engine) fn current_endpoints(&self) -> Vec<EndpointInfo> {
+        self.servers
+            .iter()
+            .filter(|(_, s)| s.state.is_exposed())
+            .map(|(name, _)| {
+                let hashes: Vec<u64> = ListKind::ALL
+                    .iter()
+                    .map(|kind| self.list_hash(name, *kind))
+                    .collect();
+                EndpointInfo {
+                    server: name.clone(),
+                    version: self.endpoint_version(name, &hashes),
+                    offered: self.is_offered(name),
+                }
+            })
+            .collect()
+    }
+
+    /// Announces what changed since the last call: `endpointsChanged` for hosts,
+    /// `notifications/*/list_changed` for attached clients.
+    pub(in crate::engine) fn publish_changes(&mut self) {
+        self.exposure.dirty = false;
+        let previous = std::mem::take(&mut self.exposure.plan);
+        self.exposure.plan = self.plan_exposure(previous);
+        self.exposure.search_index = None;
+        self.prune_loaded();
+        let mut lists: BTreeMap<(String, ListKind), u64> = BTreeMap::new();
+        let mut endpoints = Vec::new();
+        for (name, server) in &self.servers {
+            if !server.state.is_exposed() {
+                continue;
+            }
+            let hashes: Vec<u64> = ListKind::ALL
+                .iter()
+                .map(|kind| self.list_hash(name, *kind))
+                .collect();
+            for (kind, hash) in ListKind::ALL.iter().zip(&hashes) {
+                lists.insert((name.clone(), *kind), *hash);
+            }
+            endpoints.push(EndpointInfo {
+                server: name.clone(),
+                version: self.endpoint_version(name, &hashes),
+                offered: self.is_offered(name),
+            });
+        }
+        let mut changed: BTreeSet<(String, &'static str)> = BTreeSet::new();
+        let keys: BTreeSet<&(String, ListKind)> = lists
+            .keys()
+            .chain(self.exposure.published_lists.keys())
+            .collect();
+        for key in keys {
+            if lists.get(key) != self.exposure.published_lists.get(key) {
+                changed.insert((key.0.clone(), key.1.list_changed_notification()));
+            }
+        }
+        let mut notifications: BTreeSet<(String, &'static str)> = BTreeSet::new();
+        for (server, method) in changed {
+            for client in self.clients_of(&server) {
+                notifications.insert((client, method));
+            }
+        }
+        let aggregate_version = self.aggregate_version(&lists);
+        if self.exposure.aggregate_seen != aggregate_version {
+            self.exposure.aggregate_seen = aggregate_version.clone();
+            for (client, session) in &self.clients {
+                if session.endpoint == Endpoint::Aggregate {
+                    notifications
+                        .insert((client.clone(), methods::NOTIFICATIONS_TOOLS_LIST_CHANGED));
+                }
+            }
+        }
+        for (client, method) in notifications {
+            self.notify_list_changed(&client, method);
+        }
+        self.exposure.published_lists = lists;
+        let mut routes = BTreeMap::new();
+        let mut by_item = BTreeMap::new();
+        for kind in [ListKind::Tools, ListKind::Prompts] {
+            let pairs = self.aggregate_pairs(kind);
+            for (exposed, (server, item)) in aggregate_names(&pairs).into_iter().zip(pairs) {
+                by_item.insert((kind, server.clone(), item.clone()), exposed.clone());
+                routes.insert((kind, exposed), (server, Value::from(item)));
+            }
+        }
+        self.exposure.aggregate_routes = routes;
+        self.exposure.aggregate_names_by_item = by_item;
+        // The aggregate endpoint is offered when it has something of its own to show.
+        let aggregate = (self.settings.aggregate_endpoint
+            == crate::engine::settings::AggregateEndpoint::All
+            || !self.exposure.plan.meta_tools.is_empty())
+        .then_some(aggregate_version);
+        if endpoints != self.exposure.published_endpoints
+            || aggregate != self.exposure.published_aggregate
+        {
+            self.exposure.published_endpoints = endpoints.clone();
+            self.exposure.published_aggregate = aggregate.clone();
+            self.effects.push(Effect::EndpointsChanged {
+                endpoints,
+                aggregate,
+            });
+        }
+    }
+
+    /// (server, item name) of every exposed tool or prompt, in server order.
+    fn aggregate_pairs(&self, kind: ListKind) -> Vec<(String, String)> {
+        let mut pairs = Vec::new();
+        for (name, server) in &self.servers {
+            if !server.state.is_exposed() {
+                continue;
+            }
+            for item in self.exposed_items(name, kind).iter() {
+                if let Some(item_name) = item_name(item) {
+                    pairs.push((name.clone(), item_name.to_string()));
+                }
+            }
+        }
+        pairs
+    }
+
+    /// Tools or prompts of every exposed server for which `keep(server, name)`
+    /// holds, renamed for the aggregate endpoint.
+    pub(in crate::engine) fn aggregate_list_where(
+        &self,
+        kind: ListKind,
+        keep: impl Fn(&str, &str) -> bool,
+    ) -> Vec<Value> {
+        let mut items = Vec::new();
+        for (name, server) in &self.servers {
+            if !server.state.is_exposed() {
+                continue;
+            }
+            for item in self.exposed_items(name, kind).iter() {
+                let Some(original) = item_name(item) else {
+                    continue;
+                };
+                if !keep(name, original) {
+                    continue;
+                }
+                let key = (kind, name.clone(), original.to_string());
+                let Some(exposed) = self.exposure.aggregate_names_by_item.get(&key) else {
+                    continue;
+                };
+                let mut item = item.clone();
+                if let Some(object) = item.as_object_mut() {
+                    object.insert("name".into(), Value::from(exposed.as_str()));
+                }
+                items.push(item);
+            }
+        }
+        items
+    }
+
+    /// The server holding resource `uri` (exact resource first, then the template
+    /// with the longest literal prefix).
+    pub(in crate::engine) fn server_for_resource(&self, uri: &str) -> Option<String> {
+        let exposed = self.servers.iter().filter(|(_, s)| s.state.is_exposed());
+        for (name, _) in exposed.clone() {
+            let resources = self.exposed_items(name, ListKind::Resources);
+            if resources
+                .iter()
+                .any(|r| r.get("uri").and_then(Value::as_str) == Some(uri))
+            {
+                return Some(name.clone());
+            }
+        }
+        let mut best: Option<(usize, String)> = None;
+        for (name, _) in exposed {
+            for template in self.exposed_items(name, ListKind::ResourceTemplates).iter() {
+                let Some(pattern) = template.get("uriTemplate").and_then(Value::as_str) else {
+                    continue;
+                };
+                let prefix = pattern.split('{').next().unwrap_or_default();
+                if !prefix.is_empty()
+                    && uri.starts_with(prefix)
+                    && best.as_ref().is_none_or(|(len, _)| prefix.len() > *len)
+                {
+                    best = Some((prefix.len(), name.clone()));
+                }
+            }
+        }
+        best.map(|(_, name)| name)
+    }
+
+    /// Whether the server's endpoint exposes tool `tool` (any tool when not filtered).
+    pub(in crate::engine) fn tool_is_exposed(&self, name: &str, tool: &str) -> bool {
+        match self.servers.get(name).map(|s| &s.config.tools) {
+            Some(ToolFilter::Only(names)) => names.iter().any(|n| n == tool),
+            Some(ToolFilter::All) => true,
+            None => false,
+        }
+    }
+
+    pub(in crate::engine) fn is_exposed_endpoint(&self, endpoint: &Endpoint) -> bool {
+        match endpoint {
+            Endpoint::Aggregate => true,
+            Endpoint::Server { name } => {
+                self.servers.get(name).is_some_and(|s| s.state.is_exposed())
+            }
+        }
+    }
+}

@@ -1,0 +1,692 @@
+//! The client-facing MCP server: answers `initialize` and the lists from the
+//! catalogue without touching any upstream, and routes calls through
+//! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
+
+use crate::engine::clients::ClientSession;
+use crate::engine::effects::LogLevel;
+use crate::engine::events::Endpoint;
+use crate::engine::router::Engine;
+use crate::engine::server::calls::CallParams;
+use crate::engine::server::calls::QueuedCall;
+use crate::engine::server::connection::Pending;
+use crate::engine::server::resource_subscriptions::Subscriber;
+use crate::engine::settings::AggregateEndpoint;
+use crate::protocol::client_handshake::ListKind;
+use crate::protocol::client_message;
+use crate::protocol::gateway_handshake;
+use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::methods;
+use crate::protocol::outline::outline;
+use crate::protocol::params::{name_of, CallTool};
+use serde_json::{json, Value};
+
+/// `serverInfo.name` of the aggregate endpoint.
+pub const AGGREGATE_SERVER_NAME: &str = "lazy-mcp";
+
+/// Methods that need the live server (they go through `ensure_connected`).
+const CALL_METHODS: [&str; 6] = [
+    methods::TOOLS_CALL,
+    methods::PROMPTS_GET,
+    methods::RESOURCES_READ,
+    methods::RESOURCES_SUBSCRIBE,
+    methods::RESOURCES_UNSUBSCRIBE,
+    methods::COMPLETION_COMPLETE,
+];
+
+impl Engine {
+    pub(in crate::engine) fn on_client_message(
+        &mut self,
+        client: String,
+        endpoint: Endpoint,
+        text: &str,
+    ) {
+        if self.forward_raw_call(&client, &endpoint, text) {
+            return;
+        }
+        let message = match client_message::parse_client(text) {
+            Ok(message) => message,
+            Err(unreadable) => {
+                self.reply_error(
+                    &client,
+                    unreadable.id,
+                    unreadable.code,
+                    &client_message::client_error_text(&unreadable.reason),
+                );
+                return;
+            }
+        };
+        let session = self
+            .clients
+            .entry(client.clone())
+            .or_insert_with(|| ClientSession {
+                endpoint: endpoint.clone(),
+                capabilities: json!({}),
+                identity: client.clone(),
+                modern: Default::default(),
+                listens: Default::default(),
+            });
+        session.endpoint = endpoint.clone();
+        match message {
+            Message::Request {
+                id,
+                method,
+                mut params,
+            } => {
+                if self.begin_request_era(&client, &id, &method, &mut params) {
+                    self.on_client_request(&client, &endpoint, id, &method, params);
+                    self.end_request_era(&client);
+                }
+            }
+            Message::Notification { method, params } => {
+                self.on_client_notification(&client, &method, params)
+            }
+            Message::Response { id, outcome } => self.on_client_response(&id, outcome),
+        }
+    }
+
+    fn on_client_request(
+        &mut self,
+        client: &str,
+        endpoint: &Endpoint,
+        id: Value,
+        method: &str,
+        mut params: Option<Value>,
+    ) {
+        // A modern client answering a request for input (multi round-trip).
+        self.restore_input_state(&mut params);
+        if self.take_bridged_retry(client, &id, method, params.as_ref()) {
+            return;
+        }
+        if !self.is_exposed_endpoint(endpoint) {
+            let Endpoint::Server { name } = endpoint else {
+                return;
+            };
+            let why = match self.servers.get(name) {
+                None => format!("Lazy MCP has no server named '{name}'"),
+                Some(server) => format!(
+                    "MCP server '{name}' is {}; enable it to use it",
+                    server.state.label().to_lowercase()
+                ),
+            };
+            self.reply_error(client, id, jsonrpc::INVALID_REQUEST, &why);
+            return;
+        }
+        match method {
+            methods::INITIALIZE => {
+                let capabilities = params
+                    .as_ref()
+                    .and_then(|p| p.get("capabilities"))
+                    .cloned()
+                    .unwrap_or_else(|| json!({}));
+                let identity = params
+                    .as_ref()
+                    .and_then(|p| p.pointer("/clientInfo/name"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                if let Some(session) = self.clients.get_mut(client) {
+                    session.capabilities = capabilities;
+                    if let Some(identity) = identity {
+                        session.identity = identity;
+                    }
+                }
+                let requested = params
+                    .as_ref()
+                    .and_then(|p| p.get("protocolVersion"))
+                    .and_then(Value::as_str);
+                let result = self.initialize_result(endpoint, requested);
+                self.reply(client, jsonrpc::success(id, result));
+            }
+            methods::PING | methods::LOGGING_SET_LEVEL => {
+                self.reply(client, jsonrpc::success(id, json!({})))
+            }
+            // The modern era's handshake-free introduction (also answered to a
+            // client that sends it without an envelope: nothing depends on it).
+            methods::SERVER_DISCOVER => {
+                let initialize = self.initialize_result(endpoint, None);
+                let result = self.discover_answer(&initialize);
+                self.reply(client, jsonrpc::success(id, result));
+            }
+            methods::SUBSCRIPTIONS_LISTEN => {
+                let modern = self
+                    .clients
+                    .get(client)
+                    .is_some_and(|s| s.modern.is_active());
+                self.on_listen(client, id, params.as_ref(), modern);
+            }
+            methods::TOOLS_LIST
+            | methods::PROMPTS_LIST
+            | methods::RESOURCES_LIST
+            | methods::RESOURCES_TEMPLATES_LIST => {
+                let kind = match method {
+                    methods::TOOLS_LIST => ListKind::Tools,
+                    methods::PROMPTS_LIST => ListKind::Prompts,
+                    methods::RESOURCES_LIST => ListKind::Resources,
+                    _ => ListKind::ResourceTemplates,
+                };
+                let items = self.list_for(client, endpoint, kind);
+                let mut result = serde_json::Map::new();
+                result.insert(kind.result_field().into(), Value::from(items));
+                crate::protocol::gateway_discover::add_cache_hints(&mut result);
+                self.reply(client, jsonrpc::success(id, Value::Object(result)));
+                if kind == ListKind::Tools {
+                    self.effects
+                        .push(crate::engine::effects::Effect::ClientListed {
+                            client: client.to_string(),
+                            endpoint: endpoint.clone(),
+                        });
+                }
+            }
+            _ if CALL_METHODS.contains(&method) => {
+                self.on_client_call(client, endpoint, id, method, params)
+            }
+            _ => {
+                // Anything else goes to a live server-endpoint upstream as is.
+                let live = match endpoint {
+                    Endpoint::Server { name } => self
+                        .servers
+                        .get(name)
+                        .filter(|s| s.state == crate::engine::server::state::ServerState::Connected)
+                        .map(|_| name.clone()),
+                    Endpoint::Aggregate => None,
+                };
+                match live {
+                    Some(name) => self.route_call(
+                        &name,
+                        QueuedCall {
+                            client: client.to_string(),
+                            client_id: id,
+                            method: method.to_string(),
+                            params: CallParams::Parsed(params),
+                            era_retried: false,
+                        },
+                    ),
+                    None => self.reply_error(
+                        client,
+                        id,
+                        jsonrpc::METHOD_NOT_FOUND,
+                        &format!("Method not found: {method}"),
+                    ),
+                }
+            }
+        }
+    }
+
+    fn initialize_result(&self, endpoint: &Endpoint, requested: Option<&str>) -> Value {
+        match endpoint {
+            Endpoint::Server { name } => {
+                let entry = self.current_entry(name);
+                let upstream = entry
+                    .map(|e| e.initialize.capabilities.clone())
+                    .unwrap_or_else(|| json!({}));
+                let version = entry
+                    .and_then(|e| e.initialize.server_info.get("version"))
+                    .and_then(Value::as_str)
+                    .unwrap_or(crate::CORE_VERSION);
+                gateway_handshake::initialize_result(
+                    requested,
+                    name,
+                    version,
+                    gateway_handshake::gateway_capabilities(&upstream, true),
+                    self.served_instructions(name),
+                )
+            }
+            Endpoint::Aggregate => {
+                // Each server's instructions, under its name (tools are `server__tool`).
+                let instructions: Vec<String> = self
+                    .servers
+                    .iter()
+                    .filter(|(_, s)| s.state.is_exposed())
+                    .filter_map(|(name, _)| {
+                        let text = self.served_instructions(name)?;
+                        Some(format!("## {name}\n{text}"))
+                    })
+                    .collect();
+                let instructions = instructions.join("\n\n");
+                // "lazy-mcp": VS Code names tools `mcp_<serverInfo.name>_<tool>`.
+                gateway_handshake::initialize_result(
+                    requested,
+                    AGGREGATE_SERVER_NAME,
+                    &self.settings.client_version,
+                    json!({
+                        "tools": {"listChanged": true},
+                        "prompts": {"listChanged": true},
+                        "resources": {"listChanged": true, "subscribe": true}
+                    }),
+                    Some(instructions.as_str()).filter(|text| !text.is_empty()),
+                )
+            }
+        }
+    }
+
+    fn list_for(&self, client: &str, endpoint: &Endpoint, kind: ListKind) -> Vec<Value> {
+        let all = self.settings.aggregate_endpoint == AggregateEndpoint::All;
+        match (endpoint, kind) {
+            (Endpoint::Server { name }, ListKind::Tools) => self.endpoint_tools(name),
+            (Endpoint::Server { name }, kind) => self.exposed_list(name, kind),
+            (Endpoint::Aggregate, ListKind::Tools) => self.aggregate_tools_for(client),
+            (Endpoint::Aggregate, _) if !all => Vec::new(),
+            (Endpoint::Aggregate, ListKind::Prompts) => {
+                self.aggregate_list_where(ListKind::Prompts, |_, _| true)
+            }
+            (Endpoint::Aggregate, kind) => self
+                .servers
+                .keys()
+                .flat_map(|name| self.exposed_list(name, kind))
+                .collect(),
+        }
+    }
+
+    fn on_client_call(
+        &mut self,
+        client: &str,
+        endpoint: &Endpoint,
+        id: Value,
+        method: &str,
+        params: Option<Value>,
+    ) {
+        let mut params = params;
+        let target = match endpoint {
+            Endpoint::Server { name } => {
+                if method == methods::TOOLS_CALL {
+                    let tool = params.as_ref().and_then(name_of).unwrap_or_default();
+                    if !self.tool_is_exposed(name, tool) {
+                        self.reply_error(
+                            client,
+                            id,
+                            jsonrpc::INVALID_PARAMS,
+                            &format!("Tool '{tool}' of MCP server '{name}' is not exposed (it is not in the \"tools\" list of the server's config)"),
+                        );
+                        return;
+                    }
+                }
+                Ok(name.clone())
+            }
+            Endpoint::Aggregate => {
+                if method == methods::TOOLS_CALL
+                    && params
+                        .as_ref()
+                        .is_some_and(|p| self.call_meta_tool(client, &id, p))
+                {
+                    return;
+                }
+                let target = self.resolve_aggregate(method, params.as_mut());
+                // A loaded tool of an `index` server: its arguments are checked first.
+                if let (Ok(server), methods::TOOLS_CALL, Some(p)) = (&target, method, &params) {
+                    let CallTool {
+                        name: tool,
+                        arguments,
+                    } = CallTool::read(p);
+                    if self.exposure.plan.is_indexed(server) {
+                        if let Some(why) = self.invalid_arguments(server, tool, &arguments) {
+                            let result = json!({"content": [{"type": "text", "text": why}], "isError": true});
+                            self.reply(client, jsonrpc::success(id, result));
+                            return;
+                        }
+                    }
+                }
+                target
+            }
+        };
+        let params = CallParams::Parsed(params);
+        if let Ok(name) = &target {
+            if self.track_subscription(client, name, &id, method, &params) {
+                return;
+            }
+        }
+        match target {
+            Ok(name) => self.route_call(
+                &name,
+                QueuedCall {
+                    client: client.to_string(),
+                    client_id: id,
+                    method: method.to_string(),
+                    params,
+                    era_retried: false,
+                },
+            ),
+            Err(why) => self.reply_error(client, id, jsonrpc::INVALID_PARAMS, &why),
+        }
+    }
+
+    /// Finds the server of an aggregate call and rewrites the exposed name back.
+    fn resolve_aggregate(
+        &self,
+        method: &str,
+        params: Option<&mut Value>,
+    ) -> Result<String, String> {
+        let Some(params) = params else {
+            return Err(format!("{method} needs params"));
+        };
+        let by_name = |kind: ListKind, exposed: &str| {
+            self.exposure
+                .aggregate_routes
+                .get(&(kind, exposed.to_string()))
+                .cloned()
+        };
+        match method {
+            methods::TOOLS_CALL | methods::PROMPTS_GET => {
+                let kind = if method == methods::TOOLS_CALL {
+                    ListKind::Tools
+                } else {
+                    ListKind::Prompts
+                };
+                let exposed = name_of(params).unwrap_or_default().to_string();
+                let (server, original) = by_name(kind, &exposed).ok_or_else(|| {
+                    let why = self
+                        .switched_off_owner(&exposed)
+                        .or_else(|| self.awaiting_approval_owner(&exposed))
+                        .or_else(|| self.held_aggregate_refusal(kind, &exposed));
+                    match why {
+                        Some(why) => why,
+                        None => format!(
+                            "Lazy MCP has no {} named '{exposed}'",
+                            kind.result_field().trim_end_matches('s')
+                        ),
+                    }
+                })?;
+                if let Some(object) = params.as_object_mut() {
+                    object.insert("name".into(), original);
+                }
+                Ok(server)
+            }
+            methods::COMPLETION_COMPLETE => {
+                let reference = params
+                    .get_mut("ref")
+                    .ok_or("completion/complete needs ref")?;
+                if let Some(uri) = reference.get("uri").and_then(Value::as_str) {
+                    return self
+                        .server_for_resource(uri)
+                        .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"));
+                }
+                let exposed = name_of(reference).unwrap_or_default().to_string();
+                let (server, original) = by_name(ListKind::Prompts, &exposed)
+                    .ok_or_else(|| format!("Lazy MCP has no prompt named '{exposed}'"))?;
+                if let Some(object) = reference.as_object_mut() {
+                    object.insert("name".into(), original);
+                }
+                Ok(server)
+            }
+            _ => {
+                let uri = params
+                    .get("uri")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                self.server_for_resource(uri)
+                    .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"))
+            }
+        }
+    }
+
+    /// "server X is disabled" for an aggregate name `X__…` of a server that is
+    /// configured but not exposed (disabled or dormant).
+    fn switched_off_owner(&self, exposed: &str) -> Option<String> {
+        self.servers.iter().find_map(|(name, server)| {
+            let prefix = format!(
+                "{}{}",
+                name,
+                crate::engine::clients::aggregate_names::SEPARATOR
+            );
+            (!server.state.is_exposed() && exposed.starts_with(&prefix)).then(|| {
+                format!(
+                    "MCP server '{name}' is {}; enable it to use '{exposed}'",
+                    server.state.label().to_lowercase()
+                )
+            })
+        })
+    }
+
+    /// Records `resources/subscribe` / `unsubscribe`. Returns true when the request
+    /// was answered here: an unsubscribe while other clients still subscribe, or
+    /// either for a connected modern server (its listen is opened again instead).
+    fn track_subscription(
+        &mut self,
+        client: &str,
+        name: &str,
+        id: &Value,
+        method: &str,
+        params: &CallParams,
+    ) -> bool {
+        let Some(uri) =
+            crate::engine::server::connect::subscription_uri(params).map(str::to_string)
+        else {
+            return false;
+        };
+        let Some(server) = self.servers.get_mut(name) else {
+            return false;
+        };
+        let subscriber = Subscriber::Client(client.to_string());
+        match method {
+            methods::RESOURCES_SUBSCRIBE => {
+                server
+                    .subscriptions
+                    .entry(uri)
+                    .or_default()
+                    .insert(subscriber);
+                self.answered_by_relisten(client, name, id)
+            }
+            methods::RESOURCES_UNSUBSCRIBE => {
+                let others_remain = match server.subscriptions.get_mut(&uri) {
+                    Some(subscribers) => {
+                        subscribers.remove(&subscriber);
+                        !subscribers.is_empty()
+                    }
+                    None => false,
+                };
+                if !others_remain {
+                    server.subscriptions.remove(&uri);
+                    return self.answered_by_relisten(client, name, id);
+                }
+                self.reply(client, jsonrpc::success(id.clone(), json!({})));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn answered_by_relisten(&mut self, client: &str, name: &str, id: &Value) -> bool {
+        if !self.relisten(name) {
+            return false;
+        }
+        self.reply(client, jsonrpc::success(id.clone(), json!({})));
+        true
+    }
+
+    fn on_client_notification(&mut self, client: &str, method: &str, params: Option<Value>) {
+        if method != methods::NOTIFICATIONS_CANCELLED {
+            return;
+        }
+        let Some(request_id) = params.as_ref().and_then(|p| p.get("requestId")).cloned() else {
+            return;
+        };
+        self.forget_modern_request(client, &request_id);
+        // Whether a request that would still be answered was dropped: then the
+        // host stops waiting for its answer (`noReply`).
+        let mut dropped = self.end_listen(client, &request_id);
+        // Still waiting for the connect: just drop it.
+        for server in self.servers.values_mut() {
+            let before = server.waiters.len();
+            server
+                .waiters
+                .retain(|w| !(w.client == client && w.client_id == request_id));
+            dropped |= server.waiters.len() != before;
+        }
+        let found = self.conns.iter().find_map(|(conn, c)| {
+            c.pending.iter().find_map(|(upstream_id, p)| match p {
+                Pending::Call(call) if call.client == client && call.client_id == request_id => {
+                    // A call awaiting its retry answered this id already.
+                    Some((*conn, *upstream_id, call.timer, !call.awaits_retry()))
+                }
+                _ => None,
+            })
+        });
+        if dropped || matches!(found, Some((_, _, _, true))) {
+            self.effects.push(crate::engine::effects::Effect::NoReply {
+                client: client.to_string(),
+                id: request_id.clone(),
+            });
+        }
+        if let Some((conn, upstream_id, timer, _)) = found {
+            if let Some(connection) = self.conns.get_mut(&conn) {
+                connection.pending.remove(&upstream_id);
+            }
+            self.cancel_timer(Some(timer));
+            let mut params = params.unwrap_or_else(|| json!({}));
+            if let Some(object) = params.as_object_mut() {
+                object.insert("requestId".into(), Value::from(upstream_id));
+            }
+            self.send_upstream(conn, jsonrpc::notification(method, Some(params)));
+        }
+    }
+
+    /// A client answered a server-to-client request (sampling, elicitation).
+    fn on_client_response(&mut self, id: &Value, outcome: Result<Value, Value>) {
+        let Some(key) = id.as_str() else {
+            return;
+        };
+        let Some(request) = self.outbound.remove(key) else {
+            return;
+        };
+        let message = Message::Response {
+            id: request.upstream_id,
+            outcome,
+        };
+        self.send_upstream(request.conn, message.into_value());
+    }
+
+    /// A message longer than the host's limit: answered (with its id when the head
+    /// shows one) without being read further.
+    pub(in crate::engine) fn on_client_message_too_large(
+        &mut self,
+        client: &str,
+        head: &str,
+        bytes: u64,
+        limit_bytes: u64,
+    ) {
+        let id = outline(head).id.unwrap_or(Value::Null);
+        self.reply_error(
+            client,
+            id,
+            jsonrpc::INVALID_REQUEST,
+            &format!("Lazy MCP did not read a message of {bytes} bytes: the limit is {limit_bytes} bytes"),
+        );
+    }
+
+    pub(in crate::engine) fn on_client_disconnected(&mut self, client: &str) {
+        if self.clients.remove(client).is_none() {
+            return;
+        }
+        for server in self.servers.values_mut() {
+            server.waiters.retain(|w| w.client != client);
+        }
+        // Its subscriptions and listens end; resources nobody else wants are
+        // unsubscribed upstream.
+        self.remove_subscribers(|s| match s {
+            Subscriber::Client(c) | Subscriber::Listen(c, _) => c == client,
+        });
+        let abandoned: Vec<(u64, u64, u64)> = self
+            .conns
+            .iter()
+            .flat_map(|(conn, c)| {
+                c.pending
+                    .iter()
+                    .filter_map(move |(upstream_id, p)| match p {
+                        // A call waiting for a retry belongs to no client until it comes.
+                        Pending::Call(call) if call.client == client && !call.awaits_retry() => {
+                            Some((*conn, *upstream_id, call.timer))
+                        }
+                        _ => None,
+                    })
+            })
+            .collect();
+        for (conn, upstream_id, timer) in abandoned {
+            if let Some(connection) = self.conns.get_mut(&conn) {
+                connection.pending.remove(&upstream_id);
+            }
+            self.cancel_timer(Some(timer));
+            self.send_upstream(
+                conn,
+                jsonrpc::notification(
+                    methods::NOTIFICATIONS_CANCELLED,
+                    Some(json!({"requestId": upstream_id, "reason": "the client disconnected"})),
+                ),
+            );
+        }
+        let outbound: Vec<String> = self
+            .outbound
+            .iter()
+            .filter(|(_, o)| o.client == client)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in outbound {
+            if let Some(request) = self.outbound.remove(&id) {
+                self.send_upstream(
+                    request.conn,
+                    jsonrpc::error_response(
+                        request.upstream_id,
+                        jsonrpc::INTERNAL_ERROR,
+                        "the client that was asked disconnected",
+                    ),
+                );
+            }
+        }
+        self.log(
+            LogLevel::Debug,
+            None,
+            format!("client {client} disconnected"),
+        );
+    }
+
+    /// A forwarded request got no answer in time: error to the client, cancel upstream.
+    pub(in crate::engine) fn on_request_timer(
+        &mut self,
+        conn: crate::engine::events::ConnId,
+        upstream_id: u64,
+    ) {
+        // A call held for a sign-in asked for it (a 401/403 mid-session): its
+        // timeout ends the wait and that sign-in (auth.rs).
+        if self.call_awaits_sign_in(conn) && self.sign_in_wait_expired(conn) {
+            return;
+        }
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let Some(Pending::Call(call)) = connection.pending.remove(&upstream_id) else {
+            return;
+        };
+        let name = connection.server.clone();
+        if call.awaits_retry() {
+            self.timers.forget(call.timer);
+            self.abandon_waiting_call(conn, upstream_id, *call);
+            return;
+        }
+        self.timers.forget(call.timer);
+        let timeout = self.request_timeout_ms(&name);
+        let which = if self
+            .servers
+            .get(&name)
+            .is_some_and(|s| s.config.timeout_ms.is_some())
+        {
+            "its `timeout`"
+        } else {
+            "requestTimeoutMs"
+        };
+        let message = format!(
+            "MCP server '{name}' did not answer {} within {timeout} ms ({which}); the request was cancelled",
+            call.method
+        );
+        self.reply_error(
+            &call.client,
+            call.client_id,
+            jsonrpc::REQUEST_TIMEOUT,
+            &message,
+        );
+        self.send_upstream(
+            conn,
+            jsonrpc::notification(
+                methods::NOTIFICATIONS_CANCELLED,
+                Some(json!({"requestId": upstream_id, "reason": format!("timed out after {timeout} ms")})),
+            ),
+        );
+        self.log(crate::engine::effects::LogLevel::Warn, Some(&name), message);
+    }
+}

@@ -1,0 +1,453 @@
+//! A legacy server's request for input (`sampling/createMessage`,
+//! `elicitation/create`) during the call of a modern (2026-07-28) client. That
+//! client takes no server-to-client requests: its era asks with an
+//! `input_required` result and gets the answers in the retried call. Lazy MCP
+//! bridges the two eras:
+//!
+//! 1. the server's request becomes the client's `input_required` answer
+//!    (`inputRequests` with Lazy MCP's keys, a `requestState` naming the call);
+//!    the upstream call stays pending, bounded by its request timer and by
+//!    [`MAX_INPUT_ROUNDS`] rounds per call and [`MAX_WAITING_CALLS`] calls;
+//! 2. the client's retry (any connection: the era has no session) answers the
+//!    server's requests with its `inputResponses` and waits for the upstream's
+//!    real result, which becomes the retry's answer;
+//! 3. a client that did not declare the capability the request needs gets the
+//!    spec's -32021 (`data.requiredCapabilities`) as its call's answer at once;
+//!    the server's request is refused and its call cancelled (never a hang).
+//!
+//! Which call a request belongs to: a legacy server names none, so it is the
+//! oldest pending call of a modern client on that connection (as a legacy
+//! client's in-flight call is preferred for legacy forwarding).
+
+use crate::engine::effects::LogLevel;
+use crate::engine::events::ConnId;
+use crate::engine::router::Engine;
+use crate::engine::server::calls::ForwardedCall;
+use crate::engine::server::connection::Pending;
+use crate::engine::server::input_required::MAX_INPUT_ROUNDS;
+use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::methods;
+use crate::protocol::missing_capability;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+/// Marks a `requestState` that names a call waiting for its client's answers.
+const BRIDGE_STATE_PREFIX: &str = "lazy-mcp-input:";
+
+/// Calls waiting for their client's retry at once, over all servers: each holds
+/// a server's request open until its request timer fires.
+const MAX_WAITING_CALLS: usize = 64;
+
+/// Server requests kept for the next round of one call (they came while the
+/// client was being asked).
+const MAX_QUEUED: usize = 8;
+
+/// A call whose server asked its modern client for input.
+#[derive(Debug, Default)]
+pub(in crate::engine) struct Bridge {
+    /// The client was answered `input_required`; its retry carries this state.
+    awaiting: Option<String>,
+    /// The server's requests of the current round: input key → upstream request id.
+    asked: BTreeMap<String, Value>,
+    /// Server requests that came while the client was being asked.
+    queued: Vec<ServerRequest>,
+    /// The upstream's answer when it came before the client's retry.
+    held: Option<Result<Value, Value>>,
+}
+
+#[derive(Debug, Clone)]
+struct ServerRequest {
+    id: Value,
+    method: String,
+    params: Option<Value>,
+}
+
+impl ForwardedCall {
+    /// The client was answered `input_required` and the call waits for its retry:
+    /// no reply goes to the (answered) request it came with.
+    pub(in crate::engine) fn awaits_retry(&self) -> bool {
+        self.bridge.as_ref().is_some_and(|b| b.awaiting.is_some())
+    }
+}
+
+impl Engine {
+    /// A server's request for input on `conn`, when a modern client's call is
+    /// pending there: bridged, queued or refused. False when no such call is
+    /// pending (legacy forwarding applies).
+    pub(in crate::engine) fn bridge_server_request(
+        &mut self,
+        conn: ConnId,
+        id: &Value,
+        method: &str,
+        params: Option<&Value>,
+    ) -> bool {
+        let target = self.conns.get(&conn).and_then(|c| {
+            c.pending.iter().find_map(|(upstream_id, p)| match p {
+                Pending::Call(call)
+                    if call.awaits_retry()
+                        || self.is_modern_request(&call.client, &call.client_id) =>
+                {
+                    Some(*upstream_id)
+                }
+                _ => None,
+            })
+        });
+        let Some(upstream_id) = target else {
+            return false;
+        };
+        let request = ServerRequest {
+            id: id.clone(),
+            method: method.to_string(),
+            params: params.cloned(),
+        };
+        let Some(call) = self.pending_call_mut(conn, upstream_id) else {
+            return false;
+        };
+        if call.awaits_retry() {
+            let bridge = call.bridge.get_or_insert_with(Default::default);
+            if bridge.queued.len() < MAX_QUEUED {
+                bridge.queued.push(request);
+            } else {
+                let why = format!("more than {MAX_QUEUED} requests for input came at once");
+                self.refuse_server_request(conn, &request, &why, jsonrpc::INTERNAL_ERROR);
+            }
+            return true;
+        }
+        self.ask_client(conn, upstream_id, vec![request]);
+        true
+    }
+
+    /// One round: the requests the call's client declared go to it as an
+    /// `input_required` answer; the others are refused.
+    fn ask_client(&mut self, conn: ConnId, upstream_id: u64, requests: Vec<ServerRequest>) {
+        let waiting = self.waiting_calls();
+        let Some(call) = self.pending_call_mut(conn, upstream_id) else {
+            return;
+        };
+        let (client, client_id, rounds) = (
+            call.client.clone(),
+            call.client_id.clone(),
+            call.input_rounds,
+        );
+        let declared = self
+            .modern_input_capabilities(&client, &client_id)
+            .cloned()
+            .unwrap_or_default();
+        let mut missing = Map::new();
+        for request in &requests {
+            let required =
+                missing_capability::required_for_input(&request.method, request.params.as_ref());
+            if let Some(more) = required.and_then(|r| missing_capability::missing(&r, &declared)) {
+                missing_capability::merge(&mut missing, more);
+            }
+        }
+        if !missing.is_empty() {
+            self.end_call_missing_capability(conn, upstream_id, &requests, missing);
+            return;
+        }
+        let mut asked: Vec<(String, ServerRequest)> = Vec::new();
+        for request in requests {
+            let refusal = if rounds >= MAX_INPUT_ROUNDS {
+                Some((
+                    format!("it asked for input more than {MAX_INPUT_ROUNDS} times in one call"),
+                    jsonrpc::INTERNAL_ERROR,
+                ))
+            } else if waiting >= MAX_WAITING_CALLS {
+                Some((
+                    format!("{MAX_WAITING_CALLS} calls already wait for their clients' answers"),
+                    jsonrpc::INTERNAL_ERROR,
+                ))
+            } else {
+                None
+            };
+            match refusal {
+                Some((why, code)) => self.refuse_server_request(conn, &request, &why, code),
+                None => {
+                    let key = format!("lazy-mcp-{}", self.next_outbound);
+                    self.next_outbound += 1;
+                    asked.push((key, request));
+                }
+            }
+        }
+        if asked.is_empty() {
+            return;
+        }
+        let state = format!("{BRIDGE_STATE_PREFIX}{}", self.next_outbound);
+        self.next_outbound += 1;
+        let mut input_requests = Map::new();
+        for (key, request) in &asked {
+            let mut entry = json!({ "method": request.method });
+            if let (Some(params), Some(object)) = (&request.params, entry.as_object_mut()) {
+                object.insert("params".into(), params.clone());
+            }
+            input_requests.insert(key.clone(), entry);
+        }
+        let result = json!({
+            "resultType": "input_required",
+            "inputRequests": Value::Object(input_requests),
+            "requestState": state,
+        });
+        if let Some(call) = self.pending_call_mut(conn, upstream_id) {
+            call.input_rounds = call.input_rounds.saturating_add(1);
+            let bridge = call.bridge.get_or_insert_with(Default::default);
+            bridge.awaiting = Some(state);
+            bridge.asked = asked.into_iter().map(|(key, r)| (key, r.id)).collect();
+        }
+        let name = self.conns.get(&conn).map(|c| c.server.clone());
+        self.log(
+            LogLevel::Debug,
+            name.as_deref(),
+            "asked the 2026-07-28 client for the server's input request (input_required)"
+                .to_string(),
+        );
+        self.reply(&client, jsonrpc::success(client_id, result));
+    }
+
+    /// A client request carrying a `requestState` of a waiting call: the server's
+    /// requests are answered and the retry waits for the call's result. False
+    /// when the request is not such a retry.
+    pub(in crate::engine) fn take_bridged_retry(
+        &mut self,
+        client: &str,
+        id: &Value,
+        method: &str,
+        params: Option<&Value>,
+    ) -> bool {
+        let Some(state) = params
+            .and_then(|p| p.get("requestState"))
+            .and_then(Value::as_str)
+            .filter(|s| s.starts_with(BRIDGE_STATE_PREFIX))
+        else {
+            return false;
+        };
+        let found = self.conns.iter().find_map(|(conn, c)| {
+            c.pending.iter().find_map(|(upstream_id, p)| match p {
+                Pending::Call(call)
+                    if call.bridge.as_ref().and_then(|b| b.awaiting.as_deref()) == Some(state) =>
+                {
+                    Some((*conn, *upstream_id, call.method.clone()))
+                }
+                _ => None,
+            })
+        });
+        let Some((conn, upstream_id, original)) = found else {
+            self.reply_error(
+                client,
+                id.clone(),
+                jsonrpc::INVALID_PARAMS,
+                &format!("Lazy MCP has no call waiting for this input any more (it timed out, or its server stopped); send {method} again without inputResponses"),
+            );
+            return true;
+        };
+        if original != method {
+            self.reply_error(
+                client,
+                id.clone(),
+                jsonrpc::INVALID_PARAMS,
+                &format!("this requestState belongs to a {original} request, not {method}"),
+            );
+            return true;
+        }
+        let responses = params
+            .and_then(|p| p.get("inputResponses"))
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let timeout = self
+            .conns
+            .get(&conn)
+            .map(|c| c.server.clone())
+            .map(|name| self.request_timeout_ms(&name))
+            .unwrap_or_default();
+        let Some(call) = self.pending_call_mut(conn, upstream_id) else {
+            return true;
+        };
+        call.client = client.to_string();
+        call.client_id = id.clone();
+        let timer = call.timer;
+        let bridge = call.bridge.get_or_insert_with(Default::default);
+        bridge.awaiting = None;
+        let asked = std::mem::take(&mut bridge.asked);
+        let queued = std::mem::take(&mut bridge.queued);
+        let held = bridge.held.take();
+        for (key, upstream_request) in asked {
+            let answer = match responses.get(&key) {
+                Some(response) => jsonrpc::success(upstream_request, response.clone()),
+                None => jsonrpc::error_response(
+                    upstream_request,
+                    jsonrpc::INTERNAL_ERROR,
+                    "the client's answer did not include this request",
+                ),
+            };
+            self.send_upstream(conn, answer);
+        }
+        if let Some(outcome) = held {
+            // The server finished while the client was being asked.
+            let call = self
+                .conns
+                .get_mut(&conn)
+                .and_then(|c| c.pending.remove(&upstream_id));
+            if let Some(Pending::Call(call)) = call {
+                self.finish_call(conn, *call, |client_id| {
+                    let id = client_id.clone();
+                    Message::Response { id, outcome }.into_value().to_string()
+                });
+            }
+            return true;
+        }
+        self.rearm_timer(timer, self.now_ms.saturating_add(timeout));
+        if !queued.is_empty() {
+            self.ask_client(conn, upstream_id, queued);
+        }
+        true
+    }
+
+    /// The upstream answered a call whose client is still being asked: kept for
+    /// the retry. Returns the call back when it is not waiting.
+    pub(in crate::engine) fn hold_for_retry(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        mut call: ForwardedCall,
+        outcome: Result<Value, Value>,
+    ) -> Option<(ForwardedCall, Result<Value, Value>)> {
+        if !call.awaits_retry() {
+            return Some((call, outcome));
+        }
+        if let Some(bridge) = call.bridge.as_mut() {
+            bridge.held = Some(outcome);
+        }
+        if let Some(connection) = self.conns.get_mut(&conn) {
+            connection
+                .pending
+                .insert(upstream_id, Pending::Call(Box::new(call)));
+        }
+        None
+    }
+
+    /// A waiting call's timer fired before its client's retry: the server's
+    /// requests are refused and the call cancelled upstream; its client was
+    /// answered already.
+    pub(in crate::engine) fn abandon_waiting_call(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        call: ForwardedCall,
+    ) {
+        let Some(bridge) = call.bridge else {
+            return;
+        };
+        let name = self.conns.get(&conn).map(|c| c.server.clone());
+        let why = "the client did not answer in time";
+        let requests = bridge
+            .asked
+            .into_values()
+            .chain(bridge.queued.into_iter().map(|r| r.id));
+        let refusals: Vec<Value> = requests
+            .map(|id| jsonrpc::error_response(id, jsonrpc::INTERNAL_ERROR, why))
+            .collect();
+        for refusal in refusals {
+            self.send_upstream(conn, refusal);
+        }
+        if bridge.held.is_none() {
+            self.send_upstream(
+                conn,
+                jsonrpc::notification(
+                    methods::NOTIFICATIONS_CANCELLED,
+                    Some(json!({"requestId": upstream_id, "reason": why})),
+                ),
+            );
+        }
+        self.log(
+            LogLevel::Warn,
+            name.as_deref(),
+            format!("{} waited for a 2026-07-28 client's answer to its request for input; none came in time, so the call was cancelled", call.method),
+        );
+    }
+
+    /// The server asked for input the call's 2026-07-28 client did not declare
+    /// it can give: the client gets the spec's -32021 naming the capabilities,
+    /// so it can send the call again declaring them; the server's requests are
+    /// refused and its call cancelled (its client is answered).
+    fn end_call_missing_capability(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        requests: &[ServerRequest],
+        missing: Map<String, Value>,
+    ) {
+        let removed = self
+            .conns
+            .get_mut(&conn)
+            .and_then(|c| c.pending.remove(&upstream_id));
+        let Some(Pending::Call(call)) = removed else {
+            return;
+        };
+        self.cancel_timer(Some(call.timer));
+        let names: Vec<&str> = missing.keys().map(String::as_str).collect();
+        let why = format!(
+            "the 2026-07-28 client whose call it came with did not declare {}",
+            names.join(", ")
+        );
+        for request in requests {
+            self.refuse_server_request(conn, request, &why, jsonrpc::METHOD_NOT_FOUND);
+        }
+        self.send_upstream(
+            conn,
+            jsonrpc::notification(
+                methods::NOTIFICATIONS_CANCELLED,
+                Some(json!({"requestId": upstream_id, "reason": why})),
+            ),
+        );
+        let server = self
+            .conns
+            .get(&conn)
+            .map(|c| c.server.clone())
+            .unwrap_or_default();
+        let asked: Vec<&str> = requests.iter().map(|r| r.method.as_str()).collect();
+        let message = format!(
+            "MCP server '{server}' needs the {} client capability to complete {} (it sent {}); declare it in _meta clientCapabilities and send the request again",
+            names.join(" and "),
+            call.method,
+            asked.join(", ")
+        );
+        let error = missing_capability::error(&message, Value::Object(missing));
+        let answer = json!({"jsonrpc": "2.0", "id": call.client_id, "error": error});
+        self.reply(&call.client, answer);
+    }
+
+    fn refuse_server_request(
+        &mut self,
+        conn: ConnId,
+        request: &ServerRequest,
+        why: &str,
+        code: i64,
+    ) {
+        let name = self.conns.get(&conn).map(|c| c.server.clone());
+        let refusal = format!(
+            "Lazy MCP refused {} from MCP server '{}': {why}",
+            request.method,
+            name.as_deref().unwrap_or("?")
+        );
+        self.log(LogLevel::Warn, name.as_deref(), refusal.clone());
+        self.send_upstream(
+            conn,
+            jsonrpc::error_response(request.id.clone(), code, &refusal),
+        );
+    }
+
+    fn pending_call_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut ForwardedCall> {
+        match self.conns.get_mut(&conn)?.pending.get_mut(&upstream_id)? {
+            Pending::Call(call) => Some(call),
+            _ => None,
+        }
+    }
+
+    fn waiting_calls(&self) -> usize {
+        self.conns
+            .values()
+            .flat_map(|c| c.pending.values())
+            .filter(|p| matches!(p, Pending::Call(call) if call.awaits_retry()))
+            .count()
+    }
+}

@@ -1,0 +1,284 @@
+//! Clients of the modern era (MCP 2026-07-28) on any endpoint: each request is
+//! read on its own (no handshake, no session), its envelope checked, the
+//! envelope removed before anything is forwarded upstream (it belongs to the
+//! client↔gateway hop), and its answer stamped `resultType: "complete"`.
+//!
+//! Loaded tools of the tool index are kept per identity. A modern client's
+//! identity is its `clientInfo` (`name@version`), kept apart from legacy
+//! identities; a modern client that sends no `clientInfo` has nothing stable to
+//! key them by, so `load_tools`/`unload_tools` tell it to use `call_tool`
+//! instead, and it sees no loaded tools: nothing it does reaches another client.
+
+use crate::engine::router::Engine;
+use crate::protocol::gateway_discover;
+use crate::protocol::methods;
+use crate::protocol::modern_request::{
+    self, Era, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY,
+};
+use crate::protocol::params::name_of;
+use crate::tool_index::{CALL_TOOL, LOAD_TOOLS, UNLOAD_TOOLS};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// A client's modern requests: those not answered yet, and the one being read now.
+#[derive(Debug, Default)]
+pub(in crate::engine) struct ModernRequests {
+    /// Modern requests still to be answered, by id (as JSON text).
+    pending: BTreeMap<String, PendingModern>,
+    /// The request being handled is modern.
+    active: bool,
+    /// The client has sent a modern request: change notifications reach it
+    /// only through its `subscriptions/listen` requests.
+    seen: bool,
+    /// Its `clientInfo` as `name@version`, when it sent one.
+    identity: Option<String>,
+}
+
+impl ModernRequests {
+    /// The request being handled carries the modern envelope.
+    pub(in crate::engine) fn is_active(&self) -> bool {
+        self.active
+    }
+
+    /// The client has spoken the modern era.
+    pub(in crate::engine) fn seen(&self) -> bool {
+        self.seen
+    }
+}
+
+/// A modern request not answered yet.
+#[derive(Debug, Default)]
+struct PendingModern {
+    /// The answer gets cache hints (`resources/read`: lists have them already).
+    cache_hints: bool,
+    /// The client's `elicitation`/`sampling` capabilities from its envelope: a
+    /// modern server may ask for that input (`input_required`) and the client
+    /// answers it by sending the request again (multi round-trip).
+    input_capabilities: serde_json::Map<String, Value>,
+}
+
+/// Capabilities a modern client answers for itself on a retried request.
+const INPUT_CAPABILITIES: [&str; 2] = ["elicitation", "sampling"];
+
+/// At most this many modern client identities hold loaded tools: each new
+/// `clientInfo` costs memory, and nothing tells the gateway a modern client has
+/// gone (there is no session to end), so a flood of invented names is refused
+/// instead of growing without bound.
+pub(in crate::engine) const MAX_MODERN_IDENTITIES: usize = 1_000;
+
+/// The loaded-tools key of a modern client (never equal to a legacy one).
+fn modern_identity(client_info: &str) -> String {
+    format!("{MODERN_IDENTITY_PREFIX}{client_info}")
+}
+
+const MODERN_IDENTITY_PREFIX: &str = "2026-07-28 client ";
+
+impl Engine {
+    /// Reads the era of a client request before it is served. False when it was
+    /// answered here (a bad envelope, or a load without an identity).
+    pub(in crate::engine) fn begin_request_era(
+        &mut self,
+        client: &str,
+        id: &Value,
+        method: &str,
+        params: &mut Option<Value>,
+    ) -> bool {
+        let era = match modern_request::read_era(method, params.as_ref()) {
+            Ok(era) => era,
+            Err(error) => {
+                let answer = modern_request::error_response(id.clone(), &error);
+                self.push_reply(client, answer, true);
+                return false;
+            }
+        };
+        let Era::Modern(envelope) = era else {
+            return true;
+        };
+        strip_envelope(params);
+        let input_capabilities = INPUT_CAPABILITIES
+            .iter()
+            .filter_map(|key| {
+                let capability = envelope.capabilities.get(*key)?;
+                Some((key.to_string(), capability.clone()))
+            })
+            .collect();
+        if let Some(session) = self.clients.get_mut(client) {
+            session.modern.pending.insert(
+                id.to_string(),
+                PendingModern {
+                    cache_hints: method == methods::RESOURCES_READ,
+                    input_capabilities,
+                },
+            );
+            session.modern.active = true;
+            session.modern.seen = true;
+            session.modern.identity = envelope.client_identity.clone();
+        }
+        let refusal = match &envelope.client_identity {
+            _ if !self.is_load_call(method, params.as_ref()) => None,
+            None => Some(format!(
+                "This client sends no clientInfo in _meta, so Lazy MCP cannot tell it from other clients and keeps no loaded tools for it. Use {CALL_TOOL} to call a tool found with search_tools."
+            )),
+            Some(info) if self.is_new_modern_identity(info) => Some(format!(
+                "Lazy MCP already keeps loaded tools for {MAX_MODERN_IDENTITIES} other 2026-07-28 clients; nothing was loaded. Use {CALL_TOOL} to call a tool found with search_tools."
+            )),
+            Some(_) => None,
+        };
+        if let Some(text) = refusal {
+            let result = json!({"content": [{"type": "text", "text": text}], "isError": true});
+            self.reply(
+                client,
+                crate::protocol::jsonrpc::success(id.clone(), result),
+            );
+            self.end_request_era(client);
+            return false;
+        }
+        true
+    }
+
+    /// The request has been handled (answered, or sent on upstream).
+    pub(in crate::engine) fn end_request_era(&mut self, client: &str) {
+        if let Some(session) = self.clients.get_mut(client) {
+            session.modern.active = false;
+            session.modern.identity = None;
+        }
+    }
+
+    /// The loaded-tools identity of the request being handled, when it is modern.
+    pub(in crate::engine) fn modern_request_identity(&self, client: &str) -> Option<String> {
+        let session = self.clients.get(client)?;
+        if !session.modern.active {
+            return None;
+        }
+        Some(match &session.modern.identity {
+            Some(info) => modern_identity(info),
+            // Never written to (loads are refused): sees no loaded tools.
+            None => format!("2026-07-28 client without clientInfo on {client}"),
+        })
+    }
+
+    /// A cancelled modern request will not be answered.
+    pub(in crate::engine) fn forget_modern_request(&mut self, client: &str, id: &Value) {
+        if let Some(session) = self.clients.get_mut(client) {
+            session.modern.pending.remove(&id.to_string());
+        }
+    }
+
+    /// Whether `id` is a modern request of `client` still to be answered.
+    pub(in crate::engine) fn is_modern_request(&self, client: &str, id: &Value) -> bool {
+        self.clients
+            .get(client)
+            .is_some_and(|s| s.modern.pending.contains_key(&id.to_string()))
+    }
+
+    /// The input capabilities (`elicitation`, `sampling`) a modern request's client
+    /// declared, when it declared any: a modern server answering the forwarded
+    /// request may ask that client for input.
+    pub(in crate::engine) fn modern_input_capabilities(
+        &self,
+        client: &str,
+        id: &Value,
+    ) -> Option<&serde_json::Map<String, Value>> {
+        let pending = self
+            .clients
+            .get(client)?
+            .modern
+            .pending
+            .get(&id.to_string())?;
+        (!pending.input_capabilities.is_empty()).then_some(&pending.input_capabilities)
+    }
+
+    /// Stamps the answer to a modern request (`resultType`). True when it is one.
+    pub(in crate::engine) fn stamp_modern_reply(
+        &mut self,
+        client: &str,
+        message: &mut Value,
+    ) -> bool {
+        if message.get("method").is_some() {
+            return false;
+        }
+        let Some(id) = message.get("id") else {
+            return false;
+        };
+        let key = id.to_string();
+        let Some(session) = self.clients.get_mut(client) else {
+            return false;
+        };
+        let Some(PendingModern { cache_hints, .. }) = session.modern.pending.remove(&key) else {
+            return false;
+        };
+        modern_request::stamp_complete(message);
+        let result = message.get_mut("result").and_then(Value::as_object_mut);
+        if let (true, Some(result)) = (cache_hints, result) {
+            gateway_discover::add_cache_hints(result);
+        }
+        true
+    }
+
+    /// `server/discover` for an endpoint: what `initialize` would say, in the
+    /// modern shape (`listChanged` and resource `subscribe` are delivered through
+    /// `subscriptions/listen`, `client_listens.rs`).
+    pub(in crate::engine) fn discover_answer(&self, initialize: &Value) -> Value {
+        let capabilities = initialize
+            .get("capabilities")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        let text = |pointer: &str| initialize.pointer(pointer).and_then(Value::as_str);
+        gateway_discover::discover_result(
+            text("/serverInfo/name").unwrap_or_default(),
+            text("/serverInfo/version").unwrap_or_default(),
+            capabilities,
+            text("/instructions"),
+        )
+    }
+
+    /// A modern identity without loaded tools yet, when the cap is reached.
+    fn is_new_modern_identity(&self, client_info: &str) -> bool {
+        let modern = self
+            .exposure
+            .loaded
+            .keys()
+            .filter(|k| k.starts_with(MODERN_IDENTITY_PREFIX))
+            .count();
+        modern >= MAX_MODERN_IDENTITIES
+            && !self
+                .exposure
+                .loaded
+                .contains_key(&modern_identity(client_info))
+    }
+
+    fn is_load_call(&self, method: &str, params: Option<&Value>) -> bool {
+        let name = params.and_then(name_of).unwrap_or_default();
+        method == methods::TOOLS_CALL
+            && (name == LOAD_TOOLS || name == UNLOAD_TOOLS)
+            && self
+                .exposure
+                .plan
+                .meta_tools
+                .iter()
+                .any(|t| name_of(t) == Some(name))
+    }
+}
+
+/// Removes the modern envelope from `params._meta` (and `_meta` if that empties it).
+fn strip_envelope(params: &mut Option<Value>) {
+    let Some(object) = params.as_mut().and_then(Value::as_object_mut) else {
+        return;
+    };
+    let emptied = match object.get_mut("_meta").and_then(Value::as_object_mut) {
+        Some(meta) => {
+            for key in [
+                PROTOCOL_VERSION_KEY,
+                CLIENT_CAPABILITIES_KEY,
+                CLIENT_INFO_KEY,
+            ] {
+                meta.remove(key);
+            }
+            meta.is_empty()
+        }
+        None => false,
+    };
+    if emptied {
+        object.remove("_meta");
+    }
+}

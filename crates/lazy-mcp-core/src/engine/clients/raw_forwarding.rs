@@ -1,0 +1,191 @@
+//! The hot path: a client's `tools/call` to a server endpoint and the server's
+//! answer to it are forwarded with only the `id` rewritten. The envelope is read
+//! (`protocol::raw_message`), the payload is validated and spliced as bytes —
+//! never built into a `Value` tree and serialized back. Whenever anything is
+//! unusual these return `false` and the full reading (gateway.rs, upstream.rs)
+//! handles the message exactly as before, errors included.
+
+use crate::engine::effects::Effect;
+use crate::engine::events::ConnId;
+use crate::engine::events::Endpoint;
+use crate::engine::router::Engine;
+use crate::engine::server::calls::CallParams;
+use crate::engine::server::calls::ForwardedCall;
+use crate::engine::server::calls::QueuedCall;
+use crate::engine::server::connection::Pending;
+use crate::protocol::client_handshake::ListKind;
+use crate::protocol::methods;
+use crate::protocol::outline::{outline, MAX_DEPTH};
+use crate::protocol::params::name_of;
+use crate::protocol::raw_message::{splice_response, CallPeek, RawEnvelope};
+use serde_json::Value;
+
+impl Engine {
+    /// A `tools/call` from an initialized client for an exposed tool: routed with
+    /// its params as the client sent them (on the aggregate endpoint with only the
+    /// `server__tool` name spliced back to the server's own name).
+    pub(in crate::engine) fn forward_raw_call(
+        &mut self,
+        client: &str,
+        endpoint: &Endpoint,
+        text: &str,
+    ) -> bool {
+        if self.clients.get(client).map(|s| &s.endpoint) != Some(endpoint) {
+            return false;
+        }
+        if !plain_enough(text) {
+            return false;
+        }
+        let Some(envelope) = RawEnvelope::read(text) else {
+            return false;
+        };
+        if !envelope.is_version_2() || envelope.method.as_deref() != Some(methods::TOOLS_CALL) {
+            return false;
+        }
+        let (Some(id), Some(params)) = (envelope.plain_id(), envelope.params) else {
+            return false;
+        };
+        let Some(peek) = CallPeek::read(params) else {
+            return false;
+        };
+        // A modern-era (2026-07-28) request has its envelope checked and removed: full reading.
+        if peek.is_modern() {
+            return false;
+        }
+        let Some(tool) = peek.name() else {
+            return false;
+        };
+        if !self.is_exposed_endpoint(endpoint) {
+            return false;
+        }
+        let (server, text) = match endpoint {
+            Endpoint::Server { name } if self.tool_is_exposed(name, &tool) => {
+                (name.clone(), params.to_owned())
+            }
+            Endpoint::Server { .. } => return false,
+            Endpoint::Aggregate => {
+                // Meta-tools and `index` servers' loaded tools read their arguments: full reading.
+                let route = self
+                    .exposure
+                    .aggregate_routes
+                    .get(&(ListKind::Tools, tool.to_string()));
+                let Some((server, Value::String(original))) = route else {
+                    return false;
+                };
+                if self.is_meta_tool(&tool) || self.exposure.plan.is_indexed(server) {
+                    return false;
+                }
+                let server = server.clone();
+                let Some(renamed) = peek.with_name(original) else {
+                    return false;
+                };
+                (server, renamed)
+            }
+        };
+        let progress_token = peek.progress_token();
+        self.route_call(
+            &server,
+            QueuedCall {
+                client: client.to_string(),
+                client_id: id,
+                method: methods::TOOLS_CALL.to_string(),
+                params: CallParams::Raw {
+                    text,
+                    progress_token,
+                    tool: tool.into(),
+                },
+                era_retried: false,
+            },
+        );
+        true
+    }
+
+    fn is_meta_tool(&self, name: &str) -> bool {
+        self.exposure
+            .plan
+            .meta_tools
+            .iter()
+            .any(|t| name_of(t) == Some(name))
+    }
+
+    /// A server's answer to a forwarded call: back to its client with the client's id.
+    pub(in crate::engine) fn forward_raw_response(&mut self, conn: ConnId, text: &str) -> bool {
+        if !plain_enough(text) {
+            return false;
+        }
+        let Some(envelope) = RawEnvelope::read(text) else {
+            return false;
+        };
+        let Some(outcome) = envelope.response() else {
+            return false;
+        };
+        // Our ids are integers; tolerate a server that echoes them as strings.
+        let Some(id) = envelope.plain_id().and_then(|id| {
+            id.as_u64()
+                .or_else(|| id.as_str().and_then(|t| t.parse().ok()))
+        }) else {
+            return false;
+        };
+        // A modern server's answer may ask for input or say the era changed: full reading.
+        if self.is_modern(conn) {
+            return false;
+        }
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return false;
+        };
+        // A call bridged to a modern client's input answers (`input_bridge.rs`): full reading.
+        if !matches!(connection.pending.get(&id), Some(Pending::Call(call)) if call.bridge.is_none())
+        {
+            return false;
+        }
+        let Some(Pending::Call(call)) = connection.pending.remove(&id) else {
+            return false;
+        };
+        self.note_answered(conn, id);
+        self.finish_call(conn, *call, |client_id| splice_response(client_id, outcome));
+        true
+    }
+
+    /// A forwarded call is answered: timer off, stats, the reply to its client
+    /// (built only when that client is still there).
+    pub(in crate::engine) fn finish_call(
+        &mut self,
+        conn: ConnId,
+        call: ForwardedCall,
+        answer: impl FnOnce(&Value) -> String,
+    ) {
+        self.cancel_timer(Some(call.timer));
+        let now = self.now_ms;
+        if let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) {
+            if let Some(server) = self.servers.get_mut(&name) {
+                server.stats.calls_served += 1;
+                server.last_activity_ms = now;
+            }
+        }
+        if self.clients.contains_key(&call.client) {
+            let message = answer(&call.client_id);
+            // A modern-era request's answer is stamped (`resultType`): rare, and
+            // the only case that reads the answer back.
+            if self.is_modern_request(&call.client, &call.client_id) {
+                if let Ok(value) = serde_json::from_str(&message) {
+                    self.reply(&call.client, value);
+                    return;
+                }
+            }
+            self.effects.push(Effect::Reply {
+                client: call.client,
+                id: call.client_id,
+                http_status: None,
+                message,
+            });
+        }
+    }
+}
+
+/// Depth first, as for every message (deeper input is refused by the full reading),
+/// and no number the full reading might refuse as out of range (`1e999`): the raw
+/// path validates syntax, serde_json's `Value` also the range of numbers.
+fn plain_enough(text: &str) -> bool {
+    let shape = outline(text);
+    shape.max_depth <= MAX_DEPTH && !shape.unusual_number
+}

@@ -1,0 +1,266 @@
+//! The meta-tools of `index` mode on the aggregate endpoint: `search_tools`,
+//! `load_tools`, `unload_tools` and `call_tool`. The engine answers them from
+//! the catalogue; none starts a server, except that `call_tool` then is exactly
+//! a `tools/call` of the real tool. Arguments are checked against the schema
+//! before anything is started.
+
+use crate::engine::router::Engine;
+use crate::engine::server::calls::CallParams;
+use crate::engine::server::calls::QueuedCall;
+use crate::protocol::client_handshake::ListKind;
+use crate::protocol::jsonrpc;
+use crate::protocol::methods;
+use crate::protocol::params::{name_of, CallTool};
+use crate::tool_index::{
+    render_search_results, validate_arguments, CALL_TOOL, LOAD_TOOLS, SEARCH_DEFAULT_LIMIT,
+    SEARCH_MAX_LIMIT, SEARCH_TOOLS, UNLOAD_TOOLS,
+};
+use serde_json::{json, Value};
+
+fn tool_result(text: String, is_error: bool) -> Value {
+    json!({"content": [{"type": "text", "text": text}], "isError": is_error})
+}
+
+fn strings(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect()
+}
+
+impl Engine {
+    /// Answers a `tools/call` of a meta-tool. False when `params.name` is not a
+    /// meta-tool listed now (the call is then an ordinary one).
+    pub(in crate::engine) fn call_meta_tool(
+        &mut self,
+        client: &str,
+        id: &Value,
+        params: &Value,
+    ) -> bool {
+        // The name first: most calls are no meta-tool's, and their arguments stay uncopied.
+        let name = name_of(params).unwrap_or("");
+        let Some(schema) = self
+            .exposure
+            .plan
+            .meta_tools
+            .iter()
+            .find(|t| name_of(t) == Some(name))
+            .and_then(|t| t.get("inputSchema"))
+            .cloned()
+        else {
+            return false;
+        };
+        let arguments = CallTool::read(params).arguments;
+        if let Err(why) = validate_arguments(&schema, &arguments) {
+            self.reply_tool(client, id, format!("Invalid {name} call: {why}"), true);
+            return true;
+        }
+        match name {
+            SEARCH_TOOLS => self.search_tools(client, id, &arguments),
+            LOAD_TOOLS => self.load_tools(client, id, &strings(arguments.get("names")), true),
+            UNLOAD_TOOLS => self.load_tools(client, id, &strings(arguments.get("names")), false),
+            CALL_TOOL => self.call_tool(client, id, &arguments, params),
+            _ => return false,
+        }
+        true
+    }
+
+    fn reply_tool(&mut self, client: &str, id: &Value, text: String, is_error: bool) {
+        self.reply(
+            client,
+            jsonrpc::success(id.clone(), tool_result(text, is_error)),
+        );
+    }
+
+    fn search_tools(&mut self, client: &str, id: &Value, arguments: &Value) {
+        let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
+        let limit = arguments
+            .get("limit")
+            .and_then(Value::as_u64)
+            .map_or(SEARCH_DEFAULT_LIMIT, |n| {
+                usize::try_from(n).unwrap_or(SEARCH_MAX_LIMIT)
+            })
+            .clamp(1, SEARCH_MAX_LIMIT);
+        let hits = self.tool_index().search(query, limit);
+        let text = render_search_results(query, &hits);
+        self.reply_tool(client, id, text, false);
+    }
+
+    /// `server/tool` (or a bare tool name) → (server, tool), for any exposed
+    /// server's tool; the error says when the server is switched off, or lists
+    /// the closest names.
+    pub(in crate::engine) fn resolve_tool(
+        &mut self,
+        name: &str,
+    ) -> Result<(String, String), String> {
+        let named = self.servers.iter().find_map(|(server, state)| {
+            let tool = name.strip_prefix(server.as_str())?.strip_prefix('/')?;
+            Some((server.clone(), tool.to_string(), state.state.clone()))
+        });
+        if let Some((server, tool, state)) = &named {
+            if !state.is_exposed() {
+                return Err(format!(
+                    "MCP server '{server}' is {}; enable it (\"Lazy MCP: Enable Server\") to use {name}.",
+                    state.label().to_lowercase()
+                ));
+            }
+            let offered = self
+                .exposed_items(server, ListKind::Tools)
+                .iter()
+                .any(|t| name_of(t) == Some(tool.as_str()));
+            if offered && !self.exposure.plan.is_indexed(server) {
+                return Ok((server.clone(), tool.clone()));
+            }
+        }
+        // A held tool is named as held (its review command), never resolved.
+        let held = self
+            .held_aggregate_refusal(ListKind::Tools, name)
+            .or_else(|| self.held_tool_by_slash(name));
+        if let Some(why) = held {
+            return Err(why);
+        }
+        self.tool_index()
+            .resolve(name)
+            .map(|(server, tool)| (server.to_string(), tool.to_string()))
+    }
+
+    /// The name a tool has on the aggregate endpoint (`server__tool`).
+    fn aggregate_name(&self, server: &str, tool: &str) -> String {
+        self.exposure
+            .aggregate_names_by_item
+            .get(&(ListKind::Tools, server.to_string(), tool.to_string()))
+            .cloned()
+            .unwrap_or_else(|| format!("{server}/{tool}"))
+    }
+
+    fn load_tools(&mut self, client: &str, id: &Value, names: &[String], load: bool) {
+        let mut found: Vec<(String, String)> = Vec::new();
+        let mut lines: Vec<String> = Vec::new();
+        for name in names {
+            match self.resolve_tool(name) {
+                Ok((server, tool)) if !self.exposure.plan.is_indexed(&server) => {
+                    lines.push(format!(
+                    "{server}/{tool} is always in the tool list (its server is not in index mode)."
+                ))
+                }
+                Ok(pair) if !found.contains(&pair) => found.push(pair),
+                Ok(_) => {}
+                Err(why) => lines.push(why),
+            }
+        }
+        let identity = self.identity_of(client);
+        let current = self.loaded_of(client);
+        let changed: Vec<(String, String)> = if load {
+            let new: Vec<(String, String)> = found
+                .into_iter()
+                .filter(|pair| !current.contains(pair))
+                .collect();
+            let total = self.tools_seen_by(client) + new.len();
+            if total > self.settings.max_tools {
+                lines.push(format!(
+                    "Nothing loaded: {} more would make {total} in the tool list, over the limit of {}. Unload some with {UNLOAD_TOOLS} first.",
+                    crate::wording::count(new.len(), "tool"),
+                    self.settings.max_tools
+                ));
+                Vec::new()
+            } else {
+                new
+            }
+        } else {
+            let (was, not): (Vec<_>, Vec<_>) =
+                found.into_iter().partition(|pair| current.contains(pair));
+            for (server, tool) in not {
+                lines.push(format!("{server}/{tool} was not loaded."));
+            }
+            was
+        };
+        let set = self.exposure.loaded.entry(identity.clone()).or_default();
+        for pair in &changed {
+            if load {
+                set.insert(pair.clone());
+            } else {
+                set.remove(pair);
+            }
+        }
+        if !changed.is_empty() {
+            let listed: Vec<String> = changed
+                .iter()
+                .map(|(server, tool)| {
+                    format!("{server}/{tool} ({})", self.aggregate_name(server, tool))
+                })
+                .collect();
+            lines.insert(
+                0,
+                if load {
+                    format!(
+                        "Loaded: {}. They are in the tool list from the next step; {CALL_TOOL} can call them now.",
+                        listed.join(", ")
+                    )
+                } else {
+                    format!("Unloaded: {}.", listed.join(", "))
+                },
+            );
+        }
+        self.reply_tool(client, id, lines.join("\n"), changed.is_empty());
+        if !changed.is_empty() {
+            self.notify_identity_tools_changed(&identity);
+        }
+    }
+
+    /// `params`: the meta-tool call's own, whose `_meta` and multi-round-trip
+    /// answers (`inputResponses`, `requestState`: a modern client answering the
+    /// tool's request for input) go with the real call.
+    fn call_tool(&mut self, client: &str, id: &Value, arguments: &Value, params: &Value) {
+        let CallTool {
+            name,
+            arguments: tool_arguments,
+        } = CallTool::read(arguments);
+        let (server, tool) = match self.resolve_tool(name) {
+            Ok(pair) => pair,
+            Err(why) => return self.reply_tool(client, id, why, true),
+        };
+        if let Some(why) = self.invalid_arguments(&server, &tool, &tool_arguments) {
+            return self.reply_tool(client, id, why, true);
+        }
+        let mut call = json!({"name": tool, "arguments": tool_arguments});
+        if let Some(object) = call.as_object_mut() {
+            for key in ["_meta", "inputResponses", "requestState"] {
+                if let Some(value) = params.get(key) {
+                    object.insert(key.into(), value.clone());
+                }
+            }
+        }
+        let params = call;
+        self.route_call(
+            &server,
+            QueuedCall {
+                client: client.to_string(),
+                client_id: id.clone(),
+                method: methods::TOOLS_CALL.into(),
+                params: CallParams::Parsed(Some(params)),
+                era_retried: false,
+            },
+        );
+    }
+
+    /// The schema's complaint about `arguments` for a catalogued tool, if any:
+    /// said before any server is started.
+    pub(in crate::engine) fn invalid_arguments(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: &Value,
+    ) -> Option<String> {
+        let items = self.exposed_items(server, ListKind::Tools);
+        let schema = items
+            .iter()
+            .find(|t| name_of(t) == Some(tool))?
+            .get("inputSchema")?;
+        validate_arguments(schema, arguments).err().map(|why| {
+            format!("Invalid arguments for {server}/{tool}: {why}. Nothing was started.")
+        })
+    }
+}

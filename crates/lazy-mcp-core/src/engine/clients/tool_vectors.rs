@@ -1,0 +1,122 @@
+//! Hybrid tool search in the engine (issue 27): the embedding model the host
+//! hands over once (`loadEmbeddingModel`), and each catalogue entry's tool
+//! vectors, computed when the entry is catalogued and persisted with it,
+//! keyed by the model version (and the recipe of a tool's text) and the
+//! tools they were made from. A warm start
+//! reuses them; another model version or changed tools recompute them once.
+
+use crate::engine::effects::Effect;
+use crate::engine::effects::LogLevel;
+use crate::engine::registry::catalogue::{CatalogueEntry, ToolVectors};
+use crate::engine::router::Engine;
+use crate::engine::stable_hash::Fnv1a64Writer;
+use crate::tool_index::{tool_vector, vector_from_hex, vector_to_hex, vectors_key, EmbeddingModel};
+use std::sync::Arc;
+
+/// What the tool vectors of `entry` were made from (its tools, as JSON).
+fn tools_hash(entry: &CatalogueEntry) -> String {
+    let mut hasher = Fnv1a64Writer::default();
+    // Writing into the hasher cannot fail; an error would only give another hash.
+    let _ = serde_json::to_writer(&mut hasher, &entry.tools);
+    format!("{:016x}", hasher.finish())
+}
+
+fn vectors_are_current(entry: &CatalogueEntry, model: &EmbeddingModel) -> bool {
+    entry.tool_vectors.as_ref().is_some_and(|v| {
+        v.model == vectors_key(model)
+            && v.vectors.len() == entry.tools.len()
+            && v.tools == tools_hash(entry)
+    })
+}
+
+impl Engine {
+    /// The host's `loadEmbeddingModel`: the table's bytes, read from `source`
+    /// (a path, for messages). Empty bytes: the host found no table there, and
+    /// search stays lexical. Either way one log line says which.
+    pub fn load_embedding_model(&mut self, now_ms: u64, source: &str, bytes: &[u8]) -> Vec<Effect> {
+        self.now_ms = now_ms;
+        if bytes.is_empty() {
+            self.log(
+                LogLevel::Warn,
+                None,
+                format!("Tool search: no embedding table at {source}; search_tools ranks by words only. Reinstall Lazy MCP to restore semantic search."),
+            );
+        } else {
+            match EmbeddingModel::from_bytes(bytes) {
+                Ok(model) => {
+                    self.log(
+                        LogLevel::Info,
+                        None,
+                        format!(
+                            "Tool search: embedding table {} loaded from {source} ({} tokens, {} dimensions).",
+                            model.version(),
+                            model.vocab_len(),
+                            model.dims()
+                        ),
+                    );
+                    self.embedding = Some(Arc::new(model));
+                    self.tool_vectors_pending = true;
+                    self.exposure.search_index = None;
+                }
+                Err(why) => self.log(
+                    LogLevel::Warn,
+                    None,
+                    format!("Tool search: the embedding table {source} cannot be used ({why}); search_tools ranks by words only. Reinstall Lazy MCP to restore it."),
+                ),
+            }
+        }
+        self.finish_event()
+    }
+
+    /// Whether search has its semantic side (for tests and diagnostics).
+    pub fn has_embedding_model(&self) -> bool {
+        self.embedding.is_some()
+    }
+
+    /// Computes the vectors of every entry whose vectors are missing or stale;
+    /// at the end of an event that changed the catalogue or the model.
+    pub(in crate::engine) fn update_tool_vectors(&mut self) {
+        let Some(model) = self.embedding.clone() else {
+            return;
+        };
+        let mut changed = false;
+        for (server, entry) in self.catalogue.entries.iter_mut() {
+            if vectors_are_current(entry, &model) {
+                continue;
+            }
+            let vectors = entry
+                .tools
+                .iter()
+                .map(|tool| {
+                    tool_vector(&model, server, tool)
+                        .map_or_else(String::new, |v| vector_to_hex(&v))
+                })
+                .collect();
+            entry.tool_vectors = Some(ToolVectors {
+                model: vectors_key(&model),
+                tools: tools_hash(entry),
+                vectors,
+            });
+            changed = true;
+        }
+        if changed {
+            self.persist_catalogue();
+            self.exposure.search_index = None;
+        }
+    }
+
+    /// The cached vector of `server`'s tool at `position` in its catalogue
+    /// entry, when made by the loaded model.
+    pub(in crate::engine) fn cached_tool_vector(
+        &self,
+        server: &str,
+        position: usize,
+    ) -> Option<Vec<i8>> {
+        let model = self.embedding.as_ref()?;
+        let vectors = self.current_entry(server)?.tool_vectors.as_ref()?;
+        if vectors.model != vectors_key(model) {
+            return None;
+        }
+        vector_from_hex(vectors.vectors.get(position)?).filter(|v| v.len() == model.dims())
+    }
+}

@@ -1,0 +1,208 @@
+//! Applying a server list: each configured server diffed by name and fingerprint
+//! against the running ones (added, replaced, withdrawn), then reconciled with
+//! what the config and the session's Enable/Disable want.
+
+use crate::config::model::ServerConfig;
+use crate::engine::effects::Effect;
+use crate::engine::effects::LogLevel;
+use crate::engine::router::Engine;
+use crate::engine::server::backoff::CrashHistory;
+use crate::engine::server::state::{ServerState, Trigger};
+use crate::engine::server::Server;
+use crate::engine::server::ServerStats;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What the config and the session's Enable/Disable ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wanted {
+    Disabled,
+    Dormant,
+    Active,
+}
+
+impl Engine {
+    fn wanted(&self, name: &str) -> Option<Wanted> {
+        let server = self.servers.get(name)?;
+        let enabled = server.session_enabled.unwrap_or(server.config.enabled);
+        Some(if !enabled {
+            Wanted::Disabled
+        } else if !server.config.auto_connect && server.session_enabled != Some(true) {
+            Wanted::Dormant
+        } else {
+            Wanted::Active
+        })
+    }
+
+    /// Moves a server to what is wanted, touching nothing when it is already there.
+    pub(in crate::engine) fn reconcile(&mut self, name: &str) {
+        let Some(wanted) = self.wanted(name) else {
+            return;
+        };
+        let Some(state) = self.state(name).cloned() else {
+            return;
+        };
+        match wanted {
+            Wanted::Disabled if state != ServerState::Disabled => {
+                self.withdraw(name, "it was disabled");
+                self.unload_server(name);
+                self.transition(name, Trigger::Disable);
+            }
+            Wanted::Dormant if state != ServerState::Dormant => {
+                self.withdraw(name, "it is dormant (autoConnect: false)");
+                self.unload_server(name);
+                self.transition(name, Trigger::MakeDormant);
+            }
+            Wanted::Active if matches!(state, ServerState::Disabled | ServerState::Dormant) => {
+                let warm = self.current_entry(name).is_some();
+                self.transition(name, Trigger::Enable { warm });
+                if !warm {
+                    self.enqueue_catalogue(name);
+                }
+                self.report_dropped_declared_tools(name);
+            }
+            _ => {}
+        }
+    }
+
+    /// Stops the server and cancels everything pending for it.
+    fn withdraw(&mut self, name: &str, why: &str) {
+        self.stop_server(name, why);
+        if let Some(server) = self.servers.get_mut(name) {
+            server.subscriptions.clear();
+        }
+        self.catalogue_queue.retain(|queued| queued != name);
+        let retry = self
+            .servers
+            .get_mut(name)
+            .and_then(|s| s.retry_timer.take());
+        self.cancel_timer(retry);
+        self.exposure.dirty = true;
+    }
+
+    pub(in crate::engine) fn on_config_applied(&mut self, servers: Vec<ServerConfig>) {
+        let mut seen: BTreeSet<String> = BTreeSet::new();
+        let mut configs = Vec::new();
+        for config in servers {
+            if seen.insert(config.name.clone()) {
+                configs.push(config);
+            } else {
+                self.log(
+                    LogLevel::Warn,
+                    Some(&config.name),
+                    format!(
+                        "a second server named '{}' ({}:{}) was ignored",
+                        config.name, config.source.file, config.source.line
+                    ),
+                );
+            }
+        }
+        let removed: Vec<String> = self
+            .servers
+            .keys()
+            .filter(|name| !seen.contains(*name))
+            .cloned()
+            .collect();
+        for name in removed {
+            self.announce.forget(&name);
+            self.withdraw(&name, "it was removed from the configuration");
+            self.unload_server(&name);
+            self.servers.remove(&name);
+            if self.catalogue.entries.remove(&name).is_some() {
+                self.persist_catalogue();
+            }
+            self.log(
+                LogLevel::Info,
+                Some(&name),
+                "removed from the configuration".into(),
+            );
+            self.effects.push(Effect::ServerRemoved { server: name });
+        }
+        for config in configs {
+            let name = config.name.clone();
+            match self.servers.get(&name).map(|s| s.config.clone()) {
+                None => self.add_server(config),
+                Some(old) if old.fingerprint != config.fingerprint => self.replace_server(config),
+                Some(old) if old != config => {
+                    let tools_changed =
+                        old.tools != config.tools || old.tool_exposure != config.tool_exposure;
+                    if let Some(server) = self.servers.get_mut(&name) {
+                        server.config = config;
+                        server.crashes.reset();
+                    }
+                    if tools_changed {
+                        self.exposure.dirty = true;
+                        self.report_dropped_declared_tools(&name);
+                    }
+                    self.reconcile(&name);
+                    // Editing a FAILED server's entry is the user acting on it.
+                    self.retry_now(&name);
+                }
+                Some(_) => {}
+            }
+        }
+        self.recheck_all_definitions();
+    }
+
+    fn add_server(&mut self, config: ServerConfig) {
+        let name = config.name.clone();
+        self.servers.insert(
+            name.clone(),
+            Server {
+                config,
+                state: ServerState::Disabled,
+                state_since_ms: self.now_ms,
+                session_enabled: None,
+                conn: None,
+                waiters: Vec::new(),
+                crashes: CrashHistory::default(),
+                retry_timer: None,
+                background: false,
+                idle_timer: None,
+                last_activity_ms: self.now_ms,
+                stats: ServerStats::default(),
+                subscriptions: BTreeMap::new(),
+                reprobe: false,
+                probe_unanswered: false,
+                auth: crate::engine::server::auth::ServerAuth::default(),
+            },
+        );
+        self.exposure.dirty = true;
+        if self.wanted(&name) == Some(Wanted::Disabled) {
+            self.effects.push(Effect::StateChanged {
+                server: name,
+                state: ServerState::Disabled,
+            });
+        } else {
+            self.reconcile(&name);
+        }
+    }
+
+    /// The launch config changed: stop, forget the stale catalogue entry, re-catalogue.
+    fn replace_server(&mut self, config: ServerConfig) {
+        let name = config.name.clone();
+        self.announce.forget(&name);
+        self.withdraw(&name, "its configuration changed");
+        if let Some(server) = self.servers.get_mut(&name) {
+            server.config = config;
+            server.crashes.reset();
+            server.stats = ServerStats::default();
+        }
+        if self.catalogue.entries.remove(&name).is_some() {
+            self.persist_catalogue();
+        }
+        self.log(
+            LogLevel::Info,
+            Some(&name),
+            "configuration changed; it will be catalogued again".into(),
+        );
+        let state = self.state(&name).cloned();
+        if self.wanted(&name) == Some(Wanted::Active)
+            && !matches!(state, Some(ServerState::Disabled | ServerState::Dormant))
+        {
+            self.transition(&name, Trigger::NeedsCatalogue);
+            self.enqueue_catalogue(&name);
+        } else {
+            self.reconcile(&name);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! A config load's steps as effects: `readFiles` while files are wanted (each
+//! preceded by `watchFiles` when the watch set grew), then the managed servers
+//! are applied (`config_diff`) and the report goes out.
+
+use crate::config::load::LoadStep;
+use crate::engine::effects::Effect;
+use crate::engine::router::Engine;
+
+impl Engine {
+    pub(in crate::engine) fn on_config_step(&mut self, step: LoadStep) {
+        match step {
+            LoadStep::Read {
+                round,
+                paths,
+                watch,
+            } => {
+                // Watched first: a change made while the host reads is reported.
+                if let Some(paths) = watch {
+                    self.effects.push(Effect::WatchFiles { paths });
+                }
+                self.effects.push(Effect::ReadFiles { round, paths })
+            }
+            LoadStep::Done {
+                report,
+                managed,
+                watch,
+            } => {
+                if let Some(paths) = watch {
+                    self.effects.push(Effect::WatchFiles { paths });
+                }
+                self.unmanaged = report.unmanaged.clone();
+                let read = self.config_load.take_approved_definitions().cloned();
+                self.on_definitions_file_read(read.as_ref());
+                self.on_config_applied(managed);
+                let via = self.config_load.approval_via();
+                self.on_approval_requests(report.needs_approval.clone(), via);
+                self.effects.push(Effect::ConfigLoaded { report });
+            }
+            LoadStep::Wait => {}
+        }
+    }
+}

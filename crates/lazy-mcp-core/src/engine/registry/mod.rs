@@ -1,0 +1,7 @@
+//! The servers' config and catalogue: a config load's file rounds, applying a
+//! server list, the persisted catalogue and reading it back at start.
+
+pub mod catalogue;
+pub(super) mod catalogue_loading;
+pub(super) mod config_diff;
+pub(super) mod config_load;

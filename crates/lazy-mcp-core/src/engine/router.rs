@@ -1,0 +1,481 @@
+//! The router: `Engine` owns the maps (servers, connections, clients, timers)
+//! and passes each event to the code that owns its part. See `mod.rs`.
+
+use crate::config::host_policy::Unmanaged;
+use crate::config::load::ConfigLoad;
+use crate::engine::announce::Announcements;
+use crate::engine::clients::exposure::Exposure;
+use crate::engine::clients::{ClientSession, OutboundRequest};
+use crate::engine::effects::{self, Effect, EndpointInfo, LogLevel};
+use crate::engine::events::{ClientId, ConnId, Endpoint, Event};
+use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
+use crate::engine::server::auth::SignInAnnouncements;
+use crate::engine::server::connection::{Connection, Phase};
+use crate::engine::server::state::{next_state, ServerState, Trigger};
+use crate::engine::server::Server;
+use crate::engine::settings::Settings;
+use crate::engine::timers::TimerTable;
+use crate::engine::trust::held_definitions::Pins;
+use crate::engine::trust::project_approvals::AwaitingApproval;
+use crate::protocol::client_discover::Era;
+use crate::protocol::jsonrpc;
+use crate::protocol::methods;
+use serde_json::Value;
+use std::collections::{BTreeMap, VecDeque};
+
+/// The lifecycle engine. See the module documentation.
+#[derive(Debug)]
+pub struct Engine {
+    pub(in crate::engine) settings: Settings,
+    pub(in crate::engine) servers: BTreeMap<String, Server>,
+    pub(in crate::engine) catalogue: Catalogue,
+    pub(in crate::engine) conns: BTreeMap<ConnId, Connection>,
+    pub(in crate::engine) timers: TimerTable,
+    pub(in crate::engine) clients: BTreeMap<ClientId, ClientSession>,
+    pub(in crate::engine) catalogue_queue: VecDeque<String>,
+    /// Server-to-client requests forwarded to a client, by the id the gateway gave them.
+    pub(in crate::engine) outbound: BTreeMap<String, OutboundRequest>,
+    pub(in crate::engine) next_conn: ConnId,
+    pub(in crate::engine) next_outbound: u64,
+    pub(in crate::engine) effects: Vec<Effect>,
+    /// Set when the catalogue changed; one `persistCatalogue` per event at most.
+    pub(in crate::engine) catalogue_dirty: bool,
+    /// What clients are shown and what they loaded (`exposure.rs`, `tool_exposure.rs`).
+    pub(in crate::engine) exposure: Exposure,
+    /// What the user was told, and what they wait to hear about (`announce.rs`).
+    pub(in crate::engine) announce: Announcements,
+    pub(in crate::engine) sign_in_announcements: SignInAnnouncements,
+    pub(in crate::engine) now_ms: u64,
+    /// The config files' contents and last good versions (`config::load`).
+    pub(in crate::engine) config_load: ConfigLoad,
+    /// Configured servers the host policy leaves out, from the last config load:
+    /// the snapshot lists and counts them (the summary adds up to all configured).
+    pub(in crate::engine) unmanaged: Vec<Unmanaged>,
+    /// Project servers waiting for the user's approval (`project_approvals.rs`).
+    pub(in crate::engine) awaiting_approval: AwaitingApproval,
+    /// Approved definitions and what is held (`held_definitions.rs`).
+    pub(in crate::engine) pins: Pins,
+    /// The static embedding model for hybrid tool search, once the host loaded it.
+    pub(in crate::engine) embedding: Option<std::sync::Arc<crate::tool_index::EmbeddingModel>>,
+    /// Set when tool vectors may be missing or stale (`tool_vectors.rs`).
+    pub(in crate::engine) tool_vectors_pending: bool,
+}
+
+impl Engine {
+    pub fn new(settings: Settings) -> Engine {
+        Engine {
+            settings,
+            servers: BTreeMap::new(),
+            catalogue: Catalogue::default(),
+            conns: BTreeMap::new(),
+            timers: TimerTable::default(),
+            clients: BTreeMap::new(),
+            catalogue_queue: VecDeque::new(),
+            outbound: BTreeMap::new(),
+            next_conn: 1,
+            next_outbound: 1,
+            effects: Vec::new(),
+            catalogue_dirty: false,
+            exposure: Exposure::default(),
+            announce: Announcements::default(),
+            sign_in_announcements: SignInAnnouncements::default(),
+            now_ms: 0,
+            config_load: ConfigLoad::default(),
+            unmanaged: Vec::new(),
+            awaiting_approval: AwaitingApproval::default(),
+            pins: Pins::default(),
+            embedding: None,
+            tool_vectors_pending: false,
+        }
+    }
+
+    /// [`Engine::new`] from the settings' JSON (camelCase, every field optional).
+    pub fn from_settings_json(settings_json: &str) -> Result<Engine, String> {
+        serde_json::from_str::<Settings>(settings_json)
+            .map(Engine::new)
+            .map_err(|e| format!("the engine settings cannot be read: {e}"))
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Feeds one event in; returns what the host must do, in order. `now_ms` is the
+    /// host's wall-clock time (`Date.now()`): catalogue timestamps are persisted.
+    pub fn handle(&mut self, now_ms: u64, event: Event) -> Vec<Effect> {
+        self.now_ms = now_ms;
+        match event {
+            Event::ConfigSources { sources } => {
+                self.set_definitions_file(sources.approved_definitions_file.clone());
+                let step = self.config_load.set_sources(sources);
+                self.on_config_step(step);
+            }
+            Event::ConfigFilesChanged { paths } => {
+                let step = self.config_load.files_changed(paths);
+                self.on_config_step(step);
+            }
+            Event::FilesRead { round, files } => {
+                let step = self.config_load.files_read(round, files);
+                self.on_config_step(step);
+            }
+            Event::ConfigApplied { servers } => self.on_config_applied(servers),
+            Event::CatalogueLoaded { blob } => self.on_catalogue_loaded(&blob),
+            Event::ConnectionOpened { conn, pid } => self.on_connection_opened(conn, pid),
+            Event::MessageReceived { conn, message } => self.on_upstream_text(conn, &message),
+            Event::ConnectionClosed {
+                conn,
+                reason,
+                exit_code,
+                stderr_tail,
+            } => {
+                let reason = self.mask_for_conn(conn, reason);
+                let stderr_tail = stderr_tail.map(|tail| self.mask_for_conn(conn, tail));
+                self.on_connection_closed(conn, &reason, exit_code, stderr_tail.as_deref())
+            }
+            Event::TransportResolved {
+                server,
+                original,
+                resolved,
+            } => self.on_transport_resolved(&server, &original, &resolved),
+            Event::HttpStatus { conn, status } => self.on_http_status(conn, status),
+            Event::AuthRequired {
+                conn,
+                status,
+                challenge,
+                had_token,
+            } => self.on_auth_required(conn, status, had_token, challenge.as_deref()),
+            Event::TokensAvailable { url } => self.on_tokens_stored_elsewhere(&url),
+            Event::SignInFinished {
+                server,
+                outcome,
+                message,
+                attempt,
+            } => {
+                let message = self.mask_for_server(&server, message);
+                self.on_sign_in_finished(&server, outcome, &message, attempt)
+            }
+            Event::RefreshFinished {
+                server,
+                outcome,
+                message,
+            } => {
+                let message = self.mask_for_server(&server, message);
+                self.on_refresh_finished(&server, outcome, &message)
+            }
+            Event::SignIn { server } => self.on_sign_in(&server),
+            Event::CancelSignIn { server } => self.on_cancel_sign_in(&server),
+            Event::SignOut { server } => self.on_sign_out(&server),
+            Event::DismissSignIn { servers } => self.on_dismiss_sign_in(servers),
+            Event::TimerFired { timer } => self.on_timer(timer),
+            Event::ClientMessage {
+                client,
+                endpoint,
+                message,
+            } => self.on_client_message(client, endpoint, &message),
+            Event::ClientMessageTooLarge {
+                client,
+                head,
+                bytes,
+                limit_bytes,
+            } => self.on_client_message_too_large(&client, &head, bytes, limit_bytes),
+            Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
+            Event::Enable { server } => self.on_enable(&server),
+            Event::Disable { server } => self.on_disable(&server),
+            Event::ConnectNow { server } => self.on_connect_now(&server),
+            Event::Disconnect { server } => self.on_disconnect(&server),
+            Event::RefreshCatalogue {
+                server,
+                recatalogue,
+            } => self.on_refresh(server.as_deref(), recatalogue),
+            Event::ProcessStats { server, rss_bytes } => {
+                if let Some(server) = self.servers.get_mut(&server) {
+                    if server.conn.is_some() {
+                        server.stats.rss_bytes = Some(rss_bytes);
+                    }
+                }
+            }
+            Event::WorkspaceFoldersChanged { folders } => {
+                self.on_workspace_folders_changed(folders)
+            }
+            Event::SettingsChanged { settings } => self.on_settings_changed(settings),
+            Event::ApproveDefinitions { server, items } => {
+                self.on_approve_definitions(&server, &items)
+            }
+        }
+        self.finish_event()
+    }
+
+    /// A client message, its text borrowed (the hot path: no [`Event`] is built
+    /// around it). Same as `handle(now, Event::ClientMessage { .. })`.
+    pub fn handle_client_message(
+        &mut self,
+        now_ms: u64,
+        client: &str,
+        endpoint: Endpoint,
+        message: &str,
+    ) -> Vec<Effect> {
+        self.now_ms = now_ms;
+        self.on_client_message(client.to_string(), endpoint, message);
+        self.finish_event()
+    }
+
+    /// A message from an upstream server, its text borrowed. Same as
+    /// `handle(now, Event::MessageReceived { .. })`.
+    pub fn handle_message_received(
+        &mut self,
+        now_ms: u64,
+        conn: ConnId,
+        message: &str,
+    ) -> Vec<Effect> {
+        self.now_ms = now_ms;
+        self.on_upstream_text(conn, message);
+        self.finish_event()
+    }
+
+    /// What every event ends with: queued cataloguing, announcements, exposure, persistence.
+    pub(in crate::engine) fn finish_event(&mut self) -> Vec<Effect> {
+        self.pump_catalogue_queue();
+        self.flush_announcements();
+        self.flush_sign_in_announcements();
+        if self.exposure.dirty {
+            self.publish_changes();
+        }
+        self.flush_definitions_write();
+        if std::mem::take(&mut self.tool_vectors_pending) || self.catalogue_dirty {
+            self.update_tool_vectors();
+        }
+        if std::mem::take(&mut self.catalogue_dirty) {
+            self.effects.push(Effect::PersistCatalogue {
+                blob: self.catalogue.to_blob(),
+            });
+        }
+        std::mem::take(&mut self.effects)
+    }
+
+    /// [`Engine::handle`] over JSON: `event_json` is one [`Event`], the result a JSON
+    /// array of [`Effect`]s. Bad JSON never panics: it yields one `log` effect.
+    pub fn handle_json(&mut self, now_ms: u64, event_json: &str) -> String {
+        let effects = match serde_json::from_str::<Event>(event_json) {
+            Ok(event) => self.handle(now_ms, event),
+            Err(error) => vec![Effect::Log {
+                level: LogLevel::Error,
+                server: None,
+                message: format!("the host sent an event the engine cannot read: {error}"),
+            }],
+        };
+        serde_json::to_string(&effects).unwrap_or_else(|_| "[]".to_string())
+    }
+
+    /// [`Engine::handle_json`] with the payloads kept out of the effects' JSON
+    /// (see [`effects::split_payloads`]).
+    pub fn handle_json_split(&mut self, now_ms: u64, event_json: &str) -> Vec<String> {
+        match serde_json::from_str::<Event>(event_json) {
+            Ok(event) => effects::split_payloads(self.handle(now_ms, event)),
+            Err(error) => effects::split_payloads(vec![Effect::Log {
+                level: LogLevel::Error,
+                server: None,
+                message: format!("the host sent an event the engine cannot read: {error}"),
+            }]),
+        }
+    }
+
+    /// Current state of one server.
+    pub fn state(&self, server: &str) -> Option<&ServerState> {
+        self.servers.get(server).map(|s| &s.state)
+    }
+
+    /// Exposed endpoints (one per enabled server), with their versions.
+    pub fn endpoints(&self) -> Vec<EndpointInfo> {
+        self.current_endpoints()
+    }
+
+    /// The persisted-catalogue blob as it stands now.
+    pub fn catalogue_blob(&self) -> String {
+        self.catalogue.to_blob()
+    }
+
+    // ---- small shared helpers -------------------------------------------------
+
+    pub(in crate::engine) fn log(
+        &mut self,
+        level: LogLevel,
+        server: Option<&str>,
+        message: String,
+    ) {
+        let message = match server {
+            Some(name) => self.mask_for_server(name, message),
+            None => message,
+        };
+        self.effects.push(Effect::Log {
+            level,
+            server: server.map(str::to_string),
+            message,
+        });
+    }
+
+    /// The only way a server's state changes.
+    pub(in crate::engine) fn transition(&mut self, name: &str, trigger: Trigger) {
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        if !matches!(
+            trigger,
+            Trigger::RetryDue { .. } | Trigger::CatalogueStarted
+        ) {
+            server.background = false;
+        }
+        match next_state(&server.state, &trigger) {
+            Ok(next) => {
+                if next != server.state {
+                    server.state = next.clone();
+                    server.state_since_ms = self.now_ms;
+                    self.announce.settled(name, &next);
+                    self.exposure.dirty = true;
+                    self.effects.push(Effect::StateChanged {
+                        server: name.to_string(),
+                        state: next,
+                    });
+                    self.start_requested_sign_in(name);
+                }
+            }
+            Err(error) => self.log(LogLevel::Error, Some(name), format!("engine bug: {error}")),
+        }
+    }
+
+    pub(in crate::engine) fn reply(&mut self, client: &str, mut message: Value) {
+        let modern = self.stamp_modern_reply(client, &mut message);
+        self.push_reply(client, message, modern);
+    }
+
+    /// The `reply` effect; a modern-era request's answer carries the HTTP status
+    /// the era gives it (a gateway answering with JSON uses it).
+    pub(in crate::engine) fn push_reply(&mut self, client: &str, message: Value, modern: bool) {
+        let http_status = modern
+            .then(|| crate::protocol::modern_http::answer_status(&message))
+            .flatten();
+        let id = message.get("id").cloned().unwrap_or(Value::Null);
+        self.effects.push(Effect::Reply {
+            client: client.to_string(),
+            id,
+            http_status,
+            message: message.to_string(),
+        });
+    }
+
+    pub(in crate::engine) fn reply_error(
+        &mut self,
+        client: &str,
+        id: Value,
+        code: i64,
+        message: &str,
+    ) {
+        self.reply(client, jsonrpc::error_response(id, code, message));
+    }
+
+    pub(in crate::engine) fn notify_client(&mut self, client: &str, message: Value) {
+        let progress_token = match message.get("method").and_then(Value::as_str) {
+            Some(methods::NOTIFICATIONS_PROGRESS) => {
+                message.pointer("/params/progressToken").cloned()
+            }
+            _ => None,
+        };
+        self.effects.push(Effect::NotifyClient {
+            client: client.to_string(),
+            progress_token,
+            request: None,
+            message: message.to_string(),
+        });
+    }
+
+    /// Clients that see `server`: its own endpoint, and the aggregate endpoint.
+    pub(in crate::engine) fn clients_of(&self, server: &str) -> Vec<ClientId> {
+        self.clients
+            .iter()
+            .filter(|(_, session)| match &session.endpoint {
+                Endpoint::Server { name } => name == server,
+                Endpoint::Aggregate => true,
+            })
+            .map(|(client, _)| client.clone())
+            .collect()
+    }
+
+    /// The catalogue entry of a server, when it matches the server's config.
+    pub(in crate::engine) fn current_entry(&self, name: &str) -> Option<&CatalogueEntry> {
+        let server = self.servers.get(name)?;
+        self.catalogue
+            .entries
+            .get(name)
+            .filter(|entry| entry.fingerprint == server.config.fingerprint)
+    }
+
+    /// Asks for one `persistCatalogue` at the end of the current event.
+    pub(in crate::engine) fn persist_catalogue(&mut self) {
+        self.catalogue_dirty = true;
+    }
+
+    /// The server's `timeout` key bounds its handshake, else `handshakeTimeoutMs`.
+    pub(in crate::engine) fn handshake_timeout_ms(&self, name: &str) -> u64 {
+        self.servers
+            .get(name)
+            .and_then(|s| s.config.timeout_ms)
+            .unwrap_or(self.settings.handshake_timeout_ms)
+    }
+
+    /// The server's `timeout` key bounds each forwarded request too (it is the
+    /// per-request timeout of the tools whose configs carry it), else `requestTimeoutMs`.
+    pub(in crate::engine) fn request_timeout_ms(&self, name: &str) -> u64 {
+        self.servers
+            .get(name)
+            .and_then(|s| s.config.timeout_ms)
+            .unwrap_or(self.settings.request_timeout_ms)
+    }
+
+    pub(in crate::engine) fn on_settings_changed(&mut self, settings: Settings) {
+        let folders = settings.workspace_folders.clone();
+        let folders_changed = folders != self.settings.workspace_folders;
+        self.settings = settings;
+        // Tool exposure settings may have changed.
+        self.exposure.dirty = true;
+        if folders_changed {
+            self.settings.workspace_folders = Vec::new();
+            self.on_workspace_folders_changed(folders);
+        }
+        let connected: Vec<String> = self
+            .servers
+            .iter()
+            .filter(|(_, s)| s.state == ServerState::Connected)
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in connected {
+            if self.settings.idle_timeout_ms == 0 {
+                let timer = self
+                    .servers
+                    .get_mut(&name)
+                    .and_then(|s| s.idle_timer.take());
+                self.cancel_timer(timer);
+            } else {
+                self.arm_idle_timer(&name);
+            }
+        }
+    }
+
+    pub(in crate::engine) fn on_workspace_folders_changed(&mut self, folders: Vec<String>) {
+        if folders == self.settings.workspace_folders {
+            return;
+        }
+        self.settings.workspace_folders = folders;
+        let ready: Vec<ConnId> = self
+            .conns
+            .iter()
+            // Modern servers have no roots notification (roots travel per request).
+            .filter(|(_, c)| c.phase == Phase::Ready && c.era == Era::Legacy)
+            .map(|(id, _)| *id)
+            .collect();
+        for conn in ready {
+            self.send_upstream(
+                conn,
+                jsonrpc::notification(methods::NOTIFICATIONS_ROOTS_LIST_CHANGED, None),
+            );
+        }
+    }
+}

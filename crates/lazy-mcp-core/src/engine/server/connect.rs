@@ -1,0 +1,578 @@
+//! Connections to upstream servers: the cataloguing queue, opening, the
+//! `initialize` handshake, the single-flight `ensure_connected`, and forwarding
+//! client calls once the server is CONNECTED. Listing is in `listing.rs`, how
+//! connections end in `connection_end.rs`.
+
+use crate::config::model::Transport;
+use crate::engine::effects::Effect;
+use crate::engine::effects::LogLevel;
+use crate::engine::events::ConnId;
+use crate::engine::registry::catalogue::CatalogueEntry;
+use crate::engine::router::Engine;
+use crate::engine::server::calls::CallParams;
+use crate::engine::server::calls::ForwardedCall;
+use crate::engine::server::calls::QueuedCall;
+use crate::engine::server::connection::Connection;
+use crate::engine::server::connection::Pending;
+use crate::engine::server::connection::Phase;
+use crate::engine::server::connection::Purpose;
+use crate::engine::server::state::{ServerState, Trigger};
+use crate::engine::timers::TimerPurpose;
+use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
+use crate::protocol::jsonrpc;
+use crate::protocol::methods;
+use crate::wording::count_as;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Why a connection attempt failed, for the state decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::engine) enum Failure {
+    /// Exited, broke its pipe, refused, answered garbage, timed out.
+    Crash,
+    /// The server speaks a protocol version we do not (retrying will not help soon).
+    Protocol,
+}
+
+impl Engine {
+    /// Starts cataloguing servers from the queue while slots are free.
+    pub(in crate::engine) fn pump_catalogue_queue(&mut self) {
+        loop {
+            let active = self
+                .conns
+                .values()
+                .filter(|c| c.purpose == Purpose::Catalogue)
+                .count();
+            if active >= self.settings.catalogue_concurrency.max(1) {
+                return;
+            }
+            let Some(name) = self.catalogue_queue.pop_front() else {
+                return;
+            };
+            if matches!(self.state(&name), Some(ServerState::Pending)) {
+                self.open_connection(&name, Purpose::Catalogue, false);
+            }
+        }
+    }
+
+    pub(in crate::engine) fn enqueue_catalogue(&mut self, name: &str) {
+        if !self.catalogue_queue.iter().any(|queued| queued == name) {
+            self.catalogue_queue.push_back(name.to_string());
+        }
+    }
+
+    /// Single flight: opens a connection unless one is already on its way.
+    /// Returns false when the server cannot be connected now (the caller explains why).
+    pub(in crate::engine) fn ensure_connected(&mut self, name: &str, interactive: bool) -> bool {
+        let Some(server) = self.servers.get(name) else {
+            return false;
+        };
+        match &server.state {
+            ServerState::Connected | ServerState::Connecting | ServerState::Cataloguing => true,
+            // FAILED too: a call or Connect Now gets one fresh attempt at once,
+            // bounded by the handshake timeout (automatic retries are bounded apart).
+            ServerState::Catalogued
+            | ServerState::Pending
+            | ServerState::NeedsAuth
+            | ServerState::Failed { .. } => {
+                self.catalogue_queue.retain(|queued| queued != name);
+                self.open_connection(name, Purpose::Connect, interactive);
+                true
+            }
+            ServerState::Disabled | ServerState::Dormant => false,
+        }
+    }
+
+    fn open_connection(&mut self, name: &str, purpose: Purpose, interactive: bool) {
+        self.open_connection_with(name, purpose, interactive, None);
+    }
+
+    /// Opens a connection. `fallback`: the replacement of a connection whose era
+    /// probe failed, with the handshake to use (no state change: the server is
+    /// still CATALOGUING or CONNECTING).
+    pub(in crate::engine) fn open_connection_with(
+        &mut self,
+        name: &str,
+        purpose: Purpose,
+        interactive: bool,
+        fallback: Option<crate::engine::server::era::Handshake>,
+    ) {
+        let handshake = fallback.unwrap_or_else(|| self.handshake_for(name));
+        let Some(server) = self.servers.get(name) else {
+            return;
+        };
+        let transport = server.config.transport.clone();
+        let oauth = crate::engine::server::auth::binding(&server.config);
+        let retry_timer = server.retry_timer;
+        self.cancel_timer(retry_timer);
+        let conn = self.next_conn;
+        self.next_conn += 1;
+        let timeout = self.handshake_timeout_ms(name);
+        let handshake_timer = self.set_timer(
+            TimerPurpose::Handshake { conn },
+            self.now_ms.saturating_add(timeout),
+        );
+        self.conns.insert(
+            conn,
+            Connection {
+                server: name.to_string(),
+                purpose,
+                phase: Phase::Opening,
+                opened_at_ms: self.now_ms,
+                next_id: 1,
+                pending: BTreeMap::new(),
+                listed: BTreeMap::new(),
+                listing: BTreeSet::new(),
+                relist: BTreeSet::new(),
+                live: false,
+                roots_asked_at_ms: None,
+                auth: crate::engine::server::auth::ConnAuth::default(),
+                handshake_timer: Some(handshake_timer),
+                init: None,
+                handshake,
+                era: crate::engine::server::era::Handshake::era_hint(handshake),
+                interactive,
+                cache: None,
+                listen: None,
+            },
+        );
+        if let Some(server) = self.servers.get_mut(name) {
+            server.conn = Some(conn);
+            server.retry_timer = None;
+            server.stats.pid = None;
+            server.stats.rss_bytes = None;
+        }
+        self.effects.push(Effect::Open {
+            conn,
+            server: name.to_string(),
+            transport,
+            interactive,
+            oauth,
+            max_message_bytes: self.settings.max_message_bytes,
+        });
+        if fallback.is_some() {
+            return;
+        }
+        let trigger = match purpose {
+            Purpose::Catalogue => Trigger::CatalogueStarted,
+            Purpose::Connect => Trigger::ConnectStarted,
+        };
+        self.transition(name, trigger);
+    }
+
+    pub(in crate::engine) fn on_connection_opened(&mut self, conn: ConnId, pid: Option<u32>) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        if connection.phase != Phase::Opening {
+            return;
+        }
+        let name = connection.server.clone();
+        if let Some(server) = self.servers.get_mut(&name) {
+            server.stats.pid = pid;
+        }
+        self.start_handshake(conn);
+    }
+
+    /// The legacy handshake: `initialize` (then `notifications/initialized`).
+    pub(in crate::engine) fn send_initialize(&mut self, conn: ConnId) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        connection.phase = Phase::Initializing;
+        connection.era = crate::protocol::client_discover::Era::Legacy;
+        let params = client_handshake::initialize_params(
+            &self.settings.client_name,
+            &self.settings.client_version,
+        );
+        self.send_request(conn, methods::INITIALIZE, Some(params), Pending::Initialize);
+    }
+
+    /// Sends a request upstream, remembering what its answer is for. Returns its id.
+    pub(in crate::engine) fn send_request(
+        &mut self,
+        conn: ConnId,
+        method: &str,
+        params: Option<Value>,
+        pending: Pending,
+    ) -> Option<u64> {
+        let params = match &pending {
+            Pending::Call(call) => {
+                let input = self.modern_input_capabilities(&call.client, &call.client_id);
+                self.enveloped(conn, params, input)
+            }
+            _ => self.enveloped(conn, params, None),
+        };
+        let connection = self.conns.get_mut(&conn)?;
+        let id = connection.next_id;
+        connection.next_id += 1;
+        connection.pending.insert(id, pending);
+        let message = jsonrpc::request(Value::from(id), method, params);
+        self.send_upstream(conn, message);
+        Some(id)
+    }
+
+    /// [`Engine::send_request`] with params kept as the client's bytes.
+    pub(in crate::engine) fn send_raw_request(
+        &mut self,
+        conn: ConnId,
+        method: &str,
+        params: &serde_json::value::RawValue,
+        pending: Pending,
+    ) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let id = connection.next_id;
+        connection.next_id += 1;
+        connection.pending.insert(id, pending);
+        self.effects.push(Effect::Send {
+            conn,
+            message: crate::protocol::raw_message::splice_request(id, method, params),
+            // Only legacy-era connections get raw requests: no per-request headers.
+            headers: BTreeMap::new(),
+            request_id: Some(id),
+            open_event_stream: false,
+        });
+    }
+
+    pub(in crate::engine) fn send_upstream(&mut self, conn: ConnId, message: Value) {
+        self.push_send(conn, message, false);
+    }
+
+    /// A `send` effect, saying what the connection needs so it never reads the
+    /// message: its request id, headers, and (`open_event_stream`, HTTP only)
+    /// that the server's own stream may be opened once it is accepted.
+    fn push_send(&mut self, conn: ConnId, message: Value, open_event_stream: bool) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let http = self
+            .servers
+            .get(&connection.server)
+            .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
+        if let Some(abort) = self.abort_for_cancel(conn, &message) {
+            self.effects.push(abort);
+        }
+        let headers = self.http_headers_for(conn, &message);
+        // Only our own requests carry a method and an id (answers to a server's
+        // requests carry its id and no method).
+        let request_id = message
+            .get("method")
+            .and(message.get("id"))
+            .and_then(Value::as_u64);
+        self.effects.push(Effect::Send {
+            conn,
+            message: message.to_string(),
+            headers,
+            request_id,
+            open_event_stream: open_event_stream && http,
+        });
+    }
+
+    pub(in crate::engine) fn on_initialize_result(
+        &mut self,
+        conn: ConnId,
+        outcome: Result<Value, Value>,
+    ) {
+        if let Err(error) = &outcome {
+            if self.reprobe_after_refusal(conn, error) {
+                return;
+            }
+        }
+        let parsed = match outcome {
+            Ok(result) => client_handshake::parse_initialize_result(&result)
+                .map_err(|cause| (cause, Failure::Protocol)),
+            Err(error) => Err((
+                format!("it refused initialize: {}", jsonrpc::error_message(&error)),
+                Failure::Crash,
+            )),
+        };
+        let init = match parsed {
+            Ok(init) => init,
+            Err((cause, failure)) => {
+                self.connection_failed(conn, &cause, failure, true);
+                return;
+            }
+        };
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        connection.phase = Phase::Ready;
+        connection.init = Some(init.clone());
+        self.effects.push(Effect::Negotiated {
+            conn,
+            protocol_version: init.protocol_version.clone(),
+        });
+        // The legacy handshake's last message: after it, an HTTP server may send
+        // on a stream of its own.
+        self.push_send(
+            conn,
+            jsonrpc::notification(methods::NOTIFICATIONS_INITIALIZED, None),
+            true,
+        );
+        self.handshake_done(conn, &init);
+    }
+
+    /// Either era's handshake is done: keep the connection for waiting calls, list.
+    pub(in crate::engine) fn handshake_done(&mut self, conn: ConnId, init: &InitializeOutcome) {
+        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+            return;
+        };
+        if let Some(server) = self.servers.get_mut(&name) {
+            // The era is known now (probed, or taken from a catalogue that was right).
+            server.reprobe = false;
+        }
+        let has_waiters = self
+            .servers
+            .get(&name)
+            .is_some_and(|s| !s.waiters.is_empty());
+        if has_waiters {
+            // Calls arrived while cataloguing: keep this connection for them.
+            if let Some(connection) = self.conns.get_mut(&conn) {
+                connection.purpose = Purpose::Connect;
+            }
+        }
+        // Calls flow once the first listing round is back: the live lists are then
+        // compared with the catalogue, and the server has had a round trip to
+        // finish its own start-up (e.g. asking for roots) before the first call.
+        self.start_listing(conn, &ListKind::offered_by(&init.capabilities));
+    }
+
+    /// A server that asked for roots while starting (server-filesystem replaces its
+    /// allowed directories with them, asynchronously) gets `rootsSettleMs` to apply
+    /// them before the first call; any other server gets its calls at once.
+    pub(in crate::engine) fn become_connected_after_roots(
+        &mut self,
+        conn: ConnId,
+        roots_asked_at: Option<u64>,
+    ) {
+        let settle = self.settings.roots_settle_ms;
+        match roots_asked_at.map(|at| at.saturating_add(settle)) {
+            Some(due) if due > self.now_ms => {
+                self.set_timer(TimerPurpose::RootsSettle { conn }, due);
+            }
+            _ => self.become_connected(conn),
+        }
+    }
+
+    pub(in crate::engine) fn on_roots_settled(&mut self, conn: ConnId) {
+        if self.conns.get(&conn).is_some_and(|c| !c.live) {
+            self.become_connected(conn);
+        }
+    }
+
+    /// The handshake is done and calls may flow: CONNECTED, waiters forwarded.
+    fn become_connected(&mut self, conn: ConnId) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        connection.purpose = Purpose::Connect;
+        connection.live = true;
+        let name = connection.server.clone();
+        let latency = self.now_ms.saturating_sub(connection.opened_at_ms);
+        let handshake_timer = connection.handshake_timer.take();
+        self.cancel_timer(handshake_timer);
+        self.transition(&name, Trigger::Connected);
+        let now = self.now_ms;
+        let waiters = match self.servers.get_mut(&name) {
+            Some(server) => {
+                server.stats.connect_latency_ms = Some(latency);
+                server.last_activity_ms = now;
+                server.stats.connected_at_ms = Some(now);
+                std::mem::take(&mut server.waiters)
+            }
+            None => Vec::new(),
+        };
+        self.log(
+            LogLevel::Info,
+            Some(&name),
+            format!(
+                "connected ({} waiting)",
+                count_as(waiters.len(), "call was", "calls were")
+            ),
+        );
+        let subscribed: Vec<String> = self
+            .servers
+            .get(&name)
+            .map(|s| s.subscriptions.keys().cloned().collect())
+            .unwrap_or_default();
+        let modern = self.is_modern(conn);
+        if modern {
+            self.listen_for_changes(conn);
+        }
+        // Modern servers take subscriptions in `subscriptions/listen` instead.
+        for uri in subscribed.into_iter().filter(|_| !modern) {
+            let already_asked = waiters.iter().any(|w| {
+                w.method == methods::RESOURCES_SUBSCRIBE
+                    && subscription_uri(&w.params) == Some(uri.as_str())
+            });
+            if !already_asked {
+                self.send_request(
+                    conn,
+                    methods::RESOURCES_SUBSCRIBE,
+                    Some(serde_json::json!({ "uri": uri })),
+                    Pending::Internal,
+                );
+            }
+        }
+        for call in waiters {
+            self.forward_call(conn, call);
+        }
+        self.arm_idle_timer(&name);
+    }
+
+    /// Sends one client call upstream with a fresh id and a request timeout.
+    pub(in crate::engine) fn forward_call(&mut self, conn: ConnId, call: QueuedCall) {
+        self.forward_call_round(conn, call, 0);
+    }
+
+    /// [`Engine::forward_call`]; `input_rounds`: how many times a modern server
+    /// already asked for input on this call (its retries go through here too).
+    pub(in crate::engine) fn forward_call_round(
+        &mut self,
+        conn: ConnId,
+        mut call: QueuedCall,
+        input_rounds: u32,
+    ) {
+        // Held since the call arrived (the connect's listing found it changed):
+        // refused, never sent.
+        let refusal = match self.conns.get(&conn) {
+            Some(connection) if self.any_held() => {
+                self.held_call_refusal(&connection.server, &call.method, &call.params)
+            }
+            _ => None,
+        };
+        if let Some(refusal) = refusal {
+            self.reply_error(
+                &call.client,
+                call.client_id,
+                jsonrpc::INVALID_PARAMS,
+                &refusal,
+            );
+            return;
+        }
+        // A modern server gets the era's envelope and may ask for input (the
+        // call is sent again with the same params): it needs them parsed.
+        if self.is_modern(conn) {
+            if let CallParams::Raw { text, .. } = &call.params {
+                match serde_json::from_str::<Value>(text.get()) {
+                    Ok(params) => call.params = CallParams::Parsed(Some(params)),
+                    // The raw reading validated it already; never leave a client waiting.
+                    Err(error) => {
+                        let why = format!("Lazy MCP could not read the call's params: {error}");
+                        self.reply_error(
+                            &call.client,
+                            call.client_id,
+                            jsonrpc::INVALID_PARAMS,
+                            &why,
+                        );
+                        return;
+                    }
+                }
+            }
+        }
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        let upstream_id = connection.next_id;
+        let timeout = self.request_timeout_ms(&name);
+        let timer = self.set_timer(
+            TimerPurpose::Request { conn, upstream_id },
+            self.now_ms.saturating_add(timeout),
+        );
+        let progress_token = match &call.params {
+            CallParams::Parsed(params) => params
+                .as_ref()
+                .and_then(|p| p.get("_meta"))
+                .and_then(|m| m.get("progressToken"))
+                .cloned(),
+            CallParams::Raw { progress_token, .. } => progress_token.clone(),
+        };
+        let pending = Pending::Call(Box::new(ForwardedCall {
+            client: call.client,
+            client_id: call.client_id,
+            method: call.method.clone(),
+            progress_token,
+            timer,
+            params: match &call.params {
+                CallParams::Parsed(params) => params.clone().map(Box::new),
+                CallParams::Raw { .. } => None, // legacy connections never ask for input
+            },
+            raw_tool: match &call.params {
+                CallParams::Raw { tool, .. } => Some(Box::new(tool.to_string())),
+                CallParams::Parsed(_) => None,
+            },
+            input_rounds,
+            bridge: None,
+            era_retried: call.era_retried,
+        }));
+        if let Some(server) = self.servers.get_mut(&name) {
+            server.last_activity_ms = self.now_ms;
+        }
+        match call.params {
+            CallParams::Parsed(params) => {
+                self.send_request(conn, &call.method, params, pending);
+            }
+            CallParams::Raw { text, .. } => {
+                self.send_raw_request(conn, &call.method, &text, pending)
+            }
+        }
+    }
+
+    /// A call for `name` from a client: forwarded now, queued behind the single
+    /// connect, or refused with a clear error.
+    pub(in crate::engine) fn route_call(&mut self, name: &str, call: QueuedCall) {
+        let Some(server) = self.servers.get(name) else {
+            self.reply_error(
+                &call.client,
+                call.client_id,
+                jsonrpc::INVALID_PARAMS,
+                &format!("Lazy MCP has no server named '{name}'"),
+            );
+            return;
+        };
+        if let (ServerState::Connected, Some(conn)) = (&server.state, server.conn) {
+            self.forward_call(conn, call);
+            return;
+        }
+        let held = self.held_call_refusal(name, &call.method, &call.params);
+        let refusal = held.or_else(|| match &server.state {
+            ServerState::Disabled => Some(format!(
+                "MCP server '{name}' is disabled; enable it to use it"
+            )),
+            ServerState::Dormant => Some(format!(
+                "MCP server '{name}' is dormant (autoConnect: false); enable it to use it"
+            )),
+            _ => None,
+        });
+        if let Some(refusal) = refusal {
+            self.reply_error(
+                &call.client,
+                call.client_id,
+                jsonrpc::SERVER_UNAVAILABLE,
+                &refusal,
+            );
+            return;
+        }
+        if let Some(server) = self.servers.get_mut(name) {
+            server.waiters.push(call);
+        }
+        self.ensure_connected(name, true);
+    }
+}
+
+/// The `uri` param of a subscribe/unsubscribe request.
+pub(in crate::engine) fn subscription_uri(params: &CallParams) -> Option<&str> {
+    match params {
+        CallParams::Parsed(params) => params.as_ref()?.get("uri")?.as_str(),
+        // Only `tools/call` is forwarded raw: never a subscription.
+        CallParams::Raw { .. } => None,
+    }
+}
+
+/// Whether a catalogue entry matches a server's fingerprint.
+pub(in crate::engine) fn is_warm(entry: Option<&CatalogueEntry>, fingerprint: &str) -> bool {
+    entry.is_some_and(|e| e.fingerprint == fingerprint)
+}

@@ -1,0 +1,428 @@
+//! Every way a connection ends: cataloguing done, idle, user stop, crash, failed
+//! handshake, timeout, HTTP 401/403 — and the state each leaves the server in
+//! (back to CATALOGUED, or FAILED with an exponential-backoff retry time).
+
+use crate::engine::effects::Effect;
+use crate::engine::effects::LogLevel;
+use crate::engine::events::ConnId;
+use crate::engine::router::Engine;
+use crate::engine::server::connect::Failure;
+use crate::engine::server::connection::Pending;
+use crate::engine::server::connection::Phase;
+use crate::engine::server::state::{ServerState, Trigger};
+use crate::engine::timers::TimerPurpose;
+use crate::protocol::jsonrpc;
+
+impl Engine {
+    pub(in crate::engine) fn arm_idle_timer(&mut self, name: &str) {
+        let idle = self.settings.idle_timeout_ms;
+        if idle == 0 {
+            return;
+        }
+        let Some(server) = self.servers.get(name) else {
+            return;
+        };
+        let at = server
+            .last_activity_ms
+            .max(self.now_ms)
+            .saturating_add(idle);
+        match server.idle_timer {
+            Some(timer) if self.timers.is_armed(timer) => self.rearm_timer(timer, at),
+            _ => {
+                let timer = self.set_timer(
+                    TimerPurpose::Idle {
+                        server: name.to_string(),
+                    },
+                    at,
+                );
+                if let Some(server) = self.servers.get_mut(name) {
+                    server.idle_timer = Some(timer);
+                }
+            }
+        }
+    }
+
+    pub(in crate::engine) fn on_idle_timer(&mut self, name: &str) {
+        let idle = self.settings.idle_timeout_ms;
+        let Some(server) = self.servers.get(name) else {
+            return;
+        };
+        let timer = server.idle_timer;
+        if server.state != ServerState::Connected || idle == 0 {
+            self.cancel_timer(timer);
+            if let Some(server) = self.servers.get_mut(name) {
+                server.idle_timer = None;
+            }
+            return;
+        }
+        let busy = !server.subscriptions.is_empty()
+            || server
+                .conn
+                .and_then(|conn| self.conns.get(&conn))
+                .is_some_and(|c| c.pending.values().any(|p| matches!(p, Pending::Call(_))));
+        let due = server.last_activity_ms.saturating_add(idle);
+        if busy || due > self.now_ms {
+            let at = if busy {
+                self.now_ms.saturating_add(idle)
+            } else {
+                due
+            };
+            if let Some(timer) = timer {
+                self.rearm_timer(timer, at);
+            }
+            return;
+        }
+        self.log(
+            LogLevel::Info,
+            Some(name),
+            format!("stopped after {idle} ms without calls; it stays catalogued"),
+        );
+        self.stop_server(name, "it was stopped after being idle");
+        self.transition(name, Trigger::Stopped);
+    }
+
+    /// Ends the server's connection (if any), failing in-flight and waiting calls
+    /// with an error saying `why`. Does not change the state.
+    pub(in crate::engine) fn stop_server(&mut self, name: &str, why: &str) {
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        let conn = server.conn.take();
+        let idle_timer = server.idle_timer.take();
+        self.cancel_timer(idle_timer);
+        if let Some(conn) = conn {
+            let message = format!("MCP server '{name}' is no longer connected: {why}");
+            self.drop_connection(conn, &message, true);
+        }
+        let message = format!("MCP server '{name}' could not take the call: {why}");
+        self.fail_waiters(name, &message);
+    }
+
+    /// Forgets a connection: cancels its timers, fails its in-flight calls with
+    /// `message`, and closes it when `close` (the host already knows otherwise).
+    pub(in crate::engine) fn drop_connection(&mut self, conn: ConnId, message: &str, close: bool) {
+        let Some(connection) = self.conns.remove(&conn) else {
+            return;
+        };
+        self.cancel_timer(connection.handshake_timer);
+        for pending in connection.pending.into_values() {
+            if let Pending::Call(call) = pending {
+                self.cancel_timer(Some(call.timer));
+                // A call waiting for a retry: its client was answered already.
+                if self.clients.contains_key(&call.client) && !call.awaits_retry() {
+                    self.reply_error(
+                        &call.client,
+                        call.client_id,
+                        jsonrpc::SERVER_UNAVAILABLE,
+                        message,
+                    );
+                }
+            }
+        }
+        let abandoned: Vec<String> = self
+            .outbound
+            .iter()
+            .filter(|(_, o)| o.conn == conn)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in abandoned {
+            self.outbound.remove(&id);
+        }
+        if let Some(server) = self.servers.get_mut(&connection.server) {
+            if server.conn == Some(conn) {
+                server.conn = None;
+            }
+            server.stats.pid = None;
+            server.stats.rss_bytes = None;
+            server.stats.connected_at_ms = None;
+        }
+        if close {
+            self.effects.push(Effect::Close { conn });
+        }
+    }
+
+    pub(in crate::engine) fn fail_waiters(&mut self, name: &str, message: &str) {
+        let waiters = match self.servers.get_mut(name) {
+            Some(server) => std::mem::take(&mut server.waiters),
+            None => return,
+        };
+        for call in waiters {
+            self.reply_error(
+                &call.client,
+                call.client_id,
+                jsonrpc::SERVER_UNAVAILABLE,
+                message,
+            );
+        }
+    }
+
+    /// Opening, handshake or cataloguing failed: every waiter gets the same error.
+    pub(in crate::engine) fn connection_failed(
+        &mut self,
+        conn: ConnId,
+        cause: &str,
+        failure: Failure,
+        close: bool,
+    ) {
+        self.connection_failed_with_detail(conn, cause, "", failure, close);
+    }
+
+    /// [`Engine::connection_failed`] where `detail` (a stderr tail) is for the log
+    /// and Diagnostics only, not for the clients whose calls fail.
+    pub(in crate::engine) fn connection_failed_with_detail(
+        &mut self,
+        conn: ConnId,
+        cause: &str,
+        detail: &str,
+        failure: Failure,
+        close: bool,
+    ) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        let error = format!(
+            "{}{cause}",
+            crate::engine::announce::connect_failure_prefix(&name)
+        );
+        self.drop_connection(conn, &error, close);
+        self.fail_waiters(&name, &error);
+        let error = format!("{error}{detail}");
+        self.log(LogLevel::Error, Some(&name), error.clone());
+        let has_catalogue = self.current_entry(&name).is_some();
+        self.after_failure(&name, error, has_catalogue && failure == Failure::Crash);
+    }
+
+    /// Decides the state after a failure: back to CATALOGUED when allowed and not
+    /// crash-looping, else FAILED with an exponential-backoff retry time.
+    /// After `maxRetries` automatic retries failed the server stays FAILED (no
+    /// retry timer) until a user action, a config edit or a call.
+    pub(in crate::engine) fn after_failure(
+        &mut self,
+        name: &str,
+        error: String,
+        may_stay_catalogued: bool,
+    ) {
+        let now = self.now_ms;
+        let (window, limit, base, max, max_retries) = (
+            self.settings.crash_window_ms,
+            self.settings.crash_limit.max(1),
+            self.settings.backoff_base_ms,
+            self.settings.backoff_max_ms,
+            self.settings.max_retries,
+        );
+        self.note_failure(name, &error, false);
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        server.stats.last_error = Some(error.clone());
+        server.background = false;
+        let crashes = server.crashes.record_crash(now, window);
+        if may_stay_catalogued && crashes < limit {
+            self.transition(name, Trigger::Stopped);
+            return;
+        }
+        let retry_at_ms = server.crashes.next_retry_at(now, base, max, max_retries);
+        let attempts = server.crashes.failed_attempts();
+        let mut error = error;
+        if crashes >= limit && may_stay_catalogued {
+            error.push_str(&format!(
+                " ({} within {window} ms)",
+                crate::wording::count(crashes, "failure")
+            ));
+        }
+        match retry_at_ms {
+            Some(at) => {
+                let timer = self.set_timer(
+                    TimerPurpose::Retry {
+                        server: name.to_string(),
+                    },
+                    at,
+                );
+                if let Some(server) = self.servers.get_mut(name) {
+                    server.retry_timer = Some(timer);
+                }
+            }
+            None => {
+                error.push_str(&format!(
+                    ". Lazy MCP gave up after {}; fix the cause (see the error above and the server's log), then use Connect Now or Refresh, or edit its configuration, to try again (calling one of its tools also tries once more)",
+                    crate::wording::count(attempts as usize, "attempt")
+                ));
+                self.log(
+                    LogLevel::Warn,
+                    Some(name),
+                    format!(
+                        "gave up after {}; no more automatic retries",
+                        crate::wording::count(attempts as usize, "failed attempt")
+                    ),
+                );
+            }
+        }
+        self.transition(name, Trigger::Fail { error, retry_at_ms });
+    }
+
+    /// Automatic retry: in the background (hosts show no progress for it).
+    pub(in crate::engine) fn on_retry_timer(&mut self, name: &str) {
+        let warm = self.current_entry(name).is_some();
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        server.retry_timer = None;
+        if matches!(server.state, ServerState::Failed { .. }) {
+            self.transition(name, Trigger::RetryDue { warm });
+            if !warm {
+                if let Some(server) = self.servers.get_mut(name) {
+                    server.background = true;
+                }
+                self.enqueue_catalogue(name);
+            }
+        }
+    }
+
+    /// A user action or a config edit on a FAILED server: try again now, in the
+    /// foreground (the retry timer, if any, is cancelled).
+    pub(in crate::engine) fn retry_now(&mut self, name: &str) {
+        let warm = self.current_entry(name).is_some();
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        if !matches!(server.state, ServerState::Failed { .. }) {
+            return;
+        }
+        let retry = server.retry_timer.take();
+        server.background = false;
+        self.cancel_timer(retry);
+        self.transition(name, Trigger::RetryDue { warm });
+        if !warm {
+            self.enqueue_catalogue(name);
+        }
+    }
+
+    pub(in crate::engine) fn on_handshake_timer(&mut self, conn: ConnId) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        connection.handshake_timer = None;
+        if connection.live {
+            return;
+        }
+        let name = connection.server.clone();
+        let phase = connection.phase;
+        let timeout = self.handshake_timeout_ms(&name);
+        if self.probe_interrupted(
+            conn,
+            &format!("it did not answer server/discover within {timeout} ms"),
+        ) {
+            return;
+        }
+        let what = match phase {
+            Phase::Opening => "the process/session did not open",
+            Phase::Probing => "it did not answer server/discover",
+            Phase::Initializing => "it did not answer initialize",
+            Phase::Ready => "it did not finish listing its tools, prompts and resources",
+        };
+        self.connection_failed(
+            conn,
+            &format!("{what} within {timeout} ms (timeout)"),
+            Failure::Crash,
+            true,
+        );
+    }
+
+    pub(in crate::engine) fn on_connection_closed(
+        &mut self,
+        conn: ConnId,
+        reason: &str,
+        exit_code: Option<i32>,
+        stderr_tail: Option<&str>,
+    ) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        let in_handshake = !connection.live;
+        let mut cause = if reason.is_empty() {
+            "the connection closed".to_string()
+        } else {
+            reason.to_string()
+        };
+        // Said once: the host's reason usually names the code already
+        // ("server process "node" exited with code 3").
+        if let Some(code) = exit_code.filter(|code| !cause.contains(&format!("code {code}"))) {
+            cause.push_str(&format!(" (exit code {code})"));
+        }
+        // The stderr tail goes to the log and Diagnostics (the user's), never to
+        // clients: it can hold paths, tokens or anything else the server printed.
+        let detail = stderr_tail
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(|tail| {
+                let tail: String = tail
+                    .chars()
+                    .rev()
+                    .take(400)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                format!("; stderr: {tail}")
+            })
+            .unwrap_or_default();
+        if in_handshake
+            && self.probe_interrupted(
+                conn,
+                &format!("server/discover ended the connection: {cause}"),
+            )
+        {
+            return;
+        }
+        if in_handshake {
+            self.connection_failed_with_detail(conn, &cause, &detail, Failure::Crash, false);
+            return;
+        }
+        let error = format!("MCP server '{name}' closed the connection: {cause}");
+        self.drop_connection(conn, &error, false);
+        if let Some(server) = self.servers.get_mut(&name) {
+            let idle_timer = server.idle_timer.take();
+            self.cancel_timer(idle_timer);
+        }
+        let error = format!("{error}{detail}");
+        self.log(LogLevel::Warn, Some(&name), error.clone());
+        let has_catalogue = self.current_entry(&name).is_some();
+        self.after_failure(&name, error, has_catalogue);
+    }
+
+    pub(in crate::engine) fn on_http_status(&mut self, conn: ConnId, status: u16) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        if status != 401 && status != 403 {
+            self.log(
+                LogLevel::Debug,
+                Some(&name),
+                format!("HTTP status {status}"),
+            );
+            return;
+        }
+        // Static credentials (or a transport without OAuth): no sign-in flow
+        // applies; say what is true and how to configure a token.
+        let error = format!(
+            "MCP server '{name}' requires authentication (HTTP {status}) and uses static \
+             credentials, so Lazy MCP does not sign in with OAuth: check the token in its \
+             definition's headers, e.g. \
+             \"headers\": {{\"Authorization\": \"Bearer ${{input:token}}\"}}, then use Connect Now"
+        );
+        self.stop_server(
+            &name,
+            &format!("it requires authentication (HTTP {status})"),
+        );
+        self.fail_waiters(&name, &error);
+        if let Some(server) = self.servers.get_mut(&name) {
+            server.stats.last_error = Some(error.clone());
+        }
+        self.note_failure(&name, &error, true);
+        self.log(LogLevel::Warn, Some(&name), error);
+        self.transition(&name, Trigger::AuthRequired);
+    }
+}

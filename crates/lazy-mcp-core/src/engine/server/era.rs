@@ -1,0 +1,594 @@
+//! Which protocol era each upstream server speaks, decided once and remembered.
+//!
+//! A connection starts with the era its catalogue entry records (zero probes on a
+//! warm start or a first call). Without a verdict (no entry, a changed config, a
+//! refresh, an answer saying the era changed) it probes with `server/discover`:
+//! a 2026-07-28 answer makes the connection modern (no `initialize`, the `_meta`
+//! envelope on every request, `subscriptions/listen`); anything else falls back
+//! to `initialize` — on the same stdio process when the server merely answered
+//! with an error, on a fresh connection when it exited, hung until the handshake
+//! timeout, or spoke HTTP (whose transport may have given up on the session).
+//! A failed probe never fails the server.
+
+use crate::config::model::Transport;
+use crate::engine::effects::Effect;
+use crate::engine::effects::LogLevel;
+use crate::engine::events::ConnId;
+use crate::engine::router::Engine;
+use crate::engine::server::calls::CallParams;
+use crate::engine::server::calls::ForwardedCall;
+use crate::engine::server::calls::QueuedCall;
+use crate::engine::server::connection::Pending;
+use crate::engine::server::connection::Phase;
+use crate::engine::server::state::ServerState;
+use crate::protocol::client_discover::{self as discover, Era};
+use crate::protocol::jsonrpc;
+use crate::protocol::methods;
+use crate::protocol::param_headers;
+use crate::protocol::params::name_of;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// How a connection starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::engine) enum Handshake {
+    /// Ask `server/discover` first.
+    Probe,
+    /// `initialize` (the catalogue says legacy, or the probe failed).
+    Legacy,
+    /// No handshake: the catalogue says modern (its discover result is reused).
+    Modern,
+}
+
+impl Handshake {
+    pub(in crate::engine) fn era_hint(handshake: Handshake) -> Era {
+        match handshake {
+            Handshake::Modern => Era::Modern,
+            Handshake::Probe | Handshake::Legacy => Era::Legacy,
+        }
+    }
+}
+
+impl Engine {
+    /// The handshake a new connection to `name` uses.
+    pub(in crate::engine) fn handshake_for(&self, name: &str) -> Handshake {
+        let Some(server) = self.servers.get(name) else {
+            return Handshake::Legacy;
+        };
+        // An explicit legacy SSE transport predates the modern era.
+        if matches!(server.config.transport, Transport::Sse { .. }) {
+            return Handshake::Legacy;
+        }
+        match self.current_entry(name) {
+            Some(entry) if !server.reprobe => match entry.era {
+                Era::Legacy => Handshake::Legacy,
+                Era::Modern => Handshake::Modern,
+            },
+            None if server.probe_unanswered && !server.reprobe => Handshake::Legacy,
+            _ => Handshake::Probe,
+        }
+    }
+
+    /// The host opened the connection: start its handshake.
+    pub(in crate::engine) fn start_handshake(&mut self, conn: ConnId) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        match connection.handshake {
+            Handshake::Legacy => self.send_initialize(conn),
+            Handshake::Probe => {
+                if let Some(connection) = self.conns.get_mut(&conn) {
+                    connection.phase = Phase::Probing;
+                    // The probe itself carries the envelope (it is a modern request).
+                    connection.era = Era::Modern;
+                }
+                self.log(
+                    LogLevel::Debug,
+                    Some(&name),
+                    "probing its protocol era with server/discover".to_string(),
+                );
+                self.send_request(conn, methods::SERVER_DISCOVER, None, Pending::Discover);
+            }
+            Handshake::Modern => {
+                let init = self.current_entry(&name).map(|e| e.initialize.clone());
+                match init {
+                    Some(init) => self.become_modern(conn, init),
+                    // The entry vanished between open and opened: ask.
+                    None => {
+                        if let Some(connection) = self.conns.get_mut(&conn) {
+                            connection.handshake = Handshake::Probe;
+                        }
+                        self.start_handshake(conn);
+                    }
+                }
+            }
+        }
+    }
+
+    fn become_modern(
+        &mut self,
+        conn: ConnId,
+        init: crate::protocol::client_handshake::InitializeOutcome,
+    ) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        connection.phase = Phase::Ready;
+        connection.era = Era::Modern;
+        connection.init = Some(init.clone());
+        self.effects.push(Effect::Negotiated {
+            conn,
+            protocol_version: discover::MODERN.to_string(),
+        });
+        self.handshake_done(conn, &init);
+    }
+
+    pub(in crate::engine) fn is_modern(&self, conn: ConnId) -> bool {
+        self.conns.get(&conn).is_some_and(|c| c.era == Era::Modern)
+    }
+
+    /// Request params as the connection's era wants them (the envelope when modern,
+    /// declaring `input`: the input capabilities of the modern client that sent it).
+    pub(in crate::engine) fn enveloped(
+        &self,
+        conn: ConnId,
+        params: Option<Value>,
+        input: Option<&serde_json::Map<String, Value>>,
+    ) -> Option<Value> {
+        if !self.is_modern(conn) {
+            return params;
+        }
+        let (name, version) = (&self.settings.client_name, &self.settings.client_version);
+        let envelope = match input {
+            Some(input) => discover::envelope_with_input(name, version, input),
+            None => discover::envelope(name, version),
+        };
+        Some(discover::with_envelope(params, &envelope))
+    }
+
+    /// HTTP headers of one message: only modern-era requests on HTTP carry any.
+    pub(in crate::engine) fn http_headers_for(
+        &self,
+        conn: ConnId,
+        message: &Value,
+    ) -> BTreeMap<String, String> {
+        let Some(connection) = self.conns.get(&conn) else {
+            return BTreeMap::new();
+        };
+        let http = self
+            .servers
+            .get(&connection.server)
+            .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
+        if connection.era != Era::Modern || !http || message.get("method").is_none() {
+            return BTreeMap::new();
+        }
+        let mut headers = discover::http_headers(message);
+        headers.extend(self.param_headers(&connection.server, message));
+        headers
+    }
+
+    /// The `Mcp-Param-*` headers of a `tools/call`, from the tool's `x-mcp-header`
+    /// declarations in the catalogue (none when its declarations are invalid:
+    /// the server then says which header it misses).
+    fn param_headers(&self, server: &str, message: &Value) -> BTreeMap<String, String> {
+        if message.get("method").and_then(Value::as_str) != Some(methods::TOOLS_CALL) {
+            return BTreeMap::new();
+        }
+        let params = message.get("params");
+        let tool = params.and_then(name_of);
+        let schema = self.current_entry(server).and_then(|entry| {
+            entry
+                .tools
+                .iter()
+                .find(|t| name_of(t) == tool)
+                .and_then(|t| t.get("inputSchema"))
+        });
+        match schema.map(param_headers::declarations) {
+            Some(Ok(declarations)) if !declarations.is_empty() => {
+                param_headers::headers(&declarations, params.and_then(|p| p.get("arguments")))
+            }
+            _ => BTreeMap::new(),
+        }
+    }
+
+    /// A `notifications/cancelled` to a modern server over HTTP: the request's
+    /// POST is aborted too (the era cancels by closing the request's stream).
+    pub(in crate::engine) fn abort_for_cancel(
+        &self,
+        conn: ConnId,
+        message: &Value,
+    ) -> Option<Effect> {
+        if message.get("method").and_then(Value::as_str) != Some(methods::NOTIFICATIONS_CANCELLED) {
+            return None;
+        }
+        let id = message.get("params")?.get("requestId")?.as_u64()?;
+        let connection = self.conns.get(&conn)?;
+        let http = self
+            .servers
+            .get(&connection.server)
+            .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
+        (connection.era == Era::Modern && http).then_some(Effect::AbortRequest { conn, id })
+    }
+
+    /// The answer to `server/discover`.
+    pub(in crate::engine) fn on_discover_result(
+        &mut self,
+        conn: ConnId,
+        outcome: Result<Value, Value>,
+    ) {
+        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+            return;
+        };
+        let why = match outcome {
+            Ok(result) => match discover::parse_discover_result(&result) {
+                Ok(init) => {
+                    self.log(
+                        LogLevel::Info,
+                        Some(&name),
+                        format!("speaks MCP {} (server/discover)", discover::MODERN),
+                    );
+                    self.become_modern(conn, init);
+                    return;
+                }
+                Err(why) => why,
+            },
+            Err(error) => format!(
+                "server/discover was refused: {}",
+                jsonrpc::error_message(&error)
+            ),
+        };
+        // The process is alive and answered: on stdio go on with `initialize` on it.
+        let stdio = self
+            .servers
+            .get(&name)
+            .is_some_and(|s| matches!(s.config.transport, Transport::Stdio { .. }));
+        self.fall_back_to_initialize(conn, &why, !stdio, true);
+    }
+
+    /// The probe did not find a modern server: use `initialize`, on a fresh
+    /// connection when `fresh` (the probed one exited, hung, or is HTTP).
+    /// `answered`: the server answered the probe (so it speaks the legacy era);
+    /// otherwise its era is unknown (it may not have been reachable at all).
+    pub(in crate::engine) fn fall_back_to_initialize(
+        &mut self,
+        conn: ConnId,
+        why: &str,
+        fresh: bool,
+        answered: bool,
+    ) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        let purpose = connection.purpose;
+        let interactive = connection.interactive;
+        let fresh_text = if fresh { " on a fresh connection" } else { "" };
+        let message = if answered {
+            format!("speaks the legacy protocol ({why}); using initialize{fresh_text}")
+        } else {
+            format!("its era is unknown ({why}); trying initialize{fresh_text}")
+        };
+        self.log(LogLevel::Info, Some(&name), message);
+        if !fresh {
+            self.send_initialize(conn);
+            return;
+        }
+        self.drop_connection(conn, "the era probe ended", true);
+        self.open_connection_with(&name, purpose, interactive, Some(Handshake::Legacy));
+    }
+
+    /// The probing connection closed or timed out: not a failure of the server.
+    /// Returns false when the connection was not probing (the caller handles it).
+    pub(in crate::engine) fn probe_interrupted(&mut self, conn: ConnId, what: &str) -> bool {
+        if !self
+            .conns
+            .get(&conn)
+            .is_some_and(|c| c.phase == Phase::Probing)
+        {
+            return false;
+        }
+        if let Some(server) = self
+            .conns
+            .get(&conn)
+            .and_then(|c| self.servers.get_mut(&c.server))
+        {
+            // Only a stdio retry saves a process by skipping the probe. Over HTTP
+            // an unanswered probe is as likely a server not listening yet, and
+            // once it is up, a skipped probe would record a modern server as legacy.
+            if matches!(server.config.transport, Transport::Stdio { .. }) {
+                server.probe_unanswered = true;
+            }
+        }
+        self.fall_back_to_initialize(conn, what, true, false);
+        true
+    }
+
+    /// `initialize` refused with "unsupported protocol version" on a connection
+    /// that trusted the catalogue's legacy verdict: the server moved to the modern
+    /// era. Probe again on a fresh connection. Returns whether it did.
+    pub(in crate::engine) fn reprobe_after_refusal(&mut self, conn: ConnId, error: &Value) -> bool {
+        let trusted_legacy = self
+            .conns
+            .get(&conn)
+            .is_some_and(|c| c.handshake == Handshake::Legacy);
+        trusted_legacy
+            && discover::says_era_changed(error)
+            && self.reprobe_on_fresh_connection(
+                conn,
+                "it refused initialize as an unsupported protocol version",
+            )
+    }
+
+    /// A list request of the first round on a connection that trusted the
+    /// catalogue's modern verdict was refused: a server that speaks only the
+    /// legacy era now refuses every request before `initialize` (Python `mcp`
+    /// 1.x: -32602, the TypeScript SDK v1 over HTTP: 400 "Server not
+    /// initialized"). Probe again on a fresh connection. Returns whether it did.
+    pub(in crate::engine) fn reprobe_after_list_refusal(
+        &mut self,
+        conn: ConnId,
+        error: &Value,
+    ) -> bool {
+        let trusted_modern = self
+            .conns
+            .get(&conn)
+            .is_some_and(|c| c.handshake == Handshake::Modern && !c.live);
+        trusted_modern
+            && self.reprobe_on_fresh_connection(
+                conn,
+                &format!(
+                    "it refused a 2026-07-28 request ({})",
+                    jsonrpc::error_message(error)
+                ),
+            )
+    }
+
+    /// Drops `conn` and probes the server's era on a fresh one (the server stays
+    /// CATALOGUING or CONNECTING; waiting calls wait on). Once per verdict: false
+    /// when a probe was asked for already.
+    fn reprobe_on_fresh_connection(&mut self, conn: ConnId, why: &str) -> bool {
+        let Some(connection) = self.conns.get(&conn) else {
+            return false;
+        };
+        let name = connection.server.clone();
+        let (purpose, interactive) = (connection.purpose, connection.interactive);
+        let probed_already = self.servers.get(&name).is_some_and(|s| s.reprobe);
+        if probed_already {
+            return false;
+        }
+        if let Some(server) = self.servers.get_mut(&name) {
+            server.reprobe = true;
+        }
+        self.log(
+            LogLevel::Info,
+            Some(&name),
+            format!("{why}: asking its era again"),
+        );
+        self.drop_connection(conn, "its protocol era changed", true);
+        self.open_connection_with(&name, purpose, interactive, Some(Handshake::Probe));
+        true
+    }
+
+    /// A call to a server spoken to as modern was refused in a way that says it
+    /// speaks only the legacy era now ([`discover::says_legacy_only`]): the
+    /// connection ends, the server's era is probed on a fresh one, and the
+    /// connection's calls are sent again there (once each). Returns the call
+    /// and outcome to deliver otherwise.
+    pub(in crate::engine) fn retry_after_era_change(
+        &mut self,
+        conn: ConnId,
+        call: ForwardedCall,
+        outcome: Result<Value, Value>,
+    ) -> Option<(ForwardedCall, Result<Value, Value>)> {
+        let changed = matches!(&outcome, Err(error) if discover::says_legacy_only(error));
+        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+            return Some((call, outcome));
+        };
+        let live = self.servers.get(&name).is_some_and(|s| {
+            s.conn == Some(conn) && matches!(s.state, ServerState::Connected) && !s.reprobe
+        });
+        if !changed || !live || !self.is_modern(conn) || call.era_retried || call.params.is_none() {
+            return Some((call, outcome));
+        }
+        let why = match &outcome {
+            Err(error) => jsonrpc::error_message(error),
+            Ok(_) => String::new(),
+        };
+        // This call and the others in flight go again once the era is known.
+        let mut again = vec![call];
+        if let Some(connection) = self.conns.get_mut(&conn) {
+            let ids: Vec<u64> = connection
+                .pending
+                .iter()
+                .filter(|(_, p)| {
+                    matches!(p, Pending::Call(c) if !c.era_retried && c.params.is_some() && !c.awaits_retry())
+                })
+                .map(|(id, _)| *id)
+                .collect();
+            for id in ids {
+                if let Some(Pending::Call(call)) = connection.pending.remove(&id) {
+                    again.push(*call);
+                }
+            }
+        }
+        if let Some(server) = self.servers.get_mut(&name) {
+            server.reprobe = true;
+        }
+        self.log(
+            LogLevel::Info,
+            Some(&name),
+            format!(
+                "it refused a 2026-07-28 {} ({why}): asking its era again and sending {} again",
+                again.first().map(|c| c.method.as_str()).unwrap_or_default(),
+                crate::wording::count(again.len(), "call")
+            ),
+        );
+        for call in &again {
+            self.cancel_timer(Some(call.timer));
+        }
+        self.stop_server(&name, "its protocol era changed");
+        self.transition(&name, crate::engine::server::state::Trigger::Stopped);
+        let waiters = again.into_iter().map(|call| QueuedCall {
+            client: call.client,
+            client_id: call.client_id,
+            method: call.method,
+            params: CallParams::Parsed(call.params.map(|p| *p)),
+            era_retried: true,
+        });
+        if let Some(server) = self.servers.get_mut(&name) {
+            server.waiters.extend(waiters);
+        }
+        self.ensure_connected(&name, true);
+        None
+    }
+
+    /// A forwarded call's answer on a modern connection: a result asking for more
+    /// input goes to the client that can answer it or is refused
+    /// (`input_required.rs`), and an unsupported-version error means the era
+    /// changed (re-probe next time).
+    pub(in crate::engine) fn modern_call_outcome(
+        &mut self,
+        conn: ConnId,
+        call: &ForwardedCall,
+        outcome: Result<Value, Value>,
+    ) -> Result<Value, Value> {
+        if !self.is_modern(conn) {
+            return outcome;
+        }
+        let method = call.method.as_str();
+        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+            return outcome;
+        };
+        match outcome {
+            Ok(result) if discover::asks_for_input(&result) => {
+                self.input_for_client(&name, call, result)
+            }
+            Err(error) if discover::says_era_changed(&error) => {
+                if let Some(server) = self.servers.get_mut(&name) {
+                    server.reprobe = true;
+                }
+                self.log(
+                    LogLevel::Warn,
+                    Some(&name),
+                    format!(
+                        "it answered {method} with an unsupported-protocol-version error; its era is asked again at the next connection"
+                    ),
+                );
+                Err(error)
+            }
+            other => other,
+        }
+    }
+
+    /// Modern servers announce changes on a `subscriptions/listen` request that
+    /// stays open while the connection is live (the era's replacement for the
+    /// GET stream and `resources/subscribe`).
+    pub(in crate::engine) fn listen_for_changes(&mut self, conn: ConnId) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        let capabilities = connection
+            .init
+            .as_ref()
+            .map(|i| i.capabilities.clone())
+            .unwrap_or(Value::Null);
+        let changes = |kind: &str| {
+            capabilities
+                .get(kind)
+                .and_then(|c| c.get("listChanged"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+        };
+        let uris: Vec<String> = self
+            .servers
+            .get(&name)
+            .map(|s| s.subscriptions.keys().cloned().collect())
+            .unwrap_or_default();
+        let mut filter = serde_json::Map::new();
+        for (kind, key) in [
+            ("tools", "toolsListChanged"),
+            ("prompts", "promptsListChanged"),
+            ("resources", "resourcesListChanged"),
+        ] {
+            if changes(kind) {
+                filter.insert(key.into(), Value::Bool(true));
+            }
+        }
+        if !uris.is_empty() {
+            filter.insert("resourceSubscriptions".into(), json!(uris));
+        }
+        // A new filter replaces the open listen: cancel it first.
+        if let Some(old) = self.conns.get_mut(&conn).and_then(|c| c.listen.take()) {
+            let cancel = jsonrpc::notification(
+                methods::NOTIFICATIONS_CANCELLED,
+                Some(json!({ "requestId": old, "reason": "the subscriptions changed" })),
+            );
+            self.send_upstream(conn, cancel);
+        }
+        if filter.is_empty() {
+            return;
+        }
+        let id = self.send_request(
+            conn,
+            methods::SUBSCRIPTIONS_LISTEN,
+            Some(json!({ "notifications": Value::Object(filter) })),
+            Pending::Listen,
+        );
+        if let Some(connection) = self.conns.get_mut(&conn) {
+            connection.listen = id;
+        }
+    }
+
+    /// The server answered its `subscriptions/listen`: refused (said in the log:
+    /// list changes and resource updates of this server are not heard until it
+    /// connects again) or ended by the server.
+    pub(in crate::engine) fn on_listen_answer(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        outcome: Result<Value, Value>,
+    ) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        // The answer to a listen Lazy MCP cancelled itself (a new filter) says nothing.
+        if connection.listen != Some(upstream_id) {
+            return;
+        }
+        connection.listen = None;
+        let name = connection.server.clone();
+        let (level, message) = match outcome {
+            Err(error) => (
+                LogLevel::Warn,
+                format!(
+                    "it refused subscriptions/listen ({}): its list changes and resource updates are not heard until it connects again",
+                    jsonrpc::error_message(&error)
+                ),
+            ),
+            Ok(_) => (
+                LogLevel::Info,
+                "it ended subscriptions/listen: its list changes and resource updates are not heard until it connects again".to_string(),
+            ),
+        };
+        self.log(level, Some(&name), message);
+    }
+
+    /// A client subscribed to or unsubscribed from a resource of a connected
+    /// modern server (which has no `resources/subscribe`): the listen is opened
+    /// again with the new URIs. False when the server is not connected in that era.
+    pub(in crate::engine) fn relisten(&mut self, name: &str) -> bool {
+        let conn = match self.servers.get(name) {
+            Some(server) if matches!(server.state, ServerState::Connected) => server.conn,
+            _ => None,
+        };
+        match conn.filter(|c| self.is_modern(*c)) {
+            Some(conn) => {
+                self.listen_for_changes(conn);
+                true
+            }
+            None => false,
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! Results of modern (2026-07-28) servers that ask for more input
+//! (`resultType: "input_required"`, multi round-trip).
+//!
+//! Lazy MCP answers `roots/list` itself (the workspace folders, as it answers
+//! legacy servers). The other requests (elicitation, sampling) go to the client
+//! whose call it is when that client is of the modern era and declared the
+//! capability: it answers them by sending the call again with `inputResponses`
+//! and the `requestState`. A result asking for roots *and* something else is
+//! passed on without the roots part; Lazy MCP keeps which keys were roots in the
+//! `requestState` it gives the client (so nothing is kept between the two
+//! requests, which a sessionless client may send on different connections) and
+//! adds its roots answers to the client's retry. A 2026-07-28 client that did
+//! not declare a capability the requests need gets the spec's -32021 naming it;
+//! anything else is refused with a clear error.
+
+use crate::engine::effects::LogLevel;
+use crate::engine::events::ConnId;
+use crate::engine::router::Engine;
+use crate::engine::server::calls::CallParams;
+use crate::engine::server::calls::ForwardedCall;
+use crate::engine::server::calls::QueuedCall;
+use crate::engine::server::roots::roots_from_folders;
+use crate::protocol::client_discover as discover;
+use crate::protocol::jsonrpc;
+use crate::protocol::methods;
+use crate::protocol::missing_capability;
+use serde_json::{json, Map, Value};
+
+/// Input rounds of one call before the server's request for input is given back
+/// as an error (a server asking forever must not loop).
+pub(in crate::engine) const MAX_INPUT_ROUNDS: u32 = 8;
+
+/// Marks a `requestState` Lazy MCP wrapped around the server's own: the keys of
+/// the roots requests it answers itself, and the server's state (JSON after it).
+const ROOTS_STATE_PREFIX: &str = "lazy-mcp-roots:";
+
+fn request_method(request: &Value) -> &str {
+    request.get("method").and_then(Value::as_str).unwrap_or("")
+}
+
+impl Engine {
+    /// A modern server's `input_required` answer that only asks for roots is
+    /// answered by Lazy MCP itself: the same request goes again with
+    /// `inputResponses` and the server's `requestState`. Returns the call and
+    /// outcome to deliver otherwise.
+    pub(in crate::engine) fn answer_input_requests(
+        &mut self,
+        conn: ConnId,
+        call: ForwardedCall,
+        outcome: Result<Value, Value>,
+    ) -> Option<(ForwardedCall, Result<Value, Value>)> {
+        let retry = match &outcome {
+            Ok(result)
+                if self.is_modern(conn)
+                    && discover::asks_for_input(result)
+                    && call.input_rounds < MAX_INPUT_ROUNDS =>
+            {
+                self.roots_retry_params(&call, result)
+            }
+            _ => None,
+        };
+        let Some(params) = retry else {
+            return Some((call, outcome));
+        };
+        self.cancel_timer(Some(call.timer));
+        let queued = QueuedCall {
+            client: call.client,
+            client_id: call.client_id,
+            method: call.method,
+            params: CallParams::Parsed(Some(params)),
+            era_retried: call.era_retried,
+        };
+        self.forward_call_round(conn, queued, call.input_rounds.saturating_add(1));
+        None
+    }
+
+    /// The retry's params when every input request is `roots/list`, else None.
+    fn roots_retry_params(&self, call: &ForwardedCall, result: &Value) -> Option<Value> {
+        let requests = result
+            .get("inputRequests")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let state = result.get("requestState").cloned();
+        if requests.is_empty() && state.is_none() {
+            return None;
+        }
+        if requests
+            .values()
+            .any(|r| request_method(r) != methods::ROOTS_LIST)
+        {
+            return None;
+        }
+        let keys: Vec<String> = requests.keys().cloned().collect();
+        let mut params = match call.params.as_deref() {
+            Some(Value::Object(params)) => params.clone(),
+            _ => Map::new(),
+        };
+        params.remove("inputResponses");
+        params.remove("requestState");
+        self.add_roots_answers(&mut params, &keys);
+        if let Some(state) = state {
+            params.insert("requestState".into(), state);
+        }
+        Some(Value::Object(params))
+    }
+
+    /// `inputResponses[key] = {roots}` for each key (the workspace folders).
+    fn add_roots_answers(&self, params: &mut Map<String, Value>, keys: &[String]) {
+        if keys.is_empty() {
+            return;
+        }
+        let roots = serde_json::to_value(roots_from_folders(&self.settings.workspace_folders))
+            .unwrap_or(json!([]));
+        let responses = params
+            .entry("inputResponses")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !responses.is_object() {
+            *responses = Value::Object(Map::new());
+        }
+        if let Some(responses) = responses.as_object_mut() {
+            for key in keys {
+                responses.insert(key.clone(), json!({ "roots": roots.clone() }));
+            }
+        }
+    }
+
+    /// An `input_required` result Lazy MCP did not answer itself: passed to the
+    /// call's client when it is a modern request whose client declared every
+    /// capability the (non-roots) requests need, else refused.
+    pub(in crate::engine) fn input_for_client(
+        &mut self,
+        name: &str,
+        call: &ForwardedCall,
+        mut result: Value,
+    ) -> Result<Value, Value> {
+        let requests = result
+            .get("inputRequests")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let (roots, others): (Map<String, Value>, Map<String, Value>) = requests
+            .into_iter()
+            .partition(|(_, r)| request_method(r) == methods::ROOTS_LIST);
+        let declared = self.modern_input_capabilities(&call.client, &call.client_id);
+        let answerable = !others.is_empty()
+            && call.input_rounds < MAX_INPUT_ROUNDS
+            && others.iter().all(|(_, request)| {
+                let required = missing_capability::required_for_input(
+                    request_method(request),
+                    request.get("params"),
+                );
+                required.is_some_and(|required| {
+                    declared.is_some_and(|d| missing_capability::missing(&required, d).is_none())
+                })
+            });
+        if answerable {
+            if let Some(object) = result.as_object_mut() {
+                let roots_keys: Vec<String> = roots.keys().cloned().collect();
+                if !roots_keys.is_empty() {
+                    object.insert("inputRequests".into(), Value::Object(others));
+                    let state = object.remove("requestState");
+                    let wrapped = json!({ "roots": roots_keys, "state": state });
+                    object.insert(
+                        "requestState".into(),
+                        Value::from(format!("{ROOTS_STATE_PREFIX}{wrapped}")),
+                    );
+                }
+            }
+            return Ok(result);
+        }
+        let asked: Vec<&str> = others.iter().map(|(_, r)| request_method(r)).collect();
+        let method = &call.method;
+        if let Some(missing) = self.missing_for_modern_client(call, &others) {
+            // The spec's answer to a 2026-07-28 client: what to declare on its retry.
+            let names: Vec<&str> = missing.keys().map(String::as_str).collect();
+            let message = format!(
+                "MCP server '{name}' needs the {} client capability to complete {method} (input_required: {}); declare it in _meta clientCapabilities and send the request again",
+                names.join(" and "),
+                asked.join(", ")
+            );
+            self.log(LogLevel::Warn, Some(name), message.clone());
+            return Err(missing_capability::error(&message, Value::Object(missing)));
+        }
+        let message = if call.input_rounds >= MAX_INPUT_ROUNDS {
+            format!(
+                "MCP server '{name}' asked for more input to complete {method} (input_required) more than {MAX_INPUT_ROUNDS} times; Lazy MCP stopped there"
+            )
+        } else {
+            format!(
+                "MCP server '{name}' asked for more input to complete {method} (input_required: {}); Lazy MCP answers roots requests itself and passes the others only to a 2026-07-28 client that declared the capability they need (elicitation, sampling)",
+                asked.join(", ")
+            )
+        };
+        self.log(LogLevel::Warn, Some(name), message.clone());
+        Err(json!({"code": jsonrpc::INTERNAL_ERROR, "message": message}))
+    }
+
+    /// The capabilities a modern request's client did not declare that the
+    /// server's (non-roots) input requests need, within the rounds allowed;
+    /// None for a legacy client's call, or when nothing is missing.
+    fn missing_for_modern_client(
+        &self,
+        call: &ForwardedCall,
+        requests: &Map<String, Value>,
+    ) -> Option<Map<String, Value>> {
+        if call.input_rounds >= MAX_INPUT_ROUNDS
+            || !self.is_modern_request(&call.client, &call.client_id)
+        {
+            return None;
+        }
+        let declared = self
+            .modern_input_capabilities(&call.client, &call.client_id)
+            .cloned()
+            .unwrap_or_default();
+        let mut missing = Map::new();
+        for request in requests.values() {
+            let required = missing_capability::required_for_input(
+                request_method(request),
+                request.get("params"),
+            );
+            if let Some(more) = required.and_then(|r| missing_capability::missing(&r, &declared)) {
+                missing_capability::merge(&mut missing, more);
+            }
+        }
+        (!missing.is_empty()).then_some(missing)
+    }
+
+    /// A client's retry carrying a `requestState` Lazy MCP wrapped: the server's
+    /// own state is restored and Lazy MCP's roots answers are added.
+    pub(in crate::engine) fn restore_input_state(&self, params: &mut Option<Value>) {
+        let Some(object) = params.as_mut().and_then(Value::as_object_mut) else {
+            return;
+        };
+        let wrapped = object
+            .get("requestState")
+            .and_then(Value::as_str)
+            .and_then(|state| state.strip_prefix(ROOTS_STATE_PREFIX))
+            .and_then(|text| serde_json::from_str::<Value>(text).ok());
+        let Some(wrapped) = wrapped else {
+            return;
+        };
+        let keys: Vec<String> = wrapped
+            .get("roots")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect();
+        object.remove("requestState");
+        if let Some(state) = wrapped.get("state").filter(|s| !s.is_null()) {
+            object.insert("requestState".into(), state.clone());
+        }
+        self.add_roots_answers(object, &keys);
+    }
+}

@@ -1,0 +1,295 @@
+//! Listing a server's tools, prompts, resources and resource templates (following
+//! `nextCursor`), and writing the result into the catalogue.
+
+use crate::engine::effects::LogLevel;
+use crate::engine::events::ConnId;
+use crate::engine::registry::catalogue::CatalogueEntry;
+use crate::engine::router::Engine;
+use crate::engine::server::connection::Pending;
+use crate::engine::server::connection::Purpose;
+use crate::engine::server::state::Trigger;
+use crate::protocol::client_discover::{self, CacheHint, Era};
+use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
+use crate::protocol::jsonrpc;
+use crate::wording::count;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Pages followed per list before giving up (a server looping on `nextCursor`).
+pub(in crate::engine) const MAX_LIST_PAGES: u32 = 1_000;
+
+impl Engine {
+    /// Sends the list requests for `kinds` (first pages).
+    pub(in crate::engine) fn start_listing(&mut self, conn: ConnId, kinds: &[ListKind]) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let mut fresh = Vec::new();
+        for kind in kinds {
+            if connection.listing.insert(*kind) {
+                fresh.push(*kind);
+            } else {
+                // Changed while being listed: list it again once this round answers.
+                connection.relist.insert(*kind);
+            }
+        }
+        let nothing_outstanding = connection.listing.is_empty();
+        for kind in fresh {
+            self.request_first_page(conn, kind);
+        }
+        if nothing_outstanding {
+            self.on_listing_complete(conn);
+        }
+    }
+
+    /// Ask for the first page of one list; later pages follow `nextCursor`.
+    fn request_first_page(&mut self, conn: ConnId, kind: ListKind) {
+        self.send_request(
+            conn,
+            kind.method(),
+            client_handshake::list_params(None),
+            Pending::List {
+                kind,
+                items: Vec::new(),
+                pages: 1,
+            },
+        );
+    }
+
+    pub(in crate::engine) fn on_list_response(
+        &mut self,
+        conn: ConnId,
+        kind: ListKind,
+        mut items: Vec<Value>,
+        pages: u32,
+        outcome: Result<Value, Value>,
+    ) {
+        let Some(connection) = self.conns.get(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        let purpose = connection.purpose;
+        if let Err(error) = &outcome {
+            if self.reprobe_after_list_refusal(conn, error) {
+                return;
+            }
+        }
+        let finished: Option<Vec<Value>> = match outcome {
+            Ok(result) => {
+                if let Some(connection) = self.conns.get_mut(&conn) {
+                    let hint = client_discover::cache_hint(&result);
+                    connection.cache = client_discover::stricter(connection.cache.take(), hint);
+                }
+                let (page, next) = client_handshake::parse_list_page(kind, &result);
+                items.extend(page);
+                match next {
+                    Some(cursor) if pages < MAX_LIST_PAGES => {
+                        self.send_request(
+                            conn,
+                            kind.method(),
+                            client_handshake::list_params(Some(&cursor)),
+                            Pending::List {
+                                kind,
+                                items,
+                                pages: pages + 1,
+                            },
+                        );
+                        return;
+                    }
+                    Some(_) => {
+                        self.log(
+                            LogLevel::Warn,
+                            Some(&name),
+                            format!("{} kept returning nextCursor after {MAX_LIST_PAGES} pages; the list was cut there", kind.method()),
+                        );
+                        Some(items)
+                    }
+                    None => Some(items),
+                }
+            }
+            Err(error) if jsonrpc::error_code(&error) == Some(jsonrpc::METHOD_NOT_FOUND) => {
+                Some(Vec::new())
+            }
+            Err(error) => {
+                self.log(
+                    LogLevel::Warn,
+                    Some(&name),
+                    format!(
+                        "{} failed: {}",
+                        kind.method(),
+                        jsonrpc::error_message(&error)
+                    ),
+                );
+                match purpose {
+                    Purpose::Catalogue => Some(Vec::new()),
+                    Purpose::Connect => None,
+                }
+            }
+        };
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        if connection.relist.remove(&kind) {
+            self.request_first_page(conn, kind);
+            return;
+        }
+        connection.listing.remove(&kind);
+        if let Some(items) = finished {
+            connection.listed.insert(kind, items);
+        }
+        if connection.listing.is_empty() {
+            self.on_listing_complete(conn);
+        }
+    }
+
+    /// A listing round finished: update the catalogue; a cataloguing connection closes.
+    fn on_listing_complete(&mut self, conn: ConnId) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let lists = std::mem::take(&mut connection.listed);
+        let cache = connection.cache.take();
+        let era = connection.era;
+        let Some(init) = connection.init.clone() else {
+            return;
+        };
+        let name = connection.server.clone();
+        let purpose = connection.purpose;
+        let live = connection.live;
+        let roots_asked_at = connection.roots_asked_at_ms;
+        self.update_catalogue(&name, (era, init, cache), lists);
+        if purpose == Purpose::Connect {
+            if !live {
+                self.become_connected_after_roots(conn, roots_asked_at);
+            }
+            return;
+        }
+        // Only a completed catalogue ends a failure streak: a server that connects
+        // fine but crashes on every call must keep backing off longer.
+        if let Some(server) = self.servers.get_mut(&name) {
+            server.crashes.succeeded();
+        }
+        let has_waiters = self
+            .servers
+            .get(&name)
+            .is_some_and(|s| !s.waiters.is_empty());
+        if has_waiters {
+            self.become_connected_after_roots(conn, roots_asked_at);
+            return;
+        }
+        self.stop_server(&name, "cataloguing finished");
+        self.transition(&name, Trigger::CatalogueSucceeded);
+        let summary = self.current_entry(&name).map(|entry| {
+            format!(
+                "catalogued: {}, {}, {}, {}; stopped",
+                count(entry.tools.len(), "tool"),
+                count(entry.prompts.len(), "prompt"),
+                count(entry.resources.len(), "resource"),
+                count(entry.resource_templates.len(), "resource template")
+            )
+        });
+        if let Some(summary) = summary {
+            self.log(LogLevel::Info, Some(&name), summary);
+        }
+    }
+
+    /// Writes listed kinds into the server's entry; persists when anything changed.
+    fn update_catalogue(
+        &mut self,
+        name: &str,
+        (era, init, cache): (Era, InitializeOutcome, Option<CacheHint>),
+        lists: BTreeMap<ListKind, Vec<Value>>,
+    ) {
+        let Some(server) = self.servers.get(name) else {
+            return;
+        };
+        let fingerprint = server.config.fingerprint.clone();
+        let now = self.now_ms;
+        let entry = match self.catalogue.entries.get(name) {
+            Some(entry) if entry.fingerprint == fingerprint => {
+                let mut entry = entry.clone();
+                entry.initialize = init;
+                entry.era = era;
+                // A partial re-list keeps the hint of the lists it did not touch.
+                entry.cache = client_discover::stricter(cache, None).or(entry.cache);
+                for (kind, items) in lists {
+                    *entry.list_mut(kind) = items;
+                }
+                entry
+            }
+            _ => {
+                let mut entry = CatalogueEntry {
+                    fingerprint,
+                    catalogued_at_ms: now,
+                    era,
+                    initialize: init,
+                    cache,
+                    tools: Vec::new(),
+                    prompts: Vec::new(),
+                    resources: Vec::new(),
+                    resource_templates: Vec::new(),
+                    resource_metadata_url: None,
+                    tool_vectors: None,
+                };
+                for (kind, items) in lists {
+                    *entry.list_mut(kind) = items;
+                }
+                entry
+            }
+        };
+        let mut entry = entry;
+        if let Some(url) = self.learned_resource_metadata_url(name) {
+            entry.resource_metadata_url = Some(url);
+        }
+        let unchanged = self.catalogue.entries.get(name).is_some_and(|previous| {
+            previous.fingerprint == entry.fingerprint
+                && previous.resource_metadata_url == entry.resource_metadata_url
+                && previous.initialize == entry.initialize
+                && previous.era == entry.era
+                && previous.cache == entry.cache
+                && ListKind::ALL
+                    .iter()
+                    .all(|kind| previous.list(*kind) == entry.list(*kind))
+        });
+        if unchanged {
+            // Verified just now: the cache age restarts (persisted so it survives a restart).
+            if let Some(previous) = self.catalogue.entries.get_mut(name) {
+                previous.catalogued_at_ms = now;
+                self.persist_catalogue();
+            }
+            self.check_definitions(name);
+            return;
+        }
+        let mut entry = entry;
+        entry.catalogued_at_ms = now;
+        self.catalogue.entries.insert(name.to_string(), entry);
+        self.exposure.dirty = true;
+        self.persist_catalogue();
+        // Before any waiting call is forwarded: a held tool is refused, not called.
+        self.check_definitions(name);
+        self.report_dropped_declared_tools(name);
+    }
+
+    /// Declared tools (`tools: [...]` in config) the server does not have.
+    pub(in crate::engine) fn report_dropped_declared_tools(&mut self, name: &str) {
+        let dropped = self.dropped_declared_tools(name);
+        let Some(server) = self.servers.get_mut(name) else {
+            return;
+        };
+        if server.stats.dropped_declared_tools == dropped {
+            return;
+        }
+        server.stats.dropped_declared_tools = dropped.clone();
+        if !dropped.is_empty() {
+            let file = server.config.source.file.clone();
+            self.log(
+                LogLevel::Warn,
+                Some(name),
+                format!(
+                    "declared tool(s) {} are not offered by the server and were dropped; check the \"tools\" list in {file}",
+                    dropped.join(", ")
+                ),
+            );
+        }
+    }
+}

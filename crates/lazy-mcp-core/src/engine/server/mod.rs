@@ -1,0 +1,76 @@
+//! One upstream server: its config and state, its connection, the calls that
+//! wait for it, its crash history, sign-in and subscriptions.
+
+pub mod auth;
+pub mod backoff;
+pub(super) mod calls;
+pub(super) mod connect;
+pub(super) mod connection;
+pub(super) mod connection_end;
+pub(super) mod era;
+pub(super) mod input_required;
+pub(super) mod listing;
+pub(super) mod resource_subscriptions;
+pub mod roots;
+pub(super) mod secret_text;
+pub mod state;
+pub(super) mod upstream;
+pub(super) mod user_commands;
+
+use crate::config::model::ServerConfig;
+use crate::engine::events::{ConnId, TimerId};
+use auth::ServerAuth;
+use backoff::CrashHistory;
+use calls::QueuedCall;
+use resource_subscriptions::Subscriber;
+use state::ServerState;
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Debug)]
+pub(in crate::engine) struct Server {
+    pub(in crate::engine) config: ServerConfig,
+    pub(in crate::engine) state: ServerState,
+    /// When the server entered its current state.
+    pub(in crate::engine) state_since_ms: u64,
+    /// Session-only Enable/Disable from the user (never written to config).
+    pub(in crate::engine) session_enabled: Option<bool>,
+    pub(in crate::engine) conn: Option<ConnId>,
+    /// Calls waiting for the single in-flight connect.
+    pub(in crate::engine) waiters: Vec<QueuedCall>,
+    pub(in crate::engine) crashes: CrashHistory,
+    pub(in crate::engine) retry_timer: Option<TimerId>,
+    /// The cataloguing under way (PENDING/CATALOGUING) is an automatic retry:
+    /// hosts show no progress for it. Any other trigger than the retry's own ends it.
+    pub(in crate::engine) background: bool,
+    pub(in crate::engine) idle_timer: Option<TimerId>,
+    pub(in crate::engine) last_activity_ms: u64,
+    pub(in crate::engine) stats: ServerStats,
+    /// Ask the server's era again at its next connection (refresh, or an answer
+    /// saying the era changed) instead of trusting the catalogue's verdict.
+    pub(in crate::engine) reprobe: bool,
+    /// The era probe of a stdio server got no answer in this run (it timed out,
+    /// or the process ended on it): later attempts (retries) go straight to
+    /// `initialize`, so a broken server is not spawned twice per attempt. A
+    /// refresh or a config change (a new runtime) probes again. Never set for
+    /// HTTP: a probe costs no process there, and an HTTP server that was not
+    /// reachable yet must still be probed once it is.
+    pub(in crate::engine) probe_unanswered: bool,
+    /// Subscribed resources by URI: who wants `resources/updated` (legacy
+    /// clients' `resources/subscribe`, modern clients' listens;
+    /// `resource_subscriptions.rs`). Subscribed again after a reconnect; a
+    /// server with subscriptions is never idle.
+    pub(in crate::engine) subscriptions: BTreeMap<String, BTreeSet<Subscriber>>,
+    /// Sign-in and refresh under way, and why sign-in is needed (`auth.rs`).
+    pub(in crate::engine) auth: ServerAuth,
+}
+
+#[derive(Debug, Default)]
+pub(in crate::engine) struct ServerStats {
+    pub(in crate::engine) pid: Option<u32>,
+    pub(in crate::engine) rss_bytes: Option<u64>,
+    pub(in crate::engine) connect_latency_ms: Option<u64>,
+    pub(in crate::engine) connected_at_ms: Option<u64>,
+    pub(in crate::engine) calls_served: u64,
+    pub(in crate::engine) last_error: Option<String>,
+    pub(in crate::engine) dropped_declared_tools: Vec<String>,
+}

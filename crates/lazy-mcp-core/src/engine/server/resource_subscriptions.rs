@@ -1,0 +1,181 @@
+//! Who wants `notifications/resources/updated` for a server's resource, and
+//! keeping the server's own subscriptions in step with that.
+//!
+//! Two kinds of subscriber share one table per server (URI → subscribers): a
+//! legacy client's `resources/subscribe` (`gateway.rs`) and a modern client's
+//! `subscriptions/listen` naming the URI in `resourceSubscriptions`
+//! (`client_listens.rs`). Lazy MCP subscribes upstream once per URI, however
+//! many subscribers it has: on a connected legacy server with
+//! `resources/subscribe`, on a modern one in its own `subscriptions/listen`
+//! (`era.rs`); a server that is not connected is subscribed when it next
+//! connects (`connect.rs`) — a subscription never starts a server. When the
+//! last subscriber of a URI goes, the server is unsubscribed.
+
+use crate::engine::events::ClientId;
+use crate::engine::router::Engine;
+use crate::engine::server::connection::Pending;
+use crate::engine::server::state::ServerState;
+use crate::protocol::jsonrpc;
+use crate::protocol::methods;
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+
+/// One subscriber of a resource URI.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(in crate::engine) enum Subscriber {
+    /// A legacy client's `resources/subscribe`: told untagged.
+    Client(ClientId),
+    /// A modern client's listen (its request id as JSON text): told on the
+    /// listen, tagged with its id.
+    Listen(ClientId, String),
+}
+
+impl Subscriber {
+    fn client(&self) -> &str {
+        match self {
+            Subscriber::Client(client) | Subscriber::Listen(client, _) => client,
+        }
+    }
+}
+
+impl Engine {
+    /// The URIs of `name` that have subscribers now.
+    pub(in crate::engine) fn subscribed_uris(&self, name: &str) -> BTreeSet<String> {
+        self.servers
+            .get(name)
+            .map(|s| s.subscriptions.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Adds a subscriber of `uri` on `name` (the server's own subscription is
+    /// brought in step by [`Engine::sync_upstream_subscriptions`]).
+    pub(in crate::engine) fn add_subscriber(
+        &mut self,
+        name: &str,
+        uri: &str,
+        subscriber: Subscriber,
+    ) {
+        if let Some(server) = self.servers.get_mut(name) {
+            server
+                .subscriptions
+                .entry(uri.to_string())
+                .or_default()
+                .insert(subscriber);
+        }
+    }
+
+    /// Removes the subscribers `gone` says, on every server; the servers whose
+    /// subscribed URIs changed are brought in step.
+    pub(in crate::engine) fn remove_subscribers(&mut self, gone: impl Fn(&Subscriber) -> bool) {
+        // Only servers with such a subscriber (a modern HTTP client goes away
+        // after each request: this costs nothing when it subscribed to nothing).
+        let names: Vec<String> = self
+            .servers
+            .iter()
+            .filter(|(_, s)| s.subscriptions.values().any(|subs| subs.iter().any(&gone)))
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in names {
+            let before = self.subscribed_uris(&name);
+            let Some(server) = self.servers.get_mut(&name) else {
+                continue;
+            };
+            server.subscriptions.retain(|_, subscribers| {
+                subscribers.retain(|s| !gone(s));
+                !subscribers.is_empty()
+            });
+            self.sync_upstream_subscriptions(&name, &before);
+        }
+    }
+
+    /// Subscribes a connected server to the URIs that gained their first
+    /// subscriber since `before`, and unsubscribes it from those that lost
+    /// their last: a legacy server with `resources/subscribe`/`unsubscribe`, a
+    /// modern one by listening again with the new URIs. A server that is not
+    /// connected gets them when it connects.
+    pub(in crate::engine) fn sync_upstream_subscriptions(
+        &mut self,
+        name: &str,
+        before: &BTreeSet<String>,
+    ) {
+        let after = self.subscribed_uris(name);
+        if &after == before {
+            return;
+        }
+        let conn = match self.servers.get(name) {
+            Some(server) if server.state == ServerState::Connected => server.conn,
+            _ => None,
+        };
+        let Some(conn) = conn else {
+            return;
+        };
+        if self.is_modern(conn) {
+            self.listen_for_changes(conn);
+            return;
+        }
+        for uri in after.difference(before) {
+            let params = Some(json!({ "uri": uri }));
+            self.send_request(
+                conn,
+                methods::RESOURCES_SUBSCRIBE,
+                params,
+                Pending::Internal,
+            );
+        }
+        for uri in before.difference(&after) {
+            let params = Some(json!({ "uri": uri }));
+            self.send_request(
+                conn,
+                methods::RESOURCES_UNSUBSCRIBE,
+                params,
+                Pending::Internal,
+            );
+        }
+    }
+
+    /// `notifications/resources/updated` from `name` (without the upstream
+    /// listen's tag): to each subscriber of its URI, a listen tagged with its
+    /// id. With no subscriber (a server that tells anyway) it goes to the
+    /// server's legacy clients, as before; a modern client gets only what its
+    /// listens asked for.
+    pub(in crate::engine) fn deliver_resource_updated(
+        &mut self,
+        name: &str,
+        params: Option<Value>,
+    ) {
+        let method = methods::NOTIFICATIONS_RESOURCES_UPDATED;
+        let uri = params
+            .as_ref()
+            .and_then(|p| p.get("uri"))
+            .and_then(Value::as_str);
+        let subscribers: Vec<Subscriber> = uri
+            .and_then(|uri| self.servers.get(name)?.subscriptions.get(uri))
+            .map(|s| s.iter().cloned().collect())
+            .unwrap_or_default();
+        if subscribers.is_empty() {
+            for client in self.clients_of(name) {
+                if !self.is_modern_client(&client) {
+                    self.notify_client(&client, jsonrpc::notification(method, params.clone()));
+                }
+            }
+            return;
+        }
+        for subscriber in subscribers {
+            match &subscriber {
+                Subscriber::Client(client) => {
+                    self.notify_client(client, jsonrpc::notification(method, params.clone()))
+                }
+                Subscriber::Listen(client, key) => {
+                    let id = self
+                        .clients
+                        .get(subscriber.client())
+                        .and_then(|s| s.listens.get(key))
+                        .map(|listen| listen.id.clone());
+                    if let Some(id) = id {
+                        self.notify_listen_tagged(client, &id, method, params.clone());
+                    }
+                }
+            }
+        }
+    }
+}

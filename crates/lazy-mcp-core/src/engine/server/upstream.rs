@@ -1,0 +1,350 @@
+//! Messages from upstream servers: responses (handshake, lists, forwarded calls),
+//! server-to-client requests (ping, roots, sampling, elicitation) and notifications.
+
+use crate::config::model::Transport;
+use crate::engine::clients::OutboundRequest;
+use crate::engine::effects::LogLevel;
+use crate::engine::events::ConnId;
+use crate::engine::router::Engine;
+use crate::engine::server::connection::Pending;
+use crate::engine::server::connection::Phase;
+use crate::engine::server::roots::roots_from_folders;
+use crate::protocol::client_handshake::ListKind;
+use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::methods;
+use crate::protocol::outline::{outline, TopLevel};
+use serde_json::{json, Value};
+
+impl Engine {
+    /// One message text from a server: a JSON-RPC batch is split here, each of
+    /// its messages read on its own (the host never parses what servers send).
+    pub(in crate::engine) fn on_upstream_text(&mut self, conn: ConnId, text: &str) {
+        let text = text.trim();
+        if text.is_empty() {
+            return; // an empty HTTP reply body or SSE event
+        }
+        // Only a batch is outlined here: a single message (the hot path) is not
+        // scanned one more time.
+        let shape = match text.starts_with('[') {
+            true => outline(text),
+            false => return self.on_upstream_message(conn, text),
+        };
+        if shape.top != TopLevel::Array || shape.elements.is_empty() {
+            return self.on_upstream_message(conn, text); // says why it is ignored
+        }
+        for &(start, end) in &shape.elements {
+            if let Some(element) = text.get(start..end) {
+                self.on_upstream_message(conn, element.trim());
+            }
+        }
+    }
+
+    /// An HTTP connection learns that request `id` got its answer (`answered`).
+    pub(in crate::engine) fn note_answered(&mut self, conn: ConnId, id: u64) {
+        let http = self
+            .conns
+            .get(&conn)
+            .and_then(|c| self.servers.get(&c.server))
+            .is_some_and(|s| {
+                matches!(
+                    s.config.transport,
+                    Transport::Http { .. } | Transport::Sse { .. }
+                )
+            });
+        if http {
+            self.effects
+                .push(crate::engine::effects::Effect::Answered { conn, id });
+        }
+    }
+
+    fn on_upstream_message(&mut self, conn: ConnId, text: &str) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        // An answer after a refresh: the next refused token may be refreshed again.
+        connection.auth.refreshed = false;
+        let name = connection.server.clone();
+        if self.forward_raw_response(conn, text) {
+            return;
+        }
+        let message = match Message::parse(text) {
+            Ok(message) => message,
+            Err(error) => {
+                let shown: String = text.chars().take(200).collect();
+                self.log(
+                    LogLevel::Warn,
+                    Some(&name),
+                    format!("ignored a line that is not a JSON-RPC message ({error}): {shown}"),
+                );
+                // A reply we cannot read (too deep, malformed) still ends its request.
+                if let Some(id) = outline(text).id {
+                    let why =
+                        format!("MCP server '{name}' sent a reply Lazy MCP cannot read: {error}");
+                    self.on_upstream_response(
+                        conn,
+                        &id,
+                        Err(json!({"code": jsonrpc::INTERNAL_ERROR, "message": why})),
+                    );
+                }
+                return;
+            }
+        };
+        match message {
+            Message::Response { id, outcome } => self.on_upstream_response(conn, &id, outcome),
+            Message::Request { id, method, params } => {
+                self.on_upstream_request(conn, &name, id, &method, params)
+            }
+            Message::Notification { method, params } => {
+                self.on_upstream_notification(conn, &name, &method, params)
+            }
+        }
+    }
+
+    fn on_upstream_response(&mut self, conn: ConnId, id: &Value, outcome: Result<Value, Value>) {
+        // Our ids are integers; tolerate a server that echoes them as strings.
+        let Some(id) = id
+            .as_u64()
+            .or_else(|| id.as_str().and_then(|text| text.parse().ok()))
+        else {
+            return;
+        };
+        self.note_answered(conn, id);
+        let Some(pending) = self
+            .conns
+            .get_mut(&conn)
+            .and_then(|c| c.pending.remove(&id))
+        else {
+            return;
+        };
+        match pending {
+            Pending::Initialize => self.on_initialize_result(conn, outcome),
+            Pending::Discover => self.on_discover_result(conn, outcome),
+            Pending::Internal => {}
+            Pending::Listen => self.on_listen_answer(conn, id, outcome),
+            Pending::List { kind, items, pages } => {
+                self.on_list_response(conn, kind, items, pages, outcome)
+            }
+            Pending::Call(call) => {
+                let Some((call, outcome)) = self.hold_for_retry(conn, id, *call, outcome) else {
+                    return; // its client is being asked for input: kept for the retry
+                };
+                let Some((call, outcome)) = self.answer_input_requests(conn, call, outcome) else {
+                    return; // asked again, with the answers
+                };
+                let Some((call, outcome)) = self.retry_after_era_change(conn, call, outcome) else {
+                    return; // sent again once the server's era is known
+                };
+                let outcome = self.modern_call_outcome(conn, &call, outcome);
+                self.finish_call(conn, call, |client_id| {
+                    let id = client_id.clone();
+                    Message::Response { id, outcome }.into_value().to_string()
+                })
+            }
+        }
+    }
+
+    fn on_upstream_request(
+        &mut self,
+        conn: ConnId,
+        name: &str,
+        id: Value,
+        method: &str,
+        params: Option<Value>,
+    ) {
+        match method {
+            methods::PING => self.send_upstream(conn, jsonrpc::success(id, json!({}))),
+            methods::ROOTS_LIST => {
+                let now = self.now_ms;
+                if let Some(connection) = self.conns.get_mut(&conn) {
+                    if !connection.live && connection.roots_asked_at_ms.is_none() {
+                        connection.roots_asked_at_ms = Some(now);
+                    }
+                }
+                let roots = roots_from_folders(&self.settings.workspace_folders);
+                let roots = serde_json::to_value(roots).unwrap_or(json!([]));
+                self.send_upstream(conn, jsonrpc::success(id, json!({ "roots": roots })));
+            }
+            _ => {
+                let capability = match method {
+                    methods::SAMPLING_CREATE_MESSAGE => Some("sampling"),
+                    methods::ELICITATION_CREATE => Some("elicitation"),
+                    _ => None,
+                };
+                // A modern client's call: the era's input_required instead.
+                let in_flight = capability.and_then(|c| self.in_flight_client_for(conn, c));
+                if capability.is_some()
+                    && in_flight.is_none()
+                    && self.bridge_server_request(conn, &id, method, params.as_ref())
+                {
+                    return;
+                }
+                let client = capability.and_then(|capability| {
+                    in_flight.or_else(|| self.attached_client_for(name, capability))
+                });
+                match (capability, client) {
+                    (Some(_), Some(client)) => {
+                        let gateway_id = format!("lazy-mcp-{}", self.next_outbound);
+                        self.next_outbound += 1;
+                        self.outbound.insert(
+                            gateway_id.clone(),
+                            OutboundRequest {
+                                client: client.clone(),
+                                conn,
+                                upstream_id: id,
+                            },
+                        );
+                        self.notify_client(
+                            &client,
+                            jsonrpc::request(Value::from(gateway_id), method, params),
+                        );
+                    }
+                    (Some(capability), None) => {
+                        let refusal = format!(
+                            "Lazy MCP refused {method} from MCP server '{name}': no client attached to it supports {capability}"
+                        );
+                        self.log(LogLevel::Warn, Some(name), refusal.clone());
+                        self.send_upstream(
+                            conn,
+                            jsonrpc::error_response(id, jsonrpc::METHOD_NOT_FOUND, &refusal),
+                        );
+                    }
+                    (None, _) => self.send_upstream(
+                        conn,
+                        jsonrpc::error_response(
+                            id,
+                            jsonrpc::METHOD_NOT_FOUND,
+                            &format!("Lazy MCP does not support {method}"),
+                        ),
+                    ),
+                }
+            }
+        }
+    }
+
+    /// A (legacy) client able to answer a server-to-client request with a call in
+    /// flight on this connection: the request is most likely part of that call.
+    fn in_flight_client_for(&self, conn: ConnId, capability: &str) -> Option<String> {
+        self.conns.get(&conn).and_then(|c| {
+            c.pending.values().find_map(|p| match p {
+                Pending::Call(call) if self.declares(&call.client, capability) => {
+                    Some(call.client.clone())
+                }
+                _ => None,
+            })
+        })
+    }
+
+    /// Else any attached client declaring the capability.
+    fn attached_client_for(&self, name: &str, capability: &str) -> Option<String> {
+        self.clients_of(name)
+            .into_iter()
+            .find(|c| self.declares(c, capability))
+    }
+
+    fn declares(&self, client: &str, capability: &str) -> bool {
+        self.clients
+            .get(client)
+            .is_some_and(|s| s.capabilities.get(capability).is_some())
+    }
+
+    fn on_upstream_notification(
+        &mut self,
+        conn: ConnId,
+        name: &str,
+        method: &str,
+        params: Option<Value>,
+    ) {
+        match method {
+            methods::NOTIFICATIONS_PROGRESS => {
+                let token = params.as_ref().and_then(|p| p.get("progressToken"));
+                let target = self.conns.get(&conn).and_then(|c| {
+                    c.pending.values().find_map(|p| match p {
+                        Pending::Call(call)
+                            if token.is_some() && call.progress_token.as_ref() == token =>
+                        {
+                            Some((call.client.clone(), call.timer))
+                        }
+                        _ => None,
+                    })
+                });
+                if let Some((client, timer)) = target {
+                    let timeout = self.request_timeout_ms(name);
+                    self.rearm_timer(timer, self.now_ms.saturating_add(timeout));
+                    self.notify_client(&client, jsonrpc::notification(method, params));
+                }
+            }
+            methods::NOTIFICATIONS_CANCELLED => {
+                let request_id = params.as_ref().and_then(|p| p.get("requestId")).cloned();
+                let found = self
+                    .outbound
+                    .iter()
+                    .find(|(_, o)| o.conn == conn && Some(&o.upstream_id) == request_id.as_ref())
+                    .map(|(id, o)| (id.clone(), o.client.clone()));
+                if let Some((gateway_id, client)) = found {
+                    self.outbound.remove(&gateway_id);
+                    let mut params = params.unwrap_or_else(|| json!({}));
+                    if let Some(object) = params.as_object_mut() {
+                        object.insert("requestId".into(), Value::from(gateway_id));
+                    }
+                    self.notify_client(&client, jsonrpc::notification(method, Some(params)));
+                }
+            }
+            methods::NOTIFICATIONS_TOOLS_LIST_CHANGED
+            | methods::NOTIFICATIONS_PROMPTS_LIST_CHANGED
+            | methods::NOTIFICATIONS_RESOURCES_LIST_CHANGED
+                if self
+                    .conns
+                    .get(&conn)
+                    .is_some_and(|c| c.phase == Phase::Ready) =>
+            {
+                self.start_listing(conn, ListKind::from_list_changed(method));
+            }
+            methods::NOTIFICATIONS_RESOURCES_UPDATED => {
+                // A modern server tags it with Lazy MCP's own listen: not the client's.
+                self.deliver_resource_updated(name, untagged(params));
+            }
+            methods::NOTIFICATIONS_MESSAGE => {
+                let params = untagged(params);
+                let text = params
+                    .as_ref()
+                    .map(|p| p.get("data").unwrap_or(p).to_string())
+                    .unwrap_or_default();
+                let level = params
+                    .as_ref()
+                    .and_then(|p| p.get("level"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("info");
+                let level = match level {
+                    "debug" => LogLevel::Debug,
+                    "info" | "notice" => LogLevel::Info,
+                    "warning" => LogLevel::Warn,
+                    _ => LogLevel::Error,
+                };
+                self.log(level, Some(name), text);
+                for client in self.clients_of(name) {
+                    self.notify_client(&client, jsonrpc::notification(method, params.clone()));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `params` without the `subscriptionId` of the upstream listen that carried it
+/// (and without `_meta` when nothing else is in it).
+fn untagged(mut params: Option<Value>) -> Option<Value> {
+    let Some(object) = params.as_mut().and_then(Value::as_object_mut) else {
+        return params;
+    };
+    let emptied = match object.get_mut("_meta").and_then(Value::as_object_mut) {
+        Some(meta) => {
+            meta.remove(crate::engine::clients::client_listens::SUBSCRIPTION_ID_KEY);
+            meta.is_empty()
+        }
+        None => false,
+    };
+    if emptied {
+        object.remove("_meta");
+    }
+    params
+}

@@ -1,0 +1,7 @@
+//! Trust: project servers waiting for approval, and listings held against the
+//! approved definitions.
+
+pub mod approved_definitions;
+pub mod definition_review;
+pub mod held_definitions;
+pub(super) mod project_approvals;

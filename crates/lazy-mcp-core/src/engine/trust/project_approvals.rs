@@ -1,0 +1,108 @@
+//! Project servers that wait for the user's approval (config/project_approval.rs
+//! decides which; host_policy.rs keeps them unmanaged): never spawned,
+//! catalogued or connected. The engine keeps the list for the snapshot, tells
+//! the user once per definition (one announcement for all the new ones, never
+//! one per server), and answers a call naming one of them with how to approve.
+
+use crate::config::host_policy::{approval_action, ApprovalRequest, ApprovalVia};
+use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
+use crate::engine::router::Engine;
+use std::collections::BTreeSet;
+
+#[derive(Debug, Default)]
+pub(in crate::engine) struct AwaitingApproval {
+    pub(in crate::engine) requests: Vec<ApprovalRequest>,
+    /// (project, name, fingerprint) already announced: a changed launch is new.
+    announced: BTreeSet<(String, String, String)>,
+}
+
+impl Engine {
+    /// A config load finished: these project servers wait for approval.
+    pub(in crate::engine) fn on_approval_requests(
+        &mut self,
+        requests: Vec<ApprovalRequest>,
+        via: ApprovalVia,
+    ) {
+        let new: Vec<&ApprovalRequest> = requests
+            .iter()
+            .filter(|r| {
+                !self.awaiting_approval.announced.contains(&(
+                    r.project.clone(),
+                    r.name.clone(),
+                    r.fingerprint.clone(),
+                ))
+            })
+            .collect();
+        if !new.is_empty() {
+            let names: Vec<&str> = new.iter().map(|r| r.name.as_str()).collect();
+            let message = approval_message(&new, via);
+            let servers = names.iter().map(|n| n.to_string()).collect();
+            for r in &new {
+                self.awaiting_approval.announced.insert((
+                    r.project.clone(),
+                    r.name.clone(),
+                    r.fingerprint.clone(),
+                ));
+            }
+            self.effects.push(Effect::Announce {
+                level: LogLevel::Warn,
+                server: match names.as_slice() {
+                    [one] => Some(one.to_string()),
+                    _ => None,
+                },
+                message,
+                actions: vec![
+                    AnnounceAction::Allow,
+                    AnnounceAction::Review,
+                    AnnounceAction::Dismiss,
+                ],
+                servers,
+            });
+        }
+        self.awaiting_approval.requests = requests;
+    }
+
+    /// For a call to `server__tool` of a server that waits for approval: why it fails.
+    pub(in crate::engine) fn awaiting_approval_owner(&self, exposed: &str) -> Option<String> {
+        self.awaiting_approval.requests.iter().find_map(|r| {
+            let prefix = format!(
+                "{}{}",
+                r.name,
+                crate::engine::clients::aggregate_names::SEPARATOR
+            );
+            (exposed == r.name || exposed.starts_with(&prefix)).then(|| {
+                format!(
+                    "MCP server '{}' is defined in {} and needs your approval before it runs: {}",
+                    r.name, r.source.file, r.action
+                )
+            })
+        })
+    }
+}
+
+/// "This folder defines 3 MCP servers: a, b, c" with what each would run is
+/// in the review; the message says what to do.
+fn approval_message(new: &[&ApprovalRequest], via: ApprovalVia) -> String {
+    let names: Vec<&str> = new.iter().map(|r| r.name.as_str()).collect();
+    let changed = new.iter().filter(|r| r.changed).count();
+    let what = match (names.len(), changed) {
+        (1, 1) => format!("The launch of MCP server {} changed since you approved it", names.join(", ")),
+        (1, _) => format!("This folder defines an MCP server: {}", names.join(", ")),
+        (n, 0) => format!("This folder defines {n} MCP servers: {}", names.join(", ")),
+        (n, c) => format!(
+            "This folder defines {n} MCP servers that need approval ({c} changed since approved): {}",
+            names.join(", ")
+        ),
+    };
+    match via {
+        ApprovalVia::VsCode => format!("{what}. Nothing of it runs until you allow it."),
+        ApprovalVia::Cli => {
+            // One command for all of them (the same project in the CLI).
+            let project = new.first().map(|r| r.project.as_str()).unwrap_or_default();
+            format!(
+                "{what}. Defined in this project's files, so not started until you approve: to approve, {}",
+                approval_action(via, project, &names)
+            )
+        }
+    }
+}

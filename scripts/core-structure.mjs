@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// Structure figures of crates/lazy-mcp-core/src, as ARCHITECTURE.md quotes them:
+// impl Engine blocks, files that import engine/mod.rs, fields reachable from
+// `&mut Engine` (and how many of them files other than their owner's may write), file-level import cycles, method-name literals and `.get("…")`.
+// Production code only: `#[cfg(test)] mod tests` and comment lines are left out.
+// Usage: node scripts/core-structure.mjs [SRC_DIR]   (prints JSON; --cycles lists them)
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+
+const src = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? "crates/lazy-mcp-core/src";
+const listCycles = process.argv.includes("--cycles");
+
+function rsFiles(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return rsFiles(path);
+    return name.endsWith(".rs") ? [path] : [];
+  });
+}
+
+function production(text) {
+  const at = text.search(/#\[cfg\(test\)\]\s*(pub(\([^)]*\))?\s+)?mod \w+/);
+  const body = at < 0 ? text : text.slice(0, at);
+  return body
+    .split("\n")
+    .filter((line) => !line.trim().startsWith("//"))
+    .join("\n")
+    .replace(/pub\(in [\w:]+\)/g, "pub"); // a visibility names a module, it imports nothing
+}
+
+// Module path of each file: src/engine/server/auth.rs → engine::server::auth.
+const files = rsFiles(src).sort();
+const modOf = new Map();
+for (const file of files) {
+  let parts = relative(src, file).split(sep);
+  const last = parts.pop().replace(/\.rs$/, "");
+  if (last !== "mod" && last !== "lib") parts.push(last);
+  modOf.set(file, parts.join("::"));
+}
+const fileOf = new Map([...modOf].map(([file, mod]) => [mod, file]));
+const code = new Map(files.map((f) => [f, production(readFileSync(f, "utf8"))]));
+
+// Expands `a::{b, c::{d, e}}` into full paths.
+function expand(path) {
+  const open = path.indexOf("{");
+  if (open < 0) return [path.replace(/\s+/g, "")];
+  const head = path.slice(0, open);
+  let depth = 0;
+  let item = "";
+  const items = [];
+  for (const ch of path.slice(open + 1, path.lastIndexOf("}"))) {
+    if (ch === "{") depth++;
+    if (ch === "}") depth--;
+    if (ch === "," && depth === 0) {
+      items.push(item);
+      item = "";
+    } else item += ch;
+  }
+  items.push(item);
+  return items
+    .map((i) => i.trim())
+    .filter(Boolean)
+    .flatMap((i) => expand(head + i));
+}
+
+// The file a path names: the longest prefix that is a module of the crate.
+function target(fromMod, path) {
+  let segs = path.split("::").filter((s) => s && s !== "self");
+  let base = fromMod.split("::").filter(Boolean);
+  const isDirModule = (m) => {
+    const f = fileOf.get(m);
+    return f && (f.endsWith(`${sep}mod.rs`) || f.endsWith("lib.rs"));
+  };
+  const from = fileOf.get(fromMod);
+  let scope = isDirModule(fromMod) || !from ? base : base; // a file's children live under it too
+  if (segs[0] === "crate") {
+    scope = [];
+    segs = segs.slice(1);
+  } else if (segs[0] === "super") {
+    scope = base.slice();
+    while (segs[0] === "super") {
+      scope.pop();
+      segs = segs.slice(1);
+    }
+  } else if (!fileOf.has([...scope, segs[0]].join("::"))) return null; // std, serde, a local name
+  for (let n = segs.length; n >= 0; n--) {
+    const mod = [...scope, ...segs.slice(0, n)].join("::");
+    if (fileOf.has(mod)) return fileOf.get(mod);
+  }
+  return null;
+}
+
+const edges = new Map(files.map((f) => [f, new Set()]));
+for (const [file, text] of code) {
+  const mod = modOf.get(file);
+  const paths = [];
+  for (const m of text.matchAll(/\buse\s+([^;]+);/g)) paths.push(...expand(m[1]));
+  // Inline paths too: `crate::a::B`, `super::a::B`, and a child module's `a::B`.
+  for (const m of text.matchAll(/(?<![:\w])[a-z_]\w*(?:::\w+)+/g)) paths.push(m[0]);
+  for (const p of paths) {
+    const to = target(mod, p.replace(/\s+as\s+\w+$/, ""));
+    if (to && to !== file) edges.get(file).add(to);
+  }
+}
+
+// Tarjan's strongly connected components: every one of more than one file is a cycle.
+function cycles() {
+  let index = 0;
+  const idx = new Map();
+  const low = new Map();
+  const stack = [];
+  const on = new Set();
+  const out = [];
+  const visit = (v) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of edges.get(v)) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const scc = [];
+      let w;
+      do {
+        w = stack.pop();
+        on.delete(w);
+        scc.push(relative(src, w));
+      } while (w !== v);
+      if (scc.length > 1) out.push(scc.sort());
+    }
+  };
+  for (const v of files) if (!idx.has(v)) visit(v);
+  return out;
+}
+
+// Fields reachable from Engine: its fields and those of every struct of
+// engine/ that a reachable field's type names (through Option, Vec, maps, Box).
+const structs = new Map();
+for (const [file, text] of code) {
+  if (!relative(src, file).startsWith("engine")) continue;
+  for (const m of text.matchAll(/\b(struct|enum)\s+(\w+)[^{;]*\{/g)) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    while (depth > 0 && i < text.length) {
+      if (text[i] === "{") depth++;
+      if (text[i] === "}") depth--;
+      i++;
+    }
+    const body = text.slice(m.index + m[0].length, i - 1);
+    const all = m[1] === "struct" ? [...body.matchAll(/^\s*(pub(?:\([^)]*\))?\s+)?(\w+)\s*:/gm)] : [];
+    // Open: other files may write it (a `pub` field, or any field of a struct in
+    // a mod.rs, which every file under that folder sees).
+    const inModRs = file.endsWith(`${sep}mod.rs`);
+    const open = all.filter((f) => inModRs || f[1]).length;
+    structs.set(m[2], { fields: all.length, open, body });
+  }
+}
+const seen = new Set();
+const queue = ["Engine"];
+let reachable = 0;
+let reachableOpen = 0;
+while (queue.length) {
+  const name = queue.shift();
+  if (seen.has(name) || !structs.has(name)) continue;
+  seen.add(name);
+  const { fields, open, body } = structs.get(name);
+  reachable += fields;
+  reachableOpen += open;
+  for (const m of body.matchAll(/\b([A-Z]\w+)\b/g)) if (!seen.has(m[1])) queue.push(m[1]);
+}
+
+// Folders (and root files) that import each other, directly or round a loop:
+// every import between two of them runs back up a layer.
+function backArrows() {
+  const room = (f) => relative(src, f).split(sep)[0].replace(/\.rs$/, "");
+  const roomEdges = new Map();
+  for (const [from, tos] of edges) {
+    for (const to of tos) {
+      const [a, b] = [room(from), room(to)];
+      if (a === b || a === "lib" || b === "lib") continue;
+      if (!roomEdges.has(a)) roomEdges.set(a, new Set());
+      roomEdges.get(a).add(b);
+    }
+  }
+  const reaches = (a, b, seen = new Set()) =>
+    [...(roomEdges.get(a) ?? [])].some((n) => n === b || (!seen.has(n) && (seen.add(n), reaches(n, b, seen))));
+  const out = [];
+  for (const [a, tos] of roomEdges) for (const b of tos) if (reaches(b, a)) out.push(`${a} -> ${b}`);
+  return out.sort();
+}
+
+const engineFiles = files.filter((f) => relative(src, f).startsWith(`engine${sep}`));
+const engineMod = join(src, "engine", "mod.rs");
+const all = [...code.values()].join("\n");
+const methodLiteral =
+  /"((?:notifications|tools|prompts|resources|completion|logging|roots|sampling|elicitation|server|subscriptions|tasks)\/[A-Za-z_/]+|initialize|ping)"/g;
+const literals = [...all.matchAll(methodLiteral)].map((m) => m[1]);
+const found = cycles();
+const figures = {
+  src,
+  files: files.length,
+  engineFiles: engineFiles.length,
+  implEngineBlocks: [...all.matchAll(/^impl Engine\b/gm)].length,
+  filesImportingEngineModRs: engineFiles.filter((f) => f !== engineMod && edges.get(f).has(engineMod)).length,
+  engineModRsImports: edges.get(engineMod)?.size ?? 0,
+  fieldsReachableFromEngine: reachable,
+  fieldsOtherFilesMayWrite: reachableOpen,
+  structsReachableFromEngine: seen.size,
+  foldersImportingEachOther: backArrows(),
+  importCycles: found.length,
+  filesInCycles: found.reduce((n, c) => n + c.length, 0),
+  methodLiterals: literals.length,
+  distinctMethodLiterals: new Set(literals).size,
+  toolsCallLiterals: literals.filter((l) => l === "tools/call").length,
+  dotGetCalls: [...all.matchAll(/\.get\("/g)].length,
+};
+if (listCycles) figures.cycles = found;
+console.log(JSON.stringify(figures, null, 2));
