@@ -35,6 +35,7 @@ use lazy_mcp_core::host_policy::{
 use lazy_mcp_core::protocol::client_discover::Era;
 use lazy_mcp_core::protocol::client_message::{ClientBody, ClientEnvelope, ErrorShape};
 use lazy_mcp_core::protocol::modern_http::RequestHeaders;
+use lazy_mcp_core::shared::launch::SharedLaunch;
 use ts_rs::TS;
 
 /// Where the generated file lives, relative to the repository root.
@@ -62,6 +63,7 @@ pub fn render() -> String {
         declaration::<LogLevel>(),
         declaration::<ServerState>(),
         declaration::<OAuthBinding>(),
+        declaration::<SharedLaunch>(),
         declaration::<SignInOutcome>(),
         declaration::<RefreshOutcome>(),
         // settings

@@ -6,6 +6,7 @@ pub mod diagnostics;
 pub mod engine;
 pub mod host_policy;
 pub mod protocol;
+pub mod shared;
 pub mod sign_in_url;
 pub mod tool_index;
 pub mod wording;

@@ -96,6 +96,7 @@ impl Engine {
         };
         let transport = server.config.transport.clone();
         let oauth = super::auth::binding(&server.config);
+        let shared = crate::shared::launch::shared_launch(&server.config, &self.settings);
         let retry_timer = server.retry_timer;
         self.cancel_timer(retry_timer);
         let conn = self.next_conn;
@@ -142,6 +143,7 @@ impl Engine {
             interactive,
             oauth,
             max_message_bytes: self.settings.max_message_bytes,
+            shared,
         });
         if fallback.is_some() {
             return;
