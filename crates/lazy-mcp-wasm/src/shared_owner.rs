@@ -4,6 +4,12 @@
 use lazy_mcp_core::shared::mux::Mux;
 use wasm_bindgen::prelude::*;
 
+/// The client ↔ owner wire version (the owner's socket name carries it).
+#[wasm_bindgen(js_name = sharedProtocol)]
+pub fn shared_protocol() -> u32 {
+    lazy_mcp_core::shared::SHARED_PROTOCOL
+}
+
 #[wasm_bindgen]
 pub struct SharedOwner {
     mux: Mux,
