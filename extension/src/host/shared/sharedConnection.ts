@@ -101,7 +101,7 @@ class SharedConnection implements Connection {
         this.ended ?? {
           reason: this.closedByHost
             ? `closed by host: detached from the shared "${this.transport.command}"`
-            : `the Lazy MCP owner of shared servers ended while "${this.transport.command}" was in use; the next call starts a new one`,
+            : 'the Lazy MCP owner of shared servers ended (its servers with it); the next call starts a new one',
           exitCode: null,
           stderrTail: '',
         },
