@@ -12,7 +12,8 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { cliJs, groupMembers, runCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { cliJs, groupMembers, runCli, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
 import { countedServer, isAlive, killSpawnedGroups, spawnedPids, waitFor } from './helpers/realServers.mjs';
 
 const posix = process.platform !== 'win32';
@@ -273,4 +274,26 @@ test('serve --isolated never shares: each session starts its own memory process'
   assert.equal(live(w.logs.memory).length, 2);
   assert.ok(!fs.existsSync(w.socketDir), 'no owner, no socket directory');
   await nothingLeft(w, sessions);
+});
+
+test('serve --http --shared and serve --stdio --shared share one memory process', { skip: !posix, timeout: 120_000 }, async () => {
+  const w = world('lazy-mcp-shared-http-', { projects: ['a', 'b'] });
+  const serve = startCli(['serve', '--shared', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.dirs.a], {
+    env: w.env,
+    ready: /serving \d+ servers? at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n.*Bearer ([\w-]+)"/,
+  });
+  cleanup.push(() => serve.child.kill('SIGKILL'));
+  const [, url, token] = await serve.started;
+  const http = new Client({ name: 'shared-http-test', version: '1' });
+  await http.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  const stdio = await session(w, w.dirs.b);
+  const created = await http.callTool({ name: 'memory__create_entities', arguments: { entities: [{ name: 'via-http', entityType: 'note', observations: ['x'] }] } });
+  assert.ok(!created.isError, text(created));
+  assert.match(text(await stdio.client.callTool({ name: 'memory__read_graph', arguments: {} })), /via-http/);
+  await waitFor('one memory process', () => live(w.logs.memory).length === 1, 15_000).catch(() => undefined);
+  assert.equal(live(w.logs.memory).length, 1, `memory processes: ${live(w.logs.memory)}`);
+  await http.close();
+  serve.child.kill('SIGTERM');
+  await serve.exited;
+  await nothingLeft(w, [stdio]);
 });
