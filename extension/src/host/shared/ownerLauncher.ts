@@ -16,7 +16,7 @@ export interface OwnerSpec {
   /** The program and arguments that run the CLI bundle (`node dist/cli.js`); `daemon run …` is appended. */
   command: string;
   args: string[];
-  /** The owner's environment (VS Code: `ELECTRON_RUN_AS_NODE=1` is added). */
+  /** The owner's environment (under Electron, `ELECTRON_RUN_AS_NODE=1` is added). */
   env?: NodeJS.ProcessEnv;
   /** How long an owner holding nothing waits before it exits. */
   lingerMs?: number;
@@ -78,7 +78,8 @@ async function startOwner(spec: OwnerSpec, socketPath: string): Promise<void> {
       detached: true,
       stdio: 'ignore',
       cwd: spec.dir,
-      env: { ...(spec.env ?? process.env), ELECTRON_RUN_AS_NODE: '1' },
+      // From VS Code, process.execPath is Electron: run it as Node (servers see what a CLI owner's would).
+      env: { ...(spec.env ?? process.env), ...(process.versions.electron !== undefined ? { ELECTRON_RUN_AS_NODE: '1' } : {}) },
       windowsHide: true,
     });
     child.on('error', () => undefined);
