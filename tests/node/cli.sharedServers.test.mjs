@@ -297,3 +297,24 @@ test('serve --http --shared and serve --stdio --shared share one memory process'
   await serve.exited;
   await nothingLeft(w, [stdio]);
 });
+
+test('lazy-mcp daemon status names what the owner holds; daemon stop ends it and its servers, and the next call starts a new owner', { skip: !posix, timeout: 120_000 }, async () => {
+  const w = world('lazy-mcp-shared-stop-');
+  const none = await runCli(['daemon', 'status'], { env: w.env });
+  assert.equal(none.code, 0);
+  assert.match(none.stderr, /no Lazy MCP owner is running/);
+  const s = await session(w, w.dirs.a);
+  assert.ok(!(await s.client.callTool({ name: 'memory__read_graph', arguments: {} })).isError);
+  const status = await runCli(['daemon', 'status'], { env: w.env });
+  assert.match(status.stdout, /Lazy MCP owner pid \d+ .*: 1 shared server\n {2}memory {2}pid \d+ {2}1 client/, status.stdout);
+  const [memory] = live(w.logs.memory);
+  const owner = ownerPid(w.socketDir);
+  const stop = await runCli(['daemon', 'stop'], { env: w.env });
+  assert.equal(stop.code, 0, stop.stderr);
+  assert.match(stop.stdout, new RegExp(`stopping the Lazy MCP owner \\(pid ${owner}\\)`));
+  await waitFor('the owner and its server to be gone', () => !isAlive(owner) && groupMembers(memory).length === 0, 15_000);
+  const again = await s.client.callTool({ name: 'memory__read_graph', arguments: {} });
+  assert.ok(!again.isError, text(again));
+  assert.notEqual(ownerPid(w.socketDir), owner, 'a new owner');
+  await nothingLeft(w, [s]);
+});

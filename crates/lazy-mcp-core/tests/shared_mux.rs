@@ -498,3 +498,78 @@ fn the_sharing_key_follows_the_launch_and_for_project_servers_the_workspace() {
         "a value each window resolves itself is never shared"
     );
 }
+
+#[test]
+fn a_relative_cwd_makes_even_a_user_level_server_depend_on_the_workspace() {
+    let mut user = config(ConfigScope::User, &[], None);
+    if let Transport::Stdio { cwd, .. } = &mut user.transport {
+        *cwd = Some("tools".into());
+    }
+    let a = shared_launch(&user, &settings("/a")).unwrap();
+    let b = shared_launch(&user, &settings("/b")).unwrap();
+    assert!(a.workspace_cwd && !a.roots_bound);
+    assert_ne!(a.key, b.key);
+    if let Transport::Stdio { cwd, .. } = &mut user.transport {
+        *cwd = Some("/opt/tools".into());
+    }
+    let a = shared_launch(&user, &settings("/a")).unwrap();
+    let b = shared_launch(&user, &settings("/b")).unwrap();
+    assert!(!a.workspace_cwd);
+    assert_eq!(a.key, b.key, "an absolute cwd is the same everywhere");
+}
+
+#[test]
+fn a_failed_initialize_is_answered_to_every_waiter_and_the_next_one_tries_again() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, launch("k", "r", false));
+    attach(&mut mux, 2, launch("k", "r", false));
+    mux.handle(MuxEvent::ProcessOpened {
+        process: 1,
+        pid: None,
+    });
+    let up = to_server(&client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}),
+    ));
+    client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {}}),
+    );
+    let failed = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": up[0]["id"], "error": {"code": -32602, "message": "unsupported"}}),
+    );
+    assert_eq!(to_client(&failed, 1)[0]["error"]["code"], -32602);
+    assert_eq!(to_client(&failed, 2)[0]["id"], 7);
+    let retry = client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 8, "method": "initialize", "params": {}}),
+    );
+    assert_eq!(
+        to_server(&retry).len(),
+        1,
+        "forwarded again, not answered from a failure"
+    );
+}
+
+#[test]
+fn a_server_request_with_no_client_left_is_answered_with_an_error() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, launch("k", "r", false));
+    mux.handle(MuxEvent::ProcessOpened {
+        process: 1,
+        pid: None,
+    });
+    let stop = mux.handle(MuxEvent::Detach { attach: 1 });
+    assert!(stop.contains(&MuxEffect::StopProcess { process: 1 }));
+    let ask = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "roots/list"}),
+    );
+    assert_eq!(to_server(&ask)[0]["error"]["code"], -32603);
+}
