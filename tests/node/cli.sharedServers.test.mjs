@@ -11,7 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { cliJs, groupMembers, runCli, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
 import { countedServer, isAlive, killSpawnedGroups, spawnedPids, waitFor } from './helpers/realServers.mjs';
@@ -66,11 +66,11 @@ function ownerPid(socketDir) {
 }
 
 /** One agent session: `lazy-mcp serve --stdio --shared` in `cwd`, with the SDK client connected. */
-async function session(w, cwd, extra = []) {
+async function session(w, cwd, extra = [], env = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cliJs, 'serve', '--stdio', '--shared', '--trust-project', '--cwd', cwd, ...extra],
-    env: w.env,
+    env: { ...w.env, ...env },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -278,8 +278,9 @@ test('serve --isolated never shares: each session starts its own memory process'
 
 test('serve --http --shared and serve --stdio --shared share one memory process', { skip: !posix, timeout: 120_000 }, async () => {
   const w = world('lazy-mcp-shared-http-', { projects: ['a', 'b'] });
+  // The same environment as the SDK gives the stdio session (its defaults under ours): sessions share only then.
   const serve = startCli(['serve', '--shared', '--trust-project', '--http', '127.0.0.1:0', '--cwd', w.dirs.a], {
-    env: w.env,
+    env: { ...getDefaultEnvironment(), ...w.env },
     ready: /serving \d+ servers? at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n.*Bearer ([\w-]+)"/,
   });
   cleanup.push(() => serve.child.kill('SIGKILL'));
@@ -317,4 +318,22 @@ test('lazy-mcp daemon status names what the owner holds; daemon stop ends it and
   assert.ok(!again.isError, text(again));
   assert.notEqual(ownerPid(w.socketDir), owner, 'a new owner');
   await nothingLeft(w, [s]);
+});
+
+test('sessions whose environments differ (another token) never share a process: each server sees its own session’s environment', { skip: !posix, timeout: 120_000 }, async () => {
+  const w = world('lazy-mcp-shared-env-', { everything: true });
+  const [one, two, twin] = await Promise.all([
+    session(w, w.dirs.a, [], { SHARED_TEST_TOKEN: 'token-one' }),
+    session(w, w.dirs.a, [], { SHARED_TEST_TOKEN: 'token-two' }),
+    session(w, w.dirs.a, [], { SHARED_TEST_TOKEN: 'token-one' }),
+  ]);
+  const seen = await Promise.all([one, two, twin].map((s) => s.client.callTool({ name: 'everything__get-env', arguments: {} })));
+  assert.match(text(seen[0]), /token-one/);
+  assert.doesNotMatch(text(seen[0]), /token-two/);
+  assert.match(text(seen[1]), /token-two/);
+  assert.doesNotMatch(text(seen[1]), /token-one/);
+  assert.match(text(seen[2]), /token-one/);
+  await waitFor('two everything processes', () => live(w.logs.everything).length === 2, 15_000).catch(() => undefined);
+  assert.equal(live(w.logs.everything).length, 2, 'one per environment: the twin sessions share one');
+  await nothingLeft(w, [one, two, twin]);
 });

@@ -34,6 +34,7 @@ fn attach(mux: &mut Mux, attach: u64, launch: SharedLaunch) -> Vec<MuxEffect> {
         launch,
         transport: json!({"type": "stdio", "command": "node"}),
         cwd: None,
+        env: json!({"HOME": "/h"}),
         now_ms: 0,
     })
 }
@@ -453,8 +454,8 @@ fn settings(folder: &str) -> Settings {
 #[test]
 fn the_sharing_key_follows_the_launch_and_for_project_servers_the_workspace() {
     let user = config(ConfigScope::User, &[("TOKEN", "s3cret-value")], None);
-    let in_a = shared_launch(&user, &settings("/a")).unwrap();
-    let in_b = shared_launch(&user, &settings("/b")).unwrap();
+    let in_a = shared_launch(&user, &settings("/a"), None).unwrap();
+    let in_b = shared_launch(&user, &settings("/b"), None).unwrap();
     assert_eq!(
         in_a.key, in_b.key,
         "a user-level server is the same launch in every project"
@@ -465,6 +466,7 @@ fn the_sharing_key_follows_the_launch_and_for_project_servers_the_workspace() {
     let other_secret = shared_launch(
         &config(ConfigScope::User, &[("TOKEN", "other")], None),
         &settings("/a"),
+        None,
     )
     .unwrap();
     assert_ne!(
@@ -472,8 +474,8 @@ fn the_sharing_key_follows_the_launch_and_for_project_servers_the_workspace() {
         "another secret value is another process"
     );
     let project = config(ConfigScope::Project, &[], None);
-    let pa = shared_launch(&project, &settings("/a")).unwrap();
-    let pb = shared_launch(&project, &settings("/b")).unwrap();
+    let pa = shared_launch(&project, &settings("/a"), None).unwrap();
+    let pb = shared_launch(&project, &settings("/b"), None).unwrap();
     assert!(pa.roots_bound && pa.workspace_cwd);
     assert_ne!(
         pa.key, pb.key,
@@ -481,7 +483,8 @@ fn the_sharing_key_follows_the_launch_and_for_project_servers_the_workspace() {
     );
     assert!(shared_launch(
         &config(ConfigScope::User, &[], Some("https://x")),
-        &settings("/a")
+        &settings("/a"),
+        None
     )
     .is_none());
     assert!(shared_launch(
@@ -489,12 +492,13 @@ fn the_sharing_key_follows_the_launch_and_for_project_servers_the_workspace() {
         &Settings {
             share_servers: false,
             ..settings("/a")
-        }
+        },
+        None
     )
     .is_none());
     let prompted = config(ConfigScope::User, &[("KEY", "${input:key}")], None);
     assert!(
-        shared_launch(&prompted, &settings("/a")).is_none(),
+        shared_launch(&prompted, &settings("/a"), None).is_none(),
         "a value each window resolves itself is never shared"
     );
 }
@@ -505,15 +509,15 @@ fn a_relative_cwd_makes_even_a_user_level_server_depend_on_the_workspace() {
     if let Transport::Stdio { cwd, .. } = &mut user.transport {
         *cwd = Some("tools".into());
     }
-    let a = shared_launch(&user, &settings("/a")).unwrap();
-    let b = shared_launch(&user, &settings("/b")).unwrap();
+    let a = shared_launch(&user, &settings("/a"), None).unwrap();
+    let b = shared_launch(&user, &settings("/b"), None).unwrap();
     assert!(a.workspace_cwd && !a.roots_bound);
     assert_ne!(a.key, b.key);
     if let Transport::Stdio { cwd, .. } = &mut user.transport {
         *cwd = Some("/opt/tools".into());
     }
-    let a = shared_launch(&user, &settings("/a")).unwrap();
-    let b = shared_launch(&user, &settings("/b")).unwrap();
+    let a = shared_launch(&user, &settings("/a"), None).unwrap();
+    let b = shared_launch(&user, &settings("/b"), None).unwrap();
     assert!(!a.workspace_cwd);
     assert_eq!(a.key, b.key, "an absolute cwd is the same everywhere");
 }
@@ -572,4 +576,46 @@ fn a_server_request_with_no_client_left_is_answered_with_an_error() {
         json!({"jsonrpc": "2.0", "id": 3, "method": "roots/list"}),
     );
     assert_eq!(to_server(&ask)[0]["error"]["code"], -32603);
+}
+
+#[test]
+fn the_clients_environment_is_part_of_the_key_but_for_its_volatile_variables() {
+    let user = config(ConfigScope::User, &[], None);
+    let env = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let one = env(&[
+        ("HOME", "/h"),
+        ("GITHUB_TOKEN", "one"),
+        ("PWD", "/a"),
+        ("LAZY_MCP_SERVE_PID", "1"),
+    ]);
+    let same = env(&[
+        ("HOME", "/h"),
+        ("GITHUB_TOKEN", "one"),
+        ("PWD", "/b"),
+        ("LAZY_MCP_SERVE_PID", "2"),
+    ]);
+    let other = env(&[
+        ("HOME", "/h"),
+        ("GITHUB_TOKEN", "two"),
+        ("PWD", "/a"),
+        ("LAZY_MCP_SERVE_PID", "1"),
+    ]);
+    let key =
+        |e: &BTreeMap<String, String>| shared_launch(&user, &settings("/a"), Some(e)).unwrap().key;
+    assert_eq!(
+        key(&one),
+        key(&same),
+        "another directory or serve pid is the same server"
+    );
+    assert_ne!(
+        key(&one),
+        key(&other),
+        "another token in the environment is another process"
+    );
+    assert!(!key(&one).contains("one"));
 }

@@ -96,7 +96,8 @@ impl Engine {
         };
         let transport = server.config.transport.clone();
         let oauth = super::auth::binding(&server.config);
-        let shared = crate::shared::launch::shared_launch(&server.config, &self.settings);
+        let base_env = self.config_load.discovery().map(|d| &d.env);
+        let shared = crate::shared::launch::shared_launch(&server.config, &self.settings, base_env);
         let retry_timer = server.retry_timer;
         self.cancel_timer(retry_timer);
         let conn = self.next_conn;

@@ -29,10 +29,22 @@ pub struct SharedLaunch {
     pub workspace_cwd: bool,
 }
 
+/// Variables of the client's environment that differ between two sessions of
+/// one user without changing what a server does: left out of the key (the
+/// server gets the first client's values).
+const VOLATILE_ENV: &[&str] = &["PWD", "OLDPWD", "SHLVL", "_", "LAZY_MCP_SERVE_PID"];
+
 /// `None` when the launch is not shared: sharing is off, a remote server, or a
 /// `${input:…}` the host resolves only at connect time (two windows may answer
-/// it differently).
-pub fn shared_launch(config: &ServerConfig, settings: &Settings) -> Option<SharedLaunch> {
+/// it differently). `base_env`: the client's environment, which the server
+/// inherits under its configured `env`; two clients share only when it is the
+/// same (but for `VOLATILE_ENV`), so a server never runs with another
+/// client's environment or secrets.
+pub fn shared_launch(
+    config: &ServerConfig,
+    settings: &Settings,
+    base_env: Option<&BTreeMap<String, String>>,
+) -> Option<SharedLaunch> {
     if !settings.share_servers {
         return None;
     }
@@ -70,11 +82,19 @@ pub fn shared_launch(config: &ServerConfig, settings: &Settings) -> Option<Share
     } else {
         String::new()
     };
+    let mut env_parts: Vec<&str> = Vec::new();
+    for (name, value) in base_env.into_iter().flatten() {
+        if !VOLATILE_ENV.contains(&name.as_str()) {
+            env_parts.push(name);
+            env_parts.push(value);
+        }
+    }
     let key = hash_of(&[
         &fingerprint(&config.transport),
         &settings.client_name,
         &settings.client_version,
         &base,
+        &hash_of(&env_parts),
     ]);
     let folders: Vec<&str> = settings
         .workspace_folders

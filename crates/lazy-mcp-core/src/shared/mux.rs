@@ -32,6 +32,9 @@ pub enum MuxEvent {
         transport: Value,
         #[serde(default)]
         cwd: Option<String>,
+        /// The client's environment, the spawn's base (its hash is in the key).
+        #[serde(default)]
+        env: Value,
         #[serde(default)]
         now_ms: u64,
     },
@@ -68,6 +71,7 @@ pub enum MuxEffect {
         server: String,
         transport: Value,
         cwd: Option<String>,
+        env: Value,
     },
     #[serde(rename_all = "camelCase")]
     ToServer { process: ProcId, message: String },
@@ -190,8 +194,9 @@ impl Mux {
                 launch,
                 transport,
                 cwd,
+                env,
                 now_ms,
-            } => self.on_attach(attach, server, launch, transport, cwd, now_ms),
+            } => self.on_attach(attach, server, launch, (transport, cwd, env), now_ms),
             MuxEvent::ClientMessage { attach, message } => self.on_client_message(attach, &message),
             MuxEvent::Detach { attach } => self.on_detach(attach),
             MuxEvent::ProcessOpened { process, pid } => self.on_opened(process, pid),
@@ -230,8 +235,7 @@ impl Mux {
         attach: AttachId,
         server: String,
         launch: SharedLaunch,
-        transport: Value,
-        cwd: Option<String>,
+        (transport, cwd, env): (Value, Option<String>, Value),
         now_ms: u64,
     ) {
         if self.attachments.contains_key(&attach) {
@@ -270,6 +274,7 @@ impl Mux {
                     server,
                     transport,
                     cwd,
+                    env,
                 });
                 process
             }

@@ -19,7 +19,7 @@ interface SharedOwnerHandle {
 }
 
 type MuxEffect =
-  | { type: 'spawn'; process: number; server: string; transport: StdioTransport; cwd: string | null }
+  | { type: 'spawn'; process: number; server: string; transport: StdioTransport; cwd: string | null; env: NodeJS.ProcessEnv | null }
   | { type: 'toServer'; process: number; message: string }
   | { type: 'toClient'; attach: number; message: string }
   | { type: 'opened'; attach: number; pid: number | null }
@@ -159,7 +159,7 @@ export class SharedServerOwner {
   private apply(effect: MuxEffect): void {
     switch (effect.type) {
       case 'spawn':
-        return this.spawn(effect.process, effect.server, effect.transport, effect.cwd);
+        return this.spawn(effect.process, effect.server, effect.transport, effect.cwd, effect.env);
       case 'toServer':
         return this.processes.get(effect.process)?.send(effect.message);
       case 'toClient':
@@ -177,7 +177,8 @@ export class SharedServerOwner {
     }
   }
 
-  private spawn(process: number, server: string, transport: StdioTransport, cwd: string | null): void {
+  /** `env`: the attaching client's environment (the key says it is the same for every client of this process). */
+  private spawn(process: number, server: string, transport: StdioTransport, cwd: string | null, env: NodeJS.ProcessEnv | null): void {
     this.opts.log('info', `starting ${server} (process ${process})`);
     const connection = openConnection(
       transport,
@@ -192,7 +193,7 @@ export class SharedServerOwner {
         },
         onStderr: (line) => this.opts.log('debug', `${server}: ${line}`),
       },
-      { cwdFallback: cwd ?? os.homedir(), log: (level, message) => this.opts.log(level === 'debug' ? 'debug' : level, message), server },
+      { cwdFallback: cwd ?? os.homedir(), ...(env !== null ? { env } : {}), log: (level, message) => this.opts.log(level === 'debug' ? 'debug' : level, message), server },
     );
     this.processes.set(process, connection);
   }

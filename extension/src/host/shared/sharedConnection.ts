@@ -108,7 +108,7 @@ class SharedConnection implements Connection {
       );
     });
     const cwd = launch.workspaceCwd ? (this.opts.cwdFallback ?? null) : null;
-    socket.write(frame(FRAME.attach, JSON.stringify({ server: this.opts.server ?? this.transport.command, launch, transport: this.transport, cwd })));
+    socket.write(frame(FRAME.attach, JSON.stringify({ server: this.opts.server ?? this.transport.command, launch, transport: this.transport, cwd, env: this.opts.env ?? process.env })));
     for (const message of this.queued.splice(0)) socket.write(frame(FRAME.message, message));
   }
 
