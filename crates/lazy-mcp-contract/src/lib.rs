@@ -37,6 +37,7 @@ use lazy_mcp_core::problem_presentation::{
 use lazy_mcp_core::protocol::client_discover::Era;
 use lazy_mcp_core::protocol::client_message::{ClientBody, ClientEnvelope, ErrorShape};
 use lazy_mcp_core::protocol::modern_http::RequestHeaders;
+use lazy_mcp_core::shared::launch::SharedLaunch;
 use ts_rs::TS;
 
 /// Where the generated file lives, relative to the repository root.
@@ -64,6 +65,7 @@ pub fn render() -> String {
         declaration::<LogLevel>(),
         declaration::<ServerState>(),
         declaration::<OAuthBinding>(),
+        declaration::<SharedLaunch>(),
         declaration::<SignInOutcome>(),
         declaration::<RefreshOutcome>(),
         // settings

@@ -9,6 +9,7 @@ pub mod engine;
 pub use config::host_policy;
 pub mod problem_presentation;
 pub mod protocol;
+pub mod shared;
 pub mod sign_in_url;
 pub mod tool_index;
 pub mod wording;

@@ -105,6 +105,7 @@ fn every_effect_writes_its_documented_json() {
                 interactive: false,
                 oauth: None,
                 max_message_bytes: 64 * 1024 * 1024,
+                shared: None,
             },
             json!({"type": "open", "conn": 1, "server": "github", "transport": {"type": "http", "url": "https://x", "headers": {}}, "interactive": false, "maxMessageBytes": 67108864}),
         ),

@@ -4,6 +4,8 @@
 //! inside another JSON document (bench/boundary.mjs). No logic lives here.
 
 use lazy_mcp_core::diagnostics::{render_markdown, ReportContext};
+mod shared_owner;
+
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(js_name = coreVersion)]

@@ -7,10 +7,11 @@ export class UsageError extends Error {}
 /** Exit codes, documented in docs/cli.md. */
 export const exitCodes = { ok: 0, runtime: 1, usage: 2, config: 3 } as const;
 
-export type Command = 'serve' | 'diagnostics' | 'config' | 'catalogue' | 'auth' | 'trust' | 'tools';
+export type Command = 'serve' | 'diagnostics' | 'config' | 'catalogue' | 'auth' | 'trust' | 'tools' | 'daemon';
 
 export const authActions = ['login', 'logout', 'status'] as const;
 export const toolsActions = ['diff', 'approve'] as const;
+export const daemonActions = ['run', 'status', 'stop'] as const;
 
 export interface ConfigFileArg {
   path: string;
@@ -49,6 +50,16 @@ export interface ParsedArgs {
   toolsAction?: (typeof toolsActions)[number];
   /** `--hold-new-tools`: a new server's tools are held until reviewed. */
   holdNewTools: boolean;
+  /** `serve --shared`: stdio servers are shared through the per-user owner (docs/shared-servers.md). */
+  shared: boolean;
+  /** `serve --isolated`: never shared (wins over --shared and LAZY_MCP_SHARE_SERVERS). */
+  isolated: boolean;
+  /** `daemon run|status|stop`. */
+  daemonAction?: (typeof daemonActions)[number];
+  /** `daemon --socket-dir DIR`. */
+  socketDir?: string;
+  /** `daemon run --linger-ms MS`. */
+  lingerMs?: number;
 }
 
 export const configFormats = ['claude-code', 'claude-desktop', 'copilot-cli', 'open-code', 'vs-code'] as const;
@@ -137,6 +148,21 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
       },
     },
     '--no-auth': { kind: 'bool', apply: (a) => (a.noAuth = true) },
+    '--shared': { kind: 'bool', apply: (a) => (a.shared = true) },
+    '--isolated': { kind: 'bool', apply: (a) => (a.isolated = true) },
+  },
+  daemon: {
+    ...common,
+    ...jsonFlag,
+    '--socket-dir': { kind: 'value', apply: (a, v) => (a.socketDir = v) },
+    '--linger-ms': {
+      kind: 'value',
+      apply: (a, v) => {
+        const ms = Number(v);
+        if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`--linger-ms ${v}: expected milliseconds (an integer ≥ 0)`);
+        a.lingerMs = ms;
+      },
+    },
   },
   diagnostics: { ...common, ...cacheFlag, ...jsonFlag, ...trustProjectFlag },
   config: { ...common, ...jsonFlag },
@@ -175,13 +201,15 @@ export function parseArgs(argv: readonly string[]): ParsedArgs | undefined {
     all: false,
     revoke: false,
     holdNewTools: false,
+    shared: false,
+    isolated: false,
     servers: [],
   };
   const flags = flagsOf[command];
   for (let i = 0; i < rest.length; i++) {
     const raw = rest[i] ?? '';
     if (!raw.startsWith('-') || raw === '-') {
-      if (command !== 'catalogue' && command !== 'auth' && command !== 'trust' && command !== 'tools') throw new UsageError(`${command}: unexpected argument "${raw}"`);
+      if (command !== 'catalogue' && command !== 'auth' && command !== 'trust' && command !== 'tools' && command !== 'daemon') throw new UsageError(`${command}: unexpected argument "${raw}"`);
       args.servers.push(raw);
       continue;
     }
@@ -218,6 +246,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs | undefined {
     args.authAction = action as (typeof authActions)[number];
     args.servers = servers;
     if (args.authAction !== 'status' && servers.length !== 1) throw new UsageError(`auth ${action}: name exactly one server (lazy-mcp auth ${action} SERVER)`);
+  }
+  if (command === 'daemon') {
+    const [action, ...rest] = args.servers;
+    if (!daemonActions.includes(action as (typeof daemonActions)[number]) || rest.length > 0) {
+      throw new UsageError('daemon: expected one of run, status, stop (lazy-mcp daemon status)');
+    }
+    args.daemonAction = action as (typeof daemonActions)[number];
+    args.servers = [];
   }
   if (command === 'tools') {
     const [action, ...rest] = args.servers;
@@ -257,6 +293,7 @@ Commands:
   auth login|logout|status    sign in to a remote server that uses OAuth, sign out, or list sign-ins
   trust [--all|--revoke] [S…] list the project's servers and their approval; approve or revoke them
   tools diff|approve S [T…]   review a server's held (changed) tool definitions, approve them
+  daemon status|stop          the owner of shared servers (serve --shared): what it holds, stop it
 
 Run lazy-mcp <command> --help for its flags. Docs: docs/cli.md.
 ${exitHelp}`,
@@ -295,6 +332,11 @@ server is started on first use and stopped again when idle.
                         .copilot/mcp-config.json, opencode.json…) without approval. Off by
                         default: they wait until approved with \`lazy-mcp trust\`, and serve
                         says once on stderr which wait and the command to run
+  --shared              share stdio servers with every other shared \`serve\` of this user
+                        through one background owner (\`lazy-mcp daemon\`, started on demand):
+                        one process per server and sharing key (docs/shared-servers.md);
+                        also LAZY_MCP_SHARE_SERVERS=1. Off by default for now
+  --isolated            never share: this serve starts its own servers (the default)
 
 ${commonHelp}
 
@@ -384,6 +426,25 @@ Approvals are kept in $XDG_CONFIG_HOME/lazy-mcp/approved-definitions.json.
   --json                (diff) machine-readable review
   --hold-new-tools      a server without approved definitions is held, not approved
   --cache FILE          catalogue file (as for serve)
+
+${commonHelp}
+
+${exitHelp}`,
+  daemon: `Usage: lazy-mcp daemon status|stop [--json]
+       lazy-mcp daemon run [--socket-dir DIR] [--linger-ms MS]
+
+The owner of shared servers (docs/shared-servers.md): one per user, started on
+demand by \`serve --shared\`; it holds one process per server and sharing key
+and exits after holding nothing for a while.
+
+  status                which servers it holds, with their pid and client count
+  stop                  stop it and its servers (clients' calls in flight fail; the
+                        next call starts a new owner)
+  run                   run the owner in the foreground (what clients start)
+  --socket-dir DIR      where its socket is (default $XDG_RUNTIME_DIR/lazy-mcp, else
+                        /tmp/lazy-mcp-<uid>; LAZY_MCP_SOCKET_DIR); must be yours, mode 0700
+  --linger-ms MS        (run) exit after holding nothing this long (default 30000)
+  --json                (status, stop) machine-readable
 
 ${commonHelp}
 

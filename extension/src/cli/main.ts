@@ -5,6 +5,7 @@ import { authCommand } from './authCommand';
 import { catalogueCommand } from './catalogueCommand';
 import { CliError, createContext, say } from './cliContext';
 import { configCommand } from './configCommand';
+import { daemonCommand } from './daemonCommand';
 import { diagnosticsCommand } from './diagnosticsTable';
 import { serveCommand } from './serveCommand';
 import { trustCommand } from './trustCommand';
@@ -36,6 +37,8 @@ async function run(argv: readonly string[]): Promise<number> {
       return trustCommand(args, ctx);
     case 'tools':
       return toolsCommand(args, ctx);
+    case 'daemon':
+      return daemonCommand(args, ctx);
   }
 }
 

@@ -1,6 +1,8 @@
 // `lazy-mcp serve --stdio | --http [ADDR]`: the aggregate endpoint of the shared
 // LazyHost, for any MCP client. stdio: one client ("stdio"), newline-delimited
 // JSON-RPC; stdout carries protocol messages only. HTTP: the loopback gateway.
+import { cliOwnerSpec } from './daemonCommand';
+import type { OwnerSpec } from '../host/shared/ownerLauncher';
 import { LineSplitter, byteLine } from '../host/connections/lineFraming';
 import { gatewayLimits } from '../host/gateway/httpGateway';
 import { type JsonRpcId, errorResponse } from '../host/gateway/jsonRpcShape';
@@ -44,8 +46,10 @@ export async function serveCommand(args: ParsedArgs, ctx: CliContext): Promise<n
     ...(args.toolTokenBudget !== undefined ? { toolTokenBudget: args.toolTokenBudget } : {}),
     holdNewTools: args.holdNewTools,
   };
+  const sharedOwner = cliOwnerSpec(args, ctx);
+  const shared = sharedOwner ? { settings: { ...settings, shareServers: true }, sharedOwner } : { settings };
   const catalogueFile = cataloguePath(args, ctx.cwd);
-  return args.stdio ? serveStdio(ctx, catalogueFile, settings) : serveHttp(args, ctx, catalogueFile, settings);
+  return args.stdio ? serveStdio(ctx, catalogueFile, shared) : serveHttp(args, ctx, catalogueFile, shared);
 }
 
 /** `127.0.0.1:PORT`, `localhost:PORT`, `PORT` or nothing (any free port); anything else is refused. */
@@ -103,13 +107,16 @@ function installShutdown(host: LazyHost, ctx: CliContext, before?: () => void): 
   return shutdown;
 }
 
-async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Record<string, unknown>): Promise<number> {
+/** The engine settings, and the owner of shared servers when this serve shares them. */
+type ServeSetup = { settings: Record<string, unknown>; sharedOwner?: OwnerSpec };
+
+async function serveStdio(ctx: CliContext, catalogueFile: string, setup: ServeSetup): Promise<number> {
   // stdout is the protocol channel: nothing else may write to it.
   console.log = console.error;
   console.info = console.error;
   const replies = new ReplyTracker();
   const host = createHost(ctx, catalogueFile, {
-    settings,
+    ...setup,
     watchConfig: true,
     deliverToClient: (_client, message, route) => {
       process.stdout.write(`${message}\n`);
@@ -195,11 +202,11 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, settings: Reco
   return new Promise<number>(() => undefined); // runs until shutdown() exits the process
 }
 
-async function serveHttp(args: ParsedArgs, ctx: CliContext, catalogueFile: string, settings: Record<string, unknown>): Promise<number> {
+async function serveHttp(args: ParsedArgs, ctx: CliContext, catalogueFile: string, setup: ServeSetup): Promise<number> {
   const port = parseLoopbackAddress(args.httpAddress);
   const { token, file: tokenFile } = args.noAuth ? { token: undefined, file: undefined } : gatewayToken();
   const host = createHost(ctx, catalogueFile, {
-    settings,
+    ...setup,
     watchConfig: true,
     gateway: { port, token, requireToken: !args.noAuth, sessionIdleMs: args.sessionIdleTimeoutMs, maxSessions: args.maxSessions },
   });

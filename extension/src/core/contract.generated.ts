@@ -45,7 +45,12 @@ oauth?: OAuthBinding | null,
  * SSE event); a bigger one fails its request with an error naming the
  * server and the limit (`Settings::max_message_bytes`).
  */
-maxMessageBytes: number, }
+maxMessageBytes: number, 
+/**
+ * Present when the process is shared through the per-user owner
+ * (`shared/launch.rs`): attach by this key instead of spawning.
+ */
+shared?: SharedLaunch | null, }
   | { "type": "resumeConnection", conn: number, }
   | { "type": "startSignIn", server: string, oauth: OAuthBinding, reason: string, toolName?: string | null, 
 /**
@@ -148,6 +153,26 @@ export type OAuthBinding = { url: string, config: OAuthConfig,
  */
 resourceMetadataUrl?: string | null, };
 
+export type SharedLaunch = { 
+/**
+ * Hash of the launch, the handshake inputs and (when `workspaceCwd`) the
+ * workspace folder that is the cwd base.
+ */
+key: string, 
+/**
+ * Hash of the client's workspace folders (the roots its engine answers).
+ */
+rootsKey: string, 
+/**
+ * The process must also match `rootsKey` (a server from a project file).
+ */
+rootsBound: boolean, 
+/**
+ * The spawn's cwd base is the client's workspace folder (its
+ * `cwdFallback`); false: the owner's own directory.
+ */
+workspaceCwd: boolean, };
+
 export type SignInOutcome = "ok" | "cancelled" | "failed";
 
 export type RefreshOutcome = "ok" | "invalidGrant" | "failed";
@@ -235,7 +260,12 @@ maxMessageBytes: number,
  * reviews them (`lazyMcp.holdNewTools`, `--hold-new-tools`); otherwise its
  * first listing becomes its approved baseline.
  */
-holdNewTools: boolean, };
+holdNewTools: boolean, 
+/**
+ * Stdio servers are attached through the per-user owner instead of
+ * spawned (`open` effect's `shared`; docs/shared-servers.md).
+ */
+shareServers: boolean, };
 
 export type AggregateEndpoint = "all" | "toolIndex";
 

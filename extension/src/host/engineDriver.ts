@@ -1,11 +1,13 @@
 // Drives the core's lifecycle engine: turns I/O into engine events and carries
 // out the effects it answers with. Every decision is the engine's; this file
 // only moves bytes, arms timers and stores blobs.
-import { openConnection } from './connections';
+import { openConnection, type StdioTransport } from './connections';
+import { openSharedConnection } from './shared/sharedConnection';
+import type { OwnerSpec } from './shared/ownerLauncher';
 import type { Connection, Transport } from './connections';
 import type { WasmCore } from '../core/wasmCore';
 import type { ClientRoute, JsonRpcId } from './gateway/jsonRpcShape';
-import type { ConfigReport, ConfigSources, DefinitionsReview, Effect, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings } from '../core/contract.generated';
+import type { ConfigReport, ConfigSources, DefinitionsReview, Effect, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings, SharedLaunch } from '../core/contract.generated';
 import { answerReadFiles } from './config/configSession';
 import type { AuthHost } from './auth/authHost';
 import { BlobFile } from './storage/blobFile';
@@ -75,6 +77,8 @@ export interface DriverDeps {
   /** Memory of a process tree, for Diagnostics (bytes), when the host can measure it. */
   measureRss?(pid: number): number | undefined;
   cwdFallback?: string;
+  /** How to reach the owner of shared servers; without it every server is spawned here. */
+  sharedOwner?: OwnerSpec;
   now?: () => number;
   /** Runs OAuth for the engine's sign-in effects; without it, servers that need sign-in stay NEEDS AUTH. */
   auth?: AuthHost;
@@ -254,7 +258,7 @@ export class EngineDriver {
   private apply(effect: Effect, payload: () => string): void {
     switch (effect.type) {
       case 'open':
-        return this.open(effect.conn, effect.server, effect.transport, effect.interactive, effect.oauth ?? undefined, effect.maxMessageBytes);
+        return this.open(effect.conn, effect.server, effect.transport, effect.interactive, effect.oauth ?? undefined, effect.maxMessageBytes, effect.shared ?? undefined);
       case 'resumeConnection':
         return this.connections.get(effect.conn)?.resume?.();
       case 'startSignIn':
@@ -380,7 +384,15 @@ export class EngineDriver {
     for (const [server, p] of this.pids) if (p === pid) this.pids.delete(server);
   }
 
-  private open(conn: number, server: string, transport: Transport, interactive: boolean, oauth: OAuthBinding | undefined, maxMessageBytes: number): void {
+  private open(
+    conn: number,
+    server: string,
+    transport: Transport,
+    interactive: boolean,
+    oauth: OAuthBinding | undefined,
+    maxMessageBytes: number,
+    shared: SharedLaunch | undefined,
+  ): void {
     const resolved = this.deps.resolveTransport ? this.deps.resolveTransport(server, transport, interactive) : Promise.resolve(transport);
     // The stored access token is read before the connection opens (the store may be a file another process wrote).
     const tokenLoaded = oauth !== undefined && this.deps.auth ? this.deps.auth.load(oauth) : Promise.resolve();
@@ -388,7 +400,7 @@ export class EngineDriver {
       ([t]) => {
         // What connect-time variables became is secret: the engine masks it in text about the server.
         if (t !== transport) this.handle({ type: 'transportResolved', server, original: transport, resolved: t });
-        this.connect(conn, server, t, oauth, maxMessageBytes);
+        this.connect(conn, server, t, oauth, maxMessageBytes, shared);
       },
       (err: unknown) =>
         this.handle({ type: 'connectionClosed', conn, reason: err instanceof Error ? err.message : String(err), exitCode: null, stderrTail: null }),
@@ -404,7 +416,7 @@ export class EngineDriver {
     }
   }
 
-  private connect(conn: number, server: string, transport: Transport, oauth: OAuthBinding | undefined, maxMessageBytes: number): void {
+  private connect(conn: number, server: string, transport: Transport, oauth: OAuthBinding | undefined, maxMessageBytes: number, shared?: SharedLaunch): void {
     if (this.stopped) return;
     const auth = this.deps.auth;
     const connectionAuth =
@@ -415,7 +427,13 @@ export class EngineDriver {
               this.handle({ type: 'authRequired', conn, status, challenge: challenge ?? null, hadToken }),
           }
         : undefined;
-    const connection = openConnection(
+    // The core's `shared`: attach to the per-user owner's process instead of spawning (docs/shared-servers.md).
+    const owner = this.deps.sharedOwner;
+    const open: typeof openConnection =
+      shared !== undefined && owner !== undefined && transport.type === 'stdio'
+        ? (t, events, opts) => openSharedConnection(owner, shared, t as StdioTransport, events, opts ?? {})
+        : openConnection;
+    const connection = open(
       transport,
       {
         onOpened: ({ pid }) => {

@@ -2,6 +2,7 @@
 // driver (which reads the config files the core asks for) → upstream connections,
 // plus the config watcher and the optional loopback gateway for clients. Front
 // ends add only their UI and state their host policy.
+import type { OwnerSpec } from './shared/ownerLauncher';
 import { randomBytes } from 'node:crypto';
 import type { WasmCore } from '../core/wasmCore';
 import type { AuthHost } from './auth/authHost';
@@ -44,6 +45,8 @@ export interface LazyHostOptions {
   auth?: AuthHost;
   /** The user's approved tool definitions (host/storage/approvedDefinitionsFile.ts); absent: kept in memory. */
   approvedDefinitionsFile?: string;
+  /** The owner of shared servers (with the `shareServers` setting): stdio servers are attached there. */
+  sharedOwner?: OwnerSpec;
 }
 
 /** `ConfigSources` as the host sends it: without a policy the core applies its default. */
@@ -117,6 +120,7 @@ export class LazyHost {
       measureRss: opts.measureRss && ((pid) => opts.measureRss!(pid)),
       cwdFallback: opts.discovery.workspaceFolders[0] ?? opts.discovery.home,
       ...(opts.auth ? { auth: opts.auth } : {}),
+      ...(opts.sharedOwner ? { sharedOwner: opts.sharedOwner } : {}),
     });
   }
 

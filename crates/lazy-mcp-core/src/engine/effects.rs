@@ -62,6 +62,10 @@ pub enum Effect {
         /// SSE event); a bigger one fails its request with an error naming the
         /// server and the limit (`Settings::max_message_bytes`).
         max_message_bytes: u64,
+        /// Present when the process is shared through the per-user owner
+        /// (`shared/launch.rs`): attach by this key instead of spawning.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shared: Option<crate::shared::launch::SharedLaunch>,
     },
     /// Re-send the requests held since `authRequired`, with the stored token.
     ResumeConnection {

@@ -103,6 +103,8 @@ impl Engine {
         };
         let transport = server.config.transport.clone();
         let oauth = crate::engine::server::auth::binding(&server.config);
+        let base_env = self.config_load.discovery().map(|d| &d.env);
+        let shared = crate::shared::launch::shared_launch(&server.config, &self.settings, base_env);
         let retry_timer = server.retry_timer;
         self.cancel_timer(retry_timer);
         let conn = self.next_conn;
@@ -149,6 +151,7 @@ impl Engine {
             interactive,
             oauth,
             max_message_bytes: self.settings.max_message_bytes,
+            shared,
         });
         if fallback.is_some() {
             return;

@@ -1,0 +1,129 @@
+//! Whether a server's launch is shared through the per-user owner, and under
+//! which key. Two attachments share a process only when it is the same server
+//! for both: same launch (command, args, env with resolved values, envFile,
+//! cwd), same `initialize` (client name and version), same cwd base when the
+//! cwd depends on the workspace, same workspace roots for a project-defined
+//! server. The key is a hash: secrets never appear in it.
+
+use crate::config::fingerprint;
+use crate::config::model::{ConfigScope, ServerConfig, Transport};
+use crate::engine::settings::Settings;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The `open` effect's `shared`: attach to the owner's process by `key`
+/// instead of spawning.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedLaunch {
+    /// Hash of the launch, the handshake inputs and (when `workspaceCwd`) the
+    /// workspace folder that is the cwd base.
+    pub key: String,
+    /// Hash of the client's workspace folders (the roots its engine answers).
+    pub roots_key: String,
+    /// The process must also match `rootsKey` (a server from a project file).
+    pub roots_bound: bool,
+    /// The spawn's cwd base is the client's workspace folder (its
+    /// `cwdFallback`); false: the owner's own directory.
+    pub workspace_cwd: bool,
+}
+
+/// Variables of the client's environment that differ between two sessions of
+/// one user without changing what a server does: left out of the key (the
+/// server gets the first client's values).
+const VOLATILE_ENV: &[&str] = &["PWD", "OLDPWD", "SHLVL", "_", "LAZY_MCP_SERVE_PID"];
+
+/// `None` when the launch is not shared: sharing is off, a remote server, or a
+/// `${input:…}` the host resolves only at connect time (two windows may answer
+/// it differently). `base_env`: the client's environment, which the server
+/// inherits under its configured `env`; two clients share only when it is the
+/// same (but for `VOLATILE_ENV`), so a server never runs with another
+/// client's environment or secrets.
+pub fn shared_launch(
+    config: &ServerConfig,
+    settings: &Settings,
+    base_env: Option<&BTreeMap<String, String>>,
+) -> Option<SharedLaunch> {
+    if !settings.share_servers {
+        return None;
+    }
+    let Transport::Stdio {
+        command,
+        args,
+        env,
+        cwd,
+        env_file,
+    } = &config.transport
+    else {
+        return None;
+    };
+    let unresolved = std::iter::once(command)
+        .chain(args)
+        .chain(env.values())
+        .chain(cwd)
+        .chain(env_file)
+        .any(|text| text.contains("${input:"));
+    if unresolved {
+        return None;
+    }
+    let project = matches!(
+        config.source.scope,
+        ConfigScope::Project | ConfigScope::Local
+    );
+    let relative = |path: &Option<String>| path.as_ref().is_some_and(|p| !is_absolute(p));
+    let workspace_cwd = project || relative(cwd) || (cwd.is_none() && relative(env_file));
+    let base = if workspace_cwd {
+        settings
+            .workspace_folders
+            .first()
+            .cloned()
+            .unwrap_or_default()
+    } else {
+        String::new()
+    };
+    let mut env_parts: Vec<&str> = Vec::new();
+    for (name, value) in base_env.into_iter().flatten() {
+        if !VOLATILE_ENV.contains(&name.as_str()) {
+            env_parts.push(name);
+            env_parts.push(value);
+        }
+    }
+    let key = hash_of(&[
+        &fingerprint(&config.transport),
+        &settings.client_name,
+        &settings.client_version,
+        &base,
+        &hash_of(&env_parts),
+    ]);
+    let folders: Vec<&str> = settings
+        .workspace_folders
+        .iter()
+        .map(String::as_str)
+        .collect();
+    Some(SharedLaunch {
+        key,
+        roots_key: hash_of(&folders),
+        roots_bound: project,
+        workspace_cwd,
+    })
+}
+
+/// The launch fingerprint's hash over a list of texts (length-prefixed, so
+/// `["a b"]` and `["a", "b"]` differ).
+fn hash_of(parts: &[&str]) -> String {
+    fingerprint(&Transport::Stdio {
+        command: "lazy-mcp shared key".into(),
+        args: parts.iter().map(|p| (*p).to_string()).collect(),
+        env: BTreeMap::new(),
+        cwd: None,
+        env_file: None,
+    })
+}
+
+fn is_absolute(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    path.starts_with('/')
+        || path.starts_with('\\')
+        || matches!(bytes, [letter, b':', ..] if letter.is_ascii_alphabetic())
+}

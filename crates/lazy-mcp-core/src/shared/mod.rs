@@ -1,0 +1,13 @@
+//! Shared servers (issue 26, docs/shared-servers.md): one server process per
+//! sharing key for every engine of one OS user. `launch.rs` decides whether a
+//! launch is shared and under which key (run by the engine for its `open`
+//! effect); `mux.rs` is the owner's multiplexer: N client attachments over one
+//! server process (ids, `initialize`, server requests, notifications,
+//! cancellation). Both pure: the owner's TypeScript only moves bytes.
+
+pub mod launch;
+pub mod mux;
+
+/// Version of the client ↔ owner wire (the socket's name carries it): a client
+/// of another version starts its own owner beside the old one.
+pub const SHARED_PROTOCOL: u32 = 1;

@@ -1,0 +1,629 @@
+//! The owner's multiplexer: many client attachments over one server process
+//! per sharing key. Events in (an attachment opened, a message from a client
+//! or a server, a process up or gone, a detach), effects out (spawn, write to a
+//! server or a client, close an attachment, stop a process). No I/O.
+//!
+//! Rules (docs/shared-servers.md): request ids and progress tokens are
+//! rewritten per process; the first `initialize` is forwarded and later ones
+//! are answered from its result; `notifications/initialized` goes once; a
+//! server's request goes to the attachment with the newest call in flight,
+//! else the oldest; notifications are broadcast (progress and cancellations
+//! to their own attachment); a client's cancellation or detach cancels only
+//! its own calls; the last detach stops the process.
+
+use super::launch::SharedLaunch;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub type AttachId = u64;
+pub type ProcId = u64;
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum MuxEvent {
+    /// A client attachment asks for the process of `launch`. `transport` and
+    /// `cwd` are what to spawn when there is none yet.
+    #[serde(rename_all = "camelCase")]
+    Attach {
+        attach: AttachId,
+        server: String,
+        launch: SharedLaunch,
+        transport: Value,
+        #[serde(default)]
+        cwd: Option<String>,
+        /// The client's environment, the spawn's base (its hash is in the key).
+        #[serde(default)]
+        env: Value,
+        #[serde(default)]
+        now_ms: u64,
+    },
+    #[serde(rename_all = "camelCase")]
+    ClientMessage { attach: AttachId, message: String },
+    #[serde(rename_all = "camelCase")]
+    Detach { attach: AttachId },
+    #[serde(rename_all = "camelCase")]
+    ProcessOpened {
+        process: ProcId,
+        #[serde(default)]
+        pid: Option<u32>,
+    },
+    #[serde(rename_all = "camelCase")]
+    ServerMessage { process: ProcId, message: String },
+    #[serde(rename_all = "camelCase")]
+    ProcessClosed {
+        process: ProcId,
+        reason: String,
+        #[serde(default)]
+        exit_code: Option<i64>,
+        #[serde(default)]
+        stderr_tail: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum MuxEffect {
+    /// Start the server (today's stdio spawn); answer `processOpened`/`processClosed`.
+    #[serde(rename_all = "camelCase")]
+    Spawn {
+        process: ProcId,
+        server: String,
+        transport: Value,
+        cwd: Option<String>,
+        env: Value,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToServer { process: ProcId, message: String },
+    #[serde(rename_all = "camelCase")]
+    ToClient { attach: AttachId, message: String },
+    /// The attachment's process is up (its engine starts the handshake now).
+    #[serde(rename_all = "camelCase")]
+    Opened { attach: AttachId, pid: Option<u32> },
+    /// The attachment ends: its process is gone.
+    #[serde(rename_all = "camelCase")]
+    CloseClient {
+        attach: AttachId,
+        reason: String,
+        exit_code: Option<i64>,
+        stderr_tail: String,
+    },
+    /// Stop the process (its last attachment left).
+    #[serde(rename_all = "camelCase")]
+    StopProcess { process: ProcId },
+}
+
+/// One row of `lazy-mcp daemon status`: no command line, no env.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProcessStatus {
+    pub process: ProcId,
+    pub server: String,
+    pub key: String,
+    pub pid: Option<u32>,
+    pub clients: usize,
+    pub since_ms: u64,
+}
+
+#[derive(Debug, Clone)]
+enum Init {
+    None,
+    InFlight { waiters: Vec<(AttachId, Value)> },
+    Done(Value),
+}
+
+#[derive(Debug, Clone)]
+struct Pending {
+    attach: AttachId,
+    id: Value,
+}
+
+#[derive(Debug, Clone)]
+struct Proc {
+    server: String,
+    /// Where it is registered in `by_key` (None once stopping).
+    key: Option<String>,
+    launch_key: String,
+    roots_bound: bool,
+    pid: Option<u32>,
+    opened: bool,
+    /// In attach order (the oldest first).
+    attachments: Vec<AttachId>,
+    next_id: u64,
+    pending: BTreeMap<u64, Pending>,
+    init: Init,
+    /// The upstream id of the `initialize` in flight.
+    init_id: Option<u64>,
+    initialized_sent: bool,
+    /// Rewritten progress token → (attachment, the client's token).
+    progress: BTreeMap<String, (AttachId, Value)>,
+    /// A server request's id (as JSON text) → the attachment asked.
+    asked: BTreeMap<String, AttachId>,
+    since_ms: u64,
+}
+
+#[derive(Debug, Clone)]
+struct Attachment {
+    process: ProcId,
+    roots_key: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Mux {
+    processes: BTreeMap<ProcId, Proc>,
+    by_key: BTreeMap<String, ProcId>,
+    attachments: BTreeMap<AttachId, Attachment>,
+    /// Launches whose server asked for `roots/list`: keyed by roots from then on.
+    roots_sensitive: BTreeSet<String>,
+    next_process: ProcId,
+    effects: Vec<MuxEffect>,
+}
+
+impl Mux {
+    pub fn new() -> Self {
+        Mux {
+            next_process: 1,
+            ..Mux::default()
+        }
+    }
+
+    /// Nothing held: no process and no attachment (the owner may exit).
+    pub fn is_idle(&self) -> bool {
+        self.processes.is_empty() && self.attachments.is_empty()
+    }
+
+    pub fn status(&self) -> Vec<ProcessStatus> {
+        self.processes
+            .iter()
+            .map(|(id, p)| ProcessStatus {
+                process: *id,
+                server: p.server.clone(),
+                key: p.launch_key.chars().take(12).collect(),
+                pid: p.pid,
+                clients: p.attachments.len(),
+                since_ms: p.since_ms,
+            })
+            .collect()
+    }
+
+    pub fn handle(&mut self, event: MuxEvent) -> Vec<MuxEffect> {
+        match event {
+            MuxEvent::Attach {
+                attach,
+                server,
+                launch,
+                transport,
+                cwd,
+                env,
+                now_ms,
+            } => self.on_attach(attach, server, launch, (transport, cwd, env), now_ms),
+            MuxEvent::ClientMessage { attach, message } => self.on_client_message(attach, &message),
+            MuxEvent::Detach { attach } => self.on_detach(attach),
+            MuxEvent::ProcessOpened { process, pid } => self.on_opened(process, pid),
+            MuxEvent::ServerMessage { process, message } => {
+                self.on_server_message(process, &message)
+            }
+            MuxEvent::ProcessClosed {
+                process,
+                reason,
+                exit_code,
+                stderr_tail,
+            } => self.on_closed(process, reason, exit_code, stderr_tail),
+        }
+        std::mem::take(&mut self.effects)
+    }
+
+    /// `handle` for JSON: an event that does not parse gives no effects.
+    pub fn handle_json(&mut self, event_json: &str) -> String {
+        let effects = match serde_json::from_str::<MuxEvent>(event_json) {
+            Ok(event) => self.handle(event),
+            Err(_) => Vec::new(),
+        };
+        serde_json::to_string(&effects).unwrap_or_else(|_| "[]".into())
+    }
+
+    fn process_key(&self, launch: &SharedLaunch) -> String {
+        if launch.roots_bound || self.roots_sensitive.contains(&launch.key) {
+            format!("{}/{}", launch.key, launch.roots_key)
+        } else {
+            launch.key.clone()
+        }
+    }
+
+    fn on_attach(
+        &mut self,
+        attach: AttachId,
+        server: String,
+        launch: SharedLaunch,
+        (transport, cwd, env): (Value, Option<String>, Value),
+        now_ms: u64,
+    ) {
+        if self.attachments.contains_key(&attach) {
+            return;
+        }
+        let key = self.process_key(&launch);
+        let existing = self.by_key.get(&key).copied();
+        let process = match existing {
+            Some(process) => process,
+            None => {
+                let process = self.next_process;
+                self.next_process += 1;
+                self.processes.insert(
+                    process,
+                    Proc {
+                        server: server.clone(),
+                        key: Some(key.clone()),
+                        launch_key: launch.key.clone(),
+                        roots_bound: launch.roots_bound,
+                        pid: None,
+                        opened: false,
+                        attachments: Vec::new(),
+                        next_id: 1,
+                        pending: BTreeMap::new(),
+                        init: Init::None,
+                        init_id: None,
+                        initialized_sent: false,
+                        progress: BTreeMap::new(),
+                        asked: BTreeMap::new(),
+                        since_ms: now_ms,
+                    },
+                );
+                self.by_key.insert(key, process);
+                self.effects.push(MuxEffect::Spawn {
+                    process,
+                    server,
+                    transport,
+                    cwd,
+                    env,
+                });
+                process
+            }
+        };
+        self.attachments.insert(
+            attach,
+            Attachment {
+                process,
+                roots_key: launch.roots_key,
+            },
+        );
+        if let Some(p) = self.processes.get_mut(&process) {
+            p.attachments.push(attach);
+            if p.opened {
+                self.effects.push(MuxEffect::Opened { attach, pid: p.pid });
+            }
+        }
+    }
+
+    fn on_opened(&mut self, process: ProcId, pid: Option<u32>) {
+        let Some(p) = self.processes.get_mut(&process) else {
+            return;
+        };
+        p.opened = true;
+        p.pid = pid;
+        for attach in &p.attachments {
+            self.effects.push(MuxEffect::Opened {
+                attach: *attach,
+                pid,
+            });
+        }
+    }
+
+    fn on_client_message(&mut self, attach: AttachId, text: &str) {
+        let Some(process) = self.attachments.get(&attach).map(|a| a.process) else {
+            return;
+        };
+        let Ok(Value::Object(mut message)) = serde_json::from_str::<Value>(text) else {
+            return;
+        };
+        let Some(p) = self.processes.get_mut(&process) else {
+            return;
+        };
+        let method = message
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let id = message.get("id").cloned();
+        match (method.as_deref(), id) {
+            (Some("initialize"), Some(id)) => match &mut p.init {
+                Init::Done(result) => {
+                    let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
+                    self.effects.push(MuxEffect::ToClient {
+                        attach,
+                        message: answer.to_string(),
+                    });
+                }
+                Init::InFlight { waiters } => waiters.push((attach, id)),
+                Init::None => {
+                    let upstream = p.next_id;
+                    p.next_id += 1;
+                    p.init = Init::InFlight {
+                        waiters: vec![(attach, id)],
+                    };
+                    p.init_id = Some(upstream);
+                    message.insert("id".into(), json!(upstream));
+                    self.effects.push(MuxEffect::ToServer {
+                        process,
+                        message: Value::Object(message).to_string(),
+                    });
+                }
+            },
+            (Some(_), Some(id)) => {
+                let upstream = p.next_id;
+                p.next_id += 1;
+                p.pending.insert(upstream, Pending { attach, id });
+                message.insert("id".into(), json!(upstream));
+                let token = message
+                    .get_mut("params")
+                    .and_then(|params| params.get_mut("_meta"))
+                    .and_then(|meta| meta.get_mut("progressToken"));
+                if let Some(token) = token {
+                    let rewritten = format!("lazy-mcp-shared-{upstream}");
+                    p.progress
+                        .insert(rewritten.clone(), (attach, token.clone()));
+                    *token = json!(rewritten);
+                }
+                self.effects.push(MuxEffect::ToServer {
+                    process,
+                    message: Value::Object(message).to_string(),
+                });
+            }
+            (Some("notifications/initialized"), None) => {
+                if !p.initialized_sent {
+                    p.initialized_sent = true;
+                    self.effects.push(MuxEffect::ToServer {
+                        process,
+                        message: Value::Object(message).to_string(),
+                    });
+                }
+            }
+            (Some("notifications/cancelled"), None) => {
+                let theirs = message
+                    .get("params")
+                    .and_then(|params| params.get("requestId"))
+                    .cloned();
+                let upstream = theirs.and_then(|theirs| {
+                    p.pending
+                        .iter()
+                        .find(|(_, pending)| pending.attach == attach && pending.id == theirs)
+                        .map(|(upstream, _)| *upstream)
+                });
+                if let Some(upstream) = upstream {
+                    p.pending.remove(&upstream);
+                    p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
+                    if let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) {
+                        params.insert("requestId".into(), json!(upstream));
+                    }
+                    self.effects.push(MuxEffect::ToServer {
+                        process,
+                        message: Value::Object(message).to_string(),
+                    });
+                }
+            }
+            (Some(_), None) => self.effects.push(MuxEffect::ToServer {
+                process,
+                message: Value::Object(message).to_string(),
+            }),
+            (None, Some(id)) => {
+                // An answer to a server request: only from the attachment it was asked of.
+                let asked = p.asked.get(&id.to_string()).copied();
+                if asked == Some(attach) {
+                    p.asked.remove(&id.to_string());
+                    self.effects.push(MuxEffect::ToServer {
+                        process,
+                        message: Value::Object(message).to_string(),
+                    });
+                }
+            }
+            (None, None) => {}
+        }
+    }
+
+    fn on_server_message(&mut self, process: ProcId, text: &str) {
+        let Ok(Value::Object(mut message)) = serde_json::from_str::<Value>(text) else {
+            return;
+        };
+        let Some(p) = self.processes.get_mut(&process) else {
+            return;
+        };
+        let method = message
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let id = message.get("id").cloned();
+        match (method.as_deref(), id) {
+            (None, Some(id)) => {
+                let Some(upstream) = id.as_u64() else {
+                    return;
+                };
+                if p.init_id == Some(upstream) {
+                    p.init_id = None;
+                    let waiters = match std::mem::replace(&mut p.init, Init::None) {
+                        Init::InFlight { waiters } => waiters,
+                        _ => Vec::new(),
+                    };
+                    if let Some(result) = message.get("result") {
+                        p.init = Init::Done(result.clone());
+                    }
+                    for (attach, id) in waiters {
+                        message.insert("id".into(), id);
+                        self.effects.push(MuxEffect::ToClient {
+                            attach,
+                            message: Value::Object(message.clone()).to_string(),
+                        });
+                    }
+                    return;
+                }
+                let Some(pending) = p.pending.remove(&upstream) else {
+                    return;
+                };
+                p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
+                message.insert("id".into(), pending.id);
+                self.effects.push(MuxEffect::ToClient {
+                    attach: pending.attach,
+                    message: Value::Object(message).to_string(),
+                });
+            }
+            (Some(method), Some(id)) => {
+                let newest_call = p.pending.values().next_back().map(|pending| pending.attach);
+                let target = newest_call.or_else(|| p.attachments.first().copied());
+                let Some(attach) = target else {
+                    let answer = json!({"jsonrpc": "2.0", "id": id, "error": {
+                        "code": -32603,
+                        "message": "no client is attached to this shared server"
+                    }});
+                    self.effects.push(MuxEffect::ToServer {
+                        process,
+                        message: answer.to_string(),
+                    });
+                    return;
+                };
+                if method == "roots/list" && !p.roots_bound {
+                    self.mark_roots_sensitive(process, attach);
+                }
+                if let Some(p) = self.processes.get_mut(&process) {
+                    p.asked.insert(id.to_string(), attach);
+                }
+                self.effects.push(MuxEffect::ToClient {
+                    attach,
+                    message: Value::Object(message).to_string(),
+                });
+            }
+            (Some("notifications/progress"), None) => {
+                let token = message
+                    .get("params")
+                    .and_then(|params| params.get("progressToken"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                let Some((attach, theirs)) = token.and_then(|t| p.progress.get(&t).cloned()) else {
+                    return;
+                };
+                if let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) {
+                    params.insert("progressToken".into(), theirs);
+                }
+                self.effects.push(MuxEffect::ToClient {
+                    attach,
+                    message: Value::Object(message).to_string(),
+                });
+            }
+            (Some("notifications/cancelled"), None) => {
+                let request = message
+                    .get("params")
+                    .and_then(|params| params.get("requestId"))
+                    .map(Value::to_string);
+                if let Some(attach) = request.and_then(|r| p.asked.remove(&r)) {
+                    self.effects.push(MuxEffect::ToClient {
+                        attach,
+                        message: Value::Object(message).to_string(),
+                    });
+                }
+            }
+            (Some(_), None) => {
+                let text = Value::Object(message).to_string();
+                for attach in &p.attachments {
+                    self.effects.push(MuxEffect::ToClient {
+                        attach: *attach,
+                        message: text.clone(),
+                    });
+                }
+            }
+            (None, None) => {}
+        }
+    }
+
+    /// A server of an unbound launch asked for roots: from now on its launch
+    /// is keyed by roots too; this process stays registered under the roots of
+    /// the attachment asked, so others with those roots still reuse it.
+    fn mark_roots_sensitive(&mut self, process: ProcId, asked: AttachId) {
+        let Some(roots_key) = self.attachments.get(&asked).map(|a| a.roots_key.clone()) else {
+            return;
+        };
+        let Some(p) = self.processes.get_mut(&process) else {
+            return;
+        };
+        p.roots_bound = true;
+        self.roots_sensitive.insert(p.launch_key.clone());
+        let new_key = format!("{}/{}", p.launch_key, roots_key);
+        if let Some(old) = p.key.replace(new_key.clone()) {
+            self.by_key.remove(&old);
+        }
+        self.by_key.insert(new_key, process);
+    }
+
+    fn on_detach(&mut self, attach: AttachId) {
+        let Some(attachment) = self.attachments.remove(&attach) else {
+            return;
+        };
+        let process = attachment.process;
+        let Some(p) = self.processes.get_mut(&process) else {
+            return;
+        };
+        p.attachments.retain(|a| *a != attach);
+        if let Init::InFlight { waiters } = &mut p.init {
+            waiters.retain(|(a, _)| *a != attach);
+        }
+        let mine: Vec<u64> = p
+            .pending
+            .iter()
+            .filter(|(_, pending)| pending.attach == attach)
+            .map(|(upstream, _)| *upstream)
+            .collect();
+        for upstream in mine {
+            p.pending.remove(&upstream);
+            let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": upstream, "reason": "the client disconnected"}});
+            self.effects.push(MuxEffect::ToServer {
+                process,
+                message: cancel.to_string(),
+            });
+        }
+        p.progress.retain(|_, (a, _)| *a != attach);
+        let asked: Vec<String> = p
+            .asked
+            .iter()
+            .filter(|(_, a)| **a == attach)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in asked {
+            p.asked.remove(&id);
+            let id: Value = serde_json::from_str(&id).unwrap_or(Value::Null);
+            let answer = json!({"jsonrpc": "2.0", "id": id, "error": {
+                "code": -32603, "message": "the client asked disconnected"}});
+            self.effects.push(MuxEffect::ToServer {
+                process,
+                message: answer.to_string(),
+            });
+        }
+        if p.attachments.is_empty() {
+            if let Some(key) = p.key.take() {
+                self.by_key.remove(&key);
+            }
+            self.effects.push(MuxEffect::StopProcess { process });
+        }
+    }
+
+    fn on_closed(
+        &mut self,
+        process: ProcId,
+        reason: String,
+        exit_code: Option<i64>,
+        stderr_tail: String,
+    ) {
+        let Some(p) = self.processes.remove(&process) else {
+            return;
+        };
+        if let Some(key) = p.key {
+            if self.by_key.get(&key) == Some(&process) {
+                self.by_key.remove(&key);
+            }
+        }
+        for attach in p.attachments {
+            self.attachments.remove(&attach);
+            self.effects.push(MuxEffect::CloseClient {
+                attach,
+                reason: reason.clone(),
+                exit_code,
+                stderr_tail: stderr_tail.clone(),
+            });
+        }
+    }
+}

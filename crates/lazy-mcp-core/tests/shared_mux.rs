@@ -1,0 +1,621 @@
+//! The owner's multiplexer (core `shared/`): several client attachments over
+//! one server process, as the clients see it — one spawn, their own ids back,
+//! the server's requests at the right client, cancellation that touches only
+//! the canceller. docs/shared-servers.md.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use lazy_mcp_core::config::{
+    ConfigFormat, ConfigScope, ServerConfig, SourceRef, ToolFilter, Transport,
+};
+use lazy_mcp_core::engine::settings::Settings;
+use lazy_mcp_core::shared::launch::{shared_launch, SharedLaunch};
+use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+fn launch(key: &str, roots: &str, roots_bound: bool) -> SharedLaunch {
+    SharedLaunch {
+        key: key.into(),
+        roots_key: roots.into(),
+        roots_bound,
+        workspace_cwd: roots_bound,
+    }
+}
+
+fn attach(mux: &mut Mux, attach: u64, launch: SharedLaunch) -> Vec<MuxEffect> {
+    mux.handle(MuxEvent::Attach {
+        attach,
+        server: "memory".into(),
+        launch,
+        transport: json!({"type": "stdio", "command": "node"}),
+        cwd: None,
+        env: json!({"HOME": "/h"}),
+        now_ms: 0,
+    })
+}
+
+fn client(mux: &mut Mux, attach: u64, message: Value) -> Vec<MuxEffect> {
+    mux.handle(MuxEvent::ClientMessage {
+        attach,
+        message: message.to_string(),
+    })
+}
+
+fn server(mux: &mut Mux, process: u64, message: Value) -> Vec<MuxEffect> {
+    mux.handle(MuxEvent::ServerMessage {
+        process,
+        message: message.to_string(),
+    })
+}
+
+fn spawns(effects: &[MuxEffect]) -> Vec<u64> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            MuxEffect::Spawn { process, .. } => Some(*process),
+            _ => None,
+        })
+        .collect()
+}
+
+fn to_server(effects: &[MuxEffect]) -> Vec<Value> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            MuxEffect::ToServer { message, .. } => serde_json::from_str(message).ok(),
+            _ => None,
+        })
+        .collect()
+}
+
+fn to_client(effects: &[MuxEffect], who: u64) -> Vec<Value> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            MuxEffect::ToClient { attach, message } if *attach == who => {
+                serde_json::from_str(message).ok()
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Two attachments of one key on a process that is up and initialized by the first.
+fn two_clients() -> Mux {
+    let mut mux = Mux::new();
+    assert_eq!(
+        spawns(&attach(&mut mux, 1, launch("k", "r1", false))),
+        vec![1]
+    );
+    assert!(
+        spawns(&attach(&mut mux, 2, launch("k", "r2", false))).is_empty(),
+        "the same key reuses the process"
+    );
+    let opened = mux.handle(MuxEvent::ProcessOpened {
+        process: 1,
+        pid: Some(42),
+    });
+    assert_eq!(
+        opened
+            .iter()
+            .filter(|e| matches!(e, MuxEffect::Opened { pid: Some(42), .. }))
+            .count(),
+        2
+    );
+    let up = to_server(&client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}}),
+    ));
+    assert_eq!(up.len(), 1);
+    let waits = client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}}),
+    );
+    assert!(
+        to_server(&waits).is_empty(),
+        "a second initialize is not sent to the server"
+    );
+    let answered = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": up[0]["id"], "result": {"protocolVersion": "2025-06-18"}}),
+    );
+    assert_eq!(to_client(&answered, 1)[0]["id"], 0);
+    assert_eq!(
+        to_client(&answered, 2)[0]["result"]["protocolVersion"],
+        "2025-06-18"
+    );
+    let first = client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    let second = client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    assert_eq!(
+        to_server(&first).len() + to_server(&second).len(),
+        1,
+        "initialized goes once"
+    );
+    mux
+}
+
+#[test]
+fn one_process_per_key_and_initialize_once() {
+    let mut mux = two_clients();
+    // A third client later: answered from the first result at once.
+    assert!(spawns(&attach(&mut mux, 3, launch("k", "r3", false))).is_empty());
+    let late = client(
+        &mut mux,
+        3,
+        json!({"jsonrpc": "2.0", "id": 9, "method": "initialize", "params": {}}),
+    );
+    assert!(to_server(&late).is_empty());
+    assert_eq!(to_client(&late, 3)[0]["id"], 9);
+    assert_eq!(mux.status()[0].clients, 3);
+}
+
+#[test]
+fn same_ids_from_two_clients_come_back_to_their_own_client() {
+    let mut mux = two_clients();
+    let a = to_server(&client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "x"}}),
+    ));
+    let b = to_server(&client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "y"}}),
+    ));
+    assert_ne!(a[0]["id"], b[0]["id"], "upstream ids are distinct");
+    let back_b = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": b[0]["id"], "result": {"v": "y"}}),
+    );
+    assert!(to_client(&back_b, 1).is_empty());
+    assert_eq!(
+        to_client(&back_b, 2),
+        vec![json!({"jsonrpc": "2.0", "id": 5, "result": {"v": "y"}})]
+    );
+    let back_a = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": a[0]["id"], "result": {"v": "x"}}),
+    );
+    assert_eq!(to_client(&back_a, 1)[0]["result"]["v"], "x");
+}
+
+#[test]
+fn progress_tokens_are_rewritten_and_routed_back() {
+    let mut mux = two_clients();
+    let up = to_server(&client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "x", "_meta": {"progressToken": 1}}}),
+    ));
+    let token = up[0]["params"]["_meta"]["progressToken"].clone();
+    assert_ne!(token, json!(1));
+    let progress = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": token, "progress": 1}}),
+    );
+    assert!(to_client(&progress, 1).is_empty());
+    assert_eq!(to_client(&progress, 2)[0]["params"]["progressToken"], 1);
+}
+
+#[test]
+fn server_requests_go_to_the_client_whose_call_is_in_flight() {
+    let mut mux = two_clients();
+    client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x"}}),
+    );
+    let ask = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 77, "method": "sampling/createMessage", "params": {}}),
+    );
+    assert!(to_client(&ask, 1).is_empty());
+    assert_eq!(to_client(&ask, 2)[0]["id"], 77);
+    // Only the client asked may answer.
+    assert!(to_server(&client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 77, "result": {}})
+    ))
+    .is_empty());
+    assert_eq!(
+        to_server(&client(
+            &mut mux,
+            2,
+            json!({"jsonrpc": "2.0", "id": 77, "result": {}})
+        ))[0]["id"],
+        77
+    );
+}
+
+#[test]
+fn notifications_reach_every_client() {
+    let mut mux = two_clients();
+    let changed = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}),
+    );
+    assert_eq!(to_client(&changed, 1).len(), 1);
+    assert_eq!(to_client(&changed, 2).len(), 1);
+}
+
+#[test]
+fn a_cancel_or_a_detach_touches_only_that_clients_calls() {
+    let mut mux = two_clients();
+    let a = to_server(&client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}}),
+    ));
+    let b = to_server(&client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}}),
+    ));
+    let cancel = to_server(&client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}),
+    ));
+    assert_eq!(
+        cancel[0]["params"]["requestId"], b[0]["id"],
+        "client 2's own call, not client 1's"
+    );
+    // A cancel of an id the client does not have in flight goes nowhere.
+    assert!(to_server(&client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+    ))
+    .is_empty());
+    let second = to_server(&client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {}}),
+    ));
+    let gone = mux.handle(MuxEvent::Detach { attach: 2 });
+    let cancelled = to_server(&gone);
+    assert_eq!(cancelled.len(), 1);
+    assert_eq!(cancelled[0]["params"]["requestId"], second[0]["id"]);
+    assert!(
+        !gone
+            .iter()
+            .any(|e| matches!(e, MuxEffect::StopProcess { .. })),
+        "the server stays for client 1"
+    );
+    let answer = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": a[0]["id"], "result": {}}),
+    );
+    assert_eq!(to_client(&answer, 1)[0]["id"], 1);
+    let last = mux.handle(MuxEvent::Detach { attach: 1 });
+    assert!(last.contains(&MuxEffect::StopProcess { process: 1 }));
+    // A new attachment after the stop starts a new process.
+    assert_eq!(
+        spawns(&attach(&mut mux, 3, launch("k", "r1", false))),
+        vec![2]
+    );
+}
+
+#[test]
+fn project_servers_are_shared_only_within_the_same_roots() {
+    let mut mux = Mux::new();
+    assert_eq!(
+        spawns(&attach(&mut mux, 1, launch("fs", "A", true))),
+        vec![1]
+    );
+    assert!(spawns(&attach(&mut mux, 2, launch("fs", "A", true))).is_empty());
+    assert_eq!(
+        spawns(&attach(&mut mux, 3, launch("fs", "B", true))),
+        vec![2]
+    );
+}
+
+#[test]
+fn a_server_that_asks_for_roots_is_keyed_by_roots_from_then_on() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, launch("u", "A", false));
+    mux.handle(MuxEvent::ProcessOpened {
+        process: 1,
+        pid: None,
+    });
+    let ask = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 0, "method": "roots/list"}),
+    );
+    assert_eq!(to_client(&ask, 1).len(), 1);
+    assert!(
+        spawns(&attach(&mut mux, 2, launch("u", "A", false))).is_empty(),
+        "same roots: reused"
+    );
+    assert_eq!(
+        spawns(&attach(&mut mux, 3, launch("u", "B", false))),
+        vec![2],
+        "other roots: a process of their own"
+    );
+}
+
+#[test]
+fn the_process_ending_closes_every_attachment_and_the_next_attach_starts_anew() {
+    let mut mux = two_clients();
+    let closed = mux.handle(MuxEvent::ProcessClosed {
+        process: 1,
+        reason: "server process exited with code 1".into(),
+        exit_code: Some(1),
+        stderr_tail: "boom".into(),
+    });
+    let closes = closed
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                MuxEffect::CloseClient {
+                    exit_code: Some(1),
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(closes, 2);
+    assert!(mux.is_idle());
+    assert_eq!(
+        spawns(&attach(&mut mux, 5, launch("k", "r1", false))),
+        vec![2]
+    );
+}
+
+#[test]
+fn events_as_json_round_trip() {
+    let mut mux = Mux::new();
+    let effects = mux.handle_json(
+        &json!({"type": "attach", "attach": 1, "server": "m",
+        "launch": {"key": "k", "rootsKey": "r", "rootsBound": false, "workspaceCwd": false},
+        "transport": {"type": "stdio", "command": "node"}})
+        .to_string(),
+    );
+    let effects: Value = serde_json::from_str(&effects).unwrap();
+    assert_eq!(effects[0]["type"], "spawn");
+    assert_eq!(mux.handle_json("not json"), "[]");
+}
+
+fn config(scope: ConfigScope, env: &[(&str, &str)], transport_url: Option<&str>) -> ServerConfig {
+    let transport = match transport_url {
+        Some(url) => Transport::Http {
+            url: url.into(),
+            headers: BTreeMap::new(),
+        },
+        None => Transport::Stdio {
+            command: "node".into(),
+            args: vec!["server.js".into()],
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            cwd: None,
+            env_file: None,
+        },
+    };
+    ServerConfig {
+        name: "s".into(),
+        transport,
+        enabled: true,
+        auto_connect: true,
+        tools: ToolFilter::All,
+        timeout_ms: None,
+        tool_exposure: None,
+        oauth: None,
+        source: SourceRef {
+            format: ConfigFormat::ClaudeCode,
+            scope,
+            file: "/p/.mcp.json".into(),
+            line: 1,
+            column: 1,
+            workspace_folder: None,
+        },
+        loaded_by_vscode: false,
+        fingerprint: String::new(),
+        secret_values: Vec::new(),
+        read_files: Vec::new(),
+    }
+}
+
+fn settings(folder: &str) -> Settings {
+    Settings {
+        share_servers: true,
+        workspace_folders: vec![folder.into()],
+        ..Settings::default()
+    }
+}
+
+#[test]
+fn the_sharing_key_follows_the_launch_and_for_project_servers_the_workspace() {
+    let user = config(ConfigScope::User, &[("TOKEN", "s3cret-value")], None);
+    let in_a = shared_launch(&user, &settings("/a"), None).unwrap();
+    let in_b = shared_launch(&user, &settings("/b"), None).unwrap();
+    assert_eq!(
+        in_a.key, in_b.key,
+        "a user-level server is the same launch in every project"
+    );
+    assert_ne!(in_a.roots_key, in_b.roots_key);
+    assert!(!in_a.roots_bound && !in_a.workspace_cwd);
+    assert!(!in_a.key.contains("s3cret"));
+    let other_secret = shared_launch(
+        &config(ConfigScope::User, &[("TOKEN", "other")], None),
+        &settings("/a"),
+        None,
+    )
+    .unwrap();
+    assert_ne!(
+        other_secret.key, in_a.key,
+        "another secret value is another process"
+    );
+    let project = config(ConfigScope::Project, &[], None);
+    let pa = shared_launch(&project, &settings("/a"), None).unwrap();
+    let pb = shared_launch(&project, &settings("/b"), None).unwrap();
+    assert!(pa.roots_bound && pa.workspace_cwd);
+    assert_ne!(
+        pa.key, pb.key,
+        "a project server runs in its own project's folder"
+    );
+    assert!(shared_launch(
+        &config(ConfigScope::User, &[], Some("https://x")),
+        &settings("/a"),
+        None
+    )
+    .is_none());
+    assert!(shared_launch(
+        &user,
+        &Settings {
+            share_servers: false,
+            ..settings("/a")
+        },
+        None
+    )
+    .is_none());
+    let prompted = config(ConfigScope::User, &[("KEY", "${input:key}")], None);
+    assert!(
+        shared_launch(&prompted, &settings("/a"), None).is_none(),
+        "a value each window resolves itself is never shared"
+    );
+}
+
+#[test]
+fn a_relative_cwd_makes_even_a_user_level_server_depend_on_the_workspace() {
+    let mut user = config(ConfigScope::User, &[], None);
+    if let Transport::Stdio { cwd, .. } = &mut user.transport {
+        *cwd = Some("tools".into());
+    }
+    let a = shared_launch(&user, &settings("/a"), None).unwrap();
+    let b = shared_launch(&user, &settings("/b"), None).unwrap();
+    assert!(a.workspace_cwd && !a.roots_bound);
+    assert_ne!(a.key, b.key);
+    if let Transport::Stdio { cwd, .. } = &mut user.transport {
+        *cwd = Some("/opt/tools".into());
+    }
+    let a = shared_launch(&user, &settings("/a"), None).unwrap();
+    let b = shared_launch(&user, &settings("/b"), None).unwrap();
+    assert!(!a.workspace_cwd);
+    assert_eq!(a.key, b.key, "an absolute cwd is the same everywhere");
+}
+
+#[test]
+fn a_failed_initialize_is_answered_to_every_waiter_and_the_next_one_tries_again() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, launch("k", "r", false));
+    attach(&mut mux, 2, launch("k", "r", false));
+    mux.handle(MuxEvent::ProcessOpened {
+        process: 1,
+        pid: None,
+    });
+    let up = to_server(&client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}),
+    ));
+    client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {}}),
+    );
+    let failed = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": up[0]["id"], "error": {"code": -32602, "message": "unsupported"}}),
+    );
+    assert_eq!(to_client(&failed, 1)[0]["error"]["code"], -32602);
+    assert_eq!(to_client(&failed, 2)[0]["id"], 7);
+    let retry = client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 8, "method": "initialize", "params": {}}),
+    );
+    assert_eq!(
+        to_server(&retry).len(),
+        1,
+        "forwarded again, not answered from a failure"
+    );
+}
+
+#[test]
+fn a_server_request_with_no_client_left_is_answered_with_an_error() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, launch("k", "r", false));
+    mux.handle(MuxEvent::ProcessOpened {
+        process: 1,
+        pid: None,
+    });
+    let stop = mux.handle(MuxEvent::Detach { attach: 1 });
+    assert!(stop.contains(&MuxEffect::StopProcess { process: 1 }));
+    let ask = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "roots/list"}),
+    );
+    assert_eq!(to_server(&ask)[0]["error"]["code"], -32603);
+}
+
+#[test]
+fn the_clients_environment_is_part_of_the_key_but_for_its_volatile_variables() {
+    let user = config(ConfigScope::User, &[], None);
+    let env = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let one = env(&[
+        ("HOME", "/h"),
+        ("GITHUB_TOKEN", "one"),
+        ("PWD", "/a"),
+        ("LAZY_MCP_SERVE_PID", "1"),
+    ]);
+    let same = env(&[
+        ("HOME", "/h"),
+        ("GITHUB_TOKEN", "one"),
+        ("PWD", "/b"),
+        ("LAZY_MCP_SERVE_PID", "2"),
+    ]);
+    let other = env(&[
+        ("HOME", "/h"),
+        ("GITHUB_TOKEN", "two"),
+        ("PWD", "/a"),
+        ("LAZY_MCP_SERVE_PID", "1"),
+    ]);
+    let key =
+        |e: &BTreeMap<String, String>| shared_launch(&user, &settings("/a"), Some(e)).unwrap().key;
+    assert_eq!(
+        key(&one),
+        key(&same),
+        "another directory or serve pid is the same server"
+    );
+    assert_ne!(
+        key(&one),
+        key(&other),
+        "another token in the environment is another process"
+    );
+    assert!(!key(&one).contains("one"));
+}

@@ -1,0 +1,114 @@
+// `lazy-mcp daemon run|status|stop`: the per-user owner of shared servers
+// (docs/shared-servers.md). `run` is what clients start on demand; a user
+// never has to. `status` and `stop` talk to the running owner over its socket.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ParsedArgs } from './args';
+import { CliError, say, type CliContext } from './cliContext';
+import { connectSocket, type OwnerSpec } from '../host/shared/ownerLauncher';
+import { SharedServerOwner } from '../host/shared/owner';
+import { defaultSocketDir, ensureSocketDir, ownerSocketPath } from '../host/shared/socketDir';
+import { FRAME, frame, frameReader } from '../host/shared/wire';
+
+/** An owner holding nothing exits after this long (`--linger-ms`). */
+export const defaultLingerMs = 30_000;
+
+export function sharedProtocol(ctx: CliContext): number {
+  return ctx.core.call((c) => (c as unknown as { sharedProtocol(): number }).sharedProtocol());
+}
+
+export async function daemonCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
+  const dir = args.socketDir ?? defaultSocketDir();
+  const protocol = sharedProtocol(ctx);
+  switch (args.daemonAction) {
+    case 'run':
+      return run(ctx, dir, protocol, args.lingerMs ?? defaultLingerMs);
+    case 'status':
+    case 'stop':
+    default:
+      return ask(args, dir, protocol);
+  }
+}
+
+async function run(ctx: CliContext, dir: string, protocol: number, lingerMs: number): Promise<number> {
+  ensureSocketDir(dir);
+  const logFile = fs.openSync(path.join(dir, `owner-v${protocol}.log`), 'a', 0o600);
+  const log = (level: string, message: string): void => {
+    if (level === 'debug') return;
+    fs.writeSync(logFile, `${new Date().toISOString()} ${process.pid} ${level}: ${message}\n`);
+  };
+  process.chdir(dir);
+  const owner = new SharedServerOwner({ core: ctx.core, dir, protocol, lingerMs, log });
+  if (!(await owner.start())) return 0;
+  const stop = (): void => void owner.stop();
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGHUP', stop);
+  await owner.done;
+  log('info', 'stopped');
+  return 0;
+}
+
+async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<number> {
+  const socketPath = ownerSocketPath(dir, protocol);
+  let socket;
+  try {
+    socket = await connectSocket(socketPath);
+  } catch {
+    if (args.json) process.stdout.write(`${JSON.stringify({ running: false, socket: socketPath })}\n`);
+    else say(`no Lazy MCP owner is running (${socketPath}); one starts when a client needs a shared server`);
+    return 0;
+  }
+  const reply = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    const reader = frameReader(
+      (kind, body) => {
+        if (kind === FRAME.status) text = body.toString('utf8');
+      },
+      () => undefined,
+    );
+    socket.on('data', (chunk: Buffer) => reader.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(text));
+    socket.write(frame(args.daemonAction === 'stop' ? FRAME.stop : FRAME.status));
+  });
+  if (reply === '') throw new CliError(`the owner on ${socketPath} did not answer`, 1);
+  const status = JSON.parse(reply) as {
+    pid: number;
+    stopping?: boolean;
+    processes?: { server: string; pid: number | null; clients: number; sinceMs: number; key: string }[];
+  };
+  if (args.json) {
+    process.stdout.write(`${JSON.stringify({ running: true, ...status })}\n`);
+    return 0;
+  }
+  if (status.stopping) {
+    process.stdout.write(`stopping the Lazy MCP owner (pid ${status.pid}) and its servers\n`);
+    return 0;
+  }
+  const rows = status.processes ?? [];
+  process.stdout.write(`Lazy MCP owner pid ${status.pid} on ${socketPath}: ${rows.length === 1 ? '1 shared server' : `${rows.length} shared servers`}\n`);
+  for (const row of rows) {
+    const since = new Date(row.sinceMs).toISOString();
+    process.stdout.write(`  ${row.server}  pid ${row.pid ?? '-'}  ${row.clients === 1 ? '1 client' : `${row.clients} clients`}  since ${since}  key ${row.key}\n`);
+  }
+  return 0;
+}
+
+/**
+ * How this `serve` reaches the owner when it shares servers (`--shared` or
+ * LAZY_MCP_SHARE_SERVERS=1, never with `--isolated` or on Windows yet), else
+ * undefined: every server is spawned by this process as before.
+ */
+export function cliOwnerSpec(args: ParsedArgs, ctx: CliContext): OwnerSpec | undefined {
+  const wanted = args.shared || process.env.LAZY_MCP_SHARE_SERVERS === '1';
+  if (!wanted || args.isolated || process.platform === 'win32') return undefined;
+  const linger = Number(process.env.LAZY_MCP_OWNER_LINGER_MS);
+  return {
+    dir: defaultSocketDir(),
+    protocol: sharedProtocol(ctx),
+    command: process.execPath,
+    args: [process.argv[1] ?? path.join(__dirname, 'cli.js')],
+    ...(Number.isInteger(linger) && linger >= 0 ? { lingerMs: linger } : {}),
+  };
+}

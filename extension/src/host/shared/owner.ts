@@ -1,0 +1,213 @@
+// The owner of shared servers (`lazy-mcp daemon run`): one per user and wire
+// version. It holds the socket and the server processes and moves bytes; the
+// core's multiplexer (WASM `SharedOwner`, core shared/mux.rs) decides where
+// each message goes. Servers are spawned with today's stdio code (process
+// group + supervisor), so a SIGKILL of the owner still ends them.
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import type { WasmCore } from '../../core/wasmCore';
+import { openConnection, type Connection, type StdioTransport } from '../connections';
+import { connectSocket } from './ownerLauncher';
+import { ensureSocketDir, ownerSocketPath } from './socketDir';
+import { FRAME, frame, frameReader } from './wire';
+
+interface SharedOwnerHandle {
+  handle(eventJson: string): string;
+  isIdle(): boolean;
+  status(): string;
+}
+
+type MuxEffect =
+  | { type: 'spawn'; process: number; server: string; transport: StdioTransport; cwd: string | null; env: NodeJS.ProcessEnv | null }
+  | { type: 'toServer'; process: number; message: string }
+  | { type: 'toClient'; attach: number; message: string }
+  | { type: 'opened'; attach: number; pid: number | null }
+  | { type: 'closeClient'; attach: number; reason: string; exitCode: number | null; stderrTail: string }
+  | { type: 'stopProcess'; process: number };
+
+export interface OwnerOptions {
+  core: WasmCore;
+  dir: string;
+  protocol: number;
+  /** Exit after holding no process and no client this long. */
+  lingerMs: number;
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
+}
+
+export class SharedServerOwner {
+  private readonly mux: SharedOwnerHandle;
+  private readonly socketPath: string;
+  private server: net.Server | undefined;
+  private readonly clients = new Map<number, net.Socket>();
+  private readonly processes = new Map<number, Connection>();
+  private nextAttach = 1;
+  private lingerTimer: NodeJS.Timeout | undefined;
+  private stopping: Promise<void> | undefined;
+  private resolveDone!: () => void;
+  /** Resolves when the owner stopped (idle, `daemon stop`, a signal). */
+  readonly done = new Promise<void>((resolve) => (this.resolveDone = resolve));
+
+  constructor(private readonly opts: OwnerOptions) {
+    this.mux = opts.core.call((c) => new (c as unknown as { SharedOwner: new () => SharedOwnerHandle }).SharedOwner());
+    this.socketPath = ownerSocketPath(opts.dir, opts.protocol);
+  }
+
+  /** Listen; `false` when another owner already listens (this one should exit). */
+  async start(): Promise<boolean> {
+    ensureSocketDir(this.opts.dir);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const server = net.createServer((socket) => this.accept(socket));
+      const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+        server.once('error', resolve);
+        server.listen(this.socketPath, () => resolve(undefined));
+      });
+      if (error === undefined) {
+        fs.chmodSync(this.socketPath, 0o600);
+        this.server = server;
+        this.opts.log('info', `owner ${process.pid} listening on ${this.socketPath}`);
+        this.armLinger();
+        return true;
+      }
+      if (error.code !== 'EADDRINUSE') throw error;
+      try {
+        (await connectSocket(this.socketPath)).destroy();
+        this.opts.log('info', `another owner listens on ${this.socketPath}; exiting`);
+        return false;
+      } catch {
+        // Nobody listens: a crashed owner's socket. Replace it.
+        this.opts.log('warn', `replacing the stale socket ${this.socketPath} (its owner is gone)`);
+        try {
+          fs.unlinkSync(this.socketPath);
+        } catch {
+          // another starter removed it first
+        }
+      }
+    }
+    return false;
+  }
+
+  /** End every process and client, stop listening. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      clearTimeout(this.lingerTimer);
+      this.server?.close();
+      // Only our own socket file: another owner may have replaced it.
+      try {
+        if (this.server !== undefined) fs.unlinkSync(this.socketPath);
+      } catch {
+        // gone
+      }
+      for (const socket of this.clients.values()) socket.destroy();
+      await Promise.all([...this.processes.values()].map((c) => c.close()));
+      this.resolveDone();
+    })();
+    return this.stopping;
+  }
+
+  private accept(socket: net.Socket): void {
+    let attach: number | undefined;
+    const reader = frameReader(
+      (kind, body) => {
+        if (kind === FRAME.message && attach !== undefined) {
+          this.handle({ type: 'clientMessage', attach, message: body.toString('utf8') });
+        } else if (kind === FRAME.attach && attach === undefined) {
+          attach = this.nextAttach++;
+          this.clients.set(attach, socket);
+          const request = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+          this.handle({ type: 'attach', attach, ...request, nowMs: Date.now() });
+        } else if (kind === FRAME.status) {
+          socket.end(frame(FRAME.status, JSON.stringify({ pid: process.pid, socket: this.socketPath, processes: JSON.parse(this.mux.status()) as unknown })));
+        } else if (kind === FRAME.stop) {
+          socket.end(frame(FRAME.status, JSON.stringify({ pid: process.pid, stopping: true })));
+          void this.stop();
+        }
+      },
+      (bytes) => this.opts.log('error', `dropped a ${bytes}-byte message from a client`),
+    );
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        reader.push(chunk);
+      } catch (err) {
+        this.opts.log('error', `a client's frame: ${err instanceof Error ? err.message : String(err)}`);
+        socket.destroy();
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      if (attach === undefined) return;
+      this.clients.delete(attach);
+      this.handle({ type: 'detach', attach });
+    });
+  }
+
+  private handle(event: Record<string, unknown>): void {
+    if (this.stopping) return;
+    let effects: MuxEffect[];
+    try {
+      effects = JSON.parse(this.opts.core.call(() => this.mux.handle(JSON.stringify(event)))) as MuxEffect[];
+    } catch (err) {
+      // The multiplexer's state is gone with a trapped instance: end everything; clients start a new owner.
+      this.opts.log('error', `the multiplexer failed (${err instanceof Error ? err.message : String(err)}): stopping`);
+      void this.stop();
+      return;
+    }
+    for (const effect of effects) this.apply(effect);
+    this.armLinger();
+  }
+
+  private apply(effect: MuxEffect): void {
+    switch (effect.type) {
+      case 'spawn':
+        return this.spawn(effect.process, effect.server, effect.transport, effect.cwd, effect.env);
+      case 'toServer':
+        return this.processes.get(effect.process)?.send(effect.message);
+      case 'toClient':
+        return void this.clients.get(effect.attach)?.write(frame(FRAME.message, effect.message));
+      case 'opened':
+        return void this.clients.get(effect.attach)?.write(frame(FRAME.opened, JSON.stringify({ pid: effect.pid })));
+      case 'closeClient': {
+        const socket = this.clients.get(effect.attach);
+        this.clients.delete(effect.attach);
+        socket?.end(frame(FRAME.ended, JSON.stringify({ reason: effect.reason, exitCode: effect.exitCode, stderrTail: effect.stderrTail })));
+        return;
+      }
+      case 'stopProcess':
+        return void this.processes.get(effect.process)?.close();
+    }
+  }
+
+  /** `env`: the attaching client's environment (the key says it is the same for every client of this process). */
+  private spawn(process: number, server: string, transport: StdioTransport, cwd: string | null, env: NodeJS.ProcessEnv | null): void {
+    this.opts.log('info', `starting ${server} (process ${process})`);
+    const connection = openConnection(
+      transport,
+      {
+        onOpened: ({ pid }) => this.handle({ type: 'processOpened', process, pid: pid ?? null }),
+        onMessage: (message) =>
+          this.handle({ type: 'serverMessage', process, message: typeof message === 'string' ? message : Buffer.from(message).toString('utf8') }),
+        onClosed: (info) => {
+          this.processes.delete(process);
+          this.opts.log('info', `${server} (process ${process}) ended: ${info.reason}`);
+          this.handle({ type: 'processClosed', process, reason: info.reason, exitCode: info.exitCode ?? null, stderrTail: info.stderrTail });
+        },
+        onStderr: (line) => this.opts.log('debug', `${server}: ${line}`),
+      },
+      { cwdFallback: cwd ?? os.homedir(), ...(env !== null ? { env } : {}), log: (level, message) => this.opts.log(level === 'debug' ? 'debug' : level, message), server },
+    );
+    this.processes.set(process, connection);
+  }
+
+  /** Exit after `lingerMs` holding nothing; anything new disarms it. */
+  private armLinger(): void {
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
+    if (this.stopping || !this.mux.isIdle() || this.processes.size > 0) return;
+    this.lingerTimer = setTimeout(() => {
+      if (this.mux.isIdle() && this.processes.size === 0) {
+        this.opts.log('info', `holding nothing for ${this.opts.lingerMs} ms: exiting`);
+        void this.stop();
+      }
+    }, this.opts.lingerMs);
+  }
+}

@@ -1,0 +1,153 @@
+// A client's way to the owner of shared servers: connect to its socket, or
+// start it on demand (detached, so it outlives the client that started it).
+// A start lock makes ten clients starting at once start one owner; a socket
+// nobody listens on (a crashed owner) is replaced by the new owner itself.
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { ensureSocketDir, ownerSocketPath } from './socketDir';
+
+/** How to reach or start the owner: where it listens and how to run `lazy-mcp daemon`. */
+export interface OwnerSpec {
+  dir: string;
+  /** The wire version (WASM `sharedProtocol()`): in the socket's name. */
+  protocol: number;
+  /** The program and arguments that run the CLI bundle (`node dist/cli.js`); `daemon run …` is appended. */
+  command: string;
+  args: string[];
+  /** The owner's environment (under Electron, `ELECTRON_RUN_AS_NODE=1` is added). */
+  env?: NodeJS.ProcessEnv;
+  /** How long an owner holding nothing waits before it exits. */
+  lingerMs?: number;
+}
+
+const startWaitMs = 10_000;
+const pollMs = 20;
+
+export function connectSocket(socketPath: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.createConnection(socketPath);
+    socket.once('connect', () => {
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', (err) => reject(err));
+  });
+}
+
+function absent(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ECONNREFUSED';
+}
+
+const starting = new Map<string, Promise<void>>();
+
+/** A socket to the owner, starting one when none listens. Throws `SocketDirRefused` for an unsafe directory. */
+export async function connectOwner(spec: OwnerSpec): Promise<net.Socket> {
+  ensureSocketDir(spec.dir);
+  const socketPath = ownerSocketPath(spec.dir, spec.protocol);
+  try {
+    return await connectSocket(socketPath);
+  } catch (err) {
+    if (!absent(err)) throw err;
+  }
+  // One start per process at a time; across processes, the start lock.
+  let start = starting.get(socketPath);
+  if (start === undefined) {
+    start = startOwner(spec, socketPath).finally(() => starting.delete(socketPath));
+    starting.set(socketPath, start);
+  }
+  await start;
+  return connectSocket(socketPath);
+}
+
+async function startOwner(spec: OwnerSpec, socketPath: string): Promise<void> {
+  const lock = path.join(spec.dir, `owner-v${spec.protocol}.start-lock`);
+  const deadline = Date.now() + startWaitMs;
+  for (;;) {
+    if (await listening(socketPath)) return;
+    if (takeLock(lock)) break;
+    if (Date.now() > deadline) throw new Error(`the Lazy MCP owner did not start within ${startWaitMs / 1000} s (lock ${lock})`);
+    await sleep(pollMs);
+  }
+  try {
+    if (await listening(socketPath)) return;
+    const args = [...spec.args, 'daemon', 'run', '--socket-dir', spec.dir, ...(spec.lingerMs !== undefined ? ['--linger-ms', String(spec.lingerMs)] : [])];
+    const child = spawn(spec.command, args, {
+      detached: true,
+      stdio: 'ignore',
+      cwd: spec.dir,
+      // From VS Code, process.execPath is Electron: run it as Node (servers see what a CLI owner's would).
+      env: { ...(spec.env ?? process.env), ...(process.versions.electron !== undefined ? { ELECTRON_RUN_AS_NODE: '1' } : {}) },
+      windowsHide: true,
+    });
+    child.on('error', () => undefined);
+    child.unref();
+    let exited: number | null | undefined;
+    child.once('exit', (code) => (exited = code));
+    while (!(await listening(socketPath))) {
+      if (exited !== undefined && exited !== 0) throw new Error(`the Lazy MCP owner exited with code ${exited} while starting (see ${path.join(spec.dir, `owner-v${spec.protocol}.log`)})`);
+      if (Date.now() > deadline) throw new Error(`the Lazy MCP owner did not start within ${startWaitMs / 1000} s (see ${path.join(spec.dir, `owner-v${spec.protocol}.log`)})`);
+      await sleep(pollMs);
+    }
+  } finally {
+    try {
+      fs.unlinkSync(lock);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Take the start lock; a lock whose process is gone is broken. */
+function takeLock(lock: string): boolean {
+  try {
+    fs.writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  let holder = NaN;
+  try {
+    holder = Number(fs.readFileSync(lock, 'utf8'));
+  } catch {
+    return false; // just released, or not written yet: try again
+  }
+  if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
+    // Renamed away first, so two clients breaking the same stale lock do not delete each other's fresh one.
+    const aside = `${lock}.${process.pid}`;
+    try {
+      fs.renameSync(lock, aside);
+      const moved = Number(fs.readFileSync(aside, 'utf8'));
+      fs.unlinkSync(aside);
+      if (moved !== holder) return false;
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function listening(socketPath: string): Promise<boolean> {
+  try {
+    const socket = await connectSocket(socketPath);
+    socket.destroy();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
