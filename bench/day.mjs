@@ -127,7 +127,7 @@ function baseEnv(world, runtimeDir) {
 
 function serveArgs(mode) {
   const args = [cli, 'serve', '--stdio', '--trust-project', '--tool-exposure', 'full', '--idle-timeout', String(idleMs)];
-  if (mode === 'lazy' && supportsShared) args.push('--isolated');
+  if (supportsShared) args.push(mode === 'shared' ? '--shared' : '--isolated');
   return args;
 }
 
@@ -162,7 +162,7 @@ const makeClient = {
 };
 makeClient.shared = makeClient.lazy;
 
-const supportsShared = /--isolated/.test(spawnSync(process.execPath, [cli, 'serve', '--help'], { encoding: 'utf8' }).stdout ?? '');
+const supportsShared = /--shared/.test(spawnSync(process.execPath, [cli, 'serve', '--help'], { encoding: 'utf8' }).stdout ?? '');
 
 async function runMode(mode) {
   const tag = `${mode}-${process.pid}-${Date.now()}`;
@@ -247,7 +247,7 @@ async function waitGone(tag, ms) {
 const results = [];
 for (const mode of opts.modes.split(',')) {
   if (mode === 'shared' && !supportsShared) {
-    console.log('shared: this build has no shared servers (serve --isolated is unknown); skipped');
+    console.log('shared: this build has no shared servers (serve --shared is unknown); skipped');
     continue;
   }
   console.log(`• ${mode}: ${opts.hours} h at ${opts.hourSeconds} s per hour, idle timeout ${opts.idleMinutes} min (${idleMs} ms real)`);
