@@ -8,7 +8,6 @@ import type { EmbeddingTable } from './embeddingTable';
 /** What the wasm-bindgen facade exports (crates/lazy-mcp-wasm/src/lib.rs). */
 export interface CoreExports {
   coreVersion(): string;
-  diagnosticsReport(contextJson: string): string;
   debugTrap(): void;
   /** Config problems + open documents in, `{squiggles, notify}` out. */
   presentProblems(inputJson: string): string;
@@ -16,9 +15,7 @@ export interface CoreExports {
   trustEdit(requestJson: string): string;
   /** `ServerConfig[]` JSON in, the same with secrets masked out (or `{error}`). */
   redactedServers(serversJson: string): string;
-  /** An HTTP body from a gateway client → `ClientBody` JSON (messages and their routing). */
-  clientBody(body: string, headersJson?: string): string;
-  /** `clientBody` of UTF-8 bytes (faster across the boundary for large bodies). */
+  /** An HTTP body from a gateway client, as UTF-8 bytes → `ClientBody` JSON (messages and their routing). */
   clientBodyBytes(body: Uint8Array, headersJson?: string): string;
   /** Whether a sign-in URL may be opened in a browser: `{open}` or `{open: false, error}` JSON (sign_in_url.rs). */
   signInUrlVerdict(url: string): string;
