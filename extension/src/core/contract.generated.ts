@@ -235,7 +235,12 @@ maxMessageBytes: number,
  * reviews them (`lazyMcp.holdNewTools`, `--hold-new-tools`); otherwise its
  * first listing becomes its approved baseline.
  */
-holdNewTools: boolean, };
+holdNewTools: boolean, 
+/**
+ * false: the engine loads and reports config but manages none of its
+ * servers (never starts one): the CLI's `config` and `trust` commands.
+ */
+manageServers: boolean, };
 
 export type AggregateEndpoint = "all" | "toolIndex";
 

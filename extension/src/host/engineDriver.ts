@@ -6,7 +6,7 @@ import type { Connection, Transport } from './connections';
 import type { WasmCore } from '../core/wasmCore';
 import type { ClientRoute, JsonRpcId } from './gateway/jsonRpcShape';
 import type { ConfigReport, ConfigSources, DefinitionsReview, Effect, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings } from '../core/contract.generated';
-import { answerReadFiles } from './config/configSession';
+import { answerReadFiles } from './config/configFiles';
 import type { AuthHost } from './auth/authHost';
 import { BlobFile } from './storage/blobFile';
 
@@ -78,6 +78,8 @@ export interface DriverDeps {
   now?: () => number;
   /** Runs OAuth for the engine's sign-in effects; without it, servers that need sign-in stay NEEDS AUTH. */
   auth?: AuthHost;
+  /** An event could not be handled (the core trapped or threw); it is logged as well. */
+  onEngineFailed?(message: string): void;
 }
 
 export class EngineDriver {
@@ -217,7 +219,9 @@ export class EngineDriver {
     try {
       parts = this.deps.core.call(() => this.cross(event));
     } catch (err) {
-      this.deps.log('error', `engine failed on ${event.type}: ${err instanceof Error ? err.message : String(err)}`);
+      const message = `engine failed on ${event.type}: ${err instanceof Error ? err.message : String(err)}`;
+      this.deps.log('error', message);
+      this.deps.onEngineFailed?.(message);
       return;
     }
     this.applyParts(parts);

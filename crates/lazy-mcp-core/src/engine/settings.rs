@@ -81,6 +81,9 @@ pub struct Settings {
     /// reviews them (`lazyMcp.holdNewTools`, `--hold-new-tools`); otherwise its
     /// first listing becomes its approved baseline.
     pub hold_new_tools: bool,
+    /// false: the engine loads and reports config but manages none of its
+    /// servers (never starts one): the CLI's `config` and `trust` commands.
+    pub manage_servers: bool,
 }
 
 /// Default of `Settings::max_message_bytes`: 64 MiB (a tool result of tens of
@@ -112,6 +115,7 @@ impl Default for Settings {
             sign_in_may_wait: false,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             hold_new_tools: false,
+            manage_servers: true,
         }
     }
 }
