@@ -3,7 +3,7 @@
 // only moves bytes, arms timers and stores blobs.
 import { openConnection } from './connections';
 import type { Connection, Transport } from './connections';
-import type { WasmCore } from '../core/wasmCore';
+import type { CoreExports, WasmCore } from '../core/wasmCore';
 import type { ClientRoute, JsonRpcId } from './gateway/jsonRpcShape';
 import type { ConfigReport, ConfigSources, DefinitionsReview, Effect, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings } from '../core/contract.generated';
 import { answerReadFiles } from './config/configFiles';
@@ -27,28 +27,12 @@ export type Announcement = Omit<Extract<Effect, { type: 'announce' }>, 'type' | 
 export type { ClientRoute };
 
 /**
- * The engine object the WASM facade exports (crates/lazy-mcp-wasm). The `*Split`
- * forms return `[effectsJson, ...payloads]`: the `message` of every `send`,
- * `reply` and `notifyClient` effect crosses as a string of its own, in order.
+ * The engine object the WASM facade exports (crates/lazy-mcp-wasm), typed from
+ * wasm-bindgen's declarations. The `*Split` forms return `[effectsJson,
+ * ...payloads]`: the `message` of every `send`, `reply` and `notifyClient`
+ * effect crosses as a string of its own, in order.
  */
-export interface EngineHandle {
-  handle(nowMs: number, eventJson: string): string;
-  handleSplit(nowMs: number, eventJson: string): string[];
-  /** `endpoint`: the server name, undefined for the aggregate endpoint; `message` as UTF-8. */
-  clientMessage(nowMs: number, client: string, endpoint: string | undefined, message: Uint8Array): string[];
-  messageReceived(nowMs: number, conn: number, message: Uint8Array): string[];
-  /** The persisted catalogue blob as UTF-8 (not escaped inside an event's JSON). */
-  catalogueLoaded(nowMs: number, blob: Uint8Array): string[];
-  /** The tool-search embedding table's bytes, read from `source` (empty: none there). */
-  loadEmbeddingModel(nowMs: number, source: string, table: Uint8Array): string[];
-  snapshot(): string;
-  report(contextJson: string): string;
-  /** `text` about `server` with its secret values masked (the core knows them). */
-  maskText(server: string, text: string): string;
-  /** The held definitions of `server` (or only `item`) to review, as `DefinitionsReview` JSON. */
-  definitionsReview(server: string, item: string | undefined): string;
-  free(): void;
-}
+export type EngineHandle = InstanceType<CoreExports['Engine']>;
 
 export interface DriverDeps {
   core: WasmCore;
@@ -183,7 +167,7 @@ export class EngineDriver {
 
   private newEngine(): EngineHandle {
     const { settingsJson } = this.deps;
-    return this.deps.core.call((c) => new c.Engine(settingsJson) as EngineHandle);
+    return this.deps.core.call((c) => new c.Engine(settingsJson));
   }
 
   /** After a trap the instance (and the engine in it) is gone: start over from the last known inputs. */
