@@ -154,6 +154,32 @@ impl Engine {
             .client_message_bytes(now_ms as u64, client, endpoint, message)
     }
 
+    /// A gateway client's POST body as UTF-8 bytes, read and served in one
+    /// crossing (`engine/wire.rs` `client_post_bytes`): element 0 is the body's
+    /// routing (`ClientBody` JSON), then what `handleSplit` returns for its
+    /// messages (none when the gateway will refuse the body). `in_session`: the
+    /// POST belongs to a session; `client` is that session, or the one the
+    /// gateway will open for this body.
+    #[wasm_bindgen(js_name = clientPost)]
+    pub fn client_post(
+        &mut self,
+        now_ms: f64,
+        client: &str,
+        endpoint: Option<String>,
+        body: &[u8],
+        headers_json: Option<String>,
+        in_session: bool,
+    ) -> Vec<String> {
+        self.inner.client_post_bytes(
+            now_ms as u64,
+            client,
+            endpoint,
+            body,
+            headers_json.as_deref(),
+            in_session,
+        )
+    }
+
     /// One message from upstream connection `conn`, as UTF-8 bytes of its own.
     /// Returns what `handleSplit` returns.
     #[wasm_bindgen(js_name = messageReceived)]

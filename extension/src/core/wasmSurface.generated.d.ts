@@ -19,6 +19,15 @@ export class Engine {
      */
     clientMessage(now_ms: number, client: string, endpoint: string | null | undefined, message: Uint8Array | number[]): string[];
     /**
+     * A gateway client's POST body as UTF-8 bytes, read and served in one
+     * crossing (`engine/wire.rs` `client_post_bytes`): element 0 is the body's
+     * routing (`ClientBody` JSON), then what `handleSplit` returns for its
+     * messages (none when the gateway will refuse the body). `in_session`: the
+     * POST belongs to a session; `client` is that session, or the one the
+     * gateway will open for this body.
+     */
+    clientPost(now_ms: number, client: string, endpoint: string | null | undefined, body: Uint8Array | number[], headers_json: string | null | undefined, in_session: boolean): string[];
+    /**
      * The held definitions of `server` (or only `item`) to review: approved and
      * current text, unified diff and warnings (`DefinitionsReview` JSON).
      */

@@ -4,7 +4,7 @@
 import { openConnection } from './connections';
 import type { Connection, Transport } from './connections';
 import type { CoreExports, WasmCore } from '../core/wasmCore';
-import type { ClientRoute, JsonRpcId } from './gateway/jsonRpcShape';
+import type { ClientBody, ClientRoute, JsonRpcId, RequestHeaders } from './gateway/jsonRpcShape';
 import type { ConfigReport, ConfigSources, DefinitionsReview, Effect, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings } from '../core/contract.generated';
 import { answerReadFiles } from './config/configFiles';
 import type { AuthHost } from './auth/authHost';
@@ -33,6 +33,12 @@ export type { ClientRoute };
  * effect crosses as a string of its own, in order.
  */
 export type EngineHandle = InstanceType<CoreExports['Engine']>;
+
+/** The effects of a crossing already made, queued to be applied in order. */
+interface Crossed {
+  type: 'crossed';
+  parts: string[];
+}
 
 export interface DriverDeps {
   core: WasmCore;
@@ -73,7 +79,8 @@ export class EngineDriver {
   private readonly closing = new Set<Promise<void>>();
   private readonly pids = new Map<string, number>();
   private readonly timers = new Map<number, NodeJS.Timeout>();
-  private readonly queue: EngineEvent[] = [];
+  /** Events to cross, or effects of a crossing already made (`clientPost`) still to apply. */
+  private readonly queue: (EngineEvent | Crossed)[] = [];
   private draining = false;
   private persisting: Promise<void> = Promise.resolve();
   /** Writes of the approved-definitions file, in order (awaited by `shutdown`). */
@@ -109,8 +116,24 @@ export class EngineDriver {
 
   /** Queue one event; effects are applied in order, never re-entrantly. */
   handle(event: EngineEvent): void {
+    this.enqueue(event);
+  }
+
+  /**
+   * A gateway client's POST body, read and served by the core in one crossing
+   * (WASM `clientPost`): its routing now, and `deliver()` applies what the
+   * engine answered (call it once the gateway is ready to route the answers).
+   * Nothing was served when the routing says the body is refused. `client`:
+   * the body's session, existing (`inSession`) or about to be opened for it.
+   */
+  clientPost(client: string, endpoint: string | undefined, body: Uint8Array, headers: RequestHeaders, inSession: boolean): { body: ClientBody; deliver: () => void } {
+    const parts = this.deps.core.call(() => this.engine.clientPost(this.now(), client, endpoint, body, JSON.stringify(headers), inSession));
+    return { body: JSON.parse(parts[0] ?? '{}') as ClientBody, deliver: () => this.enqueue({ type: 'crossed', parts: parts.slice(1) }) };
+  }
+
+  private enqueue(item: EngineEvent | Crossed): void {
     if (this.stopped) return;
-    this.queue.push(event);
+    this.queue.push(item);
     if (this.draining) return;
     this.draining = true;
     try {
@@ -198,7 +221,8 @@ export class EngineDriver {
     this.applyParts(parts);
   }
 
-  private step(event: EngineEvent): void {
+  private step(event: EngineEvent | Crossed): void {
+    if (event.type === 'crossed') return this.applyParts(event.parts);
     let parts: string[];
     try {
       parts = this.deps.core.call(() => this.cross(event));
