@@ -1,7 +1,7 @@
 //! An event's JSON form, `{"type": "...", ...fields}` (docs/engine-events-effects.md),
 //! read and written without serde's internally tagged enums. Those buffer the
 //! whole object into serde's `Content` before reading the variant, which
-//! doubled every variant's reader in the WASM build (≈170 KB of the `.wasm`,
+//! doubled every variant's reader in the WASM build (87 KB of the `.wasm`,
 //! bench/README.md "WASM size"). Here the tag is read first, then the same
 //! text is read again as that variant's fields (`type` among them, ignored),
 //! straight from the JSON text.
