@@ -28,6 +28,10 @@ if (!fs.existsSync(glue)) {
   process.exit(1);
 }
 const core = require(glue);
+if (typeof core.normalizeConfig !== 'function') {
+  console.error('dist/core has no normalizeConfig (a test-only export): build with `node scripts/build.mjs --test-exports` first.');
+  process.exit(1);
+}
 const disk = new Map(files.map((f) => [f.path, f.content]));
 const sources = { discovery: { home, workspaceFolders: [ws], platform: 'linux', env }, explicitFiles: [], policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null } };
 

@@ -21,6 +21,10 @@ if (!fs.existsSync(glue)) {
   process.exit(1);
 }
 const core = require(glue);
+if (typeof core.normalizeConfig !== 'function') {
+  console.error('dist/core has no normalizeConfig (a test-only export): build with `node scripts/build.mjs --test-exports` first.');
+  process.exit(1);
+}
 const once = () => JSON.parse(core.normalizeConfig(JSON.stringify(input)));
 const first = once();
 if (first.servers.length !== 100) {

@@ -1,5 +1,6 @@
 // Builds the product: Rust core → WASM (wasm-bindgen, wasm-opt) and the TypeScript host bundle.
-// Usage: node scripts/build.mjs [--skip-wasm] [--dev]
+// Usage: node scripts/build.mjs [--skip-wasm] [--dev] [--test-exports]
+// --test-exports: a core with the exports only benches use (normalizeConfig, …; crates/lazy-mcp-wasm features).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,10 +19,10 @@ function ensureNodeModules() {
   }
 }
 
-export function buildWasm() {
+export function buildWasm({ testExports = false } = {}) {
   const wasmBindgen = ensureWasmToolchain();
   console.log('• building the Rust core for wasm32');
-  run('cargo', ['build', '--release', '-p', 'lazy-mcp-wasm', '--target', 'wasm32-unknown-unknown'], { cwd: repoRoot });
+  run('cargo', ['build', '--release', '-p', 'lazy-mcp-wasm', '--target', 'wasm32-unknown-unknown', ...(testExports ? ['--features', 'test-exports'] : [])], { cwd: repoRoot });
   const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(repoRoot, process.env.CARGO_TARGET_DIR) : path.join(repoRoot, 'target');
   const raw = path.join(targetDir, 'wasm32-unknown-unknown', 'release', 'lazy_mcp_wasm.wasm');
   const bindgenOut = path.join(outDir, 'wasm');
@@ -86,7 +87,7 @@ export async function bundleHost({ dev = false } = {}) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   await main(async () => {
     ensureNodeModules();
-    if (!args.has('--skip-wasm')) buildWasm();
+    if (!args.has('--skip-wasm')) buildWasm({ testExports: args.has('--test-exports') });
     await bundleHost({ dev: args.has('--dev') });
     copyEmbeddingTable();
     if (!fs.existsSync(path.join(distDir, 'core', 'lazy_mcp_wasm_bg.wasm'))) {

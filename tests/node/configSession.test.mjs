@@ -70,3 +70,15 @@ test('a broken file with no good version contributes nothing and the others stil
   assert.deepEqual(result.servers.map((s) => s.name).sort(), ['docs', 'time']);
   assert.ok(result.problems.some((p) => p.file.endsWith('.mcp.json') && p.line === 1 && p.column > 1));
 });
+
+test('a config load starts none of the servers it reads (an engine that manages no servers)', async () => {
+  const { ws, session } = setup();
+  const marker = path.join(ws, 'started');
+  const script = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'started')`;
+  fs.writeFileSync(path.join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { starts: { command: process.execPath, args: ['-e', script] } } }));
+  const result = await session.load();
+  assert.ok(result.servers.some((s) => s.name === 'starts'), 'the server is in the report');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  session.dispose();
+  assert.equal(fs.existsSync(marker), false, 'its command never ran');
+});

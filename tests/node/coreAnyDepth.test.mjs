@@ -32,12 +32,12 @@ test('the WASM engine answers client messages nested 10 to 100,000 levels with t
   assert.deepEqual(logs, [], 'no trap was reported');
 });
 
-test('clientBody splits a batch and routes each message, at any depth, without a trap', () => {
+test('clientBodyBytes splits a batch and routes each message, at any depth, without a trap', () => {
   const core = new WasmCore(builtCoreModule, () => undefined);
   core.load();
   for (const depth of [1000, 100_000]) {
     const body = `[${call('a', 2)},${call('b', depth)},{"jsonrpc":"2.0","method":"notifications/initialized"}]`;
-    const routed = JSON.parse(core.call((c) => c.clientBody(body)));
+    const routed = JSON.parse(core.call((c) => c.clientBodyBytes(Buffer.from(body, 'utf8'))));
     assert.equal(routed.batch, true);
     assert.deepEqual(
       routed.messages.map((m) => [m.expectsReply, m.id, m.error?.code ?? null]),

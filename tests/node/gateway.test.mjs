@@ -16,6 +16,21 @@ const { HttpGateway } = await loadHostModule('host/gateway/httpGateway');
 // The real core reads bodies (as in LazyHost); the handler below stands in for the engine.
 const { clientBodyBytes } = createRequire(import.meta.url)(builtCoreModule);
 
+/**
+ * The gateway's `takeBody` from a stand-in's `readBody` (the routing) and
+ * `onClientMessage` (one message: a batch member's text, else the body), called
+ * when the gateway delivers, as the core's one crossing does (`clientPost`).
+ */
+function takingBodies({ readBody, onClientMessage, ...rest }) {
+  return {
+    ...rest,
+    takeBody(session, _inSession, bytes, headers) {
+      const body = readBody(bytes, headers);
+      return { body, deliver: () => body.messages.forEach((m) => onClientMessage(session, m.text ?? bytes)) };
+    },
+  };
+}
+
 const token = 'test-secret-token';
 const logs = [];
 const closedSessions = [];
@@ -68,7 +83,7 @@ const handler = {
   },
 };
 
-gateway = new HttpGateway(handler, { token, log: (level, message) => logs.push({ level, message }) });
+gateway = new HttpGateway(takingBodies(handler), { token, log: (level, message) => logs.push({ level, message }) });
 const port = await gateway.start();
 after(() => gateway.stop());
 
@@ -193,7 +208,7 @@ test('the gateway opens a session and picks a status exactly as the core says, n
   // and gives an answer its status (`httpStatus`), whatever the messages are called.
   let opens;
   const own = new HttpGateway(
-    {
+    takingBodies({
       hasEndpoint: () => true,
       readBody: (body, headers) => ({ ...JSON.parse(clientBodyBytes(body, JSON.stringify(headers ?? {}))), opensSession: opens }),
       onSessionClosed: () => {},
@@ -202,7 +217,7 @@ test('the gateway opens a session and picks a status exactly as the core says, n
         const httpStatus = msg.method === 'refused/here' ? 404 : undefined;
         own.deliver(session.id, JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'no' } }), { reply: true, id: msg.id, httpStatus });
       },
-    },
+    }),
     { token, log: () => {} },
   );
   const ownPort = await own.start();
@@ -307,7 +322,7 @@ test('a modern request answered later gets the status the core gives its answer;
   // Sessionless (MCP 2026-07-28) bodies: the answer comes after the handler returned
   // (forwarded upstream), with the core's `httpStatus` (a server's -32601: 404).
   const own = new HttpGateway(
-    {
+    takingBodies({
       hasEndpoint: () => true,
       readBody: (body, headers) => JSON.parse(clientBodyBytes(body, JSON.stringify(headers ?? {}))),
       onSessionClosed: () => {},
@@ -323,7 +338,7 @@ test('a modern request answered later gets the status the core gives its answer;
           own.deliver(session.id, JSON.stringify(answer), { reply: true, id: msg.id, httpStatus: notFound ? 404 : undefined });
         }, 50);
       },
-    },
+    }),
     { token, log: () => {} },
   );
   const ownPort = await own.start();

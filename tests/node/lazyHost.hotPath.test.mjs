@@ -21,8 +21,16 @@ fs.mkdirSync(ws, { recursive: true });
 const tiny = path.join(repoRoot, 'tests', 'fixtures', 'servers', 'tiny-server.mjs');
 fs.writeFileSync(path.join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { tiny: { command: process.execPath, args: [tiny, 'tiny'] } } }));
 
+const core = new WasmCore(builtCoreModule, () => {});
+// Every crossing into the core goes through `call` (it turns a trap into a fresh instance).
+let crossings = 0;
+const call = core.call.bind(core);
+core.call = (fn) => {
+  crossings += 1;
+  return call(fn);
+};
 const host = new LazyHost({
-  core: new WasmCore(builtCoreModule, () => {}),
+  core,
   discovery: { home, workspaceFolders: [ws], platform: 'linux', env: { HOME: home, PATH: process.env.PATH ?? '' } },
   // Servers of the workspace's files run without approval here (issue 24: that is tested in cli.trust).
   policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null, trustProjectServers: true, approvalVia: 'cli' },
@@ -86,4 +94,16 @@ test('large payloads pass intact both ways, on a server endpoint and the aggrega
   const agg = await session('');
   const viaAgg = await post('', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'tiny__echo', arguments: { message } } }, agg);
   assert.equal(viaAgg.body.result.content[0].text, `Echo: ${message}`);
+});
+
+test('a warm call crosses into the core twice: the client message in, the server answer in (issue 25)', { timeout: 60_000 }, async () => {
+  const sid = await session('tiny');
+  const warm = await post('tiny', { jsonrpc: '2.0', id: 'w0', method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 1 } } }, sid);
+  assert.equal(warm.body.result.content[0].text, '2', 'the server is connected');
+  for (const id of ['w1', 'w2', 'w3']) {
+    const before = crossings;
+    const answer = await post('tiny', { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } }, sid);
+    assert.equal(answer.body.result.content[0].text, '5');
+    assert.equal(crossings - before, 2, `crossings for warm call ${id}`);
+  }
 });

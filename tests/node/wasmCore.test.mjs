@@ -23,7 +23,15 @@ test('loads the built core and reports its version', () => {
 
 test('the diagnostics report comes from the core', () => {
   const { core } = quietCore(builtCoreModule);
-  const report = core.call((c) => c.diagnosticsReport(JSON.stringify({ host: 'node test', workspaceFolders: [] })));
+  // Rendered by an engine (with no servers), as hosts do: the production core has no engine-less export.
+  const report = core.call((c) => {
+    const engine = new c.Engine('{}');
+    try {
+      return engine.report(JSON.stringify({ host: 'node test', workspaceFolders: [] }));
+    } finally {
+      engine.free();
+    }
+  });
   assert.match(report, /^# MCP Diagnostics$/m);
   assert.match(report, new RegExp(`Core version: ${cargoVersion.replaceAll('.', '\\.')}`));
   assert.match(report, /Host: node test/);

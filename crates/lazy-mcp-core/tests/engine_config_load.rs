@@ -153,6 +153,36 @@ fn one_round_of_files_wanted_and_files_read_loads_and_manages_every_server() {
     );
 }
 
+/// The CLI's `config` and `trust` commands load config in an engine that
+/// manages no server: the same report, and nothing started or listed.
+#[test]
+fn an_engine_that_manages_no_servers_reports_the_config_and_starts_nothing() {
+    let mut host = setup();
+    host.engine = Engine::new(Settings {
+        manage_servers: false,
+        ..Settings::default()
+    });
+    host.send(sources(everything()));
+    let names: Vec<&str> = host.report()["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["files", "memory", "time"], "the report is whole");
+    assert!(host.managed().is_empty(), "no server is managed");
+    let kinds: Vec<&str> = host
+        .effects
+        .iter()
+        .map(|e| e["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["watchFiles", "readFiles", "configLoaded"],
+        "nothing opened: {kinds:?}"
+    );
+}
+
 #[test]
 fn a_file_reference_makes_the_core_ask_for_it_in_a_following_round() {
     let mut host = setup();

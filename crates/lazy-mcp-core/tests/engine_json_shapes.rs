@@ -28,7 +28,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 fn event(value: Value) -> Event {
-    serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{value}: {e}"))
+    Event::from_json(&value.to_string()).unwrap_or_else(|e| panic!("{value}: {e}"))
 }
 
 #[test]

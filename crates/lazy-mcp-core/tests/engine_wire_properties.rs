@@ -14,7 +14,7 @@ mod engine_support;
 
 use engine_support::*;
 use lazy_mcp_core::engine::{Endpoint, Event, Settings};
-use lazy_mcp_core::protocol::client_message::envelope;
+use lazy_mcp_core::protocol::client_message::{client_body, envelope};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -173,6 +173,49 @@ proptest! {
             }
         }
         prop_assert_eq!(typed.engine.snapshot_json(), wire.engine.snapshot_json());
+    }
+
+    /// A POST body read and served in one crossing (`client_post_bytes`, WASM
+    /// `clientPost`) gives the routing `clientBody` gave and exactly the effects
+    /// the gateway's two crossings gave (each batch member, else the body, as
+    /// one client message); a body the gateway refuses (no session, no
+    /// `initialize`, not sessionless) is not served at all.
+    #[test]
+    fn one_crossing_per_body_answers_exactly_as_routing_then_messages(
+        bodies in prop::collection::vec((client_bytes(), any::<bool>(), any::<bool>()), 1..6),
+    ) {
+        let mut two = sim(Behavior::Normal);
+        let mut one = sim(Behavior::Normal);
+        for (bytes, aggregate, in_session) in bodies {
+            let (client, endpoint) = if aggregate { ("a", Endpoint::Aggregate) } else { ("c", server_endpoint("s")) };
+            let text = text_of(&bytes).into_owned();
+            let routed = client_body(&text);
+            let refused = !routed.batch && routed.messages.first().and_then(|m| m.error.as_ref()).is_some_and(|e| e.status.is_some());
+            let taken = !refused && (in_session || routed.opens_session || routed.sessionless);
+            let mut expected = Vec::new();
+            if taken {
+                if routed.batch {
+                    for m in &routed.messages {
+                        let parts = two.engine.client_message_bytes(two.now, client, endpoint_name(&endpoint), m.text.as_deref().unwrap_or_default().as_bytes());
+                        expected.extend(joined(parts));
+                    }
+                } else {
+                    expected = joined(two.engine.client_message_bytes(two.now, client, endpoint_name(&endpoint), &bytes));
+                }
+            }
+            let mut parts = one.engine.client_post_bytes(one.now, client, endpoint_name(&endpoint), &bytes, None, in_session);
+            let routing: Value = serde_json::from_str(&parts.remove(0)).unwrap();
+            prop_assert_eq!(&routing, &serde_json::to_value(&routed).unwrap());
+            let got = joined(parts);
+            prop_assert_eq!(&got, &expected);
+            for (sim, effects) in [(&mut two, expected), (&mut one, got)] {
+                for effect in effects {
+                    sim.perform(effect);
+                }
+                sim.run();
+            }
+        }
+        prop_assert_eq!(two.engine.snapshot_json(), one.engine.snapshot_json());
     }
 
     /// Whatever a client sends, it gets one answer exactly when the gateway was

@@ -14,7 +14,9 @@ pub fn core_version() -> String {
 }
 
 /// The "MCP Diagnostics" report as Markdown. `context_json` is a `ReportContext`;
-/// unreadable input renders with an empty context rather than failing.
+/// unreadable input renders with an empty context rather than failing. Not in
+/// the production build: hosts render it with their engine (`Engine::report`).
+#[cfg(feature = "test-exports")]
 #[wasm_bindgen(js_name = diagnosticsReport)]
 pub fn diagnostics_report(context_json: &str) -> String {
     let ctx: ReportContext = serde_json::from_str(context_json).unwrap_or_default();
@@ -23,7 +25,9 @@ pub fn diagnostics_report(context_json: &str) -> String {
 
 /// File contents in (`NormalizeInput`), merged servers and the report out
 /// (`NormalizeResult`). Hosts load config through the `Engine` (`configSources`
-/// → `readFiles` → `filesRead`); this stays for `npm run bench:config`.
+/// → `readFiles` → `filesRead`); this stays for `npm run bench:config` and
+/// `bench:config-edit`, in the `test-exports` build only (`node scripts/build.mjs --test-exports`).
+#[cfg(feature = "test-exports")]
 #[wasm_bindgen(js_name = normalizeConfig)]
 pub fn normalize_config(input_json: &str) -> String {
     lazy_mcp_core::config::normalize_json(input_json)
@@ -65,6 +69,9 @@ pub fn redacted_servers(servers_json: &str) -> String {
 /// routing needs (`ClientBody`): depth-checked before anything recursive, so the
 /// host never parses or re-serializes a client's JSON itself.
 /// `headers_json`: the POST's `{protocolVersion, method}` headers (modern era).
+/// The string form is in the `test-exports` build only: hosts pass bytes
+/// ([`client_body_bytes`]).
+#[cfg(feature = "test-exports")]
 #[wasm_bindgen(js_name = clientBody)]
 pub fn client_body(body: &str, headers_json: Option<String>) -> String {
     lazy_mcp_core::protocol::client_message::client_body_json(body, headers_json.as_deref())
@@ -147,6 +154,32 @@ impl Engine {
     ) -> Vec<String> {
         self.inner
             .client_message_bytes(now_ms as u64, client, endpoint, message)
+    }
+
+    /// A gateway client's POST body as UTF-8 bytes, read and served in one
+    /// crossing (`engine/wire.rs` `client_post_bytes`): element 0 is the body's
+    /// routing (`ClientBody` JSON), then what `handleSplit` returns for its
+    /// messages (none when the gateway will refuse the body). `in_session`: the
+    /// POST belongs to a session; `client` is that session, or the one the
+    /// gateway will open for this body.
+    #[wasm_bindgen(js_name = clientPost)]
+    pub fn client_post(
+        &mut self,
+        now_ms: f64,
+        client: &str,
+        endpoint: Option<String>,
+        body: &[u8],
+        headers_json: Option<String>,
+        in_session: bool,
+    ) -> Vec<String> {
+        self.inner.client_post_bytes(
+            now_ms as u64,
+            client,
+            endpoint,
+            body,
+            headers_json.as_deref(),
+            in_session,
+        )
     }
 
     /// One message from upstream connection `conn`, as UTF-8 bytes of its own.

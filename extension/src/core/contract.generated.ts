@@ -265,7 +265,12 @@ holdNewTools: boolean,
  * Stdio servers are attached through the per-user owner instead of
  * spawned (`open` effect's `shared`; docs/shared-servers.md).
  */
-shareServers: boolean, };
+shareServers: boolean, 
+/**
+ * false: the engine loads and reports config but manages none of its
+ * servers (never starts one): the CLI's `config` and `trust` commands.
+ */
+manageServers: boolean, };
 
 export type AggregateEndpoint = "all" | "toolIndex";
 

@@ -2,29 +2,16 @@
 // instance, so every call goes through `call()`, which recreates the instance.
 import * as path from 'node:path';
 import type { LogLevel } from './contract.generated';
+import type * as WasmSurface from './wasmSurface.generated';
 import { embeddingTablePath, readEmbeddingTable } from './embeddingTable';
 import type { EmbeddingTable } from './embeddingTable';
 
-/** What the wasm-bindgen facade exports (crates/lazy-mcp-wasm/src/lib.rs). */
-export interface CoreExports {
-  coreVersion(): string;
-  diagnosticsReport(contextJson: string): string;
-  debugTrap(): void;
-  /** Config problems + open documents in, `{squiggles, notify}` out. */
-  presentProblems(inputJson: string): string;
-  /** Approve or revoke project servers: `TrustRequest` JSON in, `TrustEdit` out (the approvals file's new text). */
-  trustEdit(requestJson: string): string;
-  /** `ServerConfig[]` JSON in, the same with secrets masked out (or `{error}`). */
-  redactedServers(serversJson: string): string;
-  /** An HTTP body from a gateway client → `ClientBody` JSON (messages and their routing). */
-  clientBody(body: string, headersJson?: string): string;
-  /** `clientBody` of UTF-8 bytes (faster across the boundary for large bodies). */
-  clientBodyBytes(body: Uint8Array, headersJson?: string): string;
-  /** Whether a sign-in URL may be opened in a browser: `{open}` or `{open: false, error}` JSON (sign_in_url.rs). */
-  signInUrlVerdict(url: string): string;
-  /** The lifecycle engine: `handle(nowMs, eventJson) → effectsJson`, `snapshot() → json`. */
-  Engine: new (settingsJson: string) => unknown;
-}
+/**
+ * What the wasm-bindgen facade exports (crates/lazy-mcp-wasm/src/lib.rs), typed
+ * from wasm-bindgen's own declarations (wasmSurface.generated.d.ts, checked
+ * against each build by tests/node/wasmSurface.test.mjs).
+ */
+export type CoreExports = typeof WasmSurface;
 
 export type Log = (level: Exclude<LogLevel, 'debug'>, message: string) => void;
 

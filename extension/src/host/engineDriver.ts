@@ -5,10 +5,10 @@ import { openConnection, type StdioTransport } from './connections';
 import { openSharedConnection } from './shared/sharedConnection';
 import type { OwnerSpec } from './shared/ownerLauncher';
 import type { Connection, Transport } from './connections';
-import type { WasmCore } from '../core/wasmCore';
-import type { ClientRoute, JsonRpcId } from './gateway/jsonRpcShape';
+import type { CoreExports, WasmCore } from '../core/wasmCore';
+import type { ClientBody, ClientRoute, JsonRpcId, RequestHeaders } from './gateway/jsonRpcShape';
 import type { ConfigReport, ConfigSources, DefinitionsReview, Effect, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings, SharedLaunch } from '../core/contract.generated';
-import { answerReadFiles } from './config/configSession';
+import { answerReadFiles } from './config/configFiles';
 import type { AuthHost } from './auth/authHost';
 import { BlobFile } from './storage/blobFile';
 
@@ -29,27 +29,17 @@ export type Announcement = Omit<Extract<Effect, { type: 'announce' }>, 'type' | 
 export type { ClientRoute };
 
 /**
- * The engine object the WASM facade exports (crates/lazy-mcp-wasm). The `*Split`
- * forms return `[effectsJson, ...payloads]`: the `message` of every `send`,
- * `reply` and `notifyClient` effect crosses as a string of its own, in order.
+ * The engine object the WASM facade exports (crates/lazy-mcp-wasm), typed from
+ * wasm-bindgen's declarations. The `*Split` forms return `[effectsJson,
+ * ...payloads]`: the `message` of every `send`, `reply` and `notifyClient`
+ * effect crosses as a string of its own, in order.
  */
-export interface EngineHandle {
-  handle(nowMs: number, eventJson: string): string;
-  handleSplit(nowMs: number, eventJson: string): string[];
-  /** `endpoint`: the server name, undefined for the aggregate endpoint; `message` as UTF-8. */
-  clientMessage(nowMs: number, client: string, endpoint: string | undefined, message: Uint8Array): string[];
-  messageReceived(nowMs: number, conn: number, message: Uint8Array): string[];
-  /** The persisted catalogue blob as UTF-8 (not escaped inside an event's JSON). */
-  catalogueLoaded(nowMs: number, blob: Uint8Array): string[];
-  /** The tool-search embedding table's bytes, read from `source` (empty: none there). */
-  loadEmbeddingModel(nowMs: number, source: string, table: Uint8Array): string[];
-  snapshot(): string;
-  report(contextJson: string): string;
-  /** `text` about `server` with its secret values masked (the core knows them). */
-  maskText(server: string, text: string): string;
-  /** The held definitions of `server` (or only `item`) to review, as `DefinitionsReview` JSON. */
-  definitionsReview(server: string, item: string | undefined): string;
-  free(): void;
+export type EngineHandle = InstanceType<CoreExports['Engine']>;
+
+/** The effects of a crossing already made, queued to be applied in order. */
+interface Crossed {
+  type: 'crossed';
+  parts: string[];
 }
 
 export interface DriverDeps {
@@ -82,6 +72,8 @@ export interface DriverDeps {
   now?: () => number;
   /** Runs OAuth for the engine's sign-in effects; without it, servers that need sign-in stay NEEDS AUTH. */
   auth?: AuthHost;
+  /** An event could not be handled (the core trapped or threw); it is logged as well. */
+  onEngineFailed?(message: string): void;
 }
 
 export class EngineDriver {
@@ -91,7 +83,8 @@ export class EngineDriver {
   private readonly closing = new Set<Promise<void>>();
   private readonly pids = new Map<string, number>();
   private readonly timers = new Map<number, NodeJS.Timeout>();
-  private readonly queue: EngineEvent[] = [];
+  /** Events to cross, or effects of a crossing already made (`clientPost`) still to apply. */
+  private readonly queue: (EngineEvent | Crossed)[] = [];
   private draining = false;
   private persisting: Promise<void> = Promise.resolve();
   /** Writes of the approved-definitions file, in order (awaited by `shutdown`). */
@@ -127,8 +120,24 @@ export class EngineDriver {
 
   /** Queue one event; effects are applied in order, never re-entrantly. */
   handle(event: EngineEvent): void {
+    this.enqueue(event);
+  }
+
+  /**
+   * A gateway client's POST body, read and served by the core in one crossing
+   * (WASM `clientPost`): its routing now, and `deliver()` applies what the
+   * engine answered (call it once the gateway is ready to route the answers).
+   * Nothing was served when the routing says the body is refused. `client`:
+   * the body's session, existing (`inSession`) or about to be opened for it.
+   */
+  clientPost(client: string, endpoint: string | undefined, body: Uint8Array, headers: RequestHeaders, inSession: boolean): { body: ClientBody; deliver: () => void } {
+    const parts = this.deps.core.call(() => this.engine.clientPost(this.now(), client, endpoint, body, JSON.stringify(headers), inSession));
+    return { body: JSON.parse(parts[0] ?? '{}') as ClientBody, deliver: () => this.enqueue({ type: 'crossed', parts: parts.slice(1) }) };
+  }
+
+  private enqueue(item: EngineEvent | Crossed): void {
     if (this.stopped) return;
-    this.queue.push(event);
+    this.queue.push(item);
     if (this.draining) return;
     this.draining = true;
     try {
@@ -185,7 +194,7 @@ export class EngineDriver {
 
   private newEngine(): EngineHandle {
     const { settingsJson } = this.deps;
-    return this.deps.core.call((c) => new c.Engine(settingsJson) as EngineHandle);
+    return this.deps.core.call((c) => new c.Engine(settingsJson));
   }
 
   /** After a trap the instance (and the engine in it) is gone: start over from the last known inputs. */
@@ -216,12 +225,15 @@ export class EngineDriver {
     this.applyParts(parts);
   }
 
-  private step(event: EngineEvent): void {
+  private step(event: EngineEvent | Crossed): void {
+    if (event.type === 'crossed') return this.applyParts(event.parts);
     let parts: string[];
     try {
       parts = this.deps.core.call(() => this.cross(event));
     } catch (err) {
-      this.deps.log('error', `engine failed on ${event.type}: ${err instanceof Error ? err.message : String(err)}`);
+      const message = `engine failed on ${event.type}: ${err instanceof Error ? err.message : String(err)}`;
+      this.deps.log('error', message);
+      this.deps.onEngineFailed?.(message);
       return;
     }
     this.applyParts(parts);

@@ -10,7 +10,7 @@ import type { Transport } from './connections';
 import { ConfigWatcher } from './config/configFiles';
 import type { ConfigReport, ConfigSources, DiscoveryInput, HostPolicy } from './config/configTypes';
 import { EngineDriver, type Announcement, type ClientRoute, type EndpointInfo } from './engineDriver';
-import { HttpGateway, type GatewaySession } from './gateway/httpGateway';
+import { HttpGateway } from './gateway/httpGateway';
 import { LogThrottle } from './logThrottle';
 import type { ClientBody, JsonRpcId, RequestHeaders } from './gateway/jsonRpcShape';
 import type { LogLevel } from '../core/contract.generated';
@@ -83,9 +83,8 @@ export class LazyHost {
       ? new HttpGateway(
           {
             hasEndpoint: (endpoint) => endpoint === '' || this.endpoints.some((e) => e.server === endpoint),
-            readBody: (body, headers) => this.readClientBody(body, headers),
-            onClientMessage: (session, message) =>
-              this.driver.handle({ type: 'clientMessage', client: session.id, endpoint: endpointOf(session), message }),
+            takeBody: (session, inSession, body, headers) =>
+              this.driver.clientPost(session.id, session.endpoint === '' ? undefined : session.endpoint, body, headers, inSession),
             onSessionClosed: (session) => this.driver.handle({ type: 'clientDisconnected', client: session.id }),
           },
           {
@@ -196,8 +195,4 @@ export class LazyHost {
     await this.driver.shutdown();
     this.logThrottle.dispose();
   }
-}
-
-function endpointOf(session: GatewaySession): { kind: 'server'; name: string } | { kind: 'aggregate' } {
-  return session.endpoint === '' ? { kind: 'aggregate' } : { kind: 'server', name: session.endpoint };
 }

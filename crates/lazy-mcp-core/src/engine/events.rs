@@ -26,13 +26,11 @@ pub enum Endpoint {
     Aggregate,
 }
 
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+/// JSON form `{"type": "...", ...fields}`, read and written by `event_json.rs`
+/// (serde's own form here is `{"name": {fields}}`, which reads without buffering).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(tag = "type"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "type",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Event {
     /// Where the config comes from and the host's policy (at start, and when
     /// folders, settings or workspace trust change): the engine answers with

@@ -255,7 +255,7 @@ impl Engine {
     /// [`Engine::handle`] over JSON: `event_json` is one [`Event`], the result a JSON
     /// array of [`Effect`]s. Bad JSON never panics: it yields one `log` effect.
     pub fn handle_json(&mut self, now_ms: u64, event_json: &str) -> String {
-        let effects = match serde_json::from_str::<Event>(event_json) {
+        let effects = match Event::from_json(event_json) {
             Ok(event) => self.handle(now_ms, event),
             Err(error) => vec![Effect::Log {
                 level: LogLevel::Error,
@@ -269,7 +269,7 @@ impl Engine {
     /// [`Engine::handle_json`] with the payloads kept out of the effects' JSON
     /// (see [`effects::split_payloads`]).
     pub fn handle_json_split(&mut self, now_ms: u64, event_json: &str) -> Vec<String> {
-        match serde_json::from_str::<Event>(event_json) {
+        match Event::from_json(event_json) {
             Ok(event) => effects::split_payloads(self.handle(now_ms, event)),
             Err(error) => effects::split_payloads(vec![Effect::Log {
                 level: LogLevel::Error,

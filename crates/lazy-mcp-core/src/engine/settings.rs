@@ -84,6 +84,9 @@ pub struct Settings {
     /// Stdio servers are attached through the per-user owner instead of
     /// spawned (`open` effect's `shared`; docs/shared-servers.md).
     pub share_servers: bool,
+    /// false: the engine loads and reports config but manages none of its
+    /// servers (never starts one): the CLI's `config` and `trust` commands.
+    pub manage_servers: bool,
 }
 
 /// Default of `Settings::max_message_bytes`: 64 MiB (a tool result of tens of
@@ -116,6 +119,7 @@ impl Default for Settings {
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             hold_new_tools: false,
             share_servers: false,
+            manage_servers: true,
         }
     }
 }

@@ -6,6 +6,8 @@
 use crate::engine::effects::split_payloads;
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::Engine;
+use crate::protocol::client_message::client_body_with;
+use crate::protocol::modern_http::RequestHeaders;
 use std::borrow::Cow;
 
 /// Bytes in, text out: invalid UTF-8 becomes U+FFFD, exactly as Node's
@@ -30,6 +32,60 @@ impl Engine {
         };
         let effects = self.handle_client_message(now_ms, client, endpoint, &text_of(message));
         split_payloads(effects)
+    }
+
+    /// A gateway client's HTTP POST body (WASM `clientPost`), read and served in
+    /// one crossing: element 0 is the body's routing (`ClientBody` JSON: what the
+    /// gateway answers and waits for), then what [`Engine::client_message_bytes`]
+    /// returns for its messages, in order. The messages are served only when
+    /// the gateway will take the body: not refused with an HTTP status (a single
+    /// modern-era request's envelope or headers) and either in a session
+    /// (`in_session`), starting one (an `initialize`), or sessionless. Otherwise
+    /// the effects are empty and the gateway answers from the routing alone.
+    pub fn client_post_bytes(
+        &mut self,
+        now_ms: u64,
+        client: &str,
+        endpoint: Option<String>,
+        body: &[u8],
+        headers_json: Option<&str>,
+        in_session: bool,
+    ) -> Vec<String> {
+        let text = text_of(body);
+        let headers: RequestHeaders = headers_json
+            .and_then(|h| serde_json::from_str(h).ok())
+            .unwrap_or_default();
+        let routed = client_body_with(&text, &headers);
+        let refused = !routed.batch
+            && routed
+                .messages
+                .first()
+                .and_then(|m| m.error.as_ref())
+                .is_some_and(|e| e.status.is_some());
+        let taken = !refused && (in_session || routed.opens_session || routed.sessionless);
+        let mut effects = Vec::new();
+        if taken {
+            let endpoint = match endpoint {
+                Some(name) => Endpoint::Server { name },
+                None => Endpoint::Aggregate,
+            };
+            if routed.batch {
+                for message in &routed.messages {
+                    let text = message.text.as_deref().unwrap_or_default();
+                    effects.extend(self.handle_client_message(
+                        now_ms,
+                        client,
+                        endpoint.clone(),
+                        text,
+                    ));
+                }
+            } else {
+                effects = self.handle_client_message(now_ms, client, endpoint, &text);
+            }
+        }
+        let mut out = vec![serde_json::to_string(&routed).unwrap_or_default()];
+        out.extend(split_payloads(effects));
+        out
     }
 
     /// What upstream connection `conn` received (WASM `messageReceived`).

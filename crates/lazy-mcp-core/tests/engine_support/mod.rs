@@ -236,7 +236,7 @@ impl Sim {
                         .message_received_bytes(self.now, *conn, message.as_bytes())
                 }
                 _ => {
-                    let text = serde_json::to_string(&event).unwrap();
+                    let text = event.to_json();
                     self.engine.handle_json_split(self.now, &text)
                 }
             };

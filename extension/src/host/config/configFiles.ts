@@ -3,6 +3,7 @@
 // fs.watchFile works the same for files, missing files, and files outside any
 // workspace, in VS Code and in the CLI.
 import * as fs from 'node:fs';
+import type { Effect, Event } from '../../core/contract.generated';
 import { type ReadResult, readConfigFile } from './readConfigFile';
 
 export type FileInput = ReadResult;
@@ -10,6 +11,11 @@ export type FileInput = ReadResult;
 /** Each path read as a config file: content, null when missing, or what it is when unreadable. */
 export async function readFiles(paths: readonly string[]): Promise<FileInput[]> {
   return Promise.all(paths.map((p) => readConfigFile(p)));
+}
+
+/** The `filesRead` event answering one `readFiles` effect. */
+export async function answerReadFiles(effect: Extract<Effect, { type: 'readFiles' }>): Promise<Extract<Event, { type: 'filesRead' }>> {
+  return { type: 'filesRead', round: effect.round, files: await readFiles(effect.paths) };
 }
 
 export class ConfigWatcher {

@@ -1,31 +1,22 @@
-// Config I/O for the core's config load (crates/lazy-mcp-core/src/config/load.rs):
-// the engine asks for files (`readFiles`, whose paths are also the watch set) and
-// gets their contents back (`filesRead`). Which files, `{file:}` references, last
-// good versions of half-typed files and host policy are all the core's.
-import type { ConfigReport, ConfigSources, Effect, Event } from '../../core/contract.generated';
+// A config load without running any server (`lazy-mcp config`, `lazy-mcp trust`):
+// the core's config rounds (crates/lazy-mcp-core/src/config/load.rs) through the
+// one engine driver (../engineDriver.ts), in an engine that manages no servers
+// (setting `manageServers: false`), so it asks for files and reports, and starts
+// nothing. Which files, `{file:}` references, last good versions of half-typed
+// files and host policy are all the core's.
+import type { ConfigReport, ConfigSources } from '../../core/contract.generated';
 import type { WasmCore } from '../../core/wasmCore';
-import { readFiles } from './configFiles';
+import { EngineDriver } from '../engineDriver';
 
-type ReadFiles = Extract<Effect, { type: 'readFiles' }>;
-type FilesRead = Extract<Event, { type: 'filesRead' }>;
-
-/** The `filesRead` event answering one `readFiles` effect. */
-export async function answerReadFiles(effect: ReadFiles): Promise<FilesRead> {
-  return { type: 'filesRead', round: effect.round, files: await readFiles(effect.paths) };
+interface Waiter {
+  resolve(report: ConfigReport): void;
+  reject(error: Error): void;
 }
 
-interface ConfigEngine {
-  handle(nowMs: number, eventJson: string): string;
-  free(): void;
-}
-
-/**
- * A config load without running any server (`lazy-mcp config`): the core's config
- * rounds in an engine of its own whose other effects are not carried out.
- */
 export class ConfigSession {
-  private engine: ConfigEngine | undefined;
+  private driver: EngineDriver | undefined;
   private watched: string[] = [];
+  private waiters: Waiter[] = [];
 
   constructor(
     private readonly core: WasmCore,
@@ -38,27 +29,34 @@ export class ConfigSession {
   }
 
   /** Reads what the core asks for until it has loaded the config; again: re-reads every file. */
-  async load(): Promise<ConfigReport> {
-    const started = this.engine !== undefined;
-    const engine = (this.engine ??= this.core.call((c) => new c.Engine('{}') as ConfigEngine));
-    const queue: Event[] = [started ? { type: 'configFilesChanged', paths: [] } : { type: 'configSources', sources: this.sources }];
-    for (let event = queue.shift(); event; event = queue.shift()) {
-      const json = JSON.stringify(event);
-      const effects = JSON.parse(this.core.call(() => engine.handle(Date.now(), json))) as Effect[];
-      const reads: Promise<FilesRead>[] = [];
-      for (const effect of effects) {
-        if (effect.type === 'readFiles') reads.push(answerReadFiles(effect));
-        else if (effect.type === 'watchFiles') this.watched = effect.paths;
-        else if (effect.type === 'configLoaded') return effect.report;
-      }
-      queue.push(...(await Promise.all(reads)));
-    }
-    throw new Error('the core asked for no files and loaded no config');
+  load(): Promise<ConfigReport> {
+    const started = this.driver !== undefined;
+    const driver = (this.driver ??= new EngineDriver({
+      core: this.core,
+      settingsJson: JSON.stringify({ manageServers: false }),
+      // An engine that manages no servers has no clients, no catalogue and nothing to say but its report.
+      deliverToClient: () => undefined,
+      store: { read: () => Promise.resolve(undefined), write: () => Promise.resolve() },
+      log: () => undefined,
+      onWatchFiles: (paths) => {
+        this.watched = paths;
+      },
+      onConfigLoaded: (report) => {
+        for (const w of this.waiters.splice(0)) w.resolve(report);
+      },
+      onEngineFailed: (message) => {
+        for (const w of this.waiters.splice(0)) w.reject(new Error(message));
+      },
+    }));
+    const loaded = new Promise<ConfigReport>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    if (started) driver.handle({ type: 'configFilesChanged', paths: [] });
+    else driver.configure(this.sources);
+    return loaded;
   }
 
   dispose(): void {
-    this.engine?.free();
-    this.engine = undefined;
+    void this.driver?.shutdown();
+    this.driver = undefined;
   }
 }
 

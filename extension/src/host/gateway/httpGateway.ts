@@ -18,13 +18,16 @@ export interface GatewaySession {
 export interface GatewayHandler {
   hasEndpoint(endpoint: string): boolean;
   /**
-   * A POST body (its bytes, never decoded here) split into messages with their
-   * routing, read by the core (depth checked first): the gateway never parses or
-   * re-serializes a client's JSON.
+   * A POST body (its bytes, never decoded here) read and served by the core in
+   * one crossing: its messages with their routing (depth checked first: the
+   * gateway never parses or re-serializes a client's JSON), and `deliver()`,
+   * which hands on what the engine answered (answers come back through the
+   * gateway's `deliver`). The core serves the messages only when the gateway
+   * takes the body: not refused with a status, and in `session` (`inSession`),
+   * opening it (`opensSession`) or `sessionless`; `session` is the one the body
+   * came with or the one the gateway will open for it.
    */
-  readBody(body: Uint8Array, headers: RequestHeaders): ClientBody;
-  /** One JSON-RPC message from a client (text, or the body's bytes); answers come back through `deliver`. */
-  onClientMessage(session: GatewaySession, message: string | Uint8Array): void;
+  takeBody(session: GatewaySession, inSession: boolean, body: Uint8Array, headers: RequestHeaders): { body: ClientBody; deliver: () => void };
   onSessionClosed(session: GatewaySession): void;
 }
 
@@ -343,10 +346,10 @@ export class HttpGateway {
   }
 
   private onBody(res: http.ServerResponse, endpoint: string, existing: SessionState | undefined, bytes: Buffer, headers: RequestHeaders): void {
-    const body = this.handler.readBody(bytes, headers);
+    // A body without a session gets this id if the gateway opens one for it.
+    const sessionId = existing?.id ?? randomUUID();
+    const { body, deliver } = this.handler.takeBody({ id: sessionId, endpoint: existing?.endpoint ?? endpoint }, existing !== undefined, bytes, headers);
     const messages = body.messages;
-    // A single message goes on as the body's bytes; batch members as the core's text of each.
-    const texts = messages.map((m) => m.text ?? bytes);
     const refused = body.batch ? undefined : messages[0]?.error;
     if (refused?.status !== undefined) {
       // The core answered it with an HTTP status (a modern-era request's envelope or headers).
@@ -357,7 +360,7 @@ export class HttpGateway {
     if (!session && body.sessionless) {
       // The modern era has no sessions: a session of our own for this body only,
       // so answers and progress route as usual; ended when the body is answered.
-      session = { id: randomUUID(), endpoint, exchanges: new Set(), getStream: undefined, backlog: [], lastActiveMs: Date.now(), oneShot: true };
+      session = { id: sessionId, endpoint, exchanges: new Set(), getStream: undefined, backlog: [], lastActiveMs: Date.now(), oneShot: true };
       this.sessions.set(session.id, session);
       this.evictBeyondCap(session);
     }
@@ -370,14 +373,14 @@ export class HttpGateway {
         res.writeHead(400, { 'Content-Type': 'application/json' }).end(error);
         return;
       }
-      session = { id: randomUUID(), endpoint, exchanges: new Set(), getStream: undefined, backlog: [], lastActiveMs: Date.now() };
+      session = { id: sessionId, endpoint, exchanges: new Set(), getStream: undefined, backlog: [], lastActiveMs: Date.now() };
       this.sessions.set(session.id, session);
       this.evictBeyondCap(session);
     }
     const requests = messages.filter((m) => m.expectsReply);
     if (requests.length === 0) {
       res.writeHead(202, sessionHeader(session)).end();
-      for (const m of texts) this.handler.onClientMessage(session, m);
+      deliver();
       if (session.oneShot) this.dropSession(session);
       return;
     }
@@ -397,7 +400,7 @@ export class HttpGateway {
       if (open.oneShot && this.sessions.get(open.id) === open) this.dropSession(open);
     });
     this.guarded(res, ex, () => {
-      for (const m of texts) this.handler.onClientMessage(open, m);
+      deliver();
       // Answered synchronously (lists from the catalogue): one plain JSON reply.
       const buffered = ex.buffered ?? [];
       ex.buffered = undefined;

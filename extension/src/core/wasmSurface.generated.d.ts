@@ -1,0 +1,115 @@
+// Generated: wasm-bindgen's declarations of crates/lazy-mcp-wasm (node scripts/wasm-surface.mjs after a build). Do not edit.
+
+/**
+ * The lifecycle engine (see docs/engine-events-effects.md): one event in as
+ * JSON, the effects to perform out as a JSON array.
+ */
+export class Engine {
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * The persisted catalogue as UTF-8 bytes of its own (`engine/wire.rs`).
+     * Returns what `handleSplit` returns.
+     */
+    catalogueLoaded(now_ms: number, blob: Uint8Array | number[]): string[];
+    /**
+     * A gateway client's message as UTF-8 bytes of its own (never escaped inside an
+     * event's JSON). `endpoint`: the server name, or none for the aggregate endpoint.
+     * Returns what `handleSplit` returns.
+     */
+    clientMessage(now_ms: number, client: string, endpoint: string | null | undefined, message: Uint8Array | number[]): string[];
+    /**
+     * A gateway client's POST body as UTF-8 bytes, read and served in one
+     * crossing (`engine/wire.rs` `client_post_bytes`): element 0 is the body's
+     * routing (`ClientBody` JSON), then what `handleSplit` returns for its
+     * messages (none when the gateway will refuse the body). `in_session`: the
+     * POST belongs to a session; `client` is that session, or the one the
+     * gateway will open for this body.
+     */
+    clientPost(now_ms: number, client: string, endpoint: string | null | undefined, body: Uint8Array | number[], headers_json: string | null | undefined, in_session: boolean): string[];
+    /**
+     * The held definitions of `server` (or only `item`) to review: approved and
+     * current text, unified diff and warnings (`DefinitionsReview` JSON).
+     */
+    definitionsReview(server: string, item?: string | null): string;
+    /**
+     * Like `handle`, but the messages of `send`, `reply` and `notifyClient`
+     * effects cross as strings of their own: element 0 is the effects' JSON
+     * (those `message`s empty), then one string per such effect, in order
+     * (wasm-bindgen decodes each with the native TextDecoder). Measured faster than
+     * escaping them inside the effects' JSON (bench/boundary.mjs); the host routes
+     * by the effects' `client`/`id`/`progressToken` without parsing the messages.
+     */
+    handleSplit(now_ms: number, event_json: string): string[];
+    /**
+     * `now_ms`: the host's wall clock, milliseconds since the Unix epoch
+     * (`Date.now()`): catalogue timestamps are persisted across restarts.
+     */
+    handle(now_ms: number, event_json: string): string;
+    /**
+     * The embedding table for hybrid tool search (issue 27), as the bytes the
+     * host read from `source` (empty when there was no file: search stays
+     * lexical). Once per engine; the effects (a log line, maybe
+     * `persistCatalogue` with the tool vectors) in the split form.
+     */
+    loadEmbeddingModel(now_ms: number, source: string, table: Uint8Array | number[]): string[];
+    /**
+     * `text` about `server` with that server's secret values masked.
+     */
+    maskText(server: string, text: string): string;
+    /**
+     * One message from upstream connection `conn`, as UTF-8 bytes of its own.
+     * Returns what `handleSplit` returns.
+     */
+    messageReceived(now_ms: number, conn: number, message: Uint8Array | number[]): string[];
+    /**
+     * `settings_json`: engine settings, every field optional.
+     */
+    constructor(settings_json: string);
+    /**
+     * The "MCP Diagnostics" Markdown for this engine's state plus the host's `ReportContext`.
+     */
+    report(context_json: string): string;
+    snapshot(): string;
+}
+
+/**
+ * [`client_body`] from UTF-8 bytes (what the gateway read from the socket). A
+ * payload crosses into WASM as a `Uint8Array` (one copy; wasm-bindgen passes a
+ * JS string by a per-character loop over its ASCII part, several times slower
+ * for megabytes); invalid UTF-8 becomes U+FFFD (`engine::wire::text_of`).
+ */
+export function clientBodyBytes(body: Uint8Array | number[], headers_json?: string | null): string;
+
+export function coreVersion(): string;
+
+/**
+ * Aborts the instance on purpose. Exists only so the host's trap recovery
+ * (recreate the instance, report once) can be tested against the real module.
+ */
+export function debugTrap(): void;
+
+/**
+ * Config problems → which are squiggled and which notified (`PresentationInput` in,
+ * `Presentation` out; see lazy_mcp_core::config::problem_presentation).
+ */
+export function presentProblems(input_json: string): string;
+
+/**
+ * Display form of servers: a JSON array of `ServerConfig` in, the same array
+ * with every secret masked (`ServerConfig::redacted`) out. Input that is not
+ * such an array gives `{"error": "..."}` (the message never echoes a value).
+ */
+export function redactedServers(servers_json: string): string;
+
+/**
+ * Whether a sign-in's authorization URL may be opened in a browser:
+ * `{"open": true}` or `{"open": false, "error": "..."}` (lazy_mcp_core::sign_in_url).
+ */
+export function signInUrlVerdict(url: string): string;
+
+/**
+ * Approve or revoke project servers (`TrustRequest` in, `TrustEdit` out: the
+ * approvals file's new text, which the host writes).
+ */
+export function trustEdit(request_json: string): string;
