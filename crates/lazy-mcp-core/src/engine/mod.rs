@@ -44,11 +44,11 @@
 //! This file only declares and re-exports: no file under engine/ imports it.
 
 mod announce;
-mod event_json;
 pub mod auth_contract;
 pub mod clients;
 pub mod diagnostics_snapshot;
 pub mod effects;
+mod event_json;
 pub mod events;
 pub mod registry;
 pub mod router;
