@@ -12,10 +12,12 @@ import { builtCoreModule } from './helpers/bundle.mjs';
 /** The goal: under 1 MiB, as 0.1.0 shipped (966 KB). Not met yet (bench/README.md "WASM size"). */
 const goalBytes = 1_048_576;
 /**
- * What the suite enforces today: the measured size (1,257,189 bytes) plus about
- * 1 %, so growth fails here. Lower it with every shrink until it reaches `goalBytes`.
+ * What the suite enforces today: the measured size plus about 1 %, so growth fails
+ * here. 1,343,647 bytes after the shared-servers multiplexer (SharedOwner) and the
+ * engine restructure were merged beside the size work (1,257,189 before them).
+ * Lower it with every shrink until it reaches `goalBytes`.
  */
-const limitBytes = 1_270_000;
+const limitBytes = 1_357_000;
 
 const wasmFile = path.join(path.dirname(builtCoreModule), 'lazy_mcp_wasm_bg.wasm');
 

@@ -73,6 +73,24 @@ export class Engine {
     snapshot(): string;
 }
 
+export class SharedOwner {
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * One `MuxEvent` as JSON → its `MuxEffect`s as a JSON array.
+     */
+    handle(event_json: string): string;
+    /**
+     * No process and no attachment held (the owner may exit after a while).
+     */
+    isIdle(): boolean;
+    constructor();
+    /**
+     * `lazy-mcp daemon status`: one row per process, JSON.
+     */
+    status(): string;
+}
+
 /**
  * [`client_body`] from UTF-8 bytes (what the gateway read from the socket). A
  * payload crosses into WASM as a `Uint8Array` (one copy; wasm-bindgen passes a
@@ -91,7 +109,7 @@ export function debugTrap(): void;
 
 /**
  * Config problems → which are squiggled and which notified (`PresentationInput` in,
- * `Presentation` out; see lazy_mcp_core::config::problem_presentation).
+ * `Presentation` out; see lazy_mcp_core::problem_presentation).
  */
 export function presentProblems(input_json: string): string;
 
@@ -101,6 +119,11 @@ export function presentProblems(input_json: string): string;
  * such an array gives `{"error": "..."}` (the message never echoes a value).
  */
 export function redactedServers(servers_json: string): string;
+
+/**
+ * The client ↔ owner wire version (the owner's socket name carries it).
+ */
+export function sharedProtocol(): number;
 
 /**
  * Whether a sign-in's authorization URL may be opened in a browser:
