@@ -14,7 +14,7 @@ import type { Announcement, EngineEvent } from '../host/engineDriver';
 import { processEnv } from '../host/config/configSession';
 import { LazyHost, type LogLevel } from '../host/lazyHost';
 import { treeRssBytes } from '../host/processTree';
-import type { DiagnosticsSnapshot, ServerDiagnostics, StateKind } from '../host/snapshotTypes';
+import type { DiagnosticsSnapshot, ServerDiagnostics } from '../host/snapshotTypes';
 import { BlobFile } from '../host/storage/blobFile';
 import { count } from '../host/wording';
 import { approvedDefinitionsPath } from '../host/storage/approvedDefinitionsFile';
@@ -29,6 +29,7 @@ import { hasCountdown } from './retryText';
 import { readSettings, type LazyMcpSettings } from './settings';
 import { SignInUi } from './signInUi';
 import { StatusBar } from './statusBar';
+import { stateIcons } from './stateIcons';
 
 const levels: LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
@@ -604,7 +605,7 @@ export class Controller implements vscode.Disposable {
     }
     const all = withAll ? [{ label: '$(list-flat) All servers', description: count(servers.length, 'server'), detail: undefined, name: null }] : [];
     const pick = await vscode.window.showQuickPick<{ label: string; description: string; detail: string | undefined; name: string | null }>(
-      [...all, ...servers.map((s) => ({ label: `$(${stateIcon(s.state.kind)}) ${s.name}`, description: s.stateLabel, detail: `${count(s.tools, 'tool')} · ${s.sourceLabel}`, name: s.name }))],
+      [...all, ...servers.map((s) => ({ label: `$(${stateIcons[s.state.kind]?.[0] ?? 'circle-outline'}) ${s.name}`, description: s.stateLabel, detail: `${count(s.tools, 'tool')} · ${s.sourceLabel}`, name: s.name }))],
       { title: `Lazy MCP: ${commandTitles[action]}`, placeHolder: withAll ? `Server to ${action}, or All servers` : `Server to ${action}` },
     );
     return pick ? pick.name : undefined;
@@ -667,9 +668,5 @@ const linkVerbs: Record<string, ServerAction> = { 'sign-in': 'signIn', 'sign-out
 function cataloguePath(globalStorage: string, folders: string[]): string {
   const key = createHash('sha256').update(JSON.stringify([...folders].sort())).digest('hex').slice(0, 16);
   return path.join(globalStorage, 'catalogues', `${key}.json`);
-}
-
-function stateIcon(kind: StateKind): string {
-  return ({ CONNECTED: 'pass-filled', CATALOGUED: 'circle-outline', DORMANT: 'debug-pause', DISABLED: 'circle-slash', FAILED: 'error', NEEDS_AUTH: 'key' } as Partial<Record<StateKind, string>>)[kind] ?? 'sync';
 }
 

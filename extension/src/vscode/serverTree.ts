@@ -4,20 +4,9 @@
 // Code (3)"), as the core's snapshot lists them, with why and how to change it.
 import * as vscode from 'vscode';
 import type { ApprovalRequest, Unmanaged, UnmanagedView } from '../core/contract.generated';
-import type { DiagnosticsSnapshot, ServerDiagnostics, StateKind } from '../host/snapshotTypes';
+import type { DiagnosticsSnapshot, ServerDiagnostics } from '../host/snapshotTypes';
 import { hasCountdown, retryText } from './retryText';
-
-const icons: Record<StateKind, [string, string?]> = {
-  CONNECTED: ['pass-filled', 'testing.iconPassed'],
-  CATALOGUED: ['circle-outline'],
-  DORMANT: ['debug-pause'],
-  DISABLED: ['circle-slash', 'disabledForeground'],
-  PENDING: ['watch'],
-  CATALOGUING: ['sync~spin'],
-  CONNECTING: ['sync~spin'],
-  FAILED: ['error', 'errorForeground'],
-  NEEDS_AUTH: ['key', 'editorWarning.foreground'],
-};
+import { stateIcons } from './stateIcons';
 
 /** A row: a managed server, a project server waiting for approval, or an unmanaged group or server. */
 export type ServerRow = ServerDiagnostics | ApprovalRequest | { group: UnmanagedView } | { unmanaged: Unmanaged; explanation: string };
@@ -71,7 +60,7 @@ export class ServerTree implements vscode.TreeDataProvider<ServerRow> {
     const s = row;
     const item = new vscode.TreeItem(s.name, vscode.TreeItemCollapsibleState.None);
     item.id = s.name;
-    const [icon, color] = icons[s.state.kind] ?? ['circle-outline'];
+    const [icon, color] = stateIcons[s.state.kind] ?? ['circle-outline'];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const indexed = s.exposedAs === 'index' ? ` · in the tool index${s.loadedTools.length ? `, ${s.loadedTools.length} loaded` : ''}` : '';
     const retry = retryText(s, Date.now());
