@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { makeDayWorld } from './lib/dayWorld.mjs';
-import { repoRoot } from './lib/servers.mjs';
+import { repoRoot, rssOfPids } from './lib/servers.mjs';
 
 const opts = { hours: 8, hourSeconds: 12, seed: 7, idleMinutes: 10, modes: 'eager,lazy,shared' };
 for (let i = 2; i < process.argv.length; i += 2) {
@@ -86,19 +86,6 @@ function serverPids(tag) {
   return pids;
 }
 
-function rss(pids) {
-  let bytes = 0;
-  for (const pid of pids) {
-    try {
-      const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
-      if (m) bytes += Number(m[1]) * 1024;
-    } catch {
-      // gone
-    }
-  }
-  return bytes;
-}
-
 function sampler(tag, startedAt) {
   const s = { peak: 0, peakRss: 0, procHours: 0, last: Date.now() };
   const tick = () => {
@@ -107,7 +94,7 @@ function sampler(tag, startedAt) {
     s.procHours += (pids.length * (now - s.last)) / realMs(1);
     s.last = now;
     s.peak = Math.max(s.peak, pids.length);
-    s.peakRss = Math.max(s.peakRss, rss(pids));
+    s.peakRss = Math.max(s.peakRss, rssOfPids(pids));
   };
   const timer = setInterval(tick, 100);
   return { stop: () => (clearInterval(timer), tick(), s), startedAt };
