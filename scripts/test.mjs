@@ -69,7 +69,10 @@ function runStep(step) {
     };
     child.stdout.on('data', onData(process.stdout));
     child.stderr.on('data', onData(process.stderr));
-    child.on('error', (err) => resolve({ ok: false, why: `could not start ${cmd}: ${err.message}` }));
+    child.on('error', (err) => {
+      if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+      resolve({ ok: false, why: `could not start ${cmd}: ${err.message}` });
+    });
     child.on('close', (code, signal) => {
       count(pending);
       if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
