@@ -134,6 +134,17 @@ test('five serve sessions in two projects: one memory process for all, one files
   await nothingLeft(w, sessions);
 });
 
+test('a shared user-level server without a cwd runs in the home folder, not in the project that started it or the socket folder', { skip: !posix, timeout: 120_000 }, async () => {
+  const w = world('lazy-mcp-shared-home-');
+  const s = await session(w, w.dirs.a);
+  const answer = await s.client.callTool({ name: 'memory__read_graph', arguments: {} });
+  assert.ok(!answer.isError, text(answer));
+  const [pid] = live(w.logs.memory);
+  assert.ok(pid, 'memory runs');
+  assert.equal(fs.readlinkSync(`/proc/${pid}/cwd`), fs.realpathSync(w.home));
+  await nothingLeft(w, [s]);
+});
+
 test('ten sessions whose first calls come at once start one memory process', { skip: !posix, timeout: 180_000 }, async () => {
   const w = world('lazy-mcp-shared-ten-');
   // The catalogue first (not shared), so the sessions start nothing until their calls.
