@@ -113,6 +113,28 @@ def pool(outputs):
     return outputs.mean(1)
 
 
+def write_table(out, tokens, vectors, header):
+    """The table file the core reads (`tool_index/embed.rs`): magic, JSON header, tokens, one
+    f32 scale and int8 row per token; and its `.sha256` beside it. Returns the digest."""
+    scale = np.abs(vectors).max(1) / 127.0
+    scale[scale == 0] = 1.0
+    q = np.clip(np.round(vectors / scale[:, None]), -127, 127).astype(np.int8)
+    head = json.dumps(header, sort_keys=True).encode()
+    block = "\n".join(tokens).encode("utf-8")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "wb") as f:
+        f.write(b"LMCPSE01")
+        f.write(struct.pack("<I", len(head)))
+        f.write(head)
+        f.write(struct.pack("<I", len(block)))
+        f.write(block)
+        f.write(scale.astype("<f4").tobytes())
+        f.write(q.tobytes())
+    digest = hashlib.sha256(out.read_bytes()).hexdigest()
+    out.with_name(out.name + ".sha256").write_text(f"{digest}  {out.name}\n")
+    return digest
+
+
 def main():
     mdir = model_dir()
     weights_path = mdir / "model.safetensors"
@@ -147,11 +169,8 @@ def main():
     proba = (1 / rank) / (1 / rank).sum()
     weight = (SIF / (SIF + proba)).astype(np.float32)
     reduced = reduced / np.linalg.norm(reduced, axis=1, keepdims=True) * weight[:, None]
-    scale = np.abs(reduced).max(1) / 127.0
-    scale[scale == 0] = 1.0
-    q = np.clip(np.round(reduced / scale[:, None]), -127, 127).astype(np.int8)
     tokens = [vocab[i] for i in keep]
-    header = json.dumps({
+    digest = write_table(OUT, tokens, reduced, {
         "version": VERSION,
         "dims": DIMS,
         "vocab": len(tokens),
@@ -159,19 +178,7 @@ def main():
         "model.safetensors sha256": hashlib.sha256(weights_path.read_bytes()).hexdigest(),
         "vocab.txt sha256": hashlib.sha256(vocab_path.read_bytes()).hexdigest(),
         "method": "single-token forward, mean pool, PCA, SIF 1e-4 Zipf weights, int8 per-row scale",
-    }, sort_keys=True).encode()
-    block = "\n".join(tokens).encode("utf-8")
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    with open(OUT, "wb") as f:
-        f.write(b"LMCPSE01")
-        f.write(struct.pack("<I", len(header)))
-        f.write(header)
-        f.write(struct.pack("<I", len(block)))
-        f.write(block)
-        f.write(scale.astype("<f4").tobytes())
-        f.write(q.tobytes())
-    digest = hashlib.sha256(OUT.read_bytes()).hexdigest()
-    (OUT.parent / "tool-embeddings.bin.sha256").write_text(f"{digest}  tool-embeddings.bin\n")
+    })
     print(f"{OUT}: {OUT.stat().st_size} bytes, sha256 {digest}, {VERSION}")
 
 

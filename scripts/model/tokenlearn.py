@@ -316,11 +316,8 @@ def fit(sentences, teacher, tokens):
 
 
 def write(tokens, e, version, method):
-    scale = np.abs(e).max(1) / 127.0
-    scale[scale == 0] = 1.0
-    q = np.clip(np.round(e / scale[:, None]), -127, 127).astype(np.int8)
     mdir = distill.model_dir()
-    header = json.dumps({
+    digest = distill.write_table(OUT, tokens, e, {
         "version": version,
         "dims": DIMS,
         "vocab": len(tokens),
@@ -328,18 +325,7 @@ def write(tokens, e, version, method):
         "model.safetensors sha256": hashlib.sha256((mdir / "model.safetensors").read_bytes()).hexdigest(),
         "vocab.txt sha256": hashlib.sha256((mdir / "vocab.txt").read_bytes()).hexdigest(),
         "method": method,
-    }, sort_keys=True).encode()
-    block = "\n".join(tokens).encode("utf-8")
-    with open(OUT, "wb") as f:
-        f.write(b"LMCPSE01")
-        f.write(struct.pack("<I", len(header)))
-        f.write(header)
-        f.write(struct.pack("<I", len(block)))
-        f.write(block)
-        f.write(scale.astype("<f4").tobytes())
-        f.write(q.tobytes())
-    digest = hashlib.sha256(OUT.read_bytes()).hexdigest()
-    OUT.with_name(OUT.name + ".sha256").write_text(f"{digest}  {OUT.name}\n")
+    })
     print(f"{OUT}: {OUT.stat().st_size} bytes, sha256 {digest}, {version}")
 
 
