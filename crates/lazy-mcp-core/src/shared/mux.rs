@@ -312,17 +312,12 @@ impl Mux {
         let Some(process) = self.attachments.get(&attach).map(|a| a.process) else {
             return;
         };
-        let Ok(Value::Object(mut message)) = serde_json::from_str::<Value>(text) else {
+        let Some((mut message, method, id)) = envelope(text) else {
             return;
         };
         let Some(p) = self.processes.get_mut(&process) else {
             return;
         };
-        let method = message
-            .get("method")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        let id = message.get("id").cloned();
         match (method.as_deref(), id) {
             (Some("initialize"), Some(id)) => match &mut p.init {
                 Init::Done(result) => {
@@ -419,17 +414,12 @@ impl Mux {
     }
 
     fn on_server_message(&mut self, process: ProcId, text: &str) {
-        let Ok(Value::Object(mut message)) = serde_json::from_str::<Value>(text) else {
+        let Some((mut message, method, id)) = envelope(text) else {
             return;
         };
         let Some(p) = self.processes.get_mut(&process) else {
             return;
         };
-        let method = message
-            .get("method")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        let id = message.get("id").cloned();
         match (method.as_deref(), id) {
             (None, Some(id)) => {
                 let Some(upstream) = id.as_u64() else {
@@ -626,4 +616,25 @@ impl Mux {
             });
         }
     }
+}
+
+/// A JSON-RPC message as the multiplexer reads it, from either side: the object
+/// (to rewrite and pass on), its method and its id.
+type Envelope = (
+    serde_json::Map<String, Value>,
+    Option<String>,
+    Option<Value>,
+);
+
+/// `None` for anything that is not a JSON object: it is dropped.
+fn envelope(text: &str) -> Option<Envelope> {
+    let Ok(Value::Object(message)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    let method = message
+        .get("method")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let id = message.get("id").cloned();
+    Some((message, method, id))
 }
