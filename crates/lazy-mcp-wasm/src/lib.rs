@@ -96,6 +96,14 @@ pub fn sign_in_url_verdict(url: &str) -> String {
     lazy_mcp_core::sign_in_url::sign_in_url_verdict_json(url)
 }
 
+/// The server action (`ServerAction`, e.g. `signIn`) a Diagnostics link's verb
+/// (`lazy-mcp://sign-in?server=…`) names; `undefined` for any other verb.
+#[wasm_bindgen(js_name = serverActionOfLinkVerb)]
+pub fn server_action_of_link_verb(verb: &str) -> Option<String> {
+    lazy_mcp_core::engine::server_actions::ServerAction::from_link_verb(verb)
+        .map(|action| action.as_str().to_string())
+}
+
 /// Aborts the instance on purpose. Exists only so the host's trap recovery
 /// (recreate the instance, report once) can be tested against the real module.
 #[wasm_bindgen(js_name = debugTrap)]

@@ -121,6 +121,12 @@ export function presentProblems(input_json: string): string;
 export function redactedServers(servers_json: string): string;
 
 /**
+ * The server action (`ServerAction`, e.g. `signIn`) a Diagnostics link's verb
+ * (`lazy-mcp://sign-in?server=…`) names; `undefined` for any other verb.
+ */
+export function serverActionOfLinkVerb(verb: string): string | undefined;
+
+/**
  * The client ↔ owner wire version (the owner's socket name carries it).
  */
 export function sharedProtocol(): number;

@@ -624,8 +624,9 @@ export class Controller implements vscode.Disposable {
     }
     if (server && action.verb === 'review-definitions') return this.reviewDefinitions(server);
     if (server && action.verb === 'approve-definitions') return this.approveDefinitions(server);
-    const verb = linkVerbs[action.verb] ?? action.verb;
-    const event = server ? (actionEvents as Partial<Record<string, (server: string) => EngineEvent>>)[verb]?.(server) : undefined;
+    // The core reads its own link verbs back (ServerAction::from_link_verb).
+    const verb = this.core.call((c) => c.serverActionOfLinkVerb(action.verb)) as ServerAction | undefined;
+    const event = server && verb ? actionEvents[verb](server) : undefined;
     if (event) this.host.driver.handle(event);
   }
 
@@ -657,9 +658,6 @@ const actionEvents: Record<ServerAction, (server: string) => EngineEvent> = {
   signIn: (server) => ({ type: 'signIn', server }),
   signOut: (server) => ({ type: 'signOut', server }),
 };
-
-/** Diagnostics link verbs are a URL's host part, so lower case (ServerAction::link_verb in the core). */
-const linkVerbs: Record<string, ServerAction> = { 'sign-in': 'signIn', 'sign-out': 'signOut' };
 
 /**
  * One catalogue per set of workspace folders, in global storage: workspace storage

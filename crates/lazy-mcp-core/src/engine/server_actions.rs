@@ -25,6 +25,17 @@ pub enum ServerAction {
 }
 
 impl ServerAction {
+    /// Every action, in menu order.
+    pub const ALL: [ServerAction; 7] = [
+        ServerAction::Enable,
+        ServerAction::Disable,
+        ServerAction::Connect,
+        ServerAction::Disconnect,
+        ServerAction::Refresh,
+        ServerAction::SignIn,
+        ServerAction::SignOut,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ServerAction::Enable => "enable",
@@ -45,6 +56,15 @@ impl ServerAction {
             ServerAction::SignOut => "sign-out",
             other => other.as_str(),
         }
+    }
+
+    /// The action a Diagnostics link's verb names ([`ServerAction::link_verb`]
+    /// read back; WASM `serverActionOfLinkVerb`), so hosts keep no copy of the
+    /// verbs. `None` for any other verb (`open`, `approve`, ...).
+    pub fn from_link_verb(verb: &str) -> Option<ServerAction> {
+        ServerAction::ALL
+            .into_iter()
+            .find(|action| action.link_verb() == verb)
     }
 
     /// What a link or button says.
@@ -156,6 +176,32 @@ mod tests {
                     && actions.contains(&ServerAction::Disconnect)),
                 "{state:?}"
             );
+        }
+    }
+
+    #[test]
+    fn a_link_verb_reads_back_as_its_action_and_nothing_else_does() {
+        for action in ServerAction::ALL {
+            assert_eq!(
+                ServerAction::from_link_verb(action.link_verb()),
+                Some(action)
+            );
+        }
+        assert_eq!(
+            ServerAction::from_link_verb("sign-in"),
+            Some(ServerAction::SignIn)
+        );
+        assert_eq!(
+            ServerAction::from_link_verb("sign-out"),
+            Some(ServerAction::SignOut)
+        );
+        assert_eq!(
+            ServerAction::from_link_verb("enable"),
+            Some(ServerAction::Enable)
+        );
+        // A link's host part is lower case: the camel-case names are not verbs.
+        for other in ["signIn", "signin", "open", "approve", "review-definitions", ""] {
+            assert_eq!(ServerAction::from_link_verb(other), None, "{other}");
         }
     }
 
