@@ -50,6 +50,7 @@ export function loadConnections() {
         "export { SseParser } from './sseParser';",
         "export { LineSplitter, StderrRing } from './lineFraming';",
         "export { groupIsAlive } from './processGroup';",
+        "export { WasmCore } from '../../core/wasmCore';",
         "export { planWindowsSpawn, escapeArgument, escapeCommand } from './windowsCommand';",
       ].join('\n'),
       resolveDir: path.join(repoRoot, 'extension/src/host/connections'),
@@ -65,6 +66,18 @@ export function loadConnections() {
   built = require(outfile);
   rmSync(outfile, { force: true });
   return built;
+}
+
+let policy;
+/**
+ * The rules and limits an HTTP connection runs by, from the real core (dist/core, built by
+ * `node scripts/build.mjs`), as the engine driver passes them (`ConnectionOptions.http`).
+ */
+export function httpPolicy() {
+  if (policy) return policy;
+  const { WasmCore } = loadConnections();
+  policy = new WasmCore(path.join(repoRoot, 'dist', 'core', 'lazy_mcp_wasm.js'), () => undefined).httpPolicy();
+  return policy;
 }
 
 /**
@@ -130,6 +143,7 @@ export function drive(transport, opts = {}) {
   };
   const conn = openConnection(transport, events, {
     log: (level, msg) => logs.push({ level, msg }),
+    ...(transport.type === 'stdio' ? {} : { http: httpPolicy() }),
     ...opts,
   });
 

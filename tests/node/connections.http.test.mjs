@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
-import { drive, everythingBin, freePort, loadConnections, startListeningServer, waitUntil, within } from './connections.helper.mjs';
+import { drive, everythingBin, freePort, httpPolicy, loadConnections, startListeningServer, waitUntil, within } from './connections.helper.mjs';
 
 const open = [];
 function tracked(transport, opts) {
@@ -452,7 +452,7 @@ describe('HTTP: the connection reads nothing it carries (the core says what it n
       },
       onClosed() {},
     };
-    conn = openConnection({ type: 'http', url: srv.url, headers: {} }, events, {});
+    conn = openConnection({ type: 'http', url: srv.url, headers: {} }, events, { http: httpPolicy() });
     open.push({ conn });
     const sent = (id, method) => conn.send(JSON.stringify({ jsonrpc: '2.0', id, method }), { requestId: id });
     const textAbout = (id) => waitUntil(() => texts.some((t) => t.includes(`"id":${id},`)), 3000, `a message about request ${id}`);

@@ -27,10 +27,12 @@ use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
     ServerState, Settings,
 };
+use lazy_mcp_core::host_limits::{GatewayLimits, HostLimits, StartUntilListed};
 use lazy_mcp_core::host_policy::{
     ApprovalRequest, ApprovalStatus, ApprovalVia, HostPolicy, ProjectServer, Unmanaged,
     UnmanagedGroup, VsCodeNativePolicy,
 };
+use lazy_mcp_core::http_status::{HttpExchange, HttpVerdict};
 use lazy_mcp_core::problem_presentation::{
     OpenDocument, Presentation, PresentationInput, ProblemLogLine,
 };
@@ -94,6 +96,12 @@ pub fn render() -> String {
         declaration::<ClientEnvelope>(),
         declaration::<ErrorShape>(),
         declaration::<RequestHeaders>(),
+        // what the host's I/O runs by (`hostLimits`, `httpStatusVerdict`)
+        declaration::<HostLimits>(),
+        declaration::<GatewayLimits>(),
+        declaration::<StartUntilListed>(),
+        declaration::<HttpExchange>(),
+        declaration::<HttpVerdict>(),
         // config
         declaration::<ConfigSources>(),
         declaration::<ExplicitFile>(),

@@ -104,6 +104,30 @@ pub fn server_action_of_link_verb(verb: &str) -> Option<String> {
         .map(|action| action.as_str().to_string())
 }
 
+/// The numbers the host's I/O runs by (`HostLimits` as JSON; lazy_mcp_core::host_limits):
+/// HTTP connect timeout, gateway sessions, start-until-listed, first-catalogue wait.
+#[wasm_bindgen(js_name = hostLimits)]
+pub fn host_limits() -> String {
+    lazy_mcp_core::host_limits::host_limits_json()
+}
+
+/// What an upstream HTTP answer's status means for its connection (an
+/// `HttpVerdict` name; lazy_mcp_core::http_status). `exchange` is an `HttpExchange`.
+#[wasm_bindgen(js_name = httpStatusVerdict)]
+pub fn http_status_verdict(
+    exchange: &str,
+    status: u16,
+    first: bool,
+    modern: bool,
+    oauth: bool,
+    session: bool,
+) -> String {
+    lazy_mcp_core::http_status::http_status_verdict_name(
+        exchange, status, first, modern, oauth, session,
+    )
+    .to_string()
+}
+
 /// Aborts the instance on purpose. Exists only so the host's trap recovery
 /// (recreate the instance, report once) can be tested against the real module.
 #[wasm_bindgen(js_name = debugTrap)]

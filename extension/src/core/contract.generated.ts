@@ -595,6 +595,66 @@ status?: number, };
 
 export type RequestHeaders = { protocolVersion?: string, method?: string, name?: string, };
 
+export type HostLimits = { 
+/**
+ * HTTP: bound on a connection's first exchange (the first POST's response
+ * headers, the legacy transport's `endpoint` event).
+ */
+httpConnectTimeoutMs: number, 
+/**
+ * HTTP: bound on the DELETE that ends a session when the connection closes.
+ */
+httpSessionEndTimeoutMs: number, gateway: GatewayLimits, startUntilListed: StartUntilListed, 
+/**
+ * `serve`: clients are answered (`--stdio`) or the address printed
+ * (`--http`) once the first catalogue is complete, but never later than this.
+ */
+firstCatalogueWaitMs: number, };
+
+export type GatewayLimits = { 
+/**
+ * A session with no request and no open stream for this long is ended.
+ */
+sessionIdleMs: number, 
+/**
+ * Beyond this many sessions the least recently used one is ended.
+ */
+maxSessions: number, 
+/**
+ * The largest HTTP body (and `serve --stdio` line) read from a client.
+ */
+maxBodyBytes: number, 
+/**
+ * How long a modern-era answer may keep its headers waiting before the
+ * call gets a 200 stream: well before clients' header timeouts (Node's
+ * fetch and the Python `mcp` client: 300 s).
+ */
+deferredHeadersMs: number, 
+/**
+ * The idle sweep runs every half idle timeout, but at least this often
+ * and at most this often.
+ */
+sweepMaxIntervalMs: number, sweepMinIntervalMs: number, };
+
+export type StartUntilListed = { 
+/**
+ * Asks stop this long after the definition changed.
+ */
+limitMs: number, 
+/**
+ * The pause after each ask, in order; the last one repeats.
+ */
+pausesMs: Array<number>, 
+/**
+ * After the listing, how long a call VS Code sent right away gets to
+ * arrive before VS Code's session is closed.
+ */
+graceMs: number, };
+
+export type HttpExchange = "post" | "legacyPost" | "eventStream" | "legacyStream";
+
+export type HttpVerdict = "accept" | "noReply" | "fallBackToLegacy" | "resendOrHoldForSignIn" | "holdForSignIn" | "eventStreamLater" | "requiresAuthentication" | "refusedAccess" | "sessionExpired" | "noEventStream" | "failed";
+
 export type ConfigSources = { discovery: DiscoveryInput, 
 /**
  * Files named explicitly (CLI `--config`), read as project files.

@@ -1,7 +1,7 @@
 // Loads the WASM core and keeps it alive: a trap (panic → abort) kills a wasm
 // instance, so every call goes through `call()`, which recreates the instance.
 import * as path from 'node:path';
-import type { LogLevel } from './contract.generated';
+import type { HostLimits, HttpExchange, HttpVerdict, LogLevel } from './contract.generated';
 import type * as WasmSurface from './wasmSurface.generated';
 import { embeddingTablePath, readEmbeddingTable } from './embeddingTable';
 import type { EmbeddingTable } from './embeddingTable';
@@ -23,10 +23,27 @@ export class CoreTrapError extends Error {}
 
 export const defaultCoreModulePath = (distDir: string): string => path.join(distDir, 'core', 'lazy_mcp_wasm.js');
 
+/** An upstream HTTP answer as the core's status rule reads it (http_status.rs `HttpAnswer`). */
+export interface HttpAnswer {
+  exchange: HttpExchange;
+  status: number;
+  /** The connection's first POST (the transport is still being probed). */
+  first: boolean;
+  /** An MCP 2026-07-28 request (it carries its own headers). */
+  modern: boolean;
+  /** The engine signs this server in with OAuth. */
+  oauth: boolean;
+  /** The server gave the connection an `Mcp-Session-Id`. */
+  session: boolean;
+}
+
 export class WasmCore {
   private exports: CoreExports | undefined;
   private traps = 0;
   private table: EmbeddingTable | undefined;
+  private hostLimits: HostLimits | undefined;
+  /** Verdicts already given: the rule is pure, so a warm call never asks again. */
+  private readonly verdicts = new Map<string, HttpVerdict>();
 
   constructor(
     private readonly modulePath: string,
@@ -57,6 +74,28 @@ export class WasmCore {
   /** The embedding table shipped beside this core (read on first use, then kept). */
   embeddingTable(): EmbeddingTable {
     return (this.table ??= readEmbeddingTable(embeddingTablePath(this.modulePath)));
+  }
+
+  /** The numbers the host's I/O runs by (host_limits.rs), read once. */
+  limits(): HostLimits {
+    return (this.hostLimits ??= JSON.parse(this.call((c) => c.hostLimits())) as HostLimits);
+  }
+
+  /** What an upstream HTTP answer's status means for its connection (http_status.rs). */
+  httpStatusVerdict(a: HttpAnswer): HttpVerdict {
+    const key = `${a.exchange} ${a.status} ${+a.first}${+a.modern}${+a.oauth}${+a.session}`;
+    let verdict = this.verdicts.get(key);
+    if (verdict === undefined) {
+      verdict = this.call((c) => c.httpStatusVerdict(a.exchange, a.status, a.first, a.modern, a.oauth, a.session)) as HttpVerdict;
+      this.verdicts.set(key, verdict);
+    }
+    return verdict;
+  }
+
+  /** The rules and limits an upstream HTTP connection runs by (`ConnectionOptions.http`). */
+  httpPolicy(): { verdict: (a: HttpAnswer) => HttpVerdict; connectTimeoutMs: number; sessionEndTimeoutMs: number } {
+    const limits = this.limits();
+    return { verdict: (a) => this.httpStatusVerdict(a), connectTimeoutMs: limits.httpConnectTimeoutMs, sessionEndTimeoutMs: limits.httpSessionEndTimeoutMs };
   }
 
   get loaded(): boolean {

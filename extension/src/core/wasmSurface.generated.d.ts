@@ -108,6 +108,18 @@ export function coreVersion(): string;
 export function debugTrap(): void;
 
 /**
+ * The numbers the host's I/O runs by (`HostLimits` as JSON; lazy_mcp_core::host_limits):
+ * HTTP connect timeout, gateway sessions, start-until-listed, first-catalogue wait.
+ */
+export function hostLimits(): string;
+
+/**
+ * What an upstream HTTP answer's status means for its connection (an
+ * `HttpVerdict` name; lazy_mcp_core::http_status). `exchange` is an `HttpExchange`.
+ */
+export function httpStatusVerdict(exchange: string, status: number, first: boolean, modern: boolean, oauth: boolean, session: boolean): string;
+
+/**
  * Config problems → which are squiggled and which notified (`PresentationInput` in,
  * `Presentation` out; see lazy_mcp_core::problem_presentation).
  */

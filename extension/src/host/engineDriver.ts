@@ -467,6 +467,7 @@ export class EngineDriver {
         cwdFallback: this.deps.cwdFallback,
         log: (level, msg) => this.deps.log(level, this.masked(server, msg), server),
         ...(connectionAuth !== undefined ? { auth: connectionAuth } : {}),
+        http: this.deps.core.httpPolicy(),
         maxMessageBytes,
         server,
       },

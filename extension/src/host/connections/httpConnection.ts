@@ -1,6 +1,7 @@
 // HTTP transports: MCP Streamable HTTP, and the legacy HTTP+SSE transport
-// (explicitly, or as the fallback when the first POST to an `http` URL gets
-// 400/404/405, per the spec's backward-compatibility section).
+// (explicitly, or as the fallback the spec's backward-compatibility section
+// describes). What each status means, and the timeouts, are the core's
+// (http_status.rs, host_limits.rs: `ConnectionOptions.http`).
 //
 // Built on node:http/https rather than fetch: fetch (undici) ends a body that
 // is silent for 300 s, which would cut the long-lived server→client SSE stream.
@@ -8,6 +9,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { SseParser, type SseEvent } from './sseParser';
+import type { HttpExchange, HttpVerdict } from '../../core/contract.generated';
 import {
   TRANSPORT_ERROR_CODE,
   type ClosedInfo,
@@ -15,6 +17,7 @@ import {
   type ConnectionAuth,
   type ConnectionEvents,
   type ConnectionOptions,
+  type HttpPolicy,
   type HttpTransport,
   type LogSink,
   type SendMeta,
@@ -23,8 +26,6 @@ import {
 
 type Mode = 'probing' | 'streamable' | 'legacy';
 
-/** Bound on the DELETE that ends a session when the host closes the connection. */
-const DELETE_TIMEOUT_MS = 2000;
 /** Error bodies are read for diagnostics only; this much is enough. */
 const MAX_ERROR_BODY_CHARS = 64 * 1024;
 
@@ -58,6 +59,7 @@ class HttpConnection implements Connection {
   private readonly shownUrl: string;
   private readonly agent: http.Agent;
   private readonly connectTimeoutMs: number;
+  private readonly policy: HttpPolicy;
   private mode: Mode;
   private sessionId: string | undefined;
   private protocolVersion: string | undefined;
@@ -79,7 +81,7 @@ class HttpConnection implements Connection {
   private readonly whenFinished: Promise<void>;
   private resolveFinished!: () => void;
   private readonly auth: ConnectionAuth | undefined;
-  /** OAuth: requests refused with 401/403, re-sent on `resume()`; set while waiting for it. */
+  /** OAuth: requests the core said to hold for sign-in, re-sent on `resume()`; set while waiting for it. */
   private authHeld: Outgoing[] | undefined;
 
   constructor(
@@ -88,7 +90,9 @@ class HttpConnection implements Connection {
     opts: ConnectionOptions,
   ) {
     this.log = opts.log ?? (() => undefined);
-    this.connectTimeoutMs = opts.connectTimeoutMs ?? 15000;
+    if (opts.http === undefined) throw new Error('an HTTP connection needs the core\'s rules (ConnectionOptions.http: WasmCore.httpPolicy())');
+    this.policy = opts.http;
+    this.connectTimeoutMs = opts.connectTimeoutMs ?? opts.http.connectTimeoutMs;
     this.maxMessageBytes = opts.maxMessageBytes ?? Infinity;
     this.serverLabel = opts.server !== undefined ? `MCP server '${opts.server}'` : 'the server';
     // Given only for servers the engine signs in with OAuth (never with a static Authorization header).
@@ -169,13 +173,14 @@ class HttpConnection implements Connection {
   }
 
   /**
-   * OAuth: a 401/403 holds the request for `resume()` instead of ending the connection. A request
-   * sent with a token that has been replaced since (concurrent requests racing a refresh) is only
-   * sent again with the current one: its refusal says nothing about the current token.
+   * OAuth: the core's `holdForSignIn` holds the request for `resume()` instead of ending the
+   * connection. With `resendOrHoldForSignIn`, a request sent with a token that has been replaced
+   * since (concurrent requests racing a refresh) is only sent again with the current one: its
+   * refusal says nothing about the current token.
    */
-  private holdForAuth(status: number, res: http.IncomingMessage, msg: Outgoing, sentToken: string | undefined): boolean {
+  private holdForAuth(verdict: HttpVerdict, status: number, res: http.IncomingMessage, msg: Outgoing, sentToken: string | undefined): boolean {
     const auth = this.auth;
-    if (auth === undefined || (status !== 401 && status !== 403)) return false;
+    if (auth === undefined || (verdict !== 'holdForSignIn' && verdict !== 'resendOrHoldForSignIn')) return false;
     res.resume();
     this.clearConnectTimer();
     if (this.authHeld !== undefined) {
@@ -183,7 +188,7 @@ class HttpConnection implements Connection {
       return true;
     }
     const current = auth.token();
-    if (status === 401 && current !== undefined && current !== sentToken) {
+    if (verdict === 'resendOrHoldForSignIn' && current !== undefined && current !== sentToken) {
       this.log('debug', `http ${this.shownUrl}: a request sent with the previous token is sent again`);
       if (this.mode === 'legacy') this.postLegacy(msg);
       else this.postStreamable(msg);
@@ -217,11 +222,9 @@ class HttpConnection implements Connection {
         this.log('debug', `http ${this.shownUrl}: session established`);
       }
       const status = res.statusCode ?? 0;
-
-      // The legacy HTTP+SSE fallback belongs to the 2024 transport: a first POST that is a
-      // 2026-07-28 request (it carries its own headers) gets its error answered instead.
-      const fallBack = isFirst && this.transport.type === 'http' && msg.headers === undefined;
-      if (fallBack && (status === 400 || status === 404 || status === 405)) {
+      // A 2026-07-28 request carries its own headers: the core never falls back for it.
+      const verdict = this.verdict('post', status, isFirst, msg.headers !== undefined);
+      if (verdict === 'fallBackToLegacy') {
         res.resume();
         this.log('info', `http ${this.shownUrl}: POST answered ${status}, falling back to the legacy HTTP+SSE transport`);
         this.mode = 'legacy';
@@ -231,8 +234,8 @@ class HttpConnection implements Connection {
         this.openLegacyStream(true);
         return;
       }
-      if (this.holdForAuth(status, res, msg, sentToken)) return;
-      if (this.endsConnection(status, res)) return;
+      if (this.holdForAuth(verdict, status, res, msg, sentToken)) return;
+      if (this.endsConnection(verdict, status, res)) return;
 
       if (isFirst) {
         // Hold what was queued until the first request is answered, so it carries the session id
@@ -240,9 +243,9 @@ class HttpConnection implements Connection {
         this.heldFor = new Set(msg.requestId !== undefined ? [msg.requestId] : []);
         this.releaseQueueIfAnswered();
       }
-      if (status >= 200 && status < 300) {
+      if (verdict === 'accept' || verdict === 'noReply') {
         if (msg.openEventStream) this.openGetStream();
-        this.readReply(res, msg, url);
+        this.readReply(res, msg, url, verdict === 'noReply');
       } else {
         this.readErrorReply(res, msg, status);
       }
@@ -272,10 +275,10 @@ class HttpConnection implements Connection {
     this.releaseQueueIfAnswered();
   }
 
-  /** A POST reply: JSON, an SSE stream of messages, or nothing (202). */
-  private readReply(res: http.IncomingMessage, msg: Outgoing, url: URL): void {
+  /** A POST reply: JSON, an SSE stream of messages, or nothing (the core's `noReply`). */
+  private readReply(res: http.IncomingMessage, msg: Outgoing, url: URL, noReply: boolean): void {
     const type = (headerValue(res.headers['content-type']) ?? '').toLowerCase();
-    if (res.statusCode === 202 || res.statusCode === 204) {
+    if (noReply) {
       res.resume();
       // No reply body: any answer can only come on another stream; do not hold the queue for it.
       this.heldFor?.clear();
@@ -331,19 +334,20 @@ class HttpConnection implements Connection {
       if (this.finished) return void res.resume();
       const status = res.statusCode ?? 0;
       const type = (headerValue(res.headers['content-type']) ?? '').toLowerCase();
-      if (status === 405) {
+      const verdict = this.verdict('eventStream', status);
+      if (verdict === 'noEventStream') {
         res.resume();
-        this.log('debug', `http ${this.shownUrl}: the server offers no GET stream (405)`);
+        this.log('debug', `http ${this.shownUrl}: the server offers no GET stream (${status})`);
         return;
       }
-      if (this.auth !== undefined && (status === 401 || status === 403)) {
+      if (verdict === 'eventStreamLater') {
         // The POSTs report the challenge; the optional stream is opened again after the next `openEventStream` message.
         res.resume();
         this.getStreamOpened = false;
         return;
       }
-      if (this.endsConnection(status, res)) return;
-      if (status !== 200 || !type.startsWith('text/event-stream')) {
+      if (this.endsConnection(verdict, status, res)) return;
+      if (verdict !== 'accept' || !type.startsWith('text/event-stream')) {
         res.resume();
         this.log('info', `http ${this.shownUrl}: GET stream not available (HTTP ${status})`);
         return;
@@ -377,12 +381,13 @@ class HttpConnection implements Connection {
       if (this.finished) return void res.resume();
       const status = res.statusCode ?? 0;
       const type = (headerValue(res.headers['content-type']) ?? '').toLowerCase();
-      if (this.endsConnection(status, res)) return;
-      if (status !== 200 || !type.startsWith('text/event-stream')) {
+      const verdict = this.verdict('legacyStream', status);
+      if (this.endsConnection(verdict, status, res)) return;
+      if (verdict !== 'accept' || !type.startsWith('text/event-stream')) {
         res.resume();
         const tried = afterFallback
           ? `neither Streamable HTTP (POST answered 4xx) nor legacy SSE (GET answered HTTP ${status}) works at ${this.shownUrl}`
-          : `the legacy SSE endpoint ${this.shownUrl} answered HTTP ${status}` + (status === 200 ? ` with ${type || 'no content type'}` : '');
+          : `the legacy SSE endpoint ${this.shownUrl} answered HTTP ${status}` + (verdict === 'accept' ? ` with ${type || 'no content type'}` : '');
         this.closeWith({ reason: tried, httpStatus: status });
         return;
       }
@@ -437,9 +442,10 @@ class HttpConnection implements Connection {
     req.on('response', (res) => {
       if (this.finished) return void res.resume();
       const status = res.statusCode ?? 0;
-      if (this.holdForAuth(status, res, msg, sentToken)) return;
-      if (this.endsConnection(status, res, true)) return;
-      if (status >= 200 && status < 300) {
+      const verdict = this.verdict('legacyPost', status);
+      if (this.holdForAuth(verdict, status, res, msg, sentToken)) return;
+      if (this.endsConnection(verdict, status, res)) return;
+      if (verdict === 'accept' || verdict === 'noReply') {
         res.resume();
         return;
       }
@@ -451,17 +457,22 @@ class HttpConnection implements Connection {
 
   // --- shared --------------------------------------------------------------------------------
 
-  /** Statuses after which the connection is unusable: auth refused, session gone. */
-  private endsConnection(status: number, res: http.IncomingMessage, legacySession = false): boolean {
-    if (status === 401 || status === 403) {
+  /** What the core says an answer's status means (http_status.rs), with what this connection knows. */
+  private verdict(exchange: HttpExchange, status: number, first = false, modern = false): HttpVerdict {
+    return this.policy.verdict({ exchange, status, first, modern, oauth: this.auth !== undefined, session: this.sessionId !== undefined });
+  }
+
+  /** Verdicts after which the connection is unusable: auth refused, session gone. */
+  private endsConnection(verdict: HttpVerdict, status: number, res: http.IncomingMessage): boolean {
+    if (verdict === 'requiresAuthentication' || verdict === 'refusedAccess') {
       res.resume();
-      const what = status === 401 ? 'requires authentication' : 'refused access';
+      const what = verdict === 'requiresAuthentication' ? 'requires authentication' : 'refused access';
       this.closeWith({ reason: `${this.shownUrl} ${what} (HTTP ${status})`, httpStatus: status });
       return true;
     }
-    if (status === 404 && (this.sessionId !== undefined || legacySession)) {
+    if (verdict === 'sessionExpired') {
       res.resume();
-      this.closeWith({ reason: 'session expired', httpStatus: 404 });
+      this.closeWith({ reason: 'session expired', httpStatus: status });
       return true;
     }
     return false;
@@ -593,13 +604,13 @@ class HttpConnection implements Connection {
     this.clearConnectTimer();
     const url = this.url;
     if (this.mode === 'streamable' && this.sessionId !== undefined && url !== undefined) {
-      // End the session on the server. Its answer does not matter (405: the server keeps no sessions).
+      // End the session on the server. Its answer does not matter (a server that keeps no sessions refuses it).
       await new Promise<void>((resolve) => {
         const req = this.request('DELETE', url, this.sessionHeaders());
         const timer = setTimeout(() => {
           req.destroy();
           resolve();
-        }, DELETE_TIMEOUT_MS);
+        }, this.policy.sessionEndTimeoutMs);
         req.on('response', (res) => {
           this.log('debug', `http ${this.shownUrl}: DELETE answered ${res.statusCode}`);
           res.resume();

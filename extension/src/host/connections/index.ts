@@ -12,6 +12,7 @@ export type {
   ConnectionAuth,
   ConnectionEvents,
   ConnectionOptions,
+  HttpPolicy,
   HttpTransport,
   LogLevel,
   LogSink,

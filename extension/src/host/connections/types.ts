@@ -5,12 +5,12 @@
 // protocol logic beyond what the transport itself requires (framing, HTTP
 // session headers). The Rust core decides what to do with the events.
 
-import type { Effect, LogLevel, Transport } from '../../core/contract.generated';
+import type { Effect, HttpExchange, HttpVerdict, LogLevel, Transport } from '../../core/contract.generated';
 
 /** How to reach a server: the core's `Transport` (generated from config/model.rs). */
 export type { Transport };
 export type StdioTransport = Extract<Transport, { type: 'stdio' }>;
-/** Streamable HTTP, falling back to legacy HTTP+SSE when the first POST gets 400/404/405. */
+/** Streamable HTTP, falling back to legacy HTTP+SSE when the core says so (http_status.rs). */
 export type HttpTransport = Extract<Transport, { type: 'http' }>;
 /** Legacy HTTP+SSE (protocol 2024-11-05), when the config says so explicitly. */
 export type SseTransport = Extract<Transport, { type: 'sse' }>;
@@ -24,7 +24,7 @@ export interface ClosedInfo {
   signal?: string | null;
   /** stdio: the last lines of stderr (bounded); '' for HTTP. */
   stderrTail: string;
-  /** HTTP: the status that ended the connection (401/403 auth, 404 session expired, ...). */
+  /** HTTP: the status that ended the connection (auth refused, session expired, ...; the core reads it). */
   httpStatus?: number;
   /** True when the host asked for the close (`Connection.close()`). */
   byHost?: boolean;
@@ -85,7 +85,9 @@ export interface ConnectionOptions {
   log?: LogSink;
   /** stdio: how long each shutdown step waits (stdin EOF, then SIGTERM) before the next one. Default 2000 ms. */
   killGraceMs?: number;
-  /** HTTP: bound on the first exchange (first POST's response headers, legacy `endpoint` event). Default 15000 ms. */
+  /** HTTP: the core's rules and limits; required for `http` and `sse` transports. */
+  http?: HttpPolicy;
+  /** HTTP: bound on the first exchange (first POST's response headers, legacy `endpoint` event); default the policy's. */
   connectTimeoutMs?: number;
   /** HTTP with the engine's `oauth` binding: the bearer token and where challenges go. */
   auth?: ConnectionAuth;
@@ -97,6 +99,18 @@ export interface ConnectionOptions {
   maxMessageBytes?: number;
   /** The server's name, for the errors a user sees. */
   server?: string;
+}
+
+/**
+ * What an HTTP connection runs by, from the core: what each answer's status means
+ * (`WasmCore.httpStatusVerdict`, http_status.rs) and its timeouts (`hostLimits`).
+ */
+export interface HttpPolicy {
+  verdict(answer: { exchange: HttpExchange; status: number; first: boolean; modern: boolean; oauth: boolean; session: boolean }): HttpVerdict;
+  /** Bound on the first exchange (the first POST's response headers, the legacy `endpoint` event). */
+  connectTimeoutMs: number;
+  /** Bound on the DELETE that ends a session when the connection closes. */
+  sessionEndTimeoutMs: number;
 }
 
 /**

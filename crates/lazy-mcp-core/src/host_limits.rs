@@ -1,0 +1,90 @@
+//! The numbers the hosts' I/O runs by, in one place (WASM `hostLimits`): how
+//! long an HTTP connection may take to open, the gateway's session policy,
+//! how VS Code is asked to start a gateway definition, how long `serve` waits
+//! for its first catalogue. The host reads them once and carries them out; it
+//! keeps no copy.
+
+use serde::{Deserialize, Serialize};
+
+/// Everything the host times or bounds by the core's word.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostLimits {
+    /// HTTP: bound on a connection's first exchange (the first POST's response
+    /// headers, the legacy transport's `endpoint` event).
+    pub http_connect_timeout_ms: u64,
+    /// HTTP: bound on the DELETE that ends a session when the connection closes.
+    pub http_session_end_timeout_ms: u64,
+    pub gateway: GatewayLimits,
+    pub start_until_listed: StartUntilListed,
+    /// `serve`: clients are answered (`--stdio`) or the address printed
+    /// (`--http`) once the first catalogue is complete, but never later than this.
+    pub first_catalogue_wait_ms: u64,
+}
+
+/// The loopback gateway's sessions (`host/gateway/httpGateway.ts`). Clients
+/// that vanish without DELETE are reclaimed by the idle timeout; the cap
+/// bounds memory whatever clients do (the least recently used session ends).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GatewayLimits {
+    /// A session with no request and no open stream for this long is ended.
+    pub session_idle_ms: u64,
+    /// Beyond this many sessions the least recently used one is ended.
+    pub max_sessions: u64,
+    /// The largest HTTP body (and `serve --stdio` line) read from a client.
+    pub max_body_bytes: u64,
+    /// How long a modern-era answer may keep its headers waiting before the
+    /// call gets a 200 stream: well before clients' header timeouts (Node's
+    /// fetch and the Python `mcp` client: 300 s).
+    pub deferred_headers_ms: u64,
+    /// The idle sweep runs every half idle timeout, but at least this often
+    /// and at most this often.
+    pub sweep_max_interval_ms: u64,
+    pub sweep_min_interval_ms: u64,
+}
+
+/// VS Code is asked to start a gateway definition until it listed its tools
+/// (`vscode/controller.ts`): it ignores a start for a definition it has not
+/// read yet, so asks repeat, with a pause that doubles from 25 to 400 ms.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartUntilListed {
+    /// Asks stop this long after the definition changed.
+    pub limit_ms: u64,
+    /// The pause after each ask, in order; the last one repeats.
+    pub pauses_ms: Vec<u64>,
+    /// After the listing, how long a call VS Code sent right away gets to
+    /// arrive before VS Code's session is closed.
+    pub grace_ms: u64,
+}
+
+/// The limits every host runs by.
+pub fn host_limits() -> HostLimits {
+    HostLimits {
+        http_connect_timeout_ms: 15_000,
+        http_session_end_timeout_ms: 2_000,
+        gateway: GatewayLimits {
+            session_idle_ms: 60 * 60_000,
+            max_sessions: 1_000,
+            max_body_bytes: 16 * 1024 * 1024,
+            deferred_headers_ms: 60_000,
+            sweep_max_interval_ms: 60_000,
+            sweep_min_interval_ms: 10,
+        },
+        start_until_listed: StartUntilListed {
+            limit_ms: 20_000,
+            pauses_ms: vec![25, 50, 100, 200, 400],
+            grace_ms: 300,
+        },
+        first_catalogue_wait_ms: 20_000,
+    }
+}
+
+/// [`host_limits`] as JSON, for the WASM facade.
+pub fn host_limits_json() -> String {
+    serde_json::to_string(&host_limits()).unwrap_or_else(|_| "{}".to_string())
+}

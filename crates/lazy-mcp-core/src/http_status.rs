@@ -1,0 +1,164 @@
+//! What an HTTP status from an upstream MCP server means for its connection.
+//! The host's HTTP connection (`host/connections/httpConnection.ts`) moves
+//! bytes and asks here (WASM `httpStatusVerdict`) what each answer's status
+//! means, so no status rule lives in the host: the legacy HTTP+SSE fallback
+//! (the spec's backward-compatibility section: a first POST answered 400, 404
+//! or 405), holding requests for an OAuth sign-in (401/403), an expired
+//! session (404), a server without a GET stream (405).
+//!
+//! The verdict depends only on its inputs, so the host may keep each one it
+//! got (a warm call never crosses into WASM for it).
+
+use serde::{Deserialize, Serialize};
+
+/// Which exchange of a connection a status answers.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HttpExchange {
+    /// A Streamable HTTP POST carrying a message.
+    Post,
+    /// A POST to the legacy transport's `endpoint`.
+    LegacyPost,
+    /// The optional Streamable HTTP GET stream (server → client messages).
+    EventStream,
+    /// The legacy transport's SSE stream (its `endpoint` event, then messages).
+    LegacyStream,
+}
+
+impl HttpExchange {
+    /// The exchange a host names (`Post`'s `post`, ...); `None` for anything else.
+    pub fn from_name(name: &str) -> Option<HttpExchange> {
+        match name {
+            "post" => Some(HttpExchange::Post),
+            "legacyPost" => Some(HttpExchange::LegacyPost),
+            "eventStream" => Some(HttpExchange::EventStream),
+            "legacyStream" => Some(HttpExchange::LegacyStream),
+            _ => None,
+        }
+    }
+}
+
+/// One answer's status and what the connection knows when it arrives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpAnswer {
+    pub exchange: HttpExchange,
+    pub status: u16,
+    /// The connection's first POST (the transport is still being probed).
+    pub first: bool,
+    /// The message is an MCP 2026-07-28 request (it carries its own headers):
+    /// its errors are answers, never a reason to fall back to the 2024 transport.
+    pub modern: bool,
+    /// The engine signs this server in with OAuth (the `open` effect's `oauth`).
+    pub oauth: bool,
+    /// The server gave the connection an `Mcp-Session-Id`.
+    pub session: bool,
+}
+
+/// What the connection does with the answer.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HttpVerdict {
+    /// Read the reply (a POST), or the stream (a GET: when its content type is SSE).
+    Accept,
+    /// A POST accepted with no body (202, 204): any answer comes on another stream.
+    NoReply,
+    /// Streamable HTTP is not spoken here: send the message again over the
+    /// legacy HTTP+SSE transport.
+    FallBackToLegacy,
+    /// OAuth, 401: the request is sent again at once when the token changed
+    /// since it was sent (a refresh raced it), else held like [`HttpVerdict::HoldForSignIn`].
+    ResendOrHoldForSignIn,
+    /// OAuth, 403 (or a 401 with the current token): hold the request until
+    /// the engine resumes the connection, and report the challenge (`authRequired`).
+    HoldForSignIn,
+    /// OAuth on the GET stream: skip it; the next `openEventStream` message opens it again.
+    EventStreamLater,
+    /// 401 without OAuth: the connection ends ("requires authentication").
+    RequiresAuthentication,
+    /// 403 without OAuth: the connection ends ("refused access").
+    RefusedAccess,
+    /// 404 on a session: the connection ends ("session expired").
+    SessionExpired,
+    /// 405 on the GET stream: the server offers none; the connection goes on.
+    NoEventStream,
+    /// Any other status: the request fails naming it (a POST), the optional
+    /// stream is not available (a GET), the legacy connection cannot open.
+    Failed,
+}
+
+/// The rule, one answer at a time.
+pub fn http_status_verdict(answer: HttpAnswer) -> HttpVerdict {
+    let HttpAnswer {
+        exchange,
+        status,
+        first,
+        modern,
+        oauth,
+        session,
+    } = answer;
+    use HttpExchange::*;
+    use HttpVerdict::*;
+    // The spec's backward compatibility: a client that POSTs `initialize` first and
+    // gets 400, 404 or 405 tries the legacy transport (2024 messages only).
+    if exchange == Post && first && !modern && matches!(status, 400 | 404 | 405) {
+        return FallBackToLegacy;
+    }
+    if exchange == EventStream && status == 405 {
+        return NoEventStream;
+    }
+    match (status, oauth, exchange) {
+        (401 | 403, true, EventStream) => return EventStreamLater,
+        (401, true, Post | LegacyPost) => return ResendOrHoldForSignIn,
+        (403, true, Post | LegacyPost) => return HoldForSignIn,
+        (401, _, _) => return RequiresAuthentication,
+        (403, _, _) => return RefusedAccess,
+        _ => {}
+    }
+    // A legacy POST is always within the SSE stream's session.
+    if status == 404 && (session || exchange == LegacyPost) {
+        return SessionExpired;
+    }
+    match exchange {
+        Post | LegacyPost if matches!(status, 202 | 204) => NoReply,
+        Post | LegacyPost if (200..300).contains(&status) => Accept,
+        EventStream | LegacyStream if status == 200 => Accept,
+        _ => Failed,
+    }
+}
+
+/// [`http_status_verdict`] as the host reads it: the verdict's name
+/// (`"fallBackToLegacy"`, ...); an unknown exchange reads as `"failed"`.
+pub fn http_status_verdict_name(
+    exchange: &str,
+    status: u16,
+    first: bool,
+    modern: bool,
+    oauth: bool,
+    session: bool,
+) -> &'static str {
+    let Some(exchange) = HttpExchange::from_name(exchange) else {
+        return "failed";
+    };
+    match http_status_verdict(HttpAnswer {
+        exchange,
+        status,
+        first,
+        modern,
+        oauth,
+        session,
+    }) {
+        HttpVerdict::Accept => "accept",
+        HttpVerdict::NoReply => "noReply",
+        HttpVerdict::FallBackToLegacy => "fallBackToLegacy",
+        HttpVerdict::ResendOrHoldForSignIn => "resendOrHoldForSignIn",
+        HttpVerdict::HoldForSignIn => "holdForSignIn",
+        HttpVerdict::EventStreamLater => "eventStreamLater",
+        HttpVerdict::RequiresAuthentication => "requiresAuthentication",
+        HttpVerdict::RefusedAccess => "refusedAccess",
+        HttpVerdict::SessionExpired => "sessionExpired",
+        HttpVerdict::NoEventStream => "noEventStream",
+        HttpVerdict::Failed => "failed",
+    }
+}

@@ -1,0 +1,53 @@
+//! The numbers the hosts' I/O runs by (`host_limits.rs`, WASM `hostLimits`):
+//! the values the host files used to hold as literals, and their JSON form.
+
+use lazy_mcp_core::host_limits::{host_limits, host_limits_json};
+
+#[test]
+fn the_limits_are_the_ones_the_hosts_used_to_hold() {
+    let limits = host_limits();
+    assert_eq!(limits.http_connect_timeout_ms, 15_000);
+    assert_eq!(limits.http_session_end_timeout_ms, 2_000);
+    assert_eq!(limits.gateway.session_idle_ms, 3_600_000);
+    assert_eq!(limits.gateway.max_sessions, 1_000);
+    assert_eq!(limits.gateway.max_body_bytes, 16 * 1024 * 1024);
+    assert_eq!(limits.gateway.deferred_headers_ms, 60_000);
+    assert_eq!(limits.gateway.sweep_max_interval_ms, 60_000);
+    assert_eq!(limits.gateway.sweep_min_interval_ms, 10);
+    assert_eq!(limits.start_until_listed.limit_ms, 20_000);
+    assert_eq!(limits.start_until_listed.pauses_ms, [25, 50, 100, 200, 400]);
+    assert_eq!(limits.start_until_listed.grace_ms, 300);
+    assert_eq!(limits.first_catalogue_wait_ms, 20_000);
+}
+
+#[test]
+fn start_until_listed_pauses_double_and_stay_within_its_limit() {
+    let schedule = host_limits().start_until_listed;
+    for pair in schedule.pauses_ms.windows(2) {
+        assert_eq!(pair[1], pair[0] * 2, "{pair:?}");
+    }
+    assert!(schedule.pauses_ms.iter().sum::<u64>() < schedule.limit_ms);
+    assert!(!schedule.pauses_ms.is_empty());
+}
+
+#[test]
+fn the_gateway_answers_before_clients_give_up_on_headers() {
+    let gateway = host_limits().gateway;
+    // Node's fetch and the Python `mcp` client wait 300 s for headers.
+    assert!(gateway.deferred_headers_ms < 300_000);
+    assert!(gateway.sweep_max_interval_ms <= gateway.session_idle_ms);
+    assert!(gateway.sweep_min_interval_ms > 0);
+    assert!(gateway.sweep_min_interval_ms <= gateway.sweep_max_interval_ms);
+}
+
+#[test]
+fn the_host_reads_them_as_camel_case_json() {
+    let json: serde_json::Value = serde_json::from_str(&host_limits_json()).unwrap();
+    assert_eq!(json["httpConnectTimeoutMs"], 15_000);
+    assert_eq!(json["gateway"]["sessionIdleMs"], 3_600_000);
+    assert_eq!(json["gateway"]["maxSessions"], 1_000);
+    assert_eq!(json["gateway"]["deferredHeadersMs"], 60_000);
+    assert_eq!(json["startUntilListed"]["pausesMs"][0], 25);
+    assert_eq!(json["startUntilListed"]["graceMs"], 300);
+    assert_eq!(json["firstCatalogueWaitMs"], 20_000);
+}
