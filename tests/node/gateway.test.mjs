@@ -14,7 +14,9 @@ import { builtCoreModule, loadHostModule } from './helpers/bundle.mjs';
 
 const { HttpGateway } = await loadHostModule('host/gateway/httpGateway');
 // The real core reads bodies (as in LazyHost); the handler below stands in for the engine.
-const { clientBodyBytes } = createRequire(import.meta.url)(builtCoreModule);
+const { clientBodyBytes, hostLimits } = createRequire(import.meta.url)(builtCoreModule);
+/** The session policy the core gives every gateway (host_limits.rs), as LazyHost passes it. */
+const limits = JSON.parse(hostLimits()).gateway;
 
 /**
  * The gateway's `takeBody` from a stand-in's `readBody` (the routing) and
@@ -83,7 +85,7 @@ const handler = {
   },
 };
 
-gateway = new HttpGateway(takingBodies(handler), { token, log: (level, message) => logs.push({ level, message }) });
+gateway = new HttpGateway(takingBodies(handler), { token, limits, log: (level, message) => logs.push({ level, message }) });
 const port = await gateway.start();
 after(() => gateway.stop());
 
@@ -218,7 +220,7 @@ test('the gateway opens a session and picks a status exactly as the core says, n
         own.deliver(session.id, JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'no' } }), { reply: true, id: msg.id, httpStatus });
       },
     }),
-    { token, log: () => {} },
+    { token, limits, log: () => {} },
   );
   const ownPort = await own.start();
   const post = (body, headers = {}) =>
@@ -339,7 +341,7 @@ test('a modern request answered later gets the status the core gives its answer;
         }, 50);
       },
     }),
-    { token, log: () => {} },
+    { token, limits, log: () => {} },
   );
   const ownPort = await own.start();
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, progressToken: 'p' };

@@ -4,7 +4,6 @@
 import { cliOwnerSpec } from './daemonCommand';
 import type { OwnerSpec } from '../host/shared/ownerLauncher';
 import { LineSplitter, byteLine } from '../host/connections/lineFraming';
-import { gatewayLimits } from '../host/gateway/httpGateway';
 import { type JsonRpcId, errorResponse } from '../host/gateway/jsonRpcShape';
 import { ReplyTracker } from '../host/gateway/replyTracker';
 import type { LazyHost } from '../host/lazyHost';
@@ -20,8 +19,6 @@ const aggregate = { kind: 'aggregate' } as const;
  * their first tools/list is complete), but never later than this.
  */
 const firstCatalogueWaitMs = 20_000;
-/** A stdin line longer than this is not read, like an HTTP body over the limit. */
-const maxLineBytes = gatewayLimits.maxBodyBytes;
 /** The part of an oversized line kept to find its id. */
 const oversizedHeadBytes = 64 * 1024;
 /**
@@ -115,6 +112,8 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, setup: ServeSe
   console.log = console.error;
   console.info = console.error;
   const replies = new ReplyTracker();
+  // A stdin line longer than an HTTP body may be is not read either (the core's limit).
+  const maxLineBytes = ctx.core.limits().gateway.maxBodyBytes;
   const host = createHost(ctx, catalogueFile, {
     ...setup,
     watchConfig: true,

@@ -91,8 +91,12 @@ export class LazyHost {
             token: this.gatewayToken,
             port: opts.gateway.port,
             requireToken: opts.gateway.requireToken,
-            sessionIdleMs: opts.gateway.sessionIdleMs,
-            maxSessions: opts.gateway.maxSessions,
+            // The core's session policy; the CLI's flags override the idle timeout and the cap.
+            limits: {
+              ...opts.core.limits().gateway,
+              ...(opts.gateway.sessionIdleMs !== undefined ? { sessionIdleMs: opts.gateway.sessionIdleMs } : {}),
+              ...(opts.gateway.maxSessions !== undefined ? { maxSessions: opts.gateway.maxSessions } : {}),
+            },
             log: (level, message) => log(level, message),
           },
         )

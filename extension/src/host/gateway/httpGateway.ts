@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { admit } from './loopbackGuard';
 import { type ClientBody, type ClientRoute, type JsonRpcId, type RequestHeaders, errorResponse } from './jsonRpcShape';
 import { SseStream } from './sseStream';
-import type { LogLevel } from '../../core/contract.generated';
+import type { GatewayLimits, LogLevel } from '../../core/contract.generated';
 
 export interface GatewaySession {
   readonly id: string;
@@ -37,22 +37,17 @@ export interface GatewayOptions {
   requireToken?: boolean;
   port?: number;
   log: (level: Exclude<LogLevel, 'debug'>, message: string) => void;
-  maxBodyBytes?: number;
-  /** A session with no request and no open stream for this long is ended (default `gatewayLimits.idleMs`). */
-  sessionIdleMs?: number;
-  /** Beyond this many sessions the least recently used one is ended (default `gatewayLimits.maxSessions`). */
-  maxSessions?: number;
+  /**
+   * Session policy, the core's (host_limits.rs: `WasmCore.limits().gateway`, with the CLI's
+   * `--session-idle-timeout`/`--max-sessions` over it). Sessions are the gateway's (an HTTP
+   * transport object: `Mcp-Session-Id`, its streams); the engine only learns that one ended
+   * (`clientDisconnected`). Clients that vanish without DELETE (the SDK client's `close()`
+   * sends none) are reclaimed by the idle timeout, and the cap bounds memory whatever clients
+   * do (the least recently used session ends). A client of an ended session gets 404 and
+   * starts a new one, as the MCP spec says.
+   */
+  limits: GatewayLimits;
 }
-
-/**
- * Session policy, in one place. Sessions are the gateway's (an HTTP transport
- * object: `Mcp-Session-Id`, its streams); the engine only learns that one ended
- * (`clientDisconnected`). Clients that vanish without DELETE (the SDK client's
- * `close()` sends none) are reclaimed by the idle timeout, and the cap bounds
- * memory whatever clients do. A client of an ended session gets 404 and starts a
- * new one, as the MCP spec says.
- */
-export const gatewayLimits = { idleMs: 60 * 60_000, maxSessions: 1_000, maxBodyBytes: 16 * 1024 * 1024 } as const;
 
 interface PostExchange {
   /** Request ids still waiting for their response on this exchange. */
@@ -80,15 +75,6 @@ interface SessionState extends GatewaySession {
 
 const backlogLimit = 256;
 
-/**
- * How long a modern-era request's answer may keep its headers waiting (nothing
- * streamed yet): an answer within this gets its own HTTP status (the core's
- * `httpStatus`: 404 method not found, 400 missing client capability) as plain
- * JSON; a longer call then gets a 200 stream, well before the clients' header
- * timeouts (Node's fetch: 300 s; the Python `mcp` client: its 300 s read timeout).
- */
-export const deferredHeadersMs = 60_000;
-
 export class HttpGateway {
   private server: http.Server | undefined;
   private port = 0;
@@ -113,8 +99,8 @@ export class HttpGateway {
     });
     const addr = server.address();
     this.port = typeof addr === 'object' && addr ? addr.port : 0;
-    const idleMs = this.idleMs;
-    this.sweeper = setInterval(() => this.expireIdle(), Math.max(10, Math.min(idleMs / 2, 60_000)));
+    const { sweepMinIntervalMs, sweepMaxIntervalMs } = this.options.limits;
+    this.sweeper = setInterval(() => this.expireIdle(), Math.max(sweepMinIntervalMs, Math.min(this.idleMs / 2, sweepMaxIntervalMs)));
     this.sweeper.unref();
     return this.port;
   }
@@ -201,7 +187,7 @@ export class HttpGateway {
   }
 
   private get idleMs(): number {
-    return this.options.sessionIdleMs ?? gatewayLimits.idleMs;
+    return this.options.limits.sessionIdleMs;
   }
 
   /** Ends sessions idle for longer than the idle timeout; one log line per sweep. */
@@ -216,7 +202,7 @@ export class HttpGateway {
       }
     }
     if (this.expired + this.evicted > 0) {
-      const cap = this.options.maxSessions ?? gatewayLimits.maxSessions;
+      const cap = this.options.limits.maxSessions;
       this.options.log('info', `gateway: ended ${this.expired} idle session(s) (idle ${this.idleMs} ms) and ${this.evicted} beyond the cap of ${cap}`);
       this.expired = 0;
       this.evicted = 0;
@@ -325,7 +311,7 @@ export class HttpGateway {
   }
 
   private onPost(req: http.IncomingMessage, res: http.ServerResponse, endpoint: string, existing: SessionState | undefined): void {
-    const limit = this.options.maxBodyBytes ?? gatewayLimits.maxBodyBytes;
+    const limit = this.options.limits.maxBodyBytes;
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
@@ -418,11 +404,11 @@ export class HttpGateway {
       // headers wait too (as the SDK v2 server's default), so an answer the core
       // gives a status (404, 400) gets it, whoever answered; anything streamed
       // first opens the stream (`writeTo`), and so does a long wait, before a
-      // client's header timeout.
+      // client's header timeout (the core's `deferredHeadersMs`).
       if (open.oneShot && !body.batch && buffered.length === 0 && !settled(ex)) {
         const later = setTimeout(() => {
           if (!ex.stream && !ex.res.headersSent && open.exchanges.has(ex)) this.openStream(open, ex, true);
-        }, deferredHeadersMs);
+        }, this.options.limits.deferredHeadersMs);
         later.unref();
         ex.res.on('close', () => clearTimeout(later));
         return;
@@ -435,7 +421,7 @@ export class HttpGateway {
 
   /** The least recently used sessions beyond the cap are ended (never `keep`, the one just created). */
   private evictBeyondCap(keep: SessionState): void {
-    const cap = Math.max(1, this.options.maxSessions ?? gatewayLimits.maxSessions);
+    const cap = Math.max(1, this.options.limits.maxSessions);
     for (const s of this.sessions.values()) {
       if (this.sessions.size <= cap) break;
       if (s === keep) continue;
