@@ -100,7 +100,11 @@ fn a_404_ends_a_session_and_is_an_ordinary_failure_without_one() {
         ..answer(exchange, 404)
     };
     for exchange in [Post, LegacyPost, EventStream, LegacyStream] {
-        assert_eq!(verdict(in_session(exchange)), SessionExpired, "{exchange:?}");
+        assert_eq!(
+            verdict(in_session(exchange)),
+            SessionExpired,
+            "{exchange:?}"
+        );
     }
     // A legacy POST always belongs to its SSE stream's session.
     assert_eq!(verdict(answer(LegacyPost, 404)), SessionExpired);
@@ -135,13 +139,25 @@ fn the_host_reads_each_verdict_by_its_contract_name() {
     assert_eq!(name("post", 404, true, false, false), "fallBackToLegacy");
     assert_eq!(name("post", 200, false, false, false), "accept");
     assert_eq!(name("post", 202, false, false, false), "noReply");
-    assert_eq!(name("post", 401, false, true, false), "resendOrHoldForSignIn");
+    assert_eq!(
+        name("post", 401, false, true, false),
+        "resendOrHoldForSignIn"
+    );
     assert_eq!(name("legacyPost", 403, false, true, false), "holdForSignIn");
-    assert_eq!(name("eventStream", 403, false, true, false), "eventStreamLater");
-    assert_eq!(name("legacyStream", 401, false, false, false), "requiresAuthentication");
+    assert_eq!(
+        name("eventStream", 403, false, true, false),
+        "eventStreamLater"
+    );
+    assert_eq!(
+        name("legacyStream", 401, false, false, false),
+        "requiresAuthentication"
+    );
     assert_eq!(name("post", 403, false, false, false), "refusedAccess");
     assert_eq!(name("post", 404, false, false, true), "sessionExpired");
-    assert_eq!(name("eventStream", 405, false, false, false), "noEventStream");
+    assert_eq!(
+        name("eventStream", 405, false, false, false),
+        "noEventStream"
+    );
     assert_eq!(name("post", 500, false, false, false), "failed");
     assert_eq!(name("somethingElse", 200, false, false, false), "failed");
     // The names are the contract type's serde names.
@@ -165,7 +181,14 @@ fn the_host_reads_each_verdict_by_its_contract_name() {
         });
         assert_eq!(
             serde_json::to_value(v).unwrap(),
-            http_status_verdict_name(exchange_name.as_str().unwrap(), status, false, false, oauth, session)
+            http_status_verdict_name(
+                exchange_name.as_str().unwrap(),
+                status,
+                false,
+                false,
+                oauth,
+                session
+            )
         );
     }
 }

@@ -83,11 +83,14 @@ export async function settled(host: LazyHost, names?: ReadonlySet<string>, pollM
   }
 }
 
-/** `settled`, but give up waiting after `ms` (then lists fill in later, announced by list_changed). */
-export async function settledWithin(host: LazyHost, ms: number): Promise<boolean> {
+/**
+ * The first catalogue: resolves true once no server is busy (the core's `catalogueSettled`),
+ * false after the core's `firstCatalogueWaitMs` (then lists fill in later, announced by list_changed).
+ */
+export async function firstCatalogue(host: LazyHost, ctx: CliContext): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  const done = await Promise.race([settled(host).then(() => true), timeout]);
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ctx.core.limits().firstCatalogueWaitMs)));
+  const done = await Promise.race([host.whenSettled().then(() => true), timeout]);
   clearTimeout(timer);
   return done;
 }

@@ -10,15 +10,10 @@ import type { LazyHost } from '../host/lazyHost';
 import { count } from '../host/wording';
 import { type ParsedArgs, UsageError } from './args';
 import { CliError, type CliContext, cataloguePath, gatewayToken, requireExplicitFilesRead, requireServers, say } from './cliContext';
-import { configOf, createHost, nestedMarker, settledWithin } from './cliHost';
+import { configOf, createHost, firstCatalogue, nestedMarker } from './cliHost';
 
 const stdioClient = 'stdio';
 const aggregate = { kind: 'aggregate' } as const;
-/**
- * On a cold start, clients are answered once the first catalogue is built (so
- * their first tools/list is complete), but never later than this.
- */
-const firstCatalogueWaitMs = 20_000;
 /** The part of an oversized line kept to find its id. */
 const oversizedHeadBytes = 64 * 1024;
 /**
@@ -193,7 +188,9 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, setup: ServeSe
     await host.stop();
     throw err;
   }
-  if (!(await settledWithin(host, firstCatalogueWaitMs))) ctx.log('warn', 'still cataloguing; answering with the tools catalogued so far');
+  // On a cold start, clients are answered once the first catalogue is built (so their first
+  // tools/list is complete), but never later than the core's `firstCatalogueWaitMs`.
+  if (!(await firstCatalogue(host, ctx))) ctx.log('warn', 'still cataloguing; answering with the tools catalogued so far');
   ctx.log('info', `serving ${count(configOf(host).servers.length, 'server')} on stdio; catalogue ${catalogueFile}`);
   started = true;
   for (const feed of early.splice(0)) feed();
@@ -225,7 +222,7 @@ async function serveHttp(args: ParsedArgs, ctx: CliContext, catalogueFile: strin
     throw err;
   }
   // The address is printed once the first catalogue is built: a client started from it sees every tool.
-  if (!(await settledWithin(host, firstCatalogueWaitMs))) ctx.log('warn', 'still cataloguing; clients see the tools catalogued so far');
+  if (!(await firstCatalogue(host, ctx))) ctx.log('warn', 'still cataloguing; clients see the tools catalogued so far');
   const url = host.endpointUrl();
   process.stdout.write(`lazy-mcp: serving ${count(configOf(host).servers.length, 'server')} at ${url}\n`);
   if (args.noAuth) {

@@ -104,6 +104,7 @@ request?: string | number | null, message: string, }
   | { "type": "persistCatalogue", blob: string, }
   | { "type": "writeApprovedDefinitions", path: string, content: string, }
   | { "type": "log", level: LogLevel, server?: string | null, message: string, }
+  | { "type": "catalogueSettled", }
   | { "type": "stateChanged", server: string, state: ServerState, }
   | { "type": "endpointsChanged", endpoints: Array<EndpointInfo>, aggregate?: string | null, }
   | { "type": "serverRemoved", server: string, }

@@ -56,6 +56,8 @@ export interface DriverDeps {
   /** `aggregate`: version of the aggregate endpoint when it has something to offer. */
   onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;
   onStateChanged?(): void;
+  /** No server is busy any more, after some was (the core's `catalogueSettled`). */
+  onCatalogueSettled?(): void;
   /** Watch exactly these config paths (the core's watch set). */
   onWatchFiles?(paths: string[]): void;
   /** A config load finished and was applied. */
@@ -344,6 +346,8 @@ export class EngineDriver {
       case 'stateChanged':
       case 'serverRemoved':
         return this.deps.onStateChanged?.();
+      case 'catalogueSettled':
+        return this.deps.onCatalogueSettled?.();
       case 'endpointsChanged':
         return this.deps.onEndpointsChanged?.(effect.endpoints, effect.aggregate ?? undefined);
       case 'readFiles':

@@ -13,7 +13,7 @@ import { EngineDriver, type Announcement, type ClientRoute, type EndpointInfo } 
 import { HttpGateway } from './gateway/httpGateway';
 import { LogThrottle } from './logThrottle';
 import type { ClientBody, JsonRpcId, RequestHeaders } from './gateway/jsonRpcShape';
-import type { LogLevel } from '../core/contract.generated';
+import type { DiagnosticsSnapshot, LogLevel } from '../core/contract.generated';
 
 export type { LogLevel };
 
@@ -61,6 +61,8 @@ export class LazyHost {
   private lastConfig: ConfigReport | undefined;
   /** Waiting for the next finished config load. */
   private loadWaiters: ((report: ConfigReport) => void)[] = [];
+  /** Waiting for the core's next `catalogueSettled`. */
+  private settledWaiters: (() => void)[] = [];
   private endpoints: EndpointInfo[] = [];
   /** When a client was last answered `tools/list` on an endpoint ('' = aggregate); the engine's `clientListed`. */
   private readonly listedAt = new Map<string, number>();
@@ -116,6 +118,9 @@ export class LazyHost {
         opts.onChange?.();
       },
       onStateChanged: () => opts.onChange?.(),
+      onCatalogueSettled: () => {
+        for (const resolve of this.settledWaiters.splice(0)) resolve();
+      },
       onWatchFiles: (paths) => this.watcher?.watch(paths),
       onConfigLoaded: (report) => this.configLoaded(report),
       onAnnounce: opts.onAnnounce && ((announcement) => opts.onAnnounce!(announcement)),
@@ -157,6 +162,15 @@ export class LazyHost {
     for (const resolve of this.loadWaiters.splice(0)) resolve(report);
     this.opts.onConfigLoaded?.(report);
     this.opts.onChange?.();
+  }
+
+  /**
+   * Resolves once no server is busy (PENDING, CATALOGUING, CONNECTING): at once when none is
+   * now, else on the core's next `catalogueSettled` effect (no polling).
+   */
+  whenSettled(): Promise<void> {
+    if ((this.snapshot() as DiagnosticsSnapshot).totals.inProgress === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => this.settledWaiters.push(resolve));
   }
 
   /** A client's message(s) as the core reads them: routing, ids, the error it will answer. */

@@ -240,6 +240,10 @@ pub enum Effect {
         server: Option<String>,
         message: String,
     },
+    /// No server is PENDING, CATALOGUING or CONNECTING any more, after some
+    /// was: the lists are as complete as this start or config edit makes them
+    /// (`serve` answers its first client, or prints its address, then).
+    CatalogueSettled {},
     /// A server's state changed (refresh the UI).
     StateChanged {
         server: String,

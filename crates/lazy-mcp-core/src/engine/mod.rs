@@ -14,7 +14,8 @@
 //!   OAuth types of the contract), `settings`, `wire` (the hot path's entry
 //!   points), `diagnostics_snapshot` (the snapshot), `server_actions` (what
 //!   each state lets a user do), `timers` (the one timer table and `on_timer`),
-//!   `announce` (what the user is told), `stable_hash`;
+//!   `announce` (what the user is told), `settled` (`catalogueSettled`: the
+//!   last busy server settled), `stable_hash`;
 //! - `server/`, one upstream server: `Server` (mod.rs), `state` (the one enum,
 //!   the one transition function), `connection` (a connection and its requests
 //!   in flight), `calls` (queued and forwarded calls), `connect` (cataloguing
@@ -55,6 +56,7 @@ pub mod router;
 pub mod server;
 pub mod server_actions;
 pub mod settings;
+mod settled;
 mod stable_hash;
 mod timers;
 pub mod trust;

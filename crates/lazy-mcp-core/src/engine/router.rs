@@ -14,6 +14,7 @@ use crate::engine::server::connection::{Connection, Phase};
 use crate::engine::server::state::{next_state, ServerState, Trigger};
 use crate::engine::server::Server;
 use crate::engine::settings::Settings;
+use crate::engine::settled::Settling;
 use crate::engine::timers::TimerTable;
 use crate::engine::trust::held_definitions::Pins;
 use crate::engine::trust::project_approvals::AwaitingApproval;
@@ -45,6 +46,8 @@ pub struct Engine {
     /// What the user was told, and what they wait to hear about (`announce.rs`).
     pub(in crate::engine) announce: Announcements,
     pub(in crate::engine) sign_in_announcements: SignInAnnouncements,
+    /// Whether some server was busy at the last state change (`settled.rs`).
+    pub(in crate::engine) settling: Settling,
     pub(in crate::engine) now_ms: u64,
     /// The config files' contents and last good versions (`config::load`).
     pub(in crate::engine) config_load: ConfigLoad,
@@ -78,6 +81,7 @@ impl Engine {
             catalogue_dirty: false,
             exposure: Exposure::default(),
             announce: Announcements::default(),
+            settling: Settling::default(),
             sign_in_announcements: SignInAnnouncements::default(),
             now_ms: 0,
             config_load: ConfigLoad::default(),
@@ -237,6 +241,7 @@ impl Engine {
         self.pump_catalogue_queue();
         self.flush_announcements();
         self.flush_sign_in_announcements();
+        self.flush_settled();
         if self.exposure.dirty {
             self.publish_changes();
         }

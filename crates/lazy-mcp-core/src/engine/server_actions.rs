@@ -200,7 +200,14 @@ mod tests {
             Some(ServerAction::Enable)
         );
         // A link's host part is lower case: the camel-case names are not verbs.
-        for other in ["signIn", "signin", "open", "approve", "review-definitions", ""] {
+        for other in [
+            "signIn",
+            "signin",
+            "open",
+            "approve",
+            "review-definitions",
+            "",
+        ] {
             assert_eq!(ServerAction::from_link_verb(other), None, "{other}");
         }
     }
