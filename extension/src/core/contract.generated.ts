@@ -271,7 +271,13 @@ shareServers: boolean,
  * false: the engine loads and reports config but manages none of its
  * servers (never starts one): the CLI's `config` and `trust` commands.
  */
-manageServers: boolean, };
+manageServers: boolean, 
+/**
+ * Re-list every CONNECTED server this often (`refreshCatalogue` without
+ * re-cataloguing: never a spawn); 0 = never. The engine's own timer,
+ * restarted by each `settingsChanged` (VS Code's `lazyMcp.refreshIntervalMinutes`).
+ */
+refreshIntervalMs: number, };
 
 export type AggregateEndpoint = "all" | "toolIndex";
 

@@ -92,7 +92,6 @@ export class Controller implements vscode.Disposable {
   });
   private readonly tokenStore: SecretTokenStore;
   private cataloguing: (() => void) | undefined;
-  private refreshTimer: NodeJS.Timeout | undefined;
   private uiTimer: NodeJS.Timeout | undefined;
   private startedVersions = new Map<string, string>();
   private stopped = false;
@@ -176,7 +175,6 @@ export class Controller implements vscode.Disposable {
     );
     this.registerCommands();
     await this.host.start();
-    this.armRefresh();
     this.updateUi();
     c.subscriptions.push(this);
     return {
@@ -208,7 +206,6 @@ export class Controller implements vscode.Disposable {
   /** Ends every process this extension started. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.refreshTimer);
     clearTimeout(this.uiTimer);
     this.cataloguing?.();
     await this.host.stop();
@@ -258,18 +255,9 @@ export class Controller implements vscode.Disposable {
     this.settings = readSettings();
     const discovery = this.discovery();
     // The engine replaces all of its settings: the folders go along, or servers would lose their roots.
+    // The periodic refresh is the engine's timer (`refreshIntervalMs`), restarted by this.
     this.host.driver.handle({ type: 'settingsChanged', settings: { ...this.settings.engine, workspaceFolders: discovery.workspaceFolders } });
-    this.armRefresh();
     await this.host.reconfigure(discovery, this.policy());
-  }
-
-  private armRefresh(): void {
-    clearInterval(this.refreshTimer);
-    if (this.settings.refreshIntervalMs > 0) {
-      // Re-lists CONNECTED servers only; the engine never spawns for a refresh.
-      this.refreshTimer = setInterval(() => this.host.driver.handle({ type: 'refreshCatalogue', server: null, recatalogue: false }), this.settings.refreshIntervalMs);
-      this.refreshTimer.unref();
-    }
   }
 
   /**
@@ -418,8 +406,10 @@ export class Controller implements vscode.Disposable {
     const current = (): boolean => this.definitions.definitions.some((d) => d.name === def.name && d.version === def.version);
     const listed = (): boolean => (this.host.toolsListedAt(def.endpoint) ?? 0) >= since;
     const id = `${this.context.extension.id}/${def.name}`;
-    let pause = 25;
-    while (!this.stopped && current() && !listed() && Date.now() - since < 20_000) {
+    // The schedule is the core's (host_limits.rs): how long to ask, the pauses between asks, the grace.
+    const { limitMs, pausesMs, graceMs } = this.core.limits().startUntilListed;
+    let asks = 0;
+    while (!this.stopped && current() && !listed() && Date.now() - since < limitMs) {
       const asked = await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true, errorOnUserInteraction: true }).then(
         () => true,
         (err: unknown) => {
@@ -429,8 +419,9 @@ export class Controller implements vscode.Disposable {
       );
       if (!asked) return;
       if (listed()) break;
-      await new Promise((r) => setTimeout(r, pause));
-      pause = Math.min(pause * 2, 400);
+      // The last pause repeats.
+      await new Promise((r) => setTimeout(r, pausesMs[Math.min(asks, pausesMs.length - 1)]));
+      asks += 1;
     }
     if (this.stopped || !listed()) return;
     // VS Code keeps the listed tools (cached) and reconnects on their first use. Closing its
@@ -438,7 +429,7 @@ export class Controller implements vscode.Disposable {
     // instead of Running for a catalogued-only one (README: VS Code's own MCP UI). A call
     // VS Code sent right after listing must not be cancelled by the stop: give it a moment
     // to arrive, and leave a session that is answering one (VS Code is using it).
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, graceMs));
     if (this.stopped || !current() || this.host.gateway?.isAnswering(def.endpoint)) return;
     await vscode.commands.executeCommand('workbench.mcp.stopServer', id).then(undefined, (err: unknown) => this.write('debug', `could not close VS Code's session with ${def.name}: ${String(err)}`));
   }

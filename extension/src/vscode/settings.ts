@@ -9,7 +9,6 @@ export interface LazyMcpSettings {
   /** Run servers from the workspace's own files without asking (`lazyMcp.trustProjectServers`). */
   trustProjectServers: boolean;
   sources: ConfigFormat[] | undefined;
-  refreshIntervalMs: number;
   logLevel: LogLevel;
 }
 
@@ -35,11 +34,12 @@ export function readSettings(): LazyMcpSettings {
       // A call to a server that needs sign-in asks the user and waits (the CLI fails at once).
       signInMayWait: true,
       holdNewTools: c.get<boolean>('holdNewTools', false),
+      // The engine's own timer re-lists connected servers this often (0: never).
+      refreshIntervalMs: Math.max(0, c.get<number>('refreshIntervalMinutes', 0)) * 60_000,
     },
     vscodeNativeServers: c.get('vscodeNativeServers', 'leaveToVsCode'),
     trustProjectServers: c.get<boolean>('trustProjectServers', false) === true,
     sources: sources && sources.length > 0 ? sources : undefined,
-    refreshIntervalMs: Math.max(0, c.get<number>('refreshIntervalMinutes', 0)) * 60_000,
     logLevel: c.get('logLevel', 'info'),
   };
 }

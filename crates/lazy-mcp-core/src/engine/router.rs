@@ -242,6 +242,9 @@ impl Engine {
         self.flush_announcements();
         self.flush_sign_in_announcements();
         self.flush_settled();
+        if self.settings.refresh_interval_ms > 0 {
+            self.keep_refresh_armed(false);
+        }
         if self.exposure.dirty {
             self.publish_changes();
         }
@@ -439,6 +442,7 @@ impl Engine {
         let folders = settings.workspace_folders.clone();
         let folders_changed = folders != self.settings.workspace_folders;
         self.settings = settings;
+        self.keep_refresh_armed(true);
         // Tool exposure settings may have changed.
         self.exposure.dirty = true;
         if folders_changed {

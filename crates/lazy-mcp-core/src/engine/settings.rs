@@ -87,6 +87,10 @@ pub struct Settings {
     /// false: the engine loads and reports config but manages none of its
     /// servers (never starts one): the CLI's `config` and `trust` commands.
     pub manage_servers: bool,
+    /// Re-list every CONNECTED server this often (`refreshCatalogue` without
+    /// re-cataloguing: never a spawn); 0 = never. The engine's own timer,
+    /// restarted by each `settingsChanged` (VS Code's `lazyMcp.refreshIntervalMinutes`).
+    pub refresh_interval_ms: u64,
 }
 
 /// Default of `Settings::max_message_bytes`: 64 MiB (a tool result of tens of
@@ -120,6 +124,7 @@ impl Default for Settings {
             hold_new_tools: false,
             share_servers: false,
             manage_servers: true,
+            refresh_interval_ms: 0,
         }
     }
 }

@@ -27,6 +27,8 @@ pub(super) enum TimerPurpose {
     Retry {
         server: String,
     },
+    /// The periodic refresh of connected servers (`Settings::refresh_interval_ms`).
+    Refresh,
 }
 
 /// The one timer table: which purpose each armed timer serves. Its fields are
@@ -36,6 +38,8 @@ pub(super) enum TimerPurpose {
 pub(in crate::engine) struct TimerTable {
     purposes: BTreeMap<TimerId, TimerPurpose>,
     next: TimerId,
+    /// The periodic refresh's timer while it is armed.
+    refresh: Option<TimerId>,
 }
 
 impl Default for TimerTable {
@@ -43,6 +47,7 @@ impl Default for TimerTable {
         TimerTable {
             purposes: BTreeMap::new(),
             next: 1,
+            refresh: None,
         }
     }
 }
@@ -125,6 +130,25 @@ impl Engine {
             TimerPurpose::Idle { server } => self.on_idle_timer(&server),
             TimerPurpose::Retry { server } => self.on_retry_timer(&server),
             TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
+            TimerPurpose::Refresh => {
+                self.timers.refresh = None;
+                self.on_refresh(None, false);
+            }
+        }
+    }
+
+    /// The periodic refresh runs while `refresh_interval_ms` asks for one:
+    /// armed (after an event, `finish_event`) when it is not, dropped when the
+    /// setting is 0. `restart`: a settings change starts the interval afresh.
+    pub(super) fn keep_refresh_armed(&mut self, restart: bool) {
+        let interval = self.settings.refresh_interval_ms;
+        if restart || interval == 0 {
+            let armed = self.timers.refresh.take();
+            self.cancel_timer(armed);
+        }
+        if interval > 0 && self.timers.refresh.is_none() {
+            let at = self.now_ms.saturating_add(interval);
+            self.timers.refresh = Some(self.set_timer(TimerPurpose::Refresh, at));
         }
     }
 }
