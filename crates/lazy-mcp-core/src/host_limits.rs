@@ -1,7 +1,7 @@
 //! The numbers the hosts' I/O runs by, in one place (WASM `hostLimits`): how
 //! long an HTTP connection may take to open, the gateway's session policy,
 //! how VS Code is asked to start a gateway definition, how long `serve` waits
-//! for its first catalogue. The host reads them once and carries them out; it
+//! for its first catalogue, for answers after stdin closed and for a stop. The host reads them once and carries them out; it
 //! keeps no copy.
 
 use serde::{Deserialize, Serialize};
@@ -21,6 +21,13 @@ pub struct HostLimits {
     /// `serve`: clients are answered (`--stdio`) or the address printed
     /// (`--http`) once the first catalogue is complete, but never later than this.
     pub first_catalogue_wait_ms: u64,
+    /// `serve --stdio`: after stdin closes, how long answers to the requests
+    /// already read are awaited (a safety net: the engine answers or times out
+    /// every forwarded call, and says `noReply` for each one cancelled).
+    pub serve_drain_after_eof_ms: u64,
+    /// `serve`: a stop that takes longer (a process ignoring SIGTERM and
+    /// SIGKILL?) is abandoned and the CLI exits.
+    pub serve_stop_deadline_ms: u64,
 }
 
 /// The loopback gateway's sessions (`host/gateway/httpGateway.ts`). Clients
@@ -81,6 +88,8 @@ pub fn host_limits() -> HostLimits {
             grace_ms: 300,
         },
         first_catalogue_wait_ms: 20_000,
+        serve_drain_after_eof_ms: 150_000,
+        serve_stop_deadline_ms: 15_000,
     }
 }
 

@@ -16,14 +16,6 @@ const stdioClient = 'stdio';
 const aggregate = { kind: 'aggregate' } as const;
 /** The part of an oversized line kept to find its id. */
 const oversizedHeadBytes = 64 * 1024;
-/**
- * After stdin closes, how long answers to the requests already read are awaited
- * (a safety net: the engine answers or times out every forwarded call, and says
- * `noReply` for each request the client cancelled).
- */
-const drainAfterEofMs = 150_000;
-/** A stop that takes longer than this (a process ignoring SIGTERM and SIGKILL?) is abandoned. */
-const stopDeadlineMs = 15_000;
 
 export async function serveCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const nestedIn = process.env[nestedMarker];
@@ -63,10 +55,11 @@ function installShutdown(host: LazyHost, ctx: CliContext, before?: () => void): 
   const shutdown = (code: number): Promise<never> => {
     stopping ??= (async () => {
       before?.();
+      // A stop that takes longer (a process ignoring SIGTERM and SIGKILL?) is abandoned (the core's limit).
       const deadline = setTimeout(() => {
         ctx.log('error', 'stopping the servers took too long; exiting anyway');
         process.exit(code || 1);
-      }, stopDeadlineMs);
+      }, ctx.core.limits().serveStopDeadlineMs);
       try {
         await host.stop();
       } catch (err) {
@@ -109,6 +102,9 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, setup: ServeSe
   const replies = new ReplyTracker();
   // A stdin line longer than an HTTP body may be is not read either (the core's limit).
   const maxLineBytes = ctx.core.limits().gateway.maxBodyBytes;
+  // After stdin closes, how long answers to the requests already read are awaited (the core's
+  // safety net: the engine answers or times out every call, and says `noReply` for cancelled ones).
+  const drainAfterEofMs = ctx.core.limits().serveDrainAfterEofMs;
   const host = createHost(ctx, catalogueFile, {
     ...setup,
     watchConfig: true,

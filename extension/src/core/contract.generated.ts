@@ -616,7 +616,18 @@ httpSessionEndTimeoutMs: number, gateway: GatewayLimits, startUntilListed: Start
  * `serve`: clients are answered (`--stdio`) or the address printed
  * (`--http`) once the first catalogue is complete, but never later than this.
  */
-firstCatalogueWaitMs: number, };
+firstCatalogueWaitMs: number, 
+/**
+ * `serve --stdio`: after stdin closes, how long answers to the requests
+ * already read are awaited (a safety net: the engine answers or times out
+ * every forwarded call, and says `noReply` for each one cancelled).
+ */
+serveDrainAfterEofMs: number, 
+/**
+ * `serve`: a stop that takes longer (a process ignoring SIGTERM and
+ * SIGKILL?) is abandoned and the CLI exits.
+ */
+serveStopDeadlineMs: number, };
 
 export type GatewayLimits = { 
 /**
