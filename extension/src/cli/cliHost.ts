@@ -73,13 +73,16 @@ export function snapshotOf(host: LazyHost): Snapshot {
   return host.snapshot() as Snapshot;
 }
 
-/** Resolve once none of `names` (all when undefined) is cataloguing or connecting. */
-export async function settled(host: LazyHost, names?: ReadonlySet<string>, pollMs = 50): Promise<Snapshot> {
+/**
+ * Resolve once none of `names` (all when undefined) is cataloguing or connecting: checked
+ * again on each of the core's `catalogueSettled` effects (`LazyHost.whenSettled`), no polling.
+ */
+export async function settled(host: LazyHost, names?: ReadonlySet<string>): Promise<Snapshot> {
   for (;;) {
     const snap = snapshotOf(host);
     const busy = snap.servers.some((s) => (!names || names.has(s.name)) && s.progress === 'busy');
     if (!busy) return snap;
-    await new Promise((r) => setTimeout(r, pollMs));
+    await host.whenSettled();
   }
 }
 
