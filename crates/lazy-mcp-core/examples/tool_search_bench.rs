@@ -282,6 +282,54 @@ fn load_corpus(dir: &Path) -> Vec<(String, Value)> {
     out
 }
 
+/// `--typos`: the query with synthetic typing slips, deterministic per query
+/// (an FNV hash of it seeds a xorshift): each ASCII word of four letters or
+/// more gets, with probability one half (at least one word per query), one
+/// slip after its first letter: a letter dropped, two adjacent letters
+/// swapped, a letter doubled, or a letter replaced by its keyboard neighbour.
+fn with_typos(query: &str) -> String {
+    let mut state = query.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    }) | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    const NEIGHBOUR: &[u8; 26] = b"snvfrghjoklknmpowtdyibecux";
+    let words: Vec<String> = query.split(' ').map(str::to_string).collect();
+    let eligible: Vec<usize> = (0..words.len())
+        .filter(|i| words[*i].len() >= 4 && words[*i].bytes().all(|b| b.is_ascii_alphabetic()))
+        .collect();
+    if eligible.is_empty() {
+        return query.to_string();
+    }
+    let forced = eligible[(next() % eligible.len() as u64) as usize];
+    let mut out = words.clone();
+    for &i in &eligible {
+        if i != forced && next() % 2 == 0 {
+            continue;
+        }
+        let mut w: Vec<u8> = words[i].bytes().collect();
+        let at = 1 + (next() % (w.len() as u64 - 1)) as usize;
+        match next() % 4 {
+            0 => {
+                w.remove(at);
+            }
+            1 if at + 1 < w.len() => w.swap(at, at + 1),
+            1 => w.swap(at - 1, at),
+            2 => w.insert(at, w[at]),
+            _ => {
+                let c = w[at].to_ascii_lowercase();
+                w[at] = NEIGHBOUR[usize::from(c - b'a')];
+            }
+        }
+        out[i] = String::from_utf8(w).unwrap_or_default();
+    }
+    out.join(" ")
+}
+
 fn median_p99(mut samples: Vec<f64>) -> (f64, f64) {
     samples.sort_by(f64::total_cmp);
     let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
@@ -347,6 +395,24 @@ fn main() {
     let model = load_model();
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
     let verbose = args.iter().any(|a| a == "--misses");
+    let typos = args.iter().any(|a| a == "--typos");
+    let slip = |sets: Vec<(String, Vec<Query>)>| -> Vec<(String, Vec<Query>)> {
+        if !typos {
+            return sets;
+        }
+        sets.into_iter()
+            .map(|(name, queries)| {
+                let queries = queries
+                    .into_iter()
+                    .map(|q| Query {
+                        query: with_typos(&q.query),
+                        accept: q.accept,
+                    })
+                    .collect();
+                (format!("{name}, typos"), queries)
+            })
+            .collect()
+    };
     if args.iter().any(|a| a == "--dev") {
         let mut tools = real_tools();
         for tool in synthetic_forge_tools(200) {
@@ -358,6 +424,7 @@ fn main() {
             ("held-out 2".to_string(), holdout2_queries()),
             ("dev steps".to_string(), dev_step_queries()),
         ];
+        let sets = slip(sets);
         let names: std::collections::HashSet<String> =
             (0..tools.len()).map(|i| qualified(&tools, i)).collect();
         for (set, queries) in &sets {
@@ -406,6 +473,7 @@ fn main() {
             sets.push((set.to_string(), load_queries(&path)));
         }
     }
+    let sets = slip(sets);
     println!(
         "## Held-out corpus: {} tools from {} servers ({})\n",
         tools.len(),

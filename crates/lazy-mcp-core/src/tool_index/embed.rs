@@ -117,6 +117,12 @@ impl EmbeddingModel {
         self.vocab.len()
     }
 
+    /// Whether `word` (lower-case) is one whole token of the table: a word
+    /// the model knows as it is, not only as pieces.
+    pub fn knows_word(&self, word: &str) -> bool {
+        self.vocab.contains_key(word)
+    }
+
     /// The rows of `text`'s WordPiece tokens (unknown pieces left out), at most
     /// [`MAX_EMBED_TOKENS`] of the first [`MAX_EMBED_CHARS`] characters.
     /// Stopwords and punctuation say nothing about a tool and are left out:
