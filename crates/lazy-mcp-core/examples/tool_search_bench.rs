@@ -189,6 +189,16 @@ fn compare(
 ) {
     let hybrid = build(tools, Some(model.clone()));
     let plain = PlainBm25::build(tools);
+    if verbose {
+        for (_, queries) in sets {
+            for q in queries {
+                let searched = hybrid.corrected_query(&q.query);
+                if searched != q.query {
+                    eprintln!("  corrected: {:?} → {searched:?}", q.query);
+                }
+            }
+        }
+    }
     println!(
         "| query set | queries | {} | today's lexical top-1 / top-5 | plain BM25 top-1 / top-5 |",
         fusions

@@ -35,6 +35,11 @@ pub struct EmbeddingModel {
     version: String,
     dims: usize,
     vocab: HashMap<Box<str>, u32>,
+    /// The vocabulary file's text (tokens, one a line), and the start of
+    /// each whole-word token of ASCII letters in it, sorted by token: the
+    /// words a query slip may be corrected to.
+    block: Box<str>,
+    whole_words: Vec<u32>,
     scales: Vec<f32>,
     rows: Vec<i8>,
 }
@@ -75,10 +80,21 @@ impl EmbeddingModel {
         let block = take(bytes, &mut at, block_len).ok_or_else(truncated)?;
         let block = std::str::from_utf8(block).map_err(|_| "its vocabulary is not UTF-8")?;
         let mut vocab = HashMap::with_capacity(header.vocab);
+        let mut whole_words = Vec::new();
+        let mut start = 0usize;
         for (row, token) in block.split('\n').enumerate() {
             let row = u32::try_from(row).map_err(|_| "its vocabulary is too large")?;
             vocab.insert(Box::from(token), row);
+            if token.len() >= 3 && token.bytes().all(|b| b.is_ascii_lowercase()) {
+                whole_words.push(u32::try_from(start).map_err(|_| "its vocabulary is too large")?);
+            }
+            start += token.len() + 1;
         }
+        let token_at = |start: &u32| {
+            let rest = block.get(*start as usize..).unwrap_or("");
+            rest.split('\n').next().unwrap_or("")
+        };
+        whole_words.sort_unstable_by(|a, b| token_at(a).cmp(token_at(b)));
         if vocab.len() != header.vocab {
             return Err(format!(
                 "its vocabulary has {} distinct tokens, the header says {}",
@@ -99,6 +115,8 @@ impl EmbeddingModel {
             version: header.version,
             dims: header.dims,
             vocab,
+            block: Box::from(block),
+            whole_words,
             scales,
             rows: row_bytes.iter().map(|b| *b as i8).collect(),
         })
@@ -121,6 +139,29 @@ impl EmbeddingModel {
     /// the model knows as it is, not only as pieces.
     pub fn knows_word(&self, word: &str) -> bool {
         self.vocab.contains_key(word)
+    }
+
+    /// The table's whole words of three or more lower-case ASCII letters
+    /// that start with `prefix`, in order, each with its row (BERT's
+    /// vocabulary lists common words first, so a lower row is a commoner word).
+    pub(super) fn words_starting_with<'a>(
+        &'a self,
+        prefix: &'a str,
+    ) -> impl Iterator<Item = (&'a str, u32)> + 'a {
+        let token_at = |start: u32| {
+            let rest = self.block.get(start as usize..).unwrap_or("");
+            rest.split('\n').next().unwrap_or("")
+        };
+        let from = self
+            .whole_words
+            .partition_point(|start| token_at(*start) < prefix);
+        self.whole_words
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .map(move |start| token_at(*start))
+            .take_while(move |token| token.starts_with(prefix))
+            .map(|token| (token, self.vocab.get(token).copied().unwrap_or(u32::MAX)))
     }
 
     /// The rows of `text`'s WordPiece tokens (unknown pieces left out), at most

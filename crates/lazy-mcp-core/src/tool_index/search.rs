@@ -480,13 +480,23 @@ impl ToolIndex {
         self.semantic.is_some()
     }
 
+    /// The query as searched: slips corrected to catalogue words (what the
+    /// benchmark's `--misses` shows).
+    pub fn corrected_query(&self, query: &str) -> String {
+        let query: String = query.chars().take(MAX_QUERY_CHARS).collect();
+        let index_knows = |word: &str| self.terms.contains_key(&super::text::stem(word));
+        self.spelling
+            .correct(
+                &query,
+                self.semantic.as_ref().map(Semantic::model),
+                &index_knows,
+            )
+            .into_owned()
+    }
+
     /// [`ToolIndex::search`] with explicit fusion weights (for the benchmark).
     pub fn search_with(&self, query: &str, limit: usize, fusion: Fusion) -> Vec<SearchHit> {
-        let query: String = query.chars().take(MAX_QUERY_CHARS).collect();
-        let query = self
-            .spelling
-            .correct(&query, self.semantic.as_ref().map(Semantic::model))
-            .into_owned();
+        let query = self.corrected_query(query);
         let lexical = self.lexical_scores(&query);
         let semantic = match &self.semantic {
             Some(semantic) if fusion.semantic > 0.0 => semantic.similarities(&query),

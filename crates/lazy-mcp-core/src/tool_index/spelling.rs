@@ -18,8 +18,9 @@ const MAX_CORRECTED_WORDS: usize = 8;
 const MIN_WORD: usize = 4;
 /// Words longer than this are not words a person mistypes.
 const MAX_WORD: usize = 30;
-/// From this length on, two edits are a slip; below it, one.
-const TWO_EDITS_FROM: usize = 6;
+/// From this length on, two edits are a slip; below it, one (as the lexical
+/// side's own typo lookup).
+const TWO_EDITS_FROM: usize = 8;
 
 /// The catalogue's words (lower-case ASCII letters, identifiers split), each
 /// with how often the catalogue uses it, sorted for lookups and first-letter
@@ -84,66 +85,93 @@ impl Spelling {
             .is_ok()
     }
 
-    /// The catalogue word `word` is most likely a slip of: fewest edits
-    /// (insert, delete, substitute, swap; one for words under
-    /// [`TWO_EDITS_FROM`] letters, two from there), then the most used, then
-    /// the first alphabetically. The first letter must match: people rarely
-    /// mistype it, and it keeps the scan to one slice of the vocabulary.
-    fn nearest(&self, word: &str) -> Option<&str> {
+    /// The word `word` is most likely a slip of: fewest edits (insert,
+    /// delete, substitute, swap; one for words under [`TWO_EDITS_FROM`]
+    /// letters, two from there); at equal edits a catalogue word before a
+    /// word only the embedding table knows, the catalogue's most used word,
+    /// the table's commonest. The first letter must match: people rarely
+    /// mistype it, and it keeps the scan to one slice of each vocabulary.
+    fn nearest<'a>(&'a self, word: &'a str, model: Option<&'a EmbeddingModel>) -> Option<&'a str> {
         let first = word.get(..1)?;
         let max = if word.len() >= TWO_EDITS_FROM { 2 } else { 1 };
         let start = self.words.partition_point(|(w, _)| w.as_ref() < first);
-        let mut best: Option<(usize, u32, &str)> = None;
-        for (known, count) in self.words.get(start..).unwrap_or(&[]) {
-            if !known.starts_with(first) {
-                break;
-            }
-            if known.len().abs_diff(word.len()) > max || known.len() < MIN_WORD - 1 {
+        let catalogue = self
+            .words
+            .get(start..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|(known, _)| known.starts_with(first))
+            .map(|(known, count)| (known.as_ref(), (0u8, u32::MAX - count)));
+        let table = model
+            .into_iter()
+            .flat_map(|m| m.words_starting_with(first))
+            .map(|(known, row)| (known, (1u8, row)));
+        let mut best: Option<((usize, u8, u32), &str)> = None;
+        for (known, (source, order)) in catalogue.chain(table) {
+            if known.len().abs_diff(word.len()) > max
+                || known.len() < MIN_WORD - 1
+                || is_stopword(known)
+            {
                 continue;
             }
             let Some(edits) = (1..=max).find(|d| edit_distance_within(word, known, *d)) else {
                 continue;
             };
-            let better = best.is_none_or(|(e, c, _)| edits < e || (edits == e && *count > c));
-            if better {
-                best = Some((edits, *count, known));
+            let key = (edits, source, order);
+            if best.is_none_or(|(b, _)| key < b) {
+                best = Some((key, known));
             }
         }
-        best.map(|(_, _, known)| known)
+        best.map(|(_, known)| known)
     }
 
-    /// `query` with each slip replaced by the catalogue word it stands for. A
-    /// word is left as typed when it is short, not plain ASCII letters,
-    /// camelCase, a stopword, a catalogue word, or a whole word of the
-    /// embedding table (a real word the catalogue lacks, such as `dollars`).
-    pub fn correct<'q>(&self, query: &'q str, model: Option<&EmbeddingModel>) -> Cow<'q, str> {
+    /// `query` with each slip replaced by the word it stands for. Only
+    /// words as typed are looked at: a whitespace-separated token of ASCII
+    /// letters (edge punctuation aside), so file names, paths, identifiers,
+    /// numbers and other scripts stay as they are. A word is also left as
+    /// typed when it is short, camelCase, capitalized after the first word
+    /// (a name: `Acme`, `Northwind`), a stopword, a catalogue word, a
+    /// whole word of the embedding table (a real word the catalogue lacks,
+    /// such as `dollars`), or when `index_knows` it (a stem the index has).
+    pub fn correct<'q>(
+        &self,
+        query: &'q str,
+        model: Option<&EmbeddingModel>,
+        index_knows: &dyn Fn(&str) -> bool,
+    ) -> Cow<'q, str> {
         let mut out = String::new();
         let mut copied = 0;
         let mut budget = MAX_CORRECTED_WORDS;
-        for (start, end) in letter_runs(query) {
+        let base = query.as_ptr() as usize;
+        for (i, token) in query.split_whitespace().enumerate() {
             if budget == 0 {
                 break;
             }
-            let Some(typed) = query.get(start..end) else {
-                continue;
-            };
-            // A run that an identifier split or a non-ASCII letter cut is
-            // not a word as typed.
-            let whole = |i: usize| query.get(i..).and_then(|s| s.chars().next());
-            let before = query.get(..start).and_then(|s| s.chars().next_back());
+            let typed = token.trim_matches(|c: char| c.is_ascii_punctuation());
+            let start = typed.as_ptr() as usize - base;
+            let end = start + typed.len();
+            let camel = typed
+                .as_bytes()
+                .windows(2)
+                .any(|w| matches!(w, [a, b] if a.is_ascii_lowercase() && b.is_ascii_uppercase()));
+            let proper_noun = i > 0 && typed.starts_with(|c: char| c.is_ascii_uppercase());
             if !(MIN_WORD..=MAX_WORD).contains(&typed.len())
-                || before.is_some_and(char::is_alphanumeric)
-                || whole(end).is_some_and(char::is_alphanumeric)
+                || !typed.bytes().all(|b| b.is_ascii_alphabetic())
+                || camel
+                || proper_noun
             {
                 continue;
             }
             let word = typed.to_ascii_lowercase();
-            if is_stopword(&word) || self.knows(&word) || model.is_some_and(|m| m.knows_word(&word))
+            if is_stopword(&word)
+                || self.knows(&word)
+                || model.is_some_and(|m| m.knows_word(&word))
+                || index_knows(&word)
             {
                 continue;
             }
             budget -= 1;
-            if let Some(known) = self.nearest(&word) {
+            if let Some(known) = self.nearest(&word, model) {
                 out.push_str(query.get(copied..start).unwrap_or(""));
                 out.push_str(known);
                 copied = end;
@@ -176,14 +204,18 @@ mod tests {
         )
     }
 
+    fn fix<'q>(s: &Spelling, query: &'q str, model: Option<&EmbeddingModel>) -> Cow<'q, str> {
+        s.correct(query, model, &|_| false)
+    }
+
     #[test]
     fn slips_become_the_catalogue_words_they_stand_for() {
         let s = spelling();
-        assert_eq!(s.correct("caculate the bmi", None), "calculate the bmi");
-        assert_eq!(s.correct("serch fles", None), "search files");
-        assert_eq!(s.correct("Serch FLES please", None), "search files please");
+        assert_eq!(fix(&s, "caculate the bmi", None), "calculate the bmi");
+        assert_eq!(fix(&s, "serch fles", None), "search files");
+        assert_eq!(fix(&s, "Serch fles please", None), "search files please");
         // Ties go to the word the catalogue uses more.
-        assert_eq!(s.correct("clen", None), "clean");
+        assert_eq!(fix(&s, "clen", None), "clean");
     }
 
     #[test]
@@ -199,17 +231,17 @@ mod tests {
             "séarch",         // a non-ASCII letter cuts the run
             "",
         ] {
-            assert_eq!(s.correct(query, None), query, "{query}");
+            assert_eq!(fix(&s, query, None), query, "{query}");
         }
-        assert!(matches!(s.correct("search files", None), Cow::Borrowed(_)));
+        assert!(matches!(fix(&s, "search files", None), Cow::Borrowed(_)));
     }
 
     #[test]
     fn at_most_a_few_words_per_query_are_looked_up() {
         let s = spelling();
         let many = "zzzzz ".repeat(1_000) + "serch";
-        assert_eq!(s.correct(&many, None), many);
+        assert_eq!(fix(&s, &many, None), many);
         let few = "serch ".repeat(3);
-        assert_eq!(s.correct(&few, None), "search ".repeat(3));
+        assert_eq!(fix(&s, &few, None), "search ".repeat(3));
     }
 }
