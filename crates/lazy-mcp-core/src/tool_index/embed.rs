@@ -7,6 +7,7 @@
 //! no network, no inference runtime. The host hands the table over as bytes
 //! (`Engine::load_embedding_model`); this module parses and uses it.
 
+use super::spelling::WordList;
 use super::text::is_stopword;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -35,11 +36,10 @@ pub struct EmbeddingModel {
     version: String,
     dims: usize,
     vocab: HashMap<Box<str>, u32>,
-    /// The vocabulary file's text (tokens, one a line), and the start of
-    /// each whole-word token of ASCII letters in it, sorted by token: the
-    /// words a query slip may be corrected to.
-    block: Box<str>,
-    whole_words: Vec<u32>,
+    /// The whole-word tokens of three or more lower-case ASCII letters
+    /// (stopwords left out), ranked by row (BERT's vocabulary lists common
+    /// words first): words a query slip may be corrected to.
+    whole_words: WordList,
     scales: Vec<f32>,
     rows: Vec<i8>,
 }
@@ -81,20 +81,17 @@ impl EmbeddingModel {
         let block = std::str::from_utf8(block).map_err(|_| "its vocabulary is not UTF-8")?;
         let mut vocab = HashMap::with_capacity(header.vocab);
         let mut whole_words = Vec::new();
-        let mut start = 0usize;
         for (row, token) in block.split('\n').enumerate() {
             let row = u32::try_from(row).map_err(|_| "its vocabulary is too large")?;
             vocab.insert(Box::from(token), row);
-            if token.len() >= 3 && token.bytes().all(|b| b.is_ascii_lowercase()) {
-                whole_words.push(u32::try_from(start).map_err(|_| "its vocabulary is too large")?);
+            if token.len() >= 3
+                && token.bytes().all(|b| b.is_ascii_lowercase())
+                && !is_stopword(token)
+            {
+                whole_words.push((token, row));
             }
-            start += token.len() + 1;
         }
-        let token_at = |start: &u32| {
-            let rest = block.get(*start as usize..).unwrap_or("");
-            rest.split('\n').next().unwrap_or("")
-        };
-        whole_words.sort_unstable_by(|a, b| token_at(a).cmp(token_at(b)));
+        let whole_words = WordList::new(whole_words);
         if vocab.len() != header.vocab {
             return Err(format!(
                 "its vocabulary has {} distinct tokens, the header says {}",
@@ -115,7 +112,6 @@ impl EmbeddingModel {
             version: header.version,
             dims: header.dims,
             vocab,
-            block: Box::from(block),
             whole_words,
             scales,
             rows: row_bytes.iter().map(|b| *b as i8).collect(),
@@ -141,27 +137,9 @@ impl EmbeddingModel {
         self.vocab.contains_key(word)
     }
 
-    /// The table's whole words of three or more lower-case ASCII letters
-    /// that start with `prefix`, in order, each with its row (BERT's
-    /// vocabulary lists common words first, so a lower row is a commoner word).
-    pub(super) fn words_starting_with<'a>(
-        &'a self,
-        prefix: &'a str,
-    ) -> impl Iterator<Item = (&'a str, u32)> + 'a {
-        let token_at = |start: u32| {
-            let rest = self.block.get(start as usize..).unwrap_or("");
-            rest.split('\n').next().unwrap_or("")
-        };
-        let from = self
-            .whole_words
-            .partition_point(|start| token_at(*start) < prefix);
-        self.whole_words
-            .get(from..)
-            .unwrap_or(&[])
-            .iter()
-            .map(move |start| token_at(*start))
-            .take_while(move |token| token.starts_with(prefix))
-            .map(|token| (token, self.vocab.get(token).copied().unwrap_or(u32::MAX)))
+    /// The table's whole words, for slip correction.
+    pub(super) fn whole_words(&self) -> &WordList {
+        &self.whole_words
     }
 
     /// The rows of `text`'s WordPiece tokens (unknown pieces left out), at most

@@ -182,7 +182,7 @@ fn field_texts<'a>(server: &'a str, tool: &'a Value) -> [Cow<'a, str>; 6] {
 /// Whether `a` and `b` are within `max` edits (insert, delete, substitute,
 /// swap two adjacent letters: optimal string alignment), without filling
 /// more than a band of the table.
-pub(super) fn edit_distance_within(a: &str, b: &str, max: usize) -> bool {
+fn edit_distance_within(a: &str, b: &str, max: usize) -> bool {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     if a.len().abs_diff(b.len()) > max {

@@ -5,7 +5,6 @@
 //! it WordPiece cuts a slip into pieces whose vectors mean something else.
 
 use super::embed::EmbeddingModel;
-use super::search::edit_distance_within;
 use super::text::is_stopword;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -22,12 +21,109 @@ const MAX_WORD: usize = 30;
 /// side's own typo lookup).
 const TWO_EDITS_FROM: usize = 8;
 
-/// The catalogue's words (lower-case ASCII letters, identifiers split), each
-/// with how often the catalogue uses it, sorted for lookups and first-letter
-/// scans.
+/// The letters (a–z) a word has, one bit each. One edit adds at most one
+/// letter to a word's set and takes at most one away, so two words whose
+/// sets differ by more than `max` letters either way are more than `max`
+/// edits apart: most candidates are ruled out without counting edits.
+fn letter_set(word: &[u8]) -> u32 {
+    word.iter()
+        .filter(|b| b.is_ascii_lowercase())
+        .fold(0, |set, b| set | 1 << (b - b'a'))
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    start: u32,
+    rank: u32,
+    letters: u32,
+    first: u8,
+    len: u8,
+}
+
+/// Words for slip lookups, each with a rank (lower is likelier), kept in one
+/// text and ordered by first letter, length and word: a slip's candidates
+/// (same first letter, a length within the edits allowed) are one slice.
 #[derive(Debug, Clone, Default)]
-pub(super) struct Spelling {
-    words: Vec<(Box<str>, u32)>,
+pub(crate) struct WordList {
+    text: String,
+    entries: Vec<Entry>,
+}
+
+impl WordList {
+    /// Words of lower-case ASCII letters, at most [`MAX_WORD`] long (others
+    /// are left out), with their ranks.
+    pub fn new(mut words: Vec<(&str, u32)>) -> WordList {
+        words.retain(|(w, _)| {
+            (1..=MAX_WORD).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_lowercase())
+        });
+        words.sort_unstable_by(|a, b| {
+            (a.0.as_bytes().first(), a.0.len(), a.0).cmp(&(b.0.as_bytes().first(), b.0.len(), b.0))
+        });
+        let mut list = WordList::default();
+        for (word, rank) in words {
+            let (Ok(start), Some(first)) = (u32::try_from(list.text.len()), word.bytes().next())
+            else {
+                continue;
+            };
+            list.text.push_str(word);
+            list.entries.push(Entry {
+                start,
+                rank,
+                letters: letter_set(word.as_bytes()),
+                first,
+                len: word.len() as u8,
+            });
+        }
+        list
+    }
+
+    fn word(&self, entry: &Entry) -> &str {
+        let start = entry.start as usize;
+        self.text
+            .get(start..start + usize::from(entry.len))
+            .unwrap_or("")
+    }
+
+    /// The entries starting with `first`, `low..=high` letters long.
+    fn slice(&self, first: u8, low: usize, high: usize) -> &[Entry] {
+        let from = self
+            .entries
+            .partition_point(|e| (e.first, usize::from(e.len)) < (first, low));
+        let to = self
+            .entries
+            .partition_point(|e| (e.first, usize::from(e.len)) <= (first, high));
+        self.entries.get(from..to.max(from)).unwrap_or(&[])
+    }
+
+    pub fn contains(&self, word: &str) -> bool {
+        let Some(first) = word.bytes().next() else {
+            return false;
+        };
+        self.slice(first, word.len(), word.len())
+            .iter()
+            .any(|e| self.word(e) == word)
+    }
+
+    /// Words within `max` edits of `word` (same first letter), each with
+    /// its edits and rank.
+    fn near<'a>(
+        &'a self,
+        word: &'a str,
+        max: usize,
+    ) -> impl Iterator<Item = (&'a str, usize, u32)> + 'a {
+        let first = word.bytes().next().unwrap_or(0);
+        let letters = letter_set(word.as_bytes());
+        self.slice(first, word.len().saturating_sub(max), word.len() + max)
+            .iter()
+            .filter(move |e| {
+                (letters & !e.letters).count_ones() as usize <= max
+                    && (e.letters & !letters).count_ones() as usize <= max
+            })
+            .filter_map(move |e| {
+                let known = self.word(e);
+                edits_within(word.as_bytes(), known.as_bytes(), max).map(|d| (known, d, e.rank))
+            })
+    }
 }
 
 /// The lower-case ASCII letter runs of `text`, split where an identifier
@@ -56,6 +152,61 @@ fn letter_runs(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     })
 }
 
+/// The number of edits (insert, delete, substitute, swap two adjacent
+/// letters: optimal string alignment) between two ASCII words of at most
+/// [`MAX_WORD`] letters, when it is at most `max`. Only a band of `max`
+/// cells either side of the diagonal is filled, in three rows on the stack:
+/// a query's slips are checked against thousands of words.
+fn edits_within(a: &[u8], b: &[u8], max: usize) -> Option<usize> {
+    const W: usize = MAX_WORD + 1;
+    const FAR: u8 = u8::MAX / 2;
+    if a.len() > MAX_WORD || b.len() > MAX_WORD || a.len().abs_diff(b.len()) > max {
+        return None;
+    }
+    let at = |row: &[u8; W], j: usize| row.get(j).copied().unwrap_or(FAR);
+    let mut before = [FAR; W];
+    let mut previous = [FAR; W];
+    for (j, cell) in previous.iter_mut().enumerate().take(b.len() + 1) {
+        *cell = j as u8;
+    }
+    for i in 1..=a.len() {
+        let mut current = [FAR; W];
+        if let Some(first) = current.first_mut().filter(|_| i <= max) {
+            *first = i as u8;
+        }
+        let ca = *a.get(i - 1)?;
+        let mut row_min = at(&current, 0);
+        for j in i.saturating_sub(max).max(1)..=(i + max).min(b.len()) {
+            let cb = *b.get(j - 1)?;
+            let mut best = (at(&previous, j) + 1)
+                .min(at(&current, j - 1) + 1)
+                .min(at(&previous, j - 1) + u8::from(ca != cb));
+            if i > 1 && j > 1 && a.get(i - 2) == Some(&cb) && b.get(j - 2) == Some(&ca) {
+                best = best.min(at(&before, j - 2) + 1);
+            }
+            if let Some(cell) = current.get_mut(j) {
+                *cell = best;
+            }
+            row_min = row_min.min(best);
+        }
+        if usize::from(row_min) > max {
+            return None;
+        }
+        before = previous;
+        previous = current;
+    }
+    let edits = usize::from(at(&previous, b.len()));
+    (edits <= max).then_some(edits)
+}
+
+/// The catalogue's words (lower-case ASCII letters, identifiers split, no
+/// stopwords: a slip is never corrected to one).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Spelling {
+    /// Ranked by how often the catalogue uses them, most used first.
+    words: WordList,
+}
+
 impl Spelling {
     /// The vocabulary of the tools' texts (names, titles, descriptions,
     /// parameters, server names).
@@ -66,23 +217,19 @@ impl Spelling {
                 let Some(word) = text.get(start..end) else {
                     continue;
                 };
-                if word.len() >= 2 && word.len() <= MAX_WORD {
-                    *counts.entry(word.to_ascii_lowercase()).or_default() += 1;
+                let word = word.to_ascii_lowercase();
+                if word.len() >= 2 && word.len() <= MAX_WORD && !is_stopword(&word) {
+                    *counts.entry(word).or_default() += 1;
                 }
             }
         }
-        let mut words: Vec<(Box<str>, u32)> = counts
-            .into_iter()
-            .map(|(w, n)| (w.into_boxed_str(), n))
+        let words = counts
+            .iter()
+            .map(|(w, n)| (w.as_str(), u32::MAX - n))
             .collect();
-        words.sort_unstable();
-        Spelling { words }
-    }
-
-    fn knows(&self, word: &str) -> bool {
-        self.words
-            .binary_search_by(|(w, _)| w.as_ref().cmp(word))
-            .is_ok()
+        Spelling {
+            words: WordList::new(words),
+        }
     }
 
     /// The word `word` is most likely a slip of: fewest edits (insert,
@@ -92,32 +239,21 @@ impl Spelling {
     /// the table's commonest. The first letter must match: people rarely
     /// mistype it, and it keeps the scan to one slice of each vocabulary.
     fn nearest<'a>(&'a self, word: &'a str, model: Option<&'a EmbeddingModel>) -> Option<&'a str> {
-        let first = word.get(..1)?;
         let max = if word.len() >= TWO_EDITS_FROM { 2 } else { 1 };
-        let start = self.words.partition_point(|(w, _)| w.as_ref() < first);
         let catalogue = self
             .words
-            .get(start..)
-            .unwrap_or(&[])
-            .iter()
-            .take_while(|(known, _)| known.starts_with(first))
-            .map(|(known, count)| (known.as_ref(), (0u8, u32::MAX - count)));
+            .near(word, max)
+            .map(|(w, d, rank)| (w, d, 0u8, rank));
         let table = model
             .into_iter()
-            .flat_map(|m| m.words_starting_with(first))
-            .map(|(known, row)| (known, (1u8, row)));
+            .flat_map(move |m| m.whole_words().near(word, max))
+            .map(|(w, d, rank)| (w, d, 1u8, rank));
         let mut best: Option<((usize, u8, u32), &str)> = None;
-        for (known, (source, order)) in catalogue.chain(table) {
-            if known.len().abs_diff(word.len()) > max
-                || known.len() < MIN_WORD - 1
-                || is_stopword(known)
-            {
+        for (known, edits, source, rank) in catalogue.chain(table) {
+            if known.len() < MIN_WORD - 1 {
                 continue;
             }
-            let Some(edits) = (1..=max).find(|d| edit_distance_within(word, known, *d)) else {
-                continue;
-            };
-            let key = (edits, source, order);
+            let key = (edits, source, rank);
             if best.is_none_or(|(b, _)| key < b) {
                 best = Some((key, known));
             }
@@ -164,7 +300,7 @@ impl Spelling {
             }
             let word = typed.to_ascii_lowercase();
             if is_stopword(&word)
-                || self.knows(&word)
+                || self.words.contains(&word)
                 || model.is_some_and(|m| m.knows_word(&word))
                 || index_knows(&word)
             {
@@ -206,6 +342,27 @@ mod tests {
 
     fn fix<'q>(s: &Spelling, query: &'q str, model: Option<&EmbeddingModel>) -> Cow<'q, str> {
         s.correct(query, model, &|_| false)
+    }
+
+    #[test]
+    fn edits_are_counted_within_a_bound() {
+        let e = |a: &str, b: &str, max| edits_within(a.as_bytes(), b.as_bytes(), max);
+        assert_eq!(e("caculate", "calculate", 2), Some(1));
+        assert_eq!(e("serch", "search", 1), Some(1));
+        assert_eq!(e("fles", "files", 1), Some(1));
+        assert_eq!(e("teh", "the", 1), Some(1), "a swap is one edit");
+        assert_eq!(e("directroy", "directory", 2), Some(1));
+        assert_eq!(e("stagge", "state", 2), Some(2));
+        assert_eq!(e("same", "same", 0), Some(0));
+        assert_eq!(e("status", "statue", 0), None);
+        assert_eq!(e("zebra", "zzzzzzz", 2), None);
+        assert_eq!(e("kitten", "sitting", 2), None);
+        assert_eq!(e("kitten", "sitting", 3), Some(3));
+        assert_eq!(
+            e(&"a".repeat(40), &"a".repeat(40), 2),
+            None,
+            "longer than a word"
+        );
     }
 
     #[test]
