@@ -275,6 +275,11 @@ impl Spelling {
         model: Option<&EmbeddingModel>,
         index_knows: &dyn Fn(&str) -> bool,
     ) -> Cow<'q, str> {
+        // Accented Latin letters (é, ü, ß, ñ …) say the query is in another
+        // language: its words are not slips of the catalogue's English.
+        if query.chars().any(|c| ('\u{c0}'..='\u{24f}').contains(&c)) {
+            return Cow::Borrowed(query);
+        }
         let mut out = String::new();
         let mut copied = 0;
         let mut budget = MAX_CORRECTED_WORDS;
@@ -381,11 +386,14 @@ mod tests {
         for query in [
             "search files",
             "get the size",
-            "getFleInfo",     // camelCase: an identifier, not a slip
-            "fles2",          // glued to a digit
-            "dateien suchen", // German: too far from any catalogue word
-            "ファイルを検索", // Japanese
-            "séarch",         // a non-ASCII letter cuts the run
+            "getFleInfo",                     // camelCase: an identifier, not a slip
+            "fles2",                          // glued to a digit
+            "fles.txt src/fles get_fle_info", // file names, paths, identifiers
+            "ask Serch about it",             // a name after the first word
+            "dateien suchen",                 // German: too far from any catalogue word
+            "ファイルを検索",                 // Japanese
+            "séarch",                         // a non-ASCII letter cuts the run
+            "serch à fles",                   // accents: another language, no slips
             "",
         ] {
             assert_eq!(fix(&s, query, None), query, "{query}");
