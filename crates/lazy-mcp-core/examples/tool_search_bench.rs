@@ -1,4 +1,4 @@
-//! `cargo run --release --example tool_search_bench [-- --dev | --corpus DIR]`
+//! `cargo run --release --example tool_search_bench [-- --dev | --corpus DIR] [--typos] [--misses]`
 //! (`npm run bench:search` runs it on bench/search/).
 //!
 //! Hybrid tool search (issue 27) side by side, in one run, with today's

@@ -211,7 +211,9 @@ impl Spelling {
     /// The vocabulary of the tools' texts (names, titles, descriptions,
     /// parameters, server names).
     pub fn build<'a>(texts: impl Iterator<Item = &'a str>) -> Spelling {
-        let mut counts: HashMap<String, u32> = HashMap::new();
+        // f32 counts: the same map type as the index's term weights, so the
+        // .wasm carries one copy of its code.
+        let mut counts: HashMap<String, f32> = HashMap::new();
         for text in texts {
             for (start, end) in letter_runs(text) {
                 let Some(word) = text.get(start..end) else {
@@ -219,13 +221,13 @@ impl Spelling {
                 };
                 let word = word.to_ascii_lowercase();
                 if word.len() >= 2 && word.len() <= MAX_WORD && !is_stopword(&word) {
-                    *counts.entry(word).or_default() += 1;
+                    *counts.entry(word).or_default() += 1.0;
                 }
             }
         }
         let words = counts
             .iter()
-            .map(|(w, n)| (w.as_str(), u32::MAX - n))
+            .map(|(w, n)| (w.as_str(), u32::MAX - *n as u32))
             .collect();
         Spelling {
             words: WordList::new(words),
