@@ -118,6 +118,23 @@ fn real_words_names_files_and_other_scripts_are_searched_as_typed() {
 }
 
 #[test]
+fn without_the_table_queries_are_searched_as_typed() {
+    // Only the table tells a real word the catalogue lacks from a slip; the
+    // lexical side's own typo lookup still finds the tool.
+    let tools = real_tools();
+    let entries: Vec<(&str, &Value)> = tools.iter().map(|(s, t)| (s.as_str(), t)).collect();
+    let index = ToolIndex::build(&entries);
+    assert_eq!(
+        index.corrected_query("serch fles for pictures"),
+        "serch fles for pictures"
+    );
+    assert_eq!(
+        index.search("serch for files by name", 1)[0].qualified_name(),
+        "filesystem/search_files"
+    );
+}
+
+#[test]
 fn slip_correction_is_bounded_on_huge_and_wordy_queries() {
     let index = index();
     // 1 MB of slips: only the query's start is read, a few words corrected.

@@ -326,8 +326,12 @@ impl ToolIndex {
             terms,
             postings,
             vocabulary,
+            // Slips are corrected only with the table (see `corrected_query`).
+            spelling: match model {
+                Some(_) => Spelling::build(all_texts.iter().flatten().map(|t| t.as_ref())),
+                None => Spelling::default(),
+            },
             semantic: model.map(|model| Semantic::new(model, vectors)),
-            spelling: Spelling::build(all_texts.iter().flatten().map(|t| t.as_ref())),
         }
     }
 
@@ -480,17 +484,19 @@ impl ToolIndex {
         self.semantic.is_some()
     }
 
-    /// The query as searched: slips corrected to catalogue words (what the
-    /// benchmark's `--misses` shows).
+    /// The query as searched: slips corrected to catalogue or table words
+    /// (what the benchmark's `--misses` shows). Without the embedding table
+    /// the query is searched as typed: only the table tells a real English
+    /// word the catalogue lacks (`picture`, `people`) from a slip, and the
+    /// lexical side has its own typo lookup.
     pub fn corrected_query(&self, query: &str) -> String {
         let query: String = query.chars().take(MAX_QUERY_CHARS).collect();
+        let Some(semantic) = &self.semantic else {
+            return query;
+        };
         let index_knows = |word: &str| self.terms.contains_key(&super::text::stem(word));
         self.spelling
-            .correct(
-                &query,
-                self.semantic.as_ref().map(Semantic::model),
-                &index_knows,
-            )
+            .correct(&query, Some(semantic.model()), &index_knows)
             .into_owned()
     }
 
