@@ -1,8 +1,10 @@
 //! Query-side typo correction (issue 27): a query word that neither the
 //! catalogue nor the embedding table knows (`caculate`, `serch`, `fles`) is
-//! replaced by the catalogue word it is a slip of (`calculate`, `search`,
-//! `files`) before the lexical and the semantic side read the query. Without
-//! it WordPiece cuts a slip into pieces whose vectors mean something else.
+//! replaced by the catalogue's (or else the table's) word it is a slip of
+//! (`calculate`, `search`, `files`) before the lexical and the semantic side
+//! read the query. Without it WordPiece cuts a slip into pieces whose vectors
+//! mean something else. Only used with the table loaded (see
+//! `ToolIndex::corrected_query`).
 
 use super::embed::EmbeddingModel;
 use super::text::is_stopword;
