@@ -2,7 +2,8 @@
 // plain BM25 on the held-out corpus in bench/search/ (issue 27), in one run of
 // the Rust example `tool_search_bench` (release build, native). Extra
 // arguments go to the example: `--dev` for the development sets and the
-// fusion grid, `--misses` to print every query not ranked first.
+// fusion grid, `--misses` to print every query not ranked first, `--typos` to
+// give every query deterministic synthetic slips.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

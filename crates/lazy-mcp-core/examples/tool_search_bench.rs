@@ -1,4 +1,4 @@
-//! `cargo run --release --example tool_search_bench [-- --dev | --corpus DIR]`
+//! `cargo run --release --example tool_search_bench [-- --dev | --corpus DIR] [--typos] [--misses]`
 //! (`npm run bench:search` runs it on bench/search/).
 //!
 //! Hybrid tool search (issue 27) side by side, in one run, with today's
@@ -189,6 +189,16 @@ fn compare(
 ) {
     let hybrid = build(tools, Some(model.clone()));
     let plain = PlainBm25::build(tools);
+    if verbose {
+        for (_, queries) in sets {
+            for q in queries {
+                let searched = hybrid.corrected_query(&q.query);
+                if searched != q.query {
+                    eprintln!("  corrected: {:?} → {searched:?}", q.query);
+                }
+            }
+        }
+    }
     println!(
         "| query set | queries | {} | today's lexical top-1 / top-5 | plain BM25 top-1 / top-5 |",
         fusions
@@ -282,6 +292,54 @@ fn load_corpus(dir: &Path) -> Vec<(String, Value)> {
     out
 }
 
+/// `--typos`: the query with synthetic typing slips, deterministic per query
+/// (an FNV hash of it seeds a xorshift): each ASCII word of four letters or
+/// more gets, with probability one half (at least one word per query), one
+/// slip after its first letter: a letter dropped, two adjacent letters
+/// swapped, a letter doubled, or a letter replaced by its keyboard neighbour.
+fn with_typos(query: &str) -> String {
+    let mut state = query.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    }) | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    const NEIGHBOUR: &[u8; 26] = b"snvfrghjoklknmpowtdyibecux";
+    let words: Vec<String> = query.split(' ').map(str::to_string).collect();
+    let eligible: Vec<usize> = (0..words.len())
+        .filter(|i| words[*i].len() >= 4 && words[*i].bytes().all(|b| b.is_ascii_alphabetic()))
+        .collect();
+    if eligible.is_empty() {
+        return query.to_string();
+    }
+    let forced = eligible[(next() % eligible.len() as u64) as usize];
+    let mut out = words.clone();
+    for &i in &eligible {
+        if i != forced && next() % 2 == 0 {
+            continue;
+        }
+        let mut w: Vec<u8> = words[i].bytes().collect();
+        let at = 1 + (next() % (w.len() as u64 - 1)) as usize;
+        match next() % 4 {
+            0 => {
+                w.remove(at);
+            }
+            1 if at + 1 < w.len() => w.swap(at, at + 1),
+            1 => w.swap(at - 1, at),
+            2 => w.insert(at, w[at]),
+            _ => {
+                let c = w[at].to_ascii_lowercase();
+                w[at] = NEIGHBOUR[usize::from(c - b'a')];
+            }
+        }
+        out[i] = String::from_utf8(w).unwrap_or_default();
+    }
+    out.join(" ")
+}
+
 fn median_p99(mut samples: Vec<f64>) -> (f64, f64) {
     samples.sort_by(f64::total_cmp);
     let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
@@ -307,6 +365,7 @@ fn latency(tools: &[(String, Value)], model: &Arc<EmbeddingModel>, queries: &[Qu
     let mut hybrid_us = Vec::new();
     let mut hybrid_cpu_us = Vec::new();
     let mut lexical_us = Vec::new();
+    let mut spelling_us = Vec::new();
     for _ in 0..5 {
         for q in queries {
             let cpu = on_cpu_us();
@@ -319,6 +378,9 @@ fn latency(tools: &[(String, Value)], model: &Arc<EmbeddingModel>, queries: &[Qu
             let t = Instant::now();
             std::hint::black_box(lexical.search(&q.query, 5));
             lexical_us.push(t.elapsed().as_secs_f64() * 1e6);
+            let t = Instant::now();
+            std::hint::black_box(index.corrected_query(&q.query));
+            spelling_us.push(t.elapsed().as_secs_f64() * 1e6);
         }
     }
     let off_cpu = hybrid_us
@@ -329,6 +391,7 @@ fn latency(tools: &[(String, Value)], model: &Arc<EmbeddingModel>, queries: &[Qu
     let samples = hybrid_us.len();
     let (hm, hp) = median_p99(hybrid_us);
     let (lm, lp) = median_p99(lexical_us);
+    let (sm, sp) = median_p99(spelling_us);
     let cpu = if hybrid_cpu_us.is_empty() {
         "n/a".to_string()
     } else {
@@ -336,7 +399,7 @@ fn latency(tools: &[(String, Value)], model: &Arc<EmbeddingModel>, queries: &[Qu
         format!("{cm:.0} µs / {cp:.0} µs")
     };
     println!(
-        "| {} | {hm:.0} µs / {hp:.0} µs | {cpu} | {off_cpu} of {samples} | {lm:.0} µs / {lp:.0} µs |",
+        "| {} | {hm:.0} µs / {hp:.0} µs | {cpu} | {off_cpu} of {samples} | {lm:.0} µs / {lp:.0} µs | {sm:.1} µs / {sp:.0} µs |",
         tools.len()
     );
 }
@@ -347,6 +410,24 @@ fn main() {
     let model = load_model();
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
     let verbose = args.iter().any(|a| a == "--misses");
+    let typos = args.iter().any(|a| a == "--typos");
+    let slip = |sets: Vec<(String, Vec<Query>)>| -> Vec<(String, Vec<Query>)> {
+        if !typos {
+            return sets;
+        }
+        sets.into_iter()
+            .map(|(name, queries)| {
+                let queries = queries
+                    .into_iter()
+                    .map(|q| Query {
+                        query: with_typos(&q.query),
+                        accept: q.accept,
+                    })
+                    .collect();
+                (format!("{name}, typos"), queries)
+            })
+            .collect()
+    };
     if args.iter().any(|a| a == "--dev") {
         let mut tools = real_tools();
         for tool in synthetic_forge_tools(200) {
@@ -358,6 +439,7 @@ fn main() {
             ("held-out 2".to_string(), holdout2_queries()),
             ("dev steps".to_string(), dev_step_queries()),
         ];
+        let sets = slip(sets);
         let names: std::collections::HashSet<String> =
             (0..tools.len()).map(|i| qualified(&tools, i)).collect();
         for (set, queries) in &sets {
@@ -406,6 +488,7 @@ fn main() {
             sets.push((set.to_string(), load_queries(&path)));
         }
     }
+    let sets = slip(sets);
     println!(
         "## Held-out corpus: {} tools from {} servers ({})\n",
         tools.len(),
@@ -431,7 +514,7 @@ fn main() {
         "\n## Search latency (median / p99 of 5 passes over the {} queries, limit 5)\n",
         all_queries.len()
     );
-    println!("| tools | hybrid, wall | hybrid, thread CPU time | queries > 1 ms off CPU | lexical only, wall |\n|---:|---:|---:|---:|---:|");
+    println!("| tools | hybrid, wall | hybrid, thread CPU time | queries > 1 ms off CPU | lexical only, wall | slip correction alone, wall |\n|---:|---:|---:|---:|---:|---:|");
     let first500: Vec<(String, Value)> = tools.iter().take(500).cloned().collect();
     latency(&first500, &model, &all_queries);
     let mut big = tools.clone();

@@ -7,6 +7,7 @@
 //! no network, no inference runtime. The host hands the table over as bytes
 //! (`Engine::load_embedding_model`); this module parses and uses it.
 
+use super::spelling::WordList;
 use super::text::is_stopword;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -35,6 +36,10 @@ pub struct EmbeddingModel {
     version: String,
     dims: usize,
     vocab: HashMap<Box<str>, u32>,
+    /// The whole-word tokens of three or more lower-case ASCII letters
+    /// (stopwords left out), ranked by row (BERT's vocabulary lists common
+    /// words first): words a query slip may be corrected to.
+    whole_words: WordList,
     scales: Vec<f32>,
     rows: Vec<i8>,
 }
@@ -75,10 +80,18 @@ impl EmbeddingModel {
         let block = take(bytes, &mut at, block_len).ok_or_else(truncated)?;
         let block = std::str::from_utf8(block).map_err(|_| "its vocabulary is not UTF-8")?;
         let mut vocab = HashMap::with_capacity(header.vocab);
+        let mut whole_words = Vec::new();
         for (row, token) in block.split('\n').enumerate() {
             let row = u32::try_from(row).map_err(|_| "its vocabulary is too large")?;
             vocab.insert(Box::from(token), row);
+            if token.len() >= 3
+                && token.bytes().all(|b| b.is_ascii_lowercase())
+                && !is_stopword(token)
+            {
+                whole_words.push((token, row));
+            }
         }
+        let whole_words = WordList::new(whole_words);
         if vocab.len() != header.vocab {
             return Err(format!(
                 "its vocabulary has {} distinct tokens, the header says {}",
@@ -99,6 +112,7 @@ impl EmbeddingModel {
             version: header.version,
             dims: header.dims,
             vocab,
+            whole_words,
             scales,
             rows: row_bytes.iter().map(|b| *b as i8).collect(),
         })
@@ -115,6 +129,17 @@ impl EmbeddingModel {
 
     pub fn vocab_len(&self) -> usize {
         self.vocab.len()
+    }
+
+    /// Whether `word` (lower-case) is one whole token of the table: a word
+    /// the model knows as it is, not only as pieces.
+    pub fn knows_word(&self, word: &str) -> bool {
+        self.vocab.contains_key(word)
+    }
+
+    /// The table's whole words, for slip correction.
+    pub(super) fn whole_words(&self) -> &WordList {
+        &self.whole_words
     }
 
     /// The rows of `text`'s WordPiece tokens (unknown pieces left out), at most

@@ -135,6 +135,10 @@ impl Semantic {
         }
     }
 
+    pub fn model(&self) -> &EmbeddingModel {
+        &self.model
+    }
+
     /// Cosine of the query with every tool (0 for a tool without a vector);
     /// `None` when the query has no known word.
     pub fn similarities(&self, query: &str) -> Option<Vec<f32>> {

@@ -23,6 +23,7 @@ mod embed;
 mod hybrid;
 mod meta_tools;
 mod search;
+mod spelling;
 mod text;
 mod validate;
 

@@ -5,8 +5,10 @@ use super::compact::{is_deprecated, one_line_summary, tool_title};
 use super::embed::EmbeddingModel;
 use super::hybrid::{fuse, tool_vector, Fusion, Semantic};
 use super::meta_tools::closest_names;
+use super::spelling::Spelling;
 use super::text::{synonyms, tokenize, tokenize_query, SYNONYM_WEIGHT};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -152,9 +154,12 @@ pub struct ToolIndex {
     vocabulary: Vec<String>,
     /// The embedding side (absent without a model: lexical search only).
     semantic: Option<Semantic>,
+    /// The catalogue's words, to correct slips in queries.
+    spelling: Spelling,
 }
 
-fn fields_of(server: &str, tool: &Value) -> [Vec<String>; 6] {
+/// The texts of a tool's fields, in [`FIELDS`] order.
+fn field_texts<'a>(server: &'a str, tool: &'a Value) -> [Cow<'a, str>; 6] {
     let text = |key: &str| tool.get(key).and_then(Value::as_str).unwrap_or("");
     let mut parameters = String::new();
     if let Some(schema) = tool.get("inputSchema") {
@@ -165,12 +170,12 @@ fn fields_of(server: &str, tool: &Value) -> [Vec<String>; 6] {
         super::text::push_schema_words(schema, &mut output, 0);
     }
     [
-        tokenize(text("name")),
-        tokenize(tool_title(tool).unwrap_or("")),
-        tokenize(text("description")),
-        tokenize(&parameters),
-        tokenize(server),
-        tokenize(&output),
+        Cow::Borrowed(text("name")),
+        Cow::Borrowed(tool_title(tool).unwrap_or("")),
+        Cow::Borrowed(text("description")),
+        Cow::Owned(parameters),
+        Cow::Borrowed(server),
+        Cow::Owned(output),
     ]
 }
 
@@ -239,6 +244,7 @@ impl ToolIndex {
         let mut tools = Vec::new();
         let mut docs: Vec<[Vec<String>; 6]> = Vec::new();
         let mut vectors = Vec::new();
+        let mut all_texts = Vec::new();
         for (i, (server, tool)) in entries.iter().enumerate() {
             let Some(name) = tool.get("name").and_then(Value::as_str) else {
                 continue;
@@ -260,7 +266,9 @@ impl ToolIndex {
                     1.0
                 },
             });
-            docs.push(fields_of(server, tool));
+            let texts = field_texts(server, tool);
+            docs.push(texts.each_ref().map(|t| tokenize(t)));
+            all_texts.push(texts);
         }
         let n = docs.len().max(1) as f32;
         let mut average = [0f32; 6];
@@ -318,6 +326,11 @@ impl ToolIndex {
             terms,
             postings,
             vocabulary,
+            // Slips are corrected only with the table (see `corrected_query`).
+            spelling: match model {
+                Some(_) => Spelling::build(all_texts.iter().flatten().map(|t| t.as_ref())),
+                None => Spelling::default(),
+            },
             semantic: model.map(|model| Semantic::new(model, vectors)),
         }
     }
@@ -471,9 +484,25 @@ impl ToolIndex {
         self.semantic.is_some()
     }
 
+    /// The query as searched: slips corrected to catalogue or table words
+    /// (what the benchmark's `--misses` shows). Without the embedding table
+    /// the query is searched as typed: only the table tells a real English
+    /// word the catalogue lacks (`picture`, `people`) from a slip, and the
+    /// lexical side has its own typo lookup.
+    pub fn corrected_query(&self, query: &str) -> String {
+        let query: String = query.chars().take(MAX_QUERY_CHARS).collect();
+        let Some(semantic) = &self.semantic else {
+            return query;
+        };
+        let index_knows = |word: &str| self.terms.contains_key(&super::text::stem(word));
+        self.spelling
+            .correct(&query, Some(semantic.model()), &index_knows)
+            .into_owned()
+    }
+
     /// [`ToolIndex::search`] with explicit fusion weights (for the benchmark).
     pub fn search_with(&self, query: &str, limit: usize, fusion: Fusion) -> Vec<SearchHit> {
-        let query: String = query.chars().take(MAX_QUERY_CHARS).collect();
+        let query = self.corrected_query(query);
         let lexical = self.lexical_scores(&query);
         let semantic = match &self.semantic {
             Some(semantic) if fusion.semantic > 0.0 => semantic.similarities(&query),
