@@ -171,7 +171,14 @@ rootsBound: boolean,
  * The spawn's cwd base is the client's workspace folder (its
  * `cwdFallback`); false: the owner's own directory.
  */
-workspaceCwd: boolean, };
+workspaceCwd: boolean, 
+/**
+ * Variables of the client's environment the host leaves out of what it
+ * sends to the owner: per-window values (`VSCODE_*`: each VS Code window
+ * has its own IPC socket) that are not in the key, so a server never gets
+ * another window's. Only the client reads it (absent on the owner's wire).
+ */
+omitEnv: Array<string>, };
 
 export type SignInOutcome = "ok" | "cancelled" | "failed";
 

@@ -14,6 +14,7 @@ import type { Announcement, EngineEvent } from '../host/engineDriver';
 import { processEnv } from '../host/config/configSession';
 import { LazyHost, type LogLevel } from '../host/lazyHost';
 import { treeRssBytes } from '../host/processTree';
+import { ownerSpecFor } from '../host/shared/ownerLauncher';
 import type { DiagnosticsSnapshot, ServerDiagnostics } from '../host/snapshotTypes';
 import { BlobFile } from '../host/storage/blobFile';
 import { count } from '../host/wording';
@@ -139,6 +140,8 @@ export class Controller implements vscode.Disposable {
       measureRss: treeRssBytes,
       // Shared with every other window and the CLI: an approval given anywhere applies here.
       approvedDefinitionsFile: approvedDefinitionsPath(),
+      // Where shared servers live when `lazyMcp.shareServers` is on (the core decides per launch).
+      sharedOwner: ownerSpecFor(path.join(context.extensionPath, 'dist', 'cli.js'), core.call((c) => c.sharedProtocol())),
     });
     this.definitions = new GatewayDefinitions((server) => this.host.endpointUrl(server), this.host.gatewayToken);
     this.view = new DiagnosticsView(

@@ -35,6 +35,8 @@ export function readSettings(): LazyMcpSettings {
       // A call to a server that needs sign-in asks the user and waits (the CLI fails at once).
       signInMayWait: true,
       holdNewTools: c.get<boolean>('holdNewTools', false),
+      // One process per server for every window and `lazy-mcp serve --shared` (docs/shared-servers.md).
+      shareServers: c.get<boolean>('shareServers', false) === true && process.platform !== 'win32',
     },
     vscodeNativeServers: c.get('vscodeNativeServers', 'leaveToVsCode'),
     trustProjectServers: c.get<boolean>('trustProjectServers', false) === true,
