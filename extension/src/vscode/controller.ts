@@ -33,6 +33,8 @@ import { StatusBar } from './statusBar';
 import { stateIcons } from './stateIcons';
 
 const levels: LogLevel[] = ['debug', 'info', 'warn', 'error'];
+/** VS Code's session with a listed server is closed only after it sent nothing on it this long. */
+const quietBeforeSessionStopMs = 3_000;
 
 /** What tests (and other extensions) can read. */
 export interface LazyMcpApi {
@@ -438,10 +440,16 @@ export class Controller implements vscode.Disposable {
     if (this.stopped || !listed()) return;
     // VS Code keeps the listed tools (cached) and reconnects on their first use. Closing its
     // session makes "MCP: List Servers" say Stopped for every server nobody used yet,
-    // instead of Running for a catalogued-only one (README: VS Code's own MCP UI). A call
-    // VS Code sent right after listing must not be cancelled by the stop: give it a moment
-    // to arrive, and leave a session that is answering one (VS Code is using it).
-    await new Promise((r) => setTimeout(r, 300));
+    // instead of Running for a catalogued-only one (README: VS Code's own MCP UI). The stop
+    // cancels every request VS Code has under way on the session, one it is about to send
+    // included (a tool call made right after the listing failed "Canceled"): close it only
+    // once VS Code has sent nothing on it for a quiet while, and never while it is answering.
+    for (;;) {
+      const quietFor = Date.now() - (this.host.gateway?.lastPostAt(def.endpoint) ?? 0);
+      if (quietFor >= quietBeforeSessionStopMs) break;
+      await new Promise((r) => setTimeout(r, quietBeforeSessionStopMs - quietFor));
+      if (this.stopped || !current()) return;
+    }
     if (this.stopped || !current() || this.host.gateway?.isAnswering(def.endpoint)) return;
     await vscode.commands.executeCommand('workbench.mcp.stopServer', id).then(undefined, (err: unknown) => this.write('debug', `could not close VS Code's session with ${def.name}: ${String(err)}`));
   }
