@@ -360,7 +360,11 @@ toolsText: string, prompts: number, resources: number, resourceTemplates: number
 /**
  * True while the exposed tools are declared stubs (no catalogue yet).
  */
-toolsAreDeclaredStubs: boolean, pid?: number | null, rssBytes?: number | null, cataloguedAtMs?: number | null, 
+toolsAreDeclaredStubs: boolean, pid?: number | null, 
+/**
+ * The process is shared with other windows and CLI sessions (`lazyMcp.shareServers`).
+ */
+shared: boolean, rssBytes?: number | null, cataloguedAtMs?: number | null, 
 /**
  * Age of the catalogue entry at the time of the last event.
  */

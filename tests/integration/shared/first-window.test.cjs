@@ -3,6 +3,7 @@
 'use strict';
 
 const assert = require('node:assert/strict');
+const vscode = require('vscode');
 const { api, waitFor } = require('../suite/helpers.cjs');
 const { callTool, heard, runningSpawns, tell, tellFailure } = require('./exchange.cjs');
 
@@ -29,6 +30,8 @@ suite('Shared servers: the first of two windows', () => {
     assert.equal(theirs.memory, mine.memory, 'one memory process serves both windows');
     assert.notEqual(theirs.everything, mine.everything, "a project server never runs with another project's folder");
     assert.equal(runningSpawns().length, 3, `running servers: memory once, everything once per project (${runningSpawns().join(', ')})`);
+    const report = await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
+    assert.match(report, new RegExp(`\\| ${mine.memory} \\(shared\\) \\|`), 'MCP Diagnostics says the memory process is shared');
     tell('first-window-done', {});
   });
 });

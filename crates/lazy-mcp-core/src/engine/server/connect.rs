@@ -145,6 +145,7 @@ impl Engine {
             server.conn = Some(conn);
             server.retry_timer = None;
             server.stats.pid = None;
+            server.stats.shared = shared.is_some();
             server.stats.rss_bytes = None;
         }
         self.effects.push(Effect::Open {
