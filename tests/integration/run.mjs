@@ -103,7 +103,9 @@ const untrustedPhase = {
   headlessOnly: true,
   testsPath: path.join(HERE, 'untrusted', 'index.cjs'),
   fixture: (workspace, phaseDir) => copyUntrustedFixture(workspace, path.join(phaseDir, 'home')),
-  userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' },
+  // Sharing on: an untrusted window must still start no owner of shared servers (issue 26 #8).
+  userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'lazyMcp.shareServers': true },
+  socketDir: true,
   maxDialogs: 0,
 };
 /**
@@ -130,6 +132,7 @@ const sharedPhase = {
   phase: 'shared',
   headlessOnly: true,
   secondWindow: true,
+  socketDir: true,
   testsPath: path.join(HERE, 'shared', 'index.cjs'),
   fixture: (workspace, phaseDir) => copySharedFixture(workspace, secondWorkspaceOf(phaseDir), path.join(phaseDir, 'home')),
   userSettings: { 'lazyMcp.shareServers': true },
@@ -341,13 +344,13 @@ async function main() {
       ports[key(p.phase)] = p.port;
     }
     let socketDir;
-    if (p.secondWindow) {
+    if (p.socketDir) {
       // Short (a Unix socket path has ~100 bytes) and the phase's own: the user's real owner is never touched.
       socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-sock-'));
       fs.chmodSync(socketDir, 0o700);
       phaseEnv = { ...phaseEnv, LAZY_MCP_SOCKET_DIR: socketDir, LAZY_MCP_OWNER_LINGER_MS: String(SHARED_OWNER_LINGER_MS) };
-      p.secondWindow = { workspace: secondWorkspaceOf(phaseDir) };
     }
+    if (p.secondWindow) p.secondWindow = { workspace: secondWorkspaceOf(phaseDir) };
     if (!p.reuse) {
       if (p.fixture) p.fixture(workspace, phaseDir);
       else if (p.oauth) copyOAuthWorkspace(workspace, oauthWorlds[p.vscode]);
@@ -392,7 +395,7 @@ async function main() {
         for (const pid of owners) process.kill(pid, 'SIGKILL');
         r.failures += 1;
       } else {
-        say(`${p.phase}: ok: the owner of shared servers exited after the last window closed`);
+        say(`${p.phase}: ok: no owner of shared servers is left running`);
         r.passes += 1;
       }
       fs.rmSync(socketDir, { recursive: true, force: true });
