@@ -37,6 +37,20 @@ export function copyApprovalFixture(dest) {
   materializeWorkspace(dest);
 }
 
+/**
+ * The `shared` phase's fixture: workspaces/shared at `first` and at `second`, both filled in
+ * with `first` (the same project server command line in both), and workspaces/shared-home
+ * (the user-level server) in `home`.
+ */
+export function copySharedFixture(first, second, home) {
+  for (const dest of [first, second]) {
+    fs.cpSync(path.join(REPO, 'tests', 'integration', 'workspaces', 'shared'), dest, { recursive: true });
+    materializeWorkspace(dest, first);
+  }
+  fs.cpSync(path.join(REPO, 'tests', 'integration', 'workspaces', 'shared-home'), home, { recursive: true });
+  materializeWorkspace(home, first);
+}
+
 /** A fresh, filled-in copy of the basic fixture at `dest`. */
 export function copyBasicWorkspace(dest) {
   fs.cpSync(BASIC_WORKSPACE, dest, { recursive: true });

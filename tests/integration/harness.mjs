@@ -511,7 +511,7 @@ async function serveWebSecretKey(page, keyFile) {
   );
 }
 
-export async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, stateDir, vsix, testEnv, screenshot, testsPath = SUITE, profileDir, port: fixedPort, userSettings, webSecretKeyFile }) {
+export async function runPhaseHeadless({ phase, tools, devPath, workspace, phaseDir, stateDir, vsix, testEnv, screenshot, testsPath = SUITE, profileDir, port: fixedPort, userSettings, webSecretKeyFile, secondWindow }) {
   // stateDir: where VS Code keeps its state; the warm phase reuses the dev phase's.
   const dirs = {
     userData: path.join(stateDir, 'user-data'),
@@ -618,8 +618,17 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
       'the VS Code workbench page to load',
     );
     say(`${phase}: workbench loaded, running the suite (timeout ${Math.round(TIMEOUTS.suite / 1000)} s)`);
+    // A second window of the same VS Code server (another tab: its own extension host), on
+    // `secondWindow.workspace`, running the same tests path (the suite tells the windows apart).
+    const second = secondWindow ? await openSecondWindow({ phase, context, port, devPath, testsPath, phaseDir, workspace: secondWindow.workspace, crashed }) : undefined;
     const code = await withTimeout(Promise.race([exitCode, server.exited, crashed]), TIMEOUTS.suite, `the test suite to finish (phase ${phase})`);
-    const result = readResult(resultFile) ?? countsFromLines(hostLines);
+    let result = readResult(resultFile) ?? countsFromLines(hostLines);
+    if (second) {
+      const secondCode = await withTimeout(Promise.race([second.exitCode, server.exited, crashed]), TIMEOUTS.suite, `the second window's suite to finish (phase ${phase})`);
+      const secondResult = readResult(secondWindowResultFile(resultFile)) ?? countsFromLines(second.hostLines);
+      result = result && secondResult ? { passes: result.passes + secondResult.passes, failures: result.failures + secondResult.failures } : null;
+      return { code: code || secondCode, openedAt, ...(result ?? { passes: 0, failures: 0, missing: true }) };
+    }
     return { code, openedAt, ...(result ?? { passes: 0, failures: 0, missing: true }) };
   } finally {
     // A profile kept for a later phase is closed as a user closes the browser: Chromium writes
@@ -628,6 +637,30 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
     if (browser) await withTimeout(browser.close(), 10_000, 'chromium to close').catch(() => {});
     await endEverything();
   }
+}
+
+/** Where the second window's suite writes its counts (tests/integration/suite/index.cjs). */
+export const secondWindowResultFile = (resultFile) => resultFile.replace(/\.json$/, '-second-window.json');
+
+/** Opens a second workbench page (its own extension host) and runs the tests there too. */
+async function openSecondWindow({ phase, context, port, devPath, testsPath, phaseDir, workspace, crashed }) {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 1400, height: 900 });
+  const { sink, hostLines, record } = makeLogSink(`${phase}:second`, path.join(phaseDir, 'workbench-second.log'));
+  let resolveExit;
+  const exitCode = new Promise((r) => (resolveExit = r));
+  await page.exposeFunction('codeAutomationExit', (code) => resolveExit(Number(code)));
+  await page.exposeFunction('codeAutomationLog', (level, message) => sink(String(level), message));
+  page.on('console', (msg) => record(msg.type(), msg.text()));
+  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p.split(path.sep).map(encodeURIComponent).join('/')}`;
+  const payload = [
+    ['extensionDevelopmentPath', remote(devPath)],
+    ['extensionTestsPath', remote(testsPath)],
+  ];
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  await withTimeout(Promise.race([page.goto(url, { waitUntil: 'domcontentloaded', timeout: 0 }), crashed]), TIMEOUTS.pageLoad, 'the second VS Code window to load');
+  say(`${phase}: second window loaded on ${workspace}`);
+  return { exitCode, hostLines };
 }
 
 async function closeChromiumGracefully(browser, child) {

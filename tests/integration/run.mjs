@@ -17,7 +17,7 @@
 // Last line: `integration: N passed, N failed`. Exit code 0 only if every phase ran, no test
 // failed and at least one test passed. See tests/integration/README.md.
 
-import { copyApprovalFixture, copyBasicWorkspace, copyOAuthWorkspace, copyUntrustedFixture } from './fixtureWorkspace.mjs';
+import { copyApprovalFixture, copyBasicWorkspace, copyOAuthWorkspace, copySharedFixture, copyUntrustedFixture } from './fixtureWorkspace.mjs';
 import { startOAuthWorld } from '../fixtures/oauth/index.mjs';
 import {
   HARNESS,
@@ -35,6 +35,7 @@ import {
   tail,
 } from './harness.mjs';
 import fs from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -102,7 +103,9 @@ const untrustedPhase = {
   headlessOnly: true,
   testsPath: path.join(HERE, 'untrusted', 'index.cjs'),
   fixture: (workspace, phaseDir) => copyUntrustedFixture(workspace, path.join(phaseDir, 'home')),
-  userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' },
+  // Sharing on: an untrusted window must still start no owner of shared servers (issue 26 #8).
+  userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'lazyMcp.shareServers': true },
+  socketDir: true,
   maxDialogs: 0,
 };
 /**
@@ -119,6 +122,40 @@ const approvalPhase = {
   userSettings: { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'lazyMcp.trustProjectServers': false },
   maxDialogs: 0,
 };
+/**
+ * Issue 26: two windows of one VS Code (two browser tabs, two extension hosts) with
+ * `lazyMcp.shareServers` on, each on its own project (workspaces/shared, copied twice) and one
+ * user-level server (workspaces/shared-home). The owner of shared servers listens in a socket
+ * directory of the phase's own and lingers briefly, so the runner can see it exit.
+ */
+const sharedPhase = {
+  phase: 'shared',
+  headlessOnly: true,
+  secondWindow: true,
+  socketDir: true,
+  testsPath: path.join(HERE, 'shared', 'index.cjs'),
+  fixture: (workspace, phaseDir) => copySharedFixture(workspace, secondWorkspaceOf(phaseDir), path.join(phaseDir, 'home')),
+  userSettings: { 'lazyMcp.shareServers': true },
+  maxDialogs: 0,
+};
+const secondWorkspaceOf = (phaseDir) => path.join(phaseDir, 'workspace-second');
+/** How long the phase's owner stays after its last client left. */
+const SHARED_OWNER_LINGER_MS = 1500;
+
+/** Processes whose command line mentions `text` (the owner runs with `--socket-dir DIR`). */
+function processesMentioning(text) {
+  const found = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) found.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
 /**
  * Issue 14: remote servers behind OAuth, against the real test world (tests/fixtures/oauth/: an
  * oidc-provider authorization server + protected MCP servers) that the runner starts once and
@@ -179,13 +216,17 @@ async function plantedTokenHits(dirs, worlds, runDir) {
 
 const DIALOG_REQUESTED = 'DialogService: Dialog requested during smoke test.';
 
-/** Dialogs VS Code was asked to show during a headless phase (0 when there is no log). */
+/** Dialogs VS Code was asked to show during a headless phase, in every window (0 when there is no log). */
 function dialogsRequested(phaseDir) {
-  try {
-    return fs.readFileSync(path.join(phaseDir, 'workbench.log'), 'utf8').split(DIALOG_REQUESTED).length - 1;
-  } catch {
-    return 0;
+  let dialogs = 0;
+  for (const log of ['workbench.log', 'workbench-second.log']) {
+    try {
+      dialogs += fs.readFileSync(path.join(phaseDir, log), 'utf8').split(DIALOG_REQUESTED).length - 1;
+    } catch {
+      // no such window
+    }
   }
+  return dialogs;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -259,6 +300,7 @@ async function main() {
   const phases = [{ phase: 'dev', devPath, screenshot: path.join(REPO, 'artifacts', 'screenshots', 'mcp-diagnostics.png') }, { phase: 'warm', devPath, reuse: 'dev' }];
   phases.push({ ...untrustedPhase, devPath });
   phases.push({ ...approvalPhase, devPath });
+  phases.push({ ...sharedPhase, devPath });
   phases.push(...oauthPhases.map((p) => ({ ...p, devPath })));
   if (vsix) phases.push({ phase: 'vsix', devPath: HARNESS, vsix });
   if (values.phases) {
@@ -301,6 +343,14 @@ async function main() {
       p.port = (p.reuse && ports[key(p.reuse)]) || (await freePort());
       ports[key(p.phase)] = p.port;
     }
+    let socketDir;
+    if (p.socketDir) {
+      // Short (a Unix socket path has ~100 bytes) and the phase's own: the user's real owner is never touched.
+      socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-sock-'));
+      fs.chmodSync(socketDir, 0o700);
+      phaseEnv = { ...phaseEnv, LAZY_MCP_SOCKET_DIR: socketDir, LAZY_MCP_OWNER_LINGER_MS: String(SHARED_OWNER_LINGER_MS) };
+    }
+    if (p.secondWindow) p.secondWindow = { workspace: secondWorkspaceOf(phaseDir) };
     if (!p.reuse) {
       if (p.fixture) p.fixture(workspace, phaseDir);
       else if (p.oauth) copyOAuthWorkspace(workspace, oauthWorlds[p.vscode]);
@@ -334,6 +384,21 @@ async function main() {
     } else if (fs.existsSync(spawnLogOf(workspace))) {
       say(`${p.phase}: ok: no server process outlived VS Code`);
       r.passes += 1;
+    }
+    if (socketDir) {
+      // The owner of shared servers ends on its own once no window holds a server.
+      const deadline = Date.now() + SHARED_OWNER_LINGER_MS + 10_000;
+      while (processesMentioning(socketDir).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      const owners = processesMentioning(socketDir);
+      if (owners.length > 0) {
+        say(`${p.phase}: FAILED: the owner of shared servers (pid ${owners.join(', ')}) was still running ${SHARED_OWNER_LINGER_MS + 10_000} ms after the windows closed (killed now)`);
+        for (const pid of owners) process.kill(pid, 'SIGKILL');
+        r.failures += 1;
+      } else {
+        say(`${p.phase}: ok: no owner of shared servers is left running`);
+        r.passes += 1;
+      }
+      fs.rmSync(socketDir, { recursive: true, force: true });
     }
     if (p.maxDialogs !== undefined && !r.aborted) {
       const dialogs = dialogsRequested(phaseDir);

@@ -187,7 +187,11 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} / {} |",
             cell(&server.name),
             transport_cell(server),
-            server.pid.map_or("—".into(), |p| p.to_string()),
+            server.pid.map_or("—".into(), |p| if server.shared {
+                format!("{p} (shared)")
+            } else {
+                p.to_string()
+            }),
             server.rss_bytes.map_or("—".into(), megabytes),
             cache_cell(server),
             server

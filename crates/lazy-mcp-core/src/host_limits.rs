@@ -64,9 +64,10 @@ pub struct StartUntilListed {
     pub limit_ms: u64,
     /// The pause after each ask, in order; the last one repeats.
     pub pauses_ms: Vec<u64>,
-    /// After the listing, how long a call VS Code sent right away gets to
-    /// arrive before VS Code's session is closed.
-    pub grace_ms: u64,
+    /// After the listing, VS Code's session is closed only once VS Code has
+    /// sent nothing on it this long: the stop cancels whatever VS Code has
+    /// under way there, a tool call it is about to send included.
+    pub quiet_before_stop_ms: u64,
 }
 
 /// The limits every host runs by.
@@ -85,7 +86,7 @@ pub fn host_limits() -> HostLimits {
         start_until_listed: StartUntilListed {
             limit_ms: 20_000,
             pauses_ms: vec![25, 50, 100, 200, 400],
-            grace_ms: 300,
+            quiet_before_stop_ms: 3_000,
         },
         first_catalogue_wait_ms: 20_000,
         serve_drain_after_eof_ms: 150_000,

@@ -13,7 +13,7 @@ use lazy_mcp_core::config::{
     ConfigFormat, ConfigScope, ServerConfig, SourceRef, ToolFilter, Transport,
 };
 use lazy_mcp_core::engine::settings::Settings;
-use lazy_mcp_core::shared::launch::{shared_launch, SharedLaunch};
+use lazy_mcp_core::shared::launch::{shared_launch, SharedLaunch, SharingClient};
 use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -24,6 +24,7 @@ fn launch(key: &str, roots: &str, roots_bound: bool) -> SharedLaunch {
         roots_key: roots.into(),
         roots_bound,
         workspace_cwd: roots_bound,
+        omit_env: Vec::new(),
     }
 }
 
@@ -454,8 +455,8 @@ fn settings(folder: &str) -> Settings {
 #[test]
 fn the_sharing_key_follows_the_launch_and_for_project_servers_the_workspace() {
     let user = config(ConfigScope::User, &[("TOKEN", "s3cret-value")], None);
-    let in_a = shared_launch(&user, &settings("/a"), None).unwrap();
-    let in_b = shared_launch(&user, &settings("/b"), None).unwrap();
+    let in_a = shared_launch(&user, &settings("/a"), SharingClient::default()).unwrap();
+    let in_b = shared_launch(&user, &settings("/b"), SharingClient::default()).unwrap();
     assert_eq!(
         in_a.key, in_b.key,
         "a user-level server is the same launch in every project"
@@ -466,7 +467,7 @@ fn the_sharing_key_follows_the_launch_and_for_project_servers_the_workspace() {
     let other_secret = shared_launch(
         &config(ConfigScope::User, &[("TOKEN", "other")], None),
         &settings("/a"),
-        None,
+        SharingClient::default(),
     )
     .unwrap();
     assert_ne!(
@@ -474,8 +475,8 @@ fn the_sharing_key_follows_the_launch_and_for_project_servers_the_workspace() {
         "another secret value is another process"
     );
     let project = config(ConfigScope::Project, &[], None);
-    let pa = shared_launch(&project, &settings("/a"), None).unwrap();
-    let pb = shared_launch(&project, &settings("/b"), None).unwrap();
+    let pa = shared_launch(&project, &settings("/a"), SharingClient::default()).unwrap();
+    let pb = shared_launch(&project, &settings("/b"), SharingClient::default()).unwrap();
     assert!(pa.roots_bound && pa.workspace_cwd);
     assert_ne!(
         pa.key, pb.key,
@@ -484,7 +485,7 @@ fn the_sharing_key_follows_the_launch_and_for_project_servers_the_workspace() {
     assert!(shared_launch(
         &config(ConfigScope::User, &[], Some("https://x")),
         &settings("/a"),
-        None
+        SharingClient::default()
     )
     .is_none());
     assert!(shared_launch(
@@ -493,12 +494,12 @@ fn the_sharing_key_follows_the_launch_and_for_project_servers_the_workspace() {
             share_servers: false,
             ..settings("/a")
         },
-        None
+        SharingClient::default()
     )
     .is_none());
     let prompted = config(ConfigScope::User, &[("KEY", "${input:key}")], None);
     assert!(
-        shared_launch(&prompted, &settings("/a"), None).is_none(),
+        shared_launch(&prompted, &settings("/a"), SharingClient::default()).is_none(),
         "a value each window resolves itself is never shared"
     );
 }
@@ -509,15 +510,15 @@ fn a_relative_cwd_makes_even_a_user_level_server_depend_on_the_workspace() {
     if let Transport::Stdio { cwd, .. } = &mut user.transport {
         *cwd = Some("tools".into());
     }
-    let a = shared_launch(&user, &settings("/a"), None).unwrap();
-    let b = shared_launch(&user, &settings("/b"), None).unwrap();
+    let a = shared_launch(&user, &settings("/a"), SharingClient::default()).unwrap();
+    let b = shared_launch(&user, &settings("/b"), SharingClient::default()).unwrap();
     assert!(a.workspace_cwd && !a.roots_bound);
     assert_ne!(a.key, b.key);
     if let Transport::Stdio { cwd, .. } = &mut user.transport {
         *cwd = Some("/opt/tools".into());
     }
-    let a = shared_launch(&user, &settings("/a"), None).unwrap();
-    let b = shared_launch(&user, &settings("/b"), None).unwrap();
+    let a = shared_launch(&user, &settings("/a"), SharingClient::default()).unwrap();
+    let b = shared_launch(&user, &settings("/b"), SharingClient::default()).unwrap();
     assert!(!a.workspace_cwd);
     assert_eq!(a.key, b.key, "an absolute cwd is the same everywhere");
 }
@@ -605,8 +606,17 @@ fn the_clients_environment_is_part_of_the_key_but_for_its_volatile_variables() {
         ("PWD", "/a"),
         ("LAZY_MCP_SERVE_PID", "1"),
     ]);
-    let key =
-        |e: &BTreeMap<String, String>| shared_launch(&user, &settings("/a"), Some(e)).unwrap().key;
+    fn with_env(e: &BTreeMap<String, String>) -> SharingClient<'_> {
+        SharingClient {
+            env: Some(e),
+            untrusted: false,
+        }
+    }
+    let key = |e: &BTreeMap<String, String>| {
+        shared_launch(&user, &settings("/a"), with_env(e))
+            .unwrap()
+            .key
+    };
     assert_eq!(
         key(&one),
         key(&same),
@@ -618,4 +628,33 @@ fn the_clients_environment_is_part_of_the_key_but_for_its_volatile_variables() {
         "another token in the environment is another process"
     );
     assert!(!key(&one).contains("one"));
+
+    // Two VS Code windows: each extension host has its own IPC socket and NLS
+    // config. Same server, one process, and neither window's values reach it.
+    let window_a = env(&[
+        ("HOME", "/h"),
+        ("VSCODE_IPC_HOOK_CLI", "/run/a.sock"),
+        ("VSCODE_NLS_CONFIG", "{}"),
+    ]);
+    let window_b = env(&[("HOME", "/h"), ("VSCODE_IPC_HOOK_CLI", "/run/b.sock")]);
+    assert_eq!(
+        key(&window_a),
+        key(&window_b),
+        "per-window VS Code variables do not split the process"
+    );
+    let in_a = shared_launch(&user, &settings("/a"), with_env(&window_a)).unwrap();
+    assert_eq!(in_a.omit_env, ["VSCODE_IPC_HOOK_CLI", "VSCODE_NLS_CONFIG"]);
+}
+
+#[test]
+fn an_untrusted_window_shares_nothing() {
+    let user = config(ConfigScope::User, &[], None);
+    let untrusted = SharingClient {
+        env: None,
+        untrusted: true,
+    };
+    assert!(
+        shared_launch(&user, &settings("/a"), untrusted).is_none(),
+        "a Restricted Mode window runs its user-level servers itself"
+    );
 }

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ParsedArgs } from './args';
 import { CliError, say, type CliContext } from './cliContext';
-import { connectSocket, type OwnerSpec } from '../host/shared/ownerLauncher';
+import { connectSocket, ownerSpecFor, type OwnerSpec } from '../host/shared/ownerLauncher';
 import { SharedServerOwner } from '../host/shared/owner';
 import { defaultSocketDir, ensureSocketDir, ownerSocketPath } from '../host/shared/socketDir';
 import { FRAME, frame, frameReader } from '../host/shared/wire';
@@ -14,7 +14,7 @@ import { FRAME, frame, frameReader } from '../host/shared/wire';
 export const defaultLingerMs = 30_000;
 
 export function sharedProtocol(ctx: CliContext): number {
-  return ctx.core.call((c) => (c as unknown as { sharedProtocol(): number }).sharedProtocol());
+  return ctx.core.call((c) => c.sharedProtocol());
 }
 
 export async function daemonCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
@@ -103,12 +103,5 @@ async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<num
 export function cliOwnerSpec(args: ParsedArgs, ctx: CliContext): OwnerSpec | undefined {
   const wanted = args.shared || process.env.LAZY_MCP_SHARE_SERVERS === '1';
   if (!wanted || args.isolated || process.platform === 'win32') return undefined;
-  const linger = Number(process.env.LAZY_MCP_OWNER_LINGER_MS);
-  return {
-    dir: defaultSocketDir(),
-    protocol: sharedProtocol(ctx),
-    command: process.execPath,
-    args: [process.argv[1] ?? path.join(__dirname, 'cli.js')],
-    ...(Number.isInteger(linger) && linger >= 0 ? { lingerMs: linger } : {}),
-  };
+  return ownerSpecFor(process.argv[1] ?? path.join(__dirname, 'cli.js'), sharedProtocol(ctx));
 }

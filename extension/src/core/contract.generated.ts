@@ -172,7 +172,14 @@ rootsBound: boolean,
  * The spawn's cwd base is the client's workspace folder (its
  * `cwdFallback`); false: the owner's own directory.
  */
-workspaceCwd: boolean, };
+workspaceCwd: boolean, 
+/**
+ * Variables of the client's environment the host leaves out of what it
+ * sends to the owner: per-window values (`VSCODE_*`: each VS Code window
+ * has its own IPC socket) that are not in the key, so a server never gets
+ * another window's. Only the client reads it (absent on the owner's wire).
+ */
+omitEnv: Array<string>, };
 
 export type SignInOutcome = "ok" | "cancelled" | "failed";
 
@@ -360,7 +367,11 @@ toolsText: string, prompts: number, resources: number, resourceTemplates: number
 /**
  * True while the exposed tools are declared stubs (no catalogue yet).
  */
-toolsAreDeclaredStubs: boolean, pid?: number | null, rssBytes?: number | null, cataloguedAtMs?: number | null, 
+toolsAreDeclaredStubs: boolean, pid?: number | null, 
+/**
+ * The process is shared with other windows and CLI sessions (`lazyMcp.shareServers`).
+ */
+shared: boolean, rssBytes?: number | null, cataloguedAtMs?: number | null, 
 /**
  * Age of the catalogue entry at the time of the last event.
  */
@@ -664,10 +675,11 @@ limitMs: number,
  */
 pausesMs: Array<number>, 
 /**
- * After the listing, how long a call VS Code sent right away gets to
- * arrive before VS Code's session is closed.
+ * After the listing, VS Code's session is closed only once VS Code has
+ * sent nothing on it this long: the stop cancels whatever VS Code has
+ * under way there, a tool call it is about to send included.
  */
-graceMs: number, };
+quietBeforeStopMs: number, };
 
 export type HttpExchange = "post" | "legacyPost" | "eventStream" | "legacyStream";
 

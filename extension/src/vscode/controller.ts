@@ -14,6 +14,7 @@ import type { Announcement, EngineEvent } from '../host/engineDriver';
 import { processEnv } from '../host/config/configSession';
 import { LazyHost, type LogLevel } from '../host/lazyHost';
 import { treeRssBytes } from '../host/processTree';
+import { ownerSpecFor } from '../host/shared/ownerLauncher';
 import type { DiagnosticsSnapshot, ServerDiagnostics } from '../host/snapshotTypes';
 import { BlobFile } from '../host/storage/blobFile';
 import { count } from '../host/wording';
@@ -138,6 +139,8 @@ export class Controller implements vscode.Disposable {
       measureRss: treeRssBytes,
       // Shared with every other window and the CLI: an approval given anywhere applies here.
       approvedDefinitionsFile: approvedDefinitionsPath(),
+      // Where shared servers live when `lazyMcp.shareServers` is on (the core decides per launch).
+      sharedOwner: ownerSpecFor(path.join(context.extensionPath, 'dist', 'cli.js'), core.call((c) => c.sharedProtocol())),
     });
     this.definitions = new GatewayDefinitions((server) => this.host.endpointUrl(server), this.host.gatewayToken);
     this.view = new DiagnosticsView(
@@ -406,8 +409,8 @@ export class Controller implements vscode.Disposable {
     const current = (): boolean => this.definitions.definitions.some((d) => d.name === def.name && d.version === def.version);
     const listed = (): boolean => (this.host.toolsListedAt(def.endpoint) ?? 0) >= since;
     const id = `${this.context.extension.id}/${def.name}`;
-    // The schedule is the core's (host_limits.rs): how long to ask, the pauses between asks, the grace.
-    const { limitMs, pausesMs, graceMs } = this.core.limits().startUntilListed;
+    // The schedule is the core's (host_limits.rs): how long to ask, the pauses between asks, the quiet before the stop.
+    const { limitMs, pausesMs, quietBeforeStopMs } = this.core.limits().startUntilListed;
     let asks = 0;
     while (!this.stopped && current() && !listed() && Date.now() - since < limitMs) {
       const asked = await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true, errorOnUserInteraction: true }).then(
@@ -426,10 +429,16 @@ export class Controller implements vscode.Disposable {
     if (this.stopped || !listed()) return;
     // VS Code keeps the listed tools (cached) and reconnects on their first use. Closing its
     // session makes "MCP: List Servers" say Stopped for every server nobody used yet,
-    // instead of Running for a catalogued-only one (README: VS Code's own MCP UI). A call
-    // VS Code sent right after listing must not be cancelled by the stop: give it a moment
-    // to arrive, and leave a session that is answering one (VS Code is using it).
-    await new Promise((r) => setTimeout(r, graceMs));
+    // instead of Running for a catalogued-only one (README: VS Code's own MCP UI). The stop
+    // cancels every request VS Code has under way on the session, one it is about to send
+    // included (a tool call made right after the listing failed "Canceled"): close it only
+    // once VS Code has sent nothing on it for a quiet while, and never while it is answering.
+    for (;;) {
+      const quietFor = Date.now() - (this.host.gateway?.lastPostAt(def.endpoint) ?? 0);
+      if (quietFor >= quietBeforeStopMs) break;
+      await new Promise((r) => setTimeout(r, quietBeforeStopMs - quietFor));
+      if (this.stopped || !current()) return;
+    }
     if (this.stopped || !current() || this.host.gateway?.isAnswering(def.endpoint)) return;
     await vscode.commands.executeCommand('workbench.mcp.stopServer', id).then(undefined, (err: unknown) => this.write('debug', `could not close VS Code's session with ${def.name}: ${String(err)}`));
   }

@@ -72,5 +72,10 @@ suite(`Diagnostics (${phase})`, () => {
         assert.notEqual(real(ext.extensionPath), real(process.env.LAZY_MCP_TEST_DEV_PATH));
       }
     });
+
+    test('vsix phase: the VSIX ships the CLI bundle that runs the owner of shared servers (lazyMcp.shareServers)', () => {
+      const ext = vscode.extensions.getExtension(EXTENSION_ID);
+      assert.ok(fs.existsSync(path.join(ext.extensionPath, 'dist', 'cli.js')), 'dist/cli.js is missing from the VSIX');
+    });
   }
 });

@@ -32,8 +32,7 @@ function loadMocha() {
   }
 }
 
-function writeResult(result) {
-  const file = process.env.LAZY_MCP_TEST_RESULT_FILE;
+function writeResult(result, file = process.env.LAZY_MCP_TEST_RESULT_FILE) {
   if (!file) return;
   try {
     fs.writeFileSync(file, JSON.stringify(result));
@@ -46,8 +45,11 @@ function run() {
   return runFolder(__dirname);
 }
 
-/** Runs every *.test.cjs in `dir` (another phase's suite, e.g. ../untrusted, reuses this). */
-function runFolder(dir) {
+/**
+ * Runs every *.test.cjs in `dir` (another phase's suite, e.g. ../untrusted, reuses this), or
+ * those `only` accepts; `resultFile`: where the counts go instead of the runner's usual file.
+ */
+function runFolder(dir, { only = () => true, resultFile } = {}) {
   const Mocha = loadMocha();
   // mocha's reporters log printf-style (fmt, ...args); VS Code forwards the raw args, so format here.
   if (Mocha.reporters && Mocha.reporters.Base) Mocha.reporters.Base.consoleLog = log;
@@ -60,7 +62,7 @@ function runFolder(dir) {
   });
   const files = fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.test.cjs'))
+    .filter((f) => f.endsWith('.test.cjs') && only(f))
     .sort()
     .map((f) => path.join(dir, f));
   for (const f of files) mocha.addFile(f);
@@ -73,14 +75,14 @@ function runFolder(dir) {
         const stats = runner.stats || {};
         const passes = stats.passes || 0;
         const result = { passes, failures, pending: stats.pending || 0, tests: stats.tests || 0, files: files.length };
-        writeResult(result);
+        writeResult(result, resultFile);
         log(`mocha: ${passes} passing, ${failures} failing`);
         if (failures > 0) reject(new Error(`${failures} test(s) failed`));
         else if (passes === 0) reject(new Error('no tests ran'));
         else resolve();
       });
     } catch (err) {
-      writeResult({ passes: 0, failures: 1, pending: 0, tests: 0, files: files.length, error: String(err && err.stack || err) });
+      writeResult({ passes: 0, failures: 1, pending: 0, tests: 0, files: files.length, error: String(err && err.stack || err) }, resultFile);
       console.error(`mocha: could not load or run the suite: ${err && err.stack || err}`);
       log('mocha: 0 passing, 1 failing');
       reject(err);

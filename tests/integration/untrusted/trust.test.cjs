@@ -44,6 +44,13 @@ suite('Restricted Mode (untrusted workspace)', () => {
     assert.match(report, /\| memory \| \*\*CATALOGUED ONLY\*\*/);
   });
 
+  test('with lazyMcp.shareServers on, the untrusted window started no owner of shared servers', () => {
+    const dir = process.env.LAZY_MCP_SOCKET_DIR;
+    assert.ok(dir, 'the runner gives this phase a socket directory of its own');
+    assert.equal(vscode.workspace.getConfiguration('lazyMcp').get('shareServers'), true);
+    assert.deepEqual(fs.readdirSync(dir), [], 'cataloguing memory ran in this window, not through the owner');
+  });
+
   test('Lazy MCP offers its definitions to VS Code but never asks VS Code to start one', async () => {
     const lazy = await api();
     await waitFor('the memory definition offered to VS Code', () => lazy.definitionLabels().includes('memory'));

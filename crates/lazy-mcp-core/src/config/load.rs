@@ -150,6 +150,13 @@ impl ConfigLoad {
             .unwrap_or_default()
     }
 
+    /// The host's workspace trust (true for a host without it, the CLI).
+    pub fn workspace_trusted(&self) -> bool {
+        self.sources
+            .as_ref()
+            .is_none_or(|s| s.policy.workspace_trusted)
+    }
+
     /// Files changed on disk (empty: re-read all).
     pub fn files_changed(&mut self, paths: Vec<String>) -> LoadStep {
         if self.sources.is_none() {

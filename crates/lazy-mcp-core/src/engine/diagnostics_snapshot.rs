@@ -56,6 +56,9 @@ pub struct ServerDiagnostics {
     pub tools_are_declared_stubs: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pid: Option<u32>,
+    /// The process is shared with other windows and CLI sessions (`lazyMcp.shareServers`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shared: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rss_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -327,6 +330,7 @@ impl Engine {
                 resource_templates: count(ListKind::ResourceTemplates),
                 tools_are_declared_stubs: entry.is_none() && !tools.is_empty(),
                 pid: server.stats.pid.filter(|_| connected),
+                shared: server.stats.shared && connected,
                 rss_bytes: server.stats.rss_bytes.filter(|_| connected),
                 catalogued_at_ms: entry.map(|e| e.catalogued_at_ms),
                 cache_age_ms: entry.map(|e| self.now_ms.saturating_sub(e.catalogued_at_ms)),

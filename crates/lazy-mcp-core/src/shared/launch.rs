@@ -27,6 +27,23 @@ pub struct SharedLaunch {
     /// The spawn's cwd base is the client's workspace folder (its
     /// `cwdFallback`); false: the owner's own directory.
     pub workspace_cwd: bool,
+    /// Variables of the client's environment the host leaves out of what it
+    /// sends to the owner: per-window values (`VSCODE_*`: each VS Code window
+    /// has its own IPC socket) that are not in the key, so a server never gets
+    /// another window's. Only the client reads it (absent on the owner's wire).
+    #[serde(default)]
+    pub omit_env: Vec<String>,
+}
+
+/// What the client adds to the sharing decision besides the server's config.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SharingClient<'a> {
+    /// The client's environment, which the server inherits under its `env`.
+    pub env: Option<&'a BTreeMap<String, String>>,
+    /// A VS Code window in Restricted Mode: it never starts or attaches to a
+    /// shared server (its user-level servers run in its own process), so
+    /// nothing an untrusted window does reaches the owner.
+    pub untrusted: bool,
 }
 
 /// Variables of the client's environment that differ between two sessions of
@@ -34,18 +51,23 @@ pub struct SharedLaunch {
 /// server gets the first client's values).
 const VOLATILE_ENV: &[&str] = &["PWD", "OLDPWD", "SHLVL", "_", "LAZY_MCP_SERVE_PID"];
 
+/// Per-window variables of a VS Code extension host (`VSCODE_IPC_HOOK_CLI`,
+/// `VSCODE_NLS_CONFIG`, …): left out of the key and not passed to a shared
+/// server at all.
+const PER_WINDOW_ENV_PREFIX: &str = "VSCODE_";
+
 /// `None` when the launch is not shared: sharing is off, a remote server, or a
 /// `${input:…}` the host resolves only at connect time (two windows may answer
-/// it differently). `base_env`: the client's environment, which the server
-/// inherits under its configured `env`; two clients share only when it is the
-/// same (but for `VOLATILE_ENV`), so a server never runs with another
-/// client's environment or secrets.
+/// it differently), or an untrusted window. Two clients share only when
+/// their environments are the same (but for `VOLATILE_ENV` and per-window
+/// variables), so a server never runs with another client's environment or
+/// secrets.
 pub fn shared_launch(
     config: &ServerConfig,
     settings: &Settings,
-    base_env: Option<&BTreeMap<String, String>>,
+    client: SharingClient<'_>,
 ) -> Option<SharedLaunch> {
-    if !settings.share_servers {
+    if !settings.share_servers || client.untrusted {
         return None;
     }
     let Transport::Stdio {
@@ -83,8 +105,11 @@ pub fn shared_launch(
         String::new()
     };
     let mut env_parts: Vec<&str> = Vec::new();
-    for (name, value) in base_env.into_iter().flatten() {
-        if !VOLATILE_ENV.contains(&name.as_str()) {
+    let mut omit_env = Vec::new();
+    for (name, value) in client.env.into_iter().flatten() {
+        if name.starts_with(PER_WINDOW_ENV_PREFIX) {
+            omit_env.push(name.clone());
+        } else if !VOLATILE_ENV.contains(&name.as_str()) {
             env_parts.push(name);
             env_parts.push(value);
         }
@@ -106,6 +131,7 @@ pub fn shared_launch(
         roots_key: hash_of(&folders),
         roots_bound: project,
         workspace_cwd,
+        omit_env,
     })
 }
 

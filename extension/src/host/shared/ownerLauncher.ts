@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { ensureSocketDir, ownerSocketPath } from './socketDir';
+import { defaultSocketDir, ensureSocketDir, ownerSocketPath } from './socketDir';
 
 /** How to reach or start the owner: where it listens and how to run `lazy-mcp daemon`. */
 export interface OwnerSpec {
@@ -20,6 +20,23 @@ export interface OwnerSpec {
   env?: NodeJS.ProcessEnv;
   /** How long an owner holding nothing waits before it exits. */
   lingerMs?: number;
+}
+
+/**
+ * The owner of a client whose CLI bundle is `cliEntry` (`dist/cli.js`, which
+ * also runs `lazy-mcp daemon`): the same for the CLI and every VS Code window,
+ * so all of them share one owner per protocol version.
+ * `LAZY_MCP_OWNER_LINGER_MS` shortens how long an idle owner stays (tests).
+ */
+export function ownerSpecFor(cliEntry: string, protocol: number, env: NodeJS.ProcessEnv = process.env): OwnerSpec {
+  const linger = Number(env.LAZY_MCP_OWNER_LINGER_MS);
+  return {
+    dir: defaultSocketDir(env),
+    protocol,
+    command: process.execPath,
+    args: [cliEntry],
+    ...(env.LAZY_MCP_OWNER_LINGER_MS && Number.isInteger(linger) && linger >= 0 ? { lingerMs: linger } : {}),
+  };
 }
 
 const startWaitMs = 10_000;

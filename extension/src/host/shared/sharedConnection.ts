@@ -108,7 +108,10 @@ class SharedConnection implements Connection {
       );
     });
     const cwd = launch.workspaceCwd ? (this.opts.cwdFallback ?? null) : null;
-    socket.write(frame(FRAME.attach, JSON.stringify({ server: this.opts.server ?? this.transport.command, launch, transport: this.transport, cwd, env: this.opts.env ?? process.env })));
+    // The core's omitEnv: per-window variables that are not in the key must not reach a server others share.
+    const env: NodeJS.ProcessEnv = { ...(this.opts.env ?? process.env) };
+    for (const name of launch.omitEnv) delete env[name];
+    socket.write(frame(FRAME.attach, JSON.stringify({ server: this.opts.server ?? this.transport.command, launch, transport: this.transport, cwd, env })));
     for (const message of this.queued.splice(0)) socket.write(frame(FRAME.message, message));
   }
 

@@ -103,8 +103,11 @@ impl Engine {
         };
         let transport = server.config.transport.clone();
         let oauth = crate::engine::server::auth::binding(&server.config);
-        let base_env = self.config_load.discovery().map(|d| &d.env);
-        let shared = crate::shared::launch::shared_launch(&server.config, &self.settings, base_env);
+        let client = crate::shared::launch::SharingClient {
+            env: self.config_load.discovery().map(|d| &d.env),
+            untrusted: !self.config_load.workspace_trusted(),
+        };
+        let shared = crate::shared::launch::shared_launch(&server.config, &self.settings, client);
         let retry_timer = server.retry_timer;
         self.cancel_timer(retry_timer);
         let conn = self.next_conn;
@@ -142,6 +145,7 @@ impl Engine {
             server.conn = Some(conn);
             server.retry_timer = None;
             server.stats.pid = None;
+            server.stats.shared = shared.is_some();
             server.stats.rss_bytes = None;
         }
         self.effects.push(Effect::Open {

@@ -67,6 +67,8 @@ pub(in crate::engine) struct Server {
 #[derive(Debug, Default)]
 pub(in crate::engine) struct ServerStats {
     pub(in crate::engine) pid: Option<u32>,
+    /// The process is the per-user owner's, shared with other clients (`shared/launch.rs`).
+    pub(in crate::engine) shared: bool,
     pub(in crate::engine) rss_bytes: Option<u64>,
     pub(in crate::engine) connect_latency_ms: Option<u64>,
     pub(in crate::engine) connected_at_ms: Option<u64>,

@@ -1,0 +1,65 @@
+//! The engine with `shareServers` (issue 26): which connections it asks the
+//! host to attach to the per-user owner, and how Diagnostics shows them.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+mod engine_support;
+
+use engine_support::*;
+use lazy_mcp_core::engine::{Effect, Settings};
+
+fn connected_memory(share_servers: bool) -> Sim {
+    let mut sim = Sim::new(Settings {
+        share_servers,
+        ..Settings::default()
+    })
+    .fake("memory", FakeServer::with_tools(&["read_graph"]));
+    sim.apply(vec![config("memory")]);
+    sim.client("chat", server_endpoint("memory"), call(1, "read_graph"));
+    assert!(
+        sim.reply_to("chat", 1.into()).is_some(),
+        "the call is answered"
+    );
+    sim
+}
+
+fn report(sim: &Sim) -> String {
+    lazy_mcp_core::diagnostics::render_markdown(&Default::default(), Some(&sim.engine.snapshot()))
+}
+
+#[test]
+fn a_shared_connection_is_attached_by_key_and_diagnostics_says_shared() {
+    let sim = connected_memory(true);
+    let opens: Vec<_> = sim
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Open { shared, .. } => Some(shared.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !opens.is_empty() && opens.iter().all(Option::is_some),
+        "every open attaches to the owner: {opens:?}"
+    );
+    let memory = &sim.engine.snapshot().servers[0];
+    assert!(memory.shared && memory.pid.is_some());
+    let pid = memory.pid.unwrap();
+    assert!(
+        report(&sim).contains(&format!("| {pid} (shared) |")),
+        "{}",
+        report(&sim)
+    );
+}
+
+#[test]
+fn without_sharing_the_process_is_this_clients_own() {
+    let sim = connected_memory(false);
+    let memory = &sim.engine.snapshot().servers[0];
+    assert!(!memory.shared && memory.pid.is_some());
+    assert!(!report(&sim).contains("(shared)"));
+}
