@@ -187,11 +187,7 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} / {} |",
             cell(&server.name),
             transport_cell(server),
-            server.pid.map_or("—".into(), |p| if server.shared {
-                format!("{p} (shared)")
-            } else {
-                p.to_string()
-            }),
+            server.pid.map_or("—".into(), |p| pid_cell(p, server)),
             server.rss_bytes.map_or("—".into(), megabytes),
             cache_cell(server),
             server
@@ -305,6 +301,15 @@ fn retry_note(
 }
 
 /// The transport and the protocol era its catalogue records: `stdio · 2026-07-28`.
+/// The pid, and for a process shared with other windows and CLI sessions, by how many.
+fn pid_cell(pid: u32, server: &crate::engine::diagnostics_snapshot::ServerDiagnostics) -> String {
+    match (server.shared, server.shared_clients) {
+        (false, _) => pid.to_string(),
+        (true, Some(n)) if n > 1 => format!("{pid} (shared by {n} clients)"),
+        (true, _) => format!("{pid} (shared)"),
+    }
+}
+
 fn transport_cell(server: &crate::engine::diagnostics_snapshot::ServerDiagnostics) -> String {
     match server.era {
         Some(crate::protocol::client_discover::Era::Modern) => {

@@ -10,7 +10,7 @@
 mod engine_support;
 
 use engine_support::*;
-use lazy_mcp_core::engine::{Effect, Settings};
+use lazy_mcp_core::engine::{Effect, Event, Settings};
 
 fn connected_memory(share_servers: bool) -> Sim {
     let mut sim = Sim::new(Settings {
@@ -62,4 +62,28 @@ fn without_sharing_the_process_is_this_clients_own() {
     let memory = &sim.engine.snapshot().servers[0];
     assert!(!memory.shared && memory.pid.is_some());
     assert!(!report(&sim).contains("(shared)"));
+}
+
+#[test]
+fn diagnostics_says_how_many_clients_share_the_process() {
+    let mut sim = connected_memory(true);
+    let conn = sim.conn_of("memory").unwrap();
+    sim.send(Event::ConnectionShared { conn, clients: 3 });
+    let memory = &sim.engine.snapshot().servers[0];
+    assert_eq!(memory.shared_clients, Some(3));
+    let pid = memory.pid.unwrap();
+    assert!(
+        report(&sim).contains(&format!("| {pid} (shared by 3 clients) |")),
+        "{}",
+        report(&sim)
+    );
+    sim.send(Event::ConnectionShared {
+        conn: conn + 100,
+        clients: 9,
+    });
+    assert_eq!(
+        sim.engine.snapshot().servers[0].shared_clients,
+        Some(3),
+        "another connection's count is ignored"
+    );
 }

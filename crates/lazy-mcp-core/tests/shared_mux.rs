@@ -658,3 +658,41 @@ fn an_untrusted_window_shares_nothing() {
         "a Restricted Mode window runs its user-level servers itself"
     );
 }
+
+fn sharing(effects: &[MuxEffect]) -> Vec<(u64, usize)> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            MuxEffect::Sharing { attach, clients } => Some((*attach, *clients)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn every_attachment_hears_how_many_clients_share_its_process() {
+    let mut mux = Mux::new();
+    assert_eq!(
+        sharing(&attach(&mut mux, 1, launch("k", "r", false))),
+        [],
+        "nothing before the process is up"
+    );
+    let opened = mux.handle(MuxEvent::ProcessOpened {
+        process: 1,
+        pid: Some(77),
+    });
+    assert_eq!(sharing(&opened), [(1, 1)]);
+    assert_eq!(
+        sharing(&attach(&mut mux, 2, launch("k", "r2", false))),
+        [(1, 2), (2, 2)]
+    );
+    assert_eq!(
+        sharing(&attach(&mut mux, 3, launch("other", "r", false))),
+        [],
+        "another key is another process"
+    );
+    assert_eq!(
+        sharing(&mux.handle(MuxEvent::Detach { attach: 1 })),
+        [(2, 1)]
+    );
+}

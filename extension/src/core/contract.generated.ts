@@ -7,6 +7,7 @@ export type Event = { "type": "configSources", sources: ConfigSources, }
   | { "type": "configApplied", servers: Array<ServerConfig>, }
   | { "type": "catalogueLoaded", blob: string, }
   | { "type": "connectionOpened", conn: number, pid: number | null, }
+  | { "type": "connectionShared", conn: number, clients: number, }
   | { "type": "messageReceived", conn: number, message: string, }
   | { "type": "connectionClosed", conn: number, reason: string, exitCode: number | null, stderrTail: string | null, }
   | { "type": "transportResolved", server: string, original: Transport, resolved: Transport, }
@@ -371,7 +372,11 @@ toolsAreDeclaredStubs: boolean, pid?: number | null,
 /**
  * The process is shared with other windows and CLI sessions (`lazyMcp.shareServers`).
  */
-shared: boolean, rssBytes?: number | null, cataloguedAtMs?: number | null, 
+shared: boolean, 
+/**
+ * How many windows and CLI sessions hold the shared process, this one included.
+ */
+sharedClients?: number | null, rssBytes?: number | null, cataloguedAtMs?: number | null, 
 /**
  * Age of the catalogue entry at the time of the last event.
  */

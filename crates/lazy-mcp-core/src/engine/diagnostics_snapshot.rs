@@ -59,6 +59,9 @@ pub struct ServerDiagnostics {
     /// The process is shared with other windows and CLI sessions (`lazyMcp.shareServers`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub shared: bool,
+    /// How many windows and CLI sessions hold the shared process, this one included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_clients: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rss_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -331,6 +334,10 @@ impl Engine {
                 tools_are_declared_stubs: entry.is_none() && !tools.is_empty(),
                 pid: server.stats.pid.filter(|_| connected),
                 shared: server.stats.shared && connected,
+                shared_clients: server
+                    .stats
+                    .shared_clients
+                    .filter(|_| server.stats.shared && connected),
                 rss_bytes: server.stats.rss_bytes.filter(|_| connected),
                 catalogued_at_ms: entry.map(|e| e.catalogued_at_ms),
                 cache_age_ms: entry.map(|e| self.now_ms.saturating_sub(e.catalogued_at_ms)),

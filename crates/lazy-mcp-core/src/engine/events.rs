@@ -56,6 +56,10 @@ pub enum Event {
         #[serde(default)]
         pid: Option<u32>,
     },
+    /// A shared connection's process (the per-user owner's) is now held by
+    /// `clients` attachments, this one included: every window and CLI session
+    /// of the user that uses it. Diagnostics shows it.
+    ConnectionShared { conn: ConnId, clients: u32 },
     /// What the upstream server sent, as the connection received it: one
     /// JSON-RPC message or a batch (split here), one stdio line, one HTTP reply
     /// body or SSE event's data (empty text is nothing).

@@ -80,6 +80,11 @@ pub enum MuxEffect {
     /// The attachment's process is up (its engine starts the handshake now).
     #[serde(rename_all = "camelCase")]
     Opened { attach: AttachId, pid: Option<u32> },
+    /// How many attachments (windows, CLI sessions) hold the attachment's
+    /// process now: sent to each of them when the process opens and whenever
+    /// the count changes (Diagnostics shows it).
+    #[serde(rename_all = "camelCase")]
+    Sharing { attach: AttachId, clients: usize },
     /// The attachment ends: its process is gone.
     #[serde(rename_all = "camelCase")]
     CloseClient {
@@ -292,6 +297,21 @@ impl Mux {
                 self.effects.push(MuxEffect::Opened { attach, pid: p.pid });
             }
         }
+        self.announce_sharing(process);
+    }
+
+    /// Tells every attachment of an open process how many share it.
+    fn announce_sharing(&mut self, process: ProcId) {
+        let Some(p) = self.processes.get(&process).filter(|p| p.opened) else {
+            return;
+        };
+        let clients = p.attachments.len();
+        for attach in &p.attachments {
+            self.effects.push(MuxEffect::Sharing {
+                attach: *attach,
+                clients,
+            });
+        }
     }
 
     fn on_opened(&mut self, process: ProcId, pid: Option<u32>) {
@@ -306,6 +326,7 @@ impl Mux {
                 pid,
             });
         }
+        self.announce_sharing(process);
     }
 
     fn on_client_message(&mut self, attach: AttachId, text: &str) {
@@ -588,6 +609,8 @@ impl Mux {
                 self.by_key.remove(&key);
             }
             self.effects.push(MuxEffect::StopProcess { process });
+        } else {
+            self.announce_sharing(process);
         }
     }
 

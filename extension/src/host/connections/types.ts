@@ -43,6 +43,8 @@ export interface ConnectionEvents {
    * batch: the core splits and reads it.
    */
   onMessage(json: string | Uint8Array): void;
+  /** A shared server's process is held by `clients` windows and CLI sessions (the owner says; host/shared). */
+  onShared?(clients: number): void;
   /** Called exactly once per connection, including after `close()`. No event follows it. */
   onClosed(info: ClosedInfo): void;
   /** stdio: one stderr line (without the newline). */

@@ -23,6 +23,7 @@ type MuxEffect =
   | { type: 'toServer'; process: number; message: string }
   | { type: 'toClient'; attach: number; message: string }
   | { type: 'opened'; attach: number; pid: number | null }
+  | { type: 'sharing'; attach: number; clients: number }
   | { type: 'closeClient'; attach: number; reason: string; exitCode: number | null; stderrTail: string }
   | { type: 'stopProcess'; process: number };
 
@@ -166,6 +167,8 @@ export class SharedServerOwner {
         return void this.clients.get(effect.attach)?.write(frame(FRAME.message, effect.message));
       case 'opened':
         return void this.clients.get(effect.attach)?.write(frame(FRAME.opened, JSON.stringify({ pid: effect.pid })));
+      case 'sharing':
+        return void this.clients.get(effect.attach)?.write(frame(FRAME.sharing, JSON.stringify({ clients: effect.clients })));
       case 'closeClient': {
         const socket = this.clients.get(effect.attach);
         this.clients.delete(effect.attach);

@@ -125,6 +125,11 @@ class SharedConnection implements Connection {
         this.sharedPid = pid ?? undefined;
         return this.events.onOpened({ ...(pid != null ? { pid } : {}) });
       }
+      case FRAME.sharing: {
+        const { clients } = JSON.parse(body.toString('utf8')) as { clients?: number };
+        if (typeof clients === 'number') this.events.onShared?.(clients);
+        return;
+      }
       case FRAME.ended: {
         const info = JSON.parse(body.toString('utf8')) as { reason: string; exitCode: number | null; stderrTail: string };
         this.ended = { reason: info.reason, exitCode: info.exitCode, stderrTail: info.stderrTail };

@@ -10,6 +10,8 @@ export const FRAME = {
   message: 0x4d, // M
   /** owner → client: the process is up (`{"pid"}`). */
   opened: 0x4f, // O
+  /** owner → client: how many clients hold the process (`{"clients"}`), when it opens and changes; older clients ignore it. */
+  sharing: 0x43, // C
   /** owner → client: the process ended (`{"reason","exitCode","stderrTail"}`); the socket ends next. */
   ended: 0x45, // E
   /** client → owner: status request; owner → client: the status (JSON). */

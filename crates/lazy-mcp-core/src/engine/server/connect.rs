@@ -146,6 +146,7 @@ impl Engine {
             server.retry_timer = None;
             server.stats.pid = None;
             server.stats.shared = shared.is_some();
+            server.stats.shared_clients = None;
             server.stats.rss_bytes = None;
         }
         self.effects.push(Effect::Open {
@@ -179,6 +180,15 @@ impl Engine {
             server.stats.pid = pid;
         }
         self.start_handshake(conn);
+    }
+
+    pub(in crate::engine) fn on_connection_shared(&mut self, conn: ConnId, clients: u32) {
+        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+            return;
+        };
+        if let Some(server) = self.servers.get_mut(&name).filter(|s| s.conn == Some(conn)) {
+            server.stats.shared_clients = Some(clients);
+        }
     }
 
     /// The legacy handshake: `initialize` (then `notifications/initialized`).

@@ -69,6 +69,8 @@ pub(in crate::engine) struct ServerStats {
     pub(in crate::engine) pid: Option<u32>,
     /// The process is the per-user owner's, shared with other clients (`shared/launch.rs`).
     pub(in crate::engine) shared: bool,
+    /// How many windows and CLI sessions hold the shared process (the owner says).
+    pub(in crate::engine) shared_clients: Option<u32>,
     pub(in crate::engine) rss_bytes: Option<u64>,
     pub(in crate::engine) connect_latency_ms: Option<u64>,
     pub(in crate::engine) connected_at_ms: Option<u64>,
