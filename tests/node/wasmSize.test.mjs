@@ -14,10 +14,12 @@ const goalBytes = 1_048_576;
 /**
  * What the suite enforces today: the measured size plus about 1 %, so growth fails
  * here. 1,343,647 bytes after the shared-servers multiplexer (SharedOwner) and the
- * engine restructure were merged beside the size work (1,257,189 before them).
+ * engine restructure were merged beside the size work (1,257,189 before them);
+ * 1,364,904 after typo correction (+10.7 KB), the host policy moved into the core
+ * (+6.7 KB) and shared-server client counts (+3 KB).
  * Lower it with every shrink until it reaches `goalBytes`.
  */
-const limitBytes = 1_357_000;
+const limitBytes = 1_379_000;
 
 const wasmFile = path.join(path.dirname(builtCoreModule), 'lazy_mcp_wasm_bg.wasm');
 
