@@ -32,7 +32,7 @@ fn attach(mux: &mut Mux, attach: u64, launch: SharedLaunch) -> Vec<MuxEffect> {
     mux.handle(MuxEvent::Attach {
         attach,
         server: "memory".into(),
-        launch,
+        launch: Box::new(launch),
         transport: json!({"type": "stdio", "command": "node"}),
         cwd: None,
         env: json!({"HOME": "/h"}),

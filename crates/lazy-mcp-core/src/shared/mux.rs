@@ -28,7 +28,8 @@ pub enum MuxEvent {
     Attach {
         attach: AttachId,
         server: String,
-        launch: SharedLaunch,
+        /// Boxed: the largest field by far (the other events are a few words).
+        launch: Box<SharedLaunch>,
         transport: Value,
         #[serde(default)]
         cwd: Option<String>,
@@ -201,7 +202,7 @@ impl Mux {
                 cwd,
                 env,
                 now_ms,
-            } => self.on_attach(attach, server, launch, (transport, cwd, env), now_ms),
+            } => self.on_attach(attach, server, *launch, (transport, cwd, env), now_ms),
             MuxEvent::ClientMessage { attach, message } => self.on_client_message(attach, &message),
             MuxEvent::Detach { attach } => self.on_detach(attach),
             MuxEvent::ProcessOpened { process, pid } => self.on_opened(process, pid),
