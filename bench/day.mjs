@@ -16,7 +16,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { makeDayWorld } from './lib/dayWorld.mjs';
 import { repoRoot, rssOfPids } from './lib/servers.mjs';
 
-const opts = { hours: 8, hourSeconds: 12, seed: 7, idleMinutes: 10, modes: 'eager,lazy,shared', out: 'day' };
+const opts = { hours: 8, hourSeconds: 12, seed: 7, idleMinutes: 10, modes: 'eager,lazy,shared', out: 'day', windows: 3, clis: 4, windowUses: 4, cliUses: 3, callsScale: 1 };
 for (let i = 2; i < process.argv.length; i += 2) {
   const key = process.argv[i].replace(/^--/, '').replace(/-(\w)/g, (_, c) => c.toUpperCase());
   if (!(key in opts)) throw new Error(`unknown flag ${process.argv[i]} (known: ${Object.keys(opts).join(', ')})`);
@@ -41,10 +41,11 @@ function script(world) {
   const rnd = mulberry32(opts.seed);
   const pick = (list, n) => [...list].sort(() => rnd() - 0.5).slice(0, n);
   const clients = [];
-  ['alpha', 'alpha', 'beta'].forEach((p, i) => clients.push({ id: `window${i + 1}`, project: p, from: 0, to: opts.hours, uses: 4 }));
-  ['alpha', 'beta', 'alpha', 'beta'].forEach((p, i) => {
+  const projectOf = (i, cycle) => cycle[i % cycle.length];
+  for (let i = 0; i < opts.windows; i++) clients.push({ id: `window${i + 1}`, project: projectOf(i, ['alpha', 'alpha', 'beta']), from: 0, to: opts.hours, uses: opts.windowUses });
+  Array.from({ length: opts.clis }, (_, i) => projectOf(i, ['alpha', 'beta'])).forEach((p, i) => {
     const from = Math.floor(rnd() * (opts.hours - 2) * 4) / 4;
-    clients.push({ id: `cli${i + 1}`, project: p, from, to: Math.min(opts.hours, from + 1 + Math.floor(rnd() * 9) / 4), uses: 3 });
+    clients.push({ id: `cli${i + 1}`, project: p, from, to: Math.min(opts.hours, from + 1 + Math.floor(rnd() * 9) / 4), uses: opts.cliUses });
   });
   const events = [];
   for (const c of clients) {
@@ -52,7 +53,7 @@ function script(world) {
     c.servers = pick(Object.keys(project.servers), c.uses);
     events.push({ at: c.from, client: c, kind: 'start' }, { at: c.to, client: c, kind: 'stop' });
     for (let h = Math.floor(c.from); h < c.to; h++) {
-      const perHour = 1 + Math.floor(rnd() * 6);
+      const perHour = Math.round((1 + Math.floor(rnd() * 6)) * opts.callsScale);
       for (let k = 0; k < perHour; k++) {
         const at = h + rnd();
         if (at > c.from + 0.01 && at < c.to - 0.01) events.push({ at, client: c, kind: 'call', server: c.servers[Math.floor(rnd() * c.servers.length)] });
@@ -346,6 +347,17 @@ async function waitGone(tag, ms) {
   return serverPids(tag).length;
 }
 
+if (opts.modes === 'script') {
+  // Only the script's own overlap (no process runs): for trying other client mixes and idle times.
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-day-script-'));
+  const world = await makeDayWorld(root, 'script');
+  const { pairs, overlap } = script(world);
+  world.close();
+  fs.rmSync(root, { recursive: true, force: true });
+  console.log(JSON.stringify({ distinctPairs: pairs.size, ...overlap }));
+  process.exit(0);
+}
+
 const results = [];
 for (const mode of opts.modes.split(',')) {
   if (mode === 'shared' && !supportsShared) {
@@ -361,7 +373,7 @@ for (const mode of opts.modes.split(',')) {
 const lazy = results.find((r) => r.mode === 'lazy');
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '—');
 const lines = [
-  `Scripted day: ${opts.hours} simulated hours (${opts.hourSeconds} s each), seed ${opts.seed}, 3 windows + 4 CLI sessions, 2 projects, 8 servers (5 user, 3 per project), idle timeout ${opts.idleMinutes} min scaled.`,
+  `Scripted day: ${opts.hours} simulated hours (${opts.hourSeconds} s each), seed ${opts.seed}, ${opts.windows} windows + ${opts.clis} CLI sessions (using ${opts.windowUses} and ${opts.cliUses} servers, calls ×${opts.callsScale}), 2 projects, 8 servers (5 user, 3 per project), idle timeout ${opts.idleMinutes} min scaled.`,
   '',
   '| mode | peak server processes | processes·hours | peak RSS of servers | first call median / p90 | calls ok / failed | left running |',
   '|---|---|---|---|---|---|---|',
