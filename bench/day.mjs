@@ -16,7 +16,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { makeDayWorld } from './lib/dayWorld.mjs';
 import { repoRoot, rssOfPids } from './lib/servers.mjs';
 
-const opts = { hours: 8, hourSeconds: 12, seed: 7, idleMinutes: 10, modes: 'eager,lazy,shared' };
+const opts = { hours: 8, hourSeconds: 12, seed: 7, idleMinutes: 10, modes: 'eager,lazy,shared', out: 'day', windows: 3, clis: 4, windowUses: 4, cliUses: 3, callsScale: 1 };
 for (let i = 2; i < process.argv.length; i += 2) {
   const key = process.argv[i].replace(/^--/, '').replace(/-(\w)/g, (_, c) => c.toUpperCase());
   if (!(key in opts)) throw new Error(`unknown flag ${process.argv[i]} (known: ${Object.keys(opts).join(', ')})`);
@@ -41,10 +41,11 @@ function script(world) {
   const rnd = mulberry32(opts.seed);
   const pick = (list, n) => [...list].sort(() => rnd() - 0.5).slice(0, n);
   const clients = [];
-  ['alpha', 'alpha', 'beta'].forEach((p, i) => clients.push({ id: `window${i + 1}`, project: p, from: 0, to: opts.hours, uses: 4 }));
-  ['alpha', 'beta', 'alpha', 'beta'].forEach((p, i) => {
+  const projectOf = (i, cycle) => cycle[i % cycle.length];
+  for (let i = 0; i < opts.windows; i++) clients.push({ id: `window${i + 1}`, project: projectOf(i, ['alpha', 'alpha', 'beta']), from: 0, to: opts.hours, uses: opts.windowUses });
+  Array.from({ length: opts.clis }, (_, i) => projectOf(i, ['alpha', 'beta'])).forEach((p, i) => {
     const from = Math.floor(rnd() * (opts.hours - 2) * 4) / 4;
-    clients.push({ id: `cli${i + 1}`, project: p, from, to: Math.min(opts.hours, from + 1 + Math.floor(rnd() * 9) / 4), uses: 3 });
+    clients.push({ id: `cli${i + 1}`, project: p, from, to: Math.min(opts.hours, from + 1 + Math.floor(rnd() * 9) / 4), uses: opts.cliUses });
   });
   const events = [];
   for (const c of clients) {
@@ -52,7 +53,7 @@ function script(world) {
     c.servers = pick(Object.keys(project.servers), c.uses);
     events.push({ at: c.from, client: c, kind: 'start' }, { at: c.to, client: c, kind: 'stop' });
     for (let h = Math.floor(c.from); h < c.to; h++) {
-      const perHour = 1 + Math.floor(rnd() * 6);
+      const perHour = Math.round((1 + Math.floor(rnd() * 6)) * opts.callsScale);
       for (let k = 0; k < perHour; k++) {
         const at = h + rnd();
         if (at > c.from + 0.01 && at < c.to - 0.01) events.push({ at, client: c, kind: 'call', server: c.servers[Math.floor(rnd() * c.servers.length)] });
@@ -60,15 +61,62 @@ function script(world) {
     }
   }
   events.sort((a, b) => a.at - b.at || (a.kind === 'start' ? -1 : 1));
-  // A project's servers are one (server, key) pair per project; the user's are one each.
-  const projectServers = Object.keys(world.projects[0].servers).filter((s) => world.projects.some((p) => p.servers[s] !== world.projects[0].servers[s]));
+  // A project's servers, and a user server that asks for roots, are one (server, key) pair per
+  // project; the other user servers are one each.
+  const projectServers = Object.keys(world.projects[0].servers).filter((s) => world.asksRoots.includes(s) || world.projects.some((p) => p.servers[s] !== world.projects[0].servers[s]));
   const pairs = new Set(events.filter((e) => e.kind === 'call').map((e) => (projectServers.includes(e.server) ? `${e.server}@${e.client.project}` : e.server)));
-  return { clients, events, pairs };
+  return { clients, events, pairs, overlap: scriptOverlap(clients, events, projectServers, opts.idleMinutes / 60) };
+}
+
+// What the script itself allows, before any process runs: a client holds a server from each call
+// until the idle time after it (merged), lazily; one process per pair holds the union of its
+// clients' spans. Their ratio is the best processes·hours sharing can reach with this idle time
+// (start-up and stop time left out); with an endless idle time a client holds a server from its
+// first call to its session's end.
+function scriptOverlap(clients, events, projectServers, idleHours) {
+  const merge = (spans) => {
+    let total = 0;
+    let end = -Infinity;
+    for (const [a, b] of [...spans].sort((x, y) => x[0] - y[0])) {
+      if (b <= end) continue;
+      total += b - Math.max(a, end);
+      end = b;
+    }
+    return total;
+  };
+  const calls = events.filter((e) => e.kind === 'call');
+  const pairOfCall = (e) => (projectServers.includes(e.server) ? `${e.server}@${e.client.project}` : e.server);
+  const profile = (span) => {
+    const byClient = new Map();
+    const byPair = new Map();
+    for (const e of calls) {
+      const s = span(e);
+      const k = `${e.client.id}/${e.server}`;
+      byClient.set(k, [...(byClient.get(k) ?? []), s]);
+      byPair.set(pairOfCall(e), [...(byPair.get(pairOfCall(e)) ?? []), s]);
+    }
+    const lazy = [...byClient.values()].reduce((t, spans) => t + merge(spans), 0);
+    const shared = [...byPair.values()].reduce((t, spans) => t + merge(spans), 0);
+    return { lazyHours: lazy, sharedHours: shared, ratio: shared / lazy };
+  };
+  const firstCall = new Map();
+  for (const e of calls) if (!firstCall.has(`${e.client.id}/${e.server}`)) firstCall.set(`${e.client.id}/${e.server}`, e.at);
+  return {
+    calls: calls.length,
+    clientServerUses: firstCall.size,
+    atIdle: profile((e) => [e.at, Math.min(e.client.to, e.at + idleHours)]),
+    endlessIdle: profile((e) => [firstCall.get(`${e.client.id}/${e.server}`), e.client.to]),
+  };
 }
 
 // --- measuring: this run's server processes, wherever they run -------------------------------
 function serverPids(tag) {
-  const pids = [];
+  return serverProcs(tag).map((p) => p.pid); // the watchers too: none may be left running
+}
+
+/** This run's live server processes: pid and command line. */
+function serverProcs(tag) {
+  const procs = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -76,28 +124,68 @@ function serverPids(tag) {
       if (!env.includes(`LAZY_MCP_BENCH_DAY=${tag}\0`)) continue;
       const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'latin1');
       if (!/@modelcontextprotocol\/server-|py-day(-sqlite)?\/bin\/mcp-server-/.test(cmd)) continue;
+      // Lazy MCP's supervisor watcher (a ~1 MB `sh` per server, supervisor.ts) carries the
+      // server's command line too: counted apart, not as a second server process.
+      const watcher = cmd.startsWith('/bin/sh\0-c\0') && cmd.includes('\0lazy-mcp-supervisor\0');
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') continue;
-      pids.push(Number(entry));
+      procs.push({ pid: Number(entry), cmd, watcher });
     } catch {
       // gone while we looked, or not ours to read
     }
   }
-  return pids;
+  return procs;
 }
 
-function sampler(tag, startedAt) {
-  const s = { peak: 0, peakRss: 0, procHours: 0, last: Date.now() };
+/** The (server, key) pair a process serves: `memory`, or `filesystem@alpha` for a project's. */
+function pairOf(cmd, world) {
+  const server = cmd.match(/server-([a-z-]+)/)?.[1] ?? '?';
+  const project = world.projects.find((p) => cmd.includes(p.dir));
+  return project ? `${server}@${project.name}` : server;
+}
+
+// Every 100 ms: how many processes of each pair run. Per pair that gives processes·hours, the
+// hours at least one ran (what one process per pair, stopped on the same idle rule, would cost),
+// the most at once, and the processes started; plus what ran at the peak.
+function sampler(tag, world) {
+  const s = { peak: 0, peakRss: 0, procHours: 0, last: Date.now(), pairs: {}, atPeak: {}, peakPairsAlive: 0, peakWatchers: 0, peakWatcherRss: 0 };
   const tick = () => {
     const now = Date.now();
-    const pids = serverPids(tag);
-    s.procHours += (pids.length * (now - s.last)) / realMs(1);
+    const dt = (now - s.last) / realMs(1);
+    const all = serverProcs(tag);
+    const procs = all.filter((p) => !p.watcher);
+    const watchers = all.filter((p) => p.watcher).map((p) => p.pid);
+    s.peakWatchers = Math.max(s.peakWatchers, watchers.length);
+    s.peakWatcherRss = Math.max(s.peakWatcherRss, rssOfPids(watchers));
+    const pids = procs.map((p) => p.pid);
+    const count = {};
+    for (const p of procs) {
+      const pair = pairOf(p.cmd, world);
+      count[pair] = (count[pair] ?? 0) + 1;
+      const e = (s.pairs[pair] ??= { procHours: 0, heldHours: 0, maxAtOnce: 0, pids: new Set() });
+      e.pids.add(p.pid);
+    }
+    for (const [pair, n] of Object.entries(count)) {
+      const e = s.pairs[pair];
+      e.procHours += n * dt;
+      e.heldHours += dt;
+      e.maxAtOnce = Math.max(e.maxAtOnce, n);
+    }
+    s.procHours += pids.length * dt;
     s.last = now;
-    s.peak = Math.max(s.peak, pids.length);
+    s.peakPairsAlive = Math.max(s.peakPairsAlive, Object.keys(count).length);
+    if (pids.length > s.peak) (s.peak = pids.length), (s.atPeak = count);
     s.peakRss = Math.max(s.peakRss, rssOfPids(pids));
   };
   const timer = setInterval(tick, 100);
-  return { stop: () => (clearInterval(timer), tick(), s), startedAt };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      tick();
+      const pairs = Object.fromEntries(Object.entries(s.pairs).sort().map(([k, e]) => [k, { procHours: e.procHours, heldHours: e.heldHours, maxAtOnce: e.maxAtOnce, starts: e.pids.size }]));
+      return { ...s, pairs };
+    },
+  };
 }
 
 // --- the clients of each mode ----------------------------------------------------------------
@@ -158,7 +246,7 @@ async function runMode(mode) {
   fs.mkdirSync(runtimeDir, { mode: 0o700 });
   const world = await makeDayWorld(root, tag);
   const env = baseEnv(world, runtimeDir);
-  const { clients, events, pairs } = script(world);
+  const { clients, events, pairs, overlap } = script(world);
   if (mode !== 'eager') {
     // Yesterday's catalogue: lazy users start warm (cataloguing is a one-off, not part of a day).
     for (const p of world.projects) {
@@ -173,7 +261,7 @@ async function runMode(mode) {
   const seen = new Set();
   const outcome = { ok: 0, failed: 0, errors: [] };
   const started = Date.now();
-  const sample = sampler(tag, started);
+  const sample = sampler(tag, world);
   const pending = [];
   for (const e of events) {
     const wait = started + realMs(e.at) - Date.now();
@@ -222,13 +310,52 @@ async function runMode(mode) {
     firstCallMsP90: q(0.9),
     calls: outcome,
     leftover,
+    peakPairsAlive: measured.peakPairsAlive,
+    supervisorWatchers: { peak: measured.peakWatchers, peakRssMB: measured.peakWatcherRss / 2 ** 20 },
+    atPeak: measured.atPeak,
+    pairs: measured.pairs,
+    scriptOverlap: overlap,
   };
+}
+
+// Why the ratios are what they are: what the script lets sharing save, what ran at the peak, and
+// per (server, key) pair the processes·hours, hours with at least one process, most at once and
+// starts of each lazy mode.
+function profileLines(results) {
+  const o = results[0]?.scriptOverlap;
+  if (!o) return [];
+  const lazyModes = results.filter((r) => r.mode !== 'eager');
+  const out = [
+    '',
+    `Profile. The script makes ${o.calls} calls over ${o.clientServerUses} (client, server) uses. A client holds a server from a call to the idle time after it; one process per pair holds the union of its clients' spans.`,
+    `- With the ${opts.idleMinutes} min idle time: lazy per client ${fmt(o.atIdle.lazyHours)} h of holds, one process per pair ${fmt(o.atIdle.sharedHours)} h: sharing can reach ${fmt(o.atIdle.ratio, 2)}× processes·hours at best (start and stop time left out).`,
+    `- With an endless idle time (each client holds a server from its first call to its session's end): ${fmt(o.endlessIdle.lazyHours)} h and ${fmt(o.endlessIdle.sharedHours)} h, ${fmt(o.endlessIdle.ratio, 2)}×.`,
+    ...lazyModes.map((r) => `- ${r.mode} at its peak: ${r.peakProcesses} processes of ${Object.keys(r.atPeak).length} pairs (${Object.entries(r.atPeak).map(([k, n]) => (n > 1 ? `${k} ×${n}` : k)).join(', ')}); besides them up to ${r.supervisorWatchers.peak} supervisor watchers (\`sh\`, ${fmt(r.supervisorWatchers.peakRssMB, 0)} MB together), not counted above.`),
+  ];
+  const pairs = [...new Set(lazyModes.flatMap((r) => Object.keys(r.pairs)))].sort();
+  out.push('', `| pair | ${lazyModes.map((r) => `${r.mode}: proc·h / hours running / most at once / starts`).join(' | ')} |`, `|---|${lazyModes.map(() => '---').join('|')}|`);
+  for (const k of pairs) {
+    out.push(`| ${k} | ${lazyModes.map((r) => (r.pairs[k] ? `${fmt(r.pairs[k].procHours, 2)} / ${fmt(r.pairs[k].heldHours, 2)} / ${r.pairs[k].maxAtOnce} / ${r.pairs[k].starts}` : '—')).join(' | ')} |`);
+  }
+  out.push('', '`everything` asks for roots, so its shared processes are one per project (two at once is two keys).');
+  return out;
 }
 
 async function waitGone(tag, ms) {
   const deadline = Date.now() + ms;
   while (serverPids(tag).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
   return serverPids(tag).length;
+}
+
+if (opts.modes === 'script') {
+  // Only the script's own overlap (no process runs): for trying other client mixes and idle times.
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-day-script-'));
+  const world = await makeDayWorld(root, 'script');
+  const { pairs, overlap } = script(world);
+  world.close();
+  fs.rmSync(root, { recursive: true, force: true });
+  console.log(JSON.stringify({ distinctPairs: pairs.size, ...overlap }));
+  process.exit(0);
 }
 
 const results = [];
@@ -246,7 +373,7 @@ for (const mode of opts.modes.split(',')) {
 const lazy = results.find((r) => r.mode === 'lazy');
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '—');
 const lines = [
-  `Scripted day: ${opts.hours} simulated hours (${opts.hourSeconds} s each), seed ${opts.seed}, 3 windows + 4 CLI sessions, 2 projects, 8 servers (5 user, 3 per project), idle timeout ${opts.idleMinutes} min scaled.`,
+  `Scripted day: ${opts.hours} simulated hours (${opts.hourSeconds} s each), seed ${opts.seed}, ${opts.windows} windows + ${opts.clis} CLI sessions (using ${opts.windowUses} and ${opts.cliUses} servers, calls ×${opts.callsScale}), 2 projects, 8 servers (5 user, 3 per project), idle timeout ${opts.idleMinutes} min scaled.`,
   '',
   '| mode | peak server processes | processes·hours | peak RSS of servers | first call median / p90 | calls ok / failed | left running |',
   '|---|---|---|---|---|---|---|',
@@ -255,9 +382,10 @@ const lines = [
     return `| ${r.mode} | ${r.peakProcesses} (distinct server·key pairs used: ${r.distinctPairs}) | ${fmt(r.processHours)}${ratio(r.processHours, lazy?.processHours)} | ${fmt(r.peakRssMB, 0)} MB${ratio(r.peakRssMB, lazy?.peakRssMB)} | ${fmt(r.firstCallMsMedian, 0)} / ${fmt(r.firstCallMsP90, 0)} ms | ${r.calls.ok} / ${r.calls.failed} | ${r.leftover} |`;
   }),
 ];
+lines.push(...profileLines(results));
 console.log(`\n${lines.join('\n')}`);
 for (const r of results) for (const e of r.calls.errors) console.log(`  ${r.mode}: ${e}`);
 fs.mkdirSync(path.join(repoRoot, 'bench', 'results'), { recursive: true });
-fs.writeFileSync(path.join(repoRoot, 'bench', 'results', 'day.json'), JSON.stringify({ opts, results }, null, 2));
-fs.writeFileSync(path.join(repoRoot, 'bench', 'results', 'day.md'), `${lines.join('\n')}\n`);
+fs.writeFileSync(path.join(repoRoot, 'bench', 'results', `${opts.out}.json`), JSON.stringify({ opts, results }, null, 2));
+fs.writeFileSync(path.join(repoRoot, 'bench', 'results', `${opts.out}.md`), `${lines.join('\n')}\n`);
 process.exit(results.some((r) => r.leftover) ? 1 : 0);

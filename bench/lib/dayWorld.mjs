@@ -84,5 +84,8 @@ export async function makeDayWorld(root, tag) {
     git: ['git_status', { repo_path: project.dir }],
     sqlite: ['list_tables', {}],
   });
-  return { home, projects, calls, close: () => page.close() };
+  // server-everything asks the client for its roots when it starts, so a shared process is bound
+  // to one workspace's roots (docs/shared-servers.md): one (server, key) pair per project.
+  const asksRoots = ['everything'];
+  return { home, projects, calls, asksRoots, close: () => page.close() };
 }
