@@ -433,13 +433,16 @@ export class Controller implements vscode.Disposable {
     // cancels every request VS Code has under way on the session, one it is about to send
     // included (a tool call made right after the listing failed "Canceled"): close it only
     // once VS Code has sent nothing on it for a quiet while, and never while it is answering.
+    // The session is the server's, whatever its definition's version: a version that changed
+    // meanwhile (its own start may never see a new listing) does not keep it open.
+    const offered = (): boolean => this.definitions.definitions.some((d) => d.name === def.name);
     for (;;) {
       const quietFor = Date.now() - (this.host.gateway?.lastPostAt(def.endpoint) ?? 0);
       if (quietFor >= quietBeforeStopMs) break;
       await new Promise((r) => setTimeout(r, quietBeforeStopMs - quietFor));
-      if (this.stopped || !current()) return;
+      if (this.stopped || !offered()) return;
     }
-    if (this.stopped || !current() || this.host.gateway?.isAnswering(def.endpoint)) return;
+    if (this.stopped || !offered() || this.host.gateway?.isAnswering(def.endpoint)) return;
     await vscode.commands.executeCommand('workbench.mcp.stopServer', id).then(undefined, (err: unknown) => this.write('debug', `could not close VS Code's session with ${def.name}: ${String(err)}`));
   }
 
