@@ -83,6 +83,18 @@ test('listing tools through the gateway spawns nothing', async () => {
   await client.close();
 });
 
+test("disabling a server ends its endpoint's gateway sessions (VS Code drops a removed definition without a DELETE)", async () => {
+  const client = await connect(first.host, 'everything');
+  await client.listTools();
+  assert.equal(first.host.gateway.sessionsOf('everything').length, 1);
+  first.host.driver.handle({ type: 'disable', server: 'everything' });
+  await waitFor("everything's sessions to end", () => first.host.gateway.sessionsOf('everything').length === 0, 5_000);
+  first.host.driver.handle({ type: 'enable', server: 'everything' });
+  await waitFor('everything CATALOGUED again', () => stateOf(first.host, 'everything') === 'CATALOGUED');
+  await client.close().catch(() => undefined);
+  assert.equal(spawnedPids(spawnLog).length, 2, 'nothing was started');
+});
+
 test('the first call starts exactly that server and keeps it connected', async () => {
   const client = await connect(first.host, 'memory');
   const result = await client.callTool({ name: 'read_graph', arguments: {} });

@@ -113,6 +113,10 @@ export class LazyHost {
       store: opts.store,
       log,
       onEndpointsChanged: (endpoints, aggregate) => {
+        // An endpoint the core removed (server disabled or gone) ends its sessions: a client
+        // such as VS Code drops its connection without a DELETE when the definition goes.
+        const kept = new Set(endpoints.map((e) => e.server));
+        for (const gone of this.endpoints) if (!kept.has(gone.server)) this.gateway?.closeEndpoint(gone.server);
         this.endpoints = endpoints;
         opts.onEndpointsChanged?.(endpoints, aggregate);
         opts.onChange?.();
