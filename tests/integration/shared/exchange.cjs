@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const vscode = require('vscode');
-const { testDir, waitFor } = require('../suite/helpers.cjs');
+const { isRunning, testDir, waitFor } = require('../suite/helpers.cjs');
 
 /** Writes `name` whole (renamed into place: the other window polls for it). */
 function tell(name, value) {
@@ -42,14 +42,7 @@ async function callTool(server, suffix, input) {
 function runningSpawns() {
   const log = path.join(testDir, 'spawns.log');
   const pids = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((l) => /^\d+$/.test(l)).map(Number) : [];
-  return pids.filter((pid) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-    } catch {
-      return false;
-    }
-  });
+  return pids.filter(isRunning);
 }
 
 module.exports = { callTool, heard, runningSpawns, tell, tellFailure };

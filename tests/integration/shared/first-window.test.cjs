@@ -30,7 +30,10 @@ suite('Shared servers: the first of two windows', () => {
     assert.equal(theirs.memory, mine.memory, 'one memory process serves both windows');
     assert.notEqual(theirs.everything, mine.everything, "a project server never runs with another project's folder");
     // Cataloguing processes may still be exiting (a server that ignores stdin's end gets SIGTERM after 2 s).
-    await waitFor(`running servers: memory once, everything once per project (${runningSpawns().join(', ')})`, () => runningSpawns().length === 3, 15_000);
+    let running = [];
+    await waitFor('running servers: memory once, everything once per project', () => (running = runningSpawns()).length === 3, 15_000).catch((err) => {
+      throw new Error(`${err.message}; running: ${running.join(', ')}`);
+    });
     // MCP Diagnostics says the memory process is shared, and by both windows.
     const shared = new RegExp(`\\| ${mine.memory} \\(shared by 2 clients\\) \\|`);
     await waitFor('MCP Diagnostics to show memory shared by 2 clients', async () => shared.test(await vscode.commands.executeCommand('lazyMcp.showDiagnostics')), 15_000);

@@ -30,6 +30,16 @@ async function waitFor(what, predicate, timeoutMs = 60_000) {
   }
 }
 
+/** Whether `pid` runs (a zombie has exited; pid 1 of a container may never reap it). */
+function isRunning(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
 const stateOf = (lazy, name) => lazy.snapshot().servers.find((s) => s.name === name)?.state.kind;
 
 /**
@@ -82,4 +92,4 @@ async function measure(selector) {
 /** Waits until an element matching `selector` is on screen (e.g. a quick pick's row). */
 const waitForVisible = (selector, timeoutMs = 15_000) => waitFor(`${selector} on screen`, async () => (await measure(`${selector}:visible`)).found, timeoutMs);
 
-module.exports = { api, measure, phase, stateOf, testDir, waitFor, waitForVisible, waitToolsGone, workspace };
+module.exports = { api, isRunning, measure, phase, stateOf, testDir, waitFor, waitForVisible, waitToolsGone, workspace };

@@ -8,7 +8,7 @@ const http = require('node:http');
 const path = require('node:path');
 const vscode = require('vscode');
 
-const { api, phase, stateOf: stateOfServer, testDir, waitFor, waitToolsGone, workspace } = require('./helpers.cjs');
+const { api, isRunning, phase, stateOf: stateOfServer, testDir, waitFor, waitToolsGone, workspace } = require('./helpers.cjs');
 
 const spawnLog = path.join(testDir, 'spawns.log');
 const endOfDev = '--- end of dev phase';
@@ -18,14 +18,6 @@ function spawnLines() {
   return fs.existsSync(spawnLog) ? fs.readFileSync(spawnLog, 'utf8').split('\n').filter(Boolean) : [];
 }
 const spawnCount = () => spawnLines().filter((l) => /^\d+$/.test(l)).length;
-function isRunning(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
 const spawnedPids = () => spawnLines().filter((l) => /^\d+$/.test(l)).map(Number);
 const spawnsSinceDev = () => spawnLines().slice(spawnLines().lastIndexOf(endOfDev) + 1).length;
 
