@@ -180,11 +180,11 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
     }
     render_approvals(out, ctx, s);
     out.push_str("\n### Processes, cache and exposure\n\n");
-    out.push_str("| server | transport | pid | memory | cache age | connect | calls | exposure | tokens now / full (est.) |\n|---|---|--:|--:|--:|--:|--:|---|--:|\n");
+    out.push_str("| server | transport | pid | memory | cache age | connect | calls | idle stop | exposure | tokens now / full (est.) |\n|---|---|--:|--:|--:|--:|--:|---|---|--:|\n");
     for server in &s.servers {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} / {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} / {} |",
             cell(&server.name),
             transport_cell(server),
             server.pid.map_or("—".into(), |p| pid_cell(p, server)),
@@ -194,6 +194,7 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
                 .connect_latency_ms
                 .map_or("—".into(), |ms| format!("{ms} ms")),
             server.calls_served,
+            idle_cell(server),
             exposure_cell(server),
             group_digits(server.exposed_token_estimate),
             group_digits(server.schema_token_estimate),
@@ -297,6 +298,19 @@ fn retry_note(
             count(server.failed_attempts as usize, "failed attempt")
         )),
         _ => None,
+    }
+}
+
+/// When a running server stops if nobody calls it, and the call rate that set it.
+fn idle_cell(server: &crate::engine::diagnostics_snapshot::ServerDiagnostics) -> String {
+    match server.idle_after_ms {
+        None => "—".into(),
+        Some(0) => "never".into(),
+        Some(ms) => format!(
+            "after {} ({} in the last hour)",
+            duration(ms),
+            count(server.calls_last_hour, "call")
+        ),
     }
 }
 

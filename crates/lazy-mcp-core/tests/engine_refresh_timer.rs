@@ -21,6 +21,9 @@ const MINUTE: u64 = 60_000;
 fn sim_with(refresh_interval_ms: u64) -> Sim {
     let settings = Settings {
         refresh_interval_ms,
+        // The premise: `used` stays connected for minutes (a fixed 10 min idle
+        // time), not the 1 min a server with one call gets from adaptive idle.
+        adaptive_idle: false,
         ..Settings::default()
     };
     let mut sim = Sim::new(settings)
@@ -66,6 +69,7 @@ fn a_settings_change_turns_it_off_or_starts_the_new_interval_afresh() {
     sim.advance(MINUTE / 2);
     let off = Settings {
         refresh_interval_ms: 0,
+        adaptive_idle: false,
         ..Settings::default()
     };
     sim.send(Event::SettingsChanged { settings: off });
@@ -79,6 +83,7 @@ fn a_settings_change_turns_it_off_or_starts_the_new_interval_afresh() {
     let lists = sim.sent_method("used", "tools/list");
     let every_two = Settings {
         refresh_interval_ms: 2 * MINUTE,
+        adaptive_idle: false,
         ..Settings::default()
     };
     sim.send(Event::SettingsChanged {

@@ -32,6 +32,8 @@ export interface ParsedArgs {
   http: boolean;
   httpAddress?: string;
   idleTimeoutMs?: number;
+  /** `--fixed-idle`: every server idles out after exactly the idle timeout (no call-rate tiers). */
+  fixedIdle: boolean;
   sessionIdleTimeoutMs?: number;
   maxSessions?: number;
   toolExposure?: ToolExposure;
@@ -116,6 +118,7 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
         a.idleTimeoutMs = ms;
       },
     },
+    '--fixed-idle': { kind: 'bool', apply: (a) => (a.fixedIdle = true) },
     '--session-idle-timeout': {
       kind: 'value',
       apply: (a, v) => {
@@ -203,6 +206,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs | undefined {
     holdNewTools: false,
     shared: false,
     isolated: false,
+    fixedIdle: false,
     servers: [],
   };
   const flags = flagsOf[command];
@@ -312,7 +316,10 @@ server is started on first use and stopped again when idle.
                         the token is kept in $XDG_CONFIG_HOME/lazy-mcp/token (mode 0600)
   --no-auth             (testing only, --http) accept requests without the bearer token;
                         Host/Origin checks stay on
-  --idle-timeout MS     stop a server after MS ms without use (default 600000; 0 = never)
+  --idle-timeout MS     stop a server after at most MS ms without use (default 600000; 0 = never);
+                        a server called rarely stops sooner: 1 min with under 5 calls in the
+                        last hour, 3 min with 5–20, 5 min above
+  --fixed-idle          stop every server after exactly --idle-timeout (no call-rate tiers)
   --session-idle-timeout MS
                         (--http) end a client session after MS ms without requests and
                         without an open stream (default 3600000); its client gets 404

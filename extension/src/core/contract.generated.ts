@@ -193,8 +193,15 @@ export type Settings = {
 catalogueConcurrency: number, 
 /**
  * A CONNECTED server with no calls for this long is stopped; 0 = never.
+ * With `adaptive_idle` it is the ceiling of the idle time.
  */
 idleTimeoutMs: number, 
+/**
+ * The idle time follows each server's call rate in the last hour (over 20
+ * calls → 5 min, 5–20 → 3 min, fewer → 1 min; never above
+ * `idle_timeout_ms`); false: every server idles out after `idle_timeout_ms`.
+ */
+adaptiveIdle: boolean, 
 /**
  * Handshake (and cataloguing) timeout when the server config sets none.
  */
@@ -394,7 +401,16 @@ cacheTtlMs?: number | null,
  * connection. Never set for a ttl of 0 (the server's "may change at any
  * time": such an entry is listed again at each connection, not stale).
  */
-cacheStale: boolean, callsServed: number, lastError?: string | null, droppedDeclaredTools: Array<string>, 
+cacheStale: boolean, callsServed: number, 
+/**
+ * Calls forwarded to it in the last hour: its idle time follows them.
+ */
+callsLastHour: number, 
+/**
+ * While it runs: how long it may go without calls before it is stopped
+ * (its call rate's tier under the user's ceiling; `idle_policy.rs`). 0 = never.
+ */
+idleAfterMs?: number | null, lastError?: string | null, droppedDeclaredTools: Array<string>, 
 /**
  * Estimated tokens of the exposed tools' definitions: what `full` mode costs
  * (`estimate_definition_tokens`, an estimate, not a tokenizer count).

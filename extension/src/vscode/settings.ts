@@ -19,6 +19,7 @@ export function readSettings(): LazyMcpSettings {
     engine: {
       catalogueConcurrency: Math.max(1, c.get<number>('catalogueConcurrency', 2)),
       idleTimeoutMs: Math.max(0, c.get<number>('idleTimeoutMinutes', 10)) * 60_000,
+      adaptiveIdle: c.get<boolean>('adaptiveIdle', true) !== false,
       handshakeTimeoutMs: Math.max(1, c.get<number>('handshakeTimeoutSeconds', 30)) * 1000,
       clientName: 'lazy-mcp (VS Code)',
       toolExposure: exposure(c.get('toolExposure')) ?? 'auto',

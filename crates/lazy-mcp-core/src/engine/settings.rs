@@ -33,7 +33,12 @@ pub struct Settings {
     /// How many servers are catalogued at the same time.
     pub catalogue_concurrency: usize,
     /// A CONNECTED server with no calls for this long is stopped; 0 = never.
+    /// With `adaptive_idle` it is the ceiling of the idle time.
     pub idle_timeout_ms: u64,
+    /// The idle time follows each server's call rate in the last hour (over 20
+    /// calls → 5 min, 5–20 → 3 min, fewer → 1 min; never above
+    /// `idle_timeout_ms`); false: every server idles out after `idle_timeout_ms`.
+    pub adaptive_idle: bool,
     /// Handshake (and cataloguing) timeout when the server config sets none.
     pub handshake_timeout_ms: u64,
     /// How long a forwarded request may take before the client gets an error and
@@ -102,6 +107,7 @@ impl Default for Settings {
         Settings {
             catalogue_concurrency: 2,
             idle_timeout_ms: 600_000,
+            adaptive_idle: true,
             handshake_timeout_ms: 30_000,
             request_timeout_ms: 120_000,
             roots_settle_ms: 100,

@@ -159,6 +159,7 @@ impl Engine {
                 background: false,
                 idle_timer: None,
                 last_activity_ms: self.now_ms,
+                recent_calls: Default::default(),
                 stats: ServerStats::default(),
                 subscriptions: BTreeMap::new(),
                 reprobe: false,

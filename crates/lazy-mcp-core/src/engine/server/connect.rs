@@ -527,6 +527,7 @@ impl Engine {
         }));
         if let Some(server) = self.servers.get_mut(&name) {
             server.last_activity_ms = self.now_ms;
+            server.recent_calls.record(self.now_ms);
         }
         match call.params {
             CallParams::Parsed(params) => {

@@ -9,13 +9,27 @@ use crate::engine::router::Engine;
 use crate::engine::server::connect::Failure;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Phase;
+use crate::engine::server::idle_policy::idle_after_ms;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::timers::TimerPurpose;
 use crate::protocol::jsonrpc;
 
 impl Engine {
+    /// The server's idle time now: its call rate's tier under the user's ceiling.
+    pub(in crate::engine) fn idle_after_ms(&self, name: &str) -> u64 {
+        let calls = self
+            .servers
+            .get(name)
+            .map_or(0, |s| s.recent_calls.in_last_hour(self.now_ms));
+        idle_after_ms(
+            self.settings.idle_timeout_ms,
+            self.settings.adaptive_idle,
+            calls,
+        )
+    }
+
     pub(in crate::engine) fn arm_idle_timer(&mut self, name: &str) {
-        let idle = self.settings.idle_timeout_ms;
+        let idle = self.idle_after_ms(name);
         if idle == 0 {
             return;
         }
@@ -43,7 +57,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_idle_timer(&mut self, name: &str) {
-        let idle = self.settings.idle_timeout_ms;
+        let idle = self.idle_after_ms(name);
         let Some(server) = self.servers.get(name) else {
             return;
         };

@@ -8,6 +8,7 @@ pub(super) mod connect;
 pub(super) mod connection;
 pub(super) mod connection_end;
 pub(super) mod era;
+pub(super) mod idle_policy;
 pub(super) mod input_required;
 pub(super) mod listing;
 pub(super) mod resource_subscriptions;
@@ -22,6 +23,7 @@ use crate::engine::events::{ConnId, TimerId};
 use auth::ServerAuth;
 use backoff::CrashHistory;
 use calls::QueuedCall;
+use idle_policy::RecentCalls;
 use resource_subscriptions::Subscriber;
 use state::ServerState;
 use std::collections::{BTreeMap, BTreeSet};
@@ -44,6 +46,8 @@ pub(in crate::engine) struct Server {
     pub(in crate::engine) background: bool,
     pub(in crate::engine) idle_timer: Option<TimerId>,
     pub(in crate::engine) last_activity_ms: u64,
+    /// When its latest calls were forwarded: the idle time follows the rate (`idle_policy.rs`).
+    pub(in crate::engine) recent_calls: RecentCalls,
     pub(in crate::engine) stats: ServerStats,
     /// Ask the server's era again at its next connection (refresh, or an answer
     /// saying the era changed) instead of trusting the catalogue's verdict.
