@@ -135,7 +135,9 @@ const sharedPhase = {
   socketDir: true,
   testsPath: path.join(HERE, 'shared', 'index.cjs'),
   fixture: (workspace, phaseDir) => copySharedFixture(workspace, secondWorkspaceOf(phaseDir), path.join(phaseDir, 'home')),
-  userSettings: { 'lazyMcp.shareServers': true },
+  // Fixed idle time: both windows must still hold memory when the second one calls it, however
+  // slowly the second window starts (adaptive idle would stop a once-called server after 1 min).
+  userSettings: { 'lazyMcp.shareServers': true, 'lazyMcp.adaptiveIdle': false },
   maxDialogs: 0,
 };
 const secondWorkspaceOf = (phaseDir) => path.join(phaseDir, 'workspace-second');

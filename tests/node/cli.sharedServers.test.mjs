@@ -129,6 +129,9 @@ test('five serve sessions in two projects: one memory process for all, one files
   const status = await daemonStatus(w);
   const clients = Object.fromEntries(['memory', 'filesystem'].map((s) => [s, status.processes.filter((p) => p.server === s).map((p) => p.clients).sort()]));
   assert.deepEqual(clients, { memory: [5], filesystem: [2, 3] }, JSON.stringify(status));
+  // Who holds the shared memory process: each session by its pid and project folder's name.
+  const holders = status.processes.find((p) => p.server === 'memory').holders.map((h) => h.label).sort();
+  assert.deepEqual(holders, sessions.map((s, i) => `lazy-mcp serve --stdio (pid ${s.pid}) · ${path.basename(cwds[i])}`).sort());
   for (const s of sessions) assert.doesNotMatch(s.stderr(), / error/i, s.stderr());
 
   await nothingLeft(w, sessions);
@@ -319,6 +322,7 @@ test('lazy-mcp daemon status names what the owner holds; daemon stop ends it and
   assert.ok(!(await s.client.callTool({ name: 'memory__read_graph', arguments: {} })).isError);
   const status = await runCli(['daemon', 'status'], { env: w.env });
   assert.match(status.stdout, /Lazy MCP owner pid \d+ .*: 1 shared server\n {2}memory {2}pid \d+ {2}1 client/, status.stdout);
+  assert.match(status.stdout, new RegExp(`\n {4}held by lazy-mcp serve --stdio \\(pid ${s.pid}\\) · a since \\d{4}-`), status.stdout);
   const [memory] = live(w.logs.memory);
   const owner = ownerPid(w.socketDir);
   const stop = await runCli(['daemon', 'stop'], { env: w.env });

@@ -39,7 +39,7 @@ use lazy_mcp_core::problem_presentation::{
 use lazy_mcp_core::protocol::client_discover::Era;
 use lazy_mcp_core::protocol::client_message::{ClientBody, ClientEnvelope, ErrorShape};
 use lazy_mcp_core::protocol::modern_http::RequestHeaders;
-use lazy_mcp_core::shared::launch::SharedLaunch;
+use lazy_mcp_core::shared::launch::{SharedHolder, SharedLaunch};
 use ts_rs::TS;
 
 /// Where the generated file lives, relative to the repository root.
@@ -68,6 +68,7 @@ pub fn render() -> String {
         declaration::<ServerState>(),
         declaration::<OAuthBinding>(),
         declaration::<SharedLaunch>(),
+        declaration::<SharedHolder>(),
         declaration::<SignInOutcome>(),
         declaration::<RefreshOutcome>(),
         // settings

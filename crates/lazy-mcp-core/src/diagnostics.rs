@@ -200,7 +200,41 @@ fn render_servers(out: &mut String, ctx: &ReportContext, s: &DiagnosticsSnapshot
             group_digits(server.schema_token_estimate),
         );
     }
+    render_holders(out, s);
     out.push('\n');
+}
+
+/// Which windows and CLI sessions hold each shared process, and for how long.
+fn render_holders(out: &mut String, s: &DiagnosticsSnapshot) {
+    let shared: Vec<_> = s
+        .servers
+        .iter()
+        .filter(|server| !server.shared_holders.is_empty())
+        .collect();
+    if shared.is_empty() {
+        return;
+    }
+    out.push_str("\nShared processes, held by:\n");
+    for server in shared {
+        let holders: Vec<String> = server
+            .shared_holders
+            .iter()
+            .map(|h| {
+                format!(
+                    "{} (for {})",
+                    cell(&h.label),
+                    duration(s.now_ms.saturating_sub(h.since_ms))
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "- {} (pid {}): {}",
+            cell(&server.name),
+            server.pid.map_or("—".into(), |p| p.to_string()),
+            holders.join(", ")
+        );
+    }
 }
 
 /// When each server's definitions were approved, and what is held until reviewed.

@@ -67,8 +67,20 @@ fn without_sharing_the_process_is_this_clients_own() {
 #[test]
 fn diagnostics_says_how_many_clients_share_the_process() {
     let mut sim = connected_memory(true);
+    sim.advance(30_000);
     let conn = sim.conn_of("memory").unwrap();
-    sim.send(Event::ConnectionShared { conn, clients: 3 });
+    let holder = |label: &str, since_ms| lazy_mcp_core::shared::launch::SharedHolder {
+        label: label.into(),
+        since_ms,
+    };
+    sim.send(Event::ConnectionShared {
+        conn,
+        clients: 3,
+        holders: vec![
+            holder("VS Code window · alpha", sim.now - 30_000),
+            holder("lazy-mcp serve --stdio (pid 42) · beta", sim.now - 10_000),
+        ],
+    });
     let memory = &sim.engine.snapshot().servers[0];
     assert_eq!(memory.shared_clients, Some(3));
     let pid = memory.pid.unwrap();
@@ -77,9 +89,15 @@ fn diagnostics_says_how_many_clients_share_the_process() {
         "{}",
         report(&sim)
     );
+    assert!(
+        report(&sim).contains(&format!("- memory (pid {pid}): VS Code window · alpha (for 30 s), lazy-mcp serve --stdio (pid 42) · beta (for 10 s)")),
+        "Diagnostics names who holds it: {}",
+        report(&sim)
+    );
     sim.send(Event::ConnectionShared {
         conn: conn + 100,
         clients: 9,
+        holders: Vec::new(),
     });
     assert_eq!(
         sim.engine.snapshot().servers[0].shared_clients,

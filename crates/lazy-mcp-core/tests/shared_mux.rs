@@ -25,6 +25,7 @@ fn launch(key: &str, roots: &str, roots_bound: bool) -> SharedLaunch {
         roots_bound,
         workspace_cwd: roots_bound,
         omit_env: Vec::new(),
+        holder: format!("session {roots}"),
     }
 }
 
@@ -663,7 +664,9 @@ fn sharing(effects: &[MuxEffect]) -> Vec<(u64, usize)> {
     effects
         .iter()
         .filter_map(|e| match e {
-            MuxEffect::Sharing { attach, clients } => Some((*attach, *clients)),
+            MuxEffect::Sharing {
+                attach, clients, ..
+            } => Some((*attach, *clients)),
             _ => None,
         })
         .collect()
@@ -695,4 +698,42 @@ fn every_attachment_hears_how_many_clients_share_its_process() {
         sharing(&mux.handle(MuxEvent::Detach { attach: 1 })),
         [(2, 1)]
     );
+}
+
+#[test]
+fn every_holder_is_named_oldest_first_and_the_status_lists_them() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, launch("k", "alpha", false));
+    mux.handle(MuxEvent::ProcessOpened {
+        process: 1,
+        pid: Some(77),
+    });
+    let effects = attach(&mut mux, 2, launch("k", "beta", false));
+    let holders: Vec<_> = effects
+        .iter()
+        .filter_map(|e| match e {
+            MuxEffect::Sharing {
+                attach: 2, holders, ..
+            } => Some(holders.iter().map(|h| h.label.clone()).collect::<Vec<_>>()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(holders, [["session alpha", "session beta"]]);
+    assert_eq!(mux.status()[0].holders.len(), 2);
+    let after = mux.handle(MuxEvent::Detach { attach: 1 });
+    assert!(after.iter().any(|e| matches!(e,
+        MuxEffect::Sharing { attach: 2, holders, .. } if holders.len() == 1 && holders[0].label == "session beta")));
+}
+
+#[test]
+fn a_holder_is_named_by_session_and_folder_name_never_a_path() {
+    let user = config(ConfigScope::User, &[], None);
+    let mut s = settings("/home/u/projects/alpha/");
+    s.session_label = "VS Code window".into();
+    let launch = shared_launch(&user, &s, SharingClient::default()).unwrap();
+    assert_eq!(launch.holder, "VS Code window · alpha");
+    s.workspace_folders = Vec::new();
+    s.session_label = "lazy-mcp serve --stdio (pid 42)\n".into();
+    let launch = shared_launch(&user, &s, SharingClient::default()).unwrap();
+    assert_eq!(launch.holder, "lazy-mcp serve --stdio (pid 42) · no folder");
 }

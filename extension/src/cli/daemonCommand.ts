@@ -76,7 +76,7 @@ async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<num
   const status = JSON.parse(reply) as {
     pid: number;
     stopping?: boolean;
-    processes?: { server: string; pid: number | null; clients: number; sinceMs: number; key: string }[];
+    processes?: { server: string; pid: number | null; clients: number; sinceMs: number; key: string; holders?: { label: string; sinceMs: number }[] }[];
   };
   if (args.json) {
     process.stdout.write(`${JSON.stringify({ running: true, ...status })}\n`);
@@ -91,6 +91,7 @@ async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<num
   for (const row of rows) {
     const since = new Date(row.sinceMs).toISOString();
     process.stdout.write(`  ${row.server}  pid ${row.pid ?? '-'}  ${row.clients === 1 ? '1 client' : `${row.clients} clients`}  since ${since}  key ${row.key}\n`);
+    for (const holder of row.holders ?? []) process.stdout.write(`    held by ${holder.label} since ${new Date(holder.sinceMs).toISOString()}\n`);
   }
   return 0;
 }

@@ -30,6 +30,8 @@ export async function serveCommand(args: ParsedArgs, ctx: CliContext): Promise<n
     ...(args.toolExposure ? { toolExposure: args.toolExposure } : {}),
     ...(args.toolTokenBudget !== undefined ? { toolTokenBudget: args.toolTokenBudget } : {}),
     holdNewTools: args.holdNewTools,
+    // How other sessions holding a shared server see this one (Diagnostics, daemon status).
+    sessionLabel: `lazy-mcp serve ${args.stdio ? '--stdio' : '--http'} (pid ${process.pid})`,
   };
   const sharedOwner = cliOwnerSpec(args, ctx);
   const shared = sharedOwner ? { settings: { ...settings, shareServers: true }, sharedOwner } : { settings };

@@ -7,7 +7,11 @@ export type Event = { "type": "configSources", sources: ConfigSources, }
   | { "type": "configApplied", servers: Array<ServerConfig>, }
   | { "type": "catalogueLoaded", blob: string, }
   | { "type": "connectionOpened", conn: number, pid: number | null, }
-  | { "type": "connectionShared", conn: number, clients: number, }
+  | { "type": "connectionShared", conn: number, clients: number, 
+/**
+ * Who holds it, oldest first (an older owner sends none).
+ */
+holders: Array<SharedHolder>, }
   | { "type": "messageReceived", conn: number, message: string, }
   | { "type": "connectionClosed", conn: number, reason: string, exitCode: number | null, stderrTail: string | null, }
   | { "type": "transportResolved", server: string, original: Transport, resolved: Transport, }
@@ -180,7 +184,15 @@ workspaceCwd: boolean,
  * has its own IPC socket) that are not in the key, so a server never gets
  * another window's. Only the client reads it (absent on the owner's wire).
  */
-omitEnv: Array<string>, };
+omitEnv: Array<string>, 
+/**
+ * Who holds the process through this attachment, for Diagnostics and
+ * `lazy-mcp daemon status`: the session (`Settings::session_label`) and the
+ * workspace folder's last name only, never a path another client could read.
+ */
+holder: string, };
+
+export type SharedHolder = { label: string, sinceMs: number, };
 
 export type SignInOutcome = "ok" | "cancelled" | "failed";
 
@@ -283,6 +295,11 @@ holdNewTools: boolean,
  */
 shareServers: boolean, 
 /**
+ * What this engine's session is called where other sessions see it (the
+ * holders of a shared process): "VS Code window", "lazy-mcp serve --stdio (pid 4242)".
+ */
+sessionLabel: string, 
+/**
  * false: the engine loads and reports config but manages none of its
  * servers (never starts one): the CLI's `config` and `trust` commands.
  */
@@ -383,7 +400,11 @@ shared: boolean,
 /**
  * How many windows and CLI sessions hold the shared process, this one included.
  */
-sharedClients?: number | null, rssBytes?: number | null, cataloguedAtMs?: number | null, 
+sharedClients?: number | null, 
+/**
+ * Which windows and CLI sessions hold the shared process, oldest first.
+ */
+sharedHolders: Array<SharedHolder>, rssBytes?: number | null, cataloguedAtMs?: number | null, 
 /**
  * Age of the catalogue entry at the time of the last event.
  */

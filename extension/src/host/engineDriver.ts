@@ -456,7 +456,7 @@ export class EngineDriver {
           if (pid !== undefined) this.pids.set(server, pid);
           this.handle({ type: 'connectionOpened', conn, pid: pid ?? null });
         },
-        onShared: (clients) => this.handle({ type: 'connectionShared', conn, clients }),
+        onShared: (clients, holders) => this.handle({ type: 'connectionShared', conn, clients, holders }),
         onMessage: (message) => this.handle({ type: 'messageReceived', conn, message }),
         onClosed: (info) => {
           if (!this.connections.has(conn)) return; // closed on the engine's request

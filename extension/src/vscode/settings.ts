@@ -22,6 +22,8 @@ export function readSettings(): LazyMcpSettings {
       adaptiveIdle: c.get<boolean>('adaptiveIdle', true) !== false,
       handshakeTimeoutMs: Math.max(1, c.get<number>('handshakeTimeoutSeconds', 30)) * 1000,
       clientName: 'lazy-mcp (VS Code)',
+      // How other windows and CLI sessions holding a shared server see this one.
+      sessionLabel: 'VS Code window',
       toolExposure: exposure(c.get('toolExposure')) ?? 'auto',
       toolExposureByServer: Object.fromEntries(
         Object.entries(c.get<Record<string, unknown>>('toolExposureByServer', {})).flatMap(([name, mode]) => {

@@ -37,6 +37,11 @@ suite('Shared servers: the first of two windows', () => {
     // MCP Diagnostics says the memory process is shared, and by both windows.
     const shared = new RegExp(`\\| ${mine.memory} \\(shared by 2 clients\\) \\|`);
     await waitFor('MCP Diagnostics to show memory shared by 2 clients', async () => shared.test(await vscode.commands.executeCommand('lazyMcp.showDiagnostics')), 15_000);
+    // ...and names who holds it: this window first (its folder), then the other one.
+    const folder = require('node:path').basename(vscode.workspace.workspaceFolders[0].uri.fsPath);
+    const holders = new RegExp(`\\n- memory \\(pid ${mine.memory}\\): VS Code window · ${folder} \\(for [^)]+\\), VS Code window · (?!${folder} )\\S+ \\(for `);
+    const report = await vscode.commands.executeCommand('lazyMcp.showDiagnostics');
+    assert.match(report, holders);
     tell('first-window-done', {});
   });
 });

@@ -62,6 +62,9 @@ pub struct ServerDiagnostics {
     /// How many windows and CLI sessions hold the shared process, this one included.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shared_clients: Option<u32>,
+    /// Which windows and CLI sessions hold the shared process, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_holders: Vec<crate::shared::launch::SharedHolder>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rss_bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -345,6 +348,11 @@ impl Engine {
                     .stats
                     .shared_clients
                     .filter(|_| server.stats.shared && connected),
+                shared_holders: if server.stats.shared && connected {
+                    server.stats.shared_holders.clone()
+                } else {
+                    Vec::new()
+                },
                 rss_bytes: server.stats.rss_bytes.filter(|_| connected),
                 catalogued_at_ms: entry.map(|e| e.catalogued_at_ms),
                 cache_age_ms: entry.map(|e| self.now_ms.saturating_sub(e.catalogued_at_ms)),

@@ -59,7 +59,13 @@ pub enum Event {
     /// A shared connection's process (the per-user owner's) is now held by
     /// `clients` attachments, this one included: every window and CLI session
     /// of the user that uses it. Diagnostics shows it.
-    ConnectionShared { conn: ConnId, clients: u32 },
+    ConnectionShared {
+        conn: ConnId,
+        clients: u32,
+        /// Who holds it, oldest first (an older owner sends none).
+        #[serde(default)]
+        holders: Vec<crate::shared::launch::SharedHolder>,
+    },
     /// What the upstream server sent, as the connection received it: one
     /// JSON-RPC message or a batch (split here), one stdio line, one HTTP reply
     /// body or SSE event's data (empty text is nothing).

@@ -125,7 +125,11 @@ impl Engine {
             Event::ConfigApplied { servers } => self.on_config_applied(servers),
             Event::CatalogueLoaded { blob } => self.on_catalogue_loaded(&blob),
             Event::ConnectionOpened { conn, pid } => self.on_connection_opened(conn, pid),
-            Event::ConnectionShared { conn, clients } => self.on_connection_shared(conn, clients),
+            Event::ConnectionShared {
+                conn,
+                clients,
+                holders,
+            } => self.on_connection_shared(conn, clients, holders),
             Event::MessageReceived { conn, message } => self.on_upstream_text(conn, &message),
             Event::ConnectionClosed {
                 conn,

@@ -89,6 +89,9 @@ pub struct Settings {
     /// Stdio servers are attached through the per-user owner instead of
     /// spawned (`open` effect's `shared`; docs/shared-servers.md).
     pub share_servers: bool,
+    /// What this engine's session is called where other sessions see it (the
+    /// holders of a shared process): "VS Code window", "lazy-mcp serve --stdio (pid 4242)".
+    pub session_label: String,
     /// false: the engine loads and reports config but manages none of its
     /// servers (never starts one): the CLI's `config` and `trust` commands.
     pub manage_servers: bool,
@@ -129,6 +132,7 @@ impl Default for Settings {
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             hold_new_tools: false,
             share_servers: false,
+            session_label: "lazy-mcp".into(),
             manage_servers: true,
             refresh_interval_ms: 0,
         }

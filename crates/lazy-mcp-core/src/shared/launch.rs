@@ -33,6 +33,42 @@ pub struct SharedLaunch {
     /// another window's. Only the client reads it (absent on the owner's wire).
     #[serde(default)]
     pub omit_env: Vec<String>,
+    /// Who holds the process through this attachment, for Diagnostics and
+    /// `lazy-mcp daemon status`: the session (`Settings::session_label`) and the
+    /// workspace folder's last name only, never a path another client could read.
+    #[serde(default)]
+    pub holder: String,
+}
+
+/// One client holding a shared process: who, and since when (the owner's clock, ms).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedHolder {
+    pub label: String,
+    pub since_ms: u64,
+}
+
+/// At most this many characters of a holder's label cross to other clients.
+const MAX_HOLDER_CHARS: usize = 120;
+
+/// `VS Code window · alpha`: the session and its first workspace folder's last name.
+fn holder_label(settings: &Settings) -> String {
+    let folder = settings
+        .workspace_folders
+        .first()
+        .map(|f| f.trim_end_matches(['/', '\\']))
+        .and_then(|f| f.rsplit(['/', '\\']).next())
+        .filter(|name| !name.is_empty());
+    let label = match folder {
+        Some(name) => format!("{} · {name}", settings.session_label),
+        None => format!("{} · no folder", settings.session_label),
+    };
+    label
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(MAX_HOLDER_CHARS)
+        .collect()
 }
 
 /// What the client adds to the sharing decision besides the server's config.
@@ -132,6 +168,7 @@ pub fn shared_launch(
         roots_bound: project,
         workspace_cwd,
         omit_env,
+        holder: holder_label(settings),
     })
 }
 

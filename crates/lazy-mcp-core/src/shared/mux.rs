@@ -11,7 +11,7 @@
 //! to their own attachment); a client's cancellation or detach cancels only
 //! its own calls; the last detach stops the process.
 
-use super::launch::SharedLaunch;
+use super::launch::{SharedHolder, SharedLaunch};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -85,7 +85,12 @@ pub enum MuxEffect {
     /// process now: sent to each of them when the process opens and whenever
     /// the count changes (Diagnostics shows it).
     #[serde(rename_all = "camelCase")]
-    Sharing { attach: AttachId, clients: usize },
+    Sharing {
+        attach: AttachId,
+        clients: usize,
+        /// Who holds it, oldest first.
+        holders: Vec<SharedHolder>,
+    },
     /// The attachment ends: its process is gone.
     #[serde(rename_all = "camelCase")]
     CloseClient {
@@ -109,6 +114,8 @@ pub struct ProcessStatus {
     pub pid: Option<u32>,
     pub clients: usize,
     pub since_ms: u64,
+    /// Who holds it, oldest first.
+    pub holders: Vec<SharedHolder>,
 }
 
 #[derive(Debug, Clone)]
@@ -152,6 +159,7 @@ struct Proc {
 struct Attachment {
     process: ProcId,
     roots_key: String,
+    holder: SharedHolder,
 }
 
 #[derive(Debug, Default)]
@@ -188,6 +196,7 @@ impl Mux {
                 pid: p.pid,
                 clients: p.attachments.len(),
                 since_ms: p.since_ms,
+                holders: self.holders(p),
             })
             .collect()
     }
@@ -290,6 +299,10 @@ impl Mux {
             Attachment {
                 process,
                 roots_key: launch.roots_key,
+                holder: SharedHolder {
+                    label: launch.holder,
+                    since_ms: now_ms,
+                },
             },
         );
         if let Some(p) = self.processes.get_mut(&process) {
@@ -307,12 +320,22 @@ impl Mux {
             return;
         };
         let clients = p.attachments.len();
+        let holders = self.holders(p);
         for attach in &p.attachments {
             self.effects.push(MuxEffect::Sharing {
                 attach: *attach,
                 clients,
+                holders: holders.clone(),
             });
         }
+    }
+
+    /// The process's holders in attach order.
+    fn holders(&self, p: &Proc) -> Vec<SharedHolder> {
+        p.attachments
+            .iter()
+            .filter_map(|a| self.attachments.get(a).map(|a| a.holder.clone()))
+            .collect()
     }
 
     fn on_opened(&mut self, process: ProcId, pid: Option<u32>) {

@@ -5,7 +5,7 @@
 // protocol logic beyond what the transport itself requires (framing, HTTP
 // session headers). The Rust core decides what to do with the events.
 
-import type { Effect, HttpExchange, HttpVerdict, LogLevel, Transport } from '../../core/contract.generated';
+import type { Effect, HttpExchange, HttpVerdict, LogLevel, SharedHolder, Transport } from '../../core/contract.generated';
 
 /** How to reach a server: the core's `Transport` (generated from config/model.rs). */
 export type { Transport };
@@ -43,8 +43,8 @@ export interface ConnectionEvents {
    * batch: the core splits and reads it.
    */
   onMessage(json: string | Uint8Array): void;
-  /** A shared server's process is held by `clients` windows and CLI sessions (the owner says; host/shared). */
-  onShared?(clients: number): void;
+  /** A shared server's process is held by `clients` windows and CLI sessions, named in `holders` (the owner says; host/shared). */
+  onShared?(clients: number, holders: SharedHolder[]): void;
   /** Called exactly once per connection, including after `close()`. No event follows it. */
   onClosed(info: ClosedInfo): void;
   /** stdio: one stderr line (without the newline). */

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
+import type { SharedHolder } from '../../core/contract.generated';
 import type { WasmCore } from '../../core/wasmCore';
 import { openConnection, type Connection, type StdioTransport } from '../connections';
 import { connectSocket } from './ownerLauncher';
@@ -23,7 +24,7 @@ type MuxEffect =
   | { type: 'toServer'; process: number; message: string }
   | { type: 'toClient'; attach: number; message: string }
   | { type: 'opened'; attach: number; pid: number | null }
-  | { type: 'sharing'; attach: number; clients: number }
+  | { type: 'sharing'; attach: number; clients: number; holders: SharedHolder[] }
   | { type: 'closeClient'; attach: number; reason: string; exitCode: number | null; stderrTail: string }
   | { type: 'stopProcess'; process: number };
 
@@ -168,7 +169,7 @@ export class SharedServerOwner {
       case 'opened':
         return void this.clients.get(effect.attach)?.write(frame(FRAME.opened, JSON.stringify({ pid: effect.pid })));
       case 'sharing':
-        return void this.clients.get(effect.attach)?.write(frame(FRAME.sharing, JSON.stringify({ clients: effect.clients })));
+        return void this.clients.get(effect.attach)?.write(frame(FRAME.sharing, JSON.stringify({ clients: effect.clients, holders: effect.holders })));
       case 'closeClient': {
         const socket = this.clients.get(effect.attach);
         this.clients.delete(effect.attach);

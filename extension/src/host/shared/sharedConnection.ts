@@ -4,7 +4,7 @@
 // closed exactly once. The owner going away closes it at once, so calls in
 // flight fail instead of hanging; the engine's next attempt starts a new owner.
 import type * as net from 'node:net';
-import type { SharedLaunch } from '../../core/contract.generated';
+import type { SharedHolder, SharedLaunch } from '../../core/contract.generated';
 import { openConnection } from '../connections';
 import type { ClosedInfo, Connection, ConnectionEvents, ConnectionOptions, StdioTransport } from '../connections/types';
 import { connectOwner, type OwnerSpec } from './ownerLauncher';
@@ -126,8 +126,8 @@ class SharedConnection implements Connection {
         return this.events.onOpened({ ...(pid != null ? { pid } : {}) });
       }
       case FRAME.sharing: {
-        const { clients } = JSON.parse(body.toString('utf8')) as { clients?: number };
-        if (typeof clients === 'number') this.events.onShared?.(clients);
+        const { clients, holders } = JSON.parse(body.toString('utf8')) as { clients?: number; holders?: SharedHolder[] };
+        if (typeof clients === 'number') this.events.onShared?.(clients, Array.isArray(holders) ? holders : []);
         return;
       }
       case FRAME.ended: {

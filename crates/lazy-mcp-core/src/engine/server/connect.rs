@@ -147,6 +147,7 @@ impl Engine {
             server.stats.pid = None;
             server.stats.shared = shared.is_some();
             server.stats.shared_clients = None;
+            server.stats.shared_holders = Vec::new();
             server.stats.rss_bytes = None;
         }
         self.effects.push(Effect::Open {
@@ -182,12 +183,18 @@ impl Engine {
         self.start_handshake(conn);
     }
 
-    pub(in crate::engine) fn on_connection_shared(&mut self, conn: ConnId, clients: u32) {
+    pub(in crate::engine) fn on_connection_shared(
+        &mut self,
+        conn: ConnId,
+        clients: u32,
+        holders: Vec<crate::shared::launch::SharedHolder>,
+    ) {
         let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
             return;
         };
         if let Some(server) = self.servers.get_mut(&name).filter(|s| s.conn == Some(conn)) {
             server.stats.shared_clients = Some(clients);
+            server.stats.shared_holders = holders;
         }
     }
 

@@ -75,6 +75,8 @@ pub(in crate::engine) struct ServerStats {
     pub(in crate::engine) shared: bool,
     /// How many windows and CLI sessions hold the shared process (the owner says).
     pub(in crate::engine) shared_clients: Option<u32>,
+    /// Which windows and CLI sessions hold it, oldest first (the owner says).
+    pub(in crate::engine) shared_holders: Vec<crate::shared::launch::SharedHolder>,
     pub(in crate::engine) rss_bytes: Option<u64>,
     pub(in crate::engine) connect_latency_ms: Option<u64>,
     pub(in crate::engine) connected_at_ms: Option<u64>,
