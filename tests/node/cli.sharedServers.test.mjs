@@ -236,6 +236,21 @@ test('a session killed mid-call: the other session and the shared server are una
   await nothingLeft(w, [two]);
 });
 
+test('a session that ends hands its server over: another session calling a moment later gets the same process, not a second spawn', { skip: !posix, timeout: 120_000 }, async () => {
+  const w = world('lazy-mcp-shared-handover-');
+  const [one, two] = await Promise.all([session(w, w.dirs.a), session(w, w.dirs.a)]);
+  assert.ok(!(await one.client.callTool({ name: 'memory__read_graph', arguments: {} })).isError);
+  const [pid] = live(w.logs.memory);
+  const spawned = spawnedPids(w.logs.memory).length;
+  // The only holder leaves (as at its idle stop or exit); the other session calls right after.
+  await one.client.close();
+  await waitFor('the first session to exit', () => !isAlive(one.pid), 10_000);
+  assert.ok(!(await two.client.callTool({ name: 'memory__read_graph', arguments: {} })).isError);
+  assert.equal(spawnedPids(w.logs.memory).length, spawned, 'no second memory process');
+  assert.deepEqual(live(w.logs.memory), [pid], 'the same process answered');
+  await nothingLeft(w, [two]);
+});
+
 test('a stale socket (its owner SIGKILLed while idle) is replaced; two owners started at once leave one', { skip: !posix, timeout: 180_000 }, async () => {
   const w = world('lazy-mcp-shared-stale-');
   fs.mkdirSync(w.socketDir, { mode: 0o700 });

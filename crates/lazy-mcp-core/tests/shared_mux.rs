@@ -14,7 +14,7 @@ use lazy_mcp_core::config::{
 };
 use lazy_mcp_core::engine::settings::Settings;
 use lazy_mcp_core::shared::launch::{shared_launch, SharedLaunch, SharingClient};
-use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent};
+use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent, HANDOVER_GRACE_MS};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
@@ -314,7 +314,15 @@ fn a_cancel_or_a_detach_touches_only_that_clients_calls() {
     );
     assert_eq!(to_client(&answer, 1)[0]["id"], 1);
     let last = mux.handle(MuxEvent::Detach { attach: 1 });
-    assert!(last.contains(&MuxEffect::StopProcess { process: 1 }));
+    // The last detach stops the process once the handover grace is over
+    // (before issue 26's grace: at once).
+    assert!(last.contains(&MuxEffect::Linger {
+        process: 1,
+        ms: HANDOVER_GRACE_MS
+    }));
+    assert!(mux
+        .handle(MuxEvent::LingerEnded { process: 1 })
+        .contains(&MuxEffect::StopProcess { process: 1 }));
     // A new attachment after the stop starts a new process.
     assert_eq!(
         spawns(&attach(&mut mux, 3, launch("k", "r1", false))),
@@ -736,4 +744,73 @@ fn a_holder_is_named_by_session_and_folder_name_never_a_path() {
     s.session_label = "lazy-mcp serve --stdio (pid 42)\n".into();
     let launch = shared_launch(&user, &s, SharingClient::default()).unwrap();
     assert_eq!(launch.holder, "lazy-mcp serve --stdio (pid 42) · no folder");
+}
+
+#[test]
+fn a_client_attaching_within_the_grace_reuses_the_process_instead_of_a_second_spawn() {
+    let mut mux = two_clients();
+    client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {}}),
+    );
+    server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 2, "result": {}}),
+    );
+    mux.handle(MuxEvent::Detach { attach: 1 });
+    let last = mux.handle(MuxEvent::Detach { attach: 2 });
+    assert!(!last
+        .iter()
+        .any(|e| matches!(e, MuxEffect::StopProcess { .. })));
+    // A client a moment later (another's idle stop, then a call): the same process.
+    let again = attach(&mut mux, 3, launch("k", "r3", false));
+    assert!(spawns(&again).is_empty(), "no second process");
+    assert!(again.contains(&MuxEffect::Opened {
+        attach: 3,
+        pid: Some(42)
+    }));
+    let init = client(
+        &mut mux,
+        3,
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}}),
+    );
+    assert!(
+        to_server(&init).is_empty(),
+        "answered from the first initialize"
+    );
+    assert_eq!(to_client(&init, 3)[0]["id"], 0);
+    assert!(
+        mux.handle(MuxEvent::LingerEnded { process: 1 }).is_empty(),
+        "the grace's end changes nothing for a held process"
+    );
+    assert!(!mux.is_idle());
+    // Held by nobody past the grace: stopped, and the next client spawns anew.
+    let gone = mux.handle(MuxEvent::Detach { attach: 3 });
+    assert!(gone.contains(&MuxEffect::Linger {
+        process: 1,
+        ms: HANDOVER_GRACE_MS
+    }));
+    assert!(mux
+        .handle(MuxEvent::LingerEnded { process: 1 })
+        .contains(&MuxEffect::StopProcess { process: 1 }));
+    assert_eq!(
+        spawns(&attach(&mut mux, 4, launch("k", "r4", false))),
+        vec![2]
+    );
+}
+
+#[test]
+fn a_process_only_catalogued_stops_at_once_when_its_client_leaves() {
+    let mut mux = two_clients();
+    client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {}}),
+    );
+    mux.handle(MuxEvent::Detach { attach: 1 });
+    assert!(mux
+        .handle(MuxEvent::Detach { attach: 2 })
+        .contains(&MuxEffect::StopProcess { process: 1 }));
 }

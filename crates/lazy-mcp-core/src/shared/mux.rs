@@ -19,6 +19,12 @@ use std::collections::{BTreeMap, BTreeSet};
 pub type AttachId = u64;
 pub type ProcId = u64;
 
+/// How long a started process whose last client detached waits for the next
+/// one before it is stopped: a client's idle stop followed a moment later by
+/// another client's call (or a window reload) reuses it instead of spawning a
+/// second process while the first one exits.
+pub const HANDOVER_GRACE_MS: u64 = 5_000;
+
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum MuxEvent {
@@ -51,6 +57,9 @@ pub enum MuxEvent {
     },
     #[serde(rename_all = "camelCase")]
     ServerMessage { process: ProcId, message: String },
+    /// The grace of a `linger` effect is over.
+    #[serde(rename_all = "camelCase")]
+    LingerEnded { process: ProcId },
     #[serde(rename_all = "camelCase")]
     ProcessClosed {
         process: ProcId,
@@ -102,6 +111,10 @@ pub enum MuxEffect {
     /// Stop the process (its last attachment left).
     #[serde(rename_all = "camelCase")]
     StopProcess { process: ProcId },
+    /// Its last attachment left: answer `lingerEnded` after `ms` (it is stopped
+    /// then, unless a client attached meanwhile).
+    #[serde(rename_all = "camelCase")]
+    Linger { process: ProcId, ms: u64 },
 }
 
 /// One row of `lazy-mcp daemon status`: no command line, no env.
@@ -153,6 +166,11 @@ struct Proc {
     /// A server request's id (as JSON text) → the attachment asked.
     asked: BTreeMap<String, AttachId>,
     since_ms: u64,
+    /// No attachment, waiting out [`HANDOVER_GRACE_MS`] for the next one.
+    lingering: bool,
+    /// A client used it (a call, a read), not only catalogued it: only such a
+    /// process waits for the next client when its last one leaves.
+    used: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -218,6 +236,7 @@ impl Mux {
             MuxEvent::ServerMessage { process, message } => {
                 self.on_server_message(process, &message)
             }
+            MuxEvent::LingerEnded { process } => self.on_linger_ended(process),
             MuxEvent::ProcessClosed {
                 process,
                 reason,
@@ -281,6 +300,8 @@ impl Mux {
                         progress: BTreeMap::new(),
                         asked: BTreeMap::new(),
                         since_ms: now_ms,
+                        lingering: false,
+                        used: false,
                     },
                 );
                 self.by_key.insert(key, process);
@@ -306,6 +327,7 @@ impl Mux {
             },
         );
         if let Some(p) = self.processes.get_mut(&process) {
+            p.lingering = false;
             p.attachments.push(attach);
             if p.opened {
                 self.effects.push(MuxEffect::Opened { attach, pid: p.pid });
@@ -387,7 +409,8 @@ impl Mux {
                     });
                 }
             },
-            (Some(_), Some(id)) => {
+            (Some(method), Some(id)) => {
+                p.used |= is_a_use(method);
                 let upstream = p.next_id;
                 p.next_id += 1;
                 p.pending.insert(upstream, Pending { attach, id });
@@ -628,13 +651,39 @@ impl Mux {
                 message: answer.to_string(),
             });
         }
-        if p.attachments.is_empty() {
+        if !p.attachments.is_empty() {
+            self.announce_sharing(process);
+        } else if p.used && matches!(p.init, Init::Done(_)) {
+            // In use until now: worth keeping for a client a moment later (a
+            // process that was only catalogued is not).
+            p.lingering = true;
+            self.effects.push(MuxEffect::Linger {
+                process,
+                ms: HANDOVER_GRACE_MS,
+            });
+        } else {
+            self.stop(process);
+        }
+    }
+
+    fn on_linger_ended(&mut self, process: ProcId) {
+        if self
+            .processes
+            .get(&process)
+            .is_some_and(|p| p.lingering && p.attachments.is_empty())
+        {
+            self.stop(process);
+        }
+    }
+
+    /// No client holds it: unregister its key (a new attach spawns anew) and stop it.
+    fn stop(&mut self, process: ProcId) {
+        if let Some(p) = self.processes.get_mut(&process) {
+            p.lingering = false;
             if let Some(key) = p.key.take() {
                 self.by_key.remove(&key);
             }
             self.effects.push(MuxEffect::StopProcess { process });
-        } else {
-            self.announce_sharing(process);
         }
     }
 
@@ -663,6 +712,12 @@ impl Mux {
             });
         }
     }
+}
+
+/// A request that uses a server (a tool call, a read), not just the handshake,
+/// a listing or a ping of cataloguing.
+fn is_a_use(method: &str) -> bool {
+    !(method.ends_with("/list") || matches!(method, "ping" | "server/discover" | "initialize"))
 }
 
 /// A JSON-RPC message as the multiplexer reads it, from either side: the object

@@ -26,7 +26,8 @@ type MuxEffect =
   | { type: 'opened'; attach: number; pid: number | null }
   | { type: 'sharing'; attach: number; clients: number; holders: SharedHolder[] }
   | { type: 'closeClient'; attach: number; reason: string; exitCode: number | null; stderrTail: string }
-  | { type: 'stopProcess'; process: number };
+  | { type: 'stopProcess'; process: number }
+  | { type: 'linger'; process: number; ms: number };
 
 export interface OwnerOptions {
   core: WasmCore;
@@ -178,6 +179,10 @@ export class SharedServerOwner {
       }
       case 'stopProcess':
         return void this.processes.get(effect.process)?.close();
+      case 'linger':
+        // The core's handover grace: the process waits this long for a next client.
+        setTimeout(() => this.handle({ type: 'lingerEnded', process: effect.process }), effect.ms);
+        return;
     }
   }
 
