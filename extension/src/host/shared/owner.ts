@@ -45,6 +45,8 @@ export class SharedServerOwner {
   private readonly clients = new Map<number, net.Socket>();
   private readonly processes = new Map<number, Connection>();
   private nextAttach = 1;
+  /** Sockets accepted and not closed yet (attached or about to be): the owner never exits under them. */
+  private openSockets = 0;
   private lingerTimer: NodeJS.Timeout | undefined;
   private stopping: Promise<void> | undefined;
   private resolveDone!: () => void;
@@ -63,7 +65,8 @@ export class SharedServerOwner {
       const server = net.createServer((socket) => this.accept(socket));
       const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
         server.once('error', resolve);
-        server.listen(this.socketPath, () => resolve(undefined));
+        // A deep backlog: hundreds of attachments may connect at once (20 sessions × 50 servers).
+        server.listen({ path: this.socketPath, backlog: 4096 }, () => resolve(undefined));
       });
       if (error === undefined) {
         fs.chmodSync(this.socketPath, 0o600);
@@ -109,6 +112,9 @@ export class SharedServerOwner {
   }
 
   private accept(socket: net.Socket): void {
+    this.openSockets++;
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
     let attach: number | undefined;
     const reader = frameReader(
       (kind, body) => {
@@ -138,7 +144,8 @@ export class SharedServerOwner {
     });
     socket.on('error', () => undefined);
     socket.on('close', () => {
-      if (attach === undefined) return;
+      this.openSockets--;
+      if (attach === undefined) return this.armLinger();
       this.clients.delete(attach);
       this.handle({ type: 'detach', attach });
     });
@@ -211,9 +218,9 @@ export class SharedServerOwner {
   private armLinger(): void {
     clearTimeout(this.lingerTimer);
     this.lingerTimer = undefined;
-    if (this.stopping || !this.mux.isIdle() || this.processes.size > 0) return;
+    if (this.stopping || !this.mux.isIdle() || this.processes.size > 0 || this.openSockets > 0) return;
     this.lingerTimer = setTimeout(() => {
-      if (this.mux.isIdle() && this.processes.size === 0) {
+      if (this.mux.isIdle() && this.processes.size === 0 && this.openSockets === 0) {
         this.opts.log('info', `holding nothing for ${this.opts.lingerMs} ms: exiting`);
         void this.stop();
       }

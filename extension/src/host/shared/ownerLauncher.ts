@@ -58,25 +58,38 @@ function absent(err: unknown): boolean {
   return code === 'ENOENT' || code === 'ECONNREFUSED';
 }
 
+/** The owner's listen queue is full for a moment (many attachments at once): try again shortly. */
+function busy(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException).code === 'EAGAIN';
+}
+
 const starting = new Map<string, Promise<void>>();
 
 /** A socket to the owner, starting one when none listens. Throws `SocketDirRefused` for an unsafe directory. */
 export async function connectOwner(spec: OwnerSpec): Promise<net.Socket> {
   ensureSocketDir(spec.dir);
   const socketPath = ownerSocketPath(spec.dir, spec.protocol);
-  try {
-    return await connectSocket(socketPath);
-  } catch (err) {
-    if (!absent(err)) throw err;
+  const deadline = Date.now() + startWaitMs;
+  for (;;) {
+    try {
+      return await connectSocket(socketPath);
+    } catch (err) {
+      // Past the deadline, or not a fault that passes: the caller fails the call with it.
+      if (Date.now() > deadline || !(absent(err) || busy(err))) throw err;
+      if (busy(err)) {
+        await sleep(5 + Math.random() * 20);
+        continue;
+      }
+    }
+    // None listens (never started, or it was just exiting): start one. One start per
+    // process at a time; across processes, the start lock.
+    let start = starting.get(socketPath);
+    if (start === undefined) {
+      start = startOwner(spec, socketPath).finally(() => starting.delete(socketPath));
+      starting.set(socketPath, start);
+    }
+    await start;
   }
-  // One start per process at a time; across processes, the start lock.
-  let start = starting.get(socketPath);
-  if (start === undefined) {
-    start = startOwner(spec, socketPath).finally(() => starting.delete(socketPath));
-    starting.set(socketPath, start);
-  }
-  await start;
-  return connectSocket(socketPath);
 }
 
 async function startOwner(spec: OwnerSpec, socketPath: string): Promise<void> {
