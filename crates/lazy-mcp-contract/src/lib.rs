@@ -27,7 +27,7 @@ use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
     ServerState, Settings,
 };
-use lazy_mcp_core::host_limits::{GatewayLimits, HostLimits, StartUntilListed};
+use lazy_mcp_core::host_limits::{GatewayLimits, HostLimits, SharedOwnerLimits, StartUntilListed};
 use lazy_mcp_core::host_policy::{
     ApprovalRequest, ApprovalStatus, ApprovalVia, HostPolicy, ProjectServer, Unmanaged,
     UnmanagedGroup, VsCodeNativePolicy,
@@ -101,6 +101,7 @@ pub fn render() -> String {
         declaration::<HostLimits>(),
         declaration::<GatewayLimits>(),
         declaration::<StartUntilListed>(),
+        declaration::<SharedOwnerLimits>(),
         declaration::<HttpExchange>(),
         declaration::<HttpVerdict>(),
         // config

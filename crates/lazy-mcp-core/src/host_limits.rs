@@ -1,8 +1,9 @@
 //! The numbers the hosts' I/O runs by, in one place (WASM `hostLimits`): how
 //! long an HTTP connection may take to open, the gateway's session policy,
 //! how VS Code is asked to start a gateway definition, how long `serve` waits
-//! for its first catalogue, for answers after stdin closed and for a stop. The host reads them once and carries them out; it
-//! keeps no copy.
+//! for its first catalogue, for answers after stdin closed and for a stop, SSE
+//! keep-alives, config polling, and how clients start and wait for the owner of
+//! shared servers. The host reads them once and carries them out; it keeps no copy.
 
 use serde::{Deserialize, Serialize};
 
@@ -28,6 +29,13 @@ pub struct HostLimits {
     /// `serve`: a stop that takes longer (a process ignoring SIGTERM and
     /// SIGKILL?) is abandoned and the CLI exits.
     pub serve_stop_deadline_ms: u64,
+    pub shared_owner: SharedOwnerLimits,
+    /// Config files are polled this often (`fs.watchFile`: it sees a file that
+    /// is created, replaced or deleted, and works on network drives) ...
+    pub config_poll_ms: u64,
+    /// ... and changes within this long are applied as one (an editor's
+    /// save often writes twice).
+    pub config_debounce_ms: u64,
 }
 
 /// The loopback gateway's sessions (`host/gateway/httpGateway.ts`). Clients
@@ -51,6 +59,27 @@ pub struct GatewayLimits {
     /// and at most this often.
     pub sweep_max_interval_ms: u64,
     pub sweep_min_interval_ms: u64,
+    /// An open SSE stream with nothing to send gets a comment this often, so
+    /// proxies and clients with read timeouts keep it open.
+    pub sse_keep_alive_ms: u64,
+    /// A POST's stream sends its headers with its first event (one write for a
+    /// fast answer); a call still unanswered after this long gets them alone.
+    pub sse_headers_within_ms: u64,
+}
+
+/// The per-user owner of shared servers (`host/shared`, docs/shared-servers.md).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedOwnerLimits {
+    /// An owner holding no process and no client exits after this long
+    /// (`lazy-mcp daemon run --linger-ms` overrides it).
+    pub linger_ms: u64,
+    /// A client starting the owner (or waiting for another client's start, or
+    /// for a full listen queue) gives up after this long and fails the call.
+    pub start_wait_ms: u64,
+    /// How often it looks for the started owner's socket meanwhile.
+    pub start_poll_ms: u64,
 }
 
 /// VS Code is asked to start a gateway definition until it listed its tools
@@ -82,6 +111,8 @@ pub fn host_limits() -> HostLimits {
             deferred_headers_ms: 60_000,
             sweep_max_interval_ms: 60_000,
             sweep_min_interval_ms: 10,
+            sse_keep_alive_ms: 25_000,
+            sse_headers_within_ms: 1_000,
         },
         start_until_listed: StartUntilListed {
             limit_ms: 20_000,
@@ -91,6 +122,13 @@ pub fn host_limits() -> HostLimits {
         first_catalogue_wait_ms: 20_000,
         serve_drain_after_eof_ms: 150_000,
         serve_stop_deadline_ms: 15_000,
+        config_poll_ms: 1_000,
+        config_debounce_ms: 150,
+        shared_owner: SharedOwnerLimits {
+            linger_ms: 30_000,
+            start_wait_ms: 10_000,
+            start_poll_ms: 20,
+        },
     }
 }
 

@@ -20,6 +20,21 @@ fn the_limits_are_the_ones_the_hosts_used_to_hold() {
     assert_eq!(limits.first_catalogue_wait_ms, 20_000);
     assert_eq!(limits.serve_drain_after_eof_ms, 150_000);
     assert_eq!(limits.serve_stop_deadline_ms, 15_000);
+    assert_eq!(limits.gateway.sse_keep_alive_ms, 25_000);
+    assert_eq!(limits.gateway.sse_headers_within_ms, 1_000);
+    assert_eq!(limits.shared_owner.linger_ms, 30_000);
+    assert_eq!(limits.shared_owner.start_wait_ms, 10_000);
+    assert_eq!(limits.shared_owner.start_poll_ms, 20);
+    assert_eq!(limits.config_poll_ms, 1_000);
+    assert_eq!(limits.config_debounce_ms, 150);
+}
+
+#[test]
+fn a_client_waits_for_a_starting_owner_longer_than_it_polls_and_less_than_a_call_may_take() {
+    let owner = host_limits().shared_owner;
+    assert!(owner.start_poll_ms > 0 && owner.start_poll_ms < owner.start_wait_ms);
+    // The engine's handshake timeout (30 s by default) covers the start.
+    assert!(owner.start_wait_ms < lazy_mcp_core::engine::Settings::default().handshake_timeout_ms);
 }
 
 #[test]
@@ -54,4 +69,6 @@ fn the_host_reads_them_as_camel_case_json() {
     assert_eq!(json["firstCatalogueWaitMs"], 20_000);
     assert_eq!(json["serveDrainAfterEofMs"], 150_000);
     assert_eq!(json["serveStopDeadlineMs"], 15_000);
+    assert_eq!(json["sharedOwner"]["lingerMs"], 30_000);
+    assert_eq!(json["gateway"]["sseKeepAliveMs"], 25_000);
 }

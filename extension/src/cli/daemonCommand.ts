@@ -10,9 +10,6 @@ import { SharedServerOwner } from '../host/shared/owner';
 import { defaultSocketDir, ensureSocketDir, ownerSocketPath } from '../host/shared/socketDir';
 import { FRAME, frame, frameReader } from '../host/shared/wire';
 
-/** An owner holding nothing exits after this long (`--linger-ms`). */
-export const defaultLingerMs = 30_000;
-
 export function sharedProtocol(ctx: CliContext): number {
   return ctx.core.call((c) => c.sharedProtocol());
 }
@@ -22,7 +19,7 @@ export async function daemonCommand(args: ParsedArgs, ctx: CliContext): Promise<
   const protocol = sharedProtocol(ctx);
   switch (args.daemonAction) {
     case 'run':
-      return run(ctx, dir, protocol, args.lingerMs ?? defaultLingerMs);
+      return run(ctx, dir, protocol, args.lingerMs ?? ctx.core.limits().sharedOwner.lingerMs);
     case 'status':
     case 'stop':
     default:
@@ -104,5 +101,5 @@ async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<num
 export function cliOwnerSpec(args: ParsedArgs, ctx: CliContext): OwnerSpec | undefined {
   const wanted = args.shared || process.env.LAZY_MCP_SHARE_SERVERS === '1';
   if (!wanted || args.isolated || process.platform === 'win32') return undefined;
-  return ownerSpecFor(process.argv[1] ?? path.join(__dirname, 'cli.js'), sharedProtocol(ctx));
+  return ownerSpecFor(process.argv[1] ?? path.join(__dirname, 'cli.js'), sharedProtocol(ctx), ctx.core.limits().sharedOwner);
 }

@@ -680,7 +680,17 @@ serveDrainAfterEofMs: number,
  * `serve`: a stop that takes longer (a process ignoring SIGTERM and
  * SIGKILL?) is abandoned and the CLI exits.
  */
-serveStopDeadlineMs: number, };
+serveStopDeadlineMs: number, sharedOwner: SharedOwnerLimits, 
+/**
+ * Config files are polled this often (`fs.watchFile`: it sees a file that
+ * is created, replaced or deleted, and works on network drives) ...
+ */
+configPollMs: number, 
+/**
+ * ... and changes within this long are applied as one (an editor's
+ * save often writes twice).
+ */
+configDebounceMs: number, };
 
 export type GatewayLimits = { 
 /**
@@ -705,7 +715,17 @@ deferredHeadersMs: number,
  * The idle sweep runs every half idle timeout, but at least this often
  * and at most this often.
  */
-sweepMaxIntervalMs: number, sweepMinIntervalMs: number, };
+sweepMaxIntervalMs: number, sweepMinIntervalMs: number, 
+/**
+ * An open SSE stream with nothing to send gets a comment this often, so
+ * proxies and clients with read timeouts keep it open.
+ */
+sseKeepAliveMs: number, 
+/**
+ * A POST's stream sends its headers with its first event (one write for a
+ * fast answer); a call still unanswered after this long gets them alone.
+ */
+sseHeadersWithinMs: number, };
 
 export type StartUntilListed = { 
 /**
@@ -722,6 +742,22 @@ pausesMs: Array<number>,
  * under way there, a tool call it is about to send included.
  */
 quietBeforeStopMs: number, };
+
+export type SharedOwnerLimits = { 
+/**
+ * An owner holding no process and no client exits after this long
+ * (`lazy-mcp daemon run --linger-ms` overrides it).
+ */
+lingerMs: number, 
+/**
+ * A client starting the owner (or waiting for another client's start, or
+ * for a full listen queue) gives up after this long and fails the call.
+ */
+startWaitMs: number, 
+/**
+ * How often it looks for the started owner's socket meanwhile.
+ */
+startPollMs: number, };
 
 export type HttpExchange = "post" | "legacyPost" | "eventStream" | "legacyStream";
 

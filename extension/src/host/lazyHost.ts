@@ -79,7 +79,8 @@ export class LazyHost {
       approvedDefinitionsFile: opts.approvedDefinitionsFile ?? null,
     };
     // Edits apply without a restart: the watcher reports changes of exactly the paths the core asked for.
-    this.watcher = opts.watchConfig ? new ConfigWatcher((paths) => this.driver.handle({ type: 'configFilesChanged', paths })) : undefined;
+    const { configPollMs, configDebounceMs } = opts.core.limits();
+    this.watcher = opts.watchConfig ? new ConfigWatcher((paths) => this.driver.handle({ type: 'configFilesChanged', paths }), configPollMs, configDebounceMs) : undefined;
     this.gatewayToken = opts.gateway?.token ?? randomBytes(32).toString('base64url');
     this.gateway = opts.gateway
       ? new HttpGateway(

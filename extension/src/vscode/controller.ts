@@ -140,7 +140,7 @@ export class Controller implements vscode.Disposable {
       // Shared with every other window and the CLI: an approval given anywhere applies here.
       approvedDefinitionsFile: approvedDefinitionsPath(),
       // Where shared servers live when `lazyMcp.shareServers` is on (the core decides per launch).
-      sharedOwner: ownerSpecFor(path.join(context.extensionPath, 'dist', 'cli.js'), core.call((c) => c.sharedProtocol())),
+      sharedOwner: ownerSpecFor(path.join(context.extensionPath, 'dist', 'cli.js'), core.call((c) => c.sharedProtocol()), core.limits().sharedOwner),
     });
     this.definitions = new GatewayDefinitions((server) => this.host.endpointUrl(server), this.host.gatewayToken);
     this.view = new DiagnosticsView(

@@ -25,8 +25,9 @@ export class ConfigWatcher {
 
   constructor(
     private readonly onChange: (changed: string[]) => void,
-    private readonly intervalMs = 1000,
-    private readonly debounceMs = 150,
+    /** The core's `configPollMs` and `configDebounceMs` (host_limits.rs). */
+    private readonly intervalMs: number,
+    private readonly debounceMs: number,
   ) {}
 
   /** Watch exactly these paths (adds new ones, stops watching the rest). */

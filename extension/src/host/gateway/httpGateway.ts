@@ -312,6 +312,7 @@ export class HttpGateway {
       () => {
         if (session.getStream === stream) session.getStream = undefined;
       },
+      this.options.limits,
       true,
     );
     session.getStream = stream;
@@ -439,7 +440,7 @@ export class HttpGateway {
   }
 
   private openStream(session: SessionState, ex: PostExchange, flushNow = false): void {
-    ex.stream = new SseStream(ex.res, sessionHeader(session), () => session.exchanges.delete(ex), flushNow);
+    ex.stream = new SseStream(ex.res, sessionHeader(session), () => session.exchanges.delete(ex), this.options.limits, flushNow);
   }
 
   private writeTo(session: SessionState, ex: PostExchange, message: string): void {

@@ -1,15 +1,18 @@
 // One open Server-Sent Events response.
 import type { ServerResponse } from 'node:http';
 
-const keepAliveMs = 25_000;
 /**
- * A POST's stream sends its headers with its first event: a fast call's answer
- * then leaves in one write (headers, event and the end of the body together)
- * instead of three, each of which wakes the client. A call still unanswered
- * after this long gets its headers alone, so clients with a header timeout keep
- * waiting.
+ * The core's timing (host_limits.rs): a comment every `sseKeepAliveMs` on an
+ * idle stream; a POST's stream sends its headers with its first event, so a fast
+ * call's answer leaves in one write (headers, event and the end of the body
+ * together) instead of three, each of which wakes the client; a call still
+ * unanswered after `sseHeadersWithinMs` gets its headers alone, so clients with
+ * a header timeout keep waiting.
  */
-export const headersWithinMs = 1_000;
+export interface SseTiming {
+  sseKeepAliveMs: number;
+  sseHeadersWithinMs: number;
+}
 
 export class SseStream {
   private timer: NodeJS.Timeout;
@@ -22,12 +25,13 @@ export class SseStream {
     private readonly res: ServerResponse,
     headers: Record<string, string>,
     onClose: () => void,
+    private readonly timing: SseTiming,
     flushNow = false,
   ) {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive', ...headers });
     if (flushNow) res.flushHeaders();
     this.flushed = flushNow;
-    this.timer = setTimeout(() => this.idle(), flushNow ? keepAliveMs : headersWithinMs);
+    this.timer = setTimeout(() => this.idle(), flushNow ? timing.sseKeepAliveMs : timing.sseHeadersWithinMs);
     this.timer.unref();
     // res 'close' (not req 'close', which fires once the body is read) marks the stream's end.
     res.on('close', () => {
@@ -61,7 +65,7 @@ export class SseStream {
     if (this.flushed) this.res.write(': keep-alive\n\n');
     else this.res.flushHeaders();
     this.flushed = true;
-    this.timer = setTimeout(() => this.idle(), keepAliveMs);
+    this.timer = setTimeout(() => this.idle(), this.timing.sseKeepAliveMs);
     this.timer.unref();
   }
 }

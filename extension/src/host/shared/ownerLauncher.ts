@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import type { SharedOwnerLimits } from '../../core/contract.generated';
 import { defaultSocketDir, ensureSocketDir, ownerSocketPath } from './socketDir';
 
 /** How to reach or start the owner: where it listens and how to run `lazy-mcp daemon`. */
@@ -18,8 +19,11 @@ export interface OwnerSpec {
   args: string[];
   /** The owner's environment (under Electron, `ELECTRON_RUN_AS_NODE=1` is added). */
   env?: NodeJS.ProcessEnv;
-  /** How long an owner holding nothing waits before it exits. */
+  /** How long an owner holding nothing waits before it exits (else the core's `sharedOwner.lingerMs`). */
   lingerMs?: number;
+  /** The core's `sharedOwner` limits: how long a start (or a full listen queue) is waited for, and how often it is looked at. */
+  startWaitMs: number;
+  startPollMs: number;
 }
 
 /**
@@ -28,19 +32,18 @@ export interface OwnerSpec {
  * so all of them share one owner per protocol version.
  * `LAZY_MCP_OWNER_LINGER_MS` shortens how long an idle owner stays (tests).
  */
-export function ownerSpecFor(cliEntry: string, protocol: number, env: NodeJS.ProcessEnv = process.env): OwnerSpec {
+export function ownerSpecFor(cliEntry: string, protocol: number, limits: SharedOwnerLimits, env: NodeJS.ProcessEnv = process.env): OwnerSpec {
   const linger = Number(env.LAZY_MCP_OWNER_LINGER_MS);
   return {
     dir: defaultSocketDir(env),
     protocol,
     command: process.execPath,
     args: [cliEntry],
+    startWaitMs: limits.startWaitMs,
+    startPollMs: limits.startPollMs,
     ...(env.LAZY_MCP_OWNER_LINGER_MS && Number.isInteger(linger) && linger >= 0 ? { lingerMs: linger } : {}),
   };
 }
-
-const startWaitMs = 10_000;
-const pollMs = 20;
 
 export function connectSocket(socketPath: string): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
@@ -69,7 +72,7 @@ const starting = new Map<string, Promise<void>>();
 export async function connectOwner(spec: OwnerSpec): Promise<net.Socket> {
   ensureSocketDir(spec.dir);
   const socketPath = ownerSocketPath(spec.dir, spec.protocol);
-  const deadline = Date.now() + startWaitMs;
+  const deadline = Date.now() + spec.startWaitMs;
   for (;;) {
     try {
       return await connectSocket(socketPath);
@@ -94,12 +97,13 @@ export async function connectOwner(spec: OwnerSpec): Promise<net.Socket> {
 
 async function startOwner(spec: OwnerSpec, socketPath: string): Promise<void> {
   const lock = path.join(spec.dir, `owner-v${spec.protocol}.start-lock`);
+  const { startWaitMs, startPollMs } = spec;
   const deadline = Date.now() + startWaitMs;
   for (;;) {
     if (await listening(socketPath)) return;
     if (takeLock(lock)) break;
     if (Date.now() > deadline) throw new Error(`the Lazy MCP owner did not start within ${startWaitMs / 1000} s (lock ${lock})`);
-    await sleep(pollMs);
+    await sleep(startPollMs);
   }
   try {
     if (await listening(socketPath)) return;
@@ -119,7 +123,7 @@ async function startOwner(spec: OwnerSpec, socketPath: string): Promise<void> {
     while (!(await listening(socketPath))) {
       if (exited !== undefined && exited !== 0) throw new Error(`the Lazy MCP owner exited with code ${exited} while starting (see ${path.join(spec.dir, `owner-v${spec.protocol}.log`)})`);
       if (Date.now() > deadline) throw new Error(`the Lazy MCP owner did not start within ${startWaitMs / 1000} s (see ${path.join(spec.dir, `owner-v${spec.protocol}.log`)})`);
-      await sleep(pollMs);
+      await sleep(startPollMs);
     }
   } finally {
     try {
