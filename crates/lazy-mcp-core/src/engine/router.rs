@@ -171,7 +171,7 @@ impl Engine {
             Event::CancelSignIn { server } => self.on_cancel_sign_in(&server),
             Event::SignOut { server } => self.on_sign_out(&server),
             Event::DismissSignIn { servers } => self.on_dismiss_sign_in(servers),
-            Event::TimerFired { timer } => self.on_timer(timer),
+            Event::Timeout => self.on_timeout(),
             Event::ClientMessage {
                 client,
                 endpoint,
@@ -258,7 +258,15 @@ impl Engine {
                 blob: self.catalogue.to_blob(),
             });
         }
+        // Last: every timer this event armed, re-armed or cancelled is in the table.
+        self.effects.extend(self.timers.poll_wake());
         std::mem::take(&mut self.effects)
+    }
+
+    /// The earliest deadline of an armed timer (host wall clock, ms), if any:
+    /// the host's one timer waits for it (the `wakeAt` effect says when it moves earlier).
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.timers.poll_timeout()
     }
 
     /// [`Engine::handle`] over JSON: `event_json` is one [`Event`], the result a JSON
