@@ -258,8 +258,11 @@ impl Engine {
                 blob: self.catalogue.to_blob(),
             });
         }
-        // Last: every timer this event armed, re-armed or cancelled is in the table.
-        self.effects.extend(self.timers.poll_wake());
+        // Last, once every timer this event armed, re-armed or cancelled is in
+        // the table; put first, so that no effect the host fails on loses it.
+        if let Some(wake) = self.timers.poll_wake() {
+            self.effects.insert(0, wake);
+        }
         std::mem::take(&mut self.effects)
     }
 
