@@ -68,7 +68,9 @@ pub enum Effect {
         shared: Option<crate::shared::launch::SharedLaunch>,
     },
     /// Re-send the requests held since `authRequired`, with the stored token.
-    ResumeConnection { conn: ConnId },
+    ResumeConnection {
+        conn: ConnId,
+    },
     /// Run the interactive sign-in (open the browser on the authorization
     /// URL, receive the redirect on loopback), store the tokens, answer
     /// `signInFinished`. `reason` and `toolName` are for the prompt.
@@ -104,7 +106,10 @@ pub enum Effect {
     },
     /// Refresh the stored tokens with the refresh token, non-interactively
     /// (never a browser); answer `refreshFinished`.
-    RefreshTokens { server: String, oauth: OAuthBinding },
+    RefreshTokens {
+        server: String,
+        oauth: OAuthBinding,
+    },
     /// Delete the stored tokens (and, with `forgetClient`, the client registration).
     DeleteTokens {
         server: String,
@@ -145,19 +150,29 @@ pub enum Effect {
     /// HTTP and SSE connections only): the connection stops waiting for it, so
     /// the end of its POST's reply fails nothing, and messages held behind the
     /// first exchange go out.
-    Answered { conn: ConnId, id: u64 },
+    Answered {
+        conn: ConnId,
+        id: u64,
+    },
     /// Stop waiting for the answer to request `id` on this connection: an HTTP host
     /// aborts that request's POST (how MCP 2026-07-28 cancels over HTTP; the
     /// `notifications/cancelled` goes too). Stdio hosts ignore it.
-    AbortRequest { conn: ConnId, id: u64 },
+    AbortRequest {
+        conn: ConnId,
+        id: u64,
+    },
     /// End the connection: stdin close → SIGTERM → SIGKILL of the tree, or HTTP DELETE.
     /// No `connectionClosed` is needed afterwards (it is ignored).
-    Close { conn: ConnId },
-    /// Arm the host's one timer at `at_ms` (replacing the one armed): the
-    /// engine's earliest deadline moved earlier. When it fires, send `timeout`.
-    /// A later or cancelled deadline is not reported: the timer fires early,
-    /// finds nothing due, and the engine names its next deadline then.
-    WakeAt { at_ms: u64 },
+    Close {
+        conn: ConnId,
+    },
+    // Arm the host's one timer at `at_ms` (replacing the one armed): the
+    // engine's earliest deadline moved earlier. When it fires, send `timeout`.
+    // A later or cancelled deadline is not reported: the timer fires early,
+    // finds nothing due, and the engine names its next deadline then.
+    WakeAt {
+        at_ms: u64,
+    },
     /// The response to a client's request. `id` is the JSON-RPC id it answers
     /// (`null` when the request's id could not be read): the gateway routes by it
     /// without parsing `message`.
@@ -208,11 +223,16 @@ pub enum Effect {
         endpoint: Endpoint,
     },
     /// Store this blob; give it back with `catalogueLoaded` at the next start.
-    PersistCatalogue { blob: String },
+    PersistCatalogue {
+        blob: String,
+    },
     /// Replace the shared approved-definitions file with `content`, atomically
     /// (write a temporary file next to it, then rename). The file is watched
     /// with the config: other processes read the approval from it.
-    WriteApprovedDefinitions { path: String, content: String },
+    WriteApprovedDefinitions {
+        path: String,
+        content: String,
+    },
     Log {
         level: LogLevel,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -224,7 +244,10 @@ pub enum Effect {
     /// (`serve` answers its first client, or prints its address, then).
     CatalogueSettled {},
     /// A server's state changed (refresh the UI).
-    StateChanged { server: String, state: ServerState },
+    StateChanged {
+        server: String,
+        state: ServerState,
+    },
     /// The set of exposed server endpoints or one of their versions changed.
     /// `aggregate`: the version of the aggregate endpoint (`/mcp`) when it has
     /// something to offer: always with `aggregateEndpoint: all`, and with
@@ -235,16 +258,25 @@ pub enum Effect {
         aggregate: Option<String>,
     },
     /// A server left the configuration (drop it from the UI).
-    ServerRemoved { server: String },
+    ServerRemoved {
+        server: String,
+    },
     /// Read these config files (regular files only, bounded) and answer with
     /// `filesRead` of the same `round`.
-    ReadFiles { round: u64, paths: Vec<String> },
+    ReadFiles {
+        round: u64,
+        paths: Vec<String>,
+    },
     /// Watch exactly these paths (found or not) and send `configFilesChanged`
     /// when one changes. Emitted when the set changes.
-    WatchFiles { paths: Vec<String> },
+    WatchFiles {
+        paths: Vec<String>,
+    },
     /// A config load finished and was applied: the report for the UI (files,
     /// problems with line and column, shadowed and unmanaged servers).
-    ConfigLoaded { report: Box<ConfigReport> },
+    ConfigLoaded {
+        report: Box<ConfigReport>,
+    },
     /// Tell the user, once, in a non-modal notification (the engine decides what
     /// and when: see `announce.rs`). `actions` are buttons the host offers.
     Announce {
