@@ -258,8 +258,8 @@ impl Engine {
                 blob: self.catalogue.to_blob(),
             });
         }
-        // Last, once every timer this event armed, re-armed or cancelled is in
-        // the table; put first, so that no effect the host fails on loses it.
+        // Computed last (every timer this event armed, re-armed or cancelled is
+        // in the table), placed first (a host failing on a later effect still arms it).
         if let Some(wake) = self.timers.poll_wake() {
             self.effects.insert(0, wake);
         }
