@@ -24,10 +24,17 @@ fs.writeFileSync(path.join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { tiny
 const core = new WasmCore(builtCoreModule, () => {});
 // Every crossing into the core goes through `call` (it turns a trap into a fresh instance).
 let crossings = 0;
+// And every timer effect the engine answered with: `wakeAt` (its one timer moved
+// earlier), or the per-timer `setTimer`/`cancelTimer` it had before issue 25.
+let wakeAts = 0;
+const timerEffect = /"type":"(wakeAt|setTimer|cancelTimer)"/g;
 const call = core.call.bind(core);
 core.call = (fn) => {
   crossings += 1;
-  return call(fn);
+  const out = call(fn);
+  // The effects' JSON is the first part ([clientBody, effects, ...] for clientPost).
+  if (Array.isArray(out)) for (const part of out.slice(0, 2)) wakeAts += part.match(timerEffect)?.length ?? 0;
+  return out;
 };
 const host = new LazyHost({
   core,
@@ -101,9 +108,12 @@ test('a warm call crosses into the core twice: the client message in, the server
   const warm = await post('tiny', { jsonrpc: '2.0', id: 'w0', method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 1 } } }, sid);
   assert.equal(warm.body.result.content[0].text, '2', 'the server is connected');
   for (const id of ['w1', 'w2', 'w3']) {
-    const before = crossings;
+    const [before, wakesBefore] = [crossings, wakeAts];
     const answer = await post('tiny', { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'add', arguments: { a: 2, b: 3 } } }, sid);
     assert.equal(answer.body.result.content[0].text, '5');
     assert.equal(crossings - before, 2, `crossings for warm call ${id}`);
+    // The call's request timer is armed and cancelled inside the engine's timer table.
+    assert.equal(wakeAts - wakesBefore, 0, `timer effects for warm call ${id}`);
   }
+  assert.ok(wakeAts > 0, 'the count sees the timer effects there were (handshakes, idle timers)');
 });

@@ -56,7 +56,7 @@ fn every_event_reads_from_its_documented_json() {
         json!({"type": "signIn", "server": "linear"}),
         json!({"type": "signOut", "server": "linear"}),
         json!({"type": "dismissSignIn", "servers": ["linear", "notion"]}),
-        json!({"type": "timerFired", "timer": 3}),
+        json!({"type": "timeout"}),
         json!({"type": "clientMessage", "client": "c1", "endpoint": {"kind": "server", "name": "github"}, "message": "{}"}),
         json!({"type": "clientMessage", "client": "c1", "endpoint": {"kind": "aggregate"}, "message": "{}"}),
         json!({"type": "clientDisconnected", "client": "c1"}),
@@ -145,15 +145,8 @@ fn every_effect_writes_its_documented_json() {
             json!({"type": "close", "conn": 1}),
         ),
         (
-            Effect::SetTimer {
-                timer: 2,
-                at_ms: 30_000,
-            },
-            json!({"type": "setTimer", "timer": 2, "atMs": 30000}),
-        ),
-        (
-            Effect::CancelTimer { timer: 2 },
-            json!({"type": "cancelTimer", "timer": 2}),
+            Effect::WakeAt { at_ms: 30_000 },
+            json!({"type": "wakeAt", "atMs": 30000}),
         ),
         (
             Effect::Reply {

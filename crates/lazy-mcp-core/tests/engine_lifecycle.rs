@@ -828,7 +828,7 @@ fn bad_event_json_is_one_log_effect_never_a_panic() {
         "",
         "{",
         r#"{"type":"noSuchEvent"}"#,
-        r#"{"type":"timerFired"}"#,
+        r#"{"type":"httpStatus","conn":1}"#,
     ] {
         let out: Vec<Effect> = serde_json::from_str(&engine.handle_json(0, bad)).unwrap();
         assert!(

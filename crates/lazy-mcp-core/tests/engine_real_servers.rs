@@ -33,7 +33,8 @@ struct RealHost {
     start: Instant,
     children: BTreeMap<ConnId, (Child, Option<ChildStdin>)>,
     pids: Vec<u32>,
-    timers: BTreeMap<u64, u64>,
+    /// The host's one timer: the deadline of the last `wakeAt`, until it fires.
+    wake_at: Option<u64>,
     tx: Sender<(ConnId, FromChild)>,
     rx: Receiver<(ConnId, FromChild)>,
     replies: Vec<(String, Value)>,
@@ -54,7 +55,7 @@ impl RealHost {
             start: Instant::now(),
             children: BTreeMap::new(),
             pids: Vec::new(),
-            timers: BTreeMap::new(),
+            wake_at: None,
             tx,
             rx,
             replies: Vec::new(),
@@ -138,12 +139,8 @@ impl RealHost {
                 }
                 None
             }
-            Effect::SetTimer { timer, at_ms } => {
-                self.timers.insert(timer, at_ms);
-                None
-            }
-            Effect::CancelTimer { timer } => {
-                self.timers.remove(&timer);
+            Effect::WakeAt { at_ms } => {
+                self.wake_at = Some(at_ms);
                 None
             }
             Effect::Reply {
@@ -182,15 +179,9 @@ impl RealHost {
         while !done(self) {
             assert!(Instant::now() < deadline, "timed out waiting");
             let now = self.now();
-            let due: Vec<u64> = self
-                .timers
-                .iter()
-                .filter(|(_, at)| **at <= now)
-                .map(|(t, _)| *t)
-                .collect();
-            for timer in due {
-                self.timers.remove(&timer);
-                self.send(Event::TimerFired { timer });
+            if self.wake_at.is_some_and(|at| at <= now) {
+                self.wake_at = None;
+                self.send(Event::Timeout);
             }
             if let Ok((conn, message)) = self.rx.recv_timeout(Duration::from_millis(10)) {
                 if !self.children.contains_key(&conn) {

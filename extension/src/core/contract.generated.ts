@@ -24,7 +24,7 @@ holders: Array<SharedHolder>, }
   | { "type": "cancelSignIn", server: string, }
   | { "type": "signOut", server: string, }
   | { "type": "dismissSignIn", servers: Array<string>, }
-  | { "type": "timerFired", timer: number, }
+  | { "type": "timeout" }
   | { "type": "clientMessage", client: string, endpoint: Endpoint, message: string, }
   | { "type": "clientMessageTooLarge", client: string, head: string, bytes: number, limitBytes: number, }
   | { "type": "clientDisconnected", client: string, }
@@ -89,8 +89,7 @@ openEventStream?: boolean, }
   | { "type": "answered", conn: number, id: number, }
   | { "type": "abortRequest", conn: number, id: number, }
   | { "type": "close", conn: number, }
-  | { "type": "setTimer", timer: number, atMs: number, }
-  | { "type": "cancelTimer", timer: number, }
+  | { "type": "wakeAt", atMs: number, }
   | { "type": "reply", client: string, id: string | number | null, 
 /**
  * The HTTP status of this answer when it is not 200: a modern-era

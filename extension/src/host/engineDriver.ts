@@ -1,6 +1,6 @@
 // Drives the core's lifecycle engine: turns I/O into engine events and carries
 // out the effects it answers with. Every decision is the engine's; this file
-// only moves bytes, arms timers and stores blobs.
+// only moves bytes, arms the engine's one timer and stores blobs.
 import { openConnection, type StdioTransport } from './connections';
 import { openSharedConnection } from './shared/sharedConnection';
 import type { OwnerSpec } from './shared/ownerLauncher';
@@ -84,7 +84,8 @@ export class EngineDriver {
   /** Connections the engine asked to close that are still shutting down (awaited by `shutdown`). */
   private readonly closing = new Set<Promise<void>>();
   private readonly pids = new Map<string, number>();
-  private readonly timers = new Map<number, NodeJS.Timeout>();
+  /** The engine's one timer: armed at its deadline (`wakeAt`), it answers `timeout`. */
+  private wake: NodeJS.Timeout | undefined;
   /** Events to cross, or effects of a crossing already made (`clientPost`) still to apply. */
   private readonly queue: (EngineEvent | Crossed)[] = [];
   private draining = false;
@@ -184,8 +185,8 @@ export class EngineDriver {
   async shutdown(): Promise<void> {
     this.stopped = true;
     this.tokenWatch?.dispose();
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    clearTimeout(this.wake);
+    this.wake = undefined;
     const closing = [...this.connections.values()].map((c) => c.close());
     this.connections.clear();
     // Including those closed on the engine's request a moment ago: the host may exit right after.
@@ -201,8 +202,8 @@ export class EngineDriver {
 
   /** After a trap the instance (and the engine in it) is gone: start over from the last known inputs. */
   recoverFromTrap(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    this.timers.clear();
+    clearTimeout(this.wake);
+    this.wake = undefined;
     for (const c of this.connections.values()) this.track(c.close());
     this.connections.clear();
     this.pids.clear();
@@ -303,20 +304,19 @@ export class EngineDriver {
         if (c) this.track(c.close());
         return;
       }
-      case 'setTimer': {
-        clearTimeout(this.timers.get(effect.timer));
-        const t = setTimeout(() => {
-          this.timers.delete(effect.timer);
-          this.handle({ type: 'timerFired', timer: effect.timer });
-        }, Math.max(0, effect.atMs - this.now()));
-        t.unref();
-        this.timers.set(effect.timer, t);
+      case 'wakeAt': {
+        clearTimeout(this.wake);
+        // Node fires a longer delay at once: wake earlier instead, the engine names its deadline again.
+        this.wake = setTimeout(
+          () => {
+            this.wake = undefined;
+            this.handle({ type: 'timeout' });
+          },
+          Math.min(Math.max(0, effect.atMs - this.now()), MAX_TIMEOUT_MS),
+        );
+        this.wake.unref();
         return;
       }
-      case 'cancelTimer':
-        clearTimeout(this.timers.get(effect.timer));
-        this.timers.delete(effect.timer);
-        return;
       case 'reply':
         return this.deps.deliverToClient(effect.client, payload(), { reply: true, id: effect.id, httpStatus: effect.httpStatus });
       case 'notifyClient':
@@ -480,6 +480,9 @@ export class EngineDriver {
     this.connections.set(conn, connection);
   }
 }
+
+/** The longest delay `setTimeout` keeps (2^31 − 1 ms, about 24.8 days). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** A message's UTF-8 bytes: as read from the wire, or encoded from text. */
 function utf8(message: string | Uint8Array): Uint8Array {

@@ -3,7 +3,7 @@
 use crate::config::load::ConfigReport;
 use crate::config::model::Transport;
 use crate::engine::auth_contract::OAuthBinding;
-use crate::engine::events::{ClientId, ConnId, Endpoint, TimerId};
+use crate::engine::events::{ClientId, ConnId, Endpoint};
 use crate::engine::server::state::ServerState;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -166,13 +166,12 @@ pub enum Effect {
     Close {
         conn: ConnId,
     },
-    /// Fire `timerFired` at `at_ms`; re-arms an existing timer with the same id.
-    SetTimer {
-        timer: TimerId,
+    // Arm the host's one timer at `at_ms` (replacing the one armed): the
+    // engine's earliest deadline moved earlier. When it fires, send `timeout`.
+    // A later or cancelled deadline is not reported: the timer fires early,
+    // finds nothing due, and the engine names its next deadline then.
+    WakeAt {
         at_ms: u64,
-    },
-    CancelTimer {
-        timer: TimerId,
     },
     /// The response to a client's request. `id` is the JSON-RPC id it answers
     /// (`null` when the request's id could not be read): the gateway routes by it

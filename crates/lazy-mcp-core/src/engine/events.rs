@@ -10,8 +10,6 @@ use serde::{Deserialize, Serialize};
 
 /// Engine-assigned id of one upstream connection (a process or an HTTP session).
 pub type ConnId = u64;
-/// Engine-assigned id of one timer. `SetTimer` with a known id re-arms it.
-pub type TimerId = u64;
 /// Host-assigned id of one client session of the gateway (any string, unique per session).
 pub type ClientId = String;
 
@@ -130,8 +128,9 @@ pub enum Event {
     SignOut { server: String },
     /// User answered "Not now" to a sign-in announcement for these servers.
     DismissSignIn { servers: Vec<String> },
-    /// A timer of a `setTimer` effect is due.
-    TimerFired { timer: TimerId },
+    /// The host's one timer (armed by the last `wakeAt`) fired: every timer due
+    /// at the crossing's `nowMs` fires, in deadline order.
+    Timeout,
     /// One JSON-RPC message (request, notification or response) from a gateway client.
     ClientMessage {
         client: ClientId,

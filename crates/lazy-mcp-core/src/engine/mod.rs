@@ -3,7 +3,7 @@
 //! `Engine::handle(now_ms, event) -> Vec<Effect>` is the whole interface: no I/O, no
 //! clock (time is passed in), no threads, deterministic. The host performs effects
 //! and reports back with events (`open` → `connectionOpened`/`connectionClosed`,
-//! `send` → `messageReceived`, `setTimer` → `timerFired`, …). The WASM host uses
+//! `send` → `messageReceived`, `wakeAt` → `timeout`, …). The WASM host uses
 //! `wire` for client and server messages (bytes in, `[effectsJson, ...payloads]`
 //! out) and `handle_json_split` for every other event; `handle_json` is the same
 //! with JSON strings throughout.
@@ -64,7 +64,7 @@ pub mod wire;
 
 pub use diagnostics_snapshot::DiagnosticsSnapshot;
 pub use effects::{AnnounceAction, Effect, EndpointInfo, LogLevel};
-pub use events::{ClientId, ConnId, Endpoint, Event, TimerId};
+pub use events::{ClientId, ConnId, Endpoint, Event};
 pub use router::Engine;
 pub use settings::{AggregateEndpoint, Root, Settings};
 pub use state::ServerState;

@@ -175,7 +175,7 @@ impl Engine {
             Event::CancelSignIn { server } => self.on_cancel_sign_in(&server),
             Event::SignOut { server } => self.on_sign_out(&server),
             Event::DismissSignIn { servers } => self.on_dismiss_sign_in(servers),
-            Event::TimerFired { timer } => self.on_timer(timer),
+            Event::Timeout => self.on_timeout(),
             Event::ClientMessage {
                 client,
                 endpoint,
@@ -262,7 +262,18 @@ impl Engine {
                 blob: self.catalogue.to_blob(),
             });
         }
+        // Computed last (every timer this event armed, re-armed or cancelled is
+        // in the table), placed first (a host failing on a later effect still arms it).
+        if let Some(wake) = self.timers.poll_wake() {
+            self.effects.insert(0, wake);
+        }
         std::mem::take(&mut self.effects)
+    }
+
+    /// The earliest deadline of an armed timer (host wall clock, ms), if any:
+    /// the host's one timer waits for it (the `wakeAt` effect says when it moves earlier).
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.timers.poll_timeout()
     }
 
     /// [`Engine::handle`] over JSON: `event_json` is one [`Event`], the result a JSON

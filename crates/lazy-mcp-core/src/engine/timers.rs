@@ -1,12 +1,24 @@
-//! The engine's timers: one table (`TimerTable`, id → purpose, owning its fields), armed and
-//! cancelled through `setTimer`/`cancelTimer` effects, and one entry point
-//! (`on_timer`, the host's `timerFired`) that sends each to its owner. Times
-//! are the host's wall clock in ms (`Event` `nowMs`, see ARCHITECTURE.md).
+//! The engine's timers, quinn-proto style: one table (`TimerTable`, id →
+//! purpose and deadline, owning its fields) and one deadline the host waits
+//! for. Arming, re-arming and cancelling stay inside the table (no crossing);
+//! the host holds a single timer, armed by the `wakeAt` effect, and says
+//! `timeout` when it fires: every due timer then goes to its owner
+//! (`on_timer`), in deadline order. Times are the host's wall clock in ms
+//! (`Event` `nowMs`, see ARCHITECTURE.md).
+//!
+//! `wakeAt` goes out only when the earliest deadline is earlier than the one
+//! the host already waits for: a cancelled or later deadline leaves the host's
+//! timer to fire early and find nothing due (the engine then names its next
+//! deadline). So a warm call, which arms its request timer later than the
+//! previous call's, costs no timer effect.
 
 use crate::engine::effects::Effect;
-use crate::engine::events::{ConnId, TimerId};
+use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Engine-assigned id of one timer (inside the engine only: the host sees deadlines).
+pub(in crate::engine) type TimerId = u64;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum TimerPurpose {
@@ -31,93 +43,154 @@ pub(super) enum TimerPurpose {
     Refresh,
 }
 
-/// The one timer table: which purpose each armed timer serves. Its fields are
-/// its own: the engine arms, re-arms, cancels and reads timers only through
-/// these methods, which return the effect the host carries out.
+#[derive(Debug)]
+struct Armed {
+    purpose: TimerPurpose,
+    /// `None`: an idle timer that fired and waits for its server to re-arm or cancel it.
+    due_ms: Option<u64>,
+}
+
+/// The one timer table: which purpose each armed timer serves and when it is
+/// due. Its fields are its own: the engine arms, re-arms, cancels and reads
+/// timers only through these methods.
 #[derive(Debug)]
 pub(in crate::engine) struct TimerTable {
-    purposes: BTreeMap<TimerId, TimerPurpose>,
+    armed: BTreeMap<TimerId, Armed>,
+    /// Every pending deadline, earliest first (ties: the older timer first).
+    deadlines: BTreeSet<(u64, TimerId)>,
     next: TimerId,
     /// The periodic refresh's timer while it is armed.
     refresh: Option<TimerId>,
+    /// The deadline the host's one timer is armed at (the last `wakeAt`), until it fires.
+    host_wake_ms: Option<u64>,
 }
 
 impl Default for TimerTable {
     fn default() -> Self {
         TimerTable {
-            purposes: BTreeMap::new(),
+            armed: BTreeMap::new(),
+            deadlines: BTreeSet::new(),
             next: 1,
             refresh: None,
+            host_wake_ms: None,
         }
     }
 }
 
 impl TimerTable {
-    /// A new timer for `purpose`, due at `at_ms`: its id and the `setTimer`.
-    pub(in crate::engine) fn handle_set(
-        &mut self,
-        purpose: TimerPurpose,
-        at_ms: u64,
-    ) -> (TimerId, Effect) {
+    /// A new timer for `purpose`, due at `at_ms`.
+    pub(in crate::engine) fn handle_set(&mut self, purpose: TimerPurpose, at_ms: u64) -> TimerId {
         let timer = self.next;
         self.next += 1;
-        self.purposes.insert(timer, purpose);
-        (timer, Effect::SetTimer { timer, at_ms })
+        self.armed.insert(
+            timer,
+            Armed {
+                purpose,
+                due_ms: Some(at_ms),
+            },
+        );
+        self.deadlines.insert((at_ms, timer));
+        timer
     }
 
     /// The same timer due at another time, while it is armed.
-    pub(in crate::engine) fn handle_rearm(&self, timer: TimerId, at_ms: u64) -> Option<Effect> {
-        self.purposes
-            .contains_key(&timer)
-            .then_some(Effect::SetTimer { timer, at_ms })
+    pub(in crate::engine) fn handle_rearm(&mut self, timer: TimerId, at_ms: u64) {
+        let Some(armed) = self.armed.get_mut(&timer) else {
+            return;
+        };
+        if let Some(old) = armed.due_ms.replace(at_ms) {
+            self.deadlines.remove(&(old, timer));
+        }
+        self.deadlines.insert((at_ms, timer));
     }
 
-    /// Drops an armed timer: the `cancelTimer` for the host.
-    pub(in crate::engine) fn handle_cancel(&mut self, timer: TimerId) -> Option<Effect> {
-        self.purposes
-            .remove(&timer)
-            .map(|_| Effect::CancelTimer { timer })
-    }
-
-    /// Forgets a timer without telling the host: should it fire, it is ignored.
-    pub(in crate::engine) fn forget(&mut self, timer: TimerId) {
-        self.purposes.remove(&timer);
+    /// Drops an armed timer: it never fires.
+    pub(in crate::engine) fn handle_cancel(&mut self, timer: TimerId) {
+        if let Some(Armed {
+            due_ms: Some(due), ..
+        }) = self.armed.remove(&timer)
+        {
+            self.deadlines.remove(&(due, timer));
+        }
     }
 
     pub(in crate::engine) fn is_armed(&self, timer: TimerId) -> bool {
-        self.purposes.contains_key(&timer)
+        self.armed.contains_key(&timer)
     }
 
-    /// A timer fired: its purpose. It leaves the table, except an idle timer,
-    /// which stays armed until its server re-arms or cancels it.
-    pub(in crate::engine) fn handle_fired(&mut self, timer: TimerId) -> Option<TimerPurpose> {
-        let purpose = self.purposes.get(&timer).cloned()?;
-        if !matches!(purpose, TimerPurpose::Idle { .. }) {
-            self.purposes.remove(&timer);
+    /// The earliest deadline of an armed timer (quinn-proto's `poll_timeout`).
+    pub(in crate::engine) fn poll_timeout(&self) -> Option<u64> {
+        self.deadlines.first().map(|(due, _)| *due)
+    }
+
+    /// The timers due at `now_ms`, in deadline order: what one `timeout` fires.
+    fn due(&self, now_ms: u64) -> Vec<TimerId> {
+        self.deadlines
+            .iter()
+            .take_while(|(due, _)| *due <= now_ms)
+            .map(|(_, timer)| *timer)
+            .collect()
+    }
+
+    /// Fires `timer` if it is still due at `now_ms` (an earlier timer of the
+    /// same `timeout` may have cancelled or re-armed it): its purpose. It
+    /// leaves the table, except an idle timer, which stays armed (with no
+    /// deadline) until its server re-arms or cancels it.
+    fn handle_fired(&mut self, timer: TimerId, now_ms: u64) -> Option<TimerPurpose> {
+        let armed = self.armed.get_mut(&timer)?;
+        let due = armed.due_ms.filter(|due| *due <= now_ms)?;
+        self.deadlines.remove(&(due, timer));
+        if matches!(armed.purpose, TimerPurpose::Idle { .. }) {
+            armed.due_ms = None;
+            return Some(armed.purpose.clone());
         }
-        Some(purpose)
+        self.armed.remove(&timer).map(|armed| armed.purpose)
+    }
+
+    /// The host's timer fired: it waits for nothing until told again.
+    fn handle_host_woke(&mut self) {
+        self.host_wake_ms = None;
+    }
+
+    /// The `wakeAt` the host needs, if any: only when the earliest deadline is
+    /// earlier than the one its timer waits for (or it waits for none).
+    pub(in crate::engine) fn poll_wake(&mut self) -> Option<Effect> {
+        let due = self.poll_timeout()?;
+        if self.host_wake_ms.is_some_and(|armed| armed <= due) {
+            return None;
+        }
+        self.host_wake_ms = Some(due);
+        Some(Effect::WakeAt { at_ms: due })
     }
 }
 
 impl Engine {
     pub(super) fn set_timer(&mut self, purpose: TimerPurpose, at_ms: u64) -> TimerId {
-        let (timer, effect) = self.timers.handle_set(purpose, at_ms);
-        self.effects.push(effect);
-        timer
+        self.timers.handle_set(purpose, at_ms)
     }
 
     pub(super) fn rearm_timer(&mut self, timer: TimerId, at_ms: u64) {
-        self.effects.extend(self.timers.handle_rearm(timer, at_ms));
+        self.timers.handle_rearm(timer, at_ms);
     }
 
     pub(super) fn cancel_timer(&mut self, timer: Option<TimerId>) {
         if let Some(timer) = timer {
-            self.effects.extend(self.timers.handle_cancel(timer));
+            self.timers.handle_cancel(timer);
         }
     }
 
-    pub(super) fn on_timer(&mut self, timer: TimerId) {
-        let Some(purpose) = self.timers.handle_fired(timer) else {
+    /// The host's `timeout`: every timer due now fires, once, in deadline order
+    /// (a host that reports late fires all it missed); `finish_event` then
+    /// names the next deadline.
+    pub(super) fn on_timeout(&mut self) {
+        self.timers.handle_host_woke();
+        for timer in self.timers.due(self.now_ms) {
+            self.on_timer(timer);
+        }
+    }
+
+    fn on_timer(&mut self, timer: TimerId) {
+        let Some(purpose) = self.timers.handle_fired(timer, self.now_ms) else {
             return;
         };
         match purpose {

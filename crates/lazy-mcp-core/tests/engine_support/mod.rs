@@ -16,9 +16,7 @@
 use lazy_mcp_core::config::model::{
     ConfigFormat, ConfigScope, ServerConfig, SourceRef, ToolFilter, Transport,
 };
-use lazy_mcp_core::engine::{
-    ConnId, Effect, Endpoint, Engine, Event, ServerState, Settings, TimerId,
-};
+use lazy_mcp_core::engine::{ConnId, Effect, Endpoint, Engine, Event, ServerState, Settings};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -171,7 +169,10 @@ pub struct Sim {
     /// Live connections: conn → server name.
     pub live: BTreeMap<ConnId, String>,
     pub max_live: usize,
-    pub timers: BTreeMap<TimerId, u64>,
+    /// The host's one timer: the deadline of the last `wakeAt`, until it fires.
+    pub wake_at: Option<u64>,
+    /// How many `timeout`s the host sent.
+    pub timeouts: usize,
     pub queue: VecDeque<Event>,
     pub effects: Vec<Effect>,
     /// Every message the engine sent upstream: (server, message).
@@ -194,7 +195,8 @@ impl Sim {
             fakes: BTreeMap::new(),
             live: BTreeMap::new(),
             max_live: 0,
-            timers: BTreeMap::new(),
+            wake_at: None,
+            timeouts: 0,
             queue: VecDeque::new(),
             effects: Vec::new(),
             sent: Vec::new(),
@@ -267,22 +269,26 @@ impl Sim {
         self.run();
     }
 
-    /// Moves simulated time forward, firing due timers in order.
+    /// Moves simulated time forward to `now + ms`, the way the host's one timer
+    /// does: each time it is due, time stands at its deadline and `timeout` goes in.
     pub fn advance(&mut self, ms: u64) {
-        let target = self.now + ms;
-        loop {
-            let due = self
-                .timers
-                .iter()
-                .filter(|(_, at)| **at <= target)
-                .min_by_key(|(id, at)| (**at, **id))
-                .map(|(id, at)| (*id, *at));
-            let Some((timer, at)) = due else { break };
-            self.timers.remove(&timer);
+        self.advance_to(self.now + ms);
+    }
+
+    /// [`Sim::advance`] to an absolute time.
+    pub fn advance_to(&mut self, target: u64) {
+        while let Some(at) = self.wake_at.filter(|at| *at <= target) {
             self.now = self.now.max(at);
-            self.send(Event::TimerFired { timer });
+            self.fire_timeout();
         }
-        self.now = target;
+        self.now = self.now.max(target);
+    }
+
+    /// The host's timer fires now (at `self.now`, however late): `timeout`.
+    pub fn fire_timeout(&mut self) {
+        self.wake_at = None;
+        self.timeouts += 1;
+        self.send(Event::Timeout);
     }
 
     pub fn release_opens(&mut self) {
@@ -349,11 +355,8 @@ impl Sim {
             Effect::Close { conn } => {
                 self.live.remove(&conn);
             }
-            Effect::SetTimer { timer, at_ms } => {
-                self.timers.insert(timer, at_ms);
-            }
-            Effect::CancelTimer { timer } => {
-                self.timers.remove(&timer);
+            Effect::WakeAt { at_ms } => {
+                self.wake_at = Some(at_ms);
             }
             Effect::Reply {
                 client,

@@ -655,11 +655,11 @@ impl Engine {
         };
         let name = connection.server.clone();
         if call.awaits_retry() {
-            self.timers.forget(call.timer);
+            self.timers.handle_cancel(call.timer);
             self.abandon_waiting_call(conn, upstream_id, *call);
             return;
         }
-        self.timers.forget(call.timer);
+        self.timers.handle_cancel(call.timer);
         let timeout = self.request_timeout_ms(&name);
         let which = if self
             .servers

@@ -731,7 +731,7 @@ impl Engine {
             .get_mut(&conn)
             .and_then(|c| c.handshake_timer.take())
         {
-            self.timers.forget(timer);
+            self.timers.handle_cancel(timer);
         }
         if self.servers.get(&name).is_some_and(|s| s.auth.for_calls) {
             self.cancel_sign_in(&name);

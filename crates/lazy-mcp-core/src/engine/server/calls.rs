@@ -2,7 +2,8 @@
 //! (`QueuedCall`), then in flight on its connection (`ForwardedCall`).
 
 use crate::engine::clients::input_bridge::Bridge;
-use crate::engine::events::{ClientId, TimerId};
+use crate::engine::events::ClientId;
+use crate::engine::timers::TimerId;
 use crate::protocol::methods;
 use crate::protocol::params::{name_in, name_of};
 use serde_json::Value;

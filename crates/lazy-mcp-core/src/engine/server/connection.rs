@@ -1,10 +1,10 @@
 //! One upstream connection as the engine tracks it: why it was opened, how far
 //! its handshake got, and the requests it has in flight.
 
-use crate::engine::events::TimerId;
 use crate::engine::server::auth::ConnAuth;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::era::Handshake;
+use crate::engine::timers::TimerId;
 use crate::protocol::client_discover::{CacheHint, Era};
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use serde_json::Value;

@@ -19,7 +19,8 @@ pub(super) mod upstream;
 pub(super) mod user_commands;
 
 use crate::config::model::ServerConfig;
-use crate::engine::events::{ConnId, TimerId};
+use crate::engine::events::ConnId;
+use crate::engine::timers::TimerId;
 use auth::ServerAuth;
 use backoff::CrashHistory;
 use calls::QueuedCall;
