@@ -16,7 +16,7 @@ fn the_limits_are_the_ones_the_hosts_used_to_hold() {
     assert_eq!(limits.gateway.sweep_min_interval_ms, 10);
     assert_eq!(limits.start_until_listed.limit_ms, 20_000);
     assert_eq!(limits.start_until_listed.pauses_ms, [25, 50, 100, 200, 400]);
-    assert_eq!(limits.start_until_listed.quiet_before_stop_ms, 10_000);
+    assert_eq!(limits.start_until_listed.quiet_before_stop_ms, 3_000);
     assert_eq!(limits.first_catalogue_wait_ms, 20_000);
     assert_eq!(limits.serve_drain_after_eof_ms, 150_000);
     assert_eq!(limits.serve_stop_deadline_ms, 15_000);
@@ -65,7 +65,7 @@ fn the_host_reads_them_as_camel_case_json() {
     assert_eq!(json["gateway"]["maxSessions"], 1_000);
     assert_eq!(json["gateway"]["deferredHeadersMs"], 60_000);
     assert_eq!(json["startUntilListed"]["pausesMs"][0], 25);
-    assert_eq!(json["startUntilListed"]["quietBeforeStopMs"], 10_000);
+    assert_eq!(json["startUntilListed"]["quietBeforeStopMs"], 3_000);
     assert_eq!(json["firstCatalogueWaitMs"], 20_000);
     assert_eq!(json["serveDrainAfterEofMs"], 150_000);
     assert_eq!(json["serveStopDeadlineMs"], 15_000);
