@@ -11,15 +11,18 @@ safetensors only), starting from the single-token table of distill.py: tokens
 the corpus never shows keep their distilled row (mapped into the new space).
 
 Steps (each cached under $CACHE, so later steps re-run in seconds):
-  corpus     sentences from Python stdlib docstrings and npm README paragraphs
-             (scripts/model/README.md says exactly which and what is excluded)
+  corpus     sentences from Python docstrings, npm README paragraphs, the
+             installed man pages and Debian's package descriptions (SOURCES;
+             scripts/model/README.md says exactly which and what is excluded)
   featurize  the teacher's 384-d sentence vectors (nice it; OMP threads 1-2)
   fit        ridge regression of the table, int8, writes $OUT and its .sha256
 
-Run: see scripts/model/README.md. Settings: N (sentences, default all),
+Run: see scripts/model/README.md. Settings: N (sentences), SOURCES,
+TIME_BOX (minutes of teacher), TEACHER_STORE / TEACHER_SEEDS (caches),
 MAXTOK (teacher tokens per sentence), LAMBDA (pull towards the distilled row;
-1 gave the candidate measured in bench/README.md), SIF (0 = off, else a
-corpus-frequency SIF weight applied after the fit), BASE, OUT (default under
+the defaults, every sentence and LAMBDA 0.1, gave round 5's candidate in
+bench/README.md; round 3's was N=40000 SOURCES=python,npm LAMBDA=1), SIF
+(0 = off, else a corpus-frequency SIF weight applied after the fit), BASE, OUT (default under
 CACHE: the committed table is only replaced by hand, after the bench).
 """
 import ast
@@ -38,11 +41,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import distill  # noqa: E402  (the teacher's forward pass and the model files)
 
 ROOT = Path(__file__).resolve().parents[2]
-CACHE = Path(os.environ.get("CACHE", "/root/.cache/lazy-mcp-tools/py-distill/tokenlearn"))
-N = int(os.environ.get("N", "40000"))
+CACHE = Path(os.environ.get("CACHE", "/root/.cache/lazy-mcp-tools/py-distill/tokenlearn-v2"))
+N = int(os.environ.get("N", "400000"))
 MAXTOK = int(os.environ.get("MAXTOK", "48"))
-LAMBDA = float(os.environ.get("LAMBDA", "1"))
+LAMBDA = float(os.environ.get("LAMBDA", "0.1"))
 SIF = float(os.environ.get("SIF", "0"))
+TIME_BOX = float(os.environ.get("TIME_BOX", "0"))
+# Teacher vectors by sentence, shared by every corpus (and earlier runs' caches to seed it).
+TEACHER_STORE = Path(os.environ.get("TEACHER_STORE", "/root/.cache/lazy-mcp-tools/py-distill/teacher-store.npz"))
+TEACHER_SEEDS = [p for p in os.environ.get("TEACHER_SEEDS", "").split(",") if p]
 CG_STEPS = int(os.environ.get("CG_STEPS", "300"))
 DIMS = 128
 # The distilled table the fit starts from, and where the fitted one goes.
@@ -51,6 +58,10 @@ OUT = Path(os.environ.get("OUT", str(CACHE / "tool-embeddings.bin")))
 # Installed PyPI packages whose docstrings join the corpus (MCP ones excluded).
 SITE_PACKAGES = os.environ.get("SITE_PACKAGES", "")
 NODE_MODULES = Path(os.environ.get("NODE_MODULES", str(ROOT / "node_modules")))
+MAN_ROOT = Path(os.environ.get("MAN_ROOT", "/usr/share/man"))
+# Which sources make the corpus: python (docstrings), npm (README prose),
+# man (installed man pages), apt (Debian package descriptions).
+SOURCES = set(os.environ.get("SOURCES", "python,npm,man,apt").split(","))
 
 # The core's stopwords (crates/lazy-mcp-core/src/tool_index/text.rs): the
 # student never sees them, so the fit must not either.
@@ -117,15 +128,147 @@ def npm_sentences():
     return out
 
 
+# ---------------------------------------------------------------- man pages, apt
+ROFF_TEXT = {".B", ".I", ".BR", ".IR", ".RB", ".BI", ".IB", ".RI", ".SM", ".SB"}
+ROFF_BREAK = {".PP", ".P", ".LP", ".TP", ".IP", ".HP", ".SS", ".Pp", ".It", ".sp", ".br", ".RS", ".RE",
+              ".Bl", ".El", ".nf", ".fi", ".Ss", ".Dl", ".Bd", ".Ed"}
+
+
+def roff_inline(text):
+    text = re.sub(r"\\f(\(..|\[[^]]*\]|.)", "", text)            # font changes
+    text = re.sub(r"\\\((em|en)", " - ", text)
+    text = re.sub(r"\\\((aq|cq|oq)", "'", text)
+    text = re.sub(r"\\\((lq|rq|dq)", '"', text)
+    text = re.sub(r"\\\(..|\\\*\(..|\\\*\[[^]]*\]|\\\*.|\\\[[^]]*\]", " ", text)
+    text = text.replace("\\-", "-").replace("\\&", "").replace("\\e", "\\").replace("\\ ", " ")
+    text = re.sub(r"\\[,/:%|^0dup]", "", text)
+    text = re.sub(r"\\s[-+]?\d", "", text)
+    return text
+
+
+def roff_sections(src):
+    """Paragraphs of a man page by section (man and mdoc macros, crudely):
+    {section: [paragraph, ...]}, option tags (the line after .TP) left out."""
+    sections, name, para, skip_next = {}, "", [], False
+
+    def flush():
+        if para:
+            sections.setdefault(name, []).append(clean(roff_inline(" ".join(para))))
+            para.clear()
+
+    for line in src.split("\n"):
+        if line.startswith((".\\\"", "'\\\"", '\\"')):
+            continue
+        if line.startswith((".", "'")):
+            parts = line.split(None, 1)
+            macro, args = parts[0], (parts[1] if len(parts) > 1 else "")
+            if macro in (".SH", ".Sh"):
+                flush()
+                name = args.strip().strip('"').upper()
+                continue
+            if macro in ROFF_TEXT and not skip_next:
+                para.append(args.replace('"', ""))
+                continue
+            if macro in ROFF_BREAK:
+                flush()
+                skip_next = macro == ".TP"
+            continue
+        if not line.strip():
+            flush()
+            continue
+        if skip_next:  # the option tag of a .TP item
+            skip_next = False
+            continue
+        para.append(line)
+    flush()
+    return sections
+
+
+def split_sentences(para):
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z])", para)
+
+
+def man_sentences():
+    """The English man pages installed (sections 1, 5, 7, 8): each page's NAME
+    description, the first two DESCRIPTION paragraphs and up to eight option
+    descriptions. gcloud's generated pages only as their NAME and the first
+    DESCRIPTION paragraph, alpha/beta variants left out (thousands of near copies)."""
+    import gzip
+
+    out = []
+    for section in ("man1", "man5", "man7", "man8"):
+        for path in sorted((MAN_ROOT / section).glob("*")):
+            gcloud = path.name.startswith("gcloud")
+            if gcloud and ("_alpha" in path.name or "_beta" in path.name):
+                continue
+            try:
+                raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+            except (OSError, EOFError):
+                continue
+            secs = roff_sections(raw.decode("utf-8", errors="replace"))
+            for para in secs.get("NAME", [])[:1]:
+                if " - " in para:
+                    out.append(para.split(" - ", 1)[1].strip())
+            for para in secs.get("DESCRIPTION", [])[:1 if gcloud else 2]:
+                out += split_sentences(para)
+            if not gcloud:  # option items: first sentences of the later paragraphs
+                for para in (secs.get("DESCRIPTION", [])[2:] + secs.get("OPTIONS", []))[:8]:
+                    out += split_sentences(para)[:1]
+    return out
+
+
+def apt_sentences():
+    """Debian package descriptions: the one-line Description of every package
+    in the apt lists (`apt-cache dumpavail`), and the AppStream (DEP-11)
+    English summaries and description paragraphs."""
+    import gzip
+    import subprocess
+
+    out = []
+    dump = subprocess.run(["apt-cache", "dumpavail"], capture_output=True, text=True, check=False).stdout
+    for line in dump.split("\n"):
+        if line.startswith("Description: "):
+            out.append(line[len("Description: "):].strip())
+    for path in sorted(Path("/var/lib/apt/lists").glob("*Components-*.yml.gz")):
+        key, block = None, []
+        for line in gzip.decompress(path.read_bytes()).decode("utf-8", errors="replace").split("\n"):
+            if not line.startswith(" "):
+                key = line.split(":", 1)[0]
+                continue
+            if key == "Summary" and line.startswith("  C: "):
+                out.append(line[5:].strip().strip("'\""))
+            elif key == "Description":
+                if line.startswith("  C: "):
+                    block = [line[5:]]
+                elif line.startswith("    ") and block is not None and block:
+                    block.append(line.strip())
+                elif block:
+                    text = " ".join(block).lstrip(">-| ")
+                    for para in re.findall(r"<p>(.*?)</p>", text):
+                        out += split_sentences(clean(para))
+                    block = []
+    return out
+
+
 def corpus():
     path = CACHE / "corpus.txt"
     if path.exists():
         return path.read_text(encoding="utf-8").split("\n")
     seen, sentences = set(), []
-    python = docstrings(Path(sysconfig.get_paths()["stdlib"]))
-    if SITE_PACKAGES:
-        python += docstrings(Path(SITE_PACKAGES))
-    for s in python + npm_sentences():
+    texts = []
+    if "python" in SOURCES:
+        texts += docstrings(Path(sysconfig.get_paths()["stdlib"]))
+        if SITE_PACKAGES:
+            texts += docstrings(Path(SITE_PACKAGES))
+    if "npm" in SOURCES:
+        texts += npm_sentences()
+    if "man" in SOURCES:
+        texts += man_sentences()
+    if "apt" in SOURCES:
+        texts += apt_sentences()
+    for name in ("python", "npm", "man", "apt"):
+        print(f"source {name}: {'on' if name in SOURCES else 'off'}", file=sys.stderr)
+    for s in texts:
         if usable(s) and s.lower() not in seen:
             seen.add(s.lower())
             sentences.append(s)
@@ -184,34 +327,64 @@ def wordpiece(word, vocab):
 
 
 # ---------------------------------------------------------------- teacher
-def featurize(sentences, w, vocab):
-    path = CACHE / f"teacher-{len(sentences)}-{MAXTOK}.npy"
-    if path.exists():
-        return np.load(path)
+def teacher_ids(s, vocab):
     cls, sep, unk = vocab["[CLS]"], vocab["[SEP]"], vocab["[UNK]"]
-    ids = []
-    for s in sentences:
-        toks = []
-        for word in basic_words(s, camel=False):
-            toks += wordpiece(word, vocab) or [unk]
-        ids.append([cls] + toks[:MAXTOK - 2] + [sep])
-    out = np.zeros((len(sentences), 384), dtype=np.float32)
-    by_len = {}
-    for i, t in enumerate(ids):
-        by_len.setdefault(len(t), []).append(i)
-    done = 0
-    for length, idx in sorted(by_len.items()):
-        batch = max(1, 4096 // length)
-        for s in range(0, len(idx), batch):
-            part = idx[s:s + batch]
-            hidden = distill.forward(w, np.array([ids[i] for i in part], dtype=np.int64))
-            out[part] = hidden.mean(1)  # sentence-transformers mean pooling (no padding here)
-            done += len(part)
-            print(f"\r{done}/{len(sentences)}", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
-    out /= np.linalg.norm(out, axis=1, keepdims=True)
-    np.save(path, out)
-    return out
+    toks = []
+    for word in basic_words(s, camel=False):
+        toks += wordpiece(word, vocab) or [unk]
+    return [cls] + toks[:MAXTOK - 2] + [sep]
+
+
+def featurize(sentences, w, vocab, run=True):
+    """The teacher's normalised mean-pooled vectors, cached per sentence in
+    TEACHER_STORE (sentence text -> vector, for this MAXTOK), so a new corpus
+    only runs its new sentences. Work is saved every chunk; TIME_BOX minutes
+    (0 = none) stops early, and the fit then uses the sentences done (the
+    `fit` step runs no teacher: it fits on the sentences the store has)."""
+    import time
+
+    store_path = TEACHER_STORE.with_name(f"{TEACHER_STORE.stem}-{MAXTOK}.npz")
+    known = {}
+    if store_path.exists():
+        z = np.load(store_path, allow_pickle=False)
+        known = dict(zip(z["sentences"].tolist(), z["vectors"]))
+    # Earlier runs' per-corpus caches (corpus.txt + teacher-N-MAXTOK.npy beside it) join the store.
+    for old in TEACHER_SEEDS:
+        txt = Path(old) / "corpus.txt"
+        for npy in Path(old).glob(f"teacher-*-{MAXTOK}.npy"):
+            lines = txt.read_text(encoding="utf-8").split("\n")
+            vecs = np.load(npy)
+            if len(lines) == len(vecs):
+                known.update(zip(lines, vecs))
+    todo = [s for s in dict.fromkeys(sentences) if s not in known]
+    print(f"teacher: {len(sentences) - len(todo)} cached, {len(todo)} to run", file=sys.stderr)
+    started, done = time.time(), 0
+    chunk = 4000
+    for c in range(0, len(todo) if run else 0, chunk):
+        if TIME_BOX and time.time() - started > TIME_BOX * 60:
+            print(f"\nteacher: time box of {TIME_BOX} min reached", file=sys.stderr)
+            break
+        part_s = todo[c:c + chunk]
+        ids = [teacher_ids(s, vocab) for s in part_s]
+        out = np.zeros((len(part_s), 384), dtype=np.float32)
+        by_len = {}
+        for i, t in enumerate(ids):
+            by_len.setdefault(len(t), []).append(i)
+        for length, idx in sorted(by_len.items()):
+            batch = max(1, 4096 // length)
+            for s in range(0, len(idx), batch):
+                part = idx[s:s + batch]
+                hidden = distill.forward(w, np.array([ids[i] for i in part], dtype=np.int64))
+                out[part] = hidden.mean(1)  # sentence-transformers mean pooling (no padding here)
+        out /= np.linalg.norm(out, axis=1, keepdims=True)
+        known.update(zip(part_s, out))
+        done += len(part_s)
+        keys = list(known)
+        np.savez(store_path, sentences=np.array(keys), vectors=np.stack([known[k] for k in keys]))
+        rate = done / (time.time() - started)
+        print(f"teacher: {done}/{len(todo)} ({rate:.1f} sentences/s)", file=sys.stderr, flush=True)
+    have = [i for i, s in enumerate(sentences) if s in known]
+    return [sentences[i] for i in have], np.stack([known[sentences[i]] for i in have])
 
 
 # ---------------------------------------------------------------- fit
@@ -260,9 +433,14 @@ def fit(sentences, teacher, tokens):
     def a_mul(e):  # mean of rows per sentence
         return np.add.reduceat(e[order], np.r_[0, np.cumsum(lens)[:-1]], axis=0) * inv[:, None]
 
+    # The transpose sums per token: entries sorted by token, one reduceat (np.add.at is slow).
+    by_tok = np.argsort(order, kind="stable")
+    tok_ids, tok_starts = np.unique(order[by_tok], return_index=True)
+    seg_by_tok = seg[by_tok]
+
     def at_mul(r):  # transpose
         g = np.zeros((len(tokens), r.shape[1]), dtype=np.float64)
-        np.add.at(g, order, (r * inv[:, None])[seg])
+        g[tok_ids] = np.add.reduceat((r * inv[:, None])[seg_by_tok], tok_starts, axis=0)
         return g
 
     # Old rows into the new space: one linear map fitted on the corpus.
@@ -339,14 +517,15 @@ def main():
     from safetensors.numpy import load_file
     w = {k: v.astype(np.float32) for k, v in load_file(str(mdir / "model.safetensors")).items()}
     vocab = {t: i for i, t in enumerate((mdir / "vocab.txt").read_text(encoding="utf-8").split("\n")) if t}
-    teacher = featurize(sentences, w, vocab)
+    sentences, teacher = featurize(sentences, w, vocab, run=step != "fit")
+    print(f"teacher vectors for {len(sentences)} sentences", file=sys.stderr)
     if step == "featurize":
         return
     tokens, _ = read_table(BASE)
     e = fit(sentences, teacher, tokens)
-    write(tokens, e, f"minilm-l6-v2-tl-{DIMS}-i8-1",
+    write(tokens, e, f"minilm-l6-v2-tl-{DIMS}-i8-2",
           f"tokenlearn-style ridge fit (lambda {LAMBDA}, SIF {SIF}) on {len(sentences)} sentences "
-          "(stdlib docstrings, npm READMEs) to the teacher's PCA sentence vectors, from the distilled table; int8")
+          f"({','.join(sorted(SOURCES))}) to the teacher's PCA sentence vectors, from the distilled table; int8")
 
 
 if __name__ == "__main__":
