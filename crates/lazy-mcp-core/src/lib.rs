@@ -14,6 +14,7 @@ pub mod protocol;
 pub mod shared;
 pub mod sign_in_url;
 pub mod tool_index;
+pub mod vec_map;
 pub mod wording;
 
 /// Version of the core, reported by "MCP Diagnostics".
