@@ -13,6 +13,7 @@ pub mod problem_presentation;
 pub mod protocol;
 pub mod shared;
 pub mod sign_in_url;
+pub mod sorting;
 pub mod tool_index;
 pub mod vec_map;
 pub mod wording;

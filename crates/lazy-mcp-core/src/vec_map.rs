@@ -10,6 +10,7 @@
 //! mostly arrive in order (ids count up). Big maps are built with `collect` or
 //! `extend`, which sort once.
 
+use crate::sorting::{sorted_positions, swaps_for};
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::borrow::Borrow;
@@ -277,7 +278,7 @@ impl<K: Ord, V> VecMap<K, V> {
 
 /// The positions of `keys` in key order, each key once (its last position: the
 /// latest value wins). Not generic over the value type, and the sort itself is
-/// compiled once for every key type (`sorted_positions`).
+/// compiled once for every key type (`crate::sorting`).
 fn order_and_dedup<K: Ord>(keys: &[K]) -> Vec<usize> {
     let mut order = sorted_positions(keys.len(), &|a, b| keys.get(a).cmp(&keys.get(b)));
     // Stable: equal keys stay in arrival order, so keep the last of each run.
@@ -294,13 +295,6 @@ fn order_and_dedup<K: Ord>(keys: &[K]) -> Vec<usize> {
     kept
 }
 
-/// `0..len` stably sorted by `compare`: one sort in the whole `.wasm`.
-fn sorted_positions(len: usize, compare: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..len).collect();
-    order.sort_by(|a, b| compare(*a, *b));
-    order
-}
-
 /// The swaps that put `keys` in order, each key once, and how many to keep:
 /// the repeats end up after the kept ones.
 fn ordering_swaps<K: Ord>(keys: &[K]) -> (Vec<(usize, usize)>, usize) {
@@ -314,35 +308,6 @@ fn ordering_swaps<K: Ord>(keys: &[K]) -> (Vec<(usize, usize)>, usize) {
     }
     positions.extend((0..keys.len()).filter(|at| kept.get(*at) == Some(&false)));
     (swaps_for(&positions), keep)
-}
-
-/// Swaps that move the item at `positions[i]` to `i`, for every `i`.
-fn swaps_for(positions: &[usize]) -> Vec<(usize, usize)> {
-    // item_at[place] = the original index of the item now at `place`;
-    // place_of[original] = where that item is now.
-    let mut item_at: Vec<usize> = (0..positions.len()).collect();
-    let mut place_of = item_at.clone();
-    let mut swaps = Vec::new();
-    for (place, wanted) in positions.iter().enumerate() {
-        let (Some(from), Some(current)) =
-            (place_of.get(*wanted).copied(), item_at.get(place).copied())
-        else {
-            continue;
-        };
-        if from == place {
-            continue;
-        }
-        swaps.push((place, from));
-        if let (Some(a), Some(b)) = (item_at.get_mut(place), place_of.get_mut(*wanted)) {
-            *a = *wanted;
-            *b = place;
-        }
-        if let (Some(a), Some(b)) = (item_at.get_mut(from), place_of.get_mut(current)) {
-            *a = current;
-            *b = from;
-        }
-    }
-    swaps
 }
 
 /// The only part compiled per item type: the swaps, then the repeats cut off.

@@ -71,7 +71,7 @@ pub(crate) fn merge(
     let mut servers = Vec::new();
     let mut shadowed = Vec::new();
     for (name, mut group) in by_name {
-        group.sort_by_key(|d| d.rank);
+        crate::sorting::sort_by_key(&mut group, |d| d.rank);
         let (project, user): (Vec<Definition>, Vec<Definition>) = group
             .into_iter()
             .partition(|d| d.server.source.scope != ConfigScope::User);
@@ -118,7 +118,7 @@ pub(crate) fn merge(
         }
         servers.extend(kept);
     }
-    servers.sort_by(|a, b| a.name.cmp(&b.name));
+    crate::sorting::sort_by(&mut servers, |a, b| a.name.cmp(&b.name));
     (servers, shadowed)
 }
 

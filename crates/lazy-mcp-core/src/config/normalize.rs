@@ -360,11 +360,11 @@ impl State<'_> {
                 continue;
             };
             let mut read_files = std::mem::take(&mut reader.files);
-            read_files.sort();
+            crate::sorting::sort(&mut read_files);
             read_files.dedup();
             let mut secret_values = std::mem::take(&mut reader.secrets);
             secret_values.extend(rule_masked_values(&read.transport));
-            secret_values.sort();
+            crate::sorting::sort(&mut secret_values);
             secret_values.dedup();
             let (line, column) = lines.position(key_position.start);
             let folder_index = site.workspace_folder.as_ref().and_then(|folder| {

@@ -224,7 +224,7 @@ fn longest_first(values: &[String]) -> Vec<&str> {
         .map(String::as_str)
         .filter(|v| !v.is_empty())
         .collect();
-    sorted.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    crate::sorting::sort_by_key(&mut sorted, |v| std::cmp::Reverse(v.len()));
     sorted
 }
 

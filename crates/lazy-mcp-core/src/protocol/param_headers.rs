@@ -112,7 +112,7 @@ pub fn declarations(input_schema: &Value) -> Result<Vec<Declaration>, String> {
         }
     }
     // Stable order whatever the walk's: by header name.
-    found.sort_by(|a, b| a.name.cmp(&b.name));
+    crate::sorting::sort_by(&mut found, |a, b| a.name.cmp(&b.name));
     Ok(found)
 }
 

@@ -57,7 +57,7 @@ pub fn aggregate_names(pairs: &[(String, String)]) -> Vec<String> {
     // Sorted, so a name's count is the length of its run (thousands of tools:
     // no per-name insert).
     let mut sorted_plains: Vec<&String> = plains.iter().collect();
-    sorted_plains.sort();
+    crate::sorting::sort(&mut sorted_plains);
     let mut names: Vec<String> = pairs
         .iter()
         .zip(&plains)
@@ -73,7 +73,7 @@ pub fn aggregate_names(pairs: &[(String, String)]) -> Vec<String> {
         .collect();
     // Rule 3: resolve any remaining duplicate, in (server, item) order.
     let mut order: Vec<usize> = (0..pairs.len()).collect();
-    order.sort_by(|a, b| pairs.get(*a).cmp(&pairs.get(*b)));
+    crate::sorting::sort_by(&mut order, |a, b| pairs.get(*a).cmp(&pairs.get(*b)));
     let mut taken: VecSet<String> = VecSet::new();
     for index in order {
         let (Some((server, item)), Some(plain)) = (pairs.get(index), plains.get(index)) else {

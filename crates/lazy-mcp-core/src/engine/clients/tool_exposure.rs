@@ -119,7 +119,7 @@ impl Engine {
             };
             plan.modes.insert(name.clone(), fixed);
         }
-        auto.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.2.cmp(&b.2)));
+        crate::sorting::sort_by(&mut auto, |a, b| b.0.cmp(&a.0).then_with(|| a.2.cmp(&b.2)));
         for (cost, count, name) in auto {
             if tokens <= self.settings.tool_token_budget && tools <= self.settings.max_tools {
                 break;
