@@ -14,6 +14,7 @@ pub mod protocol;
 pub mod shared;
 pub mod sign_in_url;
 pub mod sorting;
+pub mod tagged_json;
 pub mod tool_index;
 pub mod vec_map;
 pub mod wording;

@@ -19,8 +19,10 @@ use serde_json::{json, Value};
 pub type AttachId = u64;
 pub type ProcId = u64;
 
+/// Read from `{"type": ...}` JSON by `crate::tagged_json` (no `serde(tag)`:
+/// that doubles every variant's reader in the `.wasm`).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub enum MuxEvent {
     /// A client attachment asks for the process of `launch`. `transport` and
     /// `cwd` are what to spawn when there is none yet.
@@ -221,7 +223,7 @@ impl Mux {
 
     /// `handle` for JSON: an event that does not parse gives no effects.
     pub fn handle_json(&mut self, event_json: &str) -> String {
-        let effects = match serde_json::from_str::<MuxEvent>(event_json) {
+        let effects = match crate::tagged_json::from_tagged_json::<MuxEvent>(event_json) {
             Ok(event) => self.handle(event),
             Err(_) => Vec::new(),
         };

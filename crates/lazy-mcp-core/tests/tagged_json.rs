@@ -1,0 +1,88 @@
+//! `{"type": ...}` JSON read without serde's internally tagged enums
+//! (`lazy_mcp_core::tagged_json`): the shared-server owner's events read as
+//! they did with `#[serde(tag = "type")]`, unknown fields ignored, a bad tag
+//! an error.
+#![allow(clippy::panic)]
+
+use lazy_mcp_core::shared::launch::SharedLaunch;
+use lazy_mcp_core::shared::mux::MuxEvent;
+use lazy_mcp_core::tagged_json::from_tagged_json;
+use serde_json::json;
+
+fn read(value: serde_json::Value) -> MuxEvent {
+    from_tagged_json(&value.to_string()).unwrap_or_else(|e| panic!("{value}: {e}"))
+}
+
+#[test]
+fn every_owner_event_reads_from_its_tagged_json() {
+    let launch = SharedLaunch {
+        key: "k".into(),
+        roots_key: "r".into(),
+        roots_bound: true,
+        workspace_cwd: false,
+        omit_env: vec!["VSCODE_IPC_HOOK".into()],
+    };
+    assert_eq!(
+        read(json!({"type": "attach", "attach": 3, "server": "memory",
+            "launch": {"key": "k", "rootsKey": "r", "rootsBound": true, "workspaceCwd": false,
+                       "omitEnv": ["VSCODE_IPC_HOOK"]},
+            "transport": {"type": "stdio"}, "cwd": "/w", "env": {"A": "1"}, "nowMs": 5,
+            "unknown": [1, 2]})),
+        MuxEvent::Attach {
+            attach: 3,
+            server: "memory".into(),
+            launch: Box::new(launch),
+            transport: json!({"type": "stdio"}),
+            cwd: Some("/w".into()),
+            env: json!({"A": "1"}),
+            now_ms: 5,
+        }
+    );
+    assert_eq!(
+        read(json!({"attach": 1, "message": "{}", "type": "clientMessage"})),
+        MuxEvent::ClientMessage {
+            attach: 1,
+            message: "{}".into()
+        }
+    );
+    assert_eq!(
+        read(json!({"type": "detach", "attach": 2})),
+        MuxEvent::Detach { attach: 2 }
+    );
+    assert_eq!(
+        read(json!({"type": "processOpened", "process": 4})),
+        MuxEvent::ProcessOpened {
+            process: 4,
+            pid: None
+        }
+    );
+    assert_eq!(
+        read(json!({"type": "serverMessage", "process": 4, "message": "x"})),
+        MuxEvent::ServerMessage {
+            process: 4,
+            message: "x".into()
+        }
+    );
+    assert_eq!(
+        read(json!({"type": "processClosed", "process": 4, "reason": "exit", "exitCode": 1})),
+        MuxEvent::ProcessClosed {
+            process: 4,
+            reason: "exit".into(),
+            exit_code: Some(1),
+            stderr_tail: String::new(),
+        }
+    );
+}
+
+#[test]
+fn a_missing_or_unknown_type_or_a_missing_field_is_an_error() {
+    for text in [
+        r#"{"attach": 1}"#,
+        r#"{"type": "nope", "attach": 1}"#,
+        r#"{"type": "detach"}"#,
+        r#"{"type": "detach", "attach": 1} trailing"#,
+        "not json",
+    ] {
+        assert!(from_tagged_json::<MuxEvent>(text).is_err(), "{text}");
+    }
+}
