@@ -356,6 +356,18 @@ impl<'a, K, V> IntoIterator for &'a mut VecMap<K, V> {
     }
 }
 
+impl<K: Borrow<Q> + Ord, Q: Ord + ?Sized, V> std::ops::Index<&Q> for VecMap<K, V> {
+    type Output = V;
+
+    /// Panics when `key` is absent, as `BTreeMap`'s index does (tests use it;
+    /// the core uses `get`).
+    #[allow(clippy::indexing_slicing)]
+    fn index(&self, key: &Q) -> &V {
+        let at = search(&self.keys, key).unwrap_or(self.values.len());
+        &self.values[at]
+    }
+}
+
 impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for VecMap<K, V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.iter()).finish()

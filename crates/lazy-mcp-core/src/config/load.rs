@@ -377,9 +377,9 @@ impl ConfigLoad {
             scope: Some(ConfigScope::Project),
             ..read(&f.path)
         }));
-        let mut extra_files = std::collections::BTreeMap::new();
-        let mut unreadable_files = std::collections::BTreeMap::new();
-        let mut real_paths = std::collections::BTreeMap::new();
+        let mut extra_files = crate::vec_map::VecMap::new();
+        let mut unreadable_files = crate::vec_map::VecMap::new();
+        let mut real_paths = crate::vec_map::VecMap::new();
         for path in &self.references {
             if let Some(real) = self.read.get(path).and_then(|f| f.real_path.as_ref()) {
                 real_paths.insert(path.clone(), real.clone());

@@ -1,8 +1,8 @@
 //! The normalized shape every config format is read into. This is the contract
 //! between config normalization (producer) and the lifecycle engine (consumer).
 
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Which tool's config format a server definition came from.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -56,7 +56,7 @@ pub enum Transport {
         #[serde(default)]
         args: Vec<String>,
         #[serde(default)]
-        env: BTreeMap<String, String>,
+        env: VecMap<String, String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cwd: Option<String>,
         /// VS Code `envFile`: read by the host at connect time.
@@ -68,14 +68,14 @@ pub enum Transport {
     Http {
         url: String,
         #[serde(default)]
-        headers: BTreeMap<String, String>,
+        headers: VecMap<String, String>,
     },
     /// Legacy HTTP+SSE, when the config says so explicitly.
     #[serde(rename_all = "camelCase")]
     Sse {
         url: String,
         #[serde(default)]
-        headers: BTreeMap<String, String>,
+        headers: VecMap<String, String>,
     },
 }
 

@@ -19,6 +19,7 @@ use lazy_mcp_core::config::model::{
 use lazy_mcp_core::engine::{
     ConnId, Effect, Endpoint, Engine, Event, ServerState, Settings, TimerId,
 };
+use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -139,7 +140,7 @@ pub fn config(name: &str) -> ServerConfig {
         transport: Transport::Stdio {
             command: "fake-mcp-server".into(),
             args: vec![name.into()],
-            env: BTreeMap::new(),
+            env: VecMap::new(),
             cwd: None,
             env_file: None,
         },
