@@ -103,3 +103,112 @@ impl<'de> VariantAccess<'de> for Tagged<'_, '_, 'de> {
         self.fields.deserialize_struct("", fields, visitor)
     }
 }
+
+/// Tagged types read inside other JSON (a server's `transport`, a client's
+/// `endpoint`, a server's `tools` filter): through one flat struct of every
+/// variant's fields and the tag, not serde's `Content` buffer. The same JSON
+/// reads as with `#[serde(tag = ...)]` (kept for writing and the contract);
+/// a variant's missing field is serde's "missing field" error.
+mod nested {
+    use crate::config::model::{ToolFilter, Transport};
+    use crate::engine::events::Endpoint;
+    use crate::vec_map::VecMap;
+    use serde::de::{Deserializer, Error};
+    use serde::Deserialize;
+
+    fn required<T, E: Error>(value: Option<T>, field: &'static str) -> Result<T, E> {
+        value.ok_or_else(|| E::missing_field(field))
+    }
+
+    impl<'de> Deserialize<'de> for Transport {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            #[derive(Deserialize)]
+            #[serde(rename_all = "camelCase")]
+            enum Kind {
+                Stdio,
+                Http,
+                Sse,
+            }
+            #[derive(Deserialize)]
+            #[serde(rename_all = "camelCase")]
+            struct Fields {
+                #[serde(rename = "type")]
+                kind: Kind,
+                command: Option<String>,
+                #[serde(default)]
+                args: Vec<String>,
+                #[serde(default)]
+                env: VecMap<String, String>,
+                #[serde(default)]
+                cwd: Option<String>,
+                #[serde(default)]
+                env_file: Option<String>,
+                url: Option<String>,
+                #[serde(default)]
+                headers: VecMap<String, String>,
+            }
+            let fields = Fields::deserialize(deserializer)?;
+            Ok(match fields.kind {
+                Kind::Stdio => Transport::Stdio {
+                    command: required(fields.command, "command")?,
+                    args: fields.args,
+                    env: fields.env,
+                    cwd: fields.cwd,
+                    env_file: fields.env_file,
+                },
+                Kind::Http => Transport::Http {
+                    url: required(fields.url, "url")?,
+                    headers: fields.headers,
+                },
+                Kind::Sse => Transport::Sse {
+                    url: required(fields.url, "url")?,
+                    headers: fields.headers,
+                },
+            })
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Endpoint {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            #[derive(Deserialize)]
+            #[serde(rename_all = "camelCase")]
+            enum Kind {
+                Server,
+                Aggregate,
+            }
+            #[derive(Deserialize)]
+            struct Fields {
+                kind: Kind,
+                name: Option<String>,
+            }
+            let fields = Fields::deserialize(deserializer)?;
+            Ok(match fields.kind {
+                Kind::Server => Endpoint::Server {
+                    name: required(fields.name, "name")?,
+                },
+                Kind::Aggregate => Endpoint::Aggregate,
+            })
+        }
+    }
+
+    impl<'de> Deserialize<'de> for ToolFilter {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            #[derive(Deserialize)]
+            #[serde(rename_all = "camelCase")]
+            enum Kind {
+                All,
+                Only,
+            }
+            #[derive(Deserialize)]
+            struct Fields {
+                kind: Kind,
+                names: Option<Vec<String>>,
+            }
+            let fields = Fields::deserialize(deserializer)?;
+            Ok(match fields.kind {
+                Kind::All => ToolFilter::All,
+                Kind::Only => ToolFilter::Only(required(fields.names, "names")?),
+            })
+        }
+    }
+}

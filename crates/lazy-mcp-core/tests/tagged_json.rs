@@ -86,3 +86,91 @@ fn a_missing_or_unknown_type_or_a_missing_field_is_an_error() {
         assert!(from_tagged_json::<MuxEvent>(text).is_err(), "{text}");
     }
 }
+
+#[test]
+fn transports_endpoints_and_tool_filters_read_back_what_they_write() {
+    use lazy_mcp_core::config::model::{ToolFilter, Transport};
+    use lazy_mcp_core::engine::events::Endpoint;
+    use lazy_mcp_core::vec_map::VecMap;
+    let transports = [
+        Transport::Stdio {
+            command: "node".into(),
+            args: vec!["s.js".into()],
+            env: VecMap::from([("A".to_string(), "1".to_string())]),
+            cwd: Some("/w".into()),
+            env_file: Some(".env".into()),
+        },
+        Transport::Stdio {
+            command: "node".into(),
+            args: Vec::new(),
+            env: VecMap::new(),
+            cwd: None,
+            env_file: None,
+        },
+        Transport::Http {
+            url: "https://h/mcp".into(),
+            headers: VecMap::from([("X".to_string(), "y".to_string())]),
+        },
+        Transport::Sse {
+            url: "https://h/sse".into(),
+            headers: VecMap::new(),
+        },
+    ];
+    for transport in transports {
+        let text = serde_json::to_string(&transport).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Transport>(&text).unwrap(),
+            transport,
+            "{text}"
+        );
+    }
+    for endpoint in [Endpoint::Server { name: "a".into() }, Endpoint::Aggregate] {
+        let text = serde_json::to_string(&endpoint).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Endpoint>(&text).unwrap(),
+            endpoint,
+            "{text}"
+        );
+    }
+    for filter in [
+        ToolFilter::All,
+        ToolFilter::Only(vec!["a".into(), "b".into()]),
+    ] {
+        let text = serde_json::to_string(&filter).unwrap();
+        assert_eq!(
+            serde_json::from_str::<ToolFilter>(&text).unwrap(),
+            filter,
+            "{text}"
+        );
+    }
+    // Written by hand: defaults, and fields of other variants ignored.
+    assert_eq!(
+        serde_json::from_str::<Transport>(r#"{"url": "u", "type": "http", "extra": 1}"#).unwrap(),
+        Transport::Http {
+            url: "u".into(),
+            headers: VecMap::new()
+        }
+    );
+    for (text, error) in [
+        (r#"{"type": "stdio"}"#, "missing field `command`"),
+        (r#"{"type": "http"}"#, "missing field `url`"),
+        (r#"{"command": "x"}"#, "missing field `type`"),
+        (
+            r#"{"type": "pipe", "command": "x"}"#,
+            "unknown variant `pipe`",
+        ),
+    ] {
+        let message = serde_json::from_str::<Transport>(text)
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains(error), "{text}: {message}");
+    }
+    assert!(serde_json::from_str::<Endpoint>(r#"{"kind": "server"}"#)
+        .unwrap_err()
+        .to_string()
+        .contains("missing field `name`"));
+    assert!(serde_json::from_str::<ToolFilter>(r#"{"kind": "only"}"#)
+        .unwrap_err()
+        .to_string()
+        .contains("missing field `names`"));
+}

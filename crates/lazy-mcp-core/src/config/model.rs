@@ -46,8 +46,9 @@ pub struct SourceRef {
 
 /// How to reach a server. Values are expanded (except `${input:...}`, which the
 /// host resolves only when the server connects); display code must redact them.
+/// Read by `crate::tagged_json` (serde's `tag` here only writes).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum Transport {
     #[serde(rename_all = "camelCase")]
@@ -81,8 +82,9 @@ pub enum Transport {
 
 /// The `tools` key: which tools are exposed, and (before any catalogue exists)
 /// which names are shown as stubs without a live connection.
+/// Read by `crate::tagged_json` (serde's `tag` here only writes).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 #[serde(tag = "kind", content = "names", rename_all = "camelCase")]
 pub enum ToolFilter {
     /// No `tools` key, or `["*"]`: everything the server lists.
