@@ -115,6 +115,7 @@ mod nested {
     use crate::vec_map::VecMap;
     use serde::de::{Deserializer, Error};
     use serde::Deserialize;
+    use std::borrow::Cow;
 
     fn required<T, E: Error>(value: Option<T>, field: &'static str) -> Result<T, E> {
         value.ok_or_else(|| E::missing_field(field))
@@ -124,16 +125,9 @@ mod nested {
         fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
             #[derive(Deserialize)]
             #[serde(rename_all = "camelCase")]
-            enum Kind {
-                Stdio,
-                Http,
-                Sse,
-            }
-            #[derive(Deserialize)]
-            #[serde(rename_all = "camelCase")]
-            struct Fields {
-                #[serde(rename = "type")]
-                kind: Kind,
+            struct Fields<'a> {
+                #[serde(rename = "type", borrow)]
+                kind: Cow<'a, str>,
                 command: Option<String>,
                 #[serde(default)]
                 args: Vec<String>,
@@ -148,22 +142,23 @@ mod nested {
                 headers: VecMap<String, String>,
             }
             let fields = Fields::deserialize(deserializer)?;
-            Ok(match fields.kind {
-                Kind::Stdio => Transport::Stdio {
+            Ok(match &*fields.kind {
+                "stdio" => Transport::Stdio {
                     command: required(fields.command, "command")?,
                     args: fields.args,
                     env: fields.env,
                     cwd: fields.cwd,
                     env_file: fields.env_file,
                 },
-                Kind::Http => Transport::Http {
+                "http" => Transport::Http {
                     url: required(fields.url, "url")?,
                     headers: fields.headers,
                 },
-                Kind::Sse => Transport::Sse {
+                "sse" => Transport::Sse {
                     url: required(fields.url, "url")?,
                     headers: fields.headers,
                 },
+                other => return Err(D::Error::unknown_variant(other, &["stdio", "http", "sse"])),
             })
         }
     }
@@ -171,22 +166,18 @@ mod nested {
     impl<'de> Deserialize<'de> for Endpoint {
         fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
             #[derive(Deserialize)]
-            #[serde(rename_all = "camelCase")]
-            enum Kind {
-                Server,
-                Aggregate,
-            }
-            #[derive(Deserialize)]
-            struct Fields {
-                kind: Kind,
+            struct Fields<'a> {
+                #[serde(borrow)]
+                kind: Cow<'a, str>,
                 name: Option<String>,
             }
             let fields = Fields::deserialize(deserializer)?;
-            Ok(match fields.kind {
-                Kind::Server => Endpoint::Server {
+            Ok(match &*fields.kind {
+                "server" => Endpoint::Server {
                     name: required(fields.name, "name")?,
                 },
-                Kind::Aggregate => Endpoint::Aggregate,
+                "aggregate" => Endpoint::Aggregate,
+                other => return Err(D::Error::unknown_variant(other, &["server", "aggregate"])),
             })
         }
     }
@@ -194,20 +185,16 @@ mod nested {
     impl<'de> Deserialize<'de> for ToolFilter {
         fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
             #[derive(Deserialize)]
-            #[serde(rename_all = "camelCase")]
-            enum Kind {
-                All,
-                Only,
-            }
-            #[derive(Deserialize)]
-            struct Fields {
-                kind: Kind,
+            struct Fields<'a> {
+                #[serde(borrow)]
+                kind: Cow<'a, str>,
                 names: Option<Vec<String>>,
             }
             let fields = Fields::deserialize(deserializer)?;
-            Ok(match fields.kind {
-                Kind::All => ToolFilter::All,
-                Kind::Only => ToolFilter::Only(required(fields.names, "names")?),
+            Ok(match &*fields.kind {
+                "all" => ToolFilter::All,
+                "only" => ToolFilter::Only(required(fields.names, "names")?),
+                other => return Err(D::Error::unknown_variant(other, &["all", "only"])),
             })
         }
     }

@@ -99,12 +99,9 @@ impl<K, V> VecMap<K, V> {
             .zip(self.values.iter_mut())
             .map(|(key, value)| keep(key, value))
             .collect();
-        let mut key_verdicts = verdicts.iter();
-        self.keys
-            .retain(|_| key_verdicts.next().copied().unwrap_or(true));
-        let mut value_verdicts = verdicts.iter();
-        self.values
-            .retain(|_| value_verdicts.next().copied().unwrap_or(true));
+        let (swaps, kept) = keeping_swaps(&verdicts);
+        apply_swaps(&mut self.keys, &swaps, kept);
+        apply_swaps(&mut self.values, &swaps, kept);
     }
 }
 
@@ -276,37 +273,48 @@ impl<K: Ord, V> VecMap<K, V> {
     }
 }
 
-/// The positions of `keys` in key order, each key once (its last position: the
-/// latest value wins). Not generic over the value type, and the sort itself is
-/// compiled once for every key type (`crate::sorting`).
-fn order_and_dedup<K: Ord>(keys: &[K]) -> Vec<usize> {
-    let mut order = sorted_positions(keys.len(), &|a, b| keys.get(a).cmp(&keys.get(b)));
+/// The swaps that put `keys` in order, each key once (its last position: the
+/// latest value wins), and how many to keep: the repeats end up after the
+/// kept ones. Per key type only a comparison closure is compiled.
+fn ordering_swaps<K: Ord>(keys: &[K]) -> (Vec<(usize, usize)>, usize) {
+    ordering_swaps_by(keys.len(), &|a, b| keys.get(a).cmp(&keys.get(b)))
+}
+
+fn ordering_swaps_by(
+    len: usize,
+    compare: &dyn Fn(usize, usize) -> Ordering,
+) -> (Vec<(usize, usize)>, usize) {
+    let order = sorted_positions(len, compare);
     // Stable: equal keys stay in arrival order, so keep the last of each run.
     let mut kept: Vec<usize> = Vec::with_capacity(order.len());
-    for position in order.drain(..) {
-        let same = kept
+    for position in order {
+        if kept
             .last()
-            .is_some_and(|last| keys.get(*last) == keys.get(position));
-        if same {
+            .is_some_and(|last| compare(*last, position) == Ordering::Equal)
+        {
             kept.pop();
         }
         kept.push(position);
     }
-    kept
-}
-
-/// The swaps that put `keys` in order, each key once, and how many to keep:
-/// the repeats end up after the kept ones.
-fn ordering_swaps<K: Ord>(keys: &[K]) -> (Vec<(usize, usize)>, usize) {
-    let mut positions = order_and_dedup(keys);
-    let keep = positions.len();
-    let mut kept = vec![false; keys.len()];
-    for at in &positions {
-        if let Some(slot) = kept.get_mut(*at) {
+    let keep = kept.len();
+    let mut verdicts = vec![false; len];
+    for at in &kept {
+        if let Some(slot) = verdicts.get_mut(*at) {
             *slot = true;
         }
     }
-    positions.extend((0..keys.len()).filter(|at| kept.get(*at) == Some(&false)));
+    kept.extend((0..len).filter(|at| verdicts.get(*at) == Some(&false)));
+    (swaps_for(&kept), keep)
+}
+
+/// The swaps that keep the items `verdicts` says yes to, in their order,
+/// and how many they are.
+fn keeping_swaps(verdicts: &[bool]) -> (Vec<(usize, usize)>, usize) {
+    let mut positions: Vec<usize> = (0..verdicts.len())
+        .filter(|at| verdicts.get(*at) == Some(&true))
+        .collect();
+    let keep = positions.len();
+    positions.extend((0..verdicts.len()).filter(|at| verdicts.get(*at) == Some(&false)));
     (swaps_for(&positions), keep)
 }
 
@@ -448,7 +456,9 @@ impl<T> VecSet<T> {
     }
 
     pub fn retain(&mut self, keep: impl FnMut(&T) -> bool) {
-        self.items.retain(keep);
+        let verdicts: Vec<bool> = self.items.iter().map(keep).collect();
+        let (swaps, kept) = keeping_swaps(&verdicts);
+        apply_swaps(&mut self.items, &swaps, kept);
     }
 }
 
