@@ -108,12 +108,7 @@ impl<K, V> VecMap<K, V> {
 /// Where `key` is (`Ok`) or would go (`Err`): one search per key type, shared
 /// by every map with that key type.
 fn search<K: Borrow<Q>, Q: Ord + ?Sized>(keys: &[K], key: &Q) -> Result<usize, usize> {
-    // Appending in order is the common case (ids count up): one comparison.
-    match keys.last().map(|last| last.borrow().cmp(key)) {
-        None | Some(Ordering::Less) => Err(keys.len()),
-        Some(Ordering::Equal) => Ok(keys.len() - 1),
-        Some(Ordering::Greater) => keys.binary_search_by(|probe| probe.borrow().cmp(key)),
-    }
+    keys.binary_search_by(|probe| probe.borrow().cmp(key))
 }
 
 impl<K: Ord, V> VecMap<K, V> {
