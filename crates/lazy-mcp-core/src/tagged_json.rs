@@ -97,10 +97,12 @@ impl<'de> VariantAccess<'de> for Tagged<'_, '_, 'de> {
 
     fn struct_variant<V: Visitor<'de>>(
         self,
-        fields: &'static [&'static str],
+        _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Self::Error> {
-        self.fields.deserialize_struct("", fields, visitor)
+        // As a map only: the fields are the tagged object's own, never an array,
+        // and no variant's array reader is compiled.
+        self.fields.deserialize_map(visitor)
     }
 }
 

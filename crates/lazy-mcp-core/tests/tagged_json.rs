@@ -81,6 +81,8 @@ fn a_missing_or_unknown_type_or_a_missing_field_is_an_error() {
         r#"{"type": "nope", "attach": 1}"#,
         r#"{"type": "detach"}"#,
         r#"{"type": "detach", "attach": 1} trailing"#,
+        // Only the object form (serde's tagged enums also took `["detach", 1]`).
+        r#"["detach", 1]"#,
         "not json",
     ] {
         assert!(from_tagged_json::<MuxEvent>(text).is_err(), "{text}");
