@@ -6,7 +6,7 @@ pub fn display_path_in(workspace_folders: &[String], home: &str, path: &str) -> 
     let several = workspace_folders.len() > 1;
     let mut folders: Vec<&String> = workspace_folders.iter().collect();
     // The deepest folder wins when folders nest.
-    folders.sort_by_key(|f| std::cmp::Reverse(f.len()));
+    crate::sorting::sort_by_key(&mut folders, |f| std::cmp::Reverse(f.len()));
     for folder in folders {
         if let Some(rest) = strip_dir(path, folder) {
             if several {

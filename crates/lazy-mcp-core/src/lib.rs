@@ -13,7 +13,10 @@ pub mod problem_presentation;
 pub mod protocol;
 pub mod shared;
 pub mod sign_in_url;
+pub mod sorting;
+pub mod tagged_json;
 pub mod tool_index;
+pub mod vec_map;
 pub mod wording;
 
 /// Version of the core, reported by "MCP Diagnostics".

@@ -17,8 +17,8 @@ use lazy_mcp_core::config::model::Transport;
 use lazy_mcp_core::diagnostics::{render_markdown, ReportContext};
 use lazy_mcp_core::engine::{Effect, Event, ServerState, Settings};
 use lazy_mcp_core::protocol::client_discover::Era;
+use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 
 fn fake(era: EraBehavior) -> FakeServer {
     FakeServer {
@@ -612,7 +612,7 @@ fn cancelling_a_call_to_a_modern_http_server_aborts_its_request() {
         let mut config = config(name);
         config.transport = Transport::Http {
             url: "http://127.0.0.1:1/mcp".into(),
-            headers: BTreeMap::new(),
+            headers: VecMap::new(),
         };
         config
     };
@@ -659,14 +659,14 @@ fn modern_requests_over_http_carry_the_eras_headers() {
     let mut config = config("web");
     config.transport = Transport::Http {
         url: "http://127.0.0.1:1/mcp".into(),
-        headers: BTreeMap::new(),
+        headers: VecMap::new(),
     };
     let mut sim = Sim::new(Settings::default()).fake("web", fake(MODERN));
     sim.oauth.public.insert("web".into()); // a remote server without sign-in
     sim.apply(vec![config]);
     sim.client("c", server_endpoint("web"), call(1, "echo"));
     assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());
-    let headers: Vec<&BTreeMap<String, String>> = sim
+    let headers: Vec<&VecMap<String, String>> = sim
         .effects
         .iter()
         .filter_map(|e| match e {
@@ -694,7 +694,7 @@ fn a_call_mirrors_the_arguments_its_tool_declares_into_mcp_param_headers() {
     let mut config = config("web");
     config.transport = Transport::Http {
         url: "http://127.0.0.1:1/mcp".into(),
-        headers: BTreeMap::new(),
+        headers: VecMap::new(),
     };
     let mut server = fake(MODERN);
     server.tools = vec![
@@ -710,7 +710,7 @@ fn a_call_mirrors_the_arguments_its_tool_declares_into_mcp_param_headers() {
         "params": {"name": "query", "arguments": {"region": "eu-west-1", "sql": "select 1"}}});
     sim.client("c", server_endpoint("web"), request);
     assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());
-    let headers: Vec<&BTreeMap<String, String>> = sim
+    let headers: Vec<&VecMap<String, String>> = sim
         .effects
         .iter()
         .filter_map(|e| match e {
@@ -805,7 +805,7 @@ mod modern_messages_never_panic {
             let mut engine = Engine::new(Settings::default());
             let mut server = config("s");
             if http {
-                server.transport = Transport::Http { url: "http://127.0.0.1:1/mcp".into(), headers: BTreeMap::new() };
+                server.transport = Transport::Http { url: "http://127.0.0.1:1/mcp".into(), headers: VecMap::new() };
             }
             engine.handle(1, Event::ConfigApplied { servers: vec![server] });
             let mut now = 2;

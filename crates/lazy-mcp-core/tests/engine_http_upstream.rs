@@ -14,14 +14,15 @@ mod engine_support;
 use engine_support::*;
 use lazy_mcp_core::config::model::Transport;
 use lazy_mcp_core::engine::{Effect, Event, ServerState, Settings};
+use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 fn http(name: &str) -> lazy_mcp_core::config::ServerConfig {
     let mut config = config(name);
     config.transport = Transport::Http {
         url: "http://127.0.0.1:1/mcp".into(),
-        headers: BTreeMap::new(),
+        headers: VecMap::new(),
     };
     config
 }

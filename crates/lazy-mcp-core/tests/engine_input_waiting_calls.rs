@@ -19,8 +19,8 @@ use engine_support::*;
 use lazy_mcp_core::config::model::{ServerConfig, Transport};
 use lazy_mcp_core::engine::{Event, ServerState, Settings};
 use lazy_mcp_core::protocol::client_discover::Era;
+use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 
 /// The official TypeScript SDK v2 server of the conformance fixture: both eras.
 const DUAL: EraBehavior = EraBehavior::Dual { ttl_ms: 0 };
@@ -112,7 +112,7 @@ fn http(name: &str) -> ServerConfig {
     let mut config = config(name);
     config.transport = Transport::Http {
         url: "http://127.0.0.1:1/mcp".into(),
-        headers: BTreeMap::new(),
+        headers: VecMap::new(),
     };
     config
 }

@@ -13,6 +13,7 @@ use lazy_mcp_core::engine::auth::OAuthBinding;
 use lazy_mcp_core::engine::{
     AnnounceAction, Effect, Endpoint, EndpointInfo, Event, LogLevel, ServerState,
 };
+use lazy_mcp_core::vec_map::VecMap;
 
 fn oauth_binding() -> OAuthBinding {
     OAuthBinding {
@@ -25,7 +26,6 @@ fn oauth_binding() -> OAuthBinding {
     }
 }
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 
 fn event(value: Value) -> Event {
     Event::from_json(&value.to_string()).unwrap_or_else(|e| panic!("{value}: {e}"))
@@ -100,7 +100,7 @@ fn every_effect_writes_its_documented_json() {
                 server: "github".into(),
                 transport: Transport::Http {
                     url: "https://x".into(),
-                    headers: BTreeMap::new(),
+                    headers: VecMap::new(),
                 },
                 interactive: false,
                 oauth: None,

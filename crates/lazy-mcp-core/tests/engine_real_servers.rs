@@ -16,6 +16,7 @@ mod engine_support;
 
 use lazy_mcp_core::config::model::{ServerConfig, Transport};
 use lazy_mcp_core::engine::{ConnId, Effect, Endpoint, Engine, Event, ServerState, Settings};
+use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
@@ -233,7 +234,7 @@ fn peer(peers: &str, package: &str, args: &[&str]) -> ServerConfig {
             ))
             .chain(args.iter().map(|a| a.to_string()))
             .collect(),
-            env: BTreeMap::new(),
+            env: VecMap::new(),
             cwd: None,
             env_file: None,
         },

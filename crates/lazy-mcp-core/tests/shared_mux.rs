@@ -15,8 +15,8 @@ use lazy_mcp_core::config::{
 use lazy_mcp_core::engine::settings::Settings;
 use lazy_mcp_core::shared::launch::{shared_launch, SharedLaunch, SharingClient};
 use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent, HANDOVER_GRACE_MS};
+use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 
 fn launch(key: &str, roots: &str, roots_bound: bool) -> SharedLaunch {
     SharedLaunch {
@@ -416,7 +416,7 @@ fn config(scope: ConfigScope, env: &[(&str, &str)], transport_url: Option<&str>)
     let transport = match transport_url {
         Some(url) => Transport::Http {
             url: url.into(),
-            headers: BTreeMap::new(),
+            headers: VecMap::new(),
         },
         None => Transport::Stdio {
             command: "node".into(),
@@ -591,7 +591,7 @@ fn a_server_request_with_no_client_left_is_answered_with_an_error() {
 #[test]
 fn the_clients_environment_is_part_of_the_key_but_for_its_volatile_variables() {
     let user = config(ConfigScope::User, &[], None);
-    let env = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+    let env = |pairs: &[(&str, &str)]| -> VecMap<String, String> {
         pairs
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -615,13 +615,13 @@ fn the_clients_environment_is_part_of_the_key_but_for_its_volatile_variables() {
         ("PWD", "/a"),
         ("LAZY_MCP_SERVE_PID", "1"),
     ]);
-    fn with_env(e: &BTreeMap<String, String>) -> SharingClient<'_> {
+    fn with_env(e: &VecMap<String, String>) -> SharingClient<'_> {
         SharingClient {
             env: Some(e),
             untrusted: false,
         }
     }
-    let key = |e: &BTreeMap<String, String>| {
+    let key = |e: &VecMap<String, String>| {
         shared_launch(&user, &settings("/a"), with_env(e))
             .unwrap()
             .key

@@ -738,7 +738,10 @@ pausesMs: Array<number>,
 /**
  * After the listing, VS Code's session is closed only once VS Code has
  * sent nothing on it this long: the stop cancels whatever VS Code has
- * under way there, a tool call it is about to send included.
+ * under way there, a tool call it is about to send included (the host also
+ * reads pending POSTs first and never stops a server already in use).
+ * 10 s was tried: VS Code then kept the catalogued-only session after the
+ * stop (tests/integration vscodeMcpUi "is Stopped" failed 2 of 2).
  */
 quietBeforeStopMs: number, };
 

@@ -20,8 +20,8 @@
 
 use super::model::{ConfigFormat, ConfigScope};
 use super::paths::Platform;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// What the host knows about the machine; the core derives every path from it.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -39,7 +39,7 @@ pub struct DiscoveryInput {
     /// Environment variables (COPILOT_HOME, XDG_CONFIG_HOME, APPDATA,
     /// OPENCODE_CONFIG, and the variables configs refer to).
     #[serde(default)]
-    pub env: BTreeMap<String, String>,
+    pub env: VecMap<String, String>,
     /// The VS Code profile's `mcp.json`, when the host knows it (profiles move it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vscode_user_mcp_json: Option<String>,

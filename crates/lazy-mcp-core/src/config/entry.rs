@@ -8,9 +8,9 @@ use super::jsonc_positions::{key_range, type_name, value_range, LineIndex};
 use super::model::{OAuthConfig, ToolExposure, ToolFilter, Transport};
 use super::problem::{Problem, Severity};
 use super::variables::{VariableContext, VariableNote, VariableSyntax};
+use crate::vec_map::{VecMap, VecSet};
 use jsonc_parser::ast::{ObjectProp, Value};
 use jsonc_parser::common::Range;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// An entry's meaning, before it is placed (source, name, fingerprint).
 pub(crate) struct ReadServer {
@@ -31,7 +31,7 @@ pub(crate) struct EntryReader<'r> {
     pub vars: &'r VariableContext<'r>,
     pub server: &'r str,
     pub problems: &'r mut Vec<Problem>,
-    pub needs_files: &'r mut BTreeSet<String>,
+    pub needs_files: &'r mut VecSet<String>,
     /// Set by any error in this entry.
     pub failed: bool,
     /// Set when a `{file:...}` is still to be read by the host.
@@ -267,7 +267,7 @@ impl EntryReader<'_> {
         }
         let env = match keys.env {
             Some(prop) => self.string_map(&prop.value, self.rules.env_key)?,
-            None => BTreeMap::new(),
+            None => VecMap::new(),
         };
         let cwd = keys
             .cwd
@@ -308,7 +308,7 @@ impl EntryReader<'_> {
         }
         let headers = match keys.headers {
             Some(prop) => self.string_map(&prop.value, "headers")?,
-            None => BTreeMap::new(),
+            None => VecMap::new(),
         };
         Some(match kind {
             TransportKind::Sse => Transport::Sse { url, headers },
@@ -377,7 +377,7 @@ impl EntryReader<'_> {
     }
 
     /// An object of string values (env, headers), each with variables substituted.
-    fn string_map(&mut self, value: &Value<'_>, field: &str) -> Option<BTreeMap<String, String>> {
+    fn string_map(&mut self, value: &Value<'_>, field: &str) -> Option<VecMap<String, String>> {
         let Some(object) = value.as_object() else {
             self.error(
                 value_range(value),
@@ -389,7 +389,7 @@ impl EntryReader<'_> {
             );
             return None;
         };
-        let mut out = BTreeMap::new();
+        let mut out = VecMap::new();
         let mut ok = true;
         for prop in &object.properties {
             let key = prop.name.as_str();

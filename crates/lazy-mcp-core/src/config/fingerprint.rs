@@ -7,7 +7,7 @@
 //! `["a", "b"]` differ. Secret values go into the hash, never into the output.
 
 use super::model::Transport;
-use std::collections::BTreeMap;
+use crate::vec_map::VecMap;
 
 const FNV_OFFSET: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
 const FNV_PRIME: u128 = 0x0000_0000_0100_0000_0000_0000_0000_013b;
@@ -27,7 +27,7 @@ impl Fnv1a128 {
         self.bytes(text.as_bytes());
     }
 
-    fn map(&mut self, tag: &str, map: &BTreeMap<String, String>) {
+    fn map(&mut self, tag: &str, map: &VecMap<String, String>) {
         self.field(tag);
         self.bytes(&(map.len() as u64).to_le_bytes());
         for (key, value) in map {
@@ -91,7 +91,7 @@ mod tests {
         Transport::Stdio {
             command: "npx".into(),
             args: args.iter().map(|a| a.to_string()).collect(),
-            env: BTreeMap::new(),
+            env: VecMap::new(),
             cwd: None,
             env_file: None,
         }

@@ -330,7 +330,7 @@ fn approval_request(server: &ServerConfig, changed: bool, via: ApprovalVia) -> A
         .filter(|path| !is_within(path, &project))
         .cloned()
         .collect();
-    outside.sort();
+    crate::sorting::sort(&mut outside);
     outside.dedup();
     ApprovalRequest {
         name: server.name.clone(),

@@ -12,8 +12,8 @@ use super::model::{ConfigFormat, ConfigScope, ServerConfig};
 use super::normalize::{normalize, FileInput, FileReport, NormalizeInput, NormalizeResult};
 use super::problem::{Problem, Severity};
 use super::project_approval::{approval_paths, ApprovalFacts};
+use crate::vec_map::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// OpenCode `{file:...}` references can nest; a few rounds settle every real config.
 const MAX_REFERENCE_ROUNDS: u32 = 4;
@@ -113,13 +113,13 @@ pub enum LoadStep {
 pub struct ConfigLoad {
     sources: Option<ConfigSources>,
     /// The latest contents of every path read.
-    read: BTreeMap<String, FileRead>,
+    read: VecMap<String, FileRead>,
     /// Paths `{file:}` references asked for (not in the plan).
-    references: BTreeSet<String>,
+    references: VecSet<String>,
     /// The last version of each file that parsed.
-    last_good: BTreeMap<String, String>,
+    last_good: VecMap<String, String>,
     /// Rounds asked and not answered yet, with the paths each asked for.
-    outstanding: BTreeMap<u64, BTreeSet<String>>,
+    outstanding: VecMap<u64, VecSet<String>>,
     next_round: u64,
     reference_rounds: u32,
     watched: Vec<String>,
@@ -256,7 +256,7 @@ impl ConfigLoad {
         input: &NormalizeInput,
         result: NormalizeResult,
     ) -> NormalizeResult {
-        let broken: BTreeMap<String, FileReport> = result
+        let broken: VecMap<String, FileReport> = result
             .files
             .iter()
             .filter(|f| f.found && f.error.is_some() && self.last_good.contains_key(&f.path))
@@ -333,7 +333,7 @@ impl ConfigLoad {
         let Some(sources) = &self.sources else {
             return Vec::new();
         };
-        let mut seen = BTreeSet::new();
+        let mut seen = VecSet::new();
         discovery_plan(&sources.discovery)
             .into_iter()
             .map(|c| c.path)
@@ -377,9 +377,9 @@ impl ConfigLoad {
             scope: Some(ConfigScope::Project),
             ..read(&f.path)
         }));
-        let mut extra_files = BTreeMap::new();
-        let mut unreadable_files = BTreeMap::new();
-        let mut real_paths = BTreeMap::new();
+        let mut extra_files = crate::vec_map::VecMap::new();
+        let mut unreadable_files = crate::vec_map::VecMap::new();
+        let mut real_paths = crate::vec_map::VecMap::new();
         for path in &self.references {
             if let Some(real) = self.read.get(path).and_then(|f| f.real_path.as_ref()) {
                 real_paths.insert(path.clone(), real.clone());

@@ -14,8 +14,8 @@
 
 use super::model::{ConfigScope, ServerConfig};
 use super::paths::Platform;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// A definition that lost to another one with the same name.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -61,7 +61,7 @@ pub(crate) fn merge(
     definitions: Vec<Definition>,
     platform: Platform,
 ) -> (Vec<ServerConfig>, Vec<Shadowed>) {
-    let mut by_name: BTreeMap<String, Vec<Definition>> = BTreeMap::new();
+    let mut by_name: VecMap<String, Vec<Definition>> = VecMap::new();
     for definition in definitions {
         by_name
             .entry(definition.server.name.clone())
@@ -71,13 +71,13 @@ pub(crate) fn merge(
     let mut servers = Vec::new();
     let mut shadowed = Vec::new();
     for (name, mut group) in by_name {
-        group.sort_by_key(|d| d.rank);
+        crate::sorting::sort_by_key(&mut group, |d| d.rank);
         let (project, user): (Vec<Definition>, Vec<Definition>) = group
             .into_iter()
             .partition(|d| d.server.source.scope != ConfigScope::User);
 
         // Best project definition per folder, in folder order.
-        let mut per_folder: BTreeMap<Option<usize>, Vec<Definition>> = BTreeMap::new();
+        let mut per_folder: VecMap<Option<usize>, Vec<Definition>> = VecMap::new();
         for definition in project {
             per_folder
                 .entry(definition.folder_index)
@@ -118,7 +118,7 @@ pub(crate) fn merge(
         }
         servers.extend(kept);
     }
-    servers.sort_by(|a, b| a.name.cmp(&b.name));
+    crate::sorting::sort_by(&mut servers, |a, b| a.name.cmp(&b.name));
     (servers, shadowed)
 }
 
@@ -138,7 +138,7 @@ fn record_loser(
 }
 
 fn rename_per_folder(name: &str, kept: &mut [ServerConfig], platform: Platform) {
-    let mut used: BTreeMap<String, usize> = BTreeMap::new();
+    let mut used: VecMap<String, usize> = VecMap::new();
     for server in kept.iter_mut() {
         let folder = server
             .source

@@ -1,8 +1,8 @@
 //! The normalized shape every config format is read into. This is the contract
 //! between config normalization (producer) and the lifecycle engine (consumer).
 
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// Which tool's config format a server definition came from.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -46,8 +46,9 @@ pub struct SourceRef {
 
 /// How to reach a server. Values are expanded (except `${input:...}`, which the
 /// host resolves only when the server connects); display code must redact them.
+/// Read by `crate::tagged_json` (serde's `tag` here only writes).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum Transport {
     #[serde(rename_all = "camelCase")]
@@ -56,7 +57,7 @@ pub enum Transport {
         #[serde(default)]
         args: Vec<String>,
         #[serde(default)]
-        env: BTreeMap<String, String>,
+        env: VecMap<String, String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cwd: Option<String>,
         /// VS Code `envFile`: read by the host at connect time.
@@ -68,21 +69,22 @@ pub enum Transport {
     Http {
         url: String,
         #[serde(default)]
-        headers: BTreeMap<String, String>,
+        headers: VecMap<String, String>,
     },
     /// Legacy HTTP+SSE, when the config says so explicitly.
     #[serde(rename_all = "camelCase")]
     Sse {
         url: String,
         #[serde(default)]
-        headers: BTreeMap<String, String>,
+        headers: VecMap<String, String>,
     },
 }
 
 /// The `tools` key: which tools are exposed, and (before any catalogue exists)
 /// which names are shown as stubs without a live connection.
+/// Read by `crate::tagged_json` (serde's `tag` here only writes).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 #[serde(tag = "kind", content = "names", rename_all = "camelCase")]
 pub enum ToolFilter {
     /// No `tools` key, or `["*"]`: everything the server lists.

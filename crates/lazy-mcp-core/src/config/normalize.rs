@@ -13,9 +13,9 @@ use super::paths::Platform;
 use super::problem::{Problem, Severity};
 use super::redact::rule_masked_values;
 use super::variables::{VariableContext, VariableSyntax};
+use crate::vec_map::{VecMap, VecSet};
 use jsonc_parser::ast::Value;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// One file as the host read it.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
@@ -52,15 +52,15 @@ pub struct NormalizeInput {
     pub files: Vec<FileInput>,
     /// Contents of files referenced by OpenCode `{file:...}` (`None` = missing).
     #[serde(default)]
-    pub extra_files: BTreeMap<String, Option<String>>,
+    pub extra_files: VecMap<String, Option<String>>,
     /// `{file:...}` paths that exist but were not read, and what they are.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    #[cfg_attr(feature = "ts", ts(as = "Option<BTreeMap<String, String>>", optional))]
-    pub unreadable_files: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<VecMap<String, String>>", optional))]
+    pub unreadable_files: VecMap<String, String>,
     /// `{file:...}` paths that are symbolic links, and the file they resolve to.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    #[cfg_attr(feature = "ts", ts(as = "Option<BTreeMap<String, String>>", optional))]
-    pub real_paths: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<VecMap<String, String>>", optional))]
+    pub real_paths: VecMap<String, String>,
 }
 
 /// What happened to one file.
@@ -113,7 +113,7 @@ pub fn normalize(input: &NormalizeInput) -> NormalizeResult {
         input,
         platform,
         problems: Vec::new(),
-        needs_files: BTreeSet::new(),
+        needs_files: VecSet::new(),
         definitions: Vec::new(),
         files: Vec::new(),
     };
@@ -197,7 +197,7 @@ struct State<'i> {
     input: &'i NormalizeInput,
     platform: Platform,
     problems: Vec<Problem>,
-    needs_files: BTreeSet<String>,
+    needs_files: VecSet<String>,
     definitions: Vec<Definition>,
     files: Vec<FileReport>,
 }
@@ -296,7 +296,7 @@ impl State<'_> {
         let input_ids =
             (rules.variables == VariableSyntax::VsCode).then(|| formats::vscode::input_ids(root));
         // Names defined twice in one file: the later definition wins (JSON.parse).
-        let mut last_definition: BTreeMap<(Option<&str>, &str), usize> = BTreeMap::new();
+        let mut last_definition: VecMap<(Option<&str>, &str), usize> = VecMap::new();
         for (entry_index, site) in sites.iter().enumerate() {
             last_definition.insert(
                 (site.workspace_folder.as_deref(), site.prop.name.as_str()),
@@ -360,11 +360,11 @@ impl State<'_> {
                 continue;
             };
             let mut read_files = std::mem::take(&mut reader.files);
-            read_files.sort();
+            crate::sorting::sort(&mut read_files);
             read_files.dedup();
             let mut secret_values = std::mem::take(&mut reader.secrets);
             secret_values.extend(rule_masked_values(&read.transport));
-            secret_values.sort();
+            crate::sorting::sort(&mut secret_values);
             secret_values.dedup();
             let (line, column) = lines.position(key_position.start);
             let folder_index = site.workspace_folder.as_ref().and_then(|folder| {

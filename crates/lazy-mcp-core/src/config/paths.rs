@@ -2,7 +2,7 @@
 //! the file system: the host passes absolute paths, the core joins them with the
 //! platform's separator (`\` on win32, `/` elsewhere).
 
-use std::collections::BTreeMap;
+use crate::vec_map::VecMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Platform {
@@ -136,7 +136,7 @@ impl Platform {
     /// on win32. Empty values count as set.
     pub(crate) fn env_var<'e>(
         self,
-        env: &'e BTreeMap<String, String>,
+        env: &'e VecMap<String, String>,
         name: &str,
     ) -> Option<&'e str> {
         if let Some(value) = env.get(name) {
@@ -154,7 +154,7 @@ impl Platform {
     /// An environment variable that is set and not empty.
     pub(crate) fn env_dir<'e>(
         self,
-        env: &'e BTreeMap<String, String>,
+        env: &'e VecMap<String, String>,
         name: &str,
     ) -> Option<&'e str> {
         self.env_var(env, name)

@@ -20,8 +20,8 @@
 use super::discovery::DiscoveryInput;
 use super::model::{ConfigFormat, ConfigScope, ServerConfig, SourceRef};
 use super::paths::Platform;
+use crate::vec_map::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// Current version of the approvals file.
 const APPROVALS_VERSION: u32 = 1;
@@ -33,14 +33,14 @@ pub struct ApprovalsFile {
     #[serde(default)]
     pub version: u32,
     #[serde(default)]
-    pub projects: BTreeMap<String, ProjectApprovals>,
+    pub projects: VecMap<String, ProjectApprovals>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectApprovals {
     #[serde(default)]
-    pub servers: BTreeMap<String, ServerApproval>,
+    pub servers: VecMap<String, ServerApproval>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,8 +54,8 @@ pub struct ServerApproval {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 struct ClaudeAnswers {
     file: String,
-    enabled: BTreeSet<String>,
-    disabled: BTreeSet<String>,
+    enabled: VecSet<String>,
+    disabled: VecSet<String>,
     enable_all: bool,
 }
 
@@ -65,7 +65,7 @@ pub struct ApprovalFacts {
     platform_name: String,
     approvals: ApprovalsFile,
     /// Workspace folder → Claude Code's answers for it.
-    claude: BTreeMap<String, Vec<ClaudeAnswers>>,
+    claude: VecMap<String, Vec<ClaudeAnswers>>,
     /// Why the approvals file was not used (it is not valid JSON).
     pub approvals_error: Option<String>,
     pub approvals_path: String,
@@ -138,7 +138,7 @@ impl ApprovalFacts {
                 ),
             },
         };
-        let mut claude: BTreeMap<String, Vec<ClaudeAnswers>> = BTreeMap::new();
+        let mut claude: VecMap<String, Vec<ClaudeAnswers>> = VecMap::new();
         let claude_json_path = claude_json(discovery, platform);
         let claude_json: Option<serde_json::Value> =
             read(&claude_json_path).and_then(|t| serde_json::from_str(t).ok());
@@ -237,7 +237,7 @@ pub fn project_folder(server: &ServerConfig) -> Option<&str> {
 }
 
 fn claude_answers(file: &str, value: &serde_json::Value, may_enable: bool) -> ClaudeAnswers {
-    let names = |key: &str| -> BTreeSet<String> {
+    let names = |key: &str| -> VecSet<String> {
         value
             .get(key)
             .and_then(serde_json::Value::as_array)
@@ -254,7 +254,7 @@ fn claude_answers(file: &str, value: &serde_json::Value, may_enable: bool) -> Cl
         enabled: if may_enable {
             names("enabledMcpjsonServers")
         } else {
-            BTreeSet::new()
+            VecSet::new()
         },
         disabled: names("disabledMcpjsonServers"),
         enable_all: may_enable

@@ -8,7 +8,7 @@
 //! known token formats or long random keys). Used by Diagnostics and logs.
 
 use super::model::{OAuthConfig, ServerConfig, Transport};
-use std::collections::BTreeMap;
+use crate::vec_map::VecMap;
 
 /// What a masked value is shown as.
 pub const MASK: &str = "••••";
@@ -224,7 +224,7 @@ fn longest_first(values: &[String]) -> Vec<&str> {
         .map(String::as_str)
         .filter(|v| !v.is_empty())
         .collect();
-    sorted.sort_by_key(|v| std::cmp::Reverse(v.len()));
+    crate::sorting::sort_by_key(&mut sorted, |v| std::cmp::Reverse(v.len()));
     sorted
 }
 
@@ -239,7 +239,7 @@ fn mask_secrets(text: &str, secrets: &[&str]) -> String {
     out
 }
 
-fn mask_values(map: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+fn mask_values(map: &VecMap<String, String>) -> VecMap<String, String> {
     map.keys()
         .map(|key| (key.clone(), MASK.to_string()))
         .collect()
@@ -553,7 +553,7 @@ mod tests {
     fn resolved_input_values_line_up() {
         let http = |url: &str, auth: &str| Transport::Http {
             url: url.into(),
-            headers: BTreeMap::from([("Authorization".to_string(), auth.to_string())]),
+            headers: VecMap::from([("Authorization".to_string(), auth.to_string())]),
         };
         let values = resolved_values(
             &http("https://h/${input:path}/mcp", "Bearer ${input:tok}"),

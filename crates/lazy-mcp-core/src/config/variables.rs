@@ -14,7 +14,7 @@
 //! - Claude Desktop: no substitution.
 
 use super::paths::Platform;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::vec_map::{VecMap, VecSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum VariableSyntax {
@@ -56,7 +56,7 @@ pub(crate) enum VariableNote {
 pub(crate) struct VariableContext<'a> {
     pub syntax: VariableSyntax,
     pub platform: Platform,
-    pub env: &'a BTreeMap<String, String>,
+    pub env: &'a VecMap<String, String>,
     pub home: &'a str,
     /// The folder `${workspaceFolder}` means here (none for a user file in a
     /// multi-root or empty workspace).
@@ -64,13 +64,13 @@ pub(crate) struct VariableContext<'a> {
     pub workspace_folders: &'a [String],
     /// Folder of the config file (OpenCode `{file:...}` paths are relative to it).
     pub config_dir: String,
-    pub extra_files: &'a BTreeMap<String, Option<String>>,
+    pub extra_files: &'a VecMap<String, Option<String>>,
     /// `{file:...}` paths the host found but did not read (what they are).
-    pub unreadable_files: &'a BTreeMap<String, String>,
+    pub unreadable_files: &'a VecMap<String, String>,
     /// `{file:...}` paths that are symbolic links: the file each resolves to.
-    pub real_paths: &'a BTreeMap<String, String>,
+    pub real_paths: &'a VecMap<String, String>,
     /// Ids declared in VS Code `inputs` (None = not VS Code).
-    pub input_ids: Option<BTreeSet<String>>,
+    pub input_ids: Option<VecSet<String>>,
     /// The file is a project (or local) one: `{file:...}` should stay inside
     /// the project or the home folder.
     pub project_file: bool,
@@ -472,12 +472,12 @@ fn replace_delimited(
 mod tests {
     use super::*;
 
-    static NO_UNREADABLE: BTreeMap<String, String> = BTreeMap::new();
+    static NO_UNREADABLE: VecMap<String, String> = VecMap::new();
 
     fn context<'a>(
         syntax: VariableSyntax,
-        env: &'a BTreeMap<String, String>,
-        extra: &'a BTreeMap<String, Option<String>>,
+        env: &'a VecMap<String, String>,
+        extra: &'a VecMap<String, Option<String>>,
         folders: &'a [String],
     ) -> VariableContext<'a> {
         VariableContext {
@@ -498,8 +498,8 @@ mod tests {
 
     #[test]
     fn claude_syntax() {
-        let env = BTreeMap::from([("HOME_DIR".to_string(), "/h".to_string())]);
-        let extra = BTreeMap::new();
+        let env = VecMap::from([("HOME_DIR".to_string(), "/h".to_string())]);
+        let extra = VecMap::new();
         let ctx = context(VariableSyntax::Claude, &env, &extra, &[]);
         assert_eq!(
             ctx.expand("${HOME_DIR}/x ${NOPE:-d} $HOME_DIR ${not valid}"),
@@ -518,8 +518,8 @@ mod tests {
 
     #[test]
     fn copilot_shell_syntax() {
-        let env = BTreeMap::from([("TOKEN".to_string(), "t".to_string())]);
-        let extra = BTreeMap::new();
+        let env = VecMap::from([("TOKEN".to_string(), "t".to_string())]);
+        let extra = VecMap::new();
         let ctx = context(VariableSyntax::Copilot, &env, &extra, &[]);
         assert_eq!(
             ctx.expand("$TOKEN-${TOKEN}-${NOPE:-d}-$ -$1-${bad name}").0,
@@ -544,8 +544,8 @@ mod tests {
 
     #[test]
     fn vscode_syntax() {
-        let env = BTreeMap::from([("TOKEN".to_string(), "t".to_string())]);
-        let extra = BTreeMap::new();
+        let env = VecMap::from([("TOKEN".to_string(), "t".to_string())]);
+        let extra = VecMap::new();
         let folders = vec!["/w/app".to_string()];
         let ctx = context(VariableSyntax::VsCode, &env, &extra, &folders);
         let (value, notes) = ctx.expand(
@@ -571,8 +571,8 @@ mod tests {
 
     #[test]
     fn opencode_syntax() {
-        let env = BTreeMap::from([("KEY".to_string(), "k".to_string())]);
-        let extra = BTreeMap::from([
+        let env = VecMap::from([("KEY".to_string(), "k".to_string())]);
+        let extra = VecMap::from([
             (
                 "/w/app/secrets/token.txt".to_string(),
                 Some("  tok\n".to_string()),
@@ -605,8 +605,8 @@ mod tests {
 
     #[test]
     fn substituted_values_are_secret_by_origin() {
-        let env = BTreeMap::from([("KEY".to_string(), "env value".to_string())]);
-        let extra = BTreeMap::from([("/w/app/k".to_string(), Some(" file-v \n".to_string()))]);
+        let env = VecMap::from([("KEY".to_string(), "env value".to_string())]);
+        let extra = VecMap::from([("/w/app/k".to_string(), Some(" file-v \n".to_string()))]);
         let folders = vec!["/w/app".to_string()];
         let ctx = context(VariableSyntax::OpenCode, &env, &extra, &folders);
         let (text, noted) = ctx.expand_noted("a {env:KEY} {file:k}");
@@ -631,8 +631,8 @@ mod tests {
 
     #[test]
     fn file_references_to_system_secrets_are_refused_and_dot_dot_resolved() {
-        let env = BTreeMap::new();
-        let extra = BTreeMap::from([("/etc/shadow".to_string(), Some("root:x".to_string()))]);
+        let env = VecMap::new();
+        let extra = VecMap::from([("/etc/shadow".to_string(), Some("root:x".to_string()))]);
         let folders = vec!["/w/app".to_string()];
         let ctx = context(VariableSyntax::OpenCode, &env, &extra, &folders);
         let (text, noted) = ctx.expand_noted("{file:../../../etc/shadow}");
@@ -660,13 +660,13 @@ mod tests {
 
     #[test]
     fn a_link_is_judged_by_the_file_it_opens_and_ssh_keys_are_refused() {
-        let env = BTreeMap::new();
-        let extra = BTreeMap::from([
+        let env = VecMap::new();
+        let extra = VecMap::from([
             ("/w/app/token".to_string(), Some("root:x".to_string())),
             ("/w/app/key".to_string(), Some("-----BEGIN".to_string())),
             ("/w/app/ok".to_string(), Some("fine".to_string())),
         ]);
-        let links = BTreeMap::from([
+        let links = VecMap::from([
             ("/w/app/token".to_string(), "/etc/shadow".to_string()),
             (
                 "/w/app/key".to_string(),

@@ -13,14 +13,14 @@
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::engine::router::Engine;
 use crate::engine::server::state::ServerState;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::vec_map::{VecMap, VecSet};
 
 #[derive(Debug, Default)]
 pub(super) struct Announcements {
     /// Servers whose failure was announced this session (never twice).
-    announced: BTreeSet<String>,
+    announced: VecSet<String>,
     /// Server → the user action (its command title) whose outcome is awaited.
-    awaiting: BTreeMap<String, &'static str>,
+    awaiting: VecMap<String, &'static str>,
     /// First-cataloguing failures not yet summarized: (server, error).
     batch: Vec<(String, String)>,
 }

@@ -5,8 +5,8 @@ use crate::config::model::Transport;
 use crate::engine::auth_contract::OAuthBinding;
 use crate::engine::events::{ClientId, ConnId, Endpoint};
 use crate::engine::server::state::ServerState;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -130,9 +130,9 @@ pub enum Effect {
     Send {
         conn: ConnId,
         message: String,
-        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-        #[cfg_attr(feature = "ts", ts(as = "Option<BTreeMap<String, String>>", optional))]
-        headers: BTreeMap<String, String>,
+        #[serde(default, skip_serializing_if = "VecMap::is_empty")]
+        #[cfg_attr(feature = "ts", ts(as = "Option<VecMap<String, String>>", optional))]
+        headers: VecMap<String, String>,
         /// The id of the request this message is (absent for notifications and
         /// responses): its answer is due. Over HTTP, a POST whose reply ends
         /// before `answered` says so fails this request with a transport error.

@@ -14,8 +14,9 @@ pub type ConnId = u64;
 pub type ClientId = String;
 
 /// Which MCP endpoint of the gateway a client talks to.
+/// Read by `crate::tagged_json` (serde's `tag` here only writes).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Endpoint {
     /// One endpoint per upstream server (the VS Code gateway).

@@ -21,21 +21,22 @@ use crate::engine::trust::project_approvals::AwaitingApproval;
 use crate::protocol::client_discover::Era;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
+use crate::vec_map::VecMap;
 use serde_json::Value;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 /// The lifecycle engine. See the module documentation.
 #[derive(Debug)]
 pub struct Engine {
     pub(in crate::engine) settings: Settings,
-    pub(in crate::engine) servers: BTreeMap<String, Server>,
+    pub(in crate::engine) servers: VecMap<String, Server>,
     pub(in crate::engine) catalogue: Catalogue,
-    pub(in crate::engine) conns: BTreeMap<ConnId, Connection>,
+    pub(in crate::engine) conns: VecMap<ConnId, Connection>,
     pub(in crate::engine) timers: TimerTable,
-    pub(in crate::engine) clients: BTreeMap<ClientId, ClientSession>,
+    pub(in crate::engine) clients: VecMap<ClientId, ClientSession>,
     pub(in crate::engine) catalogue_queue: VecDeque<String>,
     /// Server-to-client requests forwarded to a client, by the id the gateway gave them.
-    pub(in crate::engine) outbound: BTreeMap<String, OutboundRequest>,
+    pub(in crate::engine) outbound: VecMap<String, OutboundRequest>,
     pub(in crate::engine) next_conn: ConnId,
     pub(in crate::engine) next_outbound: u64,
     pub(in crate::engine) effects: Vec<Effect>,
@@ -68,13 +69,13 @@ impl Engine {
     pub fn new(settings: Settings) -> Engine {
         Engine {
             settings,
-            servers: BTreeMap::new(),
+            servers: VecMap::new(),
             catalogue: Catalogue::default(),
-            conns: BTreeMap::new(),
+            conns: VecMap::new(),
             timers: TimerTable::default(),
-            clients: BTreeMap::new(),
+            clients: VecMap::new(),
             catalogue_queue: VecDeque::new(),
-            outbound: BTreeMap::new(),
+            outbound: VecMap::new(),
             next_conn: 1,
             next_outbound: 1,
             effects: Vec::new(),

@@ -1,8 +1,8 @@
 //! Engine settings (host-supplied; every field has a default).
 
 use crate::config::model::ToolExposure;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// A workspace folder, answered to upstream `roots/list` requests.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -65,7 +65,7 @@ pub struct Settings {
     /// Tool exposure of servers without a `toolExposure` key.
     pub tool_exposure: ToolExposure,
     /// Per-server tool exposure from the host's settings (wins over the config key).
-    pub tool_exposure_by_server: BTreeMap<String, ToolExposure>,
+    pub tool_exposure_by_server: VecMap<String, ToolExposure>,
     /// `auto`: the most estimated tokens of tool definitions listed in full.
     pub tool_token_budget: usize,
     /// The most tools one client is shown (`auto`, `load_tools`); Copilot refuses more than 128.
@@ -123,7 +123,7 @@ impl Default for Settings {
             client_name: "lazy-mcp".into(),
             client_version: crate::CORE_VERSION.into(),
             tool_exposure: ToolExposure::Auto,
-            tool_exposure_by_server: BTreeMap::new(),
+            tool_exposure_by_server: VecMap::new(),
             tool_token_budget: 20_000,
             max_tools: 128,
             index_token_budget: 1_000,

@@ -6,9 +6,9 @@
 
 use super::client_handshake::InitializeOutcome;
 use crate::protocol::methods;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
 
 /// The modern protocol revision Lazy MCP speaks upstream (no `initialize`, no session).
 pub const MODERN: &str = "2026-07-28";
@@ -210,8 +210,8 @@ pub fn says_legacy_only(error: &Value) -> bool {
 
 /// The HTTP headers a modern request POST must carry (SEP-2243): the protocol
 /// version, the method, and for methods naming a target the name or URI.
-pub fn http_headers(message: &Value) -> BTreeMap<String, String> {
-    let mut headers = BTreeMap::new();
+pub fn http_headers(message: &Value) -> VecMap<String, String> {
+    let mut headers = VecMap::new();
     headers.insert("mcp-protocol-version".to_string(), MODERN.to_string());
     let Some(method) = message.get("method").and_then(Value::as_str) else {
         return headers;

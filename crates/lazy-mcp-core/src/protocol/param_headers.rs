@@ -7,8 +7,8 @@
 //! twice (case-insensitively) makes the tool's declarations invalid, and then
 //! none are sent.
 
+use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
 
 pub const X_MCP_HEADER: &str = "x-mcp-header";
 const PREFIX: &str = "mcp-param-";
@@ -55,7 +55,7 @@ const NAMED_SUBSCHEMAS: [&str; 4] = [
 /// Walks with an explicit stack (no recursion on a server's schema).
 pub fn declarations(input_schema: &Value) -> Result<Vec<Declaration>, String> {
     let mut found = Vec::new();
-    let mut names = BTreeSet::new();
+    let mut names = VecSet::new();
     // (node, path in `arguments`, reachable through `properties` only)
     let mut stack: Vec<(&Value, Vec<String>, bool)> = vec![(input_schema, Vec::new(), true)];
     while let Some((node, path, reachable)) = stack.pop() {
@@ -112,7 +112,7 @@ pub fn declarations(input_schema: &Value) -> Result<Vec<Declaration>, String> {
         }
     }
     // Stable order whatever the walk's: by header name.
-    found.sort_by(|a, b| a.name.cmp(&b.name));
+    crate::sorting::sort_by(&mut found, |a, b| a.name.cmp(&b.name));
     Ok(found)
 }
 
@@ -120,11 +120,8 @@ pub fn declarations(input_schema: &Value) -> Result<Vec<Declaration>, String> {
 /// names the core emits): a declared argument that is absent, null or not a
 /// primitive gets none; strings that cannot travel as plain ASCII are sent
 /// base64-encoded as the spec says.
-pub fn headers(
-    declarations: &[Declaration],
-    arguments: Option<&Value>,
-) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
+pub fn headers(declarations: &[Declaration], arguments: Option<&Value>) -> VecMap<String, String> {
+    let mut out = VecMap::new();
     for declaration in declarations {
         let mut value = arguments;
         for key in &declaration.path {

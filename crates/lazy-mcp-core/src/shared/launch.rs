@@ -8,8 +8,8 @@
 use crate::config::fingerprint;
 use crate::config::model::{ConfigScope, ServerConfig, Transport};
 use crate::engine::settings::Settings;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// The `open` effect's `shared`: attach to the owner's process by `key`
 /// instead of spawning.
@@ -75,7 +75,7 @@ fn holder_label(settings: &Settings) -> String {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct SharingClient<'a> {
     /// The client's environment, which the server inherits under its `env`.
-    pub env: Option<&'a BTreeMap<String, String>>,
+    pub env: Option<&'a VecMap<String, String>>,
     /// A VS Code window in Restricted Mode: it never starts or attaches to a
     /// shared server (its user-level servers run in its own process), so
     /// nothing an untrusted window does reaches the owner.
@@ -178,7 +178,7 @@ fn hash_of(parts: &[&str]) -> String {
     fingerprint(&Transport::Stdio {
         command: "lazy-mcp shared key".into(),
         args: parts.iter().map(|p| (*p).to_string()).collect(),
-        env: BTreeMap::new(),
+        env: VecMap::new(),
         cwd: None,
         env_file: None,
     })

@@ -12,9 +12,9 @@
 //! its own calls; the last detach stops the process.
 
 use super::launch::{SharedHolder, SharedLaunch};
+use crate::vec_map::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet};
 
 pub type AttachId = u64;
 pub type ProcId = u64;
@@ -25,8 +25,10 @@ pub type ProcId = u64;
 /// second process while the first one exits.
 pub const HANDOVER_GRACE_MS: u64 = 5_000;
 
+/// Read from `{"type": ...}` JSON by `crate::tagged_json` (no `serde(tag)`:
+/// that doubles every variant's reader in the `.wasm`).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub enum MuxEvent {
     /// A client attachment asks for the process of `launch`. `transport` and
     /// `cwd` are what to spawn when there is none yet.
@@ -156,15 +158,15 @@ struct Proc {
     /// In attach order (the oldest first).
     attachments: Vec<AttachId>,
     next_id: u64,
-    pending: BTreeMap<u64, Pending>,
+    pending: VecMap<u64, Pending>,
     init: Init,
     /// The upstream id of the `initialize` in flight.
     init_id: Option<u64>,
     initialized_sent: bool,
     /// Rewritten progress token → (attachment, the client's token).
-    progress: BTreeMap<String, (AttachId, Value)>,
+    progress: VecMap<String, (AttachId, Value)>,
     /// A server request's id (as JSON text) → the attachment asked.
-    asked: BTreeMap<String, AttachId>,
+    asked: VecMap<String, AttachId>,
     since_ms: u64,
     /// No attachment, waiting out [`HANDOVER_GRACE_MS`] for the next one.
     lingering: bool,
@@ -182,11 +184,11 @@ struct Attachment {
 
 #[derive(Debug, Default)]
 pub struct Mux {
-    processes: BTreeMap<ProcId, Proc>,
-    by_key: BTreeMap<String, ProcId>,
-    attachments: BTreeMap<AttachId, Attachment>,
+    processes: VecMap<ProcId, Proc>,
+    by_key: VecMap<String, ProcId>,
+    attachments: VecMap<AttachId, Attachment>,
     /// Launches whose server asked for `roots/list`: keyed by roots from then on.
-    roots_sensitive: BTreeSet<String>,
+    roots_sensitive: VecSet<String>,
     next_process: ProcId,
     effects: Vec<MuxEffect>,
 }
@@ -249,7 +251,7 @@ impl Mux {
 
     /// `handle` for JSON: an event that does not parse gives no effects.
     pub fn handle_json(&mut self, event_json: &str) -> String {
-        let effects = match serde_json::from_str::<MuxEvent>(event_json) {
+        let effects = match crate::tagged_json::from_tagged_json::<MuxEvent>(event_json) {
             Ok(event) => self.handle(event),
             Err(_) => Vec::new(),
         };
@@ -293,12 +295,12 @@ impl Mux {
                         opened: false,
                         attachments: Vec::new(),
                         next_id: 1,
-                        pending: BTreeMap::new(),
+                        pending: VecMap::new(),
                         init: Init::None,
                         init_id: None,
                         initialized_sent: false,
-                        progress: BTreeMap::new(),
-                        asked: BTreeMap::new(),
+                        progress: VecMap::new(),
+                        asked: VecMap::new(),
                         since_ms: now_ms,
                         lingering: false,
                         used: false,

@@ -2,6 +2,7 @@
 
 use super::*;
 use lazy_mcp_core::config::{discovery_plan, discovery_plan_json, ConfigFormat, ConfigScope};
+use lazy_mcp_core::vec_map::VecMap;
 
 fn paths(input: &DiscoveryInput) -> Vec<String> {
     discovery_plan(input).into_iter().map(|c| c.path).collect()
@@ -144,8 +145,8 @@ fn win32_normalize_matches_paths_case_insensitively() {
             ),
             ..FileInput::default()
         }],
-        extra_files: BTreeMap::new(),
-        unreadable_files: BTreeMap::new(),
+        extra_files: VecMap::new(),
+        unreadable_files: VecMap::new(),
     };
     let result = normalize(&input);
     assert!(result.problems.is_empty(), "{:#?}", result.problems);
@@ -186,8 +187,8 @@ fn normalize_skips_formats_left_out_of_sources() {
                 ..FileInput::default()
             },
         ],
-        extra_files: BTreeMap::new(),
-        unreadable_files: BTreeMap::new(),
+        extra_files: VecMap::new(),
+        unreadable_files: VecMap::new(),
     };
     input.discovery.sources = Some(vec![ConfigFormat::ClaudeCode]);
     let result = normalize(&input);

@@ -2,6 +2,7 @@
 
 use super::*;
 use lazy_mcp_core::config::{normalize_json, Problem, Severity};
+use lazy_mcp_core::vec_map::VecMap;
 
 fn at(problem: &Problem) -> (Option<&str>, Option<&str>, u32, u32) {
     (
@@ -300,8 +301,8 @@ fn unreadable_config_paths_and_file_references_say_what_the_path_is() {
                 ..FileInput::default()
             },
         ],
-        extra_files: BTreeMap::new(),
-        unreadable_files: BTreeMap::from([(
+        extra_files: VecMap::new(),
+        unreadable_files: VecMap::from([(
             "/work/app/k".to_string(),
             "is a symbolic link loop".to_string(),
         )]),

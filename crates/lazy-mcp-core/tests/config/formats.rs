@@ -5,8 +5,9 @@ use super::*;
 use lazy_mcp_core::config::{
     ConfigFormat, ConfigScope, NormalizeInput, Severity, ToolFilter, Transport,
 };
+use lazy_mcp_core::vec_map::VecMap;
 
-fn stdio(server: &ServerConfig) -> (&str, Vec<&str>, &BTreeMap<String, String>, Option<&str>) {
+fn stdio(server: &ServerConfig) -> (&str, Vec<&str>, &VecMap<String, String>, Option<&str>) {
     match &server.transport {
         Transport::Stdio {
             command,
@@ -24,7 +25,7 @@ fn stdio(server: &ServerConfig) -> (&str, Vec<&str>, &BTreeMap<String, String>, 
     }
 }
 
-fn remote(server: &ServerConfig) -> (&str, &str, &BTreeMap<String, String>) {
+fn remote(server: &ServerConfig) -> (&str, &str, &VecMap<String, String>) {
     match &server.transport {
         Transport::Http { url, headers } => ("http", url.as_str(), headers),
         Transport::Sse { url, headers } => ("sse", url.as_str(), headers),
@@ -147,8 +148,8 @@ fn copilot_home_moves_the_user_file() {
             content: Some(fixture("copilot-cli/mcp-config.json")),
             ..FileInput::default()
         }],
-        extra_files: BTreeMap::new(),
-        unreadable_files: BTreeMap::new(),
+        extra_files: VecMap::new(),
+        unreadable_files: VecMap::new(),
     };
     input
         .discovery
@@ -177,8 +178,8 @@ fn opencode_v1_with_comments_string_command_and_file_reference() {
             content: Some(content),
             ..FileInput::default()
         }],
-        extra_files: BTreeMap::new(),
-        unreadable_files: BTreeMap::new(),
+        extra_files: VecMap::new(),
+        unreadable_files: VecMap::new(),
     };
     input.extra_files.insert(
         "/work/app/secrets/context7.key".into(),
@@ -223,8 +224,8 @@ fn opencode_v2_servers_and_disabled() {
             content: Some(content),
             ..FileInput::default()
         }],
-        extra_files: BTreeMap::new(),
-        unreadable_files: BTreeMap::new(),
+        extra_files: VecMap::new(),
+        unreadable_files: VecMap::new(),
     };
     input
         .extra_files
@@ -367,8 +368,8 @@ fn golden_all_formats() {
             ..FileInput::default()
         })
         .collect(),
-        extra_files: BTreeMap::new(),
-        unreadable_files: BTreeMap::new(),
+        extra_files: VecMap::new(),
+        unreadable_files: VecMap::new(),
     };
     input.extra_files.insert(
         "/work/app/secrets/context7.key".into(),

@@ -19,7 +19,7 @@ mod redaction;
 use lazy_mcp_core::config::{
     normalize, DiscoveryInput, FileInput, NormalizeInput, NormalizeResult, ServerConfig,
 };
-use std::collections::BTreeMap;
+use lazy_mcp_core::vec_map::VecMap;
 
 pub const HOME: &str = "/home/dev";
 pub const APP: &str = "/work/app";
@@ -36,7 +36,7 @@ pub const SECRETS: &[&str] = &[
     "desktop-brave-secret-1",
 ];
 
-pub fn env() -> BTreeMap<String, String> {
+pub fn env() -> VecMap<String, String> {
     [
         ("HOME", HOME),
         ("API_KEY", "sk-test-api-key-123456"),
@@ -83,8 +83,8 @@ pub fn run(folders: &[&str], files: &[(&str, Option<&str>)]) -> NormalizeResult 
                 ..FileInput::default()
             })
             .collect(),
-        extra_files: BTreeMap::new(),
-        unreadable_files: BTreeMap::new(),
+        extra_files: VecMap::new(),
+        unreadable_files: VecMap::new(),
     })
 }
 

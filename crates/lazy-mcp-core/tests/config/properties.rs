@@ -3,6 +3,7 @@
 
 use super::*;
 use lazy_mcp_core::config::{fingerprint, normalize_json, Transport};
+use lazy_mcp_core::vec_map::VecMap;
 use proptest::prelude::*;
 
 const PATHS: &[&str] = &[
@@ -88,7 +89,7 @@ fn stdio_transport() -> impl Strategy<Value = Transport> {
         .prop_map(|(command, args, env, cwd, env_file)| Transport::Stdio {
             command,
             args,
-            env,
+            env: env.into_iter().collect(),
             cwd,
             env_file,
         })
@@ -167,8 +168,8 @@ proptest! {
             real_paths: Default::default(),
             discovery,
             files,
-            extra_files: BTreeMap::new(),
-            unreadable_files: BTreeMap::new(),
+            extra_files: VecMap::new(),
+            unreadable_files: VecMap::new(),
         };
         let result = normalize(&input);
         let json = serde_json::to_string(&input).unwrap();
@@ -244,7 +245,7 @@ fn each_launch_field_changes_the_fingerprint() {
         Transport::Stdio {
             command: command.clone(),
             args: args.clone(),
-            env: BTreeMap::new(),
+            env: VecMap::new(),
             cwd: cwd.clone(),
             env_file: env_file.clone(),
         },
@@ -271,7 +272,7 @@ fn each_launch_field_changes_the_fingerprint() {
         },
         Transport::Http {
             url: "https://x".into(),
-            headers: BTreeMap::new(),
+            headers: VecMap::new(),
         },
     ];
     for variant in &variants {
@@ -279,11 +280,11 @@ fn each_launch_field_changes_the_fingerprint() {
     }
     let http = Transport::Http {
         url: "https://x".into(),
-        headers: BTreeMap::new(),
+        headers: VecMap::new(),
     };
     let sse = Transport::Sse {
         url: "https://x".into(),
-        headers: BTreeMap::new(),
+        headers: VecMap::new(),
     };
     let with_header = Transport::Http {
         url: "https://x".into(),

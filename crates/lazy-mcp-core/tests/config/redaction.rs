@@ -2,6 +2,7 @@
 
 use super::*;
 use lazy_mcp_core::config::{Severity, Transport, MASK};
+use lazy_mcp_core::vec_map::VecMap;
 
 fn all_fixtures_with_secrets() -> NormalizeResult {
     let mut input = lazy_mcp_core::config::NormalizeInput {
@@ -39,8 +40,8 @@ fn all_fixtures_with_secrets() -> NormalizeResult {
                 ..FileInput::default()
             },
         ],
-        extra_files: BTreeMap::new(),
-        unreadable_files: BTreeMap::new(),
+        extra_files: VecMap::new(),
+        unreadable_files: VecMap::new(),
     };
     input.extra_files.insert(
         "/work/app/secrets/context7.key".into(),
@@ -153,8 +154,8 @@ fn secrets_by_origin_are_masked_wherever_they_land() {
             ..FileInput::default()
         })
         .collect(),
-        extra_files: BTreeMap::new(),
-        unreadable_files: BTreeMap::new(),
+        extra_files: VecMap::new(),
+        unreadable_files: VecMap::new(),
     };
     input
         .discovery
@@ -195,8 +196,8 @@ fn file_references_to_system_secrets_and_outside_the_project_are_problems() {
             content: Some(content.into()),
             ..FileInput::default()
         }],
-        extra_files: BTreeMap::new(),
-        unreadable_files: BTreeMap::new(),
+        extra_files: VecMap::new(),
+        unreadable_files: VecMap::new(),
     };
     input
         .extra_files

@@ -17,6 +17,7 @@ use lazy_mcp_core::config::model::{
     ConfigFormat, ConfigScope, ServerConfig, SourceRef, ToolFilter, Transport,
 };
 use lazy_mcp_core::engine::{ConnId, Effect, Endpoint, Engine, Event, ServerState, Settings};
+use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -137,7 +138,7 @@ pub fn config(name: &str) -> ServerConfig {
         transport: Transport::Stdio {
             command: "fake-mcp-server".into(),
             args: vec![name.into()],
-            env: BTreeMap::new(),
+            env: VecMap::new(),
             cwd: None,
             env_file: None,
         },

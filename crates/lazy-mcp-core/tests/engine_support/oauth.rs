@@ -8,6 +8,7 @@ use super::{call, config, server_endpoint, FakeServer, Sim};
 use lazy_mcp_core::config::model::{ServerConfig, Transport};
 use lazy_mcp_core::engine::auth::{RefreshOutcome, SignInOutcome};
 use lazy_mcp_core::engine::{AnnounceAction, ConnId, Effect, Event, ServerState, Settings};
+use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -282,7 +283,7 @@ pub fn remote(name: &str) -> ServerConfig {
     ServerConfig {
         transport: Transport::Http {
             url: format!("http://127.0.0.1:9/{name}/mcp"),
-            headers: BTreeMap::new(),
+            headers: VecMap::new(),
         },
         ..config(name)
     }

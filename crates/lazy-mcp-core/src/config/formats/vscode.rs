@@ -4,8 +4,8 @@
 
 use super::shared::{CommandStyle, FormatRules, TransportKind};
 use crate::config::variables::VariableSyntax;
+use crate::vec_map::VecSet;
 use jsonc_parser::ast::Object;
-use std::collections::BTreeSet;
 
 pub(crate) const VSCODE: FormatRules = FormatRules {
     types: &[
@@ -23,7 +23,7 @@ pub(crate) const VSCODE: FormatRules = FormatRules {
 };
 
 /// Ids declared in the file's `inputs` array.
-pub(crate) fn input_ids(root: &Object<'_>) -> BTreeSet<String> {
+pub(crate) fn input_ids(root: &Object<'_>) -> VecSet<String> {
     root.get_array("inputs")
         .map(|inputs| {
             inputs

@@ -16,7 +16,7 @@
 //! pairs would otherwise collide — then both get the hashed form.
 
 use crate::engine::stable_hash::fnv1a64;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::vec_map::VecSet;
 
 pub const SEPARATOR: &str = "__";
 pub const MAX_LEN: usize = 64;
@@ -54,15 +54,16 @@ pub fn aggregate_names(pairs: &[(String, String)]) -> Vec<String> {
         .iter()
         .map(|(server, item)| plain_name(server, item))
         .collect();
-    let mut plain_counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for plain in &plains {
-        *plain_counts.entry(plain.as_str()).or_default() += 1;
-    }
+    // Sorted, so a name's count is the length of its run (thousands of tools:
+    // no per-name insert).
+    let mut sorted_plains: Vec<&String> = plains.iter().collect();
+    crate::sorting::sort(&mut sorted_plains);
     let mut names: Vec<String> = pairs
         .iter()
         .zip(&plains)
         .map(|((server, item), plain)| {
-            let unique = plain_counts.get(plain.as_str()).copied().unwrap_or(0) <= 1;
+            let first = sorted_plains.partition_point(|p| *p < plain);
+            let unique = sorted_plains.partition_point(|p| *p <= plain) - first <= 1;
             if unique && plain.len() <= MAX_LEN {
                 plain.clone()
             } else {
@@ -72,8 +73,8 @@ pub fn aggregate_names(pairs: &[(String, String)]) -> Vec<String> {
         .collect();
     // Rule 3: resolve any remaining duplicate, in (server, item) order.
     let mut order: Vec<usize> = (0..pairs.len()).collect();
-    order.sort_by(|a, b| pairs.get(*a).cmp(&pairs.get(*b)));
-    let mut taken: BTreeSet<String> = BTreeSet::new();
+    crate::sorting::sort_by(&mut order, |a, b| pairs.get(*a).cmp(&pairs.get(*b)));
+    let mut taken: VecSet<String> = VecSet::new();
     for index in order {
         let (Some((server, item)), Some(plain)) = (pairs.get(index), plains.get(index)) else {
             continue;
@@ -125,7 +126,7 @@ mod tests {
         let names = aggregate_names(&pairs);
         assert_eq!(names, aggregate_names(&pairs), "same input, same names");
         assert!(names.iter().all(|n| valid(n)), "{names:?}");
-        let unique: BTreeSet<&String> = names.iter().collect();
+        let unique: VecSet<&String> = names.iter().collect();
         assert_eq!(unique.len(), names.len());
         assert_eq!(names.get(3).map(String::as_str), Some("everything__echo"));
         assert_eq!(names.first().map(String::len), Some(64));

@@ -13,8 +13,8 @@ use crate::engine::router::Engine;
 use crate::engine::server::resource_subscriptions::Subscriber;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
+use crate::vec_map::{VecMap, VecSet};
 use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// The `_meta` key that ties a message to its listen.
 pub const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
@@ -34,13 +34,13 @@ pub(in crate::engine) struct Listen {
     /// Its request id (the `subscriptionId` of everything sent on it).
     pub(in crate::engine) id: Value,
     /// The `list_changed` notifications it wants.
-    methods: BTreeSet<&'static str>,
+    methods: VecSet<&'static str>,
     /// The resources it subscribed to: (server, URI).
-    resources: BTreeSet<(String, String)>,
+    resources: VecSet<(String, String)>,
 }
 
 /// A client's open listens by request id (as JSON text).
-pub(in crate::engine) type Listens = BTreeMap<String, Listen>;
+pub(in crate::engine) type Listens = VecMap<String, Listen>;
 
 /// The filter keys the gateway honours, and the notification each stands for.
 const HONOURED: [(&str, &str); 3] = [
@@ -60,7 +60,7 @@ const HONOURED: [(&str, &str); 3] = [
 
 /// What a listen asks for.
 struct Filter {
-    list_changes: BTreeSet<&'static str>,
+    list_changes: VecSet<&'static str>,
     resources: Vec<String>,
 }
 
@@ -123,12 +123,12 @@ impl Engine {
         // The servers it names (and those a listen of the same id named) are
         // subscribed or unsubscribed once the table says the new set.
         let old = replaced.map(|l| l.resources).unwrap_or_default();
-        let servers: BTreeSet<String> = old
+        let servers: VecSet<String> = old
             .iter()
             .chain(resources.iter())
             .map(|(server, _)| server.clone())
             .collect();
-        let before: Vec<(String, BTreeSet<String>)> = servers
+        let before: Vec<(String, VecSet<String>)> = servers
             .into_iter()
             .map(|name| {
                 let uris = self.subscribed_uris(&name);
@@ -301,7 +301,7 @@ fn read_filter(params: Option<&Value>) -> Result<Filter, String> {
     let Some(filter) = filter.as_object() else {
         return Err("params.notifications must be an object".into());
     };
-    let mut list_changes = BTreeSet::new();
+    let mut list_changes = VecSet::new();
     for (key, method) in HONOURED {
         match filter.get(key) {
             None | Some(Value::Bool(false)) => {}

@@ -13,9 +13,9 @@ use crate::engine::stable_hash::{fnv1a64_hex, Fnv1a64Writer};
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
 use crate::protocol::params::name_of;
+use crate::vec_map::{VecMap, VecSet};
 use serde_json::{json, Value};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 /// Tool-exposure state: what clients were last shown (endpoints, list versions,
@@ -26,17 +26,17 @@ pub(in crate::engine) struct Exposure {
     /// Set when anything clients can see may have changed; cleared by `publish_changes`.
     pub dirty: bool,
     pub published_endpoints: Vec<EndpointInfo>,
-    pub published_lists: BTreeMap<(String, ListKind), u64>,
+    pub published_lists: VecMap<(String, ListKind), u64>,
     /// Aggregate endpoint: (tools|prompts, exposed name) → (server, original name).
-    pub aggregate_routes: BTreeMap<(ListKind, String), (String, Value)>,
+    pub aggregate_routes: VecMap<(ListKind, String), (String, Value)>,
     /// The reverse: (tools|prompts, server, original name) → exposed name.
-    pub aggregate_names_by_item: BTreeMap<(ListKind, String, String), String>,
+    pub aggregate_names_by_item: VecMap<(ListKind, String, String), String>,
     /// Which servers are listed in full and which in the index (see `tool_exposure`).
     pub plan: ExposurePlan,
     /// Search over the `index`-mode servers' tools; rebuilt on first use after a change.
     pub search_index: Option<crate::tool_index::ToolIndex>,
     /// Tools each client loaded, by client identity (`clientInfo.name`).
-    pub loaded: BTreeMap<String, BTreeSet<LoadedTool>>,
+    pub loaded: VecMap<String, VecSet<LoadedTool>>,
     /// Version of the aggregate endpoint as last announced to hosts (None: not offered).
     pub published_aggregate: Option<String>,
     /// Its version as last announced to its clients (with `list_changed`).
@@ -127,7 +127,7 @@ impl Engine {
         let ToolFilter::Only(names) = &server.config.tools else {
             return Vec::new();
         };
-        let offered: BTreeSet<&str> = entry.tools.iter().filter_map(item_name).collect();
+        let offered: VecSet<&str> = entry.tools.iter().filter_map(item_name).collect();
         names
             .iter()
             .filter(|n| !offered.contains(n.as_str()))
@@ -156,7 +156,7 @@ impl Engine {
     /// Version of the aggregate endpoint: the meta-tools (with the index) and the
     /// exposed tools with their modes, but not any client's loaded set, so loading
     /// a tool never makes a host restart the endpoint (it gets `list_changed`).
-    fn aggregate_version(&self, list_hashes: &BTreeMap<(String, ListKind), u64>) -> String {
+    fn aggregate_version(&self, list_hashes: &VecMap<(String, ListKind), u64>) -> String {
         // The plan hashed the meta-tools and every exposed server's tools already.
         // (`write!` into a String cannot fail.)
         let mut text = format!("{:016x}", self.exposure.plan.meta_hash);
@@ -229,7 +229,7 @@ impl Engine {
         self.exposure.plan = self.plan_exposure(previous);
         self.exposure.search_index = None;
         self.prune_loaded();
-        let mut lists: BTreeMap<(String, ListKind), u64> = BTreeMap::new();
+        let mut lists: VecMap<(String, ListKind), u64> = VecMap::new();
         let mut endpoints = Vec::new();
         for (name, server) in &self.servers {
             if !server.state.is_exposed() {
@@ -248,8 +248,8 @@ impl Engine {
                 offered: self.is_offered(name),
             });
         }
-        let mut changed: BTreeSet<(String, &'static str)> = BTreeSet::new();
-        let keys: BTreeSet<&(String, ListKind)> = lists
+        let mut changed: VecSet<(String, &'static str)> = VecSet::new();
+        let keys: VecSet<&(String, ListKind)> = lists
             .keys()
             .chain(self.exposure.published_lists.keys())
             .collect();
@@ -258,7 +258,7 @@ impl Engine {
                 changed.insert((key.0.clone(), key.1.list_changed_notification()));
             }
         }
-        let mut notifications: BTreeSet<(String, &'static str)> = BTreeSet::new();
+        let mut notifications: VecSet<(String, &'static str)> = VecSet::new();
         for (server, method) in changed {
             for client in self.clients_of(&server) {
                 notifications.insert((client, method));
@@ -278,14 +278,21 @@ impl Engine {
             self.notify_list_changed(&client, method);
         }
         self.exposure.published_lists = lists;
-        let mut routes = BTreeMap::new();
-        let mut by_item = BTreeMap::new();
+        // Extended, not inserted one by one: one sort for any number of tools.
+        let mut routes = VecMap::new();
+        let mut by_item = VecMap::new();
         for kind in [ListKind::Tools, ListKind::Prompts] {
             let pairs = self.aggregate_pairs(kind);
-            for (exposed, (server, item)) in aggregate_names(&pairs).into_iter().zip(pairs) {
-                by_item.insert((kind, server.clone(), item.clone()), exposed.clone());
-                routes.insert((kind, exposed), (server, Value::from(item)));
-            }
+            let named: Vec<(String, (String, String))> =
+                aggregate_names(&pairs).into_iter().zip(pairs).collect();
+            by_item.extend(named.iter().map(|(exposed, (server, item))| {
+                ((kind, server.clone(), item.clone()), exposed.clone())
+            }));
+            routes.extend(
+                named.into_iter().map(|(exposed, (server, item))| {
+                    ((kind, exposed), (server, Value::from(item)))
+                }),
+            );
         }
         self.exposure.aggregate_routes = routes;
         self.exposure.aggregate_names_by_item = by_item;

@@ -28,8 +28,8 @@ use crate::engine::server::input_required::MAX_INPUT_ROUNDS;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::methods;
 use crate::protocol::missing_capability;
+use crate::vec_map::VecMap;
 use serde_json::{json, Map, Value};
-use std::collections::BTreeMap;
 
 /// Marks a `requestState` that names a call waiting for its client's answers.
 const BRIDGE_STATE_PREFIX: &str = "lazy-mcp-input:";
@@ -48,7 +48,7 @@ pub(in crate::engine) struct Bridge {
     /// The client was answered `input_required`; its retry carries this state.
     awaiting: Option<String>,
     /// The server's requests of the current round: input key → upstream request id.
-    asked: BTreeMap<String, Value>,
+    asked: VecMap<String, Value>,
     /// Server requests that came while the client was being asked.
     queued: Vec<ServerRequest>,
     /// The upstream's answer when it came before the client's retry.

@@ -17,14 +17,14 @@ use crate::protocol::modern_request::{
 };
 use crate::protocol::params::name_of;
 use crate::tool_index::{CALL_TOOL, LOAD_TOOLS, UNLOAD_TOOLS};
+use crate::vec_map::VecMap;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 
 /// A client's modern requests: those not answered yet, and the one being read now.
 #[derive(Debug, Default)]
 pub(in crate::engine) struct ModernRequests {
     /// Modern requests still to be answered, by id (as JSON text).
-    pending: BTreeMap<String, PendingModern>,
+    pending: VecMap<String, PendingModern>,
     /// The request being handled is modern.
     active: bool,
     /// The client has sent a modern request: change notifications reach it

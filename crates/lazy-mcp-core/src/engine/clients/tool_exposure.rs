@@ -16,8 +16,8 @@ use crate::protocol::params::name_of;
 use crate::tool_index::{
     estimate_definition_tokens, estimate_tokens, meta_tools_with_index, IndexDetail, ToolIndex,
 };
+use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// A loaded tool: (server, original tool name).
 pub(in crate::engine) type LoadedTool = (String, String);
@@ -26,15 +26,15 @@ pub(in crate::engine) type LoadedTool = (String, String);
 #[derive(Debug, Default)]
 pub(in crate::engine) struct ExposurePlan {
     /// Mode of every exposed server: `Full` or `Index`, never `Auto`.
-    pub modes: BTreeMap<String, ToolExposure>,
+    pub modes: VecMap<String, ToolExposure>,
     /// Estimated tokens of each exposed server's tool definitions (its `full` cost).
-    pub full_tokens: BTreeMap<String, usize>,
+    pub full_tokens: VecMap<String, usize>,
     /// Hash of each exposed server's tool list: an unchanged list keeps its
     /// `full_tokens` from the previous plan instead of being estimated again
     /// (at 100 servers that estimate was a third of a config edit's time).
-    pub tool_hashes: BTreeMap<String, u64>,
+    pub tool_hashes: VecMap<String, u64>,
     /// Estimated tokens of each `index`-mode server's lines in the index.
-    pub index_tokens: BTreeMap<String, usize>,
+    pub index_tokens: VecMap<String, usize>,
     /// The meta-tools, the index riding in `load_tools`; empty when no server is
     /// in `index` mode.
     pub meta_tools: Vec<Value>,
@@ -119,7 +119,7 @@ impl Engine {
             };
             plan.modes.insert(name.clone(), fixed);
         }
-        auto.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.2.cmp(&b.2)));
+        crate::sorting::sort_by(&mut auto, |a, b| b.0.cmp(&a.0).then_with(|| a.2.cmp(&b.2)));
         for (cost, count, name) in auto {
             if tokens <= self.settings.tool_token_budget && tools <= self.settings.max_tools {
                 break;
@@ -252,7 +252,7 @@ impl Engine {
             .unwrap_or_else(|| client.to_string())
     }
 
-    pub(in crate::engine) fn loaded_of(&self, client: &str) -> BTreeSet<LoadedTool> {
+    pub(in crate::engine) fn loaded_of(&self, client: &str) -> VecSet<LoadedTool> {
         self.exposure
             .loaded
             .get(&self.identity_of(client))
@@ -297,7 +297,7 @@ impl Engine {
     }
 
     /// Every loaded tool over all clients (for diagnostics).
-    pub(in crate::engine) fn all_loaded(&self) -> BTreeSet<LoadedTool> {
+    pub(in crate::engine) fn all_loaded(&self) -> VecSet<LoadedTool> {
         self.exposure.loaded.values().flatten().cloned().collect()
     }
 

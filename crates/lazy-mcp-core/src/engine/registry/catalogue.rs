@@ -3,9 +3,9 @@
 
 use crate::protocol::client_discover::{CacheHint, Era};
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// Tag of the blob, so a foreign file is never mistaken for a catalogue.
 pub const BLOB_FORMAT: &str = "lazy-mcp-catalogue";
@@ -93,7 +93,7 @@ impl CatalogueEntry {
 /// are kept (another workspace may use them) until a config diff removes the server.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Catalogue {
-    pub entries: BTreeMap<String, CatalogueEntry>,
+    pub entries: VecMap<String, CatalogueEntry>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -101,7 +101,7 @@ pub struct Catalogue {
 struct Blob {
     format: String,
     version: u32,
-    entries: BTreeMap<String, CatalogueEntry>,
+    entries: VecMap<String, CatalogueEntry>,
 }
 
 impl Catalogue {

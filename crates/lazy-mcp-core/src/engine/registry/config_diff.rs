@@ -10,7 +10,7 @@ use crate::engine::server::backoff::CrashHistory;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Server;
 use crate::engine::server::ServerStats;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::vec_map::{VecMap, VecSet};
 
 /// What the config and the session's Enable/Disable ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,7 +80,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_config_applied(&mut self, servers: Vec<ServerConfig>) {
-        let mut seen: BTreeSet<String> = BTreeSet::new();
+        let mut seen: VecSet<String> = VecSet::new();
         let mut configs = Vec::new();
         for config in servers {
             if seen.insert(config.name.clone()) {
@@ -161,7 +161,7 @@ impl Engine {
                 last_activity_ms: self.now_ms,
                 recent_calls: Default::default(),
                 stats: ServerStats::default(),
-                subscriptions: BTreeMap::new(),
+                subscriptions: VecMap::new(),
                 reprobe: false,
                 probe_unanswered: false,
                 auth: crate::engine::server::auth::ServerAuth::default(),

@@ -36,7 +36,7 @@ use crate::protocol::methods;
 use crate::protocol::www_authenticate::{
     challenge_param, is_insufficient_scope, resource_metadata_url,
 };
-use std::collections::BTreeSet;
+use crate::vec_map::VecSet;
 
 /// Per-server sign-in bookkeeping.
 #[derive(Debug, Default)]
@@ -76,9 +76,9 @@ pub(in crate::engine) struct ConnAuth {
 /// Session-wide: which servers were announced or dismissed.
 #[derive(Debug, Default)]
 pub(in crate::engine) struct SignInAnnouncements {
-    announced: BTreeSet<String>,
-    dismissed: BTreeSet<String>,
-    batch: BTreeSet<String>,
+    announced: VecSet<String>,
+    dismissed: VecSet<String>,
+    batch: VecSet<String>,
 }
 
 /// Whether `config` signs in with OAuth: a remote server without a static

@@ -21,9 +21,9 @@ use crate::engine::timers::TimerPurpose;
 use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
+use crate::vec_map::{VecMap, VecSet};
 use crate::wording::count_as;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
 
 /// Why a connection attempt failed, for the state decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,10 +125,10 @@ impl Engine {
                 phase: Phase::Opening,
                 opened_at_ms: self.now_ms,
                 next_id: 1,
-                pending: BTreeMap::new(),
-                listed: BTreeMap::new(),
-                listing: BTreeSet::new(),
-                relist: BTreeSet::new(),
+                pending: VecMap::new(),
+                listed: VecMap::new(),
+                listing: VecSet::new(),
+                relist: VecSet::new(),
                 live: false,
                 roots_asked_at_ms: None,
                 auth: crate::engine::server::auth::ConnAuth::default(),
@@ -254,7 +254,7 @@ impl Engine {
             conn,
             message: crate::protocol::raw_message::splice_request(id, method, params),
             // Only legacy-era connections get raw requests: no per-request headers.
-            headers: BTreeMap::new(),
+            headers: Default::default(),
             request_id: Some(id),
             open_event_stream: false,
         });

@@ -7,8 +7,8 @@ use crate::engine::server::era::Handshake;
 use crate::engine::timers::TimerId;
 use crate::protocol::client_discover::{CacheHint, Era};
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
+use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::engine) enum Purpose {
@@ -37,12 +37,12 @@ pub(in crate::engine) struct Connection {
     pub(in crate::engine) phase: Phase,
     pub(in crate::engine) opened_at_ms: u64,
     pub(in crate::engine) next_id: u64,
-    pub(in crate::engine) pending: BTreeMap<u64, Pending>,
+    pub(in crate::engine) pending: VecMap<u64, Pending>,
     /// Lists completed in the current listing round, and those still outstanding.
-    pub(in crate::engine) listed: BTreeMap<ListKind, Vec<Value>>,
-    pub(in crate::engine) listing: BTreeSet<ListKind>,
+    pub(in crate::engine) listed: VecMap<ListKind, Vec<Value>>,
+    pub(in crate::engine) listing: VecSet<ListKind>,
     /// Kinds announced as changed while being listed: listed again after this round.
-    pub(in crate::engine) relist: BTreeSet<ListKind>,
+    pub(in crate::engine) relist: VecSet<ListKind>,
     pub(in crate::engine) handshake_timer: Option<TimerId>,
     pub(in crate::engine) init: Option<InitializeOutcome>,
     /// Calls are forwarded (the server is CONNECTED on this connection).

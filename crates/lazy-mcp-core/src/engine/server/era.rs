@@ -26,8 +26,8 @@ use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use crate::protocol::param_headers;
 use crate::protocol::params::name_of;
+use crate::vec_map::VecMap;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
 
 /// How a connection starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,16 +152,16 @@ impl Engine {
         &self,
         conn: ConnId,
         message: &Value,
-    ) -> BTreeMap<String, String> {
+    ) -> VecMap<String, String> {
         let Some(connection) = self.conns.get(&conn) else {
-            return BTreeMap::new();
+            return VecMap::new();
         };
         let http = self
             .servers
             .get(&connection.server)
             .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
         if connection.era != Era::Modern || !http || message.get("method").is_none() {
-            return BTreeMap::new();
+            return VecMap::new();
         }
         let mut headers = discover::http_headers(message);
         headers.extend(self.param_headers(&connection.server, message));
@@ -171,9 +171,9 @@ impl Engine {
     /// The `Mcp-Param-*` headers of a `tools/call`, from the tool's `x-mcp-header`
     /// declarations in the catalogue (none when its declarations are invalid:
     /// the server then says which header it misses).
-    fn param_headers(&self, server: &str, message: &Value) -> BTreeMap<String, String> {
+    fn param_headers(&self, server: &str, message: &Value) -> VecMap<String, String> {
         if message.get("method").and_then(Value::as_str) != Some(methods::TOOLS_CALL) {
-            return BTreeMap::new();
+            return VecMap::new();
         }
         let params = message.get("params");
         let tool = params.and_then(name_of);
@@ -188,7 +188,7 @@ impl Engine {
             Some(Ok(declarations)) if !declarations.is_empty() => {
                 param_headers::headers(&declarations, params.and_then(|p| p.get("arguments")))
             }
-            _ => BTreeMap::new(),
+            _ => VecMap::new(),
         }
     }
 

@@ -11,9 +11,9 @@ use crate::engine::server::state::Trigger;
 use crate::protocol::client_discover::{self, CacheHint, Era};
 use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
+use crate::vec_map::VecMap;
 use crate::wording::count;
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// Pages followed per list before giving up (a server looping on `nextCursor`).
 pub(in crate::engine) const MAX_LIST_PAGES: u32 = 1_000;
@@ -198,7 +198,7 @@ impl Engine {
         &mut self,
         name: &str,
         (era, init, cache): (Era, InitializeOutcome, Option<CacheHint>),
-        lists: BTreeMap<ListKind, Vec<Value>>,
+        lists: VecMap<ListKind, Vec<Value>>,
     ) {
         let Some(server) = self.servers.get(name) else {
             return;

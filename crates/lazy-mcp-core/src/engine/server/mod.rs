@@ -21,13 +21,13 @@ pub(super) mod user_commands;
 use crate::config::model::ServerConfig;
 use crate::engine::events::ConnId;
 use crate::engine::timers::TimerId;
+use crate::vec_map::{VecMap, VecSet};
 use auth::ServerAuth;
 use backoff::CrashHistory;
 use calls::QueuedCall;
 use idle_policy::RecentCalls;
 use resource_subscriptions::Subscriber;
 use state::ServerState;
-use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Debug)]
 pub(in crate::engine) struct Server {
@@ -64,7 +64,7 @@ pub(in crate::engine) struct Server {
     /// clients' `resources/subscribe`, modern clients' listens;
     /// `resource_subscriptions.rs`). Subscribed again after a reconnect; a
     /// server with subscriptions is never idle.
-    pub(in crate::engine) subscriptions: BTreeMap<String, BTreeSet<Subscriber>>,
+    pub(in crate::engine) subscriptions: VecMap<String, VecSet<Subscriber>>,
     /// Sign-in and refresh under way, and why sign-in is needed (`auth.rs`).
     pub(in crate::engine) auth: ServerAuth,
 }

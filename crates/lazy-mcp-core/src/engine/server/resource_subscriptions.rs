@@ -17,8 +17,8 @@ use crate::engine::server::connection::Pending;
 use crate::engine::server::state::ServerState;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
+use crate::vec_map::VecSet;
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
 
 /// One subscriber of a resource URI.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -40,7 +40,7 @@ impl Subscriber {
 
 impl Engine {
     /// The URIs of `name` that have subscribers now.
-    pub(in crate::engine) fn subscribed_uris(&self, name: &str) -> BTreeSet<String> {
+    pub(in crate::engine) fn subscribed_uris(&self, name: &str) -> VecSet<String> {
         self.servers
             .get(name)
             .map(|s| s.subscriptions.keys().cloned().collect())
@@ -96,7 +96,7 @@ impl Engine {
     pub(in crate::engine) fn sync_upstream_subscriptions(
         &mut self,
         name: &str,
-        before: &BTreeSet<String>,
+        before: &VecSet<String>,
     ) {
         let after = self.subscribed_uris(name);
         if &after == before {

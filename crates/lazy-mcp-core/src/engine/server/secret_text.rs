@@ -37,7 +37,7 @@ impl Engine {
         if let Some(server) = self.servers.get_mut(name) {
             let secrets = &mut server.config.secret_values;
             secrets.extend(values);
-            secrets.sort();
+            crate::sorting::sort(secrets);
             secrets.dedup();
         }
     }

@@ -13,9 +13,9 @@ use crate::engine::stable_hash::Fnv1a64Writer;
 use crate::engine::trust::definition_review::{canonical_hash, compared_projection, item_hash};
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::params::name_of;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::io::Write as _;
 
 pub const FILE_FORMAT: &str = "lazy-mcp-approved-definitions";
@@ -47,15 +47,15 @@ pub struct Baseline {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<String>,
     #[serde(default)]
-    pub tools: BTreeMap<String, ApprovedItem>,
+    pub tools: VecMap<String, ApprovedItem>,
     #[serde(default)]
-    pub prompts: BTreeMap<String, ApprovedItem>,
+    pub prompts: VecMap<String, ApprovedItem>,
     #[serde(default)]
-    pub resource_templates: BTreeMap<String, ApprovedItem>,
+    pub resource_templates: VecMap<String, ApprovedItem>,
 }
 
 impl Baseline {
-    pub fn items(&self, kind: ListKind) -> Option<&BTreeMap<String, ApprovedItem>> {
+    pub fn items(&self, kind: ListKind) -> Option<&VecMap<String, ApprovedItem>> {
         match kind {
             ListKind::Tools => Some(&self.tools),
             ListKind::Prompts => Some(&self.prompts),
@@ -64,7 +64,7 @@ impl Baseline {
         }
     }
 
-    pub fn items_mut(&mut self, kind: ListKind) -> Option<&mut BTreeMap<String, ApprovedItem>> {
+    pub fn items_mut(&mut self, kind: ListKind) -> Option<&mut VecMap<String, ApprovedItem>> {
         match kind {
             ListKind::Tools => Some(&mut self.tools),
             ListKind::Prompts => Some(&mut self.prompts),
@@ -109,7 +109,7 @@ pub struct ApprovedFile {
     pub format: String,
     pub version: u32,
     #[serde(default)]
-    pub servers: BTreeMap<String, Baseline>,
+    pub servers: VecMap<String, Baseline>,
 }
 
 impl Default for ApprovedFile {
@@ -117,7 +117,7 @@ impl Default for ApprovedFile {
         ApprovedFile {
             format: FILE_FORMAT.into(),
             version: FILE_VERSION,
-            servers: BTreeMap::new(),
+            servers: VecMap::new(),
         }
     }
 }
@@ -197,7 +197,7 @@ impl Change {
 /// What of one server's listing is not approved.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Held {
-    pub items: BTreeMap<(ListKind, String), Change>,
+    pub items: VecMap<(ListKind, String), Change>,
     /// The live `instructions` differ from the approved ones (the approved ones are served).
     pub instructions: bool,
 }

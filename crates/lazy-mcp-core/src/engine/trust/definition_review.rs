@@ -54,7 +54,7 @@ pub fn item_hash(item: &Value) -> u64 {
         .iter()
         .filter(|(key, _)| COMPARED_FIELDS.contains(&key.as_str()))
         .collect();
-    present.sort_unstable_by_key(|(key, _)| *key);
+    crate::sorting::sort_by_key(&mut present, |(key, _)| *key);
     write_len(&mut hasher, b'{', present.len());
     for (key, value) in present {
         write_str(&mut hasher, key);
@@ -80,7 +80,7 @@ fn hash_into(hasher: &mut Fnv1a64Writer, value: &Value) {
     match value {
         Value::Object(object) => {
             let mut keys: Vec<&String> = object.keys().collect();
-            keys.sort_unstable();
+            crate::sorting::sort(&mut keys);
             write_len(hasher, b'{', keys.len());
             for key in keys {
                 write_str(hasher, key);
@@ -141,7 +141,7 @@ fn sorted(value: &Value) -> Value {
     match value {
         Value::Object(object) => {
             let mut keys: Vec<&String> = object.keys().collect();
-            keys.sort();
+            crate::sorting::sort(&mut keys);
             let mut out = Map::new();
             for key in keys {
                 if let Some(inner) = object.get(key) {
@@ -311,7 +311,7 @@ fn walk_strings(value: &Value, path: String, out: &mut Vec<(String, String)>) {
             _ => {}
         }
     }
-    out.sort();
+    crate::sorting::sort(out);
     out.dedup();
 }
 

@@ -21,9 +21,9 @@ use crate::engine::trust::definition_review::{
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
 use crate::protocol::params::name_of;
+use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 #[derive(Debug, Default)]
 pub(in crate::engine) struct Pins {
@@ -34,9 +34,9 @@ pub(in crate::engine) struct Pins {
     waiting_for_file: bool,
     /// The file could not be read: nothing is written over it.
     file_broken: bool,
-    held: BTreeMap<String, Held>,
+    held: VecMap<String, Held>,
     /// The held set last announced per server, so each is told once.
-    announced: BTreeMap<String, String>,
+    announced: VecMap<String, String>,
     write_pending: bool,
 }
 
@@ -142,7 +142,7 @@ impl Engine {
                     // written back), never lost and silently re-approved.
                     let ours = std::mem::replace(&mut self.pins.approved, file);
                     for (key, baseline) in ours.servers {
-                        if let std::collections::btree_map::Entry::Vacant(slot) =
+                        if let crate::vec_map::Entry::Vacant(slot) =
                             self.pins.approved.servers.entry(key)
                         {
                             slot.insert(baseline);
@@ -301,7 +301,7 @@ impl Engine {
         let Some(held) = self.pins.held.get(name) else {
             return;
         };
-        let mut counts: BTreeMap<ListKind, usize> = BTreeMap::new();
+        let mut counts: VecMap<ListKind, usize> = VecMap::new();
         for (kind, _) in held.items.keys() {
             *counts.entry(*kind).or_default() += 1;
         }

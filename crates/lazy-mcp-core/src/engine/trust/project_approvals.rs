@@ -7,13 +7,13 @@
 use crate::config::host_policy::{approval_action, ApprovalRequest, ApprovalVia};
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::engine::router::Engine;
-use std::collections::BTreeSet;
+use crate::vec_map::VecSet;
 
 #[derive(Debug, Default)]
 pub(in crate::engine) struct AwaitingApproval {
     pub(in crate::engine) requests: Vec<ApprovalRequest>,
     /// (project, name, fingerprint) already announced: a changed launch is new.
-    announced: BTreeSet<(String, String, String)>,
+    announced: VecSet<(String, String, String)>,
 }
 
 impl Engine {

@@ -1,0 +1,183 @@
+//! `{"type": ...}` JSON read without serde's internally tagged enums
+//! (`lazy_mcp_core::tagged_json`): the shared-server owner's events read as
+//! they did with `#[serde(tag = "type")]`, unknown fields ignored, a bad tag
+//! an error.
+#![allow(clippy::panic)]
+
+use lazy_mcp_core::shared::launch::SharedLaunch;
+use lazy_mcp_core::shared::mux::MuxEvent;
+use lazy_mcp_core::tagged_json::from_tagged_json;
+use serde_json::json;
+
+fn read(value: serde_json::Value) -> MuxEvent {
+    from_tagged_json(&value.to_string()).unwrap_or_else(|e| panic!("{value}: {e}"))
+}
+
+#[test]
+fn every_owner_event_reads_from_its_tagged_json() {
+    let launch = SharedLaunch {
+        key: "k".into(),
+        roots_key: "r".into(),
+        roots_bound: true,
+        workspace_cwd: false,
+        omit_env: vec!["VSCODE_IPC_HOOK".into()],
+        holder: "VS Code window · alpha".into(),
+    };
+    assert_eq!(
+        read(json!({"type": "attach", "attach": 3, "server": "memory",
+            "launch": {"key": "k", "rootsKey": "r", "rootsBound": true, "workspaceCwd": false,
+                       "omitEnv": ["VSCODE_IPC_HOOK"], "holder": "VS Code window · alpha"},
+            "transport": {"type": "stdio"}, "cwd": "/w", "env": {"A": "1"}, "nowMs": 5,
+            "unknown": [1, 2]})),
+        MuxEvent::Attach {
+            attach: 3,
+            server: "memory".into(),
+            launch: Box::new(launch),
+            transport: json!({"type": "stdio"}),
+            cwd: Some("/w".into()),
+            env: json!({"A": "1"}),
+            now_ms: 5,
+        }
+    );
+    assert_eq!(
+        read(json!({"attach": 1, "message": "{}", "type": "clientMessage"})),
+        MuxEvent::ClientMessage {
+            attach: 1,
+            message: "{}".into()
+        }
+    );
+    assert_eq!(
+        read(json!({"type": "detach", "attach": 2})),
+        MuxEvent::Detach { attach: 2 }
+    );
+    assert_eq!(
+        read(json!({"type": "lingerEnded", "process": 4})),
+        MuxEvent::LingerEnded { process: 4 }
+    );
+    assert_eq!(
+        read(json!({"type": "processOpened", "process": 4})),
+        MuxEvent::ProcessOpened {
+            process: 4,
+            pid: None
+        }
+    );
+    assert_eq!(
+        read(json!({"type": "serverMessage", "process": 4, "message": "x"})),
+        MuxEvent::ServerMessage {
+            process: 4,
+            message: "x".into()
+        }
+    );
+    assert_eq!(
+        read(json!({"type": "processClosed", "process": 4, "reason": "exit", "exitCode": 1})),
+        MuxEvent::ProcessClosed {
+            process: 4,
+            reason: "exit".into(),
+            exit_code: Some(1),
+            stderr_tail: String::new(),
+        }
+    );
+}
+
+#[test]
+fn a_missing_or_unknown_type_or_a_missing_field_is_an_error() {
+    for text in [
+        r#"{"attach": 1}"#,
+        r#"{"type": "nope", "attach": 1}"#,
+        r#"{"type": "detach"}"#,
+        r#"{"type": "detach", "attach": 1} trailing"#,
+        // Only the object form (serde's tagged enums also took `["detach", 1]`).
+        r#"["detach", 1]"#,
+        "not json",
+    ] {
+        assert!(from_tagged_json::<MuxEvent>(text).is_err(), "{text}");
+    }
+}
+
+#[test]
+fn transports_endpoints_and_tool_filters_read_back_what_they_write() {
+    use lazy_mcp_core::config::model::{ToolFilter, Transport};
+    use lazy_mcp_core::engine::events::Endpoint;
+    use lazy_mcp_core::vec_map::VecMap;
+    let transports = [
+        Transport::Stdio {
+            command: "node".into(),
+            args: vec!["s.js".into()],
+            env: VecMap::from([("A".to_string(), "1".to_string())]),
+            cwd: Some("/w".into()),
+            env_file: Some(".env".into()),
+        },
+        Transport::Stdio {
+            command: "node".into(),
+            args: Vec::new(),
+            env: VecMap::new(),
+            cwd: None,
+            env_file: None,
+        },
+        Transport::Http {
+            url: "https://h/mcp".into(),
+            headers: VecMap::from([("X".to_string(), "y".to_string())]),
+        },
+        Transport::Sse {
+            url: "https://h/sse".into(),
+            headers: VecMap::new(),
+        },
+    ];
+    for transport in transports {
+        let text = serde_json::to_string(&transport).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Transport>(&text).unwrap(),
+            transport,
+            "{text}"
+        );
+    }
+    for endpoint in [Endpoint::Server { name: "a".into() }, Endpoint::Aggregate] {
+        let text = serde_json::to_string(&endpoint).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Endpoint>(&text).unwrap(),
+            endpoint,
+            "{text}"
+        );
+    }
+    for filter in [
+        ToolFilter::All,
+        ToolFilter::Only(vec!["a".into(), "b".into()]),
+    ] {
+        let text = serde_json::to_string(&filter).unwrap();
+        assert_eq!(
+            serde_json::from_str::<ToolFilter>(&text).unwrap(),
+            filter,
+            "{text}"
+        );
+    }
+    // Written by hand: defaults, and fields of other variants ignored.
+    assert_eq!(
+        serde_json::from_str::<Transport>(r#"{"url": "u", "type": "http", "extra": 1}"#).unwrap(),
+        Transport::Http {
+            url: "u".into(),
+            headers: VecMap::new()
+        }
+    );
+    for (text, error) in [
+        (r#"{"type": "stdio"}"#, "missing field `command`"),
+        (r#"{"type": "http"}"#, "missing field `url`"),
+        (r#"{"command": "x"}"#, "missing field `type`"),
+        (
+            r#"{"type": "pipe", "command": "x"}"#,
+            "unknown variant `pipe`",
+        ),
+    ] {
+        let message = serde_json::from_str::<Transport>(text)
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains(error), "{text}: {message}");
+    }
+    assert!(serde_json::from_str::<Endpoint>(r#"{"kind": "server"}"#)
+        .unwrap_err()
+        .to_string()
+        .contains("missing field `name`"));
+    assert!(serde_json::from_str::<ToolFilter>(r#"{"kind": "only"}"#)
+        .unwrap_err()
+        .to_string()
+        .contains("missing field `names`"));
+}
