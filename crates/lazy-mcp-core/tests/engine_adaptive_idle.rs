@@ -18,8 +18,12 @@ use serde_json::json;
 const MINUTE: u64 = 60_000;
 
 fn sim(adaptive_idle: bool) -> Sim {
+    sim_with_ceiling(10 * MINUTE, adaptive_idle)
+}
+
+fn sim_with_ceiling(idle_timeout_ms: u64, adaptive_idle: bool) -> Sim {
     let mut sim = Sim::new(Settings {
-        idle_timeout_ms: 10 * MINUTE,
+        idle_timeout_ms,
         adaptive_idle,
         ..Settings::default()
     })
@@ -98,12 +102,7 @@ fn the_user_setting_is_the_ceiling_and_adaptive_off_keeps_it() {
         "fixed: 10 min, stopped {up} ms later"
     );
 
-    let mut sim = Sim::new(Settings {
-        idle_timeout_ms: 20_000,
-        ..Settings::default()
-    })
-    .fake("time", FakeServer::with_tools(&["now"]));
-    sim.apply(vec![config("time")]);
+    let mut sim = sim_with_ceiling(20_000, true);
     calls(&mut sim, 1);
     let up = stays_up_for(&mut sim);
     assert!(

@@ -313,9 +313,15 @@ fn a_cancel_or_a_detach_touches_only_that_clients_calls() {
         json!({"jsonrpc": "2.0", "id": a[0]["id"], "result": {}}),
     );
     assert_eq!(to_client(&answer, 1)[0]["id"], 1);
-    let last = mux.handle(MuxEvent::Detach { attach: 1 });
     // The last detach stops the process once the handover grace is over
-    // (before issue 26's grace: at once).
+    // (before issue 26's grace: at once); a new attachment then starts a new one.
+    last_detach_stops_after_the_grace(&mut mux, 1, 3);
+}
+
+/// `client` was process 1's last attachment: its detach stops the process once
+/// the handover grace is over, and `next`'s attach spawns process 2.
+fn last_detach_stops_after_the_grace(mux: &mut Mux, client: u64, next: u64) {
+    let last = mux.handle(MuxEvent::Detach { attach: client });
     assert!(last.contains(&MuxEffect::Linger {
         process: 1,
         ms: HANDOVER_GRACE_MS
@@ -323,9 +329,8 @@ fn a_cancel_or_a_detach_touches_only_that_clients_calls() {
     assert!(mux
         .handle(MuxEvent::LingerEnded { process: 1 })
         .contains(&MuxEffect::StopProcess { process: 1 }));
-    // A new attachment after the stop starts a new process.
     assert_eq!(
-        spawns(&attach(&mut mux, 3, launch("k", "r1", false))),
+        spawns(&attach(mux, next, launch("k", "r-next", false))),
         vec![2]
     );
 }
@@ -787,18 +792,7 @@ fn a_client_attaching_within_the_grace_reuses_the_process_instead_of_a_second_sp
     );
     assert!(!mux.is_idle());
     // Held by nobody past the grace: stopped, and the next client spawns anew.
-    let gone = mux.handle(MuxEvent::Detach { attach: 3 });
-    assert!(gone.contains(&MuxEffect::Linger {
-        process: 1,
-        ms: HANDOVER_GRACE_MS
-    }));
-    assert!(mux
-        .handle(MuxEvent::LingerEnded { process: 1 })
-        .contains(&MuxEffect::StopProcess { process: 1 }));
-    assert_eq!(
-        spawns(&attach(&mut mux, 4, launch("k", "r4", false))),
-        vec![2]
-    );
+    last_detach_stops_after_the_grace(&mut mux, 3, 4);
 }
 
 #[test]
