@@ -12,6 +12,7 @@
 //! its own calls; the last detach stops the process.
 
 use super::launch::{SharedHolder, SharedLaunch};
+use crate::protocol::outline::outline;
 use crate::vec_map::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -485,6 +486,7 @@ impl Mux {
 
     fn on_server_message(&mut self, process: ProcId, text: &str) {
         let Some((mut message, method, id)) = envelope(text) else {
+            self.on_unreadable_server_line(process, text);
             return;
         };
         let Some(p) = self.processes.get_mut(&process) else {
@@ -588,6 +590,46 @@ impl Mux {
             }
             (None, None) => {}
         }
+    }
+
+    /// A line the mux cannot read. A reply to a call (found by a flat look at
+    /// its `id`, e.g. nested deeper than serde reads) ends that call with an
+    /// error, as a server of its own would for the client. Anything without an
+    /// `id` (garbage on stdout) reaches every holder as the server wrote it, so
+    /// each client's log (throttled) says what the server printed. An
+    /// unreadable request is dropped: its `id` is the server's, no client's.
+    fn on_unreadable_server_line(&mut self, process: ProcId, text: &str) {
+        let Some(p) = self.processes.get_mut(&process) else {
+            return;
+        };
+        let look = outline(text);
+        if !look.has_id {
+            for attach in &p.attachments {
+                self.effects.push(MuxEffect::ToClient {
+                    attach: *attach,
+                    message: text.to_string(),
+                });
+            }
+            return;
+        }
+        let Some(pending) = look.id.and_then(|id| id.as_u64()).and_then(|upstream| {
+            p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
+            p.pending.remove(&upstream)
+        }) else {
+            return;
+        };
+        let why = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            Err(err) => err.to_string(),
+            Ok(_) => "not a JSON-RPC object".to_string(),
+        };
+        let answer = json!({"jsonrpc": "2.0", "id": pending.id, "error": {
+            "code": -32603,
+            "message": format!("MCP server '{}' sent a reply Lazy MCP cannot read: {why}", p.server),
+        }});
+        self.effects.push(MuxEffect::ToClient {
+            attach: pending.attach,
+            message: answer.to_string(),
+        });
     }
 
     /// A server of an unbound launch asked for roots: from now on its launch
