@@ -661,6 +661,92 @@ fn the_clients_environment_is_part_of_the_key_but_for_its_volatile_variables() {
 }
 
 #[test]
+fn a_vs_code_window_and_a_cli_session_in_its_terminal_share_a_process() {
+    let user = config(ConfigScope::User, &[], None);
+    let env = |pairs: &[(&str, &str)]| -> VecMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let base = [("HOME", "/h"), ("PATH", "/usr/bin"), ("LANG", "C.UTF-8")];
+    // The extension host: the user's environment plus the application's own.
+    let extension_host = env(&[
+        base[0],
+        base[1],
+        base[2],
+        ("ELECTRON_RUN_AS_NODE", "1"),
+        ("VSCODE_IPC_HOOK_CLI", "/run/a.sock"),
+        ("APPLICATION_INSIGHTS_NO_DIAGNOSTIC_CHANNEL", "1"),
+    ]);
+    // `lazy-mcp serve` started by an agent in VS Code's integrated terminal.
+    let terminal = env(&[
+        base[0],
+        base[1],
+        base[2],
+        ("TERM", "xterm-256color"),
+        ("TERM_PROGRAM", "vscode"),
+        ("TERM_PROGRAM_VERSION", "1.139.1"),
+        ("COLORTERM", "truecolor"),
+        ("GIT_ASKPASS", "/vscode/askpass.sh"),
+        ("VSCODE_GIT_IPC_HANDLE", "/run/git.sock"),
+    ]);
+    let window = Settings {
+        client_name: "lazy-mcp (VS Code)".into(),
+        ..settings("/a")
+    };
+    let cli = Settings {
+        client_name: "lazy-mcp".into(),
+        ..settings("/b")
+    };
+    let shared = |s: &Settings, e: &VecMap<String, String>| {
+        shared_launch(
+            &user,
+            s,
+            SharingClient {
+                env: Some(e),
+                untrusted: false,
+            },
+        )
+        .unwrap()
+    };
+    let in_window = shared(&window, &extension_host);
+    let in_terminal = shared(&cli, &terminal);
+    assert_eq!(
+        in_window.key, in_terminal.key,
+        "the same user-level server for a window and a terminal session"
+    );
+    assert_eq!(
+        in_window.omit_env,
+        [
+            "APPLICATION_INSIGHTS_NO_DIAGNOSTIC_CHANNEL",
+            "ELECTRON_RUN_AS_NODE",
+            "VSCODE_IPC_HOOK_CLI"
+        ],
+        "the application's variables never reach a shared server"
+    );
+    assert_eq!(
+        in_terminal.omit_env,
+        [
+            "COLORTERM",
+            "GIT_ASKPASS",
+            "TERM_PROGRAM",
+            "TERM_PROGRAM_VERSION",
+            "VSCODE_GIT_IPC_HANDLE"
+        ]
+    );
+    let other_version = Settings {
+        client_version: "0.0.1".into(),
+        ..settings("/b")
+    };
+    assert_ne!(
+        shared(&other_version, &terminal).key,
+        in_window.key,
+        "another Lazy MCP version runs its own process"
+    );
+}
+
+#[test]
 fn an_untrusted_window_shares_nothing() {
     let user = config(ConfigScope::User, &[], None);
     let untrusted = SharingClient {
@@ -807,4 +893,65 @@ fn a_process_only_catalogued_stops_at_once_when_its_client_leaves() {
     assert!(mux
         .handle(MuxEvent::Detach { attach: 2 })
         .contains(&MuxEffect::StopProcess { process: 1 }));
+}
+
+#[test]
+fn a_line_the_mux_cannot_read_reaches_every_holder_as_the_server_wrote_it() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, launch("k", "r", false));
+    attach(&mut mux, 2, launch("k", "r", false));
+    mux.handle(MuxEvent::ProcessOpened {
+        process: 1,
+        pid: None,
+    });
+    let garbage = "Listening... \u{1b}[31mnot json";
+    let heard = mux.handle(MuxEvent::ServerMessage {
+        process: 1,
+        message: garbage.into(),
+    });
+    for who in [1, 2] {
+        assert!(
+            heard.contains(&MuxEffect::ToClient {
+                attach: who,
+                message: garbage.into()
+            }),
+            "holder {who} hears what its server wrote: {heard:?}"
+        );
+    }
+}
+
+#[test]
+fn a_reply_nested_deeper_than_the_mux_reads_ends_its_call_with_an_error() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, launch("k", "r", false));
+    mux.handle(MuxEvent::ProcessOpened {
+        process: 1,
+        pid: None,
+    });
+    let sent = client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 41, "method": "tools/call", "params": {"name": "deep"}}),
+    );
+    let upstream = to_server(&sent)[0]["id"].clone();
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":{upstream},"result":{}{}}}"#,
+        "[".repeat(1000),
+        "]".repeat(1000)
+    );
+    let answered = mux.handle(MuxEvent::ServerMessage {
+        process: 1,
+        message: deep,
+    });
+    let replies = to_client(&answered, 1);
+    assert_eq!(replies.len(), 1, "{answered:?}");
+    assert_eq!(replies[0]["id"], 41, "the client's own id");
+    assert!(
+        replies[0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("sent a reply Lazy MCP cannot read"),
+        "{}",
+        replies[0]
+    );
 }

@@ -160,8 +160,8 @@ resourceMetadataUrl?: string | null, };
 
 export type SharedLaunch = { 
 /**
- * Hash of the launch, the handshake inputs and (when `workspaceCwd`) the
- * workspace folder that is the cwd base.
+ * Hash of the launch, the client's environment, Lazy MCP's version and
+ * (when `workspaceCwd`) the workspace folder that is the cwd base.
  */
 key: string, 
 /**
@@ -179,9 +179,10 @@ rootsBound: boolean,
 workspaceCwd: boolean, 
 /**
  * Variables of the client's environment the host leaves out of what it
- * sends to the owner: per-window values (`VSCODE_*`: each VS Code window
- * has its own IPC socket) that are not in the key, so a server never gets
- * another window's. Only the client reads it (absent on the owner's wire).
+ * sends to the owner: the client application's and its terminal's
+ * (`VSCODE_*`: each VS Code window has its own IPC socket; `TERM_PROGRAM`,
+ * `GIT_ASKPASS`, …), not in the key, so a server never gets another
+ * window's. Only the client reads it (absent on the owner's wire).
  */
 omitEnv: Array<string>, 
 /**

@@ -1,9 +1,13 @@
 //! Whether a server's launch is shared through the per-user owner, and under
 //! which key. Two attachments share a process only when it is the same server
 //! for both: same launch (command, args, env with resolved values, envFile,
-//! cwd), same `initialize` (client name and version), same cwd base when the
-//! cwd depends on the workspace, same workspace roots for a project-defined
-//! server. The key is a hash: secrets never appear in it.
+//! cwd), same client environment (but for what describes the client
+//! application or its terminal, see `app_env`), same Lazy MCP version, same cwd
+//! base when the cwd depends on the workspace, same workspace roots for a
+//! project-defined server. The client's name is not in the key: a VS Code window
+//! and a `lazy-mcp serve` share a process (the `initialize` capabilities are the
+//! same; only `clientInfo.name` differs, and the server sees the first one's).
+//! The key is a hash: secrets never appear in it.
 
 use crate::config::fingerprint;
 use crate::config::model::{ConfigScope, ServerConfig, Transport};
@@ -17,8 +21,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SharedLaunch {
-    /// Hash of the launch, the handshake inputs and (when `workspaceCwd`) the
-    /// workspace folder that is the cwd base.
+    /// Hash of the launch, the client's environment, Lazy MCP's version and
+    /// (when `workspaceCwd`) the workspace folder that is the cwd base.
     pub key: String,
     /// Hash of the client's workspace folders (the roots its engine answers).
     pub roots_key: String,
@@ -28,9 +32,10 @@ pub struct SharedLaunch {
     /// `cwdFallback`); false: the owner's own directory.
     pub workspace_cwd: bool,
     /// Variables of the client's environment the host leaves out of what it
-    /// sends to the owner: per-window values (`VSCODE_*`: each VS Code window
-    /// has its own IPC socket) that are not in the key, so a server never gets
-    /// another window's. Only the client reads it (absent on the owner's wire).
+    /// sends to the owner: the client application's and its terminal's
+    /// (`VSCODE_*`: each VS Code window has its own IPC socket; `TERM_PROGRAM`,
+    /// `GIT_ASKPASS`, …), not in the key, so a server never gets another
+    /// window's. Only the client reads it (absent on the owner's wire).
     #[serde(default)]
     pub omit_env: Vec<String>,
     /// Who holds the process through this attachment, for Diagnostics and
@@ -85,17 +90,41 @@ pub struct SharingClient<'a> {
 /// Variables of the client's environment that differ between two sessions of
 /// one user without changing what a server does: left out of the key (the
 /// server gets the first client's values).
-const VOLATILE_ENV: &[&str] = &["PWD", "OLDPWD", "SHLVL", "_", "LAZY_MCP_SERVE_PID"];
+const VOLATILE_ENV: &[&str] = &["PWD", "OLDPWD", "SHLVL", "_", "LAZY_MCP_SERVE_PID", "TERM"];
 
-/// Per-window variables of a VS Code extension host (`VSCODE_IPC_HOOK_CLI`,
-/// `VSCODE_NLS_CONFIG`, …): left out of the key and not passed to a shared
-/// server at all.
-const PER_WINDOW_ENV_PREFIX: &str = "VSCODE_";
+/// Variables that describe the client application or the terminal it runs
+/// in, not the user's setup: a VS Code extension host's (`VSCODE_IPC_HOOK_CLI`,
+/// `VSCODE_NLS_CONFIG`, `ELECTRON_RUN_AS_NODE`, …, one IPC socket per window),
+/// an integrated terminal's (`TERM_PROGRAM`, `GIT_ASKPASS`, which talks to one
+/// window), a terminal's size and colours. A stdio server has no terminal and
+/// no window, so they are left out of the key and not passed to a shared
+/// server at all: this is what lets a VS Code window and a CLI session started
+/// from a terminal share a process, and no window's values reach another's.
+const APP_ENV_PREFIXES: &[&str] = &["VSCODE_", "ELECTRON_", "TERM_PROGRAM", "CODE_SERVER_"];
+const APP_ENV: &[&str] = &[
+    "APPLICATION_INSIGHTS_NO_DIAGNOSTIC_CHANNEL",
+    "GIT_ASKPASS",
+    "CHROME_DESKTOP",
+    "ORIGINAL_XDG_CURRENT_DESKTOP",
+    "COLORTERM",
+    "LS_COLORS",
+    "COLUMNS",
+    "LINES",
+    "WINDOWID",
+    "TMUX",
+    "TMUX_PANE",
+    "STY",
+    "SSH_TTY",
+];
+
+fn app_env(name: &str) -> bool {
+    APP_ENV.contains(&name) || APP_ENV_PREFIXES.iter().any(|p| name.starts_with(p))
+}
 
 /// `None` when the launch is not shared: sharing is off, a remote server, or a
 /// `${input:…}` the host resolves only at connect time (two windows may answer
 /// it differently), or an untrusted window. Two clients share only when
-/// their environments are the same (but for `VOLATILE_ENV` and per-window
+/// their environments are the same (but for `VOLATILE_ENV` and `app_env`
 /// variables), so a server never runs with another client's environment or
 /// secrets.
 pub fn shared_launch(
@@ -143,7 +172,7 @@ pub fn shared_launch(
     let mut env_parts: Vec<&str> = Vec::new();
     let mut omit_env = Vec::new();
     for (name, value) in client.env.into_iter().flatten() {
-        if name.starts_with(PER_WINDOW_ENV_PREFIX) {
+        if app_env(name) {
             omit_env.push(name.clone());
         } else if !VOLATILE_ENV.contains(&name.as_str()) {
             env_parts.push(name);
@@ -152,7 +181,6 @@ pub fn shared_launch(
     }
     let key = hash_of(&[
         &fingerprint(&config.transport),
-        &settings.client_name,
         &settings.client_version,
         &base,
         &hash_of(&env_parts),
