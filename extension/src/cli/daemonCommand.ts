@@ -9,6 +9,8 @@ import { connectSocket, ownerSpecFor, type OwnerSpec } from '../host/shared/owne
 import { SharedServerOwner } from '../host/shared/owner';
 import { defaultSocketDir, ensureSocketDir, ownerSocketPath } from '../host/shared/socketDir';
 import { FRAME, frame, frameReader } from '../host/shared/wire';
+import { LogThrottle } from '../host/logThrottle';
+import type { LogLevel } from '../host/lazyHost';
 
 export function sharedProtocol(ctx: CliContext): number {
   return ctx.core.call((c) => c.sharedProtocol());
@@ -30,10 +32,12 @@ export async function daemonCommand(args: ParsedArgs, ctx: CliContext): Promise<
 async function run(ctx: CliContext, dir: string, protocol: number, lingerMs: number): Promise<number> {
   ensureSocketDir(dir);
   const logFile = fs.openSync(path.join(dir, `owner-v${protocol}.log`), 'a', 0o600);
-  const log = (level: string, message: string): void => {
+  const write = (level: LogLevel, message: string, server?: string): void => {
     if (level === 'debug') return;
-    fs.writeSync(logFile, `${new Date().toISOString()} ${process.pid} ${level}: ${message}\n`);
+    fs.writeSync(logFile, `${new Date().toISOString()} ${process.pid} ${level}${server ? ` [${server}]` : ''}: ${message}\n`);
   };
+  // A shared server flooding its stdout must not flood the owner's log (the gateway's own log is throttled the same way).
+  const log = new LogThrottle(write).log;
   process.chdir(dir);
   const owner = new SharedServerOwner({ core: ctx.core, dir, protocol, lingerMs, log });
   if (!(await owner.start())) return 0;
@@ -94,12 +98,12 @@ async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<num
 }
 
 /**
- * How this `serve` reaches the owner when it shares servers (`--shared` or
- * LAZY_MCP_SHARE_SERVERS=1, never with `--isolated` or on Windows yet), else
- * undefined: every server is spawned by this process as before.
+ * How this `serve` reaches the owner of shared servers (the default; not with
+ * `--isolated`, LAZY_MCP_SHARE_SERVERS=0 unless `--shared`, or on Windows yet),
+ * else undefined: every server is spawned by this process.
  */
 export function cliOwnerSpec(args: ParsedArgs, ctx: CliContext): OwnerSpec | undefined {
-  const wanted = args.shared || process.env.LAZY_MCP_SHARE_SERVERS === '1';
+  const wanted = args.shared || process.env.LAZY_MCP_SHARE_SERVERS !== '0';
   if (!wanted || args.isolated || process.platform === 'win32') return undefined;
   return ownerSpecFor(process.argv[1] ?? path.join(__dirname, 'cli.js'), sharedProtocol(ctx), ctx.core.limits().sharedOwner);
 }

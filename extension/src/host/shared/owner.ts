@@ -35,7 +35,8 @@ export interface OwnerOptions {
   protocol: number;
   /** Exit after holding no process and no client this long. */
   lingerMs: number;
-  log(level: 'debug' | 'info' | 'warn' | 'error', message: string): void;
+  /** `server`: the line is about that server's process (the owner's log throttles per server and kind). */
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, server?: string): void;
 }
 
 export class SharedServerOwner {
@@ -209,7 +210,7 @@ export class SharedServerOwner {
         },
         onStderr: (line) => this.opts.log('debug', `${server}: ${line}`),
       },
-      { cwdFallback: cwd ?? os.homedir(), ...(env !== null ? { env } : {}), log: (level, message) => this.opts.log(level === 'debug' ? 'debug' : level, message), server },
+      { cwdFallback: cwd ?? os.homedir(), ...(env !== null ? { env } : {}), log: (level, message) => this.opts.log(level === 'debug' ? 'debug' : level, message, server), server },
     );
     this.processes.set(process, connection);
   }
