@@ -76,7 +76,8 @@ async function leftoverServers(workspace) {
       return false;
     }
   });
-  const deadline = Date.now() + 5000;
+  // Shared servers (the default) stop in the owner after its handover grace (5 s) and their stop.
+  const deadline = Date.now() + 12_000;
   while (alive().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   const left = alive();
   for (const pid of left) {
@@ -346,8 +347,9 @@ async function main() {
       ports[key(p.phase)] = p.port;
     }
     let socketDir;
-    if (p.socketDir) {
-      // Short (a Unix socket path has ~100 bytes) and the phase's own: the user's real owner is never touched.
+    if (p.socketDir !== false) {
+      // Every phase (windows share servers by default): short (a Unix socket path has ~100 bytes)
+      // and the phase's own, so the user's real owner is never touched and the owner's exit is checked.
       socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-sock-'));
       fs.chmodSync(socketDir, 0o700);
       phaseEnv = { ...phaseEnv, LAZY_MCP_SOCKET_DIR: socketDir, LAZY_MCP_OWNER_LINGER_MS: String(SHARED_OWNER_LINGER_MS) };

@@ -189,7 +189,8 @@ test("a SIGTERM while the CLI is still stopping a server that ignores EOF and SI
   writeJson(path.join(s.ws, '.mcp.json'), {
     mcpServers: { stubborn: { command: process.execPath, args: [path.join(fixtures, 'counting-launcher.mjs'), log, process.execPath, path.join(fixtures, 'stubborn.mjs')] } },
   });
-  const serve = startCli(['serve', '--trust-project', '--stdio', '--cwd', s.ws], { env: s.env, ready: /"id":1/ });
+  // --isolated: this CLI's own stop sequence (a shared server is stopped by the owner).
+  const serve = startCli(['serve', '--trust-project', '--stdio', '--isolated', '--cwd', s.ws], { env: s.env, ready: /"id":1/ });
   cleanup.push(() => isAlive(serve.child.pid) && serve.child.kill('SIGKILL'));
   serve.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
   await serve.started; // answered once catalogued: the cataloguing process's close (EOF, 2 s, SIGTERM, 2 s, SIGKILL) has begun
@@ -212,7 +213,8 @@ test('serve --stdio --verbose: stdout carries only JSON-RPC messages (logs go to
   const log = path.join(v.root, 'spawns.log');
   spawnLogs.push(log);
   writeJson(path.join(v.ws, '.mcp.json'), { mcpServers: { everything: countedServer(log, 'server-everything', ['stdio']) } });
-  const serve = startCli(['serve', '--trust-project', '--stdio', '--verbose', '--cwd', v.ws], { env: v.env, ready: /"id":2/ });
+  // --isolated: "ends everything" at once is this CLI's own servers (a shared one stays for the handover grace).
+  const serve = startCli(['serve', '--trust-project', '--stdio', '--verbose', '--isolated', '--cwd', v.ws], { env: v.env, ready: /"id":2/ });
   cleanup.push(() => serve.child.kill('SIGKILL'));
   const send = (m) => serve.child.stdin.write(`${JSON.stringify(m)}\n`);
   send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });

@@ -65,11 +65,11 @@ function ownerPid(socketDir) {
   return last ? Number(last.split(' ')[1]) : undefined;
 }
 
-/** One agent session: `lazy-mcp serve --stdio --shared` in `cwd`, with the SDK client connected. */
+/** One agent session: `lazy-mcp serve --stdio` (sharing is the default) in `cwd`, with the SDK client connected. */
 async function session(w, cwd, extra = [], env = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliJs, 'serve', '--stdio', '--shared', '--trust-project', '--cwd', cwd, ...extra],
+    args: [cliJs, 'serve', '--stdio', '--trust-project', '--cwd', cwd, ...extra],
     env: { ...w.env, ...env },
     stderr: 'pipe',
   });

@@ -52,7 +52,7 @@ export interface ParsedArgs {
   toolsAction?: (typeof toolsActions)[number];
   /** `--hold-new-tools`: a new server's tools are held until reviewed. */
   holdNewTools: boolean;
-  /** `serve --shared`: stdio servers are shared through the per-user owner (docs/shared-servers.md). */
+  /** `serve --shared`: the default, said explicitly (wins over LAZY_MCP_SHARE_SERVERS=0). */
   shared: boolean;
   /** `serve --isolated`: never shared (wins over --shared and LAZY_MCP_SHARE_SERVERS). */
   isolated: boolean;
@@ -339,11 +339,13 @@ server is started on first use and stopped again when idle.
                         .copilot/mcp-config.json, opencode.json…) without approval. Off by
                         default: they wait until approved with \`lazy-mcp trust\`, and serve
                         says once on stderr which wait and the command to run
-  --shared              share stdio servers with every other shared \`serve\` of this user
-                        through one background owner (\`lazy-mcp daemon\`, started on demand):
-                        one process per server and sharing key (docs/shared-servers.md);
-                        also LAZY_MCP_SHARE_SERVERS=1. Off by default for now
-  --isolated            never share: this serve starts its own servers (the default)
+  --isolated            never share: this serve starts its own servers. By default stdio
+                        servers are shared with every other \`serve\` and VS Code window of
+                        this user through one background owner (\`lazy-mcp daemon\`, started
+                        on demand): one process per server and sharing key
+                        (docs/shared-servers.md). Also LAZY_MCP_SHARE_SERVERS=0.
+                        Not on Windows yet
+  --shared              share (the default; kept for scripts that say it)
 
 ${commonHelp}
 

@@ -39,8 +39,8 @@ export function readSettings(): LazyMcpSettings {
       holdNewTools: c.get<boolean>('holdNewTools', false),
       // The engine's own timer re-lists connected servers this often (0: never).
       refreshIntervalMs: Math.max(0, c.get<number>('refreshIntervalMinutes', 0)) * 60_000,
-      // One process per server for every window and `lazy-mcp serve --shared` (docs/shared-servers.md).
-      shareServers: c.get<boolean>('shareServers', false) === true && process.platform !== 'win32',
+      // One process per server for every window and `lazy-mcp serve` (docs/shared-servers.md); on by default.
+      shareServers: c.get<boolean>('shareServers', true) !== false && process.platform !== 'win32',
     },
     vscodeNativeServers: c.get('vscodeNativeServers', 'leaveToVsCode'),
     trustProjectServers: c.get<boolean>('trustProjectServers', false) === true,

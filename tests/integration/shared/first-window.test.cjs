@@ -44,4 +44,42 @@ suite('Shared servers: the first of two windows', () => {
     assert.match(report, holders);
     tell('first-window-done', {});
   });
+
+  test('a lazy-mcp serve started from this window (an agent CLI in its terminal) reuses the same memory process', async function () {
+    this.timeout(120_000);
+    const lazy = await api();
+    const memory = pidOf(lazy, 'memory');
+    assert.ok(memory, 'memory is running for this window');
+    const before = runningSpawns();
+    // The CLI the VSIX ships, with this window's environment plus what an integrated terminal adds.
+    const cli = require('node:path').join(vscode.extensions.getExtension('lazy-mcp.lazy-mcp').extensionPath, 'dist', 'cli.js');
+    const env = { ...process.env, TERM: 'xterm-256color', TERM_PROGRAM: 'vscode', COLORTERM: 'truecolor' };
+    delete env.ELECTRON_RUN_AS_NODE;
+    const serve = require('node:child_process').spawn(process.execPath, [cli, 'serve', '--stdio', '--cwd', vscode.workspace.workspaceFolders[0].uri.fsPath], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    serve.stdout.on('data', (d) => (stdout += d));
+    serve.stderr.on('data', (d) => (stderr += d));
+    const exited = new Promise((resolve) => serve.on('exit', resolve));
+    try {
+      const send = (m) => serve.stdin.write(`${JSON.stringify(m)}\n`);
+      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent-cli', version: '1' } } });
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'memory__read_graph', arguments: {} } });
+      const reply = await waitFor('the CLI session to answer its memory call', () => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === 2), 60_000).catch((err) => {
+        throw new Error(`${err.message}; stderr: ${stderr.slice(-2000)}`);
+      });
+      assert.ok(!reply.error && !reply.result?.isError, JSON.stringify(reply).slice(0, 500));
+      // Still the one memory process, now held by the CLI session too.
+      assert.equal(pidOf(lazy, 'memory'), memory, 'the window kept its memory process');
+      const started = runningSpawns().filter((pid) => !before.includes(pid));
+      assert.deepEqual(started, [], 'the CLI call started no server process');
+      const held = new RegExp(`\\n- memory \\(pid ${memory}\\): .*lazy-mcp serve --stdio \\(pid ${serve.pid}\\)`);
+      await waitFor('MCP Diagnostics to name the CLI session among memory\'s holders', async () => held.test(await vscode.commands.executeCommand('lazyMcp.showDiagnostics')), 15_000);
+    } finally {
+      serve.stdin.end();
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (serve.exitCode === null) serve.kill('SIGKILL');
+    }
+  });
 });

@@ -14,11 +14,18 @@ export function tempWorld(prefix) {
   const ws = path.join(root, 'ws');
   fs.mkdirSync(home, { recursive: true });
   fs.mkdirSync(ws, { recursive: true });
+  // Each world its own owner of shared servers (sharing is on by default), so
+  // tests running side by side never meet in one owner.
+  const runtime = path.join(root, 'run');
+  fs.mkdirSync(runtime, { mode: 0o700 });
   const env = {
     PATH: process.env.PATH ?? '',
     HOME: home,
     XDG_CONFIG_HOME: path.join(home, '.config'),
     XDG_CACHE_HOME: path.join(home, '.cache'),
+    XDG_RUNTIME_DIR: runtime,
+    // A test's owner exits soon after its last session instead of lingering 30 s.
+    LAZY_MCP_OWNER_LINGER_MS: '2000',
   };
   return { root, home, ws, env };
 }
