@@ -49,6 +49,19 @@ fn catalogued(names: &[&str]) -> Sim {
 }
 
 #[test]
+fn the_failures_announcement_names_servers_alphabetically_whatever_failed_first() {
+    // "zeta" fails at once, "alpha" only when its handshake times out.
+    let mut sim = Sim::new(Settings::default())
+        .fake("zeta", failing(Behavior::SpawnFails))
+        .fake("alpha", failing(Behavior::Hang));
+    sim.apply(vec![config("zeta"), config("alpha")]);
+    sim.advance(31_000);
+    let all = announced(&sim, 0);
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert!(all[0].1.contains("'alpha', 'zeta'"), "{}", all[0].1);
+}
+
+#[test]
 fn startup_cataloguing_failures_are_one_announcement_naming_each_server() {
     let mut sim = Sim::new(Settings::default())
         .fake("good", FakeServer::with_tools(&["t"]))

@@ -163,7 +163,10 @@ impl Engine {
         {
             return;
         }
-        let batch = std::mem::take(&mut self.announce.batch);
+        let mut batch = std::mem::take(&mut self.announce.batch);
+        // By name, not by which failed first: the same failures read the same
+        // however fast each spawn or request failed (a shared spawn takes longer).
+        crate::sorting::sort_by(&mut batch, |a, b| a.0.cmp(&b.0));
         let message = match batch.as_slice() {
             [(name, error)] => format!(
                 "MCP server '{name}' could not be catalogued: {}.{}",
