@@ -22,6 +22,7 @@ use lazy_mcp_core::engine::effects::AnnounceAction;
 use lazy_mcp_core::engine::held_definitions::{
     DefinitionsReview, DefinitionsStatus, HeldDefinition, ReviewItem,
 };
+use lazy_mcp_core::engine::registry::shared_catalogue::SharedCatalogueFile;
 use lazy_mcp_core::engine::server_actions::{Progress, ServerAction};
 use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
@@ -69,6 +70,7 @@ pub fn render() -> String {
         declaration::<OAuthBinding>(),
         declaration::<SharedLaunch>(),
         declaration::<SharedHolder>(),
+        declaration::<SharedCatalogueFile>(),
         declaration::<SignInOutcome>(),
         declaration::<RefreshOutcome>(),
         // settings

@@ -6,6 +6,7 @@ export type Event = { "type": "configSources", sources: ConfigSources, }
   | { "type": "filesRead", round: number, files: Array<FileRead>, }
   | { "type": "configApplied", servers: Array<ServerConfig>, }
   | { "type": "catalogueLoaded", blob: string, }
+  | { "type": "sharedCatalogueRead", server: string, files: Array<SharedCatalogueFile>, }
   | { "type": "connectionOpened", conn: number, pid: number | null, }
   | { "type": "connectionShared", conn: number, clients: number, 
 /**
@@ -106,6 +107,8 @@ httpStatus?: number, message: string, }
 request?: string | number | null, message: string, }
   | { "type": "clientListed", client: string, endpoint: Endpoint, }
   | { "type": "persistCatalogue", blob: string, }
+  | { "type": "readSharedCatalogue", server: string, keys: Array<string>, }
+  | { "type": "writeSharedCatalogue", key: string, blob: string, }
   | { "type": "writeApprovedDefinitions", path: string, content: string, }
   | { "type": "log", level: LogLevel, server?: string | null, message: string, }
   | { "type": "catalogueSettled", }
@@ -192,6 +195,20 @@ omitEnv: Array<string>,
 holder: string, };
 
 export type SharedHolder = { label: string, sinceMs: number, };
+
+export type SharedCatalogueFile = { 
+/**
+ * The key of the `readSharedCatalogue` effect.
+ */
+key: string, 
+/**
+ * Where the host keeps it (log lines name it).
+ */
+file: string, 
+/**
+ * Its contents; `null`: no such file (or the host may not read it).
+ */
+blob: string | null, };
 
 export type SignInOutcome = "ok" | "cancelled" | "failed";
 

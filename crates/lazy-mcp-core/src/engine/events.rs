@@ -49,6 +49,12 @@ pub enum Event {
     ConfigApplied { servers: Vec<ServerConfig> },
     /// The persisted catalogue blob, as last stored from a `persistCatalogue` effect.
     CatalogueLoaded { blob: String },
+    /// The answer to `readSharedCatalogue`: each key's file of the user's shared
+    /// catalogue, in the order asked (`blob: null` when there is none).
+    SharedCatalogueRead {
+        server: String,
+        files: Vec<crate::engine::registry::shared_catalogue::SharedCatalogueFile>,
+    },
     /// The host opened the connection of an `open` effect (process spawned / HTTP ready).
     ConnectionOpened {
         conn: ConnId,

@@ -1,0 +1,269 @@
+//! The shared catalogue (issue 26, docs/shared-servers.md): the catalogue entry
+//! of a shared server stored under its sharing key, so a server one client of
+//! the user catalogued (a VS Code window, a `lazy-mcp serve`, another project
+//! for a user-level server) is not started again by another just to catalogue it.
+//!
+//! The core decides: which key (`shared/launch.rs`'s, plus the workspace roots
+//! for a server defined in a project file or one that asked for roots while
+//! catalogued), whether a found entry is used (the same checks as the
+//! client's own persisted entries: format, fingerprint; and the roots), and
+//! when one is written (each time this client lists the server). The host only
+//! reads and writes one file per key (`readSharedCatalogue` →
+//! `sharedCatalogueRead`, `writeSharedCatalogue`).
+//!
+//! Staleness follows the client's own entries: an entry whose fingerprint
+//! matches is used as a persisted one is at start (marked stale past a modern
+//! server's `ttlMs`, re-listed at the next connect, on `list_changed` and on
+//! the refresh timer); each re-listing writes it again for the others.
+
+use crate::engine::effects::{Effect, LogLevel};
+use crate::engine::registry::catalogue::CatalogueEntry;
+use crate::engine::router::Engine;
+use crate::engine::server::state::{ServerState, Trigger};
+use crate::shared::launch::{shared_launch, SharedLaunch, SharingClient};
+use crate::vec_map::VecMap;
+use crate::wording::count;
+use serde::{Deserialize, Serialize};
+
+/// Tag of a shared entry's blob, so a foreign file is never mistaken for one.
+pub const SHARED_FORMAT: &str = "lazy-mcp-shared-catalogue";
+/// Bump when the blob's shape changes: older files are then ignored and rewritten.
+pub const SHARED_VERSION: u32 = 1;
+
+/// What the engine remembers about the shared catalogue between events.
+#[derive(Debug, Default)]
+pub(in crate::engine) struct SharedCatalogue {
+    /// Per server, the key of its last lookup: one lookup per definition, key
+    /// and roots (after a miss the server is catalogued as before).
+    looked_up: VecMap<String, String>,
+    /// Servers listed in this event, whose entry goes to the shared catalogue
+    /// at its end (with the vectors made then); `true`: it asked for roots.
+    to_write: VecMap<String, bool>,
+}
+
+/// One file of the shared catalogue as the host read it (`sharedCatalogueRead`).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedCatalogueFile {
+    /// The key of the `readSharedCatalogue` effect.
+    pub key: String,
+    /// Where the host keeps it (log lines name it).
+    pub file: String,
+    /// Its contents; `null`: no such file (or the host may not read it).
+    #[serde(default)]
+    pub blob: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SharedBlob {
+    format: String,
+    version: u32,
+    /// The writer's name for the server: its tool vectors embed it.
+    server: String,
+    /// Set when the entry holds only for these workspace roots (the writer's
+    /// `rootsKey`: a hash of its workspace folders).
+    #[serde(default)]
+    roots_key: Option<String>,
+    entry: CatalogueEntry,
+}
+
+#[derive(Deserialize)]
+struct SharedHeader {
+    #[serde(default)]
+    format: Option<String>,
+    #[serde(default)]
+    version: Option<u64>,
+}
+
+/// The key of an entry that holds only for the client's workspace roots.
+fn roots_slot(launch: &SharedLaunch) -> String {
+    format!("{}-{}", launch.key, launch.roots_key)
+}
+
+impl Engine {
+    /// Whether `name`'s launch is shared, and under which key (as `open` would attach it).
+    pub(in crate::engine) fn sharing_of(&self, name: &str) -> Option<SharedLaunch> {
+        let server = self.servers.get(name)?;
+        let client = SharingClient {
+            env: self.config_load.discovery().map(|d| &d.env),
+            untrusted: !self.config_load.workspace_trusted(),
+        };
+        shared_launch(&server.config, &self.settings, client)
+    }
+
+    /// Before a server is started to be catalogued: a shared one without an
+    /// entry of its own is first looked up in the shared catalogue (once per
+    /// key). True: the host was asked; the server waits PENDING for the answer.
+    pub(in crate::engine) fn look_up_shared_catalogue(&mut self, name: &str) -> bool {
+        if self.current_entry(name).is_some() {
+            return false;
+        }
+        let Some(launch) = self.sharing_of(name) else {
+            return false;
+        };
+        let slot = roots_slot(&launch);
+        if self.shared_catalogue.looked_up.get(name) == Some(&slot) {
+            return false;
+        }
+        self.shared_catalogue
+            .looked_up
+            .insert(name.to_string(), slot.clone());
+        // A project server's entry holds only for the same roots; another's, for
+        // any roots unless it asked for them (then under the roots' key too).
+        let keys = if launch.roots_bound {
+            vec![slot]
+        } else {
+            vec![slot, launch.key]
+        };
+        self.effects.push(Effect::ReadSharedCatalogue {
+            server: name.to_string(),
+            keys,
+        });
+        true
+    }
+
+    /// The host's answer to `readSharedCatalogue`: a usable entry makes the
+    /// server CATALOGUED without a process; otherwise it is catalogued as before.
+    pub(in crate::engine) fn on_shared_catalogue_read(
+        &mut self,
+        name: &str,
+        files: Vec<SharedCatalogueFile>,
+    ) {
+        let waiting = matches!(self.state(name), Some(ServerState::Pending))
+            && self.current_entry(name).is_none();
+        // A call, a warm catalogue or a removal came first; or this answers an
+        // older lookup (a newer one's answer decides).
+        let asked = files.first().map(|f| &f.key);
+        if !waiting || asked.is_none() || asked != self.shared_catalogue.looked_up.get(name) {
+            return;
+        }
+        let found = self
+            .sharing_of(name)
+            .and_then(|launch| self.usable_shared_entry(name, &launch, files));
+        let Some((entry, writer)) = found else {
+            self.enqueue_catalogue(name);
+            return;
+        };
+        let mut entry = entry;
+        if writer != name {
+            // Vectors embed the server's name: made again under this one.
+            entry.tool_vectors = None;
+        }
+        let summary = format!(
+            "catalogue taken from the shared catalogue (another client of this user catalogued it): {}, {}, {}, {}; no process started",
+            count(entry.tools.len(), "tool"),
+            count(entry.prompts.len(), "prompt"),
+            count(entry.resources.len(), "resource"),
+            count(entry.resource_templates.len(), "resource template")
+        );
+        self.catalogue.entries.insert(name.to_string(), entry);
+        self.persist_catalogue();
+        self.exposure.dirty = true;
+        self.tool_vectors_pending = true;
+        self.transition(name, Trigger::WarmCatalogueFound);
+        self.log(LogLevel::Info, Some(name), summary);
+        // As for an entry listed here: held definitions, dropped declared tools.
+        self.check_definitions(name);
+        self.report_dropped_declared_tools(name);
+    }
+
+    /// The first file whose entry holds for this server's definition and roots,
+    /// with the writer's name for the server. Damaged files are logged, naming them.
+    fn usable_shared_entry(
+        &mut self,
+        name: &str,
+        launch: &SharedLaunch,
+        files: Vec<SharedCatalogueFile>,
+    ) -> Option<(CatalogueEntry, String)> {
+        let fingerprint = self.servers.get(name)?.config.fingerprint.clone();
+        for file in files {
+            let Some(text) = file.blob.as_deref() else {
+                continue;
+            };
+            let blob = match read_blob(text) {
+                Ok(blob) => blob,
+                Err(why) => {
+                    self.log(
+                        LogLevel::Warn,
+                        Some(name),
+                        format!(
+                            "the shared catalogue file {} was ignored: {why}; the server is catalogued as usual",
+                            file.file
+                        ),
+                    );
+                    continue;
+                }
+            };
+            let roots_hold = match &blob.roots_key {
+                Some(roots) => *roots == launch.roots_key,
+                None => !launch.roots_bound,
+            };
+            if blob.entry.fingerprint == fingerprint && roots_hold {
+                return Some((blob.entry, blob.server));
+            }
+        }
+        None
+    }
+
+    /// `name` was listed on `asked_roots`' connection: its entry goes to the
+    /// shared catalogue at the end of the event (when its launch is shared).
+    pub(in crate::engine) fn share_catalogue_entry(&mut self, name: &str, asked_roots: bool) {
+        let roots = self.shared_catalogue.to_write.get(name).is_some_and(|r| *r);
+        self.shared_catalogue
+            .to_write
+            .insert(name.to_string(), roots || asked_roots);
+    }
+
+    /// One `writeSharedCatalogue` per shared server listed in this event.
+    pub(in crate::engine) fn flush_shared_catalogue(&mut self) {
+        if self.shared_catalogue.to_write.is_empty() {
+            return;
+        }
+        let to_write = std::mem::take(&mut self.shared_catalogue.to_write);
+        for (name, asked_roots) in to_write {
+            let Some(launch) = self.sharing_of(&name) else {
+                continue;
+            };
+            let Some(entry) = self.current_entry(&name).cloned() else {
+                continue;
+            };
+            let by_roots = launch.roots_bound || asked_roots;
+            let key = if by_roots {
+                roots_slot(&launch)
+            } else {
+                launch.key.clone()
+            };
+            let blob = SharedBlob {
+                format: SHARED_FORMAT.into(),
+                version: SHARED_VERSION,
+                server: name,
+                roots_key: by_roots.then_some(launch.roots_key),
+                entry,
+            };
+            if let Ok(blob) = serde_json::to_string(&blob) {
+                self.effects
+                    .push(Effect::WriteSharedCatalogue { key, blob });
+            }
+        }
+    }
+}
+
+/// A shared entry's blob, or why it is not one this Lazy MCP reads.
+fn read_blob(text: &str) -> Result<SharedBlob, String> {
+    let header: SharedHeader =
+        serde_json::from_str(text).map_err(|e| format!("it is corrupt or truncated ({e})"))?;
+    if header.format.as_deref() != Some(SHARED_FORMAT) {
+        return Err("it is not a Lazy MCP shared catalogue entry".into());
+    }
+    if header.version != Some(u64::from(SHARED_VERSION)) {
+        return Err(format!(
+            "it has format version {} (this Lazy MCP reads {SHARED_VERSION})",
+            header
+                .version
+                .map_or_else(|| "none".to_string(), |v| v.to_string())
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| format!("it has unexpected contents ({e})"))
+}
