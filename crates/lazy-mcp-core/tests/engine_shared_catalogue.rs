@@ -151,9 +151,29 @@ fn a_server_that_asked_for_roots_is_reused_under_the_same_roots_only() {
     other_roots.apply(vec![user_memory()]);
     assert_eq!(other_roots.opens_of("memory"), 1, "other roots: catalogued");
 
-    let mut same_roots = client_in("/work/alpha", &first.shared_catalogue, fake);
+    let mut same_roots = client_in("/work/alpha", &first.shared_catalogue, fake.clone());
     same_roots.apply(vec![user_memory()]);
     assert_eq!(same_roots.opens(), 0, "the same roots: taken");
+
+    // Attached to the process the first client started, it is not asked for
+    // roots again: its listing is still stored under the roots' key only.
+    let mut attached = client_in(
+        "/work/alpha",
+        &first.shared_catalogue,
+        FakeServer {
+            asks_roots: false,
+            ..fake
+        },
+    );
+    attached.apply(vec![user_memory()]);
+    attached.client("chat", server_endpoint("memory"), call(1, "list_directory"));
+    assert!(attached.reply_to("chat", json!(1)).is_some());
+    assert_eq!(attached.opens_of("memory"), 1);
+    assert!(
+        attached.shared_catalogue.keys().all(|k| k.contains('-')),
+        "never under the key alone: {:?}",
+        attached.shared_catalogue.keys()
+    );
 }
 
 #[test]

@@ -21,7 +21,7 @@ use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::router::Engine;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::shared::launch::{shared_launch, SharedLaunch, SharingClient};
-use crate::vec_map::VecMap;
+use crate::vec_map::{VecMap, VecSet};
 use crate::wording::count;
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +39,10 @@ pub(in crate::engine) struct SharedCatalogue {
     /// Servers listed in this event, whose entry goes to the shared catalogue
     /// at its end (with the vectors made then); `true`: it asked for roots.
     to_write: VecMap<String, bool>,
+    /// Servers known to ask for roots (seen here, or the entry taken said so):
+    /// written under the roots' key even from a connection that was not asked
+    /// (attached to a shared process whose roots another client answered).
+    asks_roots: VecSet<String>,
 }
 
 /// One file of the shared catalogue as the host read it (`sharedCatalogueRead`).
@@ -201,6 +205,9 @@ impl Engine {
                 None => !launch.roots_bound,
             };
             if blob.entry.fingerprint == fingerprint && roots_hold {
+                if blob.roots_key.is_some() && !launch.roots_bound {
+                    self.shared_catalogue.asks_roots.insert(name.to_string());
+                }
                 return Some((blob.entry, blob.server));
             }
         }
@@ -210,6 +217,9 @@ impl Engine {
     /// `name` was listed on `asked_roots`' connection: its entry goes to the
     /// shared catalogue at the end of the event (when its launch is shared).
     pub(in crate::engine) fn share_catalogue_entry(&mut self, name: &str, asked_roots: bool) {
+        if asked_roots {
+            self.shared_catalogue.asks_roots.insert(name.to_string());
+        }
         let roots = self.shared_catalogue.to_write.get(name).is_some_and(|r| *r);
         self.shared_catalogue
             .to_write
@@ -229,7 +239,9 @@ impl Engine {
             let Some(entry) = self.current_entry(&name).cloned() else {
                 continue;
             };
-            let by_roots = launch.roots_bound || asked_roots;
+            let by_roots = launch.roots_bound
+                || asked_roots
+                || self.shared_catalogue.asks_roots.contains(&name);
             let key = if by_roots {
                 roots_slot(&launch)
             } else {
