@@ -6,7 +6,8 @@
 //! The core decides: which key (`shared/launch.rs`'s, plus the workspace roots
 //! for a server defined in a project file or one that asked for roots while
 //! catalogued), whether a found entry is used (the same checks as the
-//! client's own persisted entries: format, fingerprint; and the roots), and
+//! client's own persisted entries, format and fingerprint: a file is a
+//! one-entry catalogue blob), and
 //! when one is written (each time this client lists the server). The host only
 //! reads and writes one file per key (`readSharedCatalogue` →
 //! `sharedCatalogueRead`, `writeSharedCatalogue`).
@@ -17,18 +18,13 @@
 //! the refresh timer); each re-listing writes it again for the others.
 
 use crate::engine::effects::{Effect, LogLevel};
-use crate::engine::registry::catalogue::CatalogueEntry;
+use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::router::Engine;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::shared::launch::{shared_launch, SharedLaunch, SharingClient};
 use crate::vec_map::{VecMap, VecSet};
 use crate::wording::count;
 use serde::{Deserialize, Serialize};
-
-/// Tag of a shared entry's blob, so a foreign file is never mistaken for one.
-pub const SHARED_FORMAT: &str = "lazy-mcp-shared-catalogue";
-/// Bump when the blob's shape changes: older files are then ignored and rewritten.
-pub const SHARED_VERSION: u32 = 1;
 
 /// What the engine remembers about the shared catalogue between events.
 #[derive(Debug, Default)]
@@ -57,28 +53,6 @@ pub struct SharedCatalogueFile {
     /// Its contents; `null`: no such file (or the host may not read it).
     #[serde(default)]
     pub blob: Option<String>,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct SharedBlob {
-    format: String,
-    version: u32,
-    /// The writer's name for the server: its tool vectors embed it.
-    server: String,
-    /// Set when the entry holds only for these workspace roots (the writer's
-    /// `rootsKey`: a hash of its workspace folders).
-    #[serde(default)]
-    roots_key: Option<String>,
-    entry: CatalogueEntry,
-}
-
-#[derive(Deserialize)]
-struct SharedHeader {
-    #[serde(default)]
-    format: Option<String>,
-    #[serde(default)]
-    version: Option<u64>,
 }
 
 /// The key of an entry that holds only for the client's workspace roots.
@@ -173,8 +147,10 @@ impl Engine {
         self.report_dropped_declared_tools(name);
     }
 
-    /// The first file whose entry holds for this server's definition and roots,
-    /// with the writer's name for the server. Damaged files are logged, naming them.
+    /// The first file whose entry holds for this server's definition, with the
+    /// writer's name for the server. A file is a one-entry catalogue blob; its
+    /// key says the roots it holds for (`<key>-<rootsKey>`, asked only with
+    /// this client's roots) or none. Damaged files are logged, naming them.
     fn usable_shared_entry(
         &mut self,
         name: &str,
@@ -182,33 +158,34 @@ impl Engine {
         files: Vec<SharedCatalogueFile>,
     ) -> Option<(CatalogueEntry, String)> {
         let fingerprint = self.servers.get(name)?.config.fingerprint.clone();
+        let by_roots = roots_slot(launch);
         for file in files {
             let Some(text) = file.blob.as_deref() else {
                 continue;
             };
-            let blob = match read_blob(text) {
-                Ok(blob) => blob,
+            if file.key != by_roots && (launch.roots_bound || file.key != launch.key) {
+                continue; // not a key this lookup asked for
+            }
+            let catalogue = match Catalogue::from_blob(text) {
+                Ok(catalogue) => catalogue,
                 Err(why) => {
                     self.log(
                         LogLevel::Warn,
                         Some(name),
-                        format!(
-                            "the shared catalogue file {} was ignored: {why}; the server is catalogued as usual",
-                            file.file
-                        ),
+                        format!("the shared catalogue file {} was ignored: {why}", file.file),
                     );
                     continue;
                 }
             };
-            let roots_hold = match &blob.roots_key {
-                Some(roots) => *roots == launch.roots_key,
-                None => !launch.roots_bound,
-            };
-            if blob.entry.fingerprint == fingerprint && roots_hold {
-                if blob.roots_key.is_some() && !launch.roots_bound {
+            let found = catalogue
+                .entries
+                .into_iter()
+                .find(|(_, entry)| entry.fingerprint == fingerprint);
+            if let Some((writer, entry)) = found {
+                if file.key == by_roots && !launch.roots_bound {
                     self.shared_catalogue.asks_roots.insert(name.to_string());
                 }
-                return Some((blob.entry, blob.server));
+                return Some((entry, writer));
             }
         }
         None
@@ -247,35 +224,12 @@ impl Engine {
             } else {
                 launch.key.clone()
             };
-            let blob = SharedBlob {
-                format: SHARED_FORMAT.into(),
-                version: SHARED_VERSION,
-                server: name,
-                roots_key: by_roots.then_some(launch.roots_key),
-                entry,
-            };
-            if let Ok(blob) = serde_json::to_string(&blob) {
-                self.effects
-                    .push(Effect::WriteSharedCatalogue { key, blob });
-            }
+            let mut one = Catalogue::default();
+            one.entries.insert(name, entry);
+            self.effects.push(Effect::WriteSharedCatalogue {
+                key,
+                blob: one.to_blob(),
+            });
         }
     }
-}
-
-/// A shared entry's blob, or why it is not one this Lazy MCP reads.
-fn read_blob(text: &str) -> Result<SharedBlob, String> {
-    let header: SharedHeader =
-        serde_json::from_str(text).map_err(|e| format!("it is corrupt or truncated ({e})"))?;
-    if header.format.as_deref() != Some(SHARED_FORMAT) {
-        return Err("it is not a Lazy MCP shared catalogue entry".into());
-    }
-    if header.version != Some(u64::from(SHARED_VERSION)) {
-        return Err(format!(
-            "it has format version {} (this Lazy MCP reads {SHARED_VERSION})",
-            header
-                .version
-                .map_or_else(|| "none".to_string(), |v| v.to_string())
-        ));
-    }
-    serde_json::from_str(text).map_err(|e| format!("it has unexpected contents ({e})"))
 }
