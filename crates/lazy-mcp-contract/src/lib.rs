@@ -22,7 +22,6 @@ use lazy_mcp_core::engine::effects::AnnounceAction;
 use lazy_mcp_core::engine::held_definitions::{
     DefinitionsReview, DefinitionsStatus, HeldDefinition, ReviewItem,
 };
-use lazy_mcp_core::engine::registry::shared_catalogue::SharedCatalogueFile;
 use lazy_mcp_core::engine::server_actions::{Progress, ServerAction};
 use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
@@ -70,7 +69,6 @@ pub fn render() -> String {
         declaration::<OAuthBinding>(),
         declaration::<SharedLaunch>(),
         declaration::<SharedHolder>(),
-        declaration::<SharedCatalogueFile>(),
         declaration::<SignInOutcome>(),
         declaration::<RefreshOutcome>(),
         // settings

@@ -36,11 +36,9 @@ fn every_event_reads_from_its_documented_json() {
     let events = [
         json!({"type": "configApplied", "servers": []}),
         json!({"type": "catalogueLoaded", "blob": "{}"}),
-        json!({"type": "sharedCatalogueRead", "server": "memory", "files": [
-            {"key": "k-r", "file": "/c/k-r.json", "blob": null},
-            {"key": "k", "file": "/c/k.json", "blob": "{}"},
-            {"key": "k2", "file": "/c/k2.json"}
-        ]}),
+        json!({"type": "sharedCatalogueRead", "server": "memory", "key": "k-r", "file": "/c/k-r.json", "blob": "{}"}),
+        json!({"type": "sharedCatalogueRead", "server": "memory", "key": "k", "file": "/c/k.json", "blob": null}),
+        json!({"type": "sharedCatalogueRead", "server": "memory", "key": "k", "file": "/c/k.json"}),
         json!({"type": "connectionOpened", "conn": 1, "pid": 4242}),
         json!({"type": "connectionOpened", "conn": 1}),
         json!({"type": "messageReceived", "conn": 1, "message": "{\"jsonrpc\":\"2.0\"}"}),

@@ -6,7 +6,7 @@ export type Event = { "type": "configSources", sources: ConfigSources, }
   | { "type": "filesRead", round: number, files: Array<FileRead>, }
   | { "type": "configApplied", servers: Array<ServerConfig>, }
   | { "type": "catalogueLoaded", blob: string, }
-  | { "type": "sharedCatalogueRead", server: string, files: Array<SharedCatalogueFile>, }
+  | { "type": "sharedCatalogueRead", server: string, key: string, file: string, blob: string | null, }
   | { "type": "connectionOpened", conn: number, pid: number | null, }
   | { "type": "connectionShared", conn: number, clients: number, 
 /**
@@ -195,20 +195,6 @@ omitEnv: Array<string>,
 holder: string, };
 
 export type SharedHolder = { label: string, sinceMs: number, };
-
-export type SharedCatalogueFile = { 
-/**
- * The key of the `readSharedCatalogue` effect.
- */
-key: string, 
-/**
- * Where the host keeps it (log lines name it).
- */
-file: string, 
-/**
- * Its contents; `null`: no such file (or the host may not read it).
- */
-blob: string | null, };
 
 export type SignInOutcome = "ok" | "cancelled" | "failed";
 

@@ -377,20 +377,23 @@ export class EngineDriver {
     }
   }
 
-  /** Every key is answered, in order (a file that cannot be read is none): the server waits for this answer. */
+  /** The first of `keys` whose file exists (else none) is the answer; the server waits for it. */
   private readSharedCatalogue(server: string, keys: string[]): void {
     const store = this.deps.sharedCatalogue;
-    const read = (key: string) =>
-      store
-        ? store.read(key).then(
-            ({ file, blob }) => ({ key, file, blob: blob ?? null }),
-            (err: unknown) => {
-              this.deps.log('warn', `could not read the shared catalogue entry ${key}: ${String(err)}`);
-              return { key, file: key, blob: null };
-            },
-          )
-        : Promise.resolve({ key, file: key, blob: null });
-    void Promise.all(keys.map(read)).then((files) => this.handle({ type: 'sharedCatalogueRead', server, files }));
+    const first = keys[0] ?? '';
+    const answer = async (): Promise<Extract<EngineEvent, { type: 'sharedCatalogueRead' }>> => {
+      for (const key of keys) {
+        const found = await store?.read(key);
+        if (found?.blob !== undefined) return { type: 'sharedCatalogueRead', server, key, file: found.file, blob: found.blob };
+      }
+      return { type: 'sharedCatalogueRead', server, key: first, file: first, blob: null };
+    };
+    void answer()
+      .catch((err: unknown) => {
+        this.deps.log('warn', `could not read the shared catalogue: ${String(err)}`);
+        return { type: 'sharedCatalogueRead' as const, server, key: first, file: first, blob: null };
+      })
+      .then((event) => this.handle(event));
   }
 
   private startSignIn({ server, oauth, reason, toolName, scope, attempt }: Extract<Effect, { type: 'startSignIn' }>): void {

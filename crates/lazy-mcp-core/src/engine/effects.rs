@@ -226,9 +226,9 @@ pub enum Effect {
     PersistCatalogue {
         blob: String,
     },
-    /// Read the user's shared catalogue files of these keys (first the one
-    /// preferred) and answer with one `sharedCatalogueRead` for `server`, a
-    /// file per key in this order. A key is hex (`[0-9a-f-]`).
+    /// Read the user's shared catalogue files of these keys in this order and
+    /// answer with one `sharedCatalogueRead` for `server`: the first file that
+    /// exists, or none. A key is hex (`[0-9a-f-]`).
     ReadSharedCatalogue {
         server: String,
         keys: Vec<String>,

@@ -49,11 +49,15 @@ pub enum Event {
     ConfigApplied { servers: Vec<ServerConfig> },
     /// The persisted catalogue blob, as last stored from a `persistCatalogue` effect.
     CatalogueLoaded { blob: String },
-    /// The answer to `readSharedCatalogue`: each key's file of the user's shared
-    /// catalogue, in the order asked (`blob: null` when there is none).
+    /// The answer to `readSharedCatalogue`: the first of the keys asked whose
+    /// file exists, where it is (log lines name it) and its contents; `blob`
+    /// absent: none exists (or the host may not read them; `key` the first).
     SharedCatalogueRead {
         server: String,
-        files: Vec<crate::engine::registry::shared_catalogue::SharedCatalogueFile>,
+        key: String,
+        file: String,
+        #[serde(default)]
+        blob: Option<String>,
     },
     /// The host opened the connection of an `open` effect (process spawned / HTTP ready).
     ConnectionOpened {

@@ -129,9 +129,12 @@ impl Engine {
             }
             Event::ConfigApplied { servers } => self.on_config_applied(servers),
             Event::CatalogueLoaded { blob } => self.on_catalogue_loaded(&blob),
-            Event::SharedCatalogueRead { server, files } => {
-                self.on_shared_catalogue_read(&server, files)
-            }
+            Event::SharedCatalogueRead {
+                server,
+                key,
+                file,
+                blob,
+            } => self.on_shared_catalogue_read(&server, &key, &file, blob.as_deref()),
             Event::ConnectionOpened { conn, pid } => self.on_connection_opened(conn, pid),
             Event::ConnectionShared {
                 conn,

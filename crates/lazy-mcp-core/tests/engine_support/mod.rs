@@ -16,7 +16,6 @@
 use lazy_mcp_core::config::model::{
     ConfigFormat, ConfigScope, ServerConfig, SourceRef, ToolFilter, Transport,
 };
-use lazy_mcp_core::engine::registry::shared_catalogue::SharedCatalogueFile;
 use lazy_mcp_core::engine::{ConnId, Effect, Endpoint, Engine, Event, ServerState, Settings};
 use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
@@ -404,15 +403,15 @@ impl Sim {
             }
             Effect::PersistCatalogue { blob } => self.persisted = Some(blob),
             Effect::ReadSharedCatalogue { server, keys } => {
-                let files = keys
-                    .into_iter()
-                    .map(|key| SharedCatalogueFile {
-                        file: format!("/shared/{key}.json"),
-                        blob: self.shared_catalogue.get(&key).cloned(),
-                        key,
-                    })
-                    .collect();
-                let answer = Event::SharedCatalogueRead { server, files };
+                // The first key whose file exists, else the first key.
+                let found = keys.iter().find(|k| self.shared_catalogue.contains_key(*k));
+                let key = found.or(keys.first()).cloned().unwrap_or_default();
+                let answer = Event::SharedCatalogueRead {
+                    server,
+                    file: format!("/shared/{key}.json"),
+                    blob: self.shared_catalogue.get(&key).cloned(),
+                    key,
+                };
                 match &mut self.hold_shared_reads {
                     Some(held) => held.push(answer),
                     None => self.queue.push_back(answer),

@@ -24,7 +24,6 @@ use crate::engine::server::state::{ServerState, Trigger};
 use crate::shared::launch::{shared_launch, SharedLaunch, SharingClient};
 use crate::vec_map::{VecMap, VecSet};
 use crate::wording::count;
-use serde::{Deserialize, Serialize};
 
 /// What the engine remembers about the shared catalogue between events.
 #[derive(Debug, Default)]
@@ -33,26 +32,12 @@ pub(in crate::engine) struct SharedCatalogue {
     /// and roots (after a miss the server is catalogued as before).
     looked_up: VecMap<String, String>,
     /// Servers listed in this event, whose entry goes to the shared catalogue
-    /// at its end (with the vectors made then); `true`: it asked for roots.
-    to_write: VecMap<String, bool>,
+    /// at its end (with the vectors made then).
+    to_write: VecSet<String>,
     /// Servers known to ask for roots (seen here, or the entry taken said so):
     /// written under the roots' key even from a connection that was not asked
     /// (attached to a shared process whose roots another client answered).
     asks_roots: VecSet<String>,
-}
-
-/// One file of the shared catalogue as the host read it (`sharedCatalogueRead`).
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SharedCatalogueFile {
-    /// The key of the `readSharedCatalogue` effect.
-    pub key: String,
-    /// Where the host keeps it (log lines name it).
-    pub file: String,
-    /// Its contents; `null`: no such file (or the host may not read it).
-    #[serde(default)]
-    pub blob: Option<String>,
 }
 
 /// The key of an entry that holds only for the client's workspace roots.
@@ -102,24 +87,34 @@ impl Engine {
         true
     }
 
-    /// The host's answer to `readSharedCatalogue`: a usable entry makes the
+    /// The host's answer to `readSharedCatalogue`: the first of the keys
+    /// asked whose file exists (`blob: None`: none). A usable entry makes the
     /// server CATALOGUED without a process; otherwise it is catalogued as before.
     pub(in crate::engine) fn on_shared_catalogue_read(
         &mut self,
         name: &str,
-        files: Vec<SharedCatalogueFile>,
+        key: &str,
+        file: &str,
+        blob: Option<&str>,
     ) {
         let waiting = matches!(self.state(name), Some(ServerState::Pending))
             && self.current_entry(name).is_none();
-        // A call, a warm catalogue or a removal came first; or this answers an
-        // older lookup (a newer one's answer decides).
-        let asked = files.first().map(|f| &f.key);
-        if !waiting || asked.is_none() || asked != self.shared_catalogue.looked_up.get(name) {
+        // The answer to this server's last lookup (a newer one's answer decides),
+        // while it still waits (a call, a warm catalogue or a removal came first).
+        let asked = self.shared_catalogue.looked_up.get(name);
+        let current = asked.is_some_and(|slot| {
+            slot == key
+                || slot
+                    .strip_prefix(key)
+                    .is_some_and(|rest| rest.starts_with('-'))
+        });
+        if !waiting || !current {
             return;
         }
-        let found = self
-            .sharing_of(name)
-            .and_then(|launch| self.usable_shared_entry(name, &launch, files));
+        let found = match (self.sharing_of(name), blob) {
+            (Some(launch), Some(blob)) => self.usable_shared_entry(name, &launch, key, file, blob),
+            _ => None,
+        };
         let Some((entry, writer)) = found else {
             self.enqueue_catalogue(name);
             return;
@@ -130,11 +125,8 @@ impl Engine {
             entry.tool_vectors = None;
         }
         let summary = format!(
-            "catalogue taken from the shared catalogue (another client of this user catalogued it): {}, {}, {}, {}; no process started",
+            "catalogue taken from the shared catalogue (another client of this user catalogued it): {}; no process started",
             count(entry.tools.len(), "tool"),
-            count(entry.prompts.len(), "prompt"),
-            count(entry.resources.len(), "resource"),
-            count(entry.resource_templates.len(), "resource template")
         );
         self.catalogue.entries.insert(name.to_string(), entry);
         self.persist_catalogue();
@@ -147,48 +139,42 @@ impl Engine {
         self.report_dropped_declared_tools(name);
     }
 
-    /// The first file whose entry holds for this server's definition, with the
-    /// writer's name for the server. A file is a one-entry catalogue blob; its
-    /// key says the roots it holds for (`<key>-<rootsKey>`, asked only with
-    /// this client's roots) or none. Damaged files are logged, naming them.
+    /// The entry of `file` (key `key`) when it holds for this server's
+    /// definition and roots, with the writer's name for the server. A file is a
+    /// one-entry catalogue blob; its key says the roots it holds for
+    /// (`<key>-<rootsKey>`) or none. A damaged file is logged, naming it.
     fn usable_shared_entry(
         &mut self,
         name: &str,
         launch: &SharedLaunch,
-        files: Vec<SharedCatalogueFile>,
+        key: &str,
+        file: &str,
+        blob: &str,
     ) -> Option<(CatalogueEntry, String)> {
-        let fingerprint = self.servers.get(name)?.config.fingerprint.clone();
         let by_roots = roots_slot(launch);
-        for file in files {
-            let Some(text) = file.blob.as_deref() else {
-                continue;
-            };
-            if file.key != by_roots && (launch.roots_bound || file.key != launch.key) {
-                continue; // not a key this lookup asked for
-            }
-            let catalogue = match Catalogue::from_blob(text) {
-                Ok(catalogue) => catalogue,
-                Err(why) => {
-                    self.log(
-                        LogLevel::Warn,
-                        Some(name),
-                        format!("the shared catalogue file {} was ignored: {why}", file.file),
-                    );
-                    continue;
-                }
-            };
-            let found = catalogue
-                .entries
-                .into_iter()
-                .find(|(_, entry)| entry.fingerprint == fingerprint);
-            if let Some((writer, entry)) = found {
-                if file.key == by_roots && !launch.roots_bound {
-                    self.shared_catalogue.asks_roots.insert(name.to_string());
-                }
-                return Some((entry, writer));
-            }
+        if key != by_roots && (launch.roots_bound || key != launch.key) {
+            return None; // not a key of this definition and these roots (any more)
         }
-        None
+        let fingerprint = self.servers.get(name)?.config.fingerprint.clone();
+        let catalogue = match Catalogue::from_blob(blob) {
+            Ok(catalogue) => catalogue,
+            Err(why) => {
+                self.log(
+                    LogLevel::Warn,
+                    Some(name),
+                    format!("the shared catalogue file {file} was ignored: {why}"),
+                );
+                return None;
+            }
+        };
+        let (writer, entry) = catalogue
+            .entries
+            .into_iter()
+            .find(|(_, entry)| entry.fingerprint == fingerprint)?;
+        if key == by_roots && !launch.roots_bound {
+            self.shared_catalogue.asks_roots.insert(name.to_string());
+        }
+        Some((entry, writer))
     }
 
     /// `name` was listed on `asked_roots`' connection: its entry goes to the
@@ -197,10 +183,7 @@ impl Engine {
         if asked_roots {
             self.shared_catalogue.asks_roots.insert(name.to_string());
         }
-        let roots = self.shared_catalogue.to_write.get(name).is_some_and(|r| *r);
-        self.shared_catalogue
-            .to_write
-            .insert(name.to_string(), roots || asked_roots);
+        self.shared_catalogue.to_write.insert(name.to_string());
     }
 
     /// One `writeSharedCatalogue` per shared server listed in this event.
@@ -209,16 +192,14 @@ impl Engine {
             return;
         }
         let to_write = std::mem::take(&mut self.shared_catalogue.to_write);
-        for (name, asked_roots) in to_write {
+        for name in to_write {
             let Some(launch) = self.sharing_of(&name) else {
                 continue;
             };
             let Some(entry) = self.current_entry(&name).cloned() else {
                 continue;
             };
-            let by_roots = launch.roots_bound
-                || asked_roots
-                || self.shared_catalogue.asks_roots.contains(&name);
+            let by_roots = launch.roots_bound || self.shared_catalogue.asks_roots.contains(&name);
             let key = if by_roots {
                 roots_slot(&launch)
             } else {
