@@ -307,6 +307,31 @@ fn a_lookup_answered_after_a_call_started_the_server_changes_nothing() {
 }
 
 #[test]
+fn a_server_disabled_while_its_lookup_was_out_looks_again_when_enabled() {
+    let fake = FakeServer::with_tools(&["read_graph"]);
+    let first = first_client("/work/alpha", user_memory(), fake.clone());
+    let mut second = client_in("/work/beta", &first.shared_catalogue, fake);
+    second.hold_shared_reads = Some(Vec::new());
+    second.apply(vec![user_memory()]);
+    second.send(Event::Disable {
+        server: "memory".into(),
+    });
+    for answer in second.hold_shared_reads.take().unwrap() {
+        second.send(answer);
+    }
+    assert_eq!(second.state("memory"), Some(ServerState::Disabled));
+    second.send(Event::Enable {
+        server: "memory".into(),
+    });
+    assert_eq!(second.state("memory"), Some(ServerState::Catalogued));
+    assert_eq!(
+        second.opens(),
+        0,
+        "taken from the shared catalogue after all"
+    );
+}
+
+#[test]
 fn an_answer_to_an_older_lookup_is_ignored_and_the_newer_one_decides() {
     let fake = FakeServer::with_tools(&["read_graph"]);
     let first = first_client("/work/alpha", user_memory(), fake.clone());

@@ -108,7 +108,12 @@ impl Engine {
                     .strip_prefix(key)
                     .is_some_and(|rest| rest.starts_with('-'))
         });
-        if !waiting || !current {
+        if !current {
+            return;
+        }
+        if !waiting {
+            // Unused: the next need of a catalogue (after a Disable, say) looks again.
+            self.shared_catalogue.looked_up.remove(name);
             return;
         }
         let found = match (self.sharing_of(name), blob) {
