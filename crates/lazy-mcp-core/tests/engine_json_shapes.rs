@@ -36,6 +36,9 @@ fn every_event_reads_from_its_documented_json() {
     let events = [
         json!({"type": "configApplied", "servers": []}),
         json!({"type": "catalogueLoaded", "blob": "{}"}),
+        json!({"type": "sharedCatalogueRead", "server": "memory", "key": "k-r", "file": "/c/k-r.json", "blob": "{}"}),
+        json!({"type": "sharedCatalogueRead", "server": "memory", "key": "k", "file": "/c/k.json", "blob": null}),
+        json!({"type": "sharedCatalogueRead", "server": "memory", "key": "k", "file": "/c/k.json"}),
         json!({"type": "connectionOpened", "conn": 1, "pid": 4242}),
         json!({"type": "connectionOpened", "conn": 1}),
         json!({"type": "messageReceived", "conn": 1, "message": "{\"jsonrpc\":\"2.0\"}"}),
@@ -210,6 +213,20 @@ fn every_effect_writes_its_documented_json() {
         (
             Effect::PersistCatalogue { blob: "b".into() },
             json!({"type": "persistCatalogue", "blob": "b"}),
+        ),
+        (
+            Effect::ReadSharedCatalogue {
+                server: "memory".into(),
+                keys: vec!["k-r".into(), "k".into()],
+            },
+            json!({"type": "readSharedCatalogue", "server": "memory", "keys": ["k-r", "k"]}),
+        ),
+        (
+            Effect::WriteSharedCatalogue {
+                key: "k".into(),
+                blob: "b".into(),
+            },
+            json!({"type": "writeSharedCatalogue", "key": "k", "blob": "b"}),
         ),
         (
             Effect::Log {

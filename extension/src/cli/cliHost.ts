@@ -5,6 +5,7 @@ import type { ConfigReport, ConfigSources, ExplicitFile, HostPolicy } from '../h
 import type { DiagnosticsSnapshot, ServerDiagnostics } from '../host/snapshotTypes';
 import { LazyHost, type LazyHostOptions } from '../host/lazyHost';
 import { BlobFile } from '../host/storage/blobFile';
+import { SharedCatalogueDir, defaultSharedCatalogueDir } from '../host/storage/sharedCatalogueDir';
 import { approvedDefinitionsPath } from '../host/storage/approvedDefinitionsFile';
 import { AuthHost } from '../host/auth/authHost';
 import { FileTokenStore } from '../host/auth/fileTokenStore';
@@ -59,6 +60,8 @@ export function createHost(
     explicitFiles: sources.explicitFiles,
     policy: sources.policy,
     store: new BlobFile(catalogueFile),
+    // The core reads and writes it only for shared servers (`--shared`).
+    sharedCatalogue: new SharedCatalogueDir(defaultSharedCatalogueDir(), (level, message) => ctx.log(level, message)),
     log: (level, message, server) => ctx.log(level, message, server),
     measureRss: linuxRss,
     auth: new AuthHost({ core: ctx.core, store: new FileTokenStore(signInFile()), browser: cliBrowser }),

@@ -6,6 +6,7 @@ export type Event = { "type": "configSources", sources: ConfigSources, }
   | { "type": "filesRead", round: number, files: Array<FileRead>, }
   | { "type": "configApplied", servers: Array<ServerConfig>, }
   | { "type": "catalogueLoaded", blob: string, }
+  | { "type": "sharedCatalogueRead", server: string, key: string, file: string, blob: string | null, }
   | { "type": "connectionOpened", conn: number, pid: number | null, }
   | { "type": "connectionShared", conn: number, clients: number, 
 /**
@@ -106,6 +107,8 @@ httpStatus?: number, message: string, }
 request?: string | number | null, message: string, }
   | { "type": "clientListed", client: string, endpoint: Endpoint, }
   | { "type": "persistCatalogue", blob: string, }
+  | { "type": "readSharedCatalogue", server: string, keys: Array<string>, }
+  | { "type": "writeSharedCatalogue", key: string, blob: string, }
   | { "type": "writeApprovedDefinitions", path: string, content: string, }
   | { "type": "log", level: LogLevel, server?: string | null, message: string, }
   | { "type": "catalogueSettled", }

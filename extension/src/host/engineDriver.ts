@@ -11,6 +11,7 @@ import type { ConfigReport, ConfigSources, DefinitionsReview, Effect, EndpointIn
 import { answerReadFiles } from './config/configFiles';
 import type { AuthHost } from './auth/authHost';
 import { BlobFile } from './storage/blobFile';
+import type { SharedCatalogueStore } from './storage/sharedCatalogueDir';
 
 /**
  * What the host tells the engine (generated from engine/events.rs). Settings may be
@@ -52,6 +53,8 @@ export interface DriverDeps {
   /** A client was answered `tools/list` on this endpoint (the engine says so; nobody parses). */
   onClientListed?(client: string, endpoint: Extract<Effect, { type: 'clientListed' }>['endpoint']): void;
   store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
+  /** The user's shared catalogue (host/storage/sharedCatalogueDir.ts); without it every lookup finds nothing. */
+  sharedCatalogue?: SharedCatalogueStore;
   log(level: LogLevel, message: string, server?: string): void;
   /** `aggregate`: version of the aggregate endpoint when it has something to offer. */
   onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;
@@ -333,6 +336,17 @@ export class EngineDriver {
           .catch((err: unknown) => this.deps.log('error', `could not store the catalogue: ${String(err)}`));
         return;
       }
+      case 'readSharedCatalogue':
+        return this.readSharedCatalogue(effect.server, effect.keys);
+      case 'writeSharedCatalogue': {
+        const { key, blob } = effect;
+        const store = this.deps.sharedCatalogue;
+        if (!store) return;
+        this.persisting = this.persisting
+          .then(() => store.write(key, blob))
+          .catch((err: unknown) => this.deps.log('warn', `could not store the shared catalogue entry ${key}: ${String(err)}`));
+        return;
+      }
       case 'writeApprovedDefinitions': {
         // Atomic (temp file + rename): another process reading it never sees half a file.
         const { path: file, content } = effect;
@@ -361,6 +375,25 @@ export class EngineDriver {
           return this.deps.onAnnounce({ level: effect.level, server: effect.server ?? undefined, message: effect.message, actions: effect.actions, servers: effect.servers ?? undefined });
         return this.deps.log(effect.level, effect.message, effect.server ?? undefined);
     }
+  }
+
+  /** The first of `keys` whose file exists (else none) is the answer; the server waits for it. */
+  private readSharedCatalogue(server: string, keys: string[]): void {
+    const store = this.deps.sharedCatalogue;
+    const first = keys[0] ?? '';
+    const answer = async (): Promise<Extract<EngineEvent, { type: 'sharedCatalogueRead' }>> => {
+      for (const key of keys) {
+        const found = await store?.read(key);
+        if (found?.blob !== undefined) return { type: 'sharedCatalogueRead', server, key, file: found.file, blob: found.blob };
+      }
+      return { type: 'sharedCatalogueRead', server, key: first, file: first, blob: null };
+    };
+    void answer()
+      .catch((err: unknown) => {
+        this.deps.log('warn', `could not read the shared catalogue: ${String(err)}`);
+        return { type: 'sharedCatalogueRead' as const, server, key: first, file: first, blob: null };
+      })
+      .then((event) => this.handle(event));
   }
 
   private startSignIn({ server, oauth, reason, toolName, scope, attempt }: Extract<Effect, { type: 'startSignIn' }>): void {

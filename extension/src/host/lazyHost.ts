@@ -3,6 +3,7 @@
 // plus the config watcher and the optional loopback gateway for clients. Front
 // ends add only their UI and state their host policy.
 import type { OwnerSpec } from './shared/ownerLauncher';
+import type { SharedCatalogueStore } from './storage/sharedCatalogueDir';
 import { randomBytes } from 'node:crypto';
 import type { WasmCore } from '../core/wasmCore';
 import type { AuthHost } from './auth/authHost';
@@ -26,6 +27,8 @@ export interface LazyHostOptions {
   /** Engine settings (see docs/engine-events-effects.md); the workspace folders come from discovery. */
   settings?: Record<string, unknown>;
   store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
+  /** The user's shared catalogue: entries of shared servers other clients catalogued. */
+  sharedCatalogue?: SharedCatalogueStore;
   log(level: LogLevel, message: string, server?: string): void;
   /** Start the loopback gateway (VS Code, `serve --http`). */
   gateway?: { token?: string; port?: number; requireToken?: boolean; sessionIdleMs?: number; maxSessions?: number };
@@ -112,6 +115,7 @@ export class LazyHost {
       noReply: (client, id) => (this.gateway ? this.gateway.noReply(client, id) : opts.noReply?.(client, id)),
       onClientListed: (_client, endpoint) => this.listedAt.set(endpoint.kind === 'server' ? endpoint.name : '', Date.now()),
       store: opts.store,
+      ...(opts.sharedCatalogue ? { sharedCatalogue: opts.sharedCatalogue } : {}),
       log,
       onEndpointsChanged: (endpoints, aggregate) => {
         // An endpoint the core removed (server disabled or gone) ends its sessions: a client

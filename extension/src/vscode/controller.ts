@@ -17,6 +17,7 @@ import { treeRssBytes } from '../host/processTree';
 import { ownerSpecFor } from '../host/shared/ownerLauncher';
 import type { DiagnosticsSnapshot, ServerDiagnostics } from '../host/snapshotTypes';
 import { BlobFile } from '../host/storage/blobFile';
+import { SharedCatalogueDir, defaultSharedCatalogueDir } from '../host/storage/sharedCatalogueDir';
 import { count } from '../host/wording';
 import { approvedDefinitionsPath } from '../host/storage/approvedDefinitionsFile';
 import { DefinitionReviewDocuments } from './definitionReview';
@@ -113,6 +114,8 @@ export class Controller implements vscode.Disposable {
       discovery,
       settings: this.settings.engine,
       store: new BlobFile(cataloguePath(context.globalStorageUri.fsPath, discovery.workspaceFolders)),
+      // Entries of shared servers, the same directory as the CLI's: a server any window or session catalogued is not started again to catalogue it.
+      sharedCatalogue: new SharedCatalogueDir(defaultSharedCatalogueDir(), (level, message) => this.write(level, message)),
       log: (level, message, server) => this.write(level, message, server),
       gateway: {},
       policy: this.policy(),

@@ -226,6 +226,19 @@ pub enum Effect {
     PersistCatalogue {
         blob: String,
     },
+    /// Read the user's shared catalogue files of these keys in this order and
+    /// answer with one `sharedCatalogueRead` for `server`: the first file that
+    /// exists, or none. A key is hex (`[0-9a-f-]`).
+    ReadSharedCatalogue {
+        server: String,
+        keys: Vec<String>,
+    },
+    /// Replace the shared catalogue file of `key` with `blob`, atomically
+    /// (temporary file, then rename), in the user's private directory.
+    WriteSharedCatalogue {
+        key: String,
+        blob: String,
+    },
     /// Replace the shared approved-definitions file with `content`, atomically
     /// (write a temporary file next to it, then rename). The file is watched
     /// with the config: other processes read the approval from it.

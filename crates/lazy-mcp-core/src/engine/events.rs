@@ -49,6 +49,16 @@ pub enum Event {
     ConfigApplied { servers: Vec<ServerConfig> },
     /// The persisted catalogue blob, as last stored from a `persistCatalogue` effect.
     CatalogueLoaded { blob: String },
+    /// The answer to `readSharedCatalogue`: the first of the keys asked whose
+    /// file exists, where it is (log lines name it) and its contents; `blob`
+    /// absent: none exists (or the host may not read them; `key` the first).
+    SharedCatalogueRead {
+        server: String,
+        key: String,
+        file: String,
+        #[serde(default)]
+        blob: Option<String>,
+    },
     /// The host opened the connection of an `open` effect (process spawned / HTTP ready).
     ConnectionOpened {
         conn: ConnId,

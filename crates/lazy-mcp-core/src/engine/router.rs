@@ -9,6 +9,7 @@ use crate::engine::clients::{ClientSession, OutboundRequest};
 use crate::engine::effects::{self, Effect, EndpointInfo, LogLevel};
 use crate::engine::events::{ClientId, ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
+use crate::engine::registry::shared_catalogue::SharedCatalogue;
 use crate::engine::server::auth::SignInAnnouncements;
 use crate::engine::server::connection::{Connection, Phase};
 use crate::engine::server::state::{next_state, ServerState, Trigger};
@@ -63,6 +64,8 @@ pub struct Engine {
     pub(in crate::engine) embedding: Option<std::sync::Arc<crate::tool_index::EmbeddingModel>>,
     /// Set when tool vectors may be missing or stale (`tool_vectors.rs`).
     pub(in crate::engine) tool_vectors_pending: bool,
+    /// Lookups in and writes to the user's shared catalogue (`shared_catalogue.rs`).
+    pub(in crate::engine) shared_catalogue: SharedCatalogue,
 }
 
 impl Engine {
@@ -91,6 +94,7 @@ impl Engine {
             pins: Pins::default(),
             embedding: None,
             tool_vectors_pending: false,
+            shared_catalogue: SharedCatalogue::default(),
         }
     }
 
@@ -125,6 +129,12 @@ impl Engine {
             }
             Event::ConfigApplied { servers } => self.on_config_applied(servers),
             Event::CatalogueLoaded { blob } => self.on_catalogue_loaded(&blob),
+            Event::SharedCatalogueRead {
+                server,
+                key,
+                file,
+                blob,
+            } => self.on_shared_catalogue_read(&server, &key, &file, blob.as_deref()),
             Event::ConnectionOpened { conn, pid } => self.on_connection_opened(conn, pid),
             Event::ConnectionShared {
                 conn,
@@ -258,6 +268,8 @@ impl Engine {
         if std::mem::take(&mut self.tool_vectors_pending) || self.catalogue_dirty {
             self.update_tool_vectors();
         }
+        // After the vectors: the shared entry carries them.
+        self.flush_shared_catalogue();
         if std::mem::take(&mut self.catalogue_dirty) {
             self.effects.push(Effect::PersistCatalogue {
                 blob: self.catalogue.to_blob(),

@@ -181,6 +181,11 @@ pub struct Sim {
     pub replies: Vec<(String, Value)>,
     pub notifications: Vec<(String, Value)>,
     pub persisted: Option<String>,
+    /// The user's shared catalogue (`readSharedCatalogue`/`writeSharedCatalogue`):
+    /// key → blob. Copy it into another `Sim` to play another client of the user.
+    pub shared_catalogue: BTreeMap<String, String>,
+    /// When set, answers to `readSharedCatalogue` wait here (the host is slow).
+    pub hold_shared_reads: Option<Vec<Event>>,
     /// When set, `open` effects are not answered until `release_opens`.
     pub hold_opens: bool,
     pub held: Vec<ConnId>,
@@ -204,6 +209,8 @@ impl Sim {
             replies: Vec::new(),
             notifications: Vec::new(),
             persisted: None,
+            shared_catalogue: BTreeMap::new(),
+            hold_shared_reads: None,
             hold_opens: false,
             held: Vec::new(),
             oauth: oauth::OAuthHost::default(),
@@ -395,6 +402,24 @@ impl Sim {
                 self.notifications.push((client, message));
             }
             Effect::PersistCatalogue { blob } => self.persisted = Some(blob),
+            Effect::ReadSharedCatalogue { server, keys } => {
+                // The first key whose file exists, else the first key.
+                let found = keys.iter().find(|k| self.shared_catalogue.contains_key(*k));
+                let key = found.or(keys.first()).cloned().unwrap_or_default();
+                let answer = Event::SharedCatalogueRead {
+                    server,
+                    file: format!("/shared/{key}.json"),
+                    blob: self.shared_catalogue.get(&key).cloned(),
+                    key,
+                };
+                match &mut self.hold_shared_reads {
+                    Some(held) => held.push(answer),
+                    None => self.queue.push_back(answer),
+                }
+            }
+            Effect::WriteSharedCatalogue { key, blob } => {
+                self.shared_catalogue.insert(key, blob);
+            }
             _ => {}
         }
     }

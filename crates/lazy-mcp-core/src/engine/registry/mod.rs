@@ -1,7 +1,9 @@
 //! The servers' config and catalogue: a config load's file rounds, applying a
-//! server list, the persisted catalogue and reading it back at start.
+//! server list, the persisted catalogue and reading it back at start, and the
+//! shared catalogue (entries of shared servers under their sharing key).
 
 pub mod catalogue;
 pub(super) mod catalogue_loading;
 pub(super) mod config_diff;
 pub(super) mod config_load;
+pub mod shared_catalogue;

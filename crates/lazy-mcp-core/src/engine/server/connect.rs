@@ -49,7 +49,10 @@ impl Engine {
             let Some(name) = self.catalogue_queue.pop_front() else {
                 return;
             };
-            if matches!(self.state(&name), Some(ServerState::Pending)) {
+            // A shared server another client catalogued needs no process (no slot either).
+            if matches!(self.state(&name), Some(ServerState::Pending))
+                && !self.look_up_shared_catalogue(&name)
+            {
                 self.open_connection(&name, Purpose::Catalogue, false);
             }
         }
@@ -103,11 +106,7 @@ impl Engine {
         };
         let transport = server.config.transport.clone();
         let oauth = crate::engine::server::auth::binding(&server.config);
-        let client = crate::shared::launch::SharingClient {
-            env: self.config_load.discovery().map(|d| &d.env),
-            untrusted: !self.config_load.workspace_trusted(),
-        };
-        let shared = crate::shared::launch::shared_launch(&server.config, &self.settings, client);
+        let shared = self.sharing_of(name);
         let retry_timer = server.retry_timer;
         self.cancel_timer(retry_timer);
         let conn = self.next_conn;
