@@ -12,7 +12,7 @@
 //! its own calls; the last detach stops the process.
 
 use super::launch::{SharedHolder, SharedLaunch};
-use crate::protocol::outline::outline;
+use crate::protocol::outline::{outline, MAX_DEPTH};
 use crate::vec_map::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -618,9 +618,10 @@ impl Mux {
         }) else {
             return;
         };
-        let why = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
-            Err(err) => err.to_string(),
-            Ok(_) => "not a JSON-RPC object".to_string(),
+        let why = if look.max_depth > MAX_DEPTH {
+            format!("nested deeper than {MAX_DEPTH} levels")
+        } else {
+            "not a JSON-RPC object".to_string()
         };
         let answer = json!({"jsonrpc": "2.0", "id": pending.id, "error": {
             "code": -32603,
