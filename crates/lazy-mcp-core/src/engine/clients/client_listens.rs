@@ -86,7 +86,11 @@ impl Engine {
                 return;
             }
         };
-        let open = self.clients.get(client).map_or(0, |s| s.listens.len());
+        let open = self
+            .clients
+            .sessions
+            .get(client)
+            .map_or(0, |s| s.listens.len());
         if open >= MAX_LISTENS_PER_CLIENT && !self.is_listening(client, &id) {
             self.forget_modern_request(client, &id);
             let why = format!(
@@ -113,6 +117,7 @@ impl Engine {
         };
         let replaced = self
             .clients
+            .sessions
             .get_mut(client)
             .and_then(|session| session.listens.insert(key.clone(), listen));
         let ack = jsonrpc::notification(
@@ -164,7 +169,12 @@ impl Engine {
     /// server is enabled and its catalogue says it supports subscriptions.
     /// Whether it runs does not matter: it is subscribed when it connects.
     fn honoured_resources(&self, client: &str, uris: &[String]) -> Vec<(String, String)> {
-        let Some(endpoint) = self.clients.get(client).map(|s| s.endpoint.clone()) else {
+        let Some(endpoint) = self
+            .clients
+            .sessions
+            .get(client)
+            .map(|s| s.endpoint.clone())
+        else {
             return Vec::new();
         };
         let mut honoured: Vec<(String, String)> = Vec::new();
@@ -202,6 +212,7 @@ impl Engine {
 
     fn is_listening(&self, client: &str, id: &Value) -> bool {
         self.clients
+            .sessions
             .get(client)
             .is_some_and(|s| s.listens.contains_key(&id.to_string()))
     }
@@ -213,6 +224,7 @@ impl Engine {
         let key = id.to_string();
         let ended = self
             .clients
+            .sessions
             .get_mut(client)
             .and_then(|session| session.listens.remove(&key));
         let was_open = ended.is_some();
@@ -227,6 +239,7 @@ impl Engine {
     /// notifications reach it only through its listens.
     pub(in crate::engine) fn is_modern_client(&self, client: &str) -> bool {
         self.clients
+            .sessions
             .get(client)
             .is_some_and(|s| s.modern.seen() || !s.listens.is_empty())
     }
@@ -241,6 +254,7 @@ impl Engine {
         }
         let listens: Vec<Value> = self
             .clients
+            .sessions
             .get(client)
             .map(|s| {
                 s.listens

@@ -57,6 +57,7 @@ impl Engine {
         };
         let session = self
             .clients
+            .sessions
             .entry(client.clone())
             .or_insert_with(|| ClientSession {
                 endpoint: endpoint.clone(),
@@ -123,7 +124,7 @@ impl Engine {
                     .and_then(|p| p.pointer("/clientInfo/name"))
                     .and_then(Value::as_str)
                     .map(str::to_string);
-                if let Some(session) = self.clients.get_mut(client) {
+                if let Some(session) = self.clients.sessions.get_mut(client) {
                     session.capabilities = capabilities;
                     if let Some(identity) = identity {
                         session.identity = identity;
@@ -149,6 +150,7 @@ impl Engine {
             methods::SUBSCRIPTIONS_LISTEN => {
                 let modern = self
                     .clients
+                    .sessions
                     .get(client)
                     .is_some_and(|s| s.modern.is_active());
                 self.on_listen(client, id, params.as_ref(), modern);
@@ -316,7 +318,7 @@ impl Engine {
                         name: tool,
                         arguments,
                     } = CallTool::read(p);
-                    if self.exposure.plan.is_indexed(server) {
+                    if self.clients.exposure.plan.is_indexed(server) {
                         if let Some(why) = self.invalid_arguments(server, tool, &arguments) {
                             let result = json!({"content": [{"type": "text", "text": why}], "isError": true});
                             self.reply(client, jsonrpc::success(id, result));
@@ -358,7 +360,8 @@ impl Engine {
             return Err(format!("{method} needs params"));
         };
         let by_name = |kind: ListKind, exposed: &str| {
-            self.exposure
+            self.clients
+                .exposure
                 .aggregate_routes
                 .get(&(kind, exposed.to_string()))
                 .cloned()
@@ -543,7 +546,7 @@ impl Engine {
         let Some(key) = id.as_str() else {
             return;
         };
-        let Some(request) = self.outbound.remove(key) else {
+        let Some(request) = self.clients.outbound.remove(key) else {
             return;
         };
         let message = Message::Response {
@@ -572,7 +575,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_client_disconnected(&mut self, client: &str) {
-        if self.clients.remove(client).is_none() {
+        if self.clients.sessions.remove(client).is_none() {
             return;
         }
         for server in self.servers.values_mut() {
@@ -612,13 +615,14 @@ impl Engine {
             );
         }
         let outbound: Vec<String> = self
+            .clients
             .outbound
             .iter()
             .filter(|(_, o)| o.client == client)
             .map(|(id, _)| id.clone())
             .collect();
         for id in outbound {
-            if let Some(request) = self.outbound.remove(&id) {
+            if let Some(request) = self.clients.outbound.remove(&id) {
                 self.send_upstream(
                     request.conn,
                     jsonrpc::error_response(

@@ -163,8 +163,7 @@ impl Engine {
             match refusal {
                 Some((why, code)) => self.refuse_server_request(conn, &request, &why, code),
                 None => {
-                    let key = format!("lazy-mcp-{}", self.next_outbound);
-                    self.next_outbound += 1;
+                    let key = self.clients.next_gateway_id("lazy-mcp-");
                     asked.push((key, request));
                 }
             }
@@ -172,8 +171,7 @@ impl Engine {
         if asked.is_empty() {
             return;
         }
-        let state = format!("{BRIDGE_STATE_PREFIX}{}", self.next_outbound);
-        self.next_outbound += 1;
+        let state = self.clients.next_gateway_id(BRIDGE_STATE_PREFIX);
         let mut input_requests = Map::new();
         for (key, request) in &asked {
             let mut entry = json!({ "method": request.method });

@@ -102,7 +102,7 @@ impl Engine {
                 Some((key.to_string(), capability.clone()))
             })
             .collect();
-        if let Some(session) = self.clients.get_mut(client) {
+        if let Some(session) = self.clients.sessions.get_mut(client) {
             session.modern.pending.insert(
                 id.to_string(),
                 PendingModern {
@@ -138,7 +138,7 @@ impl Engine {
 
     /// The request has been handled (answered, or sent on upstream).
     pub(in crate::engine) fn end_request_era(&mut self, client: &str) {
-        if let Some(session) = self.clients.get_mut(client) {
+        if let Some(session) = self.clients.sessions.get_mut(client) {
             session.modern.active = false;
             session.modern.identity = None;
         }
@@ -146,7 +146,7 @@ impl Engine {
 
     /// The loaded-tools identity of the request being handled, when it is modern.
     pub(in crate::engine) fn modern_request_identity(&self, client: &str) -> Option<String> {
-        let session = self.clients.get(client)?;
+        let session = self.clients.sessions.get(client)?;
         if !session.modern.active {
             return None;
         }
@@ -159,7 +159,7 @@ impl Engine {
 
     /// A cancelled modern request will not be answered.
     pub(in crate::engine) fn forget_modern_request(&mut self, client: &str, id: &Value) {
-        if let Some(session) = self.clients.get_mut(client) {
+        if let Some(session) = self.clients.sessions.get_mut(client) {
             session.modern.pending.remove(&id.to_string());
         }
     }
@@ -167,6 +167,7 @@ impl Engine {
     /// Whether `id` is a modern request of `client` still to be answered.
     pub(in crate::engine) fn is_modern_request(&self, client: &str, id: &Value) -> bool {
         self.clients
+            .sessions
             .get(client)
             .is_some_and(|s| s.modern.pending.contains_key(&id.to_string()))
     }
@@ -181,6 +182,7 @@ impl Engine {
     ) -> Option<&serde_json::Map<String, Value>> {
         let pending = self
             .clients
+            .sessions
             .get(client)?
             .modern
             .pending
@@ -201,7 +203,7 @@ impl Engine {
             return false;
         };
         let key = id.to_string();
-        let Some(session) = self.clients.get_mut(client) else {
+        let Some(session) = self.clients.sessions.get_mut(client) else {
             return false;
         };
         let Some(PendingModern { cache_hints, .. }) = session.modern.pending.remove(&key) else {
@@ -235,6 +237,7 @@ impl Engine {
     /// A modern identity without loaded tools yet, when the cap is reached.
     fn is_new_modern_identity(&self, client_info: &str) -> bool {
         let modern = self
+            .clients
             .exposure
             .loaded
             .keys()
@@ -242,6 +245,7 @@ impl Engine {
             .count();
         modern >= MAX_MODERN_IDENTITIES
             && !self
+                .clients
                 .exposure
                 .loaded
                 .contains_key(&modern_identity(client_info))
@@ -252,6 +256,7 @@ impl Engine {
         method == methods::TOOLS_CALL
             && (name == LOAD_TOOLS || name == UNLOAD_TOOLS)
             && self
+                .clients
                 .exposure
                 .plan
                 .meta_tools

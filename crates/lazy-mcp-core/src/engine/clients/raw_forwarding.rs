@@ -30,7 +30,7 @@ impl Engine {
         endpoint: &Endpoint,
         text: &str,
     ) -> bool {
-        if self.clients.get(client).map(|s| &s.endpoint) != Some(endpoint) {
+        if self.clients.sessions.get(client).map(|s| &s.endpoint) != Some(endpoint) {
             return false;
         }
         if !plain_enough(text) {
@@ -66,13 +66,14 @@ impl Engine {
             Endpoint::Aggregate => {
                 // Meta-tools and `index` servers' loaded tools read their arguments: full reading.
                 let route = self
+                    .clients
                     .exposure
                     .aggregate_routes
                     .get(&(ListKind::Tools, tool.to_string()));
                 let Some((server, Value::String(original))) = route else {
                     return false;
                 };
-                if self.is_meta_tool(&tool) || self.exposure.plan.is_indexed(server) {
+                if self.is_meta_tool(&tool) || self.clients.exposure.plan.is_indexed(server) {
                     return false;
                 }
                 let server = server.clone();
@@ -101,7 +102,8 @@ impl Engine {
     }
 
     fn is_meta_tool(&self, name: &str) -> bool {
-        self.exposure
+        self.clients
+            .exposure
             .plan
             .meta_tools
             .iter()
@@ -162,7 +164,7 @@ impl Engine {
                 server.last_activity_ms = now;
             }
         }
-        if self.clients.contains_key(&call.client) {
+        if self.clients.sessions.contains_key(&call.client) {
             let message = answer(&call.client_id);
             // A modern-era request's answer is stamped (`resultType`): rare, and
             // the only case that reads the answer back.

@@ -43,6 +43,7 @@ impl Engine {
         // The name first: most calls are no meta-tool's, and their arguments stay uncopied.
         let name = name_of(params).unwrap_or("");
         let Some(schema) = self
+            .clients
             .exposure
             .plan
             .meta_tools
@@ -111,7 +112,7 @@ impl Engine {
                 .exposed_items(server, ListKind::Tools)
                 .iter()
                 .any(|t| name_of(t) == Some(tool.as_str()));
-            if offered && !self.exposure.plan.is_indexed(server) {
+            if offered && !self.clients.exposure.plan.is_indexed(server) {
                 return Ok((server.clone(), tool.clone()));
             }
         }
@@ -129,7 +130,8 @@ impl Engine {
 
     /// The name a tool has on the aggregate endpoint (`server__tool`).
     fn aggregate_name(&self, server: &str, tool: &str) -> String {
-        self.exposure
+        self.clients
+            .exposure
             .aggregate_names_by_item
             .get(&(ListKind::Tools, server.to_string(), tool.to_string()))
             .cloned()
@@ -141,11 +143,10 @@ impl Engine {
         let mut lines: Vec<String> = Vec::new();
         for name in names {
             match self.resolve_tool(name) {
-                Ok((server, tool)) if !self.exposure.plan.is_indexed(&server) => {
-                    lines.push(format!(
+                Ok((server, tool)) if !self.clients.exposure.plan.is_indexed(&server) => lines
+                    .push(format!(
                     "{server}/{tool} is always in the tool list (its server is not in index mode)."
-                ))
-                }
+                )),
                 Ok(pair) if !found.contains(&pair) => found.push(pair),
                 Ok(_) => {}
                 Err(why) => lines.push(why),
@@ -177,7 +178,12 @@ impl Engine {
             }
             was
         };
-        let set = self.exposure.loaded.entry(identity.clone()).or_default();
+        let set = self
+            .clients
+            .exposure
+            .loaded
+            .entry(identity.clone())
+            .or_default();
         for pair in &changed {
             if load {
                 set.insert(pair.clone());

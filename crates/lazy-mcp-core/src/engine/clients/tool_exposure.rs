@@ -208,8 +208,8 @@ impl Engine {
 
     /// The search index over the `index`-mode servers' tools (built on first use).
     pub(in crate::engine) fn tool_index(&mut self) -> &ToolIndex {
-        if self.exposure.search_index.is_none() {
-            let entries = self.index_entries(&self.exposure.plan);
+        if self.clients.exposure.search_index.is_none() {
+            let entries = self.index_entries(&self.clients.exposure.plan);
             // Each indexed tool's cached vector: its position in its entry.
             let cached: Vec<Option<Vec<i8>>> = entries
                 .iter()
@@ -223,16 +223,17 @@ impl Engine {
             let index = ToolIndex::build_hybrid(&entries, self.embedding.clone(), &|i| {
                 cached.get(i).cloned().flatten()
             });
-            self.exposure.search_index = Some(index);
+            self.clients.exposure.search_index = Some(index);
         }
-        self.exposure
+        self.clients
+            .exposure
             .search_index
             .get_or_insert_with(ToolIndex::default)
     }
 
     /// The tools a server's own endpoint lists: none in `index` mode.
     pub(in crate::engine) fn endpoint_tools(&self, name: &str) -> Vec<Value> {
-        if self.exposure.plan.is_indexed(name) {
+        if self.clients.exposure.plan.is_indexed(name) {
             Vec::new()
         } else {
             self.exposed_list(name, ListKind::Tools)
@@ -247,13 +248,15 @@ impl Engine {
             return modern;
         }
         self.clients
+            .sessions
             .get(client)
             .map(|s| s.identity.clone())
             .unwrap_or_else(|| client.to_string())
     }
 
     pub(in crate::engine) fn loaded_of(&self, client: &str) -> VecSet<LoadedTool> {
-        self.exposure
+        self.clients
+            .exposure
             .loaded
             .get(&self.identity_of(client))
             .cloned()
@@ -266,9 +269,9 @@ impl Engine {
     pub(in crate::engine) fn aggregate_tools_for(&self, client: &str) -> Vec<Value> {
         let loaded = self.loaded_of(client);
         let all = self.settings.aggregate_endpoint == AggregateEndpoint::All;
-        let mut items = self.exposure.plan.meta_tools.clone();
+        let mut items = self.clients.exposure.plan.meta_tools.clone();
         items.extend(self.aggregate_list_where(ListKind::Tools, |server, tool| {
-            if self.exposure.plan.is_indexed(server) {
+            if self.clients.exposure.plan.is_indexed(server) {
                 loaded.contains(&(server.to_string(), tool.to_string()))
             } else {
                 all
@@ -281,6 +284,7 @@ impl Engine {
     /// meta-tools and its loaded tools.
     pub(in crate::engine) fn tools_seen_by(&self, client: &str) -> usize {
         let full: usize = self
+            .clients
             .exposure
             .plan
             .modes
@@ -291,21 +295,27 @@ impl Engine {
         let loaded = self
             .loaded_of(client)
             .iter()
-            .filter(|(server, _)| self.exposure.plan.is_indexed(server))
+            .filter(|(server, _)| self.clients.exposure.plan.is_indexed(server))
             .count();
-        full + self.exposure.plan.meta_tools.len() + loaded
+        full + self.clients.exposure.plan.meta_tools.len() + loaded
     }
 
     /// Every loaded tool over all clients (for diagnostics).
     pub(in crate::engine) fn all_loaded(&self) -> VecSet<LoadedTool> {
-        self.exposure.loaded.values().flatten().cloned().collect()
+        self.clients
+            .exposure
+            .loaded
+            .values()
+            .flatten()
+            .cloned()
+            .collect()
     }
 
     /// Forgets a server's loaded tools (it was disabled or removed) and tells
     /// the clients that had some.
     pub(in crate::engine) fn unload_server(&mut self, server: &str) {
         let mut touched = Vec::new();
-        for (identity, set) in self.exposure.loaded.iter_mut() {
+        for (identity, set) in self.clients.exposure.loaded.iter_mut() {
             let before = set.len();
             set.retain(|(s, _)| s != server);
             if set.len() != before {
@@ -334,7 +344,7 @@ impl Engine {
             }
         }
         for (server, tool) in gone {
-            for set in self.exposure.loaded.values_mut() {
+            for set in self.clients.exposure.loaded.values_mut() {
                 set.remove(&(server.clone(), tool.clone()));
             }
             self.log(
@@ -349,6 +359,7 @@ impl Engine {
     pub(in crate::engine) fn notify_identity_tools_changed(&mut self, identity: &str) {
         let sessions: Vec<String> = self
             .clients
+            .sessions
             .iter()
             .filter(|(_, s)| {
                 s.identity == identity && s.endpoint == crate::engine::events::Endpoint::Aggregate
