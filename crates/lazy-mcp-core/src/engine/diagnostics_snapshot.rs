@@ -255,7 +255,7 @@ impl Engine {
             exposed_token_estimate: self.clients.plan().meta_tokens,
             ..DiagnosticsTotals::default()
         };
-        let loaded = self.all_loaded();
+        let loaded = self.clients.all_loaded();
         let mut servers = Vec::new();
         for (name, server) in &self.servers {
             let entry = self.current_entry(name);

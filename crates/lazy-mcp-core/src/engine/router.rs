@@ -361,7 +361,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn reply(&mut self, client: &str, mut message: Value) {
-        let modern = self.stamp_modern_reply(client, &mut message);
+        let modern = self.clients.stamp_modern_reply(client, &mut message);
         self.push_reply(client, message, modern);
     }
 

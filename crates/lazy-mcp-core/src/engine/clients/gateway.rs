@@ -75,7 +75,7 @@ impl Engine {
             } => {
                 if self.begin_request_era(&client, &id, &method, &mut params) {
                     self.on_client_request(&client, &endpoint, id, &method, params);
-                    self.end_request_era(&client);
+                    self.clients.end_request_era(&client);
                 }
             }
             Message::Notification { method, params } => {
@@ -501,7 +501,7 @@ impl Engine {
         let Some(request_id) = params.as_ref().and_then(|p| p.get("requestId")).cloned() else {
             return;
         };
-        self.forget_modern_request(client, &request_id);
+        self.clients.forget_modern_request(client, &request_id);
         // Whether a request that would still be answered was dropped: then the
         // host stops waiting for its answer (`noReply`).
         let mut dropped = self.end_listen(client, &request_id);

@@ -85,7 +85,9 @@ impl Engine {
             c.pending.iter().find_map(|(upstream_id, p)| match p {
                 Pending::Call(call)
                     if call.awaits_retry()
-                        || self.is_modern_request(&call.client, &call.client_id) =>
+                        || self
+                            .clients
+                            .is_modern_request(&call.client, &call.client_id) =>
                 {
                     Some(*upstream_id)
                 }
@@ -130,6 +132,7 @@ impl Engine {
             call.input_rounds,
         );
         let declared = self
+            .clients
             .modern_input_capabilities(&client, &client_id)
             .cloned()
             .unwrap_or_default();

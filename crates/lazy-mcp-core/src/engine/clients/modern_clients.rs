@@ -9,6 +9,7 @@
 //! key them by, so `load_tools`/`unload_tools` tell it to use `call_tool`
 //! instead, and it sees no loaded tools: nothing it does reaches another client.
 
+use crate::engine::clients::Clients;
 use crate::engine::router::Engine;
 use crate::protocol::gateway_discover;
 use crate::protocol::methods;
@@ -115,11 +116,11 @@ impl Engine {
             session.modern.identity = envelope.client_identity.clone();
         }
         let refusal = match &envelope.client_identity {
-            _ if !self.is_load_call(method, params.as_ref()) => None,
+            _ if !self.clients.is_load_call(method, params.as_ref()) => None,
             None => Some(format!(
                 "This client sends no clientInfo in _meta, so Lazy MCP cannot tell it from other clients and keeps no loaded tools for it. Use {CALL_TOOL} to call a tool found with search_tools."
             )),
-            Some(info) if self.is_new_modern_identity(info) => Some(format!(
+            Some(info) if self.clients.is_new_modern_identity(info) => Some(format!(
                 "Lazy MCP already keeps loaded tools for {MAX_MODERN_IDENTITIES} other 2026-07-28 clients; nothing was loaded. Use {CALL_TOOL} to call a tool found with search_tools."
             )),
             Some(_) => None,
@@ -130,89 +131,8 @@ impl Engine {
                 client,
                 crate::protocol::jsonrpc::success(id.clone(), result),
             );
-            self.end_request_era(client);
+            self.clients.end_request_era(client);
             return false;
-        }
-        true
-    }
-
-    /// The request has been handled (answered, or sent on upstream).
-    pub(in crate::engine) fn end_request_era(&mut self, client: &str) {
-        if let Some(session) = self.clients.sessions.get_mut(client) {
-            session.modern.active = false;
-            session.modern.identity = None;
-        }
-    }
-
-    /// The loaded-tools identity of the request being handled, when it is modern.
-    pub(in crate::engine) fn modern_request_identity(&self, client: &str) -> Option<String> {
-        let session = self.clients.sessions.get(client)?;
-        if !session.modern.active {
-            return None;
-        }
-        Some(match &session.modern.identity {
-            Some(info) => modern_identity(info),
-            // Never written to (loads are refused): sees no loaded tools.
-            None => format!("2026-07-28 client without clientInfo on {client}"),
-        })
-    }
-
-    /// A cancelled modern request will not be answered.
-    pub(in crate::engine) fn forget_modern_request(&mut self, client: &str, id: &Value) {
-        if let Some(session) = self.clients.sessions.get_mut(client) {
-            session.modern.pending.remove(&id.to_string());
-        }
-    }
-
-    /// Whether `id` is a modern request of `client` still to be answered.
-    pub(in crate::engine) fn is_modern_request(&self, client: &str, id: &Value) -> bool {
-        self.clients
-            .sessions
-            .get(client)
-            .is_some_and(|s| s.modern.pending.contains_key(&id.to_string()))
-    }
-
-    /// The input capabilities (`elicitation`, `sampling`) a modern request's client
-    /// declared, when it declared any: a modern server answering the forwarded
-    /// request may ask that client for input.
-    pub(in crate::engine) fn modern_input_capabilities(
-        &self,
-        client: &str,
-        id: &Value,
-    ) -> Option<&serde_json::Map<String, Value>> {
-        let pending = self
-            .clients
-            .sessions
-            .get(client)?
-            .modern
-            .pending
-            .get(&id.to_string())?;
-        (!pending.input_capabilities.is_empty()).then_some(&pending.input_capabilities)
-    }
-
-    /// Stamps the answer to a modern request (`resultType`). True when it is one.
-    pub(in crate::engine) fn stamp_modern_reply(
-        &mut self,
-        client: &str,
-        message: &mut Value,
-    ) -> bool {
-        if message.get("method").is_some() {
-            return false;
-        }
-        let Some(id) = message.get("id") else {
-            return false;
-        };
-        let key = id.to_string();
-        let Some(session) = self.clients.sessions.get_mut(client) else {
-            return false;
-        };
-        let Some(PendingModern { cache_hints, .. }) = session.modern.pending.remove(&key) else {
-            return false;
-        };
-        modern_request::stamp_complete(message);
-        let result = message.get_mut("result").and_then(Value::as_object_mut);
-        if let (true, Some(result)) = (cache_hints, result) {
-            gateway_discover::add_cache_hints(result);
         }
         true
     }
@@ -232,36 +152,6 @@ impl Engine {
             capabilities,
             text("/instructions"),
         )
-    }
-
-    /// A modern identity without loaded tools yet, when the cap is reached.
-    fn is_new_modern_identity(&self, client_info: &str) -> bool {
-        let modern = self
-            .clients
-            .exposure
-            .loaded
-            .keys()
-            .filter(|k| k.starts_with(MODERN_IDENTITY_PREFIX))
-            .count();
-        modern >= MAX_MODERN_IDENTITIES
-            && !self
-                .clients
-                .exposure
-                .loaded
-                .contains_key(&modern_identity(client_info))
-    }
-
-    fn is_load_call(&self, method: &str, params: Option<&Value>) -> bool {
-        let name = params.and_then(name_of).unwrap_or_default();
-        method == methods::TOOLS_CALL
-            && (name == LOAD_TOOLS || name == UNLOAD_TOOLS)
-            && self
-                .clients
-                .exposure
-                .plan
-                .meta_tools
-                .iter()
-                .any(|t| name_of(t) == Some(name))
     }
 }
 
@@ -285,5 +175,113 @@ fn strip_envelope(params: &mut Option<Value>) {
     };
     if emptied {
         object.remove("_meta");
+    }
+}
+
+impl Clients {
+    /// The request has been handled (answered, or sent on upstream).
+    pub(super) fn end_request_era(&mut self, client: &str) {
+        if let Some(session) = self.sessions.get_mut(client) {
+            session.modern.active = false;
+            session.modern.identity = None;
+        }
+    }
+
+    /// The loaded-tools identity of the request being handled, when it is modern.
+    pub(super) fn modern_request_identity(&self, client: &str) -> Option<String> {
+        let session = self.sessions.get(client)?;
+        if !session.modern.active {
+            return None;
+        }
+        Some(match &session.modern.identity {
+            Some(info) => modern_identity(info),
+            // Never written to (loads are refused): sees no loaded tools.
+            None => format!("2026-07-28 client without clientInfo on {client}"),
+        })
+    }
+
+    /// A cancelled modern request will not be answered.
+    pub(super) fn forget_modern_request(&mut self, client: &str, id: &Value) {
+        if let Some(session) = self.sessions.get_mut(client) {
+            session.modern.pending.remove(&id.to_string());
+        }
+    }
+
+    /// Whether `id` is a modern request of `client` still to be answered.
+    pub(in crate::engine) fn is_modern_request(&self, client: &str, id: &Value) -> bool {
+        self.sessions
+            .get(client)
+            .is_some_and(|s| s.modern.pending.contains_key(&id.to_string()))
+    }
+
+    /// The input capabilities (`elicitation`, `sampling`) a modern request's client
+    /// declared, when it declared any: a modern server answering the forwarded
+    /// request may ask that client for input.
+    pub(in crate::engine) fn modern_input_capabilities(
+        &self,
+        client: &str,
+        id: &Value,
+    ) -> Option<&serde_json::Map<String, Value>> {
+        let pending = self
+            .sessions
+            .get(client)?
+            .modern
+            .pending
+            .get(&id.to_string())?;
+        (!pending.input_capabilities.is_empty()).then_some(&pending.input_capabilities)
+    }
+
+    /// Stamps the answer to a modern request (`resultType`). True when it is one.
+    pub(in crate::engine) fn stamp_modern_reply(
+        &mut self,
+        client: &str,
+        message: &mut Value,
+    ) -> bool {
+        if message.get("method").is_some() {
+            return false;
+        }
+        let Some(id) = message.get("id") else {
+            return false;
+        };
+        let key = id.to_string();
+        let Some(session) = self.sessions.get_mut(client) else {
+            return false;
+        };
+        let Some(PendingModern { cache_hints, .. }) = session.modern.pending.remove(&key) else {
+            return false;
+        };
+        modern_request::stamp_complete(message);
+        let result = message.get_mut("result").and_then(Value::as_object_mut);
+        if let (true, Some(result)) = (cache_hints, result) {
+            gateway_discover::add_cache_hints(result);
+        }
+        true
+    }
+
+    /// A modern identity without loaded tools yet, when the cap is reached.
+    fn is_new_modern_identity(&self, client_info: &str) -> bool {
+        let modern = self
+            .exposure
+            .loaded
+            .keys()
+            .filter(|k| k.starts_with(MODERN_IDENTITY_PREFIX))
+            .count();
+        modern >= MAX_MODERN_IDENTITIES
+            && !self
+                .exposure
+                .loaded
+                .contains_key(&modern_identity(client_info))
+    }
+
+    fn is_load_call(&self, method: &str, params: Option<&Value>) -> bool {
+        let name = params.and_then(name_of).unwrap_or_default();
+        method == methods::TOOLS_CALL
+            && (name == LOAD_TOOLS || name == UNLOAD_TOOLS)
+            && self
+                .exposure
+                .plan
+                .meta_tools
+                .iter()
+                .any(|t| name_of(t) == Some(name))
     }
 }

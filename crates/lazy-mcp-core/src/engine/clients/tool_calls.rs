@@ -4,6 +4,7 @@
 //! a `tools/call` of the real tool. Arguments are checked against the schema
 //! before anything is started.
 
+use crate::engine::clients::Clients;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
@@ -128,16 +129,6 @@ impl Engine {
             .map(|(server, tool)| (server.to_string(), tool.to_string()))
     }
 
-    /// The name a tool has on the aggregate endpoint (`server__tool`).
-    fn aggregate_name(&self, server: &str, tool: &str) -> String {
-        self.clients
-            .exposure
-            .aggregate_names_by_item
-            .get(&(ListKind::Tools, server.to_string(), tool.to_string()))
-            .cloned()
-            .unwrap_or_else(|| format!("{server}/{tool}"))
-    }
-
     fn load_tools(&mut self, client: &str, id: &Value, names: &[String], load: bool) {
         let mut found: Vec<(String, String)> = Vec::new();
         let mut lines: Vec<String> = Vec::new();
@@ -152,8 +143,8 @@ impl Engine {
                 Err(why) => lines.push(why),
             }
         }
-        let identity = self.identity_of(client);
-        let current = self.loaded_of(client);
+        let identity = self.clients.identity_of(client);
+        let current = self.clients.loaded_of(client);
         let changed: Vec<(String, String)> = if load {
             let new: Vec<(String, String)> = found
                 .into_iter()
@@ -195,7 +186,10 @@ impl Engine {
             let listed: Vec<String> = changed
                 .iter()
                 .map(|(server, tool)| {
-                    format!("{server}/{tool} ({})", self.aggregate_name(server, tool))
+                    format!(
+                        "{server}/{tool} ({})",
+                        self.clients.aggregate_name(server, tool)
+                    )
                 })
                 .collect();
             lines.insert(
@@ -268,5 +262,16 @@ impl Engine {
         validate_arguments(schema, arguments).err().map(|why| {
             format!("Invalid arguments for {server}/{tool}: {why}. Nothing was started.")
         })
+    }
+}
+
+impl Clients {
+    /// The name a tool has on the aggregate endpoint (`server__tool`).
+    fn aggregate_name(&self, server: &str, tool: &str) -> String {
+        self.exposure
+            .aggregate_names_by_item
+            .get(&(ListKind::Tools, server.to_string(), tool.to_string()))
+            .cloned()
+            .unwrap_or_else(|| format!("{server}/{tool}"))
     }
 }

@@ -7,6 +7,7 @@
 //! after a change.
 
 use crate::config::model::{ToolExposure, ToolFilter};
+use crate::engine::clients::Clients;
 use crate::engine::router::Engine;
 use crate::engine::settings::AggregateEndpoint;
 use crate::engine::stable_hash::{fnv1a64, Fnv1a64Writer};
@@ -240,34 +241,11 @@ impl Engine {
         }
     }
 
-    /// Who a client is for its loaded set: its `clientInfo.name`, so a client that
-    /// reconnects (VS Code restarting a definition) keeps what it loaded.
-    /// A modern-era request is keyed by its own `clientInfo` (`modern_clients.rs`).
-    pub(in crate::engine) fn identity_of(&self, client: &str) -> String {
-        if let Some(modern) = self.modern_request_identity(client) {
-            return modern;
-        }
-        self.clients
-            .sessions
-            .get(client)
-            .map(|s| s.identity.clone())
-            .unwrap_or_else(|| client.to_string())
-    }
-
-    pub(in crate::engine) fn loaded_of(&self, client: &str) -> VecSet<LoadedTool> {
-        self.clients
-            .exposure
-            .loaded
-            .get(&self.identity_of(client))
-            .cloned()
-            .unwrap_or_default()
-    }
-
     /// The aggregate endpoint's tools for one client: the meta-tools, every
     /// `full` server's tools (when the aggregate lists everything), and this
     /// client's loaded tools of `index` servers, under their aggregate names.
     pub(in crate::engine) fn aggregate_tools_for(&self, client: &str) -> Vec<Value> {
-        let loaded = self.loaded_of(client);
+        let loaded = self.clients.loaded_of(client);
         let all = self.settings.aggregate_endpoint == AggregateEndpoint::All;
         let mut items = self.clients.exposure.plan.meta_tools.clone();
         items.extend(self.aggregate_list_where(ListKind::Tools, |server, tool| {
@@ -293,22 +271,12 @@ impl Engine {
             .map(|(name, _)| self.exposed_items(name, ListKind::Tools).len())
             .sum();
         let loaded = self
+            .clients
             .loaded_of(client)
             .iter()
             .filter(|(server, _)| self.clients.exposure.plan.is_indexed(server))
             .count();
         full + self.clients.exposure.plan.meta_tools.len() + loaded
-    }
-
-    /// Every loaded tool over all clients (for diagnostics).
-    pub(in crate::engine) fn all_loaded(&self) -> VecSet<LoadedTool> {
-        self.clients
-            .exposure
-            .loaded
-            .values()
-            .flatten()
-            .cloned()
-            .collect()
     }
 
     /// Forgets a server's loaded tools (it was disabled or removed) and tells
@@ -330,7 +298,7 @@ impl Engine {
     /// Drops loaded tools their server no longer offers (after a catalogue change).
     pub(in crate::engine) fn prune_loaded(&mut self) {
         let mut gone: Vec<LoadedTool> = Vec::new();
-        for (server, tool) in self.all_loaded() {
+        for (server, tool) in self.clients.all_loaded() {
             let offered = match self.servers.get(&server) {
                 Some(s) if s.state.is_exposed() && self.current_entry(&server).is_some() => self
                     .exposed_items(&server, ListKind::Tools)
@@ -375,5 +343,33 @@ impl Engine {
                 ),
             );
         }
+    }
+}
+
+impl Clients {
+    /// Who a client is for its loaded set: its `clientInfo.name`, so a client that
+    /// reconnects (VS Code restarting a definition) keeps what it loaded.
+    /// A modern-era request is keyed by its own `clientInfo` (`modern_clients.rs`).
+    pub(super) fn identity_of(&self, client: &str) -> String {
+        if let Some(modern) = self.modern_request_identity(client) {
+            return modern;
+        }
+        self.sessions
+            .get(client)
+            .map(|s| s.identity.clone())
+            .unwrap_or_else(|| client.to_string())
+    }
+
+    pub(super) fn loaded_of(&self, client: &str) -> VecSet<LoadedTool> {
+        self.exposure
+            .loaded
+            .get(&self.identity_of(client))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Every loaded tool over all clients (for diagnostics).
+    pub(in crate::engine) fn all_loaded(&self) -> VecSet<LoadedTool> {
+        self.exposure.loaded.values().flatten().cloned().collect()
     }
 }

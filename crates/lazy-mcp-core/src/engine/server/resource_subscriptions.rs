@@ -154,7 +154,7 @@ impl Engine {
             .unwrap_or_default();
         if subscribers.is_empty() {
             for client in self.clients.of_server(name) {
-                if !self.is_modern_client(&client) {
+                if !self.clients.is_modern_client(&client) {
                     self.notify_client(&client, jsonrpc::notification(method, params.clone()));
                 }
             }
