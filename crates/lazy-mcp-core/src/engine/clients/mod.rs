@@ -1,6 +1,14 @@
 //! The clients: their sessions, what they are shown (exposure, the tool
 //! index), and their calls on the way in (gateway, raw forwarding, modern-era
 //! requests and listens).
+//!
+//! Their state has one owner, [`Clients`]: its fields are private to this
+//! folder. The `impl Engine` blocks here may reach them (they also need the
+//! servers and the catalogue); code elsewhere (the router, `server/`,
+//! `registry/`, `trust/`) goes through `Clients`' methods: an input that says
+//! what happened (`exposure_changed`, `forward_server_request`,
+//! `server_request_cancelled`, `connection_dropped`, `stamp_modern_reply`) or
+//! a read.
 
 pub mod aggregate_names;
 pub(super) mod client_listens;
