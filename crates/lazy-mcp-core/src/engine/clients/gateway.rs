@@ -2,7 +2,6 @@
 //! catalogue without touching any upstream, and routes calls through
 //! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
 
-use crate::engine::clients::ClientSession;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
@@ -55,18 +54,7 @@ impl Engine {
                 return;
             }
         };
-        let session = self
-            .clients
-            .sessions
-            .entry(client.clone())
-            .or_insert_with(|| ClientSession {
-                endpoint: endpoint.clone(),
-                capabilities: json!({}),
-                identity: client.clone(),
-                modern: Default::default(),
-                listens: Default::default(),
-            });
-        session.endpoint = endpoint.clone();
+        self.clients.message_from(&client, &endpoint);
         match message {
             Message::Request {
                 id,
@@ -124,12 +112,7 @@ impl Engine {
                     .and_then(|p| p.pointer("/clientInfo/name"))
                     .and_then(Value::as_str)
                     .map(str::to_string);
-                if let Some(session) = self.clients.sessions.get_mut(client) {
-                    session.capabilities = capabilities;
-                    if let Some(identity) = identity {
-                        session.identity = identity;
-                    }
-                }
+                self.clients.initialized(client, capabilities, identity);
                 let requested = params
                     .as_ref()
                     .and_then(|p| p.get("protocolVersion"))
@@ -546,14 +529,14 @@ impl Engine {
         let Some(key) = id.as_str() else {
             return;
         };
-        let Some(request) = self.clients.outbound.remove(key) else {
+        let Some((conn, upstream_id)) = self.clients.take_server_request(key) else {
             return;
         };
         let message = Message::Response {
-            id: request.upstream_id,
+            id: upstream_id,
             outcome,
         };
-        self.send_upstream(request.conn, message.into_value());
+        self.send_upstream(conn, message.into_value());
     }
 
     /// A message longer than the host's limit: answered (with its id when the head
@@ -575,9 +558,9 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_client_disconnected(&mut self, client: &str) {
-        if self.clients.sessions.remove(client).is_none() {
+        let Some(asked) = self.clients.client_closed(client) else {
             return;
-        }
+        };
         for server in self.servers.values_mut() {
             server.waiters.retain(|w| w.client != client);
         }
@@ -614,24 +597,18 @@ impl Engine {
                 ),
             );
         }
-        let outbound: Vec<String> = self
-            .clients
-            .outbound
-            .iter()
-            .filter(|(_, o)| o.client == client)
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in outbound {
-            if let Some(request) = self.clients.outbound.remove(&id) {
-                self.send_upstream(
-                    request.conn,
-                    jsonrpc::error_response(
-                        request.upstream_id,
-                        jsonrpc::INTERNAL_ERROR,
-                        "the client that was asked disconnected",
-                    ),
-                );
-            }
+        for id in asked {
+            let Some((conn, upstream_id)) = self.clients.take_server_request(&id) else {
+                continue;
+            };
+            self.send_upstream(
+                conn,
+                jsonrpc::error_response(
+                    upstream_id,
+                    jsonrpc::INTERNAL_ERROR,
+                    "the client that was asked disconnected",
+                ),
+            );
         }
         self.log(
             LogLevel::Debug,

@@ -8,7 +8,8 @@
 //! `registry/`, `trust/`) goes through `Clients`' methods: an input that says
 //! what happened (`exposure_changed`, `forward_server_request`,
 //! `server_request_cancelled`, `connection_dropped`, `stamp_modern_reply`) or
-//! a read.
+//! a read. A client's own life is `Clients`' inputs too (`message_from`,
+//! `initialized`, `client_closed`, `take_server_request`).
 
 pub mod aggregate_names;
 pub(super) mod client_listens;
@@ -26,7 +27,7 @@ use crate::vec_map::VecMap;
 use client_listens::Listens;
 use exposure::Exposure;
 use modern_clients::ModernRequests;
-use serde_json::Value;
+use serde_json::{json, Value};
 use tool_exposure::ExposurePlan;
 
 /// The clients' side of the engine, one owner: every attached client's
@@ -57,6 +58,55 @@ impl Default for Clients {
 }
 
 impl Clients {
+    // ---- a client's life ---------------------------------------------------
+
+    /// A message from `client` on `endpoint`: its session begins with the
+    /// first one (identity: the session id until `initialize` names it).
+    fn message_from(&mut self, client: &str, endpoint: &Endpoint) {
+        let session = self
+            .sessions
+            .entry(client.to_string())
+            .or_insert_with(|| ClientSession {
+                endpoint: endpoint.clone(),
+                capabilities: json!({}),
+                identity: client.to_string(),
+                modern: Default::default(),
+                listens: Default::default(),
+            });
+        session.endpoint = endpoint.clone();
+    }
+
+    /// `client` sent `initialize`: what it can do, and who it is when it says.
+    fn initialized(&mut self, client: &str, capabilities: Value, identity: Option<String>) {
+        if let Some(session) = self.sessions.get_mut(client) {
+            session.capabilities = capabilities;
+            if let Some(identity) = identity {
+                session.identity = identity;
+            }
+        }
+    }
+
+    /// The server request a client was asked as `gateway_id` (answered, or
+    /// its client gone), forgotten: its connection and the server's id.
+    fn take_server_request(&mut self, gateway_id: &str) -> Option<(ConnId, Value)> {
+        let request = self.outbound.remove(gateway_id)?;
+        Some((request.conn, request.upstream_id))
+    }
+
+    /// `client` disconnected: its session ends. Returns the ids of the server
+    /// requests it was asked (each to be taken and refused upstream), or `None`
+    /// for a client never seen.
+    fn client_closed(&mut self, client: &str) -> Option<Vec<String>> {
+        self.sessions.remove(client)?;
+        Some(
+            self.outbound
+                .iter()
+                .filter(|(_, o)| o.client == client)
+                .map(|(id, _)| id.clone())
+                .collect(),
+        )
+    }
+
     // ---- inputs from outside clients/ --------------------------------------
 
     /// Something clients can see may have changed (a server's state, lists,
