@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Structure figures of crates/lazy-mcp-core/src, as ARCHITECTURE.md quotes them:
 // impl Engine blocks, files that import engine/mod.rs, fields reachable from
-// `&mut Engine` (and how many of them files other than their owner's may write), file-level import cycles, method-name literals and `.get("…")`.
+// `&mut Engine` (and how many of them files other than their owner's may write, and
+// how many any file under engine/ may write), file-level import cycles, method-name literals and `.get("…")`.
 // Production code only: `#[cfg(test)] mod tests` and comment lines are left out.
-// Usage: node scripts/core-structure.mjs [SRC_DIR]   (prints JSON; --cycles lists them)
+// Usage: node scripts/core-structure.mjs [SRC_DIR]   (prints JSON; --cycles lists them;
+// --walked names the structs whose fields count in fieldsAnyEngineFileMayWrite)
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 
@@ -18,14 +20,14 @@ function rsFiles(dir) {
   });
 }
 
-function production(text) {
+function production(text, keepVisibility = false) {
   const at = text.search(/#\[cfg\(test\)\]\s*(pub(\([^)]*\))?\s+)?mod \w+/);
   const body = at < 0 ? text : text.slice(0, at);
   return body
     .split("\n")
     .filter((line) => !line.trim().startsWith("//"))
     .join("\n")
-    .replace(/pub\(in [\w:]+\)/g, "pub"); // a visibility names a module, it imports nothing
+    .replace(/pub\(in [\w:]+\)/g, (v) => (keepVisibility ? v : "pub")); // a visibility names a module, it imports nothing
 }
 
 // Module path of each file: src/engine/server/auth.rs → engine::server::auth.
@@ -173,6 +175,56 @@ while (queue.length) {
   for (const m of body.matchAll(/\b([A-Z]\w+)\b/g)) if (!seen.has(m[1])) queue.push(m[1]);
 }
 
+// Fields any file under engine/ may write through `&mut Engine`: walked from
+// Engine through fields whose visibility reaches all of engine/ (`pub`,
+// `pub(crate)`, `pub(in crate::engine)`, `pub(super)` of a file directly in
+// engine/, or any field of a struct in engine/mod.rs). A private field stops the
+// walk: what it holds is its owner's (e.g. `Clients`' fields, private to clients/).
+const withVisibility = new Map();
+for (const file of files) {
+  if (!relative(src, file).startsWith("engine")) continue;
+  const text = production(readFileSync(file, "utf8"), true);
+  const mod = modOf.get(file).split("::");
+  for (const m of text.matchAll(/\bstruct\s+(\w+)[^{;]*\{/g)) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    while (depth > 0 && i < text.length) {
+      if (text[i] === "{") depth++;
+      if (text[i] === "}") depth--;
+      i++;
+    }
+    const body = text.slice(m.index + m[0].length, i - 1);
+    const found = [...body.matchAll(/^\s*(pub(?:\([^)]*\))?\s+)?(\w+)\s*:/gm)];
+    const fields = found.map((f, n) => {
+      const vis = (f[1] ?? "").trim();
+      const scope =
+        vis === "pub" || vis === "pub(crate)"
+          ? []
+          : vis.startsWith("pub(in crate::")
+            ? vis.slice("pub(in crate::".length, -1).split("::")
+            : vis === "pub(super)"
+              ? mod.slice(0, -1)
+              : mod;
+      const type = body.slice(f.index + f[0].length, found[n + 1]?.index ?? body.length);
+      return { engineWide: scope.length <= 1, type };
+    });
+    withVisibility.set(m[1], fields);
+  }
+}
+let engineWide = 0;
+const walked = new Set();
+const walk = ["Engine"];
+while (walk.length) {
+  const name = walk.shift();
+  if (walked.has(name) || !withVisibility.has(name)) continue;
+  walked.add(name);
+  for (const field of withVisibility.get(name)) {
+    if (!field.engineWide) continue;
+    engineWide++;
+    for (const t of field.type.matchAll(/\b([A-Z]\w+)\b/g)) walk.push(t[1]);
+  }
+}
+
 // Folders (and root files) that import each other, directly or round a loop:
 // every import between two of them runs back up a layer.
 function backArrows() {
@@ -209,6 +261,7 @@ const figures = {
   engineModRsImports: edges.get(engineMod)?.size ?? 0,
   fieldsReachableFromEngine: reachable,
   fieldsOtherFilesMayWrite: reachableOpen,
+  fieldsAnyEngineFileMayWrite: engineWide,
   structsReachableFromEngine: seen.size,
   foldersImportingEachOther: backArrows(),
   importCycles: found.length,
@@ -219,4 +272,5 @@ const figures = {
   dotGetCalls: [...all.matchAll(/\.get\("/g)].length,
 };
 if (listCycles) figures.cycles = found;
+if (process.argv.includes("--walked")) figures.walked = [...walked];
 console.log(JSON.stringify(figures, null, 2));

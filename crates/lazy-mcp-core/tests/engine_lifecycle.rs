@@ -790,6 +790,85 @@ fn server_to_client_requests_roots_sampling_and_progress() {
     assert_eq!(answered["result"]["content"]["text"], "ok");
 }
 
+/// A server's request waiting at a client: a cancel from the server reaches
+/// the client under the id the client saw (and a late answer goes nowhere); a
+/// client that disconnects instead gets the server an error answer at once.
+#[test]
+fn a_servers_request_at_a_client_is_cancelled_through_or_refused_when_the_client_leaves() {
+    let mut sim = Sim::new(Settings::default()).fake("fs", FakeServer::with_tools(&["read"]));
+    sim.apply(vec![config("fs")]);
+    sim.fakes.get_mut("fs").unwrap().behavior = Behavior::CallHangs;
+    sim.client(
+        "able",
+        server_endpoint("fs"),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {"sampling": {}}}}),
+    );
+    sim.client(
+        "able",
+        server_endpoint("fs"),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "read"}}),
+    );
+    let conn = sim.conn_of("fs").unwrap();
+    let asked = |sim: &mut Sim, upstream_id: &str| {
+        sim.send(Event::MessageReceived {
+            conn,
+            message: json!({"jsonrpc": "2.0", "id": upstream_id, "method": "sampling/createMessage", "params": {"messages": []}}).to_string(),
+        });
+        sim.notifications
+            .iter()
+            .rev()
+            .find(|(c, m)| c == "able" && m["method"] == "sampling/createMessage")
+            .unwrap()
+            .1["id"]
+            .clone()
+    };
+    let answers_to = |sim: &Sim, upstream_id: &str| {
+        sim.sent
+            .iter()
+            .filter(|(_, m)| m["id"] == upstream_id && m.get("method").is_none())
+            .map(|(_, m)| m.clone())
+            .collect::<Vec<Value>>()
+    };
+
+    let first = asked(&mut sim, "s1");
+    sim.send(Event::MessageReceived {
+        conn,
+        message: json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "s1", "reason": "enough"}}).to_string(),
+    });
+    let cancel = sim
+        .notifications
+        .iter()
+        .rev()
+        .find(|(c, m)| c == "able" && m["method"] == "notifications/cancelled")
+        .unwrap()
+        .1
+        .clone();
+    assert_eq!(cancel["params"]["requestId"], first);
+    assert_eq!(cancel["params"]["reason"], "enough");
+    sim.client(
+        "able",
+        server_endpoint("fs"),
+        json!({"jsonrpc": "2.0", "id": first, "result": {"content": {"type": "text", "text": "late"}}}),
+    );
+    assert!(
+        answers_to(&sim, "s1").is_empty(),
+        "{:?}",
+        answers_to(&sim, "s1")
+    );
+
+    let second = asked(&mut sim, "s2");
+    assert_ne!(second, first, "each request gets its own id");
+    sim.send(Event::ClientDisconnected {
+        client: "able".into(),
+    });
+    let refused = answers_to(&sim, "s2");
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert_eq!(
+        refused[0]["error"]["message"],
+        "the client that was asked disconnected"
+    );
+}
+
 #[test]
 fn an_http_401_means_needs_auth_and_cataloguing_is_never_interactive() {
     let mut auth = FakeServer::with_tools(&["t"]);

@@ -251,17 +251,17 @@ impl Engine {
     /// Everything "MCP Diagnostics" shows. Secrets are not included (no env or headers).
     pub fn snapshot(&self) -> DiagnosticsSnapshot {
         let mut totals = DiagnosticsTotals {
-            meta_tool_tokens: self.exposure.plan.meta_tokens,
-            exposed_token_estimate: self.exposure.plan.meta_tokens,
+            meta_tool_tokens: self.clients.plan().meta_tokens,
+            exposed_token_estimate: self.clients.plan().meta_tokens,
             ..DiagnosticsTotals::default()
         };
-        let loaded = self.all_loaded();
+        let loaded = self.clients.all_loaded();
         let mut servers = Vec::new();
         for (name, server) in &self.servers {
             let entry = self.current_entry(name);
             let tools = self.exposed_items(name, ListKind::Tools);
             let schema_token_estimate: usize = tools.iter().map(estimate_definition_tokens).sum();
-            let exposed_as = self.exposure.plan.modes.get(name).copied();
+            let exposed_as = self.clients.plan().modes.get(name).copied();
             let loaded_tools: Vec<String> = loaded
                 .iter()
                 .filter(|(server, _)| server == name)
@@ -270,8 +270,8 @@ impl Engine {
             let exposed_token_estimate = match exposed_as {
                 Some(ToolExposure::Index) => {
                     let index = self
-                        .exposure
-                        .plan
+                        .clients
+                        .plan()
                         .index_tokens
                         .get(name)
                         .copied()

@@ -27,7 +27,9 @@
 //!   server's secret values), `resource_subscriptions`, `input_required` (a
 //!   modern server asking for input), `user_commands` (Enable, Disable,
 //!   Connect Now, Disconnect, Refresh);
-//! - `clients/`, the clients and what they see: `ClientSession` (mod.rs),
+//! - `clients/`, the clients and what they see: `Clients` (mod.rs: sessions,
+//!   exposure and server-to-client requests, fields private to clients/,
+//!   changed from outside only through its named inputs),
 //!   `gateway` (messages from clients), `raw_forwarding` (the hot path: a
 //!   `tools/call` and its answer spliced as bytes), `modern_clients` and
 //!   `client_listens` (MCP 2026-07-28 clients), `input_bridge` (a legacy

@@ -4,10 +4,9 @@
 use crate::config::host_policy::Unmanaged;
 use crate::config::load::ConfigLoad;
 use crate::engine::announce::Announcements;
-use crate::engine::clients::exposure::Exposure;
-use crate::engine::clients::{ClientSession, OutboundRequest};
+use crate::engine::clients::Clients;
 use crate::engine::effects::{self, Effect, EndpointInfo, LogLevel};
-use crate::engine::events::{ClientId, ConnId, Endpoint, Event};
+use crate::engine::events::{ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::registry::shared_catalogue::SharedCatalogue;
 use crate::engine::server::auth::SignInAnnouncements;
@@ -34,17 +33,14 @@ pub struct Engine {
     pub(in crate::engine) catalogue: Catalogue,
     pub(in crate::engine) conns: VecMap<ConnId, Connection>,
     pub(in crate::engine) timers: TimerTable,
-    pub(in crate::engine) clients: VecMap<ClientId, ClientSession>,
+    /// The clients' side: sessions, what they are shown, server-to-client
+    /// requests at a client (`clients/mod.rs`; its fields are its own).
+    pub(in crate::engine) clients: Clients,
     pub(in crate::engine) catalogue_queue: VecDeque<String>,
-    /// Server-to-client requests forwarded to a client, by the id the gateway gave them.
-    pub(in crate::engine) outbound: VecMap<String, OutboundRequest>,
     pub(in crate::engine) next_conn: ConnId,
-    pub(in crate::engine) next_outbound: u64,
     pub(in crate::engine) effects: Vec<Effect>,
     /// Set when the catalogue changed; one `persistCatalogue` per event at most.
     pub(in crate::engine) catalogue_dirty: bool,
-    /// What clients are shown and what they loaded (`exposure.rs`, `tool_exposure.rs`).
-    pub(in crate::engine) exposure: Exposure,
     /// What the user was told, and what they wait to hear about (`announce.rs`).
     pub(in crate::engine) announce: Announcements,
     pub(in crate::engine) sign_in_announcements: SignInAnnouncements,
@@ -76,14 +72,11 @@ impl Engine {
             catalogue: Catalogue::default(),
             conns: VecMap::new(),
             timers: TimerTable::default(),
-            clients: VecMap::new(),
+            clients: Clients::default(),
             catalogue_queue: VecDeque::new(),
-            outbound: VecMap::new(),
             next_conn: 1,
-            next_outbound: 1,
             effects: Vec::new(),
             catalogue_dirty: false,
-            exposure: Exposure::default(),
             announce: Announcements::default(),
             settling: Settling::default(),
             sign_in_announcements: SignInAnnouncements::default(),
@@ -261,7 +254,7 @@ impl Engine {
         if self.settings.refresh_interval_ms > 0 {
             self.keep_refresh_armed(false);
         }
-        if self.exposure.dirty {
+        if self.clients.needs_publish() {
             self.publish_changes();
         }
         self.flush_definitions_write();
@@ -367,7 +360,7 @@ impl Engine {
                     server.state = next.clone();
                     server.state_since_ms = self.now_ms;
                     self.announce.settled(name, &next);
-                    self.exposure.dirty = true;
+                    self.clients.exposure_changed();
                     self.effects.push(Effect::StateChanged {
                         server: name.to_string(),
                         state: next,
@@ -380,7 +373,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn reply(&mut self, client: &str, mut message: Value) {
-        let modern = self.stamp_modern_reply(client, &mut message);
+        let modern = self.clients.stamp_modern_reply(client, &mut message);
         self.push_reply(client, message, modern);
     }
 
@@ -424,18 +417,6 @@ impl Engine {
         });
     }
 
-    /// Clients that see `server`: its own endpoint, and the aggregate endpoint.
-    pub(in crate::engine) fn clients_of(&self, server: &str) -> Vec<ClientId> {
-        self.clients
-            .iter()
-            .filter(|(_, session)| match &session.endpoint {
-                Endpoint::Server { name } => name == server,
-                Endpoint::Aggregate => true,
-            })
-            .map(|(client, _)| client.clone())
-            .collect()
-    }
-
     /// The catalogue entry of a server, when it matches the server's config.
     pub(in crate::engine) fn current_entry(&self, name: &str) -> Option<&CatalogueEntry> {
         let server = self.servers.get(name)?;
@@ -473,7 +454,7 @@ impl Engine {
         self.settings = settings;
         self.keep_refresh_armed(true);
         // Tool exposure settings may have changed.
-        self.exposure.dirty = true;
+        self.clients.exposure_changed();
         if folders_changed {
             self.settings.workspace_folders = Vec::new();
             self.on_workspace_folders_changed(folders);

@@ -8,6 +8,7 @@
 //! own stream (the `notifyClient` effect's `request`). Subscribing upstream for
 //! the URIs is `resource_subscriptions.rs`'s: it never starts a server.
 
+use crate::engine::clients::Clients;
 use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
 use crate::engine::server::resource_subscriptions::Subscriber;
@@ -81,14 +82,18 @@ impl Engine {
         let filter = match read_filter(params) {
             Ok(filter) => filter,
             Err(why) => {
-                self.forget_modern_request(client, &id);
+                self.clients.forget_modern_request(client, &id);
                 self.reply_error(client, id, jsonrpc::INVALID_PARAMS, &why);
                 return;
             }
         };
-        let open = self.clients.get(client).map_or(0, |s| s.listens.len());
-        if open >= MAX_LISTENS_PER_CLIENT && !self.is_listening(client, &id) {
-            self.forget_modern_request(client, &id);
+        let open = self
+            .clients
+            .sessions
+            .get(client)
+            .map_or(0, |s| s.listens.len());
+        if open >= MAX_LISTENS_PER_CLIENT && !self.clients.is_listening(client, &id) {
+            self.clients.forget_modern_request(client, &id);
             let why = format!(
                 "Too many open subscriptions/listen requests (at most {MAX_LISTENS_PER_CLIENT} per client): cancel one first"
             );
@@ -113,6 +118,7 @@ impl Engine {
         };
         let replaced = self
             .clients
+            .sessions
             .get_mut(client)
             .and_then(|session| session.listens.insert(key.clone(), listen));
         let ack = jsonrpc::notification(
@@ -164,7 +170,12 @@ impl Engine {
     /// server is enabled and its catalogue says it supports subscriptions.
     /// Whether it runs does not matter: it is subscribed when it connects.
     fn honoured_resources(&self, client: &str, uris: &[String]) -> Vec<(String, String)> {
-        let Some(endpoint) = self.clients.get(client).map(|s| s.endpoint.clone()) else {
+        let Some(endpoint) = self
+            .clients
+            .sessions
+            .get(client)
+            .map(|s| s.endpoint.clone())
+        else {
             return Vec::new();
         };
         let mut honoured: Vec<(String, String)> = Vec::new();
@@ -200,12 +211,6 @@ impl Engine {
             })
     }
 
-    fn is_listening(&self, client: &str, id: &Value) -> bool {
-        self.clients
-            .get(client)
-            .is_some_and(|s| s.listens.contains_key(&id.to_string()))
-    }
-
     /// The client cancelled a request: when it was a listen, it ends (no
     /// answer), and the resources only it wanted are unsubscribed upstream.
     /// True when it was an open listen.
@@ -213,6 +218,7 @@ impl Engine {
         let key = id.to_string();
         let ended = self
             .clients
+            .sessions
             .get_mut(client)
             .and_then(|session| session.listens.remove(&key));
         let was_open = ended.is_some();
@@ -223,24 +229,17 @@ impl Engine {
         was_open
     }
 
-    /// A client that has spoken the modern era (or listens): change
-    /// notifications reach it only through its listens.
-    pub(in crate::engine) fn is_modern_client(&self, client: &str) -> bool {
-        self.clients
-            .get(client)
-            .is_some_and(|s| s.modern.seen() || !s.listens.is_empty())
-    }
-
     /// A list changed for `client`: a client of the modern era gets it on each
     /// listen that asked for it (tagged), and nothing else (the era has no other
     /// channel for it); a legacy client as before.
     pub(in crate::engine) fn notify_list_changed(&mut self, client: &str, method: &'static str) {
-        if !self.is_modern_client(client) {
+        if !self.clients.is_modern_client(client) {
             self.notify_client(client, jsonrpc::notification(method, None));
             return;
         }
         let listens: Vec<Value> = self
             .clients
+            .sessions
             .get(client)
             .map(|s| {
                 s.listens
@@ -328,4 +327,20 @@ fn read_filter(params: Option<&Value>) -> Result<Filter, String> {
 
 fn not_uris() -> String {
     "params.notifications.resourceSubscriptions must be an array of URI strings".into()
+}
+
+impl Clients {
+    fn is_listening(&self, client: &str, id: &Value) -> bool {
+        self.sessions
+            .get(client)
+            .is_some_and(|s| s.listens.contains_key(&id.to_string()))
+    }
+
+    /// A client that has spoken the modern era (or listens): change
+    /// notifications reach it only through its listens.
+    pub(in crate::engine) fn is_modern_client(&self, client: &str) -> bool {
+        self.sessions
+            .get(client)
+            .is_some_and(|s| s.modern.seen() || !s.listens.is_empty())
+    }
 }

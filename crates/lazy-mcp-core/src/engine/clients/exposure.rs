@@ -20,27 +20,28 @@ use std::fmt::Write as _;
 
 /// Tool-exposure state: what clients were last shown (endpoints, list versions,
 /// aggregate names), the plan of full vs indexed servers, and what each client
-/// loaded. Only `publish_changes` rebuilds it; requests read it.
+/// loaded. Only `publish_changes` rebuilds it; requests read it. Part of
+/// [`Clients`](super::Clients): nothing outside `clients/` reaches its fields.
 #[derive(Debug, Default)]
-pub(in crate::engine) struct Exposure {
+pub(super) struct Exposure {
     /// Set when anything clients can see may have changed; cleared by `publish_changes`.
-    pub dirty: bool,
-    pub published_endpoints: Vec<EndpointInfo>,
-    pub published_lists: VecMap<(String, ListKind), u64>,
+    pub(super) dirty: bool,
+    pub(super) published_endpoints: Vec<EndpointInfo>,
+    pub(super) published_lists: VecMap<(String, ListKind), u64>,
     /// Aggregate endpoint: (tools|prompts, exposed name) → (server, original name).
-    pub aggregate_routes: VecMap<(ListKind, String), (String, Value)>,
+    pub(super) aggregate_routes: VecMap<(ListKind, String), (String, Value)>,
     /// The reverse: (tools|prompts, server, original name) → exposed name.
-    pub aggregate_names_by_item: VecMap<(ListKind, String, String), String>,
+    pub(super) aggregate_names_by_item: VecMap<(ListKind, String, String), String>,
     /// Which servers are listed in full and which in the index (see `tool_exposure`).
-    pub plan: ExposurePlan,
+    pub(super) plan: ExposurePlan,
     /// Search over the `index`-mode servers' tools; rebuilt on first use after a change.
-    pub search_index: Option<crate::tool_index::ToolIndex>,
+    pub(super) search_index: Option<crate::tool_index::ToolIndex>,
     /// Tools each client loaded, by client identity (`clientInfo.name`).
-    pub loaded: VecMap<String, VecSet<LoadedTool>>,
+    pub(super) loaded: VecMap<String, VecSet<LoadedTool>>,
     /// Version of the aggregate endpoint as last announced to hosts (None: not offered).
-    pub published_aggregate: Option<String>,
+    pub(super) published_aggregate: Option<String>,
     /// Its version as last announced to its clients (with `list_changed`).
-    pub aggregate_seen: String,
+    pub(super) aggregate_seen: String,
 }
 
 fn item_name(item: &Value) -> Option<&str> {
@@ -139,10 +140,10 @@ impl Engine {
     fn list_hash(&self, name: &str, kind: ListKind) -> u64 {
         let mut hasher = Fnv1a64Writer::default();
         // Writing into a hasher cannot fail; a failure would only weaken the hash.
-        if kind == ListKind::Tools && self.exposure.plan.is_indexed(name) {
+        if kind == ListKind::Tools && self.clients.exposure.plan.is_indexed(name) {
             let _ = serde_json::to_writer(&mut hasher, &json!({"toolExposure": "index"}));
         } else if let Some(hash) = (kind == ListKind::Tools)
-            .then(|| self.exposure.plan.tool_hashes.get(name))
+            .then(|| self.clients.exposure.plan.tool_hashes.get(name))
             .flatten()
         {
             // The plan hashed the same items the same way (`items_hash`).
@@ -159,9 +160,10 @@ impl Engine {
     fn aggregate_version(&self, list_hashes: &VecMap<(String, ListKind), u64>) -> String {
         // The plan hashed the meta-tools and every exposed server's tools already.
         // (`write!` into a String cannot fail.)
-        let mut text = format!("{:016x}", self.exposure.plan.meta_hash);
-        for (name, mode) in &self.exposure.plan.modes {
+        let mut text = format!("{:016x}", self.clients.exposure.plan.meta_hash);
+        for (name, mode) in &self.clients.exposure.plan.modes {
             let tools = self
+                .clients
                 .exposure
                 .plan
                 .tool_hashes
@@ -224,10 +226,10 @@ impl Engine {
     /// Announces what changed since the last call: `endpointsChanged` for hosts,
     /// `notifications/*/list_changed` for attached clients.
     pub(in crate::engine) fn publish_changes(&mut self) {
-        self.exposure.dirty = false;
-        let previous = std::mem::take(&mut self.exposure.plan);
-        self.exposure.plan = self.plan_exposure(previous);
-        self.exposure.search_index = None;
+        self.clients.exposure.dirty = false;
+        let previous = std::mem::take(&mut self.clients.exposure.plan);
+        self.clients.exposure.plan = self.plan_exposure(previous);
+        self.clients.exposure.search_index = None;
         self.prune_loaded();
         let mut lists: VecMap<(String, ListKind), u64> = VecMap::new();
         let mut endpoints = Vec::new();
@@ -251,23 +253,23 @@ impl Engine {
         let mut changed: VecSet<(String, &'static str)> = VecSet::new();
         let keys: VecSet<&(String, ListKind)> = lists
             .keys()
-            .chain(self.exposure.published_lists.keys())
+            .chain(self.clients.exposure.published_lists.keys())
             .collect();
         for key in keys {
-            if lists.get(key) != self.exposure.published_lists.get(key) {
+            if lists.get(key) != self.clients.exposure.published_lists.get(key) {
                 changed.insert((key.0.clone(), key.1.list_changed_notification()));
             }
         }
         let mut notifications: VecSet<(String, &'static str)> = VecSet::new();
         for (server, method) in changed {
-            for client in self.clients_of(&server) {
+            for client in self.clients.of_server(&server) {
                 notifications.insert((client, method));
             }
         }
         let aggregate_version = self.aggregate_version(&lists);
-        if self.exposure.aggregate_seen != aggregate_version {
-            self.exposure.aggregate_seen = aggregate_version.clone();
-            for (client, session) in &self.clients {
+        if self.clients.exposure.aggregate_seen != aggregate_version {
+            self.clients.exposure.aggregate_seen = aggregate_version.clone();
+            for (client, session) in &self.clients.sessions {
                 if session.endpoint == Endpoint::Aggregate {
                     notifications
                         .insert((client.clone(), methods::NOTIFICATIONS_TOOLS_LIST_CHANGED));
@@ -277,7 +279,7 @@ impl Engine {
         for (client, method) in notifications {
             self.notify_list_changed(&client, method);
         }
-        self.exposure.published_lists = lists;
+        self.clients.exposure.published_lists = lists;
         // Extended, not inserted one by one: one sort for any number of tools.
         let mut routes = VecMap::new();
         let mut by_item = VecMap::new();
@@ -294,18 +296,18 @@ impl Engine {
                 }),
             );
         }
-        self.exposure.aggregate_routes = routes;
-        self.exposure.aggregate_names_by_item = by_item;
+        self.clients.exposure.aggregate_routes = routes;
+        self.clients.exposure.aggregate_names_by_item = by_item;
         // The aggregate endpoint is offered when it has something of its own to show.
         let aggregate = (self.settings.aggregate_endpoint
             == crate::engine::settings::AggregateEndpoint::All
-            || !self.exposure.plan.meta_tools.is_empty())
+            || !self.clients.exposure.plan.meta_tools.is_empty())
         .then_some(aggregate_version);
-        if endpoints != self.exposure.published_endpoints
-            || aggregate != self.exposure.published_aggregate
+        if endpoints != self.clients.exposure.published_endpoints
+            || aggregate != self.clients.exposure.published_aggregate
         {
-            self.exposure.published_endpoints = endpoints.clone();
-            self.exposure.published_aggregate = aggregate.clone();
+            self.clients.exposure.published_endpoints = endpoints.clone();
+            self.clients.exposure.published_aggregate = aggregate.clone();
             self.effects.push(Effect::EndpointsChanged {
                 endpoints,
                 aggregate,
@@ -349,7 +351,7 @@ impl Engine {
                     continue;
                 }
                 let key = (kind, name.clone(), original.to_string());
-                let Some(exposed) = self.exposure.aggregate_names_by_item.get(&key) else {
+                let Some(exposed) = self.clients.exposure.aggregate_names_by_item.get(&key) else {
                     continue;
                 };
                 let mut item = item.clone();

@@ -2,7 +2,6 @@
 //! catalogue without touching any upstream, and routes calls through
 //! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
 
-use crate::engine::clients::ClientSession;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
@@ -55,17 +54,7 @@ impl Engine {
                 return;
             }
         };
-        let session = self
-            .clients
-            .entry(client.clone())
-            .or_insert_with(|| ClientSession {
-                endpoint: endpoint.clone(),
-                capabilities: json!({}),
-                identity: client.clone(),
-                modern: Default::default(),
-                listens: Default::default(),
-            });
-        session.endpoint = endpoint.clone();
+        self.clients.message_from(&client, &endpoint);
         match message {
             Message::Request {
                 id,
@@ -74,7 +63,7 @@ impl Engine {
             } => {
                 if self.begin_request_era(&client, &id, &method, &mut params) {
                     self.on_client_request(&client, &endpoint, id, &method, params);
-                    self.end_request_era(&client);
+                    self.clients.end_request_era(&client);
                 }
             }
             Message::Notification { method, params } => {
@@ -123,12 +112,7 @@ impl Engine {
                     .and_then(|p| p.pointer("/clientInfo/name"))
                     .and_then(Value::as_str)
                     .map(str::to_string);
-                if let Some(session) = self.clients.get_mut(client) {
-                    session.capabilities = capabilities;
-                    if let Some(identity) = identity {
-                        session.identity = identity;
-                    }
-                }
+                self.clients.initialized(client, capabilities, identity);
                 let requested = params
                     .as_ref()
                     .and_then(|p| p.get("protocolVersion"))
@@ -149,6 +133,7 @@ impl Engine {
             methods::SUBSCRIPTIONS_LISTEN => {
                 let modern = self
                     .clients
+                    .sessions
                     .get(client)
                     .is_some_and(|s| s.modern.is_active());
                 self.on_listen(client, id, params.as_ref(), modern);
@@ -316,7 +301,7 @@ impl Engine {
                         name: tool,
                         arguments,
                     } = CallTool::read(p);
-                    if self.exposure.plan.is_indexed(server) {
+                    if self.clients.exposure.plan.is_indexed(server) {
                         if let Some(why) = self.invalid_arguments(server, tool, &arguments) {
                             let result = json!({"content": [{"type": "text", "text": why}], "isError": true});
                             self.reply(client, jsonrpc::success(id, result));
@@ -358,7 +343,8 @@ impl Engine {
             return Err(format!("{method} needs params"));
         };
         let by_name = |kind: ListKind, exposed: &str| {
-            self.exposure
+            self.clients
+                .exposure
                 .aggregate_routes
                 .get(&(kind, exposed.to_string()))
                 .cloned()
@@ -498,7 +484,7 @@ impl Engine {
         let Some(request_id) = params.as_ref().and_then(|p| p.get("requestId")).cloned() else {
             return;
         };
-        self.forget_modern_request(client, &request_id);
+        self.clients.forget_modern_request(client, &request_id);
         // Whether a request that would still be answered was dropped: then the
         // host stops waiting for its answer (`noReply`).
         let mut dropped = self.end_listen(client, &request_id);
@@ -543,14 +529,14 @@ impl Engine {
         let Some(key) = id.as_str() else {
             return;
         };
-        let Some(request) = self.outbound.remove(key) else {
+        let Some((conn, upstream_id)) = self.clients.take_server_request(key) else {
             return;
         };
         let message = Message::Response {
-            id: request.upstream_id,
+            id: upstream_id,
             outcome,
         };
-        self.send_upstream(request.conn, message.into_value());
+        self.send_upstream(conn, message.into_value());
     }
 
     /// A message longer than the host's limit: answered (with its id when the head
@@ -572,9 +558,9 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_client_disconnected(&mut self, client: &str) {
-        if self.clients.remove(client).is_none() {
+        let Some(asked) = self.clients.client_closed(client) else {
             return;
-        }
+        };
         for server in self.servers.values_mut() {
             server.waiters.retain(|w| w.client != client);
         }
@@ -611,23 +597,18 @@ impl Engine {
                 ),
             );
         }
-        let outbound: Vec<String> = self
-            .outbound
-            .iter()
-            .filter(|(_, o)| o.client == client)
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in outbound {
-            if let Some(request) = self.outbound.remove(&id) {
-                self.send_upstream(
-                    request.conn,
-                    jsonrpc::error_response(
-                        request.upstream_id,
-                        jsonrpc::INTERNAL_ERROR,
-                        "the client that was asked disconnected",
-                    ),
-                );
-            }
+        for id in asked {
+            let Some((conn, upstream_id)) = self.clients.take_server_request(&id) else {
+                continue;
+            };
+            self.send_upstream(
+                conn,
+                jsonrpc::error_response(
+                    upstream_id,
+                    jsonrpc::INTERNAL_ERROR,
+                    "the client that was asked disconnected",
+                ),
+            );
         }
         self.log(
             LogLevel::Debug,

@@ -85,7 +85,9 @@ impl Engine {
             c.pending.iter().find_map(|(upstream_id, p)| match p {
                 Pending::Call(call)
                     if call.awaits_retry()
-                        || self.is_modern_request(&call.client, &call.client_id) =>
+                        || self
+                            .clients
+                            .is_modern_request(&call.client, &call.client_id) =>
                 {
                     Some(*upstream_id)
                 }
@@ -130,6 +132,7 @@ impl Engine {
             call.input_rounds,
         );
         let declared = self
+            .clients
             .modern_input_capabilities(&client, &client_id)
             .cloned()
             .unwrap_or_default();
@@ -163,8 +166,7 @@ impl Engine {
             match refusal {
                 Some((why, code)) => self.refuse_server_request(conn, &request, &why, code),
                 None => {
-                    let key = format!("lazy-mcp-{}", self.next_outbound);
-                    self.next_outbound += 1;
+                    let key = self.clients.next_gateway_id("lazy-mcp-");
                     asked.push((key, request));
                 }
             }
@@ -172,8 +174,7 @@ impl Engine {
         if asked.is_empty() {
             return;
         }
-        let state = format!("{BRIDGE_STATE_PREFIX}{}", self.next_outbound);
-        self.next_outbound += 1;
+        let state = self.clients.next_gateway_id(BRIDGE_STATE_PREFIX);
         let mut input_requests = Map::new();
         for (key, request) in &asked {
             let mut entry = json!({ "method": request.method });

@@ -1,6 +1,15 @@
 //! The clients: their sessions, what they are shown (exposure, the tool
 //! index), and their calls on the way in (gateway, raw forwarding, modern-era
 //! requests and listens).
+//!
+//! Their state has one owner, [`Clients`]: its fields are private to this
+//! folder. The `impl Engine` blocks here may reach them (they also need the
+//! servers and the catalogue); code elsewhere (the router, `server/`,
+//! `registry/`, `trust/`) goes through `Clients`' methods: an input that says
+//! what happened (`exposure_changed`, `forward_server_request`,
+//! `server_request_cancelled`, `connection_dropped`, `stamp_modern_reply`) or
+//! a read. A client's own life is `Clients`' inputs too (`message_from`,
+//! `initialized`, `client_closed`, `take_server_request`).
 
 pub mod aggregate_names;
 pub(super) mod client_listens;
@@ -14,25 +23,216 @@ pub(super) mod tool_exposure;
 pub(super) mod tool_vectors;
 
 use crate::engine::events::{ClientId, ConnId, Endpoint};
+use crate::vec_map::VecMap;
 use client_listens::Listens;
+use exposure::Exposure;
 use modern_clients::ModernRequests;
-use serde_json::Value;
+use serde_json::{json, Value};
+use tool_exposure::ExposurePlan;
 
+/// The clients' side of the engine, one owner: every attached client's
+/// session, what clients are shown ([`Exposure`]), and the server-to-client
+/// requests waiting for a client's answer. Its fields are private to
+/// `clients/` (the compiler keeps the router, `server/`, `registry/` and
+/// `trust/` out): they change it only through the inputs below, and read it
+/// through the accessors.
 #[derive(Debug)]
-pub(in crate::engine) struct ClientSession {
-    pub(in crate::engine) endpoint: Endpoint,
-    pub(in crate::engine) capabilities: Value,
-    /// `clientInfo.name` from `initialize` (else the session id): loaded tools are kept per identity.
-    pub(in crate::engine) identity: String,
-    /// Modern-era (2026-07-28) requests of this client in flight (`modern_clients.rs`).
-    pub(in crate::engine) modern: ModernRequests,
-    /// Its open `subscriptions/listen` requests (`client_listens.rs`).
-    pub(in crate::engine) listens: Listens,
+pub(in crate::engine) struct Clients {
+    sessions: VecMap<ClientId, ClientSession>,
+    exposure: Exposure,
+    /// Server-to-client requests forwarded to a client, by the id the gateway gave them.
+    outbound: VecMap<String, OutboundRequest>,
+    /// The next number for a gateway-made id (`lazy-mcp-N`, bridge states).
+    next_outbound: u64,
+}
+
+impl Default for Clients {
+    fn default() -> Self {
+        Clients {
+            sessions: VecMap::new(),
+            exposure: Exposure::default(),
+            outbound: VecMap::new(),
+            next_outbound: 1,
+        }
+    }
+}
+
+impl Clients {
+    // ---- a client's life ---------------------------------------------------
+
+    /// A message from `client` on `endpoint`: its session begins with the
+    /// first one (identity: the session id until `initialize` names it).
+    fn message_from(&mut self, client: &str, endpoint: &Endpoint) {
+        let session = self
+            .sessions
+            .entry(client.to_string())
+            .or_insert_with(|| ClientSession {
+                endpoint: endpoint.clone(),
+                capabilities: json!({}),
+                identity: client.to_string(),
+                modern: Default::default(),
+                listens: Default::default(),
+            });
+        session.endpoint = endpoint.clone();
+    }
+
+    /// `client` sent `initialize`: what it can do, and who it is when it says.
+    fn initialized(&mut self, client: &str, capabilities: Value, identity: Option<String>) {
+        if let Some(session) = self.sessions.get_mut(client) {
+            session.capabilities = capabilities;
+            if let Some(identity) = identity {
+                session.identity = identity;
+            }
+        }
+    }
+
+    /// The server request a client was asked as `gateway_id` (answered, or
+    /// its client gone), forgotten: its connection and the server's id.
+    fn take_server_request(&mut self, gateway_id: &str) -> Option<(ConnId, Value)> {
+        let request = self.outbound.remove(gateway_id)?;
+        Some((request.conn, request.upstream_id))
+    }
+
+    /// `client` disconnected: its session ends. Returns the ids of the server
+    /// requests it was asked (each to be taken and refused upstream), or `None`
+    /// for a client never seen.
+    fn client_closed(&mut self, client: &str) -> Option<Vec<String>> {
+        self.sessions.remove(client)?;
+        Some(
+            self.outbound
+                .iter()
+                .filter(|(_, o)| o.client == client)
+                .map(|(id, _)| id.clone())
+                .collect(),
+        )
+    }
+
+    // ---- inputs from outside clients/ --------------------------------------
+
+    /// Something clients can see may have changed (a server's state, lists,
+    /// config or held definitions, the settings): the end of the event
+    /// republishes (`publish_changes`).
+    pub(in crate::engine) fn exposure_changed(&mut self) {
+        self.exposure.dirty = true;
+    }
+
+    /// A server's request `upstream_id` on `conn` goes to `client`: kept until
+    /// the client answers; returns the id the client sees.
+    pub(in crate::engine) fn forward_server_request(
+        &mut self,
+        client: ClientId,
+        conn: ConnId,
+        upstream_id: Value,
+    ) -> String {
+        let gateway_id = self.next_gateway_id("lazy-mcp-");
+        self.outbound.insert(
+            gateway_id.clone(),
+            OutboundRequest {
+                client,
+                conn,
+                upstream_id,
+            },
+        );
+        gateway_id
+    }
+
+    /// The server cancelled its request `upstream_id` on `conn`: forgotten;
+    /// returns the id the client saw and the client, to tell it.
+    pub(in crate::engine) fn server_request_cancelled(
+        &mut self,
+        conn: ConnId,
+        upstream_id: Option<&Value>,
+    ) -> Option<(String, ClientId)> {
+        let (gateway_id, client) = self
+            .outbound
+            .iter()
+            .find(|(_, o)| o.conn == conn && Some(&o.upstream_id) == upstream_id)
+            .map(|(id, o)| (id.clone(), o.client.clone()))?;
+        self.outbound.remove(&gateway_id);
+        Some((gateway_id, client))
+    }
+
+    /// Connection `conn` ended: its requests waiting at clients are forgotten
+    /// (their answers would have nowhere to go).
+    pub(in crate::engine) fn connection_dropped(&mut self, conn: ConnId) {
+        let abandoned: Vec<String> = self
+            .outbound
+            .iter()
+            .filter(|(_, o)| o.conn == conn)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in abandoned {
+            self.outbound.remove(&id);
+        }
+    }
+
+    // ---- reads -------------------------------------------------------------
+
+    /// Whether `client` is still attached.
+    pub(in crate::engine) fn is_attached(&self, client: &str) -> bool {
+        self.sessions.contains_key(client)
+    }
+
+    /// Clients that see `server`: its own endpoint, and the aggregate endpoint.
+    pub(in crate::engine) fn of_server(&self, server: &str) -> Vec<ClientId> {
+        self.sessions
+            .iter()
+            .filter(|(_, session)| match &session.endpoint {
+                Endpoint::Server { name } => name == server,
+                Endpoint::Aggregate => true,
+            })
+            .map(|(client, _)| client.clone())
+            .collect()
+    }
+
+    /// Whether `client` declared `capability` in its `initialize`.
+    pub(in crate::engine) fn declares(&self, client: &str, capability: &str) -> bool {
+        self.sessions
+            .get(client)
+            .is_some_and(|s| s.capabilities.get(capability).is_some())
+    }
+
+    /// The request id of `client`'s open listen `key` (its `subscriptionId`).
+    pub(in crate::engine) fn listen_id(&self, client: &str, key: &str) -> Option<Value> {
+        self.sessions
+            .get(client)
+            .and_then(|s| s.listens.get(key))
+            .map(|listen| listen.id.clone())
+    }
+
+    /// Whether something clients can see changed since the last publication.
+    pub(in crate::engine) fn needs_publish(&self) -> bool {
+        self.exposure.dirty
+    }
+
+    /// The current plan: which servers are listed in full and which in the index.
+    pub(in crate::engine) fn plan(&self) -> &ExposurePlan {
+        &self.exposure.plan
+    }
+
+    /// A new gateway-made id: `prefix` and the next number.
+    fn next_gateway_id(&mut self, prefix: &str) -> String {
+        let id = format!("{prefix}{}", self.next_outbound);
+        self.next_outbound += 1;
+        id
+    }
 }
 
 #[derive(Debug)]
-pub(in crate::engine) struct OutboundRequest {
-    pub(in crate::engine) client: ClientId,
-    pub(in crate::engine) conn: ConnId,
-    pub(in crate::engine) upstream_id: Value,
+struct ClientSession {
+    endpoint: Endpoint,
+    capabilities: Value,
+    /// `clientInfo.name` from `initialize` (else the session id): loaded tools are kept per identity.
+    identity: String,
+    /// Modern-era (2026-07-28) requests of this client in flight (`modern_clients.rs`).
+    modern: ModernRequests,
+    /// Its open `subscriptions/listen` requests (`client_listens.rs`).
+    listens: Listens,
+}
+
+#[derive(Debug)]
+struct OutboundRequest {
+    client: ClientId,
+    conn: ConnId,
+    upstream_id: Value,
 }

@@ -9,6 +9,7 @@
 //! key them by, so `load_tools`/`unload_tools` tell it to use `call_tool`
 //! instead, and it sees no loaded tools: nothing it does reaches another client.
 
+use crate::engine::clients::Clients;
 use crate::engine::router::Engine;
 use crate::protocol::gateway_discover;
 use crate::protocol::methods;
@@ -102,7 +103,7 @@ impl Engine {
                 Some((key.to_string(), capability.clone()))
             })
             .collect();
-        if let Some(session) = self.clients.get_mut(client) {
+        if let Some(session) = self.clients.sessions.get_mut(client) {
             session.modern.pending.insert(
                 id.to_string(),
                 PendingModern {
@@ -115,11 +116,11 @@ impl Engine {
             session.modern.identity = envelope.client_identity.clone();
         }
         let refusal = match &envelope.client_identity {
-            _ if !self.is_load_call(method, params.as_ref()) => None,
+            _ if !self.clients.is_load_call(method, params.as_ref()) => None,
             None => Some(format!(
                 "This client sends no clientInfo in _meta, so Lazy MCP cannot tell it from other clients and keeps no loaded tools for it. Use {CALL_TOOL} to call a tool found with search_tools."
             )),
-            Some(info) if self.is_new_modern_identity(info) => Some(format!(
+            Some(info) if self.clients.is_new_modern_identity(info) => Some(format!(
                 "Lazy MCP already keeps loaded tools for {MAX_MODERN_IDENTITIES} other 2026-07-28 clients; nothing was loaded. Use {CALL_TOOL} to call a tool found with search_tools."
             )),
             Some(_) => None,
@@ -130,23 +131,65 @@ impl Engine {
                 client,
                 crate::protocol::jsonrpc::success(id.clone(), result),
             );
-            self.end_request_era(client);
+            self.clients.end_request_era(client);
             return false;
         }
         true
     }
 
+    /// `server/discover` for an endpoint: what `initialize` would say, in the
+    /// modern shape (`listChanged` and resource `subscribe` are delivered through
+    /// `subscriptions/listen`, `client_listens.rs`).
+    pub(in crate::engine) fn discover_answer(&self, initialize: &Value) -> Value {
+        let capabilities = initialize
+            .get("capabilities")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        let text = |pointer: &str| initialize.pointer(pointer).and_then(Value::as_str);
+        gateway_discover::discover_result(
+            text("/serverInfo/name").unwrap_or_default(),
+            text("/serverInfo/version").unwrap_or_default(),
+            capabilities,
+            text("/instructions"),
+        )
+    }
+}
+
+/// Removes the modern envelope from `params._meta` (and `_meta` if that empties it).
+fn strip_envelope(params: &mut Option<Value>) {
+    let Some(object) = params.as_mut().and_then(Value::as_object_mut) else {
+        return;
+    };
+    let emptied = match object.get_mut("_meta").and_then(Value::as_object_mut) {
+        Some(meta) => {
+            for key in [
+                PROTOCOL_VERSION_KEY,
+                CLIENT_CAPABILITIES_KEY,
+                CLIENT_INFO_KEY,
+            ] {
+                meta.remove(key);
+            }
+            meta.is_empty()
+        }
+        None => false,
+    };
+    if emptied {
+        object.remove("_meta");
+    }
+}
+
+impl Clients {
     /// The request has been handled (answered, or sent on upstream).
-    pub(in crate::engine) fn end_request_era(&mut self, client: &str) {
-        if let Some(session) = self.clients.get_mut(client) {
+    pub(super) fn end_request_era(&mut self, client: &str) {
+        if let Some(session) = self.sessions.get_mut(client) {
             session.modern.active = false;
             session.modern.identity = None;
         }
     }
 
     /// The loaded-tools identity of the request being handled, when it is modern.
-    pub(in crate::engine) fn modern_request_identity(&self, client: &str) -> Option<String> {
-        let session = self.clients.get(client)?;
+    pub(super) fn modern_request_identity(&self, client: &str) -> Option<String> {
+        let session = self.sessions.get(client)?;
         if !session.modern.active {
             return None;
         }
@@ -158,15 +201,15 @@ impl Engine {
     }
 
     /// A cancelled modern request will not be answered.
-    pub(in crate::engine) fn forget_modern_request(&mut self, client: &str, id: &Value) {
-        if let Some(session) = self.clients.get_mut(client) {
+    pub(super) fn forget_modern_request(&mut self, client: &str, id: &Value) {
+        if let Some(session) = self.sessions.get_mut(client) {
             session.modern.pending.remove(&id.to_string());
         }
     }
 
     /// Whether `id` is a modern request of `client` still to be answered.
     pub(in crate::engine) fn is_modern_request(&self, client: &str, id: &Value) -> bool {
-        self.clients
+        self.sessions
             .get(client)
             .is_some_and(|s| s.modern.pending.contains_key(&id.to_string()))
     }
@@ -180,7 +223,7 @@ impl Engine {
         id: &Value,
     ) -> Option<&serde_json::Map<String, Value>> {
         let pending = self
-            .clients
+            .sessions
             .get(client)?
             .modern
             .pending
@@ -201,7 +244,7 @@ impl Engine {
             return false;
         };
         let key = id.to_string();
-        let Some(session) = self.clients.get_mut(client) else {
+        let Some(session) = self.sessions.get_mut(client) else {
             return false;
         };
         let Some(PendingModern { cache_hints, .. }) = session.modern.pending.remove(&key) else {
@@ -213,23 +256,6 @@ impl Engine {
             gateway_discover::add_cache_hints(result);
         }
         true
-    }
-
-    /// `server/discover` for an endpoint: what `initialize` would say, in the
-    /// modern shape (`listChanged` and resource `subscribe` are delivered through
-    /// `subscriptions/listen`, `client_listens.rs`).
-    pub(in crate::engine) fn discover_answer(&self, initialize: &Value) -> Value {
-        let capabilities = initialize
-            .get("capabilities")
-            .cloned()
-            .unwrap_or_else(|| json!({}));
-        let text = |pointer: &str| initialize.pointer(pointer).and_then(Value::as_str);
-        gateway_discover::discover_result(
-            text("/serverInfo/name").unwrap_or_default(),
-            text("/serverInfo/version").unwrap_or_default(),
-            capabilities,
-            text("/instructions"),
-        )
     }
 
     /// A modern identity without loaded tools yet, when the cap is reached.
@@ -257,28 +283,5 @@ impl Engine {
                 .meta_tools
                 .iter()
                 .any(|t| name_of(t) == Some(name))
-    }
-}
-
-/// Removes the modern envelope from `params._meta` (and `_meta` if that empties it).
-fn strip_envelope(params: &mut Option<Value>) {
-    let Some(object) = params.as_mut().and_then(Value::as_object_mut) else {
-        return;
-    };
-    let emptied = match object.get_mut("_meta").and_then(Value::as_object_mut) {
-        Some(meta) => {
-            for key in [
-                PROTOCOL_VERSION_KEY,
-                CLIENT_CAPABILITIES_KEY,
-                CLIENT_INFO_KEY,
-            ] {
-                meta.remove(key);
-            }
-            meta.is_empty()
-        }
-        None => false,
-    };
-    if emptied {
-        object.remove("_meta");
     }
 }

@@ -5,6 +5,7 @@
 //! unusual these return `false` and the full reading (gateway.rs, upstream.rs)
 //! handles the message exactly as before, errors included.
 
+use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::events::Endpoint;
@@ -30,7 +31,7 @@ impl Engine {
         endpoint: &Endpoint,
         text: &str,
     ) -> bool {
-        if self.clients.get(client).map(|s| &s.endpoint) != Some(endpoint) {
+        if self.clients.sessions.get(client).map(|s| &s.endpoint) != Some(endpoint) {
             return false;
         }
         if !plain_enough(text) {
@@ -66,13 +67,15 @@ impl Engine {
             Endpoint::Aggregate => {
                 // Meta-tools and `index` servers' loaded tools read their arguments: full reading.
                 let route = self
+                    .clients
                     .exposure
                     .aggregate_routes
                     .get(&(ListKind::Tools, tool.to_string()));
                 let Some((server, Value::String(original))) = route else {
                     return false;
                 };
-                if self.is_meta_tool(&tool) || self.exposure.plan.is_indexed(server) {
+                if self.clients.is_meta_tool(&tool) || self.clients.exposure.plan.is_indexed(server)
+                {
                     return false;
                 }
                 let server = server.clone();
@@ -98,14 +101,6 @@ impl Engine {
             },
         );
         true
-    }
-
-    fn is_meta_tool(&self, name: &str) -> bool {
-        self.exposure
-            .plan
-            .meta_tools
-            .iter()
-            .any(|t| name_of(t) == Some(name))
     }
 
     /// A server's answer to a forwarded call: back to its client with the client's id.
@@ -162,11 +157,14 @@ impl Engine {
                 server.last_activity_ms = now;
             }
         }
-        if self.clients.contains_key(&call.client) {
+        if self.clients.sessions.contains_key(&call.client) {
             let message = answer(&call.client_id);
             // A modern-era request's answer is stamped (`resultType`): rare, and
             // the only case that reads the answer back.
-            if self.is_modern_request(&call.client, &call.client_id) {
+            if self
+                .clients
+                .is_modern_request(&call.client, &call.client_id)
+            {
                 if let Ok(value) = serde_json::from_str(&message) {
                     self.reply(&call.client, value);
                     return;
@@ -188,4 +186,14 @@ impl Engine {
 fn plain_enough(text: &str) -> bool {
     let shape = outline(text);
     shape.max_depth <= MAX_DEPTH && !shape.unusual_number
+}
+
+impl Clients {
+    fn is_meta_tool(&self, name: &str) -> bool {
+        self.exposure
+            .plan
+            .meta_tools
+            .iter()
+            .any(|t| name_of(t) == Some(name))
+    }
 }

@@ -4,6 +4,7 @@
 //! a `tools/call` of the real tool. Arguments are checked against the schema
 //! before anything is started.
 
+use crate::engine::clients::Clients;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
@@ -43,6 +44,7 @@ impl Engine {
         // The name first: most calls are no meta-tool's, and their arguments stay uncopied.
         let name = name_of(params).unwrap_or("");
         let Some(schema) = self
+            .clients
             .exposure
             .plan
             .meta_tools
@@ -111,7 +113,7 @@ impl Engine {
                 .exposed_items(server, ListKind::Tools)
                 .iter()
                 .any(|t| name_of(t) == Some(tool.as_str()));
-            if offered && !self.exposure.plan.is_indexed(server) {
+            if offered && !self.clients.exposure.plan.is_indexed(server) {
                 return Ok((server.clone(), tool.clone()));
             }
         }
@@ -127,32 +129,22 @@ impl Engine {
             .map(|(server, tool)| (server.to_string(), tool.to_string()))
     }
 
-    /// The name a tool has on the aggregate endpoint (`server__tool`).
-    fn aggregate_name(&self, server: &str, tool: &str) -> String {
-        self.exposure
-            .aggregate_names_by_item
-            .get(&(ListKind::Tools, server.to_string(), tool.to_string()))
-            .cloned()
-            .unwrap_or_else(|| format!("{server}/{tool}"))
-    }
-
     fn load_tools(&mut self, client: &str, id: &Value, names: &[String], load: bool) {
         let mut found: Vec<(String, String)> = Vec::new();
         let mut lines: Vec<String> = Vec::new();
         for name in names {
             match self.resolve_tool(name) {
-                Ok((server, tool)) if !self.exposure.plan.is_indexed(&server) => {
-                    lines.push(format!(
+                Ok((server, tool)) if !self.clients.exposure.plan.is_indexed(&server) => lines
+                    .push(format!(
                     "{server}/{tool} is always in the tool list (its server is not in index mode)."
-                ))
-                }
+                )),
                 Ok(pair) if !found.contains(&pair) => found.push(pair),
                 Ok(_) => {}
                 Err(why) => lines.push(why),
             }
         }
-        let identity = self.identity_of(client);
-        let current = self.loaded_of(client);
+        let identity = self.clients.identity_of(client);
+        let current = self.clients.loaded_of(client);
         let changed: Vec<(String, String)> = if load {
             let new: Vec<(String, String)> = found
                 .into_iter()
@@ -177,7 +169,12 @@ impl Engine {
             }
             was
         };
-        let set = self.exposure.loaded.entry(identity.clone()).or_default();
+        let set = self
+            .clients
+            .exposure
+            .loaded
+            .entry(identity.clone())
+            .or_default();
         for pair in &changed {
             if load {
                 set.insert(pair.clone());
@@ -189,7 +186,10 @@ impl Engine {
             let listed: Vec<String> = changed
                 .iter()
                 .map(|(server, tool)| {
-                    format!("{server}/{tool} ({})", self.aggregate_name(server, tool))
+                    format!(
+                        "{server}/{tool} ({})",
+                        self.clients.aggregate_name(server, tool)
+                    )
                 })
                 .collect();
             lines.insert(
@@ -262,5 +262,16 @@ impl Engine {
         validate_arguments(schema, arguments).err().map(|why| {
             format!("Invalid arguments for {server}/{tool}: {why}. Nothing was started.")
         })
+    }
+}
+
+impl Clients {
+    /// The name a tool has on the aggregate endpoint (`server__tool`).
+    fn aggregate_name(&self, server: &str, tool: &str) -> String {
+        self.exposure
+            .aggregate_names_by_item
+            .get(&(ListKind::Tools, server.to_string(), tool.to_string()))
+            .cloned()
+            .unwrap_or_else(|| format!("{server}/{tool}"))
     }
 }

@@ -7,6 +7,7 @@
 //! after a change.
 
 use crate::config::model::{ToolExposure, ToolFilter};
+use crate::engine::clients::Clients;
 use crate::engine::router::Engine;
 use crate::engine::settings::AggregateEndpoint;
 use crate::engine::stable_hash::{fnv1a64, Fnv1a64Writer};
@@ -208,8 +209,8 @@ impl Engine {
 
     /// The search index over the `index`-mode servers' tools (built on first use).
     pub(in crate::engine) fn tool_index(&mut self) -> &ToolIndex {
-        if self.exposure.search_index.is_none() {
-            let entries = self.index_entries(&self.exposure.plan);
+        if self.clients.exposure.search_index.is_none() {
+            let entries = self.index_entries(&self.clients.exposure.plan);
             // Each indexed tool's cached vector: its position in its entry.
             let cached: Vec<Option<Vec<i8>>> = entries
                 .iter()
@@ -223,52 +224,32 @@ impl Engine {
             let index = ToolIndex::build_hybrid(&entries, self.embedding.clone(), &|i| {
                 cached.get(i).cloned().flatten()
             });
-            self.exposure.search_index = Some(index);
+            self.clients.exposure.search_index = Some(index);
         }
-        self.exposure
+        self.clients
+            .exposure
             .search_index
             .get_or_insert_with(ToolIndex::default)
     }
 
     /// The tools a server's own endpoint lists: none in `index` mode.
     pub(in crate::engine) fn endpoint_tools(&self, name: &str) -> Vec<Value> {
-        if self.exposure.plan.is_indexed(name) {
+        if self.clients.exposure.plan.is_indexed(name) {
             Vec::new()
         } else {
             self.exposed_list(name, ListKind::Tools)
         }
     }
 
-    /// Who a client is for its loaded set: its `clientInfo.name`, so a client that
-    /// reconnects (VS Code restarting a definition) keeps what it loaded.
-    /// A modern-era request is keyed by its own `clientInfo` (`modern_clients.rs`).
-    pub(in crate::engine) fn identity_of(&self, client: &str) -> String {
-        if let Some(modern) = self.modern_request_identity(client) {
-            return modern;
-        }
-        self.clients
-            .get(client)
-            .map(|s| s.identity.clone())
-            .unwrap_or_else(|| client.to_string())
-    }
-
-    pub(in crate::engine) fn loaded_of(&self, client: &str) -> VecSet<LoadedTool> {
-        self.exposure
-            .loaded
-            .get(&self.identity_of(client))
-            .cloned()
-            .unwrap_or_default()
-    }
-
     /// The aggregate endpoint's tools for one client: the meta-tools, every
     /// `full` server's tools (when the aggregate lists everything), and this
     /// client's loaded tools of `index` servers, under their aggregate names.
     pub(in crate::engine) fn aggregate_tools_for(&self, client: &str) -> Vec<Value> {
-        let loaded = self.loaded_of(client);
+        let loaded = self.clients.loaded_of(client);
         let all = self.settings.aggregate_endpoint == AggregateEndpoint::All;
-        let mut items = self.exposure.plan.meta_tools.clone();
+        let mut items = self.clients.exposure.plan.meta_tools.clone();
         items.extend(self.aggregate_list_where(ListKind::Tools, |server, tool| {
-            if self.exposure.plan.is_indexed(server) {
+            if self.clients.exposure.plan.is_indexed(server) {
                 loaded.contains(&(server.to_string(), tool.to_string()))
             } else {
                 all
@@ -281,6 +262,7 @@ impl Engine {
     /// meta-tools and its loaded tools.
     pub(in crate::engine) fn tools_seen_by(&self, client: &str) -> usize {
         let full: usize = self
+            .clients
             .exposure
             .plan
             .modes
@@ -289,23 +271,19 @@ impl Engine {
             .map(|(name, _)| self.exposed_items(name, ListKind::Tools).len())
             .sum();
         let loaded = self
+            .clients
             .loaded_of(client)
             .iter()
-            .filter(|(server, _)| self.exposure.plan.is_indexed(server))
+            .filter(|(server, _)| self.clients.exposure.plan.is_indexed(server))
             .count();
-        full + self.exposure.plan.meta_tools.len() + loaded
-    }
-
-    /// Every loaded tool over all clients (for diagnostics).
-    pub(in crate::engine) fn all_loaded(&self) -> VecSet<LoadedTool> {
-        self.exposure.loaded.values().flatten().cloned().collect()
+        full + self.clients.exposure.plan.meta_tools.len() + loaded
     }
 
     /// Forgets a server's loaded tools (it was disabled or removed) and tells
     /// the clients that had some.
     pub(in crate::engine) fn unload_server(&mut self, server: &str) {
         let mut touched = Vec::new();
-        for (identity, set) in self.exposure.loaded.iter_mut() {
+        for (identity, set) in self.clients.exposure.loaded.iter_mut() {
             let before = set.len();
             set.retain(|(s, _)| s != server);
             if set.len() != before {
@@ -320,7 +298,7 @@ impl Engine {
     /// Drops loaded tools their server no longer offers (after a catalogue change).
     pub(in crate::engine) fn prune_loaded(&mut self) {
         let mut gone: Vec<LoadedTool> = Vec::new();
-        for (server, tool) in self.all_loaded() {
+        for (server, tool) in self.clients.all_loaded() {
             let offered = match self.servers.get(&server) {
                 Some(s) if s.state.is_exposed() && self.current_entry(&server).is_some() => self
                     .exposed_items(&server, ListKind::Tools)
@@ -334,7 +312,7 @@ impl Engine {
             }
         }
         for (server, tool) in gone {
-            for set in self.exposure.loaded.values_mut() {
+            for set in self.clients.exposure.loaded.values_mut() {
                 set.remove(&(server.clone(), tool.clone()));
             }
             self.log(
@@ -349,6 +327,7 @@ impl Engine {
     pub(in crate::engine) fn notify_identity_tools_changed(&mut self, identity: &str) {
         let sessions: Vec<String> = self
             .clients
+            .sessions
             .iter()
             .filter(|(_, s)| {
                 s.identity == identity && s.endpoint == crate::engine::events::Endpoint::Aggregate
@@ -364,5 +343,33 @@ impl Engine {
                 ),
             );
         }
+    }
+}
+
+impl Clients {
+    /// Who a client is for its loaded set: its `clientInfo.name`, so a client that
+    /// reconnects (VS Code restarting a definition) keeps what it loaded.
+    /// A modern-era request is keyed by its own `clientInfo` (`modern_clients.rs`).
+    pub(super) fn identity_of(&self, client: &str) -> String {
+        if let Some(modern) = self.modern_request_identity(client) {
+            return modern;
+        }
+        self.sessions
+            .get(client)
+            .map(|s| s.identity.clone())
+            .unwrap_or_else(|| client.to_string())
+    }
+
+    pub(super) fn loaded_of(&self, client: &str) -> VecSet<LoadedTool> {
+        self.exposure
+            .loaded
+            .get(&self.identity_of(client))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Every loaded tool over all clients (for diagnostics).
+    pub(in crate::engine) fn all_loaded(&self) -> VecSet<LoadedTool> {
+        self.exposure.loaded.values().flatten().cloned().collect()
     }
 }

@@ -28,7 +28,7 @@ impl Engine {
                 self.catalogue.entries.insert(name, entry);
             }
         }
-        self.exposure.dirty = true;
+        self.clients.exposure_changed();
         // Vectors made by another model version are recomputed (once).
         self.tool_vectors_pending = true;
         let names: Vec<String> = self.servers.keys().cloned().collect();

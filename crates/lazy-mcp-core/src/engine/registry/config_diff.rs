@@ -76,7 +76,7 @@ impl Engine {
             .get_mut(name)
             .and_then(|s| s.retry_timer.take());
         self.cancel_timer(retry);
-        self.exposure.dirty = true;
+        self.clients.exposure_changed();
     }
 
     pub(in crate::engine) fn on_config_applied(&mut self, servers: Vec<ServerConfig>) {
@@ -130,7 +130,7 @@ impl Engine {
                         server.crashes.reset();
                     }
                     if tools_changed {
-                        self.exposure.dirty = true;
+                        self.clients.exposure_changed();
                         self.report_dropped_declared_tools(&name);
                     }
                     self.reconcile(&name);
@@ -167,7 +167,7 @@ impl Engine {
                 auth: crate::engine::server::auth::ServerAuth::default(),
             },
         );
-        self.exposure.dirty = true;
+        self.clients.exposure_changed();
         if self.wanted(&name) == Some(Wanted::Disabled) {
             self.effects.push(Effect::StateChanged {
                 server: name,

@@ -111,7 +111,7 @@ impl Engine {
     /// `name`'s sign-in as shown (signing in, refreshing, needs sign-in) changed: the host
     /// refreshes its UI as for a state change (a `stateChanged` with the current state).
     fn sign_in_shown(&mut self, name: &str) {
-        self.exposure.dirty = true;
+        self.clients.exposure_changed();
         let Some(server) = self.servers.get(name) else {
             return;
         };

@@ -221,7 +221,9 @@ impl Engine {
     ) -> Option<u64> {
         let params = match &pending {
             Pending::Call(call) => {
-                let input = self.modern_input_capabilities(&call.client, &call.client_id);
+                let input = self
+                    .clients
+                    .modern_input_capabilities(&call.client, &call.client_id);
                 self.enveloped(conn, params, input)
             }
             _ => self.enveloped(conn, params, None),

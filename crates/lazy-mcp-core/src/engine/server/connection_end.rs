@@ -123,7 +123,7 @@ impl Engine {
             if let Pending::Call(call) = pending {
                 self.cancel_timer(Some(call.timer));
                 // A call waiting for a retry: its client was answered already.
-                if self.clients.contains_key(&call.client) && !call.awaits_retry() {
+                if self.clients.is_attached(&call.client) && !call.awaits_retry() {
                     self.reply_error(
                         &call.client,
                         call.client_id,
@@ -133,15 +133,7 @@ impl Engine {
                 }
             }
         }
-        let abandoned: Vec<String> = self
-            .outbound
-            .iter()
-            .filter(|(_, o)| o.conn == conn)
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in abandoned {
-            self.outbound.remove(&id);
-        }
+        self.clients.connection_dropped(conn);
         if let Some(server) = self.servers.get_mut(&connection.server) {
             if server.conn == Some(conn) {
                 server.conn = None;

@@ -142,7 +142,9 @@ impl Engine {
         let (roots, others): (Map<String, Value>, Map<String, Value>) = requests
             .into_iter()
             .partition(|(_, r)| request_method(r) == methods::ROOTS_LIST);
-        let declared = self.modern_input_capabilities(&call.client, &call.client_id);
+        let declared = self
+            .clients
+            .modern_input_capabilities(&call.client, &call.client_id);
         let answerable = !others.is_empty()
             && call.input_rounds < MAX_INPUT_ROUNDS
             && others.iter().all(|(_, request)| {
@@ -205,11 +207,14 @@ impl Engine {
         requests: &Map<String, Value>,
     ) -> Option<Map<String, Value>> {
         if call.input_rounds >= MAX_INPUT_ROUNDS
-            || !self.is_modern_request(&call.client, &call.client_id)
+            || !self
+                .clients
+                .is_modern_request(&call.client, &call.client_id)
         {
             return None;
         }
         let declared = self
+            .clients
             .modern_input_capabilities(&call.client, &call.client_id)
             .cloned()
             .unwrap_or_default();

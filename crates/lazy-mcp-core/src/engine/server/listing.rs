@@ -264,7 +264,7 @@ impl Engine {
         let mut entry = entry;
         entry.catalogued_at_ms = now;
         self.catalogue.entries.insert(name.to_string(), entry);
-        self.exposure.dirty = true;
+        self.clients.exposure_changed();
         self.persist_catalogue();
         // Before any waiting call is forwarded: a held tool is refused, not called.
         self.check_definitions(name);

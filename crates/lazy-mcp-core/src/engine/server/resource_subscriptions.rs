@@ -153,8 +153,8 @@ impl Engine {
             .map(|s| s.iter().cloned().collect())
             .unwrap_or_default();
         if subscribers.is_empty() {
-            for client in self.clients_of(name) {
-                if !self.is_modern_client(&client) {
+            for client in self.clients.of_server(name) {
+                if !self.clients.is_modern_client(&client) {
                     self.notify_client(&client, jsonrpc::notification(method, params.clone()));
                 }
             }
@@ -166,11 +166,7 @@ impl Engine {
                     self.notify_client(client, jsonrpc::notification(method, params.clone()))
                 }
                 Subscriber::Listen(client, key) => {
-                    let id = self
-                        .clients
-                        .get(subscriber.client())
-                        .and_then(|s| s.listens.get(key))
-                        .map(|listen| listen.id.clone());
+                    let id = self.clients.listen_id(subscriber.client(), key);
                     if let Some(id) = id {
                         self.notify_listen_tagged(client, &id, method, params.clone());
                     }

@@ -2,7 +2,6 @@
 //! server-to-client requests (ping, roots, sampling, elicitation) and notifications.
 
 use crate::config::model::Transport;
-use crate::engine::clients::OutboundRequest;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
@@ -183,16 +182,9 @@ impl Engine {
                 });
                 match (capability, client) {
                     (Some(_), Some(client)) => {
-                        let gateway_id = format!("lazy-mcp-{}", self.next_outbound);
-                        self.next_outbound += 1;
-                        self.outbound.insert(
-                            gateway_id.clone(),
-                            OutboundRequest {
-                                client: client.clone(),
-                                conn,
-                                upstream_id: id,
-                            },
-                        );
+                        let gateway_id =
+                            self.clients
+                                .forward_server_request(client.clone(), conn, id);
                         self.notify_client(
                             &client,
                             jsonrpc::request(Value::from(gateway_id), method, params),
@@ -226,7 +218,7 @@ impl Engine {
     fn in_flight_client_for(&self, conn: ConnId, capability: &str) -> Option<String> {
         self.conns.get(&conn).and_then(|c| {
             c.pending.values().find_map(|p| match p {
-                Pending::Call(call) if self.declares(&call.client, capability) => {
+                Pending::Call(call) if self.clients.declares(&call.client, capability) => {
                     Some(call.client.clone())
                 }
                 _ => None,
@@ -236,15 +228,10 @@ impl Engine {
 
     /// Else any attached client declaring the capability.
     fn attached_client_for(&self, name: &str, capability: &str) -> Option<String> {
-        self.clients_of(name)
-            .into_iter()
-            .find(|c| self.declares(c, capability))
-    }
-
-    fn declares(&self, client: &str, capability: &str) -> bool {
         self.clients
-            .get(client)
-            .is_some_and(|s| s.capabilities.get(capability).is_some())
+            .of_server(name)
+            .into_iter()
+            .find(|c| self.clients.declares(c, capability))
     }
 
     fn on_upstream_notification(
@@ -276,12 +263,9 @@ impl Engine {
             methods::NOTIFICATIONS_CANCELLED => {
                 let request_id = params.as_ref().and_then(|p| p.get("requestId")).cloned();
                 let found = self
-                    .outbound
-                    .iter()
-                    .find(|(_, o)| o.conn == conn && Some(&o.upstream_id) == request_id.as_ref())
-                    .map(|(id, o)| (id.clone(), o.client.clone()));
+                    .clients
+                    .server_request_cancelled(conn, request_id.as_ref());
                 if let Some((gateway_id, client)) = found {
-                    self.outbound.remove(&gateway_id);
                     let mut params = params.unwrap_or_else(|| json!({}));
                     if let Some(object) = params.as_object_mut() {
                         object.insert("requestId".into(), Value::from(gateway_id));
@@ -321,7 +305,7 @@ impl Engine {
                     _ => LogLevel::Error,
                 };
                 self.log(level, Some(name), text);
-                for client in self.clients_of(name) {
+                for client in self.clients.of_server(name) {
                     self.notify_client(&client, jsonrpc::notification(method, params.clone()));
                 }
             }

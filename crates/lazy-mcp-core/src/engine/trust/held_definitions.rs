@@ -182,7 +182,7 @@ impl Engine {
         let key = baseline_key(&server.config);
         let Some(entry) = self.current_entry(name) else {
             if self.pins.held.remove(name).is_some() {
-                self.exposure.dirty = true;
+                self.clients.exposure_changed();
             }
             return;
         };
@@ -205,7 +205,7 @@ impl Engine {
         };
         let previous = self.pins.held.get(name);
         if previous != Some(&held) && !(previous.is_none() && held.is_empty()) {
-            self.exposure.dirty = true;
+            self.clients.exposure_changed();
         }
         if held.is_empty() {
             self.pins.held.remove(name);
