@@ -135,7 +135,7 @@ impl Engine {
         );
         self.catalogue.entries.insert(name.to_string(), entry);
         self.persist_catalogue();
-        self.exposure.dirty = true;
+        self.clients.exposure_changed();
         self.tool_vectors_pending = true;
         self.transition(name, Trigger::WarmCatalogueFound);
         self.log(LogLevel::Info, Some(name), summary);
