@@ -255,6 +255,18 @@ impl Mux {
         std::mem::take(&mut self.effects)
     }
 
+    /// `handle` for a client's message (the owner's hot path: no event to build).
+    pub fn client_message(&mut self, attach: AttachId, text: &str) -> Vec<MuxEffect> {
+        self.on_client_message(attach, text);
+        std::mem::take(&mut self.effects)
+    }
+
+    /// `handle` for a server's message (the owner's hot path: no event to build).
+    pub fn server_message(&mut self, process: ProcId, text: &str) -> Vec<MuxEffect> {
+        self.on_server_message(process, text);
+        std::mem::take(&mut self.effects)
+    }
+
     /// `handle` for JSON: an event that does not parse gives no effects.
     pub fn handle_json(&mut self, event_json: &str) -> String {
         let effects = match crate::tagged_json::from_tagged_json::<MuxEvent>(event_json) {
