@@ -57,8 +57,12 @@ export class SharedServerOwner {
   /** Resolves when the owner stopped (idle, `daemon stop`, a signal). */
   readonly done = new Promise<void>((resolve) => (this.resolveDone = resolve));
 
+  /** This owner's Lazy MCP version (clients of other versions with the same wire version attach too: docs/shared-servers.md). */
+  private readonly version: string;
+
   constructor(private readonly opts: OwnerOptions) {
     this.mux = opts.core.call((c) => new (c as unknown as { SharedOwner: new () => SharedOwnerHandle }).SharedOwner());
+    this.version = opts.core.call((c) => c.coreVersion());
     this.socketPath = ownerSocketPath(opts.dir, opts.protocol);
   }
 
@@ -75,7 +79,7 @@ export class SharedServerOwner {
       if (error === undefined) {
         fs.chmodSync(this.socketPath, 0o600);
         this.server = server;
-        this.opts.log('info', `owner ${process.pid} listening on ${this.socketPath}`);
+        this.opts.log('info', `owner ${process.pid} listening on ${this.socketPath} (Lazy MCP ${this.version})`);
         this.armLinger();
         return true;
       }
@@ -131,7 +135,7 @@ export class SharedServerOwner {
           const request = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
           this.handle({ type: 'attach', attach, ...request, nowMs: Date.now() });
         } else if (kind === FRAME.status) {
-          socket.end(frame(FRAME.status, JSON.stringify({ pid: process.pid, socket: this.socketPath, processes: JSON.parse(this.mux.status()) as unknown })));
+          socket.end(frame(FRAME.status, JSON.stringify({ pid: process.pid, version: this.version, protocol: this.opts.protocol, socket: this.socketPath, processes: JSON.parse(this.mux.status()) as unknown })));
         } else if (kind === FRAME.stop) {
           socket.end(frame(FRAME.status, JSON.stringify({ pid: process.pid, stopping: true })));
           void this.stop();
