@@ -3,8 +3,9 @@
 // and through the owner (--shared), same real server (server-memory), same
 // SDK client, interleaved rounds; then throughput with 8 calls in flight at
 // once (interleaved rounds of each). Usage:
-//   node bench/shared-hop.mjs [calls=300] [--cli path/to/dist/cli.js] [--concurrency 8] [--rounds 5] [--profile DIR]
-// --cli compares another build (a copy of an older dist/) under the same load.
+//   node bench/shared-hop.mjs [calls=300] [--cli path/to/dist/cli.js] [--concurrency 8] [--rounds 5] [--warmup 0] [--profile DIR]
+// --warmup N: N calls on each path first, not counted (the processes' JIT warm, as in a
+// long-running owner). --cli compares another build (a copy of an older dist/) under the same load.
 // --profile writes the two serve sessions' CPU profiles into DIR. To profile the owner, start it first with `node --cpu-prof dist/cli.js daemon
 // run --socket-dir D` and run the bench with LAZY_MCP_SOCKET_DIR=D.
 import fs from 'node:fs';
@@ -24,6 +25,7 @@ const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const cli = path.resolve(option('--cli', path.join(repo, 'dist', 'cli.js')));
 const concurrency = Number(option('--concurrency', 8));
 const rounds = Number(option('--rounds', 5));
+const warmup = Number(option('--warmup', 0));
 const profile = option('--profile', undefined);
 const calls = Number(argv[0] ?? 300);
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-shared-hop-'));
@@ -78,6 +80,7 @@ const isolated = await session('--isolated');
 const shared = await session('--shared');
 const clients = [['isolated', isolated], ['shared', shared]];
 const times = { isolated: [], shared: [] };
+for (let i = 0; i < warmup; i++) for (const [, client] of clients) await call(client);
 for (let i = 0; i < calls; i++) {
   for (const [name, client] of clients) {
     const t0 = process.hrtime.bigint();
@@ -113,7 +116,7 @@ await shared.close();
 const mi = median(times.isolated);
 const ms = median(times.shared);
 console.log(`${path.relative(process.cwd(), cli) || cli}`);
-console.log(`warm tools/call, median of ${calls}: isolated ${mi.toFixed(3)} ms, shared ${ms.toFixed(3)} ms, hop +${(ms - mi).toFixed(3)} ms`);
+console.log(`warm tools/call, median of ${calls}${warmup ? ` after ${warmup} uncounted` : ''}: isolated ${mi.toFixed(3)} ms, shared ${ms.toFixed(3)} ms, hop +${(ms - mi).toFixed(3)} ms`);
 const rate = (xs) => `${median(xs).toFixed(0)} calls/s (rounds ${xs.map((x) => x.toFixed(0)).join(', ')})`;
 console.log(`concurrency ${concurrency}, ${calls} calls per round, median of ${rounds}: isolated ${rate(rates.isolated)}, shared ${rate(rates.shared)}, shared/isolated ${(median(rates.shared) / median(rates.isolated)).toFixed(2)}`);
 // Clock ticks are 10 ms (CLK_TCK 100 on Linux): µs per call over all rounds.
