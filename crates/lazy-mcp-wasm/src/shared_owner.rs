@@ -5,7 +5,6 @@
 //! No logic.
 
 use lazy_mcp_core::shared::mux::{Mux, MuxEffect};
-use serde::Serialize;
 use std::borrow::Cow;
 use wasm_bindgen::prelude::*;
 
@@ -71,30 +70,14 @@ fn text(bytes: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(bytes)
 }
 
-/// A message effect as the owner reads it: its message is `bytes[at..end]`,
-/// preceded by the `M` of a client frame and followed by a newline, so
-/// `[at-1..end+1]` is the frame to a client and `[at..end+1]` the line to a
-/// server: written without a copy.
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
-enum Placed<'a> {
-    ToServer {
-        process: u64,
-        at: usize,
-        end: usize,
-    },
-    ToClient {
-        attach: u64,
-        at: usize,
-        end: usize,
-    },
-    #[serde(untagged)]
-    Other(&'a MuxEffect),
-}
-
-/// The effects as bytes: every message (`M`, its bytes with raw line breaks —
-/// only whitespace in JSON — as spaces, a newline), then the effects as a JSON
-/// array (messages `Placed`), then that JSON's length (u32, little-endian).
+/// The effects as bytes: every message (`M`, its bytes, a newline: a message
+/// has none of its own, the client's frame and the server's line split on them),
+/// then the effects as a JSON
+/// array, then that JSON's length (u32, little-endian). A message effect reads
+/// `{"type":"toServer","process":P,"at":A,"end":E}` (or `toClient` with
+/// `attach`): its message is `bytes[A..E]`, so `[A-1..E+1]` is the frame to a
+/// client and `[A..E+1]` the line to a server, written without a copy. (JSON
+/// written by hand: a serde type for it costs the `.wasm` kilobytes.)
 fn effects_out(effects: Vec<MuxEffect>) -> Vec<u8> {
     let size: usize = effects
         .iter()
@@ -106,41 +89,42 @@ fn effects_out(effects: Vec<MuxEffect>) -> Vec<u8> {
         })
         .sum();
     let mut out = Vec::with_capacity(size + 64 * effects.len() + 4);
-    let mut place = |message: &str| {
+    let mut json = String::from("[");
+    for effect in &effects {
+        if json.len() > 1 {
+            json.push(',');
+        }
+        let (kind, who, id, message) = match effect {
+            MuxEffect::ToServer { process, message } => ("toServer", "process", process, message),
+            MuxEffect::ToClient { attach, message } => ("toClient", "attach", attach, message),
+            other => {
+                json.push_str(&serde_json::to_string(other).unwrap_or_else(|_| "null".into()));
+                continue;
+            }
+        };
         out.push(b'M');
         let at = out.len();
-        out.extend(message.bytes().map(|b| match b {
-            b'\n' | b'\r' => b' ',
-            b => b,
-        }));
+        out.extend_from_slice(message.as_bytes());
         let end = out.len();
         out.push(b'\n');
-        (at, end)
-    };
-    let placed: Vec<Placed> = effects
-        .iter()
-        .map(|effect| match effect {
-            MuxEffect::ToServer { process, message } => {
-                let (at, end) = place(message);
-                Placed::ToServer {
-                    process: *process,
-                    at,
-                    end,
-                }
-            }
-            MuxEffect::ToClient { attach, message } => {
-                let (at, end) = place(message);
-                Placed::ToClient {
-                    attach: *attach,
-                    at,
-                    end,
-                }
-            }
-            other => Placed::Other(other),
-        })
-        .collect();
-    let json = serde_json::to_vec(&placed).unwrap_or_else(|_| b"[]".to_vec());
-    out.extend_from_slice(&json);
+        for part in [
+            "{\"type\":\"",
+            kind,
+            "\",\"",
+            who,
+            "\":",
+            &id.to_string(),
+            ",\"at\":",
+            &at.to_string(),
+            ",\"end\":",
+            &end.to_string(),
+            "}",
+        ] {
+            json.push_str(part);
+        }
+    }
+    json.push(']');
+    out.extend_from_slice(json.as_bytes());
     out.extend_from_slice(&u32::try_from(json.len()).unwrap_or(0).to_le_bytes());
     out
 }
@@ -156,7 +140,7 @@ mod tests {
         let out = effects_out(vec![
             MuxEffect::ToServer {
                 process: 1,
-                message: "{\"a\":\n1}".into(),
+                message: "{\"a\": 1}".into(),
             },
             MuxEffect::StopProcess { process: 2 },
             MuxEffect::ToClient {

@@ -53,7 +53,9 @@ pub enum MuxEvent {
         #[serde(default)]
         now_ms: u64,
     },
-    #[serde(rename_all = "camelCase")]
+    /// A client's message. Never read from JSON: the owner passes messages as
+    /// bytes (`Mux::client_message`), never inside an event's JSON.
+    #[serde(skip_deserializing)]
     ClientMessage { attach: AttachId, message: String },
     #[serde(rename_all = "camelCase")]
     Detach { attach: AttachId },
@@ -63,7 +65,8 @@ pub enum MuxEvent {
         #[serde(default)]
         pid: Option<u32>,
     },
-    #[serde(rename_all = "camelCase")]
+    /// A server's message (as `ClientMessage`: `Mux::server_message`).
+    #[serde(skip_deserializing)]
     ServerMessage { process: ProcId, message: String },
     /// The grace of a `linger` effect is over.
     #[serde(rename_all = "camelCase")]
@@ -528,9 +531,13 @@ impl Mux {
                     .map(|(theirs, at)| (json!(format!("lazy-mcp-shared-{upstream}")), theirs, at));
                 let spliced = match &rewritten {
                     Some((new_token, _, token_at)) => {
-                        let mut parts = [(id_at, &new_id), (*token_at, new_token)];
-                        parts.sort_by_key(|(range, _)| range.start);
-                        routing.splice(&parts)
+                        let (id, token) = ((id_at, &new_id), (*token_at, new_token));
+                        // In the order they appear (no sort: each call site's copy costs the `.wasm`).
+                        if id_at.start < token_at.start {
+                            routing.splice(&[id, token])
+                        } else {
+                            routing.splice(&[token, id])
+                        }
                     }
                     None => routing.splice(&[(id_at, &new_id)]),
                 };

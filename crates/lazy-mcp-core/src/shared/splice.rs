@@ -2,13 +2,16 @@
 //! routing needs — its `method`, its `id` and a `progressToken` — and passed on
 //! with just the id (and the token) rewritten in its bytes; every other byte is
 //! kept as the peer sent it. No `Value` tree is built and nothing serialized
-//! back. serde_json validates the whole text, skipping the payloads without
-//! building them and without recursion (as `protocol::raw_message` does).
+//! back. The engine's raw reading (`protocol::raw_message`) validates the text
+//! and reads `id` and `method`; a progress token is found by a flat scan of the
+//! params' top-level members (hand-written: a serde struct per level costs the
+//! `.wasm` kilobytes).
 //! Whatever is unusual (a duplicate key, an id that is not a string or number,
 //! `_meta` that is not an object…) reads as `None`, and the multiplexer takes
 //! its full reading (`serde_json::Value`), which decides as it always did.
 
-use serde::{Deserialize, Deserializer};
+use crate::protocol::outline::next_quote_or_backslash;
+use crate::protocol::raw_message::RawEnvelope;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -34,30 +37,16 @@ pub struct Routing<'a> {
 }
 
 impl<'a> Routing<'a> {
-    /// `None` unless `text` is one valid JSON object whose `id`, when present,
-    /// is a string or a number.
+    /// `None` unless `text` is one valid JSON object (the engine's raw reading,
+    /// `RawEnvelope`, checks it) whose `id`, when present, is a string or a number.
     pub fn read(text: &'a str) -> Option<Routing<'a>> {
-        #[derive(Deserialize)]
-        struct Envelope<'a> {
-            /// Present even as `null` (an id the full reading sees), unlike a plain `Option`.
-            #[serde(borrow, default, deserialize_with = "present")]
-            id: Option<&'a RawValue>,
-            #[serde(borrow, default)]
-            method: Option<Cow<'a, str>>,
-            #[serde(borrow, default)]
-            params: Option<&'a RawValue>,
-        }
-        let envelope = object::<Envelope>(text)?;
+        let envelope = RawEnvelope::read(text)?;
         let id = match envelope.id {
+            Some(raw) => Some((envelope.plain_id()?, range_in(text, raw.get())?)),
+            // Absent, or `null` (which the full reading takes for an id): only text
+            // that names no `"id"` anywhere is surely without one.
+            None if text.contains("\"id\"") => return None,
             None => None,
-            Some(raw) => {
-                let plain = matches!(
-                    raw.get().as_bytes().first(),
-                    Some(b'"' | b'-' | b'0'..=b'9')
-                );
-                let id = serde_json::from_str(raw.get()).ok().filter(|_| plain)?;
-                Some((id, range_in(text, raw.get())?))
-            }
         };
         Some(Routing {
             text,
@@ -72,44 +61,35 @@ impl<'a> Routing<'a> {
         let Some(params) = self.params else {
             return Token::Absent;
         };
-        // Only a params text naming it (or escaping some key) can hold one: most calls skip the peek.
+        // Only a params text naming it (or escaping some key) can hold one: most calls skip the look.
         let text = params.get();
         if !text.contains("progressToken") && !text.contains('\\') {
             return Token::Absent;
         }
-        #[derive(Deserialize)]
-        struct Params<'a> {
-            #[serde(borrow, default, rename = "_meta")]
-            meta: Option<&'a RawValue>,
-        }
-        match object::<Params>(text).map(|p| p.meta) {
-            Some(Some(meta)) => self.token_in(meta),
-            Some(None) => Token::Absent,
-            None => Token::Unusual,
+        match member(self.text, params.get(), "\"_meta\"") {
+            Ok(Some(meta)) => self.token_in(self.text.get(meta).unwrap_or_default()),
+            Ok(None) => Token::Absent,
+            Err(Unusual) => Token::Unusual,
         }
     }
 
     /// A notification's `params.progressToken`.
     pub fn notification_progress_token(&self) -> Token {
         match self.params {
-            Some(params) => self.token_in(params),
+            Some(params) => self.token_in(params.get()),
             None => Token::Absent,
         }
     }
 
-    fn token_in(&self, object_text: &RawValue) -> Token {
-        #[derive(Deserialize)]
-        struct Field<'a> {
-            #[serde(borrow, default, rename = "progressToken")]
-            token: Option<&'a RawValue>,
-        }
-        let raw = match object::<Field>(object_text.get()) {
-            Some(Field { token: Some(raw) }) => raw.get(),
-            Some(Field { token: None }) => return Token::Absent,
-            None => return Token::Unusual,
+    /// `progressToken` of the object `object` (a part of the text).
+    fn token_in(&self, object: &str) -> Token {
+        let range = match member(self.text, object, "\"progressToken\"") {
+            Ok(Some(range)) => range,
+            Ok(None) => return Token::Absent,
+            Err(Unusual) => return Token::Unusual,
         };
-        match (serde_json::from_str(raw), range_in(self.text, raw)) {
-            (Ok(value), Some(range)) => Token::Found(value, range),
+        match self.text.get(range.clone()).map(serde_json::from_str) {
+            Some(Ok(value)) => Token::Found(value, range),
             _ => Token::Unusual,
         }
     }
@@ -128,17 +108,89 @@ impl<'a> Routing<'a> {
     }
 }
 
-fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
-    <&RawValue>::deserialize(d).map(Some)
+/// Not the usual shape: left to the full reading.
+struct Unusual;
+
+/// The range (in `text`) of the value of `key` (a key's literal, quotes included)
+/// among the top-level members of `object`, a valid JSON object within `text`.
+/// Unusual when `object` is not an object, a key is escaped or `key` repeats.
+fn member(text: &str, object: &str, key: &str) -> Result<Option<Range<usize>>, Unusual> {
+    let base = range_in(text, object).ok_or(Unusual)?.start;
+    let bytes = object.as_bytes();
+    let mut i = skip_space(bytes, 0);
+    if bytes.get(i) != Some(&b'{') {
+        return Err(Unusual);
+    }
+    i += 1;
+    let mut found = None;
+    loop {
+        i = skip_space(bytes, i);
+        match bytes.get(i) {
+            Some(b'}') => return Ok(found),
+            Some(b',') => i += 1,
+            Some(b'"') => {
+                let key_end = string_end(bytes, i);
+                let literal = object.get(i..key_end).ok_or(Unusual)?;
+                if literal.contains('\\') || (literal == key && found.is_some()) {
+                    return Err(Unusual);
+                }
+                i = skip_space(bytes, key_end);
+                if bytes.get(i) != Some(&b':') {
+                    return Err(Unusual);
+                }
+                let start = skip_space(bytes, i + 1);
+                i = value_end(bytes, start);
+                if literal == key {
+                    found = Some(base + start..base + i);
+                }
+            }
+            _ => return Err(Unusual),
+        }
+    }
 }
 
-/// A struct from a JSON object only (serde would also fill one from an array);
-/// a duplicate key or anything else unusual is `None`.
-fn object<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
-    if !text.trim_start().starts_with('{') {
-        return None;
+fn skip_space(bytes: &[u8], mut i: usize) -> usize {
+    while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
     }
-    serde_json::from_str(text).ok()
+    i
+}
+
+/// After the string starting at `start` (its opening quote).
+fn string_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    loop {
+        i = next_quote_or_backslash(bytes, i);
+        match bytes.get(i) {
+            Some(b'\\') => i += 2,
+            Some(_) => return i + 1,
+            None => return bytes.len(),
+        }
+    }
+}
+
+/// After the value starting at `start` (valid JSON: brackets balance).
+fn value_end(bytes: &[u8], start: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = start;
+    while let Some(&byte) = bytes.get(i) {
+        match byte {
+            b'"' => {
+                i = string_end(bytes, i);
+                if depth == 0 {
+                    return i;
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' if depth <= 1 => return if depth == 0 { i } else { i + 1 },
+            b'}' | b']' => depth -= 1,
+            b',' | b' ' | b'\t' | b'\n' | b'\r' if depth == 0 => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    i
 }
 
 /// Where `part` (a slice serde_json borrowed from `text`) sits in `text`.
@@ -207,7 +259,7 @@ mod tests {
     }
 
     #[test]
-    fn an_escaped_key_is_read_as_its_decoded_name() {
+    fn an_escaped_id_key_is_read_decoded_an_escaped_params_key_is_left_to_the_full_reading() {
         let text = r#"{"i\u0064":3,"method":"m","params":{"_meta":{"progress\u0054oken":5}}}"#;
         let r = Routing::read(text);
         assert_eq!(
@@ -215,8 +267,25 @@ mod tests {
                 .and_then(|r| r.id.as_ref().map(|(id, _)| id.clone())),
             Some(json!(3))
         );
-        assert!(r.is_some_and(
-            |r| matches!(r.request_progress_token(), Token::Found(t, _) if t == json!(5))
-        ));
+        assert!(r.is_some_and(|r| r.request_progress_token() == Token::Unusual));
+        // `"id": null` is an id to the full reading: not read here.
+        assert!(Routing::read(r#"{"method":"m","id":null}"#).is_none());
+        assert!(Routing::read(r#"{"method":"m","params":{"id":1}}"#).is_none());
+        let plain = Routing::read(r#"{"method":"m","params":{}}"#);
+        assert!(plain.is_some_and(|r| r.id.is_none()));
+    }
+
+    #[test]
+    fn the_scan_finds_members_after_nested_values_strings_and_spaces() {
+        let text = r#"{"params":{"a":[1,{"progressToken":9}],"s":"}\"]","n": -1.5e3 ,"_meta":{ "x":{}, "progressToken" : "t" } },"method":"m"}"#;
+        let Some(r) = Routing::read(text) else {
+            panic!("not read");
+        };
+        let Token::Found(token, at) = r.request_progress_token() else {
+            panic!("no token");
+        };
+        assert_eq!((token, &text[at]), (json!("t"), r#""t""#));
+        let twice = r#"{"method":"m","params":{"_meta":{"progressToken":1,"progressToken":2}}}"#;
+        assert!(Routing::read(twice).is_some_and(|r| r.request_progress_token() == Token::Unusual));
     }
 }
