@@ -11,5 +11,9 @@ pub mod mux;
 pub mod splice;
 
 /// Version of the client ↔ owner wire (the socket's name carries it): a client
-/// of another version starts its own owner beside the old one.
+/// of another version starts its own owner beside the old one, which drains.
+/// Clients of other Lazy MCP versions with this wire version attach to the
+/// running owner (docs/shared-servers.md "Versions"), so bump it with any change
+/// to the frames, to what an attach carries, or to what a client relies on the
+/// owner's multiplexer doing.
 pub const SHARED_PROTOCOL: u32 = 1;
