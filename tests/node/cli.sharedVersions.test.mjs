@@ -181,11 +181,11 @@ test('an owner of another wire version has a call in flight: a client of this ve
   const OTHER_WIRE = THIS_WIRE + 1;
   const other = otherBuild(w.root, { wire: OTHER_WIRE });
 
-  // The old version's session: a 10 s call in flight through its owner.
+  // The old version’s session: a 20 s call in flight through its owner (long enough for a loaded machine).
   const old = await session(w, other);
   const name = await longTool(old.client);
   const callAt = Date.now();
-  const slow = slowCall(old.client, name, 10);
+  const slow = slowCall(old.client, name, 20);
   const oldRow = (await rowsOf(w, other, 'everything', (rows) => rows.some((p) => p.sinceMs >= callAt))).find((p) => p.sinceMs >= callAt);
   const oldOwner = ownerPid(w, OTHER_WIRE);
   assert.ok(oldOwner && isAlive(oldOwner), 'the other version’s owner runs');
@@ -234,7 +234,7 @@ test('the same wire version, another Lazy MCP version: the client attaches to th
   const old = await session(w, other);
   const name = await longTool(old.client);
   const callAt = Date.now();
-  const slow = slowCall(old.client, name, 8);
+  const slow = slowCall(old.client, name, 20);
   const oldRow = (await rowsOf(w, other, 'everything', (rows) => rows.some((p) => p.sinceMs >= callAt))).find((p) => p.sinceMs >= callAt);
   const owner = ownerPid(w, THIS_WIRE);
   // The owner says which Lazy MCP it is, to this version's `daemon status` too.
