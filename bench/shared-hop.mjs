@@ -1,43 +1,125 @@
 // The hop through the owner of shared servers (issue 26): warm `tools/call`
 // latency through `lazy-mcp serve --stdio` with its own server (--isolated)
 // and through the owner (--shared), same real server (server-memory), same
-// SDK client, interleaved rounds. Usage: node bench/shared-hop.mjs [calls=300]
+// SDK client, interleaved rounds; then throughput with 8 calls in flight at
+// once (interleaved rounds of each). Usage:
+//   node bench/shared-hop.mjs [calls=300] [--cli path/to/dist/cli.js] [--concurrency 8] [--rounds 5] [--warmup 0] [--profile DIR]
+// --warmup N: N calls on each path first, not counted (the processes' JIT warm, as in a
+// long-running owner). --cli compares another build (a copy of an older dist/) under the same load.
+// --profile writes the two serve sessions' CPU profiles into DIR. To profile the owner, start it first with `node --cpu-prof dist/cli.js daemon
+// run --socket-dir D` and run the bench with LAZY_MCP_SOCKET_DIR=D.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-const calls = Number(process.argv[2] ?? 300);
+const argv = process.argv.slice(2);
+const option = (name, fallback) => {
+  const at = argv.indexOf(name);
+  if (at < 0) return fallback;
+  const [value] = argv.splice(at, 2).slice(1);
+  return value;
+};
 const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const cli = path.resolve(option('--cli', path.join(repo, 'dist', 'cli.js')));
+const concurrency = Number(option('--concurrency', 8));
+const rounds = Number(option('--rounds', 5));
+const warmup = Number(option('--warmup', 0));
+const profile = option('--profile', undefined);
+const calls = Number(argv[0] ?? 300);
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-shared-hop-'));
 const home = path.join(root, 'home');
 fs.mkdirSync(home);
 const memory = path.join(repo, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
 fs.writeFileSync(path.join(home, '.claude.json'), JSON.stringify({ mcpServers: { memory: { command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: path.join(root, 'm.jsonl') } } } }));
-const env = { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: path.join(home, '.cache'), XDG_CONFIG_HOME: path.join(home, '.config'), LAZY_MCP_SOCKET_DIR: path.join(root, 'sock'), LAZY_MCP_OWNER_LINGER_MS: '500' };
+const env = { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: path.join(home, '.cache'), XDG_CONFIG_HOME: path.join(home, '.config'), LAZY_MCP_SOCKET_DIR: process.env.LAZY_MCP_SOCKET_DIR ?? path.join(root, 'sock'), LAZY_MCP_OWNER_LINGER_MS: '500', ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}) };
 
 async function session(flag) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(repo, 'dist', 'cli.js'), 'serve', '--stdio', flag, '--cwd', root], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...(profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profile)] : []), cli, 'serve', '--stdio', flag, '--cwd', root], env, stderr: 'ignore' });
   const client = new Client({ name: 'shared-hop', version: '1' });
   await client.connect(transport);
   await client.callTool({ name: 'memory__read_graph', arguments: {} }); // warm: started and connected
+  client.pid = transport.pid;
   return client;
 }
 
+// CPU time (user + system, Linux /proc) of each process on a path, to say where a call's time goes.
+const cpuTicks = (pid) => {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return NaN;
+  }
+};
+const childrenOf = (pid) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+};
+/** serve, owner (shared) and the server process, by pid. */
+function pathOf(name, client) {
+  if (name === 'isolated') return { serve: client.pid, server: childrenOf(client.pid)[0] };
+  const sock = env.LAZY_MCP_SOCKET_DIR;
+  const owner = fs.readdirSync('/proc').map(Number).find((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(`daemon run --socket-dir ${sock}`);
+    } catch {
+      return false;
+    }
+  });
+  return { serve: client.pid, owner, server: owner === undefined ? undefined : childrenOf(owner)[0] };
+}
+
+const call = (client) => client.callTool({ name: 'memory__read_graph', arguments: {} });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const isolated = await session('--isolated');
 const shared = await session('--shared');
+const clients = [['isolated', isolated], ['shared', shared]];
 const times = { isolated: [], shared: [] };
+for (let i = 0; i < warmup; i++) for (const [, client] of clients) await call(client);
 for (let i = 0; i < calls; i++) {
-  for (const [name, client] of [['isolated', isolated], ['shared', shared]]) {
+  for (const [name, client] of clients) {
     const t0 = process.hrtime.bigint();
-    await client.callTool({ name: 'memory__read_graph', arguments: {} });
+    await call(client);
     times[name].push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+}
+
+// Throughput: `concurrency` callers each awaiting their call, `calls` calls per round.
+async function throughput(client) {
+  let left = calls;
+  const t0 = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (left-- > 0) await call(client);
+    }),
+  );
+  return calls / (Number(process.hrtime.bigint() - t0) / 1e9);
+}
+const rates = { isolated: [], shared: [] };
+const cpu = { isolated: {}, shared: {} };
+for (const [, client] of clients) await throughput(client); // a warm-up round each, not counted
+for (let r = 0; r < rounds; r++) {
+  for (const [name, client] of r % 2 === 0 ? clients : [...clients].reverse()) {
+    const procs = pathOf(name, client);
+    const before = Object.fromEntries(Object.entries(procs).map(([k, pid]) => [k, cpuTicks(pid)]));
+    rates[name].push(await throughput(client));
+    for (const [k, pid] of Object.entries(procs)) cpu[name][k] = (cpu[name][k] ?? 0) + cpuTicks(pid) - before[k];
   }
 }
 await isolated.close();
 await shared.close();
 const mi = median(times.isolated);
 const ms = median(times.shared);
-console.log(`warm tools/call, median of ${calls}: isolated ${mi.toFixed(3)} ms, shared ${ms.toFixed(3)} ms, hop +${(ms - mi).toFixed(3)} ms`);
+console.log(`${path.relative(process.cwd(), cli) || cli}`);
+console.log(`warm tools/call, median of ${calls}${warmup ? ` after ${warmup} uncounted` : ''}: isolated ${mi.toFixed(3)} ms, shared ${ms.toFixed(3)} ms, hop +${(ms - mi).toFixed(3)} ms`);
+const rate = (xs) => `${median(xs).toFixed(0)} calls/s (rounds ${xs.map((x) => x.toFixed(0)).join(', ')})`;
+console.log(`concurrency ${concurrency}, ${calls} calls per round, median of ${rounds}: isolated ${rate(rates.isolated)}, shared ${rate(rates.shared)}, shared/isolated ${(median(rates.shared) / median(rates.isolated)).toFixed(2)}`);
+// Clock ticks are 10 ms (CLK_TCK 100 on Linux): µs per call over all rounds.
+const perCall = (name) => Object.entries(cpu[name]).map(([k, t]) => `${k} ${Number.isNaN(t) ? '?' : ((t * 1e4) / (calls * rounds)).toFixed(0)}`).join(', ');
+console.log(`CPU per call at concurrency ${concurrency} (µs, user + system): isolated ${perCall('isolated')}; shared ${perCall('shared')}`);
+fs.rmSync(root, { recursive: true, force: true });

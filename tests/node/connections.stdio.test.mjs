@@ -206,6 +206,24 @@ describe('stdio: faults', { timeout: 30000 }, () => {
     await within(1000, done, 'onClosed');
   });
 
+  test('sendLine (the shared owner): bytes written as they are, several in one tick arrive in order', async () => {
+    const { openConnection } = (await import('./connections.helper.mjs')).loadConnections();
+    const got = [];
+    let closed;
+    const done = new Promise((r) => (closed = r));
+    const conn = openConnection(fixture('env-report.mjs'), { onOpened() {}, onMessage: (json) => got.push(JSON.parse(Buffer.from(json).toString('utf8')).id), onClosed: closed }, {});
+    try {
+      conn.sendLine(Buffer.from('{"jsonrpc":"2.0","id":"é-1","method":"a"}\n'));
+      conn.sendLine(Buffer.from('{"jsonrpc":"2.0","id":2,"method":"b"}\n'));
+      conn.send('{"jsonrpc":"2.0","id":3,"method":"c"}');
+      await waitUntil(() => got.length === 3, 5000, 'three answers');
+      assert.deepEqual(got, ['é-1', 2, 3]);
+    } finally {
+      await conn.close();
+    }
+    await within(1000, done, 'onClosed');
+  });
+
   test('a server ignoring stdin EOF and SIGTERM is SIGKILLed within the bound', async () => {
     const grace = 400;
     const d = tracked(fixture('stubborn.mjs'), { killGraceMs: grace });

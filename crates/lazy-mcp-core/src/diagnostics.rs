@@ -651,8 +651,10 @@ fn percent_encode(text: &str) -> String {
     out
 }
 
+/// Whole megabytes, rounded half up, in integers: no float formatting in the
+/// core (it costs the .wasm about 15 KB).
 fn megabytes(bytes: u64) -> String {
-    format!("{:.0} MB", bytes as f64 / 1_000_000.0)
+    format!("{} MB", bytes.saturating_add(500_000) / 1_000_000)
 }
 
 fn duration(ms: u64) -> String {

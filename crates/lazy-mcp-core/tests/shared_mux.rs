@@ -904,7 +904,9 @@ fn a_line_the_mux_cannot_read_reaches_every_holder_as_the_server_wrote_it() {
         process: 1,
         pid: None,
     });
-    let garbage = "Listening... \u{1b}[31mnot json";
+    // (A line that is not JSON at all never gets here: the owner's stdio
+    // connection logs it, throttled, and drops it.)
+    let garbage = r#"{"jsonrpc":"2.0","oops"}"#;
     let heard = mux.handle(MuxEvent::ServerMessage {
         process: 1,
         message: garbage.into(),
@@ -921,7 +923,7 @@ fn a_line_the_mux_cannot_read_reaches_every_holder_as_the_server_wrote_it() {
 }
 
 #[test]
-fn a_reply_nested_deeper_than_the_mux_reads_ends_its_call_with_an_error() {
+fn a_reply_nested_deeper_than_a_full_reading_still_reaches_its_caller_under_its_own_id() {
     let mut mux = Mux::new();
     attach(&mut mux, 1, launch("k", "r", false));
     mux.handle(MuxEvent::ProcessOpened {
@@ -934,24 +936,131 @@ fn a_reply_nested_deeper_than_the_mux_reads_ends_its_call_with_an_error() {
         json!({"jsonrpc": "2.0", "id": 41, "method": "tools/call", "params": {"name": "deep"}}),
     );
     let upstream = to_server(&sent)[0]["id"].clone();
-    let deep = format!(
-        r#"{{"jsonrpc":"2.0","id":{upstream},"result":{}{}}}"#,
-        "[".repeat(1000),
-        "]".repeat(1000)
-    );
+    let deep = |id: &dyn std::fmt::Display| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{}{}}}"#,
+            "[".repeat(1000),
+            "]".repeat(1000)
+        )
+    };
     let answered = mux.handle(MuxEvent::ServerMessage {
         process: 1,
-        message: deep,
+        message: deep(&upstream),
     });
-    let replies = to_client(&answered, 1);
-    assert_eq!(replies.len(), 1, "{answered:?}");
-    assert_eq!(replies[0]["id"], 41, "the client's own id");
-    assert!(
-        replies[0]["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("sent a reply Lazy MCP cannot read"),
-        "{}",
-        replies[0]
+    // Its engine reads it as it reads its own server's (and fails the call,
+    // "sent a reply Lazy MCP cannot read"): the caller is never left waiting.
+    assert_eq!(
+        answered,
+        [MuxEffect::ToClient {
+            attach: 1,
+            message: deep(&41)
+        }]
     );
+}
+
+fn raw_client(mux: &mut Mux, attach: u64, text: &str) -> Vec<MuxEffect> {
+    mux.handle(MuxEvent::ClientMessage {
+        attach,
+        message: text.into(),
+    })
+}
+
+fn raw_server(mux: &mut Mux, process: u64, text: &str) -> Vec<MuxEffect> {
+    mux.handle(MuxEvent::ServerMessage {
+        process,
+        message: text.into(),
+    })
+}
+
+fn texts(effects: &[MuxEffect]) -> Vec<String> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            MuxEffect::ToServer { message, .. } | MuxEffect::ToClient { message, .. } => {
+                Some(message.clone())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_call_its_progress_and_its_answer_keep_every_byte_but_the_id_and_the_token() {
+    // The hot path (shared/splice.rs): the owner passes a message on as it came,
+    // with only the id (and the progress token) rewritten, so a big result is
+    // never parsed into a tree nor its numbers and escapes re-written.
+    let mut mux = two_clients();
+    let call = r#"{"params":{"_meta":{"progressToken":"tok"}, "arguments":{"n":1.50,"s":"\u00e9\n"},"name":"x"} ,"id":"c-7","jsonrpc":"2.0","method":"tools/call"}"#;
+    let up = texts(&raw_client(&mut mux, 2, call));
+    let upstream: Value = serde_json::from_str(&up[0]).unwrap();
+    let (id, token) = (
+        upstream["id"].clone(),
+        upstream["params"]["_meta"]["progressToken"].clone(),
+    );
+    assert_eq!(
+        up,
+        [call
+            .replace(r#""tok""#, &token.to_string())
+            .replace(r#""c-7""#, &id.to_string())]
+    );
+    let progress = format!(
+        r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progress":0.50,"progressToken":{token}}}}}"#
+    );
+    assert_eq!(
+        texts(&raw_server(&mut mux, 1, &progress)),
+        [progress.replace(&token.to_string(), r#""tok""#)]
+    );
+    let answer = format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"1e2 \u00e9"}}],"n":1.50}}}}"#
+    );
+    let back = raw_server(&mut mux, 1, &answer);
+    assert!(to_client(&back, 1).is_empty());
+    assert_eq!(
+        texts(&back),
+        [answer.replace(&format!(r#""id":{id}"#), r#""id":"c-7""#)]
+    );
+    // A notification for everyone goes out as it came.
+    let changed = r#"{"method":"notifications/resources/list_changed" ,"jsonrpc":"2.0"}"#;
+    assert_eq!(texts(&raw_server(&mut mux, 1, changed)), [changed, changed]);
+}
+
+#[test]
+fn unusual_messages_are_still_routed_by_the_full_reading() {
+    let mut mux = two_clients();
+    // A duplicate key (the last one counts), an escaped key, a null id: not the
+    // hot path's, routed by the full reading exactly as before.
+    let dup = to_server(&raw_client(
+        &mut mux,
+        1,
+        r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"a","name":"b"}}"#,
+    ));
+    assert_eq!(dup[0]["params"]["name"], "b");
+    let escaped = to_server(&raw_client(
+        &mut mux,
+        2,
+        r#"{"jsonrpc":"2.0","i\u0064":4,"method":"tools/call","params":{"_meta":{"progress\u0054oken":9}}}"#,
+    ));
+    assert_ne!(escaped[0]["id"], dup[0]["id"]);
+    assert_ne!(escaped[0]["params"]["_meta"]["progressToken"], 9);
+    let null_id = to_server(&raw_client(
+        &mut mux,
+        2,
+        r#"{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{}}"#,
+    ));
+    assert!(null_id[0]["id"].is_u64(), "a request, rewritten as before");
+    let back = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": escaped[0]["id"], "result": {}}),
+    );
+    assert_eq!(to_client(&back, 2)[0]["id"], 4);
+    let back = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": null_id[0]["id"], "result": {}}),
+    );
+    assert_eq!(to_client(&back, 2)[0]["id"], Value::Null);
+    // Not JSON, or not an object: dropped, as before.
+    assert!(raw_client(&mut mux, 1, "{\"id\":1,").is_empty());
+    assert!(raw_server(&mut mux, 1, "[1]").is_empty());
 }

@@ -76,6 +76,8 @@ async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<num
   if (reply === '') throw new CliError(`the owner on ${socketPath} did not answer`, 1);
   const status = JSON.parse(reply) as {
     pid: number;
+    /** The owner's Lazy MCP version (owners before it was reported: absent). */
+    version?: string;
     stopping?: boolean;
     processes?: { server: string; pid: number | null; clients: number; sinceMs: number; key: string; holders?: { label: string; sinceMs: number }[] }[];
   };
@@ -88,7 +90,8 @@ async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<num
     return 0;
   }
   const rows = status.processes ?? [];
-  process.stdout.write(`Lazy MCP owner pid ${status.pid} on ${socketPath}: ${rows.length === 1 ? '1 shared server' : `${rows.length} shared servers`}\n`);
+  const version = status.version !== undefined ? ` (Lazy MCP ${status.version}, wire v${protocol})` : ` (wire v${protocol})`;
+  process.stdout.write(`Lazy MCP owner pid ${status.pid}${version} on ${socketPath}: ${rows.length === 1 ? '1 shared server' : `${rows.length} shared servers`}\n`);
   for (const row of rows) {
     const since = new Date(row.sinceMs).toISOString();
     process.stdout.write(`  ${row.server}  pid ${row.pid ?? '-'}  ${row.clients === 1 ? '1 client' : `${row.clients} clients`}  since ${since}  key ${row.key}\n`);

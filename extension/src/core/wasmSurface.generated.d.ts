@@ -77,14 +77,22 @@ export class SharedOwner {
     free(): void;
     [Symbol.dispose](): void;
     /**
-     * One `MuxEvent` as JSON → its `MuxEffect`s as a JSON array.
+     * A client attachment's message, its UTF-8 bytes → its effects (`effects_out`).
      */
-    handle(event_json: string): string;
+    clientMessage(attach: number, message: Uint8Array | number[]): Uint8Array;
+    /**
+     * One `MuxEvent` as JSON → its effects (`effects_out`).
+     */
+    handle(event_json: string): Uint8Array;
     /**
      * No process and no attachment held (the owner may exit after a while).
      */
     isIdle(): boolean;
     constructor();
+    /**
+     * A server process's message, its UTF-8 bytes → its effects (`effects_out`).
+     */
+    serverMessage(process: number, message: Uint8Array | number[]): Uint8Array;
     /**
      * `lazy-mcp daemon status`: one row per process, JSON.
      */

@@ -198,7 +198,7 @@ pub fn outline(text: &str) -> Outline {
 
 /// The index of the first `"` or `\\` at or after `from` (the length if none). Word
 /// at a time (SWAR): a 10 MB string result is skipped, not stepped through.
-fn next_quote_or_backslash(bytes: &[u8], from: usize) -> usize {
+pub(crate) fn next_quote_or_backslash(bytes: &[u8], from: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     // Non-zero when some byte of `word` equals `byte` (may flag bytes after a match too:

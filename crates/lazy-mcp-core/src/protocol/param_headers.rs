@@ -131,7 +131,12 @@ pub fn headers(declarations: &[Declaration], arguments: Option<&Value>) -> VecMa
             Some(Value::String(s)) => Some(s.clone()),
             Some(Value::Bool(b)) => Some(b.to_string()),
             Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Some(n.to_string()),
-            Some(Value::Number(n)) => n.as_f64().filter(|f| f.is_finite()).map(|f| f.to_string()),
+            // serde_json's shortest form (`2.5`, `1e-7`), with a whole float's
+            // `.0` dropped as JavaScript's String() does (`3.0` → `3`).
+            Some(Value::Number(n)) => {
+                let text = n.to_string();
+                Some(text.strip_suffix(".0").map(str::to_string).unwrap_or(text))
+            }
             _ => None,
         };
         if let Some(text) = text {
@@ -191,6 +196,15 @@ mod tests {
         );
         assert_eq!(plain.get("mcp-param-limit").map(String::as_str), Some("7"));
         assert!(super::headers(&decls, None).is_empty());
+        // Floats as JavaScript's String() writes them for a header.
+        for (limit, text) in [
+            (json!(2.5), "2.5"),
+            (json!(3.0), "3"),
+            (json!(-0.001), "-0.001"),
+        ] {
+            let h = super::headers(&decls, Some(&json!({ "limit": limit })));
+            assert_eq!(h.get("mcp-param-limit").map(String::as_str), Some(text));
+        }
     }
 
     #[test]

@@ -3,11 +3,17 @@
 //! launch is shared and under which key (run by the engine for its `open`
 //! effect); `mux.rs` is the owner's multiplexer: N client attachments over one
 //! server process (ids, `initialize`, server requests, notifications,
-//! cancellation). Both pure: the owner's TypeScript only moves bytes.
+//! cancellation), with `splice.rs` its hot path (ids rewritten in the bytes).
+//! All pure: the owner's TypeScript only moves bytes.
 
 pub mod launch;
 pub mod mux;
+pub mod splice;
 
 /// Version of the client ↔ owner wire (the socket's name carries it): a client
-/// of another version starts its own owner beside the old one.
+/// of another version starts its own owner beside the old one, which drains.
+/// Clients of other Lazy MCP versions with this wire version attach to the
+/// running owner (docs/shared-servers.md "Versions"), so bump it with any change
+/// to the frames, to what an attach carries, or to what a client relies on the
+/// owner's multiplexer doing.
 pub const SHARED_PROTOCOL: u32 = 1;

@@ -10,9 +10,15 @@
 //! else the oldest; notifications are broadcast (progress and cancellations
 //! to their own attachment); a client's cancellation or detach cancels only
 //! its own calls; the last detach stops the process.
+//!
+//! Calls, their answers, progress and other notifications take the hot path
+//! (`splice.rs`): routed by a shallow reading, passed on with only the id and
+//! the progress token rewritten in their bytes. The handshake, cancellations,
+//! a server's requests and anything unusual are read in full (`Value`).
 
 use super::launch::{SharedHolder, SharedLaunch};
-use crate::protocol::outline::{outline, MAX_DEPTH};
+use super::splice::{Routing, Token};
+use crate::protocol::outline::{outline, TopLevel, MAX_DEPTH};
 use crate::vec_map::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -48,7 +54,9 @@ pub enum MuxEvent {
         #[serde(default)]
         now_ms: u64,
     },
-    #[serde(rename_all = "camelCase")]
+    /// A client's message. Never read from JSON: the owner passes messages as
+    /// bytes (`Mux::client_message`), never inside an event's JSON.
+    #[serde(skip_deserializing)]
     ClientMessage { attach: AttachId, message: String },
     #[serde(rename_all = "camelCase")]
     Detach { attach: AttachId },
@@ -58,7 +66,8 @@ pub enum MuxEvent {
         #[serde(default)]
         pid: Option<u32>,
     },
-    #[serde(rename_all = "camelCase")]
+    /// A server's message (as `ClientMessage`: `Mux::server_message`).
+    #[serde(skip_deserializing)]
     ServerMessage { process: ProcId, message: String },
     /// The grace of a `linger` effect is over.
     #[serde(rename_all = "camelCase")]
@@ -250,6 +259,18 @@ impl Mux {
         std::mem::take(&mut self.effects)
     }
 
+    /// `handle` for a client's message (the owner's hot path: no event to build).
+    pub fn client_message(&mut self, attach: AttachId, text: &str) -> Vec<MuxEffect> {
+        self.on_client_message(attach, text);
+        std::mem::take(&mut self.effects)
+    }
+
+    /// `handle` for a server's message (the owner's hot path: no event to build).
+    pub fn server_message(&mut self, process: ProcId, text: &str) -> Vec<MuxEffect> {
+        self.on_server_message(process, text);
+        std::mem::take(&mut self.effects)
+    }
+
     /// `handle` for JSON: an event that does not parse gives no effects.
     pub fn handle_json(&mut self, event_json: &str) -> String {
         let effects = match crate::tagged_json::from_tagged_json::<MuxEvent>(event_json) {
@@ -382,6 +403,9 @@ impl Mux {
         let Some(process) = self.attachments.get(&attach).map(|a| a.process) else {
             return;
         };
+        if self.forward_client_raw(attach, process, text) {
+            return;
+        }
         let Some((mut message, method, id)) = envelope(text) else {
             return;
         };
@@ -484,7 +508,118 @@ impl Mux {
         }
     }
 
+    /// The hot path of `on_client_message` (same rules, bytes kept): `false`
+    /// leaves the message to the full reading, nothing changed.
+    fn forward_client_raw(&mut self, attach: AttachId, process: ProcId, text: &str) -> bool {
+        let Some(routing) = Routing::read(text) else {
+            return false;
+        };
+        let Some(p) = self.processes.get_mut(&process) else {
+            return false;
+        };
+        let message = match (routing.method.as_deref(), &routing.id) {
+            (Some("initialize"), _) | (None, _) => return false,
+            (Some(method), Some((_, id_at))) => {
+                let token = match routing.request_progress_token() {
+                    Token::Unusual => return false,
+                    Token::Absent => None,
+                    Token::Found(theirs, at) => Some((theirs, at)),
+                };
+                let upstream = p.next_id;
+                let new_id = json!(upstream);
+                let rewritten = token
+                    .as_ref()
+                    .map(|(theirs, at)| (json!(format!("lazy-mcp-shared-{upstream}")), theirs, at));
+                let spliced = match &rewritten {
+                    Some((new_token, _, token_at)) => {
+                        let (id, token) = ((id_at, &new_id), (*token_at, new_token));
+                        // In the order they appear (no sort: each call site's copy costs the `.wasm`).
+                        if id_at.start < token_at.start {
+                            routing.splice(&[id, token])
+                        } else {
+                            routing.splice(&[token, id])
+                        }
+                    }
+                    None => routing.splice(&[(id_at, &new_id)]),
+                };
+                let (Some(spliced), Some((id, _))) = (spliced, routing.id.clone()) else {
+                    return false;
+                };
+                p.used |= is_a_use(method);
+                p.next_id += 1;
+                p.pending.insert(upstream, Pending { attach, id });
+                if let Some((Value::String(new_token), theirs, _)) = rewritten {
+                    p.progress.insert(new_token, (attach, theirs.clone()));
+                }
+                spliced
+            }
+            (Some("notifications/initialized" | "notifications/cancelled"), None) => return false,
+            (Some(_), None) => text.to_string(),
+        };
+        self.effects.push(MuxEffect::ToServer { process, message });
+        true
+    }
+
+    /// The hot path of `on_server_message` (same rules, bytes kept): `false`
+    /// leaves the message to the full reading, nothing changed.
+    fn forward_server_raw(&mut self, process: ProcId, text: &str) -> bool {
+        let Some(routing) = Routing::read(text) else {
+            return false;
+        };
+        let Some(p) = self.processes.get_mut(&process) else {
+            return false;
+        };
+        match (routing.method.as_deref(), &routing.id) {
+            (None, Some((id, id_at))) => {
+                let Some(upstream) = id.as_u64().filter(|u| p.init_id != Some(*u)) else {
+                    return false;
+                };
+                let Some(pending) = p.pending.get(&upstream) else {
+                    return false;
+                };
+                let (attach, Some(message)) =
+                    (pending.attach, routing.splice(&[(id_at, &pending.id)]))
+                else {
+                    return false;
+                };
+                p.pending.remove(&upstream);
+                p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
+                self.effects.push(MuxEffect::ToClient { attach, message });
+            }
+            (Some("notifications/progress"), None) => {
+                let Token::Found(Value::String(token), token_at) =
+                    routing.notification_progress_token()
+                else {
+                    return false;
+                };
+                let Some((attach, theirs)) = p.progress.get(&token) else {
+                    return false;
+                };
+                let (attach, Some(message)) = (*attach, routing.splice(&[(&token_at, theirs)]))
+                else {
+                    return false;
+                };
+                self.effects.push(MuxEffect::ToClient { attach, message });
+            }
+            (Some("notifications/cancelled"), None) | (Some(_), Some(_)) | (None, None) => {
+                return false
+            }
+            (Some(_), None) => {
+                for attach in &p.attachments {
+                    self.effects.push(MuxEffect::ToClient {
+                        attach: *attach,
+                        message: text.to_string(),
+                    });
+                }
+            }
+        }
+        true
+    }
+
     fn on_server_message(&mut self, process: ProcId, text: &str) {
+        if self.forward_server_raw(process, text) {
+            return;
+        }
         let Some((mut message, method, id)) = envelope(text) else {
             self.on_unreadable_server_line(process, text);
             return;
@@ -603,6 +738,9 @@ impl Mux {
             return;
         };
         let look = outline(text);
+        if look.top != TopLevel::Object {
+            return;
+        }
         if !look.has_id {
             for attach in &p.attachments {
                 self.effects.push(MuxEffect::ToClient {

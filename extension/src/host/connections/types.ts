@@ -63,6 +63,11 @@ export type SendMeta = Partial<Pick<Extract<Effect, { type: 'send' }>, 'headers'
 export interface Connection {
   /** Queue one JSON-RPC message (without a trailing newline), with what the core says about it. */
   send(json: string, meta?: SendMeta): void;
+  /**
+   * stdio: one message's UTF-8 bytes ending in its newline, written as they are (the
+   * owner of shared servers passes the multiplexer's bytes on without decoding them).
+   */
+  sendLine?(line: Uint8Array): void;
   /** Shut down gracefully, then forcefully; resolves when the process / streams are gone. */
   close(): Promise<void>;
   /** The engine's `abortRequest` effect: HTTP aborts the POST carrying request `id` (stdio: absent). */

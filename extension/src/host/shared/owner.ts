@@ -11,18 +11,22 @@ import type { WasmCore } from '../../core/wasmCore';
 import { openConnection, type Connection, type StdioTransport } from '../connections';
 import { connectSocket } from './ownerLauncher';
 import { ensureSocketDir, ownerSocketPath } from './socketDir';
-import { FRAME, frame, frameReader } from './wire';
+import { FRAME, frame, frameReader, writeBatched } from './wire';
 
+/** WASM `SharedOwner`: every call returns the effects as bytes (see `readEffects`). */
 interface SharedOwnerHandle {
-  handle(eventJson: string): string;
+  handle(eventJson: string): Uint8Array;
+  clientMessage(attach: number, message: Uint8Array): Uint8Array;
+  serverMessage(process: number, message: Uint8Array): Uint8Array;
   isIdle(): boolean;
   status(): string;
 }
 
+/** A message effect's message is `bytes[at..end]`, framed in place: `[at-1..end+1]` is the `M` frame, `[at..end+1]` the stdio line. */
 type MuxEffect =
   | { type: 'spawn'; process: number; server: string; transport: StdioTransport; cwd: string | null; env: NodeJS.ProcessEnv | null }
-  | { type: 'toServer'; process: number; message: string }
-  | { type: 'toClient'; attach: number; message: string }
+  | { type: 'toServer'; process: number; at: number; end: number }
+  | { type: 'toClient'; attach: number; at: number; end: number }
   | { type: 'opened'; attach: number; pid: number | null }
   | { type: 'sharing'; attach: number; clients: number; holders: SharedHolder[] }
   | { type: 'closeClient'; attach: number; reason: string; exitCode: number | null; stderrTail: string }
@@ -54,8 +58,12 @@ export class SharedServerOwner {
   /** Resolves when the owner stopped (idle, `daemon stop`, a signal). */
   readonly done = new Promise<void>((resolve) => (this.resolveDone = resolve));
 
+  /** This owner's Lazy MCP version (clients of other versions with the same wire version attach too: docs/shared-servers.md). */
+  private readonly version: string;
+
   constructor(private readonly opts: OwnerOptions) {
     this.mux = opts.core.call((c) => new (c as unknown as { SharedOwner: new () => SharedOwnerHandle }).SharedOwner());
+    this.version = opts.core.call((c) => c.coreVersion());
     this.socketPath = ownerSocketPath(opts.dir, opts.protocol);
   }
 
@@ -72,7 +80,7 @@ export class SharedServerOwner {
       if (error === undefined) {
         fs.chmodSync(this.socketPath, 0o600);
         this.server = server;
-        this.opts.log('info', `owner ${process.pid} listening on ${this.socketPath}`);
+        this.opts.log('info', `owner ${process.pid} listening on ${this.socketPath} (Lazy MCP ${this.version})`);
         this.armLinger();
         return true;
       }
@@ -120,14 +128,15 @@ export class SharedServerOwner {
     const reader = frameReader(
       (kind, body) => {
         if (kind === FRAME.message && attach !== undefined) {
-          this.handle({ type: 'clientMessage', attach, message: body.toString('utf8') });
+          const from = attach;
+          this.run(() => this.mux.clientMessage(from, body), false);
         } else if (kind === FRAME.attach && attach === undefined) {
           attach = this.nextAttach++;
           this.clients.set(attach, socket);
           const request = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
           this.handle({ type: 'attach', attach, ...request, nowMs: Date.now() });
         } else if (kind === FRAME.status) {
-          socket.end(frame(FRAME.status, JSON.stringify({ pid: process.pid, socket: this.socketPath, processes: JSON.parse(this.mux.status()) as unknown })));
+          socket.end(frame(FRAME.status, JSON.stringify({ pid: process.pid, version: this.version, protocol: this.opts.protocol, socket: this.socketPath, processes: JSON.parse(this.mux.status()) as unknown })));
         } else if (kind === FRAME.stop) {
           socket.end(frame(FRAME.status, JSON.stringify({ pid: process.pid, stopping: true })));
           void this.stop();
@@ -153,28 +162,48 @@ export class SharedServerOwner {
   }
 
   private handle(event: Record<string, unknown>): void {
+    this.run(() => this.mux.handle(JSON.stringify(event)), true);
+  }
+
+  /**
+   * One step of the multiplexer and its effects. `mayIdle`: the step may leave
+   * the owner holding nothing (a message never does: the hot path skips the check).
+   */
+  private run(step: () => Uint8Array, mayIdle: boolean): void {
     if (this.stopping) return;
+    let out: Buffer;
     let effects: MuxEffect[];
     try {
-      effects = JSON.parse(this.opts.core.call(() => this.mux.handle(JSON.stringify(event)))) as MuxEffect[];
+      const bytes = this.opts.core.call(step);
+      out = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      // The effects' JSON, then its length (u32 LE), follow the messages (shared_owner.rs `effects_out`).
+      const jsonEnd = out.length - 4;
+      effects = JSON.parse(out.toString('utf8', jsonEnd - out.readUInt32LE(jsonEnd), jsonEnd)) as MuxEffect[];
     } catch (err) {
       // The multiplexer's state is gone with a trapped instance: end everything; clients start a new owner.
       this.opts.log('error', `the multiplexer failed (${err instanceof Error ? err.message : String(err)}): stopping`);
       void this.stop();
       return;
     }
-    for (const effect of effects) this.apply(effect);
-    this.armLinger();
+    for (const effect of effects) this.apply(effect, out);
+    if (mayIdle) this.armLinger();
   }
 
-  private apply(effect: MuxEffect): void {
+  private apply(effect: MuxEffect, bytes: Buffer): void {
     switch (effect.type) {
       case 'spawn':
         return this.spawn(effect.process, effect.server, effect.transport, effect.cwd, effect.env);
-      case 'toServer':
-        return this.processes.get(effect.process)?.send(effect.message);
-      case 'toClient':
-        return void this.clients.get(effect.attach)?.write(frame(FRAME.message, effect.message));
+      case 'toServer': {
+        const connection = this.processes.get(effect.process);
+        if (connection?.sendLine) connection.sendLine(bytes.subarray(effect.at, effect.end + 1));
+        else connection?.send(bytes.toString('utf8', effect.at, effect.end));
+        return;
+      }
+      case 'toClient': {
+        const socket = this.clients.get(effect.attach);
+        if (socket !== undefined) writeBatched(socket, bytes.subarray(effect.at - 1, effect.end + 1));
+        return;
+      }
       case 'opened':
         return void this.clients.get(effect.attach)?.write(frame(FRAME.opened, JSON.stringify({ pid: effect.pid })));
       case 'sharing':
@@ -201,8 +230,7 @@ export class SharedServerOwner {
       transport,
       {
         onOpened: ({ pid }) => this.handle({ type: 'processOpened', process, pid: pid ?? null }),
-        onMessage: (message) =>
-          this.handle({ type: 'serverMessage', process, message: typeof message === 'string' ? message : Buffer.from(message).toString('utf8') }),
+        onMessage: (message) => this.run(() => this.mux.serverMessage(process, typeof message === 'string' ? Buffer.from(message, 'utf8') : message), false),
         onClosed: (info) => {
           this.processes.delete(process);
           this.opts.log('info', `${server} (process ${process}) ended: ${info.reason}`);

@@ -9,7 +9,7 @@ import { openConnection } from '../connections';
 import type { ClosedInfo, Connection, ConnectionEvents, ConnectionOptions, StdioTransport } from '../connections/types';
 import { connectOwner, type OwnerSpec } from './ownerLauncher';
 import { SocketDirRefused } from './socketDir';
-import { FRAME, frame, frameReader } from './wire';
+import { FRAME, frame, frameReader, writeBatched } from './wire';
 
 export function openSharedConnection(
   owner: OwnerSpec,
@@ -65,7 +65,7 @@ class SharedConnection implements Connection {
     if (this.local) return this.local.send(json);
     if (this.finished) return;
     if (this.socket === undefined) this.queued.push(json);
-    else this.socket.write(frame(FRAME.message, json));
+    else writeBatched(this.socket, frame(FRAME.message, json));
   }
 
   close(): Promise<void> {

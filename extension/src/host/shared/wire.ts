@@ -3,6 +3,8 @@
 // message as it came; nothing here reads it.
 import { LineSplitter, byteLine } from '../connections/lineFraming';
 
+export { writeBatched } from '../connections/batchedWrite';
+
 export const FRAME = {
   /** client → owner, first frame: attach to a process (JSON). */
   attach: 0x41, // A
@@ -22,7 +24,16 @@ export const FRAME = {
 
 /** A frame's bytes: kind, body (newlines, which JSON never needs, become spaces), newline. */
 export function frame(kind: number, body: string | Uint8Array = ''): Buffer {
-  let bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (typeof body === 'string') {
+    // Encoded once, straight into the frame (indexOf first: a regular expression only when needed).
+    const text = body.indexOf('\n') !== -1 || body.indexOf('\r') !== -1 ? body.replace(/\r?\n|\r/g, ' ') : body;
+    const out = Buffer.allocUnsafe(Buffer.byteLength(text, 'utf8') + 2);
+    out[0] = kind;
+    out.write(text, 1, 'utf8');
+    out[out.length - 1] = 0x0a;
+    return out;
+  }
+  let bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   if (bytes.includes(0x0a) || bytes.includes(0x0d)) bytes = Buffer.from(bytes.toString('utf8').replace(/\r?\n|\r/g, ' '), 'utf8');
   const out = Buffer.allocUnsafe(bytes.length + 2);
   out[0] = kind;
