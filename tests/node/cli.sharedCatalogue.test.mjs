@@ -13,21 +13,10 @@ import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cliJs, groupMembers, tempWorld, writeJson } from './helpers/cliRun.mjs';
-import { countedServer, isAlive, killSpawnedGroups, spawnedPids, waitFor } from './helpers/realServers.mjs';
+import { countedServer, endWhenDone, isAlive, spawnedPids, waitFor } from './helpers/realServers.mjs';
 
 const posix = process.platform !== 'win32';
-const cleanup = [];
-const spawnLogs = [];
-after(() => {
-  for (const c of cleanup.reverse()) {
-    try {
-      c();
-    } catch {
-      // best effort
-    }
-  }
-  killSpawnedGroups(...spawnLogs);
-});
+const { cleanup, spawnLogs } = endWhenDone(after);
 
 const secret = 'sk-e2e-0123456789abcdef';
 

@@ -14,21 +14,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { cliJs, groupMembers, runCli, startCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
-import { countedServer, isAlive, killSpawnedGroups, spawnedPids, waitFor } from './helpers/realServers.mjs';
+import { countedServer, endWhenDone, isAlive, spawnedPids, waitFor } from './helpers/realServers.mjs';
 
 const posix = process.platform !== 'win32';
-const cleanup = [];
-const spawnLogs = [];
-after(() => {
-  for (const c of cleanup.reverse()) {
-    try {
-      c();
-    } catch {
-      // best effort
-    }
-  }
-  killSpawnedGroups(...spawnLogs);
-});
+const { cleanup, spawnLogs } = endWhenDone(after);
 
 /** A user (own HOME and socket dir) with memory at user level and, per project, filesystem from the project's .mcp.json. */
 function world(prefix, { projects = ['a'], everything = false } = {}) {

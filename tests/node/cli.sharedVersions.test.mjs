@@ -23,7 +23,7 @@ import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cliJs, groupMembers, tempWorld, writeJson } from './helpers/cliRun.mjs';
-import { countedServer, isAlive, killSpawnedGroups, spawnedPids, waitFor } from './helpers/realServers.mjs';
+import { countedServer, endWhenDone, isAlive, spawnedPids, waitFor } from './helpers/realServers.mjs';
 
 const posix = process.platform !== 'win32';
 const require = createRequire(import.meta.url);
@@ -31,18 +31,7 @@ const distDir = path.dirname(cliJs);
 const thisCore = require(path.join(distDir, 'core', 'lazy_mcp_wasm.js'));
 const THIS_WIRE = thisCore.sharedProtocol();
 const THIS_VERSION = thisCore.coreVersion();
-const cleanup = [];
-const spawnLogs = [];
-after(() => {
-  for (const c of cleanup.reverse()) {
-    try {
-      c();
-    } catch {
-      // best effort
-    }
-  }
-  killSpawnedGroups(...spawnLogs);
-});
+const { cleanup, spawnLogs } = endWhenDone(after);
 
 /** A copy of dist/ with another wire version (`wire`) or another package version (`version`); returns its cli.js. */
 function otherBuild(root, { wire, version }) {

@@ -45,3 +45,23 @@ export async function waitFor(what, predicate, timeoutMs = 60_000) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/**
+ * What a test file ends when it ends, however it ends: its `cleanup` steps (last first, each
+ * best effort), then every process group its `spawnLogs` name. Pass node:test's `after`.
+ */
+export function endWhenDone(after) {
+  const cleanup = [];
+  const spawnLogs = [];
+  after(() => {
+    for (const c of cleanup.reverse()) {
+      try {
+        c();
+      } catch {
+        // best effort
+      }
+    }
+    killSpawnedGroups(...spawnLogs);
+  });
+  return { cleanup, spawnLogs };
+}
