@@ -26,6 +26,9 @@ const cli = path.join(repoRoot, 'dist', 'cli.js');
 if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first`);
 const realMs = (hours) => hours * opts.hourSeconds * 1000;
 const idleMs = Math.round(realMs(opts.idleMinutes / 60));
+// The owner's handover grace (5 s real time) compressed like the idle time, or it would stand
+// for 25 simulated minutes at 12 s per hour.
+const graceMs = Math.max(1, Math.round(realMs(5 / 3600)));
 
 // --- the day's script (same for every mode) -------------------------------------------------
 function mulberry32(seed) {
@@ -197,6 +200,7 @@ function baseEnv(world, runtimeDir) {
     XDG_CACHE_HOME: path.join(world.home, '.cache'),
     XDG_RUNTIME_DIR: runtimeDir,
     LAZY_MCP_TOOLS_DIR: process.env.LAZY_MCP_TOOLS_DIR ?? '',
+    LAZY_MCP_HANDOVER_GRACE_MS: String(graceMs),
   };
 }
 
@@ -364,7 +368,7 @@ for (const mode of opts.modes.split(',')) {
     console.log('shared: this build has no shared servers (serve --shared is unknown); skipped');
     continue;
   }
-  console.log(`• ${mode}: ${opts.hours} h at ${opts.hourSeconds} s per hour, idle timeout ${opts.idleMinutes} min (${idleMs} ms real)`);
+  console.log(`• ${mode}: ${opts.hours} h at ${opts.hourSeconds} s per hour, idle timeout ${opts.idleMinutes} min (${idleMs} ms real), handover grace 5 s (${graceMs} ms real)`);
   const r = await runMode(mode);
   console.log(`  ${JSON.stringify(r)}`);
   results.push(r);
@@ -373,7 +377,7 @@ for (const mode of opts.modes.split(',')) {
 const lazy = results.find((r) => r.mode === 'lazy');
 const fmt = (n, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '—');
 const lines = [
-  `Scripted day: ${opts.hours} simulated hours (${opts.hourSeconds} s each), seed ${opts.seed}, ${opts.windows} windows + ${opts.clis} CLI sessions (using ${opts.windowUses} and ${opts.cliUses} servers, calls ×${opts.callsScale}), 2 projects, 8 servers (5 user, 3 per project), idle timeout ${opts.idleMinutes} min scaled.`,
+  `Scripted day: ${opts.hours} simulated hours (${opts.hourSeconds} s each), seed ${opts.seed}, ${opts.windows} windows + ${opts.clis} CLI sessions (using ${opts.windowUses} and ${opts.cliUses} servers, calls ×${opts.callsScale}), 2 projects, 8 servers (5 user, 3 per project), idle timeout ${opts.idleMinutes} min and the owner's 5 s handover grace scaled.`,
   '',
   '| mode | peak server processes | processes·hours | peak RSS of servers | first call median / p90 | calls ok / failed | left running |',
   '|---|---|---|---|---|---|---|',

@@ -1064,3 +1064,26 @@ fn unusual_messages_are_still_routed_by_the_full_reading() {
     assert!(raw_client(&mut mux, 1, "{\"id\":1,").is_empty());
     assert!(raw_server(&mut mux, 1, "[1]").is_empty());
 }
+
+#[test]
+fn the_owner_may_set_another_handover_grace() {
+    // `daemon run --grace-ms`: a benchmark that compresses time scales the grace too.
+    let mut mux = two_clients();
+    mux.set_handover_grace_ms(17);
+    client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {}}),
+    );
+    server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 2, "result": {}}),
+    );
+    mux.handle(MuxEvent::Detach { attach: 1 });
+    let last = mux.handle(MuxEvent::Detach { attach: 2 });
+    assert!(
+        last.contains(&MuxEffect::Linger { process: 1, ms: 17 }),
+        "{last:?}"
+    );
+}

@@ -26,6 +26,13 @@ impl SharedOwner {
         SharedOwner { mux: Mux::new() }
     }
 
+    /// How long a used process waits for a next client after its last one
+    /// left (`daemon run --grace-ms`; the core's `HANDOVER_GRACE_MS` otherwise).
+    #[wasm_bindgen(js_name = setHandoverGraceMs)]
+    pub fn set_handover_grace_ms(&mut self, ms: f64) {
+        self.mux.set_handover_grace_ms(ms as u64);
+    }
+
     /// One `MuxEvent` as JSON → its effects (`effects_out`).
     pub fn handle(&mut self, event_json: &str) -> Vec<u8> {
         let effects = match lazy_mcp_core::tagged_json::from_tagged_json(event_json) {

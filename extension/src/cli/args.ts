@@ -62,6 +62,8 @@ export interface ParsedArgs {
   socketDir?: string;
   /** `daemon run --linger-ms MS`. */
   lingerMs?: number;
+  /** `daemon run --grace-ms MS`. */
+  graceMs?: number;
 }
 
 export const configFormats = ['claude-code', 'claude-desktop', 'copilot-cli', 'open-code', 'vs-code'] as const;
@@ -164,6 +166,14 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
         const ms = Number(v);
         if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`--linger-ms ${v}: expected milliseconds (an integer ≥ 0)`);
         a.lingerMs = ms;
+      },
+    },
+    '--grace-ms': {
+      kind: 'value',
+      apply: (a, v) => {
+        const ms = Number(v);
+        if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`--grace-ms ${v}: expected milliseconds (an integer ≥ 0)`);
+        a.graceMs = ms;
       },
     },
   },
@@ -440,7 +450,7 @@ ${commonHelp}
 
 ${exitHelp}`,
   daemon: `Usage: lazy-mcp daemon status|stop [--json]
-       lazy-mcp daemon run [--socket-dir DIR] [--linger-ms MS]
+       lazy-mcp daemon run [--socket-dir DIR] [--linger-ms MS] [--grace-ms MS]
 
 The owner of shared servers (docs/shared-servers.md): one per user, started on
 demand by \`serve --shared\`; it holds one process per server and sharing key
@@ -453,6 +463,8 @@ and exits after holding nothing for a while.
   --socket-dir DIR      where its socket is (default $XDG_RUNTIME_DIR/lazy-mcp, else
                         /tmp/lazy-mcp-<uid>; LAZY_MCP_SOCKET_DIR); must be yours, mode 0700
   --linger-ms MS        (run) exit after holding nothing this long (default 30000)
+  --grace-ms MS         (run) how long a used server waits for a next client after its
+                        last one left (default 5000; LAZY_MCP_HANDOVER_GRACE_MS)
   --json                (status, stop) machine-readable
 
 ${commonHelp}

@@ -21,7 +21,7 @@ export async function daemonCommand(args: ParsedArgs, ctx: CliContext): Promise<
   const protocol = sharedProtocol(ctx);
   switch (args.daemonAction) {
     case 'run':
-      return run(ctx, dir, protocol, args.lingerMs ?? ctx.core.limits().sharedOwner.lingerMs);
+      return run(ctx, dir, protocol, args.lingerMs ?? ctx.core.limits().sharedOwner.lingerMs, args.graceMs);
     case 'status':
     case 'stop':
     default:
@@ -29,7 +29,7 @@ export async function daemonCommand(args: ParsedArgs, ctx: CliContext): Promise<
   }
 }
 
-async function run(ctx: CliContext, dir: string, protocol: number, lingerMs: number): Promise<number> {
+async function run(ctx: CliContext, dir: string, protocol: number, lingerMs: number, graceMs: number | undefined): Promise<number> {
   ensureSocketDir(dir);
   const logFile = fs.openSync(path.join(dir, `owner-v${protocol}.log`), 'a', 0o600);
   const write = (level: LogLevel, message: string, server?: string): void => {
@@ -39,7 +39,7 @@ async function run(ctx: CliContext, dir: string, protocol: number, lingerMs: num
   // A shared server flooding its stdout must not flood the owner's log (the gateway's own log is throttled the same way).
   const log = new LogThrottle(write).log;
   process.chdir(dir);
-  const owner = new SharedServerOwner({ core: ctx.core, dir, protocol, lingerMs, log });
+  const owner = new SharedServerOwner({ core: ctx.core, dir, protocol, lingerMs, log, ...(graceMs !== undefined ? { graceMs } : {}) });
   if (!(await owner.start())) return 0;
   const stop = (): void => void owner.stop();
   process.on('SIGTERM', stop);

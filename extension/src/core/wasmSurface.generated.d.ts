@@ -94,6 +94,11 @@ export class SharedOwner {
      */
     serverMessage(process: number, message: Uint8Array | number[]): Uint8Array;
     /**
+     * How long a used process waits for a next client after its last one
+     * left (`daemon run --grace-ms`; the core's `HANDOVER_GRACE_MS` otherwise).
+     */
+    setHandoverGraceMs(ms: number): void;
+    /**
      * `lazy-mcp daemon status`: one row per process, JSON.
      */
     status(): string;

@@ -201,9 +201,17 @@ pub struct Mux {
     roots_sensitive: VecSet<String>,
     next_process: ProcId,
     effects: Vec<MuxEffect>,
+    /// The handover grace when not [`HANDOVER_GRACE_MS`] (a benchmark that
+    /// compresses time scales it as it scales the idle time).
+    grace_ms: Option<u64>,
 }
 
 impl Mux {
+    /// The grace a used process waits after its last client detached.
+    pub fn set_handover_grace_ms(&mut self, ms: u64) {
+        self.grace_ms = Some(ms);
+    }
+
     pub fn new() -> Self {
         Mux {
             next_process: 1,
@@ -842,7 +850,7 @@ impl Mux {
             p.lingering = true;
             self.effects.push(MuxEffect::Linger {
                 process,
-                ms: HANDOVER_GRACE_MS,
+                ms: self.grace_ms.unwrap_or(HANDOVER_GRACE_MS),
             });
         } else {
             self.stop(process);

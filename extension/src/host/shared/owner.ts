@@ -20,6 +20,7 @@ interface SharedOwnerHandle {
   serverMessage(process: number, message: Uint8Array): Uint8Array;
   isIdle(): boolean;
   status(): string;
+  setHandoverGraceMs(ms: number): void;
 }
 
 /** A message effect's message is `bytes[at..end]`, framed in place: `[at-1..end+1]` is the `M` frame, `[at..end+1]` the stdio line. */
@@ -39,6 +40,8 @@ export interface OwnerOptions {
   protocol: number;
   /** Exit after holding no process and no client this long. */
   lingerMs: number;
+  /** A used server's wait for a next client after its last one left (else the core's). */
+  graceMs?: number;
   /** `server`: the line is about that server's process (the owner's log throttles per server and kind). */
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string, server?: string): void;
 }
@@ -63,6 +66,7 @@ export class SharedServerOwner {
 
   constructor(private readonly opts: OwnerOptions) {
     this.mux = opts.core.call((c) => new (c as unknown as { SharedOwner: new () => SharedOwnerHandle }).SharedOwner());
+    if (opts.graceMs !== undefined) this.mux.setHandoverGraceMs(opts.graceMs);
     this.version = opts.core.call((c) => c.coreVersion());
     this.socketPath = ownerSocketPath(opts.dir, opts.protocol);
   }

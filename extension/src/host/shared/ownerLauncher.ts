@@ -21,6 +21,8 @@ export interface OwnerSpec {
   env?: NodeJS.ProcessEnv;
   /** How long an owner holding nothing waits before it exits (else the core's `sharedOwner.lingerMs`). */
   lingerMs?: number;
+  /** How long a used server waits for a next client after its last one left (else the core's grace). */
+  graceMs?: number;
   /** The core's `sharedOwner` limits: how long a start (or a full listen queue) is waited for, and how often it is looked at. */
   startWaitMs: number;
   startPollMs: number;
@@ -30,10 +32,12 @@ export interface OwnerSpec {
  * The owner of a client whose CLI bundle is `cliEntry` (`dist/cli.js`, which
  * also runs `lazy-mcp daemon`): the same for the CLI and every VS Code window,
  * so all of them share one owner per protocol version.
- * `LAZY_MCP_OWNER_LINGER_MS` shortens how long an idle owner stays (tests).
+ * `LAZY_MCP_OWNER_LINGER_MS` shortens how long an idle owner stays (tests);
+ * `LAZY_MCP_HANDOVER_GRACE_MS` sets the handover grace (a benchmark that compresses time).
  */
 export function ownerSpecFor(cliEntry: string, protocol: number, limits: SharedOwnerLimits, env: NodeJS.ProcessEnv = process.env): OwnerSpec {
   const linger = Number(env.LAZY_MCP_OWNER_LINGER_MS);
+  const grace = Number(env.LAZY_MCP_HANDOVER_GRACE_MS);
   return {
     dir: defaultSocketDir(env),
     protocol,
@@ -42,6 +46,7 @@ export function ownerSpecFor(cliEntry: string, protocol: number, limits: SharedO
     startWaitMs: limits.startWaitMs,
     startPollMs: limits.startPollMs,
     ...(env.LAZY_MCP_OWNER_LINGER_MS && Number.isInteger(linger) && linger >= 0 ? { lingerMs: linger } : {}),
+    ...(env.LAZY_MCP_HANDOVER_GRACE_MS && Number.isInteger(grace) && grace >= 0 ? { graceMs: grace } : {}),
   };
 }
 
@@ -107,7 +112,7 @@ async function startOwner(spec: OwnerSpec, socketPath: string): Promise<void> {
   }
   try {
     if (await listening(socketPath)) return;
-    const args = [...spec.args, 'daemon', 'run', '--socket-dir', spec.dir, ...(spec.lingerMs !== undefined ? ['--linger-ms', String(spec.lingerMs)] : [])];
+    const args = [...spec.args, 'daemon', 'run', '--socket-dir', spec.dir, ...(spec.lingerMs !== undefined ? ['--linger-ms', String(spec.lingerMs)] : []), ...(spec.graceMs !== undefined ? ['--grace-ms', String(spec.graceMs)] : [])];
     const child = spawn(spec.command, args, {
       detached: true,
       stdio: 'ignore',
