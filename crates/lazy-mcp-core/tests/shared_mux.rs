@@ -840,18 +840,7 @@ fn a_holder_is_named_by_session_and_folder_name_never_a_path() {
 #[test]
 fn a_client_attaching_within_the_grace_reuses_the_process_instead_of_a_second_spawn() {
     let mut mux = two_clients();
-    client(
-        &mut mux,
-        2,
-        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {}}),
-    );
-    server(
-        &mut mux,
-        1,
-        json!({"jsonrpc": "2.0", "id": 2, "result": {}}),
-    );
-    mux.handle(MuxEvent::Detach { attach: 1 });
-    let last = mux.handle(MuxEvent::Detach { attach: 2 });
+    let last = used_then_left(&mut mux);
     assert!(!last
         .iter()
         .any(|e| matches!(e, MuxEffect::StopProcess { .. })));
@@ -1070,20 +1059,22 @@ fn the_owner_may_set_another_handover_grace() {
     // `daemon run --grace-ms`: a benchmark that compresses time scales the grace too.
     let mut mux = two_clients();
     mux.set_handover_grace_ms(17);
-    client(
-        &mut mux,
-        2,
-        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {}}),
-    );
-    server(
-        &mut mux,
-        1,
-        json!({"jsonrpc": "2.0", "id": 2, "result": {}}),
-    );
-    mux.handle(MuxEvent::Detach { attach: 1 });
-    let last = mux.handle(MuxEvent::Detach { attach: 2 });
+    let last = used_then_left(&mut mux);
     assert!(
         last.contains(&MuxEffect::Linger { process: 1, ms: 17 }),
         "{last:?}"
     );
+}
+
+/// Client 2 makes a call and gets its answer; then both clients detach: the
+/// last detach's effects.
+fn used_then_left(mux: &mut Mux) -> Vec<MuxEffect> {
+    client(
+        mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {}}),
+    );
+    server(mux, 1, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
+    mux.handle(MuxEvent::Detach { attach: 1 });
+    mux.handle(MuxEvent::Detach { attach: 2 })
 }

@@ -96,6 +96,17 @@ const common: Record<string, FlagSpec> = {
 const trustProjectFlag: Record<string, FlagSpec> = { '--trust-project': { kind: 'bool', apply: (a) => (a.trustProject = true) } };
 const cacheFlag: Record<string, FlagSpec> = { '--cache': { kind: 'value', apply: (a, v) => (a.cache = v) } };
 const jsonFlag: Record<string, FlagSpec> = { '--json': { kind: 'bool', apply: (a) => (a.json = true) } };
+/** A flag whose value is milliseconds, an integer ≥ 0. */
+function millisecondsFlag(name: string, set: (a: ParsedArgs, ms: number) => void): FlagSpec {
+  return {
+    kind: 'value',
+    apply: (a, v) => {
+      const ms = Number(v);
+      if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`${name} ${v}: expected milliseconds (an integer ≥ 0)`);
+      set(a, ms);
+    },
+  };
+}
 const holdFlag: Record<string, FlagSpec> = { '--hold-new-tools': { kind: 'bool', apply: (a) => (a.holdNewTools = true) } };
 
 const flagsOf: Record<Command, Record<string, FlagSpec>> = {
@@ -160,22 +171,8 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
     ...common,
     ...jsonFlag,
     '--socket-dir': { kind: 'value', apply: (a, v) => (a.socketDir = v) },
-    '--linger-ms': {
-      kind: 'value',
-      apply: (a, v) => {
-        const ms = Number(v);
-        if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`--linger-ms ${v}: expected milliseconds (an integer ≥ 0)`);
-        a.lingerMs = ms;
-      },
-    },
-    '--grace-ms': {
-      kind: 'value',
-      apply: (a, v) => {
-        const ms = Number(v);
-        if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`--grace-ms ${v}: expected milliseconds (an integer ≥ 0)`);
-        a.graceMs = ms;
-      },
-    },
+    '--linger-ms': millisecondsFlag('--linger-ms', (a, ms) => (a.lingerMs = ms)),
+    '--grace-ms': millisecondsFlag('--grace-ms', (a, ms) => (a.graceMs = ms)),
   },
   diagnostics: { ...common, ...cacheFlag, ...jsonFlag, ...trustProjectFlag },
   config: { ...common, ...jsonFlag },
