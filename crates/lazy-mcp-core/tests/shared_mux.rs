@@ -577,12 +577,7 @@ fn a_failed_initialize_is_answered_to_every_waiter_and_the_next_one_tries_again(
 
 #[test]
 fn a_server_request_with_no_client_left_is_answered_with_an_error() {
-    let mut mux = Mux::new();
-    attach(&mut mux, 1, launch("k", "r", false));
-    mux.handle(MuxEvent::ProcessOpened {
-        process: 1,
-        pid: None,
-    });
+    let mut mux = one_client_process_up();
     let stop = mux.handle(MuxEvent::Detach { attach: 1 });
     assert!(stop.contains(&MuxEffect::StopProcess { process: 1 }));
     let ask = server(
@@ -913,12 +908,7 @@ fn a_line_the_mux_cannot_read_reaches_every_holder_as_the_server_wrote_it() {
 
 #[test]
 fn a_reply_nested_deeper_than_a_full_reading_still_reaches_its_caller_under_its_own_id() {
-    let mut mux = Mux::new();
-    attach(&mut mux, 1, launch("k", "r", false));
-    mux.handle(MuxEvent::ProcessOpened {
-        process: 1,
-        pid: None,
-    });
+    let mut mux = one_client_process_up();
     let sent = client(
         &mut mux,
         1,
@@ -1077,4 +1067,15 @@ fn used_then_left(mux: &mut Mux) -> Vec<MuxEffect> {
     server(mux, 1, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
     mux.handle(MuxEvent::Detach { attach: 1 });
     mux.handle(MuxEvent::Detach { attach: 2 })
+}
+
+/// One client attached (key `k`, roots `r`) and its process up (no pid).
+fn one_client_process_up() -> Mux {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, launch("k", "r", false));
+    mux.handle(MuxEvent::ProcessOpened {
+        process: 1,
+        pid: None,
+    });
+    mux
 }
