@@ -1079,3 +1079,29 @@ fn one_client_process_up() -> Mux {
     });
     mux
 }
+
+#[test]
+fn a_malformed_reply_to_a_call_ends_that_call_with_an_error_instead_of_a_hang() {
+    let mut mux = one_client_process_up();
+    let sent = client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 41, "method": "tools/call", "params": {"name": "x"}}),
+    );
+    let upstream = to_server(&sent)[0]["id"].clone();
+    let answered = mux.handle(MuxEvent::ServerMessage {
+        process: 1,
+        message: format!(r#"{{"jsonrpc":"2.0","id":{upstream},"result":{{"content":}}}}"#),
+    });
+    let replies = to_client(&answered, 1);
+    assert_eq!(replies.len(), 1, "{answered:?}");
+    assert_eq!(replies[0]["id"], 41, "the client's own id");
+    assert!(
+        replies[0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("sent a reply Lazy MCP cannot read"),
+        "{}",
+        replies[0]
+    );
+}
