@@ -10,17 +10,10 @@ import { processEnv } from '../host/config/configSession';
 import type { ConfigReport, DiscoveryInput } from '../host/config/configTypes';
 import type { LogLevel } from '../host/lazyHost';
 import { type ConfigFileArg, type ParsedArgs, UsageError } from './args';
+import { CliError } from './cliError';
 import { readOrCreateToken } from './tokenFile';
 
-/** A failure with a message for the user and an exit code (see args.exitCodes). */
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
-    super(message);
-  }
-}
+export { CliError };
 
 export interface CliContext {
   core: WasmCore;

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { notARegularFile } from '../host/config/readConfigFile';
-import { CliError } from './cliContext';
+import { CliError } from './cliError';
 
 /** Exit code of a token file that cannot be used (docs/cli.md: runtime failure). */
 const exitCode = 1;

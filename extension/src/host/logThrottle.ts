@@ -5,7 +5,7 @@
 // an output-rate mechanism: what is logged is still decided where it is
 // logged. Debug lines (servers' stderr under --verbose) are asked for
 // explicitly and pass through.
-import type { LogLevel } from './lazyHost';
+import type { LogLevel } from '../core/contract.generated';
 
 type LogFn = (level: LogLevel, message: string, server?: string) => void;
 
