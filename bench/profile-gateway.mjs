@@ -1,7 +1,7 @@
 // Where the gateway's time goes on the hot path: `lazy-mcp serve --http` in its
 // own process under `node --cpu-prof`, N warm `echo` calls (or large ones) from a
 // bare HTTP client, then the profile's self time per function. Usage:
-//   node bench/profile-gateway.mjs [calls=5000] [messageBytes=5] [top=40]
+//   node bench/profile-gateway.mjs [calls=5000] [messageBytes=5] [top=40] [concurrency=1]
 // Writes the .cpuprofile to bench/results/profiles/ (open it in Chrome DevTools) and
 // prints the self time per function and per kind of code.
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ import { benchServers, repoRoot } from './lib/servers.mjs';
 import { bigMessage, processCpuNs, startGatewayProcess } from './lib/hotPath.mjs';
 import { rawSession } from './lib/rawHttpClient.mjs';
 
-const [calls = 5000, bytes = 5, top = 40] = process.argv.slice(2).map(Number);
+const [calls = 5000, bytes = 5, top = 40, concurrency = 1] = process.argv.slice(2).map(Number);
 const dir = path.join(repoRoot, 'bench', 'results', 'profiles');
 fs.mkdirSync(dir, { recursive: true });
 const before = new Set(fs.readdirSync(dir));
@@ -22,10 +22,15 @@ try {
   for (let i = 0; i < 50; i++) await session.request('tools/call', params); // connects upstream, warms up
   const cpu0 = processCpuNs(gw.pid);
   const t0 = performance.now();
-  for (let i = 0; i < calls; i++) await session.request('tools/call', params);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < calls) await session.request('tools/call', params);
+    }),
+  );
   const ms = performance.now() - t0;
   cpuUs = (processCpuNs(gw.pid) - cpu0) / calls / 1000;
-  console.log(`${calls} calls of ${bytes} bytes: ${(ms / calls).toFixed(3)} ms each, gateway CPU ${cpuUs.toFixed(0)} µs per call`);
+  console.log(`${calls} calls of ${bytes} bytes, ${concurrency} at a time: ${(ms / calls).toFixed(3)} ms each, gateway CPU ${cpuUs.toFixed(0)} µs per call`);
   await session.close();
 } finally {
   await gw.close();
@@ -54,7 +59,8 @@ for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) {
 const kindOf = ({ functionName: name, url }) => {
   if (['writev', 'writeUtf8String', 'writeBuffer', 'writeLatin1String'].includes(name)) return 'native socket/pipe writes (syscalls, incl. waking the peer)';
   if (name === '(garbage collector)' || name === '(program)') return 'V8: (program), GC';
-  if (/^(wasm-function|js-to-wasm|wasm-to-js)/.test(name)) return 'WASM core';
+  // Unnamed frames of the shipped build, or named ones of a build with its name section kept (`wasm-opt -g`).
+  if (/^(wasm-function|js-to-wasm|wasm-to-js)/.test(name) || /\.wasm/.test(url)) return 'WASM core';
   if (/lazy_mcp_wasm\.js/.test(url)) return 'wasm-bindgen glue';
   if (/cli\.js/.test(url)) return 'host JavaScript (dist/cli.js: gateway, driver, connections)';
   return "Node internals (http parser, streams, events, timers) and other natives";

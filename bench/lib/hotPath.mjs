@@ -11,10 +11,10 @@ import { repoRoot } from './servers.mjs';
 /**
  * Starts `node dist/cli.js serve --http` on a free loopback port with only
  * `servers` configured, isolated from this user's config (own HOME, cwd and XDG
- * dirs). `nodeArgs` e.g. `--cpu-prof` for a profile; `cli` another build's dist/cli.js;
+ * dirs), with its servers in its own process tree unless `shared`. `nodeArgs` e.g. `--cpu-prof` for a profile; `cli` another build's dist/cli.js;
  * `wrap` a command that runs node (e.g. valgrind and its options). Resolves once it prints its URL.
  */
-export async function startGatewayProcess(servers, { nodeArgs = [], profileDir, cli: cliPath, wrap = [], readyMs = 60_000 } = {}) {
+export async function startGatewayProcess(servers, { nodeArgs = [], profileDir, cli: cliPath, wrap = [], readyMs = 60_000, shared = process.env.BENCH_GATEWAY_SHARED === '1' } = {}) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-bench-gw-'));
   const home = path.join(root, 'home');
   const cwd = path.join(root, 'ws');
@@ -27,6 +27,10 @@ export async function startGatewayProcess(servers, { nodeArgs = [], profileDir, 
   const cli = path.resolve(cliPath || process.env.BENCH_GATEWAY_CLI || path.join(repoRoot, 'dist', 'cli.js'));
   const args = [...nodeArgs, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), cli];
   args.push('serve', '--http', '127.0.0.1:0', '--config', config, '--cache', path.join(root, 'catalogue.json'), '--idle-timeout', '0');
+  // The gateway's own cost beside the do-nothing proxy (which spawns its server itself): the
+  // server in this process's tree, not behind the owner of shared servers (their hop is
+  // bench/shared-hop.mjs). `shared` (BENCH_GATEWAY_SHARED=1) measures the default instead.
+  if (!shared) args.push('--isolated');
   const [command, ...prefix] = [...wrap, process.execPath];
   const child = spawn(command, [...prefix, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
