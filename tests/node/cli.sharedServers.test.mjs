@@ -269,6 +269,62 @@ test('a stale socket (its owner SIGKILLed while idle) is replaced; two owners st
   await nothingLeft(w, [s]);
 });
 
+/** Connects to `socket` as another user (uid/gid 65534, "nobody"): `connected` or the error code. */
+function connectAsNobody(node, socket) {
+  const probe = `require('net').connect(${JSON.stringify(socket)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, ['-e', probe], { uid: 65534, gid: 65534, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', () => resolve(out.trim()));
+  });
+}
+
+/** A Node binary another user may run (the test's own may sit under root's 0700 home), or undefined. */
+async function nodeForNobody() {
+  for (const node of [process.execPath, '/usr/bin/node', '/usr/local/bin/node']) {
+    if (!fs.existsSync(node)) continue;
+    const ok = await new Promise((resolve) => {
+      const child = spawn(node, ['-e', '0'], { uid: 65534, gid: 65534, cwd: '/', stdio: 'ignore' });
+      child.on('error', () => resolve(false));
+      child.on('exit', (code) => resolve(code === 0));
+    });
+    if (ok) return node;
+  }
+  return undefined;
+}
+
+const root = posix && process.getuid?.() === 0;
+test('another user cannot reach the owner: its socket directory (0700) refuses a different uid, and so does the socket itself (0600)', { skip: root ? false : 'needs root to run a probe as another user', timeout: 120_000 }, async () => {
+  const node = await nodeForNobody();
+  assert.ok(node, 'no Node binary the user nobody may run (tried the test\'s own, /usr/bin/node, /usr/local/bin/node)');
+  const w = world('lazy-mcp-shared-uid-');
+  // Only our directories stand in the way: the world's root is open to others, as /tmp or /run/user are.
+  fs.chmodSync(w.root, 0o755);
+  const s = await session(w, w.dirs.a);
+  const answer = await s.client.callTool({ name: 'memory__read_graph', arguments: {} });
+  assert.ok(!answer.isError, text(answer));
+  const socket = path.join(w.socketDir, 'owner-v1.sock');
+  assert.ok(fs.existsSync(socket), 'the owner listens');
+  assert.equal(fs.statSync(w.socketDir).mode & 0o777, 0o700);
+  assert.equal(fs.statSync(socket).mode & 0o777, 0o600);
+  assert.equal(await connectAsNobody(node, socket), 'EACCES', 'the directory refuses another user');
+  // Were the directory opened to others by mistake, the socket's own mode still refuses them.
+  fs.chmodSync(w.socketDir, 0o711);
+  try {
+    assert.equal(await connectAsNobody(node, socket), 'EACCES', 'the socket refuses another user');
+  } finally {
+    fs.chmodSync(w.socketDir, 0o700);
+  }
+  // The owner's own user still gets through: the same call again is answered by the same process.
+  const again = await s.client.callTool({ name: 'memory__read_graph', arguments: {} });
+  assert.ok(!again.isError, text(again));
+  assert.equal(live(w.logs.memory).length, 1);
+  await nothingLeft(w, [s]);
+});
+
 test('a socket directory others may enter is refused: the session runs its servers itself and says why', { skip: !posix, timeout: 120_000 }, async () => {
   const w = world('lazy-mcp-shared-mode-');
   fs.mkdirSync(w.socketDir, { mode: 0o755 });
