@@ -30,8 +30,8 @@ use lazy_mcp_core::engine::{
     ServerState, Settings,
 };
 use lazy_mcp_core::host_limits::{
-    GatewayLimits, HostLimits, LogThrottleLimits, SharedOwnerLimits, SignInLimits, StartUntilListed,
-    StdioLimits,
+    GatewayLimits, HostLimits, LogThrottleLimits, SharedOwnerLimits, SignInLimits,
+    StartUntilListed, StdioLimits,
 };
 use lazy_mcp_core::host_policy::{
     ApprovalRequest, ApprovalStatus, ApprovalVia, HostPolicy, ProjectServer, Unmanaged,

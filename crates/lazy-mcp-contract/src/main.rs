@@ -6,7 +6,10 @@ use std::path::Path;
 fn main() -> std::process::ExitCode {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let outputs = [
-        (lazy_mcp_contract::GENERATED_PATH, lazy_mcp_contract::render()),
+        (
+            lazy_mcp_contract::GENERATED_PATH,
+            lazy_mcp_contract::render(),
+        ),
         (
             lazy_mcp_contract::HOST_LIMITS_PATH,
             lazy_mcp_contract::render_host_limits(),

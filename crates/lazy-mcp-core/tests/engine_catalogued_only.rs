@@ -26,10 +26,16 @@ fn a_catalogued_server_is_catalogued_only_until_a_client_uses_it() {
     assert_eq!(json["servers"][0]["cataloguedOnly"], true);
 
     sim.client("vscode", server_endpoint("memory"), call(7, "echo"));
-    assert!(sim.reply_to("vscode", json!(7)).is_some(), "the call is answered");
+    assert!(
+        sim.reply_to("vscode", json!(7)).is_some(),
+        "the call is answered"
+    );
     assert_eq!(sim.state("memory"), Some(ServerState::Connected));
     let snapshot = sim.engine.snapshot();
-    assert!(!snapshot.servers[0].catalogued_only, "in use: its session stays");
+    assert!(
+        !snapshot.servers[0].catalogued_only,
+        "in use: its session stays"
+    );
     let json = serde_json::to_value(&snapshot).unwrap();
     assert!(json["servers"][0].get("cataloguedOnly").is_none());
 }

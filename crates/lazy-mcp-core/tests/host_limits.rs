@@ -49,7 +49,10 @@ fn the_limits_are_the_ones_the_hosts_used_to_hold() {
 fn waits_are_shorter_than_what_they_wait_within() {
     let limits = host_limits();
     // A stop's five waits fit in `serve`'s stop deadline (stdin, SIGTERM, SIGKILL, the group's TERM and KILL, then the pipes).
-    assert!(5 * limits.stdio.kill_grace_ms + limits.stdio.pipe_close_wait_ms < limits.serve_stop_deadline_ms);
+    assert!(
+        5 * limits.stdio.kill_grace_ms + limits.stdio.pipe_close_wait_ms
+            < limits.serve_stop_deadline_ms
+    );
     assert!(limits.stdio.group_poll_ms < limits.stdio.kill_grace_ms);
     // A lock whose holder still waits for its browser is never stale; an empty one is, soon.
     assert!(limits.sign_in.lock_unwritten_grace_ms < limits.sign_in.browser_wait_ms);
