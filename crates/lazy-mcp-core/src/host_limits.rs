@@ -99,11 +99,21 @@ pub struct SharedOwnerLimits {
     pub busy_jitter_ms: u64,
 }
 
-/// How a stdio server's process group is stopped (`host/connections/stdioConnection.ts`).
+/// How a stdio server is read and its process group stopped
+/// (`host/connections/stdioConnection.ts`).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StdioLimits {
+    /// A stdout line (one message) longer than this is dropped and logged
+    /// instead of exhausting memory.
+    pub max_line_bytes: u64,
+    /// The same for a stderr line (replaced by a note in the tail).
+    pub max_stderr_line_bytes: u64,
+    /// The stderr tail a close reports (Diagnostics, the error of a crash):
+    /// at most this many last lines and characters.
+    pub stderr_tail_lines: u64,
+    pub stderr_tail_chars: u64,
     /// Each step of a stop (stdin closed, then SIGTERM, then SIGKILL) waits
     /// this long for the process (and then its group) to be gone.
     pub kill_grace_ms: u64,
@@ -202,6 +212,10 @@ pub fn host_limits() -> HostLimits {
             busy_jitter_ms: 20,
         },
         stdio: StdioLimits {
+            max_line_bytes: 256 * 1024 * 1024,
+            max_stderr_line_bytes: 1024 * 1024,
+            stderr_tail_lines: 200,
+            stderr_tail_chars: 64 * 1024,
             kill_grace_ms: 2_000,
             group_poll_ms: 25,
             pipe_close_wait_ms: 500,

@@ -30,6 +30,10 @@ fn the_limits_are_the_ones_the_hosts_used_to_hold() {
     assert_eq!(limits.config_poll_ms, 1_000);
     assert_eq!(limits.config_debounce_ms, 150);
     assert_eq!(limits.gateway.max_backlog, 256);
+    assert_eq!(limits.stdio.max_line_bytes, 256 * 1024 * 1024);
+    assert_eq!(limits.stdio.max_stderr_line_bytes, 1024 * 1024);
+    assert_eq!(limits.stdio.stderr_tail_lines, 200);
+    assert_eq!(limits.stdio.stderr_tail_chars, 64 * 1024);
     assert_eq!(limits.stdio.kill_grace_ms, 2_000);
     assert_eq!(limits.stdio.group_poll_ms, 25);
     assert_eq!(limits.stdio.pipe_close_wait_ms, 500);

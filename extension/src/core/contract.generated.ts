@@ -789,6 +789,20 @@ busyPauseMs: number, busyJitterMs: number, };
 
 export type StdioLimits = { 
 /**
+ * A stdout line (one message) longer than this is dropped and logged
+ * instead of exhausting memory.
+ */
+maxLineBytes: number, 
+/**
+ * The same for a stderr line (replaced by a note in the tail).
+ */
+maxStderrLineBytes: number, 
+/**
+ * The stderr tail a close reports (Diagnostics, the error of a crash):
+ * at most this many last lines and characters.
+ */
+stderrTailLines: number, stderrTailChars: number, 
+/**
  * Each step of a stop (stdin closed, then SIGTERM, then SIGKILL) waits
  * this long for the process (and then its group) to be gone.
  */

@@ -18,8 +18,6 @@ import type { StdioLimits } from '../../core/contract.generated';
 import type { ClosedInfo, Connection, ConnectionEvents, ConnectionOptions, LogSink, StdioTransport } from './types';
 
 const isWindows = process.platform === 'win32';
-/** A stdout line bigger than this is dropped (and logged) instead of exhausting memory. */
-const MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 export function openStdioConnection(
   transport: StdioTransport,
@@ -34,7 +32,7 @@ class StdioConnection implements Connection {
   private readonly label: string;
   /** The core's: how long each stop step waits, how often a group is looked at, the wait for the pipes (host_limits.rs). */
   private readonly limits: StdioLimits;
-  private readonly stderr = new StderrRing();
+  private readonly stderr: StderrRing;
   private child: ChildProcessWithoutNullStreams | undefined;
   private spawned = false;
   private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -58,6 +56,7 @@ class StdioConnection implements Connection {
     this.label = `"${transport.command}"`;
     if (opts.stdio === undefined) throw new Error("a stdio connection needs the core's limits (ConnectionOptions.stdio: WasmCore.limits().stdio)");
     this.limits = opts.stdio;
+    this.stderr = new StderrRing(this.limits.stderrTailLines, this.limits.stderrTailChars);
     this.whenFinished = new Promise((resolve) => (this.resolveFinished = resolve));
     this.start(opts);
   }
@@ -142,14 +141,14 @@ class StdioConnection implements Connection {
     // Lines stay bytes: the core reads UTF-8 itself (a 10 MB answer is not decoded and encoded again here).
     const stdout = new LineSplitter(
       (line) => this.onStdoutLine(line),
-      MAX_LINE_BYTES,
-      (bytes) => this.log('error', `stdio ${this.label}: dropped a ${bytes}-byte stdout line (limit ${MAX_LINE_BYTES})`),
+      this.limits.maxLineBytes,
+      (bytes) => this.log('error', `stdio ${this.label}: dropped a ${bytes}-byte stdout line (limit ${this.limits.maxLineBytes})`),
       0,
       byteLine,
     );
     const stderr = new LineSplitter(
       (line) => this.onStderrLine(line),
-      1024 * 1024,
+      this.limits.maxStderrLineBytes,
       (bytes) => this.onStderrLine(`[${bytes}-byte stderr line dropped]`),
     );
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
