@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import { CoreLoadError, WasmCore, defaultCoreModulePath } from './core/wasmCore';
 import { Controller, type LazyMcpApi } from './vscode/controller';
 
-const trapNoticeIntervalMs = 60_000;
 let controller: Controller | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<LazyMcpApi | undefined> {
@@ -12,6 +11,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<LazyMc
   context.subscriptions.push(log);
 
   let lastTrapNotice = 0;
+  /** How often a trap is shown (every one is logged): the core's, read once it loaded. */
+  let trapNoticeIntervalMs = 0;
   const core = new WasmCore(
     defaultCoreModulePath(context.asAbsolutePath('dist')),
     (level, message) => log[level](message),
@@ -36,6 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<LazyMc
     return undefined;
   }
   log.info(`Lazy MCP core ${core.call((c) => c.coreVersion())} loaded`);
+  trapNoticeIntervalMs = core.limits().trapNoticeIntervalMs;
   controller = new Controller(context, core, log);
   return controller.start();
 }

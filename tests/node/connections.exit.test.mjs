@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { fixtures, pidAlive, waitUntil } from './connections.helper.mjs';
+import { fixtures, pidAlive, stdioLimits, waitUntil } from './connections.helper.mjs';
 import { loadHostModule, repoRoot } from './helpers/bundle.mjs';
 
 test('a server that ignores EOF and SIGTERM is killed when the host process exits', async () => {
@@ -15,7 +15,7 @@ test('a server that ignores EOF and SIGTERM is killed when the host process exit
     openConnection({ type: 'stdio', command: process.execPath, args: [${JSON.stringify(path.join(fixtures, 'stubborn.mjs'))}] }, {
       onOpened: ({ pid }) => { console.log(pid); process.exit(0); },
       onMessage() {}, onClosed() {},
-    });`;
+    }, { stdio: ${JSON.stringify(stdioLimits())} });`;
   const res = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 });
   assert.equal(res.status, 0, res.stderr);
   const pid = Number(res.stdout.trim());

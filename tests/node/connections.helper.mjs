@@ -81,6 +81,16 @@ export function httpPolicy() {
 }
 
 /**
+ * How a stdio connection stops, from the real core (`hostLimits().stdio`), as the engine
+ * driver passes them (`ConnectionOptions.stdio`); `overrides` shortens a wait for a test.
+ */
+export function stdioLimits(overrides = {}) {
+  const { WasmCore } = loadConnections();
+  const limits = new WasmCore(path.join(repoRoot, 'dist', 'core', 'lazy_mcp_wasm.js'), () => undefined).limits().stdio;
+  return { ...limits, ...overrides };
+}
+
+/**
  * Open a connection and record everything it reports. `next(pred)` waits for a
  * matching message; `request(method, params)` sends a request and resolves with
  * its response.
@@ -143,7 +153,7 @@ export function drive(transport, opts = {}) {
   };
   const conn = openConnection(transport, events, {
     log: (level, msg) => logs.push({ level, msg }),
-    ...(transport.type === 'stdio' ? {} : { http: httpPolicy() }),
+    ...(transport.type === 'stdio' ? { stdio: stdioLimits() } : { http: httpPolicy() }),
     ...opts,
   });
 

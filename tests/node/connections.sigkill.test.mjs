@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fixtures, waitUntil } from './connections.helper.mjs';
+import { fixtures, stdioLimits, waitUntil } from './connections.helper.mjs';
 import { groupMembers } from './helpers/cliRun.mjs';
 import { loadHostModule, repoRoot } from './helpers/bundle.mjs';
 
@@ -47,7 +47,7 @@ async function hostWithServer(command, args) {
     openConnection({ type: 'stdio', command: ${JSON.stringify(command)}, args: ${JSON.stringify(args)} }, {
       onOpened: ({ pid }) => console.log('opened ' + pid),
       onMessage() {}, onClosed(info) { console.log('closed ' + info.reason); },
-    });
+    }, { stdio: ${JSON.stringify(stdioLimits())} });
     setInterval(() => {}, 1 << 30);`;
   const host = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';

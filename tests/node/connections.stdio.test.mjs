@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { drive, everythingBin, fixtures, groupMembers, pidAlive, repoRoot, waitUntil, within } from './connections.helper.mjs';
+import { drive, everythingBin, fixtures, groupMembers, pidAlive, repoRoot, stdioLimits, waitUntil, within } from './connections.helper.mjs';
 
 const node = process.execPath;
 const fixture = (name, ...args) => ({ type: 'stdio', command: node, args: [path.join(fixtures, name), ...args], env: {} });
@@ -192,7 +192,7 @@ describe('stdio: faults', { timeout: 30000 }, () => {
         },
         onClosed: closed,
       },
-      { log: (level, msg) => logs.push({ level, msg }) },
+      { log: (level, msg) => logs.push({ level, msg }), stdio: stdioLimits() },
     );
     try {
       conn.send('{"jsonrpc":"2.0","id":1,"method":"a"}');
@@ -211,7 +211,7 @@ describe('stdio: faults', { timeout: 30000 }, () => {
     const got = [];
     let closed;
     const done = new Promise((r) => (closed = r));
-    const conn = openConnection(fixture('env-report.mjs'), { onOpened() {}, onMessage: (json) => got.push(JSON.parse(Buffer.from(json).toString('utf8')).id), onClosed: closed }, {});
+    const conn = openConnection(fixture('env-report.mjs'), { onOpened() {}, onMessage: (json) => got.push(JSON.parse(Buffer.from(json).toString('utf8')).id), onClosed: closed }, { stdio: stdioLimits() });
     try {
       conn.sendLine(Buffer.from('{"jsonrpc":"2.0","id":"é-1","method":"a"}\n'));
       conn.sendLine(Buffer.from('{"jsonrpc":"2.0","id":2,"method":"b"}\n'));
@@ -226,7 +226,7 @@ describe('stdio: faults', { timeout: 30000 }, () => {
 
   test('a server ignoring stdin EOF and SIGTERM is SIGKILLed within the bound', async () => {
     const grace = 400;
-    const d = tracked(fixture('stubborn.mjs'), { killGraceMs: grace });
+    const d = tracked(fixture('stubborn.mjs'), { stdio: stdioLimits({ killGraceMs: grace }) });
     const { pid } = await d.opened;
     await d.handshake();
     const t0 = Date.now();
@@ -241,7 +241,7 @@ describe('stdio: faults', { timeout: 30000 }, () => {
   });
 
   test('an npx-style wrapper: close() leaves no orphaned grandchild', async () => {
-    const d = tracked(fixture('wrapper.mjs'), { killGraceMs: 500 });
+    const d = tracked(fixture('wrapper.mjs'), { stdio: stdioLimits({ killGraceMs: 500 }) });
     const { pid } = await d.opened;
     await d.handshake(); // answered by the grandchild through the shared pipes
     await waitUntil(() => d.stderr.some((l) => l.startsWith('grandchild-pid=')), 3000, 'grandchild pid reported');
@@ -253,7 +253,7 @@ describe('stdio: faults', { timeout: 30000 }, () => {
   });
 
   test('a wrapper that dies on its own: its grandchild is ended before onClosed', async () => {
-    const d = tracked(fixture('wrapper.mjs', 'exit-early'), { killGraceMs: 500 });
+    const d = tracked(fixture('wrapper.mjs', 'exit-early'), { stdio: stdioLimits({ killGraceMs: 500 }) });
     await d.opened;
     const info = await within(5000, d.closed, 'onClosed');
     assert.equal(info.exitCode, 1);

@@ -20,7 +20,7 @@ after(() => {
 
 function spec(lingerMs) {
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-owner-load-')), 'sock');
-  return { dir, protocol: 1, command: process.execPath, args: [cliJs], lingerMs, startWaitMs: 10_000, startPollMs: 20 };
+  return { dir, protocol: 1, command: process.execPath, args: [cliJs], lingerMs, startWaitMs: 10_000, startPollMs: 20, busyPauseMs: 5, busyJitterMs: 20 };
 }
 
 /** The owner's pid from its log (the last "listening" line). */

@@ -7,9 +7,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadHostModule } from './helpers/bundle.mjs';
+import { builtCoreModule, loadHostModule } from './helpers/bundle.mjs';
 
-const { signInLock } = await loadHostModule('host/auth/signInLock');
+const { signInLock: lockOf } = await loadHostModule('host/auth/signInLock');
+const { WasmCore } = await loadHostModule('core/wasmCore');
+/** How long an empty lock file is its creator's, as the hosts run it (the core's `limits().signIn`). */
+const unwrittenGraceMs = new WasmCore(builtCoreModule, () => {}).limits().signIn.lockUnwrittenGraceMs;
+const signInLock = (dir, url, maxAgeMs) => lockOf(dir, url, maxAgeMs, unwrittenGraceMs);
 
 function lockDir() {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-sign-in-lock-'));

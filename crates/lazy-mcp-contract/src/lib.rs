@@ -1,7 +1,9 @@
 //! The core/host boundary as TypeScript, generated from the core's Rust types
 //! with ts-rs. `extension/src/core/contract.generated.ts` is this crate's output,
 //! checked in; `tests/contract_is_current.rs` fails when it is stale, and
-//! `cargo run -p lazy-mcp-contract` rewrites it.
+//! `cargo run -p lazy-mcp-contract` rewrites it. So is the JSON of the core's
+//! `host_limits()` the WASM returns as it is (`HOST_LIMITS_PATH`): the .wasm then
+//! carries no serializer for it.
 
 use lazy_mcp_core::config::load::{ConfigReport, ConfigSources, ExplicitFile, FileRead};
 use lazy_mcp_core::config::project_approval::{TrustEdit, TrustRequest};
@@ -27,7 +29,10 @@ use lazy_mcp_core::engine::{
     AggregateEndpoint, DiagnosticsSnapshot, Effect, Endpoint, EndpointInfo, Event, LogLevel,
     ServerState, Settings,
 };
-use lazy_mcp_core::host_limits::{GatewayLimits, HostLimits, SharedOwnerLimits, StartUntilListed};
+use lazy_mcp_core::host_limits::{
+    GatewayLimits, HostLimits, LogThrottleLimits, SharedOwnerLimits, SignInLimits,
+    StartUntilListed, StdioLimits,
+};
 use lazy_mcp_core::host_policy::{
     ApprovalRequest, ApprovalStatus, ApprovalVia, HostPolicy, ProjectServer, Unmanaged,
     UnmanagedGroup, VsCodeNativePolicy,
@@ -44,6 +49,14 @@ use ts_rs::TS;
 
 /// Where the generated file lives, relative to the repository root.
 pub const GENERATED_PATH: &str = "extension/src/core/contract.generated.ts";
+
+/// Where the WASM's `hostLimits` JSON lives (included by crates/lazy-mcp-wasm).
+pub const HOST_LIMITS_PATH: &str = "crates/lazy-mcp-wasm/src/host_limits.generated.json";
+
+/// The core's `host_limits()` as the host reads it (one line of JSON).
+pub fn render_host_limits() -> String {
+    lazy_mcp_core::host_limits::host_limits_json() + "\n"
+}
 
 fn declaration<T: TS>() -> String {
     // u64 fields (ids, milliseconds, bytes) cross as JSON numbers, which JSON.parse
@@ -102,6 +115,9 @@ pub fn render() -> String {
         declaration::<GatewayLimits>(),
         declaration::<StartUntilListed>(),
         declaration::<SharedOwnerLimits>(),
+        declaration::<StdioLimits>(),
+        declaration::<SignInLimits>(),
+        declaration::<LogThrottleLimits>(),
         declaration::<HttpExchange>(),
         declaration::<HttpVerdict>(),
         // config

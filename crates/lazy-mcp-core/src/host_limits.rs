@@ -2,8 +2,11 @@
 //! long an HTTP connection may take to open, the gateway's session policy,
 //! how VS Code is asked to start a gateway definition, how long `serve` waits
 //! for its first catalogue, for answers after stdin closed and for a stop, SSE
-//! keep-alives, config polling, and how clients start and wait for the owner of
-//! shared servers. The host reads them once and carries them out; it keeps no copy.
+//! keep-alives, config polling, how clients start and wait for the owner of
+//! shared servers, how a stdio server is stopped, how long a sign-in may take
+//! and how floods of log lines are bounded. The host reads them once and
+//! carries them out; it keeps no copy (tests/node/hostPolicyLiterals.test.mjs
+//! fails on a new literal there).
 
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +33,12 @@ pub struct HostLimits {
     /// SIGKILL?) is abandoned and the CLI exits.
     pub serve_stop_deadline_ms: u64,
     pub shared_owner: SharedOwnerLimits,
+    pub stdio: StdioLimits,
+    pub sign_in: SignInLimits,
+    pub log_throttle: LogThrottleLimits,
+    /// VS Code: a trapped core (rebuilt from the last inputs) is shown as an
+    /// error at most this often; every trap is logged.
+    pub trap_notice_interval_ms: u64,
     /// Config files are polled this often (`fs.watchFile`: it sees a file that
     /// is created, replaced or deleted, and works on network drives) ...
     pub config_poll_ms: u64,
@@ -65,6 +74,9 @@ pub struct GatewayLimits {
     /// A POST's stream sends its headers with its first event (one write for a
     /// fast answer); a call still unanswered after this long gets them alone.
     pub sse_headers_within_ms: u64,
+    /// Messages kept for a session with no stream open to take them (server
+    /// notifications, requests); beyond it they are dropped.
+    pub max_backlog: u64,
 }
 
 /// The per-user owner of shared servers (`host/shared`, docs/shared-servers.md).
@@ -80,6 +92,70 @@ pub struct SharedOwnerLimits {
     pub start_wait_ms: u64,
     /// How often it looks for the started owner's socket meanwhile.
     pub start_poll_ms: u64,
+    /// The owner's listen queue is full for a moment (many attachments at
+    /// once): the connect is tried again after this long plus a random part
+    /// of the jitter, so the waiting clients do not come back together.
+    pub busy_pause_ms: u64,
+    pub busy_jitter_ms: u64,
+}
+
+/// How a stdio server is read and its process group stopped
+/// (`host/connections/stdioConnection.ts`).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StdioLimits {
+    /// A stdout line (one message) longer than this is dropped and logged
+    /// instead of exhausting memory.
+    pub max_line_bytes: u64,
+    /// The same for a stderr line (replaced by a note in the tail).
+    pub max_stderr_line_bytes: u64,
+    /// The stderr tail a close reports (Diagnostics, the error of a crash):
+    /// at most this many last lines and characters.
+    pub stderr_tail_lines: u64,
+    pub stderr_tail_chars: u64,
+    /// Each step of a stop (stdin closed, then SIGTERM, then SIGKILL) waits
+    /// this long for the process (and then its group) to be gone.
+    pub kill_grace_ms: u64,
+    /// How often a group is looked at meanwhile.
+    pub group_poll_ms: u64,
+    /// Once the group is gone, the last stdout/stderr bytes are awaited this
+    /// long before the close is reported.
+    pub pipe_close_wait_ms: u64,
+}
+
+/// OAuth sign-ins (`host/auth`): one per server across processes, by a lock file.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SignInLimits {
+    /// Bound on every request to an authorization server.
+    pub request_timeout_ms: u64,
+    /// How long a sign-in waits for the browser's redirect; a process waiting
+    /// for another's sign-in gives up after as long.
+    pub browser_wait_ms: u64,
+    /// A lock older than the browser wait plus this is stale, whoever holds it.
+    pub lock_stale_margin_ms: u64,
+    /// A lock file left without its holder's pid this long is garbage (the
+    /// exclusive create and the write of the pid are two steps).
+    pub lock_unwritten_grace_ms: u64,
+    /// How often a process waiting for another's sign-in looks for its tokens.
+    pub other_sign_in_poll_ms: u64,
+    /// How often the CLI's token file is looked at for another process's write.
+    pub token_file_poll_ms: u64,
+}
+
+/// Floods of similar log lines (`host/logThrottle.ts`): per server and kind
+/// of line, the first `burst` of each interval are written, the rest counted
+/// and summarized when it ends.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogThrottleLimits {
+    pub burst: u64,
+    pub interval_ms: u64,
+    /// Kinds tracked at most; beyond it the oldest are summarized and forgotten.
+    pub max_kinds: u64,
 }
 
 /// VS Code is asked to start a gateway definition until it listed its tools
@@ -116,6 +192,7 @@ pub fn host_limits() -> HostLimits {
             sweep_min_interval_ms: 10,
             sse_keep_alive_ms: 25_000,
             sse_headers_within_ms: 1_000,
+            max_backlog: 256,
         },
         start_until_listed: StartUntilListed {
             limit_ms: 20_000,
@@ -131,7 +208,32 @@ pub fn host_limits() -> HostLimits {
             linger_ms: 30_000,
             start_wait_ms: 10_000,
             start_poll_ms: 20,
+            busy_pause_ms: 5,
+            busy_jitter_ms: 20,
         },
+        stdio: StdioLimits {
+            max_line_bytes: 256 * 1024 * 1024,
+            max_stderr_line_bytes: 1024 * 1024,
+            stderr_tail_lines: 200,
+            stderr_tail_chars: 64 * 1024,
+            kill_grace_ms: 2_000,
+            group_poll_ms: 25,
+            pipe_close_wait_ms: 500,
+        },
+        sign_in: SignInLimits {
+            request_timeout_ms: 10_000,
+            browser_wait_ms: 300_000,
+            lock_stale_margin_ms: 60_000,
+            lock_unwritten_grace_ms: 5_000,
+            other_sign_in_poll_ms: 300,
+            token_file_poll_ms: 500,
+        },
+        log_throttle: LogThrottleLimits {
+            burst: 10,
+            interval_ms: 10_000,
+            max_kinds: 1_000,
+        },
+        trap_notice_interval_ms: 60_000,
     }
 }
 

@@ -25,8 +25,43 @@ fn the_limits_are_the_ones_the_hosts_used_to_hold() {
     assert_eq!(limits.shared_owner.linger_ms, 30_000);
     assert_eq!(limits.shared_owner.start_wait_ms, 10_000);
     assert_eq!(limits.shared_owner.start_poll_ms, 20);
+    assert_eq!(limits.shared_owner.busy_pause_ms, 5);
+    assert_eq!(limits.shared_owner.busy_jitter_ms, 20);
     assert_eq!(limits.config_poll_ms, 1_000);
     assert_eq!(limits.config_debounce_ms, 150);
+    assert_eq!(limits.gateway.max_backlog, 256);
+    assert_eq!(limits.stdio.max_line_bytes, 256 * 1024 * 1024);
+    assert_eq!(limits.stdio.max_stderr_line_bytes, 1024 * 1024);
+    assert_eq!(limits.stdio.stderr_tail_lines, 200);
+    assert_eq!(limits.stdio.stderr_tail_chars, 64 * 1024);
+    assert_eq!(limits.stdio.kill_grace_ms, 2_000);
+    assert_eq!(limits.stdio.group_poll_ms, 25);
+    assert_eq!(limits.stdio.pipe_close_wait_ms, 500);
+    assert_eq!(limits.sign_in.request_timeout_ms, 10_000);
+    assert_eq!(limits.sign_in.browser_wait_ms, 300_000);
+    assert_eq!(limits.sign_in.lock_stale_margin_ms, 60_000);
+    assert_eq!(limits.sign_in.lock_unwritten_grace_ms, 5_000);
+    assert_eq!(limits.sign_in.other_sign_in_poll_ms, 300);
+    assert_eq!(limits.sign_in.token_file_poll_ms, 500);
+    assert_eq!(limits.log_throttle.burst, 10);
+    assert_eq!(limits.log_throttle.interval_ms, 10_000);
+    assert_eq!(limits.log_throttle.max_kinds, 1_000);
+    assert_eq!(limits.trap_notice_interval_ms, 60_000);
+}
+
+#[test]
+fn waits_are_shorter_than_what_they_wait_within() {
+    let limits = host_limits();
+    // A stop's five waits fit in `serve`'s stop deadline (stdin, SIGTERM, SIGKILL, the group's TERM and KILL, then the pipes).
+    assert!(
+        5 * limits.stdio.kill_grace_ms + limits.stdio.pipe_close_wait_ms
+            < limits.serve_stop_deadline_ms
+    );
+    assert!(limits.stdio.group_poll_ms < limits.stdio.kill_grace_ms);
+    // A lock whose holder still waits for its browser is never stale; an empty one is, soon.
+    assert!(limits.sign_in.lock_unwritten_grace_ms < limits.sign_in.browser_wait_ms);
+    assert!(limits.sign_in.other_sign_in_poll_ms < limits.sign_in.lock_unwritten_grace_ms);
+    assert!(limits.log_throttle.burst > 0 && limits.log_throttle.interval_ms > 0);
 }
 
 #[test]
@@ -71,4 +106,9 @@ fn the_host_reads_them_as_camel_case_json() {
     assert_eq!(json["serveStopDeadlineMs"], 15_000);
     assert_eq!(json["sharedOwner"]["lingerMs"], 30_000);
     assert_eq!(json["gateway"]["sseKeepAliveMs"], 25_000);
+    assert_eq!(json["gateway"]["maxBacklog"], 256);
+    assert_eq!(json["stdio"]["pipeCloseWaitMs"], 500);
+    assert_eq!(json["signIn"]["lockUnwrittenGraceMs"], 5_000);
+    assert_eq!(json["logThrottle"]["intervalMs"], 10_000);
+    assert_eq!(json["trapNoticeIntervalMs"], 60_000);
 }

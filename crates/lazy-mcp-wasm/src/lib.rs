@@ -105,10 +105,12 @@ pub fn server_action_of_link_verb(verb: &str) -> Option<String> {
 }
 
 /// The numbers the host's I/O runs by (`HostLimits` as JSON; lazy_mcp_core::host_limits):
-/// HTTP connect timeout, gateway sessions, start-until-listed, first-catalogue wait.
+/// HTTP, gateway sessions, start-until-listed, waits, stdio stops, sign-ins, log floods.
+/// The JSON is `host_limits()`'s, written by `cargo run -p lazy-mcp-contract` (a test fails
+/// when it is stale): returned as it is, the .wasm carries no serializer for it.
 #[wasm_bindgen(js_name = hostLimits)]
 pub fn host_limits() -> String {
-    lazy_mcp_core::host_limits::host_limits_json()
+    include_str!("host_limits.generated.json").to_string()
 }
 
 /// What an upstream HTTP answer's status means for its connection (an

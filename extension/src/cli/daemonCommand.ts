@@ -37,7 +37,7 @@ async function run(ctx: CliContext, dir: string, protocol: number, lingerMs: num
     fs.writeSync(logFile, `${new Date().toISOString()} ${process.pid} ${level}${server ? ` [${server}]` : ''}: ${message}\n`);
   };
   // A shared server flooding its stdout must not flood the owner's log (the gateway's own log is throttled the same way).
-  const log = new LogThrottle(write).log;
+  const log = new LogThrottle(write, ctx.core.limits().logThrottle).log;
   process.chdir(dir);
   const owner = new SharedServerOwner({ core: ctx.core, dir, protocol, lingerMs, log, ...(graceMs !== undefined ? { graceMs } : {}) });
   if (!(await owner.start())) return 0;

@@ -360,6 +360,12 @@ actions: Array<ServerAction>,
  */
 progress: Progress, 
 /**
+ * CATALOGUED: listed, and no process of it runs for any client. A client
+ * session that only listed it may be closed (VS Code's, after its first
+ * listing); a server some client started using is no longer one.
+ */
+cataloguedOnly: boolean, 
+/**
  * When the server entered its current state.
  */
 stateSinceMs: number, 
@@ -683,7 +689,12 @@ serveDrainAfterEofMs: number,
  * `serve`: a stop that takes longer (a process ignoring SIGTERM and
  * SIGKILL?) is abandoned and the CLI exits.
  */
-serveStopDeadlineMs: number, sharedOwner: SharedOwnerLimits, 
+serveStopDeadlineMs: number, sharedOwner: SharedOwnerLimits, stdio: StdioLimits, signIn: SignInLimits, logThrottle: LogThrottleLimits, 
+/**
+ * VS Code: a trapped core (rebuilt from the last inputs) is shown as an
+ * error at most this often; every trap is logged.
+ */
+trapNoticeIntervalMs: number, 
 /**
  * Config files are polled this often (`fs.watchFile`: it sees a file that
  * is created, replaced or deleted, and works on network drives) ...
@@ -728,7 +739,12 @@ sseKeepAliveMs: number,
  * A POST's stream sends its headers with its first event (one write for a
  * fast answer); a call still unanswered after this long gets them alone.
  */
-sseHeadersWithinMs: number, };
+sseHeadersWithinMs: number, 
+/**
+ * Messages kept for a session with no stream open to take them (server
+ * notifications, requests); beyond it they are dropped.
+ */
+maxBacklog: number, };
 
 export type StartUntilListed = { 
 /**
@@ -763,7 +779,77 @@ startWaitMs: number,
 /**
  * How often it looks for the started owner's socket meanwhile.
  */
-startPollMs: number, };
+startPollMs: number, 
+/**
+ * The owner's listen queue is full for a moment (many attachments at
+ * once): the connect is tried again after this long plus a random part
+ * of the jitter, so the waiting clients do not come back together.
+ */
+busyPauseMs: number, busyJitterMs: number, };
+
+export type StdioLimits = { 
+/**
+ * A stdout line (one message) longer than this is dropped and logged
+ * instead of exhausting memory.
+ */
+maxLineBytes: number, 
+/**
+ * The same for a stderr line (replaced by a note in the tail).
+ */
+maxStderrLineBytes: number, 
+/**
+ * The stderr tail a close reports (Diagnostics, the error of a crash):
+ * at most this many last lines and characters.
+ */
+stderrTailLines: number, stderrTailChars: number, 
+/**
+ * Each step of a stop (stdin closed, then SIGTERM, then SIGKILL) waits
+ * this long for the process (and then its group) to be gone.
+ */
+killGraceMs: number, 
+/**
+ * How often a group is looked at meanwhile.
+ */
+groupPollMs: number, 
+/**
+ * Once the group is gone, the last stdout/stderr bytes are awaited this
+ * long before the close is reported.
+ */
+pipeCloseWaitMs: number, };
+
+export type SignInLimits = { 
+/**
+ * Bound on every request to an authorization server.
+ */
+requestTimeoutMs: number, 
+/**
+ * How long a sign-in waits for the browser's redirect; a process waiting
+ * for another's sign-in gives up after as long.
+ */
+browserWaitMs: number, 
+/**
+ * A lock older than the browser wait plus this is stale, whoever holds it.
+ */
+lockStaleMarginMs: number, 
+/**
+ * A lock file left without its holder's pid this long is garbage (the
+ * exclusive create and the write of the pid are two steps).
+ */
+lockUnwrittenGraceMs: number, 
+/**
+ * How often a process waiting for another's sign-in looks for its tokens.
+ */
+otherSignInPollMs: number, 
+/**
+ * How often the CLI's token file is looked at for another process's write.
+ */
+tokenFilePollMs: number, };
+
+export type LogThrottleLimits = { burst: number, intervalMs: number, 
+/**
+ * Kinds tracked at most; beyond it the oldest are summarized and forgotten.
+ */
+maxKinds: number, };
 
 export type HttpExchange = "post" | "legacyPost" | "eventStream" | "legacyStream";
 

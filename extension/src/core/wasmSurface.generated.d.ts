@@ -122,7 +122,9 @@ export function debugTrap(): void;
 
 /**
  * The numbers the host's I/O runs by (`HostLimits` as JSON; lazy_mcp_core::host_limits):
- * HTTP connect timeout, gateway sessions, start-until-listed, first-catalogue wait.
+ * HTTP, gateway sessions, start-until-listed, waits, stdio stops, sign-ins, log floods.
+ * The JSON is `host_limits()`'s, written by `cargo run -p lazy-mcp-contract` (a test fails
+ * when it is stale): returned as it is, the .wasm carries no serializer for it.
  */
 export function hostLimits(): string;
 

@@ -506,6 +506,7 @@ export class EngineDriver {
         log: (level, msg) => this.deps.log(level, this.masked(server, msg), server),
         ...(connectionAuth !== undefined ? { auth: connectionAuth } : {}),
         http: this.deps.core.httpPolicy(),
+        stdio: this.deps.core.limits().stdio,
         maxMessageBytes,
         server,
       },

@@ -73,7 +73,7 @@ export class LazyHost {
   private readonly logThrottle: LogThrottle;
 
   constructor(private readonly opts: LazyHostOptions) {
-    this.logThrottle = new LogThrottle((level, message, server) => opts.log(level, message, server));
+    this.logThrottle = new LogThrottle((level, message, server) => opts.log(level, message, server), opts.core.limits().logThrottle);
     const log = this.logThrottle.log;
     this.sources = {
       discovery: opts.discovery,

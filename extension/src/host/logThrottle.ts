@@ -1,11 +1,12 @@
 // Bounds what a flood of similar log lines costs (a server printing garbage
 // on stdout, a client sending rejected requests in a loop): per server and
 // kind of line, the first `burst` lines of each interval are written, the
-// rest are counted and summarized in one line when the interval ends. Only
+// rest are counted and summarized in one line when the interval ends (the
+// numbers are the core's: `limits().logThrottle`, host_limits.rs). Only
 // an output-rate mechanism: what is logged is still decided where it is
 // logged. Debug lines (servers' stderr under --verbose) are asked for
 // explicitly and pass through.
-import type { LogLevel } from '../core/contract.generated';
+import type { LogLevel, LogThrottleLimits } from '../core/contract.generated';
 
 type LogFn = (level: LogLevel, message: string, server?: string) => void;
 
@@ -18,17 +19,13 @@ interface Window {
   kind: string;
 }
 
-/** At most this many kinds are tracked; beyond it, the oldest are summarized and forgotten. */
-const maxKinds = 1000;
-
 export class LogThrottle {
   private readonly windows = new Map<string, Window>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly sink: LogFn,
-    private readonly burst = 10,
-    private readonly intervalMs = 10_000,
+    private readonly limits: LogThrottleLimits,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -38,30 +35,30 @@ export class LogThrottle {
     const key = `${server ?? ''}\u0000${kind}`;
     const now = this.now();
     let window = this.windows.get(key);
-    if (window && now - window.start >= this.intervalMs) {
+    if (window && now - window.start >= this.limits.intervalMs) {
       this.summarize(window);
       this.windows.delete(key);
       window = undefined;
     }
     if (!window) {
-      if (this.windows.size >= maxKinds) this.forgetOldest();
+      if (this.windows.size >= this.limits.maxKinds) this.forgetOldest();
       window = { start: now, written: 0, suppressed: 0, level, server, kind };
       this.windows.set(key, window);
     }
-    if (window.written < this.burst) {
+    if (window.written < this.limits.burst) {
       window.written++;
       this.sink(level, message, server);
       return;
     }
     window.suppressed++;
-    this.timer ??= setInterval(() => this.flush(false), this.intervalMs).unref();
+    this.timer ??= setInterval(() => this.flush(false), this.limits.intervalMs).unref();
   };
 
   /** Summarize finished intervals (all of them when `all`). */
   flush(all = true): void {
     const now = this.now();
     for (const [key, window] of this.windows) {
-      if (!all && now - window.start < this.intervalMs) continue;
+      if (!all && now - window.start < this.limits.intervalMs) continue;
       this.summarize(window);
       this.windows.delete(key);
     }

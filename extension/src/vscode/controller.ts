@@ -447,11 +447,11 @@ export class Controller implements vscode.Disposable {
     }
     // Let a POST already on its way in be read first (it shares this event loop), then
     // stop only a session that is still just a listing: a server VS Code has started
-    // using (the core no longer calls it catalogued-only) stays Running there. The tool
-    // index's definition is no server: its session is closed as before.
+    // using (the core's `cataloguedOnly` is off) stays Running there. The tool index's
+    // definition is no server: its session is closed as before.
     await new Promise((r) => setImmediate(r));
     const server = this.snapshot().servers.find((s) => s.name === def.name);
-    const catalogueOnly = server === undefined || server.state.kind === 'CATALOGUED';
+    const catalogueOnly = server === undefined || server.cataloguedOnly === true;
     if (this.stopped || !offered() || !catalogueOnly || this.host.gateway?.isAnswering(def.endpoint)) return;
     await vscode.commands.executeCommand('workbench.mcp.stopServer', id).then(undefined, (err: unknown) => this.write('debug', `could not close VS Code's session with ${def.name}: ${String(err)}`));
   }

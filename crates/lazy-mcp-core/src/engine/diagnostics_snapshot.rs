@@ -30,6 +30,11 @@ pub struct ServerDiagnostics {
     pub actions: Vec<ServerAction>,
     /// Busy, ready, failed or off: what a host waits on or counts.
     pub progress: Progress,
+    /// CATALOGUED: listed, and no process of it runs for any client. A client
+    /// session that only listed it may be closed (VS Code's, after its first
+    /// listing); a server some client started using is no longer one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub catalogued_only: bool,
     /// When the server entered its current state.
     pub state_since_ms: u64,
     /// PENDING/CATALOGUING as an automatic retry: hosts show no progress for it.
@@ -322,6 +327,7 @@ impl Engine {
                 state_label: server.state.label().into(),
                 actions: allowed_actions(&server.state, self.auth_snapshot(name).as_ref()),
                 progress: progress(&server.state),
+                catalogued_only: server.state == ServerState::Catalogued,
                 state_since_ms: server.state_since_ms,
                 background: server.background,
                 failed_attempts: server.crashes.failed_attempts(),

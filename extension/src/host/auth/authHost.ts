@@ -7,7 +7,7 @@
 // processes (signInLock.ts). Decides nothing about servers: the engine says when
 // to sign in, refresh, cancel or keep scopes.
 import { auth, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthBinding, RefreshOutcome, SignInOutcome } from '../../core/contract.generated';
+import type { OAuthBinding, RefreshOutcome, SignInLimits, SignInOutcome } from '../../core/contract.generated';
 import type { WasmCore } from '../../core/wasmCore';
 import { boundedFetch, describe, sleep, type FetchFn } from './authHttp';
 import { runSignInFlow, type Finished, type SignInPrompt } from './signInFlow';
@@ -36,13 +36,9 @@ export interface BrowserHooks {
 
 export interface AuthHostOptions {
   store: TokenStore;
-  /** The core: it says which authorization URLs may be opened (sign_in_url.rs). */
-  core: Pick<WasmCore, 'call'>;
+  /** The core: it says which authorization URLs may be opened (sign_in_url.rs) and how long a sign-in may take (`limits().signIn`). */
+  core: Pick<WasmCore, 'call' | 'limits'>;
   browser: BrowserHooks;
-  /** Bound on every request to the authorization server (default 10 s). */
-  requestTimeoutMs?: number;
-  /** How long a sign-in waits for the browser's redirect (default 5 min). */
-  signInTimeoutMs?: number;
 }
 
 interface Running {
@@ -55,12 +51,11 @@ export class AuthHost {
   private readonly signIns = new Map<string, Running>();
   /** Discovery results of the last successful sign-in or refresh per server URL (this process only): a refresh then costs one token request. */
   private readonly discoveries = new Map<string, OAuthDiscoveryState>();
-  private readonly requestTimeoutMs: number;
-  private readonly signInTimeoutMs: number;
+  /** The core's bounds on requests, the browser's redirect and the cross-process lock (host_limits.rs). */
+  private readonly limits: SignInLimits;
 
   constructor(private readonly opts: AuthHostOptions) {
-    this.requestTimeoutMs = opts.requestTimeoutMs ?? 10_000;
-    this.signInTimeoutMs = opts.signInTimeoutMs ?? 300_000;
+    this.limits = opts.core.limits().signIn;
   }
 
   /** Reads the stored access token of a server (before a connection opens). */
@@ -95,14 +90,14 @@ export class AuthHost {
         },
         () => undefined,
       );
-    });
+    }, this.limits.tokenFilePollMs);
     return watching ?? { dispose: () => undefined };
   }
 
   async refresh(binding: OAuthBinding): Promise<Finished<RefreshOutcome>> {
     const record = await loadRecord(this.opts.store, binding.url);
     if (record.tokens?.refresh_token === undefined) return { outcome: 'failed', message: 'no refresh token is stored' };
-    const fetchFn = boundedFetch(this.requestTimeoutMs);
+    const fetchFn = boundedFetch(this.limits.requestTimeoutMs);
     const cached = this.discoveries.get(binding.url) ?? (await this.configuredDiscovery(binding, fetchFn));
     const provider = new StoredOAuthProvider(this.opts.store, binding, record, undefined, cached);
     try {
@@ -174,12 +169,12 @@ export class AuthHost {
     const lock = await this.takeTurn(binding, prompt, requested, cancelled);
     if ('outcome' in lock) return lock;
     try {
-      const fetchFn = boundedFetch(this.requestTimeoutMs, cancelled);
+      const fetchFn = boundedFetch(this.limits.requestTimeoutMs, cancelled);
       const done = await runSignInFlow(
         {
           store: this.opts.store,
           fetchFn,
-          signInTimeoutMs: this.signInTimeoutMs,
+          signInTimeoutMs: this.limits.browserWaitMs,
           openUrl: (url, p, c) => this.opts.browser.openUrl(url, p, c),
           refusedUrl: (url) => {
             const verdict = JSON.parse(this.opts.core.call((core) => core.signInUrlVerdict(url))) as { open: boolean; error?: string };
@@ -209,13 +204,13 @@ export class AuthHost {
   private async takeTurn(binding: OAuthBinding, prompt: SignInPrompt, requested: ServerRecord, cancelled: AbortSignal): Promise<{ release(): void } | Finished<SignInOutcome>> {
     const dir = this.opts.store.lockDir;
     if (dir === undefined) return { release: () => undefined };
-    const lock = signInLock(dir, binding.url, this.signInTimeoutMs + 60_000);
+    const lock = signInLock(dir, binding.url, this.limits.browserWaitMs + this.limits.lockStaleMarginMs, this.limits.lockUnwrittenGraceMs);
     const was = JSON.stringify(requested.tokens ?? null);
     const storedMeanwhile = async (): Promise<boolean> => {
       const now = await loadRecord(this.opts.store, binding.url);
       return now.tokens !== undefined && JSON.stringify(now.tokens) !== was;
     };
-    const deadline = Date.now() + this.signInTimeoutMs;
+    const deadline = Date.now() + this.limits.browserWaitMs;
     let told = false;
     for (;;) {
       const held = lock.tryAcquire();
@@ -231,9 +226,9 @@ export class AuthHost {
         this.opts.browser.waitingForOtherSignIn?.(prompt);
       }
       if (Date.now() > deadline) {
-        return { outcome: 'failed', message: `another sign-in to this server (another window or lazy-mcp process) did not finish within ${Math.round(this.signInTimeoutMs / 1000)} s` };
+        return { outcome: 'failed', message: `another sign-in to this server (another window or lazy-mcp process) did not finish within ${Math.round(this.limits.browserWaitMs / 1000)} s` };
       }
-      await sleep(300, cancelled);
+      await sleep(this.limits.otherSignInPollMs, cancelled);
       if (await storedMeanwhile()) {
         await this.load(binding);
         return { outcome: 'ok', message: '' };

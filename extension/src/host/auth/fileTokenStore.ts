@@ -26,14 +26,14 @@ export class FileTokenStore implements TokenStore {
    * auth login` in another terminal). Polls the file's status (a rename replaces it,
    * which file-system events on the file itself would miss); never keeps the process alive.
    */
-  watch(onChange: (key: string) => void): { dispose(): void } {
+  watch(onChange: (key: string) => void, pollMs: number): { dispose(): void } {
     let last = this.readQuietly();
     const listener = (): void => {
       const now = this.readQuietly();
       for (const key of new Set([...Object.keys(last), ...Object.keys(now)])) if (last[key] !== now[key]) onChange(key);
       last = now;
     };
-    fs.watchFile(this.file, { interval: 500, persistent: false }, listener);
+    fs.watchFile(this.file, { interval: pollMs, persistent: false }, listener);
     return { dispose: () => fs.unwatchFile(this.file, listener) };
   }
 

@@ -12,7 +12,11 @@ export interface SignInLock {
   tryAcquire(): { release(): void } | undefined;
 }
 
-export function signInLock(dir: string, serverUrl: string, maxAgeMs: number): SignInLock {
+/**
+ * `maxAgeMs`: a lock older is stale whoever holds it; `unwrittenGraceMs`: how long a lock file
+ * may stay without its creator's pid (the core's `hostLimits().signIn`).
+ */
+export function signInLock(dir: string, serverUrl: string, maxAgeMs: number, unwrittenGraceMs: number): SignInLock {
   const file = path.join(dir, `${createHash('sha256').update(serverUrl).digest('hex').slice(0, 32)}.lock`);
   const mine = `${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}`;
   const create = (): boolean => {
@@ -28,7 +32,7 @@ export function signInLock(dir: string, serverUrl: string, maxAgeMs: number): Si
   return {
     tryAcquire() {
       if (!create()) {
-        if (!isStale(file, maxAgeMs)) return undefined;
+        if (!isStale(file, maxAgeMs, unwrittenGraceMs)) return undefined;
         fs.rmSync(file, { force: true });
         if (!create()) return undefined;
       }
@@ -45,10 +49,7 @@ export function signInLock(dir: string, serverUrl: string, maxAgeMs: number): Si
   };
 }
 
-/** How long a lock file may stay empty while its creator writes its pid. */
-const UNWRITTEN_GRACE_MS = 5_000;
-
-function isStale(file: string, maxAgeMs: number): boolean {
+function isStale(file: string, maxAgeMs: number, unwrittenGraceMs: number): boolean {
   let text: string;
   let mtimeMs: number;
   try {
@@ -62,7 +63,7 @@ function isStale(file: string, maxAgeMs: number): boolean {
   // No pid yet: another process has just created the file and not written it (the exclusive
   // create and the write are two steps). Taking it over then gave two sign-ins at once; only a
   // file left unwritten for a while is garbage.
-  if (!Number.isInteger(pid) || pid <= 0) return Date.now() - mtimeMs > UNWRITTEN_GRACE_MS;
+  if (!Number.isInteger(pid) || pid <= 0) return Date.now() - mtimeMs > unwrittenGraceMs;
   try {
     process.kill(pid, 0);
     return false;

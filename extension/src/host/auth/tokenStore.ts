@@ -8,9 +8,10 @@ export interface TokenStore {
   delete(key: string): Promise<void>;
   /**
    * Calls `onChange` with the key of every value that changed, by this process or
-   * another one (VS Code: SecretStorage's onDidChange; CLI: the token file).
+   * another one (VS Code: SecretStorage's onDidChange; CLI: the token file, looked at
+   * every `pollMs`, the core's `limits().signIn.tokenFilePollMs`).
    */
-  watch?(onChange: (key: string) => void): { dispose(): void };
+  watch?(onChange: (key: string) => void, pollMs: number): { dispose(): void };
   /** A folder shared by every process using this store: sign-in locks live there (signInLock.ts). */
   readonly lockDir?: string;
 }

@@ -89,9 +89,10 @@ export class StderrRing {
   private lines: string[] = [];
   private chars = 0;
 
+  /** The bounds are the core's (`hostLimits().stdio.stderrTailLines`, `stderrTailChars`). */
   constructor(
-    private readonly maxLines = 200,
-    private readonly maxChars = 64 * 1024,
+    private readonly maxLines: number,
+    private readonly maxChars: number,
   ) {}
 
   add(line: string): void {

@@ -151,7 +151,7 @@ export function readProcStat(pid: number | string): { state: string; ppid: numbe
  * Poll until the group has no live member (but those `except` names), or `timeoutMs`
  * passes. Resolves true when it is gone.
  */
-export async function waitForGroupGone(pgid: number, timeoutMs: number, pollMs = 25, except?: (cmdline: string) => boolean): Promise<boolean> {
+export async function waitForGroupGone(pgid: number, timeoutMs: number, pollMs: number, except?: (cmdline: string) => boolean): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (except ? !groupHasLiveMemberOtherThan(pgid, except) : !groupIsAlive(pgid)) return true;

@@ -11,16 +11,13 @@ import * as path from 'node:path';
 import { writeBatched } from './batchedWrite';
 import { parseEnvFile } from './envFile';
 import { LineSplitter, StderrRing, byteLine } from './lineFraming';
-import { delay, groupIsAlive, signalGroup, trackGroup, untrackGroup, waitForGroupGone } from './processGroup';
+import { groupIsAlive, signalGroup, trackGroup, untrackGroup, waitForGroupGone } from './processGroup';
 import { isSupervisor, planSupervisedSpawn } from './supervisor';
 import { planWindowsSpawn } from './windowsCommand';
+import type { StdioLimits } from '../../core/contract.generated';
 import type { ClosedInfo, Connection, ConnectionEvents, ConnectionOptions, LogSink, StdioTransport } from './types';
 
 const isWindows = process.platform === 'win32';
-/** A stdout line bigger than this is dropped (and logged) instead of exhausting memory. */
-const MAX_LINE_BYTES = 256 * 1024 * 1024;
-/** How long to wait for the pipes to close once every process of the group is gone. */
-const PIPE_CLOSE_WAIT_MS = 500;
 
 export function openStdioConnection(
   transport: StdioTransport,
@@ -33,12 +30,14 @@ export function openStdioConnection(
 class StdioConnection implements Connection {
   private readonly log: LogSink;
   private readonly label: string;
-  private readonly graceMs: number;
-  private readonly stderr = new StderrRing();
+  /** The core's: how long each stop step waits, how often a group is looked at, the wait for the pipes (host_limits.rs). */
+  private readonly limits: StdioLimits;
+  private readonly stderr: StderrRing;
   private child: ChildProcessWithoutNullStreams | undefined;
   private spawned = false;
   private exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private pipesClosed = false;
+  private readonly pipeWaiters = new Set<() => void>();
   private closedByHost = false;
   private finished = false;
   private failure: string | undefined;
@@ -55,7 +54,9 @@ class StdioConnection implements Connection {
   ) {
     this.log = opts.log ?? (() => undefined);
     this.label = `"${transport.command}"`;
-    this.graceMs = opts.killGraceMs ?? 2000;
+    if (opts.stdio === undefined) throw new Error("a stdio connection needs the core's limits (ConnectionOptions.stdio: WasmCore.limits().stdio)");
+    this.limits = opts.stdio;
+    this.stderr = new StderrRing(this.limits.stderrTailLines, this.limits.stderrTailChars);
     this.whenFinished = new Promise((resolve) => (this.resolveFinished = resolve));
     this.start(opts);
   }
@@ -140,14 +141,14 @@ class StdioConnection implements Connection {
     // Lines stay bytes: the core reads UTF-8 itself (a 10 MB answer is not decoded and encoded again here).
     const stdout = new LineSplitter(
       (line) => this.onStdoutLine(line),
-      MAX_LINE_BYTES,
-      (bytes) => this.log('error', `stdio ${this.label}: dropped a ${bytes}-byte stdout line (limit ${MAX_LINE_BYTES})`),
+      this.limits.maxLineBytes,
+      (bytes) => this.log('error', `stdio ${this.label}: dropped a ${bytes}-byte stdout line (limit ${this.limits.maxLineBytes})`),
       0,
       byteLine,
     );
     const stderr = new LineSplitter(
       (line) => this.onStderrLine(line),
-      1024 * 1024,
+      this.limits.maxStderrLineBytes,
       (bytes) => this.onStderrLine(`[${bytes}-byte stderr line dropped]`),
     );
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
@@ -181,6 +182,8 @@ class StdioConnection implements Connection {
     });
     child.on('close', () => {
       this.pipesClosed = true;
+      for (const wake of this.pipeWaiters) wake();
+      this.pipeWaiters.clear();
     });
   }
 
@@ -236,13 +239,13 @@ class StdioConnection implements Connection {
     }
     if (this.exit === undefined) {
       child.stdin.end();
-      if (!(await this.waitForExit(this.graceMs))) {
-        this.log('info', `stdio ${this.label}: no exit ${this.graceMs} ms after stdin closed, sending SIGTERM`);
+      if (!(await this.waitForExit(this.limits.killGraceMs))) {
+        this.log('info', `stdio ${this.label}: no exit ${this.limits.killGraceMs} ms after stdin closed, sending SIGTERM`);
         signalGroup(child.pid, 'SIGTERM');
-        if (!(await this.waitForExit(this.graceMs))) {
-          this.log('warn', `stdio ${this.label}: no exit ${this.graceMs} ms after SIGTERM, sending SIGKILL`);
+        if (!(await this.waitForExit(this.limits.killGraceMs))) {
+          this.log('warn', `stdio ${this.label}: no exit ${this.limits.killGraceMs} ms after SIGTERM, sending SIGKILL`);
           signalGroup(child.pid, 'SIGKILL');
-          await this.waitForExit(this.graceMs);
+          await this.waitForExit(this.limits.killGraceMs);
         }
       }
     }
@@ -260,9 +263,9 @@ class StdioConnection implements Connection {
           // The supervisor ignores SIGTERM (so it outlives a SIGKILL of ours mid-stop): the rest
           // gets TERM first; once only the supervisor is left (or the grace ran out), KILL.
           signalGroup(pgid, 'SIGTERM');
-          await waitForGroupGone(pgid, this.graceMs, 25, isSupervisor);
+          await waitForGroupGone(pgid, this.limits.killGraceMs, this.limits.groupPollMs, isSupervisor);
           signalGroup(pgid, 'SIGKILL');
-          if (!(await waitForGroupGone(pgid, this.graceMs))) {
+          if (!(await waitForGroupGone(pgid, this.limits.killGraceMs, this.limits.groupPollMs))) {
             this.log('error', `stdio ${this.label}: processes of group ${pgid} survived SIGKILL`);
           }
         }
@@ -271,8 +274,7 @@ class StdioConnection implements Connection {
         // earlier would make the supervisor end the group on its own).
         (this.child?.stdio[3] as { destroy?: () => void } | null | undefined)?.destroy?.();
         // Let the last stdout/stderr bytes arrive before reporting the close.
-        const deadline = Date.now() + PIPE_CLOSE_WAIT_MS;
-        while (!this.pipesClosed && Date.now() < deadline) await delay(10);
+        await this.waitForPipes(this.limits.pipeCloseWaitMs);
         if (!this.pipesClosed) {
           this.child?.stdout.destroy();
           this.child?.stderr.destroy();
@@ -283,6 +285,19 @@ class StdioConnection implements Connection {
       })();
     }
     return this.reaping;
+  }
+
+  private waitForPipes(ms: number): Promise<void> {
+    if (this.pipesClosed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        this.pipeWaiters.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.pipeWaiters.add(wake);
+    });
   }
 
   private waitForExit(ms: number): Promise<boolean> {

@@ -5,7 +5,7 @@
 // protocol logic beyond what the transport itself requires (framing, HTTP
 // session headers). The Rust core decides what to do with the events.
 
-import type { Effect, HttpExchange, HttpVerdict, LogLevel, SharedHolder, Transport } from '../../core/contract.generated';
+import type { Effect, HttpExchange, HttpVerdict, LogLevel, SharedHolder, StdioLimits, Transport } from '../../core/contract.generated';
 
 /** How to reach a server: the core's `Transport` (generated from config/model.rs). */
 export type { Transport };
@@ -90,8 +90,12 @@ export interface ConnectionOptions {
   /** The environment the server's `env` is merged over (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   log?: LogSink;
-  /** stdio: how long each shutdown step waits (stdin EOF, then SIGTERM) before the next one. Default 2000 ms. */
-  killGraceMs?: number;
+  /**
+   * stdio: the core's limits (`WasmCore.limits().stdio`): how long each shutdown step waits
+   * (stdin EOF, then SIGTERM, then SIGKILL), how often the group is looked at, and the wait
+   * for the last output; required for `stdio` transports.
+   */
+  stdio?: StdioLimits;
   /** HTTP: the core's rules and limits; required for `http` and `sse` transports. */
   http?: HttpPolicy;
   /** HTTP: bound on the first exchange (first POST's response headers, legacy `endpoint` event); default the policy's. */

@@ -73,8 +73,6 @@ interface SessionState extends GatewaySession {
   oneShot?: boolean;
 }
 
-const backlogLimit = 256;
-
 export class HttpGateway {
   private server: http.Server | undefined;
   private port = 0;
@@ -138,7 +136,7 @@ export class HttpGateway {
     if (session.getStream?.isOpen) return session.getStream.send(message);
     const anyStream = [...session.exchanges].find((ex) => ex.stream?.isOpen);
     if (anyStream?.stream) return anyStream.stream.send(message);
-    if (session.backlog.length < backlogLimit) session.backlog.push(message);
+    if (session.backlog.length < this.options.limits.maxBacklog) session.backlog.push(message);
     else this.options.log('warn', `gateway: session ${sessionId} backlog full; dropped a message`);
   }
 
@@ -256,9 +254,7 @@ export class HttpGateway {
     const admission = admit(req, this.port, this.options.requireToken === false ? undefined : this.options.token);
     if (!admission.ok) {
       this.options.log('warn', `gateway: rejected ${req.method} ${req.url} with ${admission.status}: ${admission.reason}`);
-      const headers: Record<string, string> = { 'Content-Type': 'text/plain' };
-      if (admission.status === 401) headers['WWW-Authenticate'] = 'Bearer';
-      res.writeHead(admission.status, headers).end(admission.status === 401 ? 'Unauthorized\n' : 'Forbidden\n');
+      res.writeHead(admission.status, admission.headers).end(admission.body);
       return;
     }
     const endpoint = this.endpointOf(req.url ?? '');

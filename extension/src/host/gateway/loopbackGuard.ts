@@ -3,7 +3,11 @@
 import type { IncomingMessage } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 
-export type Admission = { ok: true } | { ok: false; status: 401 | 403; reason: string };
+/** A refusal carries its whole answer: the gateway writes it as it is. */
+export type Admission = { ok: true } | { ok: false; status: number; headers: Record<string, string>; body: string; reason: string };
+
+const forbidden = (reason: string): Admission => ({ ok: false, status: 403, headers: { 'Content-Type': 'text/plain' }, body: 'Forbidden\n', reason });
+const unauthorized = (reason: string): Admission => ({ ok: false, status: 401, headers: { 'Content-Type': 'text/plain', 'WWW-Authenticate': 'Bearer' }, body: 'Unauthorized\n', reason });
 
 const loopbackHosts = ['127.0.0.1', 'localhost', '[::1]'];
 
@@ -11,11 +15,11 @@ const loopbackHosts = ['127.0.0.1', 'localhost', '[::1]'];
 export function admit(req: IncomingMessage, port: number, token: string | undefined): Admission {
   const host = req.headers.host ?? '';
   if (!loopbackHosts.some((h) => host === `${h}:${port}`)) {
-    return { ok: false, status: 403, reason: `Host header "${host}" is not this loopback gateway` };
+    return forbidden(`Host header "${host}" is not this loopback gateway`);
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !loopbackHosts.some((h) => origin === `http://${h}:${port}`)) {
-    return { ok: false, status: 403, reason: `Origin "${origin}" is not allowed` };
+    return forbidden(`Origin "${origin}" is not allowed`);
   }
   if (token === undefined) return { ok: true };
   const auth = req.headers.authorization ?? '';
@@ -24,7 +28,7 @@ export function admit(req: IncomingMessage, port: number, token: string | undefi
   const presented = Buffer.from(scheme ? auth.slice(scheme[0].length) : '');
   const expected = Buffer.from(token);
   if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
-    return { ok: false, status: 401, reason: auth ? 'wrong bearer token' : 'missing bearer token' };
+    return unauthorized(auth ? 'wrong bearer token' : 'missing bearer token');
   }
   return { ok: true };
 }

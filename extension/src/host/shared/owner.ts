@@ -242,7 +242,7 @@ export class SharedServerOwner {
         },
         onStderr: (line) => this.opts.log('debug', `${server}: ${line}`),
       },
-      { cwdFallback: cwd ?? os.homedir(), ...(env !== null ? { env } : {}), log: (level, message) => this.opts.log(level === 'debug' ? 'debug' : level, message, server), server },
+      { cwdFallback: cwd ?? os.homedir(), ...(env !== null ? { env } : {}), stdio: this.opts.core.limits().stdio, log: (level, message) => this.opts.log(level === 'debug' ? 'debug' : level, message, server), server },
     );
     this.processes.set(process, connection);
   }

@@ -23,9 +23,14 @@ export interface OwnerSpec {
   lingerMs?: number;
   /** How long a used server waits for a next client after its last one left (else the core's grace). */
   graceMs?: number;
-  /** The core's `sharedOwner` limits: how long a start (or a full listen queue) is waited for, and how often it is looked at. */
+  /**
+   * The core's `sharedOwner` limits: how long a start (or a full listen queue) is waited for,
+   * how often it is looked at, and the pause (plus jitter) after a full listen queue.
+   */
   startWaitMs: number;
   startPollMs: number;
+  busyPauseMs: number;
+  busyJitterMs: number;
 }
 
 /**
@@ -45,6 +50,8 @@ export function ownerSpecFor(cliEntry: string, protocol: number, limits: SharedO
     args: [cliEntry],
     startWaitMs: limits.startWaitMs,
     startPollMs: limits.startPollMs,
+    busyPauseMs: limits.busyPauseMs,
+    busyJitterMs: limits.busyJitterMs,
     ...(env.LAZY_MCP_OWNER_LINGER_MS && Number.isInteger(linger) && linger >= 0 ? { lingerMs: linger } : {}),
     ...(env.LAZY_MCP_HANDOVER_GRACE_MS && Number.isInteger(grace) && grace >= 0 ? { graceMs: grace } : {}),
   };
@@ -85,7 +92,7 @@ export async function connectOwner(spec: OwnerSpec): Promise<net.Socket> {
       // Past the deadline, or not a fault that passes: the caller fails the call with it.
       if (Date.now() > deadline || !(absent(err) || busy(err))) throw err;
       if (busy(err)) {
-        await sleep(5 + Math.random() * 20);
+        await sleep(spec.busyPauseMs + Math.random() * spec.busyJitterMs);
         continue;
       }
     }

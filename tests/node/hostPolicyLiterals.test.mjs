@@ -1,0 +1,161 @@
+// Tidy: the host holds no policy a grep would find (issue 25's "decisions in the core,
+// constants in one place"). Waits, intervals, retries and what an HTTP status means are
+// the core's (crates/lazy-mcp-core/src/host_limits.rs, http_status.rs), read by the host
+// through `WasmCore.limits()` / `httpPolicy()`. This test greps extension/src for:
+//   - a timer or sleep whose delay is a number literal (`setTimeout(f, 500)`, `sleep(300)`);
+//   - a duration, timeout, grace, delay, retry or backoff given a number literal
+//     (`const PIPE_CLOSE_WAIT_MS = 500`, `graceMs = opts.killGraceMs ?? 2000`);
+//   - an HTTP status number in a comparison (`status === 401`, `case 404:`);
+//   - an array of three or more number literals (a retry or backoff schedule).
+// A new one fails here: move it into the core's limits, or, if it is mechanics and no
+// policy, add it to `allowed` below with the reason. An allowed entry no longer found
+// fails too, so the list stays true.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const srcRoot = path.join(repoRoot, 'extension', 'src');
+
+const NUM = String.raw`\d[\d_]*(?:\.\d+)?`;
+/** Literal arithmetic only (`5 * 60_000`, `2 ** 31 - 1`), no identifiers. */
+const LITERAL_EXPR = String.raw`\(?\s*${NUM}(?:\s*(?:\*\*|[-+*/])\s*${NUM})*\s*\)?`;
+const rules = [
+  {
+    rule: 'timer with a literal delay',
+    re: new RegExp(String.raw`\b(?:setTimeout|setInterval)\s*\(.*,\s*${LITERAL_EXPR}\s*\)`),
+  },
+  { rule: 'sleep with a literal delay', re: new RegExp(String.raw`\b(?:sleep|delay)\s*\(\s*${NUM}`) },
+  {
+    rule: 'duration, retry or backoff literal',
+    re: new RegExp(
+      String.raw`\b\w*(?:Ms|_MS|[tT]imeout|TIMEOUT|[iI]nterval|INTERVAL|[gG]race|GRACE|[dD]elay|DELAY|[rR]etries|RETRIES|[bB]ackoff|BACKOFF|[pP]auses?|PAUSES?)\b\s*(?:=|\?\?|\|\||:)\s*\(?\s*[1-9][\d_]*`,
+    ),
+  },
+  {
+    rule: 'HTTP status comparison',
+    re: /(?:status\w*\s*(?:===|!==|==|!=|>=|<=|<|>)\s*[1-5]\d\d\b|\b[1-5]\d\d\s*(?:===|!==|==|!=)\s*\w*status|\bcase\s+[1-5]\d\d\s*:)/i,
+  },
+  { rule: 'number array (a schedule?)', re: new RegExp(String.raw`\[\s*${NUM}\s*(?:,\s*${NUM}\s*){2,}\]`) },
+];
+
+/**
+ * Mechanics, not policy: each entry is one line (file, rule, a piece of its text) and why it
+ * stays in the host.
+ */
+const allowed = [
+  {
+    file: 'vscode/serverTree.ts',
+    rule: 'timer with a literal delay',
+    text: 'this.changed.fire(), 1000)',
+    why: 'redraws the "next retry in N s" countdown once a second: the display unit, not a wait',
+  },
+  {
+    file: 'vscode/diagnosticsView.ts',
+    rule: 'timer with a literal delay',
+    text: 'this.refresh(), 1000)',
+    why: 'the open MCP Diagnostics view redraws its countdowns once a second, like the tree',
+  },
+  {
+    file: 'vscode/controller.ts',
+    rule: 'timer with a literal delay',
+    text: 'this.updateUi(), 100)',
+    why: 'coalesces a burst of state changes into one redraw of the tree and status bar',
+  },
+  {
+    file: 'cli/authCommand.ts',
+    rule: 'timer with a literal delay',
+    text: 'setTimeout(r, 100)',
+    why: "`auth login` looks at its own in-process snapshot until the sign-in ended: no I/O and no retry; the core's bounds end the sign-in",
+  },
+  {
+    file: 'host/auth/loopbackRedirect.ts',
+    rule: 'duration, retry or backoff literal',
+    text: 'keepAliveTimeout = 1000',
+    why: "the one-shot sign-in callback listener lets the browser's idle keep-alive socket go soon; close() ends them all anyway",
+  },
+  {
+    file: 'host/engineDriver.ts',
+    rule: 'duration, retry or backoff literal',
+    text: 'MAX_TIMEOUT_MS = 2 ** 31 - 1',
+    why: "Node's setTimeout range: a longer delay fires at once, so the core's deadline is clamped to it",
+  },
+];
+
+/**
+ * Comments out, strings kept: a comment starts a line or follows a blank or punctuation, so a
+ * URL's `//` (after a colon) and a media range's `/*` (after a letter) stay code.
+ */
+function codeLines(text) {
+  const withoutBlocks = text.replace(/(?<=^|[\s;{}(),])\/\*[\s\S]*?\*\//gm, (block) => block.replace(/[^\n]/g, ' '));
+  return withoutBlocks.split('\n').map((line) => line.replace(/(^|[\s;{}(),])\/\/.*$/, '$1'));
+}
+
+function sourceFiles(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') && !entry.name.includes('.generated.') ? [full] : [];
+  });
+}
+
+/** Every line of `text` a rule matches: `{ line, rule, code }`. */
+function findings(text) {
+  const found = [];
+  codeLines(text).forEach((code, i) => {
+    for (const { rule, re } of rules) if (re.test(code)) found.push({ line: i + 1, rule, code: code.trim() });
+  });
+  return found;
+}
+
+test('the detector finds each kind of policy literal (else this test would pass on anything)', () => {
+  const samples = {
+    'timer with a literal delay': ['this.timer = setTimeout(() => this.close(), 15_000);', 'setInterval(() => this.flush(false), 10 * 1000)'],
+    'sleep with a literal delay': ['await sleep(300, cancelled);', 'await delay(10);'],
+    'duration, retry or backoff literal': [
+      'const PIPE_CLOSE_WAIT_MS = 500;',
+      'this.graceMs = opts.killGraceMs ?? 2000;',
+      'private readonly intervalMs = 10_000,',
+      'const trapNoticeIntervalMs = 60_000;',
+    ],
+    'HTTP status comparison': ['if (res.statusCode === 404) return;', 'if (admission.status === 401) headers.x = 1;', 'case 405:'],
+    'number array (a schedule?)': ['const pausesMs = [25, 50, 100, 200, 400];'],
+  };
+  for (const [rule, lines] of Object.entries(samples)) {
+    for (const line of lines) assert.ok(findings(line).some((f) => f.rule === rule), `${rule}: ${line}`);
+  }
+  // A media range in a string is no comment: the code after it is still read.
+  assert.equal(findings("const accept = 'text/*'; setTimeout(f, 500); const x = '*/';").length, 1);
+  // Not policy: zero, a limit read from the core, a status written as an answer, comments.
+  for (const line of [
+    'let trapNoticeIntervalMs = 0;',
+    'setTimeout(resolve, this.limits.pipeCloseWaitMs)',
+    "res.writeHead(404, { 'Content-Type': 'text/plain' })",
+    '// a 401 or 403 holds the request; retries after 500 ms',
+    "fetch('http://127.0.0.1:8080/mcp')",
+  ]) {
+    assert.deepEqual(findings(line), [], line);
+  }
+});
+
+test('extension/src holds no wait, retry, interval or status rule of its own but the mechanics allowed', () => {
+  const unexplained = [];
+  const used = new Set();
+  for (const file of sourceFiles(srcRoot)) {
+    const rel = path.relative(srcRoot, file).split(path.sep).join('/');
+    for (const f of findings(fs.readFileSync(file, 'utf8'))) {
+      const allow = allowed.find((a) => a.file === rel && a.rule === f.rule && f.code.includes(a.text));
+      if (allow) used.add(allow);
+      else unexplained.push(`extension/src/${rel}:${f.line}: ${f.rule}: ${f.code}`);
+    }
+  }
+  assert.deepEqual(
+    unexplained,
+    [],
+    "policy in the host: move it into the core's limits (host_limits.rs, read with WasmCore.limits()), or allow it here with the reason it is mechanics",
+  );
+  const stale = allowed.filter((a) => !used.has(a)).map((a) => `${a.file}: ${a.text}`);
+  assert.deepEqual(stale, [], 'allowed entries no longer found: remove them');
+});
