@@ -742,6 +742,99 @@ fn a_vs_code_window_and_a_cli_session_in_its_terminal_share_a_process() {
 }
 
 #[test]
+fn agent_sessions_in_two_tabs_of_any_terminal_share_a_process() {
+    let user = config(ConfigScope::User, &[], None);
+    let env = |pairs: &[(&str, &str)]| -> VecMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let key = |e: &VecMap<String, String>| {
+        shared_launch(
+            &user,
+            &settings("/a"),
+            SharingClient {
+                env: Some(e),
+                untrusted: false,
+            },
+        )
+        .unwrap()
+    };
+    let base = [("HOME", "/h"), ("PATH", "/usr/bin"), ("API_TOKEN", "t1")];
+    // What each terminal sets per tab, pane or login (two tabs: two values).
+    let per_tab: &[&[(&str, &str)]] = &[
+        &[
+            ("TERM_SESSION_ID", "w0t0p0:1"),
+            ("__CFBundleIdentifier", "com.apple.Terminal"),
+            ("XPC_SERVICE_NAME", "0"),
+        ],
+        &[
+            ("ITERM_SESSION_ID", "w0t1p0:2"),
+            ("LC_TERMINAL", "iTerm2"),
+            ("ITERM_PROFILE", "Default"),
+        ],
+        &[
+            ("KITTY_WINDOW_ID", "3"),
+            ("KITTY_PID", "4242"),
+            ("KITTY_PUBLIC_KEY", "1:abc"),
+        ],
+        &[("WEZTERM_PANE", "5"), ("WEZTERM_UNIX_SOCKET", "/run/wez-1")],
+        &[("WT_SESSION", "6f1c"), ("WT_PROFILE_ID", "{61c5}")],
+        &[
+            ("SSH_CLIENT", "10.0.0.2 51122 22"),
+            ("SSH_CONNECTION", "10.0.0.2 51122 10.0.0.1 22"),
+        ],
+        &[
+            ("GNOME_TERMINAL_SCREEN", "/org/gnome/Terminal/screen/1"),
+            ("VTE_VERSION", "7600"),
+        ],
+        &[
+            ("ZELLIJ", "0"),
+            ("ZELLIJ_PANE_ID", "7"),
+            ("ZELLIJ_SESSION_NAME", "work"),
+        ],
+        &[("CLAUDE_CODE_SSE_PORT", "43121")],
+    ];
+    for tab in per_tab {
+        let first = env(&[base.as_slice(), tab].concat());
+        let second_values: Vec<(&str, String)> = tab
+            .iter()
+            .map(|(k, v)| (*k, format!("{v}-other")))
+            .collect();
+        let second_pairs: Vec<(&str, &str)> = second_values
+            .iter()
+            .map(|(k, v)| (*k, v.as_str()))
+            .collect();
+        let second = env(&[base.as_slice(), &second_pairs].concat());
+        let (a, b) = (key(&first), key(&second));
+        assert_eq!(a.key, b.key, "two tabs sharing: {tab:?}");
+        let mut names: Vec<&str> = tab.iter().map(|(k, _)| *k).collect();
+        names.sort_unstable();
+        assert_eq!(
+            a.omit_env, names,
+            "a tab's own variables never reach a shared server"
+        );
+    }
+    // The user's own variables still count: another token in one tab is another process.
+    let other_token = env(&[("HOME", "/h"), ("PATH", "/usr/bin"), ("API_TOKEN", "t2")]);
+    assert_ne!(key(&env(&base)).key, key(&other_token).key);
+    // Names close to a terminal's but the user's own are kept in the key.
+    let own = env(&[
+        base.as_slice(),
+        &[("KITTY_TOKEN", "k1"), ("WT_API_KEY", "w1")],
+    ]
+    .concat());
+    let own_other = env(&[
+        base.as_slice(),
+        &[("KITTY_TOKEN", "k2"), ("WT_API_KEY", "w1")],
+    ]
+    .concat());
+    assert_ne!(key(&own).key, key(&own_other).key);
+    assert!(key(&own).omit_env.is_empty());
+}
+
+#[test]
 fn an_untrusted_window_shares_nothing() {
     let user = config(ConfigScope::User, &[], None);
     let untrusted = SharingClient {

@@ -100,6 +100,12 @@ const VOLATILE_ENV: &[&str] = &["PWD", "OLDPWD", "SHLVL", "_", "LAZY_MCP_SERVE_P
 /// no window, so they are left out of the key and not passed to a shared
 /// server at all: this is what lets a VS Code window and a CLI session started
 /// from a terminal share a process, and no window's values reach another's.
+/// Terminals name each tab or pane (`TERM_SESSION_ID`, `ITERM_SESSION_ID`,
+/// `KITTY_WINDOW_ID`, `WEZTERM_PANE`, `WT_SESSION`, …), an SSH login its client
+/// port, macOS the app that launched the process (`__CFBundleIdentifier`,
+/// `XPC_SERVICE_NAME`), Claude Code's IDE link one window's port: with any of
+/// them in the key, agent sessions in two tabs would never share. Exact names,
+/// not prefixes, so that a user's own `KITTY_TOKEN` or `WT_API_KEY` still counts.
 const APP_ENV_PREFIXES: &[&str] = &["VSCODE_", "ELECTRON_", "TERM_PROGRAM", "CODE_SERVER_"];
 const APP_ENV: &[&str] = &[
     "APPLICATION_INSIGHTS_NO_DIAGNOSTIC_CHANNEL",
@@ -107,6 +113,7 @@ const APP_ENV: &[&str] = &[
     "CHROME_DESKTOP",
     "ORIGINAL_XDG_CURRENT_DESKTOP",
     "COLORTERM",
+    "COLORFGBG",
     "LS_COLORS",
     "COLUMNS",
     "LINES",
@@ -114,7 +121,45 @@ const APP_ENV: &[&str] = &[
     "TMUX",
     "TMUX_PANE",
     "STY",
+    "ZELLIJ",
+    "ZELLIJ_SESSION_NAME",
+    "ZELLIJ_PANE_ID",
     "SSH_TTY",
+    "SSH_CLIENT",
+    "SSH_CONNECTION",
+    "TERM_SESSION_ID",
+    "ITERM_SESSION_ID",
+    "ITERM_PROFILE",
+    "LC_TERMINAL",
+    "LC_TERMINAL_VERSION",
+    "KITTY_WINDOW_ID",
+    "KITTY_PID",
+    "KITTY_PUBLIC_KEY",
+    "KITTY_LISTEN_ON",
+    "WEZTERM_PANE",
+    "WEZTERM_UNIX_SOCKET",
+    "WEZTERM_EXECUTABLE",
+    "WEZTERM_EXECUTABLE_DIR",
+    "ALACRITTY_WINDOW_ID",
+    "ALACRITTY_SOCKET",
+    "ALACRITTY_LOG",
+    "WT_SESSION",
+    "WT_PROFILE_ID",
+    "GNOME_TERMINAL_SCREEN",
+    "GNOME_TERMINAL_SERVICE",
+    "KONSOLE_DBUS_SESSION",
+    "KONSOLE_DBUS_WINDOW",
+    "KONSOLE_DBUS_SERVICE",
+    "KONSOLE_VERSION",
+    "TERMINATOR_UUID",
+    "TILIX_ID",
+    "VTE_VERSION",
+    "TERMINAL_EMULATOR",
+    "__CFBundleIdentifier",
+    "XPC_SERVICE_NAME",
+    "XPC_FLAGS",
+    "CURSOR_TRACE_ID",
+    "CLAUDE_CODE_SSE_PORT",
 ];
 
 fn app_env(name: &str) -> bool {
