@@ -10,9 +10,9 @@ use crate::engine::events::{ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::registry::shared_catalogue::SharedCatalogue;
 use crate::engine::server::auth::SignInAnnouncements;
-use crate::engine::server::connection::{Connection, Phase};
+use crate::engine::server::connection::Phase;
 use crate::engine::server::state::{next_state, ServerState, Trigger};
-use crate::engine::server::Server;
+use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
 use crate::engine::settled::Settling;
 use crate::engine::timers::TimerTable;
@@ -21,7 +21,6 @@ use crate::engine::trust::project_approvals::AwaitingApproval;
 use crate::protocol::client_discover::Era;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-use crate::vec_map::VecMap;
 use serde_json::Value;
 use std::collections::VecDeque;
 
@@ -29,15 +28,15 @@ use std::collections::VecDeque;
 #[derive(Debug)]
 pub struct Engine {
     pub(in crate::engine) settings: Settings,
-    pub(in crate::engine) servers: VecMap<String, Server>,
+    /// The servers' side: each server, its connections (`server/mod.rs`;
+    /// its fields are its own).
+    pub(in crate::engine) servers: Servers,
     pub(in crate::engine) catalogue: Catalogue,
-    pub(in crate::engine) conns: VecMap<ConnId, Connection>,
     pub(in crate::engine) timers: TimerTable,
     /// The clients' side: sessions, what they are shown, server-to-client
     /// requests at a client (`clients/mod.rs`; its fields are its own).
     pub(in crate::engine) clients: Clients,
     pub(in crate::engine) catalogue_queue: VecDeque<String>,
-    pub(in crate::engine) next_conn: ConnId,
     pub(in crate::engine) effects: Vec<Effect>,
     /// Set when the catalogue changed; one `persistCatalogue` per event at most.
     pub(in crate::engine) catalogue_dirty: bool,
@@ -68,13 +67,11 @@ impl Engine {
     pub fn new(settings: Settings) -> Engine {
         Engine {
             settings,
-            servers: VecMap::new(),
+            servers: Servers::default(),
             catalogue: Catalogue::default(),
-            conns: VecMap::new(),
             timers: TimerTable::default(),
             clients: Clients::default(),
             catalogue_queue: VecDeque::new(),
-            next_conn: 1,
             effects: Vec::new(),
             catalogue_dirty: false,
             announce: Announcements::default(),
@@ -201,7 +198,7 @@ impl Engine {
                 recatalogue,
             } => self.on_refresh(server.as_deref(), recatalogue),
             Event::ProcessStats { server, rss_bytes } => {
-                if let Some(server) = self.servers.get_mut(&server) {
+                if let Some(server) = self.servers.by_name.get_mut(&server) {
                     if server.conn.is_some() {
                         server.stats.rss_bytes = Some(rss_bytes);
                     }
@@ -345,7 +342,7 @@ impl Engine {
 
     /// The only way a server's state changes.
     pub(in crate::engine) fn transition(&mut self, name: &str, trigger: Trigger) {
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
         if !matches!(
@@ -469,6 +466,7 @@ impl Engine {
             if self.settings.idle_timeout_ms == 0 {
                 let timer = self
                     .servers
+                    .by_name
                     .get_mut(&name)
                     .and_then(|s| s.idle_timer.take());
                 self.cancel_timer(timer);
@@ -484,6 +482,7 @@ impl Engine {
         }
         self.settings.workspace_folders = folders;
         let ready: Vec<ConnId> = self
+            .servers
             .conns
             .iter()
             // Modern servers have no roots notification (roots travel per request).

@@ -145,6 +145,7 @@ impl Engine {
         for (server, uri) in &old {
             if let Some(subscribers) = self
                 .servers
+                .by_name
                 .get_mut(server)
                 .and_then(|s| s.subscriptions.get_mut(uri))
             {
@@ -155,7 +156,7 @@ impl Engine {
             self.add_subscriber(server, uri, subscriber.clone());
         }
         for (name, _) in &before {
-            if let Some(server) = self.servers.get_mut(name) {
+            if let Some(server) = self.servers.by_name.get_mut(name) {
                 server.subscriptions.retain(|_, s| !s.is_empty());
             }
         }

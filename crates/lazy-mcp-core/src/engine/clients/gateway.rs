@@ -437,7 +437,7 @@ impl Engine {
         else {
             return false;
         };
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return false;
         };
         let subscriber = Subscriber::Client(client.to_string());
@@ -489,14 +489,14 @@ impl Engine {
         // host stops waiting for its answer (`noReply`).
         let mut dropped = self.end_listen(client, &request_id);
         // Still waiting for the connect: just drop it.
-        for server in self.servers.values_mut() {
+        for server in self.servers.by_name.values_mut() {
             let before = server.waiters.len();
             server
                 .waiters
                 .retain(|w| !(w.client == client && w.client_id == request_id));
             dropped |= server.waiters.len() != before;
         }
-        let found = self.conns.iter().find_map(|(conn, c)| {
+        let found = self.servers.conns.iter().find_map(|(conn, c)| {
             c.pending.iter().find_map(|(upstream_id, p)| match p {
                 Pending::Call(call) if call.client == client && call.client_id == request_id => {
                     // A call awaiting its retry answered this id already.
@@ -512,7 +512,7 @@ impl Engine {
             });
         }
         if let Some((conn, upstream_id, timer, _)) = found {
-            if let Some(connection) = self.conns.get_mut(&conn) {
+            if let Some(connection) = self.servers.conns.get_mut(&conn) {
                 connection.pending.remove(&upstream_id);
             }
             self.cancel_timer(Some(timer));
@@ -561,7 +561,7 @@ impl Engine {
         let Some(asked) = self.clients.client_closed(client) else {
             return;
         };
-        for server in self.servers.values_mut() {
+        for server in self.servers.by_name.values_mut() {
             server.waiters.retain(|w| w.client != client);
         }
         // Its subscriptions and listens end; resources nobody else wants are
@@ -570,6 +570,7 @@ impl Engine {
             Subscriber::Client(c) | Subscriber::Listen(c, _) => c == client,
         });
         let abandoned: Vec<(u64, u64, u64)> = self
+            .servers
             .conns
             .iter()
             .flat_map(|(conn, c)| {
@@ -585,7 +586,7 @@ impl Engine {
             })
             .collect();
         for (conn, upstream_id, timer) in abandoned {
-            if let Some(connection) = self.conns.get_mut(&conn) {
+            if let Some(connection) = self.servers.conns.get_mut(&conn) {
                 connection.pending.remove(&upstream_id);
             }
             self.cancel_timer(Some(timer));
@@ -628,7 +629,7 @@ impl Engine {
         if self.call_awaits_sign_in(conn) && self.sign_in_wait_expired(conn) {
             return;
         }
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         let Some(Pending::Call(call)) = connection.pending.remove(&upstream_id) else {

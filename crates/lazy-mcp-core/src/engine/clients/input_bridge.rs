@@ -81,7 +81,7 @@ impl Engine {
         method: &str,
         params: Option<&Value>,
     ) -> bool {
-        let target = self.conns.get(&conn).and_then(|c| {
+        let target = self.servers.conns.get(&conn).and_then(|c| {
             c.pending.iter().find_map(|(upstream_id, p)| match p {
                 Pending::Call(call)
                     if call.awaits_retry()
@@ -194,7 +194,7 @@ impl Engine {
             bridge.awaiting = Some(state);
             bridge.asked = asked.into_iter().map(|(key, r)| (key, r.id)).collect();
         }
-        let name = self.conns.get(&conn).map(|c| c.server.clone());
+        let name = self.servers.conns.get(&conn).map(|c| c.server.clone());
         self.log(
             LogLevel::Debug,
             name.as_deref(),
@@ -221,7 +221,7 @@ impl Engine {
         else {
             return false;
         };
-        let found = self.conns.iter().find_map(|(conn, c)| {
+        let found = self.servers.conns.iter().find_map(|(conn, c)| {
             c.pending.iter().find_map(|(upstream_id, p)| match p {
                 Pending::Call(call)
                     if call.bridge.as_ref().and_then(|b| b.awaiting.as_deref()) == Some(state) =>
@@ -255,6 +255,7 @@ impl Engine {
             .cloned()
             .unwrap_or_default();
         let timeout = self
+            .servers
             .conns
             .get(&conn)
             .map(|c| c.server.clone())
@@ -285,6 +286,7 @@ impl Engine {
         if let Some(outcome) = held {
             // The server finished while the client was being asked.
             let call = self
+                .servers
                 .conns
                 .get_mut(&conn)
                 .and_then(|c| c.pending.remove(&upstream_id));
@@ -318,7 +320,7 @@ impl Engine {
         if let Some(bridge) = call.bridge.as_mut() {
             bridge.held = Some(outcome);
         }
-        if let Some(connection) = self.conns.get_mut(&conn) {
+        if let Some(connection) = self.servers.conns.get_mut(&conn) {
             connection
                 .pending
                 .insert(upstream_id, Pending::Call(Box::new(call)));
@@ -338,7 +340,7 @@ impl Engine {
         let Some(bridge) = call.bridge else {
             return;
         };
-        let name = self.conns.get(&conn).map(|c| c.server.clone());
+        let name = self.servers.conns.get(&conn).map(|c| c.server.clone());
         let why = "the client did not answer in time";
         let requests = bridge
             .asked
@@ -378,6 +380,7 @@ impl Engine {
         missing: Map<String, Value>,
     ) {
         let removed = self
+            .servers
             .conns
             .get_mut(&conn)
             .and_then(|c| c.pending.remove(&upstream_id));
@@ -401,6 +404,7 @@ impl Engine {
             ),
         );
         let server = self
+            .servers
             .conns
             .get(&conn)
             .map(|c| c.server.clone())
@@ -424,7 +428,7 @@ impl Engine {
         why: &str,
         code: i64,
     ) {
-        let name = self.conns.get(&conn).map(|c| c.server.clone());
+        let name = self.servers.conns.get(&conn).map(|c| c.server.clone());
         let refusal = format!(
             "Lazy MCP refused {} from MCP server '{}': {why}",
             request.method,
@@ -438,14 +442,21 @@ impl Engine {
     }
 
     fn pending_call_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut ForwardedCall> {
-        match self.conns.get_mut(&conn)?.pending.get_mut(&upstream_id)? {
+        match self
+            .servers
+            .conns
+            .get_mut(&conn)?
+            .pending
+            .get_mut(&upstream_id)?
+        {
             Pending::Call(call) => Some(call),
             _ => None,
         }
     }
 
     fn waiting_calls(&self) -> usize {
-        self.conns
+        self.servers
+            .conns
             .values()
             .flat_map(|c| c.pending.values())
             .filter(|p| matches!(p, Pending::Call(call) if call.awaits_retry()))

@@ -125,7 +125,7 @@ impl Engine {
         if self.is_modern(conn) {
             return false;
         }
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return false;
         };
         // A call bridged to a modern client's input answers (`input_bridge.rs`): full reading.
@@ -151,8 +151,8 @@ impl Engine {
     ) {
         self.cancel_timer(Some(call.timer));
         let now = self.now_ms;
-        if let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) {
-            if let Some(server) = self.servers.get_mut(&name) {
+        if let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) {
+            if let Some(server) = self.servers.by_name.get_mut(&name) {
                 server.stats.calls_served += 1;
                 server.last_activity_ms = now;
             }

@@ -67,12 +67,13 @@ impl Engine {
     /// Stops the server and cancels everything pending for it.
     fn withdraw(&mut self, name: &str, why: &str) {
         self.stop_server(name, why);
-        if let Some(server) = self.servers.get_mut(name) {
+        if let Some(server) = self.servers.by_name.get_mut(name) {
             server.subscriptions.clear();
         }
         self.catalogue_queue.retain(|queued| queued != name);
         let retry = self
             .servers
+            .by_name
             .get_mut(name)
             .and_then(|s| s.retry_timer.take());
         self.cancel_timer(retry);
@@ -106,7 +107,7 @@ impl Engine {
             self.announce.forget(&name);
             self.withdraw(&name, "it was removed from the configuration");
             self.unload_server(&name);
-            self.servers.remove(&name);
+            self.servers.by_name.remove(&name);
             if self.catalogue.entries.remove(&name).is_some() {
                 self.persist_catalogue();
             }
@@ -125,7 +126,7 @@ impl Engine {
                 Some(old) if old != config => {
                     let tools_changed =
                         old.tools != config.tools || old.tool_exposure != config.tool_exposure;
-                    if let Some(server) = self.servers.get_mut(&name) {
+                    if let Some(server) = self.servers.by_name.get_mut(&name) {
                         server.config = config;
                         server.crashes.reset();
                     }
@@ -145,7 +146,7 @@ impl Engine {
 
     fn add_server(&mut self, config: ServerConfig) {
         let name = config.name.clone();
-        self.servers.insert(
+        self.servers.by_name.insert(
             name.clone(),
             Server {
                 config,
@@ -183,7 +184,7 @@ impl Engine {
         let name = config.name.clone();
         self.announce.forget(&name);
         self.withdraw(&name, "its configuration changed");
-        if let Some(server) = self.servers.get_mut(&name) {
+        if let Some(server) = self.servers.by_name.get_mut(&name) {
             server.config = config;
             server.crashes.reset();
             server.stats = ServerStats::default();

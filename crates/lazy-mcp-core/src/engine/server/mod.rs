@@ -25,9 +25,49 @@ use crate::vec_map::{VecMap, VecSet};
 use auth::ServerAuth;
 use backoff::CrashHistory;
 use calls::QueuedCall;
+use connection::Connection;
 use idle_policy::RecentCalls;
 use resource_subscriptions::Subscriber;
 use state::ServerState;
+
+/// The servers' side of the engine, one owner: every configured server and
+/// every open connection to one. Its fields are private to `server/` (the
+/// compiler keeps the router, `clients/`, `registry/` and `trust/` out):
+/// they change it only through its inputs, and read it through the
+/// accessors. Reading the servers is open: `Servers` derefs to its map,
+/// read-only (there is no `DerefMut`).
+#[derive(Debug)]
+pub(in crate::engine) struct Servers {
+    pub(in crate::engine) by_name: VecMap<String, Server>,
+    pub(in crate::engine) conns: VecMap<ConnId, Connection>,
+    /// The id the next connection gets.
+    pub(in crate::engine) next_conn: ConnId,
+}
+
+impl Default for Servers {
+    fn default() -> Self {
+        Servers {
+            by_name: VecMap::new(),
+            conns: VecMap::new(),
+            next_conn: 1,
+        }
+    }
+}
+
+impl std::ops::Deref for Servers {
+    type Target = VecMap<String, Server>;
+    fn deref(&self) -> &Self::Target {
+        &self.by_name
+    }
+}
+
+impl<'a> IntoIterator for &'a Servers {
+    type Item = (&'a String, &'a Server);
+    type IntoIter = <&'a VecMap<String, Server> as IntoIterator>::IntoIter;
+    fn into_iter(self) -> Self::IntoIter {
+        self.by_name.iter()
+    }
+}
 
 #[derive(Debug)]
 pub(in crate::engine) struct Server {

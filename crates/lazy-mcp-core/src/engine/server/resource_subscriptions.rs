@@ -42,6 +42,7 @@ impl Engine {
     /// The URIs of `name` that have subscribers now.
     pub(in crate::engine) fn subscribed_uris(&self, name: &str) -> VecSet<String> {
         self.servers
+            .by_name
             .get(name)
             .map(|s| s.subscriptions.keys().cloned().collect())
             .unwrap_or_default()
@@ -55,7 +56,7 @@ impl Engine {
         uri: &str,
         subscriber: Subscriber,
     ) {
-        if let Some(server) = self.servers.get_mut(name) {
+        if let Some(server) = self.servers.by_name.get_mut(name) {
             server
                 .subscriptions
                 .entry(uri.to_string())
@@ -71,13 +72,14 @@ impl Engine {
         // after each request: this costs nothing when it subscribed to nothing).
         let names: Vec<String> = self
             .servers
+            .by_name
             .iter()
             .filter(|(_, s)| s.subscriptions.values().any(|subs| subs.iter().any(&gone)))
             .map(|(name, _)| name.clone())
             .collect();
         for name in names {
             let before = self.subscribed_uris(&name);
-            let Some(server) = self.servers.get_mut(&name) else {
+            let Some(server) = self.servers.by_name.get_mut(&name) else {
                 continue;
             };
             server.subscriptions.retain(|_, subscribers| {
@@ -102,7 +104,7 @@ impl Engine {
         if &after == before {
             return;
         }
-        let conn = match self.servers.get(name) {
+        let conn = match self.servers.by_name.get(name) {
             Some(server) if server.state == ServerState::Connected => server.conn,
             _ => None,
         };
@@ -149,7 +151,7 @@ impl Engine {
             .and_then(|p| p.get("uri"))
             .and_then(Value::as_str);
         let subscribers: Vec<Subscriber> = uri
-            .and_then(|uri| self.servers.get(name)?.subscriptions.get(uri))
+            .and_then(|uri| self.servers.by_name.get(name)?.subscriptions.get(uri))
             .map(|s| s.iter().cloned().collect())
             .unwrap_or_default();
         if subscribers.is_empty() {
