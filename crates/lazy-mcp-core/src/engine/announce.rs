@@ -159,7 +159,7 @@ impl Engine {
             || self
                 .servers
                 .values()
-                .any(|s| matches!(s.state, ServerState::Pending | ServerState::Cataloguing))
+                .any(|s| matches!(s.state(), ServerState::Pending | ServerState::Cataloguing))
         {
             return;
         }

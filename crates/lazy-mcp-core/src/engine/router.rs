@@ -10,15 +10,13 @@ use crate::engine::events::{ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::registry::shared_catalogue::SharedCatalogue;
 use crate::engine::server::auth::SignInAnnouncements;
-use crate::engine::server::connection::Phase;
-use crate::engine::server::state::{next_state, ServerState, Trigger};
-use crate::engine::server::Servers;
+use crate::engine::server::state::ServerState;
+use crate::engine::server::{Server, Servers};
 use crate::engine::settings::Settings;
 use crate::engine::settled::Settling;
 use crate::engine::timers::TimerTable;
 use crate::engine::trust::held_definitions::Pins;
 use crate::engine::trust::project_approvals::AwaitingApproval;
-use crate::protocol::client_discover::Era;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use serde_json::Value;
@@ -198,11 +196,7 @@ impl Engine {
                 recatalogue,
             } => self.on_refresh(server.as_deref(), recatalogue),
             Event::ProcessStats { server, rss_bytes } => {
-                if let Some(server) = self.servers.by_name.get_mut(&server) {
-                    if server.conn.is_some() {
-                        server.stats.rss_bytes = Some(rss_bytes);
-                    }
-                }
+                self.servers.process_stats(&server, rss_bytes);
             }
             Event::WorkspaceFoldersChanged { folders } => {
                 self.on_workspace_folders_changed(folders)
@@ -308,7 +302,7 @@ impl Engine {
 
     /// Current state of one server.
     pub fn state(&self, server: &str) -> Option<&ServerState> {
-        self.servers.get(server).map(|s| &s.state)
+        self.servers.get(server).map(Server::state)
     }
 
     /// Exposed endpoints (one per enabled server), with their versions.
@@ -338,35 +332,6 @@ impl Engine {
             server: server.map(str::to_string),
             message,
         });
-    }
-
-    /// The only way a server's state changes.
-    pub(in crate::engine) fn transition(&mut self, name: &str, trigger: Trigger) {
-        let Some(server) = self.servers.by_name.get_mut(name) else {
-            return;
-        };
-        if !matches!(
-            trigger,
-            Trigger::RetryDue { .. } | Trigger::CatalogueStarted
-        ) {
-            server.background = false;
-        }
-        match next_state(&server.state, &trigger) {
-            Ok(next) => {
-                if next != server.state {
-                    server.state = next.clone();
-                    server.state_since_ms = self.now_ms;
-                    self.announce.settled(name, &next);
-                    self.clients.exposure_changed();
-                    self.effects.push(Effect::StateChanged {
-                        server: name.to_string(),
-                        state: next,
-                    });
-                    self.start_requested_sign_in(name);
-                }
-            }
-            Err(error) => self.log(LogLevel::Error, Some(name), format!("engine bug: {error}")),
-        }
     }
 
     pub(in crate::engine) fn reply(&mut self, client: &str, mut message: Value) {
@@ -420,7 +385,7 @@ impl Engine {
         self.catalogue
             .entries
             .get(name)
-            .filter(|entry| entry.fingerprint == server.config.fingerprint)
+            .filter(|entry| entry.fingerprint == server.config().fingerprint)
     }
 
     /// Asks for one `persistCatalogue` at the end of the current event.
@@ -432,7 +397,7 @@ impl Engine {
     pub(in crate::engine) fn handshake_timeout_ms(&self, name: &str) -> u64 {
         self.servers
             .get(name)
-            .and_then(|s| s.config.timeout_ms)
+            .and_then(|s| s.config().timeout_ms)
             .unwrap_or(self.settings.handshake_timeout_ms)
     }
 
@@ -441,7 +406,7 @@ impl Engine {
     pub(in crate::engine) fn request_timeout_ms(&self, name: &str) -> u64 {
         self.servers
             .get(name)
-            .and_then(|s| s.config.timeout_ms)
+            .and_then(|s| s.config().timeout_ms)
             .unwrap_or(self.settings.request_timeout_ms)
     }
 
@@ -456,24 +421,7 @@ impl Engine {
             self.settings.workspace_folders = Vec::new();
             self.on_workspace_folders_changed(folders);
         }
-        let connected: Vec<String> = self
-            .servers
-            .iter()
-            .filter(|(_, s)| s.state == ServerState::Connected)
-            .map(|(name, _)| name.clone())
-            .collect();
-        for name in connected {
-            if self.settings.idle_timeout_ms == 0 {
-                let timer = self
-                    .servers
-                    .by_name
-                    .get_mut(&name)
-                    .and_then(|s| s.idle_timer.take());
-                self.cancel_timer(timer);
-            } else {
-                self.arm_idle_timer(&name);
-            }
-        }
+        self.idle_setting_changed();
     }
 
     pub(in crate::engine) fn on_workspace_folders_changed(&mut self, folders: Vec<String>) {
@@ -481,19 +429,6 @@ impl Engine {
             return;
         }
         self.settings.workspace_folders = folders;
-        let ready: Vec<ConnId> = self
-            .servers
-            .conns
-            .iter()
-            // Modern servers have no roots notification (roots travel per request).
-            .filter(|(_, c)| c.phase == Phase::Ready && c.era == Era::Legacy)
-            .map(|(id, _)| *id)
-            .collect();
-        for conn in ready {
-            self.send_upstream(
-                conn,
-                jsonrpc::notification(methods::NOTIFICATIONS_ROOTS_LIST_CHANGED, None),
-            );
-        }
+        self.roots_changed();
     }
 }

@@ -30,7 +30,7 @@ impl Engine {
         let busy = self
             .servers
             .values()
-            .any(|s| progress(&s.state) == Progress::Busy);
+            .any(|s| progress(s.state()) == Progress::Busy);
         if self.settling.busy && !busy {
             self.effects.push(Effect::CatalogueSettled {});
         }

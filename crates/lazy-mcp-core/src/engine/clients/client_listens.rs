@@ -143,22 +143,13 @@ impl Engine {
             .collect();
         let subscriber = Subscriber::Listen(client.to_string(), key);
         for (server, uri) in &old {
-            if let Some(subscribers) = self
-                .servers
-                .by_name
-                .get_mut(server)
-                .and_then(|s| s.subscriptions.get_mut(uri))
-            {
-                subscribers.remove(&subscriber);
-            }
+            self.servers.unsubscribe(server, uri, &subscriber, false);
         }
         for (server, uri) in &resources {
             self.add_subscriber(server, uri, subscriber.clone());
         }
         for (name, _) in &before {
-            if let Some(server) = self.servers.by_name.get_mut(name) {
-                server.subscriptions.retain(|_, s| !s.is_empty());
-            }
+            self.servers.forget_unwanted(name);
         }
         for (name, uris) in before {
             self.sync_upstream_subscriptions(&name, &uris);
@@ -200,7 +191,10 @@ impl Engine {
 
     /// The server is enabled and its catalogue says `resources.subscribe`.
     fn supports_subscriptions(&self, name: &str) -> bool {
-        let exposed = self.servers.get(name).is_some_and(|s| s.state.is_exposed());
+        let exposed = self
+            .servers
+            .get(name)
+            .is_some_and(|s| s.state().is_exposed());
         exposed
             && self.current_entry(name).is_some_and(|entry| {
                 entry

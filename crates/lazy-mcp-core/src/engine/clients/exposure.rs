@@ -59,7 +59,7 @@ impl Engine {
         let Some(server) = self.servers.get(name) else {
             return Cow::Borrowed(&[]);
         };
-        if !server.state.is_exposed() {
+        if !server.state().is_exposed() {
             return Cow::Borrowed(&[]);
         }
         self.catalogued_items(name, kind)
@@ -84,7 +84,7 @@ impl Engine {
                 .filter(|item| {
                     item_name(item).is_some_and(|n| {
                         !self.is_held(name, kind, n)
-                            && match (kind, &server.config.tools) {
+                            && match (kind, &server.config().tools) {
                                 (ListKind::Tools, ToolFilter::Only(names)) => {
                                     names.iter().any(|d| d == n)
                                 }
@@ -95,7 +95,7 @@ impl Engine {
                 .cloned()
                 .collect();
         }
-        match (kind, entry, &server.config.tools) {
+        match (kind, entry, &server.config().tools) {
             (ListKind::Tools, Some(entry), ToolFilter::Only(names)) => entry
                 .tools
                 .iter()
@@ -109,7 +109,7 @@ impl Engine {
                         "name": tool,
                         "description": format!(
                             "Declared in {} for MCP server '{name}'. Its full description and input schema load when the server first connects.",
-                            server.config.source.file
+                            server.config().source.file
                         ),
                         "inputSchema": {"type": "object"}
                     })
@@ -125,7 +125,7 @@ impl Engine {
         let (Some(server), Some(entry)) = (self.servers.get(name), self.current_entry(name)) else {
             return Vec::new();
         };
-        let ToolFilter::Only(names) = &server.config.tools else {
+        let ToolFilter::Only(names) = &server.config().tools else {
             return Vec::new();
         };
         let offered: VecSet<&str> = entry.tools.iter().filter_map(item_name).collect();
@@ -184,7 +184,7 @@ impl Engine {
         let fingerprint = self
             .servers
             .get(name)
-            .map(|s| s.config.fingerprint.as_str())
+            .map(|s| s.config().fingerprint.as_str())
             .unwrap_or_default();
         let instructions = self.served_instructions(name).unwrap_or_default();
         let mut text = format!("{fingerprint}\n{instructions}");
@@ -208,7 +208,7 @@ impl Engine {
     pub(in crate::engine) fn current_endpoints(&self) -> Vec<EndpointInfo> {
         self.servers
             .iter()
-            .filter(|(_, s)| s.state.is_exposed())
+            .filter(|(_, s)| s.state().is_exposed())
             .map(|(name, _)| {
                 let hashes: Vec<u64> = ListKind::ALL
                     .iter()
@@ -234,7 +234,7 @@ impl Engine {
         let mut lists: VecMap<(String, ListKind), u64> = VecMap::new();
         let mut endpoints = Vec::new();
         for (name, server) in &self.servers {
-            if !server.state.is_exposed() {
+            if !server.state().is_exposed() {
                 continue;
             }
             let hashes: Vec<u64> = ListKind::ALL
@@ -319,7 +319,7 @@ impl Engine {
     fn aggregate_pairs(&self, kind: ListKind) -> Vec<(String, String)> {
         let mut pairs = Vec::new();
         for (name, server) in &self.servers {
-            if !server.state.is_exposed() {
+            if !server.state().is_exposed() {
                 continue;
             }
             for item in self.exposed_items(name, kind).iter() {
@@ -340,7 +340,7 @@ impl Engine {
     ) -> Vec<Value> {
         let mut items = Vec::new();
         for (name, server) in &self.servers {
-            if !server.state.is_exposed() {
+            if !server.state().is_exposed() {
                 continue;
             }
             for item in self.exposed_items(name, kind).iter() {
@@ -367,7 +367,7 @@ impl Engine {
     /// The server holding resource `uri` (exact resource first, then the template
     /// with the longest literal prefix).
     pub(in crate::engine) fn server_for_resource(&self, uri: &str) -> Option<String> {
-        let exposed = self.servers.iter().filter(|(_, s)| s.state.is_exposed());
+        let exposed = self.servers.iter().filter(|(_, s)| s.state().is_exposed());
         for (name, _) in exposed.clone() {
             let resources = self.exposed_items(name, ListKind::Resources);
             if resources
@@ -397,7 +397,7 @@ impl Engine {
 
     /// Whether the server's endpoint exposes tool `tool` (any tool when not filtered).
     pub(in crate::engine) fn tool_is_exposed(&self, name: &str, tool: &str) -> bool {
-        match self.servers.get(name).map(|s| &s.config.tools) {
+        match self.servers.get(name).map(|s| &s.config().tools) {
             Some(ToolFilter::Only(names)) => names.iter().any(|n| n == tool),
             Some(ToolFilter::All) => true,
             None => false,
@@ -407,9 +407,10 @@ impl Engine {
     pub(in crate::engine) fn is_exposed_endpoint(&self, endpoint: &Endpoint) -> bool {
         match endpoint {
             Endpoint::Aggregate => true,
-            Endpoint::Server { name } => {
-                self.servers.get(name).is_some_and(|s| s.state.is_exposed())
-            }
+            Endpoint::Server { name } => self
+                .servers
+                .get(name)
+                .is_some_and(|s| s.state().is_exposed()),
         }
     }
 }

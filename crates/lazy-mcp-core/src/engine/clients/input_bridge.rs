@@ -23,7 +23,6 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
-use crate::engine::server::connection::Pending;
 use crate::engine::server::input_required::MAX_INPUT_ROUNDS;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::methods;
@@ -81,18 +80,13 @@ impl Engine {
         method: &str,
         params: Option<&Value>,
     ) -> bool {
-        let target = self.servers.conns.get(&conn).and_then(|c| {
-            c.pending.iter().find_map(|(upstream_id, p)| match p {
-                Pending::Call(call)
-                    if call.awaits_retry()
-                        || self
-                            .clients
-                            .is_modern_request(&call.client, &call.client_id) =>
-                {
-                    Some(*upstream_id)
-                }
-                _ => None,
-            })
+        let target = self.servers.calls().find_map(|(on, upstream_id, call)| {
+            (on == conn
+                && (call.awaits_retry()
+                    || self
+                        .clients
+                        .is_modern_request(&call.client, &call.client_id)))
+            .then_some(upstream_id)
         });
         let Some(upstream_id) = target else {
             return false;
@@ -102,7 +96,7 @@ impl Engine {
             method: method.to_string(),
             params: params.cloned(),
         };
-        let Some(call) = self.pending_call_mut(conn, upstream_id) else {
+        let Some(call) = self.servers.call_mut(conn, upstream_id) else {
             return false;
         };
         if call.awaits_retry() {
@@ -123,7 +117,7 @@ impl Engine {
     /// `input_required` answer; the others are refused.
     fn ask_client(&mut self, conn: ConnId, upstream_id: u64, requests: Vec<ServerRequest>) {
         let waiting = self.waiting_calls();
-        let Some(call) = self.pending_call_mut(conn, upstream_id) else {
+        let Some(call) = self.servers.call_mut(conn, upstream_id) else {
             return;
         };
         let (client, client_id, rounds) = (
@@ -188,13 +182,13 @@ impl Engine {
             "inputRequests": Value::Object(input_requests),
             "requestState": state,
         });
-        if let Some(call) = self.pending_call_mut(conn, upstream_id) {
+        if let Some(call) = self.servers.call_mut(conn, upstream_id) {
             call.input_rounds = call.input_rounds.saturating_add(1);
             let bridge = call.bridge.get_or_insert_with(Default::default);
             bridge.awaiting = Some(state);
             bridge.asked = asked.into_iter().map(|(key, r)| (key, r.id)).collect();
         }
-        let name = self.servers.conns.get(&conn).map(|c| c.server.clone());
+        let name = self.servers.server_of(conn).map(str::to_string);
         self.log(
             LogLevel::Debug,
             name.as_deref(),
@@ -221,15 +215,9 @@ impl Engine {
         else {
             return false;
         };
-        let found = self.servers.conns.iter().find_map(|(conn, c)| {
-            c.pending.iter().find_map(|(upstream_id, p)| match p {
-                Pending::Call(call)
-                    if call.bridge.as_ref().and_then(|b| b.awaiting.as_deref()) == Some(state) =>
-                {
-                    Some((*conn, *upstream_id, call.method.clone()))
-                }
-                _ => None,
-            })
+        let found = self.servers.calls().find_map(|(conn, upstream_id, call)| {
+            (call.bridge.as_ref().and_then(|b| b.awaiting.as_deref()) == Some(state))
+                .then(|| (conn, upstream_id, call.method.clone()))
         });
         let Some((conn, upstream_id, original)) = found else {
             self.reply_error(
@@ -256,12 +244,10 @@ impl Engine {
             .unwrap_or_default();
         let timeout = self
             .servers
-            .conns
-            .get(&conn)
-            .map(|c| c.server.clone())
-            .map(|name| self.request_timeout_ms(&name))
+            .server_of(conn)
+            .map(|name| self.request_timeout_ms(name))
             .unwrap_or_default();
-        let Some(call) = self.pending_call_mut(conn, upstream_id) else {
+        let Some(call) = self.servers.call_mut(conn, upstream_id) else {
             return true;
         };
         call.client = client.to_string();
@@ -285,12 +271,7 @@ impl Engine {
         }
         if let Some(outcome) = held {
             // The server finished while the client was being asked.
-            let call = self
-                .servers
-                .conns
-                .get_mut(&conn)
-                .and_then(|c| c.pending.remove(&upstream_id));
-            if let Some(Pending::Call(call)) = call {
+            if let Some(call) = self.servers.take_call(conn, upstream_id) {
                 self.finish_call(conn, *call, |client_id| {
                     let id = client_id.clone();
                     Message::Response { id, outcome }.into_value().to_string()
@@ -320,11 +301,7 @@ impl Engine {
         if let Some(bridge) = call.bridge.as_mut() {
             bridge.held = Some(outcome);
         }
-        if let Some(connection) = self.servers.conns.get_mut(&conn) {
-            connection
-                .pending
-                .insert(upstream_id, Pending::Call(Box::new(call)));
-        }
+        self.servers.put_call_back(conn, upstream_id, call);
         None
     }
 
@@ -340,7 +317,7 @@ impl Engine {
         let Some(bridge) = call.bridge else {
             return;
         };
-        let name = self.servers.conns.get(&conn).map(|c| c.server.clone());
+        let name = self.servers.server_of(conn).map(str::to_string);
         let why = "the client did not answer in time";
         let requests = bridge
             .asked
@@ -379,12 +356,7 @@ impl Engine {
         requests: &[ServerRequest],
         missing: Map<String, Value>,
     ) {
-        let removed = self
-            .servers
-            .conns
-            .get_mut(&conn)
-            .and_then(|c| c.pending.remove(&upstream_id));
-        let Some(Pending::Call(call)) = removed else {
+        let Some(call) = self.servers.take_call(conn, upstream_id) else {
             return;
         };
         self.cancel_timer(Some(call.timer));
@@ -405,9 +377,8 @@ impl Engine {
         );
         let server = self
             .servers
-            .conns
-            .get(&conn)
-            .map(|c| c.server.clone())
+            .server_of(conn)
+            .map(str::to_string)
             .unwrap_or_default();
         let asked: Vec<&str> = requests.iter().map(|r| r.method.as_str()).collect();
         let message = format!(
@@ -428,7 +399,7 @@ impl Engine {
         why: &str,
         code: i64,
     ) {
-        let name = self.servers.conns.get(&conn).map(|c| c.server.clone());
+        let name = self.servers.server_of(conn).map(str::to_string);
         let refusal = format!(
             "Lazy MCP refused {} from MCP server '{}': {why}",
             request.method,
@@ -441,25 +412,10 @@ impl Engine {
         );
     }
 
-    fn pending_call_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut ForwardedCall> {
-        match self
-            .servers
-            .conns
-            .get_mut(&conn)?
-            .pending
-            .get_mut(&upstream_id)?
-        {
-            Pending::Call(call) => Some(call),
-            _ => None,
-        }
-    }
-
     fn waiting_calls(&self) -> usize {
         self.servers
-            .conns
-            .values()
-            .flat_map(|c| c.pending.values())
-            .filter(|p| matches!(p, Pending::Call(call) if call.awaits_retry()))
+            .calls()
+            .filter(|(_, _, call)| call.awaits_retry())
             .count()
     }
 }

@@ -79,7 +79,11 @@ impl Engine {
             .tool_exposure_by_server
             .get(name)
             .copied()
-            .or_else(|| self.servers.get(name).and_then(|s| s.config.tool_exposure))
+            .or_else(|| {
+                self.servers
+                    .get(name)
+                    .and_then(|s| s.config().tool_exposure)
+            })
             .unwrap_or(self.settings.tool_exposure)
     }
 
@@ -91,7 +95,7 @@ impl Engine {
         let mut auto: Vec<(usize, usize, String)> = Vec::new();
         let (mut tokens, mut tools) = (0usize, 0usize);
         for (name, server) in &self.servers {
-            if !server.state.is_exposed() {
+            if !server.state().is_exposed() {
                 continue;
             }
             let items = self.exposed_items(name, ListKind::Tools);
@@ -187,7 +191,7 @@ impl Engine {
                 continue;
             };
             let allowed = |tool: &Value| {
-                let listed = match &server.config.tools {
+                let listed = match &server.config().tools {
                     ToolFilter::All => true,
                     ToolFilter::Only(names) => {
                         tool_name(tool).is_some_and(|n| names.iter().any(|d| d == n))
@@ -300,7 +304,7 @@ impl Engine {
         let mut gone: Vec<LoadedTool> = Vec::new();
         for (server, tool) in self.clients.all_loaded() {
             let offered = match self.servers.get(&server) {
-                Some(s) if s.state.is_exposed() && self.current_entry(&server).is_some() => self
+                Some(s) if s.state().is_exposed() && self.current_entry(&server).is_some() => self
                     .exposed_items(&server, ListKind::Tools)
                     .iter()
                     .any(|t| tool_name(t) == Some(tool.as_str())),

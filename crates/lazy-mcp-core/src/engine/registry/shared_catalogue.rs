@@ -53,7 +53,7 @@ impl Engine {
             env: self.config_load.discovery().map(|d| &d.env),
             untrusted: !self.config_load.workspace_trusted(),
         };
-        shared_launch(&server.config, &self.settings, client)
+        shared_launch(server.config(), &self.settings, client)
     }
 
     /// Before a server is started to be catalogued: a shared one without an
@@ -160,7 +160,7 @@ impl Engine {
         if key != by_roots && (launch.roots_bound || key != launch.key) {
             return None; // not a key of this definition and these roots (any more)
         }
-        let fingerprint = self.servers.get(name)?.config.fingerprint.clone();
+        let fingerprint = self.servers.get(name)?.config().fingerprint.clone();
         let catalogue = match Catalogue::from_blob(blob) {
             Ok(catalogue) => catalogue,
             Err(why) => {

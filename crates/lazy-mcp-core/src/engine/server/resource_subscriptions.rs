@@ -56,13 +56,7 @@ impl Engine {
         uri: &str,
         subscriber: Subscriber,
     ) {
-        if let Some(server) = self.servers.by_name.get_mut(name) {
-            server
-                .subscriptions
-                .entry(uri.to_string())
-                .or_default()
-                .insert(subscriber);
-        }
+        self.servers.subscribe(name, uri, subscriber);
     }
 
     /// Removes the subscribers `gone` says, on every server; the servers whose

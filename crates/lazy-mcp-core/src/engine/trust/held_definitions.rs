@@ -179,7 +179,7 @@ impl Engine {
         let Some(server) = self.servers.get(name) else {
             return;
         };
-        let key = baseline_key(&server.config);
+        let key = baseline_key(server.config());
         let Some(entry) = self.current_entry(name) else {
             if self.pins.held.remove(name).is_some() {
                 self.clients.exposure_changed();
@@ -241,7 +241,7 @@ impl Engine {
     pub(in crate::engine) fn served_instructions(&self, name: &str) -> Option<&str> {
         let entry = self.current_entry(name)?;
         if self.pins.held.get(name).is_some_and(|h| h.instructions) {
-            let key = baseline_key(&self.servers.get(name)?.config);
+            let key = baseline_key(self.servers.get(name)?.config());
             return self
                 .pins
                 .approved
@@ -362,7 +362,7 @@ impl Engine {
 
     /// The user approved `items` of `server` (empty: everything held, and its instructions).
     pub(in crate::engine) fn on_approve_definitions(&mut self, server: &str, items: &[String]) {
-        let Some(config) = self.servers.get(server).map(|s| s.config.clone()) else {
+        let Some(config) = self.servers.get(server).map(|s| s.config().clone()) else {
             self.refuse_action(
                 None,
                 format!("Lazy MCP has no server named '{server}' to approve"),
@@ -452,7 +452,7 @@ impl Engine {
 
     /// The snapshot's `definitions` of one server (None before its first baseline).
     pub(in crate::engine) fn definitions_status(&self, name: &str) -> Option<DefinitionsStatus> {
-        let config = &self.servers.get(name)?.config;
+        let config = &self.servers.get(name)?.config();
         let baseline = self.pins.approved.servers.get(&baseline_key(config))?;
         let mut held = Vec::new();
         if let Some(h) = self.pins.held.get(name) {
@@ -485,7 +485,7 @@ impl Engine {
             items: Vec::new(),
             note: None,
         };
-        let Some(config) = self.servers.get(server).map(|s| &s.config) else {
+        let Some(config) = self.servers.get(server).map(|s| s.config()) else {
             review.note = Some(format!("Lazy MCP has no server named '{server}'"));
             return review;
         };
