@@ -480,12 +480,16 @@ impl Engine {
         // Still waiting for the connect: just drop it.
         dropped |= self
             .servers
-            .drop_waiters(|w| w.client == client && w.client_id == request_id);
-        let found = self.servers.calls().find_map(|(conn, upstream_id, call)| {
-            (call.client == client && call.client_id == request_id)
-                // A call awaiting its retry answered this id already.
-                .then(|| (conn, upstream_id, call.timer, !call.awaits_retry()))
-        });
+            .drop_waiters(&|w| w.client == client && w.client_id == request_id);
+        let found = self
+            .servers
+            .calls()
+            .into_iter()
+            .find_map(|(conn, upstream_id, call)| {
+                (call.client == client && call.client_id == request_id)
+                    // A call awaiting its retry answered this id already.
+                    .then(|| (conn, upstream_id, call.timer, !call.awaits_retry()))
+            });
         if dropped || matches!(found, Some((_, _, _, true))) {
             self.effects.push(crate::engine::effects::Effect::NoReply {
                 client: client.to_string(),
@@ -540,7 +544,7 @@ impl Engine {
         let Some(asked) = self.clients.client_closed(client) else {
             return;
         };
-        self.servers.drop_waiters(|w| w.client == client);
+        self.servers.drop_waiters(&|w| w.client == client);
         // Its subscriptions and listens end; resources nobody else wants are
         // unsubscribed upstream.
         self.remove_subscribers(|s| match s {
@@ -549,6 +553,7 @@ impl Engine {
         let abandoned: Vec<(u64, u64, u64)> = self
             .servers
             .calls()
+            .into_iter()
             // A call waiting for a retry belongs to no client until it comes.
             .filter(|(_, _, call)| call.client == client && !call.awaits_retry())
             .map(|(conn, upstream_id, call)| (conn, upstream_id, call.timer))

@@ -80,14 +80,18 @@ impl Engine {
         method: &str,
         params: Option<&Value>,
     ) -> bool {
-        let target = self.servers.calls().find_map(|(on, upstream_id, call)| {
-            (on == conn
-                && (call.awaits_retry()
-                    || self
-                        .clients
-                        .is_modern_request(&call.client, &call.client_id)))
-            .then_some(upstream_id)
-        });
+        let target = self
+            .servers
+            .calls()
+            .into_iter()
+            .find_map(|(on, upstream_id, call)| {
+                (on == conn
+                    && (call.awaits_retry()
+                        || self
+                            .clients
+                            .is_modern_request(&call.client, &call.client_id)))
+                .then_some(upstream_id)
+            });
         let Some(upstream_id) = target else {
             return false;
         };
@@ -215,10 +219,14 @@ impl Engine {
         else {
             return false;
         };
-        let found = self.servers.calls().find_map(|(conn, upstream_id, call)| {
-            (call.bridge.as_ref().and_then(|b| b.awaiting.as_deref()) == Some(state))
-                .then(|| (conn, upstream_id, call.method.clone()))
-        });
+        let found = self
+            .servers
+            .calls()
+            .into_iter()
+            .find_map(|(conn, upstream_id, call)| {
+                (call.bridge.as_ref().and_then(|b| b.awaiting.as_deref()) == Some(state))
+                    .then(|| (conn, upstream_id, call.method.clone()))
+            });
         let Some((conn, upstream_id, original)) = found else {
             self.reply_error(
                 client,
@@ -415,6 +423,7 @@ impl Engine {
     fn waiting_calls(&self) -> usize {
         self.servers
             .calls()
+            .into_iter()
             .filter(|(_, _, call)| call.awaits_retry())
             .count()
     }

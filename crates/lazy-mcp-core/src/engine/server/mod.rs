@@ -144,7 +144,7 @@ impl Servers {
     /// Calls waiting for a connect that `gone` says are no longer wanted
     /// (their client cancelled them or left) are dropped, on every server.
     /// Returns whether any was.
-    pub(in crate::engine) fn drop_waiters(&mut self, gone: impl Fn(&QueuedCall) -> bool) -> bool {
+    pub(in crate::engine) fn drop_waiters(&mut self, gone: &dyn Fn(&QueuedCall) -> bool) -> bool {
         let mut dropped = false;
         for server in self.by_name.values_mut() {
             let before = server.waiters.len();
@@ -260,16 +260,19 @@ impl Servers {
         self.conns.get(&conn).map(|c| c.server.as_str())
     }
 
-    /// Every forwarded call in flight: its connection, upstream id and record.
-    pub(in crate::engine) fn calls(&self) -> impl Iterator<Item = (ConnId, u64, &ForwardedCall)> {
-        self.conns.iter().flat_map(|(conn, c)| {
-            c.pending
-                .iter()
-                .filter_map(move |(upstream_id, p)| match p {
-                    Pending::Call(call) => Some((*conn, *upstream_id, &**call)),
-                    _ => None,
-                })
-        })
+    /// Every forwarded call in flight: its connection, upstream id and record
+    /// (a list, not an iterator: one copy of this loop in the `.wasm`, not one
+    /// per caller; none of them is on the hot path).
+    pub(in crate::engine) fn calls(&self) -> Vec<(ConnId, u64, &ForwardedCall)> {
+        let mut calls = Vec::new();
+        for (conn, c) in &self.conns {
+            for (upstream_id, p) in &c.pending {
+                if let Pending::Call(call) = p {
+                    calls.push((*conn, *upstream_id, &**call));
+                }
+            }
+        }
+        calls
     }
 }
 
