@@ -9,7 +9,7 @@ use crate::engine::effects::{self, Effect, EndpointInfo, LogLevel};
 use crate::engine::events::{ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::registry::shared_catalogue::SharedCatalogue;
-use crate::engine::server::auth::SignInAnnouncements;
+use crate::engine::server::auth::bookkeeping::SignInAnnouncements;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::{Server, Servers};
 use crate::engine::settings::Settings;

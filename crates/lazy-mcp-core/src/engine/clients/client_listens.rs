@@ -11,7 +11,7 @@
 use crate::engine::clients::Clients;
 use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
-use crate::engine::server::resource_subscriptions::Subscriber;
+use crate::engine::server::Subscriber;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use crate::vec_map::{VecMap, VecSet};

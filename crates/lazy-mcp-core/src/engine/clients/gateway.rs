@@ -7,7 +7,7 @@ use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
-use crate::engine::server::resource_subscriptions::Subscriber;
+use crate::engine::server::Subscriber;
 use crate::engine::settings::AggregateEndpoint;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::client_message;

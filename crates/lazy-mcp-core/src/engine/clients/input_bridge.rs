@@ -27,7 +27,7 @@ use crate::engine::server::input_required::MAX_INPUT_ROUNDS;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::methods;
 use crate::protocol::missing_capability;
-use crate::vec_map::VecMap;
+use bridge::ServerRequest;
 use serde_json::{json, Map, Value};
 
 /// Marks a `requestState` that names a call waiting for its client's answers.
@@ -41,25 +41,7 @@ const MAX_WAITING_CALLS: usize = 64;
 /// client was being asked).
 const MAX_QUEUED: usize = 8;
 
-/// A call whose server asked its modern client for input.
-#[derive(Debug, Default)]
-pub(in crate::engine) struct Bridge {
-    /// The client was answered `input_required`; its retry carries this state.
-    awaiting: Option<String>,
-    /// The server's requests of the current round: input key → upstream request id.
-    asked: VecMap<String, Value>,
-    /// Server requests that came while the client was being asked.
-    queued: Vec<ServerRequest>,
-    /// The upstream's answer when it came before the client's retry.
-    held: Option<Result<Value, Value>>,
-}
-
-#[derive(Debug, Clone)]
-struct ServerRequest {
-    id: Value,
-    method: String,
-    params: Option<Value>,
-}
+pub(in crate::engine) mod bridge;
 
 impl ForwardedCall {
     /// The client was answered `input_required` and the call waits for its retry:

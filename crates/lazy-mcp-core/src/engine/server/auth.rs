@@ -29,6 +29,7 @@ pub use crate::engine::auth_contract::{AuthSnapshot, OAuthBinding, RefreshOutcom
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
+use crate::engine::server::auth::bookkeeping::ServerAuth;
 use crate::engine::server::connection::Phase;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::state::Trigger;
@@ -36,50 +37,8 @@ use crate::protocol::methods;
 use crate::protocol::www_authenticate::{
     challenge_param, is_insufficient_scope, resource_metadata_url,
 };
-use crate::vec_map::VecSet;
 
-/// Per-server sign-in bookkeeping.
-#[derive(Debug, Default)]
-pub(in crate::engine) struct ServerAuth {
-    refreshing: bool,
-    signing_in: bool,
-    /// The current (or last) sign-in's number, echoed by `signInFinished`.
-    attempt: u32,
-    /// The sign-in under way was started for waiting calls (it ends with them).
-    for_calls: bool,
-    /// Why sign-in is needed, while it is.
-    needs_sign_in: Option<String>,
-    /// Scopes a 403 `insufficient_scope` challenge asked for (step-up), for the next sign-in.
-    step_up_scope: Option<String>,
-    /// The sign-in under way is a step-up: the connection it resumes must not ask again.
-    stepping_up: bool,
-    /// RFC 9728: the protected resource metadata URL the last challenge advertised.
-    resource_metadata_url: Option<String>,
-    /// Sign In was asked for while the server was being catalogued (`lazy-mcp
-    /// auth login` right after start): it starts once that ends, with what its
-    /// challenge said, and the NEEDS AUTH it meets is not announced: the user
-    /// is signing in already.
-    sign_in_requested: bool,
-}
-
-/// Per-connection: requests held by the host after a challenge.
-#[derive(Debug, Default)]
-pub(in crate::engine) struct ConnAuth {
-    pub held: bool,
-    /// A refresh already ran for this connection: another 401 means sign-in.
-    pub refreshed: bool,
-    /// A step-up sign-in already ran for this connection: another
-    /// `insufficient_scope` fails the calls instead of asking again.
-    pub stepped_up: bool,
-}
-
-/// Session-wide: which servers were announced or dismissed.
-#[derive(Debug, Default)]
-pub(in crate::engine) struct SignInAnnouncements {
-    announced: VecSet<String>,
-    dismissed: VecSet<String>,
-    batch: VecSet<String>,
-}
+pub(in crate::engine) mod bookkeeping;
 
 /// Whether `config` signs in with OAuth: a remote server without a static
 /// `Authorization` header.

@@ -99,7 +99,7 @@ impl Engine {
         name: &str,
         purpose: Purpose,
         interactive: bool,
-        fallback: Option<crate::engine::server::era::Handshake>,
+        fallback: Option<crate::engine::server::connection::Handshake>,
     ) {
         let handshake = fallback.unwrap_or_else(|| self.handshake_for(name));
         let Some(server) = self.servers.by_name.get(name) else {
@@ -131,11 +131,11 @@ impl Engine {
                 relist: VecSet::new(),
                 live: false,
                 roots_asked_at_ms: None,
-                auth: crate::engine::server::auth::ConnAuth::default(),
+                auth: crate::engine::server::auth::bookkeeping::ConnAuth::default(),
                 handshake_timer: Some(handshake_timer),
                 init: None,
                 handshake,
-                era: crate::engine::server::era::Handshake::era_hint(handshake),
+                era: crate::engine::server::connection::Handshake::era_hint(handshake),
                 interactive,
                 cache: None,
                 listen: None,

@@ -1,9 +1,8 @@
 //! One upstream connection as the engine tracks it: why it was opened, how far
 //! its handshake got, and the requests it has in flight.
 
-use crate::engine::server::auth::ConnAuth;
+use crate::engine::server::auth::bookkeeping::ConnAuth;
 use crate::engine::server::calls::ForwardedCall;
-use crate::engine::server::era::Handshake;
 use crate::engine::timers::TimerId;
 use crate::protocol::client_discover::{CacheHint, Era};
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
@@ -28,6 +27,26 @@ pub(in crate::engine) enum Phase {
     Initializing,
     /// Initialized: lists and calls may flow.
     Ready,
+}
+
+/// How a connection starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::engine) enum Handshake {
+    /// Ask `server/discover` first.
+    Probe,
+    /// `initialize` (the catalogue says legacy, or the probe failed).
+    Legacy,
+    /// No handshake: the catalogue says modern (its discover result is reused).
+    Modern,
+}
+
+impl Handshake {
+    pub(in crate::engine) fn era_hint(handshake: Handshake) -> Era {
+        match handshake {
+            Handshake::Modern => Era::Modern,
+            Handshake::Probe | Handshake::Legacy => Era::Legacy,
+        }
+    }
 }
 
 #[derive(Debug)]

@@ -18,6 +18,7 @@ use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
+use crate::engine::server::connection::Handshake;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Phase;
 use crate::engine::server::state::ServerState;
@@ -28,26 +29,6 @@ use crate::protocol::param_headers;
 use crate::protocol::params::name_of;
 use crate::vec_map::VecMap;
 use serde_json::{json, Value};
-
-/// How a connection starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::engine) enum Handshake {
-    /// Ask `server/discover` first.
-    Probe,
-    /// `initialize` (the catalogue says legacy, or the probe failed).
-    Legacy,
-    /// No handshake: the catalogue says modern (its discover result is reused).
-    Modern,
-}
-
-impl Handshake {
-    pub(in crate::engine) fn era_hint(handshake: Handshake) -> Era {
-        match handshake {
-            Handshake::Modern => Era::Modern,
-            Handshake::Probe | Handshake::Legacy => Era::Legacy,
-        }
-    }
-}
 
 impl Engine {
     /// The handshake a new connection to `name` uses.

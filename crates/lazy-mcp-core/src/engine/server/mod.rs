@@ -20,15 +20,14 @@ pub(super) mod upstream;
 pub(super) mod user_commands;
 
 use crate::config::model::ServerConfig;
-use crate::engine::events::ConnId;
+use crate::engine::events::{ClientId, ConnId};
 use crate::engine::timers::TimerId;
 use crate::vec_map::{VecMap, VecSet};
-use auth::ServerAuth;
+use auth::bookkeeping::ServerAuth;
 use backoff::CrashHistory;
 use calls::{ForwardedCall, QueuedCall};
 use connection::{Connection, Pending};
 use idle_policy::RecentCalls;
-use resource_subscriptions::Subscriber;
 use state::ServerState;
 
 /// The servers' side of the engine, one owner: every configured server and
@@ -273,6 +272,24 @@ impl Servers {
             }
         }
         calls
+    }
+}
+
+/// One subscriber of a resource URI.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(in crate::engine) enum Subscriber {
+    /// A legacy client's `resources/subscribe`: told untagged.
+    Client(ClientId),
+    /// A modern client's listen (its request id as JSON text): told on the
+    /// listen, tagged with its id.
+    Listen(ClientId, String),
+}
+
+impl Subscriber {
+    fn client(&self) -> &str {
+        match self {
+            Subscriber::Client(client) | Subscriber::Listen(client, _) => client,
+        }
     }
 }
 

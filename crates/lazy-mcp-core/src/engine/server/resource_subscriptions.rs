@@ -11,32 +11,14 @@
 //! connects (`connect.rs`) — a subscription never starts a server. When the
 //! last subscriber of a URI goes, the server is unsubscribed.
 
-use crate::engine::events::ClientId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::state::ServerState;
+use crate::engine::server::Subscriber;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use crate::vec_map::VecSet;
 use serde_json::{json, Value};
-
-/// One subscriber of a resource URI.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub(in crate::engine) enum Subscriber {
-    /// A legacy client's `resources/subscribe`: told untagged.
-    Client(ClientId),
-    /// A modern client's listen (its request id as JSON text): told on the
-    /// listen, tagged with its id.
-    Listen(ClientId, String),
-}
-
-impl Subscriber {
-    fn client(&self) -> &str {
-        match self {
-            Subscriber::Client(client) | Subscriber::Listen(client, _) => client,
-        }
-    }
-}
 
 impl Engine {
     /// The URIs of `name` that have subscribers now.
