@@ -9,25 +9,25 @@ use crate::vec_map::VecSet;
 /// Per-server sign-in bookkeeping.
 #[derive(Debug, Default)]
 pub(in crate::engine) struct ServerAuth {
-    pub(in crate::engine::server::auth) refreshing: bool,
-    pub(in crate::engine::server::auth) signing_in: bool,
+    pub(super) refreshing: bool,
+    pub(super) signing_in: bool,
     /// The current (or last) sign-in's number, echoed by `signInFinished`.
-    pub(in crate::engine::server::auth) attempt: u32,
+    pub(super) attempt: u32,
     /// The sign-in under way was started for waiting calls (it ends with them).
-    pub(in crate::engine::server::auth) for_calls: bool,
+    pub(super) for_calls: bool,
     /// Why sign-in is needed, while it is.
-    pub(in crate::engine::server::auth) needs_sign_in: Option<String>,
+    pub(super) needs_sign_in: Option<String>,
     /// Scopes a 403 `insufficient_scope` challenge asked for (step-up), for the next sign-in.
-    pub(in crate::engine::server::auth) step_up_scope: Option<String>,
+    pub(super) step_up_scope: Option<String>,
     /// The sign-in under way is a step-up: the connection it resumes must not ask again.
-    pub(in crate::engine::server::auth) stepping_up: bool,
+    pub(super) stepping_up: bool,
     /// RFC 9728: the protected resource metadata URL the last challenge advertised.
-    pub(in crate::engine::server::auth) resource_metadata_url: Option<String>,
+    pub(super) resource_metadata_url: Option<String>,
     /// Sign In was asked for while the server was being catalogued (`lazy-mcp
     /// auth login` right after start): it starts once that ends, with what its
     /// challenge said, and the NEEDS AUTH it meets is not announced: the user
     /// is signing in already.
-    pub(in crate::engine::server::auth) sign_in_requested: bool,
+    pub(super) sign_in_requested: bool,
 }
 
 /// Per-connection: requests held by the host after a challenge.
@@ -44,7 +44,7 @@ pub(in crate::engine) struct ConnAuth {
 /// Session-wide: which servers were announced or dismissed.
 #[derive(Debug, Default)]
 pub(in crate::engine) struct SignInAnnouncements {
-    pub(in crate::engine::server::auth) announced: VecSet<String>,
-    pub(in crate::engine::server::auth) dismissed: VecSet<String>,
-    pub(in crate::engine::server::auth) batch: VecSet<String>,
+    pub(super) announced: VecSet<String>,
+    pub(super) dismissed: VecSet<String>,
+    pub(super) batch: VecSet<String>,
 }
