@@ -3,20 +3,20 @@
 
 use crate::config::host_policy::Unmanaged;
 use crate::config::load::ConfigLoad;
-use crate::engine::announce::Announcements;
+use crate::engine::announce::announcements::Announcements;
 use crate::engine::clients::Clients;
 use crate::engine::effects::{self, Effect, EndpointInfo, LogLevel};
 use crate::engine::events::{ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
-use crate::engine::registry::shared_catalogue::SharedCatalogue;
+use crate::engine::registry::shared_catalogue::memory::SharedCatalogue;
 use crate::engine::server::auth::bookkeeping::SignInAnnouncements;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::{Server, Servers};
 use crate::engine::settings::Settings;
-use crate::engine::settled::Settling;
+use crate::engine::settled::settling::Settling;
 use crate::engine::timers::TimerTable;
-use crate::engine::trust::held_definitions::Pins;
-use crate::engine::trust::project_approvals::AwaitingApproval;
+use crate::engine::trust::held_definitions::pins::Pins;
+use crate::engine::trust::project_approvals::awaiting::AwaitingApproval;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use serde_json::Value;

@@ -14,8 +14,11 @@ use crate::engine::router::Engine;
 use crate::engine::server::Subscriber;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-use crate::vec_map::{VecMap, VecSet};
+use crate::vec_map::VecSet;
+use listen::Listen;
 use serde_json::{json, Map, Value};
+
+pub(in crate::engine) mod listen;
 
 /// The `_meta` key that ties a message to its listen.
 pub const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
@@ -28,20 +31,6 @@ pub(in crate::engine) const MAX_LISTENS_PER_CLIENT: usize = 8;
 /// of the acknowledgement, as the spec allows for anything not honoured): with
 /// [`MAX_LISTENS_PER_CLIENT`] this bounds what one client can make Lazy MCP keep.
 pub(in crate::engine) const MAX_RESOURCES_PER_LISTEN: usize = 100;
-
-/// One open listen of a client.
-#[derive(Debug)]
-pub(in crate::engine) struct Listen {
-    /// Its request id (the `subscriptionId` of everything sent on it).
-    pub(in crate::engine) id: Value,
-    /// The `list_changed` notifications it wants.
-    methods: VecSet<&'static str>,
-    /// The resources it subscribed to: (server, URI).
-    resources: VecSet<(String, String)>,
-}
-
-/// A client's open listens by request id (as JSON text).
-pub(in crate::engine) type Listens = VecMap<String, Listen>;
 
 /// The filter keys the gateway honours, and the notification each stands for.
 const HONOURED: [(&str, &str); 3] = [

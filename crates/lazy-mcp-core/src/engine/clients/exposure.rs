@@ -4,7 +4,6 @@
 
 use crate::config::model::ToolFilter;
 use crate::engine::clients::aggregate_names::aggregate_names;
-use crate::engine::clients::tool_exposure::{ExposurePlan, LoadedTool};
 use crate::engine::effects::Effect;
 use crate::engine::effects::EndpointInfo;
 use crate::engine::events::Endpoint;
@@ -18,31 +17,7 @@ use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-/// Tool-exposure state: what clients were last shown (endpoints, list versions,
-/// aggregate names), the plan of full vs indexed servers, and what each client
-/// loaded. Only `publish_changes` rebuilds it; requests read it. Part of
-/// [`Clients`](super::Clients): nothing outside `clients/` reaches its fields.
-#[derive(Debug, Default)]
-pub(super) struct Exposure {
-    /// Set when anything clients can see may have changed; cleared by `publish_changes`.
-    pub(super) dirty: bool,
-    pub(super) published_endpoints: Vec<EndpointInfo>,
-    pub(super) published_lists: VecMap<(String, ListKind), u64>,
-    /// Aggregate endpoint: (tools|prompts, exposed name) → (server, original name).
-    pub(super) aggregate_routes: VecMap<(ListKind, String), (String, Value)>,
-    /// The reverse: (tools|prompts, server, original name) → exposed name.
-    pub(super) aggregate_names_by_item: VecMap<(ListKind, String, String), String>,
-    /// Which servers are listed in full and which in the index (see `tool_exposure`).
-    pub(super) plan: ExposurePlan,
-    /// Search over the `index`-mode servers' tools; rebuilt on first use after a change.
-    pub(super) search_index: Option<crate::tool_index::ToolIndex>,
-    /// Tools each client loaded, by client identity (`clientInfo.name`).
-    pub(super) loaded: VecMap<String, VecSet<LoadedTool>>,
-    /// Version of the aggregate endpoint as last announced to hosts (None: not offered).
-    pub(super) published_aggregate: Option<String>,
-    /// Its version as last announced to its clients (with `list_changed`).
-    pub(super) aggregate_seen: String,
-}
+pub(in crate::engine) mod shown;
 
 fn item_name(item: &Value) -> Option<&str> {
     name_of(item)

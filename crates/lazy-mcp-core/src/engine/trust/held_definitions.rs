@@ -13,7 +13,7 @@ use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::trust::approved_definitions::{
-    baseline_key, compare, ApprovedFile, Baseline, Change, Held, COMPARED_KINDS,
+    baseline_key, compare, ApprovedFile, Baseline, Change, COMPARED_KINDS,
 };
 use crate::engine::trust::definition_review::{
     compared_projection, review_text, unified_diff, warnings, DefinitionWarning,
@@ -25,20 +25,7 @@ use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-#[derive(Debug, Default)]
-pub(in crate::engine) struct Pins {
-    /// The shared baselines file (None: kept in memory only, as in tests).
-    file: Option<String>,
-    approved: ApprovedFile,
-    /// The file is configured and not read yet: nothing is compared or created.
-    waiting_for_file: bool,
-    /// The file could not be read: nothing is written over it.
-    file_broken: bool,
-    held: VecMap<String, Held>,
-    /// The held set last announced per server, so each is told once.
-    announced: VecMap<String, String>,
-    write_pending: bool,
-}
+pub(in crate::engine) mod pins;
 
 /// One held definition, as Diagnostics, the view and the status bar show it.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
