@@ -1,5 +1,14 @@
-//! One upstream server: its config and state, its connection, the calls that
-//! wait for it, its crash history, sign-in and subscriptions.
+//! The upstream servers: each one's config and state, its connection, the
+//! calls that wait for it, its crash history, sign-in and subscriptions.
+//!
+//! Their state has one owner, [`Servers`]: its fields, and those of
+//! [`Server`] and `Connection`, are private to this folder. The `impl Engine`
+//! blocks here may reach them (they also need the clients, the catalogue and
+//! the effects); code elsewhere (the router, `clients/`, `registry/`,
+//! `trust/`, Diagnostics) goes through `Servers`' methods: an input that says
+//! what happened (`add`, `config_changed`, `withdrawn`, `drop_waiters`,
+//! `take_call`, `call_served`, `subscribe`, …) or a read. A server's state
+//! changes only in `transition.rs`, through `state.rs`'s `next_state`.
 
 pub mod auth;
 pub mod backoff;
