@@ -13,40 +13,8 @@
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::engine::router::Engine;
 use crate::engine::server::state::ServerState;
-use crate::vec_map::{VecMap, VecSet};
 
-#[derive(Debug, Default)]
-pub(super) struct Announcements {
-    /// Servers whose failure was announced this session (never twice).
-    announced: VecSet<String>,
-    /// Server → the user action (its command title) whose outcome is awaited.
-    awaiting: VecMap<String, &'static str>,
-    /// First-cataloguing failures not yet summarized: (server, error).
-    batch: Vec<(String, String)>,
-}
-
-impl Announcements {
-    /// A new definition (its launch config changed) or none: a new server as far
-    /// as announcements go.
-    pub(super) fn forget(&mut self, name: &str) {
-        self.announced.remove(name);
-        self.awaiting.remove(name);
-        self.batch.retain(|(server, _)| server != name);
-    }
-
-    /// A server reached a state that shows the outcome of the user's action.
-    pub(super) fn settled(&mut self, name: &str, state: &ServerState) {
-        if matches!(
-            state,
-            ServerState::Connected
-                | ServerState::Catalogued
-                | ServerState::Disabled
-                | ServerState::Dormant
-        ) {
-            self.awaiting.remove(name);
-        }
-    }
-}
+pub(in crate::engine) mod announcements;
 
 /// The next step after a failure, in words a user can act on; none when the
 /// error already says what to do (e.g. "command not found (ENOENT); check that
@@ -159,7 +127,7 @@ impl Engine {
             || self
                 .servers
                 .values()
-                .any(|s| matches!(s.state, ServerState::Pending | ServerState::Cataloguing))
+                .any(|s| matches!(s.state(), ServerState::Pending | ServerState::Cataloguing))
         {
             return;
         }

@@ -294,9 +294,9 @@ impl Engine {
             let count = |kind| self.exposed_items(name, kind).len();
             let catalogued_tools =
                 entry.map_or(0, |_| self.catalogued_items(name, ListKind::Tools).len());
-            let connected = server.state == ServerState::Connected;
+            let connected = *server.state() == ServerState::Connected;
             totals.servers += 1;
-            match server.state {
+            match server.state() {
                 ServerState::Catalogued => totals.catalogued += 1,
                 ServerState::Connected => totals.connected += 1,
                 ServerState::Dormant => totals.dormant += 1,
@@ -308,9 +308,9 @@ impl Engine {
                 }
             }
             if matches!(
-                server.state,
+                server.state(),
                 ServerState::Pending | ServerState::Cataloguing
-            ) && !server.background
+            ) && !server.background()
             {
                 totals.cataloguing_shown += 1;
             }
@@ -320,25 +320,25 @@ impl Engine {
             totals.loaded_tools += loaded_tools.len();
             servers.push(ServerDiagnostics {
                 name: name.clone(),
-                source: server.config.source.clone(),
-                source_label: self.source_label(&server.config.source),
-                transport: transport_kind(&server.config.transport).into(),
-                state: server.state.clone(),
-                state_label: server.state.label().into(),
-                actions: allowed_actions(&server.state, self.auth_snapshot(name).as_ref()),
-                progress: progress(&server.state),
-                catalogued_only: server.state == ServerState::Catalogued,
-                state_since_ms: server.state_since_ms,
-                background: server.background,
-                failed_attempts: server.crashes.failed_attempts(),
-                retry_at_ms: match server.state {
-                    ServerState::Failed { retry_at_ms, .. } => retry_at_ms,
+                source: server.config().source.clone(),
+                source_label: self.source_label(&server.config().source),
+                transport: transport_kind(&server.config().transport).into(),
+                state: server.state().clone(),
+                state_label: server.state().label().into(),
+                actions: allowed_actions(server.state(), self.auth_snapshot(name).as_ref()),
+                progress: progress(server.state()),
+                catalogued_only: *server.state() == ServerState::Catalogued,
+                state_since_ms: server.state_since_ms(),
+                background: server.background(),
+                failed_attempts: server.crashes().failed_attempts(),
+                retry_at_ms: match server.state() {
+                    ServerState::Failed { retry_at_ms, .. } => *retry_at_ms,
                     _ => None,
                 },
-                gave_up_after: match server.state {
+                gave_up_after: match server.state() {
                     ServerState::Failed {
                         retry_at_ms: None, ..
-                    } => Some(server.crashes.failed_attempts()),
+                    } => Some(server.crashes().failed_attempts()),
                     _ => None,
                 },
                 tools: tools.len(),
@@ -348,39 +348,39 @@ impl Engine {
                 resources: count(ListKind::Resources),
                 resource_templates: count(ListKind::ResourceTemplates),
                 tools_are_declared_stubs: entry.is_none() && !tools.is_empty(),
-                pid: server.stats.pid.filter(|_| connected),
-                shared: server.stats.shared && connected,
+                pid: server.stats().pid.filter(|_| connected),
+                shared: server.stats().shared && connected,
                 shared_clients: server
-                    .stats
+                    .stats()
                     .shared_clients
-                    .filter(|_| server.stats.shared && connected),
-                shared_holders: if server.stats.shared && connected {
-                    server.stats.shared_holders.clone()
+                    .filter(|_| server.stats().shared && connected),
+                shared_holders: if server.stats().shared && connected {
+                    server.stats().shared_holders.clone()
                 } else {
                     Vec::new()
                 },
-                rss_bytes: server.stats.rss_bytes.filter(|_| connected),
+                rss_bytes: server.stats().rss_bytes.filter(|_| connected),
                 catalogued_at_ms: entry.map(|e| e.catalogued_at_ms),
                 cache_age_ms: entry.map(|e| self.now_ms.saturating_sub(e.catalogued_at_ms)),
-                connect_latency_ms: server.stats.connect_latency_ms,
+                connect_latency_ms: server.stats().connect_latency_ms,
                 protocol_version: entry.map(|e| e.initialize.protocol_version.clone()),
                 era: entry.map(|e| e.era),
                 cache_ttl_ms: entry.and_then(|e| e.cache.as_ref()).map(|c| c.ttl_ms),
                 cache_stale: entry.is_some_and(|e| {
                     e.is_stale(self.now_ms) && e.cache.as_ref().is_some_and(|c| c.ttl_ms > 0)
                 }),
-                calls_served: server.stats.calls_served,
-                calls_last_hour: server.recent_calls.in_last_hour(self.now_ms),
+                calls_served: server.stats().calls_served,
+                calls_last_hour: server.recent_calls().in_last_hour(self.now_ms),
                 idle_after_ms: connected.then(|| self.idle_after_ms(name)),
-                last_error: server.stats.last_error.clone(),
-                dropped_declared_tools: server.stats.dropped_declared_tools.clone(),
+                last_error: server.stats().last_error.clone(),
+                dropped_declared_tools: server.stats().dropped_declared_tools.clone(),
                 schema_token_estimate,
                 exposed_token_estimate,
                 tool_exposure: self.configured_exposure(name),
                 exposed_as,
                 loaded_tools,
-                loaded_by_vscode: server.config.loaded_by_vscode,
-                fingerprint: server.config.fingerprint.clone(),
+                loaded_by_vscode: server.config().loaded_by_vscode,
+                fingerprint: server.config().fingerprint.clone(),
                 auth: self.auth_snapshot(name),
                 definitions: self.definitions_status(name),
             });

@@ -3,25 +3,22 @@
 
 use crate::config::host_policy::Unmanaged;
 use crate::config::load::ConfigLoad;
-use crate::engine::announce::Announcements;
+use crate::engine::announce::announcements::Announcements;
 use crate::engine::clients::Clients;
 use crate::engine::effects::{self, Effect, EndpointInfo, LogLevel};
 use crate::engine::events::{ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
-use crate::engine::registry::shared_catalogue::SharedCatalogue;
-use crate::engine::server::auth::SignInAnnouncements;
-use crate::engine::server::connection::{Connection, Phase};
-use crate::engine::server::state::{next_state, ServerState, Trigger};
-use crate::engine::server::Server;
+use crate::engine::registry::shared_catalogue::memory::SharedCatalogue;
+use crate::engine::server::auth::bookkeeping::SignInAnnouncements;
+use crate::engine::server::state::ServerState;
+use crate::engine::server::{Server, Servers};
 use crate::engine::settings::Settings;
-use crate::engine::settled::Settling;
+use crate::engine::settled::settling::Settling;
 use crate::engine::timers::TimerTable;
-use crate::engine::trust::held_definitions::Pins;
-use crate::engine::trust::project_approvals::AwaitingApproval;
-use crate::protocol::client_discover::Era;
+use crate::engine::trust::held_definitions::pins::Pins;
+use crate::engine::trust::project_approvals::awaiting::AwaitingApproval;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-use crate::vec_map::VecMap;
 use serde_json::Value;
 use std::collections::VecDeque;
 
@@ -29,15 +26,15 @@ use std::collections::VecDeque;
 #[derive(Debug)]
 pub struct Engine {
     pub(in crate::engine) settings: Settings,
-    pub(in crate::engine) servers: VecMap<String, Server>,
+    /// The servers' side: each server, its connections (`server/mod.rs`;
+    /// its fields are its own).
+    pub(in crate::engine) servers: Servers,
     pub(in crate::engine) catalogue: Catalogue,
-    pub(in crate::engine) conns: VecMap<ConnId, Connection>,
     pub(in crate::engine) timers: TimerTable,
     /// The clients' side: sessions, what they are shown, server-to-client
     /// requests at a client (`clients/mod.rs`; its fields are its own).
     pub(in crate::engine) clients: Clients,
     pub(in crate::engine) catalogue_queue: VecDeque<String>,
-    pub(in crate::engine) next_conn: ConnId,
     pub(in crate::engine) effects: Vec<Effect>,
     /// Set when the catalogue changed; one `persistCatalogue` per event at most.
     pub(in crate::engine) catalogue_dirty: bool,
@@ -68,13 +65,11 @@ impl Engine {
     pub fn new(settings: Settings) -> Engine {
         Engine {
             settings,
-            servers: VecMap::new(),
+            servers: Servers::default(),
             catalogue: Catalogue::default(),
-            conns: VecMap::new(),
             timers: TimerTable::default(),
             clients: Clients::default(),
             catalogue_queue: VecDeque::new(),
-            next_conn: 1,
             effects: Vec::new(),
             catalogue_dirty: false,
             announce: Announcements::default(),
@@ -201,11 +196,7 @@ impl Engine {
                 recatalogue,
             } => self.on_refresh(server.as_deref(), recatalogue),
             Event::ProcessStats { server, rss_bytes } => {
-                if let Some(server) = self.servers.get_mut(&server) {
-                    if server.conn.is_some() {
-                        server.stats.rss_bytes = Some(rss_bytes);
-                    }
-                }
+                self.servers.process_stats(&server, rss_bytes);
             }
             Event::WorkspaceFoldersChanged { folders } => {
                 self.on_workspace_folders_changed(folders)
@@ -311,7 +302,7 @@ impl Engine {
 
     /// Current state of one server.
     pub fn state(&self, server: &str) -> Option<&ServerState> {
-        self.servers.get(server).map(|s| &s.state)
+        self.servers.get(server).map(Server::state)
     }
 
     /// Exposed endpoints (one per enabled server), with their versions.
@@ -341,35 +332,6 @@ impl Engine {
             server: server.map(str::to_string),
             message,
         });
-    }
-
-    /// The only way a server's state changes.
-    pub(in crate::engine) fn transition(&mut self, name: &str, trigger: Trigger) {
-        let Some(server) = self.servers.get_mut(name) else {
-            return;
-        };
-        if !matches!(
-            trigger,
-            Trigger::RetryDue { .. } | Trigger::CatalogueStarted
-        ) {
-            server.background = false;
-        }
-        match next_state(&server.state, &trigger) {
-            Ok(next) => {
-                if next != server.state {
-                    server.state = next.clone();
-                    server.state_since_ms = self.now_ms;
-                    self.announce.settled(name, &next);
-                    self.clients.exposure_changed();
-                    self.effects.push(Effect::StateChanged {
-                        server: name.to_string(),
-                        state: next,
-                    });
-                    self.start_requested_sign_in(name);
-                }
-            }
-            Err(error) => self.log(LogLevel::Error, Some(name), format!("engine bug: {error}")),
-        }
     }
 
     pub(in crate::engine) fn reply(&mut self, client: &str, mut message: Value) {
@@ -423,7 +385,7 @@ impl Engine {
         self.catalogue
             .entries
             .get(name)
-            .filter(|entry| entry.fingerprint == server.config.fingerprint)
+            .filter(|entry| entry.fingerprint == server.config().fingerprint)
     }
 
     /// Asks for one `persistCatalogue` at the end of the current event.
@@ -435,7 +397,7 @@ impl Engine {
     pub(in crate::engine) fn handshake_timeout_ms(&self, name: &str) -> u64 {
         self.servers
             .get(name)
-            .and_then(|s| s.config.timeout_ms)
+            .and_then(|s| s.config().timeout_ms)
             .unwrap_or(self.settings.handshake_timeout_ms)
     }
 
@@ -444,7 +406,7 @@ impl Engine {
     pub(in crate::engine) fn request_timeout_ms(&self, name: &str) -> u64 {
         self.servers
             .get(name)
-            .and_then(|s| s.config.timeout_ms)
+            .and_then(|s| s.config().timeout_ms)
             .unwrap_or(self.settings.request_timeout_ms)
     }
 
@@ -459,23 +421,7 @@ impl Engine {
             self.settings.workspace_folders = Vec::new();
             self.on_workspace_folders_changed(folders);
         }
-        let connected: Vec<String> = self
-            .servers
-            .iter()
-            .filter(|(_, s)| s.state == ServerState::Connected)
-            .map(|(name, _)| name.clone())
-            .collect();
-        for name in connected {
-            if self.settings.idle_timeout_ms == 0 {
-                let timer = self
-                    .servers
-                    .get_mut(&name)
-                    .and_then(|s| s.idle_timer.take());
-                self.cancel_timer(timer);
-            } else {
-                self.arm_idle_timer(&name);
-            }
-        }
+        self.idle_setting_changed();
     }
 
     pub(in crate::engine) fn on_workspace_folders_changed(&mut self, folders: Vec<String>) {
@@ -483,18 +429,6 @@ impl Engine {
             return;
         }
         self.settings.workspace_folders = folders;
-        let ready: Vec<ConnId> = self
-            .conns
-            .iter()
-            // Modern servers have no roots notification (roots travel per request).
-            .filter(|(_, c)| c.phase == Phase::Ready && c.era == Era::Legacy)
-            .map(|(id, _)| *id)
-            .collect();
-        for conn in ready {
-            self.send_upstream(
-                conn,
-                jsonrpc::notification(methods::NOTIFICATIONS_ROOTS_LIST_CHANGED, None),
-            );
-        }
+        self.roots_changed();
     }
 }

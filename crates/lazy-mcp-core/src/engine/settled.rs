@@ -8,11 +8,7 @@ use crate::engine::effects::Effect;
 use crate::engine::router::Engine;
 use crate::engine::server_actions::{progress, Progress};
 
-#[derive(Debug, Default)]
-pub(super) struct Settling {
-    /// Some server was busy when the states last changed.
-    busy: bool,
-}
+pub(in crate::engine) mod settling;
 
 impl Engine {
     /// At the end of an event that changed a server's state (or removed one):
@@ -30,7 +26,7 @@ impl Engine {
         let busy = self
             .servers
             .values()
-            .any(|s| progress(&s.state) == Progress::Busy);
+            .any(|s| progress(s.state()) == Progress::Busy);
         if self.settling.busy && !busy {
             self.effects.push(Effect::CatalogueSettled {});
         }

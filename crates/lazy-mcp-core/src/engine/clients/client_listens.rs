@@ -11,11 +11,14 @@
 use crate::engine::clients::Clients;
 use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
-use crate::engine::server::resource_subscriptions::Subscriber;
+use crate::engine::server::Subscriber;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-use crate::vec_map::{VecMap, VecSet};
+use crate::vec_map::VecSet;
+use listen::Listen;
 use serde_json::{json, Map, Value};
+
+pub(in crate::engine) mod listen;
 
 /// The `_meta` key that ties a message to its listen.
 pub const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
@@ -28,20 +31,6 @@ pub(in crate::engine) const MAX_LISTENS_PER_CLIENT: usize = 8;
 /// of the acknowledgement, as the spec allows for anything not honoured): with
 /// [`MAX_LISTENS_PER_CLIENT`] this bounds what one client can make Lazy MCP keep.
 pub(in crate::engine) const MAX_RESOURCES_PER_LISTEN: usize = 100;
-
-/// One open listen of a client.
-#[derive(Debug)]
-pub(in crate::engine) struct Listen {
-    /// Its request id (the `subscriptionId` of everything sent on it).
-    pub(in crate::engine) id: Value,
-    /// The `list_changed` notifications it wants.
-    methods: VecSet<&'static str>,
-    /// The resources it subscribed to: (server, URI).
-    resources: VecSet<(String, String)>,
-}
-
-/// A client's open listens by request id (as JSON text).
-pub(in crate::engine) type Listens = VecMap<String, Listen>;
 
 /// The filter keys the gateway honours, and the notification each stands for.
 const HONOURED: [(&str, &str); 3] = [
@@ -143,21 +132,13 @@ impl Engine {
             .collect();
         let subscriber = Subscriber::Listen(client.to_string(), key);
         for (server, uri) in &old {
-            if let Some(subscribers) = self
-                .servers
-                .get_mut(server)
-                .and_then(|s| s.subscriptions.get_mut(uri))
-            {
-                subscribers.remove(&subscriber);
-            }
+            self.servers.unsubscribe(server, uri, &subscriber, false);
         }
         for (server, uri) in &resources {
             self.add_subscriber(server, uri, subscriber.clone());
         }
         for (name, _) in &before {
-            if let Some(server) = self.servers.get_mut(name) {
-                server.subscriptions.retain(|_, s| !s.is_empty());
-            }
+            self.servers.forget_unwanted(name);
         }
         for (name, uris) in before {
             self.sync_upstream_subscriptions(&name, &uris);
@@ -199,7 +180,10 @@ impl Engine {
 
     /// The server is enabled and its catalogue says `resources.subscribe`.
     fn supports_subscriptions(&self, name: &str) -> bool {
-        let exposed = self.servers.get(name).is_some_and(|s| s.state.is_exposed());
+        let exposed = self
+            .servers
+            .get(name)
+            .is_some_and(|s| s.state().is_exposed());
         exposed
             && self.current_entry(name).is_some_and(|entry| {
                 entry

@@ -4,7 +4,6 @@
 
 use crate::config::model::ToolFilter;
 use crate::engine::clients::aggregate_names::aggregate_names;
-use crate::engine::clients::tool_exposure::{ExposurePlan, LoadedTool};
 use crate::engine::effects::Effect;
 use crate::engine::effects::EndpointInfo;
 use crate::engine::events::Endpoint;
@@ -18,31 +17,7 @@ use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-/// Tool-exposure state: what clients were last shown (endpoints, list versions,
-/// aggregate names), the plan of full vs indexed servers, and what each client
-/// loaded. Only `publish_changes` rebuilds it; requests read it. Part of
-/// [`Clients`](super::Clients): nothing outside `clients/` reaches its fields.
-#[derive(Debug, Default)]
-pub(super) struct Exposure {
-    /// Set when anything clients can see may have changed; cleared by `publish_changes`.
-    pub(super) dirty: bool,
-    pub(super) published_endpoints: Vec<EndpointInfo>,
-    pub(super) published_lists: VecMap<(String, ListKind), u64>,
-    /// Aggregate endpoint: (tools|prompts, exposed name) → (server, original name).
-    pub(super) aggregate_routes: VecMap<(ListKind, String), (String, Value)>,
-    /// The reverse: (tools|prompts, server, original name) → exposed name.
-    pub(super) aggregate_names_by_item: VecMap<(ListKind, String, String), String>,
-    /// Which servers are listed in full and which in the index (see `tool_exposure`).
-    pub(super) plan: ExposurePlan,
-    /// Search over the `index`-mode servers' tools; rebuilt on first use after a change.
-    pub(super) search_index: Option<crate::tool_index::ToolIndex>,
-    /// Tools each client loaded, by client identity (`clientInfo.name`).
-    pub(super) loaded: VecMap<String, VecSet<LoadedTool>>,
-    /// Version of the aggregate endpoint as last announced to hosts (None: not offered).
-    pub(super) published_aggregate: Option<String>,
-    /// Its version as last announced to its clients (with `list_changed`).
-    pub(super) aggregate_seen: String,
-}
+pub(in crate::engine) mod shown;
 
 fn item_name(item: &Value) -> Option<&str> {
     name_of(item)
@@ -59,7 +34,7 @@ impl Engine {
         let Some(server) = self.servers.get(name) else {
             return Cow::Borrowed(&[]);
         };
-        if !server.state.is_exposed() {
+        if !server.state().is_exposed() {
             return Cow::Borrowed(&[]);
         }
         self.catalogued_items(name, kind)
@@ -84,7 +59,7 @@ impl Engine {
                 .filter(|item| {
                     item_name(item).is_some_and(|n| {
                         !self.is_held(name, kind, n)
-                            && match (kind, &server.config.tools) {
+                            && match (kind, &server.config().tools) {
                                 (ListKind::Tools, ToolFilter::Only(names)) => {
                                     names.iter().any(|d| d == n)
                                 }
@@ -95,7 +70,7 @@ impl Engine {
                 .cloned()
                 .collect();
         }
-        match (kind, entry, &server.config.tools) {
+        match (kind, entry, &server.config().tools) {
             (ListKind::Tools, Some(entry), ToolFilter::Only(names)) => entry
                 .tools
                 .iter()
@@ -109,7 +84,7 @@ impl Engine {
                         "name": tool,
                         "description": format!(
                             "Declared in {} for MCP server '{name}'. Its full description and input schema load when the server first connects.",
-                            server.config.source.file
+                            server.config().source.file
                         ),
                         "inputSchema": {"type": "object"}
                     })
@@ -125,7 +100,7 @@ impl Engine {
         let (Some(server), Some(entry)) = (self.servers.get(name), self.current_entry(name)) else {
             return Vec::new();
         };
-        let ToolFilter::Only(names) = &server.config.tools else {
+        let ToolFilter::Only(names) = &server.config().tools else {
             return Vec::new();
         };
         let offered: VecSet<&str> = entry.tools.iter().filter_map(item_name).collect();
@@ -184,7 +159,7 @@ impl Engine {
         let fingerprint = self
             .servers
             .get(name)
-            .map(|s| s.config.fingerprint.as_str())
+            .map(|s| s.config().fingerprint.as_str())
             .unwrap_or_default();
         let instructions = self.served_instructions(name).unwrap_or_default();
         let mut text = format!("{fingerprint}\n{instructions}");
@@ -208,7 +183,7 @@ impl Engine {
     pub(in crate::engine) fn current_endpoints(&self) -> Vec<EndpointInfo> {
         self.servers
             .iter()
-            .filter(|(_, s)| s.state.is_exposed())
+            .filter(|(_, s)| s.state().is_exposed())
             .map(|(name, _)| {
                 let hashes: Vec<u64> = ListKind::ALL
                     .iter()
@@ -234,7 +209,7 @@ impl Engine {
         let mut lists: VecMap<(String, ListKind), u64> = VecMap::new();
         let mut endpoints = Vec::new();
         for (name, server) in &self.servers {
-            if !server.state.is_exposed() {
+            if !server.state().is_exposed() {
                 continue;
             }
             let hashes: Vec<u64> = ListKind::ALL
@@ -319,7 +294,7 @@ impl Engine {
     fn aggregate_pairs(&self, kind: ListKind) -> Vec<(String, String)> {
         let mut pairs = Vec::new();
         for (name, server) in &self.servers {
-            if !server.state.is_exposed() {
+            if !server.state().is_exposed() {
                 continue;
             }
             for item in self.exposed_items(name, kind).iter() {
@@ -340,7 +315,7 @@ impl Engine {
     ) -> Vec<Value> {
         let mut items = Vec::new();
         for (name, server) in &self.servers {
-            if !server.state.is_exposed() {
+            if !server.state().is_exposed() {
                 continue;
             }
             for item in self.exposed_items(name, kind).iter() {
@@ -367,7 +342,7 @@ impl Engine {
     /// The server holding resource `uri` (exact resource first, then the template
     /// with the longest literal prefix).
     pub(in crate::engine) fn server_for_resource(&self, uri: &str) -> Option<String> {
-        let exposed = self.servers.iter().filter(|(_, s)| s.state.is_exposed());
+        let exposed = self.servers.iter().filter(|(_, s)| s.state().is_exposed());
         for (name, _) in exposed.clone() {
             let resources = self.exposed_items(name, ListKind::Resources);
             if resources
@@ -397,7 +372,7 @@ impl Engine {
 
     /// Whether the server's endpoint exposes tool `tool` (any tool when not filtered).
     pub(in crate::engine) fn tool_is_exposed(&self, name: &str, tool: &str) -> bool {
-        match self.servers.get(name).map(|s| &s.config.tools) {
+        match self.servers.get(name).map(|s| &s.config().tools) {
             Some(ToolFilter::Only(names)) => names.iter().any(|n| n == tool),
             Some(ToolFilter::All) => true,
             None => false,
@@ -407,9 +382,10 @@ impl Engine {
     pub(in crate::engine) fn is_exposed_endpoint(&self, endpoint: &Endpoint) -> bool {
         match endpoint {
             Endpoint::Aggregate => true,
-            Endpoint::Server { name } => {
-                self.servers.get(name).is_some_and(|s| s.state.is_exposed())
-            }
+            Endpoint::Server { name } => self
+                .servers
+                .get(name)
+                .is_some_and(|s| s.state().is_exposed()),
         }
     }
 }

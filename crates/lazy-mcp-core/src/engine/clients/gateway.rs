@@ -7,8 +7,7 @@ use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
-use crate::engine::server::connection::Pending;
-use crate::engine::server::resource_subscriptions::Subscriber;
+use crate::engine::server::Subscriber;
 use crate::engine::settings::AggregateEndpoint;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::client_message;
@@ -94,7 +93,7 @@ impl Engine {
                 None => format!("Lazy MCP has no server named '{name}'"),
                 Some(server) => format!(
                     "MCP server '{name}' is {}; enable it to use it",
-                    server.state.label().to_lowercase()
+                    server.state().label().to_lowercase()
                 ),
             };
             self.reply_error(client, id, jsonrpc::INVALID_REQUEST, &why);
@@ -170,7 +169,9 @@ impl Engine {
                     Endpoint::Server { name } => self
                         .servers
                         .get(name)
-                        .filter(|s| s.state == crate::engine::server::state::ServerState::Connected)
+                        .filter(|s| {
+                            *s.state() == crate::engine::server::state::ServerState::Connected
+                        })
                         .map(|_| name.clone()),
                     Endpoint::Aggregate => None,
                 };
@@ -220,7 +221,7 @@ impl Engine {
                 let instructions: Vec<String> = self
                     .servers
                     .iter()
-                    .filter(|(_, s)| s.state.is_exposed())
+                    .filter(|(_, s)| s.state().is_exposed())
                     .filter_map(|(name, _)| {
                         let text = self.served_instructions(name)?;
                         Some(format!("## {name}\n{text}"))
@@ -412,10 +413,10 @@ impl Engine {
                 name,
                 crate::engine::clients::aggregate_names::SEPARATOR
             );
-            (!server.state.is_exposed() && exposed.starts_with(&prefix)).then(|| {
+            (!server.state().is_exposed() && exposed.starts_with(&prefix)).then(|| {
                 format!(
                     "MCP server '{name}' is {}; enable it to use '{exposed}'",
-                    server.state.label().to_lowercase()
+                    server.state().label().to_lowercase()
                 )
             })
         })
@@ -437,29 +438,17 @@ impl Engine {
         else {
             return false;
         };
-        let Some(server) = self.servers.get_mut(name) else {
+        if !self.servers.contains_key(name) {
             return false;
-        };
+        }
         let subscriber = Subscriber::Client(client.to_string());
         match method {
             methods::RESOURCES_SUBSCRIBE => {
-                server
-                    .subscriptions
-                    .entry(uri)
-                    .or_default()
-                    .insert(subscriber);
+                self.servers.subscribe(name, &uri, subscriber);
                 self.answered_by_relisten(client, name, id)
             }
             methods::RESOURCES_UNSUBSCRIBE => {
-                let others_remain = match server.subscriptions.get_mut(&uri) {
-                    Some(subscribers) => {
-                        subscribers.remove(&subscriber);
-                        !subscribers.is_empty()
-                    }
-                    None => false,
-                };
-                if !others_remain {
-                    server.subscriptions.remove(&uri);
+                if !self.servers.unsubscribe(name, &uri, &subscriber, true) {
                     return self.answered_by_relisten(client, name, id);
                 }
                 self.reply(client, jsonrpc::success(id.clone(), json!({})));
@@ -489,22 +478,18 @@ impl Engine {
         // host stops waiting for its answer (`noReply`).
         let mut dropped = self.end_listen(client, &request_id);
         // Still waiting for the connect: just drop it.
-        for server in self.servers.values_mut() {
-            let before = server.waiters.len();
-            server
-                .waiters
-                .retain(|w| !(w.client == client && w.client_id == request_id));
-            dropped |= server.waiters.len() != before;
-        }
-        let found = self.conns.iter().find_map(|(conn, c)| {
-            c.pending.iter().find_map(|(upstream_id, p)| match p {
-                Pending::Call(call) if call.client == client && call.client_id == request_id => {
+        dropped |= self
+            .servers
+            .drop_waiters(&|w| w.client == client && w.client_id == request_id);
+        let found = self
+            .servers
+            .calls()
+            .into_iter()
+            .find_map(|(conn, upstream_id, call)| {
+                (call.client == client && call.client_id == request_id)
                     // A call awaiting its retry answered this id already.
-                    Some((*conn, *upstream_id, call.timer, !call.awaits_retry()))
-                }
-                _ => None,
-            })
-        });
+                    .then(|| (conn, upstream_id, call.timer, !call.awaits_retry()))
+            });
         if dropped || matches!(found, Some((_, _, _, true))) {
             self.effects.push(crate::engine::effects::Effect::NoReply {
                 client: client.to_string(),
@@ -512,9 +497,7 @@ impl Engine {
             });
         }
         if let Some((conn, upstream_id, timer, _)) = found {
-            if let Some(connection) = self.conns.get_mut(&conn) {
-                connection.pending.remove(&upstream_id);
-            }
+            self.servers.take_call(conn, upstream_id);
             self.cancel_timer(Some(timer));
             let mut params = params.unwrap_or_else(|| json!({}));
             if let Some(object) = params.as_object_mut() {
@@ -561,33 +544,22 @@ impl Engine {
         let Some(asked) = self.clients.client_closed(client) else {
             return;
         };
-        for server in self.servers.values_mut() {
-            server.waiters.retain(|w| w.client != client);
-        }
+        self.servers.drop_waiters(&|w| w.client == client);
         // Its subscriptions and listens end; resources nobody else wants are
         // unsubscribed upstream.
         self.remove_subscribers(|s| match s {
             Subscriber::Client(c) | Subscriber::Listen(c, _) => c == client,
         });
         let abandoned: Vec<(u64, u64, u64)> = self
-            .conns
-            .iter()
-            .flat_map(|(conn, c)| {
-                c.pending
-                    .iter()
-                    .filter_map(move |(upstream_id, p)| match p {
-                        // A call waiting for a retry belongs to no client until it comes.
-                        Pending::Call(call) if call.client == client && !call.awaits_retry() => {
-                            Some((*conn, *upstream_id, call.timer))
-                        }
-                        _ => None,
-                    })
-            })
+            .servers
+            .calls()
+            .into_iter()
+            // A call waiting for a retry belongs to no client until it comes.
+            .filter(|(_, _, call)| call.client == client && !call.awaits_retry())
+            .map(|(conn, upstream_id, call)| (conn, upstream_id, call.timer))
             .collect();
         for (conn, upstream_id, timer) in abandoned {
-            if let Some(connection) = self.conns.get_mut(&conn) {
-                connection.pending.remove(&upstream_id);
-            }
+            self.servers.take_call(conn, upstream_id);
             self.cancel_timer(Some(timer));
             self.send_upstream(
                 conn,
@@ -628,13 +600,12 @@ impl Engine {
         if self.call_awaits_sign_in(conn) && self.sign_in_wait_expired(conn) {
             return;
         }
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(name) = self.servers.server_of(conn).map(str::to_string) else {
             return;
         };
-        let Some(Pending::Call(call)) = connection.pending.remove(&upstream_id) else {
+        let Some(call) = self.servers.take_call(conn, upstream_id) else {
             return;
         };
-        let name = connection.server.clone();
         if call.awaits_retry() {
             self.timers.handle_cancel(call.timer);
             self.abandon_waiting_call(conn, upstream_id, *call);
@@ -645,7 +616,7 @@ impl Engine {
         let which = if self
             .servers
             .get(&name)
-            .is_some_and(|s| s.config.timeout_ms.is_some())
+            .is_some_and(|s| s.config().timeout_ms.is_some())
         {
             "its `timeout`"
         } else {

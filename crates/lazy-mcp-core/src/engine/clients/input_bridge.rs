@@ -23,12 +23,11 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
-use crate::engine::server::connection::Pending;
 use crate::engine::server::input_required::MAX_INPUT_ROUNDS;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::methods;
 use crate::protocol::missing_capability;
-use crate::vec_map::VecMap;
+use bridge::ServerRequest;
 use serde_json::{json, Map, Value};
 
 /// Marks a `requestState` that names a call waiting for its client's answers.
@@ -42,25 +41,7 @@ const MAX_WAITING_CALLS: usize = 64;
 /// client was being asked).
 const MAX_QUEUED: usize = 8;
 
-/// A call whose server asked its modern client for input.
-#[derive(Debug, Default)]
-pub(in crate::engine) struct Bridge {
-    /// The client was answered `input_required`; its retry carries this state.
-    awaiting: Option<String>,
-    /// The server's requests of the current round: input key → upstream request id.
-    asked: VecMap<String, Value>,
-    /// Server requests that came while the client was being asked.
-    queued: Vec<ServerRequest>,
-    /// The upstream's answer when it came before the client's retry.
-    held: Option<Result<Value, Value>>,
-}
-
-#[derive(Debug, Clone)]
-struct ServerRequest {
-    id: Value,
-    method: String,
-    params: Option<Value>,
-}
+pub(in crate::engine) mod bridge;
 
 impl ForwardedCall {
     /// The client was answered `input_required` and the call waits for its retry:
@@ -81,19 +62,18 @@ impl Engine {
         method: &str,
         params: Option<&Value>,
     ) -> bool {
-        let target = self.conns.get(&conn).and_then(|c| {
-            c.pending.iter().find_map(|(upstream_id, p)| match p {
-                Pending::Call(call)
-                    if call.awaits_retry()
+        let target = self
+            .servers
+            .calls()
+            .into_iter()
+            .find_map(|(on, upstream_id, call)| {
+                (on == conn
+                    && (call.awaits_retry()
                         || self
                             .clients
-                            .is_modern_request(&call.client, &call.client_id) =>
-                {
-                    Some(*upstream_id)
-                }
-                _ => None,
-            })
-        });
+                            .is_modern_request(&call.client, &call.client_id)))
+                .then_some(upstream_id)
+            });
         let Some(upstream_id) = target else {
             return false;
         };
@@ -102,7 +82,7 @@ impl Engine {
             method: method.to_string(),
             params: params.cloned(),
         };
-        let Some(call) = self.pending_call_mut(conn, upstream_id) else {
+        let Some(call) = self.servers.call_mut(conn, upstream_id) else {
             return false;
         };
         if call.awaits_retry() {
@@ -123,7 +103,7 @@ impl Engine {
     /// `input_required` answer; the others are refused.
     fn ask_client(&mut self, conn: ConnId, upstream_id: u64, requests: Vec<ServerRequest>) {
         let waiting = self.waiting_calls();
-        let Some(call) = self.pending_call_mut(conn, upstream_id) else {
+        let Some(call) = self.servers.call_mut(conn, upstream_id) else {
             return;
         };
         let (client, client_id, rounds) = (
@@ -188,13 +168,13 @@ impl Engine {
             "inputRequests": Value::Object(input_requests),
             "requestState": state,
         });
-        if let Some(call) = self.pending_call_mut(conn, upstream_id) {
+        if let Some(call) = self.servers.call_mut(conn, upstream_id) {
             call.input_rounds = call.input_rounds.saturating_add(1);
             let bridge = call.bridge.get_or_insert_with(Default::default);
             bridge.awaiting = Some(state);
             bridge.asked = asked.into_iter().map(|(key, r)| (key, r.id)).collect();
         }
-        let name = self.conns.get(&conn).map(|c| c.server.clone());
+        let name = self.servers.server_of(conn).map(str::to_string);
         self.log(
             LogLevel::Debug,
             name.as_deref(),
@@ -221,16 +201,14 @@ impl Engine {
         else {
             return false;
         };
-        let found = self.conns.iter().find_map(|(conn, c)| {
-            c.pending.iter().find_map(|(upstream_id, p)| match p {
-                Pending::Call(call)
-                    if call.bridge.as_ref().and_then(|b| b.awaiting.as_deref()) == Some(state) =>
-                {
-                    Some((*conn, *upstream_id, call.method.clone()))
-                }
-                _ => None,
-            })
-        });
+        let found = self
+            .servers
+            .calls()
+            .into_iter()
+            .find_map(|(conn, upstream_id, call)| {
+                (call.bridge.as_ref().and_then(|b| b.awaiting.as_deref()) == Some(state))
+                    .then(|| (conn, upstream_id, call.method.clone()))
+            });
         let Some((conn, upstream_id, original)) = found else {
             self.reply_error(
                 client,
@@ -255,12 +233,11 @@ impl Engine {
             .cloned()
             .unwrap_or_default();
         let timeout = self
-            .conns
-            .get(&conn)
-            .map(|c| c.server.clone())
-            .map(|name| self.request_timeout_ms(&name))
+            .servers
+            .server_of(conn)
+            .map(|name| self.request_timeout_ms(name))
             .unwrap_or_default();
-        let Some(call) = self.pending_call_mut(conn, upstream_id) else {
+        let Some(call) = self.servers.call_mut(conn, upstream_id) else {
             return true;
         };
         call.client = client.to_string();
@@ -284,11 +261,7 @@ impl Engine {
         }
         if let Some(outcome) = held {
             // The server finished while the client was being asked.
-            let call = self
-                .conns
-                .get_mut(&conn)
-                .and_then(|c| c.pending.remove(&upstream_id));
-            if let Some(Pending::Call(call)) = call {
+            if let Some(call) = self.servers.take_call(conn, upstream_id) {
                 self.finish_call(conn, *call, |client_id| {
                     let id = client_id.clone();
                     Message::Response { id, outcome }.into_value().to_string()
@@ -318,11 +291,7 @@ impl Engine {
         if let Some(bridge) = call.bridge.as_mut() {
             bridge.held = Some(outcome);
         }
-        if let Some(connection) = self.conns.get_mut(&conn) {
-            connection
-                .pending
-                .insert(upstream_id, Pending::Call(Box::new(call)));
-        }
+        self.servers.put_call_back(conn, upstream_id, call);
         None
     }
 
@@ -338,7 +307,7 @@ impl Engine {
         let Some(bridge) = call.bridge else {
             return;
         };
-        let name = self.conns.get(&conn).map(|c| c.server.clone());
+        let name = self.servers.server_of(conn).map(str::to_string);
         let why = "the client did not answer in time";
         let requests = bridge
             .asked
@@ -377,11 +346,7 @@ impl Engine {
         requests: &[ServerRequest],
         missing: Map<String, Value>,
     ) {
-        let removed = self
-            .conns
-            .get_mut(&conn)
-            .and_then(|c| c.pending.remove(&upstream_id));
-        let Some(Pending::Call(call)) = removed else {
+        let Some(call) = self.servers.take_call(conn, upstream_id) else {
             return;
         };
         self.cancel_timer(Some(call.timer));
@@ -401,9 +366,9 @@ impl Engine {
             ),
         );
         let server = self
-            .conns
-            .get(&conn)
-            .map(|c| c.server.clone())
+            .servers
+            .server_of(conn)
+            .map(str::to_string)
             .unwrap_or_default();
         let asked: Vec<&str> = requests.iter().map(|r| r.method.as_str()).collect();
         let message = format!(
@@ -424,7 +389,7 @@ impl Engine {
         why: &str,
         code: i64,
     ) {
-        let name = self.conns.get(&conn).map(|c| c.server.clone());
+        let name = self.servers.server_of(conn).map(str::to_string);
         let refusal = format!(
             "Lazy MCP refused {} from MCP server '{}': {why}",
             request.method,
@@ -437,18 +402,11 @@ impl Engine {
         );
     }
 
-    fn pending_call_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut ForwardedCall> {
-        match self.conns.get_mut(&conn)?.pending.get_mut(&upstream_id)? {
-            Pending::Call(call) => Some(call),
-            _ => None,
-        }
-    }
-
     fn waiting_calls(&self) -> usize {
-        self.conns
-            .values()
-            .flat_map(|c| c.pending.values())
-            .filter(|p| matches!(p, Pending::Call(call) if call.awaits_retry()))
+        self.servers
+            .calls()
+            .into_iter()
+            .filter(|(_, _, call)| call.awaits_retry())
             .count()
     }
 }

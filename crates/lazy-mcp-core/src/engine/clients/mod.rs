@@ -24,11 +24,11 @@ pub(super) mod tool_vectors;
 
 use crate::engine::events::{ClientId, ConnId, Endpoint};
 use crate::vec_map::VecMap;
-use client_listens::Listens;
-use exposure::Exposure;
-use modern_clients::ModernRequests;
+use client_listens::listen::Listens;
+use exposure::shown::Exposure;
+use modern_clients::requests::ModernRequests;
 use serde_json::{json, Value};
-use tool_exposure::ExposurePlan;
+use tool_exposure::plan::ExposurePlan;
 
 /// The clients' side of the engine, one owner: every attached client's
 /// session, what clients are shown ([`Exposure`]), and the server-to-client

@@ -18,45 +18,10 @@ use crate::protocol::modern_request::{
 };
 use crate::protocol::params::name_of;
 use crate::tool_index::{CALL_TOOL, LOAD_TOOLS, UNLOAD_TOOLS};
-use crate::vec_map::VecMap;
+use requests::PendingModern;
 use serde_json::{json, Value};
 
-/// A client's modern requests: those not answered yet, and the one being read now.
-#[derive(Debug, Default)]
-pub(in crate::engine) struct ModernRequests {
-    /// Modern requests still to be answered, by id (as JSON text).
-    pending: VecMap<String, PendingModern>,
-    /// The request being handled is modern.
-    active: bool,
-    /// The client has sent a modern request: change notifications reach it
-    /// only through its `subscriptions/listen` requests.
-    seen: bool,
-    /// Its `clientInfo` as `name@version`, when it sent one.
-    identity: Option<String>,
-}
-
-impl ModernRequests {
-    /// The request being handled carries the modern envelope.
-    pub(in crate::engine) fn is_active(&self) -> bool {
-        self.active
-    }
-
-    /// The client has spoken the modern era.
-    pub(in crate::engine) fn seen(&self) -> bool {
-        self.seen
-    }
-}
-
-/// A modern request not answered yet.
-#[derive(Debug, Default)]
-struct PendingModern {
-    /// The answer gets cache hints (`resources/read`: lists have them already).
-    cache_hints: bool,
-    /// The client's `elicitation`/`sampling` capabilities from its envelope: a
-    /// modern server may ask for that input (`input_required`) and the client
-    /// answers it by sending the request again (multi round-trip).
-    input_capabilities: serde_json::Map<String, Value>,
-}
+pub(in crate::engine) mod requests;
 
 /// Capabilities a modern client answers for itself on a retried request.
 const INPUT_CAPABILITIES: [&str; 2] = ["elicitation", "sampling"];

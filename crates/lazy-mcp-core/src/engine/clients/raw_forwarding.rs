@@ -13,7 +13,6 @@ use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
-use crate::engine::server::connection::Pending;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
 use crate::protocol::outline::{outline, MAX_DEPTH};
@@ -125,15 +124,15 @@ impl Engine {
         if self.is_modern(conn) {
             return false;
         }
-        let Some(connection) = self.conns.get_mut(&conn) else {
-            return false;
-        };
         // A call bridged to a modern client's input answers (`input_bridge.rs`): full reading.
-        if !matches!(connection.pending.get(&id), Some(Pending::Call(call)) if call.bridge.is_none())
+        if self
+            .servers
+            .call_mut(conn, id)
+            .is_none_or(|call| call.bridge.is_some())
         {
             return false;
         }
-        let Some(Pending::Call(call)) = connection.pending.remove(&id) else {
+        let Some(call) = self.servers.take_call(conn, id) else {
             return false;
         };
         self.note_answered(conn, id);
@@ -151,12 +150,7 @@ impl Engine {
     ) {
         self.cancel_timer(Some(call.timer));
         let now = self.now_ms;
-        if let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) {
-            if let Some(server) = self.servers.get_mut(&name) {
-                server.stats.calls_served += 1;
-                server.last_activity_ms = now;
-            }
-        }
+        self.servers.call_served(conn, now);
         if self.clients.sessions.contains_key(&call.client) {
             let message = answer(&call.client_id);
             // A modern-era request's answer is stamped (`resultType`): rare, and

@@ -100,7 +100,7 @@ impl Engine {
     ) -> Result<(String, String), String> {
         let named = self.servers.iter().find_map(|(server, state)| {
             let tool = name.strip_prefix(server.as_str())?.strip_prefix('/')?;
-            Some((server.clone(), tool.to_string(), state.state.clone()))
+            Some((server.clone(), tool.to_string(), state.state().clone()))
         });
         if let Some((server, tool, state)) = &named {
             if !state.is_exposed() {

@@ -17,48 +17,11 @@ use crate::protocol::params::name_of;
 use crate::tool_index::{
     estimate_definition_tokens, estimate_tokens, meta_tools_with_index, IndexDetail, ToolIndex,
 };
-use crate::vec_map::{VecMap, VecSet};
+use crate::vec_map::VecSet;
+use plan::{ExposurePlan, LoadedTool};
 use serde_json::Value;
 
-/// A loaded tool: (server, original tool name).
-pub(in crate::engine) type LoadedTool = (String, String);
-
-/// What clients are shown now, decided from the settings and the catalogue.
-#[derive(Debug, Default)]
-pub(in crate::engine) struct ExposurePlan {
-    /// Mode of every exposed server: `Full` or `Index`, never `Auto`.
-    pub modes: VecMap<String, ToolExposure>,
-    /// Estimated tokens of each exposed server's tool definitions (its `full` cost).
-    pub full_tokens: VecMap<String, usize>,
-    /// Hash of each exposed server's tool list: an unchanged list keeps its
-    /// `full_tokens` from the previous plan instead of being estimated again
-    /// (at 100 servers that estimate was a third of a config edit's time).
-    pub tool_hashes: VecMap<String, u64>,
-    /// Estimated tokens of each `index`-mode server's lines in the index.
-    pub index_tokens: VecMap<String, usize>,
-    /// The meta-tools, the index riding in `load_tools`; empty when no server is
-    /// in `index` mode.
-    pub meta_tools: Vec<Value>,
-    pub meta_tokens: usize,
-    /// Hash of `meta_tools` (part of the aggregate endpoint's version).
-    pub meta_hash: u64,
-    /// What the index above was rendered from (the `index`-mode servers, their
-    /// tools, the budget): the same key reuses it instead of rendering again.
-    index_key: Option<u64>,
-}
-
-impl ExposurePlan {
-    pub fn mode(&self, server: &str) -> ToolExposure {
-        self.modes
-            .get(server)
-            .copied()
-            .unwrap_or(ToolExposure::Full)
-    }
-
-    pub fn is_indexed(&self, server: &str) -> bool {
-        self.mode(server) == ToolExposure::Index
-    }
-}
+pub(in crate::engine) mod plan;
 
 /// FNV-1a of the items' JSON, written straight into the hasher.
 pub(in crate::engine) fn items_hash(items: &[Value]) -> u64 {
@@ -79,7 +42,11 @@ impl Engine {
             .tool_exposure_by_server
             .get(name)
             .copied()
-            .or_else(|| self.servers.get(name).and_then(|s| s.config.tool_exposure))
+            .or_else(|| {
+                self.servers
+                    .get(name)
+                    .and_then(|s| s.config().tool_exposure)
+            })
             .unwrap_or(self.settings.tool_exposure)
     }
 
@@ -91,7 +58,7 @@ impl Engine {
         let mut auto: Vec<(usize, usize, String)> = Vec::new();
         let (mut tokens, mut tools) = (0usize, 0usize);
         for (name, server) in &self.servers {
-            if !server.state.is_exposed() {
+            if !server.state().is_exposed() {
                 continue;
             }
             let items = self.exposed_items(name, ListKind::Tools);
@@ -187,7 +154,7 @@ impl Engine {
                 continue;
             };
             let allowed = |tool: &Value| {
-                let listed = match &server.config.tools {
+                let listed = match &server.config().tools {
                     ToolFilter::All => true,
                     ToolFilter::Only(names) => {
                         tool_name(tool).is_some_and(|n| names.iter().any(|d| d == n))
@@ -300,7 +267,7 @@ impl Engine {
         let mut gone: Vec<LoadedTool> = Vec::new();
         for (server, tool) in self.clients.all_loaded() {
             let offered = match self.servers.get(&server) {
-                Some(s) if s.state.is_exposed() && self.current_entry(&server).is_some() => self
+                Some(s) if s.state().is_exposed() && self.current_entry(&server).is_some() => self
                     .exposed_items(&server, ListKind::Tools)
                     .iter()
                     .any(|t| tool_name(t) == Some(tool.as_str())),

@@ -20,7 +20,7 @@ impl Engine {
         for (name, entry) in loaded.entries {
             let ours_is_current = match (self.catalogue.entries.get(&name), self.servers.get(&name))
             {
-                (Some(ours), Some(server)) => ours.fingerprint == server.config.fingerprint,
+                (Some(ours), Some(server)) => ours.fingerprint == server.config().fingerprint,
                 (Some(_), None) => true,
                 (None, _) => false,
             };
@@ -38,15 +38,15 @@ impl Engine {
             };
             let warm = is_warm(
                 self.catalogue.entries.get(&name),
-                &server.config.fingerprint,
+                &server.config().fingerprint,
             );
             if warm
                 && matches!(
-                    server.state,
+                    server.state(),
                     ServerState::Pending | ServerState::Failed { .. }
                 )
             {
-                let retry = server.retry_timer;
+                let retry = server.retry_timer();
                 self.cancel_timer(retry);
                 self.catalogue_queue.retain(|queued| queued != &name);
                 self.transition(&name, Trigger::WarmCatalogueFound);

@@ -6,11 +6,8 @@ use crate::config::model::ServerConfig;
 use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::router::Engine;
-use crate::engine::server::backoff::CrashHistory;
 use crate::engine::server::state::{ServerState, Trigger};
-use crate::engine::server::Server;
-use crate::engine::server::ServerStats;
-use crate::vec_map::{VecMap, VecSet};
+use crate::vec_map::VecSet;
 
 /// What the config and the session's Enable/Disable ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,10 +20,10 @@ enum Wanted {
 impl Engine {
     fn wanted(&self, name: &str) -> Option<Wanted> {
         let server = self.servers.get(name)?;
-        let enabled = server.session_enabled.unwrap_or(server.config.enabled);
+        let enabled = server.session_enabled().unwrap_or(server.config().enabled);
         Some(if !enabled {
             Wanted::Disabled
-        } else if !server.config.auto_connect && server.session_enabled != Some(true) {
+        } else if !server.config().auto_connect && server.session_enabled() != Some(true) {
             Wanted::Dormant
         } else {
             Wanted::Active
@@ -67,14 +64,8 @@ impl Engine {
     /// Stops the server and cancels everything pending for it.
     fn withdraw(&mut self, name: &str, why: &str) {
         self.stop_server(name, why);
-        if let Some(server) = self.servers.get_mut(name) {
-            server.subscriptions.clear();
-        }
+        let retry = self.servers.withdrawn(name);
         self.catalogue_queue.retain(|queued| queued != name);
-        let retry = self
-            .servers
-            .get_mut(name)
-            .and_then(|s| s.retry_timer.take());
         self.cancel_timer(retry);
         self.clients.exposure_changed();
     }
@@ -119,16 +110,13 @@ impl Engine {
         }
         for config in configs {
             let name = config.name.clone();
-            match self.servers.get(&name).map(|s| s.config.clone()) {
+            match self.servers.get(&name).map(|s| s.config().clone()) {
                 None => self.add_server(config),
                 Some(old) if old.fingerprint != config.fingerprint => self.replace_server(config),
                 Some(old) if old != config => {
                     let tools_changed =
                         old.tools != config.tools || old.tool_exposure != config.tool_exposure;
-                    if let Some(server) = self.servers.get_mut(&name) {
-                        server.config = config;
-                        server.crashes.reset();
-                    }
+                    self.servers.config_changed(&name, config, false);
                     if tools_changed {
                         self.clients.exposure_changed();
                         self.report_dropped_declared_tools(&name);
@@ -145,28 +133,7 @@ impl Engine {
 
     fn add_server(&mut self, config: ServerConfig) {
         let name = config.name.clone();
-        self.servers.insert(
-            name.clone(),
-            Server {
-                config,
-                state: ServerState::Disabled,
-                state_since_ms: self.now_ms,
-                session_enabled: None,
-                conn: None,
-                waiters: Vec::new(),
-                crashes: CrashHistory::default(),
-                retry_timer: None,
-                background: false,
-                idle_timer: None,
-                last_activity_ms: self.now_ms,
-                recent_calls: Default::default(),
-                stats: ServerStats::default(),
-                subscriptions: VecMap::new(),
-                reprobe: false,
-                probe_unanswered: false,
-                auth: crate::engine::server::auth::ServerAuth::default(),
-            },
-        );
+        self.servers.add(config, self.now_ms);
         self.clients.exposure_changed();
         if self.wanted(&name) == Some(Wanted::Disabled) {
             self.effects.push(Effect::StateChanged {
@@ -183,11 +150,7 @@ impl Engine {
         let name = config.name.clone();
         self.announce.forget(&name);
         self.withdraw(&name, "its configuration changed");
-        if let Some(server) = self.servers.get_mut(&name) {
-            server.config = config;
-            server.crashes.reset();
-            server.stats = ServerStats::default();
-        }
+        self.servers.config_changed(&name, config, true);
         if self.catalogue.entries.remove(&name).is_some() {
             self.persist_catalogue();
         }

@@ -22,23 +22,9 @@ use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::router::Engine;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::shared::launch::{shared_launch, SharedLaunch, SharingClient};
-use crate::vec_map::{VecMap, VecSet};
 use crate::wording::count;
 
-/// What the engine remembers about the shared catalogue between events.
-#[derive(Debug, Default)]
-pub(in crate::engine) struct SharedCatalogue {
-    /// Per server, the key of its last lookup: one lookup per definition, key
-    /// and roots (after a miss the server is catalogued as before).
-    looked_up: VecMap<String, String>,
-    /// Servers listed in this event, whose entry goes to the shared catalogue
-    /// at its end (with the vectors made then).
-    to_write: VecSet<String>,
-    /// Servers known to ask for roots (seen here, or the entry taken said so):
-    /// written under the roots' key even from a connection that was not asked
-    /// (attached to a shared process whose roots another client answered).
-    asks_roots: VecSet<String>,
-}
+pub(in crate::engine) mod memory;
 
 /// The key of an entry that holds only for the client's workspace roots.
 fn roots_slot(launch: &SharedLaunch) -> String {
@@ -53,7 +39,7 @@ impl Engine {
             env: self.config_load.discovery().map(|d| &d.env),
             untrusted: !self.config_load.workspace_trusted(),
         };
-        shared_launch(&server.config, &self.settings, client)
+        shared_launch(server.config(), &self.settings, client)
     }
 
     /// Before a server is started to be catalogued: a shared one without an
@@ -160,7 +146,7 @@ impl Engine {
         if key != by_roots && (launch.roots_bound || key != launch.key) {
             return None; // not a key of this definition and these roots (any more)
         }
-        let fingerprint = self.servers.get(name)?.config.fingerprint.clone();
+        let fingerprint = self.servers.get(name)?.config().fingerprint.clone();
         let catalogue = match Catalogue::from_blob(blob) {
             Ok(catalogue) => catalogue,
             Err(why) => {

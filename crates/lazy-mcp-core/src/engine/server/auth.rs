@@ -29,6 +29,7 @@ pub use crate::engine::auth_contract::{AuthSnapshot, OAuthBinding, RefreshOutcom
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
+use crate::engine::server::auth::bookkeeping::ServerAuth;
 use crate::engine::server::connection::Phase;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::state::Trigger;
@@ -36,50 +37,8 @@ use crate::protocol::methods;
 use crate::protocol::www_authenticate::{
     challenge_param, is_insufficient_scope, resource_metadata_url,
 };
-use crate::vec_map::VecSet;
 
-/// Per-server sign-in bookkeeping.
-#[derive(Debug, Default)]
-pub(in crate::engine) struct ServerAuth {
-    refreshing: bool,
-    signing_in: bool,
-    /// The current (or last) sign-in's number, echoed by `signInFinished`.
-    attempt: u32,
-    /// The sign-in under way was started for waiting calls (it ends with them).
-    for_calls: bool,
-    /// Why sign-in is needed, while it is.
-    needs_sign_in: Option<String>,
-    /// Scopes a 403 `insufficient_scope` challenge asked for (step-up), for the next sign-in.
-    step_up_scope: Option<String>,
-    /// The sign-in under way is a step-up: the connection it resumes must not ask again.
-    stepping_up: bool,
-    /// RFC 9728: the protected resource metadata URL the last challenge advertised.
-    resource_metadata_url: Option<String>,
-    /// Sign In was asked for while the server was being catalogued (`lazy-mcp
-    /// auth login` right after start): it starts once that ends, with what its
-    /// challenge said, and the NEEDS AUTH it meets is not announced: the user
-    /// is signing in already.
-    sign_in_requested: bool,
-}
-
-/// Per-connection: requests held by the host after a challenge.
-#[derive(Debug, Default)]
-pub(in crate::engine) struct ConnAuth {
-    pub held: bool,
-    /// A refresh already ran for this connection: another 401 means sign-in.
-    pub refreshed: bool,
-    /// A step-up sign-in already ran for this connection: another
-    /// `insufficient_scope` fails the calls instead of asking again.
-    pub stepped_up: bool,
-}
-
-/// Session-wide: which servers were announced or dismissed.
-#[derive(Debug, Default)]
-pub(in crate::engine) struct SignInAnnouncements {
-    announced: VecSet<String>,
-    dismissed: VecSet<String>,
-    batch: VecSet<String>,
-}
+pub(in crate::engine) mod bookkeeping;
 
 /// Whether `config` signs in with OAuth: a remote server without a static
 /// `Authorization` header.
@@ -112,7 +71,7 @@ impl Engine {
     /// refreshes its UI as for a state change (a `stateChanged` with the current state).
     fn sign_in_shown(&mut self, name: &str) {
         self.clients.exposure_changed();
-        let Some(server) = self.servers.get(name) else {
+        let Some(server) = self.servers.by_name.get(name) else {
             return;
         };
         let told = self
@@ -130,7 +89,11 @@ impl Engine {
     /// The binding of `name` with the resource metadata URL learned from its
     /// challenges (this run, else the catalogue's).
     pub(in crate::engine) fn binding_of(&self, name: &str) -> Option<OAuthBinding> {
-        let mut binding = self.servers.get(name).and_then(|s| binding(&s.config))?;
+        let mut binding = self
+            .servers
+            .by_name
+            .get(name)
+            .and_then(|s| binding(&s.config))?;
         binding.resource_metadata_url = self.learned_resource_metadata_url(name);
         Some(binding)
     }
@@ -138,6 +101,7 @@ impl Engine {
     /// The resource metadata URL a challenge of `name` advertised.
     pub(in crate::engine) fn learned_resource_metadata_url(&self, name: &str) -> Option<String> {
         self.servers
+            .by_name
             .get(name)
             .and_then(|s| s.auth.resource_metadata_url.clone())
             .or_else(|| {
@@ -166,11 +130,11 @@ impl Engine {
         challenge: Option<&str>,
     ) {
         let insufficient_scope = is_insufficient_scope(status, challenge);
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         let name = connection.server.clone();
-        let Some(server) = self.servers.get_mut(&name) else {
+        let Some(server) = self.servers.by_name.get_mut(&name) else {
             return;
         };
         if !uses_oauth(&server.config) {
@@ -193,7 +157,7 @@ impl Engine {
                 Some(&name),
                 "the access token was refused; refreshing it".into(),
             );
-            if let Some(server) = self.servers.get_mut(&name) {
+            if let Some(server) = self.servers.by_name.get_mut(&name) {
                 server.auth.refreshing = true;
             }
             if let Some(oauth) = self.binding_of(&name) {
@@ -223,7 +187,7 @@ impl Engine {
                     scope,
                 });
             }
-            if let Some(server) = self.servers.get_mut(&name) {
+            if let Some(server) = self.servers.by_name.get_mut(&name) {
                 server.auth.step_up_scope = scope;
             }
             "it needs more permissions (insufficient scope)".to_string()
@@ -238,18 +202,18 @@ impl Engine {
     /// Sign-in is needed for `name`: wait for one when a call may, else end
     /// the connection and fail its calls with how to sign in.
     fn sign_in_needed(&mut self, name: &str, reason: String) {
-        let conn = self.servers.get(name).and_then(|s| s.conn);
+        let conn = self.servers.by_name.get(name).and_then(|s| s.conn);
         let interactive = conn
-            .and_then(|c| self.conns.get(&c))
+            .and_then(|c| self.servers.conns.get(&c))
             .is_some_and(|c| c.purpose == crate::engine::server::connection::Purpose::Connect);
-        if let Some(server) = self.servers.get_mut(name) {
+        if let Some(server) = self.servers.by_name.get_mut(name) {
             server.auth.needs_sign_in = Some(reason.clone());
         }
         self.sign_in_shown(name);
         if interactive && self.settings.sign_in_may_wait {
             let tool_name = self.waiting_tool_name(name);
             self.start_sign_in(name, reason);
-            if let Some(server) = self.servers.get_mut(name) {
+            if let Some(server) = self.servers.by_name.get_mut(name) {
                 server.auth.for_calls = true;
             }
             if let Some(tool) = tool_name {
@@ -260,7 +224,12 @@ impl Engine {
             // The waiting call is bounded by its own timeout, not the handshake's.
             if let Some(conn) = conn {
                 let at = self.now_ms.saturating_add(self.request_timeout_ms(name));
-                if let Some(timer) = self.conns.get(&conn).and_then(|c| c.handshake_timer) {
+                if let Some(timer) = self
+                    .servers
+                    .conns
+                    .get(&conn)
+                    .and_then(|c| c.handshake_timer)
+                {
                     self.rearm_timer(timer, at);
                 }
             }
@@ -273,14 +242,15 @@ impl Engine {
     pub(in crate::engine) fn block_on_sign_in(&mut self, name: &str, reason: &str) {
         let step = self.sign_in_step(name);
         let error = format!("MCP server '{name}' needs you to sign in ({reason}): {step}");
-        let state = self.servers.get(name).map(|s| s.state.clone());
+        let state = self.servers.by_name.get(name).map(|s| s.state.clone());
         let requested = self
             .servers
+            .by_name
             .get(name)
             .is_some_and(|s| s.auth.sign_in_requested);
         self.stop_server(name, &format!("it needs you to sign in ({reason}): {step}"));
         self.fail_waiters(name, &error);
-        if let Some(server) = self.servers.get_mut(name) {
+        if let Some(server) = self.servers.by_name.get_mut(name) {
             server.stats.last_error = Some(error.clone());
             server.auth.needs_sign_in = Some(reason.to_string());
         }
@@ -304,7 +274,7 @@ impl Engine {
     /// `name` changed state: a Sign In asked for during its cataloguing starts
     /// once that has ended, whatever the outcome (as if asked for then).
     pub(in crate::engine) fn start_requested_sign_in(&mut self, name: &str) {
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
         if !server.auth.sign_in_requested
@@ -322,14 +292,14 @@ impl Engine {
     /// The tool a waiting call wants (named in the sign-in prompt): one waiting
     /// for the connection, else one held on it (a 401/403 mid-session).
     fn waiting_tool_name(&self, name: &str) -> Option<String> {
-        let server = self.servers.get(name)?;
+        let server = self.servers.by_name.get(name)?;
         let waiting = server.waiters.iter().find_map(|call| {
             (call.method == methods::TOOLS_CALL)
                 .then(|| call.params.name())
                 .flatten()
         });
         waiting.or_else(|| {
-            let conn = self.conns.get(&server.conn?)?;
+            let conn = self.servers.conns.get(&server.conn?)?;
             conn.pending.values().find_map(|pending| match pending {
                 crate::engine::server::connection::Pending::Call(call) => {
                     call.tool_name().map(str::to_string)
@@ -343,7 +313,7 @@ impl Engine {
         let Some(oauth) = self.binding_of(name) else {
             return;
         };
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
         server.auth.signing_in = true;
@@ -367,7 +337,7 @@ impl Engine {
     /// Ends the sign-in under way as the engine's own decision: its end, when
     /// the host reports it, is then stale (`signInFinished` of an old attempt).
     fn cancel_sign_in(&mut self, name: &str) {
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
         if !server.auth.signing_in {
@@ -389,8 +359,12 @@ impl Engine {
 
     /// The held connection of `name`, if any.
     fn held_conn(&self, name: &str) -> Option<ConnId> {
-        let conn = self.servers.get(name)?.conn?;
-        self.conns.get(&conn).filter(|c| c.auth.held).map(|_| conn)
+        let conn = self.servers.by_name.get(name)?.conn?;
+        self.servers
+            .conns
+            .get(&conn)
+            .filter(|c| c.auth.held)
+            .map(|_| conn)
     }
 
     pub(in crate::engine) fn on_refresh_finished(
@@ -399,7 +373,7 @@ impl Engine {
         outcome: RefreshOutcome,
         message: &str,
     ) {
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
         server.auth.refreshing = false;
@@ -445,7 +419,7 @@ impl Engine {
     fn after_refresh_failed(&mut self, name: &str, reason: String) {
         if self.held_conn(name).is_some() {
             self.sign_in_needed(name, reason);
-        } else if let Some(server) = self.servers.get_mut(name) {
+        } else if let Some(server) = self.servers.by_name.get_mut(name) {
             server.auth.needs_sign_in = Some(reason);
         }
     }
@@ -457,9 +431,10 @@ impl Engine {
         };
         let stepped_up = self
             .servers
+            .by_name
             .get_mut(name)
             .is_some_and(|s| std::mem::take(&mut s.auth.stepping_up));
-        if let Some(connection) = self.conns.get_mut(&conn) {
+        if let Some(connection) = self.servers.conns.get_mut(&conn) {
             connection.auth.held = false;
             connection.auth.refreshed = refreshed;
             connection.auth.stepped_up |= stepped_up;
@@ -482,7 +457,7 @@ impl Engine {
         message: &str,
         attempt: u32,
     ) {
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
         if !server.auth.signing_in || server.auth.attempt != attempt {
@@ -500,7 +475,7 @@ impl Engine {
         self.sign_in_shown(name);
         match outcome {
             SignInOutcome::Ok => {
-                if let Some(server) = self.servers.get_mut(name) {
+                if let Some(server) = self.servers.by_name.get_mut(name) {
                     server.auth.step_up_scope = None;
                 }
                 self.log(LogLevel::Info, Some(name), format!("Signed in to '{name}'"));
@@ -524,7 +499,7 @@ impl Engine {
     fn sign_in_ended_without_tokens(&mut self, name: &str, reason: String) {
         let step = self.sign_in_step(name);
         let error = format!("MCP server '{name}': {reason}. To use it, {step}");
-        if let Some(server) = self.servers.get_mut(name) {
+        if let Some(server) = self.servers.by_name.get_mut(name) {
             server.auth.needs_sign_in = Some(reason.clone());
             server.auth.stepping_up = false;
             server.stats.last_error = Some(error.clone());
@@ -548,6 +523,7 @@ impl Engine {
     pub(in crate::engine) fn on_tokens_stored_elsewhere(&mut self, url: &str) {
         let names: Vec<String> = self
             .servers
+            .by_name
             .iter()
             .filter(|(_, s)| {
                 s.auth.needs_sign_in.is_some()
@@ -571,7 +547,7 @@ impl Engine {
     /// the CLI): resume a held connection, else catalogue it again
     /// non-interactively so its tools appear.
     pub(in crate::engine) fn on_tokens_available(&mut self, name: &str) {
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
         if !uses_oauth(&server.config) {
@@ -584,7 +560,7 @@ impl Engine {
         if self.resume_held(name, false) {
             return;
         }
-        let state = self.servers.get(name).map(|s| s.state.clone());
+        let state = self.servers.by_name.get(name).map(|s| s.state.clone());
         if let Some(ServerState::NeedsAuth) = state {
             self.transition(name, Trigger::NeedsCatalogue);
             self.enqueue_catalogue(name);
@@ -593,7 +569,7 @@ impl Engine {
 
     /// The user command Sign In (CLI `auth login`, a button).
     pub(in crate::engine) fn on_sign_in(&mut self, name: &str) {
-        let Some(server) = self.servers.get(name) else {
+        let Some(server) = self.servers.by_name.get(name) else {
             self.refuse_action(None, format!("There is no MCP server named '{name}'."));
             return;
         };
@@ -622,7 +598,7 @@ impl Engine {
                 Some(name),
                 "Sign In asked for during cataloguing: it starts when the cataloguing ends".into(),
             );
-            if let Some(server) = self.servers.get_mut(name) {
+            if let Some(server) = self.servers.by_name.get_mut(name) {
                 server.auth.sign_in_requested = true;
             }
             return;
@@ -638,7 +614,7 @@ impl Engine {
     /// The user command Cancel on a sign-in under way: the host ends it and
     /// reports it `cancelled` (a waiting call then ends "sign-in cancelled").
     pub(in crate::engine) fn on_cancel_sign_in(&mut self, name: &str) {
-        let Some(server) = self.servers.get(name) else {
+        let Some(server) = self.servers.by_name.get(name) else {
             return;
         };
         if !server.auth.signing_in {
@@ -669,9 +645,9 @@ impl Engine {
             oauth,
             forget_client: true,
         });
-        let state = self.servers.get(name).map(|s| s.state.clone());
+        let state = self.servers.by_name.get(name).map(|s| s.state.clone());
         self.cancel_sign_in(name);
-        if let Some(server) = self.servers.get_mut(name) {
+        if let Some(server) = self.servers.by_name.get_mut(name) {
             server.auth = ServerAuth {
                 needs_sign_in: Some("signed out".into()),
                 attempt: server.auth.attempt,
@@ -699,10 +675,11 @@ impl Engine {
 
     /// The connection is held for a sign-in started for its calls.
     pub(in crate::engine) fn call_awaits_sign_in(&self, conn: ConnId) -> bool {
-        self.conns.get(&conn).is_some_and(|c| {
+        self.servers.conns.get(&conn).is_some_and(|c| {
             c.auth.held
                 && self
                     .servers
+                    .by_name
                     .get(&c.server)
                     .is_some_and(|s| s.auth.signing_in && s.auth.for_calls)
         })
@@ -714,30 +691,38 @@ impl Engine {
     /// calls fail saying how to sign in, and a sign-in started for them is
     /// ended too: nothing is left waiting for a browser nobody will use.
     pub(in crate::engine) fn sign_in_wait_expired(&mut self, conn: ConnId) -> bool {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.servers.conns.get(&conn) else {
             return false;
         };
         let name = connection.server.clone();
         let waiting = connection.auth.held
             && self
                 .servers
+                .by_name
                 .get(&name)
                 .is_some_and(|s| s.auth.signing_in || s.auth.refreshing);
         if !waiting {
             return false;
         }
         if let Some(timer) = self
+            .servers
             .conns
             .get_mut(&conn)
             .and_then(|c| c.handshake_timer.take())
         {
             self.timers.handle_cancel(timer);
         }
-        if self.servers.get(&name).is_some_and(|s| s.auth.for_calls) {
+        if self
+            .servers
+            .by_name
+            .get(&name)
+            .is_some_and(|s| s.auth.for_calls)
+        {
             self.cancel_sign_in(&name);
         }
         let reason = self
             .servers
+            .by_name
             .get(&name)
             .and_then(|s| s.auth.needs_sign_in.clone())
             .unwrap_or_else(|| "not signed in".into());
@@ -757,6 +742,7 @@ impl Engine {
         if self.sign_in_announcements.batch.is_empty()
             || self
                 .servers
+                .by_name
                 .values()
                 .any(|s| matches!(s.state, ServerState::Pending | ServerState::Cataloguing))
         {
@@ -770,6 +756,7 @@ impl Engine {
                     && !self.sign_in_announcements.announced.contains(name)
                     && self
                         .servers
+                        .by_name
                         .get(name)
                         .is_some_and(|s| s.auth.needs_sign_in.is_some())
             })
@@ -810,7 +797,7 @@ impl Engine {
 
     /// Diagnostics' view of a server's sign-in (None: it does not use OAuth).
     pub(in crate::engine) fn auth_snapshot(&self, name: &str) -> Option<AuthSnapshot> {
-        let server = self.servers.get(name)?;
+        let server = self.servers.by_name.get(name)?;
         if !uses_oauth(&server.config) {
             return None;
         }

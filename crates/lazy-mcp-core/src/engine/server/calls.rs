@@ -1,7 +1,7 @@
 //! A client's call on its way to a server: queued while the server connects
 //! (`QueuedCall`), then in flight on its connection (`ForwardedCall`).
 
-use crate::engine::clients::input_bridge::Bridge;
+use crate::engine::clients::input_bridge::bridge::Bridge;
 use crate::engine::events::ClientId;
 use crate::engine::timers::TimerId;
 use crate::protocol::methods;

@@ -39,6 +39,7 @@ impl Engine {
     pub(in crate::engine) fn pump_catalogue_queue(&mut self) {
         loop {
             let active = self
+                .servers
                 .conns
                 .values()
                 .filter(|c| c.purpose == Purpose::Catalogue)
@@ -67,7 +68,7 @@ impl Engine {
     /// Single flight: opens a connection unless one is already on its way.
     /// Returns false when the server cannot be connected now (the caller explains why).
     pub(in crate::engine) fn ensure_connected(&mut self, name: &str, interactive: bool) -> bool {
-        let Some(server) = self.servers.get(name) else {
+        let Some(server) = self.servers.by_name.get(name) else {
             return false;
         };
         match &server.state {
@@ -98,10 +99,10 @@ impl Engine {
         name: &str,
         purpose: Purpose,
         interactive: bool,
-        fallback: Option<crate::engine::server::era::Handshake>,
+        fallback: Option<crate::engine::server::connection::Handshake>,
     ) {
         let handshake = fallback.unwrap_or_else(|| self.handshake_for(name));
-        let Some(server) = self.servers.get(name) else {
+        let Some(server) = self.servers.by_name.get(name) else {
             return;
         };
         let transport = server.config.transport.clone();
@@ -109,14 +110,14 @@ impl Engine {
         let shared = self.sharing_of(name);
         let retry_timer = server.retry_timer;
         self.cancel_timer(retry_timer);
-        let conn = self.next_conn;
-        self.next_conn += 1;
+        let conn = self.servers.next_conn;
+        self.servers.next_conn += 1;
         let timeout = self.handshake_timeout_ms(name);
         let handshake_timer = self.set_timer(
             TimerPurpose::Handshake { conn },
             self.now_ms.saturating_add(timeout),
         );
-        self.conns.insert(
+        self.servers.conns.insert(
             conn,
             Connection {
                 server: name.to_string(),
@@ -130,17 +131,17 @@ impl Engine {
                 relist: VecSet::new(),
                 live: false,
                 roots_asked_at_ms: None,
-                auth: crate::engine::server::auth::ConnAuth::default(),
+                auth: crate::engine::server::auth::bookkeeping::ConnAuth::default(),
                 handshake_timer: Some(handshake_timer),
                 init: None,
                 handshake,
-                era: crate::engine::server::era::Handshake::era_hint(handshake),
+                era: crate::engine::server::connection::Handshake::era_hint(handshake),
                 interactive,
                 cache: None,
                 listen: None,
             },
         );
-        if let Some(server) = self.servers.get_mut(name) {
+        if let Some(server) = self.servers.by_name.get_mut(name) {
             server.conn = Some(conn);
             server.retry_timer = None;
             server.stats.pid = None;
@@ -169,14 +170,14 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_connection_opened(&mut self, conn: ConnId, pid: Option<u32>) {
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         if connection.phase != Phase::Opening {
             return;
         }
         let name = connection.server.clone();
-        if let Some(server) = self.servers.get_mut(&name) {
+        if let Some(server) = self.servers.by_name.get_mut(&name) {
             server.stats.pid = pid;
         }
         self.start_handshake(conn);
@@ -188,10 +189,15 @@ impl Engine {
         clients: u32,
         holders: Vec<crate::shared::launch::SharedHolder>,
     ) {
-        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
             return;
         };
-        if let Some(server) = self.servers.get_mut(&name).filter(|s| s.conn == Some(conn)) {
+        if let Some(server) = self
+            .servers
+            .by_name
+            .get_mut(&name)
+            .filter(|s| s.conn == Some(conn))
+        {
             server.stats.shared_clients = Some(clients);
             server.stats.shared_holders = holders;
         }
@@ -199,7 +205,7 @@ impl Engine {
 
     /// The legacy handshake: `initialize` (then `notifications/initialized`).
     pub(in crate::engine) fn send_initialize(&mut self, conn: ConnId) {
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         connection.phase = Phase::Initializing;
@@ -228,7 +234,7 @@ impl Engine {
             }
             _ => self.enveloped(conn, params, None),
         };
-        let connection = self.conns.get_mut(&conn)?;
+        let connection = self.servers.conns.get_mut(&conn)?;
         let id = connection.next_id;
         connection.next_id += 1;
         connection.pending.insert(id, pending);
@@ -245,7 +251,7 @@ impl Engine {
         params: &serde_json::value::RawValue,
         pending: Pending,
     ) {
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         let id = connection.next_id;
@@ -269,11 +275,12 @@ impl Engine {
     /// message: its request id, headers, and (`open_event_stream`, HTTP only)
     /// that the server's own stream may be opened once it is accepted.
     fn push_send(&mut self, conn: ConnId, message: Value, open_event_stream: bool) {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
         let http = self
             .servers
+            .by_name
             .get(&connection.server)
             .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
         if let Some(abort) = self.abort_for_cancel(conn, &message) {
@@ -320,7 +327,7 @@ impl Engine {
                 return;
             }
         };
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         connection.phase = Phase::Ready;
@@ -341,20 +348,21 @@ impl Engine {
 
     /// Either era's handshake is done: keep the connection for waiting calls, list.
     pub(in crate::engine) fn handshake_done(&mut self, conn: ConnId, init: &InitializeOutcome) {
-        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
             return;
         };
-        if let Some(server) = self.servers.get_mut(&name) {
+        if let Some(server) = self.servers.by_name.get_mut(&name) {
             // The era is known now (probed, or taken from a catalogue that was right).
             server.reprobe = false;
         }
         let has_waiters = self
             .servers
+            .by_name
             .get(&name)
             .is_some_and(|s| !s.waiters.is_empty());
         if has_waiters {
             // Calls arrived while cataloguing: keep this connection for them.
-            if let Some(connection) = self.conns.get_mut(&conn) {
+            if let Some(connection) = self.servers.conns.get_mut(&conn) {
                 connection.purpose = Purpose::Connect;
             }
         }
@@ -382,14 +390,14 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_roots_settled(&mut self, conn: ConnId) {
-        if self.conns.get(&conn).is_some_and(|c| !c.live) {
+        if self.servers.conns.get(&conn).is_some_and(|c| !c.live) {
             self.become_connected(conn);
         }
     }
 
     /// The handshake is done and calls may flow: CONNECTED, waiters forwarded.
     fn become_connected(&mut self, conn: ConnId) {
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         connection.purpose = Purpose::Connect;
@@ -400,7 +408,7 @@ impl Engine {
         self.cancel_timer(handshake_timer);
         self.transition(&name, Trigger::Connected);
         let now = self.now_ms;
-        let waiters = match self.servers.get_mut(&name) {
+        let waiters = match self.servers.by_name.get_mut(&name) {
             Some(server) => {
                 server.stats.connect_latency_ms = Some(latency);
                 server.last_activity_ms = now;
@@ -419,6 +427,7 @@ impl Engine {
         );
         let subscribed: Vec<String> = self
             .servers
+            .by_name
             .get(&name)
             .map(|s| s.subscriptions.keys().cloned().collect())
             .unwrap_or_default();
@@ -462,7 +471,7 @@ impl Engine {
     ) {
         // Held since the call arrived (the connect's listing found it changed):
         // refused, never sent.
-        let refusal = match self.conns.get(&conn) {
+        let refusal = match self.servers.conns.get(&conn) {
             Some(connection) if self.any_held() => {
                 self.held_call_refusal(&connection.server, &call.method, &call.params)
             }
@@ -497,7 +506,7 @@ impl Engine {
                 }
             }
         }
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
         let name = connection.server.clone();
@@ -533,7 +542,7 @@ impl Engine {
             bridge: None,
             era_retried: call.era_retried,
         }));
-        if let Some(server) = self.servers.get_mut(&name) {
+        if let Some(server) = self.servers.by_name.get_mut(&name) {
             server.last_activity_ms = self.now_ms;
             server.recent_calls.record(self.now_ms);
         }
@@ -550,7 +559,7 @@ impl Engine {
     /// A call for `name` from a client: forwarded now, queued behind the single
     /// connect, or refused with a clear error.
     pub(in crate::engine) fn route_call(&mut self, name: &str, call: QueuedCall) {
-        let Some(server) = self.servers.get(name) else {
+        let Some(server) = self.servers.by_name.get(name) else {
             self.reply_error(
                 &call.client,
                 call.client_id,
@@ -582,7 +591,7 @@ impl Engine {
             );
             return;
         }
-        if let Some(server) = self.servers.get_mut(name) {
+        if let Some(server) = self.servers.by_name.get_mut(name) {
             server.waiters.push(call);
         }
         self.ensure_connected(name, true);

@@ -1,9 +1,8 @@
 //! One upstream connection as the engine tracks it: why it was opened, how far
 //! its handshake got, and the requests it has in flight.
 
-use crate::engine::server::auth::ConnAuth;
+use crate::engine::server::auth::bookkeeping::ConnAuth;
 use crate::engine::server::calls::ForwardedCall;
-use crate::engine::server::era::Handshake;
 use crate::engine::timers::TimerId;
 use crate::protocol::client_discover::{CacheHint, Era};
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
@@ -30,36 +29,56 @@ pub(in crate::engine) enum Phase {
     Ready,
 }
 
+/// How a connection starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::engine) enum Handshake {
+    /// Ask `server/discover` first.
+    Probe,
+    /// `initialize` (the catalogue says legacy, or the probe failed).
+    Legacy,
+    /// No handshake: the catalogue says modern (its discover result is reused).
+    Modern,
+}
+
+impl Handshake {
+    pub(in crate::engine) fn era_hint(handshake: Handshake) -> Era {
+        match handshake {
+            Handshake::Modern => Era::Modern,
+            Handshake::Probe | Handshake::Legacy => Era::Legacy,
+        }
+    }
+}
+
 #[derive(Debug)]
 pub(in crate::engine) struct Connection {
-    pub(in crate::engine) server: String,
-    pub(in crate::engine) purpose: Purpose,
-    pub(in crate::engine) phase: Phase,
-    pub(in crate::engine) opened_at_ms: u64,
-    pub(in crate::engine) next_id: u64,
-    pub(in crate::engine) pending: VecMap<u64, Pending>,
+    pub(super) server: String,
+    pub(super) purpose: Purpose,
+    pub(super) phase: Phase,
+    pub(super) opened_at_ms: u64,
+    pub(super) next_id: u64,
+    pub(super) pending: VecMap<u64, Pending>,
     /// Lists completed in the current listing round, and those still outstanding.
-    pub(in crate::engine) listed: VecMap<ListKind, Vec<Value>>,
-    pub(in crate::engine) listing: VecSet<ListKind>,
+    pub(super) listed: VecMap<ListKind, Vec<Value>>,
+    pub(super) listing: VecSet<ListKind>,
     /// Kinds announced as changed while being listed: listed again after this round.
-    pub(in crate::engine) relist: VecSet<ListKind>,
-    pub(in crate::engine) handshake_timer: Option<TimerId>,
-    pub(in crate::engine) init: Option<InitializeOutcome>,
+    pub(super) relist: VecSet<ListKind>,
+    pub(super) handshake_timer: Option<TimerId>,
+    pub(super) init: Option<InitializeOutcome>,
     /// Calls are forwarded (the server is CONNECTED on this connection).
-    pub(in crate::engine) live: bool,
+    pub(super) live: bool,
     /// When the server asked for `roots/list` before calls flowed.
-    pub(in crate::engine) roots_asked_at_ms: Option<u64>,
+    pub(super) roots_asked_at_ms: Option<u64>,
     /// How this connection starts (decided when it is opened) and, once known, its era.
-    pub(in crate::engine) handshake: Handshake,
-    pub(in crate::engine) era: Era,
+    pub(super) handshake: Handshake,
+    pub(super) era: Era,
     /// The connection may open a browser / OAuth flow (not for cataloguing).
-    pub(in crate::engine) interactive: bool,
+    pub(super) interactive: bool,
     /// The stricter cache hint of the lists of the current listing round.
-    pub(in crate::engine) cache: Option<CacheHint>,
+    pub(super) cache: Option<CacheHint>,
     /// The upstream id of the open `subscriptions/listen` (modern servers, `era.rs`).
-    pub(in crate::engine) listen: Option<u64>,
+    pub(super) listen: Option<u64>,
     /// Requests held by the host after an auth challenge (`auth.rs`).
-    pub(in crate::engine) auth: ConnAuth,
+    pub(super) auth: ConnAuth,
 }
 
 #[derive(Debug)]

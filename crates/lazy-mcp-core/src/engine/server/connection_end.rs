@@ -19,6 +19,7 @@ impl Engine {
     pub(in crate::engine) fn idle_after_ms(&self, name: &str) -> u64 {
         let calls = self
             .servers
+            .by_name
             .get(name)
             .map_or(0, |s| s.recent_calls.in_last_hour(self.now_ms));
         idle_after_ms(
@@ -33,7 +34,7 @@ impl Engine {
         if idle == 0 {
             return;
         }
-        let Some(server) = self.servers.get(name) else {
+        let Some(server) = self.servers.by_name.get(name) else {
             return;
         };
         let at = server
@@ -49,7 +50,7 @@ impl Engine {
                     },
                     at,
                 );
-                if let Some(server) = self.servers.get_mut(name) {
+                if let Some(server) = self.servers.by_name.get_mut(name) {
                     server.idle_timer = Some(timer);
                 }
             }
@@ -58,13 +59,13 @@ impl Engine {
 
     pub(in crate::engine) fn on_idle_timer(&mut self, name: &str) {
         let idle = self.idle_after_ms(name);
-        let Some(server) = self.servers.get(name) else {
+        let Some(server) = self.servers.by_name.get(name) else {
             return;
         };
         let timer = server.idle_timer;
         if server.state != ServerState::Connected || idle == 0 {
             self.cancel_timer(timer);
-            if let Some(server) = self.servers.get_mut(name) {
+            if let Some(server) = self.servers.by_name.get_mut(name) {
                 server.idle_timer = None;
             }
             return;
@@ -72,7 +73,7 @@ impl Engine {
         let busy = !server.subscriptions.is_empty()
             || server
                 .conn
-                .and_then(|conn| self.conns.get(&conn))
+                .and_then(|conn| self.servers.conns.get(&conn))
                 .is_some_and(|c| c.pending.values().any(|p| matches!(p, Pending::Call(_))));
         let due = server.last_activity_ms.saturating_add(idle);
         if busy || due > self.now_ms {
@@ -98,7 +99,7 @@ impl Engine {
     /// Ends the server's connection (if any), failing in-flight and waiting calls
     /// with an error saying `why`. Does not change the state.
     pub(in crate::engine) fn stop_server(&mut self, name: &str, why: &str) {
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
         let conn = server.conn.take();
@@ -115,7 +116,7 @@ impl Engine {
     /// Forgets a connection: cancels its timers, fails its in-flight calls with
     /// `message`, and closes it when `close` (the host already knows otherwise).
     pub(in crate::engine) fn drop_connection(&mut self, conn: ConnId, message: &str, close: bool) {
-        let Some(connection) = self.conns.remove(&conn) else {
+        let Some(connection) = self.servers.conns.remove(&conn) else {
             return;
         };
         self.cancel_timer(connection.handshake_timer);
@@ -134,7 +135,7 @@ impl Engine {
             }
         }
         self.clients.connection_dropped(conn);
-        if let Some(server) = self.servers.get_mut(&connection.server) {
+        if let Some(server) = self.servers.by_name.get_mut(&connection.server) {
             if server.conn == Some(conn) {
                 server.conn = None;
             }
@@ -148,7 +149,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn fail_waiters(&mut self, name: &str, message: &str) {
-        let waiters = match self.servers.get_mut(name) {
+        let waiters = match self.servers.by_name.get_mut(name) {
             Some(server) => std::mem::take(&mut server.waiters),
             None => return,
         };
@@ -183,7 +184,7 @@ impl Engine {
         failure: Failure,
         close: bool,
     ) {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
         let name = connection.server.clone();
@@ -218,7 +219,7 @@ impl Engine {
             self.settings.max_retries,
         );
         self.note_failure(name, &error, false);
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
         server.stats.last_error = Some(error.clone());
@@ -245,7 +246,7 @@ impl Engine {
                     },
                     at,
                 );
-                if let Some(server) = self.servers.get_mut(name) {
+                if let Some(server) = self.servers.by_name.get_mut(name) {
                     server.retry_timer = Some(timer);
                 }
             }
@@ -270,14 +271,14 @@ impl Engine {
     /// Automatic retry: in the background (hosts show no progress for it).
     pub(in crate::engine) fn on_retry_timer(&mut self, name: &str) {
         let warm = self.current_entry(name).is_some();
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
         server.retry_timer = None;
         if matches!(server.state, ServerState::Failed { .. }) {
             self.transition(name, Trigger::RetryDue { warm });
             if !warm {
-                if let Some(server) = self.servers.get_mut(name) {
+                if let Some(server) = self.servers.by_name.get_mut(name) {
                     server.background = true;
                 }
                 self.enqueue_catalogue(name);
@@ -289,7 +290,7 @@ impl Engine {
     /// foreground (the retry timer, if any, is cancelled).
     pub(in crate::engine) fn retry_now(&mut self, name: &str) {
         let warm = self.current_entry(name).is_some();
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
         if !matches!(server.state, ServerState::Failed { .. }) {
@@ -305,7 +306,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_handshake_timer(&mut self, conn: ConnId) {
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         connection.handshake_timer = None;
@@ -342,7 +343,7 @@ impl Engine {
         exit_code: Option<i32>,
         stderr_tail: Option<&str>,
     ) {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
         let name = connection.server.clone();
@@ -388,7 +389,7 @@ impl Engine {
         }
         let error = format!("MCP server '{name}' closed the connection: {cause}");
         self.drop_connection(conn, &error, false);
-        if let Some(server) = self.servers.get_mut(&name) {
+        if let Some(server) = self.servers.by_name.get_mut(&name) {
             let idle_timer = server.idle_timer.take();
             self.cancel_timer(idle_timer);
         }
@@ -399,7 +400,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_http_status(&mut self, conn: ConnId, status: u16) {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
         let name = connection.server.clone();
@@ -424,7 +425,7 @@ impl Engine {
             &format!("it requires authentication (HTTP {status})"),
         );
         self.fail_waiters(&name, &error);
-        if let Some(server) = self.servers.get_mut(&name) {
+        if let Some(server) = self.servers.by_name.get_mut(&name) {
             server.stats.last_error = Some(error.clone());
         }
         self.note_failure(&name, &error, true);

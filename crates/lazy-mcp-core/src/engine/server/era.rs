@@ -18,6 +18,7 @@ use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
+use crate::engine::server::connection::Handshake;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Phase;
 use crate::engine::server::state::ServerState;
@@ -29,30 +30,10 @@ use crate::protocol::params::name_of;
 use crate::vec_map::VecMap;
 use serde_json::{json, Value};
 
-/// How a connection starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::engine) enum Handshake {
-    /// Ask `server/discover` first.
-    Probe,
-    /// `initialize` (the catalogue says legacy, or the probe failed).
-    Legacy,
-    /// No handshake: the catalogue says modern (its discover result is reused).
-    Modern,
-}
-
-impl Handshake {
-    pub(in crate::engine) fn era_hint(handshake: Handshake) -> Era {
-        match handshake {
-            Handshake::Modern => Era::Modern,
-            Handshake::Probe | Handshake::Legacy => Era::Legacy,
-        }
-    }
-}
-
 impl Engine {
     /// The handshake a new connection to `name` uses.
     pub(in crate::engine) fn handshake_for(&self, name: &str) -> Handshake {
-        let Some(server) = self.servers.get(name) else {
+        let Some(server) = self.servers.by_name.get(name) else {
             return Handshake::Legacy;
         };
         // An explicit legacy SSE transport predates the modern era.
@@ -71,14 +52,14 @@ impl Engine {
 
     /// The host opened the connection: start its handshake.
     pub(in crate::engine) fn start_handshake(&mut self, conn: ConnId) {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
         let name = connection.server.clone();
         match connection.handshake {
             Handshake::Legacy => self.send_initialize(conn),
             Handshake::Probe => {
-                if let Some(connection) = self.conns.get_mut(&conn) {
+                if let Some(connection) = self.servers.conns.get_mut(&conn) {
                     connection.phase = Phase::Probing;
                     // The probe itself carries the envelope (it is a modern request).
                     connection.era = Era::Modern;
@@ -96,7 +77,7 @@ impl Engine {
                     Some(init) => self.become_modern(conn, init),
                     // The entry vanished between open and opened: ask.
                     None => {
-                        if let Some(connection) = self.conns.get_mut(&conn) {
+                        if let Some(connection) = self.servers.conns.get_mut(&conn) {
                             connection.handshake = Handshake::Probe;
                         }
                         self.start_handshake(conn);
@@ -111,7 +92,7 @@ impl Engine {
         conn: ConnId,
         init: crate::protocol::client_handshake::InitializeOutcome,
     ) {
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         connection.phase = Phase::Ready;
@@ -125,7 +106,10 @@ impl Engine {
     }
 
     pub(in crate::engine) fn is_modern(&self, conn: ConnId) -> bool {
-        self.conns.get(&conn).is_some_and(|c| c.era == Era::Modern)
+        self.servers
+            .conns
+            .get(&conn)
+            .is_some_and(|c| c.era == Era::Modern)
     }
 
     /// Request params as the connection's era wants them (the envelope when modern,
@@ -153,11 +137,12 @@ impl Engine {
         conn: ConnId,
         message: &Value,
     ) -> VecMap<String, String> {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.servers.conns.get(&conn) else {
             return VecMap::new();
         };
         let http = self
             .servers
+            .by_name
             .get(&connection.server)
             .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
         if connection.era != Era::Modern || !http || message.get("method").is_none() {
@@ -203,9 +188,10 @@ impl Engine {
             return None;
         }
         let id = message.get("params")?.get("requestId")?.as_u64()?;
-        let connection = self.conns.get(&conn)?;
+        let connection = self.servers.conns.get(&conn)?;
         let http = self
             .servers
+            .by_name
             .get(&connection.server)
             .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
         (connection.era == Era::Modern && http).then_some(Effect::AbortRequest { conn, id })
@@ -217,7 +203,7 @@ impl Engine {
         conn: ConnId,
         outcome: Result<Value, Value>,
     ) {
-        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
             return;
         };
         let why = match outcome {
@@ -241,6 +227,7 @@ impl Engine {
         // The process is alive and answered: on stdio go on with `initialize` on it.
         let stdio = self
             .servers
+            .by_name
             .get(&name)
             .is_some_and(|s| matches!(s.config.transport, Transport::Stdio { .. }));
         self.fall_back_to_initialize(conn, &why, !stdio, true);
@@ -257,7 +244,7 @@ impl Engine {
         fresh: bool,
         answered: bool,
     ) {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
         let name = connection.server.clone();
@@ -282,6 +269,7 @@ impl Engine {
     /// Returns false when the connection was not probing (the caller handles it).
     pub(in crate::engine) fn probe_interrupted(&mut self, conn: ConnId, what: &str) -> bool {
         if !self
+            .servers
             .conns
             .get(&conn)
             .is_some_and(|c| c.phase == Phase::Probing)
@@ -289,9 +277,10 @@ impl Engine {
             return false;
         }
         if let Some(server) = self
+            .servers
             .conns
             .get(&conn)
-            .and_then(|c| self.servers.get_mut(&c.server))
+            .and_then(|c| self.servers.by_name.get_mut(&c.server))
         {
             // Only a stdio retry saves a process by skipping the probe. Over HTTP
             // an unanswered probe is as likely a server not listening yet, and
@@ -309,6 +298,7 @@ impl Engine {
     /// era. Probe again on a fresh connection. Returns whether it did.
     pub(in crate::engine) fn reprobe_after_refusal(&mut self, conn: ConnId, error: &Value) -> bool {
         let trusted_legacy = self
+            .servers
             .conns
             .get(&conn)
             .is_some_and(|c| c.handshake == Handshake::Legacy);
@@ -331,6 +321,7 @@ impl Engine {
         error: &Value,
     ) -> bool {
         let trusted_modern = self
+            .servers
             .conns
             .get(&conn)
             .is_some_and(|c| c.handshake == Handshake::Modern && !c.live);
@@ -348,16 +339,16 @@ impl Engine {
     /// CATALOGUING or CONNECTING; waiting calls wait on). Once per verdict: false
     /// when a probe was asked for already.
     fn reprobe_on_fresh_connection(&mut self, conn: ConnId, why: &str) -> bool {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.servers.conns.get(&conn) else {
             return false;
         };
         let name = connection.server.clone();
         let (purpose, interactive) = (connection.purpose, connection.interactive);
-        let probed_already = self.servers.get(&name).is_some_and(|s| s.reprobe);
+        let probed_already = self.servers.by_name.get(&name).is_some_and(|s| s.reprobe);
         if probed_already {
             return false;
         }
-        if let Some(server) = self.servers.get_mut(&name) {
+        if let Some(server) = self.servers.by_name.get_mut(&name) {
             server.reprobe = true;
         }
         self.log(
@@ -382,10 +373,10 @@ impl Engine {
         outcome: Result<Value, Value>,
     ) -> Option<(ForwardedCall, Result<Value, Value>)> {
         let changed = matches!(&outcome, Err(error) if discover::says_legacy_only(error));
-        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
             return Some((call, outcome));
         };
-        let live = self.servers.get(&name).is_some_and(|s| {
+        let live = self.servers.by_name.get(&name).is_some_and(|s| {
             s.conn == Some(conn) && matches!(s.state, ServerState::Connected) && !s.reprobe
         });
         if !changed || !live || !self.is_modern(conn) || call.era_retried || call.params.is_none() {
@@ -397,7 +388,7 @@ impl Engine {
         };
         // This call and the others in flight go again once the era is known.
         let mut again = vec![call];
-        if let Some(connection) = self.conns.get_mut(&conn) {
+        if let Some(connection) = self.servers.conns.get_mut(&conn) {
             let ids: Vec<u64> = connection
                 .pending
                 .iter()
@@ -412,7 +403,7 @@ impl Engine {
                 }
             }
         }
-        if let Some(server) = self.servers.get_mut(&name) {
+        if let Some(server) = self.servers.by_name.get_mut(&name) {
             server.reprobe = true;
         }
         self.log(
@@ -436,7 +427,7 @@ impl Engine {
             params: CallParams::Parsed(call.params.map(|p| *p)),
             era_retried: true,
         });
-        if let Some(server) = self.servers.get_mut(&name) {
+        if let Some(server) = self.servers.by_name.get_mut(&name) {
             server.waiters.extend(waiters);
         }
         self.ensure_connected(&name, true);
@@ -457,7 +448,7 @@ impl Engine {
             return outcome;
         }
         let method = call.method.as_str();
-        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
             return outcome;
         };
         match outcome {
@@ -465,7 +456,7 @@ impl Engine {
                 self.input_for_client(&name, call, result)
             }
             Err(error) if discover::says_era_changed(&error) => {
-                if let Some(server) = self.servers.get_mut(&name) {
+                if let Some(server) = self.servers.by_name.get_mut(&name) {
                     server.reprobe = true;
                 }
                 self.log(
@@ -485,7 +476,7 @@ impl Engine {
     /// stays open while the connection is live (the era's replacement for the
     /// GET stream and `resources/subscribe`).
     pub(in crate::engine) fn listen_for_changes(&mut self, conn: ConnId) {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
         let name = connection.server.clone();
@@ -503,6 +494,7 @@ impl Engine {
         };
         let uris: Vec<String> = self
             .servers
+            .by_name
             .get(&name)
             .map(|s| s.subscriptions.keys().cloned().collect())
             .unwrap_or_default();
@@ -520,7 +512,12 @@ impl Engine {
             filter.insert("resourceSubscriptions".into(), json!(uris));
         }
         // A new filter replaces the open listen: cancel it first.
-        if let Some(old) = self.conns.get_mut(&conn).and_then(|c| c.listen.take()) {
+        if let Some(old) = self
+            .servers
+            .conns
+            .get_mut(&conn)
+            .and_then(|c| c.listen.take())
+        {
             let cancel = jsonrpc::notification(
                 methods::NOTIFICATIONS_CANCELLED,
                 Some(json!({ "requestId": old, "reason": "the subscriptions changed" })),
@@ -536,7 +533,7 @@ impl Engine {
             Some(json!({ "notifications": Value::Object(filter) })),
             Pending::Listen,
         );
-        if let Some(connection) = self.conns.get_mut(&conn) {
+        if let Some(connection) = self.servers.conns.get_mut(&conn) {
             connection.listen = id;
         }
     }
@@ -550,7 +547,7 @@ impl Engine {
         upstream_id: u64,
         outcome: Result<Value, Value>,
     ) {
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         // The answer to a listen Lazy MCP cancelled itself (a new filter) says nothing.
@@ -579,7 +576,7 @@ impl Engine {
     /// modern server (which has no `resources/subscribe`): the listen is opened
     /// again with the new URIs. False when the server is not connected in that era.
     pub(in crate::engine) fn relisten(&mut self, name: &str) -> bool {
-        let conn = match self.servers.get(name) {
+        let conn = match self.servers.by_name.get(name) {
             Some(server) if matches!(server.state, ServerState::Connected) => server.conn,
             _ => None,
         };

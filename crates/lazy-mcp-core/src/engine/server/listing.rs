@@ -21,7 +21,7 @@ pub(in crate::engine) const MAX_LIST_PAGES: u32 = 1_000;
 impl Engine {
     /// Sends the list requests for `kinds` (first pages).
     pub(in crate::engine) fn start_listing(&mut self, conn: ConnId, kinds: &[ListKind]) {
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         let mut fresh = Vec::new();
@@ -64,7 +64,7 @@ impl Engine {
         pages: u32,
         outcome: Result<Value, Value>,
     ) {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
         let name = connection.server.clone();
@@ -76,7 +76,7 @@ impl Engine {
         }
         let finished: Option<Vec<Value>> = match outcome {
             Ok(result) => {
-                if let Some(connection) = self.conns.get_mut(&conn) {
+                if let Some(connection) = self.servers.conns.get_mut(&conn) {
                     let hint = client_discover::cache_hint(&result);
                     connection.cache = client_discover::stricter(connection.cache.take(), hint);
                 }
@@ -126,7 +126,7 @@ impl Engine {
                 }
             }
         };
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         if connection.relist.remove(&kind) {
@@ -144,7 +144,7 @@ impl Engine {
 
     /// A listing round finished: update the catalogue; a cataloguing connection closes.
     fn on_listing_complete(&mut self, conn: ConnId) {
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         let lists = std::mem::take(&mut connection.listed);
@@ -167,11 +167,12 @@ impl Engine {
         }
         // Only a completed catalogue ends a failure streak: a server that connects
         // fine but crashes on every call must keep backing off longer.
-        if let Some(server) = self.servers.get_mut(&name) {
+        if let Some(server) = self.servers.by_name.get_mut(&name) {
             server.crashes.succeeded();
         }
         let has_waiters = self
             .servers
+            .by_name
             .get(&name)
             .is_some_and(|s| !s.waiters.is_empty());
         if has_waiters {
@@ -201,7 +202,7 @@ impl Engine {
         (era, init, cache): (Era, InitializeOutcome, Option<CacheHint>),
         lists: VecMap<ListKind, Vec<Value>>,
     ) {
-        let Some(server) = self.servers.get(name) else {
+        let Some(server) = self.servers.by_name.get(name) else {
             return;
         };
         let fingerprint = server.config.fingerprint.clone();
@@ -274,7 +275,7 @@ impl Engine {
     /// Declared tools (`tools: [...]` in config) the server does not have.
     pub(in crate::engine) fn report_dropped_declared_tools(&mut self, name: &str) {
         let dropped = self.dropped_declared_tools(name);
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
         if server.stats.dropped_declared_tools == dropped {

@@ -1,5 +1,14 @@
-//! One upstream server: its config and state, its connection, the calls that
-//! wait for it, its crash history, sign-in and subscriptions.
+//! The upstream servers: each one's config and state, its connection, the
+//! calls that wait for it, its crash history, sign-in and subscriptions.
+//!
+//! Their state has one owner, [`Servers`]: its fields, and those of
+//! [`Server`] and `Connection`, are private to this folder. The `impl Engine`
+//! blocks here may reach them (they also need the clients, the catalogue and
+//! the effects); code elsewhere (the router, `clients/`, `registry/`,
+//! `trust/`, Diagnostics) goes through `Servers`' methods: an input that says
+//! what happened (`add`, `config_changed`, `withdrawn`, `drop_waiters`,
+//! `take_call`, `call_served`, `subscribe`, …) or a read. A server's state
+//! changes only in `transition.rs`, through `state.rs`'s `next_state`.
 
 pub mod auth;
 pub mod backoff;
@@ -15,60 +24,369 @@ pub(super) mod resource_subscriptions;
 pub mod roots;
 pub(super) mod secret_text;
 pub mod state;
+pub(super) mod transition;
 pub(super) mod upstream;
 pub(super) mod user_commands;
 
 use crate::config::model::ServerConfig;
-use crate::engine::events::ConnId;
+use crate::engine::events::{ClientId, ConnId};
 use crate::engine::timers::TimerId;
 use crate::vec_map::{VecMap, VecSet};
-use auth::ServerAuth;
+use auth::bookkeeping::ServerAuth;
 use backoff::CrashHistory;
-use calls::QueuedCall;
+use calls::{ForwardedCall, QueuedCall};
+use connection::{Connection, Pending};
 use idle_policy::RecentCalls;
-use resource_subscriptions::Subscriber;
 use state::ServerState;
 
+/// The servers' side of the engine, one owner: every configured server and
+/// every open connection to one. Its fields are private to `server/` (the
+/// compiler keeps the router, `clients/`, `registry/` and `trust/` out):
+/// they change it only through its inputs, and read it through the
+/// accessors. Reading the servers is open: `Servers` derefs to its map,
+/// read-only (there is no `DerefMut`).
+#[derive(Debug)]
+pub(in crate::engine) struct Servers {
+    by_name: VecMap<String, Server>,
+    conns: VecMap<ConnId, Connection>,
+    /// The id the next connection gets.
+    next_conn: ConnId,
+}
+
+impl Default for Servers {
+    fn default() -> Self {
+        Servers {
+            by_name: VecMap::new(),
+            conns: VecMap::new(),
+            next_conn: 1,
+        }
+    }
+}
+
+impl std::ops::Deref for Servers {
+    type Target = VecMap<String, Server>;
+    fn deref(&self) -> &Self::Target {
+        &self.by_name
+    }
+}
+
+impl<'a> IntoIterator for &'a Servers {
+    type Item = (&'a String, &'a Server);
+    type IntoIter = <&'a VecMap<String, Server> as IntoIterator>::IntoIter;
+    fn into_iter(self) -> Self::IntoIter {
+        self.by_name.iter()
+    }
+}
+
+impl Servers {
+    /// The host measured `name`'s process: kept while it has a connection.
+    pub(in crate::engine) fn process_stats(&mut self, name: &str, rss_bytes: u64) {
+        if let Some(server) = self.by_name.get_mut(name) {
+            if server.conn.is_some() {
+                server.stats.rss_bytes = Some(rss_bytes);
+            }
+        }
+    }
+
+    // ---- inputs from the config (`registry/`) -------------------------------
+
+    /// A server newly configured: DISABLED until the registry reconciles it.
+    pub(in crate::engine) fn add(&mut self, config: ServerConfig, now_ms: u64) {
+        self.by_name.insert(
+            config.name.clone(),
+            Server {
+                config,
+                state: ServerState::Disabled,
+                state_since_ms: now_ms,
+                session_enabled: None,
+                conn: None,
+                waiters: Vec::new(),
+                crashes: CrashHistory::default(),
+                retry_timer: None,
+                background: false,
+                idle_timer: None,
+                last_activity_ms: now_ms,
+                recent_calls: Default::default(),
+                stats: ServerStats::default(),
+                subscriptions: VecMap::new(),
+                reprobe: false,
+                probe_unanswered: false,
+                auth: ServerAuth::default(),
+            },
+        );
+    }
+
+    /// A server removed from the configuration (stopped and withdrawn first).
+    pub(in crate::engine) fn remove(&mut self, name: &str) {
+        self.by_name.remove(name);
+    }
+
+    /// `name`'s entry changed but not how it is launched: the new config, its
+    /// crash history forgotten. When the launch changed (`relaunched`), what
+    /// its old process measured is forgotten too.
+    pub(in crate::engine) fn config_changed(
+        &mut self,
+        name: &str,
+        config: ServerConfig,
+        relaunched: bool,
+    ) {
+        if let Some(server) = self.by_name.get_mut(name) {
+            server.config = config;
+            server.crashes.reset();
+            if relaunched {
+                server.stats = ServerStats::default();
+            }
+        }
+    }
+
+    /// `name` is withdrawn (disabled, dormant, removed, relaunched; already
+    /// stopped): its subscriptions end. Returns its retry timer, to cancel.
+    pub(in crate::engine) fn withdrawn(&mut self, name: &str) -> Option<TimerId> {
+        let server = self.by_name.get_mut(name)?;
+        server.subscriptions.clear();
+        server.retry_timer.take()
+    }
+
+    // ---- inputs from the clients' side (`clients/`) --------------------------
+
+    /// Calls waiting for a connect that `gone` says are no longer wanted
+    /// (their client cancelled them or left) are dropped, on every server.
+    /// Returns whether any was.
+    pub(in crate::engine) fn drop_waiters(&mut self, gone: &dyn Fn(&QueuedCall) -> bool) -> bool {
+        let mut dropped = false;
+        for server in self.by_name.values_mut() {
+            let before = server.waiters.len();
+            server.waiters.retain(|w| !gone(w));
+            dropped |= server.waiters.len() != before;
+        }
+        dropped
+    }
+
+    /// A call on `conn` was answered: counted, and the server was active now.
+    pub(in crate::engine) fn call_served(&mut self, conn: ConnId, now_ms: u64) {
+        let Some(name) = self.conns.get(&conn).map(|c| &c.server) else {
+            return;
+        };
+        if let Some(server) = self.by_name.get_mut(name) {
+            server.stats.calls_served += 1;
+            server.last_activity_ms = now_ms;
+        }
+    }
+
+    /// The forwarded call `upstream_id` on `conn` leaves the connection's
+    /// table (answered, cancelled, timed out): the call, when it is one.
+    pub(in crate::engine) fn take_call(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+    ) -> Option<Box<ForwardedCall>> {
+        match self.conns.get_mut(&conn)?.pending.remove(&upstream_id)? {
+            Pending::Call(call) => Some(call),
+            _ => None,
+        }
+    }
+
+    /// A call taken with [`Servers::take_call`] waits on (for its client's retry).
+    pub(in crate::engine) fn put_call_back(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        call: ForwardedCall,
+    ) {
+        if let Some(connection) = self.conns.get_mut(&conn) {
+            connection
+                .pending
+                .insert(upstream_id, Pending::Call(Box::new(call)));
+        }
+    }
+
+    /// The forwarded call `upstream_id` on `conn`, for the clients' input
+    /// bridge to record what its client was asked and who retries it. A
+    /// forwarded call is the one record both sides write: the server keeps it
+    /// (its connection's table), the bridge fills in its client's part.
+    pub(in crate::engine) fn call_mut(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+    ) -> Option<&mut ForwardedCall> {
+        match self.conns.get_mut(&conn)?.pending.get_mut(&upstream_id)? {
+            Pending::Call(call) => Some(call),
+            _ => None,
+        }
+    }
+
+    /// `subscriber` wants `resources/updated` for `uri` of `name` (the
+    /// server's own subscription is brought in step by
+    /// `Engine::sync_upstream_subscriptions`).
+    pub(in crate::engine) fn subscribe(&mut self, name: &str, uri: &str, subscriber: Subscriber) {
+        if let Some(server) = self.by_name.get_mut(name) {
+            server
+                .subscriptions
+                .entry(uri.to_string())
+                .or_default()
+                .insert(subscriber);
+        }
+    }
+
+    /// `subscriber` no longer wants `uri` of `name`. With `forget_unwanted`,
+    /// a URI nobody wants any more is forgotten at once. Returns whether
+    /// others still want it.
+    pub(in crate::engine) fn unsubscribe(
+        &mut self,
+        name: &str,
+        uri: &str,
+        subscriber: &Subscriber,
+        forget_unwanted: bool,
+    ) -> bool {
+        let Some(server) = self.by_name.get_mut(name) else {
+            return false;
+        };
+        let others_remain = match server.subscriptions.get_mut(uri) {
+            Some(subscribers) => {
+                subscribers.remove(subscriber);
+                !subscribers.is_empty()
+            }
+            None => false,
+        };
+        if forget_unwanted && !others_remain {
+            server.subscriptions.remove(uri);
+        }
+        others_remain
+    }
+
+    /// URIs of `name` nobody wants any more are forgotten.
+    pub(in crate::engine) fn forget_unwanted(&mut self, name: &str) {
+        if let Some(server) = self.by_name.get_mut(name) {
+            server.subscriptions.retain(|_, s| !s.is_empty());
+        }
+    }
+
+    // ---- reads ---------------------------------------------------------------
+
+    /// The server `conn` is a connection to.
+    pub(in crate::engine) fn server_of(&self, conn: ConnId) -> Option<&str> {
+        self.conns.get(&conn).map(|c| c.server.as_str())
+    }
+
+    /// Every forwarded call in flight: its connection, upstream id and record
+    /// (a list, not an iterator: one copy of this loop in the `.wasm`, not one
+    /// per caller; none of them is on the hot path).
+    pub(in crate::engine) fn calls(&self) -> Vec<(ConnId, u64, &ForwardedCall)> {
+        let mut calls = Vec::new();
+        for (conn, c) in &self.conns {
+            for (upstream_id, p) in &c.pending {
+                if let Pending::Call(call) = p {
+                    calls.push((*conn, *upstream_id, &**call));
+                }
+            }
+        }
+        calls
+    }
+}
+
+/// One subscriber of a resource URI.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(in crate::engine) enum Subscriber {
+    /// A legacy client's `resources/subscribe`: told untagged.
+    Client(ClientId),
+    /// A modern client's listen (its request id as JSON text): told on the
+    /// listen, tagged with its id.
+    Listen(ClientId, String),
+}
+
+impl Subscriber {
+    fn client(&self) -> &str {
+        match self {
+            Subscriber::Client(client) | Subscriber::Listen(client, _) => client,
+        }
+    }
+}
+
+/// One configured server. Its fields are private to `server/`; the reads
+/// below are what other folders see.
 #[derive(Debug)]
 pub(in crate::engine) struct Server {
-    pub(in crate::engine) config: ServerConfig,
-    pub(in crate::engine) state: ServerState,
+    config: ServerConfig,
+    state: ServerState,
     /// When the server entered its current state.
-    pub(in crate::engine) state_since_ms: u64,
+    state_since_ms: u64,
     /// Session-only Enable/Disable from the user (never written to config).
-    pub(in crate::engine) session_enabled: Option<bool>,
-    pub(in crate::engine) conn: Option<ConnId>,
+    session_enabled: Option<bool>,
+    conn: Option<ConnId>,
     /// Calls waiting for the single in-flight connect.
-    pub(in crate::engine) waiters: Vec<QueuedCall>,
-    pub(in crate::engine) crashes: CrashHistory,
-    pub(in crate::engine) retry_timer: Option<TimerId>,
+    waiters: Vec<QueuedCall>,
+    crashes: CrashHistory,
+    retry_timer: Option<TimerId>,
     /// The cataloguing under way (PENDING/CATALOGUING) is an automatic retry:
     /// hosts show no progress for it. Any other trigger than the retry's own ends it.
-    pub(in crate::engine) background: bool,
-    pub(in crate::engine) idle_timer: Option<TimerId>,
-    pub(in crate::engine) last_activity_ms: u64,
+    background: bool,
+    idle_timer: Option<TimerId>,
+    last_activity_ms: u64,
     /// When its latest calls were forwarded: the idle time follows the rate (`idle_policy.rs`).
-    pub(in crate::engine) recent_calls: RecentCalls,
-    pub(in crate::engine) stats: ServerStats,
+    recent_calls: RecentCalls,
+    stats: ServerStats,
     /// Ask the server's era again at its next connection (refresh, or an answer
     /// saying the era changed) instead of trusting the catalogue's verdict.
-    pub(in crate::engine) reprobe: bool,
+    reprobe: bool,
     /// The era probe of a stdio server got no answer in this run (it timed out,
     /// or the process ended on it): later attempts (retries) go straight to
     /// `initialize`, so a broken server is not spawned twice per attempt. A
     /// refresh or a config change (a new runtime) probes again. Never set for
     /// HTTP: a probe costs no process there, and an HTTP server that was not
     /// reachable yet must still be probed once it is.
-    pub(in crate::engine) probe_unanswered: bool,
+    probe_unanswered: bool,
     /// Subscribed resources by URI: who wants `resources/updated` (legacy
     /// clients' `resources/subscribe`, modern clients' listens;
     /// `resource_subscriptions.rs`). Subscribed again after a reconnect; a
     /// server with subscriptions is never idle.
-    pub(in crate::engine) subscriptions: VecMap<String, VecSet<Subscriber>>,
+    subscriptions: VecMap<String, VecSet<Subscriber>>,
     /// Sign-in and refresh under way, and why sign-in is needed (`auth.rs`).
-    pub(in crate::engine) auth: ServerAuth,
+    auth: ServerAuth,
 }
 
+impl Server {
+    pub(in crate::engine) fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
+    pub(in crate::engine) fn state(&self) -> &ServerState {
+        &self.state
+    }
+
+    /// When the server entered its current state.
+    pub(in crate::engine) fn state_since_ms(&self) -> u64 {
+        self.state_since_ms
+    }
+
+    /// Session-only Enable/Disable from the user.
+    pub(in crate::engine) fn session_enabled(&self) -> Option<bool> {
+        self.session_enabled
+    }
+
+    pub(in crate::engine) fn stats(&self) -> &ServerStats {
+        &self.stats
+    }
+
+    /// The cataloguing under way is an automatic retry (hosts show no progress).
+    pub(in crate::engine) fn background(&self) -> bool {
+        self.background
+    }
+
+    pub(in crate::engine) fn crashes(&self) -> &CrashHistory {
+        &self.crashes
+    }
+
+    pub(in crate::engine) fn recent_calls(&self) -> &RecentCalls {
+        &self.recent_calls
+    }
+
+    pub(in crate::engine) fn retry_timer(&self) -> Option<TimerId> {
+        self.retry_timer
+    }
+}
+
+/// What a server's process and calls measured; read-only outside `server/`
+/// (reached only through [`Server::stats`]).
 #[derive(Debug, Default)]
 pub(in crate::engine) struct ServerStats {
     pub(in crate::engine) pid: Option<u32>,

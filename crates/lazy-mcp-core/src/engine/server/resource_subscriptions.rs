@@ -11,37 +11,20 @@
 //! connects (`connect.rs`) — a subscription never starts a server. When the
 //! last subscriber of a URI goes, the server is unsubscribed.
 
-use crate::engine::events::ClientId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::state::ServerState;
+use crate::engine::server::Subscriber;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use crate::vec_map::VecSet;
 use serde_json::{json, Value};
 
-/// One subscriber of a resource URI.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub(in crate::engine) enum Subscriber {
-    /// A legacy client's `resources/subscribe`: told untagged.
-    Client(ClientId),
-    /// A modern client's listen (its request id as JSON text): told on the
-    /// listen, tagged with its id.
-    Listen(ClientId, String),
-}
-
-impl Subscriber {
-    fn client(&self) -> &str {
-        match self {
-            Subscriber::Client(client) | Subscriber::Listen(client, _) => client,
-        }
-    }
-}
-
 impl Engine {
     /// The URIs of `name` that have subscribers now.
     pub(in crate::engine) fn subscribed_uris(&self, name: &str) -> VecSet<String> {
         self.servers
+            .by_name
             .get(name)
             .map(|s| s.subscriptions.keys().cloned().collect())
             .unwrap_or_default()
@@ -55,13 +38,7 @@ impl Engine {
         uri: &str,
         subscriber: Subscriber,
     ) {
-        if let Some(server) = self.servers.get_mut(name) {
-            server
-                .subscriptions
-                .entry(uri.to_string())
-                .or_default()
-                .insert(subscriber);
-        }
+        self.servers.subscribe(name, uri, subscriber);
     }
 
     /// Removes the subscribers `gone` says, on every server; the servers whose
@@ -71,13 +48,14 @@ impl Engine {
         // after each request: this costs nothing when it subscribed to nothing).
         let names: Vec<String> = self
             .servers
+            .by_name
             .iter()
             .filter(|(_, s)| s.subscriptions.values().any(|subs| subs.iter().any(&gone)))
             .map(|(name, _)| name.clone())
             .collect();
         for name in names {
             let before = self.subscribed_uris(&name);
-            let Some(server) = self.servers.get_mut(&name) else {
+            let Some(server) = self.servers.by_name.get_mut(&name) else {
                 continue;
             };
             server.subscriptions.retain(|_, subscribers| {
@@ -102,7 +80,7 @@ impl Engine {
         if &after == before {
             return;
         }
-        let conn = match self.servers.get(name) {
+        let conn = match self.servers.by_name.get(name) {
             Some(server) if server.state == ServerState::Connected => server.conn,
             _ => None,
         };
@@ -149,7 +127,7 @@ impl Engine {
             .and_then(|p| p.get("uri"))
             .and_then(Value::as_str);
         let subscribers: Vec<Subscriber> = uri
-            .and_then(|uri| self.servers.get(name)?.subscriptions.get(uri))
+            .and_then(|uri| self.servers.by_name.get(name)?.subscriptions.get(uri))
             .map(|s| s.iter().cloned().collect())
             .unwrap_or_default();
         if subscribers.is_empty() {

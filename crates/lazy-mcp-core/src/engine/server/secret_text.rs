@@ -17,7 +17,7 @@ impl Engine {
 
     /// `text` about server `name` with that server's secret values masked.
     pub(in crate::engine) fn mask_for_server(&self, name: &str, text: String) -> String {
-        match self.servers.get(name) {
+        match self.servers.by_name.get(name) {
             Some(server) if !server.config.secret_values.is_empty() => {
                 server.config.mask_secrets_in(&text)
             }
@@ -34,7 +34,7 @@ impl Engine {
         resolved: &Transport,
     ) {
         let values = resolved_values(original, resolved);
-        if let Some(server) = self.servers.get_mut(name) {
+        if let Some(server) = self.servers.by_name.get_mut(name) {
             let secrets = &mut server.config.secret_values;
             secrets.extend(values);
             crate::sorting::sort(secrets);
@@ -44,7 +44,7 @@ impl Engine {
 
     /// `text` about the server behind `conn`, masked the same way.
     pub(in crate::engine) fn mask_for_conn(&self, conn: ConnId, text: String) -> String {
-        match self.conns.get(&conn) {
+        match self.servers.conns.get(&conn) {
             Some(connection) => self.mask_for_server(&connection.server, text),
             None => text,
         }

@@ -41,9 +41,10 @@ impl Engine {
     /// An HTTP connection learns that request `id` got its answer (`answered`).
     pub(in crate::engine) fn note_answered(&mut self, conn: ConnId, id: u64) {
         let http = self
+            .servers
             .conns
             .get(&conn)
-            .and_then(|c| self.servers.get(&c.server))
+            .and_then(|c| self.servers.by_name.get(&c.server))
             .is_some_and(|s| {
                 matches!(
                     s.config.transport,
@@ -57,7 +58,7 @@ impl Engine {
     }
 
     fn on_upstream_message(&mut self, conn: ConnId, text: &str) {
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         // An answer after a refresh: the next refused token may be refreshed again.
@@ -109,6 +110,7 @@ impl Engine {
         };
         self.note_answered(conn, id);
         let Some(pending) = self
+            .servers
             .conns
             .get_mut(&conn)
             .and_then(|c| c.pending.remove(&id))
@@ -154,7 +156,7 @@ impl Engine {
             methods::PING => self.send_upstream(conn, jsonrpc::success(id, json!({}))),
             methods::ROOTS_LIST => {
                 let now = self.now_ms;
-                if let Some(connection) = self.conns.get_mut(&conn) {
+                if let Some(connection) = self.servers.conns.get_mut(&conn) {
                     if !connection.live && connection.roots_asked_at_ms.is_none() {
                         connection.roots_asked_at_ms = Some(now);
                     }
@@ -216,7 +218,7 @@ impl Engine {
     /// A (legacy) client able to answer a server-to-client request with a call in
     /// flight on this connection: the request is most likely part of that call.
     fn in_flight_client_for(&self, conn: ConnId, capability: &str) -> Option<String> {
-        self.conns.get(&conn).and_then(|c| {
+        self.servers.conns.get(&conn).and_then(|c| {
             c.pending.values().find_map(|p| match p {
                 Pending::Call(call) if self.clients.declares(&call.client, capability) => {
                     Some(call.client.clone())
@@ -244,7 +246,7 @@ impl Engine {
         match method {
             methods::NOTIFICATIONS_PROGRESS => {
                 let token = params.as_ref().and_then(|p| p.get("progressToken"));
-                let target = self.conns.get(&conn).and_then(|c| {
+                let target = self.servers.conns.get(&conn).and_then(|c| {
                     c.pending.values().find_map(|p| match p {
                         Pending::Call(call)
                             if token.is_some() && call.progress_token.as_ref() == token =>
@@ -277,6 +279,7 @@ impl Engine {
             | methods::NOTIFICATIONS_PROMPTS_LIST_CHANGED
             | methods::NOTIFICATIONS_RESOURCES_LIST_CHANGED
                 if self
+                    .servers
                     .conns
                     .get(&conn)
                     .is_some_and(|c| c.phase == Phase::Ready) =>

@@ -9,7 +9,7 @@ use crate::protocol::client_handshake::ListKind;
 
 impl Engine {
     pub(in crate::engine) fn on_enable(&mut self, name: &str) {
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             self.log(
                 LogLevel::Warn,
                 None,
@@ -42,7 +42,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_disable(&mut self, name: &str) {
-        let Some(server) = self.servers.get_mut(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             self.log(
                 LogLevel::Warn,
                 None,
@@ -78,7 +78,7 @@ impl Engine {
             );
             return;
         }
-        if let Some(server) = self.servers.get_mut(name) {
+        if let Some(server) = self.servers.by_name.get_mut(name) {
             server.background = false;
         }
         self.await_outcome(name, "Connect Now");
@@ -125,12 +125,13 @@ impl Engine {
     pub(in crate::engine) fn on_refresh(&mut self, only: Option<&str>, recatalogue: bool) {
         let names: Vec<String> = self
             .servers
+            .by_name
             .keys()
             .filter(|name| only.is_none_or(|only| only == name.as_str()))
             .cloned()
             .collect();
         for name in names {
-            if let Some(server) = self.servers.get_mut(&name) {
+            if let Some(server) = self.servers.by_name.get_mut(&name) {
                 if recatalogue {
                     // The user asked: a retry under way is no longer a background one.
                     server.background = false;
@@ -139,12 +140,13 @@ impl Engine {
                 server.reprobe = true;
                 server.probe_unanswered = false;
             }
-            let Some(server) = self.servers.get(&name) else {
+            let Some(server) = self.servers.by_name.get(&name) else {
                 continue;
             };
             match (&server.state, server.conn) {
                 (ServerState::Connected, Some(conn)) => {
                     let kinds = self
+                        .servers
                         .conns
                         .get(&conn)
                         .and_then(|c| c.init.as_ref())
@@ -172,7 +174,7 @@ impl Engine {
                 _ => {}
             }
         }
-        if let Some(only) = only.filter(|only| !self.servers.contains_key(*only)) {
+        if let Some(only) = only.filter(|only| !self.servers.by_name.contains_key(*only)) {
             self.refuse_action(None, format!("Lazy MCP has no server named '{only}'."));
         }
     }

@@ -13,7 +13,7 @@ use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::trust::approved_definitions::{
-    baseline_key, compare, ApprovedFile, Baseline, Change, Held, COMPARED_KINDS,
+    baseline_key, compare, ApprovedFile, Baseline, Change, COMPARED_KINDS,
 };
 use crate::engine::trust::definition_review::{
     compared_projection, review_text, unified_diff, warnings, DefinitionWarning,
@@ -25,20 +25,7 @@ use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-#[derive(Debug, Default)]
-pub(in crate::engine) struct Pins {
-    /// The shared baselines file (None: kept in memory only, as in tests).
-    file: Option<String>,
-    approved: ApprovedFile,
-    /// The file is configured and not read yet: nothing is compared or created.
-    waiting_for_file: bool,
-    /// The file could not be read: nothing is written over it.
-    file_broken: bool,
-    held: VecMap<String, Held>,
-    /// The held set last announced per server, so each is told once.
-    announced: VecMap<String, String>,
-    write_pending: bool,
-}
+pub(in crate::engine) mod pins;
 
 /// One held definition, as Diagnostics, the view and the status bar show it.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -179,7 +166,7 @@ impl Engine {
         let Some(server) = self.servers.get(name) else {
             return;
         };
-        let key = baseline_key(&server.config);
+        let key = baseline_key(server.config());
         let Some(entry) = self.current_entry(name) else {
             if self.pins.held.remove(name).is_some() {
                 self.clients.exposure_changed();
@@ -241,7 +228,7 @@ impl Engine {
     pub(in crate::engine) fn served_instructions(&self, name: &str) -> Option<&str> {
         let entry = self.current_entry(name)?;
         if self.pins.held.get(name).is_some_and(|h| h.instructions) {
-            let key = baseline_key(&self.servers.get(name)?.config);
+            let key = baseline_key(self.servers.get(name)?.config());
             return self
                 .pins
                 .approved
@@ -362,7 +349,7 @@ impl Engine {
 
     /// The user approved `items` of `server` (empty: everything held, and its instructions).
     pub(in crate::engine) fn on_approve_definitions(&mut self, server: &str, items: &[String]) {
-        let Some(config) = self.servers.get(server).map(|s| s.config.clone()) else {
+        let Some(config) = self.servers.get(server).map(|s| s.config().clone()) else {
             self.refuse_action(
                 None,
                 format!("Lazy MCP has no server named '{server}' to approve"),
@@ -452,7 +439,7 @@ impl Engine {
 
     /// The snapshot's `definitions` of one server (None before its first baseline).
     pub(in crate::engine) fn definitions_status(&self, name: &str) -> Option<DefinitionsStatus> {
-        let config = &self.servers.get(name)?.config;
+        let config = &self.servers.get(name)?.config();
         let baseline = self.pins.approved.servers.get(&baseline_key(config))?;
         let mut held = Vec::new();
         if let Some(h) = self.pins.held.get(name) {
@@ -485,7 +472,7 @@ impl Engine {
             items: Vec::new(),
             note: None,
         };
-        let Some(config) = self.servers.get(server).map(|s| &s.config) else {
+        let Some(config) = self.servers.get(server).map(|s| s.config()) else {
             review.note = Some(format!("Lazy MCP has no server named '{server}'"));
             return review;
         };

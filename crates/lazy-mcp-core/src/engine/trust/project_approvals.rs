@@ -7,14 +7,8 @@
 use crate::config::host_policy::{approval_action, ApprovalRequest, ApprovalVia};
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::engine::router::Engine;
-use crate::vec_map::VecSet;
 
-#[derive(Debug, Default)]
-pub(in crate::engine) struct AwaitingApproval {
-    pub(in crate::engine) requests: Vec<ApprovalRequest>,
-    /// (project, name, fingerprint) already announced: a changed launch is new.
-    announced: VecSet<(String, String, String)>,
-}
+pub(in crate::engine) mod awaiting;
 
 impl Engine {
     /// A config load finished: these project servers wait for approval.

@@ -1,0 +1,86 @@
+//! The only way a server's state changes: `state.rs`'s `next_state` applied,
+//! and what a change tells the rest (announcements, exposure, `stateChanged`).
+//! Also the changes of the user's settings that reach every server.
+
+use crate::engine::effects::{Effect, LogLevel};
+use crate::engine::events::ConnId;
+use crate::engine::router::Engine;
+use crate::engine::server::connection::Phase;
+use crate::engine::server::state::{next_state, ServerState, Trigger};
+use crate::protocol::client_discover::Era;
+use crate::protocol::jsonrpc;
+use crate::protocol::methods;
+
+impl Engine {
+    /// The only way a server's state changes.
+    pub(in crate::engine) fn transition(&mut self, name: &str, trigger: Trigger) {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
+            return;
+        };
+        if !matches!(
+            trigger,
+            Trigger::RetryDue { .. } | Trigger::CatalogueStarted
+        ) {
+            server.background = false;
+        }
+        match next_state(&server.state, &trigger) {
+            Ok(next) => {
+                if next != server.state {
+                    server.state = next.clone();
+                    server.state_since_ms = self.now_ms;
+                    self.announce.settled(name, &next);
+                    self.clients.exposure_changed();
+                    self.effects.push(Effect::StateChanged {
+                        server: name.to_string(),
+                        state: next,
+                    });
+                    self.start_requested_sign_in(name);
+                }
+            }
+            Err(error) => self.log(LogLevel::Error, Some(name), format!("engine bug: {error}")),
+        }
+    }
+
+    /// The idle setting may have changed: every connected server's idle timer
+    /// follows it (cancelled at 0, re-armed otherwise).
+    pub(in crate::engine) fn idle_setting_changed(&mut self) {
+        let connected: Vec<String> = self
+            .servers
+            .by_name
+            .iter()
+            .filter(|(_, s)| s.state == ServerState::Connected)
+            .map(|(name, _)| name.clone())
+            .collect();
+        for name in connected {
+            if self.settings.idle_timeout_ms == 0 {
+                let timer = self
+                    .servers
+                    .by_name
+                    .get_mut(&name)
+                    .and_then(|s| s.idle_timer.take());
+                self.cancel_timer(timer);
+            } else {
+                self.arm_idle_timer(&name);
+            }
+        }
+    }
+
+    /// The workspace folders changed: ready legacy-era servers are told their
+    /// roots changed (modern servers have no roots notification: roots travel
+    /// per request).
+    pub(in crate::engine) fn roots_changed(&mut self) {
+        let ready: Vec<ConnId> = self
+            .servers
+            .conns
+            .iter()
+            .filter(|(_, c)| c.phase == Phase::Ready && c.era == Era::Legacy)
+            .map(|(id, _)| *id)
+            .collect();
+        for conn in ready {
+            self.send_upstream(
+                conn,
+                jsonrpc::notification(methods::NOTIFICATIONS_ROOTS_LIST_CHANGED, None),
+            );
+        }
+    }
+}

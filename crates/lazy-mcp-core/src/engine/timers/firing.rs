@@ -1,0 +1,68 @@
+//! The engine's side of the timer table: arming through it, and each due
+//! timer passed to its owner. Apart from `timers.rs` so that the table,
+//! which the router and the servers' state name, imports nothing above it.
+
+use crate::engine::router::Engine;
+use crate::engine::timers::{TimerId, TimerPurpose};
+
+impl Engine {
+    pub(in crate::engine) fn set_timer(&mut self, purpose: TimerPurpose, at_ms: u64) -> TimerId {
+        self.timers.handle_set(purpose, at_ms)
+    }
+
+    pub(in crate::engine) fn rearm_timer(&mut self, timer: TimerId, at_ms: u64) {
+        self.timers.handle_rearm(timer, at_ms);
+    }
+
+    pub(in crate::engine) fn cancel_timer(&mut self, timer: Option<TimerId>) {
+        if let Some(timer) = timer {
+            self.timers.handle_cancel(timer);
+        }
+    }
+
+    /// The host's `timeout`: every timer due now fires, once, in deadline order
+    /// (a host that reports late fires all it missed); `finish_event` then
+    /// names the next deadline.
+    pub(in crate::engine) fn on_timeout(&mut self) {
+        self.timers.handle_host_woke();
+        for timer in self.timers.due(self.now_ms) {
+            self.on_timer(timer);
+        }
+    }
+
+    fn on_timer(&mut self, timer: TimerId) {
+        let Some(purpose) = self.timers.handle_fired(timer, self.now_ms) else {
+            return;
+        };
+        match purpose {
+            TimerPurpose::Handshake { conn } => {
+                if !self.sign_in_wait_expired(conn) {
+                    self.on_handshake_timer(conn)
+                }
+            }
+            TimerPurpose::Request { conn, upstream_id } => self.on_request_timer(conn, upstream_id),
+            TimerPurpose::Idle { server } => self.on_idle_timer(&server),
+            TimerPurpose::Retry { server } => self.on_retry_timer(&server),
+            TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
+            TimerPurpose::Refresh => {
+                self.timers.refresh = None;
+                self.on_refresh(None, false);
+            }
+        }
+    }
+
+    /// The periodic refresh runs while `refresh_interval_ms` asks for one:
+    /// armed (after an event, `finish_event`) when it is not, dropped when the
+    /// setting is 0. `restart`: a settings change starts the interval afresh.
+    pub(in crate::engine) fn keep_refresh_armed(&mut self, restart: bool) {
+        let interval = self.settings.refresh_interval_ms;
+        if restart || interval == 0 {
+            let armed = self.timers.refresh.take();
+            self.cancel_timer(armed);
+        }
+        if interval > 0 && self.timers.refresh.is_none() {
+            let at = self.now_ms.saturating_add(interval);
+            self.timers.refresh = Some(self.set_timer(TimerPurpose::Refresh, at));
+        }
+    }
+}
