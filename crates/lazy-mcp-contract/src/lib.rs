@@ -3,6 +3,10 @@
 //! checked in; `tests/contract_is_current.rs` fails when it is stale, and
 //! `cargo run -p lazy-mcp-contract` rewrites it.
 
+use lazy_mcp_core::config::host_policy::{
+    ApprovalRequest, ApprovalStatus, ApprovalVia, HostPolicy, ProjectServer, Unmanaged,
+    UnmanagedGroup, VsCodeNativePolicy,
+};
 use lazy_mcp_core::config::load::{ConfigReport, ConfigSources, ExplicitFile, FileRead};
 use lazy_mcp_core::config::project_approval::{TrustEdit, TrustRequest};
 use lazy_mcp_core::config::{
@@ -28,10 +32,6 @@ use lazy_mcp_core::engine::{
     ServerState, Settings,
 };
 use lazy_mcp_core::host_limits::{GatewayLimits, HostLimits, SharedOwnerLimits, StartUntilListed};
-use lazy_mcp_core::host_policy::{
-    ApprovalRequest, ApprovalStatus, ApprovalVia, HostPolicy, ProjectServer, Unmanaged,
-    UnmanagedGroup, VsCodeNativePolicy,
-};
 use lazy_mcp_core::http_status::{HttpExchange, HttpVerdict};
 use lazy_mcp_core::problem_presentation::{
     OpenDocument, Presentation, PresentationInput, ProblemLogLine,
