@@ -3,7 +3,8 @@
 // file-level import cycle outside engine/ (router.rs and the owners' files are
 // the one cycle left, until the owners keep their state to themselves).
 // Measured by scripts/core-structure.mjs, the figures ARCHITECTURE.md quotes;
-// the last test checks that the script sees a back arrow and a cycle at all.
+// MCP method names are string literals only where protocol/methods.rs defines
+// them. The last test checks that the script sees a back arrow and a cycle at all.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -32,6 +33,18 @@ test('no file-level import cycle outside engine/', () => {
   const { cycles } = figures('crates/lazy-mcp-core/src');
   const outside = cycles.filter((files) => files.some((f) => !f.startsWith(`engine${path.sep}`)));
   assert.deepEqual(outside, [], 'break the cycle: move what the files share to a file both import');
+});
+
+test('every MCP method name is written once, in protocol/methods.rs', () => {
+  const { methodLiterals } = figures('crates/lazy-mcp-core/src');
+  const methods = fs.readFileSync(path.join(repoRoot, 'crates/lazy-mcp-core/src/protocol/methods.rs'), 'utf8');
+  const defined = [...methods.matchAll(/^\s*(?:pub const \w+: &str =)?\s*"[^"]+";$/gm)].length;
+  assert.ok(defined > 0, 'no method constants read from protocol/methods.rs');
+  assert.equal(
+    methodLiterals,
+    defined,
+    'a method name is written as a string literal outside protocol/methods.rs: use its constant (methods::TOOLS_CALL)',
+  );
 });
 
 test('the check sees a new back arrow and a new cycle', () => {
