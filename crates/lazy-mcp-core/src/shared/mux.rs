@@ -20,6 +20,7 @@ use super::launch::{SharedHolder, SharedLaunch};
 use super::splice::{Routing, Token};
 use crate::protocol::methods;
 use crate::protocol::outline::{outline, TopLevel, MAX_DEPTH};
+use crate::protocol::params::Params;
 use crate::vec_map::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -476,10 +477,7 @@ impl Mux {
                 }
             }
             (Some(methods::NOTIFICATIONS_CANCELLED), None) => {
-                let theirs = message
-                    .get("params")
-                    .and_then(|params| params.get("requestId"))
-                    .cloned();
+                let theirs = Params::read(message.get("params")).request_id;
                 let upstream = theirs.and_then(|theirs| {
                     p.pending
                         .iter()
@@ -697,9 +695,9 @@ impl Mux {
                 });
             }
             (Some(methods::NOTIFICATIONS_PROGRESS), None) => {
-                let token = message
-                    .get("params")
-                    .and_then(|params| params.get("progressToken"))
+                let token = Params::read(message.get("params"))
+                    .progress_token
+                    .as_ref()
                     .and_then(Value::as_str)
                     .map(str::to_string);
                 let Some((attach, theirs)) = token.and_then(|t| p.progress.get(&t).cloned()) else {
@@ -714,9 +712,9 @@ impl Mux {
                 });
             }
             (Some(methods::NOTIFICATIONS_CANCELLED), None) => {
-                let request = message
-                    .get("params")
-                    .and_then(|params| params.get("requestId"))
+                let request = Params::read(message.get("params"))
+                    .request_id
+                    .as_ref()
                     .map(Value::to_string);
                 if let Some(attach) = request.and_then(|r| p.asked.remove(&r)) {
                     self.effects.push(MuxEffect::ToClient {
