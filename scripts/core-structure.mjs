@@ -92,15 +92,30 @@ function target(fromMod, path) {
   return null;
 }
 
+// Inline modules (`mod ts { … }`) of a file with their extents: inside one,
+// `super` is the file's own module.
+function inlineMods(text) {
+  return [...text.matchAll(/\bmod\s+(\w+)\s*\{/g)].map((m) => {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    for (; depth > 0 && i < text.length; i++) depth += text[i] === "{" ? 1 : text[i] === "}" ? -1 : 0;
+    return { name: m[1], start: m.index, end: i };
+  });
+}
+
 const edges = new Map(files.map((f) => [f, new Set()]));
 for (const [file, text] of code) {
-  const mod = modOf.get(file);
+  const inline = inlineMods(text);
+  const modAt = (at) =>
+    [modOf.get(file), ...inline.filter((m) => m.start < at && at < m.end).map((m) => m.name)]
+      .filter(Boolean)
+      .join("::");
   const paths = [];
-  for (const m of text.matchAll(/\buse\s+([^;]+);/g)) paths.push(...expand(m[1]));
+  for (const m of text.matchAll(/\buse\s+([^;]+);/g)) paths.push(...expand(m[1]).map((p) => [m.index, p]));
   // Inline paths too: `crate::a::B`, `super::a::B`, and a child module's `a::B`.
-  for (const m of text.matchAll(/(?<![:\w])[a-z_]\w*(?:::\w+)+/g)) paths.push(m[0]);
-  for (const p of paths) {
-    const to = target(mod, p.replace(/\s+as\s+\w+$/, ""));
+  for (const m of text.matchAll(/(?<![:\w])[a-z_]\w*(?:::\w+)+/g)) paths.push([m.index, m[0]]);
+  for (const [at, p] of paths) {
+    const to = target(modAt(at), p.replace(/\s+as\s+\w+$/, ""));
     if (to && to !== file) edges.get(file).add(to);
   }
 }

@@ -5,6 +5,10 @@
 //! `host_limits()` the WASM returns as it is (`HOST_LIMITS_PATH`): the .wasm then
 //! carries no serializer for it.
 
+use lazy_mcp_core::config::host_policy::{
+    ApprovalRequest, ApprovalStatus, ApprovalVia, HostPolicy, ProjectServer, Unmanaged,
+    UnmanagedGroup, VsCodeNativePolicy,
+};
 use lazy_mcp_core::config::load::{ConfigReport, ConfigSources, ExplicitFile, FileRead};
 use lazy_mcp_core::config::project_approval::{TrustEdit, TrustRequest};
 use lazy_mcp_core::config::{
@@ -32,10 +36,6 @@ use lazy_mcp_core::engine::{
 use lazy_mcp_core::host_limits::{
     GatewayLimits, HostLimits, LogThrottleLimits, SharedOwnerLimits, SignInLimits,
     StartUntilListed, StdioLimits,
-};
-use lazy_mcp_core::host_policy::{
-    ApprovalRequest, ApprovalStatus, ApprovalVia, HostPolicy, ProjectServer, Unmanaged,
-    UnmanagedGroup, VsCodeNativePolicy,
 };
 use lazy_mcp_core::http_status::{HttpExchange, HttpVerdict};
 use lazy_mcp_core::problem_presentation::{

@@ -7,8 +7,6 @@ pub mod display_path;
 pub mod engine;
 pub mod host_limits;
 pub mod http_status;
-/// Kept at its old path: `config::host_policy` is where it lives.
-pub use config::host_policy;
 pub mod problem_presentation;
 pub mod protocol;
 pub mod shared;

@@ -106,98 +106,10 @@ impl<'de> VariantAccess<'de> for Tagged<'_, '_, 'de> {
     }
 }
 
-/// Tagged types read inside other JSON (a server's `transport`, a client's
-/// `endpoint`, a server's `tools` filter): through one flat struct of every
-/// variant's fields and the tag, not serde's `Content` buffer. The same JSON
-/// reads as with `#[serde(tag = ...)]` (kept for writing and the contract);
-/// a variant's missing field is serde's "missing field" error.
-mod nested {
-    use crate::config::model::{ToolFilter, Transport};
-    use crate::engine::events::Endpoint;
-    use crate::vec_map::VecMap;
-    use serde::de::{Deserializer, Error};
-    use serde::Deserialize;
-    use std::borrow::Cow;
-
-    fn required<T, E: Error>(value: Option<T>, field: &'static str) -> Result<T, E> {
-        value.ok_or_else(|| E::missing_field(field))
-    }
-
-    impl<'de> Deserialize<'de> for Transport {
-        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            #[derive(Deserialize)]
-            #[serde(rename_all = "camelCase")]
-            struct Fields<'a> {
-                #[serde(rename = "type", borrow)]
-                kind: Cow<'a, str>,
-                command: Option<String>,
-                #[serde(default)]
-                args: Vec<String>,
-                #[serde(default)]
-                env: VecMap<String, String>,
-                #[serde(default)]
-                cwd: Option<String>,
-                #[serde(default)]
-                env_file: Option<String>,
-                url: Option<String>,
-                #[serde(default)]
-                headers: VecMap<String, String>,
-            }
-            let fields = Fields::deserialize(deserializer)?;
-            Ok(match &*fields.kind {
-                "stdio" => Transport::Stdio {
-                    command: required(fields.command, "command")?,
-                    args: fields.args,
-                    env: fields.env,
-                    cwd: fields.cwd,
-                    env_file: fields.env_file,
-                },
-                "http" => Transport::Http {
-                    url: required(fields.url, "url")?,
-                    headers: fields.headers,
-                },
-                "sse" => Transport::Sse {
-                    url: required(fields.url, "url")?,
-                    headers: fields.headers,
-                },
-                other => return Err(D::Error::unknown_variant(other, &["stdio", "http", "sse"])),
-            })
-        }
-    }
-
-    impl<'de> Deserialize<'de> for Endpoint {
-        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            #[derive(Deserialize)]
-            struct Fields<'a> {
-                #[serde(borrow)]
-                kind: Cow<'a, str>,
-                name: Option<String>,
-            }
-            let fields = Fields::deserialize(deserializer)?;
-            Ok(match &*fields.kind {
-                "server" => Endpoint::Server {
-                    name: required(fields.name, "name")?,
-                },
-                "aggregate" => Endpoint::Aggregate,
-                other => return Err(D::Error::unknown_variant(other, &["server", "aggregate"])),
-            })
-        }
-    }
-
-    impl<'de> Deserialize<'de> for ToolFilter {
-        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            #[derive(Deserialize)]
-            struct Fields<'a> {
-                #[serde(borrow)]
-                kind: Cow<'a, str>,
-                names: Option<Vec<String>>,
-            }
-            let fields = Fields::deserialize(deserializer)?;
-            Ok(match &*fields.kind {
-                "all" => ToolFilter::All,
-                "only" => ToolFilter::Only(required(fields.names, "names")?),
-                other => return Err(D::Error::unknown_variant(other, &["all", "only"])),
-            })
-        }
-    }
+/// `value`, or serde's "missing field" error naming `field`: a tagged type's
+/// variant read from one flat struct of every variant's fields (the readers of
+/// `Transport`, `ToolFilter` in `config/model_json.rs` and `Endpoint` in
+/// `engine/event_json.rs`), instead of serde's `Content` buffer.
+pub fn required<T, E: de::Error>(value: Option<T>, field: &'static str) -> Result<T, E> {
+    value.ok_or_else(|| E::missing_field(field))
 }

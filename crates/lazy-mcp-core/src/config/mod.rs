@@ -28,6 +28,7 @@ mod jsonc_positions;
 pub mod load;
 mod merge;
 pub mod model;
+mod model_json;
 mod normalize;
 mod paths;
 mod problem;

@@ -46,7 +46,7 @@ pub struct SourceRef {
 
 /// How to reach a server. Values are expanded (except `${input:...}`, which the
 /// host resolves only when the server connects); display code must redact them.
-/// Read by `crate::tagged_json` (serde's `tag` here only writes).
+/// Read by `model_json.rs` (serde's `tag` here only writes).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
@@ -82,7 +82,7 @@ pub enum Transport {
 
 /// The `tools` key: which tools are exposed, and (before any catalogue exists)
 /// which names are shown as stubs without a live connection.
-/// Read by `crate::tagged_json` (serde's `tag` here only writes).
+/// Read by `model_json.rs` (serde's `tag` here only writes).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 #[serde(tag = "kind", content = "names", rename_all = "camelCase")]

@@ -5,8 +5,12 @@
 //! bench/README.md "WASM size"). Read with `crate::tagged_json`: the tag
 //! first, then the same text again as that variant's fields.
 
-use super::events::Event;
+use super::events::{Endpoint, Event};
+use crate::tagged_json::required;
+use serde::de::{Deserializer, Error};
+use serde::Deserialize;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 impl Event {
     /// Reads one event from its JSON form. Unknown fields are ignored; a missing
@@ -34,5 +38,26 @@ impl Event {
             _ => Map::new(),
         };
         Value::Object(tagged).to_string()
+    }
+}
+
+/// A client's `endpoint` read through one flat struct (`crate::tagged_json`),
+/// not serde's `Content` buffer; written as `#[serde(tag = "kind")]`.
+impl<'de> Deserialize<'de> for Endpoint {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Fields<'a> {
+            #[serde(borrow)]
+            kind: Cow<'a, str>,
+            name: Option<String>,
+        }
+        let fields = Fields::deserialize(deserializer)?;
+        Ok(match &*fields.kind {
+            "server" => Endpoint::Server {
+                name: required(fields.name, "name")?,
+            },
+            "aggregate" => Endpoint::Aggregate,
+            other => return Err(D::Error::unknown_variant(other, &["server", "aggregate"])),
+        })
     }
 }

@@ -14,7 +14,7 @@ pub type ConnId = u64;
 pub type ClientId = String;
 
 /// Which MCP endpoint of the gateway a client talks to.
-/// Read by `crate::tagged_json` (serde's `tag` here only writes).
+/// Read by `event_json.rs` (serde's `tag` here only writes).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]

@@ -1,6 +1,7 @@
 //! Engine settings (host-supplied; every field has a default).
 
 use crate::config::model::ToolExposure;
+use crate::shared::launch::SharingSettings;
 use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 
@@ -135,6 +136,17 @@ impl Default for Settings {
             session_label: "lazy-mcp".into(),
             manage_servers: true,
             refresh_interval_ms: 0,
+        }
+    }
+}
+
+impl<'a> From<&'a Settings> for SharingSettings<'a> {
+    fn from(settings: &'a Settings) -> Self {
+        SharingSettings {
+            share_servers: settings.share_servers,
+            workspace_folders: &settings.workspace_folders,
+            client_version: &settings.client_version,
+            session_label: &settings.session_label,
         }
     }
 }

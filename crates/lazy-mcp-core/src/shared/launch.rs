@@ -11,7 +11,6 @@
 
 use crate::config::fingerprint;
 use crate::config::model::{ConfigScope, ServerConfig, Transport};
-use crate::engine::settings::Settings;
 use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 
@@ -58,7 +57,7 @@ pub struct SharedHolder {
 const MAX_HOLDER_CHARS: usize = 120;
 
 /// `VS Code window · alpha`: the session and its first workspace folder's last name.
-fn holder_label(settings: &Settings) -> String {
+fn holder_label(settings: &SharingSettings<'_>) -> String {
     let folder = settings
         .workspace_folders
         .first()
@@ -74,6 +73,20 @@ fn holder_label(settings: &Settings) -> String {
         .filter(|c| !c.is_control())
         .take(MAX_HOLDER_CHARS)
         .collect()
+}
+
+/// What the engine's settings add to the sharing decision (built from its
+/// `Settings` in `engine/settings.rs`: the engine sits above this module).
+#[derive(Debug, Clone, Copy)]
+pub struct SharingSettings<'a> {
+    /// Off: every launch is the client's own.
+    pub share_servers: bool,
+    /// The client's workspace folders (absolute paths; the first is the cwd base).
+    pub workspace_folders: &'a [String],
+    /// Lazy MCP's version: clients of two versions never share a process.
+    pub client_version: &'a str,
+    /// Who the client is, in words (`VS Code window`, `lazy-mcp serve`).
+    pub session_label: &'a str,
 }
 
 /// What the client adds to the sharing decision besides the server's config.
@@ -172,11 +185,12 @@ fn app_env(name: &str) -> bool {
 /// their environments are the same (but for `VOLATILE_ENV` and `app_env`
 /// variables), so a server never runs with another client's environment or
 /// secrets.
-pub fn shared_launch(
+pub fn shared_launch<'a>(
     config: &ServerConfig,
-    settings: &Settings,
+    settings: impl Into<SharingSettings<'a>>,
     client: SharingClient<'_>,
 ) -> Option<SharedLaunch> {
+    let settings = &settings.into();
     if !settings.share_servers || client.untrusted {
         return None;
     }
@@ -226,7 +240,7 @@ pub fn shared_launch(
     }
     let key = hash_of(&[
         &fingerprint(&config.transport),
-        &settings.client_version,
+        settings.client_version,
         &base,
         &hash_of(&env_parts),
     ]);

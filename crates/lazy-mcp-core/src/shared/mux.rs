@@ -18,7 +18,9 @@
 
 use super::launch::{SharedHolder, SharedLaunch};
 use super::splice::{Routing, Token};
+use crate::protocol::methods;
 use crate::protocol::outline::{outline, TopLevel, MAX_DEPTH};
+use crate::protocol::params::Params;
 use crate::vec_map::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -421,7 +423,7 @@ impl Mux {
             return;
         };
         match (method.as_deref(), id) {
-            (Some("initialize"), Some(id)) => match &mut p.init {
+            (Some(methods::INITIALIZE), Some(id)) => match &mut p.init {
                 Init::Done(result) => {
                     let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
                     self.effects.push(MuxEffect::ToClient {
@@ -465,7 +467,7 @@ impl Mux {
                     message: Value::Object(message).to_string(),
                 });
             }
-            (Some("notifications/initialized"), None) => {
+            (Some(methods::NOTIFICATIONS_INITIALIZED), None) => {
                 if !p.initialized_sent {
                     p.initialized_sent = true;
                     self.effects.push(MuxEffect::ToServer {
@@ -474,11 +476,8 @@ impl Mux {
                     });
                 }
             }
-            (Some("notifications/cancelled"), None) => {
-                let theirs = message
-                    .get("params")
-                    .and_then(|params| params.get("requestId"))
-                    .cloned();
+            (Some(methods::NOTIFICATIONS_CANCELLED), None) => {
+                let theirs = Params::read(message.get("params")).request_id;
                 let upstream = theirs.and_then(|theirs| {
                     p.pending
                         .iter()
@@ -526,7 +525,7 @@ impl Mux {
             return false;
         };
         let message = match (routing.method.as_deref(), &routing.id) {
-            (Some("initialize"), _) | (None, _) => return false,
+            (Some(methods::INITIALIZE), _) | (None, _) => return false,
             (Some(method), Some((_, id_at))) => {
                 let token = match routing.request_progress_token() {
                     Token::Unusual => return false,
@@ -561,7 +560,9 @@ impl Mux {
                 }
                 spliced
             }
-            (Some("notifications/initialized" | "notifications/cancelled"), None) => return false,
+            (Some(methods::NOTIFICATIONS_INITIALIZED | methods::NOTIFICATIONS_CANCELLED), None) => {
+                return false
+            }
             (Some(_), None) => text.to_string(),
         };
         self.effects.push(MuxEffect::ToServer { process, message });
@@ -594,7 +595,7 @@ impl Mux {
                 p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
                 self.effects.push(MuxEffect::ToClient { attach, message });
             }
-            (Some("notifications/progress"), None) => {
+            (Some(methods::NOTIFICATIONS_PROGRESS), None) => {
                 let Token::Found(Value::String(token), token_at) =
                     routing.notification_progress_token()
                 else {
@@ -609,7 +610,7 @@ impl Mux {
                 };
                 self.effects.push(MuxEffect::ToClient { attach, message });
             }
-            (Some("notifications/cancelled"), None) | (Some(_), Some(_)) | (None, None) => {
+            (Some(methods::NOTIFICATIONS_CANCELLED), None) | (Some(_), Some(_)) | (None, None) => {
                 return false
             }
             (Some(_), None) => {
@@ -682,7 +683,7 @@ impl Mux {
                     });
                     return;
                 };
-                if method == "roots/list" && !p.roots_bound {
+                if method == methods::ROOTS_LIST && !p.roots_bound {
                     self.mark_roots_sensitive(process, attach);
                 }
                 if let Some(p) = self.processes.get_mut(&process) {
@@ -693,10 +694,10 @@ impl Mux {
                     message: Value::Object(message).to_string(),
                 });
             }
-            (Some("notifications/progress"), None) => {
-                let token = message
-                    .get("params")
-                    .and_then(|params| params.get("progressToken"))
+            (Some(methods::NOTIFICATIONS_PROGRESS), None) => {
+                let token = Params::read(message.get("params"))
+                    .progress_token
+                    .as_ref()
                     .and_then(Value::as_str)
                     .map(str::to_string);
                 let Some((attach, theirs)) = token.and_then(|t| p.progress.get(&t).cloned()) else {
@@ -710,10 +711,10 @@ impl Mux {
                     message: Value::Object(message).to_string(),
                 });
             }
-            (Some("notifications/cancelled"), None) => {
-                let request = message
-                    .get("params")
-                    .and_then(|params| params.get("requestId"))
+            (Some(methods::NOTIFICATIONS_CANCELLED), None) => {
+                let request = Params::read(message.get("params"))
+                    .request_id
+                    .as_ref()
                     .map(Value::to_string);
                 if let Some(attach) = request.and_then(|r| p.asked.remove(&r)) {
                     self.effects.push(MuxEffect::ToClient {
@@ -818,7 +819,7 @@ impl Mux {
             .collect();
         for upstream in mine {
             p.pending.remove(&upstream);
-            let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            let cancel = json!({"jsonrpc": "2.0", "method": methods::NOTIFICATIONS_CANCELLED,
                 "params": {"requestId": upstream, "reason": "the client disconnected"}});
             self.effects.push(MuxEffect::ToServer {
                 process,
@@ -908,7 +909,11 @@ impl Mux {
 /// A request that uses a server (a tool call, a read), not just the handshake,
 /// a listing or a ping of cataloguing.
 fn is_a_use(method: &str) -> bool {
-    !(method.ends_with("/list") || matches!(method, "ping" | "server/discover" | "initialize"))
+    !(method.ends_with("/list")
+        || matches!(
+            method,
+            methods::PING | methods::SERVER_DISCOVER | methods::INITIALIZE
+        ))
 }
 
 /// A JSON-RPC message as the multiplexer reads it, from either side: the object

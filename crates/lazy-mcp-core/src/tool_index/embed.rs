@@ -7,8 +7,8 @@
 //! no network, no inference runtime. The host hands the table over as bytes
 //! (`Engine::load_embedding_model`); this module parses and uses it.
 
-use super::spelling::WordList;
 use super::text::is_stopword;
+use super::word_list::WordList;
 use serde::Deserialize;
 use std::collections::HashMap;
 

@@ -2,8 +2,8 @@
 //! for a tool name that does not exist.
 
 use super::text::tokenize;
+use crate::vec_map::VecSet;
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
 
 /// Name of the meta-tool that searches the catalogue.
 pub const SEARCH_TOOLS: &str = "search_tools";
@@ -127,13 +127,15 @@ fn similarity(query: &str, name: &str) -> f64 {
     let (q, n) = (query.to_lowercase(), name.to_lowercase());
     let longer = q.chars().count().max(n.chars().count()).max(1);
     let spelling = 1.0 - levenshtein(&q, &n) as f64 / longer as f64;
-    let qa: BTreeSet<String> = tokenize(query).into_iter().collect();
-    let na: BTreeSet<String> = tokenize(name).into_iter().collect();
-    let union = qa.union(&na).count();
+    // Sorted vectors, as the engine's sets: no B-tree code in the `.wasm` for this.
+    let qa: VecSet<String> = tokenize(query).into_iter().collect();
+    let na: VecSet<String> = tokenize(name).into_iter().collect();
+    let shared = qa.iter().filter(|word| na.contains(*word)).count();
+    let union = qa.len() + na.len() - shared;
     let overlap = if union == 0 {
         0.0
     } else {
-        qa.intersection(&na).count() as f64 / union as f64
+        shared as f64 / union as f64
     };
     let contains = if !q.is_empty() && (n.contains(&q) || q.contains(&n)) {
         0.2

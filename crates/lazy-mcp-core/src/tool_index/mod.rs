@@ -26,6 +26,7 @@ mod search;
 mod spelling;
 mod text;
 mod validate;
+mod word_list;
 
 pub use compact::{
     estimate_definition_tokens, estimate_tokens, one_line_summary, render_compact_index,

@@ -15,7 +15,7 @@ use crate::protocol::gateway_handshake;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::methods;
 use crate::protocol::outline::outline;
-use crate::protocol::params::{name_of, CallTool};
+use crate::protocol::params::{name_of, CallTool, Params};
 use serde_json::{json, Value};
 
 /// `serverInfo.name` of the aggregate endpoint.
@@ -101,22 +101,15 @@ impl Engine {
         }
         match method {
             methods::INITIALIZE => {
-                let capabilities = params
+                let asked = Params::read(params.as_ref());
+                let capabilities = asked.capabilities.unwrap_or_else(|| json!({}));
+                let identity = asked
+                    .client_info
                     .as_ref()
-                    .and_then(|p| p.get("capabilities"))
-                    .cloned()
-                    .unwrap_or_else(|| json!({}));
-                let identity = params
-                    .as_ref()
-                    .and_then(|p| p.pointer("/clientInfo/name"))
-                    .and_then(Value::as_str)
+                    .and_then(name_of)
                     .map(str::to_string);
                 self.clients.initialized(client, capabilities, identity);
-                let requested = params
-                    .as_ref()
-                    .and_then(|p| p.get("protocolVersion"))
-                    .and_then(Value::as_str);
-                let result = self.initialize_result(endpoint, requested);
+                let result = self.initialize_result(endpoint, asked.protocol_version);
                 self.reply(client, jsonrpc::success(id, result));
             }
             methods::PING | methods::LOGGING_SET_LEVEL => {
@@ -470,7 +463,7 @@ impl Engine {
         if method != methods::NOTIFICATIONS_CANCELLED {
             return;
         }
-        let Some(request_id) = params.as_ref().and_then(|p| p.get("requestId")).cloned() else {
+        let Some(request_id) = Params::read(params.as_ref()).request_id else {
             return;
         };
         self.clients.forget_modern_request(client, &request_id);

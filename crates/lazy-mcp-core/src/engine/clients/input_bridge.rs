@@ -27,6 +27,7 @@ use crate::engine::server::input_required::MAX_INPUT_ROUNDS;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::methods;
 use crate::protocol::missing_capability;
+use crate::protocol::params::Params;
 use bridge::ServerRequest;
 use serde_json::{json, Map, Value};
 
@@ -194,9 +195,9 @@ impl Engine {
         method: &str,
         params: Option<&Value>,
     ) -> bool {
-        let Some(state) = params
-            .and_then(|p| p.get("requestState"))
-            .and_then(Value::as_str)
+        let retry = Params::read(params);
+        let Some(state) = retry
+            .request_state
             .filter(|s| s.starts_with(BRIDGE_STATE_PREFIX))
         else {
             return false;
@@ -227,11 +228,7 @@ impl Engine {
             );
             return true;
         }
-        let responses = params
-            .and_then(|p| p.get("inputResponses"))
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
+        let responses = retry.input_responses.unwrap_or_default();
         let timeout = self
             .servers
             .server_of(conn)

@@ -11,7 +11,7 @@ use crate::engine::server::calls::QueuedCall;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-use crate::protocol::params::{name_of, CallTool};
+use crate::protocol::params::{name_of, CallTool, MetaToolArguments};
 use crate::tool_index::{
     render_search_results, validate_arguments, CALL_TOOL, LOAD_TOOLS, SEARCH_DEFAULT_LIMIT,
     SEARCH_MAX_LIMIT, SEARCH_TOOLS, UNLOAD_TOOLS,
@@ -22,14 +22,9 @@ fn tool_result(text: String, is_error: bool) -> Value {
     json!({"content": [{"type": "text", "text": text}], "isError": is_error})
 }
 
-fn strings(value: Option<&Value>) -> Vec<String> {
-    value
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_string)
-        .collect()
+/// `load_tools`' and `unload_tools`' `names` (their schema asked for strings).
+fn names(arguments: &Value) -> Vec<String> {
+    MetaToolArguments::read(arguments).names.unwrap_or_default()
 }
 
 impl Engine {
@@ -62,8 +57,8 @@ impl Engine {
         }
         match name {
             SEARCH_TOOLS => self.search_tools(client, id, &arguments),
-            LOAD_TOOLS => self.load_tools(client, id, &strings(arguments.get("names")), true),
-            UNLOAD_TOOLS => self.load_tools(client, id, &strings(arguments.get("names")), false),
+            LOAD_TOOLS => self.load_tools(client, id, &names(&arguments), true),
+            UNLOAD_TOOLS => self.load_tools(client, id, &names(&arguments), false),
             CALL_TOOL => self.call_tool(client, id, &arguments, params),
             _ => return false,
         }
@@ -78,10 +73,10 @@ impl Engine {
     }
 
     fn search_tools(&mut self, client: &str, id: &Value, arguments: &Value) {
-        let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
-        let limit = arguments
-            .get("limit")
-            .and_then(Value::as_u64)
+        let asked = MetaToolArguments::read(arguments);
+        let query = asked.query.unwrap_or("");
+        let limit = asked
+            .limit
             .map_or(SEARCH_DEFAULT_LIMIT, |n| {
                 usize::try_from(n).unwrap_or(SEARCH_MAX_LIMIT)
             })

@@ -1,0 +1,72 @@
+// The core's layers (issue 25, ARCHITECTURE.md "Invariant (layers)"): no
+// folder of crates/lazy-mcp-core/src imports one that imports it back, and no
+// file-level import cycle outside engine/ (router.rs and the owners' files are
+// the one cycle left, until the owners keep their state to themselves).
+// Measured by scripts/core-structure.mjs, the figures ARCHITECTURE.md quotes;
+// MCP method names are string literals only where protocol/methods.rs defines
+// them. The last test checks that the script sees a back arrow and a cycle at all.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const script = path.join(repoRoot, 'scripts', 'core-structure.mjs');
+
+function figures(src) {
+  return JSON.parse(execFileSync(process.execPath, [script, src, '--cycles'], { cwd: repoRoot, encoding: 'utf8' }));
+}
+
+test('no folder of the core imports one that imports it back', () => {
+  const { foldersImportingEachOther } = figures('crates/lazy-mcp-core/src');
+  assert.deepEqual(
+    foldersImportingEachOther,
+    [],
+    'these imports run back up a layer: move the type they share to the lower part (ARCHITECTURE.md "Invariant (layers)")',
+  );
+});
+
+test('no file-level import cycle outside engine/', () => {
+  const { cycles } = figures('crates/lazy-mcp-core/src');
+  const outside = cycles.filter((files) => files.some((f) => !f.startsWith(`engine${path.sep}`)));
+  assert.deepEqual(outside, [], 'break the cycle: move what the files share to a file both import');
+});
+
+test('every MCP method name is written once, in protocol/methods.rs', () => {
+  const { methodLiterals } = figures('crates/lazy-mcp-core/src');
+  const methods = fs.readFileSync(path.join(repoRoot, 'crates/lazy-mcp-core/src/protocol/methods.rs'), 'utf8');
+  const defined = [...methods.matchAll(/^\s*(?:pub const \w+: &str =)?\s*"[^"]+";$/gm)].length;
+  assert.ok(defined > 0, 'no method constants read from protocol/methods.rs');
+  assert.equal(
+    methodLiterals,
+    defined,
+    'a method name is written as a string literal outside protocol/methods.rs: use its constant (methods::TOOLS_CALL)',
+  );
+});
+
+test('the check sees a new back arrow and a new cycle', () => {
+  const src = fs.mkdtempSync(path.join(os.tmpdir(), 'core-structure-'));
+  try {
+    fs.mkdirSync(path.join(src, 'low'));
+    fs.mkdirSync(path.join(src, 'high'));
+    fs.writeFileSync(path.join(src, 'lib.rs'), 'pub mod high;\npub mod low;\n');
+    fs.writeFileSync(path.join(src, 'low', 'mod.rs'), 'pub mod a;\npub mod b;\n');
+    fs.writeFileSync(path.join(src, 'high', 'mod.rs'), 'use crate::low::a::A;\npub struct H(A);\n');
+    // low/a.rs and low/b.rs import each other; low/b.rs also imports high/ back.
+    fs.writeFileSync(path.join(src, 'low', 'a.rs'), 'use super::b::B;\npub struct A(B);\n');
+    fs.writeFileSync(path.join(src, 'low', 'b.rs'), 'use crate::high::H;\npub struct B;\nfn f(_: crate::low::a::A) {}\n');
+    const seen = figures(src);
+    assert.deepEqual(seen.foldersImportingEachOther, ['high -> low', 'low -> high']);
+    assert.deepEqual(seen.cycles, [[path.join('high', 'mod.rs'), path.join('low', 'a.rs'), path.join('low', 'b.rs')]]);
+    // An inline module's `super` is its own file: not an import of lib.rs.
+    fs.writeFileSync(path.join(src, 'low', 'b.rs'), 'pub struct B;\nmod inner {\n    use super::B;\n}\n');
+    const fixed = figures(src);
+    assert.deepEqual(fixed.foldersImportingEachOther, []);
+    assert.deepEqual(fixed.cycles, []);
+  } finally {
+    fs.rmSync(src, { recursive: true, force: true });
+  }
+});
