@@ -79,6 +79,8 @@ const gw = await startGatewayProcess({ everything: spec }, { cli, nodeArgs: ['--
 const proxy = spawn(process.execPath, ['--perf-basic-prof', path.join(repoRoot, 'bench', 'lib', 'minimalProxy.mjs'), spec.command, ...spec.args], {
   env: { ...process.env, ...(spec.env ?? {}) },
   stdio: ['ignore', 'pipe', 'ignore'],
+  // --perf-basic-prof leaves an isolate-*.log in the working directory.
+  cwd: dir,
 });
 const port = await new Promise((resolve) => proxy.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
 let results;
@@ -90,7 +92,9 @@ try {
   await viaProxy.close();
 } finally {
   await gw.close();
+  const exited = new Promise((resolve) => proxy.once('exit', resolve));
   proxy.kill('SIGTERM');
+  await exited;
   for (const pid of [gw.pid, proxy.pid]) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true });
   fs.rmSync(dir, { recursive: true, force: true });
 }
