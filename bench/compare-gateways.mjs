@@ -3,13 +3,17 @@
 // `echo` through each, call by call in rotation, and the gateway processes' CPU
 // time per call (all threads, /proc schedstat) and latency are compared per block,
 // with the minimal Node proxy (bench/lib/minimalProxy.mjs) as a third side.
-// Usage: node bench/compare-gateways.mjs <A/dist/cli.js> <B/dist/cli.js> [blocks=10] [calls=500] [bytes=5]
+// Usage: node bench/compare-gateways.mjs <A/dist/cli.js> <B/dist/cli.js> [blocks=10] [calls=500] [bytes=5] [warmup=100]
+// warmup: calls per side before the first block. V8 keeps compiling for tens of
+// thousands of calls (its background compiler threads count in the process's CPU:
+// a quarter of it after 1,000 calls, next to none after 30,000, `perf record -e
+// cpu-clock`), so a small change reads clearer after a long warm-up (e.g. 20000).
 import { benchServers } from './lib/servers.mjs';
 import { bigMessage, processCpuNs, startGatewayProcess, startMinimalProxy } from './lib/hotPath.mjs';
 import { rawSession } from './lib/rawHttpClient.mjs';
 
-const [a, b, blocks = 10, calls = 500, bytes = 5] = process.argv.slice(2).map((x, i) => (i < 2 ? x : Number(x)));
-if (!a || !b) throw new Error('usage: node bench/compare-gateways.mjs <A cli.js> <B cli.js> [blocks] [calls] [bytes]');
+const [a, b, blocks = 10, calls = 500, bytes = 5, warmup = 100] = process.argv.slice(2).map((x, i) => (i < 2 ? x : Number(x)));
+if (!a || !b) throw new Error('usage: node bench/compare-gateways.mjs <A cli.js> <B cli.js> [blocks] [calls] [bytes] [warmup]');
 const params = { name: 'echo', arguments: { message: bigMessage(bytes) } };
 const sides = [];
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
@@ -18,15 +22,17 @@ try {
     const side = { label, cli, gw: await startGatewayProcess({ everything: benchServers().everything }, { cli }), cpu: [], ms: [] };
     sides.push(side);
     side.session = await rawSession(`${side.gw.url}/everything`, side.gw.token);
-    for (let i = 0; i < 100; i++) await side.session.request('tools/call', params);
   }
   // The floor: the least a Node HTTP→stdio proxy does (bench/lib/minimalProxy.mjs).
   {
     const side = { label: 'floor', cli: 'bench/lib/minimalProxy.mjs', gw: await startMinimalProxy(benchServers().everything), cpu: [], ms: [] };
     sides.push(side);
     side.session = await rawSession(side.gw.url, 'unused');
-    for (let i = 0; i < 100; i++) await side.session.request('tools/call', params);
   }
+  // Warmed up in rotation too: a side left idle while the others warm up reads
+  // slower afterwards (A read ~25 % above B, whichever build it was, after 20,000
+  // calls each one side at a time).
+  for (let i = 0; i < warmup; i++) for (const side of sides) await side.session.request('tools/call', params);
   // Call by call in rotation, so a burst of load from elsewhere hits every side alike;
   // each process's CPU counter is read around the block.
   for (let r = 0; r < blocks; r++) {

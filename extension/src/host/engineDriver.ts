@@ -37,10 +37,11 @@ export type { ClientRoute };
  */
 export type EngineHandle = InstanceType<CoreExports['Engine']>;
 
-/** The effects of a crossing already made, queued to be applied in order. */
+/** The effects of a crossing already made (`parts[from]` on), queued to be applied in order. */
 interface Crossed {
   type: 'crossed';
   parts: string[];
+  from: number;
 }
 
 export interface DriverDeps {
@@ -137,8 +138,10 @@ export class EngineDriver {
    * the body's session, existing (`inSession`) or about to be opened for it.
    */
   clientPost(client: string, endpoint: string | undefined, body: Uint8Array, headers: RequestHeaders, inSession: boolean): { body: ClientBody; deliver: () => void } {
-    const parts = this.deps.core.call(() => this.engine.clientPost(this.now(), client, endpoint, body, JSON.stringify(headers), inSession));
-    return { body: JSON.parse(parts[0] ?? '{}') as ClientBody, deliver: () => this.enqueue({ type: 'crossed', parts: parts.slice(1) }) };
+    // No MCP header at all (a legacy-era client): nothing to encode, the core reads none.
+    const headersJson = headers.protocolVersion === undefined && headers.method === undefined && headers.name === undefined ? undefined : JSON.stringify(headers);
+    const parts = this.deps.core.call(() => this.engine.clientPost(this.now(), client, endpoint, body, headersJson, inSession));
+    return { body: JSON.parse(parts[0] ?? '{}') as ClientBody, deliver: () => this.enqueue({ type: 'crossed', parts, from: 1 }) };
   }
 
   private enqueue(item: EngineEvent | Crossed): void {
@@ -232,7 +235,7 @@ export class EngineDriver {
   }
 
   private step(event: EngineEvent | Crossed): void {
-    if (event.type === 'crossed') return this.applyParts(event.parts);
+    if (event.type === 'crossed') return this.applyParts(event.parts, event.from);
     let parts: string[];
     try {
       parts = this.deps.core.call(() => this.cross(event));
@@ -245,11 +248,11 @@ export class EngineDriver {
     this.applyParts(parts);
   }
 
-  private applyParts(parts: string[]): void {
-    // Payloads come after the effects' JSON, one per send/reply/notifyClient, in order.
-    let next = 1;
+  /** `parts[from]` is the effects' JSON; the payloads follow it, one per send/reply/notifyClient, in order. */
+  private applyParts(parts: string[], from = 0): void {
+    let next = from + 1;
     const payload = (): string => parts[next++] ?? '';
-    for (const effect of JSON.parse(parts[0] ?? '[]') as Effect[]) this.apply(effect, payload);
+    for (const effect of JSON.parse(parts[from] ?? '[]') as Effect[]) this.apply(effect, payload);
   }
 
   /**

@@ -54,7 +54,8 @@ interface PostExchange {
   pending: Set<JsonRpcId>;
   /** Error answers with `id: null` still due (messages whose id could not be read). */
   anonymous: number;
-  progressTokens: Set<JsonRpcId>;
+  /** Progress tokens of its requests (undefined: none, the usual call). */
+  progressTokens: Set<JsonRpcId> | undefined;
   /** The HTTP status the engine gave an answer (a modern-era error); a single JSON reply carries it. */
   httpStatus?: number;
   /** Messages produced while the handler ran synchronously (may become a JSON reply). */
@@ -71,6 +72,8 @@ interface SessionState extends GatewaySession {
   lastActiveMs: number;
   /** Serves one sessionless (modern-era) body and ends with it; never named to the client. */
   oneShot?: boolean;
+  /** Its reply headers, made on first use (`replyHeaders`). */
+  headers?: ReplyHeaders;
 }
 
 export class HttpGateway {
@@ -83,11 +86,15 @@ export class HttpGateway {
   private evicted = 0;
   /** When each endpoint last received a POST (a request or notification from a client). */
   private readonly postedAt = new Map<string, number>();
+  /** The bearer secret's bytes, made once (undefined: no bearer check). */
+  private readonly tokenBytes: Buffer | undefined;
 
   constructor(
     private readonly handler: GatewayHandler,
     private readonly options: GatewayOptions,
-  ) {}
+  ) {
+    this.tokenBytes = options.requireToken === false ? undefined : Buffer.from(options.token);
+  }
 
   async start(): Promise<number> {
     const server = http.createServer((req, res) => this.guarded(res, undefined, () => this.onRequest(req, res)));
@@ -122,7 +129,7 @@ export class HttpGateway {
         ? how.id === null
           ? ex.anonymous > 0
           : ex.pending.has(how.id)
-        : (how.progressToken != null && ex.progressTokens.has(how.progressToken)) || (how.request != null && ex.pending.has(how.request));
+        : (how.progressToken != null && ex.progressTokens?.has(how.progressToken) === true) || (how.request != null && ex.pending.has(how.request));
       if (!mine) continue;
       if (how.reply && how.httpStatus != null) ex.httpStatus = how.httpStatus;
       if (anonymous) ex.anonymous -= 1;
@@ -251,7 +258,7 @@ export class HttpGateway {
   }
 
   private onRequest(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const admission = admit(req, this.port, this.options.requireToken === false ? undefined : this.options.token);
+    const admission = admit(req.headers, this.port, this.tokenBytes);
     if (!admission.ok) {
       this.options.log('warn', `gateway: rejected ${req.method} ${req.url} with ${admission.status}: ${admission.reason}`);
       res.writeHead(admission.status, admission.headers).end(admission.body);
@@ -302,15 +309,11 @@ export class HttpGateway {
       return;
     }
     session.getStream?.end();
-    const stream = new SseStream(
-      res,
-      {},
-      () => {
-        if (session.getStream === stream) session.getStream = undefined;
-      },
-      this.options.limits,
-      true,
-    );
+    const stream = new SseStream(res, sseHeaders, this.options.limits, true);
+    res.on('close', () => {
+      stream.closed();
+      if (session.getStream === stream) session.getStream = undefined;
+    });
     session.getStream = stream;
     for (const m of session.backlog.splice(0)) stream.send(m);
   }
@@ -332,7 +335,9 @@ export class HttpGateway {
     req.on('end', () => {
       if (res.writableEnded || res.headersSent) return;
       const headers: RequestHeaders = { protocolVersion: headerText(req, 'mcp-protocol-version'), method: headerText(req, 'mcp-method'), name: headerText(req, 'mcp-name') };
-      this.guarded(res, undefined, () => this.onBody(res, endpoint, existing, Buffer.concat(chunks, size), headers));
+      // One chunk (the usual small body) is the body: no copy.
+      const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      this.guarded(res, undefined, () => this.onBody(res, endpoint, existing, bytes, headers));
     });
   }
 
@@ -368,24 +373,30 @@ export class HttpGateway {
       this.sessions.set(session.id, session);
       this.evictBeyondCap(session);
     }
-    const requests = messages.filter((m) => m.expectsReply);
-    if (requests.length === 0) {
-      res.writeHead(202, sessionHeader(session)).end();
+    // The requests' ids, unreadable ids and progress tokens, in one pass (no arrays made per call).
+    let requests = 0;
+    let anonymous = 0;
+    let pending: Set<JsonRpcId> | undefined;
+    let progressTokens: Set<JsonRpcId> | undefined;
+    for (const m of messages) {
+      if (!m.expectsReply) continue;
+      requests += 1;
+      if (m.id === null) anonymous += 1;
+      else (pending ??= new Set()).add(m.id);
+      if (m.progressToken !== undefined) (progressTokens ??= new Set()).add(m.progressToken);
+    }
+    if (requests === 0) {
+      res.writeHead(202, replyHeaders(session).id).end();
       deliver();
       if (session.oneShot) this.dropSession(session);
       return;
     }
-    const ex: PostExchange = {
-      pending: new Set(requests.flatMap((m) => (m.id !== null ? [m.id] : []))),
-      anonymous: requests.filter((m) => m.id === null).length,
-      progressTokens: new Set(requests.flatMap((m) => (m.progressToken !== undefined ? [m.progressToken] : []))),
-      buffered: [],
-      stream: undefined,
-      res,
-    };
+    const ex: PostExchange = { pending: pending ?? new Set(), anonymous, progressTokens, buffered: [], stream: undefined, res };
     const open = session;
     open.exchanges.add(ex);
+    // The exchange's one 'close' listener (its stream, if any, has none of its own).
     res.on('close', () => {
+      ex.stream?.closed();
       open.exchanges.delete(ex);
       // A one-shot session whose client went away: its calls are cancelled.
       if (open.oneShot && this.sessions.get(open.id) === open) this.dropSession(open);
@@ -396,12 +407,12 @@ export class HttpGateway {
       const buffered = ex.buffered ?? [];
       ex.buffered = undefined;
       // Only the responses were produced (no progress or server requests): reply as JSON.
-      if (settled(ex) && buffered.length === requests.length) {
+      if (settled(ex) && buffered.length === requests) {
         const payload = body.batch ? `[${buffered.join(',')}]` : (buffered[0] ?? '');
         open.exchanges.delete(ex);
         // A batch has one status; a single answer the status the engine gave it.
         const status = body.batch ? 200 : (ex.httpStatus ?? 200);
-        res.writeHead(status, { 'Content-Type': 'application/json', ...sessionHeader(open) }).end(payload);
+        res.writeHead(status, replyHeaders(open).json).end(payload);
         if (open.oneShot) this.dropSession(open);
         return;
       }
@@ -436,7 +447,7 @@ export class HttpGateway {
   }
 
   private openStream(session: SessionState, ex: PostExchange, flushNow = false): void {
-    ex.stream = new SseStream(ex.res, sessionHeader(session), () => session.exchanges.delete(ex), this.options.limits, flushNow);
+    ex.stream = new SseStream(ex.res, replyHeaders(session).sse, this.options.limits, flushNow);
   }
 
   private writeTo(session: SessionState, ex: PostExchange, message: string): void {
@@ -451,9 +462,9 @@ export class HttpGateway {
     session.exchanges.delete(ex);
     if (!ex.stream && !ex.res.headersSent) {
       // Deferred, and the answer is all there is: plain JSON with the core's status.
-      if (last !== undefined) ex.res.writeHead(ex.httpStatus ?? 200, { 'Content-Type': 'application/json', ...sessionHeader(session) }).end(last);
+      if (last !== undefined) ex.res.writeHead(ex.httpStatus ?? 200, replyHeaders(session).json).end(last);
       // Nothing at all (its request cancelled: noReply): an empty 202, not a response left open.
-      else ex.res.writeHead(202, sessionHeader(session)).end();
+      else ex.res.writeHead(202, replyHeaders(session).id).end();
     } else ex.stream?.end(last);
     if (session.oneShot && this.sessions.get(session.id) === session) this.dropSession(session);
   }
@@ -476,9 +487,26 @@ function headerText(req: http.IncomingMessage, name: string): string | undefined
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The `Mcp-Session-Id` header of a session's replies (none for a one-shot one). */
-function sessionHeader(session: SessionState): Record<string, string> {
-  return session.oneShot ? {} : { 'Mcp-Session-Id': session.id };
+/** The headers of an event stream (a GET stream's; a POST's add the session's). */
+const sseHeaders: Readonly<Record<string, string>> = { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' };
+
+/**
+ * The header objects of a session's replies, made once per session (Node's
+ * `writeHead` only reads them): its `Mcp-Session-Id` alone (none for a one-shot
+ * session), with a JSON body, and of an event stream.
+ */
+function replyHeaders(session: SessionState): ReplyHeaders {
+  if (session.headers === undefined) {
+    const id: Record<string, string> = session.oneShot ? {} : { 'Mcp-Session-Id': session.id };
+    session.headers = { id, json: { 'Content-Type': 'application/json', ...id }, sse: { ...sseHeaders, ...id } };
+  }
+  return session.headers;
+}
+
+interface ReplyHeaders {
+  readonly id: Readonly<Record<string, string>>;
+  readonly json: Readonly<Record<string, string>>;
+  readonly sse: Readonly<Record<string, string>>;
 }
 
 /** Every request of the exchange has its answer. */

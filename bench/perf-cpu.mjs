@@ -1,0 +1,107 @@
+// Where the gateway's CPU goes against the floor's, by CPU time rather than wall
+// time: `perf record -e cpu-clock` (a software clock: no hardware counters needed,
+// and a descheduled process takes no samples, unlike V8's --cpu-prof, which
+// charges time spent preempted in a write to the write) of `lazy-mcp serve
+// --http --isolated` and of the do-nothing proxy (lib/minimalProxy.mjs), both
+// under `node --perf-basic-prof` so JIT frames have names, after a long warm-up
+// at the same concurrency (V8's background compiler is a quarter of the CPU
+// after 1,000 calls). Samples are sorted into kinds (the main thread's kernel,
+// WASM, JS, V8 builtins, GC, JSON/HTTP parsing, other natives; the background
+// threads' compiler and GC) and printed per call for both, with the difference.
+// perf's own overhead inflates every figure (about 1.6x here); read the shares.
+// Usage: node bench/perf-cpu.mjs [cli.js=dist/cli.js] [calls=4000] [concurrency=8] [warmup=30000]
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { benchServers, repoRoot } from './lib/servers.mjs';
+import { processCpuNs, startGatewayProcess } from './lib/hotPath.mjs';
+import { rawSession } from './lib/rawHttpClient.mjs';
+
+const [cliArg = 'dist/cli.js', calls = 4000, concurrency = 8, warmup = 30000] = process.argv.slice(2).map((x, i) => (i === 0 ? x : Number(x)));
+const cli = path.resolve(cliArg);
+const hz = 20000;
+const spec = benchServers().everything;
+const params = { name: 'echo', arguments: { message: 'hello' } };
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perf-cpu-'));
+
+const concurrently = async (session, n) => {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => { while (next++ < n) await session.request('tools/call', params); }));
+};
+
+async function measure(label, session, pid) {
+  await concurrently(session, warmup);
+  const data = path.join(dir, `${label}.data`);
+  const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(hz), '-p', String(pid), '-o', data], { stdio: 'ignore' });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const cpu0 = processCpuNs(pid);
+  await concurrently(session, calls);
+  const cpuUs = (processCpuNs(pid) - cpu0) / calls / 1000;
+  perf.kill('SIGINT');
+  await new Promise((resolve) => perf.once('exit', resolve));
+  return { label, cpuUs, kinds: kindsOf(data) };
+}
+
+/** Samples per kind of code, from `perf script` (the main thread is the one with the most samples). */
+function kindsOf(data) {
+  const out = spawnSync('perf', ['script', '-i', data, '-F', 'tid,ip,sym,dso'], { encoding: 'utf8', maxBuffer: 1 << 30 }).stdout;
+  const samples = [];
+  for (const line of out.split('\n')) {
+    const m = /^\s*(\d+)\s+[0-9a-f]+\s+(.*)\((.*)\)\s*$/.exec(line);
+    if (m) samples.push({ tid: m[1], sym: m[2].trim(), dso: m[3] });
+  }
+  const perTid = new Map();
+  for (const s of samples) perTid.set(s.tid, (perTid.get(s.tid) ?? 0) + 1);
+  const main = [...perTid].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const kinds = new Map();
+  for (const { tid, sym, dso } of samples) {
+    const k = kindOf(tid === main, sym, dso);
+    kinds.set(k, (kinds.get(k) ?? 0) + 1);
+  }
+  return kinds;
+}
+
+function kindOf(main, sym, dso) {
+  if (!main) return /compiler|Compil/.test(sym) ? 'background: compiler' : /Scaveng|Mark|Heap|Sweep|Evacuat|Concurrent/.test(sym) ? 'background: GC' : 'background: other';
+  if (dso.includes('kernel')) return 'main: kernel (syscalls, the TCP and pipe paths)';
+  if (sym.startsWith('JS:wasm')) return 'main: WASM core';
+  if (sym.startsWith('JS:') || dso.includes('JIT')) return 'main: JavaScript (JIT code)';
+  if (sym.startsWith('Builtins_')) return 'main: V8 builtins (property access, calls, strings)';
+  if (/Scaveng|Heap::|MarkCompact|Sweep|Evacuat|GCTracer/.test(sym)) return 'main: GC';
+  if (/compiler/.test(sym)) return 'main: compiler';
+  if (/JsonParser|JsonStringif/.test(sym)) return 'main: JSON.parse/stringify';
+  if (/llhttp/.test(sym)) return 'main: HTTP parser (llhttp)';
+  return 'main: other natives (V8 runtime, libuv, libc)';
+}
+
+const gw = await startGatewayProcess({ everything: spec }, { cli, nodeArgs: ['--perf-basic-prof'] });
+const proxy = spawn(process.execPath, ['--perf-basic-prof', path.join(repoRoot, 'bench', 'lib', 'minimalProxy.mjs'), spec.command, ...spec.args], {
+  env: { ...process.env, ...(spec.env ?? {}) },
+  stdio: ['ignore', 'pipe', 'ignore'],
+  // --perf-basic-prof leaves an isolate-*.log in the working directory.
+  cwd: dir,
+});
+const port = await new Promise((resolve) => proxy.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
+let results;
+try {
+  const viaGateway = await rawSession(`${gw.url}/everything`, gw.token);
+  const viaProxy = await rawSession(`http://127.0.0.1:${port}/mcp`, 'unused');
+  results = [await measure('gateway', viaGateway, gw.pid), await measure('floor', viaProxy, proxy.pid)];
+  await viaGateway.close();
+  await viaProxy.close();
+} finally {
+  await gw.close();
+  const exited = new Promise((resolve) => proxy.once('exit', resolve));
+  proxy.kill('SIGTERM');
+  await exited;
+  for (const pid of [gw.pid, proxy.pid]) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true });
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+const [g, f] = results;
+const perCall = (r, k) => ((r.kinds.get(k) ?? 0) * (1e6 / hz)) / calls;
+console.log(`${calls} echo calls at concurrency ${concurrency} after ${warmup} warm-up calls; CPU per call under perf: gateway ${g.cpuUs.toFixed(0)} µs, floor ${f.cpuUs.toFixed(0)} µs (${(g.cpuUs / f.cpuUs).toFixed(2)}x)\n`);
+console.log('| kind | gateway µs/call | floor µs/call | difference |\n|---|--:|--:|--:|');
+const keys = [...new Set([...g.kinds.keys(), ...f.kinds.keys()])].sort((a, b) => perCall(g, b) - perCall(f, b) - (perCall(g, a) - perCall(f, a)));
+for (const k of keys) console.log(`| ${k} | ${perCall(g, k).toFixed(1)} | ${perCall(f, k).toFixed(1)} | ${(perCall(g, k) - perCall(f, k)).toFixed(1)} |`);
+process.exit(0);
