@@ -135,9 +135,11 @@ async function inspector(label, target) {
   results.inspector.push(row);
 }
 
-await inspector('serve --stdio', ['--cwd', ws, process.execPath, cli, 'serve', '--stdio', '--cwd', ws]);
+// The workspaces are this script's own fixtures: their project servers are approved
+// up front (--trust-project), as a user approves a repository they trust.
+await inspector('serve --stdio', ['--cwd', ws, process.execPath, cli, 'serve', '--stdio', '--trust-project', '--cwd', ws]);
 {
-  const { child, match } = await start(process.execPath, [cli, 'serve', '--http', '127.0.0.1:0', '--cwd', ws], {
+  const { child, match } = await start(process.execPath, [cli, 'serve', '--http', '127.0.0.1:0', '--trust-project', '--cwd', ws], {
     ready: /serving \d+ servers? at (\S+)\n.*Bearer ([\w-]+)"/,
   });
   await inspector('serve --http', [match[1], '--transport', 'http', '--header', `Authorization: Bearer ${match[2]}`]);
@@ -211,7 +213,7 @@ const port = 30_000 + Math.floor(Math.random() * 20_000);
 }
 {
   // The conformance runner cannot send an Authorization header: --no-auth (loopback, testing only).
-  const gw = await start(process.execPath, [cli, 'serve', '--http', '127.0.0.1:0', '--no-auth', '--cwd', cws], { ready: /serving \d+ servers? at (\S+)/ });
+  const gw = await start(process.execPath, [cli, 'serve', '--http', '127.0.0.1:0', '--trust-project', '--no-auth', '--cwd', cws], { ready: /serving \d+ servers? at (\S+)/ });
   const base = gw.match[1].replace('127.0.0.1', 'localhost');
   await conformance('lazy-mcp /mcp', base);
   await conformance('lazy-mcp /mcp/everything', `${base}/everything`);
@@ -227,7 +229,7 @@ const port = 30_000 + Math.floor(Math.random() * 20_000);
   const sws = path.join(root, 'conformance-sdk2-ws');
   fs.mkdirSync(sws, { recursive: true });
   fs.writeFileSync(path.join(sws, '.mcp.json'), JSON.stringify({ mcpServers: { sdk2: { type: 'http', url: sdk2Url } } }));
-  const gw = await start(process.execPath, [cli, 'serve', '--http', '127.0.0.1:0', '--no-auth', '--cwd', sws], { ready: /serving \d+ servers? at (\S+)/ });
+  const gw = await start(process.execPath, [cli, 'serve', '--http', '127.0.0.1:0', '--trust-project', '--no-auth', '--cwd', sws], { ready: /serving \d+ servers? at (\S+)/ });
   await conformance2026('lazy-mcp /mcp/sdk2', `${gw.match[1].replace('127.0.0.1', 'localhost')}/sdk2`);
   results.sdk2GatewayExit = await stop(gw.child);
   await stop(sdk2.child);
