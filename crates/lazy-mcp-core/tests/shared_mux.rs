@@ -588,15 +588,17 @@ fn a_server_request_with_no_client_left_is_answered_with_an_error() {
     assert_eq!(to_server(&ask)[0]["error"]["code"], -32603);
 }
 
+/// A client's environment from name/value pairs.
+fn env(pairs: &[(&str, &str)]) -> VecMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 #[test]
 fn the_clients_environment_is_part_of_the_key_but_for_its_volatile_variables() {
     let user = config(ConfigScope::User, &[], None);
-    let env = |pairs: &[(&str, &str)]| -> VecMap<String, String> {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    };
     let one = env(&[
         ("HOME", "/h"),
         ("GITHUB_TOKEN", "one"),
@@ -658,12 +660,6 @@ fn the_clients_environment_is_part_of_the_key_but_for_its_volatile_variables() {
 #[test]
 fn a_vs_code_window_and_a_cli_session_in_its_terminal_share_a_process() {
     let user = config(ConfigScope::User, &[], None);
-    let env = |pairs: &[(&str, &str)]| -> VecMap<String, String> {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    };
     let base = [("HOME", "/h"), ("PATH", "/usr/bin"), ("LANG", "C.UTF-8")];
     // The extension host: the user's environment plus the application's own.
     let extension_host = env(&[
@@ -744,12 +740,6 @@ fn a_vs_code_window_and_a_cli_session_in_its_terminal_share_a_process() {
 #[test]
 fn agent_sessions_in_two_tabs_of_any_terminal_share_a_process() {
     let user = config(ConfigScope::User, &[], None);
-    let env = |pairs: &[(&str, &str)]| -> VecMap<String, String> {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    };
     let key = |e: &VecMap<String, String>| {
         shared_launch(
             &user,
