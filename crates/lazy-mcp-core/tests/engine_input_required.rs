@@ -481,6 +481,43 @@ fn a_result_that_comes_before_the_retry_is_given_to_the_retry() {
 }
 
 #[test]
+fn calls_their_clients_cancelled_while_waiting_no_longer_count_against_the_waiting_limit() {
+    // 64 calls may wait for their clients' answers at once. Each of these is
+    // cancelled by its client while it waits: none of them waits any more, so
+    // the next call's client is asked, not refused.
+    let mut sim = legacy_asker("elicitation/create");
+    let elicitation = json!({"elicitation": {}});
+    for id in 1..=64 {
+        sim.client(
+            "c",
+            server_endpoint("old"),
+            modern_call(id, "echo", elicitation.clone(), json!({})),
+        );
+        let asked = sim.reply_to("c", json!(id)).unwrap();
+        assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
+        sim.client(
+            "c",
+            server_endpoint("old"),
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}}),
+        );
+    }
+    assert_eq!(sim.sent_method("old", "notifications/cancelled"), 64);
+    sim.client(
+        "c",
+        server_endpoint("old"),
+        modern_call(65, "echo", elicitation, json!({})),
+    );
+    let asked = sim.reply_to("c", json!(65)).unwrap();
+    assert_eq!(asked["result"]["resultType"], "input_required", "{asked}");
+    assert!(
+        !sim.sent.iter().any(|(_, m)| m["error"]["message"]
+            .as_str()
+            .is_some_and(|t| t.contains("calls already wait"))),
+        "no request for input was refused"
+    );
+}
+
+#[test]
 fn a_legacy_client_still_gets_the_servers_request_as_a_request() {
     let mut sim = legacy_asker("elicitation/create");
     sim.client(

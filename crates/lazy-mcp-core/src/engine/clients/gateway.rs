@@ -481,7 +481,10 @@ impl Engine {
             .find_map(|(conn, upstream_id, call)| {
                 (call.client == client && call.client_id == request_id)
                     // A call awaiting its retry answered this id already.
-                    .then(|| (conn, upstream_id, call.timer, !call.awaits_retry()))
+                    .then(|| {
+                        let answered = self.clients.awaits_retry(conn, upstream_id);
+                        (conn, upstream_id, call.timer, !answered)
+                    })
             });
         if dropped || matches!(found, Some((_, _, _, true))) {
             self.effects.push(crate::engine::effects::Effect::NoReply {
@@ -548,7 +551,9 @@ impl Engine {
             .calls()
             .into_iter()
             // A call waiting for a retry belongs to no client until it comes.
-            .filter(|(_, _, call)| call.client == client && !call.awaits_retry())
+            .filter(|(conn, upstream_id, call)| {
+                call.client == client && !self.clients.awaits_retry(*conn, *upstream_id)
+            })
             .map(|(conn, upstream_id, call)| (conn, upstream_id, call.timer))
             .collect();
         for (conn, upstream_id, timer) in abandoned {
@@ -599,7 +604,7 @@ impl Engine {
         let Some(call) = self.servers.take_call(conn, upstream_id) else {
             return;
         };
-        if call.awaits_retry() {
+        if self.clients.awaits_retry(conn, upstream_id) {
             self.timers.handle_cancel(call.timer);
             self.abandon_waiting_call(conn, upstream_id, *call);
             return;

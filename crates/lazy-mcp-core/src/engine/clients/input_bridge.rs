@@ -15,10 +15,16 @@
 //!    spec's -32021 (`data.requiredCapabilities`) as its call's answer at once;
 //!    the server's request is refused and its call cancelled (never a hang).
 //!
+//! The bridge's state is the clients' side's (`Clients`' bridges, by
+//! connection and upstream id): only this file reads and writes it. The
+//! server's call keeps whom to answer; a retry changes that through
+//! `Servers::answer_retry`.
+//!
 //! Which call a request belongs to: a legacy server names none, so it is the
 //! oldest pending call of a modern client on that connection (as a legacy
 //! client's in-flight call is preferred for legacy forwarding).
 
+use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
@@ -28,7 +34,7 @@ use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::methods;
 use crate::protocol::missing_capability;
 use crate::protocol::params::Params;
-use bridge::ServerRequest;
+use bridge::{Bridge, ServerRequest};
 use serde_json::{json, Map, Value};
 
 /// Marks a `requestState` that names a call waiting for its client's answers.
@@ -44,11 +50,50 @@ const MAX_QUEUED: usize = 8;
 
 pub(in crate::engine) mod bridge;
 
-impl ForwardedCall {
-    /// The client was answered `input_required` and the call waits for its retry:
-    /// no reply goes to the (answered) request it came with.
-    pub(in crate::engine) fn awaits_retry(&self) -> bool {
-        self.bridge.as_ref().is_some_and(|b| b.awaiting.is_some())
+impl Clients {
+    /// The client of the call `upstream_id` on `conn` was answered
+    /// `input_required` and the call waits for its retry: no reply goes to the
+    /// (answered) request it came with.
+    pub(in crate::engine) fn awaits_retry(&self, conn: ConnId, upstream_id: u64) -> bool {
+        self.bridge(conn, upstream_id)
+            .is_some_and(|b| b.awaiting.is_some())
+    }
+
+    /// The call `upstream_id` on `conn` is bridged: its answer needs the full reading.
+    pub(in crate::engine) fn is_bridged(&self, conn: ConnId, upstream_id: u64) -> bool {
+        self.bridge(conn, upstream_id).is_some()
+    }
+
+    fn bridge(&self, conn: ConnId, upstream_id: u64) -> Option<&Bridge> {
+        self.bridges
+            .iter()
+            .find(|b| b.conn == conn && b.upstream_id == upstream_id)
+    }
+
+    /// The call's bridge, begun when it has none.
+    fn bridge_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut Bridge> {
+        if self.bridge(conn, upstream_id).is_none() {
+            self.bridges.push(Bridge {
+                conn,
+                upstream_id,
+                rounds: 0,
+                awaiting: None,
+                asked: Default::default(),
+                queued: Vec::new(),
+                held: None,
+            });
+        }
+        self.bridges
+            .iter_mut()
+            .find(|b| b.conn == conn && b.upstream_id == upstream_id)
+    }
+
+    fn take_bridge(&mut self, conn: ConnId, upstream_id: u64) -> Option<Bridge> {
+        let at = self
+            .bridges
+            .iter()
+            .position(|b| b.conn == conn && b.upstream_id == upstream_id)?;
+        Some(self.bridges.swap_remove(at))
     }
 }
 
@@ -69,7 +114,7 @@ impl Engine {
             .into_iter()
             .find_map(|(on, upstream_id, call)| {
                 (on == conn
-                    && (call.awaits_retry()
+                    && (self.clients.awaits_retry(on, upstream_id)
                         || self
                             .clients
                             .is_modern_request(&call.client, &call.client_id)))
@@ -83,12 +128,12 @@ impl Engine {
             method: method.to_string(),
             params: params.cloned(),
         };
-        let Some(call) = self.servers.call_mut(conn, upstream_id) else {
-            return false;
-        };
-        if call.awaits_retry() {
-            let bridge = call.bridge.get_or_insert_with(Default::default);
-            if bridge.queued.len() < MAX_QUEUED {
+        if self.clients.awaits_retry(conn, upstream_id) {
+            let room = self
+                .clients
+                .bridge(conn, upstream_id)
+                .is_some_and(|b| b.queued.len() < MAX_QUEUED);
+            if let Some(bridge) = self.clients.bridge_mut(conn, upstream_id).filter(|_| room) {
                 bridge.queued.push(request);
             } else {
                 let why = format!("more than {MAX_QUEUED} requests for input came at once");
@@ -104,13 +149,17 @@ impl Engine {
     /// `input_required` answer; the others are refused.
     fn ask_client(&mut self, conn: ConnId, upstream_id: u64, requests: Vec<ServerRequest>) {
         let waiting = self.waiting_calls();
-        let Some(call) = self.servers.call_mut(conn, upstream_id) else {
+        let Some(call) = self.servers.call(conn, upstream_id) else {
             return;
         };
+        let bridged = self
+            .clients
+            .bridge(conn, upstream_id)
+            .map_or(0, |b| b.rounds);
         let (client, client_id, rounds) = (
             call.client.clone(),
             call.client_id.clone(),
-            call.input_rounds,
+            call.input_rounds.saturating_add(bridged),
         );
         let declared = self
             .clients
@@ -169,11 +218,12 @@ impl Engine {
             "inputRequests": Value::Object(input_requests),
             "requestState": state,
         });
-        if let Some(call) = self.servers.call_mut(conn, upstream_id) {
-            call.input_rounds = call.input_rounds.saturating_add(1);
-            let bridge = call.bridge.get_or_insert_with(Default::default);
-            bridge.awaiting = Some(state);
-            bridge.asked = asked.into_iter().map(|(key, r)| (key, r.id)).collect();
+        if self.servers.call(conn, upstream_id).is_some() {
+            if let Some(bridge) = self.clients.bridge_mut(conn, upstream_id) {
+                bridge.rounds = bridge.rounds.saturating_add(1);
+                bridge.awaiting = Some(state);
+                bridge.asked = asked.into_iter().map(|(key, r)| (key, r.id)).collect();
+            }
         }
         let name = self.servers.server_of(conn).map(str::to_string);
         self.log(
@@ -202,13 +252,15 @@ impl Engine {
         else {
             return false;
         };
+        self.forget_ended_bridges();
         let found = self
-            .servers
-            .calls()
-            .into_iter()
-            .find_map(|(conn, upstream_id, call)| {
-                (call.bridge.as_ref().and_then(|b| b.awaiting.as_deref()) == Some(state))
-                    .then(|| (conn, upstream_id, call.method.clone()))
+            .clients
+            .bridges
+            .iter()
+            .find(|b| b.awaiting.as_deref() == Some(state))
+            .and_then(|b| {
+                let call = self.servers.call(b.conn, b.upstream_id)?;
+                Some((b.conn, b.upstream_id, call.method.clone()))
             });
         let Some((conn, upstream_id, original)) = found else {
             self.reply_error(
@@ -234,17 +286,21 @@ impl Engine {
             .server_of(conn)
             .map(|name| self.request_timeout_ms(name))
             .unwrap_or_default();
-        let Some(call) = self.servers.call_mut(conn, upstream_id) else {
+        let Some(timer) = self.servers.answer_retry(conn, upstream_id, client, id) else {
             return true;
         };
-        call.client = client.to_string();
-        call.client_id = id.clone();
-        let timer = call.timer;
-        let bridge = call.bridge.get_or_insert_with(Default::default);
-        bridge.awaiting = None;
-        let asked = std::mem::take(&mut bridge.asked);
-        let queued = std::mem::take(&mut bridge.queued);
-        let held = bridge.held.take();
+        let (asked, queued, held) = match self.clients.bridge_mut(conn, upstream_id) {
+            Some(bridge) => {
+                bridge.awaiting = None;
+                let asked = std::mem::take(&mut bridge.asked);
+                (
+                    asked,
+                    std::mem::take(&mut bridge.queued),
+                    bridge.held.take(),
+                )
+            }
+            None => Default::default(),
+        };
         for (key, upstream_request) in asked {
             let answer = match responses.get(&key) {
                 Some(response) => jsonrpc::success(upstream_request, response.clone()),
@@ -258,6 +314,7 @@ impl Engine {
         }
         if let Some(outcome) = held {
             // The server finished while the client was being asked.
+            self.clients.take_bridge(conn, upstream_id);
             if let Some(call) = self.servers.take_call(conn, upstream_id) {
                 self.finish_call(conn, *call, |client_id| {
                     let id = client_id.clone();
@@ -279,13 +336,15 @@ impl Engine {
         &mut self,
         conn: ConnId,
         upstream_id: u64,
-        mut call: ForwardedCall,
+        call: ForwardedCall,
         outcome: Result<Value, Value>,
     ) -> Option<(ForwardedCall, Result<Value, Value>)> {
-        if !call.awaits_retry() {
+        if !self.clients.awaits_retry(conn, upstream_id) {
+            // Answered: the call leaves its connection, and its bridge with it.
+            self.clients.take_bridge(conn, upstream_id);
             return Some((call, outcome));
         }
-        if let Some(bridge) = call.bridge.as_mut() {
+        if let Some(bridge) = self.clients.bridge_mut(conn, upstream_id) {
             bridge.held = Some(outcome);
         }
         self.servers.put_call_back(conn, upstream_id, call);
@@ -301,7 +360,7 @@ impl Engine {
         upstream_id: u64,
         call: ForwardedCall,
     ) {
-        let Some(bridge) = call.bridge else {
+        let Some(bridge) = self.clients.take_bridge(conn, upstream_id) else {
             return;
         };
         let name = self.servers.server_of(conn).map(str::to_string);
@@ -346,6 +405,7 @@ impl Engine {
         let Some(call) = self.servers.take_call(conn, upstream_id) else {
             return;
         };
+        self.clients.take_bridge(conn, upstream_id);
         self.cancel_timer(Some(call.timer));
         let names: Vec<&str> = missing.keys().map(String::as_str).collect();
         let why = format!(
@@ -399,11 +459,23 @@ impl Engine {
         );
     }
 
-    fn waiting_calls(&self) -> usize {
-        self.servers
-            .calls()
-            .into_iter()
-            .filter(|(_, _, call)| call.awaits_retry())
+    fn waiting_calls(&mut self) -> usize {
+        self.forget_ended_bridges();
+        self.clients
+            .bridges
+            .iter()
+            .filter(|b| b.awaiting.is_some())
             .count()
+    }
+
+    /// Bridges whose call left its connection another way (cancelled, its
+    /// client gone, its connection dropped, sent again after an era change)
+    /// are forgotten: ids are never reused, so such a bridge names no live
+    /// call, but it must not count as waiting nor match a retry.
+    fn forget_ended_bridges(&mut self) {
+        let servers = &self.servers;
+        self.clients
+            .bridges
+            .retain(|b| servers.call(b.conn, b.upstream_id).is_some());
     }
 }

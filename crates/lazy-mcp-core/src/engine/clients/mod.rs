@@ -26,6 +26,7 @@ use crate::engine::events::{ClientId, ConnId, Endpoint};
 use crate::vec_map::VecMap;
 use client_listens::listen::Listens;
 use exposure::shown::Exposure;
+use input_bridge::bridge::Bridge;
 use modern_clients::requests::ModernRequests;
 use serde_json::{json, Value};
 use tool_exposure::plan::ExposurePlan;
@@ -44,6 +45,9 @@ pub(in crate::engine) struct Clients {
     outbound: VecMap<String, OutboundRequest>,
     /// The next number for a gateway-made id (`lazy-mcp-N`, bridge states).
     next_outbound: u64,
+    /// Forwarded calls whose legacy server asked their modern client for
+    /// input (`input_bridge.rs`): few at a time (a list, not a map).
+    bridges: Vec<Bridge>,
 }
 
 impl Default for Clients {
@@ -53,6 +57,7 @@ impl Default for Clients {
             exposure: Exposure::default(),
             outbound: VecMap::new(),
             next_outbound: 1,
+            bridges: Vec::new(),
         }
     }
 }

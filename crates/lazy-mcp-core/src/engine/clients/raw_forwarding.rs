@@ -125,11 +125,7 @@ impl Engine {
             return false;
         }
         // A call bridged to a modern client's input answers (`input_bridge.rs`): full reading.
-        if self
-            .servers
-            .call_mut(conn, id)
-            .is_none_or(|call| call.bridge.is_some())
-        {
+        if self.servers.call(conn, id).is_none() || self.clients.is_bridged(conn, id) {
             return false;
         }
         let Some(call) = self.servers.take_call(conn, id) else {

@@ -1,7 +1,6 @@
 //! A client's call on its way to a server: queued while the server connects
 //! (`QueuedCall`), then in flight on its connection (`ForwardedCall`).
 
-use crate::engine::clients::input_bridge::bridge::Bridge;
 use crate::engine::events::ClientId;
 use crate::engine::timers::TimerId;
 use crate::protocol::methods;
@@ -57,10 +56,12 @@ pub(in crate::engine) struct ForwardedCall {
     /// named when the call waits for a sign-in. (A thin box: every pending call carries it.)
     #[allow(clippy::box_collection)]
     pub(in crate::engine) raw_tool: Option<Box<String>>,
-    /// Input rounds answered so far (bounded, see `input_required.rs`).
+    /// A modern server's input rounds answered so far (bounded, see
+    /// `input_required.rs`). A legacy server's requests bridged to a modern
+    /// client are the clients' side's record (`Clients`' bridges, by
+    /// connection and upstream id): only `input_bridge.rs` reads and writes
+    /// them, and the server's call needs none of it.
     pub(in crate::engine) input_rounds: u32,
-    /// A legacy server asked this modern client's call for input (`input_bridge.rs`).
-    pub(in crate::engine) bridge: Option<Box<Bridge>>,
     /// See [`QueuedCall::era_retried`].
     pub(in crate::engine) era_retried: bool,
 }

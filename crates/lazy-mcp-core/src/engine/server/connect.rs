@@ -539,7 +539,6 @@ impl Engine {
                 CallParams::Parsed(_) => None,
             },
             input_rounds,
-            bridge: None,
             era_retried: call.era_retried,
         }));
         if let Some(server) = self.servers.by_name.get_mut(&name) {

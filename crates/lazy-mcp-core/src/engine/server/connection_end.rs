@@ -120,11 +120,13 @@ impl Engine {
             return;
         };
         self.cancel_timer(connection.handshake_timer);
-        for pending in connection.pending.into_values() {
+        for (upstream_id, pending) in connection.pending {
             if let Pending::Call(call) = pending {
                 self.cancel_timer(Some(call.timer));
                 // A call waiting for a retry: its client was answered already.
-                if self.clients.is_attached(&call.client) && !call.awaits_retry() {
+                if self.clients.is_attached(&call.client)
+                    && !self.clients.awaits_retry(conn, upstream_id)
+                {
                     self.reply_error(
                         &call.client,
                         call.client_id,

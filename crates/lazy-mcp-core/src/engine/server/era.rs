@@ -388,12 +388,13 @@ impl Engine {
         };
         // This call and the others in flight go again once the era is known.
         let mut again = vec![call];
+        let clients = &self.clients;
         if let Some(connection) = self.servers.conns.get_mut(&conn) {
             let ids: Vec<u64> = connection
                 .pending
                 .iter()
-                .filter(|(_, p)| {
-                    matches!(p, Pending::Call(c) if !c.era_retried && c.params.is_some() && !c.awaits_retry())
+                .filter(|(id, p)| {
+                    matches!(p, Pending::Call(c) if !c.era_retried && c.params.is_some() && !clients.awaits_retry(conn, **id))
                 })
                 .map(|(id, _)| *id)
                 .collect();

@@ -37,6 +37,7 @@ use backoff::CrashHistory;
 use calls::{ForwardedCall, QueuedCall};
 use connection::{Connection, Pending};
 use idle_policy::RecentCalls;
+use serde_json::Value;
 use state::ServerState;
 
 /// The servers' side of the engine, one owner: every configured server and
@@ -200,17 +201,32 @@ impl Servers {
         }
     }
 
-    /// The forwarded call `upstream_id` on `conn`, for the clients' input
-    /// bridge to record what its client was asked and who retries it. A
-    /// forwarded call is the one record both sides write: the server keeps it
-    /// (its connection's table), the bridge fills in its client's part.
-    pub(in crate::engine) fn call_mut(
+    /// The forwarded call `upstream_id` on `conn` (read only).
+    pub(in crate::engine) fn call(&self, conn: ConnId, upstream_id: u64) -> Option<&ForwardedCall> {
+        match self.conns.get(&conn)?.pending.get(&upstream_id)? {
+            Pending::Call(call) => Some(call),
+            _ => None,
+        }
+    }
+
+    /// A call whose client was answered `input_required` (`input_bridge.rs`)
+    /// was sent again by `client` as `client_id`: its answer goes to that
+    /// retry. Whom to answer stays the server's call's own field: its timeout,
+    /// its connection's end and its answer all read it. Returns the call's
+    /// timer, when the call is still there.
+    pub(in crate::engine) fn answer_retry(
         &mut self,
         conn: ConnId,
         upstream_id: u64,
-    ) -> Option<&mut ForwardedCall> {
+        client: &str,
+        client_id: &Value,
+    ) -> Option<TimerId> {
         match self.conns.get_mut(&conn)?.pending.get_mut(&upstream_id)? {
-            Pending::Call(call) => Some(call),
+            Pending::Call(call) => {
+                call.client = client.to_string();
+                call.client_id = client_id.clone();
+                Some(call.timer)
+            }
             _ => None,
         }
     }
