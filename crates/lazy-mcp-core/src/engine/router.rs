@@ -218,8 +218,21 @@ impl Engine {
         endpoint: Endpoint,
         message: &str,
     ) -> Vec<Effect> {
+        self.handle_client_message_outlined(now_ms, client, endpoint, message, false)
+    }
+
+    /// [`Engine::handle_client_message`] of a text the caller outlined already:
+    /// `plain` when it was plain (`Outline::is_plain`), so it is not outlined twice.
+    pub(in crate::engine) fn handle_client_message_outlined(
+        &mut self,
+        now_ms: u64,
+        client: &str,
+        endpoint: Endpoint,
+        message: &str,
+        plain: bool,
+    ) -> Vec<Effect> {
         self.now_ms = now_ms;
-        self.on_client_message(client.to_string(), endpoint, message);
+        self.on_client_message_outlined(client.to_string(), endpoint, message, plain);
         self.finish_event()
     }
 

@@ -6,7 +6,7 @@
 use crate::engine::effects::split_payloads;
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::Engine;
-use crate::protocol::client_message::client_body_with;
+use crate::protocol::client_message::client_body_outlined;
 use crate::protocol::modern_http::RequestHeaders;
 use std::borrow::Cow;
 
@@ -55,7 +55,7 @@ impl Engine {
         let headers: RequestHeaders = headers_json
             .and_then(|h| serde_json::from_str(h).ok())
             .unwrap_or_default();
-        let routed = client_body_with(&text, &headers);
+        let (routed, plain) = client_body_outlined(&text, &headers);
         let refused = !routed.batch
             && routed
                 .messages
@@ -80,7 +80,8 @@ impl Engine {
                     ));
                 }
             } else {
-                effects = self.handle_client_message(now_ms, client, endpoint, &text);
+                effects =
+                    self.handle_client_message_outlined(now_ms, client, endpoint, &text, plain);
             }
         }
         let mut out = vec![serde_json::to_string(&routed).unwrap_or_default()];

@@ -264,14 +264,26 @@ pub fn client_body(body: &str) -> ClientBody {
 /// [`client_body`] for a POST with these headers: a single modern-era request
 /// is also checked against them (batches do not exist in that era).
 pub fn client_body_with(body: &str, headers: &RequestHeaders) -> ClientBody {
+    client_body_outlined(body, headers).0
+}
+
+/// [`client_body_with`], and whether the body as a whole is plain enough for the
+/// raw forwarding path (depth and numbers, `outline::Outline::is_plain`): the
+/// gateway's POST outlines its body once, not again when the engine forwards it.
+pub fn client_body_outlined(body: &str, headers: &RequestHeaders) -> (ClientBody, bool) {
     let shape = outline(body);
+    let plain = shape.is_plain();
+    (client_body_of(body, &shape, headers), plain)
+}
+
+fn client_body_of(body: &str, shape: &Outline, headers: &RequestHeaders) -> ClientBody {
     let elements: Vec<&str> = shape
         .elements
         .iter()
         .filter_map(|&(start, end)| body.get(start..end))
         .collect();
     if shape.top != TopLevel::Array || elements.is_empty() {
-        return with_session_need(false, vec![envelope_of(body, &shape, Some(headers))]);
+        return with_session_need(false, vec![envelope_of(body, shape, Some(headers))]);
     }
     let messages = elements
         .into_iter()

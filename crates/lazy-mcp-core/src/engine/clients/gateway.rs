@@ -38,7 +38,19 @@ impl Engine {
         endpoint: Endpoint,
         text: &str,
     ) {
-        if self.forward_raw_call(&client, &endpoint, text) {
+        self.on_client_message_outlined(client, endpoint, text, false);
+    }
+
+    /// [`Self::on_client_message`]; `plain`: the caller outlined `text` and found
+    /// it plain (`Outline::is_plain`), so the raw path need not outline it again.
+    pub(in crate::engine) fn on_client_message_outlined(
+        &mut self,
+        client: String,
+        endpoint: Endpoint,
+        text: &str,
+        plain: bool,
+    ) {
+        if self.forward_raw_call(&client, &endpoint, text, plain) {
             return;
         }
         let message = match client_message::parse_client(text) {

@@ -15,7 +15,7 @@ use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
-use crate::protocol::outline::{outline, MAX_DEPTH};
+use crate::protocol::outline::outline;
 use crate::protocol::params::name_of;
 use crate::protocol::raw_message::{splice_response, CallPeek, RawEnvelope};
 use serde_json::Value;
@@ -23,17 +23,19 @@ use serde_json::Value;
 impl Engine {
     /// A `tools/call` from an initialized client for an exposed tool: routed with
     /// its params as the client sent them (on the aggregate endpoint with only the
-    /// `server__tool` name spliced back to the server's own name).
+    /// `server__tool` name spliced back to the server's own name). `plain`: the
+    /// caller outlined `text` already and found it plain (else it is outlined here).
     pub(in crate::engine) fn forward_raw_call(
         &mut self,
         client: &str,
         endpoint: &Endpoint,
         text: &str,
+        plain: bool,
     ) -> bool {
         if self.clients.sessions.get(client).map(|s| &s.endpoint) != Some(endpoint) {
             return false;
         }
-        if !plain_enough(text) {
+        if !plain && !plain_enough(text) {
             return false;
         }
         let Some(envelope) = RawEnvelope::read(text) else {
@@ -178,8 +180,7 @@ impl Engine {
 /// and no number the full reading might refuse as out of range (`1e999`): the raw
 /// path validates syntax, serde_json's `Value` also the range of numbers.
 fn plain_enough(text: &str) -> bool {
-    let shape = outline(text);
-    shape.max_depth <= MAX_DEPTH && !shape.unusual_number
+    outline(text).is_plain()
 }
 
 impl Clients {
