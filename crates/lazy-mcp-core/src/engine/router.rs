@@ -218,21 +218,21 @@ impl Engine {
         endpoint: Endpoint,
         message: &str,
     ) -> Vec<Effect> {
-        self.handle_client_message_outlined(now_ms, client, endpoint, message, false)
+        self.handle_client_message_outlined(now_ms, client, endpoint, message, Outlined::NOTHING)
     }
 
-    /// [`Engine::handle_client_message`] of a text the caller outlined already:
-    /// `plain` when it was plain (`Outline::is_plain`), so it is not outlined twice.
+    /// [`Engine::handle_client_message`] of a text the caller read already
+    /// (the gateway's POST): what it found is not read twice.
     pub(in crate::engine) fn handle_client_message_outlined(
         &mut self,
         now_ms: u64,
         client: &str,
         endpoint: Endpoint,
         message: &str,
-        plain: bool,
+        read: Outlined<'_>,
     ) -> Vec<Effect> {
         self.now_ms = now_ms;
-        self.on_client_message_outlined(client.to_string(), endpoint, message, plain);
+        self.on_client_message_outlined(client.to_string(), endpoint, message, read);
         self.finish_event()
     }
 
@@ -444,4 +444,20 @@ impl Engine {
         self.settings.workspace_folders = folders;
         self.roots_changed();
     }
+}
+
+/// What a caller already read of a client message's text, so the raw forwarding
+/// (`clients/raw_forwarding.rs`) does not read it again: `plain`, the text was
+/// outlined and found plain (`Outline::is_plain`); `envelope`, its raw envelope.
+pub(crate) struct Outlined<'a> {
+    pub plain: bool,
+    pub envelope: Option<crate::protocol::raw_message::RawEnvelope<'a>>,
+}
+
+impl Outlined<'_> {
+    /// Nothing read yet: the raw forwarding reads the text itself.
+    pub const NOTHING: Outlined<'static> = Outlined {
+        plain: false,
+        envelope: None,
+    };
 }

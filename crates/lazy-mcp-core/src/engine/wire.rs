@@ -5,7 +5,7 @@
 
 use crate::engine::effects::split_payloads;
 use crate::engine::events::{ConnId, Endpoint};
-use crate::engine::router::Engine;
+use crate::engine::router::{Engine, Outlined};
 use crate::protocol::client_message::client_body_outlined;
 use crate::protocol::modern_http::RequestHeaders;
 use std::borrow::Cow;
@@ -55,7 +55,8 @@ impl Engine {
         let headers: RequestHeaders = headers_json
             .and_then(|h| serde_json::from_str(h).ok())
             .unwrap_or_default();
-        let (routed, plain) = client_body_outlined(&text, &headers);
+        let outlined = client_body_outlined(&text, &headers);
+        let routed = &outlined.body;
         let refused = !routed.batch
             && routed
                 .messages
@@ -80,11 +81,15 @@ impl Engine {
                     ));
                 }
             } else {
+                let read = Outlined {
+                    plain: outlined.plain,
+                    envelope: outlined.envelope,
+                };
                 effects =
-                    self.handle_client_message_outlined(now_ms, client, endpoint, &text, plain);
+                    self.handle_client_message_outlined(now_ms, client, endpoint, &text, read);
             }
         }
-        let mut out = vec![serde_json::to_string(&routed).unwrap_or_default()];
+        let mut out = vec![serde_json::to_string(&outlined.body).unwrap_or_default()];
         out.extend(split_payloads(effects));
         out
     }

@@ -146,17 +146,27 @@ fn envelope_with(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope
 
 /// [`envelope_with`] of a text already outlined (the body of a POST is outlined once).
 fn envelope_of(text: &str, shape: &Outline, headers: Option<&RequestHeaders>) -> ClientEnvelope {
+    envelope_read(text, shape, headers).0
+}
+
+/// [`envelope_of`], and the raw envelope when the common case read it (the
+/// engine's raw forwarding reuses it instead of reading the text again).
+fn envelope_read<'a>(
+    text: &'a str,
+    shape: &Outline,
+    headers: Option<&RequestHeaders>,
+) -> (ClientEnvelope, Option<RawEnvelope<'a>>) {
     let legacy_headers = headers.is_none_or(|h| !h.claims_modern());
-    legacy_headers
-        .then(|| raw_envelope(text, shape))
-        .flatten()
-        .unwrap_or_else(|| full_envelope(text, headers))
+    match legacy_headers.then(|| raw_envelope(text, shape)).flatten() {
+        Some((envelope, raw)) => (envelope, Some(raw)),
+        None => (full_envelope(text, headers), None),
+    }
 }
 
 /// The common case read without building the payload: a valid legacy-era
 /// request or notification with a plain envelope. `None` sends anything else
 /// (a modern-era envelope included) to the full reading.
-fn raw_envelope(text: &str, shape: &Outline) -> Option<ClientEnvelope> {
+fn raw_envelope<'a>(text: &'a str, shape: &Outline) -> Option<(ClientEnvelope, RawEnvelope<'a>)> {
     if shape.max_depth > MAX_DEPTH || shape.unusual_number || shape.top != TopLevel::Object {
         return None;
     }
@@ -173,7 +183,7 @@ fn raw_envelope(text: &str, shape: &Outline) -> Option<ClientEnvelope> {
         return None; // a null or odd id: the full reading says why
     }
     let Some(id) = id else {
-        return Some(ClientEnvelope {
+        let envelope = ClientEnvelope {
             text: None,
             expects_reply: false,
             id: Value::Null,
@@ -181,7 +191,8 @@ fn raw_envelope(text: &str, shape: &Outline) -> Option<ClientEnvelope> {
             progress_token: None,
             error: None,
             sessionless: false,
-        });
+        };
+        return Some((envelope, raw));
     };
     let meta = match raw.params {
         Some(params) => MetaOnly::read(params)?.meta,
@@ -191,7 +202,7 @@ fn raw_envelope(text: &str, shape: &Outline) -> Option<ClientEnvelope> {
         return None;
     }
     let progress_token = meta.and_then(|m| m.progress_token).filter(is_valid_id);
-    Some(ClientEnvelope {
+    let envelope = ClientEnvelope {
         text: None,
         expects_reply: true,
         id,
@@ -199,7 +210,8 @@ fn raw_envelope(text: &str, shape: &Outline) -> Option<ClientEnvelope> {
         progress_token,
         error: None,
         sessionless: false,
-    })
+    };
+    Some((envelope, raw))
 }
 
 fn full_envelope(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope {
@@ -264,26 +276,44 @@ pub fn client_body(body: &str) -> ClientBody {
 /// [`client_body`] for a POST with these headers: a single modern-era request
 /// is also checked against them (batches do not exist in that era).
 pub fn client_body_with(body: &str, headers: &RequestHeaders) -> ClientBody {
-    client_body_outlined(body, headers).0
+    client_body_outlined(body, headers).body
 }
 
-/// [`client_body_with`], and whether the body as a whole is plain enough for the
-/// raw forwarding path (depth and numbers, `outline::Outline::is_plain`): the
-/// gateway's POST outlines its body once, not again when the engine forwards it.
-pub fn client_body_outlined(body: &str, headers: &RequestHeaders) -> (ClientBody, bool) {
+/// A body as [`client_body_with`] reads it, with what the engine's raw forwarding
+/// can reuse rather than read the same text again (the gateway's POST).
+pub struct OutlinedBody<'a> {
+    pub body: ClientBody,
+    /// The body as a whole is plain enough for the raw path (`Outline::is_plain`).
+    pub plain: bool,
+    /// A single message's raw envelope, when the common case read one.
+    pub envelope: Option<RawEnvelope<'a>>,
+}
+
+/// [`client_body_with`] with what it read on the way ([`OutlinedBody`]).
+pub fn client_body_outlined<'a>(body: &'a str, headers: &RequestHeaders) -> OutlinedBody<'a> {
     let shape = outline(body);
     let plain = shape.is_plain();
-    (client_body_of(body, &shape, headers), plain)
+    let (body, envelope) = client_body_of(body, &shape, headers);
+    OutlinedBody {
+        body,
+        plain,
+        envelope,
+    }
 }
 
-fn client_body_of(body: &str, shape: &Outline, headers: &RequestHeaders) -> ClientBody {
+fn client_body_of<'a>(
+    body: &'a str,
+    shape: &Outline,
+    headers: &RequestHeaders,
+) -> (ClientBody, Option<RawEnvelope<'a>>) {
     let elements: Vec<&str> = shape
         .elements
         .iter()
         .filter_map(|&(start, end)| body.get(start..end))
         .collect();
     if shape.top != TopLevel::Array || elements.is_empty() {
-        return with_session_need(false, vec![envelope_of(body, shape, Some(headers))]);
+        let (envelope, raw) = envelope_read(body, shape, Some(headers));
+        return (with_session_need(false, vec![envelope]), raw);
     }
     let messages = elements
         .into_iter()
@@ -292,7 +322,7 @@ fn client_body_of(body: &str, shape: &Outline, headers: &RequestHeaders) -> Clie
             ..envelope(text)
         })
         .collect();
-    with_session_need(true, messages)
+    (with_session_need(true, messages), None)
 }
 
 fn with_session_need(batch: bool, messages: Vec<ClientEnvelope>) -> ClientBody {

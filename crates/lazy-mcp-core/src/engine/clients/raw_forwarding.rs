@@ -9,7 +9,7 @@ use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::events::Endpoint;
-use crate::engine::router::Engine;
+use crate::engine::router::{Engine, Outlined};
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
@@ -23,22 +23,22 @@ use serde_json::Value;
 impl Engine {
     /// A `tools/call` from an initialized client for an exposed tool: routed with
     /// its params as the client sent them (on the aggregate endpoint with only the
-    /// `server__tool` name spliced back to the server's own name). `plain`: the
-    /// caller outlined `text` already and found it plain (else it is outlined here).
-    pub(in crate::engine) fn forward_raw_call(
+    /// `server__tool` name spliced back to the server's own name). `read`: what
+    /// the caller read of `text` already (anything not read is read here).
+    pub(in crate::engine) fn forward_raw_call<'a>(
         &mut self,
         client: &str,
         endpoint: &Endpoint,
-        text: &str,
-        plain: bool,
+        text: &'a str,
+        read: Outlined<'a>,
     ) -> bool {
         if self.clients.sessions.get(client).map(|s| &s.endpoint) != Some(endpoint) {
             return false;
         }
-        if !plain && !plain_enough(text) {
+        if !read.plain && !plain_enough(text) {
             return false;
         }
-        let Some(envelope) = RawEnvelope::read(text) else {
+        let Some(envelope) = read.envelope.or_else(|| RawEnvelope::read(text)) else {
             return false;
         };
         if !envelope.is_version_2() || envelope.method.as_deref() != Some(methods::TOOLS_CALL) {
