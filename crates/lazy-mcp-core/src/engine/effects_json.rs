@@ -1,10 +1,10 @@
 //! The effects' JSON on the hot path, written by hand for the effects every
 //! forwarded call makes (`send`, `reply`, `wakeAt` in their usual shape) and by
 //! serde for any other: byte for byte what `serde_json::to_string(&effects)`
-//! writes (a test holds them equal), without serde's per-token calls that a
-//! size-optimized build does not inline (`bench/README.md`, hot path).
+//! writes (a test holds them equal), with `protocol::json_text`.
 
 use crate::engine::effects::Effect;
+use crate::protocol::json_text::{push_str, push_u64, push_value};
 
 /// `effects` as a JSON array, exactly as `serde_json::to_string` writes it.
 pub(crate) fn effects_json(effects: &[Effect]) -> String {
@@ -38,7 +38,7 @@ fn write_usual(out: &mut String, effect: &Effect) -> bool {
             out.push_str("{\"type\":\"send\",\"conn\":");
             push_u64(out, *conn);
             out.push_str(",\"message\":");
-            push_str_json(out, message);
+            push_str(out, message);
             if let Some(id) = request_id {
                 out.push_str(",\"requestId\":");
                 push_u64(out, *id);
@@ -53,18 +53,11 @@ fn write_usual(out: &mut String, effect: &Effect) -> bool {
             message,
         } => {
             out.push_str("{\"type\":\"reply\",\"client\":");
-            push_str_json(out, client);
+            push_str(out, client);
             out.push_str(",\"id\":");
-            match id {
-                serde_json::Value::Number(n) => match n.as_u64() {
-                    Some(n) => push_u64(out, n),
-                    None => push_json(out, id),
-                },
-                serde_json::Value::String(text) => push_str_json(out, text),
-                _ => push_json(out, id),
-            }
+            push_value(out, id);
             out.push_str(",\"message\":");
-            push_str_json(out, message);
+            push_str(out, message);
             out.push('}');
             true
         }
@@ -76,39 +69,6 @@ fn write_usual(out: &mut String, effect: &Effect) -> bool {
         }
         _ => false,
     }
-}
-
-fn push_u64(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        if let Some(d) = digits.get_mut(at) {
-            *d = b'0' + (rest % 10) as u8;
-        }
-        rest /= 10;
-        if rest == 0 || at == 0 {
-            break;
-        }
-    }
-    out.push_str(std::str::from_utf8(digits.get(at..).unwrap_or_default()).unwrap_or("0"));
-}
-
-/// A string as JSON: one with nothing to escape (serde_json escapes only `"`,
-/// `\\` and control characters) as it is, any other by serde.
-fn push_str_json(out: &mut String, text: &str) {
-    if text.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-        push_json(out, text);
-    } else {
-        out.push('"');
-        out.push_str(text);
-        out.push('"');
-    }
-}
-
-fn push_json<T: serde::Serialize + ?Sized>(out: &mut String, value: &T) {
-    out.push_str(&serde_json::to_string(value).unwrap_or_else(|_| "null".into()));
 }
 
 #[cfg(test)]

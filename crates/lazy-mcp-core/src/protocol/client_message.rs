@@ -325,6 +325,48 @@ fn client_body_of<'a>(
     (with_session_need(true, messages), None)
 }
 
+/// `body` as JSON, byte for byte what `serde_json::to_string` writes: the usual
+/// message (no `text`, no `error`) written by hand (`json_text`), any other by serde.
+pub fn client_body_text(body: &ClientBody) -> String {
+    use super::json_text::{push_serde, push_str, push_value};
+    let flag = |on: bool| if on { "true" } else { "false" };
+    let mut out = String::with_capacity(128);
+    out.push_str("{\"batch\":");
+    out.push_str(flag(body.batch));
+    out.push_str(",\"messages\":[");
+    for (at, message) in body.messages.iter().enumerate() {
+        if at > 0 {
+            out.push(',');
+        }
+        if message.text.is_some() || message.error.is_some() {
+            push_serde(&mut out, message);
+            continue;
+        }
+        out.push_str("{\"expectsReply\":");
+        out.push_str(flag(message.expects_reply));
+        out.push_str(",\"id\":");
+        push_value(&mut out, &message.id);
+        if let Some(method) = &message.method {
+            out.push_str(",\"method\":");
+            push_str(&mut out, method);
+        }
+        if let Some(token) = &message.progress_token {
+            out.push_str(",\"progressToken\":");
+            push_value(&mut out, token);
+        }
+        if message.sessionless {
+            out.push_str(",\"sessionless\":true");
+        }
+        out.push('}');
+    }
+    out.push_str("],\"opensSession\":");
+    out.push_str(flag(body.opens_session));
+    out.push_str(",\"sessionless\":");
+    out.push_str(flag(body.sessionless));
+    out.push('}');
+    out
+}
+
 fn with_session_need(batch: bool, messages: Vec<ClientEnvelope>) -> ClientBody {
     let opens_session = messages
         .iter()
@@ -344,9 +386,7 @@ pub fn client_body_json(body: &str, headers_json: Option<&str>) -> String {
     let headers: RequestHeaders = headers_json
         .and_then(|h| serde_json::from_str(h).ok())
         .unwrap_or_default();
-    serde_json::to_string(&client_body_with(body, &headers)).unwrap_or_else(|_| {
-        "{\"batch\":false,\"messages\":[],\"opensSession\":false,\"sessionless\":false}".into()
-    })
+    client_body_text(&client_body_with(body, &headers))
 }
 
 #[cfg(test)]
@@ -455,5 +495,36 @@ mod tests {
                 .and_then(|m| m.progress_token.clone()),
             Some(json!("p"))
         );
+    }
+
+    #[test]
+    fn the_routing_json_is_what_serde_writes() {
+        let bodies = [
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":"a\"b\\c/é","method":"tools/call","params":{"_meta":{"progressToken":"p\n1"}}}"#,
+            r#"{"jsonrpc":"2.0","id":-3,"method":"m\u0001","params":{"_meta":{"progressToken":12}}}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+            r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"x"}]"#,
+            r#"{"jsonrpc":"1.0","id":4,"method":"ping"}"#,
+            r#"{"id":5,"#,
+            "",
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+        ];
+        let modern = RequestHeaders {
+            protocol_version: Some("2026-07-28".into()),
+            method: Some("tools/call".into()),
+            name: None,
+        };
+        for body in bodies {
+            for headers in [RequestHeaders::default(), modern.clone()] {
+                let read = client_body_with(body, &headers);
+                let expected = serde_json::to_string(&read).unwrap_or_default();
+                assert_eq!(client_body_text(&read), expected, "{body}");
+            }
+        }
     }
 }
