@@ -220,8 +220,9 @@ pub fn outline(text: &str) -> Outline {
 pub(crate) fn next_quote_or_backslash(bytes: &[u8], from: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // Non-zero when some byte of `word` equals `byte` (may flag bytes after a match too:
-    // only used to stop, the exact place is found byte by byte below).
+    // Non-zero when some byte of `word` equals `byte`. It may flag bytes after a
+    // match too (a borrow runs upwards), never one before: the lowest flag of a
+    // little-endian word is the first match.
     let has = |word: u64, byte: u8| {
         let x = word ^ (ONES * u64::from(byte));
         x.wrapping_sub(ONES) & !x & HIGHS
@@ -229,8 +230,9 @@ pub(crate) fn next_quote_or_backslash(bytes: &[u8], from: usize) -> usize {
     let mut i = from;
     for chunk in bytes.get(from..).unwrap_or_default().chunks_exact(8) {
         let word = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([b'"'; 8]));
-        if has(word, b'"') | has(word, b'\\') != 0 {
-            break;
+        let found = has(word, b'"') | has(word, b'\\');
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
