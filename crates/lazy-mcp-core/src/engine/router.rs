@@ -448,10 +448,11 @@ impl Engine {
 
 /// What a caller already read of a client message's text, so the raw forwarding
 /// (`clients/raw_forwarding.rs`) does not read it again: `plain`, the text was
-/// outlined and found plain (`Outline::is_plain`); `envelope`, its raw envelope.
+/// outlined and found plain (`Outline::is_plain`); `envelope`, its raw envelope
+/// (and a `tools/call`'s params peek).
 pub(crate) struct Outlined<'a> {
     pub plain: bool,
-    pub envelope: Option<crate::protocol::raw_message::RawEnvelope<'a>>,
+    pub envelope: Option<crate::protocol::client_message::RawRead<'a>>,
 }
 
 impl Outlined<'_> {

@@ -7,7 +7,7 @@
 use super::jsonrpc::{Message, INVALID_REQUEST, PARSE_ERROR};
 use super::modern_http::{self, RequestHeaders};
 use super::outline::{outline, Outline, TopLevel, MAX_DEPTH};
-use super::raw_message::{MetaOnly, RawEnvelope};
+use super::raw_message::{CallPeek, MetaOnly, RawEnvelope};
 use crate::protocol::methods;
 use serde::Serialize;
 use serde_json::Value;
@@ -155,7 +155,7 @@ fn envelope_read<'a>(
     text: &'a str,
     shape: &Outline,
     headers: Option<&RequestHeaders>,
-) -> (ClientEnvelope, Option<RawEnvelope<'a>>) {
+) -> (ClientEnvelope, Option<RawRead<'a>>) {
     let legacy_headers = headers.is_none_or(|h| !h.claims_modern());
     match legacy_headers.then(|| raw_envelope(text, shape)).flatten() {
         Some((envelope, raw)) => (envelope, Some(raw)),
@@ -166,7 +166,7 @@ fn envelope_read<'a>(
 /// The common case read without building the payload: a valid legacy-era
 /// request or notification with a plain envelope. `None` sends anything else
 /// (a modern-era envelope included) to the full reading.
-fn raw_envelope<'a>(text: &'a str, shape: &Outline) -> Option<(ClientEnvelope, RawEnvelope<'a>)> {
+fn raw_envelope<'a>(text: &'a str, shape: &Outline) -> Option<(ClientEnvelope, RawRead<'a>)> {
     if shape.max_depth > MAX_DEPTH || shape.unusual_number || shape.top != TopLevel::Object {
         return None;
     }
@@ -192,11 +192,24 @@ fn raw_envelope<'a>(text: &'a str, shape: &Outline) -> Option<(ClientEnvelope, R
             error: None,
             sessionless: false,
         };
-        return Some((envelope, raw));
+        return Some((
+            envelope,
+            RawRead {
+                envelope: raw,
+                call: None,
+            },
+        ));
     };
-    let meta = match raw.params {
-        Some(params) => MetaOnly::read(params)?.meta,
-        None => None,
+    // A `tools/call`'s params are peeked as the raw forwarding will (its name and
+    // `_meta`), once: when that reading fails, only `_meta` is read, as for any request.
+    let call = raw
+        .params
+        .filter(|_| method == methods::TOOLS_CALL)
+        .and_then(CallPeek::read);
+    let meta = match (&call, raw.params) {
+        (Some(peek), _) => peek.meta.clone(),
+        (None, Some(params)) => MetaOnly::read(params)?.meta,
+        (None, None) => None,
     };
     if meta.as_ref().is_some_and(|m| m.is_modern()) {
         return None;
@@ -211,7 +224,13 @@ fn raw_envelope<'a>(text: &'a str, shape: &Outline) -> Option<(ClientEnvelope, R
         error: None,
         sessionless: false,
     };
-    Some((envelope, raw))
+    Some((
+        envelope,
+        RawRead {
+            envelope: raw,
+            call,
+        },
+    ))
 }
 
 fn full_envelope(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope {
@@ -286,7 +305,14 @@ pub struct OutlinedBody<'a> {
     /// The body as a whole is plain enough for the raw path (`Outline::is_plain`).
     pub plain: bool,
     /// A single message's raw envelope, when the common case read one.
-    pub envelope: Option<RawEnvelope<'a>>,
+    pub envelope: Option<RawRead<'a>>,
+}
+
+/// What the common case read of one message: its raw envelope and, for a
+/// `tools/call` whose params have a string `name`, their peek.
+pub struct RawRead<'a> {
+    pub envelope: RawEnvelope<'a>,
+    pub call: Option<CallPeek<'a>>,
 }
 
 /// [`client_body_with`] with what it read on the way ([`OutlinedBody`]).
@@ -305,7 +331,7 @@ fn client_body_of<'a>(
     body: &'a str,
     shape: &Outline,
     headers: &RequestHeaders,
-) -> (ClientBody, Option<RawEnvelope<'a>>) {
+) -> (ClientBody, Option<RawRead<'a>>) {
     let elements: Vec<&str> = shape
         .elements
         .iter()

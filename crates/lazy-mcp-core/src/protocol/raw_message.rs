@@ -129,7 +129,7 @@ pub struct CallPeek<'a> {
     params: &'a str,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct MetaPeek {
     /// Present (even `null`) or absent, exactly as the full reading sees it.
     #[serde(default, rename = "progressToken", deserialize_with = "present")]

@@ -38,8 +38,12 @@ impl Engine {
         if !read.plain && !plain_enough(text) {
             return false;
         }
-        let Some(envelope) = read.envelope.or_else(|| RawEnvelope::read(text)) else {
-            return false;
+        let (envelope, call) = match read.envelope {
+            Some(read) => (read.envelope, read.call),
+            None => match RawEnvelope::read(text) {
+                Some(envelope) => (envelope, None),
+                None => return false,
+            },
         };
         if !envelope.is_version_2() || envelope.method.as_deref() != Some(methods::TOOLS_CALL) {
             return false;
@@ -47,7 +51,7 @@ impl Engine {
         let (Some(id), Some(params)) = (envelope.plain_id(), envelope.params) else {
             return false;
         };
-        let Some(peek) = CallPeek::read(params) else {
+        let Some(peek) = call.or_else(|| CallPeek::read(params)) else {
             return false;
         };
         // A modern-era (2026-07-28) request has its envelope checked and removed: full reading.
