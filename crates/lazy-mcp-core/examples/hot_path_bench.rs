@@ -1,7 +1,6 @@
 //! The gateway's hot path in the core, natively and without I/O: one client's
 //! `tools/call` to a CONNECTED server and the server's answer, as the WASM facade
-//! runs them (`client_body_json`, `handle_client_message`, `handle_message_received`,
-//! `split_payloads`). Prints the time per round; under
+//! runs them (`client_post_bytes`, `message_received_bytes`). Prints the time per round; under
 //! `valgrind --tool=callgrind` it gives repeatable instruction counts per round.
 //! Run: cargo run --release -p lazy-mcp-core --example hot_path_bench -- [ROUNDS] [MESSAGE_BYTES]
 // `value["key"]` on a serde_json::Value gives Null when absent, never panics.
@@ -9,7 +8,6 @@
 
 use lazy_mcp_core::engine::effects::split_payloads;
 use lazy_mcp_core::engine::{Endpoint, Engine, Settings};
-use lazy_mcp_core::protocol::client_message::client_body_json;
 use serde_json::{json, Value};
 use std::time::Instant;
 
@@ -134,10 +132,17 @@ fn main() {
         let request = format!(
             r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"echo","arguments":{{"message":"{message}"}}}}}}"#
         );
-        // What the gateway does with a POST: read the body, then hand the message over.
-        checksum += client_body_json(&request, Some("{}")).len();
-        let out = split_payloads(engine.handle_client_message(1, "c", endpoint(), &request));
-        let Some(sent) = out.get(1) else {
+        // What the gateway does with a POST: read the body and serve it in one crossing.
+        let out = engine.client_post_bytes(
+            1,
+            "c",
+            Some("s".into()),
+            request.as_bytes(),
+            Some("{}"),
+            true,
+        );
+        checksum += out.first().map_or(0, String::len);
+        let Some(sent) = out.get(2) else {
             eprintln!("no send: {out:?}");
             std::process::exit(1);
         };
@@ -149,7 +154,7 @@ fn main() {
         let answer = format!(
             r#"{{"result":{{"content":[{{"type":"text","text":"Echo: {message}"}}]}},"jsonrpc":"2.0","id":{id}}}"#
         );
-        let back = split_payloads(engine.handle_message_received(1, conn, &answer));
+        let back = engine.message_received_bytes(1, conn, answer.as_bytes());
         checksum += back.iter().map(String::len).sum::<usize>();
     }
     let us = t0.elapsed().as_secs_f64() * 1e6 / rounds as f64;

@@ -350,7 +350,7 @@ pub fn split_payloads(mut effects: Vec<Effect>) -> Vec<String> {
             out.push(std::mem::take(message));
         }
     }
-    let json = serde_json::to_string(&effects).unwrap_or_else(|_| "[]".to_string());
+    let json = crate::engine::effects_json::effects_json(&effects);
     if let Some(first) = out.first_mut() {
         *first = json;
     }

@@ -218,8 +218,21 @@ impl Engine {
         endpoint: Endpoint,
         message: &str,
     ) -> Vec<Effect> {
+        self.handle_client_message_outlined(now_ms, client, endpoint, message, Outlined::NOTHING)
+    }
+
+    /// [`Engine::handle_client_message`] of a text the caller read already
+    /// (the gateway's POST): what it found is not read twice.
+    pub(in crate::engine) fn handle_client_message_outlined(
+        &mut self,
+        now_ms: u64,
+        client: &str,
+        endpoint: Endpoint,
+        message: &str,
+        read: Outlined<'_>,
+    ) -> Vec<Effect> {
         self.now_ms = now_ms;
-        self.on_client_message(client.to_string(), endpoint, message);
+        self.on_client_message_outlined(client.to_string(), endpoint, message, read);
         self.finish_event()
     }
 
@@ -431,4 +444,21 @@ impl Engine {
         self.settings.workspace_folders = folders;
         self.roots_changed();
     }
+}
+
+/// What a caller already read of a client message's text, so the raw forwarding
+/// (`clients/raw_forwarding.rs`) does not read it again: `plain`, the text was
+/// outlined and found plain (`Outline::is_plain`); `envelope`, its raw envelope
+/// (and a `tools/call`'s params peek).
+pub(crate) struct Outlined<'a> {
+    pub plain: bool,
+    pub envelope: Option<crate::protocol::client_message::RawRead<'a>>,
+}
+
+impl Outlined<'_> {
+    /// Nothing read yet: the raw forwarding reads the text itself.
+    pub const NOTHING: Outlined<'static> = Outlined {
+        plain: false,
+        envelope: None,
+    };
 }

@@ -5,15 +5,20 @@
 
 use crate::engine::effects::split_payloads;
 use crate::engine::events::{ConnId, Endpoint};
-use crate::engine::router::Engine;
-use crate::protocol::client_message::client_body_with;
+use crate::engine::router::{Engine, Outlined};
+use crate::protocol::client_message::{client_body_outlined, client_body_text};
 use crate::protocol::modern_http::RequestHeaders;
 use std::borrow::Cow;
 
 /// Bytes in, text out: invalid UTF-8 becomes U+FFFD, exactly as Node's
 /// `buffer.toString('utf8')` did when the host decoded it.
 pub fn text_of(bytes: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(bytes)
+    // Valid UTF-8 (every usual message) by the word-at-a-time check; only
+    // invalid input takes the chunked, replacing reading.
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }
 
 impl Engine {
@@ -55,7 +60,8 @@ impl Engine {
         let headers: RequestHeaders = headers_json
             .and_then(|h| serde_json::from_str(h).ok())
             .unwrap_or_default();
-        let routed = client_body_with(&text, &headers);
+        let outlined = client_body_outlined(&text, &headers);
+        let routed = &outlined.body;
         let refused = !routed.batch
             && routed
                 .messages
@@ -80,10 +86,15 @@ impl Engine {
                     ));
                 }
             } else {
-                effects = self.handle_client_message(now_ms, client, endpoint, &text);
+                let read = Outlined {
+                    plain: outlined.plain,
+                    envelope: outlined.envelope,
+                };
+                effects =
+                    self.handle_client_message_outlined(now_ms, client, endpoint, &text, read);
             }
         }
-        let mut out = vec![serde_json::to_string(&routed).unwrap_or_default()];
+        let mut out = vec![client_body_text(&outlined.body)];
         out.extend(split_payloads(effects));
         out
     }

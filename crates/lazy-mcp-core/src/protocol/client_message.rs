@@ -7,7 +7,7 @@
 use super::jsonrpc::{Message, INVALID_REQUEST, PARSE_ERROR};
 use super::modern_http::{self, RequestHeaders};
 use super::outline::{outline, Outline, TopLevel, MAX_DEPTH};
-use super::raw_message::{MetaOnly, RawEnvelope};
+use super::raw_message::{CallPeek, MetaOnly, RawEnvelope};
 use crate::protocol::methods;
 use serde::Serialize;
 use serde_json::Value;
@@ -146,17 +146,27 @@ fn envelope_with(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope
 
 /// [`envelope_with`] of a text already outlined (the body of a POST is outlined once).
 fn envelope_of(text: &str, shape: &Outline, headers: Option<&RequestHeaders>) -> ClientEnvelope {
+    envelope_read(text, shape, headers).0
+}
+
+/// [`envelope_of`], and the raw envelope when the common case read it (the
+/// engine's raw forwarding reuses it instead of reading the text again).
+fn envelope_read<'a>(
+    text: &'a str,
+    shape: &Outline,
+    headers: Option<&RequestHeaders>,
+) -> (ClientEnvelope, Option<RawRead<'a>>) {
     let legacy_headers = headers.is_none_or(|h| !h.claims_modern());
-    legacy_headers
-        .then(|| raw_envelope(text, shape))
-        .flatten()
-        .unwrap_or_else(|| full_envelope(text, headers))
+    match legacy_headers.then(|| raw_envelope(text, shape)).flatten() {
+        Some((envelope, raw)) => (envelope, Some(raw)),
+        None => (full_envelope(text, headers), None),
+    }
 }
 
 /// The common case read without building the payload: a valid legacy-era
 /// request or notification with a plain envelope. `None` sends anything else
 /// (a modern-era envelope included) to the full reading.
-fn raw_envelope(text: &str, shape: &Outline) -> Option<ClientEnvelope> {
+fn raw_envelope<'a>(text: &'a str, shape: &Outline) -> Option<(ClientEnvelope, RawRead<'a>)> {
     if shape.max_depth > MAX_DEPTH || shape.unusual_number || shape.top != TopLevel::Object {
         return None;
     }
@@ -173,7 +183,7 @@ fn raw_envelope(text: &str, shape: &Outline) -> Option<ClientEnvelope> {
         return None; // a null or odd id: the full reading says why
     }
     let Some(id) = id else {
-        return Some(ClientEnvelope {
+        let envelope = ClientEnvelope {
             text: None,
             expects_reply: false,
             id: Value::Null,
@@ -181,17 +191,31 @@ fn raw_envelope(text: &str, shape: &Outline) -> Option<ClientEnvelope> {
             progress_token: None,
             error: None,
             sessionless: false,
-        });
+        };
+        return Some((
+            envelope,
+            RawRead {
+                envelope: raw,
+                call: None,
+            },
+        ));
     };
-    let meta = match raw.params {
-        Some(params) => MetaOnly::read(params)?.meta,
-        None => None,
+    // A `tools/call`'s params are peeked as the raw forwarding will (its name and
+    // `_meta`), once: when that reading fails, only `_meta` is read, as for any request.
+    let call = raw
+        .params
+        .filter(|_| method == methods::TOOLS_CALL)
+        .and_then(CallPeek::read);
+    let meta = match (&call, raw.params) {
+        (Some(peek), _) => peek.meta.clone(),
+        (None, Some(params)) => MetaOnly::read(params)?.meta,
+        (None, None) => None,
     };
     if meta.as_ref().is_some_and(|m| m.is_modern()) {
         return None;
     }
     let progress_token = meta.and_then(|m| m.progress_token).filter(is_valid_id);
-    Some(ClientEnvelope {
+    let envelope = ClientEnvelope {
         text: None,
         expects_reply: true,
         id,
@@ -199,7 +223,14 @@ fn raw_envelope(text: &str, shape: &Outline) -> Option<ClientEnvelope> {
         progress_token,
         error: None,
         sessionless: false,
-    })
+    };
+    Some((
+        envelope,
+        RawRead {
+            envelope: raw,
+            call,
+        },
+    ))
 }
 
 fn full_envelope(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope {
@@ -264,14 +295,51 @@ pub fn client_body(body: &str) -> ClientBody {
 /// [`client_body`] for a POST with these headers: a single modern-era request
 /// is also checked against them (batches do not exist in that era).
 pub fn client_body_with(body: &str, headers: &RequestHeaders) -> ClientBody {
+    client_body_outlined(body, headers).body
+}
+
+/// A body as [`client_body_with`] reads it, with what the engine's raw forwarding
+/// can reuse rather than read the same text again (the gateway's POST).
+pub struct OutlinedBody<'a> {
+    pub body: ClientBody,
+    /// The body as a whole is plain enough for the raw path (`Outline::is_plain`).
+    pub plain: bool,
+    /// A single message's raw envelope, when the common case read one.
+    pub envelope: Option<RawRead<'a>>,
+}
+
+/// What the common case read of one message: its raw envelope and, for a
+/// `tools/call` whose params have a string `name`, their peek.
+pub struct RawRead<'a> {
+    pub envelope: RawEnvelope<'a>,
+    pub call: Option<CallPeek<'a>>,
+}
+
+/// [`client_body_with`] with what it read on the way ([`OutlinedBody`]).
+pub fn client_body_outlined<'a>(body: &'a str, headers: &RequestHeaders) -> OutlinedBody<'a> {
     let shape = outline(body);
+    let plain = shape.is_plain();
+    let (body, envelope) = client_body_of(body, &shape, headers);
+    OutlinedBody {
+        body,
+        plain,
+        envelope,
+    }
+}
+
+fn client_body_of<'a>(
+    body: &'a str,
+    shape: &Outline,
+    headers: &RequestHeaders,
+) -> (ClientBody, Option<RawRead<'a>>) {
     let elements: Vec<&str> = shape
         .elements
         .iter()
         .filter_map(|&(start, end)| body.get(start..end))
         .collect();
     if shape.top != TopLevel::Array || elements.is_empty() {
-        return with_session_need(false, vec![envelope_of(body, &shape, Some(headers))]);
+        let (envelope, raw) = envelope_read(body, shape, Some(headers));
+        return (with_session_need(false, vec![envelope]), raw);
     }
     let messages = elements
         .into_iter()
@@ -280,7 +348,49 @@ pub fn client_body_with(body: &str, headers: &RequestHeaders) -> ClientBody {
             ..envelope(text)
         })
         .collect();
-    with_session_need(true, messages)
+    (with_session_need(true, messages), None)
+}
+
+/// `body` as JSON, byte for byte what `serde_json::to_string` writes: the usual
+/// message (no `text`, no `error`) written by hand (`json_text`), any other by serde.
+pub fn client_body_text(body: &ClientBody) -> String {
+    use super::json_text::{push_serde, push_str, push_value};
+    let flag = |on: bool| if on { "true" } else { "false" };
+    let mut out = String::with_capacity(128);
+    out.push_str("{\"batch\":");
+    out.push_str(flag(body.batch));
+    out.push_str(",\"messages\":[");
+    for (at, message) in body.messages.iter().enumerate() {
+        if at > 0 {
+            out.push(',');
+        }
+        if message.text.is_some() || message.error.is_some() {
+            push_serde(&mut out, message);
+            continue;
+        }
+        out.push_str("{\"expectsReply\":");
+        out.push_str(flag(message.expects_reply));
+        out.push_str(",\"id\":");
+        push_value(&mut out, &message.id);
+        if let Some(method) = &message.method {
+            out.push_str(",\"method\":");
+            push_str(&mut out, method);
+        }
+        if let Some(token) = &message.progress_token {
+            out.push_str(",\"progressToken\":");
+            push_value(&mut out, token);
+        }
+        if message.sessionless {
+            out.push_str(",\"sessionless\":true");
+        }
+        out.push('}');
+    }
+    out.push_str("],\"opensSession\":");
+    out.push_str(flag(body.opens_session));
+    out.push_str(",\"sessionless\":");
+    out.push_str(flag(body.sessionless));
+    out.push('}');
+    out
 }
 
 fn with_session_need(batch: bool, messages: Vec<ClientEnvelope>) -> ClientBody {
@@ -302,9 +412,7 @@ pub fn client_body_json(body: &str, headers_json: Option<&str>) -> String {
     let headers: RequestHeaders = headers_json
         .and_then(|h| serde_json::from_str(h).ok())
         .unwrap_or_default();
-    serde_json::to_string(&client_body_with(body, &headers)).unwrap_or_else(|_| {
-        "{\"batch\":false,\"messages\":[],\"opensSession\":false,\"sessionless\":false}".into()
-    })
+    client_body_text(&client_body_with(body, &headers))
 }
 
 #[cfg(test)]
@@ -413,5 +521,36 @@ mod tests {
                 .and_then(|m| m.progress_token.clone()),
             Some(json!("p"))
         );
+    }
+
+    #[test]
+    fn the_routing_json_is_what_serde_writes() {
+        let bodies = [
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#,
+            r#"{"jsonrpc":"2.0","id":"a\"b\\c/é","method":"tools/call","params":{"_meta":{"progressToken":"p\n1"}}}"#,
+            r#"{"jsonrpc":"2.0","id":-3,"method":"m\u0001","params":{"_meta":{"progressToken":12}}}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+            r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"x"}]"#,
+            r#"{"jsonrpc":"1.0","id":4,"method":"ping"}"#,
+            r#"{"id":5,"#,
+            "",
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+        ];
+        let modern = RequestHeaders {
+            protocol_version: Some("2026-07-28".into()),
+            method: Some("tools/call".into()),
+            name: None,
+        };
+        for body in bodies {
+            for headers in [RequestHeaders::default(), modern.clone()] {
+                let read = client_body_with(body, &headers);
+                let expected = serde_json::to_string(&read).unwrap_or_default();
+                assert_eq!(client_body_text(&read), expected, "{body}");
+            }
+        }
     }
 }

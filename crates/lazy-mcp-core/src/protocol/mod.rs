@@ -6,6 +6,7 @@ pub mod client_handshake;
 pub mod client_message;
 pub mod gateway_discover;
 pub mod gateway_handshake;
+pub(crate) mod json_text;
 pub mod jsonrpc;
 pub mod methods;
 pub mod missing_capability;

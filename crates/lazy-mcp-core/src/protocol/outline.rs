@@ -35,6 +35,14 @@ pub struct Outline {
     pub unusual_number: bool,
 }
 
+impl Outline {
+    /// Nothing the raw (byte-spliced) path must leave to the full reading: not
+    /// deeper than [`MAX_DEPTH`] and no number serde_json's `Value` might refuse.
+    pub fn is_plain(&self) -> bool {
+        self.max_depth <= MAX_DEPTH && !self.unusual_number
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Expect {
     Key,
@@ -163,10 +171,21 @@ pub fn outline(text: &str) -> Outline {
                 }
             }
             _ => {
-                let starts = i
-                    .checked_sub(1)
-                    .and_then(|p| bytes.get(p))
-                    .is_none_or(|b| b"\"{}[],: \t\n\r".contains(b));
+                let starts = i.checked_sub(1).and_then(|p| bytes.get(p)).is_none_or(|b| {
+                    matches!(
+                        b,
+                        b'"' | b'{'
+                            | b'}'
+                            | b'['
+                            | b']'
+                            | b','
+                            | b':'
+                            | b' '
+                            | b'\t'
+                            | b'\n'
+                            | b'\r'
+                    )
+                });
                 if starts {
                     number_len = (byte == b'-' || byte.is_ascii_digit()).then_some(0);
                 }
@@ -201,8 +220,9 @@ pub fn outline(text: &str) -> Outline {
 pub(crate) fn next_quote_or_backslash(bytes: &[u8], from: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // Non-zero when some byte of `word` equals `byte` (may flag bytes after a match too:
-    // only used to stop, the exact place is found byte by byte below).
+    // Non-zero when some byte of `word` equals `byte`. It may flag bytes after a
+    // match too (a borrow runs upwards), never one before: the lowest flag of a
+    // little-endian word is the first match.
     let has = |word: u64, byte: u8| {
         let x = word ^ (ONES * u64::from(byte));
         x.wrapping_sub(ONES) & !x & HIGHS
@@ -210,8 +230,9 @@ pub(crate) fn next_quote_or_backslash(bytes: &[u8], from: usize) -> usize {
     let mut i = from;
     for chunk in bytes.get(from..).unwrap_or_default().chunks_exact(8) {
         let word = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).unwrap_or([b'"'; 8]));
-        if has(word, b'"') | has(word, b'\\') != 0 {
-            break;
+        let found = has(word, b'"') | has(word, b'\\');
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
@@ -239,17 +260,41 @@ fn finish_scalar(
         return;
     }
     out.has_id = true;
-    out.id = text
-        .get(begin..end)
-        .and_then(|raw| serde_json::from_str::<Value>(raw.trim()).ok())
-        .filter(Value::is_number);
+    out.id = text.get(begin..end).and_then(|raw| {
+        let raw = raw.trim();
+        // The usual id, a small integer, without a parser; anything else as serde_json reads it.
+        plain_integer(raw).map(Value::from).or_else(|| {
+            serde_json::from_str::<Value>(raw)
+                .ok()
+                .filter(Value::is_number)
+        })
+    });
+}
+
+/// `raw` as an unsigned integer when it is one exactly as JSON writes it (digits,
+/// no leading zero) and short enough never to overflow; `None` for anything else.
+fn plain_integer(raw: &str) -> Option<u64> {
+    let bytes = raw.as_bytes();
+    let plain = !bytes.is_empty()
+        && bytes.len() <= 18
+        && bytes.iter().all(u8::is_ascii_digit)
+        && (bytes.len() == 1 || bytes.first() != Some(&b'0'));
+    plain.then(|| {
+        bytes
+            .iter()
+            .fold(0u64, |n, &d| n * 10 + u64::from(d - b'0'))
+    })
 }
 
 /// Whether a key's string literal (quotes included) reads `id`: compared as bytes
 /// when it has no escape (every key of a usual message), decoded otherwise.
 fn is_id_key(literal: &str) -> bool {
-    if !literal.contains('\\') {
-        return literal == "\"id\"";
+    if literal == "\"id\"" {
+        return true;
+    }
+    // Escapes only lengthen a key: one that reads `id` otherwise has a `\\`.
+    if !literal.bytes().any(|b| b == b'\\') {
+        return false;
     }
     serde_json::from_str::<String>(literal).is_ok_and(|key| key == "id")
 }
@@ -370,5 +415,31 @@ mod tests {
             vec![r#"{"id":1,"method":"a"}"#, r#"{"id":2,"x":[1,2]}"#, "3"]
         );
         assert_eq!(o.id, None);
+    }
+
+    #[test]
+    fn a_numeric_id_reads_as_serde_json_reads_it() {
+        let ids = [
+            "0",
+            "7",
+            "42",
+            "007",
+            "-1",
+            "1.5",
+            "1e3",
+            "123456789012345678",
+            "1234567890123456789",
+            "18446744073709551615",
+            "18446744073709551616",
+            "+1",
+            "0x1",
+        ];
+        for raw in ids {
+            let text = format!(r#"{{"jsonrpc":"2.0","id":{raw},"method":"m"}}"#);
+            let expected = serde_json::from_str::<Value>(raw)
+                .ok()
+                .filter(Value::is_number);
+            assert_eq!(outline(&text).id, expected, "id {raw}");
+        }
     }
 }

@@ -90,10 +90,9 @@ pub fn splice_response(id: &Value, outcome: RawOutcome<'_>) -> String {
         RawOutcome::Result(raw) => ("result", raw),
         RawOutcome::Error(raw) => ("error", raw),
     };
-    let id = id.to_string();
-    let mut text = String::with_capacity(raw.len() + id.len() + 40);
+    let mut text = String::with_capacity(raw.len() + 64);
     text.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
-    text.push_str(&id);
+    super::json_text::push_value(&mut text, id);
     text.push_str(",\"");
     text.push_str(field);
     text.push_str("\":");
@@ -104,13 +103,12 @@ pub fn splice_response(id: &Value, outcome: RawOutcome<'_>) -> String {
 
 /// `{"jsonrpc":"2.0","id":<id>,"method":<method>,"params":<raw>}`: a request with a new id.
 pub fn splice_request(id: u64, method: &str, params: &RawValue) -> String {
-    let method = Value::from(method).to_string();
     let raw = params.get();
-    let mut text = String::with_capacity(raw.len() + method.len() + 60);
+    let mut text = String::with_capacity(raw.len() + method.len() + 64);
     text.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
-    text.push_str(&id.to_string());
+    super::json_text::push_u64(&mut text, id);
     text.push_str(",\"method\":");
-    text.push_str(&method);
+    super::json_text::push_str(&mut text, method);
     text.push_str(",\"params\":");
     text.push_str(raw);
     text.push('}');
@@ -131,7 +129,7 @@ pub struct CallPeek<'a> {
     params: &'a str,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct MetaPeek {
     /// Present (even `null`) or absent, exactly as the full reading sees it.
     #[serde(default, rename = "progressToken", deserialize_with = "present")]
@@ -239,6 +237,33 @@ mod tests {
             splice_response(&json!("c-1"), RawOutcome::Result("[1.50]")),
             r#"{"jsonrpc":"2.0","id":"c-1","result":[1.50]}"#
         );
+    }
+
+    #[test]
+    fn a_spliced_id_or_method_is_written_as_serde_writes_it() {
+        for id in [
+            json!(0),
+            json!(u64::MAX),
+            json!(-4),
+            json!(2.5),
+            json!("q\"\\\u{1}é/"),
+        ] {
+            assert_eq!(
+                splice_response(&id, RawOutcome::Error("{}")),
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{}}}}"#)
+            );
+        }
+        let params = serde_json::from_str::<Box<RawValue>>("{}").unwrap_or_default();
+        for method in ["tools/call", "a\"b\\c\n"] {
+            let written = serde_json::to_string(method).unwrap_or_default();
+            assert_eq!(
+                splice_request(u64::MAX, method, &params),
+                format!(
+                    r#"{{"jsonrpc":"2.0","id":{},"method":{written},"params":{{}}}}"#,
+                    u64::MAX
+                )
+            );
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::engine::effects::LogLevel;
 use crate::engine::events::Endpoint;
-use crate::engine::router::Engine;
+use crate::engine::router::{Engine, Outlined};
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::Subscriber;
@@ -38,7 +38,18 @@ impl Engine {
         endpoint: Endpoint,
         text: &str,
     ) {
-        if self.forward_raw_call(&client, &endpoint, text) {
+        self.on_client_message_outlined(client, endpoint, text, Outlined::NOTHING);
+    }
+
+    /// [`Self::on_client_message`] of a text the caller read already ([`Outlined`]).
+    pub(in crate::engine) fn on_client_message_outlined(
+        &mut self,
+        client: String,
+        endpoint: Endpoint,
+        text: &str,
+        read: Outlined<'_>,
+    ) {
+        if self.forward_raw_call(&client, &endpoint, text, read) {
             return;
         }
         let message = match client_message::parse_client(text) {

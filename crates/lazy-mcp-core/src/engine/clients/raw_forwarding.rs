@@ -9,13 +9,13 @@ use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::events::Endpoint;
-use crate::engine::router::Engine;
+use crate::engine::router::{Engine, Outlined};
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
-use crate::protocol::outline::{outline, MAX_DEPTH};
+use crate::protocol::outline::outline;
 use crate::protocol::params::name_of;
 use crate::protocol::raw_message::{splice_response, CallPeek, RawEnvelope};
 use serde_json::Value;
@@ -23,21 +23,27 @@ use serde_json::Value;
 impl Engine {
     /// A `tools/call` from an initialized client for an exposed tool: routed with
     /// its params as the client sent them (on the aggregate endpoint with only the
-    /// `server__tool` name spliced back to the server's own name).
-    pub(in crate::engine) fn forward_raw_call(
+    /// `server__tool` name spliced back to the server's own name). `read`: what
+    /// the caller read of `text` already (anything not read is read here).
+    pub(in crate::engine) fn forward_raw_call<'a>(
         &mut self,
         client: &str,
         endpoint: &Endpoint,
-        text: &str,
+        text: &'a str,
+        read: Outlined<'a>,
     ) -> bool {
         if self.clients.sessions.get(client).map(|s| &s.endpoint) != Some(endpoint) {
             return false;
         }
-        if !plain_enough(text) {
+        if !read.plain && !plain_enough(text) {
             return false;
         }
-        let Some(envelope) = RawEnvelope::read(text) else {
-            return false;
+        let (envelope, call) = match read.envelope {
+            Some(read) => (read.envelope, read.call),
+            None => match RawEnvelope::read(text) {
+                Some(envelope) => (envelope, None),
+                None => return false,
+            },
         };
         if !envelope.is_version_2() || envelope.method.as_deref() != Some(methods::TOOLS_CALL) {
             return false;
@@ -45,7 +51,7 @@ impl Engine {
         let (Some(id), Some(params)) = (envelope.plain_id(), envelope.params) else {
             return false;
         };
-        let Some(peek) = CallPeek::read(params) else {
+        let Some(peek) = call.or_else(|| CallPeek::read(params)) else {
             return false;
         };
         // A modern-era (2026-07-28) request has its envelope checked and removed: full reading.
@@ -174,8 +180,7 @@ impl Engine {
 /// and no number the full reading might refuse as out of range (`1e999`): the raw
 /// path validates syntax, serde_json's `Value` also the range of numbers.
 fn plain_enough(text: &str) -> bool {
-    let shape = outline(text);
-    shape.max_depth <= MAX_DEPTH && !shape.unusual_number
+    outline(text).is_plain()
 }
 
 impl Clients {

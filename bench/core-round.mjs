@@ -1,0 +1,56 @@
+// The core's round trip per warm forwarded `tools/call`, in-process, exactly as the
+// gateway crosses it: `clientPost` (the POST body in, routing and effects out) then
+// `messageReceived` (the server's answer in, the reply out), small message. Compares
+// built dist/ directories side by side in one process, rotating the order each rep.
+// Usage: node bench/core-round.mjs DIST [DIST...]   (env ROUNDS=10000, REPS=15)
+// Prints per dist the median and min µs per round.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+const require = createRequire(import.meta.url);
+const dists = process.argv.slice(2);
+const rounds = +(process.env.ROUNDS ?? 10000), reps = +(process.env.REPS ?? 15);
+const now = () => Date.now();
+function connected(core) {
+  const engine = new core.Engine('{}');
+  let effects = [];
+  const run = (parts, skip = 0) => { const list = JSON.parse(parts[skip]); let next = skip + 1; for (const e of list) if (e.type === 'send' || e.type === 'reply' || e.type === 'notifyClient') e.message = parts[next++]; effects = list; return list; };
+  const server = { name: 's', transport: { type: 'stdio', command: 'x', args: [], env: {}, cwd: null }, enabled: true, autoConnect: true, tools: { kind: 'all' }, loadedByVscode: false, fingerprint: 'f', source: { file: 'x', line: 1, column: 1, format: 'claude-code', scope: 'project' } };
+  run(engine.handleSplit(now(), JSON.stringify({ type: 'configApplied', servers: [server] })));
+  const conn = () => effects.find((e) => e.type === 'open')?.conn;
+  let c = conn();
+  run(engine.handleSplit(now(), JSON.stringify({ type: 'connectionOpened', conn: c, pid: 1 })));
+  const tools = { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] };
+  const answerAll = () => { for (let g = 0; g < 20; g++) { const sends = effects.filter((e) => e.type === 'send').map((e) => JSON.parse(e.message)).filter((m) => m.id !== undefined && m.method); if (!sends.length) return; const rep = []; for (const m of sends) { const result = m.method === 'initialize' ? { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } : m.method === 'tools/list' ? tools : { [m.method.split('/')[0]]: [] }; rep.push(...run(engine.messageReceived(now(), c, Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }))))); } effects = rep; } };
+  answerAll();
+  const post = (m) => run(engine.clientPost(now(), 'c', 's', Buffer.from(JSON.stringify(m)), '{}', true), 1);
+  post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } } });
+  post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  post({ jsonrpc: '2.0', id: 'warm', method: 'tools/call', params: { name: 'echo', arguments: {} } });
+  c = conn() ?? c;
+  if (effects.some((e) => e.type === 'open')) run(engine.handleSplit(now(), JSON.stringify({ type: 'connectionOpened', conn: c, pid: 2 })));
+  answerAll();
+  const state = JSON.parse(engine.snapshot()).servers[0].state.kind;
+  if (state !== 'CONNECTED') throw new Error(state);
+  return { engine, conn: c };
+}
+const sides = dists.map((d) => { const core = require(path.resolve(d, 'core', 'lazy_mcp_wasm.js')); return { d, ...connected(core), samples: [] }; });
+const round = ({ engine, conn }, i) => {
+  const out = engine.clientPost(now(), 'c', 's', Buffer.from(`{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello"}}}`), '{}', true);
+  const effects = JSON.parse(out[1]);
+  const carriers = effects.filter((e) => e.type === 'send' || e.type === 'reply' || e.type === 'notifyClient');
+  const sent = out[2 + carriers.findIndex((e) => e.type === 'send')];
+  const upstreamId = /"id":(\d+)/.exec(sent.slice(0, 40))[1];
+  const back = engine.messageReceived(now(), conn, Buffer.from(`{"jsonrpc":"2.0","id":${upstreamId},"result":{"content":[{"type":"text","text":"Echo: hello"}]}}`));
+  JSON.parse(back[0]);
+  return back[back.length - 1];
+};
+for (const s of sides) for (let i = 0; i < 5000; i++) round(s, i);
+for (let r = 0; r < reps; r++) {
+  for (const s of r % 2 ? [...sides].reverse() : sides) {
+    const t0 = performance.now();
+    for (let i = 0; i < rounds; i++) { const reply = round(s, i); if (i === 0 && !reply.includes('"id":0')) throw new Error(reply); }
+    s.samples.push(((performance.now() - t0) / rounds) * 1000);
+  }
+}
+const median = (a) => { const b = [...a].sort((x, y) => x - y); return b[b.length >> 1]; };
+for (const s of sides) console.log(`${s.d}: median ${median(s.samples).toFixed(2)} min ${Math.min(...s.samples).toFixed(2)} µs/round`);
