@@ -6,7 +6,7 @@
 // `value["key"]` on a serde_json::Value gives Null when absent, never panics.
 #![allow(clippy::indexing_slicing)]
 
-use lazy_mcp_core::engine::effects::split_payloads;
+use lazy_mcp_core::engine::effects_json::split_payloads;
 use lazy_mcp_core::engine::{Endpoint, Engine, Settings};
 use serde_json::{json, Value};
 use std::time::Instant;

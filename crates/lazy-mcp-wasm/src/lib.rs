@@ -233,7 +233,7 @@ impl Engine {
         let effects = self
             .inner
             .load_embedding_model(now_ms as u64, source, table);
-        lazy_mcp_core::engine::effects::split_payloads(effects)
+        lazy_mcp_core::engine::effects_json::split_payloads(effects)
     }
 
     /// The persisted catalogue as UTF-8 bytes of its own (`engine/wire.rs`).

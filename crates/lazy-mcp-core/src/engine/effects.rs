@@ -333,26 +333,3 @@ pub enum AnnounceAction {
     /// Leave them held (nothing is sent; the notification closes).
     KeepBlocked,
 }
-
-/// The effects for the WASM boundary without re-escaping payloads: element 0 is
-/// the effects as a JSON array in which every `send`, `reply` and `notifyClient`
-/// has an empty `message`; the elements after it are those messages, in order.
-/// A 10 MB result thus crosses as one string of its own, never as a JSON string
-/// inside another JSON document (escaped here, unescaped by the host).
-pub fn split_payloads(mut effects: Vec<Effect>) -> Vec<String> {
-    let mut out = Vec::with_capacity(effects.len() + 1);
-    out.push(String::new());
-    for effect in &mut effects {
-        if let Effect::Send { message, .. }
-        | Effect::Reply { message, .. }
-        | Effect::NotifyClient { message, .. } = effect
-        {
-            out.push(std::mem::take(message));
-        }
-    }
-    let json = crate::engine::effects_json::effects_json(&effects);
-    if let Some(first) = out.first_mut() {
-        *first = json;
-    }
-    out
-}

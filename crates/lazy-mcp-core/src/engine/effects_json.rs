@@ -1,10 +1,35 @@
 //! The effects' JSON on the hot path, written by hand for the effects every
 //! forwarded call makes (`send`, `reply`, `wakeAt` in their usual shape) and by
 //! serde for any other: byte for byte what `serde_json::to_string(&effects)`
-//! writes (a test holds them equal), with `protocol::json_text`.
+//! writes (a test holds them equal), with `protocol::json_text`. Also the
+//! split form the WASM boundary takes (`split_payloads`), so that the effects'
+//! types (effects.rs) never import their wire form.
 
 use crate::engine::effects::Effect;
 use crate::protocol::json_text::{push_str, push_u64, push_value};
+
+/// The effects for the WASM boundary without re-escaping payloads: element 0 is
+/// the effects as a JSON array in which every `send`, `reply` and `notifyClient`
+/// has an empty `message`; the elements after it are those messages, in order.
+/// A 10 MB result thus crosses as one string of its own, never as a JSON string
+/// inside another JSON document (escaped here, unescaped by the host).
+pub fn split_payloads(mut effects: Vec<Effect>) -> Vec<String> {
+    let mut out = Vec::with_capacity(effects.len() + 1);
+    out.push(String::new());
+    for effect in &mut effects {
+        if let Effect::Send { message, .. }
+        | Effect::Reply { message, .. }
+        | Effect::NotifyClient { message, .. } = effect
+        {
+            out.push(std::mem::take(message));
+        }
+    }
+    let json = effects_json(&effects);
+    if let Some(first) = out.first_mut() {
+        *first = json;
+    }
+    out
+}
 
 /// `effects` as a JSON array, exactly as `serde_json::to_string` writes it.
 pub(crate) fn effects_json(effects: &[Effect]) -> String {

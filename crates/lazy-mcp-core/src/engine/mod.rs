@@ -51,7 +51,7 @@ pub mod auth_contract;
 pub mod clients;
 pub mod diagnostics_snapshot;
 pub mod effects;
-mod effects_json;
+pub mod effects_json;
 mod event_json;
 pub mod events;
 pub mod registry;

@@ -5,7 +5,8 @@ use crate::config::host_policy::Unmanaged;
 use crate::config::load::ConfigLoad;
 use crate::engine::announce::announcements::Announcements;
 use crate::engine::clients::Clients;
-use crate::engine::effects::{self, Effect, EndpointInfo, LogLevel};
+use crate::engine::effects::{Effect, EndpointInfo, LogLevel};
+use crate::engine::effects_json;
 use crate::engine::events::{ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::registry::shared_catalogue::memory::SharedCatalogue;
@@ -301,11 +302,11 @@ impl Engine {
     }
 
     /// [`Engine::handle_json`] with the payloads kept out of the effects' JSON
-    /// (see [`effects::split_payloads`]).
+    /// (see [`effects_json::split_payloads`]).
     pub fn handle_json_split(&mut self, now_ms: u64, event_json: &str) -> Vec<String> {
         match Event::from_json(event_json) {
-            Ok(event) => effects::split_payloads(self.handle(now_ms, event)),
-            Err(error) => effects::split_payloads(vec![Effect::Log {
+            Ok(event) => effects_json::split_payloads(self.handle(now_ms, event)),
+            Err(error) => effects_json::split_payloads(vec![Effect::Log {
                 level: LogLevel::Error,
                 server: None,
                 message: format!("the host sent an event the engine cannot read: {error}"),

@@ -1,9 +1,9 @@
 //! The hot path's entry points exactly as the WASM facade exposes them: a
 //! message as UTF-8 bytes of its own in, `[effectsJson, ...payloads]` out
-//! (`effects::split_payloads`). Here, not in the facade, so native tests drive
+//! (`effects_json::split_payloads`). Here, not in the facade, so native tests drive
 //! the same code production runs, invalid UTF-8 included.
 
-use crate::engine::effects::split_payloads;
+use crate::engine::effects_json::split_payloads;
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
 use crate::protocol::client_message::{client_body_outlined, client_body_text};
