@@ -4,22 +4,9 @@
 
 use serde_json::Value;
 
-/// An unsigned integer, as serde_json writes it.
+/// An unsigned integer, as serde_json writes it (with the same `itoa`).
 pub(crate) fn push_u64(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        if let Some(d) = digits.get_mut(at) {
-            *d = b'0' + (rest % 10) as u8;
-        }
-        rest /= 10;
-        if rest == 0 || at == 0 {
-            break;
-        }
-    }
-    out.push_str(std::str::from_utf8(digits.get(at..).unwrap_or_default()).unwrap_or("0"));
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// A string: one with nothing to escape (serde_json escapes only `"`, `\\` and
