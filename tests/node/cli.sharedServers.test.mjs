@@ -269,29 +269,28 @@ test('a stale socket (its owner SIGKILLed while idle) is replaced; two owners st
   await nothingLeft(w, [s]);
 });
 
-/** Connects to `socket` as another user (uid/gid 65534, "nobody"): `connected` or the error code. */
-function connectAsNobody(node, socket) {
-  const probe = `require('net').connect(${JSON.stringify(socket)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, ['-e', probe], { uid: 65534, gid: 65534, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `node -e script` as another user (uid/gid 65534, "nobody"): its exit code (null if it could not start) and output. */
+function runAsNobody(node, script) {
+  return new Promise((resolve) => {
+    const child = spawn(node, ['-e', script], { uid: 65534, gid: 65534, cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('exit', () => resolve(out.trim()));
+    child.on('error', () => resolve({ code: null, out }));
+    child.on('exit', (code) => resolve({ code, out: out.trim() }));
   });
+}
+
+/** Connects to `socket` as nobody: `connected` or the error code. */
+async function connectAsNobody(node, socket) {
+  const probe = `require('net').connect(${JSON.stringify(socket)}).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
+  return (await runAsNobody(node, probe)).out;
 }
 
 /** A Node binary another user may run (the test's own may sit under root's 0700 home), or undefined. */
 async function nodeForNobody() {
   for (const node of [process.execPath, '/usr/bin/node', '/usr/local/bin/node']) {
-    if (!fs.existsSync(node)) continue;
-    const ok = await new Promise((resolve) => {
-      const child = spawn(node, ['-e', '0'], { uid: 65534, gid: 65534, cwd: '/', stdio: 'ignore' });
-      child.on('error', () => resolve(false));
-      child.on('exit', (code) => resolve(code === 0));
-    });
-    if (ok) return node;
+    if (fs.existsSync(node) && (await runAsNobody(node, '0')).code === 0) return node;
   }
   return undefined;
 }
