@@ -10,7 +10,7 @@ use crate::engine::effects_json;
 use crate::engine::events::{ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::registry::shared_catalogue::memory::SharedCatalogue;
-use crate::engine::server::auth::bookkeeping::SignInAnnouncements;
+use crate::engine::server::auth::announcements::SignInAnnouncements;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::{Server, Servers};
 use crate::engine::settings::Settings;

@@ -1,6 +1,9 @@
-//! Remote servers behind OAuth: every decision about signing in, refreshing and
-//! signing out. The host runs the OAuth client (the official SDK), the browser,
-//! the loopback redirect and the token store; the engine never sees a token.
+//! Remote servers behind OAuth. The decisions are each server's auth machine
+//! (`auth/machine.rs`); the `impl Engine` here only routes: it finds the
+//! server, hands the machine its input with what it reads (`AuthContext`), and
+//! carries out the machine's outputs in order. The host runs the OAuth client
+//! (the official SDK), the browser, the loopback redirect and the token store;
+//! the engine never sees a token.
 //!
 //! - Only a remote server without a static `Authorization` header uses OAuth
 //!   (`uses_oauth`): its `open` carries an [`OAuthBinding`]; static credentials
@@ -26,19 +29,16 @@
 
 use crate::config::model::{ServerConfig, Transport};
 pub use crate::engine::auth_contract::{AuthSnapshot, OAuthBinding, RefreshOutcome, SignInOutcome};
-use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
+use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::auth::bookkeeping::ServerAuth;
-use crate::engine::server::connection::Phase;
+use crate::engine::server::connection::{Pending, Phase, Purpose};
 use crate::engine::server::state::ServerState;
-use crate::engine::server::state::Trigger;
 use crate::protocol::methods;
-use crate::protocol::www_authenticate::{
-    challenge_param, is_insufficient_scope, resource_metadata_url,
-};
+use machine::{AuthContext, AuthMachine, AuthOutput, AuthRequest, ConnAuth};
 
-pub(in crate::engine) mod bookkeeping;
+pub(in crate::engine) mod announcements;
+pub(in crate::engine) mod machine;
 
 /// Whether `config` signs in with OAuth: a remote server without a static
 /// `Authorization` header.
@@ -66,7 +66,139 @@ pub fn binding(config: &ServerConfig) -> Option<OAuthBinding> {
     }
 }
 
+/// The connection an auth input is about.
+#[derive(Clone, Copy)]
+enum On {
+    /// The server's current connection (if any).
+    Current,
+    /// This one (a challenge, or a timer, names it).
+    Conn(ConnId),
+}
+
+impl AuthRequest {
+    fn effect(self, server: String, oauth: OAuthBinding) -> Effect {
+        match self {
+            AuthRequest::RefreshTokens => Effect::RefreshTokens { server, oauth },
+            AuthRequest::RequireScopes { scope } => Effect::RequireScopes {
+                server,
+                oauth,
+                scope,
+            },
+            AuthRequest::StartSignIn {
+                reason,
+                tool_name,
+                scope,
+                attempt,
+            } => Effect::StartSignIn {
+                server,
+                oauth,
+                reason,
+                tool_name,
+                scope,
+                attempt,
+            },
+            AuthRequest::CancelSignIn { attempt } => Effect::CancelSignIn {
+                server,
+                oauth,
+                attempt,
+            },
+            AuthRequest::DeleteTokens { forget_client } => Effect::DeleteTokens {
+                server,
+                oauth,
+                forget_client,
+            },
+        }
+    }
+}
+
 impl Engine {
+    /// Hands `name`'s auth machine an input (`input`, given the machine, what
+    /// it reads and the auth of the connection `on`), then carries out its
+    /// outputs. None when there is no such server.
+    fn with_auth<R>(
+        &mut self,
+        name: &str,
+        on: On,
+        input: impl FnOnce(&mut AuthMachine, &AuthContext, Option<&mut ConnAuth>) -> R,
+    ) -> Option<R> {
+        let may_wait = self.settings.sign_in_may_wait;
+        let servers = &mut self.servers;
+        let server = servers.by_name.get_mut(name)?;
+        let conn = match on {
+            On::Current => server.conn,
+            On::Conn(conn) => Some(conn),
+        };
+        let conn = conn
+            .and_then(|c| servers.conns.get_mut(&c))
+            .map(|c| &mut c.auth);
+        let cx = AuthContext {
+            name,
+            state: &server.state,
+            oauth: uses_oauth(&server.config),
+            may_wait,
+        };
+        let result = input(&mut server.auth, &cx, conn);
+        let outputs = server.auth.poll_outputs();
+        let on = match on {
+            On::Conn(conn) => Some(conn),
+            On::Current => None,
+        };
+        self.carry_out(name, outputs, on);
+        Some(result)
+    }
+
+    /// Does what `name`'s auth machine asked, in its order. `on`: the
+    /// connection whose wait ended (`WaitEnded`).
+    fn carry_out(&mut self, name: &str, outputs: Vec<AuthOutput>, on: Option<ConnId>) {
+        for output in outputs {
+            match output {
+                AuthOutput::Request(request) => {
+                    if let Some(oauth) = self.binding_of(name) {
+                        self.effects.push(request.effect(name.to_string(), oauth));
+                    }
+                }
+                AuthOutput::Log(level, message) => self.log(level, Some(name), message),
+                AuthOutput::Shown => self.sign_in_shown(name),
+                AuthOutput::Resume => self.resume_connection(name),
+                AuthOutput::BoundByCalls => {
+                    let timer = self
+                        .servers
+                        .by_name
+                        .get(name)
+                        .and_then(|s| s.conn)
+                        .and_then(|c| self.servers.conns.get(&c))
+                        .and_then(|c| c.handshake_timer);
+                    if let Some(timer) = timer {
+                        let at = self.now_ms.saturating_add(self.request_timeout_ms(name));
+                        self.rearm_timer(timer, at);
+                    }
+                }
+                AuthOutput::WaitEnded => {
+                    if let Some(timer) = on
+                        .and_then(|c| self.servers.conns.get_mut(&c))
+                        .and_then(|c| c.handshake_timer.take())
+                    {
+                        self.timers.handle_cancel(timer);
+                    }
+                }
+                AuthOutput::Stop(why) => self.stop_server(name, &why),
+                AuthOutput::FailWaiters(error) => self.fail_waiters(name, &error),
+                AuthOutput::LastError(error) => {
+                    if let Some(server) = self.servers.by_name.get_mut(name) {
+                        server.stats.last_error = error;
+                    }
+                }
+                AuthOutput::Transition(trigger) => self.transition(name, trigger),
+                AuthOutput::Catalogue => self.enqueue_catalogue(name),
+                AuthOutput::Refuse(message) => self.refuse_action(Some(name), message),
+                AuthOutput::Announce => self.sign_in_announcements.handle_needs_sign_in(name),
+                AuthOutput::Told => self.sign_in_announcements.handle_told(name),
+                AuthOutput::Unannounce => self.sign_in_announcements.handle_signed_in(name),
+                AuthOutput::Undismiss => self.sign_in_announcements.handle_sign_in(name),
+            }
+        }
+    }
+
     /// `name`'s sign-in as shown (signing in, refreshing, needs sign-in) changed: the host
     /// refreshes its UI as for a state change (a `stateChanged` with the current state).
     fn sign_in_shown(&mut self, name: &str) {
@@ -86,6 +218,24 @@ impl Engine {
         }
     }
 
+    /// The held connection of `name` goes on: back to the handshake's own
+    /// bound when still handshaking, and the host re-sends its requests.
+    fn resume_connection(&mut self, name: &str) {
+        let Some(conn) = self.servers.by_name.get(name).and_then(|s| s.conn) else {
+            return;
+        };
+        let Some(connection) = self.servers.conns.get(&conn) else {
+            return;
+        };
+        if connection.phase != Phase::Ready || !connection.live {
+            if let Some(timer) = connection.handshake_timer {
+                let at = self.now_ms.saturating_add(self.handshake_timeout_ms(name));
+                self.rearm_timer(timer, at);
+            }
+        }
+        self.effects.push(Effect::ResumeConnection { conn });
+    }
+
     /// The binding of `name` with the resource metadata URL learned from its
     /// challenges (this run, else the catalogue's).
     pub(in crate::engine) fn binding_of(&self, name: &str) -> Option<OAuthBinding> {
@@ -103,7 +253,7 @@ impl Engine {
         self.servers
             .by_name
             .get(name)
-            .and_then(|s| s.auth.resource_metadata_url.clone())
+            .and_then(|s| s.auth.resource_metadata_url().map(str::to_string))
             .or_else(|| {
                 self.catalogue
                     .entries
@@ -112,14 +262,33 @@ impl Engine {
             })
     }
 
-    /// The words that tell the user how to sign in to `name` in this host.
-    fn sign_in_step(&self, name: &str) -> String {
-        if self.settings.sign_in_may_wait {
-            format!("sign in to '{name}' (MCP Diagnostics, the servers view or the command \"Lazy MCP: Sign In\")")
-        } else {
-            format!("run `lazy-mcp auth login {name}`")
-        }
+    /// Whether `name`'s connection is for calls, and the tool a waiting call
+    /// wants (named in a sign-in prompt): what a sign-in decision reads.
+    fn call_waiting(&self, name: &str) -> (bool, Option<String>) {
+        let Some(server) = self.servers.by_name.get(name) else {
+            return (false, None);
+        };
+        let conn = server.conn.and_then(|c| self.servers.conns.get(&c));
+        let interactive = conn.is_some_and(|c| c.purpose == Purpose::Connect);
+        // One waiting for the connection, else one held on it (a 401/403 mid-session).
+        let tool = server
+            .waiters
+            .iter()
+            .find_map(|call| {
+                (call.method == methods::TOOLS_CALL)
+                    .then(|| call.params.name())
+                    .flatten()
+            })
+            .or_else(|| {
+                conn?.pending.values().find_map(|pending| match pending {
+                    Pending::Call(call) => call.tool_name().map(str::to_string),
+                    _ => None,
+                })
+            });
+        (interactive, tool)
     }
+
+    // ---- inputs, routed to the server's machine ---------------------------------
 
     /// A connection of a server met an auth challenge (its requests are held).
     pub(in crate::engine) fn on_auth_required(
@@ -129,242 +298,30 @@ impl Engine {
         had_token: bool,
         challenge: Option<&str>,
     ) {
-        let insufficient_scope = is_insufficient_scope(status, challenge);
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
+        let Some(name) = self.servers.server_of(conn).map(str::to_string) else {
             return;
         };
-        let name = connection.server.clone();
-        let Some(server) = self.servers.by_name.get_mut(&name) else {
+        let Some(server) = self.servers.by_name.get(&name) else {
             return;
         };
         if !uses_oauth(&server.config) {
             self.on_http_status(conn, status);
             return;
         }
-        connection.auth.held = true;
-        let refreshed = connection.auth.refreshed;
-        let stepped_up = connection.auth.stepped_up;
-        if let Some(url) = resource_metadata_url(challenge) {
-            server.auth.resource_metadata_url = Some(url);
-        }
-        if server.auth.refreshing || server.auth.signing_in {
-            // Single flight: this request waits on the refresh or sign-in under way.
-            return;
-        }
-        if had_token && status == 401 && !refreshed {
-            self.log(
-                LogLevel::Info,
-                Some(&name),
-                "the access token was refused; refreshing it".into(),
-            );
-            if let Some(server) = self.servers.by_name.get_mut(&name) {
-                server.auth.refreshing = true;
-            }
-            if let Some(oauth) = self.binding_of(&name) {
-                self.effects.push(Effect::RefreshTokens {
-                    server: name.clone(),
-                    oauth,
-                });
-            }
-            self.sign_in_shown(&name);
-            return;
-        }
-        let reason = if insufficient_scope {
-            let scope = challenge.and_then(|c| challenge_param(c, "scope"));
-            if stepped_up {
-                // The step-up sign-in did not get the scopes: asking again would loop.
-                let named = scope.map(|s| format!(": {s}")).unwrap_or_default();
-                self.block_on_sign_in(
-                    &name,
-                    &format!("the sign-in did not grant the permissions it needs (insufficient scope{named})"),
-                );
-                return;
-            }
-            if let (Some(scope), Some(oauth)) = (scope.clone(), self.binding_of(&name)) {
-                self.effects.push(Effect::RequireScopes {
-                    server: name.clone(),
-                    oauth,
-                    scope,
-                });
-            }
-            if let Some(server) = self.servers.by_name.get_mut(&name) {
-                server.auth.step_up_scope = scope;
-            }
-            "it needs more permissions (insufficient scope)".to_string()
-        } else if had_token {
-            "the sign-in expired or was revoked".to_string()
-        } else {
-            "not signed in".to_string()
-        };
-        self.sign_in_needed(&name, reason);
-    }
-
-    /// Sign-in is needed for `name`: wait for one when a call may, else end
-    /// the connection and fail its calls with how to sign in.
-    fn sign_in_needed(&mut self, name: &str, reason: String) {
-        let conn = self.servers.by_name.get(name).and_then(|s| s.conn);
-        let interactive = conn
-            .and_then(|c| self.servers.conns.get(&c))
-            .is_some_and(|c| c.purpose == crate::engine::server::connection::Purpose::Connect);
-        if let Some(server) = self.servers.by_name.get_mut(name) {
-            server.auth.needs_sign_in = Some(reason.clone());
-        }
-        self.sign_in_shown(name);
-        if interactive && self.settings.sign_in_may_wait {
-            let tool_name = self.waiting_tool_name(name);
-            self.start_sign_in(name, reason);
-            if let Some(server) = self.servers.by_name.get_mut(name) {
-                server.auth.for_calls = true;
-            }
-            if let Some(tool) = tool_name {
-                if let Some(Effect::StartSignIn { tool_name, .. }) = self.effects.last_mut() {
-                    *tool_name = Some(tool);
-                }
-            }
-            // The waiting call is bounded by its own timeout, not the handshake's.
+        let (interactive, tool_name) = self.call_waiting(&name);
+        self.with_auth(&name, On::Conn(conn), |auth, cx, conn| {
             if let Some(conn) = conn {
-                let at = self.now_ms.saturating_add(self.request_timeout_ms(name));
-                if let Some(timer) = self
-                    .servers
-                    .conns
-                    .get(&conn)
-                    .and_then(|c| c.handshake_timer)
-                {
-                    self.rearm_timer(timer, at);
-                }
+                auth.handle_challenge(
+                    cx,
+                    conn,
+                    status,
+                    had_token,
+                    challenge,
+                    interactive,
+                    tool_name,
+                );
             }
-            return;
-        }
-        self.block_on_sign_in(name, &reason);
-    }
-
-    /// Ends the server's connection and calls: NEEDS AUTH with `reason` and the next step.
-    pub(in crate::engine) fn block_on_sign_in(&mut self, name: &str, reason: &str) {
-        let step = self.sign_in_step(name);
-        let error = format!("MCP server '{name}' needs you to sign in ({reason}): {step}");
-        let state = self.servers.by_name.get(name).map(|s| s.state.clone());
-        let requested = self
-            .servers
-            .by_name
-            .get(name)
-            .is_some_and(|s| s.auth.sign_in_requested);
-        self.stop_server(name, &format!("it needs you to sign in ({reason}): {step}"));
-        self.fail_waiters(name, &error);
-        if let Some(server) = self.servers.by_name.get_mut(name) {
-            server.stats.last_error = Some(error.clone());
-            server.auth.needs_sign_in = Some(reason.to_string());
-        }
-        if requested {
-            // The sign-in the user asked for starts now: no advice to sign in.
-            self.log(LogLevel::Debug, Some(name), format!("{reason}; signing in"));
-        } else {
-            self.log(LogLevel::Warn, Some(name), error);
-        }
-        match state {
-            Some(ServerState::Cataloguing | ServerState::Connecting | ServerState::Connected) => {
-                self.transition(name, Trigger::AuthRequired)
-            }
-            _ => self.sign_in_shown(name),
-        }
-        if !requested {
-            self.sign_in_announcements.batch.insert(name.to_string());
-        }
-    }
-
-    /// `name` changed state: a Sign In asked for during its cataloguing starts
-    /// once that has ended, whatever the outcome (as if asked for then).
-    pub(in crate::engine) fn start_requested_sign_in(&mut self, name: &str) {
-        let Some(server) = self.servers.by_name.get_mut(name) else {
-            return;
-        };
-        if !server.auth.sign_in_requested
-            || matches!(
-                server.state,
-                ServerState::Pending | ServerState::Cataloguing
-            )
-        {
-            return;
-        }
-        server.auth.sign_in_requested = false;
-        self.on_sign_in(name);
-    }
-
-    /// The tool a waiting call wants (named in the sign-in prompt): one waiting
-    /// for the connection, else one held on it (a 401/403 mid-session).
-    fn waiting_tool_name(&self, name: &str) -> Option<String> {
-        let server = self.servers.by_name.get(name)?;
-        let waiting = server.waiters.iter().find_map(|call| {
-            (call.method == methods::TOOLS_CALL)
-                .then(|| call.params.name())
-                .flatten()
         });
-        waiting.or_else(|| {
-            let conn = self.servers.conns.get(&server.conn?)?;
-            conn.pending.values().find_map(|pending| match pending {
-                crate::engine::server::connection::Pending::Call(call) => {
-                    call.tool_name().map(str::to_string)
-                }
-                _ => None,
-            })
-        })
-    }
-
-    fn start_sign_in(&mut self, name: &str, reason: String) {
-        let Some(oauth) = self.binding_of(name) else {
-            return;
-        };
-        let Some(server) = self.servers.by_name.get_mut(name) else {
-            return;
-        };
-        server.auth.signing_in = true;
-        server.auth.sign_in_requested = false;
-        server.auth.for_calls = false;
-        server.auth.attempt = server.auth.attempt.wrapping_add(1);
-        server.auth.stepping_up = server.auth.step_up_scope.is_some();
-        let attempt = server.auth.attempt;
-        let scope = server.auth.step_up_scope.clone();
-        self.sign_in_shown(name);
-        self.effects.push(Effect::StartSignIn {
-            server: name.to_string(),
-            oauth,
-            reason,
-            tool_name: None,
-            scope,
-            attempt,
-        });
-    }
-
-    /// Ends the sign-in under way as the engine's own decision: its end, when
-    /// the host reports it, is then stale (`signInFinished` of an old attempt).
-    fn cancel_sign_in(&mut self, name: &str) {
-        let Some(server) = self.servers.by_name.get_mut(name) else {
-            return;
-        };
-        if !server.auth.signing_in {
-            return;
-        }
-        server.auth.signing_in = false;
-        server.auth.for_calls = false;
-        server.auth.stepping_up = false;
-        let attempt = server.auth.attempt;
-        self.sign_in_shown(name);
-        if let Some(oauth) = self.binding_of(name) {
-            self.effects.push(Effect::CancelSignIn {
-                server: name.to_string(),
-                oauth,
-                attempt,
-            });
-        }
-    }
-
-    /// The held connection of `name`, if any.
-    fn held_conn(&self, name: &str) -> Option<ConnId> {
-        let conn = self.servers.by_name.get(name)?.conn?;
-        self.servers
-            .conns
-            .get(&conn)
-            .filter(|c| c.auth.held)
-            .map(|_| conn)
     }
 
     pub(in crate::engine) fn on_refresh_finished(
@@ -373,81 +330,10 @@ impl Engine {
         outcome: RefreshOutcome,
         message: &str,
     ) {
-        let Some(server) = self.servers.by_name.get_mut(name) else {
-            return;
-        };
-        server.auth.refreshing = false;
-        if outcome == RefreshOutcome::Ok {
-            server.auth.needs_sign_in = None;
-        }
-        self.sign_in_shown(name);
-        match outcome {
-            RefreshOutcome::Ok => {
-                self.log(
-                    LogLevel::Info,
-                    Some(name),
-                    "the sign-in was refreshed".into(),
-                );
-                self.resume_held(name, true);
-            }
-            RefreshOutcome::InvalidGrant => {
-                if let Some(oauth) = self.binding_of(name) {
-                    self.effects.push(Effect::DeleteTokens {
-                        server: name.to_string(),
-                        oauth,
-                        forget_client: false,
-                    });
-                }
-                self.log(
-                    LogLevel::Warn,
-                    Some(name),
-                    "the authorization server refused the refresh token (invalid_grant); the stored tokens were deleted".into(),
-                );
-                self.after_refresh_failed(name, "the sign-in expired or was revoked".into());
-            }
-            RefreshOutcome::Failed => {
-                let reason = if message.is_empty() {
-                    "refreshing the sign-in failed".to_string()
-                } else {
-                    format!("refreshing the sign-in failed: {message}")
-                };
-                self.after_refresh_failed(name, reason);
-            }
-        }
-    }
-
-    fn after_refresh_failed(&mut self, name: &str, reason: String) {
-        if self.held_conn(name).is_some() {
-            self.sign_in_needed(name, reason);
-        } else if let Some(server) = self.servers.by_name.get_mut(name) {
-            server.auth.needs_sign_in = Some(reason);
-        }
-    }
-
-    /// Resumes the held connection (the host re-sends its requests with the new token).
-    fn resume_held(&mut self, name: &str, refreshed: bool) -> bool {
-        let Some(conn) = self.held_conn(name) else {
-            return false;
-        };
-        let stepped_up = self
-            .servers
-            .by_name
-            .get_mut(name)
-            .is_some_and(|s| std::mem::take(&mut s.auth.stepping_up));
-        if let Some(connection) = self.servers.conns.get_mut(&conn) {
-            connection.auth.held = false;
-            connection.auth.refreshed = refreshed;
-            connection.auth.stepped_up |= stepped_up;
-            // Back to the handshake's own bound when still handshaking.
-            if connection.phase != Phase::Ready || !connection.live {
-                if let Some(timer) = connection.handshake_timer {
-                    let at = self.now_ms.saturating_add(self.handshake_timeout_ms(name));
-                    self.rearm_timer(timer, at);
-                }
-            }
-        }
-        self.effects.push(Effect::ResumeConnection { conn });
-        true
+        let (interactive, tool_name) = self.call_waiting(name);
+        self.with_auth(name, On::Current, |auth, cx, conn| {
+            auth.handle_refresh_finished(cx, outcome, message, conn, interactive, tool_name)
+        });
     }
 
     pub(in crate::engine) fn on_sign_in_finished(
@@ -457,64 +343,9 @@ impl Engine {
         message: &str,
         attempt: u32,
     ) {
-        let Some(server) = self.servers.by_name.get_mut(name) else {
-            return;
-        };
-        if !server.auth.signing_in || server.auth.attempt != attempt {
-            // A sign-in the engine already ended (its calls gave up): a late
-            // success still brings tokens; anything else changes nothing.
-            if outcome == SignInOutcome::Ok && !server.auth.signing_in {
-                server.auth.step_up_scope = None;
-                self.log(LogLevel::Info, Some(name), format!("Signed in to '{name}'"));
-                self.on_tokens_available(name);
-            }
-            return;
-        }
-        server.auth.signing_in = false;
-        server.auth.for_calls = false;
-        self.sign_in_shown(name);
-        match outcome {
-            SignInOutcome::Ok => {
-                if let Some(server) = self.servers.by_name.get_mut(name) {
-                    server.auth.step_up_scope = None;
-                }
-                self.log(LogLevel::Info, Some(name), format!("Signed in to '{name}'"));
-                self.on_tokens_available(name)
-            }
-            SignInOutcome::Cancelled => {
-                self.log(LogLevel::Info, Some(name), "sign-in cancelled".into());
-                self.sign_in_ended_without_tokens(name, "sign-in cancelled".into());
-            }
-            SignInOutcome::Failed => {
-                let reason = if message.is_empty() {
-                    "sign-in failed".to_string()
-                } else {
-                    format!("sign-in failed: {message}")
-                };
-                self.sign_in_ended_without_tokens(name, reason);
-            }
-        }
-    }
-
-    fn sign_in_ended_without_tokens(&mut self, name: &str, reason: String) {
-        let step = self.sign_in_step(name);
-        let error = format!("MCP server '{name}': {reason}. To use it, {step}");
-        if let Some(server) = self.servers.by_name.get_mut(name) {
-            server.auth.needs_sign_in = Some(reason.clone());
-            server.auth.stepping_up = false;
-            server.stats.last_error = Some(error.clone());
-        }
-        if self.held_conn(name).is_some() {
-            self.block_on_sign_in(name, &reason);
-            // The user just answered an ask naming this server: no second notice about it.
-            self.sign_in_announcements.batch.remove(name);
-            self.sign_in_announcements
-                .announced
-                .insert(name.to_string());
-        } else {
-            // A sign-in the user asked for: tell them how it ended.
-            self.refuse_action(Some(name), error);
-        }
+        self.with_auth(name, On::Current, |auth, cx, conn| {
+            auth.handle_sign_in_finished(cx, outcome, message, attempt, conn)
+        });
     }
 
     /// Another window or process stored tokens for `url`: every server of that
@@ -526,288 +357,107 @@ impl Engine {
             .by_name
             .iter()
             .filter(|(_, s)| {
-                s.auth.needs_sign_in.is_some()
-                    && !s.auth.signing_in
-                    && !s.auth.refreshing
+                s.auth.takes_tokens_from_elsewhere()
                     && binding(&s.config).is_some_and(|b| b.url == url)
             })
             .map(|(name, _)| name.clone())
             .collect();
         for name in names {
-            self.log(
-                LogLevel::Info,
-                Some(&name),
-                "tokens were stored by another window or process; using them".into(),
-            );
-            self.on_tokens_available(&name);
-        }
-    }
-
-    /// Tokens are stored for `name` (a sign-in here, or in another window or
-    /// the CLI): resume a held connection, else catalogue it again
-    /// non-interactively so its tools appear.
-    pub(in crate::engine) fn on_tokens_available(&mut self, name: &str) {
-        let Some(server) = self.servers.by_name.get_mut(name) else {
-            return;
-        };
-        if !uses_oauth(&server.config) {
-            return;
-        }
-        server.auth.needs_sign_in = None;
-        server.stats.last_error = None;
-        self.sign_in_shown(name);
-        self.sign_in_announcements.batch.remove(name);
-        if self.resume_held(name, false) {
-            return;
-        }
-        let state = self.servers.by_name.get(name).map(|s| s.state.clone());
-        if let Some(ServerState::NeedsAuth) = state {
-            self.transition(name, Trigger::NeedsCatalogue);
-            self.enqueue_catalogue(name);
-        }
-    }
-
-    /// The user command Sign In (CLI `auth login`, a button).
-    pub(in crate::engine) fn on_sign_in(&mut self, name: &str) {
-        let Some(server) = self.servers.by_name.get(name) else {
-            self.refuse_action(None, format!("There is no MCP server named '{name}'."));
-            return;
-        };
-        if !uses_oauth(&server.config) {
-            self.refuse_action(
-                Some(name),
-                format!("MCP server '{name}' does not sign in with OAuth: only remote (http/sse) servers without an Authorization header do."),
-            );
-            return;
-        }
-        if server.auth.signing_in {
-            self.refuse_action(
-                Some(name),
-                format!("Signing in to MCP server '{name}' is under way: finish it in the browser, or cancel it and sign in again."),
-            );
-            return;
-        }
-        self.sign_in_announcements.dismissed.remove(name);
-        if matches!(
-            server.state,
-            ServerState::Pending | ServerState::Cataloguing
-        ) {
-            // Its challenge (and the metadata URL it names) is about to come.
-            self.log(
-                LogLevel::Debug,
-                Some(name),
-                "Sign In asked for during cataloguing: it starts when the cataloguing ends".into(),
-            );
-            if let Some(server) = self.servers.by_name.get_mut(name) {
-                server.auth.sign_in_requested = true;
-            }
-            return;
-        }
-        let reason = server
-            .auth
-            .needs_sign_in
-            .clone()
-            .unwrap_or_else(|| "requested".into());
-        self.start_sign_in(name, reason);
-    }
-
-    /// The user command Cancel on a sign-in under way: the host ends it and
-    /// reports it `cancelled` (a waiting call then ends "sign-in cancelled").
-    pub(in crate::engine) fn on_cancel_sign_in(&mut self, name: &str) {
-        let Some(server) = self.servers.by_name.get(name) else {
-            return;
-        };
-        if !server.auth.signing_in {
-            return;
-        }
-        let attempt = server.auth.attempt;
-        if let Some(oauth) = self.binding_of(name) {
-            self.effects.push(Effect::CancelSignIn {
-                server: name.to_string(),
-                oauth,
-                attempt,
+            self.with_auth(&name, On::Current, |auth, cx, conn| {
+                auth.handle_tokens_stored_elsewhere(cx, conn)
             });
         }
     }
 
-    /// The user command Sign Out: tokens and client registration deleted, the
-    /// server stopped; its catalogue stays, its next use needs a sign-in.
+    /// `name` changed state: a Sign In asked for during its cataloguing starts
+    /// once that has ended.
+    pub(in crate::engine) fn start_requested_sign_in(&mut self, name: &str) {
+        self.with_auth(name, On::Current, |auth, cx, _| {
+            auth.handle_state_changed(cx)
+        });
+    }
+
+    /// The user command Sign In (CLI `auth login`, a button).
+    pub(in crate::engine) fn on_sign_in(&mut self, name: &str) {
+        if self
+            .with_auth(name, On::Current, |auth, cx, _| auth.handle_sign_in(cx))
+            .is_none()
+        {
+            self.refuse_action(None, format!("There is no MCP server named '{name}'."));
+        }
+    }
+
+    /// The user command Cancel on a sign-in under way.
+    pub(in crate::engine) fn on_cancel_sign_in(&mut self, name: &str) {
+        self.with_auth(name, On::Current, |auth, _, _| auth.handle_cancel_by_user());
+    }
+
+    /// The user command Sign Out.
     pub(in crate::engine) fn on_sign_out(&mut self, name: &str) {
-        let Some(oauth) = self.binding_of(name) else {
+        if self
+            .with_auth(name, On::Current, |auth, cx, _| auth.handle_sign_out(cx))
+            .is_none()
+        {
             self.refuse_action(
                 Some(name),
                 format!("MCP server '{name}' does not sign in with OAuth."),
             );
-            return;
-        };
-        self.effects.push(Effect::DeleteTokens {
-            server: name.to_string(),
-            oauth,
-            forget_client: true,
-        });
-        let state = self.servers.by_name.get(name).map(|s| s.state.clone());
-        self.cancel_sign_in(name);
-        if let Some(server) = self.servers.by_name.get_mut(name) {
-            server.auth = ServerAuth {
-                needs_sign_in: Some("signed out".into()),
-                attempt: server.auth.attempt,
-                resource_metadata_url: server.auth.resource_metadata_url.take(),
-                ..ServerAuth::default()
-            };
-        }
-        self.sign_in_shown(name);
-        if matches!(
-            state,
-            Some(ServerState::Connecting | ServerState::Connected | ServerState::Cataloguing)
-        ) {
-            self.stop_server(name, "the user signed out");
-            self.transition(name, Trigger::Stopped);
         }
     }
 
     /// "Not now": these servers are not announced again this session.
     pub(in crate::engine) fn on_dismiss_sign_in(&mut self, servers: Vec<String>) {
-        for name in servers {
-            self.sign_in_announcements.batch.remove(&name);
-            self.sign_in_announcements.dismissed.insert(name);
-        }
+        self.sign_in_announcements.handle_dismissed(servers);
     }
 
     /// The connection is held for a sign-in started for its calls.
     pub(in crate::engine) fn call_awaits_sign_in(&self, conn: ConnId) -> bool {
         self.servers.conns.get(&conn).is_some_and(|c| {
-            c.auth.held
-                && self
-                    .servers
-                    .by_name
-                    .get(&c.server)
-                    .is_some_and(|s| s.auth.signing_in && s.auth.for_calls)
+            self.servers
+                .by_name
+                .get(&c.server)
+                .is_some_and(|s| s.auth.awaits_sign_in_for_calls(&c.auth))
         })
     }
 
     /// A timer of a connection held for a sign-in or refresh fired: the
-    /// waiting calls' timeout passed (the handshake timer, rearmed to the
-    /// request timeout, or a forwarded call's own timer mid-session). The
-    /// calls fail saying how to sign in, and a sign-in started for them is
-    /// ended too: nothing is left waiting for a browser nobody will use.
+    /// waiting calls' timeout passed. Returns whether it was such a wait.
     pub(in crate::engine) fn sign_in_wait_expired(&mut self, conn: ConnId) -> bool {
-        let Some(connection) = self.servers.conns.get(&conn) else {
+        let Some(name) = self.servers.server_of(conn).map(str::to_string) else {
             return false;
         };
-        let name = connection.server.clone();
-        let waiting = connection.auth.held
-            && self
-                .servers
-                .by_name
-                .get(&name)
-                .is_some_and(|s| s.auth.signing_in || s.auth.refreshing);
-        if !waiting {
-            return false;
-        }
-        if let Some(timer) = self
-            .servers
-            .conns
-            .get_mut(&conn)
-            .and_then(|c| c.handshake_timer.take())
-        {
-            self.timers.handle_cancel(timer);
-        }
-        if self
-            .servers
-            .by_name
-            .get(&name)
-            .is_some_and(|s| s.auth.for_calls)
-        {
-            self.cancel_sign_in(&name);
-        }
-        let reason = self
-            .servers
-            .by_name
-            .get(&name)
-            .and_then(|s| s.auth.needs_sign_in.clone())
-            .unwrap_or_else(|| "not signed in".into());
-        self.block_on_sign_in(
-            &name,
-            &format!("{reason}; no sign-in within the call's timeout"),
-        );
-        // The ask named the server: no second notice about it.
-        self.sign_in_announcements.batch.remove(&name);
-        self.sign_in_announcements.announced.insert(name);
-        true
+        self.with_auth(&name, On::Conn(conn), |auth, cx, conn| {
+            conn.is_some_and(|conn| auth.handle_wait_expired(cx, conn))
+        })
+        .unwrap_or(false)
     }
 
     /// One announcement listing every server that newly needs sign-in, once no
     /// cataloguing is in progress; never for a dismissed or already told server.
     pub(in crate::engine) fn flush_sign_in_announcements(&mut self) {
-        if self.sign_in_announcements.batch.is_empty()
-            || self
-                .servers
-                .by_name
-                .values()
-                .any(|s| matches!(s.state, ServerState::Pending | ServerState::Cataloguing))
-        {
-            return;
-        }
-        let batch = std::mem::take(&mut self.sign_in_announcements.batch);
-        let servers: Vec<String> = batch
-            .into_iter()
-            .filter(|name| {
-                !self.sign_in_announcements.dismissed.contains(name)
-                    && !self.sign_in_announcements.announced.contains(name)
-                    && self
-                        .servers
-                        .by_name
-                        .get(name)
-                        .is_some_and(|s| s.auth.needs_sign_in.is_some())
-            })
-            .collect();
-        if servers.is_empty() {
-            return;
-        }
-        let listed = servers
-            .iter()
-            .map(|name| format!("'{name}'"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let message = match servers.as_slice() {
-            [name] if !self.settings.sign_in_may_wait => format!(
-                "MCP server {listed} needs you to sign in: run `lazy-mcp auth login {name}`"
-            ),
-            [_] => format!("MCP server {listed} needs you to sign in."),
-            _ if !self.settings.sign_in_may_wait => format!(
-                "{} MCP servers need you to sign in: {listed}. Run `lazy-mcp auth login SERVER` for each.",
-                servers.len()
-            ),
-            _ => format!("{} MCP servers need you to sign in: {listed}.", servers.len()),
-        };
-        for name in &servers {
-            self.sign_in_announcements.announced.insert(name.clone());
-        }
-        self.effects.push(Effect::Announce {
-            level: LogLevel::Warn,
-            server: match servers.as_slice() {
-                [name] => Some(name.clone()),
-                _ => None,
+        let servers = &self.servers.by_name;
+        let announcement = self.sign_in_announcements.poll_announcement(
+            || {
+                servers
+                    .values()
+                    .any(|s| matches!(s.state, ServerState::Pending | ServerState::Cataloguing))
             },
-            message,
-            actions: vec![AnnounceAction::SignIn, AnnounceAction::NotNow],
-            servers,
-        });
+            |name| servers.get(name).is_some_and(|s| s.auth.needs_sign_in()),
+            self.settings.sign_in_may_wait,
+        );
+        if let Some(effect) = announcement {
+            self.effects.push(effect);
+        }
     }
 
     /// Diagnostics' view of a server's sign-in (None: it does not use OAuth).
     pub(in crate::engine) fn auth_snapshot(&self, name: &str) -> Option<AuthSnapshot> {
         let server = self.servers.by_name.get(name)?;
-        if !uses_oauth(&server.config) {
-            return None;
-        }
-        let needs = server.auth.needs_sign_in.clone();
-        Some(AuthSnapshot {
-            needs_sign_in: needs.is_some(),
-            next_step: needs.as_ref().map(|_| self.sign_in_step(name)),
-            reason: needs,
-            signing_in: server.auth.signing_in,
-            refreshing: server.auth.refreshing,
+        server.auth.snapshot(&AuthContext {
+            name,
+            state: &server.state,
+            oauth: uses_oauth(&server.config),
+            may_wait: self.settings.sign_in_may_wait,
         })
     }
 }

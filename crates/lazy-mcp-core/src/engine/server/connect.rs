@@ -131,7 +131,7 @@ impl Engine {
                 relist: VecSet::new(),
                 live: false,
                 roots_asked_at_ms: None,
-                auth: crate::engine::server::auth::bookkeeping::ConnAuth::default(),
+                auth: crate::engine::server::auth::machine::ConnAuth::default(),
                 handshake_timer: Some(handshake_timer),
                 init: None,
                 handshake,

@@ -1,7 +1,7 @@
 //! One upstream connection as the engine tracks it: why it was opened, how far
 //! its handshake got, and the requests it has in flight.
 
-use crate::engine::server::auth::bookkeeping::ConnAuth;
+use crate::engine::server::auth::machine::ConnAuth;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::timers::TimerId;
 use crate::protocol::client_discover::{CacheHint, Era};
@@ -77,7 +77,7 @@ pub(in crate::engine) struct Connection {
     pub(super) cache: Option<CacheHint>,
     /// The upstream id of the open `subscriptions/listen` (modern servers, `era.rs`).
     pub(super) listen: Option<u64>,
-    /// Requests held by the host after an auth challenge (`auth.rs`).
+    /// Requests held by the host after an auth challenge (`auth/machine.rs` owns it).
     pub(super) auth: ConnAuth,
 }
 

@@ -32,7 +32,7 @@ use crate::config::model::ServerConfig;
 use crate::engine::events::{ClientId, ConnId};
 use crate::engine::timers::TimerId;
 use crate::vec_map::{VecMap, VecSet};
-use auth::bookkeeping::ServerAuth;
+use auth::machine::AuthMachine;
 use backoff::CrashHistory;
 use calls::{ForwardedCall, QueuedCall};
 use connection::{Connection, Pending};
@@ -112,7 +112,7 @@ impl Servers {
                 subscriptions: VecMap::new(),
                 reprobe: false,
                 probe_unanswered: false,
-                auth: ServerAuth::default(),
+                auth: AuthMachine::default(),
             },
         );
     }
@@ -356,8 +356,8 @@ pub(in crate::engine) struct Server {
     /// `resource_subscriptions.rs`). Subscribed again after a reconnect; a
     /// server with subscriptions is never idle.
     subscriptions: VecMap<String, VecSet<Subscriber>>,
-    /// Sign-in and refresh under way, and why sign-in is needed (`auth.rs`).
-    auth: ServerAuth,
+    /// Its sign-in machine: refresh and sign-in under way, why sign-in is needed (`auth/machine.rs`).
+    auth: AuthMachine,
 }
 
 impl Server {

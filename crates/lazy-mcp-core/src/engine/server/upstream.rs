@@ -62,7 +62,7 @@ impl Engine {
             return;
         };
         // An answer after a refresh: the next refused token may be refreshed again.
-        connection.auth.refreshed = false;
+        connection.auth.handle_answer();
         let name = connection.server.clone();
         if self.forward_raw_response(conn, text) {
             return;
