@@ -114,13 +114,14 @@ impl AuthRequest {
 impl Engine {
     /// Hands `name`'s auth machine an input (`input`, given the machine, what
     /// it reads and the auth of the connection `on`), then carries out its
-    /// outputs. None when there is no such server.
-    fn with_auth<R>(
+    /// outputs. None when there is no such server. (One copy in the `.wasm`:
+    /// `input` is dynamic, not one instance per input.)
+    fn with_auth(
         &mut self,
         name: &str,
         on: On,
-        input: impl FnOnce(&mut AuthMachine, &AuthContext, Option<&mut ConnAuth>) -> R,
-    ) -> Option<R> {
+        input: &mut dyn FnMut(&mut AuthMachine, &AuthContext, Option<&mut ConnAuth>) -> bool,
+    ) -> Option<bool> {
         let may_wait = self.settings.sign_in_may_wait;
         let servers = &mut self.servers;
         let server = servers.by_name.get_mut(name)?;
@@ -308,8 +309,8 @@ impl Engine {
             self.on_http_status(conn, status);
             return;
         }
-        let (interactive, tool_name) = self.call_waiting(&name);
-        self.with_auth(&name, On::Conn(conn), |auth, cx, conn| {
+        let (interactive, mut tool_name) = self.call_waiting(&name);
+        self.with_auth(&name, On::Conn(conn), &mut |auth, cx, conn| {
             if let Some(conn) = conn {
                 auth.handle_challenge(
                     cx,
@@ -318,9 +319,10 @@ impl Engine {
                     had_token,
                     challenge,
                     interactive,
-                    tool_name,
+                    tool_name.take(),
                 );
             }
+            true
         });
     }
 
@@ -330,9 +332,11 @@ impl Engine {
         outcome: RefreshOutcome,
         message: &str,
     ) {
-        let (interactive, tool_name) = self.call_waiting(name);
-        self.with_auth(name, On::Current, |auth, cx, conn| {
-            auth.handle_refresh_finished(cx, outcome, message, conn, interactive, tool_name)
+        let (interactive, mut tool_name) = self.call_waiting(name);
+        self.with_auth(name, On::Current, &mut |auth, cx, conn| {
+            let tool_name = tool_name.take();
+            auth.handle_refresh_finished(cx, outcome, message, conn, interactive, tool_name);
+            true
         });
     }
 
@@ -343,8 +347,9 @@ impl Engine {
         message: &str,
         attempt: u32,
     ) {
-        self.with_auth(name, On::Current, |auth, cx, conn| {
-            auth.handle_sign_in_finished(cx, outcome, message, attempt, conn)
+        self.with_auth(name, On::Current, &mut |auth, cx, conn| {
+            auth.handle_sign_in_finished(cx, outcome, message, attempt, conn);
+            true
         });
     }
 
@@ -363,8 +368,9 @@ impl Engine {
             .map(|(name, _)| name.clone())
             .collect();
         for name in names {
-            self.with_auth(&name, On::Current, |auth, cx, conn| {
-                auth.handle_tokens_stored_elsewhere(cx, conn)
+            self.with_auth(&name, On::Current, &mut |auth, cx, conn| {
+                auth.handle_tokens_stored_elsewhere(cx, conn);
+                true
             });
         }
     }
@@ -372,15 +378,19 @@ impl Engine {
     /// `name` changed state: a Sign In asked for during its cataloguing starts
     /// once that has ended.
     pub(in crate::engine) fn start_requested_sign_in(&mut self, name: &str) {
-        self.with_auth(name, On::Current, |auth, cx, _| {
-            auth.handle_state_changed(cx)
+        self.with_auth(name, On::Current, &mut |auth, cx, _| {
+            auth.handle_state_changed(cx);
+            true
         });
     }
 
     /// The user command Sign In (CLI `auth login`, a button).
     pub(in crate::engine) fn on_sign_in(&mut self, name: &str) {
         if self
-            .with_auth(name, On::Current, |auth, cx, _| auth.handle_sign_in(cx))
+            .with_auth(name, On::Current, &mut |auth, cx, _| {
+                auth.handle_sign_in(cx);
+                true
+            })
             .is_none()
         {
             self.refuse_action(None, format!("There is no MCP server named '{name}'."));
@@ -389,13 +399,19 @@ impl Engine {
 
     /// The user command Cancel on a sign-in under way.
     pub(in crate::engine) fn on_cancel_sign_in(&mut self, name: &str) {
-        self.with_auth(name, On::Current, |auth, _, _| auth.handle_cancel_by_user());
+        self.with_auth(name, On::Current, &mut |auth, _, _| {
+            auth.handle_cancel_by_user();
+            true
+        });
     }
 
     /// The user command Sign Out.
     pub(in crate::engine) fn on_sign_out(&mut self, name: &str) {
         if self
-            .with_auth(name, On::Current, |auth, cx, _| auth.handle_sign_out(cx))
+            .with_auth(name, On::Current, &mut |auth, cx, _| {
+                auth.handle_sign_out(cx);
+                true
+            })
             .is_none()
         {
             self.refuse_action(
@@ -426,7 +442,7 @@ impl Engine {
         let Some(name) = self.servers.server_of(conn).map(str::to_string) else {
             return false;
         };
-        self.with_auth(&name, On::Conn(conn), |auth, cx, conn| {
+        self.with_auth(&name, On::Conn(conn), &mut |auth, cx, conn| {
             conn.is_some_and(|conn| auth.handle_wait_expired(cx, conn))
         })
         .unwrap_or(false)
