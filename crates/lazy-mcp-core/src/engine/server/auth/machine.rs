@@ -396,14 +396,14 @@ impl AuthMachine {
             forget_client: true,
         }));
         self.cancel_sign_in();
-        let outputs = std::mem::take(&mut self.outputs);
-        *self = AuthMachine {
-            needs_sign_in: Some("signed out".into()),
-            attempt: self.attempt,
-            resource_metadata_url: self.resource_metadata_url.take(),
-            outputs,
-            ..AuthMachine::default()
-        };
+        // Everything but the attempt's number and the metadata URL starts over.
+        self.refreshing = false;
+        self.signing_in = false;
+        self.for_calls = false;
+        self.stepping_up = false;
+        self.sign_in_requested = false;
+        self.step_up_scope = None;
+        self.needs_sign_in = Some("signed out".into());
         self.out(AuthOutput::Shown);
         if matches!(
             cx.state,
