@@ -14,7 +14,7 @@
 
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::vec_map::{VecMap, VecSet};
 
 mod firing;
 
@@ -56,9 +56,11 @@ struct Armed {
 /// timers only through these methods.
 #[derive(Debug)]
 pub(in crate::engine) struct TimerTable {
-    armed: BTreeMap<TimerId, Armed>,
+    // Sorted vectors, not B-trees: ids only grow and a warm call's deadline is
+    // usually the latest, so inserts append; the B-tree code cost the .wasm more.
+    armed: VecMap<TimerId, Armed>,
     /// Every pending deadline, earliest first (ties: the older timer first).
-    deadlines: BTreeSet<(u64, TimerId)>,
+    deadlines: VecSet<(u64, TimerId)>,
     next: TimerId,
     /// The periodic refresh's timer while it is armed.
     refresh: Option<TimerId>,
@@ -69,8 +71,8 @@ pub(in crate::engine) struct TimerTable {
 impl Default for TimerTable {
     fn default() -> Self {
         TimerTable {
-            armed: BTreeMap::new(),
-            deadlines: BTreeSet::new(),
+            armed: VecMap::default(),
+            deadlines: VecSet::default(),
             next: 1,
             refresh: None,
             host_wake_ms: None,
