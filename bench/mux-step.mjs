@@ -2,7 +2,8 @@
 // one Node process, as the owner calls it: a `tools/call` in (`clientMessage`) and
 // its answer back (`serverMessage`, a server-memory `read_graph` answer), each
 // with the owner's reading of the effects. Warm (back to back) and cold (16 MB of
-// memory touched between rounds, as when other processes ran in between).
+// memory touched between rounds, as when other processes ran in between; or other code of
+// the same module and of V8 run between rounds, for cold instruction caches).
 // Usage: node bench/mux-step.mjs [dist]   (dist: a build's folder, default dist/)
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -29,10 +30,20 @@ const round = (i) => {
 };
 const trash = new Uint8Array(16 * 1024 * 1024);
 const thrash = () => { for (let k = 0; k < trash.length; k += 64) trash[k]++; };
+// Other code between rounds, as other processes run between the owner's wake-ups: an engine
+// of the same module taking a config (much of the .wasm's code) and some of V8's own.
+const server = (i) => ({ name: `s${i}`, transport: { type: 'stdio', command: 'x', args: [String(i)], env: {}, cwd: null }, enabled: true, autoConnect: false, tools: { kind: 'all' }, loadedByVscode: false, fingerprint: `f${i}`, source: { file: 'x', line: i, column: 1, format: 'claude-code', scope: 'project' } });
+const otherCode = () => {
+  const engine = new core.Engine('{}');
+  engine.handle(Date.now(), JSON.stringify({ type: 'configApplied', servers: [server(1), server(2), server(3)] }));
+  engine.free();
+  JSON.parse(JSON.stringify({ a: [1, 2, 3].map((x) => ({ x, s: `v${x}`.repeat(50) })) })).a.map((o) => /v(\d+)/.exec(o.s));
+};
 for (let i = 1; i < 5000; i++) round(i);
 let id = 10000;
-for (const [label, cold] of [['warm', false], ['cold (16 MB touched between rounds)', true], ['warm', false], ['cold (16 MB touched between rounds)', true]]) {
-  let total = 0; const N = cold ? 500 : 20000;
-  for (let i = 0; i < N; i++) { if (cold) thrash(); const t0 = process.hrtime.bigint(); round(id++); total += Number(process.hrtime.bigint() - t0); }
+const modes = [['warm', undefined], ['cold data (16 MB touched between rounds)', thrash], ['other code between rounds', otherCode], ['both between rounds', () => (otherCode(), thrash())]];
+for (const [label, between] of [...modes, ...modes]) {
+  let total = 0; const N = between ? 500 : 20000;
+  for (let i = 0; i < N; i++) { between?.(); const t0 = process.hrtime.bigint(); round(id++); total += Number(process.hrtime.bigint() - t0); }
   console.log(`${label}: ${(total / N / 1000).toFixed(1)} µs per round (request + answer)`);
 }
