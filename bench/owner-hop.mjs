@@ -3,7 +3,8 @@
 // server's own stdio, (2) through `lazy-mcp daemon` (the owner: socket frames,
 // the multiplexer) and (3) through a do-nothing relay process
 // (bench/lib/doNothingRelay.mjs: the floor of any extra process on the path).
-// Interleaved, one call at a time. Usage:
+// Interleaved, one call at a time; also the CPU per call of the owner and of the relay
+// (user + system, Linux /proc): what the owner does beyond being a process on the path. Usage:
 //   node bench/owner-hop.mjs [calls=2000] [--cli path/to/dist/cli.js]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -68,8 +69,8 @@ async function direct() {
 }
 
 /** Attach through a process listening on `sockDir/name` (started by `args`) as a client of the owner does. */
-async function through(name, args) {
-  children.push(spawn(process.execPath, args, { stdio: 'ignore' }));
+async function through(name, args, pid) {
+  if (args.length > 0) children.push(spawn(process.execPath, args, { stdio: 'ignore' }));
   let socket;
   for (let tries = 0; socket === undefined; tries++) {
     socket = await new Promise((resolve) => {
@@ -86,7 +87,7 @@ async function through(name, args) {
   const launch = { key: 'owner-hop', rootsKey: '', rootsBound: false, workspaceCwd: false, omitEnv: [], holder: 'bench/owner-hop' };
   socket.write(`A${JSON.stringify({ server: 'memory', launch, transport, cwd: null, env: process.env })}\n`);
   await isOpen;
-  return { ...(await initialized(p)), socket };
+  return { ...(await initialized(p)), socket, pid: pid ?? children[children.length - 1].pid };
 }
 
 const sockName = (dir) => fs.readdirSync(dir).find((f) => /^owner-v\d+\.sock$/.test(f));
@@ -99,11 +100,20 @@ const paths = {
       if (i > 200) throw new Error('the owner did not start');
       await new Promise((r) => setTimeout(r, 50));
     }
-    return through(sockName(sockDir), []);
+    return through(sockName(sockDir), [], started.pid);
   })(),
   relay: await through('relay.sock', [path.join(repo, 'bench', 'lib', 'doNothingRelay.mjs'), sockDir]),
 };
 const times = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
+const cpuTicks = (pid) => {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return NaN;
+  }
+};
+const ticksBefore = { owner: cpuTicks(paths.owner.pid), relay: cpuTicks(paths.relay.pid) };
 for (let i = 0; i < calls; i++) {
   for (const [name, p] of Object.entries(paths)) {
     const t0 = process.hrtime.bigint();
@@ -111,6 +121,8 @@ for (let i = 0; i < calls; i++) {
     times[name].push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
 }
+const cpuPerCall = (name) => (((cpuTicks(paths[name].pid) - ticksBefore[name]) * 1e4) / calls).toFixed(0);
+const cpu = { owner: cpuPerCall('owner'), relay: cpuPerCall('relay') };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const m = Object.fromEntries(Object.entries(times).map(([k, xs]) => [k, median(xs)]));
 console.log(path.relative(process.cwd(), cli) || cli);
@@ -118,6 +130,7 @@ console.log(
   `tools/call read_graph, median of ${calls}: direct ${m.direct.toFixed(3)} ms, through the owner ${m.owner.toFixed(3)} ms (+${(m.owner - m.direct).toFixed(3)}), ` +
     `through a do-nothing relay ${m.relay.toFixed(3)} ms (+${(m.relay - m.direct).toFixed(3)})`,
 );
+console.log(`CPU per call (µs, user + system; clock ticks of 10 ms): the owner ${cpu.owner}, the relay ${cpu.relay}`);
 for (const p of Object.values(paths)) p.socket?.end();
 for (const child of children) child.kill();
 setTimeout(() => fs.rmSync(root, { recursive: true, force: true }), 1000);

@@ -6,8 +6,11 @@
 //   node bench/shared-hop.mjs [calls=300] [--cli path/to/dist/cli.js] [--concurrency 8] [--rounds 5] [--warmup 0] [--profile DIR]
 // --warmup N: N calls on each path first, not counted (the processes' JIT warm, as in a
 // long-running owner). --cli compares another build (a copy of an older dist/) under the same load.
-// --profile writes the two serve sessions' CPU profiles into DIR. To profile the owner, start it first with `node --cpu-prof dist/cli.js daemon
-// run --socket-dir D` and run the bench with LAZY_MCP_SOCKET_DIR=D.
+// Besides the times it prints each process's CPU and read/write system calls per call (Linux /proc):
+// sequential, and at concurrency 8. --profile writes the two serve sessions' CPU profiles into DIR.
+// To profile the owner, start it first with `node --cpu-prof dist/cli.js daemon run --socket-dir D`
+// and run the bench with LAZY_MCP_SOCKET_DIR=D. A CPU profile samples wall time: a process that a
+// write preempts (the woken reader runs) is sampled in that write, so compare with the CPU lines.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,6 +56,15 @@ const cpuTicks = (pid) => {
     return NaN;
   }
 };
+// Read and write system calls (Linux /proc/PID/io `syscr`, `syscw`; a writev counts once): what batching saves.
+const syscalls = (pid) => {
+  try {
+    const io = Object.fromEntries(fs.readFileSync(`/proc/${pid}/io`, 'utf8').trim().split('\n').map((l) => l.split(': ')));
+    return { r: Number(io.syscr), w: Number(io.syscw) };
+  } catch {
+    return { r: NaN, w: NaN };
+  }
+};
 const childrenOf = (pid) => {
   try {
     return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
@@ -81,6 +93,11 @@ const shared = await session('--shared');
 const clients = [['isolated', isolated], ['shared', shared]];
 const times = { isolated: [], shared: [] };
 for (let i = 0; i < warmup; i++) for (const [, client] of clients) await call(client);
+// What one sequential call costs each process (CPU and system calls, over the timed calls of both paths).
+const seqProcs = Object.fromEntries(clients.map(([name, client]) => [name, pathOf(name, client)]));
+const sample = () =>
+  Object.fromEntries(Object.entries(seqProcs).map(([name, procs]) => [name, Object.fromEntries(Object.entries(procs).map(([k, pid]) => [k, { t: cpuTicks(pid), ...syscalls(pid) }]))]));
+const seqBefore = sample();
 for (let i = 0; i < calls; i++) {
   for (const [name, client] of clients) {
     const t0 = process.hrtime.bigint();
@@ -88,6 +105,16 @@ for (let i = 0; i < calls; i++) {
     times[name].push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
 }
+
+const seqAfter = sample();
+// Clock ticks are 10 ms (CLK_TCK 100): a resolution of 10,000 / calls µs.
+const seqCost = (name) =>
+  Object.entries(seqAfter[name])
+    .map(([k, a]) => {
+      const b = seqBefore[name][k];
+      return `${k} ${(((a.t - b.t) * 1e4) / calls).toFixed(0)} µs ${((a.r - b.r) / calls).toFixed(1)}/${((a.w - b.w) / calls).toFixed(1)}`;
+    })
+    .join(', ');
 
 // Throughput: `concurrency` callers each awaiting their call, `calls` calls per round.
 async function throughput(client) {
@@ -102,13 +129,19 @@ async function throughput(client) {
 }
 const rates = { isolated: [], shared: [] };
 const cpu = { isolated: {}, shared: {} };
+const sys = { isolated: {}, shared: {} };
 for (const [, client] of clients) await throughput(client); // a warm-up round each, not counted
 for (let r = 0; r < rounds; r++) {
   for (const [name, client] of r % 2 === 0 ? clients : [...clients].reverse()) {
     const procs = pathOf(name, client);
     const before = Object.fromEntries(Object.entries(procs).map(([k, pid]) => [k, cpuTicks(pid)]));
+    const callsBefore = Object.fromEntries(Object.entries(procs).map(([k, pid]) => [k, syscalls(pid)]));
     rates[name].push(await throughput(client));
-    for (const [k, pid] of Object.entries(procs)) cpu[name][k] = (cpu[name][k] ?? 0) + cpuTicks(pid) - before[k];
+    for (const [k, pid] of Object.entries(procs)) {
+      cpu[name][k] = (cpu[name][k] ?? 0) + cpuTicks(pid) - before[k];
+      const now = syscalls(pid);
+      sys[name][k] = { r: (sys[name][k]?.r ?? 0) + now.r - callsBefore[k].r, w: (sys[name][k]?.w ?? 0) + now.w - callsBefore[k].w };
+    }
   }
 }
 await isolated.close();
@@ -118,8 +151,11 @@ const ms = median(times.shared);
 console.log(`${path.relative(process.cwd(), cli) || cli}`);
 console.log(`warm tools/call, median of ${calls}${warmup ? ` after ${warmup} uncounted` : ''}: isolated ${mi.toFixed(3)} ms, shared ${ms.toFixed(3)} ms, hop +${(ms - mi).toFixed(3)} ms`);
 const rate = (xs) => `${median(xs).toFixed(0)} calls/s (rounds ${xs.map((x) => x.toFixed(0)).join(', ')})`;
+console.log(`per sequential call (CPU user + system; read/write system calls): isolated ${seqCost('isolated')}; shared ${seqCost('shared')}`);
 console.log(`concurrency ${concurrency}, ${calls} calls per round, median of ${rounds}: isolated ${rate(rates.isolated)}, shared ${rate(rates.shared)}, shared/isolated ${(median(rates.shared) / median(rates.isolated)).toFixed(2)}`);
 // Clock ticks are 10 ms (CLK_TCK 100 on Linux): µs per call over all rounds.
 const perCall = (name) => Object.entries(cpu[name]).map(([k, t]) => `${k} ${Number.isNaN(t) ? '?' : ((t * 1e4) / (calls * rounds)).toFixed(0)}`).join(', ');
 console.log(`CPU per call at concurrency ${concurrency} (µs, user + system): isolated ${perCall('isolated')}; shared ${perCall('shared')}`);
+const sysPerCall = (name) => Object.entries(sys[name]).map(([k, { r, w }]) => `${k} ${(r / (calls * rounds)).toFixed(2)}/${(w / (calls * rounds)).toFixed(2)}`).join(', ');
+console.log(`reads/writes per call at concurrency ${concurrency} (system calls): isolated ${sysPerCall('isolated')}; shared ${sysPerCall('shared')}`);
 fs.rmSync(root, { recursive: true, force: true });

@@ -225,6 +225,23 @@ test('a session killed mid-call: the other session and the shared server are una
   await nothingLeft(w, [two]);
 });
 
+test('two sessions with 60 calls each in flight at once through one shared server: every call gets its own answer, none lost or swapped', { skip: !posix, timeout: 120_000 }, async () => {
+  // Many messages in one socket read and one batched write each way (the owner's and the
+  // session's writes leave together per tick): each must still reach its own caller.
+  const w = world('lazy-mcp-shared-burst-', { everything: true });
+  const sessions = await Promise.all([session(w, w.dirs.a), session(w, w.dirs.a)]);
+  const calls = sessions.flatMap((s, k) => Array.from({ length: 60 }, (_, i) => ({ s, message: `session ${k} call ${i}` })));
+  const answers = await Promise.all(calls.map(({ s, message }) => s.client.callTool({ name: 'everything__echo', arguments: { message } })));
+  assert.deepEqual(
+    answers.map((a) => text(a)),
+    calls.map(({ message }) => `Echo: ${message}`),
+  );
+  // The start-up cataloguing's process, if it still lingers, stops: one process served both.
+  await waitFor('one everything process', () => live(w.logs.everything).length === 1, 15_000).catch(() => undefined);
+  assert.equal(live(w.logs.everything).length, 1, `everything processes: ${live(w.logs.everything)}`);
+  await nothingLeft(w, sessions);
+});
+
 test('a session that ends hands its server over: another session calling a moment later gets the same process, not a second spawn', { skip: !posix, timeout: 120_000 }, async () => {
   const w = world('lazy-mcp-shared-handover-');
   const [one, two] = await Promise.all([session(w, w.dirs.a), session(w, w.dirs.a)]);
