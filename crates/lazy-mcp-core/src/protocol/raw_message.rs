@@ -156,6 +156,18 @@ impl<'a> RawEnvelope<'a> {
     /// The id when it is a JSON string or number (a request's valid id).
     pub fn plain_id(&self) -> Option<Value> {
         let raw = self.id?.get();
+        // The usual ids by hand (the text is valid JSON): digits that fit a u64, a
+        // string without escapes. Any other number or string as serde reads it.
+        if raw.bytes().all(|b| b.is_ascii_digit()) {
+            if let Ok(n) = raw.parse::<u64>() {
+                return Some(Value::from(n));
+            }
+        }
+        if let Some(text) = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+            if !text.contains('\\') {
+                return Some(Value::from(text));
+            }
+        }
         match raw.as_bytes().first()? {
             b'"' | b'-' | b'0'..=b'9' => serde_json::from_str(raw).ok(),
             _ => None,
@@ -494,6 +506,27 @@ mod tests {
         r#"{"id":{"a":[[[[]]]]}}"#,
         r#"{"id":1,"result":{"n":[-0.5E-3,1.0e+2]}}"#,
     ];
+
+    #[test]
+    fn an_id_read_by_hand_is_the_id_serde_reads() {
+        for id in [
+            "0",
+            "7",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-1",
+            "-0",
+            "1.5",
+            r#""""#,
+            r#""c-1 é""#,
+            r#""a\"b""#,
+            r#""\u0041""#,
+        ] {
+            let text = format!(r#"{{"id":{id}}}"#);
+            let plain = RawEnvelope::read(&text).and_then(|e| e.plain_id());
+            assert_eq!(plain, serde_json::from_str::<Value>(id).ok(), "{id}");
+        }
+    }
 
     #[test]
     fn only_plain_text_is_read_without_its_outline() {
