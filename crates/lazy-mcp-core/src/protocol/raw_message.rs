@@ -114,6 +114,13 @@ impl<'a> RawEnvelope<'a> {
     /// The plain case without serde's derived visitor (`raw_members`); `None`
     /// leaves the text to it. A `null` member is absent, as for serde's `Option`.
     fn read_plain(text: &'a str) -> Option<RawEnvelope<'a>> {
+        Self::read_plain_keyed(text).map(|(env, _)| env)
+    }
+
+    /// [`RawEnvelope::read_plain`], and whether the object has an `"id"` key (a
+    /// `null` id is absent from the envelope): what the text's outline would say
+    /// of it, for a text read by hand is plain (`read_if_plain`).
+    pub fn read_plain_keyed(text: &'a str) -> Option<(RawEnvelope<'a>, bool)> {
         let mut env = RawEnvelope {
             jsonrpc: None,
             id: None,
@@ -145,7 +152,7 @@ impl<'a> RawEnvelope<'a> {
             "error" => once(&mut env.error, s_error, unless_null(value)),
             _ => Some(()),
         })?;
-        Some(env)
+        Some((env, *s_id))
     }
 
     /// `"jsonrpc": "2.0"` written plainly (an escaped form falls back to the full reading).
