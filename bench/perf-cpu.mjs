@@ -10,6 +10,7 @@
 // threads' compiler and GC) and printed per call for both, with the difference.
 // perf's own overhead inflates every figure (about 1.6x here); read the shares.
 // Usage: node bench/perf-cpu.mjs [cli.js=dist/cli.js] [calls=4000] [concurrency=8] [warmup=30000]
+// PERF_TOP=N also prints the gateway's N main-thread symbols with the most samples.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -55,17 +56,21 @@ function kindsOf(data) {
   for (const s of samples) perTid.set(s.tid, (perTid.get(s.tid) ?? 0) + 1);
   const main = [...perTid].sort((a, b) => b[1] - a[1])[0]?.[0];
   const kinds = new Map();
+  const symbols = new Map();
   for (const { tid, sym, dso } of samples) {
     const k = kindOf(tid === main, sym, dso);
     kinds.set(k, (kinds.get(k) ?? 0) + 1);
+    if (tid === main) symbols.set(sym, (symbols.get(sym) ?? 0) + 1);
   }
+  kinds.symbols = symbols;
   return kinds;
 }
 
 function kindOf(main, sym, dso) {
   if (!main) return /compiler|Compil/.test(sym) ? 'background: compiler' : /Scaveng|Mark|Heap|Sweep|Evacuat|Concurrent/.test(sym) ? 'background: GC' : 'background: other';
   if (dso.includes('kernel')) return 'main: kernel (syscalls, the TCP and pipe paths)';
-  if (sym.startsWith('JS:wasm')) return 'main: WASM core';
+  // A .wasm kept with its names (`wasm-opt -g`) shows its functions as `JS:<name>-<index>-turbofan`.
+  if (sym.startsWith('JS:wasm') || /^JS:.*-\d+-(turbofan|liftoff)$/.test(sym)) return 'main: WASM core';
   if (sym.startsWith('JS:') || dso.includes('JIT')) return 'main: JavaScript (JIT code)';
   if (sym.startsWith('Builtins_')) return 'main: V8 builtins (property access, calls, strings)';
   if (/Scaveng|Heap::|MarkCompact|Sweep|Evacuat|GCTracer/.test(sym)) return 'main: GC';
@@ -104,4 +109,9 @@ console.log(`${calls} echo calls at concurrency ${concurrency} after ${warmup} w
 console.log('| kind | gateway µs/call | floor µs/call | difference |\n|---|--:|--:|--:|');
 const keys = [...new Set([...g.kinds.keys(), ...f.kinds.keys()])].sort((a, b) => perCall(g, b) - perCall(f, b) - (perCall(g, a) - perCall(f, a)));
 for (const k of keys) console.log(`| ${k} | ${perCall(g, k).toFixed(1)} | ${perCall(f, k).toFixed(1)} | ${(perCall(g, k) - perCall(f, k)).toFixed(1)} |`);
+const top = Number(process.env.PERF_TOP ?? 0);
+if (top > 0) {
+  console.log(`\n| gateway main-thread symbol | µs/call |\n|---|--:|`);
+  for (const [sym, n] of [...g.kinds.symbols].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`| ${sym.replace(/\|/g, '\\|').slice(0, 110)} | ${((n * (1e6 / hz)) / calls).toFixed(2)} |`);
+}
 process.exit(0);

@@ -14,9 +14,15 @@ use crate::protocol::json_text::{push_str, push_u64, push_value};
 /// A 10 MB result thus crosses as one string of its own, never as a JSON string
 /// inside another JSON document (escaped here, unescaped by the host).
 pub fn split_payloads(mut effects: Vec<Effect>) -> Vec<String> {
+    split_payloads_of(&mut effects)
+}
+
+/// [`split_payloads`] of effects the caller keeps (their messages taken), so
+/// that their `Vec` can be used again (`engine/wire.rs`).
+pub fn split_payloads_of(effects: &mut [Effect]) -> Vec<String> {
     let mut out = Vec::with_capacity(effects.len() + 1);
     out.push(String::new());
-    for effect in &mut effects {
+    for effect in effects.iter_mut() {
         if let Effect::Send { message, .. }
         | Effect::Reply { message, .. }
         | Effect::NotifyClient { message, .. } = effect
@@ -24,7 +30,7 @@ pub fn split_payloads(mut effects: Vec<Effect>) -> Vec<String> {
             out.push(std::mem::take(message));
         }
     }
-    let json = effects_json(&effects);
+    let json = effects_json(effects);
     if let Some(first) = out.first_mut() {
         *first = json;
     }

@@ -156,8 +156,21 @@ fn envelope_read<'a>(
     shape: &Outline,
     headers: Option<&RequestHeaders>,
 ) -> (ClientEnvelope, Option<RawRead<'a>>) {
+    envelope_read_from(text, shape, headers, None)
+}
+
+/// [`envelope_read`] with the raw envelope when it was read already.
+fn envelope_read_from<'a>(
+    text: &'a str,
+    shape: &Outline,
+    headers: Option<&RequestHeaders>,
+    read: Option<RawEnvelope<'a>>,
+) -> (ClientEnvelope, Option<RawRead<'a>>) {
     let legacy_headers = headers.is_none_or(|h| !h.claims_modern());
-    match legacy_headers.then(|| raw_envelope(text, shape)).flatten() {
+    match legacy_headers
+        .then(|| raw_envelope(text, shape, read))
+        .flatten()
+    {
         Some((envelope, raw)) => (envelope, Some(raw)),
         None => (full_envelope(text, headers), None),
     }
@@ -166,11 +179,15 @@ fn envelope_read<'a>(
 /// The common case read without building the payload: a valid legacy-era
 /// request or notification with a plain envelope. `None` sends anything else
 /// (a modern-era envelope included) to the full reading.
-fn raw_envelope<'a>(text: &'a str, shape: &Outline) -> Option<(ClientEnvelope, RawRead<'a>)> {
+fn raw_envelope<'a>(
+    text: &'a str,
+    shape: &Outline,
+    read: Option<RawEnvelope<'a>>,
+) -> Option<(ClientEnvelope, RawRead<'a>)> {
     if shape.max_depth > MAX_DEPTH || shape.unusual_number || shape.top != TopLevel::Object {
         return None;
     }
-    let raw = RawEnvelope::read(text)?;
+    let raw = read.or_else(|| RawEnvelope::read(text))?;
     if !raw.is_version_2() {
         return None;
     }
@@ -317,6 +334,29 @@ pub struct RawRead<'a> {
 
 /// [`client_body_with`] with what it read on the way ([`OutlinedBody`]).
 pub fn client_body_outlined<'a>(body: &'a str, headers: &RequestHeaders) -> OutlinedBody<'a> {
+    // One object the hand reading takes is plain (not too deep, no unusual
+    // number: `RawEnvelope::read_if_plain`): read once, with no outline of it.
+    if let Some((raw, has_id)) = RawEnvelope::read_plain_keyed(body) {
+        let shape = Outline {
+            top: TopLevel::Object,
+            max_depth: 1,
+            id: None,
+            has_id,
+            elements: Vec::new(),
+            unusual_number: false,
+        };
+        let (envelope, read) = envelope_read_from(body, &shape, Some(headers), Some(raw));
+        return OutlinedBody {
+            body: with_session_need(false, vec![envelope]),
+            plain: true,
+            envelope: read,
+        };
+    }
+    client_body_outlined_in_full(body, headers)
+}
+
+/// [`client_body_outlined`] from the body's outline.
+fn client_body_outlined_in_full<'a>(body: &'a str, headers: &RequestHeaders) -> OutlinedBody<'a> {
     let shape = outline(body);
     let plain = shape.is_plain();
     let (body, envelope) = client_body_of(body, &shape, headers);
@@ -418,6 +458,75 @@ pub fn client_body_json(body: &str, headers_json: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a body read gives the gateway and the raw forwarding, comparable.
+    fn read_of(read: OutlinedBody<'_>) -> (ClientBody, bool, Option<(String, bool)>) {
+        let raw = read
+            .envelope
+            .map(|r| (format!("{:?}", r.envelope), r.call.is_some()));
+        (read.body, read.plain, raw)
+    }
+
+    const BODIES: &[&str] = &[
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"m":"\u00e9"}}}"#,
+        r#"{"jsonrpc":"2.0","id":"a","method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":true,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"server/discover"}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"e","_meta":{"progressToken":"p"}}}"#,
+        r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"e","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+        r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"e","arguments":{"n":1e3}}}"#,
+        r#"{"jsonrpc":"1.0","id":6,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":7,"result":{}}"#,
+        r#"[{"jsonrpc":"2.0","id":8,"method":"ping"}]"#,
+        r#"{"jsonrpc":"2.0","id":9,"method":"ping","params":[]}"#,
+        "",
+    ];
+
+    #[test]
+    fn a_body_read_by_hand_reads_as_its_outline_would() {
+        let modern = RequestHeaders {
+            protocol_version: Some("2026-07-28".into()),
+            method: Some("tools/call".into()),
+            name: None,
+        };
+        for body in BODIES {
+            for headers in [RequestHeaders::default(), modern.clone()] {
+                assert_eq!(
+                    read_of(client_body_outlined(body, &headers)),
+                    read_of(client_body_outlined_in_full(body, &headers)),
+                    "{body}"
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_mutated_body_read_by_hand_reads_as_its_outline_would(
+            base in 0..BODIES.len(),
+            edits in proptest::collection::vec((0usize..160, proptest::sample::select(&[
+                "\"", "\\", ",", ":", "{", "}", "[", "]", " ", "null", "1", "-", "e", "\\u0041",
+                "\"id\":", "\"method\":", "\"params\":", "\"_meta\":", "\"name\":", "\u{1}", "é", "\"\"",
+            ][..])), 1..4),
+        ) {
+            let mut body = BODIES.get(base).copied().unwrap_or_default().to_string();
+            for (at, insert) in edits {
+                let mut at = at.min(body.len());
+                while !body.is_char_boundary(at) {
+                    at -= 1;
+                }
+                body.insert_str(at, insert);
+            }
+            let headers = RequestHeaders::default();
+            proptest::prop_assert_eq!(
+                read_of(client_body_outlined(&body, &headers)),
+                read_of(client_body_outlined_in_full(&body, &headers))
+            );
+        }
+    }
     use serde_json::json;
 
     fn error_of(text: &str) -> (Value, i64) {

@@ -15,6 +15,7 @@ pub mod modern_request;
 pub mod outline;
 pub mod param_headers;
 pub mod params;
+pub mod raw_members;
 pub mod raw_message;
 pub mod versions;
 pub mod www_authenticate;

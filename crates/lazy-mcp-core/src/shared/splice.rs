@@ -11,8 +11,7 @@
 //! its full reading (`serde_json::Value`), which decides as it always did.
 
 use crate::protocol::outline::next_quote_or_backslash;
-use crate::protocol::raw_message::RawEnvelope;
-use serde_json::value::RawValue;
+use crate::protocol::raw_message::{Raw, RawEnvelope};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::ops::Range;
@@ -33,7 +32,7 @@ pub struct Routing<'a> {
     pub method: Option<Cow<'a, str>>,
     /// The id (a string or a number) and its bytes' range.
     pub id: Option<(Value, Range<usize>)>,
-    params: Option<&'a RawValue>,
+    params: Option<Raw<'a>>,
 }
 
 impl<'a> Routing<'a> {

@@ -66,7 +66,7 @@ impl Engine {
         }
         let (server, text) = match endpoint {
             Endpoint::Server { name } if self.tool_is_exposed(name, &tool) => {
-                (name.clone(), params.to_owned())
+                (name.clone(), params.get().into())
             }
             Endpoint::Server { .. } => return false,
             Endpoint::Aggregate => {
@@ -110,10 +110,8 @@ impl Engine {
 
     /// A server's answer to a forwarded call: back to its client with the client's id.
     pub(in crate::engine) fn forward_raw_response(&mut self, conn: ConnId, text: &str) -> bool {
-        if !plain_enough(text) {
-            return false;
-        }
-        let Some(envelope) = RawEnvelope::read(text) else {
+        // Plain (`plain_enough`) and read in one pass when the hand reading takes it.
+        let Some(envelope) = RawEnvelope::read_if_plain(text) else {
             return false;
         };
         let Some(outcome) = envelope.response() else {

@@ -24,7 +24,8 @@ pub(in crate::engine) struct QueuedCall {
 pub(in crate::engine) enum CallParams {
     Parsed(Option<Value>),
     Raw {
-        text: Box<serde_json::value::RawValue>,
+        /// The params' JSON text as the client sent it (validated by the raw reading).
+        text: Box<str>,
         progress_token: Option<Value>,
         /// The tool (`params.name`), read once by the raw reading.
         tool: Box<str>,

@@ -248,7 +248,7 @@ impl Engine {
         &mut self,
         conn: ConnId,
         method: &str,
-        params: &serde_json::value::RawValue,
+        params: &str,
         pending: Pending,
     ) {
         let Some(connection) = self.servers.conns.get_mut(&conn) else {
@@ -490,7 +490,7 @@ impl Engine {
         // call is sent again with the same params): it needs them parsed.
         if self.is_modern(conn) {
             if let CallParams::Raw { text, .. } = &call.params {
-                match serde_json::from_str::<Value>(text.get()) {
+                match serde_json::from_str::<Value>(text) {
                     Ok(params) => call.params = CallParams::Parsed(Some(params)),
                     // The raw reading validated it already; never leave a client waiting.
                     Err(error) => {
