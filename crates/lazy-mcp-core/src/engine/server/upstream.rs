@@ -38,23 +38,39 @@ impl Engine {
         }
     }
 
-    /// An HTTP connection learns that request `id` got its answer (`answered`).
-    pub(in crate::engine) fn note_answered(&mut self, conn: ConnId, id: u64) {
-        let http = self
-            .servers
-            .conns
-            .get(&conn)
-            .and_then(|c| self.servers.by_name.get(&c.server))
-            .is_some_and(|s| {
-                matches!(
-                    s.config.transport,
-                    Transport::Http { .. } | Transport::Sse { .. }
-                )
-            });
-        if http {
-            self.effects
-                .push(crate::engine::effects::Effect::Answered { conn, id });
+    /// The reply to request `id`'s POST ended (`replyEnded`): a request still in
+    /// flight fails with the host's reason, the transport error users always got
+    /// (an answer held for its client's retry is an answer); any other is nothing.
+    pub(in crate::engine) fn on_reply_ended(
+        &mut self,
+        conn: ConnId,
+        id: u64,
+        reason: &str,
+        http_status: Option<u16>,
+    ) {
+        let Some(connection) = self.servers.conns.get(&conn) else {
+            return;
+        };
+        if !connection.pending.contains_key(&id) || self.clients.holds_answer(conn, id) {
+            return;
         }
+        let sse = self
+            .servers
+            .by_name
+            .get(&connection.server)
+            .is_some_and(|s| matches!(s.config.transport, Transport::Sse { .. }));
+        let mut data = json!({ "transport": if sse { "sse" } else { "http" } });
+        if let (Some(status), Some(object)) = (http_status, data.as_object_mut()) {
+            object.insert("httpStatus".into(), Value::from(status));
+        }
+        let name = connection.server.clone();
+        self.log(
+            LogLevel::Debug,
+            Some(&name),
+            format!("request {id} failed: {reason}"),
+        );
+        let error = json!({"code": jsonrpc::SERVER_UNAVAILABLE, "message": reason, "data": data});
+        self.on_upstream_response(conn, &Value::from(id), Err(error));
     }
 
     fn on_upstream_message(&mut self, conn: ConnId, text: &str) {
@@ -108,7 +124,6 @@ impl Engine {
         else {
             return;
         };
-        self.note_answered(conn, id);
         let Some(pending) = self
             .servers
             .conns
