@@ -320,3 +320,53 @@ fn conns(sim: &Sim, server: &str) -> Vec<u64> {
         })
         .collect()
 }
+
+/// A modern client's `tools/call` of `tool` that declares elicitation, with `extra` params.
+fn modern_call(id: u64, extra: Value) -> Value {
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": "modern", "version": "1"},
+    });
+    let mut params = json!({"name": "echo", "arguments": {}, "_meta": meta});
+    for (key, value) in extra.as_object().unwrap() {
+        params[key] = value.clone();
+    }
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+}
+
+/// An answer held for its client's retry (the input bridge) is an answer: the
+/// end of its reply fails nothing, and the retry gets it.
+#[test]
+fn an_answer_held_for_the_clients_retry_is_not_failed_by_its_replys_end() {
+    let asker = FakeServer {
+        asks_client: Some("elicitation/create".into()),
+        ..FakeServer::with_tools(&["echo"])
+    };
+    let mut sim = Sim::new(Settings::default()).fake("old", asker);
+    sim.oauth.public.insert("old".into());
+    sim.apply(vec![http("old")]);
+    sim.client("c", server_endpoint("old"), modern_call(1, json!({})));
+    let state = sim.reply_to("c", json!(1)).unwrap()["result"]["requestState"].clone();
+    assert!(state.is_string(), "{:?}", sim.replies);
+    let conn = sim.conn_of("old").unwrap();
+    let id = call_id(&sim, conn);
+    // The server gave up waiting on its own and answered the call; then its reply ended.
+    let answer = json!({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "timed out asking"}]}});
+    sim.respond(conn, answer);
+    sim.run();
+    sim.send(Event::ReplyEnded {
+        conn,
+        request_id: id,
+        reason: ENDED.into(),
+        http_status: None,
+    });
+    assert_eq!(sim.replies.iter().filter(|(_, m)| m["id"] == 1).count(), 1);
+    let answers = json!({"inputResponses": {}, "requestState": state});
+    sim.client("c", server_endpoint("old"), modern_call(2, answers));
+    let retry = sim.reply_to("c", json!(2)).unwrap();
+    assert_eq!(
+        retry["result"]["content"][0]["text"], "timed out asking",
+        "{retry}"
+    );
+}

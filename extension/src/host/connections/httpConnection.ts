@@ -237,7 +237,7 @@ class HttpConnection implements Connection {
       if (this.endsConnection(verdict, status, res)) return;
 
       // The server took the first POST: what queued behind it goes out with its session id
-      // (the core sends nothing more before the first answer anyway: ARCHITECTURE.md).
+      // (the core sends nothing of its own before the first answer: ARCHITECTURE.md).
       if (isFirst) this.becomeStreamable();
       if (verdict === 'accept' || verdict === 'noReply') {
         if (msg.openEventStream) this.openGetStream();
