@@ -9,6 +9,7 @@ use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Phase;
 use crate::engine::server::roots::roots_from_folders;
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::json_text::push_str;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::methods;
 use crate::protocol::outline::{outline, TopLevel};
@@ -59,18 +60,26 @@ impl Engine {
             .by_name
             .get(&connection.server)
             .is_some_and(|s| matches!(s.config.transport, Transport::Sse { .. }));
-        let mut data = json!({ "transport": if sse { "sse" } else { "http" } });
-        if let (Some(status), Some(object)) = (http_status, data.as_object_mut()) {
-            object.insert("httpStatus".into(), Value::from(status));
-        }
         let name = connection.server.clone();
         self.log(
             LogLevel::Debug,
             Some(&name),
             format!("request {id} failed: {reason}"),
         );
-        let error = json!({"code": jsonrpc::SERVER_UNAVAILABLE, "message": reason, "data": data});
-        self.on_upstream_response(conn, &Value::from(id), Err(error));
+        // As the host's connection wrote it before the engine owned the requests in flight.
+        let mut text = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":{},\"message\":",
+            jsonrpc::SERVER_UNAVAILABLE
+        );
+        push_str(&mut text, reason);
+        let transport = if sse { "sse" } else { "http" };
+        text.push_str(&match http_status {
+            Some(status) => {
+                format!(",\"data\":{{\"transport\":\"{transport}\",\"httpStatus\":{status}}}}}}}")
+            }
+            None => format!(",\"data\":{{\"transport\":\"{transport}\"}}}}}}"),
+        });
+        self.on_upstream_message(conn, &text);
     }
 
     fn on_upstream_message(&mut self, conn: ConnId, text: &str) {
