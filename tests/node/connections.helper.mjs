@@ -96,7 +96,7 @@ export function stdioLimits(overrides = {}) {
  * its response.
  */
 export function drive(transport, opts = {}) {
-  const { openConnection } = loadConnections();
+  const { openConnection, TRANSPORT_ERROR_CODE } = loadConnections();
   const messages = [];
   const stderr = [];
   const logs = [];
@@ -109,6 +109,20 @@ export function drive(transport, opts = {}) {
   let closedCount = 0;
   let nextId = 1;
   const initializeIds = new Set();
+  // What the engine owns over HTTP (ARCHITECTURE.md, "Who owns HTTP transport state"), played
+  // here: the requests in flight, the negotiated version (a header on each later message), and
+  // sending nothing more until `initialize` is answered.
+  const http = transport.type !== 'stdio';
+  const inFlight = new Set();
+  let protocolVersion;
+  let held = [];
+  const send = (json, meta = {}) => {
+    if (http && initializeIds.size > 0 && !meta.initialize) return void held.push([json, meta]);
+    const rest = { ...meta };
+    delete rest.initialize;
+    if (rest.requestId !== undefined) inFlight.add(rest.requestId);
+    conn.send(json, http && protocolVersion !== undefined ? { ...rest, headers: { 'mcp-protocol-version': protocolVersion } } : rest);
+  };
 
   const events = {
     onOpened(info) {
@@ -118,15 +132,20 @@ export function drive(transport, opts = {}) {
     },
     onMessage(json) {
       // What the core does with what a connection passes on: an empty body is nothing, a
-      // batch is split, and an accepted `initialize` reply gives its `negotiated` effect and
-      // every answer to one of our requests its `answered` effect, synchronously.
+      // batch is split, an answer ends its request in flight, and an accepted `initialize`
+      // reply settles the version that what waited, and all after, carries.
       // A stdio line arrives as the bytes read (the core decodes it), the rest as text.
       const text = typeof json === 'string' ? json : new TextDecoder().decode(json);
       if (text.trim() === '') return;
       const parsed = JSON.parse(text);
       for (const msg of Array.isArray(parsed) ? parsed : [parsed]) {
-        if (initializeIds.delete(msg.id) && msg.result?.protocolVersion) conn.negotiated?.(msg.result.protocolVersion);
-        if (msg.method === undefined && typeof msg.id === 'number') conn.answered?.(msg.id);
+        if (msg.method === undefined && typeof msg.id === 'number') inFlight.delete(msg.id);
+        if (initializeIds.delete(msg.id)) {
+          if (msg.result?.protocolVersion) protocolVersion = msg.result.protocolVersion;
+          const waiting = held;
+          held = [];
+          for (const [j, m] of waiting) send(j, m);
+        }
         messages.push(msg);
         for (const w of [...waiters]) {
           if (w.pred(msg)) {
@@ -136,6 +155,12 @@ export function drive(transport, opts = {}) {
           }
         }
       }
+    },
+    onReplyEnded(id, reason, httpStatus) {
+      // The core fails a request still in flight with the transport's reason (upstream.rs).
+      if (!inFlight.has(id)) return;
+      const data = { transport: transport.type, ...(httpStatus !== undefined ? { httpStatus } : {}) };
+      events.onMessage(JSON.stringify({ jsonrpc: '2.0', id, error: { code: TRANSPORT_ERROR_CODE, message: reason, data } }));
     },
     onClosed(info) {
       closedCount++;
@@ -186,13 +211,13 @@ export function drive(transport, opts = {}) {
       const id = nextId++;
       if (method === 'initialize') initializeIds.add(id);
       // As the core's `send` effect says: a request, its id.
-      conn.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), { requestId: id });
+      send(JSON.stringify({ jsonrpc: '2.0', id, method, params }), { requestId: id, initialize: method === 'initialize' });
       return d.next((m) => m.id === id && m.method === undefined, timeoutMs, `the response to ${method}`);
     },
     notify(method, params) {
       // The core marks the legacy handshake's last message: the server's GET stream may open after it.
       const meta = method === 'notifications/initialized' ? { openEventStream: true } : {};
-      conn.send(JSON.stringify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }), meta);
+      send(JSON.stringify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }), meta);
     },
     /** initialize → notifications/initialized, as a client would. */
     async handshake(protocolVersion = '2025-11-25') {

@@ -423,7 +423,7 @@ describe('HTTP faults', { timeout: 30000 }, () => {
 });
 
 describe('HTTP: the connection reads nothing it carries (the core says what it needs)', { timeout: 30000 }, () => {
-  test('bodies reach the core as they came; requests end on `answered`; the GET stream opens on `openEventStream`', async () => {
+  test('bodies reach the core as they came; each reply\'s end goes to the core; the GET stream opens on `openEventStream`', async () => {
     const gets = [];
     const srv = await listen(async (req, res) => {
       if (req.method === 'GET') {
@@ -442,13 +442,19 @@ describe('HTTP: the connection reads nothing it carries (the core says what it n
     const { openConnection } = loadConnections();
     const texts = [];
     let answerIds = new Set();
+    const answered = new Set();
     let conn;
     const events = {
       onOpened() {},
       onMessage(text) {
         texts.push(text);
-        // The core's `answered` for the requests this test's "core" read an answer to.
-        for (const id of answerIds) if (text.includes(`"id":${id},"result"`)) conn.answered(id);
+        // The requests this test's "core" read an answer to.
+        for (const id of answerIds) if (text.includes(`"id":${id},"result"`)) answered.add(id);
+      },
+      onReplyEnded(id, reason, httpStatus) {
+        // As the core does (upstream.rs): a request still unanswered fails with the transport's reason.
+        if (answered.has(id)) return;
+        events.onMessage(JSON.stringify({ jsonrpc: '2.0', id, error: { code: loadConnections().TRANSPORT_ERROR_CODE, message: reason, data: { transport: 'http', httpStatus } } }));
       },
       onClosed() {},
     };
@@ -466,7 +472,7 @@ describe('HTTP: the connection reads nothing it carries (the core says what it n
       await waitUntil(() => texts.some((t) => t.includes('"method":"batch"')), 3000, 'the batch body');
       const batch = texts.find((t) => t.includes('"method":"batch"'));
       assert.equal(batch.trim()[0], '[', 'the whole batch, unsplit');
-      // Nobody said `answered` for 2: when its reply ended, the connection failed it.
+      // The "core" read no answer to 2: when its reply ended, it failed it.
       await textAbout(2);
       const failure = JSON.parse(texts.find((t) => t.includes('"id":2,"error"')));
       assert.equal(failure.error.code, loadConnections().TRANSPORT_ERROR_CODE);

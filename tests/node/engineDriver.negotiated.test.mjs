@@ -1,7 +1,8 @@
-// The engine's `negotiated` effect reaches the HTTP connection: every upstream request
-// after `initialize` carries the MCP-Protocol-Version the engine accepted. (0.1.0's
-// hand-written Effect union did not know this effect and the driver dropped it; the
-// header only worked because the connection sniffed `initialize` replies itself.)
+// The version the engine negotiated reaches the HTTP server: every upstream request after
+// `initialize` carries the MCP-Protocol-Version the engine accepted, in the headers of its
+// `send` effect (the engine owns the version; the connection keeps none). (0.1.0's
+// hand-written Effect union dropped the `negotiated` effect of the time; the header only
+// worked because the connection sniffed `initialize` replies itself.)
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';

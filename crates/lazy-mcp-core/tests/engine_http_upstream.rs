@@ -1,7 +1,7 @@
 //! What an HTTP connection is told, so the host never reads a message it carries:
 //! each `send` names its request id and whether the server's own stream may open
-//! after it, each answer to a request is an `answered` effect, and what a server
-//! sends is split and read in the core (batches, empty bodies).
+//! after it, and what a server sends is split and read in the core (batches,
+//! empty bodies). The end of each reply: engine_http_transport_owner.rs.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -66,16 +66,6 @@ fn sends(sim: &Sim) -> Vec<(u64, Value, Option<u64>, bool)> {
         .collect()
 }
 
-fn answered(sim: &Sim) -> BTreeSet<(u64, u64)> {
-    sim.effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Answered { conn, id } => Some((*conn, *id)),
-            _ => None,
-        })
-        .collect()
-}
-
 fn conns_of(sim: &Sim, server: &str) -> BTreeSet<u64> {
     sim.effects
         .iter()
@@ -109,42 +99,6 @@ fn every_send_names_its_request_id_and_only_the_handshakes_last_message_opens_th
     assert!(all
         .iter()
         .any(|(conn, _, _, open)| *open && web.contains(conn)));
-}
-
-#[test]
-fn an_http_connection_is_told_each_request_answered_and_stdio_is_told_nothing() {
-    let sim = called(Behavior::Normal);
-    let web = conns_of(&sim, "web");
-    let expected: BTreeSet<(u64, u64)> = sends(&sim)
-        .into_iter()
-        .filter(|(conn, ..)| web.contains(conn))
-        .filter_map(|(conn, _, id, _)| id.map(|id| (conn, id)))
-        .collect();
-    // Every request to the HTTP server was answered (handshake, lists, the call).
-    assert!(expected.len() >= 3, "{expected:?}");
-    assert_eq!(answered(&sim), expected);
-}
-
-#[test]
-fn an_answer_the_engine_no_longer_waits_for_still_tells_the_connection() {
-    let mut sim = called(Behavior::CallHangs);
-    let conn = sim.conn_of("web").unwrap();
-    let call = sends(&sim)
-        .into_iter()
-        .find(|(c, m, ..)| *c == conn && m["method"] == "tools/call")
-        .and_then(|(_, _, id, _)| id)
-        .unwrap();
-    assert!(!answered(&sim).contains(&(conn, call)));
-    // The client gave up: the call is cancelled, then the server answers anyway.
-    let cancel =
-        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}});
-    sim.client("c", server_endpoint("web"), cancel);
-    sim.respond(
-        conn,
-        json!({"jsonrpc": "2.0", "id": call, "result": {"content": []}}),
-    );
-    sim.run();
-    assert!(answered(&sim).contains(&(conn, call)));
 }
 
 #[test]

@@ -44,6 +44,8 @@ fn every_event_reads_from_its_documented_json() {
         json!({"type": "messageReceived", "conn": 1, "message": "{\"jsonrpc\":\"2.0\"}"}),
         json!({"type": "connectionClosed", "conn": 1, "reason": "exited", "exitCode": 1, "stderrTail": "boom"}),
         json!({"type": "connectionClosed", "conn": 1}),
+        json!({"type": "replyEnded", "conn": 1, "requestId": 7, "reason": "the reply stream ended before the response"}),
+        json!({"type": "replyEnded", "conn": 1, "requestId": 7, "reason": "http://x answered HTTP 500", "httpStatus": 500}),
         json!({"type": "httpStatus", "conn": 1, "status": 401}),
         json!({"type": "authRequired", "conn": 1, "status": 401, "challenge": "Bearer resource_metadata=\"x\"", "hadToken": true}),
         json!({"type": "authRequired", "conn": 1, "status": 403}),
@@ -113,13 +115,6 @@ fn every_effect_writes_its_documented_json() {
             json!({"type": "open", "conn": 1, "server": "github", "transport": {"type": "http", "url": "https://x", "headers": {}}, "interactive": false, "maxMessageBytes": 67108864}),
         ),
         (
-            Effect::Negotiated {
-                conn: 1,
-                protocol_version: "2025-06-18".into(),
-            },
-            json!({"type": "negotiated", "conn": 1, "protocolVersion": "2025-06-18"}),
-        ),
-        (
             Effect::Send {
                 conn: 1,
                 message: "{}".into(),
@@ -140,8 +135,17 @@ fn every_effect_writes_its_documented_json() {
             json!({"type": "send", "conn": 1, "message": "{}", "requestId": 3, "openEventStream": true}),
         ),
         (
-            Effect::Answered { conn: 1, id: 3 },
-            json!({"type": "answered", "conn": 1, "id": 3}),
+            Effect::Send {
+                conn: 1,
+                message: "{}".into(),
+                headers: VecMap::from_iter([(
+                    "mcp-protocol-version".to_string(),
+                    "2025-06-18".to_string(),
+                )]),
+                request_id: Some(4),
+                open_event_stream: false,
+            },
+            json!({"type": "send", "conn": 1, "message": "{}", "headers": {"mcp-protocol-version": "2025-06-18"}, "requestId": 4}),
         ),
         (
             Effect::Close { conn: 1 },

@@ -14,6 +14,7 @@ export type Event = { "type": "configSources", sources: ConfigSources, }
  */
 holders: Array<SharedHolder>, }
   | { "type": "messageReceived", conn: number, message: string, }
+  | { "type": "replyEnded", conn: number, requestId: number, reason: string, httpStatus: number | null, }
   | { "type": "connectionClosed", conn: number, reason: string, exitCode: number | null, stderrTail: string | null, }
   | { "type": "transportResolved", server: string, original: Transport, resolved: Transport, }
   | { "type": "httpStatus", conn: number, status: number, }
@@ -73,21 +74,20 @@ attempt: number, }
   | { "type": "requireScopes", server: string, oauth: OAuthBinding, scope: string, }
   | { "type": "refreshTokens", server: string, oauth: OAuthBinding, }
   | { "type": "deleteTokens", server: string, oauth: OAuthBinding, forgetClient: boolean, }
-  | { "type": "negotiated", conn: number, protocolVersion: string, }
   | { "type": "send", conn: number, message: string, headers?: { [key in string]: string }, 
 /**
  * The id of the request this message is (absent for notifications and
- * responses): its answer is due. Over HTTP, a POST whose reply ends
- * before `answered` says so fails this request with a transport error.
+ * responses): its answer is due. Over HTTP the host reports the end of
+ * its POST's reply with this id (`replyEnded`), answered or not.
  */
 requestId?: number, 
 /**
  * Streamable HTTP: once the server accepted this message (the legacy
  * handshake's last one), open the GET stream for the messages the server
- * sends on its own. Other transports ignore it.
+ * sends on its own. Its `headers` are the session's: the GET stream and
+ * the DELETE that ends the session carry them. Other transports ignore it.
  */
 openEventStream?: boolean, }
-  | { "type": "answered", conn: number, id: number, }
   | { "type": "abortRequest", conn: number, id: number, }
   | { "type": "close", conn: number, }
   | { "type": "wakeAt", atMs: number, }

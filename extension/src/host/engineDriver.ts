@@ -292,8 +292,6 @@ export class EngineDriver {
         return void this.authWork(effect.server, this.deps.auth?.requireScopes(effect.oauth, effect.scope));
       case 'deleteTokens':
         return void this.authWork(effect.server, this.deps.auth?.deleteTokens(effect.oauth, effect.forgetClient));
-      case 'negotiated':
-        return this.connections.get(effect.conn)?.negotiated?.(effect.protocolVersion);
       case 'abortRequest':
         return this.connections.get(effect.conn)?.abort?.(effect.id);
       case 'send': {
@@ -301,8 +299,6 @@ export class EngineDriver {
         // The effect says what the connection needs (headers, request id, when to open its stream).
         return this.connections.get(effect.conn)?.send(message, effect);
       }
-      case 'answered':
-        return this.connections.get(effect.conn)?.answered?.(effect.id);
       case 'close': {
         const c = this.connections.get(effect.conn);
         this.connections.delete(effect.conn);
@@ -494,6 +490,7 @@ export class EngineDriver {
         },
         onShared: (clients, holders) => this.handle({ type: 'connectionShared', conn, clients, holders }),
         onMessage: (message) => this.handle({ type: 'messageReceived', conn, message }),
+        onReplyEnded: (requestId, reason, httpStatus) => this.handle({ type: 'replyEnded', conn, requestId, reason, httpStatus: httpStatus ?? null }),
         onClosed: (info) => {
           if (!this.connections.has(conn)) return; // closed on the engine's request
           this.connections.delete(conn);

@@ -117,16 +117,11 @@ pub enum Effect {
         #[serde(default)]
         forget_client: bool,
     },
-    /// `initialize` succeeded with this protocol version: an HTTP host sends it as
-    /// the `MCP-Protocol-Version` header on every later request of the session.
-    Negotiated {
-        conn: ConnId,
-        protocol_version: String,
-    },
     /// Write one JSON-RPC message to the connection. `headers`: HTTP headers its
-    /// POST must carry (modern-era requests name their version, method and target);
-    /// empty for stdio and for legacy-era messages. The connection never reads the
-    /// message: what it needs is said here.
+    /// POST must carry: on Streamable HTTP, `mcp-protocol-version` once the
+    /// version is known (the engine owns it: no other effect says it), and
+    /// modern-era requests name their method and target too; empty for stdio
+    /// and legacy SSE. The connection never reads the message: what it needs is said here.
     Send {
         conn: ConnId,
         message: String,
@@ -134,25 +129,18 @@ pub enum Effect {
         #[cfg_attr(feature = "ts", ts(as = "Option<VecMap<String, String>>", optional))]
         headers: VecMap<String, String>,
         /// The id of the request this message is (absent for notifications and
-        /// responses): its answer is due. Over HTTP, a POST whose reply ends
-        /// before `answered` says so fails this request with a transport error.
+        /// responses): its answer is due. Over HTTP the host reports the end of
+        /// its POST's reply with this id (`replyEnded`), answered or not.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(optional))]
         request_id: Option<u64>,
         /// Streamable HTTP: once the server accepted this message (the legacy
         /// handshake's last one), open the GET stream for the messages the server
-        /// sends on its own. Other transports ignore it.
+        /// sends on its own. Its `headers` are the session's: the GET stream and
+        /// the DELETE that ends the session carry them. Other transports ignore it.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
         open_event_stream: bool,
-    },
-    /// The server answered request `id` on this HTTP connection (emitted for
-    /// HTTP and SSE connections only): the connection stops waiting for it, so
-    /// the end of its POST's reply fails nothing, and messages held behind the
-    /// first exchange go out.
-    Answered {
-        conn: ConnId,
-        id: u64,
     },
     /// Stop waiting for the answer to request `id` on this connection: an HTTP host
     /// aborts that request's POST (how MCP 2026-07-28 cancels over HTTP; the

@@ -79,6 +79,17 @@ pub enum Event {
     /// JSON-RPC message or a batch (split here), one stdio line, one HTTP reply
     /// body or SSE event's data (empty text is nothing).
     MessageReceived { conn: ConnId, message: String },
+    /// HTTP: the reply to the POST of request `requestId` ended (its body or
+    /// stream ended, was cut off or over the size limit, the POST failed, or the
+    /// server answered an error status: `httpStatus`). Reported always, answered
+    /// or not: a request still in flight fails with `reason`, one answered is nothing.
+    ReplyEnded {
+        conn: ConnId,
+        request_id: u64,
+        reason: String,
+        #[serde(default)]
+        http_status: Option<u16>,
+    },
     /// The connection ended (process exited, pipe broke, spawn failed, HTTP gone).
     ConnectionClosed {
         conn: ConnId,

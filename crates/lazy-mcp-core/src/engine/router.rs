@@ -131,6 +131,15 @@ impl Engine {
                 holders,
             } => self.on_connection_shared(conn, clients, holders),
             Event::MessageReceived { conn, message } => self.on_upstream_text(conn, &message),
+            Event::ReplyEnded {
+                conn,
+                request_id,
+                reason,
+                http_status,
+            } => {
+                let reason = self.mask_for_conn(conn, reason);
+                self.on_reply_ended(conn, request_id, &reason, http_status)
+            }
             Event::ConnectionClosed {
                 conn,
                 reason,

@@ -19,7 +19,7 @@ use lazy_mcp_core::config::model::{
 use lazy_mcp_core::engine::{ConnId, Effect, Endpoint, Engine, Event, ServerState, Settings};
 use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 pub mod oauth;
 
@@ -169,6 +169,9 @@ pub struct Sim {
     pub fakes: BTreeMap<String, FakeServer>,
     /// Live connections: conn → server name.
     pub live: BTreeMap<ConnId, String>,
+    /// Connections opened over HTTP or SSE: the end of each reply is reported
+    /// (`replyEnded`), as the host's HTTP connection does.
+    pub http: BTreeSet<ConnId>,
     pub max_live: usize,
     /// The host's one timer: the deadline of the last `wakeAt`, until it fires.
     pub wake_at: Option<u64>,
@@ -200,6 +203,7 @@ impl Sim {
             now: 1_000,
             fakes: BTreeMap::new(),
             live: BTreeMap::new(),
+            http: BTreeSet::new(),
             max_live: 0,
             wake_at: None,
             timeouts: 0,
@@ -316,7 +320,15 @@ impl Sim {
             return;
         };
         match effect {
-            Effect::Open { conn, server, .. } => {
+            Effect::Open {
+                conn,
+                server,
+                transport,
+                ..
+            } => {
+                if !matches!(transport, Transport::Stdio { .. }) {
+                    self.http.insert(conn);
+                }
                 let behavior = self.fakes.get(&server).map(|f| f.behavior.clone());
                 if behavior == Some(Behavior::SpawnFails) {
                     self.queue.push_back(Event::ConnectionClosed {
@@ -338,7 +350,12 @@ impl Sim {
                     });
                 }
             }
-            Effect::Send { conn, message, .. } => {
+            Effect::Send {
+                conn,
+                message,
+                request_id,
+                ..
+            } => {
                 let Some(server) = self.live.get(&conn).cloned() else {
                     return;
                 };
@@ -358,7 +375,9 @@ impl Sim {
                     return;
                 }
                 self.sent.push((server.clone(), message.clone()));
+                let queued = self.queue.len();
                 self.answer(conn, &server, &message);
+                self.end_reply(conn, request_id, queued);
             }
             Effect::Close { conn } => {
                 self.live.remove(&conn);
@@ -432,6 +451,27 @@ impl Sim {
             exit_code: Some(1),
             stderr_tail: Some(stderr.into()),
         });
+    }
+
+    /// An HTTP POST's reply ends once it carried its request's answer (queued
+    /// after `queued`): the host reports it, always (`replyEnded`).
+    fn end_reply(&mut self, conn: ConnId, request_id: Option<u64>, queued: usize) {
+        let Some(id) = request_id.filter(|_| self.http.contains(&conn)) else {
+            return;
+        };
+        let answered = self.queue.iter().skip(queued).any(|event| {
+            matches!(event, Event::MessageReceived { conn: c, message } if *c == conn
+                && serde_json::from_str::<Value>(message).is_ok_and(|m| m["id"] == id && m.get("method").is_none()))
+        });
+        if answered {
+            self.queue.push_back(Event::ReplyEnded {
+                conn,
+                request_id: id,
+                reason: "the reply stream from http://127.0.0.1:1/mcp ended before the response"
+                    .into(),
+                http_status: None,
+            });
+        }
     }
 
     pub(crate) fn respond(&mut self, conn: ConnId, message: Value) {

@@ -11,7 +11,6 @@ import * as https from 'node:https';
 import { SseParser, type SseEvent } from './sseParser';
 import type { HttpExchange, HttpVerdict } from '../../core/contract.generated';
 import {
-  TRANSPORT_ERROR_CODE,
   type ClosedInfo,
   type Connection,
   type ConnectionAuth,
@@ -32,7 +31,7 @@ const MAX_ERROR_BODY_CHARS = 64 * 1024;
 /** One message to send, with what the core said about it (the connection never reads `json`). */
 interface Outgoing {
   json: string;
-  /** Per-message headers from the core (modern-era requests); absent for legacy messages. */
+  /** Per-message headers from the core (the protocol version, a modern-era request's method and target). */
   headers?: Record<string, string>;
   /** The request this message is (its answer is due), when it is one. */
   requestId?: number;
@@ -62,16 +61,16 @@ class HttpConnection implements Connection {
   private readonly policy: HttpPolicy;
   private mode: Mode;
   private sessionId: string | undefined;
-  private protocolVersion: string | undefined;
-  /** Messages waiting for the first exchange (probing) or for the legacy `endpoint` event. */
+  /**
+   * The headers the core put on the message that opens the event stream: the session's own
+   * (its protocol version), carried by the GET stream and the DELETE. Never read here.
+   */
+  private streamHeaders: Record<string, string> = {};
+  /** Messages waiting for the first POST's status (probing) or for the legacy `endpoint` event. */
   private queue: Outgoing[] = [];
   private firstInFlight = false;
-  /** The first POST was answered; the queue waits until these requests got their answers. */
-  private heldFor: Set<number> | undefined;
   private legacyEndpoint: URL | undefined;
   private getStreamOpened = false;
-  /** Requests sent and not answered yet (the core's `answered` removes them). */
-  private readonly outstanding = new Set<number>();
   private readonly active = new Set<http.ClientRequest>();
   /** The POST carrying each request still in flight, for `abort`. */
   private readonly postsById = new Map<number, http.ClientRequest>();
@@ -135,7 +134,7 @@ class HttpConnection implements Connection {
     }
     const msg: Outgoing = { json, requestId: meta.requestId, openEventStream: meta.openEventStream === true };
     if (meta.headers !== undefined && Object.keys(meta.headers).length > 0) msg.headers = meta.headers;
-    if (msg.requestId !== undefined) this.outstanding.add(msg.requestId);
+    if (msg.openEventStream && msg.headers !== undefined) this.streamHeaders = msg.headers;
     if (this.authHeld !== undefined) {
       this.authHeld.push(msg);
       return;
@@ -210,7 +209,7 @@ class HttpConnection implements Connection {
     const req = this.request('POST', url, {
       accept: 'application/json, text/event-stream',
       'content-type': 'application/json',
-      ...this.sessionHeaders(),
+      ...this.sessionIdHeader(),
       ...(msg.headers ?? {}),
     });
     req.on('response', (res) => {
@@ -237,12 +236,9 @@ class HttpConnection implements Connection {
       if (this.holdForAuth(verdict, status, res, msg, sentToken)) return;
       if (this.endsConnection(verdict, status, res)) return;
 
-      if (isFirst) {
-        // Hold what was queued until the first request is answered, so it carries the session id
-        // and, after `initialize`, the negotiated protocol version.
-        this.heldFor = new Set(msg.requestId !== undefined ? [msg.requestId] : []);
-        this.releaseQueueIfAnswered();
-      }
+      // The server took the first POST: what queued behind it goes out with its session id
+      // (the core sends nothing of its own before the first answer: ARCHITECTURE.md).
+      if (isFirst) this.becomeStreamable();
       if (verdict === 'accept' || verdict === 'noReply') {
         if (msg.openEventStream) this.openGetStream();
         this.readReply(res, msg, url, verdict === 'noReply');
@@ -263,26 +259,17 @@ class HttpConnection implements Connection {
   abort(id: number): void {
     const req = this.postsById.get(id);
     this.postsById.delete(id);
-    this.outstanding.delete(id);
     if (req === undefined) return;
     this.log('debug', `http ${this.shownUrl}: request ${id} cancelled, its POST aborted`);
     req.destroy();
-  }
-
-  /** The engine's `answered` effect: request `id` got its answer (the core read it, this never does). */
-  answered(id: number): void {
-    this.outstanding.delete(id);
-    this.releaseQueueIfAnswered();
   }
 
   /** A POST reply: JSON, an SSE stream of messages, or nothing (the core's `noReply`). */
   private readReply(res: http.IncomingMessage, msg: Outgoing, url: URL, noReply: boolean): void {
     const type = (headerValue(res.headers['content-type']) ?? '').toLowerCase();
     if (noReply) {
+      // No reply body: any answer can only come on another stream.
       res.resume();
-      // No reply body: any answer can only come on another stream; do not hold the queue for it.
-      this.heldFor?.clear();
-      this.releaseQueueIfAnswered();
       return;
     }
     if (type.startsWith('text/event-stream')) {
@@ -308,8 +295,8 @@ class HttpConnection implements Connection {
 
   /**
    * An error status: a JSON body goes to the core like any reply (a JSON-RPC error
-   * there answers its request: MCP 2026-07-28 gives errors a status); the request,
-   * if still unanswered, fails with the status and the start of the body.
+   * there answers its request: MCP 2026-07-28 gives errors a status); then the reply's
+   * end, with the status and the start of the body (the core fails the request if unanswered).
    */
   private readErrorReply(res: http.IncomingMessage, msg: Outgoing, status: number): void {
     const json = (headerValue(res.headers['content-type']) ?? '').toLowerCase().startsWith('application/json');
@@ -522,21 +509,15 @@ class HttpConnection implements Connection {
 
   /**
    * What the server sent (a reply body, an SSE event's data), passed on unread: the
-   * core splits a batch and reads each message, and says which requests it answered
-   * (`answered`) before it sends anything more (`negotiated` comes first, so what is
-   * released then carries the protocol version).
+   * core splits a batch and reads each message.
    */
   private deliver(text: string): void {
     if (this.finished) return;
     this.events.onMessage(text);
   }
 
-  /** After the first exchange: once its requests are answered (or failed), send what waited. */
-  private releaseQueueIfAnswered(): void {
-    const held = this.heldFor;
-    if (held === undefined || this.mode !== 'probing') return;
-    for (const key of held) if (this.outstanding.has(key)) return;
-    this.heldFor = undefined;
+  /** The first POST was taken: the connection speaks Streamable HTTP; send what waited. */
+  private becomeStreamable(): void {
     this.mode = 'streamable';
     this.firstInFlight = false;
     const queued = this.queue;
@@ -544,34 +525,23 @@ class HttpConnection implements Connection {
     for (const m of queued) this.postStreamable(m);
   }
 
-  /** Answer, with a transport error, the requests of `msg` that got no response. */
+  /**
+   * The reply to `msg`'s POST ended (its body or stream ended, was cut off, the POST failed, an
+   * error status): said for every request, answered or not. The core owns the requests in
+   * flight: it fails this one with `why` only if it is still unanswered.
+   */
   private failUnanswered(msg: Outgoing, why: string, httpStatus?: number): void {
-    if (this.finished) return;
-    this.failRequests(msg, why, httpStatus);
-    this.releaseQueueIfAnswered();
+    if (this.finished || msg.requestId === undefined) return;
+    this.events.onReplyEnded?.(msg.requestId, why, httpStatus);
   }
 
-  private failRequests(msg: Outgoing, why: string, httpStatus?: number): void {
-    const id = msg.requestId;
-    if (id === undefined || !this.outstanding.delete(id)) return;
-    const data: Record<string, unknown> = { transport: this.transport.type };
-    if (httpStatus !== undefined) data['httpStatus'] = httpStatus;
-    // Debug only: the engine gets the failure as the request's answer and says what
-    // it means (the era probe refused by a legacy server is its normal fallback).
-    this.log('debug', `${this.transport.type} ${this.shownUrl}: request ${id} failed: ${why}`);
-    this.events.onMessage(`{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify({ code: TRANSPORT_ERROR_CODE, message: why, data })}}`);
+  private sessionIdHeader(): Record<string, string> {
+    return this.sessionId !== undefined ? { 'mcp-session-id': this.sessionId } : {};
   }
 
-  /** The engine's `negotiated` effect: the version every later request of the session carries. */
-  negotiated(protocolVersion: string): void {
-    this.protocolVersion = protocolVersion;
-  }
-
+  /** The session's own exchanges (GET stream, DELETE): its id and the headers the core gave for it. */
   private sessionHeaders(): Record<string, string> {
-    const h: Record<string, string> = {};
-    if (this.sessionId !== undefined) h['mcp-session-id'] = this.sessionId;
-    if (this.protocolVersion !== undefined) h['mcp-protocol-version'] = this.protocolVersion;
-    return h;
+    return { ...this.streamHeaders, ...this.sessionIdHeader() };
   }
 
   private request(method: string, url: URL, extra: Record<string, string>): http.ClientRequest {

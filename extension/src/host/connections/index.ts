@@ -28,7 +28,7 @@ export { redactUrl } from './httpConnection';
 /**
  * Open a connection to one server. Events are delivered asynchronously, never
  * from inside this call: `onOpened` (maybe), any number of `onMessage` /
- * `onStderr`, then exactly one `onClosed`.
+ * `onReplyEnded` / `onStderr`, then exactly one `onClosed`.
  */
 export function openConnection(transport: Transport, events: ConnectionEvents, opts: ConnectionOptions = {}): Connection {
   const guarded = guardEvents(events, opts.log ?? (() => undefined));
@@ -59,5 +59,8 @@ function guardEvents(events: ConnectionEvents, log: LogSink): ConnectionEvents {
     onClosed: (info) => call('onClosed', () => events.onClosed(info)),
   };
   if (events.onStderr !== undefined) guarded.onStderr = (line) => call('onStderr', () => events.onStderr?.(line));
+  if (events.onReplyEnded !== undefined) {
+    guarded.onReplyEnded = (id, reason, status) => call('onReplyEnded', () => events.onReplyEnded?.(id, reason, status));
+  }
   return guarded;
 }

@@ -43,6 +43,12 @@ export interface ConnectionEvents {
    * batch: the core splits and reads it.
    */
   onMessage(json: string | Uint8Array): void;
+  /**
+   * HTTP: the reply to request `requestId`'s POST ended (body or stream ended, cut off, over
+   * the size limit, the POST failed, or an error status: `httpStatus`); said for every request,
+   * answered or not. The core owns the requests in flight: it fails one still unanswered with `reason`.
+   */
+  onReplyEnded?(requestId: number, reason: string, httpStatus?: number): void;
   /** A shared server's process is held by `clients` windows and CLI sessions, named in `holders` (the owner says; host/shared). */
   onShared?(clients: number, holders: SharedHolder[]): void;
   /** Called exactly once per connection, including after `close()`. No event follows it. */
@@ -72,10 +78,6 @@ export interface Connection {
   close(): Promise<void>;
   /** The engine's `abortRequest` effect: HTTP aborts the POST carrying request `id` (stdio: absent). */
   abort?(id: number): void;
-  /** The engine's `answered` effect (HTTP): request `id` got its answer, nothing waits for it any more. */
-  answered?(id: number): void;
-  /** The engine's `negotiated` effect: HTTP sends this as `MCP-Protocol-Version` from now on. */
-  negotiated?(protocolVersion: string): void;
   /** OAuth: re-send the requests held since a challenge, with the current token. */
   resume?(): void;
   readonly pid?: number;
@@ -137,8 +139,8 @@ export interface ConnectionAuth {
 }
 
 /**
- * JSON-RPC error code used when the transport itself fails a request (HTTP error
- * status without a JSON-RPC body, reply stream cut before the response). The
- * core sees an ordinary error response for that id, so no call ever hangs.
+ * JSON-RPC error code of a request its transport failed (HTTP error status without a
+ * JSON-RPC body, reply stream cut before the response): the core answers the request
+ * with it on `onReplyEnded` (upstream.rs), so no call ever hangs.
  */
 export const TRANSPORT_ERROR_CODE = -32000;

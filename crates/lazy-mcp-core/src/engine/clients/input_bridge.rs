@@ -59,6 +59,12 @@ impl Clients {
             .is_some_and(|b| b.awaiting.is_some())
     }
 
+    /// The server answered the call `upstream_id` on `conn`; the answer waits for its client's retry.
+    pub(in crate::engine) fn holds_answer(&self, conn: ConnId, upstream_id: u64) -> bool {
+        self.bridge(conn, upstream_id)
+            .is_some_and(|b| b.held.is_some())
+    }
+
     /// The call `upstream_id` on `conn` is bridged: its answer needs the full reading.
     pub(in crate::engine) fn is_bridged(&self, conn: ConnId, upstream_id: u64) -> bool {
         self.bridge(conn, upstream_id).is_some()

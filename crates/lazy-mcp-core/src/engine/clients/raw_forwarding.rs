@@ -135,7 +135,6 @@ impl Engine {
         let Some(call) = self.servers.take_call(conn, id) else {
             return false;
         };
-        self.note_answered(conn, id);
         self.finish_call(conn, *call, |client_id| splice_response(client_id, outcome));
         true
     }

@@ -251,6 +251,8 @@ impl Engine {
         params: &str,
         pending: Pending,
     ) {
+        // Only legacy-era connections get raw requests: the version header at most.
+        let headers = self.http_headers_for(conn, None);
         let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
@@ -260,8 +262,7 @@ impl Engine {
         self.effects.push(Effect::Send {
             conn,
             message: crate::protocol::raw_message::splice_request(id, method, params),
-            // Only legacy-era connections get raw requests: no per-request headers.
-            headers: Default::default(),
+            headers,
             request_id: Some(id),
             open_event_stream: false,
         });
@@ -286,7 +287,7 @@ impl Engine {
         if let Some(abort) = self.abort_for_cancel(conn, &message) {
             self.effects.push(abort);
         }
-        let headers = self.http_headers_for(conn, &message);
+        let headers = self.http_headers_for(conn, Some(&message));
         // Only our own requests carry a method and an id (answers to a server's
         // requests carry its id and no method).
         let request_id = message
@@ -332,10 +333,6 @@ impl Engine {
         };
         connection.phase = Phase::Ready;
         connection.init = Some(init.clone());
-        self.effects.push(Effect::Negotiated {
-            conn,
-            protocol_version: init.protocol_version.clone(),
-        });
         // The legacy handshake's last message: after it, an HTTP server may send
         // on a stream of its own.
         self.push_send(

@@ -98,10 +98,6 @@ impl Engine {
         connection.phase = Phase::Ready;
         connection.era = Era::Modern;
         connection.init = Some(init.clone());
-        self.effects.push(Effect::Negotiated {
-            conn,
-            protocol_version: discover::MODERN.to_string(),
-        });
         self.handshake_done(conn, &init);
     }
 
@@ -131,25 +127,40 @@ impl Engine {
         Some(discover::with_envelope(params, &envelope))
     }
 
-    /// HTTP headers of one message: only modern-era requests on HTTP carry any.
+    /// HTTP headers of one message (Streamable HTTP only): modern-era requests
+    /// name their version, method and target; every other message carries the
+    /// version the handshake settled (`initialize`'s or the modern era's), once
+    /// there is one. The engine is the only owner of that version.
     pub(in crate::engine) fn http_headers_for(
         &self,
         conn: ConnId,
-        message: &Value,
+        message: Option<&Value>,
     ) -> VecMap<String, String> {
         let Some(connection) = self.servers.conns.get(&conn) else {
             return VecMap::new();
         };
-        let http = self
+        if !self
             .servers
             .by_name
             .get(&connection.server)
-            .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
-        if connection.era != Era::Modern || !http || message.get("method").is_none() {
+            .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }))
+        {
             return VecMap::new();
         }
-        let mut headers = discover::http_headers(message);
-        headers.extend(self.param_headers(&connection.server, message));
+        if let Some(message) = message.filter(|m| m.get("method").is_some()) {
+            if connection.era == Era::Modern {
+                let mut headers = discover::http_headers(message);
+                headers.extend(self.param_headers(&connection.server, message));
+                return headers;
+            }
+        }
+        let mut headers = VecMap::new();
+        if let Some(init) = &connection.init {
+            headers.insert(
+                "mcp-protocol-version".to_string(),
+                init.protocol_version.clone(),
+            );
+        }
         headers
     }
 

@@ -9,6 +9,7 @@ use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Phase;
 use crate::engine::server::roots::roots_from_folders;
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::json_text::push_str;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::methods;
 use crate::protocol::outline::{outline, TopLevel};
@@ -38,23 +39,47 @@ impl Engine {
         }
     }
 
-    /// An HTTP connection learns that request `id` got its answer (`answered`).
-    pub(in crate::engine) fn note_answered(&mut self, conn: ConnId, id: u64) {
-        let http = self
-            .servers
-            .conns
-            .get(&conn)
-            .and_then(|c| self.servers.by_name.get(&c.server))
-            .is_some_and(|s| {
-                matches!(
-                    s.config.transport,
-                    Transport::Http { .. } | Transport::Sse { .. }
-                )
-            });
-        if http {
-            self.effects
-                .push(crate::engine::effects::Effect::Answered { conn, id });
+    /// The reply to request `id`'s POST ended (`replyEnded`): a request still in
+    /// flight fails with the host's reason, the transport error users always got
+    /// (an answer held for its client's retry is an answer); any other is nothing.
+    pub(in crate::engine) fn on_reply_ended(
+        &mut self,
+        conn: ConnId,
+        id: u64,
+        reason: &str,
+        http_status: Option<u16>,
+    ) {
+        let Some(connection) = self.servers.conns.get(&conn) else {
+            return;
+        };
+        if !connection.pending.contains_key(&id) || self.clients.holds_answer(conn, id) {
+            return;
         }
+        let sse = self
+            .servers
+            .by_name
+            .get(&connection.server)
+            .is_some_and(|s| matches!(s.config.transport, Transport::Sse { .. }));
+        let name = connection.server.clone();
+        self.log(
+            LogLevel::Debug,
+            Some(&name),
+            format!("request {id} failed: {reason}"),
+        );
+        // As the host's connection wrote it before the engine owned the requests in flight.
+        let mut text = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":{},\"message\":",
+            jsonrpc::SERVER_UNAVAILABLE
+        );
+        push_str(&mut text, reason);
+        let transport = if sse { "sse" } else { "http" };
+        text.push_str(&match http_status {
+            Some(status) => {
+                format!(",\"data\":{{\"transport\":\"{transport}\",\"httpStatus\":{status}}}}}}}")
+            }
+            None => format!(",\"data\":{{\"transport\":\"{transport}\"}}}}}}"),
+        });
+        self.on_upstream_message(conn, &text);
     }
 
     fn on_upstream_message(&mut self, conn: ConnId, text: &str) {
@@ -108,7 +133,6 @@ impl Engine {
         else {
             return;
         };
-        self.note_answered(conn, id);
         let Some(pending) = self
             .servers
             .conns
