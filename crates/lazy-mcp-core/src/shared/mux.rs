@@ -592,7 +592,10 @@ impl Mux {
                     return false;
                 };
                 p.pending.remove(&upstream);
-                p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
+                // No format per answer when no call asked for progress (the usual case).
+                if !p.progress.is_empty() {
+                    p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
+                }
                 self.effects.push(MuxEffect::ToClient { attach, message });
             }
             (Some(methods::NOTIFICATIONS_PROGRESS), None) => {
