@@ -45,21 +45,21 @@ impl SharedOwner {
             Ok(event) => self.mux.handle(event),
             Err(_) => Vec::new(),
         };
-        self.put(&effects)
+        self.put(effects)
     }
 
     /// A client attachment's message, its UTF-8 bytes → where its effects lie (`effects_out`).
     #[wasm_bindgen(js_name = clientMessage)]
     pub fn client_message(&mut self, attach: f64, message: &[u8]) -> u32 {
         let effects = self.mux.client_message(attach as u64, &text(message));
-        self.put(&effects)
+        self.put(effects)
     }
 
     /// A server process's message, its UTF-8 bytes → where its effects lie (`effects_out`).
     #[wasm_bindgen(js_name = serverMessage)]
     pub fn server_message(&mut self, process: f64, message: &[u8]) -> u32 {
         let effects = self.mux.server_message(process as u64, &text(message));
-        self.put(&effects)
+        self.put(effects)
     }
 
     /// The module's `WebAssembly.Memory`, where the effects lie.
@@ -78,9 +78,11 @@ impl SharedOwner {
         serde_json::to_string(&self.mux.status()).unwrap_or_else(|_| "[]".into())
     }
 
-    /// The effects into the reused buffer; its address in memory.
-    fn put(&mut self, effects: &[MuxEffect]) -> u32 {
-        effects_out(effects, &mut self.out);
+    /// The effects into the reused buffer; its address in memory. The list goes
+    /// back to the multiplexer for the next step.
+    fn put(&mut self, effects: Vec<MuxEffect>) -> u32 {
+        effects_out(&effects, &mut self.out);
+        self.mux.recycle(effects);
         self.out.as_ptr() as usize as u32
     }
 }
@@ -117,42 +119,35 @@ const TO_CLIENT: u32 = 2;
 fn effects_out(effects: &[MuxEffect], out: &mut Vec<u8>) {
     out.clear();
     out.extend_from_slice(&[0; 4]);
-    let mut table: Vec<(u32, u64, u32, u32)> = Vec::with_capacity(effects.len());
-    for effect in effects {
-        if let MuxEffect::ToServer {
-            process: who,
-            message,
-        }
-        | MuxEffect::ToClient {
-            attach: who,
-            message,
-        } = effect
-        {
-            let kind = match effect {
-                MuxEffect::ToServer { .. } => TO_SERVER,
-                _ => TO_CLIENT,
-            };
-            out.push(b'M');
-            let at = out.len();
-            out.extend_from_slice(message.as_bytes());
-            let end = out.len();
-            out.push(b'\n');
-            table.push((kind, *who, offset(at), offset(end)));
-        }
+    for (_, _, message) in effects.iter().filter_map(as_message) {
+        out.push(b'M');
+        out.extend_from_slice(message.as_bytes());
+        out.push(b'\n');
     }
-    let binary = table.len() == effects.len()
-        && table.iter().all(|(_, who, ..)| *who <= u64::from(u32::MAX));
+    // The messages' places, walked again (no list of them kept): `M` at `at - 1`, the newline at `end`.
+    let mut next = 4;
+    let mut places = effects
+        .iter()
+        .filter_map(as_message)
+        .map(|(kind, who, message)| {
+            let at = next + 1;
+            next = at + message.len() + 1;
+            (kind, who, offset(at), offset(at + message.len()))
+        });
+    let binary = effects
+        .iter()
+        .all(|e| as_message(e).is_some_and(|(_, who, _)| who <= u64::from(u32::MAX)));
     if binary {
-        for (kind, who, at, end) in &table {
-            for n in [*kind, *who as u32, *at, *end] {
+        for (kind, who, at, end) in places {
+            for n in [kind, who as u32, at, end] {
                 out.extend_from_slice(&n.to_le_bytes());
             }
         }
-        out.extend_from_slice(&offset(table.len()).to_le_bytes());
+        out.extend_from_slice(&offset(effects.len()).to_le_bytes());
         out.extend_from_slice(&0u32.to_le_bytes());
     } else {
         let mut json = String::from("[");
-        let mut messages = table.iter();
+        let messages = &mut places;
         for effect in effects {
             if json.len() > 1 {
                 json.push(',');
@@ -179,6 +174,15 @@ fn effects_out(effects: &[MuxEffect], out: &mut Vec<u8>) {
     let total = offset(out.len()).to_le_bytes();
     if let Some(head) = out.get_mut(..4) {
         head.copy_from_slice(&total);
+    }
+}
+
+/// A message effect: its kind in the table, its process or attachment, its message.
+fn as_message(effect: &MuxEffect) -> Option<(u32, u64, &str)> {
+    match effect {
+        MuxEffect::ToServer { process, message } => Some((TO_SERVER, *process, message)),
+        MuxEffect::ToClient { attach, message } => Some((TO_CLIENT, *attach, message)),
+        _ => None,
     }
 }
 
