@@ -63,6 +63,7 @@ impl SharedOwner {
     }
 
     /// The module's `WebAssembly.Memory`, where the effects lie.
+    #[wasm_bindgen(unchecked_return_type = "{ readonly buffer: ArrayBuffer }")]
     pub fn memory(&self) -> JsValue {
         wasm_bindgen::memory()
     }

@@ -91,7 +91,7 @@ export class SharedOwner {
     /**
      * The module's `WebAssembly.Memory`, where the effects lie.
      */
-    memory(): any;
+    memory(): { readonly buffer: ArrayBuffer };
     constructor();
     /**
      * A server process's message, its UTF-8 bytes → where its effects lie (`effects_out`).
