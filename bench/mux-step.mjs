@@ -10,7 +10,19 @@ import { createRequire } from 'node:module';
 const dir = process.argv[2] ?? 'dist';
 const core = createRequire(import.meta.url)(path.resolve(dir, 'core', 'lazy_mcp_wasm.js'));
 const mux = new core.SharedOwner();
-const effects = (bytes) => { const out = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength); const e = out.length - 4; return [out, JSON.parse(out.toString('utf8', e - out.readUInt32LE(e), e))]; };
+// A step's effects: the old builds return them as a fresh Uint8Array with a JSON table; the
+// newer ones leave them in the WASM memory (a binary table when only messages), copied out as the owner does.
+let heap = typeof mux.memory === 'function' ? Buffer.from(mux.memory().buffer) : undefined;
+const effects = (r) => {
+  if (typeof r !== 'number') { const out = Buffer.from(r.buffer, r.byteOffset, r.byteLength); const e = out.length - 4; return [out, JSON.parse(out.toString('utf8', e - out.readUInt32LE(e), e))]; }
+  if (heap.length === 0) heap = Buffer.from(mux.memory().buffer);
+  const out = Buffer.allocUnsafe(heap.readUInt32LE(r)); heap.copy(out, 0, r, r + out.length);
+  const e = out.length - 4; const json = out.readUInt32LE(e);
+  if (json > 0) return [out, JSON.parse(out.toString('utf8', e - json, e))];
+  const list = []; const tableEnd = out.length - 8;
+  for (let row = tableEnd - 16 * out.readUInt32LE(tableEnd); row < tableEnd; row += 16) list.push({ type: out.readUInt32LE(row) === 1 ? 'toServer' : 'toClient', who: out.readUInt32LE(row + 4), at: out.readUInt32LE(row + 8), end: out.readUInt32LE(row + 12) });
+  return [out, list];
+};
 const launch = { key: 'k', rootsKey: '', rootsBound: false, workspaceCwd: false, omitEnv: [], holder: 'bench' };
 let [, eff] = effects(mux.handle(JSON.stringify({ type: 'attach', attach: 1, server: 'memory', launch, transport: { type: 'stdio', command: 'x', args: [] }, cwd: null, env: {}, nowMs: Date.now() })));
 const proc = eff.find((e) => e.type === 'spawn').process;

@@ -17,13 +17,19 @@ pub fn shared_protocol() -> u32 {
 #[wasm_bindgen]
 pub struct SharedOwner {
     mux: Mux,
+    /// The last step's effects (`effects_out`), reused: no allocation and no
+    /// fresh `ArrayBuffer` per message; the owner copies out what it keeps.
+    out: Vec<u8>,
 }
 
 #[wasm_bindgen]
 impl SharedOwner {
     #[wasm_bindgen(constructor)]
     pub fn new() -> SharedOwner {
-        SharedOwner { mux: Mux::new() }
+        SharedOwner {
+            mux: Mux::new(),
+            out: Vec::new(),
+        }
     }
 
     /// How long a used process waits for a next client after its last one
@@ -33,25 +39,33 @@ impl SharedOwner {
         self.mux.set_handover_grace_ms(ms as u64);
     }
 
-    /// One `MuxEvent` as JSON → its effects (`effects_out`).
-    pub fn handle(&mut self, event_json: &str) -> Vec<u8> {
+    /// One `MuxEvent` as JSON → where its effects lie in `memory` (`effects_out`).
+    pub fn handle(&mut self, event_json: &str) -> u32 {
         let effects = match lazy_mcp_core::tagged_json::from_tagged_json(event_json) {
             Ok(event) => self.mux.handle(event),
             Err(_) => Vec::new(),
         };
-        effects_out(effects)
+        self.put(effects)
     }
 
-    /// A client attachment's message, its UTF-8 bytes → its effects (`effects_out`).
+    /// A client attachment's message, its UTF-8 bytes → where its effects lie (`effects_out`).
     #[wasm_bindgen(js_name = clientMessage)]
-    pub fn client_message(&mut self, attach: f64, message: &[u8]) -> Vec<u8> {
-        effects_out(self.mux.client_message(attach as u64, &text(message)))
+    pub fn client_message(&mut self, attach: f64, message: &[u8]) -> u32 {
+        let effects = self.mux.client_message(attach as u64, &text(message));
+        self.put(effects)
     }
 
-    /// A server process's message, its UTF-8 bytes → its effects (`effects_out`).
+    /// A server process's message, its UTF-8 bytes → where its effects lie (`effects_out`).
     #[wasm_bindgen(js_name = serverMessage)]
-    pub fn server_message(&mut self, process: f64, message: &[u8]) -> Vec<u8> {
-        effects_out(self.mux.server_message(process as u64, &text(message)))
+    pub fn server_message(&mut self, process: f64, message: &[u8]) -> u32 {
+        let effects = self.mux.server_message(process as u64, &text(message));
+        self.put(effects)
+    }
+
+    /// The module's `WebAssembly.Memory`, where the effects lie.
+    #[wasm_bindgen(unchecked_return_type = "{ readonly buffer: ArrayBuffer }")]
+    pub fn memory(&self) -> JsValue {
+        wasm_bindgen::memory()
     }
 
     /// No process and no attachment held (the owner may exit after a while).
@@ -63,6 +77,14 @@ impl SharedOwner {
     /// `lazy-mcp daemon status`: one row per process, JSON.
     pub fn status(&self) -> String {
         serde_json::to_string(&self.mux.status()).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// The effects into the reused buffer; its address in memory. The list goes
+    /// back to the multiplexer for the next step.
+    fn put(&mut self, effects: Vec<MuxEffect>) -> u32 {
+        effects_out(&effects, &mut self.out);
+        self.mux.recycle(effects);
+        self.out.as_ptr() as usize as u32
     }
 }
 
@@ -77,63 +99,97 @@ fn text(bytes: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(bytes)
 }
 
-/// The effects as bytes: every message (`M`, its bytes, a newline: a message
-/// has none of its own, the client's frame and the server's line split on them),
-/// then the effects as a JSON
-/// array, then that JSON's length (u32, little-endian). A message effect reads
-/// `{"type":"toServer","process":P,"at":A,"end":E}` (or `toClient` with
-/// `attach`): its message is `bytes[A..E]`, so `[A-1..E+1]` is the frame to a
-/// client and `[A..E+1]` the line to a server, written without a copy. (JSON
-/// written by hand: a serde type for it costs the `.wasm` kilobytes.)
-fn effects_out(effects: Vec<MuxEffect>) -> Vec<u8> {
-    let size: usize = effects
-        .iter()
-        .map(|e| match e {
-            MuxEffect::ToServer { message, .. } | MuxEffect::ToClient { message, .. } => {
-                message.len() + 2
-            }
-            _ => 0,
-        })
-        .sum();
-    let mut out = Vec::with_capacity(size + 64 * effects.len() + 4);
-    let mut json = String::from("[");
-    for effect in &effects {
-        if json.len() > 1 {
-            json.push(',');
-        }
-        let (kind, who, id, message) = match effect {
-            MuxEffect::ToServer { process, message } => ("toServer", "process", process, message),
-            MuxEffect::ToClient { attach, message } => ("toClient", "attach", attach, message),
-            other => {
-                json.push_str(&serde_json::to_string(other).unwrap_or_else(|_| "null".into()));
-                continue;
-            }
-        };
+/// A message effect's kind in the binary table.
+const TO_SERVER: u32 = 1;
+const TO_CLIENT: u32 = 2;
+
+/// The effects as bytes into `out` (cleared first): the whole length (u32,
+/// little-endian, these 4 bytes included); every message (`M`, its bytes, a
+/// newline: a message has none of its own, the client's frame and the server's
+/// line split on them); then the effects' table; then the table's JSON length
+/// (u32 LE). Offsets count from the start of `out`.
+///
+/// The usual step gives only messages: its table is binary, no JSON to write or
+/// parse — per message 4 × u32 LE (`1` toServer / `2` toClient, the process or
+/// attachment, `at`, `end`), then their count (u32 LE), then a JSON length of 0.
+/// Any other effect in the step: the whole table as a JSON array instead, a
+/// message effect reading `{"type":"toServer","process":P,"at":A,"end":E}` (or
+/// `toClient` with `attach`). Either way a message is `out[A..E]`, so
+/// `[A-1..E+1]` is the frame to a client and `[A..E+1]` the line to a server.
+/// (JSON written by hand: a serde type for it costs the `.wasm` kilobytes.)
+fn effects_out(effects: &[MuxEffect], out: &mut Vec<u8>) {
+    out.clear();
+    out.extend_from_slice(&[0; 4]);
+    for (_, _, message) in effects.iter().filter_map(as_message) {
         out.push(b'M');
-        let at = out.len();
         out.extend_from_slice(message.as_bytes());
-        let end = out.len();
         out.push(b'\n');
-        for part in [
-            "{\"type\":\"",
-            kind,
-            "\",\"",
-            who,
-            "\":",
-            &id.to_string(),
-            ",\"at\":",
-            &at.to_string(),
-            ",\"end\":",
-            &end.to_string(),
-            "}",
-        ] {
-            json.push_str(part);
-        }
     }
-    json.push(']');
-    out.extend_from_slice(json.as_bytes());
-    out.extend_from_slice(&u32::try_from(json.len()).unwrap_or(0).to_le_bytes());
-    out
+    // The messages' places, walked again (no list of them kept): `M` at `at - 1`, the newline at `end`.
+    let mut next = 4;
+    let mut places = effects
+        .iter()
+        .filter_map(as_message)
+        .map(|(kind, who, message)| {
+            let at = next + 1;
+            next = at + message.len() + 1;
+            (kind, who, offset(at), offset(at + message.len()))
+        });
+    let binary = effects
+        .iter()
+        .all(|e| as_message(e).is_some_and(|(_, who, _)| who <= u64::from(u32::MAX)));
+    if binary {
+        for (kind, who, at, end) in places {
+            for n in [kind, who as u32, at, end] {
+                out.extend_from_slice(&n.to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&offset(effects.len()).to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+    } else {
+        let mut json = String::from("[");
+        let messages = &mut places;
+        for effect in effects {
+            if json.len() > 1 {
+                json.push(',');
+            }
+            let key = match effect {
+                MuxEffect::ToServer { .. } => "toServer\",\"process",
+                MuxEffect::ToClient { .. } => "toClient\",\"attach",
+                other => {
+                    json.push_str(&serde_json::to_string(other).unwrap_or_else(|_| "null".into()));
+                    continue;
+                }
+            };
+            let Some((_, who, at, end)) = messages.next() else {
+                continue;
+            };
+            json.push_str(&format!(
+                "{{\"type\":\"{key}\":{who},\"at\":{at},\"end\":{end}}}"
+            ));
+        }
+        json.push(']');
+        out.extend_from_slice(json.as_bytes());
+        out.extend_from_slice(&offset(json.len()).to_le_bytes());
+    }
+    let total = offset(out.len()).to_le_bytes();
+    if let Some(head) = out.get_mut(..4) {
+        head.copy_from_slice(&total);
+    }
+}
+
+/// A message effect: its kind in the table, its process or attachment, its message.
+fn as_message(effect: &MuxEffect) -> Option<(u32, u64, &str)> {
+    match effect {
+        MuxEffect::ToServer { process, message } => Some((TO_SERVER, *process, message)),
+        MuxEffect::ToClient { attach, message } => Some((TO_CLIENT, *attach, message)),
+        _ => None,
+    }
+}
+
+/// An offset or a length in memory (wasm32: it fits).
+fn offset(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
@@ -142,22 +198,32 @@ mod tests {
     use super::*;
     use serde_json::Value;
 
+    fn u32_at(out: &[u8], at: usize) -> usize {
+        u32::from_le_bytes(out[at..at + 4].try_into().unwrap()) as usize
+    }
+
     #[test]
     fn messages_lie_framed_in_the_bytes_and_the_rest_is_json() {
-        let out = effects_out(vec![
-            MuxEffect::ToServer {
-                process: 1,
-                message: "{\"a\": 1}".into(),
-            },
-            MuxEffect::StopProcess { process: 2 },
-            MuxEffect::ToClient {
-                attach: 3,
-                message: "{}".into(),
-            },
-        ]);
-        let len = u32::from_le_bytes(out[out.len() - 4..].try_into().unwrap()) as usize;
+        let mut out = Vec::new();
+        effects_out(
+            &[
+                MuxEffect::ToServer {
+                    process: 1,
+                    message: "{\"a\": 1}".into(),
+                },
+                MuxEffect::StopProcess { process: 2 },
+                MuxEffect::ToClient {
+                    attach: 3,
+                    message: "{}".into(),
+                },
+            ],
+            &mut out,
+        );
+        assert_eq!(u32_at(&out, 0), out.len());
+        let len = u32_at(&out, out.len() - 4);
         let json: Value = serde_json::from_slice(&out[out.len() - 4 - len..out.len() - 4]).unwrap();
         assert_eq!(json[0]["type"], "toServer");
+        assert_eq!(json[0]["process"], 1);
         let (at, end) = (
             json[0]["at"].as_u64().unwrap() as usize,
             json[0]["end"].as_u64().unwrap() as usize,
@@ -175,5 +241,40 @@ mod tests {
             (json[2]["attach"].as_u64(), &out[at - 1..=end]),
             (Some(3), &b"M{}\n"[..])
         );
+    }
+
+    #[test]
+    fn a_step_of_only_messages_has_a_binary_table_and_no_json() {
+        let mut out = vec![9; 100];
+        effects_out(
+            &[
+                MuxEffect::ToClient {
+                    attach: 7,
+                    message: "{\"id\":1}".into(),
+                },
+                MuxEffect::ToServer {
+                    process: 2,
+                    message: "{}".into(),
+                },
+            ],
+            &mut out,
+        );
+        assert_eq!(u32_at(&out, 0), out.len());
+        assert_eq!(u32_at(&out, out.len() - 4), 0);
+        let count = u32_at(&out, out.len() - 8);
+        assert_eq!(count, 2);
+        let table = out.len() - 8 - 16 * count;
+        let row = |i: usize| {
+            (0..4)
+                .map(|k| u32_at(&out, table + 16 * i + 4 * k))
+                .collect::<Vec<_>>()
+        };
+        let (first, second) = (row(0), row(1));
+        assert_eq!((first[0], first[1]), (2, 7));
+        assert_eq!(&out[first[2] - 1..=first[3]], b"M{\"id\":1}\n");
+        assert_eq!((second[0], second[1]), (1, 2));
+        assert_eq!(&out[second[2]..=second[3]], b"{}\n");
+        effects_out(&[], &mut out);
+        assert_eq!(out, [12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     }
 }

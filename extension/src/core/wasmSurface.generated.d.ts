@@ -77,22 +77,26 @@ export class SharedOwner {
     free(): void;
     [Symbol.dispose](): void;
     /**
-     * A client attachment's message, its UTF-8 bytes → its effects (`effects_out`).
+     * A client attachment's message, its UTF-8 bytes → where its effects lie (`effects_out`).
      */
-    clientMessage(attach: number, message: Uint8Array | number[]): Uint8Array;
+    clientMessage(attach: number, message: Uint8Array | number[]): number;
     /**
-     * One `MuxEvent` as JSON → its effects (`effects_out`).
+     * One `MuxEvent` as JSON → where its effects lie in `memory` (`effects_out`).
      */
-    handle(event_json: string): Uint8Array;
+    handle(event_json: string): number;
     /**
      * No process and no attachment held (the owner may exit after a while).
      */
     isIdle(): boolean;
+    /**
+     * The module's `WebAssembly.Memory`, where the effects lie.
+     */
+    memory(): { readonly buffer: ArrayBuffer };
     constructor();
     /**
-     * A server process's message, its UTF-8 bytes → its effects (`effects_out`).
+     * A server process's message, its UTF-8 bytes → where its effects lie (`effects_out`).
      */
-    serverMessage(process: number, message: Uint8Array | number[]): Uint8Array;
+    serverMessage(process: number, message: Uint8Array | number[]): number;
     /**
      * How long a used process waits for a next client after its last one
      * left (`daemon run --grace-ms`; the core's `HANDOVER_GRACE_MS` otherwise).

@@ -281,6 +281,15 @@ impl Mux {
         std::mem::take(&mut self.effects)
     }
 
+    /// Give back a step's effects once read: the next step pushes into their
+    /// allocation (the owner's hot path allocates no list per message).
+    pub fn recycle(&mut self, mut used: Vec<MuxEffect>) {
+        if self.effects.is_empty() {
+            used.clear();
+            self.effects = used;
+        }
+    }
+
     /// `handle` for JSON: an event that does not parse gives no effects.
     pub fn handle_json(&mut self, event_json: &str) -> String {
         let effects = match crate::tagged_json::from_tagged_json::<MuxEvent>(event_json) {
@@ -592,7 +601,10 @@ impl Mux {
                     return false;
                 };
                 p.pending.remove(&upstream);
-                p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
+                // No format per answer when no call asked for progress (the usual case).
+                if !p.progress.is_empty() {
+                    p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
+                }
                 self.effects.push(MuxEffect::ToClient { attach, message });
             }
             (Some(methods::NOTIFICATIONS_PROGRESS), None) => {

@@ -99,7 +99,8 @@ impl<'a> Routing<'a> {
         let mut at = 0;
         for (range, value) in parts {
             out.push_str(self.text.get(at..range.start)?);
-            out.push_str(&value.to_string());
+            // The id or token written straight in (as serde writes it), no string of its own.
+            crate::protocol::json_text::push_value(&mut out, value);
             at = range.end;
         }
         out.push_str(self.text.get(at..)?);

@@ -13,17 +13,21 @@ import { connectSocket } from './ownerLauncher';
 import { ensureSocketDir, ownerSocketPath } from './socketDir';
 import { FRAME, frame, frameReader, writeBatched } from './wire';
 
-/** WASM `SharedOwner`: every call returns the effects as bytes (see `readEffects`). */
+/** WASM `SharedOwner`: every step returns where its effects lie in `memory()` (shared_owner.rs `effects_out`). */
 interface SharedOwnerHandle {
-  handle(eventJson: string): Uint8Array;
-  clientMessage(attach: number, message: Uint8Array): Uint8Array;
-  serverMessage(process: number, message: Uint8Array): Uint8Array;
+  handle(eventJson: string): number;
+  clientMessage(attach: number, message: Uint8Array): number;
+  serverMessage(process: number, message: Uint8Array): number;
+  memory(): { readonly buffer: ArrayBuffer };
   isIdle(): boolean;
   status(): string;
   setHandoverGraceMs(ms: number): void;
 }
 
 /** A message effect's message is `bytes[at..end]`, framed in place: `[at-1..end+1]` is the `M` frame, `[at..end+1]` the stdio line. */
+/** A message effect's kind in the binary table of a step that gives only messages (shared_owner.rs). */
+const TO_SERVER = 1;
+
 type MuxEffect =
   | { type: 'spawn'; process: number; server: string; transport: StdioTransport; cwd: string | null; env: NodeJS.ProcessEnv | null }
   | { type: 'toServer'; process: number; at: number; end: number }
@@ -48,6 +52,9 @@ export interface OwnerOptions {
 
 export class SharedServerOwner {
   private readonly mux: SharedOwnerHandle;
+  private readonly memory: { readonly buffer: ArrayBuffer };
+  /** A view of the WASM memory (renewed when it grows: the old one is detached, length 0). */
+  private heap: Buffer;
   private readonly socketPath: string;
   private server: net.Server | undefined;
   private readonly clients = new Map<number, net.Socket>();
@@ -67,6 +74,8 @@ export class SharedServerOwner {
   constructor(private readonly opts: OwnerOptions) {
     this.mux = opts.core.call((c) => new (c as unknown as { SharedOwner: new () => SharedOwnerHandle }).SharedOwner());
     if (opts.graceMs !== undefined) this.mux.setHandoverGraceMs(opts.graceMs);
+    this.memory = this.mux.memory();
+    this.heap = Buffer.from(this.memory.buffer);
     this.version = opts.core.call((c) => c.coreVersion());
     this.socketPath = ownerSocketPath(opts.dir, opts.protocol);
   }
@@ -173,41 +182,61 @@ export class SharedServerOwner {
    * One step of the multiplexer and its effects. `mayIdle`: the step may leave
    * the owner holding nothing (a message never does: the hot path skips the check).
    */
-  private run(step: () => Uint8Array, mayIdle: boolean): void {
+  private run(step: () => number, mayIdle: boolean): void {
     if (this.stopping) return;
-    let out: Buffer;
-    let effects: MuxEffect[];
+    let bytes: Buffer;
+    let effects: MuxEffect[] | undefined;
     try {
-      const bytes = this.opts.core.call(step);
-      out = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      // The effects' JSON, then its length (u32 LE), follow the messages (shared_owner.rs `effects_out`).
-      const jsonEnd = out.length - 4;
-      effects = JSON.parse(out.toString('utf8', jsonEnd - out.readUInt32LE(jsonEnd), jsonEnd)) as MuxEffect[];
+      const start = this.opts.core.call(step);
+      if (this.heap.length === 0) this.heap = Buffer.from(this.memory.buffer);
+      // One copy out of the WASM memory (the next step reuses it); small steps land in Node's buffer pool.
+      bytes = Buffer.allocUnsafe(this.heap.readUInt32LE(start));
+      this.heap.copy(bytes, 0, start, start + bytes.length);
+      // After the messages, the table: JSON (its length last) when a step gives more than messages.
+      const jsonEnd = bytes.length - 4;
+      const jsonLength = bytes.readUInt32LE(jsonEnd);
+      if (jsonLength > 0) effects = JSON.parse(bytes.toString('utf8', jsonEnd - jsonLength, jsonEnd)) as MuxEffect[];
     } catch (err) {
       // The multiplexer's state is gone with a trapped instance: end everything; clients start a new owner.
       this.opts.log('error', `the multiplexer failed (${err instanceof Error ? err.message : String(err)}): stopping`);
       void this.stop();
       return;
     }
-    for (const effect of effects) this.apply(effect, out);
+    if (effects !== undefined) {
+      for (const effect of effects) this.apply(effect, bytes);
+    } else {
+      // Only messages: rows of 4 × u32 (kind, process or attachment, at, end), then their count.
+      const tableEnd = bytes.length - 8;
+      for (let row = tableEnd - 16 * bytes.readUInt32LE(tableEnd); row < tableEnd; row += 16) {
+        const who = bytes.readUInt32LE(row + 4);
+        const at = bytes.readUInt32LE(row + 8);
+        const end = bytes.readUInt32LE(row + 12);
+        if (bytes.readUInt32LE(row) === TO_SERVER) this.toServer(who, bytes, at, end);
+        else this.toClient(who, bytes, at, end);
+      }
+    }
     if (mayIdle) this.armLinger();
+  }
+
+  private toServer(process: number, bytes: Buffer, at: number, end: number): void {
+    const connection = this.processes.get(process);
+    if (connection?.sendLine) connection.sendLine(bytes.subarray(at, end + 1));
+    else connection?.send(bytes.toString('utf8', at, end));
+  }
+
+  private toClient(attach: number, bytes: Buffer, at: number, end: number): void {
+    const socket = this.clients.get(attach);
+    if (socket !== undefined) writeBatched(socket, bytes.subarray(at - 1, end + 1));
   }
 
   private apply(effect: MuxEffect, bytes: Buffer): void {
     switch (effect.type) {
       case 'spawn':
         return this.spawn(effect.process, effect.server, effect.transport, effect.cwd, effect.env);
-      case 'toServer': {
-        const connection = this.processes.get(effect.process);
-        if (connection?.sendLine) connection.sendLine(bytes.subarray(effect.at, effect.end + 1));
-        else connection?.send(bytes.toString('utf8', effect.at, effect.end));
-        return;
-      }
-      case 'toClient': {
-        const socket = this.clients.get(effect.attach);
-        if (socket !== undefined) writeBatched(socket, bytes.subarray(effect.at - 1, effect.end + 1));
-        return;
-      }
+      case 'toServer':
+        return this.toServer(effect.process, bytes, effect.at, effect.end);
+      case 'toClient':
+        return this.toClient(effect.attach, bytes, effect.at, effect.end);
       case 'opened':
         return void this.clients.get(effect.attach)?.write(frame(FRAME.opened, JSON.stringify({ pid: effect.pid })));
       case 'sharing':
