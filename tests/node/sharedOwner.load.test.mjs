@@ -23,10 +23,17 @@ function spec(lingerMs) {
   return { dir, protocol: 1, command: process.execPath, args: [cliJs], lingerMs, startWaitMs: 10_000, startPollMs: 20, busyPauseMs: 5, busyJitterMs: 20 };
 }
 
-/** The owner's pid from its log (the last "listening" line). */
-function ownerPid(dir) {
-  const lines = fs.readFileSync(path.join(dir, 'owner-v1.log'), 'utf8').split('\n').filter((l) => / listening on /.test(l));
-  const pid = Number(lines[lines.length - 1].split(' ')[1]);
+/**
+ * The owner's pid from its log (the last "listening" line). The owner may accept a client
+ * before its log line is on disk, so wait for the line rather than read once.
+ */
+async function ownerPid(dir) {
+  const log = path.join(dir, 'owner-v1.log');
+  const line = await waitFor('the owner\'s "listening" line in its log', () => {
+    const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((l) => / listening on /.test(l)) : [];
+    return lines[lines.length - 1];
+  }, 10_000);
+  const pid = Number(line.split(' ')[1]);
   owners.push(pid);
   return pid;
 }
@@ -38,7 +45,7 @@ test('a thousand attachments connecting at once all reach the owner', { skip: !p
   const refused = outcomes.filter((o) => o.status === 'rejected').map((o) => o.reason.code ?? o.reason.message);
   for (const o of outcomes) if (o.status === 'fulfilled') o.value.destroy();
   assert.deepEqual(refused, [], `refused: ${[...new Set(refused)].join(', ')}`);
-  process.kill(ownerPid(s.dir), 'SIGKILL');
+  process.kill(await ownerPid(s.dir), 'SIGKILL');
 });
 
 test('an owner whose listen queue is full for a moment (EAGAIN) is tried again, not reported as unreachable', { skip: !posix, timeout: 60_000 }, async () => {
@@ -62,7 +69,7 @@ test('an owner whose listen queue is full for a moment (EAGAIN) is tried again, 
 test('an idle owner does not exit under a client that connected and has not attached yet', { skip: !posix, timeout: 60_000 }, async () => {
   const s = spec(300);
   const socket = await connectOwner(s);
-  const pid = ownerPid(s.dir);
+  const pid = await ownerPid(s.dir);
   await new Promise((r) => setTimeout(r, 1_500)); // five times its linger
   assert.ok(isAlive(pid), 'the owner exited under a connected client');
   assert.ok(!socket.destroyed);
