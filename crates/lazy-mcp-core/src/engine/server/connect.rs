@@ -1,5 +1,5 @@
-//! Connections to upstream servers: the cataloguing queue, opening, the
-//! `initialize` handshake, the single-flight `ensure_connected`, and forwarding
+//! Connections to upstream servers: the cataloguing queue, opening (the
+//! handshake is `handshake.rs`'s), the single-flight `ensure_connected`, and forwarding
 //! client calls once the server is CONNECTED. Listing is in `listing.rs`, how
 //! connections end in `connection_end.rs`.
 

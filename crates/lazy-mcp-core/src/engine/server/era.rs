@@ -8,7 +8,10 @@
 //! to `initialize` — on the same stdio process when the server merely answered
 //! with an error, on a fresh connection when it exited, hung until the handshake
 //! timeout, or spoke HTTP (whose transport may have given up on the session).
-//! A failed probe never fails the server.
+//! A failed probe never fails the server. Those handshake decisions are the
+//! connection's `HandshakeMachine` (`handshake/machine.rs`); this file picks
+//! the handshake a connection starts with, asks the era again when calls say
+//! it changed, and speaks the modern era (envelope, headers, listen).
 
 use crate::config::model::Transport;
 use crate::engine::effects::Effect;
