@@ -32,7 +32,8 @@ pub use crate::engine::auth_contract::{AuthSnapshot, OAuthBinding, RefreshOutcom
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::connection::{Pending, Phase, Purpose};
+use crate::engine::server::connection::{Pending, Purpose};
+use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::state::ServerState;
 use crate::protocol::methods;
 use machine::{AuthContext, AuthMachine, AuthOutput, AuthRequest, ConnAuth};
@@ -228,7 +229,7 @@ impl Engine {
         let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
-        if connection.phase != Phase::Ready || !connection.live {
+        if connection.handshake.phase() != Phase::Ready || !connection.live {
             if let Some(timer) = connection.handshake_timer {
                 let at = self.now_ms.saturating_add(self.handshake_timeout_ms(name));
                 self.rearm_timer(timer, at);

@@ -1,5 +1,5 @@
-//! Connections to upstream servers: the cataloguing queue, opening, the
-//! `initialize` handshake, the single-flight `ensure_connected`, and forwarding
+//! Connections to upstream servers: the cataloguing queue, opening (the
+//! handshake is `handshake.rs`'s), the single-flight `ensure_connected`, and forwarding
 //! client calls once the server is CONNECTED. Listing is in `listing.rs`, how
 //! connections end in `connection_end.rs`.
 
@@ -14,25 +14,16 @@ use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::connection::Connection;
 use crate::engine::server::connection::Pending;
-use crate::engine::server::connection::Phase;
 use crate::engine::server::connection::Purpose;
+use crate::engine::server::handshake::machine::{Handshake, HandshakeMachine, HandshakeMessage};
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::timers::TimerPurpose;
-use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
+use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use crate::vec_map::{VecMap, VecSet};
 use crate::wording::count_as;
 use serde_json::Value;
-
-/// Why a connection attempt failed, for the state decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::engine) enum Failure {
-    /// Exited, broke its pipe, refused, answered garbage, timed out.
-    Crash,
-    /// The server speaks a protocol version we do not (retrying will not help soon).
-    Protocol,
-}
 
 impl Engine {
     /// Starts cataloguing servers from the queue while slots are free.
@@ -99,7 +90,7 @@ impl Engine {
         name: &str,
         purpose: Purpose,
         interactive: bool,
-        fallback: Option<crate::engine::server::connection::Handshake>,
+        fallback: Option<Handshake>,
     ) {
         let handshake = fallback.unwrap_or_else(|| self.handshake_for(name));
         let Some(server) = self.servers.by_name.get(name) else {
@@ -122,7 +113,6 @@ impl Engine {
             Connection {
                 server: name.to_string(),
                 purpose,
-                phase: Phase::Opening,
                 opened_at_ms: self.now_ms,
                 next_id: 1,
                 pending: VecMap::new(),
@@ -133,9 +123,7 @@ impl Engine {
                 roots_asked_at_ms: None,
                 auth: crate::engine::server::auth::machine::ConnAuth::default(),
                 handshake_timer: Some(handshake_timer),
-                init: None,
-                handshake,
-                era: crate::engine::server::connection::Handshake::era_hint(handshake),
+                handshake: HandshakeMachine::new(handshake),
                 interactive,
                 cache: None,
                 listen: None,
@@ -170,13 +158,12 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_connection_opened(&mut self, conn: ConnId, pid: Option<u32>) {
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
-            return;
-        };
-        if connection.phase != Phase::Opening {
+        if !self.is_opening(conn) {
             return;
         }
-        let name = connection.server.clone();
+        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
+            return;
+        };
         if let Some(server) = self.servers.by_name.get_mut(&name) {
             server.stats.pid = pid;
         }
@@ -201,20 +188,6 @@ impl Engine {
             server.stats.shared_clients = Some(clients);
             server.stats.shared_holders = holders;
         }
-    }
-
-    /// The legacy handshake: `initialize` (then `notifications/initialized`).
-    pub(in crate::engine) fn send_initialize(&mut self, conn: ConnId) {
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
-            return;
-        };
-        connection.phase = Phase::Initializing;
-        connection.era = crate::protocol::client_discover::Era::Legacy;
-        let params = client_handshake::initialize_params(
-            &self.settings.client_name,
-            &self.settings.client_version,
-        );
-        self.send_request(conn, methods::INITIALIZE, Some(params), Pending::Initialize);
     }
 
     /// Sends a request upstream, remembering what its answer is for. Returns its id.
@@ -275,7 +248,12 @@ impl Engine {
     /// A `send` effect, saying what the connection needs so it never reads the
     /// message: its request id, headers, and (`open_event_stream`, HTTP only)
     /// that the server's own stream may be opened once it is accepted.
-    fn push_send(&mut self, conn: ConnId, message: Value, open_event_stream: bool) {
+    pub(in crate::engine) fn push_send(
+        &mut self,
+        conn: ConnId,
+        message: Value,
+        open_event_stream: bool,
+    ) {
         let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
@@ -308,39 +286,7 @@ impl Engine {
         conn: ConnId,
         outcome: Result<Value, Value>,
     ) {
-        if let Err(error) = &outcome {
-            if self.reprobe_after_refusal(conn, error) {
-                return;
-            }
-        }
-        let parsed = match outcome {
-            Ok(result) => client_handshake::parse_initialize_result(&result)
-                .map_err(|cause| (cause, Failure::Protocol)),
-            Err(error) => Err((
-                format!("it refused initialize: {}", jsonrpc::error_message(&error)),
-                Failure::Crash,
-            )),
-        };
-        let init = match parsed {
-            Ok(init) => init,
-            Err((cause, failure)) => {
-                self.connection_failed(conn, &cause, failure, true);
-                return;
-            }
-        };
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
-            return;
-        };
-        connection.phase = Phase::Ready;
-        connection.init = Some(init.clone());
-        // The legacy handshake's last message: after it, an HTTP server may send
-        // on a stream of its own.
-        self.push_send(
-            conn,
-            jsonrpc::notification(methods::NOTIFICATIONS_INITIALIZED, None),
-            true,
-        );
-        self.handshake_done(conn, &init);
+        self.on_handshake_answer(conn, HandshakeMessage::Initialize, outcome);
     }
 
     /// Either era's handshake is done: keep the connection for waiting calls, list.

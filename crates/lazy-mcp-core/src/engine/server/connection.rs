@@ -1,11 +1,12 @@
-//! One upstream connection as the engine tracks it: why it was opened, how far
-//! its handshake got, and the requests it has in flight.
+//! One upstream connection as the engine tracks it: why it was opened, its
+//! handshake (a machine of its own), and the requests it has in flight.
 
 use crate::engine::server::auth::machine::ConnAuth;
 use crate::engine::server::calls::ForwardedCall;
+use crate::engine::server::handshake::machine::HandshakeMachine;
 use crate::engine::timers::TimerId;
-use crate::protocol::client_discover::{CacheHint, Era};
-use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
+use crate::protocol::client_discover::CacheHint;
+use crate::protocol::client_handshake::ListKind;
 use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
 
@@ -17,43 +18,10 @@ pub(in crate::engine) enum Purpose {
     Connect,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::engine) enum Phase {
-    /// `open` sent, waiting for `connectionOpened`.
-    Opening,
-    /// `server/discover` sent: which era does the server speak?
-    Probing,
-    /// `initialize` sent.
-    Initializing,
-    /// Initialized: lists and calls may flow.
-    Ready,
-}
-
-/// How a connection starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::engine) enum Handshake {
-    /// Ask `server/discover` first.
-    Probe,
-    /// `initialize` (the catalogue says legacy, or the probe failed).
-    Legacy,
-    /// No handshake: the catalogue says modern (its discover result is reused).
-    Modern,
-}
-
-impl Handshake {
-    pub(in crate::engine) fn era_hint(handshake: Handshake) -> Era {
-        match handshake {
-            Handshake::Modern => Era::Modern,
-            Handshake::Probe | Handshake::Legacy => Era::Legacy,
-        }
-    }
-}
-
 #[derive(Debug)]
 pub(in crate::engine) struct Connection {
     pub(super) server: String,
     pub(super) purpose: Purpose,
-    pub(super) phase: Phase,
     pub(super) opened_at_ms: u64,
     pub(super) next_id: u64,
     pub(super) pending: VecMap<u64, Pending>,
@@ -63,14 +31,12 @@ pub(in crate::engine) struct Connection {
     /// Kinds announced as changed while being listed: listed again after this round.
     pub(super) relist: VecSet<ListKind>,
     pub(super) handshake_timer: Option<TimerId>,
-    pub(super) init: Option<InitializeOutcome>,
     /// Calls are forwarded (the server is CONNECTED on this connection).
     pub(super) live: bool,
     /// When the server asked for `roots/list` before calls flowed.
     pub(super) roots_asked_at_ms: Option<u64>,
-    /// How this connection starts (decided when it is opened) and, once known, its era.
-    pub(super) handshake: Handshake,
-    pub(super) era: Era,
+    /// Its handshake: phase, era, what the server said (`handshake/machine.rs` owns it).
+    pub(super) handshake: HandshakeMachine,
     /// The connection may open a browser / OAuth flow (not for cataloguing).
     pub(super) interactive: bool,
     /// The stricter cache hint of the lists of the current listing round.

@@ -6,9 +6,8 @@ use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::connect::Failure;
 use crate::engine::server::connection::Pending;
-use crate::engine::server::connection::Phase;
+use crate::engine::server::handshake::machine::Failure;
 use crate::engine::server::idle_policy::idle_after_ms;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::timers::TimerPurpose;
@@ -165,19 +164,9 @@ impl Engine {
         }
     }
 
-    /// Opening, handshake or cataloguing failed: every waiter gets the same error.
-    pub(in crate::engine) fn connection_failed(
-        &mut self,
-        conn: ConnId,
-        cause: &str,
-        failure: Failure,
-        close: bool,
-    ) {
-        self.connection_failed_with_detail(conn, cause, "", failure, close);
-    }
-
-    /// [`Engine::connection_failed`] where `detail` (a stderr tail) is for the log
-    /// and Diagnostics only, not for the clients whose calls fail.
+    /// Opening, handshake or cataloguing failed: every waiter gets the same
+    /// error; `detail` (a stderr tail) is for the log and Diagnostics only,
+    /// not for the clients whose calls fail.
     pub(in crate::engine) fn connection_failed_with_detail(
         &mut self,
         conn: ConnId,
@@ -316,26 +305,8 @@ impl Engine {
             return;
         }
         let name = connection.server.clone();
-        let phase = connection.phase;
         let timeout = self.handshake_timeout_ms(&name);
-        if self.probe_interrupted(
-            conn,
-            &format!("it did not answer server/discover within {timeout} ms"),
-        ) {
-            return;
-        }
-        let what = match phase {
-            Phase::Opening => "the process/session did not open",
-            Phase::Probing => "it did not answer server/discover",
-            Phase::Initializing => "it did not answer initialize",
-            Phase::Ready => "it did not finish listing its tools, prompts and resources",
-        };
-        self.connection_failed(
-            conn,
-            &format!("{what} within {timeout} ms (timeout)"),
-            Failure::Crash,
-            true,
-        );
+        self.handshake_timed_out(conn, timeout);
     }
 
     pub(in crate::engine) fn on_connection_closed(
@@ -377,16 +348,8 @@ impl Engine {
                 format!("; stderr: {tail}")
             })
             .unwrap_or_default();
-        if in_handshake
-            && self.probe_interrupted(
-                conn,
-                &format!("server/discover ended the connection: {cause}"),
-            )
-        {
-            return;
-        }
         if in_handshake {
-            self.connection_failed_with_detail(conn, &cause, &detail, Failure::Crash, false);
+            self.handshake_closed(conn, &cause, &detail);
             return;
         }
         let error = format!("MCP server '{name}' closed the connection: {cause}");

@@ -8,7 +8,10 @@
 //! to `initialize` — on the same stdio process when the server merely answered
 //! with an error, on a fresh connection when it exited, hung until the handshake
 //! timeout, or spoke HTTP (whose transport may have given up on the session).
-//! A failed probe never fails the server.
+//! A failed probe never fails the server. Those handshake decisions are the
+//! connection's `HandshakeMachine` (`handshake/machine.rs`); this file picks
+//! the handshake a connection starts with, asks the era again when calls say
+//! it changed, and speaks the modern era (envelope, headers, listen).
 
 use crate::config::model::Transport;
 use crate::engine::effects::Effect;
@@ -18,9 +21,8 @@ use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
-use crate::engine::server::connection::Handshake;
 use crate::engine::server::connection::Pending;
-use crate::engine::server::connection::Phase;
+use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
 use crate::engine::server::state::ServerState;
 use crate::protocol::client_discover::{self as discover, Era};
 use crate::protocol::jsonrpc;
@@ -50,62 +52,11 @@ impl Engine {
         }
     }
 
-    /// The host opened the connection: start its handshake.
-    pub(in crate::engine) fn start_handshake(&mut self, conn: ConnId) {
-        let Some(connection) = self.servers.conns.get(&conn) else {
-            return;
-        };
-        let name = connection.server.clone();
-        match connection.handshake {
-            Handshake::Legacy => self.send_initialize(conn),
-            Handshake::Probe => {
-                if let Some(connection) = self.servers.conns.get_mut(&conn) {
-                    connection.phase = Phase::Probing;
-                    // The probe itself carries the envelope (it is a modern request).
-                    connection.era = Era::Modern;
-                }
-                self.log(
-                    LogLevel::Debug,
-                    Some(&name),
-                    "probing its protocol era with server/discover".to_string(),
-                );
-                self.send_request(conn, methods::SERVER_DISCOVER, None, Pending::Discover);
-            }
-            Handshake::Modern => {
-                let init = self.current_entry(&name).map(|e| e.initialize.clone());
-                match init {
-                    Some(init) => self.become_modern(conn, init),
-                    // The entry vanished between open and opened: ask.
-                    None => {
-                        if let Some(connection) = self.servers.conns.get_mut(&conn) {
-                            connection.handshake = Handshake::Probe;
-                        }
-                        self.start_handshake(conn);
-                    }
-                }
-            }
-        }
-    }
-
-    fn become_modern(
-        &mut self,
-        conn: ConnId,
-        init: crate::protocol::client_handshake::InitializeOutcome,
-    ) {
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
-            return;
-        };
-        connection.phase = Phase::Ready;
-        connection.era = Era::Modern;
-        connection.init = Some(init.clone());
-        self.handshake_done(conn, &init);
-    }
-
     pub(in crate::engine) fn is_modern(&self, conn: ConnId) -> bool {
         self.servers
             .conns
             .get(&conn)
-            .is_some_and(|c| c.era == Era::Modern)
+            .is_some_and(|c| c.handshake.era() == Era::Modern)
     }
 
     /// Request params as the connection's era wants them (the envelope when modern,
@@ -148,14 +99,14 @@ impl Engine {
             return VecMap::new();
         }
         if let Some(message) = message.filter(|m| m.get("method").is_some()) {
-            if connection.era == Era::Modern {
+            if connection.handshake.era() == Era::Modern {
                 let mut headers = discover::http_headers(message);
                 headers.extend(self.param_headers(&connection.server, message));
                 return headers;
             }
         }
         let mut headers = VecMap::new();
-        if let Some(init) = &connection.init {
+        if let Some(init) = connection.handshake.init() {
             headers.insert(
                 "mcp-protocol-version".to_string(),
                 init.protocol_version.clone(),
@@ -205,7 +156,8 @@ impl Engine {
             .by_name
             .get(&connection.server)
             .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
-        (connection.era == Era::Modern && http).then_some(Effect::AbortRequest { conn, id })
+        (connection.handshake.era() == Era::Modern && http)
+            .then_some(Effect::AbortRequest { conn, id })
     }
 
     /// The answer to `server/discover`.
@@ -214,111 +166,7 @@ impl Engine {
         conn: ConnId,
         outcome: Result<Value, Value>,
     ) {
-        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
-            return;
-        };
-        let why = match outcome {
-            Ok(result) => match discover::parse_discover_result(&result) {
-                Ok(init) => {
-                    self.log(
-                        LogLevel::Info,
-                        Some(&name),
-                        format!("speaks MCP {} (server/discover)", discover::MODERN),
-                    );
-                    self.become_modern(conn, init);
-                    return;
-                }
-                Err(why) => why,
-            },
-            Err(error) => format!(
-                "server/discover was refused: {}",
-                jsonrpc::error_message(&error)
-            ),
-        };
-        // The process is alive and answered: on stdio go on with `initialize` on it.
-        let stdio = self
-            .servers
-            .by_name
-            .get(&name)
-            .is_some_and(|s| matches!(s.config.transport, Transport::Stdio { .. }));
-        self.fall_back_to_initialize(conn, &why, !stdio, true);
-    }
-
-    /// The probe did not find a modern server: use `initialize`, on a fresh
-    /// connection when `fresh` (the probed one exited, hung, or is HTTP).
-    /// `answered`: the server answered the probe (so it speaks the legacy era);
-    /// otherwise its era is unknown (it may not have been reachable at all).
-    pub(in crate::engine) fn fall_back_to_initialize(
-        &mut self,
-        conn: ConnId,
-        why: &str,
-        fresh: bool,
-        answered: bool,
-    ) {
-        let Some(connection) = self.servers.conns.get(&conn) else {
-            return;
-        };
-        let name = connection.server.clone();
-        let purpose = connection.purpose;
-        let interactive = connection.interactive;
-        let fresh_text = if fresh { " on a fresh connection" } else { "" };
-        let message = if answered {
-            format!("speaks the legacy protocol ({why}); using initialize{fresh_text}")
-        } else {
-            format!("its era is unknown ({why}); trying initialize{fresh_text}")
-        };
-        self.log(LogLevel::Info, Some(&name), message);
-        if !fresh {
-            self.send_initialize(conn);
-            return;
-        }
-        self.drop_connection(conn, "the era probe ended", true);
-        self.open_connection_with(&name, purpose, interactive, Some(Handshake::Legacy));
-    }
-
-    /// The probing connection closed or timed out: not a failure of the server.
-    /// Returns false when the connection was not probing (the caller handles it).
-    pub(in crate::engine) fn probe_interrupted(&mut self, conn: ConnId, what: &str) -> bool {
-        if !self
-            .servers
-            .conns
-            .get(&conn)
-            .is_some_and(|c| c.phase == Phase::Probing)
-        {
-            return false;
-        }
-        if let Some(server) = self
-            .servers
-            .conns
-            .get(&conn)
-            .and_then(|c| self.servers.by_name.get_mut(&c.server))
-        {
-            // Only a stdio retry saves a process by skipping the probe. Over HTTP
-            // an unanswered probe is as likely a server not listening yet, and
-            // once it is up, a skipped probe would record a modern server as legacy.
-            if matches!(server.config.transport, Transport::Stdio { .. }) {
-                server.probe_unanswered = true;
-            }
-        }
-        self.fall_back_to_initialize(conn, what, true, false);
-        true
-    }
-
-    /// `initialize` refused with "unsupported protocol version" on a connection
-    /// that trusted the catalogue's legacy verdict: the server moved to the modern
-    /// era. Probe again on a fresh connection. Returns whether it did.
-    pub(in crate::engine) fn reprobe_after_refusal(&mut self, conn: ConnId, error: &Value) -> bool {
-        let trusted_legacy = self
-            .servers
-            .conns
-            .get(&conn)
-            .is_some_and(|c| c.handshake == Handshake::Legacy);
-        trusted_legacy
-            && discover::says_era_changed(error)
-            && self.reprobe_on_fresh_connection(
-                conn,
-                "it refused initialize as an unsupported protocol version",
-            )
+        self.on_handshake_answer(conn, HandshakeMessage::Discover, outcome);
     }
 
     /// A list request of the first round on a connection that trusted the
@@ -335,7 +183,7 @@ impl Engine {
             .servers
             .conns
             .get(&conn)
-            .is_some_and(|c| c.handshake == Handshake::Modern && !c.live);
+            .is_some_and(|c| c.handshake.kind() == Handshake::Modern && !c.live);
         trusted_modern
             && self.reprobe_on_fresh_connection(
                 conn,
@@ -349,7 +197,11 @@ impl Engine {
     /// Drops `conn` and probes the server's era on a fresh one (the server stays
     /// CATALOGUING or CONNECTING; waiting calls wait on). Once per verdict: false
     /// when a probe was asked for already.
-    fn reprobe_on_fresh_connection(&mut self, conn: ConnId, why: &str) -> bool {
+    pub(in crate::engine) fn reprobe_on_fresh_connection(
+        &mut self,
+        conn: ConnId,
+        why: &str,
+    ) -> bool {
         let Some(connection) = self.servers.conns.get(&conn) else {
             return false;
         };
@@ -493,8 +345,8 @@ impl Engine {
         };
         let name = connection.server.clone();
         let capabilities = connection
-            .init
-            .as_ref()
+            .handshake
+            .init()
             .map(|i| i.capabilities.clone())
             .unwrap_or(Value::Null);
         let changes = |kind: &str| {

@@ -149,8 +149,8 @@ impl Engine {
         };
         let lists = std::mem::take(&mut connection.listed);
         let cache = connection.cache.take();
-        let era = connection.era;
-        let Some(init) = connection.init.clone() else {
+        let era = connection.handshake.era();
+        let Some(init) = connection.handshake.init().cloned() else {
             return;
         };
         let name = connection.server.clone();

@@ -17,6 +17,7 @@ pub(super) mod connect;
 pub(super) mod connection;
 pub(super) mod connection_end;
 pub(super) mod era;
+pub(super) mod handshake;
 pub(super) mod idle_policy;
 pub(super) mod input_required;
 pub(super) mod listing;

@@ -5,7 +5,7 @@
 use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::connection::Phase;
+use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::state::{next_state, ServerState, Trigger};
 use crate::protocol::client_discover::Era;
 use crate::protocol::jsonrpc;
@@ -73,7 +73,9 @@ impl Engine {
             .servers
             .conns
             .iter()
-            .filter(|(_, c)| c.phase == Phase::Ready && c.era == Era::Legacy)
+            .filter(|(_, c)| {
+                c.handshake.phase() == Phase::Ready && c.handshake.era() == Era::Legacy
+            })
             .map(|(id, _)| *id)
             .collect();
         for conn in ready {

@@ -6,7 +6,7 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
-use crate::engine::server::connection::Phase;
+use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::roots::roots_from_folders;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::json_text::push_str;
@@ -306,7 +306,7 @@ impl Engine {
                     .servers
                     .conns
                     .get(&conn)
-                    .is_some_and(|c| c.phase == Phase::Ready) =>
+                    .is_some_and(|c| c.handshake.phase() == Phase::Ready) =>
             {
                 self.start_listing(conn, ListKind::from_list_changed(method));
             }

@@ -149,7 +149,7 @@ impl Engine {
                         .servers
                         .conns
                         .get(&conn)
-                        .and_then(|c| c.init.as_ref())
+                        .and_then(|c| c.handshake.init())
                         .map(|init| ListKind::offered_by(&init.capabilities))
                         .unwrap_or_default();
                     self.start_listing(conn, &kinds);

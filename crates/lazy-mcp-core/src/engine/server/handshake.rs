@@ -1,0 +1,168 @@
+//! A connection's handshake, router side: finds the connection, hands its
+//! [`HandshakeMachine`] (`handshake/machine.rs`) an input with what it reads
+//! ([`HandshakeContext`]), and carries out the machine's outputs in order:
+//! builds and sends the messages (ids, envelope, headers), opens and drops
+//! connections, logs, and on success starts the first listing round.
+
+pub(in crate::engine) mod machine;
+
+use crate::config::model::Transport;
+use crate::engine::events::ConnId;
+use crate::engine::router::Engine;
+use crate::engine::server::connection::Pending;
+use crate::protocol::client_handshake;
+use crate::protocol::jsonrpc;
+use crate::protocol::methods;
+use machine::{
+    Handshake, HandshakeContext, HandshakeMachine, HandshakeMessage, HandshakeOutput, Phase,
+};
+use serde_json::Value;
+
+/// How a failure the machine reports ends the connection.
+struct OnFailure<'a> {
+    /// Close it (false: the host closed it already).
+    close: bool,
+    /// For the log and Diagnostics only (a stderr tail).
+    detail: &'a str,
+}
+
+const CLOSE: OnFailure<'static> = OnFailure {
+    close: true,
+    detail: "",
+};
+
+impl Engine {
+    /// Hands `conn`'s handshake machine an input, then carries out its outputs.
+    /// (One copy in the `.wasm`: `input` is dynamic.)
+    fn with_handshake(
+        &mut self,
+        conn: ConnId,
+        on_failure: OnFailure,
+        input: &mut dyn FnMut(&mut HandshakeMachine, HandshakeContext),
+    ) {
+        let servers = &mut self.servers;
+        let Some(connection) = servers.conns.get_mut(&conn) else {
+            return;
+        };
+        let name = connection.server.clone();
+        let cx = match servers.by_name.get(&name) {
+            Some(server) => HandshakeContext {
+                stdio: matches!(server.config.transport, Transport::Stdio { .. }),
+                reprobed: server.reprobe,
+            },
+            None => HandshakeContext {
+                stdio: false,
+                reprobed: false,
+            },
+        };
+        input(&mut connection.handshake, cx);
+        let outputs = connection.handshake.poll_outputs();
+        self.carry_out_handshake(conn, &name, outputs, on_failure);
+    }
+
+    /// Does what `conn`'s handshake machine asked, in its order.
+    fn carry_out_handshake(
+        &mut self,
+        conn: ConnId,
+        name: &str,
+        outputs: Vec<HandshakeOutput>,
+        on_failure: OnFailure,
+    ) {
+        for output in outputs {
+            match output {
+                HandshakeOutput::Send(HandshakeMessage::Discover) => {
+                    self.send_request(conn, methods::SERVER_DISCOVER, None, Pending::Discover);
+                }
+                HandshakeOutput::Send(HandshakeMessage::Initialize) => {
+                    let params = client_handshake::initialize_params(
+                        &self.settings.client_name,
+                        &self.settings.client_version,
+                    );
+                    self.send_request(conn, methods::INITIALIZE, Some(params), Pending::Initialize);
+                }
+                HandshakeOutput::Send(HandshakeMessage::Initialized) => {
+                    // After it, an HTTP server may send on a stream of its own.
+                    let message = jsonrpc::notification(methods::NOTIFICATIONS_INITIALIZED, None);
+                    self.push_send(conn, message, true);
+                }
+                HandshakeOutput::Log(level, text) => self.log(level, Some(name), text),
+                HandshakeOutput::Ready { init, .. } => self.handshake_done(conn, &init),
+                HandshakeOutput::ProbeUnanswered => {
+                    if let Some(server) = self.servers.by_name.get_mut(name) {
+                        server.probe_unanswered = true;
+                    }
+                }
+                HandshakeOutput::Reopen { handshake, why } => {
+                    let Some(connection) = self.servers.conns.get(&conn) else {
+                        continue;
+                    };
+                    let (purpose, interactive) = (connection.purpose, connection.interactive);
+                    self.drop_connection(conn, why, true);
+                    self.open_connection_with(name, purpose, interactive, Some(handshake));
+                }
+                HandshakeOutput::Reprobe(why) => {
+                    self.reprobe_on_fresh_connection(conn, &why);
+                }
+                HandshakeOutput::Failed { kind, text } => self.connection_failed_with_detail(
+                    conn,
+                    &text,
+                    on_failure.detail,
+                    kind,
+                    on_failure.close,
+                ),
+            }
+        }
+    }
+
+    /// The host opened the connection: start its handshake.
+    pub(in crate::engine) fn start_handshake(&mut self, conn: ConnId) {
+        let Some(connection) = self.servers.conns.get(&conn) else {
+            return;
+        };
+        // A connection trusting a modern verdict reuses the catalogue's discover result.
+        let mut cached = match connection.handshake.kind() {
+            Handshake::Modern => self
+                .current_entry(&connection.server)
+                .map(|e| e.initialize.clone()),
+            Handshake::Probe | Handshake::Legacy => None,
+        };
+        self.with_handshake(conn, CLOSE, &mut |hs, _| hs.handle_opened(cached.take()));
+    }
+
+    /// The answer to a handshake request (`server/discover` or `initialize`).
+    pub(in crate::engine) fn on_handshake_answer(
+        &mut self,
+        conn: ConnId,
+        to: HandshakeMessage,
+        outcome: Result<Value, Value>,
+    ) {
+        let mut outcome = Some(outcome);
+        self.with_handshake(conn, CLOSE, &mut |hs, cx| {
+            if let Some(outcome) = outcome.take() {
+                hs.handle_answer(cx, to, outcome);
+            }
+        });
+    }
+
+    /// The handshake timer fired on a connection not yet live.
+    pub(in crate::engine) fn handshake_timed_out(&mut self, conn: ConnId, timeout_ms: u64) {
+        self.with_handshake(conn, CLOSE, &mut |hs, cx| hs.handle_timeout(cx, timeout_ms));
+    }
+
+    /// The connection closed before it went live (`detail`: its stderr tail).
+    pub(in crate::engine) fn handshake_closed(&mut self, conn: ConnId, cause: &str, detail: &str) {
+        let on_failure = OnFailure {
+            close: false,
+            detail,
+        };
+        self.with_handshake(conn, on_failure, &mut |hs, cx| hs.handle_closed(cx, cause));
+    }
+
+    /// `conn` is waiting for `connectionOpened`.
+    pub(in crate::engine) fn is_opening(&self, conn: ConnId) -> bool {
+        self.servers
+            .conns
+            .get(&conn)
+            .is_some_and(|c| c.handshake.phase() == Phase::Opening)
+    }
+}
