@@ -17,7 +17,9 @@ pub const MAX_NESTING: u32 = super::outline::MAX_DEPTH as u32 - 1;
 /// calls them unusual (`Outline::unusual_number`).
 const MAX_NUMBER_LEN: usize = 300;
 
-/// JSON's whitespace (serde_json skips exactly these four).
+/// JSON's whitespace (serde_json skips exactly these four). Inlined: called
+/// around every token, and compact JSON usually has none to skip.
+#[inline(always)]
 fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(at) {
         at += 1;
