@@ -21,6 +21,14 @@ pub fn split_payloads(mut effects: Vec<Effect>) -> Vec<String> {
 /// that their `Vec` can be used again (`engine/wire.rs`).
 pub fn split_payloads_of(effects: &mut [Effect]) -> Vec<String> {
     let mut out = Vec::with_capacity(effects.len() + 1);
+    split_payloads_into(&mut out, effects);
+    out
+}
+
+/// [`split_payloads_of`] appended to `out` (what a POST returns after its
+/// routing: one `Vec` for the crossing, not a second one extended into it).
+pub(crate) fn split_payloads_into(out: &mut Vec<String>, effects: &mut [Effect]) {
+    let start = out.len();
     out.push(String::new());
     for effect in effects.iter_mut() {
         if let Effect::Send { message, .. }
@@ -31,10 +39,9 @@ pub fn split_payloads_of(effects: &mut [Effect]) -> Vec<String> {
         }
     }
     let json = effects_json(effects);
-    if let Some(first) = out.first_mut() {
+    if let Some(first) = out.get_mut(start) {
         *first = json;
     }
-    out
 }
 
 /// `effects` as a JSON array, exactly as `serde_json::to_string` writes it.

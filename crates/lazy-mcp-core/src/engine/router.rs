@@ -242,7 +242,7 @@ impl Engine {
         read: Outlined<'_>,
     ) -> Vec<Effect> {
         self.now_ms = now_ms;
-        self.on_client_message_outlined(client.to_string(), endpoint, message, read);
+        self.on_client_message_outlined(client, endpoint, message, read);
         self.finish_event()
     }
 

@@ -4,7 +4,7 @@
 //! the same code production runs, invalid UTF-8 included.
 
 use crate::engine::effects::Effect;
-use crate::engine::effects_json::{split_payloads, split_payloads_of};
+use crate::engine::effects_json::{split_payloads, split_payloads_into};
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
 use crate::protocol::client_message::{client_body_outlined, client_body_text};
@@ -25,13 +25,19 @@ pub fn text_of(bytes: &[u8]) -> Cow<'_, str> {
 impl Engine {
     /// [`split_payloads`], and the effects' `Vec` (room for a few 472-byte
     /// `Effect`s) kept for the next event: one allocation less per crossing.
-    fn split_recycled(&mut self, mut effects: Vec<Effect>) -> Vec<String> {
-        let out = split_payloads_of(&mut effects);
+    fn split_recycled(&mut self, effects: Vec<Effect>) -> Vec<String> {
+        let mut out = Vec::with_capacity(effects.len() + 1);
+        self.split_recycled_into(&mut out, effects);
+        out
+    }
+
+    /// [`Engine::split_recycled`] appended to `out`.
+    fn split_recycled_into(&mut self, out: &mut Vec<String>, mut effects: Vec<Effect>) {
+        split_payloads_into(out, &mut effects);
         effects.clear();
         if self.effects.capacity() == 0 {
             self.effects = effects;
         }
-        out
     }
 
     /// A gateway client's message (WASM `clientMessage`). `endpoint`: the server
@@ -108,7 +114,7 @@ impl Engine {
         }
         let mut out = Vec::with_capacity(effects.len() + 2);
         out.push(client_body_text(&outlined.body));
-        out.extend(self.split_recycled(effects));
+        self.split_recycled_into(&mut out, effects);
         out
     }
 

@@ -17,7 +17,9 @@ pub const MAX_NESTING: u32 = super::outline::MAX_DEPTH as u32 - 1;
 /// calls them unusual (`Outline::unusual_number`).
 const MAX_NUMBER_LEN: usize = 300;
 
-/// JSON's whitespace (serde_json skips exactly these four).
+/// JSON's whitespace (serde_json skips exactly these four). Inlined: called
+/// around every token, and compact JSON usually has none to skip.
+#[inline(always)]
 fn skip_ws(bytes: &[u8], mut at: usize) -> usize {
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(at) {
         at += 1;
@@ -112,7 +114,8 @@ fn number_end(bytes: &[u8], start: usize) -> Option<usize> {
 /// The end of the JSON value starting at `at` (no leading whitespace), when it
 /// is plain (module comment). Nesting is tracked without recursion.
 fn value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
-    // Bit d of `objects`: the container at depth d+1 is an object.
+    // A stack of bits, the innermost container lowest: set when it is an object.
+    // Shifted by one (inline), never by a variable amount (a 128-bit shift call).
     let mut objects: u128 = 0;
     let mut depth: u32 = 0;
     loop {
@@ -126,12 +129,13 @@ fn value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
             open @ (b'{' | b'[') => {
                 (depth < MAX_NESTING).then_some(())?;
                 let object = *open == b'{';
-                objects = (objects & !(1 << depth)) | (u128::from(object) << depth);
+                objects = (objects << 1) | u128::from(object);
                 depth += 1;
                 at = skip_ws(bytes, at + 1);
                 let close = if object { b'}' } else { b']' };
                 if bytes.get(at) == Some(&close) {
                     depth -= 1;
+                    objects >>= 1;
                     at + 1
                 } else {
                     if object {
@@ -148,7 +152,7 @@ fn value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
                 return Some(at);
             }
             at = skip_ws(bytes, at);
-            let object = objects & (1 << (depth - 1)) != 0;
+            let object = objects & 1 != 0;
             match (bytes.get(at)?, object) {
                 (b',', _) => {
                     at = skip_ws(bytes, at + 1);
@@ -159,6 +163,7 @@ fn value_end(bytes: &[u8], mut at: usize) -> Option<usize> {
                 }
                 (b'}', true) | (b']', false) => {
                     depth -= 1;
+                    objects >>= 1;
                     at += 1;
                 }
                 _ => return None,

@@ -165,8 +165,13 @@ impl<'a> RawEnvelope<'a> {
         let raw = self.id?.get();
         // The usual ids by hand (the text is valid JSON): digits that fit a u64, a
         // string without escapes. Any other number or string as serde reads it.
-        if raw.bytes().all(|b| b.is_ascii_digit()) {
-            if let Ok(n) = raw.parse::<u64>() {
+        // Digits folded by hand (`str::parse` checks overflow with 128-bit
+        // arithmetic); one that overflows goes to serde as before.
+        if !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_digit()) {
+            let n = raw.bytes().try_fold(0u64, |n, b| {
+                n.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+            });
+            if let Some(n) = n {
                 return Some(Value::from(n));
             }
         }

@@ -38,25 +38,25 @@ impl Engine {
         endpoint: Endpoint,
         text: &str,
     ) {
-        self.on_client_message_outlined(client, endpoint, text, Outlined::NOTHING);
+        self.on_client_message_outlined(&client, endpoint, text, Outlined::NOTHING);
     }
 
     /// [`Self::on_client_message`] of a text the caller read already ([`Outlined`]).
     pub(in crate::engine) fn on_client_message_outlined(
         &mut self,
-        client: String,
+        client: &str,
         endpoint: Endpoint,
         text: &str,
         read: Outlined<'_>,
     ) {
-        if self.forward_raw_call(&client, &endpoint, text, read) {
+        if self.forward_raw_call(client, &endpoint, text, read) {
             return;
         }
         let message = match client_message::parse_client(text) {
             Ok(message) => message,
             Err(unreadable) => {
                 self.reply_error(
-                    &client,
+                    client,
                     unreadable.id,
                     unreadable.code,
                     &client_message::client_error_text(&unreadable.reason),
@@ -64,20 +64,20 @@ impl Engine {
                 return;
             }
         };
-        self.clients.message_from(&client, &endpoint);
+        self.clients.message_from(client, &endpoint);
         match message {
             Message::Request {
                 id,
                 method,
                 mut params,
             } => {
-                if self.begin_request_era(&client, &id, &method, &mut params) {
-                    self.on_client_request(&client, &endpoint, id, &method, params);
-                    self.clients.end_request_era(&client);
+                if self.begin_request_era(client, &id, &method, &mut params) {
+                    self.on_client_request(client, &endpoint, id, &method, params);
+                    self.clients.end_request_era(client);
                 }
             }
             Message::Notification { method, params } => {
-                self.on_client_notification(&client, &method, params)
+                self.on_client_notification(client, &method, params)
             }
             Message::Response { id, outcome } => self.on_client_response(&id, outcome),
         }

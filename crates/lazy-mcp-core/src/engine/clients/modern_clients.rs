@@ -176,7 +176,10 @@ impl Clients {
     pub(in crate::engine) fn is_modern_request(&self, client: &str, id: &Value) -> bool {
         self.sessions
             .get(client)
-            .is_some_and(|s| s.modern.pending.contains_key(&id.to_string()))
+            // Checked empty first: the id's text is written only when some are pending.
+            .is_some_and(|s| {
+                !s.modern.pending.is_empty() && s.modern.pending.contains_key(&id.to_string())
+            })
     }
 
     /// The input capabilities (`elicitation`, `sampling`) a modern request's client

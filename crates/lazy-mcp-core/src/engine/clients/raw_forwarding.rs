@@ -19,6 +19,7 @@ use crate::protocol::outline::outline;
 use crate::protocol::params::name_of;
 use crate::protocol::raw_message::{splice_response, CallPeek, RawEnvelope};
 use serde_json::Value;
+use std::borrow::Cow;
 
 impl Engine {
     /// A `tools/call` from an initialized client for an exposed tool: routed with
@@ -65,8 +66,9 @@ impl Engine {
             return false;
         }
         let (server, text) = match endpoint {
+            // The endpoint's own name, borrowed: not copied per call.
             Endpoint::Server { name } if self.tool_is_exposed(name, &tool) => {
-                (name.clone(), params.get().into())
+                (Cow::Borrowed(name.as_str()), params.get().into())
             }
             Endpoint::Server { .. } => return false,
             Endpoint::Aggregate => {
@@ -87,7 +89,7 @@ impl Engine {
                 let Some(renamed) = peek.with_name(original) else {
                     return false;
                 };
-                (server, renamed)
+                (Cow::Owned(server), renamed)
             }
         };
         let progress_token = peek.progress_token();

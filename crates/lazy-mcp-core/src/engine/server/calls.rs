@@ -54,9 +54,9 @@ pub(in crate::engine) struct ForwardedCall {
     /// Boxed: kept small, it lives in every pending call.
     pub(in crate::engine) params: Option<Box<Value>>,
     /// The tool of a `tools/call` forwarded raw (its params are not kept):
-    /// named when the call waits for a sign-in. (A thin box: every pending call carries it.)
-    #[allow(clippy::box_collection)]
-    pub(in crate::engine) raw_tool: Option<Box<String>>,
+    /// named when the call waits for a sign-in. Moved from the queued call's
+    /// params, never copied (the record itself is boxed in `Pending::Call`).
+    pub(in crate::engine) raw_tool: Option<Box<str>>,
     /// A modern server's input rounds answered so far (bounded, see
     /// `input_required.rs`). A legacy server's requests bridged to a modern
     /// client are the clients' side's record (`Clients`' bridges, by
@@ -75,7 +75,7 @@ impl ForwardedCall {
         }
         match &self.params {
             Some(params) => name_of(params),
-            None => self.raw_tool.as_deref().map(String::as_str),
+            None => self.raw_tool.as_deref(),
         }
     }
 }

@@ -216,25 +216,21 @@ impl Engine {
         Some(id)
     }
 
-    /// [`Engine::send_request`] with params kept as the client's bytes.
-    pub(in crate::engine) fn send_raw_request(
-        &mut self,
-        conn: ConnId,
-        method: &str,
-        params: &str,
-        pending: Pending,
-    ) {
-        // Only legacy-era connections get raw requests: the version header at most.
+    /// [`Engine::send_request`] of a forwarded call whose params are the
+    /// client's bytes: written from its record's method, then the record kept
+    /// as the request's pending entry (only legacy-era connections get these).
+    fn send_raw_call(&mut self, conn: ConnId, call: Box<ForwardedCall>, params: &str) {
         let headers = self.http_headers_for(conn, None);
         let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
         let id = connection.next_id;
         connection.next_id += 1;
-        connection.pending.insert(id, pending);
+        let message = crate::protocol::raw_message::splice_request(id, &call.method, params);
+        connection.pending.insert(id, Pending::Call(call));
         self.effects.push(Effect::Send {
             conn,
-            message: crate::protocol::raw_message::splice_request(id, method, params),
+            message,
             headers,
             request_id: Some(id),
             open_event_stream: false,
@@ -452,49 +448,51 @@ impl Engine {
         let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
-        let name = connection.server.clone();
+        // The server's name borrowed (conns and by_name are apart), not cloned per call.
         let upstream_id = connection.next_id;
-        let timeout = self.request_timeout_ms(&name);
+        let timeout = self.request_timeout_ms(&connection.server);
+        if let Some(server) = self.servers.by_name.get_mut(&connection.server) {
+            server.last_activity_ms = self.now_ms;
+            server.recent_calls.record(self.now_ms);
+        }
         let timer = self.set_timer(
             TimerPurpose::Request { conn, upstream_id },
             self.now_ms.saturating_add(timeout),
         );
-        let progress_token = match &call.params {
-            CallParams::Parsed(params) => params
-                .as_ref()
-                .and_then(|p| p.get("_meta"))
-                .and_then(|m| m.get("progressToken"))
-                .cloned(),
-            CallParams::Raw { progress_token, .. } => progress_token.clone(),
+        // The call's own strings move into its record: none is copied.
+        let (params, raw_text, raw_tool, progress_token) = match call.params {
+            CallParams::Parsed(params) => {
+                let token = params
+                    .as_ref()
+                    .and_then(|p| p.get("_meta"))
+                    .and_then(|m| m.get("progressToken"))
+                    .cloned();
+                (params, None, None, token)
+            }
+            CallParams::Raw {
+                text,
+                progress_token,
+                tool,
+            } => (None, Some(text), Some(tool), progress_token),
         };
-        let pending = Pending::Call(Box::new(ForwardedCall {
+        let forwarded = Box::new(ForwardedCall {
             client: call.client,
             client_id: call.client_id,
-            method: call.method.clone(),
+            method: call.method,
             progress_token,
             timer,
-            params: match &call.params {
-                CallParams::Parsed(params) => params.clone().map(Box::new),
-                CallParams::Raw { .. } => None, // legacy connections never ask for input
-            },
-            raw_tool: match &call.params {
-                CallParams::Raw { tool, .. } => Some(Box::new(tool.to_string())),
-                CallParams::Parsed(_) => None,
-            },
+            // Legacy connections (raw params) never ask for input: none kept.
+            params: params.clone().map(Box::new),
+            raw_tool,
             input_rounds,
             era_retried: call.era_retried,
-        }));
-        if let Some(server) = self.servers.by_name.get_mut(&name) {
-            server.last_activity_ms = self.now_ms;
-            server.recent_calls.record(self.now_ms);
-        }
-        match call.params {
-            CallParams::Parsed(params) => {
-                self.send_request(conn, &call.method, params, pending);
+        });
+        match raw_text {
+            None => {
+                let method = forwarded.method.clone();
+                self.send_request(conn, &method, params, Pending::Call(forwarded));
             }
-            CallParams::Raw { text, .. } => {
-                self.send_raw_request(conn, &call.method, &text, pending)
-            }
+            Some(text) => self.send_raw_call(conn, forwarded, &text),
         }
     }
 

@@ -88,10 +88,13 @@ impl Engine {
         };
         // An answer after a refresh: the next refused token may be refreshed again.
         connection.auth.handle_answer();
-        let name = connection.server.clone();
         if self.forward_raw_response(conn, text) {
             return;
         }
+        // Named only off the hot path (a forwarded call's answer needs no name).
+        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
+            return;
+        };
         let message = match Message::parse(text) {
             Ok(message) => message,
             Err(error) => {
