@@ -21,7 +21,7 @@ use crate::engine::timers::TimerPurpose;
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-use crate::vec_map::{VecMap, VecSet};
+use crate::vec_map::VecMap;
 use crate::wording::count_as;
 use serde_json::Value;
 
@@ -116,16 +116,13 @@ impl Engine {
                 opened_at_ms: self.now_ms,
                 next_id: 1,
                 pending: VecMap::new(),
-                listed: VecMap::new(),
-                listing: VecSet::new(),
-                relist: VecSet::new(),
+                listing: Default::default(),
                 live: false,
                 roots_asked_at_ms: None,
                 auth: crate::engine::server::auth::machine::ConnAuth::default(),
                 handshake_timer: Some(handshake_timer),
                 handshake: HandshakeMachine::new(handshake),
                 interactive,
-                cache: None,
                 listen: None,
             },
         );

@@ -4,11 +4,10 @@
 use crate::engine::server::auth::machine::ConnAuth;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::handshake::machine::HandshakeMachine;
+use crate::engine::server::listing::machine::ListingMachine;
 use crate::engine::timers::TimerId;
-use crate::protocol::client_discover::CacheHint;
 use crate::protocol::client_handshake::ListKind;
-use crate::vec_map::{VecMap, VecSet};
-use serde_json::Value;
+use crate::vec_map::VecMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::engine) enum Purpose {
@@ -25,11 +24,8 @@ pub(in crate::engine) struct Connection {
     pub(super) opened_at_ms: u64,
     pub(super) next_id: u64,
     pub(super) pending: VecMap<u64, Pending>,
-    /// Lists completed in the current listing round, and those still outstanding.
-    pub(super) listed: VecMap<ListKind, Vec<Value>>,
-    pub(super) listing: VecSet<ListKind>,
-    /// Kinds announced as changed while being listed: listed again after this round.
-    pub(super) relist: VecSet<ListKind>,
+    /// Its listing rounds: kinds outstanding, pages so far (`listing/machine.rs` owns it).
+    pub(super) listing: ListingMachine,
     pub(super) handshake_timer: Option<TimerId>,
     /// Calls are forwarded (the server is CONNECTED on this connection).
     pub(super) live: bool,
@@ -39,8 +35,6 @@ pub(in crate::engine) struct Connection {
     pub(super) handshake: HandshakeMachine,
     /// The connection may open a browser / OAuth flow (not for cataloguing).
     pub(super) interactive: bool,
-    /// The stricter cache hint of the lists of the current listing round.
-    pub(super) cache: Option<CacheHint>,
     /// The upstream id of the open `subscriptions/listen` (modern servers, `era.rs`).
     pub(super) listen: Option<u64>,
     /// Requests held by the host after an auth challenge (`auth/machine.rs` owns it).
@@ -52,10 +46,9 @@ pub(in crate::engine) enum Pending {
     Initialize,
     /// The era probe (`server/discover`).
     Discover,
+    /// A page of a list (the pages so far are the listing machine's).
     List {
         kind: ListKind,
-        items: Vec<Value>,
-        pages: u32,
     },
     /// Boxed: a call carries much more than the other variants.
     Call(Box<ForwardedCall>),

@@ -1,6 +1,8 @@
 //! Listing a server's tools, prompts, resources and resource templates (following
 //! `nextCursor`), and writing the result into the catalogue.
 
+pub(in crate::engine) mod machine;
+
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::registry::catalogue::CatalogueEntry;
@@ -10,145 +12,68 @@ use crate::engine::server::connection::Purpose;
 use crate::engine::server::state::Trigger;
 use crate::protocol::client_discover::{self, CacheHint, Era};
 use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
-use crate::protocol::jsonrpc;
 use crate::vec_map::VecMap;
 use crate::wording::count;
+use machine::{ListingMachine, ListingOutput};
 use serde_json::Value;
 
-/// Pages followed per list before giving up (a server looping on `nextCursor`).
-pub(in crate::engine) const MAX_LIST_PAGES: u32 = 1_000;
-
 impl Engine {
-    /// Sends the list requests for `kinds` (first pages).
-    pub(in crate::engine) fn start_listing(&mut self, conn: ConnId, kinds: &[ListKind]) {
+    /// Hands `conn`'s listing machine an input (with the connection's purpose),
+    /// then carries out its outputs in order. (One copy in the `.wasm`.)
+    fn with_listing(&mut self, conn: ConnId, input: &mut dyn FnMut(&mut ListingMachine, Purpose)) {
         let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
-        let mut fresh = Vec::new();
-        for kind in kinds {
-            if connection.listing.insert(*kind) {
-                fresh.push(*kind);
-            } else {
-                // Changed while being listed: list it again once this round answers.
-                connection.relist.insert(*kind);
+        input(&mut connection.listing, connection.purpose);
+        let outputs = connection.listing.poll_outputs();
+        let name = connection.server.clone();
+        for output in outputs {
+            match output {
+                ListingOutput::Request { kind, cursor } => {
+                    let params = client_handshake::list_params(cursor.as_deref());
+                    self.send_request(conn, kind.method(), params, Pending::List { kind });
+                }
+                ListingOutput::Log(level, text) => self.log(level, Some(&name), text),
+                ListingOutput::Done { lists, cache } => {
+                    self.on_listing_complete(conn, lists, cache)
+                }
             }
         }
-        let nothing_outstanding = connection.listing.is_empty();
-        for kind in fresh {
-            self.request_first_page(conn, kind);
-        }
-        if nothing_outstanding {
-            self.on_listing_complete(conn);
-        }
     }
 
-    /// Ask for the first page of one list; later pages follow `nextCursor`.
-    fn request_first_page(&mut self, conn: ConnId, kind: ListKind) {
-        self.send_request(
-            conn,
-            kind.method(),
-            client_handshake::list_params(None),
-            Pending::List {
-                kind,
-                items: Vec::new(),
-                pages: 1,
-            },
-        );
+    /// Sends the list requests for `kinds` (first pages).
+    pub(in crate::engine) fn start_listing(&mut self, conn: ConnId, kinds: &[ListKind]) {
+        self.with_listing(conn, &mut |listing, _| listing.handle_start(kinds));
     }
 
+    /// The answer to a page of `kind`.
     pub(in crate::engine) fn on_list_response(
         &mut self,
         conn: ConnId,
         kind: ListKind,
-        mut items: Vec<Value>,
-        pages: u32,
         outcome: Result<Value, Value>,
     ) {
-        let Some(connection) = self.servers.conns.get(&conn) else {
-            return;
-        };
-        let name = connection.server.clone();
-        let purpose = connection.purpose;
         if let Err(error) = &outcome {
             if self.reprobe_after_list_refusal(conn, error) {
                 return;
             }
         }
-        let finished: Option<Vec<Value>> = match outcome {
-            Ok(result) => {
-                if let Some(connection) = self.servers.conns.get_mut(&conn) {
-                    let hint = client_discover::cache_hint(&result);
-                    connection.cache = client_discover::stricter(connection.cache.take(), hint);
-                }
-                let (page, next) = client_handshake::parse_list_page(kind, &result);
-                items.extend(page);
-                match next {
-                    Some(cursor) if pages < MAX_LIST_PAGES => {
-                        self.send_request(
-                            conn,
-                            kind.method(),
-                            client_handshake::list_params(Some(&cursor)),
-                            Pending::List {
-                                kind,
-                                items,
-                                pages: pages + 1,
-                            },
-                        );
-                        return;
-                    }
-                    Some(_) => {
-                        self.log(
-                            LogLevel::Warn,
-                            Some(&name),
-                            format!("{} kept returning nextCursor after {MAX_LIST_PAGES} pages; the list was cut there", kind.method()),
-                        );
-                        Some(items)
-                    }
-                    None => Some(items),
-                }
-            }
-            Err(error) if jsonrpc::error_code(&error) == Some(jsonrpc::METHOD_NOT_FOUND) => {
-                Some(Vec::new())
-            }
-            Err(error) => {
-                self.log(
-                    LogLevel::Warn,
-                    Some(&name),
-                    format!(
-                        "{} failed: {}",
-                        kind.method(),
-                        jsonrpc::error_message(&error)
-                    ),
-                );
-                match purpose {
-                    Purpose::Catalogue => Some(Vec::new()),
-                    Purpose::Connect => None,
-                }
-            }
-        };
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
-            return;
-        };
-        if connection.relist.remove(&kind) {
-            self.request_first_page(conn, kind);
-            return;
-        }
-        connection.listing.remove(&kind);
-        if let Some(items) = finished {
-            connection.listed.insert(kind, items);
-        }
-        if connection.listing.is_empty() {
-            self.on_listing_complete(conn);
-        }
+        self.with_listing(conn, &mut |listing, purpose| match &outcome {
+            Ok(result) => listing.handle_page(kind, result),
+            Err(error) => listing.handle_failed(kind, purpose == Purpose::Catalogue, error),
+        });
     }
 
     /// A listing round finished: update the catalogue; a cataloguing connection closes.
-    fn on_listing_complete(&mut self, conn: ConnId) {
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
+    fn on_listing_complete(
+        &mut self,
+        conn: ConnId,
+        lists: VecMap<ListKind, Vec<Value>>,
+        cache: Option<CacheHint>,
+    ) {
+        let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
-        let lists = std::mem::take(&mut connection.listed);
-        let cache = connection.cache.take();
         let era = connection.handshake.era();
         let Some(init) = connection.handshake.init().cloned() else {
             return;

@@ -149,9 +149,7 @@ impl Engine {
             Pending::Discover => self.on_discover_result(conn, outcome),
             Pending::Internal => {}
             Pending::Listen => self.on_listen_answer(conn, id, outcome),
-            Pending::List { kind, items, pages } => {
-                self.on_list_response(conn, kind, items, pages, outcome)
-            }
+            Pending::List { kind } => self.on_list_response(conn, kind, outcome),
             Pending::Call(call) => {
                 let Some((call, outcome)) = self.hold_for_retry(conn, id, *call, outcome) else {
                     return; // its client is being asked for input: kept for the retry
