@@ -93,13 +93,13 @@ impl Engine {
         fallback: Option<Handshake>,
     ) {
         let handshake = fallback.unwrap_or_else(|| self.handshake_for(name));
-        let Some(server) = self.servers.by_name.get(name) else {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
+        let retry_timer = server.restart.take_retry_timer();
         let transport = server.config.transport.clone();
         let oauth = crate::engine::server::auth::binding(&server.config);
         let shared = self.sharing_of(name);
-        let retry_timer = server.retry_timer;
         self.cancel_timer(retry_timer);
         let conn = self.servers.next_conn;
         self.servers.next_conn += 1;
@@ -128,7 +128,6 @@ impl Engine {
         );
         if let Some(server) = self.servers.by_name.get_mut(name) {
             server.conn = Some(conn);
-            server.retry_timer = None;
             server.stats.pid = None;
             server.stats.shared = shared.is_some();
             server.stats.shared_clients = None;

@@ -93,7 +93,7 @@ impl Engine {
         // Only a completed catalogue ends a failure streak: a server that connects
         // fine but crashes on every call must keep backing off longer.
         if let Some(server) = self.servers.by_name.get_mut(&name) {
-            server.crashes.succeeded();
+            server.restart.handle_succeeded();
         }
         let has_waiters = self
             .servers

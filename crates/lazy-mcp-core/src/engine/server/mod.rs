@@ -22,6 +22,7 @@ pub(super) mod idle_policy;
 pub(super) mod input_required;
 pub(super) mod listing;
 pub(super) mod resource_subscriptions;
+pub(super) mod restart;
 pub mod roots;
 pub(super) mod secret_text;
 pub mod state;
@@ -38,6 +39,7 @@ use backoff::CrashHistory;
 use calls::{ForwardedCall, QueuedCall};
 use connection::{Connection, Pending};
 use idle_policy::RecentCalls;
+use restart::machine::RestartMachine;
 use serde_json::Value;
 use state::ServerState;
 
@@ -103,8 +105,7 @@ impl Servers {
                 session_enabled: None,
                 conn: None,
                 waiters: Vec::new(),
-                crashes: CrashHistory::default(),
-                retry_timer: None,
+                restart: RestartMachine::default(),
                 background: false,
                 idle_timer: None,
                 last_activity_ms: now_ms,
@@ -134,7 +135,7 @@ impl Servers {
     ) {
         if let Some(server) = self.by_name.get_mut(name) {
             server.config = config;
-            server.crashes.reset();
+            server.restart.handle_reset();
             if relaunched {
                 server.stats = ServerStats::default();
             }
@@ -146,7 +147,7 @@ impl Servers {
     pub(in crate::engine) fn withdrawn(&mut self, name: &str) -> Option<TimerId> {
         let server = self.by_name.get_mut(name)?;
         server.subscriptions.clear();
-        server.retry_timer.take()
+        server.restart.take_retry_timer()
     }
 
     // ---- inputs from the clients' side (`clients/`) --------------------------
@@ -332,8 +333,8 @@ pub(in crate::engine) struct Server {
     conn: Option<ConnId>,
     /// Calls waiting for the single in-flight connect.
     waiters: Vec<QueuedCall>,
-    crashes: CrashHistory,
-    retry_timer: Option<TimerId>,
+    /// Its restart machine: crash history, backoff, retry timer (`restart/machine.rs`).
+    restart: RestartMachine,
     /// The cataloguing under way (PENDING/CATALOGUING) is an automatic retry:
     /// hosts show no progress for it. Any other trigger than the retry's own ends it.
     background: bool,
@@ -390,7 +391,7 @@ impl Server {
     }
 
     pub(in crate::engine) fn crashes(&self) -> &CrashHistory {
-        &self.crashes
+        self.restart.crashes()
     }
 
     pub(in crate::engine) fn recent_calls(&self) -> &RecentCalls {
@@ -398,7 +399,7 @@ impl Server {
     }
 
     pub(in crate::engine) fn retry_timer(&self) -> Option<TimerId> {
-        self.retry_timer
+        self.restart.retry_timer()
     }
 }
 

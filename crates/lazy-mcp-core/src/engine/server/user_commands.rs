@@ -18,7 +18,7 @@ impl Engine {
             return;
         };
         server.session_enabled = Some(true);
-        server.crashes.reset();
+        server.restart.handle_reset();
         let was = server.state.clone();
         self.log(
             LogLevel::Info,
@@ -158,7 +158,7 @@ impl Engine {
                     ServerState::Catalogued | ServerState::Failed { .. } | ServerState::NeedsAuth,
                     _,
                 ) if recatalogue => {
-                    let retry = server.retry_timer;
+                    let retry = server.restart.retry_timer();
                     self.cancel_timer(retry);
                     self.await_outcome(&name, "Refresh Catalogue");
                     self.transition(&name, Trigger::NeedsCatalogue);

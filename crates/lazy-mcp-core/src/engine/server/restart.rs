@@ -1,0 +1,142 @@
+//! A server's restarts, router side: finds the server, hands its
+//! [`RestartMachine`] (`restart/machine.rs`) an input, and carries out the
+//! machine's outputs in order: arms and cancels the retry timer, words the
+//! error, logs, and changes state through `Engine::transition`.
+
+pub(in crate::engine) mod machine;
+#[cfg(test)]
+mod machine_tests;
+
+use crate::engine::effects::LogLevel;
+use crate::engine::router::Engine;
+use crate::engine::server::state::{ServerState, Trigger};
+use crate::engine::timers::TimerPurpose;
+use machine::{RestartMachine, RestartOutput, RestartPolicy};
+
+impl Engine {
+    /// Hands `name`'s restart machine an input (with whether it is FAILED),
+    /// then carries out its outputs; `error` words a failure.
+    fn with_restart(
+        &mut self,
+        name: &str,
+        error: String,
+        input: &mut dyn FnMut(&mut RestartMachine, bool),
+    ) {
+        let Some(server) = self.servers.by_name.get_mut(name) else {
+            return;
+        };
+        let failed = matches!(server.state, ServerState::Failed { .. });
+        input(&mut server.restart, failed);
+        let outputs = server.restart.poll_outputs();
+        self.carry_out_restart(name, outputs, error);
+    }
+
+    /// Does what `name`'s restart machine asked, in its order.
+    fn carry_out_restart(&mut self, name: &str, outputs: Vec<RestartOutput>, mut error: String) {
+        for output in outputs {
+            match output {
+                RestartOutput::StayCatalogued => self.transition(name, Trigger::Stopped),
+                RestartOutput::ArmRetry { at } => {
+                    let purpose = TimerPurpose::Retry {
+                        server: name.to_string(),
+                    };
+                    let timer = self.set_timer(purpose, at);
+                    if let Some(server) = self.servers.by_name.get_mut(name) {
+                        server.restart.retry_armed(timer);
+                    }
+                }
+                RestartOutput::CancelRetry(timer) => self.cancel_timer(Some(timer)),
+                RestartOutput::Fail {
+                    retry_at_ms,
+                    crashes,
+                    gave_up_after,
+                } => {
+                    if let Some(crashes) = crashes {
+                        error.push_str(&format!(
+                            " ({} within {} ms)",
+                            crate::wording::count(crashes, "failure"),
+                            self.settings.crash_window_ms
+                        ));
+                    }
+                    if let Some(attempts) = gave_up_after {
+                        error.push_str(&format!(
+                            ". Lazy MCP gave up after {}; fix the cause (see the error above and the server's log), then use Connect Now or Refresh, or edit its configuration, to try again (calling one of its tools also tries once more)",
+                            crate::wording::count(attempts as usize, "attempt")
+                        ));
+                        self.log(
+                            LogLevel::Warn,
+                            Some(name),
+                            format!(
+                                "gave up after {}; no more automatic retries",
+                                crate::wording::count(attempts as usize, "failed attempt")
+                            ),
+                        );
+                    }
+                    let error = std::mem::take(&mut error);
+                    self.transition(name, Trigger::Fail { error, retry_at_ms });
+                }
+                RestartOutput::Retry { background } => {
+                    let warm = self.current_entry(name).is_some();
+                    if !background {
+                        if let Some(server) = self.servers.by_name.get_mut(name) {
+                            server.background = false;
+                        }
+                    }
+                    self.transition(name, Trigger::RetryDue { warm });
+                    if !warm {
+                        if background {
+                            if let Some(server) = self.servers.by_name.get_mut(name) {
+                                server.background = true;
+                            }
+                        }
+                        self.enqueue_catalogue(name);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Decides the state after a failure: back to CATALOGUED when allowed and not
+    /// crash-looping, else FAILED with an exponential-backoff retry time.
+    /// After `maxRetries` automatic retries failed the server stays FAILED (no
+    /// retry timer) until a user action, a config edit or a call.
+    pub(in crate::engine) fn after_failure(
+        &mut self,
+        name: &str,
+        error: String,
+        may_stay_catalogued: bool,
+    ) {
+        let now = self.now_ms;
+        let policy = RestartPolicy {
+            crash_window_ms: self.settings.crash_window_ms,
+            crash_limit: self.settings.crash_limit,
+            backoff_base_ms: self.settings.backoff_base_ms,
+            backoff_max_ms: self.settings.backoff_max_ms,
+            max_retries: self.settings.max_retries,
+        };
+        self.note_failure(name, &error, false);
+        let Some(server) = self.servers.by_name.get_mut(name) else {
+            return;
+        };
+        server.stats.last_error = Some(error.clone());
+        server.background = false;
+        self.with_restart(name, error, &mut |machine, _| {
+            machine.handle_failure(now, &policy, may_stay_catalogued)
+        });
+    }
+
+    /// Automatic retry: in the background (hosts show no progress for it).
+    pub(in crate::engine) fn on_retry_timer(&mut self, name: &str) {
+        self.with_restart(name, String::new(), &mut |machine, failed| {
+            machine.handle_retry_fired(failed)
+        });
+    }
+
+    /// A user action or a config edit on a FAILED server: try again now, in the
+    /// foreground (the retry timer, if any, is cancelled).
+    pub(in crate::engine) fn retry_now(&mut self, name: &str) {
+        self.with_restart(name, String::new(), &mut |machine, failed| {
+            machine.handle_retry_now(failed)
+        });
+    }
+}
