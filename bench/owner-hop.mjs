@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { cpuTicks } from './lib/servers.mjs';
 
 const argv = process.argv.slice(2);
 const at = argv.indexOf('--cli');
@@ -105,14 +106,6 @@ const paths = {
   relay: await through('relay.sock', [path.join(repo, 'bench', 'lib', 'doNothingRelay.mjs'), sockDir]),
 };
 const times = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
-const cpuTicks = (pid) => {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return NaN;
-  }
-};
 const ticksBefore = { owner: cpuTicks(paths.owner.pid), relay: cpuTicks(paths.relay.pid) };
 for (let i = 0; i < calls; i++) {
   for (const [name, p] of Object.entries(paths)) {

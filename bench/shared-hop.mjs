@@ -16,6 +16,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+// cpuTicks: each process's CPU on a path, to say where a call's time goes.
+import { cpuTicks } from './lib/servers.mjs';
 
 const argv = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -47,15 +49,6 @@ async function session(flag) {
   return client;
 }
 
-// CPU time (user + system, Linux /proc) of each process on a path, to say where a call's time goes.
-const cpuTicks = (pid) => {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return NaN;
-  }
-};
 // Read and write system calls (Linux /proc/PID/io `syscr`, `syscw`; a writev counts once): what batching saves.
 const syscalls = (pid) => {
   try {

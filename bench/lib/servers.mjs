@@ -80,3 +80,13 @@ export function rssOfPids(pids) {
   }
   return total;
 }
+
+/** CPU time (user + system clock ticks, Linux /proc) of one process; NaN once it is gone. */
+export function cpuTicks(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return NaN;
+  }
+}

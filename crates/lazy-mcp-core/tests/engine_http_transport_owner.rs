@@ -215,7 +215,7 @@ fn the_version_header_is_on_every_http_send_after_initialize_and_on_none_for_std
         );
         sim.run();
     }
-    let web = conns(&sim, "web");
+    let web = sim.conns_opened("web");
     assert!(web.len() >= 2, "the era probe, then initialize: {web:?}");
     let mut after_initialize = 0;
     for conn in &web {
@@ -251,7 +251,8 @@ fn the_version_header_is_on_every_http_send_after_initialize_and_on_none_for_std
         .iter()
         .any(|m| m.get("method").is_none() && m["id"] == "p1"));
     assert!(after_initialize >= 5, "{sent:?}");
-    let stdio: Vec<_> = conns(&sim, "pipe")
+    let stdio: Vec<_> = sim
+        .conns_opened("pipe")
         .iter()
         .flat_map(|c| sends_on(&sim, *c))
         .collect();
@@ -268,7 +269,8 @@ fn a_modern_http_servers_every_send_names_the_modern_version() {
     let mut sim = both(modern, fake(Behavior::Normal));
     sim.client("c", server_endpoint("web"), call(1, "echo"));
     assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());
-    let sends: Vec<_> = conns(&sim, "web")
+    let sends: Vec<_> = sim
+        .conns_opened("web")
         .iter()
         .flat_map(|c| sends_on(&sim, *c))
         .collect();
@@ -307,18 +309,6 @@ fn nothing_more_is_sent_on_an_http_connection_before_its_first_request_is_answer
         assert_eq!(sends.len(), 1, "{era:?}: {sends:?}");
         assert!(sim.reply_to("c", json!(1)).is_none());
     }
-}
-
-fn conns(sim: &Sim, server: &str) -> Vec<u64> {
-    sim.effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Open {
-                conn, server: s, ..
-            } if s == server => Some(*conn),
-            _ => None,
-        })
-        .collect()
 }
 
 /// A modern client's `tools/call` of `tool` that declares elicitation, with `extra` params.

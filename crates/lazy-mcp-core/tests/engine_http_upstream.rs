@@ -16,7 +16,6 @@ use lazy_mcp_core::config::model::Transport;
 use lazy_mcp_core::engine::{Effect, Event, ServerState, Settings};
 use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
 
 fn http(name: &str) -> lazy_mcp_core::config::ServerConfig {
     let mut config = config(name);
@@ -66,23 +65,11 @@ fn sends(sim: &Sim) -> Vec<(u64, Value, Option<u64>, bool)> {
         .collect()
 }
 
-fn conns_of(sim: &Sim, server: &str) -> BTreeSet<u64> {
-    sim.effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Open {
-                conn, server: s, ..
-            } if s == server => Some(*conn),
-            _ => None,
-        })
-        .collect()
-}
-
 #[test]
 fn every_send_names_its_request_id_and_only_the_handshakes_last_message_opens_the_servers_stream() {
     let sim = called(Behavior::Normal);
     assert!(sim.reply_to("c", json!(1)).unwrap()["result"].is_object());
-    let web = conns_of(&sim, "web");
+    let web = sim.conns_opened("web");
     let all = sends(&sim);
     assert!(all.len() > 6, "{all:?}");
     for (conn, message, request_id, open_event_stream) in &all {

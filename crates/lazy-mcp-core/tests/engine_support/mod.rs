@@ -768,10 +768,20 @@ impl Sim {
     }
 
     pub fn opens_of(&self, server: &str) -> usize {
+        self.conns_opened(server).len()
+    }
+
+    /// The connections opened for `server`, in the order they were opened.
+    pub fn conns_opened(&self, server: &str) -> Vec<ConnId> {
         self.effects
             .iter()
-            .filter(|e| matches!(e, Effect::Open { server: s, .. } if s == server))
-            .count()
+            .filter_map(|e| match e {
+                Effect::Open {
+                    conn, server: s, ..
+                } if s == server => Some(*conn),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The last message with this method sent to any server.
