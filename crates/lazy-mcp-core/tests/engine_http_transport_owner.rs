@@ -13,21 +13,11 @@
 mod engine_support;
 
 use engine_support::*;
-use lazy_mcp_core::config::model::Transport;
 use lazy_mcp_core::engine::{Effect, Event, ServerState, Settings};
 use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
 
 const ENDED: &str = "the reply stream from http://127.0.0.1:1/mcp ended before the response";
-
-fn http(name: &str) -> lazy_mcp_core::config::ServerConfig {
-    let mut config = config(name);
-    config.transport = Transport::Http {
-        url: "http://127.0.0.1:1/mcp".into(),
-        headers: VecMap::new(),
-    };
-    config
-}
 
 fn kind(effect: &Effect) -> String {
     let json = serde_json::to_value(effect).unwrap();
@@ -47,7 +37,7 @@ fn both(web: FakeServer, pipe: FakeServer) -> Sim {
         .fake("web", web)
         .fake("pipe", pipe);
     sim.oauth.public.insert("web".into()); // a remote server without sign-in
-    sim.apply(vec![http("web"), config("pipe")]);
+    sim.apply(vec![http_config("web"), config("pipe")]);
     sim
 }
 
@@ -298,7 +288,7 @@ fn nothing_more_is_sent_on_an_http_connection_before_its_first_request_is_answer
         };
         let mut sim = Sim::new(Settings::default()).fake("web", web);
         sim.oauth.public.insert("web".into());
-        sim.apply(vec![http("web")]);
+        sim.apply(vec![http_config("web")]);
         let conn = sim.conn_of("web").unwrap();
         sim.client("c", server_endpoint("web"), call(1, "echo"));
         sim.client("c", server_endpoint("web"), call(2, "echo"));
@@ -335,7 +325,7 @@ fn an_answer_held_for_the_clients_retry_is_not_failed_by_its_replys_end() {
     };
     let mut sim = Sim::new(Settings::default()).fake("old", asker);
     sim.oauth.public.insert("old".into());
-    sim.apply(vec![http("old")]);
+    sim.apply(vec![http_config("old")]);
     sim.client("c", server_endpoint("old"), modern_call(1, json!({})));
     let state = sim.reply_to("c", json!(1)).unwrap()["result"]["requestState"].clone();
     assert!(state.is_string(), "{:?}", sim.replies);

@@ -12,19 +12,8 @@
 mod engine_support;
 
 use engine_support::*;
-use lazy_mcp_core::config::model::Transport;
 use lazy_mcp_core::engine::{Effect, Event, ServerState, Settings};
-use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
-
-fn http(name: &str) -> lazy_mcp_core::config::ServerConfig {
-    let mut config = config(name);
-    config.transport = Transport::Http {
-        url: "http://127.0.0.1:1/mcp".into(),
-        headers: VecMap::new(),
-    };
-    config
-}
 
 /// `web` over HTTP and `pipe` over stdio, both legacy, both called once.
 fn called(behavior: Behavior) -> Sim {
@@ -36,7 +25,7 @@ fn called(behavior: Behavior) -> Sim {
         .fake("web", fake())
         .fake("pipe", fake());
     sim.oauth.public.insert("web".into()); // a remote server without sign-in
-    sim.apply(vec![http("web"), config("pipe")]);
+    sim.apply(vec![http_config("web"), config("pipe")]);
     for (id, server) in [(1, "web"), (2, "pipe")] {
         sim.client("c", server_endpoint(server), call(id, "echo"));
     }
@@ -166,7 +155,7 @@ fn every_open_carries_the_message_size_limit_of_the_settings() {
     })
     .fake("web", FakeServer::with_tools(&["echo"]));
     sim.oauth.public.insert("web".into());
-    sim.apply(vec![http("web")]);
+    sim.apply(vec![http_config("web")]);
     let set = limits(&sim);
     assert!(!set.is_empty());
     assert!(set.iter().all(|&l| l == 1_000), "{set:?}");

@@ -16,10 +16,8 @@
 mod engine_support;
 
 use engine_support::*;
-use lazy_mcp_core::config::model::{ServerConfig, Transport};
 use lazy_mcp_core::engine::{Event, ServerState, Settings};
 use lazy_mcp_core::protocol::client_discover::Era;
-use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
 
 /// The official TypeScript SDK v2 server of the conformance fixture: both eras.
@@ -108,15 +106,6 @@ fn asker(era: EraBehavior) -> FakeServer {
     }
 }
 
-fn http(name: &str) -> ServerConfig {
-    let mut config = config(name);
-    config.transport = Transport::Http {
-        url: "http://127.0.0.1:1/mcp".into(),
-        headers: VecMap::new(),
-    };
-    config
-}
-
 fn era_in_blob(sim: &Sim, name: &str) -> Era {
     let blob: Value = serde_json::from_str(sim.persisted.as_deref().unwrap()).unwrap();
     // Entries of legacy servers leave `era` out.
@@ -127,7 +116,7 @@ fn era_in_blob(sim: &Sim, name: &str) -> Era {
 fn a_call_that_arrives_while_the_server_is_catalogued_for_the_first_time_declares_its_clients_input_capabilities(
 ) {
     for kind in KINDS {
-        for config in [config("sdk2"), http("sdk2")] {
+        for config in [config("sdk2"), http_config("sdk2")] {
             let mut sim = Sim::new(Settings::default()).fake("sdk2", asker(DUAL));
             sim.oauth.public.insert("sdk2".into());
             sim.hold_opens = true;
@@ -199,7 +188,7 @@ fn an_http_server_that_could_not_be_reached_at_first_is_probed_when_a_call_conne
         };
         let mut sim = Sim::new(Settings::default()).fake("sdk2", unreachable);
         sim.oauth.public.insert("sdk2".into());
-        sim.apply(vec![http("sdk2")]);
+        sim.apply(vec![http_config("sdk2")]);
         assert!(
             matches!(sim.state("sdk2"), Some(ServerState::Failed { .. })),
             "{:?}",
@@ -227,7 +216,7 @@ fn an_http_server_that_could_not_be_reached_at_first_is_probed_again_by_the_auto
     };
     let mut sim = Sim::new(Settings::default()).fake("sdk2", unreachable);
     sim.oauth.public.insert("sdk2".into());
-    sim.apply(vec![http("sdk2")]);
+    sim.apply(vec![http_config("sdk2")]);
     assert!(matches!(
         sim.state("sdk2"),
         Some(ServerState::Failed { .. })

@@ -132,6 +132,17 @@ pub fn tool(name: &str) -> Value {
     })
 }
 
+/// `config(name)` as a remote Streamable HTTP server (nothing listens at its URL: the
+/// simulated host answers for it).
+pub fn http_config(name: &str) -> ServerConfig {
+    let mut config = config(name);
+    config.transport = Transport::Http {
+        url: "http://127.0.0.1:1/mcp".into(),
+        headers: VecMap::new(),
+    };
+    config
+}
+
 pub fn config(name: &str) -> ServerConfig {
     ServerConfig {
         name: name.into(),
