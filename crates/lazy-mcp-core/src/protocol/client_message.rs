@@ -512,14 +512,10 @@ mod tests {
                 "\"id\":", "\"method\":", "\"params\":", "\"_meta\":", "\"name\":", "\u{1}", "é", "\"\"",
             ][..])), 1..4),
         ) {
-            let mut body = BODIES.get(base).copied().unwrap_or_default().to_string();
-            for (at, insert) in edits {
-                let mut at = at.min(body.len());
-                while !body.is_char_boundary(at) {
-                    at -= 1;
-                }
-                body.insert_str(at, insert);
-            }
+            let body = crate::protocol::mutated_text::with_inserts(
+                BODIES.get(base).copied().unwrap_or_default(),
+                &edits,
+            );
             let headers = RequestHeaders::default();
             proptest::prop_assert_eq!(
                 read_of(client_body_outlined(&body, &headers)),

@@ -12,6 +12,8 @@ pub mod methods;
 pub mod missing_capability;
 pub mod modern_http;
 pub mod modern_request;
+#[cfg(test)]
+pub(crate) mod mutated_text;
 pub mod outline;
 pub mod param_headers;
 pub mod params;

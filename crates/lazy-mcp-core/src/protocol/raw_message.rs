@@ -583,14 +583,10 @@ mod tests {
             ][..])), 1..4),
             cut in proptest::option::of(0usize..200),
         ) {
-            let mut text = ODD_ENVELOPES.get(base).copied().unwrap_or_default().to_string();
-            for (at, insert) in edits {
-                let mut at = at.min(text.len());
-                while !text.is_char_boundary(at) {
-                    at -= 1;
-                }
-                text.insert_str(at, insert);
-            }
+            let mut text = crate::protocol::mutated_text::with_inserts(
+                ODD_ENVELOPES.get(base).copied().unwrap_or_default(),
+                &edits,
+            );
             if let Some(mut cut) = cut.filter(|&c| c < text.len()) {
                 while !text.is_char_boundary(cut) {
                     cut -= 1;
