@@ -246,14 +246,13 @@ impl Engine {
         message: Value,
         open_event_stream: bool,
     ) {
-        let Some(connection) = self.servers.conns.get(&conn) else {
+        if !self.servers.conns.contains_key(&conn) {
             return;
-        };
-        let http = self
-            .servers
-            .by_name
-            .get(&connection.server)
-            .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
+        }
+        let http = matches!(
+            self.servers.transport_of(conn),
+            Some(Transport::Http { .. })
+        );
         if let Some(abort) = self.abort_for_cancel(conn, &message) {
             self.effects.push(abort);
         }

@@ -90,12 +90,10 @@ impl Engine {
         let Some(connection) = self.servers.conns.get(&conn) else {
             return VecMap::new();
         };
-        if !self
-            .servers
-            .by_name
-            .get(&connection.server)
-            .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }))
-        {
+        if !matches!(
+            self.servers.transport_of(conn),
+            Some(Transport::Http { .. })
+        ) {
             return VecMap::new();
         }
         if let Some(message) = message.filter(|m| m.get("method").is_some()) {
@@ -151,11 +149,10 @@ impl Engine {
         }
         let id = message.get("params")?.get("requestId")?.as_u64()?;
         let connection = self.servers.conns.get(&conn)?;
-        let http = self
-            .servers
-            .by_name
-            .get(&connection.server)
-            .is_some_and(|s| matches!(s.config.transport, Transport::Http { .. }));
+        let http = matches!(
+            self.servers.transport_of(conn),
+            Some(Transport::Http { .. })
+        );
         (connection.handshake.era() == Era::Modern && http)
             .then_some(Effect::AbortRequest { conn, id })
     }

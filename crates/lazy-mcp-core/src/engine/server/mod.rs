@@ -30,7 +30,7 @@ pub(super) mod transition;
 pub(super) mod upstream;
 pub(super) mod user_commands;
 
-use crate::config::model::ServerConfig;
+use crate::config::model::{ServerConfig, Transport};
 use crate::engine::events::{ClientId, ConnId};
 use crate::engine::timers::TimerId;
 use crate::vec_map::{VecMap, VecSet};
@@ -284,6 +284,14 @@ impl Servers {
     /// The server `conn` is a connection to.
     pub(in crate::engine) fn server_of(&self, conn: ConnId) -> Option<&str> {
         self.conns.get(&conn).map(|c| c.server.as_str())
+    }
+
+    /// How `conn`'s server is reached (stdio, Streamable HTTP, legacy SSE).
+    pub(in crate::engine) fn transport_of(&self, conn: ConnId) -> Option<&Transport> {
+        let connection = self.conns.get(&conn)?;
+        self.by_name
+            .get(&connection.server)
+            .map(|s| &s.config.transport)
     }
 
     /// Every forwarded call in flight: its connection, upstream id and record

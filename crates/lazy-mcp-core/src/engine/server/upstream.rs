@@ -55,11 +55,7 @@ impl Engine {
         if !connection.pending.contains_key(&id) || self.clients.holds_answer(conn, id) {
             return;
         }
-        let sse = self
-            .servers
-            .by_name
-            .get(&connection.server)
-            .is_some_and(|s| matches!(s.config.transport, Transport::Sse { .. }));
+        let sse = matches!(self.servers.transport_of(conn), Some(Transport::Sse { .. }));
         let name = connection.server.clone();
         self.log(
             LogLevel::Debug,
