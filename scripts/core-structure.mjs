@@ -21,8 +21,10 @@ function rsFiles(dir) {
 }
 
 function production(text, keepVisibility = false) {
-  const at = text.search(/#\[cfg\(test\)\]\s*(pub(\([^)]*\))?\s+)?mod \w+/);
-  const body = at < 0 ? text : text.slice(0, at);
+  // An inline test module ends the production code (it comes last); a test
+  // module declared in its own file (`mod machine_tests;`) is only dropped.
+  const at = text.search(/#\[cfg\(test\)\]\s*(pub(\([^)]*\))?\s+)?mod \w+\s*\{/);
+  const body = (at < 0 ? text : text.slice(0, at)).replace(/#\[cfg\(test\)\]\s*(pub(\([^)]*\))?\s+)?mod \w+;/g, "");
   return body
     .split("\n")
     .filter((line) => !line.trim().startsWith("//"))
