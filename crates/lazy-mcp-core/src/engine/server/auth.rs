@@ -35,7 +35,6 @@ use crate::engine::router::Engine;
 use crate::engine::server::connection::{Pending, Purpose};
 use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::state::ServerState;
-use crate::protocol::methods;
 use machine::{AuthContext, AuthMachine, AuthOutput, AuthRequest, ConnAuth};
 
 pub(in crate::engine) mod announcements;
@@ -273,20 +272,12 @@ impl Engine {
         let conn = server.conn.and_then(|c| self.servers.conns.get(&c));
         let interactive = conn.is_some_and(|c| c.purpose == Purpose::Connect);
         // One waiting for the connection, else one held on it (a 401/403 mid-session).
-        let tool = server
-            .waiters
-            .iter()
-            .find_map(|call| {
-                (call.method == methods::TOOLS_CALL)
-                    .then(|| call.params.name())
-                    .flatten()
+        let tool = server.connect.waiting_tool().or_else(|| {
+            conn?.pending.values().find_map(|pending| match pending {
+                Pending::Call(call) => call.tool_name().map(str::to_string),
+                _ => None,
             })
-            .or_else(|| {
-                conn?.pending.values().find_map(|pending| match pending {
-                    Pending::Call(call) => call.tool_name().map(str::to_string),
-                    _ => None,
-                })
-            });
+        });
         (interactive, tool)
     }
 

@@ -151,7 +151,7 @@ impl Engine {
 
     pub(in crate::engine) fn fail_waiters(&mut self, name: &str, message: &str) {
         let waiters = match self.servers.by_name.get_mut(name) {
-            Some(server) => std::mem::take(&mut server.waiters),
+            Some(server) => server.connect.take_waiters(),
             None => return,
         };
         for call in waiters {
