@@ -126,7 +126,7 @@ impl Engine {
         let servers = &mut self.servers;
         let server = servers.by_name.get_mut(name)?;
         let conn = match on {
-            On::Current => server.conn,
+            On::Current => server.connect.conn(),
             On::Conn(conn) => Some(conn),
         };
         let conn = conn
@@ -166,7 +166,7 @@ impl Engine {
                         .servers
                         .by_name
                         .get(name)
-                        .and_then(|s| s.conn)
+                        .and_then(|s| s.connect.conn())
                         .and_then(|c| self.servers.conns.get(&c))
                         .and_then(|c| c.handshake_timer);
                     if let Some(timer) = timer {
@@ -222,7 +222,12 @@ impl Engine {
     /// The held connection of `name` goes on: back to the handshake's own
     /// bound when still handshaking, and the host re-sends its requests.
     fn resume_connection(&mut self, name: &str) {
-        let Some(conn) = self.servers.by_name.get(name).and_then(|s| s.conn) else {
+        let Some(conn) = self
+            .servers
+            .by_name
+            .get(name)
+            .and_then(|s| s.connect.conn())
+        else {
             return;
         };
         let Some(connection) = self.servers.conns.get(&conn) else {
@@ -269,7 +274,10 @@ impl Engine {
         let Some(server) = self.servers.by_name.get(name) else {
             return (false, None);
         };
-        let conn = server.conn.and_then(|c| self.servers.conns.get(&c));
+        let conn = server
+            .connect
+            .conn()
+            .and_then(|c| self.servers.conns.get(&c));
         let interactive = conn.is_some_and(|c| c.purpose == Purpose::Connect);
         // One waiting for the connection, else one held on it (a 401/403 mid-session).
         let tool = server.connect.waiting_tool().or_else(|| {

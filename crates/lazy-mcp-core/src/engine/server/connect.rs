@@ -132,7 +132,7 @@ impl Engine {
             },
         );
         if let Some(server) = self.servers.by_name.get_mut(name) {
-            server.conn = Some(conn);
+            server.connect.handle_connection_opened(conn);
             server.stats.pid = None;
             server.stats.shared = shared.is_some();
             server.stats.shared_clients = None;
@@ -184,7 +184,7 @@ impl Engine {
             .servers
             .by_name
             .get_mut(&name)
-            .filter(|s| s.conn == Some(conn))
+            .filter(|s| s.connect.conn() == Some(conn))
         {
             server.stats.shared_clients = Some(clients);
             server.stats.shared_holders = holders;
@@ -506,7 +506,7 @@ impl Engine {
             );
             return;
         };
-        if let (ServerState::Connected, Some(conn)) = (&server.state, server.conn) {
+        if let (ServerState::Connected, Some(conn)) = (&server.state, server.connect.conn()) {
             self.forward_call(conn, call);
             return;
         }

@@ -229,7 +229,7 @@ impl Engine {
             return Some((call, outcome));
         };
         let live = self.servers.by_name.get(&name).is_some_and(|s| {
-            s.conn == Some(conn)
+            s.connect.conn() == Some(conn)
                 && matches!(s.state, ServerState::Connected)
                 && !s.connect.asks_era_again()
         });
@@ -434,7 +434,7 @@ impl Engine {
     /// again with the new URIs. False when the server is not connected in that era.
     pub(in crate::engine) fn relisten(&mut self, name: &str) -> bool {
         let conn = match self.servers.by_name.get(name) {
-            Some(server) if matches!(server.state, ServerState::Connected) => server.conn,
+            Some(server) if matches!(server.state, ServerState::Connected) => server.connect.conn(),
             _ => None,
         };
         match conn.filter(|c| self.is_modern(*c)) {

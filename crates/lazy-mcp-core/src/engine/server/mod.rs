@@ -87,7 +87,7 @@ impl Servers {
     /// The host measured `name`'s process: kept while it has a connection.
     pub(in crate::engine) fn process_stats(&mut self, name: &str, rss_bytes: u64) {
         if let Some(server) = self.by_name.get_mut(name) {
-            if server.conn.is_some() {
+            if server.connect.conn().is_some() {
                 server.stats.rss_bytes = Some(rss_bytes);
             }
         }
@@ -104,7 +104,6 @@ impl Servers {
                 state: ServerState::Disabled,
                 state_since_ms: now_ms,
                 session_enabled: None,
-                conn: None,
                 connect: ConnectMachine::default(),
                 restart: RestartMachine::default(),
                 idle_timer: None,
@@ -334,9 +333,9 @@ pub(in crate::engine) struct Server {
     state_since_ms: u64,
     /// Session-only Enable/Disable from the user (never written to config).
     session_enabled: Option<bool>,
-    conn: Option<ConnId>,
-    /// Its connect machine: the calls waiting for the single connect in flight,
-    /// background retry, what to ask of its era next (`connect/machine.rs`).
+    /// Its connect machine: its current connection, the calls waiting for the
+    /// single connect in flight, background retry, what to ask of its era next
+    /// (`connect/machine.rs`).
     connect: ConnectMachine,
     /// Its restart machine: crash history, backoff, retry timer (`restart/machine.rs`).
     restart: RestartMachine,

@@ -142,7 +142,7 @@ impl Engine {
             let Some(server) = self.servers.by_name.get(&name) else {
                 continue;
             };
-            match (&server.state, server.conn) {
+            match (&server.state, server.connect.conn()) {
                 (ServerState::Connected, Some(conn)) => {
                     let kinds = self
                         .servers

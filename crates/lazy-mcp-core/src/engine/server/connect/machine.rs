@@ -9,6 +9,7 @@
 //! (`connect.rs`, `era.rs`, …) opens connections, forwards and fails calls,
 //! and changes state only through `Engine::transition`.
 
+use crate::engine::events::ConnId;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::handshake::machine::Handshake;
 use crate::engine::server::state::Trigger;
@@ -18,6 +19,9 @@ use crate::protocol::methods;
 /// One server's connect.
 #[derive(Debug, Default)]
 pub(in crate::engine) struct ConnectMachine {
+    /// The server's current connection: the latest opened (for calls or for
+    /// cataloguing), until it is dropped or the server stops.
+    conn: Option<ConnId>,
     /// Calls waiting for the single in-flight connect.
     waiters: Vec<QueuedCall>,
     /// The cataloguing under way (PENDING/CATALOGUING) is an automatic retry:
@@ -37,6 +41,12 @@ pub(in crate::engine) struct ConnectMachine {
 
 impl ConnectMachine {
     // ---- reads -----------------------------------------------------------------
+
+    /// The server's current connection (read on every call: a copy, no lookup).
+    #[inline]
+    pub(in crate::engine) fn conn(&self) -> Option<ConnId> {
+        self.conn
+    }
 
     /// The handshake the next connection starts with. `legacy_transport`: an
     /// explicit legacy SSE transport (it predates the modern era); `verdict`:
@@ -91,6 +101,23 @@ impl ConnectMachine {
     }
 
     // ---- inputs ----------------------------------------------------------------
+
+    /// A connection to the server was opened: the current one now.
+    pub(in crate::engine) fn handle_connection_opened(&mut self, conn: ConnId) {
+        self.conn = Some(conn);
+    }
+
+    /// `conn` was dropped: no longer current, when it was.
+    pub(in crate::engine) fn handle_connection_dropped(&mut self, conn: ConnId) {
+        if self.conn == Some(conn) {
+            self.conn = None;
+        }
+    }
+
+    /// The server stops: its current connection, taken (the router drops it).
+    pub(in crate::engine) fn handle_stopped(&mut self) -> Option<ConnId> {
+        self.conn.take()
+    }
 
     /// A call waits for the connect (the router then makes sure one is in flight).
     pub(in crate::engine) fn handle_call_waiting(&mut self, call: QueuedCall) {

@@ -124,3 +124,20 @@ fn only_the_automatic_retry_of_a_server_without_catalogue_is_background() {
         assert!(!machine.is_background());
     }
 }
+
+#[test]
+fn the_current_connection_is_the_latest_opened_until_it_ends() {
+    let mut machine = ConnectMachine::default();
+    assert_eq!(machine.conn(), None);
+    machine.handle_connection_opened(1);
+    // An older connection's end does not clear a newer current one.
+    machine.handle_connection_opened(2);
+    machine.handle_connection_dropped(1);
+    assert_eq!(machine.conn(), Some(2));
+    machine.handle_connection_dropped(2);
+    assert_eq!(machine.conn(), None);
+    machine.handle_connection_opened(3);
+    assert_eq!(machine.handle_stopped(), Some(3));
+    assert_eq!(machine.conn(), None);
+    assert_eq!(machine.handle_stopped(), None);
+}
