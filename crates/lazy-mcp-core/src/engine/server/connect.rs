@@ -5,8 +5,6 @@
 //! retry and era doubts are its `ConnectMachine`'s (`connect/machine.rs`).
 
 pub(in crate::engine) mod machine;
-#[cfg(test)]
-mod machine_tests;
 
 use crate::config::model::Transport;
 use crate::engine::effects::Effect;

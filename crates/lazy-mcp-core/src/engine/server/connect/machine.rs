@@ -205,3 +205,7 @@ impl ConnectMachine {
         self.reprobe = false;
     }
 }
+
+#[cfg(test)]
+#[path = "machine_tests.rs"]
+mod tests;

@@ -1,11 +1,12 @@
 //! The connect machine alone, without an engine: inputs in, reads and the
 //! waiting calls out.
 
-use super::machine::ConnectMachine;
+use super::ConnectMachine;
 use crate::engine::server::calls::{CallParams, QueuedCall};
 use crate::engine::server::handshake::machine::Handshake;
 use crate::engine::server::state::Trigger;
 use crate::protocol::client_discover::Era;
+use crate::protocol::methods;
 use serde_json::{json, Value};
 
 fn call(method: &str, id: u64, params: Option<Value>) -> QueuedCall {
@@ -22,9 +23,9 @@ fn call(method: &str, id: u64, params: Option<Value>) -> QueuedCall {
 fn calls_wait_in_order_until_taken_once() {
     let mut machine = ConnectMachine::default();
     assert!(!machine.has_waiters());
-    machine.handle_call_waiting(call("resources/read", 1, None));
-    machine.handle_call_waiting(call("tools/call", 2, Some(json!({"name": "echo"}))));
-    machine.handle_call_waiting(call("tools/call", 3, Some(json!({"name": "add"}))));
+    machine.handle_call_waiting(call(methods::RESOURCES_READ, 1, None));
+    machine.handle_call_waiting(call(methods::TOOLS_CALL, 2, Some(json!({"name": "echo"}))));
+    machine.handle_call_waiting(call(methods::TOOLS_CALL, 3, Some(json!({"name": "add"}))));
     assert!(machine.has_waiters());
     // The sign-in prompt names the first waiting tool call's tool.
     assert_eq!(machine.waiting_tool().as_deref(), Some("echo"));
