@@ -19,7 +19,9 @@
 //! - `server/`, one upstream server: `Server` (mod.rs), `state` (the one enum,
 //!   the one transition function), `connection` (a connection and its requests
 //!   in flight), `calls` (queued and forwarded calls), `connect` (cataloguing
-//!   queue, opening, handshake, single-flight `ensure_connected`, forwarding),
+//!   queue, opening, handshake, single-flight `ensure_connected`, forwarding;
+//!   `connect/machine`: the server's `ConnectMachine`, owning its current
+//!   connection, waiting calls, background retry and era doubts),
 //!   `era` (probing a server's protocol era), `listing` (lists with pagination
 //!   into the catalogue), `upstream` (what servers send; batches split here),
 //!   `connection_end` (idle, stop, crash, timeout: what state each leaves),

@@ -35,7 +35,6 @@ use crate::engine::router::Engine;
 use crate::engine::server::connection::{Pending, Purpose};
 use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::state::ServerState;
-use crate::protocol::methods;
 use machine::{AuthContext, AuthMachine, AuthOutput, AuthRequest, ConnAuth};
 
 pub(in crate::engine) mod announcements;
@@ -127,7 +126,7 @@ impl Engine {
         let servers = &mut self.servers;
         let server = servers.by_name.get_mut(name)?;
         let conn = match on {
-            On::Current => server.conn,
+            On::Current => server.connect.conn(),
             On::Conn(conn) => Some(conn),
         };
         let conn = conn
@@ -167,7 +166,7 @@ impl Engine {
                         .servers
                         .by_name
                         .get(name)
-                        .and_then(|s| s.conn)
+                        .and_then(|s| s.connect.conn())
                         .and_then(|c| self.servers.conns.get(&c))
                         .and_then(|c| c.handshake_timer);
                     if let Some(timer) = timer {
@@ -223,7 +222,12 @@ impl Engine {
     /// The held connection of `name` goes on: back to the handshake's own
     /// bound when still handshaking, and the host re-sends its requests.
     fn resume_connection(&mut self, name: &str) {
-        let Some(conn) = self.servers.by_name.get(name).and_then(|s| s.conn) else {
+        let Some(conn) = self
+            .servers
+            .by_name
+            .get(name)
+            .and_then(|s| s.connect.conn())
+        else {
             return;
         };
         let Some(connection) = self.servers.conns.get(&conn) else {
@@ -270,23 +274,18 @@ impl Engine {
         let Some(server) = self.servers.by_name.get(name) else {
             return (false, None);
         };
-        let conn = server.conn.and_then(|c| self.servers.conns.get(&c));
+        let conn = server
+            .connect
+            .conn()
+            .and_then(|c| self.servers.conns.get(&c));
         let interactive = conn.is_some_and(|c| c.purpose == Purpose::Connect);
         // One waiting for the connection, else one held on it (a 401/403 mid-session).
-        let tool = server
-            .waiters
-            .iter()
-            .find_map(|call| {
-                (call.method == methods::TOOLS_CALL)
-                    .then(|| call.params.name())
-                    .flatten()
+        let tool = server.connect.waiting_tool().or_else(|| {
+            conn?.pending.values().find_map(|pending| match pending {
+                Pending::Call(call) => call.tool_name().map(str::to_string),
+                _ => None,
             })
-            .or_else(|| {
-                conn?.pending.values().find_map(|pending| match pending {
-                    Pending::Call(call) => call.tool_name().map(str::to_string),
-                    _ => None,
-                })
-            });
+        });
         (interactive, tool)
     }
 

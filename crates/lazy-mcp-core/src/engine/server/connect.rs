@@ -1,7 +1,10 @@
 //! Connections to upstream servers: the cataloguing queue, opening (the
 //! handshake is `handshake.rs`'s), the single-flight `ensure_connected`, and forwarding
 //! client calls once the server is CONNECTED. Listing is in `listing.rs`, how
-//! connections end in `connection_end.rs`.
+//! connections end in `connection_end.rs`. A server's waiting calls, background
+//! retry and era doubts are its `ConnectMachine`'s (`connect/machine.rs`).
+
+pub(in crate::engine) mod machine;
 
 use crate::config::model::Transport;
 use crate::engine::effects::Effect;
@@ -127,7 +130,7 @@ impl Engine {
             },
         );
         if let Some(server) = self.servers.by_name.get_mut(name) {
-            server.conn = Some(conn);
+            server.connect.handle_connection_opened(conn);
             server.stats.pid = None;
             server.stats.shared = shared.is_some();
             server.stats.shared_clients = None;
@@ -179,7 +182,7 @@ impl Engine {
             .servers
             .by_name
             .get_mut(&name)
-            .filter(|s| s.conn == Some(conn))
+            .filter(|s| s.connect.conn() == Some(conn))
         {
             server.stats.shared_clients = Some(clients);
             server.stats.shared_holders = holders;
@@ -285,15 +288,13 @@ impl Engine {
         let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
             return;
         };
-        if let Some(server) = self.servers.by_name.get_mut(&name) {
-            // The era is known now (probed, or taken from a catalogue that was right).
-            server.reprobe = false;
-        }
-        let has_waiters = self
-            .servers
-            .by_name
-            .get(&name)
-            .is_some_and(|s| !s.waiters.is_empty());
+        let has_waiters = match self.servers.by_name.get_mut(&name) {
+            Some(server) => {
+                server.connect.handle_era_known();
+                server.connect.has_waiters()
+            }
+            None => false,
+        };
         if has_waiters {
             // Calls arrived while cataloguing: keep this connection for them.
             if let Some(connection) = self.servers.conns.get_mut(&conn) {
@@ -347,7 +348,7 @@ impl Engine {
                 server.stats.connect_latency_ms = Some(latency);
                 server.last_activity_ms = now;
                 server.stats.connected_at_ms = Some(now);
-                std::mem::take(&mut server.waiters)
+                server.connect.take_waiters()
             }
             None => Vec::new(),
         };
@@ -503,7 +504,7 @@ impl Engine {
             );
             return;
         };
-        if let (ServerState::Connected, Some(conn)) = (&server.state, server.conn) {
+        if let (ServerState::Connected, Some(conn)) = (&server.state, server.connect.conn()) {
             self.forward_call(conn, call);
             return;
         }
@@ -527,7 +528,7 @@ impl Engine {
             return;
         }
         if let Some(server) = self.servers.by_name.get_mut(name) {
-            server.waiters.push(call);
+            server.connect.handle_call_waiting(call);
         }
         self.ensure_connected(name, true);
     }

@@ -71,7 +71,8 @@ impl Engine {
         }
         let busy = !server.subscriptions.is_empty()
             || server
-                .conn
+                .connect
+                .conn()
                 .and_then(|conn| self.servers.conns.get(&conn))
                 .is_some_and(|c| c.pending.values().any(|p| matches!(p, Pending::Call(_))));
         let due = server.last_activity_ms.saturating_add(idle);
@@ -101,7 +102,7 @@ impl Engine {
         let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
-        let conn = server.conn.take();
+        let conn = server.connect.handle_stopped();
         let idle_timer = server.idle_timer.take();
         self.cancel_timer(idle_timer);
         if let Some(conn) = conn {
@@ -137,9 +138,7 @@ impl Engine {
         }
         self.clients.connection_dropped(conn);
         if let Some(server) = self.servers.by_name.get_mut(&connection.server) {
-            if server.conn == Some(conn) {
-                server.conn = None;
-            }
+            server.connect.handle_connection_dropped(conn);
             server.stats.pid = None;
             server.stats.rss_bytes = None;
             server.stats.connected_at_ms = None;
@@ -151,7 +150,7 @@ impl Engine {
 
     pub(in crate::engine) fn fail_waiters(&mut self, name: &str, message: &str) {
         let waiters = match self.servers.by_name.get_mut(name) {
-            Some(server) => std::mem::take(&mut server.waiters),
+            Some(server) => server.connect.take_waiters(),
             None => return,
         };
         for call in waiters {

@@ -38,18 +38,9 @@ impl Engine {
         let Some(server) = self.servers.by_name.get(name) else {
             return Handshake::Legacy;
         };
-        // An explicit legacy SSE transport predates the modern era.
-        if matches!(server.config.transport, Transport::Sse { .. }) {
-            return Handshake::Legacy;
-        }
-        match self.current_entry(name) {
-            Some(entry) if !server.reprobe => match entry.era {
-                Era::Legacy => Handshake::Legacy,
-                Era::Modern => Handshake::Modern,
-            },
-            None if server.probe_unanswered && !server.reprobe => Handshake::Legacy,
-            _ => Handshake::Probe,
-        }
+        let sse = matches!(server.config.transport, Transport::Sse { .. });
+        let verdict = self.current_entry(name).map(|entry| entry.era);
+        server.connect.how_to_start(sse, verdict)
     }
 
     pub(in crate::engine) fn is_modern(&self, conn: ConnId) -> bool {
@@ -204,12 +195,13 @@ impl Engine {
         };
         let name = connection.server.clone();
         let (purpose, interactive) = (connection.purpose, connection.interactive);
-        let probed_already = self.servers.by_name.get(&name).is_some_and(|s| s.reprobe);
-        if probed_already {
+        let probe_now = self
+            .servers
+            .by_name
+            .get_mut(&name)
+            .is_some_and(|s| s.connect.handle_verdict_refused());
+        if !probe_now {
             return false;
-        }
-        if let Some(server) = self.servers.by_name.get_mut(&name) {
-            server.reprobe = true;
         }
         self.log(
             LogLevel::Info,
@@ -237,7 +229,9 @@ impl Engine {
             return Some((call, outcome));
         };
         let live = self.servers.by_name.get(&name).is_some_and(|s| {
-            s.conn == Some(conn) && matches!(s.state, ServerState::Connected) && !s.reprobe
+            s.connect.conn() == Some(conn)
+                && matches!(s.state, ServerState::Connected)
+                && !s.connect.asks_era_again()
         });
         if !changed || !live || !self.is_modern(conn) || call.era_retried || call.params.is_none() {
             return Some((call, outcome));
@@ -265,7 +259,7 @@ impl Engine {
             }
         }
         if let Some(server) = self.servers.by_name.get_mut(&name) {
-            server.reprobe = true;
+            server.connect.handle_era_changed();
         }
         self.log(
             LogLevel::Info,
@@ -289,7 +283,9 @@ impl Engine {
             era_retried: true,
         });
         if let Some(server) = self.servers.by_name.get_mut(&name) {
-            server.waiters.extend(waiters);
+            for call in waiters {
+                server.connect.handle_call_waiting(call);
+            }
         }
         self.ensure_connected(&name, true);
         None
@@ -318,7 +314,7 @@ impl Engine {
             }
             Err(error) if discover::says_era_changed(&error) => {
                 if let Some(server) = self.servers.by_name.get_mut(&name) {
-                    server.reprobe = true;
+                    server.connect.handle_era_changed();
                 }
                 self.log(
                     LogLevel::Warn,
@@ -438,7 +434,7 @@ impl Engine {
     /// again with the new URIs. False when the server is not connected in that era.
     pub(in crate::engine) fn relisten(&mut self, name: &str) -> bool {
         let conn = match self.servers.by_name.get(name) {
-            Some(server) if matches!(server.state, ServerState::Connected) => server.conn,
+            Some(server) if matches!(server.state, ServerState::Connected) => server.connect.conn(),
             _ => None,
         };
         match conn.filter(|c| self.is_modern(*c)) {

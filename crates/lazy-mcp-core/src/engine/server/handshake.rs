@@ -48,7 +48,7 @@ impl Engine {
         let cx = match servers.by_name.get(&name) {
             Some(server) => HandshakeContext {
                 stdio: matches!(server.config.transport, Transport::Stdio { .. }),
-                reprobed: server.reprobe,
+                reprobed: server.connect.asks_era_again(),
             },
             None => HandshakeContext {
                 stdio: false,
@@ -89,7 +89,7 @@ impl Engine {
                 HandshakeOutput::Ready { init, .. } => self.handshake_done(conn, &init),
                 HandshakeOutput::ProbeUnanswered => {
                     if let Some(server) = self.servers.by_name.get_mut(name) {
-                        server.probe_unanswered = true;
+                        server.connect.handle_probe_unanswered();
                     }
                 }
                 HandshakeOutput::Reopen { handshake, why } => {

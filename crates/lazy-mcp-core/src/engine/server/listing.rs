@@ -99,7 +99,7 @@ impl Engine {
             .servers
             .by_name
             .get(&name)
-            .is_some_and(|s| !s.waiters.is_empty());
+            .is_some_and(|s| s.connect.has_waiters());
         if has_waiters {
             self.become_connected_after_roots(conn, roots_asked_at);
             return;

@@ -37,6 +37,7 @@ use crate::vec_map::{VecMap, VecSet};
 use auth::machine::AuthMachine;
 use backoff::CrashHistory;
 use calls::{ForwardedCall, QueuedCall};
+use connect::machine::ConnectMachine;
 use connection::{Connection, Pending};
 use idle_policy::RecentCalls;
 use restart::machine::RestartMachine;
@@ -86,7 +87,7 @@ impl Servers {
     /// The host measured `name`'s process: kept while it has a connection.
     pub(in crate::engine) fn process_stats(&mut self, name: &str, rss_bytes: u64) {
         if let Some(server) = self.by_name.get_mut(name) {
-            if server.conn.is_some() {
+            if server.connect.conn().is_some() {
                 server.stats.rss_bytes = Some(rss_bytes);
             }
         }
@@ -103,17 +104,13 @@ impl Servers {
                 state: ServerState::Disabled,
                 state_since_ms: now_ms,
                 session_enabled: None,
-                conn: None,
-                waiters: Vec::new(),
+                connect: ConnectMachine::default(),
                 restart: RestartMachine::default(),
-                background: false,
                 idle_timer: None,
                 last_activity_ms: now_ms,
                 recent_calls: Default::default(),
                 stats: ServerStats::default(),
                 subscriptions: VecMap::new(),
-                reprobe: false,
-                probe_unanswered: false,
                 auth: AuthMachine::default(),
             },
         );
@@ -158,9 +155,7 @@ impl Servers {
     pub(in crate::engine) fn drop_waiters(&mut self, gone: &dyn Fn(&QueuedCall) -> bool) -> bool {
         let mut dropped = false;
         for server in self.by_name.values_mut() {
-            let before = server.waiters.len();
-            server.waiters.retain(|w| !gone(w));
-            dropped |= server.waiters.len() != before;
+            dropped |= server.connect.handle_calls_gone(gone);
         }
         dropped
     }
@@ -338,29 +333,17 @@ pub(in crate::engine) struct Server {
     state_since_ms: u64,
     /// Session-only Enable/Disable from the user (never written to config).
     session_enabled: Option<bool>,
-    conn: Option<ConnId>,
-    /// Calls waiting for the single in-flight connect.
-    waiters: Vec<QueuedCall>,
+    /// Its connect machine: its current connection, the calls waiting for the
+    /// single connect in flight, background retry, what to ask of its era next
+    /// (`connect/machine.rs`).
+    connect: ConnectMachine,
     /// Its restart machine: crash history, backoff, retry timer (`restart/machine.rs`).
     restart: RestartMachine,
-    /// The cataloguing under way (PENDING/CATALOGUING) is an automatic retry:
-    /// hosts show no progress for it. Any other trigger than the retry's own ends it.
-    background: bool,
     idle_timer: Option<TimerId>,
     last_activity_ms: u64,
     /// When its latest calls were forwarded: the idle time follows the rate (`idle_policy.rs`).
     recent_calls: RecentCalls,
     stats: ServerStats,
-    /// Ask the server's era again at its next connection (refresh, or an answer
-    /// saying the era changed) instead of trusting the catalogue's verdict.
-    reprobe: bool,
-    /// The era probe of a stdio server got no answer in this run (it timed out,
-    /// or the process ended on it): later attempts (retries) go straight to
-    /// `initialize`, so a broken server is not spawned twice per attempt. A
-    /// refresh or a config change (a new runtime) probes again. Never set for
-    /// HTTP: a probe costs no process there, and an HTTP server that was not
-    /// reachable yet must still be probed once it is.
-    probe_unanswered: bool,
     /// Subscribed resources by URI: who wants `resources/updated` (legacy
     /// clients' `resources/subscribe`, modern clients' listens;
     /// `resource_subscriptions.rs`). Subscribed again after a reconnect; a
@@ -395,7 +378,7 @@ impl Server {
 
     /// The cataloguing under way is an automatic retry (hosts show no progress).
     pub(in crate::engine) fn background(&self) -> bool {
-        self.background
+        self.connect.is_background()
     }
 
     pub(in crate::engine) fn crashes(&self) -> &CrashHistory {

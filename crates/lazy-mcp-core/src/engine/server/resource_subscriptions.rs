@@ -81,7 +81,7 @@ impl Engine {
             return;
         }
         let conn = match self.servers.by_name.get(name) {
-            Some(server) if server.state == ServerState::Connected => server.conn,
+            Some(server) if server.state == ServerState::Connected => server.connect.conn(),
             _ => None,
         };
         let Some(conn) = conn else {

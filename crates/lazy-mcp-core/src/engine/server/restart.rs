@@ -77,18 +77,11 @@ impl Engine {
                 }
                 RestartOutput::Retry { background } => {
                     let warm = self.current_entry(name).is_some();
-                    if !background {
-                        if let Some(server) = self.servers.by_name.get_mut(name) {
-                            server.background = false;
-                        }
+                    if let Some(server) = self.servers.by_name.get_mut(name) {
+                        server.connect.handle_retry_started(background, warm);
                     }
                     self.transition(name, Trigger::RetryDue { warm });
                     if !warm {
-                        if background {
-                            if let Some(server) = self.servers.by_name.get_mut(name) {
-                                server.background = true;
-                            }
-                        }
                         self.enqueue_catalogue(name);
                     }
                 }
@@ -119,7 +112,7 @@ impl Engine {
             return;
         };
         server.stats.last_error = Some(error.clone());
-        server.background = false;
+        server.connect.handle_connect_failed();
         self.with_restart(name, error, &mut |machine, _| {
             machine.handle_failure(now, &policy, may_stay_catalogued)
         });

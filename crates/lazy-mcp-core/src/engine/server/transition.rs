@@ -17,12 +17,7 @@ impl Engine {
         let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
-        if !matches!(
-            trigger,
-            Trigger::RetryDue { .. } | Trigger::CatalogueStarted
-        ) {
-            server.background = false;
-        }
+        server.connect.handle_trigger(&trigger);
         match next_state(&server.state, &trigger) {
             Ok(next) => {
                 if next != server.state {

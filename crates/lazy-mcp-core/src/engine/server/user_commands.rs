@@ -79,7 +79,7 @@ impl Engine {
             return;
         }
         if let Some(server) = self.servers.by_name.get_mut(name) {
-            server.background = false;
+            server.connect.handle_user_action();
         }
         self.await_outcome(name, "Connect Now");
         if !self.ensure_connected(name, true) {
@@ -134,16 +134,15 @@ impl Engine {
             if let Some(server) = self.servers.by_name.get_mut(&name) {
                 if recatalogue {
                     // The user asked: a retry under way is no longer a background one.
-                    server.background = false;
+                    server.connect.handle_user_action();
                 }
                 // A refresh asks each server's protocol era again at its next connection.
-                server.reprobe = true;
-                server.probe_unanswered = false;
+                server.connect.handle_refresh();
             }
             let Some(server) = self.servers.by_name.get(&name) else {
                 continue;
             };
-            match (&server.state, server.conn) {
+            match (&server.state, server.connect.conn()) {
                 (ServerState::Connected, Some(conn)) => {
                     let kinds = self
                         .servers
