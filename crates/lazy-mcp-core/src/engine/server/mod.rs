@@ -18,7 +18,7 @@ pub(super) mod connection;
 pub(super) mod connection_end;
 pub(super) mod era;
 pub(super) mod handshake;
-pub(super) mod idle_policy;
+pub(super) mod idle;
 pub(super) mod input_required;
 pub(super) mod listing;
 pub(super) mod resource_subscriptions;
@@ -38,7 +38,7 @@ use auth::machine::AuthMachine;
 use backoff::CrashHistory;
 use calls::{ForwardedCall, QueuedCall};
 use connection::{Connection, Pending};
-use idle_policy::RecentCalls;
+use idle::machine::IdleMachine;
 use restart::machine::RestartMachine;
 use serde_json::Value;
 use state::ServerState;
@@ -107,9 +107,7 @@ impl Servers {
                 waiters: Vec::new(),
                 restart: RestartMachine::default(),
                 background: false,
-                idle_timer: None,
-                last_activity_ms: now_ms,
-                recent_calls: Default::default(),
+                idle: IdleMachine::new(now_ms),
                 stats: ServerStats::default(),
                 subscriptions: VecMap::new(),
                 reprobe: false,
@@ -172,7 +170,7 @@ impl Servers {
         };
         if let Some(server) = self.by_name.get_mut(name) {
             server.stats.calls_served += 1;
-            server.last_activity_ms = now_ms;
+            server.idle.handle_activity(now_ms);
         }
     }
 
@@ -346,10 +344,8 @@ pub(in crate::engine) struct Server {
     /// The cataloguing under way (PENDING/CATALOGUING) is an automatic retry:
     /// hosts show no progress for it. Any other trigger than the retry's own ends it.
     background: bool,
-    idle_timer: Option<TimerId>,
-    last_activity_ms: u64,
-    /// When its latest calls were forwarded: the idle time follows the rate (`idle_policy.rs`).
-    recent_calls: RecentCalls,
+    /// Its idle-stop machine: idle timer, last activity, recent calls (`idle/machine.rs`).
+    idle: IdleMachine,
     stats: ServerStats,
     /// Ask the server's era again at its next connection (refresh, or an answer
     /// saying the era changed) instead of trusting the catalogue's verdict.
@@ -402,8 +398,9 @@ impl Server {
         self.restart.crashes()
     }
 
-    pub(in crate::engine) fn recent_calls(&self) -> &RecentCalls {
-        &self.recent_calls
+    /// Its idle stop: the call rate and idle time Diagnostics show.
+    pub(in crate::engine) fn idle(&self) -> &IdleMachine {
+        &self.idle
     }
 
     pub(in crate::engine) fn retry_timer(&self) -> Option<TimerId> {
