@@ -438,7 +438,7 @@ cacheStale: boolean, callsServed: number,
 callsLastHour: number, 
 /**
  * While it runs: how long it may go without calls before it is stopped
- * (its call rate's tier under the user's ceiling; `idle_policy.rs`). 0 = never.
+ * (its call rate's tier under the user's ceiling; `server/idle/policy.rs`). 0 = never.
  */
 idleAfterMs?: number | null, lastError?: string | null, droppedDeclaredTools: Array<string>, 
 /**

@@ -97,7 +97,7 @@ pub struct ServerDiagnostics {
     #[serde(default)]
     pub calls_last_hour: usize,
     /// While it runs: how long it may go without calls before it is stopped
-    /// (its call rate's tier under the user's ceiling; `idle_policy.rs`). 0 = never.
+    /// (its call rate's tier under the user's ceiling; `server/idle/policy.rs`). 0 = never.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub idle_after_ms: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -370,7 +370,7 @@ impl Engine {
                     e.is_stale(self.now_ms) && e.cache.as_ref().is_some_and(|c| c.ttl_ms > 0)
                 }),
                 calls_served: server.stats().calls_served,
-                calls_last_hour: server.recent_calls().in_last_hour(self.now_ms),
+                calls_last_hour: server.idle().calls_last_hour(self.now_ms),
                 idle_after_ms: connected.then(|| self.idle_after_ms(name)),
                 last_error: server.stats().last_error.clone(),
                 dropped_declared_tools: server.stats().dropped_declared_tools.clone(),

@@ -24,7 +24,8 @@
 //!   connection, waiting calls, background retry and era doubts),
 //!   `era` (probing a server's protocol era), `listing` (lists with pagination
 //!   into the catalogue), `upstream` (what servers send; batches split here),
-//!   `connection_end` (idle, stop, crash, timeout: what state each leaves),
+//!   `connection_end` (stop, crash, timeout: what state each leaves), `idle`
+//!   (the idle stop: its machine owns the idle timer and the call rate),
 //!   `auth` (OAuth decisions), `backoff`, `roots`, `secret_text` (masking a
 //!   server's secret values), `resource_subscriptions`, `input_required` (a
 //!   modern server asking for input), `user_commands` (Enable, Disable,

@@ -346,7 +346,6 @@ impl Engine {
         let waiters = match self.servers.by_name.get_mut(&name) {
             Some(server) => {
                 server.stats.connect_latency_ms = Some(latency);
-                server.last_activity_ms = now;
                 server.stats.connected_at_ms = Some(now);
                 server.connect.take_waiters()
             }
@@ -388,7 +387,9 @@ impl Engine {
         for call in waiters {
             self.forward_call(conn, call);
         }
-        self.arm_idle_timer(&name);
+        self.with_idle(&name, &mut |idle, ceiling| {
+            idle.handle_connected(now, ceiling)
+        });
     }
 
     /// Sends one client call upstream with a fresh id and a request timeout.
@@ -448,8 +449,7 @@ impl Engine {
         let upstream_id = connection.next_id;
         let timeout = self.request_timeout_ms(&connection.server);
         if let Some(server) = self.servers.by_name.get_mut(&connection.server) {
-            server.last_activity_ms = self.now_ms;
-            server.recent_calls.record(self.now_ms);
+            server.idle.handle_call_forwarded(self.now_ms);
         }
         let timer = self.set_timer(
             TimerPurpose::Request { conn, upstream_id },

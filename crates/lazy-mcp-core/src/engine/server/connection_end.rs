@@ -8,94 +8,10 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::handshake::machine::Failure;
-use crate::engine::server::idle_policy::idle_after_ms;
-use crate::engine::server::state::{ServerState, Trigger};
-use crate::engine::timers::TimerPurpose;
+use crate::engine::server::state::Trigger;
 use crate::protocol::jsonrpc;
 
 impl Engine {
-    /// The server's idle time now: its call rate's tier under the user's ceiling.
-    pub(in crate::engine) fn idle_after_ms(&self, name: &str) -> u64 {
-        let calls = self
-            .servers
-            .by_name
-            .get(name)
-            .map_or(0, |s| s.recent_calls.in_last_hour(self.now_ms));
-        idle_after_ms(
-            self.settings.idle_timeout_ms,
-            self.settings.adaptive_idle,
-            calls,
-        )
-    }
-
-    pub(in crate::engine) fn arm_idle_timer(&mut self, name: &str) {
-        let idle = self.idle_after_ms(name);
-        if idle == 0 {
-            return;
-        }
-        let Some(server) = self.servers.by_name.get(name) else {
-            return;
-        };
-        let at = server
-            .last_activity_ms
-            .max(self.now_ms)
-            .saturating_add(idle);
-        match server.idle_timer {
-            Some(timer) if self.timers.is_armed(timer) => self.rearm_timer(timer, at),
-            _ => {
-                let timer = self.set_timer(
-                    TimerPurpose::Idle {
-                        server: name.to_string(),
-                    },
-                    at,
-                );
-                if let Some(server) = self.servers.by_name.get_mut(name) {
-                    server.idle_timer = Some(timer);
-                }
-            }
-        }
-    }
-
-    pub(in crate::engine) fn on_idle_timer(&mut self, name: &str) {
-        let idle = self.idle_after_ms(name);
-        let Some(server) = self.servers.by_name.get(name) else {
-            return;
-        };
-        let timer = server.idle_timer;
-        if server.state != ServerState::Connected || idle == 0 {
-            self.cancel_timer(timer);
-            if let Some(server) = self.servers.by_name.get_mut(name) {
-                server.idle_timer = None;
-            }
-            return;
-        }
-        let busy = !server.subscriptions.is_empty()
-            || server
-                .connect
-                .conn()
-                .and_then(|conn| self.servers.conns.get(&conn))
-                .is_some_and(|c| c.pending.values().any(|p| matches!(p, Pending::Call(_))));
-        let due = server.last_activity_ms.saturating_add(idle);
-        if busy || due > self.now_ms {
-            let at = if busy {
-                self.now_ms.saturating_add(idle)
-            } else {
-                due
-            };
-            if let Some(timer) = timer {
-                self.rearm_timer(timer, at);
-            }
-            return;
-        }
-        self.log(
-            LogLevel::Info,
-            Some(name),
-            format!("stopped after {idle} ms without calls; it stays catalogued"),
-        );
-        self.stop_server(name, "it was stopped after being idle");
-        self.transition(name, Trigger::Stopped);
-    }
-
     /// Ends the server's connection (if any), failing in-flight and waiting calls
     /// with an error saying `why`. Does not change the state.
     pub(in crate::engine) fn stop_server(&mut self, name: &str, why: &str) {
@@ -103,8 +19,7 @@ impl Engine {
             return;
         };
         let conn = server.connect.handle_stopped();
-        let idle_timer = server.idle_timer.take();
-        self.cancel_timer(idle_timer);
+        self.with_idle(name, &mut |idle, _| idle.handle_stopped());
         if let Some(conn) = conn {
             let message = format!("MCP server '{name}' is no longer connected: {why}");
             self.drop_connection(conn, &message, true);
@@ -248,10 +163,7 @@ impl Engine {
         }
         let error = format!("MCP server '{name}' closed the connection: {cause}");
         self.drop_connection(conn, &error, false);
-        if let Some(server) = self.servers.by_name.get_mut(&name) {
-            let idle_timer = server.idle_timer.take();
-            self.cancel_timer(idle_timer);
-        }
+        self.with_idle(&name, &mut |idle, _| idle.handle_stopped());
         let error = format!("{error}{detail}");
         self.log(LogLevel::Warn, Some(&name), error.clone());
         let has_catalogue = self.current_entry(&name).is_some();

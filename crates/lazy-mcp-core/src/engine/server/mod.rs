@@ -18,7 +18,7 @@ pub(super) mod connection;
 pub(super) mod connection_end;
 pub(super) mod era;
 pub(super) mod handshake;
-pub(super) mod idle_policy;
+pub(super) mod idle;
 pub(super) mod input_required;
 pub(super) mod listing;
 pub(super) mod resource_subscriptions;
@@ -39,7 +39,7 @@ use backoff::CrashHistory;
 use calls::{ForwardedCall, QueuedCall};
 use connect::machine::ConnectMachine;
 use connection::{Connection, Pending};
-use idle_policy::RecentCalls;
+use idle::machine::IdleMachine;
 use restart::machine::RestartMachine;
 use serde_json::Value;
 use state::ServerState;
@@ -106,9 +106,7 @@ impl Servers {
                 session_enabled: None,
                 connect: ConnectMachine::default(),
                 restart: RestartMachine::default(),
-                idle_timer: None,
-                last_activity_ms: now_ms,
-                recent_calls: Default::default(),
+                idle: IdleMachine::new(now_ms),
                 stats: ServerStats::default(),
                 subscriptions: VecMap::new(),
                 auth: AuthMachine::default(),
@@ -167,7 +165,7 @@ impl Servers {
         };
         if let Some(server) = self.by_name.get_mut(name) {
             server.stats.calls_served += 1;
-            server.last_activity_ms = now_ms;
+            server.idle.handle_activity(now_ms);
         }
     }
 
@@ -339,10 +337,8 @@ pub(in crate::engine) struct Server {
     connect: ConnectMachine,
     /// Its restart machine: crash history, backoff, retry timer (`restart/machine.rs`).
     restart: RestartMachine,
-    idle_timer: Option<TimerId>,
-    last_activity_ms: u64,
-    /// When its latest calls were forwarded: the idle time follows the rate (`idle_policy.rs`).
-    recent_calls: RecentCalls,
+    /// Its idle-stop machine: idle timer, last activity, recent calls (`idle/machine.rs`).
+    idle: IdleMachine,
     stats: ServerStats,
     /// Subscribed resources by URI: who wants `resources/updated` (legacy
     /// clients' `resources/subscribe`, modern clients' listens;
@@ -385,8 +381,9 @@ impl Server {
         self.restart.crashes()
     }
 
-    pub(in crate::engine) fn recent_calls(&self) -> &RecentCalls {
-        &self.recent_calls
+    /// Its idle stop: the call rate and idle time Diagnostics show.
+    pub(in crate::engine) fn idle(&self) -> &IdleMachine {
+        &self.idle
     }
 
     pub(in crate::engine) fn retry_timer(&self) -> Option<TimerId> {

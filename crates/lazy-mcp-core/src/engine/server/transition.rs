@@ -6,7 +6,7 @@ use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::handshake::machine::Phase;
-use crate::engine::server::state::{next_state, ServerState, Trigger};
+use crate::engine::server::state::{next_state, Trigger};
 use crate::protocol::client_discover::Era;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
@@ -33,30 +33,6 @@ impl Engine {
                 }
             }
             Err(error) => self.log(LogLevel::Error, Some(name), format!("engine bug: {error}")),
-        }
-    }
-
-    /// The idle setting may have changed: every connected server's idle timer
-    /// follows it (cancelled at 0, re-armed otherwise).
-    pub(in crate::engine) fn idle_setting_changed(&mut self) {
-        let connected: Vec<String> = self
-            .servers
-            .by_name
-            .iter()
-            .filter(|(_, s)| s.state == ServerState::Connected)
-            .map(|(name, _)| name.clone())
-            .collect();
-        for name in connected {
-            if self.settings.idle_timeout_ms == 0 {
-                let timer = self
-                    .servers
-                    .by_name
-                    .get_mut(&name)
-                    .and_then(|s| s.idle_timer.take());
-                self.cancel_timer(timer);
-            } else {
-                self.arm_idle_timer(&name);
-            }
         }
     }
 
