@@ -32,8 +32,7 @@ pub use crate::engine::auth_contract::{AuthSnapshot, OAuthBinding, RefreshOutcom
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::connection::{Pending, Purpose};
-use crate::engine::server::handshake::machine::Phase;
+use crate::engine::server::connection::Purpose;
 use crate::engine::server::state::ServerState;
 use crate::protocol::methods;
 use machine::{AuthContext, AuthMachine, AuthOutput, AuthRequest, ConnAuth};
@@ -169,7 +168,7 @@ impl Engine {
                         .get(name)
                         .and_then(|s| s.conn)
                         .and_then(|c| self.servers.conns.get(&c))
-                        .and_then(|c| c.handshake_timer);
+                        .and_then(|c| c.handshake_timer());
                     if let Some(timer) = timer {
                         let at = self.now_ms.saturating_add(self.request_timeout_ms(name));
                         self.rearm_timer(timer, at);
@@ -178,7 +177,7 @@ impl Engine {
                 AuthOutput::WaitEnded => {
                     if let Some(timer) = on
                         .and_then(|c| self.servers.conns.get_mut(&c))
-                        .and_then(|c| c.handshake_timer.take())
+                        .and_then(|c| c.take_handshake_timer())
                     {
                         self.timers.handle_cancel(timer);
                     }
@@ -229,8 +228,8 @@ impl Engine {
         let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
-        if connection.handshake.phase() != Phase::Ready || !connection.live {
-            if let Some(timer) = connection.handshake_timer {
+        if connection.is_handshaking() {
+            if let Some(timer) = connection.handshake_timer() {
                 let at = self.now_ms.saturating_add(self.handshake_timeout_ms(name));
                 self.rearm_timer(timer, at);
             }
@@ -271,7 +270,7 @@ impl Engine {
             return (false, None);
         };
         let conn = server.conn.and_then(|c| self.servers.conns.get(&c));
-        let interactive = conn.is_some_and(|c| c.purpose == Purpose::Connect);
+        let interactive = conn.is_some_and(|c| c.purpose() == Purpose::Connect);
         // One waiting for the connection, else one held on it (a 401/403 mid-session).
         let tool = server
             .waiters
@@ -282,10 +281,9 @@ impl Engine {
                     .flatten()
             })
             .or_else(|| {
-                conn?.pending.values().find_map(|pending| match pending {
-                    Pending::Call(call) => call.tool_name().map(str::to_string),
-                    _ => None,
-                })
+                conn?
+                    .calls()
+                    .find_map(|(_, call)| call.tool_name().map(str::to_string))
             });
         (interactive, tool)
     }

@@ -15,13 +15,12 @@ use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::connection::Connection;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
-use crate::engine::server::handshake::machine::{Handshake, HandshakeMachine, HandshakeMessage};
+use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::timers::TimerPurpose;
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-use crate::vec_map::VecMap;
 use crate::wording::count_as;
 use serde_json::Value;
 
@@ -33,7 +32,7 @@ impl Engine {
                 .servers
                 .conns
                 .values()
-                .filter(|c| c.purpose == Purpose::Catalogue)
+                .filter(|c| c.purpose() == Purpose::Catalogue)
                 .count();
             if active >= self.settings.catalogue_concurrency.max(1) {
                 return;
@@ -110,21 +109,14 @@ impl Engine {
         );
         self.servers.conns.insert(
             conn,
-            Connection {
-                server: name.to_string(),
+            Connection::new(
+                name.to_string(),
                 purpose,
-                opened_at_ms: self.now_ms,
-                next_id: 1,
-                pending: VecMap::new(),
-                listing: Default::default(),
-                live: false,
-                roots_asked_at_ms: None,
-                auth: crate::engine::server::auth::machine::ConnAuth::default(),
-                handshake_timer: Some(handshake_timer),
-                handshake: HandshakeMachine::new(handshake),
                 interactive,
-                listen: None,
-            },
+                handshake,
+                self.now_ms,
+                handshake_timer,
+            ),
         );
         if let Some(server) = self.servers.by_name.get_mut(name) {
             server.conn = Some(conn);
@@ -203,10 +195,7 @@ impl Engine {
             }
             _ => self.enveloped(conn, params, None),
         };
-        let connection = self.servers.conns.get_mut(&conn)?;
-        let id = connection.next_id;
-        connection.next_id += 1;
-        connection.pending.insert(id, pending);
+        let id = self.servers.conns.get_mut(&conn)?.send_request(pending);
         let message = jsonrpc::request(Value::from(id), method, params);
         self.send_upstream(conn, message);
         Some(id)
@@ -220,10 +209,9 @@ impl Engine {
         let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
-        let id = connection.next_id;
-        connection.next_id += 1;
+        let id = connection.next_request_id();
         let message = crate::protocol::raw_message::splice_request(id, &call.method, params);
-        connection.pending.insert(id, Pending::Call(call));
+        connection.send_request(Pending::Call(call));
         self.effects.push(Effect::Send {
             conn,
             message,
@@ -297,7 +285,7 @@ impl Engine {
         if has_waiters {
             // Calls arrived while cataloguing: keep this connection for them.
             if let Some(connection) = self.servers.conns.get_mut(&conn) {
-                connection.purpose = Purpose::Connect;
+                connection.keep_for_calls();
             }
         }
         // Calls flow once the first listing round is back: the live lists are then
@@ -324,7 +312,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_roots_settled(&mut self, conn: ConnId) {
-        if self.servers.conns.get(&conn).is_some_and(|c| !c.live) {
+        if self.servers.conns.get(&conn).is_some_and(|c| !c.is_live()) {
             self.become_connected(conn);
         }
     }
@@ -334,12 +322,10 @@ impl Engine {
         let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
-        connection.purpose = Purpose::Connect;
-        connection.live = true;
+        let live = connection.went_live(self.now_ms);
         let name = connection.server.clone();
-        let latency = self.now_ms.saturating_sub(connection.opened_at_ms);
-        let handshake_timer = connection.handshake_timer.take();
-        self.cancel_timer(handshake_timer);
+        let latency = live.latency_ms;
+        self.cancel_timer(live.handshake_timer);
         self.transition(&name, Trigger::Connected);
         let now = self.now_ms;
         let waiters = match self.servers.by_name.get_mut(&name) {
@@ -444,7 +430,7 @@ impl Engine {
             return;
         };
         // The server's name borrowed (conns and by_name are apart), not cloned per call.
-        let upstream_id = connection.next_id;
+        let upstream_id = connection.next_request_id();
         let timeout = self.request_timeout_ms(&connection.server);
         if let Some(server) = self.servers.by_name.get_mut(&connection.server) {
             server.last_activity_ms = self.now_ms;

@@ -180,7 +180,7 @@ impl Engine {
             .servers
             .conns
             .get(&conn)
-            .is_some_and(|c| c.handshake.kind() == Handshake::Modern && !c.live);
+            .is_some_and(|c| c.handshake.kind() == Handshake::Modern && !c.is_live());
         trusted_modern
             && self.reprobe_on_fresh_connection(
                 conn,
@@ -203,7 +203,7 @@ impl Engine {
             return false;
         };
         let name = connection.server.clone();
-        let (purpose, interactive) = (connection.purpose, connection.interactive);
+        let (purpose, interactive) = connection.reopen_as();
         let probed_already = self.servers.by_name.get(&name).is_some_and(|s| s.reprobe);
         if probed_already {
             return false;
@@ -250,19 +250,7 @@ impl Engine {
         let mut again = vec![call];
         let clients = &self.clients;
         if let Some(connection) = self.servers.conns.get_mut(&conn) {
-            let ids: Vec<u64> = connection
-                .pending
-                .iter()
-                .filter(|(id, p)| {
-                    matches!(p, Pending::Call(c) if !c.era_retried && c.params.is_some() && !clients.awaits_retry(conn, **id))
-                })
-                .map(|(id, _)| *id)
-                .collect();
-            for id in ids {
-                if let Some(Pending::Call(call)) = connection.pending.remove(&id) {
-                    again.push(*call);
-                }
-            }
+            again.extend(connection.take_calls_to_resend(&|id| clients.awaits_retry(conn, id)));
         }
         if let Some(server) = self.servers.by_name.get_mut(&name) {
             server.reprobe = true;
@@ -377,7 +365,7 @@ impl Engine {
             .servers
             .conns
             .get_mut(&conn)
-            .and_then(|c| c.listen.take())
+            .and_then(|c| c.take_listen())
         {
             let cancel = jsonrpc::notification(
                 methods::NOTIFICATIONS_CANCELLED,
@@ -395,7 +383,7 @@ impl Engine {
             Pending::Listen,
         );
         if let Some(connection) = self.servers.conns.get_mut(&conn) {
-            connection.listen = id;
+            connection.listen_opened(id);
         }
     }
 
@@ -412,10 +400,9 @@ impl Engine {
             return;
         };
         // The answer to a listen Lazy MCP cancelled itself (a new filter) says nothing.
-        if connection.listen != Some(upstream_id) {
+        if !connection.listen_answered(upstream_id) {
             return;
         }
-        connection.listen = None;
         let name = connection.server.clone();
         let (level, message) = match outcome {
             Err(error) => (
