@@ -12,6 +12,7 @@ use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
+use crate::engine::server::calls::UpstreamParams;
 use crate::engine::server::connection::Connection;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
@@ -190,7 +191,7 @@ impl Engine {
             Pending::Call(call) => {
                 let input = self
                     .clients
-                    .modern_input_capabilities(&call.client, &call.client_id);
+                    .modern_input_capabilities(call.client(), call.client_id());
                 self.enveloped(conn, params, input)
             }
             _ => self.enveloped(conn, params, None),
@@ -210,7 +211,7 @@ impl Engine {
             return;
         };
         let id = connection.next_request_id();
-        let message = crate::protocol::raw_message::splice_request(id, &call.method, params);
+        let message = crate::protocol::raw_message::splice_request(id, call.method(), params);
         connection.send_request(Pending::Call(call));
         self.effects.push(Effect::Send {
             conn,
@@ -441,39 +442,13 @@ impl Engine {
             self.now_ms.saturating_add(timeout),
         );
         // The call's own strings move into its record: none is copied.
-        let (params, raw_text, raw_tool, progress_token) = match call.params {
-            CallParams::Parsed(params) => {
-                let token = params
-                    .as_ref()
-                    .and_then(|p| p.get("_meta"))
-                    .and_then(|m| m.get("progressToken"))
-                    .cloned();
-                (params, None, None, token)
-            }
-            CallParams::Raw {
-                text,
-                progress_token,
-                tool,
-            } => (None, Some(text), Some(tool), progress_token),
-        };
-        let forwarded = Box::new(ForwardedCall {
-            client: call.client,
-            client_id: call.client_id,
-            method: call.method,
-            progress_token,
-            timer,
-            // Legacy connections (raw params) never ask for input: none kept.
-            params: params.clone().map(Box::new),
-            raw_tool,
-            input_rounds,
-            era_retried: call.era_retried,
-        });
-        match raw_text {
-            None => {
-                let method = forwarded.method.clone();
+        let (forwarded, params) = ForwardedCall::forward(call, timer, input_rounds);
+        match params {
+            UpstreamParams::Parsed(params) => {
+                let method = forwarded.method().to_string();
                 self.send_request(conn, &method, params, Pending::Call(forwarded));
             }
-            Some(text) => self.send_raw_call(conn, forwarded, &text),
+            UpstreamParams::Raw(text) => self.send_raw_call(conn, forwarded, &text),
         }
     }
 

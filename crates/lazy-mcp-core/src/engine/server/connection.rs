@@ -226,7 +226,7 @@ impl Connection {
     ) -> Vec<ForwardedCall> {
         let ids: Vec<u64> = self
             .calls()
-            .filter(|(id, c)| !c.era_retried && c.params.is_some() && !held(*id))
+            .filter(|(id, c)| c.may_go_again() && !held(*id))
             .map(|(id, _)| id)
             .collect();
         ids.into_iter()

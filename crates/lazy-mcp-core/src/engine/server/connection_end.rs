@@ -120,17 +120,13 @@ impl Engine {
         let closed = connection.close();
         self.cancel_timer(closed.handshake_timer);
         for (upstream_id, call) in closed.calls {
-            self.cancel_timer(Some(call.timer));
+            self.cancel_timer(Some(call.timer()));
             // A call waiting for a retry: its client was answered already.
-            if self.clients.is_attached(&call.client)
+            if self.clients.is_attached(call.client())
                 && !self.clients.awaits_retry(conn, upstream_id)
             {
-                self.reply_error(
-                    &call.client,
-                    call.client_id,
-                    jsonrpc::SERVER_UNAVAILABLE,
-                    message,
-                );
+                let (client, client_id) = call.into_reply_target();
+                self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, message);
             }
         }
         self.clients.connection_dropped(conn);

@@ -1,7 +1,7 @@
 //! A connection's own state alone, without an engine: inputs in, reads out.
 
 use super::{Connection, Pending, Purpose, WentLive};
-use crate::engine::server::calls::ForwardedCall;
+use crate::engine::server::calls::{CallParams, ForwardedCall, QueuedCall};
 use crate::engine::server::handshake::machine::Handshake;
 use crate::protocol::client_handshake::ListKind;
 use serde_json::{json, Value};
@@ -19,19 +19,30 @@ fn connection(purpose: Purpose) -> Connection {
     )
 }
 
-/// A client's `tools/call` as `client`'s request `id`, with params kept or not.
-fn call(client: &str, id: u64, timer: u64, params: bool) -> Pending {
-    Pending::Call(Box::new(ForwardedCall {
+/// A client's `tools/call` as `client`'s request `id`, its params read (and
+/// kept) or forwarded raw, sent again after an era change already or not.
+fn call_as(client: &str, id: u64, timer: u64, parsed: bool, era_retried: bool) -> Pending {
+    let params = if parsed {
+        CallParams::Parsed(Some(json!({"name": "echo"})))
+    } else {
+        CallParams::Raw {
+            text: r#"{"name":"echo"}"#.into(),
+            progress_token: None,
+            tool: "echo".into(),
+        }
+    };
+    let queued = QueuedCall {
         client: client.to_string(),
         client_id: Value::from(id),
         method: "tools/call".to_string(),
-        progress_token: None,
-        timer,
-        params: params.then(|| Box::new(json!({"name": "echo"}))),
-        raw_tool: (!params).then(|| "echo".into()),
-        input_rounds: 0,
-        era_retried: false,
-    }))
+        params,
+        era_retried,
+    };
+    Pending::Call(ForwardedCall::forward(queued, timer, 0).0)
+}
+
+fn call(client: &str, id: u64, timer: u64, parsed: bool) -> Pending {
+    call_as(client, id, timer, parsed, false)
 }
 
 #[test]
@@ -48,12 +59,13 @@ fn requests_get_ids_in_order_and_each_answer_is_taken_once() {
         "an answer echoed twice is nothing"
     );
     // A call is read, changed and taken by its id; put back, it waits on.
-    assert_eq!(c.call(2).map(|call| call.timer), Some(20));
+    assert_eq!(c.call(2).map(|call| call.timer()), Some(20));
     if let Some(call) = c.call_mut(2) {
-        call.client = "b".to_string();
+        call.answer_to("b", &Value::from(12));
     }
     let taken = c.take_call(2).expect("the call is in flight");
-    assert_eq!(taken.client, "b");
+    assert_eq!(taken.client(), "b");
+    assert_eq!(taken.client_id(), &Value::from(12));
     assert!(!c.has_calls_in_flight());
     c.put_call_back(2, taken);
     assert!(c.has_calls_in_flight() && c.awaits_answer(2));
@@ -76,7 +88,7 @@ fn a_closed_connection_fails_its_calls_and_drops_its_own_requests() {
     let failed: Vec<(u64, &str, u64)> = closed
         .calls
         .iter()
-        .map(|(id, call)| (*id, call.client.as_str(), call.timer))
+        .map(|(id, call)| (*id, call.client(), call.timer()))
         .collect();
     assert_eq!(failed, [(2, "a", 20), (5, "b", 21)]);
     // Nothing is left to time out or answer.
@@ -148,12 +160,9 @@ fn after_an_era_change_only_calls_not_yet_resent_with_params_and_not_held_go_aga
     let kept = c.send_request(call("a", 10, 20, true));
     let raw = c.send_request(call("b", 11, 21, false));
     let held = c.send_request(call("c", 12, 22, true));
-    let retried = c.send_request(call("d", 13, 23, true));
-    if let Some(call) = c.call_mut(retried) {
-        call.era_retried = true;
-    }
+    let retried = c.send_request(call_as("d", 13, 23, true, true));
     let again = c.take_calls_to_resend(&|id| id == held);
-    let clients: Vec<&str> = again.iter().map(|call| call.client.as_str()).collect();
+    let clients: Vec<&str> = again.iter().map(ForwardedCall::client).collect();
     assert_eq!(clients, ["a"]);
     assert!(!c.awaits_answer(kept));
     // The others stay in flight on this connection.

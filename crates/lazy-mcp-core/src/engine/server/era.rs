@@ -18,9 +18,7 @@ use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
-use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
 use crate::engine::server::state::ServerState;
@@ -239,7 +237,7 @@ impl Engine {
         let live = self.servers.by_name.get(&name).is_some_and(|s| {
             s.conn == Some(conn) && matches!(s.state, ServerState::Connected) && !s.reprobe
         });
-        if !changed || !live || !self.is_modern(conn) || call.era_retried || call.params.is_none() {
+        if !changed || !live || !self.is_modern(conn) || !call.may_go_again() {
             return Some((call, outcome));
         }
         let why = match &outcome {
@@ -260,22 +258,18 @@ impl Engine {
             Some(&name),
             format!(
                 "it refused a 2026-07-28 {} ({why}): asking its era again and sending {} again",
-                again.first().map(|c| c.method.as_str()).unwrap_or_default(),
+                again.first().map(|c| c.method()).unwrap_or_default(),
                 crate::wording::count(again.len(), "call")
             ),
         );
         for call in &again {
-            self.cancel_timer(Some(call.timer));
+            self.cancel_timer(Some(call.timer()));
         }
         self.stop_server(&name, "its protocol era changed");
         self.transition(&name, crate::engine::server::state::Trigger::Stopped);
-        let waiters = again.into_iter().map(|call| QueuedCall {
-            client: call.client,
-            client_id: call.client_id,
-            method: call.method,
-            params: CallParams::Parsed(call.params.map(|p| *p)),
-            era_retried: true,
-        });
+        let waiters = again
+            .into_iter()
+            .map(ForwardedCall::requeue_after_era_change);
         if let Some(server) = self.servers.by_name.get_mut(&name) {
             server.waiters.extend(waiters);
         }
@@ -296,7 +290,7 @@ impl Engine {
         if !self.is_modern(conn) {
             return outcome;
         }
-        let method = call.method.as_str();
+        let method = call.method();
         let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
             return outcome;
         };

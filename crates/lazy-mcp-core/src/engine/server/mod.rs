@@ -216,9 +216,8 @@ impl Servers {
         client_id: &Value,
     ) -> Option<TimerId> {
         let call = self.conns.get_mut(&conn)?.call_mut(upstream_id)?;
-        call.client = client.to_string();
-        call.client_id = client_id.clone();
-        Some(call.timer)
+        call.answer_to(client, client_id);
+        Some(call.timer())
     }
 
     /// `subscriber` wants `resources/updated` for `uri` of `name` (the

@@ -240,8 +240,8 @@ impl Engine {
         self.servers.conns.get(&conn).and_then(|c| {
             c.calls().find_map(|(_, call)| {
                 self.clients
-                    .declares(&call.client, capability)
-                    .then(|| call.client.clone())
+                    .declares(call.client(), capability)
+                    .then(|| call.client().to_string())
             })
         })
     }
@@ -266,8 +266,8 @@ impl Engine {
                 let token = params.as_ref().and_then(|p| p.get("progressToken"));
                 let target = self.servers.conns.get(&conn).and_then(|c| {
                     c.calls().find_map(|(_, call)| {
-                        (token.is_some() && call.progress_token.as_ref() == token)
-                            .then(|| (call.client.clone(), call.timer))
+                        call.reports_progress(token)
+                            .then(|| (call.client().to_string(), call.timer()))
                     })
                 });
                 if let Some((client, timer)) = target {
