@@ -2,13 +2,14 @@
 //! sends, and what it becomes when it goes again.
 
 use super::{CallParams, ForwardedCall, QueuedCall, UpstreamParams};
+use crate::protocol::methods;
 use serde_json::{json, Value};
 
 fn queued(params: CallParams, era_retried: bool) -> QueuedCall {
     QueuedCall {
         client: "c".to_string(),
         client_id: Value::from(5),
-        method: "tools/call".to_string(),
+        method: methods::TOOLS_CALL.to_string(),
         params,
         era_retried,
     }

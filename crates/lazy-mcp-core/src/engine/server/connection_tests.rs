@@ -4,6 +4,7 @@ use super::{Connection, Pending, Purpose, WentLive};
 use crate::engine::server::calls::{CallParams, ForwardedCall, QueuedCall};
 use crate::engine::server::handshake::machine::Handshake;
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::methods;
 use serde_json::{json, Value};
 
 const HANDSHAKE_TIMER: u64 = 7;
@@ -34,7 +35,7 @@ fn call_as(client: &str, id: u64, timer: u64, parsed: bool, era_retried: bool) -
     let queued = QueuedCall {
         client: client.to_string(),
         client_id: Value::from(id),
-        method: "tools/call".to_string(),
+        method: methods::TOOLS_CALL.to_string(),
         params,
         era_retried,
     };
