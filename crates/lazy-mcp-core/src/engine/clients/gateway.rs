@@ -490,11 +490,11 @@ impl Engine {
             .calls()
             .into_iter()
             .find_map(|(conn, upstream_id, call)| {
-                (call.client == client && call.client_id == request_id)
+                (call.client() == client && *call.client_id() == request_id)
                     // A call awaiting its retry answered this id already.
                     .then(|| {
                         let answered = self.clients.awaits_retry(conn, upstream_id);
-                        (conn, upstream_id, call.timer, !answered)
+                        (conn, upstream_id, call.timer(), !answered)
                     })
             });
         if dropped || matches!(found, Some((_, _, _, true))) {
@@ -563,9 +563,9 @@ impl Engine {
             .into_iter()
             // A call waiting for a retry belongs to no client until it comes.
             .filter(|(conn, upstream_id, call)| {
-                call.client == client && !self.clients.awaits_retry(*conn, *upstream_id)
+                call.client() == client && !self.clients.awaits_retry(*conn, *upstream_id)
             })
-            .map(|(conn, upstream_id, call)| (conn, upstream_id, call.timer))
+            .map(|(conn, upstream_id, call)| (conn, upstream_id, call.timer()))
             .collect();
         for (conn, upstream_id, timer) in abandoned {
             self.servers.take_call(conn, upstream_id);
@@ -616,11 +616,11 @@ impl Engine {
             return;
         };
         if self.clients.awaits_retry(conn, upstream_id) {
-            self.timers.handle_cancel(call.timer);
+            self.timers.handle_cancel(call.timer());
             self.abandon_waiting_call(conn, upstream_id, *call);
             return;
         }
-        self.timers.handle_cancel(call.timer);
+        self.timers.handle_cancel(call.timer());
         let timeout = self.request_timeout_ms(&name);
         let which = if self
             .servers
@@ -633,14 +633,10 @@ impl Engine {
         };
         let message = format!(
             "MCP server '{name}' did not answer {} within {timeout} ms ({which}); the request was cancelled",
-            call.method
+            call.method()
         );
-        self.reply_error(
-            &call.client,
-            call.client_id,
-            jsonrpc::REQUEST_TIMEOUT,
-            &message,
-        );
+        let (client, client_id) = call.into_reply_target();
+        self.reply_error(&client, client_id, jsonrpc::REQUEST_TIMEOUT, &message);
         self.send_upstream(
             conn,
             jsonrpc::notification(

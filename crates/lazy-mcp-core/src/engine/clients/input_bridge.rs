@@ -123,7 +123,7 @@ impl Engine {
                     && (self.clients.awaits_retry(on, upstream_id)
                         || self
                             .clients
-                            .is_modern_request(&call.client, &call.client_id)))
+                            .is_modern_request(call.client(), call.client_id())))
                 .then_some(upstream_id)
             });
         let Some(upstream_id) = target else {
@@ -163,9 +163,9 @@ impl Engine {
             .bridge(conn, upstream_id)
             .map_or(0, |b| b.rounds);
         let (client, client_id, rounds) = (
-            call.client.clone(),
-            call.client_id.clone(),
-            call.input_rounds.saturating_add(bridged),
+            call.client().to_string(),
+            call.client_id().clone(),
+            call.input_rounds().saturating_add(bridged),
         );
         let declared = self
             .clients
@@ -266,7 +266,7 @@ impl Engine {
             .find(|b| b.awaiting.as_deref() == Some(state))
             .and_then(|b| {
                 let call = self.servers.call(b.conn, b.upstream_id)?;
-                Some((b.conn, b.upstream_id, call.method.clone()))
+                Some((b.conn, b.upstream_id, call.method().to_string()))
             });
         let Some((conn, upstream_id, original)) = found else {
             self.reply_error(
@@ -393,7 +393,7 @@ impl Engine {
         self.log(
             LogLevel::Warn,
             name.as_deref(),
-            format!("{} waited for a 2026-07-28 client's answer to its request for input; none came in time, so the call was cancelled", call.method),
+            format!("{} waited for a 2026-07-28 client's answer to its request for input; none came in time, so the call was cancelled", call.method()),
         );
     }
 
@@ -412,7 +412,7 @@ impl Engine {
             return;
         };
         self.clients.take_bridge(conn, upstream_id);
-        self.cancel_timer(Some(call.timer));
+        self.cancel_timer(Some(call.timer()));
         let names: Vec<&str> = missing.keys().map(String::as_str).collect();
         let why = format!(
             "the 2026-07-28 client whose call it came with did not declare {}",
@@ -437,12 +437,13 @@ impl Engine {
         let message = format!(
             "MCP server '{server}' needs the {} client capability to complete {} (it sent {}); declare it in _meta clientCapabilities and send the request again",
             names.join(" and "),
-            call.method,
+            call.method(),
             asked.join(", ")
         );
         let error = missing_capability::error(&message, Value::Object(missing));
-        let answer = json!({"jsonrpc": "2.0", "id": call.client_id, "error": error});
-        self.reply(&call.client, answer);
+        let (client, client_id) = call.into_reply_target();
+        let answer = json!({"jsonrpc": "2.0", "id": client_id, "error": error});
+        self.reply(&client, answer);
     }
 
     fn refuse_server_request(

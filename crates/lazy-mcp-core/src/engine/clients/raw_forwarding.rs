@@ -149,25 +149,26 @@ impl Engine {
         call: ForwardedCall,
         answer: impl FnOnce(&Value) -> String,
     ) {
-        self.cancel_timer(Some(call.timer));
+        self.cancel_timer(Some(call.timer()));
         let now = self.now_ms;
         self.servers.call_served(conn, now);
-        if self.clients.sessions.contains_key(&call.client) {
-            let message = answer(&call.client_id);
+        if self.clients.sessions.contains_key(call.client()) {
+            let message = answer(call.client_id());
             // A modern-era request's answer is stamped (`resultType`): rare, and
             // the only case that reads the answer back.
             if self
                 .clients
-                .is_modern_request(&call.client, &call.client_id)
+                .is_modern_request(call.client(), call.client_id())
             {
                 if let Ok(value) = serde_json::from_str(&message) {
-                    self.reply(&call.client, value);
+                    self.reply(call.client(), value);
                     return;
                 }
             }
+            let (client, id) = call.into_reply_target();
             self.effects.push(Effect::Reply {
-                client: call.client,
-                id: call.client_id,
+                client,
+                id,
                 http_status: None,
                 message,
             });

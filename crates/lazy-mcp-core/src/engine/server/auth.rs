@@ -32,8 +32,7 @@ pub use crate::engine::auth_contract::{AuthSnapshot, OAuthBinding, RefreshOutcom
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::connection::{Pending, Purpose};
-use crate::engine::server::handshake::machine::Phase;
+use crate::engine::server::connection::Purpose;
 use crate::engine::server::state::ServerState;
 use machine::{AuthContext, AuthMachine, AuthOutput, AuthRequest, ConnAuth};
 
@@ -168,7 +167,7 @@ impl Engine {
                         .get(name)
                         .and_then(|s| s.connect.conn())
                         .and_then(|c| self.servers.conns.get(&c))
-                        .and_then(|c| c.handshake_timer);
+                        .and_then(|c| c.handshake_timer());
                     if let Some(timer) = timer {
                         let at = self.now_ms.saturating_add(self.request_timeout_ms(name));
                         self.rearm_timer(timer, at);
@@ -177,7 +176,7 @@ impl Engine {
                 AuthOutput::WaitEnded => {
                     if let Some(timer) = on
                         .and_then(|c| self.servers.conns.get_mut(&c))
-                        .and_then(|c| c.handshake_timer.take())
+                        .and_then(|c| c.take_handshake_timer())
                     {
                         self.timers.handle_cancel(timer);
                     }
@@ -233,8 +232,8 @@ impl Engine {
         let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
-        if connection.handshake.phase() != Phase::Ready || !connection.live {
-            if let Some(timer) = connection.handshake_timer {
+        if connection.is_handshaking() {
+            if let Some(timer) = connection.handshake_timer() {
                 let at = self.now_ms.saturating_add(self.handshake_timeout_ms(name));
                 self.rearm_timer(timer, at);
             }
@@ -278,13 +277,12 @@ impl Engine {
             .connect
             .conn()
             .and_then(|c| self.servers.conns.get(&c));
-        let interactive = conn.is_some_and(|c| c.purpose == Purpose::Connect);
+        let interactive = conn.is_some_and(|c| c.purpose() == Purpose::Connect);
         // One waiting for the connection, else one held on it (a 401/403 mid-session).
         let tool = server.connect.waiting_tool().or_else(|| {
-            conn?.pending.values().find_map(|pending| match pending {
-                Pending::Call(call) => call.tool_name().map(str::to_string),
-                _ => None,
-            })
+            conn?
+                .calls()
+                .find_map(|(_, call)| call.tool_name().map(str::to_string))
         });
         (interactive, tool)
     }

@@ -15,16 +15,16 @@ use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
+use crate::engine::server::calls::UpstreamParams;
 use crate::engine::server::connection::Connection;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
-use crate::engine::server::handshake::machine::{Handshake, HandshakeMachine, HandshakeMessage};
+use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::timers::TimerPurpose;
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-use crate::vec_map::VecMap;
 use crate::wording::count_as;
 use serde_json::Value;
 
@@ -36,7 +36,7 @@ impl Engine {
                 .servers
                 .conns
                 .values()
-                .filter(|c| c.purpose == Purpose::Catalogue)
+                .filter(|c| c.purpose() == Purpose::Catalogue)
                 .count();
             if active >= self.settings.catalogue_concurrency.max(1) {
                 return;
@@ -113,21 +113,14 @@ impl Engine {
         );
         self.servers.conns.insert(
             conn,
-            Connection {
-                server: name.to_string(),
+            Connection::new(
+                name.to_string(),
                 purpose,
-                opened_at_ms: self.now_ms,
-                next_id: 1,
-                pending: VecMap::new(),
-                listing: Default::default(),
-                live: false,
-                roots_asked_at_ms: None,
-                auth: crate::engine::server::auth::machine::ConnAuth::default(),
-                handshake_timer: Some(handshake_timer),
-                handshake: HandshakeMachine::new(handshake),
                 interactive,
-                listen: None,
-            },
+                handshake,
+                self.now_ms,
+                handshake_timer,
+            ),
         );
         if let Some(server) = self.servers.by_name.get_mut(name) {
             server.connect.handle_connection_opened(conn);
@@ -201,15 +194,12 @@ impl Engine {
             Pending::Call(call) => {
                 let input = self
                     .clients
-                    .modern_input_capabilities(&call.client, &call.client_id);
+                    .modern_input_capabilities(call.client(), call.client_id());
                 self.enveloped(conn, params, input)
             }
             _ => self.enveloped(conn, params, None),
         };
-        let connection = self.servers.conns.get_mut(&conn)?;
-        let id = connection.next_id;
-        connection.next_id += 1;
-        connection.pending.insert(id, pending);
+        let id = self.servers.conns.get_mut(&conn)?.send_request(pending);
         let message = jsonrpc::request(Value::from(id), method, params);
         self.send_upstream(conn, message);
         Some(id)
@@ -223,10 +213,9 @@ impl Engine {
         let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
-        let id = connection.next_id;
-        connection.next_id += 1;
-        let message = crate::protocol::raw_message::splice_request(id, &call.method, params);
-        connection.pending.insert(id, Pending::Call(call));
+        let id = connection.next_request_id();
+        let message = crate::protocol::raw_message::splice_request(id, call.method(), params);
+        connection.send_request(Pending::Call(call));
         self.effects.push(Effect::Send {
             conn,
             message,
@@ -298,7 +287,7 @@ impl Engine {
         if has_waiters {
             // Calls arrived while cataloguing: keep this connection for them.
             if let Some(connection) = self.servers.conns.get_mut(&conn) {
-                connection.purpose = Purpose::Connect;
+                connection.keep_for_calls();
             }
         }
         // Calls flow once the first listing round is back: the live lists are then
@@ -325,7 +314,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_roots_settled(&mut self, conn: ConnId) {
-        if self.servers.conns.get(&conn).is_some_and(|c| !c.live) {
+        if self.servers.conns.get(&conn).is_some_and(|c| !c.is_live()) {
             self.become_connected(conn);
         }
     }
@@ -335,12 +324,10 @@ impl Engine {
         let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
-        connection.purpose = Purpose::Connect;
-        connection.live = true;
+        let live = connection.went_live(self.now_ms);
         let name = connection.server.clone();
-        let latency = self.now_ms.saturating_sub(connection.opened_at_ms);
-        let handshake_timer = connection.handshake_timer.take();
-        self.cancel_timer(handshake_timer);
+        let latency = live.latency_ms;
+        self.cancel_timer(live.handshake_timer);
         self.transition(&name, Trigger::Connected);
         let now = self.now_ms;
         let waiters = match self.servers.by_name.get_mut(&name) {
@@ -446,7 +433,7 @@ impl Engine {
             return;
         };
         // The server's name borrowed (conns and by_name are apart), not cloned per call.
-        let upstream_id = connection.next_id;
+        let upstream_id = connection.next_request_id();
         let timeout = self.request_timeout_ms(&connection.server);
         if let Some(server) = self.servers.by_name.get_mut(&connection.server) {
             server.idle.handle_call_forwarded(self.now_ms);
@@ -456,39 +443,13 @@ impl Engine {
             self.now_ms.saturating_add(timeout),
         );
         // The call's own strings move into its record: none is copied.
-        let (params, raw_text, raw_tool, progress_token) = match call.params {
-            CallParams::Parsed(params) => {
-                let token = params
-                    .as_ref()
-                    .and_then(|p| p.get("_meta"))
-                    .and_then(|m| m.get("progressToken"))
-                    .cloned();
-                (params, None, None, token)
-            }
-            CallParams::Raw {
-                text,
-                progress_token,
-                tool,
-            } => (None, Some(text), Some(tool), progress_token),
-        };
-        let forwarded = Box::new(ForwardedCall {
-            client: call.client,
-            client_id: call.client_id,
-            method: call.method,
-            progress_token,
-            timer,
-            // Legacy connections (raw params) never ask for input: none kept.
-            params: params.clone().map(Box::new),
-            raw_tool,
-            input_rounds,
-            era_retried: call.era_retried,
-        });
-        match raw_text {
-            None => {
-                let method = forwarded.method.clone();
+        let (forwarded, params) = ForwardedCall::forward(call, timer, input_rounds);
+        match params {
+            UpstreamParams::Parsed(params) => {
+                let method = forwarded.method().to_string();
                 self.send_request(conn, &method, params, Pending::Call(forwarded));
             }
-            Some(text) => self.send_raw_call(conn, forwarded, &text),
+            UpstreamParams::Raw(text) => self.send_raw_call(conn, forwarded, &text),
         }
     }
 

@@ -6,7 +6,6 @@ use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::connection::Pending;
 use crate::engine::server::handshake::machine::Failure;
 use crate::engine::server::state::Trigger;
 use crate::protocol::jsonrpc;
@@ -31,24 +30,19 @@ impl Engine {
     /// Forgets a connection: cancels its timers, fails its in-flight calls with
     /// `message`, and closes it when `close` (the host already knows otherwise).
     pub(in crate::engine) fn drop_connection(&mut self, conn: ConnId, message: &str, close: bool) {
-        let Some(connection) = self.servers.conns.remove(&conn) else {
+        let Some(mut connection) = self.servers.conns.remove(&conn) else {
             return;
         };
-        self.cancel_timer(connection.handshake_timer);
-        for (upstream_id, pending) in connection.pending {
-            if let Pending::Call(call) = pending {
-                self.cancel_timer(Some(call.timer));
-                // A call waiting for a retry: its client was answered already.
-                if self.clients.is_attached(&call.client)
-                    && !self.clients.awaits_retry(conn, upstream_id)
-                {
-                    self.reply_error(
-                        &call.client,
-                        call.client_id,
-                        jsonrpc::SERVER_UNAVAILABLE,
-                        message,
-                    );
-                }
+        let closed = connection.close();
+        self.cancel_timer(closed.handshake_timer);
+        for (upstream_id, call) in closed.calls {
+            self.cancel_timer(Some(call.timer()));
+            // A call waiting for a retry: its client was answered already.
+            if self.clients.is_attached(call.client())
+                && !self.clients.awaits_retry(conn, upstream_id)
+            {
+                let (client, client_id) = call.into_reply_target();
+                self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, message);
             }
         }
         self.clients.connection_dropped(conn);
@@ -109,8 +103,7 @@ impl Engine {
         let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
-        connection.handshake_timer = None;
-        if connection.live {
+        if !connection.handshake_timer_fired() {
             return;
         }
         let name = connection.server.clone();
@@ -129,7 +122,7 @@ impl Engine {
             return;
         };
         let name = connection.server.clone();
-        let in_handshake = !connection.live;
+        let in_handshake = !connection.is_live();
         let mut cause = if reason.is_empty() {
             "the connection closed".to_string()
         } else {

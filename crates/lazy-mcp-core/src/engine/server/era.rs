@@ -18,9 +18,7 @@ use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
-use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
 use crate::engine::server::state::ServerState;
@@ -171,7 +169,7 @@ impl Engine {
             .servers
             .conns
             .get(&conn)
-            .is_some_and(|c| c.handshake.kind() == Handshake::Modern && !c.live);
+            .is_some_and(|c| c.handshake.kind() == Handshake::Modern && !c.is_live());
         trusted_modern
             && self.reprobe_on_fresh_connection(
                 conn,
@@ -194,7 +192,7 @@ impl Engine {
             return false;
         };
         let name = connection.server.clone();
-        let (purpose, interactive) = (connection.purpose, connection.interactive);
+        let (purpose, interactive) = connection.reopen_as();
         let probe_now = self
             .servers
             .by_name
@@ -233,7 +231,7 @@ impl Engine {
                 && matches!(s.state, ServerState::Connected)
                 && !s.connect.asks_era_again()
         });
-        if !changed || !live || !self.is_modern(conn) || call.era_retried || call.params.is_none() {
+        if !changed || !live || !self.is_modern(conn) || !call.may_go_again() {
             return Some((call, outcome));
         }
         let why = match &outcome {
@@ -244,19 +242,7 @@ impl Engine {
         let mut again = vec![call];
         let clients = &self.clients;
         if let Some(connection) = self.servers.conns.get_mut(&conn) {
-            let ids: Vec<u64> = connection
-                .pending
-                .iter()
-                .filter(|(id, p)| {
-                    matches!(p, Pending::Call(c) if !c.era_retried && c.params.is_some() && !clients.awaits_retry(conn, **id))
-                })
-                .map(|(id, _)| *id)
-                .collect();
-            for id in ids {
-                if let Some(Pending::Call(call)) = connection.pending.remove(&id) {
-                    again.push(*call);
-                }
-            }
+            again.extend(connection.take_calls_to_resend(&|id| clients.awaits_retry(conn, id)));
         }
         if let Some(server) = self.servers.by_name.get_mut(&name) {
             server.connect.handle_era_changed();
@@ -266,22 +252,18 @@ impl Engine {
             Some(&name),
             format!(
                 "it refused a 2026-07-28 {} ({why}): asking its era again and sending {} again",
-                again.first().map(|c| c.method.as_str()).unwrap_or_default(),
+                again.first().map(|c| c.method()).unwrap_or_default(),
                 crate::wording::count(again.len(), "call")
             ),
         );
         for call in &again {
-            self.cancel_timer(Some(call.timer));
+            self.cancel_timer(Some(call.timer()));
         }
         self.stop_server(&name, "its protocol era changed");
         self.transition(&name, crate::engine::server::state::Trigger::Stopped);
-        let waiters = again.into_iter().map(|call| QueuedCall {
-            client: call.client,
-            client_id: call.client_id,
-            method: call.method,
-            params: CallParams::Parsed(call.params.map(|p| *p)),
-            era_retried: true,
-        });
+        let waiters = again
+            .into_iter()
+            .map(ForwardedCall::requeue_after_era_change);
         if let Some(server) = self.servers.by_name.get_mut(&name) {
             for call in waiters {
                 server.connect.handle_call_waiting(call);
@@ -304,7 +286,7 @@ impl Engine {
         if !self.is_modern(conn) {
             return outcome;
         }
-        let method = call.method.as_str();
+        let method = call.method();
         let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
             return outcome;
         };
@@ -373,7 +355,7 @@ impl Engine {
             .servers
             .conns
             .get_mut(&conn)
-            .and_then(|c| c.listen.take())
+            .and_then(|c| c.take_listen())
         {
             let cancel = jsonrpc::notification(
                 methods::NOTIFICATIONS_CANCELLED,
@@ -391,7 +373,7 @@ impl Engine {
             Pending::Listen,
         );
         if let Some(connection) = self.servers.conns.get_mut(&conn) {
-            connection.listen = id;
+            connection.listen_opened(id);
         }
     }
 
@@ -408,10 +390,9 @@ impl Engine {
             return;
         };
         // The answer to a listen Lazy MCP cancelled itself (a new filter) says nothing.
-        if connection.listen != Some(upstream_id) {
+        if !connection.listen_answered(upstream_id) {
             return;
         }
-        connection.listen = None;
         let name = connection.server.clone();
         let (level, message) = match outcome {
             Err(error) => (

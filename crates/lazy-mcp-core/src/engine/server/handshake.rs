@@ -96,7 +96,7 @@ impl Engine {
                     let Some(connection) = self.servers.conns.get(&conn) else {
                         continue;
                     };
-                    let (purpose, interactive) = (connection.purpose, connection.interactive);
+                    let (purpose, interactive) = connection.reopen_as();
                     self.drop_connection(conn, why, true);
                     self.open_connection_with(name, purpose, interactive, Some(handshake));
                 }

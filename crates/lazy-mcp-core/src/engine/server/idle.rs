@@ -12,7 +12,6 @@ pub(in crate::engine) mod policy;
 
 use crate::engine::effects::LogLevel;
 use crate::engine::router::Engine;
-use crate::engine::server::connection::Pending;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::timers::TimerPurpose;
 use machine::{IdleCeiling, IdleMachine, IdleOutput};
@@ -92,7 +91,7 @@ impl Engine {
                 .connect
                 .conn()
                 .and_then(|conn| self.servers.conns.get(&conn))
-                .is_some_and(|c| c.pending.values().any(|p| matches!(p, Pending::Call(_))));
+                .is_some_and(|c| c.has_calls_in_flight());
         let now = self.now_ms;
         self.with_idle(name, &mut |idle, ceiling| {
             idle.handle_timer_fired(now, connected, busy, ceiling)

@@ -16,9 +16,7 @@
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
-use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::roots::roots_from_folders;
 use crate::protocol::client_discover as discover;
 use crate::protocol::jsonrpc;
@@ -53,7 +51,7 @@ impl Engine {
             Ok(result)
                 if self.is_modern(conn)
                     && discover::asks_for_input(result)
-                    && call.input_rounds < MAX_INPUT_ROUNDS =>
+                    && call.input_rounds() < MAX_INPUT_ROUNDS =>
             {
                 self.roots_retry_params(&call, result)
             }
@@ -62,15 +60,9 @@ impl Engine {
         let Some(params) = retry else {
             return Some((call, outcome));
         };
-        self.cancel_timer(Some(call.timer));
-        let queued = QueuedCall {
-            client: call.client,
-            client_id: call.client_id,
-            method: call.method,
-            params: CallParams::Parsed(Some(params)),
-            era_retried: call.era_retried,
-        };
-        self.forward_call_round(conn, queued, call.input_rounds.saturating_add(1));
+        self.cancel_timer(Some(call.timer()));
+        let (queued, input_rounds) = call.ask_again(params);
+        self.forward_call_round(conn, queued, input_rounds);
         None
     }
 
@@ -92,7 +84,7 @@ impl Engine {
             return None;
         }
         let keys: Vec<String> = requests.keys().cloned().collect();
-        let mut params = match call.params.as_deref() {
+        let mut params = match call.params() {
             Some(Value::Object(params)) => params.clone(),
             _ => Map::new(),
         };
@@ -144,9 +136,9 @@ impl Engine {
             .partition(|(_, r)| request_method(r) == methods::ROOTS_LIST);
         let declared = self
             .clients
-            .modern_input_capabilities(&call.client, &call.client_id);
+            .modern_input_capabilities(call.client(), call.client_id());
         let answerable = !others.is_empty()
-            && call.input_rounds < MAX_INPUT_ROUNDS
+            && call.input_rounds() < MAX_INPUT_ROUNDS
             && others.iter().all(|(_, request)| {
                 let required = missing_capability::required_for_input(
                     request_method(request),
@@ -172,7 +164,7 @@ impl Engine {
             return Ok(result);
         }
         let asked: Vec<&str> = others.iter().map(|(_, r)| request_method(r)).collect();
-        let method = &call.method;
+        let method = call.method();
         if let Some(missing) = self.missing_for_modern_client(call, &others) {
             // The spec's answer to a 2026-07-28 client: what to declare on its retry.
             let names: Vec<&str> = missing.keys().map(String::as_str).collect();
@@ -184,7 +176,7 @@ impl Engine {
             self.log(LogLevel::Warn, Some(name), message.clone());
             return Err(missing_capability::error(&message, Value::Object(missing)));
         }
-        let message = if call.input_rounds >= MAX_INPUT_ROUNDS {
+        let message = if call.input_rounds() >= MAX_INPUT_ROUNDS {
             format!(
                 "MCP server '{name}' asked for more input to complete {method} (input_required) more than {MAX_INPUT_ROUNDS} times; Lazy MCP stopped there"
             )
@@ -206,16 +198,16 @@ impl Engine {
         call: &ForwardedCall,
         requests: &Map<String, Value>,
     ) -> Option<Map<String, Value>> {
-        if call.input_rounds >= MAX_INPUT_ROUNDS
+        if call.input_rounds() >= MAX_INPUT_ROUNDS
             || !self
                 .clients
-                .is_modern_request(&call.client, &call.client_id)
+                .is_modern_request(call.client(), call.client_id())
         {
             return None;
         }
         let declared = self
             .clients
-            .modern_input_capabilities(&call.client, &call.client_id)
+            .modern_input_capabilities(call.client(), call.client_id())
             .cloned()
             .unwrap_or_default();
         let mut missing = Map::new();

@@ -24,7 +24,8 @@ impl Engine {
         let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
-        input(&mut connection.listing, connection.purpose);
+        let purpose = connection.purpose();
+        input(&mut connection.listing, purpose);
         let outputs = connection.listing.poll_outputs();
         let name = connection.server.clone();
         for output in outputs {
@@ -79,9 +80,9 @@ impl Engine {
             return;
         };
         let name = connection.server.clone();
-        let purpose = connection.purpose;
-        let live = connection.live;
-        let roots_asked_at = connection.roots_asked_at_ms;
+        let purpose = connection.purpose();
+        let live = connection.is_live();
+        let roots_asked_at = connection.roots_asked_at();
         self.update_catalogue(&name, (era, init, cache), lists);
         self.share_catalogue_entry(&name, roots_asked_at.is_some());
         if purpose == Purpose::Connect {

@@ -38,7 +38,7 @@ use auth::machine::AuthMachine;
 use backoff::CrashHistory;
 use calls::{ForwardedCall, QueuedCall};
 use connect::machine::ConnectMachine;
-use connection::{Connection, Pending};
+use connection::Connection;
 use idle::machine::IdleMachine;
 use restart::machine::RestartMachine;
 use serde_json::Value;
@@ -176,10 +176,7 @@ impl Servers {
         conn: ConnId,
         upstream_id: u64,
     ) -> Option<Box<ForwardedCall>> {
-        match self.conns.get_mut(&conn)?.pending.remove(&upstream_id)? {
-            Pending::Call(call) => Some(call),
-            _ => None,
-        }
+        self.conns.get_mut(&conn)?.take_call(upstream_id)
     }
 
     /// A call taken with [`Servers::take_call`] waits on (for its client's retry).
@@ -190,18 +187,13 @@ impl Servers {
         call: ForwardedCall,
     ) {
         if let Some(connection) = self.conns.get_mut(&conn) {
-            connection
-                .pending
-                .insert(upstream_id, Pending::Call(Box::new(call)));
+            connection.put_call_back(upstream_id, Box::new(call));
         }
     }
 
     /// The forwarded call `upstream_id` on `conn` (read only).
     pub(in crate::engine) fn call(&self, conn: ConnId, upstream_id: u64) -> Option<&ForwardedCall> {
-        match self.conns.get(&conn)?.pending.get(&upstream_id)? {
-            Pending::Call(call) => Some(call),
-            _ => None,
-        }
+        self.conns.get(&conn)?.call(upstream_id)
     }
 
     /// A call whose client was answered `input_required` (`input_bridge.rs`)
@@ -216,14 +208,9 @@ impl Servers {
         client: &str,
         client_id: &Value,
     ) -> Option<TimerId> {
-        match self.conns.get_mut(&conn)?.pending.get_mut(&upstream_id)? {
-            Pending::Call(call) => {
-                call.client = client.to_string();
-                call.client_id = client_id.clone();
-                Some(call.timer)
-            }
-            _ => None,
-        }
+        let call = self.conns.get_mut(&conn)?.call_mut(upstream_id)?;
+        call.answer_to(client, client_id);
+        Some(call.timer())
     }
 
     /// `subscriber` wants `resources/updated` for `uri` of `name` (the
@@ -293,10 +280,8 @@ impl Servers {
     pub(in crate::engine) fn calls(&self) -> Vec<(ConnId, u64, &ForwardedCall)> {
         let mut calls = Vec::new();
         for (conn, c) in &self.conns {
-            for (upstream_id, p) in &c.pending {
-                if let Pending::Call(call) = p {
-                    calls.push((*conn, *upstream_id, &**call));
-                }
+            for (upstream_id, call) in c.calls() {
+                calls.push((*conn, upstream_id, call));
             }
         }
         calls

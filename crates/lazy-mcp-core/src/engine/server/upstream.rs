@@ -52,7 +52,7 @@ impl Engine {
         let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
-        if !connection.pending.contains_key(&id) || self.clients.holds_answer(conn, id) {
+        if !connection.awaits_answer(id) || self.clients.holds_answer(conn, id) {
             return;
         }
         let sse = matches!(self.servers.transport_of(conn), Some(Transport::Sse { .. }));
@@ -136,7 +136,7 @@ impl Engine {
             .servers
             .conns
             .get_mut(&conn)
-            .and_then(|c| c.pending.remove(&id))
+            .and_then(|c| c.take_answered(id))
         else {
             return;
         };
@@ -178,9 +178,7 @@ impl Engine {
             methods::ROOTS_LIST => {
                 let now = self.now_ms;
                 if let Some(connection) = self.servers.conns.get_mut(&conn) {
-                    if !connection.live && connection.roots_asked_at_ms.is_none() {
-                        connection.roots_asked_at_ms = Some(now);
-                    }
+                    connection.roots_asked(now);
                 }
                 let roots = roots_from_folders(&self.settings.workspace_folders);
                 let roots = serde_json::to_value(roots).unwrap_or(json!([]));
@@ -240,11 +238,10 @@ impl Engine {
     /// flight on this connection: the request is most likely part of that call.
     fn in_flight_client_for(&self, conn: ConnId, capability: &str) -> Option<String> {
         self.servers.conns.get(&conn).and_then(|c| {
-            c.pending.values().find_map(|p| match p {
-                Pending::Call(call) if self.clients.declares(&call.client, capability) => {
-                    Some(call.client.clone())
-                }
-                _ => None,
+            c.calls().find_map(|(_, call)| {
+                self.clients
+                    .declares(call.client(), capability)
+                    .then(|| call.client().to_string())
             })
         })
     }
@@ -268,13 +265,9 @@ impl Engine {
             methods::NOTIFICATIONS_PROGRESS => {
                 let token = params.as_ref().and_then(|p| p.get("progressToken"));
                 let target = self.servers.conns.get(&conn).and_then(|c| {
-                    c.pending.values().find_map(|p| match p {
-                        Pending::Call(call)
-                            if token.is_some() && call.progress_token.as_ref() == token =>
-                        {
-                            Some((call.client.clone(), call.timer))
-                        }
-                        _ => None,
+                    c.calls().find_map(|(_, call)| {
+                        call.reports_progress(token)
+                            .then(|| (call.client().to_string(), call.timer()))
                     })
                 });
                 if let Some((client, timer)) = target {
