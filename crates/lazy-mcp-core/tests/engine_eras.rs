@@ -380,6 +380,40 @@ fn a_server_that_hangs_on_the_probe_falls_back_after_the_handshake_timeout() {
 }
 
 #[test]
+fn a_server_whose_probe_went_unanswered_is_probed_again_once_its_launch_changed() {
+    // The probe hung, so later attempts of that launch go straight to
+    // `initialize`; a new command (the user fixed it) is a new runtime, whose
+    // era is asked, not guessed from the old process.
+    let settings = Settings::default();
+    let timeout = settings.handshake_timeout_ms;
+    let mut sim = Sim::new(settings).fake("mute", fake(EraBehavior::HangOnDiscover));
+    sim.apply(vec![config("mute")]);
+    sim.advance(timeout);
+    assert_eq!(sim.state("mute"), Some(ServerState::Catalogued));
+    assert_eq!(sim.sent_method("mute", "server/discover"), 1);
+    sim.fakes.get_mut("mute").unwrap().era = MODERN;
+    let (opens, initializes) = (sim.opens(), sim.sent_method("mute", "initialize"));
+    let mut edited = config("mute");
+    edited.fingerprint = "fp-mute-2".into();
+    sim.apply(vec![edited]);
+    assert_eq!(sim.state("mute"), Some(ServerState::Catalogued));
+    assert_eq!(
+        sim.sent_method("mute", "server/discover"),
+        2,
+        "the new launch is probed"
+    );
+    assert_eq!(
+        (sim.opens() - opens, sim.sent_method("mute", "initialize") - initializes),
+        (1, 0),
+        "one process for the new launch, asked its era first (not `initialize`, refused, then a second process to probe)"
+    );
+    assert_eq!(
+        era_in_blob(&sim.persisted.clone().unwrap(), "mute"),
+        Era::Modern
+    );
+}
+
+#[test]
 fn a_refresh_asks_the_era_again_and_records_the_change() {
     let mut sim = catalogued("moving", EraBehavior::Legacy);
     assert_eq!(

@@ -132,6 +132,7 @@ impl Servers {
             server.config = config;
             server.restart.handle_reset();
             if relaunched {
+                server.connect.handle_relaunched();
                 server.stats = ServerStats::default();
             }
         }

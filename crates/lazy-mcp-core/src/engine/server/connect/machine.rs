@@ -33,7 +33,7 @@ pub(in crate::engine) struct ConnectMachine {
     /// The era probe of a stdio server got no answer in this run (it timed out,
     /// or the process ended on it): later attempts (retries) go straight to
     /// `initialize`, so a broken server is not spawned twice per attempt. A
-    /// refresh probes again. Never set for HTTP: a probe costs no process
+    /// refresh or a new launch probes again. Never set for HTTP: a probe costs no process
     /// there, and an HTTP server that was not reachable yet must still be
     /// probed once it is (the handshake machine reports it for stdio only).
     probe_unanswered: bool,
@@ -174,6 +174,12 @@ impl ConnectMachine {
     /// stdio server whose probe went unanswered.
     pub(in crate::engine) fn handle_refresh(&mut self) {
         self.reprobe = true;
+        self.probe_unanswered = false;
+    }
+
+    /// The server's launch changed (command, args, env, cwd): a new runtime,
+    /// whose era is asked, not guessed from the old process's silence.
+    pub(in crate::engine) fn handle_relaunched(&mut self) {
         self.probe_unanswered = false;
     }
 
