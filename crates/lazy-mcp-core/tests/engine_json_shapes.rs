@@ -103,10 +103,10 @@ fn every_effect_writes_its_documented_json() {
             Effect::Open {
                 conn: 1,
                 server: "github".into(),
-                transport: Transport::Http {
+                transport: Box::new(Transport::Http {
                     url: "https://x".into(),
                     headers: VecMap::new(),
-                },
+                }),
                 interactive: false,
                 oauth: None,
                 max_message_bytes: 64 * 1024 * 1024,
@@ -193,7 +193,7 @@ fn every_effect_writes_its_documented_json() {
             Effect::NotifyClient {
                 client: "c1".into(),
                 progress_token: None,
-                request: Some(json!(4)),
+                request: Some(Box::new(json!(4))),
                 message: "{}".into(),
             },
             json!({"type": "notifyClient", "client": "c1", "request": 4, "message": "{}"}),
@@ -296,7 +296,7 @@ fn every_effect_writes_its_documented_json() {
         (
             Effect::StartSignIn {
                 server: "linear".into(),
-                oauth: oauth_binding(),
+                oauth: Box::new(oauth_binding()),
                 reason: "not signed in".into(),
                 tool_name: Some("create_issue".into()),
                 scope: None,
@@ -307,7 +307,7 @@ fn every_effect_writes_its_documented_json() {
         (
             Effect::CancelSignIn {
                 server: "linear".into(),
-                oauth: oauth_binding(),
+                oauth: Box::new(oauth_binding()),
                 attempt: 3,
             },
             json!({"type": "cancelSignIn", "server": "linear", "oauth": {"url": "https://mcp.linear.app/mcp", "config": {"callbackPort": 33418}}, "attempt": 3}),
@@ -315,14 +315,14 @@ fn every_effect_writes_its_documented_json() {
         (
             Effect::RefreshTokens {
                 server: "linear".into(),
-                oauth: oauth_binding(),
+                oauth: Box::new(oauth_binding()),
             },
             json!({"type": "refreshTokens", "server": "linear", "oauth": {"url": "https://mcp.linear.app/mcp", "config": {"callbackPort": 33418}}}),
         ),
         (
             Effect::DeleteTokens {
                 server: "linear".into(),
-                oauth: oauth_binding(),
+                oauth: Box::new(oauth_binding()),
                 forget_client: true,
             },
             json!({"type": "deleteTokens", "server": "linear", "oauth": {"url": "https://mcp.linear.app/mcp", "config": {"callbackPort": 33418}}, "forgetClient": true}),

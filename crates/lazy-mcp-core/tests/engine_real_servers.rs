@@ -90,7 +90,7 @@ impl RealHost {
                 self.opens += 1;
                 let Transport::Stdio {
                     command, args, env, ..
-                } = transport
+                } = *transport
                 else {
                     panic!("stdio only here");
                 };

@@ -51,13 +51,16 @@ pub enum Effect {
     Open {
         conn: ConnId,
         server: String,
-        transport: Transport,
+        // Boxed, as `oauth` and `shared` (and the OAuth effects' bindings): an
+        // `Effect` is as large as its largest variant, and every send and
+        // reply of the hot path is one (472 bytes unboxed, 136 boxed).
+        transport: Box<Transport>,
         interactive: bool,
         /// Present when the server signs in with OAuth: add its bearer token
         /// (that server's only), hold requests answered 401/403 and report
         /// `authRequired`. Absent: static headers only, never OAuth.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        oauth: Option<OAuthBinding>,
+        oauth: Option<Box<OAuthBinding>>,
         /// The largest message to take from this server (HTTP: a reply body, one
         /// SSE event); a bigger one fails its request with an error naming the
         /// server and the limit (`Settings::max_message_bytes`).
@@ -65,7 +68,7 @@ pub enum Effect {
         /// Present when the process is shared through the per-user owner
         /// (`shared/launch.rs`): attach by this key instead of spawning.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        shared: Option<crate::shared::launch::SharedLaunch>,
+        shared: Option<Box<crate::shared::launch::SharedLaunch>>,
     },
     /// Re-send the requests held since `authRequired`, with the stored token.
     ResumeConnection {
@@ -76,7 +79,7 @@ pub enum Effect {
     /// `signInFinished`. `reason` and `toolName` are for the prompt.
     StartSignIn {
         server: String,
-        oauth: OAuthBinding,
+        oauth: Box<OAuthBinding>,
         reason: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tool_name: Option<String>,
@@ -94,26 +97,26 @@ pub enum Effect {
     /// the loopback listener, withdraw the ask. It still answers `signInFinished`.
     CancelSignIn {
         server: String,
-        oauth: OAuthBinding,
+        oauth: Box<OAuthBinding>,
         attempt: u32,
     },
     /// A 403 `insufficient_scope` named `scope`: keep it with the server's
     /// sign-in record, so the next sign-in (here or in another process) asks for it.
     RequireScopes {
         server: String,
-        oauth: OAuthBinding,
+        oauth: Box<OAuthBinding>,
         scope: String,
     },
     /// Refresh the stored tokens with the refresh token, non-interactively
     /// (never a browser); answer `refreshFinished`.
     RefreshTokens {
         server: String,
-        oauth: OAuthBinding,
+        oauth: Box<OAuthBinding>,
     },
     /// Delete the stored tokens (and, with `forgetClient`, the client registration).
     DeleteTokens {
         server: String,
-        oauth: OAuthBinding,
+        oauth: Box<OAuthBinding>,
         #[serde(default)]
         forget_client: bool,
     },
@@ -201,7 +204,7 @@ pub enum Effect {
         /// HTTP gateway writes it on that request's own stream.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(type = "string | number | null"))]
-        request: Option<serde_json::Value>,
+        request: Option<Box<serde_json::Value>>,
         message: String,
     },
     /// A client was answered `tools/list` on this endpoint (VS Code picked the

@@ -337,7 +337,7 @@ impl Sim {
                 transport,
                 ..
             } => {
-                if !matches!(transport, Transport::Stdio { .. }) {
+                if !matches!(*transport, Transport::Stdio { .. }) {
                     self.http.insert(conn);
                 }
                 let behavior = self.fakes.get(&server).map(|f| f.behavior.clone());
@@ -426,7 +426,7 @@ impl Sim {
                 // A listen's messages are routed by the listen's id, which they carry.
                 assert_eq!(
                     message.pointer("/params/_meta/io.modelcontextprotocol~1subscriptionId"),
-                    request.as_ref(),
+                    request.as_deref(),
                     "a listen's message routed by a wrong request id"
                 );
                 self.notifications.push((client, message));

@@ -268,7 +268,7 @@ impl Engine {
             .push(crate::engine::effects::Effect::NotifyClient {
                 client: client.to_string(),
                 progress_token: None,
-                request: Some(id.clone()),
+                request: Some(Box::new(id.clone())),
                 message: message.to_string(),
             });
     }

@@ -76,6 +76,7 @@ enum On {
 
 impl AuthRequest {
     fn effect(self, server: String, oauth: OAuthBinding) -> Effect {
+        let oauth = Box::new(oauth);
         match self {
             AuthRequest::RefreshTokens => Effect::RefreshTokens { server, oauth },
             AuthRequest::RequireScopes { scope } => Effect::RequireScopes {

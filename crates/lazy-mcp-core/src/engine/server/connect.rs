@@ -133,11 +133,11 @@ impl Engine {
         self.effects.push(Effect::Open {
             conn,
             server: name.to_string(),
-            transport,
+            transport: Box::new(transport),
             interactive,
-            oauth,
+            oauth: oauth.map(Box::new),
             max_message_bytes: self.settings.max_message_bytes,
-            shared,
+            shared: shared.map(Box::new),
         });
         if fallback.is_some() {
             return;
