@@ -113,12 +113,8 @@ impl Engine {
         match method {
             methods::INITIALIZE => {
                 let asked = Params::read(params.as_ref());
-                let capabilities = asked.capabilities.unwrap_or_else(|| json!({}));
-                let identity = asked
-                    .client_info
-                    .as_ref()
-                    .and_then(name_of)
-                    .map(str::to_string);
+                let capabilities = asked.capabilities.cloned().unwrap_or_else(|| json!({}));
+                let identity = asked.client_info.and_then(name_of).map(str::to_string);
                 self.clients.initialized(client, capabilities, identity);
                 let result = self.initialize_result(endpoint, asked.protocol_version);
                 self.reply(client, jsonrpc::success(id, result));
@@ -474,7 +470,7 @@ impl Engine {
         if method != methods::NOTIFICATIONS_CANCELLED {
             return;
         }
-        let Some(request_id) = Params::read(params.as_ref()).request_id else {
+        let Some(request_id) = Params::read(params.as_ref()).request_id.cloned() else {
             return;
         };
         self.clients.forget_modern_request(client, &request_id);
