@@ -9,6 +9,7 @@ pub mod gateway_handshake;
 pub mod handshake_result;
 pub(crate) mod json_text;
 pub mod jsonrpc;
+pub mod listed_item;
 pub mod message_fields;
 pub mod methods;
 pub mod missing_capability;

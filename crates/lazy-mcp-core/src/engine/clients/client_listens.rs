@@ -14,6 +14,7 @@ use crate::engine::router::Engine;
 use crate::engine::server::Subscriber;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
+use crate::protocol::params::Params;
 use crate::vec_map::VecSet;
 use listen::Listen;
 use serde_json::{json, Map, Value};
@@ -276,7 +277,7 @@ impl Engine {
 
 /// What a listen asks for, or why its filter is malformed.
 fn read_filter(params: Option<&Value>) -> Result<Filter, String> {
-    let Some(filter) = params.and_then(|p| p.get("notifications")) else {
+    let Some(filter) = Params::read(params).notifications else {
         return Err(
             "subscriptions/listen needs params.notifications (a SubscriptionFilter object)".into(),
         );
