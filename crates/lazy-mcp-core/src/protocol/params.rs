@@ -3,7 +3,6 @@
 //! left where it is. Reading fails soft, as `.get(…)` did: a field of the
 //! wrong type reads as absent.
 
-use super::message_fields::members;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
@@ -111,9 +110,17 @@ pub struct Params<'a> {
 impl<'a> Params<'a> {
     /// Params that are no object read as empty; any field of another type as absent.
     pub fn read(params: Option<&'a Value>) -> Params<'a> {
+        params
+            .and_then(Value::as_object)
+            .map(Params::of)
+            .unwrap_or_default()
+    }
+
+    /// The fields of params held as their object (to be rewritten and passed on).
+    pub fn of(params: &'a serde_json::Map<String, Value>) -> Params<'a> {
         let mut read = Params::default();
-        for (key, member) in members(params) {
-            match key {
+        for (key, member) in params {
+            match key.as_str() {
                 "name" => read.name = member.as_str(),
                 "uri" => read.uri = member.as_str(),
                 "requestId" => read.request_id = Some(member),
