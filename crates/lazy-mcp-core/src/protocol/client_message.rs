@@ -8,6 +8,7 @@ use super::jsonrpc::{Message, INVALID_REQUEST, PARSE_ERROR};
 use super::message_fields::MessageFields;
 use super::modern_http::{self, RequestHeaders};
 use super::outline::{outline, Outline, TopLevel, MAX_DEPTH};
+use super::params::Params;
 use super::raw_message::{CallPeek, MetaOnly, RawEnvelope};
 use crate::protocol::methods;
 use serde::Serialize;
@@ -266,9 +267,9 @@ fn full_envelope(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope
         Ok(Message::Request { id, method, params }) => {
             envelope.expects_reply = true;
             envelope.id = id;
-            envelope.progress_token = params
-                .as_ref()
-                .and_then(|p| p.pointer("/_meta/progressToken"))
+            envelope.progress_token = Params::read(params.as_ref())
+                .meta()
+                .progress_token
                 .filter(|token| is_valid_id(token))
                 .cloned();
             envelope.sessionless = super::modern_request::is_sessionless(&method, params.as_ref())

@@ -12,6 +12,7 @@ use crate::engine::clients::Clients;
 use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
 use crate::engine::server::Subscriber;
+use crate::protocol::handshake_result::ServerCapabilities;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use crate::protocol::params::Params;
@@ -187,12 +188,7 @@ impl Engine {
             .is_some_and(|s| s.state().is_exposed());
         exposed
             && self.current_entry(name).is_some_and(|entry| {
-                entry
-                    .initialize
-                    .capabilities
-                    .pointer("/resources/subscribe")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false)
+                ServerCapabilities::read(&entry.initialize.capabilities).resources_subscribe()
             })
     }
 
