@@ -20,7 +20,7 @@ pub const MODERN: &str = "2026-07-28";
 pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 pub const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
 pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
-pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
+pub use super::handshake_result::SERVER_INFO_KEY;
 
 /// The spec's "unsupported protocol version" error (a modern-only server answers
 /// `initialize` with it; any server answers it to a revision it stopped speaking).

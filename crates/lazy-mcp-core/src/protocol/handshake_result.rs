@@ -3,9 +3,11 @@
 //! Typed views borrowed from the parsed result, filled in one pass (see
 //! `message_fields.rs` for why views and not serde derives).
 
-use super::client_discover::SERVER_INFO_KEY;
 use super::message_fields::members;
 use serde_json::Value;
+
+/// Where a `server/discover` result names its server (in its `_meta`).
+pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 
 /// An `initialize` result (2024-11-05 … 2025-11-25) or a `server/discover`
 /// result (2026-07-28): the fields of both, as sent.
