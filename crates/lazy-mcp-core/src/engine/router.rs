@@ -19,7 +19,9 @@ use crate::engine::timers::TimerTable;
 use crate::engine::trust::held_definitions::pins::Pins;
 use crate::engine::trust::project_approvals::awaiting::AwaitingApproval;
 use crate::protocol::jsonrpc;
+use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
+use crate::protocol::params::Params;
 use serde_json::Value;
 use std::collections::VecDeque;
 
@@ -368,7 +370,10 @@ impl Engine {
         let http_status = modern
             .then(|| crate::protocol::modern_http::answer_status(&message))
             .flatten();
-        let id = message.get("id").cloned().unwrap_or(Value::Null);
+        let id = MessageFields::read(&message)
+            .id
+            .cloned()
+            .unwrap_or(Value::Null);
         self.effects.push(Effect::Reply {
             client: client.to_string(),
             id,
@@ -388,9 +393,10 @@ impl Engine {
     }
 
     pub(in crate::engine) fn notify_client(&mut self, client: &str, message: Value) {
-        let progress_token = match message.get("method").and_then(Value::as_str) {
+        let fields = MessageFields::read(&message);
+        let progress_token = match fields.method() {
             Some(methods::NOTIFICATIONS_PROGRESS) => {
-                message.pointer("/params/progressToken").cloned()
+                Params::read(fields.params).progress_token.cloned()
             }
             _ => None,
         };

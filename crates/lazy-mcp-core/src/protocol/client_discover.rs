@@ -5,6 +5,10 @@
 //! (`engine/server/era.rs`).
 
 use super::client_handshake::InitializeOutcome;
+use super::handshake_result::HandshakeResult;
+use super::message_fields::{ErrorObject, MessageFields};
+use super::params::Params;
+use super::result_fields::ResultFields;
 use crate::protocol::methods;
 use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
@@ -16,7 +20,7 @@ pub const MODERN: &str = "2026-07-28";
 pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 pub const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
 pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
-pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
+pub use super::handshake_result::SERVER_INFO_KEY;
 
 /// The spec's "unsupported protocol version" error (a modern-only server answers
 /// `initialize` with it; any server answers it to a revision it stopped speaking).
@@ -100,11 +104,8 @@ pub fn with_envelope(params: Option<Value>, envelope: &Map<String, Value>) -> Va
 /// capabilities, server info and instructions in the shape the catalogue keeps.
 /// `Err` names the versions it offers instead (the caller falls back to `initialize`).
 pub fn parse_discover_result(result: &Value) -> Result<InitializeOutcome, String> {
-    let supported: Vec<&str> = result
-        .get("supportedVersions")
-        .and_then(Value::as_array)
-        .map(|versions| versions.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let read = HandshakeResult::read(result);
+    let supported = read.supported_versions();
     if !supported.contains(&MODERN) {
         return Err(format!(
             "server/discover offered {} but not {MODERN}",
@@ -115,24 +116,19 @@ pub fn parse_discover_result(result: &Value) -> Result<InitializeOutcome, String
             }
         ));
     }
-    let server_info = result
-        .get("_meta")
-        .and_then(|meta| meta.get(SERVER_INFO_KEY))
-        .or_else(|| result.get("serverInfo"))
-        .cloned()
-        .unwrap_or(Value::Null);
     Ok(InitializeOutcome {
         protocol_version: MODERN.to_string(),
-        capabilities: result
-            .get("capabilities")
+        capabilities: read
+            .capabilities
             .filter(|c| c.is_object())
             .cloned()
             .unwrap_or_else(|| json!({})),
-        server_info,
-        instructions: result
-            .get("instructions")
-            .and_then(Value::as_str)
-            .map(str::to_string),
+        server_info: read
+            .meta_server_info
+            .or(read.server_info)
+            .cloned()
+            .unwrap_or(Value::Null),
+        instructions: read.instructions.map(str::to_string),
     })
 }
 
@@ -148,8 +144,9 @@ pub struct CacheHint {
 
 /// `ttlMs`/`cacheScope` of one list result, when it has a `ttlMs`.
 pub fn cache_hint(result: &Value) -> Option<CacheHint> {
-    let ttl_ms = result.get("ttlMs").and_then(Value::as_u64)?;
-    let cache_scope = match result.get("cacheScope").and_then(Value::as_str) {
+    let read = ResultFields::read(result);
+    let ttl_ms = read.ttl_ms?;
+    let cache_scope = match read.cache_scope {
         Some("public") => "public",
         _ => "private",
     };
@@ -176,13 +173,13 @@ pub fn stricter(a: Option<CacheHint>, b: Option<CacheHint>) -> Option<CacheHint>
 
 /// Whether a modern result asks the client for more input (multi round trip).
 pub fn asks_for_input(result: &Value) -> bool {
-    result.get("resultType").and_then(Value::as_str) == Some("input_required")
+    ResultFields::read(result).result_type == Some("input_required")
 }
 
 /// Whether an error answer says the server no longer speaks the era we used
 /// (re-probe it): the spec's unsupported-version error.
 pub fn says_era_changed(error: &Value) -> bool {
-    error.get("code").and_then(Value::as_i64) == Some(UNSUPPORTED_PROTOCOL_VERSION)
+    ErrorObject::read(error).code == Some(UNSUPPORTED_PROTOCOL_VERSION)
 }
 
 /// Whether an error answer to a modern request says the server speaks only the
@@ -191,14 +188,11 @@ pub fn says_era_changed(error: &Value) -> bool {
 /// "Server not initialized", "Mcp-Session-Id header is required" or
 /// "Unsupported protocol version", which the host passes on in the message).
 pub fn says_legacy_only(error: &Value) -> bool {
-    if says_era_changed(error) {
+    let read = ErrorObject::read(error);
+    if read.code == Some(UNSUPPORTED_PROTOCOL_VERSION) {
         return true;
     }
-    let message = error
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_ascii_lowercase();
+    let message = read.message.unwrap_or_default().to_ascii_lowercase();
     [
         "not initialized",
         "mcp-session-id header is required",
@@ -213,21 +207,17 @@ pub fn says_legacy_only(error: &Value) -> bool {
 pub fn http_headers(message: &Value) -> VecMap<String, String> {
     let mut headers = VecMap::new();
     headers.insert("mcp-protocol-version".to_string(), MODERN.to_string());
-    let Some(method) = message.get("method").and_then(Value::as_str) else {
+    let read = MessageFields::read(message);
+    let Some(method) = read.method() else {
         return headers;
     };
     headers.insert("mcp-method".to_string(), header_value(method));
-    let field = match method {
-        methods::TOOLS_CALL | methods::PROMPTS_GET => Some("name"),
-        methods::RESOURCES_READ => Some("uri"),
+    let params = Params::read(read.params);
+    let name = match method {
+        methods::TOOLS_CALL | methods::PROMPTS_GET => params.name,
+        methods::RESOURCES_READ => params.uri,
         _ => None,
     };
-    let name = field.and_then(|field| {
-        message
-            .get("params")
-            .and_then(|p| p.get(field))
-            .and_then(Value::as_str)
-    });
     if let Some(name) = name {
         headers.insert("mcp-name".to_string(), header_value(name));
     }

@@ -1,6 +1,8 @@
 //! The client side of MCP towards an upstream server: `initialize` and the four
 //! list methods with `nextCursor` pagination.
 
+use super::handshake_result::{HandshakeResult, ServerCapabilities};
+use super::result_fields::ResultFields;
 use super::versions;
 use crate::protocol::methods;
 use serde::{Deserialize, Serialize};
@@ -36,22 +38,16 @@ pub fn initialize_params(client_name: &str, client_version: &str) -> Value {
 
 /// Validates an `initialize` result: a known protocol version and an object.
 pub fn parse_initialize_result(result: &Value) -> Result<InitializeOutcome, String> {
-    let answered = result
-        .get("protocolVersion")
-        .and_then(Value::as_str)
+    let read = HandshakeResult::read(result);
+    let answered = read
+        .protocol_version
         .ok_or("the initialize result has no protocolVersion")?;
     let protocol_version = versions::check_server_answer(answered)?.to_string();
     Ok(InitializeOutcome {
         protocol_version,
-        capabilities: result
-            .get("capabilities")
-            .cloned()
-            .unwrap_or_else(|| json!({})),
-        server_info: result.get("serverInfo").cloned().unwrap_or(Value::Null),
-        instructions: result
-            .get("instructions")
-            .and_then(Value::as_str)
-            .map(str::to_string),
+        capabilities: read.capabilities.cloned().unwrap_or_else(|| json!({})),
+        server_info: read.server_info.cloned().unwrap_or(Value::Null),
+        instructions: read.instructions.map(str::to_string),
     })
 }
 
@@ -129,8 +125,8 @@ impl ListKind {
         ListKind::ALL
             .into_iter()
             .filter(|kind| {
-                capabilities
-                    .get(kind.capability())
+                ServerCapabilities::read(capabilities)
+                    .named(kind.capability())
                     .is_some_and(|c| !c.is_null())
             })
             .collect()
@@ -149,9 +145,8 @@ pub fn parse_list_page(kind: ListKind, result: &Value) -> (Vec<Value>, Option<St
         .and_then(Value::as_array)
         .cloned()
         .unwrap_or_default();
-    let next = result
-        .get("nextCursor")
-        .and_then(Value::as_str)
+    let next = ResultFields::read(result)
+        .next_cursor
         .filter(|cursor| !cursor.is_empty())
         .map(str::to_string);
     (items, next)

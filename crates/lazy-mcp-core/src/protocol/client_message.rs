@@ -5,8 +5,10 @@
 //! [`client_body_json`] to route replies exactly as the engine will produce them.
 
 use super::jsonrpc::{Message, INVALID_REQUEST, PARSE_ERROR};
+use super::message_fields::MessageFields;
 use super::modern_http::{self, RequestHeaders};
 use super::outline::{outline, Outline, TopLevel, MAX_DEPTH};
+use super::params::Params;
 use super::raw_message::{CallPeek, MetaOnly, RawEnvelope};
 use crate::protocol::methods;
 use serde::Serialize;
@@ -41,7 +43,7 @@ pub fn parse_client(text: &str) -> Result<Message, Unreadable> {
     }
     let value: Value = serde_json::from_str(text)
         .map_err(|e| unreadable(PARSE_ERROR, format!("not valid JSON: {e}")))?;
-    let Value::Object(object) = &value else {
+    let Some(object) = value.as_object() else {
         let what = if shape.top == TopLevel::Array {
             "a JSON-RPC message must be a JSON object (batches are not supported here)"
         } else {
@@ -49,14 +51,15 @@ pub fn parse_client(text: &str) -> Result<Message, Unreadable> {
         };
         return Err(unreadable(INVALID_REQUEST, what.into()));
     };
-    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+    let fields = MessageFields::of(object);
+    if fields.jsonrpc != Some("2.0") {
         return Err(unreadable(
             INVALID_REQUEST,
             "\"jsonrpc\" must be \"2.0\"".into(),
         ));
     }
-    if object.contains_key("method") {
-        if let Some(bad) = object.get("id").filter(|id| !is_valid_id(id)) {
+    if fields.method_member.is_some() {
+        if let Some(bad) = fields.id.filter(|id| !is_valid_id(id)) {
             let kind = match bad {
                 Value::Null => "null",
                 Value::Bool(_) => "a boolean",
@@ -264,9 +267,9 @@ fn full_envelope(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope
         Ok(Message::Request { id, method, params }) => {
             envelope.expects_reply = true;
             envelope.id = id;
-            envelope.progress_token = params
-                .as_ref()
-                .and_then(|p| p.pointer("/_meta/progressToken"))
+            envelope.progress_token = Params::read(params.as_ref())
+                .meta()
+                .progress_token
                 .filter(|token| is_valid_id(token))
                 .cloned();
             envelope.sessionless = super::modern_request::is_sessionless(&method, params.as_ref())

@@ -1,5 +1,6 @@
 //! The server side of MCP towards clients of the gateway: the `initialize` result.
 
+use super::handshake_result::ServerCapabilities;
 use super::versions;
 use serde_json::{json, Map, Value};
 
@@ -7,27 +8,24 @@ use serde_json::{json, Map, Value};
 /// upstream has (from its catalogued capabilities), always with `listChanged`,
 /// because the gateway announces catalogue changes itself.
 pub fn gateway_capabilities(upstream: &Value, has_tools: bool) -> Value {
+    let upstream = ServerCapabilities::read(upstream);
     let mut capabilities = Map::new();
-    if has_tools || upstream.get("tools").is_some() {
+    if has_tools || upstream.tools.is_some() {
         capabilities.insert("tools".into(), json!({"listChanged": true}));
     }
-    if upstream.get("prompts").is_some() {
+    if upstream.prompts.is_some() {
         capabilities.insert("prompts".into(), json!({"listChanged": true}));
     }
-    if let Some(resources) = upstream.get("resources") {
-        let subscribe = resources
-            .get("subscribe")
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
+    if upstream.resources.is_some() {
         capabilities.insert(
             "resources".into(),
-            json!({"listChanged": true, "subscribe": subscribe}),
+            json!({"listChanged": true, "subscribe": upstream.resources_subscribe()}),
         );
     }
-    if let Some(completions) = upstream.get("completions") {
+    if let Some(completions) = upstream.completions {
         capabilities.insert("completions".into(), completions.clone());
     }
-    if upstream.get("logging").is_some() {
+    if upstream.logging.is_some() {
         capabilities.insert("logging".into(), json!({}));
     }
     Value::Object(capabilities)

@@ -1,5 +1,6 @@
 //! JSON-RPC 2.0 messages as MCP uses them: one message per text (no batches).
 
+use super::message_fields::ErrorObject;
 use serde_json::{json, Map, Value};
 
 pub const PARSE_ERROR: i64 = -32700;
@@ -143,12 +144,12 @@ pub fn error_response(id: Value, code: i64, message: &str) -> Value {
 
 /// The `code` of a JSON-RPC error object, if it has one.
 pub fn error_code(error: &Value) -> Option<i64> {
-    error.get("code").and_then(Value::as_i64)
+    ErrorObject::read(error).code
 }
 
 /// The `message` of a JSON-RPC error object, or the whole object as text.
 pub fn error_message(error: &Value) -> String {
-    match error.get("message").and_then(Value::as_str) {
+    match ErrorObject::read(error).message {
         Some(message) => message.to_string(),
         None => error.to_string(),
     }

@@ -3,6 +3,7 @@
 //! must be there and agree with it, and the errors of that era carry an HTTP status (400 for a bad
 //! envelope or header or a missing client capability, 404 for a method that does not exist).
 
+use super::message_fields::{ErrorObject, MessageFields};
 use super::modern_request::{self, EnvelopeError, MODERN_VERSIONS};
 use crate::protocol::methods;
 use serde::Deserialize;
@@ -20,7 +21,7 @@ pub const METHOD_NOT_FOUND_STATUS: u16 = 404;
 /// server a request was forwarded to).
 pub fn answer_status(answer: &Value) -> Option<u16> {
     use super::missing_capability::{MISSING_CLIENT_CAPABILITY, MISSING_CLIENT_CAPABILITY_STATUS};
-    match answer.pointer("/error/code").and_then(Value::as_i64)? {
+    match ErrorObject::read(MessageFields::read(answer).error?).code? {
         super::jsonrpc::METHOD_NOT_FOUND => Some(METHOD_NOT_FOUND_STATUS),
         MISSING_CLIENT_CAPABILITY => Some(MISSING_CLIENT_CAPABILITY_STATUS),
         _ => None,

@@ -4,9 +4,11 @@
 //! is modern when its `_meta` claims a protocol version; anything else is a
 //! legacy (initialize-era) request, served exactly as before.
 
+use super::handshake_result::Implementation;
 use super::jsonrpc::INVALID_PARAMS;
+use super::params::Params;
 use crate::protocol::methods;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// `_meta` key of the request's protocol version.
 pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
@@ -78,7 +80,7 @@ pub fn read_era(method: &str, params: Option<&Value>) -> Result<Era, EnvelopeErr
 }
 
 fn read_envelope(params: Option<&Value>) -> Result<Era, EnvelopeError> {
-    let meta = match params.and_then(|p| p.get("_meta")) {
+    let meta = match Params::read(params).meta {
         None => return Ok(Era::Legacy),
         Some(Value::Object(meta)) => meta,
         Some(_) => return Err(invalid("_meta", "must be an object")),
@@ -99,7 +101,7 @@ fn read_envelope(params: Option<&Value>) -> Result<Era, EnvelopeError> {
     };
     let client_identity = match meta.get(CLIENT_INFO_KEY) {
         None => None,
-        Some(Value::Object(info)) => Some(identity_of(info)?),
+        Some(info @ Value::Object(_)) => Some(identity_of(info)?),
         Some(_) => return Err(invalid(CLIENT_INFO_KEY, "must be an object")),
     };
     Ok(Era::Modern(ModernEnvelope {
@@ -115,11 +117,12 @@ pub fn is_sessionless(method: &str, params: Option<&Value>) -> bool {
     method == methods::SERVER_DISCOVER || read_era(method, params) != Ok(Era::Legacy)
 }
 
-fn identity_of(info: &Map<String, Value>) -> Result<String, EnvelopeError> {
-    let Some(name) = info.get("name").and_then(Value::as_str) else {
+fn identity_of(info: &Value) -> Result<String, EnvelopeError> {
+    let info = Implementation::read(info);
+    let Some(name) = info.name else {
         return Err(invalid(CLIENT_INFO_KEY, "needs a string \"name\""));
     };
-    match info.get("version") {
+    match info.version_member {
         None => Ok(name.to_string()),
         Some(Value::String(version)) => Ok(format!("{name}@{version}")),
         Some(_) => Err(invalid(CLIENT_INFO_KEY, "\"version\" must be a string")),

@@ -1,5 +1,5 @@
 //! The few params and fields the engine reads, typed: read from a message
-//! already parsed (borrowing its strings), with what the engine does not read
+//! already parsed (borrowing its members), with what the engine does not read
 //! left where it is. Reading fails soft, as `.get(…)` did: a field of the
 //! wrong type reads as absent.
 
@@ -72,38 +72,78 @@ impl<'a> CallTool<'a> {
 
 /// The params fields the core reads of a request or a notification, typed;
 /// each method reads its own few, and the rest of its params stays unread.
-/// One struct, not one per method: each derived reader costs the `.wasm`
-/// about 2.7 KB (bench/README.md "WASM size").
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
+/// One struct, not one per method, filled by one pass over the params'
+/// members and borrowing them: a serde-derived reader cost the `.wasm` about
+/// 2.7 KB (bench/README.md "WASM size"), this view less (`message_fields.rs`).
+#[derive(Debug, Default, Clone, Copy)]
 pub struct Params<'a> {
+    /// `tools/call`, `prompts/get`: the target's name.
+    pub name: Option<&'a str>,
+    /// `resources/read`, `resources/subscribe`, …: the target's URI.
+    pub uri: Option<&'a str>,
     /// `notifications/cancelled`: the request it names (any JSON, as sent).
-    #[serde(deserialize_with = "lenient")]
-    pub request_id: Option<Value>,
+    pub request_id: Option<&'a Value>,
     /// `notifications/progress`: its token (any JSON, as sent).
-    #[serde(deserialize_with = "lenient")]
-    pub progress_token: Option<Value>,
+    pub progress_token: Option<&'a Value>,
     /// `initialize`: the client's capabilities (kept as sent).
-    #[serde(deserialize_with = "lenient")]
-    pub capabilities: Option<Value>,
+    pub capabilities: Option<&'a Value>,
     /// `initialize`: the version the client asks for.
-    #[serde(borrow, deserialize_with = "lenient")]
     pub protocol_version: Option<&'a str>,
     /// `initialize`: who the client is (its `name` read with [`name_of`]).
-    #[serde(deserialize_with = "lenient")]
-    pub client_info: Option<Value>,
+    pub client_info: Option<&'a Value>,
     /// A request sent again with the input a server asked for (2026-07-28
     /// `input_required`): the state that names the waiting call...
-    #[serde(borrow, deserialize_with = "lenient")]
     pub request_state: Option<&'a str>,
     /// ...and the answers.
-    #[serde(deserialize_with = "lenient")]
-    pub input_responses: Option<serde_json::Map<String, Value>>,
+    pub input_responses: Option<&'a serde_json::Map<String, Value>>,
+    /// `tools/call`: the arguments, as sent.
+    pub arguments: Option<&'a Value>,
+    /// `_meta`, as sent (any JSON: [`Params::meta`] reads it).
+    pub meta: Option<&'a Value>,
+    /// `notifications/message`: its level and data.
+    pub level: Option<&'a str>,
+    pub data: Option<&'a Value>,
+    /// `subscriptions/listen`: the filter, as sent.
+    pub notifications: Option<&'a Value>,
 }
 
 impl<'a> Params<'a> {
+    /// Params that are no object read as empty; any field of another type as absent.
     pub fn read(params: Option<&'a Value>) -> Params<'a> {
-        read_soft(params)
+        params
+            .and_then(Value::as_object)
+            .map(Params::of)
+            .unwrap_or_default()
+    }
+
+    /// The fields of params held as their object (to be rewritten and passed on).
+    pub fn of(params: &'a serde_json::Map<String, Value>) -> Params<'a> {
+        let mut read = Params::default();
+        for (key, member) in params {
+            match key.as_str() {
+                "name" => read.name = member.as_str(),
+                "uri" => read.uri = member.as_str(),
+                "requestId" => read.request_id = Some(member),
+                "progressToken" => read.progress_token = Some(member),
+                "capabilities" => read.capabilities = Some(member),
+                "protocolVersion" => read.protocol_version = member.as_str(),
+                "clientInfo" => read.client_info = Some(member),
+                "requestState" => read.request_state = member.as_str(),
+                "inputResponses" => read.input_responses = member.as_object(),
+                "arguments" => read.arguments = Some(member),
+                "_meta" => read.meta = Some(member),
+                "level" => read.level = member.as_str(),
+                "data" => read.data = Some(member),
+                "notifications" => read.notifications = Some(member),
+                _ => {}
+            }
+        }
+        read
+    }
+
+    /// The params' `_meta` read as params (`_meta.progressToken`).
+    pub fn meta(&self) -> Params<'a> {
+        Params::read(self.meta)
     }
 }
 
@@ -154,7 +194,7 @@ mod tests {
                 p.progress_token,
                 p.capabilities,
                 p.protocol_version,
-                p.client_info.as_ref().and_then(name_of),
+                p.client_info.and_then(name_of),
                 p.request_state,
                 p.input_responses
             )

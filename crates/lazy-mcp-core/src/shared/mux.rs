@@ -18,6 +18,7 @@
 
 use super::launch::{SharedHolder, SharedLaunch};
 use super::splice::{Routing, Token};
+use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
 use crate::protocol::outline::{outline, TopLevel, MAX_DEPTH};
 use crate::protocol::params::Params;
@@ -486,7 +487,9 @@ impl Mux {
                 }
             }
             (Some(methods::NOTIFICATIONS_CANCELLED), None) => {
-                let theirs = Params::read(message.get("params")).request_id;
+                let theirs = Params::read(MessageFields::of(&message).params)
+                    .request_id
+                    .cloned();
                 let upstream = theirs.and_then(|theirs| {
                     p.pending
                         .iter()
@@ -659,7 +662,7 @@ impl Mux {
                         Init::InFlight { waiters } => waiters,
                         _ => Vec::new(),
                     };
-                    if let Some(result) = message.get("result") {
+                    if let Some(result) = MessageFields::of(&message).result {
                         p.init = Init::Done(result.clone());
                     }
                     for (attach, id) in waiters {
@@ -707,9 +710,8 @@ impl Mux {
                 });
             }
             (Some(methods::NOTIFICATIONS_PROGRESS), None) => {
-                let token = Params::read(message.get("params"))
+                let token = Params::read(MessageFields::of(&message).params)
                     .progress_token
-                    .as_ref()
                     .and_then(Value::as_str)
                     .map(str::to_string);
                 let Some((attach, theirs)) = token.and_then(|t| p.progress.get(&t).cloned()) else {
@@ -724,9 +726,8 @@ impl Mux {
                 });
             }
             (Some(methods::NOTIFICATIONS_CANCELLED), None) => {
-                let request = Params::read(message.get("params"))
+                let request = Params::read(MessageFields::of(&message).params)
                     .request_id
-                    .as_ref()
                     .map(Value::to_string);
                 if let Some(attach) = request.and_then(|r| p.asked.remove(&r)) {
                     self.effects.push(MuxEffect::ToClient {
@@ -941,10 +942,8 @@ fn envelope(text: &str) -> Option<Envelope> {
     let Ok(Value::Object(message)) = serde_json::from_str::<Value>(text) else {
         return None;
     };
-    let method = message
-        .get("method")
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    let id = message.get("id").cloned();
+    let read = MessageFields::of(&message);
+    let method = read.method().map(str::to_string);
+    let id = read.id.cloned();
     Some((message, method, id))
 }

@@ -1,23 +1,12 @@
 //! What the model reads in `index` mode instead of full schemas: one line per
 //! tool, grouped by server, and a token estimate to decide when to switch.
 
+use crate::protocol::listed_item::ListedItem;
+use crate::protocol::message_fields::members;
 use serde_json::Value;
 
 /// Longest summary, in characters, before it is cut at a word boundary.
 pub const SUMMARY_MAX_CHARS: usize = 80;
-
-fn str_field<'a>(tool: &'a Value, key: &str) -> Option<&'a str> {
-    tool.get(key).and_then(Value::as_str)
-}
-
-/// The tool's display title: `title`, else `annotations.title`.
-pub(crate) fn tool_title(tool: &Value) -> Option<&str> {
-    str_field(tool, "title").or_else(|| {
-        tool.get("annotations")
-            .and_then(|a| a.get("title"))
-            .and_then(Value::as_str)
-    })
-}
 
 /// The end of the first sentence of `text` (whitespace already collapsed): a
 /// `.`, `!` or `?` followed by a space and an upper-case letter or a digit, or
@@ -85,8 +74,13 @@ fn trim_to(text: &str, max: usize) -> String {
 /// "Deprecated" or shouts "DEPRECATED". A description that merely mentions a
 /// deprecated *other* thing ("replaces the deprecated foo") does not count.
 pub(crate) fn is_deprecated(tool: &Value) -> bool {
-    let description = str_field(tool, "description").unwrap_or("").trim_start();
-    tool_title(tool).is_some_and(|t| t.to_lowercase().contains("deprecated"))
+    is_deprecated_item(&ListedItem::read(tool))
+}
+
+fn is_deprecated_item(tool: &ListedItem) -> bool {
+    let description = tool.description.unwrap_or("").trim_start();
+    tool.display_title()
+        .is_some_and(|t| t.to_lowercase().contains("deprecated"))
         || description
             .get(..10)
             .is_some_and(|head| head.eq_ignore_ascii_case("deprecated"))
@@ -100,16 +94,17 @@ pub(crate) fn is_deprecated(tool: &Value) -> bool {
 /// trailing period, at most [`SUMMARY_MAX_CHARS`] characters, ending in
 /// `(deprecated)` when the description says so further on.
 pub fn one_line_summary(tool: &Value) -> String {
-    let description = str_field(tool, "description").unwrap_or("");
+    let tool = ListedItem::read(tool);
+    let description = tool.description.unwrap_or("");
     let paragraph = first_paragraph(description);
     let source = if paragraph.is_empty() {
-        tool_title(tool).unwrap_or("").to_string()
+        tool.display_title().unwrap_or("").to_string()
     } else {
         paragraph
     };
     let sentence = first_sentence(source.trim()).trim_end_matches(['.', ' ']);
     const MARK: &str = " (deprecated)";
-    if is_deprecated(tool) && !sentence.to_lowercase().contains("deprecated") {
+    if is_deprecated_item(&tool) && !sentence.to_lowercase().contains("deprecated") {
         let room = SUMMARY_MAX_CHARS - MARK.chars().count();
         format!("{}{MARK}", trim_to(sentence, room))
     } else {
@@ -127,7 +122,7 @@ pub fn render_compact_index(entries: &[(&str, &Value)]) -> String {
         out.push_str(server);
         out.push('\n');
         for tool in tools {
-            let name = str_field(tool, "name").unwrap_or("?");
+            let name = ListedItem::read(tool).name.unwrap_or("?");
             out.push_str(name);
             let summary = one_line_summary(tool);
             if !summary.is_empty() {
@@ -145,12 +140,22 @@ pub fn render_compact_index(entries: &[(&str, &Value)]) -> String {
 /// JSON). What `auto` compares with its budget and diagnostics shows as
 /// "tokens in full mode".
 pub fn estimate_definition_tokens(tool: &Value) -> usize {
-    let definition = serde_json::json!({
-        "name": tool.get("name"),
-        "description": tool.get("description"),
-        "inputSchema": tool.get("inputSchema"),
-    });
-    estimate_tokens(&definition.to_string())
+    // These three members as sent, of any type (`null` when absent), in this order.
+    let mut definition = [
+        ("name", &Value::Null),
+        ("description", &Value::Null),
+        ("inputSchema", &Value::Null),
+    ];
+    for (key, member) in members(Some(tool)) {
+        if let Some(slot) = definition.iter_mut().find(|(name, _)| *name == key) {
+            slot.1 = member;
+        }
+    }
+    let definition: serde_json::Map<String, Value> = definition
+        .into_iter()
+        .map(|(name, member)| (name.to_string(), member.clone()))
+        .collect();
+    estimate_tokens(&Value::Object(definition).to_string())
 }
 
 /// How much of each tool the index shows; [`IndexDetail::within_budget`]
@@ -205,7 +210,7 @@ pub fn render_names_index(entries: &[(&str, &Value)]) -> String {
         out.push(':');
         for tool in tools {
             out.push(' ');
-            out.push_str(str_field(tool, "name").unwrap_or("?"));
+            out.push_str(ListedItem::read(tool).name.unwrap_or("?"));
         }
         out.push('\n');
     }

@@ -4,6 +4,7 @@
 //! normalized scores.
 
 use super::embed::{quantize, EmbeddingModel};
+use crate::protocol::listed_item::ListedItem;
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -52,17 +53,22 @@ pub fn vectors_key(model: &EmbeddingModel) -> String {
 /// is in), its name (identifier pieces split), title, the start of its
 /// description, and its parameters' names and descriptions (bounded).
 pub fn tool_embedding_text(server: &str, tool: &Value) -> String {
-    let text = |key: &str| tool.get(key).and_then(Value::as_str).unwrap_or("");
+    let tool = ListedItem::read(tool);
     let mut out = server.replace(['_', '-', '.'], " ");
     out.push_str(": ");
-    out.push_str(&text("name").replace(['_', '-', '.'], " "));
+    out.push_str(&tool.name.unwrap_or("").replace(['_', '-', '.'], " "));
     out.push_str(". ");
-    if let Some(title) = super::compact::tool_title(tool) {
+    if let Some(title) = tool.display_title() {
         out.push_str(title);
         out.push_str(". ");
     }
-    out.extend(text("description").chars().take(DESCRIPTION_CHARS));
-    if let Some(schema) = tool.get("inputSchema") {
+    out.extend(
+        tool.description
+            .unwrap_or("")
+            .chars()
+            .take(DESCRIPTION_CHARS),
+    );
+    if let Some(schema) = tool.input_schema {
         let mut parameters = String::new();
         super::text::push_schema_words(schema, &mut parameters, 0);
         out.push(' ');

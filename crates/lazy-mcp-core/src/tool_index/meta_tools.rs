@@ -2,6 +2,7 @@
 //! for a tool name that does not exist.
 
 use super::text::tokenize;
+use crate::protocol::listed_item::ListedItem;
 use crate::vec_map::VecSet;
 use serde_json::{json, Value};
 
@@ -87,17 +88,15 @@ pub fn meta_tools_with_index(index: &str) -> Vec<Value> {
     let mut tools = meta_tools();
     let load = tools
         .iter_mut()
-        .find(|t| t.get("name").and_then(Value::as_str) == Some(LOAD_TOOLS));
-    if let Some(Value::Object(load)) = load {
-        let description = load
-            .get("description")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
-        load.insert(
-            "description".into(),
-            Value::String(format!("{description} Available:\n{}", index.trim_end())),
-        );
+        .find(|t| ListedItem::read(t).name == Some(LOAD_TOOLS));
+    if let Some(load) = load {
+        let description = ListedItem::read(load).description.unwrap_or("").to_string();
+        if let Some(load) = load.as_object_mut() {
+            load.insert(
+                "description".into(),
+                Value::String(format!("{description} Available:\n{}", index.trim_end())),
+            );
+        }
     }
     tools
 }

@@ -1,12 +1,13 @@
 //! Ranked lexical search over tools: BM25F with one document per tool and
 //! fields weighted by how much they say about what the tool does.
 
-use super::compact::{is_deprecated, one_line_summary, tool_title};
+use super::compact::{is_deprecated, one_line_summary};
 use super::embed::EmbeddingModel;
 use super::hybrid::{fuse, tool_vector, Fusion, Semantic};
 use super::meta_tools::closest_names;
 use super::spelling::Spelling;
 use super::text::{synonyms, tokenize, tokenize_query, SYNONYM_WEIGHT};
+use crate::protocol::listed_item::ListedItem;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -160,19 +161,19 @@ pub struct ToolIndex {
 
 /// The texts of a tool's fields, in [`FIELDS`] order.
 fn field_texts<'a>(server: &'a str, tool: &'a Value) -> [Cow<'a, str>; 6] {
-    let text = |key: &str| tool.get(key).and_then(Value::as_str).unwrap_or("");
+    let tool = ListedItem::read(tool);
     let mut parameters = String::new();
-    if let Some(schema) = tool.get("inputSchema") {
+    if let Some(schema) = tool.input_schema {
         super::text::push_schema_words(schema, &mut parameters, 0);
     }
     let mut output = String::new();
-    if let Some(schema) = tool.get("outputSchema") {
+    if let Some(schema) = tool.output_schema {
         super::text::push_schema_words(schema, &mut output, 0);
     }
     [
-        Cow::Borrowed(text("name")),
-        Cow::Borrowed(tool_title(tool).unwrap_or("")),
-        Cow::Borrowed(text("description")),
+        Cow::Borrowed(tool.name.unwrap_or("")),
+        Cow::Borrowed(tool.display_title().unwrap_or("")),
+        Cow::Borrowed(tool.description.unwrap_or("")),
         Cow::Owned(parameters),
         Cow::Borrowed(server),
         Cow::Owned(output),
@@ -246,7 +247,7 @@ impl ToolIndex {
         let mut vectors = Vec::new();
         let mut all_texts = Vec::new();
         for (i, (server, tool)) in entries.iter().enumerate() {
-            let Some(name) = tool.get("name").and_then(Value::as_str) else {
+            let Some(name) = ListedItem::read(tool).name else {
                 continue;
             };
             if let Some(model) = &model {

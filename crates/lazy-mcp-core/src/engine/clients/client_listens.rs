@@ -12,8 +12,10 @@ use crate::engine::clients::Clients;
 use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
 use crate::engine::server::Subscriber;
+use crate::protocol::handshake_result::ServerCapabilities;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
+use crate::protocol::params::Params;
 use crate::vec_map::VecSet;
 use listen::Listen;
 use serde_json::{json, Map, Value};
@@ -186,12 +188,7 @@ impl Engine {
             .is_some_and(|s| s.state().is_exposed());
         exposed
             && self.current_entry(name).is_some_and(|entry| {
-                entry
-                    .initialize
-                    .capabilities
-                    .pointer("/resources/subscribe")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false)
+                ServerCapabilities::read(&entry.initialize.capabilities).resources_subscribe()
             })
     }
 
@@ -276,7 +273,7 @@ impl Engine {
 
 /// What a listen asks for, or why its filter is malformed.
 fn read_filter(params: Option<&Value>) -> Result<Filter, String> {
-    let Some(filter) = params.and_then(|p| p.get("notifications")) else {
+    let Some(filter) = Params::read(params).notifications else {
         return Err(
             "subscriptions/listen needs params.notifications (a SubscriptionFilter object)".into(),
         );

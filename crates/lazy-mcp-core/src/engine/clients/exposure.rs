@@ -10,6 +10,7 @@ use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
 use crate::engine::stable_hash::{fnv1a64_hex, Fnv1a64Writer};
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::listed_item::ListedItem;
 use crate::protocol::methods;
 use crate::protocol::params::name_of;
 use crate::vec_map::{VecMap, VecSet};
@@ -347,7 +348,7 @@ impl Engine {
             let resources = self.exposed_items(name, ListKind::Resources);
             if resources
                 .iter()
-                .any(|r| r.get("uri").and_then(Value::as_str) == Some(uri))
+                .any(|r| ListedItem::read(r).uri == Some(uri))
             {
                 return Some(name.clone());
             }
@@ -355,7 +356,7 @@ impl Engine {
         let mut best: Option<(usize, String)> = None;
         for (name, _) in exposed {
             for template in self.exposed_items(name, ListKind::ResourceTemplates).iter() {
-                let Some(pattern) = template.get("uriTemplate").and_then(Value::as_str) else {
+                let Some(pattern) = ListedItem::read(template).uri_template else {
                     continue;
                 };
                 let prefix = pattern.split('{').next().unwrap_or_default();

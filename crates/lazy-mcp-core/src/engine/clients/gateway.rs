@@ -12,7 +12,9 @@ use crate::engine::settings::AggregateEndpoint;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::client_message;
 use crate::protocol::gateway_handshake;
+use crate::protocol::handshake_result::Implementation;
 use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::listed_item::ListedItem;
 use crate::protocol::methods;
 use crate::protocol::outline::outline;
 use crate::protocol::params::{name_of, CallTool, Params};
@@ -113,12 +115,8 @@ impl Engine {
         match method {
             methods::INITIALIZE => {
                 let asked = Params::read(params.as_ref());
-                let capabilities = asked.capabilities.unwrap_or_else(|| json!({}));
-                let identity = asked
-                    .client_info
-                    .as_ref()
-                    .and_then(name_of)
-                    .map(str::to_string);
+                let capabilities = asked.capabilities.cloned().unwrap_or_else(|| json!({}));
+                let identity = asked.client_info.and_then(name_of).map(str::to_string);
                 self.clients.initialized(client, capabilities, identity);
                 let result = self.initialize_result(endpoint, asked.protocol_version);
                 self.reply(client, jsonrpc::success(id, result));
@@ -209,8 +207,7 @@ impl Engine {
                     .map(|e| e.initialize.capabilities.clone())
                     .unwrap_or_else(|| json!({}));
                 let version = entry
-                    .and_then(|e| e.initialize.server_info.get("version"))
-                    .and_then(Value::as_str)
+                    .and_then(|e| Implementation::read(&e.initialize.server_info).version())
                     .unwrap_or(crate::CORE_VERSION);
                 gateway_handshake::initialize_result(
                     requested,
@@ -384,7 +381,8 @@ impl Engine {
                 let reference = params
                     .get_mut("ref")
                     .ok_or("completion/complete needs ref")?;
-                if let Some(uri) = reference.get("uri").and_then(Value::as_str) {
+                // A reference names a listed prompt or resource, as a listed item does.
+                if let Some(uri) = ListedItem::read(reference).uri {
                     return self
                         .server_for_resource(uri)
                         .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"));
@@ -398,10 +396,7 @@ impl Engine {
                 Ok(server)
             }
             _ => {
-                let uri = params
-                    .get("uri")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
+                let uri = Params::read(Some(params)).uri.unwrap_or_default();
                 self.server_for_resource(uri)
                     .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"))
             }
@@ -474,7 +469,7 @@ impl Engine {
         if method != methods::NOTIFICATIONS_CANCELLED {
             return;
         }
-        let Some(request_id) = Params::read(params.as_ref()).request_id else {
+        let Some(request_id) = Params::read(params.as_ref()).request_id.cloned() else {
             return;
         };
         self.clients.forget_modern_request(client, &request_id);

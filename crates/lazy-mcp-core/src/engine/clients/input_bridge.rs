@@ -286,7 +286,7 @@ impl Engine {
             );
             return true;
         }
-        let responses = retry.input_responses.unwrap_or_default();
+        let responses = retry.input_responses.cloned().unwrap_or_default();
         let timeout = self
             .servers
             .server_of(conn)

@@ -12,6 +12,8 @@
 use crate::engine::clients::Clients;
 use crate::engine::router::Engine;
 use crate::protocol::gateway_discover;
+use crate::protocol::handshake_result::{HandshakeResult, Implementation};
+use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
 use crate::protocol::modern_request::{
     self, Era, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY,
@@ -106,16 +108,17 @@ impl Engine {
     /// modern shape (`listChanged` and resource `subscribe` are delivered through
     /// `subscriptions/listen`, `client_listens.rs`).
     pub(in crate::engine) fn discover_answer(&self, initialize: &Value) -> Value {
-        let capabilities = initialize
-            .get("capabilities")
-            .cloned()
-            .unwrap_or_else(|| json!({}));
-        let text = |pointer: &str| initialize.pointer(pointer).and_then(Value::as_str);
+        let read = HandshakeResult::read(initialize);
+        let capabilities = read.capabilities.cloned().unwrap_or_else(|| json!({}));
+        let server = read
+            .server_info
+            .map(Implementation::read)
+            .unwrap_or_default();
         gateway_discover::discover_result(
-            text("/serverInfo/name").unwrap_or_default(),
-            text("/serverInfo/version").unwrap_or_default(),
+            server.name.unwrap_or_default(),
+            server.version().unwrap_or_default(),
             capabilities,
-            text("/instructions"),
+            read.instructions,
         )
     }
 }
@@ -205,10 +208,11 @@ impl Clients {
         client: &str,
         message: &mut Value,
     ) -> bool {
-        if message.get("method").is_some() {
+        let fields = MessageFields::read(message);
+        if fields.method_member.is_some() {
             return false;
         }
-        let Some(id) = message.get("id") else {
+        let Some(id) = fields.id else {
             return false;
         };
         let key = id.to_string();

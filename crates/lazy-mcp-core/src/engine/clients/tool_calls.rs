@@ -10,6 +10,7 @@ use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::jsonrpc;
+use crate::protocol::listed_item::ListedItem;
 use crate::protocol::methods;
 use crate::protocol::params::{name_of, CallTool, MetaToolArguments};
 use crate::tool_index::{
@@ -45,7 +46,7 @@ impl Engine {
             .meta_tools
             .iter()
             .find(|t| name_of(t) == Some(name))
-            .and_then(|t| t.get("inputSchema"))
+            .and_then(|t| ListedItem::read(t).input_schema)
             .cloned()
         else {
             return false;
@@ -252,8 +253,8 @@ impl Engine {
         let items = self.exposed_items(server, ListKind::Tools);
         let schema = items
             .iter()
-            .find(|t| name_of(t) == Some(tool))?
-            .get("inputSchema")?;
+            .find(|t| name_of(t) == Some(tool))
+            .and_then(|t| ListedItem::read(t).input_schema)?;
         validate_arguments(schema, arguments).err().map(|why| {
             format!("Invalid arguments for {server}/{tool}: {why}. Nothing was started.")
         })

@@ -4,7 +4,7 @@
 use crate::engine::events::ClientId;
 use crate::engine::timers::TimerId;
 use crate::protocol::methods;
-use crate::protocol::params::{name_in, name_of};
+use crate::protocol::params::{name_in, name_of, Params};
 use serde_json::Value;
 
 /// A client request waiting for its server to connect (already rewritten for upstream).
@@ -91,11 +91,7 @@ impl ForwardedCall {
     ) -> (Box<ForwardedCall>, UpstreamParams) {
         let (params, upstream, raw_tool, progress_token) = match call.params {
             CallParams::Parsed(params) => {
-                let token = params
-                    .as_ref()
-                    .and_then(|p| p.get("_meta"))
-                    .and_then(|m| m.get("progressToken"))
-                    .cloned();
+                let token = Params::read(params.as_ref()).meta().progress_token.cloned();
                 let kept = params.clone().map(Box::new);
                 (kept, UpstreamParams::Parsed(params), None, token)
             }

@@ -24,7 +24,9 @@ use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::timers::TimerPurpose;
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
+use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
+use crate::protocol::params::Params;
 use crate::wording::count_as;
 use serde_json::Value;
 
@@ -251,10 +253,8 @@ impl Engine {
         let headers = self.http_headers_for(conn, Some(&message));
         // Only our own requests carry a method and an id (answers to a server's
         // requests carry its id and no method).
-        let request_id = message
-            .get("method")
-            .and(message.get("id"))
-            .and_then(Value::as_u64);
+        let fields = MessageFields::read(&message);
+        let request_id = fields.method_member.and(fields.id).and_then(Value::as_u64);
         self.effects.push(Effect::Send {
             conn,
             message: message.to_string(),
@@ -498,7 +498,7 @@ impl Engine {
 /// The `uri` param of a subscribe/unsubscribe request.
 pub(in crate::engine) fn subscription_uri(params: &CallParams) -> Option<&str> {
     match params {
-        CallParams::Parsed(params) => params.as_ref()?.get("uri")?.as_str(),
+        CallParams::Parsed(params) => Params::read(params.as_ref()).uri,
         // Only `tools/call` is forwarded raw: never a subscription.
         CallParams::Raw { .. } => None,
     }

@@ -23,10 +23,13 @@ use crate::engine::server::connection::Pending;
 use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
 use crate::engine::server::state::ServerState;
 use crate::protocol::client_discover::{self as discover, Era};
+use crate::protocol::handshake_result::ServerCapabilities;
 use crate::protocol::jsonrpc;
+use crate::protocol::listed_item::ListedItem;
+use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
 use crate::protocol::param_headers;
-use crate::protocol::params::name_of;
+use crate::protocol::params::{name_of, Params};
 use crate::vec_map::VecMap;
 use serde_json::{json, Value};
 
@@ -85,7 +88,7 @@ impl Engine {
         ) {
             return VecMap::new();
         }
-        if let Some(message) = message.filter(|m| m.get("method").is_some()) {
+        if let Some(message) = message.filter(|m| MessageFields::read(m).method_member.is_some()) {
             if connection.handshake.era() == Era::Modern {
                 let mut headers = discover::http_headers(message);
                 headers.extend(self.param_headers(&connection.server, message));
@@ -106,21 +109,22 @@ impl Engine {
     /// declarations in the catalogue (none when its declarations are invalid:
     /// the server then says which header it misses).
     fn param_headers(&self, server: &str, message: &Value) -> VecMap<String, String> {
-        if message.get("method").and_then(Value::as_str) != Some(methods::TOOLS_CALL) {
+        let fields = MessageFields::read(message);
+        if fields.method() != Some(methods::TOOLS_CALL) {
             return VecMap::new();
         }
-        let params = message.get("params");
+        let params = fields.params;
         let tool = params.and_then(name_of);
         let schema = self.current_entry(server).and_then(|entry| {
             entry
                 .tools
                 .iter()
                 .find(|t| name_of(t) == tool)
-                .and_then(|t| t.get("inputSchema"))
+                .and_then(|t| ListedItem::read(t).input_schema)
         });
         match schema.map(param_headers::declarations) {
             Some(Ok(declarations)) if !declarations.is_empty() => {
-                param_headers::headers(&declarations, params.and_then(|p| p.get("arguments")))
+                param_headers::headers(&declarations, Params::read(params).arguments)
             }
             _ => VecMap::new(),
         }
@@ -133,10 +137,11 @@ impl Engine {
         conn: ConnId,
         message: &Value,
     ) -> Option<Effect> {
-        if message.get("method").and_then(Value::as_str) != Some(methods::NOTIFICATIONS_CANCELLED) {
+        let fields = MessageFields::read(message);
+        if fields.method() != Some(methods::NOTIFICATIONS_CANCELLED) {
             return None;
         }
-        let id = message.get("params")?.get("requestId")?.as_u64()?;
+        let id = Params::read(fields.params).request_id?.as_u64()?;
         let connection = self.servers.conns.get(&conn)?;
         let http = matches!(
             self.servers.transport_of(conn),
@@ -324,13 +329,7 @@ impl Engine {
             .init()
             .map(|i| i.capabilities.clone())
             .unwrap_or(Value::Null);
-        let changes = |kind: &str| {
-            capabilities
-                .get(kind)
-                .and_then(|c| c.get("listChanged"))
-                .and_then(Value::as_bool)
-                .unwrap_or(false)
-        };
+        let changes = |kind: &str| ServerCapabilities::read(&capabilities).list_changed(kind);
         let uris: Vec<String> = self
             .servers
             .by_name

@@ -20,8 +20,11 @@ use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::roots::roots_from_folders;
 use crate::protocol::client_discover as discover;
 use crate::protocol::jsonrpc;
+use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
 use crate::protocol::missing_capability;
+use crate::protocol::params::Params;
+use crate::protocol::result_fields::ResultFields;
 use serde_json::{json, Map, Value};
 
 /// Input rounds of one call before the server's request for input is given back
@@ -33,7 +36,7 @@ pub(in crate::engine) const MAX_INPUT_ROUNDS: u32 = 8;
 const ROOTS_STATE_PREFIX: &str = "lazy-mcp-roots:";
 
 fn request_method(request: &Value) -> &str {
-    request.get("method").and_then(Value::as_str).unwrap_or("")
+    MessageFields::read(request).method().unwrap_or("")
 }
 
 impl Engine {
@@ -68,12 +71,9 @@ impl Engine {
 
     /// The retry's params when every input request is `roots/list`, else None.
     fn roots_retry_params(&self, call: &ForwardedCall, result: &Value) -> Option<Value> {
-        let requests = result
-            .get("inputRequests")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        let state = result.get("requestState").cloned();
+        let asked = ResultFields::read(result);
+        let requests = asked.input_requests.cloned().unwrap_or_default();
+        let state = asked.request_state.cloned();
         if requests.is_empty() && state.is_none() {
             return None;
         }
@@ -126,9 +126,8 @@ impl Engine {
         call: &ForwardedCall,
         mut result: Value,
     ) -> Result<Value, Value> {
-        let requests = result
-            .get("inputRequests")
-            .and_then(Value::as_object)
+        let requests = ResultFields::read(&result)
+            .input_requests
             .cloned()
             .unwrap_or_default();
         let (roots, others): (Map<String, Value>, Map<String, Value>) = requests
@@ -142,7 +141,7 @@ impl Engine {
             && others.iter().all(|(_, request)| {
                 let required = missing_capability::required_for_input(
                     request_method(request),
-                    request.get("params"),
+                    MessageFields::read(request).params,
                 );
                 required.is_some_and(|required| {
                     declared.is_some_and(|d| missing_capability::missing(&required, d).is_none())
@@ -214,7 +213,7 @@ impl Engine {
         for request in requests.values() {
             let required = missing_capability::required_for_input(
                 request_method(request),
-                request.get("params"),
+                MessageFields::read(request).params,
             );
             if let Some(more) = required.and_then(|r| missing_capability::missing(&r, &declared)) {
                 missing_capability::merge(&mut missing, more);
@@ -229,9 +228,8 @@ impl Engine {
         let Some(object) = params.as_mut().and_then(Value::as_object_mut) else {
             return;
         };
-        let wrapped = object
-            .get("requestState")
-            .and_then(Value::as_str)
+        let wrapped = Params::of(object)
+            .request_state
             .and_then(|state| state.strip_prefix(ROOTS_STATE_PREFIX))
             .and_then(|text| serde_json::from_str::<Value>(text).ok());
         let Some(wrapped) = wrapped else {

@@ -17,6 +17,7 @@ use crate::engine::server::state::ServerState;
 use crate::engine::server::Subscriber;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
+use crate::protocol::params::Params;
 use crate::vec_map::VecSet;
 use serde_json::{json, Value};
 
@@ -122,10 +123,7 @@ impl Engine {
         params: Option<Value>,
     ) {
         let method = methods::NOTIFICATIONS_RESOURCES_UPDATED;
-        let uri = params
-            .as_ref()
-            .and_then(|p| p.get("uri"))
-            .and_then(Value::as_str);
+        let uri = Params::read(params.as_ref()).uri;
         let subscribers: Vec<Subscriber> = uri
             .and_then(|uri| self.servers.by_name.get(name)?.subscriptions.get(uri))
             .map(|s| s.iter().cloned().collect())

@@ -13,6 +13,7 @@ use crate::protocol::json_text::push_str;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::methods;
 use crate::protocol::outline::{outline, TopLevel};
+use crate::protocol::params::Params;
 use serde_json::{json, Value};
 
 impl Engine {
@@ -263,7 +264,7 @@ impl Engine {
     ) {
         match method {
             methods::NOTIFICATIONS_PROGRESS => {
-                let token = params.as_ref().and_then(|p| p.get("progressToken"));
+                let token = Params::read(params.as_ref()).progress_token;
                 let target = self.servers.conns.get(&conn).and_then(|c| {
                     c.calls().find_map(|(_, call)| {
                         call.reports_progress(token)
@@ -277,7 +278,7 @@ impl Engine {
                 }
             }
             methods::NOTIFICATIONS_CANCELLED => {
-                let request_id = params.as_ref().and_then(|p| p.get("requestId")).cloned();
+                let request_id = Params::read(params.as_ref()).request_id.cloned();
                 let found = self
                     .clients
                     .server_request_cancelled(conn, request_id.as_ref());
@@ -308,13 +309,9 @@ impl Engine {
                 let params = untagged(params);
                 let text = params
                     .as_ref()
-                    .map(|p| p.get("data").unwrap_or(p).to_string())
+                    .map(|p| Params::read(Some(p)).data.unwrap_or(p).to_string())
                     .unwrap_or_default();
-                let level = params
-                    .as_ref()
-                    .and_then(|p| p.get("level"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("info");
+                let level = Params::read(params.as_ref()).level.unwrap_or("info");
                 let level = match level {
                     "debug" => LogLevel::Debug,
                     "info" | "notice" => LogLevel::Info,

@@ -5,6 +5,7 @@
 //! parts that deserve a second look.
 
 use crate::engine::stable_hash::Fnv1a64Writer;
+use crate::protocol::listed_item::ListedItem;
 use crate::protocol::params::name_of;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -273,7 +274,7 @@ fn parameters(definition: &Value) -> Vec<String> {
         .map(|p| p.keys().cloned().collect())
         .unwrap_or_default();
     // Prompts: their `arguments`.
-    if let Some(arguments) = definition.get("arguments").and_then(Value::as_array) {
+    if let Some(arguments) = ListedItem::read(definition).arguments {
         names.extend(
             arguments
                 .iter()
