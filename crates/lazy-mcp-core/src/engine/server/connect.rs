@@ -346,12 +346,7 @@ impl Engine {
                 count_as(waiters.len(), "call was", "calls were")
             ),
         );
-        let subscribed: Vec<String> = self
-            .servers
-            .by_name
-            .get(&name)
-            .map(|s| s.subscriptions.keys().cloned().collect())
-            .unwrap_or_default();
+        let subscribed = self.subscribed_uris(&name);
         let modern = self.is_modern(conn);
         if modern {
             self.listen_for_changes(conn);

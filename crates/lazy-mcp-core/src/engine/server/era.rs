@@ -331,12 +331,7 @@ impl Engine {
                 .and_then(Value::as_bool)
                 .unwrap_or(false)
         };
-        let uris: Vec<String> = self
-            .servers
-            .by_name
-            .get(&name)
-            .map(|s| s.subscriptions.keys().cloned().collect())
-            .unwrap_or_default();
+        let uris = self.subscribed_uris(&name);
         let mut filter = serde_json::Map::new();
         for (kind, key) in [
             ("tools", "toolsListChanged"),

@@ -31,15 +31,17 @@ pub(super) mod upstream;
 pub(super) mod user_commands;
 
 use crate::config::model::{ServerConfig, Transport};
-use crate::engine::events::{ClientId, ConnId};
+use crate::engine::events::ConnId;
 use crate::engine::timers::TimerId;
-use crate::vec_map::{VecMap, VecSet};
+use crate::vec_map::VecMap;
 use auth::machine::AuthMachine;
 use backoff::CrashHistory;
 use calls::{ForwardedCall, QueuedCall};
 use connect::machine::ConnectMachine;
 use connection::Connection;
 use idle::machine::IdleMachine;
+pub(in crate::engine) use resource_subscriptions::table::Subscriber;
+use resource_subscriptions::table::Subscriptions;
 use restart::machine::RestartMachine;
 use serde_json::Value;
 use state::ServerState;
@@ -108,7 +110,7 @@ impl Servers {
                 restart: RestartMachine::default(),
                 idle: IdleMachine::new(now_ms),
                 stats: ServerStats::default(),
-                subscriptions: VecMap::new(),
+                subscriptions: Subscriptions::default(),
                 auth: AuthMachine::default(),
             },
         );
@@ -141,7 +143,7 @@ impl Servers {
     /// stopped): its subscriptions end. Returns its retry timer, to cancel.
     pub(in crate::engine) fn withdrawn(&mut self, name: &str) -> Option<TimerId> {
         let server = self.by_name.get_mut(name)?;
-        server.subscriptions.clear();
+        server.subscriptions.handle_withdrawn();
         server.restart.take_retry_timer()
     }
 
@@ -218,11 +220,7 @@ impl Servers {
     /// `Engine::sync_upstream_subscriptions`).
     pub(in crate::engine) fn subscribe(&mut self, name: &str, uri: &str, subscriber: Subscriber) {
         if let Some(server) = self.by_name.get_mut(name) {
-            server
-                .subscriptions
-                .entry(uri.to_string())
-                .or_default()
-                .insert(subscriber);
+            server.subscriptions.handle_subscribe(uri, subscriber);
         }
     }
 
@@ -236,26 +234,17 @@ impl Servers {
         subscriber: &Subscriber,
         forget_unwanted: bool,
     ) -> bool {
-        let Some(server) = self.by_name.get_mut(name) else {
-            return false;
-        };
-        let others_remain = match server.subscriptions.get_mut(uri) {
-            Some(subscribers) => {
-                subscribers.remove(subscriber);
-                !subscribers.is_empty()
-            }
-            None => false,
-        };
-        if forget_unwanted && !others_remain {
-            server.subscriptions.remove(uri);
-        }
-        others_remain
+        self.by_name.get_mut(name).is_some_and(|server| {
+            server
+                .subscriptions
+                .handle_unsubscribe(uri, subscriber, forget_unwanted)
+        })
     }
 
     /// URIs of `name` nobody wants any more are forgotten.
     pub(in crate::engine) fn forget_unwanted(&mut self, name: &str) {
         if let Some(server) = self.by_name.get_mut(name) {
-            server.subscriptions.retain(|_, s| !s.is_empty());
+            server.subscriptions.handle_forget_unwanted();
         }
     }
 
@@ -288,24 +277,6 @@ impl Servers {
     }
 }
 
-/// One subscriber of a resource URI.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub(in crate::engine) enum Subscriber {
-    /// A legacy client's `resources/subscribe`: told untagged.
-    Client(ClientId),
-    /// A modern client's listen (its request id as JSON text): told on the
-    /// listen, tagged with its id.
-    Listen(ClientId, String),
-}
-
-impl Subscriber {
-    fn client(&self) -> &str {
-        match self {
-            Subscriber::Client(client) | Subscriber::Listen(client, _) => client,
-        }
-    }
-}
-
 /// One configured server. Its fields are private to `server/`; the reads
 /// below are what other folders see.
 #[derive(Debug)]
@@ -325,11 +296,9 @@ pub(in crate::engine) struct Server {
     /// Its idle-stop machine: idle timer, last activity, recent calls (`idle/machine.rs`).
     idle: IdleMachine,
     stats: ServerStats,
-    /// Subscribed resources by URI: who wants `resources/updated` (legacy
-    /// clients' `resources/subscribe`, modern clients' listens;
-    /// `resource_subscriptions.rs`). Subscribed again after a reconnect; a
-    /// server with subscriptions is never idle.
-    subscriptions: VecMap<String, VecSet<Subscriber>>,
+    /// Who wants `resources/updated` for which URI, and what to subscribe
+    /// upstream (`resource_subscriptions/table.rs`).
+    subscriptions: Subscriptions,
     /// Its sign-in machine: refresh and sign-in under way, why sign-in is needed (`auth/machine.rs`).
     auth: AuthMachine,
 }
