@@ -124,11 +124,7 @@ impl Engine {
         );
         if let Some(server) = self.servers.by_name.get_mut(name) {
             server.connect.handle_connection_opened(conn);
-            server.stats.pid = None;
-            server.stats.shared = shared.is_some();
-            server.stats.shared_clients = None;
-            server.stats.shared_holders = Vec::new();
-            server.stats.rss_bytes = None;
+            server.stats.handle_opening(shared.is_some());
         }
         self.effects.push(Effect::Open {
             conn,
@@ -157,7 +153,7 @@ impl Engine {
             return;
         };
         if let Some(server) = self.servers.by_name.get_mut(&name) {
-            server.stats.pid = pid;
+            server.stats.handle_process_started(pid);
         }
         self.start_handshake(conn);
     }
@@ -177,8 +173,7 @@ impl Engine {
             .get_mut(&name)
             .filter(|s| s.connect.conn() == Some(conn))
         {
-            server.stats.shared_clients = Some(clients);
-            server.stats.shared_holders = holders;
+            server.stats.handle_shared(clients, holders);
         }
     }
 
@@ -332,8 +327,7 @@ impl Engine {
         let now = self.now_ms;
         let waiters = match self.servers.by_name.get_mut(&name) {
             Some(server) => {
-                server.stats.connect_latency_ms = Some(latency);
-                server.stats.connected_at_ms = Some(now);
+                server.stats.handle_connected(now, latency);
                 server.connect.take_waiters()
             }
             None => Vec::new(),

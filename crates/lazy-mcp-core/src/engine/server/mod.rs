@@ -26,6 +26,7 @@ pub(super) mod restart;
 pub mod roots;
 pub(super) mod secret_text;
 pub mod state;
+pub(super) mod stats;
 pub(super) mod transition;
 pub(super) mod upstream;
 pub(super) mod user_commands;
@@ -45,6 +46,7 @@ use resource_subscriptions::table::Subscriptions;
 use restart::machine::RestartMachine;
 use serde_json::Value;
 use state::ServerState;
+use stats::ServerStats;
 
 /// The servers' side of the engine, one owner: every configured server and
 /// every open connection to one. Its fields are private to `server/` (the
@@ -90,7 +92,7 @@ impl Servers {
     pub(in crate::engine) fn process_stats(&mut self, name: &str, rss_bytes: u64) {
         if let Some(server) = self.by_name.get_mut(name) {
             if server.connect.conn().is_some() {
-                server.stats.rss_bytes = Some(rss_bytes);
+                server.stats.handle_measured(rss_bytes);
             }
         }
     }
@@ -134,7 +136,7 @@ impl Servers {
             server.config = config;
             server.restart.handle_reset();
             if relaunched {
-                server.stats = ServerStats::default();
+                server.stats.handle_relaunched();
             }
         }
     }
@@ -166,7 +168,7 @@ impl Servers {
             return;
         };
         if let Some(server) = self.by_name.get_mut(name) {
-            server.stats.calls_served += 1;
+            server.stats.handle_call_served();
             server.idle.handle_activity(now_ms);
         }
     }
@@ -343,23 +345,4 @@ impl Server {
     pub(in crate::engine) fn retry_timer(&self) -> Option<TimerId> {
         self.restart.retry_timer()
     }
-}
-
-/// What a server's process and calls measured; read-only outside `server/`
-/// (reached only through [`Server::stats`]).
-#[derive(Debug, Default)]
-pub(in crate::engine) struct ServerStats {
-    pub(in crate::engine) pid: Option<u32>,
-    /// The process is the per-user owner's, shared with other clients (`shared/launch.rs`).
-    pub(in crate::engine) shared: bool,
-    /// How many windows and CLI sessions hold the shared process (the owner says).
-    pub(in crate::engine) shared_clients: Option<u32>,
-    /// Which windows and CLI sessions hold it, oldest first (the owner says).
-    pub(in crate::engine) shared_holders: Vec<crate::shared::launch::SharedHolder>,
-    pub(in crate::engine) rss_bytes: Option<u64>,
-    pub(in crate::engine) connect_latency_ms: Option<u64>,
-    pub(in crate::engine) connected_at_ms: Option<u64>,
-    pub(in crate::engine) calls_served: u64,
-    pub(in crate::engine) last_error: Option<String>,
-    pub(in crate::engine) dropped_declared_tools: Vec<String>,
 }
