@@ -149,6 +149,16 @@ impl Servers {
         server.restart.take_retry_timer()
     }
 
+    // ---- inputs from the user (`user_commands.rs`) ---------------------------
+
+    /// The user enabled or disabled `name` for this session (never written
+    /// to its config).
+    pub(in crate::engine) fn enabled_for_session(&mut self, name: &str, enabled: bool) {
+        if let Some(server) = self.by_name.get_mut(name) {
+            server.session_enabled = Some(enabled);
+        }
+    }
+
     // ---- inputs from the clients' side (`clients/`) --------------------------
 
     /// Calls waiting for a connect that `gone` says are no longer wanted

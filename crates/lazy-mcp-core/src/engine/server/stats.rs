@@ -130,3 +130,7 @@ impl ServerStats {
         &self.dropped_declared_tools
     }
 }
+
+#[cfg(test)]
+#[path = "stats_tests.rs"]
+mod tests;
