@@ -182,13 +182,12 @@ impl Engine {
                 match live {
                     Some(name) => self.route_call(
                         &name,
-                        QueuedCall {
-                            client: client.to_string(),
-                            client_id: id,
-                            method: method.to_string(),
-                            params: CallParams::Parsed(params),
-                            era_retried: false,
-                        },
+                        QueuedCall::new(
+                            client.to_string(),
+                            id,
+                            method.to_string(),
+                            CallParams::Parsed(params),
+                        ),
                     ),
                     None => self.reply_error(
                         client,
@@ -326,13 +325,7 @@ impl Engine {
         match target {
             Ok(name) => self.route_call(
                 &name,
-                QueuedCall {
-                    client: client.to_string(),
-                    client_id: id,
-                    method: method.to_string(),
-                    params,
-                    era_retried: false,
-                },
+                QueuedCall::new(client.to_string(), id, method.to_string(), params),
             ),
             Err(why) => self.reply_error(client, id, jsonrpc::INVALID_PARAMS, &why),
         }
@@ -484,7 +477,7 @@ impl Engine {
         // Still waiting for the connect: just drop it.
         dropped |= self
             .servers
-            .drop_waiters(&|w| w.client == client && w.client_id == request_id);
+            .drop_waiters(&|w| w.client() == client && *w.client_id() == request_id);
         let found = self
             .servers
             .calls()
@@ -551,7 +544,7 @@ impl Engine {
         let Some(asked) = self.clients.client_closed(client) else {
             return;
         };
-        self.servers.drop_waiters(&|w| w.client == client);
+        self.servers.drop_waiters(&|w| w.client() == client);
         // Its subscriptions and listens end; resources nobody else wants are
         // unsubscribed upstream.
         self.remove_subscribers(|s| match s {

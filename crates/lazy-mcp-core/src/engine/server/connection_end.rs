@@ -61,12 +61,8 @@ impl Engine {
             None => return,
         };
         for call in waiters {
-            self.reply_error(
-                &call.client,
-                call.client_id,
-                jsonrpc::SERVER_UNAVAILABLE,
-                message,
-            );
+            let (client, client_id) = call.into_reply_target();
+            self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, message);
         }
     }
 
