@@ -348,32 +348,32 @@ impl Engine {
                 resources: count(ListKind::Resources),
                 resource_templates: count(ListKind::ResourceTemplates),
                 tools_are_declared_stubs: entry.is_none() && !tools.is_empty(),
-                pid: server.stats().pid.filter(|_| connected),
-                shared: server.stats().shared && connected,
+                pid: server.stats().pid().filter(|_| connected),
+                shared: server.stats().shared() && connected,
                 shared_clients: server
                     .stats()
-                    .shared_clients
-                    .filter(|_| server.stats().shared && connected),
-                shared_holders: if server.stats().shared && connected {
-                    server.stats().shared_holders.clone()
+                    .shared_clients()
+                    .filter(|_| server.stats().shared() && connected),
+                shared_holders: if server.stats().shared() && connected {
+                    server.stats().shared_holders().to_vec()
                 } else {
                     Vec::new()
                 },
-                rss_bytes: server.stats().rss_bytes.filter(|_| connected),
+                rss_bytes: server.stats().rss_bytes().filter(|_| connected),
                 catalogued_at_ms: entry.map(|e| e.catalogued_at_ms),
                 cache_age_ms: entry.map(|e| self.now_ms.saturating_sub(e.catalogued_at_ms)),
-                connect_latency_ms: server.stats().connect_latency_ms,
+                connect_latency_ms: server.stats().connect_latency_ms(),
                 protocol_version: entry.map(|e| e.initialize.protocol_version.clone()),
                 era: entry.map(|e| e.era),
                 cache_ttl_ms: entry.and_then(|e| e.cache.as_ref()).map(|c| c.ttl_ms),
                 cache_stale: entry.is_some_and(|e| {
                     e.is_stale(self.now_ms) && e.cache.as_ref().is_some_and(|c| c.ttl_ms > 0)
                 }),
-                calls_served: server.stats().calls_served,
+                calls_served: server.stats().calls_served(),
                 calls_last_hour: server.idle().calls_last_hour(self.now_ms),
                 idle_after_ms: connected.then(|| self.idle_after_ms(name)),
-                last_error: server.stats().last_error.clone(),
-                dropped_declared_tools: server.stats().dropped_declared_tools.clone(),
+                last_error: server.stats().last_error().cloned(),
+                dropped_declared_tools: server.stats().dropped_declared_tools().to_vec(),
                 schema_token_estimate,
                 exposed_token_estimate,
                 tool_exposure: self.configured_exposure(name),

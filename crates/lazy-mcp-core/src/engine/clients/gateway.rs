@@ -180,13 +180,12 @@ impl Engine {
                 match live {
                     Some(name) => self.route_call(
                         &name,
-                        QueuedCall {
-                            client: client.to_string(),
-                            client_id: id,
-                            method: method.to_string(),
-                            params: CallParams::Parsed(params),
-                            era_retried: false,
-                        },
+                        QueuedCall::new(
+                            client.to_string(),
+                            id,
+                            method.to_string(),
+                            CallParams::Parsed(params),
+                        ),
                     ),
                     None => self.reply_error(
                         client,
@@ -323,13 +322,7 @@ impl Engine {
         match target {
             Ok(name) => self.route_call(
                 &name,
-                QueuedCall {
-                    client: client.to_string(),
-                    client_id: id,
-                    method: method.to_string(),
-                    params,
-                    era_retried: false,
-                },
+                QueuedCall::new(client.to_string(), id, method.to_string(), params),
             ),
             Err(why) => self.reply_error(client, id, jsonrpc::INVALID_PARAMS, &why),
         }
@@ -479,7 +472,7 @@ impl Engine {
         // Still waiting for the connect: just drop it.
         dropped |= self
             .servers
-            .drop_waiters(&|w| w.client == client && w.client_id == request_id);
+            .drop_waiters(&|w| w.client() == client && *w.client_id() == request_id);
         let found = self
             .servers
             .calls()
@@ -546,7 +539,7 @@ impl Engine {
         let Some(asked) = self.clients.client_closed(client) else {
             return;
         };
-        self.servers.drop_waiters(&|w| w.client == client);
+        self.servers.drop_waiters(&|w| w.client() == client);
         // Its subscriptions and listens end; resources nobody else wants are
         // unsubscribed upstream.
         self.remove_subscribers(|s| match s {

@@ -95,17 +95,16 @@ impl Engine {
         let progress_token = peek.progress_token();
         self.route_call(
             &server,
-            QueuedCall {
-                client: client.to_string(),
-                client_id: id,
-                method: methods::TOOLS_CALL.to_string(),
-                params: CallParams::Raw {
+            QueuedCall::new(
+                client.to_string(),
+                id,
+                methods::TOOLS_CALL.to_string(),
+                CallParams::Raw {
                     text,
                     progress_token,
                     tool: tool.into(),
                 },
-                era_retried: false,
-            },
+            ),
         );
         true
     }

@@ -232,13 +232,12 @@ impl Engine {
         let params = call;
         self.route_call(
             &server,
-            QueuedCall {
-                client: client.to_string(),
-                client_id: id.clone(),
-                method: methods::TOOLS_CALL.into(),
-                params: CallParams::Parsed(Some(params)),
-                era_retried: false,
-            },
+            QueuedCall::new(
+                client.to_string(),
+                id.clone(),
+                methods::TOOLS_CALL.into(),
+                CallParams::Parsed(Some(params)),
+            ),
         );
     }
 

@@ -186,7 +186,7 @@ impl Engine {
                 AuthOutput::FailWaiters(error) => self.fail_waiters(name, &error),
                 AuthOutput::LastError(error) => {
                     if let Some(server) = self.servers.by_name.get_mut(name) {
-                        server.stats.last_error = error;
+                        server.stats.handle_last_error(error);
                     }
                 }
                 AuthOutput::Transition(trigger) => self.transition(name, trigger),

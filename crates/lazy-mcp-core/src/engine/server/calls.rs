@@ -7,15 +7,76 @@ use crate::protocol::methods;
 use crate::protocol::params::{name_in, name_of, Params};
 use serde_json::Value;
 
-/// A client request waiting for its server to connect (already rewritten for upstream).
+/// A client request waiting for its server to connect (already rewritten for
+/// upstream). Its fields are private to this file: built with
+/// [`QueuedCall::new`], read through accessors, its params read once for a
+/// modern server ([`QueuedCall::read_raw_params`]), taken apart by
+/// [`ForwardedCall::forward`] or [`QueuedCall::into_reply_target`].
 #[derive(Debug, Clone)]
 pub(in crate::engine) struct QueuedCall {
-    pub(in crate::engine) client: ClientId,
-    pub(in crate::engine) client_id: Value,
-    pub(in crate::engine) method: String,
-    pub(in crate::engine) params: CallParams,
+    client: ClientId,
+    client_id: Value,
+    method: String,
+    params: CallParams,
     /// Sent again after its server's era changed under it (once only, `era.rs`).
-    pub(in crate::engine) era_retried: bool,
+    era_retried: bool,
+}
+
+impl QueuedCall {
+    /// `client`'s request `client_id` for `method` with `params`, not yet sent
+    /// again after an era change.
+    pub(in crate::engine) fn new(
+        client: ClientId,
+        client_id: Value,
+        method: String,
+        params: CallParams,
+    ) -> Self {
+        QueuedCall {
+            client,
+            client_id,
+            method,
+            params,
+            era_retried: false,
+        }
+    }
+
+    /// The same call as one already sent again after an era change (tests).
+    #[cfg(test)]
+    pub(in crate::engine) fn era_retried(mut self, era_retried: bool) -> Self {
+        self.era_retried = era_retried;
+        self
+    }
+
+    pub(in crate::engine) fn client(&self) -> &str {
+        &self.client
+    }
+
+    pub(in crate::engine) fn client_id(&self) -> &Value {
+        &self.client_id
+    }
+
+    pub(in crate::engine) fn method(&self) -> &str {
+        &self.method
+    }
+
+    pub(in crate::engine) fn params(&self) -> &CallParams {
+        &self.params
+    }
+
+    /// Raw params are read (a modern server's envelope goes around them, and
+    /// it may ask for the same call again). Errs when the text is not JSON.
+    pub(in crate::engine) fn read_raw_params(&mut self) -> Result<(), serde_json::Error> {
+        if let CallParams::Raw { text, .. } = &self.params {
+            self.params = CallParams::Parsed(Some(serde_json::from_str::<Value>(text)?));
+        }
+        Ok(())
+    }
+
+    /// It is refused or failed: whom to answer (its client and the client's
+    /// request id), moved out.
+    pub(in crate::engine) fn into_reply_target(self) -> (ClientId, Value) {
+        (self.client, self.client_id)
+    }
 }
 
 /// A call's params: read (when the engine had to look inside or rewrite them), or

@@ -6,13 +6,13 @@ use crate::protocol::methods;
 use serde_json::{json, Value};
 
 fn queued(params: CallParams, era_retried: bool) -> QueuedCall {
-    QueuedCall {
-        client: "c".to_string(),
-        client_id: Value::from(5),
-        method: methods::TOOLS_CALL.to_string(),
+    QueuedCall::new(
+        "c".to_string(),
+        Value::from(5),
+        methods::TOOLS_CALL.to_string(),
         params,
-        era_retried,
-    }
+    )
+    .era_retried(era_retried)
 }
 
 #[test]

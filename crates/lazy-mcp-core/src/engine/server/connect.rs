@@ -126,11 +126,7 @@ impl Engine {
         );
         if let Some(server) = self.servers.by_name.get_mut(name) {
             server.connect.handle_connection_opened(conn);
-            server.stats.pid = None;
-            server.stats.shared = shared.is_some();
-            server.stats.shared_clients = None;
-            server.stats.shared_holders = Vec::new();
-            server.stats.rss_bytes = None;
+            server.stats.handle_opening(shared.is_some());
         }
         self.effects.push(Effect::Open {
             conn,
@@ -159,7 +155,7 @@ impl Engine {
             return;
         };
         if let Some(server) = self.servers.by_name.get_mut(&name) {
-            server.stats.pid = pid;
+            server.stats.handle_process_started(pid);
         }
         self.start_handshake(conn);
     }
@@ -179,8 +175,7 @@ impl Engine {
             .get_mut(&name)
             .filter(|s| s.connect.conn() == Some(conn))
         {
-            server.stats.shared_clients = Some(clients);
-            server.stats.shared_holders = holders;
+            server.stats.handle_shared(clients, holders);
         }
     }
 
@@ -332,8 +327,7 @@ impl Engine {
         let now = self.now_ms;
         let waiters = match self.servers.by_name.get_mut(&name) {
             Some(server) => {
-                server.stats.connect_latency_ms = Some(latency);
-                server.stats.connected_at_ms = Some(now);
+                server.stats.handle_connected(now, latency);
                 server.connect.take_waiters()
             }
             None => Vec::new(),
@@ -346,12 +340,7 @@ impl Engine {
                 count_as(waiters.len(), "call was", "calls were")
             ),
         );
-        let subscribed: Vec<String> = self
-            .servers
-            .by_name
-            .get(&name)
-            .map(|s| s.subscriptions.keys().cloned().collect())
-            .unwrap_or_default();
+        let subscribed = self.subscribed_uris(&name);
         let modern = self.is_modern(conn);
         if modern {
             self.listen_for_changes(conn);
@@ -359,8 +348,8 @@ impl Engine {
         // Modern servers take subscriptions in `subscriptions/listen` instead.
         for uri in subscribed.into_iter().filter(|_| !modern) {
             let already_asked = waiters.iter().any(|w| {
-                w.method == methods::RESOURCES_SUBSCRIBE
-                    && subscription_uri(&w.params) == Some(uri.as_str())
+                w.method() == methods::RESOURCES_SUBSCRIBE
+                    && subscription_uri(w.params()) == Some(uri.as_str())
             });
             if !already_asked {
                 self.send_request(
@@ -396,37 +385,24 @@ impl Engine {
         // refused, never sent.
         let refusal = match self.servers.conns.get(&conn) {
             Some(connection) if self.any_held() => {
-                self.held_call_refusal(&connection.server, &call.method, &call.params)
+                self.held_call_refusal(&connection.server, call.method(), call.params())
             }
             _ => None,
         };
         if let Some(refusal) = refusal {
-            self.reply_error(
-                &call.client,
-                call.client_id,
-                jsonrpc::INVALID_PARAMS,
-                &refusal,
-            );
+            let (client, client_id) = call.into_reply_target();
+            self.reply_error(&client, client_id, jsonrpc::INVALID_PARAMS, &refusal);
             return;
         }
         // A modern server gets the era's envelope and may ask for input (the
         // call is sent again with the same params): it needs them parsed.
         if self.is_modern(conn) {
-            if let CallParams::Raw { text, .. } = &call.params {
-                match serde_json::from_str::<Value>(text) {
-                    Ok(params) => call.params = CallParams::Parsed(Some(params)),
-                    // The raw reading validated it already; never leave a client waiting.
-                    Err(error) => {
-                        let why = format!("Lazy MCP could not read the call's params: {error}");
-                        self.reply_error(
-                            &call.client,
-                            call.client_id,
-                            jsonrpc::INVALID_PARAMS,
-                            &why,
-                        );
-                        return;
-                    }
-                }
+            // The raw reading validated it already; never leave a client waiting.
+            if let Err(error) = call.read_raw_params() {
+                let why = format!("Lazy MCP could not read the call's params: {error}");
+                let (client, client_id) = call.into_reply_target();
+                self.reply_error(&client, client_id, jsonrpc::INVALID_PARAMS, &why);
+                return;
             }
         }
         let Some(connection) = self.servers.conns.get(&conn) else {
@@ -457,9 +433,10 @@ impl Engine {
     /// connect, or refused with a clear error.
     pub(in crate::engine) fn route_call(&mut self, name: &str, call: QueuedCall) {
         let Some(server) = self.servers.by_name.get(name) else {
+            let (client, client_id) = call.into_reply_target();
             self.reply_error(
-                &call.client,
-                call.client_id,
+                &client,
+                client_id,
                 jsonrpc::INVALID_PARAMS,
                 &format!("Lazy MCP has no server named '{name}'"),
             );
@@ -469,7 +446,7 @@ impl Engine {
             self.forward_call(conn, call);
             return;
         }
-        let held = self.held_call_refusal(name, &call.method, &call.params);
+        let held = self.held_call_refusal(name, call.method(), call.params());
         let refusal = held.or_else(|| match &server.state {
             ServerState::Disabled => Some(format!(
                 "MCP server '{name}' is disabled; enable it to use it"
@@ -480,12 +457,8 @@ impl Engine {
             _ => None,
         });
         if let Some(refusal) = refusal {
-            self.reply_error(
-                &call.client,
-                call.client_id,
-                jsonrpc::SERVER_UNAVAILABLE,
-                &refusal,
-            );
+            let (client, client_id) = call.into_reply_target();
+            self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, &refusal);
             return;
         }
         if let Some(server) = self.servers.by_name.get_mut(name) {

@@ -48,9 +48,7 @@ impl Engine {
         self.clients.connection_dropped(conn);
         if let Some(server) = self.servers.by_name.get_mut(&connection.server) {
             server.connect.handle_connection_dropped(conn);
-            server.stats.pid = None;
-            server.stats.rss_bytes = None;
-            server.stats.connected_at_ms = None;
+            server.stats.handle_connection_ended();
         }
         if close {
             self.effects.push(Effect::Close { conn });
@@ -63,12 +61,8 @@ impl Engine {
             None => return,
         };
         for call in waiters {
-            self.reply_error(
-                &call.client,
-                call.client_id,
-                jsonrpc::SERVER_UNAVAILABLE,
-                message,
-            );
+            let (client, client_id) = call.into_reply_target();
+            self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, message);
         }
     }
 
@@ -190,7 +184,7 @@ impl Engine {
         );
         self.fail_waiters(&name, &error);
         if let Some(server) = self.servers.by_name.get_mut(&name) {
-            server.stats.last_error = Some(error.clone());
+            server.stats.handle_last_error(Some(error.clone()));
         }
         self.note_failure(&name, &error, true);
         self.log(LogLevel::Warn, Some(&name), error);

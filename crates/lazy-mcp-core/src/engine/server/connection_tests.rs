@@ -32,13 +32,13 @@ fn call_as(client: &str, id: u64, timer: u64, parsed: bool, era_retried: bool) -
             tool: "echo".into(),
         }
     };
-    let queued = QueuedCall {
-        client: client.to_string(),
-        client_id: Value::from(id),
-        method: methods::TOOLS_CALL.to_string(),
+    let queued = QueuedCall::new(
+        client.to_string(),
+        Value::from(id),
+        methods::TOOLS_CALL.to_string(),
         params,
-        era_retried,
-    };
+    )
+    .era_retried(era_retried);
     Pending::Call(ForwardedCall::forward(queued, timer, 0).0)
 }
 

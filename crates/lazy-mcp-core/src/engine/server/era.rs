@@ -330,12 +330,7 @@ impl Engine {
             .map(|i| i.capabilities.clone())
             .unwrap_or(Value::Null);
         let changes = |kind: &str| ServerCapabilities::read(&capabilities).list_changed(kind);
-        let uris: Vec<String> = self
-            .servers
-            .by_name
-            .get(&name)
-            .map(|s| s.subscriptions.keys().cloned().collect())
-            .unwrap_or_default();
+        let uris = self.subscribed_uris(&name);
         let mut filter = serde_json::Map::new();
         for (kind, key) in [
             ("tools", "toolsListChanged"),

@@ -204,10 +204,9 @@ impl Engine {
         let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
-        if server.stats.dropped_declared_tools == dropped {
+        if !server.stats.handle_dropped_declared_tools(&dropped) {
             return;
         }
-        server.stats.dropped_declared_tools = dropped.clone();
         if !dropped.is_empty() {
             let file = server.config.source.file.clone();
             self.log(

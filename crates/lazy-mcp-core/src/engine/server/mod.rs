@@ -26,23 +26,27 @@ pub(super) mod restart;
 pub mod roots;
 pub(super) mod secret_text;
 pub mod state;
+pub(super) mod stats;
 pub(super) mod transition;
 pub(super) mod upstream;
 pub(super) mod user_commands;
 
 use crate::config::model::{ServerConfig, Transport};
-use crate::engine::events::{ClientId, ConnId};
+use crate::engine::events::ConnId;
 use crate::engine::timers::TimerId;
-use crate::vec_map::{VecMap, VecSet};
+use crate::vec_map::VecMap;
 use auth::machine::AuthMachine;
 use backoff::CrashHistory;
 use calls::{ForwardedCall, QueuedCall};
 use connect::machine::ConnectMachine;
 use connection::Connection;
 use idle::machine::IdleMachine;
+pub(in crate::engine) use resource_subscriptions::table::Subscriber;
+use resource_subscriptions::table::Subscriptions;
 use restart::machine::RestartMachine;
 use serde_json::Value;
 use state::ServerState;
+use stats::ServerStats;
 
 /// The servers' side of the engine, one owner: every configured server and
 /// every open connection to one. Its fields are private to `server/` (the
@@ -88,7 +92,7 @@ impl Servers {
     pub(in crate::engine) fn process_stats(&mut self, name: &str, rss_bytes: u64) {
         if let Some(server) = self.by_name.get_mut(name) {
             if server.connect.conn().is_some() {
-                server.stats.rss_bytes = Some(rss_bytes);
+                server.stats.handle_measured(rss_bytes);
             }
         }
     }
@@ -108,7 +112,7 @@ impl Servers {
                 restart: RestartMachine::default(),
                 idle: IdleMachine::new(now_ms),
                 stats: ServerStats::default(),
-                subscriptions: VecMap::new(),
+                subscriptions: Subscriptions::default(),
                 auth: AuthMachine::default(),
             },
         );
@@ -133,7 +137,7 @@ impl Servers {
             server.restart.handle_reset();
             if relaunched {
                 server.connect.handle_relaunched();
-                server.stats = ServerStats::default();
+                server.stats.handle_relaunched();
             }
         }
     }
@@ -142,8 +146,18 @@ impl Servers {
     /// stopped): its subscriptions end. Returns its retry timer, to cancel.
     pub(in crate::engine) fn withdrawn(&mut self, name: &str) -> Option<TimerId> {
         let server = self.by_name.get_mut(name)?;
-        server.subscriptions.clear();
+        server.subscriptions.handle_withdrawn();
         server.restart.take_retry_timer()
+    }
+
+    // ---- inputs from the user (`user_commands.rs`) ---------------------------
+
+    /// The user enabled or disabled `name` for this session (never written
+    /// to its config).
+    pub(in crate::engine) fn enabled_for_session(&mut self, name: &str, enabled: bool) {
+        if let Some(server) = self.by_name.get_mut(name) {
+            server.session_enabled = Some(enabled);
+        }
     }
 
     // ---- inputs from the clients' side (`clients/`) --------------------------
@@ -165,7 +179,7 @@ impl Servers {
             return;
         };
         if let Some(server) = self.by_name.get_mut(name) {
-            server.stats.calls_served += 1;
+            server.stats.handle_call_served();
             server.idle.handle_activity(now_ms);
         }
     }
@@ -219,11 +233,7 @@ impl Servers {
     /// `Engine::sync_upstream_subscriptions`).
     pub(in crate::engine) fn subscribe(&mut self, name: &str, uri: &str, subscriber: Subscriber) {
         if let Some(server) = self.by_name.get_mut(name) {
-            server
-                .subscriptions
-                .entry(uri.to_string())
-                .or_default()
-                .insert(subscriber);
+            server.subscriptions.handle_subscribe(uri, subscriber);
         }
     }
 
@@ -237,26 +247,17 @@ impl Servers {
         subscriber: &Subscriber,
         forget_unwanted: bool,
     ) -> bool {
-        let Some(server) = self.by_name.get_mut(name) else {
-            return false;
-        };
-        let others_remain = match server.subscriptions.get_mut(uri) {
-            Some(subscribers) => {
-                subscribers.remove(subscriber);
-                !subscribers.is_empty()
-            }
-            None => false,
-        };
-        if forget_unwanted && !others_remain {
-            server.subscriptions.remove(uri);
-        }
-        others_remain
+        self.by_name.get_mut(name).is_some_and(|server| {
+            server
+                .subscriptions
+                .handle_unsubscribe(uri, subscriber, forget_unwanted)
+        })
     }
 
     /// URIs of `name` nobody wants any more are forgotten.
     pub(in crate::engine) fn forget_unwanted(&mut self, name: &str) {
         if let Some(server) = self.by_name.get_mut(name) {
-            server.subscriptions.retain(|_, s| !s.is_empty());
+            server.subscriptions.handle_forget_unwanted();
         }
     }
 
@@ -289,24 +290,6 @@ impl Servers {
     }
 }
 
-/// One subscriber of a resource URI.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub(in crate::engine) enum Subscriber {
-    /// A legacy client's `resources/subscribe`: told untagged.
-    Client(ClientId),
-    /// A modern client's listen (its request id as JSON text): told on the
-    /// listen, tagged with its id.
-    Listen(ClientId, String),
-}
-
-impl Subscriber {
-    fn client(&self) -> &str {
-        match self {
-            Subscriber::Client(client) | Subscriber::Listen(client, _) => client,
-        }
-    }
-}
-
 /// One configured server. Its fields are private to `server/`; the reads
 /// below are what other folders see.
 #[derive(Debug)]
@@ -326,11 +309,9 @@ pub(in crate::engine) struct Server {
     /// Its idle-stop machine: idle timer, last activity, recent calls (`idle/machine.rs`).
     idle: IdleMachine,
     stats: ServerStats,
-    /// Subscribed resources by URI: who wants `resources/updated` (legacy
-    /// clients' `resources/subscribe`, modern clients' listens;
-    /// `resource_subscriptions.rs`). Subscribed again after a reconnect; a
-    /// server with subscriptions is never idle.
-    subscriptions: VecMap<String, VecSet<Subscriber>>,
+    /// Who wants `resources/updated` for which URI, and what to subscribe
+    /// upstream (`resource_subscriptions/table.rs`).
+    subscriptions: Subscriptions,
     /// Its sign-in machine: refresh and sign-in under way, why sign-in is needed (`auth/machine.rs`).
     auth: AuthMachine,
 }
@@ -375,23 +356,4 @@ impl Server {
     pub(in crate::engine) fn retry_timer(&self) -> Option<TimerId> {
         self.restart.retry_timer()
     }
-}
-
-/// What a server's process and calls measured; read-only outside `server/`
-/// (reached only through [`Server::stats`]).
-#[derive(Debug, Default)]
-pub(in crate::engine) struct ServerStats {
-    pub(in crate::engine) pid: Option<u32>,
-    /// The process is the per-user owner's, shared with other clients (`shared/launch.rs`).
-    pub(in crate::engine) shared: bool,
-    /// How many windows and CLI sessions hold the shared process (the owner says).
-    pub(in crate::engine) shared_clients: Option<u32>,
-    /// Which windows and CLI sessions hold it, oldest first (the owner says).
-    pub(in crate::engine) shared_holders: Vec<crate::shared::launch::SharedHolder>,
-    pub(in crate::engine) rss_bytes: Option<u64>,
-    pub(in crate::engine) connect_latency_ms: Option<u64>,
-    pub(in crate::engine) connected_at_ms: Option<u64>,
-    pub(in crate::engine) calls_served: u64,
-    pub(in crate::engine) last_error: Option<String>,
-    pub(in crate::engine) dropped_declared_tools: Vec<String>,
 }

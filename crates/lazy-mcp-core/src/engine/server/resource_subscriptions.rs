@@ -9,7 +9,13 @@
 //! `resources/subscribe`, on a modern one in its own `subscriptions/listen`
 //! (`era.rs`); a server that is not connected is subscribed when it next
 //! connects (`connect.rs`) — a subscription never starts a server. When the
-//! last subscriber of a URI goes, the server is unsubscribed.
+//! last subscriber of a URI goes, the server is unsubscribed. The table and
+//! those decisions are `Subscriptions`' (`resource_subscriptions/table.rs`);
+//! this file carries them out.
+
+pub(in crate::engine) mod table;
+#[cfg(test)]
+mod table_tests;
 
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
@@ -27,7 +33,7 @@ impl Engine {
         self.servers
             .by_name
             .get(name)
-            .map(|s| s.subscriptions.keys().cloned().collect())
+            .map(|s| s.subscriptions.uris())
             .unwrap_or_default()
     }
 
@@ -51,7 +57,7 @@ impl Engine {
             .servers
             .by_name
             .iter()
-            .filter(|(_, s)| s.subscriptions.values().any(|subs| subs.iter().any(&gone)))
+            .filter(|(_, s)| s.subscriptions.has_subscriber(&gone))
             .map(|(name, _)| name.clone())
             .collect();
         for name in names {
@@ -59,10 +65,7 @@ impl Engine {
             let Some(server) = self.servers.by_name.get_mut(&name) else {
                 continue;
             };
-            server.subscriptions.retain(|_, subscribers| {
-                subscribers.retain(|s| !gone(s));
-                !subscribers.is_empty()
-            });
+            server.subscriptions.handle_subscribers_gone(&gone);
             self.sync_upstream_subscriptions(&name, &before);
         }
     }
@@ -77,12 +80,15 @@ impl Engine {
         name: &str,
         before: &VecSet<String>,
     ) {
-        let after = self.subscribed_uris(name);
-        if &after == before {
+        let Some(server) = self.servers.by_name.get(name) else {
+            return;
+        };
+        let change = server.subscriptions.upstream_change(before);
+        if change.is_empty() {
             return;
         }
-        let conn = match self.servers.by_name.get(name) {
-            Some(server) if server.state == ServerState::Connected => server.connect.conn(),
+        let conn = match server.state {
+            ServerState::Connected => server.connect.conn(),
             _ => None,
         };
         let Some(conn) = conn else {
@@ -92,7 +98,7 @@ impl Engine {
             self.listen_for_changes(conn);
             return;
         }
-        for uri in after.difference(before) {
+        for uri in change.subscribe {
             let params = Some(json!({ "uri": uri }));
             self.send_request(
                 conn,
@@ -101,7 +107,7 @@ impl Engine {
                 Pending::Internal,
             );
         }
-        for uri in before.difference(&after) {
+        for uri in change.unsubscribe {
             let params = Some(json!({ "uri": uri }));
             self.send_request(
                 conn,
@@ -125,8 +131,15 @@ impl Engine {
         let method = methods::NOTIFICATIONS_RESOURCES_UPDATED;
         let uri = Params::read(params.as_ref()).uri;
         let subscribers: Vec<Subscriber> = uri
-            .and_then(|uri| self.servers.by_name.get(name)?.subscriptions.get(uri))
-            .map(|s| s.iter().cloned().collect())
+            .and_then(|uri| {
+                Some(
+                    self.servers
+                        .by_name
+                        .get(name)?
+                        .subscriptions
+                        .subscribers_of(uri),
+                )
+            })
             .unwrap_or_default();
         if subscribers.is_empty() {
             for client in self.clients.of_server(name) {

@@ -111,7 +111,7 @@ impl Engine {
         let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
-        server.stats.last_error = Some(error.clone());
+        server.stats.handle_last_error(Some(error.clone()));
         server.connect.handle_connect_failed();
         self.with_restart(name, error, &mut |machine, _| {
             machine.handle_failure(now, &policy, may_stay_catalogued)

@@ -17,9 +17,9 @@ impl Engine {
             );
             return;
         };
-        server.session_enabled = Some(true);
         server.restart.handle_reset();
         let was = server.state.clone();
+        self.servers.enabled_for_session(name, true);
         self.log(
             LogLevel::Info,
             Some(name),
@@ -50,8 +50,8 @@ impl Engine {
             );
             return;
         };
-        server.session_enabled = Some(false);
         let already = server.state == ServerState::Disabled;
+        self.servers.enabled_for_session(name, false);
         self.log(
             LogLevel::Info,
             Some(name),

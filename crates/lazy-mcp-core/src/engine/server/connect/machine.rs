@@ -86,8 +86,8 @@ impl ConnectMachine {
     /// The tool the first waiting `tools/call` wants (named in a sign-in prompt).
     pub(in crate::engine) fn waiting_tool(&self) -> Option<String> {
         self.waiters.iter().find_map(|call| {
-            (call.method == methods::TOOLS_CALL)
-                .then(|| call.params.name())
+            (call.method() == methods::TOOLS_CALL)
+                .then(|| call.params().name())
                 .flatten()
         })
     }

@@ -10,13 +10,12 @@ use crate::protocol::methods;
 use serde_json::{json, Value};
 
 fn call(method: &str, id: u64, params: Option<Value>) -> QueuedCall {
-    QueuedCall {
-        client: "c1".into(),
-        client_id: json!(id),
-        method: method.into(),
-        params: CallParams::Parsed(params),
-        era_retried: false,
-    }
+    QueuedCall::new(
+        "c1".into(),
+        json!(id),
+        method.into(),
+        CallParams::Parsed(params),
+    )
 }
 
 #[test]
@@ -30,12 +29,12 @@ fn calls_wait_in_order_until_taken_once() {
     // The sign-in prompt names the first waiting tool call's tool.
     assert_eq!(machine.waiting_tool().as_deref(), Some("echo"));
     // A cancelled call leaves the queue; the others keep their order.
-    assert!(machine.handle_calls_gone(&|c| c.client_id == json!(2)));
-    assert!(!machine.handle_calls_gone(&|c| c.client_id == json!(9)));
+    assert!(machine.handle_calls_gone(&|c| *c.client_id() == json!(2)));
+    assert!(!machine.handle_calls_gone(&|c| *c.client_id() == json!(9)));
     let ids: Vec<Value> = machine
         .take_waiters()
         .into_iter()
-        .map(|c| c.client_id)
+        .map(|c| c.into_reply_target().1)
         .collect();
     assert_eq!(ids, [json!(1), json!(3)]);
     assert!(machine.take_waiters().is_empty());
