@@ -228,28 +228,17 @@ impl Clients {
 
     /// A modern identity without loaded tools yet, when the cap is reached.
     fn is_new_modern_identity(&self, client_info: &str) -> bool {
-        let modern = self
-            .exposure
-            .loaded
-            .keys()
-            .filter(|k| k.starts_with(MODERN_IDENTITY_PREFIX))
-            .count();
-        modern >= MAX_MODERN_IDENTITIES
-            && !self
-                .exposure
-                .loaded
-                .contains_key(&modern_identity(client_info))
+        self.exposure.is_new_identity_over(
+            &modern_identity(client_info),
+            MODERN_IDENTITY_PREFIX,
+            MAX_MODERN_IDENTITIES,
+        )
     }
 
     fn is_load_call(&self, method: &str, params: Option<&Value>) -> bool {
         let name = params.and_then(name_of).unwrap_or_default();
         method == methods::TOOLS_CALL
             && (name == LOAD_TOOLS || name == UNLOAD_TOOLS)
-            && self
-                .exposure
-                .plan
-                .meta_tools
-                .iter()
-                .any(|t| name_of(t) == Some(name))
+            && self.exposure.meta_tool(name).is_some()
     }
 }
