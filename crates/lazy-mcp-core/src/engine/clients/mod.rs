@@ -202,7 +202,7 @@ impl Clients {
         self.sessions
             .get(client)
             .and_then(|s| s.listens.get(key))
-            .map(|listen| listen.id.clone())
+            .map(|listen| listen.id().clone())
     }
 
     /// Whether something clients can see changed since the last publication.
