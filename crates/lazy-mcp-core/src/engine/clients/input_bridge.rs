@@ -120,7 +120,7 @@ impl Engine {
         let request = ServerRequest::new(id.clone(), method.to_string(), params.cloned());
         if self.clients.awaits_retry(conn, upstream_id) {
             let refused = match self.clients.bridge_mut(conn, upstream_id) {
-                Some(bridge) => bridge.queue(request, MAX_QUEUED).err(),
+                Some(bridge) => bridge.queue(request, MAX_QUEUED),
                 None => Some(request),
             };
             if let Some(request) = refused {

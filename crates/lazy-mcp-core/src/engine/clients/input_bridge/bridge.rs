@@ -96,17 +96,17 @@ impl Bridge {
     }
 
     /// A server request came while the client is being asked: kept for the
-    /// next round while fewer than `max` wait; handed back otherwise.
+    /// next round while fewer than `max` wait; handed back (to refuse) otherwise.
     pub(in crate::engine) fn queue(
         &mut self,
         request: ServerRequest,
         max: usize,
-    ) -> Result<(), ServerRequest> {
+    ) -> Option<ServerRequest> {
         if self.queued.len() >= max {
-            return Err(request);
+            return Some(request);
         }
         self.queued.push(request);
-        Ok(())
+        None
     }
 
     /// The upstream answered before the client's retry: kept for it.
@@ -189,9 +189,9 @@ mod tests {
         assert!(bridge.is_awaiting() && bridge.awaits("lazy-mcp-input:2"));
         assert!(!bridge.awaits("lazy-mcp-input:3"));
         assert_eq!(bridge.rounds(), 1);
-        assert!(bridge.queue(request(101), 1).is_ok());
+        assert!(bridge.queue(request(101), 1).is_none());
         assert!(
-            bridge.queue(request(102), 1).is_err(),
+            bridge.queue(request(102), 1).is_some(),
             "over the limit: handed back"
         );
         bridge.answer_held(Ok(json!({"content": []})));
@@ -209,7 +209,7 @@ mod tests {
         let mut asked = VecMap::new();
         asked.insert("k".to_string(), json!(7));
         bridge.client_asked("s".into(), asked);
-        assert!(bridge.queue(request(8), 8).is_ok());
+        assert!(bridge.queue(request(8), 8).is_none());
         let (ids, held) = bridge.abandoned();
         assert_eq!(ids, vec![json!(7), Value::from(8)]);
         assert!(!held, "no answer yet: the call is cancelled upstream");
