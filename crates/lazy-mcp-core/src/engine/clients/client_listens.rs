@@ -102,11 +102,11 @@ impl Engine {
             honoured.insert("resourceSubscriptions".into(), json!(uris));
         }
         let key = id.to_string();
-        let listen = Listen {
-            id: id.clone(),
-            methods: filter.list_changes,
-            resources: resources.iter().cloned().collect(),
-        };
+        let listen = Listen::opened(
+            id.clone(),
+            filter.list_changes,
+            resources.iter().cloned().collect(),
+        );
         let replaced = self
             .clients
             .sessions
@@ -119,7 +119,7 @@ impl Engine {
         self.notify_listen(client, &id, ack);
         // The servers it names (and those a listen of the same id named) are
         // subscribed or unsubscribed once the table says the new set.
-        let old = replaced.map(|l| l.resources).unwrap_or_default();
+        let old = replaced.map(Listen::into_resources).unwrap_or_default();
         let servers: VecSet<String> = old
             .iter()
             .chain(resources.iter())
@@ -203,7 +203,7 @@ impl Engine {
             .get_mut(client)
             .and_then(|session| session.listens.remove(&key));
         let was_open = ended.is_some();
-        if ended.is_some_and(|listen| !listen.resources.is_empty()) {
+        if ended.is_some_and(|listen| !listen.resources().is_empty()) {
             let subscriber = Subscriber::Listen(client.to_string(), key);
             self.remove_subscribers(|s| *s == subscriber);
         }
@@ -225,8 +225,8 @@ impl Engine {
             .map(|s| {
                 s.listens
                     .values()
-                    .filter(|listen| listen.methods.contains(method))
-                    .map(|listen| listen.id.clone())
+                    .filter(|listen| listen.wants(method))
+                    .map(|listen| listen.id().clone())
                     .collect()
             })
             .unwrap_or_default();

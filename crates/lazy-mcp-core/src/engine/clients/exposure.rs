@@ -3,7 +3,6 @@
 //! versions, and the `list_changed` announcements when any of it changes.
 
 use crate::config::model::ToolFilter;
-use crate::engine::clients::aggregate_names::aggregate_names;
 use crate::engine::effects::Effect;
 use crate::engine::effects::EndpointInfo;
 use crate::engine::events::Endpoint;
@@ -116,10 +115,10 @@ impl Engine {
     fn list_hash(&self, name: &str, kind: ListKind) -> u64 {
         let mut hasher = Fnv1a64Writer::default();
         // Writing into a hasher cannot fail; a failure would only weaken the hash.
-        if kind == ListKind::Tools && self.clients.exposure.plan.is_indexed(name) {
+        if kind == ListKind::Tools && self.clients.exposure.is_indexed(name) {
             let _ = serde_json::to_writer(&mut hasher, &json!({"toolExposure": "index"}));
         } else if let Some(hash) = (kind == ListKind::Tools)
-            .then(|| self.clients.exposure.plan.tool_hashes.get(name))
+            .then(|| self.clients.exposure.plan().tool_hashes.get(name))
             .flatten()
         {
             // The plan hashed the same items the same way (`items_hash`).
@@ -136,16 +135,10 @@ impl Engine {
     fn aggregate_version(&self, list_hashes: &VecMap<(String, ListKind), u64>) -> String {
         // The plan hashed the meta-tools and every exposed server's tools already.
         // (`write!` into a String cannot fail.)
-        let mut text = format!("{:016x}", self.clients.exposure.plan.meta_hash);
-        for (name, mode) in &self.clients.exposure.plan.modes {
-            let tools = self
-                .clients
-                .exposure
-                .plan
-                .tool_hashes
-                .get(name)
-                .copied()
-                .unwrap_or_default();
+        let plan = self.clients.exposure.plan();
+        let mut text = format!("{:016x}", plan.meta_hash);
+        for (name, mode) in &plan.modes {
+            let tools = plan.tool_hashes.get(name).copied().unwrap_or_default();
             let _ = write!(text, "\n{name} {} {tools:016x}", mode.as_str());
         }
         if self.settings.aggregate_endpoint == crate::engine::settings::AggregateEndpoint::All {
@@ -202,10 +195,9 @@ impl Engine {
     /// Announces what changed since the last call: `endpointsChanged` for hosts,
     /// `notifications/*/list_changed` for attached clients.
     pub(in crate::engine) fn publish_changes(&mut self) {
-        self.clients.exposure.dirty = false;
-        let previous = std::mem::take(&mut self.clients.exposure.plan);
-        self.clients.exposure.plan = self.plan_exposure(previous);
-        self.clients.exposure.search_index = None;
+        let previous = self.clients.exposure.publishing();
+        let plan = self.plan_exposure(previous);
+        self.clients.exposure.plan_chosen(plan);
         self.prune_loaded();
         let mut lists: VecMap<(String, ListKind), u64> = VecMap::new();
         let mut endpoints = Vec::new();
@@ -226,25 +218,19 @@ impl Engine {
                 offered: self.is_offered(name),
             });
         }
-        let mut changed: VecSet<(String, &'static str)> = VecSet::new();
-        let keys: VecSet<&(String, ListKind)> = lists
-            .keys()
-            .chain(self.clients.exposure.published_lists.keys())
-            .collect();
-        for key in keys {
-            if lists.get(key) != self.clients.exposure.published_lists.get(key) {
-                changed.insert((key.0.clone(), key.1.list_changed_notification()));
-            }
-        }
+        let aggregate_version = self.aggregate_version(&lists);
+        let changed = self.clients.exposure.lists_hashed(lists);
         let mut notifications: VecSet<(String, &'static str)> = VecSet::new();
         for (server, method) in changed {
             for client in self.clients.of_server(&server) {
                 notifications.insert((client, method));
             }
         }
-        let aggregate_version = self.aggregate_version(&lists);
-        if self.clients.exposure.aggregate_seen != aggregate_version {
-            self.clients.exposure.aggregate_seen = aggregate_version.clone();
+        if self
+            .clients
+            .exposure
+            .aggregate_versioned(&aggregate_version)
+        {
             for (client, session) in &self.clients.sessions {
                 if session.endpoint == Endpoint::Aggregate {
                     notifications
@@ -255,35 +241,19 @@ impl Engine {
         for (client, method) in notifications {
             self.notify_list_changed(&client, method);
         }
-        self.clients.exposure.published_lists = lists;
-        // Extended, not inserted one by one: one sort for any number of tools.
-        let mut routes = VecMap::new();
-        let mut by_item = VecMap::new();
-        for kind in [ListKind::Tools, ListKind::Prompts] {
-            let pairs = self.aggregate_pairs(kind);
-            let named: Vec<(String, (String, String))> =
-                aggregate_names(&pairs).into_iter().zip(pairs).collect();
-            by_item.extend(named.iter().map(|(exposed, (server, item))| {
-                ((kind, server.clone(), item.clone()), exposed.clone())
-            }));
-            routes.extend(
-                named.into_iter().map(|(exposed, (server, item))| {
-                    ((kind, exposed), (server, Value::from(item)))
-                }),
-            );
-        }
-        self.clients.exposure.aggregate_routes = routes;
-        self.clients.exposure.aggregate_names_by_item = by_item;
+        let tools = self.aggregate_pairs(ListKind::Tools);
+        let prompts = self.aggregate_pairs(ListKind::Prompts);
+        self.clients.exposure.aggregate_items(tools, prompts);
         // The aggregate endpoint is offered when it has something of its own to show.
         let aggregate = (self.settings.aggregate_endpoint
             == crate::engine::settings::AggregateEndpoint::All
-            || !self.clients.exposure.plan.meta_tools.is_empty())
+            || !self.clients.exposure.plan().meta_tools.is_empty())
         .then_some(aggregate_version);
-        if endpoints != self.clients.exposure.published_endpoints
-            || aggregate != self.clients.exposure.published_aggregate
+        if self
+            .clients
+            .exposure
+            .endpoints_published(&endpoints, &aggregate)
         {
-            self.clients.exposure.published_endpoints = endpoints.clone();
-            self.clients.exposure.published_aggregate = aggregate.clone();
             self.effects.push(Effect::EndpointsChanged {
                 endpoints,
                 aggregate,
@@ -326,8 +296,8 @@ impl Engine {
                 if !keep(name, original) {
                     continue;
                 }
-                let key = (kind, name.clone(), original.to_string());
-                let Some(exposed) = self.clients.exposure.aggregate_names_by_item.get(&key) else {
+                let Some(exposed) = self.clients.exposure.aggregate_name(kind, name, original)
+                else {
                     continue;
                 };
                 let mut item = item.clone();

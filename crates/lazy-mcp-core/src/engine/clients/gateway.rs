@@ -302,7 +302,7 @@ impl Engine {
                         name: tool,
                         arguments,
                     } = CallTool::read(p);
-                    if self.clients.exposure.plan.is_indexed(server) {
+                    if self.clients.exposure.is_indexed(server) {
                         if let Some(why) = self.invalid_arguments(server, tool, &arguments) {
                             let result = json!({"content": [{"type": "text", "text": why}], "isError": true});
                             self.reply(client, jsonrpc::success(id, result));
@@ -340,8 +340,7 @@ impl Engine {
         let by_name = |kind: ListKind, exposed: &str| {
             self.clients
                 .exposure
-                .aggregate_routes
-                .get(&(kind, exposed.to_string()))
+                .aggregate_route(kind, exposed)
                 .cloned()
         };
         match method {

@@ -56,13 +56,13 @@ impl Clients {
     /// (answered) request it came with.
     pub(in crate::engine) fn awaits_retry(&self, conn: ConnId, upstream_id: u64) -> bool {
         self.bridge(conn, upstream_id)
-            .is_some_and(|b| b.awaiting.is_some())
+            .is_some_and(Bridge::is_awaiting)
     }
 
     /// The server answered the call `upstream_id` on `conn`; the answer waits for its client's retry.
     pub(in crate::engine) fn holds_answer(&self, conn: ConnId, upstream_id: u64) -> bool {
         self.bridge(conn, upstream_id)
-            .is_some_and(|b| b.held.is_some())
+            .is_some_and(Bridge::holds_answer)
     }
 
     /// The call `upstream_id` on `conn` is bridged: its answer needs the full reading.
@@ -71,34 +71,22 @@ impl Clients {
     }
 
     fn bridge(&self, conn: ConnId, upstream_id: u64) -> Option<&Bridge> {
-        self.bridges
-            .iter()
-            .find(|b| b.conn == conn && b.upstream_id == upstream_id)
+        self.bridges.iter().find(|b| b.is_of(conn, upstream_id))
     }
 
     /// The call's bridge, begun when it has none.
     fn bridge_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut Bridge> {
         if self.bridge(conn, upstream_id).is_none() {
-            self.bridges.push(Bridge {
-                conn,
-                upstream_id,
-                rounds: 0,
-                awaiting: None,
-                asked: Default::default(),
-                queued: Vec::new(),
-                held: None,
-            });
+            self.bridges.push(Bridge::begun(conn, upstream_id));
         }
-        self.bridges
-            .iter_mut()
-            .find(|b| b.conn == conn && b.upstream_id == upstream_id)
+        self.bridges.iter_mut().find(|b| b.is_of(conn, upstream_id))
     }
 
     fn take_bridge(&mut self, conn: ConnId, upstream_id: u64) -> Option<Bridge> {
         let at = self
             .bridges
             .iter()
-            .position(|b| b.conn == conn && b.upstream_id == upstream_id)?;
+            .position(|b| b.is_of(conn, upstream_id))?;
         Some(self.bridges.swap_remove(at))
     }
 }
@@ -129,19 +117,13 @@ impl Engine {
         let Some(upstream_id) = target else {
             return false;
         };
-        let request = ServerRequest {
-            id: id.clone(),
-            method: method.to_string(),
-            params: params.cloned(),
-        };
+        let request = ServerRequest::new(id.clone(), method.to_string(), params.cloned());
         if self.clients.awaits_retry(conn, upstream_id) {
-            let room = self
-                .clients
-                .bridge(conn, upstream_id)
-                .is_some_and(|b| b.queued.len() < MAX_QUEUED);
-            if let Some(bridge) = self.clients.bridge_mut(conn, upstream_id).filter(|_| room) {
-                bridge.queued.push(request);
-            } else {
+            let refused = match self.clients.bridge_mut(conn, upstream_id) {
+                Some(bridge) => bridge.queue(request, MAX_QUEUED),
+                None => Some(request),
+            };
+            if let Some(request) = refused {
                 let why = format!("more than {MAX_QUEUED} requests for input came at once");
                 self.refuse_server_request(conn, &request, &why, jsonrpc::INTERNAL_ERROR);
             }
@@ -161,7 +143,7 @@ impl Engine {
         let bridged = self
             .clients
             .bridge(conn, upstream_id)
-            .map_or(0, |b| b.rounds);
+            .map_or(0, Bridge::rounds);
         let (client, client_id, rounds) = (
             call.client().to_string(),
             call.client_id().clone(),
@@ -175,7 +157,7 @@ impl Engine {
         let mut missing = Map::new();
         for request in &requests {
             let required =
-                missing_capability::required_for_input(&request.method, request.params.as_ref());
+                missing_capability::required_for_input(request.method(), request.params());
             if let Some(more) = required.and_then(|r| missing_capability::missing(&r, &declared)) {
                 missing_capability::merge(&mut missing, more);
             }
@@ -213,8 +195,8 @@ impl Engine {
         let state = self.clients.next_gateway_id(BRIDGE_STATE_PREFIX);
         let mut input_requests = Map::new();
         for (key, request) in &asked {
-            let mut entry = json!({ "method": request.method });
-            if let (Some(params), Some(object)) = (&request.params, entry.as_object_mut()) {
+            let mut entry = json!({ "method": request.method() });
+            if let (Some(params), Some(object)) = (request.params(), entry.as_object_mut()) {
                 object.insert("params".into(), params.clone());
             }
             input_requests.insert(key.clone(), entry);
@@ -226,9 +208,8 @@ impl Engine {
         });
         if self.servers.call(conn, upstream_id).is_some() {
             if let Some(bridge) = self.clients.bridge_mut(conn, upstream_id) {
-                bridge.rounds = bridge.rounds.saturating_add(1);
-                bridge.awaiting = Some(state);
-                bridge.asked = asked.into_iter().map(|(key, r)| (key, r.id)).collect();
+                let asked = asked.into_iter().map(|(key, r)| (key, r.into_id()));
+                bridge.client_asked(state, asked.collect());
             }
         }
         let name = self.servers.server_of(conn).map(str::to_string);
@@ -263,10 +244,11 @@ impl Engine {
             .clients
             .bridges
             .iter()
-            .find(|b| b.awaiting.as_deref() == Some(state))
+            .find(|b| b.awaits(state))
             .and_then(|b| {
-                let call = self.servers.call(b.conn, b.upstream_id)?;
-                Some((b.conn, b.upstream_id, call.method().to_string()))
+                let (conn, upstream_id) = b.call();
+                let call = self.servers.call(conn, upstream_id)?;
+                Some((conn, upstream_id, call.method().to_string()))
             });
         let Some((conn, upstream_id, original)) = found else {
             self.reply_error(
@@ -296,15 +278,7 @@ impl Engine {
             return true;
         };
         let (asked, queued, held) = match self.clients.bridge_mut(conn, upstream_id) {
-            Some(bridge) => {
-                bridge.awaiting = None;
-                let asked = std::mem::take(&mut bridge.asked);
-                (
-                    asked,
-                    std::mem::take(&mut bridge.queued),
-                    bridge.held.take(),
-                )
-            }
+            Some(bridge) => bridge.retried(),
             None => Default::default(),
         };
         for (key, upstream_request) in asked {
@@ -351,7 +325,7 @@ impl Engine {
             return Some((call, outcome));
         }
         if let Some(bridge) = self.clients.bridge_mut(conn, upstream_id) {
-            bridge.held = Some(outcome);
+            bridge.answer_held(outcome);
         }
         self.servers.put_call_back(conn, upstream_id, call);
         None
@@ -371,17 +345,12 @@ impl Engine {
         };
         let name = self.servers.server_of(conn).map(str::to_string);
         let why = "the client did not answer in time";
-        let requests = bridge
-            .asked
-            .into_values()
-            .chain(bridge.queued.into_iter().map(|r| r.id));
-        let refusals: Vec<Value> = requests
-            .map(|id| jsonrpc::error_response(id, jsonrpc::INTERNAL_ERROR, why))
-            .collect();
-        for refusal in refusals {
+        let (requests, held) = bridge.abandoned();
+        for id in requests {
+            let refusal = jsonrpc::error_response(id, jsonrpc::INTERNAL_ERROR, why);
             self.send_upstream(conn, refusal);
         }
-        if bridge.held.is_none() {
+        if !held {
             self.send_upstream(
                 conn,
                 jsonrpc::notification(
@@ -433,7 +402,7 @@ impl Engine {
             .server_of(conn)
             .map(str::to_string)
             .unwrap_or_default();
-        let asked: Vec<&str> = requests.iter().map(|r| r.method.as_str()).collect();
+        let asked: Vec<&str> = requests.iter().map(ServerRequest::method).collect();
         let message = format!(
             "MCP server '{server}' needs the {} client capability to complete {} (it sent {}); declare it in _meta clientCapabilities and send the request again",
             names.join(" and "),
@@ -456,13 +425,13 @@ impl Engine {
         let name = self.servers.server_of(conn).map(str::to_string);
         let refusal = format!(
             "Lazy MCP refused {} from MCP server '{}': {why}",
-            request.method,
+            request.method(),
             name.as_deref().unwrap_or("?")
         );
         self.log(LogLevel::Warn, name.as_deref(), refusal.clone());
         self.send_upstream(
             conn,
-            jsonrpc::error_response(request.id.clone(), code, &refusal),
+            jsonrpc::error_response(request.id().clone(), code, &refusal),
         );
     }
 
@@ -471,7 +440,7 @@ impl Engine {
         self.clients
             .bridges
             .iter()
-            .filter(|b| b.awaiting.is_some())
+            .filter(|b| b.is_awaiting())
             .count()
     }
 
@@ -481,8 +450,9 @@ impl Engine {
     /// call, but it must not count as waiting nor match a retry.
     fn forget_ended_bridges(&mut self) {
         let servers = &self.servers;
-        self.clients
-            .bridges
-            .retain(|b| servers.call(b.conn, b.upstream_id).is_some());
+        self.clients.bridges.retain(|b| {
+            let (conn, upstream_id) = b.call();
+            servers.call(conn, upstream_id).is_some()
+        });
     }
 }

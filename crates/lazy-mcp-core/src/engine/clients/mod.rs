@@ -118,7 +118,7 @@ impl Clients {
     /// config or held definitions, the settings): the end of the event
     /// republishes (`publish_changes`).
     pub(in crate::engine) fn exposure_changed(&mut self) {
-        self.exposure.dirty = true;
+        self.exposure.changed();
     }
 
     /// A server's request `upstream_id` on `conn` goes to `client`: kept until
@@ -202,17 +202,17 @@ impl Clients {
         self.sessions
             .get(client)
             .and_then(|s| s.listens.get(key))
-            .map(|listen| listen.id.clone())
+            .map(|listen| listen.id().clone())
     }
 
     /// Whether something clients can see changed since the last publication.
     pub(in crate::engine) fn needs_publish(&self) -> bool {
-        self.exposure.dirty
+        self.exposure.is_dirty()
     }
 
     /// The current plan: which servers are listed in full and which in the index.
     pub(in crate::engine) fn plan(&self) -> &ExposurePlan {
-        &self.exposure.plan
+        self.exposure.plan()
     }
 
     /// A new gateway-made id: `prefix` and the next number.

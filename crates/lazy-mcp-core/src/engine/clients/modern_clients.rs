@@ -20,7 +20,6 @@ use crate::protocol::modern_request::{
 };
 use crate::protocol::params::name_of;
 use crate::tool_index::{CALL_TOOL, LOAD_TOOLS, UNLOAD_TOOLS};
-use requests::PendingModern;
 use serde_json::{json, Value};
 
 pub(in crate::engine) mod requests;
@@ -71,16 +70,12 @@ impl Engine {
             })
             .collect();
         if let Some(session) = self.clients.sessions.get_mut(client) {
-            session.modern.pending.insert(
+            session.modern.began(
                 id.to_string(),
-                PendingModern {
-                    cache_hints: method == methods::RESOURCES_READ,
-                    input_capabilities,
-                },
+                method == methods::RESOURCES_READ,
+                input_capabilities,
+                envelope.client_identity.clone(),
             );
-            session.modern.active = true;
-            session.modern.seen = true;
-            session.modern.identity = envelope.client_identity.clone();
         }
         let refusal = match &envelope.client_identity {
             _ if !self.clients.is_load_call(method, params.as_ref()) => None,
@@ -150,18 +145,17 @@ impl Clients {
     /// The request has been handled (answered, or sent on upstream).
     pub(super) fn end_request_era(&mut self, client: &str) {
         if let Some(session) = self.sessions.get_mut(client) {
-            session.modern.active = false;
-            session.modern.identity = None;
+            session.modern.handled();
         }
     }
 
     /// The loaded-tools identity of the request being handled, when it is modern.
     pub(super) fn modern_request_identity(&self, client: &str) -> Option<String> {
         let session = self.sessions.get(client)?;
-        if !session.modern.active {
+        if !session.modern.is_active() {
             return None;
         }
-        Some(match &session.modern.identity {
+        Some(match session.modern.identity() {
             Some(info) => modern_identity(info),
             // Never written to (loads are refused): sees no loaded tools.
             None => format!("2026-07-28 client without clientInfo on {client}"),
@@ -171,7 +165,7 @@ impl Clients {
     /// A cancelled modern request will not be answered.
     pub(super) fn forget_modern_request(&mut self, client: &str, id: &Value) {
         if let Some(session) = self.sessions.get_mut(client) {
-            session.modern.pending.remove(&id.to_string());
+            session.modern.forget(&id.to_string());
         }
     }
 
@@ -179,10 +173,7 @@ impl Clients {
     pub(in crate::engine) fn is_modern_request(&self, client: &str, id: &Value) -> bool {
         self.sessions
             .get(client)
-            // Checked empty first: the id's text is written only when some are pending.
-            .is_some_and(|s| {
-                !s.modern.pending.is_empty() && s.modern.pending.contains_key(&id.to_string())
-            })
+            .is_some_and(|s| s.modern.is_pending(id))
     }
 
     /// The input capabilities (`elicitation`, `sampling`) a modern request's client
@@ -193,13 +184,7 @@ impl Clients {
         client: &str,
         id: &Value,
     ) -> Option<&serde_json::Map<String, Value>> {
-        let pending = self
-            .sessions
-            .get(client)?
-            .modern
-            .pending
-            .get(&id.to_string())?;
-        (!pending.input_capabilities.is_empty()).then_some(&pending.input_capabilities)
+        self.sessions.get(client)?.modern.input_capabilities(id)
     }
 
     /// Stamps the answer to a modern request (`resultType`). True when it is one.
@@ -219,7 +204,7 @@ impl Clients {
         let Some(session) = self.sessions.get_mut(client) else {
             return false;
         };
-        let Some(PendingModern { cache_hints, .. }) = session.modern.pending.remove(&key) else {
+        let Some(cache_hints) = session.modern.answered(&key) else {
             return false;
         };
         modern_request::stamp_complete(message);
@@ -232,28 +217,17 @@ impl Clients {
 
     /// A modern identity without loaded tools yet, when the cap is reached.
     fn is_new_modern_identity(&self, client_info: &str) -> bool {
-        let modern = self
-            .exposure
-            .loaded
-            .keys()
-            .filter(|k| k.starts_with(MODERN_IDENTITY_PREFIX))
-            .count();
-        modern >= MAX_MODERN_IDENTITIES
-            && !self
-                .exposure
-                .loaded
-                .contains_key(&modern_identity(client_info))
+        self.exposure.is_new_identity_over(
+            &modern_identity(client_info),
+            MODERN_IDENTITY_PREFIX,
+            MAX_MODERN_IDENTITIES,
+        )
     }
 
     fn is_load_call(&self, method: &str, params: Option<&Value>) -> bool {
         let name = params.and_then(name_of).unwrap_or_default();
         method == methods::TOOLS_CALL
             && (name == LOAD_TOOLS || name == UNLOAD_TOOLS)
-            && self
-                .exposure
-                .plan
-                .meta_tools
-                .iter()
-                .any(|t| name_of(t) == Some(name))
+            && self.exposure.meta_tool(name).is_some()
     }
 }

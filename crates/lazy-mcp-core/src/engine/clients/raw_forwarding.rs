@@ -5,7 +5,6 @@
 //! unusual these return `false` and the full reading (gateway.rs, upstream.rs)
 //! handles the message exactly as before, errors included.
 
-use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::events::Endpoint;
@@ -16,7 +15,6 @@ use crate::engine::server::calls::QueuedCall;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
 use crate::protocol::outline::outline;
-use crate::protocol::params::name_of;
 use crate::protocol::raw_message::{splice_response, CallPeek, RawEnvelope};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -76,12 +74,12 @@ impl Engine {
                 let route = self
                     .clients
                     .exposure
-                    .aggregate_routes
-                    .get(&(ListKind::Tools, tool.to_string()));
+                    .aggregate_route(ListKind::Tools, &tool);
                 let Some((server, Value::String(original))) = route else {
                     return false;
                 };
-                if self.clients.is_meta_tool(&tool) || self.clients.exposure.plan.is_indexed(server)
+                if self.clients.exposure.meta_tool(&tool).is_some()
+                    || self.clients.exposure.is_indexed(server)
                 {
                     return false;
                 }
@@ -180,14 +178,4 @@ impl Engine {
 /// path validates syntax, serde_json's `Value` also the range of numbers.
 fn plain_enough(text: &str) -> bool {
     outline(text).is_plain()
-}
-
-impl Clients {
-    fn is_meta_tool(&self, name: &str) -> bool {
-        self.exposure
-            .plan
-            .meta_tools
-            .iter()
-            .any(|t| name_of(t) == Some(name))
-    }
 }

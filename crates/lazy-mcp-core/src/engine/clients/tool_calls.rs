@@ -42,10 +42,7 @@ impl Engine {
         let Some(schema) = self
             .clients
             .exposure
-            .plan
-            .meta_tools
-            .iter()
-            .find(|t| name_of(t) == Some(name))
+            .meta_tool(name)
             .and_then(|t| ListedItem::read(t).input_schema)
             .cloned()
         else {
@@ -109,7 +106,7 @@ impl Engine {
                 .exposed_items(server, ListKind::Tools)
                 .iter()
                 .any(|t| name_of(t) == Some(tool.as_str()));
-            if offered && !self.clients.exposure.plan.is_indexed(server) {
+            if offered && !self.clients.exposure.is_indexed(server) {
                 return Ok((server.clone(), tool.clone()));
             }
         }
@@ -130,10 +127,11 @@ impl Engine {
         let mut lines: Vec<String> = Vec::new();
         for name in names {
             match self.resolve_tool(name) {
-                Ok((server, tool)) if !self.clients.exposure.plan.is_indexed(&server) => lines
-                    .push(format!(
+                Ok((server, tool)) if !self.clients.exposure.is_indexed(&server) => {
+                    lines.push(format!(
                     "{server}/{tool} is always in the tool list (its server is not in index mode)."
-                )),
+                ))
+                }
                 Ok(pair) if !found.contains(&pair) => found.push(pair),
                 Ok(_) => {}
                 Err(why) => lines.push(why),
@@ -165,19 +163,9 @@ impl Engine {
             }
             was
         };
-        let set = self
-            .clients
+        self.clients
             .exposure
-            .loaded
-            .entry(identity.clone())
-            .or_default();
-        for pair in &changed {
-            if load {
-                set.insert(pair.clone());
-            } else {
-                set.remove(pair);
-            }
-        }
+            .tools_loaded(&identity, &changed, load);
         if !changed.is_empty() {
             let listed: Vec<String> = changed
                 .iter()
@@ -264,8 +252,7 @@ impl Clients {
     /// The name a tool has on the aggregate endpoint (`server__tool`).
     fn aggregate_name(&self, server: &str, tool: &str) -> String {
         self.exposure
-            .aggregate_names_by_item
-            .get(&(ListKind::Tools, server.to_string(), tool.to_string()))
+            .aggregate_name(ListKind::Tools, server, tool)
             .cloned()
             .unwrap_or_else(|| format!("{server}/{tool}"))
     }

@@ -176,8 +176,8 @@ impl Engine {
 
     /// The search index over the `index`-mode servers' tools (built on first use).
     pub(in crate::engine) fn tool_index(&mut self) -> &ToolIndex {
-        if self.clients.exposure.search_index.is_none() {
-            let entries = self.index_entries(&self.clients.exposure.plan);
+        if self.clients.exposure.search_index().is_none() {
+            let entries = self.index_entries(self.clients.exposure.plan());
             // Each indexed tool's cached vector: its position in its entry.
             let cached: Vec<Option<Vec<i8>>> = entries
                 .iter()
@@ -191,17 +191,14 @@ impl Engine {
             let index = ToolIndex::build_hybrid(&entries, self.embedding.clone(), &|i| {
                 cached.get(i).cloned().flatten()
             });
-            self.clients.exposure.search_index = Some(index);
+            self.clients.exposure.search_index_built(index);
         }
-        self.clients
-            .exposure
-            .search_index
-            .get_or_insert_with(ToolIndex::default)
+        self.clients.exposure.search_index_or_empty()
     }
 
     /// The tools a server's own endpoint lists: none in `index` mode.
     pub(in crate::engine) fn endpoint_tools(&self, name: &str) -> Vec<Value> {
-        if self.clients.exposure.plan.is_indexed(name) {
+        if self.clients.exposure.is_indexed(name) {
             Vec::new()
         } else {
             self.exposed_list(name, ListKind::Tools)
@@ -214,13 +211,11 @@ impl Engine {
     pub(in crate::engine) fn aggregate_tools_for(&self, client: &str) -> Vec<Value> {
         let loaded = self.clients.loaded_of(client);
         let all = self.settings.aggregate_endpoint == AggregateEndpoint::All;
-        let mut items = self.clients.exposure.plan.meta_tools.clone();
+        let mut items = self.clients.exposure.plan().meta_tools.clone();
         items.extend(self.aggregate_list_where(ListKind::Tools, |server, tool| {
-            if self.clients.exposure.plan.is_indexed(server) {
-                loaded.contains(&(server.to_string(), tool.to_string()))
-            } else {
-                all
-            }
+            self.clients
+                .exposure
+                .aggregate_shows(&loaded, server, tool, all)
         }));
         items
     }
@@ -228,10 +223,8 @@ impl Engine {
     /// How many tools a client sees in all: `full` servers (on any endpoint),
     /// meta-tools and its loaded tools.
     pub(in crate::engine) fn tools_seen_by(&self, client: &str) -> usize {
-        let full: usize = self
-            .clients
-            .exposure
-            .plan
+        let plan = self.clients.exposure.plan();
+        let full: usize = plan
             .modes
             .iter()
             .filter(|(_, m)| **m == ToolExposure::Full)
@@ -239,25 +232,15 @@ impl Engine {
             .sum();
         let loaded = self
             .clients
-            .loaded_of(client)
-            .iter()
-            .filter(|(server, _)| self.clients.exposure.plan.is_indexed(server))
-            .count();
-        full + self.clients.exposure.plan.meta_tools.len() + loaded
+            .exposure
+            .loaded_listed(&self.clients.loaded_of(client));
+        full + plan.meta_tools.len() + loaded
     }
 
     /// Forgets a server's loaded tools (it was disabled or removed) and tells
     /// the clients that had some.
     pub(in crate::engine) fn unload_server(&mut self, server: &str) {
-        let mut touched = Vec::new();
-        for (identity, set) in self.clients.exposure.loaded.iter_mut() {
-            let before = set.len();
-            set.retain(|(s, _)| s != server);
-            if set.len() != before {
-                touched.push(identity.clone());
-            }
-        }
-        for identity in touched {
+        for identity in self.clients.exposure.server_unloaded(server) {
             self.notify_identity_tools_changed(&identity);
         }
     }
@@ -278,10 +261,9 @@ impl Engine {
                 gone.push((server, tool));
             }
         }
-        for (server, tool) in gone {
-            for set in self.clients.exposure.loaded.values_mut() {
-                set.remove(&(server.clone(), tool.clone()));
-            }
+        for gone in gone {
+            self.clients.exposure.tool_gone(&gone);
+            let (server, tool) = gone;
             self.log(
                 crate::engine::effects::LogLevel::Info,
                 Some(&server),
@@ -329,14 +311,13 @@ impl Clients {
 
     pub(super) fn loaded_of(&self, client: &str) -> VecSet<LoadedTool> {
         self.exposure
-            .loaded
-            .get(&self.identity_of(client))
+            .loaded_by(&self.identity_of(client))
             .cloned()
             .unwrap_or_default()
     }
 
     /// Every loaded tool over all clients (for diagnostics).
     pub(in crate::engine) fn all_loaded(&self) -> VecSet<LoadedTool> {
-        self.exposure.loaded.values().flatten().cloned().collect()
+        self.exposure.all_loaded()
     }
 }

@@ -56,7 +56,7 @@ impl Engine {
                     );
                     self.embedding = Some(Arc::new(model));
                     self.tool_vectors_pending = true;
-                    self.clients.exposure.search_index = None;
+                    self.clients.exposure.search_inputs_changed();
                 }
                 Err(why) => self.log(
                     LogLevel::Warn,
@@ -101,7 +101,7 @@ impl Engine {
         }
         if changed {
             self.persist_catalogue();
-            self.clients.exposure.search_index = None;
+            self.clients.exposure.search_inputs_changed();
         }
     }
 
