@@ -26,7 +26,9 @@ use std::collections::VecDeque;
 /// The lifecycle engine. See the module documentation.
 #[derive(Debug)]
 pub struct Engine {
-    pub(in crate::engine) settings: Settings,
+    /// Written only by the host's `settingsChanged` and `workspaceFoldersChanged`
+    /// (below); everything else reads [`Engine::settings`].
+    settings: Settings,
     /// The servers' side: each server, its connections (`server/mod.rs`;
     /// its fields are its own).
     pub(in crate::engine) servers: Servers,

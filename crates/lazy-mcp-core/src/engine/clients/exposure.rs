@@ -147,7 +147,7 @@ impl Engine {
                 .unwrap_or_default();
             let _ = write!(text, "\n{name} {} {tools:016x}", mode.as_str());
         }
-        if self.settings.aggregate_endpoint == crate::engine::settings::AggregateEndpoint::All {
+        if self.settings().aggregate_endpoint == crate::engine::settings::AggregateEndpoint::All {
             for ((name, kind), hash) in list_hashes {
                 let _ = write!(text, "\n{name} {kind:?} {hash:016x}");
             }
@@ -274,7 +274,7 @@ impl Engine {
         self.clients.exposure.aggregate_routes = routes;
         self.clients.exposure.aggregate_names_by_item = by_item;
         // The aggregate endpoint is offered when it has something of its own to show.
-        let aggregate = (self.settings.aggregate_endpoint
+        let aggregate = (self.settings().aggregate_endpoint
             == crate::engine::settings::AggregateEndpoint::All
             || !self.clients.exposure.plan.meta_tools.is_empty())
         .then_some(aggregate_version);

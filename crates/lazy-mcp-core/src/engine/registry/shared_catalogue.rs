@@ -39,7 +39,7 @@ impl Engine {
             env: self.config_load.discovery().map(|d| &d.env),
             untrusted: !self.config_load.workspace_trusted(),
         };
-        shared_launch(server.config(), &self.settings, client)
+        shared_launch(server.config(), self.settings(), client)
     }
 
     /// Before a server is started to be catalogued: a shared one without an

@@ -38,7 +38,7 @@ impl Engine {
                 .values()
                 .filter(|c| c.purpose() == Purpose::Catalogue)
                 .count();
-            if active >= self.settings.catalogue_concurrency.max(1) {
+            if active >= self.settings().catalogue_concurrency.max(1) {
                 return;
             }
             let Some(name) = self.catalogue_queue.pop_front() else {
@@ -136,7 +136,7 @@ impl Engine {
             transport,
             interactive,
             oauth,
-            max_message_bytes: self.settings.max_message_bytes,
+            max_message_bytes: self.settings().max_message_bytes,
             shared,
         });
         if fallback.is_some() {
@@ -304,7 +304,7 @@ impl Engine {
         conn: ConnId,
         roots_asked_at: Option<u64>,
     ) {
-        let settle = self.settings.roots_settle_ms;
+        let settle = self.settings().roots_settle_ms;
         match roots_asked_at.map(|at| at.saturating_add(settle)) {
             Some(due) if due > self.now_ms => {
                 self.set_timer(TimerPurpose::RootsSettle { conn }, due);
