@@ -407,10 +407,7 @@ impl Engine {
     /// The catalogue entry of a server, when it matches the server's config.
     pub(in crate::engine) fn current_entry(&self, name: &str) -> Option<&CatalogueEntry> {
         let server = self.servers.get(name)?;
-        self.catalogue
-            .entries
-            .get(name)
-            .filter(|entry| entry.fingerprint == server.config().fingerprint)
+        self.catalogue.warm(name, &server.config().fingerprint)
     }
 
     /// Asks for one `persistCatalogue` at the end of the current event.

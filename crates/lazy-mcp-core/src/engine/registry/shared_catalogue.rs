@@ -110,16 +110,12 @@ impl Engine {
             self.enqueue_catalogue(name);
             return;
         };
-        let mut entry = entry;
-        if writer != name {
-            // Vectors embed the server's name: made again under this one.
-            entry.tool_vectors = None;
-        }
         let summary = format!(
             "catalogue taken from the shared catalogue (another client of this user catalogued it): {}; no process started",
             count(entry.tools.len(), "tool"),
         );
-        self.catalogue.entries.insert(name.to_string(), entry);
+        // Vectors embed the server's name: made again under this one.
+        self.catalogue.adopt_shared(name, &writer, entry);
         self.persist_catalogue();
         self.clients.exposure_changed();
         self.tool_vectors_pending = true;
@@ -158,10 +154,7 @@ impl Engine {
                 return None;
             }
         };
-        let (writer, entry) = catalogue
-            .entries
-            .into_iter()
-            .find(|(_, entry)| entry.fingerprint == fingerprint)?;
+        let (writer, entry) = catalogue.into_entry_for(&fingerprint)?;
         if key == by_roots && !launch.roots_bound {
             self.shared_catalogue.asks_roots.insert(name.to_string());
         }
@@ -187,7 +180,11 @@ impl Engine {
             let Some(launch) = self.sharing_of(&name) else {
                 continue;
             };
-            let Some(entry) = self.current_entry(&name).cloned() else {
+            let blob = self.servers.get(&name).and_then(|server| {
+                self.catalogue
+                    .one_entry_blob(&name, &server.config().fingerprint)
+            });
+            let Some(blob) = blob else {
                 continue;
             };
             let by_roots = launch.roots_bound || self.shared_catalogue.asks_roots.contains(&name);
@@ -196,12 +193,8 @@ impl Engine {
             } else {
                 launch.key.clone()
             };
-            let mut one = Catalogue::default();
-            one.entries.insert(name, entry);
-            self.effects.push(Effect::WriteSharedCatalogue {
-                key,
-                blob: one.to_blob(),
-            });
+            self.effects
+                .push(Effect::WriteSharedCatalogue { key, blob });
         }
     }
 }

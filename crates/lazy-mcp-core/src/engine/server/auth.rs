@@ -261,7 +261,6 @@ impl Engine {
             .and_then(|s| s.auth.resource_metadata_url().map(str::to_string))
             .or_else(|| {
                 self.catalogue
-                    .entries
                     .get(name)
                     .and_then(|e| e.resource_metadata_url.clone())
             })

@@ -10,7 +10,6 @@ use crate::config::model::Transport;
 use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
-use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
@@ -502,9 +501,4 @@ pub(in crate::engine) fn subscription_uri(params: &CallParams) -> Option<&str> {
         // Only `tools/call` is forwarded raw: never a subscription.
         CallParams::Raw { .. } => None,
     }
-}
-
-/// Whether a catalogue entry matches a server's fingerprint.
-pub(in crate::engine) fn is_warm(entry: Option<&CatalogueEntry>, fingerprint: &str) -> bool {
-    entry.is_some_and(|e| e.fingerprint == fingerprint)
 }
