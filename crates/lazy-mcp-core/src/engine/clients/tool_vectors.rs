@@ -37,7 +37,7 @@ impl Engine {
                         ),
                     );
                     self.embedding = Some(Arc::new(model));
-                    self.tool_vectors_pending = true;
+                    self.catalogue.model_changed();
                     self.clients.exposure.search_index = None;
                 }
                 Err(why) => self.log(
@@ -66,7 +66,6 @@ impl Engine {
             tool_vector(&model, server, tool).map_or_else(String::new, |v| vector_to_hex(&v))
         });
         if changed {
-            self.persist_catalogue();
             self.clients.exposure.search_index = None;
         }
     }

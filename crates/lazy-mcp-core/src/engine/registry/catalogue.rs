@@ -128,6 +128,12 @@ fn tools_hash(tools: &[Value]) -> String {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Catalogue {
     entries: VecMap<String, CatalogueEntry>,
+    /// Changed since the last [`Catalogue::take_changed_blob`]: one
+    /// `persistCatalogue` per event at most.
+    changed: bool,
+    /// Tool vectors may be missing or stale (entries loaded or taken from the
+    /// shared catalogue, another embedding model).
+    vectors_pending: bool,
 }
 
 /// One listing round's result, as [`Catalogue::record_listing`] takes it.
@@ -213,11 +219,14 @@ impl Catalogue {
         entry.catalogued_at_ms = now_ms;
         match self.entries.get_mut(server) {
             Some(previous) if previous.same_listing(&entry) => {
+                // Verified just now: the age restarts (persisted so it survives a restart).
                 previous.catalogued_at_ms = now_ms;
+                self.changed = true;
                 Recorded::Unchanged
             }
             _ => {
                 self.entries.insert(server.to_string(), entry);
+                self.changed = true;
                 Recorded::Changed
             }
         }
@@ -240,6 +249,8 @@ impl Catalogue {
                 self.entries.insert(name, entry);
             }
         }
+        // Vectors made by another model version are recomputed (once).
+        self.vectors_pending = true;
         Ok(())
     }
 
@@ -256,12 +267,32 @@ impl Catalogue {
             entry.tool_vectors = None;
         }
         self.entries.insert(server.to_string(), entry);
+        self.changed = true;
+        self.vectors_pending = true;
     }
 
-    /// The server was removed or its launch changed: its entry goes. True when
-    /// there was one (the blob changes).
+    /// The server was removed or its launch changed: its entry goes (the blob
+    /// changes when there was one: true).
     pub(in crate::engine) fn forget(&mut self, server: &str) -> bool {
-        self.entries.remove(server).is_some()
+        let had = self.entries.remove(server).is_some();
+        self.changed |= had;
+        had
+    }
+
+    /// Another embedding model was loaded: every entry's vectors are made again.
+    pub(in crate::engine) fn model_changed(&mut self) {
+        self.vectors_pending = true;
+    }
+
+    /// Whether the vectors must be brought up to date at the end of this event
+    /// (something changed, or they were marked pending; the mark is taken).
+    pub(in crate::engine) fn take_vectors_due(&mut self) -> bool {
+        std::mem::take(&mut self.vectors_pending) || self.changed
+    }
+
+    /// The blob to persist, once per change (`persistCatalogue`).
+    pub(in crate::engine) fn take_changed_blob(&mut self) -> Option<String> {
+        std::mem::take(&mut self.changed).then(|| self.to_blob())
     }
 
     /// The entry built with `fingerprint` in a shared catalogue file (a
@@ -317,6 +348,7 @@ impl Catalogue {
             });
             changed = true;
         }
+        self.changed |= changed;
         changed
     }
 }
@@ -365,6 +397,7 @@ impl Catalogue {
         })?;
         Ok(Catalogue {
             entries: blob.entries,
+            ..Catalogue::default()
         })
     }
 }
@@ -575,5 +608,25 @@ mod tests {
             None
         );
         assert_eq!(catalogue.warm("t", "f").map(|e| e.tools.len()), Some(1));
+    }
+
+    #[test]
+    fn a_change_is_persisted_once_and_a_load_only_remakes_vectors() {
+        let mut catalogue = Catalogue::default();
+        assert_eq!(catalogue.take_changed_blob(), None);
+        catalogue.record_listing("s", "f", listing(&[(ListKind::Tools, &["a"])]), 1);
+        assert!(catalogue.take_vectors_due());
+        assert!(catalogue.take_changed_blob().is_some());
+        assert_eq!(catalogue.take_changed_blob(), None);
+        assert!(!catalogue.take_vectors_due());
+        let blob = catalogue.to_blob();
+        assert_eq!(catalogue.loaded(&blob, |_| None), Ok(()));
+        assert_eq!(catalogue.take_changed_blob(), None);
+        assert!(catalogue.take_vectors_due());
+        assert!(!catalogue.take_vectors_due());
+        assert!(!catalogue.forget("other"));
+        assert_eq!(catalogue.take_changed_blob(), None);
+        assert!(catalogue.forget("s"));
+        assert!(catalogue.take_changed_blob().is_some());
     }
 }

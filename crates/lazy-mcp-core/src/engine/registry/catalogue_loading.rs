@@ -15,8 +15,6 @@ impl Engine {
             return;
         }
         self.clients.exposure_changed();
-        // Vectors made by another model version are recomputed (once).
-        self.tool_vectors_pending = true;
         let names: Vec<String> = self.servers.keys().cloned().collect();
         for name in names {
             let Some(server) = self.servers.get(&name) else {

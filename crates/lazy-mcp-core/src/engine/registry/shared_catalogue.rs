@@ -116,9 +116,7 @@ impl Engine {
         );
         // Vectors embed the server's name: made again under this one.
         self.catalogue.adopt_shared(name, &writer, entry);
-        self.persist_catalogue();
         self.clients.exposure_changed();
-        self.tool_vectors_pending = true;
         self.transition(name, Trigger::WarmCatalogueFound);
         self.log(LogLevel::Info, Some(name), summary);
         // As for an entry listed here: held definitions, dropped declared tools.

@@ -143,13 +143,10 @@ impl Engine {
             .catalogue
             .record_listing(name, fingerprint, listing, self.now_ms);
         if recorded == Recorded::Unchanged {
-            // Verified just now: the cache age restarted (persisted so it survives a restart).
-            self.persist_catalogue();
             self.check_definitions(name);
             return;
         }
         self.clients.exposure_changed();
-        self.persist_catalogue();
         // Before any waiting call is forwarded: a held tool is refused, not called.
         self.check_definitions(name);
         self.report_dropped_declared_tools(name);
