@@ -406,7 +406,7 @@ impl Engine {
                     .collect(),
             })
             .collect();
-        totals.needs_approval = self.awaiting_approval.requests.len();
+        totals.needs_approval = self.awaiting_approval.requests().len();
         DiagnosticsSnapshot {
             core_version: crate::CORE_VERSION.into(),
             now_ms: self.now_ms,
@@ -414,7 +414,7 @@ impl Engine {
             summary: totals.summary(),
             totals,
             unmanaged,
-            needs_approval: self.awaiting_approval.requests.clone(),
+            needs_approval: self.awaiting_approval.requests().to_vec(),
         }
     }
 

@@ -28,7 +28,9 @@ use std::collections::VecDeque;
 /// The lifecycle engine. See the module documentation.
 #[derive(Debug)]
 pub struct Engine {
-    pub(in crate::engine) settings: Settings,
+    /// Written only by the host's `settingsChanged` and `workspaceFoldersChanged`
+    /// (below); everything else reads [`Engine::settings`].
+    settings: Settings,
     /// The servers' side: each server, its connections (`server/mod.rs`;
     /// its fields are its own).
     pub(in crate::engine) servers: Servers,
@@ -39,8 +41,6 @@ pub struct Engine {
     pub(in crate::engine) clients: Clients,
     pub(in crate::engine) catalogue_queue: VecDeque<String>,
     pub(in crate::engine) effects: Vec<Effect>,
-    /// Set when the catalogue changed; one `persistCatalogue` per event at most.
-    pub(in crate::engine) catalogue_dirty: bool,
     /// What the user was told, and what they wait to hear about (`announce.rs`).
     pub(in crate::engine) announce: Announcements,
     pub(in crate::engine) sign_in_announcements: SignInAnnouncements,
@@ -58,8 +58,6 @@ pub struct Engine {
     pub(in crate::engine) pins: Pins,
     /// The static embedding model for hybrid tool search, once the host loaded it.
     pub(in crate::engine) embedding: Option<std::sync::Arc<crate::tool_index::EmbeddingModel>>,
-    /// Set when tool vectors may be missing or stale (`tool_vectors.rs`).
-    pub(in crate::engine) tool_vectors_pending: bool,
     /// Lookups in and writes to the user's shared catalogue (`shared_catalogue.rs`).
     pub(in crate::engine) shared_catalogue: SharedCatalogue,
 }
@@ -74,7 +72,6 @@ impl Engine {
             clients: Clients::default(),
             catalogue_queue: VecDeque::new(),
             effects: Vec::new(),
-            catalogue_dirty: false,
             announce: Announcements::default(),
             settling: Settling::default(),
             sign_in_announcements: SignInAnnouncements::default(),
@@ -84,7 +81,6 @@ impl Engine {
             awaiting_approval: AwaitingApproval::default(),
             pins: Pins::default(),
             embedding: None,
-            tool_vectors_pending: false,
             shared_catalogue: SharedCatalogue::default(),
         }
     }
@@ -274,15 +270,13 @@ impl Engine {
             self.publish_changes();
         }
         self.flush_definitions_write();
-        if std::mem::take(&mut self.tool_vectors_pending) || self.catalogue_dirty {
+        if self.catalogue.take_vectors_due() {
             self.update_tool_vectors();
         }
         // After the vectors: the shared entry carries them.
         self.flush_shared_catalogue();
-        if std::mem::take(&mut self.catalogue_dirty) {
-            self.effects.push(Effect::PersistCatalogue {
-                blob: self.catalogue.to_blob(),
-            });
+        if let Some(blob) = self.catalogue.take_changed_blob() {
+            self.effects.push(Effect::PersistCatalogue { blob });
         }
         // Computed last (every timer this event armed, re-armed or cancelled is
         // in the table), placed first (a host failing on a later effect still arms it).
@@ -411,15 +405,7 @@ impl Engine {
     /// The catalogue entry of a server, when it matches the server's config.
     pub(in crate::engine) fn current_entry(&self, name: &str) -> Option<&CatalogueEntry> {
         let server = self.servers.get(name)?;
-        self.catalogue
-            .entries
-            .get(name)
-            .filter(|entry| entry.fingerprint == server.config().fingerprint)
-    }
-
-    /// Asks for one `persistCatalogue` at the end of the current event.
-    pub(in crate::engine) fn persist_catalogue(&mut self) {
-        self.catalogue_dirty = true;
+        self.catalogue.warm(name, &server.config().fingerprint)
     }
 
     /// The server's `timeout` key bounds its handshake, else `handshakeTimeoutMs`.

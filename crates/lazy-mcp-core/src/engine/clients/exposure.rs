@@ -141,7 +141,7 @@ impl Engine {
             let tools = plan.tool_hashes.get(name).copied().unwrap_or_default();
             let _ = write!(text, "\n{name} {} {tools:016x}", mode.as_str());
         }
-        if self.settings.aggregate_endpoint == crate::engine::settings::AggregateEndpoint::All {
+        if self.settings().aggregate_endpoint == crate::engine::settings::AggregateEndpoint::All {
             for ((name, kind), hash) in list_hashes {
                 let _ = write!(text, "\n{name} {kind:?} {hash:016x}");
             }
@@ -245,7 +245,7 @@ impl Engine {
         let prompts = self.aggregate_pairs(ListKind::Prompts);
         self.clients.exposure.aggregate_items(tools, prompts);
         // The aggregate endpoint is offered when it has something of its own to show.
-        let aggregate = (self.settings.aggregate_endpoint
+        let aggregate = (self.settings().aggregate_endpoint
             == crate::engine::settings::AggregateEndpoint::All
             || !self.clients.exposure.plan().meta_tools.is_empty())
         .then_some(aggregate_version);

@@ -232,7 +232,7 @@ impl Engine {
                 gateway_handshake::initialize_result(
                     requested,
                     AGGREGATE_SERVER_NAME,
-                    &self.settings.client_version,
+                    &self.settings().client_version,
                     json!({
                         "tools": {"listChanged": true},
                         "prompts": {"listChanged": true},
@@ -245,7 +245,7 @@ impl Engine {
     }
 
     fn list_for(&self, client: &str, endpoint: &Endpoint, kind: ListKind) -> Vec<Value> {
-        let all = self.settings.aggregate_endpoint == AggregateEndpoint::All;
+        let all = self.settings().aggregate_endpoint == AggregateEndpoint::All;
         match (endpoint, kind) {
             (Endpoint::Server { name }, ListKind::Tools) => self.endpoint_tools(name),
             (Endpoint::Server { name }, kind) => self.exposed_list(name, kind),

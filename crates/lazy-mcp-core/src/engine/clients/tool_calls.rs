@@ -145,11 +145,11 @@ impl Engine {
                 .filter(|pair| !current.contains(pair))
                 .collect();
             let total = self.tools_seen_by(client) + new.len();
-            if total > self.settings.max_tools {
+            if total > self.settings().max_tools {
                 lines.push(format!(
                     "Nothing loaded: {} more would make {total} in the tool list, over the limit of {}. Unload some with {UNLOAD_TOOLS} first.",
                     crate::wording::count(new.len(), "tool"),
-                    self.settings.max_tools
+                    self.settings().max_tools
                 ));
                 Vec::new()
             } else {

@@ -38,7 +38,7 @@ fn tool_name(tool: &Value) -> Option<&str> {
 impl Engine {
     /// The mode asked for: host setting per server, else the config key, else the default.
     pub(in crate::engine) fn configured_exposure(&self, name: &str) -> ToolExposure {
-        self.settings
+        self.settings()
             .tool_exposure_by_server
             .get(name)
             .copied()
@@ -47,7 +47,7 @@ impl Engine {
                     .get(name)
                     .and_then(|s| s.config().tool_exposure)
             })
-            .unwrap_or(self.settings.tool_exposure)
+            .unwrap_or(self.settings().tool_exposure)
     }
 
     /// Decides every exposed server's mode. `auto` servers stay `full` while
@@ -89,7 +89,7 @@ impl Engine {
         }
         crate::sorting::sort_by(&mut auto, |a, b| b.0.cmp(&a.0).then_with(|| a.2.cmp(&b.2)));
         for (cost, count, name) in auto {
-            if tokens <= self.settings.tool_token_budget && tools <= self.settings.max_tools {
+            if tokens <= self.settings().tool_token_budget && tools <= self.settings().max_tools {
                 break;
             }
             plan.modes.insert(name, ToolExposure::Index);
@@ -108,7 +108,7 @@ impl Engine {
             }
             plan.index_key = Some(key);
             let entries = self.index_entries(&plan);
-            let detail = IndexDetail::within_budget(&entries, self.settings.index_token_budget);
+            let detail = IndexDetail::within_budget(&entries, self.settings().index_token_budget);
             for name in plan
                 .modes
                 .iter()
@@ -132,7 +132,7 @@ impl Engine {
     /// Everything the index depends on: each `index`-mode server, whether it is
     /// catalogued and its tools, and the index budget.
     fn index_key(&self, plan: &ExposurePlan) -> u64 {
-        let mut text = format!("{}", self.settings.index_token_budget);
+        let mut text = format!("{}", self.settings().index_token_budget);
         for (name, _) in plan
             .modes
             .iter()
@@ -210,7 +210,7 @@ impl Engine {
     /// client's loaded tools of `index` servers, under their aggregate names.
     pub(in crate::engine) fn aggregate_tools_for(&self, client: &str) -> Vec<Value> {
         let loaded = self.clients.loaded_of(client);
-        let all = self.settings.aggregate_endpoint == AggregateEndpoint::All;
+        let all = self.settings().aggregate_endpoint == AggregateEndpoint::All;
         let mut items = self.clients.exposure.plan().meta_tools.clone();
         items.extend(self.aggregate_list_where(ListKind::Tools, |server, tool| {
             self.clients

@@ -7,27 +7,9 @@
 
 use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
-use crate::engine::registry::catalogue::{CatalogueEntry, ToolVectors};
 use crate::engine::router::Engine;
-use crate::engine::stable_hash::Fnv1a64Writer;
 use crate::tool_index::{tool_vector, vector_from_hex, vector_to_hex, vectors_key, EmbeddingModel};
 use std::sync::Arc;
-
-/// What the tool vectors of `entry` were made from (its tools, as JSON).
-fn tools_hash(entry: &CatalogueEntry) -> String {
-    let mut hasher = Fnv1a64Writer::default();
-    // Writing into the hasher cannot fail; an error would only give another hash.
-    let _ = serde_json::to_writer(&mut hasher, &entry.tools);
-    format!("{:016x}", hasher.finish())
-}
-
-fn vectors_are_current(entry: &CatalogueEntry, model: &EmbeddingModel) -> bool {
-    entry.tool_vectors.as_ref().is_some_and(|v| {
-        v.model == vectors_key(model)
-            && v.vectors.len() == entry.tools.len()
-            && v.tools == tools_hash(entry)
-    })
-}
 
 impl Engine {
     /// The host's `loadEmbeddingModel`: the table's bytes, read from `source`
@@ -55,7 +37,7 @@ impl Engine {
                         ),
                     );
                     self.embedding = Some(Arc::new(model));
-                    self.tool_vectors_pending = true;
+                    self.catalogue.model_changed();
                     self.clients.exposure.search_inputs_changed();
                 }
                 Err(why) => self.log(
@@ -79,28 +61,11 @@ impl Engine {
         let Some(model) = self.embedding.clone() else {
             return;
         };
-        let mut changed = false;
-        for (server, entry) in self.catalogue.entries.iter_mut() {
-            if vectors_are_current(entry, &model) {
-                continue;
-            }
-            let vectors = entry
-                .tools
-                .iter()
-                .map(|tool| {
-                    tool_vector(&model, server, tool)
-                        .map_or_else(String::new, |v| vector_to_hex(&v))
-                })
-                .collect();
-            entry.tool_vectors = Some(ToolVectors {
-                model: vectors_key(&model),
-                tools: tools_hash(entry),
-                vectors,
-            });
-            changed = true;
-        }
+        let key = vectors_key(&model);
+        let changed = self.catalogue.update_tool_vectors(&key, |server, tool| {
+            tool_vector(&model, server, tool).map_or_else(String::new, |v| vector_to_hex(&v))
+        });
         if changed {
-            self.persist_catalogue();
             self.clients.exposure.search_inputs_changed();
         }
     }
@@ -113,10 +78,9 @@ impl Engine {
         position: usize,
     ) -> Option<Vec<i8>> {
         let model = self.embedding.as_ref()?;
-        let vectors = self.current_entry(server)?.tool_vectors.as_ref()?;
-        if vectors.model != vectors_key(model) {
-            return None;
-        }
-        vector_from_hex(vectors.vectors.get(position)?).filter(|v| v.len() == model.dims())
+        let hex = self
+            .current_entry(server)?
+            .tool_vector_hex(&vectors_key(model), position)?;
+        vector_from_hex(hex).filter(|v| v.len() == model.dims())
     }
 }

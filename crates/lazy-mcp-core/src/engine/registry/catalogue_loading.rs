@@ -3,43 +3,27 @@
 //! entries make warm (no spawn).
 
 use crate::engine::effects::LogLevel;
-use crate::engine::registry::catalogue::Catalogue;
 use crate::engine::router::Engine;
-use crate::engine::server::connect::is_warm;
 use crate::engine::server::state::{ServerState, Trigger};
 
 impl Engine {
     pub(in crate::engine) fn on_catalogue_loaded(&mut self, blob: &str) {
-        let loaded = match Catalogue::from_blob(blob) {
-            Ok(loaded) => loaded,
-            Err(why) => {
-                self.log(LogLevel::Warn, None, why);
-                return;
-            }
-        };
-        for (name, entry) in loaded.entries {
-            let ours_is_current = match (self.catalogue.entries.get(&name), self.servers.get(&name))
-            {
-                (Some(ours), Some(server)) => ours.fingerprint == server.config().fingerprint,
-                (Some(_), None) => true,
-                (None, _) => false,
-            };
-            if !ours_is_current {
-                self.catalogue.entries.insert(name, entry);
-            }
+        let servers = &self.servers;
+        let fingerprint_of = |name: &str| servers.get(name).map(|s| s.config().fingerprint.clone());
+        if let Err(why) = self.catalogue.loaded(blob, fingerprint_of) {
+            self.log(LogLevel::Warn, None, why);
+            return;
         }
         self.clients.exposure_changed();
-        // Vectors made by another model version are recomputed (once).
-        self.tool_vectors_pending = true;
         let names: Vec<String> = self.servers.keys().cloned().collect();
         for name in names {
             let Some(server) = self.servers.get(&name) else {
                 continue;
             };
-            let warm = is_warm(
-                self.catalogue.entries.get(&name),
-                &server.config().fingerprint,
-            );
+            let warm = self
+                .catalogue
+                .warm(&name, &server.config().fingerprint)
+                .is_some();
             if warm
                 && matches!(
                     server.state(),

@@ -98,9 +98,7 @@ impl Engine {
             self.withdraw(&name, "it was removed from the configuration");
             self.unload_server(&name);
             self.servers.remove(&name);
-            if self.catalogue.entries.remove(&name).is_some() {
-                self.persist_catalogue();
-            }
+            self.catalogue.forget(&name);
             self.log(
                 LogLevel::Info,
                 Some(&name),
@@ -151,9 +149,7 @@ impl Engine {
         self.announce.forget(&name);
         self.withdraw(&name, "its configuration changed");
         self.servers.config_changed(&name, config, true);
-        if self.catalogue.entries.remove(&name).is_some() {
-            self.persist_catalogue();
-        }
+        self.catalogue.forget(&name);
         self.log(
             LogLevel::Info,
             Some(&name),

@@ -31,7 +31,7 @@ impl Engine {
                 self.unmanaged = report.unmanaged.clone();
                 let read = self.config_load.take_approved_definitions().cloned();
                 self.on_definitions_file_read(read.as_ref());
-                if self.settings.manage_servers {
+                if self.settings().manage_servers {
                     self.on_config_applied(managed);
                 }
                 let via = self.config_load.approval_via();

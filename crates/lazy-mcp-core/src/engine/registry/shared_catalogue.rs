@@ -39,7 +39,7 @@ impl Engine {
             env: self.config_load.discovery().map(|d| &d.env),
             untrusted: !self.config_load.workspace_trusted(),
         };
-        shared_launch(server.config(), &self.settings, client)
+        shared_launch(server.config(), self.settings(), client)
     }
 
     /// Before a server is started to be catalogued: a shared one without an
@@ -110,19 +110,13 @@ impl Engine {
             self.enqueue_catalogue(name);
             return;
         };
-        let mut entry = entry;
-        if writer != name {
-            // Vectors embed the server's name: made again under this one.
-            entry.tool_vectors = None;
-        }
         let summary = format!(
             "catalogue taken from the shared catalogue (another client of this user catalogued it): {}; no process started",
             count(entry.tools.len(), "tool"),
         );
-        self.catalogue.entries.insert(name.to_string(), entry);
-        self.persist_catalogue();
+        // Vectors embed the server's name: made again under this one.
+        self.catalogue.adopt_shared(name, &writer, entry);
         self.clients.exposure_changed();
-        self.tool_vectors_pending = true;
         self.transition(name, Trigger::WarmCatalogueFound);
         self.log(LogLevel::Info, Some(name), summary);
         // As for an entry listed here: held definitions, dropped declared tools.
@@ -158,10 +152,7 @@ impl Engine {
                 return None;
             }
         };
-        let (writer, entry) = catalogue
-            .entries
-            .into_iter()
-            .find(|(_, entry)| entry.fingerprint == fingerprint)?;
+        let (writer, entry) = catalogue.into_entry_for(&fingerprint)?;
         if key == by_roots && !launch.roots_bound {
             self.shared_catalogue.asks_roots.insert(name.to_string());
         }
@@ -187,7 +178,11 @@ impl Engine {
             let Some(launch) = self.sharing_of(&name) else {
                 continue;
             };
-            let Some(entry) = self.current_entry(&name).cloned() else {
+            let blob = self.servers.get(&name).and_then(|server| {
+                self.catalogue
+                    .one_entry_blob(&name, &server.config().fingerprint)
+            });
+            let Some(blob) = blob else {
                 continue;
             };
             let by_roots = launch.roots_bound || self.shared_catalogue.asks_roots.contains(&name);
@@ -196,12 +191,8 @@ impl Engine {
             } else {
                 launch.key.clone()
             };
-            let mut one = Catalogue::default();
-            one.entries.insert(name, entry);
-            self.effects.push(Effect::WriteSharedCatalogue {
-                key,
-                blob: one.to_blob(),
-            });
+            self.effects
+                .push(Effect::WriteSharedCatalogue { key, blob });
         }
     }
 }

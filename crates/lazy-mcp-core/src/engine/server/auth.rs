@@ -122,7 +122,7 @@ impl Engine {
         on: On,
         input: &mut dyn FnMut(&mut AuthMachine, &AuthContext, Option<&mut ConnAuth>) -> bool,
     ) -> Option<bool> {
-        let may_wait = self.settings.sign_in_may_wait;
+        let may_wait = self.settings().sign_in_may_wait;
         let servers = &mut self.servers;
         let server = servers.by_name.get_mut(name)?;
         let conn = match on {
@@ -262,7 +262,6 @@ impl Engine {
             .and_then(|s| s.auth.resource_metadata_url().map(str::to_string))
             .or_else(|| {
                 self.catalogue
-                    .entries
                     .get(name)
                     .and_then(|e| e.resource_metadata_url.clone())
             })
@@ -458,7 +457,7 @@ impl Engine {
                     .any(|s| matches!(s.state, ServerState::Pending | ServerState::Cataloguing))
             },
             |name| servers.get(name).is_some_and(|s| s.auth.needs_sign_in()),
-            self.settings.sign_in_may_wait,
+            self.settings().sign_in_may_wait,
         );
         if let Some(effect) = announcement {
             self.effects.push(effect);
@@ -472,7 +471,7 @@ impl Engine {
             name,
             state: &server.state,
             oauth: uses_oauth(&server.config),
-            may_wait: self.settings.sign_in_may_wait,
+            may_wait: self.settings().sign_in_may_wait,
         })
     }
 }

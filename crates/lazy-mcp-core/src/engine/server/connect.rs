@@ -10,7 +10,6 @@ use crate::config::model::Transport;
 use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
-use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
@@ -40,7 +39,7 @@ impl Engine {
                 .values()
                 .filter(|c| c.purpose() == Purpose::Catalogue)
                 .count();
-            if active >= self.settings.catalogue_concurrency.max(1) {
+            if active >= self.settings().catalogue_concurrency.max(1) {
                 return;
             }
             let Some(name) = self.catalogue_queue.pop_front() else {
@@ -134,7 +133,7 @@ impl Engine {
             transport: Box::new(transport),
             interactive,
             oauth: oauth.map(Box::new),
-            max_message_bytes: self.settings.max_message_bytes,
+            max_message_bytes: self.settings().max_message_bytes,
             shared: shared.map(Box::new),
         });
         if fallback.is_some() {
@@ -299,7 +298,7 @@ impl Engine {
         conn: ConnId,
         roots_asked_at: Option<u64>,
     ) {
-        let settle = self.settings.roots_settle_ms;
+        let settle = self.settings().roots_settle_ms;
         match roots_asked_at.map(|at| at.saturating_add(settle)) {
             Some(due) if due > self.now_ms => {
                 self.set_timer(TimerPurpose::RootsSettle { conn }, due);
@@ -475,9 +474,4 @@ pub(in crate::engine) fn subscription_uri(params: &CallParams) -> Option<&str> {
         // Only `tools/call` is forwarded raw: never a subscription.
         CallParams::Raw { .. } => None,
     }
-}
-
-/// Whether a catalogue entry matches a server's fingerprint.
-pub(in crate::engine) fn is_warm(entry: Option<&CatalogueEntry>, fingerprint: &str) -> bool {
-    entry.is_some_and(|e| e.fingerprint == fingerprint)
 }

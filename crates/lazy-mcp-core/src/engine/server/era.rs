@@ -62,7 +62,10 @@ impl Engine {
         if !self.is_modern(conn) {
             return params;
         }
-        let (name, version) = (&self.settings.client_name, &self.settings.client_version);
+        let (name, version) = (
+            &self.settings().client_name,
+            &self.settings().client_version,
+        );
         let envelope = match input {
             Some(input) => discover::envelope_with_input(name, version, input),
             None => discover::envelope(name, version),

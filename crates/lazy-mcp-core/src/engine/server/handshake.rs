@@ -75,8 +75,8 @@ impl Engine {
                 }
                 HandshakeOutput::Send(HandshakeMessage::Initialize) => {
                     let params = client_handshake::initialize_params(
-                        &self.settings.client_name,
-                        &self.settings.client_version,
+                        &self.settings().client_name,
+                        &self.settings().client_version,
                     );
                     self.send_request(conn, methods::INITIALIZE, Some(params), Pending::Initialize);
                 }

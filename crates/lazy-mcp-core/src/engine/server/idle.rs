@@ -20,8 +20,8 @@ impl Engine {
     /// The user's idle settings.
     fn idle_ceiling(&self) -> IdleCeiling {
         IdleCeiling {
-            idle_timeout_ms: self.settings.idle_timeout_ms,
-            adaptive: self.settings.adaptive_idle,
+            idle_timeout_ms: self.settings().idle_timeout_ms,
+            adaptive: self.settings().adaptive_idle,
         }
     }
 

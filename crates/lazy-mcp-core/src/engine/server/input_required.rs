@@ -102,7 +102,7 @@ impl Engine {
         if keys.is_empty() {
             return;
         }
-        let roots = serde_json::to_value(roots_from_folders(&self.settings.workspace_folders))
+        let roots = serde_json::to_value(roots_from_folders(&self.settings().workspace_folders))
             .unwrap_or(json!([]));
         let responses = params
             .entry("inputResponses")

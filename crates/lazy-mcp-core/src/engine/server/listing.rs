@@ -5,12 +5,12 @@ pub(in crate::engine) mod machine;
 
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
-use crate::engine::registry::catalogue::CatalogueEntry;
+use crate::engine::registry::catalogue::{Listing, Recorded};
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::state::Trigger;
-use crate::protocol::client_discover::{self, CacheHint, Era};
+use crate::protocol::client_discover::{CacheHint, Era};
 use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
 use crate::vec_map::VecMap;
 use crate::wording::count;
@@ -128,71 +128,25 @@ impl Engine {
         (era, init, cache): (Era, InitializeOutcome, Option<CacheHint>),
         lists: VecMap<ListKind, Vec<Value>>,
     ) {
+        let listing = Listing {
+            era,
+            initialize: init,
+            cache,
+            lists,
+            resource_metadata_url: self.learned_resource_metadata_url(name),
+        };
         let Some(server) = self.servers.by_name.get(name) else {
             return;
         };
-        let fingerprint = server.config.fingerprint.clone();
-        let now = self.now_ms;
-        let entry = match self.catalogue.entries.get(name) {
-            Some(entry) if entry.fingerprint == fingerprint => {
-                let mut entry = entry.clone();
-                entry.initialize = init;
-                entry.era = era;
-                // A partial re-list keeps the hint of the lists it did not touch.
-                entry.cache = client_discover::stricter(cache, None).or(entry.cache);
-                for (kind, items) in lists {
-                    *entry.list_mut(kind) = items;
-                }
-                entry
-            }
-            _ => {
-                let mut entry = CatalogueEntry {
-                    fingerprint,
-                    catalogued_at_ms: now,
-                    era,
-                    initialize: init,
-                    cache,
-                    tools: Vec::new(),
-                    prompts: Vec::new(),
-                    resources: Vec::new(),
-                    resource_templates: Vec::new(),
-                    resource_metadata_url: None,
-                    tool_vectors: None,
-                };
-                for (kind, items) in lists {
-                    *entry.list_mut(kind) = items;
-                }
-                entry
-            }
-        };
-        let mut entry = entry;
-        if let Some(url) = self.learned_resource_metadata_url(name) {
-            entry.resource_metadata_url = Some(url);
-        }
-        let unchanged = self.catalogue.entries.get(name).is_some_and(|previous| {
-            previous.fingerprint == entry.fingerprint
-                && previous.resource_metadata_url == entry.resource_metadata_url
-                && previous.initialize == entry.initialize
-                && previous.era == entry.era
-                && previous.cache == entry.cache
-                && ListKind::ALL
-                    .iter()
-                    .all(|kind| previous.list(*kind) == entry.list(*kind))
-        });
-        if unchanged {
-            // Verified just now: the cache age restarts (persisted so it survives a restart).
-            if let Some(previous) = self.catalogue.entries.get_mut(name) {
-                previous.catalogued_at_ms = now;
-                self.persist_catalogue();
-            }
+        let fingerprint = &server.config.fingerprint;
+        let recorded = self
+            .catalogue
+            .record_listing(name, fingerprint, listing, self.now_ms);
+        if recorded == Recorded::Unchanged {
             self.check_definitions(name);
             return;
         }
-        let mut entry = entry;
-        entry.catalogued_at_ms = now;
-        self.catalogue.entries.insert(name.to_string(), entry);
         self.clients.exposure_changed();
-        self.persist_catalogue();
         // Before any waiting call is forwarded: a held tool is refused, not called.
         self.check_definitions(name);
         self.report_dropped_declared_tools(name);

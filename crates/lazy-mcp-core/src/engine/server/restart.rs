@@ -55,7 +55,7 @@ impl Engine {
                         error.push_str(&format!(
                             " ({} within {} ms)",
                             crate::wording::count(crashes, "failure"),
-                            self.settings.crash_window_ms
+                            self.settings().crash_window_ms
                         ));
                     }
                     if let Some(attempts) = gave_up_after {
@@ -101,11 +101,11 @@ impl Engine {
     ) {
         let now = self.now_ms;
         let policy = RestartPolicy {
-            crash_window_ms: self.settings.crash_window_ms,
-            crash_limit: self.settings.crash_limit,
-            backoff_base_ms: self.settings.backoff_base_ms,
-            backoff_max_ms: self.settings.backoff_max_ms,
-            max_retries: self.settings.max_retries,
+            crash_window_ms: self.settings().crash_window_ms,
+            crash_limit: self.settings().crash_limit,
+            backoff_base_ms: self.settings().backoff_base_ms,
+            backoff_max_ms: self.settings().backoff_max_ms,
+            max_retries: self.settings().max_retries,
         };
         self.note_failure(name, &error, false);
         let Some(server) = self.servers.by_name.get_mut(name) else {

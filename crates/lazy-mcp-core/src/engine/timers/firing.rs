@@ -55,7 +55,7 @@ impl Engine {
     /// armed (after an event, `finish_event`) when it is not, dropped when the
     /// setting is 0. `restart`: a settings change starts the interval afresh.
     pub(in crate::engine) fn keep_refresh_armed(&mut self, restart: bool) {
-        let interval = self.settings.refresh_interval_ms;
+        let interval = self.settings().refresh_interval_ms;
         if restart || interval == 0 {
             let armed = self.timers.refresh.take();
             self.cancel_timer(armed);

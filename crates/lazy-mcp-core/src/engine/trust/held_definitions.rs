@@ -176,7 +176,7 @@ impl Engine {
         let held = match self.pins.approved.servers.get(&key) {
             Some(baseline) => compare(baseline, entry),
             None => {
-                let baseline = if self.settings.hold_new_tools {
+                let baseline = if self.settings().hold_new_tools {
                     Baseline {
                         server: name.to_string(),
                         ..Baseline::default()

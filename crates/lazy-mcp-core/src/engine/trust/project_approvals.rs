@@ -17,27 +17,14 @@ impl Engine {
         requests: Vec<ApprovalRequest>,
         via: ApprovalVia,
     ) {
-        let new: Vec<&ApprovalRequest> = requests
-            .iter()
-            .filter(|r| {
-                !self.awaiting_approval.announced.contains(&(
-                    r.project.clone(),
-                    r.name.clone(),
-                    r.fingerprint.clone(),
-                ))
-            })
-            .collect();
+        let arrived = self.awaiting_approval.arrived(requests);
+        let requests = self.awaiting_approval.requests();
+        let new: Vec<&ApprovalRequest> =
+            arrived.iter().filter_map(|&at| requests.get(at)).collect();
         if !new.is_empty() {
             let names: Vec<&str> = new.iter().map(|r| r.name.as_str()).collect();
             let message = approval_message(&new, via);
             let servers = names.iter().map(|n| n.to_string()).collect();
-            for r in &new {
-                self.awaiting_approval.announced.insert((
-                    r.project.clone(),
-                    r.name.clone(),
-                    r.fingerprint.clone(),
-                ));
-            }
             self.effects.push(Effect::Announce {
                 level: LogLevel::Warn,
                 server: match names.as_slice() {
@@ -53,12 +40,11 @@ impl Engine {
                 servers,
             });
         }
-        self.awaiting_approval.requests = requests;
     }
 
     /// For a call to `server__tool` of a server that waits for approval: why it fails.
     pub(in crate::engine) fn awaiting_approval_owner(&self, exposed: &str) -> Option<String> {
-        self.awaiting_approval.requests.iter().find_map(|r| {
+        self.awaiting_approval.requests().iter().find_map(|r| {
             let prefix = format!(
                 "{}{}",
                 r.name,

@@ -1,13 +1,81 @@
 //! Project servers waiting for the user's approval: the state
 //! `project_approvals.rs` keeps. Apart from that code so that the router names
-//! it without importing the code that drives it (no import cycle).
+//! it without importing the code that drives it (no import cycle). Its fields
+//! are its own: one input (`arrived`), reads for the snapshot and calls.
 
 use crate::config::host_policy::ApprovalRequest;
 use crate::vec_map::VecSet;
 
 #[derive(Debug, Default)]
 pub(in crate::engine) struct AwaitingApproval {
-    pub(in crate::engine) requests: Vec<ApprovalRequest>,
+    requests: Vec<ApprovalRequest>,
     /// (project, name, fingerprint) already announced: a changed launch is new.
-    pub(super) announced: VecSet<(String, String, String)>,
+    announced: VecSet<(String, String, String)>,
+}
+
+impl AwaitingApproval {
+    /// A config load's requests replace the last ones; returns the positions of
+    /// those never announced before (now marked announced).
+    pub(in crate::engine) fn arrived(&mut self, requests: Vec<ApprovalRequest>) -> Vec<usize> {
+        let key = |r: &ApprovalRequest| (r.project.clone(), r.name.clone(), r.fingerprint.clone());
+        let new: Vec<usize> = (0..requests.len())
+            .filter(|&at| {
+                requests
+                    .get(at)
+                    .is_some_and(|r| !self.announced.contains(&key(r)))
+            })
+            .collect();
+        for r in &requests {
+            self.announced.insert(key(r));
+        }
+        self.requests = requests;
+        new
+    }
+
+    /// The servers waiting now (the snapshot's `needsApproval`).
+    pub(in crate::engine) fn requests(&self) -> &[ApprovalRequest] {
+        &self.requests
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::model::{ConfigFormat, ConfigScope, SourceRef};
+
+    fn request(name: &str, fingerprint: &str) -> ApprovalRequest {
+        ApprovalRequest {
+            name: name.into(),
+            source: SourceRef {
+                format: ConfigFormat::ClaudeCode,
+                scope: ConfigScope::Project,
+                file: "/p/.mcp.json".into(),
+                line: 1,
+                column: 1,
+                workspace_folder: Some("/p".into()),
+            },
+            project: "/p".into(),
+            fingerprint: fingerprint.into(),
+            command_line: "node a.js".into(),
+            reads_outside_project: Vec::new(),
+            changed: false,
+            action: "approve".into(),
+        }
+    }
+
+    #[test]
+    fn a_definition_is_new_once_and_again_when_its_launch_changes() {
+        let mut awaiting = AwaitingApproval::default();
+        assert_eq!(
+            awaiting.arrived(vec![request("a", "1"), request("b", "1")]),
+            vec![0, 1]
+        );
+        assert_eq!(
+            awaiting.arrived(vec![request("a", "1"), request("b", "2")]),
+            vec![1]
+        );
+        assert_eq!(awaiting.requests().len(), 2);
+        assert_eq!(awaiting.arrived(Vec::new()), Vec::<usize>::new());
+        assert!(awaiting.requests().is_empty());
+    }
 }
