@@ -82,7 +82,7 @@ impl Engine {
             .clients
             .sessions
             .get(client)
-            .map_or(0, |s| s.listens.len());
+            .map_or(0, |s| s.listens().len());
         if open >= MAX_LISTENS_PER_CLIENT && !self.clients.is_listening(client, &id) {
             self.clients.forget_modern_request(client, &id);
             let why = format!(
@@ -111,7 +111,7 @@ impl Engine {
             .clients
             .sessions
             .get_mut(client)
-            .and_then(|session| session.listens.insert(key.clone(), listen));
+            .and_then(|session| session.listen_opened(key.clone(), listen));
         let ack = jsonrpc::notification(
             methods::NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED,
             Some(json!({ "notifications": honoured, "_meta": { SUBSCRIPTION_ID_KEY: id } })),
@@ -157,7 +157,7 @@ impl Engine {
             .clients
             .sessions
             .get(client)
-            .map(|s| s.endpoint.clone())
+            .map(|s| s.endpoint().clone())
         else {
             return Vec::new();
         };
@@ -201,7 +201,7 @@ impl Engine {
             .clients
             .sessions
             .get_mut(client)
-            .and_then(|session| session.listens.remove(&key));
+            .and_then(|session| session.listen_closed(&key));
         let was_open = ended.is_some();
         if ended.is_some_and(|listen| !listen.resources().is_empty()) {
             let subscriber = Subscriber::Listen(client.to_string(), key);
@@ -223,7 +223,7 @@ impl Engine {
             .sessions
             .get(client)
             .map(|s| {
-                s.listens
+                s.listens()
                     .values()
                     .filter(|listen| listen.wants(method))
                     .map(|listen| listen.id().clone())
@@ -314,14 +314,12 @@ impl Clients {
     fn is_listening(&self, client: &str, id: &Value) -> bool {
         self.sessions
             .get(client)
-            .is_some_and(|s| s.listens.contains_key(&id.to_string()))
+            .is_some_and(|s| s.listens().contains_key(&id.to_string()))
     }
 
     /// A client that has spoken the modern era (or listens): change
     /// notifications reach it only through its listens.
     pub(in crate::engine) fn is_modern_client(&self, client: &str) -> bool {
-        self.sessions
-            .get(client)
-            .is_some_and(|s| s.modern.seen() || !s.listens.is_empty())
+        self.sessions.get(client).is_some_and(|s| s.is_modern())
     }
 }

@@ -232,7 +232,7 @@ impl Engine {
             .aggregate_versioned(&aggregate_version)
         {
             for (client, session) in &self.clients.sessions {
-                if session.endpoint == Endpoint::Aggregate {
+                if session.is_aggregate() {
                     notifications
                         .insert((client.clone(), methods::NOTIFICATIONS_TOOLS_LIST_CHANGED));
                 }

@@ -136,7 +136,7 @@ impl Engine {
                     .clients
                     .sessions
                     .get(client)
-                    .is_some_and(|s| s.modern.is_active());
+                    .is_some_and(|s| s.modern().is_active());
                 self.on_listen(client, id, params.as_ref(), modern);
             }
             methods::TOOLS_LIST

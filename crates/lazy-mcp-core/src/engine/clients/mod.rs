@@ -17,18 +17,20 @@ pub(super) mod exposure;
 pub(super) mod gateway;
 pub(super) mod input_bridge;
 pub(super) mod modern_clients;
+mod outbound;
 pub(super) mod raw_forwarding;
+mod session;
 pub(super) mod tool_calls;
 pub(super) mod tool_exposure;
 pub(super) mod tool_vectors;
 
 use crate::engine::events::{ClientId, ConnId, Endpoint};
 use crate::vec_map::VecMap;
-use client_listens::listen::Listens;
 use exposure::shown::Exposure;
 use input_bridge::bridge::Bridge;
-use modern_clients::requests::ModernRequests;
-use serde_json::{json, Value};
+use outbound::OutboundRequest;
+use serde_json::Value;
+use session::ClientSession;
 use tool_exposure::plan::ExposurePlan;
 
 /// The clients' side of the engine, one owner: every attached client's
@@ -68,26 +70,18 @@ impl Clients {
     /// A message from `client` on `endpoint`: its session begins with the
     /// first one (identity: the session id until `initialize` names it).
     fn message_from(&mut self, client: &str, endpoint: &Endpoint) {
-        let session = self
-            .sessions
-            .entry(client.to_string())
-            .or_insert_with(|| ClientSession {
-                endpoint: endpoint.clone(),
-                capabilities: json!({}),
-                identity: client.to_string(),
-                modern: Default::default(),
-                listens: Default::default(),
-            });
-        session.endpoint = endpoint.clone();
+        if let Some(session) = self.sessions.get_mut(client) {
+            session.spoke_on(endpoint);
+            return;
+        }
+        self.sessions
+            .insert(client.to_string(), ClientSession::began(client, endpoint));
     }
 
     /// `client` sent `initialize`: what it can do, and who it is when it says.
     fn initialized(&mut self, client: &str, capabilities: Value, identity: Option<String>) {
         if let Some(session) = self.sessions.get_mut(client) {
-            session.capabilities = capabilities;
-            if let Some(identity) = identity {
-                session.identity = identity;
-            }
+            session.initialized(capabilities, identity);
         }
     }
 
@@ -95,7 +89,7 @@ impl Clients {
     /// its client gone), forgotten: its connection and the server's id.
     fn take_server_request(&mut self, gateway_id: &str) -> Option<(ConnId, Value)> {
         let request = self.outbound.remove(gateway_id)?;
-        Some((request.conn, request.upstream_id))
+        Some(request.into_upstream())
     }
 
     /// `client` disconnected: its session ends. Returns the ids of the server
@@ -106,7 +100,7 @@ impl Clients {
         Some(
             self.outbound
                 .iter()
-                .filter(|(_, o)| o.client == client)
+                .filter(|(_, o)| o.client() == client)
                 .map(|(id, _)| id.clone())
                 .collect(),
         )
@@ -132,11 +126,7 @@ impl Clients {
         let gateway_id = self.next_gateway_id("lazy-mcp-");
         self.outbound.insert(
             gateway_id.clone(),
-            OutboundRequest {
-                client,
-                conn,
-                upstream_id,
-            },
+            OutboundRequest::forwarded(client, conn, upstream_id),
         );
         gateway_id
     }
@@ -151,8 +141,8 @@ impl Clients {
         let (gateway_id, client) = self
             .outbound
             .iter()
-            .find(|(_, o)| o.conn == conn && Some(&o.upstream_id) == upstream_id)
-            .map(|(id, o)| (id.clone(), o.client.clone()))?;
+            .find(|(_, o)| o.is(conn, upstream_id))
+            .map(|(id, o)| (id.clone(), o.client().to_string()))?;
         self.outbound.remove(&gateway_id);
         Some((gateway_id, client))
     }
@@ -163,7 +153,7 @@ impl Clients {
         let abandoned: Vec<String> = self
             .outbound
             .iter()
-            .filter(|(_, o)| o.conn == conn)
+            .filter(|(_, o)| o.came_on(conn))
             .map(|(id, _)| id.clone())
             .collect();
         for id in abandoned {
@@ -182,10 +172,7 @@ impl Clients {
     pub(in crate::engine) fn of_server(&self, server: &str) -> Vec<ClientId> {
         self.sessions
             .iter()
-            .filter(|(_, session)| match &session.endpoint {
-                Endpoint::Server { name } => name == server,
-                Endpoint::Aggregate => true,
-            })
+            .filter(|(_, session)| session.sees_server(server))
             .map(|(client, _)| client.clone())
             .collect()
     }
@@ -194,14 +181,14 @@ impl Clients {
     pub(in crate::engine) fn declares(&self, client: &str, capability: &str) -> bool {
         self.sessions
             .get(client)
-            .is_some_and(|s| s.capabilities.get(capability).is_some())
+            .is_some_and(|s| s.declares(capability))
     }
 
     /// The request id of `client`'s open listen `key` (its `subscriptionId`).
     pub(in crate::engine) fn listen_id(&self, client: &str, key: &str) -> Option<Value> {
         self.sessions
             .get(client)
-            .and_then(|s| s.listens.get(key))
+            .and_then(|s| s.listens().get(key))
             .map(|listen| listen.id().clone())
     }
 
@@ -221,23 +208,4 @@ impl Clients {
         self.next_outbound += 1;
         id
     }
-}
-
-#[derive(Debug)]
-struct ClientSession {
-    endpoint: Endpoint,
-    capabilities: Value,
-    /// `clientInfo.name` from `initialize` (else the session id): loaded tools are kept per identity.
-    identity: String,
-    /// Modern-era (2026-07-28) requests of this client in flight (`modern_clients.rs`).
-    modern: ModernRequests,
-    /// Its open `subscriptions/listen` requests (`client_listens.rs`).
-    listens: Listens,
-}
-
-#[derive(Debug)]
-struct OutboundRequest {
-    client: ClientId,
-    conn: ConnId,
-    upstream_id: Value,
 }

@@ -70,7 +70,7 @@ impl Engine {
             })
             .collect();
         if let Some(session) = self.clients.sessions.get_mut(client) {
-            session.modern.began(
+            session.modern_mut().began(
                 id.to_string(),
                 method == methods::RESOURCES_READ,
                 input_capabilities,
@@ -145,17 +145,17 @@ impl Clients {
     /// The request has been handled (answered, or sent on upstream).
     pub(super) fn end_request_era(&mut self, client: &str) {
         if let Some(session) = self.sessions.get_mut(client) {
-            session.modern.handled();
+            session.modern_mut().handled();
         }
     }
 
     /// The loaded-tools identity of the request being handled, when it is modern.
     pub(super) fn modern_request_identity(&self, client: &str) -> Option<String> {
         let session = self.sessions.get(client)?;
-        if !session.modern.is_active() {
+        if !session.modern().is_active() {
             return None;
         }
-        Some(match session.modern.identity() {
+        Some(match session.modern().identity() {
             Some(info) => modern_identity(info),
             // Never written to (loads are refused): sees no loaded tools.
             None => format!("2026-07-28 client without clientInfo on {client}"),
@@ -165,7 +165,7 @@ impl Clients {
     /// A cancelled modern request will not be answered.
     pub(super) fn forget_modern_request(&mut self, client: &str, id: &Value) {
         if let Some(session) = self.sessions.get_mut(client) {
-            session.modern.forget(&id.to_string());
+            session.modern_mut().forget(&id.to_string());
         }
     }
 
@@ -173,7 +173,7 @@ impl Clients {
     pub(in crate::engine) fn is_modern_request(&self, client: &str, id: &Value) -> bool {
         self.sessions
             .get(client)
-            .is_some_and(|s| s.modern.is_pending(id))
+            .is_some_and(|s| s.modern().is_pending(id))
     }
 
     /// The input capabilities (`elicitation`, `sampling`) a modern request's client
@@ -184,7 +184,7 @@ impl Clients {
         client: &str,
         id: &Value,
     ) -> Option<&serde_json::Map<String, Value>> {
-        self.sessions.get(client)?.modern.input_capabilities(id)
+        self.sessions.get(client)?.modern().input_capabilities(id)
     }
 
     /// Stamps the answer to a modern request (`resultType`). True when it is one.
@@ -204,7 +204,7 @@ impl Clients {
         let Some(session) = self.sessions.get_mut(client) else {
             return false;
         };
-        let Some(cache_hints) = session.modern.answered(&key) else {
+        let Some(cache_hints) = session.modern_mut().answered(&key) else {
             return false;
         };
         modern_request::stamp_complete(message);

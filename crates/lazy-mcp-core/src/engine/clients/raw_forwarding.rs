@@ -31,7 +31,7 @@ impl Engine {
         text: &'a str,
         read: Outlined<'a>,
     ) -> bool {
-        if self.clients.sessions.get(client).map(|s| &s.endpoint) != Some(endpoint) {
+        if self.clients.sessions.get(client).map(|s| s.endpoint()) != Some(endpoint) {
             return false;
         }
         if !read.plain && !plain_enough(text) {

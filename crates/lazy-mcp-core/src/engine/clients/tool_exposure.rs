@@ -278,9 +278,7 @@ impl Engine {
             .clients
             .sessions
             .iter()
-            .filter(|(_, s)| {
-                s.identity == identity && s.endpoint == crate::engine::events::Endpoint::Aggregate
-            })
+            .filter(|(_, s)| s.identity() == identity && s.is_aggregate())
             .map(|(id, _)| id.clone())
             .collect();
         for client in sessions {
@@ -305,7 +303,7 @@ impl Clients {
         }
         self.sessions
             .get(client)
-            .map(|s| s.identity.clone())
+            .map(|s| s.identity().to_string())
             .unwrap_or_else(|| client.to_string())
     }
 
