@@ -10,6 +10,8 @@
 //! `server_request_cancelled`, `connection_dropped`, `stamp_modern_reply`) or
 //! a read. A client's own life is `Clients`' inputs too (`message_from`,
 //! `initialized`, `client_closed`, `take_server_request`).
+//! A session and a forwarded server request are private to `session.rs`
+//! and `outbound.rs`: this folder tells them what happened and reads them.
 
 pub mod aggregate_names;
 pub(super) mod client_listens;
