@@ -326,7 +326,7 @@ impl Engine {
         let now = self.now_ms;
         let waiters = match self.servers.by_name.get_mut(&name) {
             Some(server) => {
-                server.stats.handle_connected(now, latency);
+                server.stats.handle_connected(latency);
                 server.connect.take_waiters()
             }
             None => Vec::new(),

@@ -19,7 +19,6 @@ pub(in crate::engine) struct ServerStats {
     shared_holders: Vec<SharedHolder>,
     rss_bytes: Option<u64>,
     connect_latency_ms: Option<u64>,
-    connected_at_ms: Option<u64>,
     calls_served: u64,
     last_error: Option<String>,
     dropped_declared_tools: Vec<String>,
@@ -54,17 +53,15 @@ impl ServerStats {
         self.rss_bytes = Some(rss_bytes);
     }
 
-    /// The handshake finished at `now_ms`, `latency_ms` after the connect began.
-    pub(in crate::engine) fn handle_connected(&mut self, now_ms: u64, latency_ms: u64) {
+    /// The handshake finished, `latency_ms` after the connect began.
+    pub(in crate::engine) fn handle_connected(&mut self, latency_ms: u64) {
         self.connect_latency_ms = Some(latency_ms);
-        self.connected_at_ms = Some(now_ms);
     }
 
     /// The connection ended: its process is gone.
     pub(in crate::engine) fn handle_connection_ended(&mut self) {
         self.pid = None;
         self.rss_bytes = None;
-        self.connected_at_ms = None;
     }
 
     /// A call was answered.

@@ -8,7 +8,7 @@ fn a_new_connection_forgets_the_old_process_but_not_the_last_connect() {
     stats.handle_opening(false);
     stats.handle_process_started(Some(41));
     stats.handle_measured(1_000);
-    stats.handle_connected(5_000, 120);
+    stats.handle_connected(120);
     stats.handle_call_served();
     stats.handle_last_error(Some("it crashed".into()));
 
