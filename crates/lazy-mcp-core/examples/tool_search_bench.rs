@@ -14,6 +14,11 @@
 //!   (`DIR/queries-*.json`): top-1/top-5, search latency at 500 and 2,000
 //!   tools, the time to compute 500 tool vectors, and the model's size.
 //!
+//! - `--expand W:K:FLOOR:ALL:COVER` (round 6): the hybrid searches with query
+//!   expansion from the table's word neighbours (`Expansion`; ALL and COVER
+//!   0 or 1; the table needs the neighbour section, scripts/model/neighbours.py);
+//!   `--dev --expansion-grid` scores a grid of expansions on the development sets.
+//!
 //! The model is read from assets/model/tool-embeddings.bin (or
 //! `LAZY_MCP_EMBEDDINGS`).
 // A benchmark stops loudly on a missing or damaged input, and indexes what it built.
@@ -22,7 +27,7 @@
 #[path = "../tests/tool_index_support/mod.rs"]
 mod tool_index_support;
 
-use lazy_mcp_core::tool_index::{tool_vector, EmbeddingModel, Fusion, ToolIndex};
+use lazy_mcp_core::tool_index::{tool_vector, EmbeddingModel, Expansion, Fusion, ToolIndex};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -359,7 +364,12 @@ fn on_cpu_us() -> Option<f64> {
     (rc == 0).then(|| ts.tv_sec as f64 * 1e6 + ts.tv_nsec as f64 / 1e3)
 }
 
-fn latency(tools: &[(String, Value)], model: &Arc<EmbeddingModel>, queries: &[Query]) {
+fn latency(
+    tools: &[(String, Value)],
+    model: &Arc<EmbeddingModel>,
+    queries: &[Query],
+    fusion: Fusion,
+) {
     let index = build(tools, Some(model.clone()));
     let lexical = build(tools, None);
     let mut hybrid_us = Vec::new();
@@ -370,7 +380,7 @@ fn latency(tools: &[(String, Value)], model: &Arc<EmbeddingModel>, queries: &[Qu
         for q in queries {
             let cpu = on_cpu_us();
             let t = Instant::now();
-            std::hint::black_box(index.search(&q.query, 5));
+            std::hint::black_box(index.search_with(&q.query, 5, fusion));
             hybrid_us.push(t.elapsed().as_secs_f64() * 1e6);
             if let (Some(before), Some(after)) = (cpu, on_cpu_us()) {
                 hybrid_cpu_us.push(after - before);
@@ -404,8 +414,91 @@ fn latency(tools: &[(String, Value)], model: &Arc<EmbeddingModel>, queries: &[Qu
     );
 }
 
+/// `W:K:FLOOR:ALL:COVER` → an [`Expansion`].
+fn parse_expansion(spec: &str) -> Expansion {
+    let parts: Vec<&str> = spec.split(':').collect();
+    let number = |i: usize| -> f32 { parts[i].parse().expect("--expand W:K:FLOOR:ALL:COVER") };
+    Expansion {
+        weight: number(0),
+        k: number(1) as usize,
+        floor: number(2),
+        all_words: number(3) != 0.0,
+        cover: number(4) != 0.0,
+    }
+}
+
+/// Development sums (top-1 / top-5, and per set) for a grid of expansions.
+fn expansion_grid(
+    tools: &[(String, Value)],
+    sets: &[(String, Vec<Query>)],
+    model: &Arc<EmbeddingModel>,
+) {
+    let index = build(tools, Some(model.clone()));
+    let mut grid = vec![("off".to_string(), Expansion::OFF)];
+    for all_words in [false, true] {
+        for cover in [true, false] {
+            for k in [4, 8] {
+                for floor in [0.5, 0.6] {
+                    for weight in [0.2, 0.4, 0.7] {
+                        let e = Expansion {
+                            weight,
+                            k,
+                            floor,
+                            all_words,
+                            cover,
+                        };
+                        grid.push((
+                            format!(
+                                "{weight}:{k}:{floor}:{}:{}",
+                                u8::from(all_words),
+                                u8::from(cover)
+                            ),
+                            e,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    println!("| expansion W:K:FLOOR:ALL:COVER | sum top-1 / top-5 | per set |\n|---|---|---|");
+    for (label, expansion) in grid {
+        let fusion = Fusion {
+            expansion,
+            ..Fusion::DEFAULT
+        };
+        let (mut s1, mut s5, mut cells) = (0, 0, Vec::new());
+        for (name, queries) in sets {
+            let (t1, t5) = score(
+                queries,
+                &|q| {
+                    index
+                        .search_with(q, 5, fusion)
+                        .iter()
+                        .map(|h| h.qualified_name())
+                        .collect()
+                },
+                name,
+                false,
+            );
+            s1 += t1;
+            s5 += t5;
+            cells.push(format!("{t1}/{t5}"));
+        }
+        println!("| {label} | {s1} / {s5} | {} |", cells.join(", "));
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let expansion = args
+        .iter()
+        .position(|a| a == "--expand")
+        .and_then(|i| args.get(i + 1))
+        .map_or(Fusion::DEFAULT.expansion, |s| parse_expansion(s));
+    let hybrid = Fusion {
+        expansion,
+        ..Fusion::DEFAULT
+    };
     let t = Instant::now();
     let model = load_model();
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
@@ -449,14 +542,18 @@ fn main() {
                 }
             }
         }
-        let mut fusions = vec![("default".to_string(), Fusion::DEFAULT)];
+        if args.iter().any(|a| a == "--expansion-grid") {
+            expansion_grid(&tools, &sets, &model);
+            return;
+        }
+        let mut fusions = vec![("default".to_string(), hybrid)];
         for (lexical, rrf_k) in [(0.0, 0.0), (0.35, 0.0), (1.0, 0.0), (1.0, 60.0)] {
             fusions.push((
                 format!("lex {lexical} rrf {rrf_k}"),
                 Fusion {
                     lexical,
-                    semantic: 1.0,
                     rrf_k,
+                    ..hybrid
                 },
             ));
         }
@@ -499,7 +596,7 @@ fn main() {
         &tools,
         &sets,
         &model,
-        &[("hybrid".to_string(), Fusion::DEFAULT)],
+        &[("hybrid".to_string(), hybrid)],
         verbose,
     );
     let all_queries: Vec<Query> = sets
@@ -516,11 +613,11 @@ fn main() {
     );
     println!("| tools | hybrid, wall | hybrid, thread CPU time | queries > 1 ms off CPU | lexical only, wall | slip correction alone, wall |\n|---:|---:|---:|---:|---:|---:|");
     let first500: Vec<(String, Value)> = tools.iter().take(500).cloned().collect();
-    latency(&first500, &model, &all_queries);
+    latency(&first500, &model, &all_queries, hybrid);
     let mut big = tools.clone();
     let forge = synthetic_forge_tools(2000usize.saturating_sub(tools.len()));
     big.extend(forge.into_iter().map(|t| (SYNTHETIC_SERVER.to_string(), t)));
-    latency(&big, &model, &all_queries);
+    latency(&big, &model, &all_queries, hybrid);
     // Catalogue time: the vectors of 500 tools.
     let t = Instant::now();
     let vectors: usize = first500

@@ -3,10 +3,10 @@
 
 use super::compact::{is_deprecated, one_line_summary};
 use super::embed::EmbeddingModel;
-use super::hybrid::{fuse, tool_vector, Fusion, Semantic};
+use super::hybrid::{fuse, tool_vector, Expansion, Fusion, Semantic};
 use super::meta_tools::closest_names;
 use super::spelling::Spelling;
-use super::text::{synonyms, tokenize, tokenize_query, SYNONYM_WEIGHT};
+use super::text::{query_words, stem, synonyms, tokenize, tokenize_query, SYNONYM_WEIGHT};
 use crate::protocol::listed_item::ListedItem;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -361,7 +361,7 @@ impl ToolIndex {
     /// Each term carries a bit mask of the typed words it stands for (a
     /// synonym for its word, a joined pair for both), and the number of
     /// distinct typed words (at most 64) comes along.
-    fn query_terms(&self, query: &str) -> (Vec<(String, f32, u64)>, u32) {
+    fn query_terms(&self, query: &str, expansion: Expansion) -> (Vec<(String, f32, u64)>, u32) {
         let mut weights: Vec<(String, f32, u64)> = Vec::new();
         let mut put = |term: &str, weight: f32, mask: u64| match weights
             .iter_mut()
@@ -396,6 +396,26 @@ impl ToolIndex {
         for (i, term) in typed.iter().enumerate() {
             for synonym in synonyms(term) {
                 put(synonym, SYNONYM_WEIGHT, bit(i));
+            }
+        }
+        if let Some(semantic) = self.semantic.as_ref().filter(|_| expansion.weight > 0.0) {
+            let model = semantic.model();
+            for word in query_words(query).iter().take(MAX_QUERY_WORDS) {
+                let term = stem(word);
+                let Some(i) = typed.iter().position(|t| *t == term) else {
+                    continue;
+                };
+                if !expansion.all_words && self.terms.contains_key(&term) {
+                    continue;
+                }
+                let key = if model.knows_word(word) { word } else { &term };
+                for (near, cosine) in model.neighbours(key, expansion.k, expansion.floor) {
+                    let near = stem(near);
+                    if self.terms.contains_key(&near) && !typed.contains(&near) {
+                        let mask = if expansion.cover { bit(i) } else { 0 };
+                        put(&near, expansion.weight * cosine, mask);
+                    }
+                }
             }
         }
         let mut fuzzy_budget = MAX_FUZZY_WORDS;
@@ -504,7 +524,7 @@ impl ToolIndex {
     /// [`ToolIndex::search`] with explicit fusion weights (for the benchmark).
     pub fn search_with(&self, query: &str, limit: usize, fusion: Fusion) -> Vec<SearchHit> {
         let query = self.corrected_query(query);
-        let lexical = self.lexical_scores(&query);
+        let lexical = self.lexical_scores_with(&query, fusion.expansion);
         let semantic = match &self.semantic {
             Some(semantic) if fusion.semantic > 0.0 => semantic.similarities(&query),
             _ => None,
@@ -555,9 +575,13 @@ impl ToolIndex {
     /// (Lucene's classic coordination factor, so a tool matching three of
     /// four words beats one matching one word very well).
     pub fn lexical_scores(&self, query: &str) -> Vec<f32> {
+        self.lexical_scores_with(query, Fusion::DEFAULT.expansion)
+    }
+
+    fn lexical_scores_with(&self, query: &str, expansion: Expansion) -> Vec<f32> {
         let mut scores = vec![0f32; self.tools.len()];
         let mut covered = vec![0u64; self.tools.len()];
-        let (terms, typed) = self.query_terms(query);
+        let (terms, typed) = self.query_terms(query, expansion);
         for (term, query_weight, mask) in terms {
             let Some((idf, list)) = self.terms.get(&term).and_then(|id| self.postings.get(*id))
             else {
