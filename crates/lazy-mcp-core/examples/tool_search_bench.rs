@@ -17,7 +17,9 @@
 //! - `--expand W:K:FLOOR:ALL:COVER` (round 6): the hybrid searches with query
 //!   expansion from the table's word neighbours (`Expansion`; ALL and COVER
 //!   0 or 1; the table needs the neighbour section, scripts/model/neighbours.py);
-//!   `--dev --expansion-grid` scores a grid of expansions on the development sets.
+//!   `--expand-catalogue W:K:FLOOR`: catalogue-side expansion (each tool also
+//!   indexes its words' neighbours, `ToolIndex::build_expanded`);
+//!   `--dev --expansion-grid` scores a grid of both on the development sets.
 //!
 //! The model is read from assets/model/tool-embeddings.bin (or
 //! `LAZY_MCP_EMBEDDINGS`).
@@ -180,9 +182,13 @@ fn pct(n: usize, of: usize) -> String {
     format!("{n}/{of} ({:.1}%)", 100.0 * n as f64 / of.max(1) as f64)
 }
 
+/// `--expand-catalogue W:K:FLOOR`: catalogue-side expansion for every hybrid index built.
+static CATALOGUE_EXPANSION: std::sync::OnceLock<Expansion> = std::sync::OnceLock::new();
+
 fn build(tools: &[(String, Value)], model: Option<Arc<EmbeddingModel>>) -> ToolIndex {
     let entries: Vec<(&str, &Value)> = tools.iter().map(|(s, t)| (s.as_str(), t)).collect();
-    ToolIndex::build_hybrid(&entries, model, &|_| None)
+    let expansion = CATALOGUE_EXPANSION.get().copied().unwrap_or(Expansion::OFF);
+    ToolIndex::build_expanded(&entries, model, &|_| None, expansion)
 }
 
 fn compare(
@@ -345,6 +351,18 @@ fn with_typos(query: &str) -> String {
     out.join(" ")
 }
 
+/// The process's resident set in kB (Linux), 0 elsewhere.
+fn rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
 fn median_p99(mut samples: Vec<f64>) -> (f64, f64) {
     samples.sort_by(f64::total_cmp);
     let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
@@ -460,8 +478,30 @@ fn expansion_grid(
             }
         }
     }
+    for k in [4, 6, 8] {
+        for floor in [0.5, 0.6, 0.65, 0.7] {
+            for weight in [0.1, 0.2, 0.4, 0.7, 1.0] {
+                let e = Expansion {
+                    weight,
+                    k,
+                    floor,
+                    all_words: false,
+                    cover: false,
+                };
+                grid.push((format!("catalogue {weight}:{k}:{floor}"), e));
+            }
+        }
+    }
     println!("| expansion W:K:FLOOR:ALL:COVER | sum top-1 / top-5 | per set |\n|---|---|---|");
+    let entries: Vec<(&str, &Value)> = tools.iter().map(|(s, t)| (s.as_str(), t)).collect();
     for (label, expansion) in grid {
+        let (index, expansion) = if label.starts_with("catalogue") {
+            let index =
+                ToolIndex::build_expanded(&entries, Some(model.clone()), &|_| None, expansion);
+            (index, Expansion::OFF)
+        } else {
+            (index.clone(), expansion)
+        };
         let fusion = Fusion {
             expansion,
             ..Fusion::DEFAULT
@@ -495,6 +535,13 @@ fn main() {
         .position(|a| a == "--expand")
         .and_then(|i| args.get(i + 1))
         .map_or(Fusion::DEFAULT.expansion, |s| parse_expansion(s));
+    if let Some(spec) = args
+        .iter()
+        .position(|a| a == "--expand-catalogue")
+        .and_then(|i| args.get(i + 1))
+    {
+        let _ = CATALOGUE_EXPANSION.set(parse_expansion(&format!("{spec}:0:0")));
+    }
     let hybrid = Fusion {
         expansion,
         ..Fusion::DEFAULT
@@ -628,6 +675,13 @@ fn main() {
     let t = Instant::now();
     std::hint::black_box(build(&first500, None));
     let lex_ms = t.elapsed().as_secs_f64() * 1e3;
+    let t = Instant::now();
+    std::hint::black_box(build(&first500, Some(model.clone())));
+    let hybrid_ms = t.elapsed().as_secs_f64() * 1e3;
+    let rss_before = rss_kb();
+    let big_index = build(&big, Some(model.clone()));
+    let rss_after = rss_kb();
+    std::hint::black_box(&big_index);
     println!("\n## Cost\n");
     println!("| measure | value |\n|---|---:|");
     println!(
@@ -635,6 +689,12 @@ fn main() {
         first500.len()
     );
     println!("| lexical index build, same tools | {lex_ms:.1} ms |");
+    println!("| hybrid index build (vectors computed, catalogue expansion if on), same tools | {hybrid_ms:.1} ms |");
+    println!(
+        "| RSS growth building the hybrid index of {} tools (native, rough) | {:.1} MB |",
+        big.len(),
+        rss_after.saturating_sub(rss_before) as f64 / 1024.0
+    );
     println!(
         "| model load (parse {} tokens × {} dims) | {load_ms:.1} ms |",
         model.vocab_len(),

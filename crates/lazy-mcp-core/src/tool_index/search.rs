@@ -6,7 +6,9 @@ use super::embed::EmbeddingModel;
 use super::hybrid::{fuse, tool_vector, Expansion, Fusion, Semantic};
 use super::meta_tools::closest_names;
 use super::spelling::Spelling;
-use super::text::{query_words, stem, synonyms, tokenize, tokenize_query, SYNONYM_WEIGHT};
+use super::text::{
+    query_words, stem, synonyms, tokenize, tokenize_query, tokenize_with, SYNONYM_WEIGHT,
+};
 use crate::protocol::listed_item::ListedItem;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -242,6 +244,19 @@ impl ToolIndex {
         model: Option<Arc<EmbeddingModel>>,
         cached: &dyn Fn(usize) -> Option<Vec<i8>>,
     ) -> ToolIndex {
+        Self::build_expanded(entries, model, cached, Expansion::OFF)
+    }
+
+    /// [`ToolIndex::build_hybrid`] with catalogue-side expansion (issue 27,
+    /// round 6): each tool also indexes its name's, title's and description's
+    /// table neighbours (`expansion.k`, `floor`) at `weight × cosine`, unless
+    /// it has the word already.
+    pub fn build_expanded(
+        entries: &[(&str, &Value)],
+        model: Option<Arc<EmbeddingModel>>,
+        cached: &dyn Fn(usize) -> Option<Vec<i8>>,
+        expansion: Expansion,
+    ) -> ToolIndex {
         let mut tools = Vec::new();
         let mut docs: Vec<[Vec<String>; 6]> = Vec::new();
         let mut vectors = Vec::new();
@@ -298,6 +313,29 @@ impl ToolIndex {
                         *weighted.entry(format!("{first} {second}")).or_default() += weight / norm;
                     }
                 }
+            }
+            if let (Some(model), Some(texts)) = (
+                model.as_ref().filter(|_| expansion.weight > 0.0),
+                all_texts.get(doc_id),
+            ) {
+                let mut near_terms: HashMap<String, f32> = HashMap::new();
+                let mut seen = HashSet::new();
+                for text in texts.iter().take(3) {
+                    for word in tokenize_with(text, false) {
+                        if !seen.insert(word.clone()) {
+                            continue;
+                        }
+                        for (near, cosine) in model.neighbours(&word, expansion.k, expansion.floor)
+                        {
+                            let near = stem(near);
+                            if !weighted.contains_key(&near) {
+                                let w = near_terms.entry(near).or_default();
+                                *w = w.max(expansion.weight * cosine);
+                            }
+                        }
+                    }
+                }
+                weighted.extend(near_terms);
             }
             let mut sorted: Vec<(String, f32)> = weighted.into_iter().collect();
             sorted.sort_by(|a, b| a.0.cmp(&b.0));

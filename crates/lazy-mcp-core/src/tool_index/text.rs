@@ -135,7 +135,7 @@ pub fn tokenize(text: &str) -> Vec<String> {
 
 /// [`tokenize`], stemmed or not (the words as written, lower-cased: what
 /// the embedding table knows).
-fn tokenize_with(text: &str, stem: bool) -> Vec<String> {
+pub(super) fn tokenize_with(text: &str, stem: bool) -> Vec<String> {
     let mut out = Vec::new();
     for run in text.split(|c: char| !c.is_alphanumeric()) {
         let mut start = 0;
