@@ -351,18 +351,6 @@ fn with_typos(query: &str) -> String {
     out.join(" ")
 }
 
-/// The process's resident set in kB (Linux), 0 elsewhere.
-fn rss_kb() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("VmRSS:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        })
-        .unwrap_or(0)
-}
-
 fn median_p99(mut samples: Vec<f64>) -> (f64, f64) {
     samples.sort_by(f64::total_cmp);
     let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
@@ -678,10 +666,6 @@ fn main() {
     let t = Instant::now();
     std::hint::black_box(build(&first500, Some(model.clone())));
     let hybrid_ms = t.elapsed().as_secs_f64() * 1e3;
-    let rss_before = rss_kb();
-    let big_index = build(&big, Some(model.clone()));
-    let rss_after = rss_kb();
-    std::hint::black_box(&big_index);
     println!("\n## Cost\n");
     println!("| measure | value |\n|---|---:|");
     println!(
@@ -690,11 +674,6 @@ fn main() {
     );
     println!("| lexical index build, same tools | {lex_ms:.1} ms |");
     println!("| hybrid index build (vectors computed, catalogue expansion if on), same tools | {hybrid_ms:.1} ms |");
-    println!(
-        "| RSS growth building the hybrid index of {} tools (native, rough) | {:.1} MB |",
-        big.len(),
-        rss_after.saturating_sub(rss_before) as f64 / 1024.0
-    );
     println!(
         "| model load (parse {} tokens × {} dims) | {load_ms:.1} ms |",
         model.vocab_len(),

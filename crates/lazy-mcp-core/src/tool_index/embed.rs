@@ -450,6 +450,56 @@ pub(crate) mod tests {
         assert!(EmbeddingModel::from_bytes(&long).is_err());
     }
 
+    /// `table` with a neighbour section: per row, `k` slots of (row, cosine × 255).
+    pub(crate) fn with_neighbours(mut table: Vec<u8>, k: u32, slots: &[&[(u16, u8)]]) -> Vec<u8> {
+        table.extend(NEIGHBOURS_MAGIC);
+        table.extend(k.to_le_bytes());
+        for row in slots {
+            for i in 0..k as usize {
+                let (n, sim) = row.get(i).copied().unwrap_or((0, 0));
+                table.extend(n.to_le_bytes());
+                table.push(sim);
+            }
+        }
+        table
+    }
+
+    #[test]
+    fn neighbours_are_read_nearest_first_within_k_and_floor() {
+        let table = tiny_table(
+            &["euro", "currency", "dollar", "##s"],
+            &[&[1], &[1], &[1], &[1]],
+        );
+        let plain = EmbeddingModel::from_bytes(&table).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            plain.neighbours("euro", 8, 0.0).is_empty(),
+            "no section: none"
+        );
+        let slots: &[&[(u16, u8)]] = &[&[(1, 204), (2, 153)], &[(0, 204)], &[(1, 153)], &[]];
+        let model = EmbeddingModel::from_bytes(&with_neighbours(table.clone(), 2, slots))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            model.neighbours("euro", 8, 0.0),
+            vec![("currency", 0.8), ("dollar", 0.6)]
+        );
+        assert_eq!(model.neighbours("euro", 1, 0.0), vec![("currency", 0.8)]);
+        assert_eq!(model.neighbours("euro", 8, 0.7), vec![("currency", 0.8)]);
+        assert!(
+            model.neighbours("##s", 8, 0.0).is_empty(),
+            "empty slots are skipped"
+        );
+        assert!(model.neighbours("yen", 8, 0.0).is_empty());
+        // A cut or padded section, or a wrong magic, is refused.
+        let full = with_neighbours(table.clone(), 2, slots);
+        assert!(EmbeddingModel::from_bytes(&full[..full.len() - 1]).is_err());
+        let mut long = full.clone();
+        long.push(0);
+        assert!(EmbeddingModel::from_bytes(&long).is_err());
+        let mut bad = table;
+        bad.extend(b"LMCPXX01");
+        assert!(EmbeddingModel::from_bytes(&bad).is_err());
+    }
+
     #[test]
     fn basic_words_split_like_bert() {
         assert_eq!(

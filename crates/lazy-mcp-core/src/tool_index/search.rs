@@ -983,4 +983,51 @@ mod tests {
             ToolIndex::build_hybrid(&entries, Some(model), &|i| (i == 0).then(|| cached.clone()));
         assert_ne!(index.search("dollars", 1)[0].tool, "exchange_rate");
     }
+
+    #[test]
+    fn neighbour_expansion_lets_a_word_the_catalogue_lacks_match_lexically() {
+        use crate::tool_index::embed::tests::{tiny_table, with_neighbours};
+        let table = tiny_table(
+            &["euro", "currency", "weather"],
+            &[&[9, 0], &[9, 1], &[0, 9]],
+        );
+        let slots: &[&[(u16, u8)]] = &[&[(1, 204)], &[(0, 204)], &[]];
+        let model =
+            Arc::new(EmbeddingModel::from_bytes(&with_neighbours(table, 1, slots)).unwrap());
+        let rate = json!({"name": "convert", "description": "Converts an amount of currency"});
+        let sky = json!({"name": "forecast", "description": "The weather tomorrow"});
+        let entries = [("money", &rate), ("sky", &sky)];
+        let on = Expansion {
+            weight: 0.5,
+            k: 4,
+            floor: 0.6,
+            all_words: false,
+            cover: true,
+        };
+        // Query side: "euro" also searches "currency" at 0.5 × 0.8.
+        let index = ToolIndex::build_hybrid(&entries, Some(model.clone()), &|_| None);
+        assert_eq!(
+            index.lexical_scores_with("euro", Expansion::OFF),
+            vec![0.0, 0.0]
+        );
+        let expanded = index.lexical_scores_with("euro", on);
+        assert!(expanded[0] > 0.0 && expanded[1] == 0.0, "{expanded:?}");
+        let hits = index.search_with(
+            "euro",
+            2,
+            Fusion {
+                expansion: on,
+                ..Fusion::DEFAULT
+            },
+        );
+        assert_eq!(hits[0].tool, "convert");
+        assert!(!hits[0].weak, "a neighbour match is a lexical match");
+        // Above the floor only.
+        let strict = Expansion { floor: 0.9, ..on };
+        assert_eq!(index.lexical_scores_with("euro", strict), vec![0.0, 0.0]);
+        // Catalogue side: the tool indexes "euro" as a neighbour of "currency".
+        let index = ToolIndex::build_expanded(&entries, Some(model), &|_| None, on);
+        let scores = index.lexical_scores_with("euro", Expansion::OFF);
+        assert!(scores[0] > 0.0 && scores[1] == 0.0, "{scores:?}");
+    }
 }
