@@ -14,13 +14,6 @@
 //!   (`DIR/queries-*.json`): top-1/top-5, search latency at 500 and 2,000
 //!   tools, the time to compute 500 tool vectors, and the model's size.
 //!
-//! - `--expand W:K:FLOOR:ALL:COVER` (round 6): the hybrid searches with query
-//!   expansion from the table's word neighbours (`Expansion`; ALL and COVER
-//!   0 or 1; the table needs the neighbour section, scripts/model/neighbours.py);
-//!   `--expand-catalogue W:K:FLOOR`: catalogue-side expansion (each tool also
-//!   indexes its words' neighbours, `ToolIndex::build_expanded`);
-//!   `--dev --expansion-grid` scores a grid of both on the development sets.
-//!
 //! The model is read from assets/model/tool-embeddings.bin (or
 //! `LAZY_MCP_EMBEDDINGS`).
 // A benchmark stops loudly on a missing or damaged input, and indexes what it built.
@@ -29,7 +22,7 @@
 #[path = "../tests/tool_index_support/mod.rs"]
 mod tool_index_support;
 
-use lazy_mcp_core::tool_index::{tool_vector, EmbeddingModel, Expansion, Fusion, ToolIndex};
+use lazy_mcp_core::tool_index::{tool_vector, EmbeddingModel, Fusion, ToolIndex};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -182,13 +175,9 @@ fn pct(n: usize, of: usize) -> String {
     format!("{n}/{of} ({:.1}%)", 100.0 * n as f64 / of.max(1) as f64)
 }
 
-/// `--expand-catalogue W:K:FLOOR`: catalogue-side expansion for every hybrid index built.
-static CATALOGUE_EXPANSION: std::sync::OnceLock<Expansion> = std::sync::OnceLock::new();
-
 fn build(tools: &[(String, Value)], model: Option<Arc<EmbeddingModel>>) -> ToolIndex {
     let entries: Vec<(&str, &Value)> = tools.iter().map(|(s, t)| (s.as_str(), t)).collect();
-    let expansion = CATALOGUE_EXPANSION.get().copied().unwrap_or(Expansion::OFF);
-    ToolIndex::build_expanded(&entries, model, &|_| None, expansion)
+    ToolIndex::build_hybrid(&entries, model, &|_| None)
 }
 
 fn compare(
@@ -370,12 +359,7 @@ fn on_cpu_us() -> Option<f64> {
     (rc == 0).then(|| ts.tv_sec as f64 * 1e6 + ts.tv_nsec as f64 / 1e3)
 }
 
-fn latency(
-    tools: &[(String, Value)],
-    model: &Arc<EmbeddingModel>,
-    queries: &[Query],
-    fusion: Fusion,
-) {
+fn latency(tools: &[(String, Value)], model: &Arc<EmbeddingModel>, queries: &[Query]) {
     let index = build(tools, Some(model.clone()));
     let lexical = build(tools, None);
     let mut hybrid_us = Vec::new();
@@ -386,7 +370,7 @@ fn latency(
         for q in queries {
             let cpu = on_cpu_us();
             let t = Instant::now();
-            std::hint::black_box(index.search_with(&q.query, 5, fusion));
+            std::hint::black_box(index.search(&q.query, 5));
             hybrid_us.push(t.elapsed().as_secs_f64() * 1e6);
             if let (Some(before), Some(after)) = (cpu, on_cpu_us()) {
                 hybrid_cpu_us.push(after - before);
@@ -420,120 +404,8 @@ fn latency(
     );
 }
 
-/// `W:K:FLOOR:ALL:COVER` → an [`Expansion`].
-fn parse_expansion(spec: &str) -> Expansion {
-    let parts: Vec<&str> = spec.split(':').collect();
-    let number = |i: usize| -> f32 { parts[i].parse().expect("--expand W:K:FLOOR:ALL:COVER") };
-    Expansion {
-        weight: number(0),
-        k: number(1) as usize,
-        floor: number(2),
-        all_words: number(3) != 0.0,
-        cover: number(4) != 0.0,
-    }
-}
-
-/// Development sums (top-1 / top-5, and per set) for a grid of expansions.
-fn expansion_grid(
-    tools: &[(String, Value)],
-    sets: &[(String, Vec<Query>)],
-    model: &Arc<EmbeddingModel>,
-) {
-    let index = build(tools, Some(model.clone()));
-    let mut grid = vec![("off".to_string(), Expansion::OFF)];
-    for all_words in [false, true] {
-        for cover in [true, false] {
-            for k in [4, 8] {
-                for floor in [0.5, 0.6] {
-                    for weight in [0.2, 0.4, 0.7] {
-                        let e = Expansion {
-                            weight,
-                            k,
-                            floor,
-                            all_words,
-                            cover,
-                        };
-                        grid.push((
-                            format!(
-                                "{weight}:{k}:{floor}:{}:{}",
-                                u8::from(all_words),
-                                u8::from(cover)
-                            ),
-                            e,
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    for k in [4, 6, 8] {
-        for floor in [0.5, 0.6, 0.65, 0.7] {
-            for weight in [0.1, 0.2, 0.4, 0.7, 1.0] {
-                let e = Expansion {
-                    weight,
-                    k,
-                    floor,
-                    all_words: false,
-                    cover: false,
-                };
-                grid.push((format!("catalogue {weight}:{k}:{floor}"), e));
-            }
-        }
-    }
-    println!("| expansion W:K:FLOOR:ALL:COVER | sum top-1 / top-5 | per set |\n|---|---|---|");
-    let entries: Vec<(&str, &Value)> = tools.iter().map(|(s, t)| (s.as_str(), t)).collect();
-    for (label, expansion) in grid {
-        let (index, expansion) = if label.starts_with("catalogue") {
-            let index =
-                ToolIndex::build_expanded(&entries, Some(model.clone()), &|_| None, expansion);
-            (index, Expansion::OFF)
-        } else {
-            (index.clone(), expansion)
-        };
-        let fusion = Fusion {
-            expansion,
-            ..Fusion::DEFAULT
-        };
-        let (mut s1, mut s5, mut cells) = (0, 0, Vec::new());
-        for (name, queries) in sets {
-            let (t1, t5) = score(
-                queries,
-                &|q| {
-                    index
-                        .search_with(q, 5, fusion)
-                        .iter()
-                        .map(|h| h.qualified_name())
-                        .collect()
-                },
-                name,
-                false,
-            );
-            s1 += t1;
-            s5 += t5;
-            cells.push(format!("{t1}/{t5}"));
-        }
-        println!("| {label} | {s1} / {s5} | {} |", cells.join(", "));
-    }
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let expansion = args
-        .iter()
-        .position(|a| a == "--expand")
-        .and_then(|i| args.get(i + 1))
-        .map_or(Fusion::DEFAULT.expansion, |s| parse_expansion(s));
-    if let Some(spec) = args
-        .iter()
-        .position(|a| a == "--expand-catalogue")
-        .and_then(|i| args.get(i + 1))
-    {
-        let _ = CATALOGUE_EXPANSION.set(parse_expansion(&format!("{spec}:0:0")));
-    }
-    let hybrid = Fusion {
-        expansion,
-        ..Fusion::DEFAULT
-    };
     let t = Instant::now();
     let model = load_model();
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
@@ -577,18 +449,14 @@ fn main() {
                 }
             }
         }
-        if args.iter().any(|a| a == "--expansion-grid") {
-            expansion_grid(&tools, &sets, &model);
-            return;
-        }
-        let mut fusions = vec![("default".to_string(), hybrid)];
+        let mut fusions = vec![("default".to_string(), Fusion::DEFAULT)];
         for (lexical, rrf_k) in [(0.0, 0.0), (0.35, 0.0), (1.0, 0.0), (1.0, 60.0)] {
             fusions.push((
                 format!("lex {lexical} rrf {rrf_k}"),
                 Fusion {
                     lexical,
+                    semantic: 1.0,
                     rrf_k,
-                    ..hybrid
                 },
             ));
         }
@@ -631,7 +499,7 @@ fn main() {
         &tools,
         &sets,
         &model,
-        &[("hybrid".to_string(), hybrid)],
+        &[("hybrid".to_string(), Fusion::DEFAULT)],
         verbose,
     );
     let all_queries: Vec<Query> = sets
@@ -648,11 +516,11 @@ fn main() {
     );
     println!("| tools | hybrid, wall | hybrid, thread CPU time | queries > 1 ms off CPU | lexical only, wall | slip correction alone, wall |\n|---:|---:|---:|---:|---:|---:|");
     let first500: Vec<(String, Value)> = tools.iter().take(500).cloned().collect();
-    latency(&first500, &model, &all_queries, hybrid);
+    latency(&first500, &model, &all_queries);
     let mut big = tools.clone();
     let forge = synthetic_forge_tools(2000usize.saturating_sub(tools.len()));
     big.extend(forge.into_iter().map(|t| (SYNTHETIC_SERVER.to_string(), t)));
-    latency(&big, &model, &all_queries, hybrid);
+    latency(&big, &model, &all_queries);
     // Catalogue time: the vectors of 500 tools.
     let t = Instant::now();
     let vectors: usize = first500
@@ -663,9 +531,6 @@ fn main() {
     let t = Instant::now();
     std::hint::black_box(build(&first500, None));
     let lex_ms = t.elapsed().as_secs_f64() * 1e3;
-    let t = Instant::now();
-    std::hint::black_box(build(&first500, Some(model.clone())));
-    let hybrid_ms = t.elapsed().as_secs_f64() * 1e3;
     println!("\n## Cost\n");
     println!("| measure | value |\n|---|---:|");
     println!(
@@ -673,7 +538,6 @@ fn main() {
         first500.len()
     );
     println!("| lexical index build, same tools | {lex_ms:.1} ms |");
-    println!("| hybrid index build (vectors computed, catalogue expansion if on), same tools | {hybrid_ms:.1} ms |");
     println!(
         "| model load (parse {} tokens × {} dims) | {load_ms:.1} ms |",
         model.vocab_len(),

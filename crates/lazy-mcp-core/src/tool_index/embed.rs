@@ -14,9 +14,6 @@ use std::collections::HashMap;
 
 /// Leading bytes of a table file.
 const MAGIC: &[u8; 8] = b"LMCPSE01";
-/// Leading bytes of the optional section after the rows: each row's nearest
-/// whole words (scripts/model/neighbours.py).
-const NEIGHBOURS_MAGIC: &[u8; 8] = b"LMCPNB01";
 
 /// At most this many characters of a text are embedded: a 1 MB query costs no
 /// more than a long paragraph.
@@ -45,12 +42,6 @@ pub struct EmbeddingModel {
     whole_words: WordList,
     scales: Vec<f32>,
     rows: Vec<i8>,
-    /// Word neighbours (empty without the section): per row, `neighbour_k`
-    /// slots of (u16 row, u8 cosine × 255), cosine 0 an empty slot;
-    /// `tokens` gives a neighbour's text.
-    neighbours: Vec<u8>,
-    neighbour_k: usize,
-    tokens: Vec<Box<str>>,
 }
 
 /// Reads `n` bytes at `*at`, advancing it; `None` past the end.
@@ -114,23 +105,9 @@ impl EmbeddingModel {
             .filter_map(|c| <[u8; 4]>::try_from(c).ok().map(f32::from_le_bytes))
             .collect();
         let row_bytes = take(bytes, &mut at, header.vocab * header.dims).ok_or_else(truncated)?;
-        let (mut neighbour_k, mut neighbours) = (0, Vec::new());
         if at != bytes.len() {
-            if take(bytes, &mut at, 8) != Some(NEIGHBOURS_MAGIC.as_slice()) {
-                return Err("it has trailing bytes".into());
-            }
-            neighbour_k = take_u32(bytes, &mut at).ok_or_else(truncated)?.min(64);
-            neighbours = take(bytes, &mut at, header.vocab * neighbour_k * 3)
-                .ok_or_else(truncated)?
-                .to_vec();
-            if at != bytes.len() {
-                return Err("it has trailing bytes after its neighbours".into());
-            }
+            return Err("it has trailing bytes".into());
         }
-        let tokens = match neighbour_k {
-            0 => Vec::new(),
-            _ => block.split('\n').map(Box::from).collect(),
-        };
         Ok(EmbeddingModel {
             version: header.version,
             dims: header.dims,
@@ -138,34 +115,7 @@ impl EmbeddingModel {
             whole_words,
             scales,
             rows: row_bytes.iter().map(|b| *b as i8).collect(),
-            neighbours,
-            neighbour_k,
-            tokens,
         })
-    }
-
-    /// The nearest whole words of `word` (a whole-word token) with their
-    /// cosines, nearest first, at most `k` of them and none below `floor`;
-    /// nothing for a word the table lacks or a table without neighbours.
-    pub fn neighbours(&self, word: &str, k: usize, floor: f32) -> Vec<(&str, f32)> {
-        let Some(row) = self.vocab.get(word) else {
-            return Vec::new();
-        };
-        let start = *row as usize * self.neighbour_k * 3;
-        let slots = self
-            .neighbours
-            .get(start..start + self.neighbour_k * 3)
-            .unwrap_or(&[]);
-        slots
-            .chunks_exact(3)
-            .take(k)
-            .filter_map(|slot| {
-                let [lo, hi, sim] = <[u8; 3]>::try_from(slot).ok()?;
-                let cosine = f32::from(sim) / 255.0;
-                let token = self.tokens.get(usize::from(u16::from_le_bytes([lo, hi])))?;
-                (sim > 0 && cosine >= floor).then_some((&**token, cosine))
-            })
-            .collect()
     }
 
     /// The model's version: cached tool vectors are only reused under the same one.
@@ -448,56 +398,6 @@ pub(crate) mod tests {
         let mut long = good.clone();
         long.push(0);
         assert!(EmbeddingModel::from_bytes(&long).is_err());
-    }
-
-    /// `table` with a neighbour section: per row, `k` slots of (row, cosine × 255).
-    pub(crate) fn with_neighbours(mut table: Vec<u8>, k: u32, slots: &[&[(u16, u8)]]) -> Vec<u8> {
-        table.extend(NEIGHBOURS_MAGIC);
-        table.extend(k.to_le_bytes());
-        for row in slots {
-            for i in 0..k as usize {
-                let (n, sim) = row.get(i).copied().unwrap_or((0, 0));
-                table.extend(n.to_le_bytes());
-                table.push(sim);
-            }
-        }
-        table
-    }
-
-    #[test]
-    fn neighbours_are_read_nearest_first_within_k_and_floor() {
-        let table = tiny_table(
-            &["euro", "currency", "dollar", "##s"],
-            &[&[1], &[1], &[1], &[1]],
-        );
-        let plain = EmbeddingModel::from_bytes(&table).unwrap_or_else(|e| panic!("{e}"));
-        assert!(
-            plain.neighbours("euro", 8, 0.0).is_empty(),
-            "no section: none"
-        );
-        let slots: &[&[(u16, u8)]] = &[&[(1, 204), (2, 153)], &[(0, 204)], &[(1, 153)], &[]];
-        let model = EmbeddingModel::from_bytes(&with_neighbours(table.clone(), 2, slots))
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            model.neighbours("euro", 8, 0.0),
-            vec![("currency", 0.8), ("dollar", 0.6)]
-        );
-        assert_eq!(model.neighbours("euro", 1, 0.0), vec![("currency", 0.8)]);
-        assert_eq!(model.neighbours("euro", 8, 0.7), vec![("currency", 0.8)]);
-        assert!(
-            model.neighbours("##s", 8, 0.0).is_empty(),
-            "empty slots are skipped"
-        );
-        assert!(model.neighbours("yen", 8, 0.0).is_empty());
-        // A cut or padded section, or a wrong magic, is refused.
-        let full = with_neighbours(table.clone(), 2, slots);
-        assert!(EmbeddingModel::from_bytes(&full[..full.len() - 1]).is_err());
-        let mut long = full.clone();
-        long.push(0);
-        assert!(EmbeddingModel::from_bytes(&long).is_err());
-        let mut bad = table;
-        bad.extend(b"LMCPXX01");
-        assert!(EmbeddingModel::from_bytes(&bad).is_err());
     }
 
     #[test]

@@ -24,32 +24,6 @@ pub struct Fusion {
     /// Above 0: reciprocal rank fusion with this `k` (`lexical / (k + lexical
     /// rank) + semantic / (k + semantic rank)`) instead of the score sum.
     pub rrf_k: f32,
-    /// Query words also searched lexically as their nearest table words.
-    pub expansion: Expansion,
-}
-
-/// Query expansion from the table's word neighbours (issue 27, round 6): a
-/// query word (only one the catalogue lacks unless `all_words`) also searches
-/// its `k` nearest whole words of cosine ≥ `floor` at `weight × cosine`;
-/// `cover`: such a match counts for the word in the coordination factor.
-/// Needs a table with the neighbour section; `weight` 0 is off.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Expansion {
-    pub weight: f32,
-    pub k: usize,
-    pub floor: f32,
-    pub all_words: bool,
-    pub cover: bool,
-}
-
-impl Expansion {
-    pub const OFF: Expansion = Expansion {
-        weight: 0.0,
-        k: 0,
-        floor: 1.0,
-        all_words: false,
-        cover: false,
-    };
 }
 
 impl Fusion {
@@ -57,14 +31,12 @@ impl Fusion {
         lexical: 0.5,
         semantic: 1.0,
         rrf_k: 0.0,
-        expansion: Expansion::OFF,
     };
     /// Lexical only (today's ranking; what a missing model gives).
     pub const LEXICAL: Fusion = Fusion {
         lexical: 1.0,
         semantic: 0.0,
         rrf_k: 0.0,
-        expansion: Expansion::OFF,
     };
 }
 
@@ -273,7 +245,6 @@ mod tests {
                 lexical: 0.5,
                 semantic: 1.0,
                 rrf_k: 0.0,
-                expansion: Expansion::OFF,
             },
         );
         assert_eq!(fused, vec![0.6, 0.9, 0.45]);

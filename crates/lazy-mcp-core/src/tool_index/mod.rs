@@ -36,9 +36,7 @@ pub use embed::{
     cosine_quantized, quantize, vector_from_hex, vector_to_hex, EmbeddingModel, MAX_EMBED_CHARS,
     MAX_EMBED_TOKENS,
 };
-pub use hybrid::{
-    tool_embedding_text, tool_vector, vectors_key, Expansion, Fusion, TOOL_TEXT_VERSION,
-};
+pub use hybrid::{tool_embedding_text, tool_vector, vectors_key, Fusion, TOOL_TEXT_VERSION};
 pub use meta_tools::{
     closest_names, meta_tools, meta_tools_with_index, CALL_TOOL, LOAD_TOOLS, SEARCH_DEFAULT_LIMIT,
     SEARCH_MAX_LIMIT, SEARCH_TOOLS, UNLOAD_TOOLS,

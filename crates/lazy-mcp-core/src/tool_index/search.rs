@@ -3,12 +3,10 @@
 
 use super::compact::{is_deprecated, one_line_summary};
 use super::embed::EmbeddingModel;
-use super::hybrid::{fuse, tool_vector, Expansion, Fusion, Semantic};
+use super::hybrid::{fuse, tool_vector, Fusion, Semantic};
 use super::meta_tools::closest_names;
 use super::spelling::Spelling;
-use super::text::{
-    query_words, stem, synonyms, tokenize, tokenize_query, tokenize_with, SYNONYM_WEIGHT,
-};
+use super::text::{synonyms, tokenize, tokenize_query, SYNONYM_WEIGHT};
 use crate::protocol::listed_item::ListedItem;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -244,19 +242,6 @@ impl ToolIndex {
         model: Option<Arc<EmbeddingModel>>,
         cached: &dyn Fn(usize) -> Option<Vec<i8>>,
     ) -> ToolIndex {
-        Self::build_expanded(entries, model, cached, Expansion::OFF)
-    }
-
-    /// [`ToolIndex::build_hybrid`] with catalogue-side expansion (issue 27,
-    /// round 6): each tool also indexes its name's, title's and description's
-    /// table neighbours (`expansion.k`, `floor`) at `weight × cosine`, unless
-    /// it has the word already.
-    pub fn build_expanded(
-        entries: &[(&str, &Value)],
-        model: Option<Arc<EmbeddingModel>>,
-        cached: &dyn Fn(usize) -> Option<Vec<i8>>,
-        expansion: Expansion,
-    ) -> ToolIndex {
         let mut tools = Vec::new();
         let mut docs: Vec<[Vec<String>; 6]> = Vec::new();
         let mut vectors = Vec::new();
@@ -313,29 +298,6 @@ impl ToolIndex {
                         *weighted.entry(format!("{first} {second}")).or_default() += weight / norm;
                     }
                 }
-            }
-            if let (Some(model), Some(texts)) = (
-                model.as_ref().filter(|_| expansion.weight > 0.0),
-                all_texts.get(doc_id),
-            ) {
-                let mut near_terms: HashMap<String, f32> = HashMap::new();
-                let mut seen = HashSet::new();
-                for text in texts.iter().take(3) {
-                    for word in tokenize_with(text, false) {
-                        if !seen.insert(word.clone()) {
-                            continue;
-                        }
-                        for (near, cosine) in model.neighbours(&word, expansion.k, expansion.floor)
-                        {
-                            let near = stem(near);
-                            if !weighted.contains_key(&near) {
-                                let w = near_terms.entry(near).or_default();
-                                *w = w.max(expansion.weight * cosine);
-                            }
-                        }
-                    }
-                }
-                weighted.extend(near_terms);
             }
             let mut sorted: Vec<(String, f32)> = weighted.into_iter().collect();
             sorted.sort_by(|a, b| a.0.cmp(&b.0));
@@ -399,7 +361,7 @@ impl ToolIndex {
     /// Each term carries a bit mask of the typed words it stands for (a
     /// synonym for its word, a joined pair for both), and the number of
     /// distinct typed words (at most 64) comes along.
-    fn query_terms(&self, query: &str, expansion: Expansion) -> (Vec<(String, f32, u64)>, u32) {
+    fn query_terms(&self, query: &str) -> (Vec<(String, f32, u64)>, u32) {
         let mut weights: Vec<(String, f32, u64)> = Vec::new();
         let mut put = |term: &str, weight: f32, mask: u64| match weights
             .iter_mut()
@@ -434,26 +396,6 @@ impl ToolIndex {
         for (i, term) in typed.iter().enumerate() {
             for synonym in synonyms(term) {
                 put(synonym, SYNONYM_WEIGHT, bit(i));
-            }
-        }
-        if let Some(semantic) = self.semantic.as_ref().filter(|_| expansion.weight > 0.0) {
-            let model = semantic.model();
-            for word in query_words(query).iter().take(MAX_QUERY_WORDS) {
-                let term = stem(word);
-                let Some(i) = typed.iter().position(|t| *t == term) else {
-                    continue;
-                };
-                if !expansion.all_words && self.terms.contains_key(&term) {
-                    continue;
-                }
-                let key = if model.knows_word(word) { word } else { &term };
-                for (near, cosine) in model.neighbours(key, expansion.k, expansion.floor) {
-                    let near = stem(near);
-                    if self.terms.contains_key(&near) && !typed.contains(&near) {
-                        let mask = if expansion.cover { bit(i) } else { 0 };
-                        put(&near, expansion.weight * cosine, mask);
-                    }
-                }
             }
         }
         let mut fuzzy_budget = MAX_FUZZY_WORDS;
@@ -562,7 +504,7 @@ impl ToolIndex {
     /// [`ToolIndex::search`] with explicit fusion weights (for the benchmark).
     pub fn search_with(&self, query: &str, limit: usize, fusion: Fusion) -> Vec<SearchHit> {
         let query = self.corrected_query(query);
-        let lexical = self.lexical_scores_with(&query, fusion.expansion);
+        let lexical = self.lexical_scores(&query);
         let semantic = match &self.semantic {
             Some(semantic) if fusion.semantic > 0.0 => semantic.similarities(&query),
             _ => None,
@@ -613,13 +555,9 @@ impl ToolIndex {
     /// (Lucene's classic coordination factor, so a tool matching three of
     /// four words beats one matching one word very well).
     pub fn lexical_scores(&self, query: &str) -> Vec<f32> {
-        self.lexical_scores_with(query, Fusion::DEFAULT.expansion)
-    }
-
-    fn lexical_scores_with(&self, query: &str, expansion: Expansion) -> Vec<f32> {
         let mut scores = vec![0f32; self.tools.len()];
         let mut covered = vec![0u64; self.tools.len()];
-        let (terms, typed) = self.query_terms(query, expansion);
+        let (terms, typed) = self.query_terms(query);
         for (term, query_weight, mask) in terms {
             let Some((idf, list)) = self.terms.get(&term).and_then(|id| self.postings.get(*id))
             else {
@@ -982,52 +920,5 @@ mod tests {
         let index =
             ToolIndex::build_hybrid(&entries, Some(model), &|i| (i == 0).then(|| cached.clone()));
         assert_ne!(index.search("dollars", 1)[0].tool, "exchange_rate");
-    }
-
-    #[test]
-    fn neighbour_expansion_lets_a_word_the_catalogue_lacks_match_lexically() {
-        use crate::tool_index::embed::tests::{tiny_table, with_neighbours};
-        let table = tiny_table(
-            &["euro", "currency", "weather"],
-            &[&[9, 0], &[9, 1], &[0, 9]],
-        );
-        let slots: &[&[(u16, u8)]] = &[&[(1, 204)], &[(0, 204)], &[]];
-        let model =
-            Arc::new(EmbeddingModel::from_bytes(&with_neighbours(table, 1, slots)).unwrap());
-        let rate = json!({"name": "convert", "description": "Converts an amount of currency"});
-        let sky = json!({"name": "forecast", "description": "The weather tomorrow"});
-        let entries = [("money", &rate), ("sky", &sky)];
-        let on = Expansion {
-            weight: 0.5,
-            k: 4,
-            floor: 0.6,
-            all_words: false,
-            cover: true,
-        };
-        // Query side: "euro" also searches "currency" at 0.5 × 0.8.
-        let index = ToolIndex::build_hybrid(&entries, Some(model.clone()), &|_| None);
-        assert_eq!(
-            index.lexical_scores_with("euro", Expansion::OFF),
-            vec![0.0, 0.0]
-        );
-        let expanded = index.lexical_scores_with("euro", on);
-        assert!(expanded[0] > 0.0 && expanded[1] == 0.0, "{expanded:?}");
-        let hits = index.search_with(
-            "euro",
-            2,
-            Fusion {
-                expansion: on,
-                ..Fusion::DEFAULT
-            },
-        );
-        assert_eq!(hits[0].tool, "convert");
-        assert!(!hits[0].weak, "a neighbour match is a lexical match");
-        // Above the floor only.
-        let strict = Expansion { floor: 0.9, ..on };
-        assert_eq!(index.lexical_scores_with("euro", strict), vec![0.0, 0.0]);
-        // Catalogue side: the tool indexes "euro" as a neighbour of "currency".
-        let index = ToolIndex::build_expanded(&entries, Some(model), &|_| None, on);
-        let scores = index.lexical_scores_with("euro", Expansion::OFF);
-        assert!(scores[0] > 0.0 && scores[1] == 0.0, "{scores:?}");
     }
 }

@@ -130,12 +130,6 @@ fn undouble(w: &mut String) {
 
 /// The index terms of `text`, in order, with repeats.
 pub fn tokenize(text: &str) -> Vec<String> {
-    tokenize_with(text, true)
-}
-
-/// [`tokenize`], stemmed or not (the words as written, lower-cased: what
-/// the embedding table knows).
-pub(super) fn tokenize_with(text: &str, stem: bool) -> Vec<String> {
     let mut out = Vec::new();
     for run in text.split(|c: char| !c.is_alphanumeric()) {
         let mut start = 0;
@@ -144,19 +138,19 @@ pub(super) fn tokenize_with(text: &str, stem: bool) -> Vec<String> {
         while let Some((i, cur)) = chars.next() {
             let next = chars.peek().map(|(_, c)| *c);
             if prev.is_some_and(|p| is_boundary(p, cur, next)) {
-                push_term(run.get(start..i), stem, &mut out);
+                push_term(run.get(start..i), &mut out);
                 start = i;
             }
             prev = Some(cur);
         }
-        push_term(run.get(start..), stem, &mut out);
+        push_term(run.get(start..), &mut out);
     }
     out
 }
 
 /// Lowercases and stems one identifier piece, unless it is a single
 /// character or a stopword.
-fn push_term(piece: Option<&str>, stem: bool, out: &mut Vec<String>) {
+fn push_term(piece: Option<&str>, out: &mut Vec<String>) {
     let Some(piece) = piece else {
         return;
     };
@@ -167,9 +161,7 @@ fn push_term(piece: Option<&str>, stem: bool, out: &mut Vec<String>) {
     if is_stopword(&term) {
         return;
     }
-    if stem {
-        stem_in_place(&mut term);
-    }
+    stem_in_place(&mut term);
     out.push(term);
 }
 
@@ -192,16 +184,6 @@ fn is_file_name(word: &str) -> bool {
 /// argument value, such as a commit message) is left out and a file name
 /// becomes the word `file`.
 pub fn tokenize_query(query: &str) -> Vec<String> {
-    tokenize(&query_text(query))
-}
-
-/// The words of [`tokenize_query`] before stemming.
-pub(super) fn query_words(query: &str) -> Vec<String> {
-    tokenize_with(&query_text(query), false)
-}
-
-/// A request without its quoted text, file names as the word `file`.
-fn query_text(query: &str) -> String {
     let mut kept = String::new();
     let mut quote: Option<char> = None;
     let mut prev = ' ';
@@ -220,7 +202,7 @@ fn query_text(query: &str) -> String {
         .split_whitespace()
         .map(|w| if is_file_name(w) { "file" } else { w })
         .collect();
-    words.join(" ")
+    tokenize(&words.join(" "))
 }
 
 /// The words a query term also searches for (not including itself).
