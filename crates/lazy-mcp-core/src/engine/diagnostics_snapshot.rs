@@ -385,7 +385,7 @@ impl Engine {
                 definitions: self.definitions_status(name),
             });
         }
-        totals.held_definitions = self.held_count();
+        totals.held_definitions = self.pins.held_count();
         totals.enabled = totals
             .servers
             .saturating_sub(totals.disabled)

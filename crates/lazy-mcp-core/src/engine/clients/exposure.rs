@@ -52,13 +52,13 @@ impl Engine {
         };
         let entry = self.current_entry(name);
         // Held definitions (changed since approved) are never listed.
-        if let Some(entry) = entry.filter(|_| self.holds_kind(name, kind)) {
+        if let Some(entry) = entry.filter(|_| self.pins.holds_kind(name, kind)) {
             return entry
                 .list(kind)
                 .iter()
                 .filter(|item| {
                     item_name(item).is_some_and(|n| {
-                        !self.is_held(name, kind, n)
+                        !self.pins.is_held(name, kind, n)
                             && match (kind, &server.config().tools) {
                                 (ListKind::Tools, ToolFilter::Only(names)) => {
                                     names.iter().any(|d| d == n)

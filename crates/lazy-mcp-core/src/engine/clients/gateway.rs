@@ -355,7 +355,7 @@ impl Engine {
                     let why = self
                         .switched_off_owner(&exposed)
                         .or_else(|| self.awaiting_approval_owner(&exposed))
-                        .or_else(|| self.held_aggregate_refusal(kind, &exposed));
+                        .or_else(|| self.pins.aggregate_refusal(kind, &exposed));
                     match why {
                         Some(why) => why,
                         None => format!(
@@ -593,7 +593,7 @@ impl Engine {
     ) {
         // A call held for a sign-in asked for it (a 401/403 mid-session): its
         // timeout ends the wait and that sign-in (auth.rs).
-        if self.call_awaits_sign_in(conn) && self.sign_in_wait_expired(conn) {
+        if self.servers.call_awaits_sign_in(conn) && self.sign_in_wait_expired(conn) {
             return;
         }
         let Some(name) = self.servers.server_of(conn).map(str::to_string) else {

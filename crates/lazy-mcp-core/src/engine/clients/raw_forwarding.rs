@@ -124,7 +124,7 @@ impl Engine {
             return false;
         };
         // A modern server's answer may ask for input or say the era changed: full reading.
-        if self.is_modern(conn) {
+        if self.servers.is_modern(conn) {
             return false;
         }
         // A call bridged to a modern client's input answers (`input_bridge.rs`): full reading.

@@ -161,7 +161,8 @@ impl Engine {
                     }
                 };
                 // Held tools are out of the index (search, load_tools, summary).
-                listed && !tool_name(tool).is_some_and(|n| self.is_held(name, ListKind::Tools, n))
+                listed
+                    && !tool_name(tool).is_some_and(|n| self.pins.is_held(name, ListKind::Tools, n))
             };
             entries.extend(
                 entry

@@ -52,7 +52,7 @@ impl Engine {
     ) -> Option<(ForwardedCall, Result<Value, Value>)> {
         let retry = match &outcome {
             Ok(result)
-                if self.is_modern(conn)
+                if self.servers.is_modern(conn)
                     && discover::asks_for_input(result)
                     && call.input_rounds() < MAX_INPUT_ROUNDS =>
             {
