@@ -84,7 +84,8 @@ impl Engine {
         let live = connection.is_live();
         let roots_asked_at = connection.roots_asked_at();
         self.update_catalogue(&name, (era, init, cache), lists);
-        self.share_catalogue_entry(&name, roots_asked_at.is_some());
+        self.shared_catalogue
+            .listed(&name, roots_asked_at.is_some());
         if purpose == Purpose::Connect {
             if !live {
                 self.become_connected_after_roots(conn, roots_asked_at);
