@@ -341,15 +341,6 @@ impl Engine {
         best.map(|(_, name)| name)
     }
 
-    /// Whether the server's endpoint exposes tool `tool` (any tool when not filtered).
-    pub(in crate::engine) fn tool_is_exposed(&self, name: &str, tool: &str) -> bool {
-        match self.servers.get(name).map(|s| &s.config().tools) {
-            Some(ToolFilter::Only(names)) => names.iter().any(|n| n == tool),
-            Some(ToolFilter::All) => true,
-            None => false,
-        }
-    }
-
     pub(in crate::engine) fn is_exposed_endpoint(&self, endpoint: &Endpoint) -> bool {
         match endpoint {
             Endpoint::Aggregate => true,

@@ -275,7 +275,7 @@ impl Engine {
             Endpoint::Server { name } => {
                 if method == methods::TOOLS_CALL {
                     let tool = params.as_ref().and_then(name_of).unwrap_or_default();
-                    if !self.tool_is_exposed(name, tool) {
+                    if !self.servers.get(name).is_some_and(|s| s.exposes_tool(tool)) {
                         self.reply_error(
                             client,
                             id,
@@ -353,8 +353,9 @@ impl Engine {
                 let exposed = name_of(params).unwrap_or_default().to_string();
                 let (server, original) = by_name(kind, &exposed).ok_or_else(|| {
                     let why = self
-                        .switched_off_owner(&exposed)
-                        .or_else(|| self.awaiting_approval_owner(&exposed))
+                        .servers
+                        .switched_off_refusal(&exposed)
+                        .or_else(|| self.awaiting_approval.refusal_for(&exposed))
                         .or_else(|| self.pins.aggregate_refusal(kind, &exposed));
                     match why {
                         Some(why) => why,
@@ -393,24 +394,6 @@ impl Engine {
                     .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"))
             }
         }
-    }
-
-    /// "server X is disabled" for an aggregate name `X__…` of a server that is
-    /// configured but not exposed (disabled or dormant).
-    fn switched_off_owner(&self, exposed: &str) -> Option<String> {
-        self.servers.iter().find_map(|(name, server)| {
-            let prefix = format!(
-                "{}{}",
-                name,
-                crate::engine::clients::aggregate_names::SEPARATOR
-            );
-            (!server.state().is_exposed() && exposed.starts_with(&prefix)).then(|| {
-                format!(
-                    "MCP server '{name}' is {}; enable it to use '{exposed}'",
-                    server.state().label().to_lowercase()
-                )
-            })
-        })
     }
 
     /// Records `resources/subscribe` / `unsubscribe`. Returns true when the request

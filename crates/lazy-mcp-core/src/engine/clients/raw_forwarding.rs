@@ -65,7 +65,12 @@ impl Engine {
         }
         let (server, text) = match endpoint {
             // The endpoint's own name, borrowed: not copied per call.
-            Endpoint::Server { name } if self.tool_is_exposed(name, &tool) => {
+            Endpoint::Server { name }
+                if self
+                    .servers
+                    .get(name)
+                    .is_some_and(|s| s.exposes_tool(&tool)) =>
+            {
                 (Cow::Borrowed(name.as_str()), params.get().into())
             }
             Endpoint::Server { .. } => return false,
