@@ -184,7 +184,9 @@ impl Engine {
             Event::SignIn { server } => self.on_sign_in(&server),
             Event::CancelSignIn { server } => self.on_cancel_sign_in(&server),
             Event::SignOut { server } => self.on_sign_out(&server),
-            Event::DismissSignIn { servers } => self.on_dismiss_sign_in(servers),
+            Event::DismissSignIn { servers } => {
+                self.sign_in_announcements.handle_dismissed(servers)
+            }
             Event::Timeout => self.on_timeout(),
             Event::ClientMessage {
                 client,

@@ -5,7 +5,6 @@
 use crate::config::model::ToolFilter;
 use crate::engine::effects::Effect;
 use crate::engine::effects::EndpointInfo;
-use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
 use crate::engine::stable_hash::{fnv1a64_hex, Fnv1a64Writer};
 use crate::protocol::client_handshake::ListKind;
@@ -339,15 +338,5 @@ impl Engine {
             }
         }
         best.map(|(_, name)| name)
-    }
-
-    pub(in crate::engine) fn is_exposed_endpoint(&self, endpoint: &Endpoint) -> bool {
-        match endpoint {
-            Endpoint::Aggregate => true,
-            Endpoint::Server { name } => self
-                .servers
-                .get(name)
-                .is_some_and(|s| s.state().is_exposed()),
-        }
     }
 }

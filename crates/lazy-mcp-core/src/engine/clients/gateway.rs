@@ -2,6 +2,7 @@
 //! catalogue without touching any upstream, and routes calls through
 //! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
 
+use crate::engine::clients::modern_clients::discover_answer;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::Endpoint;
 use crate::engine::router::{Engine, Outlined};
@@ -98,7 +99,7 @@ impl Engine {
         if self.take_bridged_retry(client, &id, method, params.as_ref()) {
             return;
         }
-        if !self.is_exposed_endpoint(endpoint) {
+        if !self.servers.is_exposed_endpoint(endpoint) {
             let Endpoint::Server { name } = endpoint else {
                 return;
             };
@@ -128,7 +129,7 @@ impl Engine {
             // client that sends it without an envelope: nothing depends on it).
             methods::SERVER_DISCOVER => {
                 let initialize = self.initialize_result(endpoint, None);
-                let result = self.discover_answer(&initialize);
+                let result = discover_answer(&initialize);
                 self.reply(client, jsonrpc::success(id, result));
             }
             methods::SUBSCRIPTIONS_LISTEN => {

@@ -60,7 +60,7 @@ impl Engine {
         let Some(tool) = peek.name() else {
             return false;
         };
-        if !self.is_exposed_endpoint(endpoint) {
+        if !self.servers.is_exposed_endpoint(endpoint) {
             return false;
         }
         let (server, text) = match endpoint {

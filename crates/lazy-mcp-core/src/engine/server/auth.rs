@@ -400,11 +400,6 @@ impl Engine {
         }
     }
 
-    /// "Not now": these servers are not announced again this session.
-    pub(in crate::engine) fn on_dismiss_sign_in(&mut self, servers: Vec<String>) {
-        self.sign_in_announcements.handle_dismissed(servers);
-    }
-
     /// A timer of a connection held for a sign-in or refresh fired: the
     /// waiting calls' timeout passed. Returns whether it was such a wait.
     pub(in crate::engine) fn sign_in_wait_expired(&mut self, conn: ConnId) -> bool {

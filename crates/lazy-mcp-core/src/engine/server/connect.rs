@@ -366,7 +366,8 @@ impl Engine {
         // refused, never sent.
         let refusal = match self.servers.conns.get(&conn) {
             Some(connection) if self.pins.any_held() => {
-                self.held_call_refusal(&connection.server, call.method(), call.params())
+                self.pins
+                    .call_refusal(&connection.server, call.method(), call.params())
             }
             _ => None,
         };
@@ -427,7 +428,7 @@ impl Engine {
             self.forward_call(conn, call);
             return;
         }
-        let held = self.held_call_refusal(name, call.method(), call.params());
+        let held = self.pins.call_refusal(name, call.method(), call.params());
         let refusal = held.or_else(|| match &server.state {
             ServerState::Disabled => Some(format!(
                 "MCP server '{name}' is disabled; enable it to use it"

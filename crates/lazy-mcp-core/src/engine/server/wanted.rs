@@ -4,6 +4,7 @@
 
 use crate::config::model::ToolFilter;
 use crate::engine::clients::aggregate_names::SEPARATOR;
+use crate::engine::events::Endpoint;
 use crate::engine::server::{Server, Servers};
 
 /// What the config and the session's Enable/Disable ask for.
@@ -38,6 +39,17 @@ impl Server {
 }
 
 impl Servers {
+    /// Whether `endpoint` is exposed now: the aggregate always, a server's own
+    /// while its state exposes it.
+    pub(in crate::engine) fn is_exposed_endpoint(&self, endpoint: &Endpoint) -> bool {
+        match endpoint {
+            Endpoint::Aggregate => true,
+            Endpoint::Server { name } => {
+                self.by_name.get(name).is_some_and(|s| s.state.is_exposed())
+            }
+        }
+    }
+
     /// "server X is disabled" for an aggregate name `X__…` of a server that is
     /// configured but not exposed (disabled or dormant).
     pub(in crate::engine) fn switched_off_refusal(&self, exposed: &str) -> Option<String> {

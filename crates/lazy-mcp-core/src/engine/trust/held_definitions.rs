@@ -11,7 +11,6 @@
 use crate::config::load::FileRead;
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::engine::router::Engine;
-use crate::engine::server::calls::CallParams;
 use crate::engine::trust::approved_definitions::baseline_key;
 use crate::engine::trust::definition_review::{
     compared_projection, review_text, unified_diff, warnings, DefinitionWarning,
@@ -122,16 +121,6 @@ impl Engine {
             return self.pins.baseline(&key)?.instructions.as_deref();
         }
         entry.initialize.instructions.as_deref()
-    }
-
-    /// The refusal of a call to a held tool or prompt, naming what changed and how to review.
-    pub(in crate::engine) fn held_call_refusal(
-        &self,
-        name: &str,
-        method: &str,
-        params: &CallParams,
-    ) -> Option<String> {
-        self.pins.call_refusal(name, method, params)
     }
 
     fn announce_held(&mut self, name: &str, message: String) {

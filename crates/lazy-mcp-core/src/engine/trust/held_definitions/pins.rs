@@ -315,8 +315,8 @@ impl Pins {
         self.held.get(name).is_some_and(|h| h.instructions)
     }
 
-    /// The refusal of a `method` call (`tools/call`, `prompts/get`) to `item`
-    /// of server `name` when it is held, naming what changed and how to review.
+    /// The refusal of a `method` call (`tools/call`, `prompts/get`) of server
+    /// `name` when what it calls is held, naming what changed and how to review.
     pub(in crate::engine) fn call_refusal(
         &self,
         name: &str,
