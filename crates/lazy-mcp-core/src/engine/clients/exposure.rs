@@ -94,22 +94,6 @@ impl Engine {
         }
     }
 
-    /// Declared tool names the catalogued server does not offer.
-    pub(in crate::engine) fn dropped_declared_tools(&self, name: &str) -> Vec<String> {
-        let (Some(server), Some(entry)) = (self.servers.get(name), self.current_entry(name)) else {
-            return Vec::new();
-        };
-        let ToolFilter::Only(names) = &server.config().tools else {
-            return Vec::new();
-        };
-        let offered: VecSet<&str> = entry.tools.iter().filter_map(item_name).collect();
-        names
-            .iter()
-            .filter(|n| !offered.contains(n.as_str()))
-            .cloned()
-            .collect()
-    }
-
     /// Hash of what the server's own endpoint lists for `kind`.
     fn list_hash(&self, name: &str, kind: ListKind) -> u64 {
         let mut hasher = Fnv1a64Writer::default();
@@ -126,26 +110,6 @@ impl Engine {
             let _ = serde_json::to_writer(&mut hasher, self.exposed_items(name, kind).as_ref());
         }
         hasher.finish()
-    }
-
-    /// Version of the aggregate endpoint: the meta-tools (with the index) and the
-    /// exposed tools with their modes, but not any client's loaded set, so loading
-    /// a tool never makes a host restart the endpoint (it gets `list_changed`).
-    fn aggregate_version(&self, list_hashes: &VecMap<(String, ListKind), u64>) -> String {
-        // The plan hashed the meta-tools and every exposed server's tools already.
-        // (`write!` into a String cannot fail.)
-        let plan = self.clients.exposure.plan();
-        let mut text = format!("{:016x}", plan.meta_hash);
-        for (name, mode) in &plan.modes {
-            let tools = plan.tool_hashes.get(name).copied().unwrap_or_default();
-            let _ = write!(text, "\n{name} {} {tools:016x}", mode.as_str());
-        }
-        if self.settings().aggregate_endpoint == crate::engine::settings::AggregateEndpoint::All {
-            for ((name, kind), hash) in list_hashes {
-                let _ = write!(text, "\n{name} {kind:?} {hash:016x}");
-            }
-        }
-        fnv1a64_hex(text.as_bytes())
     }
 
     fn endpoint_version(&self, name: &str, list_hashes: &[u64]) -> String {
@@ -217,7 +181,10 @@ impl Engine {
                 offered: self.is_offered(name),
             });
         }
-        let aggregate_version = self.aggregate_version(&lists);
+        let aggregate_version = self.clients.exposure.aggregate_version(
+            &lists,
+            self.settings().aggregate_endpoint == crate::engine::settings::AggregateEndpoint::All,
+        );
         let changed = self.clients.exposure.lists_hashed(lists);
         let mut notifications: VecSet<(String, &'static str)> = VecSet::new();
         for (server, method) in changed {

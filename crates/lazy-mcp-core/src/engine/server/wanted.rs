@@ -5,7 +5,10 @@
 use crate::config::model::ToolFilter;
 use crate::engine::clients::aggregate_names::SEPARATOR;
 use crate::engine::events::Endpoint;
+use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::server::{Server, Servers};
+use crate::protocol::params::name_of;
+use crate::vec_map::VecSet;
 
 /// What the config and the session's Enable/Disable ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +30,19 @@ impl Server {
         } else {
             Wanted::Active
         }
+    }
+
+    /// Declared tool names (`tools: [...]` in config) its catalogue `entry` does not offer.
+    pub(in crate::engine) fn dropped_declared_tools(&self, entry: &CatalogueEntry) -> Vec<String> {
+        let ToolFilter::Only(names) = &self.config.tools else {
+            return Vec::new();
+        };
+        let offered: VecSet<&str> = entry.tools.iter().filter_map(name_of).collect();
+        names
+            .iter()
+            .filter(|n| !offered.contains(n.as_str()))
+            .cloned()
+            .collect()
     }
 
     /// Whether the server's endpoint exposes tool `tool` (any tool when not filtered).

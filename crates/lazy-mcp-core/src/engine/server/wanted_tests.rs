@@ -64,3 +64,26 @@ fn a_call_to_a_switched_off_server_says_so() {
     assert_eq!(servers.switched_off_refusal("ab__search"), None);
     assert_eq!(servers.switched_off_refusal("b__search"), None);
 }
+
+#[test]
+fn declared_tools_the_catalogue_does_not_offer_are_dropped() {
+    let entry: crate::engine::registry::catalogue::CatalogueEntry = serde_json::from_value(json!({
+        "fingerprint": "f",
+        "cataloguedAtMs": 1,
+        "initialize": {"protocolVersion": "2025-06-18"},
+        "tools": [{"name": "read"}, {"name": "list"}],
+    }))
+    .unwrap_or_else(|e| panic!("test entry: {e}"));
+    let mut servers = Servers::default();
+    servers.add(config("all", true, true, None), 0);
+    servers.add(
+        config("some", true, true, Some(&["read", "write", "delete"])),
+        0,
+    );
+    let dropped = |name: &str| servers.get(name).map(|s| s.dropped_declared_tools(&entry));
+    assert_eq!(dropped("all"), Some(vec![]));
+    assert_eq!(
+        dropped("some"),
+        Some(vec!["write".to_string(), "delete".to_string()])
+    );
+}
