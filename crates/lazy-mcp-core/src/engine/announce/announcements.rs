@@ -20,7 +20,7 @@ pub(in crate::engine) struct Announcements {
 
 /// A failure to tell now: its words and the actions the notification offers.
 #[derive(Debug, PartialEq)]
-pub(in crate::engine) struct Told {
+pub(in crate::engine) struct FailureNotice {
     pub(in crate::engine) message: String,
     pub(in crate::engine) actions: Vec<AnnounceAction>,
 }
@@ -78,11 +78,11 @@ impl Announcements {
         error: &str,
         auth: bool,
         catalogued: bool,
-    ) -> Option<Told> {
+    ) -> Option<FailureNotice> {
         let step = next_step(auth.then_some(&ServerState::NeedsAuth), error);
         if let Some(action) = self.awaiting.remove(name) {
             self.announced.insert(name.to_string());
-            return Some(Told {
+            return Some(FailureNotice {
                 message: format!("{action} failed: {error}.{step}"),
                 actions: vec![
                     AnnounceAction::OpenDefinition,
@@ -94,7 +94,7 @@ impl Announcements {
             return None;
         }
         if catalogued {
-            return Some(Told {
+            return Some(FailureNotice {
                 message: format!(
                     "MCP server '{name}' stopped working: {}.{step}",
                     cause_of(name, error)

@@ -1,6 +1,6 @@
 //! What is said when a server fails, without an engine.
 
-use super::{Announcements, Told};
+use super::{Announcements, FailureNotice};
 use crate::engine::effects::AnnounceAction;
 use crate::engine::server::state::ServerState;
 
@@ -12,7 +12,7 @@ fn an_awaited_action_that_fails_is_always_told_with_its_next_step() {
     told.awaits("a", "Connect Now");
     assert_eq!(
         told.failed("a", "spawn failed", false, true),
-        Some(Told {
+        Some(FailureNotice {
             message: format!("Connect Now failed: spawn failed.{STEP}"),
             actions: vec![
                 AnnounceAction::OpenDefinition,
