@@ -2,6 +2,7 @@
 
 use super::Clients;
 use crate::engine::events::Endpoint;
+use crate::protocol::methods;
 use serde_json::json;
 
 #[test]
@@ -27,7 +28,7 @@ fn a_server_request_goes_to_the_first_client_that_sees_the_server_and_declared_t
     );
     assert_eq!(clients.attached_declaring("a", "elicitation"), None);
     // A legacy client's call: nothing is missing for it to be asked.
-    let requests = json!({"q": {"method": "sampling/createMessage", "params": {}}});
+    let requests = json!({"q": {"method": methods::SAMPLING_CREATE_MESSAGE, "params": {}}});
     let requests = requests.as_object().cloned().unwrap_or_default();
     assert_eq!(
         clients.missing_input_capabilities("c1", &json!(1), &requests),

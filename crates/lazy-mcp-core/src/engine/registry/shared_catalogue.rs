@@ -136,6 +136,9 @@ impl Engine {
 
     /// One `writeSharedCatalogue` per shared server listed in this event.
     pub(in crate::engine) fn flush_shared_catalogue(&mut self) {
+        if !self.shared_catalogue.any_listed() {
+            return;
+        }
         for name in self.shared_catalogue.take_listed() {
             let Some(launch) = self.sharing_of(&name) else {
                 continue;

@@ -2,7 +2,9 @@
 
 use super::Wanted;
 use crate::config::model::ServerConfig;
+use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::server::Servers;
+use crate::protocol::client_handshake::InitializeOutcome;
 use serde_json::json;
 
 fn config(name: &str, enabled: bool, auto_connect: bool, tools: Option<&[&str]>) -> ServerConfig {
@@ -67,13 +69,19 @@ fn a_call_to_a_switched_off_server_says_so() {
 
 #[test]
 fn declared_tools_the_catalogue_does_not_offer_are_dropped() {
-    let entry: crate::engine::registry::catalogue::CatalogueEntry = serde_json::from_value(json!({
-        "fingerprint": "f",
-        "cataloguedAtMs": 1,
-        "initialize": {"protocolVersion": "2025-06-18"},
-        "tools": [{"name": "read"}, {"name": "list"}],
-    }))
-    .unwrap_or_else(|e| panic!("test entry: {e}"));
+    let entry = CatalogueEntry {
+        fingerprint: "f".into(),
+        catalogued_at_ms: 1,
+        era: Default::default(),
+        initialize: InitializeOutcome::default(),
+        cache: None,
+        tools: vec![json!({"name": "read"}), json!({"name": "list"})],
+        prompts: vec![],
+        resources: vec![],
+        resource_templates: vec![],
+        resource_metadata_url: None,
+        tool_vectors: None,
+    };
     let mut servers = Servers::default();
     servers.add(config("all", true, true, None), 0);
     servers.add(

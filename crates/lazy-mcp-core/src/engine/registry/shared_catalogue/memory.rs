@@ -90,6 +90,11 @@ impl SharedCatalogue {
         self.to_write.insert(name.to_string());
     }
 
+    /// Whether some server was listed in this event (most events list none).
+    pub(in crate::engine) fn any_listed(&self) -> bool {
+        !self.to_write.is_empty()
+    }
+
     /// The servers listed in this event, once.
     pub(in crate::engine) fn take_listed(&mut self) -> VecSet<String> {
         std::mem::take(&mut self.to_write)

@@ -67,4 +67,5 @@ fn a_server_that_asks_for_roots_is_written_under_the_roots_key() {
         ["a", "b"]
     );
     assert!(memory.take_listed().is_empty());
+    assert!(!memory.any_listed());
 }
