@@ -356,14 +356,9 @@ impl Engine {
         upstream_id: u64,
         outcome: Result<Value, Value>,
     ) {
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
+        let Some(name) = self.servers.listen_answered(conn, upstream_id) else {
             return;
         };
-        // The answer to a listen Lazy MCP cancelled itself (a new filter) says nothing.
-        if !connection.listen_answered(upstream_id) {
-            return;
-        }
-        let name = connection.server.clone();
         let (level, message) = match outcome {
             Err(error) => (
                 LogLevel::Warn,
@@ -399,6 +394,20 @@ impl Engine {
 }
 
 impl Servers {
+    /// `conn`'s server answered its listen `upstream_id`: the server's name,
+    /// unless Lazy MCP cancelled that listen itself (a new filter), whose
+    /// answer says nothing.
+    pub(in crate::engine) fn listen_answered(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+    ) -> Option<String> {
+        let connection = self.conns.get_mut(&conn)?;
+        connection
+            .listen_answered(upstream_id)
+            .then(|| connection.server.clone())
+    }
+
     /// Whether `conn` speaks the modern era.
     pub(in crate::engine) fn is_modern(&self, conn: ConnId) -> bool {
         self.conns
