@@ -34,4 +34,7 @@ fn a_server_request_goes_to_the_first_client_that_sees_the_server_and_declared_t
         clients.missing_input_capabilities("c1", &json!(1), &requests),
         None
     );
+    // Nor is it passed the requests: it cannot answer them.
+    assert!(!clients.can_answer_input("c4", &json!(1), &requests));
+    assert!(!clients.can_answer_input("c4", &json!(1), &Default::default()));
 }

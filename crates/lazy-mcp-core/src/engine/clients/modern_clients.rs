@@ -188,6 +188,29 @@ impl Clients {
         self.sessions.get(client)?.modern().input_capabilities(id)
     }
 
+    /// Whether the client of modern request `id` declared every capability
+    /// the server's (non-roots) input `requests` need (and there are some):
+    /// they may be passed to it.
+    pub(in crate::engine) fn can_answer_input(
+        &self,
+        client: &str,
+        id: &Value,
+        requests: &serde_json::Map<String, Value>,
+    ) -> bool {
+        let declared = self.modern_input_capabilities(client, id);
+        !requests.is_empty()
+            && requests.values().all(|request| {
+                let fields = MessageFields::read(request);
+                let required = missing_capability::required_for_input(
+                    fields.method().unwrap_or(""),
+                    fields.params,
+                );
+                required.is_some_and(|required| {
+                    declared.is_some_and(|d| missing_capability::missing(&required, d).is_none())
+                })
+            })
+    }
+
     /// The capabilities the client of modern request `id` did not declare
     /// that a server's (non-roots) input `requests` need; None for a legacy
     /// client's call, or when nothing is missing.

@@ -133,20 +133,10 @@ impl Engine {
         let (roots, others): (Map<String, Value>, Map<String, Value>) = requests
             .into_iter()
             .partition(|(_, r)| request_method(r) == methods::ROOTS_LIST);
-        let declared = self
-            .clients
-            .modern_input_capabilities(call.client(), call.client_id());
-        let answerable = !others.is_empty()
-            && call.input_rounds() < MAX_INPUT_ROUNDS
-            && others.iter().all(|(_, request)| {
-                let required = missing_capability::required_for_input(
-                    request_method(request),
-                    MessageFields::read(request).params,
-                );
-                required.is_some_and(|required| {
-                    declared.is_some_and(|d| missing_capability::missing(&required, d).is_none())
-                })
-            });
+        let answerable = call.input_rounds() < MAX_INPUT_ROUNDS
+            && self
+                .clients
+                .can_answer_input(call.client(), call.client_id(), &others);
         if answerable {
             if let Some(object) = result.as_object_mut() {
                 let roots_keys: Vec<String> = roots.keys().cloned().collect();
