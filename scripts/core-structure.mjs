@@ -279,7 +279,7 @@ for (const text of code.values()) {
     if (!inside && /^impl Engine\b/.test(line)) inside = true;
     if (!inside) continue;
     implEngineLines++;
-    if (/^    (pub(\([^)]*\))? )?(const )?fn \w+/.test(line)) implEngineMethods++;
+    if (/^ {4}(pub(\([^)]*\))? )?(const )?fn \w+/.test(line)) implEngineMethods++;
     if (/^}/.test(line)) inside = false;
   }
 }
