@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Structure figures of crates/lazy-mcp-core/src, as ARCHITECTURE.md quotes them:
-// impl Engine blocks, files that import engine/mod.rs, fields reachable from
+// impl Engine blocks (their lines and methods), files that import engine/mod.rs, fields reachable from
 // `&mut Engine` (and how many of them files other than their owner's may write, and
 // how many any file under engine/ may write), file-level import cycles, method-name literals and `.get("…")`.
 // Production code only: `#[cfg(test)] mod tests` and comment lines are left out.
@@ -269,11 +269,27 @@ const methodLiteral =
   /"((?:notifications|tools|prompts|resources|completion|logging|roots|sampling|elicitation|server|subscriptions|tasks)\/[A-Za-z_/]+|initialize|ping)"/g;
 const literals = [...all.matchAll(methodLiteral)].map((m) => m[1]);
 const found = cycles();
+// `impl Engine` blocks' lines (from `impl Engine` to its closing `}` at column 0,
+// comment lines left out) and their methods: what the router still does itself.
+let implEngineLines = 0;
+let implEngineMethods = 0;
+for (const text of code.values()) {
+  let inside = false;
+  for (const line of text.split("\n")) {
+    if (!inside && /^impl Engine\b/.test(line)) inside = true;
+    if (!inside) continue;
+    implEngineLines++;
+    if (/^ {4}(pub(\([^)]*\))? )?(const )?fn \w+/.test(line)) implEngineMethods++;
+    if (/^}/.test(line)) inside = false;
+  }
+}
 const figures = {
   src,
   files: files.length,
   engineFiles: engineFiles.length,
   implEngineBlocks: [...all.matchAll(/^impl Engine\b/gm)].length,
+  implEngineLines,
+  implEngineMethods,
   filesImportingEngineModRs: engineFiles.filter((f) => f !== engineMod && edges.get(f).has(engineMod)).length,
   engineModRsImports: edges.get(engineMod)?.size ?? 0,
   fieldsReachableFromEngine: reachable,

@@ -8,7 +8,7 @@
 
 use super::discovery::{discovery_plan, DiscoveryInput};
 use super::host_policy::{select_servers, ApprovalRequest, HostPolicy, ProjectServer, Unmanaged};
-use super::model::{ConfigFormat, ConfigScope, ServerConfig};
+use super::model::{ConfigFormat, ConfigScope, ServerConfig, SourceRef};
 use super::normalize::{normalize, FileInput, FileReport, NormalizeInput, NormalizeResult};
 use super::problem::{Problem, Severity};
 use super::project_approval::{approval_paths, ApprovalFacts};
@@ -131,6 +131,19 @@ impl ConfigLoad {
     /// The discovery input of the current sources (home, workspace folders).
     pub fn discovery(&self) -> Option<&DiscoveryInput> {
         self.sources.as_ref().map(|s| &s.discovery)
+    }
+
+    /// `file:line` as MCP Diagnostics shows it, relative to the current
+    /// sources' workspace folders or home directory.
+    pub fn source_label(&self, source: &SourceRef) -> String {
+        let (folders, home) = self.discovery().map_or((&[][..], ""), |d| {
+            (&d.workspace_folders[..], d.home.as_str())
+        });
+        format!(
+            "{}:{}",
+            crate::display_path::display_path_in(folders, home, &source.file),
+            source.line
+        )
     }
 
     /// New sources (start, folders or policy changed): read every file.

@@ -321,7 +321,7 @@ impl Engine {
             servers.push(ServerDiagnostics {
                 name: name.clone(),
                 source: server.config().source.clone(),
-                source_label: self.source_label(&server.config().source),
+                source_label: self.config_load.source_label(&server.config().source),
                 transport: transport_kind(&server.config().transport).into(),
                 state: server.state().clone(),
                 state_label: server.state().label().into(),
@@ -385,7 +385,7 @@ impl Engine {
                 definitions: self.definitions_status(name),
             });
         }
-        totals.held_definitions = self.held_count();
+        totals.held_definitions = self.pins.held_count();
         totals.enabled = totals
             .servers
             .saturating_sub(totals.disabled)
@@ -416,19 +416,6 @@ impl Engine {
             unmanaged,
             needs_approval: self.awaiting_approval.requests().to_vec(),
         }
-    }
-
-    /// `file:line` as MCP Diagnostics shows it, relative to the config sources'
-    /// workspace folders or home directory.
-    fn source_label(&self, source: &SourceRef) -> String {
-        let (folders, home) = self.config_load.discovery().map_or((&[][..], ""), |d| {
-            (&d.workspace_folders[..], d.home.as_str())
-        });
-        format!(
-            "{}:{}",
-            crate::display_path::display_path_in(folders, home, &source.file),
-            source.line
-        )
     }
 
     /// [`Engine::snapshot`] as JSON.

@@ -102,7 +102,8 @@ impl Engine {
         self.now_ms = now_ms;
         match event {
             Event::ConfigSources { sources } => {
-                self.set_definitions_file(sources.approved_definitions_file.clone());
+                self.pins
+                    .set_file(sources.approved_definitions_file.clone());
                 let step = self.config_load.set_sources(sources);
                 self.on_config_step(step);
             }
@@ -127,7 +128,7 @@ impl Engine {
                 conn,
                 clients,
                 holders,
-            } => self.on_connection_shared(conn, clients, holders),
+            } => self.servers.connection_shared(conn, clients, holders),
             Event::MessageReceived { conn, message } => self.on_upstream_text(conn, &message),
             Event::ReplyEnded {
                 conn,
@@ -135,7 +136,7 @@ impl Engine {
                 reason,
                 http_status,
             } => {
-                let reason = self.mask_for_conn(conn, reason);
+                let reason = self.servers.mask_for_conn(conn, reason);
                 self.on_reply_ended(conn, request_id, &reason, http_status)
             }
             Event::ConnectionClosed {
@@ -144,15 +145,17 @@ impl Engine {
                 exit_code,
                 stderr_tail,
             } => {
-                let reason = self.mask_for_conn(conn, reason);
-                let stderr_tail = stderr_tail.map(|tail| self.mask_for_conn(conn, tail));
+                let reason = self.servers.mask_for_conn(conn, reason);
+                let stderr_tail = stderr_tail.map(|tail| self.servers.mask_for_conn(conn, tail));
                 self.on_connection_closed(conn, &reason, exit_code, stderr_tail.as_deref())
             }
             Event::TransportResolved {
                 server,
                 original,
                 resolved,
-            } => self.on_transport_resolved(&server, &original, &resolved),
+            } => self
+                .servers
+                .transport_resolved(&server, &original, &resolved),
             Event::HttpStatus { conn, status } => self.on_http_status(conn, status),
             Event::AuthRequired {
                 conn,
@@ -167,7 +170,7 @@ impl Engine {
                 message,
                 attempt,
             } => {
-                let message = self.mask_for_server(&server, message);
+                let message = self.servers.mask_for_server(&server, message);
                 self.on_sign_in_finished(&server, outcome, &message, attempt)
             }
             Event::RefreshFinished {
@@ -175,13 +178,15 @@ impl Engine {
                 outcome,
                 message,
             } => {
-                let message = self.mask_for_server(&server, message);
+                let message = self.servers.mask_for_server(&server, message);
                 self.on_refresh_finished(&server, outcome, &message)
             }
             Event::SignIn { server } => self.on_sign_in(&server),
             Event::CancelSignIn { server } => self.on_cancel_sign_in(&server),
             Event::SignOut { server } => self.on_sign_out(&server),
-            Event::DismissSignIn { servers } => self.on_dismiss_sign_in(servers),
+            Event::DismissSignIn { servers } => {
+                self.sign_in_announcements.handle_dismissed(servers)
+            }
             Event::Timeout => self.on_timeout(),
             Event::ClientMessage {
                 client,
@@ -343,7 +348,7 @@ impl Engine {
         message: String,
     ) {
         let message = match server {
-            Some(name) => self.mask_for_server(name, message),
+            Some(name) => self.servers.mask_for_server(name, message),
             None => message,
         };
         self.effects.push(Effect::Log {

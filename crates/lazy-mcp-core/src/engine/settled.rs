@@ -27,9 +27,8 @@ impl Engine {
             .servers
             .values()
             .any(|s| progress(s.state()) == Progress::Busy);
-        if self.settling.busy && !busy {
+        if self.settling.states_changed(busy) {
             self.effects.push(Effect::CatalogueSettled {});
         }
-        self.settling.busy = busy;
     }
 }

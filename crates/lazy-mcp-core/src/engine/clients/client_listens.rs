@@ -128,7 +128,7 @@ impl Engine {
         let before: Vec<(String, VecSet<String>)> = servers
             .into_iter()
             .map(|name| {
-                let uris = self.subscribed_uris(&name);
+                let uris = self.servers.subscribed_uris(&name);
                 (name, uris)
             })
             .collect();
@@ -137,7 +137,7 @@ impl Engine {
             self.servers.unsubscribe(server, uri, &subscriber, false);
         }
         for (server, uri) in &resources {
-            self.add_subscriber(server, uri, subscriber.clone());
+            self.servers.subscribe(server, uri, subscriber.clone());
         }
         for (name, _) in &before {
             self.servers.forget_unwanted(name);

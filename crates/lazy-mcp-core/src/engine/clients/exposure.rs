@@ -5,7 +5,6 @@
 use crate::config::model::ToolFilter;
 use crate::engine::effects::Effect;
 use crate::engine::effects::EndpointInfo;
-use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
 use crate::engine::stable_hash::{fnv1a64_hex, Fnv1a64Writer};
 use crate::protocol::client_handshake::ListKind;
@@ -52,13 +51,13 @@ impl Engine {
         };
         let entry = self.current_entry(name);
         // Held definitions (changed since approved) are never listed.
-        if let Some(entry) = entry.filter(|_| self.holds_kind(name, kind)) {
+        if let Some(entry) = entry.filter(|_| self.pins.holds_kind(name, kind)) {
             return entry
                 .list(kind)
                 .iter()
                 .filter(|item| {
                     item_name(item).is_some_and(|n| {
-                        !self.is_held(name, kind, n)
+                        !self.pins.is_held(name, kind, n)
                             && match (kind, &server.config().tools) {
                                 (ListKind::Tools, ToolFilter::Only(names)) => {
                                     names.iter().any(|d| d == n)
@@ -95,22 +94,6 @@ impl Engine {
         }
     }
 
-    /// Declared tool names the catalogued server does not offer.
-    pub(in crate::engine) fn dropped_declared_tools(&self, name: &str) -> Vec<String> {
-        let (Some(server), Some(entry)) = (self.servers.get(name), self.current_entry(name)) else {
-            return Vec::new();
-        };
-        let ToolFilter::Only(names) = &server.config().tools else {
-            return Vec::new();
-        };
-        let offered: VecSet<&str> = entry.tools.iter().filter_map(item_name).collect();
-        names
-            .iter()
-            .filter(|n| !offered.contains(n.as_str()))
-            .cloned()
-            .collect()
-    }
-
     /// Hash of what the server's own endpoint lists for `kind`.
     fn list_hash(&self, name: &str, kind: ListKind) -> u64 {
         let mut hasher = Fnv1a64Writer::default();
@@ -127,26 +110,6 @@ impl Engine {
             let _ = serde_json::to_writer(&mut hasher, self.exposed_items(name, kind).as_ref());
         }
         hasher.finish()
-    }
-
-    /// Version of the aggregate endpoint: the meta-tools (with the index) and the
-    /// exposed tools with their modes, but not any client's loaded set, so loading
-    /// a tool never makes a host restart the endpoint (it gets `list_changed`).
-    fn aggregate_version(&self, list_hashes: &VecMap<(String, ListKind), u64>) -> String {
-        // The plan hashed the meta-tools and every exposed server's tools already.
-        // (`write!` into a String cannot fail.)
-        let plan = self.clients.exposure.plan();
-        let mut text = format!("{:016x}", plan.meta_hash);
-        for (name, mode) in &plan.modes {
-            let tools = plan.tool_hashes.get(name).copied().unwrap_or_default();
-            let _ = write!(text, "\n{name} {} {tools:016x}", mode.as_str());
-        }
-        if self.settings().aggregate_endpoint == crate::engine::settings::AggregateEndpoint::All {
-            for ((name, kind), hash) in list_hashes {
-                let _ = write!(text, "\n{name} {kind:?} {hash:016x}");
-            }
-        }
-        fnv1a64_hex(text.as_bytes())
     }
 
     fn endpoint_version(&self, name: &str, list_hashes: &[u64]) -> String {
@@ -218,7 +181,10 @@ impl Engine {
                 offered: self.is_offered(name),
             });
         }
-        let aggregate_version = self.aggregate_version(&lists);
+        let aggregate_version = self.clients.exposure.aggregate_version(
+            &lists,
+            self.settings().aggregate_endpoint == crate::engine::settings::AggregateEndpoint::All,
+        );
         let changed = self.clients.exposure.lists_hashed(lists);
         let mut notifications: VecSet<(String, &'static str)> = VecSet::new();
         for (server, method) in changed {
@@ -339,24 +305,5 @@ impl Engine {
             }
         }
         best.map(|(_, name)| name)
-    }
-
-    /// Whether the server's endpoint exposes tool `tool` (any tool when not filtered).
-    pub(in crate::engine) fn tool_is_exposed(&self, name: &str, tool: &str) -> bool {
-        match self.servers.get(name).map(|s| &s.config().tools) {
-            Some(ToolFilter::Only(names)) => names.iter().any(|n| n == tool),
-            Some(ToolFilter::All) => true,
-            None => false,
-        }
-    }
-
-    pub(in crate::engine) fn is_exposed_endpoint(&self, endpoint: &Endpoint) -> bool {
-        match endpoint {
-            Endpoint::Aggregate => true,
-            Endpoint::Server { name } => self
-                .servers
-                .get(name)
-                .is_some_and(|s| s.state().is_exposed()),
-        }
     }
 }

@@ -2,6 +2,7 @@
 //! catalogue without touching any upstream, and routes calls through
 //! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
 
+use crate::engine::clients::modern_clients::discover_answer;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::Endpoint;
 use crate::engine::router::{Engine, Outlined};
@@ -98,7 +99,7 @@ impl Engine {
         if self.take_bridged_retry(client, &id, method, params.as_ref()) {
             return;
         }
-        if !self.is_exposed_endpoint(endpoint) {
+        if !self.servers.is_exposed_endpoint(endpoint) {
             let Endpoint::Server { name } = endpoint else {
                 return;
             };
@@ -128,7 +129,7 @@ impl Engine {
             // client that sends it without an envelope: nothing depends on it).
             methods::SERVER_DISCOVER => {
                 let initialize = self.initialize_result(endpoint, None);
-                let result = self.discover_answer(&initialize);
+                let result = discover_answer(&initialize);
                 self.reply(client, jsonrpc::success(id, result));
             }
             methods::SUBSCRIPTIONS_LISTEN => {
@@ -275,7 +276,7 @@ impl Engine {
             Endpoint::Server { name } => {
                 if method == methods::TOOLS_CALL {
                     let tool = params.as_ref().and_then(name_of).unwrap_or_default();
-                    if !self.tool_is_exposed(name, tool) {
+                    if !self.servers.get(name).is_some_and(|s| s.exposes_tool(tool)) {
                         self.reply_error(
                             client,
                             id,
@@ -353,9 +354,10 @@ impl Engine {
                 let exposed = name_of(params).unwrap_or_default().to_string();
                 let (server, original) = by_name(kind, &exposed).ok_or_else(|| {
                     let why = self
-                        .switched_off_owner(&exposed)
-                        .or_else(|| self.awaiting_approval_owner(&exposed))
-                        .or_else(|| self.held_aggregate_refusal(kind, &exposed));
+                        .servers
+                        .switched_off_refusal(&exposed)
+                        .or_else(|| self.awaiting_approval.refusal_for(&exposed))
+                        .or_else(|| self.pins.aggregate_refusal(kind, &exposed));
                     match why {
                         Some(why) => why,
                         None => format!(
@@ -393,24 +395,6 @@ impl Engine {
                     .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"))
             }
         }
-    }
-
-    /// "server X is disabled" for an aggregate name `X__…` of a server that is
-    /// configured but not exposed (disabled or dormant).
-    fn switched_off_owner(&self, exposed: &str) -> Option<String> {
-        self.servers.iter().find_map(|(name, server)| {
-            let prefix = format!(
-                "{}{}",
-                name,
-                crate::engine::clients::aggregate_names::SEPARATOR
-            );
-            (!server.state().is_exposed() && exposed.starts_with(&prefix)).then(|| {
-                format!(
-                    "MCP server '{name}' is {}; enable it to use '{exposed}'",
-                    server.state().label().to_lowercase()
-                )
-            })
-        })
     }
 
     /// Records `resources/subscribe` / `unsubscribe`. Returns true when the request
@@ -593,7 +577,7 @@ impl Engine {
     ) {
         // A call held for a sign-in asked for it (a 401/403 mid-session): its
         // timeout ends the wait and that sign-in (auth.rs).
-        if self.call_awaits_sign_in(conn) && self.sign_in_wait_expired(conn) {
+        if self.servers.call_awaits_sign_in(conn) && self.sign_in_wait_expired(conn) {
             return;
         }
         let Some(name) = self.servers.server_of(conn).map(str::to_string) else {

@@ -179,6 +179,18 @@ impl Clients {
             .collect()
     }
 
+    /// The first client that sees `server` and declared `capability`.
+    pub(in crate::engine) fn attached_declaring(
+        &self,
+        server: &str,
+        capability: &str,
+    ) -> Option<ClientId> {
+        self.sessions
+            .iter()
+            .find(|(_, session)| session.sees_server(server) && session.declares(capability))
+            .map(|(client, _)| client.clone())
+    }
+
     /// Whether `client` declared `capability` in its `initialize`.
     pub(in crate::engine) fn declares(&self, client: &str, capability: &str) -> bool {
         self.sessions
@@ -211,3 +223,7 @@ impl Clients {
         id
     }
 }
+
+#[cfg(test)]
+#[path = "clients_tests.rs"]
+mod tests;

@@ -15,6 +15,7 @@ use crate::protocol::gateway_discover;
 use crate::protocol::handshake_result::{HandshakeResult, Implementation};
 use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
+use crate::protocol::missing_capability;
 use crate::protocol::modern_request::{
     self, Era, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY,
 };
@@ -98,24 +99,24 @@ impl Engine {
         }
         true
     }
+}
 
-    /// `server/discover` for an endpoint: what `initialize` would say, in the
-    /// modern shape (`listChanged` and resource `subscribe` are delivered through
-    /// `subscriptions/listen`, `client_listens.rs`).
-    pub(in crate::engine) fn discover_answer(&self, initialize: &Value) -> Value {
-        let read = HandshakeResult::read(initialize);
-        let capabilities = read.capabilities.cloned().unwrap_or_else(|| json!({}));
-        let server = read
-            .server_info
-            .map(Implementation::read)
-            .unwrap_or_default();
-        gateway_discover::discover_result(
-            server.name.unwrap_or_default(),
-            server.version().unwrap_or_default(),
-            capabilities,
-            read.instructions,
-        )
-    }
+/// `server/discover` for an endpoint: what `initialize` would say, in the
+/// modern shape (`listChanged` and resource `subscribe` are delivered through
+/// `subscriptions/listen`, `client_listens.rs`).
+pub(in crate::engine) fn discover_answer(initialize: &Value) -> Value {
+    let read = HandshakeResult::read(initialize);
+    let capabilities = read.capabilities.cloned().unwrap_or_else(|| json!({}));
+    let server = read
+        .server_info
+        .map(Implementation::read)
+        .unwrap_or_default();
+    gateway_discover::discover_result(
+        server.name.unwrap_or_default(),
+        server.version().unwrap_or_default(),
+        capabilities,
+        read.instructions,
+    )
 }
 
 /// Removes the modern envelope from `params._meta` (and `_meta` if that empties it).
@@ -185,6 +186,59 @@ impl Clients {
         id: &Value,
     ) -> Option<&serde_json::Map<String, Value>> {
         self.sessions.get(client)?.modern().input_capabilities(id)
+    }
+
+    /// Whether the client of modern request `id` declared every capability
+    /// the server's (non-roots) input `requests` need (and there are some):
+    /// they may be passed to it.
+    pub(in crate::engine) fn can_answer_input(
+        &self,
+        client: &str,
+        id: &Value,
+        requests: &serde_json::Map<String, Value>,
+    ) -> bool {
+        let declared = self.modern_input_capabilities(client, id);
+        !requests.is_empty()
+            && requests.values().all(|request| {
+                let fields = MessageFields::read(request);
+                let required = missing_capability::required_for_input(
+                    fields.method().unwrap_or(""),
+                    fields.params,
+                );
+                required.is_some_and(|required| {
+                    declared.is_some_and(|d| missing_capability::missing(&required, d).is_none())
+                })
+            })
+    }
+
+    /// The capabilities the client of modern request `id` did not declare
+    /// that a server's (non-roots) input `requests` need; None for a legacy
+    /// client's call, or when nothing is missing.
+    pub(in crate::engine) fn missing_input_capabilities(
+        &self,
+        client: &str,
+        id: &Value,
+        requests: &serde_json::Map<String, Value>,
+    ) -> Option<serde_json::Map<String, Value>> {
+        if !self.is_modern_request(client, id) {
+            return None;
+        }
+        let declared = self
+            .modern_input_capabilities(client, id)
+            .cloned()
+            .unwrap_or_default();
+        let mut missing = serde_json::Map::new();
+        for request in requests.values() {
+            let fields = MessageFields::read(request);
+            let required = missing_capability::required_for_input(
+                fields.method().unwrap_or(""),
+                fields.params,
+            );
+            if let Some(more) = required.and_then(|r| missing_capability::missing(&r, &declared)) {
+                missing_capability::merge(&mut missing, more);
+            }
+        }
+        (!missing.is_empty()).then_some(missing)
     }
 
     /// Stamps the answer to a modern request (`resultType`). True when it is one.

@@ -60,12 +60,17 @@ impl Engine {
         let Some(tool) = peek.name() else {
             return false;
         };
-        if !self.is_exposed_endpoint(endpoint) {
+        if !self.servers.is_exposed_endpoint(endpoint) {
             return false;
         }
         let (server, text) = match endpoint {
             // The endpoint's own name, borrowed: not copied per call.
-            Endpoint::Server { name } if self.tool_is_exposed(name, &tool) => {
+            Endpoint::Server { name }
+                if self
+                    .servers
+                    .get(name)
+                    .is_some_and(|s| s.exposes_tool(&tool)) =>
+            {
                 (Cow::Borrowed(name.as_str()), params.get().into())
             }
             Endpoint::Server { .. } => return false,
@@ -124,7 +129,7 @@ impl Engine {
             return false;
         };
         // A modern server's answer may ask for input or say the era changed: full reading.
-        if self.is_modern(conn) {
+        if self.servers.is_modern(conn) {
             return false;
         }
         // A call bridged to a modern client's input answers (`input_bridge.rs`): full reading.

@@ -112,8 +112,9 @@ impl Engine {
         }
         // A held tool is named as held (its review command), never resolved.
         let held = self
-            .held_aggregate_refusal(ListKind::Tools, name)
-            .or_else(|| self.held_tool_by_slash(name));
+            .pins
+            .aggregate_refusal(ListKind::Tools, name)
+            .or_else(|| self.pins.slash_refusal(name));
         if let Some(why) = held {
             return Err(why);
         }

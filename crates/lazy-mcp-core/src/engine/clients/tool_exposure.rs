@@ -87,15 +87,12 @@ impl Engine {
             };
             plan.modes.insert(name.clone(), fixed);
         }
-        crate::sorting::sort_by(&mut auto, |a, b| b.0.cmp(&a.0).then_with(|| a.2.cmp(&b.2)));
-        for (cost, count, name) in auto {
-            if tokens <= self.settings().tool_token_budget && tools <= self.settings().max_tools {
-                break;
-            }
-            plan.modes.insert(name, ToolExposure::Index);
-            tokens -= cost;
-            tools -= count;
-        }
+        plan.fit_auto(
+            auto,
+            (tokens, tools),
+            self.settings().tool_token_budget,
+            self.settings().max_tools,
+        );
         if plan.modes.values().any(|m| *m == ToolExposure::Index) {
             let key = self.index_key(&plan);
             if previous.index_key == Some(key) {
@@ -161,7 +158,8 @@ impl Engine {
                     }
                 };
                 // Held tools are out of the index (search, load_tools, summary).
-                listed && !tool_name(tool).is_some_and(|n| self.is_held(name, ListKind::Tools, n))
+                listed
+                    && !tool_name(tool).is_some_and(|n| self.pins.is_held(name, ListKind::Tools, n))
             };
             entries.extend(
                 entry

@@ -7,32 +7,14 @@ use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::router::Engine;
 use crate::engine::server::state::{ServerState, Trigger};
+use crate::engine::server::wanted::Wanted;
+use crate::engine::server::Server;
 use crate::vec_map::VecSet;
 
-/// What the config and the session's Enable/Disable ask for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Wanted {
-    Disabled,
-    Dormant,
-    Active,
-}
-
 impl Engine {
-    fn wanted(&self, name: &str) -> Option<Wanted> {
-        let server = self.servers.get(name)?;
-        let enabled = server.session_enabled().unwrap_or(server.config().enabled);
-        Some(if !enabled {
-            Wanted::Disabled
-        } else if !server.config().auto_connect && server.session_enabled() != Some(true) {
-            Wanted::Dormant
-        } else {
-            Wanted::Active
-        })
-    }
-
     /// Moves a server to what is wanted, touching nothing when it is already there.
     pub(in crate::engine) fn reconcile(&mut self, name: &str) {
-        let Some(wanted) = self.wanted(name) else {
+        let Some(wanted) = self.servers.get(name).map(Server::wanted) else {
             return;
         };
         let Some(state) = self.state(name).cloned() else {
@@ -133,7 +115,7 @@ impl Engine {
         let name = config.name.clone();
         self.servers.add(config, self.now_ms);
         self.clients.exposure_changed();
-        if self.wanted(&name) == Some(Wanted::Disabled) {
+        if self.servers.get(&name).map(Server::wanted) == Some(Wanted::Disabled) {
             self.effects.push(Effect::StateChanged {
                 server: name,
                 state: ServerState::Disabled,
@@ -156,7 +138,7 @@ impl Engine {
             "configuration changed; it will be catalogued again".into(),
         );
         let state = self.state(&name).cloned();
-        if self.wanted(&name) == Some(Wanted::Active)
+        if self.servers.get(&name).map(Server::wanted) == Some(Wanted::Active)
             && !matches!(state, Some(ServerState::Disabled | ServerState::Dormant))
         {
             self.transition(&name, Trigger::NeedsCatalogue);

@@ -26,10 +26,7 @@ use crate::wording::count;
 
 pub(in crate::engine) mod memory;
 
-/// The key of an entry that holds only for the client's workspace roots.
-fn roots_slot(launch: &SharedLaunch) -> String {
-    format!("{}-{}", launch.key, launch.roots_key)
-}
+use memory::SharedCatalogue;
 
 impl Engine {
     /// Whether `name`'s launch is shared, and under which key (as `open` would attach it).
@@ -52,19 +49,8 @@ impl Engine {
         let Some(launch) = self.sharing_of(name) else {
             return false;
         };
-        let slot = roots_slot(&launch);
-        if self.shared_catalogue.looked_up.get(name) == Some(&slot) {
+        let Some(keys) = self.shared_catalogue.look_up(name, launch) else {
             return false;
-        }
-        self.shared_catalogue
-            .looked_up
-            .insert(name.to_string(), slot.clone());
-        // A project server's entry holds only for the same roots; another's, for
-        // any roots unless it asked for them (then under the roots' key too).
-        let keys = if launch.roots_bound {
-            vec![slot]
-        } else {
-            vec![slot, launch.key]
         };
         self.effects.push(Effect::ReadSharedCatalogue {
             server: name.to_string(),
@@ -87,19 +73,11 @@ impl Engine {
             && self.current_entry(name).is_none();
         // The answer to this server's last lookup (a newer one's answer decides),
         // while it still waits (a call, a warm catalogue or a removal came first).
-        let asked = self.shared_catalogue.looked_up.get(name);
-        let current = asked.is_some_and(|slot| {
-            slot == key
-                || slot
-                    .strip_prefix(key)
-                    .is_some_and(|rest| rest.starts_with('-'))
-        });
-        if !current {
+        if !self.shared_catalogue.answers_last_lookup(name, key) {
             return;
         }
         if !waiting {
-            // Unused: the next need of a catalogue (after a Disable, say) looks again.
-            self.shared_catalogue.looked_up.remove(name);
+            self.shared_catalogue.forget_lookup(name);
             return;
         }
         let found = match (self.sharing_of(name), blob) {
@@ -136,8 +114,7 @@ impl Engine {
         file: &str,
         blob: &str,
     ) -> Option<(CatalogueEntry, String)> {
-        let by_roots = roots_slot(launch);
-        if key != by_roots && (launch.roots_bound || key != launch.key) {
+        if !SharedCatalogue::key_holds(launch, key) {
             return None; // not a key of this definition and these roots (any more)
         }
         let fingerprint = self.servers.get(name)?.config().fingerprint.clone();
@@ -153,28 +130,16 @@ impl Engine {
             }
         };
         let (writer, entry) = catalogue.into_entry_for(&fingerprint)?;
-        if key == by_roots && !launch.roots_bound {
-            self.shared_catalogue.asks_roots.insert(name.to_string());
-        }
+        self.shared_catalogue.entry_taken(name, launch, key);
         Some((entry, writer))
-    }
-
-    /// `name` was listed on `asked_roots`' connection: its entry goes to the
-    /// shared catalogue at the end of the event (when its launch is shared).
-    pub(in crate::engine) fn share_catalogue_entry(&mut self, name: &str, asked_roots: bool) {
-        if asked_roots {
-            self.shared_catalogue.asks_roots.insert(name.to_string());
-        }
-        self.shared_catalogue.to_write.insert(name.to_string());
     }
 
     /// One `writeSharedCatalogue` per shared server listed in this event.
     pub(in crate::engine) fn flush_shared_catalogue(&mut self) {
-        if self.shared_catalogue.to_write.is_empty() {
+        if !self.shared_catalogue.any_listed() {
             return;
         }
-        let to_write = std::mem::take(&mut self.shared_catalogue.to_write);
-        for name in to_write {
+        for name in self.shared_catalogue.take_listed() {
             let Some(launch) = self.sharing_of(&name) else {
                 continue;
             };
@@ -185,12 +150,7 @@ impl Engine {
             let Some(blob) = blob else {
                 continue;
             };
-            let by_roots = launch.roots_bound || self.shared_catalogue.asks_roots.contains(&name);
-            let key = if by_roots {
-                roots_slot(&launch)
-            } else {
-                launch.key.clone()
-            };
+            let key = self.shared_catalogue.write_key(&name, &launch);
             self.effects
                 .push(Effect::WriteSharedCatalogue { key, blob });
         }

@@ -34,6 +34,7 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::state::ServerState;
+use crate::engine::server::Servers;
 use machine::{AuthContext, AuthMachine, AuthOutput, AuthRequest, ConnAuth};
 
 pub(in crate::engine) mod announcements;
@@ -267,26 +268,6 @@ impl Engine {
             })
     }
 
-    /// Whether `name`'s connection is for calls, and the tool a waiting call
-    /// wants (named in a sign-in prompt): what a sign-in decision reads.
-    fn call_waiting(&self, name: &str) -> (bool, Option<String>) {
-        let Some(server) = self.servers.by_name.get(name) else {
-            return (false, None);
-        };
-        let conn = server
-            .connect
-            .conn()
-            .and_then(|c| self.servers.conns.get(&c));
-        let interactive = conn.is_some_and(|c| c.purpose() == Purpose::Connect);
-        // One waiting for the connection, else one held on it (a 401/403 mid-session).
-        let tool = server.connect.waiting_tool().or_else(|| {
-            conn?
-                .calls()
-                .find_map(|(_, call)| call.tool_name().map(str::to_string))
-        });
-        (interactive, tool)
-    }
-
     // ---- inputs, routed to the server's machine ---------------------------------
 
     /// A connection of a server met an auth challenge (its requests are held).
@@ -307,7 +288,7 @@ impl Engine {
             self.on_http_status(conn, status);
             return;
         }
-        let (interactive, mut tool_name) = self.call_waiting(&name);
+        let (interactive, mut tool_name) = self.servers.call_waiting(&name);
         self.with_auth(&name, On::Conn(conn), &mut |auth, cx, conn| {
             if let Some(conn) = conn {
                 auth.handle_challenge(
@@ -330,7 +311,7 @@ impl Engine {
         outcome: RefreshOutcome,
         message: &str,
     ) {
-        let (interactive, mut tool_name) = self.call_waiting(name);
+        let (interactive, mut tool_name) = self.servers.call_waiting(name);
         self.with_auth(name, On::Current, &mut |auth, cx, conn| {
             let tool_name = tool_name.take();
             auth.handle_refresh_finished(cx, outcome, message, conn, interactive, tool_name);
@@ -419,21 +400,6 @@ impl Engine {
         }
     }
 
-    /// "Not now": these servers are not announced again this session.
-    pub(in crate::engine) fn on_dismiss_sign_in(&mut self, servers: Vec<String>) {
-        self.sign_in_announcements.handle_dismissed(servers);
-    }
-
-    /// The connection is held for a sign-in started for its calls.
-    pub(in crate::engine) fn call_awaits_sign_in(&self, conn: ConnId) -> bool {
-        self.servers.conns.get(&conn).is_some_and(|c| {
-            self.servers
-                .by_name
-                .get(&c.server)
-                .is_some_and(|s| s.auth.awaits_sign_in_for_calls(&c.auth))
-        })
-    }
-
     /// A timer of a connection held for a sign-in or refresh fired: the
     /// waiting calls' timeout passed. Returns whether it was such a wait.
     pub(in crate::engine) fn sign_in_wait_expired(&mut self, conn: ConnId) -> bool {
@@ -472,6 +438,34 @@ impl Engine {
             state: &server.state,
             oauth: uses_oauth(&server.config),
             may_wait: self.settings().sign_in_may_wait,
+        })
+    }
+}
+
+impl Servers {
+    /// Whether `name`'s connection is for calls, and the tool a waiting call
+    /// wants (named in a sign-in prompt): what a sign-in decision reads.
+    fn call_waiting(&self, name: &str) -> (bool, Option<String>) {
+        let Some(server) = self.by_name.get(name) else {
+            return (false, None);
+        };
+        let conn = server.connect.conn().and_then(|c| self.conns.get(&c));
+        let interactive = conn.is_some_and(|c| c.purpose() == Purpose::Connect);
+        // One waiting for the connection, else one held on it (a 401/403 mid-session).
+        let tool = server.connect.waiting_tool().or_else(|| {
+            conn?
+                .calls()
+                .find_map(|(_, call)| call.tool_name().map(str::to_string))
+        });
+        (interactive, tool)
+    }
+
+    /// The connection is held for a sign-in started for its calls.
+    pub(in crate::engine) fn call_awaits_sign_in(&self, conn: ConnId) -> bool {
+        self.conns.get(&conn).is_some_and(|c| {
+            self.by_name
+                .get(&c.server)
+                .is_some_and(|s| s.auth.awaits_sign_in_for_calls(&c.auth))
         })
     }
 }

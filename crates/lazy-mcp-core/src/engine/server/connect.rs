@@ -20,6 +20,7 @@ use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
 use crate::engine::server::state::{ServerState, Trigger};
+use crate::engine::server::Servers;
 use crate::engine::timers::TimerPurpose;
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
@@ -147,7 +148,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_connection_opened(&mut self, conn: ConnId, pid: Option<u32>) {
-        if !self.is_opening(conn) {
+        if !self.servers.is_opening(conn) {
             return;
         }
         let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
@@ -157,25 +158,6 @@ impl Engine {
             server.stats.handle_process_started(pid);
         }
         self.start_handshake(conn);
-    }
-
-    pub(in crate::engine) fn on_connection_shared(
-        &mut self,
-        conn: ConnId,
-        clients: u32,
-        holders: Vec<crate::shared::launch::SharedHolder>,
-    ) {
-        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
-            return;
-        };
-        if let Some(server) = self
-            .servers
-            .by_name
-            .get_mut(&name)
-            .filter(|s| s.connect.conn() == Some(conn))
-        {
-            server.stats.handle_shared(clients, holders);
-        }
     }
 
     /// Sends a request upstream, remembering what its answer is for. Returns its id.
@@ -241,7 +223,7 @@ impl Engine {
             self.servers.transport_of(conn),
             Some(Transport::Http { .. })
         );
-        if let Some(abort) = self.abort_for_cancel(conn, &message) {
+        if let Some(abort) = self.servers.abort_for_cancel(conn, &message) {
             self.effects.push(abort);
         }
         let headers = self.http_headers_for(conn, Some(&message));
@@ -339,8 +321,8 @@ impl Engine {
                 count_as(waiters.len(), "call was", "calls were")
             ),
         );
-        let subscribed = self.subscribed_uris(&name);
-        let modern = self.is_modern(conn);
+        let subscribed = self.servers.subscribed_uris(&name);
+        let modern = self.servers.is_modern(conn);
         if modern {
             self.listen_for_changes(conn);
         }
@@ -383,8 +365,9 @@ impl Engine {
         // Held since the call arrived (the connect's listing found it changed):
         // refused, never sent.
         let refusal = match self.servers.conns.get(&conn) {
-            Some(connection) if self.any_held() => {
-                self.held_call_refusal(&connection.server, call.method(), call.params())
+            Some(connection) if self.pins.any_held() => {
+                self.pins
+                    .call_refusal(&connection.server, call.method(), call.params())
             }
             _ => None,
         };
@@ -395,7 +378,7 @@ impl Engine {
         }
         // A modern server gets the era's envelope and may ask for input (the
         // call is sent again with the same params): it needs them parsed.
-        if self.is_modern(conn) {
+        if self.servers.is_modern(conn) {
             // The raw reading validated it already; never leave a client waiting.
             if let Err(error) = call.read_raw_params() {
                 let why = format!("Lazy MCP could not read the call's params: {error}");
@@ -445,7 +428,7 @@ impl Engine {
             self.forward_call(conn, call);
             return;
         }
-        let held = self.held_call_refusal(name, call.method(), call.params());
+        let held = self.pins.call_refusal(name, call.method(), call.params());
         let refusal = held.or_else(|| match &server.state {
             ServerState::Disabled => Some(format!(
                 "MCP server '{name}' is disabled; enable it to use it"
@@ -473,5 +456,26 @@ pub(in crate::engine) fn subscription_uri(params: &CallParams) -> Option<&str> {
         CallParams::Parsed(params) => Params::read(params.as_ref()).uri,
         // Only `tools/call` is forwarded raw: never a subscription.
         CallParams::Raw { .. } => None,
+    }
+}
+
+impl Servers {
+    /// A shared server's owner reports who shares the connection (Diagnostics).
+    pub(in crate::engine) fn connection_shared(
+        &mut self,
+        conn: ConnId,
+        clients: u32,
+        holders: Vec<crate::shared::launch::SharedHolder>,
+    ) {
+        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+            return;
+        };
+        if let Some(server) = self
+            .by_name
+            .get_mut(&name)
+            .filter(|s| s.connect.conn() == Some(conn))
+        {
+            server.stats.handle_shared(clients, holders);
+        }
     }
 }

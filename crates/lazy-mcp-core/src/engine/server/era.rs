@@ -22,6 +22,7 @@ use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
 use crate::engine::server::state::ServerState;
+use crate::engine::server::Servers;
 use crate::protocol::client_discover::{self as discover, Era};
 use crate::protocol::handshake_result::ServerCapabilities;
 use crate::protocol::jsonrpc;
@@ -44,13 +45,6 @@ impl Engine {
         server.connect.how_to_start(sse, verdict)
     }
 
-    pub(in crate::engine) fn is_modern(&self, conn: ConnId) -> bool {
-        self.servers
-            .conns
-            .get(&conn)
-            .is_some_and(|c| c.handshake.era() == Era::Modern)
-    }
-
     /// Request params as the connection's era wants them (the envelope when modern,
     /// declaring `input`: the input capabilities of the modern client that sent it).
     pub(in crate::engine) fn enveloped(
@@ -59,7 +53,7 @@ impl Engine {
         params: Option<Value>,
         input: Option<&serde_json::Map<String, Value>>,
     ) -> Option<Value> {
-        if !self.is_modern(conn) {
+        if !self.servers.is_modern(conn) {
             return params;
         }
         let (name, version) = (
@@ -131,27 +125,6 @@ impl Engine {
             }
             _ => VecMap::new(),
         }
-    }
-
-    /// A `notifications/cancelled` to a modern server over HTTP: the request's
-    /// POST is aborted too (the era cancels by closing the request's stream).
-    pub(in crate::engine) fn abort_for_cancel(
-        &self,
-        conn: ConnId,
-        message: &Value,
-    ) -> Option<Effect> {
-        let fields = MessageFields::read(message);
-        if fields.method() != Some(methods::NOTIFICATIONS_CANCELLED) {
-            return None;
-        }
-        let id = Params::read(fields.params).request_id?.as_u64()?;
-        let connection = self.servers.conns.get(&conn)?;
-        let http = matches!(
-            self.servers.transport_of(conn),
-            Some(Transport::Http { .. })
-        );
-        (connection.handshake.era() == Era::Modern && http)
-            .then_some(Effect::AbortRequest { conn, id })
     }
 
     /// The answer to `server/discover`.
@@ -239,7 +212,7 @@ impl Engine {
                 && matches!(s.state, ServerState::Connected)
                 && !s.connect.asks_era_again()
         });
-        if !changed || !live || !self.is_modern(conn) || !call.may_go_again() {
+        if !changed || !live || !self.servers.is_modern(conn) || !call.may_go_again() {
             return Some((call, outcome));
         }
         let why = match &outcome {
@@ -291,7 +264,7 @@ impl Engine {
         call: &ForwardedCall,
         outcome: Result<Value, Value>,
     ) -> Result<Value, Value> {
-        if !self.is_modern(conn) {
+        if !self.servers.is_modern(conn) {
             return outcome;
         }
         let method = call.method();
@@ -333,7 +306,7 @@ impl Engine {
             .map(|i| i.capabilities.clone())
             .unwrap_or(Value::Null);
         let changes = |kind: &str| ServerCapabilities::read(&capabilities).list_changed(kind);
-        let uris = self.subscribed_uris(&name);
+        let uris = self.servers.subscribed_uris(&name);
         let mut filter = serde_json::Map::new();
         for (kind, key) in [
             ("tools", "toolsListChanged"),
@@ -383,14 +356,9 @@ impl Engine {
         upstream_id: u64,
         outcome: Result<Value, Value>,
     ) {
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
+        let Some(name) = self.servers.listen_answered(conn, upstream_id) else {
             return;
         };
-        // The answer to a listen Lazy MCP cancelled itself (a new filter) says nothing.
-        if !connection.listen_answered(upstream_id) {
-            return;
-        }
-        let name = connection.server.clone();
         let (level, message) = match outcome {
             Err(error) => (
                 LogLevel::Warn,
@@ -415,12 +383,53 @@ impl Engine {
             Some(server) if matches!(server.state, ServerState::Connected) => server.connect.conn(),
             _ => None,
         };
-        match conn.filter(|c| self.is_modern(*c)) {
+        match conn.filter(|c| self.servers.is_modern(*c)) {
             Some(conn) => {
                 self.listen_for_changes(conn);
                 true
             }
             None => false,
         }
+    }
+}
+
+impl Servers {
+    /// `conn`'s server answered its listen `upstream_id`: the server's name,
+    /// unless Lazy MCP cancelled that listen itself (a new filter), whose
+    /// answer says nothing.
+    pub(in crate::engine) fn listen_answered(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+    ) -> Option<String> {
+        let connection = self.conns.get_mut(&conn)?;
+        connection
+            .listen_answered(upstream_id)
+            .then(|| connection.server.clone())
+    }
+
+    /// Whether `conn` speaks the modern era.
+    pub(in crate::engine) fn is_modern(&self, conn: ConnId) -> bool {
+        self.conns
+            .get(&conn)
+            .is_some_and(|c| c.handshake.era() == Era::Modern)
+    }
+
+    /// A `notifications/cancelled` to a modern server over HTTP: the request's
+    /// POST is aborted too (the era cancels by closing the request's stream).
+    pub(in crate::engine) fn abort_for_cancel(
+        &self,
+        conn: ConnId,
+        message: &Value,
+    ) -> Option<Effect> {
+        let fields = MessageFields::read(message);
+        if fields.method() != Some(methods::NOTIFICATIONS_CANCELLED) {
+            return None;
+        }
+        let id = Params::read(fields.params).request_id?.as_u64()?;
+        let connection = self.conns.get(&conn)?;
+        let http = matches!(self.transport_of(conn), Some(Transport::Http { .. }));
+        (connection.handshake.era() == Era::Modern && http)
+            .then_some(Effect::AbortRequest { conn, id })
     }
 }

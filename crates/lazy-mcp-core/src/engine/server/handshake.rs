@@ -10,6 +10,7 @@ use crate::config::model::Transport;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
+use crate::engine::server::Servers;
 use crate::protocol::client_handshake;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
@@ -157,11 +158,12 @@ impl Engine {
         };
         self.with_handshake(conn, on_failure, &mut |hs, cx| hs.handle_closed(cx, cause));
     }
+}
 
+impl Servers {
     /// `conn` is waiting for `connectionOpened`.
     pub(in crate::engine) fn is_opening(&self, conn: ConnId) -> bool {
-        self.servers
-            .conns
+        self.conns
             .get(&conn)
             .is_some_and(|c| c.handshake.phase() == Phase::Opening)
     }

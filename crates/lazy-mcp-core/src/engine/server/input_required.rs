@@ -52,7 +52,7 @@ impl Engine {
     ) -> Option<(ForwardedCall, Result<Value, Value>)> {
         let retry = match &outcome {
             Ok(result)
-                if self.is_modern(conn)
+                if self.servers.is_modern(conn)
                     && discover::asks_for_input(result)
                     && call.input_rounds() < MAX_INPUT_ROUNDS =>
             {
@@ -133,20 +133,10 @@ impl Engine {
         let (roots, others): (Map<String, Value>, Map<String, Value>) = requests
             .into_iter()
             .partition(|(_, r)| request_method(r) == methods::ROOTS_LIST);
-        let declared = self
-            .clients
-            .modern_input_capabilities(call.client(), call.client_id());
-        let answerable = !others.is_empty()
-            && call.input_rounds() < MAX_INPUT_ROUNDS
-            && others.iter().all(|(_, request)| {
-                let required = missing_capability::required_for_input(
-                    request_method(request),
-                    MessageFields::read(request).params,
-                );
-                required.is_some_and(|required| {
-                    declared.is_some_and(|d| missing_capability::missing(&required, d).is_none())
-                })
-            });
+        let answerable = call.input_rounds() < MAX_INPUT_ROUNDS
+            && self
+                .clients
+                .can_answer_input(call.client(), call.client_id(), &others);
         if answerable {
             if let Some(object) = result.as_object_mut() {
                 let roots_keys: Vec<String> = roots.keys().cloned().collect();
@@ -164,7 +154,13 @@ impl Engine {
         }
         let asked: Vec<&str> = others.iter().map(|(_, r)| request_method(r)).collect();
         let method = call.method();
-        if let Some(missing) = self.missing_for_modern_client(call, &others) {
+        let missing = (call.input_rounds() < MAX_INPUT_ROUNDS)
+            .then(|| {
+                self.clients
+                    .missing_input_capabilities(call.client(), call.client_id(), &others)
+            })
+            .flatten();
+        if let Some(missing) = missing {
             // The spec's answer to a 2026-07-28 client: what to declare on its retry.
             let names: Vec<&str> = missing.keys().map(String::as_str).collect();
             let message = format!(
@@ -187,39 +183,6 @@ impl Engine {
         };
         self.log(LogLevel::Warn, Some(name), message.clone());
         Err(json!({"code": jsonrpc::INTERNAL_ERROR, "message": message}))
-    }
-
-    /// The capabilities a modern request's client did not declare that the
-    /// server's (non-roots) input requests need, within the rounds allowed;
-    /// None for a legacy client's call, or when nothing is missing.
-    fn missing_for_modern_client(
-        &self,
-        call: &ForwardedCall,
-        requests: &Map<String, Value>,
-    ) -> Option<Map<String, Value>> {
-        if call.input_rounds() >= MAX_INPUT_ROUNDS
-            || !self
-                .clients
-                .is_modern_request(call.client(), call.client_id())
-        {
-            return None;
-        }
-        let declared = self
-            .clients
-            .modern_input_capabilities(call.client(), call.client_id())
-            .cloned()
-            .unwrap_or_default();
-        let mut missing = Map::new();
-        for request in requests.values() {
-            let required = missing_capability::required_for_input(
-                request_method(request),
-                MessageFields::read(request).params,
-            );
-            if let Some(more) = required.and_then(|r| missing_capability::missing(&r, &declared)) {
-                missing_capability::merge(&mut missing, more);
-            }
-        }
-        (!missing.is_empty()).then_some(missing)
     }
 
     /// A client's retry carrying a `requestState` Lazy MCP wrapped: the server's

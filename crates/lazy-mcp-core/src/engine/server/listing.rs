@@ -84,7 +84,8 @@ impl Engine {
         let live = connection.is_live();
         let roots_asked_at = connection.roots_asked_at();
         self.update_catalogue(&name, (era, init, cache), lists);
-        self.share_catalogue_entry(&name, roots_asked_at.is_some());
+        self.shared_catalogue
+            .listed(&name, roots_asked_at.is_some());
         if purpose == Purpose::Connect {
             if !live {
                 self.become_connected_after_roots(conn, roots_asked_at);
@@ -154,10 +155,11 @@ impl Engine {
 
     /// Declared tools (`tools: [...]` in config) the server does not have.
     pub(in crate::engine) fn report_dropped_declared_tools(&mut self, name: &str) {
-        let dropped = self.dropped_declared_tools(name);
         let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
+        let entry = self.catalogue.warm(name, &server.config.fingerprint);
+        let dropped = entry.map_or_else(Vec::new, |entry| server.dropped_declared_tools(entry));
         if !server.stats.handle_dropped_declared_tools(&dropped) {
             return;
         }

@@ -30,6 +30,7 @@ pub(super) mod stats;
 pub(super) mod transition;
 pub(super) mod upstream;
 pub(super) mod user_commands;
+pub(super) mod wanted;
 
 use crate::config::model::{ServerConfig, Transport};
 use crate::engine::events::ConnId;
@@ -328,11 +329,6 @@ impl Server {
     /// When the server entered its current state.
     pub(in crate::engine) fn state_since_ms(&self) -> u64 {
         self.state_since_ms
-    }
-
-    /// Session-only Enable/Disable from the user.
-    pub(in crate::engine) fn session_enabled(&self) -> Option<bool> {
-        self.session_enabled
     }
 
     pub(in crate::engine) fn stats(&self) -> &ServerStats {

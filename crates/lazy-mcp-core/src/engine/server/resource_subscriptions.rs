@@ -20,7 +20,7 @@ mod table_tests;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::state::ServerState;
-use crate::engine::server::Subscriber;
+use crate::engine::server::{Servers, Subscriber};
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use crate::protocol::params::Params;
@@ -28,26 +28,6 @@ use crate::vec_map::VecSet;
 use serde_json::{json, Value};
 
 impl Engine {
-    /// The URIs of `name` that have subscribers now.
-    pub(in crate::engine) fn subscribed_uris(&self, name: &str) -> VecSet<String> {
-        self.servers
-            .by_name
-            .get(name)
-            .map(|s| s.subscriptions.uris())
-            .unwrap_or_default()
-    }
-
-    /// Adds a subscriber of `uri` on `name` (the server's own subscription is
-    /// brought in step by [`Engine::sync_upstream_subscriptions`]).
-    pub(in crate::engine) fn add_subscriber(
-        &mut self,
-        name: &str,
-        uri: &str,
-        subscriber: Subscriber,
-    ) {
-        self.servers.subscribe(name, uri, subscriber);
-    }
-
     /// Removes the subscribers `gone` says, on every server; the servers whose
     /// subscribed URIs changed are brought in step.
     pub(in crate::engine) fn remove_subscribers(&mut self, gone: impl Fn(&Subscriber) -> bool) {
@@ -61,7 +41,7 @@ impl Engine {
             .map(|(name, _)| name.clone())
             .collect();
         for name in names {
-            let before = self.subscribed_uris(&name);
+            let before = self.servers.subscribed_uris(&name);
             let Some(server) = self.servers.by_name.get_mut(&name) else {
                 continue;
             };
@@ -94,7 +74,7 @@ impl Engine {
         let Some(conn) = conn else {
             return;
         };
-        if self.is_modern(conn) {
+        if self.servers.is_modern(conn) {
             self.listen_for_changes(conn);
             return;
         }
@@ -162,5 +142,15 @@ impl Engine {
                 }
             }
         }
+    }
+}
+
+impl Servers {
+    /// The URIs of `name` that have subscribers now.
+    pub(in crate::engine) fn subscribed_uris(&self, name: &str) -> VecSet<String> {
+        self.by_name
+            .get(name)
+            .map(|s| s.subscriptions.uris())
+            .unwrap_or_default()
     }
 }

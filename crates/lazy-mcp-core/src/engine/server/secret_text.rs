@@ -7,17 +7,20 @@ use crate::config::model::Transport;
 use crate::config::resolved_values;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
+use crate::engine::server::Servers;
 
 impl Engine {
     /// For the host's own lines about a server (a connection's log line, a
     /// stderr line shown under --verbose): the same masking.
     pub fn mask_server_text(&self, name: &str, text: &str) -> String {
-        self.mask_for_server(name, text.to_string())
+        self.servers.mask_for_server(name, text.to_string())
     }
+}
 
+impl Servers {
     /// `text` about server `name` with that server's secret values masked.
     pub(in crate::engine) fn mask_for_server(&self, name: &str, text: String) -> String {
-        match self.servers.by_name.get(name) {
+        match self.by_name.get(name) {
             Some(server) if !server.config.secret_values.is_empty() => {
                 server.config.mask_secrets_in(&text)
             }
@@ -27,14 +30,14 @@ impl Engine {
 
     /// Values the host substituted at connect time (VS Code inputs) join the
     /// server's secrets until its config is applied again.
-    pub(in crate::engine) fn on_transport_resolved(
+    pub(in crate::engine) fn transport_resolved(
         &mut self,
         name: &str,
         original: &Transport,
         resolved: &Transport,
     ) {
         let values = resolved_values(original, resolved);
-        if let Some(server) = self.servers.by_name.get_mut(name) {
+        if let Some(server) = self.by_name.get_mut(name) {
             let secrets = &mut server.config.secret_values;
             secrets.extend(values);
             crate::sorting::sort(secrets);
@@ -44,7 +47,7 @@ impl Engine {
 
     /// `text` about the server behind `conn`, masked the same way.
     pub(in crate::engine) fn mask_for_conn(&self, conn: ConnId, text: String) -> String {
-        match self.servers.conns.get(&conn) {
+        match self.conns.get(&conn) {
             Some(connection) => self.mask_for_server(&connection.server, text),
             None => text,
         }

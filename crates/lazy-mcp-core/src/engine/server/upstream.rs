@@ -200,7 +200,7 @@ impl Engine {
                     return;
                 }
                 let client = capability.and_then(|capability| {
-                    in_flight.or_else(|| self.attached_client_for(name, capability))
+                    in_flight.or_else(|| self.clients.attached_declaring(name, capability))
                 });
                 match (capability, client) {
                     (Some(_), Some(client)) => {
@@ -245,14 +245,6 @@ impl Engine {
                     .then(|| call.client().to_string())
             })
         })
-    }
-
-    /// Else any attached client declaring the capability.
-    fn attached_client_for(&self, name: &str, capability: &str) -> Option<String> {
-        self.clients
-            .of_server(name)
-            .into_iter()
-            .find(|c| self.clients.declares(c, capability))
     }
 
     fn on_upstream_notification(

@@ -26,7 +26,7 @@ impl Engine {
             "enabled by the user (for this session)".into(),
         );
         if matches!(was, ServerState::Disabled | ServerState::Dormant) {
-            self.await_outcome(name, "Enable");
+            self.announce.awaits(name, "Enable");
         } else {
             self.refuse_action(
                 Some(name),
@@ -81,7 +81,7 @@ impl Engine {
         if let Some(server) = self.servers.by_name.get_mut(name) {
             server.connect.handle_user_action();
         }
-        self.await_outcome(name, "Connect Now");
+        self.announce.awaits(name, "Connect Now");
         if !self.ensure_connected(name, true) {
             let label = state.label();
             self.log(
@@ -159,7 +159,7 @@ impl Engine {
                 ) if recatalogue => {
                     let retry = server.restart.retry_timer();
                     self.cancel_timer(retry);
-                    self.await_outcome(&name, "Refresh Catalogue");
+                    self.announce.awaits(&name, "Refresh Catalogue");
                     self.transition(&name, Trigger::NeedsCatalogue);
                     self.enqueue_catalogue(&name);
                 }

@@ -41,23 +41,6 @@ impl Engine {
             });
         }
     }
-
-    /// For a call to `server__tool` of a server that waits for approval: why it fails.
-    pub(in crate::engine) fn awaiting_approval_owner(&self, exposed: &str) -> Option<String> {
-        self.awaiting_approval.requests().iter().find_map(|r| {
-            let prefix = format!(
-                "{}{}",
-                r.name,
-                crate::engine::clients::aggregate_names::SEPARATOR
-            );
-            (exposed == r.name || exposed.starts_with(&prefix)).then(|| {
-                format!(
-                    "MCP server '{}' is defined in {} and needs your approval before it runs: {}",
-                    r.name, r.source.file, r.action
-                )
-            })
-        })
-    }
 }
 
 /// "This folder defines 3 MCP servers: a, b, c" with what each would run is

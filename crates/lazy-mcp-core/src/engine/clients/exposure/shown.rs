@@ -11,11 +11,13 @@
 use crate::engine::clients::aggregate_names::aggregate_names;
 use crate::engine::clients::tool_exposure::plan::{ExposurePlan, LoadedTool};
 use crate::engine::effects::EndpointInfo;
+use crate::engine::stable_hash::fnv1a64_hex;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::params::name_of;
 use crate::tool_index::ToolIndex;
 use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
+use std::fmt::Write as _;
 
 /// Tool-exposure state: what clients were last shown (endpoints, list versions,
 /// aggregate names), the plan of full vs indexed servers, and what each client
@@ -196,6 +198,31 @@ impl Exposure {
     /// The plan in force: which servers are listed in full and which in the index.
     pub(in crate::engine::clients) fn plan(&self) -> &ExposurePlan {
         &self.plan
+    }
+
+    /// Version of the aggregate endpoint: the meta-tools (with the index) and the
+    /// exposed tools with their modes, but not any client's loaded set, so loading
+    /// a tool never makes a host restart the endpoint (it gets `list_changed`).
+    /// (`lists_too`: the aggregate lists every server's prompts and resources.)
+    pub(in crate::engine) fn aggregate_version(
+        &self,
+        list_hashes: &VecMap<(String, ListKind), u64>,
+        lists_too: bool,
+    ) -> String {
+        // The plan hashed the meta-tools and every exposed server's tools already.
+        // (`write!` into a String cannot fail.)
+        let plan = &self.plan;
+        let mut text = format!("{:016x}", plan.meta_hash);
+        for (name, mode) in &plan.modes {
+            let tools = plan.tool_hashes.get(name).copied().unwrap_or_default();
+            let _ = write!(text, "\n{name} {} {tools:016x}", mode.as_str());
+        }
+        if lists_too {
+            for ((name, kind), hash) in list_hashes {
+                let _ = write!(text, "\n{name} {kind:?} {hash:016x}");
+            }
+        }
+        fnv1a64_hex(text.as_bytes())
     }
 
     /// Whether `server`'s tools are in the index (not listed in full).

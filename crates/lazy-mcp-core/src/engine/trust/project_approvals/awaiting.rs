@@ -4,6 +4,7 @@
 //! are its own: one input (`arrived`), reads for the snapshot and calls.
 
 use crate::config::host_policy::ApprovalRequest;
+use crate::engine::clients::aggregate_names::SEPARATOR;
 use crate::vec_map::VecSet;
 
 #[derive(Debug, Default)]
@@ -35,6 +36,20 @@ impl AwaitingApproval {
     /// The servers waiting now (the snapshot's `needsApproval`).
     pub(in crate::engine) fn requests(&self) -> &[ApprovalRequest] {
         &self.requests
+    }
+
+    /// For a call to `server__tool` (or `server`) of a server that waits for
+    /// approval: why it fails.
+    pub(in crate::engine) fn refusal_for(&self, exposed: &str) -> Option<String> {
+        self.requests.iter().find_map(|r| {
+            let prefix = format!("{}{SEPARATOR}", r.name);
+            (exposed == r.name || exposed.starts_with(&prefix)).then(|| {
+                format!(
+                    "MCP server '{}' is defined in {} and needs your approval before it runs: {}",
+                    r.name, r.source.file, r.action
+                )
+            })
+        })
     }
 }
 
@@ -77,5 +92,16 @@ mod tests {
         assert_eq!(awaiting.requests().len(), 2);
         assert_eq!(awaiting.arrived(Vec::new()), Vec::<usize>::new());
         assert!(awaiting.requests().is_empty());
+    }
+
+    #[test]
+    fn a_call_to_a_server_waiting_for_approval_says_where_it_is_defined() {
+        let mut awaiting = AwaitingApproval::default();
+        awaiting.arrived(vec![request("a", "1")]);
+        let why = "MCP server 'a' is defined in /p/.mcp.json and needs your approval before it runs: approve";
+        assert_eq!(awaiting.refusal_for("a__search").as_deref(), Some(why));
+        assert_eq!(awaiting.refusal_for("a").as_deref(), Some(why));
+        assert_eq!(awaiting.refusal_for("ab__search"), None);
+        assert_eq!(awaiting.refusal_for("b__search"), None);
     }
 }
