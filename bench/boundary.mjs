@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { repoRoot } from './lib/servers.mjs';
 import { median } from './lib/stats.mjs';
 import { bigMessage } from './lib/hotPath.mjs';
+import { loadServers } from './lib/engineConfig.mjs';
 
 const core = createRequire(import.meta.url)(path.join(repoRoot, 'dist', 'core', 'lazy_mcp_wasm.js'));
 const now = () => Date.now();
@@ -27,8 +28,7 @@ function connectedEngine() {
     effects = list;
     return list;
   };
-  const server = { name: 's', transport: { type: 'stdio', command: 'x', args: [], env: {}, cwd: null }, enabled: true, autoConnect: true, tools: { kind: 'all' }, loadedByVscode: false, fingerprint: 'f', source: { file: 'x', line: 1, column: 1, format: 'claude-code', scope: 'project' } };
-  run(engine.handleSplit(now(), JSON.stringify({ type: 'configApplied', servers: [server] })));
+  effects = loadServers((json) => run(engine.handleSplit(now(), json)), { s: { command: 'x' } });
   const conn = () => effects.find((e) => e.type === 'open')?.conn;
   let c = conn();
   if (c === undefined) throw new Error(`no open effect: ${JSON.stringify(effects).slice(0, 400)}`);

@@ -6,6 +6,7 @@
 // Prints per dist the median and min µs per round.
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { loadServers } from './lib/engineConfig.mjs';
 const require = createRequire(import.meta.url);
 const dists = process.argv.slice(2);
 const rounds = +(process.env.ROUNDS ?? 10000), reps = +(process.env.REPS ?? 15);
@@ -14,8 +15,7 @@ function connected(core) {
   const engine = new core.Engine('{}');
   let effects = [];
   const run = (parts, skip = 0) => { const list = JSON.parse(parts[skip]); let next = skip + 1; for (const e of list) if (e.type === 'send' || e.type === 'reply' || e.type === 'notifyClient') e.message = parts[next++]; effects = list; return list; };
-  const server = { name: 's', transport: { type: 'stdio', command: 'x', args: [], env: {}, cwd: null }, enabled: true, autoConnect: true, tools: { kind: 'all' }, loadedByVscode: false, fingerprint: 'f', source: { file: 'x', line: 1, column: 1, format: 'claude-code', scope: 'project' } };
-  run(engine.handleSplit(now(), JSON.stringify({ type: 'configApplied', servers: [server] })));
+  effects = loadServers((json) => run(engine.handleSplit(now(), json)), { s: { command: 'x' } });
   const conn = () => effects.find((e) => e.type === 'open')?.conn;
   let c = conn();
   run(engine.handleSplit(now(), JSON.stringify({ type: 'connectionOpened', conn: c, pid: 1 })));

@@ -7,6 +7,7 @@
 // Usage: node bench/mux-step.mjs [dist]   (dist: a build's folder, default dist/)
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { loadServers } from './lib/engineConfig.mjs';
 const dir = process.argv[2] ?? 'dist';
 const core = createRequire(import.meta.url)(path.resolve(dir, 'core', 'lazy_mcp_wasm.js'));
 const mux = new core.SharedOwner();
@@ -44,10 +45,10 @@ const trash = new Uint8Array(16 * 1024 * 1024);
 const thrash = () => { for (let k = 0; k < trash.length; k += 64) trash[k]++; };
 // Other code between rounds, as other processes run between the owner's wake-ups: an engine
 // of the same module taking a config (much of the .wasm's code) and some of V8's own.
-const server = (i) => ({ name: `s${i}`, transport: { type: 'stdio', command: 'x', args: [String(i)], env: {}, cwd: null }, enabled: true, autoConnect: false, tools: { kind: 'all' }, loadedByVscode: false, fingerprint: `f${i}`, source: { file: 'x', line: i, column: 1, format: 'claude-code', scope: 'project' } });
+const servers = Object.fromEntries([1, 2, 3].map((i) => [`s${i}`, { command: 'x', args: [String(i)] }]));
 const otherCode = () => {
   const engine = new core.Engine('{}');
-  engine.handle(Date.now(), JSON.stringify({ type: 'configApplied', servers: [server(1), server(2), server(3)] }));
+  loadServers((json) => JSON.parse(engine.handle(Date.now(), json)), servers);
   engine.free();
   JSON.parse(JSON.stringify({ a: [1, 2, 3].map((x) => ({ x, s: `v${x}`.repeat(50) })) })).a.map((o) => /v(\d+)/.exec(o.s));
 };

@@ -5,16 +5,25 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { builtCoreModule } from './helpers/bundle.mjs';
+import { loadServers } from '../../bench/lib/engineConfig.mjs';
 
 const core = createRequire(import.meta.url)(builtCoreModule);
-const server = { name: 's', transport: { type: 'stdio', command: 'x', args: [], env: {}, cwd: null }, enabled: true, autoConnect: true, tools: { kind: 'all' }, loadedByVscode: false, fingerprint: 'f', source: { file: 'x', line: 1, column: 1, format: 'claude-code', scope: 'project' } };
+const mcpServers = { s: { command: 'x' } };
+const handleSplit = (engine) => (json) => JSON.parse(engine.handleSplit(Date.now(), json)[0]);
+/** The fingerprint the engine gives server `s` (the catalogue entry must carry it). */
+function fingerprint() {
+  const engine = new core.Engine('{}');
+  const loaded = loadServers(handleSplit(engine), mcpServers).find((e) => e.type === 'configLoaded');
+  engine.free();
+  return loaded.report.servers[0].fingerprint;
+}
 const description = 'héllo 😀 "quoted" \\ back\nslash — ünïcödé';
 const blob = JSON.stringify({
   format: 'lazy-mcp-catalogue',
   version: 1,
   entries: {
     s: {
-      fingerprint: 'f',
+      fingerprint: fingerprint(),
       cataloguedAtMs: Date.now(),
       initialize: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } },
       tools: [{ name: 'echo', description, inputSchema: { type: 'object' } }],
@@ -26,7 +35,7 @@ const blob = JSON.stringify({
 function toolsAfter(load) {
   const engine = new core.Engine('{}');
   load(engine);
-  engine.handleSplit(Date.now(), JSON.stringify({ type: 'configApplied', servers: [server] }));
+  loadServers(handleSplit(engine), mcpServers);
   const state = JSON.parse(engine.snapshot()).servers[0].state.kind;
   const send = (message) => engine.clientMessage(Date.now(), 'c', 's', Buffer.from(JSON.stringify(message)));
   send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });

@@ -159,3 +159,155 @@ test('extension/src holds no wait, retry, interval or status rule of its own but
   const stale = allowed.filter((a) => !used.has(a)).map((a) => `${a.file}: ${a.text}`);
   assert.deepEqual(stale, [], 'allowed entries no longer found: remove them');
 });
+
+// ── Retry and poll loops ─────────────────────────────────────────────────────
+// A loop (`for (;;)`, `while`, `do`) whose body sleeps (`await sleep(…)`, an awaited
+// `setTimeout`) or compares `Date.now()` with a deadline is a retry or poll schedule: policy
+// the core should own. Today's are listed with why each stays; a new one fails here, and an
+// entry no longer found fails too.
+
+/** Each entry: the file, a piece of the loop's first line, and why it stays in the host. */
+const allowedLoops = [
+  {
+    file: 'cli/authCommand.ts',
+    text: "while (row.auth?.signingIn === true || row.progress === 'busy')",
+    why: "`auth login` looks at its own in-process snapshot until the sign-in ended; the core's bounds end the sign-in",
+  },
+  {
+    file: 'host/shared/ownerLauncher.ts',
+    text: 'for (;;) {\n    try {\n      return await connectSocket(socketPath);',
+    why: "transport: connect to the per-user owner's socket, starting the owner once when none listens, until the core's startWaitMs",
+  },
+  {
+    file: 'host/shared/ownerLauncher.ts',
+    text: 'for (;;) {\n    if (await listening(socketPath)) return;',
+    why: "transport: another process holds the owner's start lock; wait for its owner (or the lock) until the core's startWaitMs",
+  },
+  {
+    file: 'host/shared/ownerLauncher.ts',
+    text: 'while (!(await listening(socketPath)))',
+    why: "transport wait for the owner's socket to appear (a spawned daemon has no ready event), bounded by the core's startWaitMs",
+  },
+  {
+    file: 'host/auth/authHost.ts',
+    text: 'for (;;) {\n      const held = lock.tryAcquire();',
+    why: "another window or process holds this server's sign-in lock (a file: no event); polled at the core's otherSignInPollMs until its browserWaitMs",
+  },
+  {
+    file: 'host/connections/processGroup.ts',
+    text: 'for (;;) {\n    if (except ?',
+    why: "a stopped process group has no exit event: polled until the caller's (the core's) timeout",
+  },
+  {
+    file: 'vscode/controller.ts',
+    text: 'while (!this.stopped && current() && !listed()',
+    why: 'moving to the core (issue 25): startUntilListed',
+  },
+  {
+    file: 'vscode/controller.ts',
+    text: 'for (;;) {\n      const quietFor = Date.now()',
+    why: "moving to the core (issue 25): startUntilListed's quiet before the stop",
+  },
+];
+
+/** String contents blanked (newlines kept), so braces in text do not count. */
+function blankStrings(code) {
+  return code.replace(/'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g, (s) => s[0] + s.slice(1, -1).replace(/[^\n]/g, ' ') + s[0]);
+}
+
+/** The index just past the bracket that closes the one at `open`. */
+function closing(code, open) {
+  const pairs = { '(': ')', '{': '}' };
+  const stack = [];
+  for (let i = open; i < code.length; i++) {
+    const c = code[i];
+    if (c in pairs) stack.push(pairs[c]);
+    else if (c === ')' || c === '}') {
+      stack.pop();
+      if (stack.length === 0) return i + 1;
+    }
+  }
+  return code.length;
+}
+
+/** Every loop of `text`: `{ line, head, body }` (`body` includes the head). */
+function loops(text) {
+  const code = blankStrings(codeLines(text).join('\n'));
+  const found = [];
+  for (const m of code.matchAll(/\b(for|while|do)\b\s*(\(|\{)/g)) {
+    const start = m.index;
+    let end = closing(code, start + m[0].length - 1);
+    if (m[1] !== 'do') {
+      const rest = code.slice(end).match(/^\s*(\{|;)?/);
+      if (rest[1] === ';' && m[1] === 'while') continue; // a do-while's tail
+      end = rest[1] === '{' ? closing(code, end + rest[0].length - 1) : code.indexOf(';', end) + 1 || code.length;
+    }
+    const line = code.slice(0, start).split('\n').length;
+    found.push({ line, keyword: m[1], body: code.slice(start, end) });
+  }
+  return found;
+}
+
+const SLEEPS = /\bawait\s+(?:[\w.]+\.)?(?:sleep|delay|pause|wait)\w*\s*\(/i;
+const DEADLINE = /Date\.now\(\)\s*(?:-\s*\w+\s*)?(?:<=|>=|<|>(?!=))|(?:<=|>=|<|(?<!=)>)\s*Date\.now\(\)/;
+
+/** Why a loop is a retry or poll loop, or undefined when it is none. */
+function pollReason(body) {
+  if (/\bawait\b/.test(body) && /\bsetTimeout\b/.test(body)) return 'awaits a setTimeout';
+  if (SLEEPS.test(body)) return 'sleeps';
+  if (DEADLINE.test(body)) return 'compares Date.now() with a deadline';
+  return undefined;
+}
+
+/** The retry and poll loops of a file's text: `{ line, reason, head }`, `head` from the original text. */
+function pollLoops(text) {
+  const lines = text.split('\n');
+  return loops(text).flatMap(({ line, keyword, body }) => {
+    const reason = pollReason(body);
+    if (!reason) return [];
+    // Comments are gone from `body`: the head is read from the original lines.
+    const from = lines.slice(line - 1, line + 3).join('\n');
+    return [{ line, reason, head: from.slice(Math.max(0, from.search(new RegExp(String.raw`\b${keyword}\b`)))) }];
+  });
+}
+
+test('the loop detector finds each kind of retry or poll loop (else this test would pass on anything)', () => {
+  const polls = [
+    'for (;;) {\n  if (await ready()) return;\n  await sleep(limits.pollMs);\n}',
+    'while (!done()) {\n  await new Promise((r) => setTimeout(r, limits.pauseMs));\n}',
+    'const deadline = Date.now() + ms;\nfor (;;) {\n  try { return await connect(); } catch { if (Date.now() > deadline) throw new Error("gone"); }\n}',
+    'do {\n  await delay(ms);\n} while (!ready());',
+    'while (Date.now() - since < limitMs) step();',
+  ];
+  for (const text of polls) assert.equal(pollLoops(text).length, 1, text);
+  // Not a poll: a read loop, an event wait, a counter, braces in strings, a timer armed in a loop.
+  for (const text of [
+    'for (;;) {\n  const { bytesRead } = await handle.read(buf);\n  if (bytesRead === 0) break;\n}',
+    'for (;;) {\n  if (!busy()) return;\n  await host.whenSettled();\n}',
+    "while (start < end && line[start] === ' ') start++;",
+    "for (const x of xs) {\n  const s = '{ }}';\n  x.timer = setTimeout(f, x.ms);\n}",
+    'const started = Date.now();\nfor (const x of xs) x.at = Date.now() - started;',
+  ]) {
+    assert.deepEqual(pollLoops(text), [], text);
+  }
+});
+
+test('extension/src has no retry or poll loop of its own but the ones allowed', () => {
+  const unexplained = [];
+  const used = new Set();
+  for (const file of sourceFiles(srcRoot)) {
+    const rel = path.relative(srcRoot, file).split(path.sep).join('/');
+    for (const loop of pollLoops(fs.readFileSync(file, 'utf8'))) {
+      const allow = allowedLoops.find((a) => a.file === rel && loop.head.startsWith(a.text));
+      if (allow) used.add(allow);
+      else unexplained.push(`extension/src/${rel}:${loop.line}: a loop that ${loop.reason}: ${loop.head.split('\n')[0]}`);
+    }
+  }
+  assert.deepEqual(
+    unexplained,
+    [],
+    'a retry or poll loop in the host: let the core decide when to try again (its timer table, host_limits.rs), or allow it here with the reason it is mechanics',
+  );
+  const stale = allowedLoops.filter((a) => !used.has(a)).map((a) => `${a.file}: ${a.text.split('\n')[0]}`);
+  assert.deepEqual(stale, [], 'allowed loops no longer found: remove them');
+});

@@ -35,7 +35,7 @@ test(`the core's .wasm stays within ${limitBytes} bytes (goal ${goalBytes})`, ()
 
 test('exports only tests and benches use are not in the production core', () => {
   const core = createRequire(import.meta.url)(builtCoreModule);
-  for (const name of ['normalizeConfig', 'diagnosticsReport', 'clientBody']) {
+  for (const name of ['normalizeConfig', 'diagnosticsReport', 'clientBody', 'debugTrap']) {
     assert.equal(typeof core[name], 'undefined', `dist/core exports ${name}: build without --test-exports (node scripts/build.mjs)`);
   }
 });

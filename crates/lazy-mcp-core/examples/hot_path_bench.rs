@@ -77,10 +77,13 @@ fn main() {
     let bytes: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(5);
     let mut engine = Engine::new(Settings::default());
     let server = json!({"name": "s", "transport": {"type": "stdio", "command": "x", "args": [], "env": {}, "cwd": null}, "enabled": true, "autoConnect": true, "tools": {"kind": "all"}, "loadedByVscode": false, "fingerprint": "f", "source": {"file": "x", "line": 1, "column": 1, "format": "claude-code", "scope": "project"}});
-    let effects = handle(
-        &mut engine,
-        json!({"type": "configApplied", "servers": [server]}),
-    );
+    let effects = match serde_json::from_value(server) {
+        Ok(server) => effects_of(&split_payloads(engine.apply_servers(1, vec![server]))),
+        Err(error) => {
+            eprintln!("the bench's server config does not read: {error}");
+            std::process::exit(1);
+        }
+    };
     let Some(mut conn) = open_conn(&effects) else {
         eprintln!("no open effect");
         std::process::exit(1);

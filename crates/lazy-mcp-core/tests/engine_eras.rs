@@ -841,7 +841,7 @@ mod modern_messages_never_panic {
             if http {
                 server.transport = Transport::Http { url: "http://127.0.0.1:1/mcp".into(), headers: VecMap::new() };
             }
-            engine.handle(1, Event::ConfigApplied { servers: vec![server] });
+            engine.apply_servers(1, vec![server]);
             let mut now = 2;
             for conn in 1..4u64 {
                 engine.handle(now, Event::ConnectionOpened { conn, pid: None });

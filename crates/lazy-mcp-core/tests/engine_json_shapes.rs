@@ -34,7 +34,6 @@ fn event(value: Value) -> Event {
 #[test]
 fn every_event_reads_from_its_documented_json() {
     let events = [
-        json!({"type": "configApplied", "servers": []}),
         json!({"type": "catalogueLoaded", "blob": "{}"}),
         json!({"type": "sharedCatalogueRead", "server": "memory", "key": "k-r", "file": "/c/k-r.json", "blob": "{}"}),
         json!({"type": "sharedCatalogueRead", "server": "memory", "key": "k", "file": "/c/k.json", "blob": null}),

@@ -98,12 +98,12 @@ fn warm_start_cost_at_100_servers() {
     let mut engine = lazy_mcp_core::engine::Engine::new(Settings::default());
     engine.handle(0, Event::CatalogueLoaded { blob: blob.clone() });
     let loaded = start.elapsed();
-    let effects = engine.handle(0, Event::ConfigApplied { servers: configs });
+    let effects = engine.apply_servers(0, configs);
     let elapsed = start.elapsed();
     let snapshot_start = Instant::now();
     let _ = engine.snapshot_json();
     println!(
-        "catalogueLoaded {:.2} ms, configApplied {:.2} ms, snapshot {:.2} ms",
+        "catalogueLoaded {:.2} ms, apply_servers {:.2} ms, snapshot {:.2} ms",
         loaded.as_secs_f64() * 1e3,
         (elapsed - loaded).as_secs_f64() * 1e3,
         snapshot_start.elapsed().as_secs_f64() * 1e3

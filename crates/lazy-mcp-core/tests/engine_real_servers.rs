@@ -70,6 +70,16 @@ impl RealHost {
         self.start.elapsed().as_millis() as u64
     }
 
+    /// Manages `servers` as is (`Engine::apply_servers`), then runs until idle.
+    fn apply(&mut self, servers: Vec<ServerConfig>) {
+        let effects = self.engine.apply_servers(self.now(), servers);
+        for effect in effects {
+            if let Some(event) = self.perform(effect) {
+                self.send(event);
+            }
+        }
+    }
+
     fn send(&mut self, event: Event) {
         let mut queue = vec![event];
         while let Some(event) = queue.pop() {
@@ -261,9 +271,7 @@ fn real_servers_catalogue_then_disconnect_connect_on_first_call_and_warm_start()
         peer(&peers, "server-memory", &[]),
     ];
     let mut host = RealHost::new();
-    host.send(Event::ConfigApplied {
-        servers: servers.clone(),
-    });
+    host.apply(servers.clone());
     host.run_until(|h| {
         ["everything", "memory"]
             .iter()
@@ -344,7 +352,7 @@ fn real_servers_catalogue_then_disconnect_connect_on_first_call_and_warm_start()
 
     let mut warm = RealHost::new();
     warm.send(Event::CatalogueLoaded { blob });
-    warm.send(Event::ConfigApplied { servers });
+    warm.apply(servers);
     assert_eq!(warm.opens, 0, "warm start spawns nothing");
     warm.client(
         "vscode",
@@ -373,9 +381,7 @@ fn real_filesystem_server_gets_the_workspace_roots() {
         ..Settings::default()
     });
     let filesystem = peer(&peers, "server-filesystem", &[other.to_str().unwrap()]);
-    host.send(Event::ConfigApplied {
-        servers: vec![filesystem],
-    });
+    host.apply(vec![filesystem]);
     host.run_until(|h| h.engine.state("filesystem") == Some(&ServerState::Catalogued));
     host.client(
         "c",

@@ -130,8 +130,10 @@ pub fn http_status_verdict(
     .to_string()
 }
 
-/// Aborts the instance on purpose. Exists only so the host's trap recovery
-/// (recreate the instance, report once) can be tested against the real module.
+/// Aborts the instance on purpose, in the `test-exports` build only (the host's
+/// trap recovery is tested against the production module by a real out-of-bounds
+/// access: tests/node/wasmCore.test.mjs).
+#[cfg(feature = "test-exports")]
 #[wasm_bindgen(js_name = debugTrap)]
 #[allow(clippy::panic)]
 pub fn debug_trap() {

@@ -4,7 +4,6 @@
 export type Event = { "type": "configSources", sources: ConfigSources, }
   | { "type": "configFilesChanged", paths: Array<string>, }
   | { "type": "filesRead", round: number, files: Array<FileRead>, }
-  | { "type": "configApplied", servers: Array<ServerConfig>, }
   | { "type": "catalogueLoaded", blob: string, }
   | { "type": "sharedCatalogueRead", server: string, key: string, file: string, blob: string | null, }
   | { "type": "connectionOpened", conn: number, pid: number | null, }

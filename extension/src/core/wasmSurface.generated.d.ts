@@ -119,12 +119,6 @@ export function clientBodyBytes(body: Uint8Array | number[], headers_json?: stri
 export function coreVersion(): string;
 
 /**
- * Aborts the instance on purpose. Exists only so the host's trap recovery
- * (recreate the instance, report once) can be tested against the real module.
- */
-export function debugTrap(): void;
-
-/**
  * The numbers the host's I/O runs by (`HostLimits` as JSON; lazy_mcp_core::host_limits):
  * HTTP, gateway sessions, start-until-listed, waits, stdio stops, sign-ins, log floods.
  * The JSON is `host_limits()`'s, written by `cargo run -p lazy-mcp-contract` (a test fails

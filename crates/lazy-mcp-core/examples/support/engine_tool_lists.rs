@@ -40,12 +40,7 @@ pub fn engine_tools_list(entries: &[(&str, &Value)], mode: ToolExposure) -> Stri
             blob: blob.to_string(),
         },
     );
-    effects.extend(engine.handle(
-        3,
-        Event::ConfigApplied {
-            servers: servers.keys().map(|name| config(name)).collect(),
-        },
-    ));
+    effects.extend(engine.apply_servers(3, servers.keys().map(|name| config(name)).collect()));
     let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
     effects.extend(engine.handle(
         4,

@@ -3,7 +3,7 @@
 //! bytes of their own (`wire.rs`), every other event as JSON.
 
 use crate::config::load::{ConfigSources, FileRead};
-use crate::config::model::{ServerConfig, Transport};
+use crate::config::model::Transport;
 use crate::engine::auth_contract::{RefreshOutcome, SignInOutcome};
 use crate::engine::settings::Settings;
 use serde::{Deserialize, Serialize};
@@ -44,9 +44,6 @@ pub enum Event {
     /// The answer to `readFiles` of the same `round`: each path's content, or
     /// `null` when missing, or `unreadable` saying what the path is.
     FilesRead { round: u64, files: Vec<FileRead> },
-    /// An already normalized server list, managed as is (tests and tools that
-    /// bypass config files). The engine diffs it by name and fingerprint itself.
-    ConfigApplied { servers: Vec<ServerConfig> },
     /// The persisted catalogue blob, as last stored from a `persistCatalogue` effect.
     CatalogueLoaded { blob: String },
     /// The answer to `readSharedCatalogue`: the first of the keys asked whose

@@ -115,7 +115,6 @@ impl Engine {
                 let step = self.config_load.files_read(round, files);
                 self.on_config_step(step);
             }
-            Event::ConfigApplied { servers } => self.on_config_applied(servers),
             Event::CatalogueLoaded { blob } => self.on_catalogue_loaded(&blob),
             Event::SharedCatalogueRead {
                 server,
@@ -219,6 +218,22 @@ impl Engine {
                 self.on_approve_definitions(&server, &items)
             }
         }
+        self.finish_event()
+    }
+
+    /// An already normalized server list, managed as is: it skips the config
+    /// files and the host's policy, so it is no event of the host contract
+    /// (hosts load config through `configSources`). For native tests, examples
+    /// and benches only (feature `test-exports`). Diffed by name and fingerprint
+    /// like a config load's result.
+    #[cfg(any(test, feature = "test-exports"))]
+    pub fn apply_servers(
+        &mut self,
+        now_ms: u64,
+        servers: Vec<crate::config::model::ServerConfig>,
+    ) -> Vec<Effect> {
+        self.now_ms = now_ms;
+        self.on_config_applied(servers);
         self.finish_event()
     }
 

@@ -725,8 +725,13 @@ impl Sim {
 
     // ---- convenience for tests -------------------------------------------------
 
+    /// Manages `servers` as is (`Engine::apply_servers`: no config files, no
+    /// host policy), then runs until the host is idle.
     pub fn apply(&mut self, servers: Vec<ServerConfig>) {
-        self.send(Event::ConfigApplied { servers });
+        for effect in self.engine.apply_servers(self.now, servers) {
+            self.perform(effect);
+        }
+        self.run();
     }
 
     pub fn client(&mut self, client: &str, endpoint: Endpoint, message: Value) {
