@@ -4,16 +4,21 @@
 //! drives it (no import cycle). Its fields are private here.
 
 use crate::engine::events::ClientId;
-use crate::vec_map::VecMap;
 
-/// Requests read from each client that are neither answered (`reply`) nor
-/// dropped (`noReply`) yet, and the clients whose input ended that wait for
-/// their `clientSettled`. A client owed nothing has no entry.
+/// Per client: requests read that are neither answered (`reply`) nor dropped
+/// (`noReply`) yet, and whether its input ended (it waits for its
+/// `clientSettled`). A client owed nothing and not waiting has no entry: the
+/// list holds the few clients with calls in flight (a plain list, no map).
 #[derive(Debug, Default)]
 pub(in crate::engine) struct AnswersOwed {
-    owed: VecMap<ClientId, u32>,
-    /// Clients whose input ended, not yet told `clientSettled`.
-    ended: Vec<ClientId>,
+    clients: Vec<Owed>,
+}
+
+#[derive(Debug)]
+struct Owed {
+    client: ClientId,
+    count: u32,
+    input_ended: bool,
 }
 
 impl AnswersOwed {
@@ -22,51 +27,40 @@ impl AnswersOwed {
     /// A message from `client` that gets an answer was read (a request, or
     /// anything answered with an error).
     pub(in crate::engine) fn request_read(&mut self, client: &str) {
-        match self.owed.get_mut(client) {
-            Some(count) => *count += 1,
-            None => {
-                self.owed.insert(client.to_string(), 1);
-            }
-        }
+        self.entry(client).count += 1;
     }
 
     /// `client` was answered a request, or one of its requests was dropped.
-    /// An answer nothing was counted for (a client seen before its input was
-    /// counted) changes nothing.
+    /// An answer nothing was counted for changes nothing.
     pub(in crate::engine) fn settled_one(&mut self, client: &str) {
-        let Some(count) = self.owed.get_mut(client) else {
-            return;
-        };
-        *count = count.saturating_sub(1);
-        if *count == 0 {
-            self.owed.remove(client);
+        if let Some(owed) = self.clients.iter_mut().find(|o| o.client == client) {
+            owed.count = owed.count.saturating_sub(1);
         }
     }
 
     /// `client` will send nothing more.
     pub(in crate::engine) fn input_ended(&mut self, client: &str) {
-        if !self.ended.iter().any(|c| c == client) {
-            self.ended.push(client.to_string());
-        }
+        self.entry(client).input_ended = true;
     }
 
     /// `client` is gone: nothing is owed to it, nobody waits for it.
     pub(in crate::engine) fn forget(&mut self, client: &str) {
-        self.owed.remove(client);
-        self.ended.retain(|c| c != client);
+        self.clients.retain(|o| o.client != client);
     }
 
-    /// The clients whose input ended and that are owed nothing now: each is
-    /// returned once.
+    /// The clients whose input ended and that are owed nothing now, each
+    /// returned once; entries owed nothing are dropped.
     pub(in crate::engine) fn take_settled(&mut self) -> Vec<ClientId> {
-        if self.ended.is_empty() {
-            return Vec::new();
-        }
-        let owed = &self.owed;
-        let (settled, waiting) = std::mem::take(&mut self.ended)
-            .into_iter()
-            .partition(|c| !owed.contains_key(c.as_str()));
-        self.ended = waiting;
+        let mut settled = Vec::new();
+        self.clients.retain_mut(|o| {
+            if o.count > 0 {
+                return true;
+            }
+            if o.input_ended {
+                settled.push(std::mem::take(&mut o.client));
+            }
+            false
+        });
         settled
     }
 
@@ -74,6 +68,23 @@ impl AnswersOwed {
 
     /// Nothing owed to anyone and nobody waiting: an event's effects need no look.
     pub(in crate::engine) fn is_idle(&self) -> bool {
-        self.owed.is_empty() && self.ended.is_empty()
+        self.clients.is_empty()
+    }
+
+    fn entry(&mut self, client: &str) -> &mut Owed {
+        let at = match self.clients.iter().position(|o| o.client == client) {
+            Some(at) => at,
+            None => {
+                self.clients.push(Owed {
+                    client: client.to_string(),
+                    count: 0,
+                    input_ended: false,
+                });
+                self.clients.len() - 1
+            }
+        };
+        // `at` is in range: found, or the entry just pushed.
+        #[allow(clippy::indexing_slicing)]
+        &mut self.clients[at]
     }
 }
