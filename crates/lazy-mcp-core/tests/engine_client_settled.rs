@@ -53,14 +53,19 @@ fn settled_at(sim: &Sim) -> Vec<usize> {
 fn reply_at(sim: &Sim, id: Value) -> usize {
     sim.effects
         .iter()
-        .position(|e| matches!(e, Effect::Reply { client, id: i, .. } if client == CLIENT && *i == id))
+        .position(
+            |e| matches!(e, Effect::Reply { client, id: i, .. } if client == CLIENT && *i == id),
+        )
         .expect("answered")
 }
 
 /// One `clientSettled`, after the answer at `reply` (at the end of that event).
 fn settled_after(sim: &Sim, reply: usize) {
     let at = settled_at(sim);
-    assert!(at.len() == 1 && at[0] > reply, "settled at {at:?}, answered at {reply}");
+    assert!(
+        at.len() == 1 && at[0] > reply,
+        "settled at {at:?}, answered at {reply}"
+    );
 }
 
 fn input_ended(sim: &mut Sim) {
@@ -168,7 +173,10 @@ fn a_cancelled_call_settles_with_its_drop() {
     let answer = json!({"jsonrpc": "2.0", "id": upstream, "result": {"content": []}});
     sim.server_bytes(conn, answer.to_string().as_bytes());
     settled_after(&sim, reply_at(&sim, json!(4)));
-    assert!(sim.reply_to(CLIENT, json!(3)).is_none(), "cancelled: never answered");
+    assert!(
+        sim.reply_to(CLIENT, json!(3)).is_none(),
+        "cancelled: never answered"
+    );
 
     // Every call cancelled: settled at the end of the input, nothing answered.
     let mut sim = catalogued(Behavior::CallHangs);
@@ -195,9 +203,16 @@ fn a_server_request_waiting_at_the_client_does_not_hold_it() {
         .notifications
         .iter()
         .any(|(c, m)| c == CLIENT && m["method"] == "elicitation/create");
-    assert!(asked, "the server asked the client: {:?}", sim.notifications);
+    assert!(
+        asked,
+        "the server asked the client: {:?}",
+        sim.notifications
+    );
     input_ended(&mut sim);
-    assert!(settled_at(&sim).is_empty(), "the call that asked is in flight");
+    assert!(
+        settled_at(&sim).is_empty(),
+        "the call that asked is in flight"
+    );
     // The call times out and is answered; the question to the client stays unanswered.
     sim.advance(600_000);
     settled_after(&sim, reply_at(&sim, json!(1)));
@@ -212,5 +227,8 @@ fn a_disconnected_client_is_forgotten() {
         client: CLIENT.into(),
     });
     sim.advance(600_000);
-    assert!(settled_at(&sim).is_empty(), "nobody waits for a client gone");
+    assert!(
+        settled_at(&sim).is_empty(),
+        "nobody waits for a client gone"
+    );
 }

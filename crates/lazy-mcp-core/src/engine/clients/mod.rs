@@ -27,9 +27,9 @@ pub(super) mod tool_calls;
 pub(super) mod tool_exposure;
 pub(super) mod tool_vectors;
 
-use answers_owed::owed::AnswersOwed;
 use crate::engine::events::{ClientId, ConnId, Endpoint};
 use crate::vec_map::VecMap;
+use answers_owed::owed::AnswersOwed;
 use exposure::shown::Exposure;
 use input_bridge::bridge::Bridge;
 use outbound::OutboundRequest;
