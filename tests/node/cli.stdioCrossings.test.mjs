@@ -17,7 +17,8 @@ const w = tempWorld('lazy-mcp-cli-stdio-crossings-');
 const spawns = path.join(w.root, 'spawns.log');
 writeJson(path.join(w.ws, '.mcp.json'), { mcpServers: { everything: countedServer(spawns, 'server-everything', ['stdio']) } });
 const crossingsFile = path.join(w.root, 'crossings.log');
-const hook = path.join(path.dirname(new URL(import.meta.url).pathname), 'helpers', 'countCrossings.cjs');
+const helpers = path.join(path.dirname(new URL(import.meta.url).pathname), 'helpers');
+const hook = path.join(helpers, 'countCrossings.cjs');
 const cleanup = [];
 after(() => {
   for (const c of cleanup) c();
@@ -27,9 +28,9 @@ after(() => {
 /** The crossings made so far, by name. */
 const crossings = () => (fs.existsSync(crossingsFile) ? fs.readFileSync(crossingsFile, 'utf8').split('\n').filter(Boolean) : []);
 
-function serve() {
-  const child = spawn(process.execPath, ['-r', hook, cliJs, 'serve', '--trust-project', '--stdio', '--cwd', w.ws], {
-    env: { ...w.env, LAZY_MCP_TEST_CROSSINGS: crossingsFile },
+function serve(preload = [], env = {}) {
+  const child = spawn(process.execPath, ['-r', hook, ...preload, cliJs, 'serve', '--trust-project', '--stdio', '--cwd', w.ws], {
+    env: { ...w.env, LAZY_MCP_TEST_CROSSINGS: crossingsFile, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   cleanup.push(() => child.kill('SIGKILL'));
@@ -85,4 +86,22 @@ test('serve --stdio: a warm call crosses into the core twice, and stdin EOF exit
   assert.equal(await s.exited, 0, s.stderr());
   assert.ok(Date.now() - eof < 10_000, `exited ${Date.now() - eof} ms after stdin EOF`);
   assert.doesNotMatch(s.stderr(), /stopped waiting for the last answers/);
+});
+
+test('serve --stdio: an answer the host fails to write is answered -32603 with its id, and stdin EOF still exits at once', { timeout: 120_000 }, async () => {
+  // The engine counted and answered the ping; only the host's write failed (helpers/stdoutFault.cjs).
+  const s = serve(['-r', path.join(helpers, 'stdoutFault.cjs')], { LAZY_MCP_TEST_STDOUT_FAULT: '"id":"boom"' });
+  s.send(initialize(1));
+  await s.reply(1);
+  s.send('{"jsonrpc":"2.0","id":"boom","method":"ping"}');
+  const boom = await s.reply('boom');
+  assert.equal(boom.error?.code, -32603, JSON.stringify(boom));
+  s.send(echo('after'));
+  assert.match((await s.reply('after')).result.content[0].text, /hi after/, 'the session goes on');
+  const eof = Date.now();
+  s.child.stdin.end();
+  assert.equal(await s.exited, 0, s.stderr());
+  assert.ok(Date.now() - eof < 10_000, `exited ${Date.now() - eof} ms after stdin EOF`);
+  assert.doesNotMatch(s.stderr(), /stopped waiting for the last answers/);
+  assert.match(s.stderr(), /internal error while serving a stdin message/);
 });
