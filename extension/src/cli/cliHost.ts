@@ -50,7 +50,7 @@ export const nestedMarker = 'LAZY_MCP_SERVE_PID';
 export function createHost(
   ctx: CliContext,
   catalogueFile: string,
-  extra: Partial<Pick<LazyHostOptions, 'gateway' | 'deliverToClient' | 'noReply' | 'settings' | 'onChange' | 'watchConfig' | 'sharedOwner'>>,
+  extra: Partial<Pick<LazyHostOptions, 'gateway' | 'deliverToClient' | 'onClientSettled' | 'settings' | 'onChange' | 'watchConfig' | 'sharedOwner'>>,
 ): LazyHost {
   process.env[nestedMarker] = String(process.pid);
   const sources = cliSources(ctx);

@@ -4,8 +4,7 @@
 import { cliOwnerSpec } from './daemonCommand';
 import type { OwnerSpec } from '../host/shared/ownerLauncher';
 import { LineSplitter, byteLine } from '../host/connections/lineFraming';
-import { type JsonRpcId, errorResponse } from '../host/gateway/jsonRpcShape';
-import { ReplyTracker } from '../host/gateway/replyTracker';
+import { errorResponse } from '../host/gateway/jsonRpcShape';
 import type { LazyHost } from '../host/lazyHost';
 import { count } from '../host/wording';
 import { type ParsedArgs, UsageError } from './args';
@@ -102,57 +101,54 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, setup: ServeSe
   // stdout is the protocol channel: nothing else may write to it.
   console.log = console.error;
   console.info = console.error;
-  const replies = new ReplyTracker();
   // A stdin line longer than an HTTP body may be is not read either (the core's limit).
   const maxLineBytes = ctx.core.limits().gateway.maxBodyBytes;
   // After stdin closes, how long answers to the requests already read are awaited (the core's
-  // safety net: the engine answers or times out every call, and says `noReply` for cancelled ones).
+  // safety net: the engine answers or times out every call, and says `clientSettled` once
+  // every request it read from this client is answered or dropped).
   const drainAfterEofMs = ctx.core.limits().serveDrainAfterEofMs;
+  let settled: () => void = () => undefined;
+  const whenSettled = new Promise<void>((resolve) => (settled = resolve));
   const host = createHost(ctx, catalogueFile, {
     ...setup,
     watchConfig: true,
-    deliverToClient: (_client, message, route) => {
-      process.stdout.write(`${message}\n`);
-      replies.delivered(route);
-    },
-    noReply: (_client, id) => replies.noReply(id),
+    deliverToClient: (_client, message) => void process.stdout.write(`${message}\n`),
+    onClientSettled: () => settled(),
   });
   let started = false;
   const early: (() => void)[] = [];
   const shutdown = installShutdown(host, ctx, () => host.driver.handle({ type: 'clientDisconnected', client: stdioClient }));
 
-  /** One line's work; an exception answers that line with -32603 and is logged, the session goes on. */
-  const guarded = (id: JsonRpcId | null, work: () => void): void => {
+  /**
+   * One line's work; an exception answers that line with -32603 and is logged, the session
+   * goes on. Rare, so the id is read only then. The engine keeps its own count: a request
+   * it read is answered by it too (or already was), so the exit at stdin EOF still waits for it.
+   */
+  const guarded = (head: Buffer | string, work: () => void): void => {
     try {
       work();
     } catch (err) {
       ctx.log('error', `internal error while serving a stdin message: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      let id: string | number | null = null;
+      try {
+        const body = host.readClientBody(head);
+        id = body.batch ? null : (body.messages[0]?.id ?? null);
+      } catch {
+        // Not even its id could be read: answered with `id: null`.
+      }
       const answer = errorResponse(id, -32603, 'Internal error in Lazy MCP while serving this request (details in its log)');
       process.stdout.write(`${answer}\n`);
-      replies.delivered({ reply: true, id });
     }
   };
-  // A line stays bytes: the core reads UTF-8 itself (no decode and re-encode here).
+  // A line stays bytes and crosses once: the core reads UTF-8 itself and counts what it owes
+  // (a batch line is one message to the engine, answered with one error).
   const onLine = (line: Buffer): void => {
     if (isBlank(line)) return;
-    let id: JsonRpcId | null = null;
-    guarded(id, () => {
-      // A batch line is one message to the engine (answered with one error).
-      const body = host.readClientBody(line);
-      const first = body.messages[0];
-      const envelope = body.batch || !first ? { expectsReply: true, id: null } : first;
-      id = envelope.id;
-      replies.expect(envelope);
-      host.driver.handle({ type: 'clientMessage', client: stdioClient, endpoint: aggregate, message: line });
-    });
+    guarded(line, () => host.driver.handle({ type: 'clientMessage', client: stdioClient, endpoint: aggregate, message: line }));
   };
   const onOversized = (bytes: number, head: string): void => {
     ctx.log('warn', `did not read a ${bytes}-byte stdin line (limit ${maxLineBytes} bytes)`);
-    guarded(null, () => {
-      const first = host.readClientBody(head).messages[0];
-      replies.expect({ expectsReply: true, id: first?.id ?? null });
-      host.driver.handle({ type: 'clientMessageTooLarge', client: stdioClient, head, bytes, limitBytes: maxLineBytes });
-    });
+    guarded(head, () => host.driver.handle({ type: 'clientMessageTooLarge', client: stdioClient, head, bytes, limitBytes: maxLineBytes }));
   };
   // Read stdin from the start so a client's early `initialize` is kept, not lost.
   const lines = new LineSplitter(
@@ -170,7 +166,10 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, setup: ServeSe
     // Piped one-shot use (`printf '…' | lazy-mcp serve --stdio`): answer every
     // request that was read, then stop.
     void whenStarted
-      .then(() => replies.drained(drainAfterEofMs))
+      .then(() => {
+        host.driver.handle({ type: 'clientInputEnded', client: stdioClient });
+        return drained(whenSettled, drainAfterEofMs);
+      })
       .then((all) => {
         if (!all) ctx.log('warn', `stdin closed; stopped waiting for the last answers after ${drainAfterEofMs} ms`);
         return shutdown(0);
@@ -240,4 +239,12 @@ function isBlank(line: Buffer): boolean {
     if (byte !== 0x20 && (byte < 0x09 || byte > 0x0d)) return false;
   }
   return true;
+}
+
+/** Resolves true once `settled` does, or false after `ms`. */
+async function drained(settled: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const all = await Promise.race([settled.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  clearTimeout(timer);
+  return all;
 }

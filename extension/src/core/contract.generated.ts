@@ -29,6 +29,7 @@ holders: Array<SharedHolder>, }
   | { "type": "clientMessage", client: string, endpoint: Endpoint, message: string, }
   | { "type": "clientMessageTooLarge", client: string, head: string, bytes: number, limitBytes: number, }
   | { "type": "clientDisconnected", client: string, }
+  | { "type": "clientInputEnded", client: string, }
   | { "type": "enable", server: string, }
   | { "type": "disable", server: string, }
   | { "type": "connectNow", server: string, }
@@ -98,6 +99,7 @@ openEventStream?: boolean, }
  */
 httpStatus?: number, message: string, }
   | { "type": "noReply", client: string, id: string | number | null, }
+  | { "type": "clientSettled", client: string, }
   | { "type": "notifyClient", client: string, progressToken?: string | number | null, 
 /**
  * The open request this message belongs to (a `subscriptions/listen`): the

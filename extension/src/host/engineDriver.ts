@@ -51,6 +51,8 @@ export interface DriverDeps {
   deliverToClient(client: string, message: string, route: ClientRoute): void;
   /** The engine will send no answer to request `id` of `client` (the client cancelled it): stop expecting one. */
   noReply?(client: string, id: JsonRpcId | null): void;
+  /** After `clientInputEnded`: every request read from `client` is answered or dropped (`serve --stdio` may stop). */
+  onClientSettled?(client: string): void;
   /** A client was answered `tools/list` on this endpoint (the engine says so; nobody parses). */
   onClientListed?(client: string, endpoint: Extract<Effect, { type: 'clientListed' }>['endpoint']): void;
   store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
@@ -325,6 +327,8 @@ export class EngineDriver {
         return this.deps.deliverToClient(effect.client, payload(), { reply: false, progressToken: effect.progressToken, request: effect.request });
       case 'noReply':
         return this.deps.noReply?.(effect.client, effect.id);
+      case 'clientSettled':
+        return this.deps.onClientSettled?.(effect.client);
       case 'clientListed':
         return this.deps.onClientListed?.(effect.client, effect.endpoint);
       case 'persistCatalogue': {

@@ -13,7 +13,7 @@ import type { ConfigReport, ConfigSources, DiscoveryInput, HostPolicy } from './
 import { EngineDriver, type Announcement, type ClientRoute, type EndpointInfo } from './engineDriver';
 import { HttpGateway } from './gateway/httpGateway';
 import { LogThrottle } from './logThrottle';
-import type { ClientBody, JsonRpcId, RequestHeaders } from './gateway/jsonRpcShape';
+import type { ClientBody, RequestHeaders } from './gateway/jsonRpcShape';
 import type { DiagnosticsSnapshot, LogLevel } from '../core/contract.generated';
 
 export type { LogLevel };
@@ -34,8 +34,8 @@ export interface LazyHostOptions {
   gateway?: { token?: string; port?: number; requireToken?: boolean; sessionIdleMs?: number; maxSessions?: number };
   /** Where client messages go when there is no gateway (`serve --stdio`). */
   deliverToClient?(client: string, message: string, route: ClientRoute): void;
-  /** A request read without a gateway that the engine will not answer (the client cancelled it). */
-  noReply?(client: string, id: JsonRpcId | null): void;
+  /** After `clientInputEnded`: every request read from `client` is answered or dropped (the core's `clientSettled`). */
+  onClientSettled?(client: string): void;
   watchConfig?: boolean;
   onChange?(): void;
   onEndpointsChanged?(endpoints: EndpointInfo[], aggregate: string | undefined): void;
@@ -112,7 +112,9 @@ export class LazyHost {
       settingsJson: JSON.stringify({ workspaceFolders: opts.discovery.workspaceFolders, ...(opts.settings ?? {}) }),
       deliverToClient: (client, message, route) =>
         this.gateway ? this.gateway.deliver(client, message, route) : opts.deliverToClient?.(client, message, route),
-      noReply: (client, id) => (this.gateway ? this.gateway.noReply(client, id) : opts.noReply?.(client, id)),
+      // Only the HTTP gateway needs `noReply` (to end an exchange); stdio waits for `clientSettled`.
+      noReply: (client, id) => this.gateway?.noReply(client, id),
+      onClientSettled: (client) => opts.onClientSettled?.(client),
       onClientListed: (_client, endpoint) => this.listedAt.set(endpoint.kind === 'server' ? endpoint.name : '', Date.now()),
       store: opts.store,
       ...(opts.sharedCatalogue ? { sharedCatalogue: opts.sharedCatalogue } : {}),

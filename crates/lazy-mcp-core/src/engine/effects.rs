@@ -181,15 +181,21 @@ pub enum Effect {
     },
     /// Request `id` of `client` gets no answer: the client cancelled it while it
     /// was still unanswered (waiting for its server, forwarded, or an open
-    /// `subscriptions/listen`), and MCP answers no cancelled request. A host that
-    /// waits for the answer stops waiting: `serve --stdio` counts it as settled
-    /// (its drain at stdin EOF ends), an HTTP exchange whose requests are all
-    /// settled ends its stream without sending anything more. Emitted once per
-    /// dropped request, never for one that was answered.
+    /// `subscriptions/listen`), and MCP answers no cancelled request. For the
+    /// HTTP gateway: an exchange whose requests are all settled ends its
+    /// stream without sending anything more. Emitted once per dropped
+    /// request, never for one that was answered.
     NoReply {
         client: ClientId,
         #[cfg_attr(feature = "ts", ts(type = "string | number | null"))]
         id: serde_json::Value,
+    },
+    /// After `clientInputEnded`: every request read from `client` is answered
+    /// or dropped (`noReply`), so a host that stops with its client's input
+    /// (`serve --stdio` at stdin EOF) may stop now. Once per `clientInputEnded`;
+    /// a server's request still waiting for the client's answer does not hold it.
+    ClientSettled {
+        client: ClientId,
     },
     /// A message the gateway initiates towards a client: notifications
     /// (list_changed, progress, cancelled, …) and server-to-client requests.

@@ -166,6 +166,10 @@ pub enum Event {
     },
     /// A gateway client session ended.
     ClientDisconnected { client: ClientId },
+    /// The client will send nothing more (`serve --stdio`: stdin ended). The
+    /// engine says `clientSettled` once every request it read from this client
+    /// is answered or dropped (at once when none is in flight).
+    ClientInputEnded { client: ClientId },
     /// Session-only enable (never written to a config file).
     Enable { server: String },
     /// Session-only disable: tools withdrawn, process stopped.

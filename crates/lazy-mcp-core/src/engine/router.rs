@@ -199,6 +199,7 @@ impl Engine {
                 limit_bytes,
             } => self.on_client_message_too_large(&client, &head, bytes, limit_bytes),
             Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
+            Event::ClientInputEnded { client } => self.on_client_input_ended(&client),
             Event::Enable { server } => self.on_enable(&server),
             Event::Disable { server } => self.on_disable(&server),
             Event::ConnectNow { server } => self.on_connect_now(&server),
@@ -298,6 +299,8 @@ impl Engine {
         if let Some(blob) = self.catalogue.take_changed_blob() {
             self.effects.push(Effect::PersistCatalogue { blob });
         }
+        // After everything that may answer a client this event.
+        self.flush_answers_owed();
         // Computed last (every timer this event armed, re-armed or cancelled is
         // in the table), placed first (a host failing on a later effect still arms it).
         if let Some(wake) = self.timers.poll_wake() {

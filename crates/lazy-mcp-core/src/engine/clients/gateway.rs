@@ -53,11 +53,13 @@ impl Engine {
         read: Outlined<'_>,
     ) {
         if self.forward_raw_call(client, &endpoint, text, read) {
+            self.clients.owed.request_read(client);
             return;
         }
         let message = match client_message::parse_client(text) {
             Ok(message) => message,
             Err(unreadable) => {
+                self.clients.owed.request_read(client);
                 self.reply_error(
                     client,
                     unreadable.id,
@@ -74,6 +76,7 @@ impl Engine {
                 method,
                 mut params,
             } => {
+                self.clients.owed.request_read(client);
                 if self.begin_request_era(client, &id, &method, &mut params) {
                     self.on_client_request(client, &endpoint, id, &method, params);
                     self.clients.end_request_era(client);
@@ -510,6 +513,7 @@ impl Engine {
         limit_bytes: u64,
     ) {
         let id = outline(head).id.unwrap_or(Value::Null);
+        self.clients.owed.request_read(client);
         self.reply_error(
             client,
             id,

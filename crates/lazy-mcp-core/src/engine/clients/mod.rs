@@ -14,6 +14,7 @@
 //! and `outbound.rs`: this folder tells them what happened and reads them.
 
 pub mod aggregate_names;
+pub(super) mod answers_owed;
 pub(super) mod client_listens;
 pub(super) mod exposure;
 pub(super) mod gateway;
@@ -28,6 +29,7 @@ pub(super) mod tool_vectors;
 
 use crate::engine::events::{ClientId, ConnId, Endpoint};
 use crate::vec_map::VecMap;
+use answers_owed::owed::AnswersOwed;
 use exposure::shown::Exposure;
 use input_bridge::bridge::Bridge;
 use outbound::OutboundRequest;
@@ -52,6 +54,8 @@ pub(in crate::engine) struct Clients {
     /// Forwarded calls whose legacy server asked their modern client for
     /// input (`input_bridge.rs`): few at a time (a list, not a map).
     bridges: Vec<Bridge>,
+    /// Answers each client is still owed, and whose input ended (`answers_owed.rs`).
+    owed: AnswersOwed,
 }
 
 impl Default for Clients {
@@ -62,6 +66,7 @@ impl Default for Clients {
             outbound: VecMap::new(),
             next_outbound: 1,
             bridges: Vec::new(),
+            owed: AnswersOwed::default(),
         }
     }
 }
@@ -98,6 +103,7 @@ impl Clients {
     /// requests it was asked (each to be taken and refused upstream), or `None`
     /// for a client never seen.
     fn client_closed(&mut self, client: &str) -> Option<Vec<String>> {
+        self.owed.forget(client);
         self.sessions.remove(client)?;
         Some(
             self.outbound

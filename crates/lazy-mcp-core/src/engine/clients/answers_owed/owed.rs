@@ -1,0 +1,90 @@
+//! How many answers each client is still owed, and which clients said their
+//! input ended: the state `answers_owed.rs` keeps. Apart from that code so
+//! that `Clients` (`clients/mod.rs`) names it without importing the code that
+//! drives it (no import cycle). Its fields are private here.
+
+use crate::engine::events::ClientId;
+
+/// Per client: requests read that are neither answered (`reply`) nor dropped
+/// (`noReply`) yet, and whether its input ended (it waits for its
+/// `clientSettled`). A client owed nothing and not waiting has no entry: the
+/// list holds the few clients with calls in flight (a plain list, no map).
+#[derive(Debug, Default)]
+pub(in crate::engine) struct AnswersOwed {
+    clients: Vec<Owed>,
+}
+
+#[derive(Debug)]
+struct Owed {
+    client: ClientId,
+    count: u32,
+    input_ended: bool,
+}
+
+impl AnswersOwed {
+    // ---- inputs ------------------------------------------------------------
+
+    /// A message from `client` that gets an answer was read (a request, or
+    /// anything answered with an error).
+    pub(in crate::engine) fn request_read(&mut self, client: &str) {
+        self.entry(client).count += 1;
+    }
+
+    /// `client` was answered a request, or one of its requests was dropped.
+    /// An answer nothing was counted for changes nothing.
+    pub(in crate::engine) fn settled_one(&mut self, client: &str) {
+        if let Some(owed) = self.clients.iter_mut().find(|o| o.client == client) {
+            owed.count = owed.count.saturating_sub(1);
+        }
+    }
+
+    /// `client` will send nothing more.
+    pub(in crate::engine) fn input_ended(&mut self, client: &str) {
+        self.entry(client).input_ended = true;
+    }
+
+    /// `client` is gone: nothing is owed to it, nobody waits for it.
+    pub(in crate::engine) fn forget(&mut self, client: &str) {
+        self.clients.retain(|o| o.client != client);
+    }
+
+    /// The clients whose input ended and that are owed nothing now, each
+    /// returned once; entries owed nothing are dropped.
+    pub(in crate::engine) fn take_settled(&mut self) -> Vec<ClientId> {
+        let mut settled = Vec::new();
+        self.clients.retain_mut(|o| {
+            if o.count > 0 {
+                return true;
+            }
+            if o.input_ended {
+                settled.push(std::mem::take(&mut o.client));
+            }
+            false
+        });
+        settled
+    }
+
+    // ---- reads -------------------------------------------------------------
+
+    /// Nothing owed to anyone and nobody waiting: an event's effects need no look.
+    pub(in crate::engine) fn is_idle(&self) -> bool {
+        self.clients.is_empty()
+    }
+
+    fn entry(&mut self, client: &str) -> &mut Owed {
+        let at = match self.clients.iter().position(|o| o.client == client) {
+            Some(at) => at,
+            None => {
+                self.clients.push(Owed {
+                    client: client.to_string(),
+                    count: 0,
+                    input_ended: false,
+                });
+                self.clients.len() - 1
+            }
+        };
+        // `at` is in range: found, or the entry just pushed.
+        #[allow(clippy::indexing_slicing)]
+        &mut self.clients[at]
+    }
+}

@@ -1,0 +1,107 @@
+// `lazy-mcp serve --stdio` reads a client's line once (issue 25): a warm call
+// crosses into the WASM core twice, the client's line in and the server's answer
+// in. No host-side copy of the requests in flight: at stdin EOF the engine says
+// when everything it read is answered (`clientSettled`) and the process exits.
+// A real `serve --stdio` process with the real server-everything; every call
+// into the core is counted by a preload (helpers/countCrossings.cjs).
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { cliJs, tempWorld, writeJson } from './helpers/cliRun.mjs';
+import { initialize, initialized } from './helpers/rawMcp.mjs';
+import { countedServer, killSpawnedGroups } from './helpers/realServers.mjs';
+
+const w = tempWorld('lazy-mcp-cli-stdio-crossings-');
+const spawns = path.join(w.root, 'spawns.log');
+writeJson(path.join(w.ws, '.mcp.json'), { mcpServers: { everything: countedServer(spawns, 'server-everything', ['stdio']) } });
+const crossingsFile = path.join(w.root, 'crossings.log');
+const helpers = path.join(path.dirname(new URL(import.meta.url).pathname), 'helpers');
+const hook = path.join(helpers, 'countCrossings.cjs');
+const cleanup = [];
+after(() => {
+  for (const c of cleanup) c();
+  killSpawnedGroups(spawns);
+});
+
+/** The crossings made so far, by name. */
+const crossings = () => (fs.existsSync(crossingsFile) ? fs.readFileSync(crossingsFile, 'utf8').split('\n').filter(Boolean) : []);
+
+function serve(preload = [], env = {}) {
+  const child = spawn(process.execPath, ['-r', hook, ...preload, cliJs, 'serve', '--trust-project', '--stdio', '--cwd', w.ws], {
+    env: { ...w.env, LAZY_MCP_TEST_CROSSINGS: crossingsFile, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  cleanup.push(() => child.kill('SIGKILL'));
+  const messages = [];
+  let partial = '';
+  let stderr = '';
+  const waiters = new Set();
+  child.stdout.on('data', (d) => {
+    partial += d;
+    const lines = partial.split('\n');
+    partial = lines.pop();
+    for (const line of lines) if (line.trim()) messages.push(JSON.parse(line));
+    for (const check of waiters) check();
+  });
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  const send = (line) => child.stdin.write(`${line}\n`);
+  const reply = (id) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no reply to ${id}\n${stderr}`)), 60_000);
+      const check = () => {
+        const found = messages.find((m) => m.id === id && m.method === undefined);
+        if (!found) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      waiters.add(check);
+      check();
+    });
+  return { child, send, reply, exited, stderr: () => stderr };
+}
+
+const echo = (id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'everything__echo', arguments: { message: `hi ${id}` } } });
+
+test('serve --stdio: a warm call crosses into the core twice, and stdin EOF exits once all is answered', { timeout: 120_000 }, async () => {
+  const s = serve();
+  s.send(initialize(1));
+  await s.reply(1);
+  s.send(initialized);
+  const warm = await s.reply((s.send(echo('w0')), 'w0'));
+  assert.match(warm.result.content[0].text, /hi w0/, 'the server is connected');
+  for (const id of ['w1', 'w2', 'w3']) {
+    const before = crossings().length;
+    s.send(echo(id));
+    const answer = await s.reply(id);
+    assert.match(answer.result.content[0].text, new RegExp(`hi ${id}`));
+    const made = crossings().slice(before);
+    assert.deepEqual(made, ['Engine.clientMessage', 'Engine.messageReceived'], `crossings for warm call ${id}`);
+  }
+  const eof = Date.now();
+  s.child.stdin.end();
+  assert.equal(await s.exited, 0, s.stderr());
+  assert.ok(Date.now() - eof < 10_000, `exited ${Date.now() - eof} ms after stdin EOF`);
+  assert.doesNotMatch(s.stderr(), /stopped waiting for the last answers/);
+});
+
+test('serve --stdio: an answer the host fails to write is answered -32603 with its id, and stdin EOF still exits at once', { timeout: 120_000 }, async () => {
+  // The engine counted and answered the ping; only the host's write failed (helpers/stdoutFault.cjs).
+  const s = serve(['-r', path.join(helpers, 'stdoutFault.cjs')], { LAZY_MCP_TEST_STDOUT_FAULT: '"id":"boom"' });
+  s.send(initialize(1));
+  await s.reply(1);
+  s.send('{"jsonrpc":"2.0","id":"boom","method":"ping"}');
+  const boom = await s.reply('boom');
+  assert.equal(boom.error?.code, -32603, JSON.stringify(boom));
+  s.send(echo('after'));
+  assert.match((await s.reply('after')).result.content[0].text, /hi after/, 'the session goes on');
+  const eof = Date.now();
+  s.child.stdin.end();
+  assert.equal(await s.exited, 0, s.stderr());
+  assert.ok(Date.now() - eof < 10_000, `exited ${Date.now() - eof} ms after stdin EOF`);
+  assert.doesNotMatch(s.stderr(), /stopped waiting for the last answers/);
+  assert.match(s.stderr(), /internal error while serving a stdin message/);
+});

@@ -1,0 +1,42 @@
+// Preloaded into a `lazy-mcp` process (`node -r THIS dist/cli.js …`): every call
+// into the built WASM core (dist/core/lazy_mcp_wasm.js, however often it is
+// loaded) is appended, by name, to the file $LAZY_MCP_TEST_CROSSINGS, so a test
+// counts the crossings a real process makes.
+const fs = require('node:fs');
+const Module = require('node:module');
+
+const file = process.env.LAZY_MCP_TEST_CROSSINGS;
+const note = (name) => fs.appendFileSync(file, `${name}\n`);
+const wrapped = new WeakSet();
+
+function wrap(core) {
+  for (const [name, value] of Object.entries(core)) {
+    if (typeof value !== 'function') continue;
+    if (/^[A-Z]/.test(name)) {
+      // A class (`Engine`, `SharedOwner`): its methods cross.
+      for (const method of Object.getOwnPropertyNames(value.prototype)) {
+        const original = value.prototype[method];
+        if (method === 'constructor' || typeof original !== 'function') continue;
+        value.prototype[method] = function (...args) {
+          note(`${name}.${method}`);
+          return original.apply(this, args);
+        };
+      }
+    } else {
+      core[name] = (...args) => {
+        note(name);
+        return value(...args);
+      };
+    }
+  }
+}
+
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  const out = load.call(this, request, ...rest);
+  if (/lazy_mcp_wasm\.js$/.test(request) && out && !wrapped.has(out)) {
+    wrapped.add(out);
+    wrap(out);
+  }
+  return out;
+};
