@@ -169,6 +169,14 @@ pub enum Event {
     },
     /// A gateway client session ended.
     ClientDisconnected { client: ClientId },
+    /// A `startDefinition` ended; `failed`: the client refused or could not
+    /// start it (the host logs its error), and it is not asked again.
+    DefinitionStarted {
+        endpoint: Endpoint,
+        version: String,
+        #[serde(default)]
+        failed: bool,
+    },
     /// Session-only enable (never written to a config file).
     Enable { server: String },
     /// Session-only disable: tools withdrawn, process stopped.
