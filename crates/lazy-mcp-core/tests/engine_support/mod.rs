@@ -205,7 +205,8 @@ pub struct Sim {
     pub held: Vec<ConnId>,
     /// The simulated OAuth side of the host (token store, refresh, sign-in).
     pub oauth: oauth::OAuthHost,
-    /// Config files the host reads (`readFiles`): path → contents.
+    /// Config files the host reads (`readFiles`): path → contents. Empty: the
+    /// test answers `readFiles` itself.
     pub disk: BTreeMap<String, String>,
     /// How the MCP client's start of a definition (`startDefinition`) ends.
     pub start_answer: StartAnswer,
@@ -467,7 +468,7 @@ impl Sim {
             Effect::WriteSharedCatalogue { key, blob } => {
                 self.shared_catalogue.insert(key, blob);
             }
-            Effect::ReadFiles { round, paths } => {
+            Effect::ReadFiles { round, paths } if !self.disk.is_empty() => {
                 let files = paths
                     .into_iter()
                     .map(|path| {
