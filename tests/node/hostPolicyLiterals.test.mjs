@@ -198,16 +198,6 @@ const allowedLoops = [
     text: 'for (;;) {\n    if (except ?',
     why: "a stopped process group has no exit event: polled until the caller's (the core's) timeout",
   },
-  {
-    file: 'vscode/controller.ts',
-    text: 'while (!this.stopped && current() && !listed()',
-    why: 'moving to the core (issue 25): startUntilListed',
-  },
-  {
-    file: 'vscode/controller.ts',
-    text: 'for (;;) {\n      const quietFor = Date.now()',
-    why: "moving to the core (issue 25): startUntilListed's quiet before the stop",
-  },
 ];
 
 /** String contents blanked (newlines kept), so braces in text do not count. */

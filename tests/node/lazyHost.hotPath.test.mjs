@@ -75,17 +75,23 @@ async function session(endpoint) {
   return init.session;
 }
 
+/** When the engine says a client was last answered `tools/list` on a server's endpoint (the snapshot's `listedAtMs`). */
+const listedAt = (server) => host.snapshot().servers.find((s) => s.name === server)?.listedAtMs ?? undefined;
+
 test('only an answered tools/list marks an endpoint listed, not a message that mentions it', { timeout: 60_000 }, async () => {
   const sid = await session('tiny');
   // A call whose text contains "tools/list": the old host-side sniffing counted this as a listing.
   const call = await post('tiny', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { message: 'tools/list' } } }, sid);
   assert.equal(call.body.result.content[0].text, 'Echo: tools/list');
-  assert.equal(host.toolsListedAt('tiny'), undefined, 'a call is not a listing');
+  assert.equal(listedAt('tiny'), undefined, 'a call is not a listing');
+  // A listing on another endpoint (the aggregate) is not this one's.
+  const agg = await session('');
+  await post('', { jsonrpc: '2.0', id: 3, method: 'tools/list' }, agg);
+  assert.equal(listedAt('tiny'), undefined, 'only that endpoint');
   const before = Date.now();
   const list = await post('tiny', { jsonrpc: '2.0', id: 2, method: 'tools/list' }, sid);
   assert.deepEqual(list.body.result.tools.map((t) => t.name), ['echo', 'add', 'now']);
-  assert.ok((host.toolsListedAt('tiny') ?? 0) >= before, 'the engine reported the listing');
-  assert.equal(host.toolsListedAt(''), undefined, 'only that endpoint');
+  assert.ok((listedAt('tiny') ?? 0) >= before, 'the engine reported the listing');
 });
 
 test('large payloads pass intact both ways, on a server endpoint and the aggregate one', { timeout: 120_000 }, async () => {

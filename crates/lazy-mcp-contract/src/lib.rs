@@ -34,8 +34,7 @@ use lazy_mcp_core::engine::{
     ServerState, Settings,
 };
 use lazy_mcp_core::host_limits::{
-    GatewayLimits, HostLimits, LogThrottleLimits, SharedOwnerLimits, SignInLimits,
-    StartUntilListed, StdioLimits,
+    GatewayLimits, HostLimits, LogThrottleLimits, SharedOwnerLimits, SignInLimits, StdioLimits,
 };
 use lazy_mcp_core::http_status::{HttpExchange, HttpVerdict};
 use lazy_mcp_core::problem_presentation::{
@@ -113,7 +112,6 @@ pub fn render() -> String {
         // what the host's I/O runs by (`hostLimits`, `httpStatusVerdict`)
         declaration::<HostLimits>(),
         declaration::<GatewayLimits>(),
-        declaration::<StartUntilListed>(),
         declaration::<SharedOwnerLimits>(),
         declaration::<StdioLimits>(),
         declaration::<SignInLimits>(),

@@ -1,6 +1,6 @@
 //! The numbers the hosts' I/O runs by, in one place (WASM `hostLimits`): how
 //! long an HTTP connection may take to open, the gateway's session policy,
-//! how VS Code is asked to start a gateway definition, how long `serve` waits
+//! how long `serve` waits
 //! for its first catalogue, for answers after stdin closed and for a stop, SSE
 //! keep-alives, config polling, how clients start and wait for the owner of
 //! shared servers, how a stdio server is stopped, how long a sign-in may take
@@ -21,7 +21,6 @@ pub struct HostLimits {
     /// HTTP: bound on the DELETE that ends a session when the connection closes.
     pub http_session_end_timeout_ms: u64,
     pub gateway: GatewayLimits,
-    pub start_until_listed: StartUntilListed,
     /// `serve`: clients are answered (`--stdio`) or the address printed
     /// (`--http`) once the first catalogue is complete, but never later than this.
     pub first_catalogue_wait_ms: u64,
@@ -158,25 +157,24 @@ pub struct LogThrottleLimits {
     pub max_kinds: u64,
 }
 
-/// VS Code is asked to start a gateway definition until it listed its tools
-/// (`vscode/controller.ts`): it ignores a start for a definition it has not
-/// read yet, so asks repeat, with a pause that doubles from 25 to 400 ms.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StartUntilListed {
-    /// Asks stop this long after the definition changed.
-    pub limit_ms: u64,
-    /// The pause after each ask, in order; the last one repeats.
-    pub pauses_ms: Vec<u64>,
-    /// After the listing, VS Code's session is closed only once VS Code has
-    /// sent nothing on it this long: the stop cancels whatever VS Code has
-    /// under way there, a tool call it is about to send included (the host also
-    /// reads pending POSTs first and never stops a server already in use).
-    /// 10 s was tried: VS Code then kept the catalogued-only session after the
-    /// stop (tests/integration vscodeMcpUi "is Stopped" failed 2 of 2).
-    pub quiet_before_stop_ms: u64,
-}
+/// VS Code is asked to start a gateway definition until it listed its tools:
+/// it ignores a start for a definition it has not read yet, so asks repeat,
+/// with a pause that doubles from 25 to 400 ms. The engine runs this schedule
+/// itself (`engine/clients/definition_starts.rs`); hosts are not told it (the
+/// host only carries out `startDefinition` and `stopDefinition`).
+///
+/// Asks stop this long after the definition changed.
+pub const START_LIMIT_MS: u64 = 20_000;
+/// The pause after each ask, in order; the last one repeats.
+pub const START_PAUSES_MS: [u64; 5] = [25, 50, 100, 200, 400];
+/// After the listing, VS Code's session is closed only once VS Code has
+/// sent nothing on it this long: the stop cancels whatever VS Code has
+/// under way there, a tool call it is about to send included (the engine
+/// also lets the host read pending POSTs first, and never stops a server
+/// already in use or while a request of the endpoint is in flight).
+/// 10 s was tried: VS Code then kept the catalogued-only session after the
+/// stop (tests/integration vscodeMcpUi "is Stopped" failed 2 of 2).
+pub const QUIET_BEFORE_STOP_MS: u64 = 3_000;
 
 /// The limits every host runs by.
 pub fn host_limits() -> HostLimits {
@@ -193,11 +191,6 @@ pub fn host_limits() -> HostLimits {
             sse_keep_alive_ms: 25_000,
             sse_headers_within_ms: 1_000,
             max_backlog: 256,
-        },
-        start_until_listed: StartUntilListed {
-            limit_ms: 20_000,
-            pauses_ms: vec![25, 50, 100, 200, 400],
-            quiet_before_stop_ms: 3_000,
         },
         first_catalogue_wait_ms: 20_000,
         serve_drain_after_eof_ms: 150_000,

@@ -64,6 +64,8 @@ fn every_event_reads_from_its_documented_json() {
         json!({"type": "clientMessage", "client": "c1", "endpoint": {"kind": "server", "name": "github"}, "message": "{}"}),
         json!({"type": "clientMessage", "client": "c1", "endpoint": {"kind": "aggregate"}, "message": "{}"}),
         json!({"type": "clientDisconnected", "client": "c1"}),
+        json!({"type": "definitionStarted", "endpoint": {"kind": "server", "name": "github"}, "version": "v1"}),
+        json!({"type": "definitionStarted", "endpoint": {"kind": "aggregate"}, "version": "v1", "failed": true}),
         json!({"type": "enable", "server": "github"}),
         json!({"type": "disable", "server": "github"}),
         json!({"type": "connectNow", "server": "github"}),
@@ -207,11 +209,17 @@ fn every_effect_writes_its_documented_json() {
             json!({"type": "notifyClient", "client": "c1", "progressToken": "p", "message": "{}"}),
         ),
         (
-            Effect::ClientListed {
-                client: "c1".into(),
+            Effect::StartDefinition {
                 endpoint: Endpoint::Server { name: "x".into() },
+                version: "v1".into(),
             },
-            json!({"type": "clientListed", "client": "c1", "endpoint": {"kind": "server", "name": "x"}}),
+            json!({"type": "startDefinition", "endpoint": {"kind": "server", "name": "x"}, "version": "v1"}),
+        ),
+        (
+            Effect::StopDefinition {
+                endpoint: Endpoint::Aggregate,
+            },
+            json!({"type": "stopDefinition", "endpoint": {"kind": "aggregate"}}),
         ),
         (
             Effect::PersistCatalogue { blob: "b".into() },

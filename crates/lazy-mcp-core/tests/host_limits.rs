@@ -1,7 +1,9 @@
 //! The numbers the hosts' I/O runs by (`host_limits.rs`, WASM `hostLimits`):
 //! the values the host files used to hold as literals, and their JSON form.
 
-use lazy_mcp_core::host_limits::{host_limits, host_limits_json};
+use lazy_mcp_core::host_limits::{
+    host_limits, host_limits_json, QUIET_BEFORE_STOP_MS, START_LIMIT_MS, START_PAUSES_MS,
+};
 
 #[test]
 fn the_limits_are_the_ones_the_hosts_used_to_hold() {
@@ -14,9 +16,10 @@ fn the_limits_are_the_ones_the_hosts_used_to_hold() {
     assert_eq!(limits.gateway.deferred_headers_ms, 60_000);
     assert_eq!(limits.gateway.sweep_max_interval_ms, 60_000);
     assert_eq!(limits.gateway.sweep_min_interval_ms, 10);
-    assert_eq!(limits.start_until_listed.limit_ms, 20_000);
-    assert_eq!(limits.start_until_listed.pauses_ms, [25, 50, 100, 200, 400]);
-    assert_eq!(limits.start_until_listed.quiet_before_stop_ms, 3_000);
+    // VS Code's definition starts: the engine's own schedule since issue 25.
+    assert_eq!(START_LIMIT_MS, 20_000);
+    assert_eq!(START_PAUSES_MS, [25, 50, 100, 200, 400]);
+    assert_eq!(QUIET_BEFORE_STOP_MS, 3_000);
     assert_eq!(limits.first_catalogue_wait_ms, 20_000);
     assert_eq!(limits.serve_drain_after_eof_ms, 150_000);
     assert_eq!(limits.serve_stop_deadline_ms, 15_000);
@@ -74,12 +77,11 @@ fn a_client_waits_for_a_starting_owner_longer_than_it_polls_and_less_than_a_call
 
 #[test]
 fn start_until_listed_pauses_double_and_stay_within_its_limit() {
-    let schedule = host_limits().start_until_listed;
-    for pair in schedule.pauses_ms.windows(2) {
+    for pair in START_PAUSES_MS.windows(2) {
         assert_eq!(pair[1], pair[0] * 2, "{pair:?}");
     }
-    assert!(schedule.pauses_ms.iter().sum::<u64>() < schedule.limit_ms);
-    assert!(!schedule.pauses_ms.is_empty());
+    assert!(START_PAUSES_MS.iter().sum::<u64>() < START_LIMIT_MS);
+    assert!(!START_PAUSES_MS.is_empty());
 }
 
 #[test]
@@ -99,8 +101,8 @@ fn the_host_reads_them_as_camel_case_json() {
     assert_eq!(json["gateway"]["sessionIdleMs"], 3_600_000);
     assert_eq!(json["gateway"]["maxSessions"], 1_000);
     assert_eq!(json["gateway"]["deferredHeadersMs"], 60_000);
-    assert_eq!(json["startUntilListed"]["pausesMs"][0], 25);
-    assert_eq!(json["startUntilListed"]["quietBeforeStopMs"], 3_000);
+    // The engine runs VS Code's definition starts: the host is not told the schedule.
+    assert!(json.get("startUntilListed").is_none());
     assert_eq!(json["firstCatalogueWaitMs"], 20_000);
     assert_eq!(json["serveDrainAfterEofMs"], 150_000);
     assert_eq!(json["serveStopDeadlineMs"], 15_000);

@@ -30,6 +30,7 @@ holders: Array<SharedHolder>, }
   | { "type": "clientMessageTooLarge", client: string, head: string, bytes: number, limitBytes: number, }
   | { "type": "clientDisconnected", client: string, }
   | { "type": "clientInputEnded", client: string, }
+  | { "type": "definitionStarted", endpoint: Endpoint, version: string, failed: boolean, }
   | { "type": "enable", server: string, }
   | { "type": "disable", server: string, }
   | { "type": "connectNow", server: string, }
@@ -106,7 +107,8 @@ httpStatus?: number, message: string, }
  * HTTP gateway writes it on that request's own stream.
  */
 request?: string | number | null, message: string, }
-  | { "type": "clientListed", client: string, endpoint: Endpoint, }
+  | { "type": "startDefinition", endpoint: Endpoint, version: string, }
+  | { "type": "stopDefinition", endpoint: Endpoint, }
   | { "type": "persistCatalogue", blob: string, }
   | { "type": "readSharedCatalogue", server: string, keys: Array<string>, }
   | { "type": "writeSharedCatalogue", key: string, blob: string, }
@@ -366,6 +368,11 @@ progress: Progress,
  * listing); a server some client started using is no longer one.
  */
 cataloguedOnly: boolean, 
+/**
+ * When a client was last answered `tools/list` on its endpoint (VS Code
+ * picked its definition's tools up).
+ */
+listedAtMs?: number | null, 
 /**
  * When the server entered its current state.
  */
@@ -674,7 +681,7 @@ httpConnectTimeoutMs: number,
 /**
  * HTTP: bound on the DELETE that ends a session when the connection closes.
  */
-httpSessionEndTimeoutMs: number, gateway: GatewayLimits, startUntilListed: StartUntilListed, 
+httpSessionEndTimeoutMs: number, gateway: GatewayLimits, 
 /**
  * `serve`: clients are answered (`--stdio`) or the address printed
  * (`--http`) once the first catalogue is complete, but never later than this.
@@ -746,25 +753,6 @@ sseHeadersWithinMs: number,
  * notifications, requests); beyond it they are dropped.
  */
 maxBacklog: number, };
-
-export type StartUntilListed = { 
-/**
- * Asks stop this long after the definition changed.
- */
-limitMs: number, 
-/**
- * The pause after each ask, in order; the last one repeats.
- */
-pausesMs: Array<number>, 
-/**
- * After the listing, VS Code's session is closed only once VS Code has
- * sent nothing on it this long: the stop cancels whatever VS Code has
- * under way there, a tool call it is about to send included (the host also
- * reads pending POSTs first and never stops a server already in use).
- * 10 s was tried: VS Code then kept the catalogued-only session after the
- * stop (tests/integration vscodeMcpUi "is Stopped" failed 2 of 2).
- */
-quietBeforeStopMs: number, };
 
 export type SharedOwnerLimits = { 
 /**

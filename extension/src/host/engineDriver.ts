@@ -7,7 +7,7 @@ import type { OwnerSpec } from './shared/ownerLauncher';
 import type { Connection, Transport } from './connections';
 import type { CoreExports, WasmCore } from '../core/wasmCore';
 import type { ClientBody, ClientRoute, JsonRpcId, RequestHeaders } from './gateway/jsonRpcShape';
-import type { ConfigReport, ConfigSources, DefinitionsReview, Effect, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings, SharedLaunch } from '../core/contract.generated';
+import type { ConfigReport, ConfigSources, DefinitionsReview, Effect, Endpoint, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings, SharedLaunch } from '../core/contract.generated';
 import { answerReadFiles } from './config/configFiles';
 import type { AuthHost } from './auth/authHost';
 import { BlobFile } from './storage/blobFile';
@@ -53,8 +53,13 @@ export interface DriverDeps {
   noReply?(client: string, id: JsonRpcId | null): void;
   /** After `clientInputEnded`: every request read from `client` is answered or dropped (`serve --stdio` may stop). */
   onClientSettled?(client: string): void;
-  /** A client was answered `tools/list` on this endpoint (the engine says so; nobody parses). */
-  onClientListed?(client: string, endpoint: Extract<Effect, { type: 'clientListed' }>['endpoint']): void;
+  /**
+   * The MCP client's definitions of the gateway's endpoints (VS Code's commands): `start`
+   * settles when the client's start ends, rejecting when it failed (logged by the front end);
+   * `stop` closes its session.
+   * The engine decides when (clients/definition_starts.rs); without them nothing is started.
+   */
+  definitions?: { start(endpoint: Endpoint): PromiseLike<unknown>; stop(endpoint: Endpoint): PromiseLike<unknown> };
   store: { read(): Promise<string | undefined>; write(blob: string): Promise<void> };
   /** The user's shared catalogue (host/storage/sharedCatalogueDir.ts); without it every lookup finds nothing. */
   sharedCatalogue?: SharedCatalogueStore;
@@ -329,8 +334,18 @@ export class EngineDriver {
         return this.deps.noReply?.(effect.client, effect.id);
       case 'clientSettled':
         return this.deps.onClientSettled?.(effect.client);
-      case 'clientListed':
-        return this.deps.onClientListed?.(effect.client, effect.endpoint);
+      case 'startDefinition': {
+        const { endpoint, version } = effect;
+        const started = this.deps.definitions?.start(endpoint) ?? Promise.reject(new Error('this host offers no definitions'));
+        started.then(
+          () => this.handle({ type: 'definitionStarted', endpoint, version, failed: false }),
+          () => this.handle({ type: 'definitionStarted', endpoint, version, failed: true }),
+        );
+        return;
+      }
+      case 'stopDefinition':
+        this.deps.definitions?.stop(effect.endpoint).then(undefined, (err: unknown) => this.deps.log('debug', `could not close the client's session of a definition: ${String(err)}`));
+        return;
       case 'persistCatalogue': {
         this.lastBlob = effect.blob;
         const blob = effect.blob;

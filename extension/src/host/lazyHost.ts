@@ -10,7 +10,7 @@ import type { AuthHost } from './auth/authHost';
 import type { Transport } from './connections';
 import { ConfigWatcher } from './config/configFiles';
 import type { ConfigReport, ConfigSources, DiscoveryInput, HostPolicy } from './config/configTypes';
-import { EngineDriver, type Announcement, type ClientRoute, type EndpointInfo } from './engineDriver';
+import { EngineDriver, type Announcement, type ClientRoute, type DriverDeps, type EndpointInfo } from './engineDriver';
 import { HttpGateway } from './gateway/httpGateway';
 import { LogThrottle } from './logThrottle';
 import type { ClientBody, RequestHeaders } from './gateway/jsonRpcShape';
@@ -50,6 +50,8 @@ export interface LazyHostOptions {
   approvedDefinitionsFile?: string;
   /** The owner of shared servers (with the `shareServers` setting): stdio servers are attached there. */
   sharedOwner?: OwnerSpec;
+  /** The MCP client's definitions of the endpoints (VS Code): started and stopped as the engine decides. */
+  definitions?: DriverDeps['definitions'];
 }
 
 /** `ConfigSources` as the host sends it: without a policy the core applies its default. */
@@ -67,8 +69,6 @@ export class LazyHost {
   /** Waiting for the core's next `catalogueSettled`. */
   private settledWaiters: (() => void)[] = [];
   private endpoints: EndpointInfo[] = [];
-  /** When a client was last answered `tools/list` on an endpoint ('' = aggregate); the engine's `clientListed`. */
-  private readonly listedAt = new Map<string, number>();
   /** Every log line of this host passes here: floods of similar lines are summarized. */
   private readonly logThrottle: LogThrottle;
 
@@ -115,7 +115,7 @@ export class LazyHost {
       // Only the HTTP gateway needs `noReply` (to end an exchange); stdio waits for `clientSettled`.
       noReply: (client, id) => this.gateway?.noReply(client, id),
       onClientSettled: (client) => opts.onClientSettled?.(client),
-      onClientListed: (_client, endpoint) => this.listedAt.set(endpoint.kind === 'server' ? endpoint.name : '', Date.now()),
+      ...(opts.definitions ? { definitions: opts.definitions } : {}),
       store: opts.store,
       ...(opts.sharedCatalogue ? { sharedCatalogue: opts.sharedCatalogue } : {}),
       log,
@@ -202,11 +202,6 @@ export class LazyHost {
 
   get exposedEndpoints(): readonly EndpointInfo[] {
     return this.endpoints;
-  }
-
-  /** When a gateway client last listed an endpoint's tools (VS Code picking a definition up). */
-  toolsListedAt(endpoint: string): number | undefined {
-    return this.listedAt.get(endpoint);
   }
 
   endpointUrl(server = ''): string {

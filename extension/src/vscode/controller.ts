@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { WasmCore } from '../core/wasmCore';
 import { AuthHost } from '../host/auth/authHost';
 import { editApprovals } from '../host/config/approvalsFile';
-import type { Presentation, PresentationInput, Problem, ReportContext, ServerAction } from '../core/contract.generated';
+import type { Endpoint, Presentation, PresentationInput, Problem, ReportContext, ServerAction } from '../core/contract.generated';
 import type { ConfigReport, DiscoveryInput, HostPolicy } from '../host/config/configTypes';
 import type { Announcement, EngineEvent } from '../host/engineDriver';
 import { processEnv } from '../host/config/configSession';
@@ -23,7 +23,7 @@ import { approvedDefinitionsPath } from '../host/storage/approvedDefinitionsFile
 import { DefinitionReviewDocuments } from './definitionReview';
 import { DiagnosticsView, type DiagnosticsAction } from './diagnosticsView';
 import { inputResolver } from './inputVariables';
-import { GatewayDefinitions, providerId } from './mcpDefinitions';
+import { GatewayDefinitions, definitionLabel, providerId } from './mcpDefinitions';
 import { Notifier, type Button, type ShownNotification } from './notifier';
 import { ServerTree } from './serverTree';
 import { SecretTokenStore } from './secretTokenStore';
@@ -95,8 +95,6 @@ export class Controller implements vscode.Disposable {
   private readonly tokenStore: SecretTokenStore;
   private cataloguing: (() => void) | undefined;
   private uiTimer: NodeJS.Timeout | undefined;
-  private startedVersions = new Map<string, string>();
-  private stopped = false;
   private readonly treeView = vscode.window.createTreeView('lazyMcp.servers', { treeDataProvider: this.tree });
   /** The diff editor's documents of held definitions (the core's review). */
   private readonly reviews = new DefinitionReviewDocuments((server) => this.host.driver.definitionsReview(server));
@@ -144,6 +142,22 @@ export class Controller implements vscode.Disposable {
       approvedDefinitionsFile: approvedDefinitionsPath(),
       // Where shared servers live when `lazyMcp.shareServers` is on (the core decides per launch).
       sharedOwner: ownerSpecFor(path.join(context.extensionPath, 'dist', 'cli.js'), core.call((c) => c.sharedProtocol()), core.limits().sharedOwner),
+      // VS Code lists an extension's MCP tools only after starting its definition once (an
+      // in-process handshake with the gateway, nothing upstream is spawned): the core decides
+      // when to ask, again, and when to close a session that only listed (clients/definition_starts.rs).
+      // `errorOnUserInteraction` fails a start that would need a dialog (trust, inputs) instead of showing one.
+      definitions: {
+        start: (endpoint) =>
+          vscode.commands.executeCommand('workbench.mcp.startServer', this.definitionId(endpoint), { waitForLiveTools: true, errorOnUserInteraction: true }).then(undefined, (err: unknown) => {
+            // The core never asks again after a failed start (Lazy MCP never asks twice).
+            this.write('warn', `VS Code did not start its connection to ${definitionLabel(endpoint)} (not retried): ${String(err)}`);
+            throw err;
+          }),
+        stop: (endpoint) =>
+          vscode.commands
+            .executeCommand('workbench.mcp.stopServer', this.definitionId(endpoint))
+            .then(undefined, (err: unknown) => this.write('debug', `could not close VS Code's session with ${definitionLabel(endpoint)}: ${String(err)}`)),
+      },
     });
     this.definitions = new GatewayDefinitions((server) => this.host.endpointUrl(server), this.host.gatewayToken);
     this.view = new DiagnosticsView(
@@ -169,7 +183,8 @@ export class Controller implements vscode.Disposable {
         if (e.visible) this.updateUi();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.onFoldersChanged()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.host.reconfigure(this.discovery(), this.policy()).then(() => this.startNewDefinitions())),
+      // The core starts the definitions once the config load says it may (clients/definition_starts.rs).
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.host.reconfigure(this.discovery(), this.policy())),
       // Which files a tab shows decides which squiggles are VS Code's own (never a toast):
       // VS Code's JSON checker drops a file's diagnostics when its tab closes.
       vscode.workspace.onDidOpenTextDocument(() => this.reshowProblems()),
@@ -192,7 +207,7 @@ export class Controller implements vscode.Disposable {
       exposedServers: () => this.definitions.exposed.map((s) => s.name),
       definitionLabels: () => this.definitions.definitions.map((d) => d.name),
       gatewaySessions: (server) => this.host.gateway?.sessionsOf(server).length ?? 0,
-      listedByVsCode: (server) => this.definitions.definitions.some((d) => d.name === server && this.host.toolsListedAt(d.endpoint) !== undefined),
+      listedByVsCode: (server) => this.definitions.definitions.some((d) => d.name === server) && this.snapshot().servers.some((s) => s.name === server && s.listedAtMs != null),
       notifications: () => this.notifier.shown.map((n) => ({ ...n, buttons: [...n.buttons] })),
       logLines: () => [...this.recentLog],
       ui: () => ({
@@ -211,7 +226,6 @@ export class Controller implements vscode.Disposable {
 
   /** Ends every process this extension started. */
   async stop(): Promise<void> {
-    this.stopped = true;
     clearTimeout(this.uiTimer);
     this.cataloguing?.();
     await this.host.stop();
@@ -381,79 +395,11 @@ export class Controller implements vscode.Disposable {
 
   private exposeEndpoints(exposed: { name: string; version: string }[], toolIndexVersion: string | undefined): void {
     this.definitions.update(exposed, toolIndexVersion);
-    this.startNewDefinitions();
   }
 
-  /**
-   * VS Code lists an extension's MCP tools only after starting the server once; starting
-   * our gateway definition is an in-process handshake, nothing upstream is spawned.
-   * Never while the core says no (Restricted Mode: VS Code would ask for workspace trust
-   * at every start); trust being granted calls this again.
-   */
-  private startNewDefinitions(): void {
-    const servers = this.definitions.definitions;
-    for (const name of [...this.startedVersions.keys()]) if (!servers.some((s) => s.name === name)) this.startedVersions.delete(name);
-    if (!this.host.configResult?.startClientDefinitions) return;
-    const changed = servers.filter((s) => this.startedVersions.get(s.name) !== s.version);
-    for (const s of changed) this.startedVersions.set(s.name, s.version);
-    const since = Date.now();
-    for (const s of changed) void this.startUntilListed(s, since);
-  }
-
-  /**
-   * Asks VS Code to start one gateway definition until VS Code has listed its tools.
-   * VS Code reads the provider asynchronously and ignores a start for a definition it
-   * does not know yet (the command resolves either way), so the gateway's record of
-   * VS Code's `tools/list` is what says it worked. `errorOnUserInteraction` makes VS Code
-   * fail a start that would need a dialog (trust, inputs) instead of showing one, and a
-   * failed start is not retried: Lazy MCP never asks twice.
-   */
-  private async startUntilListed(def: { name: string; version: string; endpoint: string }, since: number): Promise<void> {
-    const current = (): boolean => this.definitions.definitions.some((d) => d.name === def.name && d.version === def.version);
-    const listed = (): boolean => (this.host.toolsListedAt(def.endpoint) ?? 0) >= since;
-    const id = `${this.context.extension.id}/${def.name}`;
-    // The schedule is the core's (host_limits.rs): how long to ask, the pauses between asks, the quiet before the stop.
-    const { limitMs, pausesMs, quietBeforeStopMs } = this.core.limits().startUntilListed;
-    let asks = 0;
-    while (!this.stopped && current() && !listed() && Date.now() - since < limitMs) {
-      const asked = await vscode.commands.executeCommand('workbench.mcp.startServer', id, { waitForLiveTools: true, errorOnUserInteraction: true }).then(
-        () => true,
-        (err: unknown) => {
-          this.write('warn', `VS Code did not start its connection to ${def.name} (not retried): ${String(err)}`);
-          return false;
-        },
-      );
-      if (!asked) return;
-      if (listed()) break;
-      // The last pause repeats.
-      await new Promise((r) => setTimeout(r, pausesMs[Math.min(asks, pausesMs.length - 1)]));
-      asks += 1;
-    }
-    if (this.stopped || !listed()) return;
-    // VS Code keeps the listed tools (cached) and reconnects on their first use. Closing its
-    // session makes "MCP: List Servers" say Stopped for every server nobody used yet,
-    // instead of Running for a catalogued-only one (README: VS Code's own MCP UI). The stop
-    // cancels every request VS Code has under way on the session, one it is about to send
-    // included (a tool call made right after the listing failed "Canceled"): close it only
-    // once VS Code has sent nothing on it for a quiet while, and never while it is answering.
-    // The session is the server's, whatever its definition's version: a version that changed
-    // meanwhile (its own start may never see a new listing) does not keep it open.
-    const offered = (): boolean => this.definitions.definitions.some((d) => d.name === def.name);
-    for (;;) {
-      const quietFor = Date.now() - (this.host.gateway?.lastPostAt(def.endpoint) ?? 0);
-      if (quietFor >= quietBeforeStopMs) break;
-      await new Promise((r) => setTimeout(r, quietBeforeStopMs - quietFor));
-      if (this.stopped || !offered()) return;
-    }
-    // Let a POST already on its way in be read first (it shares this event loop), then
-    // stop only a session that is still just a listing: a server VS Code has started
-    // using (the core's `cataloguedOnly` is off) stays Running there. The tool index's
-    // definition is no server: its session is closed as before.
-    await new Promise((r) => setImmediate(r));
-    const server = this.snapshot().servers.find((s) => s.name === def.name);
-    const catalogueOnly = server === undefined || server.cataloguedOnly === true;
-    if (this.stopped || !offered() || !catalogueOnly || this.host.gateway?.isAnswering(def.endpoint)) return;
-    await vscode.commands.executeCommand('workbench.mcp.stopServer', id).then(undefined, (err: unknown) => this.write('debug', `could not close VS Code's session with ${def.name}: ${String(err)}`));
+  /** VS Code's id of the definition of a gateway endpoint. */
+  private definitionId(endpoint: Endpoint): string {
+    return `${this.context.extension.id}/${definitionLabel(endpoint)}`;
   }
 
   // ── UI ─────────────────────────────────────────────────────────────

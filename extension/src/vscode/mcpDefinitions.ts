@@ -3,11 +3,17 @@
 // tool cache is invalidated exactly when ours changes, plus the "Lazy MCP tool
 // index" definition (the gateway's /mcp) while some server is in index mode.
 import * as vscode from 'vscode';
+import type { Endpoint } from '../core/contract.generated';
 
 export const providerId = 'lazyMcp.servers';
 
 /** Label of the tool-index definition (meta-tools and loaded tools). */
 export const toolIndexLabel = 'Lazy MCP tool index';
+
+/** The label of an endpoint's definition: its server's name, or the tool index's. */
+export function definitionLabel(endpoint: Endpoint): string {
+  return endpoint.kind === 'server' ? endpoint.name : toolIndexLabel;
+}
 
 export interface ExposedServer {
   name: string;

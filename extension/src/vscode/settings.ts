@@ -32,7 +32,8 @@ export function readSettings(): LazyMcpSettings {
         }),
       ),
       toolTokenBudget: Math.max(0, c.get<number>('toolTokenBudget', 20_000)),
-      // Every server has its own endpoint in VS Code: /mcp carries only the tool index.
+      // Every server has its own endpoint in VS Code: /mcp carries only the tool index
+      // (and the core asks VS Code to start each definition until it listed its tools).
       aggregateEndpoint: 'toolIndex',
       // A call to a server that needs sign-in asks the user and waits (the CLI fails at once).
       signInMayWait: true,

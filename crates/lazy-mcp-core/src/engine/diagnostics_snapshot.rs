@@ -35,6 +35,10 @@ pub struct ServerDiagnostics {
     /// listing); a server some client started using is no longer one.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub catalogued_only: bool,
+    /// When a client was last answered `tools/list` on its endpoint (VS Code
+    /// picked its definition's tools up).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listed_at_ms: Option<u64>,
     /// When the server entered its current state.
     pub state_since_ms: u64,
     /// PENDING/CATALOGUING as an automatic retry: hosts show no progress for it.
@@ -328,6 +332,7 @@ impl Engine {
                 actions: allowed_actions(server.state(), self.auth_snapshot(name).as_ref()),
                 progress: progress(server.state()),
                 catalogued_only: *server.state() == ServerState::Catalogued,
+                listed_at_ms: self.clients.listed_at(name),
                 state_since_ms: server.state_since_ms(),
                 background: server.background(),
                 failed_attempts: server.crashes().failed_attempts(),

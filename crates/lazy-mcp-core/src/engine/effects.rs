@@ -213,10 +213,16 @@ pub enum Effect {
         request: Option<Box<serde_json::Value>>,
         message: String,
     },
-    /// A client was answered `tools/list` on this endpoint (VS Code picked the
-    /// definition's tools up): the host records it, it never reads the message.
-    ClientListed {
-        client: ClientId,
+    /// Ask the MCP client to start this version of the endpoint's definition
+    /// (VS Code: `workbench.mcp.startServer` with `waitForLiveTools` and
+    /// `errorOnUserInteraction`); answer `definitionStarted` when it ends.
+    StartDefinition {
+        endpoint: Endpoint,
+        version: String,
+    },
+    /// Close the MCP client's session of the endpoint's definition (VS Code:
+    /// `workbench.mcp.stopServer`): it only listed, and has been quiet since.
+    StopDefinition {
         endpoint: Endpoint,
     },
     /// Store this blob; give it back with `catalogueLoaded` at the next start.

@@ -170,6 +170,14 @@ pub enum Event {
     /// engine says `clientSettled` once every request it read from this client
     /// is answered or dropped (at once when none is in flight).
     ClientInputEnded { client: ClientId },
+    /// A `startDefinition` ended; `failed`: the client refused or could not
+    /// start it (the host logs its error), and it is not asked again.
+    DefinitionStarted {
+        endpoint: Endpoint,
+        version: String,
+        #[serde(default)]
+        failed: bool,
+    },
     /// Session-only enable (never written to a config file).
     Enable { server: String },
     /// Session-only disable: tools withdrawn, process stopped.

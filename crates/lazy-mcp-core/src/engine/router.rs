@@ -200,6 +200,11 @@ impl Engine {
             } => self.on_client_message_too_large(&client, &head, bytes, limit_bytes),
             Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
             Event::ClientInputEnded { client } => self.on_client_input_ended(&client),
+            Event::DefinitionStarted {
+                endpoint,
+                version,
+                failed,
+            } => self.on_definition_started(endpoint, &version, failed),
             Event::Enable { server } => self.on_enable(&server),
             Event::Disable { server } => self.on_disable(&server),
             Event::ConnectNow { server } => self.on_connect_now(&server),
@@ -289,6 +294,9 @@ impl Engine {
         }
         if self.clients.needs_publish() {
             self.publish_changes();
+        }
+        if self.clients.definition_starts_due() {
+            self.review_definition_starts();
         }
         self.flush_definitions_write();
         if self.catalogue.take_vectors_due() {

@@ -24,6 +24,9 @@ pub enum AggregateEndpoint {
     All,
     /// Only the tool index: meta-tools and loaded tools (VS Code, where every
     /// server also has its own endpoint and listing them twice would duplicate).
+    /// Such a host offers each endpoint to its MCP client as a definition the
+    /// client starts only when asked: the engine asks it to
+    /// (`clients/definition_starts.rs`).
     ToolIndex,
 }
 

@@ -42,6 +42,8 @@ pub(super) enum TimerPurpose {
     },
     /// The periodic refresh of connected servers (`Settings::refresh_interval_ms`).
     Refresh,
+    /// A definition is asked to start again, or its quiet time ended (`definition_starts.rs`).
+    DefinitionStarts,
 }
 
 #[derive(Debug)]

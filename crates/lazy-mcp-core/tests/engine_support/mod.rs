@@ -205,6 +205,22 @@ pub struct Sim {
     pub held: Vec<ConnId>,
     /// The simulated OAuth side of the host (token store, refresh, sign-in).
     pub oauth: oauth::OAuthHost,
+    /// Config files the host reads (`readFiles`): path → contents. Empty: the
+    /// test answers `readFiles` itself.
+    pub disk: BTreeMap<String, String>,
+    /// How the MCP client's start of a definition (`startDefinition`) ends.
+    pub start_answer: StartAnswer,
+}
+
+/// How the simulated MCP client (VS Code) answers `startDefinition`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StartAnswer {
+    /// The start command resolves at once.
+    Ok,
+    /// It fails at once (VS Code would need user interaction).
+    Fail,
+    /// It has not ended yet (the test answers `definitionStarted` itself).
+    Hold,
 }
 
 impl Sim {
@@ -229,6 +245,8 @@ impl Sim {
             hold_opens: false,
             held: Vec::new(),
             oauth: oauth::OAuthHost::default(),
+            disk: BTreeMap::new(),
+            start_answer: StartAnswer::Ok,
         }
     }
 
@@ -449,6 +467,28 @@ impl Sim {
             }
             Effect::WriteSharedCatalogue { key, blob } => {
                 self.shared_catalogue.insert(key, blob);
+            }
+            Effect::ReadFiles { round, paths } if !self.disk.is_empty() => {
+                let files = paths
+                    .into_iter()
+                    .map(|path| {
+                        let content = self.disk.get(&path).cloned();
+                        serde_json::from_value(json!({"path": path, "content": content})).unwrap()
+                    })
+                    .collect();
+                self.queue.push_back(Event::FilesRead { round, files });
+            }
+            Effect::StartDefinition { endpoint, version } => {
+                let failed = match &self.start_answer {
+                    StartAnswer::Ok => false,
+                    StartAnswer::Fail => true,
+                    StartAnswer::Hold => return,
+                };
+                self.queue.push_back(Event::DefinitionStarted {
+                    endpoint,
+                    version,
+                    failed,
+                });
             }
             _ => {}
         }

@@ -84,8 +84,6 @@ export class HttpGateway {
   private sweeper: NodeJS.Timeout | undefined;
   private expired = 0;
   private evicted = 0;
-  /** When each endpoint last received a POST (a request or notification from a client). */
-  private readonly postedAt = new Map<string, number>();
   /** The bearer secret's bytes, made once (undefined: no bearer check). */
   private readonly tokenBytes: Buffer | undefined;
 
@@ -163,11 +161,6 @@ export class HttpGateway {
       if (settled(ex) && ex.buffered === undefined) this.finish(session, ex);
       return;
     }
-  }
-
-  /** When a client last POSTed to the endpoint (undefined: never). */
-  lastPostAt(endpoint: string): number | undefined {
-    return this.postedAt.get(endpoint);
   }
 
   /** Whether a client of the endpoint is waiting for an answer now. */
@@ -279,7 +272,6 @@ export class HttpGateway {
     if (session) this.touch(session);
     switch (req.method) {
       case 'POST':
-        this.postedAt.set(endpoint, Date.now());
         return this.onPost(req, res, endpoint, session);
       case 'GET':
         return this.onGet(res, session);

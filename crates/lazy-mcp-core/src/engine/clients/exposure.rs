@@ -220,6 +220,9 @@ impl Engine {
             .exposure
             .endpoints_published(&endpoints, &aggregate)
         {
+            self.clients
+                .starts
+                .handle_offered(&endpoints, aggregate.as_ref());
             self.effects.push(Effect::EndpointsChanged {
                 endpoints,
                 aggregate,

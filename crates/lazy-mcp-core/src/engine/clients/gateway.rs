@@ -52,6 +52,7 @@ impl Engine {
         text: &str,
         read: Outlined<'_>,
     ) {
+        self.clients.starts.handle_heard(&endpoint, self.now_ms);
         if self.forward_raw_call(client, &endpoint, text, read) {
             self.clients.owed.request_read(client);
             return;
@@ -159,11 +160,7 @@ impl Engine {
                 crate::protocol::gateway_discover::add_cache_hints(&mut result);
                 self.reply(client, jsonrpc::success(id, Value::Object(result)));
                 if kind == ListKind::Tools {
-                    self.effects
-                        .push(crate::engine::effects::Effect::ClientListed {
-                            client: client.to_string(),
-                            endpoint: endpoint.clone(),
-                        });
+                    self.clients.starts.handle_listed(endpoint, self.now_ms);
                 }
             }
             _ if CALL_METHODS.contains(&method) => {

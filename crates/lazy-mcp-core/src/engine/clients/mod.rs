@@ -16,6 +16,7 @@
 pub mod aggregate_names;
 pub(super) mod answers_owed;
 pub(super) mod client_listens;
+pub(super) mod definition_starts;
 pub(super) mod exposure;
 pub(super) mod gateway;
 pub(super) mod input_bridge;
@@ -30,6 +31,7 @@ pub(super) mod tool_vectors;
 use crate::engine::events::{ClientId, ConnId, Endpoint};
 use crate::vec_map::VecMap;
 use answers_owed::owed::AnswersOwed;
+use definition_starts::machine::DefinitionStarts;
 use exposure::shown::Exposure;
 use input_bridge::bridge::Bridge;
 use outbound::OutboundRequest;
@@ -56,6 +58,9 @@ pub(in crate::engine) struct Clients {
     bridges: Vec<Bridge>,
     /// Answers each client is still owed, and whose input ended (`answers_owed.rs`).
     owed: AnswersOwed,
+    /// Asking the host's MCP client to start the definitions it is offered
+    /// (`definition_starts.rs`), and when each endpoint was last listed.
+    starts: DefinitionStarts,
 }
 
 impl Default for Clients {
@@ -67,6 +72,7 @@ impl Default for Clients {
             next_outbound: 1,
             bridges: Vec::new(),
             owed: AnswersOwed::default(),
+            starts: DefinitionStarts::default(),
         }
     }
 }
@@ -169,7 +175,23 @@ impl Clients {
         }
     }
 
+    /// A config load says whether the host may ask its MCP client to start
+    /// definitions (the report's `startClientDefinitions`).
+    pub(in crate::engine) fn definitions_trusted(&mut self, trusted: bool) {
+        self.starts.handle_trusted(trusted);
+    }
+
     // ---- reads -------------------------------------------------------------
+
+    /// Whether the definitions to start are to be reviewed (the event's end).
+    pub(in crate::engine) fn definition_starts_due(&self) -> bool {
+        self.starts.is_due()
+    }
+
+    /// When a client was last answered `tools/list` on `server`'s endpoint.
+    pub(in crate::engine) fn listed_at(&self, server: &str) -> Option<u64> {
+        self.starts.listed_at(server)
+    }
 
     /// Whether `client` is still attached.
     pub(in crate::engine) fn is_attached(&self, client: &str) -> bool {

@@ -29,6 +29,8 @@ impl Engine {
                     self.effects.push(Effect::WatchFiles { paths });
                 }
                 self.unmanaged = report.unmanaged.clone();
+                self.clients
+                    .definitions_trusted(report.start_client_definitions);
                 let read = self.config_load.take_approved_definitions().cloned();
                 self.on_definitions_file_read(read.as_ref());
                 if self.settings().manage_servers {

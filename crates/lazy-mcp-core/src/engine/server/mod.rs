@@ -174,6 +174,11 @@ impl Servers {
         dropped
     }
 
+    /// Whether a call `of` picks waits for a server's connect.
+    pub(in crate::engine) fn any_waiter(&self, of: &dyn Fn(&QueuedCall) -> bool) -> bool {
+        self.by_name.values().any(|s| s.connect.waits_for(of))
+    }
+
     /// A call on `conn` was answered: counted, and the server was active now.
     pub(in crate::engine) fn call_served(&mut self, conn: ConnId, now_ms: u64) {
         let Some(name) = self.conns.get(&conn).map(|c| &c.server) else {

@@ -44,6 +44,7 @@ impl Engine {
             TimerPurpose::Idle { server } => self.on_idle_timer(&server),
             TimerPurpose::Retry { server } => self.on_retry_timer(&server),
             TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
+            TimerPurpose::DefinitionStarts => self.on_definition_timer(),
             TimerPurpose::Refresh => {
                 self.timers.refresh = None;
                 self.on_refresh(None, false);

@@ -83,6 +83,11 @@ impl ConnectMachine {
         !self.waiters.is_empty()
     }
 
+    /// Whether a waiting call is one of `of`'s.
+    pub(in crate::engine) fn waits_for(&self, of: &dyn Fn(&QueuedCall) -> bool) -> bool {
+        self.waiters.iter().any(of)
+    }
+
     /// The tool the first waiting `tools/call` wants (named in a sign-in prompt).
     pub(in crate::engine) fn waiting_tool(&self) -> Option<String> {
         self.waiters.iter().find_map(|call| {
