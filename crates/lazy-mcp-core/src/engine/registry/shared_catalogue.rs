@@ -78,6 +78,10 @@ impl Engine {
     /// catalogue entry (persisted) and the shared catalogue, so its next
     /// process is keyed by the workspace roots.
     pub(in crate::engine) fn note_roots_asked(&mut self, name: &str) {
+        if self.known_roots_free(name) {
+            // Its entry went out saying otherwise: overwritten in flush.
+            self.shared_catalogue.asked_late.insert(name.to_string());
+        }
         let news = self.shared_catalogue.asks_roots.insert(name.to_string());
         let marked = self.catalogue.mark_asks_roots(name);
         if !(news || marked) {
@@ -207,6 +211,12 @@ impl Engine {
             }
         };
         let (writer, entry) = catalogue.into_entry_for(&fingerprint)?;
+        if key != by_roots && entry.asks_roots == Some(true) {
+            // Another workspace's client saw it ask for roots after its entry
+            // was shared: catalogued here (by roots) instead, and keyed so.
+            self.shared_catalogue.asks_roots.insert(name.to_string());
+            return None;
+        }
         if key == by_roots && !launch.roots_bound {
             self.shared_catalogue.asks_roots.insert(name.to_string());
         }
@@ -236,8 +246,16 @@ impl Engine {
             let Some(blob) = blob else {
                 continue;
             };
-            let by_roots = launch.roots_bound || self.known_to_ask_roots(&name);
-            let key = if by_roots {
+            let asks_roots = !launch.roots_bound && self.known_to_ask_roots(&name);
+            if asks_roots && self.shared_catalogue.asked_late.contains(&name) {
+                // Over the entry that said it never asks, which clients of
+                // other roots would take: they learn it asks.
+                self.effects.push(Effect::WriteSharedCatalogue {
+                    key: launch.key.clone(),
+                    blob: blob.clone(),
+                });
+            }
+            let key = if launch.roots_bound || asks_roots {
                 roots_slot(&launch)
             } else {
                 launch.key.clone()

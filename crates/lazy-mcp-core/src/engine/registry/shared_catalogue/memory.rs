@@ -18,4 +18,7 @@ pub(in crate::engine) struct SharedCatalogue {
     /// written under the roots' key even from a connection that was not asked
     /// (attached to a shared process whose roots another client answered).
     pub(super) asks_roots: VecSet<String>,
+    /// Of those, the ones catalogued as never asking that asked later: their
+    /// entry under the key alone is overwritten too.
+    pub(super) asked_late: VecSet<String>,
 }
