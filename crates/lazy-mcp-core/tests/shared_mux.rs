@@ -374,6 +374,81 @@ fn a_server_that_asks_for_roots_is_keyed_by_roots_from_then_on() {
     );
 }
 
+/// The reviewer's case (issue 26): two workspaces' first calls reached one
+/// process of a server catalogued as never asking for roots, which then asks.
+#[test]
+fn a_process_shared_across_roots_that_asks_for_roots_gets_no_clients_roots() {
+    let mut mux = two_clients();
+    let call = client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "get-roots-list"}}),
+    );
+    assert_eq!(to_server(&call).len(), 1);
+    let ask = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}),
+    );
+    let refused = to_server(&ask);
+    assert_eq!(refused.len(), 1, "answered by the owner: {ask:?}");
+    assert_eq!(refused[0]["id"], 9);
+    assert!(refused[0]["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("different workspaces"));
+    for who in [1, 2] {
+        assert_eq!(
+            to_client(&ask, who),
+            vec![json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"})],
+            "holder {who} is told, so its client records that the server asks"
+        );
+    }
+    for who in [1, 2] {
+        let answer = client(
+            &mut mux,
+            who,
+            json!({"jsonrpc": "2.0", "id": 9, "result": {"roots": [{"uri": format!("file:///r{who}")}]}}),
+        );
+        assert!(
+            to_server(&answer).is_empty(),
+            "no workspace's roots reach the server: {answer:?}"
+        );
+    }
+    for (next, roots) in [(3, "r1"), (4, "r2")] {
+        assert_eq!(
+            spawns(&attach(&mut mux, next, launch("k", roots, false))),
+            vec![next - 1],
+            "a later client of {roots} gets a process of its own roots"
+        );
+    }
+}
+
+#[test]
+fn a_roots_request_of_a_process_of_one_roots_is_answered_by_one_holder_and_told_to_all() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, launch("u", "A", false));
+    attach(&mut mux, 2, launch("u", "A", false));
+    mux.handle(MuxEvent::ProcessOpened {
+        process: 1,
+        pid: None,
+    });
+    let ask = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 4, "method": "roots/list"}),
+    );
+    assert_eq!(to_client(&ask, 1).len(), 1);
+    assert_eq!(to_client(&ask, 2).len(), 1);
+    let roots = json!({"jsonrpc": "2.0", "id": 4, "result": {"roots": [{"uri": "file:///A"}]}});
+    let from_first = client(&mut mux, 1, roots.clone());
+    assert_eq!(to_server(&from_first), vec![roots.clone()]);
+    assert!(
+        to_server(&client(&mut mux, 2, roots)).is_empty(),
+        "one answer per request"
+    );
+}
+
 #[test]
 fn the_process_ending_closes_every_attachment_and_the_next_attach_starts_anew() {
     let mut mux = two_clients();
@@ -458,6 +533,14 @@ fn config(scope: ConfigScope, env: &[(&str, &str)], transport_url: Option<&str>)
     }
 }
 
+/// A client whose catalogue says the server never asked for roots.
+fn roots_free() -> SharingClient<'static> {
+    SharingClient {
+        roots_free: true,
+        ..SharingClient::default()
+    }
+}
+
 fn settings(folder: &str) -> Settings {
     Settings {
         share_servers: true,
@@ -469,14 +552,20 @@ fn settings(folder: &str) -> Settings {
 #[test]
 fn the_sharing_key_follows_the_launch_and_for_project_servers_the_workspace() {
     let user = config(ConfigScope::User, &[("TOKEN", "s3cret-value")], None);
-    let in_a = shared_launch(&user, &settings("/a"), SharingClient::default()).unwrap();
-    let in_b = shared_launch(&user, &settings("/b"), SharingClient::default()).unwrap();
+    let in_a = shared_launch(&user, &settings("/a"), roots_free()).unwrap();
+    let in_b = shared_launch(&user, &settings("/b"), roots_free()).unwrap();
     assert_eq!(
         in_a.key, in_b.key,
         "a user-level server is the same launch in every project"
     );
     assert_ne!(in_a.roots_key, in_b.roots_key);
     assert!(!in_a.roots_bound && !in_a.workspace_cwd);
+    let unknown = shared_launch(&user, &settings("/a"), SharingClient::default()).unwrap();
+    assert!(
+        unknown.roots_bound && !unknown.workspace_cwd,
+        "not known never to ask for roots: keyed by the roots too"
+    );
+    assert_eq!(unknown.key, in_a.key, "the same launch");
     assert!(!in_a.key.contains("s3cret"));
     let other_secret = shared_launch(
         &config(ConfigScope::User, &[("TOKEN", "other")], None),
@@ -524,8 +613,8 @@ fn a_relative_cwd_makes_even_a_user_level_server_depend_on_the_workspace() {
     if let Transport::Stdio { cwd, .. } = &mut user.transport {
         *cwd = Some("tools".into());
     }
-    let a = shared_launch(&user, &settings("/a"), SharingClient::default()).unwrap();
-    let b = shared_launch(&user, &settings("/b"), SharingClient::default()).unwrap();
+    let a = shared_launch(&user, &settings("/a"), roots_free()).unwrap();
+    let b = shared_launch(&user, &settings("/b"), roots_free()).unwrap();
     assert!(a.workspace_cwd && !a.roots_bound);
     assert_ne!(a.key, b.key);
     if let Transport::Stdio { cwd, .. } = &mut user.transport {
@@ -621,6 +710,7 @@ fn the_clients_environment_is_part_of_the_key_but_for_its_volatile_variables() {
         SharingClient {
             env: Some(e),
             untrusted: false,
+            roots_free: true,
         }
     }
     let key = |e: &VecMap<String, String>| {
@@ -697,6 +787,7 @@ fn a_vs_code_window_and_a_cli_session_in_its_terminal_share_a_process() {
             SharingClient {
                 env: Some(e),
                 untrusted: false,
+                roots_free: true,
             },
         )
         .unwrap()
@@ -747,6 +838,7 @@ fn agent_sessions_in_two_tabs_of_any_terminal_share_a_process() {
             SharingClient {
                 env: Some(e),
                 untrusted: false,
+                roots_free: true,
             },
         )
         .unwrap()
@@ -830,6 +922,7 @@ fn an_untrusted_window_shares_nothing() {
     let untrusted = SharingClient {
         env: None,
         untrusted: true,
+        roots_free: true,
     };
     assert!(
         shared_launch(&user, &settings("/a"), untrusted).is_none(),

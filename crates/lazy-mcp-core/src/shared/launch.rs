@@ -4,7 +4,7 @@
 //! cwd), same client environment (but for what describes the client
 //! application or its terminal, see `app_env`), same Lazy MCP version, same cwd
 //! base when the cwd depends on the workspace, same workspace roots for a
-//! project-defined server. The client's name is not in the key: a VS Code window
+//! project-defined server and for one not known never to ask for roots. The client's name is not in the key: a VS Code window
 //! and a `lazy-mcp serve` share a process (the `initialize` capabilities are the
 //! same; only `clientInfo.name` differs, and the server sees the first one's).
 //! The key is a hash: secrets never appear in it.
@@ -98,6 +98,10 @@ pub struct SharingClient<'a> {
     /// shared server (its user-level servers run in its own process), so
     /// nothing an untrusted window does reaches the owner.
     pub untrusted: bool,
+    /// The catalogue says the server never asked for `roots/list`: only then may
+    /// clients of other workspace roots share its process. Not known (never
+    /// catalogued, an older entry) or seen asking: the key includes the roots.
+    pub roots_free: bool,
 }
 
 /// Variables of the client's environment that differ between two sessions of
@@ -252,7 +256,9 @@ pub fn shared_launch<'a>(
     Some(SharedLaunch {
         key,
         roots_key: hash_of(&folders),
-        roots_bound: project,
+        // Safe by default: a server not known to leave roots alone may ask the
+        // client for them, and one process answers one set of roots.
+        roots_bound: project || !client.roots_free,
         workspace_cwd,
         omit_env,
         holder: holder_label(settings),

@@ -648,6 +648,11 @@ impl Mux {
             self.on_unreadable_server_line(process, text);
             return;
         };
+        if let (Some(methods::ROOTS_LIST), Some(id)) = (method.as_deref(), &id) {
+            if self.on_roots_request(process, id, &message) {
+                return;
+            }
+        }
         let Some(p) = self.processes.get_mut(&process) else {
             return;
         };
@@ -684,7 +689,7 @@ impl Mux {
                     message: Value::Object(message).to_string(),
                 });
             }
-            (Some(method), Some(id)) => {
+            (Some(_), Some(id)) => {
                 let newest_call = p.pending.values().next_back().map(|pending| pending.attach);
                 let target = newest_call.or_else(|| p.attachments.first().copied());
                 let Some(attach) = target else {
@@ -698,9 +703,6 @@ impl Mux {
                     });
                     return;
                 };
-                if method == methods::ROOTS_LIST && !p.roots_bound {
-                    self.mark_roots_sensitive(process, attach);
-                }
                 if let Some(p) = self.processes.get_mut(&process) {
                     p.asked.insert(id.to_string(), attach);
                 }
@@ -791,6 +793,65 @@ impl Mux {
             attach: pending.attach,
             message: answer.to_string(),
         });
+    }
+
+    /// The server asked for `roots/list` (false: no attachment, the general
+    /// rule answers). Every holder is asked, so that each client records that
+    /// the server asks for roots (its next launch is keyed by its roots); only
+    /// the answer of the attachment the request goes to is forwarded. A
+    /// process whose holders have different roots (a server catalogued as never
+    /// asking that asks now) gets no client's roots, which would be another
+    /// workspace's for some of them: it is answered with an error, and no new
+    /// client attaches to it (the launch is keyed by roots from now on).
+    fn on_roots_request(
+        &mut self,
+        process: ProcId,
+        id: &Value,
+        message: &serde_json::Map<String, Value>,
+    ) -> bool {
+        let Some(p) = self.processes.get(&process) else {
+            return false;
+        };
+        let newest_call = p.pending.values().next_back().map(|pending| pending.attach);
+        let Some(target) = newest_call.or_else(|| p.attachments.first().copied()) else {
+            return false;
+        };
+        let holders = p.attachments.clone();
+        let roots_of = |a: &AttachId| self.attachments.get(a).map(|a| a.roots_key.as_str());
+        let mixed = holders.iter().any(|a| roots_of(a) != roots_of(&target));
+        let text = Value::Object(message.clone()).to_string();
+        for attach in &holders {
+            self.effects.push(MuxEffect::ToClient {
+                attach: *attach,
+                message: text.clone(),
+            });
+        }
+        if !mixed {
+            if !p.roots_bound {
+                self.mark_roots_sensitive(process, target);
+            }
+            if let Some(p) = self.processes.get_mut(&process) {
+                p.asked.insert(id.to_string(), target);
+            }
+            return true;
+        }
+        let Some(p) = self.processes.get_mut(&process) else {
+            return true;
+        };
+        p.roots_bound = true;
+        self.roots_sensitive.insert(p.launch_key.clone());
+        if let Some(old) = p.key.take() {
+            self.by_key.remove(&old);
+        }
+        let answer = json!({"jsonrpc": "2.0", "id": id, "error": {
+            "code": -32603,
+            "message": format!("Lazy MCP refused roots/list: this process of MCP server '{}' is shared by clients of different workspaces, and one's roots are not another's; its next process is started per workspace", p.server),
+        }});
+        self.effects.push(MuxEffect::ToServer {
+            process,
+            message: answer.to_string(),
+        });
+        true
     }
 
     /// A server of an unbound launch asked for roots: from now on its launch

@@ -44,6 +44,13 @@ pub struct CatalogueEntry {
     /// per tool in order; absent before a model was loaded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_vectors: Option<ToolVectors>,
+    /// Whether the server asks its client for `roots/list`: `Some(false)` once a
+    /// listing saw no such ask (its shared process may then serve several
+    /// workspaces), `Some(true)` for good once one was seen; absent: not known
+    /// (an entry written before this was recorded). `shared/launch.rs` keys a
+    /// process by the client's roots unless this says `Some(false)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asks_roots: Option<bool>,
 }
 
 /// Tool vectors as cached in the catalogue: reused only under the same model
@@ -145,6 +152,8 @@ pub(in crate::engine) struct Listing {
     pub lists: VecMap<ListKind, Vec<Value>>,
     /// The resource metadata URL the server's challenges advertised, if any.
     pub resource_metadata_url: Option<String>,
+    /// The server was seen asking for `roots/list` (on this listing's connection or before).
+    pub asks_roots: bool,
 }
 
 /// What a listing did to the catalogue.
@@ -186,6 +195,7 @@ impl Catalogue {
             cache,
             lists,
             resource_metadata_url,
+            asks_roots,
         } = listing;
         let mut entry = match self.warm(server, fingerprint) {
             Some(entry) => {
@@ -208,8 +218,12 @@ impl Catalogue {
                 resource_templates: Vec::new(),
                 resource_metadata_url: None,
                 tool_vectors: None,
+                asks_roots: None,
             },
         };
+        // Once seen asking for roots, always so (a later listing may miss the ask).
+        let asks_roots = Some(asks_roots || entry.asks_roots == Some(true));
+        entry.asks_roots = asks_roots;
         for (kind, items) in lists {
             *entry.list_mut(kind) = items;
         }
@@ -221,6 +235,7 @@ impl Catalogue {
             Some(previous) if previous.same_listing(&entry) => {
                 // Verified just now: the age restarts (persisted so it survives a restart).
                 previous.catalogued_at_ms = now_ms;
+                previous.asks_roots = asks_roots;
                 self.changed = true;
                 Recorded::Unchanged
             }
@@ -269,6 +284,18 @@ impl Catalogue {
         self.entries.insert(server.to_string(), entry);
         self.changed = true;
         self.vectors_pending = true;
+    }
+
+    /// `server` asked for `roots/list`: recorded in its entry for good (true:
+    /// the entry changed and is persisted).
+    pub(in crate::engine) fn mark_asks_roots(&mut self, server: &str) -> bool {
+        let Some(entry) = self.entries.get_mut(server) else {
+            return false;
+        };
+        let changed = entry.asks_roots != Some(true);
+        entry.asks_roots = Some(true);
+        self.changed |= changed;
+        changed
     }
 
     /// The server was removed or its launch changed: its entry goes (the blob
@@ -438,6 +465,7 @@ mod tests {
                     tools: "0123456789abcdef".into(),
                     vectors: vec!["7f00".into()],
                 }),
+                asks_roots: Some(false),
             },
         );
         let blob = catalogue.to_blob();
@@ -476,7 +504,34 @@ mod tests {
             cache: None,
             lists: map,
             resource_metadata_url: None,
+            asks_roots: false,
         }
+    }
+
+    #[test]
+    fn a_server_seen_asking_for_roots_stays_so() {
+        let mut catalogue = Catalogue::default();
+        let tools = [(ListKind::Tools, &["a"][..])];
+        let asks = |c: &Catalogue| c.get("s").and_then(|e| e.asks_roots);
+        catalogue.record_listing("s", "f", listing(&tools), 1);
+        assert_eq!(asks(&catalogue), Some(false), "listed without an ask");
+        assert!(catalogue.mark_asks_roots("s"));
+        assert!(!catalogue.mark_asks_roots("s"), "already known");
+        catalogue.record_listing("s", "f", listing(&tools), 2);
+        assert_eq!(
+            asks(&catalogue),
+            Some(true),
+            "a later listing that missed the ask"
+        );
+        let old = r#"{"format":"lazy-mcp-catalogue","version":1,"entries":{"a":{"fingerprint":"f","cataloguedAtMs":1,"initialize":{"protocolVersion":"2025-11-25"}}}}"#;
+        let entry = Catalogue::from_blob(old)
+            .ok()
+            .and_then(|c| c.entries.get("a").cloned());
+        assert_eq!(
+            entry.map(|e| e.asks_roots),
+            Some(None),
+            "an older entry: not known"
+        );
     }
 
     fn names(entry: Option<&CatalogueEntry>, kind: ListKind) -> Vec<String> {

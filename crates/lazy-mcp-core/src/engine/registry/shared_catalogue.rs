@@ -29,14 +29,70 @@ pub(in crate::engine) mod memory;
 use memory::SharedCatalogue;
 
 impl Engine {
-    /// Whether `name`'s launch is shared, and under which key (as `open` would attach it).
+    /// Whether `name`'s launch is shared, and under which key, as its
+    /// definition alone decides (roots-bound only when from a project file):
+    /// the shared catalogue's key, which says itself whether the entry holds
+    /// for the roots only.
     pub(in crate::engine) fn sharing_of(&self, name: &str) -> Option<SharedLaunch> {
+        self.sharing_with(name, true)
+    }
+
+    /// The launch `open` attaches: also roots-bound unless the catalogue says
+    /// the server never asked for roots.
+    pub(in crate::engine) fn launch_sharing_of(&self, name: &str) -> Option<SharedLaunch> {
+        self.sharing_with(name, self.known_roots_free(name))
+    }
+
+    fn sharing_with(&self, name: &str, roots_free: bool) -> Option<SharedLaunch> {
         let server = self.servers.get(name)?;
         let client = SharingClient {
             env: self.config_load.discovery().map(|d| &d.env),
             untrusted: !self.config_load.workspace_trusted(),
+            roots_free,
         };
         shared_launch(server.config(), self.settings(), client)
+    }
+
+    /// The catalogue entry (listed here or taken from the shared catalogue)
+    /// says `name` never asked for roots, and it has not asked since.
+    fn known_roots_free(&self, name: &str) -> bool {
+        !self.known_to_ask_roots(name)
+            && self
+                .current_entry(name)
+                .is_some_and(|entry| entry.asks_roots == Some(false))
+    }
+
+    /// `name` was seen asking for roots (here, or its entry says so).
+    pub(in crate::engine) fn known_to_ask_roots(&self, name: &str) -> bool {
+        self.shared_catalogue.known_to_ask_roots(name)
+            || self
+                .current_entry(name)
+                .is_some_and(|entry| entry.asks_roots == Some(true))
+    }
+
+    /// `name` asked for `roots/list` (while catalogued, or later: a tool that
+    /// asks, or a shared process that asked another holder): recorded in its
+    /// catalogue entry (persisted) and the shared catalogue, so its next
+    /// process is keyed by the workspace roots.
+    pub(in crate::engine) fn note_roots_asked(&mut self, name: &str) {
+        let news = self
+            .shared_catalogue
+            .asks_roots(name, self.known_roots_free(name));
+        let marked = self.catalogue.mark_asks_roots(name);
+        if !(news || marked) {
+            return;
+        }
+        let Some(launch) = self.sharing_of(name) else {
+            return;
+        };
+        self.shared_catalogue.listed(name);
+        if !launch.roots_bound {
+            self.log(
+                LogLevel::Info,
+                Some(name),
+                "asked for the workspace roots: recorded in the catalogue; its shared process is kept to clients of this workspace's roots from now on".to_string(),
+            );
+        }
     }
 
     /// Before a server is started to be catalogued: a shared one without an
@@ -130,7 +186,11 @@ impl Engine {
             }
         };
         let (writer, entry) = catalogue.into_entry_for(&fingerprint)?;
-        self.shared_catalogue.entry_taken(name, launch, key);
+        if !self.shared_catalogue.entry_taken(name, launch, key, entry.asks_roots) {
+            // Another workspace's client saw it ask for roots after its entry
+            // was shared: catalogued here (by roots) instead, and keyed so.
+            return None;
+        }
         Some((entry, writer))
     }
 
@@ -150,7 +210,16 @@ impl Engine {
             let Some(blob) = blob else {
                 continue;
             };
-            let key = self.shared_catalogue.write_key(&name, &launch);
+            let asks_roots = !launch.roots_bound && self.known_to_ask_roots(&name);
+            if asks_roots && self.shared_catalogue.asked_late(&name) {
+                // Over the entry that said it never asks, which clients of
+                // other roots would take: they learn it asks.
+                self.effects.push(Effect::WriteSharedCatalogue {
+                    key: launch.key.clone(),
+                    blob: blob.clone(),
+                });
+            }
+            let key = SharedCatalogue::write_key(&launch, asks_roots);
             self.effects
                 .push(Effect::WriteSharedCatalogue { key, blob });
         }

@@ -104,7 +104,7 @@ impl Engine {
         let retry_timer = server.restart.take_retry_timer();
         let transport = server.config.transport.clone();
         let oauth = crate::engine::server::auth::binding(&server.config);
-        let shared = self.sharing_of(name);
+        let shared = self.launch_sharing_of(name);
         self.cancel_timer(retry_timer);
         let conn = self.servers.next_conn;
         self.servers.next_conn += 1;

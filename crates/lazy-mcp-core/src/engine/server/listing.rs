@@ -83,9 +83,11 @@ impl Engine {
         let purpose = connection.purpose();
         let live = connection.is_live();
         let roots_asked_at = connection.roots_asked_at();
+        if roots_asked_at.is_some() {
+            self.note_roots_asked(&name);
+        }
         self.update_catalogue(&name, (era, init, cache), lists);
-        self.shared_catalogue
-            .listed(&name, roots_asked_at.is_some());
+        self.shared_catalogue.listed(&name);
         if purpose == Purpose::Connect {
             if !live {
                 self.become_connected_after_roots(conn, roots_asked_at);
@@ -135,6 +137,7 @@ impl Engine {
             cache,
             lists,
             resource_metadata_url: self.learned_resource_metadata_url(name),
+            asks_roots: self.known_to_ask_roots(name),
         };
         let Some(server) = self.servers.by_name.get(name) else {
             return;

@@ -181,6 +181,7 @@ impl Engine {
                 if let Some(connection) = self.servers.conns.get_mut(&conn) {
                     connection.roots_asked(now);
                 }
+                self.note_roots_asked(name);
                 let roots = roots_from_folders(&self.settings().workspace_folders);
                 let roots = serde_json::to_value(roots).unwrap_or(json!([]));
                 self.send_upstream(conn, jsonrpc::success(id, json!({ "roots": roots })));

@@ -81,6 +81,7 @@ fn declared_tools_the_catalogue_does_not_offer_are_dropped() {
         resource_templates: vec![],
         resource_metadata_url: None,
         tool_vectors: None,
+        asks_roots: None,
     };
     let mut servers = Servers::default();
     servers.add(config("all", true, true, None), 0);

@@ -22,6 +22,9 @@ pub(in crate::engine) struct SharedCatalogue {
     /// written under the roots' key even from a connection that was not asked
     /// (attached to a shared process whose roots another client answered).
     asks_roots: VecSet<String>,
+    /// Of those, the ones catalogued as never asking that asked later: their
+    /// entry under the key alone is overwritten too.
+    asked_late: VecSet<String>,
 }
 
 /// The key of an entry that holds only for the client's workspace roots.
@@ -72,22 +75,54 @@ impl SharedCatalogue {
         key == roots_slot(launch) || (!launch.roots_bound && key == launch.key)
     }
 
-    /// Server `name`'s entry was taken from the file under `key`: one under the
-    /// roots' key of a launch not bound to roots says the server asks for
-    /// roots, so it is written under that key from now on.
-    pub(in crate::engine) fn entry_taken(&mut self, name: &str, launch: &SharedLaunch, key: &str) {
-        if !launch.roots_bound && key == roots_slot(launch) {
+    /// Server `name`'s entry (saying `entry_asks_roots`) was taken from the
+    /// file under `key`. False: the entry is not to be used, because it is the
+    /// key alone's and says the server asked for roots (a client of other
+    /// roots saw it ask after it was shared). One under the roots' key of a
+    /// launch not bound to roots says the server asks for roots, so it is
+    /// written under that key from now on.
+    pub(in crate::engine) fn entry_taken(
+        &mut self,
+        name: &str,
+        launch: &SharedLaunch,
+        key: &str,
+        entry_asks_roots: Option<bool>,
+    ) -> bool {
+        let by_roots = key == roots_slot(launch);
+        if !by_roots && entry_asks_roots == Some(true) {
+            self.asks_roots.insert(name.to_string());
+            return false;
+        }
+        if !launch.roots_bound && by_roots {
             self.asks_roots.insert(name.to_string());
         }
+        true
     }
 
-    /// Server `name` was listed (on a connection whose roots were asked, with
-    /// `asked_roots`): its entry goes to the shared catalogue at the event's end.
-    pub(in crate::engine) fn listed(&mut self, name: &str, asked_roots: bool) {
-        if asked_roots {
-            self.asks_roots.insert(name.to_string());
-        }
+    /// Server `name` was listed: its entry goes to the shared catalogue at
+    /// the event's end.
+    pub(in crate::engine) fn listed(&mut self, name: &str) {
         self.to_write.insert(name.to_string());
+    }
+
+    /// Server `name` asked for roots; `was_known_free`: its entry went out
+    /// saying it never asks (so the key alone's file is overwritten too).
+    /// True when this is news.
+    pub(in crate::engine) fn asks_roots(&mut self, name: &str, was_known_free: bool) -> bool {
+        if was_known_free {
+            self.asked_late.insert(name.to_string());
+        }
+        self.asks_roots.insert(name.to_string())
+    }
+
+    /// Whether `name` was seen asking for roots in this engine.
+    pub(in crate::engine) fn known_to_ask_roots(&self, name: &str) -> bool {
+        self.asks_roots.contains(name)
+    }
+
+    /// Whether `name` asked for roots after an entry saying it never asks went out.
+    pub(in crate::engine) fn asked_late(&self, name: &str) -> bool {
+        self.asked_late.contains(name)
     }
 
     /// Whether some server was listed in this event (most events list none).
@@ -100,10 +135,10 @@ impl SharedCatalogue {
         std::mem::take(&mut self.to_write)
     }
 
-    /// The key server `name`'s entry is written under: the roots' key when
-    /// its launch is bound to roots or it asks for them.
-    pub(in crate::engine) fn write_key(&self, name: &str, launch: &SharedLaunch) -> String {
-        if launch.roots_bound || self.asks_roots.contains(name) {
+    /// The key a server's entry is written under: the roots' key when its
+    /// launch is bound to roots or it asks for them (`asks_roots`).
+    pub(in crate::engine) fn write_key(launch: &SharedLaunch, asks_roots: bool) -> String {
+        if launch.roots_bound || asks_roots {
             roots_slot(launch)
         } else {
             launch.key.clone()

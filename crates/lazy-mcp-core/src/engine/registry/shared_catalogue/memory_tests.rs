@@ -51,16 +51,26 @@ fn a_key_holds_only_for_its_definition_and_roots() {
 #[test]
 fn a_server_that_asks_for_roots_is_written_under_the_roots_key() {
     let mut memory = SharedCatalogue::default();
-    memory.listed("a", false);
-    assert_eq!(memory.write_key("a", &launch(false)), "k");
-    assert_eq!(memory.write_key("a", &launch(true)), "k-r");
-    // Listed where it asked for roots, or taken from the roots' key: from then on.
-    memory.listed("b", true);
-    memory.entry_taken("c", &launch(false), "k-r");
-    memory.entry_taken("d", &launch(false), "k");
-    assert_eq!(memory.write_key("b", &launch(false)), "k-r");
-    assert_eq!(memory.write_key("c", &launch(false)), "k-r");
-    assert_eq!(memory.write_key("d", &launch(false)), "k");
+    memory.listed("a");
+    assert_eq!(SharedCatalogue::write_key(&launch(false), false), "k");
+    assert_eq!(SharedCatalogue::write_key(&launch(true), false), "k-r");
+    assert_eq!(SharedCatalogue::write_key(&launch(false), true), "k-r");
+    // Seen asking, or taken from the roots' key: known from then on.
+    memory.listed("b");
+    assert!(memory.asks_roots("b", false));
+    assert!(!memory.asks_roots("b", false), "not news twice");
+    assert!(memory.entry_taken("c", &launch(false), "k-r", None));
+    assert!(memory.entry_taken("d", &launch(false), "k", Some(false)));
+    assert!(memory.known_to_ask_roots("b"));
+    assert!(memory.known_to_ask_roots("c"));
+    assert!(!memory.known_to_ask_roots("d"));
+    // The key alone's entry that says it asks is not used, and teaches it.
+    assert!(!memory.entry_taken("e", &launch(false), "k", Some(true)));
+    assert!(memory.known_to_ask_roots("e"));
+    // Asked after an entry saying it never asks went out: that one is overwritten too.
+    assert!(!memory.asked_late("b"));
+    memory.asks_roots("f", true);
+    assert!(memory.asked_late("f"));
     // Each listed server is written once per event.
     assert_eq!(
         memory.take_listed().iter().cloned().collect::<Vec<_>>(),

@@ -27,6 +27,7 @@ fn entry(tools: &[(&str, &str)], instructions: Option<&str>) -> CatalogueEntry {
         resource_templates: vec![],
         resource_metadata_url: None,
         tool_vectors: None,
+        asks_roots: None,
     }
 }
 
