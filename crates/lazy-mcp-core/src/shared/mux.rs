@@ -452,10 +452,9 @@ impl Mux {
                 _ => p.subscribers.unsubscribe(uri, attach),
             });
             if !upstream {
-                let answer = json!({"jsonrpc": "2.0", "id": id, "result": {}});
                 self.effects.push(MuxEffect::ToClient {
                     attach,
-                    message: answer.to_string(),
+                    message: format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#),
                 });
                 return;
             }
@@ -891,11 +890,13 @@ impl Mux {
         for uri in p.subscribers.detach(attach) {
             let upstream = p.next_id;
             p.next_id += 1;
-            let unsubscribe = json!({"jsonrpc": "2.0", "id": upstream,
-                "method": methods::RESOURCES_UNSUBSCRIBE, "params": {"uri": uri}});
             self.effects.push(MuxEffect::ToServer {
                 process,
-                message: unsubscribe.to_string(),
+                message: format!(
+                    r#"{{"jsonrpc":"2.0","id":{upstream},"method":"{}","params":{{"uri":{}}}}}"#,
+                    methods::RESOURCES_UNSUBSCRIBE,
+                    Value::String(uri)
+                ),
             });
         }
         let asked: Vec<String> = p
