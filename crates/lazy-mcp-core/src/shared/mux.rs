@@ -982,7 +982,8 @@ impl Mux {
 /// goes to: the one whose call caused it when that is known (the request names
 /// the call's progress token, or it is the only call in flight), else the
 /// newest call's, else the oldest attachment; never one whose roots differ from
-/// the process's (once it is keyed by roots).
+/// the process's (once it is keyed by roots). Over stdio the official SDKs'
+/// servers name no call, so the token is a bonus, not the rule.
 fn asked_attachment(
     p: &Proc,
     attachments: &VecMap<AttachId, Attachment>,
@@ -1004,12 +1005,8 @@ fn asked_attachment(
         .progress_token
         .and_then(Value::as_str);
     let caller = token.and_then(|t| p.progress.get(t)).map(|(a, _)| *a);
-    let only_call = match p.pending.len() {
-        1 => p.pending.values().next().map(|c| c.attach),
-        _ => None,
-    };
+    // With one call in flight, the newest call is the caller.
     caller
-        .or(only_call)
         .filter(fits)
         .or_else(|| p.pending.values().rev().map(|c| c.attach).find(fits))
         .or_else(|| p.attachments.iter().copied().find(fits))
