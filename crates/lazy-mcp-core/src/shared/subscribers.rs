@@ -5,7 +5,8 @@
 //! its subscribers. The engine's own table (engine/server/resource_subscriptions)
 //! does the same for one client's sessions; this is the owner's, over clients.
 
-use super::mux::AttachId;
+/// An attachment's id (`mux::AttachId`; not imported: mux.rs imports this file).
+type AttachId = u64;
 use crate::vec_map::VecMap;
 
 #[derive(Debug, Clone, Default)]
