@@ -3,12 +3,14 @@
 //! launch is shared and under which key (run by the engine for its `open`
 //! effect); `mux.rs` is the owner's multiplexer: N client attachments over one
 //! server process (ids, `initialize`, server requests, notifications,
-//! cancellation), with `splice.rs` its hot path (ids rewritten in the bytes).
+//! cancellation), with `splice.rs` its hot path (ids rewritten in the bytes) and
+//! `subscribers.rs` its resource subscriptions (one upstream per URI).
 //! All pure: the owner's TypeScript only moves bytes.
 
 pub mod launch;
 pub mod mux;
 pub mod splice;
+pub mod subscribers;
 
 /// Version of the client ↔ owner wire (the socket's name carries it): a client
 /// of another version starts its own owner beside the old one, which drains.

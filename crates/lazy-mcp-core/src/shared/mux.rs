@@ -6,10 +6,13 @@
 //! Rules (docs/shared-servers.md): request ids and progress tokens are
 //! rewritten per process; the first `initialize` is forwarded and later ones
 //! are answered from its result; `notifications/initialized` goes once; a
-//! server's request goes to the attachment with the newest call in flight,
-//! else the oldest; notifications are broadcast (progress and cancellations
-//! to their own attachment); a client's cancellation or detach cancels only
-//! its own calls; the last detach stops the process.
+//! server's request goes to the caller's attachment when known, else the
+//! newest call's or the oldest attachment, never one of other roots
+//! ([`asked_attachment`]); a URI is subscribed upstream once for all
+//! attachments and its `resources/updated` goes to its subscribers
+//! (`subscribers.rs`); other notifications are broadcast (progress and
+//! cancellations to their own attachment); a client's cancellation or detach
+//! cancels only its own calls and subscriptions; the last detach stops the process.
 //!
 //! Calls, their answers, progress and other notifications take the hot path
 //! (`splice.rs`): routed by a shallow reading, passed on with only the id and
@@ -18,6 +21,7 @@
 
 use super::launch::{SharedHolder, SharedLaunch};
 use super::splice::{Routing, Token};
+use super::subscribers::Subscribers;
 use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
 use crate::protocol::outline::{outline, TopLevel, MAX_DEPTH};
@@ -180,6 +184,8 @@ struct Proc {
     progress: VecMap<String, (AttachId, Value)>,
     /// A server request's id (as JSON text) → the attachment asked.
     asked: VecMap<String, AttachId>,
+    /// Resource URIs the attachments subscribed to.
+    subscribers: Subscribers,
     since_ms: u64,
     /// No attachment, waiting out [`HANDOVER_GRACE_MS`] for the next one.
     lingering: bool,
@@ -343,6 +349,7 @@ impl Mux {
                         initialized_sent: false,
                         progress: VecMap::new(),
                         asked: VecMap::new(),
+                        subscribers: Subscribers::default(),
                         since_ms: now_ms,
                         lingering: false,
                         used: false,
@@ -432,6 +439,26 @@ impl Mux {
         let Some(p) = self.processes.get_mut(&process) else {
             return;
         };
+        if let (
+            Some(m @ (methods::RESOURCES_SUBSCRIBE | methods::RESOURCES_UNSUBSCRIBE)),
+            Some(id),
+        ) = (method.as_deref(), &id)
+        {
+            // One upstream subscription per URI for every attachment: only the first
+            // subscribe and the last unsubscribe go to the server, the rest are answered here.
+            let uri = Params::read(MessageFields::of(&message).params).uri;
+            let upstream = uri.is_none_or(|uri| match m {
+                methods::RESOURCES_SUBSCRIBE => p.subscribers.subscribe(uri, attach),
+                _ => p.subscribers.unsubscribe(uri, attach),
+            });
+            if !upstream {
+                self.effects.push(MuxEffect::ToClient {
+                    attach,
+                    message: format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#),
+                });
+                return;
+            }
+        }
         match (method.as_deref(), id) {
             (Some(methods::INITIALIZE), Some(id)) => match &mut p.init {
                 Init::Done(result) => {
@@ -537,7 +564,15 @@ impl Mux {
             return false;
         };
         let message = match (routing.method.as_deref(), &routing.id) {
-            (Some(methods::INITIALIZE), _) | (None, _) => return false,
+            (
+                Some(
+                    methods::INITIALIZE
+                    | methods::RESOURCES_SUBSCRIBE
+                    | methods::RESOURCES_UNSUBSCRIBE,
+                ),
+                _,
+            )
+            | (None, _) => return false,
             (Some(method), Some((_, id_at))) => {
                 let token = match routing.request_progress_token() {
                     Token::Unusual => return false,
@@ -625,9 +660,12 @@ impl Mux {
                 };
                 self.effects.push(MuxEffect::ToClient { attach, message });
             }
-            (Some(methods::NOTIFICATIONS_CANCELLED), None) | (Some(_), Some(_)) | (None, None) => {
-                return false
-            }
+            (
+                Some(methods::NOTIFICATIONS_CANCELLED | methods::NOTIFICATIONS_RESOURCES_UPDATED),
+                None,
+            )
+            | (Some(_), Some(_))
+            | (None, None) => return false,
             (Some(_), None) => {
                 for attach in &p.attachments {
                     self.effects.push(MuxEffect::ToClient {
@@ -690,9 +728,7 @@ impl Mux {
                 });
             }
             (Some(_), Some(id)) => {
-                let newest_call = p.pending.values().next_back().map(|pending| pending.attach);
-                let target = newest_call.or_else(|| p.attachments.first().copied());
-                let Some(attach) = target else {
+                let Some(attach) = asked_attachment(p, &self.attachments, &message) else {
                     let answer = json!({"jsonrpc": "2.0", "id": id, "error": {
                         "code": -32603,
                         "message": "no client is attached to this shared server"
@@ -738,9 +774,20 @@ impl Mux {
                     });
                 }
             }
-            (Some(_), None) => {
+            (Some(method), None) => {
+                // An update goes to its URI's subscribers; one nobody here subscribed to (a
+                // server that tells anyway, a modern listen) to every holder, as before.
+                let uri = (method == methods::NOTIFICATIONS_RESOURCES_UPDATED)
+                    .then(|| Params::read(MessageFields::of(&message).params).uri)
+                    .flatten();
+                let subscribed = uri.map_or(&[][..], |uri| p.subscribers.of(uri));
+                let to = if subscribed.is_empty() {
+                    &p.attachments[..]
+                } else {
+                    subscribed
+                };
                 let text = Value::Object(message).to_string();
-                for attach in &p.attachments {
+                for attach in to {
                     self.effects.push(MuxEffect::ToClient {
                         attach: *attach,
                         message: text.clone(),
@@ -901,6 +948,18 @@ impl Mux {
             });
         }
         p.progress.retain(|_, (a, _)| *a != attach);
+        for uri in p.subscribers.detach(attach) {
+            let upstream = p.next_id;
+            p.next_id += 1;
+            self.effects.push(MuxEffect::ToServer {
+                process,
+                message: format!(
+                    r#"{{"jsonrpc":"2.0","id":{upstream},"method":"{}","params":{{"uri":{}}}}}"#,
+                    methods::RESOURCES_UNSUBSCRIBE,
+                    Value::String(uri)
+                ),
+            });
+        }
         let asked: Vec<String> = p
             .asked
             .iter()
@@ -978,6 +1037,40 @@ impl Mux {
             });
         }
     }
+}
+
+/// The attachment a server's request (`roots/list`, sampling, elicitation)
+/// goes to: the one whose call caused it when that is known (the request names
+/// the call's progress token, or it is the only call in flight), else the
+/// newest call's, else the oldest attachment; never one whose roots differ from
+/// the process's (once it is keyed by roots). Over stdio the official SDKs'
+/// servers name no call, so the token is a bonus, not the rule.
+fn asked_attachment(
+    p: &Proc,
+    attachments: &VecMap<AttachId, Attachment>,
+    message: &serde_json::Map<String, Value>,
+) -> Option<AttachId> {
+    // The roots in the process's key ("<launch key>/<roots key>").
+    let roots = p
+        .key
+        .as_deref()
+        .and_then(|k| k.get(p.launch_key.len() + 1..));
+    let fits = |a: &AttachId| {
+        !p.roots_bound
+            || attachments
+                .get(a)
+                .is_some_and(|a| Some(a.roots_key.as_str()) == roots)
+    };
+    let token = Params::read(MessageFields::of(message).params)
+        .meta()
+        .progress_token
+        .and_then(Value::as_str);
+    let caller = token.and_then(|t| p.progress.get(t)).map(|(a, _)| *a);
+    // With one call in flight, the newest call is the caller.
+    caller
+        .filter(fits)
+        .or_else(|| p.pending.values().rev().map(|c| c.attach).find(fits))
+        .or_else(|| p.attachments.iter().copied().find(fits))
 }
 
 /// A request that uses a server (a tool call, a read), not just the handshake,
