@@ -61,3 +61,24 @@ impl<'de> Deserialize<'de> for Endpoint {
         })
     }
 }
+
+/// The fields of every event that names only a server (`signIn`, `enable`, …):
+/// one reader for all of them instead of a derived one per variant (about
+/// 0.6 KB of `.wasm` each, bench/README.md "WASM size").
+pub(super) fn only_server<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    #[derive(Deserialize)]
+    struct Fields {
+        server: String,
+    }
+    Fields::deserialize(deserializer).map(|fields| fields.server)
+}
+
+/// The fields of every event that names only a client (`clientDisconnected`,
+/// `clientInputEnded`): one reader, as [`only_server`].
+pub(super) fn only_client<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    #[derive(Deserialize)]
+    struct Fields {
+        client: String,
+    }
+    Fields::deserialize(deserializer).map(|fields| fields.client)
+}

@@ -140,10 +140,13 @@ pub enum Event {
         message: String,
     },
     /// User command: sign in to the server now (interactive).
+    #[serde(deserialize_with = "super::event_json::only_server")]
     SignIn { server: String },
     /// User command: stop the sign-in under way (the progress notification's Cancel).
+    #[serde(deserialize_with = "super::event_json::only_server")]
     CancelSignIn { server: String },
     /// User command: delete the server's tokens and client registration.
+    #[serde(deserialize_with = "super::event_json::only_server")]
     SignOut { server: String },
     /// User answered "Not now" to a sign-in announcement for these servers.
     DismissSignIn { servers: Vec<String> },
@@ -165,10 +168,12 @@ pub enum Event {
         limit_bytes: u64,
     },
     /// A gateway client session ended.
+    #[serde(deserialize_with = "super::event_json::only_client")]
     ClientDisconnected { client: ClientId },
     /// The client will send nothing more (`serve --stdio`: stdin ended). The
     /// engine says `clientSettled` once every request it read from this client
     /// is answered or dropped (at once when none is in flight).
+    #[serde(deserialize_with = "super::event_json::only_client")]
     ClientInputEnded { client: ClientId },
     /// A `startDefinition` ended; `failed`: the client refused or could not
     /// start it (the host logs its error), and it is not asked again.
@@ -179,12 +184,16 @@ pub enum Event {
         failed: bool,
     },
     /// Session-only enable (never written to a config file).
+    #[serde(deserialize_with = "super::event_json::only_server")]
     Enable { server: String },
     /// Session-only disable: tools withdrawn, process stopped.
+    #[serde(deserialize_with = "super::event_json::only_server")]
     Disable { server: String },
     /// Connect now, without waiting for a first call (interactive auth allowed).
+    #[serde(deserialize_with = "super::event_json::only_server")]
     ConnectNow { server: String },
     /// Stop the server's process/session; it stays CATALOGUED.
+    #[serde(deserialize_with = "super::event_json::only_server")]
     Disconnect { server: String },
     /// Re-list CONNECTED servers (all, or one). With `recatalogue`, servers that are
     /// not connected are catalogued again too (spawning them briefly).
