@@ -37,6 +37,7 @@ pub enum Event {
     ConfigSources { sources: ConfigSources },
     /// Watched files changed (empty `paths`: re-read everything): the engine
     /// asks for them again with `readFiles`.
+    #[serde(deserialize_with = "super::event_json::only_paths")]
     ConfigFilesChanged {
         #[serde(default)]
         paths: Vec<String>,
@@ -45,6 +46,7 @@ pub enum Event {
     /// `null` when missing, or `unreadable` saying what the path is.
     FilesRead { round: u64, files: Vec<FileRead> },
     /// The persisted catalogue blob, as last stored from a `persistCatalogue` effect.
+    #[serde(deserialize_with = "super::event_json::only_blob")]
     CatalogueLoaded { blob: String },
     /// The answer to `readSharedCatalogue`: the first of the keys asked whose
     /// file exists, where it is (log lines name it) and its contents; `blob`
@@ -121,6 +123,7 @@ pub enum Event {
     /// The token store now holds tokens for this server URL, written by another
     /// window or process (VS Code: SecretStorage changed; CLI: the token file
     /// changed). Servers of that URL that need sign-in are catalogued again.
+    #[serde(deserialize_with = "super::event_json::only_url")]
     TokensAvailable { url: String },
     /// A `startSignIn` ended. `attempt`: the effect's, so the end of a sign-in
     /// the engine already gave up on (`cancelSignIn`) is told apart.
@@ -149,6 +152,7 @@ pub enum Event {
     #[serde(deserialize_with = "super::event_json::only_server")]
     SignOut { server: String },
     /// User answered "Not now" to a sign-in announcement for these servers.
+    #[serde(deserialize_with = "super::event_json::only_servers")]
     DismissSignIn { servers: Vec<String> },
     /// The host's one timer (armed by the last `wakeAt`) fired: every timer due
     /// at the crossing's `nowMs` fires, in deadline order.
@@ -207,6 +211,7 @@ pub enum Event {
     ProcessStats { server: String, rss_bytes: u64 },
     /// The host's workspace folders changed (absolute paths; answered to
     /// `roots/list` as file URIs the engine builds).
+    #[serde(deserialize_with = "super::event_json::only_folders")]
     WorkspaceFoldersChanged { folders: Vec<String> },
     /// The user changed settings (concurrency, idle timeout, timeouts, roots, …).
     SettingsChanged { settings: Settings },
