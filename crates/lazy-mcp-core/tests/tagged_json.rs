@@ -170,3 +170,58 @@ fn transports_endpoints_and_tool_filters_read_back_what_they_write() {
         .to_string()
         .contains("missing field `names`"));
 }
+
+/// The events with one field share one reader (`engine/event_json.rs`
+/// `one_field`, for the `.wasm` size): they read, round-trip and fail as the
+/// derived readers did.
+#[test]
+fn one_field_events_read_round_trip_and_fail_as_derived_readers_did() {
+    use lazy_mcp_core::engine::events::Event;
+    let events = [
+        Event::SignIn { server: "a".into() },
+        Event::Disconnect { server: "b".into() },
+        Event::ClientInputEnded {
+            client: "c1".into(),
+        },
+        Event::TokensAvailable {
+            url: "https://x".into(),
+        },
+        Event::CatalogueLoaded { blob: "{}".into() },
+        Event::DismissSignIn {
+            servers: vec!["a".into(), "b".into()],
+        },
+        Event::WorkspaceFoldersChanged {
+            folders: vec!["/w".into()],
+        },
+        Event::ConfigFilesChanged {
+            paths: vec!["/w/.vscode/mcp.json".into()],
+        },
+    ];
+    for event in events {
+        assert_eq!(Event::from_json(&event.to_json()).ok(), Some(event));
+    }
+    // Other members ignored, escapes read, an omitted `paths` empty.
+    assert_eq!(
+        Event::from_json(r#"{"extra": [1, {"server": 2}], "type": "enable", "ser\u0076er": "s"}"#)
+            .ok(),
+        Some(Event::Enable { server: "s".into() })
+    );
+    assert_eq!(
+        Event::from_json(r#"{"type": "configFilesChanged"}"#).ok(),
+        Some(Event::ConfigFilesChanged { paths: vec![] })
+    );
+    let error = |text: &str| {
+        Event::from_json(text)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    assert!(error(r#"{"type": "signOut"}"#).contains("missing field `server`"));
+    assert!(error(r#"{"type": "workspaceFoldersChanged"}"#).contains("missing field `folders`"));
+    assert!(
+        error(r#"{"type": "connectNow", "server": "a", "server": "b"}"#)
+            .contains("duplicate field `server`")
+    );
+    assert!(error(r#"{"type": "clientDisconnected", "client": 7}"#)
+        .contains("invalid type: integer `7`, expected a string"));
+}
