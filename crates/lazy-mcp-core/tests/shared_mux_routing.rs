@@ -191,27 +191,44 @@ fn a_server_request_goes_to_the_call_whose_progress_token_it_names() {
 }
 
 #[test]
-fn a_server_request_never_goes_to_a_client_of_other_roots() {
+fn a_process_shared_across_roots_gets_no_clients_roots_and_still_reaches_its_caller() {
     let mut mux = two_clients();
-    // Outside a call: the oldest client answers roots/list, and the process is now keyed by its roots.
+    // Clients of two workspaces hold the process when it asks for roots: each is
+    // told (so each records that it asks), the server gets an error, not roots.
     let ask = server(
         &mut mux,
         json!({"jsonrpc": "2.0", "id": 1, "method": "roots/list"}),
     );
     assert_eq!(to_client(&ask, 1).len(), 1);
-    // Client 2 (other roots, attached before) has the only call in flight: it is not asked.
+    assert_eq!(to_client(&ask, 2).len(), 1);
+    let refused = to_server(&ask);
+    assert_eq!(refused[0]["id"], 1);
+    assert!(refused[0]["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("refused roots/list"));
+    // Neither client's roots reach the server.
+    for who in [1, 2] {
+        let answer = client(
+            &mut mux,
+            who,
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"roots": [{"uri": "file:///w"}]}}),
+        );
+        assert!(
+            to_server(&answer).is_empty(),
+            "client {who}'s roots went on"
+        );
+    }
+    // A request that is not about roots still goes to the client whose call is in flight.
     client(
         &mut mux,
         2,
         json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "x"}}),
     );
-    let again = server(
+    let elicit = server(
         &mut mux,
-        json!({"jsonrpc": "2.0", "id": 2, "method": "roots/list"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "elicitation/create", "params": {"message": "?"}}),
     );
-    assert!(
-        to_client(&again, 2).is_empty(),
-        "client 2's roots are not the process's"
-    );
-    assert_eq!(to_client(&again, 1)[0]["id"], 2);
+    assert!(to_client(&elicit, 1).is_empty());
+    assert_eq!(to_client(&elicit, 2)[0]["id"], 2);
 }

@@ -729,13 +729,11 @@ impl Mux {
             }
             (Some(_), Some(id)) => {
                 let Some(attach) = asked_attachment(p, &self.attachments, &message) else {
-                    let answer = json!({"jsonrpc": "2.0", "id": id, "error": {
-                        "code": -32603,
-                        "message": "no client is attached to this shared server"
-                    }});
                     self.effects.push(MuxEffect::ToServer {
                         process,
-                        message: answer.to_string(),
+                        message: format!(
+                            r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32603,"message":"no client is attached to this shared server"}}}}"#
+                        ),
                     });
                     return;
                 };
@@ -890,13 +888,13 @@ impl Mux {
         if let Some(old) = p.key.take() {
             self.by_key.remove(&old);
         }
-        let answer = json!({"jsonrpc": "2.0", "id": id, "error": {
-            "code": -32603,
-            "message": format!("Lazy MCP refused roots/list: this process of MCP server '{}' is shared by clients of different workspaces, and one's roots are not another's; its next process is started per workspace", p.server),
-        }});
+        let why = format!("Lazy MCP refused roots/list: this process of '{}' is shared by clients of different workspaces; its next one is started per workspace", p.server);
         self.effects.push(MuxEffect::ToServer {
             process,
-            message: answer.to_string(),
+            message: format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32603,"message":{}}}}}"#,
+                Value::String(why)
+            ),
         });
         true
     }
@@ -968,12 +966,12 @@ impl Mux {
             .collect();
         for id in asked {
             p.asked.remove(&id);
-            let id: Value = serde_json::from_str(&id).unwrap_or(Value::Null);
-            let answer = json!({"jsonrpc": "2.0", "id": id, "error": {
-                "code": -32603, "message": "the client asked disconnected"}});
+            // `id` is the request's id as JSON text (see `asked`).
             self.effects.push(MuxEffect::ToServer {
                 process,
-                message: answer.to_string(),
+                message: format!(
+                    r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32603,"message":"the client asked disconnected"}}}}"#
+                ),
             });
         }
         if !p.attachments.is_empty() {
@@ -1055,8 +1053,10 @@ fn asked_attachment(
         .key
         .as_deref()
         .and_then(|k| k.get(p.launch_key.len() + 1..));
+    // A process refused roots (held across workspaces) has no roots key: any holder.
     let fits = |a: &AttachId| {
         !p.roots_bound
+            || roots.is_none()
             || attachments
                 .get(a)
                 .is_some_and(|a| Some(a.roots_key.as_str()) == roots)

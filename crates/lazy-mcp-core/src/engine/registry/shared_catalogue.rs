@@ -186,7 +186,10 @@ impl Engine {
             }
         };
         let (writer, entry) = catalogue.into_entry_for(&fingerprint)?;
-        if !self.shared_catalogue.entry_taken(name, launch, key, entry.asks_roots) {
+        if !self
+            .shared_catalogue
+            .entry_taken(name, launch, key, entry.asks_roots)
+        {
             // Another workspace's client saw it ask for roots after its entry
             // was shared: catalogued here (by roots) instead, and keyed so.
             return None;
