@@ -7,7 +7,7 @@
 
 use super::events::{Endpoint, Event};
 use crate::tagged_json::required;
-use serde::de::{Deserializer, Error, IgnoredAny, MapAccess, Visitor};
+use serde::de::{Deserializer, Error};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -60,88 +60,4 @@ impl<'de> Deserialize<'de> for Endpoint {
             other => return Err(D::Error::unknown_variant(other, &["server", "aggregate"])),
         })
     }
-}
-
-/// An event whose only field is one string or one list of strings (`signIn`,
-/// `enable`, `clientDisconnected`, `tokensAvailable`, `dismissSignIn`, …) is
-/// read by [`one_field`], one reader per field type, instead of a derived
-/// reader per variant (about 0.5 KB of `.wasm` each, bench/README.md "WASM size").
-pub(super) fn only_server<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
-    one_field(deserializer, "server", false)
-}
-
-pub(super) fn only_client<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
-    one_field(deserializer, "client", false)
-}
-
-pub(super) fn only_url<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
-    one_field(deserializer, "url", false)
-}
-
-pub(super) fn only_blob<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
-    one_field(deserializer, "blob", false)
-}
-
-pub(super) fn only_servers<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Vec<String>, D::Error> {
-    one_field(deserializer, "servers", false)
-}
-
-pub(super) fn only_folders<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Vec<String>, D::Error> {
-    one_field(deserializer, "folders", false)
-}
-
-/// `paths` may be left out (`#[serde(default)]` before): empty.
-pub(super) fn only_paths<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Vec<String>, D::Error> {
-    one_field(deserializer, "paths", true)
-}
-
-/// The object's member `name` as `T`, other members ignored; serde's
-/// "missing field" (unless `optional`: `T::default()`) and "duplicate field"
-/// errors, as the derived readers word them.
-fn one_field<'de, D, T>(deserializer: D, name: &'static str, optional: bool) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de> + Default,
-{
-    struct OneField<T> {
-        name: &'static str,
-        optional: bool,
-        value: std::marker::PhantomData<T>,
-    }
-    impl<'de, T: Deserialize<'de> + Default> Visitor<'de> for OneField<T> {
-        type Value = T;
-
-        fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
-            write!(formatter, "an object with `{}`", self.name)
-        }
-
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
-            let mut value = None;
-            while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-                if key != self.name {
-                    map.next_value::<IgnoredAny>()?;
-                } else if value.is_some() {
-                    return Err(A::Error::duplicate_field(self.name));
-                } else {
-                    value = Some(map.next_value()?);
-                }
-            }
-            match value {
-                Some(value) => Ok(value),
-                None if self.optional => Ok(T::default()),
-                None => Err(A::Error::missing_field(self.name)),
-            }
-        }
-    }
-    deserializer.deserialize_map(OneField {
-        name,
-        optional,
-        value: std::marker::PhantomData,
-    })
 }

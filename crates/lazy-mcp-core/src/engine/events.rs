@@ -37,7 +37,7 @@ pub enum Event {
     ConfigSources { sources: ConfigSources },
     /// Watched files changed (empty `paths`: re-read everything): the engine
     /// asks for them again with `readFiles`.
-    #[serde(deserialize_with = "super::event_json::only_paths")]
+    #[serde(deserialize_with = "super::event_fields::only_paths")]
     ConfigFilesChanged {
         #[serde(default)]
         paths: Vec<String>,
@@ -46,7 +46,7 @@ pub enum Event {
     /// `null` when missing, or `unreadable` saying what the path is.
     FilesRead { round: u64, files: Vec<FileRead> },
     /// The persisted catalogue blob, as last stored from a `persistCatalogue` effect.
-    #[serde(deserialize_with = "super::event_json::only_blob")]
+    #[serde(deserialize_with = "super::event_fields::only_blob")]
     CatalogueLoaded { blob: String },
     /// The answer to `readSharedCatalogue`: the first of the keys asked whose
     /// file exists, where it is (log lines name it) and its contents; `blob`
@@ -123,7 +123,7 @@ pub enum Event {
     /// The token store now holds tokens for this server URL, written by another
     /// window or process (VS Code: SecretStorage changed; CLI: the token file
     /// changed). Servers of that URL that need sign-in are catalogued again.
-    #[serde(deserialize_with = "super::event_json::only_url")]
+    #[serde(deserialize_with = "super::event_fields::only_url")]
     TokensAvailable { url: String },
     /// A `startSignIn` ended. `attempt`: the effect's, so the end of a sign-in
     /// the engine already gave up on (`cancelSignIn`) is told apart.
@@ -143,16 +143,16 @@ pub enum Event {
         message: String,
     },
     /// User command: sign in to the server now (interactive).
-    #[serde(deserialize_with = "super::event_json::only_server")]
+    #[serde(deserialize_with = "super::event_fields::only_server")]
     SignIn { server: String },
     /// User command: stop the sign-in under way (the progress notification's Cancel).
-    #[serde(deserialize_with = "super::event_json::only_server")]
+    #[serde(deserialize_with = "super::event_fields::only_server")]
     CancelSignIn { server: String },
     /// User command: delete the server's tokens and client registration.
-    #[serde(deserialize_with = "super::event_json::only_server")]
+    #[serde(deserialize_with = "super::event_fields::only_server")]
     SignOut { server: String },
     /// User answered "Not now" to a sign-in announcement for these servers.
-    #[serde(deserialize_with = "super::event_json::only_servers")]
+    #[serde(deserialize_with = "super::event_fields::only_servers")]
     DismissSignIn { servers: Vec<String> },
     /// The host's one timer (armed by the last `wakeAt`) fired: every timer due
     /// at the crossing's `nowMs` fires, in deadline order.
@@ -172,12 +172,12 @@ pub enum Event {
         limit_bytes: u64,
     },
     /// A gateway client session ended.
-    #[serde(deserialize_with = "super::event_json::only_client")]
+    #[serde(deserialize_with = "super::event_fields::only_client")]
     ClientDisconnected { client: ClientId },
     /// The client will send nothing more (`serve --stdio`: stdin ended). The
     /// engine says `clientSettled` once every request it read from this client
     /// is answered or dropped (at once when none is in flight).
-    #[serde(deserialize_with = "super::event_json::only_client")]
+    #[serde(deserialize_with = "super::event_fields::only_client")]
     ClientInputEnded { client: ClientId },
     /// A `startDefinition` ended; `failed`: the client refused or could not
     /// start it (the host logs its error), and it is not asked again.
@@ -188,16 +188,16 @@ pub enum Event {
         failed: bool,
     },
     /// Session-only enable (never written to a config file).
-    #[serde(deserialize_with = "super::event_json::only_server")]
+    #[serde(deserialize_with = "super::event_fields::only_server")]
     Enable { server: String },
     /// Session-only disable: tools withdrawn, process stopped.
-    #[serde(deserialize_with = "super::event_json::only_server")]
+    #[serde(deserialize_with = "super::event_fields::only_server")]
     Disable { server: String },
     /// Connect now, without waiting for a first call (interactive auth allowed).
-    #[serde(deserialize_with = "super::event_json::only_server")]
+    #[serde(deserialize_with = "super::event_fields::only_server")]
     ConnectNow { server: String },
     /// Stop the server's process/session; it stays CATALOGUED.
-    #[serde(deserialize_with = "super::event_json::only_server")]
+    #[serde(deserialize_with = "super::event_fields::only_server")]
     Disconnect { server: String },
     /// Re-list CONNECTED servers (all, or one). With `recatalogue`, servers that are
     /// not connected are catalogued again too (spawning them briefly).
@@ -211,7 +211,7 @@ pub enum Event {
     ProcessStats { server: String, rss_bytes: u64 },
     /// The host's workspace folders changed (absolute paths; answered to
     /// `roots/list` as file URIs the engine builds).
-    #[serde(deserialize_with = "super::event_json::only_folders")]
+    #[serde(deserialize_with = "super::event_fields::only_folders")]
     WorkspaceFoldersChanged { folders: Vec<String> },
     /// The user changed settings (concurrency, idle timeout, timeouts, roots, …).
     SettingsChanged { settings: Settings },

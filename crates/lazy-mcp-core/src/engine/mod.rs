@@ -23,6 +23,7 @@ pub mod clients;
 pub mod diagnostics_snapshot;
 pub mod effects;
 pub mod effects_json;
+mod event_fields;
 mod event_json;
 pub mod events;
 pub mod registry;
