@@ -6,11 +6,10 @@
 // into the core is counted by a preload (helpers/countCrossings.cjs).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cliJs, tempWorld, writeJson } from './helpers/cliRun.mjs';
-import { initialize, initialized } from './helpers/rawMcp.mjs';
+import { tempWorld, writeJson } from './helpers/cliRun.mjs';
+import { initialize, initialized, stdioServe } from './helpers/rawMcp.mjs';
 import { countedServer, killSpawnedGroups } from './helpers/realServers.mjs';
 
 const w = tempWorld('lazy-mcp-cli-stdio-crossings-');
@@ -29,39 +28,9 @@ after(() => {
 const crossings = () => (fs.existsSync(crossingsFile) ? fs.readFileSync(crossingsFile, 'utf8').split('\n').filter(Boolean) : []);
 
 function serve(preload = [], env = {}) {
-  const child = spawn(process.execPath, ['-r', hook, ...preload, cliJs, 'serve', '--trust-project', '--stdio', '--cwd', w.ws], {
-    env: { ...w.env, LAZY_MCP_TEST_CROSSINGS: crossingsFile, ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  cleanup.push(() => child.kill('SIGKILL'));
-  const messages = [];
-  let partial = '';
-  let stderr = '';
-  const waiters = new Set();
-  child.stdout.on('data', (d) => {
-    partial += d;
-    const lines = partial.split('\n');
-    partial = lines.pop();
-    for (const line of lines) if (line.trim()) messages.push(JSON.parse(line));
-    for (const check of waiters) check();
-  });
-  child.stderr.on('data', (d) => (stderr += d));
-  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  const send = (line) => child.stdin.write(`${line}\n`);
-  const reply = (id) =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no reply to ${id}\n${stderr}`)), 60_000);
-      const check = () => {
-        const found = messages.find((m) => m.id === id && m.method === undefined);
-        if (!found) return;
-        waiters.delete(check);
-        clearTimeout(timer);
-        resolve(found);
-      };
-      waiters.add(check);
-      check();
-    });
-  return { child, send, reply, exited, stderr: () => stderr };
+  const s = stdioServe(['--cwd', w.ws], { ...w.env, LAZY_MCP_TEST_CROSSINGS: crossingsFile, ...env }, ['-r', hook, ...preload]);
+  cleanup.push(() => s.child.kill('SIGKILL'));
+  return s;
 }
 
 const echo = (id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'everything__echo', arguments: { message: `hi ${id}` } } });
@@ -83,7 +52,7 @@ test('serve --stdio: a warm call crosses into the core twice, and stdin EOF exit
   }
   const eof = Date.now();
   s.child.stdin.end();
-  assert.equal(await s.exited, 0, s.stderr());
+  assert.equal((await s.exited).code, 0, s.stderr());
   assert.ok(Date.now() - eof < 10_000, `exited ${Date.now() - eof} ms after stdin EOF`);
   assert.doesNotMatch(s.stderr(), /stopped waiting for the last answers/);
 });
@@ -100,7 +69,7 @@ test('serve --stdio: an answer the host fails to write is answered -32603 with i
   assert.match((await s.reply('after')).result.content[0].text, /hi after/, 'the session goes on');
   const eof = Date.now();
   s.child.stdin.end();
-  assert.equal(await s.exited, 0, s.stderr());
+  assert.equal((await s.exited).code, 0, s.stderr());
   assert.ok(Date.now() - eof < 10_000, `exited ${Date.now() - eof} ms after stdin EOF`);
   assert.doesNotMatch(s.stderr(), /stopped waiting for the last answers/);
   assert.match(s.stderr(), /internal error while serving a stdin message/);

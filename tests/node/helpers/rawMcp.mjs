@@ -41,9 +41,9 @@ export async function post(url, body, { token, session, headers = {}, timeoutMs 
   return { status: res.status, headers: res.headers, replies, text };
 }
 
-/** A `serve --stdio` process spoken to line by line. */
-export function stdioServe(args, env) {
-  const child = spawn(process.execPath, [cliJs, 'serve', '--trust-project', '--stdio', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+/** A `serve --stdio` process spoken to line by line (`nodeArgs`: Node's own, e.g. `-r` preloads). */
+export function stdioServe(args, env, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, cliJs, 'serve', '--trust-project', '--stdio', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   const messages = [];
   let stderr = '';
   let partial = '';
