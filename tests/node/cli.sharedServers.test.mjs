@@ -411,6 +411,23 @@ test('lazy-mcp daemon status names what the owner holds; daemon stop ends it and
   await nothingLeft(w, [s]);
 });
 
+test('lazy-mcp diagnostics shows the shared servers: owner, server pid, memory, clients and who holds them', { skip: !posix, timeout: 120_000 }, async () => {
+  const w = world('lazy-mcp-shared-diag-');
+  const s = await session(w, w.dirs.a);
+  assert.ok(!(await s.client.callTool({ name: 'memory__read_graph', arguments: {} })).isError);
+  const diag = await runCli(['diagnostics', '--cwd', w.dirs.a, '--trust-project'], { env: w.env });
+  assert.equal(diag.code, 0, diag.stderr);
+  assert.match(diag.stdout, /\nShared servers: Lazy MCP owner pid \d+ [^\n]*: 1 shared server\n {2}memory {2}pid \d+ {2}1 client {2}since \S+ {2}RSS [1-9]\d* MB {2}key /, diag.stdout);
+  assert.match(diag.stdout, new RegExp(`\n {4}held by lazy-mcp serve --stdio \\(pid ${s.pid}\\) · a since \\d{4}-`), diag.stdout);
+  const json = await runCli(['diagnostics', '--json', '--cwd', w.dirs.a, '--trust-project'], { env: w.env });
+  assert.equal(json.code, 0, json.stderr);
+  const owner = JSON.parse(json.stdout).sharedOwner;
+  assert.equal(owner.processes.length, 1);
+  assert.equal(owner.processes[0].server, 'memory');
+  assert.equal(owner.processes[0].clients, 1);
+  await nothingLeft(w, [s]);
+});
+
 test('sessions whose environments differ (another token) never share a process: each server sees its own session’s environment', { skip: !posix, timeout: 120_000 }, async () => {
   const w = world('lazy-mcp-shared-env-', { everything: true });
   const [one, two, twin] = await Promise.all([

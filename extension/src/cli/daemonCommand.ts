@@ -11,6 +11,7 @@ import { defaultSocketDir, ensureSocketDir, ownerSocketPath } from '../host/shar
 import { FRAME, frame, frameReader } from '../host/shared/wire';
 import { LogThrottle } from '../host/logThrottle';
 import type { LogLevel } from '../host/lazyHost';
+import { treeRssBytes } from '../host/processTree';
 
 export function sharedProtocol(ctx: CliContext): number {
   return ctx.core.call((c) => c.sharedProtocol());
@@ -50,15 +51,23 @@ async function run(ctx: CliContext, dir: string, protocol: number, lingerMs: num
   return 0;
 }
 
-async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<number> {
+/** What the running owner says it holds (`daemon status`; the owner's `status` frame). */
+export interface OwnerStatus {
+  pid: number;
+  /** The owner's Lazy MCP version (owners before it was reported: absent). */
+  version?: string;
+  stopping?: boolean;
+  processes?: { server: string; pid: number | null; clients: number; sinceMs: number; key: string; holders?: { label: string; sinceMs: number }[] }[];
+}
+
+/** The running owner's answer to `status` (or `stop`); undefined when none listens. */
+export async function askOwner(dir: string, protocol: number, stop = false): Promise<OwnerStatus | undefined> {
   const socketPath = ownerSocketPath(dir, protocol);
   let socket;
   try {
     socket = await connectSocket(socketPath);
   } catch {
-    if (args.json) process.stdout.write(`${JSON.stringify({ running: false, socket: socketPath })}\n`);
-    else say(`no Lazy MCP owner is running (${socketPath}); one starts when a client needs a shared server`);
-    return 0;
+    return undefined;
   }
   const reply = await new Promise<string>((resolve, reject) => {
     let text = '';
@@ -71,16 +80,35 @@ async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<num
     socket.on('data', (chunk: Buffer) => reader.push(chunk));
     socket.on('error', reject);
     socket.on('close', () => resolve(text));
-    socket.write(frame(args.daemonAction === 'stop' ? FRAME.stop : FRAME.status));
+    socket.write(frame(stop ? FRAME.stop : FRAME.status));
   });
   if (reply === '') throw new CliError(`the owner on ${socketPath} did not answer`, 1);
-  const status = JSON.parse(reply) as {
-    pid: number;
-    /** The owner's Lazy MCP version (owners before it was reported: absent). */
-    version?: string;
-    stopping?: boolean;
-    processes?: { server: string; pid: number | null; clients: number; sinceMs: number; key: string; holders?: { label: string; sinceMs: number }[] }[];
-  };
+  return JSON.parse(reply) as OwnerStatus;
+}
+
+/** The owner's shared servers as text lines: pid, memory (Linux), clients, since, key, holders. */
+export function ownerStatusLines(status: OwnerStatus, socketPath: string, protocol: number): string[] {
+  const rows = status.processes ?? [];
+  const version = status.version !== undefined ? ` (Lazy MCP ${status.version}, wire v${protocol})` : ` (wire v${protocol})`;
+  const lines = [`Lazy MCP owner pid ${status.pid}${version} on ${socketPath}: ${rows.length === 1 ? '1 shared server' : `${rows.length} shared servers`}`];
+  for (const row of rows) {
+    const since = new Date(row.sinceMs).toISOString();
+    const rss = row.pid != null ? treeRssBytes(row.pid) : undefined;
+    const memory = rss !== undefined ? `  RSS ${Math.round(rss / 1_048_576)} MB` : '';
+    lines.push(`  ${row.server}  pid ${row.pid ?? '-'}  ${row.clients === 1 ? '1 client' : `${row.clients} clients`}  since ${since}${memory}  key ${row.key}`);
+    for (const holder of row.holders ?? []) lines.push(`    held by ${holder.label} since ${new Date(holder.sinceMs).toISOString()}`);
+  }
+  return lines;
+}
+
+async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<number> {
+  const socketPath = ownerSocketPath(dir, protocol);
+  const status = await askOwner(dir, protocol, args.daemonAction === 'stop');
+  if (status === undefined) {
+    if (args.json) process.stdout.write(`${JSON.stringify({ running: false, socket: socketPath })}\n`);
+    else say(`no Lazy MCP owner is running (${socketPath}); one starts when a client needs a shared server`);
+    return 0;
+  }
   if (args.json) {
     process.stdout.write(`${JSON.stringify({ running: true, ...status })}\n`);
     return 0;
@@ -89,14 +117,7 @@ async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<num
     process.stdout.write(`stopping the Lazy MCP owner (pid ${status.pid}) and its servers\n`);
     return 0;
   }
-  const rows = status.processes ?? [];
-  const version = status.version !== undefined ? ` (Lazy MCP ${status.version}, wire v${protocol})` : ` (wire v${protocol})`;
-  process.stdout.write(`Lazy MCP owner pid ${status.pid}${version} on ${socketPath}: ${rows.length === 1 ? '1 shared server' : `${rows.length} shared servers`}\n`);
-  for (const row of rows) {
-    const since = new Date(row.sinceMs).toISOString();
-    process.stdout.write(`  ${row.server}  pid ${row.pid ?? '-'}  ${row.clients === 1 ? '1 client' : `${row.clients} clients`}  since ${since}  key ${row.key}\n`);
-    for (const holder of row.holders ?? []) process.stdout.write(`    held by ${holder.label} since ${new Date(holder.sinceMs).toISOString()}\n`);
-  }
+  process.stdout.write(`${ownerStatusLines(status, socketPath, protocol).join('\n')}\n`);
   return 0;
 }
 

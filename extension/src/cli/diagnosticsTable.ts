@@ -1,6 +1,8 @@
 // `lazy-mcp diagnostics`: the engine's snapshot as a terminal table (or as JSON).
 import { count } from '../host/wording';
 import type { ParsedArgs } from './args';
+import { askOwner, cliOwnerSpec, ownerStatusLines } from './daemonCommand';
+import { ownerSocketPath } from '../host/shared/socketDir';
 import { type CliContext, cataloguePath, requireExplicitFilesRead, requireServers } from './cliContext';
 import { type ServerRow, type Snapshot, configOf, createHost, settled, stateError } from './cliHost';
 
@@ -11,7 +13,15 @@ export async function diagnosticsCommand(args: ParsedArgs, ctx: CliContext): Pro
     requireExplicitFilesRead(configOf(host), ctx);
     requireServers(configOf(host), ctx);
     const snap = await settled(host);
-    process.stdout.write(args.json ? `${JSON.stringify(snap, null, 2)}\n` : renderTable(snap));
+    // The per-user owner's shared servers (what every client of this user shares), when sharing is on.
+    const spec = cliOwnerSpec(args, ctx);
+    const owner = spec ? await askOwner(spec.dir, spec.protocol) : undefined;
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify(owner ? { ...snap, sharedOwner: owner } : snap, null, 2)}\n`);
+      return 0;
+    }
+    process.stdout.write(renderTable(snap));
+    if (spec && owner) process.stdout.write(`\nShared servers: ${ownerStatusLines(owner, ownerSocketPath(spec.dir, spec.protocol), spec.protocol).join('\n')}\n`);
     return 0;
   } finally {
     await host.stop();
