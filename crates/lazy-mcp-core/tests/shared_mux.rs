@@ -18,6 +18,9 @@ use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent, HANDOVER_GRACE_MS};
 use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
 
+mod mux_support;
+use mux_support::{to_client, to_server};
+
 fn launch(key: &str, roots: &str, roots_bound: bool) -> SharedLaunch {
     SharedLaunch {
         key: key.into(),
@@ -60,28 +63,6 @@ fn spawns(effects: &[MuxEffect]) -> Vec<u64> {
         .iter()
         .filter_map(|e| match e {
             MuxEffect::Spawn { process, .. } => Some(*process),
-            _ => None,
-        })
-        .collect()
-}
-
-fn to_server(effects: &[MuxEffect]) -> Vec<Value> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            MuxEffect::ToServer { message, .. } => serde_json::from_str(message).ok(),
-            _ => None,
-        })
-        .collect()
-}
-
-fn to_client(effects: &[MuxEffect], who: u64) -> Vec<Value> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            MuxEffect::ToClient { attach, message } if *attach == who => {
-                serde_json::from_str(message).ok()
-            }
             _ => None,
         })
         .collect()

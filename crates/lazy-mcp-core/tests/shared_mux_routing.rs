@@ -9,6 +9,9 @@ use lazy_mcp_core::shared::launch::SharedLaunch;
 use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent};
 use serde_json::{json, Value};
 
+mod mux_support;
+use mux_support::{to_client, to_server};
+
 const URI: &str = "demo://resource/dynamic/text/7";
 
 fn launch(roots: &str) -> SharedLaunch {
@@ -49,28 +52,6 @@ fn client(mux: &mut Mux, attach: u64, message: Value) -> Vec<MuxEffect> {
 
 fn server(mux: &mut Mux, message: Value) -> Vec<MuxEffect> {
     mux.server_message(1, &message.to_string())
-}
-
-fn to_server(effects: &[MuxEffect]) -> Vec<Value> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            MuxEffect::ToServer { message, .. } => serde_json::from_str(message).ok(),
-            _ => None,
-        })
-        .collect()
-}
-
-fn to_client(effects: &[MuxEffect], who: u64) -> Vec<Value> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            MuxEffect::ToClient { attach, message } if *attach == who => {
-                serde_json::from_str(message).ok()
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 fn request(id: u64, method: &str) -> Value {
