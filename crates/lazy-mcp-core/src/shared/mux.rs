@@ -21,7 +21,7 @@
 
 use super::launch::{SharedHolder, SharedLaunch};
 use super::splice::{Routing, Token};
-use super::subscribers::Subscribers;
+use super::subscribers::{Subscribe, Subscribers};
 use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
 use crate::protocol::outline::{outline, TopLevel, MAX_DEPTH};
@@ -445,18 +445,39 @@ impl Mux {
         ) = (method.as_deref(), &id)
         {
             // One upstream subscription per URI for every attachment: only the first
-            // subscribe and the last unsubscribe go to the server, the rest are answered here.
+            // subscribe and the last unsubscribe go to the server, the rest are answered
+            // here, or with the first subscribe's answer while it is still to come.
             let uri = Params::read(MessageFields::of(&message).params).uri;
-            let upstream = uri.is_none_or(|uri| match m {
-                methods::RESOURCES_SUBSCRIBE => p.subscribers.subscribe(uri, attach),
-                _ => p.subscribers.unsubscribe(uri, attach),
-            });
-            if !upstream {
-                self.effects.push(MuxEffect::ToClient {
-                    attach,
-                    message: format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#),
-                });
-                return;
+            let upstream = p.next_id;
+            let step = match (m, uri) {
+                (methods::RESOURCES_SUBSCRIBE, Some(uri)) => {
+                    p.subscribers.subscribe(uri, attach, id.clone(), upstream)
+                }
+                (_, Some(uri)) if !p.subscribers.unsubscribe(uri, attach) => Subscribe::Answer,
+                _ => Subscribe::Forward,
+            };
+            match step {
+                Subscribe::Forward => {}
+                Subscribe::Wait => return,
+                Subscribe::Answer => {
+                    self.effects.push(MuxEffect::ToClient {
+                        attach,
+                        message: format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#),
+                    });
+                    return;
+                }
+                Subscribe::Ask => {
+                    // Not a call of `attach` (in `pending`): its detach must not cancel
+                    // the answer the others wait for.
+                    p.used = true;
+                    p.next_id += 1;
+                    message.insert("id".into(), json!(upstream));
+                    self.effects.push(MuxEffect::ToServer {
+                        process,
+                        message: Value::Object(message).to_string(),
+                    });
+                    return;
+                }
             }
         }
         match (method.as_deref(), id) {
@@ -699,15 +720,22 @@ impl Mux {
                 let Some(upstream) = id.as_u64() else {
                     return;
                 };
-                if p.init_id == Some(upstream) {
+                let result = MessageFields::of(&message).result;
+                let waiters = if p.init_id == Some(upstream) {
                     p.init_id = None;
                     let waiters = match std::mem::replace(&mut p.init, Init::None) {
                         Init::InFlight { waiters } => waiters,
                         _ => Vec::new(),
                     };
-                    if let Some(result) = MessageFields::of(&message).result {
+                    if let Some(result) = result {
                         p.init = Init::Done(result.clone());
                     }
+                    Some(waiters)
+                } else {
+                    p.subscribers.answered(upstream, result.is_some())
+                };
+                // The handshake's or a subscribe's answer: the same to each who waits for it.
+                if let Some(waiters) = waiters {
                     for (attach, id) in waiters {
                         message.insert("id".into(), id);
                         self.effects.push(MuxEffect::ToClient {
