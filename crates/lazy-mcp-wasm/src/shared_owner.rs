@@ -68,10 +68,21 @@ impl SharedOwner {
         wasm_bindgen::memory()
     }
 
-    /// No process and no attachment held (the owner may exit after a while).
-    #[wasm_bindgen(js_name = isIdle)]
-    pub fn is_idle(&self) -> bool {
-        self.mux.is_idle()
+    /// How long an owner holding nothing stays (`daemon run --linger-ms`; the
+    /// core's `sharedOwner.lingerMs` otherwise).
+    #[wasm_bindgen(js_name = setLingerMs)]
+    pub fn set_linger_ms(&mut self, ms: f64) {
+        self.mux.set_linger_ms(ms as u64);
+    }
+
+    /// When the owner exits (`Mux::owner_exit_in`): -1 while it holds
+    /// something (`hostHolds`: the owner's sockets not attached and processes
+    /// still closing), else the milliseconds left (0: now).
+    #[wasm_bindgen(js_name = ownerExitIn)]
+    pub fn owner_exit_in(&mut self, now_ms: f64, host_holds: u32) -> i32 {
+        self.mux
+            .owner_exit_in(now_ms as u64, host_holds as usize)
+            .map_or(-1, |ms| i32::try_from(ms).unwrap_or(i32::MAX))
     }
 
     /// `lazy-mcp daemon status`: one row per process, JSON.
