@@ -24,19 +24,24 @@ pub struct SharedOwner {
 
 #[wasm_bindgen]
 impl SharedOwner {
+    /// `graceMs`: how long a used process waits for a next client after its
+    /// last one left (`daemon run --grace-ms`; the core's `HANDOVER_GRACE_MS`
+    /// when left out); `lingerMs`: how long an owner holding nothing stays
+    /// (`--linger-ms`; the core's `sharedOwner.lingerMs` when left out). One
+    /// constructor instead of a setter each: fewer exports in the `.wasm`.
     #[wasm_bindgen(constructor)]
-    pub fn new() -> SharedOwner {
+    pub fn new(grace_ms: Option<f64>, linger_ms: Option<f64>) -> SharedOwner {
+        let mut mux = Mux::new();
+        if let Some(ms) = grace_ms {
+            mux.set_handover_grace_ms(ms as u64);
+        }
+        if let Some(ms) = linger_ms {
+            mux.set_linger_ms(ms as u64);
+        }
         SharedOwner {
-            mux: Mux::new(),
+            mux,
             out: Vec::new(),
         }
-    }
-
-    /// How long a used process waits for a next client after its last one
-    /// left (`daemon run --grace-ms`; the core's `HANDOVER_GRACE_MS` otherwise).
-    #[wasm_bindgen(js_name = setHandoverGraceMs)]
-    pub fn set_handover_grace_ms(&mut self, ms: f64) {
-        self.mux.set_handover_grace_ms(ms as u64);
     }
 
     /// One `MuxEvent` as JSON → where its effects lie in `memory` (`effects_out`).
@@ -68,13 +73,6 @@ impl SharedOwner {
         wasm_bindgen::memory()
     }
 
-    /// How long an owner holding nothing stays (`daemon run --linger-ms`; the
-    /// core's `sharedOwner.lingerMs` otherwise).
-    #[wasm_bindgen(js_name = setLingerMs)]
-    pub fn set_linger_ms(&mut self, ms: f64) {
-        self.mux.set_linger_ms(ms as u64);
-    }
-
     /// When the owner exits (`Mux::owner_exit_in`): -1 while it holds
     /// something (`hostHolds`: the owner's sockets not attached and processes
     /// still closing), else the milliseconds left (0: now).
@@ -101,7 +99,7 @@ impl SharedOwner {
 
 impl Default for SharedOwner {
     fn default() -> Self {
-        Self::new()
+        Self::new(None, None)
     }
 }
 

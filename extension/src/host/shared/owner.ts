@@ -21,8 +21,7 @@ interface SharedOwnerHandle {
   memory(): { readonly buffer: ArrayBuffer };
   ownerExitIn(nowMs: number, hostHolds: number): number;
   status(): string;
-  setHandoverGraceMs(ms: number): void;
-  setLingerMs(ms: number): void;
+
 }
 
 /** A message effect's message is `bytes[at..end]`, framed in place: `[at-1..end+1]` is the `M` frame, `[at..end+1]` the stdio line. */
@@ -73,9 +72,8 @@ export class SharedServerOwner {
   private readonly version: string;
 
   constructor(private readonly opts: OwnerOptions) {
-    this.mux = opts.core.call((c) => new (c as unknown as { SharedOwner: new () => SharedOwnerHandle }).SharedOwner());
-    if (opts.graceMs !== undefined) this.mux.setHandoverGraceMs(opts.graceMs);
-    if (opts.lingerMs !== undefined) this.mux.setLingerMs(opts.lingerMs);
+    // The CLI's `--grace-ms` and `--linger-ms`, else (undefined) the core's own.
+    this.mux = opts.core.call((c) => new (c as unknown as { SharedOwner: new (graceMs?: number, lingerMs?: number) => SharedOwnerHandle }).SharedOwner(opts.graceMs, opts.lingerMs));
     this.memory = this.mux.memory();
     this.heap = Buffer.from(this.memory.buffer);
     this.version = opts.core.call((c) => c.coreVersion());
