@@ -113,6 +113,17 @@ pub fn host_limits() -> String {
     include_str!("host_limits.generated.json").to_string()
 }
 
+/// After waiting `elapsedMs` for `wait` (a `host_waits::Wait` code: 0 the
+/// owner's full queue, 1 a starting owner, 2 a started one, 3 another's
+/// sign-in): look again after the milliseconds returned, or give up (-1;
+/// lazy_mcp_core::host_waits). `random`: any uniformly drawn u32.
+#[wasm_bindgen(js_name = nextTry)]
+pub fn next_try(wait: u32, elapsed_ms: u32, random: u32) -> i32 {
+    lazy_mcp_core::host_waits::Wait::from_code(wait)
+        .and_then(|wait| lazy_mcp_core::host_waits::next_try(wait, u64::from(elapsed_ms), random))
+        .map_or(-1, |ms| i32::try_from(ms).unwrap_or(i32::MAX))
+}
+
 /// What an upstream HTTP answer's status means for its connection (an
 /// `HttpVerdict` name; lazy_mcp_core::http_status). `exchange` is an `HttpExchange`.
 #[wasm_bindgen(js_name = httpStatusVerdict)]

@@ -213,6 +213,10 @@ pub struct Mux {
     /// The handover grace when not [`HANDOVER_GRACE_MS`] (a benchmark that
     /// compresses time scales it as it scales the idle time).
     grace_ms: Option<u64>,
+    /// The owner's linger when not `host_limits`' (`daemon run --linger-ms`).
+    linger_ms: Option<u64>,
+    /// Since when the owner has held nothing (see [`Mux::owner_exit_in`]).
+    idle_since_ms: Option<u64>,
 }
 
 impl Mux {
@@ -226,6 +230,28 @@ impl Mux {
             next_process: 1,
             ..Mux::default()
         }
+    }
+
+    /// How long an owner holding nothing stays (`daemon run --linger-ms`).
+    pub fn set_linger_ms(&mut self, ms: u64) {
+        self.linger_ms = Some(ms);
+    }
+
+    /// When the owner exits: `None` while it holds something (a process or an
+    /// attachment here, or `host_holds` things of the host's: sockets not
+    /// attached yet, processes still closing); else the milliseconds left of
+    /// its linger, counted from when it began to hold nothing (0: exit now).
+    /// The host arms a timer for it and asks again at each step and when it fires.
+    pub fn owner_exit_in(&mut self, now_ms: u64, host_holds: usize) -> Option<u64> {
+        if host_holds > 0 || !self.is_idle() {
+            self.idle_since_ms = None;
+            return None;
+        }
+        let since = *self.idle_since_ms.get_or_insert(now_ms);
+        let linger = self
+            .linger_ms
+            .unwrap_or(crate::host_limits::OWNER_LINGER_MS);
+        Some(linger.saturating_sub(now_ms.saturating_sub(since)))
     }
 
     /// Nothing held: no process and no attachment (the owner may exit).
