@@ -26,7 +26,7 @@ pub struct HostLimits {
     pub first_catalogue_wait_ms: u64,
     /// `serve --stdio`: after stdin closes, how long answers to the requests
     /// already read are awaited (a safety net: the engine answers or times out
-    /// every forwarded call, and says `noReply` for each one cancelled).
+    /// every forwarded call, and settles each one cancelled: `clientSettled`).
     pub serve_drain_after_eof_ms: u64,
     /// `serve`: a stop that takes longer (a process ignoring SIGTERM and
     /// SIGKILL?) is abandoned and the CLI exits.

@@ -230,11 +230,25 @@ impl Engine {
     }
 
     /// One message from upstream connection `conn`, as UTF-8 bytes of its own.
-    /// Returns what `handleSplit` returns.
+    /// Returns what `handleSplit` returns. HTTP: `reply_of`, the request whose
+    /// POST's reply carried it (`engine/wire.rs` `reply_message_bytes`): then
+    /// element 0 comes first, `"1"` while that request still awaits its answer
+    /// (report the reply's end with `replyEnded`), `""` once it does not.
     #[wasm_bindgen(js_name = messageReceived)]
-    pub fn message_received(&mut self, now_ms: f64, conn: f64, message: &[u8]) -> Vec<String> {
-        self.inner
-            .message_received_bytes(now_ms as u64, conn as u64, message)
+    pub fn message_received(
+        &mut self,
+        now_ms: f64,
+        conn: f64,
+        message: &[u8],
+        reply_of: Option<f64>,
+    ) -> Vec<String> {
+        let (now_ms, conn) = (now_ms as u64, conn as u64);
+        match reply_of {
+            None => self.inner.message_received_bytes(now_ms, conn, message),
+            Some(id) => self
+                .inner
+                .reply_message_bytes(now_ms, conn, id as u64, message),
+        }
     }
 
     /// The embedding table for hybrid tool search (issue 27), as the bytes the

@@ -59,9 +59,12 @@ export class Engine {
     maskText(server: string, text: string): string;
     /**
      * One message from upstream connection `conn`, as UTF-8 bytes of its own.
-     * Returns what `handleSplit` returns.
+     * Returns what `handleSplit` returns. HTTP: `reply_of`, the request whose
+     * POST's reply carried it (`engine/wire.rs` `reply_message_bytes`): then
+     * element 0 comes first, `"1"` while that request still awaits its answer
+     * (report the reply's end with `replyEnded`), `""` once it does not.
      */
-    messageReceived(now_ms: number, conn: number, message: Uint8Array | number[]): string[];
+    messageReceived(now_ms: number, conn: number, message: Uint8Array | number[], reply_of?: number | null): string[];
     /**
      * `settings_json`: engine settings, every field optional.
      */
