@@ -9,7 +9,9 @@
 //   500 and 2,000 tools (2,000: the 1,219 real tools and copies of real servers under other
 //   names);
 // - the tool vectors of 500 and 2,000 tools, made when the table is loaded after cataloguing
-//   (its load time minus the load time of an engine with no catalogue, medians of 3).
+//   (its load time minus the load time of an engine with no catalogue, medians of 3);
+// - with `SEARCH_WASM_BASELINE=DIR` (a copy of another build's dist/core), the first search
+//   (which builds the index) in both cores side by side, alternating, medians of 5.
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -44,8 +46,8 @@ function serversWith(count) {
 }
 
 /** An engine (index mode) that has catalogued `servers` by answering their requests as the captured servers would. */
-function cataloguedEngine(servers) {
-  const engine = new core.Engine(JSON.stringify({ toolExposure: 'index' }));
+function cataloguedEngine(servers, wasm = core) {
+  const engine = new wasm.Engine(JSON.stringify({ toolExposure: 'index' }));
   const byName = new Map(servers.map((s) => [s.name, s]));
   const parts = (out) => {
     const list = JSON.parse(out[0]);
@@ -149,6 +151,25 @@ for (const count of [500, 2000]) {
   out.latency.push({ tools: count, firstSearchUs: build, medianUs: median(samples), p99Us: pct(samples, 0.99), searches: samples.length });
 }
 
+// The first search in this core and in a baseline core, alternating (same servers, same table).
+const baselineDir = process.env.SEARCH_WASM_BASELINE;
+if (baselineDir) {
+  const baseline = createRequire(import.meta.url)(path.resolve(baselineDir, 'lazy_mcp_wasm.js'));
+  out.firstSearch = [];
+  for (const count of [500, 2000]) {
+    const times = { baseline: [], current: [] };
+    for (let i = 0; i < 5; i++) {
+      for (const [which, wasm] of [['baseline', baseline], ['current', core]]) {
+        const engine = cataloguedEngine(serversWith(count), wasm);
+        loadTable(engine);
+        times[which].push(client(engine)('warm up').us);
+        engine.free();
+      }
+    }
+    out.firstSearch.push({ tools: count, baselineUs: median(times.baseline), currentUs: median(times.current) });
+  }
+}
+
 fs.writeFileSync(path.join(repoRoot, 'bench', 'results', 'search-wasm.json'), JSON.stringify(out, null, 2) + '\n');
 const f = (us) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(0)} µs`);
 console.log('\n## Search in the built WASM core (the engine, index mode, search_tools on the aggregate endpoint)\n');
@@ -158,4 +179,8 @@ console.log('\n| tools | search_tools call, median / p99 (wall) | first search (
 for (const l of out.latency) {
   const v = out.vectors.find((x) => x.tools === l.tools);
   console.log(`| ${l.tools} | ${f(l.medianUs)} / ${f(l.p99Us)} (${l.searches} calls) | ${f(l.firstSearchUs)} | ${v.vectorsMs.toFixed(0)} ms (${v.tableLoadMs.toFixed(0)} − ${v.emptyTableLoadMs.toFixed(0)} ms) |`);
+}
+if (out.firstSearch) {
+  console.log(`\n| tools | first search, baseline core (${baselineDir}) | first search, this core | baseline / this |\n|---:|---:|---:|---:|`);
+  for (const r of out.firstSearch) console.log(`| ${r.tools} | ${f(r.baselineUs)} | ${f(r.currentUs)} | ${(r.baselineUs / r.currentUs).toFixed(1)}× |`);
 }

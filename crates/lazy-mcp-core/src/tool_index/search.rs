@@ -6,7 +6,7 @@ use super::embed::EmbeddingModel;
 use super::hybrid::{fuse, tool_vector, Fusion, Semantic};
 use super::meta_tools::closest_names;
 use super::spelling::Spelling;
-use super::text::{synonyms, tokenize, tokenize_query, SYNONYM_WEIGHT};
+use super::text::{synonyms, tokenize_each, tokenize_query, SYNONYM_WEIGHT};
 use crate::protocol::listed_item::ListedItem;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -243,9 +243,15 @@ impl ToolIndex {
         cached: &dyn Fn(usize) -> Option<Vec<i8>>,
     ) -> ToolIndex {
         let mut tools = Vec::new();
-        let mut docs: Vec<[Vec<String>; 6]> = Vec::new();
+        let mut docs: Vec<[Vec<usize>; 6]> = Vec::new();
         let mut vectors = Vec::new();
         let mut all_texts = Vec::new();
+        // Every term is interned once, at first sight (its id is its
+        // postings' index); documents hold ids. Issue 27: the first search
+        // after a catalogue change builds this, 2,000 tools included, so the
+        // build allocates per distinct term, not per occurrence.
+        let mut terms: HashMap<String, usize> = HashMap::new();
+        let mut postings: Vec<(f32, Vec<(u32, f32)>)> = Vec::new();
         for (i, (server, tool)) in entries.iter().enumerate() {
             let Some(name) = ListedItem::read(tool).name else {
                 continue;
@@ -268,7 +274,21 @@ impl ToolIndex {
                 },
             });
             let texts = field_texts(server, tool);
-            docs.push(texts.each_ref().map(|t| tokenize(t)));
+            docs.push(texts.each_ref().map(|t| {
+                let mut ids = Vec::new();
+                tokenize_each(t, &mut |term| {
+                    let id = match terms.get(term) {
+                        Some(id) => *id,
+                        None => {
+                            terms.insert(term.to_string(), postings.len());
+                            postings.push((0.0, Vec::new()));
+                            postings.len() - 1
+                        }
+                    };
+                    ids.push(id);
+                });
+                ids
+            }));
             all_texts.push(texts);
         }
         let n = docs.len().max(1) as f32;
@@ -279,42 +299,64 @@ impl ToolIndex {
             }
         }
 
-        let mut terms: HashMap<String, usize> = HashMap::new();
-        let mut postings: Vec<(f32, Vec<(u32, f32)>)> = Vec::new();
-        for (doc_id, doc) in docs.iter().enumerate() {
-            // Per term, the length-normalized, weighted frequency over fields.
-            let mut weighted: HashMap<String, f32> = HashMap::new();
-            for ((field, (weight, b)), avg) in doc.iter().zip(FIELDS).zip(average) {
+        // A document's weights add up in a dense scratch row.
+        let mut pairs: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut weights: Vec<f32> = Vec::new();
+        let mut touched: Vec<usize> = Vec::new();
+        for (doc_id, doc) in docs.into_iter().enumerate() {
+            for ((mut ids, (weight, b)), avg) in doc.into_iter().zip(FIELDS).zip(average) {
                 let norm = if avg > 0.0 {
-                    1.0 - b + b * field.len() as f32 / avg
+                    1.0 - b + b * ids.len() as f32 / avg
                 } else {
                     1.0
                 };
-                for term in field {
-                    *weighted.entry(term.clone()).or_default() += weight / norm;
+                for at in 1..ids.len() {
+                    if let (Some(first), Some(second)) =
+                        (ids.get(at - 1).copied(), ids.get(at).copied())
+                    {
+                        let id = *pairs.entry((first, second)).or_insert_with(|| {
+                            postings.push((0.0, Vec::new()));
+                            postings.len() - 1
+                        });
+                        ids.push(id);
+                    }
                 }
-                for pair in field.windows(2) {
-                    if let [first, second] = pair {
-                        *weighted.entry(format!("{first} {second}")).or_default() += weight / norm;
+                if weights.len() < postings.len() {
+                    weights.resize(postings.len(), 0.0);
+                }
+                // Unigrams then bigrams: the order the weights always summed in.
+                for id in &ids {
+                    if let Some(w) = weights.get_mut(*id) {
+                        if *w == 0.0 {
+                            touched.push(*id);
+                        }
+                        *w += weight / norm;
                     }
                 }
             }
-            let mut sorted: Vec<(String, f32)> = weighted.into_iter().collect();
-            sorted.sort_by(|a, b| a.0.cmp(&b.0));
-            for (term, tf) in sorted {
-                let id = match terms.get(&term) {
-                    Some(id) => *id,
-                    None => {
-                        postings.push((0.0, Vec::new()));
-                        terms.insert(term, postings.len() - 1);
-                        postings.len() - 1
-                    }
-                };
+            for id in touched.drain(..) {
+                let tf = weights.get_mut(id).map_or(0.0, std::mem::take);
                 if let Some((_, list)) = postings.get_mut(id) {
                     list.push((doc_id as u32, tf / (K1 + tf)));
                 }
             }
         }
+        // Bigrams are looked up as `first second`.
+        let mut names: Vec<Option<&str>> = vec![None; postings.len()];
+        for (term, id) in &terms {
+            if let Some(slot) = names.get_mut(*id) {
+                *slot = Some(term);
+            }
+        }
+        let bigrams: Vec<(String, usize)> = pairs
+            .into_iter()
+            .filter_map(|((first, second), id)| {
+                let first = names.get(first).copied().flatten()?;
+                let second = names.get(second).copied().flatten()?;
+                Some((format!("{first} {second}"), id))
+            })
+            .collect();
+        terms.extend(bigrams);
         for (idf, list) in &mut postings {
             let df = list.len() as f32;
             *idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();

@@ -60,17 +60,26 @@ impl Spelling {
     /// The vocabulary of the tools' texts (names, titles, descriptions,
     /// parameters, server names).
     pub fn build<'a>(texts: impl Iterator<Item = &'a str>) -> Spelling {
-        // f32 counts: the same map type as the index's term weights, so the
-        // .wasm carries one copy of its code.
-        let mut counts: HashMap<String, f32> = HashMap::new();
+        // usize counts: the same map type as the index's terms, so the .wasm
+        // carries one copy of its code. One reused buffer: a word is copied
+        // only the first time it is seen.
+        let mut counts: HashMap<String, usize> = HashMap::new();
+        let mut word = String::new();
         for text in texts {
             for (start, end) in letter_runs(text) {
-                let Some(word) = text.get(start..end) else {
+                let Some(run) = text.get(start..end) else {
                     continue;
                 };
-                let word = word.to_ascii_lowercase();
+                word.clear();
+                word.push_str(run);
+                word.make_ascii_lowercase();
                 if word.len() >= 2 && word.len() <= MAX_WORD && !is_stopword(&word) {
-                    *counts.entry(word).or_default() += 1.0;
+                    match counts.get_mut(word.as_str()) {
+                        Some(n) => *n += 1,
+                        None => {
+                            counts.insert(word.clone(), 1);
+                        }
+                    }
                 }
             }
         }

@@ -53,8 +53,31 @@ const SYNONYM_GROUPS: &[&[&str]] = &[
 /// Weight of a synonym relative to the word the user typed.
 pub(crate) const SYNONYM_WEIGHT: f32 = 0.4;
 
+/// Per first letter (a–z), one bit per length a stopword of that letter has:
+/// most words of a description are ruled out without a search (the index
+/// build asks this of every word of every tool).
+const STOPWORD_SHAPES: [u32; 26] = {
+    let mut shapes = [0u32; 26];
+    let mut i = 0;
+    while i < STOPWORDS.len() {
+        // Checked when compiling: a stopword is 1–31 bytes and starts with a–z.
+        #[allow(clippy::indexing_slicing)]
+        {
+            let word = STOPWORDS[i].as_bytes();
+            shapes[(word[0] - b'a') as usize] |= 1 << word.len();
+        }
+        i += 1;
+    }
+    shapes
+};
+
 pub(super) fn is_stopword(word: &str) -> bool {
-    STOPWORDS.binary_search(&word).is_ok()
+    let shape = word
+        .bytes()
+        .next()
+        .and_then(|first| STOPWORD_SHAPES.get(usize::from(first.wrapping_sub(b'a'))))
+        .is_some_and(|lengths| word.len() < 32 && lengths & (1 << word.len()) != 0);
+    shape && STOPWORDS.binary_search(&word).is_ok()
 }
 
 /// Whether an identifier splits between `prev` and `cur` (`cur` followed by
@@ -131,6 +154,15 @@ fn undouble(w: &mut String) {
 /// The index terms of `text`, in order, with repeats.
 pub fn tokenize(text: &str) -> Vec<String> {
     let mut out = Vec::new();
+    tokenize_each(text, &mut |term| out.push(term.to_string()));
+    out
+}
+
+/// [`tokenize`] without an allocation per term: each term is handed to
+/// `found` from one reused buffer (the index build sees every word of every
+/// tool, most of them already known).
+pub(super) fn tokenize_each(text: &str, found: &mut dyn FnMut(&str)) {
+    let mut term = String::new();
     for run in text.split(|c: char| !c.is_alphanumeric()) {
         let mut start = 0;
         let mut prev: Option<char> = None;
@@ -138,31 +170,37 @@ pub fn tokenize(text: &str) -> Vec<String> {
         while let Some((i, cur)) = chars.next() {
             let next = chars.peek().map(|(_, c)| *c);
             if prev.is_some_and(|p| is_boundary(p, cur, next)) {
-                push_term(run.get(start..i), &mut out);
+                push_term(run.get(start..i), &mut term, found);
                 start = i;
             }
             prev = Some(cur);
         }
-        push_term(run.get(start..), &mut out);
+        push_term(run.get(start..), &mut term, found);
     }
-    out
 }
 
-/// Lowercases and stems one identifier piece, unless it is a single
-/// character or a stopword.
-fn push_term(piece: Option<&str>, out: &mut Vec<String>) {
+/// Lowercases and stems one identifier piece into `term` and hands it on,
+/// unless it is a single character or a stopword.
+fn push_term(piece: Option<&str>, term: &mut String, found: &mut dyn FnMut(&str)) {
     let Some(piece) = piece else {
         return;
     };
     if piece.chars().nth(1).is_none() {
         return;
     }
-    let mut term = piece.to_lowercase();
-    if is_stopword(&term) {
+    term.clear();
+    if piece.is_ascii() {
+        term.push_str(piece);
+        term.make_ascii_lowercase();
+    } else {
+        // `to_lowercase` of the whole piece: a final sigma lowers apart.
+        term.push_str(&piece.to_lowercase());
+    }
+    if is_stopword(term) {
         return;
     }
-    stem_in_place(&mut term);
-    out.push(term);
+    stem_in_place(term);
+    found(term);
 }
 
 /// A word of a request that names a file (`notes.txt`, `src/main.rs`): what
