@@ -7,6 +7,7 @@ pub mod display_path;
 pub mod engine;
 pub mod host_limits;
 pub mod http_status;
+pub mod idle_tiers;
 pub mod problem_presentation;
 pub mod protocol;
 pub mod shared;

@@ -124,3 +124,25 @@ fn a_call_in_flight_never_idles_out() {
         "a call under way keeps it up past its 1 min idle time"
     );
 }
+
+#[test]
+fn a_servers_own_idle_setting_is_its_ceiling() {
+    // `serverIdleTimeoutMinutes: {"time": …}` / `--server-idle-timeout time=MS`.
+    let mut settings = Settings {
+        idle_timeout_ms: 10 * MINUTE,
+        adaptive_idle: false,
+        ..Settings::default()
+    };
+    settings
+        .idle_timeout_by_server
+        .insert("time".into(), 2 * MINUTE);
+    let mut sim = Sim::new(settings).fake("time", FakeServer::with_tools(&["now"]));
+    sim.apply(vec![config("time")]);
+    calls(&mut sim, 1);
+    assert!(diagnostics_report(&sim).contains("| after 2 min (1 call in the last hour) |"));
+    let up = stays_up_for(&mut sim);
+    assert!(
+        (109_000..=111_000).contains(&up),
+        "its own 2 min, not the user's 10: stopped {up} ms later"
+    );
+}

@@ -26,6 +26,7 @@ export async function serveCommand(args: ParsedArgs, ctx: CliContext): Promise<n
   const settings = {
     ...(args.idleTimeoutMs !== undefined ? { idleTimeoutMs: args.idleTimeoutMs } : {}),
     ...(args.fixedIdle ? { adaptiveIdle: false } : {}),
+    ...(args.serverIdleTimeoutMs ? { idleTimeoutByServer: args.serverIdleTimeoutMs } : {}),
     ...(args.toolExposure ? { toolExposure: args.toolExposure } : {}),
     ...(args.toolTokenBudget !== undefined ? { toolTokenBudget: args.toolTokenBudget } : {}),
     holdNewTools: args.holdNewTools,
