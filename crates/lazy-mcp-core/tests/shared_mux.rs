@@ -29,6 +29,8 @@ fn launch(key: &str, roots: &str, roots_bound: bool) -> SharedLaunch {
         workspace_cwd: roots_bound,
         omit_env: Vec::new(),
         holder: format!("session {roots}"),
+        idle_timeout_ms: 600_000,
+        adaptive_idle: true,
     }
 }
 
@@ -299,15 +301,20 @@ fn a_cancel_or_a_detach_touches_only_that_clients_calls() {
     last_detach_stops_after_the_grace(&mut mux, 1, 3);
 }
 
+/// An hour after the calls of these tests: their idle time is long over, only
+/// the grace is left (the idle time itself: `shared_mux_idle.rs`).
+const LATER: u64 = 3_600_000;
+
 /// `client` was process 1's last attachment: its detach stops the process once
 /// the handover grace is over, and `next`'s attach spawns process 2.
 fn last_detach_stops_after_the_grace(mux: &mut Mux, client: u64, next: u64) {
-    let last = mux.handle(MuxEvent::Detach { attach: client });
+    let last = mux.at(LATER).handle(MuxEvent::Detach { attach: client });
     assert!(last.contains(&MuxEffect::Linger {
         process: 1,
         ms: HANDOVER_GRACE_MS
     }));
     assert!(mux
+        .at(LATER + HANDOVER_GRACE_MS)
         .handle(MuxEvent::LingerEnded { process: 1 })
         .contains(&MuxEffect::StopProcess { process: 1 }));
     assert_eq!(
@@ -1222,7 +1229,7 @@ fn used_then_left(mux: &mut Mux) -> Vec<MuxEffect> {
         json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {}}),
     );
     server(mux, 1, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
-    mux.handle(MuxEvent::Detach { attach: 1 });
+    mux.at(LATER).handle(MuxEvent::Detach { attach: 1 });
     mux.handle(MuxEvent::Detach { attach: 2 })
 }
 

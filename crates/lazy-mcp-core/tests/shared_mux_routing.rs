@@ -22,6 +22,8 @@ fn launch(roots: &str) -> SharedLaunch {
         workspace_cwd: false,
         omit_env: Vec::new(),
         holder: format!("session {roots}"),
+        idle_timeout_ms: 0,
+        adaptive_idle: false,
     }
 }
 

@@ -22,6 +22,8 @@ fn every_owner_event_reads_from_its_tagged_json() {
         workspace_cwd: false,
         omit_env: vec!["VSCODE_IPC_HOOK".into()],
         holder: "VS Code window · alpha".into(),
+        idle_timeout_ms: 0,
+        adaptive_idle: false,
     };
     assert_eq!(
         read(json!({"type": "attach", "attach": 3, "server": "memory",

@@ -196,7 +196,14 @@ omitEnv: Array<string>,
  * `lazy-mcp daemon status`: the session (`Settings::session_label`) and the
  * workspace folder's last name only, never a path another client could read.
  */
-holder: string, };
+holder: string, 
+/**
+ * This client's idle ceiling for the server (ms; 0 = never) and whether
+ * its idle time follows the call rate: the owner keeps the process after
+ * its last client left for the longest idle time its holders' settings
+ * give at the process's own call rate (`shared/mux.rs`). Not in the key.
+ */
+idleTimeoutMs: number, adaptiveIdle: boolean, };
 
 export type SharedHolder = { label: string, sinceMs: number, };
 
@@ -220,6 +227,12 @@ idleTimeoutMs: number,
  * `idle_timeout_ms`); false: every server idles out after `idle_timeout_ms`.
  */
 adaptiveIdle: boolean, 
+/**
+ * A server's own idle ceiling (ms; 0 = never), in place of
+ * `idle_timeout_ms` for that server (`lazyMcp.serverIdleTimeoutMinutes`,
+ * `--server-idle-timeout NAME=MS`).
+ */
+idleTimeoutByServer: { [key in string]: number }, 
 /**
  * Handshake (and cataloguing) timeout when the server config sets none.
  */

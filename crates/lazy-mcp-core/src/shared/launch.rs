@@ -42,6 +42,14 @@ pub struct SharedLaunch {
     /// workspace folder's last name only, never a path another client could read.
     #[serde(default)]
     pub holder: String,
+    /// This client's idle ceiling for the server (ms; 0 = never) and whether
+    /// its idle time follows the call rate: the owner keeps the process after
+    /// its last client left for the longest idle time its holders' settings
+    /// give at the process's own call rate (`shared/mux.rs`). Not in the key.
+    #[serde(default)]
+    pub idle_timeout_ms: u64,
+    #[serde(default)]
+    pub adaptive_idle: bool,
 }
 
 /// One client holding a shared process: who, and since when (the owner's clock, ms).
@@ -262,6 +270,8 @@ pub fn shared_launch<'a>(
         workspace_cwd,
         omit_env,
         holder: holder_label(settings),
+        idle_timeout_ms: 0,
+        adaptive_idle: false,
     })
 }
 

@@ -39,8 +39,15 @@ impl Engine {
 
     /// The launch `open` attaches: also roots-bound unless the catalogue says
     /// the server never asked for roots.
+    /// It tells the owner this client's idle ceiling for the server.
     pub(in crate::engine) fn launch_sharing_of(&self, name: &str) -> Option<SharedLaunch> {
+        let ceiling = self.idle_ceiling(name);
         self.sharing_with(name, self.known_roots_free(name))
+            .map(|launch| SharedLaunch {
+                idle_timeout_ms: ceiling.idle_timeout_ms,
+                adaptive_idle: ceiling.adaptive,
+                ..launch
+            })
     }
 
     fn sharing_with(&self, name: &str, roots_free: bool) -> Option<SharedLaunch> {
