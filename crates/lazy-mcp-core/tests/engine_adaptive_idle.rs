@@ -128,14 +128,12 @@ fn a_call_in_flight_never_idles_out() {
 #[test]
 fn a_servers_own_idle_setting_is_its_ceiling() {
     // `serverIdleTimeoutMinutes: {"time": …}` / `--server-idle-timeout time=MS`.
-    let mut settings = Settings {
+    let settings = Settings {
         idle_timeout_ms: 10 * MINUTE,
         adaptive_idle: false,
+        idle_timeout_by_server: format!("other=1\ntime={}", 2 * MINUTE),
         ..Settings::default()
     };
-    settings
-        .idle_timeout_by_server
-        .insert("time".into(), 2 * MINUTE);
     let mut sim = Sim::new(settings).fake("time", FakeServer::with_tools(&["now"]));
     sim.apply(vec![config("time")]);
     calls(&mut sim, 1);

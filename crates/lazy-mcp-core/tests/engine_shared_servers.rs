@@ -108,15 +108,13 @@ fn diagnostics_says_how_many_clients_share_the_process() {
 
 #[test]
 fn an_attachment_tells_the_owner_this_clients_idle_ceiling_for_the_server() {
-    let mut settings = Settings {
+    let settings = Settings {
         share_servers: true,
         idle_timeout_ms: 600_000,
         adaptive_idle: false,
+        idle_timeout_by_server: "memory=120000".into(),
         ..Settings::default()
     };
-    settings
-        .idle_timeout_by_server
-        .insert("memory".into(), 120_000);
     let mut sim = Sim::new(settings).fake("memory", FakeServer::with_tools(&["read_graph"]));
     sim.apply(vec![config("memory")]);
     sim.client("chat", server_endpoint("memory"), call(1, "read_graph"));

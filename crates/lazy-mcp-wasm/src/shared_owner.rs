@@ -83,7 +83,7 @@ impl SharedOwner {
 
     /// `lazy-mcp daemon status` at `now_ms`: one row per process, JSON.
     pub fn status(&mut self, now_ms: f64) -> String {
-        serde_json::to_string(&self.mux.at(now_ms as u64).status()).unwrap_or_else(|_| "[]".into())
+        crate::owner_json::status(&self.mux.at(now_ms as u64).status())
     }
 
     /// The effects into the reused buffer; its address in memory. The list goes
@@ -164,7 +164,7 @@ fn effects_out(effects: &[MuxEffect], out: &mut Vec<u8>) {
                 MuxEffect::ToServer { .. } => "toServer\",\"process",
                 MuxEffect::ToClient { .. } => "toClient\",\"attach",
                 other => {
-                    json.push_str(&serde_json::to_string(other).unwrap_or_else(|_| "null".into()));
+                    crate::owner_json::effect(&mut json, other);
                     continue;
                 }
             };

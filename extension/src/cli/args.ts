@@ -137,7 +137,7 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
     '--server-idle-timeout': {
       kind: 'value',
       apply: (a, v) => {
-        const at = (v ?? '').lastIndexOf('=');
+        const at = (v ?? '').indexOf('=');
         const ms = Number((v ?? '').slice(at + 1));
         if (at < 1 || !Number.isInteger(ms) || ms < 0) throw new UsageError(`--server-idle-timeout ${v}: expected NAME=MS (milliseconds, an integer ≥ 0; 0 = never)`);
         a.serverIdleTimeoutMs = { ...a.serverIdleTimeoutMs, [(v ?? '').slice(0, at)]: ms };

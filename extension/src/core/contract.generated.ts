@@ -180,7 +180,9 @@ rootsKey: string,
 rootsBound: boolean, 
 /**
  * The spawn's cwd base is the client's workspace folder (its
- * `cwdFallback`); false: the owner's own directory.
+ * `cwdFallback`); false: the owner's own directory. Only the client reads
+ * it (the owner gets the cwd itself), as `omit_env`: neither is read from
+ * an attach (a field's reader costs the `.wasm` bytes).
  */
 workspaceCwd: boolean, 
 /**
@@ -188,7 +190,7 @@ workspaceCwd: boolean,
  * sends to the owner: the client application's and its terminal's
  * (`VSCODE_*`: each VS Code window has its own IPC socket; `TERM_PROGRAM`,
  * `GIT_ASKPASS`, …), not in the key, so a server never gets another
- * window's. Only the client reads it (absent on the owner's wire).
+ * window's. Only the client reads it (the owner skips it).
  */
 omitEnv: Array<string>, 
 /**
@@ -230,9 +232,12 @@ adaptiveIdle: boolean,
 /**
  * A server's own idle ceiling (ms; 0 = never), in place of
  * `idle_timeout_ms` for that server (`lazyMcp.serverIdleTimeoutMinutes`,
- * `--server-idle-timeout NAME=MS`).
+ * `--server-idle-timeout NAME=MS`), as the CLI flags say it:
+ * `NAME=MS` items separated by newlines (the last one of a name wins; a
+ * name holds no `=` or newline). A text, read at each use: a typed map's
+ * reader costs the `.wasm` 2 KB (bench/README.md "WASM size").
  */
-idleTimeoutByServer: { [key in string]: number }, 
+idleTimeoutByServer: string, 
 /**
  * Handshake (and cataloguing) timeout when the server config sets none.
  */

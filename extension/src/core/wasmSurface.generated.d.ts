@@ -79,11 +79,12 @@ export class SharedOwner {
     /**
      * A client attachment's message, its UTF-8 bytes → where its effects lie (`effects_out`).
      */
-    clientMessage(attach: number, message: Uint8Array | number[]): number;
+    clientMessage(attach: number, message: Uint8Array | number[], now_ms: number): number;
     /**
-     * One `MuxEvent` as JSON → where its effects lie in `memory` (`effects_out`).
+     * One `MuxEvent` as JSON at `now_ms` (the owner's clock) → where its
+     * effects lie in `memory` (`effects_out`).
      */
-    handle(event_json: string): number;
+    handle(event_json: string, now_ms: number): number;
     /**
      * No process and no attachment held (the owner may exit after a while).
      */
@@ -96,16 +97,16 @@ export class SharedOwner {
     /**
      * A server process's message, its UTF-8 bytes → where its effects lie (`effects_out`).
      */
-    serverMessage(process: number, message: Uint8Array | number[]): number;
+    serverMessage(process: number, message: Uint8Array | number[], now_ms: number): number;
     /**
      * How long a used process waits for a next client after its last one
      * left (`daemon run --grace-ms`; the core's `HANDOVER_GRACE_MS` otherwise).
      */
     setHandoverGraceMs(ms: number): void;
     /**
-     * `lazy-mcp daemon status`: one row per process, JSON.
+     * `lazy-mcp daemon status` at `now_ms`: one row per process, JSON.
      */
-    status(): string;
+    status(now_ms: number): string;
 }
 
 /**

@@ -277,13 +277,14 @@ impl Mux {
     /// (each client's own idle time, at its own lower rate, is never longer).
     fn kept_for(&self, p: &Proc) -> u64 {
         let calls = p.calls.in_last_hour(self.now_ms);
-        p.attachments
-            .iter()
-            .filter_map(|a| self.attachments.get(a).map(|a| a.idle))
-            .chain(p.attachments.is_empty().then_some(p.left_idle))
-            .map(|(ceiling, adaptive)| kept_after_ms(ceiling, adaptive, calls))
-            .max()
-            .unwrap_or(0)
+        let mut kept = kept_after_ms(p.left_idle.0, p.left_idle.1, calls);
+        if !p.attachments.is_empty() {
+            kept = 0;
+            for a in p.attachments.iter().filter_map(|a| self.attachments.get(a)) {
+                kept = kept.max(kept_after_ms(a.idle.0, a.idle.1, calls));
+            }
+        }
+        kept
     }
 
     /// Nothing held: no process and no attachment (the owner may exit).

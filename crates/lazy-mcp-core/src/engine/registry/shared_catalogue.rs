@@ -42,12 +42,10 @@ impl Engine {
     /// It tells the owner this client's idle ceiling for the server.
     pub(in crate::engine) fn launch_sharing_of(&self, name: &str) -> Option<SharedLaunch> {
         let ceiling = self.idle_ceiling(name);
-        self.sharing_with(name, self.known_roots_free(name))
-            .map(|launch| SharedLaunch {
-                idle_timeout_ms: ceiling.idle_timeout_ms,
-                adaptive_idle: ceiling.adaptive,
-                ..launch
-            })
+        let mut launch = self.sharing_with(name, self.known_roots_free(name))?;
+        launch.idle_timeout_ms = ceiling.idle_timeout_ms;
+        launch.adaptive_idle = ceiling.adaptive;
+        Some(launch)
     }
 
     fn sharing_with(&self, name: &str, roots_free: bool) -> Option<SharedLaunch> {

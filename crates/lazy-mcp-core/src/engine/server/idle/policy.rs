@@ -11,8 +11,11 @@ pub(in crate::engine) fn server_ceiling(settings: &Settings, server: &str) -> Id
     IdleCeiling {
         idle_timeout_ms: settings
             .idle_timeout_by_server
-            .get(server)
-            .copied()
+            .lines()
+            .filter_map(|item| item.split_once('='))
+            .filter(|(name, _)| *name == server)
+            .filter_map(|(_, ms)| ms.parse().ok())
+            .last()
             .unwrap_or(settings.idle_timeout_ms),
         adaptive: settings.adaptive_idle,
     }
@@ -24,17 +27,15 @@ mod tests {
 
     #[test]
     fn a_servers_own_setting_is_its_ceiling_and_the_users_the_rest() {
-        let mut settings = Settings {
+        let settings = Settings {
             idle_timeout_ms: 600_000,
+            idle_timeout_by_server: "memory=1\nmemory=120000\ndb=0\nbad=x\nmem=5".into(),
             ..Settings::default()
         };
-        settings
-            .idle_timeout_by_server
-            .insert("memory".into(), 120_000);
-        settings.idle_timeout_by_server.insert("db".into(), 0);
         assert_eq!(server_ceiling(&settings, "memory").idle_timeout_ms, 120_000);
         assert_eq!(server_ceiling(&settings, "db").idle_timeout_ms, 0);
         assert_eq!(server_ceiling(&settings, "other").idle_timeout_ms, 600_000);
+        assert_eq!(server_ceiling(&settings, "bad").idle_timeout_ms, 600_000);
         assert!(server_ceiling(&settings, "memory").adaptive);
     }
 }
