@@ -15,7 +15,7 @@ pub(in crate::engine) fn server_ceiling(settings: &Settings, server: &str) -> Id
             .filter_map(|item| item.split_once('='))
             .filter(|(name, _)| *name == server)
             .filter_map(|(_, ms)| ms.parse().ok())
-            .last()
+            .next_back()
             .unwrap_or(settings.idle_timeout_ms),
         adaptive: settings.adaptive_idle,
     }
