@@ -20,7 +20,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
-    files: ['tests/integration/suite/**/*.cjs', 'tests/integration/untrusted/**/*.cjs', 'tests/integration/oauth/**/*.cjs', 'tests/integration/approval/**/*.cjs', 'tests/integration/shared/**/*.cjs'],
+    files: ['tests/integration/suite/**/*.cjs', 'tests/integration/untrusted/**/*.cjs', 'tests/integration/oauth/**/*.cjs', 'tests/integration/approval/**/*.cjs', 'tests/integration/shared/**/*.cjs', 'tests/integration/isolated/**/*.cjs'],
     languageOptions: { globals: { ...globals.mocha } },
   },
 );

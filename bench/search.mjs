@@ -37,3 +37,7 @@ console.log(`| dist/model zip-deflated (VSIX growth) | ${zipped.status === 0 ? `
 console.log(`| WASM loadEmbeddingModel | ${loadMs.toFixed(0)} ms |`);
 console.log(`| process RSS growth after the load | ${mb(after.rss - before.rss)} MB |`);
 console.log(`| engine log | ${effects.map((e) => e.message).join(' ')} |`);
+
+// Search as the product runs it: the engine in the built WASM core (bench/search-wasm.mjs).
+engine.free();
+await import('./search-wasm.mjs');

@@ -6,6 +6,7 @@
 // one core and per call: the proxy/gateway itself, the upstream server under it,
 // and the client. Issue 13's throughput target is read against these.
 // Usage: node bench/throughput-cpu.mjs [cli.js=dist/cli.js] [concurrency=8] [calls=3000] [rounds=3]
+import fs from 'node:fs';
 import { benchServers, descendantPids } from './lib/servers.mjs';
 import { processCpuNs, startGatewayProcess, startMinimalProxy } from './lib/hotPath.mjs';
 import { rawSession } from './lib/rawHttpClient.mjs';
@@ -25,11 +26,17 @@ for (let i = 0; i < 300; i++) {
   await viaProxy.request('tools/call', params);
 }
 const treeCpuNs = (pid) => [pid, ...descendantPids(pid)].reduce((sum, x) => sum + processCpuNs(x), 0);
+/** Read and write system calls of a process (/proc/PID/io; a writev counts once): what batching saves, whatever the load. */
+const syscalls = (pid) => {
+  const io = Object.fromEntries(fs.readFileSync(`/proc/${pid}/io`, 'utf8').trim().split('\n').map((l) => l.split(': ')));
+  return [Number(io.syscr), Number(io.syscw)];
+};
 const share = (cpuMs, wallMs) => `${((100 * cpuMs) / wallMs).toFixed(0)} % of a core`;
 const perCall = (cpuMs) => `${((cpuMs * 1000) / calls).toFixed(0)} µs/call`;
 
 async function round(label, session, pid) {
   const own0 = processCpuNs(pid);
+  const [r0, w0] = syscalls(pid);
   const tree0 = treeCpuNs(pid);
   const client0 = process.cpuUsage();
   let next = 0;
@@ -42,10 +49,11 @@ async function round(label, session, pid) {
   const wall = performance.now() - t0;
   const client = process.cpuUsage(client0);
   const own = (processCpuNs(pid) - own0) / 1e6;
+  const [r1, w1] = syscalls(pid);
   const upstream = (treeCpuNs(pid) - tree0) / 1e6 - own;
   const clientMs = (client.user + client.system) / 1000;
   console.log(
-    `${label}: ${((calls / wall) * 1000).toFixed(0)}/s; itself ${share(own, wall)}, ${perCall(own)}; upstream ${share(upstream, wall)}, ${perCall(upstream)}; client ${share(clientMs, wall)}, ${perCall(clientMs)}`,
+    `${label}: ${((calls / wall) * 1000).toFixed(0)}/s; itself ${share(own, wall)}, ${perCall(own)}, ${((r1 - r0) / calls).toFixed(2)}/${((w1 - w0) / calls).toFixed(2)} reads/writes per call; upstream ${share(upstream, wall)}, ${perCall(upstream)}; client ${share(clientMs, wall)}, ${perCall(clientMs)}`,
   );
 }
 

@@ -26,6 +26,9 @@ const steps = [
   // The node tests' OAuth consent is given in headless Chromium: installed before the first test
   // that needs it (not in the integration step, which comes later), so a fresh machine passes.
   { name: 'Chromium for the tests', cmd: nodeBin, args: ['scripts/tools/chromium.mjs'] },
+  // The PyPI servers the node tests run (mcp-server-time, -git; the protocol-era venvs), in venvs
+  // of the tools dir: installed here once, not by test files racing each other.
+  { name: 'PyPI servers for the tests', cmd: nodeBin, args: ['scripts/lib/pythonServers.mjs'] },
   // In a temporary folder of their own (TMPDIR), removed afterwards: the tests' worlds (homes,
   // projects, token stores) must not pile up in /tmp run after run.
   { name: 'node tests', cmd: nodeBin, args: ['--test', 'tests/node/'], ownTmp: true },

@@ -125,9 +125,9 @@ const approvalPhase = {
 };
 /**
  * Issue 26: two windows of one VS Code (two browser tabs, two extension hosts) with
- * `lazyMcp.shareServers` on, each on its own project (workspaces/shared, copied twice) and one
- * user-level server (workspaces/shared-home). The owner of shared servers listens in a socket
- * directory of the phase's own and lingers briefly, so the runner can see it exit.
+ * `lazyMcp.shareServers` at its default (on), each on its own project (workspaces/shared, copied
+ * twice) and one user-level server (workspaces/shared-home). The owner of shared servers listens
+ * in a socket directory of the phase's own and lingers briefly, so the runner can see it exit.
  */
 const sharedPhase = {
   phase: 'shared',
@@ -138,8 +138,20 @@ const sharedPhase = {
   fixture: (workspace, phaseDir) => copySharedFixture(workspace, secondWorkspaceOf(phaseDir), path.join(phaseDir, 'home')),
   // Fixed idle time: both windows must still hold memory when the second one calls it, however
   // slowly the second window starts (adaptive idle would stop a once-called server after 1 min).
-  userSettings: { 'lazyMcp.shareServers': true, 'lazyMcp.adaptiveIdle': false },
+  userSettings: { 'lazyMcp.adaptiveIdle': false },
   maxDialogs: 0,
+};
+/**
+ * The `shared` phase's two windows with `lazyMcp.shareServers: false`: each window runs its own
+ * process of every server (two memory processes), and no owner of shared servers is started
+ * (the runner checks that its socket directory stayed empty).
+ */
+const isolatedPhase = {
+  ...sharedPhase,
+  phase: 'isolated',
+  testsPath: path.join(HERE, 'isolated', 'index.cjs'),
+  userSettings: { 'lazyMcp.shareServers': false, 'lazyMcp.adaptiveIdle': false },
+  noOwner: true,
 };
 const secondWorkspaceOf = (phaseDir) => path.join(phaseDir, 'workspace-second');
 /** How long the phase's owner stays after its last client left. */
@@ -304,6 +316,7 @@ async function main() {
   phases.push({ ...untrustedPhase, devPath });
   phases.push({ ...approvalPhase, devPath });
   phases.push({ ...sharedPhase, devPath });
+  phases.push({ ...isolatedPhase, devPath });
   phases.push(...oauthPhases.map((p) => ({ ...p, devPath })));
   if (vsix) phases.push({ phase: 'vsix', devPath: HARNESS, vsix });
   if (values.phases) {
@@ -394,6 +407,14 @@ async function main() {
       const deadline = Date.now() + SHARED_OWNER_LINGER_MS + 10_000;
       while (processesMentioning(socketDir).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
       const owners = processesMentioning(socketDir);
+      const traces = fs.readdirSync(socketDir);
+      if (p.noOwner && traces.length > 0) {
+        say(`${p.phase}: FAILED: an owner of shared servers was started with sharing off (${traces.join(', ')} in ${socketDir})`);
+        r.failures += 1;
+      } else if (p.noOwner) {
+        say(`${p.phase}: ok: no owner of shared servers was started`);
+        r.passes += 1;
+      }
       if (owners.length > 0) {
         say(`${p.phase}: FAILED: the owner of shared servers (pid ${owners.join(', ')}) was still running ${SHARED_OWNER_LINGER_MS + 10_000} ms after the windows closed (killed now)`);
         for (const pid of owners) process.kill(pid, 'SIGKILL');

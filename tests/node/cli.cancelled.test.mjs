@@ -1,5 +1,6 @@
 // A request the client cancels (`notifications/cancelled`) gets no answer (MCP), and the real
-// `lazy-mcp serve` stops waiting for one because the core says so (`noReply`): over stdio the
+// `lazy-mcp serve` stops waiting for one because the core says so (stdio: `clientSettled`; HTTP:
+// the body's routing names what a cancellation cancels): over stdio the
 // process exits promptly at stdin EOF instead of waiting 150 s for an answer that never comes;
 // over HTTP the cancelled call's POST ends its SSE stream without an answer. The slow call is
 // server-everything's `trigger-long-running-operation` (100 s), cancelled once its first

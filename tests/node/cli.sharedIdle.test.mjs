@@ -3,7 +3,8 @@
 // process's calls from every client and keeps it, after its last client left,
 // until nobody has used it for the idle time of that rate; `daemon status` and
 // `lazy-mcp diagnostics` show that idle time. And a server's own idle ceiling
-// (`--server-idle-timeout NAME=MS`).
+// (`--server-idle-timeout NAME=MS`). Sessions that end (not an idle stop) leave the
+// process only the handover grace.
 //
 // The tiers are real minutes (under 5 calls an hour 1 min, 5–20 3 min), so the
 // first test takes about 80 s: with a ceiling of 75 s each session (3 calls) idles
@@ -106,4 +107,23 @@ test('--server-idle-timeout NAME=MS is that server\'s own idle ceiling', { skip:
   assert.ok(Date.now() - calledAt < 15_000);
   await s.client.close();
   await waitFor('serve to exit', () => !isAlive(s.pid), 20_000);
+});
+
+test('sessions that end leave their shared process only the handover grace, not its idle time', { skip: !posix, timeout: 120_000 }, async () => {
+  const w = world('lazy-mcp-shared-ended-');
+  // The same busy process as above (6 calls, ceiling 75 s), but its sessions exit instead of idling out.
+  const flags = ['--idle-timeout', '75000'];
+  const sessions = [await session(w, flags), await session(w, flags)];
+  for (let i = 0; i < 6; i++) {
+    const answer = await sessions[i % 2].client.callTool({ name: 'memory__read_graph', arguments: {} });
+    assert.ok(!answer.isError, text(answer));
+  }
+  await waitFor('one memory process for both sessions', () => live(w.log).length === 1, 10_000);
+  assert.equal((await memoryRow(w)).idleMs, 75_000);
+  await Promise.all(sessions.map((s) => s.client.close()));
+  await waitFor('every serve to exit', () => sessions.every((s) => !isAlive(s.pid)), 20_000);
+  const exited = Date.now();
+  // Grace 500 ms: gone within a few seconds (with the idle time it would run 75 s more).
+  await waitFor('the process to stop after the grace', () => live(w.log).length === 0, 10_000);
+  assert.ok(Date.now() - exited < 10_000, `stopped ${Date.now() - exited} ms after the sessions exited`);
 });

@@ -49,6 +49,7 @@ export function loadConnections() {
         "export * from './index';",
         "export { SseParser } from './sseParser';",
         "export { LineSplitter, StderrRing } from './lineFraming';",
+        "export { writeBatched, flushBatched } from './batchedWrite';",
         "export { groupIsAlive } from './processGroup';",
         "export { WasmCore } from '../../core/wasmCore';",
         "export { planWindowsSpawn, escapeArgument, escapeCommand } from './windowsCommand';",

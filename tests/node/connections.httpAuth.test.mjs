@@ -1,5 +1,6 @@
 // The HTTP connection's OAuth side (ConnectionAuth): the bearer token goes to its own server,
-// a 401 holds the request until `resume()` (the engine refreshed), and a 401 that arrives late for
+// a 401 hands the refused message back to the engine (which holds it and sends it again once it
+// refreshed: the connection holds nothing), and a 401 that arrives late for
 // a request sent with the previous token is sent again with the current one — not reported as a
 // new challenge (which would make the engine ask for a sign-in after a successful refresh).
 import assert from 'node:assert/strict';
@@ -45,9 +46,14 @@ test('a late 401 for a request sent with the replaced token is re-sent, not repo
 
   let current = 'token-1';
   const challenges = [];
+  // What the engine holds: the refused messages.
+  const refused = [];
   const auth = {
     token: () => current,
-    onChallenge: (status, challenge, hadToken) => challenges.push({ status, challenge, hadToken }),
+    onChallenge: (status, challenge, hadToken, message) => {
+      challenges.push({ status, challenge, hadToken });
+      refused.push(message);
+    },
   };
   const d = drive({ type: 'http', url, headers: {} }, { auth });
   closers.push(() => d.conn.close());
@@ -61,9 +67,10 @@ test('a late 401 for a request sent with the replaced token is re-sent, not repo
   const late = d.request('late');
   await waitUntil(() => challenges.length === 1, 10_000, 'the first challenge');
   assert.deepEqual(challenges[0], { status: 401, challenge: 'Bearer resource_metadata="http://x/.well-known/oauth-protected-resource"', hadToken: true });
-  // The engine refreshed: new token, resume.
+  // The engine refreshed: new token, and it sends what it held again.
   current = 'token-2';
-  d.conn.resume();
+  assert.deepEqual(refused.map((r) => JSON.parse(r.message).method), ['early'], 'the refused message went back to the engine');
+  for (const r of refused.splice(0)) d.conn.send(r.message);
   assert.deepEqual((await early).result, { echoed: 'early' });
   releaseLate();
   assert.deepEqual((await late).result, { echoed: 'late' });

@@ -68,8 +68,9 @@ const handler = {
       return;
     }
     if (msg.method === 'tools/call' && msg.params.name === 'never') return; // answered by nothing
-    // As the engine does for a request it dropped on the client's cancellation (`noReply`).
-    if (msg.method === 'notifications/cancelled') return gateway.noReply(session.id, msg.params.requestId);
+    // A cancelled request is answered by nothing (the engine answers no cancelled request;
+    // the gateway stops waiting for it from the body's routing, `cancels`).
+    if (msg.method === 'notifications/cancelled') return;
     if (msg.method === 'tools/call' && msg.params.name === 'explode') {
       throw new RangeError('a bug in the handler');
     }
@@ -290,7 +291,7 @@ test('a call unanswered after a second gets its headers first, then the answer o
   assert.ok(answerAt >= 2400, `answer after ${answerAt.toFixed(0)} ms`);
 });
 
-test('a request the engine will not answer (noReply) ends its POST once nothing else is due on it', { timeout: 20_000 }, async () => {
+test('a request the client cancelled (the routing names it) ends its POST once nothing else is due on it', { timeout: 20_000 }, async () => {
   const auth = { authorization: `Bearer ${token}` };
   const sid = (await rawRequest({ path: '/mcp/memory', headers: auth, body: initBody })).headers['mcp-session-id'];
   const headers = { ...auth, 'mcp-session-id': sid };

@@ -174,24 +174,9 @@ const allowedLoops = [
     why: "`auth login` looks at its own in-process snapshot until the sign-in ended; the core's bounds end the sign-in",
   },
   {
-    file: 'host/shared/ownerLauncher.ts',
-    text: 'for (;;) {\n    try {\n      return await connectSocket(socketPath);',
-    why: "transport: connect to the per-user owner's socket, starting the owner once when none listens, until the core's startWaitMs",
-  },
-  {
-    file: 'host/shared/ownerLauncher.ts',
-    text: 'for (;;) {\n    if (await listening(socketPath)) return;',
-    why: "transport: another process holds the owner's start lock; wait for its owner (or the lock) until the core's startWaitMs",
-  },
-  {
-    file: 'host/shared/ownerLauncher.ts',
-    text: 'while (!(await listening(socketPath)))',
-    why: "transport wait for the owner's socket to appear (a spawned daemon has no ready event), bounded by the core's startWaitMs",
-  },
-  {
-    file: 'host/auth/authHost.ts',
-    text: 'for (;;) {\n      const held = lock.tryAcquire();',
-    why: "another window or process holds this server's sign-in lock (a file: no event); polled at the core's otherSignInPollMs until its browserWaitMs",
+    file: 'host/coreWaits.ts',
+    text: 'for (;;) {\n    const seen = await look();',
+    why: "the host's one loop that looks again at what gives no event (the owner's socket and start lock, another process's sign-in lock): how soon and when to give up are the core's (host_waits.rs `nextTry`)",
   },
   {
     file: 'host/connections/processGroup.ts',

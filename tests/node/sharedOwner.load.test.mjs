@@ -7,10 +7,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { loadHostModule, repoRoot } from './helpers/bundle.mjs';
+import { createRequire } from 'node:module';
+import { builtCoreModule, loadHostModule, repoRoot } from './helpers/bundle.mjs';
 import { isAlive, waitFor } from './helpers/realServers.mjs';
 
 const { connectOwner } = await loadHostModule('host/shared/ownerLauncher');
+const { nextTryOf } = await loadHostModule('host/coreWaits');
+/** The core's waits (host_waits.rs), as the CLI and VS Code pass them. */
+const core = createRequire(import.meta.url)(builtCoreModule);
+const nextTry = nextTryOf({ call: (fn) => fn(core) });
 const posix = process.platform !== 'win32';
 const cliJs = path.join(repoRoot, 'dist', 'cli.js');
 const owners = [];
@@ -20,7 +25,7 @@ after(() => {
 
 function spec(lingerMs) {
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-owner-load-')), 'sock');
-  return { dir, protocol: 1, command: process.execPath, args: [cliJs], lingerMs, startWaitMs: 10_000, startPollMs: 20, busyPauseMs: 5, busyJitterMs: 20 };
+  return { dir, protocol: 1, command: process.execPath, args: [cliJs], lingerMs, nextTry };
 }
 
 /**

@@ -26,7 +26,7 @@ pub struct HostLimits {
     pub first_catalogue_wait_ms: u64,
     /// `serve --stdio`: after stdin closes, how long answers to the requests
     /// already read are awaited (a safety net: the engine answers or times out
-    /// every forwarded call, and says `noReply` for each one cancelled).
+    /// every forwarded call, and settles each one cancelled: `clientSettled`).
     pub serve_drain_after_eof_ms: u64,
     /// `serve`: a stop that takes longer (a process ignoring SIGTERM and
     /// SIGKILL?) is abandoned and the CLI exits.
@@ -176,6 +176,17 @@ pub const START_PAUSES_MS: [u64; 5] = [25, 50, 100, 200, 400];
 /// stop (tests/integration vscodeMcpUi "is Stopped" failed 2 of 2).
 pub const QUIET_BEFORE_STOP_MS: u64 = 3_000;
 
+/// The shared owner's and the sign-in's waits, as constants too: the core's own
+/// decisions (`host_waits.rs`, `shared/mux.rs`) read them without building
+/// [`HostLimits`] (which the `.wasm` otherwise never builds: it returns its JSON).
+pub const OWNER_LINGER_MS: u64 = 30_000;
+pub const OWNER_START_WAIT_MS: u64 = 10_000;
+pub const OWNER_START_POLL_MS: u64 = 20;
+pub const OWNER_BUSY_PAUSE_MS: u64 = 5;
+pub const OWNER_BUSY_JITTER_MS: u64 = 20;
+pub const SIGN_IN_BROWSER_WAIT_MS: u64 = 300_000;
+pub const OTHER_SIGN_IN_POLL_MS: u64 = 300;
+
 /// The limits every host runs by.
 pub fn host_limits() -> HostLimits {
     HostLimits {
@@ -198,11 +209,11 @@ pub fn host_limits() -> HostLimits {
         config_poll_ms: 1_000,
         config_debounce_ms: 150,
         shared_owner: SharedOwnerLimits {
-            linger_ms: 30_000,
-            start_wait_ms: 10_000,
-            start_poll_ms: 20,
-            busy_pause_ms: 5,
-            busy_jitter_ms: 20,
+            linger_ms: OWNER_LINGER_MS,
+            start_wait_ms: OWNER_START_WAIT_MS,
+            start_poll_ms: OWNER_START_POLL_MS,
+            busy_pause_ms: OWNER_BUSY_PAUSE_MS,
+            busy_jitter_ms: OWNER_BUSY_JITTER_MS,
         },
         stdio: StdioLimits {
             max_line_bytes: 256 * 1024 * 1024,
@@ -215,10 +226,10 @@ pub fn host_limits() -> HostLimits {
         },
         sign_in: SignInLimits {
             request_timeout_ms: 10_000,
-            browser_wait_ms: 300_000,
+            browser_wait_ms: SIGN_IN_BROWSER_WAIT_MS,
             lock_stale_margin_ms: 60_000,
             lock_unwritten_grace_ms: 5_000,
-            other_sign_in_poll_ms: 300,
+            other_sign_in_poll_ms: OTHER_SIGN_IN_POLL_MS,
             token_file_poll_ms: 500,
         },
         log_throttle: LogThrottleLimits {

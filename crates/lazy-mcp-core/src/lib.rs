@@ -6,6 +6,7 @@ pub mod diagnostics;
 pub mod display_path;
 pub mod engine;
 pub mod host_limits;
+pub mod host_waits;
 pub mod http_status;
 pub mod idle_tiers;
 pub mod problem_presentation;

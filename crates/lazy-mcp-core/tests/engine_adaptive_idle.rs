@@ -69,6 +69,17 @@ fn a_server_called_once_stops_after_a_minute_not_the_ten_minute_ceiling() {
     assert!((49_000..=51_000).contains(&up), "stopped {up} ms later");
     assert_eq!(sim.state("time"), Some(ServerState::Catalogued));
     assert!(sim.live.is_empty(), "its process stopped");
+    // The close says it was the idle stop: the owner of a shared process keeps
+    // it for its idle time only then (a session that ends gives the grace).
+    let closes: Vec<bool> = sim
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            lazy_mcp_core::engine::Effect::Close { idle, .. } => Some(*idle),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(closes.last(), Some(&true), "{closes:?}");
 }
 
 #[test]

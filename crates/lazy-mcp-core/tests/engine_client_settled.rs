@@ -2,7 +2,7 @@
 //! every request, says when a client whose input ended is owed nothing more,
 //! so `serve --stdio` stops at stdin EOF without a copy of the requests in
 //! flight. At once when nothing is in flight; after the last answer; after
-//! the last drop (`noReply`). A server's request still waiting for the
+//! the last drop (a request it cancelled). A server's request still waiting for the
 //! client's answer does not hold it (the client cannot answer any more).
 #![allow(
     clippy::unwrap_used,

@@ -377,6 +377,7 @@ fn a_403_insufficient_scope_asks_for_a_sign_in_with_the_scopes_it_named() {
             r#"Bearer error="insufficient_scope", scope="mcp:tools mcp:admin", resource_metadata="http://x/.well-known/oauth-protected-resource""#.into(),
         ),
         had_token: true,
+        message: String::new(),
     });
     let started: Vec<_> = sim
         .effects
@@ -394,4 +395,49 @@ fn a_403_insufficient_scope_asks_for_a_sign_in_with_the_scopes_it_named() {
         )]
     );
     assert_eq!(sim.oauth.refreshes, 0, "a refresh cannot add scopes");
+}
+
+/// The engine is the one owner of what a challenged connection holds (the host
+/// keeps no queue): the refused call comes back in `authRequired`, a call made
+/// while the refresh runs is not handed to the host at all, and once refreshed
+/// both go out again, each getting its real result.
+#[test]
+fn the_engine_holds_what_a_challenged_connection_sends_until_it_is_refreshed() {
+    let sends = |sim: &Sim| {
+        sim.effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Send { .. }))
+            .count()
+    };
+    let mut sim = connected(vscode());
+    sim.expire_token("linear");
+    sim.oauth.refresh_answer = Answer::Later;
+    sim.client("c", server_endpoint("linear"), call(10, "create_issue"));
+    assert_eq!(
+        sim.oauth.refreshes, 1,
+        "the refused call asked for a refresh"
+    );
+    let before = sends(&sim);
+    sim.client("c", server_endpoint("linear"), call(11, "create_issue"));
+    assert_eq!(
+        sends(&sim),
+        before,
+        "nothing is handed to the host while the connection waits for its refresh"
+    );
+    assert!(sim.reply_to("c", json!(11)).is_none());
+    sim.finish_refresh("linear", true);
+    sim.run();
+    assert_eq!(sends(&sim), before + 2, "the refused call and the held one");
+    for id in [10, 11] {
+        assert_eq!(
+            text_of(&sim.reply_to("c", json!(id)).unwrap()),
+            r#"linear:create_issue:{"text":"hi"}"#
+        );
+    }
+    assert_eq!(
+        sim.sent_method("linear", "tools/call"),
+        3,
+        "each call reached the server once"
+    );
+    assert!(sign_in_effects(&sim).is_empty());
 }

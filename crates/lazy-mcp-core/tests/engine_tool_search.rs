@@ -1,7 +1,8 @@
 //! Hybrid tool search in the engine (issue 27): the embedding table the host
-//! loads, `search_tools` finding a tool by meaning, tool vectors cached in the
-//! persisted catalogue (a warm start reuses them, another model version
-//! recomputes them once), and the lexical fallback without a table.
+//! loads, `search_tools` finding a tool by meaning (in `index` and `auto`
+//! mode), tool vectors cached in the persisted catalogue (a warm start reuses
+//! them, another model version recomputes them once), and the lexical
+//! fallback without a table.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -27,10 +28,14 @@ fn model_bytes() -> Vec<u8> {
 
 /// The real server-memory and server-time tool lists, in `index` mode.
 fn sim() -> Sim {
-    let settings = Settings {
+    sim_with(Settings {
         tool_exposure: ToolExposure::Index,
         ..Settings::default()
-    };
+    })
+}
+
+/// The real server-memory and server-time tool lists under `settings`.
+fn sim_with(settings: Settings) -> Sim {
     let mut sim = Sim::new(settings);
     for server in ["memory", "time"] {
         let mut fake = FakeServer::with_tools(&[]);
@@ -99,6 +104,43 @@ fn search_tools_finds_a_tool_by_meaning_with_the_real_table() {
     assert!(text.contains("time/get_current_time"), "{text}");
     // Nothing started for either search.
     assert!(sim.live.is_empty());
+}
+
+#[test]
+fn auto_mode_searches_the_servers_it_moved_to_the_index_with_the_table() {
+    // `auto` with a budget nothing fits moves both servers to the index; its
+    // search_tools answers exactly as `index` mode's hybrid search, which
+    // differs from the words-only answer without the table.
+    let query = "remember that Alice works at Acme";
+    let answer = |exposure: ToolExposure, table: bool| {
+        let mut sim = sim_with(Settings {
+            tool_exposure: exposure,
+            tool_token_budget: 1,
+            ..Settings::default()
+        });
+        if table {
+            load_model(&mut sim, &model_bytes());
+        }
+        sim.apply(vec![config("memory"), config("time")]);
+        let indexed = sim
+            .engine
+            .snapshot()
+            .servers
+            .iter()
+            .filter(|s| s.exposed_as == Some(ToolExposure::Index))
+            .count();
+        assert_eq!(indexed, 2, "{exposure:?}");
+        search(&mut sim, 1, query)
+    };
+    let auto = answer(ToolExposure::Auto, true);
+    assert_eq!(auto, answer(ToolExposure::Index, true));
+    assert_ne!(auto, answer(ToolExposure::Auto, false), "{auto}");
+    assert!(
+        auto.lines()
+            .take(6)
+            .any(|l| l.starts_with("memory/create_entities")),
+        "{auto}"
+    );
 }
 
 #[test]

@@ -280,7 +280,10 @@ fn a_cancel_or_a_detach_touches_only_that_clients_calls() {
         2,
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {}}),
     ));
-    let gone = mux.handle(MuxEvent::Detach { attach: 2 });
+    let gone = mux.handle(MuxEvent::Detach {
+        attach: 2,
+        idle: false,
+    });
     let cancelled = to_server(&gone);
     assert_eq!(cancelled.len(), 1);
     assert_eq!(cancelled[0]["params"]["requestId"], second[0]["id"]);
@@ -308,7 +311,10 @@ const LATER: u64 = 3_600_000;
 /// `client` was process 1's last attachment: its detach stops the process once
 /// the handover grace is over, and `next`'s attach spawns process 2.
 fn last_detach_stops_after_the_grace(mux: &mut Mux, client: u64, next: u64) {
-    let last = mux.at(LATER).handle(MuxEvent::Detach { attach: client });
+    let last = mux.at(LATER).handle(MuxEvent::Detach {
+        attach: client,
+        idle: false,
+    });
     assert!(last.contains(&MuxEffect::Linger {
         process: 1,
         ms: HANDOVER_GRACE_MS
@@ -655,7 +661,10 @@ fn a_failed_initialize_is_answered_to_every_waiter_and_the_next_one_tries_again(
 #[test]
 fn a_server_request_with_no_client_left_is_answered_with_an_error() {
     let mut mux = one_client_process_up();
-    let stop = mux.handle(MuxEvent::Detach { attach: 1 });
+    let stop = mux.handle(MuxEvent::Detach {
+        attach: 1,
+        idle: false,
+    });
     assert!(stop.contains(&MuxEffect::StopProcess { process: 1 }));
     let ask = server(
         &mut mux,
@@ -953,7 +962,10 @@ fn every_attachment_hears_how_many_clients_share_its_process() {
         "another key is another process"
     );
     assert_eq!(
-        sharing(&mux.handle(MuxEvent::Detach { attach: 1 })),
+        sharing(&mux.handle(MuxEvent::Detach {
+            attach: 1,
+            idle: false
+        })),
         [(2, 1)]
     );
 }
@@ -978,7 +990,10 @@ fn every_holder_is_named_oldest_first_and_the_status_lists_them() {
         .collect();
     assert_eq!(holders, [["session alpha", "session beta"]]);
     assert_eq!(mux.status()[0].holders.len(), 2);
-    let after = mux.handle(MuxEvent::Detach { attach: 1 });
+    let after = mux.handle(MuxEvent::Detach {
+        attach: 1,
+        idle: false,
+    });
     assert!(after.iter().any(|e| matches!(e,
         MuxEffect::Sharing { attach: 2, holders, .. } if holders.len() == 1 && holders[0].label == "session beta")));
 }
@@ -1037,9 +1052,15 @@ fn a_process_only_catalogued_stops_at_once_when_its_client_leaves() {
         1,
         json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {}}),
     );
-    mux.handle(MuxEvent::Detach { attach: 1 });
+    mux.handle(MuxEvent::Detach {
+        attach: 1,
+        idle: false,
+    });
     assert!(mux
-        .handle(MuxEvent::Detach { attach: 2 })
+        .handle(MuxEvent::Detach {
+            attach: 2,
+            idle: false
+        })
         .contains(&MuxEffect::StopProcess { process: 1 }));
 }
 
@@ -1229,8 +1250,14 @@ fn used_then_left(mux: &mut Mux) -> Vec<MuxEffect> {
         json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {}}),
     );
     server(mux, 1, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
-    mux.at(LATER).handle(MuxEvent::Detach { attach: 1 });
-    mux.handle(MuxEvent::Detach { attach: 2 })
+    mux.at(LATER).handle(MuxEvent::Detach {
+        attach: 1,
+        idle: false,
+    });
+    mux.handle(MuxEvent::Detach {
+        attach: 2,
+        idle: false,
+    })
 }
 
 /// One client attached (key `k`, roots `r`) and its process up (no pid).

@@ -133,11 +133,17 @@ fn a_detaching_subscriber_unsubscribes_the_server_only_when_it_was_the_last() {
         json!({"jsonrpc": "2.0", "id": up[0]["id"], "result": {}}),
     );
     client(&mut mux, 2, request(1, "resources/subscribe"));
-    let first_gone = mux.handle(MuxEvent::Detach { attach: 1 });
+    let first_gone = mux.handle(MuxEvent::Detach {
+        attach: 1,
+        idle: false,
+    });
     assert!(to_server(&first_gone).is_empty(), "client 2 still wants it");
     assert_eq!(to_client(&server(&mut mux, updated()), 2).len(), 1);
 
-    let last_gone = to_server(&mux.handle(MuxEvent::Detach { attach: 2 }));
+    let last_gone = to_server(&mux.handle(MuxEvent::Detach {
+        attach: 2,
+        idle: false,
+    }));
     assert_eq!(last_gone.len(), 1);
     assert_eq!(last_gone[0]["method"], "resources/unsubscribe");
     assert_eq!(last_gone[0]["params"]["uri"], URI);
@@ -214,4 +220,90 @@ fn a_process_shared_across_roots_gets_no_clients_roots_and_still_reaches_its_cal
     );
     assert!(to_client(&elicit, 1).is_empty());
     assert_eq!(to_client(&elicit, 2)[0]["id"], 2);
+}
+
+/// The server's error for the subscribe it was sent (`up`).
+fn refused(up: &Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": up["id"], "error": {"code": -32602, "message": "no such resource"}})
+}
+
+#[test]
+fn a_subscribe_while_the_first_is_unanswered_gets_the_first_ones_answer_an_error_too() {
+    let mut mux = two_clients();
+    let up = to_server(&client(&mut mux, 1, request(5, "resources/subscribe")));
+    assert_eq!(up.len(), 1, "the first subscribe goes to the server");
+    let second = client(&mut mux, 2, request(9, "resources/subscribe"));
+    assert!(to_server(&second).is_empty(), "asked once for both");
+    assert!(
+        to_client(&second, 2).is_empty(),
+        "not told it worked before the server said so"
+    );
+
+    let answer = server(&mut mux, refused(&up[0]));
+    for (who, id) in [(1, 5), (2, 9)] {
+        let got = to_client(&answer, who);
+        assert_eq!(got.len(), 1, "client {who}: {got:?}");
+        assert_eq!(got[0]["id"], id);
+        assert_eq!(got[0]["error"]["message"], "no such resource");
+    }
+    // Nobody is subscribed: an update of the URI is no subscriber's, so every holder hears it.
+    let update = server(&mut mux, updated());
+    assert_eq!(to_client(&update, 1).len(), 1);
+    assert_eq!(to_client(&update, 2).len(), 1);
+}
+
+#[test]
+fn a_refused_subscribe_records_nobody_so_the_next_one_asks_the_server_again() {
+    let mut mux = two_clients();
+    let up = to_server(&client(&mut mux, 1, request(5, "resources/subscribe")));
+    server(&mut mux, refused(&up[0]));
+
+    let again = to_server(&client(&mut mux, 2, request(9, "resources/subscribe")));
+    assert_eq!(
+        again.len(),
+        1,
+        "asked again, not answered from the failed one"
+    );
+    assert_eq!(again[0]["method"], "resources/subscribe");
+    let ok = server(
+        &mut mux,
+        json!({"jsonrpc": "2.0", "id": again[0]["id"], "result": {}}),
+    );
+    assert_eq!(
+        to_client(&ok, 2),
+        vec![json!({"jsonrpc": "2.0", "id": 9, "result": {}})]
+    );
+    let update = server(&mut mux, updated());
+    assert!(
+        to_client(&update, 1).is_empty(),
+        "client 1's subscribe failed"
+    );
+    assert_eq!(to_client(&update, 2).len(), 1);
+    // Client 1 never got subscribed: its unsubscribe keeps client 2's subscription upstream.
+    let leaves = client(&mut mux, 1, request(6, "resources/unsubscribe"));
+    assert!(to_server(&leaves).is_empty(), "client 2 still wants it");
+}
+
+#[test]
+fn a_waiting_subscriber_still_gets_the_answer_when_the_first_one_detached() {
+    let mut mux = two_clients();
+    let up = to_server(&client(&mut mux, 1, request(5, "resources/subscribe")));
+    client(&mut mux, 2, request(9, "resources/subscribe"));
+    let gone = mux.handle(MuxEvent::Detach {
+        attach: 1,
+        idle: false,
+    });
+    assert!(
+        to_server(&gone).is_empty(),
+        "neither cancelled nor unsubscribed: client 2 waits for it"
+    );
+    let answer = server(
+        &mut mux,
+        json!({"jsonrpc": "2.0", "id": up[0]["id"], "result": {}}),
+    );
+    assert_eq!(
+        to_client(&answer, 2),
+        vec![json!({"jsonrpc": "2.0", "id": 9, "result": {}})]
+    );
+    assert!(to_client(&answer, 1).is_empty(), "client 1 left");
 }

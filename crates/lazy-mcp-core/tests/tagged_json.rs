@@ -46,7 +46,10 @@ fn every_owner_event_reads_from_its_tagged_json() {
     );
     assert_eq!(
         read(json!({"type": "detach", "attach": 2})),
-        MuxEvent::Detach { attach: 2 }
+        MuxEvent::Detach {
+            attach: 2,
+            idle: false
+        }
     );
     assert_eq!(
         read(json!({"type": "lingerEnded", "process": 4})),

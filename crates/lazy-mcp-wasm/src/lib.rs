@@ -114,6 +114,17 @@ pub fn host_limits() -> String {
     include_str!("host_limits.generated.json").to_string()
 }
 
+/// After waiting `elapsedMs` for `wait` (a `host_waits::Wait` code: 0 the
+/// owner's full queue, 1 a starting owner, 2 a started one, 3 another's
+/// sign-in): look again after the milliseconds returned, or give up (-1;
+/// lazy_mcp_core::host_waits). `random`: any uniformly drawn u32.
+#[wasm_bindgen(js_name = nextTry)]
+pub fn next_try(wait: u32, elapsed_ms: u32, random: u32) -> i32 {
+    lazy_mcp_core::host_waits::Wait::from_code(wait)
+        .and_then(|wait| lazy_mcp_core::host_waits::next_try(wait, u64::from(elapsed_ms), random))
+        .map_or(-1, |ms| i32::try_from(ms).unwrap_or(i32::MAX))
+}
+
 /// What an upstream HTTP answer's status means for its connection (an
 /// `HttpVerdict` name; lazy_mcp_core::http_status). `exchange` is an `HttpExchange`.
 #[wasm_bindgen(js_name = httpStatusVerdict)]
@@ -220,11 +231,25 @@ impl Engine {
     }
 
     /// One message from upstream connection `conn`, as UTF-8 bytes of its own.
-    /// Returns what `handleSplit` returns.
+    /// Returns what `handleSplit` returns. HTTP: `reply_of`, the request whose
+    /// POST's reply carried it (`engine/wire.rs` `reply_message_bytes`): then
+    /// element 0 comes first, `"1"` while that request still awaits its answer
+    /// (report the reply's end with `replyEnded`), `""` once it does not.
     #[wasm_bindgen(js_name = messageReceived)]
-    pub fn message_received(&mut self, now_ms: f64, conn: f64, message: &[u8]) -> Vec<String> {
-        self.inner
-            .message_received_bytes(now_ms as u64, conn as u64, message)
+    pub fn message_received(
+        &mut self,
+        now_ms: f64,
+        conn: f64,
+        message: &[u8],
+        reply_of: Option<f64>,
+    ) -> Vec<String> {
+        let (now_ms, conn) = (now_ms as u64, conn as u64);
+        match reply_of {
+            None => self.inner.message_received_bytes(now_ms, conn, message),
+            Some(id) => self
+                .inner
+                .reply_message_bytes(now_ms, conn, id as u64, message),
+        }
     }
 
     /// The embedding table for hybrid tool search (issue 27), as the bytes the

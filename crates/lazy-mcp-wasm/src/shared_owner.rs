@@ -24,19 +24,24 @@ pub struct SharedOwner {
 
 #[wasm_bindgen]
 impl SharedOwner {
+    /// `graceMs`: how long a used process waits for a next client after its
+    /// last one left (`daemon run --grace-ms`; the core's `HANDOVER_GRACE_MS`
+    /// when left out); `lingerMs`: how long an owner holding nothing stays
+    /// (`--linger-ms`; the core's `sharedOwner.lingerMs` when left out). One
+    /// constructor instead of a setter each: fewer exports in the `.wasm`.
     #[wasm_bindgen(constructor)]
-    pub fn new() -> SharedOwner {
+    pub fn new(grace_ms: Option<f64>, linger_ms: Option<f64>) -> SharedOwner {
+        let mut mux = Mux::new();
+        if let Some(ms) = grace_ms {
+            mux.set_handover_grace_ms(ms as u64);
+        }
+        if let Some(ms) = linger_ms {
+            mux.set_linger_ms(ms as u64);
+        }
         SharedOwner {
-            mux: Mux::new(),
+            mux,
             out: Vec::new(),
         }
-    }
-
-    /// How long a used process waits for a next client after its last one
-    /// left (`daemon run --grace-ms`; the core's `HANDOVER_GRACE_MS` otherwise).
-    #[wasm_bindgen(js_name = setHandoverGraceMs)]
-    pub fn set_handover_grace_ms(&mut self, ms: f64) {
-        self.mux.set_handover_grace_ms(ms as u64);
     }
 
     /// One `MuxEvent` as JSON at `now_ms` (the owner's clock) → where its
@@ -75,10 +80,14 @@ impl SharedOwner {
         wasm_bindgen::memory()
     }
 
-    /// No process and no attachment held (the owner may exit after a while).
-    #[wasm_bindgen(js_name = isIdle)]
-    pub fn is_idle(&self) -> bool {
-        self.mux.is_idle()
+    /// When the owner exits (`Mux::owner_exit_in`): -1 while it holds
+    /// something (`hostHolds`: the owner's sockets not attached and processes
+    /// still closing), else the milliseconds left (0: now).
+    #[wasm_bindgen(js_name = ownerExitIn)]
+    pub fn owner_exit_in(&mut self, now_ms: f64, host_holds: u32) -> i32 {
+        self.mux
+            .owner_exit_in(now_ms as u64, host_holds as usize)
+            .map_or(-1, |ms| i32::try_from(ms).unwrap_or(i32::MAX))
     }
 
     /// `lazy-mcp daemon status` at `now_ms`: one row per process, JSON.
@@ -97,7 +106,7 @@ impl SharedOwner {
 
 impl Default for SharedOwner {
     fn default() -> Self {
-        Self::new()
+        Self::new(None, None)
     }
 }
 

@@ -23,7 +23,7 @@ export async function daemonCommand(args: ParsedArgs, ctx: CliContext): Promise<
   const protocol = sharedProtocol(ctx);
   switch (args.daemonAction) {
     case 'run':
-      return run(ctx, dir, protocol, args.lingerMs ?? ctx.core.limits().sharedOwner.lingerMs, args.graceMs);
+      return run(ctx, dir, protocol, args.lingerMs, args.graceMs);
     case 'status':
     case 'stop':
     default:
@@ -31,7 +31,7 @@ export async function daemonCommand(args: ParsedArgs, ctx: CliContext): Promise<
   }
 }
 
-async function run(ctx: CliContext, dir: string, protocol: number, lingerMs: number, graceMs: number | undefined): Promise<number> {
+async function run(ctx: CliContext, dir: string, protocol: number, lingerMs: number | undefined, graceMs: number | undefined): Promise<number> {
   ensureSocketDir(dir);
   const logFile = fs.openSync(path.join(dir, `owner-v${protocol}.log`), 'a', 0o600);
   const write = (level: LogLevel, message: string, server?: string): void => {
@@ -41,7 +41,7 @@ async function run(ctx: CliContext, dir: string, protocol: number, lingerMs: num
   // A shared server flooding its stdout must not flood the owner's log (the gateway's own log is throttled the same way).
   const log = new LogThrottle(write, ctx.core.limits().logThrottle).log;
   process.chdir(dir);
-  const owner = new SharedServerOwner({ core: ctx.core, dir, protocol, lingerMs, log, ...(graceMs !== undefined ? { graceMs } : {}) });
+  const owner = new SharedServerOwner({ core: ctx.core, dir, protocol, log, ...(lingerMs !== undefined ? { lingerMs } : {}), ...(graceMs !== undefined ? { graceMs } : {}) });
   if (!(await owner.start())) return 0;
   const stop = (): void => void owner.stop();
   process.on('SIGTERM', stop);
@@ -153,5 +153,5 @@ async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<num
 export function cliOwnerSpec(args: ParsedArgs, ctx: CliContext): OwnerSpec | undefined {
   const wanted = args.shared || process.env.LAZY_MCP_SHARE_SERVERS !== '0';
   if (!wanted || args.isolated || process.platform === 'win32') return undefined;
-  return ownerSpecFor(process.argv[1] ?? path.join(__dirname, 'cli.js'), sharedProtocol(ctx), ctx.core.limits().sharedOwner);
+  return ownerSpecFor(process.argv[1] ?? path.join(__dirname, 'cli.js'), sharedProtocol(ctx), ctx.core);
 }

@@ -3,6 +3,7 @@
 // JSON-RPC; stdout carries protocol messages only. HTTP: the loopback gateway.
 import { cliOwnerSpec } from './daemonCommand';
 import type { OwnerSpec } from '../host/shared/ownerLauncher';
+import { flushBatched, writeBatched } from '../host/connections/batchedWrite';
 import { LineSplitter, byteLine } from '../host/connections/lineFraming';
 import { errorResponse } from '../host/gateway/jsonRpcShape';
 import type { LazyHost } from '../host/lazyHost';
@@ -62,6 +63,7 @@ function installShutdown(host: LazyHost, ctx: CliContext, before?: () => void): 
       // A stop that takes longer (a process ignoring SIGTERM and SIGKILL?) is abandoned (the core's limit).
       const deadline = setTimeout(() => {
         ctx.log('error', 'stopping the servers took too long; exiting anyway');
+        flushBatched();
         process.exit(code || 1);
       }, ctx.core.limits().serveStopDeadlineMs);
       try {
@@ -70,6 +72,7 @@ function installShutdown(host: LazyHost, ctx: CliContext, before?: () => void): 
         ctx.log('error', `while stopping: ${err instanceof Error ? err.message : String(err)}`);
       }
       clearTimeout(deadline);
+      flushBatched();
       // Let stdout drain (the last replies of a stdio session) before exiting.
       await new Promise<void>((resolve) => (process.stdout.writableNeedDrain ? process.stdout.once('drain', resolve) : resolve()));
       process.exit(code);
@@ -83,6 +86,7 @@ function installShutdown(host: LazyHost, ctx: CliContext, before?: () => void): 
   const onSignal = (): void => {
     if (stopping === undefined) return void shutdown(0);
     ctx.log('warn', 'asked again to stop: ending the servers still stopping (SIGKILL) and exiting');
+    flushBatched();
     process.exit(0);
   };
   process.on('SIGINT', onSignal);
@@ -114,7 +118,8 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, setup: ServeSe
   const host = createHost(ctx, catalogueFile, {
     ...setup,
     watchConfig: true,
-    deliverToClient: (_client, message) => void process.stdout.write(`${message}\n`),
+    // Answers of one event-loop turn (concurrent calls) leave in one write.
+    deliverToClient: (_client, message) => writeBatched(process.stdout, `${message}\n`),
     onClientSettled: () => settled(),
   });
   let started = false;
@@ -139,7 +144,7 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, setup: ServeSe
         // Not even its id could be read: answered with `id: null`.
       }
       const answer = errorResponse(id, -32603, 'Internal error in Lazy MCP while serving this request (details in its log)');
-      process.stdout.write(`${answer}\n`);
+      writeBatched(process.stdout, `${answer}\n`);
     }
   };
   // A line stays bytes and crosses once: the core reads UTF-8 itself and counts what it owes

@@ -17,7 +17,7 @@ holders: Array<SharedHolder>, }
   | { "type": "connectionClosed", conn: number, reason: string, exitCode: number | null, stderrTail: string | null, }
   | { "type": "transportResolved", server: string, original: Transport, resolved: Transport, }
   | { "type": "httpStatus", conn: number, status: number, }
-  | { "type": "authRequired", conn: number, status: number, challenge: string | null, hadToken: boolean, }
+  | { "type": "authRequired", conn: number, status: number, challenge: string | null, hadToken: boolean, message: string, }
   | { "type": "tokensAvailable", url: string, }
   | { "type": "signInFinished", server: string, outcome: SignInOutcome, message: string, attempt: number, }
   | { "type": "refreshFinished", server: string, outcome: RefreshOutcome, message: string, }
@@ -44,8 +44,8 @@ holders: Array<SharedHolder>, }
 export type Effect = { "type": "open", conn: number, server: string, transport: Transport, interactive: boolean, 
 /**
  * Present when the server signs in with OAuth: add its bearer token
- * (that server's only), hold requests answered 401/403 and report
- * `authRequired`. Absent: static headers only, never OAuth.
+ * (that server's only), and hand a message answered 401/403 back in
+ * `authRequired` (the engine holds it). Absent: static headers only, never OAuth.
  */
 oauth?: OAuthBinding | null, 
 /**
@@ -59,7 +59,6 @@ maxMessageBytes: number,
  * (`shared/launch.rs`): attach by this key instead of spawning.
  */
 shared?: SharedLaunch | null, }
-  | { "type": "resumeConnection", conn: number, }
   | { "type": "startSignIn", server: string, oauth: OAuthBinding, reason: string, toolName?: string | null, 
 /**
  * Scopes a 403 `insufficient_scope` challenge named (step-up): the
@@ -78,8 +77,9 @@ attempt: number, }
   | { "type": "send", conn: number, message: string, headers?: { [key in string]: string }, 
 /**
  * The id of the request this message is (absent for notifications and
- * responses): its answer is due. Over HTTP the host reports the end of
- * its POST's reply with this id (`replyEnded`), answered or not.
+ * responses): its answer is due. Over HTTP what its POST's reply
+ * carries crosses with this id (`messageReceived`'s `reply_of`), and the reply's end
+ * (`replyEnded`) only while the engine still awaits the answer.
  */
 requestId?: number, 
 /**
@@ -90,7 +90,12 @@ requestId?: number,
  */
 openEventStream?: boolean, }
   | { "type": "abortRequest", conn: number, id: number, }
-  | { "type": "close", conn: number, }
+  | { "type": "close", conn: number, 
+/**
+ * By the idle stop: a shared connection tells the owner, which keeps
+ * the process for its idle time only then (else the handover grace).
+ */
+idle?: boolean, }
   | { "type": "wakeAt", atMs: number, }
   | { "type": "reply", client: string, id: string | number | null, 
 /**
@@ -99,7 +104,6 @@ openEventStream?: boolean, }
  * (method not found: 404). Used by a gateway that answers with JSON.
  */
 httpStatus?: number, message: string, }
-  | { "type": "noReply", client: string, id: string | number | null, }
   | { "type": "clientSettled", client: string, }
   | { "type": "notifyClient", client: string, progressToken?: string | number | null, 
 /**
@@ -679,7 +683,13 @@ error?: ErrorShape,
 /**
  * A modern-era (2026-07-28) request or `server/discover`: served without a session.
  */
-sessionless?: boolean, };
+sessionless?: boolean, 
+/**
+ * A `notifications/cancelled`: the id of the request it cancels. The
+ * engine answers no cancelled request, so the gateway stops waiting for
+ * that one (the gateway alone owns which answers its POSTs wait for).
+ */
+cancels?: string | number, };
 
 export type ErrorShape = { code: number, message: string, data?: unknown, 
 /**
@@ -708,7 +718,7 @@ firstCatalogueWaitMs: number,
 /**
  * `serve --stdio`: after stdin closes, how long answers to the requests
  * already read are awaited (a safety net: the engine answers or times out
- * every forwarded call, and says `noReply` for each one cancelled).
+ * every forwarded call, and settles each one cancelled: `clientSettled`).
  */
 serveDrainAfterEofMs: number, 
 /**

@@ -59,9 +59,12 @@ export class Engine {
     maskText(server: string, text: string): string;
     /**
      * One message from upstream connection `conn`, as UTF-8 bytes of its own.
-     * Returns what `handleSplit` returns.
+     * Returns what `handleSplit` returns. HTTP: `reply_of`, the request whose
+     * POST's reply carried it (`engine/wire.rs` `reply_message_bytes`): then
+     * element 0 comes first, `"1"` while that request still awaits its answer
+     * (report the reply's end with `replyEnded`), `""` once it does not.
      */
-    messageReceived(now_ms: number, conn: number, message: Uint8Array | number[]): string[];
+    messageReceived(now_ms: number, conn: number, message: Uint8Array | number[], reply_of?: number | null): string[];
     /**
      * `settings_json`: engine settings, every field optional.
      */
@@ -86,23 +89,27 @@ export class SharedOwner {
      */
     handle(event_json: string, now_ms: number): number;
     /**
-     * No process and no attachment held (the owner may exit after a while).
-     */
-    isIdle(): boolean;
-    /**
      * The module's `WebAssembly.Memory`, where the effects lie.
      */
     memory(): { readonly buffer: ArrayBuffer };
-    constructor();
+    /**
+     * `graceMs`: how long a used process waits for a next client after its
+     * last one left (`daemon run --grace-ms`; the core's `HANDOVER_GRACE_MS`
+     * when left out); `lingerMs`: how long an owner holding nothing stays
+     * (`--linger-ms`; the core's `sharedOwner.lingerMs` when left out). One
+     * constructor instead of a setter each: fewer exports in the `.wasm`.
+     */
+    constructor(grace_ms?: number | null, linger_ms?: number | null);
+    /**
+     * When the owner exits (`Mux::owner_exit_in`): -1 while it holds
+     * something (`hostHolds`: the owner's sockets not attached and processes
+     * still closing), else the milliseconds left (0: now).
+     */
+    ownerExitIn(now_ms: number, host_holds: number): number;
     /**
      * A server process's message, its UTF-8 bytes → where its effects lie (`effects_out`).
      */
     serverMessage(process: number, message: Uint8Array | number[], now_ms: number): number;
-    /**
-     * How long a used process waits for a next client after its last one
-     * left (`daemon run --grace-ms`; the core's `HANDOVER_GRACE_MS` otherwise).
-     */
-    setHandoverGraceMs(ms: number): void;
     /**
      * `lazy-mcp daemon status` at `now_ms`: one row per process, JSON.
      */
@@ -132,6 +139,14 @@ export function hostLimits(): string;
  * `HttpVerdict` name; lazy_mcp_core::http_status). `exchange` is an `HttpExchange`.
  */
 export function httpStatusVerdict(exchange: string, status: number, first: boolean, modern: boolean, oauth: boolean, session: boolean): string;
+
+/**
+ * After waiting `elapsedMs` for `wait` (a `host_waits::Wait` code: 0 the
+ * owner's full queue, 1 a starting owner, 2 a started one, 3 another's
+ * sign-in): look again after the milliseconds returned, or give up (-1;
+ * lazy_mcp_core::host_waits). `random`: any uniformly drawn u32.
+ */
+export function nextTry(wait: number, elapsed_ms: number, random: number): number;
 
 /**
  * Config problems → which are squiggled and which notified (`PresentationInput` in,

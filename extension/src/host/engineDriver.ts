@@ -4,9 +4,9 @@
 import { openConnection, type StdioTransport } from './connections';
 import { openSharedConnection } from './shared/sharedConnection';
 import type { OwnerSpec } from './shared/ownerLauncher';
-import type { Connection, Transport } from './connections';
+import type { Connection, RefusedSend, Transport } from './connections';
 import type { CoreExports, WasmCore } from '../core/wasmCore';
-import type { ClientBody, ClientRoute, JsonRpcId, RequestHeaders } from './gateway/jsonRpcShape';
+import type { ClientBody, ClientRoute, RequestHeaders } from './gateway/jsonRpcShape';
 import type { ConfigReport, ConfigSources, DefinitionsReview, Effect, Endpoint, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings, SharedLaunch } from '../core/contract.generated';
 import { answerReadFiles } from './config/configFiles';
 import type { AuthHost } from './auth/authHost';
@@ -44,13 +44,24 @@ interface Crossed {
   from: number;
 }
 
+/**
+ * HTTP: a message on the reply to request `requestId`'s POST (WASM `messageReceived`
+ * with `reply_of`). `awaited`: what the core said of that request once it crossed
+ * (true until then).
+ */
+interface ReplyMessage {
+  type: 'replyMessage';
+  conn: number;
+  requestId: number;
+  message: string;
+  awaited: boolean;
+}
+
 export interface DriverDeps {
   core: WasmCore;
   settingsJson: string;
   /** Where client-bound messages go (the gateway's `deliver`, or stdout for `serve --stdio`). */
   deliverToClient(client: string, message: string, route: ClientRoute): void;
-  /** The engine will send no answer to request `id` of `client` (the client cancelled it): stop expecting one. */
-  noReply?(client: string, id: JsonRpcId | null): void;
   /** After `clientInputEnded`: every request read from `client` is answered or dropped (`serve --stdio` may stop). */
   onClientSettled?(client: string): void;
   /**
@@ -98,7 +109,7 @@ export class EngineDriver {
   /** The engine's one timer: armed at its deadline (`wakeAt`), it answers `timeout`. */
   private wake: NodeJS.Timeout | undefined;
   /** Events to cross, or effects of a crossing already made (`clientPost`) still to apply. */
-  private readonly queue: (EngineEvent | Crossed)[] = [];
+  private readonly queue: (EngineEvent | Crossed | ReplyMessage)[] = [];
   private draining = false;
   private persisting: Promise<void> = Promise.resolve();
   /** Writes of the approved-definitions file, in order (awaited by `shutdown`). */
@@ -151,7 +162,7 @@ export class EngineDriver {
     return { body: JSON.parse(parts[0] ?? '{}') as ClientBody, deliver: () => this.enqueue({ type: 'crossed', parts, from: 1 }) };
   }
 
-  private enqueue(item: EngineEvent | Crossed): void {
+  private enqueue(item: EngineEvent | Crossed | ReplyMessage): void {
     if (this.stopped) return;
     this.queue.push(item);
     if (this.draining) return;
@@ -241,18 +252,25 @@ export class EngineDriver {
     this.applyParts(parts);
   }
 
-  private step(event: EngineEvent | Crossed): void {
+  private step(event: EngineEvent | Crossed | ReplyMessage): void {
     if (event.type === 'crossed') return this.applyParts(event.parts, event.from);
     let parts: string[];
     try {
-      parts = this.deps.core.call(() => this.cross(event));
+      parts = this.deps.core.call(() => (event.type === 'replyMessage' ? this.crossReply(event) : this.cross(event)));
     } catch (err) {
       const message = `engine failed on ${event.type}: ${err instanceof Error ? err.message : String(err)}`;
       this.deps.log('error', message);
       this.deps.onEngineFailed?.(message);
       return;
     }
-    this.applyParts(parts);
+    if (event.type !== 'replyMessage') return this.applyParts(parts);
+    event.awaited = parts[0] === '1';
+    this.applyParts(parts, 1);
+  }
+
+  /** A reply's message: element 0 says whether its request still awaits the answer. */
+  private crossReply(event: ReplyMessage): string[] {
+    return this.engine.messageReceived(this.now(), event.conn, utf8(event.message), event.requestId);
   }
 
   /** `parts[from]` is the effects' JSON; the payloads follow it, one per send/reply/notifyClient, in order. */
@@ -287,8 +305,6 @@ export class EngineDriver {
     switch (effect.type) {
       case 'open':
         return this.open(effect.conn, effect.server, effect.transport, effect.interactive, effect.oauth ?? undefined, effect.maxMessageBytes, effect.shared ?? undefined);
-      case 'resumeConnection':
-        return this.connections.get(effect.conn)?.resume?.();
       case 'startSignIn':
         return this.startSignIn(effect);
       case 'cancelSignIn':
@@ -310,7 +326,7 @@ export class EngineDriver {
         const c = this.connections.get(effect.conn);
         this.connections.delete(effect.conn);
         if (c?.pid !== undefined) this.forgetPid(c.pid);
-        if (c) this.track(c.close());
+        if (c) this.track(c.close(effect.idle === true));
         return;
       }
       case 'wakeAt': {
@@ -330,8 +346,6 @@ export class EngineDriver {
         return this.deps.deliverToClient(effect.client, payload(), { reply: true, id: effect.id, httpStatus: effect.httpStatus });
       case 'notifyClient':
         return this.deps.deliverToClient(effect.client, payload(), { reply: false, progressToken: effect.progressToken, request: effect.request });
-      case 'noReply':
-        return this.deps.noReply?.(effect.client, effect.id);
       case 'clientSettled':
         return this.deps.onClientSettled?.(effect.client);
       case 'startDefinition': {
@@ -490,8 +504,9 @@ export class EngineDriver {
       oauth !== undefined && auth !== undefined
         ? {
             token: () => auth.accessToken(oauth.url),
-            onChallenge: (status: number, challenge: string | undefined, hadToken: boolean) =>
-              this.handle({ type: 'authRequired', conn, status, challenge: challenge ?? null, hadToken }),
+            // The refused message goes back to the engine, which holds it until signed in.
+            onChallenge: (status: number, challenge: string | undefined, hadToken: boolean, refused: RefusedSend) =>
+              this.handle({ type: 'authRequired', conn, status, challenge: challenge ?? null, hadToken, ...refused }),
           }
         : undefined;
     // The core's `shared`: attach to the per-user owner's process instead of spawning (docs/shared-servers.md).
@@ -509,6 +524,13 @@ export class EngineDriver {
         },
         onShared: (clients, holders) => this.handle({ type: 'connectionShared', conn, clients, holders }),
         onMessage: (message) => this.handle({ type: 'messageReceived', conn, message }),
+        // Crosses at once (unless the engine is busy, then the end is reported anyway): the answer
+        // tells the connection whether the reply's end still matters, so a warm call crosses twice.
+        onReplyMessage: (requestId, message) => {
+          const reply: ReplyMessage = { type: 'replyMessage', conn, requestId, message, awaited: true };
+          this.enqueue(reply);
+          return reply.awaited;
+        },
         onReplyEnded: (requestId, reason, httpStatus) => this.handle({ type: 'replyEnded', conn, requestId, reason, httpStatus: httpStatus ?? null }),
         onClosed: (info) => {
           if (!this.connections.has(conn)) return; // closed on the engine's request

@@ -112,8 +112,6 @@ export class LazyHost {
       settingsJson: JSON.stringify({ workspaceFolders: opts.discovery.workspaceFolders, ...(opts.settings ?? {}) }),
       deliverToClient: (client, message, route) =>
         this.gateway ? this.gateway.deliver(client, message, route) : opts.deliverToClient?.(client, message, route),
-      // Only the HTTP gateway needs `noReply` (to end an exchange); stdio waits for `clientSettled`.
-      noReply: (client, id) => this.gateway?.noReply(client, id),
       onClientSettled: (client) => opts.onClientSettled?.(client),
       ...(opts.definitions ? { definitions: opts.definitions } : {}),
       store: opts.store,

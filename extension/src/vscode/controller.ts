@@ -141,7 +141,7 @@ export class Controller implements vscode.Disposable {
       // Shared with every other window and the CLI: an approval given anywhere applies here.
       approvedDefinitionsFile: approvedDefinitionsPath(),
       // Where shared servers live when `lazyMcp.shareServers` is on (the core decides per launch).
-      sharedOwner: ownerSpecFor(path.join(context.extensionPath, 'dist', 'cli.js'), core.call((c) => c.sharedProtocol()), core.limits().sharedOwner),
+      sharedOwner: ownerSpecFor(path.join(context.extensionPath, 'dist', 'cli.js'), core.call((c) => c.sharedProtocol()), core),
       // VS Code lists an extension's MCP tools only after starting its definition once (an
       // in-process handshake with the gateway, nothing upstream is spawned): the core decides
       // when to ask, again, and when to close a session that only listed (clients/definition_starts.rs).

@@ -18,7 +18,9 @@ function wrap(core) {
         const original = value.prototype[method];
         if (method === 'constructor' || typeof original !== 'function') continue;
         value.prototype[method] = function (...args) {
-          note(`${name}.${method}`);
+          // A JSON event says which one it is (`Engine.handleSplit:timeout`).
+          const type = method === 'handleSplit' ? `:${JSON.parse(args[1]).type}` : '';
+          note(`${name}.${method}${type}`);
           return original.apply(this, args);
         };
       }

@@ -57,8 +57,8 @@ pub enum Effect {
         transport: Box<Transport>,
         interactive: bool,
         /// Present when the server signs in with OAuth: add its bearer token
-        /// (that server's only), hold requests answered 401/403 and report
-        /// `authRequired`. Absent: static headers only, never OAuth.
+        /// (that server's only), and hand a message answered 401/403 back in
+        /// `authRequired` (the engine holds it). Absent: static headers only, never OAuth.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         oauth: Option<Box<OAuthBinding>>,
         /// The largest message to take from this server (HTTP: a reply body, one
@@ -69,10 +69,6 @@ pub enum Effect {
         /// (`shared/launch.rs`): attach by this key instead of spawning.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         shared: Option<Box<crate::shared::launch::SharedLaunch>>,
-    },
-    /// Re-send the requests held since `authRequired`, with the stored token.
-    ResumeConnection {
-        conn: ConnId,
     },
     /// Run the interactive sign-in (open the browser on the authorization
     /// URL, receive the redirect on loopback), store the tokens, answer
@@ -132,8 +128,9 @@ pub enum Effect {
         #[cfg_attr(feature = "ts", ts(as = "Option<VecMap<String, String>>", optional))]
         headers: VecMap<String, String>,
         /// The id of the request this message is (absent for notifications and
-        /// responses): its answer is due. Over HTTP the host reports the end of
-        /// its POST's reply with this id (`replyEnded`), answered or not.
+        /// responses): its answer is due. Over HTTP what its POST's reply
+        /// carries crosses with this id (`messageReceived`'s `reply_of`), and the reply's end
+        /// (`replyEnded`) only while the engine still awaits the answer.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(optional))]
         request_id: Option<u64>,
@@ -156,6 +153,11 @@ pub enum Effect {
     /// No `connectionClosed` is needed afterwards (it is ignored).
     Close {
         conn: ConnId,
+        /// By the idle stop: a shared connection tells the owner, which keeps
+        /// the process for its idle time only then (else the handover grace).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+        idle: bool,
     },
     // Arm the host's one timer at `at_ms` (replacing the one armed): the
     // engine's earliest deadline moved earlier. When it fires, send `timeout`.
@@ -179,19 +181,9 @@ pub enum Effect {
         http_status: Option<u16>,
         message: String,
     },
-    /// Request `id` of `client` gets no answer: the client cancelled it while it
-    /// was still unanswered (waiting for its server, forwarded, or an open
-    /// `subscriptions/listen`), and MCP answers no cancelled request. For the
-    /// HTTP gateway: an exchange whose requests are all settled ends its
-    /// stream without sending anything more. Emitted once per dropped
-    /// request, never for one that was answered.
-    NoReply {
-        client: ClientId,
-        #[cfg_attr(feature = "ts", ts(type = "string | number | null"))]
-        id: serde_json::Value,
-    },
     /// After `clientInputEnded`: every request read from `client` is answered
-    /// or dropped (`noReply`), so a host that stops with its client's input
+    /// or dropped (the client cancelled it while unanswered: MCP answers no
+    /// cancelled request), so a host that stops with its client's input
     /// (`serve --stdio` at stdin EOF) may stop now. Once per `clientInputEnded`;
     /// a server's request still waiting for the client's answer does not hold it.
     ClientSettled {

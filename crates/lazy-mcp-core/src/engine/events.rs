@@ -109,9 +109,12 @@ pub enum Event {
     },
     /// An HTTP status worth knowing (401/403 ⇒ NEEDS AUTH).
     HttpStatus { conn: ConnId, status: u16 },
-    /// A connection opened with an `oauth` binding met a 401/403: the host holds
-    /// its requests until `resumeConnection` or `close`. `challenge`: the
-    /// `WWW-Authenticate` header; `hadToken`: a bearer token was sent.
+    /// A connection opened with an `oauth` binding met a 401/403 on the
+    /// message of a `send` effect, handed back here (`message`; the engine
+    /// reads what its `send` said again): the engine holds it, with what it
+    /// sends on the connection meanwhile, and sends them all again once
+    /// signed in (the host holds nothing).
+    /// `challenge`: the `WWW-Authenticate` header; `hadToken`: a bearer token was sent.
     AuthRequired {
         conn: ConnId,
         status: u16,
@@ -119,6 +122,8 @@ pub enum Event {
         challenge: Option<String>,
         #[serde(default)]
         had_token: bool,
+        #[serde(default)]
+        message: String,
     },
     /// The token store now holds tokens for this server URL, written by another
     /// window or process (VS Code: SecretStorage changed; CLI: the token file

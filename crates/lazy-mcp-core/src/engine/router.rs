@@ -161,7 +161,8 @@ impl Engine {
                 status,
                 challenge,
                 had_token,
-            } => self.on_auth_required(conn, status, had_token, challenge.as_deref()),
+                message,
+            } => self.on_auth_required(conn, status, (had_token, challenge.as_deref()), message),
             Event::TokensAvailable { url } => self.on_tokens_stored_elsewhere(&url),
             Event::SignInFinished {
                 server,

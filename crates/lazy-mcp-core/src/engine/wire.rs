@@ -129,6 +129,26 @@ impl Engine {
         self.split_recycled(effects)
     }
 
+    /// HTTP: what upstream connection `conn` received on the reply to request
+    /// `request_id`'s POST (WASM `messageReceived` with `reply_of`), handled as
+    /// [`Engine::message_received_bytes`]. Element 0 says whether that request
+    /// still awaits its answer after it: `"1"`, and the host reports the
+    /// reply's end (`replyEnded`); `""`, and that end is nothing to the engine,
+    /// so a warm call over HTTP crosses twice (its client's message, this).
+    /// Then what `message_received_bytes` returns.
+    pub fn reply_message_bytes(
+        &mut self,
+        now_ms: u64,
+        conn: ConnId,
+        request_id: u64,
+        message: &[u8],
+    ) -> Vec<String> {
+        let mut out = self.message_received_bytes(now_ms, conn, message);
+        let awaited = self.reply_awaited(conn, request_id);
+        out.insert(0, if awaited { "1" } else { "" }.to_string());
+        out
+    }
+
     /// The persisted catalogue (WASM `catalogueLoaded`) as the bytes of its file:
     /// it is JSON, so escaped inside an event's JSON it doubled its quotes and
     /// the core unescaped it again.

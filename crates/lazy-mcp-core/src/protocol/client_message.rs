@@ -105,6 +105,12 @@ pub struct ClientEnvelope {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub sessionless: bool,
+    /// A `notifications/cancelled`: the id of the request it cancels. The
+    /// engine answers no cancelled request, so the gateway stops waiting for
+    /// that one (the gateway alone owns which answers its POSTs wait for).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(type = "string | number", optional))]
+    pub cancels: Option<Value>,
 }
 
 /// The error a message gets before it is served.
@@ -202,6 +208,9 @@ fn raw_envelope<'a>(
     if shape.has_id && id.is_none() {
         return None; // a null or odd id: the full reading says why
     }
+    if method == methods::NOTIFICATIONS_CANCELLED {
+        return None; // the full reading names the request it cancels
+    }
     let Some(id) = id else {
         let envelope = ClientEnvelope {
             text: None,
@@ -211,6 +220,7 @@ fn raw_envelope<'a>(
             progress_token: None,
             error: None,
             sessionless: false,
+            cancels: None,
         };
         return Some((
             envelope,
@@ -243,6 +253,7 @@ fn raw_envelope<'a>(
         progress_token,
         error: None,
         sessionless: false,
+        cancels: None,
     };
     Some((
         envelope,
@@ -262,6 +273,7 @@ fn full_envelope(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope
         progress_token: None,
         error: None,
         sessionless: false,
+        cancels: None,
     };
     match parse_client(text) {
         Ok(Message::Request { id, method, params }) => {
@@ -286,7 +298,15 @@ fn full_envelope(text: &str, headers: Option<&RequestHeaders>) -> ClientEnvelope
             }
             envelope.method = Some(method);
         }
-        Ok(Message::Notification { method, .. }) => envelope.method = Some(method),
+        Ok(Message::Notification { method, params }) => {
+            if method == methods::NOTIFICATIONS_CANCELLED {
+                envelope.cancels = Params::read(params.as_ref())
+                    .request_id
+                    .filter(|id| is_valid_id(id))
+                    .cloned();
+            }
+            envelope.method = Some(method);
+        }
         Ok(Message::Response { .. }) => {}
         Err(unreadable) => {
             envelope.expects_reply = true;
@@ -407,7 +427,8 @@ pub fn client_body_text(body: &ClientBody) -> String {
         if at > 0 {
             out.push(',');
         }
-        if message.text.is_some() || message.error.is_some() {
+        // A cancellation (rare) is written by serde too.
+        if message.text.is_some() || message.error.is_some() || message.cancels.is_some() {
             push_serde(&mut out, message);
             continue;
         }

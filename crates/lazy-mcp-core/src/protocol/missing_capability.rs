@@ -24,20 +24,28 @@ pub const MISSING_CLIENT_CAPABILITY_STATUS: u16 = 400;
 /// `sampling/createMessage`, `roots/list`) requires; None for any other method.
 pub fn required_for_input(method: &str, params: Option<&Value>) -> Option<Value> {
     let param = |key: &str| params.and_then(|p| p.get(key));
-    match method {
+    let (capability, member) = match method {
         methods::ELICITATION_CREATE if param("mode").and_then(Value::as_str) == Some("url") => {
-            Some(json!({"elicitation": {"url": {}}}))
+            ("elicitation", Some("url"))
         }
-        methods::ELICITATION_CREATE => Some(json!({"elicitation": {"form": {}}})),
+        methods::ELICITATION_CREATE => ("elicitation", Some("form")),
         methods::SAMPLING_CREATE_MESSAGE
             if param("tools").is_some() || param("toolChoice").is_some() =>
         {
-            Some(json!({"sampling": {"tools": {}}}))
+            ("sampling", Some("tools"))
         }
-        methods::SAMPLING_CREATE_MESSAGE => Some(json!({"sampling": {}})),
-        methods::ROOTS_LIST => Some(json!({"roots": {}})),
-        _ => None,
+        methods::SAMPLING_CREATE_MESSAGE => ("sampling", None),
+        methods::ROOTS_LIST => ("roots", None),
+        _ => return None,
+    };
+    // `{capability: {member: {}}}` built once here, not by a `json!` per arm (smaller `.wasm`).
+    let mut members = Map::new();
+    if let Some(member) = member {
+        members.insert(member.into(), Value::Object(Map::new()));
     }
+    let mut required = Map::new();
+    required.insert(capability.into(), Value::Object(members));
+    Some(Value::Object(required))
 }
 
 /// The part of `required` that `declared` does not declare (None: all of it is).

@@ -13,7 +13,8 @@
 //! (`subscribers.rs`); other notifications are broadcast (progress and
 //! cancellations to their own attachment); a client's cancellation or detach
 //! cancels only its own calls and subscriptions; the last detach stops the
-//! process once nobody has used it for its idle time ([`Mux::kept_for`]).
+//! process after the handover grace, or, when it was an idle stop, once
+//! nobody has used it for its idle time ([`Mux::kept_for`]).
 //!
 //! Calls, their answers, progress and other notifications take the hot path
 //! (`splice.rs`): routed by a shallow reading, passed on with only the id and
@@ -22,7 +23,7 @@
 
 use super::launch::{SharedHolder, SharedLaunch};
 use super::splice::{Routing, Token};
-use super::subscribers::Subscribers;
+use super::subscribers::{Subscribe, Subscribers};
 use crate::idle_tiers::{kept_after_ms, RecentCalls};
 use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
@@ -38,8 +39,8 @@ pub type ProcId = u64;
 /// The least a used process whose last client detached waits for the next one
 /// before it is stopped: a client's idle stop followed a moment later by
 /// another client's call (or a window reload) reuses it instead of spawning a
-/// second process while the first one exits. It usually waits longer: until
-/// nobody has used it for its idle time ([`Mux::kept_for`]).
+/// second process while the first one exits. After a client's idle stop it
+/// waits longer: until nobody has used it for its idle time ([`Mux::kept_for`]).
 pub const HANDOVER_GRACE_MS: u64 = 5_000;
 
 /// Read from `{"type": ...}` JSON by `crate::tagged_json` (no `serde(tag)`:
@@ -68,8 +69,15 @@ pub enum MuxEvent {
     /// bytes (`Mux::client_message`), never inside an event's JSON.
     #[serde(skip_deserializing)]
     ClientMessage { attach: AttachId, message: String },
+    /// The client let go. `idle`: by its engine's idle stop, while it lives
+    /// (the process is kept for its idle time); else it ended (its session
+    /// exited, its window closed): only the handover grace.
     #[serde(rename_all = "camelCase")]
-    Detach { attach: AttachId },
+    Detach {
+        attach: AttachId,
+        #[serde(default)]
+        idle: bool,
+    },
     #[serde(rename_all = "camelCase")]
     ProcessOpened {
         process: ProcId,
@@ -249,6 +257,10 @@ pub struct Mux {
     grace_ms: Option<u64>,
     /// The owner's clock at this step ([`Mux::at`]; an attach carries its own).
     now_ms: u64,
+    /// The owner's linger when not `host_limits`' (`daemon run --linger-ms`).
+    linger_ms: Option<u64>,
+    /// Since when the owner has held nothing (see [`Mux::owner_exit_in`]).
+    idle_since_ms: Option<u64>,
 }
 
 impl Mux {
@@ -287,6 +299,28 @@ impl Mux {
         kept
     }
 
+    /// How long an owner holding nothing stays (`daemon run --linger-ms`).
+    pub fn set_linger_ms(&mut self, ms: u64) {
+        self.linger_ms = Some(ms);
+    }
+
+    /// When the owner exits: `None` while it holds something (a process or an
+    /// attachment here, or `host_holds` things of the host's: sockets not
+    /// attached yet, processes still closing); else the milliseconds left of
+    /// its linger, counted from when it began to hold nothing (0: exit now).
+    /// The host arms a timer for it and asks again at each step and when it fires.
+    pub fn owner_exit_in(&mut self, now_ms: u64, host_holds: usize) -> Option<u64> {
+        if host_holds > 0 || !self.is_idle() {
+            self.idle_since_ms = None;
+            return None;
+        }
+        let since = *self.idle_since_ms.get_or_insert(now_ms);
+        let linger = self
+            .linger_ms
+            .unwrap_or(crate::host_limits::OWNER_LINGER_MS);
+        Some(linger.saturating_sub(now_ms.saturating_sub(since)))
+    }
+
     /// Nothing held: no process and no attachment (the owner may exit).
     pub fn is_idle(&self) -> bool {
         self.processes.is_empty() && self.attachments.is_empty()
@@ -322,7 +356,7 @@ impl Mux {
                 now_ms,
             } => self.on_attach(attach, server, *launch, (transport, cwd, env), now_ms),
             MuxEvent::ClientMessage { attach, message } => self.on_client_message(attach, &message),
-            MuxEvent::Detach { attach } => self.on_detach(attach),
+            MuxEvent::Detach { attach, idle } => self.on_detach(attach, idle),
             MuxEvent::ProcessOpened { process, pid } => self.on_opened(process, pid),
             MuxEvent::ServerMessage { process, message } => {
                 self.on_server_message(process, &message)
@@ -513,18 +547,39 @@ impl Mux {
         ) = (method.as_deref(), &id)
         {
             // One upstream subscription per URI for every attachment: only the first
-            // subscribe and the last unsubscribe go to the server, the rest are answered here.
+            // subscribe and the last unsubscribe go to the server, the rest are answered
+            // here, or with the first subscribe's answer while it is still to come.
             let uri = Params::read(MessageFields::of(&message).params).uri;
-            let upstream = uri.is_none_or(|uri| match m {
-                methods::RESOURCES_SUBSCRIBE => p.subscribers.subscribe(uri, attach),
-                _ => p.subscribers.unsubscribe(uri, attach),
-            });
-            if !upstream {
-                self.effects.push(MuxEffect::ToClient {
-                    attach,
-                    message: format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#),
-                });
-                return;
+            let upstream = p.next_id;
+            let step = match (m, uri) {
+                (methods::RESOURCES_SUBSCRIBE, Some(uri)) => {
+                    p.subscribers.subscribe(uri, attach, id.clone(), upstream)
+                }
+                (_, Some(uri)) if !p.subscribers.unsubscribe(uri, attach) => Subscribe::Answer,
+                _ => Subscribe::Forward,
+            };
+            match step {
+                Subscribe::Forward => {}
+                Subscribe::Wait => return,
+                Subscribe::Answer => {
+                    self.effects.push(MuxEffect::ToClient {
+                        attach,
+                        message: format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#),
+                    });
+                    return;
+                }
+                Subscribe::Ask => {
+                    // Not a call of `attach` (in `pending`): its detach must not cancel
+                    // the answer the others wait for.
+                    p.used = true;
+                    p.next_id += 1;
+                    message.insert("id".into(), json!(upstream));
+                    self.effects.push(MuxEffect::ToServer {
+                        process,
+                        message: Value::Object(message).to_string(),
+                    });
+                    return;
+                }
             }
         }
         match (method.as_deref(), id) {
@@ -768,15 +823,22 @@ impl Mux {
                 let Some(upstream) = id.as_u64() else {
                     return;
                 };
-                if p.init_id == Some(upstream) {
+                let result = MessageFields::of(&message).result;
+                let waiters = if p.init_id == Some(upstream) {
                     p.init_id = None;
                     let waiters = match std::mem::replace(&mut p.init, Init::None) {
                         Init::InFlight { waiters } => waiters,
                         _ => Vec::new(),
                     };
-                    if let Some(result) = MessageFields::of(&message).result {
+                    if let Some(result) = result {
                         p.init = Init::Done(result.clone());
                     }
+                    Some(waiters)
+                } else {
+                    p.subscribers.answered(upstream, result.is_some())
+                };
+                // The handshake's or a subscribe's answer: the same to each who waits for it.
+                if let Some(waiters) = waiters {
                     for (attach, id) in waiters {
                         message.insert("id".into(), id);
                         self.effects.push(MuxEffect::ToClient {
@@ -988,7 +1050,7 @@ impl Mux {
         self.by_key.insert(new_key, process);
     }
 
-    fn on_detach(&mut self, attach: AttachId) {
+    fn on_detach(&mut self, attach: AttachId, idle: bool) {
         let Some(attachment) = self.attachments.remove(&attach) else {
             return;
         };
@@ -1047,17 +1109,21 @@ impl Mux {
         if !p.attachments.is_empty() {
             self.announce_sharing(process);
         } else if p.used && matches!(p.init, Init::Done(_)) {
-            // In use until now: kept for its idle time after its last use, and
-            // at least the grace for a client a moment later (a process that
-            // was only catalogued is not kept).
+            // In use until now: kept the grace for a client a moment later (a
+            // process that was only catalogued is not kept); after an idle stop,
+            // until its idle time after its last use. A client that ended
+            // (closed without an idle stop) gives only the grace: nobody is
+            // left whose calls the idle time follows.
             p.lingering = true;
             p.left_idle = attachment.idle;
             let last_use = p.last_use_ms;
             let Some(p) = self.processes.get(&process) else {
                 return;
             };
-            let grace_end = self.now_ms + self.grace_ms.unwrap_or(HANDOVER_GRACE_MS);
-            let until = grace_end.max(last_use.saturating_add(self.kept_for(p)));
+            let mut until = self.now_ms + self.grace_ms.unwrap_or(HANDOVER_GRACE_MS);
+            if idle {
+                until = until.max(last_use.saturating_add(self.kept_for(p)));
+            }
             self.linger(process, until);
         } else {
             self.stop(process);

@@ -4,25 +4,80 @@
 //! unsubscribe, a detach) unsubscribes it, and `resources/updated` reaches only
 //! its subscribers. The engine's own table (engine/server/resource_subscriptions)
 //! does the same for one client's sessions; this is the owner's, over clients.
+//!
+//! Until the server answers a URI's first subscribe, later subscribers to it
+//! wait for that answer and get the same (an error too): none is told "done"
+//! before the server said so, and a refused subscribe leaves nobody recorded,
+//! so the next subscriber asks the server again.
 
 /// An attachment's id (`mux::AttachId`; not imported: mux.rs imports this file).
 type AttachId = u64;
 use crate::vec_map::VecMap;
+use serde_json::Value;
+
+/// Who waits for a subscribe's answer: each attachment with its request's id.
+pub type Waiters = Vec<(AttachId, Value)>;
+
+/// What the multiplexer does with a client's `resources/subscribe`.
+#[derive(Debug)]
+pub enum Subscribe {
+    /// Not the table's (an unsubscribe that was the URI's last, a request without
+    /// a URI): the server is asked as for any call.
+    Forward,
+    /// The URI's first: send it upstream under the id given to `subscribe`.
+    Ask,
+    /// The server's answer to an earlier one is still to come: it answers this one too.
+    Wait,
+    /// Subscribed upstream already: answer `{}` here.
+    Answer,
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct Subscribers {
     by_uri: VecMap<String, Vec<AttachId>>,
+    /// Subscribes sent upstream and not answered yet: (upstream id, URI, who waits).
+    asking: Vec<(u64, String, Waiters)>,
 }
 
 impl Subscribers {
-    /// `attach` subscribes to `uri`: whether the server must be asked (the URI's first subscriber).
-    pub fn subscribe(&mut self, uri: &str, attach: AttachId) -> bool {
+    /// `attach` subscribes to `uri` (its request `id`; `upstream`: the id it would go to the server with).
+    pub fn subscribe(
+        &mut self,
+        uri: &str,
+        attach: AttachId,
+        id: Value,
+        upstream: u64,
+    ) -> Subscribe {
         let subscribers = self.by_uri.entry(uri.to_string()).or_default();
-        if subscribers.contains(&attach) {
-            return false;
+        let first = subscribers.is_empty();
+        if !subscribers.contains(&attach) {
+            subscribers.push(attach);
         }
-        subscribers.push(attach);
-        subscribers.len() == 1
+        if first {
+            self.asking
+                .push((upstream, uri.to_string(), vec![(attach, id)]));
+            return Subscribe::Ask;
+        }
+        match self.asking.iter_mut().rev().find(|(_, u, _)| u == uri) {
+            Some((_, _, waiters)) => {
+                waiters.push((attach, id));
+                Subscribe::Wait
+            }
+            None => Subscribe::Answer,
+        }
+    }
+
+    /// The server answered `upstream`: who waits for it, when it was a subscribe of
+    /// [`Subscribe::Ask`]. A refused one (`ok` false) leaves none of them subscribed.
+    pub fn answered(&mut self, upstream: u64, ok: bool) -> Option<Waiters> {
+        let at = self.asking.iter().position(|(u, _, _)| *u == upstream)?;
+        let (_, uri, waiters) = self.asking.remove(at);
+        if !ok {
+            for (attach, _) in &waiters {
+                self.unsubscribe(&uri, *attach);
+            }
+        }
+        Some(waiters)
     }
 
     /// `attach` unsubscribes from `uri`: whether the server must be told (it was the last).
@@ -43,6 +98,9 @@ impl Subscribers {
 
     /// `attach` left: the URIs it was the last subscriber of (to unsubscribe upstream).
     pub fn detach(&mut self, attach: AttachId) -> Vec<String> {
+        for (_, _, waiters) in &mut self.asking {
+            waiters.retain(|(a, _)| *a != attach);
+        }
         let mut unwanted = Vec::new();
         self.by_uri.retain(|uri, subscribers| {
             subscribers.retain(|a| *a != attach);

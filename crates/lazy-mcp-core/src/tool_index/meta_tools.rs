@@ -4,7 +4,7 @@
 use super::text::tokenize;
 use crate::protocol::listed_item::ListedItem;
 use crate::vec_map::VecSet;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Name of the meta-tool that searches the catalogue.
 pub const SEARCH_TOOLS: &str = "search_tools";
@@ -19,65 +19,35 @@ pub const CALL_TOOL: &str = "call_tool";
 pub const SEARCH_DEFAULT_LIMIT: usize = 5;
 pub const SEARCH_MAX_LIMIT: usize = 20;
 
-/// `{names: [string, …]}`, the input of `load_tools` and `unload_tools`.
-fn names_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "names": {"type": "array", "items": {"type": "string"}, "minItems": 1}
-        },
-        "required": ["names"],
-        "additionalProperties": false
-    })
-}
-
 /// The meta-tools' MCP definitions (`name`, `description`, `inputSchema`),
 /// as short as a model can still use unaided: every token here is paid on
 /// every request. Tool names are `server/tool`, as in the index and in search
-/// results; a bare tool name works when only one server has it.
+/// results; a bare tool name works when only one server has it. Search, load
+/// and unload change nothing outside the session (`readOnlyHint`: no
+/// confirmation needed). `load_tools` and `unload_tools` take `{names: [string, …]}`.
+/// JSON text read at each call rather than `json!`, whose every key and value is
+/// code in the `.wasm`; the names and the limit are the constants above
+/// (checked by `the_definitions_use_the_constants`).
+const META_TOOLS: &str = r#"[
+{"name":"search_tools","description":"Find tools for a task. Returns server/tool names with summaries.",
+ "inputSchema":{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer","minimum":1,"maximum":20}},"required":["query"],"additionalProperties":false},
+ "annotations":{"readOnlyHint":true}},
+{"name":"load_tools","description":"Load tools by server/tool name to call them directly.",
+ "inputSchema":{"type":"object","properties":{"names":{"type":"array","items":{"type":"string"},"minItems":1}},"required":["names"],"additionalProperties":false},
+ "annotations":{"readOnlyHint":true}},
+{"name":"unload_tools","description":"Remove loaded tools from the tool list.",
+ "inputSchema":{"type":"object","properties":{"names":{"type":"array","items":{"type":"string"},"minItems":1}},"required":["names"],"additionalProperties":false},
+ "annotations":{"readOnlyHint":true}},
+{"name":"call_tool","description":"Call a tool by server/tool name without loading it.",
+ "inputSchema":{"type":"object","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":false}}
+]"#;
+
+/// The meta-tools' definitions ([`META_TOOLS`]).
 pub fn meta_tools() -> Vec<Value> {
-    vec![
-        json!({
-            "name": SEARCH_TOOLS,
-            "description": "Find tools for a task. Returns server/tool names with summaries.",
-            "inputSchema": {
-                "type": "object",
-                "properties": {
-                    "query": {"type": "string"},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": SEARCH_MAX_LIMIT}
-                },
-                "required": ["query"],
-                "additionalProperties": false
-            },
-            // search, load and unload change nothing outside the session: no confirmation needed.
-            "annotations": {"readOnlyHint": true}
-        }),
-        json!({
-            "name": LOAD_TOOLS,
-            "description": "Load tools by server/tool name to call them directly.",
-            "inputSchema": names_schema(),
-            "annotations": {"readOnlyHint": true}
-        }),
-        json!({
-            "name": UNLOAD_TOOLS,
-            "description": "Remove loaded tools from the tool list.",
-            "inputSchema": names_schema(),
-            "annotations": {"readOnlyHint": true}
-        }),
-        json!({
-            "name": CALL_TOOL,
-            "description": "Call a tool by server/tool name without loading it.",
-            "inputSchema": {
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string"},
-                    "arguments": {"type": "object"}
-                },
-                "required": ["name"],
-                "additionalProperties": false
-            }
-        }),
-    ]
+    match serde_json::from_str(META_TOOLS) {
+        Ok(Value::Array(tools)) => tools,
+        _ => Vec::new(),
+    }
 }
 
 /// [`meta_tools`] with the compact index appended to the description of
@@ -166,6 +136,17 @@ pub fn closest_names(query: &str, all_names: &[&str], n: usize) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::tool_index::validate_arguments;
+    use serde_json::json;
+
+    #[test]
+    fn the_definitions_use_the_constants() {
+        let tools = meta_tools();
+        let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+        assert_eq!(names, [SEARCH_TOOLS, LOAD_TOOLS, UNLOAD_TOOLS, CALL_TOOL]);
+        let limit = &tools[0]["inputSchema"]["properties"]["limit"]["maximum"];
+        assert_eq!(limit, &json!(SEARCH_MAX_LIMIT));
+        assert_eq!(tools[1]["inputSchema"], tools[2]["inputSchema"]);
+    }
 
     #[test]
     fn meta_tools_are_search_load_unload_call_with_closed_schemas() {

@@ -381,14 +381,15 @@ impl Sim {
             }
             Effect::Send {
                 conn,
-                message,
+                message: text,
                 request_id,
-                ..
+                headers,
+                open_event_stream,
             } => {
                 let Some(server) = self.live.get(&conn).cloned() else {
                     return;
                 };
-                let message: Value = serde_json::from_str(&message).unwrap();
+                let message: Value = serde_json::from_str(&text).unwrap();
                 let unreachable = self.fakes.get(&server).map(|f| &f.behavior);
                 if unreachable == Some(&Behavior::Unreachable) {
                     self.live.remove(&conn);
@@ -400,7 +401,15 @@ impl Sim {
                     });
                     return;
                 }
-                if self.oauth_holds(conn, &server, &message) {
+                // Refused with a challenge: handed back to the engine, which holds it.
+                let refused = Effect::Send {
+                    conn,
+                    message: text,
+                    request_id,
+                    headers,
+                    open_event_stream,
+                };
+                if self.oauth_refuses(&server, &message, refused) {
                     return;
                 }
                 self.sent.push((server.clone(), message.clone()));
@@ -408,7 +417,7 @@ impl Sim {
                 self.answer(conn, &server, &message);
                 self.end_reply(conn, request_id, queued);
             }
-            Effect::Close { conn } => {
+            Effect::Close { conn, .. } => {
                 self.live.remove(&conn);
             }
             Effect::WakeAt { at_ms } => {

@@ -102,45 +102,44 @@ impl Sim {
         stored.is_some() && stored == self.oauth.accepted.get(server).copied()
     }
 
-    /// Requests on an OAuth connection without an accepted token are held and
-    /// reported, like the host's HTTP connection does.
-    pub(crate) fn oauth_holds(&mut self, conn: ConnId, server: &str, message: &Value) -> bool {
+    /// A `send` on an OAuth connection without an accepted token is refused
+    /// with a challenge: handed back in `authRequired` (the engine holds it),
+    /// like the host's HTTP connection does.
+    pub(crate) fn oauth_refuses(&mut self, server: &str, message: &Value, refused: Effect) -> bool {
+        let Effect::Send {
+            conn,
+            message: text,
+            ..
+        } = refused
+        else {
+            return false;
+        };
         if !self.oauth.oauth_conns.contains(&conn) || self.oauth.public.contains(server) {
             return false;
         }
-        if self.token_ok(server) {
+        let (status, challenge, had_token) = if self.token_ok(server) {
             let Some((tool, scope)) = self.oauth.scoped_tool.clone() else {
                 return false;
             };
             if message["params"]["name"] != tool.as_str() || self.oauth.granted.contains(&scope) {
                 return false;
             }
-            self.oauth
-                .held
-                .entry(conn)
-                .or_default()
-                .push(message.clone());
-            self.queue.push_back(Event::AuthRequired {
-                conn,
-                status: 403,
-                challenge: Some(format!(
-                    r#"Bearer error="insufficient_scope", scope="{scope}", resource_metadata="http://127.0.0.1/prm/{server}""#
-                )),
-                had_token: true,
-            });
-            return true;
-        }
-        self.oauth
-            .held
-            .entry(conn)
-            .or_default()
-            .push(message.clone());
-        let had_token = self.oauth.stored.get(server).copied().flatten().is_some();
+            let challenge = format!(
+                r#"Bearer error="insufficient_scope", scope="{scope}", resource_metadata="http://127.0.0.1/prm/{server}""#
+            );
+            (403, challenge, true)
+        } else {
+            let had_token = self.oauth.stored.get(server).copied().flatten().is_some();
+            let challenge =
+                "Bearer resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource\"";
+            (401, challenge.to_string(), had_token)
+        };
         self.queue.push_back(Event::AuthRequired {
             conn,
-            status: 401,
-            challenge: Some("Bearer resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource\"".into()),
+            status,
+            challenge: Some(challenge),
             had_token,
+            message: text,
         });
         true
     }
@@ -155,19 +154,6 @@ impl Sim {
                     self.oauth.oauth_conns.insert(conn);
                 }
                 Some(effect)
-            }
-            Effect::ResumeConnection { conn } => {
-                let held = self.oauth.held.remove(&conn).unwrap_or_default();
-                for message in held {
-                    if let Some(server) = self.live.get(&conn).cloned() {
-                        if self.oauth_holds(conn, &server, &message) {
-                            continue;
-                        }
-                        self.sent.push((server.clone(), message.clone()));
-                        self.answer(conn, &server, &message);
-                    }
-                }
-                None
             }
             Effect::RefreshTokens { server, .. } => {
                 self.oauth.refreshes += 1;
@@ -218,10 +204,6 @@ impl Sim {
                 }
                 self.oauth.stored.insert(server, None);
                 None
-            }
-            Effect::Close { conn } => {
-                self.oauth.held.remove(&conn);
-                Some(effect)
             }
             other => Some(other),
         }

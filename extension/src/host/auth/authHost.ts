@@ -9,7 +9,8 @@
 import { auth, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthBinding, RefreshOutcome, SignInLimits, SignInOutcome } from '../../core/contract.generated';
 import type { WasmCore } from '../../core/wasmCore';
-import { boundedFetch, describe, sleep, type FetchFn } from './authHttp';
+import { boundedFetch, describe, type FetchFn } from './authHttp';
+import { lookUntilDone, nextTryOf, type NextTry } from '../coreWaits';
 import { runSignInFlow, type Finished, type SignInPrompt } from './signInFlow';
 import { signInLock } from './signInLock';
 import { scopeParam, scopeSet } from './scopes';
@@ -53,9 +54,12 @@ export class AuthHost {
   private readonly discoveries = new Map<string, OAuthDiscoveryState>();
   /** The core's bounds on requests, the browser's redirect and the cross-process lock (host_limits.rs). */
   private readonly limits: SignInLimits;
+  /** When to look at another process's sign-in lock again, and when to give up (host_waits.rs). */
+  private readonly nextTry: NextTry;
 
   constructor(private readonly opts: AuthHostOptions) {
     this.limits = opts.core.limits().signIn;
+    this.nextTry = nextTryOf(opts.core);
   }
 
   /** Reads the stored access token of a server (before a connection opens). */
@@ -210,30 +214,40 @@ export class AuthHost {
       const now = await loadRecord(this.opts.store, binding.url);
       return now.tokens !== undefined && JSON.stringify(now.tokens) !== was;
     };
-    const deadline = Date.now() + this.limits.browserWaitMs;
     let told = false;
-    for (;;) {
-      const held = lock.tryAcquire();
-      if (held) {
-        if (!(await storedMeanwhile())) return held;
-        held.release();
-        await this.load(binding);
-        return { outcome: 'ok', message: '' };
-      }
-      if (cancelled.aborted) return { outcome: 'cancelled', message: 'the sign-in was cancelled' };
-      if (!told) {
-        told = true;
-        this.opts.browser.waitingForOtherSignIn?.(prompt);
-      }
-      if (Date.now() > deadline) {
-        return { outcome: 'failed', message: `another sign-in to this server (another window or lazy-mcp process) did not finish within ${Math.round(this.limits.browserWaitMs / 1000)} s` };
-      }
-      await sleep(this.limits.otherSignInPollMs, cancelled);
-      if (await storedMeanwhile()) {
-        await this.load(binding);
-        return { outcome: 'ok', message: '' };
-      }
-    }
+    let looked = false;
+    // The lock is a file (no event): looked at again as the core says (host_waits.rs `otherSignIn`).
+    return lookUntilDone<{ release(): void } | Finished<SignInOutcome>>(
+      this.nextTry,
+      async () => {
+        // Tokens the other process stored since the last look are ours too.
+        if (looked && (await storedMeanwhile())) {
+          await this.load(binding);
+          return { done: { outcome: 'ok', message: '' } };
+        }
+        looked = true;
+        const held = lock.tryAcquire();
+        if (held) {
+          if (!(await storedMeanwhile())) return { done: held };
+          held.release();
+          await this.load(binding);
+          return { done: { outcome: 'ok', message: '' } };
+        }
+        if (cancelled.aborted) return { done: { outcome: 'cancelled', message: 'the sign-in was cancelled' } };
+        if (!told) {
+          told = true;
+          this.opts.browser.waitingForOtherSignIn?.(prompt);
+        }
+        return { wait: 'otherSignIn' };
+      },
+      {
+        cancelled,
+        gaveUp: (elapsed) => ({
+          outcome: 'failed',
+          message: `another sign-in to this server (another window or lazy-mcp process) did not finish within ${Math.round(elapsed / 1000)} s`,
+        }),
+      },
+    );
   }
 
   /** `oauth.authServerMetadataUrl`: the metadata document, when the server does not advertise one. */

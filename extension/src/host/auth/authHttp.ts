@@ -54,15 +54,3 @@ export class CancelledError extends Error {
     super('the sign-in was cancelled');
   }
 }
-
-export function sleep(ms: number, cancelled?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      cancelled?.removeEventListener('abort', done);
-      resolve();
-    }
-    cancelled?.addEventListener('abort', done, { once: true });
-  });
-}

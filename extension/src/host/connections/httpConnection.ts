@@ -80,8 +80,6 @@ class HttpConnection implements Connection {
   private readonly whenFinished: Promise<void>;
   private resolveFinished!: () => void;
   private readonly auth: ConnectionAuth | undefined;
-  /** OAuth: requests the core said to hold for sign-in, re-sent on `resume()`; set while waiting for it. */
-  private authHeld: Outgoing[] | undefined;
 
   constructor(
     private readonly transport: HttpTransport | SseTransport,
@@ -135,10 +133,6 @@ class HttpConnection implements Connection {
     const msg: Outgoing = { json, requestId: meta.requestId, openEventStream: meta.openEventStream === true };
     if (meta.headers !== undefined && Object.keys(meta.headers).length > 0) msg.headers = meta.headers;
     if (msg.openEventStream && msg.headers !== undefined) this.streamHeaders = msg.headers;
-    if (this.authHeld !== undefined) {
-      this.authHeld.push(msg);
-      return;
-    }
     if (this.mode === 'legacy') {
       if (this.legacyEndpoint === undefined) this.queue.push(msg);
       else this.postLegacy(msg);
@@ -160,42 +154,29 @@ class HttpConnection implements Connection {
     return this.closing;
   }
 
-  resume(): void {
-    const held = this.authHeld;
-    if (held === undefined || this.finished || this.closing !== undefined) return;
-    this.authHeld = undefined;
-    this.log('debug', `http ${this.shownUrl}: re-sending ${held.length} request(s) with the new token`);
-    for (const m of held) {
-      if (this.mode === 'legacy') this.postLegacy(m);
-      else this.postStreamable(m);
-    }
-  }
-
   /**
-   * OAuth: the core's `holdForSignIn` holds the request for `resume()` instead of ending the
-   * connection. With `resendOrHoldForSignIn`, a request sent with a token that has been replaced
-   * since (concurrent requests racing a refresh) is only sent again with the current one: its
+   * OAuth: the core's `holdForSignIn`: the refused message goes back to the core with the
+   * challenge (`onChallenge`); the core holds it and sends it again once signed in. With
+   * `resendOrHoldForSignIn`, a request sent with a token that has been replaced since
+   * (concurrent requests racing a refresh) is only sent again with the current one: its
    * refusal says nothing about the current token.
    */
-  private holdForAuth(verdict: HttpVerdict, status: number, res: http.IncomingMessage, msg: Outgoing, sentToken: string | undefined): boolean {
+  private refusedForAuth(verdict: HttpVerdict, status: number, res: http.IncomingMessage, msg: Outgoing, sentToken: string | undefined): boolean {
     const auth = this.auth;
     if (auth === undefined || (verdict !== 'holdForSignIn' && verdict !== 'resendOrHoldForSignIn')) return false;
     res.resume();
     this.clearConnectTimer();
-    if (this.authHeld !== undefined) {
-      this.authHeld.push(msg);
-      return true;
-    }
+    // A refused first POST probed nothing: the core's next message (this one, sent again) probes.
+    if (this.mode === 'probing') this.firstInFlight = false;
     const current = auth.token();
     if (verdict === 'resendOrHoldForSignIn' && current !== undefined && current !== sentToken) {
       this.log('debug', `http ${this.shownUrl}: a request sent with the previous token is sent again`);
       if (this.mode === 'legacy') this.postLegacy(msg);
-      else this.postStreamable(msg);
+      else this.send(msg.json, msg);
       return true;
     }
-    this.authHeld = [msg];
-    this.log('info', `http ${this.shownUrl}: HTTP ${status}, request held until signed in`);
-    auth.onChallenge(status, headerValue(res.headers['www-authenticate']), sentToken !== undefined);
+    this.log('info', `http ${this.shownUrl}: HTTP ${status}, the request waits for the sign-in`);
+    auth.onChallenge(status, headerValue(res.headers['www-authenticate']), sentToken !== undefined, { message: msg.json });
     return true;
   }
 
@@ -233,7 +214,7 @@ class HttpConnection implements Connection {
         this.openLegacyStream(true);
         return;
       }
-      if (this.holdForAuth(verdict, status, res, msg, sentToken)) return;
+      if (this.refusedForAuth(verdict, status, res, msg, sentToken)) return;
       if (this.endsConnection(verdict, status, res)) return;
 
       // The server took the first POST: what queued behind it goes out with its session id
@@ -272,21 +253,27 @@ class HttpConnection implements Connection {
       res.resume();
       return;
     }
+    // Whether the core still awaits the request's answer: its reply's end matters only then.
+    let awaited = true;
     if (type.startsWith('text/event-stream')) {
       this.readSse(
         res,
         (ev) => {
-          if (ev.event === '' || ev.event === 'message') this.deliver(ev.data);
+          if ((ev.event === '' || ev.event === 'message') && !this.deliverReply(msg, ev.data)) awaited = false;
         },
-        () => this.failUnanswered(msg, `the reply stream from ${redactUrl(url)} ended before the response`),
-        () => this.failUnanswered(msg, this.tooLarge(`an event of the reply stream from ${redactUrl(url)}`)),
+        () => {
+          if (awaited) this.failUnanswered(msg, `the reply stream from ${redactUrl(url)} ended before the response`);
+        },
+        () => {
+          if (awaited) this.failUnanswered(msg, this.tooLarge(`an event of the reply stream from ${redactUrl(url)}`));
+        },
       );
       return;
     }
     readBody(res, Infinity, this.maxMessageBytes).then(
       (body) => {
-        if (body.length > 0) this.deliver(body);
-        this.failUnanswered(msg, `${redactUrl(url)} answered HTTP ${res.statusCode} without a response`);
+        if (body.length > 0) awaited = this.deliverReply(msg, body);
+        if (awaited) this.failUnanswered(msg, `${redactUrl(url)} answered HTTP ${res.statusCode} without a response`);
       },
       (err: unknown) =>
         this.failUnanswered(msg, err instanceof BodyTooLarge ? this.tooLarge(`the reply from ${redactUrl(url)}`) : `the reply from ${redactUrl(url)} was cut off`),
@@ -303,9 +290,9 @@ class HttpConnection implements Connection {
     readBody(res, MAX_ERROR_BODY_CHARS, this.maxMessageBytes).then(
       (body) => {
         const text = body.trim();
-        if (json && text !== '') this.deliver(text);
+        const awaited = json && text !== '' ? this.deliverReply(msg, text) : true;
         const detail = text !== '' ? `: ${text.slice(0, 200)}` : '';
-        this.failUnanswered(msg, `${this.shownUrl} answered HTTP ${status} ${res.statusMessage ?? ''}`.trimEnd() + detail, status);
+        if (awaited) this.failUnanswered(msg, `${this.shownUrl} answered HTTP ${status} ${res.statusMessage ?? ''}`.trimEnd() + detail, status);
       },
       () => this.failUnanswered(msg, `${this.shownUrl} answered HTTP ${status}`, status),
     );
@@ -430,7 +417,7 @@ class HttpConnection implements Connection {
       if (this.finished) return void res.resume();
       const status = res.statusCode ?? 0;
       const verdict = this.verdict('legacyPost', status);
-      if (this.holdForAuth(verdict, status, res, msg, sentToken)) return;
+      if (this.refusedForAuth(verdict, status, res, msg, sentToken)) return;
       if (this.endsConnection(verdict, status, res)) return;
       if (verdict === 'accept' || verdict === 'noReply') {
         res.resume();
@@ -516,6 +503,20 @@ class HttpConnection implements Connection {
     this.events.onMessage(text);
   }
 
+  /**
+   * What the server sent on the reply to `msg`'s POST, passed on unread. Returns whether the
+   * core still awaits `msg`'s answer (true when it cannot say: the end is then reported).
+   */
+  private deliverReply(msg: Outgoing, text: string): boolean {
+    if (this.finished) return false;
+    const id = msg.requestId;
+    if (id === undefined || this.events.onReplyMessage === undefined) {
+      this.events.onMessage(text);
+      return true;
+    }
+    return this.events.onReplyMessage(id, text);
+  }
+
   /** The first POST was taken: the connection speaks Streamable HTTP; send what waited. */
   private becomeStreamable(): void {
     this.mode = 'streamable';
@@ -527,8 +528,8 @@ class HttpConnection implements Connection {
 
   /**
    * The reply to `msg`'s POST ended (its body or stream ended, was cut off, the POST failed, an
-   * error status): said for every request, answered or not. The core owns the requests in
-   * flight: it fails this one with `why` only if it is still unanswered.
+   * error status) while the core still awaited its answer, as far as its last message said.
+   * The core owns the requests in flight: it fails this one with `why` only if it is still unanswered.
    */
   private failUnanswered(msg: Outgoing, why: string, httpStatus?: number): void {
     if (this.finished || msg.requestId === undefined) return;

@@ -16,6 +16,7 @@ export type {
   HttpTransport,
   LogLevel,
   LogSink,
+  RefusedSend,
   SendMeta,
   SseTransport,
   StdioTransport,
@@ -28,7 +29,7 @@ export { redactUrl } from './httpConnection';
 /**
  * Open a connection to one server. Events are delivered asynchronously, never
  * from inside this call: `onOpened` (maybe), any number of `onMessage` /
- * `onReplyEnded` / `onStderr`, then exactly one `onClosed`.
+ * `onReplyMessage` / `onReplyEnded` / `onStderr`, then exactly one `onClosed`.
  */
 export function openConnection(transport: Transport, events: ConnectionEvents, opts: ConnectionOptions = {}): Connection {
   const guarded = guardEvents(events, opts.log ?? (() => undefined));
@@ -59,6 +60,14 @@ function guardEvents(events: ConnectionEvents, log: LogSink): ConnectionEvents {
     onClosed: (info) => call('onClosed', () => events.onClosed(info)),
   };
   if (events.onStderr !== undefined) guarded.onStderr = (line) => call('onStderr', () => events.onStderr?.(line));
+  if (events.onReplyMessage !== undefined) {
+    // A handler that threw said nothing: the reply's end is reported.
+    guarded.onReplyMessage = (id, json) => {
+      let awaited = true;
+      call('onReplyMessage', () => (awaited = events.onReplyMessage?.(id, json) ?? true));
+      return awaited;
+    };
+  }
   if (events.onReplyEnded !== undefined) {
     guarded.onReplyEnded = (id, reason, status) => call('onReplyEnded', () => events.onReplyEnded?.(id, reason, status));
   }

@@ -41,11 +41,16 @@ export class LineSplitter<Line = string> {
     for (;;) {
       const nl = chunk.indexOf(NEWLINE, start);
       if (nl === -1) {
-        this.keep(chunk.subarray(start));
+        if (start < chunk.length) this.keep(chunk.subarray(start));
         return;
       }
-      this.keep(chunk.subarray(start, nl));
-      this.emit();
+      if (this.pendingBytes === 0 && !this.discarding && nl - start <= this.maxLineBytes) {
+        // The usual line, whole in this chunk: handed over as it lies (nothing kept, no array).
+        this.onLine(this.decode(chunk.subarray(start, nl)));
+      } else {
+        this.keep(chunk.subarray(start, nl));
+        this.emit();
+      }
       start = nl + 1;
     }
   }
@@ -78,7 +83,7 @@ export class LineSplitter<Line = string> {
       const bytes = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
       this.onLine(this.decode(bytes));
     }
-    this.pending = [];
+    this.pending.length = 0;
     this.pendingBytes = 0;
     this.discarding = false;
   }

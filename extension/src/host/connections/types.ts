@@ -44,9 +44,17 @@ export interface ConnectionEvents {
    */
   onMessage(json: string | Uint8Array): void;
   /**
+   * HTTP: what the server sent on the reply to request `requestId`'s POST (its body, one
+   * event of its stream), as `onMessage` (it crosses with the id). Returns whether the core says that request still
+   * awaits its answer: only then does the reply's end matter (`onReplyEnded`). Absent:
+   * `onMessage`, and the end is always reported.
+   */
+  onReplyMessage?(requestId: number, json: string): boolean;
+  /**
    * HTTP: the reply to request `requestId`'s POST ended (body or stream ended, cut off, over
-   * the size limit, the POST failed, or an error status: `httpStatus`); said for every request,
-   * answered or not. The core owns the requests in flight: it fails one still unanswered with `reason`.
+   * the size limit, the POST failed, or an error status: `httpStatus`) while the core still
+   * awaited its answer (the last `onReplyMessage` said so, or none came). The core owns the
+   * requests in flight: it fails one still unanswered with `reason`.
    */
   onReplyEnded?(requestId: number, reason: string, httpStatus?: number): void;
   /** A shared server's process is held by `clients` windows and CLI sessions, named in `holders` (the owner says; host/shared). */
@@ -74,12 +82,13 @@ export interface Connection {
    * owner of shared servers passes the multiplexer's bytes on without decoding them).
    */
   sendLine?(line: Uint8Array): void;
-  /** Shut down gracefully, then forcefully; resolves when the process / streams are gone. */
-  close(): Promise<void>;
+  /**
+   * Shut down gracefully, then forcefully; resolves when the process / streams are gone.
+   * `idle`: the engine's idle stop (the `close` effect's; a shared connection tells the owner).
+   */
+  close(idle?: boolean): Promise<void>;
   /** The engine's `abortRequest` effect: HTTP aborts the POST carrying request `id` (stdio: absent). */
   abort?(id: number): void;
-  /** OAuth: re-send the requests held since a challenge, with the current token. */
-  resume?(): void;
   readonly pid?: number;
 }
 
@@ -128,14 +137,23 @@ export interface HttpPolicy {
 
 /**
  * OAuth on one HTTP connection: the token is sent to this server's URL only; a
- * 401/403 does not end the connection: the request is held until `resume()`
- * (the engine refreshed or signed in) or `close()`.
+ * 401/403 does not end the connection: the refused message goes back to the core
+ * (`onChallenge`), which holds it, with what it sends meanwhile, and sends them
+ * again once signed in. The connection holds nothing.
  */
 export interface ConnectionAuth {
   /** The current access token (read for every request). */
   token(): string | undefined;
-  /** A request was refused; `challenge` is its `WWW-Authenticate` header. */
-  onChallenge(status: number, challenge: string | undefined, hadToken: boolean): void;
+  /**
+   * A message was refused; `challenge` is its `WWW-Authenticate` header, `refused` the
+   * message (the core's `authRequired` carries it back; the core reads its headers again).
+   */
+  onChallenge(status: number, challenge: string | undefined, hadToken: boolean, refused: RefusedSend): void;
+}
+
+/** A message refused with a challenge (the core reads again what its `send` said). */
+export interface RefusedSend {
+  message: string;
 }
 
 /**

@@ -50,7 +50,12 @@ export interface GatewayOptions {
 }
 
 interface PostExchange {
-  /** Request ids still waiting for their response on this exchange. */
+  /**
+   * Request ids still waiting for their response on this exchange. The gateway alone
+   * keeps them: an answer (`reply`) or the client's cancellation (the body's routing
+   * names what a `notifications/cancelled` cancels; the engine answers no cancelled
+   * request) ends the wait.
+   */
   pending: Set<JsonRpcId>;
   /** Error answers with `id: null` still due (messages whose id could not be read). */
   anonymous: number;
@@ -143,24 +148,6 @@ export class HttpGateway {
     if (anyStream?.stream) return anyStream.stream.send(message);
     if (session.backlog.length < this.options.limits.maxBacklog) session.backlog.push(message);
     else this.options.log('warn', `gateway: session ${sessionId} backlog full; dropped a message`);
-  }
-
-  /**
-   * The engine will not answer request `id` of this session (the client cancelled
-   * it): its exchange stops waiting for it, and ends its stream, sending nothing
-   * more, when no other answer is due on it.
-   */
-  noReply(sessionId: string, id: JsonRpcId | null): void {
-    const session = this.sessions.get(sessionId);
-    if (!session) return;
-    for (const ex of session.exchanges) {
-      if (id === null ? ex.anonymous === 0 : !ex.pending.has(id)) continue;
-      if (id === null) ex.anonymous -= 1;
-      else ex.pending.delete(id);
-      // While the handler runs (`buffered`), onBody ends the exchange itself.
-      if (settled(ex) && ex.buffered === undefined) this.finish(session, ex);
-      return;
-    }
   }
 
   /** Whether a client of the endpoint is waiting for an answer now. */
@@ -371,6 +358,10 @@ export class HttpGateway {
     let pending: Set<JsonRpcId> | undefined;
     let progressTokens: Set<JsonRpcId> | undefined;
     for (const m of messages) {
+      if (m.cancels !== undefined) {
+        // A request of this very body, cancelled in it, is not waited for either.
+        if (pending?.delete(m.cancels) !== true) this.cancelled(session, m.cancels);
+      }
       if (!m.expectsReply) continue;
       requests += 1;
       if (m.id === null) anonymous += 1;
@@ -427,6 +418,19 @@ export class HttpGateway {
     });
   }
 
+  /**
+   * The client cancelled its request `id`: the engine will not answer it, so its exchange
+   * stops waiting for it, and ends its stream, sending nothing more, once no other answer
+   * is due on it.
+   */
+  private cancelled(session: SessionState, id: JsonRpcId): void {
+    for (const ex of session.exchanges) {
+      if (!ex.pending.delete(id)) continue;
+      if (settled(ex)) this.finish(session, ex);
+      return;
+    }
+  }
+
   /** The least recently used sessions beyond the cap are ended (never `keep`, the one just created). */
   private evictBeyondCap(keep: SessionState): void {
     const cap = Math.max(1, this.options.limits.maxSessions);
@@ -455,7 +459,7 @@ export class HttpGateway {
     if (!ex.stream && !ex.res.headersSent) {
       // Deferred, and the answer is all there is: plain JSON with the core's status.
       if (last !== undefined) ex.res.writeHead(ex.httpStatus ?? 200, replyHeaders(session).json).end(last);
-      // Nothing at all (its request cancelled: noReply): an empty 202, not a response left open.
+      // Nothing at all (its request cancelled): an empty 202, not a response left open.
       else ex.res.writeHead(202, replyHeaders(session).id).end();
     } else ex.stream?.end(last);
     if (session.oneShot && this.sessions.get(session.id) === session) this.dropSession(session);

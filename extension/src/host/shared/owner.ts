@@ -22,9 +22,8 @@ interface SharedOwnerHandle {
   clientMessage(attach: number, message: Uint8Array, nowMs: number): number;
   serverMessage(process: number, message: Uint8Array, nowMs: number): number;
   memory(): { readonly buffer: ArrayBuffer };
-  isIdle(): boolean;
+  ownerExitIn(nowMs: number, hostHolds: number): number;
   status(nowMs: number): string;
-  setHandoverGraceMs(ms: number): void;
 }
 
 /** A message effect's message is `bytes[at..end]`, framed in place: `[at-1..end+1]` is the `M` frame, `[at..end+1]` the stdio line. */
@@ -45,8 +44,8 @@ export interface OwnerOptions {
   core: WasmCore;
   dir: string;
   protocol: number;
-  /** Exit after holding no process and no client this long. */
-  lingerMs: number;
+  /** Exit after holding no process and no client this long (else the core's `sharedOwner.lingerMs`). */
+  lingerMs?: number;
   /** A used server's wait for a next client after its last one left (else the core's). */
   graceMs?: number;
   /** `server`: the line is about that server's process (the owner's log throttles per server and kind). */
@@ -75,8 +74,8 @@ export class SharedServerOwner {
   private readonly version: string;
 
   constructor(private readonly opts: OwnerOptions) {
-    this.mux = opts.core.call((c) => new (c as unknown as { SharedOwner: new () => SharedOwnerHandle }).SharedOwner());
-    if (opts.graceMs !== undefined) this.mux.setHandoverGraceMs(opts.graceMs);
+    // The CLI's `--grace-ms` and `--linger-ms`, else (undefined) the core's own.
+    this.mux = opts.core.call((c) => new (c as unknown as { SharedOwner: new (graceMs?: number, lingerMs?: number) => SharedOwnerHandle }).SharedOwner(opts.graceMs, opts.lingerMs));
     this.memory = this.mux.memory();
     this.heap = Buffer.from(this.memory.buffer);
     this.version = opts.core.call((c) => c.coreVersion());
@@ -138,12 +137,15 @@ export class SharedServerOwner {
 
   private accept(socket: net.Socket): void {
     this.openSockets++;
-    clearTimeout(this.lingerTimer);
-    this.lingerTimer = undefined;
+    this.armLinger();
     let attach: number | undefined;
+    // The client said its engine's idle stop let go (else it ended): carried to the core's detach.
+    let idle = false;
     const reader = frameReader(
       (kind, body) => {
-        if (kind === FRAME.message && attach !== undefined) {
+        if (kind === FRAME.idle) {
+          idle = true;
+        } else if (kind === FRAME.message && attach !== undefined) {
           const from = attach;
           this.run(() => this.mux.clientMessage(from, body, Date.now()), false);
         } else if (kind === FRAME.attach && attach === undefined) {
@@ -173,7 +175,7 @@ export class SharedServerOwner {
       this.openSockets--;
       if (attach === undefined) return this.armLinger();
       this.clients.delete(attach);
-      this.handle({ type: 'detach', attach });
+      this.handle({ type: 'detach', attach, idle });
     });
   }
 
@@ -279,16 +281,22 @@ export class SharedServerOwner {
     this.processes.set(process, connection);
   }
 
-  /** Exit after `lingerMs` holding nothing; anything new disarms it. */
-  private armLinger(): void {
+  /**
+   * The multiplexer decides when the owner exits (mux.rs `owner_exit_in`: after holding nothing
+   * for its linger); this arms the timer it gives and asks again when it fires. `fired`: only
+   * the timer's own question may stop the owner, never a step in the middle of its work.
+   */
+  private armLinger(fired = false): void {
     clearTimeout(this.lingerTimer);
     this.lingerTimer = undefined;
-    if (this.stopping || !this.mux.isIdle() || this.processes.size > 0 || this.openSockets > 0) return;
-    this.lingerTimer = setTimeout(() => {
-      if (this.mux.isIdle() && this.processes.size === 0 && this.openSockets === 0) {
-        this.opts.log('info', `holding nothing for ${this.opts.lingerMs} ms: exiting`);
-        void this.stop();
-      }
-    }, this.opts.lingerMs);
+    if (this.stopping) return;
+    const exitIn = this.mux.ownerExitIn(Date.now(), this.processes.size + this.openSockets);
+    if (exitIn < 0) return;
+    if (fired && exitIn === 0) {
+      this.opts.log('info', 'held nothing for its linger: exiting');
+      void this.stop();
+      return;
+    }
+    this.lingerTimer = setTimeout(() => this.armLinger(true), exitIn);
   }
 }

@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import type { SharedOwnerLimits } from '../../core/contract.generated';
+import type { WasmCore } from '../../core/wasmCore';
+import { lookUntilDone, nextTryOf, type NextTry } from '../coreWaits';
 import { defaultSocketDir, ensureSocketDir, ownerSocketPath } from './socketDir';
 
 /** How to reach or start the owner: where it listens and how to run `lazy-mcp daemon`. */
@@ -24,13 +25,10 @@ export interface OwnerSpec {
   /** How long a used server waits for a next client after its last one left (else the core's grace). */
   graceMs?: number;
   /**
-   * The core's `sharedOwner` limits: how long a start (or a full listen queue) is waited for,
-   * how often it is looked at, and the pause (plus jitter) after a full listen queue.
+   * The core's decision on waiting (host_waits.rs, WASM `nextTry`): how long a start (or a
+   * full listen queue) is waited for, how often it is looked at, the pause after a full queue.
    */
-  startWaitMs: number;
-  startPollMs: number;
-  busyPauseMs: number;
-  busyJitterMs: number;
+  nextTry: NextTry;
 }
 
 /**
@@ -40,7 +38,7 @@ export interface OwnerSpec {
  * `LAZY_MCP_OWNER_LINGER_MS` shortens how long an idle owner stays (tests);
  * `LAZY_MCP_HANDOVER_GRACE_MS` sets the handover grace (a benchmark that compresses time).
  */
-export function ownerSpecFor(cliEntry: string, protocol: number, limits: SharedOwnerLimits, env: NodeJS.ProcessEnv = process.env): OwnerSpec {
+export function ownerSpecFor(cliEntry: string, protocol: number, core: Pick<WasmCore, 'call'>, env: NodeJS.ProcessEnv = process.env): OwnerSpec {
   const linger = Number(env.LAZY_MCP_OWNER_LINGER_MS);
   const grace = Number(env.LAZY_MCP_HANDOVER_GRACE_MS);
   return {
@@ -48,10 +46,7 @@ export function ownerSpecFor(cliEntry: string, protocol: number, limits: SharedO
     protocol,
     command: process.execPath,
     args: [cliEntry],
-    startWaitMs: limits.startWaitMs,
-    startPollMs: limits.startPollMs,
-    busyPauseMs: limits.busyPauseMs,
-    busyJitterMs: limits.busyJitterMs,
+    nextTry: nextTryOf(core),
     ...(env.LAZY_MCP_OWNER_LINGER_MS && Number.isInteger(linger) && linger >= 0 ? { lingerMs: linger } : {}),
     ...(env.LAZY_MCP_HANDOVER_GRACE_MS && Number.isInteger(grace) && grace >= 0 ? { graceMs: grace } : {}),
   };
@@ -84,39 +79,45 @@ const starting = new Map<string, Promise<void>>();
 export async function connectOwner(spec: OwnerSpec): Promise<net.Socket> {
   ensureSocketDir(spec.dir);
   const socketPath = ownerSocketPath(spec.dir, spec.protocol);
-  const deadline = Date.now() + spec.startWaitMs;
-  for (;;) {
-    try {
-      return await connectSocket(socketPath);
-    } catch (err) {
-      // Past the deadline, or not a fault that passes: the caller fails the call with it.
-      if (Date.now() > deadline || !(absent(err) || busy(err))) throw err;
-      if (busy(err)) {
-        await sleep(spec.busyPauseMs + Math.random() * spec.busyJitterMs);
-        continue;
+  return lookUntilDone<net.Socket>(
+    spec.nextTry,
+    async () => {
+      try {
+        return { done: await connectSocket(socketPath) };
+      } catch (err) {
+        // Not a fault that passes: the caller fails the call with it. Past the core's wait, these too.
+        if (busy(err)) return { wait: 'ownerBusy', error: err as Error };
+        if (!absent(err)) throw err;
+        // None listens (never started, or it was just exiting): start one. One start per
+        // process at a time; across processes, the start lock.
+        let start = starting.get(socketPath);
+        if (start === undefined) {
+          start = startOwner(spec, socketPath).finally(() => starting.delete(socketPath));
+          starting.set(socketPath, start);
+        }
+        await start;
+        return { wait: 'ownerStarted', error: err as Error };
       }
-    }
-    // None listens (never started, or it was just exiting): start one. One start per
-    // process at a time; across processes, the start lock.
-    let start = starting.get(socketPath);
-    if (start === undefined) {
-      start = startOwner(spec, socketPath).finally(() => starting.delete(socketPath));
-      starting.set(socketPath, start);
-    }
-    await start;
-  }
+    },
+  );
 }
 
 async function startOwner(spec: OwnerSpec, socketPath: string): Promise<void> {
   const lock = path.join(spec.dir, `owner-v${spec.protocol}.start-lock`);
-  const { startWaitMs, startPollMs } = spec;
-  const deadline = Date.now() + startWaitMs;
-  for (;;) {
-    if (await listening(socketPath)) return;
-    if (takeLock(lock)) break;
-    if (Date.now() > deadline) throw new Error(`the Lazy MCP owner did not start within ${startWaitMs / 1000} s (lock ${lock})`);
-    await sleep(startPollMs);
-  }
+  const since = Date.now();
+  const tooLate = (elapsedMs: number, see: string): Error => new Error(`the Lazy MCP owner did not start within ${Math.round(elapsedMs / 1000)} s (${see})`);
+  // Another process's start: wait for its owner, or for its lock to go.
+  const started = await lookUntilDone<boolean>(
+    spec.nextTry,
+    async () => ((await listening(socketPath)) ? { done: true } : takeLock(lock) ? { done: false } : { wait: 'ownerStarting' }),
+    {
+      since,
+      gaveUp: (elapsed) => {
+        throw tooLate(elapsed, `lock ${lock}`);
+      },
+    },
+  );
+  if (started) return;
   try {
     if (await listening(socketPath)) return;
     const args = [...spec.args, 'daemon', 'run', '--socket-dir', spec.dir, ...(spec.lingerMs !== undefined ? ['--linger-ms', String(spec.lingerMs)] : []), ...(spec.graceMs !== undefined ? ['--grace-ms', String(spec.graceMs)] : [])];
@@ -132,11 +133,22 @@ async function startOwner(spec: OwnerSpec, socketPath: string): Promise<void> {
     child.unref();
     let exited: number | null | undefined;
     child.once('exit', (code) => (exited = code));
-    while (!(await listening(socketPath))) {
-      if (exited !== undefined && exited !== 0) throw new Error(`the Lazy MCP owner exited with code ${exited} while starting (see ${path.join(spec.dir, `owner-v${spec.protocol}.log`)})`);
-      if (Date.now() > deadline) throw new Error(`the Lazy MCP owner did not start within ${startWaitMs / 1000} s (see ${path.join(spec.dir, `owner-v${spec.protocol}.log`)})`);
-      await sleep(startPollMs);
-    }
+    const logFile = path.join(spec.dir, `owner-v${spec.protocol}.log`);
+    // A spawned daemon has no ready event: its socket is looked for.
+    await lookUntilDone<void>(
+      spec.nextTry,
+      async () => {
+        if (await listening(socketPath)) return { done: undefined };
+        if (exited !== undefined && exited !== 0) throw new Error(`the Lazy MCP owner exited with code ${exited} while starting (see ${logFile})`);
+        return { wait: 'ownerStarting' };
+      },
+      {
+        since,
+        gaveUp: (elapsed) => {
+          throw tooLate(elapsed, `see ${logFile}`);
+        },
+      },
+    );
   } finally {
     try {
       fs.unlinkSync(lock);
@@ -192,8 +204,4 @@ async function listening(socketPath: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

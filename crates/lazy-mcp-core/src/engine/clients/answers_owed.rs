@@ -4,8 +4,9 @@
 //! stdin EOF) keeps no copy of the requests in flight.
 //!
 //! Counted: every message that gets an answer (a request, anything answered
-//! with an error, a message too large to read); settled by each `reply` and
-//! `noReply` effect for that client. Not counted: a server's request waiting
+//! with an error, a message too large to read); settled by each `reply` effect
+//! for that client, and by each request of its the client cancelled while it
+//! was still unanswered (`gateway.rs`: dropped, never answered). Not counted: a server's request waiting
 //! for the client's answer (sampling, elicitation): a client whose input ended
 //! cannot answer it, and the call that caused it is counted and is answered
 //! (or times out) on its own.
@@ -21,15 +22,22 @@ impl Engine {
         self.clients.owed.input_ended(client);
     }
 
-    /// At the end of each event: this event's answers and drops settle what
-    /// they answer; a client whose input ended and that is owed nothing now
+    /// How many answers `client` is still owed (requests read, neither answered
+    /// nor dropped). For native tests only (feature `test-exports`).
+    #[cfg(any(test, feature = "test-exports"))]
+    pub fn answers_owed(&self, client: &str) -> u32 {
+        self.clients.owed.count(client)
+    }
+
+    /// At the end of each event: this event's answers settle what they
+    /// answer (a drop settled its request when it happened); a client whose input ended and that is owed nothing now
     /// is told `clientSettled` (once).
     pub(in crate::engine) fn flush_answers_owed(&mut self) {
         if self.clients.owed.is_idle() {
             return;
         }
         for effect in &self.effects {
-            if let Effect::Reply { client, .. } | Effect::NoReply { client, .. } = effect {
+            if let Effect::Reply { client, .. } = effect {
                 self.clients.owed.settled_one(client);
             }
         }

@@ -449,8 +449,9 @@ impl Engine {
             return;
         };
         self.clients.forget_modern_request(client, &request_id);
-        // Whether a request that would still be answered was dropped: then the
-        // host stops waiting for its answer (`noReply`).
+        // Whether a request that would still be answered was dropped: it is
+        // owed no more (the HTTP gateway stops waiting for it on its own: the
+        // body's routing names what a cancellation cancels, `ClientEnvelope::cancels`).
         let mut dropped = self.end_listen(client, &request_id);
         // Still waiting for the connect: just drop it.
         dropped |= self
@@ -469,10 +470,7 @@ impl Engine {
                     })
             });
         if dropped || matches!(found, Some((_, _, _, true))) {
-            self.effects.push(crate::engine::effects::Effect::NoReply {
-                client: client.to_string(),
-                id: request_id.clone(),
-            });
+            self.clients.owed.settled_one(client);
         }
         if let Some((conn, upstream_id, timer, _)) = found {
             self.servers.take_call(conn, upstream_id);

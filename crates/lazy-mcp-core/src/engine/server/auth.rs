@@ -8,10 +8,11 @@
 //! - Only a remote server without a static `Authorization` header uses OAuth
 //!   (`uses_oauth`): its `open` carries an [`OAuthBinding`]; static credentials
 //!   never trigger a sign-in.
-//! - A challenge (`authRequired`) on a connection holds its requests in the host.
-//!   With a token that was refused: one refresh per server at a time
-//!   (`refreshTokens`, single flight; every held request waits on it), then
-//!   `resumeConnection`. Without a token, after a refresh that did not help, or
+//! - A challenge (`authRequired`, with the refused `send`) holds the
+//!   connection here: that message and every later `send` on it wait in its
+//!   `ConnAuth` (the host holds nothing). With a token that was refused: one
+//!   refresh per server at a time (`refreshTokens`, single flight; every held
+//!   message waits on it), then the held messages go out again. Without a token, after a refresh that did not help, or
 //!   on 403: sign-in is needed.
 //! - Sign-in is interactive only for a call or a user action, never while
 //!   cataloguing. A call may wait for it (`signInMayWait`, VS Code) within its
@@ -221,7 +222,8 @@ impl Engine {
     }
 
     /// The held connection of `name` goes on: back to the handshake's own
-    /// bound when still handshaking, and the host re-sends its requests.
+    /// bound when still handshaking, and what it held is sent (with the token
+    /// the host now has).
     fn resume_connection(&mut self, name: &str) {
         let Some(conn) = self
             .servers
@@ -231,16 +233,19 @@ impl Engine {
         else {
             return;
         };
-        let Some(connection) = self.servers.conns.get(&conn) else {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
             return;
         };
-        if connection.is_handshaking() {
-            if let Some(timer) = connection.handshake_timer() {
-                let at = self.now_ms.saturating_add(self.handshake_timeout_ms(name));
-                self.rearm_timer(timer, at);
-            }
+        let mut held = connection.auth.take_held_sends();
+        let timer = connection
+            .is_handshaking()
+            .then(|| connection.handshake_timer())
+            .flatten();
+        if let Some(timer) = timer {
+            let at = self.now_ms.saturating_add(self.handshake_timeout_ms(name));
+            self.rearm_timer(timer, at);
         }
-        self.effects.push(Effect::ResumeConnection { conn });
+        self.effects.append(&mut held);
     }
 
     /// The binding of `name` with the resource metadata URL learned from its
@@ -270,13 +275,15 @@ impl Engine {
 
     // ---- inputs, routed to the server's machine ---------------------------------
 
-    /// A connection of a server met an auth challenge (its requests are held).
+    /// A connection of a server met an auth challenge (`had_token`, the
+    /// `WWW-Authenticate` header) on the message `refused` of a `send`: held
+    /// with what the connection sends meanwhile.
     pub(in crate::engine) fn on_auth_required(
         &mut self,
         conn: ConnId,
         status: u16,
-        had_token: bool,
-        challenge: Option<&str>,
+        (had_token, challenge): (bool, Option<&str>),
+        refused: String,
     ) {
         let Some(name) = self.servers.server_of(conn).map(str::to_string) else {
             return;
@@ -303,6 +310,11 @@ impl Engine {
             }
             true
         });
+        // Still open (not ended for a sign-in it cannot wait for): held, as
+        // its `send` said it (the connection is held now).
+        if let Ok(message) = serde_json::from_str::<serde_json::Value>(&refused) {
+            self.push_send_text(conn, refused, &message);
+        }
     }
 
     pub(in crate::engine) fn on_refresh_finished(

@@ -194,50 +194,67 @@ impl Engine {
         let id = connection.next_request_id();
         let message = crate::protocol::raw_message::splice_request(id, call.method(), params);
         connection.send_request(Pending::Call(call));
-        self.effects.push(Effect::Send {
+        let send = Effect::Send {
             conn,
             message,
             headers,
             request_id: Some(id),
             open_event_stream: false,
-        });
+        };
+        // Held while the connection waits for a sign-in.
+        if let Some(send) = connection.auth.handle_send(send) {
+            self.effects.push(send);
+        }
     }
 
     pub(in crate::engine) fn send_upstream(&mut self, conn: ConnId, message: Value) {
-        self.push_send(conn, message, false);
+        self.push_send(conn, message);
     }
 
     /// A `send` effect, saying what the connection needs so it never reads the
     /// message: its request id, headers, and (`open_event_stream`, HTTP only)
     /// that the server's own stream may be opened once it is accepted.
-    pub(in crate::engine) fn push_send(
+    pub(in crate::engine) fn push_send(&mut self, conn: ConnId, message: Value) {
+        if let Some(abort) = self.servers.abort_for_cancel(conn, &message) {
+            self.effects.push(abort);
+        }
+        self.push_send_text(conn, message.to_string(), &message);
+    }
+
+    /// [`Engine::push_send`] of `text`, the message `message` written (a
+    /// message refused with a challenge is sent again as it was).
+    pub(in crate::engine) fn push_send_text(
         &mut self,
         conn: ConnId,
-        message: Value,
-        open_event_stream: bool,
+        text: String,
+        message: &Value,
     ) {
-        if !self.servers.conns.contains_key(&conn) {
-            return;
-        }
         let http = matches!(
             self.servers.transport_of(conn),
             Some(Transport::Http { .. })
         );
-        if let Some(abort) = self.servers.abort_for_cancel(conn, &message) {
-            self.effects.push(abort);
-        }
-        let headers = self.http_headers_for(conn, Some(&message));
+        let headers = self.http_headers_for(conn, Some(message));
         // Only our own requests carry a method and an id (answers to a server's
         // requests carry its id and no method).
-        let fields = MessageFields::read(&message);
+        let fields = MessageFields::read(message);
         let request_id = fields.method_member.and(fields.id).and_then(Value::as_u64);
-        self.effects.push(Effect::Send {
+        // The legacy handshake's last message: once it is accepted, an HTTP
+        // server may send on a stream of its own.
+        let opens_stream = http && fields.method() == Some(methods::NOTIFICATIONS_INITIALIZED);
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
+            return;
+        };
+        let send = Effect::Send {
             conn,
-            message: message.to_string(),
+            message: text,
             headers,
             request_id,
-            open_event_stream: open_event_stream && http,
-        });
+            open_event_stream: opens_stream,
+        };
+        // Held while the connection waits for a sign-in.
+        if let Some(send) = connection.auth.handle_send(send) {
+            self.effects.push(send);
+        }
     }
 
     pub(in crate::engine) fn on_initialize_result(

@@ -82,9 +82,10 @@ impl Engine {
                     self.send_request(conn, methods::INITIALIZE, Some(params), Pending::Initialize);
                 }
                 HandshakeOutput::Send(HandshakeMessage::Initialized) => {
-                    // After it, an HTTP server may send on a stream of its own.
+                    // After it, an HTTP server may send on a stream of its own
+                    // (its `send` says so: `push_send_text`).
                     let message = jsonrpc::notification(methods::NOTIFICATIONS_INITIALIZED, None);
-                    self.push_send(conn, message, true);
+                    self.push_send(conn, message);
                 }
                 HandshakeOutput::Log(level, text) => self.log(level, Some(name), text),
                 HandshakeOutput::Ready { init, .. } => self.handshake_done(conn, &init),

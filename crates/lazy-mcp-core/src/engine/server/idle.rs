@@ -69,7 +69,7 @@ impl Engine {
                         Some(name),
                         format!("stopped after {idle_ms} ms without calls; it stays catalogued"),
                     );
-                    self.stop_server(name, "it was stopped after being idle");
+                    self.stop_server_as(name, "it was stopped after being idle", true);
                     self.transition(name, Trigger::Stopped);
                 }
             }

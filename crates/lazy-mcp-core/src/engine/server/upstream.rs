@@ -40,6 +40,16 @@ impl Engine {
         }
     }
 
+    /// Request `id` on `conn` still awaits its answer: the end of its POST's
+    /// reply would fail it (an answer held for its client's retry is an answer).
+    pub(in crate::engine) fn reply_awaited(&self, conn: ConnId, id: u64) -> bool {
+        self.servers
+            .conns
+            .get(&conn)
+            .is_some_and(|c| c.awaits_answer(id))
+            && !self.clients.holds_answer(conn, id)
+    }
+
     /// The reply to request `id`'s POST ended (`replyEnded`): a request still in
     /// flight fails with the host's reason, the transport error users always got
     /// (an answer held for its client's retry is an answer); any other is nothing.
@@ -50,12 +60,12 @@ impl Engine {
         reason: &str,
         http_status: Option<u16>,
     ) {
+        if !self.reply_awaited(conn, id) {
+            return;
+        }
         let Some(connection) = self.servers.conns.get(&conn) else {
             return;
         };
-        if !connection.awaits_answer(id) || self.clients.holds_answer(conn, id) {
-            return;
-        }
         let sse = matches!(self.servers.transport_of(conn), Some(Transport::Sse { .. }));
         let name = connection.server.clone();
         self.log(

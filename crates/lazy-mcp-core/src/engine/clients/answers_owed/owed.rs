@@ -6,7 +6,7 @@
 use crate::engine::events::ClientId;
 
 /// Per client: requests read that are neither answered (`reply`) nor dropped
-/// (`noReply`) yet, and whether its input ended (it waits for its
+/// (cancelled by the client while unanswered) yet, and whether its input ended (it waits for its
 /// `clientSettled`). A client owed nothing and not waiting has no entry: the
 /// list holds the few clients with calls in flight (a plain list, no map).
 #[derive(Debug, Default)]
@@ -65,6 +65,15 @@ impl AnswersOwed {
     }
 
     // ---- reads -------------------------------------------------------------
+
+    /// How many answers `client` is owed.
+    #[cfg(any(test, feature = "test-exports"))]
+    pub(in crate::engine) fn count(&self, client: &str) -> u32 {
+        self.clients
+            .iter()
+            .find(|o| o.client == client)
+            .map_or(0, |o| o.count)
+    }
 
     /// Nothing owed to anyone and nobody waiting: an event's effects need no look.
     pub(in crate::engine) fn is_idle(&self) -> bool {

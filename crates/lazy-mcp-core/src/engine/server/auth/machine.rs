@@ -10,7 +10,7 @@
 //! this machine's: its fields are private here too.
 
 use crate::engine::auth_contract::{AuthSnapshot, RefreshOutcome, SignInOutcome};
-use crate::engine::effects::LogLevel;
+use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::protocol::www_authenticate::{
     challenge_param, is_insufficient_scope, resource_metadata_url,
@@ -82,10 +82,13 @@ pub(in crate::engine) enum AuthOutput {
     Undismiss,
 }
 
-/// The per-connection part: requests held by the host after a challenge.
+/// The per-connection part: whether it is held after a challenge, and the
+/// `send` effects held meanwhile (the refused ones and those made since; the
+/// host holds nothing), sent again in order once it goes on.
 #[derive(Debug, Default)]
 pub(in crate::engine) struct ConnAuth {
     held: bool,
+    sends: Vec<Effect>,
     /// A refresh already ran for this connection: another 401 means sign-in.
     refreshed: bool,
     /// A step-up sign-in already ran for this connection: another
@@ -97,6 +100,21 @@ impl ConnAuth {
     /// The server answered: the next refused token may be refreshed again.
     pub(in crate::engine) fn handle_answer(&mut self) {
         self.refreshed = false;
+    }
+
+    /// A `send` on this connection: held (returns None) while it waits for a
+    /// refresh or sign-in, else handed back to go out now.
+    pub(in crate::engine) fn handle_send(&mut self, send: Effect) -> Option<Effect> {
+        if !self.held {
+            return Some(send);
+        }
+        self.sends.push(send);
+        None
+    }
+
+    /// It went on: what was held goes out, in order.
+    pub(in crate::engine) fn take_held_sends(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.sends)
     }
 }
 

@@ -8,15 +8,20 @@ use crate::engine::settings::Settings;
 
 /// `server`'s ceiling under `settings` (shared and isolated alike).
 pub(in crate::engine) fn server_ceiling(settings: &Settings, server: &str) -> IdleCeiling {
+    // A forward loop (the last one wins): reading the lines from the end costs
+    // the `.wasm` a reverse searcher.
+    let mut idle_timeout_ms = settings.idle_timeout_ms;
+    for (name, ms) in settings
+        .idle_timeout_by_server
+        .split('\n')
+        .filter_map(|item| item.split_once('='))
+    {
+        if let (true, Ok(ms)) = (name == server, ms.parse()) {
+            idle_timeout_ms = ms;
+        }
+    }
     IdleCeiling {
-        idle_timeout_ms: settings
-            .idle_timeout_by_server
-            .lines()
-            .filter_map(|item| item.split_once('='))
-            .filter(|(name, _)| *name == server)
-            .filter_map(|(_, ms)| ms.parse().ok())
-            .next_back()
-            .unwrap_or(settings.idle_timeout_ms),
+        idle_timeout_ms,
         adaptive: settings.adaptive_idle,
     }
 }
