@@ -25,7 +25,7 @@ after(() => {
 
 function spec(lingerMs) {
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-owner-load-')), 'sock');
-  return { dir, protocol: 1, command: process.execPath, args: [cliJs], lingerMs, nextTry };
+  return { dir, protocol: 2, command: process.execPath, args: [cliJs], lingerMs, nextTry };
 }
 
 /**
