@@ -25,20 +25,20 @@ const effects = (r) => {
   return [out, list];
 };
 const launch = { key: 'k', rootsKey: '', rootsBound: false, workspaceCwd: false, omitEnv: [], holder: 'bench' };
-let [, eff] = effects(mux.handle(JSON.stringify({ type: 'attach', attach: 1, server: 'memory', launch, transport: { type: 'stdio', command: 'x', args: [] }, cwd: null, env: {}, nowMs: Date.now() })));
+let [, eff] = effects(mux.handle(JSON.stringify({ type: 'attach', attach: 1, server: 'memory', launch, transport: { type: 'stdio', command: 'x', args: [] }, cwd: null, env: {}, nowMs: Date.now() }), Date.now()));
 const proc = eff.find((e) => e.type === 'spawn').process;
-effects(mux.handle(JSON.stringify({ type: 'processOpened', process: proc, pid: 1 })));
+effects(mux.handle(JSON.stringify({ type: 'processOpened', process: proc, pid: 1 }), Date.now()));
 // The handshake, as a session's first messages.
-const send = (m) => effects(mux.clientMessage(1, Buffer.from(JSON.stringify(m))));
+const send = (m) => effects(mux.clientMessage(1, Buffer.from(JSON.stringify(m)), Date.now()));
 let [o, ef] = send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } } });
 const ts = ef.find((e) => e.type === 'toServer'); const initId = JSON.parse(o.toString('utf8', ts.at, ts.end)).id;
-effects(mux.serverMessage(proc, Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: initId, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } }))));
+effects(mux.serverMessage(proc, Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: initId, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } })), Date.now()));
 send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 const answerText = JSON.stringify({ type: 'text', text: JSON.stringify({ entities: [], relations: [] }, null, 2) });
 const round = (i) => {
-  const [out, list] = effects(mux.clientMessage(1, Buffer.from(`{"method":"tools/call","params":{"name":"read_graph","arguments":{}},"jsonrpc":"2.0","id":${i}}`)));
+  const [out, list] = effects(mux.clientMessage(1, Buffer.from(`{"method":"tools/call","params":{"name":"read_graph","arguments":{}},"jsonrpc":"2.0","id":${i}}`), Date.now()));
   const t = list[0]; const sid = /"id":(\d+)/.exec(out.toString('utf8', t.at, t.end))[1];
-  const [, back] = effects(mux.serverMessage(proc, Buffer.from(`{"result":{"content":[${answerText}]},"jsonrpc":"2.0","id":${sid}}`)));
+  const [, back] = effects(mux.serverMessage(proc, Buffer.from(`{"result":{"content":[${answerText}]},"jsonrpc":"2.0","id":${sid}}`), Date.now()));
   if (back[0]?.type !== 'toClient') throw new Error(JSON.stringify(back));
 };
 const trash = new Uint8Array(16 * 1024 * 1024);

@@ -102,7 +102,7 @@ const fdsOf = (pid) => {
   }
 };
 function ownerPid() {
-  const log = path.join(socketDir, 'owner-v1.log');
+  const log = path.join(socketDir, 'owner-v2.log');
   const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((l) => / listening on /.test(l)) : [];
   return lines.length ? Number(lines[lines.length - 1].split(' ')[1]) : undefined;
 }

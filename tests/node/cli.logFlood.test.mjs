@@ -16,11 +16,11 @@ const intervalMs = 12_000;
 const maxStderrBytes = 12_000;
 
 // Isolated, the gateway's own stderr carries the log. Shared (the default), the owner holds the
-// server and its stdout: the owner's log (owner-v1.log beside its socket) is what must stay bounded.
+// server and its stdout: the owner's log (owner-v2.log beside its socket) is what must stay bounded.
 for (const mode of ['isolated', 'shared']) {
 test(`a garbage-flooding server (${mode}): the log stays bounded over a fixed interval, with a summary of what was suppressed`, { timeout: 120_000 }, async () => {
   const w = tempWorld('lazy-mcp-flood-');
-  const ownerLog = path.join(w.env.XDG_RUNTIME_DIR, 'lazy-mcp', 'owner-v1.log');
+  const ownerLog = path.join(w.env.XDG_RUNTIME_DIR, 'lazy-mcp', 'owner-v2.log');
   const logBytes = () => (mode === 'isolated' ? stderrBytes : fs.existsSync(ownerLog) ? fs.statSync(ownerLog).size : 0);
   const logText = () => (mode === 'isolated' ? stderr : fs.existsSync(ownerLog) ? fs.readFileSync(ownerLog, 'utf8') : '');
   writeJson(path.join(w.ws, '.mcp.json'), {

@@ -46,7 +46,7 @@ function world(prefix) {
 }
 
 function ownerPid(socketDir) {
-  const log = path.join(socketDir, 'owner-v1.log');
+  const log = path.join(socketDir, 'owner-v2.log');
   if (!fs.existsSync(log)) return undefined;
   const lines = fs.readFileSync(log, 'utf8').split('\n').filter((l) => / listening on /.test(l));
   const last = lines[lines.length - 1];

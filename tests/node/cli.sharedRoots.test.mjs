@@ -34,7 +34,7 @@ function world(prefix) {
 }
 
 function ownerPid(socketDir) {
-  const file = path.join(socketDir, 'owner-v1.log');
+  const file = path.join(socketDir, 'owner-v2.log');
   if (!fs.existsSync(file)) return undefined;
   const last = fs.readFileSync(file, 'utf8').split('\n').filter((l) => / listening on /.test(l)).pop();
   return last ? Number(last.split(' ')[1]) : undefined;

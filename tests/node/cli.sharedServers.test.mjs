@@ -47,7 +47,7 @@ function world(prefix, { projects = ['a'], everything = false } = {}) {
 
 /** The owner's pid from its log (the last "listening" line), or undefined. */
 function ownerPid(socketDir) {
-  const log = path.join(socketDir, 'owner-v1.log');
+  const log = path.join(socketDir, 'owner-v2.log');
   if (!fs.existsSync(log)) return undefined;
   const lines = fs.readFileSync(log, 'utf8').split('\n').filter((l) => / listening on /.test(l));
   const last = lines[lines.length - 1];
@@ -260,7 +260,7 @@ test('a session that ends hands its server over: another session calling a momen
 test('a stale socket (its owner SIGKILLed while idle) is replaced; two owners started at once leave one', { skip: !posix, timeout: 180_000 }, async () => {
   const w = world('lazy-mcp-shared-stale-');
   fs.mkdirSync(w.socketDir, { mode: 0o700 });
-  const socket = path.join(w.socketDir, 'owner-v1.sock');
+  const socket = path.join(w.socketDir, 'owner-v2.sock');
   // Two owners started at the same moment: one listens, the other exits 0.
   const racers = [0, 1].map(() => spawn(process.execPath, [cliJs, 'daemon', 'run', '--linger-ms', '60000'], { env: w.env, stdio: 'ignore' }));
   for (const r of racers) cleanup.push(() => isAlive(r.pid) && process.kill(r.pid, 'SIGKILL'));
@@ -322,7 +322,7 @@ test('another user cannot reach the owner: its socket directory (0700) refuses a
   const s = await session(w, w.dirs.a);
   const answer = await s.client.callTool({ name: 'memory__read_graph', arguments: {} });
   assert.ok(!answer.isError, text(answer));
-  const socket = path.join(w.socketDir, 'owner-v1.sock');
+  const socket = path.join(w.socketDir, 'owner-v2.sock');
   assert.ok(fs.existsSync(socket), 'the owner listens');
   assert.equal(fs.statSync(w.socketDir).mode & 0o777, 0o700);
   assert.equal(fs.statSync(socket).mode & 0o777, 0o600);
@@ -417,7 +417,7 @@ test('lazy-mcp diagnostics shows the shared servers: owner, server pid, memory, 
   assert.ok(!(await s.client.callTool({ name: 'memory__read_graph', arguments: {} })).isError);
   const diag = await runCli(['diagnostics', '--cwd', w.dirs.a, '--trust-project'], { env: w.env });
   assert.equal(diag.code, 0, diag.stderr);
-  assert.match(diag.stdout, /\nShared servers: Lazy MCP owner pid \d+ [^\n]*: 1 shared server\n {2}memory {2}pid \d+ {2}1 client {2}since \S+ {2}RSS [1-9]\d* MB {2}key /, diag.stdout);
+  assert.match(diag.stdout, /\nShared servers: Lazy MCP owner pid \d+ [^\n]*: 1 shared server\n {2}memory {2}pid \d+ {2}1 client {2}idle time 1 min \(1 call in the last hour\) {2}since \S+ {2}RSS [1-9]\d* MB {2}key /, diag.stdout);
   assert.match(diag.stdout, new RegExp(`\n {4}held by lazy-mcp serve --stdio \\(pid ${s.pid}\\) · a since \\d{4}-`), diag.stdout);
   const json = await runCli(['diagnostics', '--json', '--cwd', w.dirs.a, '--trust-project'], { env: w.env });
   assert.equal(json.code, 0, json.stderr);
@@ -425,6 +425,8 @@ test('lazy-mcp diagnostics shows the shared servers: owner, server pid, memory, 
   assert.equal(owner.processes.length, 1);
   assert.equal(owner.processes[0].server, 'memory');
   assert.equal(owner.processes[0].clients, 1);
+  // Its calls from every client in the last hour and the idle time they give it (the owner's).
+  assert.deepEqual([owner.processes[0].callsLastHour, owner.processes[0].idleMs, owner.processes[0].stopsAtMs], [1, 60_000, null]);
   await nothingLeft(w, [s]);
 });
 

@@ -19,7 +19,7 @@ const URI = 'demo://resource/dynamic/text/7';
 
 /** The owner's pid from its log (the last "listening" line), or undefined. */
 function ownerPid(socketDir) {
-  const log = path.join(socketDir, 'owner-v1.log');
+  const log = path.join(socketDir, 'owner-v2.log');
   if (!fs.existsSync(log)) return undefined;
   const last = fs.readFileSync(log, 'utf8').split('\n').filter((l) => / listening on /.test(l)).pop();
   return last ? Number(last.split(' ')[1]) : undefined;

@@ -25,7 +25,7 @@ after(() => {
 
 function spec(lingerMs) {
   const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-owner-load-')), 'sock');
-  return { dir, protocol: 1, command: process.execPath, args: [cliJs], lingerMs, nextTry };
+  return { dir, protocol: 2, command: process.execPath, args: [cliJs], lingerMs, nextTry };
 }
 
 /**
@@ -33,7 +33,7 @@ function spec(lingerMs) {
  * before its log line is on disk, so wait for the line rather than read once.
  */
 async function ownerPid(dir) {
-  const log = path.join(dir, 'owner-v1.log');
+  const log = path.join(dir, 'owner-v2.log');
   const line = await waitFor('the owner\'s "listening" line in its log', () => {
     const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter((l) => / listening on /.test(l)) : [];
     return lines[lines.length - 1];
@@ -61,7 +61,7 @@ test('an owner whose listen queue is full for a moment (EAGAIN) is tried again, 
     const net = require('node:net');
     net.createServer((c) => { const t = Date.now(); while (Date.now() - t < 2); c.on('error', () => {}); })
       .listen({ path: process.argv[1], backlog: 8 }, () => console.log('up'));
-  `, path.join(s.dir, 'owner-v1.sock')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  `, path.join(s.dir, 'owner-v2.sock')], { stdio: ['ignore', 'pipe', 'inherit'] });
   owners.push(slow.pid);
   await new Promise((r) => slow.stdout.once('data', r));
   const outcomes = await Promise.allSettled(Array.from({ length: 300 }, () => connectOwner(s)));

@@ -8,6 +8,7 @@ pub mod engine;
 pub mod host_limits;
 pub mod host_waits;
 pub mod http_status;
+pub mod idle_tiers;
 pub mod problem_presentation;
 pub mod protocol;
 pub mod shared;

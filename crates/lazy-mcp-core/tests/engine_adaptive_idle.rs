@@ -69,6 +69,17 @@ fn a_server_called_once_stops_after_a_minute_not_the_ten_minute_ceiling() {
     assert!((49_000..=51_000).contains(&up), "stopped {up} ms later");
     assert_eq!(sim.state("time"), Some(ServerState::Catalogued));
     assert!(sim.live.is_empty(), "its process stopped");
+    // The close says it was the idle stop: the owner of a shared process keeps
+    // it for its idle time only then (a session that ends gives the grace).
+    let closes: Vec<bool> = sim
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            lazy_mcp_core::engine::Effect::Close { idle, .. } => Some(*idle),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(closes.last(), Some(&true), "{closes:?}");
 }
 
 #[test]
@@ -122,5 +133,25 @@ fn a_call_in_flight_never_idles_out() {
         sim.state("time"),
         Some(ServerState::Connected),
         "a call under way keeps it up past its 1 min idle time"
+    );
+}
+
+#[test]
+fn a_servers_own_idle_setting_is_its_ceiling() {
+    // `serverIdleTimeoutMinutes: {"time": …}` / `--server-idle-timeout time=MS`.
+    let settings = Settings {
+        idle_timeout_ms: 10 * MINUTE,
+        adaptive_idle: false,
+        idle_timeout_by_server: format!("other=1\ntime={}", 2 * MINUTE),
+        ..Settings::default()
+    };
+    let mut sim = Sim::new(settings).fake("time", FakeServer::with_tools(&["now"]));
+    sim.apply(vec![config("time")]);
+    calls(&mut sim, 1);
+    assert!(diagnostics_report(&sim).contains("| after 2 min (1 call in the last hour) |"));
+    let up = stays_up_for(&mut sim);
+    assert!(
+        (109_000..=111_000).contains(&up),
+        "its own 2 min, not the user's 10: stopped {up} ms later"
     );
 }

@@ -150,7 +150,10 @@ fn every_effect_writes_its_documented_json() {
             json!({"type": "send", "conn": 1, "message": "{}", "headers": {"mcp-protocol-version": "2025-06-18"}, "requestId": 4}),
         ),
         (
-            Effect::Close { conn: 1 },
+            Effect::Close {
+                conn: 1,
+                idle: false,
+            },
             json!({"type": "close", "conn": 1}),
         ),
         (

@@ -377,7 +377,7 @@ fn config_diff_touches_only_what_changed() {
     );
     assert!(!new_effects
         .iter()
-        .any(|e| matches!(e, Effect::Close { conn } if *conn == keep_conn)));
+        .any(|e| matches!(e, Effect::Close { conn, .. } if *conn == keep_conn)));
     assert_eq!(sim.state("remove"), None);
     assert!(new_effects
         .iter()

@@ -138,7 +138,7 @@ impl RealHost {
                 }
                 None
             }
-            Effect::Close { conn } => {
+            Effect::Close { conn, .. } => {
                 if let Some((mut child, stdin)) = self.children.remove(&conn) {
                     drop(stdin);
                     let deadline = Instant::now() + Duration::from_millis(2_000);

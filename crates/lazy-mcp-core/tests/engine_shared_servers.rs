@@ -105,3 +105,33 @@ fn diagnostics_says_how_many_clients_share_the_process() {
         "another connection's count is ignored"
     );
 }
+
+#[test]
+fn an_attachment_tells_the_owner_this_clients_idle_ceiling_for_the_server() {
+    let settings = Settings {
+        share_servers: true,
+        idle_timeout_ms: 600_000,
+        adaptive_idle: false,
+        idle_timeout_by_server: "memory=120000".into(),
+        ..Settings::default()
+    };
+    let mut sim = Sim::new(settings).fake("memory", FakeServer::with_tools(&["read_graph"]));
+    sim.apply(vec![config("memory")]);
+    sim.client("chat", server_endpoint("memory"), call(1, "read_graph"));
+    let launches: Vec<_> = sim
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Open {
+                shared: Some(launch),
+                ..
+            } => Some((launch.idle_timeout_ms, launch.adaptive_idle)),
+            _ => None,
+        })
+        .collect();
+    assert!(!launches.is_empty());
+    assert!(
+        launches.iter().all(|l| *l == (120_000, false)),
+        "{launches:?}"
+    );
+}

@@ -29,6 +29,8 @@ fn launch(key: &str, roots: &str, roots_bound: bool) -> SharedLaunch {
         workspace_cwd: roots_bound,
         omit_env: Vec::new(),
         holder: format!("session {roots}"),
+        idle_timeout_ms: 600_000,
+        adaptive_idle: true,
     }
 }
 
@@ -278,7 +280,10 @@ fn a_cancel_or_a_detach_touches_only_that_clients_calls() {
         2,
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {}}),
     ));
-    let gone = mux.handle(MuxEvent::Detach { attach: 2 });
+    let gone = mux.handle(MuxEvent::Detach {
+        attach: 2,
+        idle: false,
+    });
     let cancelled = to_server(&gone);
     assert_eq!(cancelled.len(), 1);
     assert_eq!(cancelled[0]["params"]["requestId"], second[0]["id"]);
@@ -299,15 +304,23 @@ fn a_cancel_or_a_detach_touches_only_that_clients_calls() {
     last_detach_stops_after_the_grace(&mut mux, 1, 3);
 }
 
+/// An hour after the calls of these tests: their idle time is long over, only
+/// the grace is left (the idle time itself: `shared_mux_idle.rs`).
+const LATER: u64 = 3_600_000;
+
 /// `client` was process 1's last attachment: its detach stops the process once
 /// the handover grace is over, and `next`'s attach spawns process 2.
 fn last_detach_stops_after_the_grace(mux: &mut Mux, client: u64, next: u64) {
-    let last = mux.handle(MuxEvent::Detach { attach: client });
+    let last = mux.at(LATER).handle(MuxEvent::Detach {
+        attach: client,
+        idle: false,
+    });
     assert!(last.contains(&MuxEffect::Linger {
         process: 1,
         ms: HANDOVER_GRACE_MS
     }));
     assert!(mux
+        .at(LATER + HANDOVER_GRACE_MS)
         .handle(MuxEvent::LingerEnded { process: 1 })
         .contains(&MuxEffect::StopProcess { process: 1 }));
     assert_eq!(
@@ -648,7 +661,10 @@ fn a_failed_initialize_is_answered_to_every_waiter_and_the_next_one_tries_again(
 #[test]
 fn a_server_request_with_no_client_left_is_answered_with_an_error() {
     let mut mux = one_client_process_up();
-    let stop = mux.handle(MuxEvent::Detach { attach: 1 });
+    let stop = mux.handle(MuxEvent::Detach {
+        attach: 1,
+        idle: false,
+    });
     assert!(stop.contains(&MuxEffect::StopProcess { process: 1 }));
     let ask = server(
         &mut mux,
@@ -946,7 +962,10 @@ fn every_attachment_hears_how_many_clients_share_its_process() {
         "another key is another process"
     );
     assert_eq!(
-        sharing(&mux.handle(MuxEvent::Detach { attach: 1 })),
+        sharing(&mux.handle(MuxEvent::Detach {
+            attach: 1,
+            idle: false
+        })),
         [(2, 1)]
     );
 }
@@ -971,7 +990,10 @@ fn every_holder_is_named_oldest_first_and_the_status_lists_them() {
         .collect();
     assert_eq!(holders, [["session alpha", "session beta"]]);
     assert_eq!(mux.status()[0].holders.len(), 2);
-    let after = mux.handle(MuxEvent::Detach { attach: 1 });
+    let after = mux.handle(MuxEvent::Detach {
+        attach: 1,
+        idle: false,
+    });
     assert!(after.iter().any(|e| matches!(e,
         MuxEffect::Sharing { attach: 2, holders, .. } if holders.len() == 1 && holders[0].label == "session beta")));
 }
@@ -1030,9 +1052,15 @@ fn a_process_only_catalogued_stops_at_once_when_its_client_leaves() {
         1,
         json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": {}}),
     );
-    mux.handle(MuxEvent::Detach { attach: 1 });
+    mux.handle(MuxEvent::Detach {
+        attach: 1,
+        idle: false,
+    });
     assert!(mux
-        .handle(MuxEvent::Detach { attach: 2 })
+        .handle(MuxEvent::Detach {
+            attach: 2,
+            idle: false
+        })
         .contains(&MuxEffect::StopProcess { process: 1 }));
 }
 
@@ -1222,8 +1250,14 @@ fn used_then_left(mux: &mut Mux) -> Vec<MuxEffect> {
         json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {}}),
     );
     server(mux, 1, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
-    mux.handle(MuxEvent::Detach { attach: 1 });
-    mux.handle(MuxEvent::Detach { attach: 2 })
+    mux.at(LATER).handle(MuxEvent::Detach {
+        attach: 1,
+        idle: false,
+    });
+    mux.handle(MuxEvent::Detach {
+        attach: 2,
+        idle: false,
+    })
 }
 
 /// One client attached (key `k`, roots `r`) and its process up (no pid).

@@ -22,6 +22,8 @@ fn launch(roots: &str) -> SharedLaunch {
         workspace_cwd: false,
         omit_env: Vec::new(),
         holder: format!("session {roots}"),
+        idle_timeout_ms: 0,
+        adaptive_idle: false,
     }
 }
 
@@ -131,11 +133,17 @@ fn a_detaching_subscriber_unsubscribes_the_server_only_when_it_was_the_last() {
         json!({"jsonrpc": "2.0", "id": up[0]["id"], "result": {}}),
     );
     client(&mut mux, 2, request(1, "resources/subscribe"));
-    let first_gone = mux.handle(MuxEvent::Detach { attach: 1 });
+    let first_gone = mux.handle(MuxEvent::Detach {
+        attach: 1,
+        idle: false,
+    });
     assert!(to_server(&first_gone).is_empty(), "client 2 still wants it");
     assert_eq!(to_client(&server(&mut mux, updated()), 2).len(), 1);
 
-    let last_gone = to_server(&mux.handle(MuxEvent::Detach { attach: 2 }));
+    let last_gone = to_server(&mux.handle(MuxEvent::Detach {
+        attach: 2,
+        idle: false,
+    }));
     assert_eq!(last_gone.len(), 1);
     assert_eq!(last_gone[0]["method"], "resources/unsubscribe");
     assert_eq!(last_gone[0]["params"]["uri"], URI);
@@ -281,7 +289,10 @@ fn a_waiting_subscriber_still_gets_the_answer_when_the_first_one_detached() {
     let mut mux = two_clients();
     let up = to_server(&client(&mut mux, 1, request(5, "resources/subscribe")));
     client(&mut mux, 2, request(9, "resources/subscribe"));
-    let gone = mux.handle(MuxEvent::Detach { attach: 1 });
+    let gone = mux.handle(MuxEvent::Detach {
+        attach: 1,
+        idle: false,
+    });
     assert!(
         to_server(&gone).is_empty(),
         "neither cancelled nor unsubscribed: client 2 waits for it"

@@ -20,6 +20,8 @@ fn attach(mux: &mut Mux, attach: u64) {
             workspace_cwd: false,
             omit_env: Vec::new(),
             holder: "session".into(),
+            idle_timeout_ms: 0,
+            adaptive_idle: false,
         }),
         transport: json!({"type": "stdio", "command": "node"}),
         cwd: None,
@@ -56,7 +58,10 @@ fn anything_held_keeps_the_owner_and_starts_its_linger_again() {
     // An attachment (and its process) keeps the owner whatever the time.
     attach(&mut mux, 1);
     assert_eq!(mux.owner_exit_in(10_000, 0), None);
-    mux.handle(MuxEvent::Detach { attach: 1 });
+    mux.handle(MuxEvent::Detach {
+        attach: 1,
+        idle: false,
+    });
     // The process still runs until it closes (the host's stop): still held.
     assert_eq!(mux.owner_exit_in(10_100, 1), None);
     mux.handle(MuxEvent::ProcessClosed {

@@ -19,14 +19,19 @@ fn every_owner_event_reads_from_its_tagged_json() {
         key: "k".into(),
         roots_key: "r".into(),
         roots_bound: true,
+        // Only the client reads these two: the owner skips them.
         workspace_cwd: false,
-        omit_env: vec!["VSCODE_IPC_HOOK".into()],
+        omit_env: Vec::new(),
         holder: "VS Code window · alpha".into(),
+        // This client's idle ceiling for the server, for the owner.
+        idle_timeout_ms: 120_000,
+        adaptive_idle: true,
     };
     assert_eq!(
         read(json!({"type": "attach", "attach": 3, "server": "memory",
-            "launch": {"key": "k", "rootsKey": "r", "rootsBound": true, "workspaceCwd": false,
-                       "omitEnv": ["VSCODE_IPC_HOOK"], "holder": "VS Code window · alpha"},
+            "launch": {"key": "k", "rootsKey": "r", "rootsBound": true, "workspaceCwd": true,
+                       "omitEnv": ["VSCODE_IPC_HOOK"], "holder": "VS Code window · alpha",
+                       "idleTimeoutMs": 120000, "adaptiveIdle": true},
             "transport": {"type": "stdio"}, "cwd": "/w", "env": {"A": "1"}, "nowMs": 5,
             "unknown": [1, 2]})),
         MuxEvent::Attach {
@@ -41,7 +46,10 @@ fn every_owner_event_reads_from_its_tagged_json() {
     );
     assert_eq!(
         read(json!({"type": "detach", "attach": 2})),
-        MuxEvent::Detach { attach: 2 }
+        MuxEvent::Detach {
+            attach: 2,
+            idle: false
+        }
     );
     assert_eq!(
         read(json!({"type": "lingerEnded", "process": 4})),

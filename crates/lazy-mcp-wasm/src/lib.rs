@@ -4,6 +4,7 @@
 //! inside another JSON document (bench/boundary.mjs). No logic lives here.
 
 use lazy_mcp_core::diagnostics::{render_markdown, ReportContext};
+mod owner_json;
 mod shared_owner;
 
 use wasm_bindgen::prelude::*;

@@ -44,10 +44,11 @@ impl SharedOwner {
         }
     }
 
-    /// One `MuxEvent` as JSON → where its effects lie in `memory` (`effects_out`).
-    pub fn handle(&mut self, event_json: &str) -> u32 {
+    /// One `MuxEvent` as JSON at `now_ms` (the owner's clock) → where its
+    /// effects lie in `memory` (`effects_out`).
+    pub fn handle(&mut self, event_json: &str, now_ms: f64) -> u32 {
         let effects = match lazy_mcp_core::tagged_json::from_tagged_json(event_json) {
-            Ok(event) => self.mux.handle(event),
+            Ok(event) => self.mux.at(now_ms as u64).handle(event),
             Err(_) => Vec::new(),
         };
         self.put(effects)
@@ -55,15 +56,21 @@ impl SharedOwner {
 
     /// A client attachment's message, its UTF-8 bytes → where its effects lie (`effects_out`).
     #[wasm_bindgen(js_name = clientMessage)]
-    pub fn client_message(&mut self, attach: f64, message: &[u8]) -> u32 {
-        let effects = self.mux.client_message(attach as u64, &text(message));
+    pub fn client_message(&mut self, attach: f64, message: &[u8], now_ms: f64) -> u32 {
+        let effects = self
+            .mux
+            .at(now_ms as u64)
+            .client_message(attach as u64, &text(message));
         self.put(effects)
     }
 
     /// A server process's message, its UTF-8 bytes → where its effects lie (`effects_out`).
     #[wasm_bindgen(js_name = serverMessage)]
-    pub fn server_message(&mut self, process: f64, message: &[u8]) -> u32 {
-        let effects = self.mux.server_message(process as u64, &text(message));
+    pub fn server_message(&mut self, process: f64, message: &[u8], now_ms: f64) -> u32 {
+        let effects = self
+            .mux
+            .at(now_ms as u64)
+            .server_message(process as u64, &text(message));
         self.put(effects)
     }
 
@@ -83,9 +90,9 @@ impl SharedOwner {
             .map_or(-1, |ms| i32::try_from(ms).unwrap_or(i32::MAX))
     }
 
-    /// `lazy-mcp daemon status`: one row per process, JSON.
-    pub fn status(&self) -> String {
-        serde_json::to_string(&self.mux.status()).unwrap_or_else(|_| "[]".into())
+    /// `lazy-mcp daemon status` at `now_ms`: one row per process, JSON.
+    pub fn status(&mut self, now_ms: f64) -> String {
+        crate::owner_json::status(&self.mux.at(now_ms as u64).status())
     }
 
     /// The effects into the reused buffer; its address in memory. The list goes
@@ -166,7 +173,7 @@ fn effects_out(effects: &[MuxEffect], out: &mut Vec<u8>) {
                 MuxEffect::ToServer { .. } => "toServer\",\"process",
                 MuxEffect::ToClient { .. } => "toClient\",\"attach",
                 other => {
-                    json.push_str(&serde_json::to_string(other).unwrap_or_else(|_| "null".into()));
+                    crate::owner_json::effect(&mut json, other);
                     continue;
                 }
             };

@@ -34,6 +34,8 @@ export interface ParsedArgs {
   idleTimeoutMs?: number;
   /** `--fixed-idle`: every server idles out after exactly the idle timeout (no call-rate tiers). */
   fixedIdle: boolean;
+  /** `--server-idle-timeout NAME=MS` (repeatable): a server's own idle ceiling. */
+  serverIdleTimeoutMs?: Record<string, number>;
   sessionIdleTimeoutMs?: number;
   maxSessions?: number;
   toolExposure?: ToolExposure;
@@ -132,6 +134,15 @@ const flagsOf: Record<Command, Record<string, FlagSpec>> = {
       },
     },
     '--fixed-idle': { kind: 'bool', apply: (a) => (a.fixedIdle = true) },
+    '--server-idle-timeout': {
+      kind: 'value',
+      apply: (a, v) => {
+        const at = (v ?? '').indexOf('=');
+        const ms = Number((v ?? '').slice(at + 1));
+        if (at < 1 || !Number.isInteger(ms) || ms < 0) throw new UsageError(`--server-idle-timeout ${v}: expected NAME=MS (milliseconds, an integer ≥ 0; 0 = never)`);
+        a.serverIdleTimeoutMs = { ...a.serverIdleTimeoutMs, [(v ?? '').slice(0, at)]: ms };
+      },
+    },
     '--session-idle-timeout': {
       kind: 'value',
       apply: (a, v) => {
@@ -327,6 +338,9 @@ server is started on first use and stopped again when idle.
                         a server called rarely stops sooner: 1 min with under 5 calls in the
                         last hour, 3 min with 5–20, 5 min above
   --fixed-idle          stop every server after exactly --idle-timeout (no call-rate tiers)
+  --server-idle-timeout NAME=MS
+                        server NAME's own ceiling instead of --idle-timeout (repeatable;
+                        0 = never stop it)
   --session-idle-timeout MS
                         (--http) end a client session after MS ms without requests and
                         without an open stream (default 3600000); its client gets 404

@@ -12,6 +12,7 @@ import { FRAME, frame, frameReader } from '../host/shared/wire';
 import { LogThrottle } from '../host/logThrottle';
 import type { LogLevel } from '../host/lazyHost';
 import { treeRssBytes } from '../host/processTree';
+import { count } from '../host/wording';
 
 export function sharedProtocol(ctx: CliContext): number {
   return ctx.core.call((c) => c.sharedProtocol());
@@ -57,7 +58,19 @@ export interface OwnerStatus {
   /** The owner's Lazy MCP version (owners before it was reported: absent). */
   version?: string;
   stopping?: boolean;
-  processes?: { server: string; pid: number | null; clients: number; sinceMs: number; key: string; holders?: { label: string; sinceMs: number }[] }[];
+  processes?: {
+    server: string;
+    pid: number | null;
+    clients: number;
+    sinceMs: number;
+    key: string;
+    holders?: { label: string; sinceMs: number }[];
+    /** The process's calls from every client in the last hour, and the idle time they give it (core shared/mux.rs). */
+    callsLastHour?: number;
+    idleMs?: number;
+    /** No client holds it: when it stops. */
+    stopsAtMs?: number | null;
+  }[];
 }
 
 /** The running owner's answer to `status` (or `stop`); undefined when none listens. */
@@ -86,7 +99,15 @@ export async function askOwner(dir: string, protocol: number, stop = false): Pro
   return JSON.parse(reply) as OwnerStatus;
 }
 
-/** The owner's shared servers as text lines: pid, memory (Linux), clients, since, key, holders. */
+/** `45 s`, `3 min`, `2 min 30 s`. */
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  const minutes = Math.floor(seconds / 60);
+  if (minutes === 0) return `${seconds} s`;
+  return seconds % 60 === 0 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`;
+}
+
+/** The owner's shared servers as text lines: pid, memory (Linux), clients, idle time, since, key, holders. */
 export function ownerStatusLines(status: OwnerStatus, socketPath: string, protocol: number): string[] {
   const rows = status.processes ?? [];
   const version = status.version !== undefined ? ` (Lazy MCP ${status.version}, wire v${protocol})` : ` (wire v${protocol})`;
@@ -95,7 +116,10 @@ export function ownerStatusLines(status: OwnerStatus, socketPath: string, protoc
     const since = new Date(row.sinceMs).toISOString();
     const rss = row.pid != null ? treeRssBytes(row.pid) : undefined;
     const memory = rss !== undefined ? `  RSS ${Math.round(rss / 1_048_576)} MB` : '';
-    lines.push(`  ${row.server}  pid ${row.pid ?? '-'}  ${row.clients === 1 ? '1 client' : `${row.clients} clients`}  since ${since}${memory}  key ${row.key}`);
+    // How long it is kept after its last use once no client holds it (the rate of every client's calls).
+    const idle = row.idleMs !== undefined ? `  idle time ${duration(row.idleMs)} (${count(row.callsLastHour ?? 0, 'call')} in the last hour)` : '';
+    const stops = row.stopsAtMs != null ? `, no client: stops in ${duration(Math.max(0, row.stopsAtMs - Date.now()))}` : '';
+    lines.push(`  ${row.server}  pid ${row.pid ?? '-'}  ${row.clients === 1 ? '1 client' : `${row.clients} clients`}${idle}${stops}  since ${since}${memory}  key ${row.key}`);
     for (const holder of row.holders ?? []) lines.push(`    held by ${holder.label} since ${new Date(holder.sinceMs).toISOString()}`);
   }
   return lines;

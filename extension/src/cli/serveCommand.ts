@@ -27,6 +27,8 @@ export async function serveCommand(args: ParsedArgs, ctx: CliContext): Promise<n
   const settings = {
     ...(args.idleTimeoutMs !== undefined ? { idleTimeoutMs: args.idleTimeoutMs } : {}),
     ...(args.fixedIdle ? { adaptiveIdle: false } : {}),
+    // The core's text form: `NAME=MS` lines.
+    ...(args.serverIdleTimeoutMs ? { idleTimeoutByServer: Object.entries(args.serverIdleTimeoutMs).map(([name, ms]) => `${name}=${ms}`).join('\n') } : {}),
     ...(args.toolExposure ? { toolExposure: args.toolExposure } : {}),
     ...(args.toolTokenBudget !== undefined ? { toolTokenBudget: args.toolTokenBudget } : {}),
     holdNewTools: args.holdNewTools,

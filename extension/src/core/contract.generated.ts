@@ -90,7 +90,12 @@ requestId?: number,
  */
 openEventStream?: boolean, }
   | { "type": "abortRequest", conn: number, id: number, }
-  | { "type": "close", conn: number, }
+  | { "type": "close", conn: number, 
+/**
+ * By the idle stop: a shared connection tells the owner, which keeps
+ * the process for its idle time only then (else the handover grace).
+ */
+idle?: boolean, }
   | { "type": "wakeAt", atMs: number, }
   | { "type": "reply", client: string, id: string | number | null, 
 /**
@@ -179,7 +184,9 @@ rootsKey: string,
 rootsBound: boolean, 
 /**
  * The spawn's cwd base is the client's workspace folder (its
- * `cwdFallback`); false: the owner's own directory.
+ * `cwdFallback`); false: the owner's own directory. Only the client reads
+ * it (the owner gets the cwd itself), as `omit_env`: neither is read from
+ * an attach (a field's reader costs the `.wasm` bytes).
  */
 workspaceCwd: boolean, 
 /**
@@ -187,7 +194,7 @@ workspaceCwd: boolean,
  * sends to the owner: the client application's and its terminal's
  * (`VSCODE_*`: each VS Code window has its own IPC socket; `TERM_PROGRAM`,
  * `GIT_ASKPASS`, …), not in the key, so a server never gets another
- * window's. Only the client reads it (absent on the owner's wire).
+ * window's. Only the client reads it (the owner skips it).
  */
 omitEnv: Array<string>, 
 /**
@@ -195,7 +202,14 @@ omitEnv: Array<string>,
  * `lazy-mcp daemon status`: the session (`Settings::session_label`) and the
  * workspace folder's last name only, never a path another client could read.
  */
-holder: string, };
+holder: string, 
+/**
+ * This client's idle ceiling for the server (ms; 0 = never) and whether
+ * its idle time follows the call rate: the owner keeps the process after
+ * its last client left for the longest idle time its holders' settings
+ * give at the process's own call rate (`shared/mux.rs`). Not in the key.
+ */
+idleTimeoutMs: number, adaptiveIdle: boolean, };
 
 export type SharedHolder = { label: string, sinceMs: number, };
 
@@ -219,6 +233,15 @@ idleTimeoutMs: number,
  * `idle_timeout_ms`); false: every server idles out after `idle_timeout_ms`.
  */
 adaptiveIdle: boolean, 
+/**
+ * A server's own idle ceiling (ms; 0 = never), in place of
+ * `idle_timeout_ms` for that server (`lazyMcp.serverIdleTimeoutMinutes`,
+ * `--server-idle-timeout NAME=MS`), as the CLI flags say it:
+ * `NAME=MS` items separated by newlines (the last one of a name wins; a
+ * name holds no `=` or newline). A text, read at each use: a typed map's
+ * reader costs the `.wasm` 2 KB (bench/README.md "WASM size").
+ */
+idleTimeoutByServer: string, 
 /**
  * Handshake (and cataloguing) timeout when the server config sets none.
  */

@@ -82,11 +82,12 @@ export class SharedOwner {
     /**
      * A client attachment's message, its UTF-8 bytes → where its effects lie (`effects_out`).
      */
-    clientMessage(attach: number, message: Uint8Array | number[]): number;
+    clientMessage(attach: number, message: Uint8Array | number[], now_ms: number): number;
     /**
-     * One `MuxEvent` as JSON → where its effects lie in `memory` (`effects_out`).
+     * One `MuxEvent` as JSON at `now_ms` (the owner's clock) → where its
+     * effects lie in `memory` (`effects_out`).
      */
-    handle(event_json: string): number;
+    handle(event_json: string, now_ms: number): number;
     /**
      * The module's `WebAssembly.Memory`, where the effects lie.
      */
@@ -108,11 +109,11 @@ export class SharedOwner {
     /**
      * A server process's message, its UTF-8 bytes → where its effects lie (`effects_out`).
      */
-    serverMessage(process: number, message: Uint8Array | number[]): number;
+    serverMessage(process: number, message: Uint8Array | number[], now_ms: number): number;
     /**
-     * `lazy-mcp daemon status`: one row per process, JSON.
+     * `lazy-mcp daemon status` at `now_ms`: one row per process, JSON.
      */
-    status(): string;
+    status(now_ms: number): string;
 }
 
 /**

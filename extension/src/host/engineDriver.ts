@@ -326,7 +326,7 @@ export class EngineDriver {
         const c = this.connections.get(effect.conn);
         this.connections.delete(effect.conn);
         if (c?.pid !== undefined) this.forgetPid(c.pid);
-        if (c) this.track(c.close());
+        if (c) this.track(c.close(effect.idle === true));
         return;
       }
       case 'wakeAt': {

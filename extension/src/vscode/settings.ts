@@ -20,6 +20,10 @@ export function readSettings(): LazyMcpSettings {
       catalogueConcurrency: Math.max(1, c.get<number>('catalogueConcurrency', 2)),
       idleTimeoutMs: Math.max(0, c.get<number>('idleTimeoutMinutes', 10)) * 60_000,
       adaptiveIdle: c.get<boolean>('adaptiveIdle', true) !== false,
+      // A server's own ceiling in minutes (`{"memory": 30}`) as the core's `NAME=MS` lines; anything but a number ≥ 0 is left out.
+      idleTimeoutByServer: Object.entries(c.get<Record<string, unknown>>('serverIdleTimeoutMinutes', {}))
+        .flatMap(([name, minutes]) => (typeof minutes === 'number' && minutes >= 0 && !/[=\n]/.test(name) ? [`${name}=${Math.round(minutes * 60_000)}`] : []))
+        .join('\n'),
       handshakeTimeoutMs: Math.max(1, c.get<number>('handshakeTimeoutSeconds', 30)) * 1000,
       clientName: 'lazy-mcp (VS Code)',
       // How other windows and CLI sessions holding a shared server see this one.

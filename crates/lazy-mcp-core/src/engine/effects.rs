@@ -153,6 +153,11 @@ pub enum Effect {
     /// No `connectionClosed` is needed afterwards (it is ignored).
     Close {
         conn: ConnId,
+        /// By the idle stop: a shared connection tells the owner, which keeps
+        /// the process for its idle time only then (else the handover grace).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+        idle: bool,
     },
     // Arm the host's one timer at `at_ms` (replacing the one armed): the
     // engine's earliest deadline moved earlier. When it fires, send `timeout`.

@@ -181,7 +181,10 @@ mod tests {
                     http_status: Some(404),
                     message: String::new(),
                 },
-                Effect::Close { conn: 1 },
+                Effect::Close {
+                    conn: 1,
+                    idle: false,
+                },
             ],
         ];
         for effects in cases {

@@ -43,6 +43,13 @@ pub struct Settings {
     /// calls → 5 min, 5–20 → 3 min, fewer → 1 min; never above
     /// `idle_timeout_ms`); false: every server idles out after `idle_timeout_ms`.
     pub adaptive_idle: bool,
+    /// A server's own idle ceiling (ms; 0 = never), in place of
+    /// `idle_timeout_ms` for that server (`lazyMcp.serverIdleTimeoutMinutes`,
+    /// `--server-idle-timeout NAME=MS`), as the CLI flags say it:
+    /// `NAME=MS` items separated by newlines (the last one of a name wins; a
+    /// name holds no `=` or newline). A text, read at each use: a typed map's
+    /// reader costs the `.wasm` 2 KB (bench/README.md "WASM size").
+    pub idle_timeout_by_server: String,
     /// Handshake (and cataloguing) timeout when the server config sets none.
     pub handshake_timeout_ms: u64,
     /// How long a forwarded request may take before the client gets an error and
@@ -115,6 +122,7 @@ impl Default for Settings {
             catalogue_concurrency: 2,
             idle_timeout_ms: 600_000,
             adaptive_idle: true,
+            idle_timeout_by_server: String::new(),
             handshake_timeout_ms: 30_000,
             request_timeout_ms: 120_000,
             roots_settle_ms: 100,

@@ -28,20 +28,31 @@ pub struct SharedLaunch {
     /// The process must also match `rootsKey` (a server from a project file).
     pub roots_bound: bool,
     /// The spawn's cwd base is the client's workspace folder (its
-    /// `cwdFallback`); false: the owner's own directory.
+    /// `cwdFallback`); false: the owner's own directory. Only the client reads
+    /// it (the owner gets the cwd itself), as `omit_env`: neither is read from
+    /// an attach (a field's reader costs the `.wasm` bytes).
+    #[serde(skip_deserializing)]
     pub workspace_cwd: bool,
     /// Variables of the client's environment the host leaves out of what it
     /// sends to the owner: the client application's and its terminal's
     /// (`VSCODE_*`: each VS Code window has its own IPC socket; `TERM_PROGRAM`,
     /// `GIT_ASKPASS`, …), not in the key, so a server never gets another
-    /// window's. Only the client reads it (absent on the owner's wire).
-    #[serde(default)]
+    /// window's. Only the client reads it (the owner skips it).
+    #[serde(skip_deserializing)]
     pub omit_env: Vec<String>,
     /// Who holds the process through this attachment, for Diagnostics and
     /// `lazy-mcp daemon status`: the session (`Settings::session_label`) and the
     /// workspace folder's last name only, never a path another client could read.
     #[serde(default)]
     pub holder: String,
+    /// This client's idle ceiling for the server (ms; 0 = never) and whether
+    /// its idle time follows the call rate: the owner keeps the process after
+    /// its last client left for the longest idle time its holders' settings
+    /// give at the process's own call rate (`shared/mux.rs`). Not in the key.
+    #[serde(default)]
+    pub idle_timeout_ms: u64,
+    #[serde(default)]
+    pub adaptive_idle: bool,
 }
 
 /// One client holding a shared process: who, and since when (the owner's clock, ms).
@@ -262,6 +273,8 @@ pub fn shared_launch<'a>(
         workspace_cwd,
         omit_env,
         holder: holder_label(settings),
+        idle_timeout_ms: 0,
+        adaptive_idle: false,
     })
 }
 

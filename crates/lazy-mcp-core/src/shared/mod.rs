@@ -17,5 +17,6 @@ pub mod subscribers;
 /// Clients of other Lazy MCP versions with this wire version attach to the
 /// running owner (docs/shared-servers.md "Versions"), so bump it with any change
 /// to the frames, to what an attach carries, or to what a client relies on the
-/// owner's multiplexer doing.
-pub const SHARED_PROTOCOL: u32 = 1;
+/// owner's multiplexer doing. 2: an attach carries the client's idle ceiling
+/// and the owner keeps a process for the idle time of its own call rate.
+pub const SHARED_PROTOCOL: u32 = 2;

@@ -12,7 +12,9 @@
 //! attachments and its `resources/updated` goes to its subscribers
 //! (`subscribers.rs`); other notifications are broadcast (progress and
 //! cancellations to their own attachment); a client's cancellation or detach
-//! cancels only its own calls and subscriptions; the last detach stops the process.
+//! cancels only its own calls and subscriptions; the last detach stops the
+//! process after the handover grace, or, when it was an idle stop, once
+//! nobody has used it for its idle time ([`Mux::kept_for`]).
 //!
 //! Calls, their answers, progress and other notifications take the hot path
 //! (`splice.rs`): routed by a shallow reading, passed on with only the id and
@@ -22,6 +24,7 @@
 use super::launch::{SharedHolder, SharedLaunch};
 use super::splice::{Routing, Token};
 use super::subscribers::{Subscribe, Subscribers};
+use crate::idle_tiers::{kept_after_ms, RecentCalls};
 use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
 use crate::protocol::outline::{outline, TopLevel, MAX_DEPTH};
@@ -33,10 +36,11 @@ use serde_json::{json, Value};
 pub type AttachId = u64;
 pub type ProcId = u64;
 
-/// How long a started process whose last client detached waits for the next
-/// one before it is stopped: a client's idle stop followed a moment later by
+/// The least a used process whose last client detached waits for the next one
+/// before it is stopped: a client's idle stop followed a moment later by
 /// another client's call (or a window reload) reuses it instead of spawning a
-/// second process while the first one exits.
+/// second process while the first one exits. After a client's idle stop it
+/// waits longer: until nobody has used it for its idle time ([`Mux::kept_for`]).
 pub const HANDOVER_GRACE_MS: u64 = 5_000;
 
 /// Read from `{"type": ...}` JSON by `crate::tagged_json` (no `serde(tag)`:
@@ -65,8 +69,15 @@ pub enum MuxEvent {
     /// bytes (`Mux::client_message`), never inside an event's JSON.
     #[serde(skip_deserializing)]
     ClientMessage { attach: AttachId, message: String },
+    /// The client let go. `idle`: by its engine's idle stop, while it lives
+    /// (the process is kept for its idle time); else it ended (its session
+    /// exited, its window closed): only the handover grace.
     #[serde(rename_all = "camelCase")]
-    Detach { attach: AttachId },
+    Detach {
+        attach: AttachId,
+        #[serde(default)]
+        idle: bool,
+    },
     #[serde(rename_all = "camelCase")]
     ProcessOpened {
         process: ProcId,
@@ -127,11 +138,12 @@ pub enum MuxEffect {
         exit_code: Option<i64>,
         stderr_tail: String,
     },
-    /// Stop the process (its last attachment left).
+    /// Stop the process (its last attachment left, its idle time is over).
     #[serde(rename_all = "camelCase")]
     StopProcess { process: ProcId },
     /// Its last attachment left: answer `lingerEnded` after `ms` (it is stopped
-    /// then, unless a client attached meanwhile).
+    /// then, unless a client attached meanwhile): its idle time after its last
+    /// use, at least the handover grace.
     #[serde(rename_all = "camelCase")]
     Linger { process: ProcId, ms: u64 },
 }
@@ -148,6 +160,12 @@ pub struct ProcessStatus {
     pub since_ms: u64,
     /// Who holds it, oldest first.
     pub holders: Vec<SharedHolder>,
+    /// Calls (uses) from every client in the last hour: its idle time's tier.
+    pub calls_last_hour: usize,
+    /// How long it is kept after its last use once no client holds it.
+    pub idle_ms: u64,
+    /// No client holds it: when it stops (the owner's clock, ms).
+    pub stops_at_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone)]
@@ -192,13 +210,37 @@ struct Proc {
     /// A client used it (a call, a read), not only catalogued it: only such a
     /// process waits for the next client when its last one leaves.
     used: bool,
+    /// Its uses by every client: the rate its idle time follows.
+    calls: RecentCalls,
+    /// A use or an answer to any client, last (the owner's clock).
+    last_use_ms: u64,
+    /// The idle setting of its last holder, once none is left.
+    left_idle: Idle,
+    /// While lingering: when it stops.
+    linger_until: u64,
 }
+
+impl Proc {
+    /// A client's request went to the server at `now_ms`.
+    fn requested(&mut self, method: &str, now_ms: u64) {
+        if is_a_use(method) {
+            self.used = true;
+            self.calls.record(now_ms);
+            self.last_use_ms = now_ms;
+        }
+    }
+}
+
+/// A holder's idle setting for the server: its ceiling (ms, 0 = never) and
+/// whether the idle time follows the call rate.
+type Idle = (u64, bool);
 
 #[derive(Debug, Clone)]
 struct Attachment {
     process: ProcId,
     roots_key: String,
     holder: SharedHolder,
+    idle: Idle,
 }
 
 #[derive(Debug, Default)]
@@ -213,6 +255,8 @@ pub struct Mux {
     /// The handover grace when not [`HANDOVER_GRACE_MS`] (a benchmark that
     /// compresses time scales it as it scales the idle time).
     grace_ms: Option<u64>,
+    /// The owner's clock at this step ([`Mux::at`]; an attach carries its own).
+    now_ms: u64,
     /// The owner's linger when not `host_limits`' (`daemon run --linger-ms`).
     linger_ms: Option<u64>,
     /// Since when the owner has held nothing (see [`Mux::owner_exit_in`]).
@@ -230,6 +274,29 @@ impl Mux {
             next_process: 1,
             ..Mux::default()
         }
+    }
+
+    /// The owner's clock for the next step (ms): calls are counted and idle
+    /// times measured by it.
+    pub fn at(&mut self, now_ms: u64) -> &mut Self {
+        self.now_ms = now_ms;
+        self
+    }
+
+    /// How long `p` is kept after its last use once no client holds it: the
+    /// longest idle time its holders' settings give at its own call rate
+    /// (from every client), so it stops when nobody has used it for that long
+    /// (each client's own idle time, at its own lower rate, is never longer).
+    fn kept_for(&self, p: &Proc) -> u64 {
+        let calls = p.calls.in_last_hour(self.now_ms);
+        let mut kept = kept_after_ms(p.left_idle.0, p.left_idle.1, calls);
+        if !p.attachments.is_empty() {
+            kept = 0;
+            for a in p.attachments.iter().filter_map(|a| self.attachments.get(a)) {
+                kept = kept.max(kept_after_ms(a.idle.0, a.idle.1, calls));
+            }
+        }
+        kept
     }
 
     /// How long an owner holding nothing stays (`daemon run --linger-ms`).
@@ -270,6 +337,9 @@ impl Mux {
                 clients: p.attachments.len(),
                 since_ms: p.since_ms,
                 holders: self.holders(p),
+                calls_last_hour: p.calls.in_last_hour(self.now_ms),
+                idle_ms: self.kept_for(p),
+                stops_at_ms: p.lingering.then_some(p.linger_until),
             })
             .collect()
     }
@@ -286,7 +356,7 @@ impl Mux {
                 now_ms,
             } => self.on_attach(attach, server, *launch, (transport, cwd, env), now_ms),
             MuxEvent::ClientMessage { attach, message } => self.on_client_message(attach, &message),
-            MuxEvent::Detach { attach } => self.on_detach(attach),
+            MuxEvent::Detach { attach, idle } => self.on_detach(attach, idle),
             MuxEvent::ProcessOpened { process, pid } => self.on_opened(process, pid),
             MuxEvent::ServerMessage { process, message } => {
                 self.on_server_message(process, &message)
@@ -351,6 +421,7 @@ impl Mux {
         if self.attachments.contains_key(&attach) {
             return;
         }
+        self.now_ms = now_ms;
         let key = self.process_key(&launch);
         let existing = self.by_key.get(&key).copied();
         let process = match existing {
@@ -379,6 +450,10 @@ impl Mux {
                         since_ms: now_ms,
                         lingering: false,
                         used: false,
+                        calls: RecentCalls::default(),
+                        last_use_ms: now_ms,
+                        left_idle: (0, false),
+                        linger_until: 0,
                     },
                 );
                 self.by_key.insert(key, process);
@@ -401,6 +476,7 @@ impl Mux {
                     label: launch.holder,
                     since_ms: now_ms,
                 },
+                idle: (launch.idle_timeout_ms, launch.adaptive_idle),
             },
         );
         if let Some(p) = self.processes.get_mut(&process) {
@@ -531,7 +607,7 @@ impl Mux {
                 }
             },
             (Some(method), Some(id)) => {
-                p.used |= is_a_use(method);
+                p.requested(method, self.now_ms);
                 let upstream = p.next_id;
                 p.next_id += 1;
                 p.pending.insert(upstream, Pending { attach, id });
@@ -646,7 +722,7 @@ impl Mux {
                 let (Some(spliced), Some((id, _))) = (spliced, routing.id.clone()) else {
                     return false;
                 };
-                p.used |= is_a_use(method);
+                p.requested(method, self.now_ms);
                 p.next_id += 1;
                 p.pending.insert(upstream, Pending { attach, id });
                 if let Some((Value::String(new_token), theirs, _)) = rewritten {
@@ -686,6 +762,7 @@ impl Mux {
                     return false;
                 };
                 p.pending.remove(&upstream);
+                p.last_use_ms = self.now_ms;
                 // No format per answer when no call asked for progress (the usual case).
                 if !p.progress.is_empty() {
                     p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
@@ -774,6 +851,7 @@ impl Mux {
                 let Some(pending) = p.pending.remove(&upstream) else {
                     return;
                 };
+                p.last_use_ms = self.now_ms;
                 p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
                 message.insert("id".into(), pending.id);
                 self.effects.push(MuxEffect::ToClient {
@@ -972,7 +1050,7 @@ impl Mux {
         self.by_key.insert(new_key, process);
     }
 
-    fn on_detach(&mut self, attach: AttachId) {
+    fn on_detach(&mut self, attach: AttachId, idle: bool) {
         let Some(attachment) = self.attachments.remove(&attach) else {
             return;
         };
@@ -1031,24 +1109,50 @@ impl Mux {
         if !p.attachments.is_empty() {
             self.announce_sharing(process);
         } else if p.used && matches!(p.init, Init::Done(_)) {
-            // In use until now: worth keeping for a client a moment later (a
-            // process that was only catalogued is not).
+            // In use until now: kept the grace for a client a moment later (a
+            // process that was only catalogued is not kept); after an idle stop,
+            // until its idle time after its last use. A client that ended
+            // (closed without an idle stop) gives only the grace: nobody is
+            // left whose calls the idle time follows.
             p.lingering = true;
-            self.effects.push(MuxEffect::Linger {
-                process,
-                ms: self.grace_ms.unwrap_or(HANDOVER_GRACE_MS),
-            });
+            p.left_idle = attachment.idle;
+            let last_use = p.last_use_ms;
+            let Some(p) = self.processes.get(&process) else {
+                return;
+            };
+            let mut until = self.now_ms + self.grace_ms.unwrap_or(HANDOVER_GRACE_MS);
+            if idle {
+                until = until.max(last_use.saturating_add(self.kept_for(p)));
+            }
+            self.linger(process, until);
         } else {
             self.stop(process);
         }
     }
 
+    /// Waits until `until` (the host's timer answers `lingerEnded`).
+    fn linger(&mut self, process: ProcId, until: u64) {
+        if let Some(p) = self.processes.get_mut(&process) {
+            p.linger_until = until;
+            self.effects.push(MuxEffect::Linger {
+                process,
+                ms: until.saturating_sub(self.now_ms),
+            });
+        }
+    }
+
     fn on_linger_ended(&mut self, process: ProcId) {
-        if self
-            .processes
-            .get(&process)
-            .is_some_and(|p| p.lingering && p.attachments.is_empty())
-        {
+        let Some(p) = self.processes.get(&process) else {
+            return;
+        };
+        if !p.lingering || !p.attachments.is_empty() {
+            return;
+        }
+        // An earlier linger's timer (a client came and went since): wait on.
+        if p.linger_until > self.now_ms {
+            let until = p.linger_until;
+            self.linger(process, until);
+        } else {
             self.stop(process);
         }
     }

@@ -417,7 +417,7 @@ impl Sim {
                 self.answer(conn, &server, &message);
                 self.end_reply(conn, request_id, queued);
             }
-            Effect::Close { conn } => {
+            Effect::Close { conn, .. } => {
                 self.live.remove(&conn);
             }
             Effect::WakeAt { at_ms } => {

@@ -82,8 +82,11 @@ export interface Connection {
    * owner of shared servers passes the multiplexer's bytes on without decoding them).
    */
   sendLine?(line: Uint8Array): void;
-  /** Shut down gracefully, then forcefully; resolves when the process / streams are gone. */
-  close(): Promise<void>;
+  /**
+   * Shut down gracefully, then forcefully; resolves when the process / streams are gone.
+   * `idle`: the engine's idle stop (the `close` effect's; a shared connection tells the owner).
+   */
+  close(idle?: boolean): Promise<void>;
   /** The engine's `abortRequest` effect: HTTP aborts the POST carrying request `id` (stdio: absent). */
   abort?(id: number): void;
   readonly pid?: number;

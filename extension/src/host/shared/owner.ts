@@ -13,15 +13,17 @@ import { connectSocket } from './ownerLauncher';
 import { ensureSocketDir, ownerSocketPath } from './socketDir';
 import { FRAME, frame, frameReader, writeBatched } from './wire';
 
-/** WASM `SharedOwner`: every step returns where its effects lie in `memory()` (shared_owner.rs `effects_out`). */
+/**
+ * WASM `SharedOwner`: every step returns where its effects lie in `memory()` (shared_owner.rs `effects_out`);
+ * `nowMs` is the clock the core counts a process's calls and idle time by.
+ */
 interface SharedOwnerHandle {
-  handle(eventJson: string): number;
-  clientMessage(attach: number, message: Uint8Array): number;
-  serverMessage(process: number, message: Uint8Array): number;
+  handle(eventJson: string, nowMs: number): number;
+  clientMessage(attach: number, message: Uint8Array, nowMs: number): number;
+  serverMessage(process: number, message: Uint8Array, nowMs: number): number;
   memory(): { readonly buffer: ArrayBuffer };
   ownerExitIn(nowMs: number, hostHolds: number): number;
-  status(): string;
-
+  status(nowMs: number): string;
 }
 
 /** A message effect's message is `bytes[at..end]`, framed in place: `[at-1..end+1]` is the `M` frame, `[at..end+1]` the stdio line. */
@@ -137,18 +139,22 @@ export class SharedServerOwner {
     this.openSockets++;
     this.armLinger();
     let attach: number | undefined;
+    // The client said its engine's idle stop let go (else it ended): carried to the core's detach.
+    let idle = false;
     const reader = frameReader(
       (kind, body) => {
-        if (kind === FRAME.message && attach !== undefined) {
+        if (kind === FRAME.idle) {
+          idle = true;
+        } else if (kind === FRAME.message && attach !== undefined) {
           const from = attach;
-          this.run(() => this.mux.clientMessage(from, body), false);
+          this.run(() => this.mux.clientMessage(from, body, Date.now()), false);
         } else if (kind === FRAME.attach && attach === undefined) {
           attach = this.nextAttach++;
           this.clients.set(attach, socket);
           const request = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
           this.handle({ type: 'attach', attach, ...request, nowMs: Date.now() });
         } else if (kind === FRAME.status) {
-          socket.end(frame(FRAME.status, JSON.stringify({ pid: process.pid, version: this.version, protocol: this.opts.protocol, socket: this.socketPath, processes: JSON.parse(this.mux.status()) as unknown })));
+          socket.end(frame(FRAME.status, JSON.stringify({ pid: process.pid, version: this.version, protocol: this.opts.protocol, socket: this.socketPath, processes: JSON.parse(this.mux.status(Date.now())) as unknown })));
         } else if (kind === FRAME.stop) {
           socket.end(frame(FRAME.status, JSON.stringify({ pid: process.pid, stopping: true })));
           void this.stop();
@@ -169,12 +175,12 @@ export class SharedServerOwner {
       this.openSockets--;
       if (attach === undefined) return this.armLinger();
       this.clients.delete(attach);
-      this.handle({ type: 'detach', attach });
+      this.handle({ type: 'detach', attach, idle });
     });
   }
 
   private handle(event: Record<string, unknown>): void {
-    this.run(() => this.mux.handle(JSON.stringify(event)), true);
+    this.run(() => this.mux.handle(JSON.stringify(event), Date.now()), true);
   }
 
   /**
@@ -249,7 +255,7 @@ export class SharedServerOwner {
       case 'stopProcess':
         return void this.processes.get(effect.process)?.close();
       case 'linger':
-        // The core's handover grace: the process waits this long for a next client.
+        // The core's wait: the process's idle time after its last use (at least the handover grace).
         setTimeout(() => this.handle({ type: 'lingerEnded', process: effect.process }), effect.ms);
         return;
     }
@@ -262,7 +268,7 @@ export class SharedServerOwner {
       transport,
       {
         onOpened: ({ pid }) => this.handle({ type: 'processOpened', process, pid: pid ?? null }),
-        onMessage: (message) => this.run(() => this.mux.serverMessage(process, typeof message === 'string' ? Buffer.from(message, 'utf8') : message), false),
+        onMessage: (message) => this.run(() => this.mux.serverMessage(process, typeof message === 'string' ? Buffer.from(message, 'utf8') : message, Date.now()), false),
         onClosed: (info) => {
           this.processes.delete(process);
           this.opts.log('info', `${server} (process ${process}) ended: ${info.reason}`);

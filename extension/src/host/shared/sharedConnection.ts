@@ -68,10 +68,12 @@ class SharedConnection implements Connection {
     else writeBatched(this.socket, frame(FRAME.message, json));
   }
 
-  close(): Promise<void> {
+  close(idle = false): Promise<void> {
     if (this.local) return this.local.close();
     this.closedByHost = true;
-    if (this.socket) this.socket.end();
+    // The owner keeps the process for its idle time only after an idle stop; else the grace.
+    if (this.socket && idle) this.socket.end(frame(FRAME.idle));
+    else if (this.socket) this.socket.end();
     else if (this.finished) this.resolveFinished();
     return this.whenFinished;
   }

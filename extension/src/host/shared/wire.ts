@@ -18,6 +18,8 @@ export const FRAME = {
   ended: 0x45, // E
   /** client → owner: status request; owner → client: the status (JSON). */
   status: 0x53, // S
+  /** client → owner: it lets go by its engine's idle stop (its socket ends next); a close without it is a client that ended. */
+  idle: 0x49, // I
   /** client → owner: stop the owner. */
   stop: 0x58, // X
 } as const;

@@ -39,8 +39,13 @@ impl Engine {
 
     /// The launch `open` attaches: also roots-bound unless the catalogue says
     /// the server never asked for roots.
+    /// It tells the owner this client's idle ceiling for the server.
     pub(in crate::engine) fn launch_sharing_of(&self, name: &str) -> Option<SharedLaunch> {
-        self.sharing_with(name, self.known_roots_free(name))
+        let ceiling = self.idle_ceiling(name);
+        let mut launch = self.sharing_with(name, self.known_roots_free(name))?;
+        launch.idle_timeout_ms = ceiling.idle_timeout_ms;
+        launch.adaptive_idle = ceiling.adaptive;
+        Some(launch)
     }
 
     fn sharing_with(&self, name: &str, roots_free: bool) -> Option<SharedLaunch> {

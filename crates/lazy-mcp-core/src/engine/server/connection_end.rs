@@ -14,6 +14,12 @@ impl Engine {
     /// Ends the server's connection (if any), failing in-flight and waiting calls
     /// with an error saying `why`. Does not change the state.
     pub(in crate::engine) fn stop_server(&mut self, name: &str, why: &str) {
+        self.stop_server_as(name, why, false);
+    }
+
+    /// [`Engine::stop_server`]; `idle`: by the idle stop, which the `close`
+    /// effect says (a shared process is kept for its idle time only then).
+    pub(in crate::engine) fn stop_server_as(&mut self, name: &str, why: &str, idle: bool) {
         let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
@@ -21,7 +27,8 @@ impl Engine {
         self.with_idle(name, &mut |idle, _| idle.handle_stopped());
         if let Some(conn) = conn {
             let message = format!("MCP server '{name}' is no longer connected: {why}");
-            self.drop_connection(conn, &message, true);
+            self.drop_connection(conn, &message, false);
+            self.effects.push(Effect::Close { conn, idle });
         }
         let message = format!("MCP server '{name}' could not take the call: {why}");
         self.fail_waiters(name, &message);
@@ -51,7 +58,7 @@ impl Engine {
             server.stats.handle_connection_ended();
         }
         if close {
-            self.effects.push(Effect::Close { conn });
+            self.effects.push(Effect::Close { conn, idle: false });
         }
     }
 

@@ -17,17 +17,14 @@ use crate::engine::timers::TimerPurpose;
 use machine::{IdleCeiling, IdleMachine, IdleOutput};
 
 impl Engine {
-    /// The user's idle settings.
-    fn idle_ceiling(&self) -> IdleCeiling {
-        IdleCeiling {
-            idle_timeout_ms: self.settings().idle_timeout_ms,
-            adaptive: self.settings().adaptive_idle,
-        }
+    /// `name`'s idle settings: its own ceiling, else the user's.
+    pub(in crate::engine) fn idle_ceiling(&self, name: &str) -> IdleCeiling {
+        policy::server_ceiling(self.settings(), name)
     }
 
-    /// The server's idle time now: its call rate's tier under the user's ceiling.
+    /// The server's idle time now: its call rate's tier under its ceiling.
     pub(in crate::engine) fn idle_after_ms(&self, name: &str) -> u64 {
-        let ceiling = self.idle_ceiling();
+        let ceiling = self.idle_ceiling(name);
         self.servers
             .by_name
             .get(name)
@@ -40,7 +37,7 @@ impl Engine {
         name: &str,
         input: &mut dyn FnMut(&mut IdleMachine, IdleCeiling),
     ) {
-        let ceiling = self.idle_ceiling();
+        let ceiling = self.idle_ceiling(name);
         let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
@@ -72,7 +69,7 @@ impl Engine {
                         Some(name),
                         format!("stopped after {idle_ms} ms without calls; it stays catalogued"),
                     );
-                    self.stop_server(name, "it was stopped after being idle");
+                    self.stop_server_as(name, "it was stopped after being idle", true);
                     self.transition(name, Trigger::Stopped);
                 }
             }

@@ -12,6 +12,8 @@ fn launch(roots_bound: bool) -> SharedLaunch {
         workspace_cwd: false,
         omit_env: vec![],
         holder: String::new(),
+        idle_timeout_ms: 0,
+        adaptive_idle: false,
     }
 }
 

@@ -8,8 +8,8 @@
 //! server is busy, and when to stop; the router arms and cancels timers and
 //! stops the server only through the stop path and `Engine::transition`.
 
-use super::policy::{idle_after_ms, RecentCalls};
 use crate::engine::timers::TimerId;
+use crate::idle_tiers::{idle_after_ms, RecentCalls};
 
 /// The user's idle settings, read at each input that needs them.
 #[derive(Debug, Clone, Copy)]
