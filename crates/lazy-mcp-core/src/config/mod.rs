@@ -18,6 +18,7 @@
 //!
 //! No I/O: the host reads files and passes contents and the environment in.
 
+mod approvals_text;
 mod discovery;
 mod entry;
 mod fingerprint;

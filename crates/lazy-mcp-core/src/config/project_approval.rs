@@ -322,7 +322,7 @@ pub fn apply_approval_change(current: Option<&str>, change: &ApprovalChange) -> 
                 },
             );
     }
-    let mut text = serde_json::to_string_pretty(&file).unwrap_or_else(|_| "{}".to_string());
+    let mut text = super::approvals_text::approvals_pretty(&file);
     text.push('\n');
     text
 }
