@@ -137,7 +137,7 @@ impl ApprovedFile {
     }
 
     pub fn to_text(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        super::approved_text::approved_text(self)
     }
 }
 
