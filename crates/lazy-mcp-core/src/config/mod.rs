@@ -18,7 +18,6 @@
 //!
 //! No I/O: the host reads files and passes contents and the environment in.
 
-mod approvals_text;
 mod discovery;
 mod entry;
 mod fingerprint;

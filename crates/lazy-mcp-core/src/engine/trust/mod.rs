@@ -2,7 +2,6 @@
 //! approved definitions.
 
 pub mod approved_definitions;
-mod approved_text;
 pub mod definition_review;
 pub mod held_definitions;
 pub(super) mod project_approvals;
