@@ -37,8 +37,11 @@ export function buildWasm({ testExports = false } = {}) {
   // so addresses under 1024 are touched only by a stack a few bytes short of overflowing; binaryen
   // may then fold pointer + constant into load/store offsets (about 7 KB smaller; emscripten
   // does the same by default). --converge repeats -Oz while it still shrinks (about 0.7 KB).
-  console.log('• optimizing with wasm-opt -Oz --converge --low-memory-unused');
-  run(wasmOpt, ['-Oz', '--converge', '--low-memory-unused', '--strip-debug', '--strip-producers', path.join(bindgenOut, 'lazy_mcp_wasm_bg.wasm'), '-o', path.join(coreDir, 'lazy_mcp_wasm_bg.wasm')]);
+  // --ignore-implicit-traps (about 2 KB): binaryen may drop or move a load whose result is unused
+  // as if it could not trap. Safe Rust never loads out of bounds and checks division itself
+  // (a panic is an explicit `unreachable`, kept); stores, the stack's first touch, still trap.
+  console.log('• optimizing with wasm-opt -Oz --converge --low-memory-unused --ignore-implicit-traps');
+  run(wasmOpt, ['-Oz', '--converge', '--low-memory-unused', '--ignore-implicit-traps', '--strip-debug', '--strip-producers', path.join(bindgenOut, 'lazy_mcp_wasm_bg.wasm'), '-o', path.join(coreDir, 'lazy_mcp_wasm_bg.wasm')]);
 }
 
 /**

@@ -322,7 +322,7 @@ pub fn apply_approval_change(current: Option<&str>, change: &ApprovalChange) -> 
                 },
             );
     }
-    let mut text = serde_json::to_string_pretty(&file).unwrap_or_else(|_| "{}".to_string());
+    let mut text = approvals_pretty(&file);
     text.push('\n');
     text
 }
@@ -441,4 +441,114 @@ pub fn trust_edit_json(input_json: &str) -> String {
         .map(|request| trust_edit(&request))
         .unwrap_or_default();
     serde_json::to_string(&edit).unwrap_or_else(|_| "{}".to_string())
+}
+
+// `approvals.json`'s text written by hand, byte for byte as
+// `serde_json::to_string_pretty` writes an [`ApprovalsFile`] (the test below
+// holds them equal): serde's pretty writer compiled for these types was 724
+// bytes of the shipped `.wasm` (bench/README.md "WASM size").
+
+/// The file as `serde_json::to_string_pretty(file)` writes it.
+fn approvals_pretty(file: &ApprovalsFile) -> String {
+    let mut out = String::from("{\n  \"version\": ");
+    out.push_str(itoa::Buffer::new().format(file.version));
+    out.push_str(",\n  \"projects\": ");
+    open_map(&mut out, file.projects.is_empty());
+    for (i, (project, approvals)) in file.projects.iter().enumerate() {
+        member_key(&mut out, i, 2, project);
+        out.push_str("{\n      \"servers\": ");
+        open_map(&mut out, approvals.servers.is_empty());
+        for (j, (server, approval)) in approvals.servers.iter().enumerate() {
+            member_key(&mut out, j, 4, server);
+            out.push_str("{\n          \"fingerprint\": ");
+            json_string(&mut out, &approval.fingerprint);
+            out.push_str("\n        }");
+        }
+        close_map(&mut out, approvals.servers.is_empty(), 3);
+        out.push_str("\n    }");
+    }
+    close_map(&mut out, file.projects.is_empty(), 1);
+    out.push_str("\n}");
+    out
+}
+
+/// `{` of a map (`{}` whole when empty: serde writes no line break in it).
+fn open_map(out: &mut String, empty: bool) {
+    out.push_str(if empty { "{}" } else { "{" });
+}
+
+/// `}` of a non-empty map at `depth` (two spaces a level).
+fn close_map(out: &mut String, empty: bool, depth: usize) {
+    if !empty {
+        out.push('\n');
+        indent(out, depth);
+        out.push('}');
+    }
+}
+
+/// The `index`th key of a map whose members sit at `depth` levels, then `: `.
+fn member_key(out: &mut String, index: usize, depth: usize, name: &str) {
+    out.push_str(if index == 0 { "\n" } else { ",\n" });
+    indent(out, depth);
+    json_string(out, name);
+    out.push_str(": ");
+}
+
+fn indent(out: &mut String, depth: usize) {
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+}
+
+/// A JSON string escaped as serde_json escapes it.
+fn json_string(out: &mut String, text: &str) {
+    out.push_str(&serde_json::to_string(text).unwrap_or_default());
+}
+
+#[cfg(test)]
+mod pretty_text_tests {
+    use super::*;
+    use crate::config::project_approval::{ProjectApprovals, ServerApproval};
+
+    fn file(projects: &[(&str, &[(&str, &str)])]) -> ApprovalsFile {
+        let mut file = ApprovalsFile {
+            version: 1,
+            ..ApprovalsFile::default()
+        };
+        for (project, servers) in projects {
+            let mut approvals = ProjectApprovals::default();
+            for (server, fingerprint) in *servers {
+                approvals.servers.insert(
+                    (*server).to_string(),
+                    ServerApproval {
+                        fingerprint: (*fingerprint).to_string(),
+                    },
+                );
+            }
+            file.projects.insert((*project).to_string(), approvals);
+        }
+        file
+    }
+
+    #[test]
+    fn written_as_serde_json_pretty_writes_it() {
+        let files = [
+            ApprovalsFile::default(),
+            file(&[]),
+            file(&[("/p", &[])]),
+            file(&[("/p", &[("a", "f1")])]),
+            file(&[
+                ("/home/me/x", &[("a", "sha256:1"), ("b", "")]),
+                ("C:\\work\\\"q\"", &[("ünï\ncode\t\u{1}", "f\\")]),
+                ("/z", &[]),
+            ]),
+        ];
+        for f in &files {
+            assert_eq!(
+                approvals_pretty(f),
+                serde_json::to_string_pretty(f).unwrap(),
+                "{f:?}"
+            );
+        }
+    }
 }
