@@ -10,22 +10,12 @@ use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent, HANDOVER_GRACE_MS};
 use serde_json::json;
 
 mod mux_support;
-use mux_support::to_server;
+use mux_support::{idle_launch, to_server};
 
 const MINUTE: u64 = 60_000;
 
-/// A client whose idle ceiling is `ceiling_ms` (0 = never), adaptive or fixed.
 fn launch(ceiling_ms: u64, adaptive: bool) -> SharedLaunch {
-    SharedLaunch {
-        key: "k".into(),
-        roots_key: "r".into(),
-        roots_bound: false,
-        workspace_cwd: false,
-        omit_env: Vec::new(),
-        holder: "session".into(),
-        idle_timeout_ms: ceiling_ms,
-        adaptive_idle: adaptive,
-    }
+    idle_launch(ceiling_ms, adaptive)
 }
 
 fn attach(mux: &mut Mux, attach: u64, launch: SharedLaunch, now_ms: u64) -> Vec<MuxEffect> {

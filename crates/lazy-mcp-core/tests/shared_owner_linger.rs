@@ -5,24 +5,17 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use lazy_mcp_core::host_limits::host_limits;
-use lazy_mcp_core::shared::launch::SharedLaunch;
 use lazy_mcp_core::shared::mux::{Mux, MuxEvent};
 use serde_json::json;
+
+mod mux_support;
+use mux_support::idle_launch;
 
 fn attach(mux: &mut Mux, attach: u64) {
     mux.handle(MuxEvent::Attach {
         attach,
         server: "memory".into(),
-        launch: Box::new(SharedLaunch {
-            key: "k".into(),
-            roots_key: "r".into(),
-            roots_bound: false,
-            workspace_cwd: false,
-            omit_env: Vec::new(),
-            holder: "session".into(),
-            idle_timeout_ms: 0,
-            adaptive_idle: false,
-        }),
+        launch: Box::new(idle_launch(0, false)),
         transport: json!({"type": "stdio", "command": "node"}),
         cwd: None,
         env: json!({"HOME": "/h"}),

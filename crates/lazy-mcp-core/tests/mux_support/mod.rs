@@ -1,7 +1,8 @@
-//! What the owner's multiplexer sent, read back as JSON: shared by the
-//! multiplexer's test files.
+//! What the owner's multiplexer sent, read back as JSON, and a client's
+//! launch: shared by the multiplexer's test files.
 #![allow(dead_code)]
 
+use lazy_mcp_core::shared::launch::SharedLaunch;
 use lazy_mcp_core::shared::mux::MuxEffect;
 use serde_json::Value;
 
@@ -27,4 +28,19 @@ pub fn to_client(effects: &[MuxEffect], who: u64) -> Vec<Value> {
             _ => None,
         })
         .collect()
+}
+
+/// One key's launch from a client whose idle ceiling is `ceiling_ms` (0 = never),
+/// adaptive or fixed.
+pub fn idle_launch(ceiling_ms: u64, adaptive: bool) -> SharedLaunch {
+    SharedLaunch {
+        key: "k".into(),
+        roots_key: "r".into(),
+        roots_bound: false,
+        workspace_cwd: false,
+        omit_env: Vec::new(),
+        holder: "session".into(),
+        idle_timeout_ms: ceiling_ms,
+        adaptive_idle: adaptive,
+    }
 }
