@@ -5,15 +5,20 @@
 
 const vscode = require('vscode');
 
-function run() {
+/** Runs `dir`'s first-window or second-window tests, by which window this is. */
+function runWindow(dir) {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const first = folder === process.env.LAZY_MCP_TEST_WORKSPACE;
   const resultFile = process.env.LAZY_MCP_TEST_RESULT_FILE;
-  return require('../suite/index.cjs').runFolder(__dirname, {
+  return require('../suite/index.cjs').runFolder(dir, {
     only: (file) => file.startsWith(first ? 'first-window' : 'second-window'),
     // Keep in step with harness.mjs secondWindowResultFile.
     resultFile: first || !resultFile ? resultFile : resultFile.replace(/\.json$/, '-second-window.json'),
   });
 }
 
-module.exports = { run };
+function run() {
+  return runWindow(__dirname);
+}
+
+module.exports = { run, runWindow };
