@@ -238,7 +238,7 @@ export function tail(file, n = 30) {
 function readResult(file) {
   try {
     const r = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return { passes: Number(r.passes) || 0, failures: Number(r.failures) || 0, error: r.error };
+    return { passes: Number(r.passes) || 0, failures: Number(r.failures) || 0, error: r.error, failed: Array.isArray(r.failed) ? r.failed.map(String) : [] };
   } catch {
     return null;
   }
@@ -626,7 +626,10 @@ export async function runPhaseHeadless({ phase, tools, devPath, workspace, phase
     if (second) {
       const secondCode = await withTimeout(Promise.race([second.exitCode, server.exited, crashed]), TIMEOUTS.suite, `the second window's suite to finish (phase ${phase})`);
       const secondResult = readResult(secondWindowResultFile(resultFile)) ?? countsFromLines(second.hostLines);
-      result = result && secondResult ? { passes: result.passes + secondResult.passes, failures: result.failures + secondResult.failures } : null;
+      result =
+        result && secondResult
+          ? { passes: result.passes + secondResult.passes, failures: result.failures + secondResult.failures, failed: [...(result.failed ?? []), ...(secondResult.failed ?? []).map((t) => `(second window) ${t}`)] }
+          : null;
       return { code: code || secondCode, openedAt, ...(result ?? { passes: 0, failures: 0, missing: true }) };
     }
     return { code, openedAt, ...(result ?? { passes: 0, failures: 0, missing: true }) };

@@ -335,6 +335,7 @@ async function main() {
   const ports = {};
   let passes = 0;
   let failures = 0;
+  const recap = [];
   let ok = true;
   for (const p of runs) {
     if (desktop && p.headlessOnly) {
@@ -459,11 +460,14 @@ async function main() {
     totals.failures = failures;
     const phaseOk = r.code === 0 && r.failures === 0 && r.passes > 0;
     ok &&= phaseOk;
+    if (!phaseOk) recap.push(`${p.phase} (VS Code ${p.vscode}): ${r.failed?.length ? r.failed.join(' | ') : `exit code ${r.code}; see the phase's lines above`}`);
     if (!phaseOk) printExtensionLogs(p.phase, phaseDir);
     say(`${p.phase}: VS Code ${p.vscode}: ${r.passes} passed, ${r.failures} failed, exit code ${r.code}, ${secs} s${phaseOk ? '' : ' (FAILED)'}`);
   }
   for (const worlds of Object.values(oauthWorlds)) for (const world of Object.values(worlds)) await world.stop();
   for (const [v, t] of Object.entries(perVersion)) say(`VS Code ${v}: ${t.passes} passed, ${t.failures} failed, ${(t.ms / 1000).toFixed(1)} s`);
+  // Named again at the end, where a CI log's tail shows them.
+  for (const line of recap) say(`failed: ${line}`);
   if (passes === 0) ok = false;
   if (ok && !values.keep) fs.rmSync(runDir, { recursive: true, force: true });
   else say(`logs and dirs kept in ${runDir}`);

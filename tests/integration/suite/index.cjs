@@ -70,17 +70,20 @@ function runFolder(dir, { only = () => true, resultFile } = {}) {
 
   return new Promise((resolve, reject) => {
     let runner;
+    // Each failed test's title and first error line, so the runner's last lines name them.
+    const failed = [];
     try {
       runner = mocha.run((failures) => {
         const stats = runner.stats || {};
         const passes = stats.passes || 0;
-        const result = { passes, failures, pending: stats.pending || 0, tests: stats.tests || 0, files: files.length };
+        const result = { passes, failures, pending: stats.pending || 0, tests: stats.tests || 0, files: files.length, failed };
         writeResult(result, resultFile);
         log(`mocha: ${passes} passing, ${failures} failing`);
         if (failures > 0) reject(new Error(`${failures} test(s) failed`));
         else if (passes === 0) reject(new Error('no tests ran'));
         else resolve();
       });
+      runner.on('fail', (test, err) => failed.push(`${test.fullTitle()}: ${String((err && err.message) || err).split('\n')[0].slice(0, 300)}`));
     } catch (err) {
       writeResult({ passes: 0, failures: 1, pending: 0, tests: 0, files: files.length, error: String(err && err.stack || err) }, resultFile);
       console.error(`mocha: could not load or run the suite: ${err && err.stack || err}`);
