@@ -2,8 +2,8 @@
 //! once, so the engine asks the host to start each new or changed definition
 //! (`startDefinition`) on the core's schedule until a client listed its tools,
 //! never again after a failed start, and then closes a session that only
-//! listed (`stopDefinition`) once the endpoint has been quiet: never one a
-//! client started using, never while a request of it is in flight. The
+//! listed (`stopDefinition`) once the window has been quiet: never one a
+//! client started using, never while a call of the window is in flight. The
 //! decisions were the VS Code controller's (`startUntilListed`) until issue 25.
 #![allow(
     clippy::unwrap_used,
@@ -311,4 +311,73 @@ fn a_changed_version_or_a_definition_no_longer_offered_ends_the_attempt() {
     sim.advance(60_000);
     assert_eq!(starts(&sim).len(), 2, "a definition gone is not asked for");
     assert!(stops(&sim).is_empty());
+}
+
+/// A window whose user file defines `memory` and `everything`, both listed by
+/// VS Code at once; `memory`'s process is slow to start (its open is held).
+fn two_listed_memory_slow() -> (Sim, u64) {
+    let mut sim = Sim::new(vscode())
+        .fake("memory", FakeServer::with_tools(&["read_graph"]))
+        .fake("everything", FakeServer::with_tools(&["echo"]));
+    sim.disk.insert(
+        USER_FILE.into(),
+        r#"{ "mcpServers": {
+            "memory": { "type": "local", "command": "npx", "args": ["m"], "tools": ["*"] },
+            "everything": { "type": "local", "command": "npx", "args": ["e"], "tools": ["*"] } } }"#
+            .into(),
+    );
+    load(&mut sim, true);
+    sim.advance(10);
+    list(&mut sim, memory(), 1);
+    list(&mut sim, server_endpoint("everything"), 1);
+    let listed = sim.now;
+    sim.hold_opens = true;
+    sim.advance(100);
+    sim.client("vscode", memory(), call(2, "read_graph"));
+    (sim, listed)
+}
+
+#[test]
+fn no_session_is_closed_while_a_call_of_the_window_is_under_way() {
+    // Copilot calls memory, then everything: memory's start outlasts the
+    // quiet time, and closing everything's session then would cancel the call
+    // that comes next (VS Code cancels a session's requests as it closes it).
+    let (mut sim, listed) = two_listed_memory_slow();
+    sim.advance_to(listed + QUIET_BEFORE_STOP_MS + 5_000);
+    assert!(
+        stops(&sim).is_empty(),
+        "a call of the window is waiting for its server"
+    );
+    sim.release_opens();
+    assert!(sim.reply_to("vscode", json!(2)).is_some());
+    sim.advance(50);
+    sim.client("vscode", server_endpoint("everything"), call(3, "echo"));
+    assert!(sim.reply_to("vscode", json!(3)).is_some());
+    sim.advance(60_000);
+    assert!(
+        stops(&sim).is_empty(),
+        "both in use: both sessions stay Running"
+    );
+}
+
+#[test]
+fn a_session_that_only_listed_is_closed_once_the_whole_window_was_quiet() {
+    let (mut sim, _) = two_listed_memory_slow();
+    sim.advance(QUIET_BEFORE_STOP_MS + 5_000);
+    sim.release_opens();
+    assert!(sim.reply_to("vscode", json!(2)).is_some());
+    let answered = sim.now;
+    // The answer counts as the window's activity: the next call may come
+    // right after it.
+    sim.advance_to(answered + QUIET_BEFORE_STOP_MS - 1);
+    assert!(
+        stops(&sim).is_empty(),
+        "within the quiet time of the answer"
+    );
+    sim.advance_to(answered + QUIET_BEFORE_STOP_MS + 1);
+    assert_eq!(
+        stops(&sim),
+        [server_endpoint("everything")],
+        "only everything's session, which only listed, is closed"
+    );
 }

@@ -393,6 +393,7 @@ impl Engine {
     /// The `reply` effect; a modern-era request's answer carries the HTTP status
     /// the era gives it (a gateway answering with JSON uses it).
     pub(in crate::engine) fn push_reply(&mut self, client: &str, message: Value, modern: bool) {
+        self.clients.answered(self.now_ms);
         let http_status = modern
             .then(|| crate::protocol::modern_http::answer_status(&message))
             .flatten();

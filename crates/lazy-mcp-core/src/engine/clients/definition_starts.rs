@@ -70,22 +70,23 @@ impl Engine {
                     // The tool index's definition is no server.
                     Endpoint::Aggregate => true,
                 };
-                if only_listed && !self.endpoint_in_flight(&endpoint) {
+                if only_listed && self.window_busy(&endpoint) {
+                    let next = self.clients.starts.handle_busy(&endpoint, self.now_ms);
+                    return self.carry_out_start(endpoint, next);
+                }
+                self.clients.starts.handle_stop_decided(&endpoint);
+                if only_listed {
                     self.effects.push(Effect::StopDefinition { endpoint });
                 }
             }
         }
     }
 
-    /// Whether a client of `endpoint` waits for an answer: a call forwarded or
-    /// waiting for its server's connect, or an open listen.
-    fn endpoint_in_flight(&self, endpoint: &Endpoint) -> bool {
-        let on = |client: &str| {
-            self.clients
-                .sessions
-                .get(client)
-                .is_some_and(|s| s.endpoint() == endpoint)
-        };
+    /// Whether a client waits for an answer on any endpoint (a call forwarded
+    /// or waiting for its server's connect: the next call of the same agent
+    /// turn may be `endpoint`'s), or listens on `endpoint`.
+    fn window_busy(&self, endpoint: &Endpoint) -> bool {
+        let on = |client: &str| self.clients.sessions.contains_key(client);
         for (conn, id, call) in self.servers.calls() {
             if on(call.client()) && !self.clients.awaits_retry(conn, id) {
                 return true;

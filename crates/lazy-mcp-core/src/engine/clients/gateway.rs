@@ -52,7 +52,7 @@ impl Engine {
         text: &str,
         read: Outlined<'_>,
     ) {
-        self.clients.starts.handle_heard(&endpoint, self.now_ms);
+        self.clients.starts.handle_activity(self.now_ms);
         if self.forward_raw_call(client, &endpoint, text, read) {
             self.clients.owed.request_read(client);
             return;

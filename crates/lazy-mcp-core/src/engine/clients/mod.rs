@@ -129,6 +129,12 @@ impl Clients {
         self.exposure.changed();
     }
 
+    /// A client was answered: the definition starts' quiet time starts afresh.
+    #[inline]
+    pub(in crate::engine) fn answered(&mut self, now_ms: u64) {
+        self.starts.handle_activity(now_ms);
+    }
+
     /// A server's request `upstream_id` on `conn` goes to `client`: kept until
     /// the client answers; returns the id the client sees.
     pub(in crate::engine) fn forward_server_request(

@@ -167,6 +167,7 @@ impl Engine {
                     return;
                 }
             }
+            self.clients.answered(now);
             let (client, id) = call.into_reply_target();
             self.effects.push(Effect::Reply {
                 client,

@@ -5,8 +5,9 @@
 //! changed definition is asked to start on the core's schedule
 //! (`host_limits.rs` `START_PAUSES_MS`, …) until a client was answered
 //! `tools/list` on its endpoint. A start that fails is never asked again.
-//! Then, once nothing came on the endpoint for the quiet time, the session is
-//! closed if it only listed (the router checks: `definition_starts.rs`).
+//! Then, once no client of the window sent or was answered anything for the
+//! quiet time and no call is under way, the session is closed if it only
+//! listed (the router checks: `definition_starts.rs`).
 
 use crate::engine::effects::EndpointInfo;
 use crate::engine::events::Endpoint;
@@ -21,7 +22,8 @@ pub(in crate::engine) enum Next {
     /// Wake the machine at this time (a timer; `poll_due` then says what is due).
     WakeAt(u64),
     /// Quiet long enough: close the client's session (`stopDefinition`) if it
-    /// only listed and nothing is in flight. The attempt is over.
+    /// only listed and nothing is in flight (`handle_stop_decided`), or wait
+    /// again while a call is (`handle_busy`).
     StopIfIdle,
 }
 
@@ -136,12 +138,34 @@ impl DefinitionStarts {
         }
     }
 
-    /// A client sent a message on `endpoint` (the hot path: nothing to do
-    /// while no attempt is under way).
+    /// A client sent a message on any endpoint, or was answered (the hot
+    /// path: nothing to do while no attempt is under way). Every attempt's
+    /// quiet time starts afresh: an agent calls one server's tool right after
+    /// another's answer, and closing a session then cancels that call.
     #[inline]
-    pub(in crate::engine) fn handle_heard(&mut self, endpoint: &Endpoint, now_ms: u64) {
-        if let Some(attempt) = self.under_way(endpoint).and_then(|d| d.attempt.as_mut()) {
+    pub(in crate::engine) fn handle_activity(&mut self, now_ms: u64) {
+        for attempt in self.defs.iter_mut().filter_map(|d| d.attempt.as_mut()) {
             attempt.heard_ms = now_ms;
+        }
+    }
+
+    /// After `StopIfIdle`: the session was closed, or is in use (the attempt
+    /// is over).
+    pub(in crate::engine) fn handle_stop_decided(&mut self, endpoint: &Endpoint) {
+        if let Some(def) = self.under_way(endpoint) {
+            def.attempt = None;
+        }
+    }
+
+    /// After `StopIfIdle`: a call of the window is under way, so the decision
+    /// waits for another quiet time.
+    pub(in crate::engine) fn handle_busy(&mut self, endpoint: &Endpoint, now_ms: u64) -> Next {
+        match self.under_way(endpoint).and_then(|d| d.attempt.as_mut()) {
+            Some(attempt) => {
+                attempt.heard_ms = now_ms;
+                quiet(attempt, now_ms)
+            }
+            None => Next::Nothing,
         }
     }
 
@@ -237,7 +261,8 @@ impl DefinitionStarts {
             // Never due: an ask waits for its `definitionStarted`, not a timer.
             Phase::Asking => Next::Nothing,
         };
-        if matches!(next, Next::Nothing | Next::StopIfIdle) {
+        // `StopIfIdle` keeps the attempt (no wake) until the router decides.
+        if next == Next::Nothing {
             def.attempt = None;
         }
         Some((def.endpoint.clone(), next))
