@@ -70,14 +70,20 @@ export function loadConnections() {
 }
 
 let policy;
+let core;
+/** The real core (dist/core, built by `node scripts/build.mjs`). */
+function coreRules() {
+  const { WasmCore } = loadConnections();
+  core ??= new WasmCore(path.join(repoRoot, 'dist', 'core', 'lazy_mcp_wasm.js'), () => undefined);
+  return core;
+}
+
 /**
- * The rules and limits an HTTP connection runs by, from the real core (dist/core, built by
- * `node scripts/build.mjs`), as the engine driver passes them (`ConnectionOptions.http`).
+ * The rules and limits an HTTP connection runs by, from the real core, as the engine driver
+ * passes them (`ConnectionOptions.http`).
  */
 export function httpPolicy() {
-  if (policy) return policy;
-  const { WasmCore } = loadConnections();
-  policy = new WasmCore(path.join(repoRoot, 'dist', 'core', 'lazy_mcp_wasm.js'), () => undefined).httpPolicy();
+  policy ??= coreRules().httpPolicy();
   return policy;
 }
 
@@ -114,6 +120,12 @@ export function drive(transport, opts = {}) {
   // here: the requests in flight, the negotiated version (a header on each later message), and
   // sending nothing more until `initialize` is answered.
   const http = transport.type !== 'stdio';
+  // And, as the engine does (engine/server/http_transport.rs): which transport a probing POST's
+  // status settles (the core's own status rule: http_status.rs), and what started and answered
+  // the first exchange (the engine's deadline bounds it).
+  let probing = transport.type === 'http';
+  const connectStarts = [];
+  const connectAnswers = [];
   const inFlight = new Set();
   let protocolVersion;
   let held = [];
@@ -157,6 +169,17 @@ export function drive(transport, opts = {}) {
         }
       }
     },
+    onConnectStarted() {
+      connectStarts.push(Date.now());
+    },
+    onConnectAnswered(status) {
+      connectAnswers.push(status);
+      if (!probing) return;
+      const verdict = coreRules().httpStatusVerdict({ exchange: 'post', status, first: true, modern: false, oauth: opts.auth !== undefined, session: false });
+      const mode = verdict === 'fallBackToLegacy' ? 'legacy' : verdict === 'holdForSignIn' || verdict === 'resendOrHoldForSignIn' ? 'probing' : 'streamable';
+      probing = mode === 'probing';
+      conn.setTransport(mode);
+    },
     onReplyEnded(id, reason, httpStatus) {
       // The core fails a request still in flight with the transport's reason (upstream.rs).
       if (!inFlight.has(id)) return;
@@ -196,6 +219,9 @@ export function drive(transport, opts = {}) {
     get closedCount() {
       return closedCount;
     },
+    /** HTTP: when each first exchange started (`onConnectStarted`), and the statuses that answered them. */
+    connectStarts,
+    connectAnswers,
     next(pred, timeoutMs = 10000, what = 'a message') {
       const found = messages.find(pred);
       if (found) return Promise.resolve(found);

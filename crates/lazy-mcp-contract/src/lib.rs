@@ -36,7 +36,7 @@ use lazy_mcp_core::engine::{
 use lazy_mcp_core::host_limits::{
     GatewayLimits, HostLimits, LogThrottleLimits, SharedOwnerLimits, SignInLimits, StdioLimits,
 };
-use lazy_mcp_core::http_status::{HttpExchange, HttpVerdict};
+use lazy_mcp_core::http_status::{HttpExchange, HttpMode, HttpVerdict};
 use lazy_mcp_core::problem_presentation::{
     OpenDocument, Presentation, PresentationInput, ProblemLogLine,
 };
@@ -118,6 +118,8 @@ pub fn render() -> String {
         declaration::<LogThrottleLimits>(),
         declaration::<HttpExchange>(),
         declaration::<HttpVerdict>(),
+        // what an HTTP connection speaks (`httpTransport`)
+        declaration::<HttpMode>(),
         // config
         declaration::<ConfigSources>(),
         declaration::<ExplicitFile>(),

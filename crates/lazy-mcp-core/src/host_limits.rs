@@ -1,5 +1,5 @@
-//! The numbers the hosts' I/O runs by, in one place (WASM `hostLimits`): how
-//! long an HTTP connection may take to open, the gateway's session policy,
+//! The numbers the hosts' I/O runs by, in one place (WASM `hostLimits`): the
+//! HTTP session's end, the gateway's session policy,
 //! how long `serve` waits
 //! for its first catalogue, for answers after stdin closed and for a stop, SSE
 //! keep-alives, config polling, how clients start and wait for the owner of
@@ -15,9 +15,6 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HostLimits {
-    /// HTTP: bound on a connection's first exchange (the first POST's response
-    /// headers, the legacy transport's `endpoint` event).
-    pub http_connect_timeout_ms: u64,
     /// HTTP: bound on the DELETE that ends a session when the connection closes.
     pub http_session_end_timeout_ms: u64,
     pub gateway: GatewayLimits,
@@ -176,6 +173,12 @@ pub const START_PAUSES_MS: [u64; 5] = [25, 50, 100, 200, 400];
 /// stop (tests/integration vscodeMcpUi "is Stopped" failed 2 of 2).
 pub const QUIET_BEFORE_STOP_MS: u64 = 3_000;
 
+/// HTTP: bound on a connection's first exchange (the first POST's response
+/// headers, the legacy transport's `endpoint` event), from the host's
+/// `connectStarted` to its `connectAnswered`. The engine times it
+/// (`engine/server/http_transport.rs`); hosts are not told it.
+pub const HTTP_CONNECT_TIMEOUT_MS: u64 = 15_000;
+
 /// The shared owner's and the sign-in's waits, as constants too: the core's own
 /// decisions (`host_waits.rs`, `shared/mux.rs`) read them without building
 /// [`HostLimits`] (which the `.wasm` otherwise never builds: it returns its JSON).
@@ -190,7 +193,6 @@ pub const OTHER_SIGN_IN_POLL_MS: u64 = 300;
 /// The limits every host runs by.
 pub fn host_limits() -> HostLimits {
     HostLimits {
-        http_connect_timeout_ms: 15_000,
         http_session_end_timeout_ms: 2_000,
         gateway: GatewayLimits {
             session_idle_ms: 60 * 60_000,

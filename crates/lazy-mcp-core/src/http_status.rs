@@ -1,10 +1,12 @@
 //! What an HTTP status from an upstream MCP server means for its connection.
 //! The host's HTTP connection (`host/connections/httpConnection.ts`) moves
 //! bytes and asks here (WASM `httpStatusVerdict`) what each answer's status
-//! means, so no status rule lives in the host: the legacy HTTP+SSE fallback
-//! (the spec's backward-compatibility section: a first POST answered 400, 404
-//! or 405), holding requests for an OAuth sign-in (401/403), an expired
-//! session (404), a server without a GET stream (405).
+//! means, so no status rule lives in the host: holding requests for an OAuth
+//! sign-in (401/403), an expired session (404), a server without a GET stream
+//! (405). Which transport a connection speaks is the engine's
+//! ([`transport_after_first_post`], `engine/server/http_transport.rs`): the
+//! legacy HTTP+SSE fallback (the spec's backward-compatibility section: a
+//! first POST answered 400, 404 or 405).
 //!
 //! The verdict depends only on its inputs, so the host may keep each one it
 //! got (a warm call never crosses into WASM for it).
@@ -88,6 +90,42 @@ pub enum HttpVerdict {
     Failed,
 }
 
+/// The transport an HTTP connection speaks, as the engine decides it (the
+/// `httpTransport` effect; the host POSTs and streams accordingly).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HttpMode {
+    /// Streamable HTTP, not settled yet: the next POST probes it.
+    Probing,
+    /// Streamable HTTP: the server took a POST.
+    Streamable,
+    /// The legacy HTTP+SSE transport (2024-11-05): configured as `sse`, or
+    /// the fallback when the first POST was refused.
+    Legacy,
+}
+
+/// What the status of a connection's first POST settles (`modern`: that POST
+/// was an MCP 2026-07-28 request; `oauth`: the engine signs the server in).
+/// A POST held for a sign-in probed nothing: the one sent again probes.
+pub fn transport_after_first_post(status: u16, modern: bool, oauth: bool) -> HttpMode {
+    if falls_back(status, modern) {
+        HttpMode::Legacy
+    } else if oauth && matches!(status, 401 | 403) {
+        // As [`http_status_verdict`]'s `ResendOrHoldForSignIn`/`HoldForSignIn` on a POST.
+        HttpMode::Probing
+    } else {
+        HttpMode::Streamable
+    }
+}
+
+/// The spec's backward compatibility: a client that POSTs `initialize` first and
+/// gets 400, 404 or 405 tries the legacy transport (2024 messages only: never
+/// for a `modern` request, whose error status is its answer).
+fn falls_back(status: u16, modern: bool) -> bool {
+    !modern && matches!(status, 400 | 404 | 405)
+}
+
 /// The rule, one answer at a time.
 pub fn http_status_verdict(answer: HttpAnswer) -> HttpVerdict {
     let HttpAnswer {
@@ -100,9 +138,7 @@ pub fn http_status_verdict(answer: HttpAnswer) -> HttpVerdict {
     } = answer;
     use HttpExchange::*;
     use HttpVerdict::*;
-    // The spec's backward compatibility: a client that POSTs `initialize` first and
-    // gets 400, 404 or 405 tries the legacy transport (2024 messages only).
-    if exchange == Post && first && !modern && matches!(status, 400 | 404 | 405) {
+    if exchange == Post && first && falls_back(status, modern) {
         return FallBackToLegacy;
     }
     if exchange == EventStream && status == 405 {

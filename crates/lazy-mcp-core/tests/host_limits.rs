@@ -2,13 +2,15 @@
 //! the values the host files used to hold as literals, and their JSON form.
 
 use lazy_mcp_core::host_limits::{
-    host_limits, host_limits_json, QUIET_BEFORE_STOP_MS, START_LIMIT_MS, START_PAUSES_MS,
+    host_limits, host_limits_json, HTTP_CONNECT_TIMEOUT_MS, QUIET_BEFORE_STOP_MS, START_LIMIT_MS,
+    START_PAUSES_MS,
 };
 
 #[test]
 fn the_limits_are_the_ones_the_hosts_used_to_hold() {
     let limits = host_limits();
-    assert_eq!(limits.http_connect_timeout_ms, 15_000);
+    // An HTTP connection's first exchange: the engine's own deadline since issue 25.
+    assert_eq!(HTTP_CONNECT_TIMEOUT_MS, 15_000);
     assert_eq!(limits.http_session_end_timeout_ms, 2_000);
     assert_eq!(limits.gateway.session_idle_ms, 3_600_000);
     assert_eq!(limits.gateway.max_sessions, 1_000);
@@ -97,7 +99,8 @@ fn the_gateway_answers_before_clients_give_up_on_headers() {
 #[test]
 fn the_host_reads_them_as_camel_case_json() {
     let json: serde_json::Value = serde_json::from_str(&host_limits_json()).unwrap();
-    assert_eq!(json["httpConnectTimeoutMs"], 15_000);
+    // The engine times an HTTP connection's first exchange: the host is not told it.
+    assert!(json.get("httpConnectTimeoutMs").is_none());
     assert_eq!(json["gateway"]["sessionIdleMs"], 3_600_000);
     assert_eq!(json["gateway"]["maxSessions"], 1_000);
     assert_eq!(json["gateway"]["deferredHeadersMs"], 60_000);

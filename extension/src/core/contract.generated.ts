@@ -16,6 +16,8 @@ holders: Array<SharedHolder>, }
   | { "type": "replyEnded", conn: number, requestId: number, reason: string, httpStatus: number | null, }
   | { "type": "connectionClosed", conn: number, reason: string, exitCode: number | null, stderrTail: string | null, }
   | { "type": "transportResolved", server: string, original: Transport, resolved: Transport, }
+  | { "type": "connectStarted", conn: number, }
+  | { "type": "connectAnswered", conn: number, status: number, }
   | { "type": "httpStatus", conn: number, status: number, }
   | { "type": "authRequired", conn: number, status: number, challenge: string | null, hadToken: boolean, message: string, }
   | { "type": "tokensAvailable", url: string, }
@@ -89,6 +91,7 @@ requestId?: number,
  * the DELETE that ends the session carry them. Other transports ignore it.
  */
 openEventStream?: boolean, }
+  | { "type": "httpTransport", conn: number, mode: HttpMode, }
   | { "type": "abortRequest", conn: number, id: number, }
   | { "type": "close", conn: number, 
 /**
@@ -702,11 +705,6 @@ export type RequestHeaders = { protocolVersion?: string, method?: string, name?:
 
 export type HostLimits = { 
 /**
- * HTTP: bound on a connection's first exchange (the first POST's response
- * headers, the legacy transport's `endpoint` event).
- */
-httpConnectTimeoutMs: number, 
-/**
  * HTTP: bound on the DELETE that ends a session when the connection closes.
  */
 httpSessionEndTimeoutMs: number, gateway: GatewayLimits, 
@@ -871,6 +869,8 @@ maxKinds: number, };
 export type HttpExchange = "post" | "legacyPost" | "eventStream" | "legacyStream";
 
 export type HttpVerdict = "accept" | "noReply" | "fallBackToLegacy" | "resendOrHoldForSignIn" | "holdForSignIn" | "eventStreamLater" | "requiresAuthentication" | "refusedAccess" | "sessionExpired" | "noEventStream" | "failed";
+
+export type HttpMode = "probing" | "streamable" | "legacy";
 
 export type ConfigSources = { discovery: DiscoveryInput, 
 /**

@@ -92,10 +92,14 @@ export class WasmCore {
     return verdict;
   }
 
-  /** The rules and limits an upstream HTTP connection runs by (`ConnectionOptions.http`). */
-  httpPolicy(): { verdict: (a: HttpAnswer) => HttpVerdict; connectTimeoutMs: number; sessionEndTimeoutMs: number } {
+  /**
+   * The rules and limits an upstream HTTP connection runs by (`ConnectionOptions.http`). Which
+   * transport it speaks (the legacy fallback of a first POST) is the engine's (`httpTransport`):
+   * a connection asks about no first POST.
+   */
+  httpPolicy(): { verdict: (a: Omit<HttpAnswer, 'first'>) => HttpVerdict; sessionEndTimeoutMs: number } {
     const limits = this.limits();
-    return { verdict: (a) => this.httpStatusVerdict(a), connectTimeoutMs: limits.httpConnectTimeoutMs, sessionEndTimeoutMs: limits.httpSessionEndTimeoutMs };
+    return { verdict: (a) => this.httpStatusVerdict({ ...a, first: false }), sessionEndTimeoutMs: limits.httpSessionEndTimeoutMs };
   }
 
   get loaded(): boolean {

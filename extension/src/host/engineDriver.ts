@@ -317,6 +317,8 @@ export class EngineDriver {
         return void this.authWork(effect.server, this.deps.auth?.deleteTokens(effect.oauth, effect.forgetClient));
       case 'abortRequest':
         return this.connections.get(effect.conn)?.abort?.(effect.id);
+      case 'httpTransport':
+        return this.connections.get(effect.conn)?.setTransport?.(effect.mode);
       case 'send': {
         const message = payload();
         // The effect says what the connection needs (headers, request id, when to open its stream).
@@ -523,6 +525,9 @@ export class EngineDriver {
           this.handle({ type: 'connectionOpened', conn, pid: pid ?? null });
         },
         onShared: (clients, holders) => this.handle({ type: 'connectionShared', conn, clients, holders }),
+        // HTTP: the engine bounds the first exchange and answers it with `httpTransport`.
+        onConnectStarted: () => this.handle({ type: 'connectStarted', conn }),
+        onConnectAnswered: (status) => this.handle({ type: 'connectAnswered', conn, status }),
         onMessage: (message) => this.handle({ type: 'messageReceived', conn, message }),
         // Crosses at once (unless the engine is busy, then the end is reported anyway): the answer
         // tells the connection whether the reply's end still matters, so a warm call crosses twice.

@@ -142,6 +142,16 @@ pub enum Effect {
         #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
         open_event_stream: bool,
     },
+    /// HTTP: the transport the connection speaks from now on, the answer to
+    /// `connectAnswered` of a probing POST: `streamable` (read that POST's
+    /// reply; send what waited), `legacy` (drop that reply, open the legacy
+    /// SSE stream, send that message and what waited once its `endpoint`
+    /// came), `probing` (the POST was held for a sign-in: read it as its
+    /// status says; the next POST probes).
+    HttpTransport {
+        conn: ConnId,
+        mode: crate::http_status::HttpMode,
+    },
     /// Stop waiting for the answer to request `id` on this connection: an HTTP host
     /// aborts that request's POST (how MCP 2026-07-28 cancels over HTTP; the
     /// `notifications/cancelled` goes too). Stdio hosts ignore it.

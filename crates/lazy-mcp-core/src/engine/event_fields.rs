@@ -91,3 +91,54 @@ where
         value: std::marker::PhantomData,
     })
 }
+
+/// The events whose fields are a connection and an HTTP status (`httpStatus`,
+/// `connectAnswered`) or a connection only (`connectStarted`), read by one
+/// reader instead of a derived one each; serde's "missing field" and
+/// "duplicate field" errors, as the derived readers word them.
+pub(super) fn conn_status<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<(u64, u16), D::Error> {
+    let (conn, status) = conn_and_status(deserializer)?;
+    Ok((
+        conn,
+        status.ok_or_else(|| D::Error::missing_field("status"))?,
+    ))
+}
+
+pub(super) fn only_conn<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
+    conn_and_status(deserializer).map(|(conn, _)| conn)
+}
+
+fn conn_and_status<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<(u64, Option<u16>), D::Error> {
+    struct ConnStatus;
+    impl<'de> Visitor<'de> for ConnStatus {
+        type Value = (u64, Option<u16>);
+
+        fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+            formatter.write_str("an object with `conn`")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let (mut conn, mut status) = (None, None);
+            while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                match &*key {
+                    "conn" if conn.is_some() => return Err(A::Error::duplicate_field("conn")),
+                    "conn" => conn = Some(map.next_value()?),
+                    "status" if status.is_some() => {
+                        return Err(A::Error::duplicate_field("status"))
+                    }
+                    "status" => status = Some(map.next_value()?),
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            let conn = conn.ok_or_else(|| A::Error::missing_field("conn"))?;
+            Ok((conn, status))
+        }
+    }
+    deserializer.deserialize_map(ConnStatus)
+}

@@ -107,7 +107,19 @@ pub enum Event {
         original: Transport,
         resolved: Transport,
     },
+    /// HTTP: the connection's first exchange started: a POST while the
+    /// transport is probed (`httpTransport` `probing`), or the legacy SSE
+    /// stream. The engine bounds it (`HTTP_CONNECT_TIMEOUT_MS`).
+    #[serde(deserialize_with = "super::event_fields::only_conn")]
+    ConnectStarted { conn: ConnId },
+    /// HTTP: that exchange was answered: `status` of the probing POST's
+    /// response (headers), or of the legacy stream with its `endpoint` event.
+    /// A probe is answered with `httpTransport`; the host reads that POST's
+    /// reply only then.
+    #[serde(deserialize_with = "super::event_fields::conn_status")]
+    ConnectAnswered { conn: ConnId, status: u16 },
     /// An HTTP status worth knowing (401/403 ⇒ NEEDS AUTH).
+    #[serde(deserialize_with = "super::event_fields::conn_status")]
     HttpStatus { conn: ConnId, status: u16 },
     /// A connection opened with an `oauth` binding met a 401/403 on the
     /// message of a `send` effect, handed back here (`message`; the engine

@@ -155,6 +155,8 @@ impl Engine {
             } => self
                 .servers
                 .transport_resolved(&server, &original, &resolved),
+            Event::ConnectStarted { conn } => self.on_connect_started(conn),
+            Event::ConnectAnswered { conn, status } => self.on_connect_answered(conn, status),
             Event::HttpStatus { conn, status } => self.on_http_status(conn, status),
             Event::AuthRequired {
                 conn,

@@ -26,6 +26,10 @@ pub(super) enum TimerPurpose {
     Handshake {
         conn: ConnId,
     },
+    /// An HTTP connection's first exchange (`server/http_transport.rs`).
+    Connect {
+        conn: ConnId,
+    },
     Request {
         conn: ConnId,
         upstream_id: u64,

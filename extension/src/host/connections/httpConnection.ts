@@ -1,7 +1,10 @@
 // HTTP transports: MCP Streamable HTTP, and the legacy HTTP+SSE transport
 // (explicitly, or as the fallback the spec's backward-compatibility section
-// describes). What each status means, and the timeouts, are the core's
-// (http_status.rs, host_limits.rs: `ConnectionOptions.http`).
+// describes). Which one to speak, and how long the first exchange may take,
+// are the engine's: this connection reports when its first exchange starts
+// and what answered it, and speaks what the engine's `httpTransport` says
+// (`setTransport`). What each status means, and the timeouts, are the core's
+// too (http_status.rs, host_limits.rs: `ConnectionOptions.http`).
 //
 // Built on node:http/https rather than fetch: fetch (undici) ends a body that
 // is silent for 300 s, which would cut the long-lived server→client SSE stream.
@@ -9,7 +12,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { SseParser, type SseEvent } from './sseParser';
-import type { HttpExchange, HttpVerdict } from '../../core/contract.generated';
+import type { HttpExchange, HttpMode, HttpVerdict } from '../../core/contract.generated';
 import {
   type ClosedInfo,
   type Connection,
@@ -22,8 +25,6 @@ import {
   type SendMeta,
   type SseTransport,
 } from './types';
-
-type Mode = 'probing' | 'streamable' | 'legacy';
 
 /** Error bodies are read for diagnostics only; this much is enough. */
 const MAX_ERROR_BODY_CHARS = 64 * 1024;
@@ -57,24 +58,25 @@ class HttpConnection implements Connection {
   private readonly url: URL | undefined;
   private readonly shownUrl: string;
   private readonly agent: http.Agent;
-  private readonly connectTimeoutMs: number;
   private readonly policy: HttpPolicy;
-  private mode: Mode;
+  /** What the engine said this connection speaks (`setTransport`); `sse` is legacy from the start. */
+  private mode: HttpMode;
   private sessionId: string | undefined;
   /**
    * The headers the core put on the message that opens the event stream: the session's own
    * (its protocol version), carried by the GET stream and the DELETE. Never read here.
    */
   private streamHeaders: Record<string, string> = {};
-  /** Messages waiting for the first POST's status (probing) or for the legacy `endpoint` event. */
+  /** Messages waiting for the probing POST's answer or for the legacy `endpoint` event. */
   private queue: Outgoing[] = [];
   private firstInFlight = false;
+  /** The probing POST's answer, carried out once the engine said what it settled (`setTransport`). */
+  private probeAnswered: (() => void) | undefined;
   private legacyEndpoint: URL | undefined;
   private getStreamOpened = false;
   private readonly active = new Set<http.ClientRequest>();
   /** The POST carrying each request still in flight, for `abort`. */
   private readonly postsById = new Map<number, http.ClientRequest>();
-  private connectTimer: NodeJS.Timeout | undefined;
   private finished = false;
   private closing: Promise<void> | undefined;
   private readonly whenFinished: Promise<void>;
@@ -89,7 +91,7 @@ class HttpConnection implements Connection {
     this.log = opts.log ?? (() => undefined);
     if (opts.http === undefined) throw new Error('an HTTP connection needs the core\'s rules (ConnectionOptions.http: WasmCore.httpPolicy())');
     this.policy = opts.http;
-    this.connectTimeoutMs = opts.connectTimeoutMs ?? opts.http.connectTimeoutMs;
+    if (events.onConnectAnswered === undefined) throw new Error("an HTTP connection needs the engine's word on its transport (events.onConnectAnswered, answered by setTransport)");
     this.maxMessageBytes = opts.maxMessageBytes ?? Infinity;
     this.serverLabel = opts.server !== undefined ? `MCP server '${opts.server}'` : 'the server';
     // Given only for servers the engine signs in with OAuth (never with a static Authorization header).
@@ -117,7 +119,10 @@ class HttpConnection implements Connection {
       `${transport.type} ${this.shownUrl}: opening` + (headerKeys.length > 0 ? ` (headers: ${headerKeys.join(', ')})` : ''),
     );
     if (this.mode === 'legacy') {
-      this.openLegacyStream(false);
+      // Events never come from inside the constructor.
+      setImmediate(() => {
+        if (!this.finished && this.closing === undefined) this.openLegacyStream(false);
+      });
     } else {
       setImmediate(() => {
         if (!this.finished) this.events.onOpened({});
@@ -144,7 +149,7 @@ class HttpConnection implements Connection {
         return;
       }
       this.firstInFlight = true;
-      this.armConnectTimer('the first POST got no answer');
+      this.events.onConnectStarted?.();
     }
     this.postStreamable(msg);
   }
@@ -165,9 +170,6 @@ class HttpConnection implements Connection {
     const auth = this.auth;
     if (auth === undefined || (verdict !== 'holdForSignIn' && verdict !== 'resendOrHoldForSignIn')) return false;
     res.resume();
-    this.clearConnectTimer();
-    // A refused first POST probed nothing: the core's next message (this one, sent again) probes.
-    if (this.mode === 'probing') this.firstInFlight = false;
     const current = auth.token();
     if (verdict === 'resendOrHoldForSignIn' && current !== undefined && current !== sentToken) {
       this.log('debug', `http ${this.shownUrl}: a request sent with the previous token is sent again`);
@@ -195,37 +197,16 @@ class HttpConnection implements Connection {
     });
     req.on('response', (res) => {
       if (this.finished) return void res.resume();
-      if (isFirst) this.clearConnectTimer();
       const sid = headerValue(res.headers['mcp-session-id']);
       if (sid !== undefined && sid !== this.sessionId) {
         this.sessionId = sid;
         this.log('debug', `http ${this.shownUrl}: session established`);
       }
       const status = res.statusCode ?? 0;
-      // A 2026-07-28 request carries its own headers: the core never falls back for it.
-      const verdict = this.verdict('post', status, isFirst, msg.headers !== undefined);
-      if (verdict === 'fallBackToLegacy') {
-        res.resume();
-        this.log('info', `http ${this.shownUrl}: POST answered ${status}, falling back to the legacy HTTP+SSE transport`);
-        this.mode = 'legacy';
-        this.firstInFlight = false;
-        this.sessionId = undefined;
-        this.queue.unshift(msg);
-        this.openLegacyStream(true);
-        return;
-      }
-      if (this.refusedForAuth(verdict, status, res, msg, sentToken)) return;
-      if (this.endsConnection(verdict, status, res)) return;
-
-      // The server took the first POST: what queued behind it goes out with its session id
-      // (the core sends nothing of its own before the first answer: ARCHITECTURE.md).
-      if (isFirst) this.becomeStreamable();
-      if (verdict === 'accept' || verdict === 'noReply') {
-        if (msg.openEventStream) this.openGetStream();
-        this.readReply(res, msg, url, verdict === 'noReply');
-      } else {
-        this.readErrorReply(res, msg, status);
-      }
+      if (!isFirst) return this.onPostAnswer(res, msg, url, status, sentToken);
+      // The engine says what this status settles (`setTransport`); the reply waits unread.
+      this.probeAnswered = () => this.onProbeAnswer(res, msg, url, status, sentToken);
+      this.events.onConnectAnswered?.(status);
     });
     req.on('error', (err) => this.onRequestError(err, msg, isFirst));
     const id = msg.requestId;
@@ -234,6 +215,53 @@ class HttpConnection implements Connection {
       if (id !== undefined && this.postsById.get(id) === req) this.postsById.delete(id);
     });
     req.end(msg.json);
+  }
+
+  /**
+   * The engine's `httpTransport`: what this connection speaks from now on. The answer to the
+   * probing POST is carried out now: the reply read (or, for the legacy transport, dropped).
+   */
+  setTransport(mode: HttpMode): void {
+    if (this.finished) return;
+    this.mode = mode;
+    const answered = this.probeAnswered;
+    this.probeAnswered = undefined;
+    answered?.();
+  }
+
+  /** The probing POST's answer, once the engine said what it settled. */
+  private onProbeAnswer(res: http.IncomingMessage, msg: Outgoing, url: URL, status: number, sentToken: string | undefined): void {
+    if (this.finished) return void res.resume();
+    this.firstInFlight = false;
+    if (this.mode === 'legacy') {
+      res.resume();
+      this.log('info', `http ${this.shownUrl}: POST answered ${status}, falling back to the legacy HTTP+SSE transport`);
+      this.sessionId = undefined;
+      this.queue.unshift(msg);
+      this.openLegacyStream(true);
+      return;
+    }
+    this.onPostAnswer(res, msg, url, status, sentToken);
+    // Settled: what queued behind it goes out, with its session id. Held for a sign-in (still
+    // probing), it waits for the answer to the POST sent again, which probes.
+    if (this.mode !== 'streamable') return;
+    const queued = this.queue;
+    this.queue = [];
+    for (const m of queued) this.postStreamable(m);
+  }
+
+  /** A Streamable HTTP POST's answer: its status as the core reads it, then its reply. */
+  private onPostAnswer(res: http.IncomingMessage, msg: Outgoing, url: URL, status: number, sentToken: string | undefined): void {
+    // A 2026-07-28 request carries its own headers (its errors are answers).
+    const verdict = this.verdict('post', status, msg.headers !== undefined);
+    if (this.refusedForAuth(verdict, status, res, msg, sentToken)) return;
+    if (this.endsConnection(verdict, status, res)) return;
+    if (verdict === 'accept' || verdict === 'noReply') {
+      if (msg.openEventStream) this.openGetStream();
+      this.readReply(res, msg, url, verdict === 'noReply');
+    } else {
+      this.readErrorReply(res, msg, status);
+    }
   }
 
   /** The engine's `abortRequest`: the request was cancelled, end its POST (its answer is no longer wanted). */
@@ -349,7 +377,7 @@ class HttpConnection implements Connection {
   private openLegacyStream(afterFallback: boolean): void {
     const url = this.url;
     if (url === undefined) return;
-    this.armConnectTimer('no `endpoint` event on the SSE stream');
+    this.events.onConnectStarted?.();
     const req = this.request('GET', url, { accept: 'text/event-stream' });
     req.on('response', (res) => {
       if (this.finished) return void res.resume();
@@ -367,7 +395,7 @@ class HttpConnection implements Connection {
       }
       this.readSse(
         res,
-        (ev) => this.onLegacyEvent(ev, url),
+        (ev) => this.onLegacyEvent(ev, url, status),
         () => this.closeWith({ reason: `the SSE stream from ${this.shownUrl} ended` }),
         () => this.closeWith({ reason: this.tooLarge(`an event of the SSE stream from ${this.shownUrl}`) }),
       );
@@ -379,7 +407,7 @@ class HttpConnection implements Connection {
     req.end();
   }
 
-  private onLegacyEvent(ev: SseEvent, base: URL): void {
+  private onLegacyEvent(ev: SseEvent, base: URL, status: number): void {
     if (ev.event === 'endpoint') {
       let endpoint: URL;
       try {
@@ -396,7 +424,7 @@ class HttpConnection implements Connection {
       const first = this.legacyEndpoint === undefined;
       this.legacyEndpoint = endpoint;
       if (first) {
-        this.clearConnectTimer();
+        this.events.onConnectAnswered?.(status);
         this.log('info', `${this.transport.type} ${this.shownUrl}: legacy SSE endpoint received`);
         if (this.transport.type === 'sse') this.events.onOpened({});
         const queued = this.queue;
@@ -432,8 +460,8 @@ class HttpConnection implements Connection {
   // --- shared --------------------------------------------------------------------------------
 
   /** What the core says an answer's status means (http_status.rs), with what this connection knows. */
-  private verdict(exchange: HttpExchange, status: number, first = false, modern = false): HttpVerdict {
-    return this.policy.verdict({ exchange, status, first, modern, oauth: this.auth !== undefined, session: this.sessionId !== undefined });
+  private verdict(exchange: HttpExchange, status: number, modern = false): HttpVerdict {
+    return this.policy.verdict({ exchange, status, modern, oauth: this.auth !== undefined, session: this.sessionId !== undefined });
   }
 
   /** Verdicts after which the connection is unusable: auth refused, session gone. */
@@ -517,15 +545,6 @@ class HttpConnection implements Connection {
     return this.events.onReplyMessage(id, text);
   }
 
-  /** The first POST was taken: the connection speaks Streamable HTTP; send what waited. */
-  private becomeStreamable(): void {
-    this.mode = 'streamable';
-    this.firstInFlight = false;
-    const queued = this.queue;
-    this.queue = [];
-    for (const m of queued) this.postStreamable(m);
-  }
-
   /**
    * The reply to `msg`'s POST ended (its body or stream ended, was cut off, the POST failed, an
    * error status) while the core still awaited its answer, as far as its last message said.
@@ -557,22 +576,8 @@ class HttpConnection implements Connection {
     return req;
   }
 
-  private armConnectTimer(what: string): void {
-    this.clearConnectTimer();
-    this.connectTimer = setTimeout(() => {
-      this.connectTimer = undefined;
-      this.closeWith({ reason: `timed out connecting to ${this.shownUrl} after ${this.connectTimeoutMs} ms: ${what}` });
-    }, this.connectTimeoutMs);
-  }
-
-  private clearConnectTimer(): void {
-    if (this.connectTimer !== undefined) clearTimeout(this.connectTimer);
-    this.connectTimer = undefined;
-  }
-
   private async shutDown(): Promise<void> {
     if (this.finished) return;
-    this.clearConnectTimer();
     const url = this.url;
     if (this.mode === 'streamable' && this.sessionId !== undefined && url !== undefined) {
       // End the session on the server. Its answer does not matter (a server that keeps no sessions refuses it).
@@ -601,7 +606,6 @@ class HttpConnection implements Connection {
 
   private closeWith(info: Omit<ClosedInfo, 'stderrTail'>): void {
     if (this.finished) return;
-    this.clearConnectTimer();
     for (const req of this.active) req.destroy();
     this.active.clear();
     this.agent.destroy();

@@ -59,6 +59,8 @@ function guardEvents(events: ConnectionEvents, log: LogSink): ConnectionEvents {
     onMessage: (json) => call('onMessage', () => events.onMessage(json)),
     onClosed: (info) => call('onClosed', () => events.onClosed(info)),
   };
+  if (events.onConnectStarted !== undefined) guarded.onConnectStarted = () => call('onConnectStarted', () => events.onConnectStarted?.());
+  if (events.onConnectAnswered !== undefined) guarded.onConnectAnswered = (status) => call('onConnectAnswered', () => events.onConnectAnswered?.(status));
   if (events.onStderr !== undefined) guarded.onStderr = (line) => call('onStderr', () => events.onStderr?.(line));
   if (events.onReplyMessage !== undefined) {
     // A handler that threw said nothing: the reply's end is reported.

@@ -1,16 +1,18 @@
 // The contract between the upstream connection layer and the rest of the host.
 //
 // A connection carries bytes between the host and one MCP server and reports
-// what happened. It makes no decisions: no retries, no state machine, no
-// protocol logic beyond what the transport itself requires (framing, HTTP
-// session headers). The Rust core decides what to do with the events.
+// what happened. It makes no decisions: no retries, no timers, no state
+// machine, no protocol logic beyond what the transport itself requires
+// (framing, HTTP session headers). The Rust core decides what to do with the
+// events: over HTTP, which transport to speak (`httpTransport`) and how long
+// the first exchange may take.
 
-import type { Effect, HttpExchange, HttpVerdict, LogLevel, SharedHolder, StdioLimits, Transport } from '../../core/contract.generated';
+import type { Effect, HttpExchange, HttpMode, HttpVerdict, LogLevel, SharedHolder, StdioLimits, Transport } from '../../core/contract.generated';
 
 /** How to reach a server: the core's `Transport` (generated from config/model.rs). */
 export type { Transport };
 export type StdioTransport = Extract<Transport, { type: 'stdio' }>;
-/** Streamable HTTP, falling back to legacy HTTP+SSE when the core says so (http_status.rs). */
+/** Streamable HTTP, falling back to legacy HTTP+SSE when the core says so (`httpTransport`). */
 export type HttpTransport = Extract<Transport, { type: 'http' }>;
 /** Legacy HTTP+SSE (protocol 2024-11-05), when the config says so explicitly. */
 export type SseTransport = Extract<Transport, { type: 'sse' }>;
@@ -57,6 +59,17 @@ export interface ConnectionEvents {
    * requests in flight: it fails one still unanswered with `reason`.
    */
   onReplyEnded?(requestId: number, reason: string, httpStatus?: number): void;
+  /**
+   * HTTP: the connection's first exchange started: a POST while the transport is probed, or
+   * the legacy SSE stream. The core bounds it (its `connectStarted`).
+   */
+  onConnectStarted?(): void;
+  /**
+   * HTTP: that exchange was answered with `status` (the POST's response headers, or the legacy
+   * stream's `endpoint` event). A probing POST's reply waits, unread, for the core's
+   * `httpTransport` (`Connection.setTransport`).
+   */
+  onConnectAnswered?(status: number): void;
   /** A shared server's process is held by `clients` windows and CLI sessions, named in `holders` (the owner says; host/shared). */
   onShared?(clients: number, holders: SharedHolder[]): void;
   /** Called exactly once per connection, including after `close()`. No event follows it. */
@@ -89,6 +102,8 @@ export interface Connection {
   close(idle?: boolean): Promise<void>;
   /** The engine's `abortRequest` effect: HTTP aborts the POST carrying request `id` (stdio: absent). */
   abort?(id: number): void;
+  /** The engine's `httpTransport` effect: HTTP speaks `mode` from now on (stdio: absent). */
+  setTransport?(mode: HttpMode): void;
   readonly pid?: number;
 }
 
@@ -109,8 +124,6 @@ export interface ConnectionOptions {
   stdio?: StdioLimits;
   /** HTTP: the core's rules and limits; required for `http` and `sse` transports. */
   http?: HttpPolicy;
-  /** HTTP: bound on the first exchange (first POST's response headers, legacy `endpoint` event); default the policy's. */
-  connectTimeoutMs?: number;
   /** HTTP with the engine's `oauth` binding: the bearer token and where challenges go. */
   auth?: ConnectionAuth;
   /**
@@ -125,12 +138,11 @@ export interface ConnectionOptions {
 
 /**
  * What an HTTP connection runs by, from the core: what each answer's status means
- * (`WasmCore.httpStatusVerdict`, http_status.rs) and its timeouts (`hostLimits`).
+ * (`WasmCore.httpStatusVerdict`, http_status.rs) and its timeouts (`hostLimits`). The
+ * transport (a first POST's fallback) and the first exchange's deadline are the engine's.
  */
 export interface HttpPolicy {
-  verdict(answer: { exchange: HttpExchange; status: number; first: boolean; modern: boolean; oauth: boolean; session: boolean }): HttpVerdict;
-  /** Bound on the first exchange (the first POST's response headers, the legacy `endpoint` event). */
-  connectTimeoutMs: number;
+  verdict(answer: { exchange: HttpExchange; status: number; modern: boolean; oauth: boolean; session: boolean }): HttpVerdict;
   /** Bound on the DELETE that ends a session when the connection closes. */
   sessionEndTimeoutMs: number;
 }

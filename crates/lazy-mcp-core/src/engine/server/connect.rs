@@ -19,6 +19,7 @@ use crate::engine::server::connection::Connection;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
+use crate::engine::server::http_transport::machine::HttpTransport;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::engine::timers::TimerPurpose;
@@ -113,17 +114,16 @@ impl Engine {
             TimerPurpose::Handshake { conn },
             self.now_ms.saturating_add(timeout),
         );
-        self.servers.conns.insert(
-            conn,
-            Connection::new(
-                name.to_string(),
-                purpose,
-                interactive,
-                handshake,
-                self.now_ms,
-                handshake_timer,
-            ),
+        let mut connection = Connection::new(
+            name.to_string(),
+            purpose,
+            interactive,
+            handshake,
+            self.now_ms,
+            handshake_timer,
         );
+        connection.http = HttpTransport::new(&transport);
+        self.servers.conns.insert(conn, connection);
         if let Some(server) = self.servers.by_name.get_mut(name) {
             server.connect.handle_connection_opened(conn);
             server.stats.handle_opening(shared.is_some());

@@ -15,6 +15,7 @@
 use crate::engine::server::auth::machine::ConnAuth;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::handshake::machine::{Handshake, HandshakeMachine, Phase};
+use crate::engine::server::http_transport::machine::HttpTransport;
 use crate::engine::server::listing::machine::ListingMachine;
 use crate::engine::timers::TimerId;
 use crate::protocol::client_handshake::ListKind;
@@ -50,6 +51,9 @@ pub(in crate::engine) struct Connection {
     listen: Option<u64>,
     /// Requests held by the host after an auth challenge (`auth/machine.rs` owns it).
     pub(super) auth: ConnAuth,
+    /// HTTP: the transport it speaks, its first exchange's deadline
+    /// (`http_transport/machine.rs` owns it).
+    pub(super) http: HttpTransport,
 }
 
 #[derive(Debug)]
@@ -84,6 +88,8 @@ pub(in crate::engine) struct WentLive {
 #[derive(Debug)]
 pub(in crate::engine) struct Closed {
     pub(in crate::engine) handshake_timer: Option<TimerId>,
+    /// HTTP: the first exchange's deadline.
+    pub(in crate::engine) connect_deadline: Option<TimerId>,
     pub(in crate::engine) calls: Vec<(u64, Box<ForwardedCall>)>,
 }
 
@@ -112,6 +118,7 @@ impl Connection {
             interactive,
             listen: None,
             auth: ConnAuth::default(),
+            http: HttpTransport::default(),
         }
     }
 
@@ -303,6 +310,7 @@ impl Connection {
             .collect();
         Closed {
             handshake_timer: self.handshake_timer.take(),
+            connect_deadline: self.http.take_deadline(),
             calls,
         }
     }

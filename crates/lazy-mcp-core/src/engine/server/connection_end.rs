@@ -42,6 +42,7 @@ impl Engine {
         };
         let closed = connection.close();
         self.cancel_timer(closed.handshake_timer);
+        self.cancel_timer(closed.connect_deadline);
         for (upstream_id, call) in closed.calls {
             self.cancel_timer(Some(call.timer()));
             // A call waiting for a retry: its client was answered already.
@@ -152,7 +153,7 @@ impl Engine {
             })
             .unwrap_or_default();
         if in_handshake {
-            self.handshake_closed(conn, &cause, &detail);
+            self.handshake_closed(conn, &cause, &detail, false);
             return;
         }
         let error = format!("MCP server '{name}' closed the connection: {cause}");

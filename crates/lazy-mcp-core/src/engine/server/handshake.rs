@@ -151,12 +151,17 @@ impl Engine {
         self.with_handshake(conn, CLOSE, &mut |hs, cx| hs.handle_timeout(cx, timeout_ms));
     }
 
-    /// The connection closed before it went live (`detail`: its stderr tail).
-    pub(in crate::engine) fn handshake_closed(&mut self, conn: ConnId, cause: &str, detail: &str) {
-        let on_failure = OnFailure {
-            close: false,
-            detail,
-        };
+    /// The connection closed before it went live (`detail`: its stderr tail),
+    /// or (`close`: the engine closes it) its first HTTP exchange got no
+    /// answer in time (`http_transport.rs`).
+    pub(in crate::engine) fn handshake_closed(
+        &mut self,
+        conn: ConnId,
+        cause: &str,
+        detail: &str,
+        close: bool,
+    ) {
+        let on_failure = OnFailure { close, detail };
         self.with_handshake(conn, on_failure, &mut |hs, cx| hs.handle_closed(cx, cause));
     }
 }

@@ -18,6 +18,7 @@ pub(super) mod connection;
 pub(super) mod connection_end;
 pub(super) mod era;
 pub(super) mod handshake;
+pub(super) mod http_transport;
 pub(super) mod idle;
 pub(super) mod input_required;
 pub(super) mod listing;

@@ -40,6 +40,7 @@ impl Engine {
                     self.on_handshake_timer(conn)
                 }
             }
+            TimerPurpose::Connect { conn } => self.on_connect_deadline(conn, timer),
             TimerPurpose::Request { conn, upstream_id } => self.on_request_timer(conn, upstream_id),
             TimerPurpose::Idle { server } => self.on_idle_timer(&server),
             TimerPurpose::Retry { server } => self.on_retry_timer(&server),

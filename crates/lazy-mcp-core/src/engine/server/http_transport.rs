@@ -1,0 +1,86 @@
+//! HTTP connections' transport, router side. The host reports when a
+//! connection's first exchange starts (`connectStarted`: the first POST, the
+//! legacy SSE stream) and what answered it (`connectAnswered`); the
+//! connection's `HttpTransport` (`http_transport/machine.rs`) decides the
+//! transport (Streamable HTTP, or the legacy HTTP+SSE fallback of the spec's
+//! backward-compatibility section) and bounds the first exchange by
+//! `HTTP_CONNECT_TIMEOUT_MS` in the one timer table. The host is told the
+//! transport (`httpTransport`) and only moves bytes.
+
+pub(in crate::engine) mod machine;
+
+use crate::config::model::Transport;
+use crate::config::redact_url;
+use crate::engine::effects::Effect;
+use crate::engine::events::ConnId;
+use crate::engine::router::Engine;
+use crate::engine::timers::{TimerId, TimerPurpose};
+use crate::host_limits::HTTP_CONNECT_TIMEOUT_MS;
+use crate::protocol::client_discover::Era;
+use crate::protocol::json_text::push_u64;
+
+impl Engine {
+    /// The host started `conn`'s first exchange: its deadline is armed (again).
+    pub(in crate::engine) fn on_connect_started(&mut self, conn: ConnId) {
+        if !self
+            .servers
+            .conns
+            .get(&conn)
+            .is_some_and(|c| c.http.connects())
+        {
+            return;
+        }
+        let due = self.now_ms.saturating_add(HTTP_CONNECT_TIMEOUT_MS);
+        let timer = self.set_timer(TimerPurpose::Connect { conn }, due);
+        let replaced = self
+            .servers
+            .conns
+            .get_mut(&conn)
+            .and_then(|c| c.http.handle_started(timer));
+        self.cancel_timer(replaced);
+    }
+
+    /// `conn`'s first exchange was answered with `status`: its deadline ends,
+    /// and a probe settles the transport the host is told.
+    pub(in crate::engine) fn on_connect_answered(&mut self, conn: ConnId, status: u16) {
+        let servers = &mut self.servers;
+        let Some(connection) = servers.conns.get_mut(&conn) else {
+            return;
+        };
+        let oauth = servers
+            .by_name
+            .get(&connection.server)
+            .is_some_and(|s| crate::engine::server::auth::uses_oauth(&s.config));
+        // A modern request (the era probe `server/discover`, any request of a
+        // modern connection) carries its own headers: its status is its answer.
+        let modern = connection.handshake.era() == Era::Modern;
+        let answered = connection.http.handle_answered(status, modern, oauth);
+        self.cancel_timer(answered.deadline);
+        if let Some(mode) = answered.mode {
+            self.effects.push(Effect::HttpTransport { conn, mode });
+        }
+    }
+
+    /// Deadline `timer` of `conn`'s first exchange came: the connection fails
+    /// as if it closed saying so, and is closed.
+    pub(in crate::engine) fn on_connect_deadline(&mut self, conn: ConnId, timer: TimerId) {
+        let Some(connection) = self.servers.conns.get_mut(&conn) else {
+            return;
+        };
+        let Some(what) = connection.http.handle_deadline(timer) else {
+            return;
+        };
+        let url = match self.servers.transport_of(conn) {
+            Some(Transport::Http { url, .. } | Transport::Sse { url, .. }) => redact_url(url),
+            _ => return,
+        };
+        // Pushed, not `format!`ted: a format site costs the `.wasm` more.
+        let mut cause = String::from("timed out connecting to ");
+        cause.push_str(&url);
+        cause.push_str(" after ");
+        push_u64(&mut cause, HTTP_CONNECT_TIMEOUT_MS);
+        cause.push_str(" ms: ");
+        cause.push_str(what);
+        self.handshake_closed(conn, &cause, "", true);
+    }
+}
