@@ -21,7 +21,10 @@ const { cleanup, spawnLogs } = endWhenDone(after);
 
 /**
  * A user (own HOME and socket dir) with memory at user level and, per project, filesystem from
- * the project's .mcp.json. `handover`: the default handover grace (5 s), not the tests' short one.
+ * the project's .mcp.json. The tests' short handover grace, except for a test of the grace
+ * (`handover`) and with server-everything: it asks for roots after cataloguing, and with a
+ * 300 ms grace two sessions calling it one after the other were once served by two processes
+ * (the cataloguing one had stopped; with 5 s both attach to it, as these tests expect).
  */
 function world(prefix, { projects = ['a'], everything = false, handover = false } = {}) {
   const w = tempWorld(prefix);
@@ -41,7 +44,7 @@ function world(prefix, { projects = ['a'], everything = false, handover = false 
   }
   const socketDir = path.join(w.root, 'sock');
   const env = { ...w.env, LAZY_MCP_SOCKET_DIR: socketDir, LAZY_MCP_OWNER_LINGER_MS: '1000' };
-  if (handover) delete env.LAZY_MCP_HANDOVER_GRACE_MS;
+  if (handover || everything) delete env.LAZY_MCP_HANDOVER_GRACE_MS;
   cleanup.push(() => {
     const pid = ownerPid(socketDir);
     if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
