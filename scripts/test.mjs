@@ -30,8 +30,10 @@ const steps = [
   // of the tools dir: installed here once, not by test files racing each other.
   { name: 'PyPI servers for the tests', cmd: nodeBin, args: ['scripts/lib/pythonServers.mjs'] },
   // In a temporary folder of their own (TMPDIR), removed afterwards: the tests' worlds (homes,
-  // projects, token stores) must not pile up in /tmp run after run.
-  { name: 'node tests', cmd: nodeBin, args: ['--test', 'tests/node/'], ownTmp: true },
+  // projects, token stores) must not pile up in /tmp run after run. Two files at a time: most
+  // tests wait on processes and timers, not on the CPU (each file is its own process, each test
+  // world its own HOME, socket directory and ports).
+  { name: 'node tests', cmd: nodeBin, args: ['--test', '--test-concurrency=2', 'tests/node/'], ownTmp: true },
   { name: 'package VSIX', cmd: nodeBin, args: ['scripts/package.mjs', '--skip-build'] },
   // every phase on each VS Code version of scripts/tools/code-server.mjs (newest and oldest tested)
   { name: 'VS Code integration', cmd: nodeBin, args: () => ['tests/integration/run.mjs', '--vsix', vsixPath()] },

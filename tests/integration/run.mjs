@@ -76,7 +76,8 @@ async function leftoverServers(workspace) {
       return false;
     }
   });
-  // Shared servers (the default) stop in the owner after its handover grace (5 s) and their stop.
+  // Shared servers (the default) stop in the owner after its handover grace (SHARED_HANDOVER_GRACE_MS
+  // here, 5 s by default) and their stop.
   const deadline = Date.now() + 12_000;
   while (alive().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   const left = alive();
@@ -156,6 +157,12 @@ const isolatedPhase = {
 const secondWorkspaceOf = (phaseDir) => path.join(phaseDir, 'workspace-second');
 /** How long the phase's owner stays after its last client left. */
 const SHARED_OWNER_LINGER_MS = 1500;
+/**
+ * How long the phase's owner keeps a process its last window let go of (5 s by default): the
+ * runner's check that no server outlived VS Code waits for it after every phase. No phase tests
+ * the grace itself (the node tests do).
+ */
+const SHARED_HANDOVER_GRACE_MS = 300;
 
 /** Processes whose command line mentions `text` (the owner runs with `--socket-dir DIR`). */
 function processesMentioning(text) {
@@ -366,7 +373,12 @@ async function main() {
       // and the phase's own, so the user's real owner is never touched and the owner's exit is checked.
       socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-sock-'));
       fs.chmodSync(socketDir, 0o700);
-      phaseEnv = { ...phaseEnv, LAZY_MCP_SOCKET_DIR: socketDir, LAZY_MCP_OWNER_LINGER_MS: String(SHARED_OWNER_LINGER_MS) };
+      phaseEnv = {
+        ...phaseEnv,
+        LAZY_MCP_SOCKET_DIR: socketDir,
+        LAZY_MCP_OWNER_LINGER_MS: String(SHARED_OWNER_LINGER_MS),
+        LAZY_MCP_HANDOVER_GRACE_MS: String(SHARED_HANDOVER_GRACE_MS),
+      };
     }
     if (p.secondWindow) p.secondWindow = { workspace: secondWorkspaceOf(phaseDir) };
     if (!p.reuse) {

@@ -113,7 +113,8 @@ test('a server configured with "timeout": 1500 that never answers a call: the ca
 for (const mode of ['isolated', 'shared']) {
   // Isolated: the gateway's own supervisor ends the server within seconds. Shared (the default):
   // the owner holds it; the client's socket closing detaches it, and after the handover grace
-  // (5 s, a call was made) the owner's stop (EOF, 2 s, SIGTERM, 2 s, SIGKILL) ends the family.
+  // (5 s by default, a call was made; 300 ms in the tests' worlds) the owner's stop (EOF, 2 s,
+  // SIGTERM, 2 s, SIGKILL) ends the family.
   const limitMs = mode === 'isolated' ? 8_000 : 16_000;
   test(`SIGKILL of the gateway (${mode}): a connected server that ignores stdin EOF and SIGTERM, with a SIGTERM-resistant child, is gone within ${limitMs / 1000} s`, { skip: !posix }, async () => {
     const pids = (w) => path.join(w.root, 'pids.log');

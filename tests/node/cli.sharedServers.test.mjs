@@ -19,8 +19,14 @@ import { countedServer, endWhenDone, isAlive, spawnedPids, waitFor } from './hel
 const posix = process.platform !== 'win32';
 const { cleanup, spawnLogs } = endWhenDone(after);
 
-/** A user (own HOME and socket dir) with memory at user level and, per project, filesystem from the project's .mcp.json. */
-function world(prefix, { projects = ['a'], everything = false } = {}) {
+/**
+ * A user (own HOME and socket dir) with memory at user level and, per project, filesystem from
+ * the project's .mcp.json. The tests' short handover grace, except for a test of the grace
+ * (`handover`) and with server-everything: it asks for roots after cataloguing, and with a
+ * 300 ms grace two sessions calling it one after the other were once served by two processes
+ * (the cataloguing one had stopped; with 5 s both attach to it, as these tests expect).
+ */
+function world(prefix, { projects = ['a'], everything = false, handover = false } = {}) {
   const w = tempWorld(prefix);
   const logs = { memory: path.join(w.root, 'memory.log'), filesystem: path.join(w.root, 'filesystem.log'), everything: path.join(w.root, 'everything.log') };
   spawnLogs.push(...Object.values(logs));
@@ -38,6 +44,7 @@ function world(prefix, { projects = ['a'], everything = false } = {}) {
   }
   const socketDir = path.join(w.root, 'sock');
   const env = { ...w.env, LAZY_MCP_SOCKET_DIR: socketDir, LAZY_MCP_OWNER_LINGER_MS: '1000' };
+  if (handover || everything) delete env.LAZY_MCP_HANDOVER_GRACE_MS;
   cleanup.push(() => {
     const pid = ownerPid(socketDir);
     if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
@@ -243,7 +250,7 @@ test('two sessions with 60 calls each in flight at once through one shared serve
 });
 
 test('a session that ends hands its server over: another session calling a moment later gets the same process, not a second spawn', { skip: !posix, timeout: 120_000 }, async () => {
-  const w = world('lazy-mcp-shared-handover-');
+  const w = world('lazy-mcp-shared-handover-', { handover: true });
   const [one, two] = await Promise.all([session(w, w.dirs.a), session(w, w.dirs.a)]);
   assert.ok(!(await one.client.callTool({ name: 'memory__read_graph', arguments: {} })).isError);
   const [pid] = live(w.logs.memory);

@@ -32,6 +32,9 @@ test('one session unsubscribing leaves the other subscribed: updates reach only 
   writeJson(path.join(w.home, '.claude.json'), { mcpServers: { everything: countedServer(log, 'server-everything', ['stdio']) } });
   const socketDir = path.join(w.root, 'sock');
   const env = { ...w.env, LAZY_MCP_SOCKET_DIR: socketDir, LAZY_MCP_OWNER_LINGER_MS: '1000' };
+  // The default handover grace: both sessions must share server-everything's process, and it
+  // asks for roots after cataloguing (see world() in cli.sharedServers.test.mjs).
+  delete env.LAZY_MCP_HANDOVER_GRACE_MS;
   cleanup.push(() => {
     const pid = ownerPid(socketDir);
     if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');

@@ -78,7 +78,7 @@ if (phase === 'warm') {
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       await all;
       // Re-listed, each by one process: a new one, or (servers are shared by default) the one the
-      // owner still holds for its 5 s handover grace after the disconnect above.
+      // owner still holds for its handover grace after the disconnect above.
       const ageOf = (n) => lazy.snapshot().servers.find((s) => s.name === n).cacheAgeMs;
       await waitFor('both servers catalogued again', () => ['everything', 'memory'].every((n) => stateOf(lazy, n) === 'CATALOGUED' && ageOf(n) < 5000 && ageOf(n) < ageBefore));
       assert.ok(spawnCount() <= spawns + 2, `at most one process per server: ${spawnCount() - spawns} spawned`);

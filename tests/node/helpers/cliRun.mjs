@@ -26,6 +26,10 @@ export function tempWorld(prefix) {
     XDG_RUNTIME_DIR: runtime,
     // A test's owner exits soon after its last session instead of lingering 30 s.
     LAZY_MCP_OWNER_LINGER_MS: '2000',
+    // A shared process stops 300 ms after its last client left instead of after the 5 s
+    // handover grace, so waits for "nothing left" end sooner. A test of the grace itself
+    // sets it (or deletes this key for the default).
+    LAZY_MCP_HANDOVER_GRACE_MS: '300',
   };
   return { root, home, ws, env };
 }
