@@ -36,7 +36,7 @@ export interface OwnerSpec {
  * also runs `lazy-mcp daemon`): the same for the CLI and every VS Code window,
  * so all of them share one owner per protocol version.
  * `LAZY_MCP_OWNER_LINGER_MS` shortens how long an idle owner stays (tests);
- * `LAZY_MCP_HANDOVER_GRACE_MS` sets the handover grace (a benchmark that compresses time).
+ * `LAZY_MCP_HANDOVER_GRACE_MS` sets the handover grace (a benchmark that compresses time; the tests, whose checks for nothing left running need not wait 5 s).
  */
 export function ownerSpecFor(cliEntry: string, protocol: number, core: Pick<WasmCore, 'call'>, env: NodeJS.ProcessEnv = process.env): OwnerSpec {
   const linger = Number(env.LAZY_MCP_OWNER_LINGER_MS);
