@@ -18,6 +18,7 @@
 //! - [`validate_arguments`]: rejects malformed arguments before any server
 //!   starts; [`closest_names`] for unknown names.
 
+mod best_first;
 mod compact;
 mod embed;
 mod hybrid;

@@ -1,6 +1,7 @@
 //! Ranked lexical search over tools: BM25F with one document per tool and
 //! fields weighted by how much they say about what the tool does.
 
+use super::best_first::best;
 use super::compact::{is_deprecated, one_line_summary};
 use super::embed::EmbeddingModel;
 use super::hybrid::{fuse, tool_vector, Fusion, Semantic};
@@ -363,7 +364,7 @@ impl ToolIndex {
         }
         let mut vocabulary: Vec<String> =
             terms.keys().filter(|t| !t.contains(' ')).cloned().collect();
-        vocabulary.sort_unstable();
+        crate::sorting::sort(&mut vocabulary);
         ToolIndex {
             tools,
             terms,
@@ -480,7 +481,7 @@ impl ToolIndex {
                 related.push(known);
             }
         }
-        related.sort_unstable();
+        crate::sorting::sort(&mut related);
         related.dedup();
         related
     }
@@ -553,7 +554,7 @@ impl ToolIndex {
         };
         let any_lexical = lexical.iter().any(|s| *s > 0.0);
         let fused = fuse(&lexical, semantic.as_deref(), fusion);
-        let mut ranked: Vec<(usize, f32)> = fused
+        let ranked: Vec<(usize, f32)> = fused
             .into_iter()
             .enumerate()
             .filter(|(doc, score)| {
@@ -564,12 +565,7 @@ impl ToolIndex {
             .collect();
         // Only the best `limit` are ordered: with the semantic side every tool
         // has a score, and a full sort of 2,000 would cost more than the scoring.
-        let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if limit > 0 && limit < ranked.len() {
-            ranked.select_nth_unstable_by(limit - 1, order);
-            ranked.truncate(limit);
-        }
-        ranked.sort_by(order);
+        let ranked = best(ranked, limit);
         let hit = |doc: usize, score: f32, weak: bool| {
             self.tools.get(doc).map(|t| SearchHit {
                 server: t.server.clone(),
