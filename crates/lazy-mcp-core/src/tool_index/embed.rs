@@ -7,10 +7,10 @@
 //! no network, no inference runtime. The host hands the table over as bytes
 //! (`Engine::load_embedding_model`); this module parses and uses it.
 
+use super::term_map::TermMap;
 use super::text::is_stopword;
 use super::word_list::WordList;
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// Leading bytes of a table file.
 const MAGIC: &[u8; 8] = b"LMCPSE01";
@@ -60,7 +60,7 @@ impl Header {
 pub struct EmbeddingModel {
     version: String,
     dims: usize,
-    vocab: HashMap<Box<str>, u32>,
+    vocab: TermMap,
     /// The whole-word tokens of three or more lower-case ASCII letters
     /// (stopwords left out), ranked by row (BERT's vocabulary lists common
     /// words first): words a query slip may be corrected to.
@@ -103,11 +103,11 @@ impl EmbeddingModel {
         let block_len = take_u32(bytes, &mut at).ok_or_else(truncated)?;
         let block = take(bytes, &mut at, block_len).ok_or_else(truncated)?;
         let block = std::str::from_utf8(block).map_err(|_| "its vocabulary is not UTF-8")?;
-        let mut vocab = HashMap::with_capacity(header.vocab);
+        let mut vocab = TermMap::with_capacity(header.vocab);
         let mut whole_words = Vec::new();
         for (row, token) in block.split('\n').enumerate() {
             let row = u32::try_from(row).map_err(|_| "its vocabulary is too large")?;
-            vocab.insert(Box::from(token), row);
+            vocab.insert(Box::from(token), row as usize);
             if token.len() >= 3
                 && token.bytes().all(|b| b.is_ascii_lowercase())
                 && !is_stopword(token)
@@ -208,7 +208,7 @@ impl EmbeddingModel {
                 }
                 piece.push_str(sub);
                 if let Some(row) = self.vocab.get(piece.as_str()) {
-                    found = Some(*row);
+                    found = u32::try_from(*row).ok();
                     break;
                 }
                 end -= 1;

@@ -25,6 +25,7 @@ mod hybrid;
 mod meta_tools;
 mod search;
 mod spelling;
+mod term_map;
 mod text;
 mod validate;
 mod word_list;

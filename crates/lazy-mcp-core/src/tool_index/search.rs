@@ -7,11 +7,12 @@ use super::embed::EmbeddingModel;
 use super::hybrid::{fuse, tool_vector, Fusion, Semantic};
 use super::meta_tools::closest_names;
 use super::spelling::Spelling;
+use super::term_map::TermMap;
 use super::text::{synonyms, tokenize_each, tokenize_query, SYNONYM_WEIGHT};
 use crate::protocol::listed_item::ListedItem;
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A query is read up to this many characters (a 1 MB paste costs no more).
@@ -148,7 +149,7 @@ const DEPRECATED_PRIOR: f32 = 0.8;
 #[derive(Debug, Clone, Default)]
 pub struct ToolIndex {
     tools: Vec<IndexedTool>,
-    terms: HashMap<String, usize>,
+    terms: TermMap,
     /// Per term: its inverse document frequency and, for every tool that has
     /// it, the tool's saturated BM25F term weight.
     postings: Vec<(f32, Vec<(u32, f32)>)>,
@@ -251,7 +252,7 @@ impl ToolIndex {
         // postings' index); documents hold ids. Issue 27: the first search
         // after a catalogue change builds this, 2,000 tools included, so the
         // build allocates per distinct term, not per occurrence.
-        let mut terms: HashMap<String, usize> = HashMap::new();
+        let mut terms = TermMap::new();
         let mut postings: Vec<(f32, Vec<(u32, f32)>)> = Vec::new();
         for (i, (server, tool)) in entries.iter().enumerate() {
             let Some(name) = ListedItem::read(tool).name else {
@@ -281,7 +282,7 @@ impl ToolIndex {
                     let id = match terms.get(term) {
                         Some(id) => *id,
                         None => {
-                            terms.insert(term.to_string(), postings.len());
+                            terms.insert(Box::from(term), postings.len());
                             postings.push((0.0, Vec::new()));
                             postings.len() - 1
                         }
@@ -349,12 +350,12 @@ impl ToolIndex {
                 *slot = Some(term);
             }
         }
-        let bigrams: Vec<(String, usize)> = pairs
+        let bigrams: Vec<(Box<str>, usize)> = pairs
             .into_iter()
             .filter_map(|((first, second), id)| {
                 let first = names.get(first).copied().flatten()?;
                 let second = names.get(second).copied().flatten()?;
-                Some((format!("{first} {second}"), id))
+                Some((format!("{first} {second}").into_boxed_str(), id))
             })
             .collect();
         terms.extend(bigrams);
@@ -362,8 +363,11 @@ impl ToolIndex {
             let df = list.len() as f32;
             *idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
         }
-        let mut vocabulary: Vec<String> =
-            terms.keys().filter(|t| !t.contains(' ')).cloned().collect();
+        let mut vocabulary: Vec<String> = terms
+            .keys()
+            .filter(|t| !t.contains(' '))
+            .map(|t| t.to_string())
+            .collect();
         crate::sorting::sort(&mut vocabulary);
         ToolIndex {
             tools,
@@ -416,10 +420,17 @@ impl ToolIndex {
             }
             None => weights.push((term.to_string(), weight, mask)),
         };
-        let mut typed = tokenize_query(query);
-        let mut seen = HashSet::new();
-        typed.retain(|t| seen.insert(t.clone()));
-        typed.truncate(MAX_QUERY_WORDS);
+        // The first MAX_QUERY_WORDS distinct words, in order: a list, since
+        // it is that short (a set type would be one more map in the .wasm).
+        let mut typed: Vec<String> = Vec::new();
+        for word in tokenize_query(query) {
+            if typed.len() == MAX_QUERY_WORDS {
+                break;
+            }
+            if !typed.contains(&word) {
+                typed.push(word);
+            }
+        }
         let bit = |i: usize| if i < 64 { 1u64 << i } else { 0 };
         for (i, term) in typed.iter().enumerate() {
             put(term, 1.0, bit(i));
@@ -427,11 +438,11 @@ impl ToolIndex {
         for (i, pair) in typed.windows(2).enumerate() {
             if let [first, second] = pair {
                 let joined = format!("{first}{second}");
-                if self.terms.contains_key(&joined) {
+                if self.terms.contains_key(joined.as_str()) {
                     put(&joined, 1.0, bit(i) | bit(i + 1));
                 }
                 let phrase = format!("{first} {second}");
-                if self.terms.contains_key(&phrase) {
+                if self.terms.contains_key(phrase.as_str()) {
                     put(&phrase, PHRASE_WEIGHT, bit(i) | bit(i + 1));
                 }
             }
@@ -443,7 +454,7 @@ impl ToolIndex {
         }
         let mut fuzzy_budget = MAX_FUZZY_WORDS;
         for (i, term) in typed.iter().enumerate() {
-            if self.terms.contains_key(term) {
+            if self.terms.contains_key(term.as_str()) {
                 continue;
             }
             let related = self.affix_related_terms(term);
@@ -538,7 +549,7 @@ impl ToolIndex {
         let Some(semantic) = &self.semantic else {
             return query;
         };
-        let index_knows = |word: &str| self.terms.contains_key(&super::text::stem(word));
+        let index_knows = |word: &str| self.terms.contains_key(super::text::stem(word).as_str());
         self.spelling
             .correct(&query, Some(semantic.model()), &index_knows)
             .into_owned()
@@ -597,7 +608,10 @@ impl ToolIndex {
         let mut covered = vec![0u64; self.tools.len()];
         let (terms, typed) = self.query_terms(query);
         for (term, query_weight, mask) in terms {
-            let Some((idf, list)) = self.terms.get(&term).and_then(|id| self.postings.get(*id))
+            let Some((idf, list)) = self
+                .terms
+                .get(term.as_str())
+                .and_then(|id| self.postings.get(*id))
             else {
                 continue;
             };
