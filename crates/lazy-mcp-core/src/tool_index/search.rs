@@ -12,7 +12,6 @@ use super::text::{synonyms, tokenize_each, tokenize_query, SYNONYM_WEIGHT};
 use crate::protocol::listed_item::ListedItem;
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A query is read up to this many characters (a 1 MB paste costs no more).
@@ -161,6 +160,53 @@ pub struct ToolIndex {
     spelling: Spelling,
 }
 
+/// The index's two-word terms while it is built: per first word's term id,
+/// the second words' term ids (sorted) with the pair's own term id. A term is
+/// followed by few distinct words, so a lookup is a short binary search; a
+/// hash map keyed by id pairs would be one more map type in the `.wasm`.
+#[derive(Default)]
+struct Bigrams {
+    by_first: Vec<Vec<(usize, usize)>>,
+}
+
+impl Bigrams {
+    /// The term id of `first second`, a new posting list in `postings` at
+    /// first sight.
+    fn id(&mut self, first: usize, second: usize, postings: &mut Vec<Posting>) -> usize {
+        if self.by_first.len() <= first {
+            self.by_first.resize_with(first + 1, Vec::new);
+        }
+        let Some(seconds) = self.by_first.get_mut(first) else {
+            return 0;
+        };
+        match seconds.binary_search_by(|(s, _)| s.cmp(&second)) {
+            Ok(at) => seconds.get(at).map_or(0, |(_, id)| *id),
+            Err(at) => {
+                postings.push((0.0, Vec::new()));
+                let id = postings.len() - 1;
+                seconds.insert(at, (second, id));
+                id
+            }
+        }
+    }
+
+    /// Every pair as `(first, second, id)`.
+    fn iter(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        self.by_first
+            .iter()
+            .enumerate()
+            .flat_map(|(first, seconds)| {
+                seconds
+                    .iter()
+                    .map(move |(second, id)| (first, *second, *id))
+            })
+    }
+}
+
+/// A term's inverse document frequency and, per tool that has it, the tool's
+/// saturated BM25F term weight.
+type Posting = (f32, Vec<(u32, f32)>);
+
 /// The texts of a tool's fields, in [`FIELDS`] order.
 fn field_texts<'a>(server: &'a str, tool: &'a Value) -> [Cow<'a, str>; 6] {
     let tool = ListedItem::read(tool);
@@ -302,7 +348,7 @@ impl ToolIndex {
         }
 
         // A document's weights add up in a dense scratch row.
-        let mut pairs: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut pairs = Bigrams::default();
         let mut weights: Vec<f32> = Vec::new();
         let mut touched: Vec<usize> = Vec::new();
         for (doc_id, doc) in docs.into_iter().enumerate() {
@@ -316,11 +362,7 @@ impl ToolIndex {
                     if let (Some(first), Some(second)) =
                         (ids.get(at - 1).copied(), ids.get(at).copied())
                     {
-                        let id = *pairs.entry((first, second)).or_insert_with(|| {
-                            postings.push((0.0, Vec::new()));
-                            postings.len() - 1
-                        });
-                        ids.push(id);
+                        ids.push(pairs.id(first, second, &mut postings));
                     }
                 }
                 if weights.len() < postings.len() {
@@ -351,8 +393,8 @@ impl ToolIndex {
             }
         }
         let bigrams: Vec<(Box<str>, usize)> = pairs
-            .into_iter()
-            .filter_map(|((first, second), id)| {
+            .iter()
+            .filter_map(|(first, second, id)| {
                 let first = names.get(first).copied().flatten()?;
                 let second = names.get(second).copied().flatten()?;
                 Some((format!("{first} {second}").into_boxed_str(), id))
