@@ -7,10 +7,10 @@
 //! no network, no inference runtime. The host hands the table over as bytes
 //! (`Engine::load_embedding_model`); this module parses and uses it.
 
+use super::term_map::TermMap;
 use super::text::is_stopword;
 use super::word_list::WordList;
-use serde::Deserialize;
-use std::collections::HashMap;
+use serde_json::Value;
 
 /// Leading bytes of a table file.
 const MAGIC: &[u8; 8] = b"LMCPSE01";
@@ -23,11 +23,36 @@ pub const MAX_EMBED_TOKENS: usize = 512;
 /// BERT's limit: a longer "word" is one unknown token.
 const MAX_WORD_CHARS: usize = 100;
 
-#[derive(Deserialize)]
 struct Header {
     version: String,
     dims: usize,
     vocab: usize,
+}
+
+impl Header {
+    /// Reads the header's JSON through the `Value` reader of text the rest of
+    /// the core uses: a derived reader of bytes would compile serde_json's
+    /// byte reader a second time (about 8 KB of the `.wasm`).
+    fn read(bytes: &[u8]) -> Result<Header, String> {
+        let text = std::str::from_utf8(bytes).map_err(|_| "it is not UTF-8".to_string())?;
+        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let count = |field: &str| {
+            value
+                .get(field)
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or_else(|| format!("no whole number `{field}`"))
+        };
+        Ok(Header {
+            version: value
+                .get("version")
+                .and_then(Value::as_str)
+                .ok_or("no string `version`")?
+                .to_string(),
+            dims: count("dims")?,
+            vocab: count("vocab")?,
+        })
+    }
 }
 
 /// The parsed table: vocabulary, one scale per row, int8 rows.
@@ -35,7 +60,7 @@ struct Header {
 pub struct EmbeddingModel {
     version: String,
     dims: usize,
-    vocab: HashMap<Box<str>, u32>,
+    vocab: TermMap,
     /// The whole-word tokens of three or more lower-case ASCII letters
     /// (stopwords left out), ranked by row (BERT's vocabulary lists common
     /// words first): words a query slip may be corrected to.
@@ -68,8 +93,7 @@ impl EmbeddingModel {
         }
         let header_len = take_u32(bytes, &mut at).ok_or_else(truncated)?;
         let header = take(bytes, &mut at, header_len).ok_or_else(truncated)?;
-        let header: Header = serde_json::from_slice(header)
-            .map_err(|e| format!("its header is unreadable ({e})"))?;
+        let header = Header::read(header).map_err(|e| format!("its header is unreadable ({e})"))?;
         if header.dims == 0 || header.dims > 1024 || header.vocab == 0 {
             return Err(format!(
                 "its header has {} dimensions and {} tokens",
@@ -79,11 +103,11 @@ impl EmbeddingModel {
         let block_len = take_u32(bytes, &mut at).ok_or_else(truncated)?;
         let block = take(bytes, &mut at, block_len).ok_or_else(truncated)?;
         let block = std::str::from_utf8(block).map_err(|_| "its vocabulary is not UTF-8")?;
-        let mut vocab = HashMap::with_capacity(header.vocab);
+        let mut vocab = TermMap::with_capacity(header.vocab);
         let mut whole_words = Vec::new();
         for (row, token) in block.split('\n').enumerate() {
             let row = u32::try_from(row).map_err(|_| "its vocabulary is too large")?;
-            vocab.insert(Box::from(token), row);
+            vocab.insert(Box::from(token), row as usize);
             if token.len() >= 3
                 && token.bytes().all(|b| b.is_ascii_lowercase())
                 && !is_stopword(token)
@@ -184,7 +208,7 @@ impl EmbeddingModel {
                 }
                 piece.push_str(sub);
                 if let Some(row) = self.vocab.get(piece.as_str()) {
-                    found = Some(*row);
+                    found = u32::try_from(*row).ok();
                     break;
                 }
                 end -= 1;
@@ -398,6 +422,64 @@ pub(crate) mod tests {
         let mut long = good.clone();
         long.push(0);
         assert!(EmbeddingModel::from_bytes(&long).is_err());
+    }
+
+    /// `tiny_table(["a", "b"], 2 dims)` with its header replaced.
+    fn with_header(header: &[u8]) -> Vec<u8> {
+        let good = tiny_table(&["a", "b"], &[&[1, 2], &[3, 4]]);
+        let old_len = u32::from_le_bytes([good[8], good[9], good[10], good[11]]) as usize;
+        let mut out = MAGIC.to_vec();
+        out.extend((header.len() as u32).to_le_bytes());
+        out.extend(header);
+        out.extend(&good[12 + old_len..]);
+        out
+    }
+
+    #[test]
+    fn the_header_is_read_field_by_field() {
+        let read = |header: &str| EmbeddingModel::from_bytes(&with_header(header.as_bytes()));
+        // Fields in any order, unknown ones ignored (as the table writer may add some).
+        let model = read(r#"{"vocab":2,"note":[1,{"x":null}],"dims":2,"version":"v\u00e9"}"#)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            (model.version(), model.dims(), model.vocab_len()),
+            ("vé", 2, 2)
+        );
+        for (header, reason) in [
+            (r#"{"version":"v","dims":2}"#, "no whole number `vocab`"),
+            (
+                r#"{"version":"v","dims":"2","vocab":2}"#,
+                "no whole number `dims`",
+            ),
+            (
+                r#"{"version":"v","dims":2.5,"vocab":2}"#,
+                "no whole number `dims`",
+            ),
+            (
+                r#"{"version":"v","dims":-2,"vocab":2}"#,
+                "no whole number `dims`",
+            ),
+            (r#"{"version":1,"dims":2,"vocab":2}"#, "no string `version`"),
+            (
+                r#"{"version":"v","dims":2,"vocab":2"#,
+                "EOF while parsing an object",
+            ),
+            ("[1]", "no string `version`"),
+        ] {
+            let err = read(header).err().unwrap_or_default();
+            assert!(
+                err.starts_with("its header is unreadable (") && err.contains(reason),
+                "{header}: {err}"
+            );
+        }
+        let err = EmbeddingModel::from_bytes(&with_header(b"{\"version\":\"\xff\"}"))
+            .err()
+            .unwrap_or_default();
+        assert_eq!(err, "its header is unreadable (it is not UTF-8)");
+        let err = read(r#"{"version":"v","dims":0,"vocab":2}"#)
+            .err()
+            .unwrap_or_default();
+        assert_eq!(err, "its header has 0 dimensions and 2 tokens");
     }
 
     #[test]

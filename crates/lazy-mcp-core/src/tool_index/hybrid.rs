@@ -3,6 +3,7 @@
 //! query's vector, cosine over all tools, and a weighted sum of the two
 //! normalized scores.
 
+use super::best_first::positions_best_first;
 use super::embed::{quantize, EmbeddingModel};
 use crate::protocol::listed_item::ListedItem;
 use serde_json::Value;
@@ -214,16 +215,8 @@ pub(super) fn fuse(lexical: &[f32], semantic: Option<&[f32]>, fusion: Fusion) ->
 
 /// Each score's rank (1 = best); `None` for a score of 0 when `positive_only`.
 fn ranks(scores: &[f32], positive_only: bool) -> Vec<Option<usize>> {
-    let mut order: Vec<usize> = (0..scores.len()).collect();
-    order.sort_by(|a, b| {
-        let (x, y) = (scores.get(*a), scores.get(*b));
-        y.copied()
-            .unwrap_or(0.0)
-            .total_cmp(&x.copied().unwrap_or(0.0))
-            .then(a.cmp(b))
-    });
     let mut out = vec![None; scores.len()];
-    for (rank, i) in order.into_iter().enumerate() {
+    for (rank, i) in positions_best_first(scores).into_iter().enumerate() {
         let keep = !positive_only || scores.get(i).is_some_and(|s| *s > 0.0);
         if let Some(slot) = out.get_mut(i) {
             *slot = keep.then_some(rank + 1);

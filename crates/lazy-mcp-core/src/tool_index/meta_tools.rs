@@ -123,7 +123,9 @@ pub fn closest_names(query: &str, all_names: &[&str], n: usize) -> Vec<String> {
         .map(|name| (similarity(query, name), *name))
         .filter(|(score, name)| *score >= 1.0 / 3.0 && *name != query)
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    crate::sorting::sort_by(&mut scored, |a, b| {
+        b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1))
+    });
     scored.dedup_by(|a, b| a.1 == b.1);
     scored
         .into_iter()

@@ -18,12 +18,14 @@
 //! - [`validate_arguments`]: rejects malformed arguments before any server
 //!   starts; [`closest_names`] for unknown names.
 
+mod best_first;
 mod compact;
 mod embed;
 mod hybrid;
 mod meta_tools;
 mod search;
 mod spelling;
+mod term_map;
 mod text;
 mod validate;
 mod word_list;

@@ -1,16 +1,17 @@
 //! Ranked lexical search over tools: BM25F with one document per tool and
 //! fields weighted by how much they say about what the tool does.
 
+use super::best_first::best;
 use super::compact::{is_deprecated, one_line_summary};
 use super::embed::EmbeddingModel;
 use super::hybrid::{fuse, tool_vector, Fusion, Semantic};
 use super::meta_tools::closest_names;
 use super::spelling::Spelling;
+use super::term_map::TermMap;
 use super::text::{synonyms, tokenize_each, tokenize_query, SYNONYM_WEIGHT};
 use crate::protocol::listed_item::ListedItem;
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 /// A query is read up to this many characters (a 1 MB paste costs no more).
@@ -147,7 +148,7 @@ const DEPRECATED_PRIOR: f32 = 0.8;
 #[derive(Debug, Clone, Default)]
 pub struct ToolIndex {
     tools: Vec<IndexedTool>,
-    terms: HashMap<String, usize>,
+    terms: TermMap,
     /// Per term: its inverse document frequency and, for every tool that has
     /// it, the tool's saturated BM25F term weight.
     postings: Vec<(f32, Vec<(u32, f32)>)>,
@@ -158,6 +159,53 @@ pub struct ToolIndex {
     /// The catalogue's words, to correct slips in queries.
     spelling: Spelling,
 }
+
+/// The index's two-word terms while it is built: per first word's term id,
+/// the second words' term ids (sorted) with the pair's own term id. A term is
+/// followed by few distinct words, so a lookup is a short binary search; a
+/// hash map keyed by id pairs would be one more map type in the `.wasm`.
+#[derive(Default)]
+struct Bigrams {
+    by_first: Vec<Vec<(usize, usize)>>,
+}
+
+impl Bigrams {
+    /// The term id of `first second`, a new posting list in `postings` at
+    /// first sight.
+    fn id(&mut self, first: usize, second: usize, postings: &mut Vec<Posting>) -> usize {
+        if self.by_first.len() <= first {
+            self.by_first.resize_with(first + 1, Vec::new);
+        }
+        let Some(seconds) = self.by_first.get_mut(first) else {
+            return 0;
+        };
+        match seconds.binary_search_by(|(s, _)| s.cmp(&second)) {
+            Ok(at) => seconds.get(at).map_or(0, |(_, id)| *id),
+            Err(at) => {
+                postings.push((0.0, Vec::new()));
+                let id = postings.len() - 1;
+                seconds.insert(at, (second, id));
+                id
+            }
+        }
+    }
+
+    /// Every pair as `(first, second, id)`.
+    fn iter(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        self.by_first
+            .iter()
+            .enumerate()
+            .flat_map(|(first, seconds)| {
+                seconds
+                    .iter()
+                    .map(move |(second, id)| (first, *second, *id))
+            })
+    }
+}
+
+/// A term's inverse document frequency and, per tool that has it, the tool's
+/// saturated BM25F term weight.
+type Posting = (f32, Vec<(u32, f32)>);
 
 /// The texts of a tool's fields, in [`FIELDS`] order.
 fn field_texts<'a>(server: &'a str, tool: &'a Value) -> [Cow<'a, str>; 6] {
@@ -250,7 +298,7 @@ impl ToolIndex {
         // postings' index); documents hold ids. Issue 27: the first search
         // after a catalogue change builds this, 2,000 tools included, so the
         // build allocates per distinct term, not per occurrence.
-        let mut terms: HashMap<String, usize> = HashMap::new();
+        let mut terms = TermMap::new();
         let mut postings: Vec<(f32, Vec<(u32, f32)>)> = Vec::new();
         for (i, (server, tool)) in entries.iter().enumerate() {
             let Some(name) = ListedItem::read(tool).name else {
@@ -280,7 +328,7 @@ impl ToolIndex {
                     let id = match terms.get(term) {
                         Some(id) => *id,
                         None => {
-                            terms.insert(term.to_string(), postings.len());
+                            terms.insert(Box::from(term), postings.len());
                             postings.push((0.0, Vec::new()));
                             postings.len() - 1
                         }
@@ -300,7 +348,7 @@ impl ToolIndex {
         }
 
         // A document's weights add up in a dense scratch row.
-        let mut pairs: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut pairs = Bigrams::default();
         let mut weights: Vec<f32> = Vec::new();
         let mut touched: Vec<usize> = Vec::new();
         for (doc_id, doc) in docs.into_iter().enumerate() {
@@ -314,11 +362,7 @@ impl ToolIndex {
                     if let (Some(first), Some(second)) =
                         (ids.get(at - 1).copied(), ids.get(at).copied())
                     {
-                        let id = *pairs.entry((first, second)).or_insert_with(|| {
-                            postings.push((0.0, Vec::new()));
-                            postings.len() - 1
-                        });
-                        ids.push(id);
+                        ids.push(pairs.id(first, second, &mut postings));
                     }
                 }
                 if weights.len() < postings.len() {
@@ -348,12 +392,12 @@ impl ToolIndex {
                 *slot = Some(term);
             }
         }
-        let bigrams: Vec<(String, usize)> = pairs
-            .into_iter()
-            .filter_map(|((first, second), id)| {
+        let bigrams: Vec<(Box<str>, usize)> = pairs
+            .iter()
+            .filter_map(|(first, second, id)| {
                 let first = names.get(first).copied().flatten()?;
                 let second = names.get(second).copied().flatten()?;
-                Some((format!("{first} {second}"), id))
+                Some((format!("{first} {second}").into_boxed_str(), id))
             })
             .collect();
         terms.extend(bigrams);
@@ -361,9 +405,12 @@ impl ToolIndex {
             let df = list.len() as f32;
             *idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
         }
-        let mut vocabulary: Vec<String> =
-            terms.keys().filter(|t| !t.contains(' ')).cloned().collect();
-        vocabulary.sort_unstable();
+        let mut vocabulary: Vec<String> = terms
+            .keys()
+            .filter(|t| !t.contains(' '))
+            .map(|t| t.to_string())
+            .collect();
+        crate::sorting::sort(&mut vocabulary);
         ToolIndex {
             tools,
             terms,
@@ -415,10 +462,17 @@ impl ToolIndex {
             }
             None => weights.push((term.to_string(), weight, mask)),
         };
-        let mut typed = tokenize_query(query);
-        let mut seen = HashSet::new();
-        typed.retain(|t| seen.insert(t.clone()));
-        typed.truncate(MAX_QUERY_WORDS);
+        // The first MAX_QUERY_WORDS distinct words, in order: a list, since
+        // it is that short (a set type would be one more map in the .wasm).
+        let mut typed: Vec<String> = Vec::new();
+        for word in tokenize_query(query) {
+            if typed.len() == MAX_QUERY_WORDS {
+                break;
+            }
+            if !typed.contains(&word) {
+                typed.push(word);
+            }
+        }
         let bit = |i: usize| if i < 64 { 1u64 << i } else { 0 };
         for (i, term) in typed.iter().enumerate() {
             put(term, 1.0, bit(i));
@@ -426,11 +480,11 @@ impl ToolIndex {
         for (i, pair) in typed.windows(2).enumerate() {
             if let [first, second] = pair {
                 let joined = format!("{first}{second}");
-                if self.terms.contains_key(&joined) {
+                if self.terms.contains_key(joined.as_str()) {
                     put(&joined, 1.0, bit(i) | bit(i + 1));
                 }
                 let phrase = format!("{first} {second}");
-                if self.terms.contains_key(&phrase) {
+                if self.terms.contains_key(phrase.as_str()) {
                     put(&phrase, PHRASE_WEIGHT, bit(i) | bit(i + 1));
                 }
             }
@@ -442,7 +496,7 @@ impl ToolIndex {
         }
         let mut fuzzy_budget = MAX_FUZZY_WORDS;
         for (i, term) in typed.iter().enumerate() {
-            if self.terms.contains_key(term) {
+            if self.terms.contains_key(term.as_str()) {
                 continue;
             }
             let related = self.affix_related_terms(term);
@@ -480,7 +534,7 @@ impl ToolIndex {
                 related.push(known);
             }
         }
-        related.sort_unstable();
+        crate::sorting::sort(&mut related);
         related.dedup();
         related
     }
@@ -537,7 +591,7 @@ impl ToolIndex {
         let Some(semantic) = &self.semantic else {
             return query;
         };
-        let index_knows = |word: &str| self.terms.contains_key(&super::text::stem(word));
+        let index_knows = |word: &str| self.terms.contains_key(super::text::stem(word).as_str());
         self.spelling
             .correct(&query, Some(semantic.model()), &index_knows)
             .into_owned()
@@ -553,7 +607,7 @@ impl ToolIndex {
         };
         let any_lexical = lexical.iter().any(|s| *s > 0.0);
         let fused = fuse(&lexical, semantic.as_deref(), fusion);
-        let mut ranked: Vec<(usize, f32)> = fused
+        let ranked: Vec<(usize, f32)> = fused
             .into_iter()
             .enumerate()
             .filter(|(doc, score)| {
@@ -564,12 +618,7 @@ impl ToolIndex {
             .collect();
         // Only the best `limit` are ordered: with the semantic side every tool
         // has a score, and a full sort of 2,000 would cost more than the scoring.
-        let order = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if limit > 0 && limit < ranked.len() {
-            ranked.select_nth_unstable_by(limit - 1, order);
-            ranked.truncate(limit);
-        }
-        ranked.sort_by(order);
+        let ranked = best(ranked, limit);
         let hit = |doc: usize, score: f32, weak: bool| {
             self.tools.get(doc).map(|t| SearchHit {
                 server: t.server.clone(),
@@ -601,7 +650,10 @@ impl ToolIndex {
         let mut covered = vec![0u64; self.tools.len()];
         let (terms, typed) = self.query_terms(query);
         for (term, query_weight, mask) in terms {
-            let Some((idf, list)) = self.terms.get(&term).and_then(|id| self.postings.get(*id))
+            let Some((idf, list)) = self
+                .terms
+                .get(term.as_str())
+                .and_then(|id| self.postings.get(*id))
             else {
                 continue;
             };

@@ -7,10 +7,10 @@
 //! `ToolIndex::corrected_query`).
 
 use super::embed::EmbeddingModel;
+use super::term_map::TermMap;
 use super::text::is_stopword;
 use super::word_list::{WordList, MAX_WORD};
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 /// Query words corrected at most, per query: a thousand-word paste costs a
 /// few vocabulary scans, not a thousand.
@@ -60,10 +60,10 @@ impl Spelling {
     /// The vocabulary of the tools' texts (names, titles, descriptions,
     /// parameters, server names).
     pub fn build<'a>(texts: impl Iterator<Item = &'a str>) -> Spelling {
-        // usize counts: the same map type as the index's terms, so the .wasm
-        // carries one copy of its code. One reused buffer: a word is copied
-        // only the first time it is seen.
-        let mut counts: HashMap<String, usize> = HashMap::new();
+        // Counts in the index's map type (`TermMap`), so the .wasm carries one
+        // copy of its code. One reused buffer: a word is copied only the
+        // first time it is seen.
+        let mut counts = TermMap::new();
         let mut word = String::new();
         for text in texts {
             for (start, end) in letter_runs(text) {
@@ -77,7 +77,7 @@ impl Spelling {
                     match counts.get_mut(word.as_str()) {
                         Some(n) => *n += 1,
                         None => {
-                            counts.insert(word.clone(), 1);
+                            counts.insert(Box::from(word.as_str()), 1);
                         }
                     }
                 }
@@ -85,7 +85,7 @@ impl Spelling {
         }
         let words = counts
             .iter()
-            .map(|(w, n)| (w.as_str(), u32::MAX - *n as u32))
+            .map(|(w, n)| (&**w, u32::MAX - *n as u32))
             .collect();
         Spelling {
             words: WordList::new(words),

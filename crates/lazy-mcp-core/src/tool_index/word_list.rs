@@ -40,7 +40,7 @@ impl WordList {
         words.retain(|(w, _)| {
             (1..=MAX_WORD).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_lowercase())
         });
-        words.sort_unstable_by(|a, b| {
+        crate::sorting::sort_by(&mut words, |a, b| {
             (a.0.as_bytes().first(), a.0.len(), a.0).cmp(&(b.0.as_bytes().first(), b.0.len(), b.0))
         });
         let mut list = WordList::default();
