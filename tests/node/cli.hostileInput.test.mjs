@@ -170,6 +170,58 @@ test('HTTP: idle sessions expire, the session count is capped (least recently us
   await capped.serve.exited;
 });
 
+/** A session's GET stream, open until `close()` (the client stops listening). */
+async function listen(url, token, session) {
+  const stop = new AbortController();
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${token}`, 'Mcp-Session-Id': session, Accept: 'text/event-stream' }, signal: stop.signal });
+  let open = true;
+  // Reads until the gateway ends the stream (its session ended) or the client stops.
+  const reading = (async () => {
+    try {
+      for await (const chunk of res.body) void chunk;
+    } catch {
+      // aborted by close()
+    }
+    open = false;
+  })();
+  return { status: res.status, isOpen: () => open, close: async () => (stop.abort(), await reading) };
+}
+
+test('HTTP: a session whose client listens (GET stream open) outlives the idle timeout; once it stops listening, the session ends a full idle timeout later', async () => {
+  const idleMs = 2000;
+  const { serve, url, token } = await serveHttp(['--session-idle-timeout', String(idleMs), '--verbose']);
+  const ended = () => [...serve.out.stderr.matchAll(/ended (\d+) idle session/g)].reduce((n, m) => n + Number(m[1]), 0);
+  const session = (await post(url, initialize(), { token })).headers.get('mcp-session-id');
+  const stream = await listen(url, token, session);
+  assert.equal(stream.status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 2.5 * idleMs));
+  assert.equal(ended(), 0, `no session ended while its client listened:\n${serve.out.stderr}`);
+  assert.ok(stream.isOpen());
+  await stream.close();
+  const stoppedAt = Date.now();
+  await waitFor('the session to end after its client stopped listening', () => ended() >= 1, 20_000);
+  const after = Date.now() - stoppedAt;
+  assert.ok(after >= idleMs, `ended ${after} ms after its client stopped listening, before the idle timeout of ${idleMs} ms`);
+  assert.equal((await post(url, '{"jsonrpc":"2.0","id":9,"method":"tools/list"}', { token, session })).status, 404);
+  serve.child.kill('SIGTERM');
+  await serve.exited;
+});
+
+test('HTTP: beyond --max-sessions an unused session ends before one whose client listens, even if the listener came first', async () => {
+  const { serve, url, token } = await serveHttp(['--max-sessions', '2']);
+  const open = async () => (await post(url, initialize(), { token })).headers.get('mcp-session-id');
+  const listening = await open();
+  const stream = await listen(url, token, listening);
+  const quiet = await open();
+  await open();
+  const list = async (session) => (await post(url, '{"jsonrpc":"2.0","id":9,"method":"tools/list"}', { token, session })).status;
+  assert.deepEqual([await list(quiet), await list(listening)], [404, 200]);
+  assert.ok(stream.isOpen(), 'the listening client keeps its stream');
+  await stream.close();
+  serve.child.kill('SIGTERM');
+  await serve.exited;
+});
+
 test('stdio: JSON nested at any depth is answered with its id and the session goes on', async () => {
   const s = stdioServe(['--cwd', w.ws], w.env);
   cleanup.push(() => s.child.kill('SIGKILL'));

@@ -43,9 +43,10 @@ pub struct HostLimits {
     pub config_debounce_ms: u64,
 }
 
-/// The loopback gateway's sessions (`host/gateway/httpGateway.ts`). Clients
-/// that vanish without DELETE are reclaimed by the idle timeout; the cap
-/// bounds memory whatever clients do (the least recently used session ends).
+/// The loopback gateway's I/O (`host/gateway/httpGateway.ts`). Its sessions'
+/// policy is the engine's (`engine/clients/gateway_sessions.rs`): these two
+/// are the defaults of its settings `sessionIdleMs` and `maxSessions`, told
+/// to hosts for their help texts only.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -60,10 +61,6 @@ pub struct GatewayLimits {
     /// call gets a 200 stream: well before clients' header timeouts (Node's
     /// fetch and the Python `mcp` client: 300 s).
     pub deferred_headers_ms: u64,
-    /// The idle sweep runs every half idle timeout, but at least this often
-    /// and at most this often.
-    pub sweep_max_interval_ms: u64,
-    pub sweep_min_interval_ms: u64,
     /// An open SSE stream with nothing to send gets a comment this often, so
     /// proxies and clients with read timeouts keep it open.
     pub sse_keep_alive_ms: u64,
@@ -179,6 +176,16 @@ pub const QUIET_BEFORE_STOP_MS: u64 = 3_000;
 /// (`engine/server/http_transport.rs`); hosts are not told it.
 pub const HTTP_CONNECT_TIMEOUT_MS: u64 = 15_000;
 
+/// The HTTP gateway's sessions, decided by the engine
+/// (`engine/clients/gateway_sessions.rs`; settings `sessionIdleMs`,
+/// `maxSessions`, `serve --session-idle-timeout`/`--max-sessions`): clients
+/// that vanish without DELETE (the SDK client's `close()` sends none) are
+/// reclaimed after this long with no request and no open stream ...
+pub const SESSION_IDLE_MS: u64 = 60 * 60_000;
+/// ... and beyond this many sessions the least recently used one ends, so
+/// memory stays bounded whatever clients do.
+pub const MAX_SESSIONS: u64 = 1_000;
+
 /// The shared owner's and the sign-in's waits, as constants too: the core's own
 /// decisions (`host_waits.rs`, `shared/mux.rs`) read them without building
 /// [`HostLimits`] (which the `.wasm` otherwise never builds: it returns its JSON).
@@ -195,12 +202,10 @@ pub fn host_limits() -> HostLimits {
     HostLimits {
         http_session_end_timeout_ms: 2_000,
         gateway: GatewayLimits {
-            session_idle_ms: 60 * 60_000,
-            max_sessions: 1_000,
+            session_idle_ms: SESSION_IDLE_MS,
+            max_sessions: MAX_SESSIONS,
             max_body_bytes: 16 * 1024 * 1024,
             deferred_headers_ms: 60_000,
-            sweep_max_interval_ms: 60_000,
-            sweep_min_interval_ms: 10,
             sse_keep_alive_ms: 25_000,
             sse_headers_within_ms: 1_000,
             max_backlog: 256,

@@ -31,6 +31,9 @@ export async function serveCommand(args: ParsedArgs, ctx: CliContext): Promise<n
     ...(args.serverIdleTimeoutMs ? { idleTimeoutByServer: Object.entries(args.serverIdleTimeoutMs).map(([name, ms]) => `${name}=${ms}`).join('\n') } : {}),
     ...(args.toolExposure ? { toolExposure: args.toolExposure } : {}),
     ...(args.toolTokenBudget !== undefined ? { toolTokenBudget: args.toolTokenBudget } : {}),
+    // The HTTP gateway's session policy (the engine's: engine/clients/gateway_sessions.rs).
+    ...(args.sessionIdleTimeoutMs !== undefined ? { sessionIdleMs: args.sessionIdleTimeoutMs } : {}),
+    ...(args.maxSessions !== undefined ? { maxSessions: args.maxSessions } : {}),
     holdNewTools: args.holdNewTools,
     // How other sessions holding a shared server see this one (Diagnostics, daemon status).
     sessionLabel: `lazy-mcp serve ${args.stdio ? '--stdio' : '--http'} (pid ${process.pid})`,
@@ -209,7 +212,7 @@ async function serveHttp(args: ParsedArgs, ctx: CliContext, catalogueFile: strin
   const host = createHost(ctx, catalogueFile, {
     ...setup,
     watchConfig: true,
-    gateway: { port, token, requireToken: !args.noAuth, sessionIdleMs: args.sessionIdleTimeoutMs, maxSessions: args.maxSessions },
+    gateway: { port, token, requireToken: !args.noAuth },
   });
   installShutdown(host, ctx); // a signal during start (while cataloguing) stops the servers too
   try {

@@ -31,6 +31,8 @@ holders: Array<SharedHolder>, }
   | { "type": "clientMessage", client: string, endpoint: Endpoint, message: string, }
   | { "type": "clientMessageTooLarge", client: string, head: string, bytes: number, limitBytes: number, }
   | { "type": "clientDisconnected", client: string, }
+  | { "type": "clientStreamOpened", client: string, }
+  | { "type": "clientStreamClosed", client: string, }
   | { "type": "clientInputEnded", client: string, }
   | { "type": "definitionStarted", endpoint: Endpoint, version: string, failed: boolean, }
   | { "type": "enable", server: string, }
@@ -108,6 +110,7 @@ idle?: boolean, }
  */
 httpStatus?: number, message: string, }
   | { "type": "clientSettled", client: string, }
+  | { "type": "closeClient", client: string, idle: boolean, }
   | { "type": "notifyClient", client: string, progressToken?: string | number | null, 
 /**
  * The open request this message belongs to (a `subscriptions/listen`): the
@@ -340,7 +343,17 @@ manageServers: boolean,
  * re-cataloguing: never a spawn); 0 = never. The engine's own timer,
  * restarted by each `settingsChanged` (VS Code's `lazyMcp.refreshIntervalMinutes`).
  */
-refreshIntervalMs: number, };
+refreshIntervalMs: number, 
+/**
+ * The HTTP gateway ends a client session with no request and no open
+ * stream for this long (`serve --session-idle-timeout`); 0 = never.
+ */
+sessionIdleMs: number, 
+/**
+ * The HTTP gateway keeps at most this many client sessions: a new one
+ * beyond it ends the least recently used (`serve --max-sessions`).
+ */
+maxSessions: number, };
 
 export type AggregateEndpoint = "all" | "toolIndex";
 
@@ -759,11 +772,6 @@ maxBodyBytes: number,
  * fetch and the Python `mcp` client: 300 s).
  */
 deferredHeadersMs: number, 
-/**
- * The idle sweep runs every half idle timeout, but at least this often
- * and at most this often.
- */
-sweepMaxIntervalMs: number, sweepMinIntervalMs: number, 
 /**
  * An open SSE stream with nothing to send gets a comment this often, so
  * proxies and clients with read timeouts keep it open.

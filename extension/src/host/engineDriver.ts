@@ -62,6 +62,8 @@ export interface DriverDeps {
   settingsJson: string;
   /** Where client-bound messages go (the gateway's `deliver`, or stdout for `serve --stdio`). */
   deliverToClient(client: string, message: string, route: ClientRoute): void;
+  /** End a gateway client's session (the engine's `closeClient`: idle, or beyond the cap); it answers `clientDisconnected`. */
+  closeClient?(client: string): void;
   /** After `clientInputEnded`: every request read from `client` is answered or dropped (`serve --stdio` may stop). */
   onClientSettled?(client: string): void;
   /**
@@ -350,6 +352,8 @@ export class EngineDriver {
         return this.deps.deliverToClient(effect.client, payload(), { reply: false, progressToken: effect.progressToken, request: effect.request });
       case 'clientSettled':
         return this.deps.onClientSettled?.(effect.client);
+      case 'closeClient':
+        return this.deps.closeClient?.(effect.client);
       case 'startDefinition': {
         const { endpoint, version } = effect;
         const started = this.deps.definitions?.start(endpoint) ?? Promise.reject(new Error('this host offers no definitions'));

@@ -31,7 +31,7 @@ export interface LazyHostOptions {
   sharedCatalogue?: SharedCatalogueStore;
   log(level: LogLevel, message: string, server?: string): void;
   /** Start the loopback gateway (VS Code, `serve --http`). */
-  gateway?: { token?: string; port?: number; requireToken?: boolean; sessionIdleMs?: number; maxSessions?: number };
+  gateway?: { token?: string; port?: number; requireToken?: boolean };
   /** Where client messages go when there is no gateway (`serve --stdio`). */
   deliverToClient?(client: string, message: string, route: ClientRoute): void;
   /** After `clientInputEnded`: every request read from `client` is answered or dropped (the core's `clientSettled`). */
@@ -92,17 +92,13 @@ export class LazyHost {
             takeBody: (session, inSession, body, headers) =>
               this.driver.clientPost(session.id, session.endpoint === '' ? undefined : session.endpoint, body, headers, inSession),
             onSessionClosed: (session) => this.driver.handle({ type: 'clientDisconnected', client: session.id }),
+            onStreamChanged: (session, open) => this.driver.handle({ type: open ? 'clientStreamOpened' : 'clientStreamClosed', client: session.id }),
           },
           {
             token: this.gatewayToken,
             port: opts.gateway.port,
             requireToken: opts.gateway.requireToken,
-            // The core's session policy; the CLI's flags override the idle timeout and the cap.
-            limits: {
-              ...opts.core.limits().gateway,
-              ...(opts.gateway.sessionIdleMs !== undefined ? { sessionIdleMs: opts.gateway.sessionIdleMs } : {}),
-              ...(opts.gateway.maxSessions !== undefined ? { maxSessions: opts.gateway.maxSessions } : {}),
-            },
+            limits: opts.core.limits().gateway,
             log: (level, message) => log(level, message),
           },
         )
@@ -112,6 +108,7 @@ export class LazyHost {
       settingsJson: JSON.stringify({ workspaceFolders: opts.discovery.workspaceFolders, ...(opts.settings ?? {}) }),
       deliverToClient: (client, message, route) =>
         this.gateway ? this.gateway.deliver(client, message, route) : opts.deliverToClient?.(client, message, route),
+      closeClient: (client) => this.gateway?.closeSession(client),
       onClientSettled: (client) => opts.onClientSettled?.(client),
       ...(opts.definitions ? { definitions: opts.definitions } : {}),
       store: opts.store,

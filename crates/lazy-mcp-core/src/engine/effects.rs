@@ -199,6 +199,14 @@ pub enum Effect {
     ClientSettled {
         client: ClientId,
     },
+    /// HTTP gateway: end this client session (its streams, its
+    /// `Mcp-Session-Id`: the client's next request gets 404 and, as MCP says,
+    /// it starts a new one), then say `clientDisconnected`. `idle`: unused
+    /// for `sessionIdleMs`; else the least recently used beyond `maxSessions`.
+    CloseClient {
+        client: ClientId,
+        idle: bool,
+    },
     /// A message the gateway initiates towards a client: notifications
     /// (list_changed, progress, cancelled, …) and server-to-client requests.
     /// `progressToken`: set on `notifications/progress`, the token of the request

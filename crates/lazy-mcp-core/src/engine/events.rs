@@ -191,6 +191,13 @@ pub enum Event {
     /// A gateway client session ended.
     #[serde(deserialize_with = "super::event_fields::only_client")]
     ClientDisconnected { client: ClientId },
+    /// HTTP gateway: the session's GET stream opened. A session with its
+    /// stream open is in use: never ended for idleness.
+    #[serde(deserialize_with = "super::event_fields::only_client")]
+    ClientStreamOpened { client: ClientId },
+    /// HTTP gateway: the session's GET stream closed (its last use).
+    #[serde(deserialize_with = "super::event_fields::only_client")]
+    ClientStreamClosed { client: ClientId },
     /// The client will send nothing more (`serve --stdio`: stdin ended). The
     /// engine says `clientSettled` once every request it read from this client
     /// is answered or dropped (at once when none is in flight).

@@ -202,6 +202,8 @@ impl Engine {
                 limit_bytes,
             } => self.on_client_message_too_large(&client, &head, bytes, limit_bytes),
             Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
+            Event::ClientStreamOpened { client } => self.on_client_stream(&client, true),
+            Event::ClientStreamClosed { client } => self.on_client_stream(&client, false),
             Event::ClientInputEnded { client } => self.on_client_input_ended(&client),
             Event::DefinitionStarted {
                 endpoint,
@@ -472,6 +474,7 @@ impl Engine {
             self.on_workspace_folders_changed(folders);
         }
         self.idle_setting_changed();
+        self.arm_gateway_sessions_timer();
     }
 
     pub(in crate::engine) fn on_workspace_folders_changed(&mut self, folders: Vec<String>) {

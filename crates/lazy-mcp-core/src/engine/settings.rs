@@ -110,6 +110,12 @@ pub struct Settings {
     /// re-cataloguing: never a spawn); 0 = never. The engine's own timer,
     /// restarted by each `settingsChanged` (VS Code's `lazyMcp.refreshIntervalMinutes`).
     pub refresh_interval_ms: u64,
+    /// The HTTP gateway ends a client session with no request and no open
+    /// stream for this long (`serve --session-idle-timeout`); 0 = never.
+    pub session_idle_ms: u64,
+    /// The HTTP gateway keeps at most this many client sessions: a new one
+    /// beyond it ends the least recently used (`serve --max-sessions`).
+    pub max_sessions: u64,
 }
 
 /// Default of `Settings::max_message_bytes`: 64 MiB (a tool result of tens of
@@ -147,6 +153,8 @@ impl Default for Settings {
             session_label: "lazy-mcp".into(),
             manage_servers: true,
             refresh_interval_ms: 0,
+            session_idle_ms: crate::host_limits::SESSION_IDLE_MS,
+            max_sessions: crate::host_limits::MAX_SESSIONS,
         }
     }
 }

@@ -89,6 +89,9 @@ impl Engine {
         let taken = !refused && (in_session || routed.opens_session || routed.sessionless);
         let mut effects = Vec::new();
         if taken {
+            // The session's use: part of the event its first message makes.
+            self.now_ms = now_ms;
+            self.on_gateway_post(client);
             let endpoint = match endpoint {
                 Some(name) => Endpoint::Server { name },
                 None => Endpoint::Aggregate,
@@ -110,6 +113,9 @@ impl Engine {
                 };
                 effects =
                     self.handle_client_message_outlined(now_ms, client, endpoint, &text, read);
+            }
+            if routed.messages.is_empty() {
+                effects = self.finish_event();
             }
         }
         let mut out = Vec::with_capacity(effects.len() + 2);

@@ -301,6 +301,24 @@ impl Sim {
         self.run();
     }
 
+    /// A gateway client's POST body as the HTTP gateway hands it over
+    /// (`clientPost`: `in_session`, it came with the session's id), then runs
+    /// until the host is idle.
+    pub fn post(&mut self, client: &str, endpoint: &Endpoint, body: &Value, in_session: bool) {
+        let parts = self.engine.client_post_bytes(
+            self.now,
+            client,
+            endpoint_name(endpoint),
+            body.to_string().as_bytes(),
+            None,
+            in_session,
+        );
+        for effect in joined(parts.into_iter().skip(1).collect()) {
+            self.perform(effect);
+        }
+        self.run();
+    }
+
     /// What connection `conn` received, as raw bytes; then runs until idle.
     pub fn server_bytes(&mut self, conn: ConnId, bytes: &[u8]) {
         let parts = self.engine.message_received_bytes(self.now, conn, bytes);
@@ -486,6 +504,10 @@ impl Sim {
                     })
                     .collect();
                 self.queue.push_back(Event::FilesRead { round, files });
+            }
+            // The HTTP gateway ends the session and says so.
+            Effect::CloseClient { client, .. } => {
+                self.queue.push_back(Event::ClientDisconnected { client });
             }
             Effect::StartDefinition { endpoint, version } => {
                 let failed = match &self.start_answer {

@@ -29,6 +29,8 @@ export interface GatewayHandler {
    */
   takeBody(session: GatewaySession, inSession: boolean, body: Uint8Array, headers: RequestHeaders): { body: ClientBody; deliver: () => void };
   onSessionClosed(session: GatewaySession): void;
+  /** The session's GET stream opened or closed (the core's `clientStreamOpened`/`Closed`: a session listening is in use). */
+  onStreamChanged?(session: GatewaySession, open: boolean): void;
 }
 
 export interface GatewayOptions {
@@ -38,13 +40,12 @@ export interface GatewayOptions {
   port?: number;
   log: (level: Exclude<LogLevel, 'debug'>, message: string) => void;
   /**
-   * Session policy, the core's (host_limits.rs: `WasmCore.limits().gateway`, with the CLI's
-   * `--session-idle-timeout`/`--max-sessions` over it). Sessions are the gateway's (an HTTP
-   * transport object: `Mcp-Session-Id`, its streams); the engine only learns that one ended
-   * (`clientDisconnected`). Clients that vanish without DELETE (the SDK client's `close()`
-   * sends none) are reclaimed by the idle timeout, and the cap bounds memory whatever clients
-   * do (the least recently used session ends). A client of an ended session gets 404 and
-   * starts a new one, as the MCP spec says.
+   * Its I/O bounds, the core's (host_limits.rs: `WasmCore.limits().gateway`). Sessions are
+   * the gateway's (an HTTP transport object: `Mcp-Session-Id`, its streams), their policy the
+   * engine's (engine/clients/gateway_sessions.rs: idle timeout, cap): it hears of each body
+   * (`takeBody`), stream (`onStreamChanged`) and end (`onSessionClosed`) and says which
+   * session to end (`closeSession`). A client of an ended session gets 404 and starts a new
+   * one, as the MCP spec says.
    */
   limits: GatewayLimits;
 }
@@ -74,7 +75,6 @@ interface SessionState extends GatewaySession {
   getStream: SseStream | undefined;
   /** Messages with no open stream yet, delivered when the client opens its GET stream. */
   backlog: string[];
-  lastActiveMs: number;
   /** Serves one sessionless (modern-era) body and ends with it; never named to the client. */
   oneShot?: boolean;
   /** Its reply headers, made on first use (`replyHeaders`). */
@@ -84,11 +84,7 @@ interface SessionState extends GatewaySession {
 export class HttpGateway {
   private server: http.Server | undefined;
   private port = 0;
-  /** In least-recently-used order (a touched session moves to the end). */
   private readonly sessions = new Map<string, SessionState>();
-  private sweeper: NodeJS.Timeout | undefined;
-  private expired = 0;
-  private evicted = 0;
   /** The bearer secret's bytes, made once (undefined: no bearer check). */
   private readonly tokenBytes: Buffer | undefined;
 
@@ -109,9 +105,6 @@ export class HttpGateway {
     });
     const addr = server.address();
     this.port = typeof addr === 'object' && addr ? addr.port : 0;
-    const { sweepMinIntervalMs, sweepMaxIntervalMs } = this.options.limits;
-    this.sweeper = setInterval(() => this.expireIdle(), Math.max(sweepMinIntervalMs, Math.min(this.idleMs / 2, sweepMaxIntervalMs)));
-    this.sweeper.unref();
     return this.port;
   }
 
@@ -159,13 +152,18 @@ export class HttpGateway {
     return [...this.sessions.values()].filter((s) => s.endpoint === endpoint).map((s) => s.id);
   }
 
+  /** End a session, as the engine said (`closeClient`: idle, or beyond the cap). */
+  closeSession(sessionId: string): void {
+    const session = this.sessions.get(sessionId);
+    if (session) this.dropSession(session);
+  }
+
   /** End every session of an endpoint (server removed or disabled). */
   closeEndpoint(endpoint: string): void {
     for (const s of [...this.sessions.values()]) if (s.endpoint === endpoint) this.dropSession(s);
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.sweeper);
     for (const s of [...this.sessions.values()]) this.dropSession(s);
     const server = this.server;
     this.server = undefined;
@@ -176,35 +174,6 @@ export class HttpGateway {
 
   get sessionCount(): number {
     return this.sessions.size;
-  }
-
-  private get idleMs(): number {
-    return this.options.limits.sessionIdleMs;
-  }
-
-  /** Ends sessions idle for longer than the idle timeout; one log line per sweep. */
-  private expireIdle(): void {
-    const now = Date.now();
-    for (const s of [...this.sessions.values()]) {
-      // An open stream is a client still listening (VS Code keeps its GET stream open).
-      if (s.exchanges.size > 0 || s.getStream?.isOpen) this.touch(s);
-      else if (now - s.lastActiveMs >= this.idleMs) {
-        this.dropSession(s);
-        this.expired += 1;
-      }
-    }
-    if (this.expired + this.evicted > 0) {
-      const cap = this.options.limits.maxSessions;
-      this.options.log('info', `gateway: ended ${this.expired} idle session(s) (idle ${this.idleMs} ms) and ${this.evicted} beyond the cap of ${cap}`);
-      this.expired = 0;
-      this.evicted = 0;
-    }
-  }
-
-  private touch(session: SessionState): void {
-    session.lastActiveMs = Date.now();
-    this.sessions.delete(session.id);
-    this.sessions.set(session.id, session);
   }
 
   /**
@@ -256,7 +225,6 @@ export class HttpGateway {
       res.writeHead(404, { 'Content-Type': 'application/json' }).end(errorResponse(null, -32001, 'Session not found'));
       return;
     }
-    if (session) this.touch(session);
     switch (req.method) {
       case 'POST':
         return this.onPost(req, res, endpoint, session);
@@ -291,9 +259,13 @@ export class HttpGateway {
     const stream = new SseStream(res, sseHeaders, this.options.limits, true);
     res.on('close', () => {
       stream.closed();
-      if (session.getStream === stream) session.getStream = undefined;
+      if (session.getStream !== stream) return;
+      session.getStream = undefined;
+      // Not for a session that ended (the engine forgot it): only a listener leaving one still open.
+      if (this.sessions.get(session.id) === session) this.handler.onStreamChanged?.(session, false);
     });
     session.getStream = stream;
+    this.handler.onStreamChanged?.(session, true);
     for (const m of session.backlog.splice(0)) stream.send(m);
   }
 
@@ -335,9 +307,8 @@ export class HttpGateway {
     if (!session && body.sessionless) {
       // The modern era has no sessions: a session of our own for this body only,
       // so answers and progress route as usual; ended when the body is answered.
-      session = { id: sessionId, endpoint, exchanges: new Set(), getStream: undefined, backlog: [], lastActiveMs: Date.now(), oneShot: true };
+      session = { id: sessionId, endpoint, exchanges: new Set(), getStream: undefined, backlog: [], oneShot: true };
       this.sessions.set(session.id, session);
-      this.evictBeyondCap(session);
     }
     if (!session) {
       if (!body.opensSession) {
@@ -348,9 +319,8 @@ export class HttpGateway {
         res.writeHead(400, { 'Content-Type': 'application/json' }).end(error);
         return;
       }
-      session = { id: sessionId, endpoint, exchanges: new Set(), getStream: undefined, backlog: [], lastActiveMs: Date.now() };
+      session = { id: sessionId, endpoint, exchanges: new Set(), getStream: undefined, backlog: [] };
       this.sessions.set(session.id, session);
-      this.evictBeyondCap(session);
     }
     // The requests' ids, unreadable ids and progress tokens, in one pass (no arrays made per call).
     let requests = 0;
@@ -428,17 +398,6 @@ export class HttpGateway {
       if (!ex.pending.delete(id)) continue;
       if (settled(ex)) this.finish(session, ex);
       return;
-    }
-  }
-
-  /** The least recently used sessions beyond the cap are ended (never `keep`, the one just created). */
-  private evictBeyondCap(keep: SessionState): void {
-    const cap = Math.max(1, this.options.limits.maxSessions);
-    for (const s of this.sessions.values()) {
-      if (this.sessions.size <= cap) break;
-      if (s === keep) continue;
-      this.dropSession(s);
-      this.evicted += 1;
     }
   }
 

@@ -39,6 +39,10 @@ impl Engine {
         for effect in &self.effects {
             if let Effect::Reply { client, .. } = effect {
                 self.clients.owed.settled_one(client);
+                // An answer is a use of its session (the idle time counts from it).
+                self.clients
+                    .gateway_sessions
+                    .handle_answered(client, self.now_ms);
             }
         }
         for client in self.clients.owed.take_settled() {

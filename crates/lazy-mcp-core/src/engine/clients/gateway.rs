@@ -234,11 +234,11 @@ impl Engine {
                     requested,
                     AGGREGATE_SERVER_NAME,
                     &self.settings().client_version,
-                    json!({
-                        "tools": {"listChanged": true},
-                        "prompts": {"listChanged": true},
-                        "resources": {"listChanged": true, "subscribe": true}
-                    }),
+                    // Read from text: a `json!` of it built each object in code.
+                    serde_json::from_str(
+                        r#"{"tools":{"listChanged":true},"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true}}"#,
+                    )
+                    .unwrap_or_default(),
                     Some(instructions.as_str()).filter(|text| !text.is_empty()),
                 )
             }
@@ -305,7 +305,7 @@ impl Engine {
                     } = CallTool::read(p);
                     if self.clients.exposure.is_indexed(server) {
                         if let Some(why) = self.invalid_arguments(server, tool, &arguments) {
-                            let result = json!({"content": [{"type": "text", "text": why}], "isError": true});
+                            let result = super::tool_calls::tool_result(why, true);
                             self.reply(client, jsonrpc::success(id, result));
                             return;
                         }
@@ -540,13 +540,7 @@ impl Engine {
         for (conn, upstream_id, timer) in abandoned {
             self.servers.take_call(conn, upstream_id);
             self.cancel_timer(Some(timer));
-            self.send_upstream(
-                conn,
-                jsonrpc::notification(
-                    methods::NOTIFICATIONS_CANCELLED,
-                    Some(json!({"requestId": upstream_id, "reason": "the client disconnected"})),
-                ),
-            );
+            self.cancel_upstream(conn, upstream_id, "the client disconnected");
         }
         for id in asked {
             let Some((conn, upstream_id)) = self.clients.take_server_request(&id) else {
@@ -566,6 +560,19 @@ impl Engine {
             None,
             format!("client {client} disconnected"),
         );
+    }
+
+    /// `notifications/cancelled` of request `upstream_id` to `conn`'s server
+    /// (one copy of the message's building for every caller).
+    pub(in crate::engine) fn cancel_upstream(
+        &mut self,
+        conn: crate::engine::events::ConnId,
+        upstream_id: u64,
+        reason: &str,
+    ) {
+        let params = json!({"requestId": upstream_id, "reason": reason});
+        let message = jsonrpc::notification(methods::NOTIFICATIONS_CANCELLED, Some(params));
+        self.send_upstream(conn, message);
     }
 
     /// A forwarded request got no answer in time: error to the client, cancel upstream.
@@ -607,13 +614,7 @@ impl Engine {
         );
         let (client, client_id) = call.into_reply_target();
         self.reply_error(&client, client_id, jsonrpc::REQUEST_TIMEOUT, &message);
-        self.send_upstream(
-            conn,
-            jsonrpc::notification(
-                methods::NOTIFICATIONS_CANCELLED,
-                Some(json!({"requestId": upstream_id, "reason": format!("timed out after {timeout} ms")})),
-            ),
-        );
+        self.cancel_upstream(conn, upstream_id, &format!("timed out after {timeout} ms"));
         self.log(crate::engine::effects::LogLevel::Warn, Some(&name), message);
     }
 }

@@ -31,7 +31,6 @@ use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::input_required::MAX_INPUT_ROUNDS;
 use crate::protocol::jsonrpc::{self, Message};
-use crate::protocol::methods;
 use crate::protocol::missing_capability;
 use crate::protocol::params::Params;
 use bridge::{Bridge, ServerRequest};
@@ -351,13 +350,7 @@ impl Engine {
             self.send_upstream(conn, refusal);
         }
         if !held {
-            self.send_upstream(
-                conn,
-                jsonrpc::notification(
-                    methods::NOTIFICATIONS_CANCELLED,
-                    Some(json!({"requestId": upstream_id, "reason": why})),
-                ),
-            );
+            self.cancel_upstream(conn, upstream_id, why);
         }
         self.log(
             LogLevel::Warn,
@@ -390,13 +383,7 @@ impl Engine {
         for request in requests {
             self.refuse_server_request(conn, request, &why, jsonrpc::METHOD_NOT_FOUND);
         }
-        self.send_upstream(
-            conn,
-            jsonrpc::notification(
-                methods::NOTIFICATIONS_CANCELLED,
-                Some(json!({"requestId": upstream_id, "reason": why})),
-            ),
-        );
+        self.cancel_upstream(conn, upstream_id, &why);
         let server = self
             .servers
             .server_of(conn)

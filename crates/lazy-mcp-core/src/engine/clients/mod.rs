@@ -19,6 +19,7 @@ pub(super) mod client_listens;
 pub(super) mod definition_starts;
 pub(super) mod exposure;
 pub(super) mod gateway;
+pub(super) mod gateway_sessions;
 pub(super) mod input_bridge;
 pub(super) mod modern_clients;
 mod outbound;
@@ -33,6 +34,7 @@ use crate::vec_map::VecMap;
 use answers_owed::owed::AnswersOwed;
 use definition_starts::machine::DefinitionStarts;
 use exposure::shown::Exposure;
+use gateway_sessions::table::GatewaySessions;
 use input_bridge::bridge::Bridge;
 use outbound::OutboundRequest;
 use serde_json::Value;
@@ -61,6 +63,9 @@ pub(in crate::engine) struct Clients {
     /// Asking the host's MCP client to start the definitions it is offered
     /// (`definition_starts.rs`), and when each endpoint was last listed.
     starts: DefinitionStarts,
+    /// The HTTP gateway's sessions: last use, open streams, when to look
+    /// again (`gateway_sessions.rs`: idle ones and those beyond the cap end).
+    gateway_sessions: GatewaySessions,
 }
 
 impl Default for Clients {
@@ -73,6 +78,7 @@ impl Default for Clients {
             bridges: Vec::new(),
             owed: AnswersOwed::default(),
             starts: DefinitionStarts::default(),
+            gateway_sessions: GatewaySessions::default(),
         }
     }
 }
@@ -110,6 +116,7 @@ impl Clients {
     /// for a client never seen.
     fn client_closed(&mut self, client: &str) -> Option<Vec<String>> {
         self.owed.forget(client);
+        self.gateway_sessions.handle_closed(client);
         self.sessions.remove(client)?;
         Some(
             self.outbound

@@ -89,7 +89,7 @@ impl Engine {
             Some(_) => None,
         };
         if let Some(text) = refusal {
-            let result = json!({"content": [{"type": "text", "text": text}], "isError": true});
+            let result = super::tool_calls::tool_result(text, true);
             self.reply(
                 client,
                 crate::protocol::jsonrpc::success(id.clone(), result),

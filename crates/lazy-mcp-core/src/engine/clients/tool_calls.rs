@@ -19,7 +19,9 @@ use crate::tool_index::{
 };
 use serde_json::{json, Value};
 
-fn tool_result(text: String, is_error: bool) -> Value {
+/// A `tools/call` result of one text (one copy for every caller: each
+/// `json!` of it cost the `.wasm` its own object building).
+pub(super) fn tool_result(text: String, is_error: bool) -> Value {
     json!({"content": [{"type": "text", "text": text}], "isError": is_error})
 }
 

@@ -46,6 +46,7 @@ impl Engine {
             TimerPurpose::Retry { server } => self.on_retry_timer(&server),
             TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
             TimerPurpose::DefinitionStarts => self.on_definition_timer(),
+            TimerPurpose::GatewaySessions => self.on_gateway_sessions_timer(),
             TimerPurpose::Refresh => {
                 self.timers.refresh = None;
                 self.on_refresh(None, false);

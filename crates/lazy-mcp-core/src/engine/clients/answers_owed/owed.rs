@@ -66,6 +66,13 @@ impl AnswersOwed {
 
     // ---- reads -------------------------------------------------------------
 
+    /// Whether `client` is owed an answer (a request of its in flight).
+    pub(in crate::engine) fn owes(&self, client: &str) -> bool {
+        self.clients
+            .iter()
+            .any(|o| o.client == client && o.count > 0)
+    }
+
     /// How many answers `client` is owed.
     #[cfg(any(test, feature = "test-exports"))]
     pub(in crate::engine) fn count(&self, client: &str) -> u32 {
