@@ -59,6 +59,9 @@ export function newHost(mods, workspace, catalogueFile, settings) {
       platform: 'linux',
       env: { HOME: workspace.home, PATH: process.env.PATH ?? '' },
     },
+    // The bench's own `.mcp.json` runs without an approval prompt (as the tests' hosts do;
+    // approval itself is tested in cli.trust). Without it the project's servers wait for approval.
+    policy: { workspaceTrusted: true, vscodeNative: 'alsoManage', only: null, trustProjectServers: true, approvalVia: 'cli' },
     store: new mods.BlobFile(catalogueFile),
     settings,
     log: () => {},
