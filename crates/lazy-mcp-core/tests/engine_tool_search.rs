@@ -237,3 +237,85 @@ fn without_a_table_search_is_lexical_and_says_so_once() {
     );
     assert!(text.lines().count() > 1);
 }
+
+fn table_asks(sim: &Sim) -> usize {
+    sim.effects
+        .iter()
+        .filter(|e| matches!(e, lazy_mcp_core::engine::Effect::ReadEmbeddingTable))
+        .count()
+}
+
+#[test]
+fn an_offered_table_is_read_only_when_a_search_needs_it_and_the_search_waits_for_it() {
+    // The lexical and the hybrid answers differ for this query (see above): the
+    // waiting searches must be answered with the table, not without it.
+    let query = "remember that Alice works at Acme";
+    let mut hybrid = sim();
+    load_model(&mut hybrid, &model_bytes());
+    hybrid.apply(vec![config("memory"), config("time")]);
+    let expected = search(&mut hybrid, 1, query);
+
+    let mut sim = sim();
+    for effect in sim.engine.offer_embedding_model(sim.now) {
+        sim.perform(effect);
+    }
+    sim.apply(vec![config("memory"), config("time")]);
+    // Cataloguing and listing need no table: a warm start never reads it.
+    assert_eq!(table_asks(&sim), 0);
+    assert!(!sim.engine.has_embedding_model());
+    sim.client(
+        "c",
+        Endpoint::Aggregate,
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t"}}}),
+    );
+    for id in [1, 2] {
+        sim.client(
+            "c",
+            Endpoint::Aggregate,
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "search_tools", "arguments": {"query": query}}}),
+        );
+    }
+    // Asked once for both searches, which wait.
+    assert_eq!(table_asks(&sim), 1);
+    assert!(sim.reply_to("c", json!(1)).is_none());
+    assert!(sim.reply_to("c", json!(2)).is_none());
+    load_model(&mut sim, &model_bytes());
+    for id in [1, 2] {
+        let reply = sim
+            .reply_to("c", json!(id))
+            .expect("answered once the table came");
+        assert_eq!(
+            reply["result"]["content"][0]["text"].as_str(),
+            Some(expected.as_str())
+        );
+    }
+    // Later searches run at once.
+    search(&mut sim, 3, "current time");
+    assert_eq!(table_asks(&sim), 1);
+}
+
+#[test]
+fn a_search_waiting_for_a_table_that_cannot_be_read_is_answered_by_words() {
+    let mut sim = sim();
+    for effect in sim.engine.offer_embedding_model(sim.now) {
+        sim.perform(effect);
+    }
+    sim.apply(vec![config("memory"), config("time")]);
+    sim.client(
+        "c",
+        Endpoint::Aggregate,
+        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t"}}}),
+    );
+    sim.client(
+        "c",
+        Endpoint::Aggregate,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "search_tools", "arguments": {"query": "current time"}}}),
+    );
+    assert!(sim.reply_to("c", json!(1)).is_none());
+    load_model(&mut sim, &[]);
+    let reply = sim.reply_to("c", json!(1)).expect("answered by words");
+    assert!(reply["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("time/get_current_time"));
+}

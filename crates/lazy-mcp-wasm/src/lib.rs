@@ -252,9 +252,18 @@ impl Engine {
         }
     }
 
+    /// The host ships an embedding table: the engine asks for its bytes
+    /// (`readEmbeddingTable`) when a search first needs them. Effects as
+    /// `handleSplit` returns them.
+    #[wasm_bindgen(js_name = offerEmbeddingModel)]
+    pub fn offer_embedding_model(&mut self, now_ms: f64) -> Vec<String> {
+        let effects = self.inner.offer_embedding_model(now_ms as u64);
+        lazy_mcp_core::engine::effects_json::split_payloads(effects)
+    }
+
     /// The embedding table for hybrid tool search (issue 27), as the bytes the
     /// host read from `source` (empty when there was no file: search stays
-    /// lexical). Once per engine; the effects (a log line, maybe
+    /// lexical). When the engine asks for it (`readEmbeddingTable`), or once at start; the effects (a log line, maybe
     /// `persistCatalogue` with the tool vectors) in the split form.
     #[wasm_bindgen(js_name = loadEmbeddingModel)]
     pub fn load_embedding_model(&mut self, now_ms: f64, source: &str, table: &[u8]) -> Vec<String> {

@@ -110,6 +110,7 @@ idle?: boolean, }
  */
 httpStatus?: number, message: string, }
   | { "type": "clientSettled", client: string, }
+  | { "type": "readEmbeddingTable" }
   | { "type": "closeClient", client: string, idle: boolean, }
   | { "type": "notifyClient", client: string, progressToken?: string | number | null, 
 /**

@@ -49,7 +49,7 @@ export class Engine {
     /**
      * The embedding table for hybrid tool search (issue 27), as the bytes the
      * host read from `source` (empty when there was no file: search stays
-     * lexical). Once per engine; the effects (a log line, maybe
+     * lexical). When the engine asks for it (`readEmbeddingTable`), or once at start; the effects (a log line, maybe
      * `persistCatalogue` with the tool vectors) in the split form.
      */
     loadEmbeddingModel(now_ms: number, source: string, table: Uint8Array | number[]): string[];
@@ -69,6 +69,12 @@ export class Engine {
      * `settings_json`: engine settings, every field optional.
      */
     constructor(settings_json: string);
+    /**
+     * The host ships an embedding table: the engine asks for its bytes
+     * (`readEmbeddingTable`) when a search first needs them. Effects as
+     * `handleSplit` returns them.
+     */
+    offerEmbeddingModel(now_ms: number): string[];
     /**
      * The "MCP Diagnostics" Markdown for this engine's state plus the host's `ReportContext`.
      */

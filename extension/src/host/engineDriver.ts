@@ -44,6 +44,11 @@ interface Crossed {
   from: number;
 }
 
+/** The engine's `readEmbeddingTable`, carried out in turn after the effects before it. */
+interface ReadTable {
+  type: 'readEmbeddingTable';
+}
+
 /**
  * HTTP: a message on the reply to request `requestId`'s POST (WASM `messageReceived`
  * with `reply_of`). `awaited`: what the core said of that request once it crossed
@@ -111,7 +116,7 @@ export class EngineDriver {
   /** The engine's one timer: armed at its deadline (`wakeAt`), it answers `timeout`. */
   private wake: NodeJS.Timeout | undefined;
   /** Events to cross, or effects of a crossing already made (`clientPost`) still to apply. */
-  private readonly queue: (EngineEvent | Crossed | ReplyMessage)[] = [];
+  private readonly queue: (EngineEvent | Crossed | ReplyMessage | ReadTable)[] = [];
   private draining = false;
   private persisting: Promise<void> = Promise.resolve();
   /** Writes of the approved-definitions file, in order (awaited by `shutdown`). */
@@ -131,7 +136,7 @@ export class EngineDriver {
   async start(): Promise<void> {
     // Tokens another window or process stores: the engine decides which servers use them.
     this.tokenWatch = this.deps.auth?.watchStored((url) => this.handle({ type: 'tokensAvailable', url }));
-    this.loadEmbeddingTable();
+    this.offerEmbeddingTable();
     const blob = await this.deps.store.read();
     if (blob !== undefined) {
       this.lastBlob = blob;
@@ -164,7 +169,7 @@ export class EngineDriver {
     return { body: JSON.parse(parts[0] ?? '{}') as ClientBody, deliver: () => this.enqueue({ type: 'crossed', parts, from: 1 }) };
   }
 
-  private enqueue(item: EngineEvent | Crossed | ReplyMessage): void {
+  private enqueue(item: EngineEvent | Crossed | ReplyMessage | ReadTable): void {
     if (this.stopped) return;
     this.queue.push(item);
     if (this.draining) return;
@@ -235,9 +240,15 @@ export class EngineDriver {
     this.pids.clear();
     this.queue.length = 0;
     this.engine = this.newEngine();
-    this.loadEmbeddingTable();
+    this.offerEmbeddingTable();
     if (this.lastBlob !== undefined) this.handle({ type: 'catalogueLoaded', blob: this.lastBlob });
     if (this.lastConfig) this.handle(this.lastConfig);
+  }
+
+  /** Tells the engine this host ships a tool-search table; it asks for the bytes when a search needs them. */
+  private offerEmbeddingTable(): void {
+    if (!this.deps.core.embeddingTable) return;
+    this.applyParts(this.deps.core.call(() => this.engine.offerEmbeddingModel(this.now())));
   }
 
   /** Hands the engine the tool-search embedding table (the core logs whether it could use it). */
@@ -254,8 +265,9 @@ export class EngineDriver {
     this.applyParts(parts);
   }
 
-  private step(event: EngineEvent | Crossed | ReplyMessage): void {
+  private step(event: EngineEvent | Crossed | ReplyMessage | ReadTable): void {
     if (event.type === 'crossed') return this.applyParts(event.parts, event.from);
+    if (event.type === 'readEmbeddingTable') return this.loadEmbeddingTable();
     let parts: string[];
     try {
       parts = this.deps.core.call(() => (event.type === 'replyMessage' ? this.crossReply(event) : this.cross(event)));
@@ -352,6 +364,8 @@ export class EngineDriver {
         return this.deps.deliverToClient(effect.client, payload(), { reply: false, progressToken: effect.progressToken, request: effect.request });
       case 'clientSettled':
         return this.deps.onClientSettled?.(effect.client);
+      case 'readEmbeddingTable':
+        return this.enqueue({ type: 'readEmbeddingTable' });
       case 'closeClient':
         return this.deps.closeClient?.(effect.client);
       case 'startDefinition': {

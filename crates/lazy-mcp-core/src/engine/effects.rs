@@ -199,6 +199,10 @@ pub enum Effect {
     ClientSettled {
         client: ClientId,
     },
+    /// Read the embedding table the host offered (`offerEmbeddingModel`) and
+    /// hand its bytes over (`loadEmbeddingModel`; empty when it cannot be
+    /// read): a `search_tools` call waits for it. Once per engine.
+    ReadEmbeddingTable,
     /// HTTP gateway: end this client session (its streams, its
     /// `Mcp-Session-Id`: the client's next request gets 404 and, as MCP says,
     /// it starts a new one), then say `clientDisconnected`. `idle`: unused

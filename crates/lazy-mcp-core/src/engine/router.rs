@@ -56,8 +56,9 @@ pub struct Engine {
     pub(in crate::engine) awaiting_approval: AwaitingApproval,
     /// Approved definitions and what is held (`held_definitions.rs`).
     pub(in crate::engine) pins: Pins,
-    /// The static embedding model for hybrid tool search, once the host loaded it.
-    pub(in crate::engine) embedding: Option<std::sync::Arc<crate::tool_index::EmbeddingModel>>,
+    /// The static embedding model for hybrid tool search: offered, asked for, loaded.
+    pub(in crate::engine) search_model:
+        crate::engine::clients::tool_vectors::search_model::SearchModel,
     /// Lookups in and writes to the user's shared catalogue (`shared_catalogue.rs`).
     pub(in crate::engine) shared_catalogue: SharedCatalogue,
 }
@@ -80,7 +81,7 @@ impl Engine {
             unmanaged: Vec::new(),
             awaiting_approval: AwaitingApproval::default(),
             pins: Pins::default(),
-            embedding: None,
+            search_model: Default::default(),
             shared_catalogue: SharedCatalogue::default(),
         }
     }

@@ -4,7 +4,9 @@
 //! a `tools/call` of the real tool. Arguments are checked against the schema
 //! before anything is started.
 
+use crate::engine::clients::tool_vectors::search_model::WaitingSearch;
 use crate::engine::clients::Clients;
+use crate::engine::effects::Effect;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
@@ -73,6 +75,16 @@ impl Engine {
     }
 
     fn search_tools(&mut self, client: &str, id: &Value, arguments: &Value) {
+        let waiting = WaitingSearch {
+            client: client.to_string(),
+            id: id.clone(),
+            arguments: arguments.clone(),
+        };
+        match self.search_model.wait(waiting) {
+            Some(true) => return self.effects.push(Effect::ReadEmbeddingTable),
+            Some(false) => return,
+            None => {}
+        }
         let asked = MetaToolArguments::read(arguments);
         let query = asked.query.unwrap_or("");
         let limit = asked
@@ -84,6 +96,13 @@ impl Engine {
         let hits = self.tool_index().search(query, limit);
         let text = render_search_results(query, &hits);
         self.reply_tool(client, id, text, false);
+    }
+
+    /// Answers the searches that waited for the embedding table.
+    pub(in crate::engine) fn answer_waiting_searches(&mut self, waiting: Vec<WaitingSearch>) {
+        for w in waiting {
+            self.search_tools(&w.client, &w.id, &w.arguments);
+        }
     }
 
     /// `server/tool` (or a bare tool name) → (server, tool), for any exposed

@@ -186,9 +186,10 @@ impl Engine {
                     position.and_then(|p| self.cached_tool_vector(server, p))
                 })
                 .collect();
-            let index = ToolIndex::build_hybrid(&entries, self.embedding.clone(), &|i| {
-                cached.get(i).cloned().flatten()
-            });
+            let index =
+                ToolIndex::build_hybrid(&entries, self.search_model.model().cloned(), &|i| {
+                    cached.get(i).cloned().flatten()
+                });
             self.clients.exposure.search_index_built(index);
         }
         self.clients.exposure.search_index_or_empty()

@@ -1,5 +1,5 @@
 //! Hybrid tool search in the engine (issue 27): the embedding model the host
-//! hands over once (`loadEmbeddingModel`), and each catalogue entry's tool
+//! hands over when the first search needs it (`search_model.rs`), and each catalogue entry's tool
 //! vectors, computed when the entry is catalogued and persisted with it,
 //! keyed by the model version (and the recipe of a tool's text) and the
 //! tools they were made from. A warm start
@@ -11,12 +11,23 @@ use crate::engine::router::Engine;
 use crate::tool_index::{tool_vector, vector_from_hex, vector_to_hex, vectors_key, EmbeddingModel};
 use std::sync::Arc;
 
+pub(in crate::engine) mod search_model;
+
 impl Engine {
+    /// The host's `offerEmbeddingModel`: it ships a table and hands its bytes
+    /// over (`loadEmbeddingModel`) when the engine asks (`readEmbeddingTable`).
+    pub fn offer_embedding_model(&mut self, now_ms: u64) -> Vec<Effect> {
+        self.now_ms = now_ms;
+        self.search_model.offer();
+        self.finish_event()
+    }
+
     /// The host's `loadEmbeddingModel`: the table's bytes, read from `source`
     /// (a path, for messages). Empty bytes: the host found no table there, and
     /// search stays lexical. Either way one log line says which.
     pub fn load_embedding_model(&mut self, now_ms: u64, source: &str, bytes: &[u8]) -> Vec<Effect> {
         self.now_ms = now_ms;
+        let mut loaded = None;
         if bytes.is_empty() {
             self.log(
                 LogLevel::Warn,
@@ -36,7 +47,7 @@ impl Engine {
                             model.dims()
                         ),
                     );
-                    self.embedding = Some(Arc::new(model));
+                    loaded = Some(Arc::new(model));
                     self.catalogue.model_changed();
                     self.clients.exposure.search_inputs_changed();
                 }
@@ -47,18 +58,20 @@ impl Engine {
                 ),
             }
         }
+        let waiting = self.search_model.arrived(loaded);
+        self.answer_waiting_searches(waiting);
         self.finish_event()
     }
 
     /// Whether search has its semantic side (for tests and diagnostics).
     pub fn has_embedding_model(&self) -> bool {
-        self.embedding.is_some()
+        self.search_model.model().is_some()
     }
 
     /// Computes the vectors of every entry whose vectors are missing or stale;
     /// at the end of an event that changed the catalogue or the model.
     pub(in crate::engine) fn update_tool_vectors(&mut self) {
-        let Some(model) = self.embedding.clone() else {
+        let Some(model) = self.search_model.model().cloned() else {
             return;
         };
         let key = vectors_key(&model);
@@ -77,7 +90,7 @@ impl Engine {
         server: &str,
         position: usize,
     ) -> Option<Vec<i8>> {
-        let model = self.embedding.as_ref()?;
+        let model = self.search_model.model()?;
         let hex = self
             .current_entry(server)?
             .tool_vector_hex(&vectors_key(model), position)?;
