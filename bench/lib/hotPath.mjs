@@ -62,7 +62,8 @@ export async function startGatewayProcess(servers, { nodeArgs = [], profileDir, 
     clearTimeout(timer);
     fs.rmSync(root, { recursive: true, force: true });
   };
-  return { ...ready, pid: child.pid, close };
+  // stdout: what the process prints after its URL (e.g. `--trace-gc-nvp` lines, bench/gateway-gc.mjs).
+  return { ...ready, pid: child.pid, stdout: child.stdout, close };
 }
 
 /** CPU time of every thread of process `pid` so far, in nanoseconds (schedstat: ns resolution; children excluded). */
@@ -143,17 +144,27 @@ export function echoedIntact(result, message) {
 }
 
 /** `minimalProxy.mjs` in front of `spec` (a process of its own): the floor a Node gateway cannot go below. */
-export async function startMinimalProxy(spec) {
+export async function startMinimalProxy(spec, { nodeArgs = [] } = {}) {
   const script = path.join(repoRoot, 'bench', 'lib', 'minimalProxy.mjs');
-  const child = spawn(process.execPath, [script, spec.command, ...spec.args], { env: { ...process.env, ...(spec.env ?? {}) }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [...nodeArgs, script, spec.command, ...spec.args], { env: { ...process.env, ...(spec.env ?? {}) }, stdio: ['ignore', 'pipe', 'ignore'] });
   const port = await new Promise((resolve, reject) => {
-    child.stdout.once('data', (d) => resolve(Number(String(d).trim())));
+    // Its port is the first line of digits (a node flag such as --trace-gc may print before it).
+    let out = '';
+    const onData = (d) => {
+      out += d;
+      const port = /^(\d+)$/m.exec(out)?.[1];
+      if (port === undefined) return;
+      child.stdout.off('data', onData);
+      resolve(Number(port));
+    };
+    child.stdout.on('data', onData);
     child.once('exit', (code) => reject(new Error(`minimal proxy exited with ${code}`)));
   });
   child.removeAllListeners('exit');
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     pid: child.pid,
+    stdout: child.stdout,
     close: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

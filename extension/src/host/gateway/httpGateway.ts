@@ -71,7 +71,16 @@ interface PostExchange {
 }
 
 interface SessionState extends GatewaySession {
-  exchanges: Set<PostExchange>;
+  /**
+   * Its POSTs still answering, oldest first. An array, not a `Set`: a session lives long
+   * and gains and loses an exchange per call, and V8's `Set` replaces its table every few
+   * of those while the old table keeps pointing to the new one (for its iterators). Once
+   * one table is in the old generation, that chain keeps every later table, and the
+   * exchanges (requests, responses, streams) in them, alive through two scavenges:
+   * about 3 KB promoted per call at concurrency 8, and a mark-compact every ~10 scavenges
+   * (bench/results/gateway-profile.md).
+   */
+  exchanges: PostExchange[];
   getStream: SseStream | undefined;
   /** Messages with no open stream yet, delivered when the client opens its GET stream. */
   backlog: string[];
@@ -137,7 +146,7 @@ export class HttpGateway {
     }
     // Unrelated to an open request: the GET stream, else any open exchange, else the backlog.
     if (session.getStream?.isOpen) return session.getStream.send(message);
-    const anyStream = [...session.exchanges].find((ex) => ex.stream?.isOpen);
+    const anyStream = session.exchanges.find((ex) => ex.stream?.isOpen);
     if (anyStream?.stream) return anyStream.stream.send(message);
     if (session.backlog.length < this.options.limits.maxBacklog) session.backlog.push(message);
     else this.options.log('warn', `gateway: session ${sessionId} backlog full; dropped a message`);
@@ -145,7 +154,7 @@ export class HttpGateway {
 
   /** Whether a client of the endpoint is waiting for an answer now. */
   isAnswering(endpoint: string): boolean {
-    return [...this.sessions.values()].some((s) => s.endpoint === endpoint && s.exchanges.size > 0);
+    return [...this.sessions.values()].some((s) => s.endpoint === endpoint && s.exchanges.length > 0);
   }
 
   sessionsOf(endpoint: string): string[] {
@@ -240,7 +249,8 @@ export class HttpGateway {
   }
 
   private endpointOf(url: string): string | undefined {
-    const path = url.split('?')[0] ?? '';
+    const query = url.indexOf('?');
+    const path = query === -1 ? url : url.slice(0, query);
     if (path === '/mcp' || path === '/mcp/') return '';
     if (!path.startsWith('/mcp/')) return undefined;
     try {
@@ -307,7 +317,7 @@ export class HttpGateway {
     if (!session && body.sessionless) {
       // The modern era has no sessions: a session of our own for this body only,
       // so answers and progress route as usual; ended when the body is answered.
-      session = { id: sessionId, endpoint, exchanges: new Set(), getStream: undefined, backlog: [], oneShot: true };
+      session = { id: sessionId, endpoint, exchanges: [], getStream: undefined, backlog: [], oneShot: true };
       this.sessions.set(session.id, session);
     }
     if (!session) {
@@ -319,7 +329,7 @@ export class HttpGateway {
         res.writeHead(400, { 'Content-Type': 'application/json' }).end(error);
         return;
       }
-      session = { id: sessionId, endpoint, exchanges: new Set(), getStream: undefined, backlog: [] };
+      session = { id: sessionId, endpoint, exchanges: [], getStream: undefined, backlog: [] };
       this.sessions.set(session.id, session);
     }
     // The requests' ids, unreadable ids and progress tokens, in one pass (no arrays made per call).
@@ -346,11 +356,11 @@ export class HttpGateway {
     }
     const ex: PostExchange = { pending: pending ?? new Set(), anonymous, progressTokens, buffered: [], stream: undefined, res };
     const open = session;
-    open.exchanges.add(ex);
+    open.exchanges.push(ex);
     // The exchange's one 'close' listener (its stream, if any, has none of its own).
     res.on('close', () => {
       ex.stream?.closed();
-      open.exchanges.delete(ex);
+      removeExchange(open, ex);
       // A one-shot session whose client went away: its calls are cancelled.
       if (open.oneShot && this.sessions.get(open.id) === open) this.dropSession(open);
     });
@@ -362,7 +372,7 @@ export class HttpGateway {
       // Only the responses were produced (no progress or server requests): reply as JSON.
       if (settled(ex) && buffered.length === requests) {
         const payload = body.batch ? `[${buffered.join(',')}]` : (buffered[0] ?? '');
-        open.exchanges.delete(ex);
+        removeExchange(open, ex);
         // A batch has one status; a single answer the status the engine gave it.
         const status = body.batch ? 200 : (ex.httpStatus ?? 200);
         res.writeHead(status, replyHeaders(open).json).end(payload);
@@ -376,7 +386,7 @@ export class HttpGateway {
       // client's header timeout (the core's `deferredHeadersMs`).
       if (open.oneShot && !body.batch && buffered.length === 0 && !settled(ex)) {
         const later = setTimeout(() => {
-          if (!ex.stream && !ex.res.headersSent && open.exchanges.has(ex)) this.openStream(open, ex, true);
+          if (!ex.stream && !ex.res.headersSent && open.exchanges.includes(ex)) this.openStream(open, ex, true);
         }, this.options.limits.deferredHeadersMs);
         later.unref();
         ex.res.on('close', () => clearTimeout(later));
@@ -414,7 +424,7 @@ export class HttpGateway {
 
   /** The exchange is answered: its stream ends, with `last` as its final event. */
   private finish(session: SessionState, ex: PostExchange, last?: string): void {
-    session.exchanges.delete(ex);
+    removeExchange(session, ex);
     if (!ex.stream && !ex.res.headersSent) {
       // Deferred, and the answer is all there is: plain JSON with the core's status.
       if (last !== undefined) ex.res.writeHead(ex.httpStatus ?? 200, replyHeaders(session).json).end(last);
@@ -426,11 +436,12 @@ export class HttpGateway {
 
   private dropSession(session: SessionState): void {
     this.sessions.delete(session.id);
-    for (const ex of session.exchanges) {
+    const exchanges = session.exchanges;
+    session.exchanges = [];
+    for (const ex of exchanges) {
       if (ex.stream) ex.stream.end();
       else if (!ex.res.headersSent) ex.res.writeHead(404).end();
     }
-    session.exchanges.clear();
     session.getStream?.end();
     this.handler.onSessionClosed(session);
   }
@@ -462,6 +473,12 @@ interface ReplyHeaders {
   readonly id: Readonly<Record<string, string>>;
   readonly json: Readonly<Record<string, string>>;
   readonly sse: Readonly<Record<string, string>>;
+}
+
+/** The exchange no longer answers (its order among the others kept: the oldest open stream gets unrelated messages). */
+function removeExchange(session: SessionState, ex: PostExchange): void {
+  const at = session.exchanges.indexOf(ex);
+  if (at !== -1) session.exchanges.splice(at, 1);
 }
 
 /** Every request of the exchange has its answer. */
