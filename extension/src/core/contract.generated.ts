@@ -876,7 +876,9 @@ maxKinds: number, };
 
 export type HttpExchange = "post" | "legacyPost" | "eventStream" | "legacyStream";
 
-export type HttpVerdict = "accept" | "noReply" | "fallBackToLegacy" | "resendOrHoldForSignIn" | "holdForSignIn" | "eventStreamLater" | "requiresAuthentication" | "refusedAccess" | "sessionExpired" | "noEventStream" | "failed";
+export type HttpVerdict = "accept" | "noReply" | "resendOrHoldForSignIn" | "holdForSignIn" | "eventStreamLater" | "requiresAuthentication" | "refusedAccess" | "sessionExpired" | "noEventStream" | "failed";
+
+export type HttpErrorVerdict = "closeConnection" | "failRequest";
 
 export type HttpMode = "probing" | "streamable" | "legacy";
 

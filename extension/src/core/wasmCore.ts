@@ -1,7 +1,7 @@
 // Loads the WASM core and keeps it alive: a trap (panic → abort) kills a wasm
 // instance, so every call goes through `call()`, which recreates the instance.
 import * as path from 'node:path';
-import type { HostLimits, HttpExchange, HttpVerdict, LogLevel } from './contract.generated';
+import type { HostLimits, HttpErrorVerdict, HttpExchange, HttpVerdict, LogLevel } from './contract.generated';
 import type * as WasmSurface from './wasmSurface.generated';
 import { embeddingTablePath, readEmbeddingTable } from './embeddingTable';
 import type { EmbeddingTable } from './embeddingTable';
@@ -27,10 +27,6 @@ export const defaultCoreModulePath = (distDir: string): string => path.join(dist
 export interface HttpAnswer {
   exchange: HttpExchange;
   status: number;
-  /** The connection's first POST (the transport is still being probed). */
-  first: boolean;
-  /** An MCP 2026-07-28 request (it carries its own headers). */
-  modern: boolean;
   /** The engine signs this server in with OAuth. */
   oauth: boolean;
   /** The server gave the connection an `Mcp-Session-Id`. */
@@ -83,23 +79,39 @@ export class WasmCore {
 
   /** What an upstream HTTP answer's status means for its connection (http_status.rs). */
   httpStatusVerdict(a: HttpAnswer): HttpVerdict {
-    const key = `${a.exchange} ${a.status} ${+a.first}${+a.modern}${+a.oauth}${+a.session}`;
+    const key = `${a.exchange} ${a.status} ${+a.oauth}${+a.session}`;
     let verdict = this.verdicts.get(key);
     if (verdict === undefined) {
-      verdict = this.call((c) => c.httpStatusVerdict(a.exchange, a.status, a.first, a.modern, a.oauth, a.session)) as HttpVerdict;
+      verdict = this.call((c) => c.httpStatusVerdict(a.exchange, a.status, a.oauth, a.session)) as HttpVerdict;
       this.verdicts.set(key, verdict);
     }
     return verdict;
   }
 
   /**
-   * The rules and limits an upstream HTTP connection runs by (`ConnectionOptions.http`). Which
-   * transport it speaks (the legacy fallback of a first POST) is the engine's (`httpTransport`):
-   * a connection asks about no first POST.
+   * What an upstream HTTP request that failed without an answer means for its connection
+   * (http_request_error.rs): `code` is Node's error code (else its message), `first` whether it
+   * was the connection's first exchange. Rare (a network error): asked each time.
    */
-  httpPolicy(): { verdict: (a: Omit<HttpAnswer, 'first'>) => HttpVerdict; sessionEndTimeoutMs: number } {
+  httpRequestErrorVerdict(code: string, first: boolean): HttpErrorVerdict {
+    return this.call((c) => c.httpRequestErrorVerdict(code, first)) as HttpErrorVerdict;
+  }
+
+  /**
+   * The rules and limits an upstream HTTP connection runs by (`ConnectionOptions.http`). Which
+   * transport it speaks (the legacy fallback of a first POST) is the engine's (`httpTransport`).
+   */
+  httpPolicy(): {
+    verdict: (a: HttpAnswer) => HttpVerdict;
+    requestError: (code: string, first: boolean) => HttpErrorVerdict;
+    sessionEndTimeoutMs: number;
+  } {
     const limits = this.limits();
-    return { verdict: (a) => this.httpStatusVerdict({ ...a, first: false }), sessionEndTimeoutMs: limits.httpSessionEndTimeoutMs };
+    return {
+      verdict: (a) => this.httpStatusVerdict(a),
+      requestError: (code, first) => this.httpRequestErrorVerdict(code, first),
+      sessionEndTimeoutMs: limits.httpSessionEndTimeoutMs,
+    };
   }
 
   get loaded(): boolean {
