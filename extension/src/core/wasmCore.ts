@@ -40,6 +40,8 @@ export class WasmCore {
   private hostLimits: HostLimits | undefined;
   /** Verdicts already given: the rule is pure, so a warm call never asks again. */
   private readonly verdicts = new Map<string, HttpVerdict>();
+  /** Told after each trap, once the fresh instance is ready (`onTrap`). */
+  private readonly trapListeners = new Set<(error: Error, trapCount: number) => void>();
 
   constructor(
     private readonly modulePath: string,
@@ -114,6 +116,15 @@ export class WasmCore {
     };
   }
 
+  /**
+   * Call `listener` after each trap, once the fresh instance is ready: whatever lived in the dead
+   * one (an engine) is gone. Returns the way to stop listening.
+   */
+  onTrap(listener: (error: Error, trapCount: number) => void): () => void {
+    this.trapListeners.add(listener);
+    return () => this.trapListeners.delete(listener);
+  }
+
   get loaded(): boolean {
     return this.exports !== undefined;
   }
@@ -134,6 +145,7 @@ export class WasmCore {
       this.load();
       const trap = new CoreTrapError(`Lazy MCP's core failed and was restarted: ${err.message}`);
       this.onRecreated?.(trap, this.traps);
+      for (const listener of [...this.trapListeners]) listener(trap, this.traps);
       throw trap;
     }
   }
