@@ -36,7 +36,6 @@ use lazy_mcp_core::engine::{
 use lazy_mcp_core::host_limits::{
     GatewayLimits, HostLimits, LogThrottleLimits, SharedOwnerLimits, SignInLimits, StdioLimits,
 };
-use lazy_mcp_core::http_request_error::HttpErrorVerdict;
 use lazy_mcp_core::http_status::{HttpExchange, HttpMode, HttpVerdict};
 use lazy_mcp_core::problem_presentation::{
     OpenDocument, Presentation, PresentationInput, ProblemLogLine,
@@ -110,7 +109,7 @@ pub fn render() -> String {
         declaration::<ClientEnvelope>(),
         declaration::<ErrorShape>(),
         declaration::<RequestHeaders>(),
-        // what the host's I/O runs by (`hostLimits`, `httpStatusVerdict`, `httpRequestErrorVerdict`)
+        // what the host's I/O runs by (`hostLimits`, `httpStatusVerdict`)
         declaration::<HostLimits>(),
         declaration::<GatewayLimits>(),
         declaration::<SharedOwnerLimits>(),
@@ -119,7 +118,6 @@ pub fn render() -> String {
         declaration::<LogThrottleLimits>(),
         declaration::<HttpExchange>(),
         declaration::<HttpVerdict>(),
-        declaration::<HttpErrorVerdict>(),
         // what an HTTP connection speaks (`httpTransport`)
         declaration::<HttpMode>(),
         // config

@@ -2,15 +2,11 @@
 //! means for its connection. The host's HTTP connection
 //! (`host/connections/httpConnection.ts`) names the error (Node's `code`:
 //! `ECONNREFUSED`, ...) and whether the request was the connection's first
-//! exchange, and asks here (WASM `httpRequestErrorVerdict`), so no list of
-//! error codes lives in the host. What a status means is `http_status.rs`'s.
-
-use serde::{Deserialize, Serialize};
+//! exchange, and asks here (WASM `httpRequestErrorEndsConnection`), so no list
+//! of error codes lives in the host. What a status means is `http_status.rs`'s.
 
 /// What the connection does after one of its requests failed without an answer.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HttpErrorVerdict {
     /// The server cannot be reached: the connection ends ("cannot connect to …").
     CloseConnection,
@@ -30,15 +26,6 @@ pub fn http_request_error_verdict(code: &str, first: bool) -> HttpErrorVerdict {
         HttpErrorVerdict::CloseConnection
     } else {
         HttpErrorVerdict::FailRequest
-    }
-}
-
-/// [`http_request_error_verdict`] as the host reads it: the verdict's contract
-/// name (`"closeConnection"` or `"failRequest"`).
-pub fn http_request_error_verdict_name(code: &str, first: bool) -> &'static str {
-    match http_request_error_verdict(code, first) {
-        HttpErrorVerdict::CloseConnection => "closeConnection",
-        HttpErrorVerdict::FailRequest => "failRequest",
     }
 }
 
@@ -68,14 +55,6 @@ mod tests {
                 CloseConnection,
                 "{code}"
             );
-        }
-    }
-
-    #[test]
-    fn the_host_reads_each_verdict_by_its_contract_name() {
-        for (code, first) in [("ECONNREFUSED", false), ("ECONNRESET", false), ("x", true)] {
-            let serde_name = serde_json::to_value(http_request_error_verdict(code, first)).unwrap();
-            assert_eq!(serde_name, http_request_error_verdict_name(code, first));
         }
     }
 }

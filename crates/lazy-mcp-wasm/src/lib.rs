@@ -133,13 +133,14 @@ pub fn http_status_verdict(exchange: &str, status: u16, oauth: bool, session: bo
         .to_string()
 }
 
-/// What an upstream HTTP request that failed without an answer (`code`: Node's
-/// error code, else its message) means for its connection, `first`: it was the
-/// connection's first exchange (an `HttpErrorVerdict` name;
-/// lazy_mcp_core::http_request_error).
-#[wasm_bindgen(js_name = httpRequestErrorVerdict)]
-pub fn http_request_error_verdict(code: &str, first: bool) -> String {
-    lazy_mcp_core::http_request_error::http_request_error_verdict_name(code, first).to_string()
+/// Whether an upstream HTTP request that failed without an answer (`code`:
+/// Node's error code, else its message; `first`: the connection's first
+/// exchange) ends its connection, else it fails that request only
+/// (lazy_mcp_core::http_request_error).
+#[wasm_bindgen(js_name = httpRequestErrorEndsConnection)]
+pub fn http_request_error_ends_connection(code: &str, first: bool) -> bool {
+    use lazy_mcp_core::http_request_error::{http_request_error_verdict, HttpErrorVerdict};
+    http_request_error_verdict(code, first) == HttpErrorVerdict::CloseConnection
 }
 
 /// Aborts the instance on purpose, in the `test-exports` build only (the host's

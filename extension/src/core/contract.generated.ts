@@ -878,8 +878,6 @@ export type HttpExchange = "post" | "legacyPost" | "eventStream" | "legacyStream
 
 export type HttpVerdict = "accept" | "noReply" | "resendOrHoldForSignIn" | "holdForSignIn" | "eventStreamLater" | "requiresAuthentication" | "refusedAccess" | "sessionExpired" | "noEventStream" | "failed";
 
-export type HttpErrorVerdict = "closeConnection" | "failRequest";
-
 export type HttpMode = "probing" | "streamable" | "legacy";
 
 export type ConfigSources = { discovery: DiscoveryInput, 

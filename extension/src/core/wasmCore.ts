@@ -1,7 +1,7 @@
 // Loads the WASM core and keeps it alive: a trap (panic → abort) kills a wasm
 // instance, so every call goes through `call()`, which recreates the instance.
 import * as path from 'node:path';
-import type { HostLimits, HttpErrorVerdict, HttpExchange, HttpVerdict, LogLevel } from './contract.generated';
+import type { HostLimits, HttpExchange, HttpVerdict, LogLevel } from './contract.generated';
 import type * as WasmSurface from './wasmSurface.generated';
 import { embeddingTablePath, readEmbeddingTable } from './embeddingTable';
 import type { EmbeddingTable } from './embeddingTable';
@@ -91,12 +91,12 @@ export class WasmCore {
   }
 
   /**
-   * What an upstream HTTP request that failed without an answer means for its connection
-   * (http_request_error.rs): `code` is Node's error code (else its message), `first` whether it
-   * was the connection's first exchange. Rare (a network error): asked each time.
+   * Whether an upstream HTTP request that failed without an answer ends its connection (else
+   * it fails that request only; http_request_error.rs): `code` is Node's error code (else its
+   * message), `first` whether it was the connection's first exchange. Rare: asked each time.
    */
-  httpRequestErrorVerdict(code: string, first: boolean): HttpErrorVerdict {
-    return this.call((c) => c.httpRequestErrorVerdict(code, first)) as HttpErrorVerdict;
+  httpRequestErrorEndsConnection(code: string, first: boolean): boolean {
+    return this.call((c) => c.httpRequestErrorEndsConnection(code, first));
   }
 
   /**
@@ -105,13 +105,13 @@ export class WasmCore {
    */
   httpPolicy(): {
     verdict: (a: HttpAnswer) => HttpVerdict;
-    requestError: (code: string, first: boolean) => HttpErrorVerdict;
+    endsConnection: (code: string, first: boolean) => boolean;
     sessionEndTimeoutMs: number;
   } {
     const limits = this.limits();
     return {
       verdict: (a) => this.httpStatusVerdict(a),
-      requestError: (code, first) => this.httpRequestErrorVerdict(code, first),
+      endsConnection: (code, first) => this.httpRequestErrorEndsConnection(code, first),
       sessionEndTimeoutMs: limits.httpSessionEndTimeoutMs,
     };
   }

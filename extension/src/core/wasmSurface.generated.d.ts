@@ -135,12 +135,12 @@ export function coreVersion(): string;
 export function hostLimits(): string;
 
 /**
- * What an upstream HTTP request that failed without an answer (`code`: Node's
- * error code, else its message) means for its connection, `first`: it was the
- * connection's first exchange (an `HttpErrorVerdict` name;
- * lazy_mcp_core::http_request_error).
+ * Whether an upstream HTTP request that failed without an answer (`code`:
+ * Node's error code, else its message; `first`: the connection's first
+ * exchange) ends its connection, else it fails that request only
+ * (lazy_mcp_core::http_request_error).
  */
-export function httpRequestErrorVerdict(code: string, first: boolean): string;
+export function httpRequestErrorEndsConnection(code: string, first: boolean): boolean;
 
 /**
  * What an upstream HTTP answer's status means for its connection (an

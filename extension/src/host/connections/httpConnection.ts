@@ -484,7 +484,7 @@ class HttpConnection implements Connection {
     if (this.finished || this.closing !== undefined) return;
     const code = errorCode(err);
     // Whether the server is unreachable (the connection ends) or only this request was cut: the core's rule.
-    if (this.policy.requestError(code, isFirst) === 'closeConnection') {
+    if (this.policy.endsConnection(code, isFirst)) {
       this.closeWith({ reason: `cannot connect to ${this.shownUrl}: ${code}` });
       return;
     }

@@ -7,7 +7,7 @@
 // events: over HTTP, which transport to speak (`httpTransport`) and how long
 // the first exchange may take.
 
-import type { Effect, HttpErrorVerdict, HttpExchange, HttpMode, HttpVerdict, LogLevel, SharedHolder, StdioLimits, Transport } from '../../core/contract.generated';
+import type { Effect, HttpExchange, HttpMode, HttpVerdict, LogLevel, SharedHolder, StdioLimits, Transport } from '../../core/contract.generated';
 
 /** How to reach a server: the core's `Transport` (generated from config/model.rs). */
 export type { Transport };
@@ -139,13 +139,13 @@ export interface ConnectionOptions {
 /**
  * What an HTTP connection runs by, from the core: what each answer's status means
  * (`WasmCore.httpStatusVerdict`, http_status.rs), what a request that got no answer means
- * (`WasmCore.httpRequestErrorVerdict`, http_request_error.rs) and its timeouts (`hostLimits`).
+ * (`WasmCore.httpRequestErrorEndsConnection`, http_request_error.rs) and its timeouts (`hostLimits`).
  * The transport (a first POST's fallback) and the first exchange's deadline are the engine's.
  */
 export interface HttpPolicy {
   verdict(answer: { exchange: HttpExchange; status: number; oauth: boolean; session: boolean }): HttpVerdict;
-  /** A request failed with network error `code` (`first`: the connection's first exchange): end the connection, or fail that request only. */
-  requestError(code: string, first: boolean): HttpErrorVerdict;
+  /** A request failed with network error `code` (`first`: the connection's first exchange): true ends the connection, false fails that request only. */
+  endsConnection(code: string, first: boolean): boolean;
   /** Bound on the DELETE that ends a session when the connection closes. */
   sessionEndTimeoutMs: number;
 }
