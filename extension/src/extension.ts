@@ -17,8 +17,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<LazyMc
     defaultCoreModulePath(context.asAbsolutePath('dist')),
     (level, message) => log[level](message),
     (error) => {
-      // The engine lived in the dead instance: rebuild it from the last inputs.
-      controller?.recoverFromTrap();
+      // The host rebuilds its engine itself (LazyHost listens for traps): here the user is told.
       const now = Date.now();
       if (now - lastTrapNotice > trapNoticeIntervalMs) {
         lastTrapNotice = now;

@@ -121,8 +121,9 @@ export function drive(transport, opts = {}) {
   // sending nothing more until `initialize` is answered.
   const http = transport.type !== 'stdio';
   // And, as the engine does (engine/server/http_transport.rs): which transport a probing POST's
-  // status settles (the core's own status rule: http_status.rs), and what started and answered
-  // the first exchange (the engine's deadline bounds it).
+  // status settles (the rule of http_status.rs's `transport_after_first_post`, which the WASM
+  // module does not export: the engine reads it itself; cli.legacySseFallback.test.mjs checks the
+  // engine's own), and what started and answered the first exchange (the engine's deadline bounds it).
   let probing = transport.type === 'http';
   const connectStarts = [];
   const connectAnswers = [];
@@ -175,8 +176,8 @@ export function drive(transport, opts = {}) {
     onConnectAnswered(status) {
       connectAnswers.push(status);
       if (!probing) return;
-      const verdict = coreRules().httpStatusVerdict({ exchange: 'post', status, first: true, modern: false, oauth: opts.auth !== undefined, session: false });
-      const mode = verdict === 'fallBackToLegacy' ? 'legacy' : verdict === 'holdForSignIn' || verdict === 'resendOrHoldForSignIn' ? 'probing' : 'streamable';
+      const signIn = opts.auth !== undefined && (status === 401 || status === 403);
+      const mode = [400, 404, 405].includes(status) ? 'legacy' : signIn ? 'probing' : 'streamable';
       probing = mode === 'probing';
       conn.setTransport(mode);
     },

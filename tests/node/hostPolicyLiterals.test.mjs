@@ -6,7 +6,9 @@
 //   - a duration, timeout, grace, delay, retry or backoff given a number literal
 //     (`const PIPE_CLOSE_WAIT_MS = 500`, `graceMs = opts.killGraceMs ?? 2000`);
 //   - an HTTP status number in a comparison (`status === 401`, `case 404:`);
-//   - an array of three or more number literals (a retry or backoff schedule).
+//   - an array of three or more number literals (a retry or backoff schedule);
+//   - a network error code as a string (`code === 'ECONNREFUSED'`, `case 'ENOTFOUND':`): what
+//     a failed request means for its connection is the core's (http_request_error.rs).
 // A new one fails here: move it into the core's limits, or, if it is mechanics and no
 // policy, add it to `allowed` below with the reason. An allowed entry no longer found
 // fails too, so the list stays true.
@@ -39,6 +41,10 @@ const rules = [
     re: /(?:status\w*\s*(?:===|!==|==|!=|>=|<=|<|>)\s*[1-5]\d\d\b|\b[1-5]\d\d\s*(?:===|!==|==|!=)\s*\w*status|\bcase\s+[1-5]\d\d\s*:)/i,
   },
   { rule: 'number array (a schedule?)', re: new RegExp(String.raw`\[\s*${NUM}\s*(?:,\s*${NUM}\s*){2,}\]`) },
+  {
+    rule: 'network error code',
+    re: /(['"`])(?:ECONN[A-Z]*|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN|ENETDOWN|ETIMEDOUT|EAI_AGAIN)\1/,
+  },
 ];
 
 /**
@@ -82,6 +88,12 @@ const allowed = [
     text: 'MAX_TIMEOUT_MS = 2 ** 31 - 1',
     why: "Node's setTimeout range: a longer delay fires at once, so the core's deadline is clamped to it",
   },
+  {
+    file: 'host/shared/ownerLauncher.ts',
+    rule: 'network error code',
+    text: "code === 'ENOENT' || code === 'ECONNREFUSED'",
+    why: "what the OS answers when no process listens on Lazy MCP's own owner socket (no socket file, or a stale one): a fact read, not a rule about a server; what follows (start the owner) and how long to wait are the core's (host_waits.rs)",
+  },
 ];
 
 /**
@@ -122,6 +134,11 @@ test('the detector finds each kind of policy literal (else this test would pass 
     ],
     'HTTP status comparison': ['if (res.statusCode === 404) return;', 'if (admission.status === 401) headers.x = 1;', 'case 405:'],
     'number array (a schedule?)': ['const pausesMs = [25, 50, 100, 200, 400];'],
+    'network error code': [
+      "if (isFirst || code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH') {",
+      "case 'ECONNRESET':",
+      '["EHOSTUNREACH", "ETIMEDOUT"].includes(code)',
+    ],
   };
   for (const [rule, lines] of Object.entries(samples)) {
     for (const line of lines) assert.ok(findings(line).some((f) => f.rule === rule), `${rule}: ${line}`);
@@ -135,6 +152,9 @@ test('the detector finds each kind of policy literal (else this test would pass 
     "res.writeHead(404, { 'Content-Type': 'text/plain' })",
     '// a 401 or 403 holds the request; retries after 500 ms',
     "fetch('http://127.0.0.1:8080/mcp')",
+    "return 'command not found (ENOENT); check that it is installed';",
+    'this.closeWith({ reason: `cannot connect to ${this.shownUrl}: ${code}` });',
+    '// ECONNREFUSED, ENOTFOUND: the core says the connection ends',
   ]) {
     assert.deepEqual(findings(line), [], line);
   }

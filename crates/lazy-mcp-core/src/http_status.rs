@@ -46,11 +46,6 @@ impl HttpExchange {
 pub struct HttpAnswer {
     pub exchange: HttpExchange,
     pub status: u16,
-    /// The connection's first POST (the transport is still being probed).
-    pub first: bool,
-    /// The message is an MCP 2026-07-28 request (it carries its own headers):
-    /// its errors are answers, never a reason to fall back to the 2024 transport.
-    pub modern: bool,
     /// The engine signs this server in with OAuth (the `open` effect's `oauth`).
     pub oauth: bool,
     /// The server gave the connection an `Mcp-Session-Id`.
@@ -66,9 +61,6 @@ pub enum HttpVerdict {
     Accept,
     /// A POST accepted with no body (202, 204): any answer comes on another stream.
     NoReply,
-    /// Streamable HTTP is not spoken here: send the message again over the
-    /// legacy HTTP+SSE transport.
-    FallBackToLegacy,
     /// OAuth, 401: the request is sent again at once when the token changed
     /// since it was sent (a refresh raced it), else held like [`HttpVerdict::HoldForSignIn`].
     ResendOrHoldForSignIn,
@@ -131,16 +123,13 @@ pub fn http_status_verdict(answer: HttpAnswer) -> HttpVerdict {
     let HttpAnswer {
         exchange,
         status,
-        first,
-        modern,
         oauth,
         session,
     } = answer;
     use HttpExchange::*;
     use HttpVerdict::*;
-    if exchange == Post && first && falls_back(status, modern) {
-        return FallBackToLegacy;
-    }
+    // What a connection's first POST answered 400, 404 or 405 speaks is the
+    // engine's ([`transport_after_first_post`]): here such a status only fails.
     if exchange == EventStream && status == 405 {
         return NoEventStream;
     }
@@ -165,12 +154,10 @@ pub fn http_status_verdict(answer: HttpAnswer) -> HttpVerdict {
 }
 
 /// [`http_status_verdict`] as the host reads it: the verdict's name
-/// (`"fallBackToLegacy"`, ...); an unknown exchange reads as `"failed"`.
+/// (`"accept"`, ...); an unknown exchange reads as `"failed"`.
 pub fn http_status_verdict_name(
     exchange: &str,
     status: u16,
-    first: bool,
-    modern: bool,
     oauth: bool,
     session: bool,
 ) -> &'static str {
@@ -180,14 +167,11 @@ pub fn http_status_verdict_name(
     match http_status_verdict(HttpAnswer {
         exchange,
         status,
-        first,
-        modern,
         oauth,
         session,
     }) {
         HttpVerdict::Accept => "accept",
         HttpVerdict::NoReply => "noReply",
-        HttpVerdict::FallBackToLegacy => "fallBackToLegacy",
         HttpVerdict::ResendOrHoldForSignIn => "resendOrHoldForSignIn",
         HttpVerdict::HoldForSignIn => "holdForSignIn",
         HttpVerdict::EventStreamLater => "eventStreamLater",

@@ -7,6 +7,7 @@ pub mod display_path;
 pub mod engine;
 pub mod host_limits;
 pub mod host_waits;
+pub mod http_request_error;
 pub mod http_status;
 pub mod idle_tiers;
 pub mod problem_presentation;

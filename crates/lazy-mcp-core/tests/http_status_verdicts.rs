@@ -3,7 +3,8 @@
 //! the host used to hold as literals, one assertion per input.
 
 use lazy_mcp_core::http_status::{
-    http_status_verdict, http_status_verdict_name, HttpAnswer, HttpExchange, HttpVerdict,
+    http_status_verdict, http_status_verdict_name, transport_after_first_post, HttpAnswer,
+    HttpExchange, HttpMode, HttpVerdict,
 };
 use HttpExchange::*;
 use HttpVerdict::*;
@@ -12,8 +13,6 @@ fn answer(exchange: HttpExchange, status: u16) -> HttpAnswer {
     HttpAnswer {
         exchange,
         status,
-        first: false,
-        modern: false,
         oauth: false,
         session: false,
     }
@@ -25,27 +24,36 @@ fn verdict(a: HttpAnswer) -> HttpVerdict {
 
 #[test]
 fn a_first_2024_post_answered_400_404_or_405_falls_back_to_legacy_sse() {
+    // The engine reads the connection's first POST (`connectAnswered`); the
+    // connection's verdict on any POST never falls back: such a status fails it.
     for status in [400, 404, 405] {
-        let first = HttpAnswer {
-            first: true,
-            ..answer(Post, status)
-        };
-        assert_eq!(verdict(first), FallBackToLegacy, "{status}");
-        // Only the first POST probes the transport.
-        assert_ne!(verdict(answer(Post, status)), FallBackToLegacy, "{status}");
+        assert_eq!(
+            transport_after_first_post(status, false, false),
+            HttpMode::Legacy
+        );
+        assert_eq!(verdict(answer(Post, status)), Failed, "{status}");
         // A 2026-07-28 request's error is its answer: no fallback.
-        let modern = HttpAnswer {
-            modern: true,
-            ..first
-        };
-        assert_eq!(verdict(modern), Failed, "{status}");
+        assert_eq!(
+            transport_after_first_post(status, true, false),
+            HttpMode::Streamable
+        );
     }
-    for status in [401, 403, 406, 415, 500, 502] {
-        let first = HttpAnswer {
-            first: true,
-            ..answer(Post, status)
-        };
-        assert_ne!(verdict(first), FallBackToLegacy, "{status}");
+    for status in [200, 202, 406, 415, 500, 502] {
+        assert_eq!(
+            transport_after_first_post(status, false, false),
+            HttpMode::Streamable
+        );
+    }
+    // Refused for a sign-in (OAuth): nothing settled, the POST sent again probes.
+    for status in [401, 403] {
+        assert_eq!(
+            transport_after_first_post(status, false, true),
+            HttpMode::Probing
+        );
+        assert_eq!(
+            transport_after_first_post(status, false, false),
+            HttpMode::Streamable
+        );
     }
 }
 
@@ -74,12 +82,6 @@ fn with_oauth_401_and_403_hold_the_request_for_sign_in_and_without_it_end_the_co
     for exchange in [Post, LegacyPost] {
         assert_eq!(verdict(oauth(exchange, 401)), ResendOrHoldForSignIn);
         assert_eq!(verdict(oauth(exchange, 403)), HoldForSignIn);
-        // On the first POST too: a sign-in, not a fallback.
-        let first = HttpAnswer {
-            first: true,
-            ..oauth(exchange, 401)
-        };
-        assert_eq!(verdict(first), ResendOrHoldForSignIn);
     }
     for exchange in [Post, LegacyPost, EventStream, LegacyStream] {
         assert_eq!(verdict(answer(exchange, 401)), RequiresAuthentication);
@@ -133,33 +135,23 @@ fn the_get_streams_open_on_200_only_and_405_means_the_server_offers_none() {
 
 #[test]
 fn the_host_reads_each_verdict_by_its_contract_name() {
-    let name = |exchange: &str, status, first, oauth, session| {
-        http_status_verdict_name(exchange, status, first, false, oauth, session)
+    let name = |exchange: &str, status, oauth, session| {
+        http_status_verdict_name(exchange, status, oauth, session)
     };
-    assert_eq!(name("post", 404, true, false, false), "fallBackToLegacy");
-    assert_eq!(name("post", 200, false, false, false), "accept");
-    assert_eq!(name("post", 202, false, false, false), "noReply");
+    assert_eq!(name("post", 200, false, false), "accept");
+    assert_eq!(name("post", 202, false, false), "noReply");
+    assert_eq!(name("post", 401, true, false), "resendOrHoldForSignIn");
+    assert_eq!(name("legacyPost", 403, true, false), "holdForSignIn");
+    assert_eq!(name("eventStream", 403, true, false), "eventStreamLater");
     assert_eq!(
-        name("post", 401, false, true, false),
-        "resendOrHoldForSignIn"
-    );
-    assert_eq!(name("legacyPost", 403, false, true, false), "holdForSignIn");
-    assert_eq!(
-        name("eventStream", 403, false, true, false),
-        "eventStreamLater"
-    );
-    assert_eq!(
-        name("legacyStream", 401, false, false, false),
+        name("legacyStream", 401, false, false),
         "requiresAuthentication"
     );
-    assert_eq!(name("post", 403, false, false, false), "refusedAccess");
-    assert_eq!(name("post", 404, false, false, true), "sessionExpired");
-    assert_eq!(
-        name("eventStream", 405, false, false, false),
-        "noEventStream"
-    );
-    assert_eq!(name("post", 500, false, false, false), "failed");
-    assert_eq!(name("somethingElse", 200, false, false, false), "failed");
+    assert_eq!(name("post", 403, false, false), "refusedAccess");
+    assert_eq!(name("post", 404, false, true), "sessionExpired");
+    assert_eq!(name("eventStream", 405, false, false), "noEventStream");
+    assert_eq!(name("post", 500, false, false), "failed");
+    assert_eq!(name("somethingElse", 200, false, false), "failed");
     // The names are the contract type's serde names.
     for (exchange, status, oauth, session) in [
         (Post, 200, false, false),
@@ -181,14 +173,7 @@ fn the_host_reads_each_verdict_by_its_contract_name() {
         });
         assert_eq!(
             serde_json::to_value(v).unwrap(),
-            http_status_verdict_name(
-                exchange_name.as_str().unwrap(),
-                status,
-                false,
-                false,
-                oauth,
-                session
-            )
+            http_status_verdict_name(exchange_name.as_str().unwrap(), status, oauth, session)
         );
     }
 }

@@ -128,18 +128,19 @@ pub fn next_try(wait: u32, elapsed_ms: u32, random: u32) -> i32 {
 /// What an upstream HTTP answer's status means for its connection (an
 /// `HttpVerdict` name; lazy_mcp_core::http_status). `exchange` is an `HttpExchange`.
 #[wasm_bindgen(js_name = httpStatusVerdict)]
-pub fn http_status_verdict(
-    exchange: &str,
-    status: u16,
-    first: bool,
-    modern: bool,
-    oauth: bool,
-    session: bool,
-) -> String {
-    lazy_mcp_core::http_status::http_status_verdict_name(
-        exchange, status, first, modern, oauth, session,
-    )
-    .to_string()
+pub fn http_status_verdict(exchange: &str, status: u16, oauth: bool, session: bool) -> String {
+    lazy_mcp_core::http_status::http_status_verdict_name(exchange, status, oauth, session)
+        .to_string()
+}
+
+/// Whether an upstream HTTP request that failed without an answer (`code`:
+/// Node's error code, else its message; `first`: the connection's first
+/// exchange) ends its connection, else it fails that request only
+/// (lazy_mcp_core::http_request_error).
+#[wasm_bindgen(js_name = httpRequestErrorEndsConnection)]
+pub fn http_request_error_ends_connection(code: &str, first: bool) -> bool {
+    use lazy_mcp_core::http_request_error::{http_request_error_verdict, HttpErrorVerdict};
+    http_request_error_verdict(code, first) == HttpErrorVerdict::CloseConnection
 }
 
 /// Aborts the instance on purpose, in the `test-exports` build only (the host's

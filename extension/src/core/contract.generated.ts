@@ -877,7 +877,7 @@ maxKinds: number, };
 
 export type HttpExchange = "post" | "legacyPost" | "eventStream" | "legacyStream";
 
-export type HttpVerdict = "accept" | "noReply" | "fallBackToLegacy" | "resendOrHoldForSignIn" | "holdForSignIn" | "eventStreamLater" | "requiresAuthentication" | "refusedAccess" | "sessionExpired" | "noEventStream" | "failed";
+export type HttpVerdict = "accept" | "noReply" | "resendOrHoldForSignIn" | "holdForSignIn" | "eventStreamLater" | "requiresAuthentication" | "refusedAccess" | "sessionExpired" | "noEventStream" | "failed";
 
 export type HttpMode = "probing" | "streamable" | "legacy";
 

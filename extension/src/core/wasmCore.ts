@@ -27,10 +27,6 @@ export const defaultCoreModulePath = (distDir: string): string => path.join(dist
 export interface HttpAnswer {
   exchange: HttpExchange;
   status: number;
-  /** The connection's first POST (the transport is still being probed). */
-  first: boolean;
-  /** An MCP 2026-07-28 request (it carries its own headers). */
-  modern: boolean;
   /** The engine signs this server in with OAuth. */
   oauth: boolean;
   /** The server gave the connection an `Mcp-Session-Id`. */
@@ -44,6 +40,8 @@ export class WasmCore {
   private hostLimits: HostLimits | undefined;
   /** Verdicts already given: the rule is pure, so a warm call never asks again. */
   private readonly verdicts = new Map<string, HttpVerdict>();
+  /** Told after each trap, once the fresh instance is ready (`onTrap`). */
+  private readonly trapListeners = new Set<(error: Error, trapCount: number) => void>();
 
   constructor(
     private readonly modulePath: string,
@@ -83,23 +81,48 @@ export class WasmCore {
 
   /** What an upstream HTTP answer's status means for its connection (http_status.rs). */
   httpStatusVerdict(a: HttpAnswer): HttpVerdict {
-    const key = `${a.exchange} ${a.status} ${+a.first}${+a.modern}${+a.oauth}${+a.session}`;
+    const key = `${a.exchange} ${a.status} ${+a.oauth}${+a.session}`;
     let verdict = this.verdicts.get(key);
     if (verdict === undefined) {
-      verdict = this.call((c) => c.httpStatusVerdict(a.exchange, a.status, a.first, a.modern, a.oauth, a.session)) as HttpVerdict;
+      verdict = this.call((c) => c.httpStatusVerdict(a.exchange, a.status, a.oauth, a.session)) as HttpVerdict;
       this.verdicts.set(key, verdict);
     }
     return verdict;
   }
 
   /**
-   * The rules and limits an upstream HTTP connection runs by (`ConnectionOptions.http`). Which
-   * transport it speaks (the legacy fallback of a first POST) is the engine's (`httpTransport`):
-   * a connection asks about no first POST.
+   * Whether an upstream HTTP request that failed without an answer ends its connection (else
+   * it fails that request only; http_request_error.rs): `code` is Node's error code (else its
+   * message), `first` whether it was the connection's first exchange. Rare: asked each time.
    */
-  httpPolicy(): { verdict: (a: Omit<HttpAnswer, 'first'>) => HttpVerdict; sessionEndTimeoutMs: number } {
+  httpRequestErrorEndsConnection(code: string, first: boolean): boolean {
+    return this.call((c) => c.httpRequestErrorEndsConnection(code, first));
+  }
+
+  /**
+   * The rules and limits an upstream HTTP connection runs by (`ConnectionOptions.http`). Which
+   * transport it speaks (the legacy fallback of a first POST) is the engine's (`httpTransport`).
+   */
+  httpPolicy(): {
+    verdict: (a: HttpAnswer) => HttpVerdict;
+    endsConnection: (code: string, first: boolean) => boolean;
+    sessionEndTimeoutMs: number;
+  } {
     const limits = this.limits();
-    return { verdict: (a) => this.httpStatusVerdict({ ...a, first: false }), sessionEndTimeoutMs: limits.httpSessionEndTimeoutMs };
+    return {
+      verdict: (a) => this.httpStatusVerdict(a),
+      endsConnection: (code, first) => this.httpRequestErrorEndsConnection(code, first),
+      sessionEndTimeoutMs: limits.httpSessionEndTimeoutMs,
+    };
+  }
+
+  /**
+   * Call `listener` after each trap, once the fresh instance is ready: whatever lived in the dead
+   * one (an engine) is gone. Returns the way to stop listening.
+   */
+  onTrap(listener: (error: Error, trapCount: number) => void): () => void {
+    this.trapListeners.add(listener);
+    return () => this.trapListeners.delete(listener);
   }
 
   get loaded(): boolean {
@@ -122,6 +145,7 @@ export class WasmCore {
       this.load();
       const trap = new CoreTrapError(`Lazy MCP's core failed and was restarted: ${err.message}`);
       this.onRecreated?.(trap, this.traps);
+      for (const listener of [...this.trapListeners]) listener(trap, this.traps);
       throw trap;
     }
   }

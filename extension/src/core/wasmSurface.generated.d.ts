@@ -141,10 +141,18 @@ export function coreVersion(): string;
 export function hostLimits(): string;
 
 /**
+ * Whether an upstream HTTP request that failed without an answer (`code`:
+ * Node's error code, else its message; `first`: the connection's first
+ * exchange) ends its connection, else it fails that request only
+ * (lazy_mcp_core::http_request_error).
+ */
+export function httpRequestErrorEndsConnection(code: string, first: boolean): boolean;
+
+/**
  * What an upstream HTTP answer's status means for its connection (an
  * `HttpVerdict` name; lazy_mcp_core::http_status). `exchange` is an `HttpExchange`.
  */
-export function httpStatusVerdict(exchange: string, status: number, first: boolean, modern: boolean, oauth: boolean, session: boolean): string;
+export function httpStatusVerdict(exchange: string, status: number, oauth: boolean, session: boolean): string;
 
 /**
  * After waiting `elapsedMs` for `wait` (a `host_waits::Wait` code: 0 the

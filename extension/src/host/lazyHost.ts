@@ -71,6 +71,8 @@ export class LazyHost {
   private endpoints: EndpointInfo[] = [];
   /** Every log line of this host passes here: floods of similar lines are summarized. */
   private readonly logThrottle: LogThrottle;
+  /** Stops listening for the core's traps. */
+  private readonly untrap: () => void;
 
   constructor(private readonly opts: LazyHostOptions) {
     this.logThrottle = new LogThrottle((level, message, server) => opts.log(level, message, server), opts.core.limits().logThrottle);
@@ -136,6 +138,16 @@ export class LazyHost {
       ...(opts.auth ? { auth: opts.auth } : {}),
       ...(opts.sharedOwner ? { sharedOwner: opts.sharedOwner } : {}),
     });
+    this.untrap = opts.core.onTrap((error) => this.recoverFromTrap(error));
+  }
+
+  /**
+   * The core trapped: the engine lived in the dead instance. The driver starts over from its
+   * last inputs, and the gateway ends the sessions that engine knew (their clients start new ones).
+   */
+  private recoverFromTrap(error: Error): void {
+    this.driver.recoverFromTrap();
+    this.gateway?.endSessions(`${error.message}; start a new session`);
   }
 
   /** Load the catalogue, start the gateway, then load the config (the core asks for its files). */
@@ -209,6 +221,7 @@ export class LazyHost {
   }
 
   async stop(): Promise<void> {
+    this.untrap();
     this.watcher?.dispose();
     await this.gateway?.stop();
     await this.driver.shutdown();

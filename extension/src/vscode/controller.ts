@@ -235,10 +235,6 @@ export class Controller implements vscode.Disposable {
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 
-  recoverFromTrap(): void {
-    this.host.driver.recoverFromTrap();
-  }
-
   // ── config and policy ──────────────────────────────────────────────
 
   private discovery(): DiscoveryInput {

@@ -76,6 +76,7 @@ pub fn declarations(input_schema: &Value) -> Result<Vec<Declaration>, String> {
                     "{at}: {X_MCP_HEADER} must be a non-empty HTTP token"
                 ));
             };
+            // A JSON Schema is free-form JSON (any keyword may hold anything): read as a map.
             let kind = schema.get("type").and_then(Value::as_str);
             if !matches!(kind, Some("string" | "integer" | "boolean")) {
                 return Err(format!(
@@ -90,6 +91,7 @@ pub fn declarations(input_schema: &Value) -> Result<Vec<Declaration>, String> {
                 name: name.to_string(),
             });
         }
+        // Free-form JSON Schema as above: its `properties` may name any key.
         if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
             for (key, child) in properties {
                 let mut child_path = path.clone();

@@ -3,8 +3,9 @@
 // describes). Which one to speak, and how long the first exchange may take,
 // are the engine's: this connection reports when its first exchange starts
 // and what answered it, and speaks what the engine's `httpTransport` says
-// (`setTransport`). What each status means, and the timeouts, are the core's
-// too (http_status.rs, host_limits.rs: `ConnectionOptions.http`).
+// (`setTransport`). What each status and each network error means, and the
+// timeouts, are the core's too (http_status.rs, http_request_error.rs,
+// host_limits.rs: `ConnectionOptions.http`).
 //
 // Built on node:http/https rather than fetch: fetch (undici) ends a body that
 // is silent for 300 s, which would cut the long-lived server→client SSE stream.
@@ -252,8 +253,7 @@ class HttpConnection implements Connection {
 
   /** A Streamable HTTP POST's answer: its status as the core reads it, then its reply. */
   private onPostAnswer(res: http.IncomingMessage, msg: Outgoing, url: URL, status: number, sentToken: string | undefined): void {
-    // A 2026-07-28 request carries its own headers (its errors are answers).
-    const verdict = this.verdict('post', status, msg.headers !== undefined);
+    const verdict = this.verdict('post', status);
     if (this.refusedForAuth(verdict, status, res, msg, sentToken)) return;
     if (this.endsConnection(verdict, status, res)) return;
     if (verdict === 'accept' || verdict === 'noReply') {
@@ -460,8 +460,8 @@ class HttpConnection implements Connection {
   // --- shared --------------------------------------------------------------------------------
 
   /** What the core says an answer's status means (http_status.rs), with what this connection knows. */
-  private verdict(exchange: HttpExchange, status: number, modern = false): HttpVerdict {
-    return this.policy.verdict({ exchange, status, modern, oauth: this.auth !== undefined, session: this.sessionId !== undefined });
+  private verdict(exchange: HttpExchange, status: number): HttpVerdict {
+    return this.policy.verdict({ exchange, status, oauth: this.auth !== undefined, session: this.sessionId !== undefined });
   }
 
   /** Verdicts after which the connection is unusable: auth refused, session gone. */
@@ -483,7 +483,8 @@ class HttpConnection implements Connection {
   private onRequestError(err: Error, msg: Outgoing, isFirst: boolean): void {
     if (this.finished || this.closing !== undefined) return;
     const code = errorCode(err);
-    if (isFirst || code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH') {
+    // Whether the server is unreachable (the connection ends) or only this request was cut: the core's rule.
+    if (this.policy.endsConnection(code, isFirst)) {
       this.closeWith({ reason: `cannot connect to ${this.shownUrl}: ${code}` });
       return;
     }

@@ -138,11 +138,14 @@ export interface ConnectionOptions {
 
 /**
  * What an HTTP connection runs by, from the core: what each answer's status means
- * (`WasmCore.httpStatusVerdict`, http_status.rs) and its timeouts (`hostLimits`). The
- * transport (a first POST's fallback) and the first exchange's deadline are the engine's.
+ * (`WasmCore.httpStatusVerdict`, http_status.rs), what a request that got no answer means
+ * (`WasmCore.httpRequestErrorEndsConnection`, http_request_error.rs) and its timeouts (`hostLimits`).
+ * The transport (a first POST's fallback) and the first exchange's deadline are the engine's.
  */
 export interface HttpPolicy {
-  verdict(answer: { exchange: HttpExchange; status: number; modern: boolean; oauth: boolean; session: boolean }): HttpVerdict;
+  verdict(answer: { exchange: HttpExchange; status: number; oauth: boolean; session: boolean }): HttpVerdict;
+  /** A request failed with network error `code` (`first`: the connection's first exchange): true ends the connection, false fails that request only. */
+  endsConnection(code: string, first: boolean): boolean;
   /** Bound on the DELETE that ends a session when the connection closes. */
   sessionEndTimeoutMs: number;
 }

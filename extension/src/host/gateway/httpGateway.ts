@@ -96,6 +96,8 @@ export class HttpGateway {
   private readonly sessions = new Map<string, SessionState>();
   /** The bearer secret's bytes, made once (undefined: no bearer check). */
   private readonly tokenBytes: Buffer | undefined;
+  /** The sessions the last core trap ended (`endSessions`), and why: their 404 says so. */
+  private ended: { ids: Set<string>; why: string } | undefined;
 
   constructor(
     private readonly handler: GatewayHandler,
@@ -172,6 +174,16 @@ export class HttpGateway {
     for (const s of [...this.sessions.values()]) if (s.endpoint === endpoint) this.dropSession(s);
   }
 
+  /**
+   * The engine that knew every session is gone (the core trapped): each session ends, every
+   * request still waiting is answered with `why`, and nobody is told (the fresh engine never knew
+   * them). A later request of one of them gets 404 with `why`: its client starts a new session.
+   */
+  endSessions(why: string): void {
+    this.ended = { ids: new Set(this.sessions.keys()), why };
+    for (const s of [...this.sessions.values()]) this.dropSession(s, why);
+  }
+
   async stop(): Promise<void> {
     for (const s of [...this.sessions.values()]) this.dropSession(s);
     const server = this.server;
@@ -194,24 +206,28 @@ export class HttpGateway {
       work();
     } catch (err) {
       this.options.log('error', `gateway: internal error while serving a request: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      const why = 'Internal error in Lazy MCP while serving this request (details in its log)';
-      const answers = ex ? [...ex.pending].map((id) => errorResponse(id, -32603, why)) : [];
-      for (let i = 0; ex && i < ex.anonymous; i++) answers.push(errorResponse(null, -32603, why));
-      if (ex) {
-        ex.pending.clear();
-        ex.anonymous = 0;
+      this.failPending(res, ex, 'Internal error in Lazy MCP while serving this request (details in its log)');
+    }
+  }
+
+  /** Answers every request `ex` still waits for with -32603 `why` (no `ex`: one error, id null), and ends `res`. */
+  private failPending(res: http.ServerResponse, ex: PostExchange | undefined, why: string): void {
+    const answers = ex ? [...ex.pending].map((id) => errorResponse(id, -32603, why)) : [];
+    for (let i = 0; ex && i < ex.anonymous; i++) answers.push(errorResponse(null, -32603, why));
+    if (ex) {
+      ex.pending.clear();
+      ex.anonymous = 0;
+    }
+    try {
+      if (!res.headersSent) {
+        const body = answers.length > 1 ? `[${answers.join(',')}]` : (answers[0] ?? errorResponse(null, -32603, why));
+        res.writeHead(500, { 'Content-Type': 'application/json' }).end(body);
+      } else {
+        for (const a of answers) ex?.stream?.send(a);
+        res.end();
       }
-      try {
-        if (!res.headersSent) {
-          const body = answers.length > 1 ? `[${answers.join(',')}]` : (answers[0] ?? errorResponse(null, -32603, why));
-          res.writeHead(500, { 'Content-Type': 'application/json' }).end(body);
-        } else {
-          for (const a of answers) ex?.stream?.send(a);
-          res.end();
-        }
-      } catch {
-        res.destroy();
-      }
+    } catch {
+      res.destroy();
     }
   }
 
@@ -231,7 +247,8 @@ export class HttpGateway {
     const session = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
     if (typeof sessionId === 'string' && (!session || session.endpoint !== endpoint)) {
       // 404 tells the client to start a new session (spec).
-      res.writeHead(404, { 'Content-Type': 'application/json' }).end(errorResponse(null, -32001, 'Session not found'));
+      const why = this.ended?.ids.has(sessionId) === true ? this.ended.why : 'Session not found';
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end(errorResponse(null, -32001, why));
       return;
     }
     switch (req.method) {
@@ -434,16 +451,18 @@ export class HttpGateway {
     if (session.oneShot && this.sessions.get(session.id) === session) this.dropSession(session);
   }
 
-  private dropSession(session: SessionState): void {
+  /** `failWith`: the engine is gone (`endSessions`): requests waiting are answered with it, and nobody is told. */
+  private dropSession(session: SessionState, failWith?: string): void {
     this.sessions.delete(session.id);
     const exchanges = session.exchanges;
     session.exchanges = [];
     for (const ex of exchanges) {
-      if (ex.stream) ex.stream.end();
+      if (failWith !== undefined) this.failPending(ex.res, ex, failWith);
+      else if (ex.stream) ex.stream.end();
       else if (!ex.res.headersSent) ex.res.writeHead(404).end();
     }
     session.getStream?.end();
-    this.handler.onSessionClosed(session);
+    if (failWith === undefined) this.handler.onSessionClosed(session);
   }
 }
 

@@ -63,6 +63,11 @@ export function connectSocket(socketPath: string): Promise<net.Socket> {
   });
 }
 
+/**
+ * No owner listens on the socket: no socket file (ENOENT), or a stale one (ECONNREFUSED). What
+ * the OS answers about Lazy MCP's own local socket, not a rule about an MCP server: what follows
+ * (start an owner) and how long to wait are the core's (host_waits.rs `nextTry`).
+ */
 function absent(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException).code;
   return code === 'ENOENT' || code === 'ECONNREFUSED';

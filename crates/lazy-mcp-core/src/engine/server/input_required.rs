@@ -19,8 +19,9 @@ use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::roots::roots_from_folders;
 use crate::protocol::client_discover as discover;
+use crate::protocol::json_text;
 use crate::protocol::jsonrpc;
-use crate::protocol::message_fields::MessageFields;
+use crate::protocol::message_fields::{members, MessageFields};
 use crate::protocol::methods;
 use crate::protocol::missing_capability;
 use crate::protocol::params::Params;
@@ -37,6 +38,49 @@ const ROOTS_STATE_PREFIX: &str = "lazy-mcp-roots:";
 
 fn request_method(request: &Value) -> &str {
     MessageFields::read(request).method().unwrap_or("")
+}
+
+/// What Lazy MCP wrapped around a server's `requestState` (the JSON after
+/// [`ROOTS_STATE_PREFIX`]), read in one pass: a member of another type reads as absent.
+#[derive(Debug, Default, PartialEq)]
+struct WrappedState<'a> {
+    /// The keys of the roots requests Lazy MCP answers itself.
+    roots: Vec<&'a str>,
+    /// The server's own state (any JSON, as it sent it), when it gave one.
+    state: Option<&'a Value>,
+}
+
+impl<'a> WrappedState<'a> {
+    fn read(wrapped: &'a Value) -> WrappedState<'a> {
+        let mut read = WrappedState::default();
+        for (key, member) in members(Some(wrapped)) {
+            match key {
+                "roots" => {
+                    let keys = member.as_array().into_iter().flatten();
+                    read.roots = keys.filter_map(Value::as_str).collect();
+                }
+                "state" => read.state = Some(member).filter(|s| !s.is_null()),
+                _ => {}
+            }
+        }
+        read
+    }
+
+    /// The `requestState` wrapping `state` (`{"roots":[…],"state":…}` after
+    /// [`ROOTS_STATE_PREFIX`]), written by hand as `json!` wrote it.
+    fn write<'k>(roots: impl Iterator<Item = &'k str>, state: Option<&Value>) -> String {
+        let mut text = format!("{ROOTS_STATE_PREFIX}{{\"roots\":[");
+        for (i, key) in roots.enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            json_text::push_str(&mut text, key);
+        }
+        text.push_str("],\"state\":");
+        json_text::push_value(&mut text, state.unwrap_or(&Value::Null));
+        text.push('}');
+        text
+    }
 }
 
 impl Engine {
@@ -83,7 +127,7 @@ impl Engine {
         {
             return None;
         }
-        let keys: Vec<String> = requests.keys().cloned().collect();
+        let keys: Vec<&str> = requests.keys().map(String::as_str).collect();
         let mut params = match call.params() {
             Some(Value::Object(params)) => params.clone(),
             _ => Map::new(),
@@ -98,7 +142,7 @@ impl Engine {
     }
 
     /// `inputResponses[key] = {roots}` for each key (the workspace folders).
-    fn add_roots_answers(&self, params: &mut Map<String, Value>, keys: &[String]) {
+    fn add_roots_answers(&self, params: &mut Map<String, Value>, keys: &[&str]) {
         if keys.is_empty() {
             return;
         }
@@ -112,7 +156,7 @@ impl Engine {
         }
         if let Some(responses) = responses.as_object_mut() {
             for key in keys {
-                responses.insert(key.clone(), json!({ "roots": roots.clone() }));
+                responses.insert((*key).to_string(), json!({ "roots": roots.clone() }));
             }
         }
     }
@@ -139,15 +183,12 @@ impl Engine {
                 .can_answer_input(call.client(), call.client_id(), &others);
         if answerable {
             if let Some(object) = result.as_object_mut() {
-                let roots_keys: Vec<String> = roots.keys().cloned().collect();
-                if !roots_keys.is_empty() {
+                if !roots.is_empty() {
                     object.insert("inputRequests".into(), Value::Object(others));
                     let state = object.remove("requestState");
-                    let wrapped = json!({ "roots": roots_keys, "state": state });
-                    object.insert(
-                        "requestState".into(),
-                        Value::from(format!("{ROOTS_STATE_PREFIX}{wrapped}")),
-                    );
+                    let keys = roots.keys().map(String::as_str);
+                    let wrapped = WrappedState::write(keys, state.as_ref());
+                    object.insert("requestState".into(), Value::from(wrapped));
                 }
             }
             return Ok(result);
@@ -198,18 +239,45 @@ impl Engine {
         let Some(wrapped) = wrapped else {
             return;
         };
-        let keys: Vec<String> = wrapped
-            .get("roots")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .map(str::to_string)
-            .collect();
+        let WrappedState { roots, state } = WrappedState::read(&wrapped);
         object.remove("requestState");
-        if let Some(state) = wrapped.get("state").filter(|s| !s.is_null()) {
+        if let Some(state) = state {
             object.insert("requestState".into(), state.clone());
         }
-        self.add_roots_answers(object, &keys);
+        self.add_roots_answers(object, &roots);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wrapped_state_reads_its_roots_keys_and_the_servers_state_and_nothing_else() {
+        let wrapped = json!({"roots": ["r1", 2, "r2"], "state": {"step": 1}, "other": true});
+        let read = WrappedState::read(&wrapped);
+        assert_eq!(read.roots, vec!["r1", "r2"]);
+        assert_eq!(read.state, Some(&json!({"step": 1})));
+        // A null state is none; members of another type read as absent.
+        let odd = json!({"roots": "r1", "state": null});
+        assert_eq!(WrappedState::read(&odd), WrappedState::default());
+        assert_eq!(WrappedState::read(&json!([1])), WrappedState::default());
+    }
+
+    #[test]
+    fn a_wrapped_state_is_written_as_json_wrote_it_and_reads_back() {
+        for state in [
+            None,
+            Some(json!("s\"1")),
+            Some(json!({"b": [1, -2.5], "a": null})),
+        ] {
+            let keys = ["r1", "r\\2"];
+            let text = WrappedState::write(keys.into_iter(), state.as_ref());
+            let as_json = json!({ "roots": keys, "state": state });
+            assert_eq!(text, format!("{ROOTS_STATE_PREFIX}{as_json}"));
+            let back: Value = serde_json::from_str(&text[ROOTS_STATE_PREFIX.len()..]).unwrap();
+            let read = WrappedState::read(&back);
+            assert_eq!((read.roots, read.state), (keys.to_vec(), state.as_ref()));
+        }
     }
 }
