@@ -11,38 +11,13 @@
 // perf's own overhead inflates every figure (about 1.6x here); read the shares.
 // Usage: node bench/perf-cpu.mjs [cli.js=dist/cli.js] [calls=4000] [concurrency=8] [warmup=30000]
 // PERF_TOP=N also prints the gateway's N main-thread symbols with the most samples.
-import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { benchServers, repoRoot } from './lib/servers.mjs';
-import { processCpuNs, startGatewayProcess } from './lib/hotPath.mjs';
-import { rawSession } from './lib/rawHttpClient.mjs';
+import { printItems, recordGatewayAndFloor } from './lib/perfPair.mjs';
 
 const [cliArg = 'dist/cli.js', calls = 4000, concurrency = 8, warmup = 30000] = process.argv.slice(2).map((x, i) => (i === 0 ? x : Number(x)));
 const cli = path.resolve(cliArg);
 const hz = 20000;
-const spec = benchServers().everything;
-const params = { name: 'echo', arguments: { message: 'hello' } };
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perf-cpu-'));
-
-const concurrently = async (session, n) => {
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => { while (next++ < n) await session.request('tools/call', params); }));
-};
-
-async function measure(label, session, pid) {
-  await concurrently(session, warmup);
-  const data = path.join(dir, `${label}.data`);
-  const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', String(hz), '-p', String(pid), '-o', data], { stdio: 'ignore' });
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const cpu0 = processCpuNs(pid);
-  await concurrently(session, calls);
-  const cpuUs = (processCpuNs(pid) - cpu0) / calls / 1000;
-  perf.kill('SIGINT');
-  await new Promise((resolve) => perf.once('exit', resolve));
-  return { label, cpuUs, kinds: kindsOf(data) };
-}
 
 /** Samples per kind of code, from `perf script` (the main thread is the one with the most samples). */
 function kindsOf(data) {
@@ -80,38 +55,13 @@ function kindOf(main, sym, dso) {
   return 'main: other natives (V8 runtime, libuv, libc)';
 }
 
-const gw = await startGatewayProcess({ everything: spec }, { cli, nodeArgs: ['--perf-basic-prof'] });
-const proxy = spawn(process.execPath, ['--perf-basic-prof', path.join(repoRoot, 'bench', 'lib', 'minimalProxy.mjs'), spec.command, ...spec.args], {
-  env: { ...process.env, ...(spec.env ?? {}) },
-  stdio: ['ignore', 'pipe', 'ignore'],
-  // --perf-basic-prof leaves an isolate-*.log in the working directory.
-  cwd: dir,
-});
-const port = await new Promise((resolve) => proxy.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
-let results;
-try {
-  const viaGateway = await rawSession(`${gw.url}/everything`, gw.token);
-  const viaProxy = await rawSession(`http://127.0.0.1:${port}/mcp`, 'unused');
-  results = [await measure('gateway', viaGateway, gw.pid), await measure('floor', viaProxy, proxy.pid)];
-  await viaGateway.close();
-  await viaProxy.close();
-} finally {
-  await gw.close();
-  const exited = new Promise((resolve) => proxy.once('exit', resolve));
-  proxy.kill('SIGTERM');
-  await exited;
-  for (const pid of [gw.pid, proxy.pid]) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true });
-  fs.rmSync(dir, { recursive: true, force: true });
-}
+const results = await recordGatewayAndFloor({ cli, calls, concurrency, warmup, hz, sort: kindsOf, tmpPrefix: 'perf-cpu-' });
 const [g, f] = results;
-const perCall = (r, k) => ((r.kinds.get(k) ?? 0) * (1e6 / hz)) / calls;
 console.log(`${calls} echo calls at concurrency ${concurrency} after ${warmup} warm-up calls; CPU per call under perf: gateway ${g.cpuUs.toFixed(0)} µs, floor ${f.cpuUs.toFixed(0)} µs (${(g.cpuUs / f.cpuUs).toFixed(2)}x)\n`);
-console.log('| kind | gateway µs/call | floor µs/call | difference |\n|---|--:|--:|--:|');
-const keys = [...new Set([...g.kinds.keys(), ...f.kinds.keys()])].sort((a, b) => perCall(g, b) - perCall(f, b) - (perCall(g, a) - perCall(f, a)));
-for (const k of keys) console.log(`| ${k} | ${perCall(g, k).toFixed(1)} | ${perCall(f, k).toFixed(1)} | ${(perCall(g, k) - perCall(f, k)).toFixed(1)} |`);
+printItems('kind', results, { calls, hz });
 const top = Number(process.env.PERF_TOP ?? 0);
 if (top > 0) {
   console.log(`\n| gateway main-thread symbol | µs/call |\n|---|--:|`);
-  for (const [sym, n] of [...g.kinds.symbols].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`| ${sym.replace(/\|/g, '\\|').slice(0, 110)} | ${((n * (1e6 / hz)) / calls).toFixed(2)} |`);
+  for (const [sym, n] of [...g.counts.symbols].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`| ${sym.replace(/\|/g, '\\|').slice(0, 110)} | ${((n * (1e6 / hz)) / calls).toFixed(2)} |`);
 }
 process.exit(0);

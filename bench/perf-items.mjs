@@ -10,24 +10,14 @@
 // cli.js bundled unminified (host files are found by esbuild's `// extension/src/…`
 // comments), e.g. `node bench/perf-items.mjs NAMED/cli.js 8000 8 30000`.
 // Usage: node bench/perf-items.mjs [cli.js=dist/cli.js] [calls=6000] [concurrency=8] [warmup=30000]
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { benchServers, repoRoot } from './lib/servers.mjs';
-import { processCpuNs, startGatewayProcess } from './lib/hotPath.mjs';
-import { rawSession } from './lib/rawHttpClient.mjs';
+import { printItems, recordGatewayAndFloor } from './lib/perfPair.mjs';
 
 const [cliArg = 'dist/cli.js', calls = 6000, concurrency = 8, warmup = 30000] = process.argv.slice(2).map((x, i) => (i === 0 ? x : Number(x)));
 const cli = path.resolve(cliArg);
 const hz = 10000;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'perf-items-'));
-const spec = benchServers().everything;
-const params = { name: 'echo', arguments: { message: 'hello' } };
-const concurrently = async (session, n) => {
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => { while (next++ < n) await session.request('tools/call', params); }));
-};
 
 /** Host source files by line of the bundle (esbuild writes `// extension/src/<file>` before each module). */
 const starts = [];
@@ -36,18 +26,6 @@ fs.readFileSync(cli, 'utf8').split('\n').forEach((line, i) => {
   if (m) starts.push([i + 1, m[1].replace('extension/src/host/', '')]);
 });
 const moduleOf = (line) => starts.findLast(([start]) => start <= line)?.[1] ?? 'cli.js (minified: no file names)';
-
-async function record(label, session, pid) {
-  const data = path.join(dir, `${label}.data`);
-  const perf = spawn('perf', ['record', '-g', '-e', 'cpu-clock', '-F', String(hz), '-p', String(pid), '-o', data], { stdio: 'ignore' });
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const cpu0 = processCpuNs(pid);
-  await concurrently(session, calls);
-  const cpuUs = (processCpuNs(pid) - cpu0) / calls / 1000;
-  perf.kill('SIGINT');
-  await new Promise((resolve) => perf.once('exit', resolve));
-  return { cpuUs, items: items(data) };
-}
 
 function items(data) {
   const out = spawnSync('perf', ['script', '-i', data, '-F', 'tid,ip,sym'], { encoding: 'utf8', maxBuffer: 1 << 30 }).stdout;
@@ -91,36 +69,8 @@ function items(data) {
   return counts;
 }
 
-const gw = await startGatewayProcess({ everything: spec }, { cli, nodeArgs: ['--perf-basic-prof'] });
-const proxy = spawn(process.execPath, ['--perf-basic-prof', path.join(repoRoot, 'bench', 'lib', 'minimalProxy.mjs'), spec.command, ...spec.args], {
-  env: { ...process.env, ...(spec.env ?? {}) },
-  stdio: ['ignore', 'pipe', 'ignore'],
-  cwd: dir,
-});
-const port = await new Promise((resolve) => proxy.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
-let results;
-try {
-  const viaGateway = await rawSession(`${gw.url}/everything`, gw.token);
-  const viaProxy = await rawSession(`http://127.0.0.1:${port}/mcp`, 'unused');
-  // Warmed up in turns of 1,000 calls, so neither side sits idle while the other warms up.
-  for (let done = 0; done < warmup; done += 1000) for (const s of [viaGateway, viaProxy]) await concurrently(s, Math.min(1000, warmup - done));
-  results = [await record('gateway', viaGateway, gw.pid), await record('floor', viaProxy, proxy.pid)];
-  await viaGateway.close();
-  await viaProxy.close();
-} finally {
-  await gw.close();
-  const exited = new Promise((resolve) => proxy.once('exit', resolve));
-  proxy.kill('SIGTERM');
-  await exited;
-  for (const pid of [gw.pid, proxy.pid]) fs.rmSync(`/tmp/perf-${pid}.map`, { force: true });
-  fs.rmSync(dir, { recursive: true, force: true });
-}
+const results = await recordGatewayAndFloor({ cli, calls, concurrency, warmup, hz, callGraph: true, sort: items, tmpPrefix: 'perf-items-' });
 const [g, f] = results;
-const us = (r, k) => ((r.items.get(k) ?? 0) * (1e6 / hz)) / calls;
-const total = (r) => [...r.items.values()].reduce((a, b) => a + b, 0) * (1e6 / hz) / calls;
 console.log(`${calls} echo calls at concurrency ${concurrency} after ${warmup} warm-up calls; CPU per call under perf: gateway ${g.cpuUs.toFixed(0)} µs, floor ${f.cpuUs.toFixed(0)} µs\n`);
-console.log('| item | gateway µs/call | floor µs/call | difference |\n|---|--:|--:|--:|');
-const keys = [...new Set([...g.items.keys(), ...f.items.keys()])].sort((a, b) => us(g, b) - us(f, b) - (us(g, a) - us(f, a)));
-for (const k of keys) console.log(`| ${k} | ${us(g, k).toFixed(1)} | ${us(f, k).toFixed(1)} | ${(us(g, k) - us(f, k)).toFixed(1)} |`);
-console.log(`| total | ${total(g).toFixed(1)} | ${total(f).toFixed(1)} | ${(total(g) - total(f)).toFixed(1)} |`);
+printItems('item', results, { calls, hz, total: true });
 process.exit(0);

@@ -58,12 +58,17 @@ fn load_model(sim: &mut Sim, bytes: &[u8]) {
     }
 }
 
-fn search(sim: &mut Sim, id: u64, query: &str) -> String {
+/// Client "c" of the aggregate endpoint says hello.
+fn initialize(sim: &mut Sim) {
     sim.client(
         "c",
         Endpoint::Aggregate,
         json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t"}}}),
     );
+}
+
+fn search(sim: &mut Sim, id: u64, query: &str) -> String {
+    initialize(sim);
     sim.client(
         "c",
         Endpoint::Aggregate,
@@ -263,11 +268,7 @@ fn an_offered_table_is_read_only_when_a_search_needs_it_and_the_search_waits_for
     // Cataloguing and listing need no table: a warm start never reads it.
     assert_eq!(table_asks(&sim), 0);
     assert!(!sim.engine.has_embedding_model());
-    sim.client(
-        "c",
-        Endpoint::Aggregate,
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t"}}}),
-    );
+    initialize(&mut sim);
     for id in [1, 2] {
         sim.client(
             "c",
@@ -301,11 +302,7 @@ fn a_search_waiting_for_a_table_that_cannot_be_read_is_answered_by_words() {
         sim.perform(effect);
     }
     sim.apply(vec![config("memory"), config("time")]);
-    sim.client(
-        "c",
-        Endpoint::Aggregate,
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t"}}}),
-    );
+    initialize(&mut sim);
     sim.client(
         "c",
         Endpoint::Aggregate,
