@@ -112,6 +112,26 @@ impl Subscribers {
         unwanted
     }
 
+    /// The URIs `attach` subscribed to.
+    pub fn uris_of(&self, attach: AttachId) -> Vec<String> {
+        self.by_uri
+            .iter()
+            .filter(|(_, subscribers)| subscribers.contains(&attach))
+            .map(|(uri, _)| uri.clone())
+            .collect()
+    }
+
+    /// `attach` holds `uri` subscribed already (it moved here from another
+    /// process): whether it is the first, so the server must be subscribed.
+    pub fn adopt(&mut self, uri: &str, attach: AttachId) -> bool {
+        let subscribers = self.by_uri.entry(uri.to_string()).or_default();
+        let first = subscribers.is_empty();
+        if !subscribers.contains(&attach) {
+            subscribers.push(attach);
+        }
+        first
+    }
+
     /// The attachments subscribed to `uri`, in subscription order (empty when none).
     pub fn of(&self, uri: &str) -> &[AttachId] {
         self.by_uri.get(uri).map(Vec::as_slice).unwrap_or_default()
