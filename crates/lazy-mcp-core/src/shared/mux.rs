@@ -666,10 +666,10 @@ impl Mux {
         match (method.as_deref(), id) {
             (Some(methods::INITIALIZE), Some(id)) => match &mut p.init {
                 Init::Done(result) => {
-                    let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
+                    // Text, not `json!`: each `json!` object is code in the `.wasm`.
                     self.effects.push(MuxEffect::ToClient {
                         attach,
-                        message: answer.to_string(),
+                        message: format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#),
                     });
                 }
                 Init::InFlight { waiters } => waiters.push((attach, id)),
@@ -1051,13 +1051,17 @@ impl Mux {
         } else {
             "not a JSON-RPC object".to_string()
         };
-        let answer = json!({"jsonrpc": "2.0", "id": pending.id, "error": {
-            "code": -32603,
-            "message": format!("MCP server '{}' sent a reply Lazy MCP cannot read: {why}", p.server),
-        }});
+        let why = format!(
+            "MCP server '{}' sent a reply Lazy MCP cannot read: {why}",
+            p.server
+        );
         self.effects.push(MuxEffect::ToClient {
             attach: pending.attach,
-            message: answer.to_string(),
+            message: format!(
+                r#"{{"jsonrpc":"2.0","id":{},"error":{{"code":-32603,"message":{}}}}}"#,
+                pending.id,
+                Value::String(why)
+            ),
         });
     }
 
@@ -1159,11 +1163,9 @@ impl Mux {
             .collect();
         for upstream in mine {
             p.pending.remove(&upstream);
-            let cancel = json!({"jsonrpc": "2.0", "method": methods::NOTIFICATIONS_CANCELLED,
-                "params": {"requestId": upstream, "reason": "the client disconnected"}});
             self.effects.push(MuxEffect::ToServer {
                 process,
-                message: cancel.to_string(),
+                message: cancel(upstream, "the client disconnected"),
             });
         }
         p.progress.retain(|_, (a, _)| *a != attach);
@@ -1330,6 +1332,14 @@ fn is_a_use(method: &str) -> bool {
             method,
             methods::PING | methods::SERVER_DISCOVER | methods::INITIALIZE
         ))
+}
+
+/// The `notifications/cancelled` of upstream request `upstream`.
+fn cancel(upstream: u64, reason: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","method":"{}","params":{{"requestId":{upstream},"reason":"{reason}"}}}}"#,
+        methods::NOTIFICATIONS_CANCELLED
+    )
 }
 
 /// A JSON-RPC message as the multiplexer reads it, from either side: the object

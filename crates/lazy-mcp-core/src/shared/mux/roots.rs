@@ -135,9 +135,9 @@ impl Mux {
             };
             self.effects.push(MuxEffect::ToServer {
                 process,
-                message: format!(
-                    r#"{{"jsonrpc":"2.0","method":"{}","params":{{"requestId":{upstream},"reason":"its client moved to a process of its own workspace roots"}}}}"#,
-                    methods::NOTIFICATIONS_CANCELLED
+                message: super::cancel(
+                    upstream,
+                    "its client moved to a process of its own workspace roots",
                 ),
             });
             calls.extend(call.resend);
