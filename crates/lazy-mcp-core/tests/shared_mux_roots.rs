@@ -344,6 +344,51 @@ fn a_moved_client_keeps_its_subscription() {
     assert_eq!(to_client(&updated, 2).len(), 1);
 }
 
+/// Split while client 2's subscribe waits for the first subscriber's answer:
+/// it is still answered (from the first process), and made on its new one.
+#[test]
+fn a_moved_clients_subscribe_still_unanswered_is_answered() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, "r1", false);
+    attach(&mut mux, 2, "r2", false);
+    up(&mut mux, 1, 1, &[2]);
+    let uri = "demo://resource/7";
+    let subscribe = |id| json!({"jsonrpc": "2.0", "id": id, "method": "resources/subscribe", "params": {"uri": uri}});
+    let sub = to_server(&client(&mut mux, 1, subscribe(3)));
+    assert!(
+        to_server(&client(&mut mux, 2, subscribe(4))).is_empty(),
+        "waits for the first"
+    );
+    client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "echo"}}),
+    );
+    server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}),
+    );
+    let answered = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": sub[0]["id"], "result": {}}),
+    );
+    assert_eq!(to_client(&answered, 1)[0]["id"], 3);
+    assert_eq!(to_client(&answered, 2)[0]["id"], 4, "{answered:?}");
+    let opened = mux.handle(MuxEvent::ProcessOpened {
+        process: 2,
+        pid: None,
+    });
+    let init = to_process(&opened, 2);
+    let done = server(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": init[0]["id"], "result": {}}),
+    );
+    assert_eq!(to_process(&done, 2)[1]["method"], "resources/subscribe");
+}
+
 #[test]
 fn a_moved_client_answers_a_request_of_its_old_process_and_detaching_ends_its_new_one() {
     let mut mux = Mux::new();

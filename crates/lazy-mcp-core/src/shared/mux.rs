@@ -1131,7 +1131,8 @@ impl Mux {
     /// `attach` no longer holds `process`: its subscriptions end (the server
     /// is unsubscribed from a URI it was the last subscriber of) and, with
     /// `calls` (it left), its calls in flight are cancelled upstream and the
-    /// server's requests to it answered with an error.
+    /// server's requests to it answered with an error; without (it moved), a
+    /// subscribe of it still unanswered here is answered from here.
     fn let_go(&mut self, process: ProcId, attach: AttachId, calls: bool) {
         let Some(p) = self.processes.get_mut(&process) else {
             return;
@@ -1140,7 +1141,7 @@ impl Mux {
         if let Init::InFlight { waiters } = &mut p.init {
             waiters.retain(|(a, _)| *a != attach);
         }
-        for uri in p.subscribers.detach(attach) {
+        for uri in p.subscribers.detach(attach, !calls) {
             let upstream = p.next_id;
             p.next_id += 1;
             self.effects.push(MuxEffect::ToServer {

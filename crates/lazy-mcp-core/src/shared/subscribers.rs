@@ -96,10 +96,14 @@ impl Subscribers {
         last
     }
 
-    /// `attach` left: the URIs it was the last subscriber of (to unsubscribe upstream).
-    pub fn detach(&mut self, attach: AttachId) -> Vec<String> {
-        for (_, _, waiters) in &mut self.asking {
-            waiters.retain(|(a, _)| *a != attach);
+    /// `attach` left: the URIs it was the last subscriber of (to unsubscribe
+    /// upstream). `waiting`: it still waits for the answers to its subscribes
+    /// in flight here (it moved to another process, where they are made again).
+    pub fn detach(&mut self, attach: AttachId, waiting: bool) -> Vec<String> {
+        if !waiting {
+            for (_, _, waiters) in &mut self.asking {
+                waiters.retain(|(a, _)| *a != attach);
+            }
         }
         let mut unwanted = Vec::new();
         self.by_uri.retain(|uri, subscribers| {
