@@ -110,3 +110,74 @@ test('two projects call a user-level server that asks for roots at the same mome
   assert.deepEqual(rows.map((p) => p.clients), [1, 1], JSON.stringify(rows));
   await nothingLeft(w, second.sessions);
 });
+
+/** Calls get-roots-list until it names `dir` (the server asks for roots 350 ms after its handshake); every answer on the way is kept. */
+async function ownRootsSeen(s, dir, seen) {
+  await waitFor(`roots naming ${dir}`, async () => {
+    const roots = await rootsOf(s);
+    seen.push(roots);
+    return new RegExp(`${dir}\\b`).test(roots);
+  }, 15_000).catch(() => undefined);
+  return seen;
+}
+
+async function everythingRows(w) {
+  const { code, stdout, stderr } = await runCli(['daemon', 'status', '--json'], { env: w.env });
+  assert.equal(code, 0, stderr);
+  return JSON.parse(stdout).processes.filter((p) => p.server === 'everything');
+}
+
+test('two projects\' first calls at once to a freshly catalogued server that asks for roots late: one process per project, each sees its own roots, no error', { skip: !posix, timeout: 180_000 }, async () => {
+  const w = world('lazy-mcp-shared-roots-split-');
+  const { sessions } = await firstCallsAtOnce(w);
+  const [a, b] = [w.dirs.a, w.dirs.b];
+  const seen = await Promise.all([ownRootsSeen(sessions[0], a, []), ownRootsSeen(sessions[1], b, [])]);
+  for (const roots of seen[0]) assert.doesNotMatch(roots, new RegExp(b), `project a's session sees b's roots: ${roots}`);
+  for (const roots of seen[1]) assert.doesNotMatch(roots, new RegExp(a), `project b's session sees a's roots: ${roots}`);
+  assert.match(seen[0].at(-1), new RegExp(`${a}\\b`), `project a's session never saw its roots: ${seen[0].join(' | ')}`);
+  assert.match(seen[1].at(-1), new RegExp(`${b}\\b`), `project b's session never saw its roots: ${seen[1].join(' | ')}`);
+  const rows = await everythingRows(w);
+  assert.deepEqual(rows.map((p) => p.clients), [1, 1], `one everything process per project: ${JSON.stringify(rows)}`);
+  assert.notEqual(rows[0].pid, rows[1].pid);
+  await waitFor('two everything processes', () => live(w).length === 2, 15_000).catch(() => undefined);
+  assert.equal(live(w).length, 2, `everything processes: ${live(w)}`);
+  for (const s of sessions) assert.doesNotMatch(s.stderr(), /refused|error/i, s.stderr());
+  await nothingLeft(w, sessions);
+});
+
+test('two sessions of one project, one knowing the server asks for roots and one not, call it 0.7 s apart: one process for both, with the project\'s roots', { skip: !posix, timeout: 180_000 }, async () => {
+  // The tests' short handover grace (300 ms): processes that have ended are not there to be reused.
+  const w = world('lazy-mcp-shared-roots-known-');
+  assert.equal(w.env.LAZY_MCP_HANDOVER_GRACE_MS, '300');
+  const a = w.dirs.a;
+  const [knowing, unaware] = [await session(w, a), await session(w, a)];
+  for (const s of [knowing, unaware]) await s.client.listTools();
+  await waitFor('the cataloguing processes to stop', () => live(w).length === 0, 20_000);
+  // The first session's call sees the server ask: its catalogue (the project's file) records it.
+  assert.match((await ownRootsSeen(knowing, a, [])).at(-1), new RegExp(`${a}\\b`));
+  await knowing.client.close();
+  await waitFor('the first session to exit', () => !isAlive(knowing.pid), 20_000);
+  await waitFor('its process to stop', () => live(w).length === 0, 20_000);
+  await waitFor('the owner to exit', () => {
+    const pid = ownerPid(w.socketDir);
+    return pid === undefined || !isAlive(pid);
+  }, 20_000);
+  // A new session reads the recorded ask; the other still has the catalogue it read at its start.
+  const informed = await session(w, a);
+  await informed.client.listTools();
+  const spawnedBefore = spawnedPids(w.log).length;
+  const first = informed.client.callTool({ name: 'everything__echo', arguments: { message: 'informed' } });
+  await new Promise((r) => setTimeout(r, 700));
+  const second = unaware.client.callTool({ name: 'everything__echo', arguments: { message: 'unaware' } });
+  assert.deepEqual([text(await first), text(await second)], ['Echo: informed', 'Echo: unaware']);
+  await new Promise((r) => setTimeout(r, 1_000)); // the server's ask (350 ms after its handshake) is answered
+  assert.equal(spawnedPids(w.log).length - spawnedBefore, 1, `spawned for the two first calls: ${spawnedPids(w.log).slice(spawnedBefore)}`);
+  const rows = await everythingRows(w);
+  assert.deepEqual(rows.map((p) => p.clients), [2], `one everything process held by both: ${JSON.stringify(rows)}`);
+  for (const s of [informed, unaware]) {
+    const roots = (await ownRootsSeen(s, a, [])).at(-1);
+    assert.match(roots, new RegExp(`${a}\\b`), roots);
+    assert.doesNotMatch(roots, new RegExp(w.dirs.b), roots);
+  }
+  await nothingLeft(w, [informed, unaware]);
+});

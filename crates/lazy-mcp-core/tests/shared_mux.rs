@@ -368,55 +368,7 @@ fn a_server_that_asks_for_roots_is_keyed_by_roots_from_then_on() {
     );
 }
 
-/// The reviewer's case (issue 26): two workspaces' first calls reached one
-/// process of a server catalogued as never asking for roots, which then asks.
-#[test]
-fn a_process_shared_across_roots_that_asks_for_roots_gets_no_clients_roots() {
-    let mut mux = two_clients();
-    let call = client(
-        &mut mux,
-        2,
-        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "get-roots-list"}}),
-    );
-    assert_eq!(to_server(&call).len(), 1);
-    let ask = server(
-        &mut mux,
-        1,
-        json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}),
-    );
-    let refused = to_server(&ask);
-    assert_eq!(refused.len(), 1, "answered by the owner: {ask:?}");
-    assert_eq!(refused[0]["id"], 9);
-    assert!(refused[0]["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("different workspaces"));
-    for who in [1, 2] {
-        assert_eq!(
-            to_client(&ask, who),
-            vec![json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"})],
-            "holder {who} is told, so its client records that the server asks"
-        );
-    }
-    for who in [1, 2] {
-        let answer = client(
-            &mut mux,
-            who,
-            json!({"jsonrpc": "2.0", "id": 9, "result": {"roots": [{"uri": format!("file:///r{who}")}]}}),
-        );
-        assert!(
-            to_server(&answer).is_empty(),
-            "no workspace's roots reach the server: {answer:?}"
-        );
-    }
-    for (next, roots) in [(3, "r1"), (4, "r2")] {
-        assert_eq!(
-            spawns(&attach(&mut mux, next, launch("k", roots, false))),
-            vec![next - 1],
-            "a later client of {roots} gets a process of its own roots"
-        );
-    }
-}
+// A process shared across roots that asks for roots: `shared_mux_roots.rs`.
 
 #[test]
 fn a_roots_request_of_a_process_of_one_roots_is_answered_by_one_holder_and_told_to_all() {

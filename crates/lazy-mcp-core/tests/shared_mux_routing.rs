@@ -180,46 +180,35 @@ fn a_server_request_goes_to_the_call_whose_progress_token_it_names() {
 }
 
 #[test]
-fn a_process_shared_across_roots_gets_no_clients_roots_and_still_reaches_its_caller() {
+fn a_process_shared_across_roots_that_asks_keeps_one_workspace_and_asks_only_it() {
     let mut mux = two_clients();
     // Clients of two workspaces hold the process when it asks for roots: each is
-    // told (so each records that it asks), the server gets an error, not roots.
+    // told (so each records that it asks); the oldest keeps the process and
+    // answers, the other moves to a process of its own roots
+    // (`shared_mux_roots.rs`).
     let ask = server(
         &mut mux,
         json!({"jsonrpc": "2.0", "id": 1, "method": "roots/list"}),
     );
     assert_eq!(to_client(&ask, 1).len(), 1);
     assert_eq!(to_client(&ask, 2).len(), 1);
-    let refused = to_server(&ask);
-    assert_eq!(refused[0]["id"], 1);
-    assert!(refused[0]["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("refused roots/list"));
-    // Neither client's roots reach the server.
-    for who in [1, 2] {
-        let answer = client(
-            &mut mux,
-            who,
-            json!({"jsonrpc": "2.0", "id": 1, "result": {"roots": [{"uri": "file:///w"}]}}),
-        );
-        assert!(
-            to_server(&answer).is_empty(),
-            "client {who}'s roots went on"
-        );
-    }
-    // A request that is not about roots still goes to the client whose call is in flight.
-    client(
-        &mut mux,
-        2,
-        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "x"}}),
+    assert!(to_server(&ask).is_empty(), "no error: {ask:?}");
+    let roots = |w: &str| json!({"jsonrpc": "2.0", "id": 1, "result": {"roots": [{"uri": w}]}});
+    assert!(
+        to_server(&client(&mut mux, 2, roots("file:///w2"))).is_empty(),
+        "the other workspace's roots never reach it"
     );
+    assert_eq!(
+        to_server(&client(&mut mux, 1, roots("file:///w1"))),
+        vec![roots("file:///w1")]
+    );
+    // Its later requests go to its own workspace's client only.
     let elicit = server(
         &mut mux,
         json!({"jsonrpc": "2.0", "id": 2, "method": "elicitation/create", "params": {"message": "?"}}),
     );
-    assert!(to_client(&elicit, 1).is_empty());
-    assert_eq!(to_client(&elicit, 2)[0]["id"], 2);
+    assert!(to_client(&elicit, 2).is_empty());
+    assert_eq!(to_client(&elicit, 1)[0]["id"], 2);
 }
 
 /// The server's error for the subscribe it was sent (`up`).

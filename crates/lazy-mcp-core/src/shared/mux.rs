@@ -3,7 +3,11 @@
 //! or a server, a process up or gone, a detach), effects out (spawn, write to a
 //! server or a client, close an attachment, stop a process). No I/O.
 //!
-//! Rules (docs/shared-servers.md): request ids and progress tokens are
+//! Rules (docs/shared-servers.md): an attach joins the process of its launch
+//! and roots whatever it knows of the server asking for roots
+//! ([`Mux::process_for`]); a process held by clients of different roots that
+//! asks for them keeps the roots asked and moves the others (`roots.rs`);
+//! request ids and progress tokens are
 //! rewritten per process; the first `initialize` is forwarded and later ones
 //! are answered from its result; `notifications/initialized` goes once; a
 //! server's request goes to the caller's attachment when known, else the
@@ -32,6 +36,8 @@ use crate::protocol::params::Params;
 use crate::vec_map::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+
+mod roots;
 
 pub type AttachId = u64;
 pub type ProcId = u64;
@@ -179,6 +185,9 @@ enum Init {
 struct Pending {
     attach: AttachId,
     id: Value,
+    /// The client's request, kept on a process not keyed by roots: should its
+    /// workspace move to a process of its own roots, the call moves with it.
+    resend: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -218,6 +227,20 @@ struct Proc {
     left_idle: Idle,
     /// While lingering: when it stops.
     linger_until: u64,
+    /// What to spawn it with (transport, cwd, environment): a process started
+    /// for the clients of one workspace when a shared one asks for roots is the same.
+    spawn: (Value, Option<String>, Value),
+    /// The first `initialize` forwarded (the owner repeats it for such a process).
+    init_request: Option<serde_json::Map<String, Value>>,
+    /// Started by the owner for clients that did their handshake with another
+    /// process: the owner does its handshake itself.
+    own_handshake: bool,
+    /// Messages of such clients held until its handshake is done.
+    held: Vec<(AttachId, String)>,
+    /// URIs those clients had subscribed to: subscribed again once it is up.
+    resubscribe: Vec<String>,
+    /// It answered `initialize` (held messages go on from then).
+    handshake_over: bool,
 }
 
 impl Proc {
@@ -238,6 +261,9 @@ type Idle = (u64, bool);
 #[derive(Debug, Clone)]
 struct Attachment {
     process: ProcId,
+    /// The process it was moved from when that one asked for roots (its calls
+    /// in flight there are still answered from it).
+    from: Option<ProcId>,
     roots_key: String,
     holder: SharedHolder,
     idle: Idle,
@@ -410,67 +436,111 @@ impl Mux {
         }
     }
 
+    /// The running process an attach joins: one of the same launch and the
+    /// same roots, whatever this client knows of the server asking for roots
+    /// (another client of these roots may know more); else one of the launch
+    /// not keyed by roots, when this client does not need its roots or all
+    /// its holders have the same roots as this one.
+    fn process_for(&self, launch: &SharedLaunch) -> Option<ProcId> {
+        let bound = format!("{}/{}", launch.key, launch.roots_key);
+        if let Some(process) = self.by_key.get(&bound) {
+            return Some(*process);
+        }
+        let process = *self.by_key.get(&launch.key)?;
+        let same_roots = |a: &AttachId| {
+            self.attachments
+                .get(a)
+                .is_some_and(|a| a.roots_key == launch.roots_key)
+        };
+        let fits = !launch.roots_bound
+            || self
+                .processes
+                .get(&process)
+                .is_some_and(|p| p.attachments.iter().all(same_roots));
+        fits.then_some(process)
+    }
+
+    /// A new process registered under `key`, to be spawned.
+    fn new_process(
+        &mut self,
+        server: String,
+        (key, launch_key, roots_bound): (String, String, bool),
+        spawn: (Value, Option<String>, Value),
+    ) -> ProcId {
+        let process = self.next_process;
+        self.next_process += 1;
+        self.effects.push(MuxEffect::Spawn {
+            process,
+            server: server.clone(),
+            transport: spawn.0.clone(),
+            cwd: spawn.1.clone(),
+            env: spawn.2.clone(),
+        });
+        self.processes.insert(
+            process,
+            Proc {
+                server,
+                key: Some(key.clone()),
+                launch_key,
+                roots_bound,
+                pid: None,
+                opened: false,
+                attachments: Vec::new(),
+                next_id: 1,
+                pending: VecMap::new(),
+                init: Init::None,
+                init_id: None,
+                initialized_sent: false,
+                progress: VecMap::new(),
+                asked: VecMap::new(),
+                subscribers: Subscribers::default(),
+                since_ms: self.now_ms,
+                lingering: false,
+                used: false,
+                calls: RecentCalls::default(),
+                last_use_ms: self.now_ms,
+                left_idle: (0, false),
+                linger_until: 0,
+                spawn,
+                init_request: None,
+                own_handshake: false,
+                held: Vec::new(),
+                resubscribe: Vec::new(),
+                handshake_over: false,
+            },
+        );
+        self.by_key.insert(key, process);
+        process
+    }
+
     fn on_attach(
         &mut self,
         attach: AttachId,
         server: String,
         launch: SharedLaunch,
-        (transport, cwd, env): (Value, Option<String>, Value),
+        spawn: (Value, Option<String>, Value),
         now_ms: u64,
     ) {
         if self.attachments.contains_key(&attach) {
             return;
         }
         self.now_ms = now_ms;
-        let key = self.process_key(&launch);
-        let existing = self.by_key.get(&key).copied();
-        let process = match existing {
+        let process = match self.process_for(&launch) {
             Some(process) => process,
             None => {
-                let process = self.next_process;
-                self.next_process += 1;
-                self.processes.insert(
-                    process,
-                    Proc {
-                        server: server.clone(),
-                        key: Some(key.clone()),
-                        launch_key: launch.key.clone(),
-                        roots_bound: launch.roots_bound,
-                        pid: None,
-                        opened: false,
-                        attachments: Vec::new(),
-                        next_id: 1,
-                        pending: VecMap::new(),
-                        init: Init::None,
-                        init_id: None,
-                        initialized_sent: false,
-                        progress: VecMap::new(),
-                        asked: VecMap::new(),
-                        subscribers: Subscribers::default(),
-                        since_ms: now_ms,
-                        lingering: false,
-                        used: false,
-                        calls: RecentCalls::default(),
-                        last_use_ms: now_ms,
-                        left_idle: (0, false),
-                        linger_until: 0,
-                    },
+                let key = (
+                    self.process_key(&launch),
+                    launch.key.clone(),
+                    launch.roots_bound,
                 );
-                self.by_key.insert(key, process);
-                self.effects.push(MuxEffect::Spawn {
-                    process,
-                    server,
-                    transport,
-                    cwd,
-                    env,
-                });
-                process
+                self.new_process(server, key, spawn)
             }
         };
         self.attachments.insert(
             attach,
             Attachment {
                 process,
+                from: None,
                 roots_key: launch.roots_key,
                 holder: SharedHolder {
                     label: launch.holder,
@@ -525,19 +595,30 @@ impl Mux {
                 pid,
             });
         }
+        self.own_handshake(process);
         self.announce_sharing(process);
     }
 
     fn on_client_message(&mut self, attach: AttachId, text: &str) {
-        let Some(process) = self.attachments.get(&attach).map(|a| a.process) else {
+        let Some((process, from)) = self.attachments.get(&attach).map(|a| (a.process, a.from))
+        else {
             return;
         };
+        if let Some(old) = from {
+            if self.held(process, old, attach, text) {
+                return;
+            }
+        }
         if self.forward_client_raw(attach, process, text) {
             return;
         }
         let Some((mut message, method, id)) = envelope(text) else {
             return;
         };
+        // An answer to a request of the process it was moved from.
+        let process = from
+            .filter(|old| self.concerns(*old, attach, &message, id.as_ref()))
+            .unwrap_or(process);
         let Some(p) = self.processes.get_mut(&process) else {
             return;
         };
@@ -585,10 +666,10 @@ impl Mux {
         match (method.as_deref(), id) {
             (Some(methods::INITIALIZE), Some(id)) => match &mut p.init {
                 Init::Done(result) => {
-                    let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
+                    // Text, not `json!`: each `json!` object is code in the `.wasm`.
                     self.effects.push(MuxEffect::ToClient {
                         attach,
-                        message: answer.to_string(),
+                        message: format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#),
                     });
                 }
                 Init::InFlight { waiters } => waiters.push((attach, id)),
@@ -600,6 +681,7 @@ impl Mux {
                     };
                     p.init_id = Some(upstream);
                     message.insert("id".into(), json!(upstream));
+                    p.init_request = Some(message.clone());
                     self.effects.push(MuxEffect::ToServer {
                         process,
                         message: Value::Object(message).to_string(),
@@ -610,7 +692,8 @@ impl Mux {
                 p.requested(method, self.now_ms);
                 let upstream = p.next_id;
                 p.next_id += 1;
-                p.pending.insert(upstream, Pending { attach, id });
+                let resend = (!p.roots_bound).then(|| text.to_string());
+                p.pending.insert(upstream, Pending { attach, id, resend });
                 message.insert("id".into(), json!(upstream));
                 let token = message
                     .get_mut("params")
@@ -724,7 +807,8 @@ impl Mux {
                 };
                 p.requested(method, self.now_ms);
                 p.next_id += 1;
-                p.pending.insert(upstream, Pending { attach, id });
+                let resend = (!p.roots_bound).then(|| text.to_string());
+                p.pending.insert(upstream, Pending { attach, id, resend });
                 if let Some((Value::String(new_token), theirs, _)) = rewritten {
                     p.progress.insert(new_token, (attach, theirs.clone()));
                 }
@@ -824,6 +908,7 @@ impl Mux {
                     return;
                 };
                 let result = MessageFields::of(&message).result;
+                let mut flush = None;
                 let waiters = if p.init_id == Some(upstream) {
                     p.init_id = None;
                     let waiters = match std::mem::replace(&mut p.init, Init::None) {
@@ -833,6 +918,7 @@ impl Mux {
                     if let Some(result) = result {
                         p.init = Init::Done(result.clone());
                     }
+                    flush = Some(process);
                     Some(waiters)
                 } else {
                     p.subscribers.answered(upstream, result.is_some())
@@ -845,6 +931,9 @@ impl Mux {
                             attach,
                             message: Value::Object(message.clone()).to_string(),
                         });
+                    }
+                    if let Some(process) = flush {
+                        self.handshake_done(process);
                     }
                     return;
                 }
@@ -962,13 +1051,17 @@ impl Mux {
         } else {
             "not a JSON-RPC object".to_string()
         };
-        let answer = json!({"jsonrpc": "2.0", "id": pending.id, "error": {
-            "code": -32603,
-            "message": format!("MCP server '{}' sent a reply Lazy MCP cannot read: {why}", p.server),
-        }});
+        let why = format!(
+            "MCP server '{}' sent a reply Lazy MCP cannot read: {why}",
+            p.server
+        );
         self.effects.push(MuxEffect::ToClient {
             attach: pending.attach,
-            message: answer.to_string(),
+            message: format!(
+                r#"{{"jsonrpc":"2.0","id":{},"error":{{"code":-32603,"message":{}}}}}"#,
+                pending.id,
+                Value::String(why)
+            ),
         });
     }
 
@@ -976,10 +1069,11 @@ impl Mux {
     /// rule answers). Every holder is asked, so that each client records that
     /// the server asks for roots (its next launch is keyed by its roots); only
     /// the answer of the attachment the request goes to is forwarded. A
-    /// process whose holders have different roots (a server catalogued as never
-    /// asking that asks now) gets no client's roots, which would be another
-    /// workspace's for some of them: it is answered with an error, and no new
-    /// client attaches to it (the launch is keyed by roots from now on).
+    /// process held by clients of different roots (a server catalogued as
+    /// never asking that asks now) keeps the clients of that attachment's
+    /// roots; the others move to a process of their own roots
+    /// (`roots.rs`), so no client's roots reach another workspace's client.
+    /// From then on the launch is keyed by roots.
     fn on_roots_request(
         &mut self,
         process: ProcId,
@@ -994,8 +1088,6 @@ impl Mux {
             return false;
         };
         let holders = p.attachments.clone();
-        let roots_of = |a: &AttachId| self.attachments.get(a).map(|a| a.roots_key.as_str());
-        let mixed = holders.iter().any(|a| roots_of(a) != roots_of(&target));
         let text = Value::Object(message.clone()).to_string();
         for attach in &holders {
             self.effects.push(MuxEffect::ToClient {
@@ -1003,37 +1095,20 @@ impl Mux {
                 message: text.clone(),
             });
         }
-        if !mixed {
-            if !p.roots_bound {
-                self.mark_roots_sensitive(process, target);
-            }
-            if let Some(p) = self.processes.get_mut(&process) {
-                p.asked.insert(id.to_string(), target);
-            }
-            return true;
-        }
-        let Some(p) = self.processes.get_mut(&process) else {
-            return true;
+        let Some(roots) = self.attachments.get(&target).map(|a| a.roots_key.clone()) else {
+            return false;
         };
-        p.roots_bound = true;
-        self.roots_sensitive.insert(p.launch_key.clone());
-        if let Some(old) = p.key.take() {
-            self.by_key.remove(&old);
+        self.move_other_roots(process, &roots);
+        self.mark_roots_sensitive(process, target);
+        if let Some(p) = self.processes.get_mut(&process) {
+            p.asked.insert(id.to_string(), target);
         }
-        let why = format!("Lazy MCP refused roots/list: this process of '{}' is shared by clients of different workspaces; its next one is started per workspace", p.server);
-        self.effects.push(MuxEffect::ToServer {
-            process,
-            message: format!(
-                r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32603,"message":{}}}}}"#,
-                Value::String(why)
-            ),
-        });
         true
     }
 
-    /// A server of an unbound launch asked for roots: from now on its launch
-    /// is keyed by roots too; this process stays registered under the roots of
-    /// the attachment asked, so others with those roots still reuse it.
+    /// A server asked for roots: from now on its launch is keyed by roots
+    /// too; this process stays registered under the roots of the attachment
+    /// asked, so others with those roots still reuse it.
     fn mark_roots_sensitive(&mut self, process: ProcId, asked: AttachId) {
         let Some(roots_key) = self.attachments.get(&asked).map(|a| a.roots_key.clone()) else {
             return;
@@ -1044,17 +1119,21 @@ impl Mux {
         p.roots_bound = true;
         self.roots_sensitive.insert(p.launch_key.clone());
         let new_key = format!("{}/{}", p.launch_key, roots_key);
-        if let Some(old) = p.key.replace(new_key.clone()) {
-            self.by_key.remove(&old);
-        }
+        // A stopping process (no key) takes no client.
+        let Some(old) = p.key.replace(new_key.clone()) else {
+            p.key = None;
+            return;
+        };
+        self.by_key.remove(&old);
         self.by_key.insert(new_key, process);
     }
 
-    fn on_detach(&mut self, attach: AttachId, idle: bool) {
-        let Some(attachment) = self.attachments.remove(&attach) else {
-            return;
-        };
-        let process = attachment.process;
+    /// `attach` no longer holds `process`: its subscriptions end (the server
+    /// is unsubscribed from a URI it was the last subscriber of) and, with
+    /// `calls` (it left), its calls in flight are cancelled upstream and the
+    /// server's requests to it answered with an error; without (it moved), a
+    /// subscribe of it still unanswered here is answered from here.
+    fn let_go(&mut self, process: ProcId, attach: AttachId, calls: bool) {
         let Some(p) = self.processes.get_mut(&process) else {
             return;
         };
@@ -1062,23 +1141,7 @@ impl Mux {
         if let Init::InFlight { waiters } = &mut p.init {
             waiters.retain(|(a, _)| *a != attach);
         }
-        let mine: Vec<u64> = p
-            .pending
-            .iter()
-            .filter(|(_, pending)| pending.attach == attach)
-            .map(|(upstream, _)| *upstream)
-            .collect();
-        for upstream in mine {
-            p.pending.remove(&upstream);
-            let cancel = json!({"jsonrpc": "2.0", "method": methods::NOTIFICATIONS_CANCELLED,
-                "params": {"requestId": upstream, "reason": "the client disconnected"}});
-            self.effects.push(MuxEffect::ToServer {
-                process,
-                message: cancel.to_string(),
-            });
-        }
-        p.progress.retain(|_, (a, _)| *a != attach);
-        for uri in p.subscribers.detach(attach) {
+        for uri in p.subscribers.detach(attach, !calls) {
             let upstream = p.next_id;
             p.next_id += 1;
             self.effects.push(MuxEffect::ToServer {
@@ -1090,6 +1153,23 @@ impl Mux {
                 ),
             });
         }
+        if !calls {
+            return;
+        }
+        let mine: Vec<u64> = p
+            .pending
+            .iter()
+            .filter(|(_, pending)| pending.attach == attach)
+            .map(|(upstream, _)| *upstream)
+            .collect();
+        for upstream in mine {
+            p.pending.remove(&upstream);
+            self.effects.push(MuxEffect::ToServer {
+                process,
+                message: cancel(upstream, "the client disconnected"),
+            });
+        }
+        p.progress.retain(|_, (a, _)| *a != attach);
         let asked: Vec<String> = p
             .asked
             .iter()
@@ -1106,6 +1186,20 @@ impl Mux {
                 ),
             });
         }
+    }
+
+    fn on_detach(&mut self, attach: AttachId, idle: bool) {
+        let Some(attachment) = self.attachments.remove(&attach) else {
+            return;
+        };
+        if let Some(from) = attachment.from {
+            self.let_go(from, attach, true);
+        }
+        let process = attachment.process;
+        self.let_go(process, attach, true);
+        let Some(p) = self.processes.get_mut(&process) else {
+            return;
+        };
         if !p.attachments.is_empty() {
             self.announce_sharing(process);
         } else if p.used && matches!(p.init, Init::Done(_)) {
@@ -1211,7 +1305,7 @@ fn asked_attachment(
         .key
         .as_deref()
         .and_then(|k| k.get(p.launch_key.len() + 1..));
-    // A process refused roots (held across workspaces) has no roots key: any holder.
+    // A process that is stopping has no key: any holder.
     let fits = |a: &AttachId| {
         !p.roots_bound
             || roots.is_none()
@@ -1239,6 +1333,14 @@ fn is_a_use(method: &str) -> bool {
             method,
             methods::PING | methods::SERVER_DISCOVER | methods::INITIALIZE
         ))
+}
+
+/// The `notifications/cancelled` of upstream request `upstream`.
+fn cancel(upstream: u64, reason: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","method":"{}","params":{{"requestId":{upstream},"reason":"{reason}"}}}}"#,
+        methods::NOTIFICATIONS_CANCELLED
+    )
 }
 
 /// A JSON-RPC message as the multiplexer reads it, from either side: the object

@@ -96,10 +96,14 @@ impl Subscribers {
         last
     }
 
-    /// `attach` left: the URIs it was the last subscriber of (to unsubscribe upstream).
-    pub fn detach(&mut self, attach: AttachId) -> Vec<String> {
-        for (_, _, waiters) in &mut self.asking {
-            waiters.retain(|(a, _)| *a != attach);
+    /// `attach` left: the URIs it was the last subscriber of (to unsubscribe
+    /// upstream). `waiting`: it still waits for the answers to its subscribes
+    /// in flight here (it moved to another process, where they are made again).
+    pub fn detach(&mut self, attach: AttachId, waiting: bool) -> Vec<String> {
+        if !waiting {
+            for (_, _, waiters) in &mut self.asking {
+                waiters.retain(|(a, _)| *a != attach);
+            }
         }
         let mut unwanted = Vec::new();
         self.by_uri.retain(|uri, subscribers| {
@@ -110,6 +114,26 @@ impl Subscribers {
             !subscribers.is_empty()
         });
         unwanted
+    }
+
+    /// The URIs `attach` subscribed to.
+    pub fn uris_of(&self, attach: AttachId) -> Vec<String> {
+        self.by_uri
+            .iter()
+            .filter(|(_, subscribers)| subscribers.contains(&attach))
+            .map(|(uri, _)| uri.clone())
+            .collect()
+    }
+
+    /// `attach` holds `uri` subscribed already (it moved here from another
+    /// process): whether it is the first, so the server must be subscribed.
+    pub fn adopt(&mut self, uri: &str, attach: AttachId) -> bool {
+        let subscribers = self.by_uri.entry(uri.to_string()).or_default();
+        let first = subscribers.is_empty();
+        if !subscribers.contains(&attach) {
+            subscribers.push(attach);
+        }
+        first
     }
 
     /// The attachments subscribed to `uri`, in subscription order (empty when none).

@@ -1,0 +1,224 @@
+//! A shared process held by clients of different workspace roots that asks
+//! for `roots/list` (a server catalogued as never asking, whose ask comes
+//! later, as server-everything's 350 ms after `initialized`): one set of roots
+//! answers it, so it keeps the clients of the roots asked and the others move,
+//! each workspace to a process of its own roots (a running one, else one the
+//! owner starts and does the handshake with, as their engines did theirs
+//! already). Their messages wait for that handshake; their calls still in
+//! flight on the old process are cancelled there and sent again to the new
+//! one (an answer from the old one could hold the other workspace's roots);
+//! their subscriptions are made again on the new one. No client sees an
+//! error and no server gets another workspace's roots (docs/shared-servers.md,
+//! "Roots").
+
+use super::{methods, AttachId, Init, MessageFields, Mux, MuxEffect, ProcId};
+use serde_json::{json, Value};
+
+impl Mux {
+    /// Moves every holder of `process` whose roots are not `keep` to a process
+    /// of its own roots.
+    pub(super) fn move_other_roots(&mut self, process: ProcId, keep: &str) {
+        let Some(p) = self.processes.get(&process) else {
+            return;
+        };
+        let movers: Vec<(AttachId, String)> = p
+            .attachments
+            .iter()
+            .filter_map(|a| {
+                let roots = &self.attachments.get(a)?.roots_key;
+                (roots != keep).then(|| (*a, roots.clone()))
+            })
+            .collect();
+        let (server, launch_key) = (p.server.clone(), p.launch_key.clone());
+        let (spawn, init) = (p.spawn.clone(), p.init_request.clone());
+        let mut touched = vec![process];
+        for (attach, roots) in movers {
+            let key = format!("{launch_key}/{roots}");
+            let target = match self.by_key.get(&key) {
+                Some(target) if *target != process => *target,
+                _ => {
+                    let key = (key, launch_key.clone(), true);
+                    let target = self.new_process(server.clone(), key, spawn.clone());
+                    if let Some(t) = self.processes.get_mut(&target) {
+                        t.own_handshake = true;
+                        t.init_request = init.clone();
+                        t.used = true;
+                    }
+                    target
+                }
+            };
+            let uris = self
+                .processes
+                .get(&process)
+                .map(|p| p.subscribers.uris_of(attach))
+                .unwrap_or_default();
+            let calls = self.take_calls(process, attach);
+            self.let_go(process, attach, false);
+            if let Some(a) = self.attachments.get_mut(&attach) {
+                a.process = target;
+                a.from = Some(process);
+            }
+            let Some(t) = self.processes.get_mut(&target) else {
+                continue;
+            };
+            t.lingering = false;
+            t.attachments.push(attach);
+            for uri in uris {
+                if t.subscribers.adopt(&uri, attach) {
+                    t.resubscribe.push(uri);
+                }
+            }
+            if t.opened {
+                let pid = t.pid;
+                self.effects.push(MuxEffect::Opened { attach, pid });
+            }
+            if !touched.contains(&target) {
+                touched.push(target);
+            }
+            for call in calls {
+                self.on_client_message(attach, &call);
+            }
+        }
+        for t in touched {
+            self.announce_sharing(t);
+            if self.processes.get(&t).is_some_and(|p| p.handshake_over) {
+                self.handshake_done(t);
+            }
+        }
+    }
+
+    /// A message of an attachment moved from `old` while its process's
+    /// handshake is not done yet: held (true) until it is, but for an answer
+    /// to a request of `old`.
+    pub(super) fn held(
+        &mut self,
+        process: ProcId,
+        old: ProcId,
+        attach: AttachId,
+        text: &str,
+    ) -> bool {
+        if self
+            .processes
+            .get(&process)
+            .is_none_or(|p| p.handshake_over)
+        {
+            return false;
+        }
+        if let Some((message, _, id)) = super::envelope(text) {
+            if self.concerns(old, attach, &message, id.as_ref()) {
+                return false;
+            }
+        }
+        if let Some(p) = self.processes.get_mut(&process) {
+            p.held.push((attach, text.to_string()));
+        }
+        true
+    }
+
+    /// `attach`'s calls in flight on `process`, cancelled there: their requests,
+    /// to send again.
+    fn take_calls(&mut self, process: ProcId, attach: AttachId) -> Vec<String> {
+        let Some(p) = self.processes.get_mut(&process) else {
+            return Vec::new();
+        };
+        let mine: Vec<u64> = p
+            .pending
+            .iter()
+            .filter(|(_, call)| call.attach == attach)
+            .map(|(upstream, _)| *upstream)
+            .collect();
+        let mut calls = Vec::new();
+        for upstream in mine {
+            p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
+            let Some(call) = p.pending.remove(&upstream) else {
+                continue;
+            };
+            self.effects.push(MuxEffect::ToServer {
+                process,
+                message: super::cancel(
+                    upstream,
+                    "its client moved to a process of its own workspace roots",
+                ),
+            });
+            calls.extend(call.resend);
+        }
+        calls
+    }
+
+    /// A moved attachment's answer to a request the process it was moved from
+    /// asked it.
+    pub(super) fn concerns(
+        &self,
+        old: ProcId,
+        attach: AttachId,
+        message: &serde_json::Map<String, Value>,
+        id: Option<&Value>,
+    ) -> bool {
+        let Some(p) = self.processes.get(&old) else {
+            return false;
+        };
+        match (MessageFields::of(message).method(), id) {
+            (None, Some(id)) => p.asked.get(&id.to_string()) == Some(&attach),
+            _ => false,
+        }
+    }
+
+    /// A process the owner started for moved attachments is up: it sends the
+    /// `initialize` their clients' first process got.
+    pub(super) fn own_handshake(&mut self, process: ProcId) {
+        let Some(p) = self.processes.get_mut(&process) else {
+            return;
+        };
+        if !p.own_handshake || !matches!(p.init, Init::None) {
+            return;
+        }
+        let Some(mut request) = p.init_request.clone() else {
+            return self.handshake_done(process);
+        };
+        let upstream = p.next_id;
+        p.next_id += 1;
+        request.insert("id".into(), json!(upstream));
+        p.init = Init::InFlight {
+            waiters: Vec::new(),
+        };
+        p.init_id = Some(upstream);
+        self.effects.push(MuxEffect::ToServer {
+            process,
+            message: Value::Object(request).to_string(),
+        });
+    }
+
+    /// The process answered `initialize`: the owner's own handshake ends with
+    /// `initialized`, subscriptions moved here are made, held messages go on.
+    pub(super) fn handshake_done(&mut self, process: ProcId) {
+        let Some(p) = self.processes.get_mut(&process) else {
+            return;
+        };
+        p.handshake_over = true;
+        if p.own_handshake && !p.initialized_sent {
+            p.initialized_sent = true;
+            self.effects.push(MuxEffect::ToServer {
+                process,
+                message: format!(
+                    r#"{{"jsonrpc":"2.0","method":"{}"}}"#,
+                    methods::NOTIFICATIONS_INITIALIZED
+                ),
+            });
+        }
+        for uri in std::mem::take(&mut p.resubscribe) {
+            let upstream = p.next_id;
+            p.next_id += 1;
+            self.effects.push(MuxEffect::ToServer {
+                process,
+                message: format!(
+                    r#"{{"jsonrpc":"2.0","id":{upstream},"method":"{}","params":{{"uri":{}}}}}"#,
+                    methods::RESOURCES_SUBSCRIBE,
+                    Value::String(uri)
+                ),
+            });
+        }
+        for (attach, text) in std::mem::take(&mut p.held) {
+            self.on_client_message(attach, &text);
+        }
+    }
+}

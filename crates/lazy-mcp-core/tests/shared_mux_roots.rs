@@ -1,0 +1,437 @@
+//! A shared process and the workspace roots (issue 26 item 2,
+//! docs/shared-servers.md "Roots"): clients of one launch and one set of roots
+//! share a process whatever each knows about the server asking for roots, and
+//! a process held by two workspaces that asks for roots is split: the clients
+//! of the roots asked keep it, the others move to a process of their own
+//! roots, with no error and no other workspace's roots.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+
+use lazy_mcp_core::shared::launch::SharedLaunch;
+use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent};
+use serde_json::{json, Value};
+
+mod mux_support;
+use mux_support::{to_client, to_server};
+
+/// `roots_bound`: the client knows the server asks for roots (or it is new to it).
+fn launch(roots: &str, roots_bound: bool) -> SharedLaunch {
+    SharedLaunch {
+        key: "k".into(),
+        roots_key: roots.into(),
+        roots_bound,
+        workspace_cwd: false,
+        omit_env: Vec::new(),
+        holder: format!("session {roots}"),
+        idle_timeout_ms: 0,
+        adaptive_idle: false,
+    }
+}
+
+fn attach(mux: &mut Mux, attach: u64, roots: &str, roots_bound: bool) -> Vec<MuxEffect> {
+    mux.handle(MuxEvent::Attach {
+        attach,
+        server: "everything".into(),
+        launch: Box::new(launch(roots, roots_bound)),
+        transport: json!({"type": "stdio", "command": "node"}),
+        cwd: None,
+        env: json!({"HOME": "/h"}),
+        now_ms: 0,
+    })
+}
+
+fn spawns(effects: &[MuxEffect]) -> Vec<u64> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            MuxEffect::Spawn { process, .. } => Some(*process),
+            _ => None,
+        })
+        .collect()
+}
+
+fn to_process(effects: &[MuxEffect], which: u64) -> Vec<Value> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            MuxEffect::ToServer { process, message } if *process == which => {
+                serde_json::from_str(message).ok()
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn client(mux: &mut Mux, attach: u64, message: Value) -> Vec<MuxEffect> {
+    mux.handle(MuxEvent::ClientMessage {
+        attach,
+        message: message.to_string(),
+    })
+}
+
+fn server(mux: &mut Mux, process: u64, message: Value) -> Vec<MuxEffect> {
+    mux.handle(MuxEvent::ServerMessage {
+        process,
+        message: message.to_string(),
+    })
+}
+
+/// Process `process` opened and initialized by `first` (the others' initialize answered from it).
+fn up(mux: &mut Mux, process: u64, first: u64, others: &[u64]) {
+    mux.handle(MuxEvent::ProcessOpened {
+        process,
+        pid: Some(100 + process as u32),
+    });
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {"roots": {}}, "clientInfo": {"name": "lazy-mcp", "version": "1"}}});
+    let sent = to_server(&client(mux, first, init.clone()));
+    assert_eq!(sent.len(), 1);
+    for other in others {
+        client(mux, *other, init.clone());
+    }
+    server(
+        mux,
+        process,
+        json!({"jsonrpc": "2.0", "id": sent[0]["id"], "result": {"protocolVersion": "2025-06-18"}}),
+    );
+    for who in std::iter::once(&first).chain(others) {
+        client(
+            mux,
+            *who,
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        );
+    }
+}
+
+fn clients_per_process(mux: &Mux) -> Vec<(u64, usize)> {
+    mux.status()
+        .iter()
+        .map(|p| (p.process, p.clients))
+        .collect()
+}
+
+/// Issue 26, A: two sessions of one project, one of which learnt that the
+/// server asks for roots (its catalogue says so) and one that did not: the
+/// same launch and the same roots, one process, in either order.
+#[test]
+fn clients_of_the_same_roots_share_a_process_whatever_each_knows_of_the_roots_ask() {
+    for (first, second) in [(true, false), (false, true)] {
+        let mut mux = Mux::new();
+        assert_eq!(spawns(&attach(&mut mux, 1, "A", first)), vec![1]);
+        assert!(
+            spawns(&attach(&mut mux, 2, "A", second)).is_empty(),
+            "a client {} and one {}: one process",
+            if first { "knowing" } else { "not knowing" },
+            if second { "knowing" } else { "not knowing" },
+        );
+        assert_eq!(clients_per_process(&mux), vec![(1, 2)]);
+    }
+}
+
+#[test]
+fn a_client_that_needs_its_roots_never_joins_a_process_of_other_roots() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, "A", false);
+    assert_eq!(
+        spawns(&attach(&mut mux, 2, "B", true)),
+        vec![2],
+        "held by A: B's client that knows the server asks gets its own"
+    );
+    assert!(
+        spawns(&attach(&mut mux, 3, "C", false)).is_empty(),
+        "a client that knows nothing of an ask shares across roots, as before"
+    );
+    // A process keyed by its launch's roots that asks: a client of other roots
+    // not knowing it asks gets a process of its own roots, not the unbound one.
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, "A", true);
+    up(&mut mux, 1, 1, &[]);
+    server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 0, "method": "roots/list"}),
+    );
+    assert_eq!(spawns(&attach(&mut mux, 2, "B", false)), vec![2]);
+    assert!(
+        spawns(&attach(&mut mux, 3, "B", false)).is_empty(),
+        "and the next of B joins it"
+    );
+    assert!(spawns(&attach(&mut mux, 4, "A", false)).is_empty());
+    assert_eq!(clients_per_process(&mux), vec![(1, 2), (2, 2)]);
+}
+
+/// Issue 26, B: two workspaces' first calls reached one process of a server
+/// catalogued as never asking for roots, which then asks.
+#[test]
+fn a_process_of_two_workspaces_that_asks_for_roots_is_split_into_one_per_workspace() {
+    let mut mux = Mux::new();
+    assert_eq!(spawns(&attach(&mut mux, 1, "r1", false)), vec![1]);
+    assert!(spawns(&attach(&mut mux, 2, "r2", false)).is_empty());
+    up(&mut mux, 1, 1, &[2]);
+    // Client 2's call is in flight; client 1's is the newest when the server asks.
+    let call2 = client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "echo"}}),
+    );
+    let up2 = to_server(&call2)[0]["id"].clone();
+    client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "get-roots-list"}}),
+    );
+    let ask = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}),
+    );
+    for who in [1, 2] {
+        assert_eq!(
+            to_client(&ask, who),
+            vec![json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"})],
+            "holder {who} is told, so its client records that the server asks"
+        );
+    }
+    assert_eq!(spawns(&ask), vec![2], "r2 gets a process of its own");
+    let to_first = to_process(&ask, 1);
+    assert_eq!(
+        to_first,
+        vec![
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": up2,
+            "reason": "its client moved to a process of its own workspace roots"}})
+        ],
+        "no error to the server, only r2's call taken back: {ask:?}"
+    );
+    let from_1 = json!({"jsonrpc": "2.0", "id": 9, "result": {"roots": [{"uri": "file:///r1"}]}});
+    assert_eq!(
+        to_process(&client(&mut mux, 1, from_1.clone()), 1),
+        vec![from_1]
+    );
+    let from_2 = json!({"jsonrpc": "2.0", "id": 9, "result": {"roots": [{"uri": "file:///r2"}]}});
+    assert!(
+        to_server(&client(&mut mux, 2, from_2)).is_empty(),
+        "r2's roots never reach r1's process"
+    );
+    assert_eq!(clients_per_process(&mux), vec![(1, 1), (2, 1)]);
+
+    // An answer to client 2's call from the first process (it may hold r1's roots) is dropped.
+    let answer = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": up2, "result": {"content": [{"type": "text", "text": "r1"}]}}),
+    );
+    assert!(to_client(&answer, 2).is_empty(), "{answer:?}");
+    // Its next call waits for the new process's handshake, which the owner does.
+    let next = client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "get-roots-list"}}),
+    );
+    assert!(to_server(&next).is_empty(), "held: {next:?}");
+    let opened = mux.handle(MuxEvent::ProcessOpened {
+        process: 2,
+        pid: Some(202),
+    });
+    let init = to_process(&opened, 2);
+    assert_eq!(init.len(), 1);
+    assert_eq!(init[0]["method"], "initialize");
+    assert_eq!(init[0]["params"]["clientInfo"]["name"], "lazy-mcp");
+    assert!(
+        to_client(&opened, 2).is_empty(),
+        "the client's engine did its handshake already"
+    );
+    let done = server(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": init[0]["id"], "result": {"protocolVersion": "2025-06-18"}}),
+    );
+    let sent = to_process(&done, 2);
+    assert_eq!(sent[0]["method"], "notifications/initialized");
+    assert_eq!(
+        (&sent[1]["params"]["name"], &sent[2]["params"]["name"]),
+        (&json!("echo"), &json!("get-roots-list")),
+        "the call taken back, then the held one"
+    );
+    assert!(to_client(&done, 2).is_empty());
+    // The new process asks: client 2 answers with its own roots.
+    let ask = server(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 0, "method": "roots/list"}),
+    );
+    assert_eq!(to_client(&ask, 2).len(), 1);
+    assert!(to_client(&ask, 1).is_empty());
+    let from_2 = json!({"jsonrpc": "2.0", "id": 0, "result": {"roots": [{"uri": "file:///r2"}]}});
+    assert_eq!(
+        to_process(&client(&mut mux, 2, from_2.clone()), 2),
+        vec![from_2]
+    );
+    for (upstream, theirs) in [(&sent[1]["id"], 5), (&sent[2]["id"], 7)] {
+        let answer = server(
+            &mut mux,
+            2,
+            json!({"jsonrpc": "2.0", "id": upstream, "result": {"content": []}}),
+        );
+        assert_eq!(to_client(&answer, 2)[0]["id"], theirs);
+    }
+    // Later clients go to the process of their roots.
+    assert!(spawns(&attach(&mut mux, 3, "r2", false)).is_empty());
+    assert!(spawns(&attach(&mut mux, 4, "r1", false)).is_empty());
+    assert_eq!(clients_per_process(&mux), vec![(1, 2), (2, 2)]);
+}
+
+/// Split while client 2 holds a subscription: it is made again on its new
+/// process, and the first process is unsubscribed (client 2 was its only subscriber).
+#[test]
+fn a_moved_client_keeps_its_subscription() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, "r1", false);
+    attach(&mut mux, 2, "r2", false);
+    up(&mut mux, 1, 1, &[2]);
+    let uri = "demo://resource/7";
+    let sub = to_server(&client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 3, "method": "resources/subscribe", "params": {"uri": uri}}),
+    ));
+    server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": sub[0]["id"], "result": {}}),
+    );
+    client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "echo"}}),
+    );
+    let ask = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}),
+    );
+    let unsubscribed = to_process(&ask, 1);
+    assert_eq!(unsubscribed.len(), 1, "{ask:?}");
+    assert_eq!(unsubscribed[0]["method"], "resources/unsubscribe");
+    let opened = mux.handle(MuxEvent::ProcessOpened {
+        process: 2,
+        pid: None,
+    });
+    let init = to_process(&opened, 2);
+    let done = server(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": init[0]["id"], "result": {}}),
+    );
+    let sent = to_process(&done, 2);
+    assert_eq!(sent[1]["method"], "resources/subscribe");
+    assert_eq!(sent[1]["params"]["uri"], uri);
+    assert!(
+        to_client(
+            &server(
+                &mut mux,
+                2,
+                json!({"jsonrpc": "2.0", "id": sent[1]["id"], "result": {}})
+            ),
+            2
+        )
+        .is_empty(),
+        "the owner's own subscribe is not answered to the client"
+    );
+    let updated = server(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": uri}}),
+    );
+    assert_eq!(to_client(&updated, 2).len(), 1);
+}
+
+/// Split while client 2's subscribe waits for the first subscriber's answer:
+/// it is still answered (from the first process), and made on its new one.
+#[test]
+fn a_moved_clients_subscribe_still_unanswered_is_answered() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, "r1", false);
+    attach(&mut mux, 2, "r2", false);
+    up(&mut mux, 1, 1, &[2]);
+    let uri = "demo://resource/7";
+    let subscribe = |id| json!({"jsonrpc": "2.0", "id": id, "method": "resources/subscribe", "params": {"uri": uri}});
+    let sub = to_server(&client(&mut mux, 1, subscribe(3)));
+    assert!(
+        to_server(&client(&mut mux, 2, subscribe(4))).is_empty(),
+        "waits for the first"
+    );
+    client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "echo"}}),
+    );
+    server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}),
+    );
+    let answered = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": sub[0]["id"], "result": {}}),
+    );
+    assert_eq!(to_client(&answered, 1)[0]["id"], 3);
+    assert_eq!(to_client(&answered, 2)[0]["id"], 4, "{answered:?}");
+    let opened = mux.handle(MuxEvent::ProcessOpened {
+        process: 2,
+        pid: None,
+    });
+    let init = to_process(&opened, 2);
+    let done = server(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": init[0]["id"], "result": {}}),
+    );
+    assert_eq!(to_process(&done, 2)[1]["method"], "resources/subscribe");
+}
+
+#[test]
+fn a_moved_client_answers_a_request_of_its_old_process_and_detaching_ends_its_new_one() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, "r1", false);
+    attach(&mut mux, 2, "r2", false);
+    up(&mut mux, 1, 1, &[2]);
+    // Client 2 is the only caller: a sampling request of process 1 goes to it.
+    client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "sample"}}),
+    );
+    let sampling = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 30, "method": "sampling/createMessage", "params": {}}),
+    );
+    assert_eq!(to_client(&sampling, 2).len(), 1);
+    client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "echo"}}),
+    );
+    server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}),
+    );
+    // Its answer still reaches process 1, which asked.
+    let answer =
+        json!({"jsonrpc": "2.0", "id": 30, "result": {"content": {"type": "text", "text": "hi"}}});
+    assert_eq!(
+        to_process(&client(&mut mux, 2, answer.clone()), 1),
+        vec![answer]
+    );
+    let left = mux.handle(MuxEvent::Detach {
+        attach: 2,
+        idle: false,
+    });
+    assert!(
+        left.iter()
+            .any(|e| matches!(e, MuxEffect::StopProcess { process: 2 })),
+        "its new process, never called there, stops: {left:?}"
+    );
+    assert_eq!(clients_per_process(&mux), vec![(1, 1), (2, 0)]);
+}
