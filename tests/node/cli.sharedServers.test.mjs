@@ -22,9 +22,9 @@ const { cleanup, spawnLogs } = endWhenDone(after);
 /**
  * A user (own HOME and socket dir) with memory at user level and, per project, filesystem from
  * the project's .mcp.json. The tests' short handover grace, except for a test of the grace
- * (`handover`) and with server-everything: it asks for roots after cataloguing, and with a
- * 300 ms grace two sessions calling it one after the other were once served by two processes
- * (the cataloguing one had stopped; with 5 s both attach to it, as these tests expect).
+ * (`handover`). (With server-everything, which asks for roots after cataloguing, two sessions
+ * calling it one after the other with that grace were once served by two processes: fixed,
+ * and tested in cli.sharedRoots.)
  */
 function world(prefix, { projects = ['a'], everything = false, handover = false } = {}) {
   const w = tempWorld(prefix);
@@ -44,7 +44,7 @@ function world(prefix, { projects = ['a'], everything = false, handover = false 
   }
   const socketDir = path.join(w.root, 'sock');
   const env = { ...w.env, LAZY_MCP_SOCKET_DIR: socketDir, LAZY_MCP_OWNER_LINGER_MS: '1000' };
-  if (handover || everything) delete env.LAZY_MCP_HANDOVER_GRACE_MS;
+  if (handover) delete env.LAZY_MCP_HANDOVER_GRACE_MS;
   cleanup.push(() => {
     const pid = ownerPid(socketDir);
     if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
