@@ -13,7 +13,7 @@ use crate::engine::registry::shared_catalogue::memory::SharedCatalogue;
 use crate::engine::server::auth::announcements::SignInAnnouncements;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::{Server, Servers};
-use crate::engine::settings::Settings;
+use crate::engine::settings::{AggregateEndpoint, Settings};
 use crate::engine::settled::settling::Settling;
 use crate::engine::timers::TimerTable;
 use crate::engine::trust::held_definitions::pins::Pins;
@@ -204,12 +204,22 @@ impl Engine {
             Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
             Event::ClientStreamOpened { client } => self.on_client_stream(&client, true),
             Event::ClientStreamClosed { client } => self.on_client_stream(&client, false),
-            Event::ClientInputEnded { client } => self.on_client_input_ended(&client),
+            Event::ClientInputEnded { client } => self.clients.input_ended(&client),
             Event::DefinitionStarted {
                 endpoint,
                 version,
                 failed,
-            } => self.on_definition_started(endpoint, &version, failed),
+            } => {
+                let now_ms = self.now_ms;
+                let steps = self.clients.definition_started(
+                    endpoint,
+                    &version,
+                    failed,
+                    now_ms,
+                    &self.servers,
+                );
+                self.carry_out_starts(steps);
+            }
             Event::Enable { server } => self.on_enable(&server),
             Event::Disable { server } => self.on_disable(&server),
             Event::ConnectNow { server } => self.on_connect_now(&server),
@@ -301,7 +311,11 @@ impl Engine {
             self.publish_changes();
         }
         if self.clients.definition_starts_due() {
-            self.review_definition_starts();
+            let allowed = self.settings.aggregate_endpoint == AggregateEndpoint::ToolIndex;
+            let steps = self
+                .clients
+                .review_definition_starts(allowed, self.now_ms, &self.servers);
+            self.carry_out_starts(steps);
         }
         self.flush_definitions_write();
         if self.catalogue.take_vectors_due() {
@@ -313,7 +327,8 @@ impl Engine {
             self.effects.push(Effect::PersistCatalogue { blob });
         }
         // After everything that may answer a client this event.
-        self.flush_answers_owed();
+        let settled = self.clients.settle_answers(&self.effects, self.now_ms);
+        self.effects.extend(settled);
         // Computed last (every timer this event armed, re-armed or cancelled is
         // in the table), placed first (a host failing on a later effect still arms it).
         if let Some(wake) = self.timers.poll_wake() {

@@ -45,7 +45,10 @@ impl Engine {
             TimerPurpose::Idle { server } => self.on_idle_timer(&server),
             TimerPurpose::Retry { server } => self.on_retry_timer(&server),
             TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
-            TimerPurpose::DefinitionStarts => self.on_definition_timer(),
+            TimerPurpose::DefinitionStarts => {
+                let steps = self.clients.definition_timer(self.now_ms, &self.servers);
+                self.carry_out_starts(steps);
+            }
             TimerPurpose::GatewaySessions => self.on_gateway_sessions_timer(),
             TimerPurpose::Refresh => {
                 self.timers.refresh = None;
