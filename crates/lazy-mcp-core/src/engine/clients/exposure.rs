@@ -3,9 +3,11 @@
 //! versions, and the `list_changed` announcements when any of it changes.
 
 use crate::config::model::ToolFilter;
+use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::effects::EndpointInfo;
 use crate::engine::router::Engine;
+use crate::engine::settings::AggregateEndpoint;
 use crate::engine::stable_hash::{fnv1a64_hex, Fnv1a64Writer};
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::listed_item::ListedItem;
@@ -181,53 +183,13 @@ impl Engine {
                 offered: self.is_offered(name),
             });
         }
-        let aggregate_version = self.clients.exposure.aggregate_version(
-            &lists,
-            self.settings().aggregate_endpoint == crate::engine::settings::AggregateEndpoint::All,
-        );
-        let changed = self.clients.exposure.lists_hashed(lists);
-        let mut notifications: VecSet<(String, &'static str)> = VecSet::new();
-        for (server, method) in changed {
-            for client in self.clients.of_server(&server) {
-                notifications.insert((client, method));
-            }
-        }
-        if self
-            .clients
-            .exposure
-            .aggregate_versioned(&aggregate_version)
-        {
-            for (client, session) in &self.clients.sessions {
-                if session.is_aggregate() {
-                    notifications
-                        .insert((client.clone(), methods::NOTIFICATIONS_TOOLS_LIST_CHANGED));
-                }
-            }
-        }
-        for (client, method) in notifications {
-            self.notify_list_changed(&client, method);
-        }
         let tools = self.aggregate_pairs(ListKind::Tools);
         let prompts = self.aggregate_pairs(ListKind::Prompts);
-        self.clients.exposure.aggregate_items(tools, prompts);
-        // The aggregate endpoint is offered when it has something of its own to show.
-        let aggregate = (self.settings().aggregate_endpoint
-            == crate::engine::settings::AggregateEndpoint::All
-            || !self.clients.exposure.plan().meta_tools.is_empty())
-        .then_some(aggregate_version);
-        if self
+        let all = self.settings().aggregate_endpoint == AggregateEndpoint::All;
+        let published = self
             .clients
-            .exposure
-            .endpoints_published(&endpoints, &aggregate)
-        {
-            self.clients
-                .starts
-                .handle_offered(&endpoints, aggregate.as_ref());
-            self.effects.push(Effect::EndpointsChanged {
-                endpoints,
-                aggregate,
-            });
-        }
+            .publish(lists, endpoints, (tools, prompts), all);
+        self.effects.extend(published);
     }
 
     /// (server, item name) of every exposed tool or prompt, in server order.
@@ -308,5 +270,57 @@ impl Engine {
             }
         }
         best.map(|(_, name)| name)
+    }
+}
+
+/// (server, name) of every exposed tool, then of every prompt.
+type AggregatePairs = (Vec<(String, String)>, Vec<(String, String)>);
+
+impl Clients {
+    /// Publishes what clients are shown now: each exposed server's `lists`
+    /// hashes and `endpoints`, the aggregate endpoint's `pairs` (`all`: it
+    /// lists every server's tools). Returns the `notifications/*/list_changed`
+    /// for attached clients, then `endpointsChanged` for hosts, when any of it
+    /// changed.
+    fn publish(
+        &mut self,
+        lists: VecMap<(String, ListKind), u64>,
+        endpoints: Vec<EndpointInfo>,
+        pairs: AggregatePairs,
+        all: bool,
+    ) -> Vec<Effect> {
+        let aggregate_version = self.exposure.aggregate_version(&lists, all);
+        let changed = self.exposure.lists_hashed(lists);
+        let mut notifications: VecSet<(String, &'static str)> = VecSet::new();
+        for (server, method) in changed {
+            for client in self.of_server(&server) {
+                notifications.insert((client, method));
+            }
+        }
+        if self.exposure.aggregate_versioned(&aggregate_version) {
+            for (client, session) in &self.sessions {
+                if session.is_aggregate() {
+                    notifications
+                        .insert((client.clone(), methods::NOTIFICATIONS_TOOLS_LIST_CHANGED));
+                }
+            }
+        }
+        let mut effects = Vec::new();
+        for (client, method) in notifications {
+            self.list_changed_notices(&client, method, &mut effects);
+        }
+        let (tools, prompts) = pairs;
+        self.exposure.aggregate_items(tools, prompts);
+        // The aggregate endpoint is offered when it has something of its own to show.
+        let aggregate =
+            (all || !self.exposure.plan().meta_tools.is_empty()).then_some(aggregate_version);
+        if self.exposure.endpoints_published(&endpoints, &aggregate) {
+            self.starts.handle_offered(&endpoints, aggregate.as_ref());
+            effects.push(Effect::EndpointsChanged {
+                endpoints,
+                aggregate,
+            });
+        }
+        effects
     }
 }
