@@ -377,7 +377,7 @@ impl Engine {
 
     /// Exposed endpoints (one per enabled server), with their versions.
     pub fn endpoints(&self) -> Vec<EndpointInfo> {
-        self.current_endpoints()
+        self.shown().lists_and_endpoints().1
     }
 
     /// The persisted-catalogue blob as it stands now.
