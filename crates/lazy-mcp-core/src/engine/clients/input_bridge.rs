@@ -123,6 +123,27 @@ impl Clients {
         missing
     }
 
+    /// The upstream answered the call `upstream_id` on `conn`: when its client
+    /// is still being asked, the answer is kept for the retry (`None`: the
+    /// call goes back on its connection); else the call's bridge ends with it
+    /// and the answer is handed back.
+    pub(in crate::engine) fn hold_answer(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        outcome: Result<Value, Value>,
+    ) -> Option<Result<Value, Value>> {
+        if !self.awaits_retry(conn, upstream_id) {
+            // Answered: the call leaves its connection, and its bridge with it.
+            self.take_bridge(conn, upstream_id);
+            return Some(outcome);
+        }
+        if let Some(bridge) = self.bridge_mut(conn, upstream_id) {
+            bridge.answer_held(outcome);
+        }
+        None
+    }
+
     /// Calls waiting for their client's retry, over all servers.
     fn waiting_calls(&mut self, servers: &Servers) -> usize {
         self.forget_ended_bridges(servers);
@@ -342,27 +363,6 @@ impl Engine {
             self.ask_client(conn, upstream_id, queued);
         }
         true
-    }
-
-    /// The upstream answered a call whose client is still being asked: kept for
-    /// the retry. Returns the call back when it is not waiting.
-    pub(in crate::engine) fn hold_for_retry(
-        &mut self,
-        conn: ConnId,
-        upstream_id: u64,
-        call: ForwardedCall,
-        outcome: Result<Value, Value>,
-    ) -> Option<(ForwardedCall, Result<Value, Value>)> {
-        if !self.clients.awaits_retry(conn, upstream_id) {
-            // Answered: the call leaves its connection, and its bridge with it.
-            self.clients.take_bridge(conn, upstream_id);
-            return Some((call, outcome));
-        }
-        if let Some(bridge) = self.clients.bridge_mut(conn, upstream_id) {
-            bridge.answer_held(outcome);
-        }
-        self.servers.put_call_back(conn, upstream_id, call);
-        None
     }
 
     /// A waiting call's timer fired before its client's retry: the server's
