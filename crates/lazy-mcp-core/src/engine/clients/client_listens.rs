@@ -13,7 +13,6 @@ use crate::engine::effects::Effect;
 use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
 use crate::engine::server::Subscriber;
-use crate::protocol::handshake_result::ServerCapabilities;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use crate::protocol::params::Params;
@@ -75,11 +74,12 @@ impl Engine {
             Ok(filter) => filter,
             Err((code, why)) => return self.reply_error(client, id, code, &why),
         };
+        let shown = self.shown();
         let resources = self.clients.honoured_resources(
             client,
             &filter.resources,
-            &|uri| self.server_for_resource(uri),
-            &|name| self.supports_subscriptions(name),
+            &|uri| shown.server_for_resource(uri),
+            &|name| shown.supports_subscriptions(name),
         );
         let (ack, replaced) = self.clients.open_listen(client, &id, filter, &resources);
         self.effects.push(ack);
@@ -112,18 +112,6 @@ impl Engine {
         for (name, uris) in before {
             self.sync_upstream_subscriptions(&name, &uris);
         }
-    }
-
-    /// The server is enabled and its catalogue says `resources.subscribe`.
-    fn supports_subscriptions(&self, name: &str) -> bool {
-        let exposed = self
-            .servers
-            .get(name)
-            .is_some_and(|s| s.state().is_exposed());
-        exposed
-            && self.current_entry(name).is_some_and(|entry| {
-                ServerCapabilities::read(&entry.initialize.capabilities).resources_subscribe()
-            })
     }
 
     /// The client cancelled a request: when it was a listen, it ends (no

@@ -4,8 +4,8 @@
 //! into the `list_changed` announcements and `endpointsChanged`.
 
 use crate::engine::clients::Clients;
-use crate::engine::effects::Effect;
 use crate::engine::effects::EndpointInfo;
+use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::router::Engine;
 use crate::engine::settings::AggregateEndpoint;
 use crate::protocol::client_handshake::ListKind;
@@ -55,7 +55,17 @@ impl Engine {
         let previous = self.clients.exposure.publishing();
         let plan = self.shown().plan_exposure(previous);
         self.clients.exposure.plan_chosen(plan);
-        self.prune_loaded();
+        // Loaded tools their server no longer offers (after a catalogue change) are dropped.
+        let gone = self.shown().loaded_not_offered();
+        for gone in gone {
+            self.clients.exposure.tool_gone(&gone);
+            let (server, tool) = gone;
+            self.log(
+                LogLevel::Info,
+                Some(&server),
+                format!("loaded tool '{tool}' was unloaded: the server no longer offers it"),
+            );
+        }
         let shown = self.shown();
         let (lists, endpoints) = shown.lists_and_endpoints();
         let tools = shown.aggregate_pairs(ListKind::Tools);

@@ -194,7 +194,8 @@ impl Engine {
         }
         self.reply_tool(client, id, lines.join("\n"), changed.is_empty());
         if !changed.is_empty() {
-            self.notify_identity_tools_changed(&identity);
+            self.effects
+                .extend(self.clients.tools_changed_notices(&identity));
         }
     }
 

@@ -7,11 +7,11 @@
 //! after a change.
 
 use crate::engine::clients::Clients;
+use crate::engine::effects::Effect;
 use crate::engine::router::Engine;
 use crate::engine::stable_hash::Fnv1a64Writer;
-use crate::protocol::client_handshake::ListKind;
+use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-use crate::protocol::params::name_of;
 use crate::tool_index::ToolIndex;
 use crate::vec_map::VecSet;
 use plan::LoadedTool;
@@ -25,10 +25,6 @@ pub(in crate::engine) fn items_hash(items: &[Value]) -> u64 {
     // Writing into a hasher cannot fail; a failure would only weaken the hash.
     let _ = serde_json::to_writer(&mut hasher, items);
     hasher.finish()
-}
-
-fn tool_name(tool: &Value) -> Option<&str> {
-    name_of(tool)
 }
 
 impl Engine {
@@ -63,65 +59,34 @@ impl Engine {
         }
         self.clients.exposure.search_index_or_empty()
     }
-
-    /// Forgets a server's loaded tools (it was disabled or removed) and tells
-    /// the clients that had some.
-    pub(in crate::engine) fn unload_server(&mut self, server: &str) {
-        for identity in self.clients.exposure.server_unloaded(server) {
-            self.notify_identity_tools_changed(&identity);
-        }
-    }
-
-    /// Drops loaded tools their server no longer offers (after a catalogue change).
-    pub(in crate::engine) fn prune_loaded(&mut self) {
-        let mut gone: Vec<LoadedTool> = Vec::new();
-        for (server, tool) in self.clients.all_loaded() {
-            let offered = match self.servers.get(&server) {
-                Some(s) if s.state().is_exposed() && self.current_entry(&server).is_some() => self
-                    .shown()
-                    .exposed_items(&server, ListKind::Tools)
-                    .iter()
-                    .any(|t| tool_name(t) == Some(tool.as_str())),
-                // Not catalogued right now (restarting, failed): keep it.
-                _ => true,
-            };
-            if !offered {
-                gone.push((server, tool));
-            }
-        }
-        for gone in gone {
-            self.clients.exposure.tool_gone(&gone);
-            let (server, tool) = gone;
-            self.log(
-                crate::engine::effects::LogLevel::Info,
-                Some(&server),
-                format!("loaded tool '{tool}' was unloaded: the server no longer offers it"),
-            );
-        }
-    }
-
-    /// `notifications/tools/list_changed` to every aggregate session of a client.
-    pub(in crate::engine) fn notify_identity_tools_changed(&mut self, identity: &str) {
-        let sessions: Vec<String> = self
-            .clients
-            .sessions
-            .iter()
-            .filter(|(_, s)| s.identity() == identity && s.is_aggregate())
-            .map(|(id, _)| id.clone())
-            .collect();
-        for client in sessions {
-            self.notify_client(
-                &client,
-                crate::protocol::jsonrpc::notification(
-                    methods::NOTIFICATIONS_TOOLS_LIST_CHANGED,
-                    None,
-                ),
-            );
-        }
-    }
 }
 
 impl Clients {
+    /// Forgets a server's loaded tools (it was disabled or removed): the
+    /// `list_changed` notices to the clients that had some.
+    pub(in crate::engine) fn unload_server(&mut self, server: &str) -> Vec<Effect> {
+        let identities = self.exposure.server_unloaded(server);
+        identities
+            .iter()
+            .flat_map(|identity| self.tools_changed_notices(identity))
+            .collect()
+    }
+
+    /// `notifications/tools/list_changed` to every aggregate session of a client.
+    pub(in crate::engine) fn tools_changed_notices(&self, identity: &str) -> Vec<Effect> {
+        let notice = jsonrpc::notification(methods::NOTIFICATIONS_TOOLS_LIST_CHANGED, None);
+        self.sessions
+            .iter()
+            .filter(|(_, s)| s.identity() == identity && s.is_aggregate())
+            .map(|(client, _)| Effect::NotifyClient {
+                client: client.clone(),
+                progress_token: None,
+                request: None,
+                message: notice.to_string(),
+            })
+            .collect()
+    }
+
     /// Who a client is for its loaded set: its `clientInfo.name`, so a client that
     /// reconnects (VS Code restarting a definition) keeps what it loaded.
     /// A modern-era request is keyed by its own `clientInfo` (`modern_clients.rs`).

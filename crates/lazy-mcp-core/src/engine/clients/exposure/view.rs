@@ -9,7 +9,7 @@
 
 use crate::config::model::{ToolExposure, ToolFilter};
 use crate::engine::clients::tool_exposure::items_hash;
-use crate::engine::clients::tool_exposure::plan::ExposurePlan;
+use crate::engine::clients::tool_exposure::plan::{ExposurePlan, LoadedTool};
 use crate::engine::clients::Clients;
 use crate::engine::effects::EndpointInfo;
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
@@ -19,6 +19,7 @@ use crate::engine::stable_hash::{fnv1a64, fnv1a64_hex, Fnv1a64Writer};
 use crate::engine::trust::approved_definitions::baseline_key;
 use crate::engine::trust::held_definitions::pins::Pins;
 use crate::protocol::client_handshake::ListKind;
+use crate::protocol::handshake_result::ServerCapabilities;
 use crate::protocol::listed_item::ListedItem;
 use crate::protocol::params::name_of;
 use crate::tool_index::{
@@ -194,6 +195,37 @@ impl<'a> ShownView<'a> {
         ListKind::ALL
             .iter()
             .any(|kind| !self.exposed_items(name, *kind).is_empty())
+    }
+
+    /// The server is enabled and its catalogue says `resources.subscribe`.
+    pub(in crate::engine) fn supports_subscriptions(self, name: &str) -> bool {
+        let exposed = self
+            .servers
+            .get(name)
+            .is_some_and(|s| s.state().is_exposed());
+        exposed
+            && self.current_entry(name).is_some_and(|entry| {
+                ServerCapabilities::read(&entry.initialize.capabilities).resources_subscribe()
+            })
+    }
+
+    /// Loaded tools their server no longer offers; a server not catalogued
+    /// right now (restarting, failed) keeps its own.
+    pub(in crate::engine) fn loaded_not_offered(self) -> Vec<LoadedTool> {
+        let mut gone: Vec<LoadedTool> = Vec::new();
+        for (server, tool) in self.clients.all_loaded() {
+            let offered = match self.servers.get(&server) {
+                Some(s) if s.state().is_exposed() && self.current_entry(&server).is_some() => self
+                    .exposed_items(&server, ListKind::Tools)
+                    .iter()
+                    .any(|t| tool_name(t) == Some(tool.as_str())),
+                _ => true,
+            };
+            if !offered {
+                gone.push((server, tool));
+            }
+        }
+        gone
     }
 
     /// Each exposed server's list hashes (by kind) and endpoint, as published.
