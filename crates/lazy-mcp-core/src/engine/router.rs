@@ -4,6 +4,7 @@
 use crate::config::host_policy::Unmanaged;
 use crate::config::load::ConfigLoad;
 use crate::engine::announce::announcements::Announcements;
+use crate::engine::clients::definition_starts::StartOutputs;
 use crate::engine::clients::Clients;
 use crate::engine::effects::{Effect, EndpointInfo, LogLevel};
 use crate::engine::effects_json;
@@ -210,15 +211,12 @@ impl Engine {
                 version,
                 failed,
             } => {
-                let now_ms = self.now_ms;
-                let steps = self.clients.definition_started(
-                    endpoint,
-                    &version,
-                    failed,
-                    now_ms,
-                    &self.servers,
-                );
-                self.carry_out_starts(steps);
+                let out = StartOutputs {
+                    effects: &mut self.effects,
+                    timers: &mut self.timers,
+                };
+                let (now_ms, servers) = (self.now_ms, &self.servers);
+                (self.clients).definition_started(endpoint, &version, failed, now_ms, servers, out);
             }
             Event::Enable { server } => self.on_enable(&server),
             Event::Disable { server } => self.on_disable(&server),
@@ -312,10 +310,11 @@ impl Engine {
         }
         if self.clients.definition_starts_due() {
             let allowed = self.settings.aggregate_endpoint == AggregateEndpoint::ToolIndex;
-            let steps = self
-                .clients
-                .review_definition_starts(allowed, self.now_ms, &self.servers);
-            self.carry_out_starts(steps);
+            let out = StartOutputs {
+                effects: &mut self.effects,
+                timers: &mut self.timers,
+            };
+            (self.clients).review_definition_starts(allowed, self.now_ms, &self.servers, out);
         }
         self.flush_definitions_write();
         if self.catalogue.take_vectors_due() {
@@ -327,8 +326,7 @@ impl Engine {
             self.effects.push(Effect::PersistCatalogue { blob });
         }
         // After everything that may answer a client this event.
-        let settled = self.clients.settle_answers(&self.effects, self.now_ms);
-        self.effects.extend(settled);
+        self.clients.settle_answers(&mut self.effects, self.now_ms);
         // Computed last (every timer this event armed, re-armed or cancelled is
         // in the table), placed first (a host failing on a later effect still arms it).
         if let Some(wake) = self.timers.poll_wake() {

@@ -33,27 +33,22 @@ impl Clients {
     }
 
     /// At the end of each event: this event's `effects` answers settle what
-    /// they answer (a drop settled its request when it happened); returns a
-    /// `clientSettled` for each client whose input ended and that is owed
-    /// nothing now (once).
-    pub(in crate::engine) fn settle_answers(
-        &mut self,
-        effects: &[Effect],
-        now_ms: u64,
-    ) -> Vec<Effect> {
+    /// they answer (a drop settled its request when it happened); a client
+    /// whose input ended and that is owed nothing now is told `clientSettled`
+    /// (once, added to `effects`).
+    pub(in crate::engine) fn settle_answers(&mut self, effects: &mut Vec<Effect>, now_ms: u64) {
         if self.owed.is_idle() {
-            return Vec::new();
+            return;
         }
-        for effect in effects {
+        for effect in effects.iter() {
             if let Effect::Reply { client, .. } = effect {
                 self.owed.settled_one(client);
                 // An answer is a use of its session (the idle time counts from it).
                 self.gateway_sessions.handle_answered(client, now_ms);
             }
         }
-        let settled = self.owed.take_settled().into_iter();
-        settled
-            .map(|client| Effect::ClientSettled { client })
-            .collect()
+        for client in self.owed.take_settled() {
+            effects.push(Effect::ClientSettled { client });
+        }
     }
 }

@@ -8,6 +8,7 @@
 //! own stream (the `notifyClient` effect's `request`). Subscribing upstream for
 //! the URIs is `resource_subscriptions.rs`'s: it never starts a server.
 
+use crate::engine::clients::exposure::view::ShownView;
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::events::Endpoint;
@@ -74,13 +75,9 @@ impl Engine {
             Ok(filter) => filter,
             Err((code, why)) => return self.reply_error(client, id, code, &why),
         };
-        let shown = self.shown();
-        let resources = self.clients.honoured_resources(
-            client,
-            &filter.resources,
-            &|uri| shown.server_for_resource(uri),
-            &|name| shown.supports_subscriptions(name),
-        );
+        let resources = self
+            .clients
+            .honoured_resources(client, &filter.resources, self.shown());
         let (ack, replaced) = self.clients.open_listen(client, &id, filter, &resources);
         self.effects.push(ack);
         let key = id.to_string();
@@ -206,9 +203,6 @@ fn not_uris() -> String {
     "params.notifications.resourceSubscriptions must be an array of URI strings".into()
 }
 
-/// The server holding a resource URI (the aggregate endpoint's question).
-type Resolve<'a> = &'a dyn Fn(&str) -> Option<String>;
-
 impl Clients {
     /// What `client`'s listen `id` (a modern request) asks for; `Err` is the
     /// error to answer it with (its modern request forgotten): a malformed
@@ -281,8 +275,7 @@ impl Clients {
         &self,
         client: &str,
         uris: &[String],
-        server_for_resource: Resolve<'_>,
-        supports_subscriptions: &dyn Fn(&str) -> bool,
+        shown: ShownView<'_>,
     ) -> Vec<(String, String)> {
         let Some(endpoint) = self.sessions.get(client).map(|s| s.endpoint().clone()) else {
             return Vec::new();
@@ -294,9 +287,9 @@ impl Clients {
             }
             let server = match &endpoint {
                 Endpoint::Server { name } => Some(name.clone()),
-                Endpoint::Aggregate => server_for_resource(uri),
+                Endpoint::Aggregate => shown.server_for_resource(uri),
             };
-            let Some(server) = server.filter(|name| supports_subscriptions(name)) else {
+            let Some(server) = server.filter(|name| shown.supports_subscriptions(name)) else {
                 continue;
             };
             if !honoured.iter().any(|(_, u)| u == uri) {

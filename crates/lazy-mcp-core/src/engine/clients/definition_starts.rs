@@ -8,36 +8,18 @@
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::events::Endpoint;
-use crate::engine::router::Engine;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::Servers;
-use crate::engine::timers::TimerPurpose;
+use crate::engine::timers::{TimerPurpose, TimerTable};
 use machine::Next;
 
 pub(in crate::engine) mod machine;
 
-/// What the definition starts decided, for the router to carry out in order.
-pub(in crate::engine) enum StartStep {
-    /// `startDefinition` or `stopDefinition`.
-    Effect(Effect),
-    /// The machine's timer, in the one table.
-    WakeAt(u64),
-}
-
-impl Engine {
-    /// Carries out the definition starts' `steps`: their effects, and their
-    /// timer in the one table.
-    pub(in crate::engine) fn carry_out_starts(&mut self, steps: Vec<StartStep>) {
-        for step in steps {
-            match step {
-                StartStep::Effect(effect) => self.effects.push(effect),
-                // A timer that finds nothing due when it fires (its attempt ended) does nothing.
-                StartStep::WakeAt(at_ms) => {
-                    self.set_timer(TimerPurpose::DefinitionStarts, at_ms);
-                }
-            }
-        }
-    }
+/// Where the definition starts' decisions go: `startDefinition` and
+/// `stopDefinition` effects, and their timer in the one table.
+pub(in crate::engine) struct StartOutputs<'a> {
+    pub(in crate::engine) effects: &'a mut Vec<Effect>,
+    pub(in crate::engine) timers: &'a mut TimerTable,
 }
 
 impl Clients {
@@ -49,9 +31,10 @@ impl Clients {
         allowed: bool,
         now_ms: u64,
         servers: &Servers,
-    ) -> Vec<StartStep> {
+        out: StartOutputs<'_>,
+    ) {
         self.starts.review(allowed, now_ms);
-        self.definition_timer(now_ms, servers)
+        self.definition_timer(now_ms, servers, out);
     }
 
     /// The host's `definitionStarted`: the start command ended (`failed`: it
@@ -63,13 +46,12 @@ impl Clients {
         failed: bool,
         now_ms: u64,
         servers: &Servers,
-    ) -> Vec<StartStep> {
+        mut out: StartOutputs<'_>,
+    ) {
         let next = self
             .starts
             .handle_started(&endpoint, version, !failed, now_ms);
-        let mut steps = Vec::new();
-        self.carry_out_start(endpoint, next, now_ms, servers, &mut steps);
-        steps
+        self.carry_out_start(endpoint, next, now_ms, servers, &mut out);
     }
 
     /// Its timer fired: every attempt whose pause or quiet time ended goes on.
@@ -77,12 +59,11 @@ impl Clients {
         &mut self,
         now_ms: u64,
         servers: &Servers,
-    ) -> Vec<StartStep> {
-        let mut steps = Vec::new();
+        mut out: StartOutputs<'_>,
+    ) {
         while let Some((endpoint, next)) = self.starts.poll_due(now_ms) {
-            self.carry_out_start(endpoint, next, now_ms, servers, &mut steps);
+            self.carry_out_start(endpoint, next, now_ms, servers, &mut out);
         }
-        steps
     }
 
     fn carry_out_start(
@@ -91,17 +72,18 @@ impl Clients {
         next: Next,
         now_ms: u64,
         servers: &Servers,
-        steps: &mut Vec<StartStep>,
+        out: &mut StartOutputs<'_>,
     ) {
         match next {
             Next::Nothing => {}
             Next::Ask(version) => {
-                steps.push(StartStep::Effect(Effect::StartDefinition {
-                    endpoint,
-                    version,
-                }));
+                out.effects
+                    .push(Effect::StartDefinition { endpoint, version });
             }
-            Next::WakeAt(at_ms) => steps.push(StartStep::WakeAt(at_ms)),
+            // A timer that finds nothing due when it fires (its attempt ended) does nothing.
+            Next::WakeAt(at_ms) => {
+                out.timers.handle_set(TimerPurpose::DefinitionStarts, at_ms);
+            }
             // VS Code keeps the listed tools and reconnects on their first use;
             // closing a session that only listed makes its MCP UI say Stopped
             // instead of Running for a server nobody used yet. Never one a
@@ -117,11 +99,11 @@ impl Clients {
                 };
                 if only_listed && self.window_busy(&endpoint, servers) {
                     let next = self.starts.handle_busy(&endpoint, now_ms);
-                    return self.carry_out_start(endpoint, next, now_ms, servers, steps);
+                    return self.carry_out_start(endpoint, next, now_ms, servers, out);
                 }
                 self.starts.handle_stop_decided(&endpoint);
                 if only_listed {
-                    steps.push(StartStep::Effect(Effect::StopDefinition { endpoint }));
+                    out.effects.push(Effect::StopDefinition { endpoint });
                 }
             }
         }

@@ -194,8 +194,8 @@ impl Engine {
         }
         self.reply_tool(client, id, lines.join("\n"), changed.is_empty());
         if !changed.is_empty() {
-            self.effects
-                .extend(self.clients.tools_changed_notices(&identity));
+            self.clients
+                .tools_changed_notices(&identity, &mut self.effects);
         }
     }
 

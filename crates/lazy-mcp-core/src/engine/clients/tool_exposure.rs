@@ -63,28 +63,27 @@ impl Engine {
 
 impl Clients {
     /// Forgets a server's loaded tools (it was disabled or removed): the
-    /// `list_changed` notices to the clients that had some.
-    pub(in crate::engine) fn unload_server(&mut self, server: &str) -> Vec<Effect> {
-        let identities = self.exposure.server_unloaded(server);
-        identities
-            .iter()
-            .flat_map(|identity| self.tools_changed_notices(identity))
-            .collect()
+    /// `list_changed` notices to the clients that had some go to `out`.
+    pub(in crate::engine) fn unload_server(&mut self, server: &str, out: &mut Vec<Effect>) {
+        for identity in self.exposure.server_unloaded(server) {
+            self.tools_changed_notices(&identity, out);
+        }
     }
 
-    /// `notifications/tools/list_changed` to every aggregate session of a client.
-    pub(in crate::engine) fn tools_changed_notices(&self, identity: &str) -> Vec<Effect> {
-        let notice = jsonrpc::notification(methods::NOTIFICATIONS_TOOLS_LIST_CHANGED, None);
-        self.sessions
-            .iter()
-            .filter(|(_, s)| s.identity() == identity && s.is_aggregate())
-            .map(|(client, _)| Effect::NotifyClient {
-                client: client.clone(),
-                progress_token: None,
-                request: None,
-                message: notice.to_string(),
-            })
-            .collect()
+    /// `notifications/tools/list_changed` to every aggregate session of a
+    /// client, into `out`.
+    pub(in crate::engine) fn tools_changed_notices(&self, identity: &str, out: &mut Vec<Effect>) {
+        for (client, session) in &self.sessions {
+            if session.identity() == identity && session.is_aggregate() {
+                let notice = jsonrpc::notification(methods::NOTIFICATIONS_TOOLS_LIST_CHANGED, None);
+                out.push(Effect::NotifyClient {
+                    client: client.clone(),
+                    progress_token: None,
+                    request: None,
+                    message: notice.to_string(),
+                });
+            }
+        }
     }
 
     /// Who a client is for its loaded set: its `clientInfo.name`, so a client that

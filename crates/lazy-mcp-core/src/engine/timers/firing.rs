@@ -2,6 +2,7 @@
 //! timer passed to its owner. Apart from `timers.rs` so that the table,
 //! which the router and the servers' state name, imports nothing above it.
 
+use crate::engine::clients::definition_starts::StartOutputs;
 use crate::engine::router::Engine;
 use crate::engine::timers::{TimerId, TimerPurpose};
 
@@ -46,8 +47,11 @@ impl Engine {
             TimerPurpose::Retry { server } => self.on_retry_timer(&server),
             TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
             TimerPurpose::DefinitionStarts => {
-                let steps = self.clients.definition_timer(self.now_ms, &self.servers);
-                self.carry_out_starts(steps);
+                let out = StartOutputs {
+                    effects: &mut self.effects,
+                    timers: &mut self.timers,
+                };
+                (self.clients).definition_timer(self.now_ms, &self.servers, out);
             }
             TimerPurpose::GatewaySessions => self.on_gateway_sessions_timer(),
             TimerPurpose::Refresh => {
