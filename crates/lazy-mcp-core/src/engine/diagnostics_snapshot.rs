@@ -265,10 +265,11 @@ impl Engine {
             ..DiagnosticsTotals::default()
         };
         let loaded = self.clients.all_loaded();
+        let shown = self.shown();
         let mut servers = Vec::new();
         for (name, server) in &self.servers {
             let entry = self.current_entry(name);
-            let tools = self.exposed_items(name, ListKind::Tools);
+            let tools = shown.exposed_items(name, ListKind::Tools);
             let schema_token_estimate: usize = tools.iter().map(estimate_definition_tokens).sum();
             let exposed_as = self.clients.plan().modes.get(name).copied();
             let loaded_tools: Vec<String> = loaded
@@ -295,9 +296,9 @@ impl Engine {
                 Some(_) => schema_token_estimate,
                 None => 0,
             };
-            let count = |kind| self.exposed_items(name, kind).len();
+            let count = |kind| shown.exposed_items(name, kind).len();
             let catalogued_tools =
-                entry.map_or(0, |_| self.catalogued_items(name, ListKind::Tools).len());
+                entry.map_or(0, |_| shown.catalogued_items(name, ListKind::Tools).len());
             let connected = *server.state() == ServerState::Connected;
             totals.servers += 1;
             match server.state() {
@@ -381,7 +382,7 @@ impl Engine {
                 dropped_declared_tools: server.stats().dropped_declared_tools().to_vec(),
                 schema_token_estimate,
                 exposed_token_estimate,
-                tool_exposure: self.configured_exposure(name),
+                tool_exposure: shown.configured_exposure(name),
                 exposed_as,
                 loaded_tools,
                 loaded_by_vscode: server.config().loaded_by_vscode,

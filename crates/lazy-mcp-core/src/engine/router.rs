@@ -4,6 +4,7 @@
 use crate::config::host_policy::Unmanaged;
 use crate::config::load::ConfigLoad;
 use crate::engine::announce::announcements::Announcements;
+use crate::engine::clients::definition_starts::StartOutputs;
 use crate::engine::clients::Clients;
 use crate::engine::effects::{Effect, EndpointInfo, LogLevel};
 use crate::engine::effects_json;
@@ -13,7 +14,7 @@ use crate::engine::registry::shared_catalogue::memory::SharedCatalogue;
 use crate::engine::server::auth::announcements::SignInAnnouncements;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::{Server, Servers};
-use crate::engine::settings::Settings;
+use crate::engine::settings::{AggregateEndpoint, Settings};
 use crate::engine::settled::settling::Settling;
 use crate::engine::timers::TimerTable;
 use crate::engine::trust::held_definitions::pins::Pins;
@@ -205,12 +206,19 @@ impl Engine {
             Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
             Event::ClientStreamOpened { client } => self.on_client_stream(&client, true),
             Event::ClientStreamClosed { client } => self.on_client_stream(&client, false),
-            Event::ClientInputEnded { client } => self.on_client_input_ended(&client),
+            Event::ClientInputEnded { client } => self.clients.input_ended(&client),
             Event::DefinitionStarted {
                 endpoint,
                 version,
                 failed,
-            } => self.on_definition_started(endpoint, &version, failed),
+            } => {
+                let out = StartOutputs {
+                    effects: &mut self.effects,
+                    timers: &mut self.timers,
+                };
+                let (now_ms, servers) = (self.now_ms, &self.servers);
+                (self.clients).definition_started(endpoint, &version, failed, now_ms, servers, out);
+            }
             Event::Enable { server } => self.on_enable(&server),
             Event::Disable { server } => self.on_disable(&server),
             Event::ConnectNow { server } => self.on_connect_now(&server),
@@ -302,7 +310,12 @@ impl Engine {
             self.publish_changes();
         }
         if self.clients.definition_starts_due() {
-            self.review_definition_starts();
+            let allowed = self.settings.aggregate_endpoint == AggregateEndpoint::ToolIndex;
+            let out = StartOutputs {
+                effects: &mut self.effects,
+                timers: &mut self.timers,
+            };
+            (self.clients).review_definition_starts(allowed, self.now_ms, &self.servers, out);
         }
         self.flush_definitions_write();
         if self.catalogue.take_vectors_due() {
@@ -314,7 +327,7 @@ impl Engine {
             self.effects.push(Effect::PersistCatalogue { blob });
         }
         // After everything that may answer a client this event.
-        self.flush_answers_owed();
+        self.clients.settle_answers(&mut self.effects, self.now_ms);
         // Computed last (every timer this event armed, re-armed or cancelled is
         // in the table), placed first (a host failing on a later effect still arms it).
         if let Some(wake) = self.timers.poll_wake() {
@@ -363,7 +376,7 @@ impl Engine {
 
     /// Exposed endpoints (one per enabled server), with their versions.
     pub fn endpoints(&self) -> Vec<EndpointInfo> {
-        self.current_endpoints()
+        self.shown().lists_and_endpoints().1
     }
 
     /// The persisted-catalogue blob as it stands now.

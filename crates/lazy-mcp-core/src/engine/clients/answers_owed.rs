@@ -13,40 +13,42 @@
 
 pub(in crate::engine) mod owed;
 
+use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::router::Engine;
 
 impl Engine {
-    /// The client will send nothing more: `clientSettled` once it is owed nothing.
-    pub(in crate::engine) fn on_client_input_ended(&mut self, client: &str) {
-        self.clients.owed.input_ended(client);
-    }
-
     /// How many answers `client` is still owed (requests read, neither answered
     /// nor dropped). For native tests only (feature `test-exports`).
     #[cfg(any(test, feature = "test-exports"))]
     pub fn answers_owed(&self, client: &str) -> u32 {
         self.clients.owed.count(client)
     }
+}
 
-    /// At the end of each event: this event's answers settle what they
-    /// answer (a drop settled its request when it happened); a client whose input ended and that is owed nothing now
-    /// is told `clientSettled` (once).
-    pub(in crate::engine) fn flush_answers_owed(&mut self) {
-        if self.clients.owed.is_idle() {
+impl Clients {
+    /// The client will send nothing more: `clientSettled` once it is owed nothing.
+    pub(in crate::engine) fn input_ended(&mut self, client: &str) {
+        self.owed.input_ended(client);
+    }
+
+    /// At the end of each event: this event's `effects` answers settle what
+    /// they answer (a drop settled its request when it happened); a client
+    /// whose input ended and that is owed nothing now is told `clientSettled`
+    /// (once, added to `effects`).
+    pub(in crate::engine) fn settle_answers(&mut self, effects: &mut Vec<Effect>, now_ms: u64) {
+        if self.owed.is_idle() {
             return;
         }
-        for effect in &self.effects {
+        for effect in effects.iter() {
             if let Effect::Reply { client, .. } = effect {
-                self.clients.owed.settled_one(client);
+                self.owed.settled_one(client);
                 // An answer is a use of its session (the idle time counts from it).
-                self.clients
-                    .gateway_sessions
-                    .handle_answered(client, self.now_ms);
+                self.gateway_sessions.handle_answered(client, now_ms);
             }
         }
-        for client in self.clients.owed.take_settled() {
-            self.effects.push(Effect::ClientSettled { client });
+        for client in self.owed.take_settled() {
+            effects.push(Effect::ClientSettled { client });
         }
     }
 }

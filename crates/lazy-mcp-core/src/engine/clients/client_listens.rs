@@ -8,11 +8,12 @@
 //! own stream (the `notifyClient` effect's `request`). Subscribing upstream for
 //! the URIs is `resource_subscriptions.rs`'s: it never starts a server.
 
+use crate::engine::clients::exposure::view::ShownView;
 use crate::engine::clients::Clients;
+use crate::engine::effects::Effect;
 use crate::engine::events::Endpoint;
 use crate::engine::router::Engine;
 use crate::engine::server::Subscriber;
-use crate::protocol::handshake_result::ServerCapabilities;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use crate::protocol::params::Params;
@@ -70,53 +71,16 @@ impl Engine {
             self.reply_error(client, id, jsonrpc::METHOD_NOT_FOUND, why);
             return;
         }
-        let filter = match read_filter(params) {
+        let filter = match self.clients.listen_filter(client, &id, params) {
             Ok(filter) => filter,
-            Err(why) => {
-                self.clients.forget_modern_request(client, &id);
-                self.reply_error(client, id, jsonrpc::INVALID_PARAMS, &why);
-                return;
-            }
+            Err((code, why)) => return self.reply_error(client, id, code, &why),
         };
-        let open = self
+        let resources = self
             .clients
-            .sessions
-            .get(client)
-            .map_or(0, |s| s.listens().len());
-        if open >= MAX_LISTENS_PER_CLIENT && !self.clients.is_listening(client, &id) {
-            self.clients.forget_modern_request(client, &id);
-            let why = format!(
-                "Too many open subscriptions/listen requests (at most {MAX_LISTENS_PER_CLIENT} per client): cancel one first"
-            );
-            self.reply_error(client, id, jsonrpc::INVALID_REQUEST, &why);
-            return;
-        }
-        let resources = self.honoured_resources(client, &filter.resources);
-        let mut honoured: Map<String, Value> = HONOURED
-            .iter()
-            .filter(|(_, method)| filter.list_changes.contains(method))
-            .map(|(key, _)| ((*key).to_string(), Value::Bool(true)))
-            .collect();
-        if !resources.is_empty() {
-            let uris: Vec<&str> = resources.iter().map(|(_, uri)| uri.as_str()).collect();
-            honoured.insert("resourceSubscriptions".into(), json!(uris));
-        }
+            .honoured_resources(client, &filter.resources, self.shown());
+        let (ack, replaced) = self.clients.open_listen(client, &id, filter, &resources);
+        self.effects.push(ack);
         let key = id.to_string();
-        let listen = Listen::opened(
-            id.clone(),
-            filter.list_changes,
-            resources.iter().cloned().collect(),
-        );
-        let replaced = self
-            .clients
-            .sessions
-            .get_mut(client)
-            .and_then(|session| session.listen_opened(key.clone(), listen));
-        let ack = jsonrpc::notification(
-            methods::NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED,
-            Some(json!({ "notifications": honoured, "_meta": { SUBSCRIPTION_ID_KEY: id } })),
-        );
-        self.notify_listen(client, &id, ack);
         // The servers it names (and those a listen of the same id named) are
         // subscribed or unsubscribed once the table says the new set.
         let old = replaced.map(Listen::into_resources).unwrap_or_default();
@@ -147,51 +111,6 @@ impl Engine {
         }
     }
 
-    /// The (server, URI) pairs of `uris` the gateway honours for `client`: a
-    /// URI of its endpoint's server (the aggregate endpoint: the server whose
-    /// resources or templates have it, as for `resources/subscribe`) when that
-    /// server is enabled and its catalogue says it supports subscriptions.
-    /// Whether it runs does not matter: it is subscribed when it connects.
-    fn honoured_resources(&self, client: &str, uris: &[String]) -> Vec<(String, String)> {
-        let Some(endpoint) = self
-            .clients
-            .sessions
-            .get(client)
-            .map(|s| s.endpoint().clone())
-        else {
-            return Vec::new();
-        };
-        let mut honoured: Vec<(String, String)> = Vec::new();
-        for uri in uris {
-            if honoured.len() >= MAX_RESOURCES_PER_LISTEN {
-                break;
-            }
-            let server = match &endpoint {
-                Endpoint::Server { name } => Some(name.clone()),
-                Endpoint::Aggregate => self.server_for_resource(uri),
-            };
-            let Some(server) = server.filter(|name| self.supports_subscriptions(name)) else {
-                continue;
-            };
-            if !honoured.iter().any(|(_, u)| u == uri) {
-                honoured.push((server, uri.clone()));
-            }
-        }
-        honoured
-    }
-
-    /// The server is enabled and its catalogue says `resources.subscribe`.
-    fn supports_subscriptions(&self, name: &str) -> bool {
-        let exposed = self
-            .servers
-            .get(name)
-            .is_some_and(|s| s.state().is_exposed());
-        exposed
-            && self.current_entry(name).is_some_and(|entry| {
-                ServerCapabilities::read(&entry.initialize.capabilities).resources_subscribe()
-            })
-    }
-
     /// The client cancelled a request: when it was a listen, it ends (no
     /// answer), and the resources only it wanted are unsubscribed upstream.
     /// True when it was an open listen.
@@ -209,65 +128,39 @@ impl Engine {
         }
         was_open
     }
+}
 
-    /// A list changed for `client`: a client of the modern era gets it on each
-    /// listen that asked for it (tagged), and nothing else (the era has no other
-    /// channel for it); a legacy client as before.
-    pub(in crate::engine) fn notify_list_changed(&mut self, client: &str, method: &'static str) {
-        if !self.clients.is_modern_client(client) {
-            self.notify_client(client, jsonrpc::notification(method, None));
-            return;
-        }
-        let listens: Vec<Value> = self
-            .clients
-            .sessions
-            .get(client)
-            .map(|s| {
-                s.listens()
-                    .values()
-                    .filter(|listen| listen.wants(method))
-                    .map(|listen| listen.id().clone())
-                    .collect()
-            })
-            .unwrap_or_default();
-        for id in listens {
-            self.notify_listen_tagged(client, &id, method, None);
-        }
+/// `method` with `params` to listen `id` of `client`, tagged with its id.
+pub(in crate::engine) fn listen_notice(
+    client: &str,
+    id: &Value,
+    method: &str,
+    params: Option<Value>,
+) -> Effect {
+    let mut params = match params {
+        Some(Value::Object(object)) => object,
+        _ => Map::new(),
+    };
+    let meta = params
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !meta.is_object() {
+        *meta = Value::Object(Map::new());
     }
-
-    /// `method` with `params` on listen `id` of `client`, tagged with its id.
-    pub(in crate::engine) fn notify_listen_tagged(
-        &mut self,
-        client: &str,
-        id: &Value,
-        method: &str,
-        params: Option<Value>,
-    ) {
-        let mut params = match params {
-            Some(Value::Object(object)) => object,
-            _ => Map::new(),
-        };
-        let meta = params
-            .entry("_meta")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if !meta.is_object() {
-            *meta = Value::Object(Map::new());
-        }
-        if let Some(meta) = meta.as_object_mut() {
-            meta.insert(SUBSCRIPTION_ID_KEY.into(), id.clone());
-        }
-        let message = jsonrpc::notification(method, Some(Value::Object(params)));
-        self.notify_listen(client, id, message);
+    if let Some(meta) = meta.as_object_mut() {
+        meta.insert(SUBSCRIPTION_ID_KEY.into(), id.clone());
     }
+    let message = jsonrpc::notification(method, Some(Value::Object(params)));
+    on_listen_stream(client, id, message)
+}
 
-    fn notify_listen(&mut self, client: &str, id: &Value, message: Value) {
-        self.effects
-            .push(crate::engine::effects::Effect::NotifyClient {
-                client: client.to_string(),
-                progress_token: None,
-                request: Some(Box::new(id.clone())),
-                message: message.to_string(),
-            });
+/// `message` on listen `id`'s own stream.
+fn on_listen_stream(client: &str, id: &Value, message: Value) -> Effect {
+    Effect::NotifyClient {
+        client: client.to_string(),
+        progress_token: None,
+        request: Some(Box::new(id.clone())),
+        message: message.to_string(),
     }
 }
 
@@ -311,6 +204,124 @@ fn not_uris() -> String {
 }
 
 impl Clients {
+    /// What `client`'s listen `id` (a modern request) asks for; `Err` is the
+    /// error to answer it with (its modern request forgotten): a malformed
+    /// filter, or one listen too many.
+    fn listen_filter(
+        &mut self,
+        client: &str,
+        id: &Value,
+        params: Option<&Value>,
+    ) -> Result<Filter, (i64, String)> {
+        let filter = match read_filter(params) {
+            Ok(filter) => filter,
+            Err(why) => {
+                self.forget_modern_request(client, id);
+                return Err((jsonrpc::INVALID_PARAMS, why));
+            }
+        };
+        let open = self.sessions.get(client).map_or(0, |s| s.listens().len());
+        if open >= MAX_LISTENS_PER_CLIENT && !self.is_listening(client, id) {
+            self.forget_modern_request(client, id);
+            let why = format!(
+                "Too many open subscriptions/listen requests (at most {MAX_LISTENS_PER_CLIENT} per client): cancel one first"
+            );
+            return Err((jsonrpc::INVALID_REQUEST, why));
+        }
+        Ok(filter)
+    }
+
+    /// Opens `client`'s listen `id` on its `filter`'s list changes and the
+    /// `resources` the gateway honours: its acknowledgement, and the listen
+    /// of the same id it replaced.
+    fn open_listen(
+        &mut self,
+        client: &str,
+        id: &Value,
+        filter: Filter,
+        resources: &[(String, String)],
+    ) -> (Effect, Option<Listen>) {
+        let mut honoured: Map<String, Value> = HONOURED
+            .iter()
+            .filter(|(_, method)| filter.list_changes.contains(method))
+            .map(|(key, _)| ((*key).to_string(), Value::Bool(true)))
+            .collect();
+        if !resources.is_empty() {
+            let uris: Vec<&str> = resources.iter().map(|(_, uri)| uri.as_str()).collect();
+            honoured.insert("resourceSubscriptions".into(), json!(uris));
+        }
+        let listen = Listen::opened(
+            id.clone(),
+            filter.list_changes,
+            resources.iter().cloned().collect(),
+        );
+        let replaced = self
+            .sessions
+            .get_mut(client)
+            .and_then(|session| session.listen_opened(id.to_string(), listen));
+        let ack = jsonrpc::notification(
+            methods::NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED,
+            Some(json!({ "notifications": honoured, "_meta": { SUBSCRIPTION_ID_KEY: id } })),
+        );
+        (on_listen_stream(client, id, ack), replaced)
+    }
+
+    /// The (server, URI) pairs of `uris` the gateway honours for `client`: a
+    /// URI of its endpoint's server (the aggregate endpoint: the server whose
+    /// resources or templates have it, as for `resources/subscribe`) when that
+    /// server is enabled and its catalogue says it supports subscriptions.
+    /// Whether it runs does not matter: it is subscribed when it connects.
+    fn honoured_resources(
+        &self,
+        client: &str,
+        uris: &[String],
+        shown: ShownView<'_>,
+    ) -> Vec<(String, String)> {
+        let Some(endpoint) = self.sessions.get(client).map(|s| s.endpoint().clone()) else {
+            return Vec::new();
+        };
+        let mut honoured: Vec<(String, String)> = Vec::new();
+        for uri in uris {
+            if honoured.len() >= MAX_RESOURCES_PER_LISTEN {
+                break;
+            }
+            let server = match &endpoint {
+                Endpoint::Server { name } => Some(name.clone()),
+                Endpoint::Aggregate => shown.server_for_resource(uri),
+            };
+            let Some(server) = server.filter(|name| shown.supports_subscriptions(name)) else {
+                continue;
+            };
+            if !honoured.iter().any(|(_, u)| u == uri) {
+                honoured.push((server, uri.clone()));
+            }
+        }
+        honoured
+    }
+
+    /// A list changed for `client`: a client of the modern era gets it on each
+    /// listen that asked for it (tagged), and nothing else (the era has no other
+    /// channel for it); a legacy client as before.
+    pub(in crate::engine) fn list_changed_notices(
+        &self,
+        client: &str,
+        method: &'static str,
+        out: &mut Vec<Effect>,
+    ) {
+        let Some(session) = self.sessions.get(client).filter(|s| s.is_modern()) else {
+            out.push(Effect::NotifyClient {
+                client: client.to_string(),
+                progress_token: None,
+                request: None,
+                message: jsonrpc::notification(method, None).to_string(),
+            });
+            return;
+        };
+        for listen in session.listens().values().filter(|l| l.wants(method)) {
+            out.push(listen_notice(client, listen.id(), method, None));
+        }
+    }
+
     fn is_listening(&self, client: &str, id: &Value) -> bool {
         self.sessions
             .get(client)

@@ -5,56 +5,84 @@
 //! (`aggregateEndpoint: toolIndex`, VS Code) in a trusted workspace (the
 //! config report's `startClientDefinitions`) is asked to start them.
 
+use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::events::Endpoint;
-use crate::engine::router::Engine;
 use crate::engine::server::state::ServerState;
-use crate::engine::settings::AggregateEndpoint;
-use crate::engine::timers::TimerPurpose;
+use crate::engine::server::Servers;
+use crate::engine::timers::{TimerPurpose, TimerTable};
 use machine::Next;
 
 pub(in crate::engine) mod machine;
 
-impl Engine {
+/// Where the definition starts' decisions go: `startDefinition` and
+/// `stopDefinition` effects, and their timer in the one table.
+pub(in crate::engine) struct StartOutputs<'a> {
+    pub(in crate::engine) effects: &'a mut Vec<Effect>,
+    pub(in crate::engine) timers: &'a mut TimerTable,
+}
+
+impl Clients {
     /// At an event's end, after a change of the offered definitions or of the
-    /// trust: the new or changed definitions are asked for at once.
-    pub(in crate::engine) fn review_definition_starts(&mut self) {
-        let allowed = self.settings().aggregate_endpoint == AggregateEndpoint::ToolIndex;
-        self.clients.starts.review(allowed, self.now_ms);
-        self.on_definition_timer();
+    /// trust: the new or changed definitions are asked for at once (`allowed`:
+    /// the aggregate endpoint is the tool index).
+    pub(in crate::engine) fn review_definition_starts(
+        &mut self,
+        allowed: bool,
+        now_ms: u64,
+        servers: &Servers,
+        out: StartOutputs<'_>,
+    ) {
+        self.starts.review(allowed, now_ms);
+        self.definition_timer(now_ms, servers, out);
     }
 
     /// The host's `definitionStarted`: the start command ended (`failed`: it
     /// is not asked again; the host logged the client's error).
-    pub(in crate::engine) fn on_definition_started(
+    pub(in crate::engine) fn definition_started(
         &mut self,
         endpoint: Endpoint,
         version: &str,
         failed: bool,
+        now_ms: u64,
+        servers: &Servers,
+        mut out: StartOutputs<'_>,
     ) {
         let next = self
-            .clients
             .starts
-            .handle_started(&endpoint, version, !failed, self.now_ms);
-        self.carry_out_start(endpoint, next);
+            .handle_started(&endpoint, version, !failed, now_ms);
+        self.carry_out_start(endpoint, next, now_ms, servers, &mut out);
     }
 
     /// Its timer fired: every attempt whose pause or quiet time ended goes on.
-    pub(in crate::engine) fn on_definition_timer(&mut self) {
-        while let Some((endpoint, next)) = self.clients.starts.poll_due(self.now_ms) {
-            self.carry_out_start(endpoint, next);
+    pub(in crate::engine) fn definition_timer(
+        &mut self,
+        now_ms: u64,
+        servers: &Servers,
+        mut out: StartOutputs<'_>,
+    ) {
+        while let Some((endpoint, next)) = self.starts.poll_due(now_ms) {
+            self.carry_out_start(endpoint, next, now_ms, servers, &mut out);
         }
     }
 
-    fn carry_out_start(&mut self, endpoint: Endpoint, next: Next) {
+    fn carry_out_start(
+        &mut self,
+        endpoint: Endpoint,
+        next: Next,
+        now_ms: u64,
+        servers: &Servers,
+        out: &mut StartOutputs<'_>,
+    ) {
         match next {
             Next::Nothing => {}
-            Next::Ask(version) => self
-                .effects
-                .push(Effect::StartDefinition { endpoint, version }),
+            Next::Ask(version) => {
+                out.effects
+                    .push(Effect::StartDefinition { endpoint, version });
+            }
             // A timer that finds nothing due when it fires (its attempt ended) does nothing.
             Next::WakeAt(at_ms) => {
-                self.set_timer(TimerPurpose::DefinitionStarts, at_ms);
+                out.timers.handle_set(TimerPurpose::DefinitionStarts, at_ms);
             }
             // VS Code keeps the listed tools and reconnects on their first use;
             // closing a session that only listed makes its MCP UI say Stopped
@@ -63,20 +91,19 @@ impl Engine {
             // request of the endpoint is in flight: the stop cancels them.
             Next::StopIfIdle => {
                 let only_listed = match &endpoint {
-                    Endpoint::Server { name } => self
-                        .servers
+                    Endpoint::Server { name } => servers
                         .get(name)
                         .is_none_or(|s| matches!(s.state(), ServerState::Catalogued)),
                     // The tool index's definition is no server.
                     Endpoint::Aggregate => true,
                 };
-                if only_listed && self.window_busy(&endpoint) {
-                    let next = self.clients.starts.handle_busy(&endpoint, self.now_ms);
-                    return self.carry_out_start(endpoint, next);
+                if only_listed && self.window_busy(&endpoint, servers) {
+                    let next = self.starts.handle_busy(&endpoint, now_ms);
+                    return self.carry_out_start(endpoint, next, now_ms, servers, out);
                 }
-                self.clients.starts.handle_stop_decided(&endpoint);
+                self.starts.handle_stop_decided(&endpoint);
                 if only_listed {
-                    self.effects.push(Effect::StopDefinition { endpoint });
+                    out.effects.push(Effect::StopDefinition { endpoint });
                 }
             }
         }
@@ -85,16 +112,15 @@ impl Engine {
     /// Whether a client waits for an answer on any endpoint (a call forwarded
     /// or waiting for its server's connect: the next call of the same agent
     /// turn may be `endpoint`'s), or listens on `endpoint`.
-    fn window_busy(&self, endpoint: &Endpoint) -> bool {
-        let on = |client: &str| self.clients.sessions.contains_key(client);
-        for (conn, id, call) in self.servers.calls() {
-            if on(call.client()) && !self.clients.awaits_retry(conn, id) {
+    fn window_busy(&self, endpoint: &Endpoint, servers: &Servers) -> bool {
+        let on = |client: &str| self.sessions.contains_key(client);
+        for (conn, id, call) in servers.calls() {
+            if on(call.client()) && !self.awaits_retry(conn, id) {
                 return true;
             }
         }
-        self.servers.any_waiter(&|w| on(w.client()))
+        servers.any_waiter(&|w| on(w.client()))
             || self
-                .clients
                 .sessions
                 .values()
                 .any(|s| s.endpoint() == endpoint && !s.listens().is_empty())

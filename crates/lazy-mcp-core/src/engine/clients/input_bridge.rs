@@ -30,6 +30,7 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::input_required::MAX_INPUT_ROUNDS;
+use crate::engine::server::Servers;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::missing_capability;
 use crate::protocol::params::Params;
@@ -88,6 +89,77 @@ impl Clients {
             .position(|b| b.is_of(conn, upstream_id))?;
         Some(self.bridges.swap_remove(at))
     }
+
+    /// The call (connection, upstream id) whose client was asked with
+    /// `requestState` `state`, when it is still on its connection.
+    fn call_awaiting(&mut self, state: &str, servers: &Servers) -> Option<(ConnId, u64)> {
+        self.forget_ended_bridges(servers);
+        self.bridges
+            .iter()
+            .find(|b| b.awaits(state))
+            .map(Bridge::call)
+    }
+
+    /// The capabilities `requests` need that the client of modern request
+    /// `client_id` did not declare (empty: it may be asked).
+    fn missing_for(
+        &self,
+        client: &str,
+        client_id: &Value,
+        requests: &[ServerRequest],
+    ) -> Map<String, Value> {
+        let declared = self
+            .modern_input_capabilities(client, client_id)
+            .cloned()
+            .unwrap_or_default();
+        let mut missing = Map::new();
+        for request in requests {
+            let required =
+                missing_capability::required_for_input(request.method(), request.params());
+            if let Some(more) = required.and_then(|r| missing_capability::missing(&r, &declared)) {
+                missing_capability::merge(&mut missing, more);
+            }
+        }
+        missing
+    }
+
+    /// The upstream answered the call `upstream_id` on `conn`: when its client
+    /// is still being asked, the answer is kept for the retry (`None`: the
+    /// call goes back on its connection); else the call's bridge ends with it
+    /// and the answer is handed back.
+    pub(in crate::engine) fn hold_answer(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        outcome: Result<Value, Value>,
+    ) -> Option<Result<Value, Value>> {
+        if !self.awaits_retry(conn, upstream_id) {
+            // Answered: the call leaves its connection, and its bridge with it.
+            self.take_bridge(conn, upstream_id);
+            return Some(outcome);
+        }
+        if let Some(bridge) = self.bridge_mut(conn, upstream_id) {
+            bridge.answer_held(outcome);
+        }
+        None
+    }
+
+    /// Calls waiting for their client's retry, over all servers.
+    fn waiting_calls(&mut self, servers: &Servers) -> usize {
+        self.forget_ended_bridges(servers);
+        self.bridges.iter().filter(|b| b.is_awaiting()).count()
+    }
+
+    /// Bridges whose call left its connection another way (cancelled, its
+    /// client gone, its connection dropped, sent again after an era change)
+    /// are forgotten: ids are never reused, so such a bridge names no live
+    /// call, but it must not count as waiting nor match a retry.
+    fn forget_ended_bridges(&mut self, servers: &Servers) {
+        self.bridges.retain(|b| {
+            let (conn, upstream_id) = b.call();
+            servers.call(conn, upstream_id).is_some()
+        });
+    }
 }
 
 impl Engine {
@@ -135,7 +207,7 @@ impl Engine {
     /// One round: the requests the call's client declared go to it as an
     /// `input_required` answer; the others are refused.
     fn ask_client(&mut self, conn: ConnId, upstream_id: u64, requests: Vec<ServerRequest>) {
-        let waiting = self.waiting_calls();
+        let waiting = self.clients.waiting_calls(&self.servers);
         let Some(call) = self.servers.call(conn, upstream_id) else {
             return;
         };
@@ -148,19 +220,7 @@ impl Engine {
             call.client_id().clone(),
             call.input_rounds().saturating_add(bridged),
         );
-        let declared = self
-            .clients
-            .modern_input_capabilities(&client, &client_id)
-            .cloned()
-            .unwrap_or_default();
-        let mut missing = Map::new();
-        for request in &requests {
-            let required =
-                missing_capability::required_for_input(request.method(), request.params());
-            if let Some(more) = required.and_then(|r| missing_capability::missing(&r, &declared)) {
-                missing_capability::merge(&mut missing, more);
-            }
-        }
+        let missing = self.clients.missing_for(&client, &client_id, &requests);
         if !missing.is_empty() {
             self.end_call_missing_capability(conn, upstream_id, &requests, missing);
             return;
@@ -238,17 +298,13 @@ impl Engine {
         else {
             return false;
         };
-        self.forget_ended_bridges();
-        let found = self
-            .clients
-            .bridges
-            .iter()
-            .find(|b| b.awaits(state))
-            .and_then(|b| {
-                let (conn, upstream_id) = b.call();
-                let call = self.servers.call(conn, upstream_id)?;
-                Some((conn, upstream_id, call.method().to_string()))
-            });
+        let found =
+            self.clients
+                .call_awaiting(state, &self.servers)
+                .and_then(|(conn, upstream_id)| {
+                    let call = self.servers.call(conn, upstream_id)?;
+                    Some((conn, upstream_id, call.method().to_string()))
+                });
         let Some((conn, upstream_id, original)) = found else {
             self.reply_error(
                 client,
@@ -307,27 +363,6 @@ impl Engine {
             self.ask_client(conn, upstream_id, queued);
         }
         true
-    }
-
-    /// The upstream answered a call whose client is still being asked: kept for
-    /// the retry. Returns the call back when it is not waiting.
-    pub(in crate::engine) fn hold_for_retry(
-        &mut self,
-        conn: ConnId,
-        upstream_id: u64,
-        call: ForwardedCall,
-        outcome: Result<Value, Value>,
-    ) -> Option<(ForwardedCall, Result<Value, Value>)> {
-        if !self.clients.awaits_retry(conn, upstream_id) {
-            // Answered: the call leaves its connection, and its bridge with it.
-            self.clients.take_bridge(conn, upstream_id);
-            return Some((call, outcome));
-        }
-        if let Some(bridge) = self.clients.bridge_mut(conn, upstream_id) {
-            bridge.answer_held(outcome);
-        }
-        self.servers.put_call_back(conn, upstream_id, call);
-        None
     }
 
     /// A waiting call's timer fired before its client's retry: the server's
@@ -420,26 +455,5 @@ impl Engine {
             conn,
             jsonrpc::error_response(request.id().clone(), code, &refusal),
         );
-    }
-
-    fn waiting_calls(&mut self) -> usize {
-        self.forget_ended_bridges();
-        self.clients
-            .bridges
-            .iter()
-            .filter(|b| b.is_awaiting())
-            .count()
-    }
-
-    /// Bridges whose call left its connection another way (cancelled, its
-    /// client gone, its connection dropped, sent again after an era change)
-    /// are forgotten: ids are never reused, so such a bridge names no live
-    /// call, but it must not count as waiting nor match a retry.
-    fn forget_ended_bridges(&mut self) {
-        let servers = &self.servers;
-        self.clients.bridges.retain(|b| {
-            let (conn, upstream_id) = b.call();
-            servers.call(conn, upstream_id).is_some()
-        });
     }
 }

@@ -41,6 +41,15 @@ fn modern_identity(client_info: &str) -> String {
 
 const MODERN_IDENTITY_PREFIX: &str = "2026-07-28 client ";
 
+/// Why a client request is answered here instead of served, and the answer.
+pub(in crate::engine) enum EraRefusal {
+    /// A bad envelope: answered with the era's error, as is.
+    Envelope(Value),
+    /// A load without an identity (or one identity too many): answered as a
+    /// modern reply, then the request is handled.
+    Load(Value),
+}
+
 impl Engine {
     /// Reads the era of a client request before it is served. False when it was
     /// answered here (a bad envelope, or a load without an identity).
@@ -51,53 +60,18 @@ impl Engine {
         method: &str,
         params: &mut Option<Value>,
     ) -> bool {
-        let era = match modern_request::read_era(method, params.as_ref()) {
-            Ok(era) => era,
-            Err(error) => {
-                let answer = modern_request::error_response(id.clone(), &error);
+        match self.clients.begin_request_era(client, id, method, params) {
+            Ok(()) => true,
+            Err(EraRefusal::Envelope(answer)) => {
                 self.push_reply(client, answer, true);
-                return false;
+                false
             }
-        };
-        let Era::Modern(envelope) = era else {
-            return true;
-        };
-        strip_envelope(params);
-        let input_capabilities = INPUT_CAPABILITIES
-            .iter()
-            .filter_map(|key| {
-                let capability = envelope.capabilities.get(*key)?;
-                Some((key.to_string(), capability.clone()))
-            })
-            .collect();
-        if let Some(session) = self.clients.sessions.get_mut(client) {
-            session.modern_mut().began(
-                id.to_string(),
-                method == methods::RESOURCES_READ,
-                input_capabilities,
-                envelope.client_identity.clone(),
-            );
+            Err(EraRefusal::Load(answer)) => {
+                self.reply(client, answer);
+                self.clients.end_request_era(client);
+                false
+            }
         }
-        let refusal = match &envelope.client_identity {
-            _ if !self.clients.is_load_call(method, params.as_ref()) => None,
-            None => Some(format!(
-                "This client sends no clientInfo in _meta, so Lazy MCP cannot tell it from other clients and keeps no loaded tools for it. Use {CALL_TOOL} to call a tool found with search_tools."
-            )),
-            Some(info) if self.clients.is_new_modern_identity(info) => Some(format!(
-                "Lazy MCP already keeps loaded tools for {MAX_MODERN_IDENTITIES} other 2026-07-28 clients; nothing was loaded. Use {CALL_TOOL} to call a tool found with search_tools."
-            )),
-            Some(_) => None,
-        };
-        if let Some(text) = refusal {
-            let result = super::tool_calls::tool_result(text, true);
-            self.reply(
-                client,
-                crate::protocol::jsonrpc::success(id.clone(), result),
-            );
-            self.clients.end_request_era(client);
-            return false;
-        }
-        true
     }
 }
 
@@ -143,6 +117,60 @@ fn strip_envelope(params: &mut Option<Value>) {
 }
 
 impl Clients {
+    /// Reads the era of a client request: a modern one's envelope is removed
+    /// from `params` and its request begins; `Err` when it is to be answered
+    /// here instead.
+    fn begin_request_era(
+        &mut self,
+        client: &str,
+        id: &Value,
+        method: &str,
+        params: &mut Option<Value>,
+    ) -> Result<(), EraRefusal> {
+        let era = match modern_request::read_era(method, params.as_ref()) {
+            Ok(era) => era,
+            Err(error) => {
+                let answer = modern_request::error_response(id.clone(), &error);
+                return Err(EraRefusal::Envelope(answer));
+            }
+        };
+        let Era::Modern(envelope) = era else {
+            return Ok(());
+        };
+        strip_envelope(params);
+        let input_capabilities = INPUT_CAPABILITIES
+            .iter()
+            .filter_map(|key| {
+                let capability = envelope.capabilities.get(*key)?;
+                Some((key.to_string(), capability.clone()))
+            })
+            .collect();
+        if let Some(session) = self.sessions.get_mut(client) {
+            session.modern_mut().began(
+                id.to_string(),
+                method == methods::RESOURCES_READ,
+                input_capabilities,
+                envelope.client_identity.clone(),
+            );
+        }
+        let refusal = match &envelope.client_identity {
+            _ if !self.is_load_call(method, params.as_ref()) => None,
+            None => Some(format!(
+                "This client sends no clientInfo in _meta, so Lazy MCP cannot tell it from other clients and keeps no loaded tools for it. Use {CALL_TOOL} to call a tool found with search_tools."
+            )),
+            Some(info) if self.is_new_modern_identity(info) => Some(format!(
+                "Lazy MCP already keeps loaded tools for {MAX_MODERN_IDENTITIES} other 2026-07-28 clients; nothing was loaded. Use {CALL_TOOL} to call a tool found with search_tools."
+            )),
+            Some(_) => None,
+        };
+        if let Some(text) = refusal {
+            let result = super::tool_calls::tool_result(text, true);
+            let answer = crate::protocol::jsonrpc::success(id.clone(), result);
+            return Err(EraRefusal::Load(answer));
+        }
+        Ok(())
+    }
+
     /// The request has been handled (answered, or sent on upstream).
     pub(super) fn end_request_era(&mut self, client: &str) {
         if let Some(session) = self.sessions.get_mut(client) {

@@ -124,6 +124,7 @@ impl Engine {
                 ));
             }
             let offered = self
+                .shown()
                 .exposed_items(server, ListKind::Tools)
                 .iter()
                 .any(|t| name_of(t) == Some(tool.as_str()));
@@ -166,7 +167,7 @@ impl Engine {
                 .into_iter()
                 .filter(|pair| !current.contains(pair))
                 .collect();
-            let total = self.tools_seen_by(client) + new.len();
+            let total = self.shown().tools_seen_by(client) + new.len();
             if total > self.settings().max_tools {
                 lines.push(format!(
                     "Nothing loaded: {} more would make {total} in the tool list, over the limit of {}. Unload some with {UNLOAD_TOOLS} first.",
@@ -212,7 +213,8 @@ impl Engine {
         }
         self.reply_tool(client, id, lines.join("\n"), changed.is_empty());
         if !changed.is_empty() {
-            self.notify_identity_tools_changed(&identity);
+            self.clients
+                .tools_changed_notices(&identity, &mut self.effects);
         }
     }
 
@@ -251,22 +253,15 @@ impl Engine {
         );
     }
 
-    /// The schema's complaint about `arguments` for a catalogued tool, if any:
-    /// said before any server is started.
+    /// The schema's complaint about `arguments` for a catalogued tool, if any
+    /// (`ShownView::invalid_arguments`).
     pub(in crate::engine) fn invalid_arguments(
         &self,
         server: &str,
         tool: &str,
         arguments: &Value,
     ) -> Option<String> {
-        let items = self.exposed_items(server, ListKind::Tools);
-        let schema = items
-            .iter()
-            .find(|t| name_of(t) == Some(tool))
-            .and_then(|t| ListedItem::read(t).input_schema)?;
-        validate_arguments(schema, arguments).err().map(|why| {
-            format!("Invalid arguments for {server}/{tool}: {why}. Nothing was started.")
-        })
+        self.shown().invalid_arguments(server, tool, arguments)
     }
 }
 

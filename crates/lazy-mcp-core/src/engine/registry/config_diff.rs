@@ -23,12 +23,12 @@ impl Engine {
         match wanted {
             Wanted::Disabled if state != ServerState::Disabled => {
                 self.withdraw(name, "it was disabled");
-                self.unload_server(name);
+                self.clients.unload_server(name, &mut self.effects);
                 self.transition(name, Trigger::Disable);
             }
             Wanted::Dormant if state != ServerState::Dormant => {
                 self.withdraw(name, "it is dormant (autoConnect: false)");
-                self.unload_server(name);
+                self.clients.unload_server(name, &mut self.effects);
                 self.transition(name, Trigger::MakeDormant);
             }
             Wanted::Active if matches!(state, ServerState::Disabled | ServerState::Dormant) => {
@@ -78,7 +78,7 @@ impl Engine {
         for name in removed {
             self.announce.forget(&name);
             self.withdraw(&name, "it was removed from the configuration");
-            self.unload_server(&name);
+            self.clients.unload_server(&name, &mut self.effects);
             self.servers.remove(&name);
             self.catalogue.forget(&name);
             self.log(

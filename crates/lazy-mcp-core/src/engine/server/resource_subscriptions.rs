@@ -17,6 +17,7 @@ pub(in crate::engine) mod table;
 #[cfg(test)]
 mod table_tests;
 
+use crate::engine::clients::client_listens::listen_notice;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::state::ServerState;
@@ -137,7 +138,8 @@ impl Engine {
                 Subscriber::Listen(client, key) => {
                     let id = self.clients.listen_id(subscriber.client(), key);
                     if let Some(id) = id {
-                        self.notify_listen_tagged(client, &id, method, params.clone());
+                        let notice = listen_notice(client, &id, method, params.clone());
+                        self.effects.push(notice);
                     }
                 }
             }

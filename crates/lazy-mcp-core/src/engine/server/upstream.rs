@@ -158,9 +158,12 @@ impl Engine {
             Pending::Listen => self.on_listen_answer(conn, id, outcome),
             Pending::List { kind } => self.on_list_response(conn, kind, outcome),
             Pending::Call(call) => {
-                let Some((call, outcome)) = self.hold_for_retry(conn, id, *call, outcome) else {
-                    return; // its client is being asked for input: kept for the retry
+                let Some(outcome) = self.clients.hold_answer(conn, id, outcome) else {
+                    // Its client is being asked for input: kept for the retry.
+                    self.servers.put_call_back(conn, id, *call);
+                    return;
                 };
+                let call = *call;
                 let Some((call, outcome)) = self.answer_input_requests(conn, call, outcome) else {
                     return; // asked again, with the answers
                 };

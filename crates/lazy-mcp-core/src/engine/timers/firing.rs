@@ -2,6 +2,7 @@
 //! timer passed to its owner. Apart from `timers.rs` so that the table,
 //! which the router and the servers' state name, imports nothing above it.
 
+use crate::engine::clients::definition_starts::StartOutputs;
 use crate::engine::router::Engine;
 use crate::engine::timers::{TimerId, TimerPurpose};
 
@@ -45,7 +46,13 @@ impl Engine {
             TimerPurpose::Idle { server } => self.on_idle_timer(&server),
             TimerPurpose::Retry { server } => self.on_retry_timer(&server),
             TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
-            TimerPurpose::DefinitionStarts => self.on_definition_timer(),
+            TimerPurpose::DefinitionStarts => {
+                let out = StartOutputs {
+                    effects: &mut self.effects,
+                    timers: &mut self.timers,
+                };
+                (self.clients).definition_timer(self.now_ms, &self.servers, out);
+            }
             TimerPurpose::GatewaySessions => self.on_gateway_sessions_timer(),
             TimerPurpose::Refresh => {
                 self.timers.refresh = None;

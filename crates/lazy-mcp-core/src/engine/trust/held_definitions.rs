@@ -114,13 +114,9 @@ impl Engine {
     }
 
     /// The instructions clients are given: the approved ones while changed ones are held.
+    #[inline]
     pub(in crate::engine) fn served_instructions(&self, name: &str) -> Option<&str> {
-        let entry = self.current_entry(name)?;
-        if self.pins.held_instructions(name) {
-            let key = baseline_key(self.servers.get(name)?.config());
-            return self.pins.baseline(&key)?.instructions.as_deref();
-        }
-        entry.initialize.instructions.as_deref()
+        self.shown().served_instructions(name)
     }
 
     fn announce_held(&mut self, name: &str, message: String) {

@@ -31,7 +31,7 @@ pub(in crate::engine) struct ExposurePlan {
     pub meta_hash: u64,
     /// What the index above was rendered from (the `index`-mode servers, their
     /// tools, the budget): the same key reuses it instead of rendering again.
-    pub(super) index_key: Option<u64>,
+    pub(in crate::engine::clients) index_key: Option<u64>,
 }
 
 impl ExposurePlan {
