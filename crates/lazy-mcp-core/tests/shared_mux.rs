@@ -19,7 +19,7 @@ use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
 
 mod mux_support;
-use mux_support::{to_client, to_server};
+use mux_support::{client, server, to_client, to_server};
 
 fn launch(key: &str, roots: &str, roots_bound: bool) -> SharedLaunch {
     SharedLaunch {
@@ -43,20 +43,6 @@ fn attach(mux: &mut Mux, attach: u64, launch: SharedLaunch) -> Vec<MuxEffect> {
         cwd: None,
         env: json!({"HOME": "/h"}),
         now_ms: 0,
-    })
-}
-
-fn client(mux: &mut Mux, attach: u64, message: Value) -> Vec<MuxEffect> {
-    mux.handle(MuxEvent::ClientMessage {
-        attach,
-        message: message.to_string(),
-    })
-}
-
-fn server(mux: &mut Mux, process: u64, message: Value) -> Vec<MuxEffect> {
-    mux.handle(MuxEvent::ServerMessage {
-        process,
-        message: message.to_string(),
     })
 }
 

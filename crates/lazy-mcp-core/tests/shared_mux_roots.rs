@@ -11,7 +11,7 @@ use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent};
 use serde_json::{json, Value};
 
 mod mux_support;
-use mux_support::{to_client, to_server};
+use mux_support::{client, server, to_client, to_server};
 
 /// `roots_bound`: the client knows the server asks for roots (or it is new to it).
 fn launch(roots: &str, roots_bound: bool) -> SharedLaunch {
@@ -59,20 +59,6 @@ fn to_process(effects: &[MuxEffect], which: u64) -> Vec<Value> {
             _ => None,
         })
         .collect()
-}
-
-fn client(mux: &mut Mux, attach: u64, message: Value) -> Vec<MuxEffect> {
-    mux.handle(MuxEvent::ClientMessage {
-        attach,
-        message: message.to_string(),
-    })
-}
-
-fn server(mux: &mut Mux, process: u64, message: Value) -> Vec<MuxEffect> {
-    mux.handle(MuxEvent::ServerMessage {
-        process,
-        message: message.to_string(),
-    })
 }
 
 /// Process `process` opened and initialized by `first` (the others' initialize answered from it).

@@ -244,6 +244,15 @@ struct Proc {
 }
 
 impl Proc {
+    /// The upstream ids of `attach`'s calls in flight here.
+    fn calls_of(&self, attach: AttachId) -> Vec<u64> {
+        self.pending
+            .iter()
+            .filter(|(_, call)| call.attach == attach)
+            .map(|(upstream, _)| *upstream)
+            .collect()
+    }
+
     /// A client's request went to the server at `now_ms`.
     fn requested(&mut self, method: &str, now_ms: u64) {
         if is_a_use(method) {
@@ -1146,23 +1155,13 @@ impl Mux {
             p.next_id += 1;
             self.effects.push(MuxEffect::ToServer {
                 process,
-                message: format!(
-                    r#"{{"jsonrpc":"2.0","id":{upstream},"method":"{}","params":{{"uri":{}}}}}"#,
-                    methods::RESOURCES_UNSUBSCRIBE,
-                    Value::String(uri)
-                ),
+                message: uri_request(upstream, methods::RESOURCES_UNSUBSCRIBE, uri),
             });
         }
         if !calls {
             return;
         }
-        let mine: Vec<u64> = p
-            .pending
-            .iter()
-            .filter(|(_, pending)| pending.attach == attach)
-            .map(|(upstream, _)| *upstream)
-            .collect();
-        for upstream in mine {
+        for upstream in p.calls_of(attach) {
             p.pending.remove(&upstream);
             self.effects.push(MuxEffect::ToServer {
                 process,
@@ -1336,6 +1335,14 @@ fn is_a_use(method: &str) -> bool {
 }
 
 /// The `notifications/cancelled` of upstream request `upstream`.
+/// A `resources/subscribe` or `resources/unsubscribe` of `uri`, as the owner's own request `id`.
+pub(super) fn uri_request(id: u64, method: &str, uri: String) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{"uri":{}}}}}"#,
+        Value::String(uri)
+    )
+}
+
 fn cancel(upstream: u64, reason: &str) -> String {
     format!(
         r#"{{"jsonrpc":"2.0","method":"{}","params":{{"requestId":{upstream},"reason":"{reason}"}}}}"#,

@@ -3,8 +3,24 @@
 #![allow(dead_code)]
 
 use lazy_mcp_core::shared::launch::SharedLaunch;
-use lazy_mcp_core::shared::mux::MuxEffect;
+use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent};
 use serde_json::Value;
+
+/// Attachment `attach` sends `message`.
+pub fn client(mux: &mut Mux, attach: u64, message: Value) -> Vec<MuxEffect> {
+    mux.handle(MuxEvent::ClientMessage {
+        attach,
+        message: message.to_string(),
+    })
+}
+
+/// Server process `process` sends `message`.
+pub fn server(mux: &mut Mux, process: u64, message: Value) -> Vec<MuxEffect> {
+    mux.handle(MuxEvent::ServerMessage {
+        process,
+        message: message.to_string(),
+    })
+}
 
 /// The messages sent to server processes.
 pub fn to_server(effects: &[MuxEffect]) -> Vec<Value> {

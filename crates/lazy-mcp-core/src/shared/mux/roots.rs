@@ -11,7 +11,7 @@
 //! error and no server gets another workspace's roots (docs/shared-servers.md,
 //! "Roots").
 
-use super::{methods, AttachId, Init, MessageFields, Mux, MuxEffect, ProcId};
+use super::{methods, uri_request, AttachId, Init, MessageFields, Mux, MuxEffect, ProcId};
 use serde_json::{json, Value};
 
 impl Mux {
@@ -121,14 +121,8 @@ impl Mux {
         let Some(p) = self.processes.get_mut(&process) else {
             return Vec::new();
         };
-        let mine: Vec<u64> = p
-            .pending
-            .iter()
-            .filter(|(_, call)| call.attach == attach)
-            .map(|(upstream, _)| *upstream)
-            .collect();
         let mut calls = Vec::new();
-        for upstream in mine {
+        for upstream in p.calls_of(attach) {
             p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
             let Some(call) = p.pending.remove(&upstream) else {
                 continue;
@@ -210,11 +204,7 @@ impl Mux {
             p.next_id += 1;
             self.effects.push(MuxEffect::ToServer {
                 process,
-                message: format!(
-                    r#"{{"jsonrpc":"2.0","id":{upstream},"method":"{}","params":{{"uri":{}}}}}"#,
-                    methods::RESOURCES_SUBSCRIBE,
-                    Value::String(uri)
-                ),
+                message: uri_request(upstream, methods::RESOURCES_SUBSCRIBE, uri),
             });
         }
         for (attach, text) in std::mem::take(&mut p.held) {
