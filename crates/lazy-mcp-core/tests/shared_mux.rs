@@ -19,7 +19,7 @@ use lazy_mcp_core::vec_map::VecMap;
 use serde_json::{json, Value};
 
 mod mux_support;
-use mux_support::{client, server, to_client, to_server};
+use mux_support::{attach_at, client, server, spawns, to_client, to_server};
 
 fn launch(key: &str, roots: &str, roots_bound: bool) -> SharedLaunch {
     SharedLaunch {
@@ -35,25 +35,7 @@ fn launch(key: &str, roots: &str, roots_bound: bool) -> SharedLaunch {
 }
 
 fn attach(mux: &mut Mux, attach: u64, launch: SharedLaunch) -> Vec<MuxEffect> {
-    mux.handle(MuxEvent::Attach {
-        attach,
-        server: "memory".into(),
-        launch: Box::new(launch),
-        transport: json!({"type": "stdio", "command": "node"}),
-        cwd: None,
-        env: json!({"HOME": "/h"}),
-        now_ms: 0,
-    })
-}
-
-fn spawns(effects: &[MuxEffect]) -> Vec<u64> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            MuxEffect::Spawn { process, .. } => Some(*process),
-            _ => None,
-        })
-        .collect()
+    attach_at(mux, attach, "memory", launch, 0)
 }
 
 /// Two attachments of one key on a process that is up and initialized by the first.

@@ -10,7 +10,7 @@ use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent, HANDOVER_GRACE_MS};
 use serde_json::json;
 
 mod mux_support;
-use mux_support::{idle_launch, to_server};
+use mux_support::{attach_at, idle_launch, to_server};
 
 const MINUTE: u64 = 60_000;
 
@@ -19,15 +19,7 @@ fn launch(ceiling_ms: u64, adaptive: bool) -> SharedLaunch {
 }
 
 fn attach(mux: &mut Mux, attach: u64, launch: SharedLaunch, now_ms: u64) -> Vec<MuxEffect> {
-    mux.handle(MuxEvent::Attach {
-        attach,
-        server: "memory".into(),
-        launch: Box::new(launch),
-        transport: json!({"type": "stdio", "command": "node"}),
-        cwd: None,
-        env: json!({}),
-        now_ms,
-    })
+    attach_at(mux, attach, "memory", launch, now_ms)
 }
 
 /// Clients 1 and 2 (these settings) on process 1, up and initialized at 0.

@@ -8,10 +8,10 @@
 
 use lazy_mcp_core::shared::launch::SharedLaunch;
 use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent};
-use serde_json::{json, Value};
+use serde_json::json;
 
 mod mux_support;
-use mux_support::{client, server, to_client, to_server};
+use mux_support::{attach_at, client, server, spawns, to_client, to_process, to_server};
 
 /// `roots_bound`: the client knows the server asks for roots (or it is new to it).
 fn launch(roots: &str, roots_bound: bool) -> SharedLaunch {
@@ -28,37 +28,7 @@ fn launch(roots: &str, roots_bound: bool) -> SharedLaunch {
 }
 
 fn attach(mux: &mut Mux, attach: u64, roots: &str, roots_bound: bool) -> Vec<MuxEffect> {
-    mux.handle(MuxEvent::Attach {
-        attach,
-        server: "everything".into(),
-        launch: Box::new(launch(roots, roots_bound)),
-        transport: json!({"type": "stdio", "command": "node"}),
-        cwd: None,
-        env: json!({"HOME": "/h"}),
-        now_ms: 0,
-    })
-}
-
-fn spawns(effects: &[MuxEffect]) -> Vec<u64> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            MuxEffect::Spawn { process, .. } => Some(*process),
-            _ => None,
-        })
-        .collect()
-}
-
-fn to_process(effects: &[MuxEffect], which: u64) -> Vec<Value> {
-    effects
-        .iter()
-        .filter_map(|e| match e {
-            MuxEffect::ToServer { process, message } if *process == which => {
-                serde_json::from_str(message).ok()
-            }
-            _ => None,
-        })
-        .collect()
+    attach_at(mux, attach, "everything", launch(roots, roots_bound), 0)
 }
 
 /// Process `process` opened and initialized by `first` (the others' initialize answered from it).

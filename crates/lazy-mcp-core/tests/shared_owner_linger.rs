@@ -6,21 +6,12 @@
 
 use lazy_mcp_core::host_limits::host_limits;
 use lazy_mcp_core::shared::mux::{Mux, MuxEvent};
-use serde_json::json;
 
 mod mux_support;
-use mux_support::idle_launch;
+use mux_support::{attach_at, idle_launch};
 
 fn attach(mux: &mut Mux, attach: u64) {
-    mux.handle(MuxEvent::Attach {
-        attach,
-        server: "memory".into(),
-        launch: Box::new(idle_launch(0, false)),
-        transport: json!({"type": "stdio", "command": "node"}),
-        cwd: None,
-        env: json!({"HOME": "/h"}),
-        now_ms: 0,
-    });
+    attach_at(mux, attach, "memory", idle_launch(0, false), 0);
 }
 
 #[test]

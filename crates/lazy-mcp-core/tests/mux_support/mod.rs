@@ -6,6 +6,49 @@ use lazy_mcp_core::shared::launch::SharedLaunch;
 use lazy_mcp_core::shared::mux::{Mux, MuxEffect, MuxEvent};
 use serde_json::Value;
 
+/// Attachment `attach` of `server` with `launch` (a stdio server run by `node`) at `now_ms`.
+pub fn attach_at(
+    mux: &mut Mux,
+    attach: u64,
+    server: &str,
+    launch: SharedLaunch,
+    now_ms: u64,
+) -> Vec<MuxEffect> {
+    mux.handle(MuxEvent::Attach {
+        attach,
+        server: server.into(),
+        launch: Box::new(launch),
+        transport: serde_json::json!({"type": "stdio", "command": "node"}),
+        cwd: None,
+        env: serde_json::json!({"HOME": "/h"}),
+        now_ms,
+    })
+}
+
+/// The processes the multiplexer asked to start.
+pub fn spawns(effects: &[MuxEffect]) -> Vec<u64> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            MuxEffect::Spawn { process, .. } => Some(*process),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The messages sent to server process `which`.
+pub fn to_process(effects: &[MuxEffect], which: u64) -> Vec<Value> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            MuxEffect::ToServer { process, message } if *process == which => {
+                serde_json::from_str(message).ok()
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// Attachment `attach` sends `message`.
 pub fn client(mux: &mut Mux, attach: u64, message: Value) -> Vec<MuxEffect> {
     mux.handle(MuxEvent::ClientMessage {
