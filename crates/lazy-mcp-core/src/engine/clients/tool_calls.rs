@@ -75,7 +75,7 @@ impl Engine {
     }
 
     fn search_tools(&mut self, client: &str, id: &Value, arguments: &Value) {
-        let waiting = WaitingSearch {
+        let waiting = || WaitingSearch {
             client: client.to_string(),
             id: id.clone(),
             arguments: arguments.clone(),

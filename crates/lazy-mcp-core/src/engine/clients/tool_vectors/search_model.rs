@@ -49,14 +49,18 @@ impl SearchModel {
     /// A search that must wait for the table: `Some(true)` when the engine
     /// must ask for it now (the first), `Some(false)` when it was asked
     /// already, `None` when the search can run now (loaded, or no table).
-    pub(in crate::engine) fn wait(&mut self, search: WaitingSearch) -> Option<bool> {
+    /// `search` is made only when the search waits (a loaded model copies nothing).
+    pub(in crate::engine) fn wait(
+        &mut self,
+        search: impl FnOnce() -> WaitingSearch,
+    ) -> Option<bool> {
         match self {
             SearchModel::Offered => {
-                *self = SearchModel::Requested(vec![search]);
+                *self = SearchModel::Requested(vec![search()]);
                 Some(true)
             }
             SearchModel::Requested(waiting) => {
-                waiting.push(search);
+                waiting.push(search());
                 Some(false)
             }
             SearchModel::Absent | SearchModel::Loaded(_) => None,
@@ -93,12 +97,20 @@ mod tests {
     #[test]
     fn the_first_search_asks_once_and_later_ones_wait_with_it() {
         let mut model = SearchModel::default();
-        assert_eq!(model.wait(search(1)), None, "no table offered: search now");
+        assert_eq!(
+            model.wait(|| search(1)),
+            None,
+            "no table offered: search now"
+        );
         model.offer();
-        assert_eq!(model.wait(search(1)), Some(true));
-        assert_eq!(model.wait(search(2)), Some(false));
+        assert_eq!(model.wait(|| search(1)), Some(true));
+        assert_eq!(model.wait(|| search(2)), Some(false));
         let waiting = model.arrived(None);
         assert_eq!(waiting.len(), 2);
-        assert_eq!(model.wait(search(3)), None, "no usable table: search now");
+        assert_eq!(
+            model.wait(|| search(3)),
+            None,
+            "no usable table: search now"
+        );
     }
 }
