@@ -4,6 +4,7 @@
 //   json:  handle(now, eventJson) → effectsJson — the message escaped inside the
 //          event's JSON on the way in and inside the effects' JSON on the way out;
 //   split: clientMessage/messageReceived(now, …, utf8Bytes) → [effectsJson, ...payloads]
+//          (messageReceived: the same parts joined by U+001E into one string)
 //          — the message crosses on its own both ways (in as bytes, out as a string).
 // Writes bench/results/boundary.json.
 import fs from 'node:fs';
@@ -21,7 +22,9 @@ const now = () => Date.now();
 function connectedEngine() {
   const engine = new core.Engine('{}');
   let effects = [];
-  const run = (parts) => {
+  const run = (out) => {
+    // clientPost and messageReceived join their parts with U+001E (crates/lazy-mcp-wasm `joined`).
+    const parts = typeof out === 'string' ? out.split('\u001e') : out;
     const list = JSON.parse(parts[0]);
     let next = 1;
     for (const e of list) if (e.type === 'send' || e.type === 'reply' || e.type === 'notifyClient') e.message = parts[next++];
@@ -68,8 +71,9 @@ const splitRound = (engine, conn, request) => {
   const sent = out[1 + carriers.findIndex((e) => e.type === 'send')];
   const upstreamId = /"id":(\d+)/.exec(sent.slice(0, 40))[1];
   const answer = sent.replace(/^\{"jsonrpc":"2.0","id":\d+,"method":"tools\/call","params":/, `{"jsonrpc":"2.0","id":${upstreamId},"result":`);
+  // The effects' JSON, then the reply (joined by U+001E; read as the host does, the reply not searched).
   const back = engine.messageReceived(now(), conn, Buffer.from(answer));
-  return back[back.length - 1];
+  return typeof back === 'string' ? back.slice(back.indexOf('\u001e') + 1) : back[back.length - 1];
 };
 const jsonRound = (engine, conn, request) => {
   const effects = JSON.parse(engine.handle(now(), JSON.stringify({ type: 'clientMessage', client: 'c', endpoint: { kind: 'server', name: 's' }, message: request })));

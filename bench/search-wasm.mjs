@@ -49,7 +49,9 @@ function serversWith(count) {
 function cataloguedEngine(servers, wasm = core) {
   const engine = new wasm.Engine(JSON.stringify({ toolExposure: 'index' }));
   const byName = new Map(servers.map((s) => [s.name, s]));
-  const parts = (out) => {
+  const parts = (joined) => {
+    // messageReceived joins its parts with U+001E (crates/lazy-mcp-wasm `joined`).
+    const out = typeof joined === 'string' ? joined.split('\u001e') : joined;
     const list = JSON.parse(out[0]);
     let next = 1;
     for (const e of list) if (e.type === 'send' || e.type === 'reply' || e.type === 'notifyClient') e.message = out[next++];

@@ -32,8 +32,10 @@ const call = core.call.bind(core);
 core.call = (fn) => {
   crossings += 1;
   const out = call(fn);
-  // The effects' JSON is the first part ([clientBody, effects, ...] for clientPost).
-  if (Array.isArray(out)) for (const part of out.slice(0, 2)) wakeAts += part.match(timerEffect)?.length ?? 0;
+  // The effects' JSON is the first part ([clientBody, effects, ...] for clientPost); clientPost
+  // and messageReceived return their parts joined by U+001E into one string.
+  const parts = Array.isArray(out) ? out : typeof out === 'string' ? out.split('\u001e') : [];
+  for (const part of parts.slice(0, 2)) wakeAts += part.match(timerEffect)?.length ?? 0;
   return out;
 };
 const host = new LazyHost({

@@ -206,11 +206,12 @@ impl Engine {
     }
 
     /// A gateway client's POST body as UTF-8 bytes, read and served in one
-    /// crossing (`engine/wire.rs` `client_post_bytes`): element 0 is the body's
+    /// crossing (`engine/wire.rs` `client_post_bytes`): part 0 is the body's
     /// routing (`ClientBody` JSON), then what `handleSplit` returns for its
-    /// messages (none when the gateway will refuse the body). `in_session`: the
-    /// POST belongs to a session; `client` is that session, or the one the
-    /// gateway will open for this body.
+    /// messages (none when the gateway will refuse the body), the parts joined
+    /// into one string ([`joined`]). `in_session`: the POST belongs to a
+    /// session; `client` is that session, or the one the gateway will open for
+    /// this body.
     #[wasm_bindgen(js_name = clientPost)]
     pub fn client_post(
         &mut self,
@@ -220,22 +221,23 @@ impl Engine {
         body: &[u8],
         headers_json: Option<String>,
         in_session: bool,
-    ) -> Vec<String> {
-        self.inner.client_post_bytes(
+    ) -> String {
+        joined(self.inner.client_post_bytes(
             now_ms as u64,
             client,
             endpoint,
             body,
             headers_json.as_deref(),
             in_session,
-        )
+        ))
     }
 
     /// One message from upstream connection `conn`, as UTF-8 bytes of its own.
-    /// Returns what `handleSplit` returns. HTTP: `reply_of`, the request whose
-    /// POST's reply carried it (`engine/wire.rs` `reply_message_bytes`): then
-    /// element 0 comes first, `"1"` while that request still awaits its answer
-    /// (report the reply's end with `replyEnded`), `""` once it does not.
+    /// Returns the parts `handleSplit` returns, joined into one string
+    /// ([`joined`]). HTTP: `reply_of`, the request whose POST's reply carried it
+    /// (`engine/wire.rs` `reply_message_bytes`): then part 0 comes first, `"1"`
+    /// while that request still awaits its answer (report the reply's end with
+    /// `replyEnded`), `""` once it does not.
     #[wasm_bindgen(js_name = messageReceived)]
     pub fn message_received(
         &mut self,
@@ -243,14 +245,14 @@ impl Engine {
         conn: f64,
         message: &[u8],
         reply_of: Option<f64>,
-    ) -> Vec<String> {
+    ) -> String {
         let (now_ms, conn) = (now_ms as u64, conn as u64);
-        match reply_of {
+        joined(match reply_of {
             None => self.inner.message_received_bytes(now_ms, conn, message),
             Some(id) => self
                 .inner
                 .reply_message_bytes(now_ms, conn, id as u64, message),
-        }
+        })
     }
 
     /// The host ships an embedding table: the engine asks for its bytes
@@ -304,4 +306,15 @@ impl Engine {
         let ctx: ReportContext = serde_json::from_str(context_json).unwrap_or_default();
         render_markdown(&ctx, Some(&self.inner.snapshot()))
     }
+}
+
+/// The parts of a hot-path crossing (`clientPost`, `messageReceived`) as one
+/// string, each after the first preceded by U+001E (record separator), which no
+/// part contains: the routing and effects are JSON this crate writes, the
+/// messages JSON the core validated or wrote, and JSON text holds no raw control
+/// character. One string crosses instead of an array of strings (each its own
+/// call out to JavaScript, decoding and table slot); the host cuts it at the
+/// separators, the last message not searched (`engineDriver.ts`).
+fn joined(parts: Vec<String>) -> String {
+    parts.join("\u{1e}")
 }

@@ -20,13 +20,14 @@ export class Engine {
     clientMessage(now_ms: number, client: string, endpoint: string | null | undefined, message: Uint8Array | number[]): string[];
     /**
      * A gateway client's POST body as UTF-8 bytes, read and served in one
-     * crossing (`engine/wire.rs` `client_post_bytes`): element 0 is the body's
+     * crossing (`engine/wire.rs` `client_post_bytes`): part 0 is the body's
      * routing (`ClientBody` JSON), then what `handleSplit` returns for its
-     * messages (none when the gateway will refuse the body). `in_session`: the
-     * POST belongs to a session; `client` is that session, or the one the
-     * gateway will open for this body.
+     * messages (none when the gateway will refuse the body), the parts joined
+     * into one string ([`joined`]). `in_session`: the POST belongs to a
+     * session; `client` is that session, or the one the gateway will open for
+     * this body.
      */
-    clientPost(now_ms: number, client: string, endpoint: string | null | undefined, body: Uint8Array | number[], headers_json: string | null | undefined, in_session: boolean): string[];
+    clientPost(now_ms: number, client: string, endpoint: string | null | undefined, body: Uint8Array | number[], headers_json: string | null | undefined, in_session: boolean): string;
     /**
      * The held definitions of `server` (or only `item`) to review: approved and
      * current text, unified diff and warnings (`DefinitionsReview` JSON).
@@ -59,12 +60,13 @@ export class Engine {
     maskText(server: string, text: string): string;
     /**
      * One message from upstream connection `conn`, as UTF-8 bytes of its own.
-     * Returns what `handleSplit` returns. HTTP: `reply_of`, the request whose
-     * POST's reply carried it (`engine/wire.rs` `reply_message_bytes`): then
-     * element 0 comes first, `"1"` while that request still awaits its answer
-     * (report the reply's end with `replyEnded`), `""` once it does not.
+     * Returns the parts `handleSplit` returns, joined into one string
+     * ([`joined`]). HTTP: `reply_of`, the request whose POST's reply carried it
+     * (`engine/wire.rs` `reply_message_bytes`): then part 0 comes first, `"1"`
+     * while that request still awaits its answer (report the reply's end with
+     * `replyEnded`), `""` once it does not.
      */
-    messageReceived(now_ms: number, conn: number, message: Uint8Array | number[], reply_of?: number | null): string[];
+    messageReceived(now_ms: number, conn: number, message: Uint8Array | number[], reply_of?: number | null): string;
     /**
      * `settings_json`: engine settings, every field optional.
      */

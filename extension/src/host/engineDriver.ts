@@ -37,12 +37,21 @@ export type { ClientRoute };
  */
 export type EngineHandle = InstanceType<CoreExports['Engine']>;
 
-/** The effects of a crossing already made (`parts[from]` on), queued to be applied in order. */
+/** The effects of a crossing already made (`clientPost`: its joined parts from `at` on), queued to be applied in order. */
 interface Crossed {
   type: 'crossed';
-  parts: string[];
-  from: number;
+  joined: string;
+  at: number;
 }
+
+/**
+ * What a crossing returns: its parts (the effects' JSON, then one message per `send`,
+ * `reply` and `notifyClient`), as an array, or, from the hot path's `clientPost` and
+ * `messageReceived`, as one string with the parts joined by U+001E (which no JSON
+ * text holds raw: crates/lazy-mcp-wasm `joined`): one string out of WASM, not one per part.
+ */
+type Parts = string[] | string;
+const SEPARATOR = '\u001e';
 
 /** The engine's `readEmbeddingTable`, carried out in turn after the effects before it. */
 interface ReadTable {
@@ -165,8 +174,11 @@ export class EngineDriver {
   clientPost(client: string, endpoint: string | undefined, body: Uint8Array, headers: RequestHeaders, inSession: boolean): { body: ClientBody; deliver: () => void } {
     // No MCP header at all (a legacy-era client): nothing to encode, the core reads none.
     const headersJson = headers.protocolVersion === undefined && headers.method === undefined && headers.name === undefined ? undefined : JSON.stringify(headers);
-    const parts = this.deps.core.call(() => this.engine.clientPost(this.now(), client, endpoint, body, headersJson, inSession));
-    return { body: JSON.parse(parts[0] ?? '{}') as ClientBody, deliver: () => this.enqueue({ type: 'crossed', parts, from: 1 }) };
+    const joined = this.deps.core.call(() => this.engine.clientPost(this.now(), client, endpoint, body, headersJson, inSession));
+    // The routing, then the effects and their messages.
+    const end = joined.indexOf(SEPARATOR);
+    const routing = JSON.parse(end === -1 ? joined : joined.slice(0, end)) as ClientBody;
+    return { body: routing, deliver: () => (end === -1 ? undefined : this.enqueue({ type: 'crossed', joined, at: end + 1 })) };
   }
 
   private enqueue(item: EngineEvent | Crossed | ReplyMessage | ReadTable): void {
@@ -266,9 +278,9 @@ export class EngineDriver {
   }
 
   private step(event: EngineEvent | Crossed | ReplyMessage | ReadTable): void {
-    if (event.type === 'crossed') return this.applyParts(event.parts, event.from);
+    if (event.type === 'crossed') return this.applyJoined(event.joined, event.at);
     if (event.type === 'readEmbeddingTable') return this.loadEmbeddingTable();
-    let parts: string[];
+    let parts: Parts;
     try {
       parts = this.deps.core.call(() => (event.type === 'replyMessage' ? this.crossReply(event) : this.cross(event)));
     } catch (err) {
@@ -277,21 +289,45 @@ export class EngineDriver {
       this.deps.onEngineFailed?.(message);
       return;
     }
-    if (event.type !== 'replyMessage') return this.applyParts(parts);
-    event.awaited = parts[0] === '1';
-    this.applyParts(parts, 1);
+    if (event.type !== 'replyMessage' || typeof parts !== 'string') return this.applyParts(parts);
+    // Part 0 says whether its request still awaits the answer ("1" or "").
+    const end = parts.indexOf(SEPARATOR);
+    event.awaited = end === 1 && parts.charCodeAt(0) === 0x31;
+    if (end !== -1) this.applyJoined(parts, end + 1);
   }
 
-  /** A reply's message: element 0 says whether its request still awaits the answer. */
-  private crossReply(event: ReplyMessage): string[] {
+  /** A reply's message (joined parts): part 0 says whether its request still awaits the answer. */
+  private crossReply(event: ReplyMessage): string {
     return this.engine.messageReceived(this.now(), event.conn, utf8(event.message), event.requestId);
   }
 
-  /** `parts[from]` is the effects' JSON; the payloads follow it, one per send/reply/notifyClient, in order. */
-  private applyParts(parts: string[], from = 0): void {
-    let next = from + 1;
+  /** `parts[0]` is the effects' JSON; the payloads follow it, one per send/reply/notifyClient, in order. */
+  private applyParts(parts: Parts): void {
+    if (typeof parts === 'string') return this.applyJoined(parts, 0);
+    let next = 1;
     const payload = (): string => parts[next++] ?? '';
-    for (const effect of JSON.parse(parts[from] ?? '[]') as Effect[]) this.apply(effect, payload);
+    for (const effect of JSON.parse(parts[0] ?? '[]') as Effect[]) this.apply(effect, payload);
+  }
+
+  /**
+   * Joined parts from `at` on: the effects' JSON, then their payloads, each after a
+   * separator. The last payload is taken as the rest of the string (a 4 MB answer is
+   * never searched for a separator).
+   */
+  private applyJoined(joined: string, at: number): void {
+    const end = joined.indexOf(SEPARATOR, at);
+    const effects = JSON.parse(end === -1 ? joined.slice(at) : joined.slice(at, end)) as Effect[];
+    let left = 0;
+    for (const effect of effects) if (effect.type === 'send' || effect.type === 'reply' || effect.type === 'notifyClient') left += 1;
+    let next = end;
+    const payload = (): string => {
+      if (next === -1) return '';
+      const start = next + 1;
+      left -= 1;
+      next = left > 0 ? joined.indexOf(SEPARATOR, start) : -1;
+      return next === -1 ? joined.slice(start) : joined.slice(start, next);
+    };
+    for (const effect of effects) this.apply(effect, payload);
   }
 
   /**
@@ -299,7 +335,7 @@ export class EngineDriver {
    * JSON, as UTF-8 bytes (Buffer.from encodes natively; wasm-bindgen would copy a
    * string's ASCII part character by character).
    */
-  private cross(event: EngineEvent): string[] {
+  private cross(event: EngineEvent): Parts {
     const now = this.now();
     switch (event.type) {
       case 'messageReceived':
