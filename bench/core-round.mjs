@@ -3,7 +3,7 @@
 // `messageReceived` (the server's answer in, the reply out), small message. Compares
 // built dist/ directories side by side in one process, rotating the order each rep.
 // Usage: node bench/core-round.mjs DIST [DIST...]   (env ROUNDS=10000, REPS=15)
-// Prints per dist the median and min µs per round.
+// Prints per dist the median and min µs per round, wall time and the process's CPU time.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { loadServers } from './lib/engineConfig.mjs';
@@ -11,6 +11,8 @@ const require = createRequire(import.meta.url);
 const dists = process.argv.slice(2);
 const rounds = +(process.env.ROUNDS ?? 10000), reps = +(process.env.REPS ?? 15);
 const now = () => Date.now();
+/** clientPost and messageReceived return their parts joined by U+001E (an array before). */
+const split = (out) => (typeof out === 'string' ? out.split('\u001e') : out);
 function connected(core) {
   const engine = new core.Engine('{}');
   let effects = [];
@@ -20,9 +22,9 @@ function connected(core) {
   let c = conn();
   run(engine.handleSplit(now(), JSON.stringify({ type: 'connectionOpened', conn: c, pid: 1 })));
   const tools = { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] };
-  const answerAll = () => { for (let g = 0; g < 20; g++) { const sends = effects.filter((e) => e.type === 'send').map((e) => JSON.parse(e.message)).filter((m) => m.id !== undefined && m.method); if (!sends.length) return; const rep = []; for (const m of sends) { const result = m.method === 'initialize' ? { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } : m.method === 'tools/list' ? tools : { [m.method.split('/')[0]]: [] }; rep.push(...run(engine.messageReceived(now(), c, Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: m.id, result }))))); } effects = rep; } };
+  const answerAll = () => { for (let g = 0; g < 20; g++) { const sends = effects.filter((e) => e.type === 'send').map((e) => JSON.parse(e.message)).filter((m) => m.id !== undefined && m.method); if (!sends.length) return; const rep = []; for (const m of sends) { const result = m.method === 'initialize' ? { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } : m.method === 'tools/list' ? tools : { [m.method.split('/')[0]]: [] }; rep.push(...run(split(engine.messageReceived(now(), c, Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: m.id, result })))))); } effects = rep; } };
   answerAll();
-  const post = (m) => run(engine.clientPost(now(), 'c', 's', Buffer.from(JSON.stringify(m)), '{}', true), 1);
+  const post = (m) => run(split(engine.clientPost(now(), 'c', 's', Buffer.from(JSON.stringify(m)), '{}', true)), 1);
   post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'b', version: '1' } } });
   post({ jsonrpc: '2.0', method: 'notifications/initialized' });
   post({ jsonrpc: '2.0', id: 'warm', method: 'tools/call', params: { name: 'echo', arguments: {} } });
@@ -33,14 +35,14 @@ function connected(core) {
   if (state !== 'CONNECTED') throw new Error(state);
   return { engine, conn: c };
 }
-const sides = dists.map((d) => { const core = require(path.resolve(d, 'core', 'lazy_mcp_wasm.js')); return { d, ...connected(core), samples: [] }; });
+const sides = dists.map((d) => { const core = require(path.resolve(d, 'core', 'lazy_mcp_wasm.js')); return { d, ...connected(core), samples: [], cpu: [] }; });
 const round = ({ engine, conn }, i) => {
-  const out = engine.clientPost(now(), 'c', 's', Buffer.from(`{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello"}}}`), '{}', true);
+  const out = split(engine.clientPost(now(), 'c', 's', Buffer.from(`{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello"}}}`), '{}', true));
   const effects = JSON.parse(out[1]);
   const carriers = effects.filter((e) => e.type === 'send' || e.type === 'reply' || e.type === 'notifyClient');
   const sent = out[2 + carriers.findIndex((e) => e.type === 'send')];
   const upstreamId = /"id":(\d+)/.exec(sent.slice(0, 40))[1];
-  const back = engine.messageReceived(now(), conn, Buffer.from(`{"jsonrpc":"2.0","id":${upstreamId},"result":{"content":[{"type":"text","text":"Echo: hello"}]}}`));
+  const back = split(engine.messageReceived(now(), conn, Buffer.from(`{"jsonrpc":"2.0","id":${upstreamId},"result":{"content":[{"type":"text","text":"Echo: hello"}]}}`)));
   JSON.parse(back[0]);
   return back[back.length - 1];
 };
@@ -48,9 +50,13 @@ for (const s of sides) for (let i = 0; i < 5000; i++) round(s, i);
 for (let r = 0; r < reps; r++) {
   for (const s of r % 2 ? [...sides].reverse() : sides) {
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     for (let i = 0; i < rounds; i++) { const reply = round(s, i); if (i === 0 && !reply.includes('"id":0')) throw new Error(reply); }
     s.samples.push(((performance.now() - t0) / rounds) * 1000);
+    const c = process.cpuUsage(c0);
+    s.cpu.push((c.user + c.system) / rounds);
   }
 }
 const median = (a) => { const b = [...a].sort((x, y) => x - y); return b[b.length >> 1]; };
-for (const s of sides) console.log(`${s.d}: median ${median(s.samples).toFixed(2)} min ${Math.min(...s.samples).toFixed(2)} µs/round`);
+// CPU time as well (the process's, all threads): on a loaded machine wall time includes time preempted.
+for (const s of sides) console.log(`${s.d}: median ${median(s.samples).toFixed(2)} min ${Math.min(...s.samples).toFixed(2)} µs/round; CPU median ${median(s.cpu).toFixed(2)} min ${Math.min(...s.cpu).toFixed(2)} µs/round`);
