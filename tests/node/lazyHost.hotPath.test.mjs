@@ -111,6 +111,29 @@ test('large payloads pass intact both ways, on a server endpoint and the aggrega
   assert.equal(viaAgg.body.result.content[0].text, `Echo: ${message}`);
 });
 
+test('control characters and non-ASCII text pass intact, one call or a batch of them (parts joined by U+001E cross as one string)', { timeout: 60_000 }, async () => {
+  const sid = await session('tiny');
+  // JSON escapes them (\u001e, the separator of the crossing's parts, among them): the text keeps them.
+  const message = 'a\u001eb\u0000c\u001fd é 😀 "q" \\';
+  const one = await post('tiny', { jsonrpc: '2.0', id: 'c1', method: 'tools/call', params: { name: 'echo', arguments: { message } } }, sid);
+  assert.equal(one.body.result.content[0].text, `Echo: ${message}`);
+  // A batch: two requests to the server leave one crossing (two messages among its parts).
+  const res = await fetch(host.endpointUrl('tiny'), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${host.gatewayToken}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': sid },
+    body: JSON.stringify([
+      { jsonrpc: '2.0', id: 'b1', method: 'tools/call', params: { name: 'echo', arguments: { message: `1 ${message}` } } },
+      { jsonrpc: '2.0', id: 'b2', method: 'tools/call', params: { name: 'echo', arguments: { message: `2 ${message}` } } },
+    ]),
+  });
+  const text = await res.text();
+  const answers = res.headers.get('content-type')?.includes('text/event-stream')
+    ? text.split('\n').filter((l) => l.startsWith('data:')).flatMap((l) => JSON.parse(l.slice(5)))
+    : JSON.parse(text);
+  const byId = Object.fromEntries([answers].flat().map((m) => [m.id, m.result.content[0].text]));
+  assert.deepEqual(byId, { b1: `Echo: 1 ${message}`, b2: `Echo: 2 ${message}` });
+});
+
 test('a warm call crosses into the core twice: the client message in, the server answer in (issue 25)', { timeout: 60_000 }, async () => {
   const sid = await session('tiny');
   const warm = await post('tiny', { jsonrpc: '2.0', id: 'w0', method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 1 } } }, sid);
