@@ -29,6 +29,12 @@ const rules = [
     rule: 'timer with a literal delay',
     re: new RegExp(String.raw`\b(?:setTimeout|setInterval)\s*\(.*,\s*${LITERAL_EXPR}\s*\)`),
   },
+  {
+    // A timer written over several lines ends with its delay: `}, 2000);` (e.g. the bound of an
+    // HTTP session's DELETE, which is the core's `httpSessionEndTimeoutMs`). Not 0: `reduce`'s start.
+    rule: 'timer with a literal delay',
+    re: new RegExp(String.raw`^\s*\}\s*,\s*\(?\s*[1-9][\d_]*(?:\.\d+)?(?:\s*(?:\*\*|[-+*/])\s*${NUM})*\s*\)?\s*\)`),
+  },
   { rule: 'sleep with a literal delay', re: new RegExp(String.raw`\b(?:sleep|delay)\s*\(\s*${NUM}`) },
   {
     rule: 'duration, retry or backoff literal',
@@ -124,7 +130,7 @@ function findings(text) {
 
 test('the detector finds each kind of policy literal (else this test would pass on anything)', () => {
   const samples = {
-    'timer with a literal delay': ['this.timer = setTimeout(() => this.close(), 15_000);', 'setInterval(() => this.flush(false), 10 * 1000)'],
+    'timer with a literal delay': ['this.timer = setTimeout(() => this.close(), 15_000);', 'setInterval(() => this.flush(false), 10 * 1000)', '        }, 2_000);', '  }, 5 * 60_000)'],
     'sleep with a literal delay': ['await sleep(300, cancelled);', 'await delay(10);'],
     'duration, retry or backoff literal': [
       'const PIPE_CLOSE_WAIT_MS = 500;',
@@ -148,6 +154,8 @@ test('the detector finds each kind of policy literal (else this test would pass 
   // Not policy: zero, a limit read from the core, a status written as an answer, comments.
   for (const line of [
     'let trapNoticeIntervalMs = 0;',
+    '  }, 0);',
+    '        }, this.policy.sessionEndTimeoutMs);',
     'setTimeout(resolve, this.limits.pipeCloseWaitMs)',
     "res.writeHead(404, { 'Content-Type': 'text/plain' })",
     '// a 401 or 403 holds the request; retries after 500 ms',

@@ -135,3 +135,46 @@ fn an_attachment_tells_the_owner_this_clients_idle_ceiling_for_the_server() {
         "{launches:?}"
     );
 }
+
+/// Issue 26: the owner moved this client to a process of its own roots
+/// (`shared/mux/roots.rs`) and says so with another `opened` (the host's
+/// `connectionOpened` again, with that process's pid): Diagnostics show the
+/// process that serves the client now, not the one it left.
+#[test]
+fn a_client_moved_to_another_shared_process_shows_that_processs_pid() {
+    let mut sim = connected_memory(true);
+    let conn = sim.conn_of("memory").unwrap();
+    let first = sim.engine.snapshot().servers[0].pid.unwrap();
+    let moved_to = first + 777;
+    let (opens, handshakes) = (
+        sim.opens_of("memory"),
+        sim.sent_method("memory", "initialize"),
+    );
+    sim.send(Event::ConnectionOpened {
+        conn,
+        pid: Some(moved_to),
+    });
+    let memory = &sim.engine.snapshot().servers[0];
+    assert_eq!(
+        memory.pid,
+        Some(moved_to),
+        "the pid of the process serving it"
+    );
+    assert!(
+        report(&sim).contains(&format!("| {moved_to} (shared) |")),
+        "{}",
+        report(&sim)
+    );
+    assert!(!report(&sim).contains(&format!("| {first} ")));
+    // The same connection, no handshake again: the move is not a new connect.
+    assert_eq!(sim.opens_of("memory"), opens);
+    assert_eq!(sim.sent_method("memory", "initialize"), handshakes);
+    sim.client("chat", server_endpoint("memory"), call(2, "read_graph"));
+    assert!(sim.reply_to("chat", 2.into()).is_some(), "calls go on");
+    // Another connection's word changes nothing.
+    sim.send(Event::ConnectionOpened {
+        conn: conn + 100,
+        pid: Some(1),
+    });
+    assert_eq!(sim.engine.snapshot().servers[0].pid, Some(moved_to));
+}

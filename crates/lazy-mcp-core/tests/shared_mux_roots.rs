@@ -195,6 +195,13 @@ fn a_process_of_two_workspaces_that_asks_for_roots_is_split_into_one_per_workspa
         to_client(&opened, 2).is_empty(),
         "the client's engine did its handshake already"
     );
+    assert!(
+        opened.contains(&MuxEffect::Opened {
+            attach: 2,
+            pid: Some(202)
+        }),
+        "the moved client learns the pid of the process serving it now (its Diagnostics show it): {opened:?}"
+    );
     let done = server(
         &mut mux,
         2,

@@ -59,6 +59,8 @@ pub enum Event {
         blob: Option<String>,
     },
     /// The host opened the connection of an `open` effect (process spawned / HTTP ready).
+    /// Again for a shared connection whose client the owner moved to another
+    /// process (`shared/mux/roots.rs`): `pid` is the process serving it now.
     ConnectionOpened {
         conn: ConnId,
         #[serde(default)]

@@ -3,7 +3,9 @@
 // one engine driver (../engineDriver.ts), in an engine that manages no servers
 // (setting `manageServers: false`), so it asks for files and reports, and starts
 // nothing. Which files, `{file:}` references, last good versions of half-typed
-// files and host policy are all the core's.
+// files and host policy are all the core's. A core trap ends its engine (it
+// lived in the dead instance): the load under way fails saying so, and the next
+// one starts a fresh engine.
 import type { ConfigReport, ConfigSources } from '../../core/contract.generated';
 import type { WasmCore } from '../../core/wasmCore';
 import { EngineDriver } from '../engineDriver';
@@ -17,11 +19,21 @@ export class ConfigSession {
   private driver: EngineDriver | undefined;
   private watched: string[] = [];
   private waiters: Waiter[] = [];
+  private readonly untrap: () => void;
 
   constructor(
     private readonly core: WasmCore,
     private readonly sources: ConfigSources,
-  ) {}
+  ) {
+    this.untrap = core.onTrap((error) => this.engineLost(error));
+  }
+
+  /** The core trapped: the engine is gone. The load under way fails; the next `load` starts over. */
+  private engineLost(error: Error): void {
+    void this.driver?.shutdown();
+    this.driver = undefined;
+    for (const w of this.waiters.splice(0)) w.reject(new Error(`the config load stopped: ${error.message}; run it again`));
+  }
 
   /** The paths the core asked to watch (found or not). */
   get watchedPaths(): readonly string[] {
@@ -55,6 +67,7 @@ export class ConfigSession {
   }
 
   dispose(): void {
+    this.untrap();
     void this.driver?.shutdown();
     this.driver = undefined;
   }

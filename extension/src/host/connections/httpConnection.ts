@@ -582,6 +582,8 @@ class HttpConnection implements Connection {
     const url = this.url;
     if (this.mode === 'streamable' && this.sessionId !== undefined && url !== undefined) {
       // End the session on the server. Its answer does not matter (a server that keeps no sessions refuses it).
+      // Its bound is the core's number but this timer's: the engine forgot the connection at `close`,
+      // and at shutdown or after a trap no engine runs; nothing is decided when it fires.
       await new Promise<void>((resolve) => {
         const req = this.request('DELETE', url, this.sessionHeaders());
         const timer = setTimeout(() => {

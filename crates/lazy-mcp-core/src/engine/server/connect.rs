@@ -147,17 +147,20 @@ impl Engine {
         self.transition(name, trigger);
     }
 
+    /// Also again for a connection already open: the owner moved this shared
+    /// connection's client to another process (`shared/mux/roots.rs`), so
+    /// Diagnostics show the process that serves it now; nothing else changes.
     pub(in crate::engine) fn on_connection_opened(&mut self, conn: ConnId, pid: Option<u32>) {
-        if !self.servers.is_opening(conn) {
-            return;
-        }
-        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
+        let opening = self.servers.is_opening(conn);
+        let Some(c) = self.servers.conns.get(&conn) else {
             return;
         };
-        if let Some(server) = self.servers.by_name.get_mut(&name) {
+        if let Some(server) = self.servers.by_name.get_mut(&c.server) {
             server.stats.handle_process_started(pid);
         }
-        self.start_handshake(conn);
+        if opening {
+            self.start_handshake(conn);
+        }
     }
 
     /// Sends a request upstream, remembering what its answer is for. Returns its id.
