@@ -4,6 +4,7 @@
 use crate::config::host_policy::Unmanaged;
 use crate::config::load::ConfigLoad;
 use crate::engine::announce::announcements::Announcements;
+use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::definition_starts::StartOutputs;
 use crate::engine::clients::Clients;
 use crate::engine::effects::{Effect, EndpointInfo, LogLevel};
@@ -204,8 +205,12 @@ impl Engine {
                 limit_bytes,
             } => self.on_client_message_too_large(&client, &head, bytes, limit_bytes),
             Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
-            Event::ClientStreamOpened { client } => self.on_client_stream(&client, true),
-            Event::ClientStreamClosed { client } => self.on_client_stream(&client, false),
+            Event::ClientStreamOpened { client } => {
+                self.clients.client_stream(&client, true, now_ms)
+            }
+            Event::ClientStreamClosed { client } => {
+                self.clients.client_stream(&client, false, now_ms)
+            }
             Event::ClientInputEnded { client } => self.clients.input_ended(&client),
             Event::DefinitionStarted {
                 endpoint,
@@ -488,7 +493,13 @@ impl Engine {
             self.on_workspace_folders_changed(folders);
         }
         self.idle_setting_changed();
-        self.arm_gateway_sessions_timer();
+        let mut ctx = ClientsContext {
+            effects: &mut self.effects,
+            timers: &mut self.timers,
+            now_ms: self.now_ms,
+        };
+        let idle_ms = self.settings.session_idle_ms;
+        self.clients.arm_gateway_sessions_timer(idle_ms, &mut ctx);
     }
 
     pub(in crate::engine) fn on_workspace_folders_changed(&mut self, folders: Vec<String>) {

@@ -9,13 +9,9 @@ use crate::engine::router::{Engine, Outlined};
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::Subscriber;
-use crate::engine::settings::AggregateEndpoint;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::client_message;
-use crate::protocol::gateway_handshake;
-use crate::protocol::handshake_result::Implementation;
 use crate::protocol::jsonrpc::{self, Message};
-use crate::protocol::listed_item::ListedItem;
 use crate::protocol::methods;
 use crate::protocol::outline::outline;
 use crate::protocol::params::{name_of, CallTool, Params};
@@ -123,7 +119,9 @@ impl Engine {
                 let capabilities = asked.capabilities.cloned().unwrap_or_else(|| json!({}));
                 let identity = asked.client_info.and_then(name_of).map(str::to_string);
                 self.clients.initialized(client, capabilities, identity);
-                let result = self.initialize_result(endpoint, asked.protocol_version);
+                let result = self
+                    .shown()
+                    .initialize_result(endpoint, asked.protocol_version);
                 self.reply(client, jsonrpc::success(id, result));
             }
             methods::PING | methods::LOGGING_SET_LEVEL => {
@@ -132,7 +130,7 @@ impl Engine {
             // The modern era's handshake-free introduction (also answered to a
             // client that sends it without an envelope: nothing depends on it).
             methods::SERVER_DISCOVER => {
-                let initialize = self.initialize_result(endpoint, None);
+                let initialize = self.shown().initialize_result(endpoint, None);
                 let result = discover_answer(&initialize);
                 self.reply(client, jsonrpc::success(id, result));
             }
@@ -154,7 +152,7 @@ impl Engine {
                     methods::RESOURCES_LIST => ListKind::Resources,
                     _ => ListKind::ResourceTemplates,
                 };
-                let items = self.list_for(client, endpoint, kind);
+                let items = self.shown().list_for(client, endpoint, kind);
                 let mut result = serde_json::Map::new();
                 result.insert(kind.result_field().into(), Value::from(items));
                 crate::protocol::gateway_discover::add_cache_hints(&mut result);
@@ -199,70 +197,6 @@ impl Engine {
         }
     }
 
-    fn initialize_result(&self, endpoint: &Endpoint, requested: Option<&str>) -> Value {
-        match endpoint {
-            Endpoint::Server { name } => {
-                let entry = self.current_entry(name);
-                let upstream = entry
-                    .map(|e| e.initialize.capabilities.clone())
-                    .unwrap_or_else(|| json!({}));
-                let version = entry
-                    .and_then(|e| Implementation::read(&e.initialize.server_info).version())
-                    .unwrap_or(crate::CORE_VERSION);
-                gateway_handshake::initialize_result(
-                    requested,
-                    name,
-                    version,
-                    gateway_handshake::gateway_capabilities(&upstream, true),
-                    self.served_instructions(name),
-                )
-            }
-            Endpoint::Aggregate => {
-                // Each server's instructions, under its name (tools are `server__tool`).
-                let instructions: Vec<String> = self
-                    .servers
-                    .iter()
-                    .filter(|(_, s)| s.state().is_exposed())
-                    .filter_map(|(name, _)| {
-                        let text = self.served_instructions(name)?;
-                        Some(format!("## {name}\n{text}"))
-                    })
-                    .collect();
-                let instructions = instructions.join("\n\n");
-                // "lazy-mcp": VS Code names tools `mcp_<serverInfo.name>_<tool>`.
-                gateway_handshake::initialize_result(
-                    requested,
-                    AGGREGATE_SERVER_NAME,
-                    &self.settings().client_version,
-                    // Read from text: a `json!` of it built each object in code.
-                    serde_json::from_str(
-                        r#"{"tools":{"listChanged":true},"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true}}"#,
-                    )
-                    .unwrap_or_default(),
-                    Some(instructions.as_str()).filter(|text| !text.is_empty()),
-                )
-            }
-        }
-    }
-
-    fn list_for(&self, client: &str, endpoint: &Endpoint, kind: ListKind) -> Vec<Value> {
-        let all = self.settings().aggregate_endpoint == AggregateEndpoint::All;
-        match (endpoint, kind) {
-            (Endpoint::Server { name }, ListKind::Tools) => self.endpoint_tools(name),
-            (Endpoint::Server { name }, kind) => self.exposed_list(name, kind),
-            (Endpoint::Aggregate, ListKind::Tools) => self.aggregate_tools_for(client),
-            (Endpoint::Aggregate, _) if !all => Vec::new(),
-            (Endpoint::Aggregate, ListKind::Prompts) => {
-                self.aggregate_list_where(ListKind::Prompts, |_, _| true)
-            }
-            (Endpoint::Aggregate, kind) => self
-                .servers
-                .keys()
-                .flat_map(|name| self.exposed_list(name, kind))
-                .collect(),
-        }
-    }
-
     fn on_client_call(
         &mut self,
         client: &str,
@@ -296,7 +230,11 @@ impl Engine {
                 {
                     return;
                 }
-                let target = self.resolve_aggregate(method, params.as_mut());
+                let target = self.shown().resolve_aggregate(
+                    method,
+                    params.as_mut(),
+                    &self.awaiting_approval,
+                );
                 // A loaded tool of an `index` server: its arguments are checked first.
                 if let (Ok(server), methods::TOOLS_CALL, Some(p)) = (&target, method, &params) {
                     let CallTool {
@@ -304,7 +242,8 @@ impl Engine {
                         arguments,
                     } = CallTool::read(p);
                     if self.clients.exposure.is_indexed(server) {
-                        if let Some(why) = self.invalid_arguments(server, tool, &arguments) {
+                        if let Some(why) = self.shown().invalid_arguments(server, tool, &arguments)
+                        {
                             let result = super::tool_calls::tool_result(why, true);
                             self.reply(client, jsonrpc::success(id, result));
                             return;
@@ -326,74 +265,6 @@ impl Engine {
                 QueuedCall::new(client.to_string(), id, method.to_string(), params),
             ),
             Err(why) => self.reply_error(client, id, jsonrpc::INVALID_PARAMS, &why),
-        }
-    }
-
-    /// Finds the server of an aggregate call and rewrites the exposed name back.
-    fn resolve_aggregate(
-        &self,
-        method: &str,
-        params: Option<&mut Value>,
-    ) -> Result<String, String> {
-        let Some(params) = params else {
-            return Err(format!("{method} needs params"));
-        };
-        let by_name = |kind: ListKind, exposed: &str| {
-            self.clients
-                .exposure
-                .aggregate_route(kind, exposed)
-                .cloned()
-        };
-        match method {
-            methods::TOOLS_CALL | methods::PROMPTS_GET => {
-                let kind = if method == methods::TOOLS_CALL {
-                    ListKind::Tools
-                } else {
-                    ListKind::Prompts
-                };
-                let exposed = name_of(params).unwrap_or_default().to_string();
-                let (server, original) = by_name(kind, &exposed).ok_or_else(|| {
-                    let why = self
-                        .servers
-                        .switched_off_refusal(&exposed)
-                        .or_else(|| self.awaiting_approval.refusal_for(&exposed))
-                        .or_else(|| self.pins.aggregate_refusal(kind, &exposed));
-                    match why {
-                        Some(why) => why,
-                        None => format!(
-                            "Lazy MCP has no {} named '{exposed}'",
-                            kind.result_field().trim_end_matches('s')
-                        ),
-                    }
-                })?;
-                if let Some(object) = params.as_object_mut() {
-                    object.insert("name".into(), original);
-                }
-                Ok(server)
-            }
-            methods::COMPLETION_COMPLETE => {
-                let reference = params
-                    .get_mut("ref")
-                    .ok_or("completion/complete needs ref")?;
-                // A reference names a listed prompt or resource, as a listed item does.
-                if let Some(uri) = ListedItem::read(reference).uri {
-                    return self
-                        .server_for_resource(uri)
-                        .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"));
-                }
-                let exposed = name_of(reference).unwrap_or_default().to_string();
-                let (server, original) = by_name(ListKind::Prompts, &exposed)
-                    .ok_or_else(|| format!("Lazy MCP has no prompt named '{exposed}'"))?;
-                if let Some(object) = reference.as_object_mut() {
-                    object.insert("name".into(), original);
-                }
-                Ok(server)
-            }
-            _ => {
-                let uri = Params::read(Some(params)).uri.unwrap_or_default();
-                self.server_for_resource(uri)
-                    .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"))
-            }
         }
     }
 

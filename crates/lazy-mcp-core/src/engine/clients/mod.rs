@@ -16,6 +16,7 @@
 pub mod aggregate_names;
 pub(super) mod answers_owed;
 pub(super) mod client_listens;
+pub(super) mod context;
 pub(super) mod definition_starts;
 pub(super) mod exposure;
 pub(super) mod gateway;

@@ -230,7 +230,10 @@ impl Engine {
             Ok(pair) => pair,
             Err(why) => return self.reply_tool(client, id, why, true),
         };
-        if let Some(why) = self.invalid_arguments(&server, &tool, &tool_arguments) {
+        if let Some(why) = self
+            .shown()
+            .invalid_arguments(&server, &tool, &tool_arguments)
+        {
             return self.reply_tool(client, id, why, true);
         }
         let mut call = json!({"name": tool, "arguments": tool_arguments});
@@ -251,17 +254,6 @@ impl Engine {
                 CallParams::Parsed(Some(params)),
             ),
         );
-    }
-
-    /// The schema's complaint about `arguments` for a catalogued tool, if any
-    /// (`ShownView::invalid_arguments`).
-    pub(in crate::engine) fn invalid_arguments(
-        &self,
-        server: &str,
-        tool: &str,
-        arguments: &Value,
-    ) -> Option<String> {
-        self.shown().invalid_arguments(server, tool, arguments)
     }
 }
 

@@ -113,12 +113,6 @@ impl Engine {
         }
     }
 
-    /// The instructions clients are given: the approved ones while changed ones are held.
-    #[inline]
-    pub(in crate::engine) fn served_instructions(&self, name: &str) -> Option<&str> {
-        self.shown().served_instructions(name)
-    }
-
     fn announce_held(&mut self, name: &str, message: String) {
         self.log(
             LogLevel::Warn,
