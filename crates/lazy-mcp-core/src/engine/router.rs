@@ -197,13 +197,20 @@ impl Engine {
                 client,
                 endpoint,
                 message,
-            } => self.on_client_message(client, endpoint, &message),
+            } => self.on_client_message_outlined(&client, endpoint, &message, Outlined::NOTHING),
             Event::ClientMessageTooLarge {
                 client,
                 head,
                 bytes,
                 limit_bytes,
-            } => self.on_client_message_too_large(&client, &head, bytes, limit_bytes),
+            } => {
+                let mut ctx = ClientsContext {
+                    effects: &mut self.effects,
+                    timers: &mut self.timers,
+                    now_ms: self.now_ms,
+                };
+                (self.clients).message_too_large(&mut ctx, &client, &head, bytes, limit_bytes);
+            }
             Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
             Event::ClientStreamOpened { client } => {
                 self.clients.client_stream(&client, true, now_ms)
@@ -305,7 +312,9 @@ impl Engine {
     /// What every event ends with: queued cataloguing, announcements, exposure, persistence.
     pub(in crate::engine) fn finish_event(&mut self) -> Vec<Effect> {
         self.pump_catalogue_queue();
-        self.flush_announcements();
+        if let Some(summary) = self.announce.poll_summary(&self.servers) {
+            self.effects.push(summary);
+        }
         self.flush_sign_in_announcements();
         self.flush_settled();
         if self.settings.refresh_interval_ms > 0 {
@@ -322,9 +331,13 @@ impl Engine {
             };
             (self.clients).review_definition_starts(allowed, self.now_ms, &self.servers, out);
         }
-        self.flush_definitions_write();
-        if self.catalogue.take_vectors_due() {
-            self.update_tool_vectors();
+        if let Some((path, content)) = self.pins.take_write() {
+            (self.effects).push(Effect::WriteApprovedDefinitions { path, content });
+        }
+        if self.catalogue.take_vectors_due()
+            && self.search_model.update_vectors(&mut self.catalogue)
+        {
+            self.clients.search_inputs_changed();
         }
         // After the vectors: the shared entry carries them.
         self.flush_shared_catalogue();
@@ -408,28 +421,13 @@ impl Engine {
         });
     }
 
-    pub(in crate::engine) fn reply(&mut self, client: &str, mut message: Value) {
-        let modern = self.clients.stamp_modern_reply(client, &mut message);
-        self.push_reply(client, message, modern);
-    }
-
-    /// The `reply` effect; a modern-era request's answer carries the HTTP status
-    /// the era gives it (a gateway answering with JSON uses it).
-    pub(in crate::engine) fn push_reply(&mut self, client: &str, message: Value, modern: bool) {
-        self.clients.answered(self.now_ms);
-        let http_status = modern
-            .then(|| crate::protocol::modern_http::answer_status(&message))
-            .flatten();
-        let id = MessageFields::read(&message)
-            .id
-            .cloned()
-            .unwrap_or(Value::Null);
-        self.effects.push(Effect::Reply {
-            client: client.to_string(),
-            id,
-            http_status,
-            message: message.to_string(),
-        });
+    pub(in crate::engine) fn reply(&mut self, client: &str, message: Value) {
+        let mut ctx = ClientsContext {
+            effects: &mut self.effects,
+            timers: &mut self.timers,
+            now_ms: self.now_ms,
+        };
+        self.clients.reply(&mut ctx, client, message);
     }
 
     pub(in crate::engine) fn reply_error(

@@ -2,7 +2,9 @@
 //! catalogue without touching any upstream, and routes calls through
 //! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
 
+use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::modern_clients::discover_answer;
+use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::Endpoint;
 use crate::engine::router::{Engine, Outlined};
@@ -30,17 +32,15 @@ const CALL_METHODS: [&str; 6] = [
     methods::COMPLETION_COMPLETE,
 ];
 
-impl Engine {
-    pub(in crate::engine) fn on_client_message(
-        &mut self,
-        client: String,
-        endpoint: Endpoint,
-        text: &str,
-    ) {
-        self.on_client_message_outlined(&client, endpoint, text, Outlined::NOTHING);
-    }
+/// `notifications/cancelled` of request `upstream_id` to a server (one copy
+/// of the message's building for every caller).
+pub(in crate::engine) fn cancel_notice(upstream_id: u64, reason: &str) -> Value {
+    let params = json!({"requestId": upstream_id, "reason": reason});
+    jsonrpc::notification(methods::NOTIFICATIONS_CANCELLED, Some(params))
+}
 
-    /// [`Self::on_client_message`] of a text the caller read already ([`Outlined`]).
+impl Engine {
+    /// A client's message, of a text the caller may have read already ([`Outlined`]).
     pub(in crate::engine) fn on_client_message_outlined(
         &mut self,
         client: &str,
@@ -74,7 +74,12 @@ impl Engine {
                 mut params,
             } => {
                 self.clients.owed.request_read(client);
-                if self.begin_request_era(client, &id, &method, &mut params) {
+                let mut ctx = ClientsContext {
+                    effects: &mut self.effects,
+                    timers: &mut self.timers,
+                    now_ms: self.now_ms,
+                };
+                if (self.clients).begin_request_era(&mut ctx, client, &id, &method, &mut params) {
                     self.on_client_request(client, &endpoint, id, &method, params);
                     self.clients.end_request_era(client);
                 }
@@ -369,25 +374,6 @@ impl Engine {
         self.send_upstream(conn, message.into_value());
     }
 
-    /// A message longer than the host's limit: answered (with its id when the head
-    /// shows one) without being read further.
-    pub(in crate::engine) fn on_client_message_too_large(
-        &mut self,
-        client: &str,
-        head: &str,
-        bytes: u64,
-        limit_bytes: u64,
-    ) {
-        let id = outline(head).id.unwrap_or(Value::Null);
-        self.clients.owed.request_read(client);
-        self.reply_error(
-            client,
-            id,
-            jsonrpc::INVALID_REQUEST,
-            &format!("Lazy MCP did not read a message of {bytes} bytes: the limit is {limit_bytes} bytes"),
-        );
-    }
-
     pub(in crate::engine) fn on_client_disconnected(&mut self, client: &str) {
         let Some(asked) = self.clients.client_closed(client) else {
             return;
@@ -411,7 +397,7 @@ impl Engine {
         for (conn, upstream_id, timer) in abandoned {
             self.servers.take_call(conn, upstream_id);
             self.cancel_timer(Some(timer));
-            self.cancel_upstream(conn, upstream_id, "the client disconnected");
+            self.send_upstream(conn, cancel_notice(upstream_id, "the client disconnected"));
         }
         for id in asked {
             let Some((conn, upstream_id)) = self.clients.take_server_request(&id) else {
@@ -431,19 +417,6 @@ impl Engine {
             None,
             format!("client {client} disconnected"),
         );
-    }
-
-    /// `notifications/cancelled` of request `upstream_id` to `conn`'s server
-    /// (one copy of the message's building for every caller).
-    pub(in crate::engine) fn cancel_upstream(
-        &mut self,
-        conn: crate::engine::events::ConnId,
-        upstream_id: u64,
-        reason: &str,
-    ) {
-        let params = json!({"requestId": upstream_id, "reason": reason});
-        let message = jsonrpc::notification(methods::NOTIFICATIONS_CANCELLED, Some(params));
-        self.send_upstream(conn, message);
     }
 
     /// A forwarded request got no answer in time: error to the client, cancel upstream.
@@ -485,7 +458,33 @@ impl Engine {
         );
         let (client, client_id) = call.into_reply_target();
         self.reply_error(&client, client_id, jsonrpc::REQUEST_TIMEOUT, &message);
-        self.cancel_upstream(conn, upstream_id, &format!("timed out after {timeout} ms"));
+        self.send_upstream(
+            conn,
+            cancel_notice(upstream_id, &format!("timed out after {timeout} ms")),
+        );
         self.log(crate::engine::effects::LogLevel::Warn, Some(&name), message);
+    }
+}
+
+impl Clients {
+    /// A message longer than the host's limit: answered (with its id when the head
+    /// shows one) without being read further.
+    pub(in crate::engine) fn message_too_large(
+        &mut self,
+        ctx: &mut ClientsContext<'_>,
+        client: &str,
+        head: &str,
+        bytes: u64,
+        limit_bytes: u64,
+    ) {
+        let id = outline(head).id.unwrap_or(Value::Null);
+        self.owed.request_read(client);
+        self.reply_error(
+            ctx,
+            client,
+            id,
+            jsonrpc::INVALID_REQUEST,
+            &format!("Lazy MCP did not read a message of {bytes} bytes: the limit is {limit_bytes} bytes"),
+        );
     }
 }

@@ -24,6 +24,7 @@
 //! oldest pending call of a modern client on that connection (as a legacy
 //! client's in-flight call is preferred for legacy forwarding).
 
+use crate::engine::clients::gateway::cancel_notice;
 use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
@@ -385,7 +386,7 @@ impl Engine {
             self.send_upstream(conn, refusal);
         }
         if !held {
-            self.cancel_upstream(conn, upstream_id, why);
+            self.send_upstream(conn, cancel_notice(upstream_id, why));
         }
         self.log(
             LogLevel::Warn,
@@ -418,7 +419,7 @@ impl Engine {
         for request in requests {
             self.refuse_server_request(conn, request, &why, jsonrpc::METHOD_NOT_FOUND);
         }
-        self.cancel_upstream(conn, upstream_id, &why);
+        self.send_upstream(conn, cancel_notice(upstream_id, &why));
         let server = self
             .servers
             .server_of(conn)

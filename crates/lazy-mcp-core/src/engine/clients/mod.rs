@@ -25,6 +25,7 @@ pub(super) mod input_bridge;
 pub(super) mod modern_clients;
 mod outbound;
 pub(super) mod raw_forwarding;
+mod replies;
 mod session;
 pub(super) mod tool_calls;
 pub(super) mod tool_exposure;

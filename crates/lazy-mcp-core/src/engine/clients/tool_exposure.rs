@@ -36,10 +36,10 @@ impl Engine {
             let cached: Vec<Option<Vec<i8>>> = entries
                 .iter()
                 .map(|(server, tool)| {
-                    let position = self
-                        .current_entry(server)
-                        .and_then(|e| e.tools.iter().position(|t| std::ptr::eq(t, *tool)));
-                    position.and_then(|p| self.cached_tool_vector(server, p))
+                    let entry = self.current_entry(server);
+                    let position =
+                        entry.and_then(|e| e.tools.iter().position(|t| std::ptr::eq(t, *tool)));
+                    position.and_then(|p| self.search_model.cached_vector(entry, p))
                 })
                 .collect();
             let index =
