@@ -17,6 +17,7 @@
 //! server's `ttlMs`, re-listed at the next connect, on `list_changed` and on
 //! the refresh timer); each re-listing writes it again for the others.
 
+use crate::config::load::ConfigLoad;
 use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::router::Engine;
@@ -28,13 +29,25 @@ pub(in crate::engine) mod memory;
 
 use memory::SharedCatalogue;
 
+/// This client as a shared launch's key sees it: the config's environment,
+/// whether the workspace is trusted, and `roots_free` (the server is known
+/// never to ask for roots).
+fn sharing_client(config_load: &ConfigLoad, roots_free: bool) -> SharingClient<'_> {
+    SharingClient {
+        env: config_load.discovery().map(|d| &d.env),
+        untrusted: !config_load.workspace_trusted(),
+        roots_free,
+    }
+}
+
 impl Engine {
     /// Whether `name`'s launch is shared, and under which key, as its
     /// definition alone decides (roots-bound only when from a project file):
     /// the shared catalogue's key, which says itself whether the entry holds
     /// for the roots only.
     pub(in crate::engine) fn sharing_of(&self, name: &str) -> Option<SharedLaunch> {
-        self.sharing_with(name, true)
+        let client = sharing_client(&self.config_load, true);
+        shared_launch(self.servers.get(name)?.config(), self.settings(), client)
     }
 
     /// The launch `open` attaches: also roots-bound unless the catalogue says
@@ -42,24 +55,12 @@ impl Engine {
     /// It tells the owner this client's idle ceiling for the server.
     pub(in crate::engine) fn launch_sharing_of(&self, name: &str) -> Option<SharedLaunch> {
         let ceiling = self.idle_ceiling(name);
-        let mut launch = self.sharing_with(
-            name,
-            self.shared_catalogue
-                .roots_free(name, self.current_entry(name)),
-        )?;
+        let roots_free = (self.shared_catalogue).roots_free(name, self.current_entry(name));
+        let client = sharing_client(&self.config_load, roots_free);
+        let mut launch = shared_launch(self.servers.get(name)?.config(), self.settings(), client)?;
         launch.idle_timeout_ms = ceiling.idle_timeout_ms;
         launch.adaptive_idle = ceiling.adaptive;
         Some(launch)
-    }
-
-    fn sharing_with(&self, name: &str, roots_free: bool) -> Option<SharedLaunch> {
-        let server = self.servers.get(name)?;
-        let client = SharingClient {
-            env: self.config_load.discovery().map(|d| &d.env),
-            untrusted: !self.config_load.workspace_trusted(),
-            roots_free,
-        };
-        shared_launch(server.config(), self.settings(), client)
     }
 
     /// `name` was seen asking for roots (here, or its entry says so).

@@ -75,6 +75,25 @@ pub struct DefinitionsReview {
     pub note: Option<String>,
 }
 
+/// What is said when definitions of `name` are held (`message`, from
+/// `Pins::check`): the log line, with the commands, and the announcement
+/// offering review and approval.
+fn held_notice(name: &str, message: String) -> (String, Effect) {
+    let line = format!("{message}; review with `lazy-mcp tools diff {name}`, approve with `lazy-mcp tools approve {name}`");
+    let notice = Effect::Announce {
+        level: LogLevel::Warn,
+        server: Some(name.to_string()),
+        message,
+        actions: vec![
+            AnnounceAction::ReviewDefinitions,
+            AnnounceAction::ApproveDefinitions,
+            AnnounceAction::KeepBlocked,
+        ],
+        servers: vec![name.to_string()],
+    };
+    (line, notice)
+}
+
 impl Engine {
     /// The file's contents as the config round read them.
     pub(in crate::engine) fn on_definitions_file_read(&mut self, read: Option<&FileRead>) {
@@ -111,27 +130,10 @@ impl Engine {
             self.clients.exposure_changed();
         }
         if let Some(message) = compared.announce {
-            self.announce_held(name, message);
+            let (line, notice) = held_notice(name, message);
+            self.log(LogLevel::Warn, Some(name), line);
+            self.effects.push(notice);
         }
-    }
-
-    fn announce_held(&mut self, name: &str, message: String) {
-        self.log(
-            LogLevel::Warn,
-            Some(name),
-            format!("{message}; review with `lazy-mcp tools diff {name}`, approve with `lazy-mcp tools approve {name}`"),
-        );
-        self.effects.push(Effect::Announce {
-            level: LogLevel::Warn,
-            server: Some(name.to_string()),
-            message,
-            actions: vec![
-                AnnounceAction::ReviewDefinitions,
-                AnnounceAction::ApproveDefinitions,
-                AnnounceAction::KeepBlocked,
-            ],
-            servers: vec![name.to_string()],
-        });
     }
 
     /// The user approved `items` of `server` (empty: everything held, and its instructions).
