@@ -6,7 +6,7 @@ use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::modern_clients::discover_answer;
 use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
-use crate::engine::events::Endpoint;
+use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
@@ -87,7 +87,11 @@ impl Engine {
             Message::Notification { method, params } => {
                 self.on_client_notification(client, &method, params)
             }
-            Message::Response { id, outcome } => self.on_client_response(&id, outcome),
+            Message::Response { id, outcome } => {
+                if let Some((conn, answer)) = self.clients.client_answered(&id, outcome) {
+                    self.send_upstream(conn, answer);
+                }
+            }
         }
     }
 
@@ -293,24 +297,19 @@ impl Engine {
             return false;
         }
         let subscriber = Subscriber::Client(client.to_string());
-        match method {
+        let answered_here = match method {
             methods::RESOURCES_SUBSCRIBE => {
                 self.servers.subscribe(name, &uri, subscriber);
-                self.answered_by_relisten(client, name, id)
+                false
             }
+            // Other clients still subscribe: nothing goes upstream.
             methods::RESOURCES_UNSUBSCRIBE => {
-                if !self.servers.unsubscribe(name, &uri, &subscriber, true) {
-                    return self.answered_by_relisten(client, name, id);
-                }
-                self.reply(client, jsonrpc::success(id.clone(), json!({})));
-                true
+                self.servers.unsubscribe(name, &uri, &subscriber, true)
             }
-            _ => false,
-        }
-    }
-
-    fn answered_by_relisten(&mut self, client: &str, name: &str, id: &Value) -> bool {
-        if !self.relisten(name) {
+            _ => return false,
+        };
+        // Else a connected modern server's listen is opened again instead.
+        if !answered_here && !self.relisten(name) {
             return false;
         }
         self.reply(client, jsonrpc::success(id.clone(), json!({})));
@@ -328,7 +327,10 @@ impl Engine {
         // Whether a request that would still be answered was dropped: it is
         // owed no more (the HTTP gateway stops waiting for it on its own: the
         // body's routing names what a cancellation cancels, `ClientEnvelope::cancels`).
-        let mut dropped = self.end_listen(client, &request_id);
+        let (mut dropped, unsubscribe) = self.clients.end_listen(client, &request_id);
+        if let Some(subscriber) = unsubscribe {
+            self.remove_subscribers(|s| *s == subscriber);
+        }
         // Still waiting for the connect: just drop it.
         dropped |= self
             .servers
@@ -357,21 +359,6 @@ impl Engine {
             }
             self.send_upstream(conn, jsonrpc::notification(method, Some(params)));
         }
-    }
-
-    /// A client answered a server-to-client request (sampling, elicitation).
-    fn on_client_response(&mut self, id: &Value, outcome: Result<Value, Value>) {
-        let Some(key) = id.as_str() else {
-            return;
-        };
-        let Some((conn, upstream_id)) = self.clients.take_server_request(key) else {
-            return;
-        };
-        let message = Message::Response {
-            id: upstream_id,
-            outcome,
-        };
-        self.send_upstream(conn, message.into_value());
     }
 
     pub(in crate::engine) fn on_client_disconnected(&mut self, client: &str) {
@@ -467,6 +454,22 @@ impl Engine {
 }
 
 impl Clients {
+    /// A client answered a server-to-client request (sampling, elicitation)
+    /// by the id the gateway gave it: the answer for its server, and the
+    /// connection it goes to.
+    pub(in crate::engine) fn client_answered(
+        &mut self,
+        id: &Value,
+        outcome: Result<Value, Value>,
+    ) -> Option<(ConnId, Value)> {
+        let (conn, upstream_id) = self.take_server_request(id.as_str()?)?;
+        let answer = Message::Response {
+            id: upstream_id,
+            outcome,
+        };
+        Some((conn, answer.into_value()))
+    }
+
     /// A message longer than the host's limit: answered (with its id when the head
     /// shows one) without being read further.
     pub(in crate::engine) fn message_too_large(

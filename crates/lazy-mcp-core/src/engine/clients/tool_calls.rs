@@ -100,7 +100,7 @@ impl Engine {
         true
     }
 
-    fn search_tools(&mut self, client: &str, id: &Value, arguments: &Value) {
+    pub(in crate::engine) fn search_tools(&mut self, client: &str, id: &Value, arguments: &Value) {
         let waiting = || WaitingSearch {
             client: client.to_string(),
             id: id.clone(),
@@ -122,13 +122,6 @@ impl Engine {
         let hits = self.tool_index().search(query, limit);
         let text = render_search_results(query, &hits);
         self.reply(client, tool_reply(id, text, false));
-    }
-
-    /// Answers the searches that waited for the embedding table.
-    pub(in crate::engine) fn answer_waiting_searches(&mut self, waiting: Vec<WaitingSearch>) {
-        for w in waiting {
-            self.search_tools(&w.client, &w.id, &w.arguments);
-        }
     }
 
     /// `server/tool` (or a bare tool name) → (server, tool), for any exposed

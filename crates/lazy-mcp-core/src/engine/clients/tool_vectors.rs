@@ -63,7 +63,10 @@ impl Engine {
             }
         }
         let waiting = self.search_model.arrived(loaded);
-        self.answer_waiting_searches(waiting);
+        // The searches that waited for the table are answered now.
+        for w in waiting {
+            self.search_tools(&w.client, &w.id, &w.arguments);
+        }
         self.finish_event()
     }
 
