@@ -425,7 +425,16 @@ impl Engine {
         };
         if self.clients.awaits_retry(conn, upstream_id) {
             self.timers.handle_cancel(call.timer());
-            self.abandon_waiting_call(conn, upstream_id, *call);
+            if let Some(upstream) = self.clients.abandon_bridge(conn, upstream_id) {
+                for message in upstream {
+                    self.send_upstream(conn, message);
+                }
+                self.log(
+                    LogLevel::Warn,
+                    Some(&name),
+                    format!("{} waited for a 2026-07-28 client's answer to its request for input; none came in time, so the call was cancelled", call.method()),
+                );
+            }
             return;
         }
         self.timers.handle_cancel(call.timer());
