@@ -312,8 +312,10 @@ impl Engine {
     /// What every event ends with: queued cataloguing, announcements, exposure, persistence.
     pub(in crate::engine) fn finish_event(&mut self) -> Vec<Effect> {
         self.pump_catalogue_queue();
-        if let Some(summary) = self.announce.poll_summary(&self.servers) {
-            self.effects.push(summary);
+        if self.announce.has_batch() {
+            if let Some(summary) = self.announce.poll_summary(&self.servers) {
+                self.effects.push(summary);
+            }
         }
         self.flush_sign_in_announcements();
         self.flush_settled();

@@ -465,7 +465,8 @@ impl Engine {
 impl Clients {
     /// A client answered a server-to-client request (sampling, elicitation)
     /// by the id the gateway gave it: the answer for its server, and the
-    /// connection it goes to.
+    /// connection it goes to. Out of line: the raw forwarding's caller stays small.
+    #[inline(never)]
     pub(in crate::engine) fn client_answered(
         &mut self,
         id: &Value,

@@ -97,6 +97,8 @@ impl Clients {
     /// here instead.
     /// Reads the era of a client request before it is served. False when it was
     /// answered here (a bad envelope, or a load without an identity).
+    /// Out of line: the raw forwarding's caller stays small.
+    #[inline(never)]
     pub(in crate::engine) fn begin_request_era(
         &mut self,
         ctx: &mut ClientsContext<'_>,
