@@ -46,3 +46,27 @@ impl ClientsContext<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_timer_is_armed_moved_and_dropped_in_the_one_table() {
+        let (mut effects, mut timers) = (Vec::new(), TimerTable::default());
+        let mut ctx = ClientsContext {
+            effects: &mut effects,
+            timers: &mut timers,
+            now_ms: 0,
+        };
+        let purpose = TimerPurpose::GatewaySessions;
+        let armed = ctx.keep_timer(None, purpose.clone(), Some(100));
+        assert!(armed.is_some());
+        assert_eq!(ctx.timers.poll_timeout(), Some(100));
+        // Moved, not armed twice: the same timer, the new deadline.
+        assert_eq!(ctx.keep_timer(armed, purpose.clone(), Some(50)), armed);
+        assert_eq!(ctx.timers.poll_timeout(), Some(50));
+        assert_eq!(ctx.keep_timer(armed, purpose, None), None);
+        assert_eq!(ctx.timers.poll_timeout(), None);
+    }
+}

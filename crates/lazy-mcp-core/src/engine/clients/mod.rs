@@ -10,6 +10,8 @@
 //! `server_request_cancelled`, `connection_dropped`, `stamp_modern_reply`) or
 //! a read. A client's own life is `Clients`' inputs too (`message_from`,
 //! `initialized`, `client_closed`, `take_server_request`).
+//! Inputs that answer a client or arm a timer take a `ClientsContext`
+//! (`context.rs`: the event's effects, the timer table, the time).
 //! A session and a forwarded server request are private to `session.rs`
 //! and `outbound.rs`: this folder tells them what happened and reads them.
 
