@@ -13,32 +13,34 @@
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::engine::router::Engine;
 use crate::engine::server::state::ServerState;
-use crate::engine::server::Server;
+use crate::engine::server::{Server, Servers};
+use announcements::Announcements;
 
 pub(in crate::engine) mod announcements;
 
 pub(super) use announcements::connect_failure_prefix;
 
+/// The `announce` effect of one notification.
+fn announcement(
+    level: LogLevel,
+    server: Option<&str>,
+    message: String,
+    actions: Vec<AnnounceAction>,
+) -> Effect {
+    Effect::Announce {
+        level,
+        server: server.map(str::to_string),
+        message,
+        actions,
+        servers: Vec::new(),
+    }
+}
+
 impl Engine {
     /// The user's action cannot be carried out: say why at once.
     pub(super) fn refuse_action(&mut self, name: Option<&str>, message: String) {
-        self.push_announce(LogLevel::Info, name, message, vec![]);
-    }
-
-    fn push_announce(
-        &mut self,
-        level: LogLevel,
-        server: Option<&str>,
-        message: String,
-        actions: Vec<AnnounceAction>,
-    ) {
-        self.effects.push(Effect::Announce {
-            level,
-            server: server.map(str::to_string),
-            message,
-            actions,
-            servers: Vec::new(),
-        });
+        let refusal = announcement(LogLevel::Info, name, message, vec![]);
+        self.effects.push(refusal);
     }
 
     /// A connection of `name` failed with `error` (called before the state
@@ -46,32 +48,29 @@ impl Engine {
     pub(super) fn note_failure(&mut self, name: &str, error: &str, auth: bool) {
         let catalogued = self.current_entry(name).is_some();
         if let Some(told) = self.announce.failed(name, error, auth, catalogued) {
-            self.push_announce(LogLevel::Warn, Some(name), told.message, told.actions);
+            let notice = announcement(LogLevel::Warn, Some(name), told.message, told.actions);
+            self.effects.push(notice);
         }
     }
+}
 
+impl Announcements {
     /// Once no server is waiting for or in its cataloguing, one summary of the
-    /// cataloguing failures collected meanwhile.
-    pub(super) fn flush_announcements(&mut self) {
-        if !self.announce.has_batch()
-            || self
-                .servers
+    /// cataloguing failures collected meanwhile (the router pushes it).
+    pub(in crate::engine) fn poll_summary(&mut self, servers: &Servers) -> Option<Effect> {
+        if !self.has_batch()
+            || servers
                 .values()
                 .any(|s| matches!(s.state(), ServerState::Pending | ServerState::Cataloguing))
         {
-            return;
+            return None;
         }
-        let servers = &self.servers;
-        let summary = self
-            .announce
-            .take_summary(|name| servers.get(name).map(Server::state));
-        if let Some((server, message)) = summary {
-            self.push_announce(
-                LogLevel::Warn,
-                server.as_deref(),
-                message,
-                vec![AnnounceAction::ShowDiagnostics],
-            );
-        }
+        let (server, message) = self.take_summary(|name| servers.get(name).map(Server::state))?;
+        Some(announcement(
+            LogLevel::Warn,
+            server.as_deref(),
+            message,
+            vec![AnnounceAction::ShowDiagnostics],
+        ))
     }
 }

@@ -388,7 +388,7 @@ impl Engine {
                 loaded_by_vscode: server.config().loaded_by_vscode,
                 fingerprint: server.config().fingerprint.clone(),
                 auth: self.auth_snapshot(name),
-                definitions: self.definitions_status(name),
+                definitions: self.pins.status(name, server.config()),
             });
         }
         totals.held_definitions = self.pins.held_count();

@@ -4,6 +4,7 @@
 use crate::config::host_policy::Unmanaged;
 use crate::config::load::ConfigLoad;
 use crate::engine::announce::announcements::Announcements;
+use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::definition_starts::StartOutputs;
 use crate::engine::clients::Clients;
 use crate::engine::effects::{Effect, EndpointInfo, LogLevel};
@@ -196,16 +197,27 @@ impl Engine {
                 client,
                 endpoint,
                 message,
-            } => self.on_client_message(client, endpoint, &message),
+            } => self.on_client_message_outlined(&client, endpoint, &message, Outlined::NOTHING),
             Event::ClientMessageTooLarge {
                 client,
                 head,
                 bytes,
                 limit_bytes,
-            } => self.on_client_message_too_large(&client, &head, bytes, limit_bytes),
+            } => {
+                let mut ctx = ClientsContext {
+                    effects: &mut self.effects,
+                    timers: &mut self.timers,
+                    now_ms: self.now_ms,
+                };
+                (self.clients).message_too_large(&mut ctx, &client, &head, bytes, limit_bytes);
+            }
             Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
-            Event::ClientStreamOpened { client } => self.on_client_stream(&client, true),
-            Event::ClientStreamClosed { client } => self.on_client_stream(&client, false),
+            Event::ClientStreamOpened { client } => {
+                self.clients.client_stream(&client, true, now_ms)
+            }
+            Event::ClientStreamClosed { client } => {
+                self.clients.client_stream(&client, false, now_ms)
+            }
             Event::ClientInputEnded { client } => self.clients.input_ended(&client),
             Event::DefinitionStarted {
                 endpoint,
@@ -300,7 +312,11 @@ impl Engine {
     /// What every event ends with: queued cataloguing, announcements, exposure, persistence.
     pub(in crate::engine) fn finish_event(&mut self) -> Vec<Effect> {
         self.pump_catalogue_queue();
-        self.flush_announcements();
+        if self.announce.has_batch() {
+            if let Some(summary) = self.announce.poll_summary(&self.servers) {
+                self.effects.push(summary);
+            }
+        }
         self.flush_sign_in_announcements();
         self.flush_settled();
         if self.settings.refresh_interval_ms > 0 {
@@ -317,9 +333,13 @@ impl Engine {
             };
             (self.clients).review_definition_starts(allowed, self.now_ms, &self.servers, out);
         }
-        self.flush_definitions_write();
-        if self.catalogue.take_vectors_due() {
-            self.update_tool_vectors();
+        if let Some((path, content)) = self.pins.take_write() {
+            (self.effects).push(Effect::WriteApprovedDefinitions { path, content });
+        }
+        if self.catalogue.take_vectors_due()
+            && self.search_model.update_vectors(&mut self.catalogue)
+        {
+            self.clients.search_inputs_changed();
         }
         // After the vectors: the shared entry carries them.
         self.flush_shared_catalogue();
@@ -403,28 +423,13 @@ impl Engine {
         });
     }
 
-    pub(in crate::engine) fn reply(&mut self, client: &str, mut message: Value) {
-        let modern = self.clients.stamp_modern_reply(client, &mut message);
-        self.push_reply(client, message, modern);
-    }
-
-    /// The `reply` effect; a modern-era request's answer carries the HTTP status
-    /// the era gives it (a gateway answering with JSON uses it).
-    pub(in crate::engine) fn push_reply(&mut self, client: &str, message: Value, modern: bool) {
-        self.clients.answered(self.now_ms);
-        let http_status = modern
-            .then(|| crate::protocol::modern_http::answer_status(&message))
-            .flatten();
-        let id = MessageFields::read(&message)
-            .id
-            .cloned()
-            .unwrap_or(Value::Null);
-        self.effects.push(Effect::Reply {
-            client: client.to_string(),
-            id,
-            http_status,
-            message: message.to_string(),
-        });
+    pub(in crate::engine) fn reply(&mut self, client: &str, message: Value) {
+        let mut ctx = ClientsContext {
+            effects: &mut self.effects,
+            timers: &mut self.timers,
+            now_ms: self.now_ms,
+        };
+        self.clients.reply(&mut ctx, client, message);
     }
 
     pub(in crate::engine) fn reply_error(
@@ -488,7 +493,13 @@ impl Engine {
             self.on_workspace_folders_changed(folders);
         }
         self.idle_setting_changed();
-        self.arm_gateway_sessions_timer();
+        let mut ctx = ClientsContext {
+            effects: &mut self.effects,
+            timers: &mut self.timers,
+            now_ms: self.now_ms,
+        };
+        let idle_ms = self.settings.session_idle_ms;
+        self.clients.arm_gateway_sessions_timer(idle_ms, &mut ctx);
     }
 
     pub(in crate::engine) fn on_workspace_folders_changed(&mut self, folders: Vec<String>) {

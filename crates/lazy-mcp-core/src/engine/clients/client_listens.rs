@@ -110,24 +110,6 @@ impl Engine {
             self.sync_upstream_subscriptions(&name, &uris);
         }
     }
-
-    /// The client cancelled a request: when it was a listen, it ends (no
-    /// answer), and the resources only it wanted are unsubscribed upstream.
-    /// True when it was an open listen.
-    pub(in crate::engine) fn end_listen(&mut self, client: &str, id: &Value) -> bool {
-        let key = id.to_string();
-        let ended = self
-            .clients
-            .sessions
-            .get_mut(client)
-            .and_then(|session| session.listen_closed(&key));
-        let was_open = ended.is_some();
-        if ended.is_some_and(|listen| !listen.resources().is_empty()) {
-            let subscriber = Subscriber::Listen(client.to_string(), key);
-            self.remove_subscribers(|s| *s == subscriber);
-        }
-        was_open
-    }
 }
 
 /// `method` with `params` to listen `id` of `client`, tagged with its id.
@@ -204,6 +186,26 @@ fn not_uris() -> String {
 }
 
 impl Clients {
+    /// The client cancelled request `id`: when it was an open listen, it
+    /// ends (no answer). Returns whether it was one, and the subscriber to
+    /// remove when it named resources (those only it wanted are unsubscribed
+    /// upstream).
+    pub(in crate::engine) fn end_listen(
+        &mut self,
+        client: &str,
+        id: &Value,
+    ) -> (bool, Option<Subscriber>) {
+        let key = id.to_string();
+        let ended = self
+            .sessions
+            .get_mut(client)
+            .and_then(|session| session.listen_closed(&key));
+        let was_open = ended.is_some();
+        let named_resources = ended.is_some_and(|listen| !listen.resources().is_empty());
+        let subscriber = named_resources.then(|| Subscriber::Listen(client.to_string(), key));
+        (was_open, subscriber)
+    }
+
     /// What `client`'s listen `id` (a modern request) asks for; `Err` is the
     /// error to answer it with (its modern request forgotten): a malformed
     /// filter, or one listen too many.

@@ -11,7 +11,6 @@ use crate::engine::settings::AggregateEndpoint;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
 use crate::vec_map::{VecMap, VecSet};
-use serde_json::Value;
 use view::ShownView;
 
 pub(in crate::engine) mod shown;
@@ -27,26 +26,6 @@ impl Engine {
             &self.clients,
             self.settings(),
         )
-    }
-
-    /// The list a client of `name` sees for `kind` (empty when not exposed).
-    pub(in crate::engine) fn exposed_list(&self, name: &str, kind: ListKind) -> Vec<Value> {
-        self.shown().exposed_list(name, kind)
-    }
-
-    /// Tools or prompts of every exposed server for which `keep(server, name)`
-    /// holds, renamed for the aggregate endpoint.
-    pub(in crate::engine) fn aggregate_list_where(
-        &self,
-        kind: ListKind,
-        keep: impl Fn(&str, &str) -> bool,
-    ) -> Vec<Value> {
-        self.shown().aggregate_list_where(kind, keep)
-    }
-
-    /// The server holding resource `uri` (`ShownView::server_for_resource`).
-    pub(in crate::engine) fn server_for_resource(&self, uri: &str) -> Option<String> {
-        self.shown().server_for_resource(uri)
     }
 
     /// Announces what changed since the last call: `endpointsChanged` for hosts,

@@ -2,20 +2,18 @@
 //! catalogue without touching any upstream, and routes calls through
 //! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
 
+use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::modern_clients::discover_answer;
+use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
-use crate::engine::events::Endpoint;
+use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::Subscriber;
-use crate::engine::settings::AggregateEndpoint;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::client_message;
-use crate::protocol::gateway_handshake;
-use crate::protocol::handshake_result::Implementation;
 use crate::protocol::jsonrpc::{self, Message};
-use crate::protocol::listed_item::ListedItem;
 use crate::protocol::methods;
 use crate::protocol::outline::outline;
 use crate::protocol::params::{name_of, CallTool, Params};
@@ -34,17 +32,15 @@ const CALL_METHODS: [&str; 6] = [
     methods::COMPLETION_COMPLETE,
 ];
 
-impl Engine {
-    pub(in crate::engine) fn on_client_message(
-        &mut self,
-        client: String,
-        endpoint: Endpoint,
-        text: &str,
-    ) {
-        self.on_client_message_outlined(&client, endpoint, text, Outlined::NOTHING);
-    }
+/// `notifications/cancelled` of request `upstream_id` to a server (one copy
+/// of the message's building for every caller).
+pub(in crate::engine) fn cancel_notice(upstream_id: u64, reason: &str) -> Value {
+    let params = json!({"requestId": upstream_id, "reason": reason});
+    jsonrpc::notification(methods::NOTIFICATIONS_CANCELLED, Some(params))
+}
 
-    /// [`Self::on_client_message`] of a text the caller read already ([`Outlined`]).
+impl Engine {
+    /// A client's message, of a text the caller may have read already ([`Outlined`]).
     pub(in crate::engine) fn on_client_message_outlined(
         &mut self,
         client: &str,
@@ -78,7 +74,12 @@ impl Engine {
                 mut params,
             } => {
                 self.clients.owed.request_read(client);
-                if self.begin_request_era(client, &id, &method, &mut params) {
+                let mut ctx = ClientsContext {
+                    effects: &mut self.effects,
+                    timers: &mut self.timers,
+                    now_ms: self.now_ms,
+                };
+                if (self.clients).begin_request_era(&mut ctx, client, &id, &method, &mut params) {
                     self.on_client_request(client, &endpoint, id, &method, params);
                     self.clients.end_request_era(client);
                 }
@@ -86,7 +87,11 @@ impl Engine {
             Message::Notification { method, params } => {
                 self.on_client_notification(client, &method, params)
             }
-            Message::Response { id, outcome } => self.on_client_response(&id, outcome),
+            Message::Response { id, outcome } => {
+                if let Some((conn, answer)) = self.clients.client_answered(&id, outcome) {
+                    self.send_upstream(conn, answer);
+                }
+            }
         }
     }
 
@@ -123,7 +128,9 @@ impl Engine {
                 let capabilities = asked.capabilities.cloned().unwrap_or_else(|| json!({}));
                 let identity = asked.client_info.and_then(name_of).map(str::to_string);
                 self.clients.initialized(client, capabilities, identity);
-                let result = self.initialize_result(endpoint, asked.protocol_version);
+                let result = self
+                    .shown()
+                    .initialize_result(endpoint, asked.protocol_version);
                 self.reply(client, jsonrpc::success(id, result));
             }
             methods::PING | methods::LOGGING_SET_LEVEL => {
@@ -132,7 +139,7 @@ impl Engine {
             // The modern era's handshake-free introduction (also answered to a
             // client that sends it without an envelope: nothing depends on it).
             methods::SERVER_DISCOVER => {
-                let initialize = self.initialize_result(endpoint, None);
+                let initialize = self.shown().initialize_result(endpoint, None);
                 let result = discover_answer(&initialize);
                 self.reply(client, jsonrpc::success(id, result));
             }
@@ -154,7 +161,7 @@ impl Engine {
                     methods::RESOURCES_LIST => ListKind::Resources,
                     _ => ListKind::ResourceTemplates,
                 };
-                let items = self.list_for(client, endpoint, kind);
+                let items = self.shown().list_for(client, endpoint, kind);
                 let mut result = serde_json::Map::new();
                 result.insert(kind.result_field().into(), Value::from(items));
                 crate::protocol::gateway_discover::add_cache_hints(&mut result);
@@ -199,70 +206,6 @@ impl Engine {
         }
     }
 
-    fn initialize_result(&self, endpoint: &Endpoint, requested: Option<&str>) -> Value {
-        match endpoint {
-            Endpoint::Server { name } => {
-                let entry = self.current_entry(name);
-                let upstream = entry
-                    .map(|e| e.initialize.capabilities.clone())
-                    .unwrap_or_else(|| json!({}));
-                let version = entry
-                    .and_then(|e| Implementation::read(&e.initialize.server_info).version())
-                    .unwrap_or(crate::CORE_VERSION);
-                gateway_handshake::initialize_result(
-                    requested,
-                    name,
-                    version,
-                    gateway_handshake::gateway_capabilities(&upstream, true),
-                    self.served_instructions(name),
-                )
-            }
-            Endpoint::Aggregate => {
-                // Each server's instructions, under its name (tools are `server__tool`).
-                let instructions: Vec<String> = self
-                    .servers
-                    .iter()
-                    .filter(|(_, s)| s.state().is_exposed())
-                    .filter_map(|(name, _)| {
-                        let text = self.served_instructions(name)?;
-                        Some(format!("## {name}\n{text}"))
-                    })
-                    .collect();
-                let instructions = instructions.join("\n\n");
-                // "lazy-mcp": VS Code names tools `mcp_<serverInfo.name>_<tool>`.
-                gateway_handshake::initialize_result(
-                    requested,
-                    AGGREGATE_SERVER_NAME,
-                    &self.settings().client_version,
-                    // Read from text: a `json!` of it built each object in code.
-                    serde_json::from_str(
-                        r#"{"tools":{"listChanged":true},"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true}}"#,
-                    )
-                    .unwrap_or_default(),
-                    Some(instructions.as_str()).filter(|text| !text.is_empty()),
-                )
-            }
-        }
-    }
-
-    fn list_for(&self, client: &str, endpoint: &Endpoint, kind: ListKind) -> Vec<Value> {
-        let all = self.settings().aggregate_endpoint == AggregateEndpoint::All;
-        match (endpoint, kind) {
-            (Endpoint::Server { name }, ListKind::Tools) => self.endpoint_tools(name),
-            (Endpoint::Server { name }, kind) => self.exposed_list(name, kind),
-            (Endpoint::Aggregate, ListKind::Tools) => self.aggregate_tools_for(client),
-            (Endpoint::Aggregate, _) if !all => Vec::new(),
-            (Endpoint::Aggregate, ListKind::Prompts) => {
-                self.aggregate_list_where(ListKind::Prompts, |_, _| true)
-            }
-            (Endpoint::Aggregate, kind) => self
-                .servers
-                .keys()
-                .flat_map(|name| self.exposed_list(name, kind))
-                .collect(),
-        }
-    }
-
     fn on_client_call(
         &mut self,
         client: &str,
@@ -296,7 +239,11 @@ impl Engine {
                 {
                     return;
                 }
-                let target = self.resolve_aggregate(method, params.as_mut());
+                let target = self.shown().resolve_aggregate(
+                    method,
+                    params.as_mut(),
+                    &self.awaiting_approval,
+                );
                 // A loaded tool of an `index` server: its arguments are checked first.
                 if let (Ok(server), methods::TOOLS_CALL, Some(p)) = (&target, method, &params) {
                     let CallTool {
@@ -304,7 +251,8 @@ impl Engine {
                         arguments,
                     } = CallTool::read(p);
                     if self.clients.exposure.is_indexed(server) {
-                        if let Some(why) = self.invalid_arguments(server, tool, &arguments) {
+                        if let Some(why) = self.shown().invalid_arguments(server, tool, &arguments)
+                        {
                             let result = super::tool_calls::tool_result(why, true);
                             self.reply(client, jsonrpc::success(id, result));
                             return;
@@ -329,74 +277,6 @@ impl Engine {
         }
     }
 
-    /// Finds the server of an aggregate call and rewrites the exposed name back.
-    fn resolve_aggregate(
-        &self,
-        method: &str,
-        params: Option<&mut Value>,
-    ) -> Result<String, String> {
-        let Some(params) = params else {
-            return Err(format!("{method} needs params"));
-        };
-        let by_name = |kind: ListKind, exposed: &str| {
-            self.clients
-                .exposure
-                .aggregate_route(kind, exposed)
-                .cloned()
-        };
-        match method {
-            methods::TOOLS_CALL | methods::PROMPTS_GET => {
-                let kind = if method == methods::TOOLS_CALL {
-                    ListKind::Tools
-                } else {
-                    ListKind::Prompts
-                };
-                let exposed = name_of(params).unwrap_or_default().to_string();
-                let (server, original) = by_name(kind, &exposed).ok_or_else(|| {
-                    let why = self
-                        .servers
-                        .switched_off_refusal(&exposed)
-                        .or_else(|| self.awaiting_approval.refusal_for(&exposed))
-                        .or_else(|| self.pins.aggregate_refusal(kind, &exposed));
-                    match why {
-                        Some(why) => why,
-                        None => format!(
-                            "Lazy MCP has no {} named '{exposed}'",
-                            kind.result_field().trim_end_matches('s')
-                        ),
-                    }
-                })?;
-                if let Some(object) = params.as_object_mut() {
-                    object.insert("name".into(), original);
-                }
-                Ok(server)
-            }
-            methods::COMPLETION_COMPLETE => {
-                let reference = params
-                    .get_mut("ref")
-                    .ok_or("completion/complete needs ref")?;
-                // A reference names a listed prompt or resource, as a listed item does.
-                if let Some(uri) = ListedItem::read(reference).uri {
-                    return self
-                        .server_for_resource(uri)
-                        .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"));
-                }
-                let exposed = name_of(reference).unwrap_or_default().to_string();
-                let (server, original) = by_name(ListKind::Prompts, &exposed)
-                    .ok_or_else(|| format!("Lazy MCP has no prompt named '{exposed}'"))?;
-                if let Some(object) = reference.as_object_mut() {
-                    object.insert("name".into(), original);
-                }
-                Ok(server)
-            }
-            _ => {
-                let uri = Params::read(Some(params)).uri.unwrap_or_default();
-                self.server_for_resource(uri)
-                    .ok_or_else(|| format!("Lazy MCP has no resource '{uri}'"))
-            }
-        }
-    }
-
     /// Records `resources/subscribe` / `unsubscribe`. Returns true when the request
     /// was answered here: an unsubscribe while other clients still subscribe, or
     /// either for a connected modern server (its listen is opened again instead).
@@ -417,24 +297,19 @@ impl Engine {
             return false;
         }
         let subscriber = Subscriber::Client(client.to_string());
-        match method {
+        let answered_here = match method {
             methods::RESOURCES_SUBSCRIBE => {
                 self.servers.subscribe(name, &uri, subscriber);
-                self.answered_by_relisten(client, name, id)
+                false
             }
+            // Other clients still subscribe: nothing goes upstream.
             methods::RESOURCES_UNSUBSCRIBE => {
-                if !self.servers.unsubscribe(name, &uri, &subscriber, true) {
-                    return self.answered_by_relisten(client, name, id);
-                }
-                self.reply(client, jsonrpc::success(id.clone(), json!({})));
-                true
+                self.servers.unsubscribe(name, &uri, &subscriber, true)
             }
-            _ => false,
-        }
-    }
-
-    fn answered_by_relisten(&mut self, client: &str, name: &str, id: &Value) -> bool {
-        if !self.relisten(name) {
+            _ => return false,
+        };
+        // Else a connected modern server's listen is opened again instead.
+        if !answered_here && !self.relisten(name) {
             return false;
         }
         self.reply(client, jsonrpc::success(id.clone(), json!({})));
@@ -452,7 +327,10 @@ impl Engine {
         // Whether a request that would still be answered was dropped: it is
         // owed no more (the HTTP gateway stops waiting for it on its own: the
         // body's routing names what a cancellation cancels, `ClientEnvelope::cancels`).
-        let mut dropped = self.end_listen(client, &request_id);
+        let (mut dropped, unsubscribe) = self.clients.end_listen(client, &request_id);
+        if let Some(subscriber) = unsubscribe {
+            self.remove_subscribers(|s| *s == subscriber);
+        }
         // Still waiting for the connect: just drop it.
         dropped |= self
             .servers
@@ -483,40 +361,6 @@ impl Engine {
         }
     }
 
-    /// A client answered a server-to-client request (sampling, elicitation).
-    fn on_client_response(&mut self, id: &Value, outcome: Result<Value, Value>) {
-        let Some(key) = id.as_str() else {
-            return;
-        };
-        let Some((conn, upstream_id)) = self.clients.take_server_request(key) else {
-            return;
-        };
-        let message = Message::Response {
-            id: upstream_id,
-            outcome,
-        };
-        self.send_upstream(conn, message.into_value());
-    }
-
-    /// A message longer than the host's limit: answered (with its id when the head
-    /// shows one) without being read further.
-    pub(in crate::engine) fn on_client_message_too_large(
-        &mut self,
-        client: &str,
-        head: &str,
-        bytes: u64,
-        limit_bytes: u64,
-    ) {
-        let id = outline(head).id.unwrap_or(Value::Null);
-        self.clients.owed.request_read(client);
-        self.reply_error(
-            client,
-            id,
-            jsonrpc::INVALID_REQUEST,
-            &format!("Lazy MCP did not read a message of {bytes} bytes: the limit is {limit_bytes} bytes"),
-        );
-    }
-
     pub(in crate::engine) fn on_client_disconnected(&mut self, client: &str) {
         let Some(asked) = self.clients.client_closed(client) else {
             return;
@@ -540,7 +384,7 @@ impl Engine {
         for (conn, upstream_id, timer) in abandoned {
             self.servers.take_call(conn, upstream_id);
             self.cancel_timer(Some(timer));
-            self.cancel_upstream(conn, upstream_id, "the client disconnected");
+            self.send_upstream(conn, cancel_notice(upstream_id, "the client disconnected"));
         }
         for id in asked {
             let Some((conn, upstream_id)) = self.clients.take_server_request(&id) else {
@@ -562,19 +406,6 @@ impl Engine {
         );
     }
 
-    /// `notifications/cancelled` of request `upstream_id` to `conn`'s server
-    /// (one copy of the message's building for every caller).
-    pub(in crate::engine) fn cancel_upstream(
-        &mut self,
-        conn: crate::engine::events::ConnId,
-        upstream_id: u64,
-        reason: &str,
-    ) {
-        let params = json!({"requestId": upstream_id, "reason": reason});
-        let message = jsonrpc::notification(methods::NOTIFICATIONS_CANCELLED, Some(params));
-        self.send_upstream(conn, message);
-    }
-
     /// A forwarded request got no answer in time: error to the client, cancel upstream.
     pub(in crate::engine) fn on_request_timer(
         &mut self,
@@ -594,7 +425,16 @@ impl Engine {
         };
         if self.clients.awaits_retry(conn, upstream_id) {
             self.timers.handle_cancel(call.timer());
-            self.abandon_waiting_call(conn, upstream_id, *call);
+            if let Some(upstream) = self.clients.abandon_bridge(conn, upstream_id) {
+                for message in upstream {
+                    self.send_upstream(conn, message);
+                }
+                self.log(
+                    LogLevel::Warn,
+                    Some(&name),
+                    format!("{} waited for a 2026-07-28 client's answer to its request for input; none came in time, so the call was cancelled", call.method()),
+                );
+            }
             return;
         }
         self.timers.handle_cancel(call.timer());
@@ -614,7 +454,50 @@ impl Engine {
         );
         let (client, client_id) = call.into_reply_target();
         self.reply_error(&client, client_id, jsonrpc::REQUEST_TIMEOUT, &message);
-        self.cancel_upstream(conn, upstream_id, &format!("timed out after {timeout} ms"));
+        self.send_upstream(
+            conn,
+            cancel_notice(upstream_id, &format!("timed out after {timeout} ms")),
+        );
         self.log(crate::engine::effects::LogLevel::Warn, Some(&name), message);
+    }
+}
+
+impl Clients {
+    /// A client answered a server-to-client request (sampling, elicitation)
+    /// by the id the gateway gave it: the answer for its server, and the
+    /// connection it goes to. Out of line: the raw forwarding's caller stays small.
+    #[inline(never)]
+    pub(in crate::engine) fn client_answered(
+        &mut self,
+        id: &Value,
+        outcome: Result<Value, Value>,
+    ) -> Option<(ConnId, Value)> {
+        let (conn, upstream_id) = self.take_server_request(id.as_str()?)?;
+        let answer = Message::Response {
+            id: upstream_id,
+            outcome,
+        };
+        Some((conn, answer.into_value()))
+    }
+
+    /// A message longer than the host's limit: answered (with its id when the head
+    /// shows one) without being read further.
+    pub(in crate::engine) fn message_too_large(
+        &mut self,
+        ctx: &mut ClientsContext<'_>,
+        client: &str,
+        head: &str,
+        bytes: u64,
+        limit_bytes: u64,
+    ) {
+        let id = outline(head).id.unwrap_or(Value::Null);
+        self.owed.request_read(client);
+        self.reply_error(
+            ctx,
+            client,
+            id,
+            jsonrpc::INVALID_REQUEST,
+            &format!("Lazy MCP did not read a message of {bytes} bytes: the limit is {limit_bytes} bytes"),
+        );
     }
 }

@@ -9,10 +9,17 @@
 
 pub(in crate::engine) mod table;
 
+use super::context::ClientsContext;
 use super::Clients;
 use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::router::Engine;
+use crate::engine::settings::Settings;
 use crate::engine::timers::TimerPurpose;
+
+/// The sessions' policy: (`sessionIdleMs`, `maxSessions`).
+pub(in crate::engine) fn session_policy(settings: &Settings) -> (u64, u64) {
+    (settings.session_idle_ms, settings.max_sessions)
+}
 
 impl Engine {
     /// The gateway took a POST body of `client` (`clientPost`): its session is
@@ -24,36 +31,50 @@ impl Engine {
             .gateway_sessions
             .handle_post(client, self.now_ms)
         {
-            self.review_gateway_sessions(Some(client));
+            let policy = session_policy(self.settings());
+            let ctx = ClientsContext {
+                effects: &mut self.effects,
+                timers: &mut self.timers,
+                now_ms: self.now_ms,
+            };
+            self.clients
+                .review_gateway_sessions(Some(client), policy, ctx);
         }
     }
+}
 
+impl Clients {
     /// `clientStreamOpened`/`clientStreamClosed`: `client`'s GET stream.
-    pub(in crate::engine) fn on_client_stream(&mut self, client: &str, open: bool) {
-        self.clients
-            .gateway_sessions
-            .handle_stream(client, open, self.now_ms);
+    pub(in crate::engine) fn client_stream(&mut self, client: &str, open: bool, now_ms: u64) {
+        self.gateway_sessions.handle_stream(client, open, now_ms);
     }
 
     /// Its timer fired (the armed one is gone from the table).
-    pub(in crate::engine) fn on_gateway_sessions_timer(&mut self) {
-        self.clients.gateway_sessions.set_timer(None);
-        self.review_gateway_sessions(None);
+    pub(in crate::engine) fn gateway_sessions_timer(
+        &mut self,
+        policy: (u64, u64),
+        ctx: ClientsContext<'_>,
+    ) {
+        self.gateway_sessions.set_timer(None);
+        self.review_gateway_sessions(None, policy, ctx);
     }
 
     /// Ends the sessions idle for `sessionIdleMs` and those beyond
     /// `maxSessions` (never `keep`, the one just begun), one log line for
     /// them; then the timer for the next look.
     #[inline(never)]
-    fn review_gateway_sessions(&mut self, keep: Option<&str>) {
-        let settings = self.settings();
-        let policy = (settings.session_idle_ms, settings.max_sessions);
+    fn review_gateway_sessions(
+        &mut self,
+        keep: Option<&str>,
+        policy: (u64, u64),
+        mut ctx: ClientsContext<'_>,
+    ) {
         let Clients {
             gateway_sessions,
             owed,
             ..
-        } = &mut self.clients;
-        let (ended, idle) = gateway_sessions.review(self.now_ms, policy, keep, |c| owed.owes(c));
+        } = self;
+        let (ended, idle) = gateway_sessions.review(ctx.now_ms, policy, keep, |c| owed.owes(c));
         if !ended.is_empty() {
             let message = format!(
                 "gateway: ended {idle} idle session(s) (idle {} ms) and {} beyond the cap of {}",
@@ -61,30 +82,25 @@ impl Engine {
                 ended.len() - idle,
                 policy.1
             );
-            self.log(LogLevel::Info, None, message);
+            ctx.log(LogLevel::Info, message);
             for (at, client) in ended.into_iter().enumerate() {
                 let idle = at < idle;
-                self.effects.push(Effect::CloseClient { client, idle });
+                ctx.effects.push(Effect::CloseClient { client, idle });
             }
         }
-        self.arm_gateway_sessions_timer();
+        self.arm_gateway_sessions_timer(policy.0, &mut ctx);
     }
 
-    /// The sessions' timer armed for the next look (`sessionIdleMs` after the
-    /// earliest last use), or dropped when none is due (no session, or 0).
-    pub(in crate::engine) fn arm_gateway_sessions_timer(&mut self) {
-        let idle = self.settings().session_idle_ms;
-        let next = self.clients.gateway_sessions.next_look(idle);
-        match (self.clients.gateway_sessions.timer(), next) {
-            (Some(timer), Some(at)) => self.rearm_timer(timer, at),
-            (None, Some(at)) => {
-                let timer = self.set_timer(TimerPurpose::GatewaySessions, at);
-                self.clients.gateway_sessions.set_timer(Some(timer));
-            }
-            (armed, None) => {
-                self.cancel_timer(armed);
-                self.clients.gateway_sessions.set_timer(None);
-            }
-        }
+    /// The sessions' timer armed for the next look (`idle_ms`, `sessionIdleMs`,
+    /// after the earliest last use), or dropped when none is due (no session, or 0).
+    pub(in crate::engine) fn arm_gateway_sessions_timer(
+        &mut self,
+        idle_ms: u64,
+        ctx: &mut ClientsContext<'_>,
+    ) {
+        let next = self.gateway_sessions.next_look(idle_ms);
+        let armed = self.gateway_sessions.timer();
+        let timer = ctx.keep_timer(armed, TimerPurpose::GatewaySessions, next);
+        self.gateway_sessions.set_timer(timer);
     }
 }

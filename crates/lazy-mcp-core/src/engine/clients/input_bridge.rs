@@ -24,11 +24,11 @@
 //! oldest pending call of a modern client on that connection (as a legacy
 //! client's in-flight call is preferred for legacy forwarding).
 
+use crate::engine::clients::gateway::cancel_notice;
 use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::input_required::MAX_INPUT_ROUNDS;
 use crate::engine::server::Servers;
 use crate::protocol::jsonrpc::{self, Message};
@@ -159,6 +159,29 @@ impl Clients {
             let (conn, upstream_id) = b.call();
             servers.call(conn, upstream_id).is_some()
         });
+    }
+
+    /// A waiting call's timer fired before its client's retry (its client
+    /// was answered already): its bridge ends. Returns what goes to its
+    /// server: a refusal of each request the client was asked or that
+    /// waited, then the call's cancellation unless the server answered
+    /// already. None: the call had no bridge.
+    pub(in crate::engine) fn abandon_bridge(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+    ) -> Option<Vec<Value>> {
+        let bridge = self.take_bridge(conn, upstream_id)?;
+        let why = "the client did not answer in time";
+        let (requests, held) = bridge.abandoned();
+        let mut upstream: Vec<Value> = requests
+            .into_iter()
+            .map(|id| jsonrpc::error_response(id, jsonrpc::INTERNAL_ERROR, why))
+            .collect();
+        if !held {
+            upstream.push(cancel_notice(upstream_id, why));
+        }
+        Some(upstream)
     }
 }
 
@@ -365,35 +388,6 @@ impl Engine {
         true
     }
 
-    /// A waiting call's timer fired before its client's retry: the server's
-    /// requests are refused and the call cancelled upstream; its client was
-    /// answered already.
-    pub(in crate::engine) fn abandon_waiting_call(
-        &mut self,
-        conn: ConnId,
-        upstream_id: u64,
-        call: ForwardedCall,
-    ) {
-        let Some(bridge) = self.clients.take_bridge(conn, upstream_id) else {
-            return;
-        };
-        let name = self.servers.server_of(conn).map(str::to_string);
-        let why = "the client did not answer in time";
-        let (requests, held) = bridge.abandoned();
-        for id in requests {
-            let refusal = jsonrpc::error_response(id, jsonrpc::INTERNAL_ERROR, why);
-            self.send_upstream(conn, refusal);
-        }
-        if !held {
-            self.cancel_upstream(conn, upstream_id, why);
-        }
-        self.log(
-            LogLevel::Warn,
-            name.as_deref(),
-            format!("{} waited for a 2026-07-28 client's answer to its request for input; none came in time, so the call was cancelled", call.method()),
-        );
-    }
-
     /// The server asked for input the call's 2026-07-28 client did not declare
     /// it can give: the client gets the spec's -32021 naming the capabilities,
     /// so it can send the call again declaring them; the server's requests are
@@ -418,7 +412,7 @@ impl Engine {
         for request in requests {
             self.refuse_server_request(conn, request, &why, jsonrpc::METHOD_NOT_FOUND);
         }
-        self.cancel_upstream(conn, upstream_id, &why);
+        self.send_upstream(conn, cancel_notice(upstream_id, &why));
         let server = self
             .servers
             .server_of(conn)

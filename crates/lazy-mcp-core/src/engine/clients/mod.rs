@@ -10,12 +10,15 @@
 //! `server_request_cancelled`, `connection_dropped`, `stamp_modern_reply`) or
 //! a read. A client's own life is `Clients`' inputs too (`message_from`,
 //! `initialized`, `client_closed`, `take_server_request`).
+//! Inputs that answer a client or arm a timer take a `ClientsContext`
+//! (`context.rs`: the event's effects, the timer table, the time).
 //! A session and a forwarded server request are private to `session.rs`
 //! and `outbound.rs`: this folder tells them what happened and reads them.
 
 pub mod aggregate_names;
 pub(super) mod answers_owed;
 pub(super) mod client_listens;
+pub(super) mod context;
 pub(super) mod definition_starts;
 pub(super) mod exposure;
 pub(super) mod gateway;
@@ -24,6 +27,7 @@ pub(super) mod input_bridge;
 pub(super) mod modern_clients;
 mod outbound;
 pub(super) mod raw_forwarding;
+mod replies;
 mod session;
 pub(super) mod tool_calls;
 pub(super) mod tool_exposure;

@@ -9,8 +9,8 @@
 //! key them by, so `load_tools`/`unload_tools` tell it to use `call_tool`
 //! instead, and it sees no loaded tools: nothing it does reaches another client.
 
+use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::Clients;
-use crate::engine::router::Engine;
 use crate::protocol::gateway_discover;
 use crate::protocol::handshake_result::{HandshakeResult, Implementation};
 use crate::protocol::message_fields::MessageFields;
@@ -48,31 +48,6 @@ pub(in crate::engine) enum EraRefusal {
     /// A load without an identity (or one identity too many): answered as a
     /// modern reply, then the request is handled.
     Load(Value),
-}
-
-impl Engine {
-    /// Reads the era of a client request before it is served. False when it was
-    /// answered here (a bad envelope, or a load without an identity).
-    pub(in crate::engine) fn begin_request_era(
-        &mut self,
-        client: &str,
-        id: &Value,
-        method: &str,
-        params: &mut Option<Value>,
-    ) -> bool {
-        match self.clients.begin_request_era(client, id, method, params) {
-            Ok(()) => true,
-            Err(EraRefusal::Envelope(answer)) => {
-                self.push_reply(client, answer, true);
-                false
-            }
-            Err(EraRefusal::Load(answer)) => {
-                self.reply(client, answer);
-                self.clients.end_request_era(client);
-                false
-            }
-        }
-    }
 }
 
 /// `server/discover` for an endpoint: what `initialize` would say, in the
@@ -120,7 +95,33 @@ impl Clients {
     /// Reads the era of a client request: a modern one's envelope is removed
     /// from `params` and its request begins; `Err` when it is to be answered
     /// here instead.
-    fn begin_request_era(
+    /// Reads the era of a client request before it is served. False when it was
+    /// answered here (a bad envelope, or a load without an identity).
+    /// Out of line: the raw forwarding's caller stays small.
+    #[inline(never)]
+    pub(in crate::engine) fn begin_request_era(
+        &mut self,
+        ctx: &mut ClientsContext<'_>,
+        client: &str,
+        id: &Value,
+        method: &str,
+        params: &mut Option<Value>,
+    ) -> bool {
+        match self.read_request_era(client, id, method, params) {
+            Ok(()) => true,
+            Err(EraRefusal::Envelope(answer)) => {
+                self.push_reply(ctx, client, answer, true);
+                false
+            }
+            Err(EraRefusal::Load(answer)) => {
+                self.reply(ctx, client, answer);
+                self.end_request_era(client);
+                false
+            }
+        }
+    }
+
+    fn read_request_era(
         &mut self,
         client: &str,
         id: &Value,

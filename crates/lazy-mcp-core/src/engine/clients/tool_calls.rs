@@ -4,6 +4,7 @@
 //! a `tools/call` of the real tool. Arguments are checked against the schema
 //! before anything is started.
 
+use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::tool_vectors::search_model::WaitingSearch;
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
@@ -25,6 +26,15 @@ use serde_json::{json, Value};
 /// `json!` of it cost the `.wasm` its own object building).
 pub(super) fn tool_result(text: String, is_error: bool) -> Value {
     json!({"content": [{"type": "text", "text": text}], "isError": is_error})
+}
+
+/// A `load_tools` name resolved: (server, tool, whether its server is in
+/// index mode), or why not.
+type Resolved = Result<(String, String, bool), String>;
+
+/// The answer to a meta-tool call `id`: one text.
+fn tool_reply(id: &Value, text: String, is_error: bool) -> Value {
+    jsonrpc::success(id.clone(), tool_result(text, is_error))
 }
 
 /// `load_tools`' and `unload_tools`' `names` (their schema asked for strings).
@@ -54,27 +64,43 @@ impl Engine {
         };
         let arguments = CallTool::read(params).arguments;
         if let Err(why) = validate_arguments(&schema, &arguments) {
-            self.reply_tool(client, id, format!("Invalid {name} call: {why}"), true);
+            self.reply(
+                client,
+                tool_reply(id, format!("Invalid {name} call: {why}"), true),
+            );
             return true;
         }
         match name {
             SEARCH_TOOLS => self.search_tools(client, id, &arguments),
-            LOAD_TOOLS => self.load_tools(client, id, &names(&arguments), true),
-            UNLOAD_TOOLS => self.load_tools(client, id, &names(&arguments), false),
+            LOAD_TOOLS | UNLOAD_TOOLS => {
+                // Each name resolved, and whether its server is in index mode.
+                let resolved: Vec<Resolved> = names(&arguments)
+                    .iter()
+                    .map(|name| {
+                        let (server, tool) = self.resolve_tool(name)?;
+                        let indexed = self.clients.exposure.is_indexed(&server);
+                        Ok((server, tool, indexed))
+                    })
+                    .collect();
+                let seen = (
+                    self.shown().tools_seen_by(client),
+                    self.settings().max_tools,
+                );
+                let mut ctx = ClientsContext {
+                    effects: &mut self.effects,
+                    timers: &mut self.timers,
+                    now_ms: self.now_ms,
+                };
+                let load = name == LOAD_TOOLS;
+                (self.clients).load_tools(&mut ctx, client, id, resolved, load, seen);
+            }
             CALL_TOOL => self.call_tool(client, id, &arguments, params),
             _ => return false,
         }
         true
     }
 
-    fn reply_tool(&mut self, client: &str, id: &Value, text: String, is_error: bool) {
-        self.reply(
-            client,
-            jsonrpc::success(id.clone(), tool_result(text, is_error)),
-        );
-    }
-
-    fn search_tools(&mut self, client: &str, id: &Value, arguments: &Value) {
+    pub(in crate::engine) fn search_tools(&mut self, client: &str, id: &Value, arguments: &Value) {
         let waiting = || WaitingSearch {
             client: client.to_string(),
             id: id.clone(),
@@ -95,14 +121,7 @@ impl Engine {
             .clamp(1, SEARCH_MAX_LIMIT);
         let hits = self.tool_index().search(query, limit);
         let text = render_search_results(query, &hits);
-        self.reply_tool(client, id, text, false);
-    }
-
-    /// Answers the searches that waited for the embedding table.
-    pub(in crate::engine) fn answer_waiting_searches(&mut self, waiting: Vec<WaitingSearch>) {
-        for w in waiting {
-            self.search_tools(&w.client, &w.id, &w.arguments);
-        }
+        self.reply(client, tool_reply(id, text, false));
     }
 
     /// `server/tool` (or a bare tool name) → (server, tool), for any exposed
@@ -145,79 +164,6 @@ impl Engine {
             .map(|(server, tool)| (server.to_string(), tool.to_string()))
     }
 
-    fn load_tools(&mut self, client: &str, id: &Value, names: &[String], load: bool) {
-        let mut found: Vec<(String, String)> = Vec::new();
-        let mut lines: Vec<String> = Vec::new();
-        for name in names {
-            match self.resolve_tool(name) {
-                Ok((server, tool)) if !self.clients.exposure.is_indexed(&server) => {
-                    lines.push(format!(
-                    "{server}/{tool} is always in the tool list (its server is not in index mode)."
-                ))
-                }
-                Ok(pair) if !found.contains(&pair) => found.push(pair),
-                Ok(_) => {}
-                Err(why) => lines.push(why),
-            }
-        }
-        let identity = self.clients.identity_of(client);
-        let current = self.clients.loaded_of(client);
-        let changed: Vec<(String, String)> = if load {
-            let new: Vec<(String, String)> = found
-                .into_iter()
-                .filter(|pair| !current.contains(pair))
-                .collect();
-            let total = self.shown().tools_seen_by(client) + new.len();
-            if total > self.settings().max_tools {
-                lines.push(format!(
-                    "Nothing loaded: {} more would make {total} in the tool list, over the limit of {}. Unload some with {UNLOAD_TOOLS} first.",
-                    crate::wording::count(new.len(), "tool"),
-                    self.settings().max_tools
-                ));
-                Vec::new()
-            } else {
-                new
-            }
-        } else {
-            let (was, not): (Vec<_>, Vec<_>) =
-                found.into_iter().partition(|pair| current.contains(pair));
-            for (server, tool) in not {
-                lines.push(format!("{server}/{tool} was not loaded."));
-            }
-            was
-        };
-        self.clients
-            .exposure
-            .tools_loaded(&identity, &changed, load);
-        if !changed.is_empty() {
-            let listed: Vec<String> = changed
-                .iter()
-                .map(|(server, tool)| {
-                    format!(
-                        "{server}/{tool} ({})",
-                        self.clients.aggregate_name(server, tool)
-                    )
-                })
-                .collect();
-            lines.insert(
-                0,
-                if load {
-                    format!(
-                        "Loaded: {}. They are in the tool list from the next step; {CALL_TOOL} can call them now.",
-                        listed.join(", ")
-                    )
-                } else {
-                    format!("Unloaded: {}.", listed.join(", "))
-                },
-            );
-        }
-        self.reply_tool(client, id, lines.join("\n"), changed.is_empty());
-        if !changed.is_empty() {
-            self.clients
-                .tools_changed_notices(&identity, &mut self.effects);
-        }
-    }
-
     /// `params`: the meta-tool call's own, whose `_meta` and multi-round-trip
     /// answers (`inputResponses`, `requestState`: a modern client answering the
     /// tool's request for input) go with the real call.
@@ -228,10 +174,13 @@ impl Engine {
         } = CallTool::read(arguments);
         let (server, tool) = match self.resolve_tool(name) {
             Ok(pair) => pair,
-            Err(why) => return self.reply_tool(client, id, why, true),
+            Err(why) => return self.reply(client, tool_reply(id, why, true)),
         };
-        if let Some(why) = self.invalid_arguments(&server, &tool, &tool_arguments) {
-            return self.reply_tool(client, id, why, true);
+        if let Some(why) = self
+            .shown()
+            .invalid_arguments(&server, &tool, &tool_arguments)
+        {
+            return self.reply(client, tool_reply(id, why, true));
         }
         let mut call = json!({"name": tool, "arguments": tool_arguments});
         if let Some(object) = call.as_object_mut() {
@@ -252,20 +201,89 @@ impl Engine {
             ),
         );
     }
-
-    /// The schema's complaint about `arguments` for a catalogued tool, if any
-    /// (`ShownView::invalid_arguments`).
-    pub(in crate::engine) fn invalid_arguments(
-        &self,
-        server: &str,
-        tool: &str,
-        arguments: &Value,
-    ) -> Option<String> {
-        self.shown().invalid_arguments(server, tool, arguments)
-    }
 }
 
 impl Clients {
+    /// `load_tools` (`load`) or `unload_tools` of the `resolved` names for
+    /// `client`; `(seen, max)`: the tools it sees now and `maxTools`.
+    fn load_tools(
+        &mut self,
+        ctx: &mut ClientsContext<'_>,
+        client: &str,
+        id: &Value,
+        resolved: Vec<Resolved>,
+        load: bool,
+        (seen, max_tools): (usize, usize),
+    ) {
+        let mut found: Vec<(String, String)> = Vec::new();
+        let mut lines: Vec<String> = Vec::new();
+        for resolved in resolved {
+            match resolved {
+                Ok((server, tool, false)) => lines.push(format!(
+                    "{server}/{tool} is always in the tool list (its server is not in index mode)."
+                )),
+                Ok((server, tool, true)) => {
+                    let pair = (server, tool);
+                    if !found.contains(&pair) {
+                        found.push(pair);
+                    }
+                }
+                Err(why) => lines.push(why),
+            }
+        }
+        let identity = self.identity_of(client);
+        let current = self.loaded_of(client);
+        let changed: Vec<(String, String)> = if load {
+            let new: Vec<(String, String)> = found
+                .into_iter()
+                .filter(|pair| !current.contains(pair))
+                .collect();
+            let total = seen + new.len();
+            if total > max_tools {
+                lines.push(format!(
+                    "Nothing loaded: {} more would make {total} in the tool list, over the limit of {}. Unload some with {UNLOAD_TOOLS} first.",
+                    crate::wording::count(new.len(), "tool"),
+                    max_tools
+                ));
+                Vec::new()
+            } else {
+                new
+            }
+        } else {
+            let (was, not): (Vec<_>, Vec<_>) =
+                found.into_iter().partition(|pair| current.contains(pair));
+            for (server, tool) in not {
+                lines.push(format!("{server}/{tool} was not loaded."));
+            }
+            was
+        };
+        self.exposure.tools_loaded(&identity, &changed, load);
+        if !changed.is_empty() {
+            let listed: Vec<String> = changed
+                .iter()
+                .map(|(server, tool)| {
+                    format!("{server}/{tool} ({})", self.aggregate_name(server, tool))
+                })
+                .collect();
+            lines.insert(
+                0,
+                if load {
+                    format!(
+                        "Loaded: {}. They are in the tool list from the next step; {CALL_TOOL} can call them now.",
+                        listed.join(", ")
+                    )
+                } else {
+                    format!("Unloaded: {}.", listed.join(", "))
+                },
+            );
+        }
+        let answer = tool_reply(id, lines.join("\n"), changed.is_empty());
+        self.reply(ctx, client, answer);
+        if !changed.is_empty() {
+            self.tools_changed_notices(&identity, ctx.effects);
+        }
+    }
+
     /// The name a tool has on the aggregate endpoint (`server__tool`).
     fn aggregate_name(&self, server: &str, tool: &str) -> String {
         self.exposure

@@ -28,16 +28,6 @@ pub(in crate::engine) fn items_hash(items: &[Value]) -> u64 {
 }
 
 impl Engine {
-    /// The tools a server's own endpoint lists: none in `index` mode.
-    pub(in crate::engine) fn endpoint_tools(&self, name: &str) -> Vec<Value> {
-        self.shown().endpoint_tools(name)
-    }
-
-    /// The aggregate endpoint's tools for one client (`ShownView::aggregate_tools_for`).
-    pub(in crate::engine) fn aggregate_tools_for(&self, client: &str) -> Vec<Value> {
-        self.shown().aggregate_tools_for(client)
-    }
-
     /// The search index over the `index`-mode servers' tools (built on first use).
     pub(in crate::engine) fn tool_index(&mut self) -> &ToolIndex {
         if self.clients.exposure.search_index().is_none() {
@@ -46,10 +36,10 @@ impl Engine {
             let cached: Vec<Option<Vec<i8>>> = entries
                 .iter()
                 .map(|(server, tool)| {
-                    let position = self
-                        .current_entry(server)
-                        .and_then(|e| e.tools.iter().position(|t| std::ptr::eq(t, *tool)));
-                    position.and_then(|p| self.cached_tool_vector(server, p))
+                    let entry = self.current_entry(server);
+                    let position =
+                        entry.and_then(|e| e.tools.iter().position(|t| std::ptr::eq(t, *tool)));
+                    position.and_then(|p| self.search_model.cached_vector(entry, p))
                 })
                 .collect();
             let index =

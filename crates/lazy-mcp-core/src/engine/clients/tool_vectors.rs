@@ -5,13 +5,17 @@
 //! tools they were made from. A warm start
 //! reuses them; another model version or changed tools recompute them once.
 
+use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
+use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::router::Engine;
 use crate::tool_index::{tool_vector, vector_from_hex, vector_to_hex, vectors_key, EmbeddingModel};
 use std::sync::Arc;
 
 pub(in crate::engine) mod search_model;
+
+use search_model::SearchModel;
 
 impl Engine {
     /// The host's `offerEmbeddingModel`: it ships a table and hands its bytes
@@ -59,7 +63,10 @@ impl Engine {
             }
         }
         let waiting = self.search_model.arrived(loaded);
-        self.answer_waiting_searches(waiting);
+        // The searches that waited for the table are answered now.
+        for w in waiting {
+            self.search_tools(&w.client, &w.id, &w.arguments);
+        }
         self.finish_event()
     }
 
@@ -67,33 +74,38 @@ impl Engine {
     pub fn has_embedding_model(&self) -> bool {
         self.search_model.model().is_some()
     }
+}
 
+impl SearchModel {
     /// Computes the vectors of every entry whose vectors are missing or stale;
-    /// at the end of an event that changed the catalogue or the model.
-    pub(in crate::engine) fn update_tool_vectors(&mut self) {
-        let Some(model) = self.search_model.model().cloned() else {
-            return;
+    /// at the end of an event that changed the catalogue or the model. True
+    /// when some changed (the search index is built again).
+    pub(in crate::engine) fn update_vectors(&self, catalogue: &mut Catalogue) -> bool {
+        let Some(model) = self.model() else {
+            return false;
         };
-        let key = vectors_key(&model);
-        let changed = self.catalogue.update_tool_vectors(&key, |server, tool| {
-            tool_vector(&model, server, tool).map_or_else(String::new, |v| vector_to_hex(&v))
-        });
-        if changed {
-            self.clients.exposure.search_inputs_changed();
-        }
+        let key = vectors_key(model);
+        catalogue.update_tool_vectors(&key, |server, tool| {
+            tool_vector(model, server, tool).map_or_else(String::new, |v| vector_to_hex(&v))
+        })
     }
 
-    /// The cached vector of `server`'s tool at `position` in its catalogue
-    /// entry, when made by the loaded model.
-    pub(in crate::engine) fn cached_tool_vector(
+    /// The cached vector of the tool at `position` in a server's current
+    /// catalogue `entry`, when made by the loaded model.
+    pub(in crate::engine) fn cached_vector(
         &self,
-        server: &str,
+        entry: Option<&CatalogueEntry>,
         position: usize,
     ) -> Option<Vec<i8>> {
-        let model = self.search_model.model()?;
-        let hex = self
-            .current_entry(server)?
-            .tool_vector_hex(&vectors_key(model), position)?;
+        let model = self.model()?;
+        let hex = entry?.tool_vector_hex(&vectors_key(model), position)?;
         vector_from_hex(hex).filter(|v| v.len() == model.dims())
+    }
+}
+
+impl Clients {
+    /// The vectors or the model changed: the search index is built again.
+    pub(in crate::engine) fn search_inputs_changed(&mut self) {
+        self.exposure.search_inputs_changed();
     }
 }

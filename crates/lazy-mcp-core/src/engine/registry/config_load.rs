@@ -37,7 +37,10 @@ impl Engine {
                     self.on_config_applied(managed);
                 }
                 let via = self.config_load.approval_via();
-                self.on_approval_requests(report.needs_approval.clone(), via);
+                let requests = report.needs_approval.clone();
+                if let Some(notice) = self.awaiting_approval.handle_requests(requests, via) {
+                    self.effects.push(notice);
+                }
                 self.effects.push(Effect::ConfigLoaded { report });
             }
             LoadStep::Wait => {}

@@ -17,6 +17,7 @@
 //! server's `ttlMs`, re-listed at the next connect, on `list_changed` and on
 //! the refresh timer); each re-listing writes it again for the others.
 
+use crate::config::load::ConfigLoad;
 use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::router::Engine;
@@ -28,13 +29,25 @@ pub(in crate::engine) mod memory;
 
 use memory::SharedCatalogue;
 
+/// This client as a shared launch's key sees it: the config's environment,
+/// whether the workspace is trusted, and `roots_free` (the server is known
+/// never to ask for roots).
+fn sharing_client(config_load: &ConfigLoad, roots_free: bool) -> SharingClient<'_> {
+    SharingClient {
+        env: config_load.discovery().map(|d| &d.env),
+        untrusted: !config_load.workspace_trusted(),
+        roots_free,
+    }
+}
+
 impl Engine {
     /// Whether `name`'s launch is shared, and under which key, as its
     /// definition alone decides (roots-bound only when from a project file):
     /// the shared catalogue's key, which says itself whether the entry holds
     /// for the roots only.
     pub(in crate::engine) fn sharing_of(&self, name: &str) -> Option<SharedLaunch> {
-        self.sharing_with(name, true)
+        let client = sharing_client(&self.config_load, true);
+        shared_launch(self.servers.get(name)?.config(), self.settings(), client)
     }
 
     /// The launch `open` attaches: also roots-bound unless the catalogue says
@@ -42,37 +55,17 @@ impl Engine {
     /// It tells the owner this client's idle ceiling for the server.
     pub(in crate::engine) fn launch_sharing_of(&self, name: &str) -> Option<SharedLaunch> {
         let ceiling = self.idle_ceiling(name);
-        let mut launch = self.sharing_with(name, self.known_roots_free(name))?;
+        let roots_free = (self.shared_catalogue).roots_free(name, self.current_entry(name));
+        let client = sharing_client(&self.config_load, roots_free);
+        let mut launch = shared_launch(self.servers.get(name)?.config(), self.settings(), client)?;
         launch.idle_timeout_ms = ceiling.idle_timeout_ms;
         launch.adaptive_idle = ceiling.adaptive;
         Some(launch)
     }
 
-    fn sharing_with(&self, name: &str, roots_free: bool) -> Option<SharedLaunch> {
-        let server = self.servers.get(name)?;
-        let client = SharingClient {
-            env: self.config_load.discovery().map(|d| &d.env),
-            untrusted: !self.config_load.workspace_trusted(),
-            roots_free,
-        };
-        shared_launch(server.config(), self.settings(), client)
-    }
-
-    /// The catalogue entry (listed here or taken from the shared catalogue)
-    /// says `name` never asked for roots, and it has not asked since.
-    fn known_roots_free(&self, name: &str) -> bool {
-        !self.known_to_ask_roots(name)
-            && self
-                .current_entry(name)
-                .is_some_and(|entry| entry.asks_roots == Some(false))
-    }
-
     /// `name` was seen asking for roots (here, or its entry says so).
     pub(in crate::engine) fn known_to_ask_roots(&self, name: &str) -> bool {
-        self.shared_catalogue.known_to_ask_roots(name)
-            || self
-                .current_entry(name)
-                .is_some_and(|entry| entry.asks_roots == Some(true))
+        (self.shared_catalogue).asks_roots_known(name, self.current_entry(name))
     }
 
     /// `name` asked for `roots/list` (while catalogued, or later: a tool that
@@ -80,9 +73,11 @@ impl Engine {
     /// catalogue entry (persisted) and the shared catalogue, so its next
     /// process is keyed by the workspace roots.
     pub(in crate::engine) fn note_roots_asked(&mut self, name: &str) {
-        let news = self
-            .shared_catalogue
-            .asks_roots(name, self.known_roots_free(name));
+        let news = self.shared_catalogue.asks_roots(
+            name,
+            self.shared_catalogue
+                .roots_free(name, self.current_entry(name)),
+        );
         let marked = self.catalogue.mark_asks_roots(name);
         if !(news || marked) {
             return;
@@ -142,7 +137,24 @@ impl Engine {
             return;
         }
         let found = match (self.sharing_of(name), blob) {
-            (Some(launch), Some(blob)) => self.usable_shared_entry(name, &launch, key, file, blob),
+            (Some(launch), Some(blob)) => {
+                let fingerprint = self.servers.get(name).map(|s| &s.config().fingerprint);
+                let usable = fingerprint.and_then(|fingerprint| {
+                    (self.shared_catalogue).usable_entry(name, &launch, key, blob, fingerprint)
+                });
+                match usable {
+                    Some(Ok(found)) => Some(found),
+                    Some(Err(why)) => {
+                        self.log(
+                            LogLevel::Warn,
+                            Some(name),
+                            format!("the shared catalogue file {file} was ignored: {why}"),
+                        );
+                        None
+                    }
+                    None => None,
+                }
+            }
             _ => None,
         };
         let Some((entry, writer)) = found else {
@@ -161,45 +173,6 @@ impl Engine {
         // As for an entry listed here: held definitions, dropped declared tools.
         self.check_definitions(name);
         self.report_dropped_declared_tools(name);
-    }
-
-    /// The entry of `file` (key `key`) when it holds for this server's
-    /// definition and roots, with the writer's name for the server. A file is a
-    /// one-entry catalogue blob; its key says the roots it holds for
-    /// (`<key>-<rootsKey>`) or none. A damaged file is logged, naming it.
-    fn usable_shared_entry(
-        &mut self,
-        name: &str,
-        launch: &SharedLaunch,
-        key: &str,
-        file: &str,
-        blob: &str,
-    ) -> Option<(CatalogueEntry, String)> {
-        if !SharedCatalogue::key_holds(launch, key) {
-            return None; // not a key of this definition and these roots (any more)
-        }
-        let fingerprint = self.servers.get(name)?.config().fingerprint.clone();
-        let catalogue = match Catalogue::from_blob(blob) {
-            Ok(catalogue) => catalogue,
-            Err(why) => {
-                self.log(
-                    LogLevel::Warn,
-                    Some(name),
-                    format!("the shared catalogue file {file} was ignored: {why}"),
-                );
-                return None;
-            }
-        };
-        let (writer, entry) = catalogue.into_entry_for(&fingerprint)?;
-        if !self
-            .shared_catalogue
-            .entry_taken(name, launch, key, entry.asks_roots)
-        {
-            // Another workspace's client saw it ask for roots after its entry
-            // was shared: catalogued here (by roots) instead, and keyed so.
-            return None;
-        }
-        Some((entry, writer))
     }
 
     /// One `writeSharedCatalogue` per shared server listed in this event.
@@ -231,5 +204,48 @@ impl Engine {
             self.effects
                 .push(Effect::WriteSharedCatalogue { key, blob });
         }
+    }
+}
+
+impl SharedCatalogue {
+    /// `name`'s catalogue `entry` (listed here or taken from the shared
+    /// catalogue) says it never asked for roots, and it has not asked since.
+    fn roots_free(&self, name: &str, entry: Option<&CatalogueEntry>) -> bool {
+        !self.asks_roots_known(name, entry)
+            && entry.is_some_and(|entry| entry.asks_roots == Some(false))
+    }
+
+    /// `name` was seen asking for roots (here, or its `entry` says so).
+    fn asks_roots_known(&self, name: &str, entry: Option<&CatalogueEntry>) -> bool {
+        self.known_to_ask_roots(name) || entry.is_some_and(|entry| entry.asks_roots == Some(true))
+    }
+
+    /// The entry of a shared catalogue file (`blob`, under `key`) when it holds
+    /// for this server's definition (`fingerprint`) and roots, with the
+    /// writer's name for the server; `Err`: the file is damaged (why). A file
+    /// is a one-entry catalogue blob; its key says the roots it holds for
+    /// (`<key>-<rootsKey>`) or none.
+    fn usable_entry(
+        &mut self,
+        name: &str,
+        launch: &SharedLaunch,
+        key: &str,
+        blob: &str,
+        fingerprint: &str,
+    ) -> Option<Result<(CatalogueEntry, String), String>> {
+        if !SharedCatalogue::key_holds(launch, key) {
+            return None; // not a key of this definition and these roots (any more)
+        }
+        let catalogue = match Catalogue::from_blob(blob) {
+            Ok(catalogue) => catalogue,
+            Err(why) => return Some(Err(why)),
+        };
+        let (writer, entry) = catalogue.into_entry_for(fingerprint)?;
+        if !self.entry_taken(name, launch, key, entry.asks_roots) {
+            // Another workspace's client saw it ask for roots after its entry
+            // was shared: catalogued here (by roots) instead, and keyed so.
+            return None;
+        }
+        Some(Ok((entry, writer)))
     }
 }

@@ -2,7 +2,9 @@
 //! timer passed to its owner. Apart from `timers.rs` so that the table,
 //! which the router and the servers' state name, imports nothing above it.
 
+use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::definition_starts::StartOutputs;
+use crate::engine::clients::gateway_sessions::session_policy;
 use crate::engine::router::Engine;
 use crate::engine::timers::{TimerId, TimerPurpose};
 
@@ -53,7 +55,15 @@ impl Engine {
                 };
                 (self.clients).definition_timer(self.now_ms, &self.servers, out);
             }
-            TimerPurpose::GatewaySessions => self.on_gateway_sessions_timer(),
+            TimerPurpose::GatewaySessions => {
+                let policy = session_policy(self.settings());
+                let ctx = ClientsContext {
+                    effects: &mut self.effects,
+                    timers: &mut self.timers,
+                    now_ms: self.now_ms,
+                };
+                self.clients.gateway_sessions_timer(policy, ctx);
+            }
             TimerPurpose::Refresh => {
                 self.timers.refresh = None;
                 self.on_refresh(None, false);

@@ -9,7 +9,9 @@
 //! config rounds, and written by the host (`writeApprovedDefinitions`).
 
 use crate::config::load::FileRead;
+use crate::config::model::ServerConfig;
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
+use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::router::Engine;
 use crate::engine::trust::approved_definitions::baseline_key;
 use crate::engine::trust::definition_review::{
@@ -21,7 +23,7 @@ use serde_json::Value;
 
 pub(in crate::engine) mod pins;
 
-use pins::{kind_word, Approval, FileReadOutcome};
+use pins::{kind_word, Approval, FileReadOutcome, Pins};
 
 /// One held definition, as Diagnostics, the view and the status bar show it.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -73,6 +75,25 @@ pub struct DefinitionsReview {
     pub note: Option<String>,
 }
 
+/// What is said when definitions of `name` are held (`message`, from
+/// `Pins::check`): the log line, with the commands, and the announcement
+/// offering review and approval.
+fn held_notice(name: &str, message: String) -> (String, Effect) {
+    let line = format!("{message}; review with `lazy-mcp tools diff {name}`, approve with `lazy-mcp tools approve {name}`");
+    let notice = Effect::Announce {
+        level: LogLevel::Warn,
+        server: Some(name.to_string()),
+        message,
+        actions: vec![
+            AnnounceAction::ReviewDefinitions,
+            AnnounceAction::ApproveDefinitions,
+            AnnounceAction::KeepBlocked,
+        ],
+        servers: vec![name.to_string()],
+    };
+    (line, notice)
+}
+
 impl Engine {
     /// The file's contents as the config round read them.
     pub(in crate::engine) fn on_definitions_file_read(&mut self, read: Option<&FileRead>) {
@@ -109,33 +130,10 @@ impl Engine {
             self.clients.exposure_changed();
         }
         if let Some(message) = compared.announce {
-            self.announce_held(name, message);
+            let (line, notice) = held_notice(name, message);
+            self.log(LogLevel::Warn, Some(name), line);
+            self.effects.push(notice);
         }
-    }
-
-    /// The instructions clients are given: the approved ones while changed ones are held.
-    #[inline]
-    pub(in crate::engine) fn served_instructions(&self, name: &str) -> Option<&str> {
-        self.shown().served_instructions(name)
-    }
-
-    fn announce_held(&mut self, name: &str, message: String) {
-        self.log(
-            LogLevel::Warn,
-            Some(name),
-            format!("{message}; review with `lazy-mcp tools diff {name}`, approve with `lazy-mcp tools approve {name}`"),
-        );
-        self.effects.push(Effect::Announce {
-            level: LogLevel::Warn,
-            server: Some(name.to_string()),
-            message,
-            actions: vec![
-                AnnounceAction::ReviewDefinitions,
-                AnnounceAction::ApproveDefinitions,
-                AnnounceAction::KeepBlocked,
-            ],
-            servers: vec![name.to_string()],
-        });
     }
 
     /// The user approved `items` of `server` (empty: everything held, and its instructions).
@@ -176,20 +174,23 @@ impl Engine {
         self.check_definitions(server);
     }
 
-    /// `writeApprovedDefinitions` once per event, when a baseline changed.
-    pub(in crate::engine) fn flush_definitions_write(&mut self) {
-        if let Some((path, content)) = self.pins.take_write() {
-            self.effects
-                .push(Effect::WriteApprovedDefinitions { path, content });
-        }
+    /// Everything held of `server` (or only `item`), ready to review.
+    pub fn definitions_review(&self, server: &str, item: Option<&str>) -> DefinitionsReview {
+        let config = self.servers.get(server).map(|s| s.config());
+        (self.pins).review(server, config, self.current_entry(server), item)
     }
+}
 
+impl Pins {
     /// The snapshot's `definitions` of one server (None before its first baseline).
-    pub(in crate::engine) fn definitions_status(&self, name: &str) -> Option<DefinitionsStatus> {
-        let config = &self.servers.get(name)?.config();
-        let baseline = self.pins.baseline(&baseline_key(config))?;
+    pub(in crate::engine) fn status(
+        &self,
+        name: &str,
+        config: &ServerConfig,
+    ) -> Option<DefinitionsStatus> {
+        let baseline = self.baseline(&baseline_key(config))?;
         let mut held = Vec::new();
-        if let Some(h) = self.pins.held(name) {
+        if let Some(h) = self.held(name) {
             for ((kind, item), change) in &h.items {
                 held.push(HeldDefinition {
                     kind: kind_word(*kind).into(),
@@ -211,25 +212,32 @@ impl Engine {
         })
     }
 
-    /// Everything held of `server` (or only `item`), ready to review.
-    pub fn definitions_review(&self, server: &str, item: Option<&str>) -> DefinitionsReview {
+    /// Everything held of `server` (or only `item`), ready to review:
+    /// `config`, its definition, and `entry`, its current catalogue entry.
+    fn review(
+        &self,
+        server: &str,
+        config: Option<&ServerConfig>,
+        entry: Option<&CatalogueEntry>,
+        item: Option<&str>,
+    ) -> DefinitionsReview {
         let mut review = DefinitionsReview {
             server: server.to_string(),
             approved_at_ms: None,
             items: Vec::new(),
             note: None,
         };
-        let Some(config) = self.servers.get(server).map(|s| s.config()) else {
+        let Some(config) = config else {
             review.note = Some(format!("Lazy MCP has no server named '{server}'"));
             return review;
         };
-        let Some(entry) = self.current_entry(server) else {
+        let Some(entry) = entry else {
             review.note = Some(format!("{server} has no catalogue yet: nothing to review"));
             return review;
         };
-        let baseline = self.pins.baseline(&baseline_key(config));
+        let baseline = self.baseline(&baseline_key(config));
         review.approved_at_ms = baseline.and_then(|b| b.approved_at_ms);
-        let held = self.pins.held(server).cloned().unwrap_or_default();
+        let held = self.held(server).cloned().unwrap_or_default();
         for ((kind, name), change) in &held.items {
             if item.is_some_and(|wanted| wanted != name) {
                 continue;

@@ -6,40 +6,43 @@
 
 use crate::config::host_policy::{approval_action, ApprovalRequest, ApprovalVia};
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
-use crate::engine::router::Engine;
 
 pub(in crate::engine) mod awaiting;
 
-impl Engine {
-    /// A config load finished: these project servers wait for approval.
-    pub(in crate::engine) fn on_approval_requests(
+use awaiting::AwaitingApproval;
+
+impl AwaitingApproval {
+    /// A config load finished: these project servers wait for approval. The
+    /// new ones (never announced) get one announcement for all of them.
+    pub(in crate::engine) fn handle_requests(
         &mut self,
         requests: Vec<ApprovalRequest>,
         via: ApprovalVia,
-    ) {
-        let arrived = self.awaiting_approval.arrived(requests);
-        let requests = self.awaiting_approval.requests();
+    ) -> Option<Effect> {
+        let arrived = self.arrived(requests);
+        let requests = self.requests();
         let new: Vec<&ApprovalRequest> =
             arrived.iter().filter_map(|&at| requests.get(at)).collect();
-        if !new.is_empty() {
-            let names: Vec<&str> = new.iter().map(|r| r.name.as_str()).collect();
-            let message = approval_message(&new, via);
-            let servers = names.iter().map(|n| n.to_string()).collect();
-            self.effects.push(Effect::Announce {
-                level: LogLevel::Warn,
-                server: match names.as_slice() {
-                    [one] => Some(one.to_string()),
-                    _ => None,
-                },
-                message,
-                actions: vec![
-                    AnnounceAction::Allow,
-                    AnnounceAction::Review,
-                    AnnounceAction::Dismiss,
-                ],
-                servers,
-            });
+        if new.is_empty() {
+            return None;
         }
+        let names: Vec<&str> = new.iter().map(|r| r.name.as_str()).collect();
+        let message = approval_message(&new, via);
+        let servers = names.iter().map(|n| n.to_string()).collect();
+        Some(Effect::Announce {
+            level: LogLevel::Warn,
+            server: match names.as_slice() {
+                [one] => Some(one.to_string()),
+                _ => None,
+            },
+            message,
+            actions: vec![
+                AnnounceAction::Allow,
+                AnnounceAction::Review,
+                AnnounceAction::Dismiss,
+            ],
+            servers,
+        })
     }
 }
 

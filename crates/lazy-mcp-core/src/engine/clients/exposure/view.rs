@@ -31,6 +31,8 @@ use serde_json::{json, Value};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+mod gateway_answers;
+
 fn item_name(item: &Value) -> Option<&str> {
     name_of(item)
 }
