@@ -377,7 +377,8 @@ impl Engine {
                 }),
                 calls_served: server.stats().calls_served(),
                 calls_last_hour: server.idle().calls_last_hour(self.now_ms),
-                idle_after_ms: connected.then(|| self.idle_after_ms(name)),
+                idle_after_ms: connected
+                    .then(|| (self.servers).idle_after_ms(self.settings(), name, self.now_ms)),
                 last_error: server.stats().last_error().cloned(),
                 dropped_declared_tools: server.stats().dropped_declared_tools().to_vec(),
                 schema_token_estimate,

@@ -313,7 +313,8 @@ impl Engine {
         // Still open (not ended for a sign-in it cannot wait for): held, as
         // its `send` said it (the connection is held now).
         if let Ok(message) = serde_json::from_str::<serde_json::Value>(&refused) {
-            self.push_send_text(conn, refused, &message);
+            let (servers, mut ctx) = self.server_parts();
+            servers.send_text(&mut ctx, conn, refused, &message);
         }
     }
 

@@ -20,9 +20,11 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::connection::Pending;
+use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
 use crate::engine::server::state::ServerState;
 use crate::engine::server::Servers;
+use crate::engine::settings::Settings;
 use crate::protocol::client_discover::{self as discover, Era};
 use crate::protocol::handshake_result::ServerCapabilities;
 use crate::protocol::jsonrpc;
@@ -34,14 +36,14 @@ use crate::protocol::params::{name_of, Params};
 use crate::vec_map::VecMap;
 use serde_json::{json, Value};
 
-impl Engine {
+impl Servers {
     /// The handshake a new connection to `name` uses.
-    pub(in crate::engine) fn handshake_for(&self, name: &str) -> Handshake {
-        let Some(server) = self.servers.by_name.get(name) else {
+    pub(in crate::engine) fn handshake_for(&self, ctx: &ServerCtx, name: &str) -> Handshake {
+        let Some(server) = self.by_name.get(name) else {
             return Handshake::Legacy;
         };
         let sse = matches!(server.config.transport, Transport::Sse { .. });
-        let verdict = self.current_entry(name).map(|entry| entry.era);
+        let verdict = self.current_entry(ctx, name).map(|entry| entry.era);
         server.connect.how_to_start(sse, verdict)
     }
 
@@ -49,17 +51,15 @@ impl Engine {
     /// declaring `input`: the input capabilities of the modern client that sent it).
     pub(in crate::engine) fn enveloped(
         &self,
+        settings: &Settings,
         conn: ConnId,
         params: Option<Value>,
         input: Option<&serde_json::Map<String, Value>>,
     ) -> Option<Value> {
-        if !self.servers.is_modern(conn) {
+        if !self.is_modern(conn) {
             return params;
         }
-        let (name, version) = (
-            &self.settings().client_name,
-            &self.settings().client_version,
-        );
+        let (name, version) = (&settings.client_name, &settings.client_version);
         let envelope = match input {
             Some(input) => discover::envelope_with_input(name, version, input),
             None => discover::envelope(name, version),
@@ -73,22 +73,20 @@ impl Engine {
     /// there is one. The engine is the only owner of that version.
     pub(in crate::engine) fn http_headers_for(
         &self,
+        ctx: &ServerCtx,
         conn: ConnId,
         message: Option<&Value>,
     ) -> VecMap<String, String> {
-        let Some(connection) = self.servers.conns.get(&conn) else {
+        let Some(connection) = self.conns.get(&conn) else {
             return VecMap::new();
         };
-        if !matches!(
-            self.servers.transport_of(conn),
-            Some(Transport::Http { .. })
-        ) {
+        if !matches!(self.transport_of(conn), Some(Transport::Http { .. })) {
             return VecMap::new();
         }
         if let Some(message) = message.filter(|m| MessageFields::read(m).method_member.is_some()) {
             if connection.handshake.era() == Era::Modern {
                 let mut headers = discover::http_headers(message);
-                headers.extend(self.param_headers(&connection.server, message));
+                headers.extend(self.param_headers(ctx, &connection.server, message));
                 return headers;
             }
         }
@@ -105,14 +103,19 @@ impl Engine {
     /// The `Mcp-Param-*` headers of a `tools/call`, from the tool's `x-mcp-header`
     /// declarations in the catalogue (none when its declarations are invalid:
     /// the server then says which header it misses).
-    fn param_headers(&self, server: &str, message: &Value) -> VecMap<String, String> {
+    fn param_headers(
+        &self,
+        ctx: &ServerCtx,
+        server: &str,
+        message: &Value,
+    ) -> VecMap<String, String> {
         let fields = MessageFields::read(message);
         if fields.method() != Some(methods::TOOLS_CALL) {
             return VecMap::new();
         }
         let params = fields.params;
         let tool = params.and_then(name_of);
-        let schema = self.current_entry(server).and_then(|entry| {
+        let schema = self.current_entry(ctx, server).and_then(|entry| {
             entry
                 .tools
                 .iter()
@@ -126,7 +129,9 @@ impl Engine {
             _ => VecMap::new(),
         }
     }
+}
 
+impl Engine {
     /// The answer to `server/discover`.
     pub(in crate::engine) fn on_discover_result(
         &mut self,

@@ -16,6 +16,7 @@ pub(super) mod calls;
 pub(super) mod connect;
 pub(super) mod connection;
 pub(super) mod connection_end;
+pub(super) mod ctx;
 pub(super) mod era;
 pub(super) mod handshake;
 pub(super) mod http_transport;

@@ -5,8 +5,10 @@
 use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
+use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::state::{next_state, Trigger};
+use crate::engine::server::Servers;
 use crate::protocol::client_discover::Era;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
@@ -35,13 +37,14 @@ impl Engine {
             Err(error) => self.log(LogLevel::Error, Some(name), format!("engine bug: {error}")),
         }
     }
+}
 
+impl Servers {
     /// The workspace folders changed: ready legacy-era servers are told their
     /// roots changed (modern servers have no roots notification: roots travel
     /// per request).
-    pub(in crate::engine) fn roots_changed(&mut self) {
+    pub(in crate::engine) fn roots_changed(&mut self, ctx: &mut ServerCtx) {
         let ready: Vec<ConnId> = self
-            .servers
             .conns
             .iter()
             .filter(|(_, c)| {
@@ -50,10 +53,8 @@ impl Engine {
             .map(|(id, _)| *id)
             .collect();
         for conn in ready {
-            self.send_upstream(
-                conn,
-                jsonrpc::notification(methods::NOTIFICATIONS_ROOTS_LIST_CHANGED, None),
-            );
+            let changed = jsonrpc::notification(methods::NOTIFICATIONS_ROOTS_LIST_CHANGED, None);
+            self.send(ctx, conn, changed);
         }
     }
 }
