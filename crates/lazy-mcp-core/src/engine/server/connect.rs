@@ -268,7 +268,8 @@ impl Engine {
         let subscribed = self.servers.subscribed_uris(&name);
         let modern = self.servers.is_modern(conn);
         if modern {
-            self.listen_for_changes(conn);
+            let (servers, mut ctx) = self.server_parts();
+            servers.listen_for_changes(&mut ctx, conn);
         }
         // Modern servers take subscriptions in `subscriptions/listen` instead.
         for uri in subscribed.into_iter().filter(|_| !modern) {

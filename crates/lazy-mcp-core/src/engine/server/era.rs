@@ -259,32 +259,54 @@ impl Engine {
         None
     }
 
+    /// A client subscribed to or unsubscribed from a resource of a connected
+    /// modern server (which has no `resources/subscribe`): the listen is opened
+    /// again with the new URIs. False when the server is not connected in that era.
+    pub(in crate::engine) fn relisten(&mut self, name: &str) -> bool {
+        let conn = match self.servers.by_name.get(name) {
+            Some(server) if matches!(server.state, ServerState::Connected) => server.connect.conn(),
+            _ => None,
+        };
+        match conn.filter(|c| self.servers.is_modern(*c)) {
+            Some(conn) => {
+                let (servers, mut ctx) = self.server_parts();
+                servers.listen_for_changes(&mut ctx, conn);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl Servers {
     /// A forwarded call's answer on a modern connection: a result asking for more
     /// input goes to the client that can answer it or is refused
     /// (`input_required.rs`), and an unsupported-version error means the era
     /// changed (re-probe next time).
     pub(in crate::engine) fn modern_call_outcome(
         &mut self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
         call: &ForwardedCall,
         outcome: Result<Value, Value>,
     ) -> Result<Value, Value> {
-        if !self.servers.is_modern(conn) {
+        if !self.is_modern(conn) {
             return outcome;
         }
         let method = call.method();
-        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
             return outcome;
         };
         match outcome {
             Ok(result) if discover::asks_for_input(&result) => {
-                self.input_for_client(&name, call, result)
+                self.input_for_client(ctx, &name, call, result)
             }
             Err(error) if discover::says_era_changed(&error) => {
-                if let Some(server) = self.servers.by_name.get_mut(&name) {
+                if let Some(server) = self.by_name.get_mut(&name) {
                     server.connect.handle_era_changed();
                 }
                 self.log(
+                    ctx,
                     LogLevel::Warn,
                     Some(&name),
                     format!(
@@ -300,8 +322,8 @@ impl Engine {
     /// Modern servers announce changes on a `subscriptions/listen` request that
     /// stays open while the connection is live (the era's replacement for the
     /// GET stream and `resources/subscribe`).
-    pub(in crate::engine) fn listen_for_changes(&mut self, conn: ConnId) {
-        let Some(connection) = self.servers.conns.get(&conn) else {
+    pub(in crate::engine) fn listen_for_changes(&mut self, ctx: &mut ServerCtx, conn: ConnId) {
+        let Some(connection) = self.conns.get(&conn) else {
             return;
         };
         let name = connection.server.clone();
@@ -311,7 +333,7 @@ impl Engine {
             .map(|i| i.capabilities.clone())
             .unwrap_or(Value::Null);
         let changes = |kind: &str| ServerCapabilities::read(&capabilities).list_changed(kind);
-        let uris = self.servers.subscribed_uris(&name);
+        let uris = self.subscribed_uris(&name);
         let mut filter = serde_json::Map::new();
         for (kind, key) in [
             ("tools", "toolsListChanged"),
@@ -326,28 +348,24 @@ impl Engine {
             filter.insert("resourceSubscriptions".into(), json!(uris));
         }
         // A new filter replaces the open listen: cancel it first.
-        if let Some(old) = self
-            .servers
-            .conns
-            .get_mut(&conn)
-            .and_then(|c| c.take_listen())
-        {
+        if let Some(old) = self.conns.get_mut(&conn).and_then(|c| c.take_listen()) {
             let cancel = jsonrpc::notification(
                 methods::NOTIFICATIONS_CANCELLED,
                 Some(json!({ "requestId": old, "reason": "the subscriptions changed" })),
             );
-            self.send_upstream(conn, cancel);
+            self.send(ctx, conn, cancel);
         }
         if filter.is_empty() {
             return;
         }
         let id = self.send_request(
+            ctx,
             conn,
             methods::SUBSCRIPTIONS_LISTEN,
             Some(json!({ "notifications": Value::Object(filter) })),
             Pending::Listen,
         );
-        if let Some(connection) = self.servers.conns.get_mut(&conn) {
+        if let Some(connection) = self.conns.get_mut(&conn) {
             connection.listen_opened(id);
         }
     }
@@ -355,13 +373,14 @@ impl Engine {
     /// The server answered its `subscriptions/listen`: refused (said in the log:
     /// list changes and resource updates of this server are not heard until it
     /// connects again) or ended by the server.
-    pub(in crate::engine) fn on_listen_answer(
+    pub(in crate::engine) fn handle_listen_answer(
         &mut self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
         upstream_id: u64,
         outcome: Result<Value, Value>,
     ) {
-        let Some(name) = self.servers.listen_answered(conn, upstream_id) else {
+        let Some(name) = self.listen_answered(conn, upstream_id) else {
             return;
         };
         let (level, message) = match outcome {
@@ -377,28 +396,9 @@ impl Engine {
                 "it ended subscriptions/listen: its list changes and resource updates are not heard until it connects again".to_string(),
             ),
         };
-        self.log(level, Some(&name), message);
+        self.log(ctx, level, Some(&name), message);
     }
 
-    /// A client subscribed to or unsubscribed from a resource of a connected
-    /// modern server (which has no `resources/subscribe`): the listen is opened
-    /// again with the new URIs. False when the server is not connected in that era.
-    pub(in crate::engine) fn relisten(&mut self, name: &str) -> bool {
-        let conn = match self.servers.by_name.get(name) {
-            Some(server) if matches!(server.state, ServerState::Connected) => server.connect.conn(),
-            _ => None,
-        };
-        match conn.filter(|c| self.servers.is_modern(*c)) {
-            Some(conn) => {
-                self.listen_for_changes(conn);
-                true
-            }
-            None => false,
-        }
-    }
-}
-
-impl Servers {
     /// `conn`'s server answered its listen `upstream_id`: the server's name,
     /// unless Lazy MCP cancelled that listen itself (a new filter), whose
     /// answer says nothing.

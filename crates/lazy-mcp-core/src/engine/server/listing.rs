@@ -136,7 +136,8 @@ impl Engine {
             initialize: init,
             cache,
             lists,
-            resource_metadata_url: self.learned_resource_metadata_url(name),
+            resource_metadata_url: (self.servers)
+                .learned_resource_metadata_url(&self.catalogue, name),
             asks_roots: self.known_to_ask_roots(name),
         };
         let Some(server) = self.servers.by_name.get(name) else {

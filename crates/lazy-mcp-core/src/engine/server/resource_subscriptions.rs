@@ -76,7 +76,8 @@ impl Engine {
             return;
         };
         if self.servers.is_modern(conn) {
-            self.listen_for_changes(conn);
+            let (servers, mut ctx) = self.server_parts();
+            servers.listen_for_changes(&mut ctx, conn);
             return;
         }
         for uri in change.subscribe {
