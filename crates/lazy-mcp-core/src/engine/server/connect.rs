@@ -19,7 +19,7 @@ use crate::engine::server::connection::Connection;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
+use crate::engine::server::handshake::machine::Handshake;
 use crate::engine::server::http_transport::machine::HttpTransport;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
@@ -52,7 +52,7 @@ impl Engine {
             if matches!(self.state(&name), Some(ServerState::Pending))
                 && !self.look_up_shared_catalogue(&name)
             {
-                self.open_connection(&name, Purpose::Catalogue, false);
+                self.open_connection_with(&name, Purpose::Catalogue, false, None);
             }
         }
     }
@@ -78,15 +78,11 @@ impl Engine {
             | ServerState::NeedsAuth
             | ServerState::Failed { .. } => {
                 self.catalogue_queue.retain(|queued| queued != name);
-                self.open_connection(name, Purpose::Connect, interactive);
+                self.open_connection_with(name, Purpose::Connect, interactive, None);
                 true
             }
             ServerState::Disabled | ServerState::Dormant => false,
         }
-    }
-
-    fn open_connection(&mut self, name: &str, purpose: Purpose, interactive: bool) {
-        self.open_connection_with(name, purpose, interactive, None);
     }
 
     /// Opens a connection. `fallback`: the replacement of a connection whose era
@@ -184,14 +180,6 @@ impl Engine {
         servers.send(&mut ctx, conn, message);
     }
 
-    pub(in crate::engine) fn on_initialize_result(
-        &mut self,
-        conn: ConnId,
-        outcome: Result<Value, Value>,
-    ) {
-        self.on_handshake_answer(conn, HandshakeMessage::Initialize, outcome);
-    }
-
     /// Either era's handshake is done: keep the connection for waiting calls, list.
     pub(in crate::engine) fn handshake_done(&mut self, conn: ConnId, init: &InitializeOutcome) {
         let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
@@ -287,7 +275,7 @@ impl Engine {
             }
         }
         for call in waiters {
-            self.forward_call(conn, call);
+            self.forward_call_round(conn, call, 0);
         }
         let (servers, mut ctx) = self.server_parts();
         servers.with_idle(&mut ctx, &name, &mut |idle, ceiling| {
@@ -296,12 +284,8 @@ impl Engine {
     }
 
     /// Sends one client call upstream with a fresh id and a request timeout.
-    pub(in crate::engine) fn forward_call(&mut self, conn: ConnId, call: QueuedCall) {
-        self.forward_call_round(conn, call, 0);
-    }
-
-    /// [`Engine::forward_call`]; `input_rounds`: how many times a modern server
-    /// already asked for input on this call (its retries go through here too).
+    /// `input_rounds`: how many times a modern server already asked for input
+    /// on this call (0 for a new call; its retries go through here too).
     pub(in crate::engine) fn forward_call_round(
         &mut self,
         conn: ConnId,
@@ -374,7 +358,7 @@ impl Engine {
             return;
         };
         if let (ServerState::Connected, Some(conn)) = (&server.state, server.connect.conn()) {
-            self.forward_call(conn, call);
+            self.forward_call_round(conn, call, 0);
             return;
         }
         let held = self.pins.call_refusal(name, call.method(), call.params());

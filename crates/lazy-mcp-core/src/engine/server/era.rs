@@ -21,7 +21,7 @@ use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
+use crate::engine::server::handshake::machine::Handshake;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
@@ -132,15 +132,6 @@ impl Servers {
 }
 
 impl Engine {
-    /// The answer to `server/discover`.
-    pub(in crate::engine) fn on_discover_result(
-        &mut self,
-        conn: ConnId,
-        outcome: Result<Value, Value>,
-    ) {
-        self.on_handshake_answer(conn, HandshakeMessage::Discover, outcome);
-    }
-
     /// A list request of the first round on a connection that trusted the
     /// catalogue's modern verdict was refused: a server that speaks only the
     /// legacy era now refuses every request before `initialize` (Python `mcp`

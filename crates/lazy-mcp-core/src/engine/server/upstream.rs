@@ -7,6 +7,7 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
+use crate::engine::server::handshake::machine::HandshakeMessage;
 use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::roots::roots_from_folders;
 use crate::engine::server::Servers;
@@ -175,8 +176,12 @@ impl Engine {
             return;
         };
         match pending {
-            Pending::Initialize => self.on_initialize_result(conn, outcome),
-            Pending::Discover => self.on_discover_result(conn, outcome),
+            Pending::Initialize => {
+                self.on_handshake_answer(conn, HandshakeMessage::Initialize, outcome)
+            }
+            Pending::Discover => {
+                self.on_handshake_answer(conn, HandshakeMessage::Discover, outcome)
+            }
             Pending::Internal => {}
             Pending::Listen => {
                 let (servers, mut ctx) = self.server_parts();
