@@ -330,7 +330,8 @@ impl Engine {
             }
             methods::NOTIFICATIONS_RESOURCES_UPDATED => {
                 // A modern server tags it with Lazy MCP's own listen: not the client's.
-                self.deliver_resource_updated(name, untagged(params));
+                let (servers, mut ctx) = self.server_parts();
+                servers.deliver_resource_updated(&mut ctx, name, untagged(params));
             }
             methods::NOTIFICATIONS_MESSAGE => {
                 let params = untagged(params);
