@@ -330,7 +330,10 @@ impl Engine {
                 transport: transport_kind(&server.config().transport).into(),
                 state: server.state().clone(),
                 state_label: server.state().label().into(),
-                actions: allowed_actions(server.state(), self.auth_snapshot(name).as_ref()),
+                actions: allowed_actions(
+                    server.state(),
+                    (self.servers).auth_snapshot(self.settings(), name).as_ref(),
+                ),
                 progress: progress(server.state()),
                 catalogued_only: *server.state() == ServerState::Catalogued,
                 listed_at_ms: self.clients.listed_at(name),
@@ -377,7 +380,8 @@ impl Engine {
                 }),
                 calls_served: server.stats().calls_served(),
                 calls_last_hour: server.idle().calls_last_hour(self.now_ms),
-                idle_after_ms: connected.then(|| self.idle_after_ms(name)),
+                idle_after_ms: connected
+                    .then(|| (self.servers).idle_after_ms(self.settings(), name, self.now_ms)),
                 last_error: server.stats().last_error().cloned(),
                 dropped_declared_tools: server.stats().dropped_declared_tools().to_vec(),
                 schema_token_estimate,
@@ -387,7 +391,7 @@ impl Engine {
                 loaded_tools,
                 loaded_by_vscode: server.config().loaded_by_vscode,
                 fingerprint: server.config().fingerprint.clone(),
-                auth: self.auth_snapshot(name),
+                auth: (self.servers).auth_snapshot(self.settings(), name),
                 definitions: self.pins.status(name, server.config()),
             });
         }

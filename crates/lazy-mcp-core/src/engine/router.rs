@@ -13,6 +13,7 @@ use crate::engine::events::{ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::registry::shared_catalogue::memory::SharedCatalogue;
 use crate::engine::server::auth::announcements::SignInAnnouncements;
+use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::{Server, Servers};
 use crate::engine::settings::{AggregateEndpoint, Settings};
@@ -158,8 +159,14 @@ impl Engine {
             } => self
                 .servers
                 .transport_resolved(&server, &original, &resolved),
-            Event::ConnectStarted { conn } => self.on_connect_started(conn),
-            Event::ConnectAnswered { conn, status } => self.on_connect_answered(conn, status),
+            Event::ConnectStarted { conn } => {
+                let (servers, mut ctx) = self.server_parts();
+                servers.connect_started(&mut ctx, conn);
+            }
+            Event::ConnectAnswered { conn, status } => {
+                let (servers, mut ctx) = self.server_parts();
+                servers.connect_answered(&mut ctx, conn, status);
+            }
             Event::HttpStatus { conn, status } => self.on_http_status(conn, status),
             Event::AuthRequired {
                 conn,
@@ -404,6 +411,21 @@ impl Engine {
         self.catalogue.to_blob()
     }
 
+    /// The servers, and what their inputs are handed (`server/ctx.rs`): the
+    /// effects, the timer table, the clock; the settings, catalogue and
+    /// clients to read.
+    pub(in crate::engine) fn server_parts(&mut self) -> (&mut Servers, ServerCtx<'_>) {
+        let ctx = ServerCtx {
+            effects: &mut self.effects,
+            timers: &mut self.timers,
+            settings: &self.settings,
+            catalogue: &self.catalogue,
+            clients: &self.clients,
+            now_ms: self.now_ms,
+        };
+        (&mut self.servers, ctx)
+    }
+
     // ---- small shared helpers -------------------------------------------------
 
     pub(in crate::engine) fn log(
@@ -492,7 +514,8 @@ impl Engine {
             self.settings.workspace_folders = Vec::new();
             self.on_workspace_folders_changed(folders);
         }
-        self.idle_setting_changed();
+        let (servers, mut ctx) = self.server_parts();
+        servers.idle_setting_changed(&mut ctx);
         let mut ctx = ClientsContext {
             effects: &mut self.effects,
             timers: &mut self.timers,
@@ -507,7 +530,8 @@ impl Engine {
             return;
         }
         self.settings.workspace_folders = folders;
-        self.roots_changed();
+        let (servers, mut ctx) = self.server_parts();
+        servers.roots_changed(&mut ctx);
     }
 }
 

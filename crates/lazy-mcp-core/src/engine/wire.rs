@@ -150,7 +150,7 @@ impl Engine {
         message: &[u8],
     ) -> Vec<String> {
         let mut out = self.message_received_bytes(now_ms, conn, message);
-        let awaited = self.reply_awaited(conn, request_id);
+        let awaited = self.servers.reply_awaited(&self.clients, conn, request_id);
         out.insert(0, if awaited { "1" } else { "" }.to_string());
         out
     }

@@ -32,10 +32,13 @@ use crate::config::model::{ServerConfig, Transport};
 pub use crate::engine::auth_contract::{AuthSnapshot, OAuthBinding, RefreshOutcome, SignInOutcome};
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
+use crate::engine::registry::catalogue::Catalogue;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Purpose;
+use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::Servers;
+use crate::engine::settings::Settings;
 use machine::{AuthContext, AuthMachine, AuthOutput, AuthRequest, ConnAuth};
 
 pub(in crate::engine) mod announcements;
@@ -156,13 +159,16 @@ impl Engine {
         for output in outputs {
             match output {
                 AuthOutput::Request(request) => {
-                    if let Some(oauth) = self.binding_of(name) {
+                    if let Some(oauth) = self.servers.binding_of(&self.catalogue, name) {
                         self.effects.push(request.effect(name.to_string(), oauth));
                     }
                 }
                 AuthOutput::Log(level, message) => self.log(level, Some(name), message),
                 AuthOutput::Shown => self.sign_in_shown(name),
-                AuthOutput::Resume => self.resume_connection(name),
+                AuthOutput::Resume => {
+                    let (servers, mut ctx) = self.server_parts();
+                    servers.resume_connection(&mut ctx, name);
+                }
                 AuthOutput::BoundByCalls => {
                     let timer = self
                         .servers
@@ -221,58 +227,6 @@ impl Engine {
         }
     }
 
-    /// The held connection of `name` goes on: back to the handshake's own
-    /// bound when still handshaking, and what it held is sent (with the token
-    /// the host now has).
-    fn resume_connection(&mut self, name: &str) {
-        let Some(conn) = self
-            .servers
-            .by_name
-            .get(name)
-            .and_then(|s| s.connect.conn())
-        else {
-            return;
-        };
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
-            return;
-        };
-        let mut held = connection.auth.take_held_sends();
-        let timer = connection
-            .is_handshaking()
-            .then(|| connection.handshake_timer())
-            .flatten();
-        if let Some(timer) = timer {
-            let at = self.now_ms.saturating_add(self.handshake_timeout_ms(name));
-            self.rearm_timer(timer, at);
-        }
-        self.effects.append(&mut held);
-    }
-
-    /// The binding of `name` with the resource metadata URL learned from its
-    /// challenges (this run, else the catalogue's).
-    pub(in crate::engine) fn binding_of(&self, name: &str) -> Option<OAuthBinding> {
-        let mut binding = self
-            .servers
-            .by_name
-            .get(name)
-            .and_then(|s| binding(&s.config))?;
-        binding.resource_metadata_url = self.learned_resource_metadata_url(name);
-        Some(binding)
-    }
-
-    /// The resource metadata URL a challenge of `name` advertised.
-    pub(in crate::engine) fn learned_resource_metadata_url(&self, name: &str) -> Option<String> {
-        self.servers
-            .by_name
-            .get(name)
-            .and_then(|s| s.auth.resource_metadata_url().map(str::to_string))
-            .or_else(|| {
-                self.catalogue
-                    .get(name)
-                    .and_then(|e| e.resource_metadata_url.clone())
-            })
-    }
-
     // ---- inputs, routed to the server's machine ---------------------------------
 
     /// A connection of a server met an auth challenge (`had_token`, the
@@ -313,7 +267,8 @@ impl Engine {
         // Still open (not ended for a sign-in it cannot wait for): held, as
         // its `send` said it (the connection is held now).
         if let Ok(message) = serde_json::from_str::<serde_json::Value>(&refused) {
-            self.push_send_text(conn, refused, &message);
+            let (servers, mut ctx) = self.server_parts();
+            servers.send_text(&mut ctx, conn, refused, &message);
         }
     }
 
@@ -441,20 +396,75 @@ impl Engine {
             self.effects.push(effect);
         }
     }
+}
+
+impl Servers {
+    /// The held connection of `name` goes on: back to the handshake's own
+    /// bound when still handshaking, and what it held is sent (with the token
+    /// the host now has).
+    fn resume_connection(&mut self, ctx: &mut ServerCtx, name: &str) {
+        let Some(server) = self.by_name.get(name) else {
+            return;
+        };
+        // The server's `timeout` key bounds its handshake, else `handshakeTimeoutMs`.
+        let bound = (server.config.timeout_ms).unwrap_or(ctx.settings.handshake_timeout_ms);
+        let Some(connection) = server.connect.conn().and_then(|c| self.conns.get_mut(&c)) else {
+            return;
+        };
+        let mut held = connection.auth.take_held_sends();
+        let timer = connection
+            .is_handshaking()
+            .then(|| connection.handshake_timer())
+            .flatten();
+        if let Some(timer) = timer {
+            ctx.rearm_timer(timer, ctx.now_ms.saturating_add(bound));
+        }
+        ctx.effects.append(&mut held);
+    }
+
+    /// The binding of `name` with the resource metadata URL learned from its
+    /// challenges (this run, else the catalogue's).
+    pub(in crate::engine) fn binding_of(
+        &self,
+        catalogue: &Catalogue,
+        name: &str,
+    ) -> Option<OAuthBinding> {
+        let mut binding = self.by_name.get(name).and_then(|s| binding(&s.config))?;
+        binding.resource_metadata_url = self.learned_resource_metadata_url(catalogue, name);
+        Some(binding)
+    }
+
+    /// The resource metadata URL a challenge of `name` advertised.
+    pub(in crate::engine) fn learned_resource_metadata_url(
+        &self,
+        catalogue: &Catalogue,
+        name: &str,
+    ) -> Option<String> {
+        self.by_name
+            .get(name)
+            .and_then(|s| s.auth.resource_metadata_url().map(str::to_string))
+            .or_else(|| {
+                catalogue
+                    .get(name)
+                    .and_then(|e| e.resource_metadata_url.clone())
+            })
+    }
 
     /// Diagnostics' view of a server's sign-in (None: it does not use OAuth).
-    pub(in crate::engine) fn auth_snapshot(&self, name: &str) -> Option<AuthSnapshot> {
-        let server = self.servers.by_name.get(name)?;
+    pub(in crate::engine) fn auth_snapshot(
+        &self,
+        settings: &Settings,
+        name: &str,
+    ) -> Option<AuthSnapshot> {
+        let server = self.by_name.get(name)?;
         server.auth.snapshot(&AuthContext {
             name,
             state: &server.state,
             oauth: uses_oauth(&server.config),
-            may_wait: self.settings().sign_in_may_wait,
+            may_wait: settings.sign_in_may_wait,
         })
     }
-}
 
-impl Servers {
     /// Whether `name`'s connection is for calls, and the tool a waiting call
     /// wants (named in a sign-in prompt): what a sign-in decision reads.
     fn call_waiting(&self, name: &str) -> (bool, Option<String>) {

@@ -18,7 +18,8 @@ use crate::engine::server::calls::UpstreamParams;
 use crate::engine::server::connection::Connection;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
-use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
+use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::handshake::machine::Handshake;
 use crate::engine::server::http_transport::machine::HttpTransport;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
@@ -51,7 +52,7 @@ impl Engine {
             if matches!(self.state(&name), Some(ServerState::Pending))
                 && !self.look_up_shared_catalogue(&name)
             {
-                self.open_connection(&name, Purpose::Catalogue, false);
+                self.open_connection_with(&name, Purpose::Catalogue, false, None);
             }
         }
     }
@@ -77,15 +78,11 @@ impl Engine {
             | ServerState::NeedsAuth
             | ServerState::Failed { .. } => {
                 self.catalogue_queue.retain(|queued| queued != name);
-                self.open_connection(name, Purpose::Connect, interactive);
+                self.open_connection_with(name, Purpose::Connect, interactive, None);
                 true
             }
             ServerState::Disabled | ServerState::Dormant => false,
         }
-    }
-
-    fn open_connection(&mut self, name: &str, purpose: Purpose, interactive: bool) {
-        self.open_connection_with(name, purpose, interactive, None);
     }
 
     /// Opens a connection. `fallback`: the replacement of a connection whose era
@@ -98,7 +95,13 @@ impl Engine {
         interactive: bool,
         fallback: Option<Handshake>,
     ) {
-        let handshake = fallback.unwrap_or_else(|| self.handshake_for(name));
+        let handshake = match fallback {
+            Some(handshake) => handshake,
+            None => {
+                let (servers, ctx) = self.server_parts();
+                servers.handshake_for(&ctx, name)
+            }
+        };
         let Some(server) = self.servers.by_name.get_mut(name) else {
             return;
         };
@@ -171,101 +174,13 @@ impl Engine {
         params: Option<Value>,
         pending: Pending,
     ) -> Option<u64> {
-        let params = match &pending {
-            Pending::Call(call) => {
-                let input = self
-                    .clients
-                    .modern_input_capabilities(call.client(), call.client_id());
-                self.enveloped(conn, params, input)
-            }
-            _ => self.enveloped(conn, params, None),
-        };
-        let id = self.servers.conns.get_mut(&conn)?.send_request(pending);
-        let message = jsonrpc::request(Value::from(id), method, params);
-        self.send_upstream(conn, message);
-        Some(id)
-    }
-
-    /// [`Engine::send_request`] of a forwarded call whose params are the
-    /// client's bytes: written from its record's method, then the record kept
-    /// as the request's pending entry (only legacy-era connections get these).
-    fn send_raw_call(&mut self, conn: ConnId, call: Box<ForwardedCall>, params: &str) {
-        let headers = self.http_headers_for(conn, None);
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
-            return;
-        };
-        let id = connection.next_request_id();
-        let message = crate::protocol::raw_message::splice_request(id, call.method(), params);
-        connection.send_request(Pending::Call(call));
-        let send = Effect::Send {
-            conn,
-            message,
-            headers,
-            request_id: Some(id),
-            open_event_stream: false,
-        };
-        // Held while the connection waits for a sign-in.
-        if let Some(send) = connection.auth.handle_send(send) {
-            self.effects.push(send);
-        }
+        let (servers, mut ctx) = self.server_parts();
+        servers.send_request(&mut ctx, conn, method, params, pending)
     }
 
     pub(in crate::engine) fn send_upstream(&mut self, conn: ConnId, message: Value) {
-        self.push_send(conn, message);
-    }
-
-    /// A `send` effect, saying what the connection needs so it never reads the
-    /// message: its request id, headers, and (`open_event_stream`, HTTP only)
-    /// that the server's own stream may be opened once it is accepted.
-    pub(in crate::engine) fn push_send(&mut self, conn: ConnId, message: Value) {
-        if let Some(abort) = self.servers.abort_for_cancel(conn, &message) {
-            self.effects.push(abort);
-        }
-        self.push_send_text(conn, message.to_string(), &message);
-    }
-
-    /// [`Engine::push_send`] of `text`, the message `message` written (a
-    /// message refused with a challenge is sent again as it was).
-    pub(in crate::engine) fn push_send_text(
-        &mut self,
-        conn: ConnId,
-        text: String,
-        message: &Value,
-    ) {
-        let http = matches!(
-            self.servers.transport_of(conn),
-            Some(Transport::Http { .. })
-        );
-        let headers = self.http_headers_for(conn, Some(message));
-        // Only our own requests carry a method and an id (answers to a server's
-        // requests carry its id and no method).
-        let fields = MessageFields::read(message);
-        let request_id = fields.method_member.and(fields.id).and_then(Value::as_u64);
-        // The legacy handshake's last message: once it is accepted, an HTTP
-        // server may send on a stream of its own.
-        let opens_stream = http && fields.method() == Some(methods::NOTIFICATIONS_INITIALIZED);
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
-            return;
-        };
-        let send = Effect::Send {
-            conn,
-            message: text,
-            headers,
-            request_id,
-            open_event_stream: opens_stream,
-        };
-        // Held while the connection waits for a sign-in.
-        if let Some(send) = connection.auth.handle_send(send) {
-            self.effects.push(send);
-        }
-    }
-
-    pub(in crate::engine) fn on_initialize_result(
-        &mut self,
-        conn: ConnId,
-        outcome: Result<Value, Value>,
-    ) {
-        self.on_handshake_answer(conn, HandshakeMessage::Initialize, outcome);
+        let (servers, mut ctx) = self.server_parts();
+        servers.send(&mut ctx, conn, message);
     }
 
     /// Either era's handshake is done: keep the connection for waiting calls, list.
@@ -344,7 +259,8 @@ impl Engine {
         let subscribed = self.servers.subscribed_uris(&name);
         let modern = self.servers.is_modern(conn);
         if modern {
-            self.listen_for_changes(conn);
+            let (servers, mut ctx) = self.server_parts();
+            servers.listen_for_changes(&mut ctx, conn);
         }
         // Modern servers take subscriptions in `subscriptions/listen` instead.
         for uri in subscribed.into_iter().filter(|_| !modern) {
@@ -362,20 +278,17 @@ impl Engine {
             }
         }
         for call in waiters {
-            self.forward_call(conn, call);
+            self.forward_call_round(conn, call, 0);
         }
-        self.with_idle(&name, &mut |idle, ceiling| {
+        let (servers, mut ctx) = self.server_parts();
+        servers.with_idle(&mut ctx, &name, &mut |idle, ceiling| {
             idle.handle_connected(now, ceiling)
         });
     }
 
     /// Sends one client call upstream with a fresh id and a request timeout.
-    pub(in crate::engine) fn forward_call(&mut self, conn: ConnId, call: QueuedCall) {
-        self.forward_call_round(conn, call, 0);
-    }
-
-    /// [`Engine::forward_call`]; `input_rounds`: how many times a modern server
-    /// already asked for input on this call (its retries go through here too).
+    /// `input_rounds`: how many times a modern server already asked for input
+    /// on this call (0 for a new call; its retries go through here too).
     pub(in crate::engine) fn forward_call_round(
         &mut self,
         conn: ConnId,
@@ -427,7 +340,10 @@ impl Engine {
                 let method = forwarded.method().to_string();
                 self.send_request(conn, &method, params, Pending::Call(forwarded));
             }
-            UpstreamParams::Raw(text) => self.send_raw_call(conn, forwarded, &text),
+            UpstreamParams::Raw(text) => {
+                let (servers, mut ctx) = self.server_parts();
+                servers.send_raw_call(&mut ctx, conn, forwarded, &text)
+            }
         }
     }
 
@@ -445,7 +361,7 @@ impl Engine {
             return;
         };
         if let (ServerState::Connected, Some(conn)) = (&server.state, server.connect.conn()) {
-            self.forward_call(conn, call);
+            self.forward_call_round(conn, call, 0);
             return;
         }
         let held = self.pins.call_refusal(name, call.method(), call.params());
@@ -476,6 +392,106 @@ pub(in crate::engine) fn subscription_uri(params: &CallParams) -> Option<&str> {
         CallParams::Parsed(params) => Params::read(params.as_ref()).uri,
         // Only `tools/call` is forwarded raw: never a subscription.
         CallParams::Raw { .. } => None,
+    }
+}
+
+impl Servers {
+    /// Sends a request upstream, remembering what its answer is for. Returns
+    /// its id. Its params are as the connection's era wants them: a forwarded
+    /// call's envelope declares its client's input capabilities.
+    pub(in crate::engine) fn send_request(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        method: &str,
+        params: Option<Value>,
+        pending: Pending,
+    ) -> Option<u64> {
+        let input = match &pending {
+            Pending::Call(call) => ctx
+                .clients
+                .modern_input_capabilities(call.client(), call.client_id()),
+            _ => None,
+        };
+        let params = self.enveloped(ctx.settings, conn, params, input);
+        let id = self.conns.get_mut(&conn)?.send_request(pending);
+        let message = jsonrpc::request(Value::from(id), method, params);
+        self.send(ctx, conn, message);
+        Some(id)
+    }
+
+    /// [`Servers::send_request`] of a forwarded call whose params are the
+    /// client's bytes: written from its record's method, then the record kept
+    /// as the request's pending entry (only legacy-era connections get these).
+    pub(in crate::engine) fn send_raw_call(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        call: Box<ForwardedCall>,
+        params: &str,
+    ) {
+        let headers = self.http_headers_for(ctx, conn, None);
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let id = connection.next_request_id();
+        let message = crate::protocol::raw_message::splice_request(id, call.method(), params);
+        connection.send_request(Pending::Call(call));
+        let send = Effect::Send {
+            conn,
+            message,
+            headers,
+            request_id: Some(id),
+            open_event_stream: false,
+        };
+        // Held while the connection waits for a sign-in.
+        if let Some(send) = connection.auth.handle_send(send) {
+            ctx.effects.push(send);
+        }
+    }
+
+    /// A `send` effect, saying what the connection needs so it never reads the
+    /// message: its request id, headers, and (`open_event_stream`, HTTP only)
+    /// that the server's own stream may be opened once it is accepted.
+    pub(in crate::engine) fn send(&mut self, ctx: &mut ServerCtx, conn: ConnId, message: Value) {
+        if let Some(abort) = self.abort_for_cancel(conn, &message) {
+            ctx.effects.push(abort);
+        }
+        self.send_text(ctx, conn, message.to_string(), &message);
+    }
+
+    /// [`Servers::send`] of `text`, the message `message` written (a
+    /// message refused with a challenge is sent again as it was).
+    pub(in crate::engine) fn send_text(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        text: String,
+        message: &Value,
+    ) {
+        let http = matches!(self.transport_of(conn), Some(Transport::Http { .. }));
+        let headers = self.http_headers_for(ctx, conn, Some(message));
+        // Only our own requests carry a method and an id (answers to a server's
+        // requests carry its id and no method).
+        let fields = MessageFields::read(message);
+        let request_id = fields.method_member.and(fields.id).and_then(Value::as_u64);
+        // The legacy handshake's last message: once it is accepted, an HTTP
+        // server may send on a stream of its own.
+        let opens_stream = http && fields.method() == Some(methods::NOTIFICATIONS_INITIALIZED);
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let send = Effect::Send {
+            conn,
+            message: text,
+            headers,
+            request_id,
+            open_event_stream: opens_stream,
+        };
+        // Held while the connection waits for a sign-in.
+        if let Some(send) = connection.auth.handle_send(send) {
+            ctx.effects.push(send);
+        }
     }
 }
 

@@ -24,7 +24,8 @@ impl Engine {
             return;
         };
         let conn = server.connect.handle_stopped();
-        self.with_idle(name, &mut |idle, _| idle.handle_stopped());
+        let (servers, mut ctx) = self.server_parts();
+        servers.with_idle(&mut ctx, name, &mut |idle, _| idle.handle_stopped());
         if let Some(conn) = conn {
             let message = format!("MCP server '{name}' is no longer connected: {why}");
             self.drop_connection(conn, &message, false);
@@ -158,7 +159,8 @@ impl Engine {
         }
         let error = format!("MCP server '{name}' closed the connection: {cause}");
         self.drop_connection(conn, &error, false);
-        self.with_idle(&name, &mut |idle, _| idle.handle_stopped());
+        let (servers, mut ctx) = self.server_parts();
+        servers.with_idle(&mut ctx, &name, &mut |idle, _| idle.handle_stopped());
         let error = format!("{error}{detail}");
         self.log(LogLevel::Warn, Some(&name), error.clone());
         let has_catalogue = self.current_entry(&name).is_some();

@@ -20,9 +20,11 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::connection::Pending;
-use crate::engine::server::handshake::machine::{Handshake, HandshakeMessage};
+use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::handshake::machine::Handshake;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::Servers;
+use crate::engine::settings::Settings;
 use crate::protocol::client_discover::{self as discover, Era};
 use crate::protocol::handshake_result::ServerCapabilities;
 use crate::protocol::jsonrpc;
@@ -34,14 +36,14 @@ use crate::protocol::params::{name_of, Params};
 use crate::vec_map::VecMap;
 use serde_json::{json, Value};
 
-impl Engine {
+impl Servers {
     /// The handshake a new connection to `name` uses.
-    pub(in crate::engine) fn handshake_for(&self, name: &str) -> Handshake {
-        let Some(server) = self.servers.by_name.get(name) else {
+    pub(in crate::engine) fn handshake_for(&self, ctx: &ServerCtx, name: &str) -> Handshake {
+        let Some(server) = self.by_name.get(name) else {
             return Handshake::Legacy;
         };
         let sse = matches!(server.config.transport, Transport::Sse { .. });
-        let verdict = self.current_entry(name).map(|entry| entry.era);
+        let verdict = self.current_entry(ctx, name).map(|entry| entry.era);
         server.connect.how_to_start(sse, verdict)
     }
 
@@ -49,17 +51,15 @@ impl Engine {
     /// declaring `input`: the input capabilities of the modern client that sent it).
     pub(in crate::engine) fn enveloped(
         &self,
+        settings: &Settings,
         conn: ConnId,
         params: Option<Value>,
         input: Option<&serde_json::Map<String, Value>>,
     ) -> Option<Value> {
-        if !self.servers.is_modern(conn) {
+        if !self.is_modern(conn) {
             return params;
         }
-        let (name, version) = (
-            &self.settings().client_name,
-            &self.settings().client_version,
-        );
+        let (name, version) = (&settings.client_name, &settings.client_version);
         let envelope = match input {
             Some(input) => discover::envelope_with_input(name, version, input),
             None => discover::envelope(name, version),
@@ -73,22 +73,20 @@ impl Engine {
     /// there is one. The engine is the only owner of that version.
     pub(in crate::engine) fn http_headers_for(
         &self,
+        ctx: &ServerCtx,
         conn: ConnId,
         message: Option<&Value>,
     ) -> VecMap<String, String> {
-        let Some(connection) = self.servers.conns.get(&conn) else {
+        let Some(connection) = self.conns.get(&conn) else {
             return VecMap::new();
         };
-        if !matches!(
-            self.servers.transport_of(conn),
-            Some(Transport::Http { .. })
-        ) {
+        if !matches!(self.transport_of(conn), Some(Transport::Http { .. })) {
             return VecMap::new();
         }
         if let Some(message) = message.filter(|m| MessageFields::read(m).method_member.is_some()) {
             if connection.handshake.era() == Era::Modern {
                 let mut headers = discover::http_headers(message);
-                headers.extend(self.param_headers(&connection.server, message));
+                headers.extend(self.param_headers(ctx, &connection.server, message));
                 return headers;
             }
         }
@@ -105,14 +103,19 @@ impl Engine {
     /// The `Mcp-Param-*` headers of a `tools/call`, from the tool's `x-mcp-header`
     /// declarations in the catalogue (none when its declarations are invalid:
     /// the server then says which header it misses).
-    fn param_headers(&self, server: &str, message: &Value) -> VecMap<String, String> {
+    fn param_headers(
+        &self,
+        ctx: &ServerCtx,
+        server: &str,
+        message: &Value,
+    ) -> VecMap<String, String> {
         let fields = MessageFields::read(message);
         if fields.method() != Some(methods::TOOLS_CALL) {
             return VecMap::new();
         }
         let params = fields.params;
         let tool = params.and_then(name_of);
-        let schema = self.current_entry(server).and_then(|entry| {
+        let schema = self.current_entry(ctx, server).and_then(|entry| {
             entry
                 .tools
                 .iter()
@@ -126,16 +129,9 @@ impl Engine {
             _ => VecMap::new(),
         }
     }
+}
 
-    /// The answer to `server/discover`.
-    pub(in crate::engine) fn on_discover_result(
-        &mut self,
-        conn: ConnId,
-        outcome: Result<Value, Value>,
-    ) {
-        self.on_handshake_answer(conn, HandshakeMessage::Discover, outcome);
-    }
-
+impl Engine {
     /// A list request of the first round on a connection that trusted the
     /// catalogue's modern verdict was refused: a server that speaks only the
     /// legacy era now refuses every request before `initialize` (Python `mcp`
@@ -254,32 +250,54 @@ impl Engine {
         None
     }
 
+    /// A client subscribed to or unsubscribed from a resource of a connected
+    /// modern server (which has no `resources/subscribe`): the listen is opened
+    /// again with the new URIs. False when the server is not connected in that era.
+    pub(in crate::engine) fn relisten(&mut self, name: &str) -> bool {
+        let conn = match self.servers.by_name.get(name) {
+            Some(server) if matches!(server.state, ServerState::Connected) => server.connect.conn(),
+            _ => None,
+        };
+        match conn.filter(|c| self.servers.is_modern(*c)) {
+            Some(conn) => {
+                let (servers, mut ctx) = self.server_parts();
+                servers.listen_for_changes(&mut ctx, conn);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl Servers {
     /// A forwarded call's answer on a modern connection: a result asking for more
     /// input goes to the client that can answer it or is refused
     /// (`input_required.rs`), and an unsupported-version error means the era
     /// changed (re-probe next time).
     pub(in crate::engine) fn modern_call_outcome(
         &mut self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
         call: &ForwardedCall,
         outcome: Result<Value, Value>,
     ) -> Result<Value, Value> {
-        if !self.servers.is_modern(conn) {
+        if !self.is_modern(conn) {
             return outcome;
         }
         let method = call.method();
-        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
             return outcome;
         };
         match outcome {
             Ok(result) if discover::asks_for_input(&result) => {
-                self.input_for_client(&name, call, result)
+                self.input_for_client(ctx, &name, call, result)
             }
             Err(error) if discover::says_era_changed(&error) => {
-                if let Some(server) = self.servers.by_name.get_mut(&name) {
+                if let Some(server) = self.by_name.get_mut(&name) {
                     server.connect.handle_era_changed();
                 }
                 self.log(
+                    ctx,
                     LogLevel::Warn,
                     Some(&name),
                     format!(
@@ -295,8 +313,8 @@ impl Engine {
     /// Modern servers announce changes on a `subscriptions/listen` request that
     /// stays open while the connection is live (the era's replacement for the
     /// GET stream and `resources/subscribe`).
-    pub(in crate::engine) fn listen_for_changes(&mut self, conn: ConnId) {
-        let Some(connection) = self.servers.conns.get(&conn) else {
+    pub(in crate::engine) fn listen_for_changes(&mut self, ctx: &mut ServerCtx, conn: ConnId) {
+        let Some(connection) = self.conns.get(&conn) else {
             return;
         };
         let name = connection.server.clone();
@@ -306,7 +324,7 @@ impl Engine {
             .map(|i| i.capabilities.clone())
             .unwrap_or(Value::Null);
         let changes = |kind: &str| ServerCapabilities::read(&capabilities).list_changed(kind);
-        let uris = self.servers.subscribed_uris(&name);
+        let uris = self.subscribed_uris(&name);
         let mut filter = serde_json::Map::new();
         for (kind, key) in [
             ("tools", "toolsListChanged"),
@@ -321,28 +339,24 @@ impl Engine {
             filter.insert("resourceSubscriptions".into(), json!(uris));
         }
         // A new filter replaces the open listen: cancel it first.
-        if let Some(old) = self
-            .servers
-            .conns
-            .get_mut(&conn)
-            .and_then(|c| c.take_listen())
-        {
+        if let Some(old) = self.conns.get_mut(&conn).and_then(|c| c.take_listen()) {
             let cancel = jsonrpc::notification(
                 methods::NOTIFICATIONS_CANCELLED,
                 Some(json!({ "requestId": old, "reason": "the subscriptions changed" })),
             );
-            self.send_upstream(conn, cancel);
+            self.send(ctx, conn, cancel);
         }
         if filter.is_empty() {
             return;
         }
         let id = self.send_request(
+            ctx,
             conn,
             methods::SUBSCRIPTIONS_LISTEN,
             Some(json!({ "notifications": Value::Object(filter) })),
             Pending::Listen,
         );
-        if let Some(connection) = self.servers.conns.get_mut(&conn) {
+        if let Some(connection) = self.conns.get_mut(&conn) {
             connection.listen_opened(id);
         }
     }
@@ -350,13 +364,14 @@ impl Engine {
     /// The server answered its `subscriptions/listen`: refused (said in the log:
     /// list changes and resource updates of this server are not heard until it
     /// connects again) or ended by the server.
-    pub(in crate::engine) fn on_listen_answer(
+    pub(in crate::engine) fn handle_listen_answer(
         &mut self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
         upstream_id: u64,
         outcome: Result<Value, Value>,
     ) {
-        let Some(name) = self.servers.listen_answered(conn, upstream_id) else {
+        let Some(name) = self.listen_answered(conn, upstream_id) else {
             return;
         };
         let (level, message) = match outcome {
@@ -372,28 +387,9 @@ impl Engine {
                 "it ended subscriptions/listen: its list changes and resource updates are not heard until it connects again".to_string(),
             ),
         };
-        self.log(level, Some(&name), message);
+        self.log(ctx, level, Some(&name), message);
     }
 
-    /// A client subscribed to or unsubscribed from a resource of a connected
-    /// modern server (which has no `resources/subscribe`): the listen is opened
-    /// again with the new URIs. False when the server is not connected in that era.
-    pub(in crate::engine) fn relisten(&mut self, name: &str) -> bool {
-        let conn = match self.servers.by_name.get(name) {
-            Some(server) if matches!(server.state, ServerState::Connected) => server.connect.conn(),
-            _ => None,
-        };
-        match conn.filter(|c| self.servers.is_modern(*c)) {
-            Some(conn) => {
-                self.listen_for_changes(conn);
-                true
-            }
-            None => false,
-        }
-    }
-}
-
-impl Servers {
     /// `conn`'s server answered its listen `upstream_id`: the server's name,
     /// unless Lazy MCP cancelled that listen itself (a new filter), whose
     /// answer says nothing.

@@ -83,9 +83,9 @@ impl Engine {
                 }
                 HandshakeOutput::Send(HandshakeMessage::Initialized) => {
                     // After it, an HTTP server may send on a stream of its own
-                    // (its `send` says so: `push_send_text`).
+                    // (its `send` says so: `Servers::send_text`).
                     let message = jsonrpc::notification(methods::NOTIFICATIONS_INITIALIZED, None);
-                    self.push_send(conn, message);
+                    self.send_upstream(conn, message);
                 }
                 HandshakeOutput::Log(level, text) => self.log(level, Some(name), text),
                 HandshakeOutput::Ready { init, .. } => self.handshake_done(conn, &init),

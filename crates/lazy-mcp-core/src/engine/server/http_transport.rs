@@ -1,4 +1,4 @@
-//! HTTP connections' transport, router side. The host reports when a
+//! HTTP connections' transport, server side. The host reports when a
 //! connection's first exchange starts (`connectStarted`: the first POST, the
 //! legacy SSE stream) and what answered it (`connectAnswered`); the
 //! connection's `HttpTransport` (`http_transport/machine.rs`) decides the
@@ -14,40 +14,37 @@ use crate::config::redact_url;
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
+use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::Servers;
 use crate::engine::timers::{TimerId, TimerPurpose};
 use crate::host_limits::HTTP_CONNECT_TIMEOUT_MS;
 use crate::protocol::client_discover::Era;
 use crate::protocol::json_text::push_u64;
 
-impl Engine {
+impl Servers {
     /// The host started `conn`'s first exchange: its deadline is armed (again).
-    pub(in crate::engine) fn on_connect_started(&mut self, conn: ConnId) {
-        if !self
-            .servers
-            .conns
-            .get(&conn)
-            .is_some_and(|c| c.http.connects())
-        {
+    pub(in crate::engine) fn connect_started(&mut self, ctx: &mut ServerCtx, conn: ConnId) {
+        let Some(connection) = self.conns.get_mut(&conn).filter(|c| c.http.connects()) else {
             return;
-        }
-        let due = self.now_ms.saturating_add(HTTP_CONNECT_TIMEOUT_MS);
-        let timer = self.set_timer(TimerPurpose::Connect { conn }, due);
-        let replaced = self
-            .servers
-            .conns
-            .get_mut(&conn)
-            .and_then(|c| c.http.handle_started(timer));
-        self.cancel_timer(replaced);
+        };
+        let due = ctx.now_ms.saturating_add(HTTP_CONNECT_TIMEOUT_MS);
+        let timer = ctx.set_timer(TimerPurpose::Connect { conn }, due);
+        let replaced = connection.http.handle_started(timer);
+        ctx.cancel_timer(replaced);
     }
 
     /// `conn`'s first exchange was answered with `status`: its deadline ends,
     /// and a probe settles the transport the host is told.
-    pub(in crate::engine) fn on_connect_answered(&mut self, conn: ConnId, status: u16) {
-        let servers = &mut self.servers;
-        let Some(connection) = servers.conns.get_mut(&conn) else {
+    pub(in crate::engine) fn connect_answered(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        status: u16,
+    ) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
             return;
         };
-        let oauth = servers
+        let oauth = self
             .by_name
             .get(&connection.server)
             .is_some_and(|s| crate::engine::server::auth::uses_oauth(&s.config));
@@ -55,24 +52,23 @@ impl Engine {
         // modern connection) carries its own headers: its status is its answer.
         let modern = connection.handshake.era() == Era::Modern;
         let answered = connection.http.handle_answered(status, modern, oauth);
-        self.cancel_timer(answered.deadline);
+        ctx.cancel_timer(answered.deadline);
         if let Some(mode) = answered.mode {
-            self.effects.push(Effect::HttpTransport { conn, mode });
+            ctx.effects.push(Effect::HttpTransport { conn, mode });
         }
     }
 
-    /// Deadline `timer` of `conn`'s first exchange came: the connection fails
-    /// as if it closed saying so, and is closed.
-    pub(in crate::engine) fn on_connect_deadline(&mut self, conn: ConnId, timer: TimerId) {
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
-            return;
-        };
-        let Some(what) = connection.http.handle_deadline(timer) else {
-            return;
-        };
-        let url = match self.servers.transport_of(conn) {
+    /// Deadline `timer` of `conn`'s first exchange came: why the connection
+    /// fails (the router closes it as if it closed saying so).
+    pub(in crate::engine) fn connect_deadline(
+        &mut self,
+        conn: ConnId,
+        timer: TimerId,
+    ) -> Option<String> {
+        let what = self.conns.get_mut(&conn)?.http.handle_deadline(timer)?;
+        let url = match self.transport_of(conn) {
             Some(Transport::Http { url, .. } | Transport::Sse { url, .. }) => redact_url(url),
-            _ => return,
+            _ => return None,
         };
         // Pushed, not `format!`ted: a format site costs the `.wasm` more.
         let mut cause = String::from("timed out connecting to ");
@@ -81,6 +77,16 @@ impl Engine {
         push_u64(&mut cause, HTTP_CONNECT_TIMEOUT_MS);
         cause.push_str(" ms: ");
         cause.push_str(what);
-        self.handshake_closed(conn, &cause, "", true);
+        Some(cause)
+    }
+}
+
+impl Engine {
+    /// Deadline `timer` of `conn`'s first exchange came: the connection fails
+    /// as if it closed saying so, and is closed.
+    pub(in crate::engine) fn on_connect_deadline(&mut self, conn: ConnId, timer: TimerId) {
+        if let Some(cause) = self.servers.connect_deadline(conn, timer) {
+            self.handshake_closed(conn, &cause, "", true);
+        }
     }
 }

@@ -17,7 +17,10 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
+use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::roots::roots_from_folders;
+use crate::engine::server::Servers;
+use crate::engine::settings::Settings;
 use crate::protocol::client_discover as discover;
 use crate::protocol::json_text;
 use crate::protocol::jsonrpc;
@@ -83,89 +86,13 @@ impl<'a> WrappedState<'a> {
     }
 }
 
-impl Engine {
-    /// A modern server's `input_required` answer that only asks for roots is
-    /// answered by Lazy MCP itself: the same request goes again with
-    /// `inputResponses` and the server's `requestState`. Returns the call and
-    /// outcome to deliver otherwise.
-    pub(in crate::engine) fn answer_input_requests(
-        &mut self,
-        conn: ConnId,
-        call: ForwardedCall,
-        outcome: Result<Value, Value>,
-    ) -> Option<(ForwardedCall, Result<Value, Value>)> {
-        let retry = match &outcome {
-            Ok(result)
-                if self.servers.is_modern(conn)
-                    && discover::asks_for_input(result)
-                    && call.input_rounds() < MAX_INPUT_ROUNDS =>
-            {
-                self.roots_retry_params(&call, result)
-            }
-            _ => None,
-        };
-        let Some(params) = retry else {
-            return Some((call, outcome));
-        };
-        self.cancel_timer(Some(call.timer()));
-        let (queued, input_rounds) = call.ask_again(params);
-        self.forward_call_round(conn, queued, input_rounds);
-        None
-    }
-
-    /// The retry's params when every input request is `roots/list`, else None.
-    fn roots_retry_params(&self, call: &ForwardedCall, result: &Value) -> Option<Value> {
-        let asked = ResultFields::read(result);
-        let requests = asked.input_requests.cloned().unwrap_or_default();
-        let state = asked.request_state.cloned();
-        if requests.is_empty() && state.is_none() {
-            return None;
-        }
-        if requests
-            .values()
-            .any(|r| request_method(r) != methods::ROOTS_LIST)
-        {
-            return None;
-        }
-        let keys: Vec<&str> = requests.keys().map(String::as_str).collect();
-        let mut params = match call.params() {
-            Some(Value::Object(params)) => params.clone(),
-            _ => Map::new(),
-        };
-        params.remove("inputResponses");
-        params.remove("requestState");
-        self.add_roots_answers(&mut params, &keys);
-        if let Some(state) = state {
-            params.insert("requestState".into(), state);
-        }
-        Some(Value::Object(params))
-    }
-
-    /// `inputResponses[key] = {roots}` for each key (the workspace folders).
-    fn add_roots_answers(&self, params: &mut Map<String, Value>, keys: &[&str]) {
-        if keys.is_empty() {
-            return;
-        }
-        let roots = serde_json::to_value(roots_from_folders(&self.settings().workspace_folders))
-            .unwrap_or(json!([]));
-        let responses = params
-            .entry("inputResponses")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if !responses.is_object() {
-            *responses = Value::Object(Map::new());
-        }
-        if let Some(responses) = responses.as_object_mut() {
-            for key in keys {
-                responses.insert((*key).to_string(), json!({ "roots": roots.clone() }));
-            }
-        }
-    }
-
+impl Servers {
     /// An `input_required` result Lazy MCP did not answer itself: passed to the
     /// call's client when it is a modern request whose client declared every
     /// capability the (non-roots) requests need, else refused.
     pub(in crate::engine) fn input_for_client(
-        &mut self,
+        &self,
+        ctx: &mut ServerCtx,
         name: &str,
         call: &ForwardedCall,
         mut result: Value,
@@ -178,7 +105,7 @@ impl Engine {
             .into_iter()
             .partition(|(_, r)| request_method(r) == methods::ROOTS_LIST);
         let answerable = call.input_rounds() < MAX_INPUT_ROUNDS
-            && self
+            && ctx
                 .clients
                 .can_answer_input(call.client(), call.client_id(), &others);
         if answerable {
@@ -197,7 +124,7 @@ impl Engine {
         let method = call.method();
         let missing = (call.input_rounds() < MAX_INPUT_ROUNDS)
             .then(|| {
-                self.clients
+                ctx.clients
                     .missing_input_capabilities(call.client(), call.client_id(), &others)
             })
             .flatten();
@@ -209,7 +136,7 @@ impl Engine {
                 names.join(" and "),
                 asked.join(", ")
             );
-            self.log(LogLevel::Warn, Some(name), message.clone());
+            self.log(ctx, LogLevel::Warn, Some(name), message.clone());
             return Err(missing_capability::error(&message, Value::Object(missing)));
         }
         let message = if call.input_rounds() >= MAX_INPUT_ROUNDS {
@@ -222,8 +149,39 @@ impl Engine {
                 asked.join(", ")
             )
         };
-        self.log(LogLevel::Warn, Some(name), message.clone());
+        self.log(ctx, LogLevel::Warn, Some(name), message.clone());
         Err(json!({"code": jsonrpc::INTERNAL_ERROR, "message": message}))
+    }
+}
+
+impl Engine {
+    /// A modern server's `input_required` answer that only asks for roots is
+    /// answered by Lazy MCP itself: the same request goes again with
+    /// `inputResponses` and the server's `requestState`. Returns the call and
+    /// outcome to deliver otherwise.
+    pub(in crate::engine) fn answer_input_requests(
+        &mut self,
+        conn: ConnId,
+        call: ForwardedCall,
+        outcome: Result<Value, Value>,
+    ) -> Option<(ForwardedCall, Result<Value, Value>)> {
+        let retry = match &outcome {
+            Ok(result)
+                if self.servers.is_modern(conn)
+                    && discover::asks_for_input(result)
+                    && call.input_rounds() < MAX_INPUT_ROUNDS =>
+            {
+                roots_retry_params(self.settings(), &call, result)
+            }
+            _ => None,
+        };
+        let Some(params) = retry else {
+            return Some((call, outcome));
+        };
+        self.cancel_timer(Some(call.timer()));
+        let (queued, input_rounds) = call.ask_again(params);
+        self.forward_call_round(conn, queued, input_rounds);
+        None
     }
 
     /// A client's retry carrying a `requestState` Lazy MCP wrapped: the server's
@@ -244,7 +202,59 @@ impl Engine {
         if let Some(state) = state {
             object.insert("requestState".into(), state.clone());
         }
-        self.add_roots_answers(object, &roots);
+        add_roots_answers(self.settings(), object, &roots);
+    }
+}
+
+/// The retry's params when every input request is `roots/list`, else None.
+fn roots_retry_params(settings: &Settings, call: &ForwardedCall, result: &Value) -> Option<Value> {
+    let asked = ResultFields::read(result);
+    let requests = asked.input_requests.cloned().unwrap_or_default();
+    let state = asked.request_state.cloned();
+    if requests.is_empty() && state.is_none() {
+        return None;
+    }
+    if requests
+        .values()
+        .any(|r| request_method(r) != methods::ROOTS_LIST)
+    {
+        return None;
+    }
+    let keys: Vec<&str> = requests.keys().map(String::as_str).collect();
+    let mut params = match call.params() {
+        Some(Value::Object(params)) => params.clone(),
+        _ => Map::new(),
+    };
+    params.remove("inputResponses");
+    params.remove("requestState");
+    add_roots_answers(settings, &mut params, &keys);
+    if let Some(state) = state {
+        params.insert("requestState".into(), state);
+    }
+    Some(Value::Object(params))
+}
+
+/// `inputResponses[key] = {roots}` for each key (the workspace folders).
+pub(in crate::engine) fn add_roots_answers(
+    settings: &Settings,
+    params: &mut Map<String, Value>,
+    keys: &[&str],
+) {
+    if keys.is_empty() {
+        return;
+    }
+    let roots =
+        serde_json::to_value(roots_from_folders(&settings.workspace_folders)).unwrap_or(json!([]));
+    let responses = params
+        .entry("inputResponses")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !responses.is_object() {
+        *responses = Value::Object(Map::new());
+    }
+    if let Some(responses) = responses.as_object_mut() {
+        for key in keys {
+            responses.insert((*key).to_string(), json!({ "roots": roots.clone() }));
+        }
     }
 }
 

@@ -9,7 +9,9 @@ use crate::engine::registry::catalogue::{Listing, Recorded};
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
+use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::Trigger;
+use crate::engine::server::Servers;
 use crate::protocol::client_discover::{CacheHint, Era};
 use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
 use crate::vec_map::VecMap;
@@ -17,28 +19,47 @@ use crate::wording::count;
 use machine::{ListingMachine, ListingOutput};
 use serde_json::Value;
 
-impl Engine {
+/// A listing round's result: the lists and the server's cache hint.
+type Listed = (VecMap<ListKind, Vec<Value>>, Option<CacheHint>);
+
+impl Servers {
     /// Hands `conn`'s listing machine an input (with the connection's purpose),
-    /// then carries out its outputs in order. (One copy in the `.wasm`.)
-    fn with_listing(&mut self, conn: ConnId, input: &mut dyn FnMut(&mut ListingMachine, Purpose)) {
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
-            return;
-        };
+    /// then carries out its outputs in order: the requests and log lines; a
+    /// finished round (the machine's last output) is returned to the router,
+    /// which writes the catalogue. (One copy in the `.wasm`.)
+    fn with_listing(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        input: &mut dyn FnMut(&mut ListingMachine, Purpose),
+    ) -> Option<Listed> {
+        let connection = self.conns.get_mut(&conn)?;
         let purpose = connection.purpose();
         input(&mut connection.listing, purpose);
         let outputs = connection.listing.poll_outputs();
         let name = connection.server.clone();
+        let mut done = None;
         for output in outputs {
             match output {
                 ListingOutput::Request { kind, cursor } => {
                     let params = client_handshake::list_params(cursor.as_deref());
-                    self.send_request(conn, kind.method(), params, Pending::List { kind });
+                    let pending = Pending::List { kind };
+                    self.send_request(ctx, conn, kind.method(), params, pending);
                 }
-                ListingOutput::Log(level, text) => self.log(level, Some(&name), text),
-                ListingOutput::Done { lists, cache } => {
-                    self.on_listing_complete(conn, lists, cache)
-                }
+                ListingOutput::Log(level, text) => self.log(ctx, level, Some(&name), text),
+                ListingOutput::Done { lists, cache } => done = Some((lists, cache)),
             }
+        }
+        done
+    }
+}
+
+impl Engine {
+    /// [`Servers::with_listing`], and a finished round recorded.
+    fn with_listing(&mut self, conn: ConnId, input: &mut dyn FnMut(&mut ListingMachine, Purpose)) {
+        let (servers, mut ctx) = self.server_parts();
+        if let Some((lists, cache)) = servers.with_listing(&mut ctx, conn, input) {
+            self.on_listing_complete(conn, lists, cache);
         }
     }
 
@@ -136,7 +157,8 @@ impl Engine {
             initialize: init,
             cache,
             lists,
-            resource_metadata_url: self.learned_resource_metadata_url(name),
+            resource_metadata_url: (self.servers)
+                .learned_resource_metadata_url(&self.catalogue, name),
             asks_roots: self.known_to_ask_roots(name),
         };
         let Some(server) = self.servers.by_name.get(name) else {

@@ -2,11 +2,13 @@
 //! calls that wait for it, its crash history, sign-in and subscriptions.
 //!
 //! Their state has one owner, [`Servers`]: its fields, and those of
-//! [`Server`] and `Connection`, are private to this folder. The `impl Engine`
-//! blocks here may reach them (they also need the clients, the catalogue and
-//! the effects); code elsewhere (the router, `clients/`, `registry/`,
-//! `trust/`, Diagnostics) goes through `Servers`' methods: an input that says
-//! what happened (`add`, `config_changed`, `withdrawn`, `drop_waiters`,
+//! [`Server`] and `Connection`, are private to this folder. Its inputs that
+//! emit are handed a `ServerCtx` (`ctx.rs`: effects, timers, clock; settings,
+//! catalogue and clients read only) and return what the router must do; the
+//! `impl Engine` blocks left here are the router's entries for what also
+//! reaches the clients, the announcements or a state change. Code elsewhere
+//! (the router, `clients/`, `registry/`, `trust/`, Diagnostics) goes through
+//! `Servers`' methods: an input that says what happened (`add`, `config_changed`, `withdrawn`, `drop_waiters`,
 //! `take_call`, `call_served`, `subscribe`, …) or a read. A server's state
 //! changes only in `transition.rs`, through `state.rs`'s `next_state`.
 
@@ -16,6 +18,7 @@ pub(super) mod calls;
 pub(super) mod connect;
 pub(super) mod connection;
 pub(super) mod connection_end;
+pub(super) mod ctx;
 pub(super) mod era;
 pub(super) mod handshake;
 pub(super) mod http_transport;

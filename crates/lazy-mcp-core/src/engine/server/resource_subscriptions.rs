@@ -18,8 +18,10 @@ pub(in crate::engine) mod table;
 mod table_tests;
 
 use crate::engine::clients::client_listens::listen_notice;
+use crate::engine::effects::Effect;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
+use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::{Servers, Subscriber};
 use crate::protocol::jsonrpc;
@@ -76,7 +78,8 @@ impl Engine {
             return;
         };
         if self.servers.is_modern(conn) {
-            self.listen_for_changes(conn);
+            let (servers, mut ctx) = self.server_parts();
+            servers.listen_for_changes(&mut ctx, conn);
             return;
         }
         for uri in change.subscribe {
@@ -98,56 +101,54 @@ impl Engine {
             );
         }
     }
+}
 
+impl Servers {
     /// `notifications/resources/updated` from `name` (without the upstream
     /// listen's tag): to each subscriber of its URI, a listen tagged with its
     /// id. With no subscriber (a server that tells anyway) it goes to the
     /// server's legacy clients, as before; a modern client gets only what its
     /// listens asked for.
     pub(in crate::engine) fn deliver_resource_updated(
-        &mut self,
+        &self,
+        ctx: &mut ServerCtx,
         name: &str,
         params: Option<Value>,
     ) {
         let method = methods::NOTIFICATIONS_RESOURCES_UPDATED;
         let uri = Params::read(params.as_ref()).uri;
         let subscribers: Vec<Subscriber> = uri
-            .and_then(|uri| {
-                Some(
-                    self.servers
-                        .by_name
-                        .get(name)?
-                        .subscriptions
-                        .subscribers_of(uri),
-                )
-            })
+            .and_then(|uri| Some(self.by_name.get(name)?.subscriptions.subscribers_of(uri)))
             .unwrap_or_default();
+        // As `Engine::notify_client` writes it (no progress token: not a progress notice).
+        let notify = |client: &str| Effect::NotifyClient {
+            client: client.to_string(),
+            progress_token: None,
+            request: None,
+            message: jsonrpc::notification(method, params.clone()).to_string(),
+        };
         if subscribers.is_empty() {
-            for client in self.clients.of_server(name) {
-                if !self.clients.is_modern_client(&client) {
-                    self.notify_client(&client, jsonrpc::notification(method, params.clone()));
+            for client in ctx.clients.of_server(name) {
+                if !ctx.clients.is_modern_client(&client) {
+                    ctx.effects.push(notify(&client));
                 }
             }
             return;
         }
         for subscriber in subscribers {
             match &subscriber {
-                Subscriber::Client(client) => {
-                    self.notify_client(client, jsonrpc::notification(method, params.clone()))
-                }
+                Subscriber::Client(client) => ctx.effects.push(notify(client)),
                 Subscriber::Listen(client, key) => {
-                    let id = self.clients.listen_id(subscriber.client(), key);
+                    let id = ctx.clients.listen_id(subscriber.client(), key);
                     if let Some(id) = id {
                         let notice = listen_notice(client, &id, method, params.clone());
-                        self.effects.push(notice);
+                        ctx.effects.push(notice);
                     }
                 }
             }
         }
     }
-}
 
-impl Servers {
     /// The URIs of `name` that have subscribers now.
     pub(in crate::engine) fn subscribed_uris(&self, name: &str) -> VecSet<String> {
         self.by_name

@@ -1,7 +1,8 @@
-//! A server's restarts, router side: finds the server, hands its
+//! A server's restarts: `Servers` finds the server, hands its
 //! [`RestartMachine`] (`restart/machine.rs`) an input, and carries out the
 //! machine's outputs in order: arms and cancels the retry timer, words the
-//! error, logs, and changes state through `Engine::transition`.
+//! error, logs; the state change it asks for (last) is the router's, through
+//! `Engine::transition`.
 
 pub(in crate::engine) mod machine;
 #[cfg(test)]
@@ -9,43 +10,52 @@ mod machine_tests;
 
 use crate::engine::effects::LogLevel;
 use crate::engine::router::Engine;
+use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::{ServerState, Trigger};
+use crate::engine::server::Servers;
 use crate::engine::timers::TimerPurpose;
 use machine::{RestartMachine, RestartOutput, RestartPolicy};
 
-impl Engine {
+/// What a restart input leaves the router to do, after the machine's timers
+/// and log lines: the state change, and (a cold retry) queueing the cataloguing.
+pub(in crate::engine) struct RestartNext {
+    trigger: Trigger,
+    enqueue: bool,
+}
+
+impl Servers {
     /// Hands `name`'s restart machine an input (with whether it is FAILED),
-    /// then carries out its outputs; `error` words a failure.
+    /// then carries out its outputs in order; `error` words a failure. The
+    /// state change its last output asks for is returned (the machine asks
+    /// for at most one, last).
     fn with_restart(
         &mut self,
+        ctx: &mut ServerCtx,
         name: &str,
-        error: String,
+        mut error: String,
         input: &mut dyn FnMut(&mut RestartMachine, bool),
-    ) {
-        let Some(server) = self.servers.by_name.get_mut(name) else {
-            return;
-        };
+    ) -> Option<RestartNext> {
+        let server = self.by_name.get_mut(name)?;
         let failed = matches!(server.state, ServerState::Failed { .. });
         input(&mut server.restart, failed);
-        let outputs = server.restart.poll_outputs();
-        self.carry_out_restart(name, outputs, error);
-    }
-
-    /// Does what `name`'s restart machine asked, in its order.
-    fn carry_out_restart(&mut self, name: &str, outputs: Vec<RestartOutput>, mut error: String) {
-        for output in outputs {
-            match output {
-                RestartOutput::StayCatalogued => self.transition(name, Trigger::Stopped),
+        let mut next = None;
+        for output in server.restart.poll_outputs() {
+            let trigger = match output {
+                RestartOutput::StayCatalogued => Trigger::Stopped,
                 RestartOutput::ArmRetry { at } => {
                     let purpose = TimerPurpose::Retry {
                         server: name.to_string(),
                     };
-                    let timer = self.set_timer(purpose, at);
-                    if let Some(server) = self.servers.by_name.get_mut(name) {
+                    let timer = ctx.set_timer(purpose, at);
+                    if let Some(server) = self.by_name.get_mut(name) {
                         server.restart.retry_armed(timer);
                     }
+                    continue;
                 }
-                RestartOutput::CancelRetry(timer) => self.cancel_timer(Some(timer)),
+                RestartOutput::CancelRetry(timer) => {
+                    ctx.cancel_timer(Some(timer));
+                    continue;
+                }
                 RestartOutput::Fail {
                     retry_at_ms,
                     crashes,
@@ -55,7 +65,7 @@ impl Engine {
                         error.push_str(&format!(
                             " ({} within {} ms)",
                             crate::wording::count(crashes, "failure"),
-                            self.settings().crash_window_ms
+                            ctx.settings.crash_window_ms
                         ));
                     }
                     if let Some(attempts) = gave_up_after {
@@ -64,6 +74,7 @@ impl Engine {
                             crate::wording::count(attempts as usize, "attempt")
                         ));
                         self.log(
+                            ctx,
                             LogLevel::Warn,
                             Some(name),
                             format!(
@@ -73,19 +84,45 @@ impl Engine {
                         );
                     }
                     let error = std::mem::take(&mut error);
-                    self.transition(name, Trigger::Fail { error, retry_at_ms });
+                    Trigger::Fail { error, retry_at_ms }
                 }
                 RestartOutput::Retry { background } => {
-                    let warm = self.current_entry(name).is_some();
-                    if let Some(server) = self.servers.by_name.get_mut(name) {
+                    let warm = self.current_entry(ctx, name).is_some();
+                    if let Some(server) = self.by_name.get_mut(name) {
                         server.connect.handle_retry_started(background, warm);
                     }
-                    self.transition(name, Trigger::RetryDue { warm });
-                    if !warm {
-                        self.enqueue_catalogue(name);
-                    }
+                    next = Some(RestartNext {
+                        trigger: Trigger::RetryDue { warm },
+                        enqueue: !warm,
+                    });
+                    continue;
                 }
-            }
+            };
+            next = Some(RestartNext {
+                trigger,
+                enqueue: false,
+            });
+        }
+        next
+    }
+}
+
+impl Engine {
+    /// Hands `name`'s restart machine an input (`Servers::with_restart`),
+    /// then changes its state as the machine asked.
+    fn with_restart(
+        &mut self,
+        name: &str,
+        error: String,
+        input: &mut dyn FnMut(&mut RestartMachine, bool),
+    ) {
+        let (servers, mut ctx) = self.server_parts();
+        let Some(next) = servers.with_restart(&mut ctx, name, error, input) else {
+            return;
+        };
+        self.transition(name, next.trigger);
+        if next.enqueue {
+            self.enqueue_catalogue(name);
         }
     }
 

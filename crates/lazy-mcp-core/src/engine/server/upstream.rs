@@ -2,12 +2,15 @@
 //! server-to-client requests (ping, roots, sampling, elicitation) and notifications.
 
 use crate::config::model::Transport;
+use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
+use crate::engine::server::handshake::machine::HandshakeMessage;
 use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::roots::roots_from_folders;
+use crate::engine::server::Servers;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::json_text::push_str;
 use crate::protocol::jsonrpc::{self, Message};
@@ -15,6 +18,37 @@ use crate::protocol::methods;
 use crate::protocol::outline::{outline, TopLevel};
 use crate::protocol::params::Params;
 use serde_json::{json, Value};
+
+impl Servers {
+    /// Request `id` on `conn` still awaits its answer: the end of its POST's
+    /// reply would fail it (an answer held for its client's retry is an answer).
+    pub(in crate::engine) fn reply_awaited(
+        &self,
+        clients: &Clients,
+        conn: ConnId,
+        id: u64,
+    ) -> bool {
+        self.conns.get(&conn).is_some_and(|c| c.awaits_answer(id))
+            && !clients.holds_answer(conn, id)
+    }
+
+    /// A (legacy) client able to answer a server-to-client request with a call in
+    /// flight on this connection: the request is most likely part of that call.
+    fn in_flight_client_for(
+        &self,
+        clients: &Clients,
+        conn: ConnId,
+        capability: &str,
+    ) -> Option<String> {
+        self.conns.get(&conn).and_then(|c| {
+            c.calls().find_map(|(_, call)| {
+                clients
+                    .declares(call.client(), capability)
+                    .then(|| call.client().to_string())
+            })
+        })
+    }
+}
 
 impl Engine {
     /// One message text from a server: a JSON-RPC batch is split here, each of
@@ -40,16 +74,6 @@ impl Engine {
         }
     }
 
-    /// Request `id` on `conn` still awaits its answer: the end of its POST's
-    /// reply would fail it (an answer held for its client's retry is an answer).
-    pub(in crate::engine) fn reply_awaited(&self, conn: ConnId, id: u64) -> bool {
-        self.servers
-            .conns
-            .get(&conn)
-            .is_some_and(|c| c.awaits_answer(id))
-            && !self.clients.holds_answer(conn, id)
-    }
-
     /// The reply to request `id`'s POST ended (`replyEnded`): a request still in
     /// flight fails with the host's reason, the transport error users always got
     /// (an answer held for its client's retry is an answer); any other is nothing.
@@ -60,7 +84,7 @@ impl Engine {
         reason: &str,
         http_status: Option<u16>,
     ) {
-        if !self.reply_awaited(conn, id) {
+        if !self.servers.reply_awaited(&self.clients, conn, id) {
             return;
         }
         let Some(connection) = self.servers.conns.get(&conn) else {
@@ -152,10 +176,17 @@ impl Engine {
             return;
         };
         match pending {
-            Pending::Initialize => self.on_initialize_result(conn, outcome),
-            Pending::Discover => self.on_discover_result(conn, outcome),
+            Pending::Initialize => {
+                self.on_handshake_answer(conn, HandshakeMessage::Initialize, outcome)
+            }
+            Pending::Discover => {
+                self.on_handshake_answer(conn, HandshakeMessage::Discover, outcome)
+            }
             Pending::Internal => {}
-            Pending::Listen => self.on_listen_answer(conn, id, outcome),
+            Pending::Listen => {
+                let (servers, mut ctx) = self.server_parts();
+                servers.handle_listen_answer(&mut ctx, conn, id, outcome);
+            }
             Pending::List { kind } => self.on_list_response(conn, kind, outcome),
             Pending::Call(call) => {
                 let Some(outcome) = self.clients.hold_answer(conn, id, outcome) else {
@@ -170,7 +201,8 @@ impl Engine {
                 let Some((call, outcome)) = self.retry_after_era_change(conn, call, outcome) else {
                     return; // sent again once the server's era is known
                 };
-                let outcome = self.modern_call_outcome(conn, &call, outcome);
+                let (servers, mut ctx) = self.server_parts();
+                let outcome = servers.modern_call_outcome(&mut ctx, conn, &call, outcome);
                 self.finish_call(conn, call, |client_id| {
                     let id = client_id.clone();
                     Message::Response { id, outcome }.into_value().to_string()
@@ -206,7 +238,8 @@ impl Engine {
                     _ => None,
                 };
                 // A modern client's call: the era's input_required instead.
-                let in_flight = capability.and_then(|c| self.in_flight_client_for(conn, c));
+                let in_flight = capability
+                    .and_then(|c| (self.servers).in_flight_client_for(&self.clients, conn, c));
                 if capability.is_some()
                     && in_flight.is_none()
                     && self.bridge_server_request(conn, &id, method, params.as_ref())
@@ -247,18 +280,6 @@ impl Engine {
                 }
             }
         }
-    }
-
-    /// A (legacy) client able to answer a server-to-client request with a call in
-    /// flight on this connection: the request is most likely part of that call.
-    fn in_flight_client_for(&self, conn: ConnId, capability: &str) -> Option<String> {
-        self.servers.conns.get(&conn).and_then(|c| {
-            c.calls().find_map(|(_, call)| {
-                self.clients
-                    .declares(call.client(), capability)
-                    .then(|| call.client().to_string())
-            })
-        })
     }
 
     fn on_upstream_notification(
@@ -309,7 +330,8 @@ impl Engine {
             }
             methods::NOTIFICATIONS_RESOURCES_UPDATED => {
                 // A modern server tags it with Lazy MCP's own listen: not the client's.
-                self.deliver_resource_updated(name, untagged(params));
+                let (servers, mut ctx) = self.server_parts();
+                servers.deliver_resource_updated(&mut ctx, name, untagged(params));
             }
             methods::NOTIFICATIONS_MESSAGE => {
                 let params = untagged(params);

@@ -1,0 +1,68 @@
+//! What a server's machines are handed with an input, quinn-proto style: the
+//! effects sink they push onto, the one timer table, the host's clock, and
+//! what they read of the rest of the engine (settings, catalogue, clients),
+//! read only. The router lends it (`Engine::server_parts`); the servers'
+//! state stays `Servers`' own.
+
+use crate::engine::clients::Clients;
+use crate::engine::effects::{Effect, LogLevel};
+use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
+use crate::engine::server::Servers;
+use crate::engine::settings::Settings;
+use crate::engine::timers::{TimerId, TimerPurpose, TimerTable};
+
+pub(in crate::engine) struct ServerCtx<'a> {
+    pub(in crate::engine) effects: &'a mut Vec<Effect>,
+    pub(in crate::engine) timers: &'a mut TimerTable,
+    pub(in crate::engine) settings: &'a Settings,
+    pub(in crate::engine) catalogue: &'a Catalogue,
+    pub(in crate::engine) clients: &'a Clients,
+    pub(in crate::engine) now_ms: u64,
+}
+
+impl ServerCtx<'_> {
+    pub(in crate::engine) fn set_timer(&mut self, purpose: TimerPurpose, at_ms: u64) -> TimerId {
+        self.timers.handle_set(purpose, at_ms)
+    }
+
+    pub(in crate::engine) fn rearm_timer(&mut self, timer: TimerId, at_ms: u64) {
+        self.timers.handle_rearm(timer, at_ms);
+    }
+
+    pub(in crate::engine) fn cancel_timer(&mut self, timer: Option<TimerId>) {
+        if let Some(timer) = timer {
+            self.timers.handle_cancel(timer);
+        }
+    }
+}
+
+impl Servers {
+    /// A `log` effect about `server` (its secrets masked), as `Engine::log`.
+    pub(in crate::engine) fn log(
+        &self,
+        ctx: &mut ServerCtx,
+        level: LogLevel,
+        server: Option<&str>,
+        message: String,
+    ) {
+        let message = match server {
+            Some(name) => self.mask_for_server(name, message),
+            None => message,
+        };
+        ctx.effects.push(Effect::Log {
+            level,
+            server: server.map(str::to_string),
+            message,
+        });
+    }
+
+    /// The catalogue entry of a server, when it matches its config (as `Engine::current_entry`).
+    pub(in crate::engine) fn current_entry<'c>(
+        &self,
+        ctx: &ServerCtx<'c>,
+        name: &str,
+    ) -> Option<&'c CatalogueEntry> {
+        let server = self.by_name.get(name)?;
+        ctx.catalogue.warm(name, &server.config.fingerprint)
+    }
+}
