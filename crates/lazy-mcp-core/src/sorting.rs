@@ -10,13 +10,26 @@ use std::cmp::Ordering;
 
 /// Sorts `items` by `compare`, stably (as `slice::sort_by`).
 pub fn sort_by<T>(items: &mut [T], compare: impl Fn(&T, &T) -> Ordering) {
-    let order = sorted_positions(items.len(), &|a, b| match (items.get(a), items.get(b)) {
+    sort_by_dyn(items, &compare);
+}
+
+/// [`sort_by`]'s body, compiled once per item type rather than once per
+/// comparison closure (bench/README.md "WASM size").
+fn sort_by_dyn<T>(items: &mut [T], compare: &dyn Fn(&T, &T) -> Ordering) {
+    let swaps = ordering_swaps(items.len(), &|a, b| match (items.get(a), items.get(b)) {
         (Some(x), Some(y)) => compare(x, y),
         _ => Ordering::Equal,
     });
-    for (a, b) in swaps_for(&order) {
+    for (a, b) in swaps {
         items.swap(a, b);
     }
+}
+
+/// The swaps that sort `0..len` by `compare`: the part of [`sort_by`] that
+/// knows no item type, compiled once.
+#[inline(never)]
+fn ordering_swaps(len: usize, compare: &dyn Fn(usize, usize) -> Ordering) -> Vec<(usize, usize)> {
+    swaps_for(&sorted_positions(len, compare))
 }
 
 /// Sorts `items` in their order, stably (as `slice::sort`).

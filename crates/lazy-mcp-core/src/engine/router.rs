@@ -5,7 +5,6 @@ use crate::config::host_policy::Unmanaged;
 use crate::config::load::ConfigLoad;
 use crate::engine::announce::announcements::Announcements;
 use crate::engine::clients::context::ClientsContext;
-use crate::engine::clients::definition_starts::StartOutputs;
 use crate::engine::clients::Clients;
 use crate::engine::effects::{Effect, EndpointInfo, LogLevel};
 use crate::engine::effects_json;
@@ -211,12 +210,8 @@ impl Engine {
                 bytes,
                 limit_bytes,
             } => {
-                let mut ctx = ClientsContext {
-                    effects: &mut self.effects,
-                    timers: &mut self.timers,
-                    now_ms: self.now_ms,
-                };
-                (self.clients).message_too_large(&mut ctx, &client, &head, bytes, limit_bytes);
+                let (clients, mut ctx) = self.clients_parts();
+                clients.message_too_large(&mut ctx, &client, &head, bytes, limit_bytes);
             }
             Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
             Event::ClientStreamOpened { client } => {
@@ -231,12 +226,18 @@ impl Engine {
                 version,
                 failed,
             } => {
-                let out = StartOutputs {
+                let mut ctx = ClientsContext {
                     effects: &mut self.effects,
                     timers: &mut self.timers,
+                    now_ms: self.now_ms,
                 };
-                let (now_ms, servers) = (self.now_ms, &self.servers);
-                (self.clients).definition_started(endpoint, &version, failed, now_ms, servers, out);
+                (self.clients).definition_started(
+                    endpoint,
+                    &version,
+                    failed,
+                    &self.servers,
+                    &mut ctx,
+                );
             }
             Event::Enable { server } => self.on_enable(&server),
             Event::Disable { server } => self.on_disable(&server),
@@ -334,11 +335,12 @@ impl Engine {
         }
         if self.clients.definition_starts_due() {
             let allowed = self.settings.aggregate_endpoint == AggregateEndpoint::ToolIndex;
-            let out = StartOutputs {
+            let mut ctx = ClientsContext {
                 effects: &mut self.effects,
                 timers: &mut self.timers,
+                now_ms: self.now_ms,
             };
-            (self.clients).review_definition_starts(allowed, self.now_ms, &self.servers, out);
+            (self.clients).review_definition_starts(allowed, &self.servers, &mut ctx);
         }
         if let Some((path, content)) = self.pins.take_write() {
             (self.effects).push(Effect::WriteApprovedDefinitions { path, content });
@@ -426,6 +428,18 @@ impl Engine {
         (&mut self.servers, ctx)
     }
 
+    /// The clients, and what their inputs are handed (`clients/context.rs`):
+    /// the effects, the timer table, the clock. An input that also reads the
+    /// servers builds the context from the fields itself (a split borrow).
+    pub(in crate::engine) fn clients_parts(&mut self) -> (&mut Clients, ClientsContext<'_>) {
+        let ctx = ClientsContext {
+            effects: &mut self.effects,
+            timers: &mut self.timers,
+            now_ms: self.now_ms,
+        };
+        (&mut self.clients, ctx)
+    }
+
     // ---- small shared helpers -------------------------------------------------
 
     pub(in crate::engine) fn log(
@@ -446,12 +460,8 @@ impl Engine {
     }
 
     pub(in crate::engine) fn reply(&mut self, client: &str, message: Value) {
-        let mut ctx = ClientsContext {
-            effects: &mut self.effects,
-            timers: &mut self.timers,
-            now_ms: self.now_ms,
-        };
-        self.clients.reply(&mut ctx, client, message);
+        let (clients, mut ctx) = self.clients_parts();
+        clients.reply(&mut ctx, client, message);
     }
 
     pub(in crate::engine) fn reply_error(
@@ -516,13 +526,9 @@ impl Engine {
         }
         let (servers, mut ctx) = self.server_parts();
         servers.idle_setting_changed(&mut ctx);
-        let mut ctx = ClientsContext {
-            effects: &mut self.effects,
-            timers: &mut self.timers,
-            now_ms: self.now_ms,
-        };
         let idle_ms = self.settings.session_idle_ms;
-        self.clients.arm_gateway_sessions_timer(idle_ms, &mut ctx);
+        let (clients, mut ctx) = self.clients_parts();
+        clients.arm_gateway_sessions_timer(idle_ms, &mut ctx);
     }
 
     pub(in crate::engine) fn on_workspace_folders_changed(&mut self, folders: Vec<String>) {

@@ -5,22 +5,16 @@
 //! (`aggregateEndpoint: toolIndex`, VS Code) in a trusted workspace (the
 //! config report's `startClientDefinitions`) is asked to start them.
 
+use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::events::Endpoint;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::Servers;
-use crate::engine::timers::{TimerPurpose, TimerTable};
+use crate::engine::timers::TimerPurpose;
 use machine::Next;
 
 pub(in crate::engine) mod machine;
-
-/// Where the definition starts' decisions go: `startDefinition` and
-/// `stopDefinition` effects, and their timer in the one table.
-pub(in crate::engine) struct StartOutputs<'a> {
-    pub(in crate::engine) effects: &'a mut Vec<Effect>,
-    pub(in crate::engine) timers: &'a mut TimerTable,
-}
 
 impl Clients {
     /// At an event's end, after a change of the offered definitions or of the
@@ -29,12 +23,11 @@ impl Clients {
     pub(in crate::engine) fn review_definition_starts(
         &mut self,
         allowed: bool,
-        now_ms: u64,
         servers: &Servers,
-        out: StartOutputs<'_>,
+        ctx: &mut ClientsContext<'_>,
     ) {
-        self.starts.review(allowed, now_ms);
-        self.definition_timer(now_ms, servers, out);
+        self.starts.review(allowed, ctx.now_ms);
+        self.definition_timer(servers, ctx);
     }
 
     /// The host's `definitionStarted`: the start command ended (`failed`: it
@@ -44,25 +37,21 @@ impl Clients {
         endpoint: Endpoint,
         version: &str,
         failed: bool,
-        now_ms: u64,
         servers: &Servers,
-        mut out: StartOutputs<'_>,
+        ctx: &mut ClientsContext<'_>,
     ) {
-        let next = self
-            .starts
-            .handle_started(&endpoint, version, !failed, now_ms);
-        self.carry_out_start(endpoint, next, now_ms, servers, &mut out);
+        let next = (self.starts).handle_started(&endpoint, version, !failed, ctx.now_ms);
+        self.carry_out_start(endpoint, next, servers, ctx);
     }
 
     /// Its timer fired: every attempt whose pause or quiet time ended goes on.
     pub(in crate::engine) fn definition_timer(
         &mut self,
-        now_ms: u64,
         servers: &Servers,
-        mut out: StartOutputs<'_>,
+        ctx: &mut ClientsContext<'_>,
     ) {
-        while let Some((endpoint, next)) = self.starts.poll_due(now_ms) {
-            self.carry_out_start(endpoint, next, now_ms, servers, &mut out);
+        while let Some((endpoint, next)) = self.starts.poll_due(ctx.now_ms) {
+            self.carry_out_start(endpoint, next, servers, ctx);
         }
     }
 
@@ -70,19 +59,18 @@ impl Clients {
         &mut self,
         endpoint: Endpoint,
         next: Next,
-        now_ms: u64,
         servers: &Servers,
-        out: &mut StartOutputs<'_>,
+        ctx: &mut ClientsContext<'_>,
     ) {
         match next {
             Next::Nothing => {}
             Next::Ask(version) => {
-                out.effects
+                ctx.effects
                     .push(Effect::StartDefinition { endpoint, version });
             }
             // A timer that finds nothing due when it fires (its attempt ended) does nothing.
             Next::WakeAt(at_ms) => {
-                out.timers.handle_set(TimerPurpose::DefinitionStarts, at_ms);
+                ctx.timers.handle_set(TimerPurpose::DefinitionStarts, at_ms);
             }
             // VS Code keeps the listed tools and reconnects on their first use;
             // closing a session that only listed makes its MCP UI say Stopped
@@ -98,12 +86,12 @@ impl Clients {
                     Endpoint::Aggregate => true,
                 };
                 if only_listed && self.window_busy(&endpoint, servers) {
-                    let next = self.starts.handle_busy(&endpoint, now_ms);
-                    return self.carry_out_start(endpoint, next, now_ms, servers, out);
+                    let next = self.starts.handle_busy(&endpoint, ctx.now_ms);
+                    return self.carry_out_start(endpoint, next, servers, ctx);
                 }
                 self.starts.handle_stop_decided(&endpoint);
                 if only_listed {
-                    out.effects.push(Effect::StopDefinition { endpoint });
+                    ctx.effects.push(Effect::StopDefinition { endpoint });
                 }
             }
         }

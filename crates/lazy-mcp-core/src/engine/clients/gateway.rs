@@ -74,12 +74,8 @@ impl Engine {
                 mut params,
             } => {
                 self.clients.owed.request_read(client);
-                let mut ctx = ClientsContext {
-                    effects: &mut self.effects,
-                    timers: &mut self.timers,
-                    now_ms: self.now_ms,
-                };
-                if (self.clients).begin_request_era(&mut ctx, client, &id, &method, &mut params) {
+                let (clients, mut ctx) = self.clients_parts();
+                if clients.begin_request_era(&mut ctx, client, &id, &method, &mut params) {
                     self.on_client_request(client, &endpoint, id, &method, params);
                     self.clients.end_request_era(client);
                 }

@@ -32,13 +32,8 @@ impl Engine {
             .handle_post(client, self.now_ms)
         {
             let policy = session_policy(self.settings());
-            let ctx = ClientsContext {
-                effects: &mut self.effects,
-                timers: &mut self.timers,
-                now_ms: self.now_ms,
-            };
-            self.clients
-                .review_gateway_sessions(Some(client), policy, ctx);
+            let (clients, ctx) = self.clients_parts();
+            clients.review_gateway_sessions(Some(client), policy, ctx);
         }
     }
 }

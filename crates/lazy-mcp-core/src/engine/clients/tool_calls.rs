@@ -86,13 +86,9 @@ impl Engine {
                     self.shown().tools_seen_by(client),
                     self.settings().max_tools,
                 );
-                let mut ctx = ClientsContext {
-                    effects: &mut self.effects,
-                    timers: &mut self.timers,
-                    now_ms: self.now_ms,
-                };
                 let load = name == LOAD_TOOLS;
-                (self.clients).load_tools(&mut ctx, client, id, resolved, load, seen);
+                let (clients, mut ctx) = self.clients_parts();
+                clients.load_tools(&mut ctx, client, id, resolved, load, seen);
             }
             CALL_TOOL => self.call_tool(client, id, &arguments, params),
             _ => return false,

@@ -3,7 +3,6 @@
 //! which the router and the servers' state name, imports nothing above it.
 
 use crate::engine::clients::context::ClientsContext;
-use crate::engine::clients::definition_starts::StartOutputs;
 use crate::engine::clients::gateway_sessions::session_policy;
 use crate::engine::router::Engine;
 use crate::engine::timers::{TimerId, TimerPurpose};
@@ -49,20 +48,17 @@ impl Engine {
             TimerPurpose::Retry { server } => self.on_retry_timer(&server),
             TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
             TimerPurpose::DefinitionStarts => {
-                let out = StartOutputs {
-                    effects: &mut self.effects,
-                    timers: &mut self.timers,
-                };
-                (self.clients).definition_timer(self.now_ms, &self.servers, out);
-            }
-            TimerPurpose::GatewaySessions => {
-                let policy = session_policy(self.settings());
-                let ctx = ClientsContext {
+                let mut ctx = ClientsContext {
                     effects: &mut self.effects,
                     timers: &mut self.timers,
                     now_ms: self.now_ms,
                 };
-                self.clients.gateway_sessions_timer(policy, ctx);
+                (self.clients).definition_timer(&self.servers, &mut ctx);
+            }
+            TimerPurpose::GatewaySessions => {
+                let policy = session_policy(self.settings());
+                let (clients, ctx) = self.clients_parts();
+                clients.gateway_sessions_timer(policy, ctx);
             }
             TimerPurpose::Refresh => {
                 self.timers.refresh = None;
