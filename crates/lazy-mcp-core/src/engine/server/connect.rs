@@ -24,7 +24,6 @@ use crate::engine::server::http_transport::machine::HttpTransport;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::engine::timers::TimerPurpose;
-use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
 use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
@@ -183,30 +182,6 @@ impl Engine {
         servers.send(&mut ctx, conn, message);
     }
 
-    /// Either era's handshake is done: keep the connection for waiting calls, list.
-    pub(in crate::engine) fn handshake_done(&mut self, conn: ConnId, init: &InitializeOutcome) {
-        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
-            return;
-        };
-        let has_waiters = match self.servers.by_name.get_mut(&name) {
-            Some(server) => {
-                server.connect.handle_era_known();
-                server.connect.has_waiters()
-            }
-            None => false,
-        };
-        if has_waiters {
-            // Calls arrived while cataloguing: keep this connection for them.
-            if let Some(connection) = self.servers.conns.get_mut(&conn) {
-                connection.keep_for_calls();
-            }
-        }
-        // Calls flow once the first listing round is back: the live lists are then
-        // compared with the catalogue, and the server has had a round trip to
-        // finish its own start-up (e.g. asking for roots) before the first call.
-        self.start_listing(conn, &ListKind::offered_by(&init.capabilities));
-    }
-
     /// A server that asked for roots while starting (server-filesystem replaces its
     /// allowed directories with them, asynchronously) gets `rootsSettleMs` to apply
     /// them before the first call; any other server gets its calls at once.
@@ -225,58 +200,21 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_roots_settled(&mut self, conn: ConnId) {
-        if self.servers.conns.get(&conn).is_some_and(|c| !c.is_live()) {
+        if self.servers.is_settling(conn) {
             self.become_connected(conn);
         }
     }
 
     /// The handshake is done and calls may flow: CONNECTED, waiters forwarded.
     fn become_connected(&mut self, conn: ConnId) {
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
+        let (servers, mut ctx) = self.server_parts();
+        let Some((name, latency_ms)) = servers.went_live(&mut ctx, conn) else {
             return;
         };
-        let live = connection.went_live(self.now_ms);
-        let name = connection.server.clone();
-        let latency = live.latency_ms;
-        self.cancel_timer(live.handshake_timer);
         self.transition(&name, Trigger::Connected);
         let now = self.now_ms;
-        let waiters = match self.servers.by_name.get_mut(&name) {
-            Some(server) => {
-                server.stats.handle_connected(latency);
-                server.connect.take_waiters()
-            }
-            None => Vec::new(),
-        };
-        self.log(
-            LogLevel::Info,
-            Some(&name),
-            format!(
-                "connected ({} waiting)",
-                count_as(waiters.len(), "call was", "calls were")
-            ),
-        );
-        let subscribed = self.servers.subscribed_uris(&name);
-        let modern = self.servers.is_modern(conn);
-        if modern {
-            let (servers, mut ctx) = self.server_parts();
-            servers.listen_for_changes(&mut ctx, conn);
-        }
-        // Modern servers take subscriptions in `subscriptions/listen` instead.
-        for uri in subscribed.into_iter().filter(|_| !modern) {
-            let already_asked = waiters.iter().any(|w| {
-                w.method() == methods::RESOURCES_SUBSCRIBE
-                    && subscription_uri(w.params()) == Some(uri.as_str())
-            });
-            if !already_asked {
-                self.send_request(
-                    conn,
-                    methods::RESOURCES_SUBSCRIBE,
-                    Some(serde_json::json!({ "uri": uri })),
-                    Pending::Internal,
-                );
-            }
-        }
+        let (servers, mut ctx) = self.server_parts();
+        let waiters = servers.connected(&mut ctx, conn, &name, latency_ms);
         for call in waiters {
             self.forward_call_round(conn, call, 0);
         }
@@ -396,6 +334,89 @@ pub(in crate::engine) fn subscription_uri(params: &CallParams) -> Option<&str> {
 }
 
 impl Servers {
+    /// Either era's handshake is done on `conn`: its server's era is known,
+    /// and the connection is kept for calls that arrived while cataloguing.
+    /// (Calls flow once the first listing round is back: the live lists are
+    /// then compared with the catalogue, and the server has had a round trip
+    /// to finish its own start-up, e.g. asking for roots, before the first call.)
+    pub(in crate::engine) fn handshake_done(&mut self, conn: ConnId) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let has_waiters = match self.by_name.get_mut(&connection.server) {
+            Some(server) => {
+                server.connect.handle_era_known();
+                server.connect.has_waiters()
+            }
+            None => false,
+        };
+        if has_waiters {
+            connection.keep_for_calls();
+        }
+    }
+
+    /// `conn` is open and not yet live (its listing is done; its roots settle).
+    fn is_settling(&self, conn: ConnId) -> bool {
+        self.conns.get(&conn).is_some_and(|c| !c.is_live())
+    }
+
+    /// `conn` goes live: its handshake timer is cancelled. Returns its
+    /// server's name and the handshake's latency (the router makes it
+    /// CONNECTED, then hands both to [`Servers::connected`]).
+    fn went_live(&mut self, ctx: &mut ServerCtx, conn: ConnId) -> Option<(String, u64)> {
+        let connection = self.conns.get_mut(&conn)?;
+        let live = connection.went_live(ctx.now_ms);
+        let name = connection.server.clone();
+        ctx.cancel_timer(live.handshake_timer);
+        Some((name, live.latency_ms))
+    }
+
+    /// `name` is CONNECTED on `conn`: counted, logged, its changes listened
+    /// for (modern era) or its resources subscribed again (legacy era).
+    /// Returns the calls that waited for it, for the router to forward.
+    fn connected(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        name: &str,
+        latency_ms: u64,
+    ) -> Vec<QueuedCall> {
+        let waiters = match self.by_name.get_mut(name) {
+            Some(server) => {
+                server.stats.handle_connected(latency_ms);
+                server.connect.take_waiters()
+            }
+            None => Vec::new(),
+        };
+        let message = format!(
+            "connected ({} waiting)",
+            count_as(waiters.len(), "call was", "calls were")
+        );
+        self.log(ctx, LogLevel::Info, Some(name), message);
+        let subscribed = self.subscribed_uris(name);
+        let modern = self.is_modern(conn);
+        if modern {
+            self.listen_for_changes(ctx, conn);
+        }
+        // Modern servers take subscriptions in `subscriptions/listen` instead.
+        for uri in subscribed.into_iter().filter(|_| !modern) {
+            let already_asked = waiters.iter().any(|w| {
+                w.method() == methods::RESOURCES_SUBSCRIBE
+                    && subscription_uri(w.params()) == Some(uri.as_str())
+            });
+            if !already_asked {
+                self.send_request(
+                    ctx,
+                    conn,
+                    methods::RESOURCES_SUBSCRIBE,
+                    Some(serde_json::json!({ "uri": uri })),
+                    Pending::Internal,
+                );
+            }
+        }
+        waiters
+    }
+
     /// Sends a request upstream, remembering what its answer is for. Returns
     /// its id. Its params are as the connection's era wants them: a forwarded
     /// call's envelope declares its client's input capabilities.

@@ -16,7 +16,7 @@ use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake;
-use crate::protocol::client_handshake::InitializeOutcome;
+use crate::protocol::client_handshake::ListKind;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use machine::{
@@ -42,7 +42,8 @@ const CLOSE: OnFailure<'static> = OnFailure {
 /// machine's messages and wrote its log lines: the machine's last output,
 /// when it reaches beyond the servers (listing, reopening, failing).
 enum HandshakeNext {
-    Ready(InitializeOutcome),
+    /// Done: the first listing round (calls flow once it is back).
+    List(Vec<ListKind>),
     Reopen {
         handshake: Handshake,
         why: &'static str,
@@ -120,7 +121,10 @@ impl Servers {
                     }
                     continue;
                 }
-                HandshakeOutput::Ready { init, .. } => HandshakeNext::Ready(init),
+                HandshakeOutput::Ready { init, .. } => {
+                    self.handshake_done(conn);
+                    HandshakeNext::List(ListKind::offered_by(&init.capabilities))
+                }
                 HandshakeOutput::Reopen { handshake, why } => {
                     let Some(connection) = self.conns.get(&conn) else {
                         continue;
@@ -156,7 +160,7 @@ impl Engine {
             return;
         };
         match next {
-            HandshakeNext::Ready(init) => self.handshake_done(conn, &init),
+            HandshakeNext::List(kinds) => self.start_listing(conn, &kinds),
             HandshakeNext::Reopen {
                 handshake,
                 why,
