@@ -28,6 +28,7 @@ use crate::protocol::jsonrpc;
 use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
 use crate::protocol::params::Params;
+use crate::shared::launch::SharedLaunch;
 use crate::wording::count_as;
 use serde_json::Value;
 
@@ -35,13 +36,7 @@ impl Engine {
     /// Starts cataloguing servers from the queue while slots are free.
     pub(in crate::engine) fn pump_catalogue_queue(&mut self) {
         loop {
-            let active = self
-                .servers
-                .conns
-                .values()
-                .filter(|c| c.purpose() == Purpose::Catalogue)
-                .count();
-            if active >= self.settings().catalogue_concurrency.max(1) {
+            if self.servers.cataloguing() >= self.settings().catalogue_concurrency.max(1) {
                 return;
             }
             let Some(name) = self.catalogue_queue.pop_front() else {
@@ -65,10 +60,10 @@ impl Engine {
     /// Single flight: opens a connection unless one is already on its way.
     /// Returns false when the server cannot be connected now (the caller explains why).
     pub(in crate::engine) fn ensure_connected(&mut self, name: &str, interactive: bool) -> bool {
-        let Some(server) = self.servers.by_name.get(name) else {
+        let Some(server) = self.servers.get(name) else {
             return false;
         };
-        match &server.state {
+        match server.state() {
             ServerState::Connected | ServerState::Connecting | ServerState::Cataloguing => true,
             // FAILED too: a call or Connect Now gets one fresh attempt at once,
             // bounded by the handshake timeout (automatic retries are bounded apart).
@@ -94,52 +89,15 @@ impl Engine {
         interactive: bool,
         fallback: Option<Handshake>,
     ) {
-        let handshake = match fallback {
-            Some(handshake) => handshake,
-            None => {
-                let (servers, ctx) = self.server_parts();
-                servers.handshake_for(&ctx, name)
-            }
-        };
-        let Some(server) = self.servers.by_name.get_mut(name) else {
-            return;
-        };
-        let retry_timer = server.restart.take_retry_timer();
-        let transport = server.config.transport.clone();
-        let oauth = crate::engine::server::auth::binding(&server.config);
-        let shared = self.launch_sharing_of(name);
-        self.cancel_timer(retry_timer);
-        let conn = self.servers.next_conn;
-        self.servers.next_conn += 1;
-        let timeout = self.handshake_timeout_ms(name);
-        let handshake_timer = self.set_timer(
-            TimerPurpose::Handshake { conn },
-            self.now_ms.saturating_add(timeout),
-        );
-        let mut connection = Connection::new(
-            name.to_string(),
+        let opening = Opening {
             purpose,
             interactive,
-            handshake,
-            self.now_ms,
-            handshake_timer,
-        );
-        connection.http = HttpTransport::new(&transport);
-        self.servers.conns.insert(conn, connection);
-        if let Some(server) = self.servers.by_name.get_mut(name) {
-            server.connect.handle_connection_opened(conn);
-            server.stats.handle_opening(shared.is_some());
-        }
-        self.effects.push(Effect::Open {
-            conn,
-            server: name.to_string(),
-            transport: Box::new(transport),
-            interactive,
-            oauth: oauth.map(Box::new),
-            max_message_bytes: self.settings().max_message_bytes,
-            shared: shared.map(Box::new),
-        });
-        if fallback.is_some() {
+            fallback,
+            shared: self.launch_sharing_of(name),
+            timeout_ms: self.handshake_timeout_ms(name),
+        };
+        let (servers, mut ctx) = self.server_parts();
+        if !servers.open(&mut ctx, name, opening) || fallback.is_some() {
             return;
         }
         let trigger = match purpose {
@@ -333,7 +291,79 @@ pub(in crate::engine) fn subscription_uri(params: &CallParams) -> Option<&str> {
     }
 }
 
+/// How [`Servers::open`] opens a connection: what for, whether the user
+/// waits, the handshake of a replacement, a shared launch, the handshake's bound.
+pub(in crate::engine) struct Opening {
+    purpose: Purpose,
+    interactive: bool,
+    fallback: Option<Handshake>,
+    shared: Option<SharedLaunch>,
+    timeout_ms: u64,
+}
+
 impl Servers {
+    /// How many connections are cataloguing (they take the queue's slots).
+    fn cataloguing(&self) -> usize {
+        self.conns
+            .values()
+            .filter(|c| c.purpose() == Purpose::Catalogue)
+            .count()
+    }
+
+    /// Opens a connection to `name`: its retry timer cancelled, the
+    /// handshake's timer armed, the `open` effect. Returns false when there
+    /// is no such server (the router changes its state only when true).
+    fn open(&mut self, ctx: &mut ServerCtx, name: &str, opening: Opening) -> bool {
+        let Opening {
+            purpose,
+            interactive,
+            fallback,
+            shared,
+            timeout_ms,
+        } = opening;
+        let handshake = match fallback {
+            Some(handshake) => handshake,
+            None => self.handshake_for(ctx, name),
+        };
+        let Some(server) = self.by_name.get_mut(name) else {
+            return false;
+        };
+        let retry_timer = server.restart.take_retry_timer();
+        let transport = server.config.transport.clone();
+        let oauth = crate::engine::server::auth::binding(&server.config);
+        ctx.cancel_timer(retry_timer);
+        let conn = self.next_conn;
+        self.next_conn += 1;
+        let handshake_timer = ctx.set_timer(
+            TimerPurpose::Handshake { conn },
+            ctx.now_ms.saturating_add(timeout_ms),
+        );
+        let mut connection = Connection::new(
+            name.to_string(),
+            purpose,
+            interactive,
+            handshake,
+            ctx.now_ms,
+            handshake_timer,
+        );
+        connection.http = HttpTransport::new(&transport);
+        self.conns.insert(conn, connection);
+        if let Some(server) = self.by_name.get_mut(name) {
+            server.connect.handle_connection_opened(conn);
+            server.stats.handle_opening(shared.is_some());
+        }
+        ctx.effects.push(Effect::Open {
+            conn,
+            server: name.to_string(),
+            transport: Box::new(transport),
+            interactive,
+            oauth: oauth.map(Box::new),
+            max_message_bytes: ctx.settings.max_message_bytes,
+            shared: shared.map(Box::new),
+        });
+        true
+    }
+
     /// Either era's handshake is done on `conn`: its server's era is known,
     /// and the connection is kept for calls that arrived while cataloguing.
     /// (Calls flow once the first listing round is back: the live lists are
