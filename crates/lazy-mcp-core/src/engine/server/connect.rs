@@ -24,11 +24,11 @@ use crate::engine::server::http_transport::machine::HttpTransport;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::engine::timers::TimerPurpose;
-use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
 use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
 use crate::protocol::params::Params;
+use crate::shared::launch::SharedLaunch;
 use crate::wording::count_as;
 use serde_json::Value;
 
@@ -36,13 +36,7 @@ impl Engine {
     /// Starts cataloguing servers from the queue while slots are free.
     pub(in crate::engine) fn pump_catalogue_queue(&mut self) {
         loop {
-            let active = self
-                .servers
-                .conns
-                .values()
-                .filter(|c| c.purpose() == Purpose::Catalogue)
-                .count();
-            if active >= self.settings().catalogue_concurrency.max(1) {
+            if self.servers.cataloguing() >= self.settings().catalogue_concurrency.max(1) {
                 return;
             }
             let Some(name) = self.catalogue_queue.pop_front() else {
@@ -66,10 +60,10 @@ impl Engine {
     /// Single flight: opens a connection unless one is already on its way.
     /// Returns false when the server cannot be connected now (the caller explains why).
     pub(in crate::engine) fn ensure_connected(&mut self, name: &str, interactive: bool) -> bool {
-        let Some(server) = self.servers.by_name.get(name) else {
+        let Some(server) = self.servers.get(name) else {
             return false;
         };
-        match &server.state {
+        match server.state() {
             ServerState::Connected | ServerState::Connecting | ServerState::Cataloguing => true,
             // FAILED too: a call or Connect Now gets one fresh attempt at once,
             // bounded by the handshake timeout (automatic retries are bounded apart).
@@ -95,52 +89,15 @@ impl Engine {
         interactive: bool,
         fallback: Option<Handshake>,
     ) {
-        let handshake = match fallback {
-            Some(handshake) => handshake,
-            None => {
-                let (servers, ctx) = self.server_parts();
-                servers.handshake_for(&ctx, name)
-            }
-        };
-        let Some(server) = self.servers.by_name.get_mut(name) else {
-            return;
-        };
-        let retry_timer = server.restart.take_retry_timer();
-        let transport = server.config.transport.clone();
-        let oauth = crate::engine::server::auth::binding(&server.config);
-        let shared = self.launch_sharing_of(name);
-        self.cancel_timer(retry_timer);
-        let conn = self.servers.next_conn;
-        self.servers.next_conn += 1;
-        let timeout = self.handshake_timeout_ms(name);
-        let handshake_timer = self.set_timer(
-            TimerPurpose::Handshake { conn },
-            self.now_ms.saturating_add(timeout),
-        );
-        let mut connection = Connection::new(
-            name.to_string(),
+        let opening = Opening {
             purpose,
             interactive,
-            handshake,
-            self.now_ms,
-            handshake_timer,
-        );
-        connection.http = HttpTransport::new(&transport);
-        self.servers.conns.insert(conn, connection);
-        if let Some(server) = self.servers.by_name.get_mut(name) {
-            server.connect.handle_connection_opened(conn);
-            server.stats.handle_opening(shared.is_some());
-        }
-        self.effects.push(Effect::Open {
-            conn,
-            server: name.to_string(),
-            transport: Box::new(transport),
-            interactive,
-            oauth: oauth.map(Box::new),
-            max_message_bytes: self.settings().max_message_bytes,
-            shared: shared.map(Box::new),
-        });
-        if fallback.is_some() {
+            fallback,
+            shared: self.launch_sharing_of(name),
+            timeout_ms: self.handshake_timeout_ms(name),
+        };
+        let (servers, mut ctx) = self.server_parts();
+        if !servers.open(&mut ctx, name, opening) || fallback.is_some() {
             return;
         }
         let trigger = match purpose {
@@ -183,30 +140,6 @@ impl Engine {
         servers.send(&mut ctx, conn, message);
     }
 
-    /// Either era's handshake is done: keep the connection for waiting calls, list.
-    pub(in crate::engine) fn handshake_done(&mut self, conn: ConnId, init: &InitializeOutcome) {
-        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
-            return;
-        };
-        let has_waiters = match self.servers.by_name.get_mut(&name) {
-            Some(server) => {
-                server.connect.handle_era_known();
-                server.connect.has_waiters()
-            }
-            None => false,
-        };
-        if has_waiters {
-            // Calls arrived while cataloguing: keep this connection for them.
-            if let Some(connection) = self.servers.conns.get_mut(&conn) {
-                connection.keep_for_calls();
-            }
-        }
-        // Calls flow once the first listing round is back: the live lists are then
-        // compared with the catalogue, and the server has had a round trip to
-        // finish its own start-up (e.g. asking for roots) before the first call.
-        self.start_listing(conn, &ListKind::offered_by(&init.capabilities));
-    }
-
     /// A server that asked for roots while starting (server-filesystem replaces its
     /// allowed directories with them, asynchronously) gets `rootsSettleMs` to apply
     /// them before the first call; any other server gets its calls at once.
@@ -225,58 +158,21 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_roots_settled(&mut self, conn: ConnId) {
-        if self.servers.conns.get(&conn).is_some_and(|c| !c.is_live()) {
+        if self.servers.is_settling(conn) {
             self.become_connected(conn);
         }
     }
 
     /// The handshake is done and calls may flow: CONNECTED, waiters forwarded.
     fn become_connected(&mut self, conn: ConnId) {
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
+        let (servers, mut ctx) = self.server_parts();
+        let Some((name, latency_ms)) = servers.went_live(&mut ctx, conn) else {
             return;
         };
-        let live = connection.went_live(self.now_ms);
-        let name = connection.server.clone();
-        let latency = live.latency_ms;
-        self.cancel_timer(live.handshake_timer);
         self.transition(&name, Trigger::Connected);
         let now = self.now_ms;
-        let waiters = match self.servers.by_name.get_mut(&name) {
-            Some(server) => {
-                server.stats.handle_connected(latency);
-                server.connect.take_waiters()
-            }
-            None => Vec::new(),
-        };
-        self.log(
-            LogLevel::Info,
-            Some(&name),
-            format!(
-                "connected ({} waiting)",
-                count_as(waiters.len(), "call was", "calls were")
-            ),
-        );
-        let subscribed = self.servers.subscribed_uris(&name);
-        let modern = self.servers.is_modern(conn);
-        if modern {
-            let (servers, mut ctx) = self.server_parts();
-            servers.listen_for_changes(&mut ctx, conn);
-        }
-        // Modern servers take subscriptions in `subscriptions/listen` instead.
-        for uri in subscribed.into_iter().filter(|_| !modern) {
-            let already_asked = waiters.iter().any(|w| {
-                w.method() == methods::RESOURCES_SUBSCRIBE
-                    && subscription_uri(w.params()) == Some(uri.as_str())
-            });
-            if !already_asked {
-                self.send_request(
-                    conn,
-                    methods::RESOURCES_SUBSCRIBE,
-                    Some(serde_json::json!({ "uri": uri })),
-                    Pending::Internal,
-                );
-            }
-        }
+        let (servers, mut ctx) = self.server_parts();
+        let waiters = servers.connected(&mut ctx, conn, &name, latency_ms);
         for call in waiters {
             self.forward_call_round(conn, call, 0);
         }
@@ -395,7 +291,162 @@ pub(in crate::engine) fn subscription_uri(params: &CallParams) -> Option<&str> {
     }
 }
 
+/// How [`Servers::open`] opens a connection: what for, whether the user
+/// waits, the handshake of a replacement, a shared launch, the handshake's bound.
+pub(in crate::engine) struct Opening {
+    purpose: Purpose,
+    interactive: bool,
+    fallback: Option<Handshake>,
+    shared: Option<SharedLaunch>,
+    timeout_ms: u64,
+}
+
 impl Servers {
+    /// How many connections are cataloguing (they take the queue's slots).
+    fn cataloguing(&self) -> usize {
+        self.conns
+            .values()
+            .filter(|c| c.purpose() == Purpose::Catalogue)
+            .count()
+    }
+
+    /// Opens a connection to `name`: its retry timer cancelled, the
+    /// handshake's timer armed, the `open` effect. Returns false when there
+    /// is no such server (the router changes its state only when true).
+    fn open(&mut self, ctx: &mut ServerCtx, name: &str, opening: Opening) -> bool {
+        let Opening {
+            purpose,
+            interactive,
+            fallback,
+            shared,
+            timeout_ms,
+        } = opening;
+        let handshake = match fallback {
+            Some(handshake) => handshake,
+            None => self.handshake_for(ctx, name),
+        };
+        let Some(server) = self.by_name.get_mut(name) else {
+            return false;
+        };
+        let retry_timer = server.restart.take_retry_timer();
+        let transport = server.config.transport.clone();
+        let oauth = crate::engine::server::auth::binding(&server.config);
+        ctx.cancel_timer(retry_timer);
+        let conn = self.next_conn;
+        self.next_conn += 1;
+        let handshake_timer = ctx.set_timer(
+            TimerPurpose::Handshake { conn },
+            ctx.now_ms.saturating_add(timeout_ms),
+        );
+        let mut connection = Connection::new(
+            name.to_string(),
+            purpose,
+            interactive,
+            handshake,
+            ctx.now_ms,
+            handshake_timer,
+        );
+        connection.http = HttpTransport::new(&transport);
+        self.conns.insert(conn, connection);
+        if let Some(server) = self.by_name.get_mut(name) {
+            server.connect.handle_connection_opened(conn);
+            server.stats.handle_opening(shared.is_some());
+        }
+        ctx.effects.push(Effect::Open {
+            conn,
+            server: name.to_string(),
+            transport: Box::new(transport),
+            interactive,
+            oauth: oauth.map(Box::new),
+            max_message_bytes: ctx.settings.max_message_bytes,
+            shared: shared.map(Box::new),
+        });
+        true
+    }
+
+    /// Either era's handshake is done on `conn`: its server's era is known,
+    /// and the connection is kept for calls that arrived while cataloguing.
+    /// (Calls flow once the first listing round is back: the live lists are
+    /// then compared with the catalogue, and the server has had a round trip
+    /// to finish its own start-up, e.g. asking for roots, before the first call.)
+    pub(in crate::engine) fn handshake_done(&mut self, conn: ConnId) {
+        let Some(connection) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let has_waiters = match self.by_name.get_mut(&connection.server) {
+            Some(server) => {
+                server.connect.handle_era_known();
+                server.connect.has_waiters()
+            }
+            None => false,
+        };
+        if has_waiters {
+            connection.keep_for_calls();
+        }
+    }
+
+    /// `conn` is open and not yet live (its listing is done; its roots settle).
+    fn is_settling(&self, conn: ConnId) -> bool {
+        self.conns.get(&conn).is_some_and(|c| !c.is_live())
+    }
+
+    /// `conn` goes live: its handshake timer is cancelled. Returns its
+    /// server's name and the handshake's latency (the router makes it
+    /// CONNECTED, then hands both to [`Servers::connected`]).
+    fn went_live(&mut self, ctx: &mut ServerCtx, conn: ConnId) -> Option<(String, u64)> {
+        let connection = self.conns.get_mut(&conn)?;
+        let live = connection.went_live(ctx.now_ms);
+        let name = connection.server.clone();
+        ctx.cancel_timer(live.handshake_timer);
+        Some((name, live.latency_ms))
+    }
+
+    /// `name` is CONNECTED on `conn`: counted, logged, its changes listened
+    /// for (modern era) or its resources subscribed again (legacy era).
+    /// Returns the calls that waited for it, for the router to forward.
+    fn connected(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        name: &str,
+        latency_ms: u64,
+    ) -> Vec<QueuedCall> {
+        let waiters = match self.by_name.get_mut(name) {
+            Some(server) => {
+                server.stats.handle_connected(latency_ms);
+                server.connect.take_waiters()
+            }
+            None => Vec::new(),
+        };
+        let message = format!(
+            "connected ({} waiting)",
+            count_as(waiters.len(), "call was", "calls were")
+        );
+        self.log(ctx, LogLevel::Info, Some(name), message);
+        let subscribed = self.subscribed_uris(name);
+        let modern = self.is_modern(conn);
+        if modern {
+            self.listen_for_changes(ctx, conn);
+        }
+        // Modern servers take subscriptions in `subscriptions/listen` instead.
+        for uri in subscribed.into_iter().filter(|_| !modern) {
+            let already_asked = waiters.iter().any(|w| {
+                w.method() == methods::RESOURCES_SUBSCRIBE
+                    && subscription_uri(w.params()) == Some(uri.as_str())
+            });
+            if !already_asked {
+                self.send_request(
+                    ctx,
+                    conn,
+                    methods::RESOURCES_SUBSCRIBE,
+                    Some(serde_json::json!({ "uri": uri })),
+                    Pending::Internal,
+                );
+            }
+        }
+        waiters
+    }
+
     /// Sends a request upstream, remembering what its answer is for. Returns
     /// its id. Its params are as the connection's era wants them: a forwarded
     /// call's envelope declares its client's input capabilities.

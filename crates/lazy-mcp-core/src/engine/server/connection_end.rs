@@ -6,9 +6,41 @@ use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
+use crate::engine::server::calls::{ForwardedCall, QueuedCall};
+use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Failure;
 use crate::engine::server::state::Trigger;
+use crate::engine::server::Servers;
 use crate::protocol::jsonrpc;
+
+impl Servers {
+    /// Forgets `conn`: its timers cancelled, its server told. Returns the
+    /// calls in flight on it (the router cancels their timers and answers
+    /// their clients), None when there was no such connection.
+    fn drop_connection(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+    ) -> Option<Vec<(u64, Box<ForwardedCall>)>> {
+        let mut connection = self.conns.remove(&conn)?;
+        let closed = connection.close();
+        ctx.cancel_timer(closed.handshake_timer);
+        ctx.cancel_timer(closed.connect_deadline);
+        if let Some(server) = self.by_name.get_mut(&connection.server) {
+            server.connect.handle_connection_dropped(conn);
+            server.stats.handle_connection_ended();
+        }
+        Some(closed.calls)
+    }
+
+    /// The calls waiting for `name`'s connect leave it (the router fails them).
+    fn take_waiters(&mut self, name: &str) -> Vec<QueuedCall> {
+        match self.by_name.get_mut(name) {
+            Some(server) => server.connect.take_waiters(),
+            None => Vec::new(),
+        }
+    }
+}
 
 impl Engine {
     /// Ends the server's connection (if any), failing in-flight and waiting calls
@@ -38,13 +70,11 @@ impl Engine {
     /// Forgets a connection: cancels its timers, fails its in-flight calls with
     /// `message`, and closes it when `close` (the host already knows otherwise).
     pub(in crate::engine) fn drop_connection(&mut self, conn: ConnId, message: &str, close: bool) {
-        let Some(mut connection) = self.servers.conns.remove(&conn) else {
+        let (servers, mut ctx) = self.server_parts();
+        let Some(calls) = servers.drop_connection(&mut ctx, conn) else {
             return;
         };
-        let closed = connection.close();
-        self.cancel_timer(closed.handshake_timer);
-        self.cancel_timer(closed.connect_deadline);
-        for (upstream_id, call) in closed.calls {
+        for (upstream_id, call) in calls {
             self.cancel_timer(Some(call.timer()));
             // A call waiting for a retry: its client was answered already.
             if self.clients.is_attached(call.client())
@@ -55,21 +85,13 @@ impl Engine {
             }
         }
         self.clients.connection_dropped(conn);
-        if let Some(server) = self.servers.by_name.get_mut(&connection.server) {
-            server.connect.handle_connection_dropped(conn);
-            server.stats.handle_connection_ended();
-        }
         if close {
             self.effects.push(Effect::Close { conn, idle: false });
         }
     }
 
     pub(in crate::engine) fn fail_waiters(&mut self, name: &str, message: &str) {
-        let waiters = match self.servers.by_name.get_mut(name) {
-            Some(server) => server.connect.take_waiters(),
-            None => return,
-        };
-        for call in waiters {
+        for call in self.servers.take_waiters(name) {
             let (client, client_id) = call.into_reply_target();
             self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, message);
         }

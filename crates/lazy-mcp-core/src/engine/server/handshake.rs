@@ -1,8 +1,10 @@
-//! A connection's handshake, router side: finds the connection, hands its
+//! A connection's handshake: `Servers` finds the connection, hands its
 //! [`HandshakeMachine`] (`handshake/machine.rs`) an input with what it reads
 //! ([`HandshakeContext`]), and carries out the machine's outputs in order:
-//! builds and sends the messages (ids, envelope, headers), opens and drops
-//! connections, logs, and on success starts the first listing round.
+//! builds and sends the messages (ids, envelope, headers), logs. The
+//! machine's last output, when it reaches beyond the servers, is the
+//! router's: on success the first listing round, else a connection dropped
+//! and reopened, or failed.
 
 pub(in crate::engine) mod machine;
 
@@ -10,12 +12,16 @@ use crate::config::model::Transport;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
+use crate::engine::server::connection::Purpose;
+use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake;
+use crate::protocol::client_handshake::ListKind;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use machine::{
-    Handshake, HandshakeContext, HandshakeMachine, HandshakeMessage, HandshakeOutput, Phase,
+    Failure, Handshake, HandshakeContext, HandshakeMachine, HandshakeMessage, HandshakeOutput,
+    Phase,
 };
 use serde_json::Value;
 
@@ -32,21 +38,40 @@ const CLOSE: OnFailure<'static> = OnFailure {
     detail: "",
 };
 
-impl Engine {
-    /// Hands `conn`'s handshake machine an input, then carries out its outputs.
+/// What a handshake input leaves the router to do once `Servers` sent the
+/// machine's messages and wrote its log lines: the machine's last output,
+/// when it reaches beyond the servers (listing, reopening, failing).
+enum HandshakeNext {
+    /// Done: the first listing round (calls flow once it is back).
+    List(Vec<ListKind>),
+    Reopen {
+        handshake: Handshake,
+        why: &'static str,
+        purpose: Purpose,
+        interactive: bool,
+    },
+    Reprobe(String),
+    Failed {
+        kind: Failure,
+        text: String,
+    },
+}
+
+impl Servers {
+    /// Hands `conn`'s handshake machine an input, then carries out its
+    /// outputs in order: the messages it sends, its log lines, a probe to
+    /// skip next time. Its last output, when the router's, is returned with
+    /// the server's name (the machine asks for at most one, last).
     /// (One copy in the `.wasm`: `input` is dynamic.)
     fn with_handshake(
         &mut self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
-        on_failure: OnFailure,
         input: &mut dyn FnMut(&mut HandshakeMachine, HandshakeContext),
-    ) {
-        let servers = &mut self.servers;
-        let Some(connection) = servers.conns.get_mut(&conn) else {
-            return;
-        };
+    ) -> Option<(String, HandshakeNext)> {
+        let connection = self.conns.get_mut(&conn)?;
         let name = connection.server.clone();
-        let cx = match servers.by_name.get(&name) {
+        let cx = match self.by_name.get(&name) {
             Some(server) => HandshakeContext {
                 stdio: matches!(server.config.transport, Transport::Stdio { .. }),
                 reprobed: server.connect.asks_era_again(),
@@ -58,61 +83,107 @@ impl Engine {
         };
         input(&mut connection.handshake, cx);
         let outputs = connection.handshake.poll_outputs();
-        self.carry_out_handshake(conn, &name, outputs, on_failure);
-    }
-
-    /// Does what `conn`'s handshake machine asked, in its order.
-    fn carry_out_handshake(
-        &mut self,
-        conn: ConnId,
-        name: &str,
-        outputs: Vec<HandshakeOutput>,
-        on_failure: OnFailure,
-    ) {
+        let mut next = None;
         for output in outputs {
-            match output {
-                HandshakeOutput::Send(HandshakeMessage::Discover) => {
-                    self.send_request(conn, methods::SERVER_DISCOVER, None, Pending::Discover);
+            let router = match output {
+                HandshakeOutput::Send(message) => {
+                    self.send_handshake(ctx, conn, message);
+                    continue;
                 }
-                HandshakeOutput::Send(HandshakeMessage::Initialize) => {
-                    let params = client_handshake::initialize_params(
-                        &self.settings().client_name,
-                        &self.settings().client_version,
-                    );
-                    self.send_request(conn, methods::INITIALIZE, Some(params), Pending::Initialize);
+                HandshakeOutput::Log(level, text) => {
+                    self.log(ctx, level, Some(&name), text);
+                    continue;
                 }
-                HandshakeOutput::Send(HandshakeMessage::Initialized) => {
-                    // After it, an HTTP server may send on a stream of its own
-                    // (its `send` says so: `Servers::send_text`).
-                    let message = jsonrpc::notification(methods::NOTIFICATIONS_INITIALIZED, None);
-                    self.send_upstream(conn, message);
-                }
-                HandshakeOutput::Log(level, text) => self.log(level, Some(name), text),
-                HandshakeOutput::Ready { init, .. } => self.handshake_done(conn, &init),
                 HandshakeOutput::ProbeUnanswered => {
-                    if let Some(server) = self.servers.by_name.get_mut(name) {
+                    if let Some(server) = self.by_name.get_mut(&name) {
                         server.connect.handle_probe_unanswered();
                     }
+                    continue;
+                }
+                HandshakeOutput::Ready { init, .. } => {
+                    self.handshake_done(conn);
+                    HandshakeNext::List(ListKind::offered_by(&init.capabilities))
                 }
                 HandshakeOutput::Reopen { handshake, why } => {
-                    let Some(connection) = self.servers.conns.get(&conn) else {
+                    let Some(connection) = self.conns.get(&conn) else {
                         continue;
                     };
                     let (purpose, interactive) = connection.reopen_as();
-                    self.drop_connection(conn, why, true);
-                    self.open_connection_with(name, purpose, interactive, Some(handshake));
+                    HandshakeNext::Reopen {
+                        handshake,
+                        why,
+                        purpose,
+                        interactive,
+                    }
                 }
-                HandshakeOutput::Reprobe(why) => {
-                    self.reprobe_on_fresh_connection(conn, &why);
-                }
-                HandshakeOutput::Failed { kind, text } => self.connection_failed_with_detail(
-                    conn,
-                    &text,
-                    on_failure.detail,
-                    kind,
-                    on_failure.close,
-                ),
+                HandshakeOutput::Reprobe(why) => HandshakeNext::Reprobe(why),
+                HandshakeOutput::Failed { kind, text } => HandshakeNext::Failed { kind, text },
+            };
+            next = Some(router);
+        }
+        next.map(|next| (name, next))
+    }
+}
+
+impl Servers {
+    /// Sends a message the handshake machine asked for (one call site of
+    /// `send_request` for both requests: a smaller `.wasm`).
+    fn send_handshake(&mut self, ctx: &mut ServerCtx, conn: ConnId, message: HandshakeMessage) {
+        let (method, params, pending) = match message {
+            HandshakeMessage::Discover => (methods::SERVER_DISCOVER, None, Pending::Discover),
+            HandshakeMessage::Initialize => {
+                let params = client_handshake::initialize_params(
+                    &ctx.settings.client_name,
+                    &ctx.settings.client_version,
+                );
+                (methods::INITIALIZE, Some(params), Pending::Initialize)
             }
+            HandshakeMessage::Initialized => {
+                // After it, an HTTP server may send on a stream of its own
+                // (its `send` says so: `Servers::send_text`).
+                let message = jsonrpc::notification(methods::NOTIFICATIONS_INITIALIZED, None);
+                self.send(ctx, conn, message);
+                return;
+            }
+        };
+        self.send_request(ctx, conn, method, params, pending);
+    }
+}
+
+impl Engine {
+    /// Hands `conn`'s handshake machine an input (`Servers::with_handshake`),
+    /// then does what its last output asks of the router.
+    fn with_handshake(
+        &mut self,
+        conn: ConnId,
+        on_failure: OnFailure,
+        input: &mut dyn FnMut(&mut HandshakeMachine, HandshakeContext),
+    ) {
+        let (servers, mut ctx) = self.server_parts();
+        let Some((name, next)) = servers.with_handshake(&mut ctx, conn, input) else {
+            return;
+        };
+        match next {
+            HandshakeNext::List(kinds) => self.start_listing(conn, &kinds),
+            HandshakeNext::Reopen {
+                handshake,
+                why,
+                purpose,
+                interactive,
+            } => {
+                self.drop_connection(conn, why, true);
+                self.open_connection_with(&name, purpose, interactive, Some(handshake));
+            }
+            HandshakeNext::Reprobe(why) => {
+                self.reprobe_on_fresh_connection(conn, &why);
+            }
+            HandshakeNext::Failed { kind, text } => self.connection_failed_with_detail(
+                conn,
+                &text,
+                on_failure.detail,
+                kind,
+                on_failure.close,
+            ),
         }
     }
 

@@ -3,13 +3,16 @@
 //! next step (`announce.rs`).
 
 use crate::engine::effects::LogLevel;
+use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
+use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::{ServerState, Trigger};
+use crate::engine::server::Servers;
 use crate::protocol::client_handshake::ListKind;
 
 impl Engine {
     pub(in crate::engine) fn on_enable(&mut self, name: &str) {
-        let Some(server) = self.servers.by_name.get_mut(name) else {
+        let Some(was) = self.servers.enable(name) else {
             self.log(
                 LogLevel::Warn,
                 None,
@@ -17,9 +20,6 @@ impl Engine {
             );
             return;
         };
-        server.restart.handle_reset();
-        let was = server.state.clone();
-        self.servers.enabled_for_session(name, true);
         self.log(
             LogLevel::Info,
             Some(name),
@@ -42,7 +42,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_disable(&mut self, name: &str) {
-        let Some(server) = self.servers.by_name.get_mut(name) else {
+        let Some(already) = self.servers.disable(name) else {
             self.log(
                 LogLevel::Warn,
                 None,
@@ -50,8 +50,6 @@ impl Engine {
             );
             return;
         };
-        let already = server.state == ServerState::Disabled;
-        self.servers.enabled_for_session(name, false);
         self.log(
             LogLevel::Info,
             Some(name),
@@ -78,9 +76,7 @@ impl Engine {
             );
             return;
         }
-        if let Some(server) = self.servers.by_name.get_mut(name) {
-            server.connect.handle_user_action();
-        }
+        self.servers.user_asked_to_connect(name);
         self.announce.awaits(name, "Connect Now");
         if !self.ensure_connected(name, true) {
             let label = state.label();
@@ -125,56 +121,104 @@ impl Engine {
     pub(in crate::engine) fn on_refresh(&mut self, only: Option<&str>, recatalogue: bool) {
         let names: Vec<String> = self
             .servers
-            .by_name
             .keys()
             .filter(|name| only.is_none_or(|only| only == name.as_str()))
             .cloned()
             .collect();
         for name in names {
-            if let Some(server) = self.servers.by_name.get_mut(&name) {
-                if recatalogue {
-                    // The user asked: a retry under way is no longer a background one.
-                    server.connect.handle_user_action();
-                }
-                // A refresh asks each server's protocol era again at its next connection.
-                server.connect.handle_refresh();
-            }
-            let Some(server) = self.servers.by_name.get(&name) else {
-                continue;
-            };
-            match (&server.state, server.connect.conn()) {
-                (ServerState::Connected, Some(conn)) => {
-                    let kinds = self
-                        .servers
-                        .conns
-                        .get(&conn)
-                        .and_then(|c| c.handshake.init())
-                        .map(|init| ListKind::offered_by(&init.capabilities))
-                        .unwrap_or_default();
-                    self.start_listing(conn, &kinds);
-                }
-                (
-                    ServerState::Catalogued | ServerState::Failed { .. } | ServerState::NeedsAuth,
-                    _,
-                ) if recatalogue => {
-                    let retry = server.restart.retry_timer();
-                    self.cancel_timer(retry);
+            let (servers, mut ctx) = self.server_parts();
+            match servers.refresh(&mut ctx, &name, recatalogue) {
+                Some(Refresh::List(conn, kinds)) => self.start_listing(conn, &kinds),
+                Some(Refresh::Recatalogue) => {
                     self.announce.awaits(&name, "Refresh Catalogue");
                     self.transition(&name, Trigger::NeedsCatalogue);
                     self.enqueue_catalogue(&name);
                 }
-                (state, _) if recatalogue && only.is_some() => {
-                    let label = state.label();
+                Some(Refresh::Not(label)) if recatalogue && only.is_some() => {
                     self.refuse_action(
                         Some(&name),
                         format!("MCP server '{name}' is {label}: its catalogue cannot be refreshed now."),
                     );
                 }
-                _ => {}
+                Some(Refresh::Not(_)) | None => {}
             }
         }
-        if let Some(only) = only.filter(|only| !self.servers.by_name.contains_key(*only)) {
+        if let Some(only) = only.filter(|only| !self.servers.contains_key(*only)) {
             self.refuse_action(None, format!("Lazy MCP has no server named '{only}'."));
         }
+    }
+}
+
+/// What a Refresh leaves the router to do for one server.
+pub(in crate::engine) enum Refresh {
+    /// A connected server lists again on its connection.
+    List(ConnId, Vec<ListKind>),
+    /// Catalogued again (its retry timer cancelled already): NEEDS_CATALOGUE, queued.
+    Recatalogue,
+    /// Nothing to refresh in this state (its label).
+    Not(&'static str),
+}
+
+impl Servers {
+    /// The user enabled `name` for this session: its crash history is
+    /// forgotten. Returns the state it was in (None: no such server).
+    pub(in crate::engine) fn enable(&mut self, name: &str) -> Option<ServerState> {
+        let server = self.by_name.get_mut(name)?;
+        server.restart.handle_reset();
+        let was = server.state.clone();
+        self.enabled_for_session(name, true);
+        Some(was)
+    }
+
+    /// The user disabled `name` for this session. Returns whether it was
+    /// disabled already (None: no such server).
+    pub(in crate::engine) fn disable(&mut self, name: &str) -> Option<bool> {
+        let server = self.by_name.get_mut(name)?;
+        let already = server.state == ServerState::Disabled;
+        self.enabled_for_session(name, false);
+        Some(already)
+    }
+
+    /// Connect Now: the connect under way is no longer a background retry.
+    pub(in crate::engine) fn user_asked_to_connect(&mut self, name: &str) {
+        if let Some(server) = self.by_name.get_mut(name) {
+            server.connect.handle_user_action();
+        }
+    }
+
+    /// Refresh (`recatalogue`: Refresh Catalogue) of `name`: its era is
+    /// asked again at its next connection; what the router does next is
+    /// returned (None: no such server).
+    pub(in crate::engine) fn refresh(
+        &mut self,
+        ctx: &mut ServerCtx,
+        name: &str,
+        recatalogue: bool,
+    ) -> Option<Refresh> {
+        let server = self.by_name.get_mut(name)?;
+        if recatalogue {
+            // The user asked: a retry under way is no longer a background one.
+            server.connect.handle_user_action();
+        }
+        // A refresh asks each server's protocol era again at its next connection.
+        server.connect.handle_refresh();
+        Some(match (&server.state, server.connect.conn()) {
+            (ServerState::Connected, Some(conn)) => {
+                let kinds = self
+                    .conns
+                    .get(&conn)
+                    .and_then(|c| c.handshake.init())
+                    .map(|init| ListKind::offered_by(&init.capabilities))
+                    .unwrap_or_default();
+                Refresh::List(conn, kinds)
+            }
+            (ServerState::Catalogued | ServerState::Failed { .. } | ServerState::NeedsAuth, _)
+                if recatalogue =>
+            {
+                ctx.cancel_timer(server.restart.retry_timer());
+                Refresh::Recatalogue
+            }
+            (state, _) => Refresh::Not(state.label()),
+        })
     }
 }
