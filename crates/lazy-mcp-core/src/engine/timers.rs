@@ -116,6 +116,13 @@ impl TimerTable {
     }
 
     /// Drops an armed timer: it never fires.
+    /// `handle_cancel` of a timer that may not be armed (an owner's `Option`).
+    pub(in crate::engine) fn cancel_armed(&mut self, timer: Option<TimerId>) {
+        if let Some(timer) = timer {
+            self.handle_cancel(timer);
+        }
+    }
+
     pub(in crate::engine) fn handle_cancel(&mut self, timer: TimerId) {
         if let Some(Armed {
             due_ms: Some(due), ..

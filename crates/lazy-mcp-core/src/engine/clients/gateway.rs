@@ -348,7 +348,7 @@ impl Engine {
         }
         if let Some((conn, upstream_id, timer, _)) = found {
             self.servers.take_call(conn, upstream_id);
-            self.cancel_timer(Some(timer));
+            self.timers.cancel_armed(Some(timer));
             let mut params = params.unwrap_or_else(|| json!({}));
             if let Some(object) = params.as_object_mut() {
                 object.insert("requestId".into(), Value::from(upstream_id));
@@ -379,7 +379,7 @@ impl Engine {
             .collect();
         for (conn, upstream_id, timer) in abandoned {
             self.servers.take_call(conn, upstream_id);
-            self.cancel_timer(Some(timer));
+            self.timers.cancel_armed(Some(timer));
             self.send_upstream(conn, cancel_notice(upstream_id, "the client disconnected"));
         }
         for id in asked {

@@ -381,7 +381,8 @@ impl Engine {
             }
             return true;
         }
-        self.rearm_timer(timer, self.now_ms.saturating_add(timeout));
+        self.timers
+            .handle_rearm(timer, self.now_ms.saturating_add(timeout));
         if !queued.is_empty() {
             self.ask_client(conn, upstream_id, queued);
         }
@@ -403,7 +404,7 @@ impl Engine {
             return;
         };
         self.clients.take_bridge(conn, upstream_id);
-        self.cancel_timer(Some(call.timer()));
+        self.timers.cancel_armed(Some(call.timer()));
         let names: Vec<&str> = missing.keys().map(String::as_str).collect();
         let why = format!(
             "the 2026-07-28 client whose call it came with did not declare {}",

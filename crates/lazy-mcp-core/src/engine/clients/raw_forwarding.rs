@@ -151,7 +151,7 @@ impl Engine {
         call: ForwardedCall,
         answer: impl FnOnce(&Value) -> String,
     ) {
-        self.cancel_timer(Some(call.timer()));
+        self.timers.cancel_armed(Some(call.timer()));
         let now = self.now_ms;
         self.servers.call_served(conn, now);
         if self.clients.sessions.contains_key(call.client()) {

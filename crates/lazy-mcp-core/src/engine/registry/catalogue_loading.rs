@@ -31,7 +31,7 @@ impl Engine {
                 )
             {
                 let retry = server.retry_timer();
-                self.cancel_timer(retry);
+                self.timers.cancel_armed(retry);
                 self.catalogue_queue.retain(|queued| queued != &name);
                 self.transition(&name, Trigger::WarmCatalogueFound);
             }

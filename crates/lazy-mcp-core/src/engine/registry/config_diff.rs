@@ -48,7 +48,7 @@ impl Engine {
         self.stop_server(name, why);
         let retry = self.servers.withdrawn(name);
         self.catalogue_queue.retain(|queued| queued != name);
-        self.cancel_timer(retry);
+        self.timers.cancel_armed(retry);
         self.clients.exposure_changed();
     }
 

@@ -179,7 +179,7 @@ impl Engine {
                         .and_then(|c| c.handshake_timer());
                     if let Some(timer) = timer {
                         let at = self.now_ms.saturating_add(self.request_timeout_ms(name));
-                        self.rearm_timer(timer, at);
+                        self.timers.handle_rearm(timer, at);
                     }
                 }
                 AuthOutput::WaitEnded => {
@@ -417,7 +417,8 @@ impl Servers {
             .then(|| connection.handshake_timer())
             .flatten();
         if let Some(timer) = timer {
-            ctx.rearm_timer(timer, ctx.now_ms.saturating_add(bound));
+            ctx.timers
+                .handle_rearm(timer, ctx.now_ms.saturating_add(bound));
         }
         ctx.effects.append(&mut held);
     }

@@ -151,7 +151,8 @@ impl Engine {
         let settle = self.settings().roots_settle_ms;
         match roots_asked_at.map(|at| at.saturating_add(settle)) {
             Some(due) if due > self.now_ms => {
-                self.set_timer(TimerPurpose::RootsSettle { conn }, due);
+                self.timers
+                    .handle_set(TimerPurpose::RootsSettle { conn }, due);
             }
             _ => self.become_connected(conn),
         }
@@ -225,7 +226,7 @@ impl Engine {
         if let Some(server) = self.servers.by_name.get_mut(&connection.server) {
             server.idle.handle_call_forwarded(self.now_ms);
         }
-        let timer = self.set_timer(
+        let timer = self.timers.handle_set(
             TimerPurpose::Request { conn, upstream_id },
             self.now_ms.saturating_add(timeout),
         );
@@ -331,10 +332,10 @@ impl Servers {
         let retry_timer = server.restart.take_retry_timer();
         let transport = server.config.transport.clone();
         let oauth = crate::engine::server::auth::binding(&server.config);
-        ctx.cancel_timer(retry_timer);
+        ctx.timers.cancel_armed(retry_timer);
         let conn = self.next_conn;
         self.next_conn += 1;
-        let handshake_timer = ctx.set_timer(
+        let handshake_timer = ctx.timers.handle_set(
             TimerPurpose::Handshake { conn },
             ctx.now_ms.saturating_add(timeout_ms),
         );
@@ -397,7 +398,7 @@ impl Servers {
         let connection = self.conns.get_mut(&conn)?;
         let live = connection.went_live(ctx.now_ms);
         let name = connection.server.clone();
-        ctx.cancel_timer(live.handshake_timer);
+        ctx.timers.cancel_armed(live.handshake_timer);
         Some((name, live.latency_ms))
     }
 

@@ -24,8 +24,8 @@ impl Servers {
     ) -> Option<Vec<(u64, Box<ForwardedCall>)>> {
         let mut connection = self.conns.remove(&conn)?;
         let closed = connection.close();
-        ctx.cancel_timer(closed.handshake_timer);
-        ctx.cancel_timer(closed.connect_deadline);
+        ctx.timers.cancel_armed(closed.handshake_timer);
+        ctx.timers.cancel_armed(closed.connect_deadline);
         if let Some(server) = self.by_name.get_mut(&connection.server) {
             server.connect.handle_connection_dropped(conn);
             server.stats.handle_connection_ended();
@@ -75,7 +75,7 @@ impl Engine {
             return;
         };
         for (upstream_id, call) in calls {
-            self.cancel_timer(Some(call.timer()));
+            self.timers.cancel_armed(Some(call.timer()));
             // A call waiting for a retry: its client was answered already.
             if self.clients.is_attached(call.client())
                 && !self.clients.awaits_retry(conn, upstream_id)

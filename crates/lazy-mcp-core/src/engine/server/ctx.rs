@@ -9,7 +9,7 @@ use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
-use crate::engine::timers::{TimerId, TimerPurpose, TimerTable};
+use crate::engine::timers::TimerTable;
 
 pub(in crate::engine) struct ServerCtx<'a> {
     pub(in crate::engine) effects: &'a mut Vec<Effect>,
@@ -18,22 +18,6 @@ pub(in crate::engine) struct ServerCtx<'a> {
     pub(in crate::engine) catalogue: &'a Catalogue,
     pub(in crate::engine) clients: &'a Clients,
     pub(in crate::engine) now_ms: u64,
-}
-
-impl ServerCtx<'_> {
-    pub(in crate::engine) fn set_timer(&mut self, purpose: TimerPurpose, at_ms: u64) -> TimerId {
-        self.timers.handle_set(purpose, at_ms)
-    }
-
-    pub(in crate::engine) fn rearm_timer(&mut self, timer: TimerId, at_ms: u64) {
-        self.timers.handle_rearm(timer, at_ms);
-    }
-
-    pub(in crate::engine) fn cancel_timer(&mut self, timer: Option<TimerId>) {
-        if let Some(timer) = timer {
-            self.timers.handle_cancel(timer);
-        }
-    }
 }
 
 impl Servers {

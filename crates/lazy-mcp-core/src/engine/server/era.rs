@@ -234,7 +234,7 @@ impl Engine {
             ),
         );
         for call in &again {
-            self.cancel_timer(Some(call.timer()));
+            self.timers.cancel_armed(Some(call.timer()));
         }
         self.stop_server(&name, "its protocol era changed");
         self.transition(&name, crate::engine::server::state::Trigger::Stopped);

@@ -28,9 +28,9 @@ impl Servers {
             return;
         };
         let due = ctx.now_ms.saturating_add(HTTP_CONNECT_TIMEOUT_MS);
-        let timer = ctx.set_timer(TimerPurpose::Connect { conn }, due);
+        let timer = ctx.timers.handle_set(TimerPurpose::Connect { conn }, due);
         let replaced = connection.http.handle_started(timer);
-        ctx.cancel_timer(replaced);
+        ctx.timers.cancel_armed(replaced);
     }
 
     /// `conn`'s first exchange was answered with `status`: its deadline ends,
@@ -52,7 +52,7 @@ impl Servers {
         // modern connection) carries its own headers: its status is its answer.
         let modern = connection.handshake.era() == Era::Modern;
         let answered = connection.http.handle_answered(status, modern, oauth);
-        ctx.cancel_timer(answered.deadline);
+        ctx.timers.cancel_armed(answered.deadline);
         if let Some(mode) = answered.mode {
             ctx.effects.push(Effect::HttpTransport { conn, mode });
         }

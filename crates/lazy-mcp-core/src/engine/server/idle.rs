@@ -49,16 +49,16 @@ impl Servers {
         for output in server.idle.poll_outputs() {
             match output {
                 IdleOutput::Rearm { timer, at } if ctx.timers.is_armed(timer) => {
-                    ctx.rearm_timer(timer, at)
+                    ctx.timers.handle_rearm(timer, at)
                 }
                 IdleOutput::ArmIdle { at } | IdleOutput::Rearm { at, .. } => {
                     let purpose = TimerPurpose::Idle {
                         server: name.to_string(),
                     };
-                    let timer = ctx.set_timer(purpose, at);
+                    let timer = ctx.timers.handle_set(purpose, at);
                     server.idle.idle_armed(timer);
                 }
-                IdleOutput::CancelIdle(timer) => ctx.cancel_timer(Some(timer)),
+                IdleOutput::CancelIdle(timer) => ctx.timers.cancel_armed(Some(timer)),
                 IdleOutput::StopIdle { idle_ms } => stop = Some(idle_ms),
             }
         }

@@ -178,7 +178,7 @@ impl Engine {
         let Some(params) = retry else {
             return Some((call, outcome));
         };
-        self.cancel_timer(Some(call.timer()));
+        self.timers.cancel_armed(Some(call.timer()));
         let (queued, input_rounds) = call.ask_again(params);
         self.forward_call_round(conn, queued, input_rounds);
         None

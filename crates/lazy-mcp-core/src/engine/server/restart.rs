@@ -46,14 +46,14 @@ impl Servers {
                     let purpose = TimerPurpose::Retry {
                         server: name.to_string(),
                     };
-                    let timer = ctx.set_timer(purpose, at);
+                    let timer = ctx.timers.handle_set(purpose, at);
                     if let Some(server) = self.by_name.get_mut(name) {
                         server.restart.retry_armed(timer);
                     }
                     continue;
                 }
                 RestartOutput::CancelRetry(timer) => {
-                    ctx.cancel_timer(Some(timer));
+                    ctx.timers.cancel_armed(Some(timer));
                     continue;
                 }
                 RestartOutput::Fail {

@@ -300,7 +300,8 @@ impl Engine {
                 });
                 if let Some((client, timer)) = target {
                     let timeout = self.request_timeout_ms(name);
-                    self.rearm_timer(timer, self.now_ms.saturating_add(timeout));
+                    self.timers
+                        .handle_rearm(timer, self.now_ms.saturating_add(timeout));
                     self.notify_client(&client, jsonrpc::notification(method, params));
                 }
             }

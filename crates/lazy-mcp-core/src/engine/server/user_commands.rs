@@ -215,7 +215,7 @@ impl Servers {
             (ServerState::Catalogued | ServerState::Failed { .. } | ServerState::NeedsAuth, _)
                 if recatalogue =>
             {
-                ctx.cancel_timer(server.restart.retry_timer());
+                ctx.timers.cancel_armed(server.restart.retry_timer());
                 Refresh::Recatalogue
             }
             (state, _) => Refresh::Not(state.label()),

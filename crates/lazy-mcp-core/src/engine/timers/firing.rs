@@ -8,20 +8,6 @@ use crate::engine::router::Engine;
 use crate::engine::timers::{TimerId, TimerPurpose};
 
 impl Engine {
-    pub(in crate::engine) fn set_timer(&mut self, purpose: TimerPurpose, at_ms: u64) -> TimerId {
-        self.timers.handle_set(purpose, at_ms)
-    }
-
-    pub(in crate::engine) fn rearm_timer(&mut self, timer: TimerId, at_ms: u64) {
-        self.timers.handle_rearm(timer, at_ms);
-    }
-
-    pub(in crate::engine) fn cancel_timer(&mut self, timer: Option<TimerId>) {
-        if let Some(timer) = timer {
-            self.timers.handle_cancel(timer);
-        }
-    }
-
     /// The host's `timeout`: every timer due now fires, once, in deadline order
     /// (a host that reports late fires all it missed); `finish_event` then
     /// names the next deadline.
@@ -74,11 +60,11 @@ impl Engine {
         let interval = self.settings().refresh_interval_ms;
         if restart || interval == 0 {
             let armed = self.timers.refresh.take();
-            self.cancel_timer(armed);
+            self.timers.cancel_armed(armed);
         }
         if interval > 0 && self.timers.refresh.is_none() {
             let at = self.now_ms.saturating_add(interval);
-            self.timers.refresh = Some(self.set_timer(TimerPurpose::Refresh, at));
+            self.timers.refresh = Some(self.timers.handle_set(TimerPurpose::Refresh, at));
         }
     }
 }
