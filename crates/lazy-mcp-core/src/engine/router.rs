@@ -448,15 +448,8 @@ impl Engine {
         server: Option<&str>,
         message: String,
     ) {
-        let message = match server {
-            Some(name) => self.servers.mask_for_server(name, message),
-            None => message,
-        };
-        self.effects.push(Effect::Log {
-            level,
-            server: server.map(str::to_string),
-            message,
-        });
+        self.servers
+            .log_into(&mut self.effects, level, server, message);
     }
 
     pub(in crate::engine) fn reply(&mut self, client: &str, message: Value) {

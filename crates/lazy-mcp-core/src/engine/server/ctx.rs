@@ -21,10 +21,22 @@ pub(in crate::engine) struct ServerCtx<'a> {
 }
 
 impl Servers {
-    /// A `log` effect about `server` (its secrets masked), as `Engine::log`.
+    /// A `log` effect about `server` (its secrets masked).
     pub(in crate::engine) fn log(
         &self,
         ctx: &mut ServerCtx,
+        level: LogLevel,
+        server: Option<&str>,
+        message: String,
+    ) {
+        self.log_into(ctx.effects, level, server, message);
+    }
+
+    /// The one place a log line about a server gets its secrets masked
+    /// (`Engine::log` and the servers' inputs both come here).
+    pub(in crate::engine) fn log_into(
+        &self,
+        effects: &mut Vec<Effect>,
         level: LogLevel,
         server: Option<&str>,
         message: String,
@@ -33,7 +45,7 @@ impl Servers {
             Some(name) => self.mask_for_server(name, message),
             None => message,
         };
-        ctx.effects.push(Effect::Log {
+        effects.push(Effect::Log {
             level,
             server: server.map(str::to_string),
             message,
