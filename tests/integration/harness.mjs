@@ -260,6 +260,7 @@ async function startServer({ tools, port, dirs, env, logFile }) {
     '--user-data-dir', dirs.userData,
     '--server-data-dir', dirs.serverData,
     '--extensions-dir', dirs.extensions,
+    ...(process.env.LAZY_MCP_TEST_VSCODE_LOG ? ['--log', process.env.LAZY_MCP_TEST_VSCODE_LOG] : []),
   ];
   const child = spawnTracked('vscode-server', tools.node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   teeLines(child.stdout, logFd, '  [server] ', VERBOSE);

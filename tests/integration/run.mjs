@@ -139,7 +139,10 @@ const sharedPhase = {
   fixture: (workspace, phaseDir) => copySharedFixture(workspace, secondWorkspaceOf(phaseDir), path.join(phaseDir, 'home')),
   // Fixed idle time: both windows must still hold memory when the second one calls it, however
   // slowly the second window starts (adaptive idle would stop a once-called server after 1 min).
-  userSettings: { 'lazyMcp.adaptiveIdle': false },
+  // VS Code's listing sessions stay open: these phases count processes, and a call VS Code starts
+  // in the instant Lazy MCP closes a session that only listed ends "Canceled" (README, "VS Code's
+  // own MCP UI"); the dev phase tests the close itself.
+  userSettings: { 'lazyMcp.adaptiveIdle': false, 'lazyMcp.closeListingSessions': false, 'lazyMcp.logLevel': 'debug' },
   maxDialogs: 0,
 };
 /**
@@ -151,7 +154,7 @@ const isolatedPhase = {
   ...sharedPhase,
   phase: 'isolated',
   testsPath: path.join(HERE, 'isolated', 'index.cjs'),
-  userSettings: { 'lazyMcp.shareServers': false, 'lazyMcp.adaptiveIdle': false },
+  userSettings: { 'lazyMcp.shareServers': false, 'lazyMcp.adaptiveIdle': false, 'lazyMcp.closeListingSessions': false, 'lazyMcp.logLevel': 'debug' },
   noOwner: true,
 };
 const secondWorkspaceOf = (phaseDir) => path.join(phaseDir, 'workspace-second');

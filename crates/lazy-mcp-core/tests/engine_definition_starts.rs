@@ -219,6 +219,22 @@ fn a_session_that_only_listed_is_closed_once_the_endpoint_was_quiet() {
 }
 
 #[test]
+fn with_close_listing_sessions_off_a_session_that_only_listed_stays_open() {
+    // `lazyMcp.closeListingSessions: false`: VS Code's list says Running, and
+    // no close can cancel a call VS Code starts at that instant.
+    let settings = Settings {
+        close_listing_sessions: false,
+        ..vscode()
+    };
+    let (mut sim, _) = listed_after_first_ask(settings, FakeServer::with_tools(&["echo"]));
+    sim.advance(QUIET_BEFORE_STOP_MS + 60_000);
+    assert!(stops(&sim).is_empty(), "never closed");
+    assert_eq!(starts(&sim).len(), 1, "asked once: listed");
+    sim.client("vscode", memory(), call(2, "echo"));
+    assert!(sim.reply_to("vscode", json!(2)).is_some());
+}
+
+#[test]
 fn a_session_a_client_started_using_is_never_closed() {
     let (mut sim, _) = listed_after_first_ask(vscode(), FakeServer::with_tools(&["echo"]));
     sim.client("vscode", memory(), call(2, "echo"));

@@ -354,7 +354,15 @@ sessionIdleMs: number,
  * The HTTP gateway keeps at most this many client sessions: a new one
  * beyond it ends the least recently used (`serve --max-sessions`).
  */
-maxSessions: number, };
+maxSessions: number, 
+/**
+ * A host that offers one definition per server (VS Code): once its
+ * client listed a definition's tools and the window was quiet, close the
+ * client's session that only listed, so its MCP list shows the server
+ * Stopped (`lazyMcp.closeListingSessions`). VS Code cancels a request it
+ * sends in the instant the session closes; false keeps the sessions open.
+ */
+closeListingSessions: boolean, };
 
 export type AggregateEndpoint = "all" | "toolIndex";
 

@@ -46,6 +46,7 @@ export function readSettings(): LazyMcpSettings {
       refreshIntervalMs: Math.max(0, c.get<number>('refreshIntervalMinutes', 0)) * 60_000,
       // One process per server for every window and `lazy-mcp serve` (docs/shared-servers.md); on by default.
       shareServers: c.get<boolean>('shareServers', true) !== false && process.platform !== 'win32',
+      closeListingSessions: c.get<boolean>('closeListingSessions', true) !== false,
     },
     vscodeNativeServers: c.get('vscodeNativeServers', 'leaveToVsCode'),
     trustProjectServers: c.get<boolean>('trustProjectServers', false) === true,

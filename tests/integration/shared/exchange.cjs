@@ -24,9 +24,15 @@ function heard(name, timeoutMs = 180_000) {
   }, timeoutMs);
 }
 
-/** Mocha `teardown`: a failed test tells the other window, which stops waiting for it. */
-function tellFailure() {
-  if (this.currentTest?.state === 'failed') tell('failed', { test: this.currentTest.title, error: String(this.currentTest.err?.message ?? '') });
+/**
+ * Mocha `teardown`: a failed test tells the other window, which stops waiting for it, and prints
+ * the extension's last log lines (the runner keeps the extension host's output in CI's log).
+ */
+async function tellFailure() {
+  if (this.currentTest?.state !== 'failed') return;
+  tell('failed', { test: this.currentTest.title, error: String(this.currentTest.err?.message ?? '') });
+  const lines = (await vscode.extensions.getExtension('lazy-mcp.lazy-mcp')?.activate())?.logLines?.() ?? [];
+  console.error(`Lazy MCP's last ${Math.min(lines.length, 80)} log lines in this window:\n${lines.slice(-80).join('\n')}`);
 }
 
 const toolsOf = (server) => vscode.lm.tools.filter((t) => t.name.startsWith(`mcp_${server.slice(0, 13)}`));

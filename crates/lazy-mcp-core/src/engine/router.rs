@@ -335,12 +335,13 @@ impl Engine {
         }
         if self.clients.definition_starts_due() {
             let allowed = self.settings.aggregate_endpoint == AggregateEndpoint::ToolIndex;
+            let close = self.settings.close_listing_sessions;
             let mut ctx = ClientsContext {
                 effects: &mut self.effects,
                 timers: &mut self.timers,
                 now_ms: self.now_ms,
             };
-            (self.clients).review_definition_starts(allowed, &self.servers, &mut ctx);
+            (self.clients).review_definition_starts(allowed, close, &self.servers, &mut ctx);
         }
         if let Some((path, content)) = self.pins.take_write() {
             (self.effects).push(Effect::WriteApprovedDefinitions { path, content });

@@ -116,6 +116,12 @@ pub struct Settings {
     /// The HTTP gateway keeps at most this many client sessions: a new one
     /// beyond it ends the least recently used (`serve --max-sessions`).
     pub max_sessions: u64,
+    /// A host that offers one definition per server (VS Code): once its
+    /// client listed a definition's tools and the window was quiet, close the
+    /// client's session that only listed, so its MCP list shows the server
+    /// Stopped (`lazyMcp.closeListingSessions`). VS Code cancels a request it
+    /// sends in the instant the session closes; false keeps the sessions open.
+    pub close_listing_sessions: bool,
 }
 
 /// Default of `Settings::max_message_bytes`: 64 MiB (a tool result of tens of
@@ -155,6 +161,7 @@ impl Default for Settings {
             refresh_interval_ms: 0,
             session_idle_ms: crate::host_limits::SESSION_IDLE_MS,
             max_sessions: crate::host_limits::MAX_SESSIONS,
+            close_listing_sessions: true,
         }
     }
 }

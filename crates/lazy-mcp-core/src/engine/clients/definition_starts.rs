@@ -19,15 +19,17 @@ pub(in crate::engine) mod machine;
 impl Clients {
     /// At an event's end, after a change of the offered definitions or of the
     /// trust: the new or changed definitions are asked for at once (`allowed`:
-    /// the aggregate endpoint is the tool index).
+    /// the aggregate endpoint is the tool index; `close`: the setting
+    /// `close_listing_sessions`).
     pub(in crate::engine) fn review_definition_starts(
         &mut self,
         allowed: bool,
+        close: bool,
         servers: &Servers,
         ctx: &mut ClientsContext<'_>,
     ) {
         self.starts.review(allowed, ctx.now_ms);
-        self.definition_timer(servers, ctx);
+        self.definition_timer(close, servers, ctx);
     }
 
     /// The host's `definitionStarted`: the start command ended (`failed`: it
@@ -44,13 +46,20 @@ impl Clients {
         self.carry_out_start(endpoint, next, servers, ctx);
     }
 
-    /// Its timer fired: every attempt whose pause or quiet time ended goes on.
+    /// Its timer fired: every attempt whose pause or quiet time ended goes on
+    /// (`close`: a session that only listed is closed once quiet).
     pub(in crate::engine) fn definition_timer(
         &mut self,
+        close: bool,
         servers: &Servers,
         ctx: &mut ClientsContext<'_>,
     ) {
         while let Some((endpoint, next)) = self.starts.poll_due(ctx.now_ms) {
+            if next == Next::StopIfIdle && !close {
+                // Sessions stay open (`close_listing_sessions` off): the attempt is over.
+                self.starts.handle_stop_decided(&endpoint);
+                continue;
+            }
             self.carry_out_start(endpoint, next, servers, ctx);
         }
     }

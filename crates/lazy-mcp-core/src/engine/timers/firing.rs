@@ -34,12 +34,13 @@ impl Engine {
             TimerPurpose::Retry { server } => self.on_retry_timer(&server),
             TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
             TimerPurpose::DefinitionStarts => {
+                let close = self.settings().close_listing_sessions;
                 let mut ctx = ClientsContext {
                     effects: &mut self.effects,
                     timers: &mut self.timers,
                     now_ms: self.now_ms,
                 };
-                (self.clients).definition_timer(&self.servers, &mut ctx);
+                (self.clients).definition_timer(close, &self.servers, &mut ctx);
             }
             TimerPurpose::GatewaySessions => {
                 let policy = session_policy(self.settings());
