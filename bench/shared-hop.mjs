@@ -3,7 +3,10 @@
 // and through the owner (--shared), same real server (server-memory), same
 // SDK client, interleaved rounds; then throughput with 8 calls in flight at
 // once (interleaved rounds of each). Usage:
-//   node bench/shared-hop.mjs [calls=300] [--cli path/to/dist/cli.js] [--concurrency 8] [--rounds 5] [--warmup 0] [--profile DIR]
+//   node bench/shared-hop.mjs [calls=300] [--cli path/to/dist/cli.js] [--concurrency 8] [--rounds 5] [--warmup 0] [--profile DIR] [--relay]
+// --relay: a third path, interleaved with the two: `serve --stdio --shared` whose socket leads to a
+// do-nothing relay (bench/lib/doNothingRelay.mjs) instead of the owner, started the way the owner is
+// (its own session, its server in another): the floor of any owner process on this path.
 // --warmup N: N calls on each path first, not counted (the processes' JIT warm, as in a
 // long-running owner). --cli compares another build (a copy of an older dist/) under the same load.
 // Besides the times it prints each process's CPU and read/write system calls per call (Linux /proc):
@@ -11,7 +14,9 @@
 // To profile the owner, start it first with `node --cpu-prof dist/cli.js daemon run --socket-dir D`
 // and run the bench with LAZY_MCP_SOCKET_DIR=D. A CPU profile samples wall time: a process that a
 // write preempts (the woken reader runs) is sampled in that write, so compare with the CPU lines.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -20,6 +25,12 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { cpuTicks } from './lib/servers.mjs';
 
 const argv = process.argv.slice(2);
+const flag = (name) => {
+  const at = argv.indexOf(name);
+  if (at >= 0) argv.splice(at, 1);
+  return at >= 0;
+};
+const withRelay = flag('--relay');
 const option = (name, fallback) => {
   const at = argv.indexOf(name);
   if (at < 0) return fallback;
@@ -40,8 +51,8 @@ const memory = path.join(repo, 'node_modules', '@modelcontextprotocol', 'server-
 fs.writeFileSync(path.join(home, '.claude.json'), JSON.stringify({ mcpServers: { memory: { command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: path.join(root, 'm.jsonl') } } } }));
 const env = { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: path.join(home, '.cache'), XDG_CONFIG_HOME: path.join(home, '.config'), LAZY_MCP_SOCKET_DIR: process.env.LAZY_MCP_SOCKET_DIR ?? path.join(root, 'sock'), LAZY_MCP_OWNER_LINGER_MS: '500', ...(process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {}) };
 
-async function session(flag) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...(profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profile)] : []), cli, 'serve', '--stdio', flag, '--cwd', root], env, stderr: 'ignore' });
+async function session(flag, sessionEnv = env) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...(profile ? ['--cpu-prof', '--cpu-prof-dir', path.resolve(profile)] : []), cli, 'serve', '--stdio', flag, '--cwd', root], env: sessionEnv, stderr: 'ignore' });
   const client = new Client({ name: 'shared-hop', version: '1' });
   await client.connect(transport);
   await client.callTool({ name: 'memory__read_graph', arguments: {} }); // warm: started and connected
@@ -68,6 +79,7 @@ const childrenOf = (pid) => {
 /** serve, owner (shared) and the server process, by pid. */
 function pathOf(name, client) {
   if (name === 'isolated') return { serve: client.pid, server: childrenOf(client.pid)[0] };
+  if (name === 'relay') return { serve: client.pid, relay: relay.pid, server: childrenOf(relay.pid)[0] };
   const sock = env.LAZY_MCP_SOCKET_DIR;
   const owner = fs.readdirSync('/proc').map(Number).find((pid) => {
     try {
@@ -83,8 +95,19 @@ const call = (client) => client.callTool({ name: 'memory__read_graph', arguments
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const isolated = await session('--isolated');
 const shared = await session('--shared');
-const clients = [['isolated', isolated], ['shared', shared]];
-const times = { isolated: [], shared: [] };
+// The relay listens where a client looks for the owner (the wire version in the socket's name).
+const relayDir = path.join(root, 'relay-sock');
+let relay;
+if (withRelay) {
+  fs.mkdirSync(relayDir, { mode: 0o700 });
+  relay = spawn(process.execPath, [path.join(repo, 'bench', 'lib', 'doNothingRelay.mjs'), relayDir, '--detach'], { detached: true, stdio: 'ignore', env });
+  while (!fs.existsSync(path.join(relayDir, 'relay.sock'))) await new Promise((r) => setTimeout(r, 20));
+  const protocol = createRequire(import.meta.url)(path.join(path.dirname(cli), 'core', 'lazy_mcp_wasm.js')).sharedProtocol();
+  fs.symlinkSync(path.join(relayDir, 'relay.sock'), path.join(relayDir, `owner-v${protocol}.sock`));
+}
+const relayed = withRelay ? await session('--shared', { ...env, LAZY_MCP_SOCKET_DIR: relayDir }) : undefined;
+const clients = [['isolated', isolated], ['shared', shared], ...(relayed ? [['relay', relayed]] : [])];
+const times = Object.fromEntries(clients.map(([name]) => [name, []]));
 for (let i = 0; i < warmup; i++) for (const [, client] of clients) await call(client);
 // What one sequential call costs each process (CPU and system calls, over the timed calls of both paths).
 const seqProcs = Object.fromEntries(clients.map(([name, client]) => [name, pathOf(name, client)]));
@@ -120,9 +143,9 @@ async function throughput(client) {
   );
   return calls / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
-const rates = { isolated: [], shared: [] };
-const cpu = { isolated: {}, shared: {} };
-const sys = { isolated: {}, shared: {} };
+const rates = Object.fromEntries(clients.map(([name]) => [name, []]));
+const cpu = Object.fromEntries(clients.map(([name]) => [name, {}]));
+const sys = Object.fromEntries(clients.map(([name]) => [name, {}]));
 for (const [, client] of clients) await throughput(client); // a warm-up round each, not counted
 for (let r = 0; r < rounds; r++) {
   for (const [name, client] of r % 2 === 0 ? clients : [...clients].reverse()) {
@@ -139,6 +162,9 @@ for (let r = 0; r < rounds; r++) {
 }
 await isolated.close();
 await shared.close();
+// The relay ends its server and exits when its client leaves (a kill would leave the detached server behind).
+await relayed?.close();
+if (relay && relay.exitCode === null) await Promise.race([new Promise((r) => relay.once('exit', r)), new Promise((r) => setTimeout(r, 3000))]);
 const mi = median(times.isolated);
 const ms = median(times.shared);
 console.log(`${path.relative(process.cwd(), cli) || cli}`);
@@ -151,4 +177,9 @@ const perCall = (name) => Object.entries(cpu[name]).map(([k, t]) => `${k} ${Numb
 console.log(`CPU per call at concurrency ${concurrency} (µs, user + system): isolated ${perCall('isolated')}; shared ${perCall('shared')}`);
 const sysPerCall = (name) => Object.entries(sys[name]).map(([k, { r, w }]) => `${k} ${(r / (calls * rounds)).toFixed(2)}/${(w / (calls * rounds)).toFixed(2)}`).join(', ');
 console.log(`reads/writes per call at concurrency ${concurrency} (system calls): isolated ${sysPerCall('isolated')}; shared ${sysPerCall('shared')}`);
+if (relayed) {
+  const mr = median(times.relay);
+  console.log(`through a do-nothing relay instead of the owner: warm tools/call ${mr.toFixed(3)} ms, +${(mr - mi).toFixed(3)} ms over isolated (the owner's own part: +${(ms - mr).toFixed(3)} ms)`);
+  console.log(`  per sequential call: ${seqCost('relay')}; concurrency ${concurrency}: ${rate(rates.relay)}, relay/isolated ${(median(rates.relay) / median(rates.isolated)).toFixed(2)}; CPU per call ${perCall('relay')}`);
+}
 fs.rmSync(root, { recursive: true, force: true });
