@@ -42,26 +42,15 @@ impl Clients {
         let look = held.then(|| next_look(quiet, ctx.now_ms));
         let armed = self.held_versions.timer();
         let timer = ctx.keep_timer(armed, TimerPurpose::EndpointVersions, look);
-        self.held_versions.set_timer(timer);
+        self.held_versions.held(timer);
     }
 
-    /// Its timer fired (the armed one is gone from the table): once the
-    /// window is quiet the end of the event publishes again (nothing is held
-    /// then); else it looks again.
-    pub(in crate::engine) fn endpoint_versions_timer(
-        &mut self,
-        servers: &Servers,
-        ctx: &mut ClientsContext<'_>,
-    ) {
-        self.held_versions.set_timer(None);
-        let quiet = quiet_at(self.starts.heard_at());
-        if ctx.now_ms >= quiet && !self.call_under_way(servers) {
-            self.exposure.changed();
-            return;
-        }
-        let at = next_look(quiet, ctx.now_ms);
-        let timer = ctx.timers.handle_set(TimerPurpose::EndpointVersions, at);
-        self.held_versions.set_timer(Some(timer));
+    /// Its timer fired (the armed one is gone from the table): the end of the
+    /// event publishes again, which tells the held versions once the window
+    /// is quiet, or looks again later.
+    pub(in crate::engine) fn endpoint_versions_timer(&mut self) {
+        self.held_versions.fired();
+        self.exposure.changed();
     }
 }
 

@@ -41,14 +41,7 @@ impl Engine {
                 };
                 (self.clients).definition_timer(&self.servers, &mut ctx);
             }
-            TimerPurpose::EndpointVersions => {
-                let mut ctx = ClientsContext {
-                    effects: &mut self.effects,
-                    timers: &mut self.timers,
-                    now_ms: self.now_ms,
-                };
-                (self.clients).endpoint_versions_timer(&self.servers, &mut ctx);
-            }
+            TimerPurpose::EndpointVersions => self.clients.endpoint_versions_timer(),
             TimerPurpose::GatewaySessions => {
                 let policy = session_policy(self.settings());
                 let (clients, ctx) = self.clients_parts();

@@ -10,17 +10,25 @@ use crate::engine::effects::EndpointInfo;
 use crate::engine::timers::TimerId;
 use crate::host_limits::QUIET_BEFORE_STOP_MS;
 
-/// Whether a version is held back: the timer that looks again whether the
-/// window is quiet is armed exactly while one is.
+/// Whether a version is held back, and the timer that looks again whether
+/// the window is quiet (armed while one is, until it fires).
 #[derive(Debug, Default)]
 pub(in crate::engine) struct HeldVersions {
+    holding: bool,
     timer: Option<TimerId>,
 }
 
 impl HeldVersions {
-    /// The timer now armed (none: nothing is held); returns the one before.
-    pub(in crate::engine) fn set_timer(&mut self, timer: Option<TimerId>) -> Option<TimerId> {
-        std::mem::replace(&mut self.timer, timer)
+    /// A publication held a version back (`timer` armed) or none (no timer).
+    pub(in crate::engine) fn held(&mut self, timer: Option<TimerId>) {
+        self.holding = timer.is_some();
+        self.timer = timer;
+    }
+
+    /// The timer fired: it is gone from the table; what is held stays held
+    /// until the next publication.
+    pub(in crate::engine) fn fired(&mut self) {
+        self.timer = None;
     }
 
     /// The timer armed while a version is held.
@@ -30,7 +38,7 @@ impl HeldVersions {
 
     /// Whether a version is held back now.
     pub(in crate::engine) fn is_holding(&self) -> bool {
-        self.timer.is_some()
+        self.holding
     }
 }
 
