@@ -48,6 +48,8 @@ pub(super) enum TimerPurpose {
     Refresh,
     /// A definition is asked to start again, or its quiet time ended (`definition_starts.rs`).
     DefinitionStarts,
+    /// A held endpoint version is published once the window is quiet (`endpoint_versions.rs`).
+    EndpointVersions,
     /// The HTTP gateway's sessions are looked at: idle ones end (`gateway_sessions.rs`).
     GatewaySessions,
 }

@@ -106,10 +106,21 @@ impl Clients {
         }
     }
 
-    /// Whether a client waits for an answer on any endpoint (a call forwarded
-    /// or waiting for its server's connect: the next call of the same agent
-    /// turn may be `endpoint`'s), or listens on `endpoint`.
+    /// Whether a client waits for an answer on any endpoint (a call of the
+    /// window under way: the next call of the same agent turn may be
+    /// `endpoint`'s), or listens on `endpoint`.
     fn window_busy(&self, endpoint: &Endpoint, servers: &Servers) -> bool {
+        self.call_under_way(servers)
+            || self
+                .sessions
+                .values()
+                .any(|s| s.endpoint() == endpoint && !s.listens().is_empty())
+    }
+
+    /// Whether an attached client waits for the answer to a call: forwarded
+    /// (not one whose answer waits for the client's retry) or waiting for its
+    /// server's connect.
+    pub(super) fn call_under_way(&self, servers: &Servers) -> bool {
         let on = |client: &str| self.sessions.contains_key(client);
         for (conn, id, call) in servers.calls() {
             if on(call.client()) && !self.awaits_retry(conn, id) {
@@ -117,9 +128,5 @@ impl Clients {
             }
         }
         servers.any_waiter(&|w| on(w.client()))
-            || self
-                .sessions
-                .values()
-                .any(|s| s.endpoint() == endpoint && !s.listens().is_empty())
     }
 }

@@ -1,12 +1,15 @@
 //! What clients see, published: the router reads each server's exposed
 //! lists, endpoint versions and aggregate tables through [`ShownView`]
 //! (`exposure/view.rs`, read-only), and `Clients::publish` turns what changed
-//! into the `list_changed` announcements and `endpointsChanged`.
+//! into the `list_changed` announcements and `endpointsChanged` (a new
+//! version held back while a call is under way: `endpoint_versions.rs`).
 
+use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::Clients;
 use crate::engine::effects::EndpointInfo;
 use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::router::Engine;
+use crate::engine::server::Servers;
 use crate::engine::settings::AggregateEndpoint;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
@@ -49,11 +52,20 @@ impl Engine {
         let (lists, endpoints) = shown.lists_and_endpoints();
         let tools = shown.aggregate_pairs(ListKind::Tools);
         let prompts = shown.aggregate_pairs(ListKind::Prompts);
-        let all = self.settings().aggregate_endpoint == AggregateEndpoint::All;
-        let published = self
-            .clients
-            .publish(lists, endpoints, (tools, prompts), all);
-        self.effects.extend(published);
+        let aggregate_endpoint = self.settings().aggregate_endpoint;
+        let mut ctx = ClientsContext {
+            effects: &mut self.effects,
+            timers: &mut self.timers,
+            now_ms: self.now_ms,
+        };
+        (self.clients).publish(
+            lists,
+            endpoints,
+            (tools, prompts),
+            aggregate_endpoint,
+            &self.servers,
+            &mut ctx,
+        );
     }
 }
 
@@ -62,17 +74,21 @@ type AggregatePairs = (Vec<(String, String)>, Vec<(String, String)>);
 
 impl Clients {
     /// Publishes what clients are shown now: each exposed server's `lists`
-    /// hashes and `endpoints`, the aggregate endpoint's `pairs` (`all`: it
-    /// lists every server's tools). Returns the `notifications/*/list_changed`
-    /// for attached clients, then `endpointsChanged` for hosts, when any of it
-    /// changed.
+    /// hashes and `endpoints`, the aggregate endpoint's `pairs` (with
+    /// `AggregateEndpoint::All` it lists every server's tools). Adds the
+    /// `notifications/*/list_changed` for attached clients, then
+    /// `endpointsChanged` for hosts, when any of it changed; a new version
+    /// may be held back while a call is under way (`endpoint_versions.rs`).
     fn publish(
         &mut self,
         lists: VecMap<(String, ListKind), u64>,
-        endpoints: Vec<EndpointInfo>,
+        mut endpoints: Vec<EndpointInfo>,
         pairs: AggregatePairs,
-        all: bool,
-    ) -> Vec<Effect> {
+        aggregate_endpoint: AggregateEndpoint,
+        servers: &Servers,
+        ctx: &mut ClientsContext<'_>,
+    ) {
+        let all = aggregate_endpoint == AggregateEndpoint::All;
         let aggregate_version = self.exposure.aggregate_version(&lists, all);
         let changed = self.exposure.lists_hashed(lists);
         let mut notifications: VecSet<(String, &'static str)> = VecSet::new();
@@ -89,22 +105,24 @@ impl Clients {
                 }
             }
         }
-        let mut effects = Vec::new();
         for (client, method) in notifications {
-            self.list_changed_notices(&client, method, &mut effects);
+            self.list_changed_notices(&client, method, ctx.effects);
         }
         let (tools, prompts) = pairs;
         self.exposure.aggregate_items(tools, prompts);
         // The aggregate endpoint is offered when it has something of its own to show.
-        let aggregate =
+        let mut aggregate =
             (all || !self.exposure.plan().meta_tools.is_empty()).then_some(aggregate_version);
+        // The tool index is VS Code's: only that host holds versions back.
+        let hold = aggregate_endpoint == AggregateEndpoint::ToolIndex;
+        self.hold_versions(hold, &mut endpoints, &mut aggregate, servers, ctx);
         if self.exposure.endpoints_published(&endpoints, &aggregate) {
+            // The starts follow what hosts were told (a held version is not new to them).
             self.starts.handle_offered(&endpoints, aggregate.as_ref());
-            effects.push(Effect::EndpointsChanged {
+            ctx.effects.push(Effect::EndpointsChanged {
                 endpoints,
                 aggregate,
             });
         }
-        effects
     }
 }

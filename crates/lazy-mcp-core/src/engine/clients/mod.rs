@@ -20,6 +20,7 @@ pub(super) mod answers_owed;
 pub(super) mod client_listens;
 pub(super) mod context;
 pub(super) mod definition_starts;
+pub(super) mod endpoint_versions;
 pub(super) mod exposure;
 pub(super) mod gateway;
 pub(super) mod gateway_sessions;
@@ -37,6 +38,7 @@ use crate::engine::events::{ClientId, ConnId, Endpoint};
 use crate::vec_map::VecMap;
 use answers_owed::owed::AnswersOwed;
 use definition_starts::machine::DefinitionStarts;
+use endpoint_versions::held::HeldVersions;
 use exposure::shown::Exposure;
 use gateway_sessions::table::GatewaySessions;
 use input_bridge::bridge::Bridge;
@@ -67,6 +69,9 @@ pub(in crate::engine) struct Clients {
     /// Asking the host's MCP client to start the definitions it is offered
     /// (`definition_starts.rs`), and when each endpoint was last listed.
     starts: DefinitionStarts,
+    /// A new endpoint version held back while a call of the window is under
+    /// way (`endpoint_versions.rs`: VS Code's stop would cancel it).
+    held_versions: HeldVersions,
     /// The HTTP gateway's sessions: last use, open streams, when to look
     /// again (`gateway_sessions.rs`: idle ones and those beyond the cap end).
     gateway_sessions: GatewaySessions,
@@ -82,6 +87,7 @@ impl Default for Clients {
             bridges: Vec::new(),
             owed: AnswersOwed::default(),
             starts: DefinitionStarts::default(),
+            held_versions: HeldVersions::default(),
             gateway_sessions: GatewaySessions::default(),
         }
     }

@@ -42,6 +42,7 @@ impl Engine {
                 };
                 (self.clients).definition_timer(close, &self.servers, &mut ctx);
             }
+            TimerPurpose::EndpointVersions => self.clients.endpoint_versions_timer(),
             TimerPurpose::GatewaySessions => {
                 let policy = session_policy(self.settings());
                 let (clients, ctx) = self.clients_parts();

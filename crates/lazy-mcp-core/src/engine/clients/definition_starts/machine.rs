@@ -69,6 +69,9 @@ struct Def {
 pub(in crate::engine) struct DefinitionStarts {
     /// The config load lets the host ask (not in Restricted Mode).
     trusted: bool,
+    /// When a client of the window last sent anything or was answered (the
+    /// held endpoint versions wait for its quiet time too: `endpoint_versions.rs`).
+    heard_ms: Option<u64>,
     /// The offered definitions changed, or `trusted` turned on: review them.
     due: bool,
     defs: Vec<Def>,
@@ -139,11 +142,12 @@ impl DefinitionStarts {
     }
 
     /// A client sent a message on any endpoint, or was answered (the hot
-    /// path: nothing to do while no attempt is under way). Every attempt's
-    /// quiet time starts afresh: an agent calls one server's tool right after
+    /// path: one time kept, and nothing more while no attempt is under way).
+    /// The window's and every attempt's quiet time start afresh: an agent calls one server's tool right after
     /// another's answer, and closing a session then cancels that call.
     #[inline]
     pub(in crate::engine) fn handle_activity(&mut self, now_ms: u64) {
+        self.heard_ms = Some(now_ms);
         for attempt in self.defs.iter_mut().filter_map(|d| d.attempt.as_mut()) {
             attempt.heard_ms = now_ms;
         }
@@ -273,6 +277,11 @@ impl DefinitionStarts {
     /// Whether a review is due (`review`).
     pub(in crate::engine) fn is_due(&self) -> bool {
         self.due
+    }
+
+    /// When a client of the window last sent anything or was answered.
+    pub(in crate::engine) fn heard_at(&self) -> Option<u64> {
+        self.heard_ms
     }
 
     /// When a client was last answered `tools/list` on `server`'s endpoint.

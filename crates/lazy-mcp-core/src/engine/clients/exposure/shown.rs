@@ -149,6 +149,11 @@ impl Exposure {
         true
     }
 
+    /// The endpoints and the aggregate's version hosts were last told.
+    pub(in crate::engine::clients) fn published(&self) -> (&[EndpointInfo], Option<&String>) {
+        (&self.published_endpoints, self.published_aggregate.as_ref())
+    }
+
     /// The client known as `identity` loaded (or unloaded) `tools`. Its
     /// entry is kept even when empty: it counts as a known identity.
     pub(in crate::engine::clients) fn tools_loaded(
