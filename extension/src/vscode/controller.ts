@@ -43,6 +43,8 @@ export interface LazyMcpApi {
   exposedServers(): string[];
   /** Labels of the MCP definitions given to VS Code (servers, then the tool index if any). */
   definitionLabels(): string[];
+  /** The version of each definition given to VS Code (its cache key: a new one makes VS Code stop a running connection). */
+  definitionVersions(): Record<string, string>;
   /** Open gateway sessions on a server's endpoint ('' = the tool index): VS Code's "Running". */
   gatewaySessions(server: string): number;
   /** Whether VS Code has listed this server's tools from the gateway in this window (it then knows them, not just its cache). */
@@ -206,6 +208,7 @@ export class Controller implements vscode.Disposable {
       },
       exposedServers: () => this.definitions.exposed.map((s) => s.name),
       definitionLabels: () => this.definitions.definitions.map((d) => d.name),
+      definitionVersions: () => Object.fromEntries(this.definitions.definitions.map((d) => [d.name, d.version])),
       gatewaySessions: (server) => this.host.gateway?.sessionsOf(server).length ?? 0,
       listedByVsCode: (server) => this.definitions.definitions.some((d) => d.name === server) && this.snapshot().servers.some((s) => s.name === server && s.listedAtMs != null),
       notifications: () => this.notifier.shown.map((n) => ({ ...n, buttons: [...n.buttons] })),
