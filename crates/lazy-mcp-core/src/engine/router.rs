@@ -423,6 +423,7 @@ impl Engine {
             settings: &self.settings,
             catalogue: &self.catalogue,
             clients: &self.clients,
+            pins: &self.pins,
             now_ms: self.now_ms,
         };
         (&mut self.servers, ctx)
