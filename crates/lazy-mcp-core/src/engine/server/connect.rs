@@ -123,18 +123,6 @@ impl Engine {
         }
     }
 
-    /// Sends a request upstream, remembering what its answer is for. Returns its id.
-    pub(in crate::engine) fn send_request(
-        &mut self,
-        conn: ConnId,
-        method: &str,
-        params: Option<Value>,
-        pending: Pending,
-    ) -> Option<u64> {
-        let (servers, mut ctx) = self.server_parts();
-        servers.send_request(&mut ctx, conn, method, params, pending)
-    }
-
     pub(in crate::engine) fn send_upstream(&mut self, conn: ConnId, message: Value) {
         let (servers, mut ctx) = self.server_parts();
         servers.send(&mut ctx, conn, message);

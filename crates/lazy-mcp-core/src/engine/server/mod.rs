@@ -240,7 +240,7 @@ impl Servers {
 
     /// `subscriber` wants `resources/updated` for `uri` of `name` (the
     /// server's own subscription is brought in step by
-    /// `Engine::sync_upstream_subscriptions`).
+    /// `Servers::sync_upstream_subscriptions`).
     pub(in crate::engine) fn subscribe(&mut self, name: &str, uri: &str, subscriber: Subscriber) {
         if let Some(server) = self.by_name.get_mut(name) {
             server.subscriptions.handle_subscribe(uri, subscriber);
