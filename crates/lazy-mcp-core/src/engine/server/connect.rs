@@ -5,6 +5,7 @@
 //! retry and era doubts are its `ConnectMachine`'s (`connect/machine.rs`).
 
 pub(in crate::engine) mod machine;
+pub(in crate::engine) mod queue;
 
 use crate::config::model::Transport;
 use crate::engine::effects::Effect;
@@ -35,25 +36,14 @@ use serde_json::Value;
 impl Engine {
     /// Starts cataloguing servers from the queue while slots are free.
     pub(in crate::engine) fn pump_catalogue_queue(&mut self) {
-        loop {
-            if self.servers.cataloguing() >= self.settings().catalogue_concurrency.max(1) {
-                return;
-            }
-            let Some(name) = self.catalogue_queue.pop_front() else {
-                return;
-            };
+        let slots = self.settings().catalogue_concurrency;
+        while let Some(name) = self.servers.next_to_catalogue(slots) {
             // A shared server another client catalogued needs no process (no slot either).
             if matches!(self.state(&name), Some(ServerState::Pending))
                 && !self.look_up_shared_catalogue(&name)
             {
                 self.open_connection_with(&name, Purpose::Catalogue, false, None);
             }
-        }
-    }
-
-    pub(in crate::engine) fn enqueue_catalogue(&mut self, name: &str) {
-        if !self.catalogue_queue.iter().any(|queued| queued == name) {
-            self.catalogue_queue.push_back(name.to_string());
         }
     }
 
@@ -71,7 +61,7 @@ impl Engine {
             | ServerState::Pending
             | ServerState::NeedsAuth
             | ServerState::Failed { .. } => {
-                self.catalogue_queue.retain(|queued| queued != name);
+                self.servers.unqueue_catalogue(name);
                 self.open_connection_with(name, Purpose::Connect, interactive, None);
                 true
             }
@@ -346,6 +336,25 @@ impl Servers {
             .values()
             .filter(|c| c.purpose() == Purpose::Catalogue)
             .count()
+    }
+
+    /// `name` wants cataloguing: it joins the queue (once).
+    pub(in crate::engine) fn enqueue_catalogue(&mut self, name: &str) {
+        self.catalogue_queue.handle_wanted(name);
+    }
+
+    /// `name` leaves the queue (it connects, or its catalogue is warm).
+    pub(in crate::engine) fn unqueue_catalogue(&mut self, name: &str) {
+        self.catalogue_queue.handle_gone(name);
+    }
+
+    /// The next server to catalogue while fewer than `slots` (at least one)
+    /// are cataloguing.
+    fn next_to_catalogue(&mut self, slots: usize) -> Option<String> {
+        if self.catalogue_queue.is_empty() || self.cataloguing() >= slots.max(1) {
+            return None;
+        }
+        self.catalogue_queue.poll_next()
     }
 
     /// Opens a connection to `name`: its retry timer cancelled, the

@@ -40,10 +40,12 @@ use crate::config::model::{ServerConfig, Transport};
 use crate::engine::events::ConnId;
 use crate::engine::timers::TimerId;
 use crate::vec_map::VecMap;
+use auth::announcements::SignInAnnouncements;
 use auth::machine::AuthMachine;
 use backoff::CrashHistory;
 use calls::{ForwardedCall, QueuedCall};
 use connect::machine::ConnectMachine;
+use connect::queue::CatalogueQueue;
 use connection::Connection;
 use idle::machine::IdleMachine;
 pub(in crate::engine) use resource_subscriptions::table::Subscriber;
@@ -65,6 +67,10 @@ pub(in crate::engine) struct Servers {
     conns: VecMap<ConnId, Connection>,
     /// The id the next connection gets.
     next_conn: ConnId,
+    /// Servers waiting to be catalogued, one at a time per free slot.
+    catalogue_queue: CatalogueQueue,
+    /// Which servers that need sign-in were announced or dismissed.
+    sign_in_announcements: SignInAnnouncements,
 }
 
 impl Default for Servers {
@@ -73,6 +79,8 @@ impl Default for Servers {
             by_name: VecMap::new(),
             conns: VecMap::new(),
             next_conn: 1,
+            catalogue_queue: CatalogueQueue::default(),
+            sign_in_announcements: SignInAnnouncements::default(),
         }
     }
 }
@@ -148,8 +156,9 @@ impl Servers {
     }
 
     /// `name` is withdrawn (disabled, dormant, removed, relaunched; already
-    /// stopped): its subscriptions end. Returns its retry timer, to cancel.
+    /// stopped): it leaves the cataloguing queue, its subscriptions end. Returns its retry timer, to cancel.
     pub(in crate::engine) fn withdrawn(&mut self, name: &str) -> Option<TimerId> {
+        self.catalogue_queue.handle_gone(name);
         let server = self.by_name.get_mut(name)?;
         server.subscriptions.handle_withdrawn();
         server.restart.take_retry_timer()
