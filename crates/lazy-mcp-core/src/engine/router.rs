@@ -119,7 +119,11 @@ impl Engine {
                 file,
                 blob,
             } => self.on_shared_catalogue_read(&server, &key, &file, blob.as_deref()),
-            Event::ConnectionOpened { conn, pid } => self.on_connection_opened(conn, pid),
+            Event::ConnectionOpened { conn, pid } => {
+                if self.servers.connection_opened(conn, pid) {
+                    self.start_handshake(conn);
+                }
+            }
             Event::ConnectionShared {
                 conn,
                 clients,

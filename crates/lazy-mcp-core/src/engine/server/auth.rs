@@ -1,7 +1,8 @@
 //! Remote servers behind OAuth. The decisions are each server's auth machine
-//! (`auth/machine.rs`); the `impl Engine` here only routes: it finds the
-//! server, hands the machine its input with what it reads (`AuthContext`), and
-//! carries out the machine's outputs in order. The host runs the OAuth client
+//! (`auth/machine.rs`); `Servers` hands it its input with what it reads
+//! (`AuthContext`) and carries out the outputs only the servers' state takes
+//! (`auth_output`); the `impl Engine` here only routes: the rest of the
+//! outputs (a state change, a stop, the clients), in the machine's order. The host runs the OAuth client
 //! (the official SDK), the browser, the loopback redirect and the token store;
 //! the engine never sees a token.
 //!

@@ -97,22 +97,6 @@ impl Engine {
         self.transition(name, trigger);
     }
 
-    /// Also again for a connection already open: the owner moved this shared
-    /// connection's client to another process (`shared/mux/roots.rs`), so
-    /// Diagnostics show the process that serves it now; nothing else changes.
-    pub(in crate::engine) fn on_connection_opened(&mut self, conn: ConnId, pid: Option<u32>) {
-        let opening = self.servers.is_opening(conn);
-        let Some(c) = self.servers.conns.get(&conn) else {
-            return;
-        };
-        if let Some(server) = self.servers.by_name.get_mut(&c.server) {
-            server.stats.handle_process_started(pid);
-        }
-        if opening {
-            self.start_handshake(conn);
-        }
-    }
-
     pub(in crate::engine) fn send_upstream(&mut self, conn: ConnId, message: Value) {
         let (servers, mut ctx) = self.server_parts();
         servers.send(&mut ctx, conn, message);
@@ -355,6 +339,22 @@ impl Servers {
             return None;
         }
         self.catalogue_queue.poll_next()
+    }
+
+    /// The host opened `conn` (`pid`: its process). Also again for a
+    /// connection already open: the owner moved this shared connection's
+    /// client to another process (`shared/mux/roots.rs`), so Diagnostics show
+    /// the process that serves it now; nothing else changes. Returns whether
+    /// its handshake starts now (it was waiting for this).
+    pub(in crate::engine) fn connection_opened(&mut self, conn: ConnId, pid: Option<u32>) -> bool {
+        let opening = self.is_opening(conn);
+        let Some(c) = self.conns.get(&conn) else {
+            return false;
+        };
+        if let Some(server) = self.by_name.get_mut(&c.server) {
+            server.stats.handle_process_started(pid);
+        }
+        opening
     }
 
     /// Opens a connection to `name`: its retry timer cancelled, the

@@ -78,7 +78,11 @@ impl Servers {
 
     /// `conn`'s handshake timer fired: the bound that passed (the server's
     /// `timeout` key, else `handshakeTimeoutMs`), None when it was not armed.
-    fn handshake_timer_fired(&mut self, ctx: &ServerCtx, conn: ConnId) -> Option<u64> {
+    pub(in crate::engine) fn handshake_timer_fired(
+        &mut self,
+        ctx: &ServerCtx,
+        conn: ConnId,
+    ) -> Option<u64> {
         let connection = self.conns.get_mut(&conn)?;
         if !connection.handshake_timer_fired() {
             return None;
@@ -247,13 +251,6 @@ impl Engine {
         self.log(LogLevel::Error, Some(&name), error.clone());
         let has_catalogue = self.current_entry(&name).is_some();
         self.after_failure(&name, error, has_catalogue && failure == Failure::Crash);
-    }
-
-    pub(in crate::engine) fn on_handshake_timer(&mut self, conn: ConnId) {
-        let (servers, ctx) = self.server_parts();
-        if let Some(timeout) = servers.handshake_timer_fired(&ctx, conn) {
-            self.handshake_timed_out(conn, timeout);
-        }
     }
 
     pub(in crate::engine) fn on_connection_closed(

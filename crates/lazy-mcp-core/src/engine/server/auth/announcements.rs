@@ -1,6 +1,6 @@
 //! Session-wide: which servers that need sign-in were announced, and which
 //! the user dismissed ("Not now"). A small machine of its own (the servers'
-//! auth machines say `Announce`/`Told`/`Unannounce`, the router passes it
+//! auth machines say `Announce`/`Told`/`Unannounce`, `Servers`, which owns it, passes it
 //! on), drained with [`SignInAnnouncements::poll_announcement`].
 
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
