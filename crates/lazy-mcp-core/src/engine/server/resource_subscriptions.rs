@@ -97,9 +97,7 @@ impl Servers {
             self.send_request(ctx, conn, method, params, Pending::Internal);
         }
     }
-}
 
-impl Servers {
     /// `notifications/resources/updated` from `name` (without the upstream
     /// listen's tag): to each subscriber of its URI, a listen tagged with its
     /// id. With no subscriber (a server that tells anyway) it goes to the
