@@ -31,3 +31,7 @@ impl CatalogueQueue {
         self.names.pop_front()
     }
 }
+
+#[cfg(test)]
+#[path = "queue_tests.rs"]
+mod tests;
