@@ -2,9 +2,9 @@
 //! (`auth/machine.rs`); `Servers` hands it its input with what it reads
 //! (`AuthContext`) and carries out the outputs only the servers' state takes
 //! (`auth_output`); the `impl Engine` here only routes: the rest of the
-//! outputs (a state change, a stop, the clients), in the machine's order. The host runs the OAuth client
-//! (the official SDK), the browser, the loopback redirect and the token store;
-//! the engine never sees a token.
+//! outputs (a state change, a stop, the clients), in the machine's order.
+//! The host runs the OAuth client (the official SDK), the browser, the
+//! loopback redirect and the token store; the engine never sees a token.
 //!
 //! - Only a remote server without a static `Authorization` header uses OAuth
 //!   (`uses_oauth`): its `open` carries an [`OAuthBinding`]; static credentials

@@ -1,10 +1,11 @@
 //! The upstream servers: each one's config and state, its connection, the
-//! calls that wait for it, its crash history, sign-in and subscriptions.
+//! calls that wait for it, its crash history, sign-in and subscriptions; the
+//! queue of servers to catalogue and the sign-in announcements.
 //!
 //! Their state has one owner, [`Servers`]: its fields, and those of
 //! [`Server`] and `Connection`, are private to this folder. Its inputs that
 //! emit are handed a `ServerCtx` (`ctx.rs`: effects, timers, clock; settings,
-//! catalogue and clients read only) and return what the router must do; the
+//! catalogue, clients and pins read only) and return what the router must do; the
 //! `impl Engine` blocks left here are the router's entries for what also
 //! reaches the clients, the announcements or a state change. Code elsewhere
 //! (the router, `clients/`, `registry/`, `trust/`, Diagnostics) goes through
