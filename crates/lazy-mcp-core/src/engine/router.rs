@@ -11,7 +11,6 @@ use crate::engine::effects_json;
 use crate::engine::events::{ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::registry::shared_catalogue::memory::SharedCatalogue;
-use crate::engine::server::auth::announcements::SignInAnnouncements;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::{Server, Servers};
@@ -25,7 +24,6 @@ use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
 use crate::protocol::params::Params;
 use serde_json::Value;
-use std::collections::VecDeque;
 
 /// The lifecycle engine. See the module documentation.
 #[derive(Debug)]
@@ -41,11 +39,9 @@ pub struct Engine {
     /// The clients' side: sessions, what they are shown, server-to-client
     /// requests at a client (`clients/mod.rs`; its fields are its own).
     pub(in crate::engine) clients: Clients,
-    pub(in crate::engine) catalogue_queue: VecDeque<String>,
     pub(in crate::engine) effects: Vec<Effect>,
     /// What the user was told, and what they wait to hear about (`announce.rs`).
     pub(in crate::engine) announce: Announcements,
-    pub(in crate::engine) sign_in_announcements: SignInAnnouncements,
     /// Whether some server was busy at the last state change (`settled.rs`).
     pub(in crate::engine) settling: Settling,
     pub(in crate::engine) now_ms: u64,
@@ -73,11 +69,9 @@ impl Engine {
             catalogue: Catalogue::default(),
             timers: TimerTable::default(),
             clients: Clients::default(),
-            catalogue_queue: VecDeque::new(),
             effects: Vec::new(),
             announce: Announcements::default(),
             settling: Settling::default(),
-            sign_in_announcements: SignInAnnouncements::default(),
             now_ms: 0,
             config_load: ConfigLoad::default(),
             unmanaged: Vec::new(),
@@ -125,7 +119,11 @@ impl Engine {
                 file,
                 blob,
             } => self.on_shared_catalogue_read(&server, &key, &file, blob.as_deref()),
-            Event::ConnectionOpened { conn, pid } => self.on_connection_opened(conn, pid),
+            Event::ConnectionOpened { conn, pid } => {
+                if self.servers.connection_opened(conn, pid) {
+                    self.start_handshake(conn);
+                }
+            }
             Event::ConnectionShared {
                 conn,
                 clients,
@@ -195,9 +193,7 @@ impl Engine {
             Event::SignIn { server } => self.on_sign_in(&server),
             Event::CancelSignIn { server } => self.on_cancel_sign_in(&server),
             Event::SignOut { server } => self.on_sign_out(&server),
-            Event::DismissSignIn { servers } => {
-                self.sign_in_announcements.handle_dismissed(servers)
-            }
+            Event::DismissSignIn { servers } => self.servers.sign_in_dismissed(servers),
             Event::Timeout => self.on_timeout(),
             Event::ClientMessage {
                 client,
@@ -325,7 +321,10 @@ impl Engine {
                 self.effects.push(summary);
             }
         }
-        self.flush_sign_in_announcements();
+        let may_wait = self.settings.sign_in_may_wait;
+        if let Some(announcement) = self.servers.poll_sign_in_announcement(may_wait) {
+            self.effects.push(announcement);
+        }
         self.flush_settled();
         if self.settings.refresh_interval_ms > 0 {
             self.keep_refresh_armed(false);
@@ -424,6 +423,7 @@ impl Engine {
             settings: &self.settings,
             catalogue: &self.catalogue,
             clients: &self.clients,
+            pins: &self.pins,
             now_ms: self.now_ms,
         };
         (&mut self.servers, ctx)

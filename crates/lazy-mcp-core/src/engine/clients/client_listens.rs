@@ -106,8 +106,9 @@ impl Engine {
         for (name, _) in &before {
             self.servers.forget_unwanted(name);
         }
+        let (servers, mut ctx) = self.server_parts();
         for (name, uris) in before {
-            self.sync_upstream_subscriptions(&name, &uris);
+            servers.sync_upstream_subscriptions(&mut ctx, &name, &uris);
         }
     }
 }

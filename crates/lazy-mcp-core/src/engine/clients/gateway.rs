@@ -325,7 +325,8 @@ impl Engine {
         // body's routing names what a cancellation cancels, `ClientEnvelope::cancels`).
         let (mut dropped, unsubscribe) = self.clients.end_listen(client, &request_id);
         if let Some(subscriber) = unsubscribe {
-            self.remove_subscribers(|s| *s == subscriber);
+            let (servers, mut ctx) = self.server_parts();
+            servers.remove_subscribers(&mut ctx, &|s| *s == subscriber);
         }
         // Still waiting for the connect: just drop it.
         dropped |= self
@@ -364,7 +365,8 @@ impl Engine {
         self.servers.drop_waiters(&|w| w.client() == client);
         // Its subscriptions and listens end; resources nobody else wants are
         // unsubscribed upstream.
-        self.remove_subscribers(|s| match s {
+        let (servers, mut ctx) = self.server_parts();
+        servers.remove_subscribers(&mut ctx, &|s| match s {
             Subscriber::Client(c) | Subscriber::Listen(c, _) => c == client,
         });
         let abandoned: Vec<(u64, u64, u64)> = self

@@ -32,7 +32,7 @@ impl Engine {
             {
                 let retry = server.retry_timer();
                 self.timers.cancel_armed(retry);
-                self.catalogue_queue.retain(|queued| queued != &name);
+                self.servers.unqueue_catalogue(&name);
                 self.transition(&name, Trigger::WarmCatalogueFound);
             }
             if warm {

@@ -35,7 +35,7 @@ impl Engine {
                 let warm = self.current_entry(name).is_some();
                 self.transition(name, Trigger::Enable { warm });
                 if !warm {
-                    self.enqueue_catalogue(name);
+                    self.servers.enqueue_catalogue(name);
                 }
                 self.report_dropped_declared_tools(name);
             }
@@ -47,7 +47,6 @@ impl Engine {
     fn withdraw(&mut self, name: &str, why: &str) {
         self.stop_server(name, why);
         let retry = self.servers.withdrawn(name);
-        self.catalogue_queue.retain(|queued| queued != name);
         self.timers.cancel_armed(retry);
         self.clients.exposure_changed();
     }
@@ -142,7 +141,7 @@ impl Engine {
             && !matches!(state, Some(ServerState::Disabled | ServerState::Dormant))
         {
             self.transition(&name, Trigger::NeedsCatalogue);
-            self.enqueue_catalogue(&name);
+            self.servers.enqueue_catalogue(&name);
         } else {
             self.reconcile(&name);
         }

@@ -158,7 +158,7 @@ impl Engine {
             _ => None,
         };
         let Some((entry, writer)) = found else {
-            self.enqueue_catalogue(name);
+            self.servers.enqueue_catalogue(name);
             return;
         };
         let summary = format!(

@@ -1,9 +1,10 @@
 //! Remote servers behind OAuth. The decisions are each server's auth machine
-//! (`auth/machine.rs`); the `impl Engine` here only routes: it finds the
-//! server, hands the machine its input with what it reads (`AuthContext`), and
-//! carries out the machine's outputs in order. The host runs the OAuth client
-//! (the official SDK), the browser, the loopback redirect and the token store;
-//! the engine never sees a token.
+//! (`auth/machine.rs`); `Servers` hands it its input with what it reads
+//! (`AuthContext`) and carries out the outputs only the servers' state takes
+//! (`auth_output`); the `impl Engine` here only routes: the rest of the
+//! outputs (a state change, a stop, the clients), in the machine's order.
+//! The host runs the OAuth client (the official SDK), the browser, the
+//! loopback redirect and the token store; the engine never sees a token.
 //!
 //! - Only a remote server without a static `Authorization` header uses OAuth
 //!   (`uses_oauth`): its `open` carries an [`OAuthBinding`]; static credentials
@@ -119,93 +120,33 @@ impl AuthRequest {
 impl Engine {
     /// Hands `name`'s auth machine an input (`input`, given the machine, what
     /// it reads and the auth of the connection `on`), then carries out its
-    /// outputs. None when there is no such server. (One copy in the `.wasm`:
-    /// `input` is dynamic, not one instance per input.)
+    /// outputs in order: `Servers::auth_output` those only the servers'
+    /// state takes, the router the rest. None when there is no such server.
+    /// (One copy in the `.wasm`: `input` is dynamic, not one instance per input.)
     fn with_auth(
         &mut self,
         name: &str,
         on: On,
         input: &mut dyn FnMut(&mut AuthMachine, &AuthContext, Option<&mut ConnAuth>) -> bool,
     ) -> Option<bool> {
-        let may_wait = self.settings().sign_in_may_wait;
-        let servers = &mut self.servers;
-        let server = servers.by_name.get_mut(name)?;
-        let conn = match on {
-            On::Current => server.connect.conn(),
-            On::Conn(conn) => Some(conn),
-        };
-        let conn = conn
-            .and_then(|c| servers.conns.get_mut(&c))
-            .map(|c| &mut c.auth);
-        let cx = AuthContext {
-            name,
-            state: &server.state,
-            oauth: uses_oauth(&server.config),
-            may_wait,
-        };
-        let result = input(&mut server.auth, &cx, conn);
-        let outputs = server.auth.poll_outputs();
+        let (servers, ctx) = self.server_parts();
+        let (result, outputs) = servers.handle_auth(&ctx, name, on, input)?;
         let on = match on {
             On::Conn(conn) => Some(conn),
             On::Current => None,
         };
-        self.carry_out(name, outputs, on);
-        Some(result)
-    }
-
-    /// Does what `name`'s auth machine asked, in its order. `on`: the
-    /// connection whose wait ended (`WaitEnded`).
-    fn carry_out(&mut self, name: &str, outputs: Vec<AuthOutput>, on: Option<ConnId>) {
         for output in outputs {
-            match output {
-                AuthOutput::Request(request) => {
-                    if let Some(oauth) = self.servers.binding_of(&self.catalogue, name) {
-                        self.effects.push(request.effect(name.to_string(), oauth));
-                    }
-                }
-                AuthOutput::Log(level, message) => self.log(level, Some(name), message),
-                AuthOutput::Shown => self.sign_in_shown(name),
-                AuthOutput::Resume => {
-                    let (servers, mut ctx) = self.server_parts();
-                    servers.resume_connection(&mut ctx, name);
-                }
-                AuthOutput::BoundByCalls => {
-                    let timer = self
-                        .servers
-                        .by_name
-                        .get(name)
-                        .and_then(|s| s.connect.conn())
-                        .and_then(|c| self.servers.conns.get(&c))
-                        .and_then(|c| c.handshake_timer());
-                    if let Some(timer) = timer {
-                        let at = self.now_ms.saturating_add(self.request_timeout_ms(name));
-                        self.timers.handle_rearm(timer, at);
-                    }
-                }
-                AuthOutput::WaitEnded => {
-                    if let Some(timer) = on
-                        .and_then(|c| self.servers.conns.get_mut(&c))
-                        .and_then(|c| c.take_handshake_timer())
-                    {
-                        self.timers.handle_cancel(timer);
-                    }
-                }
-                AuthOutput::Stop(why) => self.stop_server(name, &why),
-                AuthOutput::FailWaiters(error) => self.fail_waiters(name, &error),
-                AuthOutput::LastError(error) => {
-                    if let Some(server) = self.servers.by_name.get_mut(name) {
-                        server.stats.handle_last_error(error);
-                    }
-                }
-                AuthOutput::Transition(trigger) => self.transition(name, trigger),
-                AuthOutput::Catalogue => self.enqueue_catalogue(name),
-                AuthOutput::Refuse(message) => self.refuse_action(Some(name), message),
-                AuthOutput::Announce => self.sign_in_announcements.handle_needs_sign_in(name),
-                AuthOutput::Told => self.sign_in_announcements.handle_told(name),
-                AuthOutput::Unannounce => self.sign_in_announcements.handle_signed_in(name),
-                AuthOutput::Undismiss => self.sign_in_announcements.handle_sign_in(name),
+            let (servers, mut ctx) = self.server_parts();
+            match servers.auth_output(&mut ctx, name, output, on) {
+                Some(AuthOutput::Shown) => self.sign_in_shown(name),
+                Some(AuthOutput::Stop(why)) => self.stop_server(name, &why),
+                Some(AuthOutput::FailWaiters(error)) => self.fail_waiters(name, &error),
+                Some(AuthOutput::Transition(trigger)) => self.transition(name, trigger),
+                Some(AuthOutput::Refuse(message)) => self.refuse_action(Some(name), message),
+                _ => {}
             }
         }
+        Some(result)
     }
 
     /// `name`'s sign-in as shown (signing in, refreshing, needs sign-in) changed: the host
@@ -303,17 +244,7 @@ impl Engine {
     /// URL that needs sign-in (and is not signing in or refreshing itself,
     /// whose own end follows) uses them.
     pub(in crate::engine) fn on_tokens_stored_elsewhere(&mut self, url: &str) {
-        let names: Vec<String> = self
-            .servers
-            .by_name
-            .iter()
-            .filter(|(_, s)| {
-                s.auth.takes_tokens_from_elsewhere()
-                    && binding(&s.config).is_some_and(|b| b.url == url)
-            })
-            .map(|(name, _)| name.clone())
-            .collect();
-        for name in names {
+        for name in self.servers.taking_tokens_for(url) {
             self.with_auth(&name, On::Current, &mut |auth, cx, conn| {
                 auth.handle_tokens_stored_elsewhere(cx, conn);
                 true
@@ -378,27 +309,130 @@ impl Engine {
         })
         .unwrap_or(false)
     }
+}
+
+impl Servers {
+    /// Hands `name`'s auth machine an input (see `Engine::with_auth`).
+    /// Returns the input's answer and the machine's outputs.
+    fn handle_auth(
+        &mut self,
+        ctx: &ServerCtx,
+        name: &str,
+        on: On,
+        input: &mut dyn FnMut(&mut AuthMachine, &AuthContext, Option<&mut ConnAuth>) -> bool,
+    ) -> Option<(bool, Vec<AuthOutput>)> {
+        let server = self.by_name.get_mut(name)?;
+        let conn = match on {
+            On::Current => server.connect.conn(),
+            On::Conn(conn) => Some(conn),
+        };
+        let conn = conn
+            .and_then(|c| self.conns.get_mut(&c))
+            .map(|c| &mut c.auth);
+        let cx = AuthContext {
+            name,
+            state: &server.state,
+            oauth: uses_oauth(&server.config),
+            may_wait: ctx.settings.sign_in_may_wait,
+        };
+        let result = input(&mut server.auth, &cx, conn);
+        Some((result, server.auth.poll_outputs()))
+    }
+
+    /// Carries out one output of `name`'s auth machine that only the
+    /// servers' state takes (a request to the host, a log line, the held
+    /// connection resumed or bound, the last error, the cataloguing queue,
+    /// the sign-in announcements). Returns the others, for the router (a
+    /// state change, stopping, the clients). `on`: the connection whose wait
+    /// ended (`WaitEnded`).
+    fn auth_output(
+        &mut self,
+        ctx: &mut ServerCtx,
+        name: &str,
+        output: AuthOutput,
+        on: Option<ConnId>,
+    ) -> Option<AuthOutput> {
+        match output {
+            AuthOutput::Request(request) => {
+                if let Some(oauth) = self.binding_of(ctx.catalogue, name) {
+                    ctx.effects.push(request.effect(name.to_string(), oauth));
+                }
+            }
+            AuthOutput::Log(level, message) => self.log(ctx, level, Some(name), message),
+            AuthOutput::Resume => self.resume_connection(ctx, name),
+            AuthOutput::BoundByCalls => {
+                let server = self.by_name.get(name);
+                let timer = server
+                    .and_then(|s| s.connect.conn())
+                    .and_then(|c| self.conns.get(&c))
+                    .and_then(|c| c.handshake_timer());
+                if let Some(timer) = timer {
+                    // The server's `timeout` key, else `requestTimeoutMs` (as a call's).
+                    let bound = server.and_then(|s| s.config.timeout_ms);
+                    let bound = bound.unwrap_or(ctx.settings.request_timeout_ms);
+                    ctx.timers
+                        .handle_rearm(timer, ctx.now_ms.saturating_add(bound));
+                }
+            }
+            AuthOutput::WaitEnded => {
+                if let Some(timer) = on
+                    .and_then(|c| self.conns.get_mut(&c))
+                    .and_then(|c| c.take_handshake_timer())
+                {
+                    ctx.timers.handle_cancel(timer);
+                }
+            }
+            AuthOutput::LastError(error) => {
+                if let Some(server) = self.by_name.get_mut(name) {
+                    server.stats.handle_last_error(error);
+                }
+            }
+            AuthOutput::Catalogue => self.enqueue_catalogue(name),
+            AuthOutput::Announce => self.sign_in_announcements.handle_needs_sign_in(name),
+            AuthOutput::Told => self.sign_in_announcements.handle_told(name),
+            AuthOutput::Unannounce => self.sign_in_announcements.handle_signed_in(name),
+            AuthOutput::Undismiss => self.sign_in_announcements.handle_sign_in(name),
+            other => return Some(other),
+        }
+        None
+    }
+
+    /// The servers whose sign-in takes tokens another window or process
+    /// stored for `url`.
+    fn taking_tokens_for(&self, url: &str) -> Vec<String> {
+        self.by_name
+            .iter()
+            .filter(|(_, s)| {
+                s.auth.takes_tokens_from_elsewhere()
+                    && binding(&s.config).is_some_and(|b| b.url == url)
+            })
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+
+    /// The user dismissed the sign-in of `servers` ("Not now").
+    pub(in crate::engine) fn sign_in_dismissed(&mut self, servers: Vec<String>) {
+        self.sign_in_announcements.handle_dismissed(servers);
+    }
 
     /// One announcement listing every server that newly needs sign-in, once no
     /// cataloguing is in progress; never for a dismissed or already told server.
-    pub(in crate::engine) fn flush_sign_in_announcements(&mut self) {
-        let servers = &self.servers.by_name;
-        let announcement = self.sign_in_announcements.poll_announcement(
+    pub(in crate::engine) fn poll_sign_in_announcement(
+        &mut self,
+        may_wait: bool,
+    ) -> Option<Effect> {
+        let servers = &self.by_name;
+        self.sign_in_announcements.poll_announcement(
             || {
                 servers
                     .values()
                     .any(|s| matches!(s.state, ServerState::Pending | ServerState::Cataloguing))
             },
             |name| servers.get(name).is_some_and(|s| s.auth.needs_sign_in()),
-            self.settings().sign_in_may_wait,
-        );
-        if let Some(effect) = announcement {
-            self.effects.push(effect);
-        }
+            may_wait,
+        )
     }
-}
 
-impl Servers {
     /// The held connection of `name` goes on: back to the handshake's own
     /// bound when still handshaking, and what it held is sent (with the token
     /// the host now has).

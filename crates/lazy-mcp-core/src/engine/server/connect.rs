@@ -5,6 +5,7 @@
 //! retry and era doubts are its `ConnectMachine`'s (`connect/machine.rs`).
 
 pub(in crate::engine) mod machine;
+pub(in crate::engine) mod queue;
 
 use crate::config::model::Transport;
 use crate::engine::effects::Effect;
@@ -35,25 +36,14 @@ use serde_json::Value;
 impl Engine {
     /// Starts cataloguing servers from the queue while slots are free.
     pub(in crate::engine) fn pump_catalogue_queue(&mut self) {
-        loop {
-            if self.servers.cataloguing() >= self.settings().catalogue_concurrency.max(1) {
-                return;
-            }
-            let Some(name) = self.catalogue_queue.pop_front() else {
-                return;
-            };
+        let slots = self.settings().catalogue_concurrency;
+        while let Some(name) = self.servers.next_to_catalogue(slots) {
             // A shared server another client catalogued needs no process (no slot either).
             if matches!(self.state(&name), Some(ServerState::Pending))
                 && !self.look_up_shared_catalogue(&name)
             {
                 self.open_connection_with(&name, Purpose::Catalogue, false, None);
             }
-        }
-    }
-
-    pub(in crate::engine) fn enqueue_catalogue(&mut self, name: &str) {
-        if !self.catalogue_queue.iter().any(|queued| queued == name) {
-            self.catalogue_queue.push_back(name.to_string());
         }
     }
 
@@ -71,7 +61,7 @@ impl Engine {
             | ServerState::Pending
             | ServerState::NeedsAuth
             | ServerState::Failed { .. } => {
-                self.catalogue_queue.retain(|queued| queued != name);
+                self.servers.unqueue_catalogue(name);
                 self.open_connection_with(name, Purpose::Connect, interactive, None);
                 true
             }
@@ -105,34 +95,6 @@ impl Engine {
             Purpose::Connect => Trigger::ConnectStarted,
         };
         self.transition(name, trigger);
-    }
-
-    /// Also again for a connection already open: the owner moved this shared
-    /// connection's client to another process (`shared/mux/roots.rs`), so
-    /// Diagnostics show the process that serves it now; nothing else changes.
-    pub(in crate::engine) fn on_connection_opened(&mut self, conn: ConnId, pid: Option<u32>) {
-        let opening = self.servers.is_opening(conn);
-        let Some(c) = self.servers.conns.get(&conn) else {
-            return;
-        };
-        if let Some(server) = self.servers.by_name.get_mut(&c.server) {
-            server.stats.handle_process_started(pid);
-        }
-        if opening {
-            self.start_handshake(conn);
-        }
-    }
-
-    /// Sends a request upstream, remembering what its answer is for. Returns its id.
-    pub(in crate::engine) fn send_request(
-        &mut self,
-        conn: ConnId,
-        method: &str,
-        params: Option<Value>,
-        pending: Pending,
-    ) -> Option<u64> {
-        let (servers, mut ctx) = self.server_parts();
-        servers.send_request(&mut ctx, conn, method, params, pending)
     }
 
     pub(in crate::engine) fn send_upstream(&mut self, conn: ConnId, message: Value) {
@@ -183,85 +145,138 @@ impl Engine {
         });
     }
 
-    /// Sends one client call upstream with a fresh id and a request timeout.
-    /// `input_rounds`: how many times a modern server already asked for input
-    /// on this call (0 for a new call; its retries go through here too).
+    /// Sends one client call upstream with a fresh id and a request timeout
+    /// (`Servers::forward_call` decides), or answers its refusal.
     pub(in crate::engine) fn forward_call_round(
         &mut self,
         conn: ConnId,
-        mut call: QueuedCall,
+        call: QueuedCall,
         input_rounds: u32,
     ) {
+        let (servers, mut ctx) = self.server_parts();
+        if let Err(refused) = servers.forward_call(&mut ctx, conn, call, input_rounds) {
+            self.refuse_call(*refused);
+        }
+    }
+
+    /// A call for `name` from a client: forwarded now, queued behind the single
+    /// connect, or refused with a clear error (`Servers::route_call` decides).
+    pub(in crate::engine) fn route_call(&mut self, name: &str, call: QueuedCall) {
+        let (servers, mut ctx) = self.server_parts();
+        match servers.route_call(&mut ctx, name, call) {
+            Ok(Routed::Sent) => {}
+            Ok(Routed::Waits) => {
+                self.ensure_connected(name, true);
+            }
+            Err(refused) => self.refuse_call(*refused),
+        }
+    }
+
+    fn refuse_call(&mut self, refused: Refused) {
+        let (client, client_id) = refused.call.into_reply_target();
+        self.reply_error(&client, client_id, refused.code, &refused.message);
+    }
+}
+
+/// What became of a call the servers took ([`Servers::route_call`]).
+pub(in crate::engine) enum Routed {
+    /// Sent upstream, or dropped with its connection gone.
+    Sent,
+    /// Waiting for the server's single connect (the router ensures one).
+    Waits,
+}
+
+/// A call the servers refused, and the error its client gets.
+pub(in crate::engine) struct Refused {
+    call: QueuedCall,
+    code: i64,
+    message: String,
+}
+
+fn refused(call: QueuedCall, code: i64, message: String) -> Box<Refused> {
+    Box::new(Refused {
+        call,
+        code,
+        message,
+    })
+}
+
+impl Servers {
+    /// Sends one client call upstream on `conn` with a fresh id and a
+    /// request timeout. `input_rounds`: how many times a modern server
+    /// already asked for input on this call (0 for a new call; its retries
+    /// go through here too). The pins are read only (`ctx.pins`).
+    fn forward_call(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        mut call: QueuedCall,
+        input_rounds: u32,
+    ) -> Result<(), Box<Refused>> {
+        let Some(connection) = self.conns.get(&conn) else {
+            return Ok(());
+        };
         // Held since the call arrived (the connect's listing found it changed):
         // refused, never sent.
-        let refusal = match self.servers.conns.get(&conn) {
-            Some(connection) if self.pins.any_held() => {
-                self.pins
-                    .call_refusal(&connection.server, call.method(), call.params())
+        if ctx.pins.any_held() {
+            let held = ctx
+                .pins
+                .call_refusal(&connection.server, call.method(), call.params());
+            if let Some(message) = held {
+                return Err(refused(call, jsonrpc::INVALID_PARAMS, message));
             }
-            _ => None,
-        };
-        if let Some(refusal) = refusal {
-            let (client, client_id) = call.into_reply_target();
-            self.reply_error(&client, client_id, jsonrpc::INVALID_PARAMS, &refusal);
-            return;
         }
         // A modern server gets the era's envelope and may ask for input (the
         // call is sent again with the same params): it needs them parsed.
-        if self.servers.is_modern(conn) {
+        if self.is_modern(conn) {
             // The raw reading validated it already; never leave a client waiting.
             if let Err(error) = call.read_raw_params() {
                 let why = format!("Lazy MCP could not read the call's params: {error}");
-                let (client, client_id) = call.into_reply_target();
-                self.reply_error(&client, client_id, jsonrpc::INVALID_PARAMS, &why);
-                return;
+                return Err(refused(call, jsonrpc::INVALID_PARAMS, why));
             }
         }
-        let Some(connection) = self.servers.conns.get(&conn) else {
-            return;
-        };
         // The server's name borrowed (conns and by_name are apart), not cloned per call.
         let upstream_id = connection.next_request_id();
-        let timeout = self.request_timeout_ms(&connection.server);
-        if let Some(server) = self.servers.by_name.get_mut(&connection.server) {
-            server.idle.handle_call_forwarded(self.now_ms);
+        // The server's `timeout` key bounds each forwarded request too (it is the
+        // per-request timeout of the tools whose configs carry it), else `requestTimeoutMs`.
+        let mut timeout = ctx.settings.request_timeout_ms;
+        if let Some(server) = self.by_name.get_mut(&connection.server) {
+            timeout = server.config.timeout_ms.unwrap_or(timeout);
+            server.idle.handle_call_forwarded(ctx.now_ms);
         }
-        let timer = self.timers.handle_set(
+        let timer = ctx.timers.handle_set(
             TimerPurpose::Request { conn, upstream_id },
-            self.now_ms.saturating_add(timeout),
+            ctx.now_ms.saturating_add(timeout),
         );
         // The call's own strings move into its record: none is copied.
         let (forwarded, params) = ForwardedCall::forward(call, timer, input_rounds);
         match params {
             UpstreamParams::Parsed(params) => {
                 let method = forwarded.method().to_string();
-                self.send_request(conn, &method, params, Pending::Call(forwarded));
+                self.send_request(ctx, conn, &method, params, Pending::Call(forwarded));
             }
-            UpstreamParams::Raw(text) => {
-                let (servers, mut ctx) = self.server_parts();
-                servers.send_raw_call(&mut ctx, conn, forwarded, &text)
-            }
+            UpstreamParams::Raw(text) => self.send_raw_call(ctx, conn, forwarded, &text),
         }
+        Ok(())
     }
 
-    /// A call for `name` from a client: forwarded now, queued behind the single
-    /// connect, or refused with a clear error.
-    pub(in crate::engine) fn route_call(&mut self, name: &str, call: QueuedCall) {
-        let Some(server) = self.servers.by_name.get(name) else {
-            let (client, client_id) = call.into_reply_target();
-            self.reply_error(
-                &client,
-                client_id,
-                jsonrpc::INVALID_PARAMS,
-                &format!("Lazy MCP has no server named '{name}'"),
-            );
-            return;
+    /// A call for `name` from a client: forwarded now (CONNECTED), waiting
+    /// for the single connect, or refused (no such server, held by the pins,
+    /// DISABLED or DORMANT).
+    fn route_call(
+        &mut self,
+        ctx: &mut ServerCtx,
+        name: &str,
+        call: QueuedCall,
+    ) -> Result<Routed, Box<Refused>> {
+        let Some(server) = self.by_name.get_mut(name) else {
+            let message = format!("Lazy MCP has no server named '{name}'");
+            return Err(refused(call, jsonrpc::INVALID_PARAMS, message));
         };
         if let (ServerState::Connected, Some(conn)) = (&server.state, server.connect.conn()) {
-            self.forward_call_round(conn, call, 0);
-            return;
+            return self.forward_call(ctx, conn, call, 0).map(|()| Routed::Sent);
         }
-        let held = self.pins.call_refusal(name, call.method(), call.params());
+        let held = ctx.pins.call_refusal(name, call.method(), call.params());
         let refusal = held.or_else(|| match &server.state {
             ServerState::Disabled => Some(format!(
                 "MCP server '{name}' is disabled; enable it to use it"
@@ -271,15 +286,11 @@ impl Engine {
             )),
             _ => None,
         });
-        if let Some(refusal) = refusal {
-            let (client, client_id) = call.into_reply_target();
-            self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, &refusal);
-            return;
+        if let Some(message) = refusal {
+            return Err(refused(call, jsonrpc::SERVER_UNAVAILABLE, message));
         }
-        if let Some(server) = self.servers.by_name.get_mut(name) {
-            server.connect.handle_call_waiting(call);
-        }
-        self.ensure_connected(name, true);
+        server.connect.handle_call_waiting(call);
+        Ok(Routed::Waits)
     }
 }
 
@@ -309,6 +320,41 @@ impl Servers {
             .values()
             .filter(|c| c.purpose() == Purpose::Catalogue)
             .count()
+    }
+
+    /// `name` wants cataloguing: it joins the queue (once).
+    pub(in crate::engine) fn enqueue_catalogue(&mut self, name: &str) {
+        self.catalogue_queue.handle_wanted(name);
+    }
+
+    /// `name` leaves the queue (it connects, or its catalogue is warm).
+    pub(in crate::engine) fn unqueue_catalogue(&mut self, name: &str) {
+        self.catalogue_queue.handle_gone(name);
+    }
+
+    /// The next server to catalogue while fewer than `slots` (at least one)
+    /// are cataloguing.
+    fn next_to_catalogue(&mut self, slots: usize) -> Option<String> {
+        if self.catalogue_queue.is_empty() || self.cataloguing() >= slots.max(1) {
+            return None;
+        }
+        self.catalogue_queue.poll_next()
+    }
+
+    /// The host opened `conn` (`pid`: its process). Also again for a
+    /// connection already open: the owner moved this shared connection's
+    /// client to another process (`shared/mux/roots.rs`), so Diagnostics show
+    /// the process that serves it now; nothing else changes. Returns whether
+    /// its handshake starts now (it was waiting for this).
+    pub(in crate::engine) fn connection_opened(&mut self, conn: ConnId, pid: Option<u32>) -> bool {
+        let opening = self.is_opening(conn);
+        let Some(c) = self.conns.get(&conn) else {
+            return false;
+        };
+        if let Some(server) = self.by_name.get_mut(&c.server) {
+            server.stats.handle_process_started(pid);
+        }
+        opening
     }
 
     /// Opens a connection to `name`: its retry timer cancelled, the

@@ -4,24 +4,42 @@
 
 use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
+use crate::engine::events::ClientId;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::calls::{ForwardedCall, QueuedCall};
+use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Failure;
 use crate::engine::server::state::Trigger;
 use crate::engine::server::Servers;
 use crate::protocol::jsonrpc;
+use serde_json::Value;
+
+/// The clients a dropped connection's calls answer (with the router's error).
+pub(in crate::engine) type Owed = Vec<(ClientId, Value)>;
+
+/// How a connection closed, as the servers decide it (`Servers::connection_closed`).
+pub(in crate::engine) enum Closed {
+    /// Before it went live: the handshake's failure (`cause`, the stderr `detail`).
+    InHandshake { cause: String, detail: String },
+    /// While live: dropped already; the router answers `owed` with `error`,
+    /// logs `error` and the `detail`, and the server fails (`has_catalogue`:
+    /// it may stay CATALOGUED).
+    Live {
+        name: String,
+        error: String,
+        detail: String,
+        owed: Owed,
+        has_catalogue: bool,
+    },
+}
 
 impl Servers {
-    /// Forgets `conn`: its timers cancelled, its server told. Returns the
-    /// calls in flight on it (the router cancels their timers and answers
-    /// their clients), None when there was no such connection.
-    fn drop_connection(
-        &mut self,
-        ctx: &mut ServerCtx,
-        conn: ConnId,
-    ) -> Option<Vec<(u64, Box<ForwardedCall>)>> {
+    /// Forgets `conn`: its timers and its calls' timers cancelled, its server
+    /// told. Returns the clients its calls in flight answer (not one gone,
+    /// nor one already answered while its call waits for a retry), None
+    /// when there was no such connection.
+    fn drop_connection(&mut self, ctx: &mut ServerCtx, conn: ConnId) -> Option<Owed> {
         let mut connection = self.conns.remove(&conn)?;
         let closed = connection.close();
         ctx.timers.cancel_armed(closed.handshake_timer);
@@ -30,7 +48,16 @@ impl Servers {
             server.connect.handle_connection_dropped(conn);
             server.stats.handle_connection_ended();
         }
-        Some(closed.calls)
+        let mut owed = Vec::new();
+        for (upstream_id, call) in closed.calls {
+            ctx.timers.cancel_armed(Some(call.timer()));
+            if ctx.clients.is_attached(call.client())
+                && !ctx.clients.awaits_retry(conn, upstream_id)
+            {
+                owed.push(call.into_reply_target());
+            }
+        }
+        Some(owed)
     }
 
     /// The calls waiting for `name`'s connect leave it (the router fails them).
@@ -40,113 +67,43 @@ impl Servers {
             None => Vec::new(),
         }
     }
-}
 
-impl Engine {
-    /// Ends the server's connection (if any), failing in-flight and waiting calls
-    /// with an error saying `why`. Does not change the state.
-    pub(in crate::engine) fn stop_server(&mut self, name: &str, why: &str) {
-        self.stop_server_as(name, why, false);
+    /// `name` stops: its connect and idle machines told. Returns the
+    /// connection the router ends (None: none open, or no such server).
+    fn stop(&mut self, ctx: &mut ServerCtx, name: &str) -> Option<ConnId> {
+        let conn = self.by_name.get_mut(name)?.connect.handle_stopped();
+        self.with_idle(ctx, name, &mut |idle, _| idle.handle_stopped());
+        conn
     }
 
-    /// [`Engine::stop_server`]; `idle`: by the idle stop, which the `close`
-    /// effect says (a shared process is kept for its idle time only then).
-    pub(in crate::engine) fn stop_server_as(&mut self, name: &str, why: &str, idle: bool) {
-        let Some(server) = self.servers.by_name.get_mut(name) else {
-            return;
-        };
-        let conn = server.connect.handle_stopped();
-        let (servers, mut ctx) = self.server_parts();
-        servers.with_idle(&mut ctx, name, &mut |idle, _| idle.handle_stopped());
-        if let Some(conn) = conn {
-            let message = format!("MCP server '{name}' is no longer connected: {why}");
-            self.drop_connection(conn, &message, false);
-            self.effects.push(Effect::Close { conn, idle });
-        }
-        let message = format!("MCP server '{name}' could not take the call: {why}");
-        self.fail_waiters(name, &message);
-    }
-
-    /// Forgets a connection: cancels its timers, fails its in-flight calls with
-    /// `message`, and closes it when `close` (the host already knows otherwise).
-    pub(in crate::engine) fn drop_connection(&mut self, conn: ConnId, message: &str, close: bool) {
-        let (servers, mut ctx) = self.server_parts();
-        let Some(calls) = servers.drop_connection(&mut ctx, conn) else {
-            return;
-        };
-        for (upstream_id, call) in calls {
-            self.timers.cancel_armed(Some(call.timer()));
-            // A call waiting for a retry: its client was answered already.
-            if self.clients.is_attached(call.client())
-                && !self.clients.awaits_retry(conn, upstream_id)
-            {
-                let (client, client_id) = call.into_reply_target();
-                self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, message);
-            }
-        }
-        self.clients.connection_dropped(conn);
-        if close {
-            self.effects.push(Effect::Close { conn, idle: false });
-        }
-    }
-
-    pub(in crate::engine) fn fail_waiters(&mut self, name: &str, message: &str) {
-        for call in self.servers.take_waiters(name) {
-            let (client, client_id) = call.into_reply_target();
-            self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, message);
-        }
-    }
-
-    /// Opening, handshake or cataloguing failed: every waiter gets the same
-    /// error; `detail` (a stderr tail) is for the log and Diagnostics only,
-    /// not for the clients whose calls fail.
-    pub(in crate::engine) fn connection_failed_with_detail(
+    /// `conn`'s handshake timer fired: the bound that passed (the server's
+    /// `timeout` key, else `handshakeTimeoutMs`), None when it was not armed.
+    pub(in crate::engine) fn handshake_timer_fired(
         &mut self,
+        ctx: &ServerCtx,
         conn: ConnId,
-        cause: &str,
-        detail: &str,
-        failure: Failure,
-        close: bool,
-    ) {
-        let Some(connection) = self.servers.conns.get(&conn) else {
-            return;
-        };
-        let name = connection.server.clone();
-        let error = format!(
-            "{}{cause}",
-            crate::engine::announce::connect_failure_prefix(&name)
-        );
-        self.drop_connection(conn, &error, close);
-        self.fail_waiters(&name, &error);
-        let error = format!("{error}{detail}");
-        self.log(LogLevel::Error, Some(&name), error.clone());
-        let has_catalogue = self.current_entry(&name).is_some();
-        self.after_failure(&name, error, has_catalogue && failure == Failure::Crash);
-    }
-
-    pub(in crate::engine) fn on_handshake_timer(&mut self, conn: ConnId) {
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
-            return;
-        };
+    ) -> Option<u64> {
+        let connection = self.conns.get_mut(&conn)?;
         if !connection.handshake_timer_fired() {
-            return;
+            return None;
         }
-        let name = connection.server.clone();
-        let timeout = self.handshake_timeout_ms(&name);
-        self.handshake_timed_out(conn, timeout);
+        let server = self.by_name.get(&connection.server);
+        let bound = server.and_then(|s| s.config.timeout_ms);
+        Some(bound.unwrap_or(ctx.settings.handshake_timeout_ms))
     }
 
-    pub(in crate::engine) fn on_connection_closed(
+    /// The host says `conn` closed: the cause said once, the stderr tail kept
+    /// for the log. A live connection is dropped here and its server's idle
+    /// machine told.
+    fn connection_closed(
         &mut self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
         reason: &str,
         exit_code: Option<i32>,
         stderr_tail: Option<&str>,
-    ) {
-        let Some(connection) = self.servers.conns.get(&conn) else {
-            return;
-        };
-        let name = connection.server.clone();
+    ) -> Option<Closed> {
+        let connection = self.conns.get(&conn)?;
         let in_handshake = !connection.is_live();
         let mut cause = if reason.is_empty() {
             "the connection closed".to_string()
@@ -176,31 +133,37 @@ impl Engine {
             })
             .unwrap_or_default();
         if in_handshake {
-            self.handshake_closed(conn, &cause, &detail, false);
-            return;
+            return Some(Closed::InHandshake { cause, detail });
         }
+        let name = connection.server.clone();
         let error = format!("MCP server '{name}' closed the connection: {cause}");
-        self.drop_connection(conn, &error, false);
-        let (servers, mut ctx) = self.server_parts();
-        servers.with_idle(&mut ctx, &name, &mut |idle, _| idle.handle_stopped());
-        let error = format!("{error}{detail}");
-        self.log(LogLevel::Warn, Some(&name), error.clone());
-        let has_catalogue = self.current_entry(&name).is_some();
-        self.after_failure(&name, error, has_catalogue);
+        let owed = self.drop_connection(ctx, conn).unwrap_or_default();
+        self.with_idle(ctx, &name, &mut |idle, _| idle.handle_stopped());
+        let has_catalogue = self.current_entry(ctx, &name).is_some();
+        Some(Closed::Live {
+            name,
+            error,
+            detail,
+            owed,
+            has_catalogue,
+        })
     }
 
-    pub(in crate::engine) fn on_http_status(&mut self, conn: ConnId, status: u16) {
-        let Some(connection) = self.servers.conns.get(&conn) else {
-            return;
-        };
-        let name = connection.server.clone();
+    /// An HTTP status on `conn` that is not an OAuth challenge: logged, unless
+    /// it refuses the static credentials (401/403), which ends the server's
+    /// connection: then its name and the error the router fails it with (its
+    /// last error already).
+    fn http_status(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        status: u16,
+    ) -> Option<(String, String)> {
+        let name = self.server_of(conn)?.to_string();
         if status != 401 && status != 403 {
-            self.log(
-                LogLevel::Debug,
-                Some(&name),
-                format!("HTTP status {status}"),
-            );
-            return;
+            let message = format!("HTTP status {status}");
+            self.log(ctx, LogLevel::Debug, Some(&name), message);
+            return None;
         }
         // Static credentials (or a transport without OAuth): no sign-in flow
         // applies; say what is true and how to configure a token.
@@ -210,14 +173,124 @@ impl Engine {
              definition's headers, e.g. \
              \"headers\": {{\"Authorization\": \"Bearer ${{input:token}}\"}}, then use Connect Now"
         );
+        if let Some(server) = self.by_name.get_mut(&name) {
+            server.stats.handle_last_error(Some(error.clone()));
+        }
+        Some((name, error))
+    }
+}
+
+impl Engine {
+    /// Ends the server's connection (if any), failing in-flight and waiting calls
+    /// with an error saying `why`. Does not change the state.
+    pub(in crate::engine) fn stop_server(&mut self, name: &str, why: &str) {
+        self.stop_server_as(name, why, false);
+    }
+
+    /// [`Engine::stop_server`]; `idle`: by the idle stop, which the `close`
+    /// effect says (a shared process is kept for its idle time only then).
+    pub(in crate::engine) fn stop_server_as(&mut self, name: &str, why: &str, idle: bool) {
+        let (servers, mut ctx) = self.server_parts();
+        if let Some(conn) = servers.stop(&mut ctx, name) {
+            let message = format!("MCP server '{name}' is no longer connected: {why}");
+            self.drop_connection(conn, &message, false);
+            self.effects.push(Effect::Close { conn, idle });
+        }
+        let message = format!("MCP server '{name}' could not take the call: {why}");
+        self.fail_waiters(name, &message);
+    }
+
+    /// Forgets a connection: cancels its timers, fails its in-flight calls with
+    /// `message`, and closes it when `close` (the host already knows otherwise).
+    pub(in crate::engine) fn drop_connection(&mut self, conn: ConnId, message: &str, close: bool) {
+        let (servers, mut ctx) = self.server_parts();
+        if let Some(owed) = servers.drop_connection(&mut ctx, conn) {
+            self.answer_dropped(conn, owed, message, close);
+        }
+    }
+
+    /// A dropped connection's calls answered with `message`; closed when `close`.
+    fn answer_dropped(&mut self, conn: ConnId, owed: Owed, message: &str, close: bool) {
+        for (client, client_id) in owed {
+            self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, message);
+        }
+        self.clients.connection_dropped(conn);
+        if close {
+            self.effects.push(Effect::Close { conn, idle: false });
+        }
+    }
+
+    pub(in crate::engine) fn fail_waiters(&mut self, name: &str, message: &str) {
+        for call in self.servers.take_waiters(name) {
+            let (client, client_id) = call.into_reply_target();
+            self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, message);
+        }
+    }
+
+    /// Opening, handshake or cataloguing failed: every waiter gets the same
+    /// error; `detail` (a stderr tail) is for the log and Diagnostics only,
+    /// not for the clients whose calls fail.
+    pub(in crate::engine) fn connection_failed_with_detail(
+        &mut self,
+        conn: ConnId,
+        cause: &str,
+        detail: &str,
+        failure: Failure,
+        close: bool,
+    ) {
+        let Some(name) = self.servers.server_of(conn).map(str::to_string) else {
+            return;
+        };
+        let error = format!(
+            "{}{cause}",
+            crate::engine::announce::connect_failure_prefix(&name)
+        );
+        self.drop_connection(conn, &error, close);
+        self.fail_waiters(&name, &error);
+        let error = format!("{error}{detail}");
+        self.log(LogLevel::Error, Some(&name), error.clone());
+        let has_catalogue = self.current_entry(&name).is_some();
+        self.after_failure(&name, error, has_catalogue && failure == Failure::Crash);
+    }
+
+    pub(in crate::engine) fn on_connection_closed(
+        &mut self,
+        conn: ConnId,
+        reason: &str,
+        exit_code: Option<i32>,
+        stderr_tail: Option<&str>,
+    ) {
+        let (servers, mut ctx) = self.server_parts();
+        match servers.connection_closed(&mut ctx, conn, reason, exit_code, stderr_tail) {
+            None => {}
+            Some(Closed::InHandshake { cause, detail }) => {
+                self.handshake_closed(conn, &cause, &detail, false)
+            }
+            Some(Closed::Live {
+                name,
+                error,
+                detail,
+                owed,
+                has_catalogue,
+            }) => {
+                self.answer_dropped(conn, owed, &error, false);
+                let error = format!("{error}{detail}");
+                self.log(LogLevel::Warn, Some(&name), error.clone());
+                self.after_failure(&name, error, has_catalogue);
+            }
+        }
+    }
+
+    pub(in crate::engine) fn on_http_status(&mut self, conn: ConnId, status: u16) {
+        let (servers, mut ctx) = self.server_parts();
+        let Some((name, error)) = servers.http_status(&mut ctx, conn, status) else {
+            return;
+        };
         self.stop_server(
             &name,
             &format!("it requires authentication (HTTP {status})"),
         );
         self.fail_waiters(&name, &error);
-        if let Some(server) = self.servers.by_name.get_mut(&name) {
-            server.stats.handle_last_error(Some(error.clone()));
-        }
         self.note_failure(&name, &error, true);
         self.log(LogLevel::Warn, Some(&name), error);
         self.transition(&name, Trigger::AuthRequired);

@@ -1,6 +1,7 @@
 //! What a server's machines are handed with an input, quinn-proto style: the
 //! effects sink they push onto, the one timer table, the host's clock, and
-//! what they read of the rest of the engine (settings, catalogue, clients),
+//! what they read of the rest of the engine (settings, catalogue, clients,
+//! the pins),
 //! read only. The router lends it (`Engine::server_parts`); the servers'
 //! state stays `Servers`' own.
 
@@ -10,6 +11,7 @@ use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
 use crate::engine::timers::TimerTable;
+use crate::engine::trust::held_definitions::pins::Pins;
 
 pub(in crate::engine) struct ServerCtx<'a> {
     pub(in crate::engine) effects: &'a mut Vec<Effect>,
@@ -17,6 +19,7 @@ pub(in crate::engine) struct ServerCtx<'a> {
     pub(in crate::engine) settings: &'a Settings,
     pub(in crate::engine) catalogue: &'a Catalogue,
     pub(in crate::engine) clients: &'a Clients,
+    pub(in crate::engine) pins: &'a Pins,
     pub(in crate::engine) now_ms: u64,
 }
 

@@ -1,10 +1,11 @@
 //! The upstream servers: each one's config and state, its connection, the
-//! calls that wait for it, its crash history, sign-in and subscriptions.
+//! calls that wait for it, its crash history, sign-in and subscriptions; the
+//! queue of servers to catalogue and the sign-in announcements.
 //!
 //! Their state has one owner, [`Servers`]: its fields, and those of
 //! [`Server`] and `Connection`, are private to this folder. Its inputs that
 //! emit are handed a `ServerCtx` (`ctx.rs`: effects, timers, clock; settings,
-//! catalogue and clients read only) and return what the router must do; the
+//! catalogue, clients and pins read only) and return what the router must do; the
 //! `impl Engine` blocks left here are the router's entries for what also
 //! reaches the clients, the announcements or a state change. Code elsewhere
 //! (the router, `clients/`, `registry/`, `trust/`, Diagnostics) goes through
@@ -40,10 +41,12 @@ use crate::config::model::{ServerConfig, Transport};
 use crate::engine::events::ConnId;
 use crate::engine::timers::TimerId;
 use crate::vec_map::VecMap;
+use auth::announcements::SignInAnnouncements;
 use auth::machine::AuthMachine;
 use backoff::CrashHistory;
 use calls::{ForwardedCall, QueuedCall};
 use connect::machine::ConnectMachine;
+use connect::queue::CatalogueQueue;
 use connection::Connection;
 use idle::machine::IdleMachine;
 pub(in crate::engine) use resource_subscriptions::table::Subscriber;
@@ -65,6 +68,10 @@ pub(in crate::engine) struct Servers {
     conns: VecMap<ConnId, Connection>,
     /// The id the next connection gets.
     next_conn: ConnId,
+    /// Servers waiting to be catalogued, one at a time per free slot.
+    catalogue_queue: CatalogueQueue,
+    /// Which servers that need sign-in were announced or dismissed.
+    sign_in_announcements: SignInAnnouncements,
 }
 
 impl Default for Servers {
@@ -73,6 +80,8 @@ impl Default for Servers {
             by_name: VecMap::new(),
             conns: VecMap::new(),
             next_conn: 1,
+            catalogue_queue: CatalogueQueue::default(),
+            sign_in_announcements: SignInAnnouncements::default(),
         }
     }
 }
@@ -148,8 +157,9 @@ impl Servers {
     }
 
     /// `name` is withdrawn (disabled, dormant, removed, relaunched; already
-    /// stopped): its subscriptions end. Returns its retry timer, to cancel.
+    /// stopped): it leaves the cataloguing queue, its subscriptions end. Returns its retry timer, to cancel.
     pub(in crate::engine) fn withdrawn(&mut self, name: &str) -> Option<TimerId> {
+        self.catalogue_queue.handle_gone(name);
         let server = self.by_name.get_mut(name)?;
         server.subscriptions.handle_withdrawn();
         server.restart.take_retry_timer()
@@ -240,7 +250,7 @@ impl Servers {
 
     /// `subscriber` wants `resources/updated` for `uri` of `name` (the
     /// server's own subscription is brought in step by
-    /// `Engine::sync_upstream_subscriptions`).
+    /// `Servers::sync_upstream_subscriptions`).
     pub(in crate::engine) fn subscribe(&mut self, name: &str, uri: &str, subscriber: Subscriber) {
         if let Some(server) = self.by_name.get_mut(name) {
             server.subscriptions.handle_subscribe(uri, subscriber);

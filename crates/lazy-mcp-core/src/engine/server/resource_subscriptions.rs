@@ -19,7 +19,6 @@ mod table_tests;
 
 use crate::engine::clients::client_listens::listen_notice;
 use crate::engine::effects::Effect;
-use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::ServerState;
@@ -30,26 +29,29 @@ use crate::protocol::params::Params;
 use crate::vec_map::VecSet;
 use serde_json::{json, Value};
 
-impl Engine {
+impl Servers {
     /// Removes the subscribers `gone` says, on every server; the servers whose
     /// subscribed URIs changed are brought in step.
-    pub(in crate::engine) fn remove_subscribers(&mut self, gone: impl Fn(&Subscriber) -> bool) {
+    pub(in crate::engine) fn remove_subscribers(
+        &mut self,
+        ctx: &mut ServerCtx,
+        gone: &dyn Fn(&Subscriber) -> bool,
+    ) {
         // Only servers with such a subscriber (a modern HTTP client goes away
         // after each request: this costs nothing when it subscribed to nothing).
         let names: Vec<String> = self
-            .servers
             .by_name
             .iter()
-            .filter(|(_, s)| s.subscriptions.has_subscriber(&gone))
+            .filter(|(_, s)| s.subscriptions.has_subscriber(gone))
             .map(|(name, _)| name.clone())
             .collect();
         for name in names {
-            let before = self.servers.subscribed_uris(&name);
-            let Some(server) = self.servers.by_name.get_mut(&name) else {
+            let before = self.subscribed_uris(&name);
+            let Some(server) = self.by_name.get_mut(&name) else {
                 continue;
             };
-            server.subscriptions.handle_subscribers_gone(&gone);
-            self.sync_upstream_subscriptions(&name, &before);
+            server.subscriptions.handle_subscribers_gone(gone);
+            self.sync_upstream_subscriptions(ctx, &name, &before);
         }
     }
 
@@ -60,10 +62,11 @@ impl Engine {
     /// connected gets them when it connects.
     pub(in crate::engine) fn sync_upstream_subscriptions(
         &mut self,
+        ctx: &mut ServerCtx,
         name: &str,
         before: &VecSet<String>,
     ) {
-        let Some(server) = self.servers.by_name.get(name) else {
+        let Some(server) = self.by_name.get(name) else {
             return;
         };
         let change = server.subscriptions.upstream_change(before);
@@ -77,33 +80,24 @@ impl Engine {
         let Some(conn) = conn else {
             return;
         };
-        if self.servers.is_modern(conn) {
-            let (servers, mut ctx) = self.server_parts();
-            servers.listen_for_changes(&mut ctx, conn);
+        if self.is_modern(conn) {
+            self.listen_for_changes(ctx, conn);
             return;
         }
-        for uri in change.subscribe {
+        let subscribe = change
+            .subscribe
+            .into_iter()
+            .map(|uri| (methods::RESOURCES_SUBSCRIBE, uri));
+        let unsubscribe = change
+            .unsubscribe
+            .into_iter()
+            .map(|uri| (methods::RESOURCES_UNSUBSCRIBE, uri));
+        for (method, uri) in subscribe.chain(unsubscribe) {
             let params = Some(json!({ "uri": uri }));
-            self.send_request(
-                conn,
-                methods::RESOURCES_SUBSCRIBE,
-                params,
-                Pending::Internal,
-            );
-        }
-        for uri in change.unsubscribe {
-            let params = Some(json!({ "uri": uri }));
-            self.send_request(
-                conn,
-                methods::RESOURCES_UNSUBSCRIBE,
-                params,
-                Pending::Internal,
-            );
+            self.send_request(ctx, conn, method, params, Pending::Internal);
         }
     }
-}
 
-impl Servers {
     /// `notifications/resources/updated` from `name` (without the upstream
     /// listen's tag): to each subscriber of its URI, a listen tagged with its
     /// id. With no subscriber (a server that tells anyway) it goes to the

@@ -122,7 +122,7 @@ impl Engine {
         };
         self.transition(name, next.trigger);
         if next.enqueue {
-            self.enqueue_catalogue(name);
+            self.servers.enqueue_catalogue(name);
         }
     }
 

@@ -35,7 +35,7 @@ impl Engine {
         }
         if was == ServerState::Dormant {
             self.transition(name, Trigger::Wake);
-            self.enqueue_catalogue(name);
+            self.servers.enqueue_catalogue(name);
         } else {
             self.reconcile(name);
         }
@@ -109,7 +109,7 @@ impl Engine {
             self.transition(name, Trigger::Stopped);
         } else {
             self.transition(name, Trigger::NeedsCatalogue);
-            self.enqueue_catalogue(name);
+            self.servers.enqueue_catalogue(name);
         }
         self.log(
             LogLevel::Info,
@@ -132,7 +132,7 @@ impl Engine {
                 Some(Refresh::Recatalogue) => {
                     self.announce.awaits(&name, "Refresh Catalogue");
                     self.transition(&name, Trigger::NeedsCatalogue);
-                    self.enqueue_catalogue(&name);
+                    self.servers.enqueue_catalogue(&name);
                 }
                 Some(Refresh::Not(label)) if recatalogue && only.is_some() => {
                     self.refuse_action(

@@ -25,7 +25,10 @@ impl Engine {
         match purpose {
             TimerPurpose::Handshake { conn } => {
                 if !self.sign_in_wait_expired(conn) {
-                    self.on_handshake_timer(conn)
+                    let (servers, ctx) = self.server_parts();
+                    if let Some(timeout) = servers.handshake_timer_fired(&ctx, conn) {
+                        self.handshake_timed_out(conn, timeout);
+                    }
                 }
             }
             TimerPurpose::Connect { conn } => self.on_connect_deadline(conn, timer),

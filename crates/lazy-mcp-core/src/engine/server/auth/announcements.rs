@@ -1,7 +1,8 @@
 //! Session-wide: which servers that need sign-in were announced, and which
-//! the user dismissed ("Not now"). A small machine of its own (the servers'
-//! auth machines say `Announce`/`Told`/`Unannounce`, the router passes it
-//! on), drained with [`SignInAnnouncements::poll_announcement`].
+//! the user dismissed ("Not now"). A small machine of its own, a field of
+//! `Servers` (the servers' auth machines say `Announce`/`Told`/`Unannounce`,
+//! `Servers` passes it on), drained with
+//! [`SignInAnnouncements::poll_announcement`] at each event's end.
 
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::vec_map::VecSet;
