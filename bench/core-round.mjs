@@ -4,9 +4,13 @@
 // built dist/ directories side by side in one process, rotating the order each rep.
 // Usage: node bench/core-round.mjs DIST [DIST...]   (env ROUNDS=10000, REPS=15)
 // Prints per dist the median and min µs per round, wall time and the process's CPU time.
+// The routing and effects are read as the host's driver reads them (host/hotParts.ts:
+// a warm call's compact parts by slices, any other part by JSON.parse).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { loadServers } from './lib/engineConfig.mjs';
+import { loadHostModule } from '../tests/node/helpers/bundle.mjs';
+const { effectsOf, routingOf } = await loadHostModule('host/hotParts');
 const require = createRequire(import.meta.url);
 const dists = process.argv.slice(2);
 const rounds = +(process.env.ROUNDS ?? 10000), reps = +(process.env.REPS ?? 15);
@@ -16,7 +20,7 @@ const split = (out) => (typeof out === 'string' ? out.split('\u001e') : out);
 function connected(core) {
   const engine = new core.Engine('{}');
   let effects = [];
-  const run = (parts, skip = 0) => { const list = JSON.parse(parts[skip]); let next = skip + 1; for (const e of list) if (e.type === 'send' || e.type === 'reply' || e.type === 'notifyClient') e.message = parts[next++]; effects = list; return list; };
+  const run = (parts, skip = 0) => { const list = effectsOf(parts[skip]); let next = skip + 1; for (const e of list) if (e.type === 'send' || e.type === 'reply' || e.type === 'notifyClient') e.message = parts[next++]; effects = list; return list; };
   effects = loadServers((json) => run(engine.handleSplit(now(), json)), { s: { command: 'x' } });
   const conn = () => effects.find((e) => e.type === 'open')?.conn;
   let c = conn();
@@ -38,12 +42,13 @@ function connected(core) {
 const sides = dists.map((d) => { const core = require(path.resolve(d, 'core', 'lazy_mcp_wasm.js')); return { d, ...connected(core), samples: [], cpu: [] }; });
 const round = ({ engine, conn }, i) => {
   const out = split(engine.clientPost(now(), 'c', 's', Buffer.from(`{"jsonrpc":"2.0","id":${i},"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello"}}}`), '{}', true));
-  const effects = JSON.parse(out[1]);
+  if (routingOf(out[0]).messages[0].id !== i) throw new Error(out[0]);
+  const effects = effectsOf(out[1]);
   const carriers = effects.filter((e) => e.type === 'send' || e.type === 'reply' || e.type === 'notifyClient');
   const sent = out[2 + carriers.findIndex((e) => e.type === 'send')];
   const upstreamId = /"id":(\d+)/.exec(sent.slice(0, 40))[1];
   const back = split(engine.messageReceived(now(), conn, Buffer.from(`{"jsonrpc":"2.0","id":${upstreamId},"result":{"content":[{"type":"text","text":"Echo: hello"}]}}`)));
-  JSON.parse(back[0]);
+  if (effectsOf(back[0])[0].type !== 'reply') throw new Error(back[0]);
   return back[back.length - 1];
 };
 for (const s of sides) for (let i = 0; i < 5000; i++) round(s, i);

@@ -1,6 +1,7 @@
 //! The gateway's hot path in the core, natively and without I/O: one client's
 //! `tools/call` to a CONNECTED server and the server's answer, as the WASM facade
-//! runs them (`client_post_bytes`, `message_received_bytes`). Prints the time per round; under
+//! runs them (`client_post_compact`, `message_received_compact`; with `HOT_PATH_JSON=1`
+//! the all-JSON forms the facade returned before, `*_bytes`). Prints the time per round; under
 //! `valgrind --tool=callgrind` it gives repeatable instruction counts per round.
 //! Run: cargo run --release -p lazy-mcp-core --example hot_path_bench -- [ROUNDS] [MESSAGE_BYTES]
 // `value["key"]` on a serde_json::Value gives Null when absent, never panics.
@@ -129,6 +130,7 @@ fn main() {
     }
 
     let message = "x".repeat(bytes);
+    let json_forms = std::env::var_os("HOT_PATH_JSON").is_some();
     let t0 = Instant::now();
     let mut checksum = 0usize;
     for i in 0..rounds {
@@ -136,7 +138,13 @@ fn main() {
             r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"echo","arguments":{{"message":"{message}"}}}}}}"#
         );
         // What the gateway does with a POST: read the body and serve it in one crossing.
-        let out = engine.client_post_bytes(
+        let post = if json_forms {
+            Engine::client_post_bytes
+        } else {
+            Engine::client_post_compact
+        };
+        let out = post(
+            &mut engine,
             1,
             "c",
             Some("s".into()),
@@ -157,7 +165,11 @@ fn main() {
         let answer = format!(
             r#"{{"result":{{"content":[{{"type":"text","text":"Echo: {message}"}}]}},"jsonrpc":"2.0","id":{id}}}"#
         );
-        let back = engine.message_received_bytes(1, conn, answer.as_bytes());
+        let back = if json_forms {
+            engine.message_received_bytes(1, conn, answer.as_bytes())
+        } else {
+            engine.message_received_compact(1, conn, answer.as_bytes())
+        };
         checksum += back.iter().map(String::len).sum::<usize>();
     }
     let us = t0.elapsed().as_secs_f64() * 1e6 / rounds as f64;
