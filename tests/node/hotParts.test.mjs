@@ -37,6 +37,9 @@ test('a POST\'s routing: the usual body in its compact form, every flag', () => 
   assert.deepEqual(routingOf('#Ez'), { batch: false, messages: [{ expectsReply: true, id: null }], opensSession: true, sessionless: false });
   assert.deepEqual(routingOf('#Ksx y'), { batch: false, messages: [{ expectsReply: true, id: 'x y', sessionless: true }], opensSession: false, sessionless: true });
   assert.deepEqual(routingOf('#@z'), { batch: false, messages: [{ expectsReply: false, id: null }], opensSession: false, sessionless: false });
+  // A progress token after the id (as VS Code's calls carry one), a number or a string.
+  assert.deepEqual(routingOf(`#Qn5${F}n9`), { batch: false, messages: [{ expectsReply: true, id: 5, progressToken: 9 }], opensSession: false, sessionless: false });
+  assert.deepEqual(routingOf(`#Qsa${F}sp-1`), { batch: false, messages: [{ expectsReply: true, id: 'a', progressToken: 'p-1' }], opensSession: false, sessionless: false });
   const json = '{"batch":true,"messages":[],"opensSession":false,"sessionless":false}';
   assert.deepEqual(routingOf(json), JSON.parse(json));
 });

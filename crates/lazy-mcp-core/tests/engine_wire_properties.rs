@@ -362,7 +362,12 @@ proptest! {
         .chain(bodies)
         .collect();
         for (i, (id, _)) in calls.iter().enumerate() {
-            posts.push((json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "echo", "arguments": {"i": i}}}).to_string().into_bytes(), false, true));
+            // Every other call with a progress token (as VS Code sends them), of the ids' kinds.
+            let mut params = json!({"name": "echo", "arguments": {"i": i}});
+            if i % 2 == 1 {
+                params["_meta"] = json!({"progressToken": calls[i - 1].0});
+            }
+            posts.push((json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string().into_bytes(), false, true));
         }
         for (bytes, aggregate, in_session) in posts {
             let (client, endpoint) = if aggregate { ("a", Endpoint::Aggregate) } else { ("c", server_endpoint("s")) };

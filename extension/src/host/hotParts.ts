@@ -31,12 +31,15 @@ export function effectsOf(part: string): Effect[] {
   return effects;
 }
 
-/** A POST's routing: the compact part (`#`, bits, the id) of the usual body, else JSON. */
+/** A POST's routing: the compact part (`#`, bits, the id, a progress token) of the usual body, else JSON. */
 export function routingOf(part: string): ClientBody {
   if (part.charCodeAt(0) !== MARK) return JSON.parse(part) as ClientBody;
-  // `@` + bits: 1 expects a reply, 2 the message is sessionless, 4 opens a session, 8 the body is sessionless.
+  // `@` + bits: 1 expects a reply, 2 the message is sessionless, 4 opens a session, 8 the body is
+  // sessionless, 16 a progress token follows the id.
   const bits = part.charCodeAt(1) - 0x40;
-  const message: ClientEnvelope = { expectsReply: (bits & 1) !== 0, id: idOf(part, 2, part.length) };
+  const cut = (bits & 16) !== 0 ? part.indexOf(FIELD, 2) : part.length;
+  const message: ClientEnvelope = { expectsReply: (bits & 1) !== 0, id: idOf(part, 2, cut) };
+  if ((bits & 16) !== 0) message.progressToken = idOf(part, cut + 1, part.length) ?? undefined;
   if ((bits & 2) !== 0) message.sessionless = true;
   return { batch: false, messages: [message], opensSession: (bits & 4) !== 0, sessionless: (bits & 8) !== 0 };
 }

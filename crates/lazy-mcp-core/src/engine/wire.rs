@@ -8,7 +8,8 @@
 
 use crate::engine::effects::Effect;
 use crate::engine::effects_json::{
-    push_compact_id, split_compact_into, split_payloads, split_payloads_into, COMPACT_MARK,
+    push_compact_id, split_compact_into, split_payloads, split_payloads_into, COMPACT_FIELD,
+    COMPACT_MARK,
 };
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
@@ -223,25 +224,36 @@ impl Engine {
 type Post<'a> = (&'a str, Option<String>, &'a [u8], Option<&'a str>, bool);
 
 /// A POST's routing in the compact form, for the usual body (one message, not
-/// a batch, no error, cancellation or progress token, an id the compact form
+/// a batch, no error or cancellation, an id and progress token the compact form
 /// holds): `#`, one character `@` + bits (1 the message expects a reply, 2 it
-/// is sessionless, 4 the body opens a session, 8 the body is sessionless), then
-/// the id (`effects_json::push_compact_id`). The method is left out: the
+/// is sessionless, 4 the body opens a session, 8 the body is sessionless, 16 a
+/// progress token follows), then the id (`effects_json::push_compact_id`), then
+/// U+001F and the progress token in the same form. The method is left out: the
 /// gateway routes by the rest. `None`: the routing crosses as JSON.
 pub fn compact_routing(body: &ClientBody) -> Option<String> {
     let [m] = body.messages.as_slice() else {
         return None;
     };
-    let unusual = m.text.is_some() || m.error.is_some() || m.cancels.is_some();
-    if body.batch || unusual || m.progress_token.is_some() {
+    if body.batch || m.text.is_some() || m.error.is_some() || m.cancels.is_some() {
         return None;
     }
     let bits = u8::from(m.expects_reply)
         | u8::from(m.sessionless) << 1
         | u8::from(body.opens_session) << 2
-        | u8::from(body.sessionless) << 3;
-    let mut out = String::with_capacity(24);
+        | u8::from(body.sessionless) << 3
+        | u8::from(m.progress_token.is_some()) << 4;
+    let mut out = String::with_capacity(32);
     out.push(COMPACT_MARK);
     out.push(char::from(b'@' + bits));
-    push_compact_id(&mut out, &m.id).then_some(out)
+    if !push_compact_id(&mut out, &m.id) {
+        return None;
+    }
+    if let Some(token) = &m.progress_token {
+        out.push(COMPACT_FIELD);
+        // A token is a string or a number; null is not one (it would read back as none).
+        if token.is_null() || !push_compact_id(&mut out, token) {
+            return None;
+        }
+    }
+    Some(out)
 }

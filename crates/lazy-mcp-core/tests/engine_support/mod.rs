@@ -993,8 +993,14 @@ pub fn compact_routing_value(part: &str) -> Value {
         return serde_json::from_str(part).unwrap();
     };
     let bits = rest.as_bytes()[0] - b'@';
-    assert!(bits < 16, "routing bits: {part:?}");
-    let mut message = json!({"expectsReply": bits & 1 != 0, "id": compact_id(&rest[1..])});
+    assert!(bits < 32, "routing bits: {part:?}");
+    let mut fields = rest[1..].split('\u{1f}');
+    let mut message =
+        json!({"expectsReply": bits & 1 != 0, "id": compact_id(fields.next().unwrap())});
+    if bits & 16 != 0 {
+        message["progressToken"] = compact_id(fields.next().unwrap());
+    }
+    assert!(fields.next().is_none(), "routing fields: {part:?}");
     if bits & 2 != 0 {
         message["sessionless"] = json!(true);
     }
