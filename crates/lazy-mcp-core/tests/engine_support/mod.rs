@@ -964,7 +964,10 @@ pub fn compact_effects_value(part: &str) -> Value {
         return serde_json::from_str(part).unwrap();
     };
     let fields: Vec<&str> = rest.split('\u{1f}').collect();
-    assert!(fields.len() % 2 == 0, "two fields per effect: {part:?}");
+    assert!(
+        fields.len().is_multiple_of(2),
+        "two fields per effect: {part:?}"
+    );
     let effects = fields.chunks(2).map(|pair| {
         let (head, second) = (pair[0], pair[1]);
         match head.split_at(1) {
