@@ -59,10 +59,12 @@ pub fn redacted_servers(servers_json: &str) -> String {
             let redacted: Vec<ServerConfig> = servers.iter().map(ServerConfig::redacted).collect();
             serde_json::to_string(&redacted).unwrap_or_else(|_| "[]".to_string())
         }
-        Err(error) => serde_json::json!({
-            "error": format!("servers are not a ServerConfig array (line {}, column {})", error.line(), error.column())
-        })
-        .to_string(),
+        // Written as text (a line and a column: nothing to escape), not built as a `json!` value.
+        Err(error) => format!(
+            "{{\"error\":\"servers are not a ServerConfig array (line {}, column {})\"}}",
+            error.line(),
+            error.column()
+        ),
     }
 }
 

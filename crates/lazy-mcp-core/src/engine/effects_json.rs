@@ -159,7 +159,8 @@ pub(crate) fn effects_json(effects: &[Effect]) -> String {
         if !write_usual(&mut out, effect) {
             match serde_json::to_string(effect) {
                 Ok(json) => out.push_str(&json),
-                Err(_) => return serde_json::to_string(effects).unwrap_or_else(|_| "[]".into()),
+                // What serializing the whole array gives then (it fails on the same effect).
+                Err(_) => return "[]".into(),
             }
         }
     }
