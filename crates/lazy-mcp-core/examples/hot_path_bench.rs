@@ -9,6 +9,7 @@
 
 use lazy_mcp_core::engine::effects_json::split_payloads;
 use lazy_mcp_core::engine::{Endpoint, Engine, Settings};
+use lazy_mcp_core::protocol::modern_http::RequestHeaders;
 use serde_json::{json, Value};
 use std::time::Instant;
 
@@ -138,20 +139,12 @@ fn main() {
             r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"echo","arguments":{{"message":"{message}"}}}}}}"#
         );
         // What the gateway does with a POST: read the body and serve it in one crossing.
-        let post = if json_forms {
-            Engine::client_post_bytes
+        let (endpoint, body) = (Some("s".into()), request.as_bytes());
+        let out = if json_forms {
+            engine.client_post_bytes(1, "c", endpoint, body, Some("{}"), true)
         } else {
-            Engine::client_post_compact
+            engine.client_post_compact(1, "c", endpoint, body, RequestHeaders::default(), true)
         };
-        let out = post(
-            &mut engine,
-            1,
-            "c",
-            Some("s".into()),
-            request.as_bytes(),
-            Some("{}"),
-            true,
-        );
         checksum += out.first().map_or(0, String::len);
         let Some(sent) = out.get(2) else {
             eprintln!("no send: {out:?}");

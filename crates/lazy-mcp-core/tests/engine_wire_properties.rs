@@ -15,6 +15,7 @@ mod engine_support;
 use engine_support::*;
 use lazy_mcp_core::engine::{Endpoint, Event, Settings};
 use lazy_mcp_core::protocol::client_message::{client_body, envelope};
+use lazy_mcp_core::protocol::modern_http::RequestHeaders;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use serde_json::{json, Value};
@@ -369,10 +370,18 @@ proptest! {
             }
             posts.push((json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string().into_bytes(), false, true));
         }
-        for (bytes, aggregate, in_session) in posts {
+        for (i, (bytes, aggregate, in_session)) in posts.into_iter().enumerate() {
             let (client, endpoint) = if aggregate { ("a", Endpoint::Aggregate) } else { ("c", server_endpoint("s")) };
-            let expected = json_sim.engine.client_post_bytes(json_sim.now, client, endpoint_name(&endpoint), &bytes, None, in_session);
-            let got = compact_sim.engine.client_post_compact(compact_sim.now, client, endpoint_name(&endpoint), &bytes, None, in_session);
+            // Every third with modern-era headers: as JSON on one side, as values on the other.
+            let modern = i % 3 == 2;
+            let headers_json = modern.then(|| json!({"protocolVersion": "2026-07-28", "method": "tools/call", "name": "echo"}).to_string());
+            let headers = if modern {
+                RequestHeaders { protocol_version: Some("2026-07-28".into()), method: Some("tools/call".into()), name: Some("echo".into()) }
+            } else {
+                RequestHeaders::default()
+            };
+            let expected = json_sim.engine.client_post_bytes(json_sim.now, client, endpoint_name(&endpoint), &bytes, headers_json.as_deref(), in_session);
+            let got = compact_sim.engine.client_post_compact(compact_sim.now, client, endpoint_name(&endpoint), &bytes, headers, in_session);
             compact_seen |= same_parts(&got, &expected, true)?;
             for sim in [&mut json_sim, &mut compact_sim] {
                 for effect in joined(expected[1..].to_vec()) {

@@ -212,25 +212,34 @@ impl Engine {
     /// routing (`ClientBody` JSON, or its compact form: `#` first), then what
     /// `handleSplit` returns for its messages (none when the gateway will refuse
     /// the body; a warm call's effects in their compact form, `#` first), the
-    /// parts joined into one string ([`joined`]). `in_session`: the POST belongs to a
-    /// session; `client` is that session, or the one the gateway will open for
-    /// this body.
+    /// parts joined into one string ([`joined`]). `protocol_version`, `method`,
+    /// `name`: the POST's `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name`
+    /// headers, when present. `in_session`: the POST belongs to a session;
+    /// `client` is that session, or the one the gateway will open for this body.
     #[wasm_bindgen(js_name = clientPost)]
+    #[allow(clippy::too_many_arguments)]
     pub fn client_post(
         &mut self,
         now_ms: f64,
         client: &str,
         endpoint: Option<String>,
         body: &[u8],
-        headers_json: Option<String>,
+        protocol_version: Option<String>,
+        method: Option<String>,
+        name: Option<String>,
         in_session: bool,
     ) -> String {
+        let headers = lazy_mcp_core::protocol::modern_http::RequestHeaders {
+            protocol_version,
+            method,
+            name,
+        };
         joined(self.inner.client_post_compact(
             now_ms as u64,
             client,
             endpoint,
             body,
-            headers_json.as_deref(),
+            headers,
             in_session,
         ))
     }

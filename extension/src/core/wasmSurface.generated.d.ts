@@ -24,11 +24,12 @@ export class Engine {
      * routing (`ClientBody` JSON, or its compact form: `#` first), then what
      * `handleSplit` returns for its messages (none when the gateway will refuse
      * the body; a warm call's effects in their compact form, `#` first), the
-     * parts joined into one string ([`joined`]). `in_session`: the POST belongs to a
-     * session; `client` is that session, or the one the gateway will open for
-     * this body.
+     * parts joined into one string ([`joined`]). `protocol_version`, `method`,
+     * `name`: the POST's `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name`
+     * headers, when present. `in_session`: the POST belongs to a session;
+     * `client` is that session, or the one the gateway will open for this body.
      */
-    clientPost(now_ms: number, client: string, endpoint: string | null | undefined, body: Uint8Array | number[], headers_json: string | null | undefined, in_session: boolean): string;
+    clientPost(now_ms: number, client: string, endpoint: string | null | undefined, body: Uint8Array | number[], protocol_version: string | null | undefined, method: string | null | undefined, name: string | null | undefined, in_session: boolean): string;
     /**
      * The held definitions of `server` (or only `item`) to review: approved and
      * current text, unified diff and warnings (`DefinitionsReview` JSON).

@@ -173,9 +173,9 @@ export class EngineDriver {
    * the body's session, existing (`inSession`) or about to be opened for it.
    */
   clientPost(client: string, endpoint: string | undefined, body: Uint8Array, headers: RequestHeaders, inSession: boolean): { body: ClientBody; deliver: () => void } {
-    // No MCP header at all (a legacy-era client): nothing to encode, the core reads none.
-    const headersJson = headers.protocolVersion === undefined && headers.method === undefined && headers.name === undefined ? undefined : JSON.stringify(headers);
-    const joined = this.deps.core.call(() => this.engine.clientPost(this.now(), client, endpoint, body, headersJson, inSession));
+    // The MCP headers as values of their own: no JSON written here and read in the core per call.
+    const { protocolVersion, method, name } = headers;
+    const joined = this.deps.core.call(() => this.engine.clientPost(this.now(), client, endpoint, body, protocolVersion, method, name, inSession));
     // The routing, then the effects and their messages.
     const end = joined.indexOf(SEPARATOR);
     const routing = routingOf(end === -1 ? joined : joined.slice(0, end));

@@ -90,11 +90,15 @@ impl Engine {
         headers_json: Option<&str>,
         in_session: bool,
     ) -> Vec<String> {
-        let post = (client, endpoint, body, headers_json, in_session);
+        let headers: RequestHeaders = headers_json
+            .and_then(|h| serde_json::from_str(h).ok())
+            .unwrap_or_default();
+        let post = (client, endpoint, body, headers, in_session);
         self.client_post_parts(now_ms, post, false)
     }
 
     /// [`Engine::client_post_bytes`] as the facade's `clientPost` returns it:
+    /// the headers as values of their own (no JSON to write and read per call),
     /// the routing ([`compact_routing`]) and the effects in their compact form
     /// when they have one, else as JSON.
     pub fn client_post_compact(
@@ -103,19 +107,16 @@ impl Engine {
         client: &str,
         endpoint: Option<String>,
         body: &[u8],
-        headers_json: Option<&str>,
+        headers: RequestHeaders,
         in_session: bool,
     ) -> Vec<String> {
-        let post = (client, endpoint, body, headers_json, in_session);
+        let post = (client, endpoint, body, headers, in_session);
         self.client_post_parts(now_ms, post, true)
     }
 
     fn client_post_parts(&mut self, now_ms: u64, post: Post<'_>, compact: bool) -> Vec<String> {
-        let (client, endpoint, body, headers_json, in_session) = post;
+        let (client, endpoint, body, headers, in_session) = post;
         let text = text_of(body);
-        let headers: RequestHeaders = headers_json
-            .and_then(|h| serde_json::from_str(h).ok())
-            .unwrap_or_default();
         let outlined = client_body_outlined(&text, &headers);
         let routed = &outlined.body;
         let refused = !routed.batch
@@ -220,8 +221,8 @@ impl Engine {
 }
 
 /// A POST as the gateway hands it over: client, endpoint, body, its MCP
-/// headers (JSON), whether it came in a session.
-type Post<'a> = (&'a str, Option<String>, &'a [u8], Option<&'a str>, bool);
+/// headers, whether it came in a session.
+type Post<'a> = (&'a str, Option<String>, &'a [u8], RequestHeaders, bool);
 
 /// A POST's routing in the compact form, for the usual body (one message, not
 /// a batch, no error or cancellation, an id and progress token the compact form
