@@ -14,6 +14,9 @@ import { repoRoot } from './lib/servers.mjs';
 import { median } from './lib/stats.mjs';
 import { bigMessage } from './lib/hotPath.mjs';
 import { loadServers } from './lib/engineConfig.mjs';
+import { loadHostModule } from '../tests/node/helpers/bundle.mjs';
+// A warm call's effects may cross in their compact form: read as the host's driver reads them.
+const { effectsOf } = await loadHostModule('host/hotParts');
 
 const core = createRequire(import.meta.url)(path.join(repoRoot, 'dist', 'core', 'lazy_mcp_wasm.js'));
 const now = () => Date.now();
@@ -25,7 +28,7 @@ function connectedEngine() {
   const run = (out) => {
     // clientPost and messageReceived join their parts with U+001E (crates/lazy-mcp-wasm `joined`).
     const parts = typeof out === 'string' ? out.split('\u001e') : out;
-    const list = JSON.parse(parts[0]);
+    const list = effectsOf(parts[0]);
     let next = 1;
     for (const e of list) if (e.type === 'send' || e.type === 'reply' || e.type === 'notifyClient') e.message = parts[next++];
     effects = list;

@@ -17,6 +17,9 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { distDir, repoRoot } from '../scripts/lib/paths.mjs';
 import { loadServers } from './lib/engineConfig.mjs';
+import { loadHostModule } from '../tests/node/helpers/bundle.mjs';
+// A warm call's effects may cross in their compact form: read as the host's driver reads them.
+const { effectsOf } = await loadHostModule('host/hotParts');
 
 const core = createRequire(import.meta.url)(path.join(distDir, 'core', 'lazy_mcp_wasm.js'));
 const tablePath = path.join(distDir, 'model', 'tool-embeddings.bin');
@@ -52,7 +55,7 @@ function cataloguedEngine(servers, wasm = core) {
   const parts = (joined) => {
     // messageReceived joins its parts with U+001E (crates/lazy-mcp-wasm `joined`).
     const out = typeof joined === 'string' ? joined.split('\u001e') : joined;
-    const list = JSON.parse(out[0]);
+    const list = effectsOf(out[0]);
     let next = 1;
     for (const e of list) if (e.type === 'send' || e.type === 'reply' || e.type === 'notifyClient') e.message = out[next++];
     return list;

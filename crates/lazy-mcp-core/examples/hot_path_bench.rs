@@ -1,6 +1,7 @@
 //! The gateway's hot path in the core, natively and without I/O: one client's
 //! `tools/call` to a CONNECTED server and the server's answer, as the WASM facade
-//! runs them (`client_post_bytes`, `message_received_bytes`). Prints the time per round; under
+//! runs them (`client_post_compact`, `message_received_compact`; with `HOT_PATH_JSON=1`
+//! the all-JSON forms the facade returned before, `*_bytes`). Prints the time per round; under
 //! `valgrind --tool=callgrind` it gives repeatable instruction counts per round.
 //! Run: cargo run --release -p lazy-mcp-core --example hot_path_bench -- [ROUNDS] [MESSAGE_BYTES]
 // `value["key"]` on a serde_json::Value gives Null when absent, never panics.
@@ -8,6 +9,7 @@
 
 use lazy_mcp_core::engine::effects_json::split_payloads;
 use lazy_mcp_core::engine::{Endpoint, Engine, Settings};
+use lazy_mcp_core::protocol::modern_http::RequestHeaders;
 use serde_json::{json, Value};
 use std::time::Instant;
 
@@ -129,6 +131,7 @@ fn main() {
     }
 
     let message = "x".repeat(bytes);
+    let json_forms = std::env::var_os("HOT_PATH_JSON").is_some();
     let t0 = Instant::now();
     let mut checksum = 0usize;
     for i in 0..rounds {
@@ -136,14 +139,12 @@ fn main() {
             r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"echo","arguments":{{"message":"{message}"}}}}}}"#
         );
         // What the gateway does with a POST: read the body and serve it in one crossing.
-        let out = engine.client_post_bytes(
-            1,
-            "c",
-            Some("s".into()),
-            request.as_bytes(),
-            Some("{}"),
-            true,
-        );
+        let (endpoint, body) = (Some("s".into()), request.as_bytes());
+        let out = if json_forms {
+            engine.client_post_bytes(1, "c", endpoint, body, Some("{}"), true)
+        } else {
+            engine.client_post_compact(1, "c", endpoint, body, RequestHeaders::default(), true)
+        };
         checksum += out.first().map_or(0, String::len);
         let Some(sent) = out.get(2) else {
             eprintln!("no send: {out:?}");
@@ -157,7 +158,11 @@ fn main() {
         let answer = format!(
             r#"{{"result":{{"content":[{{"type":"text","text":"Echo: {message}"}}]}},"jsonrpc":"2.0","id":{id}}}"#
         );
-        let back = engine.message_received_bytes(1, conn, answer.as_bytes());
+        let back = if json_forms {
+            engine.message_received_bytes(1, conn, answer.as_bytes())
+        } else {
+            engine.message_received_compact(1, conn, answer.as_bytes())
+        };
         checksum += back.iter().map(String::len).sum::<usize>();
     }
     let us = t0.elapsed().as_secs_f64() * 1e6 / rounds as f64;

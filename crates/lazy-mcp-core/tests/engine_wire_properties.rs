@@ -15,7 +15,9 @@ mod engine_support;
 use engine_support::*;
 use lazy_mcp_core::engine::{Endpoint, Event, Settings};
 use lazy_mcp_core::protocol::client_message::{client_body, envelope};
+use lazy_mcp_core::protocol::modern_http::RequestHeaders;
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use serde_json::{json, Value};
 
 /// What the host's bytes mean: invalid UTF-8 is U+FFFD, as Node's `toString('utf8')` reads it.
@@ -289,5 +291,134 @@ proptest! {
         sim.send(Event::ConnectionClosed { conn, reason: "gone".into(), exit_code: Some(1), stderr_tail: None });
         let answers = sim.replies.iter().filter(|(c, m)| c == "c" && m["id"] == "w").count();
         prop_assert_eq!(answers, 1);
+    }
+}
+
+/// Ids a call may carry: the compact form holds unsigned integers, strings JSON
+/// writes as they are, and null; any other (a quote or backslash in a string,
+/// a negative or fractional number) keeps the parts JSON.
+fn any_id() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        (0u64..50).prop_map(Value::from),
+        Just(json!(u64::MAX)),
+        Just(json!((1u64 << 53) + 1)),
+        "[a-z0-9 é-]{0,6}".prop_map(Value::from),
+        "[a-z\"\\\\]{1,4}".prop_map(Value::from),
+        Just(Value::Null),
+        Just(json!(-3)),
+        Just(json!(1.5)),
+    ]
+}
+
+/// One crossing's parts, compact and JSON, for the same input: the same count, the
+/// same payloads, and the first `routed` parts (the routing) and then the effects read
+/// back to what the JSON says. Returns whether any part was compact.
+fn same_parts(got: &[String], expected: &[String], routed: bool) -> Result<bool, TestCaseError> {
+    prop_assert_eq!(got.len(), expected.len());
+    let mut compact = false;
+    let mut at = 0;
+    if routed {
+        let mut routing: Value = serde_json::from_str(&expected[0]).unwrap();
+        if got[0].starts_with('#') {
+            compact = true;
+            for m in routing["messages"].as_array_mut().unwrap() {
+                m.as_object_mut().unwrap().remove("method");
+            }
+        }
+        prop_assert_eq!(compact_routing_value(&got[0]), routing);
+        at = 1;
+    }
+    compact |= got[at].starts_with('#');
+    prop_assert_eq!(
+        compact_effects_value(&got[at]),
+        serde_json::from_str::<Value>(&expected[at]).unwrap()
+    );
+    prop_assert_eq!(&got[at + 1..], &expected[at + 1..]);
+    Ok(compact)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The compact forms the WASM facade's joined crossings return
+    /// (`client_post_compact`, `message_received_compact`) say exactly what the JSON
+    /// forms say: the same routing (less the method), effects and payloads, body by
+    /// body and answer by answer, two engines in step.
+    #[test]
+    fn the_compact_forms_say_what_the_json_forms_say(
+        bodies in prop::collection::vec((client_bytes(), any::<bool>(), any::<bool>()), 0..5),
+        calls in prop::collection::vec((any_id(), 0u8..3), 1..5),
+    ) {
+        let mut json_sim = sim(Behavior::CallHangs);
+        let mut compact_sim = sim(Behavior::CallHangs);
+        let (mut compact_seen, mut answered_compact) = (false, false);
+        // Every routing flag: a session opened, a notification, a sessionless request.
+        let mut posts: Vec<(Vec<u8>, bool, bool)> = [
+            (json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "n", "version": "1"}}}), false),
+            (json!({"jsonrpc": "2.0", "method": "notifications/initialized"}), true),
+            (json!({"jsonrpc": "2.0", "id": "d", "method": "server/discover"}), false),
+        ]
+        .into_iter()
+        .map(|(m, in_session)| (m.to_string().into_bytes(), false, in_session))
+        .chain(bodies)
+        .collect();
+        for (i, (id, _)) in calls.iter().enumerate() {
+            // Every other call with a progress token (as VS Code sends them), of the ids' kinds.
+            let mut params = json!({"name": "echo", "arguments": {"i": i}});
+            if i % 2 == 1 {
+                params["_meta"] = json!({"progressToken": calls[i - 1].0});
+            }
+            posts.push((json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params}).to_string().into_bytes(), false, true));
+        }
+        for (i, (bytes, aggregate, in_session)) in posts.into_iter().enumerate() {
+            let (client, endpoint) = if aggregate { ("a", Endpoint::Aggregate) } else { ("c", server_endpoint("s")) };
+            // Every third with modern-era headers: as JSON on one side, as values on the other.
+            let modern = i % 3 == 2;
+            let headers_json = modern.then(|| json!({"protocolVersion": "2026-07-28", "method": "tools/call", "name": "echo"}).to_string());
+            let headers = if modern {
+                RequestHeaders { protocol_version: Some("2026-07-28".into()), method: Some("tools/call".into()), name: Some("echo".into()) }
+            } else {
+                RequestHeaders::default()
+            };
+            let expected = json_sim.engine.client_post_bytes(json_sim.now, client, endpoint_name(&endpoint), &bytes, headers_json.as_deref(), in_session);
+            let got = compact_sim.engine.client_post_compact(compact_sim.now, client, endpoint_name(&endpoint), &bytes, headers, in_session);
+            compact_seen |= same_parts(&got, &expected, true)?;
+            for sim in [&mut json_sim, &mut compact_sim] {
+                for effect in joined(expected[1..].to_vec()) {
+                    sim.perform(effect);
+                }
+                sim.run();
+            }
+        }
+        // The calls hang upstream: answer each (a result, an error, or progress first).
+        // (None forwarded, e.g. every id refused: nothing to answer.)
+        let conn = json_sim.conn_of("s").unwrap_or_default();
+        // Each forwarded call (its index in `calls` in its arguments) answered as `calls` says.
+        let upstream: Vec<(Value, usize)> = json_sim.sent.iter().filter(|(_, m)| m["method"] == "tools/call").map(|(_, m)| (m["id"].clone(), m["params"]["arguments"]["i"].as_u64().unwrap_or_default() as usize)).collect();
+        let mut plain_answer = false;
+        for (id, i) in &upstream {
+            let Some((client_id, kind)) = calls.get(*i) else { continue };
+            let kind = *kind;
+            plain_answer |= client_id.is_u64() && kind < 2;
+            let answer = match kind {
+                0 => json!({"jsonrpc": "2.0", "id": id, "result": {"content": []}}),
+                1 => json!({"jsonrpc": "2.0", "id": id, "error": {"code": -1, "message": "no"}}),
+                _ => json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "x"}}),
+            }
+            .to_string();
+            let expected = json_sim.engine.message_received_bytes(json_sim.now, conn, answer.as_bytes());
+            let got = compact_sim.engine.message_received_compact(compact_sim.now, conn, answer.as_bytes());
+            answered_compact |= same_parts(&got, &expected, false)?;
+            for sim in [&mut json_sim, &mut compact_sim] {
+                for effect in joined(expected.clone()) {
+                    sim.perform(effect);
+                }
+                sim.run();
+            }
+        }
+        prop_assert_eq!(json_sim.engine.snapshot_json(), compact_sim.engine.snapshot_json());
+        let plain_call = calls.iter().any(|(id, kind)| id.is_u64() && *kind < 2);
+        prop_assert!(compact_seen || !plain_call, "a call with an unsigned id crossed compact");
+        prop_assert!(answered_compact || !plain_answer, "an answer to a call with an unsigned id crossed compact");
     }
 }

@@ -59,10 +59,12 @@ pub fn redacted_servers(servers_json: &str) -> String {
             let redacted: Vec<ServerConfig> = servers.iter().map(ServerConfig::redacted).collect();
             serde_json::to_string(&redacted).unwrap_or_else(|_| "[]".to_string())
         }
-        Err(error) => serde_json::json!({
-            "error": format!("servers are not a ServerConfig array (line {}, column {})", error.line(), error.column())
-        })
-        .to_string(),
+        // Written as text (a line and a column: nothing to escape), not built as a `json!` value.
+        Err(error) => format!(
+            "{{\"error\":\"servers are not a ServerConfig array (line {}, column {})\"}}",
+            error.line(),
+            error.column()
+        ),
     }
 }
 
@@ -206,35 +208,46 @@ impl Engine {
     }
 
     /// A gateway client's POST body as UTF-8 bytes, read and served in one
-    /// crossing (`engine/wire.rs` `client_post_bytes`): part 0 is the body's
-    /// routing (`ClientBody` JSON), then what `handleSplit` returns for its
-    /// messages (none when the gateway will refuse the body), the parts joined
-    /// into one string ([`joined`]). `in_session`: the POST belongs to a
-    /// session; `client` is that session, or the one the gateway will open for
-    /// this body.
+    /// crossing (`engine/wire.rs` `client_post_compact`): part 0 is the body's
+    /// routing (`ClientBody` JSON, or its compact form: `#` first), then what
+    /// `handleSplit` returns for its messages (none when the gateway will refuse
+    /// the body; a warm call's effects in their compact form, `#` first), the
+    /// parts joined into one string ([`joined`]). `protocol_version`, `method`,
+    /// `name`: the POST's `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name`
+    /// headers, when present. `in_session`: the POST belongs to a session;
+    /// `client` is that session, or the one the gateway will open for this body.
     #[wasm_bindgen(js_name = clientPost)]
+    #[allow(clippy::too_many_arguments)]
     pub fn client_post(
         &mut self,
         now_ms: f64,
         client: &str,
         endpoint: Option<String>,
         body: &[u8],
-        headers_json: Option<String>,
+        protocol_version: Option<String>,
+        method: Option<String>,
+        name: Option<String>,
         in_session: bool,
     ) -> String {
-        joined(self.inner.client_post_bytes(
+        let headers = lazy_mcp_core::protocol::modern_http::RequestHeaders {
+            protocol_version,
+            method,
+            name,
+        };
+        joined(self.inner.client_post_compact(
             now_ms as u64,
             client,
             endpoint,
             body,
-            headers_json.as_deref(),
+            headers,
             in_session,
         ))
     }
 
     /// One message from upstream connection `conn`, as UTF-8 bytes of its own.
-    /// Returns the parts `handleSplit` returns, joined into one string
-    /// ([`joined`]). HTTP: `reply_of`, the request whose POST's reply carried it
+    /// Returns the parts `handleSplit` returns (a warm call's effects in their
+    /// compact form, `#` first: `engine/wire.rs` `message_received_compact`),
+    /// joined into one string ([`joined`]). HTTP: `reply_of`, the request whose POST's reply carried it
     /// (`engine/wire.rs` `reply_message_bytes`): then part 0 comes first, `"1"`
     /// while that request still awaits its answer (report the reply's end with
     /// `replyEnded`), `""` once it does not.
@@ -248,7 +261,7 @@ impl Engine {
     ) -> String {
         let (now_ms, conn) = (now_ms as u64, conn as u64);
         joined(match reply_of {
-            None => self.inner.message_received_bytes(now_ms, conn, message),
+            None => self.inner.message_received_compact(now_ms, conn, message),
             Some(id) => self
                 .inner
                 .reply_message_bytes(now_ms, conn, id as u64, message),

@@ -20,14 +20,16 @@ export class Engine {
     clientMessage(now_ms: number, client: string, endpoint: string | null | undefined, message: Uint8Array | number[]): string[];
     /**
      * A gateway client's POST body as UTF-8 bytes, read and served in one
-     * crossing (`engine/wire.rs` `client_post_bytes`): part 0 is the body's
-     * routing (`ClientBody` JSON), then what `handleSplit` returns for its
-     * messages (none when the gateway will refuse the body), the parts joined
-     * into one string ([`joined`]). `in_session`: the POST belongs to a
-     * session; `client` is that session, or the one the gateway will open for
-     * this body.
+     * crossing (`engine/wire.rs` `client_post_compact`): part 0 is the body's
+     * routing (`ClientBody` JSON, or its compact form: `#` first), then what
+     * `handleSplit` returns for its messages (none when the gateway will refuse
+     * the body; a warm call's effects in their compact form, `#` first), the
+     * parts joined into one string ([`joined`]). `protocol_version`, `method`,
+     * `name`: the POST's `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name`
+     * headers, when present. `in_session`: the POST belongs to a session;
+     * `client` is that session, or the one the gateway will open for this body.
      */
-    clientPost(now_ms: number, client: string, endpoint: string | null | undefined, body: Uint8Array | number[], headers_json: string | null | undefined, in_session: boolean): string;
+    clientPost(now_ms: number, client: string, endpoint: string | null | undefined, body: Uint8Array | number[], protocol_version: string | null | undefined, method: string | null | undefined, name: string | null | undefined, in_session: boolean): string;
     /**
      * The held definitions of `server` (or only `item`) to review: approved and
      * current text, unified diff and warnings (`DefinitionsReview` JSON).
@@ -60,8 +62,9 @@ export class Engine {
     maskText(server: string, text: string): string;
     /**
      * One message from upstream connection `conn`, as UTF-8 bytes of its own.
-     * Returns the parts `handleSplit` returns, joined into one string
-     * ([`joined`]). HTTP: `reply_of`, the request whose POST's reply carried it
+     * Returns the parts `handleSplit` returns (a warm call's effects in their
+     * compact form, `#` first: `engine/wire.rs` `message_received_compact`),
+     * joined into one string ([`joined`]). HTTP: `reply_of`, the request whose POST's reply carried it
      * (`engine/wire.rs` `reply_message_bytes`): then part 0 comes first, `"1"`
      * while that request still awaits its answer (report the reply's end with
      * `replyEnded`), `""` once it does not.

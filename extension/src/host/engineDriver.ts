@@ -9,6 +9,7 @@ import type { CoreExports, WasmCore } from '../core/wasmCore';
 import type { ClientBody, ClientRoute, RequestHeaders } from './gateway/jsonRpcShape';
 import type { ConfigReport, ConfigSources, DefinitionsReview, Effect, Endpoint, EndpointInfo, Event, LogLevel, OAuthBinding, ReportContext, Settings, SharedLaunch } from '../core/contract.generated';
 import { answerReadFiles } from './config/configFiles';
+import { effectsOf, routingOf } from './hotParts';
 import type { AuthHost } from './auth/authHost';
 import { BlobFile } from './storage/blobFile';
 import type { SharedCatalogueStore } from './storage/sharedCatalogueDir';
@@ -172,12 +173,12 @@ export class EngineDriver {
    * the body's session, existing (`inSession`) or about to be opened for it.
    */
   clientPost(client: string, endpoint: string | undefined, body: Uint8Array, headers: RequestHeaders, inSession: boolean): { body: ClientBody; deliver: () => void } {
-    // No MCP header at all (a legacy-era client): nothing to encode, the core reads none.
-    const headersJson = headers.protocolVersion === undefined && headers.method === undefined && headers.name === undefined ? undefined : JSON.stringify(headers);
-    const joined = this.deps.core.call(() => this.engine.clientPost(this.now(), client, endpoint, body, headersJson, inSession));
+    // The MCP headers as values of their own: no JSON written here and read in the core per call.
+    const { protocolVersion, method, name } = headers;
+    const joined = this.deps.core.call(() => this.engine.clientPost(this.now(), client, endpoint, body, protocolVersion, method, name, inSession));
     // The routing, then the effects and their messages.
     const end = joined.indexOf(SEPARATOR);
-    const routing = JSON.parse(end === -1 ? joined : joined.slice(0, end)) as ClientBody;
+    const routing = routingOf(end === -1 ? joined : joined.slice(0, end));
     return { body: routing, deliver: () => (end === -1 ? undefined : this.enqueue({ type: 'crossed', joined, at: end + 1 })) };
   }
 
@@ -310,13 +311,13 @@ export class EngineDriver {
   }
 
   /**
-   * Joined parts from `at` on: the effects' JSON, then their payloads, each after a
-   * separator. The last payload is taken as the rest of the string (a 4 MB answer is
-   * never searched for a separator).
+   * Joined parts from `at` on: the effects (JSON, or a warm call's compact form:
+   * `hotParts.ts`), then their payloads, each after a separator. The last payload is
+   * taken as the rest of the string (a 4 MB answer is never searched for a separator).
    */
   private applyJoined(joined: string, at: number): void {
     const end = joined.indexOf(SEPARATOR, at);
-    const effects = JSON.parse(end === -1 ? joined.slice(at) : joined.slice(at, end)) as Effect[];
+    const effects = effectsOf(end === -1 ? joined.slice(at) : joined.slice(at, end));
     let left = 0;
     for (const effect of effects) if (effect.type === 'send' || effect.type === 'reply' || effect.type === 'notifyClient') left += 1;
     let next = end;

@@ -1,13 +1,19 @@
 //! The hot path's entry points exactly as the WASM facade exposes them: a
 //! message as UTF-8 bytes of its own in, `[effectsJson, ...payloads]` out
 //! (`effects_json::split_payloads`). Here, not in the facade, so native tests drive
-//! the same code production runs, invalid UTF-8 included.
+//! the same code production runs, invalid UTF-8 included. The facade's joined
+//! crossings take the `*_compact` forms: the same parts, with the routing and
+//! the effects of a warm call in the compact form the host reads without
+//! `JSON.parse` (`effects_json::compact_effects`, [`compact_routing`]).
 
 use crate::engine::effects::Effect;
-use crate::engine::effects_json::{split_payloads, split_payloads_into};
+use crate::engine::effects_json::{
+    push_compact_id, split_compact_into, split_payloads, split_payloads_into, COMPACT_FIELD,
+    COMPACT_MARK,
+};
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
-use crate::protocol::client_message::{client_body_outlined, client_body_text};
+use crate::protocol::client_message::{client_body_outlined, client_body_text, ClientBody};
 use crate::protocol::modern_http::RequestHeaders;
 use std::borrow::Cow;
 
@@ -25,15 +31,25 @@ pub fn text_of(bytes: &[u8]) -> Cow<'_, str> {
 impl Engine {
     /// [`split_payloads`], and the effects' `Vec` (room for a few 472-byte
     /// `Effect`s) kept for the next event: one allocation less per crossing.
-    fn split_recycled(&mut self, effects: Vec<Effect>) -> Vec<String> {
+    fn split_recycled(&mut self, effects: Vec<Effect>, compact: bool) -> Vec<String> {
         let mut out = Vec::with_capacity(effects.len() + 1);
-        self.split_recycled_into(&mut out, effects);
+        self.split_recycled_into(&mut out, effects, compact);
         out
     }
 
-    /// [`Engine::split_recycled`] appended to `out`.
-    fn split_recycled_into(&mut self, out: &mut Vec<String>, mut effects: Vec<Effect>) {
-        split_payloads_into(out, &mut effects);
+    /// [`Engine::split_recycled`] appended to `out`; `compact`: the effects in
+    /// their compact form when they have one (`split_compact_into`).
+    fn split_recycled_into(
+        &mut self,
+        out: &mut Vec<String>,
+        mut effects: Vec<Effect>,
+        compact: bool,
+    ) {
+        if compact {
+            split_compact_into(out, &mut effects);
+        } else {
+            split_payloads_into(out, &mut effects);
+        }
         effects.clear();
         if self.effects.capacity() == 0 {
             self.effects = effects;
@@ -74,10 +90,33 @@ impl Engine {
         headers_json: Option<&str>,
         in_session: bool,
     ) -> Vec<String> {
-        let text = text_of(body);
         let headers: RequestHeaders = headers_json
             .and_then(|h| serde_json::from_str(h).ok())
             .unwrap_or_default();
+        let post = (client, endpoint, body, headers, in_session);
+        self.client_post_parts(now_ms, post, false)
+    }
+
+    /// [`Engine::client_post_bytes`] as the facade's `clientPost` returns it:
+    /// the headers as values of their own (no JSON to write and read per call),
+    /// the routing ([`compact_routing`]) and the effects in their compact form
+    /// when they have one, else as JSON.
+    pub fn client_post_compact(
+        &mut self,
+        now_ms: u64,
+        client: &str,
+        endpoint: Option<String>,
+        body: &[u8],
+        headers: RequestHeaders,
+        in_session: bool,
+    ) -> Vec<String> {
+        let post = (client, endpoint, body, headers, in_session);
+        self.client_post_parts(now_ms, post, true)
+    }
+
+    fn client_post_parts(&mut self, now_ms: u64, post: Post<'_>, compact: bool) -> Vec<String> {
+        let (client, endpoint, body, headers, in_session) = post;
+        let text = text_of(body);
         let outlined = client_body_outlined(&text, &headers);
         let routed = &outlined.body;
         let refused = !routed.batch
@@ -119,8 +158,9 @@ impl Engine {
             }
         }
         let mut out = Vec::with_capacity(effects.len() + 2);
-        out.push(client_body_text(&outlined.body));
-        self.split_recycled_into(&mut out, effects);
+        let routing = compact.then(|| compact_routing(&outlined.body)).flatten();
+        out.push(routing.unwrap_or_else(|| client_body_text(&outlined.body)));
+        self.split_recycled_into(&mut out, effects, compact);
         out
     }
 
@@ -132,7 +172,19 @@ impl Engine {
         message: &[u8],
     ) -> Vec<String> {
         let effects = self.handle_message_received(now_ms, conn, &text_of(message));
-        self.split_recycled(effects)
+        self.split_recycled(effects, false)
+    }
+
+    /// [`Engine::message_received_bytes`] with the effects in their compact
+    /// form when they have one (the facade's `messageReceived`).
+    pub fn message_received_compact(
+        &mut self,
+        now_ms: u64,
+        conn: ConnId,
+        message: &[u8],
+    ) -> Vec<String> {
+        let effects = self.handle_message_received(now_ms, conn, &text_of(message));
+        self.split_recycled(effects, true)
     }
 
     /// HTTP: what upstream connection `conn` received on the reply to request
@@ -141,7 +193,7 @@ impl Engine {
     /// still awaits its answer after it: `"1"`, and the host reports the
     /// reply's end (`replyEnded`); `""`, and that end is nothing to the engine,
     /// so a warm call over HTTP crosses twice (its client's message, this).
-    /// Then what `message_received_bytes` returns.
+    /// Then what `message_received_compact` returns (the facade's form).
     pub fn reply_message_bytes(
         &mut self,
         now_ms: u64,
@@ -149,7 +201,7 @@ impl Engine {
         request_id: u64,
         message: &[u8],
     ) -> Vec<String> {
-        let mut out = self.message_received_bytes(now_ms, conn, message);
+        let mut out = self.message_received_compact(now_ms, conn, message);
         let awaited = self.servers.reply_awaited(&self.clients, conn, request_id);
         out.insert(0, if awaited { "1" } else { "" }.to_string());
         out
@@ -166,4 +218,43 @@ impl Engine {
         );
         split_payloads(effects)
     }
+}
+
+/// A POST as the gateway hands it over: client, endpoint, body, its MCP
+/// headers, whether it came in a session.
+type Post<'a> = (&'a str, Option<String>, &'a [u8], RequestHeaders, bool);
+
+/// A POST's routing in the compact form, for the usual body (one message, not
+/// a batch, no error or cancellation, an id and progress token the compact form
+/// holds): `#`, one character `@` + bits (1 the message expects a reply, 2 it
+/// is sessionless, 4 the body opens a session, 8 the body is sessionless, 16 a
+/// progress token follows), then the id (`effects_json::push_compact_id`), then
+/// U+001F and the progress token in the same form. The method is left out: the
+/// gateway routes by the rest. `None`: the routing crosses as JSON.
+pub fn compact_routing(body: &ClientBody) -> Option<String> {
+    let [m] = body.messages.as_slice() else {
+        return None;
+    };
+    if body.batch || m.text.is_some() || m.error.is_some() || m.cancels.is_some() {
+        return None;
+    }
+    let bits = u8::from(m.expects_reply)
+        | u8::from(m.sessionless) << 1
+        | u8::from(body.opens_session) << 2
+        | u8::from(body.sessionless) << 3
+        | u8::from(m.progress_token.is_some()) << 4;
+    let mut out = String::with_capacity(32);
+    out.push(COMPACT_MARK);
+    out.push(char::from(b'@' + bits));
+    if !push_compact_id(&mut out, &m.id) {
+        return None;
+    }
+    if let Some(token) = &m.progress_token {
+        out.push(COMPACT_FIELD);
+        // A token is a string or a number; null is not one (it would read back as none).
+        if token.is_null() || !push_compact_id(&mut out, token) {
+            return None;
+        }
+    }
+    Some(out)
 }

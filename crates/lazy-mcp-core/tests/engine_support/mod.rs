@@ -954,3 +954,67 @@ pub fn call(id: u64, tool: &str) -> Value {
 pub fn request(id: u64, method: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method})
 }
+
+/// A compact part of the hot path's crossings (`engine::wire`'s `*_compact`
+/// forms) read back as the JSON it stands for: the effects (`#`, then per
+/// effect `s<conn>` and the request id, or `r<client>` and the id), each with
+/// an empty `message`, as the effects' JSON has them. Any other part is JSON.
+pub fn compact_effects_value(part: &str) -> Value {
+    let Some(rest) = part.strip_prefix('#') else {
+        return serde_json::from_str(part).unwrap();
+    };
+    let fields: Vec<&str> = rest.split('\u{1f}').collect();
+    assert!(
+        fields.len().is_multiple_of(2),
+        "two fields per effect: {part:?}"
+    );
+    let effects = fields.chunks(2).map(|pair| {
+        let (head, second) = (pair[0], pair[1]);
+        match head.split_at(1) {
+            ("s", conn) => {
+                let mut send =
+                    json!({"type": "send", "conn": conn.parse::<u64>().unwrap(), "message": ""});
+                if !second.is_empty() {
+                    send["requestId"] = json!(second.parse::<u64>().unwrap());
+                }
+                send
+            }
+            ("r", client) => {
+                json!({"type": "reply", "client": client, "id": compact_id(second), "message": ""})
+            }
+            _ => panic!("not a compact effect: {part:?}"),
+        }
+    });
+    Value::from(effects.collect::<Vec<_>>())
+}
+
+/// A POST's routing part read back as the `ClientBody` JSON it stands for
+/// (less the message's `method`, which the compact form leaves out). Any other
+/// part is JSON.
+pub fn compact_routing_value(part: &str) -> Value {
+    let Some(rest) = part.strip_prefix('#') else {
+        return serde_json::from_str(part).unwrap();
+    };
+    let bits = rest.as_bytes()[0] - b'@';
+    assert!(bits < 32, "routing bits: {part:?}");
+    let mut fields = rest[1..].split('\u{1f}');
+    let mut message =
+        json!({"expectsReply": bits & 1 != 0, "id": compact_id(fields.next().unwrap())});
+    if bits & 16 != 0 {
+        message["progressToken"] = compact_id(fields.next().unwrap());
+    }
+    assert!(fields.next().is_none(), "routing fields: {part:?}");
+    if bits & 2 != 0 {
+        message["sessionless"] = json!(true);
+    }
+    json!({"batch": false, "messages": [message], "opensSession": bits & 4 != 0, "sessionless": bits & 8 != 0})
+}
+
+fn compact_id(field: &str) -> Value {
+    match field.split_at(1) {
+        ("n", digits) => json!(digits.parse::<u64>().unwrap()),
+        ("s", text) => json!(text),
+        ("z", "") => Value::Null,
+        _ => panic!("not a compact id: {field:?}"),
+    }
+}
