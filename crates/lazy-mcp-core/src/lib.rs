@@ -12,6 +12,7 @@ pub mod http_status;
 pub mod idle_tiers;
 pub mod problem_presentation;
 pub mod protocol;
+mod report_context_json;
 pub mod shared;
 pub mod sign_in_url;
 pub mod sorting;
