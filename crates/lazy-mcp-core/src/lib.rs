@@ -10,6 +10,7 @@ pub mod host_waits;
 pub mod http_request_error;
 pub mod http_status;
 pub mod idle_tiers;
+mod presentation_input_json;
 pub mod problem_presentation;
 pub mod protocol;
 mod report_context_json;
