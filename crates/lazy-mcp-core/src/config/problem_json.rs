@@ -40,27 +40,41 @@ impl<'de> Visitor<'de> for ProblemReader {
             field: None,
             message: String::new(),
         };
-        let mut seen = [false; REQUIRED.len()];
+        // Bit i: `REQUIRED[i]` was seen.
+        let mut seen = 0u8;
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            let required = REQUIRED.iter().position(|name| *name == key);
             match &*key {
-                "severity" => problem.severity = map.next_value()?,
-                "file" => problem.file = map.next_value()?,
-                "line" => problem.line = map.next_value()?,
-                "column" => problem.column = map.next_value()?,
-                "message" => problem.message = map.next_value()?,
+                "severity" => {
+                    problem.severity = map.next_value()?;
+                    seen |= 1;
+                }
+                "file" => {
+                    problem.file = map.next_value()?;
+                    seen |= 2;
+                }
+                "line" => {
+                    problem.line = map.next_value()?;
+                    seen |= 4;
+                }
+                "column" => {
+                    problem.column = map.next_value()?;
+                    seen |= 8;
+                }
+                "message" => {
+                    problem.message = map.next_value()?;
+                    seen |= 16;
+                }
                 "server" => problem.server = map.next_value()?,
                 "field" => problem.field = map.next_value()?,
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
-            if let Some(index) = required {
-                seen[index] = true;
-            }
         }
-        if let Some(index) = seen.iter().position(|seen| !seen) {
-            return Err(A::Error::missing_field(REQUIRED[index]));
+        for (bit, name) in REQUIRED.into_iter().enumerate() {
+            if seen & (1 << bit) == 0 {
+                return Err(A::Error::missing_field(name));
+            }
         }
         Ok(problem)
     }
