@@ -9,6 +9,7 @@
 
 use super::catalogue::CatalogueEntry;
 use crate::protocol::client_handshake::InitializeOutcome;
+use crate::protocol::methods::INITIALIZE;
 use serde::de::{Deserializer, Error, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -55,7 +56,8 @@ impl<'de> Visitor<'de> for EntryReader {
                     entry.catalogued_at_ms = map.next_value()?;
                     seen[1] = true;
                 }
-                "initialize" => {
+                // Named after the method whose result it holds.
+                INITIALIZE => {
                     entry.initialize = map.next_value()?;
                     seen[2] = true;
                 }
@@ -75,7 +77,7 @@ impl<'de> Visitor<'de> for EntryReader {
         }
         for (seen, name) in seen
             .into_iter()
-            .zip(["fingerprint", "cataloguedAtMs", "initialize"])
+            .zip(["fingerprint", "cataloguedAtMs", INITIALIZE])
         {
             if !seen {
                 return Err(A::Error::missing_field(name));
