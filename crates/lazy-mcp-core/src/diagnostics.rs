@@ -8,12 +8,13 @@ use crate::config::{FileReport, Problem, ServerConfig, Severity, Shadowed, Sourc
 use crate::engine::server_actions::ServerAction;
 use crate::engine::{DiagnosticsSnapshot, ServerState};
 use crate::wording::{count, count_as};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::fmt::Write as _;
 
 /// What the host adds to the engine's snapshot (the input of `report`).
+// Read by hand (`report_context_json.rs`), not derived.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ReportContext {
     /// e.g. "Visual Studio Code 1.139.1" or "lazy-mcp CLI".

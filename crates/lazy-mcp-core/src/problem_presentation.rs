@@ -36,8 +36,9 @@ pub struct OpenDocument {
     pub in_tab: bool,
 }
 
+// Read by hand (`presentation_input_json.rs`), not derived.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct PresentationInput {
     pub problems: Vec<Problem>,

@@ -32,6 +32,7 @@ mod model_json;
 mod normalize;
 mod paths;
 mod problem;
+mod problem_json;
 pub mod project_approval;
 mod redact;
 mod variables;

@@ -17,8 +17,9 @@ pub enum Severity {
 }
 
 /// One problem, positioned as precisely as the input allows.
+// Read by hand (`problem_json.rs`), not derived.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Problem {
     pub severity: Severity,

@@ -31,6 +31,7 @@ pub mod router;
 pub mod server;
 pub mod server_actions;
 pub mod settings;
+mod settings_json;
 mod settled;
 mod stable_hash;
 mod timers;

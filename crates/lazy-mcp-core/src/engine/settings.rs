@@ -30,8 +30,10 @@ pub enum AggregateEndpoint {
     ToolIndex,
 }
 
+// Read by hand (`settings_json.rs`), not derived; the contract's type still
+// takes its names and optional fields from the serde attributes below.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Settings {
     /// How many servers are catalogued at the same time.

@@ -13,8 +13,9 @@ pub const BLOB_FORMAT: &str = "lazy-mcp-catalogue";
 /// Bump when the entry shape changes: older blobs are then ignored and rebuilt.
 pub const BLOB_VERSION: u32 = 1;
 
-/// Everything learned about one server in one handshake.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Everything learned about one server in one handshake. Read by hand
+/// (`catalogue_entry_json.rs`): the serde attributes below are the writer's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CatalogueEntry {
     /// The config fingerprint the entry was built with; a different one makes it stale.

@@ -3,6 +3,7 @@
 //! shared catalogue (entries of shared servers under their sharing key).
 
 pub mod catalogue;
+mod catalogue_entry_json;
 pub(super) mod catalogue_loading;
 pub(super) mod config_diff;
 pub(super) mod config_load;
