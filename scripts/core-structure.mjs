@@ -32,6 +32,16 @@ function production(text, keepVisibility = false) {
     .replace(/pub\(in [\w:]+\)/g, (v) => (keepVisibility ? v : "pub")); // a visibility names a module, it imports nothing
 }
 
+// The text with string and char literals emptied (their newlines kept), so a
+// `"struct Settings"` in a message is not read as a declaration.
+function withoutLiterals(text) {
+  const keepLines = (m, open, close) => open + "\n".repeat((m.match(/\n/g) ?? []).length) + close;
+  return text
+    .replace(/r(#*)"[\s\S]*?"\1/g, (m, hashes) => keepLines(m, `r${hashes}"`, `"${hashes}`))
+    .replace(/'(?:\\.|[^'\\\n])'/g, "' '")
+    .replace(/"(?:\\[\s\S]|[^"\\])*"/g, (m) => keepLines(m, '"', '"'));
+}
+
 // Module path of each file: src/engine/server/auth.rs → engine::server::auth.
 const files = rsFiles(src).sort();
 const modOf = new Map();
@@ -159,8 +169,9 @@ function cycles() {
 // Fields reachable from Engine: its fields and those of every struct of
 // engine/ that a reachable field's type names (through Option, Vec, maps, Box).
 const structs = new Map();
-for (const [file, text] of code) {
+for (const [file, raw] of code) {
   if (!relative(src, file).startsWith("engine")) continue;
+  const text = withoutLiterals(raw);
   for (const m of text.matchAll(/\b(struct|enum)\s+(\w+)[^{;]*\{/g)) {
     let depth = 1;
     let i = m.index + m[0].length;
@@ -200,7 +211,7 @@ while (queue.length) {
 const withVisibility = new Map();
 for (const file of files) {
   if (!relative(src, file).startsWith("engine")) continue;
-  const text = production(readFileSync(file, "utf8"), true);
+  const text = withoutLiterals(production(readFileSync(file, "utf8"), true));
   const mod = modOf.get(file).split("::");
   for (const m of text.matchAll(/\bstruct\s+(\w+)[^{;]*\{/g)) {
     let depth = 1;
