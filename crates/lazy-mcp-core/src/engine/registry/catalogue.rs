@@ -54,6 +54,33 @@ pub struct CatalogueEntry {
     pub asks_roots: Option<bool>,
 }
 
+impl CatalogueEntry {
+    /// An entry of one handshake with nothing listed yet (a first listing, or
+    /// the hand reader's start before the members it reads).
+    pub(crate) fn new(
+        fingerprint: String,
+        catalogued_at_ms: u64,
+        era: Era,
+        initialize: InitializeOutcome,
+        cache: Option<CacheHint>,
+    ) -> CatalogueEntry {
+        CatalogueEntry {
+            fingerprint,
+            catalogued_at_ms,
+            era,
+            initialize,
+            cache,
+            tools: Vec::new(),
+            prompts: Vec::new(),
+            resources: Vec::new(),
+            resource_templates: Vec::new(),
+            resource_metadata_url: None,
+            tool_vectors: None,
+            asks_roots: None,
+        }
+    }
+}
+
 /// Tool vectors as cached in the catalogue: reused only under the same model
 /// version and the same tools.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -207,20 +234,7 @@ impl Catalogue {
                 entry.cache = client_discover::stricter(cache, None).or(entry.cache);
                 entry
             }
-            None => CatalogueEntry {
-                fingerprint: fingerprint.to_string(),
-                catalogued_at_ms: now_ms,
-                era,
-                initialize,
-                cache,
-                tools: Vec::new(),
-                prompts: Vec::new(),
-                resources: Vec::new(),
-                resource_templates: Vec::new(),
-                resource_metadata_url: None,
-                tool_vectors: None,
-                asks_roots: None,
-            },
+            None => CatalogueEntry::new(fingerprint.to_string(), now_ms, era, initialize, cache),
         };
         // Once seen asking for roots, always so (a later listing may miss the ask).
         let asks_roots = Some(asks_roots || entry.asks_roots == Some(true));

@@ -30,20 +30,13 @@ impl<'de> Visitor<'de> for EntryReader {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CatalogueEntry, A::Error> {
-        let mut entry = CatalogueEntry {
-            fingerprint: String::new(),
-            catalogued_at_ms: 0,
-            era: Default::default(),
-            initialize: InitializeOutcome::default(),
-            cache: None,
-            tools: Vec::new(),
-            prompts: Vec::new(),
-            resources: Vec::new(),
-            resource_templates: Vec::new(),
-            resource_metadata_url: None,
-            tool_vectors: None,
-            asks_roots: None,
-        };
+        let mut entry = CatalogueEntry::new(
+            String::new(),
+            0,
+            Default::default(),
+            InitializeOutcome::default(),
+            None,
+        );
         // The required members seen: fingerprint, cataloguedAtMs, initialize.
         let mut seen = [false; 3];
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
