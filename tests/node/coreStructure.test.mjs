@@ -69,3 +69,20 @@ test('the check sees a new back arrow and a new cycle', () => {
     fs.rmSync(src, { recursive: true, force: true });
   }
 });
+
+test("a struct named inside a string is not read as the struct's declaration", () => {
+  const src = fs.mkdtempSync(path.join(os.tmpdir(), 'core-structure-'));
+  try {
+    fs.mkdirSync(path.join(src, 'engine'));
+    fs.writeFileSync(path.join(src, 'lib.rs'), 'pub mod engine;\n');
+    fs.writeFileSync(path.join(src, 'engine', 'mod.rs'), 'pub mod router;\npub mod router_json;\n');
+    fs.writeFileSync(path.join(src, 'engine', 'router.rs'), 'pub struct Engine {\n    pub settings: Settings,\n}\npub struct Settings {\n    pub a: u64,\n    pub b: u64,\n}\n');
+    // A hand reader's message, as `Visitor::expecting` writes it, in a file read after the struct's own.
+    fs.writeFileSync(path.join(src, 'engine', 'router_json.rs'), 'fn expecting(f: &mut F) -> R {\n    f.write_str("struct Settings")\n}\nfn visit() -> u64 {\n    let c = \'"\';\n    0\n}\n');
+    const seen = figures(src);
+    assert.equal(seen.fieldsReachableFromEngine, 3, 'Engine.settings, Settings.a, Settings.b');
+    assert.equal(seen.fieldsOtherFilesMayWrite, 3);
+  } finally {
+    fs.rmSync(src, { recursive: true, force: true });
+  }
+});
