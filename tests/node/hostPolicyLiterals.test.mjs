@@ -77,12 +77,6 @@ const allowed = [
     why: 'coalesces a burst of state changes into one redraw of the tree and status bar',
   },
   {
-    file: 'cli/authCommand.ts',
-    rule: 'timer with a literal delay',
-    text: 'setTimeout(r, 100)',
-    why: "`auth login` looks at its own in-process snapshot until the sign-in ended: no I/O and no retry; the core's bounds end the sign-in",
-  },
-  {
     file: 'host/auth/loopbackRedirect.ts',
     rule: 'duration, retry or backoff literal',
     text: 'keepAliveTimeout = 1000',
@@ -196,11 +190,6 @@ test('extension/src holds no wait, retry, interval or status rule of its own but
 
 /** Each entry: the file, a piece of the loop's first line, and why it stays in the host. */
 const allowedLoops = [
-  {
-    file: 'cli/authCommand.ts',
-    text: "while (row.auth?.signingIn === true || row.progress === 'busy')",
-    why: "`auth login` looks at its own in-process snapshot until the sign-in ended; the core's bounds end the sign-in",
-  },
   {
     file: 'host/coreWaits.ts',
     text: 'for (;;) {\n    const seen = await look();',

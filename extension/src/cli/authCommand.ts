@@ -12,7 +12,8 @@ import { type ServerRow, checkedConfig, createHost, settled, snapshotOf } from '
 export async function authCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
   // Only the named servers are managed (host policy `only`): the others are neither started nor dropped from the catalogue file.
   ctx.only = args.servers.length ? [...args.servers] : undefined;
-  const host = createHost(ctx, cataloguePath(args, ctx.cwd), {});
+  const changes = new Changes();
+  const host = createHost(ctx, cataloguePath(args, ctx.cwd), { onChange: changes.fire });
   try {
     await host.start();
     const config = checkedConfig(host, ctx, args.servers);
@@ -22,7 +23,7 @@ export async function authCommand(args: ParsedArgs, ctx: CliContext): Promise<nu
     if (waiting && args.authAction !== 'status') throw new CliError(`'${name}' is defined in ${waiting.source.file} and needs your approval before it runs: ${waiting.action}`, 1);
     switch (args.authAction) {
       case 'login':
-        return await login(host, name);
+        return await login(host, changes, name);
       case 'logout':
         return logout(host, name);
       default:
@@ -35,6 +36,20 @@ export async function authCommand(args: ParsedArgs, ctx: CliContext): Promise<nu
 
 type Host = ReturnType<typeof createHost>;
 
+/**
+ * The host's changes (its `onChange`: the core's `stateChanged`, which it also gives when a
+ * sign-in starts or ends): `next()` resolves on the first change after it was asked for.
+ */
+class Changes {
+  private waiters: (() => void)[] = [];
+  readonly fire = (): void => {
+    for (const wake of this.waiters.splice(0)) wake();
+  };
+  next(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
+
 function rowOf(host: Host, name: string): ServerRow | undefined {
   return snapshotOf(host).servers.find((s) => s.name === name);
 }
@@ -46,16 +61,19 @@ function requireOAuth(row: ServerRow | undefined, name: string): ServerRow {
   return row;
 }
 
-async function login(host: Host, name: string): Promise<number> {
+async function login(host: Host, changes: Changes, name: string): Promise<number> {
   requireOAuth(rowOf(host, name), name);
   // Asked for at once: while the server is being catalogued the engine starts the
   // sign-in when that ends, and does not tell the user to run this very command.
   host.driver.handle({ type: 'signIn', server: name });
-  // Until the sign-in ended and the server is catalogued with the new tokens.
-  let row = requireOAuth(rowOf(host, name), name);
-  while (row.auth?.signingIn === true || row.progress === 'busy') {
-    await new Promise((r) => setTimeout(r, 100));
+  // Until the sign-in ended and the server is catalogued with the new tokens: looked at
+  // again on each change the core reports, not on a clock (the core's bounds end the sign-in).
+  let row: ServerRow;
+  for (;;) {
+    const changed = changes.next();
     row = requireOAuth(rowOf(host, name), name);
+    if (row.auth?.signingIn !== true && row.progress !== 'busy') break;
+    await changed;
   }
   if (row.auth?.needsSignIn === true) {
     say(`lazy-mcp: not signed in to '${name}': ${row.lastError ?? row.auth.reason ?? 'sign-in failed'}`);
