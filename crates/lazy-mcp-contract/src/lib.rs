@@ -102,7 +102,7 @@ pub fn render() -> String {
         declaration::<ReviewItem>(),
         declaration::<DefinitionWarning>(),
         declaration::<WarningKind>(),
-        // the Diagnostics report's input (`report`, `diagnosticsReport`)
+        // the Diagnostics report's host facts (`report`)
         declaration::<ReportContext>(),
         // a client's body as the core reads it (`clientBody`)
         declaration::<ClientBody>(),

@@ -1,17 +1,20 @@
 //! The "MCP Diagnostics" report, rendered by the core from what it knows so that
-//! the VS Code command and the CLI show the same thing. Values shown here never
-//! include secrets: the snapshot carries no env or header values.
+//! the VS Code command and the CLI show the same thing: the engine's snapshot
+//! and its last config load's report, plus the few facts only the host has.
+//! Values shown here never include secrets: the snapshot carries no env or
+//! header values, and server definitions are masked.
 
-use crate::config::host_policy::Unmanaged;
+use crate::config::load::ConfigReport;
 use crate::config::model::ToolExposure;
-use crate::config::{FileReport, Problem, ServerConfig, Severity, Shadowed, SourceRef, Transport};
+use crate::config::{Problem, ServerConfig, Severity, SourceRef, Transport};
 use crate::engine::server_actions::ServerAction;
-use crate::engine::{DiagnosticsSnapshot, ServerState};
+use crate::engine::{DiagnosticsSnapshot, Engine, ServerState};
 use crate::wording::{count, count_as};
 use serde::Serialize;
 use std::fmt::Write as _;
 
-/// What the host adds to the engine's snapshot (the input of `report`).
+/// What only the host knows (the input of `report`): the config files, their
+/// problems and servers are the engine's own (`Engine::config_report`).
 // Read by hand (`report_context_json.rs`), not derived.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -24,33 +27,35 @@ pub struct ReportContext {
     pub home: String,
     /// Render `lazy-mcp://` action links (the VS Code webview handles them).
     pub links: bool,
-    pub files: Vec<FileReport>,
-    pub problems: Vec<Problem>,
-    pub shadowed: Vec<Shadowed>,
-    pub unmanaged: Vec<Unmanaged>,
-    /// What is on hold and why (e.g. Restricted Mode), from the host policy's selection.
-    pub notices: Vec<String>,
-    /// Every normalized server (the core masks secrets before showing them).
-    pub servers: Vec<ServerConfig>,
     /// The host's clock when the report is rendered, for relative times such as
     /// "next retry in 12 s" (else the time of the engine's last event).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub now_ms: Option<u64>,
 }
 
-/// Render the report as Markdown.
-pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapshot>) -> String {
+/// `engine`'s report: its snapshot and last config load, with the host's facts.
+pub fn engine_report(ctx: &ReportContext, engine: &Engine) -> String {
+    render_markdown(ctx, engine.config_report(), Some(&engine.snapshot()))
+}
+
+/// Render the report as Markdown. `config`: the config load's report (its
+/// notices, unmanaged servers, definitions, problems, shadowed entries, files).
+pub fn render_markdown(
+    ctx: &ReportContext,
+    config: &ConfigReport,
+    snapshot: Option<&DiagnosticsSnapshot>,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# MCP Diagnostics\n");
     let _ = writeln!(out, "Core version: {}\n", crate::CORE_VERSION);
     if !ctx.host.is_empty() {
         let _ = writeln!(out, "Host: {}\n", ctx.host);
     }
-    for notice in &ctx.notices {
+    for notice in &config.notices {
         let _ = writeln!(out, "> **Note:** {notice}\n");
     }
     let managed = snapshot.map_or(0, |s| s.servers.len() + s.needs_approval.len());
-    let configured = managed + ctx.unmanaged.len();
+    let configured = managed + config.unmanaged.len();
     let _ = write!(out, "**{} configured**", count(configured, "server"));
     if let Some(s) = snapshot {
         let t = &s.totals;
@@ -71,7 +76,7 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
             let _ = write!(out, " · **{} NEEDS APPROVAL**", t.needs_approval);
         }
         // With the unmanaged ones the counts add up to the servers configured.
-        for (group, count) in crate::config::host_policy::unmanaged_counts(&ctx.unmanaged) {
+        for (group, count) in crate::config::host_policy::unmanaged_counts(&config.unmanaged) {
             let _ = write!(out, " · {count} {}", group.counted_as());
         }
         let _ = write!(
@@ -97,11 +102,11 @@ pub fn render_markdown(ctx: &ReportContext, snapshot: Option<&DiagnosticsSnapsho
     if let Some(s) = snapshot {
         render_needs_approval(&mut out, ctx, s);
     }
-    render_unmanaged(&mut out, ctx);
-    render_definitions(&mut out, ctx);
-    render_problems(&mut out, ctx);
-    render_shadowed(&mut out, ctx);
-    render_files(&mut out, ctx);
+    render_unmanaged(&mut out, ctx, config);
+    render_definitions(&mut out, ctx, config);
+    render_problems(&mut out, ctx, config);
+    render_shadowed(&mut out, ctx, config);
+    render_files(&mut out, ctx, config);
     out
 }
 
@@ -458,14 +463,14 @@ Defined in this project's files: nothing of them is started, catalogued or conne
     out.push('\n');
 }
 
-fn render_unmanaged(out: &mut String, ctx: &ReportContext) {
-    if ctx.unmanaged.is_empty() {
+fn render_unmanaged(out: &mut String, ctx: &ReportContext, config: &ConfigReport) {
+    if config.unmanaged.is_empty() {
         return;
     }
     out.push_str(
         "## Configured but not managed by Lazy MCP\n\n| server | source | why |\n|---|---|---|\n",
     );
-    for u in &ctx.unmanaged {
+    for u in &config.unmanaged {
         let _ = writeln!(
             out,
             "| {} | {} | {} |",
@@ -477,12 +482,12 @@ fn render_unmanaged(out: &mut String, ctx: &ReportContext) {
     out.push('\n');
 }
 
-fn render_definitions(out: &mut String, ctx: &ReportContext) {
-    if ctx.servers.is_empty() {
+fn render_definitions(out: &mut String, ctx: &ReportContext, config: &ConfigReport) {
+    if config.result.servers.is_empty() {
         return;
     }
     out.push_str("## Server definitions (secrets masked)\n\n| server | format · scope | launch | env / headers | source |\n|---|---|---|---|---|\n");
-    for server in ctx.servers.iter().map(ServerConfig::redacted) {
+    for server in config.result.servers.iter().map(ServerConfig::redacted) {
         let (launch, pairs) = match &server.transport {
             Transport::Stdio {
                 command, args, env, ..
@@ -519,8 +524,9 @@ fn render_definitions(out: &mut String, ctx: &ReportContext) {
     out.push('\n');
 }
 
-fn render_problems(out: &mut String, ctx: &ReportContext) {
-    let shown: Vec<&Problem> = ctx
+fn render_problems(out: &mut String, ctx: &ReportContext, config: &ConfigReport) {
+    let shown: Vec<&Problem> = config
+        .result
         .problems
         .iter()
         .filter(|p| p.severity != Severity::Info)
@@ -562,12 +568,12 @@ fn render_problems(out: &mut String, ctx: &ReportContext) {
     out.push('\n');
 }
 
-fn render_shadowed(out: &mut String, ctx: &ReportContext) {
-    if ctx.shadowed.is_empty() {
+fn render_shadowed(out: &mut String, ctx: &ReportContext, config: &ConfigReport) {
+    if config.result.shadowed.is_empty() {
         return;
     }
     out.push_str("## Shadowed definitions\n\n");
-    for s in &ctx.shadowed {
+    for s in &config.result.shadowed {
         let _ = writeln!(
             out,
             "- `{}` in {} is shadowed by {}",
@@ -579,14 +585,14 @@ fn render_shadowed(out: &mut String, ctx: &ReportContext) {
     out.push('\n');
 }
 
-fn render_files(out: &mut String, ctx: &ReportContext) {
-    if ctx.files.is_empty() {
+fn render_files(out: &mut String, ctx: &ReportContext, config: &ConfigReport) {
+    if config.result.files.is_empty() {
         return;
     }
     out.push_str(
         "## Config files looked at\n\n| file | format | scope | status |\n|---|---|---|---|\n",
     );
-    for f in &ctx.files {
+    for f in &config.result.files {
         let status = match (&f.error, f.found) {
             (Some(_), _) => "✖ has errors (see Problems)".to_string(),
             (None, false) => "not found".to_string(),
@@ -685,7 +691,7 @@ mod tests {
 
     #[test]
     fn empty_report_names_the_core_version_and_zero_servers() {
-        let report = render_markdown(&ReportContext::default(), None);
+        let report = render_markdown(&ReportContext::default(), &ConfigReport::default(), None);
         assert!(report.starts_with("# MCP Diagnostics\n"));
         assert!(report.contains(&format!("Core version: {}", crate::CORE_VERSION)));
         assert!(report.contains("0 servers configured"));
@@ -693,11 +699,11 @@ mod tests {
 
     #[test]
     fn notices_are_shown_above_the_servers() {
-        let ctx = ReportContext {
+        let config = ConfigReport {
             notices: vec![crate::config::host_policy::UNTRUSTED_NOTICE.to_string()],
-            ..ReportContext::default()
+            ..ConfigReport::default()
         };
-        let report = render_markdown(&ctx, None);
+        let report = render_markdown(&ReportContext::default(), &config, None);
         let notice = report
             .find("> **Note:** Restricted Mode")
             .unwrap_or(usize::MAX);
@@ -746,11 +752,9 @@ mod tests {
             "source": {"format": "copilot-cli", "scope": "user", "file": "/h/.copilot/mcp-config.json", "line": 3, "column": 5}
         }))
         .unwrap_or_else(|e| panic!("fixture: {e}"));
-        let ctx = ReportContext {
-            servers: vec![server],
-            ..ReportContext::default()
-        };
-        let report = render_markdown(&ctx, None);
+        let mut config = ConfigReport::default();
+        config.result.servers = vec![server];
+        let report = render_markdown(&ReportContext::default(), &config, None);
         assert!(report.contains("## Server definitions (secrets masked)"));
         assert!(report.contains("`npx -y server-github`"));
         assert!(report.contains("GITHUB_TOKEN="));

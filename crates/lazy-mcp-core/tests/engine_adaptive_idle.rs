@@ -52,7 +52,7 @@ fn stays_up_for(sim: &mut Sim) -> u64 {
 }
 
 fn diagnostics_report(sim: &Sim) -> String {
-    lazy_mcp_core::diagnostics::render_markdown(&Default::default(), Some(&sim.engine.snapshot()))
+    lazy_mcp_core::diagnostics::engine_report(&Default::default(), &sim.engine)
 }
 
 #[test]

@@ -460,17 +460,12 @@ fn servers_left_to_vscode_are_listed_by_group_and_the_counts_add_up() {
     let summary = snap["summary"].as_str().unwrap();
     assert!(summary.ends_with(" · 2 managed by VS Code"), "{summary}");
 
-    // The Diagnostics header: the parts add up to the servers configured.
-    let report = host.report().clone();
-    let context = json!({
-        "home": HOME, "workspaceFolders": [WS], "nowMs": 1_000,
-        "files": report["files"], "problems": report["problems"], "unmanaged": report["unmanaged"],
-        "servers": report["servers"],
-    });
+    // The Diagnostics header: the parts add up to the servers configured. The
+    // host sends only its own facts: the config comes from the engine's last load.
+    let context = json!({ "home": HOME, "workspaceFolders": [WS], "nowMs": 1_000 });
     let context: lazy_mcp_core::diagnostics::ReportContext =
         serde_json::from_value(context).unwrap();
-    let markdown =
-        lazy_mcp_core::diagnostics::render_markdown(&context, Some(&host.engine.snapshot()));
+    let markdown = lazy_mcp_core::diagnostics::engine_report(&context, &host.engine);
     let header = markdown
         .lines()
         .find(|l| l.contains("servers configured"))
@@ -485,4 +480,60 @@ fn servers_left_to_vscode_are_listed_by_group_and_the_counts_add_up() {
     assert!(header.starts_with("**3 servers configured**"), "{header}");
     assert_eq!(total, 3, "{header}");
     assert!(header.ends_with(" · 2 managed by VS Code"), "{header}");
+}
+
+/// MCP Diagnostics shows the engine's own last config load (the host sends only
+/// its facts): the same report as one rendered from the `configLoaded` report
+/// the host was sent, and the next load's once it finishes.
+#[test]
+fn diagnostics_show_the_engines_last_config_load() {
+    use lazy_mcp_core::config::load::ConfigReport;
+    use lazy_mcp_core::diagnostics::{engine_report, render_markdown, ReportContext};
+    let mut host = setup();
+    // `time` again in the project file: the user file's is shadowed.
+    host.write(
+        &project_file(),
+        "{\n  \"mcpServers\": {\n    \"memory\": { \"command\": \"npx\", \"args\": [\"m\"] },\n    \"time\": { \"command\": \"uvx\", \"args\": [\"t2\"] },\n    \"bad\": { \"args\": [] }\n  }\n}\n",
+    );
+    host.send(sources(
+        json!({ "workspaceTrusted": false, "vscodeNative": "leaveToVsCode" }),
+    ));
+    let context = ReportContext {
+        host: "test".into(),
+        workspace_folders: vec![WS.into()],
+        home: HOME.into(),
+        links: true,
+        now_ms: Some(1_000),
+    };
+    let sent: ConfigReport = serde_json::from_value(host.report().clone()).unwrap();
+    let shown = engine_report(&context, &host.engine);
+    assert_eq!(
+        shown,
+        render_markdown(&context, &sent, Some(&host.engine.snapshot()))
+    );
+    for part in [
+        "> **Note:** Restricted Mode",
+        "## Configured but not managed by Lazy MCP",
+        "## Server definitions (secrets masked)",
+        "`uvx t2`",
+        "## Problems",
+        "— server `bad`",
+        "## Shadowed definitions",
+        "## Config files looked at",
+        "| .mcp.json | claude-code | project | 2 servers |",
+    ] {
+        assert!(shown.contains(part), "{part}\n{shown}");
+    }
+
+    // Trusted and edited: the next load's report replaces it.
+    host.write(
+        &project_file(),
+        r#"{ "mcpServers": { "memory": { "command": "npx", "args": ["m2"] } } }"#,
+    );
+    host.send(sources(everything()));
+    let shown = engine_report(&context, &host.engine);
+    assert!(shown.contains("`npx m2`"), "{shown}");
+    for gone in ["Restricted Mode", "not managed", "`uvx t2`", "## Problems", "## Shadowed"] {
+        assert!(!shown.contains(gone), "{gone}\n{shown}");
+    }
 }

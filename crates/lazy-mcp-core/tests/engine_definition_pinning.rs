@@ -106,10 +106,7 @@ fn the_first_catalogue_is_the_approved_baseline_and_nothing_is_held() {
         names(&mut sim, "vs", server_endpoint("github"), 1),
         ["search", "create_issue"]
     );
-    let report = lazy_mcp_core::diagnostics::render_markdown(
-        &Default::default(),
-        Some(&sim.engine.snapshot()),
-    );
+    let report = lazy_mcp_core::diagnostics::engine_report(&Default::default(), &sim.engine);
     assert!(
         report.contains("definitions approved at 1970-01-01 00:00 UTC"),
         "{report}"

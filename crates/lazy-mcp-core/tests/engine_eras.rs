@@ -14,7 +14,7 @@ mod engine_support;
 
 use engine_support::*;
 use lazy_mcp_core::config::model::Transport;
-use lazy_mcp_core::diagnostics::{render_markdown, ReportContext};
+use lazy_mcp_core::diagnostics::{engine_report, ReportContext};
 use lazy_mcp_core::engine::{Effect, Event, ServerState, Settings};
 use lazy_mcp_core::protocol::client_discover::Era;
 use lazy_mcp_core::vec_map::VecMap;
@@ -41,12 +41,12 @@ fn era_in_blob(blob: &str, name: &str) -> Era {
 }
 
 fn report(sim: &Sim) -> String {
-    render_markdown(
+    engine_report(
         &ReportContext {
             now_ms: Some(sim.now),
             ..ReportContext::default()
         },
-        Some(&sim.engine.snapshot()),
+        &sim.engine,
     )
 }
 

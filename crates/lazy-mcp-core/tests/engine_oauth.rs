@@ -89,7 +89,7 @@ fn diagnostics_says_to_use_the_rows_sign_in_link_not_to_open_diagnostics() {
         ..Default::default()
     };
     let report =
-        lazy_mcp_core::diagnostics::render_markdown(&context, Some(&sim.engine.snapshot()));
+        lazy_mcp_core::diagnostics::engine_report(&context, &sim.engine);
     let row = report
         .lines()
         .find(|l| l.starts_with("| linear |") && l.contains("NEEDS AUTH"))

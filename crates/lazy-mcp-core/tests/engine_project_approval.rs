@@ -11,7 +11,7 @@
 )]
 
 use lazy_mcp_core::config::project_approval::{trust_edit, TrustRequest};
-use lazy_mcp_core::diagnostics::{render_markdown, ReportContext};
+use lazy_mcp_core::diagnostics::{engine_report, ReportContext};
 use lazy_mcp_core::engine::{Engine, Settings};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -368,8 +368,7 @@ fn a_call_to_a_waiting_servers_tool_says_how_to_approve_it() {
 fn diagnostics_shows_needs_approval_with_the_action_or_an_approve_link() {
     let mut host = Host::new();
     host.start(false);
-    let snapshot = host.engine.snapshot();
-    let cli = render_markdown(&ReportContext::default(), Some(&snapshot));
+    let cli = engine_report(&ReportContext::default(), &host.engine);
     assert!(cli.contains("**1 NEEDS APPROVAL**"), "{cli}");
     assert!(
         cli.contains("| helper | **NEEDS APPROVAL** | `sh -c 'touch /tmp/pwned'` |"),
@@ -379,12 +378,12 @@ fn diagnostics_shows_needs_approval_with_the_action_or_an_approve_link() {
         cli.contains("lazy-mcp trust --cwd /home/u/repo helper"),
         "{cli}"
     );
-    let vscode = render_markdown(
+    let vscode = engine_report(
         &ReportContext {
             links: true,
             ..ReportContext::default()
         },
-        Some(&snapshot),
+        &host.engine,
     );
     assert!(
         vscode.contains("[Approve](lazy-mcp://approve?server=helper)"),

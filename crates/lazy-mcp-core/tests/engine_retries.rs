@@ -11,7 +11,7 @@
 mod engine_support;
 
 use engine_support::*;
-use lazy_mcp_core::diagnostics::{render_markdown, ReportContext};
+use lazy_mcp_core::diagnostics::{engine_report, ReportContext};
 use lazy_mcp_core::engine::{Event, ServerState, Settings};
 use serde_json::json;
 
@@ -40,12 +40,12 @@ fn failed_error(sim: &Sim) -> String {
 }
 
 fn report(sim: &Sim) -> String {
-    render_markdown(
+    engine_report(
         &ReportContext {
             now_ms: Some(sim.now),
             ..ReportContext::default()
         },
-        Some(&sim.engine.snapshot()),
+        &sim.engine,
     )
 }
 

@@ -28,7 +28,7 @@ fn connected_memory(share_servers: bool) -> Sim {
 }
 
 fn report(sim: &Sim) -> String {
-    lazy_mcp_core::diagnostics::render_markdown(&Default::default(), Some(&sim.engine.snapshot()))
+    lazy_mcp_core::diagnostics::engine_report(&Default::default(), &sim.engine)
 }
 
 #[test]

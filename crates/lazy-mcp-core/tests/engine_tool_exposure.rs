@@ -552,9 +552,9 @@ fn diagnostics_show_tokens_now_and_in_full_and_the_loaded_tools() {
     assert!(totals.meta_tool_tokens > 0);
     assert_eq!(totals.loaded_tools, 1);
     assert!(totals.exposed_token_estimate >= totals.meta_tool_tokens);
-    let report = lazy_mcp_core::diagnostics::render_markdown(
+    let report = lazy_mcp_core::diagnostics::engine_report(
         &serde_json::from_value(json!({})).unwrap(),
-        Some(&snapshot),
+        &sim.engine,
     );
     assert!(
         report.contains("↳ loaded from the index: git_log"),

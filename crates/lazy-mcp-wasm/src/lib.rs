@@ -3,7 +3,7 @@
 //! hot path cross on their own, UTF-8 bytes in and strings out, never escaped
 //! inside another JSON document (bench/boundary.mjs). No logic lives here.
 
-use lazy_mcp_core::diagnostics::{render_markdown, ReportContext};
+use lazy_mcp_core::diagnostics::{engine_report, ReportContext};
 mod owner_json;
 mod shared_owner;
 
@@ -12,16 +12,6 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(js_name = coreVersion)]
 pub fn core_version() -> String {
     lazy_mcp_core::CORE_VERSION.to_string()
-}
-
-/// The "MCP Diagnostics" report as Markdown. `context_json` is a `ReportContext`;
-/// unreadable input renders with an empty context rather than failing. Not in
-/// the production build: hosts render it with their engine (`Engine::report`).
-#[cfg(feature = "test-exports")]
-#[wasm_bindgen(js_name = diagnosticsReport)]
-pub fn diagnostics_report(context_json: &str) -> String {
-    let ctx: ReportContext = serde_json::from_str(context_json).unwrap_or_default();
-    render_markdown(&ctx, None)
 }
 
 /// File contents in (`NormalizeInput`), merged servers and the report out
@@ -314,10 +304,12 @@ impl Engine {
         serde_json::to_string(&review).unwrap_or_else(|_| "{}".into())
     }
 
-    /// The "MCP Diagnostics" Markdown for this engine's state plus the host's `ReportContext`.
+    /// The "MCP Diagnostics" Markdown for this engine's state and last config
+    /// load, with the host's facts (`ReportContext`: host, folders, home, links,
+    /// clock; unreadable, an empty one).
     pub fn report(&self, context_json: &str) -> String {
         let ctx: ReportContext = serde_json::from_str(context_json).unwrap_or_default();
-        render_markdown(&ctx, Some(&self.inner.snapshot()))
+        engine_report(&ctx, &self.inner)
     }
 }
 

@@ -657,15 +657,7 @@ home: string,
 /**
  * Render `lazy-mcp://` action links (the VS Code webview handles them).
  */
-links: boolean, files: Array<FileReport>, problems: Array<Problem>, shadowed: Array<Shadowed>, unmanaged: Array<Unmanaged>, 
-/**
- * What is on hold and why (e.g. Restricted Mode), from the host policy's selection.
- */
-notices: Array<string>, 
-/**
- * Every normalized server (the core masks secrets before showing them).
- */
-servers: Array<ServerConfig>, 
+links: boolean, 
 /**
  * The host's clock when the report is rendered, for relative times such as
  * "next retry in 12 s" (else the time of the engine's last event).

@@ -81,7 +81,9 @@ export class Engine {
      */
     offerEmbeddingModel(now_ms: number): string[];
     /**
-     * The "MCP Diagnostics" Markdown for this engine's state plus the host's `ReportContext`.
+     * The "MCP Diagnostics" Markdown for this engine's state and last config
+     * load, with the host's facts (`ReportContext`: host, folders, home, links,
+     * clock; unreadable, an empty one).
      */
     report(context_json: string): string;
     snapshot(): string;

@@ -200,7 +200,7 @@ export class EngineDriver {
     return this.deps.core.call(() => this.engine.snapshot());
   }
 
-  /** The Diagnostics Markdown rendered by the core (refreshes process memory first). */
+  /** The Diagnostics Markdown rendered by the core from its state and last config load, with the host's facts (refreshes process memory first). */
   reportMarkdown(context: Omit<ReportContext, 'nowMs'>): string {
     this.measureMemory();
     // The clock now, for relative times ("next retry in 12 s").

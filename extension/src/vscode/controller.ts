@@ -407,19 +407,13 @@ export class Controller implements vscode.Disposable {
     return this.host.snapshot() as DiagnosticsSnapshot;
   }
 
+  /** Only the host's facts: the config files, problems and servers are the engine's own last load. */
   private report(links: boolean): string {
-    const config = this.host.configResult;
     const context: Omit<ReportContext, 'nowMs'> = {
       host: `${vscode.env.appName} ${vscode.version}`,
       workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
       home: os.homedir(),
       links,
-      files: config?.files ?? [],
-      problems: config?.problems ?? [],
-      shadowed: config?.shadowed ?? [],
-      unmanaged: config?.unmanaged ?? [],
-      notices: config?.notices ?? [],
-      servers: config?.servers ?? [],
     };
     return this.host.driver.reportMarkdown(context);
   }

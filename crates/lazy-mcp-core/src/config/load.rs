@@ -125,9 +125,17 @@ pub struct ConfigLoad {
     watched: Vec<String>,
     /// The approved-definitions file was read since the engine last took it.
     approvals_fresh: bool,
+    /// The last finished load's report (empty before the first): MCP
+    /// Diagnostics and the snapshot read it here, the host is sent a copy.
+    report: ConfigReport,
 }
 
 impl ConfigLoad {
+    /// The last finished load's report, until the next one finishes.
+    pub fn report(&self) -> &ConfigReport {
+        &self.report
+    }
+
     /// The discovery input of the current sources (home, workspace folders).
     pub fn discovery(&self) -> Option<&DiscoveryInput> {
         self.sources.as_ref().map(|s| &s.discovery)
@@ -247,16 +255,17 @@ impl ConfigLoad {
         }
         let selection = select_servers(&result.servers, &policy, &approvals);
         let watch = self.watch_set();
+        self.report = ConfigReport {
+            result,
+            unmanaged: selection.unmanaged,
+            start_client_definitions: selection.start_client_definitions,
+            notices: selection.notices,
+            needs_approval: selection.needs_approval,
+            project_servers: selection.project_servers,
+            approvals_file: approvals.approvals_path.clone(),
+        };
         LoadStep::Done {
-            report: Box::new(ConfigReport {
-                result,
-                unmanaged: selection.unmanaged,
-                start_client_definitions: selection.start_client_definitions,
-                notices: selection.notices,
-                needs_approval: selection.needs_approval,
-                project_servers: selection.project_servers,
-                approvals_file: approvals.approvals_path.clone(),
-            }),
+            report: Box::new(self.report.clone()),
             managed: selection.managed,
             watch,
         }

@@ -400,7 +400,8 @@ impl Engine {
             .servers
             .saturating_sub(totals.disabled)
             .saturating_sub(totals.dormant);
-        totals.unmanaged = unmanaged_counts(&self.unmanaged);
+        let unmanaged_servers = &self.config_report().unmanaged;
+        totals.unmanaged = unmanaged_counts(unmanaged_servers);
         let unmanaged = totals
             .unmanaged
             .iter()
@@ -408,8 +409,7 @@ impl Engine {
                 group,
                 title: format!("{} ({count})", group.title()),
                 explanation: group.explanation().into(),
-                servers: self
-                    .unmanaged
+                servers: unmanaged_servers
                     .iter()
                     .filter(|u| u.group == group)
                     .cloned()

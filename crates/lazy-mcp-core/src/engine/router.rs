@@ -1,7 +1,6 @@
 //! The router: `Engine` owns the maps (servers, connections, clients, timers)
 //! and passes each event to the code that owns its part. See `mod.rs`.
 
-use crate::config::host_policy::Unmanaged;
 use crate::config::load::ConfigLoad;
 use crate::engine::announce::announcements::Announcements;
 use crate::engine::clients::context::ClientsContext;
@@ -47,9 +46,6 @@ pub struct Engine {
     pub(in crate::engine) now_ms: u64,
     /// The config files' contents and last good versions (`config::load`).
     pub(in crate::engine) config_load: ConfigLoad,
-    /// Configured servers the host policy leaves out, from the last config load:
-    /// the snapshot lists and counts them (the summary adds up to all configured).
-    pub(in crate::engine) unmanaged: Vec<Unmanaged>,
     /// Project servers waiting for the user's approval (`project_approvals.rs`).
     pub(in crate::engine) awaiting_approval: AwaitingApproval,
     /// Approved definitions and what is held (`held_definitions.rs`).
@@ -74,7 +70,6 @@ impl Engine {
             settling: Settling::default(),
             now_ms: 0,
             config_load: ConfigLoad::default(),
-            unmanaged: Vec::new(),
             awaiting_approval: AwaitingApproval::default(),
             pins: Pins::default(),
             search_model: Default::default(),

@@ -1,12 +1,19 @@
 //! A config load's steps as effects: `readFiles` while files are wanted (each
 //! preceded by `watchFiles` when the watch set grew), then the managed servers
-//! are applied (`config_diff`) and the report goes out.
+//! are applied (`config_diff`) and the report goes out. The last report stays
+//! with the load (`ConfigLoad::report`): the snapshot and MCP Diagnostics read
+//! it there, so the host never sends it back.
 
-use crate::config::load::LoadStep;
+use crate::config::load::{ConfigReport, LoadStep};
 use crate::engine::effects::Effect;
 use crate::engine::router::Engine;
 
 impl Engine {
+    /// The last config load's report (empty before the first load).
+    pub fn config_report(&self) -> &ConfigReport {
+        self.config_load.report()
+    }
+
     pub(in crate::engine) fn on_config_step(&mut self, step: LoadStep) {
         match step {
             LoadStep::Read {
@@ -28,7 +35,6 @@ impl Engine {
                 if let Some(paths) = watch {
                     self.effects.push(Effect::WatchFiles { paths });
                 }
-                self.unmanaged = report.unmanaged.clone();
                 self.clients
                     .definitions_trusted(report.start_client_definitions);
                 let read = self.config_load.take_approved_definitions().cloned();
