@@ -533,7 +533,13 @@ fn diagnostics_show_the_engines_last_config_load() {
     host.send(sources(everything()));
     let shown = engine_report(&context, &host.engine);
     assert!(shown.contains("`npx m2`"), "{shown}");
-    for gone in ["Restricted Mode", "not managed", "`uvx t2`", "## Problems", "## Shadowed"] {
+    for gone in [
+        "Restricted Mode",
+        "not managed",
+        "`uvx t2`",
+        "## Problems",
+        "## Shadowed",
+    ] {
         assert!(!shown.contains(gone), "{gone}\n{shown}");
     }
 }

@@ -88,8 +88,7 @@ fn diagnostics_says_to_use_the_rows_sign_in_link_not_to_open_diagnostics() {
         links: true,
         ..Default::default()
     };
-    let report =
-        lazy_mcp_core::diagnostics::engine_report(&context, &sim.engine);
+    let report = lazy_mcp_core::diagnostics::engine_report(&context, &sim.engine);
     let row = report
         .lines()
         .find(|l| l.starts_with("| linear |") && l.contains("NEEDS AUTH"))
