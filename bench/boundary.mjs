@@ -3,9 +3,9 @@
 // answer per round, small and 4 MB, through the two crossings the facade offers:
 //   json:  handle(now, eventJson) → effectsJson — the message escaped inside the
 //          event's JSON on the way in and inside the effects' JSON on the way out;
-//   split: clientMessage/messageReceived(now, …, utf8Bytes) → [effectsJson, ...payloads]
-//          (messageReceived: the same parts joined by U+001E into one string)
-//          — the message crosses on its own both ways (in as bytes, out as a string).
+//   split: clientMessage/messageReceived(now, …, utf8Bytes) → [effects, ...payloads]
+//          joined by U+001E into one string (an array before; the effects compact for a
+//          warm call) — the message crosses on its own both ways (in as bytes, out as a string).
 // Writes bench/results/boundary.json.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,7 +26,7 @@ function connectedEngine() {
   const engine = new core.Engine('{}');
   let effects = [];
   const run = (out) => {
-    // clientPost and messageReceived join their parts with U+001E (crates/lazy-mcp-wasm `joined`).
+    // The hot crossings join their parts with U+001E (crates/lazy-mcp-wasm `joined`).
     const parts = typeof out === 'string' ? out.split('\u001e') : out;
     const list = effectsOf(parts[0]);
     let next = 1;
@@ -68,9 +68,10 @@ function connectedEngine() {
 }
 
 const splitRound = (engine, conn, request) => {
-  const out = engine.clientMessage(now(), 'c', 's', Buffer.from(request));
+  const joinedOut = engine.clientMessage(now(), 'c', 's', Buffer.from(request));
+  const out = typeof joinedOut === 'string' ? joinedOut.split('\u001e') : joinedOut;
   // Payloads follow in the order of the send/reply/notifyClient effects.
-  const carriers = JSON.parse(out[0]).filter((e) => e.type === 'send' || e.type === 'reply' || e.type === 'notifyClient');
+  const carriers = effectsOf(out[0]).filter((e) => e.type === 'send' || e.type === 'reply' || e.type === 'notifyClient');
   const sent = out[1 + carriers.findIndex((e) => e.type === 'send')];
   const upstreamId = /"id":(\d+)/.exec(sent.slice(0, 40))[1];
   const answer = sent.replace(/^\{"jsonrpc":"2.0","id":\d+,"method":"tools\/call","params":/, `{"jsonrpc":"2.0","id":${upstreamId},"result":`);

@@ -106,8 +106,10 @@ function client(engine) {
   return (query) => {
     const request = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name: 'search_tools', arguments: { query } } }));
     const t0 = performance.now();
-    const out = engine.clientMessage(now(), 'c', null, request);
+    const joined = engine.clientMessage(now(), 'c', null, request);
     const us = (performance.now() - t0) * 1000;
+    // The parts joined by U+001E (an array before).
+    const out = typeof joined === 'string' ? joined.split('\u001e') : joined;
     const reply = JSON.parse(out[out.length - 1]);
     if (reply.id !== id) throw new Error(`no answer to search ${id}: ${out[0].slice(0, 300)}`);
     return { text: reply.result.content[0].text, us };

@@ -42,7 +42,8 @@ function toolsAfter(load) {
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   const out = send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
   engine.free();
-  return { state, tools: JSON.parse(out.at(-1)).result.tools };
+  // The parts joined by U+001E: the answer is the last.
+  return { state, tools: JSON.parse(out.split('\u001e').at(-1)).result.tools };
 }
 
 test('a catalogue handed over as bytes offers the same tools as one inside the event JSON', () => {

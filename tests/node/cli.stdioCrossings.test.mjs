@@ -57,6 +57,40 @@ test('serve --stdio: a warm call crosses into the core twice, and stdin EOF exit
   assert.doesNotMatch(s.stderr(), /stopped waiting for the last answers/);
 });
 
+test('serve --stdio: a warm call\'s effects cross compact both ways; an id JSON must escape keeps them JSON, answered intact', { timeout: 120_000 }, async () => {
+  // The compact form is read with string slices (host/hotParts.ts), JSON.parse for anything unusual.
+  const formFile = path.join(w.root, 'crossings-form.log');
+  const s = serve([], { LAZY_MCP_TEST_CROSSINGS: formFile, LAZY_MCP_TEST_CROSSINGS_FORM: '1' });
+  const made = () => (fs.existsSync(formFile) ? fs.readFileSync(formFile, 'utf8').split('\n').filter(Boolean) : []);
+  s.send(initialize(1));
+  await s.reply(1);
+  s.send(initialized);
+  assert.match((await s.reply((s.send(echo('w0')), 'w0'))).result.content[0].text, /hi w0/, 'the server is connected');
+  const crossed = async (id, line = echo(id)) => {
+    const before = made().length;
+    s.send(line);
+    const answer = await s.reply(id);
+    return { answer, made: made().slice(before) };
+  };
+  for (const id of ['c1', 42]) {
+    const { answer, made: forms } = await crossed(id);
+    assert.match(answer.result.content[0].text, new RegExp(`hi ${id}`));
+    assert.deepEqual(forms, ['Engine.clientMessage compact', 'Engine.messageReceived compact'], `warm call ${id}`);
+  }
+  // The forwarded request is compact (its upstream id); the answer to a quoted id is JSON.
+  const quoted = await crossed('q"1');
+  assert.match(quoted.answer.result.content[0].text, /hi q"1/);
+  assert.deepEqual(quoted.made, ['Engine.clientMessage compact', 'Engine.messageReceived json']);
+  // Answered by the engine itself, in the line's own crossing: compact, then JSON for the quoted id.
+  const ping = (id) => crossed(id, JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' }));
+  assert.deepEqual((await ping('p')).made, ['Engine.clientMessage compact']);
+  const quotedPing = await ping('p"');
+  assert.deepEqual(quotedPing.answer.result, {});
+  assert.deepEqual(quotedPing.made, ['Engine.clientMessage json']);
+  s.child.stdin.end();
+  assert.equal((await s.exited).code, 0, s.stderr());
+});
+
 test('serve --stdio: an answer the host fails to write is answered -32603 with its id, and stdin EOF still exits at once', { timeout: 120_000 }, async () => {
   // The engine counted and answered the ping; only the host's write failed (helpers/stdoutFault.cjs).
   const s = serve(['-r', path.join(helpers, 'stdoutFault.cjs')], { LAZY_MCP_TEST_STDOUT_FAULT: '"id":"boom"' });

@@ -4,9 +4,11 @@
 // crates/lazy-mcp-core/tests/engine_wire_properties.rs). Any other part is JSON.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadHostModule } from './helpers/bundle.mjs';
+import { createRequire } from 'node:module';
+import { builtCoreModule, loadHostModule } from './helpers/bundle.mjs';
 
 const { effectsOf, routingOf } = await loadHostModule('host/hotParts');
+const core = createRequire(import.meta.url)(builtCoreModule);
 const F = '\u001f';
 
 test('a warm call\'s effects: sends with and without a request id, replies with every kind of id', () => {
@@ -42,4 +44,34 @@ test('a POST\'s routing: the usual body in its compact form, every flag', () => 
   assert.deepEqual(routingOf(`#Qsa${F}sp-1`), { batch: false, messages: [{ expectsReply: true, id: 'a', progressToken: 'p-1' }], opensSession: false, sessionless: false });
   const json = '{"batch":true,"messages":[],"opensSession":false,"sessionless":false}';
   assert.deepEqual(routingOf(json), JSON.parse(json));
+});
+
+test('a `serve --stdio` line through the built core (`clientMessage`) reads back to what the JSON event gives', () => {
+  // Twin engines: one takes each line as `serve --stdio` hands it over (bytes in, parts joined by
+  // U+001E out, a warm answer compact), the other as a JSON event (`handleSplit`: JSON effects).
+  const lines = [
+    { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 1, method: 'ping' },
+    { jsonrpc: '2.0', id: 'a b,é😀#', method: 'tools/list' },
+    { jsonrpc: '2.0', id: 'q"', method: 'ping' },
+    { jsonrpc: '2.0', id: null, method: 'ping' },
+    [{ jsonrpc: '2.0', id: 2, method: 'ping' }],
+    { jsonrpc: '2.0', id: 3, method: 'no/such' },
+  ].map((m) => JSON.stringify(m));
+  const [bytes, json] = [new core.Engine('{}'), new core.Engine('{}')];
+  const forms = [];
+  for (const line of [...lines, '{"jsonrpc":"2.0","id":4,"method":"ping"', 'x\u001ey']) {
+    const joined = bytes.clientMessage(1_000, 'stdio', undefined, Buffer.from(line));
+    assert.equal(typeof joined, 'string', 'one string out of WASM');
+    const parts = joined.split('\u001e');
+    const expected = json.handleSplit(1_000, JSON.stringify({ type: 'clientMessage', client: 'stdio', endpoint: { kind: 'aggregate' }, message: line }));
+    assert.deepEqual(effectsOf(parts[0]), JSON.parse(expected[0]), line);
+    assert.deepEqual(parts.slice(1), expected.slice(1), line);
+    forms.push(parts[0].startsWith('#') ? 'compact' : 'json');
+  }
+  // The engine's own answers to a plain id cross compact; a quoted id, no effects at all, JSON.
+  assert.deepEqual(forms, ['compact', 'json', 'compact', 'compact', 'json', 'compact', 'compact', 'compact', 'compact', 'compact']);
+  bytes.free();
+  json.free();
 });

@@ -1,5 +1,5 @@
 //! Any bytes through the entry points production uses (`engine::wire`: what the
-//! WASM facade's `clientMessage`/`messageReceived` run, invalid UTF-8 included,
+//! WASM facade's `clientPost`/`clientMessage`/`messageReceived` run, invalid UTF-8 included,
 //! and `split_payloads`): no panic, the same effects as the typed `handle`, one
 //! answer for every request the gateway was told to wait for (`clientBody`'s
 //! envelope), and exactly one answer for a forwarded call whatever its server sends.
@@ -310,11 +310,46 @@ fn any_id() -> impl Strategy<Value = Value> {
     ]
 }
 
+/// Text JSON writes as it is: what a compact part may hold of a client or an id.
+fn plain(text: &str) -> bool {
+    !text.chars().any(|c| c == '"' || c == '\\' || c < ' ')
+}
+
+/// Effects as the usual warm call has them, read from their JSON (an independent
+/// statement of when the compact form applies): only `send`s without headers or
+/// a stream to open and `reply`s without an HTTP status, to a client JSON writes
+/// as it is, under an unsigned integer, plain string or null id.
+fn usual_effects(json: &str) -> bool {
+    let effects: Vec<Value> = serde_json::from_str(json).unwrap();
+    let id_ok = |id: &Value| id.is_u64() || id.is_null() || id.as_str().is_some_and(plain);
+    !effects.is_empty()
+        && effects.iter().all(|e| {
+            let keys: Vec<&str> = e.as_object().unwrap().keys().map(String::as_str).collect();
+            let only = |allowed: &[&str]| keys.iter().all(|k| allowed.contains(k));
+            match e["type"].as_str() {
+                Some("send") => only(&["type", "conn", "message", "requestId"]),
+                Some("reply") => {
+                    only(&["type", "client", "id", "message"])
+                        && e["client"].as_str().is_some_and(plain)
+                        && id_ok(&e["id"])
+                }
+                _ => false,
+            }
+        })
+}
+
 /// One crossing's parts, compact and JSON, for the same input: the same count, the
 /// same payloads, and the first `routed` parts (the routing) and then the effects read
-/// back to what the JSON says. Returns whether any part was compact.
+/// back to what the JSON says; the effects compact exactly when they are the usual
+/// ones. Returns whether any part was compact.
 fn same_parts(got: &[String], expected: &[String], routed: bool) -> Result<bool, TestCaseError> {
     prop_assert_eq!(got.len(), expected.len());
+    // The facade joins the parts with U+001E and the host cuts them there.
+    prop_assert!(
+        got.iter().all(|p| !p.contains('\u{1e}')),
+        "a part holds U+001E: {:?}",
+        got
+    );
     let mut compact = false;
     let mut at = 0;
     if routed {
@@ -330,6 +365,12 @@ fn same_parts(got: &[String], expected: &[String], routed: bool) -> Result<bool,
     }
     compact |= got[at].starts_with('#');
     prop_assert_eq!(
+        got[at].starts_with('#'),
+        usual_effects(&expected[at]),
+        "{:?}",
+        expected[at]
+    );
+    prop_assert_eq!(
         compact_effects_value(&got[at]),
         serde_json::from_str::<Value>(&expected[at]).unwrap()
     );
@@ -341,12 +382,14 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
 
     /// The compact forms the WASM facade's joined crossings return
-    /// (`client_post_compact`, `message_received_compact`) say exactly what the JSON
-    /// forms say: the same routing (less the method), effects and payloads, body by
-    /// body and answer by answer, two engines in step.
+    /// (`client_post_compact`, `client_message_compact`, `message_received_compact`)
+    /// say exactly what the JSON forms say: the same routing (less the method),
+    /// effects and payloads, body by body, line by line and answer by answer, two
+    /// engines in step.
     #[test]
     fn the_compact_forms_say_what_the_json_forms_say(
         bodies in prop::collection::vec((client_bytes(), any::<bool>(), any::<bool>()), 0..5),
+        lines in prop::collection::vec((client_bytes(), any::<bool>()), 0..4),
         calls in prop::collection::vec((any_id(), 0u8..3), 1..5),
     ) {
         let mut json_sim = sim(Behavior::CallHangs);
@@ -385,6 +428,24 @@ proptest! {
             compact_seen |= same_parts(&got, &expected, true)?;
             for sim in [&mut json_sim, &mut compact_sim] {
                 for effect in joined(expected[1..].to_vec()) {
+                    sim.perform(effect);
+                }
+                sim.run();
+            }
+        }
+        // Lines as `serve --stdio` hands them over (`clientMessage`): any bytes, then
+        // each call again on the aggregate endpoint, as the stdio client makes it.
+        let calls_as_lines = calls.iter().enumerate().map(|(i, (id, _))| {
+            let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "s__echo", "arguments": {"i": i}}});
+            (call.to_string().into_bytes(), true)
+        });
+        for (bytes, aggregate) in lines.into_iter().chain(calls_as_lines) {
+            let (client, endpoint) = if aggregate { ("a", Endpoint::Aggregate) } else { ("c", server_endpoint("s")) };
+            let expected = json_sim.engine.client_message_bytes(json_sim.now, client, endpoint_name(&endpoint), &bytes);
+            let got = compact_sim.engine.client_message_compact(compact_sim.now, client, endpoint_name(&endpoint), &bytes);
+            same_parts(&got, &expected, false)?;
+            for sim in [&mut json_sim, &mut compact_sim] {
+                for effect in joined(expected.clone()) {
                     sim.perform(effect);
                 }
                 sim.run();

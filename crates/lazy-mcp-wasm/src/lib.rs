@@ -183,8 +183,10 @@ impl Engine {
     }
 
     /// A gateway client's message as UTF-8 bytes of its own (never escaped inside an
-    /// event's JSON). `endpoint`: the server name, or none for the aggregate endpoint.
-    /// Returns what `handleSplit` returns.
+    /// event's JSON; each `serve --stdio` line). `endpoint`: the server name, or none
+    /// for the aggregate endpoint. Returns the parts `handleSplit` returns (a warm
+    /// call's effects in their compact form, `#` first: `engine/wire.rs`
+    /// `client_message_compact`), joined into one string ([`joined`]).
     #[wasm_bindgen(js_name = clientMessage)]
     pub fn client_message(
         &mut self,
@@ -192,9 +194,11 @@ impl Engine {
         client: &str,
         endpoint: Option<String>,
         message: &[u8],
-    ) -> Vec<String> {
-        self.inner
-            .client_message_bytes(now_ms as u64, client, endpoint, message)
+    ) -> String {
+        joined(
+            self.inner
+                .client_message_compact(now_ms as u64, client, endpoint, message),
+        )
     }
 
     /// A gateway client's POST body as UTF-8 bytes, read and served in one
@@ -313,7 +317,7 @@ impl Engine {
     }
 }
 
-/// The parts of a hot-path crossing (`clientPost`, `messageReceived`) as one
+/// The parts of a hot-path crossing (`clientPost`, `clientMessage`, `messageReceived`) as one
 /// string, each after the first preceded by U+001E (record separator), which no
 /// part contains: the routing and effects are JSON this crate writes, the
 /// messages JSON the core validated or wrote, and JSON text holds no raw control

@@ -14,10 +14,12 @@ export class Engine {
     catalogueLoaded(now_ms: number, blob: Uint8Array | number[]): string[];
     /**
      * A gateway client's message as UTF-8 bytes of its own (never escaped inside an
-     * event's JSON). `endpoint`: the server name, or none for the aggregate endpoint.
-     * Returns what `handleSplit` returns.
+     * event's JSON; each `serve --stdio` line). `endpoint`: the server name, or none
+     * for the aggregate endpoint. Returns the parts `handleSplit` returns (a warm
+     * call's effects in their compact form, `#` first: `engine/wire.rs`
+     * `client_message_compact`), joined into one string ([`joined`]).
      */
-    clientMessage(now_ms: number, client: string, endpoint: string | null | undefined, message: Uint8Array | number[]): string[];
+    clientMessage(now_ms: number, client: string, endpoint: string | null | undefined, message: Uint8Array | number[]): string;
     /**
      * A gateway client's POST body as UTF-8 bytes, read and served in one
      * crossing (`engine/wire.rs` `client_post_compact`): part 0 is the body's

@@ -47,9 +47,10 @@ interface Crossed {
 
 /**
  * What a crossing returns: its parts (the effects' JSON, then one message per `send`,
- * `reply` and `notifyClient`), as an array, or, from the hot path's `clientPost` and
- * `messageReceived`, as one string with the parts joined by U+001E (which no JSON
- * text holds raw: crates/lazy-mcp-wasm `joined`): one string out of WASM, not one per part.
+ * `reply` and `notifyClient`), as an array, or, from the hot path's `clientPost`,
+ * `clientMessage` and `messageReceived`, as one string with the parts joined by U+001E
+ * (which no JSON text holds raw: crates/lazy-mcp-wasm `joined`): one string out of WASM,
+ * not one per part, the effects compact for a warm call (`hotParts.ts`).
  */
 type Parts = string[] | string;
 const SEPARATOR = '\u001e';

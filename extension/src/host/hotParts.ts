@@ -1,5 +1,6 @@
 // The routing and effects of a warm call as the hot path's crossings return them
-// (`clientPost`, `messageReceived`): in a compact form when the core has one for them
+// (`clientPost`, `clientMessage` for `serve --stdio`, `messageReceived`): in a compact
+// form when the core has one for them
 // (engine/effects_json.rs `compact_effects`, engine/wire.rs `compact_routing`), read
 // here with string slices instead of `JSON.parse`; any other part is JSON.
 import type { ClientBody, ClientEnvelope, Effect } from '../core/contract.generated';

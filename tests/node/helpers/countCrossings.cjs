@@ -1,13 +1,28 @@
 // Preloaded into a `lazy-mcp` process (`node -r THIS dist/cli.js …`): every call
 // into the built WASM core (dist/core/lazy_mcp_wasm.js, however often it is
 // loaded) is appended, by name, to the file $LAZY_MCP_TEST_CROSSINGS, so a test
-// counts the crossings a real process makes.
+// counts the crossings a real process makes. With $LAZY_MCP_TEST_CROSSINGS_FORM set, a
+// hot crossing's name is followed by the form its effects came back in: ` compact`
+// (`#` first, read by host/hotParts.ts with slices) or ` json`.
 const fs = require('node:fs');
 const Module = require('node:module');
 
 const file = process.env.LAZY_MCP_TEST_CROSSINGS;
+const withForm = process.env.LAZY_MCP_TEST_CROSSINGS_FORM !== undefined;
 const note = (name) => fs.appendFileSync(file, `${name}\n`);
 const wrapped = new WeakSet();
+
+/**
+ * The form of a hot crossing's effects part: after the routing (`clientPost`) or the
+ * awaited flag (`messageReceived` with `reply_of`), else first; the parts joined by
+ * U+001E or an array.
+ */
+function formOf(method, args, out) {
+  const parts = typeof out === 'string' ? out.split('\u001e') : out;
+  const at = method === 'clientPost' || (method === 'messageReceived' && args[3] != null) ? 1 : 0;
+  return String(parts[at] ?? '').startsWith('#') ? 'compact' : 'json';
+}
+const hot = new Set(['clientPost', 'clientMessage', 'messageReceived']);
 
 function wrap(core) {
   for (const [name, value] of Object.entries(core)) {
@@ -20,8 +35,13 @@ function wrap(core) {
         value.prototype[method] = function (...args) {
           // A JSON event says which one it is (`Engine.handleSplit:timeout`).
           const type = method === 'handleSplit' ? `:${JSON.parse(args[1]).type}` : '';
-          note(`${name}.${method}${type}`);
-          return original.apply(this, args);
+          if (!withForm || name !== 'Engine' || !hot.has(method)) {
+            note(`${name}.${method}${type}`);
+            return original.apply(this, args);
+          }
+          const out = original.apply(this, args);
+          note(`${name}.${method} ${formOf(method, args, out)}`);
+          return out;
         };
       }
     } else {

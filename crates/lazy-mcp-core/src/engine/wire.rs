@@ -2,9 +2,10 @@
 //! message as UTF-8 bytes of its own in, `[effectsJson, ...payloads]` out
 //! (`effects_json::split_payloads`). Here, not in the facade, so native tests drive
 //! the same code production runs, invalid UTF-8 included. The facade's joined
-//! crossings take the `*_compact` forms: the same parts, with the routing and
-//! the effects of a warm call in the compact form the host reads without
-//! `JSON.parse` (`effects_json::compact_effects`, [`compact_routing`]).
+//! crossings (`clientPost`, `clientMessage`, `messageReceived`) take the
+//! `*_compact` forms: the same parts, with the routing and the effects of a
+//! warm call in the compact form the host reads without `JSON.parse`
+//! (`effects_json::compact_effects`, [`compact_routing`]).
 
 use crate::engine::effects::Effect;
 use crate::engine::effects_json::{
@@ -56,7 +57,7 @@ impl Engine {
         }
     }
 
-    /// A gateway client's message (WASM `clientMessage`). `endpoint`: the server
+    /// A gateway client's message, its effects as JSON. `endpoint`: the server
     /// name, or `None` for the aggregate endpoint.
     pub fn client_message_bytes(
         &mut self,
@@ -65,12 +66,24 @@ impl Engine {
         endpoint: Option<String>,
         message: &[u8],
     ) -> Vec<String> {
-        let endpoint = match endpoint {
-            Some(name) => Endpoint::Server { name },
-            None => Endpoint::Aggregate,
-        };
+        let endpoint = endpoint_of(endpoint);
         let effects = self.handle_client_message(now_ms, client, endpoint, &text_of(message));
-        split_payloads(effects)
+        self.split_recycled(effects, false)
+    }
+
+    /// [`Engine::client_message_bytes`] as the facade's `clientMessage` (the
+    /// crossing of each `serve --stdio` line) returns it: the effects in their
+    /// compact form when they have one, else as JSON.
+    pub fn client_message_compact(
+        &mut self,
+        now_ms: u64,
+        client: &str,
+        endpoint: Option<String>,
+        message: &[u8],
+    ) -> Vec<String> {
+        let endpoint = endpoint_of(endpoint);
+        let effects = self.handle_client_message(now_ms, client, endpoint, &text_of(message));
+        self.split_recycled(effects, true)
     }
 
     /// A gateway client's HTTP POST body (WASM `clientPost`), read and served in
@@ -131,10 +144,7 @@ impl Engine {
             // The session's use: part of the event its first message makes.
             self.now_ms = now_ms;
             self.on_gateway_post(client);
-            let endpoint = match endpoint {
-                Some(name) => Endpoint::Server { name },
-                None => Endpoint::Aggregate,
-            };
+            let endpoint = endpoint_of(endpoint);
             if routed.batch {
                 for message in &routed.messages {
                     let text = message.text.as_deref().unwrap_or_default();
@@ -217,6 +227,14 @@ impl Engine {
             crate::engine::events::Event::CatalogueLoaded { blob },
         );
         split_payloads(effects)
+    }
+}
+
+/// The endpoint the facade names: a server's, or `None` for the aggregate one.
+fn endpoint_of(name: Option<String>) -> Endpoint {
+    match name {
+        Some(name) => Endpoint::Server { name },
+        None => Endpoint::Aggregate,
     }
 }
 
