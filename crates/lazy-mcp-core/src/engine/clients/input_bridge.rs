@@ -49,6 +49,7 @@ const MAX_WAITING_CALLS: usize = 64;
 const MAX_QUEUED: usize = 8;
 
 pub(in crate::engine) mod bridge;
+pub(in crate::engine) mod bridges;
 
 impl Clients {
     /// The client of the call `upstream_id` on `conn` was answered
@@ -71,33 +72,23 @@ impl Clients {
     }
 
     fn bridge(&self, conn: ConnId, upstream_id: u64) -> Option<&Bridge> {
-        self.bridges.iter().find(|b| b.is_of(conn, upstream_id))
+        self.bridges().get(conn, upstream_id)
     }
 
     /// The call's bridge, begun when it has none.
     fn bridge_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut Bridge> {
-        if self.bridge(conn, upstream_id).is_none() {
-            self.bridges.push(Bridge::begun(conn, upstream_id));
-        }
-        self.bridges.iter_mut().find(|b| b.is_of(conn, upstream_id))
+        Some(self.bridges_mut().get_or_begin(conn, upstream_id))
     }
 
     fn take_bridge(&mut self, conn: ConnId, upstream_id: u64) -> Option<Bridge> {
-        let at = self
-            .bridges
-            .iter()
-            .position(|b| b.is_of(conn, upstream_id))?;
-        Some(self.bridges.swap_remove(at))
+        self.bridges_mut().take(conn, upstream_id)
     }
 
     /// The call (connection, upstream id) whose client was asked with
     /// `requestState` `state`, when it is still on its connection.
     fn call_awaiting(&mut self, state: &str, servers: &Servers) -> Option<(ConnId, u64)> {
         self.forget_ended_bridges(servers);
-        self.bridges
-            .iter()
-            .find(|b| b.awaits(state))
-            .map(Bridge::call)
+        self.bridges().awaiting(state)
     }
 
     /// The capabilities `requests` need that the client of modern request
@@ -147,7 +138,7 @@ impl Clients {
     /// Calls waiting for their client's retry, over all servers.
     fn waiting_calls(&mut self, servers: &Servers) -> usize {
         self.forget_ended_bridges(servers);
-        self.bridges.iter().filter(|b| b.is_awaiting()).count()
+        self.bridges().waiting()
     }
 
     /// Bridges whose call left its connection another way (cancelled, its
@@ -155,10 +146,8 @@ impl Clients {
     /// are forgotten: ids are never reused, so such a bridge names no live
     /// call, but it must not count as waiting nor match a retry.
     fn forget_ended_bridges(&mut self, servers: &Servers) {
-        self.bridges.retain(|b| {
-            let (conn, upstream_id) = b.call();
-            servers.call(conn, upstream_id).is_some()
-        });
+        (self.bridges_mut())
+            .keep_live(|conn, upstream_id| servers.call(conn, upstream_id).is_some());
     }
 
     /// A waiting call's timer fired before its client's retry (its client

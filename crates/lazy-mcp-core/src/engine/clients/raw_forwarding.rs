@@ -5,6 +5,8 @@
 //! unusual these return `false` and the full reading (gateway.rs, upstream.rs)
 //! handles the message exactly as before, errors included.
 
+use crate::engine::clients::context::ClientsContext;
+use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::events::Endpoint;
@@ -12,6 +14,7 @@ use crate::engine::router::{Engine, Outlined};
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
+use crate::engine::server::Servers;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
 use crate::protocol::outline::outline;
@@ -20,10 +23,9 @@ use serde_json::Value;
 use std::borrow::Cow;
 
 impl Engine {
-    /// A `tools/call` from an initialized client for an exposed tool: routed with
-    /// its params as the client sent them (on the aggregate endpoint with only the
-    /// `server__tool` name spliced back to the server's own name). `read`: what
-    /// the caller read of `text` already (anything not read is read here).
+    /// A `tools/call` from an initialized client for an exposed tool: routed
+    /// with its params as the client sent them (`Clients::raw_call` says
+    /// where). `read`: what the caller read of `text` already.
     pub(in crate::engine) fn forward_raw_call<'a>(
         &mut self,
         client: &str,
@@ -31,84 +33,12 @@ impl Engine {
         text: &'a str,
         read: Outlined<'a>,
     ) -> bool {
-        if self.clients.sessions.get(client).map(|s| s.endpoint()) != Some(endpoint) {
-            return false;
-        }
-        if !read.plain && !plain_enough(text) {
-            return false;
-        }
-        let (envelope, call) = match read.envelope {
-            Some(read) => (read.envelope, read.call),
-            None => match RawEnvelope::read(text) {
-                Some(envelope) => (envelope, None),
-                None => return false,
-            },
-        };
-        if !envelope.is_version_2() || envelope.method.as_deref() != Some(methods::TOOLS_CALL) {
-            return false;
-        }
-        let (Some(id), Some(params)) = (envelope.plain_id(), envelope.params) else {
+        let Some((server, call)) =
+            (self.clients).raw_call(client, endpoint, text, read, &self.servers)
+        else {
             return false;
         };
-        let Some(peek) = call.or_else(|| CallPeek::read(params)) else {
-            return false;
-        };
-        // A modern-era (2026-07-28) request has its envelope checked and removed: full reading.
-        if peek.is_modern() {
-            return false;
-        }
-        let Some(tool) = peek.name() else {
-            return false;
-        };
-        if !self.servers.is_exposed_endpoint(endpoint) {
-            return false;
-        }
-        let (server, text) = match endpoint {
-            // The endpoint's own name, borrowed: not copied per call.
-            Endpoint::Server { name }
-                if self
-                    .servers
-                    .get(name)
-                    .is_some_and(|s| s.exposes_tool(&tool)) =>
-            {
-                (Cow::Borrowed(name.as_str()), params.get().into())
-            }
-            Endpoint::Server { .. } => return false,
-            Endpoint::Aggregate => {
-                // Meta-tools and `index` servers' loaded tools read their arguments: full reading.
-                let route = self
-                    .clients
-                    .exposure
-                    .aggregate_route(ListKind::Tools, &tool);
-                let Some((server, Value::String(original))) = route else {
-                    return false;
-                };
-                if self.clients.exposure.meta_tool(&tool).is_some()
-                    || self.clients.exposure.is_indexed(server)
-                {
-                    return false;
-                }
-                let server = server.clone();
-                let Some(renamed) = peek.with_name(original) else {
-                    return false;
-                };
-                (Cow::Owned(server), renamed)
-            }
-        };
-        let progress_token = peek.progress_token();
-        self.route_call(
-            &server,
-            QueuedCall::new(
-                client.to_string(),
-                id,
-                methods::TOOLS_CALL.to_string(),
-                CallParams::Raw {
-                    text,
-                    progress_token,
-                    tool: tool.into(),
-                },
-            ),
-        );
+        self.route_call(&server, call);
         true
     }
 
@@ -144,7 +74,7 @@ impl Engine {
     }
 
     /// A forwarded call is answered: timer off, stats, the reply to its client
-    /// (built only when that client is still there).
+    /// (`Clients::answer_call`).
     pub(in crate::engine) fn finish_call(
         &mut self,
         conn: ConnId,
@@ -152,30 +82,118 @@ impl Engine {
         answer: impl FnOnce(&Value) -> String,
     ) {
         self.timers.cancel_armed(Some(call.timer()));
-        let now = self.now_ms;
-        self.servers.call_served(conn, now);
-        if self.clients.sessions.contains_key(call.client()) {
-            let message = answer(call.client_id());
-            // A modern-era request's answer is stamped (`resultType`): rare, and
-            // the only case that reads the answer back.
-            if self
-                .clients
-                .is_modern_request(call.client(), call.client_id())
-            {
-                if let Ok(value) = serde_json::from_str(&message) {
-                    self.reply(call.client(), value);
-                    return;
-                }
-            }
-            self.clients.answered(now);
-            let (client, id) = call.into_reply_target();
-            self.effects.push(Effect::Reply {
-                client,
-                id,
-                http_status: None,
-                message,
-            });
+        self.servers.call_served(conn, self.now_ms);
+        let (clients, mut ctx) = self.clients_parts();
+        clients.answer_call(&mut ctx, call, answer);
+    }
+}
+
+impl Clients {
+    /// Where a `tools/call` of `client` on `endpoint` goes without being read
+    /// into a tree: the server and the call with its params as the client sent
+    /// them (on the aggregate endpoint with only the `server__tool` name
+    /// spliced back to the server's own name). `None`: anything unusual (the
+    /// client not initialized on that endpoint, a tool not exposed, a meta-tool,
+    /// a modern request): the full reading. `read`: what the caller read of
+    /// `text` already (anything not read is read here).
+    fn raw_call<'e, 'a>(
+        &self,
+        client: &str,
+        endpoint: &'e Endpoint,
+        text: &'a str,
+        read: Outlined<'a>,
+        servers: &Servers,
+    ) -> Option<(Cow<'e, str>, QueuedCall)> {
+        if self.sessions().get(client).map(|s| s.endpoint()) != Some(endpoint) {
+            return None;
         }
+        if !read.plain && !plain_enough(text) {
+            return None;
+        }
+        let (envelope, call) = match read.envelope {
+            Some(read) => (read.envelope, read.call),
+            None => (RawEnvelope::read(text)?, None),
+        };
+        if !envelope.is_version_2() || envelope.method.as_deref() != Some(methods::TOOLS_CALL) {
+            return None;
+        }
+        let (Some(id), Some(params)) = (envelope.plain_id(), envelope.params) else {
+            return None;
+        };
+        let peek = call.or_else(|| CallPeek::read(params))?;
+        // A modern-era (2026-07-28) request has its envelope checked and removed: full reading.
+        if peek.is_modern() {
+            return None;
+        }
+        let tool = peek.name()?;
+        if !servers.is_exposed_endpoint(endpoint) {
+            return None;
+        }
+        let (server, text) = match endpoint {
+            // The endpoint's own name, borrowed: not copied per call.
+            Endpoint::Server { name }
+                if servers.get(name).is_some_and(|s| s.exposes_tool(&tool)) =>
+            {
+                (Cow::Borrowed(name.as_str()), params.get().into())
+            }
+            Endpoint::Server { .. } => return None,
+            Endpoint::Aggregate => {
+                // Meta-tools and `index` servers' loaded tools read their arguments: full reading.
+                let exposure = self.exposure();
+                let route = exposure.aggregate_route(ListKind::Tools, &tool);
+                let Some((server, Value::String(original))) = route else {
+                    return None;
+                };
+                if exposure.meta_tool(&tool).is_some() || exposure.is_indexed(server) {
+                    return None;
+                }
+                let server = server.clone();
+                let renamed = peek.with_name(original)?;
+                (Cow::Owned(server), renamed)
+            }
+        };
+        let progress_token = peek.progress_token();
+        let call = QueuedCall::new(
+            client.to_string(),
+            id,
+            methods::TOOLS_CALL.to_string(),
+            CallParams::Raw {
+                text,
+                progress_token,
+                tool: tool.into(),
+            },
+        );
+        Some((server, call))
+    }
+
+    /// A forwarded call is answered: the reply to its client, built only when
+    /// that client is still there.
+    pub(in crate::engine) fn answer_call(
+        &mut self,
+        ctx: &mut ClientsContext<'_>,
+        call: ForwardedCall,
+        answer: impl FnOnce(&Value) -> String,
+    ) {
+        if !self.is_attached(call.client()) {
+            return;
+        }
+        let message = answer(call.client_id());
+        // A modern-era request's answer is stamped (`resultType`): rare, and
+        // the only case that reads the answer back.
+        if self.is_modern_request(call.client(), call.client_id()) {
+            if let Ok(value) = serde_json::from_str(&message) {
+                self.reply(ctx, call.client(), value);
+                return;
+            }
+        }
+        self.answered(ctx.now_ms);
+        let (client, id) = call.into_reply_target();
+        ctx.effects.push(Effect::Reply {
+            client,
+            id,
+            http_status: None,
+            message,
+        });
     }
 }
 

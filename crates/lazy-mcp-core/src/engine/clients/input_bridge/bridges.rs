@@ -1,0 +1,60 @@
+//! The calls bridged to a modern client's input (`input_bridge.rs` drives
+//! them), by connection and upstream id: few at a time, so a list, not a map.
+//! Its list is private here: a bridge is begun, found, taken, and those whose
+//! call ended another way are forgotten.
+
+use super::bridge::Bridge;
+use crate::engine::events::ConnId;
+
+#[derive(Debug, Default)]
+pub(in crate::engine) struct Bridges {
+    list: Vec<Bridge>,
+}
+
+impl Bridges {
+    /// The bridge of the call `upstream_id` on `conn`.
+    pub(in crate::engine) fn get(&self, conn: ConnId, upstream_id: u64) -> Option<&Bridge> {
+        self.list.iter().find(|b| b.is_of(conn, upstream_id))
+    }
+
+    /// The call's bridge, begun when it has none.
+    pub(in crate::engine) fn get_or_begin(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+    ) -> &mut Bridge {
+        let at = match self.list.iter().position(|b| b.is_of(conn, upstream_id)) {
+            Some(at) => at,
+            None => {
+                self.list.push(Bridge::begun(conn, upstream_id));
+                self.list.len() - 1
+            }
+        };
+        &mut self.list[at]
+    }
+
+    /// The call's bridge, ended (taken out).
+    pub(in crate::engine) fn take(&mut self, conn: ConnId, upstream_id: u64) -> Option<Bridge> {
+        let at = self.list.iter().position(|b| b.is_of(conn, upstream_id))?;
+        Some(self.list.swap_remove(at))
+    }
+
+    /// The call whose client was asked with `requestState` `state`.
+    pub(in crate::engine) fn awaiting(&self, state: &str) -> Option<(ConnId, u64)> {
+        self.list.iter().find(|b| b.awaits(state)).map(Bridge::call)
+    }
+
+    /// Calls waiting for their client's retry.
+    pub(in crate::engine) fn waiting(&self) -> usize {
+        self.list.iter().filter(|b| b.is_awaiting()).count()
+    }
+
+    /// Forgets the bridges whose call is no longer `live` (by connection and
+    /// upstream id).
+    pub(in crate::engine) fn keep_live(&mut self, live: impl Fn(ConnId, u64) -> bool) {
+        self.list.retain(|b| {
+            let (conn, upstream_id) = b.call();
+            live(conn, upstream_id)
+        });
+    }
+}
