@@ -89,7 +89,7 @@ impl Clients {
 
     /// The call's bridge, begun when it has none.
     fn bridge_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut Bridge> {
-        Some(self.bridges_mut().get_or_begin(conn, upstream_id))
+        self.bridges_mut().get_or_begin(conn, upstream_id)
     }
 
     fn take_bridge(&mut self, conn: ConnId, upstream_id: u64) -> Option<Bridge> {

@@ -22,10 +22,21 @@ use crate::protocol::raw_message::{splice_response, CallPeek, RawEnvelope};
 use serde_json::Value;
 use std::borrow::Cow;
 
+/// Where a raw `tools/call` goes (`Clients::raw_route`).
+enum RawRoute<'a> {
+    /// The endpoint's own server, the tool's name as the client sent it.
+    Own,
+    /// The aggregate endpoint's `server__tool`: `server`, by its `original` name.
+    Renamed { server: &'a str, original: &'a str },
+}
+
 impl Engine {
-    /// A `tools/call` from an initialized client for an exposed tool: routed
-    /// with its params as the client sent them (`Clients::raw_call` says
-    /// where). `read`: what the caller read of `text` already.
+    /// A `tools/call` from an initialized client for an exposed tool: routed with
+    /// its params as the client sent them (on the aggregate endpoint with only the
+    /// `server__tool` name spliced back to the server's own name). `read`: what
+    /// the caller read of `text` already (anything not read is read here).
+    /// Whether it may go raw, and where, is `Clients`' answer (`speaks_on`,
+    /// `raw_route`); this reads the message and routes.
     pub(in crate::engine) fn forward_raw_call<'a>(
         &mut self,
         client: &str,
@@ -33,12 +44,63 @@ impl Engine {
         text: &'a str,
         read: Outlined<'a>,
     ) -> bool {
-        let Some((server, call)) =
-            (self.clients).raw_call(client, endpoint, text, read, &self.servers)
-        else {
+        if !self.clients.speaks_on(client, endpoint) {
+            return false;
+        }
+        if !read.plain && !plain_enough(text) {
+            return false;
+        }
+        let (envelope, call) = match read.envelope {
+            Some(read) => (read.envelope, read.call),
+            None => match RawEnvelope::read(text) {
+                Some(envelope) => (envelope, None),
+                None => return false,
+            },
+        };
+        if !envelope.is_version_2() || envelope.method.as_deref() != Some(methods::TOOLS_CALL) {
+            return false;
+        }
+        let (Some(id), Some(params)) = (envelope.plain_id(), envelope.params) else {
             return false;
         };
-        self.route_call(&server, call);
+        let Some(peek) = call.or_else(|| CallPeek::read(params)) else {
+            return false;
+        };
+        // A modern-era (2026-07-28) request has its envelope checked and removed: full reading.
+        if peek.is_modern() {
+            return false;
+        }
+        let Some(tool) = peek.name() else {
+            return false;
+        };
+        let (server, text) = match self.clients.raw_route(endpoint, &tool, &self.servers) {
+            // The endpoint's own name, borrowed: not copied per call.
+            Some(RawRoute::Own) => match endpoint {
+                Endpoint::Server { name } => (Cow::Borrowed(name.as_str()), params.get().into()),
+                Endpoint::Aggregate => return false,
+            },
+            Some(RawRoute::Renamed { server, original }) => {
+                let Some(renamed) = peek.with_name(original) else {
+                    return false;
+                };
+                (Cow::Owned(server.to_string()), renamed)
+            }
+            None => return false,
+        };
+        let progress_token = peek.progress_token();
+        self.route_call(
+            &server,
+            QueuedCall::new(
+                client.to_string(),
+                id,
+                methods::TOOLS_CALL.to_string(),
+                CallParams::Raw {
+                    text,
+                    progress_token,
+                    tool: tool.into(),
+                },
+            ),
+        );
         true
     }
 
@@ -89,81 +151,45 @@ impl Engine {
 }
 
 impl Clients {
-    /// Where a `tools/call` of `client` on `endpoint` goes without being read
-    /// into a tree: the server and the call with its params as the client sent
-    /// them (on the aggregate endpoint with only the `server__tool` name
-    /// spliced back to the server's own name). `None`: anything unusual (the
-    /// client not initialized on that endpoint, a tool not exposed, a meta-tool,
-    /// a modern request): the full reading. `read`: what the caller read of
-    /// `text` already (anything not read is read here).
-    fn raw_call<'e, 'a>(
-        &self,
-        client: &str,
-        endpoint: &'e Endpoint,
-        text: &'a str,
-        read: Outlined<'a>,
+    /// Whether `client`'s session speaks on `endpoint` (its calls there may go raw).
+    #[inline]
+    fn speaks_on(&self, client: &str, endpoint: &Endpoint) -> bool {
+        self.sessions().get(client).map(|s| s.endpoint()) == Some(endpoint)
+    }
+
+    /// Where a raw `tools/call` of `tool` on `endpoint` goes: the endpoint's
+    /// own server when it exposes the tool, or on the aggregate endpoint the
+    /// server the `server__tool` name stands for, with its own name. `None`:
+    /// the full reading (an endpoint or tool not exposed; a meta-tool, or a
+    /// loaded tool of an `index` server: their arguments are read).
+    #[inline]
+    fn raw_route<'a>(
+        &'a self,
+        endpoint: &Endpoint,
+        tool: &str,
         servers: &Servers,
-    ) -> Option<(Cow<'e, str>, QueuedCall)> {
-        if self.sessions().get(client).map(|s| s.endpoint()) != Some(endpoint) {
-            return None;
-        }
-        if !read.plain && !plain_enough(text) {
-            return None;
-        }
-        let (envelope, call) = match read.envelope {
-            Some(read) => (read.envelope, read.call),
-            None => (RawEnvelope::read(text)?, None),
-        };
-        if !envelope.is_version_2() || envelope.method.as_deref() != Some(methods::TOOLS_CALL) {
-            return None;
-        }
-        let (Some(id), Some(params)) = (envelope.plain_id(), envelope.params) else {
-            return None;
-        };
-        let peek = call.or_else(|| CallPeek::read(params))?;
-        // A modern-era (2026-07-28) request has its envelope checked and removed: full reading.
-        if peek.is_modern() {
-            return None;
-        }
-        let tool = peek.name()?;
+    ) -> Option<RawRoute<'a>> {
         if !servers.is_exposed_endpoint(endpoint) {
             return None;
         }
-        let (server, text) = match endpoint {
-            // The endpoint's own name, borrowed: not copied per call.
-            Endpoint::Server { name }
-                if servers.get(name).is_some_and(|s| s.exposes_tool(&tool)) =>
-            {
-                (Cow::Borrowed(name.as_str()), params.get().into())
-            }
-            Endpoint::Server { .. } => return None,
+        match endpoint {
+            Endpoint::Server { name } => servers
+                .get(name)
+                .is_some_and(|s| s.exposes_tool(tool))
+                .then_some(RawRoute::Own),
             Endpoint::Aggregate => {
-                // Meta-tools and `index` servers' loaded tools read their arguments: full reading.
                 let exposure = self.exposure();
-                let route = exposure.aggregate_route(ListKind::Tools, &tool);
-                let Some((server, Value::String(original))) = route else {
+                let Some((server, Value::String(original))) =
+                    exposure.aggregate_route(ListKind::Tools, tool)
+                else {
                     return None;
                 };
-                if exposure.meta_tool(&tool).is_some() || exposure.is_indexed(server) {
+                if exposure.meta_tool(tool).is_some() || exposure.is_indexed(server) {
                     return None;
                 }
-                let server = server.clone();
-                let renamed = peek.with_name(original)?;
-                (Cow::Owned(server), renamed)
+                Some(RawRoute::Renamed { server, original })
             }
-        };
-        let progress_token = peek.progress_token();
-        let call = QueuedCall::new(
-            client.to_string(),
-            id,
-            methods::TOOLS_CALL.to_string(),
-            CallParams::Raw {
-                text,
-                progress_token,
-                tool: tool.into(),
-            },
-        );
-        Some((server, call))
+        }
     }
 
     /// A forwarded call is answered: the reply to its client, built only when

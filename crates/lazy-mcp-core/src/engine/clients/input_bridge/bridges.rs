@@ -22,15 +22,11 @@ impl Bridges {
         &mut self,
         conn: ConnId,
         upstream_id: u64,
-    ) -> &mut Bridge {
-        let at = match self.list.iter().position(|b| b.is_of(conn, upstream_id)) {
-            Some(at) => at,
-            None => {
-                self.list.push(Bridge::begun(conn, upstream_id));
-                self.list.len() - 1
-            }
-        };
-        &mut self.list[at]
+    ) -> Option<&mut Bridge> {
+        if self.get(conn, upstream_id).is_none() {
+            self.list.push(Bridge::begun(conn, upstream_id));
+        }
+        self.list.iter_mut().find(|b| b.is_of(conn, upstream_id))
     }
 
     /// The call's bridge, ended (taken out).
