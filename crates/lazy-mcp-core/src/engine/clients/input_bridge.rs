@@ -54,13 +54,15 @@ pub(in crate::engine) mod bridges;
 /// What a round of asking a call's client for input comes to (`ask_round`),
 /// for the router to carry out.
 enum Round {
-    /// The call is no longer on its connection.
+    /// Nothing to do: the call is no longer on its connection, or the round is empty.
     Gone,
     /// The client lacks capabilities the requests need: the call ends.
     Missing(Vec<ServerRequest>, Map<String, Value>),
-    /// The requests refused (with why), then the client and its
-    /// `input_required` answer when any request went to it.
-    Asked(Vec<(ServerRequest, String)>, Option<(String, Value)>),
+    /// The round is over a bound (the rounds of one call, the calls that
+    /// wait): its requests are refused, with why.
+    Refused(Vec<ServerRequest>, String),
+    /// The client and its `input_required` answer.
+    Asked(String, Value),
 }
 
 impl Clients {
@@ -255,27 +257,27 @@ impl Clients {
             Some(bridge) => bridge.retried(),
             None => Default::default(),
         };
-        let answers = asked
-            .into_iter()
-            .map(|(key, upstream_request)| match responses.get(&key) {
+        let mut answers = Vec::new();
+        for (key, upstream_request) in asked {
+            answers.push(match responses.get(&key) {
                 Some(response) => jsonrpc::success(upstream_request, response.clone()),
                 None => jsonrpc::error_response(
                     upstream_request,
                     jsonrpc::INTERNAL_ERROR,
                     "the client's answer did not include this request",
                 ),
-            })
-            .collect();
+            });
+        }
         if held.is_some() {
             self.take_bridge(conn, upstream_id);
         }
         (answers, queued, held)
     }
 
-    /// One round of the call `upstream_id` on `conn`: the requests its client
-    /// declared it can answer go to it as an `input_required` answer (each under
-    /// a new key, the round under a new `requestState`), those beyond the
-    /// rounds or the waiting calls allowed are refused; when the client lacks
+    /// One round of the call `upstream_id` on `conn`: its requests go to the
+    /// call's client as an `input_required` answer (each under a new key, the
+    /// round under a new `requestState`), or are refused when the round is
+    /// beyond the rounds or the waiting calls allowed; when the client lacks
     /// a capability the requests need, the call is to end instead.
     fn ask_round(
         &mut self,
@@ -298,24 +300,28 @@ impl Clients {
         if !missing.is_empty() {
             return Round::Missing(requests, missing);
         }
-        let mut refused = Vec::new();
+        // The bounds hold for the whole round: all its requests are refused, or none.
+        let refusal = if rounds >= MAX_INPUT_ROUNDS {
+            Some(format!(
+                "it asked for input more than {MAX_INPUT_ROUNDS} times in one call"
+            ))
+        } else if waiting >= MAX_WAITING_CALLS {
+            Some(format!(
+                "{MAX_WAITING_CALLS} calls already wait for their clients' answers"
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = refusal {
+            return Round::Refused(requests, why);
+        }
+        if requests.is_empty() {
+            return Round::Gone;
+        }
         let mut asked: Vec<(String, ServerRequest)> = Vec::new();
         for request in requests {
-            if rounds >= MAX_INPUT_ROUNDS {
-                let why =
-                    format!("it asked for input more than {MAX_INPUT_ROUNDS} times in one call");
-                refused.push((request, why));
-            } else if waiting >= MAX_WAITING_CALLS {
-                let why =
-                    format!("{MAX_WAITING_CALLS} calls already wait for their clients' answers");
-                refused.push((request, why));
-            } else {
-                let key = self.next_gateway_id("lazy-mcp-");
-                asked.push((key, request));
-            }
-        }
-        if asked.is_empty() {
-            return Round::Asked(refused, None);
+            let key = self.next_gateway_id("lazy-mcp-");
+            asked.push((key, request));
         }
         let state = self.next_gateway_id(BRIDGE_STATE_PREFIX);
         let mut input_requests = Map::new();
@@ -335,7 +341,7 @@ impl Clients {
             let asked = asked.into_iter().map(|(key, r)| (key, r.into_id()));
             bridge.client_asked(state, asked.collect());
         }
-        Round::Asked(refused, Some((client, jsonrpc::success(client_id, result))))
+        Round::Asked(client, jsonrpc::success(client_id, result))
     }
 }
 
@@ -374,13 +380,12 @@ impl Engine {
             Round::Missing(requests, missing) => {
                 self.end_call_missing_capability(conn, upstream_id, &requests, missing)
             }
-            Round::Asked(refused, asked) => {
-                for (request, why) in refused {
-                    self.refuse_server_request(conn, &request, &why, jsonrpc::INTERNAL_ERROR);
+            Round::Refused(requests, why) => {
+                for request in &requests {
+                    self.refuse_server_request(conn, request, &why, jsonrpc::INTERNAL_ERROR);
                 }
-                let Some((client, answer)) = asked else {
-                    return;
-                };
+            }
+            Round::Asked(client, answer) => {
                 let name = self.servers.server_of(conn).map(str::to_string);
                 self.log(
                     LogLevel::Debug,
