@@ -54,3 +54,35 @@ impl Bridges {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Bridges;
+    use crate::vec_map::VecMap;
+
+    #[test]
+    fn a_bridge_is_begun_once_found_by_its_state_counted_while_it_waits_and_forgotten_with_its_call(
+    ) {
+        let mut bridges = Bridges::default();
+        assert!(bridges.get(1, 7).is_none());
+        if let Some(bridge) = bridges.get_or_begin(1, 7) {
+            bridge.client_asked("lazy-mcp-input:1".into(), VecMap::new());
+        }
+        // Begun once: the second call finds the same bridge, one round in.
+        assert_eq!(bridges.get_or_begin(1, 7).map(|b| b.rounds()), Some(1));
+        bridges.get_or_begin(2, 7);
+        assert_eq!(bridges.awaiting("lazy-mcp-input:1"), Some((1, 7)));
+        assert_eq!(bridges.awaiting("lazy-mcp-input:2"), None);
+        assert_eq!(
+            bridges.waiting(),
+            1,
+            "the bridge on connection 2 asked nothing yet"
+        );
+        // The call on connection 1 ended another way: its bridge goes with it.
+        bridges.keep_live(|conn, _| conn != 1);
+        assert!(bridges.get(1, 7).is_none());
+        assert_eq!(bridges.waiting(), 0);
+        assert!(bridges.take(2, 7).is_some_and(|b| b.is_of(2, 7)));
+        assert!(bridges.get(2, 7).is_none() && bridges.take(2, 7).is_none());
+    }
+}
