@@ -36,7 +36,7 @@ pub struct Engine {
     pub(in crate::engine) catalogue: Catalogue,
     pub(in crate::engine) timers: TimerTable,
     /// The clients' side: sessions, what they are shown, server-to-client
-    /// requests at a client (`clients/mod.rs`; its fields are its own).
+    /// requests at a client (`clients/machine.rs`; its fields are its own).
     pub(in crate::engine) clients: Clients,
     pub(in crate::engine) effects: Vec<Effect>,
     /// What the user was told, and what they wait to hear about (`announce.rs`).

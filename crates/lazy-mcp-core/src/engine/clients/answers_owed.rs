@@ -22,14 +22,25 @@ impl Engine {
     /// nor dropped). For native tests only (feature `test-exports`).
     #[cfg(any(test, feature = "test-exports"))]
     pub fn answers_owed(&self, client: &str) -> u32 {
-        self.clients.owed.count(client)
+        self.clients.owed().count(client)
     }
 }
 
 impl Clients {
+    /// A message of `client` that gets an answer was read: one more owed.
+    #[inline]
+    pub(in crate::engine) fn request_read(&mut self, client: &str) {
+        self.owed_mut().request_read(client);
+    }
+
+    /// A request of `client` was dropped unanswered (cancelled): one fewer owed.
+    pub(in crate::engine) fn request_dropped(&mut self, client: &str) {
+        self.owed_mut().settled_one(client);
+    }
+
     /// The client will send nothing more: `clientSettled` once it is owed nothing.
     pub(in crate::engine) fn input_ended(&mut self, client: &str) {
-        self.owed.input_ended(client);
+        self.owed_mut().input_ended(client);
     }
 
     /// At the end of each event: this event's `effects` answers settle what
@@ -37,17 +48,19 @@ impl Clients {
     /// whose input ended and that is owed nothing now is told `clientSettled`
     /// (once, added to `effects`).
     pub(in crate::engine) fn settle_answers(&mut self, effects: &mut Vec<Effect>, now_ms: u64) {
-        if self.owed.is_idle() {
+        if self.owed().is_idle() {
             return;
         }
         for effect in effects.iter() {
             if let Effect::Reply { client, .. } = effect {
-                self.owed.settled_one(client);
+                self.owed_mut().settled_one(client);
                 // An answer is a use of its session (the idle time counts from it).
-                self.gateway_sessions.handle_answered(client, now_ms);
+                self.gateway_sessions_mut()
+                    .0
+                    .handle_answered(client, now_ms);
             }
         }
-        for client in self.owed.take_settled() {
+        for client in self.owed_mut().take_settled() {
             effects.push(Effect::ClientSettled { client });
         }
     }

@@ -198,8 +198,7 @@ impl Clients {
     ) -> (bool, Option<Subscriber>) {
         let key = id.to_string();
         let ended = self
-            .sessions
-            .get_mut(client)
+            .session_mut(client)
             .and_then(|session| session.listen_closed(&key));
         let was_open = ended.is_some();
         let named_resources = ended.is_some_and(|listen| !listen.resources().is_empty());
@@ -223,7 +222,7 @@ impl Clients {
                 return Err((jsonrpc::INVALID_PARAMS, why));
             }
         };
-        let open = self.sessions.get(client).map_or(0, |s| s.listens().len());
+        let open = self.sessions().get(client).map_or(0, |s| s.listens().len());
         if open >= MAX_LISTENS_PER_CLIENT && !self.is_listening(client, id) {
             self.forget_modern_request(client, id);
             let why = format!(
@@ -259,8 +258,7 @@ impl Clients {
             resources.iter().cloned().collect(),
         );
         let replaced = self
-            .sessions
-            .get_mut(client)
+            .session_mut(client)
             .and_then(|session| session.listen_opened(id.to_string(), listen));
         let ack = jsonrpc::notification(
             methods::NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED,
@@ -280,7 +278,7 @@ impl Clients {
         uris: &[String],
         shown: ShownView<'_>,
     ) -> Vec<(String, String)> {
-        let Some(endpoint) = self.sessions.get(client).map(|s| s.endpoint().clone()) else {
+        let Some(endpoint) = self.sessions().get(client).map(|s| s.endpoint().clone()) else {
             return Vec::new();
         };
         let mut honoured: Vec<(String, String)> = Vec::new();
@@ -311,7 +309,7 @@ impl Clients {
         method: &'static str,
         out: &mut Vec<Effect>,
     ) {
-        let Some(session) = self.sessions.get(client).filter(|s| s.is_modern()) else {
+        let Some(session) = self.sessions().get(client).filter(|s| s.is_modern()) else {
             out.push(Effect::NotifyClient {
                 client: client.to_string(),
                 progress_token: None,
@@ -326,7 +324,7 @@ impl Clients {
     }
 
     fn is_listening(&self, client: &str, id: &Value) -> bool {
-        self.sessions
+        self.sessions()
             .get(client)
             .is_some_and(|s| s.listens().contains_key(&id.to_string()))
     }
@@ -334,6 +332,6 @@ impl Clients {
     /// A client that has spoken the modern era (or listens): change
     /// notifications reach it only through its listens.
     pub(in crate::engine) fn is_modern_client(&self, client: &str) -> bool {
-        self.sessions.get(client).is_some_and(|s| s.is_modern())
+        self.sessions().get(client).is_some_and(|s| s.is_modern())
     }
 }

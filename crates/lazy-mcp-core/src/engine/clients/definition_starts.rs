@@ -17,6 +17,17 @@ use machine::Next;
 pub(in crate::engine) mod machine;
 
 impl Clients {
+    /// A client sent something: the definition starts' quiet time starts afresh.
+    #[inline]
+    pub(in crate::engine) fn heard(&mut self, now_ms: u64) {
+        self.starts_mut().handle_activity(now_ms);
+    }
+
+    /// A client was answered `tools/list` on `endpoint`.
+    pub(in crate::engine) fn tools_listed(&mut self, endpoint: &Endpoint, now_ms: u64) {
+        self.starts_mut().handle_listed(endpoint, now_ms);
+    }
+
     /// At an event's end, after a change of the offered definitions or of the
     /// trust: the new or changed definitions are asked for at once (`allowed`:
     /// the aggregate endpoint is the tool index; `close`: the setting
@@ -28,7 +39,7 @@ impl Clients {
         servers: &Servers,
         ctx: &mut ClientsContext<'_>,
     ) {
-        self.starts.review(allowed, ctx.now_ms);
+        self.starts_mut().review(allowed, ctx.now_ms);
         self.definition_timer(close, servers, ctx);
     }
 
@@ -42,7 +53,7 @@ impl Clients {
         servers: &Servers,
         ctx: &mut ClientsContext<'_>,
     ) {
-        let next = (self.starts).handle_started(&endpoint, version, !failed, ctx.now_ms);
+        let next = (self.starts_mut()).handle_started(&endpoint, version, !failed, ctx.now_ms);
         self.carry_out_start(endpoint, next, servers, ctx);
     }
 
@@ -54,10 +65,10 @@ impl Clients {
         servers: &Servers,
         ctx: &mut ClientsContext<'_>,
     ) {
-        while let Some((endpoint, next)) = self.starts.poll_due(ctx.now_ms) {
+        while let Some((endpoint, next)) = self.starts_mut().poll_due(ctx.now_ms) {
             if next == Next::StopIfIdle && !close {
                 // Sessions stay open (`close_listing_sessions` off): the attempt is over.
-                self.starts.handle_stop_decided(&endpoint);
+                self.starts_mut().handle_stop_decided(&endpoint);
                 continue;
             }
             self.carry_out_start(endpoint, next, servers, ctx);
@@ -95,10 +106,10 @@ impl Clients {
                     Endpoint::Aggregate => true,
                 };
                 if only_listed && self.window_busy(&endpoint, servers) {
-                    let next = self.starts.handle_busy(&endpoint, ctx.now_ms);
+                    let next = self.starts_mut().handle_busy(&endpoint, ctx.now_ms);
                     return self.carry_out_start(endpoint, next, servers, ctx);
                 }
-                self.starts.handle_stop_decided(&endpoint);
+                self.starts_mut().handle_stop_decided(&endpoint);
                 if only_listed {
                     ctx.effects.push(Effect::StopDefinition { endpoint });
                 }
@@ -112,7 +123,7 @@ impl Clients {
     fn window_busy(&self, endpoint: &Endpoint, servers: &Servers) -> bool {
         self.call_under_way(servers)
             || self
-                .sessions
+                .sessions()
                 .values()
                 .any(|s| s.endpoint() == endpoint && !s.listens().is_empty())
     }
@@ -121,7 +132,7 @@ impl Clients {
     /// (not one whose answer waits for the client's retry) or waiting for its
     /// server's connect.
     pub(super) fn call_under_way(&self, servers: &Servers) -> bool {
-        let on = |client: &str| self.sessions.contains_key(client);
+        let on = |client: &str| self.sessions().contains_key(client);
         for (conn, id, call) in servers.calls() {
             if on(call.client()) && !self.awaits_retry(conn, id) {
                 return true;

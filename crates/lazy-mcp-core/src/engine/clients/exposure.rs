@@ -5,6 +5,7 @@
 //! version held back while a call is under way: `endpoint_versions.rs`).
 
 use crate::engine::clients::context::ClientsContext;
+use crate::engine::clients::tool_exposure::plan::{ExposurePlan, LoadedTool};
 use crate::engine::clients::Clients;
 use crate::engine::effects::EndpointInfo;
 use crate::engine::effects::{Effect, LogLevel};
@@ -14,6 +15,7 @@ use crate::engine::settings::AggregateEndpoint;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
 use crate::vec_map::{VecMap, VecSet};
+use serde_json::Value;
 use view::ShownView;
 
 pub(in crate::engine) mod shown;
@@ -34,13 +36,13 @@ impl Engine {
     /// Announces what changed since the last call: `endpointsChanged` for hosts,
     /// `notifications/*/list_changed` for attached clients.
     pub(in crate::engine) fn publish_changes(&mut self) {
-        let previous = self.clients.exposure.publishing();
+        let previous = self.clients.publishing();
         let plan = self.shown().plan_exposure(previous);
-        self.clients.exposure.plan_chosen(plan);
+        self.clients.plan_chosen(plan);
         // Loaded tools their server no longer offers (after a catalogue change) are dropped.
         let gone = self.shown().loaded_not_offered();
         for gone in gone {
-            self.clients.exposure.tool_gone(&gone);
+            self.clients.tool_gone(&gone);
             let (server, tool) = gone;
             self.log(
                 LogLevel::Info,
@@ -73,6 +75,31 @@ impl Engine {
 type AggregatePairs = (Vec<(String, String)>, Vec<(String, String)>);
 
 impl Clients {
+    /// Whether `server` is in `index` mode (its tools behind the meta-tools).
+    pub(in crate::engine) fn is_indexed(&self, server: &str) -> bool {
+        self.exposure().is_indexed(server)
+    }
+
+    /// The meta-tool `name`'s definition, when it is offered.
+    pub(in crate::engine) fn meta_tool(&self, name: &str) -> Option<&Value> {
+        self.exposure().meta_tool(name)
+    }
+
+    /// The plan the coming publication starts from.
+    fn publishing(&mut self) -> ExposurePlan {
+        self.exposure_mut().publishing()
+    }
+
+    /// The plan chosen for this publication.
+    fn plan_chosen(&mut self, plan: ExposurePlan) {
+        self.exposure_mut().plan_chosen(plan);
+    }
+
+    /// A loaded tool whose server no longer offers it is dropped.
+    fn tool_gone(&mut self, tool: &LoadedTool) {
+        self.exposure_mut().tool_gone(tool);
+    }
+
     /// Publishes what clients are shown now: each exposed server's `lists`
     /// hashes and `endpoints`, the aggregate endpoint's `pairs` (with
     /// `AggregateEndpoint::All` it lists every server's tools). Adds the
@@ -89,16 +116,16 @@ impl Clients {
         ctx: &mut ClientsContext<'_>,
     ) {
         let all = aggregate_endpoint == AggregateEndpoint::All;
-        let aggregate_version = self.exposure.aggregate_version(&lists, all);
-        let changed = self.exposure.lists_hashed(lists);
+        let aggregate_version = self.exposure().aggregate_version(&lists, all);
+        let changed = self.exposure_mut().lists_hashed(lists);
         let mut notifications: VecSet<(String, &'static str)> = VecSet::new();
         for (server, method) in changed {
             for client in self.of_server(&server) {
                 notifications.insert((client, method));
             }
         }
-        if self.exposure.aggregate_versioned(&aggregate_version) {
-            for (client, session) in &self.sessions {
+        if self.exposure_mut().aggregate_versioned(&aggregate_version) {
+            for (client, session) in self.sessions() {
                 if session.is_aggregate() {
                     notifications
                         .insert((client.clone(), methods::NOTIFICATIONS_TOOLS_LIST_CHANGED));
@@ -109,16 +136,20 @@ impl Clients {
             self.list_changed_notices(&client, method, ctx.effects);
         }
         let (tools, prompts) = pairs;
-        self.exposure.aggregate_items(tools, prompts);
+        self.exposure_mut().aggregate_items(tools, prompts);
         // The aggregate endpoint is offered when it has something of its own to show.
         let mut aggregate =
-            (all || !self.exposure.plan().meta_tools.is_empty()).then_some(aggregate_version);
+            (all || !self.exposure().plan().meta_tools.is_empty()).then_some(aggregate_version);
         // The tool index is VS Code's: only that host holds versions back.
         let hold = aggregate_endpoint == AggregateEndpoint::ToolIndex;
         self.hold_versions(hold, &mut endpoints, &mut aggregate, servers, ctx);
-        if self.exposure.endpoints_published(&endpoints, &aggregate) {
+        if self
+            .exposure_mut()
+            .endpoints_published(&endpoints, &aggregate)
+        {
             // The starts follow what hosts were told (a held version is not new to them).
-            self.starts.handle_offered(&endpoints, aggregate.as_ref());
+            self.starts_mut()
+                .handle_offered(&endpoints, aggregate.as_ref());
             ctx.effects.push(Effect::EndpointsChanged {
                 endpoints,
                 aggregate,

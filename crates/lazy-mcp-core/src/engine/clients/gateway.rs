@@ -48,15 +48,15 @@ impl Engine {
         text: &str,
         read: Outlined<'_>,
     ) {
-        self.clients.starts.handle_activity(self.now_ms);
+        self.clients.heard(self.now_ms);
         if self.forward_raw_call(client, &endpoint, text, read) {
-            self.clients.owed.request_read(client);
+            self.clients.request_read(client);
             return;
         }
         let message = match client_message::parse_client(text) {
             Ok(message) => message,
             Err(unreadable) => {
-                self.clients.owed.request_read(client);
+                self.clients.request_read(client);
                 self.reply_error(
                     client,
                     unreadable.id,
@@ -73,7 +73,7 @@ impl Engine {
                 method,
                 mut params,
             } => {
-                self.clients.owed.request_read(client);
+                self.clients.request_read(client);
                 let (clients, mut ctx) = self.clients_parts();
                 if clients.begin_request_era(&mut ctx, client, &id, &method, &mut params) {
                     self.on_client_request(client, &endpoint, id, &method, params);
@@ -140,11 +140,7 @@ impl Engine {
                 self.reply(client, jsonrpc::success(id, result));
             }
             methods::SUBSCRIPTIONS_LISTEN => {
-                let modern = self
-                    .clients
-                    .sessions
-                    .get(client)
-                    .is_some_and(|s| s.modern().is_active());
+                let modern = self.clients.in_modern_request(client);
                 self.on_listen(client, id, params.as_ref(), modern);
             }
             methods::TOOLS_LIST
@@ -163,7 +159,7 @@ impl Engine {
                 crate::protocol::gateway_discover::add_cache_hints(&mut result);
                 self.reply(client, jsonrpc::success(id, Value::Object(result)));
                 if kind == ListKind::Tools {
-                    self.clients.starts.handle_listed(endpoint, self.now_ms);
+                    self.clients.tools_listed(endpoint, self.now_ms);
                 }
             }
             _ if CALL_METHODS.contains(&method) => {
@@ -246,7 +242,7 @@ impl Engine {
                         name: tool,
                         arguments,
                     } = CallTool::read(p);
-                    if self.clients.exposure.is_indexed(server) {
+                    if self.clients.is_indexed(server) {
                         if let Some(why) = self.shown().invalid_arguments(server, tool, &arguments)
                         {
                             let result = super::tool_calls::tool_result(why, true);
@@ -345,7 +341,7 @@ impl Engine {
                     })
             });
         if dropped || matches!(found, Some((_, _, _, true))) {
-            self.clients.owed.settled_one(client);
+            self.clients.request_dropped(client);
         }
         if let Some((conn, upstream_id, timer, _)) = found {
             self.servers.take_call(conn, upstream_id);
@@ -489,7 +485,7 @@ impl Clients {
         limit_bytes: u64,
     ) {
         let id = outline(head).id.unwrap_or(Value::Null);
-        self.owed.request_read(client);
+        self.owed_mut().request_read(client);
         self.reply_error(
             ctx,
             client,

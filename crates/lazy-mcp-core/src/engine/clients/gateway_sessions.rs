@@ -26,22 +26,27 @@ impl Engine {
     /// used now. One the engine did not know began: the sessions are reviewed
     /// (beyond `maxSessions` the least recently used others end).
     pub(in crate::engine) fn on_gateway_post(&mut self, client: &str) {
-        if self
-            .clients
-            .gateway_sessions
-            .handle_post(client, self.now_ms)
-        {
-            let policy = session_policy(self.settings());
-            let (clients, ctx) = self.clients_parts();
-            clients.review_gateway_sessions(Some(client), policy, ctx);
-        }
+        let policy = session_policy(self.settings());
+        let (clients, ctx) = self.clients_parts();
+        clients.gateway_post(client, policy, ctx);
     }
 }
 
 impl Clients {
+    /// `clientPost`: `client`'s session is used now; one not known before
+    /// began, and the sessions are reviewed.
+    fn gateway_post(&mut self, client: &str, policy: (u64, u64), ctx: ClientsContext<'_>) {
+        let (sessions, _) = self.gateway_sessions_mut();
+        if sessions.handle_post(client, ctx.now_ms) {
+            self.review_gateway_sessions(Some(client), policy, ctx);
+        }
+    }
+
     /// `clientStreamOpened`/`clientStreamClosed`: `client`'s GET stream.
     pub(in crate::engine) fn client_stream(&mut self, client: &str, open: bool, now_ms: u64) {
-        self.gateway_sessions.handle_stream(client, open, now_ms);
+        self.gateway_sessions_mut()
+            .0
+            .handle_stream(client, open, now_ms);
     }
 
     /// Its timer fired (the armed one is gone from the table).
@@ -50,7 +55,7 @@ impl Clients {
         policy: (u64, u64),
         ctx: ClientsContext<'_>,
     ) {
-        self.gateway_sessions.set_timer(None);
+        self.gateway_sessions_mut().0.set_timer(None);
         self.review_gateway_sessions(None, policy, ctx);
     }
 
@@ -64,11 +69,7 @@ impl Clients {
         policy: (u64, u64),
         mut ctx: ClientsContext<'_>,
     ) {
-        let Clients {
-            gateway_sessions,
-            owed,
-            ..
-        } = self;
+        let (gateway_sessions, owed) = self.gateway_sessions_mut();
         let (ended, idle) = gateway_sessions.review(ctx.now_ms, policy, keep, |c| owed.owes(c));
         if !ended.is_empty() {
             let message = format!(
@@ -93,9 +94,9 @@ impl Clients {
         idle_ms: u64,
         ctx: &mut ClientsContext<'_>,
     ) {
-        let next = self.gateway_sessions.next_look(idle_ms);
-        let armed = self.gateway_sessions.timer();
+        let (sessions, _) = self.gateway_sessions_mut();
+        let (next, armed) = (sessions.next_look(idle_ms), sessions.timer());
         let timer = ctx.keep_timer(armed, TimerPurpose::GatewaySessions, next);
-        self.gateway_sessions.set_timer(timer);
+        sessions.set_timer(timer);
     }
 }

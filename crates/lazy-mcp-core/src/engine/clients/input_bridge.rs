@@ -49,6 +49,21 @@ const MAX_WAITING_CALLS: usize = 64;
 const MAX_QUEUED: usize = 8;
 
 pub(in crate::engine) mod bridge;
+pub(in crate::engine) mod bridges;
+
+/// What a round of asking a call's client for input comes to (`ask_round`),
+/// for the router to carry out.
+enum Round {
+    /// Nothing to do: the call is no longer on its connection, or the round is empty.
+    Gone,
+    /// The client lacks capabilities the requests need: the call ends.
+    Missing(Vec<ServerRequest>, Map<String, Value>),
+    /// The round is over a bound (the rounds of one call, the calls that
+    /// wait): its requests are refused, with why.
+    Refused(Vec<ServerRequest>, String),
+    /// The client and its `input_required` answer.
+    Asked(String, Value),
+}
 
 impl Clients {
     /// The client of the call `upstream_id` on `conn` was answered
@@ -71,33 +86,23 @@ impl Clients {
     }
 
     fn bridge(&self, conn: ConnId, upstream_id: u64) -> Option<&Bridge> {
-        self.bridges.iter().find(|b| b.is_of(conn, upstream_id))
+        self.bridges().get(conn, upstream_id)
     }
 
     /// The call's bridge, begun when it has none.
     fn bridge_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut Bridge> {
-        if self.bridge(conn, upstream_id).is_none() {
-            self.bridges.push(Bridge::begun(conn, upstream_id));
-        }
-        self.bridges.iter_mut().find(|b| b.is_of(conn, upstream_id))
+        self.bridges_mut().get_or_begin(conn, upstream_id)
     }
 
     fn take_bridge(&mut self, conn: ConnId, upstream_id: u64) -> Option<Bridge> {
-        let at = self
-            .bridges
-            .iter()
-            .position(|b| b.is_of(conn, upstream_id))?;
-        Some(self.bridges.swap_remove(at))
+        self.bridges_mut().take(conn, upstream_id)
     }
 
     /// The call (connection, upstream id) whose client was asked with
     /// `requestState` `state`, when it is still on its connection.
     fn call_awaiting(&mut self, state: &str, servers: &Servers) -> Option<(ConnId, u64)> {
         self.forget_ended_bridges(servers);
-        self.bridges
-            .iter()
-            .find(|b| b.awaits(state))
-            .map(Bridge::call)
+        self.bridges().awaiting(state)
     }
 
     /// The capabilities `requests` need that the client of modern request
@@ -147,7 +152,7 @@ impl Clients {
     /// Calls waiting for their client's retry, over all servers.
     fn waiting_calls(&mut self, servers: &Servers) -> usize {
         self.forget_ended_bridges(servers);
-        self.bridges.iter().filter(|b| b.is_awaiting()).count()
+        self.bridges().waiting()
     }
 
     /// Bridges whose call left its connection another way (cancelled, its
@@ -155,10 +160,8 @@ impl Clients {
     /// are forgotten: ids are never reused, so such a bridge names no live
     /// call, but it must not count as waiting nor match a retry.
     fn forget_ended_bridges(&mut self, servers: &Servers) {
-        self.bridges.retain(|b| {
-            let (conn, upstream_id) = b.call();
-            servers.call(conn, upstream_id).is_some()
-        });
+        (self.bridges_mut())
+            .keep_live(|conn, upstream_id| servers.call(conn, upstream_id).is_some());
     }
 
     /// A waiting call's timer fired before its client's retry (its client
@@ -183,98 +186,144 @@ impl Clients {
         }
         Some(upstream)
     }
-}
 
-impl Engine {
-    /// A server's request for input on `conn`, when a modern client's call is
-    /// pending there: bridged, queued or refused. False when no such call is
-    /// pending (legacy forwarding applies).
-    pub(in crate::engine) fn bridge_server_request(
-        &mut self,
-        conn: ConnId,
-        id: &Value,
-        method: &str,
-        params: Option<&Value>,
-    ) -> bool {
-        let target = self
-            .servers
+    /// The call on `conn` a server's request for input belongs to: the
+    /// oldest of a modern client's calls pending there, or one that waits
+    /// for its client's retry (`true`). None: legacy forwarding applies.
+    fn bridged_call(&self, conn: ConnId, servers: &Servers) -> Option<(u64, bool)> {
+        let upstream_id = servers
             .calls()
             .into_iter()
             .find_map(|(on, upstream_id, call)| {
                 (on == conn
-                    && (self.clients.awaits_retry(on, upstream_id)
-                        || self
-                            .clients
-                            .is_modern_request(call.client(), call.client_id())))
+                    && (self.awaits_retry(on, upstream_id)
+                        || self.is_modern_request(call.client(), call.client_id())))
                 .then_some(upstream_id)
-            });
-        let Some(upstream_id) = target else {
-            return false;
-        };
-        let request = ServerRequest::new(id.clone(), method.to_string(), params.cloned());
-        if self.clients.awaits_retry(conn, upstream_id) {
-            let refused = match self.clients.bridge_mut(conn, upstream_id) {
-                Some(bridge) => bridge.queue(request, MAX_QUEUED),
-                None => Some(request),
-            };
-            if let Some(request) = refused {
-                let why = format!("more than {MAX_QUEUED} requests for input came at once");
-                self.refuse_server_request(conn, &request, &why, jsonrpc::INTERNAL_ERROR);
-            }
-            return true;
-        }
-        self.ask_client(conn, upstream_id, vec![request]);
-        true
+            })?;
+        Some((upstream_id, self.awaits_retry(conn, upstream_id)))
     }
 
-    /// One round: the requests the call's client declared go to it as an
-    /// `input_required` answer; the others are refused.
-    fn ask_client(&mut self, conn: ConnId, upstream_id: u64, requests: Vec<ServerRequest>) {
-        let waiting = self.clients.waiting_calls(&self.servers);
-        let Some(call) = self.servers.call(conn, upstream_id) else {
-            return;
+    /// A server's request that came while the call's client is being asked:
+    /// kept for the next round, or handed back refused (too many at once).
+    fn queue_request(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        request: ServerRequest,
+    ) -> Option<ServerRequest> {
+        match self.bridge_mut(conn, upstream_id) {
+            Some(bridge) => bridge.queue(request, MAX_QUEUED),
+            None => Some(request),
+        }
+    }
+
+    /// The call a retry with `requestState` `state` answers (its `method`
+    /// must be the call's), or why none (the client is told).
+    fn retried_call(
+        &mut self,
+        state: &str,
+        method: &str,
+        servers: &Servers,
+    ) -> Result<(ConnId, u64), String> {
+        let found = self
+            .call_awaiting(state, servers)
+            .and_then(|(conn, upstream_id)| {
+                let call = servers.call(conn, upstream_id)?;
+                Some((conn, upstream_id, call.method()))
+            });
+        let Some((conn, upstream_id, original)) = found else {
+            return Err(format!("Lazy MCP has no call waiting for this input any more (it timed out, or its server stopped); send {method} again without inputResponses"));
         };
-        let bridged = self
-            .clients
-            .bridge(conn, upstream_id)
-            .map_or(0, Bridge::rounds);
+        if original != method {
+            return Err(format!(
+                "this requestState belongs to a {original} request, not {method}"
+            ));
+        }
+        Ok((conn, upstream_id))
+    }
+
+    /// The client's retry came with its `responses`: the answers to the
+    /// server's requests it was asked (one missing is refused), the requests
+    /// queued meanwhile (the next round), and the server's answer when it
+    /// came first (the bridge ends with it).
+    #[allow(clippy::type_complexity)]
+    fn retry_answers(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        responses: &Map<String, Value>,
+    ) -> (Vec<Value>, Vec<ServerRequest>, Option<Result<Value, Value>>) {
+        let (asked, queued, held) = match self.bridge_mut(conn, upstream_id) {
+            Some(bridge) => bridge.retried(),
+            None => Default::default(),
+        };
+        let mut answers = Vec::new();
+        for (key, upstream_request) in asked {
+            answers.push(match responses.get(&key) {
+                Some(response) => jsonrpc::success(upstream_request, response.clone()),
+                None => jsonrpc::error_response(
+                    upstream_request,
+                    jsonrpc::INTERNAL_ERROR,
+                    "the client's answer did not include this request",
+                ),
+            });
+        }
+        if held.is_some() {
+            self.take_bridge(conn, upstream_id);
+        }
+        (answers, queued, held)
+    }
+
+    /// One round of the call `upstream_id` on `conn`: its requests go to the
+    /// call's client as an `input_required` answer (each under a new key, the
+    /// round under a new `requestState`), or are refused when the round is
+    /// beyond the rounds or the waiting calls allowed; when the client lacks
+    /// a capability the requests need, the call is to end instead.
+    fn ask_round(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        requests: Vec<ServerRequest>,
+        servers: &Servers,
+    ) -> Round {
+        let waiting = self.waiting_calls(servers);
+        let Some(call) = servers.call(conn, upstream_id) else {
+            return Round::Gone;
+        };
+        let bridged = self.bridge(conn, upstream_id).map_or(0, Bridge::rounds);
         let (client, client_id, rounds) = (
             call.client().to_string(),
             call.client_id().clone(),
             call.input_rounds().saturating_add(bridged),
         );
-        let missing = self.clients.missing_for(&client, &client_id, &requests);
+        let missing = self.missing_for(&client, &client_id, &requests);
         if !missing.is_empty() {
-            self.end_call_missing_capability(conn, upstream_id, &requests, missing);
-            return;
+            return Round::Missing(requests, missing);
+        }
+        // The bounds hold for the whole round: all its requests are refused, or none.
+        let refusal = if rounds >= MAX_INPUT_ROUNDS {
+            Some(format!(
+                "it asked for input more than {MAX_INPUT_ROUNDS} times in one call"
+            ))
+        } else if waiting >= MAX_WAITING_CALLS {
+            Some(format!(
+                "{MAX_WAITING_CALLS} calls already wait for their clients' answers"
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = refusal {
+            return Round::Refused(requests, why);
+        }
+        if requests.is_empty() {
+            return Round::Gone;
         }
         let mut asked: Vec<(String, ServerRequest)> = Vec::new();
         for request in requests {
-            let refusal = if rounds >= MAX_INPUT_ROUNDS {
-                Some((
-                    format!("it asked for input more than {MAX_INPUT_ROUNDS} times in one call"),
-                    jsonrpc::INTERNAL_ERROR,
-                ))
-            } else if waiting >= MAX_WAITING_CALLS {
-                Some((
-                    format!("{MAX_WAITING_CALLS} calls already wait for their clients' answers"),
-                    jsonrpc::INTERNAL_ERROR,
-                ))
-            } else {
-                None
-            };
-            match refusal {
-                Some((why, code)) => self.refuse_server_request(conn, &request, &why, code),
-                None => {
-                    let key = self.clients.next_gateway_id("lazy-mcp-");
-                    asked.push((key, request));
-                }
-            }
+            let key = self.next_gateway_id("lazy-mcp-");
+            asked.push((key, request));
         }
-        if asked.is_empty() {
-            return;
-        }
-        let state = self.clients.next_gateway_id(BRIDGE_STATE_PREFIX);
+        let state = self.next_gateway_id(BRIDGE_STATE_PREFIX);
         let mut input_requests = Map::new();
         for (key, request) in &asked {
             let mut entry = json!({ "method": request.method() });
@@ -288,20 +337,65 @@ impl Engine {
             "inputRequests": Value::Object(input_requests),
             "requestState": state,
         });
-        if self.servers.call(conn, upstream_id).is_some() {
-            if let Some(bridge) = self.clients.bridge_mut(conn, upstream_id) {
-                let asked = asked.into_iter().map(|(key, r)| (key, r.into_id()));
-                bridge.client_asked(state, asked.collect());
+        if let Some(bridge) = self.bridge_mut(conn, upstream_id) {
+            let asked = asked.into_iter().map(|(key, r)| (key, r.into_id()));
+            bridge.client_asked(state, asked.collect());
+        }
+        Round::Asked(client, jsonrpc::success(client_id, result))
+    }
+}
+
+impl Engine {
+    /// A server's request for input on `conn`, when a modern client's call is
+    /// pending there: bridged, queued or refused. False when no such call is
+    /// pending (legacy forwarding applies).
+    pub(in crate::engine) fn bridge_server_request(
+        &mut self,
+        conn: ConnId,
+        id: &Value,
+        method: &str,
+        params: Option<&Value>,
+    ) -> bool {
+        let Some((upstream_id, waits)) = self.clients.bridged_call(conn, &self.servers) else {
+            return false;
+        };
+        let request = ServerRequest::new(id.clone(), method.to_string(), params.cloned());
+        if waits {
+            if let Some(request) = self.clients.queue_request(conn, upstream_id, request) {
+                let why = format!("more than {MAX_QUEUED} requests for input came at once");
+                self.refuse_server_request(conn, &request, &why, jsonrpc::INTERNAL_ERROR);
+            }
+            return true;
+        }
+        self.ask_client(conn, upstream_id, vec![request]);
+        true
+    }
+
+    /// One round (`Clients::ask_round`): the refusals go to the server, then
+    /// the call's client is asked; or the call ends for a missing capability.
+    fn ask_client(&mut self, conn: ConnId, upstream_id: u64, requests: Vec<ServerRequest>) {
+        let round = (self.clients).ask_round(conn, upstream_id, requests, &self.servers);
+        match round {
+            Round::Gone => {}
+            Round::Missing(requests, missing) => {
+                self.end_call_missing_capability(conn, upstream_id, &requests, missing)
+            }
+            Round::Refused(requests, why) => {
+                for request in &requests {
+                    self.refuse_server_request(conn, request, &why, jsonrpc::INTERNAL_ERROR);
+                }
+            }
+            Round::Asked(client, answer) => {
+                let name = self.servers.server_of(conn).map(str::to_string);
+                self.log(
+                    LogLevel::Debug,
+                    name.as_deref(),
+                    "asked the 2026-07-28 client for the server's input request (input_required)"
+                        .to_string(),
+                );
+                self.reply(&client, answer);
             }
         }
-        let name = self.servers.server_of(conn).map(str::to_string);
-        self.log(
-            LogLevel::Debug,
-            name.as_deref(),
-            "asked the 2026-07-28 client for the server's input request (input_required)"
-                .to_string(),
-        );
-        self.reply(&client, jsonrpc::success(client_id, result));
     }
 
     /// A client request carrying a `requestState` of a waiting call: the server's
@@ -321,31 +415,13 @@ impl Engine {
         else {
             return false;
         };
-        let found =
-            self.clients
-                .call_awaiting(state, &self.servers)
-                .and_then(|(conn, upstream_id)| {
-                    let call = self.servers.call(conn, upstream_id)?;
-                    Some((conn, upstream_id, call.method().to_string()))
-                });
-        let Some((conn, upstream_id, original)) = found else {
-            self.reply_error(
-                client,
-                id.clone(),
-                jsonrpc::INVALID_PARAMS,
-                &format!("Lazy MCP has no call waiting for this input any more (it timed out, or its server stopped); send {method} again without inputResponses"),
-            );
-            return true;
+        let (conn, upstream_id) = match self.clients.retried_call(state, method, &self.servers) {
+            Ok(call) => call,
+            Err(why) => {
+                self.reply_error(client, id.clone(), jsonrpc::INVALID_PARAMS, &why);
+                return true;
+            }
         };
-        if original != method {
-            self.reply_error(
-                client,
-                id.clone(),
-                jsonrpc::INVALID_PARAMS,
-                &format!("this requestState belongs to a {original} request, not {method}"),
-            );
-            return true;
-        }
         let responses = retry.input_responses.cloned().unwrap_or_default();
         let timeout = self
             .servers
@@ -355,24 +431,12 @@ impl Engine {
         let Some(timer) = self.servers.answer_retry(conn, upstream_id, client, id) else {
             return true;
         };
-        let (asked, queued, held) = match self.clients.bridge_mut(conn, upstream_id) {
-            Some(bridge) => bridge.retried(),
-            None => Default::default(),
-        };
-        for (key, upstream_request) in asked {
-            let answer = match responses.get(&key) {
-                Some(response) => jsonrpc::success(upstream_request, response.clone()),
-                None => jsonrpc::error_response(
-                    upstream_request,
-                    jsonrpc::INTERNAL_ERROR,
-                    "the client's answer did not include this request",
-                ),
-            };
+        let (answers, queued, held) = self.clients.retry_answers(conn, upstream_id, &responses);
+        for answer in answers {
             self.send_upstream(conn, answer);
         }
         if let Some(outcome) = held {
-            // The server finished while the client was being asked.
-            self.clients.take_bridge(conn, upstream_id);
+            // The server finished while the client was being asked (its bridge ended).
             if let Some(call) = self.servers.take_call(conn, upstream_id) {
                 self.finish_call(conn, *call, |client_id| {
                     let id = client_id.clone();

@@ -92,6 +92,13 @@ fn strip_envelope(params: &mut Option<Value>) {
 }
 
 impl Clients {
+    /// Whether `client` has a modern-era request under way (this one).
+    pub(in crate::engine) fn in_modern_request(&self, client: &str) -> bool {
+        self.sessions()
+            .get(client)
+            .is_some_and(|s| s.modern().is_active())
+    }
+
     /// Reads the era of a client request: a modern one's envelope is removed
     /// from `params` and its request begins; `Err` when it is to be answered
     /// here instead.
@@ -146,7 +153,7 @@ impl Clients {
                 Some((key.to_string(), capability.clone()))
             })
             .collect();
-        if let Some(session) = self.sessions.get_mut(client) {
+        if let Some(session) = self.session_mut(client) {
             session.modern_mut().began(
                 id.to_string(),
                 method == methods::RESOURCES_READ,
@@ -174,14 +181,14 @@ impl Clients {
 
     /// The request has been handled (answered, or sent on upstream).
     pub(super) fn end_request_era(&mut self, client: &str) {
-        if let Some(session) = self.sessions.get_mut(client) {
+        if let Some(session) = self.session_mut(client) {
             session.modern_mut().handled();
         }
     }
 
     /// The loaded-tools identity of the request being handled, when it is modern.
     pub(super) fn modern_request_identity(&self, client: &str) -> Option<String> {
-        let session = self.sessions.get(client)?;
+        let session = self.sessions().get(client)?;
         if !session.modern().is_active() {
             return None;
         }
@@ -194,14 +201,14 @@ impl Clients {
 
     /// A cancelled modern request will not be answered.
     pub(super) fn forget_modern_request(&mut self, client: &str, id: &Value) {
-        if let Some(session) = self.sessions.get_mut(client) {
+        if let Some(session) = self.session_mut(client) {
             session.modern_mut().forget(&id.to_string());
         }
     }
 
     /// Whether `id` is a modern request of `client` still to be answered.
     pub(in crate::engine) fn is_modern_request(&self, client: &str, id: &Value) -> bool {
-        self.sessions
+        self.sessions()
             .get(client)
             .is_some_and(|s| s.modern().is_pending(id))
     }
@@ -214,7 +221,7 @@ impl Clients {
         client: &str,
         id: &Value,
     ) -> Option<&serde_json::Map<String, Value>> {
-        self.sessions.get(client)?.modern().input_capabilities(id)
+        self.sessions().get(client)?.modern().input_capabilities(id)
     }
 
     /// Whether the client of modern request `id` declared every capability
@@ -284,7 +291,7 @@ impl Clients {
             return false;
         };
         let key = id.to_string();
-        let Some(session) = self.sessions.get_mut(client) else {
+        let Some(session) = self.session_mut(client) else {
             return false;
         };
         let Some(cache_hints) = session.modern_mut().answered(&key) else {
@@ -300,7 +307,7 @@ impl Clients {
 
     /// A modern identity without loaded tools yet, when the cap is reached.
     fn is_new_modern_identity(&self, client_info: &str) -> bool {
-        self.exposure.is_new_identity_over(
+        self.exposure().is_new_identity_over(
             &modern_identity(client_info),
             MODERN_IDENTITY_PREFIX,
             MAX_MODERN_IDENTITIES,
@@ -311,6 +318,6 @@ impl Clients {
         let name = params.and_then(name_of).unwrap_or_default();
         method == methods::TOOLS_CALL
             && (name == LOAD_TOOLS || name == UNLOAD_TOOLS)
-            && self.exposure.meta_tool(name).is_some()
+            && self.exposure().meta_tool(name).is_some()
     }
 }

@@ -1,5 +1,5 @@
 //! A server-to-client request the gateway forwarded to a client, kept by
-//! `Clients` (`mod.rs`) until the client answers. Its fields are private here:
+//! `Clients` (`machine.rs`) until the client answers. Its fields are private here:
 //! it is made when forwarded, matched by what the server said, and taken apart
 //! once (answered, cancelled, or its client gone).
 

@@ -5,6 +5,8 @@
 //! unusual these return `false` and the full reading (gateway.rs, upstream.rs)
 //! handles the message exactly as before, errors included.
 
+use crate::engine::clients::context::ClientsContext;
+use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::events::Endpoint;
@@ -12,6 +14,7 @@ use crate::engine::router::{Engine, Outlined};
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
+use crate::engine::server::Servers;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
 use crate::protocol::outline::outline;
@@ -19,11 +22,21 @@ use crate::protocol::raw_message::{splice_response, CallPeek, RawEnvelope};
 use serde_json::Value;
 use std::borrow::Cow;
 
+/// Where a raw `tools/call` goes (`Clients::raw_route`).
+enum RawRoute<'a> {
+    /// The endpoint's own server, the tool's name as the client sent it.
+    Own,
+    /// The aggregate endpoint's `server__tool`: `server`, by its `original` name.
+    Renamed { server: &'a str, original: &'a str },
+}
+
 impl Engine {
     /// A `tools/call` from an initialized client for an exposed tool: routed with
     /// its params as the client sent them (on the aggregate endpoint with only the
     /// `server__tool` name spliced back to the server's own name). `read`: what
     /// the caller read of `text` already (anything not read is read here).
+    /// Whether it may go raw, and where, is `Clients`' answer (`speaks_on`,
+    /// `raw_route`); this reads the message and routes.
     pub(in crate::engine) fn forward_raw_call<'a>(
         &mut self,
         client: &str,
@@ -31,7 +44,7 @@ impl Engine {
         text: &'a str,
         read: Outlined<'a>,
     ) -> bool {
-        if self.clients.sessions.get(client).map(|s| s.endpoint()) != Some(endpoint) {
+        if !self.clients.speaks_on(client, endpoint) {
             return false;
         }
         if !read.plain && !plain_enough(text) {
@@ -60,40 +73,19 @@ impl Engine {
         let Some(tool) = peek.name() else {
             return false;
         };
-        if !self.servers.is_exposed_endpoint(endpoint) {
-            return false;
-        }
-        let (server, text) = match endpoint {
+        let (server, text) = match self.clients.raw_route(endpoint, &tool, &self.servers) {
             // The endpoint's own name, borrowed: not copied per call.
-            Endpoint::Server { name }
-                if self
-                    .servers
-                    .get(name)
-                    .is_some_and(|s| s.exposes_tool(&tool)) =>
-            {
-                (Cow::Borrowed(name.as_str()), params.get().into())
-            }
-            Endpoint::Server { .. } => return false,
-            Endpoint::Aggregate => {
-                // Meta-tools and `index` servers' loaded tools read their arguments: full reading.
-                let route = self
-                    .clients
-                    .exposure
-                    .aggregate_route(ListKind::Tools, &tool);
-                let Some((server, Value::String(original))) = route else {
-                    return false;
-                };
-                if self.clients.exposure.meta_tool(&tool).is_some()
-                    || self.clients.exposure.is_indexed(server)
-                {
-                    return false;
-                }
-                let server = server.clone();
+            Some(RawRoute::Own) => match endpoint {
+                Endpoint::Server { name } => (Cow::Borrowed(name.as_str()), params.get().into()),
+                Endpoint::Aggregate => return false,
+            },
+            Some(RawRoute::Renamed { server, original }) => {
                 let Some(renamed) = peek.with_name(original) else {
                     return false;
                 };
-                (Cow::Owned(server), renamed)
+                (Cow::Owned(server.to_string()), renamed)
             }
+            None => return false,
         };
         let progress_token = peek.progress_token();
         self.route_call(
@@ -144,7 +136,7 @@ impl Engine {
     }
 
     /// A forwarded call is answered: timer off, stats, the reply to its client
-    /// (built only when that client is still there).
+    /// (`Clients::answer_call`).
     pub(in crate::engine) fn finish_call(
         &mut self,
         conn: ConnId,
@@ -152,30 +144,82 @@ impl Engine {
         answer: impl FnOnce(&Value) -> String,
     ) {
         self.timers.cancel_armed(Some(call.timer()));
-        let now = self.now_ms;
-        self.servers.call_served(conn, now);
-        if self.clients.sessions.contains_key(call.client()) {
-            let message = answer(call.client_id());
-            // A modern-era request's answer is stamped (`resultType`): rare, and
-            // the only case that reads the answer back.
-            if self
-                .clients
-                .is_modern_request(call.client(), call.client_id())
-            {
-                if let Ok(value) = serde_json::from_str(&message) {
-                    self.reply(call.client(), value);
-                    return;
-                }
-            }
-            self.clients.answered(now);
-            let (client, id) = call.into_reply_target();
-            self.effects.push(Effect::Reply {
-                client,
-                id,
-                http_status: None,
-                message,
-            });
+        self.servers.call_served(conn, self.now_ms);
+        let (clients, mut ctx) = self.clients_parts();
+        clients.answer_call(&mut ctx, call, answer);
+    }
+}
+
+impl Clients {
+    /// Whether `client`'s session speaks on `endpoint` (its calls there may go raw).
+    #[inline]
+    fn speaks_on(&self, client: &str, endpoint: &Endpoint) -> bool {
+        self.sessions().get(client).map(|s| s.endpoint()) == Some(endpoint)
+    }
+
+    /// Where a raw `tools/call` of `tool` on `endpoint` goes: the endpoint's
+    /// own server when it exposes the tool, or on the aggregate endpoint the
+    /// server the `server__tool` name stands for, with its own name. `None`:
+    /// the full reading (an endpoint or tool not exposed; a meta-tool, or a
+    /// loaded tool of an `index` server: their arguments are read).
+    #[inline]
+    fn raw_route<'a>(
+        &'a self,
+        endpoint: &Endpoint,
+        tool: &str,
+        servers: &Servers,
+    ) -> Option<RawRoute<'a>> {
+        if !servers.is_exposed_endpoint(endpoint) {
+            return None;
         }
+        match endpoint {
+            Endpoint::Server { name } => servers
+                .get(name)
+                .is_some_and(|s| s.exposes_tool(tool))
+                .then_some(RawRoute::Own),
+            Endpoint::Aggregate => {
+                let exposure = self.exposure();
+                let Some((server, Value::String(original))) =
+                    exposure.aggregate_route(ListKind::Tools, tool)
+                else {
+                    return None;
+                };
+                if exposure.meta_tool(tool).is_some() || exposure.is_indexed(server) {
+                    return None;
+                }
+                Some(RawRoute::Renamed { server, original })
+            }
+        }
+    }
+
+    /// A forwarded call is answered: the reply to its client, built only when
+    /// that client is still there.
+    pub(in crate::engine) fn answer_call(
+        &mut self,
+        ctx: &mut ClientsContext<'_>,
+        call: ForwardedCall,
+        answer: impl FnOnce(&Value) -> String,
+    ) {
+        if !self.is_attached(call.client()) {
+            return;
+        }
+        let message = answer(call.client_id());
+        // A modern-era request's answer is stamped (`resultType`): rare, and
+        // the only case that reads the answer back.
+        if self.is_modern_request(call.client(), call.client_id()) {
+            if let Ok(value) = serde_json::from_str(&message) {
+                self.reply(ctx, call.client(), value);
+                return;
+            }
+        }
+        self.answered(ctx.now_ms);
+        let (client, id) = call.into_reply_target();
+        ctx.effects.push(Effect::Reply {
+            client,
+            id,
+            http_status: None,
+            message,
+        });
     }
 }
 

@@ -1,4 +1,4 @@
-//! One attached client's session, the state `Clients` (`mod.rs`) keeps per
+//! One attached client's session, the state `Clients` (`machine.rs`) keeps per
 //! client. Its fields are private here: the files under `clients/` tell it
 //! what happened (a message on an endpoint, `initialize`, a listen opened or
 //! closed) and read it; none of them writes a field.

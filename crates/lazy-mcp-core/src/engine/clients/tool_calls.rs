@@ -55,7 +55,6 @@ impl Engine {
         let name = name_of(params).unwrap_or("");
         let Some(schema) = self
             .clients
-            .exposure
             .meta_tool(name)
             .and_then(|t| ListedItem::read(t).input_schema)
             .cloned()
@@ -78,7 +77,7 @@ impl Engine {
                     .iter()
                     .map(|name| {
                         let (server, tool) = self.resolve_tool(name)?;
-                        let indexed = self.clients.exposure.is_indexed(&server);
+                        let indexed = self.clients.is_indexed(&server);
                         Ok((server, tool, indexed))
                     })
                     .collect();
@@ -143,7 +142,7 @@ impl Engine {
                 .exposed_items(server, ListKind::Tools)
                 .iter()
                 .any(|t| name_of(t) == Some(tool.as_str()));
-            if offered && !self.clients.exposure.is_indexed(server) {
+            if offered && !self.clients.is_indexed(server) {
                 return Ok((server.clone(), tool.clone()));
             }
         }
@@ -253,7 +252,7 @@ impl Clients {
             }
             was
         };
-        self.exposure.tools_loaded(&identity, &changed, load);
+        self.exposure_mut().tools_loaded(&identity, &changed, load);
         if !changed.is_empty() {
             let listed: Vec<String> = changed
                 .iter()
@@ -282,7 +281,7 @@ impl Clients {
 
     /// The name a tool has on the aggregate endpoint (`server__tool`).
     fn aggregate_name(&self, server: &str, tool: &str) -> String {
-        self.exposure
+        self.exposure()
             .aggregate_name(ListKind::Tools, server, tool)
             .cloned()
             .unwrap_or_else(|| format!("{server}/{tool}"))

@@ -30,8 +30,8 @@ pub(in crate::engine) fn items_hash(items: &[Value]) -> u64 {
 impl Engine {
     /// The search index over the `index`-mode servers' tools (built on first use).
     pub(in crate::engine) fn tool_index(&mut self) -> &ToolIndex {
-        if self.clients.exposure.search_index().is_none() {
-            let entries = self.shown().index_entries(self.clients.exposure.plan());
+        if !self.clients.has_search_index() {
+            let entries = self.shown().index_entries(self.clients.plan());
             // Each indexed tool's cached vector: its position in its entry.
             let cached: Vec<Option<Vec<i8>>> = entries
                 .iter()
@@ -46,17 +46,32 @@ impl Engine {
                 ToolIndex::build_hybrid(&entries, self.search_model.model().cloned(), &|i| {
                     cached.get(i).cloned().flatten()
                 });
-            self.clients.exposure.search_index_built(index);
+            self.clients.search_index_built(index);
         }
-        self.clients.exposure.search_index_or_empty()
+        self.clients.search_index()
     }
 }
 
 impl Clients {
+    /// Whether the search index is built (it is dropped when what it indexes changes).
+    fn has_search_index(&self) -> bool {
+        self.exposure().search_index().is_some()
+    }
+
+    /// The search index, built over the plan's `index`-mode servers.
+    fn search_index_built(&mut self, index: ToolIndex) {
+        self.exposure_mut().search_index_built(index);
+    }
+
+    /// The search index (an empty one when none is built).
+    fn search_index(&mut self) -> &ToolIndex {
+        self.exposure_mut().search_index_or_empty()
+    }
+
     /// Forgets a server's loaded tools (it was disabled or removed): the
     /// `list_changed` notices to the clients that had some go to `out`.
     pub(in crate::engine) fn unload_server(&mut self, server: &str, out: &mut Vec<Effect>) {
-        for identity in self.exposure.server_unloaded(server) {
+        for identity in self.exposure_mut().server_unloaded(server) {
             self.tools_changed_notices(&identity, out);
         }
     }
@@ -64,7 +79,7 @@ impl Clients {
     /// `notifications/tools/list_changed` to every aggregate session of a
     /// client, into `out`.
     pub(in crate::engine) fn tools_changed_notices(&self, identity: &str, out: &mut Vec<Effect>) {
-        for (client, session) in &self.sessions {
+        for (client, session) in self.sessions() {
             if session.identity() == identity && session.is_aggregate() {
                 let notice = jsonrpc::notification(methods::NOTIFICATIONS_TOOLS_LIST_CHANGED, None);
                 out.push(Effect::NotifyClient {
@@ -84,14 +99,14 @@ impl Clients {
         if let Some(modern) = self.modern_request_identity(client) {
             return modern;
         }
-        self.sessions
+        self.sessions()
             .get(client)
             .map(|s| s.identity().to_string())
             .unwrap_or_else(|| client.to_string())
     }
 
     pub(super) fn loaded_of(&self, client: &str) -> VecSet<LoadedTool> {
-        self.exposure
+        self.exposure()
             .loaded_by(&self.identity_of(client))
             .cloned()
             .unwrap_or_default()
@@ -99,6 +114,6 @@ impl Clients {
 
     /// Every loaded tool over all clients (for diagnostics).
     pub(in crate::engine) fn all_loaded(&self) -> VecSet<LoadedTool> {
-        self.exposure.all_loaded()
+        self.exposure().all_loaded()
     }
 }

@@ -53,7 +53,7 @@ impl Engine {
                     );
                     loaded = Some(Arc::new(model));
                     self.catalogue.model_changed();
-                    self.clients.exposure.search_inputs_changed();
+                    self.clients.search_inputs_changed();
                 }
                 Err(why) => self.log(
                     LogLevel::Warn,
@@ -106,6 +106,6 @@ impl SearchModel {
 impl Clients {
     /// The vectors or the model changed: the search index is built again.
     pub(in crate::engine) fn search_inputs_changed(&mut self) {
-        self.exposure.search_inputs_changed();
+        self.exposure_mut().search_inputs_changed();
     }
 }

@@ -1,6 +1,6 @@
 //! How many answers each client is still owed, and which clients said their
 //! input ended: the state `answers_owed.rs` keeps. Apart from that code so
-//! that `Clients` (`clients/mod.rs`) names it without importing the code that
+//! that `Clients` (`clients/machine.rs`) names it without importing the code that
 //! drives it (no import cycle). Its fields are private here.
 
 use crate::engine::events::ClientId;

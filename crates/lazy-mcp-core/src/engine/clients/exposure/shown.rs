@@ -5,7 +5,7 @@
 //! changed) and read it; what only its state answers (does a `list_changed`
 //! go out, which server an aggregate name routes to, which loaded tools a
 //! client sees) is decided here, unit-tested in `shown_tests.rs` without an
-//! engine. Apart from `exposure.rs` so that `Clients` (`clients/mod.rs`)
+//! engine. Apart from `exposure.rs` so that `Clients` (`clients/machine.rs`)
 //! names it without importing the code that drives it (no import cycle).
 
 use crate::engine::clients::aggregate_names::aggregate_names;

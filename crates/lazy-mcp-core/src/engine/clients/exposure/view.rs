@@ -160,10 +160,10 @@ impl<'a> ShownView<'a> {
     pub(in crate::engine) fn list_hash(self, name: &str, kind: ListKind) -> u64 {
         let mut hasher = Fnv1a64Writer::default();
         // Writing into a hasher cannot fail; a failure would only weaken the hash.
-        if kind == ListKind::Tools && self.clients.exposure.is_indexed(name) {
+        if kind == ListKind::Tools && self.clients.exposure().is_indexed(name) {
             let _ = serde_json::to_writer(&mut hasher, &json!({"toolExposure": "index"}));
         } else if let Some(hash) = (kind == ListKind::Tools)
-            .then(|| self.clients.exposure.plan().tool_hashes.get(name))
+            .then(|| self.clients.exposure().plan().tool_hashes.get(name))
             .flatten()
         {
             // The plan hashed the same items the same way (`items_hash`).
@@ -291,7 +291,7 @@ impl<'a> ShownView<'a> {
                 if !keep(name, original) {
                     continue;
                 }
-                let Some(exposed) = self.clients.exposure.aggregate_name(kind, name, original)
+                let Some(exposed) = self.clients.exposure().aggregate_name(kind, name, original)
                 else {
                     continue;
                 };
@@ -474,7 +474,7 @@ impl<'a> ShownView<'a> {
 
     /// The tools a server's own endpoint lists: none in `index` mode.
     pub(in crate::engine) fn endpoint_tools(self, name: &str) -> Vec<Value> {
-        if self.clients.exposure.is_indexed(name) {
+        if self.clients.exposure().is_indexed(name) {
             Vec::new()
         } else {
             self.exposed_list(name, ListKind::Tools)
@@ -487,10 +487,10 @@ impl<'a> ShownView<'a> {
     pub(in crate::engine) fn aggregate_tools_for(self, client: &str) -> Vec<Value> {
         let loaded = self.clients.loaded_of(client);
         let all = self.settings.aggregate_endpoint == AggregateEndpoint::All;
-        let mut items = self.clients.exposure.plan().meta_tools.clone();
+        let mut items = self.clients.exposure().plan().meta_tools.clone();
         items.extend(self.aggregate_list_where(ListKind::Tools, |server, tool| {
             self.clients
-                .exposure
+                .exposure()
                 .aggregate_shows(&loaded, server, tool, all)
         }));
         items
@@ -499,7 +499,7 @@ impl<'a> ShownView<'a> {
     /// How many tools a client sees in all: `full` servers (on any endpoint),
     /// meta-tools and its loaded tools.
     pub(in crate::engine) fn tools_seen_by(self, client: &str) -> usize {
-        let plan = self.clients.exposure.plan();
+        let plan = self.clients.exposure().plan();
         let full: usize = plan
             .modes
             .iter()
@@ -508,7 +508,7 @@ impl<'a> ShownView<'a> {
             .sum();
         let loaded = self
             .clients
-            .exposure
+            .exposure()
             .loaded_listed(&self.clients.loaded_of(client));
         full + plan.meta_tools.len() + loaded
     }

@@ -1,5 +1,5 @@
 //! What a call bridged to a modern client's input carries (`input_bridge.rs`
-//! drives it). Apart from that code so that `Clients` (`clients/mod.rs`)
+//! drives it). Apart from that code so that `Clients` (`clients/machine.rs`)
 //! names it without importing the code that drives it (no import cycle).
 //!
 //! The clients' side owns it, not the server's call. Its fields are private

@@ -1,5 +1,5 @@
 //! A client's modern-era requests, the state `modern_clients.rs` keeps per
-//! session. Apart from that code so that `Clients` (`clients/mod.rs`) names it
+//! session. Apart from that code so that `Clients` (`clients/machine.rs`) names it
 //! without importing the code that drives it (no import cycle). Its fields
 //! are private here: a request begins, is handled, answered or forgotten
 //! (named inputs), and the rest is read.

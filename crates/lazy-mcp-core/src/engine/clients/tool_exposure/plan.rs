@@ -1,6 +1,6 @@
 //! The tool-exposure plan `tool_exposure.rs` decides: each exposed server's
 //! mode, token estimates, the meta-tools. Apart from that code so that
-//! `Clients` (`clients/mod.rs`) names it without importing the code that
+//! `Clients` (`clients/machine.rs`) names it without importing the code that
 //! drives it (no import cycle).
 
 use crate::config::model::ToolExposure;

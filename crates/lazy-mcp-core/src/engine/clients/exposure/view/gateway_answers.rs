@@ -105,7 +105,7 @@ impl ShownView<'_> {
         };
         let by_name = |kind: ListKind, exposed: &str| {
             self.clients
-                .exposure
+                .exposure()
                 .aggregate_route(kind, exposed)
                 .cloned()
         };

@@ -1,0 +1,320 @@
+//! [`Clients`], the clients' owner: its fields are private to this file.
+//! The other files of `clients/` reach each part through the part's own
+//! methods: a sub-machine (`Exposure`, `AnswersOwed`, `DefinitionStarts`,
+//! `HeldVersions`, `GatewaySessions`, `Bridges`, a `ClientSession`) keeps its
+//! fields private to its file, so lending it (`exposure_mut()`, …) lets no
+//! one write them; the maps of sessions and server requests are changed only
+//! here (a session begins and ends, a request is kept and taken).
+
+use super::answers_owed::owed::AnswersOwed;
+use super::definition_starts::machine::DefinitionStarts;
+use super::endpoint_versions::held::HeldVersions;
+use super::exposure::shown::Exposure;
+use super::gateway_sessions::table::GatewaySessions;
+use super::input_bridge::bridges::Bridges;
+use super::outbound::OutboundRequest;
+use super::session::ClientSession;
+use super::tool_exposure::plan::ExposurePlan;
+use crate::engine::events::{ClientId, ConnId, Endpoint};
+use crate::vec_map::VecMap;
+use serde_json::Value;
+
+/// The clients' side of the engine, one owner: every attached client's
+/// session, what clients are shown ([`Exposure`]), and the server-to-client
+/// requests waiting for a client's answer. Its fields are private to this
+/// file: the router, `server/`, `registry/` and `trust/` change it only
+/// through the inputs below and read it through the reads; the other files
+/// of `clients/` also borrow its sub-machines (the parts at the end).
+#[derive(Debug)]
+pub(in crate::engine) struct Clients {
+    sessions: VecMap<ClientId, ClientSession>,
+    exposure: Exposure,
+    /// Server-to-client requests forwarded to a client, by the id the gateway gave them.
+    outbound: VecMap<String, OutboundRequest>,
+    /// The next number for a gateway-made id (`lazy-mcp-N`, bridge states).
+    next_outbound: u64,
+    /// Forwarded calls whose legacy server asked their modern client for
+    /// input (`input_bridge.rs`): few at a time (a list, not a map).
+    bridges: Bridges,
+    /// Answers each client is still owed, and whose input ended (`answers_owed.rs`).
+    owed: AnswersOwed,
+    /// Asking the host's MCP client to start the definitions it is offered
+    /// (`definition_starts.rs`), and when each endpoint was last listed.
+    starts: DefinitionStarts,
+    /// A new endpoint version held back while a call of the window is under
+    /// way (`endpoint_versions.rs`: VS Code's stop would cancel it).
+    held_versions: HeldVersions,
+    /// The HTTP gateway's sessions: last use, open streams, when to look
+    /// again (`gateway_sessions.rs`: idle ones and those beyond the cap end).
+    gateway_sessions: GatewaySessions,
+}
+
+impl Default for Clients {
+    fn default() -> Self {
+        Clients {
+            sessions: VecMap::new(),
+            exposure: Exposure::default(),
+            outbound: VecMap::new(),
+            next_outbound: 1,
+            bridges: Bridges::default(),
+            owed: AnswersOwed::default(),
+            starts: DefinitionStarts::default(),
+            held_versions: HeldVersions::default(),
+            gateway_sessions: GatewaySessions::default(),
+        }
+    }
+}
+
+impl Clients {
+    // ---- a client's life ---------------------------------------------------
+
+    /// A message from `client` on `endpoint`: its session begins with the
+    /// first one (identity: the session id until `initialize` names it).
+    pub(super) fn message_from(&mut self, client: &str, endpoint: &Endpoint) {
+        if let Some(session) = self.sessions.get_mut(client) {
+            session.spoke_on(endpoint);
+            return;
+        }
+        self.sessions
+            .insert(client.to_string(), ClientSession::began(client, endpoint));
+    }
+
+    /// `client` sent `initialize`: what it can do, and who it is when it says.
+    pub(super) fn initialized(
+        &mut self,
+        client: &str,
+        capabilities: Value,
+        identity: Option<String>,
+    ) {
+        if let Some(session) = self.sessions.get_mut(client) {
+            session.initialized(capabilities, identity);
+        }
+    }
+
+    /// The server request a client was asked as `gateway_id` (answered, or
+    /// its client gone), forgotten: its connection and the server's id.
+    pub(super) fn take_server_request(&mut self, gateway_id: &str) -> Option<(ConnId, Value)> {
+        let request = self.outbound.remove(gateway_id)?;
+        Some(request.into_upstream())
+    }
+
+    /// `client` disconnected: its session ends. Returns the ids of the server
+    /// requests it was asked (each to be taken and refused upstream), or `None`
+    /// for a client never seen.
+    pub(super) fn client_closed(&mut self, client: &str) -> Option<Vec<String>> {
+        self.owed.forget(client);
+        self.gateway_sessions.handle_closed(client);
+        self.sessions.remove(client)?;
+        Some(
+            self.outbound
+                .iter()
+                .filter(|(_, o)| o.client() == client)
+                .map(|(id, _)| id.clone())
+                .collect(),
+        )
+    }
+
+    // ---- inputs from outside clients/ --------------------------------------
+
+    /// Something clients can see may have changed (a server's state, lists,
+    /// config or held definitions, the settings): the end of the event
+    /// republishes (`publish_changes`).
+    pub(in crate::engine) fn exposure_changed(&mut self) {
+        self.exposure.changed();
+    }
+
+    /// A client was answered: the definition starts' quiet time starts afresh.
+    #[inline]
+    pub(in crate::engine) fn answered(&mut self, now_ms: u64) {
+        self.starts.handle_activity(now_ms);
+    }
+
+    /// A server's request `upstream_id` on `conn` goes to `client`: kept until
+    /// the client answers; returns the id the client sees.
+    pub(in crate::engine) fn forward_server_request(
+        &mut self,
+        client: ClientId,
+        conn: ConnId,
+        upstream_id: Value,
+    ) -> String {
+        let gateway_id = self.next_gateway_id("lazy-mcp-");
+        self.outbound.insert(
+            gateway_id.clone(),
+            OutboundRequest::forwarded(client, conn, upstream_id),
+        );
+        gateway_id
+    }
+
+    /// The server cancelled its request `upstream_id` on `conn`: forgotten;
+    /// returns the id the client saw and the client, to tell it.
+    pub(in crate::engine) fn server_request_cancelled(
+        &mut self,
+        conn: ConnId,
+        upstream_id: Option<&Value>,
+    ) -> Option<(String, ClientId)> {
+        let (gateway_id, client) = self
+            .outbound
+            .iter()
+            .find(|(_, o)| o.is(conn, upstream_id))
+            .map(|(id, o)| (id.clone(), o.client().to_string()))?;
+        self.outbound.remove(&gateway_id);
+        Some((gateway_id, client))
+    }
+
+    /// Connection `conn` ended: its requests waiting at clients are forgotten
+    /// (their answers would have nowhere to go).
+    pub(in crate::engine) fn connection_dropped(&mut self, conn: ConnId) {
+        let abandoned: Vec<String> = self
+            .outbound
+            .iter()
+            .filter(|(_, o)| o.came_on(conn))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in abandoned {
+            self.outbound.remove(&id);
+        }
+    }
+
+    /// A config load says whether the host may ask its MCP client to start
+    /// definitions (the report's `startClientDefinitions`).
+    pub(in crate::engine) fn definitions_trusted(&mut self, trusted: bool) {
+        self.starts.handle_trusted(trusted);
+    }
+
+    // ---- reads -------------------------------------------------------------
+
+    /// Whether the definitions to start are to be reviewed (the event's end).
+    pub(in crate::engine) fn definition_starts_due(&self) -> bool {
+        self.starts.is_due()
+    }
+
+    /// When a client was last answered `tools/list` on `server`'s endpoint.
+    pub(in crate::engine) fn listed_at(&self, server: &str) -> Option<u64> {
+        self.starts.listed_at(server)
+    }
+
+    /// Whether `client` is still attached.
+    pub(in crate::engine) fn is_attached(&self, client: &str) -> bool {
+        self.sessions.contains_key(client)
+    }
+
+    /// Clients that see `server`: its own endpoint, and the aggregate endpoint.
+    pub(in crate::engine) fn of_server(&self, server: &str) -> Vec<ClientId> {
+        self.sessions
+            .iter()
+            .filter(|(_, session)| session.sees_server(server))
+            .map(|(client, _)| client.clone())
+            .collect()
+    }
+
+    /// The first client that sees `server` and declared `capability`.
+    pub(in crate::engine) fn attached_declaring(
+        &self,
+        server: &str,
+        capability: &str,
+    ) -> Option<ClientId> {
+        self.sessions
+            .iter()
+            .find(|(_, session)| session.sees_server(server) && session.declares(capability))
+            .map(|(client, _)| client.clone())
+    }
+
+    /// Whether `client` declared `capability` in its `initialize`.
+    pub(in crate::engine) fn declares(&self, client: &str, capability: &str) -> bool {
+        self.sessions
+            .get(client)
+            .is_some_and(|s| s.declares(capability))
+    }
+
+    /// The request id of `client`'s open listen `key` (its `subscriptionId`).
+    pub(in crate::engine) fn listen_id(&self, client: &str, key: &str) -> Option<Value> {
+        self.sessions
+            .get(client)
+            .and_then(|s| s.listens().get(key))
+            .map(|listen| listen.id().clone())
+    }
+
+    /// Whether something clients can see changed since the last publication.
+    pub(in crate::engine) fn needs_publish(&self) -> bool {
+        self.exposure.is_dirty()
+    }
+
+    /// The current plan: which servers are listed in full and which in the index.
+    pub(in crate::engine) fn plan(&self) -> &ExposurePlan {
+        self.exposure.plan()
+    }
+
+    /// A new gateway-made id: `prefix` and the next number.
+    pub(super) fn next_gateway_id(&mut self, prefix: &str) -> String {
+        let id = format!("{prefix}{}", self.next_outbound);
+        self.next_outbound += 1;
+        id
+    }
+
+    // ---- its parts, lent to the other files of clients/ ---------------------
+
+    /// Every attached client's session (read).
+    pub(super) fn sessions(&self) -> &VecMap<ClientId, ClientSession> {
+        &self.sessions
+    }
+
+    /// `client`'s session, to tell it what happened (its fields are its own).
+    pub(super) fn session_mut(&mut self, client: &str) -> Option<&mut ClientSession> {
+        self.sessions.get_mut(client)
+    }
+
+    /// What clients are shown (read).
+    pub(super) fn exposure(&self) -> &Exposure {
+        &self.exposure
+    }
+
+    /// What clients are shown, to tell it what happened.
+    pub(super) fn exposure_mut(&mut self) -> &mut Exposure {
+        &mut self.exposure
+    }
+
+    /// The answers each client is owed (read).
+    pub(super) fn owed(&self) -> &AnswersOwed {
+        &self.owed
+    }
+
+    /// The answers each client is owed, to count one read or settled.
+    pub(super) fn owed_mut(&mut self) -> &mut AnswersOwed {
+        &mut self.owed
+    }
+
+    /// The definition starts (read).
+    pub(super) fn starts(&self) -> &DefinitionStarts {
+        &self.starts
+    }
+
+    /// The definition starts, to tell them what happened.
+    pub(super) fn starts_mut(&mut self) -> &mut DefinitionStarts {
+        &mut self.starts
+    }
+
+    /// The endpoint versions held back.
+    pub(super) fn held_versions_mut(&mut self) -> &mut HeldVersions {
+        &mut self.held_versions
+    }
+
+    /// The HTTP gateway's sessions, and the answers owed (read: a session
+    /// owed an answer is not idle).
+    pub(super) fn gateway_sessions_mut(&mut self) -> (&mut GatewaySessions, &AnswersOwed) {
+        (&mut self.gateway_sessions, &self.owed)
+    }
+
+    /// The input bridges (read).
+    pub(super) fn bridges(&self) -> &Bridges {
+        &self.bridges
+    }
+
+    /// The input bridges, to begin, take or forget one.
+    pub(super) fn bridges_mut(&mut self) -> &mut Bridges {
+        &mut self.bridges
+    }
+}
+
+#[cfg(test)]
+#[path = "clients_tests.rs"]
+mod tests;
