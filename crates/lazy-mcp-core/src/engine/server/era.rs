@@ -39,12 +39,12 @@ use serde_json::{json, Value};
 impl Servers {
     /// The handshake a new connection to `name` uses.
     pub(in crate::engine) fn handshake_for(&self, ctx: &ServerCtx, name: &str) -> Handshake {
-        let Some(server) = self.by_name.get(name) else {
+        let Some(server) = self.get(name) else {
             return Handshake::Legacy;
         };
-        let sse = matches!(server.config.transport, Transport::Sse { .. });
+        let sse = matches!(server.config().transport, Transport::Sse { .. });
         let verdict = self.current_entry(ctx, name).map(|entry| entry.era);
-        server.connect.how_to_start(sse, verdict)
+        server.connect().how_to_start(sse, verdict)
     }
 
     /// Request params as the connection's era wants them (the envelope when modern,
@@ -77,7 +77,7 @@ impl Servers {
         conn: ConnId,
         message: Option<&Value>,
     ) -> VecMap<String, String> {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.conn(conn) else {
             return VecMap::new();
         };
         if !matches!(self.transport_of(conn), Some(Transport::Http { .. })) {
@@ -144,8 +144,7 @@ impl Engine {
     ) -> bool {
         let trusted_modern = self
             .servers
-            .conns
-            .get(&conn)
+            .conn(conn)
             .is_some_and(|c| c.handshake.kind() == Handshake::Modern && !c.is_live());
         trusted_modern
             && self.reprobe_on_fresh_connection(
@@ -165,16 +164,15 @@ impl Engine {
         conn: ConnId,
         why: &str,
     ) -> bool {
-        let Some(connection) = self.servers.conns.get(&conn) else {
+        let Some(connection) = self.servers.conn(conn) else {
             return false;
         };
         let name = connection.server.clone();
         let (purpose, interactive) = connection.reopen_as();
         let probe_now = self
             .servers
-            .by_name
-            .get_mut(&name)
-            .is_some_and(|s| s.connect.handle_verdict_refused());
+            .server_mut(&name)
+            .is_some_and(|s| s.connect_mut().handle_verdict_refused());
         if !probe_now {
             return false;
         }
@@ -200,13 +198,13 @@ impl Engine {
         outcome: Result<Value, Value>,
     ) -> Option<(ForwardedCall, Result<Value, Value>)> {
         let changed = matches!(&outcome, Err(error) if discover::says_legacy_only(error));
-        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.servers.conn(conn).map(|c| c.server.clone()) else {
             return Some((call, outcome));
         };
-        let live = self.servers.by_name.get(&name).is_some_and(|s| {
-            s.connect.conn() == Some(conn)
-                && matches!(s.state, ServerState::Connected)
-                && !s.connect.asks_era_again()
+        let live = self.servers.get(&name).is_some_and(|s| {
+            s.connect().conn() == Some(conn)
+                && matches!(s.state(), ServerState::Connected)
+                && !s.connect().asks_era_again()
         });
         if !changed || !live || !self.servers.is_modern(conn) || !call.may_go_again() {
             return Some((call, outcome));
@@ -218,11 +216,11 @@ impl Engine {
         // This call and the others in flight go again once the era is known.
         let mut again = vec![call];
         let clients = &self.clients;
-        if let Some(connection) = self.servers.conns.get_mut(&conn) {
+        if let Some(connection) = self.servers.conn_mut(conn) {
             again.extend(connection.take_calls_to_resend(&|id| clients.awaits_retry(conn, id)));
         }
-        if let Some(server) = self.servers.by_name.get_mut(&name) {
-            server.connect.handle_era_changed();
+        if let Some(server) = self.servers.server_mut(&name) {
+            server.connect_mut().handle_era_changed();
         }
         self.log(
             LogLevel::Info,
@@ -241,9 +239,9 @@ impl Engine {
         let waiters = again
             .into_iter()
             .map(ForwardedCall::requeue_after_era_change);
-        if let Some(server) = self.servers.by_name.get_mut(&name) {
+        if let Some(server) = self.servers.server_mut(&name) {
             for call in waiters {
-                server.connect.handle_call_waiting(call);
+                server.connect_mut().handle_call_waiting(call);
             }
         }
         self.ensure_connected(&name, true);
@@ -254,8 +252,10 @@ impl Engine {
     /// modern server (which has no `resources/subscribe`): the listen is opened
     /// again with the new URIs. False when the server is not connected in that era.
     pub(in crate::engine) fn relisten(&mut self, name: &str) -> bool {
-        let conn = match self.servers.by_name.get(name) {
-            Some(server) if matches!(server.state, ServerState::Connected) => server.connect.conn(),
+        let conn = match self.servers.get(name) {
+            Some(server) if matches!(server.state(), ServerState::Connected) => {
+                server.connect().conn()
+            }
             _ => None,
         };
         match conn.filter(|c| self.servers.is_modern(*c)) {
@@ -285,7 +285,7 @@ impl Servers {
             return outcome;
         }
         let method = call.method();
-        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.conn(conn).map(|c| c.server.clone()) else {
             return outcome;
         };
         match outcome {
@@ -293,8 +293,8 @@ impl Servers {
                 self.input_for_client(ctx, &name, call, result)
             }
             Err(error) if discover::says_era_changed(&error) => {
-                if let Some(server) = self.by_name.get_mut(&name) {
-                    server.connect.handle_era_changed();
+                if let Some(server) = self.server_mut(&name) {
+                    server.connect_mut().handle_era_changed();
                 }
                 self.log(
                     ctx,
@@ -314,7 +314,7 @@ impl Servers {
     /// stays open while the connection is live (the era's replacement for the
     /// GET stream and `resources/subscribe`).
     pub(in crate::engine) fn listen_for_changes(&mut self, ctx: &mut ServerCtx, conn: ConnId) {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.conn(conn) else {
             return;
         };
         let name = connection.server.clone();
@@ -339,7 +339,7 @@ impl Servers {
             filter.insert("resourceSubscriptions".into(), json!(uris));
         }
         // A new filter replaces the open listen: cancel it first.
-        if let Some(old) = self.conns.get_mut(&conn).and_then(|c| c.take_listen()) {
+        if let Some(old) = self.conn_mut(conn).and_then(|c| c.take_listen()) {
             let cancel = jsonrpc::notification(
                 methods::NOTIFICATIONS_CANCELLED,
                 Some(json!({ "requestId": old, "reason": "the subscriptions changed" })),
@@ -356,7 +356,7 @@ impl Servers {
             Some(json!({ "notifications": Value::Object(filter) })),
             Pending::Listen,
         );
-        if let Some(connection) = self.conns.get_mut(&conn) {
+        if let Some(connection) = self.conn_mut(conn) {
             connection.listen_opened(id);
         }
     }
@@ -398,7 +398,7 @@ impl Servers {
         conn: ConnId,
         upstream_id: u64,
     ) -> Option<String> {
-        let connection = self.conns.get_mut(&conn)?;
+        let connection = self.conn_mut(conn)?;
         connection
             .listen_answered(upstream_id)
             .then(|| connection.server.clone())
@@ -406,8 +406,7 @@ impl Servers {
 
     /// Whether `conn` speaks the modern era.
     pub(in crate::engine) fn is_modern(&self, conn: ConnId) -> bool {
-        self.conns
-            .get(&conn)
+        self.conn(conn)
             .is_some_and(|c| c.handshake.era() == Era::Modern)
     }
 
@@ -423,7 +422,7 @@ impl Servers {
             return None;
         }
         let id = Params::read(fields.params).request_id?.as_u64()?;
-        let connection = self.conns.get(&conn)?;
+        let connection = self.conn(conn)?;
         let http = matches!(self.transport_of(conn), Some(Transport::Http { .. }));
         (connection.handshake.era() == Era::Modern && http)
             .then_some(Effect::AbortRequest { conn, id })

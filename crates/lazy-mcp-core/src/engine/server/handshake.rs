@@ -69,12 +69,12 @@ impl Servers {
         conn: ConnId,
         input: &mut dyn FnMut(&mut HandshakeMachine, HandshakeContext),
     ) -> Option<(String, HandshakeNext)> {
-        let connection = self.conns.get_mut(&conn)?;
+        let (connection, server) = self.conn_and_server_mut(conn)?;
         let name = connection.server.clone();
-        let cx = match self.by_name.get(&name) {
+        let cx = match server {
             Some(server) => HandshakeContext {
-                stdio: matches!(server.config.transport, Transport::Stdio { .. }),
-                reprobed: server.connect.asks_era_again(),
+                stdio: matches!(server.config().transport, Transport::Stdio { .. }),
+                reprobed: server.connect().asks_era_again(),
             },
             None => HandshakeContext {
                 stdio: false,
@@ -95,8 +95,8 @@ impl Servers {
                     continue;
                 }
                 HandshakeOutput::ProbeUnanswered => {
-                    if let Some(server) = self.by_name.get_mut(&name) {
-                        server.connect.handle_probe_unanswered();
+                    if let Some(server) = self.server_mut(&name) {
+                        server.connect_mut().handle_probe_unanswered();
                     }
                     continue;
                 }
@@ -105,7 +105,7 @@ impl Servers {
                     HandshakeNext::List(ListKind::offered_by(&init.capabilities))
                 }
                 HandshakeOutput::Reopen { handshake, why } => {
-                    let Some(connection) = self.conns.get(&conn) else {
+                    let Some(connection) = self.conn(conn) else {
                         continue;
                     };
                     let (purpose, interactive) = connection.reopen_as();
@@ -189,7 +189,7 @@ impl Engine {
 
     /// The host opened the connection: start its handshake.
     pub(in crate::engine) fn start_handshake(&mut self, conn: ConnId) {
-        let Some(connection) = self.servers.conns.get(&conn) else {
+        let Some(connection) = self.servers.conn(conn) else {
             return;
         };
         // A connection trusting a modern verdict reuses the catalogue's discover result.
@@ -240,8 +240,7 @@ impl Engine {
 impl Servers {
     /// `conn` is waiting for `connectionOpened`.
     pub(in crate::engine) fn is_opening(&self, conn: ConnId) -> bool {
-        self.conns
-            .get(&conn)
+        self.conn(conn)
             .is_some_and(|c| c.handshake.phase() == Phase::Opening)
     }
 }

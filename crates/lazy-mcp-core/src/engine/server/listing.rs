@@ -33,7 +33,7 @@ impl Servers {
         conn: ConnId,
         input: &mut dyn FnMut(&mut ListingMachine, Purpose),
     ) -> Option<Listed> {
-        let connection = self.conns.get_mut(&conn)?;
+        let connection = self.conn_mut(conn)?;
         let purpose = connection.purpose();
         input(&mut connection.listing, purpose);
         let outputs = connection.listing.poll_outputs();
@@ -93,7 +93,7 @@ impl Engine {
         lists: VecMap<ListKind, Vec<Value>>,
         cache: Option<CacheHint>,
     ) {
-        let Some(connection) = self.servers.conns.get(&conn) else {
+        let Some(connection) = self.servers.conn(conn) else {
             return;
         };
         let era = connection.handshake.era();
@@ -117,14 +117,13 @@ impl Engine {
         }
         // Only a completed catalogue ends a failure streak: a server that connects
         // fine but crashes on every call must keep backing off longer.
-        if let Some(server) = self.servers.by_name.get_mut(&name) {
-            server.restart.handle_succeeded();
+        if let Some(server) = self.servers.server_mut(&name) {
+            server.restart_mut().handle_succeeded();
         }
         let has_waiters = self
             .servers
-            .by_name
             .get(&name)
-            .is_some_and(|s| s.connect.has_waiters());
+            .is_some_and(|s| s.connect().has_waiters());
         if has_waiters {
             self.become_connected_after_roots(conn, roots_asked_at);
             return;
@@ -161,10 +160,10 @@ impl Engine {
                 .learned_resource_metadata_url(&self.catalogue, name),
             asks_roots: self.known_to_ask_roots(name),
         };
-        let Some(server) = self.servers.by_name.get(name) else {
+        let Some(server) = self.servers.get(name) else {
             return;
         };
-        let fingerprint = &server.config.fingerprint;
+        let fingerprint = &server.config().fingerprint;
         let recorded = self
             .catalogue
             .record_listing(name, fingerprint, listing, self.now_ms);
@@ -180,16 +179,16 @@ impl Engine {
 
     /// Declared tools (`tools: [...]` in config) the server does not have.
     pub(in crate::engine) fn report_dropped_declared_tools(&mut self, name: &str) {
-        let Some(server) = self.servers.by_name.get_mut(name) else {
+        let Some(server) = self.servers.server_mut(name) else {
             return;
         };
-        let entry = self.catalogue.warm(name, &server.config.fingerprint);
+        let entry = self.catalogue.warm(name, &server.config().fingerprint);
         let dropped = entry.map_or_else(Vec::new, |entry| server.dropped_declared_tools(entry));
-        if !server.stats.handle_dropped_declared_tools(&dropped) {
+        if !server.stats_mut().handle_dropped_declared_tools(&dropped) {
             return;
         }
         if !dropped.is_empty() {
-            let file = server.config.source.file.clone();
+            let file = server.config().source.file.clone();
             self.log(
                 LogLevel::Warn,
                 Some(name),

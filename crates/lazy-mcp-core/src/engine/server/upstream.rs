@@ -28,8 +28,7 @@ impl Servers {
         conn: ConnId,
         id: u64,
     ) -> bool {
-        self.conns.get(&conn).is_some_and(|c| c.awaits_answer(id))
-            && !clients.holds_answer(conn, id)
+        self.conn(conn).is_some_and(|c| c.awaits_answer(id)) && !clients.holds_answer(conn, id)
     }
 
     /// A (legacy) client able to answer a server-to-client request with a call in
@@ -40,7 +39,7 @@ impl Servers {
         conn: ConnId,
         capability: &str,
     ) -> Option<String> {
-        self.conns.get(&conn).and_then(|c| {
+        self.conn(conn).and_then(|c| {
             c.calls().find_map(|(_, call)| {
                 clients
                     .declares(call.client(), capability)
@@ -87,7 +86,7 @@ impl Engine {
         if !self.servers.reply_awaited(&self.clients, conn, id) {
             return;
         }
-        let Some(connection) = self.servers.conns.get(&conn) else {
+        let Some(connection) = self.servers.conn(conn) else {
             return;
         };
         let sse = matches!(self.servers.transport_of(conn), Some(Transport::Sse { .. }));
@@ -114,7 +113,7 @@ impl Engine {
     }
 
     fn on_upstream_message(&mut self, conn: ConnId, text: &str) {
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conn_mut(conn) else {
             return;
         };
         // An answer after a refresh: the next refused token may be refreshed again.
@@ -123,7 +122,7 @@ impl Engine {
             return;
         }
         // Named only off the hot path (a forwarded call's answer needs no name).
-        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.servers.conn(conn).map(|c| c.server.clone()) else {
             return;
         };
         let message = match Message::parse(text) {
@@ -169,8 +168,7 @@ impl Engine {
         };
         let Some(pending) = self
             .servers
-            .conns
-            .get_mut(&conn)
+            .conn_mut(conn)
             .and_then(|c| c.take_answered(id))
         else {
             return;
@@ -223,7 +221,7 @@ impl Engine {
             methods::PING => self.send_upstream(conn, jsonrpc::success(id, json!({}))),
             methods::ROOTS_LIST => {
                 let now = self.now_ms;
-                if let Some(connection) = self.servers.conns.get_mut(&conn) {
+                if let Some(connection) = self.servers.conn_mut(conn) {
                     connection.roots_asked(now);
                 }
                 self.note_roots_asked(name);
@@ -292,7 +290,7 @@ impl Engine {
         match method {
             methods::NOTIFICATIONS_PROGRESS => {
                 let token = Params::read(params.as_ref()).progress_token;
-                let target = self.servers.conns.get(&conn).and_then(|c| {
+                let target = self.servers.conn(conn).and_then(|c| {
                     c.calls().find_map(|(_, call)| {
                         call.reports_progress(token)
                             .then(|| (call.client().to_string(), call.timer()))
@@ -323,8 +321,7 @@ impl Engine {
             | methods::NOTIFICATIONS_RESOURCES_LIST_CHANGED
                 if self
                     .servers
-                    .conns
-                    .get(&conn)
+                    .conn(conn)
                     .is_some_and(|c| c.handshake.phase() == Phase::Ready) =>
             {
                 self.start_listing(conn, ListKind::from_list_changed(method));
