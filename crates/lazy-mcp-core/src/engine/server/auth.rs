@@ -332,7 +332,7 @@ impl Servers {
             oauth: uses_oauth(config),
             may_wait: ctx.settings.sign_in_may_wait,
         };
-        let result = input(auth, &cx, connection.map(|c| &mut c.auth));
+        let result = input(auth, &cx, connection.map(|c| c.auth_mut()));
         Some((result, server.auth_mut().poll_outputs()))
     }
 
@@ -418,7 +418,7 @@ impl Servers {
         let Some(connection) = server.connect().conn().and_then(|c| self.conn_mut(c)) else {
             return;
         };
-        let mut held = connection.auth.take_held_sends();
+        let mut held = connection.auth_mut().take_held_sends();
         let timer = connection
             .is_handshaking()
             .then(|| connection.handshake_timer())
@@ -492,8 +492,8 @@ impl Servers {
     /// The connection is held for a sign-in started for its calls.
     pub(in crate::engine) fn call_awaits_sign_in(&self, conn: ConnId) -> bool {
         self.conn(conn).is_some_and(|c| {
-            self.get(&c.server)
-                .is_some_and(|s| s.auth().awaits_sign_in_for_calls(&c.auth))
+            self.get(c.server())
+                .is_some_and(|s| s.auth().awaits_sign_in_for_calls(c.auth()))
         })
     }
 }

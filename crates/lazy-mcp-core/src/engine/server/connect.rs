@@ -25,6 +25,7 @@ use crate::engine::server::http_transport::machine::HttpTransport;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::engine::timers::TimerPurpose;
+use crate::protocol::client_discover::Era;
 use crate::protocol::jsonrpc;
 use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
@@ -172,7 +173,7 @@ impl Engine {
         }
     }
 
-    fn refuse_call(&mut self, refused: Refused) {
+    pub(super) fn refuse_call(&mut self, refused: Refused) {
         let (client, client_id) = refused.call.into_reply_target();
         self.reply_error(&client, client_id, refused.code, &refused.message);
     }
@@ -206,14 +207,15 @@ impl Servers {
     /// request timeout. `input_rounds`: how many times a modern server
     /// already asked for input on this call (0 for a new call; its retries
     /// go through here too). The pins are read only (`ctx.pins`).
-    fn forward_call(
+    pub(super) fn forward_call(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
         mut call: QueuedCall,
         input_rounds: u32,
     ) -> Result<(), Box<Refused>> {
-        let Some(connection) = self.conn(conn) else {
+        // The connection and its server in one look-up, no name cloned per call.
+        let Some((connection, server)) = self.conn_and_server_mut(conn) else {
             return Ok(());
         };
         // Held since the call arrived (the connect's listing found it changed):
@@ -221,24 +223,20 @@ impl Servers {
         if ctx.pins.any_held() {
             let held = ctx
                 .pins
-                .call_refusal(&connection.server, call.method(), call.params());
+                .call_refusal(connection.server(), call.method(), call.params());
             if let Some(message) = held {
                 return Err(refused(call, jsonrpc::INVALID_PARAMS, message));
             }
         }
         // A modern server gets the era's envelope and may ask for input (the
         // call is sent again with the same params): it needs them parsed.
-        if self.is_modern(conn) {
+        if connection.handshake().era() == Era::Modern {
             // The raw reading validated it already; never leave a client waiting.
             if let Err(error) = call.read_raw_params() {
                 let why = format!("Lazy MCP could not read the call's params: {error}");
                 return Err(refused(call, jsonrpc::INVALID_PARAMS, why));
             }
         }
-        // The connection and its server in one look-up, no name cloned per call.
-        let Some((connection, server)) = self.conn_and_server_mut(conn) else {
-            return Ok(());
-        };
         let upstream_id = connection.next_request_id();
         // The server's `timeout` key bounds each forwarded request too (it is the
         // per-request timeout of the tools whose configs carry it), else `requestTimeoutMs`.
@@ -365,7 +363,7 @@ impl Servers {
                 ctx.now_ms,
                 handshake_timer,
             );
-            connection.http = HttpTransport::new(&transport);
+            *connection.http_mut() = HttpTransport::new(&transport);
             connection
         });
         if let Some(server) = self.server_mut(name) {
@@ -416,7 +414,7 @@ impl Servers {
     fn went_live(&mut self, ctx: &mut ServerCtx, conn: ConnId) -> Option<(String, u64)> {
         let connection = self.conn_mut(conn)?;
         let live = connection.went_live(ctx.now_ms);
-        let name = connection.server.clone();
+        let name = connection.server().clone();
         ctx.timers.cancel_armed(live.handshake_timer);
         Some((name, live.latency_ms))
     }
@@ -516,7 +514,7 @@ impl Servers {
             open_event_stream: false,
         };
         // Held while the connection waits for a sign-in.
-        if let Some(send) = connection.auth.handle_send(send) {
+        if let Some(send) = connection.auth_mut().handle_send(send) {
             ctx.effects.push(send);
         }
     }
@@ -560,7 +558,7 @@ impl Servers {
             open_event_stream: opens_stream,
         };
         // Held while the connection waits for a sign-in.
-        if let Some(send) = connection.auth.handle_send(send) {
+        if let Some(send) = connection.auth_mut().handle_send(send) {
             ctx.effects.push(send);
         }
     }
@@ -574,7 +572,7 @@ impl Servers {
         clients: u32,
         holders: Vec<crate::shared::launch::SharedHolder>,
     ) {
-        let Some(name) = self.conn(conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.conn(conn).map(|c| c.server().clone()) else {
             return;
         };
         if let Some(server) = self

@@ -44,7 +44,7 @@ impl Servers {
         let closed = connection.close();
         ctx.timers.cancel_armed(closed.handshake_timer);
         ctx.timers.cancel_armed(closed.connect_deadline);
-        if let Some(server) = self.server_mut(&connection.server) {
+        if let Some(server) = self.server_mut(connection.server()) {
             server.connect_mut().handle_connection_dropped(conn);
             server.stats_mut().handle_connection_ended();
         }
@@ -134,7 +134,7 @@ impl Servers {
         if in_handshake {
             return Some(Closed::InHandshake { cause, detail });
         }
-        let name = connection.server.clone();
+        let name = connection.server().clone();
         let error = format!("MCP server '{name}' closed the connection: {cause}");
         let owed = self.drop_connection(ctx, conn).unwrap_or_default();
         self.with_idle(ctx, &name, &mut |idle, _| idle.handle_stopped());

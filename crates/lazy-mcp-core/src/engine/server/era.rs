@@ -18,11 +18,13 @@ use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::calls::ForwardedCall;
+use crate::engine::server::calls::{ForwardedCall, QueuedCall};
+use crate::engine::server::connect::Refused;
 use crate::engine::server::connection::Pending;
+use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Handshake;
-use crate::engine::server::state::ServerState;
+use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
 use crate::protocol::client_discover::{self as discover, Era};
@@ -84,14 +86,14 @@ impl Servers {
             return VecMap::new();
         }
         if let Some(message) = message.filter(|m| MessageFields::read(m).method_member.is_some()) {
-            if connection.handshake.era() == Era::Modern {
+            if connection.handshake().era() == Era::Modern {
                 let mut headers = discover::http_headers(message);
-                headers.extend(self.param_headers(ctx, &connection.server, message));
+                headers.extend(self.param_headers(ctx, connection.server(), message));
                 return headers;
             }
         }
         let mut headers = VecMap::new();
-        if let Some(init) = connection.handshake.init() {
+        if let Some(init) = connection.handshake().init() {
             headers.insert(
                 "mcp-protocol-version".to_string(),
                 init.protocol_version.clone(),
@@ -131,83 +133,83 @@ impl Servers {
     }
 }
 
-impl Engine {
+impl Servers {
     /// A list request of the first round on a connection that trusted the
     /// catalogue's modern verdict was refused: a server that speaks only the
     /// legacy era now refuses every request before `initialize` (Python `mcp`
     /// 1.x: -32602, the TypeScript SDK v1 over HTTP: 400 "Server not
-    /// initialized"). Probe again on a fresh connection. Returns whether it did.
-    pub(in crate::engine) fn reprobe_after_list_refusal(
+    /// initialized"). Its era is asked again on a fresh connection: returns
+    /// the reopening for the router, None when it does not apply.
+    pub(super) fn reprobe_after_list_refusal(
         &mut self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
         error: &Value,
-    ) -> bool {
+    ) -> Option<(String, Reopening)> {
         let trusted_modern = self
-            .servers
             .conn(conn)
-            .is_some_and(|c| c.handshake.kind() == Handshake::Modern && !c.is_live());
-        trusted_modern
-            && self.reprobe_on_fresh_connection(
-                conn,
-                &format!(
-                    "it refused a 2026-07-28 request ({})",
-                    jsonrpc::error_message(error)
-                ),
-            )
+            .is_some_and(|c| c.handshake().kind() == Handshake::Modern && !c.is_live());
+        if !trusted_modern {
+            return None;
+        }
+        let why = format!(
+            "it refused a 2026-07-28 request ({})",
+            jsonrpc::error_message(error)
+        );
+        self.reprobe(ctx, conn, &why)
     }
 
-    /// Drops `conn` and probes the server's era on a fresh one (the server stays
-    /// CATALOGUING or CONNECTING; waiting calls wait on). Once per verdict: false
-    /// when a probe was asked for already.
-    pub(in crate::engine) fn reprobe_on_fresh_connection(
+    /// `conn`'s server's era is asked again on a fresh connection (the server
+    /// stays CATALOGUING or CONNECTING; waiting calls wait on). Once per
+    /// verdict: None when a probe was asked for already. The router drops
+    /// `conn` and opens the returned one.
+    pub(super) fn reprobe(
         &mut self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
         why: &str,
-    ) -> bool {
-        let Some(connection) = self.servers.conn(conn) else {
-            return false;
-        };
-        let name = connection.server.clone();
+    ) -> Option<(String, Reopening)> {
+        let (connection, server) = self.conn_and_server_mut(conn)?;
+        let name = connection.server().clone();
         let (purpose, interactive) = connection.reopen_as();
-        let probe_now = self
-            .servers
-            .server_mut(&name)
-            .is_some_and(|s| s.connect_mut().handle_verdict_refused());
-        if !probe_now {
-            return false;
+        if !server.is_some_and(|s| s.connect_mut().handle_verdict_refused()) {
+            return None;
         }
-        self.log(
-            LogLevel::Info,
-            Some(&name),
-            format!("{why}: asking its era again"),
-        );
-        self.drop_connection(conn, "its protocol era changed", true);
-        self.open_connection_with(&name, purpose, interactive, Some(Handshake::Probe));
-        true
+        let message = format!("{why}: asking its era again");
+        self.log(ctx, LogLevel::Info, Some(&name), message);
+        let reopen = Reopening {
+            handshake: Handshake::Probe,
+            why: "its protocol era changed",
+            purpose,
+            interactive,
+        };
+        Some((name, reopen))
     }
 
     /// A call to a server spoken to as modern was refused in a way that says it
     /// speaks only the legacy era now ([`discover::says_legacy_only`]): the
-    /// connection ends, the server's era is probed on a fresh one, and the
-    /// connection's calls are sent again there (once each). Returns the call
-    /// and outcome to deliver otherwise.
-    pub(in crate::engine) fn retry_after_era_change(
+    /// connection's calls are taken to go again once the era is known (once
+    /// each; their timers cancelled), its connect machine told. Returns the
+    /// server and those calls (the router stops it, then hands them to
+    /// [`Servers::calls_wait`]), or the call and outcome to deliver.
+    fn era_changed(
         &mut self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
         call: ForwardedCall,
         outcome: Result<Value, Value>,
-    ) -> Option<(ForwardedCall, Result<Value, Value>)> {
+    ) -> CallAnswer {
         let changed = matches!(&outcome, Err(error) if discover::says_legacy_only(error));
-        let Some(name) = self.servers.conn(conn).map(|c| c.server.clone()) else {
-            return Some((call, outcome));
+        let Some(name) = self.conn(conn).map(|c| c.server().clone()) else {
+            return CallAnswer::Deliver(call, outcome);
         };
-        let live = self.servers.get(&name).is_some_and(|s| {
+        let live = self.get(&name).is_some_and(|s| {
             s.connect().conn() == Some(conn)
                 && matches!(s.state(), ServerState::Connected)
                 && !s.connect().asks_era_again()
         });
-        if !changed || !live || !self.servers.is_modern(conn) || !call.may_go_again() {
-            return Some((call, outcome));
+        if !changed || !live || !self.is_modern(conn) || !call.may_go_again() {
+            return CallAnswer::Deliver(call, outcome);
         }
         let why = match &outcome {
             Err(error) => jsonrpc::error_message(error),
@@ -215,37 +217,98 @@ impl Engine {
         };
         // This call and the others in flight go again once the era is known.
         let mut again = vec![call];
-        let clients = &self.clients;
-        if let Some(connection) = self.servers.conn_mut(conn) {
+        let clients = ctx.clients;
+        if let Some(connection) = self.conn_mut(conn) {
             again.extend(connection.take_calls_to_resend(&|id| clients.awaits_retry(conn, id)));
         }
-        if let Some(server) = self.servers.server_mut(&name) {
+        if let Some(server) = self.server_mut(&name) {
             server.connect_mut().handle_era_changed();
         }
-        self.log(
-            LogLevel::Info,
-            Some(&name),
-            format!(
-                "it refused a 2026-07-28 {} ({why}): asking its era again and sending {} again",
-                again.first().map(|c| c.method()).unwrap_or_default(),
-                crate::wording::count(again.len(), "call")
-            ),
+        let message = format!(
+            "it refused a 2026-07-28 {} ({why}): asking its era again and sending {} again",
+            again.first().map(|c| c.method()).unwrap_or_default(),
+            crate::wording::count(again.len(), "call")
         );
+        self.log(ctx, LogLevel::Info, Some(&name), message);
         for call in &again {
-            self.timers.cancel_armed(Some(call.timer()));
+            ctx.timers.cancel_armed(Some(call.timer()));
         }
-        self.stop_server(&name, "its protocol era changed");
-        self.transition(&name, crate::engine::server::state::Trigger::Stopped);
-        let waiters = again
+        let again = again
             .into_iter()
-            .map(ForwardedCall::requeue_after_era_change);
-        if let Some(server) = self.servers.server_mut(&name) {
-            for call in waiters {
+            .map(ForwardedCall::requeue_after_era_change)
+            .collect();
+        CallAnswer::EraChanged { name, again }
+    }
+
+    /// Calls that wait for `name`'s next connect (its era asked again).
+    pub(super) fn calls_wait(&mut self, name: &str, calls: Vec<QueuedCall>) {
+        if let Some(server) = self.server_mut(name) {
+            for call in calls {
                 server.connect_mut().handle_call_waiting(call);
             }
         }
-        self.ensure_connected(&name, true);
-        None
+    }
+
+    /// A forwarded call's answer (not taken by the raw path, nor held for its
+    /// client's retry): an `input_required` Lazy MCP answers itself is asked
+    /// again, a refusal that says the era changed sends the connection's
+    /// calls again after a probe, anything else is delivered as the era
+    /// reads it. Returns what the router does.
+    pub(super) fn call_answered(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        call: ForwardedCall,
+        outcome: Result<Value, Value>,
+    ) -> CallAnswer {
+        let (call, outcome) = match self.answer_input_requests(ctx, conn, call, outcome) {
+            CallAnswer::Deliver(call, outcome) => (call, outcome),
+            other => return other, // asked again, with the answers
+        };
+        let (call, outcome) = match self.era_changed(ctx, conn, call, outcome) {
+            CallAnswer::Deliver(call, outcome) => (call, outcome),
+            other => return other, // sent again once the server's era is known
+        };
+        let outcome = self.modern_call_outcome(ctx, conn, &call, outcome);
+        CallAnswer::Deliver(call, outcome)
+    }
+}
+
+/// A connection to drop (`why`) and open again for the same purpose with
+/// `handshake` (the router does both).
+pub(in crate::engine) struct Reopening {
+    pub(super) handshake: Handshake,
+    pub(super) why: &'static str,
+    pub(super) purpose: Purpose,
+    pub(super) interactive: bool,
+}
+
+/// What became of a forwarded call's answer ([`Servers::call_answered`]).
+/// Matched at once by its one caller, never stored: `Deliver` stays unboxed,
+/// as the `Option<(ForwardedCall, …)>` it replaces was.
+#[allow(clippy::large_enum_variant)]
+pub(in crate::engine) enum CallAnswer {
+    /// To its client, as read.
+    Deliver(ForwardedCall, Result<Value, Value>),
+    /// Sent again with Lazy MCP's answers to its input requests.
+    AskedAgain,
+    /// Sending it again was refused (its client gets the error).
+    Refused(Box<Refused>),
+    /// The server's era changed: stop it, then these calls wait for its next connect.
+    EraChanged {
+        name: String,
+        again: Vec<QueuedCall>,
+    },
+}
+
+impl Engine {
+    /// `name`'s era changed under a call ([`Servers::call_answered`]): it
+    /// stops, and `again` waits for the fresh connection that probes it.
+    pub(super) fn era_changed(&mut self, name: &str, again: Vec<QueuedCall>) {
+        self.stop_server(name, "its protocol era changed");
+        self.transition(name, Trigger::Stopped);
+        self.servers.calls_wait(name, again);
+        self.ensure_connected(name, true);
     }
 
     /// A client subscribed to or unsubscribed from a resource of a connected
@@ -285,7 +348,7 @@ impl Servers {
             return outcome;
         }
         let method = call.method();
-        let Some(name) = self.conn(conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.conn(conn).map(|c| c.server().clone()) else {
             return outcome;
         };
         match outcome {
@@ -317,9 +380,9 @@ impl Servers {
         let Some(connection) = self.conn(conn) else {
             return;
         };
-        let name = connection.server.clone();
+        let name = connection.server().clone();
         let capabilities = connection
-            .handshake
+            .handshake()
             .init()
             .map(|i| i.capabilities.clone())
             .unwrap_or(Value::Null);
@@ -401,13 +464,13 @@ impl Servers {
         let connection = self.conn_mut(conn)?;
         connection
             .listen_answered(upstream_id)
-            .then(|| connection.server.clone())
+            .then(|| connection.server().clone())
     }
 
     /// Whether `conn` speaks the modern era.
     pub(in crate::engine) fn is_modern(&self, conn: ConnId) -> bool {
         self.conn(conn)
-            .is_some_and(|c| c.handshake.era() == Era::Modern)
+            .is_some_and(|c| c.handshake().era() == Era::Modern)
     }
 
     /// A `notifications/cancelled` to a modern server over HTTP: the request's
@@ -424,7 +487,7 @@ impl Servers {
         let id = Params::read(fields.params).request_id?.as_u64()?;
         let connection = self.conn(conn)?;
         let http = matches!(self.transport_of(conn), Some(Transport::Http { .. }));
-        (connection.handshake.era() == Era::Modern && http)
+        (connection.handshake().era() == Era::Modern && http)
             .then_some(Effect::AbortRequest { conn, id })
     }
 }

@@ -18,6 +18,7 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::era::CallAnswer;
 use crate::engine::server::roots::roots_from_folders;
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
@@ -154,36 +155,41 @@ impl Servers {
     }
 }
 
-impl Engine {
+impl Servers {
     /// A modern server's `input_required` answer that only asks for roots is
     /// answered by Lazy MCP itself: the same request goes again with
     /// `inputResponses` and the server's `requestState`. Returns the call and
     /// outcome to deliver otherwise.
-    pub(in crate::engine) fn answer_input_requests(
+    pub(super) fn answer_input_requests(
         &mut self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
         call: ForwardedCall,
         outcome: Result<Value, Value>,
-    ) -> Option<(ForwardedCall, Result<Value, Value>)> {
+    ) -> CallAnswer {
         let retry = match &outcome {
             Ok(result)
-                if self.servers.is_modern(conn)
+                if self.is_modern(conn)
                     && discover::asks_for_input(result)
                     && call.input_rounds() < MAX_INPUT_ROUNDS =>
             {
-                roots_retry_params(self.settings(), &call, result)
+                roots_retry_params(ctx.settings, &call, result)
             }
             _ => None,
         };
         let Some(params) = retry else {
-            return Some((call, outcome));
+            return CallAnswer::Deliver(call, outcome);
         };
-        self.timers.cancel_armed(Some(call.timer()));
+        ctx.timers.cancel_armed(Some(call.timer()));
         let (queued, input_rounds) = call.ask_again(params);
-        self.forward_call_round(conn, queued, input_rounds);
-        None
+        match self.forward_call(ctx, conn, queued, input_rounds) {
+            Ok(()) => CallAnswer::AskedAgain,
+            Err(refused) => CallAnswer::Refused(refused),
+        }
     }
+}
 
+impl Engine {
     /// A client's retry carrying a `requestState` Lazy MCP wrapped: the server's
     /// own state is restored and Lazy MCP's roots answers are added.
     pub(in crate::engine) fn restore_input_state(&self, params: &mut Option<Value>) {

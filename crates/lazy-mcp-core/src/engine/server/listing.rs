@@ -35,9 +35,9 @@ impl Servers {
     ) -> Option<Listed> {
         let connection = self.conn_mut(conn)?;
         let purpose = connection.purpose();
-        input(&mut connection.listing, purpose);
-        let outputs = connection.listing.poll_outputs();
-        let name = connection.server.clone();
+        input(connection.listing_mut(), purpose);
+        let outputs = connection.listing_mut().poll_outputs();
+        let name = connection.server().clone();
         let mut done = None;
         for output in outputs {
             match output {
@@ -76,8 +76,10 @@ impl Engine {
         outcome: Result<Value, Value>,
     ) {
         if let Err(error) = &outcome {
-            if self.reprobe_after_list_refusal(conn, error) {
-                return;
+            let (servers, mut ctx) = self.server_parts();
+            if let Some((name, reopen)) = servers.reprobe_after_list_refusal(&mut ctx, conn, error)
+            {
+                return self.reopen(conn, &name, reopen);
             }
         }
         self.with_listing(conn, &mut |listing, purpose| match &outcome {
@@ -96,11 +98,11 @@ impl Engine {
         let Some(connection) = self.servers.conn(conn) else {
             return;
         };
-        let era = connection.handshake.era();
-        let Some(init) = connection.handshake.init().cloned() else {
+        let era = connection.handshake().era();
+        let Some(init) = connection.handshake().init().cloned() else {
             return;
         };
-        let name = connection.server.clone();
+        let name = connection.server().clone();
         let purpose = connection.purpose();
         let live = connection.is_live();
         let roots_asked_at = connection.roots_asked_at();

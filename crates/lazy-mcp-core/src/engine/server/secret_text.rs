@@ -45,7 +45,7 @@ impl Servers {
     /// `text` about the server behind `conn`, masked the same way.
     pub(in crate::engine) fn mask_for_conn(&self, conn: ConnId, text: String) -> String {
         match self.conn(conn) {
-            Some(connection) => self.mask_for_server(&connection.server, text),
+            Some(connection) => self.mask_for_server(connection.server(), text),
             None => text,
         }
     }

@@ -172,7 +172,7 @@ impl Servers {
 
     /// A call on `conn` was answered: counted, and the server was active now.
     pub(in crate::engine) fn call_served(&mut self, conn: ConnId, now_ms: u64) {
-        let Some(name) = self.conns.get(&conn).map(|c| &c.server) else {
+        let Some(name) = self.conns.get(&conn).map(|c| c.server()) else {
             return;
         };
         if let Some(server) = self.by_name.get_mut(name) {
@@ -406,7 +406,7 @@ impl Servers {
         conn: ConnId,
     ) -> Option<(&mut Connection, Option<&mut Server>)> {
         let connection = self.conns.get_mut(&conn)?;
-        let server = self.by_name.get_mut(&connection.server);
+        let server = self.by_name.get_mut(connection.server());
         Some((connection, server))
     }
 
@@ -443,14 +443,14 @@ impl Servers {
 
     /// The server `conn` is a connection to.
     pub(in crate::engine) fn server_of(&self, conn: ConnId) -> Option<&str> {
-        self.conns.get(&conn).map(|c| c.server.as_str())
+        self.conns.get(&conn).map(|c| c.server().as_str())
     }
 
     /// How `conn`'s server is reached (stdio, Streamable HTTP, legacy SSE).
     pub(in crate::engine) fn transport_of(&self, conn: ConnId) -> Option<&Transport> {
         let connection = self.conns.get(&conn)?;
         self.by_name
-            .get(&connection.server)
+            .get(connection.server())
             .map(|s| &s.config.transport)
     }
 

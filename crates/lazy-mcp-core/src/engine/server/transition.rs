@@ -42,7 +42,7 @@ impl Servers {
         let ready: Vec<ConnId> = self
             .conns()
             .filter(|(_, c)| {
-                c.handshake.phase() == Phase::Ready && c.handshake.era() == Era::Legacy
+                c.handshake().phase() == Phase::Ready && c.handshake().era() == Era::Legacy
             })
             .map(|(id, _)| *id)
             .collect();

@@ -7,6 +7,7 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
+use crate::engine::server::era::CallAnswer;
 use crate::engine::server::handshake::machine::HandshakeMessage;
 use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::roots::roots_from_folders;
@@ -90,7 +91,7 @@ impl Engine {
             return;
         };
         let sse = matches!(self.servers.transport_of(conn), Some(Transport::Sse { .. }));
-        let name = connection.server.clone();
+        let name = connection.server().clone();
         self.log(
             LogLevel::Debug,
             Some(&name),
@@ -117,12 +118,12 @@ impl Engine {
             return;
         };
         // An answer after a refresh: the next refused token may be refreshed again.
-        connection.auth.handle_answer();
+        connection.auth_mut().handle_answer();
         if self.forward_raw_response(conn, text) {
             return;
         }
         // Named only off the hot path (a forwarded call's answer needs no name).
-        let Some(name) = self.servers.conn(conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.servers.conn(conn).map(|c| c.server().clone()) else {
             return;
         };
         let message = match Message::parse(text) {
@@ -192,19 +193,18 @@ impl Engine {
                     self.servers.put_call_back(conn, id, *call);
                     return;
                 };
-                let call = *call;
-                let Some((call, outcome)) = self.answer_input_requests(conn, call, outcome) else {
-                    return; // asked again, with the answers
-                };
-                let Some((call, outcome)) = self.retry_after_era_change(conn, call, outcome) else {
-                    return; // sent again once the server's era is known
-                };
                 let (servers, mut ctx) = self.server_parts();
-                let outcome = servers.modern_call_outcome(&mut ctx, conn, &call, outcome);
-                self.finish_call(conn, call, |client_id| {
-                    let id = client_id.clone();
-                    Message::Response { id, outcome }.into_value().to_string()
-                })
+                match servers.call_answered(&mut ctx, conn, *call, outcome) {
+                    CallAnswer::Deliver(call, outcome) => {
+                        self.finish_call(conn, call, |client_id| {
+                            let id = client_id.clone();
+                            Message::Response { id, outcome }.into_value().to_string()
+                        })
+                    }
+                    CallAnswer::AskedAgain => {}
+                    CallAnswer::Refused(refused) => self.refuse_call(*refused),
+                    CallAnswer::EraChanged { name, again } => self.era_changed(&name, again),
+                }
             }
         }
     }
@@ -322,7 +322,7 @@ impl Engine {
                 if self
                     .servers
                     .conn(conn)
-                    .is_some_and(|c| c.handshake.phase() == Phase::Ready) =>
+                    .is_some_and(|c| c.handshake().phase() == Phase::Ready) =>
             {
                 self.start_listing(conn, ListKind::from_list_changed(method));
             }

@@ -206,7 +206,7 @@ impl Servers {
             (ServerState::Connected, Some(conn)) => {
                 let kinds = self
                     .conn(conn)
-                    .and_then(|c| c.handshake.init())
+                    .and_then(|c| c.handshake().init())
                     .map(|init| ListKind::offered_by(&init.capabilities))
                     .unwrap_or_default();
                 Refresh::List(conn, kinds)
