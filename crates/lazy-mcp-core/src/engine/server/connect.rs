@@ -111,13 +111,9 @@ impl Engine {
         conn: ConnId,
         roots_asked_at: Option<u64>,
     ) {
-        let settle = self.settings().roots_settle_ms;
-        match roots_asked_at.map(|at| at.saturating_add(settle)) {
-            Some(due) if due > self.now_ms => {
-                self.timers
-                    .handle_set(TimerPurpose::RootsSettle { conn }, due);
-            }
-            _ => self.become_connected(conn),
+        let (servers, mut ctx) = self.server_parts();
+        if servers.roots_settled(&mut ctx, conn, roots_asked_at) {
+            self.become_connected(conn);
         }
     }
 
@@ -173,7 +169,7 @@ impl Engine {
         }
     }
 
-    pub(super) fn refuse_call(&mut self, refused: Refused) {
+    fn refuse_call(&mut self, refused: Refused) {
         let (client, client_id) = refused.call.into_reply_target();
         self.reply_error(&client, client_id, refused.code, &refused.message);
     }
@@ -207,7 +203,7 @@ impl Servers {
     /// request timeout. `input_rounds`: how many times a modern server
     /// already asked for input on this call (0 for a new call; its retries
     /// go through here too). The pins are read only (`ctx.pins`).
-    pub(super) fn forward_call(
+    fn forward_call(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
@@ -400,6 +396,25 @@ impl Servers {
         };
         if has_waiters {
             connection.keep_for_calls();
+        }
+    }
+
+    /// Whether `conn` goes live now: not while the roots its server asked for
+    /// at `roots_asked_at` settle (`rootsSettleMs`; a timer wakes it then).
+    fn roots_settled(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        roots_asked_at: Option<u64>,
+    ) -> bool {
+        let settle = ctx.settings.roots_settle_ms;
+        match roots_asked_at.map(|at| at.saturating_add(settle)) {
+            Some(due) if due > ctx.now_ms => {
+                ctx.timers
+                    .handle_set(TimerPurpose::RootsSettle { conn }, due);
+                false
+            }
+            _ => true,
         }
     }
 

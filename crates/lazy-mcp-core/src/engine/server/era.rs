@@ -18,8 +18,7 @@ use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::calls::{ForwardedCall, QueuedCall};
-use crate::engine::server::connect::Refused;
+use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
@@ -188,89 +187,72 @@ impl Servers {
 
     /// A call to a server spoken to as modern was refused in a way that says it
     /// speaks only the legacy era now ([`discover::says_legacy_only`]): the
-    /// connection's calls are taken to go again once the era is known (once
-    /// each; their timers cancelled), its connect machine told. Returns the
-    /// server and those calls (the router stops it, then hands them to
-    /// [`Servers::calls_wait`]), or the call and outcome to deliver.
-    fn era_changed(
+    /// connection's other calls are taken to go again once the era is known
+    /// (once each), the timers of all of them cancelled, its connect machine
+    /// told. Returns the server and those other calls (the router stops it,
+    /// then hands `call` and them to [`Servers::calls_wait`]); None to
+    /// deliver the answer.
+    pub(super) fn era_changed(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
-        call: ForwardedCall,
-        outcome: Result<Value, Value>,
-    ) -> CallAnswer {
-        let changed = matches!(&outcome, Err(error) if discover::says_legacy_only(error));
-        let Some(name) = self.conn(conn).map(|c| c.server().clone()) else {
-            return CallAnswer::Deliver(call, outcome);
+        call: &ForwardedCall,
+        outcome: &Result<Value, Value>,
+    ) -> Option<(String, Vec<ForwardedCall>)> {
+        let Err(error) = outcome else {
+            return None;
         };
+        if !discover::says_legacy_only(error) || !call.may_go_again() || !self.is_modern(conn) {
+            return None;
+        }
+        let name = self.conn(conn)?.server().clone();
         let live = self.get(&name).is_some_and(|s| {
             s.connect().conn() == Some(conn)
                 && matches!(s.state(), ServerState::Connected)
                 && !s.connect().asks_era_again()
         });
-        if !changed || !live || !self.is_modern(conn) || !call.may_go_again() {
-            return CallAnswer::Deliver(call, outcome);
+        if !live {
+            return None;
         }
-        let why = match &outcome {
-            Err(error) => jsonrpc::error_message(error),
-            Ok(_) => String::new(),
-        };
+        let why = jsonrpc::error_message(error);
         // This call and the others in flight go again once the era is known.
-        let mut again = vec![call];
         let clients = ctx.clients;
-        if let Some(connection) = self.conn_mut(conn) {
-            again.extend(connection.take_calls_to_resend(&|id| clients.awaits_retry(conn, id)));
-        }
+        let others = match self.conn_mut(conn) {
+            Some(connection) => {
+                connection.take_calls_to_resend(&|id| clients.awaits_retry(conn, id))
+            }
+            None => Vec::new(),
+        };
         if let Some(server) = self.server_mut(&name) {
             server.connect_mut().handle_era_changed();
         }
         let message = format!(
             "it refused a 2026-07-28 {} ({why}): asking its era again and sending {} again",
-            again.first().map(|c| c.method()).unwrap_or_default(),
-            crate::wording::count(again.len(), "call")
+            call.method(),
+            crate::wording::count(others.len() + 1, "call")
         );
         self.log(ctx, LogLevel::Info, Some(&name), message);
-        for call in &again {
-            ctx.timers.cancel_armed(Some(call.timer()));
+        ctx.timers.cancel_armed(Some(call.timer()));
+        for other in &others {
+            ctx.timers.cancel_armed(Some(other.timer()));
         }
-        let again = again
-            .into_iter()
-            .map(ForwardedCall::requeue_after_era_change)
-            .collect();
-        CallAnswer::EraChanged { name, again }
+        Some((name, others))
     }
 
-    /// Calls that wait for `name`'s next connect (its era asked again).
-    pub(super) fn calls_wait(&mut self, name: &str, calls: Vec<QueuedCall>) {
+    /// Calls taken off a connection whose era changed wait for `name`'s
+    /// next connect.
+    pub(super) fn calls_wait(
+        &mut self,
+        name: &str,
+        call: ForwardedCall,
+        others: Vec<ForwardedCall>,
+    ) {
         if let Some(server) = self.server_mut(name) {
-            for call in calls {
+            for call in std::iter::once(call).chain(others) {
+                let call = call.requeue_after_era_change();
                 server.connect_mut().handle_call_waiting(call);
             }
         }
-    }
-
-    /// A forwarded call's answer (not taken by the raw path, nor held for its
-    /// client's retry): an `input_required` Lazy MCP answers itself is asked
-    /// again, a refusal that says the era changed sends the connection's
-    /// calls again after a probe, anything else is delivered as the era
-    /// reads it. Returns what the router does.
-    pub(super) fn call_answered(
-        &mut self,
-        ctx: &mut ServerCtx,
-        conn: ConnId,
-        call: ForwardedCall,
-        outcome: Result<Value, Value>,
-    ) -> CallAnswer {
-        let (call, outcome) = match self.answer_input_requests(ctx, conn, call, outcome) {
-            CallAnswer::Deliver(call, outcome) => (call, outcome),
-            other => return other, // asked again, with the answers
-        };
-        let (call, outcome) = match self.era_changed(ctx, conn, call, outcome) {
-            CallAnswer::Deliver(call, outcome) => (call, outcome),
-            other => return other, // sent again once the server's era is known
-        };
-        let outcome = self.modern_call_outcome(ctx, conn, &call, outcome);
-        CallAnswer::Deliver(call, outcome)
     }
 }
 
@@ -283,31 +265,19 @@ pub(in crate::engine) struct Reopening {
     pub(super) interactive: bool,
 }
 
-/// What became of a forwarded call's answer ([`Servers::call_answered`]).
-/// Matched at once by its one caller, never stored: `Deliver` stays unboxed,
-/// as the `Option<(ForwardedCall, …)>` it replaces was.
-#[allow(clippy::large_enum_variant)]
-pub(in crate::engine) enum CallAnswer {
-    /// To its client, as read.
-    Deliver(ForwardedCall, Result<Value, Value>),
-    /// Sent again with Lazy MCP's answers to its input requests.
-    AskedAgain,
-    /// Sending it again was refused (its client gets the error).
-    Refused(Box<Refused>),
-    /// The server's era changed: stop it, then these calls wait for its next connect.
-    EraChanged {
-        name: String,
-        again: Vec<QueuedCall>,
-    },
-}
-
 impl Engine {
-    /// `name`'s era changed under a call ([`Servers::call_answered`]): it
-    /// stops, and `again` waits for the fresh connection that probes it.
-    pub(super) fn era_changed(&mut self, name: &str, again: Vec<QueuedCall>) {
+    /// `name`'s era changed under `call` ([`Servers::era_changed`]): it
+    /// stops, and `call`, then `others`, wait for the fresh connection that
+    /// probes it.
+    pub(super) fn era_changed(
+        &mut self,
+        name: &str,
+        call: ForwardedCall,
+        others: Vec<ForwardedCall>,
+    ) {
         self.stop_server(name, "its protocol era changed");
         self.transition(name, Trigger::Stopped);
-        self.servers.calls_wait(name, again);
+        self.servers.calls_wait(name, call, others);
         self.ensure_connected(name, true);
     }
 

@@ -18,7 +18,6 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::era::CallAnswer;
 use crate::engine::server::roots::roots_from_folders;
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
@@ -158,34 +157,28 @@ impl Servers {
 impl Servers {
     /// A modern server's `input_required` answer that only asks for roots is
     /// answered by Lazy MCP itself: the same request goes again with
-    /// `inputResponses` and the server's `requestState`. Returns the call and
-    /// outcome to deliver otherwise.
-    pub(super) fn answer_input_requests(
-        &mut self,
+    /// `inputResponses` and the server's `requestState`. Returns those params
+    /// (the call's timer cancelled; the router sends it again), None to
+    /// deliver the answer.
+    pub(super) fn input_retry(
+        &self,
         ctx: &mut ServerCtx,
         conn: ConnId,
-        call: ForwardedCall,
-        outcome: Result<Value, Value>,
-    ) -> CallAnswer {
-        let retry = match &outcome {
+        call: &ForwardedCall,
+        outcome: &Result<Value, Value>,
+    ) -> Option<Value> {
+        let params = match outcome {
             Ok(result)
                 if self.is_modern(conn)
                     && discover::asks_for_input(result)
                     && call.input_rounds() < MAX_INPUT_ROUNDS =>
             {
-                roots_retry_params(ctx.settings, &call, result)
+                roots_retry_params(ctx.settings, call, result)
             }
             _ => None,
-        };
-        let Some(params) = retry else {
-            return CallAnswer::Deliver(call, outcome);
-        };
+        }?;
         ctx.timers.cancel_armed(Some(call.timer()));
-        let (queued, input_rounds) = call.ask_again(params);
-        match self.forward_call(ctx, conn, queued, input_rounds) {
-            Ok(()) => CallAnswer::AskedAgain,
-            Err(refused) => CallAnswer::Refused(refused),
-        }
+        Some(params)
     }
 }
 

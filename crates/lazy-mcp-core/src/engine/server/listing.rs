@@ -117,16 +117,7 @@ impl Engine {
             }
             return;
         }
-        // Only a completed catalogue ends a failure streak: a server that connects
-        // fine but crashes on every call must keep backing off longer.
-        if let Some(server) = self.servers.server_mut(&name) {
-            server.restart_mut().handle_succeeded();
-        }
-        let has_waiters = self
-            .servers
-            .get(&name)
-            .is_some_and(|s| s.connect().has_waiters());
-        if has_waiters {
+        if self.servers.catalogued(&name) {
             self.become_connected_after_roots(conn, roots_asked_at);
             return;
         }
@@ -179,26 +170,45 @@ impl Engine {
         self.report_dropped_declared_tools(name);
     }
 
-    /// Declared tools (`tools: [...]` in config) the server does not have.
+    /// Declared tools (`tools: [...]` in config) the server does not have
+    /// (`Servers::report_dropped_declared_tools`).
     pub(in crate::engine) fn report_dropped_declared_tools(&mut self, name: &str) {
-        let Some(server) = self.servers.server_mut(name) else {
+        let (servers, mut ctx) = self.server_parts();
+        servers.report_dropped_declared_tools(&mut ctx, name);
+    }
+}
+
+impl Servers {
+    /// `name` was catalogued: its failure streak ends (only a completed
+    /// catalogue ends it: a server that connects fine but crashes on every
+    /// call must keep backing off longer). Returns whether calls wait for it
+    /// (the cataloguing connection is kept for them).
+    fn catalogued(&mut self, name: &str) -> bool {
+        let Some(server) = self.server_mut(name) else {
+            return false;
+        };
+        server.restart_mut().handle_succeeded();
+        server.connect().has_waiters()
+    }
+
+    /// Declared tools (`tools: [...]` in config) the server does not have:
+    /// noted for Diagnostics, and logged once when they change.
+    fn report_dropped_declared_tools(&mut self, ctx: &mut ServerCtx, name: &str) {
+        let Some(server) = self.server_mut(name) else {
             return;
         };
-        let entry = self.catalogue.warm(name, &server.config().fingerprint);
+        let entry = ctx.catalogue.warm(name, &server.config().fingerprint);
         let dropped = entry.map_or_else(Vec::new, |entry| server.dropped_declared_tools(entry));
         if !server.stats_mut().handle_dropped_declared_tools(&dropped) {
             return;
         }
         if !dropped.is_empty() {
             let file = server.config().source.file.clone();
-            self.log(
-                LogLevel::Warn,
-                Some(name),
-                format!(
-                    "declared tool(s) {} are not offered by the server and were dropped; check the \"tools\" list in {file}",
-                    dropped.join(", ")
-                ),
+            let message = format!(
+                "declared tool(s) {} are not offered by the server and were dropped; check the \"tools\" list in {file}",
+                dropped.join(", ")
             );
+            self.log(ctx, LogLevel::Warn, Some(name), message);
         }
     }
 }

@@ -8,7 +8,6 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::era::CallAnswer;
 use crate::engine::server::handshake::machine::HandshakeMessage;
 use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::roots::roots_from_folders;
@@ -234,18 +233,20 @@ impl Engine {
                     self.servers.put_call_back(conn, id, *call);
                     return;
                 };
+                let call = *call;
                 let (servers, mut ctx) = self.server_parts();
-                match servers.call_answered(&mut ctx, conn, *call, outcome) {
-                    CallAnswer::Deliver(call, outcome) => {
-                        self.finish_call(conn, call, |client_id| {
-                            let id = client_id.clone();
-                            Message::Response { id, outcome }.into_value().to_string()
-                        })
-                    }
-                    CallAnswer::AskedAgain => {}
-                    CallAnswer::Refused(refused) => self.refuse_call(*refused),
-                    CallAnswer::EraChanged { name, again } => self.era_changed(&name, again),
+                if let Some(params) = servers.input_retry(&mut ctx, conn, &call, &outcome) {
+                    let (queued, input_rounds) = call.ask_again(params);
+                    return self.forward_call_round(conn, queued, input_rounds); // asked again, with the answers
                 }
+                if let Some((name, others)) = servers.era_changed(&mut ctx, conn, &call, &outcome) {
+                    return self.era_changed(&name, call, others); // sent again once the server's era is known
+                }
+                let outcome = servers.modern_call_outcome(&mut ctx, conn, &call, outcome);
+                self.finish_call(conn, call, |client_id| {
+                    let id = client_id.clone();
+                    Message::Response { id, outcome }.into_value().to_string()
+                })
             }
         }
     }
