@@ -37,7 +37,6 @@ use crate::engine::registry::catalogue::Catalogue;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::state::ServerState;
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
 use machine::{AuthContext, AuthMachine, AuthOutput, AuthRequest, ConnAuth};
@@ -153,7 +152,7 @@ impl Engine {
     /// refreshes its UI as for a state change (a `stateChanged` with the current state).
     fn sign_in_shown(&mut self, name: &str) {
         self.clients.exposure_changed();
-        let Some(server) = self.servers.by_name.get(name) else {
+        let Some(server) = self.servers.get(name) else {
             return;
         };
         let told = self
@@ -163,7 +162,7 @@ impl Engine {
         if !told {
             self.effects.push(Effect::StateChanged {
                 server: name.to_string(),
-                state: server.state.clone(),
+                state: server.state().clone(),
             });
         }
     }
@@ -183,10 +182,10 @@ impl Engine {
         let Some(name) = self.servers.server_of(conn).map(str::to_string) else {
             return;
         };
-        let Some(server) = self.servers.by_name.get(&name) else {
+        let Some(server) = self.servers.get(&name) else {
             return;
         };
-        if !uses_oauth(&server.config) {
+        if !uses_oauth(server.config()) {
             self.on_http_status(conn, status);
             return;
         }
@@ -321,22 +320,20 @@ impl Servers {
         on: On,
         input: &mut dyn FnMut(&mut AuthMachine, &AuthContext, Option<&mut ConnAuth>) -> bool,
     ) -> Option<(bool, Vec<AuthOutput>)> {
-        let server = self.by_name.get_mut(name)?;
         let conn = match on {
-            On::Current => server.connect.conn(),
+            On::Current => self.get(name)?.connect().conn(),
             On::Conn(conn) => Some(conn),
         };
-        let conn = conn
-            .and_then(|c| self.conns.get_mut(&c))
-            .map(|c| &mut c.auth);
+        let (server, connection) = self.server_and_conn_mut(name, conn)?;
+        let (auth, state, config) = server.auth_parts();
         let cx = AuthContext {
             name,
-            state: &server.state,
-            oauth: uses_oauth(&server.config),
+            state,
+            oauth: uses_oauth(config),
             may_wait: ctx.settings.sign_in_may_wait,
         };
-        let result = input(&mut server.auth, &cx, conn);
-        Some((result, server.auth.poll_outputs()))
+        let result = input(auth, &cx, connection.map(|c| c.auth_mut()));
+        Some((result, server.auth_mut().poll_outputs()))
     }
 
     /// Carries out one output of `name`'s auth machine that only the
@@ -361,14 +358,14 @@ impl Servers {
             AuthOutput::Log(level, message) => self.log(ctx, level, Some(name), message),
             AuthOutput::Resume => self.resume_connection(ctx, name),
             AuthOutput::BoundByCalls => {
-                let server = self.by_name.get(name);
+                let server = self.get(name);
                 let timer = server
-                    .and_then(|s| s.connect.conn())
-                    .and_then(|c| self.conns.get(&c))
+                    .and_then(|s| s.connect().conn())
+                    .and_then(|c| self.conn(c))
                     .and_then(|c| c.handshake_timer());
                 if let Some(timer) = timer {
                     // The server's `timeout` key, else `requestTimeoutMs` (as a call's).
-                    let bound = server.and_then(|s| s.config.timeout_ms);
+                    let bound = server.and_then(|s| s.config().timeout_ms);
                     let bound = bound.unwrap_or(ctx.settings.request_timeout_ms);
                     ctx.timers
                         .handle_rearm(timer, ctx.now_ms.saturating_add(bound));
@@ -376,22 +373,22 @@ impl Servers {
             }
             AuthOutput::WaitEnded => {
                 if let Some(timer) = on
-                    .and_then(|c| self.conns.get_mut(&c))
+                    .and_then(|c| self.conn_mut(c))
                     .and_then(|c| c.take_handshake_timer())
                 {
                     ctx.timers.handle_cancel(timer);
                 }
             }
             AuthOutput::LastError(error) => {
-                if let Some(server) = self.by_name.get_mut(name) {
-                    server.stats.handle_last_error(error);
+                if let Some(server) = self.server_mut(name) {
+                    server.stats_mut().handle_last_error(error);
                 }
             }
             AuthOutput::Catalogue => self.enqueue_catalogue(name),
-            AuthOutput::Announce => self.sign_in_announcements.handle_needs_sign_in(name),
-            AuthOutput::Told => self.sign_in_announcements.handle_told(name),
-            AuthOutput::Unannounce => self.sign_in_announcements.handle_signed_in(name),
-            AuthOutput::Undismiss => self.sign_in_announcements.handle_sign_in(name),
+            AuthOutput::Announce => self.sign_in_announcements_mut().handle_needs_sign_in(name),
+            AuthOutput::Told => self.sign_in_announcements_mut().handle_told(name),
+            AuthOutput::Unannounce => self.sign_in_announcements_mut().handle_signed_in(name),
+            AuthOutput::Undismiss => self.sign_in_announcements_mut().handle_sign_in(name),
             other => return Some(other),
         }
         None
@@ -400,52 +397,28 @@ impl Servers {
     /// The servers whose sign-in takes tokens another window or process
     /// stored for `url`.
     fn taking_tokens_for(&self, url: &str) -> Vec<String> {
-        self.by_name
-            .iter()
+        self.iter()
             .filter(|(_, s)| {
-                s.auth.takes_tokens_from_elsewhere()
-                    && binding(&s.config).is_some_and(|b| b.url == url)
+                s.auth().takes_tokens_from_elsewhere()
+                    && binding(s.config()).is_some_and(|b| b.url == url)
             })
             .map(|(name, _)| name.clone())
             .collect()
-    }
-
-    /// The user dismissed the sign-in of `servers` ("Not now").
-    pub(in crate::engine) fn sign_in_dismissed(&mut self, servers: Vec<String>) {
-        self.sign_in_announcements.handle_dismissed(servers);
-    }
-
-    /// One announcement listing every server that newly needs sign-in, once no
-    /// cataloguing is in progress; never for a dismissed or already told server.
-    pub(in crate::engine) fn poll_sign_in_announcement(
-        &mut self,
-        may_wait: bool,
-    ) -> Option<Effect> {
-        let servers = &self.by_name;
-        self.sign_in_announcements.poll_announcement(
-            || {
-                servers
-                    .values()
-                    .any(|s| matches!(s.state, ServerState::Pending | ServerState::Cataloguing))
-            },
-            |name| servers.get(name).is_some_and(|s| s.auth.needs_sign_in()),
-            may_wait,
-        )
     }
 
     /// The held connection of `name` goes on: back to the handshake's own
     /// bound when still handshaking, and what it held is sent (with the token
     /// the host now has).
     fn resume_connection(&mut self, ctx: &mut ServerCtx, name: &str) {
-        let Some(server) = self.by_name.get(name) else {
+        let Some(server) = self.get(name) else {
             return;
         };
         // The server's `timeout` key bounds its handshake, else `handshakeTimeoutMs`.
-        let bound = (server.config.timeout_ms).unwrap_or(ctx.settings.handshake_timeout_ms);
-        let Some(connection) = server.connect.conn().and_then(|c| self.conns.get_mut(&c)) else {
+        let bound = (server.config().timeout_ms).unwrap_or(ctx.settings.handshake_timeout_ms);
+        let Some(connection) = server.connect().conn().and_then(|c| self.conn_mut(c)) else {
             return;
         };
-        let mut held = connection.auth.take_held_sends();
+        let mut held = connection.auth_mut().take_held_sends();
         let timer = connection
             .is_handshaking()
             .then(|| connection.handshake_timer())
@@ -464,7 +437,7 @@ impl Servers {
         catalogue: &Catalogue,
         name: &str,
     ) -> Option<OAuthBinding> {
-        let mut binding = self.by_name.get(name).and_then(|s| binding(&s.config))?;
+        let mut binding = self.get(name).and_then(|s| binding(s.config()))?;
         binding.resource_metadata_url = self.learned_resource_metadata_url(catalogue, name);
         Some(binding)
     }
@@ -475,9 +448,8 @@ impl Servers {
         catalogue: &Catalogue,
         name: &str,
     ) -> Option<String> {
-        self.by_name
-            .get(name)
-            .and_then(|s| s.auth.resource_metadata_url().map(str::to_string))
+        self.get(name)
+            .and_then(|s| s.auth().resource_metadata_url().map(str::to_string))
             .or_else(|| {
                 catalogue
                     .get(name)
@@ -491,11 +463,11 @@ impl Servers {
         settings: &Settings,
         name: &str,
     ) -> Option<AuthSnapshot> {
-        let server = self.by_name.get(name)?;
-        server.auth.snapshot(&AuthContext {
+        let server = self.get(name)?;
+        server.auth().snapshot(&AuthContext {
             name,
-            state: &server.state,
-            oauth: uses_oauth(&server.config),
+            state: server.state(),
+            oauth: uses_oauth(server.config()),
             may_wait: settings.sign_in_may_wait,
         })
     }
@@ -503,13 +475,13 @@ impl Servers {
     /// Whether `name`'s connection is for calls, and the tool a waiting call
     /// wants (named in a sign-in prompt): what a sign-in decision reads.
     fn call_waiting(&self, name: &str) -> (bool, Option<String>) {
-        let Some(server) = self.by_name.get(name) else {
+        let Some(server) = self.get(name) else {
             return (false, None);
         };
-        let conn = server.connect.conn().and_then(|c| self.conns.get(&c));
+        let conn = server.connect().conn().and_then(|c| self.conn(c));
         let interactive = conn.is_some_and(|c| c.purpose() == Purpose::Connect);
         // One waiting for the connection, else one held on it (a 401/403 mid-session).
-        let tool = server.connect.waiting_tool().or_else(|| {
+        let tool = server.connect().waiting_tool().or_else(|| {
             conn?
                 .calls()
                 .find_map(|(_, call)| call.tool_name().map(str::to_string))
@@ -519,10 +491,9 @@ impl Servers {
 
     /// The connection is held for a sign-in started for its calls.
     pub(in crate::engine) fn call_awaits_sign_in(&self, conn: ConnId) -> bool {
-        self.conns.get(&conn).is_some_and(|c| {
-            self.by_name
-                .get(&c.server)
-                .is_some_and(|s| s.auth.awaits_sign_in_for_calls(&c.auth))
+        self.conn(conn).is_some_and(|c| {
+            self.get(c.server())
+                .is_some_and(|s| s.auth().awaits_sign_in_for_calls(c.auth()))
         })
     }
 }

@@ -25,6 +25,7 @@ use crate::engine::server::http_transport::machine::HttpTransport;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::engine::timers::TimerPurpose;
+use crate::protocol::client_discover::Era;
 use crate::protocol::jsonrpc;
 use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
@@ -110,13 +111,9 @@ impl Engine {
         conn: ConnId,
         roots_asked_at: Option<u64>,
     ) {
-        let settle = self.settings().roots_settle_ms;
-        match roots_asked_at.map(|at| at.saturating_add(settle)) {
-            Some(due) if due > self.now_ms => {
-                self.timers
-                    .handle_set(TimerPurpose::RootsSettle { conn }, due);
-            }
-            _ => self.become_connected(conn),
+        let (servers, mut ctx) = self.server_parts();
+        if servers.roots_settled(&mut ctx, conn, roots_asked_at) {
+            self.become_connected(conn);
         }
     }
 
@@ -213,7 +210,8 @@ impl Servers {
         mut call: QueuedCall,
         input_rounds: u32,
     ) -> Result<(), Box<Refused>> {
-        let Some(connection) = self.conns.get(&conn) else {
+        // The connection and its server in one look-up, no name cloned per call.
+        let Some((connection, server)) = self.conn_and_server_mut(conn) else {
             return Ok(());
         };
         // Held since the call arrived (the connect's listing found it changed):
@@ -221,28 +219,27 @@ impl Servers {
         if ctx.pins.any_held() {
             let held = ctx
                 .pins
-                .call_refusal(&connection.server, call.method(), call.params());
+                .call_refusal(connection.server(), call.method(), call.params());
             if let Some(message) = held {
                 return Err(refused(call, jsonrpc::INVALID_PARAMS, message));
             }
         }
         // A modern server gets the era's envelope and may ask for input (the
         // call is sent again with the same params): it needs them parsed.
-        if self.is_modern(conn) {
+        if connection.handshake().era() == Era::Modern {
             // The raw reading validated it already; never leave a client waiting.
             if let Err(error) = call.read_raw_params() {
                 let why = format!("Lazy MCP could not read the call's params: {error}");
                 return Err(refused(call, jsonrpc::INVALID_PARAMS, why));
             }
         }
-        // The server's name borrowed (conns and by_name are apart), not cloned per call.
         let upstream_id = connection.next_request_id();
         // The server's `timeout` key bounds each forwarded request too (it is the
         // per-request timeout of the tools whose configs carry it), else `requestTimeoutMs`.
         let mut timeout = ctx.settings.request_timeout_ms;
-        if let Some(server) = self.by_name.get_mut(&connection.server) {
-            timeout = server.config.timeout_ms.unwrap_or(timeout);
-            server.idle.handle_call_forwarded(ctx.now_ms);
+        if let Some(server) = server {
+            timeout = server.config().timeout_ms.unwrap_or(timeout);
+            server.idle_mut().handle_call_forwarded(ctx.now_ms);
         }
         let timer = ctx.timers.handle_set(
             TimerPurpose::Request { conn, upstream_id },
@@ -269,15 +266,15 @@ impl Servers {
         name: &str,
         call: QueuedCall,
     ) -> Result<Routed, Box<Refused>> {
-        let Some(server) = self.by_name.get_mut(name) else {
+        let Some(server) = self.server_mut(name) else {
             let message = format!("Lazy MCP has no server named '{name}'");
             return Err(refused(call, jsonrpc::INVALID_PARAMS, message));
         };
-        if let (ServerState::Connected, Some(conn)) = (&server.state, server.connect.conn()) {
+        if let (ServerState::Connected, Some(conn)) = (server.state(), server.connect().conn()) {
             return self.forward_call(ctx, conn, call, 0).map(|()| Routed::Sent);
         }
         let held = ctx.pins.call_refusal(name, call.method(), call.params());
-        let refusal = held.or_else(|| match &server.state {
+        let refusal = held.or_else(|| match server.state() {
             ServerState::Disabled => Some(format!(
                 "MCP server '{name}' is disabled; enable it to use it"
             )),
@@ -289,7 +286,7 @@ impl Servers {
         if let Some(message) = refusal {
             return Err(refused(call, jsonrpc::SERVER_UNAVAILABLE, message));
         }
-        server.connect.handle_call_waiting(call);
+        server.connect_mut().handle_call_waiting(call);
         Ok(Routed::Waits)
     }
 }
@@ -314,33 +311,6 @@ pub(in crate::engine) struct Opening {
 }
 
 impl Servers {
-    /// How many connections are cataloguing (they take the queue's slots).
-    fn cataloguing(&self) -> usize {
-        self.conns
-            .values()
-            .filter(|c| c.purpose() == Purpose::Catalogue)
-            .count()
-    }
-
-    /// `name` wants cataloguing: it joins the queue (once).
-    pub(in crate::engine) fn enqueue_catalogue(&mut self, name: &str) {
-        self.catalogue_queue.handle_wanted(name);
-    }
-
-    /// `name` leaves the queue (it connects, or its catalogue is warm).
-    pub(in crate::engine) fn unqueue_catalogue(&mut self, name: &str) {
-        self.catalogue_queue.handle_gone(name);
-    }
-
-    /// The next server to catalogue while fewer than `slots` (at least one)
-    /// are cataloguing.
-    fn next_to_catalogue(&mut self, slots: usize) -> Option<String> {
-        if self.catalogue_queue.is_empty() || self.cataloguing() >= slots.max(1) {
-            return None;
-        }
-        self.catalogue_queue.poll_next()
-    }
-
     /// The host opened `conn` (`pid`: its process). Also again for a
     /// connection already open: the owner moved this shared connection's
     /// client to another process (`shared/mux/roots.rs`), so Diagnostics show
@@ -348,11 +318,8 @@ impl Servers {
     /// its handshake starts now (it was waiting for this).
     pub(in crate::engine) fn connection_opened(&mut self, conn: ConnId, pid: Option<u32>) -> bool {
         let opening = self.is_opening(conn);
-        let Some(c) = self.conns.get(&conn) else {
-            return false;
-        };
-        if let Some(server) = self.by_name.get_mut(&c.server) {
-            server.stats.handle_process_started(pid);
+        if let Some((_, Some(server))) = self.conn_and_server_mut(conn) {
+            server.stats_mut().handle_process_started(pid);
         }
         opening
     }
@@ -372,32 +339,32 @@ impl Servers {
             Some(handshake) => handshake,
             None => self.handshake_for(ctx, name),
         };
-        let Some(server) = self.by_name.get_mut(name) else {
+        let Some(server) = self.server_mut(name) else {
             return false;
         };
-        let retry_timer = server.restart.take_retry_timer();
-        let transport = server.config.transport.clone();
-        let oauth = crate::engine::server::auth::binding(&server.config);
+        let retry_timer = server.restart_mut().take_retry_timer();
+        let transport = server.config().transport.clone();
+        let oauth = crate::engine::server::auth::binding(server.config());
         ctx.timers.cancel_armed(retry_timer);
-        let conn = self.next_conn;
-        self.next_conn += 1;
-        let handshake_timer = ctx.timers.handle_set(
-            TimerPurpose::Handshake { conn },
-            ctx.now_ms.saturating_add(timeout_ms),
-        );
-        let mut connection = Connection::new(
-            name.to_string(),
-            purpose,
-            interactive,
-            handshake,
-            ctx.now_ms,
-            handshake_timer,
-        );
-        connection.http = HttpTransport::new(&transport);
-        self.conns.insert(conn, connection);
-        if let Some(server) = self.by_name.get_mut(name) {
-            server.connect.handle_connection_opened(conn);
-            server.stats.handle_opening(shared.is_some());
+        let conn = self.insert_conn(|conn| {
+            let handshake_timer = ctx.timers.handle_set(
+                TimerPurpose::Handshake { conn },
+                ctx.now_ms.saturating_add(timeout_ms),
+            );
+            let mut connection = Connection::new(
+                name.to_string(),
+                purpose,
+                interactive,
+                handshake,
+                ctx.now_ms,
+                handshake_timer,
+            );
+            *connection.http_mut() = HttpTransport::new(&transport);
+            connection
+        });
+        if let Some(server) = self.server_mut(name) {
+            server.connect_mut().handle_connection_opened(conn);
+            server.stats_mut().handle_opening(shared.is_some());
         }
         ctx.effects.push(Effect::Open {
             conn,
@@ -417,13 +384,13 @@ impl Servers {
     /// then compared with the catalogue, and the server has had a round trip
     /// to finish its own start-up, e.g. asking for roots, before the first call.)
     pub(in crate::engine) fn handshake_done(&mut self, conn: ConnId) {
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some((connection, server)) = self.conn_and_server_mut(conn) else {
             return;
         };
-        let has_waiters = match self.by_name.get_mut(&connection.server) {
+        let has_waiters = match server {
             Some(server) => {
-                server.connect.handle_era_known();
-                server.connect.has_waiters()
+                server.connect_mut().handle_era_known();
+                server.connect_mut().has_waiters()
             }
             None => false,
         };
@@ -432,18 +399,37 @@ impl Servers {
         }
     }
 
+    /// Whether `conn` goes live now: not while the roots its server asked for
+    /// at `roots_asked_at` settle (`rootsSettleMs`; a timer wakes it then).
+    fn roots_settled(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        roots_asked_at: Option<u64>,
+    ) -> bool {
+        let settle = ctx.settings.roots_settle_ms;
+        match roots_asked_at.map(|at| at.saturating_add(settle)) {
+            Some(due) if due > ctx.now_ms => {
+                ctx.timers
+                    .handle_set(TimerPurpose::RootsSettle { conn }, due);
+                false
+            }
+            _ => true,
+        }
+    }
+
     /// `conn` is open and not yet live (its listing is done; its roots settle).
     fn is_settling(&self, conn: ConnId) -> bool {
-        self.conns.get(&conn).is_some_and(|c| !c.is_live())
+        self.conn(conn).is_some_and(|c| !c.is_live())
     }
 
     /// `conn` goes live: its handshake timer is cancelled. Returns its
     /// server's name and the handshake's latency (the router makes it
     /// CONNECTED, then hands both to [`Servers::connected`]).
     fn went_live(&mut self, ctx: &mut ServerCtx, conn: ConnId) -> Option<(String, u64)> {
-        let connection = self.conns.get_mut(&conn)?;
+        let connection = self.conn_mut(conn)?;
         let live = connection.went_live(ctx.now_ms);
-        let name = connection.server.clone();
+        let name = connection.server().clone();
         ctx.timers.cancel_armed(live.handshake_timer);
         Some((name, live.latency_ms))
     }
@@ -458,10 +444,10 @@ impl Servers {
         name: &str,
         latency_ms: u64,
     ) -> Vec<QueuedCall> {
-        let waiters = match self.by_name.get_mut(name) {
+        let waiters = match self.server_mut(name) {
             Some(server) => {
-                server.stats.handle_connected(latency_ms);
-                server.connect.take_waiters()
+                server.stats_mut().handle_connected(latency_ms);
+                server.connect_mut().take_waiters()
             }
             None => Vec::new(),
         };
@@ -512,7 +498,7 @@ impl Servers {
             _ => None,
         };
         let params = self.enveloped(ctx.settings, conn, params, input);
-        let id = self.conns.get_mut(&conn)?.send_request(pending);
+        let id = self.conn_mut(conn)?.send_request(pending);
         let message = jsonrpc::request(Value::from(id), method, params);
         self.send(ctx, conn, message);
         Some(id)
@@ -529,7 +515,7 @@ impl Servers {
         params: &str,
     ) {
         let headers = self.http_headers_for(ctx, conn, None);
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.conn_mut(conn) else {
             return;
         };
         let id = connection.next_request_id();
@@ -543,7 +529,7 @@ impl Servers {
             open_event_stream: false,
         };
         // Held while the connection waits for a sign-in.
-        if let Some(send) = connection.auth.handle_send(send) {
+        if let Some(send) = connection.auth_mut().handle_send(send) {
             ctx.effects.push(send);
         }
     }
@@ -576,7 +562,7 @@ impl Servers {
         // The legacy handshake's last message: once it is accepted, an HTTP
         // server may send on a stream of its own.
         let opens_stream = http && fields.method() == Some(methods::NOTIFICATIONS_INITIALIZED);
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some(connection) = self.conn_mut(conn) else {
             return;
         };
         let send = Effect::Send {
@@ -587,7 +573,7 @@ impl Servers {
             open_event_stream: opens_stream,
         };
         // Held while the connection waits for a sign-in.
-        if let Some(send) = connection.auth.handle_send(send) {
+        if let Some(send) = connection.auth_mut().handle_send(send) {
             ctx.effects.push(send);
         }
     }
@@ -601,15 +587,14 @@ impl Servers {
         clients: u32,
         holders: Vec<crate::shared::launch::SharedHolder>,
     ) {
-        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.conn(conn).map(|c| c.server().clone()) else {
             return;
         };
         if let Some(server) = self
-            .by_name
-            .get_mut(&name)
-            .filter(|s| s.connect.conn() == Some(conn))
+            .server_mut(&name)
+            .filter(|s| s.connect().conn() == Some(conn))
         {
-            server.stats.handle_shared(clients, holders);
+            server.stats_mut().handle_shared(clients, holders);
         }
     }
 }

@@ -8,9 +8,10 @@
 //! through accessors, and what only that state answers (which requests a
 //! closed connection fails, which calls go again after an era change, whether
 //! a timer or a listen's answer still matters) is decided here, unit-tested in
-//! `connection_tests.rs` without an engine. Its name and its three machines
-//! (handshake, listing, auth) stay open to `server/`: the name never changes,
-//! and each machine keeps its own fields private.
+//! `connection_tests.rs` without an engine. Its name is read through
+//! `server()` (it never changes) and its machines (handshake, listing, auth,
+//! HTTP transport) are lent to `server/`'s files to feed, each keeping its
+//! own fields private.
 
 use crate::engine::server::auth::machine::ConnAuth;
 use crate::engine::server::calls::ForwardedCall;
@@ -31,29 +32,29 @@ pub(in crate::engine) enum Purpose {
 
 #[derive(Debug)]
 pub(in crate::engine) struct Connection {
-    pub(super) server: String,
+    server: String,
     purpose: Purpose,
     opened_at_ms: u64,
     next_id: u64,
     pending: VecMap<u64, Pending>,
     /// Its listing rounds: kinds outstanding, pages so far (`listing/machine.rs` owns it).
-    pub(super) listing: ListingMachine,
+    listing: ListingMachine,
     handshake_timer: Option<TimerId>,
     /// Calls are forwarded (the server is CONNECTED on this connection).
     live: bool,
     /// When the server asked for `roots/list` before calls flowed.
     roots_asked_at_ms: Option<u64>,
     /// Its handshake: phase, era, what the server said (`handshake/machine.rs` owns it).
-    pub(super) handshake: HandshakeMachine,
+    handshake: HandshakeMachine,
     /// The connection may open a browser / OAuth flow (not for cataloguing).
     interactive: bool,
     /// The upstream id of the open `subscriptions/listen` (modern servers, `era.rs`).
     listen: Option<u64>,
     /// Requests held by the host after an auth challenge (`auth/machine.rs` owns it).
-    pub(super) auth: ConnAuth,
+    auth: ConnAuth,
     /// HTTP: the transport it speaks, its first exchange's deadline
     /// (`http_transport/machine.rs` owns it).
-    pub(super) http: HttpTransport,
+    http: HttpTransport,
 }
 
 #[derive(Debug)]
@@ -123,6 +124,39 @@ impl Connection {
     }
 
     // ---- reads ---------------------------------------------------------------
+
+    /// The server it is a connection to.
+    pub(in crate::engine) fn server(&self) -> &String {
+        &self.server
+    }
+
+    pub(in crate::engine) fn handshake(&self) -> &HandshakeMachine {
+        &self.handshake
+    }
+
+    pub(in crate::engine) fn handshake_mut(&mut self) -> &mut HandshakeMachine {
+        &mut self.handshake
+    }
+
+    pub(in crate::engine) fn listing_mut(&mut self) -> &mut ListingMachine {
+        &mut self.listing
+    }
+
+    pub(in crate::engine) fn auth(&self) -> &ConnAuth {
+        &self.auth
+    }
+
+    pub(in crate::engine) fn auth_mut(&mut self) -> &mut ConnAuth {
+        &mut self.auth
+    }
+
+    pub(in crate::engine) fn http(&self) -> &HttpTransport {
+        &self.http
+    }
+
+    pub(in crate::engine) fn http_mut(&mut self) -> &mut HttpTransport {
+        &mut self.http
+    }
 
     pub(in crate::engine) fn purpose(&self) -> Purpose {
         self.purpose

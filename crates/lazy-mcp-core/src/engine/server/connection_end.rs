@@ -40,13 +40,13 @@ impl Servers {
     /// nor one already answered while its call waits for a retry), None
     /// when there was no such connection.
     fn drop_connection(&mut self, ctx: &mut ServerCtx, conn: ConnId) -> Option<Owed> {
-        let mut connection = self.conns.remove(&conn)?;
+        let mut connection = self.remove_conn(conn)?;
         let closed = connection.close();
         ctx.timers.cancel_armed(closed.handshake_timer);
         ctx.timers.cancel_armed(closed.connect_deadline);
-        if let Some(server) = self.by_name.get_mut(&connection.server) {
-            server.connect.handle_connection_dropped(conn);
-            server.stats.handle_connection_ended();
+        if let Some(server) = self.server_mut(connection.server()) {
+            server.connect_mut().handle_connection_dropped(conn);
+            server.stats_mut().handle_connection_ended();
         }
         let mut owed = Vec::new();
         for (upstream_id, call) in closed.calls {
@@ -62,8 +62,8 @@ impl Servers {
 
     /// The calls waiting for `name`'s connect leave it (the router fails them).
     fn take_waiters(&mut self, name: &str) -> Vec<QueuedCall> {
-        match self.by_name.get_mut(name) {
-            Some(server) => server.connect.take_waiters(),
+        match self.server_mut(name) {
+            Some(server) => server.connect_mut().take_waiters(),
             None => Vec::new(),
         }
     }
@@ -71,7 +71,7 @@ impl Servers {
     /// `name` stops: its connect and idle machines told. Returns the
     /// connection the router ends (None: none open, or no such server).
     fn stop(&mut self, ctx: &mut ServerCtx, name: &str) -> Option<ConnId> {
-        let conn = self.by_name.get_mut(name)?.connect.handle_stopped();
+        let conn = self.server_mut(name)?.connect_mut().handle_stopped();
         self.with_idle(ctx, name, &mut |idle, _| idle.handle_stopped());
         conn
     }
@@ -83,12 +83,11 @@ impl Servers {
         ctx: &ServerCtx,
         conn: ConnId,
     ) -> Option<u64> {
-        let connection = self.conns.get_mut(&conn)?;
+        let (connection, server) = self.conn_and_server_mut(conn)?;
         if !connection.handshake_timer_fired() {
             return None;
         }
-        let server = self.by_name.get(&connection.server);
-        let bound = server.and_then(|s| s.config.timeout_ms);
+        let bound = server.and_then(|s| s.config().timeout_ms);
         Some(bound.unwrap_or(ctx.settings.handshake_timeout_ms))
     }
 
@@ -103,7 +102,7 @@ impl Servers {
         exit_code: Option<i32>,
         stderr_tail: Option<&str>,
     ) -> Option<Closed> {
-        let connection = self.conns.get(&conn)?;
+        let connection = self.conn(conn)?;
         let in_handshake = !connection.is_live();
         let mut cause = if reason.is_empty() {
             "the connection closed".to_string()
@@ -135,7 +134,7 @@ impl Servers {
         if in_handshake {
             return Some(Closed::InHandshake { cause, detail });
         }
-        let name = connection.server.clone();
+        let name = connection.server().clone();
         let error = format!("MCP server '{name}' closed the connection: {cause}");
         let owed = self.drop_connection(ctx, conn).unwrap_or_default();
         self.with_idle(ctx, &name, &mut |idle, _| idle.handle_stopped());
@@ -173,8 +172,8 @@ impl Servers {
              definition's headers, e.g. \
              \"headers\": {{\"Authorization\": \"Bearer ${{input:token}}\"}}, then use Connect Now"
         );
-        if let Some(server) = self.by_name.get_mut(&name) {
-            server.stats.handle_last_error(Some(error.clone()));
+        if let Some(server) = self.server_mut(&name) {
+            server.stats_mut().handle_last_error(Some(error.clone()));
         }
         Some((name, error))
     }

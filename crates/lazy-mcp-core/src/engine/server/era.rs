@@ -20,9 +20,10 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::connection::Pending;
+use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Handshake;
-use crate::engine::server::state::ServerState;
+use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
 use crate::protocol::client_discover::{self as discover, Era};
@@ -39,12 +40,12 @@ use serde_json::{json, Value};
 impl Servers {
     /// The handshake a new connection to `name` uses.
     pub(in crate::engine) fn handshake_for(&self, ctx: &ServerCtx, name: &str) -> Handshake {
-        let Some(server) = self.by_name.get(name) else {
+        let Some(server) = self.get(name) else {
             return Handshake::Legacy;
         };
-        let sse = matches!(server.config.transport, Transport::Sse { .. });
+        let sse = matches!(server.config().transport, Transport::Sse { .. });
         let verdict = self.current_entry(ctx, name).map(|entry| entry.era);
-        server.connect.how_to_start(sse, verdict)
+        server.connect().how_to_start(sse, verdict)
     }
 
     /// Request params as the connection's era wants them (the envelope when modern,
@@ -77,21 +78,21 @@ impl Servers {
         conn: ConnId,
         message: Option<&Value>,
     ) -> VecMap<String, String> {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.conn(conn) else {
             return VecMap::new();
         };
         if !matches!(self.transport_of(conn), Some(Transport::Http { .. })) {
             return VecMap::new();
         }
         if let Some(message) = message.filter(|m| MessageFields::read(m).method_member.is_some()) {
-            if connection.handshake.era() == Era::Modern {
+            if connection.handshake().era() == Era::Modern {
                 let mut headers = discover::http_headers(message);
-                headers.extend(self.param_headers(ctx, &connection.server, message));
+                headers.extend(self.param_headers(ctx, connection.server(), message));
                 return headers;
             }
         }
         let mut headers = VecMap::new();
-        if let Some(init) = connection.handshake.init() {
+        if let Some(init) = connection.handshake().init() {
             headers.insert(
                 "mcp-protocol-version".to_string(),
                 init.protocol_version.clone(),
@@ -131,131 +132,163 @@ impl Servers {
     }
 }
 
-impl Engine {
+impl Servers {
     /// A list request of the first round on a connection that trusted the
     /// catalogue's modern verdict was refused: a server that speaks only the
     /// legacy era now refuses every request before `initialize` (Python `mcp`
     /// 1.x: -32602, the TypeScript SDK v1 over HTTP: 400 "Server not
-    /// initialized"). Probe again on a fresh connection. Returns whether it did.
-    pub(in crate::engine) fn reprobe_after_list_refusal(
+    /// initialized"). Its era is asked again on a fresh connection: returns
+    /// the reopening for the router, None when it does not apply.
+    pub(super) fn reprobe_after_list_refusal(
         &mut self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
         error: &Value,
-    ) -> bool {
+    ) -> Option<(String, Reopening)> {
         let trusted_modern = self
-            .servers
-            .conns
-            .get(&conn)
-            .is_some_and(|c| c.handshake.kind() == Handshake::Modern && !c.is_live());
-        trusted_modern
-            && self.reprobe_on_fresh_connection(
-                conn,
-                &format!(
-                    "it refused a 2026-07-28 request ({})",
-                    jsonrpc::error_message(error)
-                ),
-            )
+            .conn(conn)
+            .is_some_and(|c| c.handshake().kind() == Handshake::Modern && !c.is_live());
+        if !trusted_modern {
+            return None;
+        }
+        let why = format!(
+            "it refused a 2026-07-28 request ({})",
+            jsonrpc::error_message(error)
+        );
+        self.reprobe(ctx, conn, &why)
     }
 
-    /// Drops `conn` and probes the server's era on a fresh one (the server stays
-    /// CATALOGUING or CONNECTING; waiting calls wait on). Once per verdict: false
-    /// when a probe was asked for already.
-    pub(in crate::engine) fn reprobe_on_fresh_connection(
+    /// `conn`'s server's era is asked again on a fresh connection (the server
+    /// stays CATALOGUING or CONNECTING; waiting calls wait on). Once per
+    /// verdict: None when a probe was asked for already. The router drops
+    /// `conn` and opens the returned one.
+    pub(super) fn reprobe(
         &mut self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
         why: &str,
-    ) -> bool {
-        let Some(connection) = self.servers.conns.get(&conn) else {
-            return false;
-        };
-        let name = connection.server.clone();
+    ) -> Option<(String, Reopening)> {
+        let (connection, server) = self.conn_and_server_mut(conn)?;
+        let name = connection.server().clone();
         let (purpose, interactive) = connection.reopen_as();
-        let probe_now = self
-            .servers
-            .by_name
-            .get_mut(&name)
-            .is_some_and(|s| s.connect.handle_verdict_refused());
-        if !probe_now {
-            return false;
+        if !server.is_some_and(|s| s.connect_mut().handle_verdict_refused()) {
+            return None;
         }
-        self.log(
-            LogLevel::Info,
-            Some(&name),
-            format!("{why}: asking its era again"),
-        );
-        self.drop_connection(conn, "its protocol era changed", true);
-        self.open_connection_with(&name, purpose, interactive, Some(Handshake::Probe));
-        true
+        let message = format!("{why}: asking its era again");
+        self.log(ctx, LogLevel::Info, Some(&name), message);
+        let reopen = Reopening {
+            handshake: Handshake::Probe,
+            why: "its protocol era changed",
+            purpose,
+            interactive,
+        };
+        Some((name, reopen))
     }
 
     /// A call to a server spoken to as modern was refused in a way that says it
     /// speaks only the legacy era now ([`discover::says_legacy_only`]): the
-    /// connection ends, the server's era is probed on a fresh one, and the
-    /// connection's calls are sent again there (once each). Returns the call
-    /// and outcome to deliver otherwise.
-    pub(in crate::engine) fn retry_after_era_change(
+    /// connection's other calls are taken to go again once the era is known
+    /// (once each), the timers of all of them cancelled, its connect machine
+    /// told. Returns the server and those other calls (the router stops it,
+    /// then hands `call` and them to [`Servers::calls_wait`]); None to
+    /// deliver the answer.
+    pub(super) fn era_changed(
         &mut self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
-        call: ForwardedCall,
-        outcome: Result<Value, Value>,
-    ) -> Option<(ForwardedCall, Result<Value, Value>)> {
-        let changed = matches!(&outcome, Err(error) if discover::says_legacy_only(error));
-        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
-            return Some((call, outcome));
+        call: &ForwardedCall,
+        outcome: &Result<Value, Value>,
+    ) -> Option<(String, Vec<ForwardedCall>)> {
+        let Err(error) = outcome else {
+            return None;
         };
-        let live = self.servers.by_name.get(&name).is_some_and(|s| {
-            s.connect.conn() == Some(conn)
-                && matches!(s.state, ServerState::Connected)
-                && !s.connect.asks_era_again()
+        if !discover::says_legacy_only(error) || !call.may_go_again() || !self.is_modern(conn) {
+            return None;
+        }
+        let name = self.conn(conn)?.server().clone();
+        let live = self.get(&name).is_some_and(|s| {
+            s.connect().conn() == Some(conn)
+                && matches!(s.state(), ServerState::Connected)
+                && !s.connect().asks_era_again()
         });
-        if !changed || !live || !self.servers.is_modern(conn) || !call.may_go_again() {
-            return Some((call, outcome));
+        if !live {
+            return None;
         }
-        let why = match &outcome {
-            Err(error) => jsonrpc::error_message(error),
-            Ok(_) => String::new(),
-        };
+        let why = jsonrpc::error_message(error);
         // This call and the others in flight go again once the era is known.
-        let mut again = vec![call];
-        let clients = &self.clients;
-        if let Some(connection) = self.servers.conns.get_mut(&conn) {
-            again.extend(connection.take_calls_to_resend(&|id| clients.awaits_retry(conn, id)));
+        let clients = ctx.clients;
+        let others = match self.conn_mut(conn) {
+            Some(connection) => {
+                connection.take_calls_to_resend(&|id| clients.awaits_retry(conn, id))
+            }
+            None => Vec::new(),
+        };
+        if let Some(server) = self.server_mut(&name) {
+            server.connect_mut().handle_era_changed();
         }
-        if let Some(server) = self.servers.by_name.get_mut(&name) {
-            server.connect.handle_era_changed();
-        }
-        self.log(
-            LogLevel::Info,
-            Some(&name),
-            format!(
-                "it refused a 2026-07-28 {} ({why}): asking its era again and sending {} again",
-                again.first().map(|c| c.method()).unwrap_or_default(),
-                crate::wording::count(again.len(), "call")
-            ),
+        let message = format!(
+            "it refused a 2026-07-28 {} ({why}): asking its era again and sending {} again",
+            call.method(),
+            crate::wording::count(others.len() + 1, "call")
         );
-        for call in &again {
-            self.timers.cancel_armed(Some(call.timer()));
+        self.log(ctx, LogLevel::Info, Some(&name), message);
+        ctx.timers.cancel_armed(Some(call.timer()));
+        for other in &others {
+            ctx.timers.cancel_armed(Some(other.timer()));
         }
-        self.stop_server(&name, "its protocol era changed");
-        self.transition(&name, crate::engine::server::state::Trigger::Stopped);
-        let waiters = again
-            .into_iter()
-            .map(ForwardedCall::requeue_after_era_change);
-        if let Some(server) = self.servers.by_name.get_mut(&name) {
-            for call in waiters {
-                server.connect.handle_call_waiting(call);
+        Some((name, others))
+    }
+
+    /// Calls taken off a connection whose era changed wait for `name`'s
+    /// next connect.
+    pub(super) fn calls_wait(
+        &mut self,
+        name: &str,
+        call: ForwardedCall,
+        others: Vec<ForwardedCall>,
+    ) {
+        if let Some(server) = self.server_mut(name) {
+            for call in std::iter::once(call).chain(others) {
+                let call = call.requeue_after_era_change();
+                server.connect_mut().handle_call_waiting(call);
             }
         }
-        self.ensure_connected(&name, true);
-        None
+    }
+}
+
+/// A connection to drop (`why`) and open again for the same purpose with
+/// `handshake` (the router does both).
+pub(in crate::engine) struct Reopening {
+    pub(super) handshake: Handshake,
+    pub(super) why: &'static str,
+    pub(super) purpose: Purpose,
+    pub(super) interactive: bool,
+}
+
+impl Engine {
+    /// `name`'s era changed under `call` ([`Servers::era_changed`]): it
+    /// stops, and `call`, then `others`, wait for the fresh connection that
+    /// probes it.
+    pub(super) fn era_changed(
+        &mut self,
+        name: &str,
+        call: ForwardedCall,
+        others: Vec<ForwardedCall>,
+    ) {
+        self.stop_server(name, "its protocol era changed");
+        self.transition(name, Trigger::Stopped);
+        self.servers.calls_wait(name, call, others);
+        self.ensure_connected(name, true);
     }
 
     /// A client subscribed to or unsubscribed from a resource of a connected
     /// modern server (which has no `resources/subscribe`): the listen is opened
     /// again with the new URIs. False when the server is not connected in that era.
     pub(in crate::engine) fn relisten(&mut self, name: &str) -> bool {
-        let conn = match self.servers.by_name.get(name) {
-            Some(server) if matches!(server.state, ServerState::Connected) => server.connect.conn(),
+        let conn = match self.servers.get(name) {
+            Some(server) if matches!(server.state(), ServerState::Connected) => {
+                server.connect().conn()
+            }
             _ => None,
         };
         match conn.filter(|c| self.servers.is_modern(*c)) {
@@ -285,7 +318,7 @@ impl Servers {
             return outcome;
         }
         let method = call.method();
-        let Some(name) = self.conns.get(&conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.conn(conn).map(|c| c.server().clone()) else {
             return outcome;
         };
         match outcome {
@@ -293,8 +326,8 @@ impl Servers {
                 self.input_for_client(ctx, &name, call, result)
             }
             Err(error) if discover::says_era_changed(&error) => {
-                if let Some(server) = self.by_name.get_mut(&name) {
-                    server.connect.handle_era_changed();
+                if let Some(server) = self.server_mut(&name) {
+                    server.connect_mut().handle_era_changed();
                 }
                 self.log(
                     ctx,
@@ -314,12 +347,12 @@ impl Servers {
     /// stays open while the connection is live (the era's replacement for the
     /// GET stream and `resources/subscribe`).
     pub(in crate::engine) fn listen_for_changes(&mut self, ctx: &mut ServerCtx, conn: ConnId) {
-        let Some(connection) = self.conns.get(&conn) else {
+        let Some(connection) = self.conn(conn) else {
             return;
         };
-        let name = connection.server.clone();
+        let name = connection.server().clone();
         let capabilities = connection
-            .handshake
+            .handshake()
             .init()
             .map(|i| i.capabilities.clone())
             .unwrap_or(Value::Null);
@@ -339,7 +372,7 @@ impl Servers {
             filter.insert("resourceSubscriptions".into(), json!(uris));
         }
         // A new filter replaces the open listen: cancel it first.
-        if let Some(old) = self.conns.get_mut(&conn).and_then(|c| c.take_listen()) {
+        if let Some(old) = self.conn_mut(conn).and_then(|c| c.take_listen()) {
             let cancel = jsonrpc::notification(
                 methods::NOTIFICATIONS_CANCELLED,
                 Some(json!({ "requestId": old, "reason": "the subscriptions changed" })),
@@ -356,7 +389,7 @@ impl Servers {
             Some(json!({ "notifications": Value::Object(filter) })),
             Pending::Listen,
         );
-        if let Some(connection) = self.conns.get_mut(&conn) {
+        if let Some(connection) = self.conn_mut(conn) {
             connection.listen_opened(id);
         }
     }
@@ -398,17 +431,16 @@ impl Servers {
         conn: ConnId,
         upstream_id: u64,
     ) -> Option<String> {
-        let connection = self.conns.get_mut(&conn)?;
+        let connection = self.conn_mut(conn)?;
         connection
             .listen_answered(upstream_id)
-            .then(|| connection.server.clone())
+            .then(|| connection.server().clone())
     }
 
     /// Whether `conn` speaks the modern era.
     pub(in crate::engine) fn is_modern(&self, conn: ConnId) -> bool {
-        self.conns
-            .get(&conn)
-            .is_some_and(|c| c.handshake.era() == Era::Modern)
+        self.conn(conn)
+            .is_some_and(|c| c.handshake().era() == Era::Modern)
     }
 
     /// A `notifications/cancelled` to a modern server over HTTP: the request's
@@ -423,9 +455,9 @@ impl Servers {
             return None;
         }
         let id = Params::read(fields.params).request_id?.as_u64()?;
-        let connection = self.conns.get(&conn)?;
+        let connection = self.conn(conn)?;
         let http = matches!(self.transport_of(conn), Some(Transport::Http { .. }));
-        (connection.handshake.era() == Era::Modern && http)
+        (connection.handshake().era() == Era::Modern && http)
             .then_some(Effect::AbortRequest { conn, id })
     }
 }

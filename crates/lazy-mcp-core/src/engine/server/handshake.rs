@@ -12,8 +12,8 @@ use crate::config::model::Transport;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
-use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::era::Reopening;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake;
 use crate::protocol::client_handshake::ListKind;
@@ -44,13 +44,7 @@ const CLOSE: OnFailure<'static> = OnFailure {
 enum HandshakeNext {
     /// Done: the first listing round (calls flow once it is back).
     List(Vec<ListKind>),
-    Reopen {
-        handshake: Handshake,
-        why: &'static str,
-        purpose: Purpose,
-        interactive: bool,
-    },
-    Reprobe(String),
+    Reopen(Reopening),
     Failed {
         kind: Failure,
         text: String,
@@ -69,20 +63,20 @@ impl Servers {
         conn: ConnId,
         input: &mut dyn FnMut(&mut HandshakeMachine, HandshakeContext),
     ) -> Option<(String, HandshakeNext)> {
-        let connection = self.conns.get_mut(&conn)?;
-        let name = connection.server.clone();
-        let cx = match self.by_name.get(&name) {
+        let (connection, server) = self.conn_and_server_mut(conn)?;
+        let name = connection.server().clone();
+        let cx = match server {
             Some(server) => HandshakeContext {
-                stdio: matches!(server.config.transport, Transport::Stdio { .. }),
-                reprobed: server.connect.asks_era_again(),
+                stdio: matches!(server.config().transport, Transport::Stdio { .. }),
+                reprobed: server.connect().asks_era_again(),
             },
             None => HandshakeContext {
                 stdio: false,
                 reprobed: false,
             },
         };
-        input(&mut connection.handshake, cx);
-        let outputs = connection.handshake.poll_outputs();
+        input(connection.handshake_mut(), cx);
+        let outputs = connection.handshake_mut().poll_outputs();
         let mut next = None;
         for output in outputs {
             let router = match output {
@@ -95,8 +89,8 @@ impl Servers {
                     continue;
                 }
                 HandshakeOutput::ProbeUnanswered => {
-                    if let Some(server) = self.by_name.get_mut(&name) {
-                        server.connect.handle_probe_unanswered();
+                    if let Some(server) = self.server_mut(&name) {
+                        server.connect_mut().handle_probe_unanswered();
                     }
                     continue;
                 }
@@ -105,18 +99,22 @@ impl Servers {
                     HandshakeNext::List(ListKind::offered_by(&init.capabilities))
                 }
                 HandshakeOutput::Reopen { handshake, why } => {
-                    let Some(connection) = self.conns.get(&conn) else {
+                    let Some(connection) = self.conn(conn) else {
                         continue;
                     };
                     let (purpose, interactive) = connection.reopen_as();
-                    HandshakeNext::Reopen {
+                    HandshakeNext::Reopen(Reopening {
                         handshake,
                         why,
                         purpose,
                         interactive,
-                    }
+                    })
                 }
-                HandshakeOutput::Reprobe(why) => HandshakeNext::Reprobe(why),
+                // Once per verdict: nothing for the router when asked already.
+                HandshakeOutput::Reprobe(why) => match self.reprobe(ctx, conn, &why) {
+                    Some((_, reopen)) => HandshakeNext::Reopen(reopen),
+                    None => continue,
+                },
                 HandshakeOutput::Failed { kind, text } => HandshakeNext::Failed { kind, text },
             };
             next = Some(router);
@@ -165,18 +163,7 @@ impl Engine {
         };
         match next {
             HandshakeNext::List(kinds) => self.start_listing(conn, &kinds),
-            HandshakeNext::Reopen {
-                handshake,
-                why,
-                purpose,
-                interactive,
-            } => {
-                self.drop_connection(conn, why, true);
-                self.open_connection_with(&name, purpose, interactive, Some(handshake));
-            }
-            HandshakeNext::Reprobe(why) => {
-                self.reprobe_on_fresh_connection(conn, &why);
-            }
+            HandshakeNext::Reopen(reopen) => self.reopen(conn, &name, reopen),
             HandshakeNext::Failed { kind, text } => self.connection_failed_with_detail(
                 conn,
                 &text,
@@ -187,15 +174,28 @@ impl Engine {
         }
     }
 
+    /// `conn` is dropped and `name` opened again as [`Reopening`] says (a
+    /// fallback handshake, or its era asked again).
+    pub(super) fn reopen(&mut self, conn: ConnId, name: &str, reopen: Reopening) {
+        self.drop_connection(conn, reopen.why, true);
+        let Reopening {
+            handshake,
+            purpose,
+            interactive,
+            ..
+        } = reopen;
+        self.open_connection_with(name, purpose, interactive, Some(handshake));
+    }
+
     /// The host opened the connection: start its handshake.
     pub(in crate::engine) fn start_handshake(&mut self, conn: ConnId) {
-        let Some(connection) = self.servers.conns.get(&conn) else {
+        let Some(connection) = self.servers.conn(conn) else {
             return;
         };
         // A connection trusting a modern verdict reuses the catalogue's discover result.
-        let mut cached = match connection.handshake.kind() {
+        let mut cached = match connection.handshake().kind() {
             Handshake::Modern => self
-                .current_entry(&connection.server)
+                .current_entry(connection.server())
                 .map(|e| e.initialize.clone()),
             Handshake::Probe | Handshake::Legacy => None,
         };
@@ -240,8 +240,7 @@ impl Engine {
 impl Servers {
     /// `conn` is waiting for `connectionOpened`.
     pub(in crate::engine) fn is_opening(&self, conn: ConnId) -> bool {
-        self.conns
-            .get(&conn)
-            .is_some_and(|c| c.handshake.phase() == Phase::Opening)
+        self.conn(conn)
+            .is_some_and(|c| c.handshake().phase() == Phase::Opening)
     }
 }

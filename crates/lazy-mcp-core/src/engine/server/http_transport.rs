@@ -24,12 +24,12 @@ use crate::protocol::json_text::push_u64;
 impl Servers {
     /// The host started `conn`'s first exchange: its deadline is armed (again).
     pub(in crate::engine) fn connect_started(&mut self, ctx: &mut ServerCtx, conn: ConnId) {
-        let Some(connection) = self.conns.get_mut(&conn).filter(|c| c.http.connects()) else {
+        let Some(connection) = self.conn_mut(conn).filter(|c| c.http().connects()) else {
             return;
         };
         let due = ctx.now_ms.saturating_add(HTTP_CONNECT_TIMEOUT_MS);
         let timer = ctx.timers.handle_set(TimerPurpose::Connect { conn }, due);
-        let replaced = connection.http.handle_started(timer);
+        let replaced = connection.http_mut().handle_started(timer);
         ctx.timers.cancel_armed(replaced);
     }
 
@@ -41,17 +41,14 @@ impl Servers {
         conn: ConnId,
         status: u16,
     ) {
-        let Some(connection) = self.conns.get_mut(&conn) else {
+        let Some((connection, server)) = self.conn_and_server_mut(conn) else {
             return;
         };
-        let oauth = self
-            .by_name
-            .get(&connection.server)
-            .is_some_and(|s| crate::engine::server::auth::uses_oauth(&s.config));
+        let oauth = server.is_some_and(|s| crate::engine::server::auth::uses_oauth(s.config()));
         // A modern request (the era probe `server/discover`, any request of a
         // modern connection) carries its own headers: its status is its answer.
-        let modern = connection.handshake.era() == Era::Modern;
-        let answered = connection.http.handle_answered(status, modern, oauth);
+        let modern = connection.handshake_mut().era() == Era::Modern;
+        let answered = connection.http_mut().handle_answered(status, modern, oauth);
         ctx.timers.cancel_armed(answered.deadline);
         if let Some(mode) = answered.mode {
             ctx.effects.push(Effect::HttpTransport { conn, mode });
@@ -65,7 +62,7 @@ impl Servers {
         conn: ConnId,
         timer: TimerId,
     ) -> Option<String> {
-        let what = self.conns.get_mut(&conn)?.http.handle_deadline(timer)?;
+        let what = self.conn_mut(conn)?.http_mut().handle_deadline(timer)?;
         let url = match self.transport_of(conn) {
             Some(Transport::Http { url, .. } | Transport::Sse { url, .. }) => redact_url(url),
             _ => return None,

@@ -28,9 +28,8 @@ impl Servers {
         now_ms: u64,
     ) -> u64 {
         let ceiling = policy::server_ceiling(settings, name);
-        self.by_name
-            .get(name)
-            .map_or(0, |s| s.idle.idle_after_ms(now_ms, ceiling))
+        self.get(name)
+            .map_or(0, |s| s.idle().idle_after_ms(now_ms, ceiling))
     }
 
     /// Hands `name`'s idle machine an input, then carries out its outputs.
@@ -43,10 +42,10 @@ impl Servers {
         input: &mut dyn FnMut(&mut IdleMachine, IdleCeiling),
     ) -> Option<u64> {
         let ceiling = policy::server_ceiling(ctx.settings, name);
-        let server = self.by_name.get_mut(name)?;
-        input(&mut server.idle, ceiling);
+        let server = self.server_mut(name)?;
+        input(server.idle_mut(), ceiling);
         let mut stop = None;
-        for output in server.idle.poll_outputs() {
+        for output in server.idle_mut().poll_outputs() {
             match output {
                 IdleOutput::Rearm { timer, at } if ctx.timers.is_armed(timer) => {
                     ctx.timers.handle_rearm(timer, at)
@@ -56,7 +55,7 @@ impl Servers {
                         server: name.to_string(),
                     };
                     let timer = ctx.timers.handle_set(purpose, at);
-                    server.idle.idle_armed(timer);
+                    server.idle_mut().idle_armed(timer);
                 }
                 IdleOutput::CancelIdle(timer) => ctx.timers.cancel_armed(Some(timer)),
                 IdleOutput::StopIdle { idle_ms } => stop = Some(idle_ms),
@@ -67,14 +66,14 @@ impl Servers {
 
     /// `name`'s idle timer fired: how long it was idle, when it is to stop.
     fn idle_timer_fired(&mut self, ctx: &mut ServerCtx, name: &str) -> Option<u64> {
-        let server = self.by_name.get(name)?;
-        let connected = server.state == ServerState::Connected;
+        let server = self.get(name)?;
+        let connected = *server.state() == ServerState::Connected;
         // A call in flight, a subscription or a listen: not idle.
-        let busy = !server.subscriptions.is_empty()
+        let busy = !server.subscriptions().is_empty()
             || server
-                .connect
+                .connect()
                 .conn()
-                .and_then(|conn| self.conns.get(&conn))
+                .and_then(|conn| self.conn(conn))
                 .is_some_and(|c| c.has_calls_in_flight());
         let now = ctx.now_ms;
         self.with_idle(ctx, name, &mut |idle, ceiling| {
@@ -86,9 +85,8 @@ impl Servers {
     /// follows it (cancelled at 0, re-armed otherwise).
     pub(in crate::engine) fn idle_setting_changed(&mut self, ctx: &mut ServerCtx) {
         let connected: Vec<String> = self
-            .by_name
             .iter()
-            .filter(|(_, s)| s.state == ServerState::Connected)
+            .filter(|(_, s)| *s.state() == ServerState::Connected)
             .map(|(name, _)| name.clone())
             .collect();
         let now = ctx.now_ms;

@@ -154,36 +154,35 @@ impl Servers {
     }
 }
 
-impl Engine {
+impl Servers {
     /// A modern server's `input_required` answer that only asks for roots is
     /// answered by Lazy MCP itself: the same request goes again with
-    /// `inputResponses` and the server's `requestState`. Returns the call and
-    /// outcome to deliver otherwise.
-    pub(in crate::engine) fn answer_input_requests(
-        &mut self,
+    /// `inputResponses` and the server's `requestState`. Returns those params
+    /// (the call's timer cancelled; the router sends it again), None to
+    /// deliver the answer.
+    pub(super) fn input_retry(
+        &self,
+        ctx: &mut ServerCtx,
         conn: ConnId,
-        call: ForwardedCall,
-        outcome: Result<Value, Value>,
-    ) -> Option<(ForwardedCall, Result<Value, Value>)> {
-        let retry = match &outcome {
+        call: &ForwardedCall,
+        outcome: &Result<Value, Value>,
+    ) -> Option<Value> {
+        let params = match outcome {
             Ok(result)
-                if self.servers.is_modern(conn)
+                if self.is_modern(conn)
                     && discover::asks_for_input(result)
                     && call.input_rounds() < MAX_INPUT_ROUNDS =>
             {
-                roots_retry_params(self.settings(), &call, result)
+                roots_retry_params(ctx.settings, call, result)
             }
             _ => None,
-        };
-        let Some(params) = retry else {
-            return Some((call, outcome));
-        };
-        self.timers.cancel_armed(Some(call.timer()));
-        let (queued, input_rounds) = call.ask_again(params);
-        self.forward_call_round(conn, queued, input_rounds);
-        None
+        }?;
+        ctx.timers.cancel_armed(Some(call.timer()));
+        Some(params)
     }
+}
 
+impl Engine {
     /// A client's retry carrying a `requestState` Lazy MCP wrapped: the server's
     /// own state is restored and Lazy MCP's roots answers are added.
     pub(in crate::engine) fn restore_input_state(&self, params: &mut Option<Value>) {

@@ -33,11 +33,11 @@ impl Servers {
         conn: ConnId,
         input: &mut dyn FnMut(&mut ListingMachine, Purpose),
     ) -> Option<Listed> {
-        let connection = self.conns.get_mut(&conn)?;
+        let connection = self.conn_mut(conn)?;
         let purpose = connection.purpose();
-        input(&mut connection.listing, purpose);
-        let outputs = connection.listing.poll_outputs();
-        let name = connection.server.clone();
+        input(connection.listing_mut(), purpose);
+        let outputs = connection.listing_mut().poll_outputs();
+        let name = connection.server().clone();
         let mut done = None;
         for output in outputs {
             match output {
@@ -76,8 +76,10 @@ impl Engine {
         outcome: Result<Value, Value>,
     ) {
         if let Err(error) = &outcome {
-            if self.reprobe_after_list_refusal(conn, error) {
-                return;
+            let (servers, mut ctx) = self.server_parts();
+            if let Some((name, reopen)) = servers.reprobe_after_list_refusal(&mut ctx, conn, error)
+            {
+                return self.reopen(conn, &name, reopen);
             }
         }
         self.with_listing(conn, &mut |listing, purpose| match &outcome {
@@ -93,14 +95,14 @@ impl Engine {
         lists: VecMap<ListKind, Vec<Value>>,
         cache: Option<CacheHint>,
     ) {
-        let Some(connection) = self.servers.conns.get(&conn) else {
+        let Some(connection) = self.servers.conn(conn) else {
             return;
         };
-        let era = connection.handshake.era();
-        let Some(init) = connection.handshake.init().cloned() else {
+        let era = connection.handshake().era();
+        let Some(init) = connection.handshake().init().cloned() else {
             return;
         };
-        let name = connection.server.clone();
+        let name = connection.server().clone();
         let purpose = connection.purpose();
         let live = connection.is_live();
         let roots_asked_at = connection.roots_asked_at();
@@ -115,17 +117,7 @@ impl Engine {
             }
             return;
         }
-        // Only a completed catalogue ends a failure streak: a server that connects
-        // fine but crashes on every call must keep backing off longer.
-        if let Some(server) = self.servers.by_name.get_mut(&name) {
-            server.restart.handle_succeeded();
-        }
-        let has_waiters = self
-            .servers
-            .by_name
-            .get(&name)
-            .is_some_and(|s| s.connect.has_waiters());
-        if has_waiters {
+        if self.servers.catalogued(&name) {
             self.become_connected_after_roots(conn, roots_asked_at);
             return;
         }
@@ -161,10 +153,10 @@ impl Engine {
                 .learned_resource_metadata_url(&self.catalogue, name),
             asks_roots: self.known_to_ask_roots(name),
         };
-        let Some(server) = self.servers.by_name.get(name) else {
+        let Some(server) = self.servers.get(name) else {
             return;
         };
-        let fingerprint = &server.config.fingerprint;
+        let fingerprint = &server.config().fingerprint;
         let recorded = self
             .catalogue
             .record_listing(name, fingerprint, listing, self.now_ms);
@@ -178,26 +170,45 @@ impl Engine {
         self.report_dropped_declared_tools(name);
     }
 
-    /// Declared tools (`tools: [...]` in config) the server does not have.
+    /// Declared tools (`tools: [...]` in config) the server does not have
+    /// (`Servers::report_dropped_declared_tools`).
     pub(in crate::engine) fn report_dropped_declared_tools(&mut self, name: &str) {
-        let Some(server) = self.servers.by_name.get_mut(name) else {
+        let (servers, mut ctx) = self.server_parts();
+        servers.report_dropped_declared_tools(&mut ctx, name);
+    }
+}
+
+impl Servers {
+    /// `name` was catalogued: its failure streak ends (only a completed
+    /// catalogue ends it: a server that connects fine but crashes on every
+    /// call must keep backing off longer). Returns whether calls wait for it
+    /// (the cataloguing connection is kept for them).
+    fn catalogued(&mut self, name: &str) -> bool {
+        let Some(server) = self.server_mut(name) else {
+            return false;
+        };
+        server.restart_mut().handle_succeeded();
+        server.connect().has_waiters()
+    }
+
+    /// Declared tools (`tools: [...]` in config) the server does not have:
+    /// noted for Diagnostics, and logged once when they change.
+    fn report_dropped_declared_tools(&mut self, ctx: &mut ServerCtx, name: &str) {
+        let Some(server) = self.server_mut(name) else {
             return;
         };
-        let entry = self.catalogue.warm(name, &server.config.fingerprint);
+        let entry = ctx.catalogue.warm(name, &server.config().fingerprint);
         let dropped = entry.map_or_else(Vec::new, |entry| server.dropped_declared_tools(entry));
-        if !server.stats.handle_dropped_declared_tools(&dropped) {
+        if !server.stats_mut().handle_dropped_declared_tools(&dropped) {
             return;
         }
         if !dropped.is_empty() {
-            let file = server.config.source.file.clone();
-            self.log(
-                LogLevel::Warn,
-                Some(name),
-                format!(
-                    "declared tool(s) {} are not offered by the server and were dropped; check the \"tools\" list in {file}",
-                    dropped.join(", ")
-                ),
+            let file = server.config().source.file.clone();
+            let message = format!(
+                "declared tool(s) {} are not offered by the server and were dropped; check the \"tools\" list in {file}",
+                dropped.join(", ")
             );
+            self.log(ctx, LogLevel::Warn, Some(name), message);
         }
     }
 }

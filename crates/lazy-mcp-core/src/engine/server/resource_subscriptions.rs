@@ -40,17 +40,16 @@ impl Servers {
         // Only servers with such a subscriber (a modern HTTP client goes away
         // after each request: this costs nothing when it subscribed to nothing).
         let names: Vec<String> = self
-            .by_name
             .iter()
-            .filter(|(_, s)| s.subscriptions.has_subscriber(gone))
+            .filter(|(_, s)| s.subscriptions().has_subscriber(gone))
             .map(|(name, _)| name.clone())
             .collect();
         for name in names {
             let before = self.subscribed_uris(&name);
-            let Some(server) = self.by_name.get_mut(&name) else {
+            let Some(server) = self.server_mut(&name) else {
                 continue;
             };
-            server.subscriptions.handle_subscribers_gone(gone);
+            server.subscriptions_mut().handle_subscribers_gone(gone);
             self.sync_upstream_subscriptions(ctx, &name, &before);
         }
     }
@@ -66,15 +65,15 @@ impl Servers {
         name: &str,
         before: &VecSet<String>,
     ) {
-        let Some(server) = self.by_name.get(name) else {
+        let Some(server) = self.get(name) else {
             return;
         };
-        let change = server.subscriptions.upstream_change(before);
+        let change = server.subscriptions().upstream_change(before);
         if change.is_empty() {
             return;
         }
-        let conn = match server.state {
-            ServerState::Connected => server.connect.conn(),
+        let conn = match server.state() {
+            ServerState::Connected => server.connect().conn(),
             _ => None,
         };
         let Some(conn) = conn else {
@@ -112,7 +111,7 @@ impl Servers {
         let method = methods::NOTIFICATIONS_RESOURCES_UPDATED;
         let uri = Params::read(params.as_ref()).uri;
         let subscribers: Vec<Subscriber> = uri
-            .and_then(|uri| Some(self.by_name.get(name)?.subscriptions.subscribers_of(uri)))
+            .and_then(|uri| Some(self.get(name)?.subscriptions().subscribers_of(uri)))
             .unwrap_or_default();
         // As `Engine::notify_client` writes it (no progress token: not a progress notice).
         let notify = |client: &str| Effect::NotifyClient {
@@ -145,9 +144,8 @@ impl Servers {
 
     /// The URIs of `name` that have subscribers now.
     pub(in crate::engine) fn subscribed_uris(&self, name: &str) -> VecSet<String> {
-        self.by_name
-            .get(name)
-            .map(|s| s.subscriptions.uris())
+        self.get(name)
+            .map(|s| s.subscriptions().uris())
             .unwrap_or_default()
     }
 }

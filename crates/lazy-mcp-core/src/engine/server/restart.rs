@@ -35,11 +35,11 @@ impl Servers {
         mut error: String,
         input: &mut dyn FnMut(&mut RestartMachine, bool),
     ) -> Option<RestartNext> {
-        let server = self.by_name.get_mut(name)?;
-        let failed = matches!(server.state, ServerState::Failed { .. });
-        input(&mut server.restart, failed);
+        let server = self.server_mut(name)?;
+        let failed = matches!(server.state(), ServerState::Failed { .. });
+        input(server.restart_mut(), failed);
         let mut next = None;
-        for output in server.restart.poll_outputs() {
+        for output in server.restart_mut().poll_outputs() {
             let trigger = match output {
                 RestartOutput::StayCatalogued => Trigger::Stopped,
                 RestartOutput::ArmRetry { at } => {
@@ -47,8 +47,8 @@ impl Servers {
                         server: name.to_string(),
                     };
                     let timer = ctx.timers.handle_set(purpose, at);
-                    if let Some(server) = self.by_name.get_mut(name) {
-                        server.restart.retry_armed(timer);
+                    if let Some(server) = self.server_mut(name) {
+                        server.restart_mut().retry_armed(timer);
                     }
                     continue;
                 }
@@ -88,8 +88,8 @@ impl Servers {
                 }
                 RestartOutput::Retry { background } => {
                     let warm = self.current_entry(ctx, name).is_some();
-                    if let Some(server) = self.by_name.get_mut(name) {
-                        server.connect.handle_retry_started(background, warm);
+                    if let Some(server) = self.server_mut(name) {
+                        server.connect_mut().handle_retry_started(background, warm);
                     }
                     next = Some(RestartNext {
                         trigger: Trigger::RetryDue { warm },
@@ -145,11 +145,11 @@ impl Engine {
             max_retries: self.settings().max_retries,
         };
         self.note_failure(name, &error, false);
-        let Some(server) = self.servers.by_name.get_mut(name) else {
+        let Some(server) = self.servers.server_mut(name) else {
             return;
         };
-        server.stats.handle_last_error(Some(error.clone()));
-        server.connect.handle_connect_failed();
+        server.stats_mut().handle_last_error(Some(error.clone()));
+        server.connect_mut().handle_connect_failed();
         self.with_restart(name, error, &mut |machine, _| {
             machine.handle_failure(now, &policy, may_stay_catalogued)
         });

@@ -20,9 +20,9 @@ impl Engine {
 impl Servers {
     /// `text` about server `name` with that server's secret values masked.
     pub(in crate::engine) fn mask_for_server(&self, name: &str, text: String) -> String {
-        match self.by_name.get(name) {
-            Some(server) if !server.config.secret_values.is_empty() => {
-                server.config.mask_secrets_in(&text)
+        match self.get(name) {
+            Some(server) if !server.config().secret_values.is_empty() => {
+                server.config().mask_secrets_in(&text)
             }
             _ => text,
         }
@@ -37,18 +37,15 @@ impl Servers {
         resolved: &Transport,
     ) {
         let values = resolved_values(original, resolved);
-        if let Some(server) = self.by_name.get_mut(name) {
-            let secrets = &mut server.config.secret_values;
-            secrets.extend(values);
-            crate::sorting::sort(secrets);
-            secrets.dedup();
+        if let Some(server) = self.server_mut(name) {
+            server.secrets_resolved(values);
         }
     }
 
     /// `text` about the server behind `conn`, masked the same way.
     pub(in crate::engine) fn mask_for_conn(&self, conn: ConnId, text: String) -> String {
-        match self.conns.get(&conn) {
-            Some(connection) => self.mask_for_server(&connection.server, text),
+        match self.conn(conn) {
+            Some(connection) => self.mask_for_server(connection.server(), text),
             None => text,
         }
     }

@@ -7,6 +7,7 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
+use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::HandshakeMessage;
 use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::roots::roots_from_folders;
@@ -28,8 +29,69 @@ impl Servers {
         conn: ConnId,
         id: u64,
     ) -> bool {
-        self.conns.get(&conn).is_some_and(|c| c.awaits_answer(id))
-            && !clients.holds_answer(conn, id)
+        self.conn(conn).is_some_and(|c| c.awaits_answer(id)) && !clients.holds_answer(conn, id)
+    }
+
+    /// The reply to request `id`'s POST ended while the request awaits its
+    /// answer: logged, and the error the request fails with is returned, as
+    /// the host's connection wrote it before the engine owned the requests
+    /// in flight (the router reads it as the server's answer).
+    fn reply_ended(
+        &self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        id: u64,
+        reason: &str,
+        http_status: Option<u16>,
+    ) -> Option<String> {
+        if !self.reply_awaited(ctx.clients, conn, id) {
+            return None;
+        }
+        let name = self.conn(conn)?.server();
+        let sse = matches!(self.transport_of(conn), Some(Transport::Sse { .. }));
+        let message = format!("request {id} failed: {reason}");
+        self.log(ctx, LogLevel::Debug, Some(name), message);
+        let mut text = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":{},\"message\":",
+            jsonrpc::SERVER_UNAVAILABLE
+        );
+        push_str(&mut text, reason);
+        let transport = if sse { "sse" } else { "http" };
+        text.push_str(&match http_status {
+            Some(status) => {
+                format!(",\"data\":{{\"transport\":\"{transport}\",\"httpStatus\":{status}}}}}}}")
+            }
+            None => format!(",\"data\":{{\"transport\":\"{transport}\"}}}}}}"),
+        });
+        Some(text)
+    }
+
+    /// The server asked `conn`'s client side for `roots/list` (request `id`):
+    /// noted on the connection, answered with the workspace folders.
+    fn roots_asked(&mut self, ctx: &mut ServerCtx, conn: ConnId, id: Value) {
+        if let Some(connection) = self.conn_mut(conn) {
+            connection.roots_asked(ctx.now_ms);
+        }
+        let roots = roots_from_folders(&ctx.settings.workspace_folders);
+        let roots = serde_json::to_value(roots).unwrap_or(json!([]));
+        self.send(ctx, conn, jsonrpc::success(id, json!({ "roots": roots })));
+    }
+
+    /// Progress for the call on `conn` whose `token` it is: that call's
+    /// timeout starts again (the server's `timeout`, else
+    /// `requestTimeoutMs`). Returns the client to tell.
+    fn progress(&self, ctx: &mut ServerCtx, conn: ConnId, token: Option<&Value>) -> Option<String> {
+        let connection = self.conn(conn)?;
+        let (client, timer) = connection.calls().find_map(|(_, call)| {
+            call.reports_progress(token)
+                .then(|| (call.client().to_string(), call.timer()))
+        })?;
+        let server = self.get(connection.server());
+        let timeout = server.and_then(|s| s.config().timeout_ms);
+        let timeout = timeout.unwrap_or(ctx.settings.request_timeout_ms);
+        ctx.timers
+            .handle_rearm(timer, ctx.now_ms.saturating_add(timeout));
+        Some(client)
     }
 
     /// A (legacy) client able to answer a server-to-client request with a call in
@@ -40,7 +102,7 @@ impl Servers {
         conn: ConnId,
         capability: &str,
     ) -> Option<String> {
-        self.conns.get(&conn).and_then(|c| {
+        self.conn(conn).and_then(|c| {
             c.calls().find_map(|(_, call)| {
                 clients
                     .declares(call.client(), capability)
@@ -84,46 +146,24 @@ impl Engine {
         reason: &str,
         http_status: Option<u16>,
     ) {
-        if !self.servers.reply_awaited(&self.clients, conn, id) {
-            return;
-        }
-        let Some(connection) = self.servers.conns.get(&conn) else {
+        let (servers, mut ctx) = self.server_parts();
+        let Some(text) = servers.reply_ended(&mut ctx, conn, id, reason, http_status) else {
             return;
         };
-        let sse = matches!(self.servers.transport_of(conn), Some(Transport::Sse { .. }));
-        let name = connection.server.clone();
-        self.log(
-            LogLevel::Debug,
-            Some(&name),
-            format!("request {id} failed: {reason}"),
-        );
-        // As the host's connection wrote it before the engine owned the requests in flight.
-        let mut text = format!(
-            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":{},\"message\":",
-            jsonrpc::SERVER_UNAVAILABLE
-        );
-        push_str(&mut text, reason);
-        let transport = if sse { "sse" } else { "http" };
-        text.push_str(&match http_status {
-            Some(status) => {
-                format!(",\"data\":{{\"transport\":\"{transport}\",\"httpStatus\":{status}}}}}}}")
-            }
-            None => format!(",\"data\":{{\"transport\":\"{transport}\"}}}}}}"),
-        });
         self.on_upstream_message(conn, &text);
     }
 
     fn on_upstream_message(&mut self, conn: ConnId, text: &str) {
-        let Some(connection) = self.servers.conns.get_mut(&conn) else {
+        let Some(connection) = self.servers.conn_mut(conn) else {
             return;
         };
         // An answer after a refresh: the next refused token may be refreshed again.
-        connection.auth.handle_answer();
+        connection.auth_mut().handle_answer();
         if self.forward_raw_response(conn, text) {
             return;
         }
         // Named only off the hot path (a forwarded call's answer needs no name).
-        let Some(name) = self.servers.conns.get(&conn).map(|c| c.server.clone()) else {
+        let Some(name) = self.servers.conn(conn).map(|c| c.server().clone()) else {
             return;
         };
         let message = match Message::parse(text) {
@@ -169,8 +209,7 @@ impl Engine {
         };
         let Some(pending) = self
             .servers
-            .conns
-            .get_mut(&conn)
+            .conn_mut(conn)
             .and_then(|c| c.take_answered(id))
         else {
             return;
@@ -195,13 +234,14 @@ impl Engine {
                     return;
                 };
                 let call = *call;
-                let Some((call, outcome)) = self.answer_input_requests(conn, call, outcome) else {
-                    return; // asked again, with the answers
-                };
-                let Some((call, outcome)) = self.retry_after_era_change(conn, call, outcome) else {
-                    return; // sent again once the server's era is known
-                };
                 let (servers, mut ctx) = self.server_parts();
+                if let Some(params) = servers.input_retry(&mut ctx, conn, &call, &outcome) {
+                    let (queued, input_rounds) = call.ask_again(params);
+                    return self.forward_call_round(conn, queued, input_rounds); // asked again, with the answers
+                }
+                if let Some((name, others)) = servers.era_changed(&mut ctx, conn, &call, &outcome) {
+                    return self.era_changed(&name, call, others); // sent again once the server's era is known
+                }
                 let outcome = servers.modern_call_outcome(&mut ctx, conn, &call, outcome);
                 self.finish_call(conn, call, |client_id| {
                     let id = client_id.clone();
@@ -222,14 +262,9 @@ impl Engine {
         match method {
             methods::PING => self.send_upstream(conn, jsonrpc::success(id, json!({}))),
             methods::ROOTS_LIST => {
-                let now = self.now_ms;
-                if let Some(connection) = self.servers.conns.get_mut(&conn) {
-                    connection.roots_asked(now);
-                }
+                let (servers, mut ctx) = self.server_parts();
+                servers.roots_asked(&mut ctx, conn, id);
                 self.note_roots_asked(name);
-                let roots = roots_from_folders(&self.settings().workspace_folders);
-                let roots = serde_json::to_value(roots).unwrap_or(json!([]));
-                self.send_upstream(conn, jsonrpc::success(id, json!({ "roots": roots })));
             }
             _ => {
                 let capability = match method {
@@ -292,16 +327,8 @@ impl Engine {
         match method {
             methods::NOTIFICATIONS_PROGRESS => {
                 let token = Params::read(params.as_ref()).progress_token;
-                let target = self.servers.conns.get(&conn).and_then(|c| {
-                    c.calls().find_map(|(_, call)| {
-                        call.reports_progress(token)
-                            .then(|| (call.client().to_string(), call.timer()))
-                    })
-                });
-                if let Some((client, timer)) = target {
-                    let timeout = self.request_timeout_ms(name);
-                    self.timers
-                        .handle_rearm(timer, self.now_ms.saturating_add(timeout));
+                let (servers, mut ctx) = self.server_parts();
+                if let Some(client) = servers.progress(&mut ctx, conn, token) {
                     self.notify_client(&client, jsonrpc::notification(method, params));
                 }
             }
@@ -323,9 +350,8 @@ impl Engine {
             | methods::NOTIFICATIONS_RESOURCES_LIST_CHANGED
                 if self
                     .servers
-                    .conns
-                    .get(&conn)
-                    .is_some_and(|c| c.handshake.phase() == Phase::Ready) =>
+                    .conn(conn)
+                    .is_some_and(|c| c.handshake().phase() == Phase::Ready) =>
             {
                 self.start_listing(conn, ListKind::from_list_changed(method));
             }

@@ -163,9 +163,9 @@ impl Servers {
     /// The user enabled `name` for this session: its crash history is
     /// forgotten. Returns the state it was in (None: no such server).
     pub(in crate::engine) fn enable(&mut self, name: &str) -> Option<ServerState> {
-        let server = self.by_name.get_mut(name)?;
-        server.restart.handle_reset();
-        let was = server.state.clone();
+        let server = self.server_mut(name)?;
+        server.restart_mut().handle_reset();
+        let was = server.state().clone();
         self.enabled_for_session(name, true);
         Some(was)
     }
@@ -173,16 +173,16 @@ impl Servers {
     /// The user disabled `name` for this session. Returns whether it was
     /// disabled already (None: no such server).
     pub(in crate::engine) fn disable(&mut self, name: &str) -> Option<bool> {
-        let server = self.by_name.get_mut(name)?;
-        let already = server.state == ServerState::Disabled;
+        let server = self.server_mut(name)?;
+        let already = *server.state() == ServerState::Disabled;
         self.enabled_for_session(name, false);
         Some(already)
     }
 
     /// Connect Now: the connect under way is no longer a background retry.
     pub(in crate::engine) fn user_asked_to_connect(&mut self, name: &str) {
-        if let Some(server) = self.by_name.get_mut(name) {
-            server.connect.handle_user_action();
+        if let Some(server) = self.server_mut(name) {
+            server.connect_mut().handle_user_action();
         }
     }
 
@@ -195,19 +195,18 @@ impl Servers {
         name: &str,
         recatalogue: bool,
     ) -> Option<Refresh> {
-        let server = self.by_name.get_mut(name)?;
+        let server = self.server_mut(name)?;
         if recatalogue {
             // The user asked: a retry under way is no longer a background one.
-            server.connect.handle_user_action();
+            server.connect_mut().handle_user_action();
         }
         // A refresh asks each server's protocol era again at its next connection.
-        server.connect.handle_refresh();
-        Some(match (&server.state, server.connect.conn()) {
+        server.connect_mut().handle_refresh();
+        Some(match (server.state(), server.connect().conn()) {
             (ServerState::Connected, Some(conn)) => {
                 let kinds = self
-                    .conns
-                    .get(&conn)
-                    .and_then(|c| c.handshake.init())
+                    .conn(conn)
+                    .and_then(|c| c.handshake().init())
                     .map(|init| ListKind::offered_by(&init.capabilities))
                     .unwrap_or_default();
                 Refresh::List(conn, kinds)
@@ -215,7 +214,7 @@ impl Servers {
             (ServerState::Catalogued | ServerState::Failed { .. } | ServerState::NeedsAuth, _)
                 if recatalogue =>
             {
-                ctx.timers.cancel_armed(server.restart.retry_timer());
+                ctx.timers.cancel_armed(server.restart_mut().retry_timer());
                 Refresh::Recatalogue
             }
             (state, _) => Refresh::Not(state.label()),

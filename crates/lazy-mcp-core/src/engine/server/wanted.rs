@@ -22,10 +22,10 @@ impl Server {
     /// The session's Enable/Disable wins over the config's `enabled`; a
     /// server with `autoConnect: false` stays dormant until enabled.
     pub(in crate::engine) fn wanted(&self) -> Wanted {
-        let enabled = self.session_enabled.unwrap_or(self.config.enabled);
+        let enabled = self.session_enabled().unwrap_or(self.config().enabled);
         if !enabled {
             Wanted::Disabled
-        } else if !self.config.auto_connect && self.session_enabled != Some(true) {
+        } else if !self.config().auto_connect && self.session_enabled() != Some(true) {
             Wanted::Dormant
         } else {
             Wanted::Active
@@ -34,7 +34,7 @@ impl Server {
 
     /// Declared tool names (`tools: [...]` in config) its catalogue `entry` does not offer.
     pub(in crate::engine) fn dropped_declared_tools(&self, entry: &CatalogueEntry) -> Vec<String> {
-        let ToolFilter::Only(names) = &self.config.tools else {
+        let ToolFilter::Only(names) = &self.config().tools else {
             return Vec::new();
         };
         let offered: VecSet<&str> = entry.tools.iter().filter_map(name_of).collect();
@@ -47,7 +47,7 @@ impl Server {
 
     /// Whether the server's endpoint exposes tool `tool` (any tool when not filtered).
     pub(in crate::engine) fn exposes_tool(&self, tool: &str) -> bool {
-        match &self.config.tools {
+        match &self.config().tools {
             ToolFilter::Only(names) => names.iter().any(|n| n == tool),
             ToolFilter::All => true,
         }
@@ -60,21 +60,19 @@ impl Servers {
     pub(in crate::engine) fn is_exposed_endpoint(&self, endpoint: &Endpoint) -> bool {
         match endpoint {
             Endpoint::Aggregate => true,
-            Endpoint::Server { name } => {
-                self.by_name.get(name).is_some_and(|s| s.state.is_exposed())
-            }
+            Endpoint::Server { name } => self.get(name).is_some_and(|s| s.state().is_exposed()),
         }
     }
 
     /// "server X is disabled" for an aggregate name `X__…` of a server that is
     /// configured but not exposed (disabled or dormant).
     pub(in crate::engine) fn switched_off_refusal(&self, exposed: &str) -> Option<String> {
-        self.by_name.iter().find_map(|(name, server)| {
+        self.iter().find_map(|(name, server)| {
             let prefix = format!("{name}{SEPARATOR}");
-            (!server.state.is_exposed() && exposed.starts_with(&prefix)).then(|| {
+            (!server.state().is_exposed() && exposed.starts_with(&prefix)).then(|| {
                 format!(
                     "MCP server '{name}' is {}; enable it to use '{exposed}'",
-                    server.state.label().to_lowercase()
+                    server.state().label().to_lowercase()
                 )
             })
         })

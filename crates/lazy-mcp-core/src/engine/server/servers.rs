@@ -1,0 +1,590 @@
+//! `Servers`, the servers' one owner, and `Server`, one configured server.
+//!
+//! Their fields are private to this file: not even the rest of `server/`
+//! writes them. A server's config, state (and since when) and session
+//! Enable/Disable are written only here (its state only by
+//! [`Servers::transition`], through `state.rs`'s `next_state`); the maps of
+//! servers and connections, the next connection id, the cataloguing queue
+//! and the sign-in announcements change only through the methods below.
+//! `server/`'s files reach one server or connection through `server_mut` /
+//! `conn_mut` (and `conn_and_server_mut` when they need both), and a
+//! server's machines through `Server`'s accessors: each machine keeps its
+//! own fields private (its file), so what they lend is a machine to feed
+//! inputs, never a field to overwrite.
+
+use crate::config::model::{ServerConfig, Transport};
+use crate::engine::effects::{Effect, LogLevel};
+use crate::engine::events::ConnId;
+use crate::engine::registry::catalogue::CatalogueEntry;
+use crate::engine::server::auth::announcements::SignInAnnouncements;
+use crate::engine::server::auth::machine::AuthMachine;
+use crate::engine::server::backoff::CrashHistory;
+use crate::engine::server::calls::{ForwardedCall, QueuedCall};
+use crate::engine::server::connect::machine::ConnectMachine;
+use crate::engine::server::connect::queue::CatalogueQueue;
+use crate::engine::server::connection::{Connection, Purpose};
+use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::idle::machine::IdleMachine;
+use crate::engine::server::resource_subscriptions::table::{Subscriber, Subscriptions};
+use crate::engine::server::restart::machine::RestartMachine;
+use crate::engine::server::state::{next_state, ServerState, Trigger};
+use crate::engine::server::stats::ServerStats;
+use crate::engine::timers::TimerId;
+use crate::vec_map::VecMap;
+use serde_json::Value;
+
+/// The servers' side of the engine, one owner: every configured server and
+/// every open connection to one. Its fields are private to this file (the
+/// compiler keeps the router, `clients/`, `registry/`, `trust/` and the
+/// rest of `server/` out): they change it only through its inputs, and read
+/// it through the accessors. Reading the servers is open: `Servers` derefs to its map,
+/// read-only (there is no `DerefMut`).
+#[derive(Debug)]
+pub(in crate::engine) struct Servers {
+    by_name: VecMap<String, Server>,
+    conns: VecMap<ConnId, Connection>,
+    /// The id the next connection gets.
+    next_conn: ConnId,
+    /// Servers waiting to be catalogued, one at a time per free slot.
+    catalogue_queue: CatalogueQueue,
+    /// Which servers that need sign-in were announced or dismissed.
+    sign_in_announcements: SignInAnnouncements,
+}
+
+impl Default for Servers {
+    fn default() -> Self {
+        Servers {
+            by_name: VecMap::new(),
+            conns: VecMap::new(),
+            next_conn: 1,
+            catalogue_queue: CatalogueQueue::default(),
+            sign_in_announcements: SignInAnnouncements::default(),
+        }
+    }
+}
+
+impl std::ops::Deref for Servers {
+    type Target = VecMap<String, Server>;
+    fn deref(&self) -> &Self::Target {
+        &self.by_name
+    }
+}
+
+impl<'a> IntoIterator for &'a Servers {
+    type Item = (&'a String, &'a Server);
+    type IntoIter = <&'a VecMap<String, Server> as IntoIterator>::IntoIter;
+    fn into_iter(self) -> Self::IntoIter {
+        self.by_name.iter()
+    }
+}
+
+impl Servers {
+    /// The host measured `name`'s process: kept while it has a connection.
+    pub(in crate::engine) fn process_stats(&mut self, name: &str, rss_bytes: u64) {
+        if let Some(server) = self.by_name.get_mut(name) {
+            if server.connect.conn().is_some() {
+                server.stats.handle_measured(rss_bytes);
+            }
+        }
+    }
+
+    // ---- inputs from the config (`registry/`) -------------------------------
+
+    /// A server newly configured: DISABLED until the registry reconciles it.
+    pub(in crate::engine) fn add(&mut self, config: ServerConfig, now_ms: u64) {
+        self.by_name.insert(
+            config.name.clone(),
+            Server {
+                config,
+                state: ServerState::Disabled,
+                state_since_ms: now_ms,
+                session_enabled: None,
+                connect: ConnectMachine::default(),
+                restart: RestartMachine::default(),
+                idle: IdleMachine::new(now_ms),
+                stats: ServerStats::default(),
+                subscriptions: Subscriptions::default(),
+                auth: AuthMachine::default(),
+            },
+        );
+    }
+
+    /// A server removed from the configuration (stopped and withdrawn first).
+    pub(in crate::engine) fn remove(&mut self, name: &str) {
+        self.by_name.remove(name);
+    }
+
+    /// `name`'s entry changed but not how it is launched: the new config, its
+    /// crash history forgotten. When the launch changed (`relaunched`), what
+    /// its old process measured is forgotten too.
+    pub(in crate::engine) fn config_changed(
+        &mut self,
+        name: &str,
+        config: ServerConfig,
+        relaunched: bool,
+    ) {
+        if let Some(server) = self.by_name.get_mut(name) {
+            server.config = config;
+            server.restart.handle_reset();
+            if relaunched {
+                server.connect.handle_relaunched();
+                server.stats.handle_relaunched();
+            }
+        }
+    }
+
+    /// `name` is withdrawn (disabled, dormant, removed, relaunched; already
+    /// stopped): it leaves the cataloguing queue, its subscriptions end. Returns its retry timer, to cancel.
+    pub(in crate::engine) fn withdrawn(&mut self, name: &str) -> Option<TimerId> {
+        self.catalogue_queue.handle_gone(name);
+        let server = self.by_name.get_mut(name)?;
+        server.subscriptions.handle_withdrawn();
+        server.restart.take_retry_timer()
+    }
+
+    // ---- inputs from the user (`user_commands.rs`) ---------------------------
+
+    /// The user enabled or disabled `name` for this session (never written
+    /// to its config).
+    pub(in crate::engine) fn enabled_for_session(&mut self, name: &str, enabled: bool) {
+        if let Some(server) = self.by_name.get_mut(name) {
+            server.session_enabled = Some(enabled);
+        }
+    }
+
+    // ---- inputs from the clients' side (`clients/`) --------------------------
+
+    /// Calls waiting for a connect that `gone` says are no longer wanted
+    /// (their client cancelled them or left) are dropped, on every server.
+    /// Returns whether any was.
+    pub(in crate::engine) fn drop_waiters(&mut self, gone: &dyn Fn(&QueuedCall) -> bool) -> bool {
+        let mut dropped = false;
+        for server in self.by_name.values_mut() {
+            dropped |= server.connect.handle_calls_gone(gone);
+        }
+        dropped
+    }
+
+    /// Whether a call `of` picks waits for a server's connect.
+    pub(in crate::engine) fn any_waiter(&self, of: &dyn Fn(&QueuedCall) -> bool) -> bool {
+        self.by_name.values().any(|s| s.connect.waits_for(of))
+    }
+
+    /// A call on `conn` was answered: counted, and the server was active now.
+    pub(in crate::engine) fn call_served(&mut self, conn: ConnId, now_ms: u64) {
+        let Some(name) = self.conns.get(&conn).map(|c| c.server()) else {
+            return;
+        };
+        if let Some(server) = self.by_name.get_mut(name) {
+            server.stats.handle_call_served();
+            server.idle.handle_activity(now_ms);
+        }
+    }
+
+    /// The forwarded call `upstream_id` on `conn` leaves the connection's
+    /// table (answered, cancelled, timed out): the call, when it is one.
+    pub(in crate::engine) fn take_call(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+    ) -> Option<Box<ForwardedCall>> {
+        self.conns.get_mut(&conn)?.take_call(upstream_id)
+    }
+
+    /// A call taken with [`Servers::take_call`] waits on (for its client's retry).
+    pub(in crate::engine) fn put_call_back(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        call: ForwardedCall,
+    ) {
+        if let Some(connection) = self.conns.get_mut(&conn) {
+            connection.put_call_back(upstream_id, Box::new(call));
+        }
+    }
+
+    /// The forwarded call `upstream_id` on `conn` (read only).
+    pub(in crate::engine) fn call(&self, conn: ConnId, upstream_id: u64) -> Option<&ForwardedCall> {
+        self.conns.get(&conn)?.call(upstream_id)
+    }
+
+    /// A call whose client was answered `input_required` (`input_bridge.rs`)
+    /// was sent again by `client` as `client_id`: its answer goes to that
+    /// retry. Whom to answer stays the server's call's own field: its timeout,
+    /// its connection's end and its answer all read it. Returns the call's
+    /// timer, when the call is still there.
+    pub(in crate::engine) fn answer_retry(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        client: &str,
+        client_id: &Value,
+    ) -> Option<TimerId> {
+        let call = self.conns.get_mut(&conn)?.call_mut(upstream_id)?;
+        call.answer_to(client, client_id);
+        Some(call.timer())
+    }
+
+    /// `subscriber` wants `resources/updated` for `uri` of `name` (the
+    /// server's own subscription is brought in step by
+    /// `Servers::sync_upstream_subscriptions`).
+    pub(in crate::engine) fn subscribe(&mut self, name: &str, uri: &str, subscriber: Subscriber) {
+        if let Some(server) = self.by_name.get_mut(name) {
+            server.subscriptions.handle_subscribe(uri, subscriber);
+        }
+    }
+
+    /// `subscriber` no longer wants `uri` of `name`. With `forget_unwanted`,
+    /// a URI nobody wants any more is forgotten at once. Returns whether
+    /// others still want it.
+    pub(in crate::engine) fn unsubscribe(
+        &mut self,
+        name: &str,
+        uri: &str,
+        subscriber: &Subscriber,
+        forget_unwanted: bool,
+    ) -> bool {
+        self.by_name.get_mut(name).is_some_and(|server| {
+            server
+                .subscriptions
+                .handle_unsubscribe(uri, subscriber, forget_unwanted)
+        })
+    }
+
+    /// URIs of `name` nobody wants any more are forgotten.
+    pub(in crate::engine) fn forget_unwanted(&mut self, name: &str) {
+        if let Some(server) = self.by_name.get_mut(name) {
+            server.subscriptions.handle_forget_unwanted();
+        }
+    }
+
+    // ---- what a `ServerCtx` input writes through ----------------------------
+
+    /// A `log` effect about `server` (its secrets masked).
+    pub(in crate::engine) fn log(
+        &self,
+        ctx: &mut ServerCtx,
+        level: LogLevel,
+        server: Option<&str>,
+        message: String,
+    ) {
+        self.log_into(ctx.effects, level, server, message);
+    }
+
+    /// The one place a log line about a server gets its secrets masked
+    /// (`Engine::log` and the servers' inputs both come here).
+    pub(in crate::engine) fn log_into(
+        &self,
+        effects: &mut Vec<Effect>,
+        level: LogLevel,
+        server: Option<&str>,
+        message: String,
+    ) {
+        let message = match server {
+            Some(name) => self.mask_for_server(name, message),
+            None => message,
+        };
+        effects.push(Effect::Log {
+            level,
+            server: server.map(str::to_string),
+            message,
+        });
+    }
+
+    /// The catalogue entry of a server, when it matches its config (as `Engine::current_entry`).
+    pub(in crate::engine) fn current_entry<'c>(
+        &self,
+        ctx: &ServerCtx<'c>,
+        name: &str,
+    ) -> Option<&'c CatalogueEntry> {
+        let server = self.get(name)?;
+        ctx.catalogue.warm(name, &server.config().fingerprint)
+    }
+
+    // ---- the state, the queue and the announcements (written only here) ------
+
+    /// The only way a server's state changes: `next_state` applied to
+    /// `trigger`. Returns the new state when it changed (the router tells
+    /// the rest); an impossible pair is logged, not applied.
+    pub(in crate::engine) fn transition(
+        &mut self,
+        ctx: &mut ServerCtx,
+        name: &str,
+        trigger: &Trigger,
+    ) -> Option<ServerState> {
+        let server = self.by_name.get_mut(name)?;
+        server.connect.handle_trigger(trigger);
+        match next_state(&server.state, trigger) {
+            Ok(next) if next != server.state => {
+                server.state = next.clone();
+                server.state_since_ms = ctx.now_ms;
+                Some(next)
+            }
+            Ok(_) => None,
+            Err(error) => {
+                let message = format!("engine bug: {error}");
+                self.log(ctx, LogLevel::Error, Some(name), message);
+                None
+            }
+        }
+    }
+
+    /// How many connections are cataloguing (they take the queue's slots).
+    fn cataloguing(&self) -> usize {
+        self.conns
+            .values()
+            .filter(|c| c.purpose() == Purpose::Catalogue)
+            .count()
+    }
+
+    /// `name` wants cataloguing: it joins the queue (once).
+    pub(in crate::engine) fn enqueue_catalogue(&mut self, name: &str) {
+        self.catalogue_queue.handle_wanted(name);
+    }
+
+    /// `name` leaves the queue (it connects, or its catalogue is warm).
+    pub(in crate::engine) fn unqueue_catalogue(&mut self, name: &str) {
+        self.catalogue_queue.handle_gone(name);
+    }
+
+    /// The next server to catalogue while fewer than `slots` (at least one)
+    /// are cataloguing.
+    pub(super) fn next_to_catalogue(&mut self, slots: usize) -> Option<String> {
+        if self.catalogue_queue.is_empty() || self.cataloguing() >= slots.max(1) {
+            return None;
+        }
+        self.catalogue_queue.poll_next()
+    }
+
+    /// Which servers that need sign-in were told or dismissed (the auth
+    /// machine's announcement outputs feed it).
+    pub(super) fn sign_in_announcements_mut(&mut self) -> &mut SignInAnnouncements {
+        &mut self.sign_in_announcements
+    }
+
+    /// The user dismissed the sign-in of `servers` ("Not now").
+    pub(in crate::engine) fn sign_in_dismissed(&mut self, servers: Vec<String>) {
+        self.sign_in_announcements.handle_dismissed(servers);
+    }
+
+    /// One announcement listing every server that newly needs sign-in, once no
+    /// cataloguing is in progress; never for a dismissed or already told server.
+    pub(in crate::engine) fn poll_sign_in_announcement(
+        &mut self,
+        may_wait: bool,
+    ) -> Option<Effect> {
+        let servers = &self.by_name;
+        self.sign_in_announcements.poll_announcement(
+            || {
+                servers
+                    .values()
+                    .any(|s| matches!(s.state, ServerState::Pending | ServerState::Cataloguing))
+            },
+            |name| servers.get(name).is_some_and(|s| s.auth.needs_sign_in()),
+            may_wait,
+        )
+    }
+
+    // ---- one server or connection, for `server/`'s files ---------------------
+
+    /// `name`, to feed its machines.
+    pub(super) fn server_mut(&mut self, name: &str) -> Option<&mut Server> {
+        self.by_name.get_mut(name)
+    }
+
+    pub(super) fn conn(&self, conn: ConnId) -> Option<&Connection> {
+        self.conns.get(&conn)
+    }
+
+    pub(super) fn conn_mut(&mut self, conn: ConnId) -> Option<&mut Connection> {
+        self.conns.get_mut(&conn)
+    }
+
+    /// `conn` and its server, both to feed (the server is `None` once gone).
+    pub(super) fn conn_and_server_mut(
+        &mut self,
+        conn: ConnId,
+    ) -> Option<(&mut Connection, Option<&mut Server>)> {
+        let connection = self.conns.get_mut(&conn)?;
+        let server = self.by_name.get_mut(connection.server());
+        Some((connection, server))
+    }
+
+    /// `name` and its connection `conn` (when open), both to feed.
+    pub(super) fn server_and_conn_mut(
+        &mut self,
+        name: &str,
+        conn: Option<ConnId>,
+    ) -> Option<(&mut Server, Option<&mut Connection>)> {
+        let server = self.by_name.get_mut(name)?;
+        let connection = conn.and_then(|c| self.conns.get_mut(&c));
+        Some((server, connection))
+    }
+
+    /// Every open connection.
+    pub(super) fn conns(&self) -> impl Iterator<Item = (&ConnId, &Connection)> {
+        self.conns.iter()
+    }
+
+    /// A new connection, under the next id (ids are never reused).
+    pub(super) fn insert_conn(&mut self, make: impl FnOnce(ConnId) -> Connection) -> ConnId {
+        let conn = self.next_conn;
+        self.next_conn += 1;
+        self.conns.insert(conn, make(conn));
+        conn
+    }
+
+    /// `conn` ends: it leaves the map.
+    pub(super) fn remove_conn(&mut self, conn: ConnId) -> Option<Connection> {
+        self.conns.remove(&conn)
+    }
+
+    // ---- reads ---------------------------------------------------------------
+
+    /// The server `conn` is a connection to.
+    pub(in crate::engine) fn server_of(&self, conn: ConnId) -> Option<&str> {
+        self.conns.get(&conn).map(|c| c.server().as_str())
+    }
+
+    /// How `conn`'s server is reached (stdio, Streamable HTTP, legacy SSE).
+    pub(in crate::engine) fn transport_of(&self, conn: ConnId) -> Option<&Transport> {
+        let connection = self.conns.get(&conn)?;
+        self.by_name
+            .get(connection.server())
+            .map(|s| &s.config.transport)
+    }
+
+    /// Every forwarded call in flight: its connection, upstream id and record
+    /// (a list, not an iterator: one copy of this loop in the `.wasm`, not one
+    /// per caller; none of them is on the hot path).
+    pub(in crate::engine) fn calls(&self) -> Vec<(ConnId, u64, &ForwardedCall)> {
+        let mut calls = Vec::new();
+        for (conn, c) in &self.conns {
+            for (upstream_id, call) in c.calls() {
+                calls.push((*conn, upstream_id, call));
+            }
+        }
+        calls
+    }
+}
+
+/// One configured server. Its fields are private to this file; the reads
+/// below are what other folders see, the machines' accessors what
+/// `server/`'s files feed.
+#[derive(Debug)]
+pub(in crate::engine) struct Server {
+    config: ServerConfig,
+    state: ServerState,
+    /// When the server entered its current state.
+    state_since_ms: u64,
+    /// Session-only Enable/Disable from the user (never written to config).
+    session_enabled: Option<bool>,
+    /// Its connect machine: its current connection, the calls waiting for the
+    /// single connect in flight, background retry, what to ask of its era next
+    /// (`connect/machine.rs`).
+    connect: ConnectMachine,
+    /// Its restart machine: crash history, backoff, retry timer (`restart/machine.rs`).
+    restart: RestartMachine,
+    /// Its idle-stop machine: idle timer, last activity, recent calls (`idle/machine.rs`).
+    idle: IdleMachine,
+    stats: ServerStats,
+    /// Who wants `resources/updated` for which URI, and what to subscribe
+    /// upstream (`resource_subscriptions/table.rs`).
+    subscriptions: Subscriptions,
+    /// Its sign-in machine: refresh and sign-in under way, why sign-in is needed (`auth/machine.rs`).
+    auth: AuthMachine,
+}
+
+impl Server {
+    pub(in crate::engine) fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
+    pub(in crate::engine) fn state(&self) -> &ServerState {
+        &self.state
+    }
+
+    /// When the server entered its current state.
+    pub(in crate::engine) fn state_since_ms(&self) -> u64 {
+        self.state_since_ms
+    }
+
+    pub(in crate::engine) fn stats(&self) -> &ServerStats {
+        &self.stats
+    }
+
+    /// The cataloguing under way is an automatic retry (hosts show no progress).
+    pub(in crate::engine) fn background(&self) -> bool {
+        self.connect.is_background()
+    }
+
+    pub(in crate::engine) fn crashes(&self) -> &CrashHistory {
+        self.restart.crashes()
+    }
+
+    /// Its idle stop: the call rate and idle time Diagnostics show.
+    pub(in crate::engine) fn idle(&self) -> &IdleMachine {
+        &self.idle
+    }
+
+    pub(in crate::engine) fn retry_timer(&self) -> Option<TimerId> {
+        self.restart.retry_timer()
+    }
+
+    /// Values the host substituted at connect time join its secrets (the
+    /// one write of its config besides `Servers::config_changed`).
+    pub(super) fn secrets_resolved(&mut self, values: Vec<String>) {
+        let secrets = &mut self.config.secret_values;
+        secrets.extend(values);
+        crate::sorting::sort(secrets);
+        secrets.dedup();
+    }
+
+    /// The user's Enable/Disable for this session, if any.
+    pub(super) fn session_enabled(&self) -> Option<bool> {
+        self.session_enabled
+    }
+
+    // ---- its machines, for `server/`'s files to feed --------------------------
+
+    pub(super) fn connect(&self) -> &ConnectMachine {
+        &self.connect
+    }
+
+    pub(super) fn connect_mut(&mut self) -> &mut ConnectMachine {
+        &mut self.connect
+    }
+
+    pub(super) fn restart_mut(&mut self) -> &mut RestartMachine {
+        &mut self.restart
+    }
+
+    pub(super) fn idle_mut(&mut self) -> &mut IdleMachine {
+        &mut self.idle
+    }
+
+    pub(super) fn stats_mut(&mut self) -> &mut ServerStats {
+        &mut self.stats
+    }
+
+    pub(super) fn subscriptions(&self) -> &Subscriptions {
+        &self.subscriptions
+    }
+
+    pub(super) fn subscriptions_mut(&mut self) -> &mut Subscriptions {
+        &mut self.subscriptions
+    }
+
+    pub(super) fn auth(&self) -> &AuthMachine {
+        &self.auth
+    }
+
+    pub(super) fn auth_mut(&mut self) -> &mut AuthMachine {
+        &mut self.auth
+    }
+
+    /// Its auth machine, with what the machine reads of the server.
+    pub(super) fn auth_parts(&mut self) -> (&mut AuthMachine, &ServerState, &ServerConfig) {
+        (&mut self.auth, &self.state, &self.config)
+    }
+}
