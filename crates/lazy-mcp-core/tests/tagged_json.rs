@@ -26,12 +26,15 @@ fn every_owner_event_reads_from_its_tagged_json() {
         // This client's idle ceiling for the server, for the owner.
         idle_timeout_ms: 120_000,
         adaptive_idle: true,
+        // Its tools safe to send again should its workspace move mid-call.
+        repeatable: vec!["read_graph".into()],
     };
     assert_eq!(
         read(json!({"type": "attach", "attach": 3, "server": "memory",
             "launch": {"key": "k", "rootsKey": "r", "rootsBound": true, "workspaceCwd": true,
                        "omitEnv": ["VSCODE_IPC_HOOK"], "holder": "VS Code window · alpha",
-                       "idleTimeoutMs": 120000, "adaptiveIdle": true},
+                       "idleTimeoutMs": 120000, "adaptiveIdle": true,
+                       "repeatable": ["read_graph"]},
             "transport": {"type": "stdio"}, "cwd": "/w", "env": {"A": "1"}, "nowMs": 5,
             "unknown": [1, 2]})),
         MuxEvent::Attach {

@@ -276,6 +276,9 @@ struct Attachment {
     roots_key: String,
     holder: SharedHolder,
     idle: Idle,
+    /// Its tools safe to run twice (`SharedLaunch::repeatable`): only their
+    /// calls are sent again when it moves to a process of its own roots.
+    repeatable: Vec<String>,
 }
 
 #[derive(Debug, Default)]
@@ -556,6 +559,7 @@ impl Mux {
                     since_ms: now_ms,
                 },
                 idle: (launch.idle_timeout_ms, launch.adaptive_idle),
+                repeatable: launch.repeatable,
             },
         );
         if let Some(p) = self.processes.get_mut(&process) {
