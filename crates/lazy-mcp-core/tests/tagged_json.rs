@@ -94,6 +94,48 @@ fn a_missing_or_unknown_type_or_a_missing_field_is_an_error() {
     }
 }
 
+/// An attach's launch, read by hand (`shared/launch_json.rs`) as the derive
+/// read it: `key`, `rootsKey`, `rootsBound` required, the rest defaulted, the
+/// client's own members and unknown ones skipped, a wrong type refused.
+#[test]
+fn an_attachs_launch_reads_as_the_derived_reader_did() {
+    let attach = |launch: serde_json::Value| {
+        from_tagged_json::<MuxEvent>(
+            &json!({"type": "attach", "attach": 1, "server": "s", "launch": launch, "transport": {}})
+                .to_string(),
+        )
+    };
+    let Ok(MuxEvent::Attach { launch, .. }) = attach(
+        json!({"key": "k", "rootsKey": "r", "rootsBound": false, "workspaceCwd": true, "omitEnv": ["X"], "other": {}}),
+    ) else {
+        panic!("the least launch reads");
+    };
+    assert_eq!(
+        *launch,
+        SharedLaunch {
+            key: "k".into(),
+            roots_key: "r".into(),
+            roots_bound: false,
+            workspace_cwd: false,
+            omit_env: Vec::new(),
+            holder: String::new(),
+            idle_timeout_ms: 0,
+            adaptive_idle: false,
+            repeatable: Vec::new(),
+        }
+    );
+    for wrong in [
+        json!({"rootsKey": "r", "rootsBound": false}),
+        json!({"key": "k", "rootsBound": false}),
+        json!({"key": "k", "rootsKey": "r"}),
+        json!({"key": "k", "rootsKey": "r", "rootsBound": false, "repeatable": "echo"}),
+        json!({"key": 1, "rootsKey": "r", "rootsBound": false}),
+        json!(["k", "r", false]),
+    ] {
+        assert!(attach(wrong.clone()).is_err(), "{wrong}");
+    }
+}
+
 #[test]
 fn transports_endpoints_and_tool_filters_read_back_what_they_write() {
     use lazy_mcp_core::config::model::{ToolFilter, Transport};

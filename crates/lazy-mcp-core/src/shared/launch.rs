@@ -15,9 +15,9 @@ use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 
 /// The `open` effect's `shared`: attach to the owner's process by `key`
-/// instead of spawning.
+/// instead of spawning. Read by hand (`launch_json.rs`).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SharedLaunch {
     /// Hash of the launch, the client's environment, Lazy MCP's version and
