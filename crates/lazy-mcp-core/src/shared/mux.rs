@@ -186,7 +186,8 @@ struct Pending {
     attach: AttachId,
     id: Value,
     /// The client's request, kept on a process not keyed by roots: should its
-    /// workspace move to a process of its own roots, the call moves with it.
+    /// workspace move to a process of its own roots, the call is sent again
+    /// there when that is safe, else answered with an error (`roots.rs`).
     resend: Option<String>,
 }
 
