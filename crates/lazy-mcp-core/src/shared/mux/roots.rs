@@ -143,12 +143,12 @@ impl Mux {
                 ),
             });
             let why = match call.resend {
-                Some(text) => match unrepeatable_tool(&text, repeatable) {
+                Some(text) => match not_repeatable(&text, repeatable) {
                     None => {
                         calls.push(text);
                         continue;
                     }
-                    Some(tool) => format!("'{tool}' is not marked read-only or idempotent"),
+                    Some(why) => why,
                 },
                 None => "its request was not kept".to_string(),
             };
@@ -242,16 +242,20 @@ impl Mux {
     }
 }
 
-/// The tool of a `tools/call` not safe to send again: not among `repeatable`
-/// (the client's tools marked read-only or idempotent). `None`: safe (any other
-/// request: a read, a listing).
-fn unrepeatable_tool(text: &str, repeatable: &[String]) -> Option<String> {
-    let (message, method, _) = super::envelope(text)?;
+/// Why `text` is not safe to send again (`None`: it is): a `tools/call` of a
+/// tool not among `repeatable` (the client's tools marked read-only or
+/// idempotent), or a request that no longer reads. Any other request (a read,
+/// a listing) is.
+fn not_repeatable(text: &str, repeatable: &[String]) -> Option<String> {
+    let Some((message, method, _)) = super::envelope(text) else {
+        return Some("its request could not be read again".to_string());
+    };
     if method.as_deref() != Some(methods::TOOLS_CALL) {
         return None;
     }
     let tool = Params::read(MessageFields::of(&message).params)
         .name
         .unwrap_or_default();
-    (!repeatable.iter().any(|r| r == tool)).then(|| tool.to_string())
+    (!repeatable.iter().any(|r| r == tool))
+        .then(|| format!("'{tool}' is not marked read-only or idempotent"))
 }
