@@ -290,11 +290,13 @@ pub fn shared_launch<'a>(
 /// is harmless: `readOnlyHint: true` or `idempotentHint: true` (MCP's defaults
 /// for a tool without them: not read-only, not idempotent).
 pub fn repeatable_tools(tools: &[serde_json::Value]) -> Vec<String> {
-    let hint = |tool: &serde_json::Value, name: &str| tool["annotations"][name] == true;
+    let hint = |tool: &serde_json::Value, name: &str| {
+        tool.get("annotations").and_then(|a| a.get(name)) == Some(&serde_json::Value::Bool(true))
+    };
     tools
         .iter()
         .filter(|tool| hint(tool, "readOnlyHint") || hint(tool, "idempotentHint"))
-        .filter_map(|tool| tool["name"].as_str().map(str::to_string))
+        .filter_map(|tool| tool.get("name")?.as_str().map(str::to_string))
         .collect()
 }
 
