@@ -15,6 +15,7 @@ use super::input_bridge::bridges::Bridges;
 use super::outbound::OutboundRequest;
 use super::session::ClientSession;
 use super::tool_exposure::plan::ExposurePlan;
+use super::tool_vectors::search_model::{SearchModel, WaitingSearch};
 use crate::engine::events::{ClientId, ConnId, Endpoint};
 use crate::vec_map::VecMap;
 use serde_json::Value;
@@ -47,6 +48,9 @@ pub(in crate::engine) struct Clients {
     /// The HTTP gateway's sessions: last use, open streams, when to look
     /// again (`gateway_sessions.rs`: idle ones and those beyond the cap end).
     gateway_sessions: GatewaySessions,
+    /// The static embedding model for hybrid tool search: offered, asked
+    /// for, loaded (`tool_vectors/search_model.rs`).
+    search_model: SearchModel,
 }
 
 impl Default for Clients {
@@ -61,6 +65,7 @@ impl Default for Clients {
             starts: DefinitionStarts::default(),
             held_versions: HeldVersions::default(),
             gateway_sessions: GatewaySessions::default(),
+            search_model: SearchModel::default(),
         }
     }
 }
@@ -181,7 +186,31 @@ impl Clients {
         self.starts.handle_trusted(trusted);
     }
 
+    /// The host has an embedding table to hand over when asked.
+    pub(in crate::engine) fn search_model_offered(&mut self) {
+        self.search_model.offer();
+    }
+
+    /// The embedding table arrived (`None`: absent or unusable); the
+    /// searches that waited for it, to answer now.
+    pub(in crate::engine) fn search_model_arrived(
+        &mut self,
+        model: Option<std::sync::Arc<crate::tool_index::EmbeddingModel>>,
+    ) -> Vec<WaitingSearch> {
+        self.search_model.arrived(model)
+    }
+
+    /// A search that may have to wait for the table (`SearchModel::wait`).
+    pub(super) fn search_waits(&mut self, search: impl FnOnce() -> WaitingSearch) -> Option<bool> {
+        self.search_model.wait(search)
+    }
+
     // ---- reads -------------------------------------------------------------
+
+    /// The embedding model's state (its vectors are made at the event's end).
+    pub(in crate::engine) fn search_model(&self) -> &SearchModel {
+        &self.search_model
+    }
 
     /// Whether the definitions to start are to be reviewed (the event's end).
     pub(in crate::engine) fn definition_starts_due(&self) -> bool {
