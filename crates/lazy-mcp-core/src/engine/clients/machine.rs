@@ -16,7 +16,9 @@ use super::outbound::OutboundRequest;
 use super::session::ClientSession;
 use super::tool_exposure::plan::ExposurePlan;
 use super::tool_vectors::search_model::{SearchModel, WaitingSearch};
+use crate::engine::effects::Effect;
 use crate::engine::events::{ClientId, ConnId, Endpoint};
+use crate::engine::timers::TimerId;
 use crate::vec_map::VecMap;
 use serde_json::Value;
 
@@ -117,6 +119,58 @@ impl Clients {
                 .map(|(id, _)| id.clone())
                 .collect(),
         )
+    }
+
+    // ---- the answers owed (`answers_owed.rs`) -------------------------------
+
+    /// A message of `client` that gets an answer was read: one more owed.
+    #[inline]
+    pub(in crate::engine) fn request_read(&mut self, client: &str) {
+        self.owed.request_read(client);
+    }
+
+    /// A request of `client` was dropped unanswered (cancelled): one fewer owed.
+    pub(in crate::engine) fn request_dropped(&mut self, client: &str) {
+        self.owed.settled_one(client);
+    }
+
+    /// The client will send nothing more: `clientSettled` once it is owed nothing.
+    pub(in crate::engine) fn input_ended(&mut self, client: &str) {
+        self.owed.input_ended(client);
+    }
+
+    /// At the end of each event: this event's `effects` answers settle what
+    /// they answer (a drop settled its request when it happened); a client
+    /// whose input ended and that is owed nothing now is told `clientSettled`
+    /// (once, added to `effects`).
+    pub(in crate::engine) fn settle_answers(&mut self, effects: &mut Vec<Effect>, now_ms: u64) {
+        if self.owed.is_idle() {
+            return;
+        }
+        for effect in effects.iter() {
+            if let Effect::Reply { client, .. } = effect {
+                self.owed.settled_one(client);
+                // An answer is a use of its session (the idle time counts from it).
+                self.gateway_sessions.handle_answered(client, now_ms);
+            }
+        }
+        for client in self.owed.take_settled() {
+            effects.push(Effect::ClientSettled { client });
+        }
+    }
+
+    /// The endpoint versions' hold (`endpoint_versions.rs`) now has `timer`
+    /// armed (or none: nothing held).
+    pub(super) fn versions_held(&mut self, timer: Option<TimerId>) {
+        self.held_versions.held(timer);
+    }
+
+    /// The endpoint versions' timer fired (the armed one is gone from the
+    /// table): the end of the event publishes again, which tells the held
+    /// versions once the window is quiet, or looks again later.
+    pub(in crate::engine) fn endpoint_versions_timer(&mut self) {
+        self.held_versions.fired();
+        self.exposure.changed();
     }
 
     // ---- inputs from outside clients/ --------------------------------------
@@ -307,11 +361,6 @@ impl Clients {
         &self.owed
     }
 
-    /// The answers each client is owed, to count one read or settled.
-    pub(super) fn owed_mut(&mut self) -> &mut AnswersOwed {
-        &mut self.owed
-    }
-
     /// The definition starts (read).
     pub(super) fn starts(&self) -> &DefinitionStarts {
         &self.starts
@@ -322,9 +371,9 @@ impl Clients {
         &mut self.starts
     }
 
-    /// The endpoint versions held back.
-    pub(super) fn held_versions_mut(&mut self) -> &mut HeldVersions {
-        &mut self.held_versions
+    /// The endpoint versions held back (read).
+    pub(super) fn held_versions(&self) -> &HeldVersions {
+        &self.held_versions
     }
 
     /// The HTTP gateway's sessions, and the answers owed (read: a session
