@@ -11,6 +11,7 @@ use super::definition_starts::machine::DefinitionStarts;
 use super::endpoint_versions::held::HeldVersions;
 use super::exposure::shown::Exposure;
 use super::gateway_sessions::table::GatewaySessions;
+use super::input_bridge::bridge::Bridge;
 use super::input_bridge::bridges::Bridges;
 use super::outbound::OutboundRequest;
 use super::session::ClientSession;
@@ -18,6 +19,7 @@ use super::tool_exposure::plan::ExposurePlan;
 use super::tool_vectors::search_model::{SearchModel, WaitingSearch};
 use crate::engine::effects::Effect;
 use crate::engine::events::{ClientId, ConnId, Endpoint};
+use crate::engine::server::Servers;
 use crate::engine::timers::TimerId;
 use crate::vec_map::VecMap;
 use serde_json::Value;
@@ -171,6 +173,56 @@ impl Clients {
     pub(in crate::engine) fn endpoint_versions_timer(&mut self) {
         self.held_versions.fired();
         self.exposure.changed();
+    }
+
+    // ---- the HTTP gateway's sessions (`gateway_sessions.rs`) ----------------
+
+    /// The gateway took a POST body of `client`: its session is used now.
+    /// True when the session began with it.
+    pub(super) fn gateway_posted(&mut self, client: &str, now_ms: u64) -> bool {
+        self.gateway_sessions.handle_post(client, now_ms)
+    }
+
+    /// `clientStreamOpened`/`clientStreamClosed`: `client`'s GET stream.
+    pub(in crate::engine) fn client_stream(&mut self, client: &str, open: bool, now_ms: u64) {
+        self.gateway_sessions.handle_stream(client, open, now_ms);
+    }
+
+    /// The sessions' timer now armed (or none).
+    pub(super) fn gateway_sessions_timer_set(&mut self, timer: Option<TimerId>) {
+        self.gateway_sessions.set_timer(timer);
+    }
+
+    /// The sessions that end now (idle, or beyond the cap; never `keep`; a
+    /// session owed an answer is not idle), and how many of them were idle.
+    pub(super) fn gateway_sessions_ended(
+        &mut self,
+        now_ms: u64,
+        policy: (u64, u64),
+        keep: Option<&str>,
+    ) -> (Vec<ClientId>, usize) {
+        let owed = &self.owed;
+        (self.gateway_sessions).review(now_ms, policy, keep, |c| owed.owes(c))
+    }
+
+    // ---- the input bridges (`input_bridge.rs`) ------------------------------
+
+    /// The call's bridge, begun when it has none (to tell it what happened).
+    pub(super) fn bridge_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut Bridge> {
+        self.bridges.get_or_begin(conn, upstream_id)
+    }
+
+    /// The call's bridge ends (its call answered, cancelled or timed out).
+    pub(super) fn take_bridge(&mut self, conn: ConnId, upstream_id: u64) -> Option<Bridge> {
+        self.bridges.take(conn, upstream_id)
+    }
+
+    /// Bridges whose call left its connection another way (cancelled, its
+    /// client gone, its connection dropped, sent again after an era change)
+    /// are forgotten: ids are never reused, so such a bridge names no live
+    /// call, but it must not count as waiting nor match a retry.
+    pub(super) fn forget_ended_bridges(&mut self, servers: &Servers) {
+        (self.bridges).keep_live(|conn, upstream_id| servers.call(conn, upstream_id).is_some());
     }
 
     // ---- inputs from outside clients/ --------------------------------------
@@ -376,20 +428,14 @@ impl Clients {
         &self.held_versions
     }
 
-    /// The HTTP gateway's sessions, and the answers owed (read: a session
-    /// owed an answer is not idle).
-    pub(super) fn gateway_sessions_mut(&mut self) -> (&mut GatewaySessions, &AnswersOwed) {
-        (&mut self.gateway_sessions, &self.owed)
+    /// The HTTP gateway's sessions (read).
+    pub(super) fn gateway_sessions(&self) -> &GatewaySessions {
+        &self.gateway_sessions
     }
 
     /// The input bridges (read).
     pub(super) fn bridges(&self) -> &Bridges {
         &self.bridges
-    }
-
-    /// The input bridges, to begin, take or forget one.
-    pub(super) fn bridges_mut(&mut self) -> &mut Bridges {
-        &mut self.bridges
     }
 }
 
