@@ -1,8 +1,9 @@
-//! What clients see, published: the router reads each server's exposed
-//! lists, endpoint versions and aggregate tables through [`ShownView`]
-//! (`exposure/view.rs`, read-only), and `Clients::publish` turns what changed
-//! into the `list_changed` announcements and `endpointsChanged` (a new
-//! version held back while a call is under way: `endpoint_versions.rs`).
+//! What clients see, published: `Clients::publish_changes` reads each
+//! server's exposed lists, endpoint versions and aggregate tables through
+//! [`ServedView`] (`exposure/view.rs`, read-only; the router lends it at the
+//! event's end), chooses the plan, and `publish` turns what changed into the
+//! `list_changed` announcements and `endpointsChanged` (a new version held
+//! back while a call is under way: `endpoint_versions.rs`).
 
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::Clients;

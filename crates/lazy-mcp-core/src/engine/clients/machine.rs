@@ -1,10 +1,14 @@
 //! [`Clients`], the clients' owner: its fields are private to this file.
-//! The other files of `clients/` reach each part through the part's own
-//! methods: a sub-machine (`Exposure`, `AnswersOwed`, `DefinitionStarts`,
-//! `HeldVersions`, `GatewaySessions`, `Bridges`, a `ClientSession`) keeps its
-//! fields private to its file, so lending it (`exposure_mut()`, …) lets no
-//! one write them; the maps of sessions and server requests are changed only
-//! here (a session begins and ends, a request is kept and taken).
+//! A sub-machine (`Exposure`, `AnswersOwed`, `DefinitionStarts`,
+//! `HeldVersions`, `GatewaySessions`, `Bridges`, `SearchModel`, a
+//! `ClientSession`) keeps its fields private to its file. The answers owed,
+//! the held versions, the gateway sessions, the bridges and the search model
+//! change only through the named inputs here (what happened:
+//! `request_read`, `versions_held`, `gateway_posted`, `take_bridge`, …); the
+//! other files of `clients/` read them, and borrow the rest (`exposure_mut()`,
+//! `starts_mut()`, `session_mut()`); the maps of sessions and server requests
+//! are changed only here (a session begins and ends, a request is kept and
+//! taken).
 
 use super::answers_owed::owed::AnswersOwed;
 use super::definition_starts::machine::DefinitionStarts;
@@ -408,7 +412,8 @@ impl Clients {
         &mut self.exposure
     }
 
-    /// The answers each client is owed (read).
+    /// The answers each client is owed (read; the native tests' count).
+    #[cfg(any(test, feature = "test-exports"))]
     pub(super) fn owed(&self) -> &AnswersOwed {
         &self.owed
     }
