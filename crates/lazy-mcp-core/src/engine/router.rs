@@ -4,6 +4,7 @@
 use crate::config::load::ConfigLoad;
 use crate::engine::announce::announcements::Announcements;
 use crate::engine::clients::context::ClientsContext;
+use crate::engine::clients::exposure::view::ServedView;
 use crate::engine::clients::Clients;
 use crate::engine::effects::{Effect, EndpointInfo, LogLevel};
 use crate::engine::effects_json;
@@ -50,9 +51,6 @@ pub struct Engine {
     pub(in crate::engine) awaiting_approval: AwaitingApproval,
     /// Approved definitions and what is held (`held_definitions.rs`).
     pub(in crate::engine) pins: Pins,
-    /// The static embedding model for hybrid tool search: offered, asked for, loaded.
-    pub(in crate::engine) search_model:
-        crate::engine::clients::tool_vectors::search_model::SearchModel,
     /// Lookups in and writes to the user's shared catalogue (`shared_catalogue.rs`).
     pub(in crate::engine) shared_catalogue: SharedCatalogue,
 }
@@ -72,7 +70,6 @@ impl Engine {
             config_load: ConfigLoad::default(),
             awaiting_approval: AwaitingApproval::default(),
             pins: Pins::default(),
-            search_model: Default::default(),
             shared_catalogue: SharedCatalogue::default(),
         }
     }
@@ -325,7 +322,8 @@ impl Engine {
             self.keep_refresh_armed(false);
         }
         if self.clients.needs_publish() {
-            self.publish_changes();
+            let (clients, mut ctx, served) = self.served_parts();
+            clients.publish_changes(&mut ctx, served);
         }
         if self.clients.definition_starts_due() {
             let allowed = self.settings.aggregate_endpoint == AggregateEndpoint::ToolIndex;
@@ -341,7 +339,7 @@ impl Engine {
             (self.effects).push(Effect::WriteApprovedDefinitions { path, content });
         }
         if self.catalogue.take_vectors_due()
-            && self.search_model.update_vectors(&mut self.catalogue)
+            && (self.clients.search_model()).update_vectors(&mut self.catalogue)
         {
             self.clients.search_inputs_changed();
         }
@@ -434,6 +432,20 @@ impl Engine {
             now_ms: self.now_ms,
         };
         (&mut self.clients, ctx)
+    }
+
+    /// [`Engine::clients_parts`] and the servers' side of what clients are
+    /// shown, to read (an input that answers from the servers' lists).
+    pub(in crate::engine) fn served_parts(
+        &mut self,
+    ) -> (&mut Clients, ClientsContext<'_>, ServedView<'_>) {
+        let served = ServedView::new(&self.servers, &self.catalogue, &self.pins, &self.settings);
+        let ctx = ClientsContext {
+            effects: &mut self.effects,
+            timers: &mut self.timers,
+            now_ms: self.now_ms,
+        };
+        (&mut self.clients, ctx, served)
     }
 
     // ---- small shared helpers -------------------------------------------------

@@ -8,7 +8,8 @@
 //! own stream (the `notifyClient` effect's `request`). Subscribing upstream for
 //! the URIs is `resource_subscriptions.rs`'s: it never starts a server.
 
-use crate::engine::clients::exposure::view::ShownView;
+use crate::engine::clients::context::ClientsContext;
+use crate::engine::clients::exposure::view::ServedView;
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::events::Endpoint;
@@ -51,6 +52,10 @@ const HONOURED: [(&str, &str); 3] = [
     ),
 ];
 
+/// A listen opened: the (server, URI) pairs a listen of the same id named
+/// before, and those this one names.
+type ListenChange = (VecSet<(String, String)>, Vec<(String, String)>);
+
 /// What a listen asks for.
 struct Filter {
     list_changes: VecSet<&'static str>,
@@ -66,24 +71,16 @@ impl Engine {
         params: Option<&Value>,
         modern: bool,
     ) {
-        if !modern {
-            let why = "Method not found: subscriptions/listen is a request of protocol revision 2026-07-28 (send it with the _meta envelope)";
-            self.reply_error(client, id, jsonrpc::METHOD_NOT_FOUND, why);
+        // The clients' part first (the filter, the acknowledgement), then
+        // the servers' subscriptions follow the new set.
+        let (clients, mut ctx, served) = self.served_parts();
+        let Some((old, resources)) = clients.listen(&mut ctx, served, client, &id, params, modern)
+        else {
             return;
-        }
-        let filter = match self.clients.listen_filter(client, &id, params) {
-            Ok(filter) => filter,
-            Err((code, why)) => return self.reply_error(client, id, code, &why),
         };
-        let resources = self
-            .clients
-            .honoured_resources(client, &filter.resources, self.shown());
-        let (ack, replaced) = self.clients.open_listen(client, &id, filter, &resources);
-        self.effects.push(ack);
         let key = id.to_string();
         // The servers it names (and those a listen of the same id named) are
         // subscribed or unsubscribed once the table says the new set.
-        let old = replaced.map(Listen::into_resources).unwrap_or_default();
         let servers: VecSet<String> = old
             .iter()
             .chain(resources.iter())
@@ -206,6 +203,38 @@ impl Clients {
         (was_open, subscriber)
     }
 
+    /// A `subscriptions/listen` request `id` of `client` (`modern`: with the
+    /// era's envelope): refused, or opened and acknowledged. Returns the
+    /// resources a listen of the same id named before and those this one
+    /// names, for the servers' subscriptions to follow; `None` when refused.
+    pub(in crate::engine) fn listen(
+        &mut self,
+        ctx: &mut ClientsContext<'_>,
+        served: ServedView<'_>,
+        client: &str,
+        id: &Value,
+        params: Option<&Value>,
+        modern: bool,
+    ) -> Option<ListenChange> {
+        if !modern {
+            let why = "Method not found: subscriptions/listen is a request of protocol revision 2026-07-28 (send it with the _meta envelope)";
+            self.reply_error(ctx, client, id.clone(), jsonrpc::METHOD_NOT_FOUND, why);
+            return None;
+        }
+        let filter = match self.listen_filter(client, id, params) {
+            Ok(filter) => filter,
+            Err((code, why)) => {
+                self.reply_error(ctx, client, id.clone(), code, &why);
+                return None;
+            }
+        };
+        let resources = self.honoured_resources(client, &filter.resources, served);
+        let (ack, replaced) = self.open_listen(client, id, filter, &resources);
+        ctx.effects.push(ack);
+        let old = replaced.map(Listen::into_resources).unwrap_or_default();
+        Some((old, resources))
+    }
+
     /// What `client`'s listen `id` (a modern request) asks for; `Err` is the
     /// error to answer it with (its modern request forgotten): a malformed
     /// filter, or one listen too many.
@@ -276,7 +305,7 @@ impl Clients {
         &self,
         client: &str,
         uris: &[String],
-        shown: ShownView<'_>,
+        served: ServedView<'_>,
     ) -> Vec<(String, String)> {
         let Some(endpoint) = self.sessions().get(client).map(|s| s.endpoint().clone()) else {
             return Vec::new();
@@ -288,9 +317,9 @@ impl Clients {
             }
             let server = match &endpoint {
                 Endpoint::Server { name } => Some(name.clone()),
-                Endpoint::Aggregate => shown.server_for_resource(uri),
+                Endpoint::Aggregate => served.server_for_resource(uri),
             };
-            let Some(server) = server.filter(|name| shown.supports_subscriptions(name)) else {
+            let Some(server) = server.filter(|name| served.supports_subscriptions(name)) else {
                 continue;
             };
             if !honoured.iter().any(|(_, u)| u == uri) {

@@ -37,20 +37,12 @@ impl Clients {
         let quiet = quiet_at(self.starts().heard_at());
         let busy = hold
             && (self.call_under_way(servers)
-                || (self.held_versions_mut().is_holding() && ctx.now_ms < quiet));
+                || (self.held_versions().is_holding() && ctx.now_ms < quiet));
         let held = busy && keep_published(self.exposure().published(), endpoints, aggregate);
         let look = held.then(|| next_look(quiet, ctx.now_ms));
-        let armed = self.held_versions_mut().timer();
+        let armed = self.held_versions().timer();
         let timer = ctx.keep_timer(armed, TimerPurpose::EndpointVersions, look);
-        self.held_versions_mut().held(timer);
-    }
-
-    /// Its timer fired (the armed one is gone from the table): the end of the
-    /// event publishes again, which tells the held versions once the window
-    /// is quiet, or looks again later.
-    pub(in crate::engine) fn endpoint_versions_timer(&mut self) {
-        self.held_versions_mut().fired();
-        self.exposure_mut().changed();
+        self.versions_held(timer);
     }
 }
 

@@ -1,11 +1,11 @@
-//! What clients see, published: the router reads each server's exposed
-//! lists, endpoint versions and aggregate tables through [`ShownView`]
-//! (`exposure/view.rs`, read-only), and `Clients::publish` turns what changed
-//! into the `list_changed` announcements and `endpointsChanged` (a new
-//! version held back while a call is under way: `endpoint_versions.rs`).
+//! What clients see, published: `Clients::publish_changes` reads each
+//! server's exposed lists, endpoint versions and aggregate tables through
+//! [`ServedView`] (`exposure/view.rs`, read-only; the router lends it at the
+//! event's end), chooses the plan, and `publish` turns what changed into the
+//! `list_changed` announcements and `endpointsChanged` (a new version held
+//! back while a call is under way: `endpoint_versions.rs`).
 
 use crate::engine::clients::context::ClientsContext;
-use crate::engine::clients::tool_exposure::plan::{ExposurePlan, LoadedTool};
 use crate::engine::clients::Clients;
 use crate::engine::effects::EndpointInfo;
 use crate::engine::effects::{Effect, LogLevel};
@@ -16,7 +16,7 @@ use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
 use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
-use view::ShownView;
+use view::{ServedView, ShownView};
 
 pub(in crate::engine) mod shown;
 pub(in crate::engine) mod view;
@@ -24,50 +24,8 @@ pub(in crate::engine) mod view;
 impl Engine {
     /// What clients are shown, read from the servers' side.
     pub(in crate::engine) fn shown(&self) -> ShownView<'_> {
-        ShownView::new(
-            &self.servers,
-            &self.catalogue,
-            &self.pins,
-            &self.clients,
-            self.settings(),
-        )
-    }
-
-    /// Announces what changed since the last call: `endpointsChanged` for hosts,
-    /// `notifications/*/list_changed` for attached clients.
-    pub(in crate::engine) fn publish_changes(&mut self) {
-        let previous = self.clients.publishing();
-        let plan = self.shown().plan_exposure(previous);
-        self.clients.plan_chosen(plan);
-        // Loaded tools their server no longer offers (after a catalogue change) are dropped.
-        let gone = self.shown().loaded_not_offered();
-        for gone in gone {
-            self.clients.tool_gone(&gone);
-            let (server, tool) = gone;
-            self.log(
-                LogLevel::Info,
-                Some(&server),
-                format!("loaded tool '{tool}' was unloaded: the server no longer offers it"),
-            );
-        }
-        let shown = self.shown();
-        let (lists, endpoints) = shown.lists_and_endpoints();
-        let tools = shown.aggregate_pairs(ListKind::Tools);
-        let prompts = shown.aggregate_pairs(ListKind::Prompts);
-        let aggregate_endpoint = self.settings().aggregate_endpoint;
-        let mut ctx = ClientsContext {
-            effects: &mut self.effects,
-            timers: &mut self.timers,
-            now_ms: self.now_ms,
-        };
-        (self.clients).publish(
-            lists,
-            endpoints,
-            (tools, prompts),
-            aggregate_endpoint,
-            &self.servers,
-            &mut ctx,
-        );
+        let served = ServedView::new(&self.servers, &self.catalogue, &self.pins, self.settings());
+        self.clients.shown(served)
     }
 }
 
@@ -75,6 +33,11 @@ impl Engine {
 type AggregatePairs = (Vec<(String, String)>, Vec<(String, String)>);
 
 impl Clients {
+    /// What clients are shown: the servers' side `served` and this side.
+    pub(in crate::engine) fn shown<'a>(&'a self, served: ServedView<'a>) -> ShownView<'a> {
+        ShownView::new(served, self)
+    }
+
     /// Whether `server` is in `index` mode (its tools behind the meta-tools).
     pub(in crate::engine) fn is_indexed(&self, server: &str) -> bool {
         self.exposure().is_indexed(server)
@@ -85,19 +48,39 @@ impl Clients {
         self.exposure().meta_tool(name)
     }
 
-    /// The plan the coming publication starts from.
-    fn publishing(&mut self) -> ExposurePlan {
-        self.exposure_mut().publishing()
-    }
-
-    /// The plan chosen for this publication.
-    fn plan_chosen(&mut self, plan: ExposurePlan) {
+    /// Announces what changed since the last publication: the plan chosen
+    /// afresh from `served`, loaded tools their server no longer offers
+    /// dropped (after a catalogue change), then `publish`.
+    pub(in crate::engine) fn publish_changes(
+        &mut self,
+        ctx: &mut ClientsContext<'_>,
+        served: ServedView<'_>,
+    ) {
+        let previous = self.exposure_mut().publishing();
+        let plan = served.plan_exposure(previous);
         self.exposure_mut().plan_chosen(plan);
-    }
-
-    /// A loaded tool whose server no longer offers it is dropped.
-    fn tool_gone(&mut self, tool: &LoadedTool) {
-        self.exposure_mut().tool_gone(tool);
+        let gone = self.shown(served).loaded_not_offered();
+        for gone in gone {
+            self.exposure_mut().tool_gone(&gone);
+            let (server, tool) = gone;
+            let why = format!("loaded tool '{tool}' was unloaded: the server no longer offers it");
+            // A line naming a server is masked by its owner (its secrets).
+            (served.servers()).log_into(ctx.effects, LogLevel::Info, Some(&server), why);
+        }
+        let shown = self.shown(served);
+        let (lists, endpoints) = shown.lists_and_endpoints();
+        let tools = served.aggregate_pairs(ListKind::Tools);
+        let prompts = served.aggregate_pairs(ListKind::Prompts);
+        let aggregate_endpoint = served.settings().aggregate_endpoint;
+        let pairs = (tools, prompts);
+        self.publish(
+            lists,
+            endpoints,
+            pairs,
+            aggregate_endpoint,
+            served.servers(),
+            ctx,
+        );
     }
 
     /// Publishes what clients are shown now: each exposed server's `lists`

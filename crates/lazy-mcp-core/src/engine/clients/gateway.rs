@@ -485,7 +485,7 @@ impl Clients {
         limit_bytes: u64,
     ) {
         let id = outline(head).id.unwrap_or(Value::Null);
-        self.owed_mut().request_read(client);
+        self.request_read(client);
         self.reply_error(
             ctx,
             client,

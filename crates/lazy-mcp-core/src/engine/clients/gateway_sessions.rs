@@ -36,17 +36,9 @@ impl Clients {
     /// `clientPost`: `client`'s session is used now; one not known before
     /// began, and the sessions are reviewed.
     fn gateway_post(&mut self, client: &str, policy: (u64, u64), ctx: ClientsContext<'_>) {
-        let (sessions, _) = self.gateway_sessions_mut();
-        if sessions.handle_post(client, ctx.now_ms) {
+        if self.gateway_posted(client, ctx.now_ms) {
             self.review_gateway_sessions(Some(client), policy, ctx);
         }
-    }
-
-    /// `clientStreamOpened`/`clientStreamClosed`: `client`'s GET stream.
-    pub(in crate::engine) fn client_stream(&mut self, client: &str, open: bool, now_ms: u64) {
-        self.gateway_sessions_mut()
-            .0
-            .handle_stream(client, open, now_ms);
     }
 
     /// Its timer fired (the armed one is gone from the table).
@@ -55,7 +47,7 @@ impl Clients {
         policy: (u64, u64),
         ctx: ClientsContext<'_>,
     ) {
-        self.gateway_sessions_mut().0.set_timer(None);
+        self.gateway_sessions_timer_set(None);
         self.review_gateway_sessions(None, policy, ctx);
     }
 
@@ -69,8 +61,7 @@ impl Clients {
         policy: (u64, u64),
         mut ctx: ClientsContext<'_>,
     ) {
-        let (gateway_sessions, owed) = self.gateway_sessions_mut();
-        let (ended, idle) = gateway_sessions.review(ctx.now_ms, policy, keep, |c| owed.owes(c));
+        let (ended, idle) = self.gateway_sessions_ended(ctx.now_ms, policy, keep);
         if !ended.is_empty() {
             let message = format!(
                 "gateway: ended {idle} idle session(s) (idle {} ms) and {} beyond the cap of {}",
@@ -94,9 +85,9 @@ impl Clients {
         idle_ms: u64,
         ctx: &mut ClientsContext<'_>,
     ) {
-        let (sessions, _) = self.gateway_sessions_mut();
+        let sessions = self.gateway_sessions();
         let (next, armed) = (sessions.next_look(idle_ms), sessions.timer());
         let timer = ctx.keep_timer(armed, TimerPurpose::GatewaySessions, next);
-        sessions.set_timer(timer);
+        self.gateway_sessions_timer_set(timer);
     }
 }

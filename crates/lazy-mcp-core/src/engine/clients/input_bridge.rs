@@ -89,15 +89,6 @@ impl Clients {
         self.bridges().get(conn, upstream_id)
     }
 
-    /// The call's bridge, begun when it has none.
-    fn bridge_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut Bridge> {
-        self.bridges_mut().get_or_begin(conn, upstream_id)
-    }
-
-    fn take_bridge(&mut self, conn: ConnId, upstream_id: u64) -> Option<Bridge> {
-        self.bridges_mut().take(conn, upstream_id)
-    }
-
     /// The call (connection, upstream id) whose client was asked with
     /// `requestState` `state`, when it is still on its connection.
     fn call_awaiting(&mut self, state: &str, servers: &Servers) -> Option<(ConnId, u64)> {
@@ -153,15 +144,6 @@ impl Clients {
     fn waiting_calls(&mut self, servers: &Servers) -> usize {
         self.forget_ended_bridges(servers);
         self.bridges().waiting()
-    }
-
-    /// Bridges whose call left its connection another way (cancelled, its
-    /// client gone, its connection dropped, sent again after an era change)
-    /// are forgotten: ids are never reused, so such a bridge names no live
-    /// call, but it must not count as waiting nor match a retry.
-    fn forget_ended_bridges(&mut self, servers: &Servers) {
-        (self.bridges_mut())
-            .keep_live(|conn, upstream_id| servers.call(conn, upstream_id).is_some());
     }
 
     /// A waiting call's timer fired before its client's retry (its client

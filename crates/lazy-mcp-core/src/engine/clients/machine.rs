@@ -1,21 +1,30 @@
 //! [`Clients`], the clients' owner: its fields are private to this file.
-//! The other files of `clients/` reach each part through the part's own
-//! methods: a sub-machine (`Exposure`, `AnswersOwed`, `DefinitionStarts`,
-//! `HeldVersions`, `GatewaySessions`, `Bridges`, a `ClientSession`) keeps its
-//! fields private to its file, so lending it (`exposure_mut()`, …) lets no
-//! one write them; the maps of sessions and server requests are changed only
-//! here (a session begins and ends, a request is kept and taken).
+//! A sub-machine (`Exposure`, `AnswersOwed`, `DefinitionStarts`,
+//! `HeldVersions`, `GatewaySessions`, `Bridges`, `SearchModel`, a
+//! `ClientSession`) keeps its fields private to its file. The answers owed,
+//! the held versions, the gateway sessions, the bridges and the search model
+//! change only through the named inputs here (what happened:
+//! `request_read`, `versions_held`, `gateway_posted`, `take_bridge`, …); the
+//! other files of `clients/` read them, and borrow the rest (`exposure_mut()`,
+//! `starts_mut()`, `session_mut()`); the maps of sessions and server requests
+//! are changed only here (a session begins and ends, a request is kept and
+//! taken).
 
 use super::answers_owed::owed::AnswersOwed;
 use super::definition_starts::machine::DefinitionStarts;
 use super::endpoint_versions::held::HeldVersions;
 use super::exposure::shown::Exposure;
 use super::gateway_sessions::table::GatewaySessions;
+use super::input_bridge::bridge::Bridge;
 use super::input_bridge::bridges::Bridges;
 use super::outbound::OutboundRequest;
 use super::session::ClientSession;
 use super::tool_exposure::plan::ExposurePlan;
+use super::tool_vectors::search_model::{SearchModel, WaitingSearch};
+use crate::engine::effects::Effect;
 use crate::engine::events::{ClientId, ConnId, Endpoint};
+use crate::engine::server::Servers;
+use crate::engine::timers::TimerId;
 use crate::vec_map::VecMap;
 use serde_json::Value;
 
@@ -47,6 +56,9 @@ pub(in crate::engine) struct Clients {
     /// The HTTP gateway's sessions: last use, open streams, when to look
     /// again (`gateway_sessions.rs`: idle ones and those beyond the cap end).
     gateway_sessions: GatewaySessions,
+    /// The static embedding model for hybrid tool search: offered, asked
+    /// for, loaded (`tool_vectors/search_model.rs`).
+    search_model: SearchModel,
 }
 
 impl Default for Clients {
@@ -61,6 +73,7 @@ impl Default for Clients {
             starts: DefinitionStarts::default(),
             held_versions: HeldVersions::default(),
             gateway_sessions: GatewaySessions::default(),
+            search_model: SearchModel::default(),
         }
     }
 }
@@ -112,6 +125,108 @@ impl Clients {
                 .map(|(id, _)| id.clone())
                 .collect(),
         )
+    }
+
+    // ---- the answers owed (`answers_owed.rs`) -------------------------------
+
+    /// A message of `client` that gets an answer was read: one more owed.
+    #[inline]
+    pub(in crate::engine) fn request_read(&mut self, client: &str) {
+        self.owed.request_read(client);
+    }
+
+    /// A request of `client` was dropped unanswered (cancelled): one fewer owed.
+    pub(in crate::engine) fn request_dropped(&mut self, client: &str) {
+        self.owed.settled_one(client);
+    }
+
+    /// The client will send nothing more: `clientSettled` once it is owed nothing.
+    pub(in crate::engine) fn input_ended(&mut self, client: &str) {
+        self.owed.input_ended(client);
+    }
+
+    /// At the end of each event: this event's `effects` answers settle what
+    /// they answer (a drop settled its request when it happened); a client
+    /// whose input ended and that is owed nothing now is told `clientSettled`
+    /// (once, added to `effects`).
+    pub(in crate::engine) fn settle_answers(&mut self, effects: &mut Vec<Effect>, now_ms: u64) {
+        if self.owed.is_idle() {
+            return;
+        }
+        for effect in effects.iter() {
+            if let Effect::Reply { client, .. } = effect {
+                self.owed.settled_one(client);
+                // An answer is a use of its session (the idle time counts from it).
+                self.gateway_sessions.handle_answered(client, now_ms);
+            }
+        }
+        for client in self.owed.take_settled() {
+            effects.push(Effect::ClientSettled { client });
+        }
+    }
+
+    /// The endpoint versions' hold (`endpoint_versions.rs`) now has `timer`
+    /// armed (or none: nothing held).
+    pub(super) fn versions_held(&mut self, timer: Option<TimerId>) {
+        self.held_versions.held(timer);
+    }
+
+    /// The endpoint versions' timer fired (the armed one is gone from the
+    /// table): the end of the event publishes again, which tells the held
+    /// versions once the window is quiet, or looks again later.
+    pub(in crate::engine) fn endpoint_versions_timer(&mut self) {
+        self.held_versions.fired();
+        self.exposure.changed();
+    }
+
+    // ---- the HTTP gateway's sessions (`gateway_sessions.rs`) ----------------
+
+    /// The gateway took a POST body of `client`: its session is used now.
+    /// True when the session began with it.
+    pub(super) fn gateway_posted(&mut self, client: &str, now_ms: u64) -> bool {
+        self.gateway_sessions.handle_post(client, now_ms)
+    }
+
+    /// `clientStreamOpened`/`clientStreamClosed`: `client`'s GET stream.
+    pub(in crate::engine) fn client_stream(&mut self, client: &str, open: bool, now_ms: u64) {
+        self.gateway_sessions.handle_stream(client, open, now_ms);
+    }
+
+    /// The sessions' timer now armed (or none).
+    pub(super) fn gateway_sessions_timer_set(&mut self, timer: Option<TimerId>) {
+        self.gateway_sessions.set_timer(timer);
+    }
+
+    /// The sessions that end now (idle, or beyond the cap; never `keep`; a
+    /// session owed an answer is not idle), and how many of them were idle.
+    pub(super) fn gateway_sessions_ended(
+        &mut self,
+        now_ms: u64,
+        policy: (u64, u64),
+        keep: Option<&str>,
+    ) -> (Vec<ClientId>, usize) {
+        let owed = &self.owed;
+        (self.gateway_sessions).review(now_ms, policy, keep, |c| owed.owes(c))
+    }
+
+    // ---- the input bridges (`input_bridge.rs`) ------------------------------
+
+    /// The call's bridge, begun when it has none (to tell it what happened).
+    pub(super) fn bridge_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut Bridge> {
+        self.bridges.get_or_begin(conn, upstream_id)
+    }
+
+    /// The call's bridge ends (its call answered, cancelled or timed out).
+    pub(super) fn take_bridge(&mut self, conn: ConnId, upstream_id: u64) -> Option<Bridge> {
+        self.bridges.take(conn, upstream_id)
+    }
+
+    /// Bridges whose call left its connection another way (cancelled, its
+    /// client gone, its connection dropped, sent again after an era change)
+    /// are forgotten: ids are never reused, so such a bridge names no live
+    /// call, but it must not count as waiting nor match a retry.
+    pub(super) fn forget_ended_bridges(&mut self, servers: &Servers) {
+        (self.bridges).keep_live(|conn, upstream_id| servers.call(conn, upstream_id).is_some());
     }
 
     // ---- inputs from outside clients/ --------------------------------------
@@ -181,7 +296,31 @@ impl Clients {
         self.starts.handle_trusted(trusted);
     }
 
+    /// The host has an embedding table to hand over when asked.
+    pub(in crate::engine) fn search_model_offered(&mut self) {
+        self.search_model.offer();
+    }
+
+    /// The embedding table arrived (`None`: absent or unusable); the
+    /// searches that waited for it, to answer now.
+    pub(in crate::engine) fn search_model_arrived(
+        &mut self,
+        model: Option<std::sync::Arc<crate::tool_index::EmbeddingModel>>,
+    ) -> Vec<WaitingSearch> {
+        self.search_model.arrived(model)
+    }
+
+    /// A search that may have to wait for the table (`SearchModel::wait`).
+    pub(super) fn search_waits(&mut self, search: impl FnOnce() -> WaitingSearch) -> Option<bool> {
+        self.search_model.wait(search)
+    }
+
     // ---- reads -------------------------------------------------------------
+
+    /// The embedding model's state (its vectors are made at the event's end).
+    pub(in crate::engine) fn search_model(&self) -> &SearchModel {
+        &self.search_model
+    }
 
     /// Whether the definitions to start are to be reviewed (the event's end).
     pub(in crate::engine) fn definition_starts_due(&self) -> bool {
@@ -273,14 +412,10 @@ impl Clients {
         &mut self.exposure
     }
 
-    /// The answers each client is owed (read).
+    /// The answers each client is owed (read; the native tests' count).
+    #[cfg(any(test, feature = "test-exports"))]
     pub(super) fn owed(&self) -> &AnswersOwed {
         &self.owed
-    }
-
-    /// The answers each client is owed, to count one read or settled.
-    pub(super) fn owed_mut(&mut self) -> &mut AnswersOwed {
-        &mut self.owed
     }
 
     /// The definition starts (read).
@@ -293,25 +428,19 @@ impl Clients {
         &mut self.starts
     }
 
-    /// The endpoint versions held back.
-    pub(super) fn held_versions_mut(&mut self) -> &mut HeldVersions {
-        &mut self.held_versions
+    /// The endpoint versions held back (read).
+    pub(super) fn held_versions(&self) -> &HeldVersions {
+        &self.held_versions
     }
 
-    /// The HTTP gateway's sessions, and the answers owed (read: a session
-    /// owed an answer is not idle).
-    pub(super) fn gateway_sessions_mut(&mut self) -> (&mut GatewaySessions, &AnswersOwed) {
-        (&mut self.gateway_sessions, &self.owed)
+    /// The HTTP gateway's sessions (read).
+    pub(super) fn gateway_sessions(&self) -> &GatewaySessions {
+        &self.gateway_sessions
     }
 
     /// The input bridges (read).
     pub(super) fn bridges(&self) -> &Bridges {
         &self.bridges
-    }
-
-    /// The input bridges, to begin, take or forget one.
-    pub(super) fn bridges_mut(&mut self) -> &mut Bridges {
-        &mut self.bridges
     }
 }
 

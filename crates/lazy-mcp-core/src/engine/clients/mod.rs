@@ -3,10 +3,13 @@
 //! requests and listens).
 //!
 //! Their state has one owner, [`Clients`] (`machine.rs`): its fields are
-//! private to that file. The other files here borrow its sub-machines, whose
-//! fields are private to their own files (`exposure_mut()`, `owed_mut()`, …),
-//! and the `impl Engine` blocks here route: they hand `Clients` an input with
-//! what it reads of the servers and carry out what it returns. Code elsewhere
+//! private to that file, where the answers owed, the held endpoint versions,
+//! the gateway sessions and the input bridges change through named inputs.
+//! The other files here borrow the other sub-machines, whose fields are
+//! private to their own files (`exposure_mut()`, `starts_mut()`,
+//! `session_mut()`), and the `impl Engine` blocks here route: they hand
+//! `Clients` an input with what it reads of the servers (`ServedView`, lent
+//! with the context by `Engine::served_parts()`) and carry out what it returns. Code elsewhere
 //! (the router, `server/`, `registry/`, `trust/`) goes through `Clients`'
 //! methods: an input that says
 //! what happened (`exposure_changed`, `forward_server_request`,

@@ -5,6 +5,7 @@
 //! before anything is started.
 
 use crate::engine::clients::context::ClientsContext;
+use crate::engine::clients::exposure::view::ServedView;
 use crate::engine::clients::tool_vectors::search_model::WaitingSearch;
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
@@ -17,8 +18,8 @@ use crate::protocol::listed_item::ListedItem;
 use crate::protocol::methods;
 use crate::protocol::params::{name_of, CallTool, MetaToolArguments};
 use crate::tool_index::{
-    render_search_results, validate_arguments, CALL_TOOL, LOAD_TOOLS, SEARCH_DEFAULT_LIMIT,
-    SEARCH_MAX_LIMIT, SEARCH_TOOLS, UNLOAD_TOOLS,
+    render_search_results, validate_arguments, ToolIndex, CALL_TOOL, LOAD_TOOLS,
+    SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT, SEARCH_TOOLS, UNLOAD_TOOLS,
 };
 use serde_json::{json, Value};
 
@@ -70,93 +71,20 @@ impl Engine {
             return true;
         }
         match name {
-            SEARCH_TOOLS => self.search_tools(client, id, &arguments),
+            SEARCH_TOOLS => {
+                let (clients, mut ctx, served) = self.served_parts();
+                clients.search_tools(&mut ctx, served, client, id, &arguments);
+            }
             LOAD_TOOLS | UNLOAD_TOOLS => {
                 // Each name resolved, and whether its server is in index mode.
-                let resolved: Vec<Resolved> = names(&arguments)
-                    .iter()
-                    .map(|name| {
-                        let (server, tool) = self.resolve_tool(name)?;
-                        let indexed = self.clients.is_indexed(&server);
-                        Ok((server, tool, indexed))
-                    })
-                    .collect();
-                let seen = (
-                    self.shown().tools_seen_by(client),
-                    self.settings().max_tools,
-                );
                 let load = name == LOAD_TOOLS;
-                let (clients, mut ctx) = self.clients_parts();
-                clients.load_tools(&mut ctx, client, id, resolved, load, seen);
+                let (clients, mut ctx, served) = self.served_parts();
+                clients.load_or_unload(&mut ctx, served, client, id, &arguments, load);
             }
             CALL_TOOL => self.call_tool(client, id, &arguments, params),
             _ => return false,
         }
         true
-    }
-
-    pub(in crate::engine) fn search_tools(&mut self, client: &str, id: &Value, arguments: &Value) {
-        let waiting = || WaitingSearch {
-            client: client.to_string(),
-            id: id.clone(),
-            arguments: arguments.clone(),
-        };
-        match self.search_model.wait(waiting) {
-            Some(true) => return self.effects.push(Effect::ReadEmbeddingTable),
-            Some(false) => return,
-            None => {}
-        }
-        let asked = MetaToolArguments::read(arguments);
-        let query = asked.query.unwrap_or("");
-        let limit = asked
-            .limit
-            .map_or(SEARCH_DEFAULT_LIMIT, |n| {
-                usize::try_from(n).unwrap_or(SEARCH_MAX_LIMIT)
-            })
-            .clamp(1, SEARCH_MAX_LIMIT);
-        let hits = self.tool_index().search(query, limit);
-        let text = render_search_results(query, &hits);
-        self.reply(client, tool_reply(id, text, false));
-    }
-
-    /// `server/tool` (or a bare tool name) → (server, tool), for any exposed
-    /// server's tool; the error says when the server is switched off, or lists
-    /// the closest names.
-    pub(in crate::engine) fn resolve_tool(
-        &mut self,
-        name: &str,
-    ) -> Result<(String, String), String> {
-        let named = self.servers.iter().find_map(|(server, state)| {
-            let tool = name.strip_prefix(server.as_str())?.strip_prefix('/')?;
-            Some((server.clone(), tool.to_string(), state.state().clone()))
-        });
-        if let Some((server, tool, state)) = &named {
-            if !state.is_exposed() {
-                return Err(format!(
-                    "MCP server '{server}' is {}; enable it (\"Lazy MCP: Enable Server\") to use {name}.",
-                    state.label().to_lowercase()
-                ));
-            }
-            let offered = self
-                .shown()
-                .exposed_items(server, ListKind::Tools)
-                .iter()
-                .any(|t| name_of(t) == Some(tool.as_str()));
-            if offered && !self.clients.is_indexed(server) {
-                return Ok((server.clone(), tool.clone()));
-            }
-        }
-        // A held tool is named as held (its review command), never resolved.
-        let held = self
-            .pins
-            .aggregate_refusal(ListKind::Tools, name)
-            .or_else(|| self.pins.slash_refusal(name));
-        if let Some(why) = held {
-            return Err(why);
-        }
-        self.tool_index()
-            .resolve(name)
-            .map(|(server, tool)| (server.to_string(), tool.to_string()))
     }
 
     /// `params`: the meta-tool call's own, whose `_meta` and multi-round-trip
@@ -167,7 +95,8 @@ impl Engine {
             name,
             arguments: tool_arguments,
         } = CallTool::read(arguments);
-        let (server, tool) = match self.resolve_tool(name) {
+        let (clients, _, served) = self.served_parts();
+        let (server, tool) = match clients.resolve_tool(served, name) {
             Ok(pair) => pair,
             Err(why) => return self.reply(client, tool_reply(id, why, true)),
         };
@@ -285,5 +214,132 @@ impl Clients {
             .aggregate_name(ListKind::Tools, server, tool)
             .cloned()
             .unwrap_or_else(|| format!("{server}/{tool}"))
+    }
+}
+
+impl Clients {
+    /// `search_tools`: answered from the index, or waiting for the embedding
+    /// table (the first waiting search asks the host for it).
+    pub(in crate::engine) fn search_tools(
+        &mut self,
+        ctx: &mut ClientsContext<'_>,
+        served: ServedView<'_>,
+        client: &str,
+        id: &Value,
+        arguments: &Value,
+    ) {
+        let waiting = || WaitingSearch {
+            client: client.to_string(),
+            id: id.clone(),
+            arguments: arguments.clone(),
+        };
+        match self.search_waits(waiting) {
+            Some(true) => return ctx.effects.push(Effect::ReadEmbeddingTable),
+            Some(false) => return,
+            None => {}
+        }
+        let asked = MetaToolArguments::read(arguments);
+        let query = asked.query.unwrap_or("");
+        let limit = asked
+            .limit
+            .map_or(SEARCH_DEFAULT_LIMIT, |n| {
+                usize::try_from(n).unwrap_or(SEARCH_MAX_LIMIT)
+            })
+            .clamp(1, SEARCH_MAX_LIMIT);
+        let hits = self.tool_index(served).search(query, limit);
+        let text = render_search_results(query, &hits);
+        self.reply(ctx, client, tool_reply(id, text, false));
+    }
+
+    /// `load_tools` (`load`) or `unload_tools`: each name resolved, and
+    /// whether its server is in index mode; the tools the client sees now
+    /// against the limit.
+    fn load_or_unload(
+        &mut self,
+        ctx: &mut ClientsContext<'_>,
+        served: ServedView<'_>,
+        client: &str,
+        id: &Value,
+        arguments: &Value,
+        load: bool,
+    ) {
+        let resolved: Vec<Resolved> = names(arguments)
+            .iter()
+            .map(|name| {
+                let (server, tool) = self.resolve_tool(served, name)?;
+                let indexed = self.is_indexed(&server);
+                Ok((server, tool, indexed))
+            })
+            .collect();
+        let seen = (
+            self.shown(served).tools_seen_by(client),
+            served.settings().max_tools,
+        );
+        self.load_tools(ctx, client, id, resolved, load, seen);
+    }
+
+    /// `server/tool` (or a bare tool name) → (server, tool), for any exposed
+    /// server's tool; the error says when the server is switched off, or lists
+    /// the closest names.
+    pub(in crate::engine) fn resolve_tool(
+        &mut self,
+        served: ServedView<'_>,
+        name: &str,
+    ) -> Result<(String, String), String> {
+        let named = served.servers().iter().find_map(|(server, state)| {
+            let tool = name.strip_prefix(server.as_str())?.strip_prefix('/')?;
+            Some((server.clone(), tool.to_string(), state.state().clone()))
+        });
+        if let Some((server, tool, state)) = &named {
+            if !state.is_exposed() {
+                return Err(format!(
+                    "MCP server '{server}' is {}; enable it (\"Lazy MCP: Enable Server\") to use {name}.",
+                    state.label().to_lowercase()
+                ));
+            }
+            let offered = served
+                .exposed_items(server, ListKind::Tools)
+                .iter()
+                .any(|t| name_of(t) == Some(tool.as_str()));
+            if offered && !self.is_indexed(server) {
+                return Ok((server.clone(), tool.clone()));
+            }
+        }
+        // A held tool is named as held (its review command), never resolved.
+        let pins = served.pins();
+        let held =
+            (pins.aggregate_refusal(ListKind::Tools, name)).or_else(|| pins.slash_refusal(name));
+        if let Some(why) = held {
+            return Err(why);
+        }
+        self.tool_index(served)
+            .resolve(name)
+            .map(|(server, tool)| (server.to_string(), tool.to_string()))
+    }
+}
+
+impl Clients {
+    /// The search index over the `index`-mode servers' tools (built on first
+    /// use, from `served`'s catalogue and this side's plan and model).
+    pub(in crate::engine) fn tool_index(&mut self, served: ServedView<'_>) -> &ToolIndex {
+        if !self.has_search_index() {
+            let model = self.search_model();
+            let entries = self.shown(served).index_entries(self.plan());
+            // Each indexed tool's cached vector: its position in its entry.
+            let cached: Vec<Option<Vec<i8>>> = entries
+                .iter()
+                .map(|(server, tool)| {
+                    let entry = served.current_entry(server);
+                    let position =
+                        entry.and_then(|e| e.tools.iter().position(|t| std::ptr::eq(t, *tool)));
+                    position.and_then(|p| model.cached_vector(entry, p))
+                })
+                .collect();
+            let index = ToolIndex::build_hybrid(&entries, model.model().cloned(), &|i| {
+                cached.get(i).cloned().flatten()
+            });
+            self.search_index_built(index);
+        }
+        self.search_index()
     }
 }

@@ -8,7 +8,6 @@
 
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
-use crate::engine::router::Engine;
 use crate::engine::stable_hash::Fnv1a64Writer;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
@@ -27,44 +26,19 @@ pub(in crate::engine) fn items_hash(items: &[Value]) -> u64 {
     hasher.finish()
 }
 
-impl Engine {
-    /// The search index over the `index`-mode servers' tools (built on first use).
-    pub(in crate::engine) fn tool_index(&mut self) -> &ToolIndex {
-        if !self.clients.has_search_index() {
-            let entries = self.shown().index_entries(self.clients.plan());
-            // Each indexed tool's cached vector: its position in its entry.
-            let cached: Vec<Option<Vec<i8>>> = entries
-                .iter()
-                .map(|(server, tool)| {
-                    let entry = self.current_entry(server);
-                    let position =
-                        entry.and_then(|e| e.tools.iter().position(|t| std::ptr::eq(t, *tool)));
-                    position.and_then(|p| self.search_model.cached_vector(entry, p))
-                })
-                .collect();
-            let index =
-                ToolIndex::build_hybrid(&entries, self.search_model.model().cloned(), &|i| {
-                    cached.get(i).cloned().flatten()
-                });
-            self.clients.search_index_built(index);
-        }
-        self.clients.search_index()
-    }
-}
-
 impl Clients {
     /// Whether the search index is built (it is dropped when what it indexes changes).
-    fn has_search_index(&self) -> bool {
+    pub(super) fn has_search_index(&self) -> bool {
         self.exposure().search_index().is_some()
     }
 
     /// The search index, built over the plan's `index`-mode servers.
-    fn search_index_built(&mut self, index: ToolIndex) {
+    pub(super) fn search_index_built(&mut self, index: ToolIndex) {
         self.exposure_mut().search_index_built(index);
     }
 
     /// The search index (an empty one when none is built).
-    fn search_index(&mut self) -> &ToolIndex {
+    pub(super) fn search_index(&mut self) -> &ToolIndex {
         self.exposure_mut().search_index_or_empty()
     }
 

@@ -22,7 +22,7 @@ impl Engine {
     /// over (`loadEmbeddingModel`) when the engine asks (`readEmbeddingTable`).
     pub fn offer_embedding_model(&mut self, now_ms: u64) -> Vec<Effect> {
         self.now_ms = now_ms;
-        self.search_model.offer();
+        self.clients.search_model_offered();
         self.finish_event()
     }
 
@@ -62,17 +62,18 @@ impl Engine {
                 ),
             }
         }
-        let waiting = self.search_model.arrived(loaded);
+        let waiting = self.clients.search_model_arrived(loaded);
         // The searches that waited for the table are answered now.
+        let (clients, mut ctx, served) = self.served_parts();
         for w in waiting {
-            self.search_tools(&w.client, &w.id, &w.arguments);
+            clients.search_tools(&mut ctx, served, &w.client, &w.id, &w.arguments);
         }
         self.finish_event()
     }
 
     /// Whether search has its semantic side (for tests and diagnostics).
     pub fn has_embedding_model(&self) -> bool {
-        self.search_model.model().is_some()
+        self.clients.search_model().model().is_some()
     }
 }
 

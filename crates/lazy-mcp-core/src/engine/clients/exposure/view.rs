@@ -41,35 +41,68 @@ fn tool_name(tool: &Value) -> Option<&str> {
     name_of(tool)
 }
 
-/// The owners what clients are shown is read from (`Engine::shown`).
+/// The servers' side of what clients are shown: the owners it is read from
+/// (servers, catalogue, pins, settings), not the clients. A `Clients` input
+/// takes it while `Clients` itself is borrowed to change (`Engine::served_parts`).
 #[derive(Clone, Copy)]
-pub(in crate::engine) struct ShownView<'a> {
+pub(in crate::engine) struct ServedView<'a> {
     servers: &'a Servers,
     catalogue: &'a Catalogue,
     pins: &'a Pins,
-    clients: &'a Clients,
     settings: &'a Settings,
 }
 
+/// What clients are shown: the servers' side and what the clients chose
+/// (the exposure plan, loaded tools, aggregate names); `Engine::shown`, or
+/// [`Clients::shown`] inside a `Clients` input.
+#[derive(Clone, Copy)]
+pub(in crate::engine) struct ShownView<'a> {
+    served: ServedView<'a>,
+    clients: &'a Clients,
+}
+
+impl<'a> std::ops::Deref for ShownView<'a> {
+    type Target = ServedView<'a>;
+    fn deref(&self) -> &ServedView<'a> {
+        &self.served
+    }
+}
+
 impl<'a> ShownView<'a> {
+    pub(in crate::engine) fn new(served: ServedView<'a>, clients: &'a Clients) -> Self {
+        ShownView { served, clients }
+    }
+}
+
+impl<'a> ServedView<'a> {
     pub(in crate::engine) fn new(
         servers: &'a Servers,
         catalogue: &'a Catalogue,
         pins: &'a Pins,
-        clients: &'a Clients,
         settings: &'a Settings,
     ) -> Self {
-        ShownView {
+        ServedView {
             servers,
             catalogue,
             pins,
-            clients,
             settings,
         }
     }
 
+    pub(in crate::engine) fn servers(self) -> &'a Servers {
+        self.servers
+    }
+
+    pub(in crate::engine) fn pins(self) -> &'a Pins {
+        self.pins
+    }
+
+    pub(in crate::engine) fn settings(self) -> &'a Settings {
+        self.settings
+    }
+
     /// The catalogue entry of a server, when it matches the server's config.
-    fn current_entry(self, name: &str) -> Option<&'a CatalogueEntry> {
+    pub(in crate::engine) fn current_entry(self, name: &str) -> Option<&'a CatalogueEntry> {
         let server = self.servers.get(name)?;
         self.catalogue.warm(name, &server.config().fingerprint)
     }
@@ -156,24 +189,6 @@ impl<'a> ShownView<'a> {
         }
     }
 
-    /// Hash of what the server's own endpoint lists for `kind`.
-    pub(in crate::engine) fn list_hash(self, name: &str, kind: ListKind) -> u64 {
-        let mut hasher = Fnv1a64Writer::default();
-        // Writing into a hasher cannot fail; a failure would only weaken the hash.
-        if kind == ListKind::Tools && self.clients.exposure().is_indexed(name) {
-            let _ = serde_json::to_writer(&mut hasher, &json!({"toolExposure": "index"}));
-        } else if let Some(hash) = (kind == ListKind::Tools)
-            .then(|| self.clients.exposure().plan().tool_hashes.get(name))
-            .flatten()
-        {
-            // The plan hashed the same items the same way (`items_hash`).
-            return *hash;
-        } else {
-            let _ = serde_json::to_writer(&mut hasher, self.exposed_items(name, kind).as_ref());
-        }
-        hasher.finish()
-    }
-
     pub(in crate::engine) fn endpoint_version(self, name: &str, list_hashes: &[u64]) -> String {
         let fingerprint = self
             .servers
@@ -211,51 +226,6 @@ impl<'a> ShownView<'a> {
             })
     }
 
-    /// Loaded tools their server no longer offers; a server not catalogued
-    /// right now (restarting, failed) keeps its own.
-    pub(in crate::engine) fn loaded_not_offered(self) -> Vec<LoadedTool> {
-        let mut gone: Vec<LoadedTool> = Vec::new();
-        for (server, tool) in self.clients.all_loaded() {
-            let offered = match self.servers.get(&server) {
-                Some(s) if s.state().is_exposed() && self.current_entry(&server).is_some() => self
-                    .exposed_items(&server, ListKind::Tools)
-                    .iter()
-                    .any(|t| tool_name(t) == Some(tool.as_str())),
-                _ => true,
-            };
-            if !offered {
-                gone.push((server, tool));
-            }
-        }
-        gone
-    }
-
-    /// Each exposed server's list hashes (by kind) and endpoint, as published.
-    pub(in crate::engine) fn lists_and_endpoints(
-        self,
-    ) -> (VecMap<(String, ListKind), u64>, Vec<EndpointInfo>) {
-        let mut lists: VecMap<(String, ListKind), u64> = VecMap::new();
-        let mut endpoints = Vec::new();
-        for (name, server) in self.servers {
-            if !server.state().is_exposed() {
-                continue;
-            }
-            let hashes: Vec<u64> = ListKind::ALL
-                .iter()
-                .map(|kind| self.list_hash(name, *kind))
-                .collect();
-            for (kind, hash) in ListKind::ALL.iter().zip(&hashes) {
-                lists.insert((name.clone(), *kind), *hash);
-            }
-            endpoints.push(EndpointInfo {
-                server: name.clone(),
-                version: self.endpoint_version(name, &hashes),
-                offered: self.is_offered(name),
-            });
-        }
-        (lists, endpoints)
-    }
-
     /// (server, item name) of every exposed tool or prompt, in server order.
     pub(in crate::engine) fn aggregate_pairs(self, kind: ListKind) -> Vec<(String, String)> {
         let mut pairs = Vec::new();
@@ -270,39 +240,6 @@ impl<'a> ShownView<'a> {
             }
         }
         pairs
-    }
-
-    /// Tools or prompts of every exposed server for which `keep(server, name)`
-    /// holds, renamed for the aggregate endpoint.
-    pub(in crate::engine) fn aggregate_list_where(
-        self,
-        kind: ListKind,
-        keep: impl Fn(&str, &str) -> bool,
-    ) -> Vec<Value> {
-        let mut items = Vec::new();
-        for (name, server) in self.servers {
-            if !server.state().is_exposed() {
-                continue;
-            }
-            for item in self.exposed_items(name, kind).iter() {
-                let Some(original) = item_name(item) else {
-                    continue;
-                };
-                if !keep(name, original) {
-                    continue;
-                }
-                let Some(exposed) = self.clients.exposure().aggregate_name(kind, name, original)
-                else {
-                    continue;
-                };
-                let mut item = item.clone();
-                if let Some(object) = item.as_object_mut() {
-                    object.insert("name".into(), Value::from(exposed.as_str()));
-                }
-                items.push(item);
-            }
-        }
-        items
     }
 
     /// The server holding resource `uri` (exact resource first, then the template
@@ -472,6 +409,122 @@ impl<'a> ShownView<'a> {
         entries
     }
 
+    /// The schema's complaint about `arguments` for a catalogued tool, if any:
+    /// said before any server is started.
+    pub(in crate::engine) fn invalid_arguments(
+        self,
+        server: &str,
+        tool: &str,
+        arguments: &Value,
+    ) -> Option<String> {
+        let items = self.exposed_items(server, ListKind::Tools);
+        let schema = items
+            .iter()
+            .find(|t| name_of(t) == Some(tool))
+            .and_then(|t| ListedItem::read(t).input_schema)?;
+        validate_arguments(schema, arguments).err().map(|why| {
+            format!("Invalid arguments for {server}/{tool}: {why}. Nothing was started.")
+        })
+    }
+}
+
+impl<'a> ShownView<'a> {
+    /// Hash of what the server's own endpoint lists for `kind`.
+    pub(in crate::engine) fn list_hash(self, name: &str, kind: ListKind) -> u64 {
+        let mut hasher = Fnv1a64Writer::default();
+        // Writing into a hasher cannot fail; a failure would only weaken the hash.
+        if kind == ListKind::Tools && self.clients.exposure().is_indexed(name) {
+            let _ = serde_json::to_writer(&mut hasher, &json!({"toolExposure": "index"}));
+        } else if let Some(hash) = (kind == ListKind::Tools)
+            .then(|| self.clients.exposure().plan().tool_hashes.get(name))
+            .flatten()
+        {
+            // The plan hashed the same items the same way (`items_hash`).
+            return *hash;
+        } else {
+            let _ = serde_json::to_writer(&mut hasher, self.exposed_items(name, kind).as_ref());
+        }
+        hasher.finish()
+    }
+
+    /// Loaded tools their server no longer offers; a server not catalogued
+    /// right now (restarting, failed) keeps its own.
+    pub(in crate::engine) fn loaded_not_offered(self) -> Vec<LoadedTool> {
+        let mut gone: Vec<LoadedTool> = Vec::new();
+        for (server, tool) in self.clients.all_loaded() {
+            let offered = match self.servers.get(&server) {
+                Some(s) if s.state().is_exposed() && self.current_entry(&server).is_some() => self
+                    .exposed_items(&server, ListKind::Tools)
+                    .iter()
+                    .any(|t| tool_name(t) == Some(tool.as_str())),
+                _ => true,
+            };
+            if !offered {
+                gone.push((server, tool));
+            }
+        }
+        gone
+    }
+
+    /// Each exposed server's list hashes (by kind) and endpoint, as published.
+    pub(in crate::engine) fn lists_and_endpoints(
+        self,
+    ) -> (VecMap<(String, ListKind), u64>, Vec<EndpointInfo>) {
+        let mut lists: VecMap<(String, ListKind), u64> = VecMap::new();
+        let mut endpoints = Vec::new();
+        for (name, server) in self.servers {
+            if !server.state().is_exposed() {
+                continue;
+            }
+            let hashes: Vec<u64> = ListKind::ALL
+                .iter()
+                .map(|kind| self.list_hash(name, *kind))
+                .collect();
+            for (kind, hash) in ListKind::ALL.iter().zip(&hashes) {
+                lists.insert((name.clone(), *kind), *hash);
+            }
+            endpoints.push(EndpointInfo {
+                server: name.clone(),
+                version: self.endpoint_version(name, &hashes),
+                offered: self.is_offered(name),
+            });
+        }
+        (lists, endpoints)
+    }
+
+    /// Tools or prompts of every exposed server for which `keep(server, name)`
+    /// holds, renamed for the aggregate endpoint.
+    pub(in crate::engine) fn aggregate_list_where(
+        self,
+        kind: ListKind,
+        keep: impl Fn(&str, &str) -> bool,
+    ) -> Vec<Value> {
+        let mut items = Vec::new();
+        for (name, server) in self.servers {
+            if !server.state().is_exposed() {
+                continue;
+            }
+            for item in self.exposed_items(name, kind).iter() {
+                let Some(original) = item_name(item) else {
+                    continue;
+                };
+                if !keep(name, original) {
+                    continue;
+                }
+                let Some(exposed) = self.clients.exposure().aggregate_name(kind, name, original)
+                else {
+                    continue;
+                };
+                let mut item = item.clone();
+                if let Some(object) = item.as_object_mut() {
+                    object.insert("name".into(), Value::from(exposed.as_str()));
+                }
+                items.push(item);
+            }
+        }
+        items
+    }
+
     /// The tools a server's own endpoint lists: none in `index` mode.
     pub(in crate::engine) fn endpoint_tools(self, name: &str) -> Vec<Value> {
         if self.clients.exposure().is_indexed(name) {
@@ -511,23 +564,5 @@ impl<'a> ShownView<'a> {
             .exposure()
             .loaded_listed(&self.clients.loaded_of(client));
         full + plan.meta_tools.len() + loaded
-    }
-
-    /// The schema's complaint about `arguments` for a catalogued tool, if any:
-    /// said before any server is started.
-    pub(in crate::engine) fn invalid_arguments(
-        self,
-        server: &str,
-        tool: &str,
-        arguments: &Value,
-    ) -> Option<String> {
-        let items = self.exposed_items(server, ListKind::Tools);
-        let schema = items
-            .iter()
-            .find(|t| name_of(t) == Some(tool))
-            .and_then(|t| ListedItem::read(t).input_schema)?;
-        validate_arguments(schema, arguments).err().map(|why| {
-            format!("Invalid arguments for {server}/{tool}: {why}. Nothing was started.")
-        })
     }
 }
