@@ -20,6 +20,20 @@ use crate::protocol::outline::{outline, TopLevel};
 use crate::protocol::params::Params;
 use serde_json::{json, Value};
 
+/// What a server's request leaves the router to do (`Servers::upstream_request`).
+enum Asked {
+    /// Answered already (a ping, a method Lazy MCP does not support).
+    Answered,
+    /// `roots/list` answered: the shared catalogue notes that it asks.
+    Roots,
+    /// Sampling or elicitation, for a client that declares `capability`
+    /// (`in_flight`: the legacy client of a call in flight on the connection).
+    Client {
+        capability: &'static str,
+        in_flight: Option<String>,
+    },
+}
+
 impl Servers {
     /// Request `id` on `conn` still awaits its answer: the end of its POST's
     /// reply would fail it (an answer held for its client's retry is an answer).
@@ -92,6 +106,63 @@ impl Servers {
         ctx.timers
             .handle_rearm(timer, ctx.now_ms.saturating_add(timeout));
         Some(client)
+    }
+
+    /// A request from `conn`'s server: a ping and `roots/list` answered here,
+    /// a method Lazy MCP does not support refused; sampling and elicitation
+    /// go to a client (`Asked::Client`).
+    fn upstream_request(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        id: &Value,
+        method: &str,
+    ) -> Asked {
+        let capability = match method {
+            methods::PING => {
+                self.send(ctx, conn, jsonrpc::success(id.clone(), json!({})));
+                return Asked::Answered;
+            }
+            methods::ROOTS_LIST => {
+                self.roots_asked(ctx, conn, id.clone());
+                return Asked::Roots;
+            }
+            methods::SAMPLING_CREATE_MESSAGE => "sampling",
+            methods::ELICITATION_CREATE => "elicitation",
+            _ => {
+                let refusal = format!("Lazy MCP does not support {method}");
+                let refused =
+                    jsonrpc::error_response(id.clone(), jsonrpc::METHOD_NOT_FOUND, &refusal);
+                self.send(ctx, conn, refused);
+                return Asked::Answered;
+            }
+        };
+        let in_flight = self.in_flight_client_for(ctx.clients, conn, capability);
+        Asked::Client {
+            capability,
+            in_flight,
+        }
+    }
+
+    /// No client attached to `conn`'s server can answer its request for
+    /// `capability`: logged and refused.
+    fn refuse_request(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        id: Value,
+        method: &str,
+        capability: &str,
+    ) {
+        let Some(name) = self.server_of(conn).map(str::to_string) else {
+            return;
+        };
+        let refusal = format!(
+            "Lazy MCP refused {method} from MCP server '{name}': no client attached to it supports {capability}"
+        );
+        self.log(ctx, LogLevel::Warn, Some(&name), refusal.clone());
+        let refused = jsonrpc::error_response(id, jsonrpc::METHOD_NOT_FOUND, &refusal);
+        self.send(ctx, conn, refused);
     }
 
     /// A (legacy) client able to answer a server-to-client request with a call in
@@ -259,60 +330,30 @@ impl Engine {
         method: &str,
         params: Option<Value>,
     ) {
-        match method {
-            methods::PING => self.send_upstream(conn, jsonrpc::success(id, json!({}))),
-            methods::ROOTS_LIST => {
-                let (servers, mut ctx) = self.server_parts();
-                servers.roots_asked(&mut ctx, conn, id);
-                self.note_roots_asked(name);
+        let (servers, mut ctx) = self.server_parts();
+        let (capability, in_flight) = match servers.upstream_request(&mut ctx, conn, &id, method) {
+            Asked::Answered => return,
+            Asked::Roots => return self.note_roots_asked(name),
+            Asked::Client {
+                capability,
+                in_flight,
+            } => (capability, in_flight),
+        };
+        // A modern client's call: the era's input_required instead.
+        if in_flight.is_none() && self.bridge_server_request(conn, &id, method, params.as_ref()) {
+            return;
+        }
+        match in_flight.or_else(|| self.clients.attached_declaring(name, capability)) {
+            Some(client) => {
+                let gateway_id = self
+                    .clients
+                    .forward_server_request(client.clone(), conn, id);
+                let request = jsonrpc::request(Value::from(gateway_id), method, params);
+                self.notify_client(&client, request);
             }
-            _ => {
-                let capability = match method {
-                    methods::SAMPLING_CREATE_MESSAGE => Some("sampling"),
-                    methods::ELICITATION_CREATE => Some("elicitation"),
-                    _ => None,
-                };
-                // A modern client's call: the era's input_required instead.
-                let in_flight = capability
-                    .and_then(|c| (self.servers).in_flight_client_for(&self.clients, conn, c));
-                if capability.is_some()
-                    && in_flight.is_none()
-                    && self.bridge_server_request(conn, &id, method, params.as_ref())
-                {
-                    return;
-                }
-                let client = capability.and_then(|capability| {
-                    in_flight.or_else(|| self.clients.attached_declaring(name, capability))
-                });
-                match (capability, client) {
-                    (Some(_), Some(client)) => {
-                        let gateway_id =
-                            self.clients
-                                .forward_server_request(client.clone(), conn, id);
-                        self.notify_client(
-                            &client,
-                            jsonrpc::request(Value::from(gateway_id), method, params),
-                        );
-                    }
-                    (Some(capability), None) => {
-                        let refusal = format!(
-                            "Lazy MCP refused {method} from MCP server '{name}': no client attached to it supports {capability}"
-                        );
-                        self.log(LogLevel::Warn, Some(name), refusal.clone());
-                        self.send_upstream(
-                            conn,
-                            jsonrpc::error_response(id, jsonrpc::METHOD_NOT_FOUND, &refusal),
-                        );
-                    }
-                    (None, _) => self.send_upstream(
-                        conn,
-                        jsonrpc::error_response(
-                            id,
-                            jsonrpc::METHOD_NOT_FOUND,
-                            &format!("Lazy MCP does not support {method}"),
-                        ),
-                    ),
-                }
+            None => {
+                let (servers, mut ctx) = self.server_parts();
+                servers.refuse_request(&mut ctx, conn, id, method, capability);
             }
         }
     }
