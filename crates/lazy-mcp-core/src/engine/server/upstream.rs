@@ -365,19 +365,15 @@ impl Engine {
         method: &str,
         params: Option<Value>,
     ) {
-        match method {
-            methods::NOTIFICATIONS_PROGRESS => {
-                let token = Params::read(params.as_ref()).progress_token;
-                let (servers, mut ctx) = self.server_parts();
-                if let Some(client) = servers.progress(&mut ctx, conn, token) {
-                    self.notify_client(&client, jsonrpc::notification(method, params));
-                }
+        let (servers, mut ctx) = self.server_parts();
+        match servers.upstream_notification(&mut ctx, conn, name, method, params) {
+            Heard::Nothing => {}
+            Heard::Progress(client, params) => {
+                self.notify_client(&client, jsonrpc::notification(method, params));
             }
-            methods::NOTIFICATIONS_CANCELLED => {
-                let request_id = Params::read(params.as_ref()).request_id.cloned();
-                let found = self
-                    .clients
-                    .server_request_cancelled(conn, request_id.as_ref());
+            Heard::Cancelled(params) => {
+                let request_id = Params::read(params.as_ref()).request_id;
+                let found = self.clients.server_request_cancelled(conn, request_id);
                 if let Some((gateway_id, client)) = found {
                     let mut params = params.unwrap_or_else(|| json!({}));
                     if let Some(object) = params.as_object_mut() {
@@ -386,20 +382,64 @@ impl Engine {
                     self.notify_client(&client, jsonrpc::notification(method, Some(params)));
                 }
             }
+            Heard::ListChanged(kinds) => self.start_listing(conn, kinds),
+            Heard::Message(params) => {
+                for client in self.clients.of_server(name) {
+                    self.notify_client(&client, jsonrpc::notification(method, params.clone()));
+                }
+            }
+        }
+    }
+}
+
+/// What a server's notification leaves the router to do
+/// (`Servers::upstream_notification`), with the params to pass on.
+enum Heard {
+    Nothing,
+    /// A call's progress (its timeout started again): its client is told.
+    Progress(String, Option<Value>),
+    /// A request of the server was cancelled: the client asked is told.
+    Cancelled(Option<Value>),
+    /// The server's lists changed on a ready connection: listed again.
+    ListChanged(&'static [ListKind]),
+    /// A log message (logged already): the server's clients are told.
+    Message(Option<Value>),
+}
+
+impl Servers {
+    /// A notification from `conn`'s server `name`: a call's progress, a
+    /// list changed, a resource updated, a log message (logged here, its
+    /// level read); what reaches clients or lists again is returned.
+    fn upstream_notification(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        name: &str,
+        method: &str,
+        params: Option<Value>,
+    ) -> Heard {
+        match method {
+            methods::NOTIFICATIONS_PROGRESS => {
+                let token = Params::read(params.as_ref()).progress_token;
+                match self.progress(ctx, conn, token) {
+                    Some(client) => Heard::Progress(client, params),
+                    None => Heard::Nothing,
+                }
+            }
+            methods::NOTIFICATIONS_CANCELLED => Heard::Cancelled(params),
             methods::NOTIFICATIONS_TOOLS_LIST_CHANGED
             | methods::NOTIFICATIONS_PROMPTS_LIST_CHANGED
             | methods::NOTIFICATIONS_RESOURCES_LIST_CHANGED
                 if self
-                    .servers
                     .conn(conn)
                     .is_some_and(|c| c.handshake().phase() == Phase::Ready) =>
             {
-                self.start_listing(conn, ListKind::from_list_changed(method));
+                Heard::ListChanged(ListKind::from_list_changed(method))
             }
             methods::NOTIFICATIONS_RESOURCES_UPDATED => {
                 // A modern server tags it with Lazy MCP's own listen: not the client's.
-                let (servers, mut ctx) = self.server_parts();
-                servers.deliver_resource_updated(&mut ctx, name, untagged(params));
+                self.deliver_resource_updated(ctx, name, untagged(params));
+                Heard::Nothing
             }
             methods::NOTIFICATIONS_MESSAGE => {
                 let params = untagged(params);
@@ -407,19 +447,16 @@ impl Engine {
                     .as_ref()
                     .map(|p| Params::read(Some(p)).data.unwrap_or(p).to_string())
                     .unwrap_or_default();
-                let level = Params::read(params.as_ref()).level.unwrap_or("info");
-                let level = match level {
+                let level = match Params::read(params.as_ref()).level.unwrap_or("info") {
                     "debug" => LogLevel::Debug,
                     "info" | "notice" => LogLevel::Info,
                     "warning" => LogLevel::Warn,
                     _ => LogLevel::Error,
                 };
-                self.log(level, Some(name), text);
-                for client in self.clients.of_server(name) {
-                    self.notify_client(&client, jsonrpc::notification(method, params.clone()));
-                }
+                self.log(ctx, level, Some(name), text);
+                Heard::Message(params)
             }
-            _ => {}
+            _ => Heard::Nothing,
         }
     }
 }
