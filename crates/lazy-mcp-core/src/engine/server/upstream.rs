@@ -108,6 +108,24 @@ impl Servers {
         Some(client)
     }
 
+    /// A line from server `name` that is no JSON-RPC message: logged; a reply
+    /// Lazy MCP cannot read (too deep, malformed) that still shows its id ends
+    /// its request with the error returned.
+    fn unreadable(
+        &self,
+        ctx: &mut ServerCtx,
+        name: &str,
+        text: &str,
+        error: &impl std::fmt::Display,
+    ) -> Option<(Value, Value)> {
+        let shown: String = text.chars().take(200).collect();
+        let message = format!("ignored a line that is not a JSON-RPC message ({error}): {shown}");
+        self.log(ctx, LogLevel::Warn, Some(name), message);
+        let id = outline(text).id?;
+        let why = format!("MCP server '{name}' sent a reply Lazy MCP cannot read: {error}");
+        Some((id, json!({"code": jsonrpc::INTERNAL_ERROR, "message": why})))
+    }
+
     /// A request from `conn`'s server: a ping and `roots/list` answered here,
     /// a method Lazy MCP does not support refused; sampling and elicitation
     /// go to a client (`Asked::Client`).
@@ -240,21 +258,9 @@ impl Engine {
         let message = match Message::parse(text) {
             Ok(message) => message,
             Err(error) => {
-                let shown: String = text.chars().take(200).collect();
-                self.log(
-                    LogLevel::Warn,
-                    Some(&name),
-                    format!("ignored a line that is not a JSON-RPC message ({error}): {shown}"),
-                );
-                // A reply we cannot read (too deep, malformed) still ends its request.
-                if let Some(id) = outline(text).id {
-                    let why =
-                        format!("MCP server '{name}' sent a reply Lazy MCP cannot read: {error}");
-                    self.on_upstream_response(
-                        conn,
-                        &id,
-                        Err(json!({"code": jsonrpc::INTERNAL_ERROR, "message": why})),
-                    );
+                let (servers, mut ctx) = self.server_parts();
+                if let Some((id, outcome)) = servers.unreadable(&mut ctx, &name, text, &error) {
+                    self.on_upstream_response(conn, &id, Err(outcome));
                 }
                 return;
             }
