@@ -24,7 +24,7 @@ pub(in crate::engine) enum Closed {
     /// Before it went live: the handshake's failure (`cause`, the stderr `detail`).
     InHandshake { cause: String, detail: String },
     /// While live: dropped already; the router carries out the failure.
-    Live(Failed),
+    Live(ConnectionFailed),
 }
 
 /// A server's connection failed, as `Servers` decides it (dropped already,
@@ -32,7 +32,7 @@ pub(in crate::engine) enum Closed {
 /// `error`, logs it with the `detail` (a stderr tail, for the log and
 /// Diagnostics only) at `level`, and the restart machine decides the state
 /// (`may_stay_catalogued`).
-pub(in crate::engine) struct Failed {
+pub(in crate::engine) struct ConnectionFailed {
     name: String,
     error: String,
     detail: String,
@@ -147,7 +147,7 @@ impl Servers {
         let owed = self.drop_connection(ctx, conn).unwrap_or_default();
         self.with_idle(ctx, &name, &mut |idle, _| idle.handle_stopped());
         let may_stay_catalogued = self.current_entry(ctx, &name).is_some();
-        Some(Closed::Live(Failed {
+        Some(Closed::Live(ConnectionFailed {
             name,
             error,
             detail,
@@ -169,13 +169,13 @@ impl Servers {
         cause: &str,
         detail: &str,
         failure: Failure,
-    ) -> Option<Failed> {
+    ) -> Option<ConnectionFailed> {
         let name = self.server_of(conn)?.to_string();
         let error = format!("{}{cause}", connect_failure_prefix(&name));
         let owed = self.drop_connection(ctx, conn)?;
         let waiters = self.take_waiters(&name);
         let has_catalogue = self.current_entry(ctx, &name).is_some();
-        Some(Failed {
+        Some(ConnectionFailed {
             name,
             error,
             detail: detail.to_string(),
@@ -267,8 +267,13 @@ impl Engine {
     /// A failed connection's calls and waiters answered, the failure logged,
     /// and the state after it decided (`after_failure`); `close`: the engine
     /// closes the connection.
-    pub(super) fn carry_out_failure(&mut self, conn: ConnId, failed: Failed, close: bool) {
-        let Failed {
+    pub(super) fn carry_out_failure(
+        &mut self,
+        conn: ConnId,
+        failed: ConnectionFailed,
+        close: bool,
+    ) {
+        let ConnectionFailed {
             name,
             error,
             detail,
