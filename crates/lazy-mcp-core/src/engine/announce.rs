@@ -36,11 +36,15 @@ fn announcement(
     }
 }
 
+/// The user's action cannot be carried out: the `announce` effect that says why at once.
+pub(in crate::engine) fn refusal(name: Option<&str>, message: String) -> Effect {
+    announcement(LogLevel::Info, name, message, vec![])
+}
+
 impl Engine {
     /// The user's action cannot be carried out: say why at once.
     pub(super) fn refuse_action(&mut self, name: Option<&str>, message: String) {
-        let refusal = announcement(LogLevel::Info, name, message, vec![]);
-        self.effects.push(refusal);
+        self.effects.push(refusal(name, message));
     }
 
     /// A connection of `name` failed with `error` (called before the state

@@ -13,6 +13,7 @@ use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::registry::shared_catalogue::memory::SharedCatalogue;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::ServerState;
+use crate::engine::server::user_commands::command::Command;
 use crate::engine::server::{Server, Servers};
 use crate::engine::settings::{AggregateEndpoint, Settings};
 use crate::engine::settled::settling::Settling;
@@ -227,10 +228,10 @@ impl Engine {
                     &mut ctx,
                 );
             }
-            Event::Enable { server } => self.on_enable(&server),
-            Event::Disable { server } => self.on_disable(&server),
-            Event::ConnectNow { server } => self.on_connect_now(&server),
-            Event::Disconnect { server } => self.on_disconnect(&server),
+            Event::Enable { server } => self.on_user_command(&server, Command::Enable),
+            Event::Disable { server } => self.on_user_command(&server, Command::Disable),
+            Event::ConnectNow { server } => self.on_user_command(&server, Command::ConnectNow),
+            Event::Disconnect { server } => self.on_user_command(&server, Command::Disconnect),
             Event::RefreshCatalogue {
                 server,
                 recatalogue,

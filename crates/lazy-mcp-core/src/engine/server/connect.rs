@@ -40,34 +40,23 @@ impl Engine {
         let slots = self.settings().catalogue_concurrency;
         while let Some(name) = self.servers.next_to_catalogue(slots) {
             // A shared server another client catalogued needs no process (no slot either).
-            if matches!(self.state(&name), Some(ServerState::Pending))
-                && !self.look_up_shared_catalogue(&name)
-            {
+            if !self.look_up_shared_catalogue(&name) {
                 self.open_connection_with(&name, Purpose::Catalogue, false, None);
             }
         }
     }
 
-    /// Single flight: opens a connection unless one is already on its way.
-    /// Returns false when the server cannot be connected now (the caller explains why).
+    /// Single flight: opens a connection unless one is already on its way
+    /// (`Servers::must_open` decides). Returns false when the server cannot
+    /// be connected now (the caller explains why).
     pub(in crate::engine) fn ensure_connected(&mut self, name: &str, interactive: bool) -> bool {
-        let Some(server) = self.servers.get(name) else {
+        let Some(open) = self.servers.must_open(name) else {
             return false;
         };
-        match server.state() {
-            ServerState::Connected | ServerState::Connecting | ServerState::Cataloguing => true,
-            // FAILED too: a call or Connect Now gets one fresh attempt at once,
-            // bounded by the handshake timeout (automatic retries are bounded apart).
-            ServerState::Catalogued
-            | ServerState::Pending
-            | ServerState::NeedsAuth
-            | ServerState::Failed { .. } => {
-                self.servers.unqueue_catalogue(name);
-                self.open_connection_with(name, Purpose::Connect, interactive, None);
-                true
-            }
-            ServerState::Disabled | ServerState::Dormant => false,
+        if open {
+            self.open_connection_with(name, Purpose::Connect, interactive, None);
         }
+        true
     }
 
     /// Opens a connection. `fallback`: the replacement of a connection whose era
@@ -199,6 +188,28 @@ fn refused(call: QueuedCall, code: i64, message: String) -> Box<Refused> {
 }
 
 impl Servers {
+    /// Single flight for a connect of `name`: Some(true) when a connection
+    /// must open (it leaves the cataloguing queue), Some(false) when one is
+    /// on its way or live, None when it cannot connect now (DISABLED,
+    /// DORMANT, no such server).
+    fn must_open(&mut self, name: &str) -> Option<bool> {
+        match self.get(name)?.state() {
+            ServerState::Connected | ServerState::Connecting | ServerState::Cataloguing => {
+                Some(false)
+            }
+            // FAILED too: a call or Connect Now gets one fresh attempt at once,
+            // bounded by the handshake timeout (automatic retries are bounded apart).
+            ServerState::Catalogued
+            | ServerState::Pending
+            | ServerState::NeedsAuth
+            | ServerState::Failed { .. } => {
+                self.unqueue_catalogue(name);
+                Some(true)
+            }
+            ServerState::Disabled | ServerState::Dormant => None,
+        }
+    }
+
     /// Sends one client call upstream on `conn` with a fresh id and a
     /// request timeout. `input_rounds`: how many times a modern server
     /// already asked for input on this call (0 for a new call; its retries

@@ -2,6 +2,7 @@
 //! handshake, timeout, HTTP 401/403 — and the state each leaves the server in
 //! (back to CATALOGUED, or FAILED with an exponential-backoff retry time).
 
+use crate::engine::announce::connect_failure_prefix;
 use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ClientId;
@@ -22,16 +23,23 @@ pub(in crate::engine) type Owed = Vec<(ClientId, Value)>;
 pub(in crate::engine) enum Closed {
     /// Before it went live: the handshake's failure (`cause`, the stderr `detail`).
     InHandshake { cause: String, detail: String },
-    /// While live: dropped already; the router answers `owed` with `error`,
-    /// logs `error` and the `detail`, and the server fails (`has_catalogue`:
-    /// it may stay CATALOGUED).
-    Live {
-        name: String,
-        error: String,
-        detail: String,
-        owed: Owed,
-        has_catalogue: bool,
-    },
+    /// While live: dropped already; the router carries out the failure.
+    Live(ConnectionFailed),
+}
+
+/// A server's connection failed, as `Servers` decides it (dropped already,
+/// its waiting calls taken): the router answers `owed` and `waiters` with
+/// `error`, logs it with the `detail` (a stderr tail, for the log and
+/// Diagnostics only) at `level`, and the restart machine decides the state
+/// (`may_stay_catalogued`).
+pub(in crate::engine) struct ConnectionFailed {
+    name: String,
+    error: String,
+    detail: String,
+    owed: Owed,
+    waiters: Vec<QueuedCall>,
+    level: LogLevel,
+    may_stay_catalogued: bool,
 }
 
 impl Servers {
@@ -138,13 +146,43 @@ impl Servers {
         let error = format!("MCP server '{name}' closed the connection: {cause}");
         let owed = self.drop_connection(ctx, conn).unwrap_or_default();
         self.with_idle(ctx, &name, &mut |idle, _| idle.handle_stopped());
-        let has_catalogue = self.current_entry(ctx, &name).is_some();
-        Some(Closed::Live {
+        let may_stay_catalogued = self.current_entry(ctx, &name).is_some();
+        Some(Closed::Live(ConnectionFailed {
             name,
             error,
             detail,
             owed,
-            has_catalogue,
+            waiters: Vec::new(),
+            level: LogLevel::Warn,
+            may_stay_catalogued,
+        }))
+    }
+
+    /// Opening, handshake or cataloguing of `conn` failed with `cause`: the
+    /// connection dropped, its server's waiting calls taken; they all get
+    /// the same error. A crash of a server with a catalogue may leave it
+    /// CATALOGUED.
+    pub(super) fn connection_failed(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        cause: &str,
+        detail: &str,
+        failure: Failure,
+    ) -> Option<ConnectionFailed> {
+        let name = self.server_of(conn)?.to_string();
+        let error = format!("{}{cause}", connect_failure_prefix(&name));
+        let owed = self.drop_connection(ctx, conn)?;
+        let waiters = self.take_waiters(&name);
+        let has_catalogue = self.current_entry(ctx, &name).is_some();
+        Some(ConnectionFailed {
+            name,
+            error,
+            detail: detail.to_string(),
+            owed,
+            waiters,
+            level: LogLevel::Error,
+            may_stay_catalogued: has_catalogue && failure == Failure::Crash,
         })
     }
 
@@ -226,30 +264,32 @@ impl Engine {
         }
     }
 
-    /// Opening, handshake or cataloguing failed: every waiter gets the same
-    /// error; `detail` (a stderr tail) is for the log and Diagnostics only,
-    /// not for the clients whose calls fail.
-    pub(in crate::engine) fn connection_failed_with_detail(
+    /// A failed connection's calls and waiters answered, the failure logged,
+    /// and the state after it decided (`after_failure`); `close`: the engine
+    /// closes the connection.
+    pub(super) fn carry_out_failure(
         &mut self,
         conn: ConnId,
-        cause: &str,
-        detail: &str,
-        failure: Failure,
+        failed: ConnectionFailed,
         close: bool,
     ) {
-        let Some(name) = self.servers.server_of(conn).map(str::to_string) else {
-            return;
-        };
-        let error = format!(
-            "{}{cause}",
-            crate::engine::announce::connect_failure_prefix(&name)
-        );
-        self.drop_connection(conn, &error, close);
-        self.fail_waiters(&name, &error);
+        let ConnectionFailed {
+            name,
+            error,
+            detail,
+            owed,
+            waiters,
+            level,
+            may_stay_catalogued,
+        } = failed;
+        self.answer_dropped(conn, owed, &error, close);
+        for call in waiters {
+            let (client, client_id) = call.into_reply_target();
+            self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, &error);
+        }
         let error = format!("{error}{detail}");
-        self.log(LogLevel::Error, Some(&name), error.clone());
-        let has_catalogue = self.current_entry(&name).is_some();
-        self.after_failure(&name, error, has_catalogue && failure == Failure::Crash);
+        self.log(level, Some(&name), error.clone());
+        self.after_failure(&name, error, may_stay_catalogued);
     }
 
     pub(in crate::engine) fn on_connection_closed(
@@ -265,18 +305,7 @@ impl Engine {
             Some(Closed::InHandshake { cause, detail }) => {
                 self.handshake_closed(conn, &cause, &detail, false)
             }
-            Some(Closed::Live {
-                name,
-                error,
-                detail,
-                owed,
-                has_catalogue,
-            }) => {
-                self.answer_dropped(conn, owed, &error, false);
-                let error = format!("{error}{detail}");
-                self.log(LogLevel::Warn, Some(&name), error.clone());
-                self.after_failure(&name, error, has_catalogue);
-            }
+            Some(Closed::Live(failed)) => self.carry_out_failure(conn, failed, false),
         }
     }
 

@@ -164,13 +164,14 @@ impl Engine {
         match next {
             HandshakeNext::List(kinds) => self.start_listing(conn, &kinds),
             HandshakeNext::Reopen(reopen) => self.reopen(conn, &name, reopen),
-            HandshakeNext::Failed { kind, text } => self.connection_failed_with_detail(
-                conn,
-                &text,
-                on_failure.detail,
-                kind,
-                on_failure.close,
-            ),
+            HandshakeNext::Failed { kind, text } => {
+                let (servers, mut ctx) = self.server_parts();
+                let detail = on_failure.detail;
+                if let Some(failed) = servers.connection_failed(&mut ctx, conn, &text, detail, kind)
+                {
+                    self.carry_out_failure(conn, failed, on_failure.close);
+                }
+            }
         }
     }
 

@@ -64,8 +64,19 @@ impl Servers {
         stop
     }
 
-    /// `name`'s idle timer fired: how long it was idle, when it is to stop.
-    fn idle_timer_fired(&mut self, ctx: &mut ServerCtx, name: &str) -> Option<u64> {
+    /// `name`'s idle timer fired: whether it is to stop (logged here, with
+    /// how long it was idle).
+    fn idle_timer_fired(&mut self, ctx: &mut ServerCtx, name: &str) -> bool {
+        let Some(idle_ms) = self.idle_for(ctx, name) else {
+            return false;
+        };
+        let message = format!("stopped after {idle_ms} ms without calls; it stays catalogued");
+        self.log(ctx, LogLevel::Info, Some(name), message);
+        true
+    }
+
+    /// [`Servers::idle_timer_fired`]: how long it was idle, when it is to stop.
+    fn idle_for(&mut self, ctx: &mut ServerCtx, name: &str) -> Option<u64> {
         let server = self.get(name)?;
         let connected = *server.state() == ServerState::Connected;
         // A call in flight, a subscription or a listen: not idle.
@@ -107,14 +118,9 @@ impl Engine {
     /// `name`'s idle timer fired: an idle server is stopped.
     pub(in crate::engine) fn on_idle_timer(&mut self, name: &str) {
         let (servers, mut ctx) = self.server_parts();
-        let Some(idle_ms) = servers.idle_timer_fired(&mut ctx, name) else {
+        if !servers.idle_timer_fired(&mut ctx, name) {
             return;
-        };
-        self.log(
-            LogLevel::Info,
-            Some(name),
-            format!("stopped after {idle_ms} ms without calls; it stays catalogued"),
-        );
+        }
         self.stop_server_as(name, "it was stopped after being idle", true);
         self.transition(name, Trigger::Stopped);
     }

@@ -12,8 +12,8 @@ use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::Trigger;
 use crate::engine::server::Servers;
-use crate::protocol::client_discover::{CacheHint, Era};
-use crate::protocol::client_handshake::{self, InitializeOutcome, ListKind};
+use crate::protocol::client_discover::CacheHint;
+use crate::protocol::client_handshake::{self, ListKind};
 use crate::vec_map::VecMap;
 use crate::wording::count;
 use machine::{ListingMachine, ListingOutput};
@@ -88,71 +88,44 @@ impl Engine {
         });
     }
 
-    /// A listing round finished: update the catalogue; a cataloguing connection closes.
+    /// A listing round finished (`Servers::round_done` decides what follows):
+    /// the catalogue written, then the server goes live or, catalogued, stops.
     fn on_listing_complete(
         &mut self,
         conn: ConnId,
         lists: VecMap<ListKind, Vec<Value>>,
         cache: Option<CacheHint>,
     ) {
-        let Some(connection) = self.servers.conn(conn) else {
+        let (servers, ctx) = self.server_parts();
+        let Some(done) = servers.round_done(&ctx, conn, lists, cache) else {
             return;
         };
-        let era = connection.handshake().era();
-        let Some(init) = connection.handshake().init().cloned() else {
-            return;
-        };
-        let name = connection.server().clone();
-        let purpose = connection.purpose();
-        let live = connection.is_live();
-        let roots_asked_at = connection.roots_asked_at();
+        let RoundDone {
+            name,
+            mut listing,
+            roots_asked_at,
+            next,
+        } = done;
         if roots_asked_at.is_some() {
             self.note_roots_asked(&name);
         }
-        self.update_catalogue(&name, (era, init, cache), lists);
+        listing.asks_roots = self.known_to_ask_roots(&name);
+        self.update_catalogue(&name, listing);
         self.shared_catalogue.listed(&name);
-        if purpose == Purpose::Connect {
-            if !live {
-                self.become_connected_after_roots(conn, roots_asked_at);
+        match next {
+            AfterRound::Stays => {}
+            AfterRound::Live => self.become_connected_after_roots(conn, roots_asked_at),
+            AfterRound::Stop => {
+                self.stop_server(&name, "cataloguing finished");
+                self.transition(&name, Trigger::CatalogueSucceeded);
+                let (servers, mut ctx) = self.server_parts();
+                servers.log_catalogued(&mut ctx, &name);
             }
-            return;
-        }
-        if self.servers.catalogued(&name) {
-            self.become_connected_after_roots(conn, roots_asked_at);
-            return;
-        }
-        self.stop_server(&name, "cataloguing finished");
-        self.transition(&name, Trigger::CatalogueSucceeded);
-        let summary = self.current_entry(&name).map(|entry| {
-            format!(
-                "catalogued: {}, {}, {}, {}; stopped",
-                count(entry.tools.len(), "tool"),
-                count(entry.prompts.len(), "prompt"),
-                count(entry.resources.len(), "resource"),
-                count(entry.resource_templates.len(), "resource template")
-            )
-        });
-        if let Some(summary) = summary {
-            self.log(LogLevel::Info, Some(&name), summary);
         }
     }
 
     /// Writes listed kinds into the server's entry; persists when anything changed.
-    fn update_catalogue(
-        &mut self,
-        name: &str,
-        (era, init, cache): (Era, InitializeOutcome, Option<CacheHint>),
-        lists: VecMap<ListKind, Vec<Value>>,
-    ) {
-        let listing = Listing {
-            era,
-            initialize: init,
-            cache,
-            lists,
-            resource_metadata_url: (self.servers)
-                .learned_resource_metadata_url(&self.catalogue, name),
-            asks_roots: self.known_to_ask_roots(name),
-        };
+    fn update_catalogue(&mut self, name: &str, listing: Listing) {
         let Some(server) = self.servers.get(name) else {
             return;
         };
@@ -175,6 +148,83 @@ impl Engine {
     pub(in crate::engine) fn report_dropped_declared_tools(&mut self, name: &str) {
         let (servers, mut ctx) = self.server_parts();
         servers.report_dropped_declared_tools(&mut ctx, name);
+    }
+}
+
+/// A finished listing round, as `Servers::round_done` decides it: the
+/// listing to record (`asks_roots` is the router's to fill in), when the
+/// server asked for roots, what follows.
+pub(in crate::engine) struct RoundDone {
+    name: String,
+    listing: Listing,
+    roots_asked_at: Option<u64>,
+    next: AfterRound,
+}
+
+/// What follows a listing round once the catalogue is written.
+enum AfterRound {
+    /// Its live connection listed again (a refresh, a list changed).
+    Stays,
+    /// Connected: it goes live (after its roots settle).
+    Live,
+    /// Catalogued and no call waits for it: stopped, CATALOGUED.
+    Stop,
+}
+
+impl Servers {
+    /// `conn`'s listing round finished with `lists`: the listing to record
+    /// (with what the handshake said and the metadata URL learned), and what
+    /// follows: a connect goes live, a cataloguing ends its failure streak
+    /// and stays connected only for calls that wait for it.
+    fn round_done(
+        &mut self,
+        ctx: &ServerCtx,
+        conn: ConnId,
+        lists: VecMap<ListKind, Vec<Value>>,
+        cache: Option<CacheHint>,
+    ) -> Option<RoundDone> {
+        let connection = self.conn(conn)?;
+        let era = connection.handshake().era();
+        let initialize = connection.handshake().init().cloned()?;
+        let name = connection.server().clone();
+        let purpose = connection.purpose();
+        let live = connection.is_live();
+        let roots_asked_at = connection.roots_asked_at();
+        let listing = Listing {
+            era,
+            initialize,
+            cache,
+            lists,
+            resource_metadata_url: self.learned_resource_metadata_url(ctx.catalogue, &name),
+            asks_roots: false,
+        };
+        let next = match purpose {
+            Purpose::Connect if live => AfterRound::Stays,
+            Purpose::Connect => AfterRound::Live,
+            Purpose::Catalogue if self.catalogued(&name) => AfterRound::Live,
+            Purpose::Catalogue => AfterRound::Stop,
+        };
+        Some(RoundDone {
+            name,
+            listing,
+            roots_asked_at,
+            next,
+        })
+    }
+
+    /// `name` stopped, catalogued: what its catalogue holds, logged.
+    fn log_catalogued(&self, ctx: &mut ServerCtx, name: &str) {
+        let Some(entry) = self.current_entry(ctx, name) else {
+            return;
+        };
+        let summary = format!(
+            "catalogued: {}, {}, {}, {}; stopped",
+            count(entry.tools.len(), "tool"),
+            count(entry.prompts.len(), "prompt"),
+            count(entry.resources.len(), "resource"),
+            count(entry.resource_templates.len(), "resource template")
+        );
+        self.log(ctx, LogLevel::Info, Some(name), summary);
     }
 }
 

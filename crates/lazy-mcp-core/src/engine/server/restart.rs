@@ -24,6 +24,36 @@ pub(in crate::engine) struct RestartNext {
 }
 
 impl Servers {
+    /// A connection of `name` failed with `error`: noted for Diagnostics,
+    /// the connect machine told, and the restart machine decides: back to
+    /// CATALOGUED when allowed and not crash-looping, else FAILED with an
+    /// exponential-backoff retry time. After `maxRetries` automatic retries
+    /// failed the server stays FAILED (no retry timer) until a user action, a
+    /// config edit or a call.
+    fn failed(
+        &mut self,
+        ctx: &mut ServerCtx,
+        name: &str,
+        error: String,
+        may_stay_catalogued: bool,
+    ) -> Option<RestartNext> {
+        let settings = ctx.settings;
+        let policy = RestartPolicy {
+            crash_window_ms: settings.crash_window_ms,
+            crash_limit: settings.crash_limit,
+            backoff_base_ms: settings.backoff_base_ms,
+            backoff_max_ms: settings.backoff_max_ms,
+            max_retries: settings.max_retries,
+        };
+        let server = self.server_mut(name)?;
+        server.stats_mut().handle_last_error(Some(error.clone()));
+        server.connect_mut().handle_connect_failed();
+        let now = ctx.now_ms;
+        self.with_restart(ctx, name, error, &mut |machine, _| {
+            machine.handle_failure(now, &policy, may_stay_catalogued)
+        })
+    }
+
     /// Hands `name`'s restart machine an input (with whether it is FAILED),
     /// then carries out its outputs in order; `error` words a failure. The
     /// state change its last output asks for is returned (the machine asks
@@ -108,16 +138,9 @@ impl Servers {
 }
 
 impl Engine {
-    /// Hands `name`'s restart machine an input (`Servers::with_restart`),
-    /// then changes its state as the machine asked.
-    fn with_restart(
-        &mut self,
-        name: &str,
-        error: String,
-        input: &mut dyn FnMut(&mut RestartMachine, bool),
-    ) {
-        let (servers, mut ctx) = self.server_parts();
-        let Some(next) = servers.with_restart(&mut ctx, name, error, input) else {
+    /// The state change a restart input asked for, and (a cold retry) queued.
+    fn carry_out_restart(&mut self, name: &str, next: Option<RestartNext>) {
+        let Some(next) = next else {
             return;
         };
         self.transition(name, next.trigger);
@@ -126,47 +149,36 @@ impl Engine {
         }
     }
 
-    /// Decides the state after a failure: back to CATALOGUED when allowed and not
-    /// crash-looping, else FAILED with an exponential-backoff retry time.
-    /// After `maxRetries` automatic retries failed the server stays FAILED (no
-    /// retry timer) until a user action, a config edit or a call.
+    /// A connection of `name` failed with `error`: told (`note_failure`),
+    /// then the state after it (`Servers::failed`).
     pub(in crate::engine) fn after_failure(
         &mut self,
         name: &str,
         error: String,
         may_stay_catalogued: bool,
     ) {
-        let now = self.now_ms;
-        let policy = RestartPolicy {
-            crash_window_ms: self.settings().crash_window_ms,
-            crash_limit: self.settings().crash_limit,
-            backoff_base_ms: self.settings().backoff_base_ms,
-            backoff_max_ms: self.settings().backoff_max_ms,
-            max_retries: self.settings().max_retries,
-        };
         self.note_failure(name, &error, false);
-        let Some(server) = self.servers.server_mut(name) else {
-            return;
-        };
-        server.stats_mut().handle_last_error(Some(error.clone()));
-        server.connect_mut().handle_connect_failed();
-        self.with_restart(name, error, &mut |machine, _| {
-            machine.handle_failure(now, &policy, may_stay_catalogued)
-        });
+        let (servers, mut ctx) = self.server_parts();
+        let next = servers.failed(&mut ctx, name, error, may_stay_catalogued);
+        self.carry_out_restart(name, next);
     }
 
     /// Automatic retry: in the background (hosts show no progress for it).
     pub(in crate::engine) fn on_retry_timer(&mut self, name: &str) {
-        self.with_restart(name, String::new(), &mut |machine, failed| {
+        let (servers, mut ctx) = self.server_parts();
+        let next = servers.with_restart(&mut ctx, name, String::new(), &mut |machine, failed| {
             machine.handle_retry_fired(failed)
         });
+        self.carry_out_restart(name, next);
     }
 
     /// A user action or a config edit on a FAILED server: try again now, in the
     /// foreground (the retry timer, if any, is cancelled).
     pub(in crate::engine) fn retry_now(&mut self, name: &str) {
-        self.with_restart(name, String::new(), &mut |machine, failed| {
+        let (servers, mut ctx) = self.server_parts();
+        let next = servers.with_restart(&mut ctx, name, String::new(), &mut |machine, failed| {
             machine.handle_retry_now(failed)
         });
+        self.carry_out_restart(name, next);
     }
 }

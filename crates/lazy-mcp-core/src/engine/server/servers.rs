@@ -348,12 +348,18 @@ impl Servers {
     }
 
     /// The next server to catalogue while fewer than `slots` (at least one)
-    /// are cataloguing.
+    /// are cataloguing: one still PENDING (one that left that state meanwhile
+    /// leaves the queue).
     pub(super) fn next_to_catalogue(&mut self, slots: usize) -> Option<String> {
         if self.catalogue_queue.is_empty() || self.cataloguing() >= slots.max(1) {
             return None;
         }
-        self.catalogue_queue.poll_next()
+        while let Some(name) = self.catalogue_queue.poll_next() {
+            if self.by_name.get(&name).map(|s| &s.state) == Some(&ServerState::Pending) {
+                return Some(name);
+            }
+        }
+        None
     }
 
     /// Which servers that need sign-in were told or dismissed (the auth

@@ -20,6 +20,20 @@ use crate::protocol::outline::{outline, TopLevel};
 use crate::protocol::params::Params;
 use serde_json::{json, Value};
 
+/// What a server's request leaves the router to do (`Servers::upstream_request`).
+enum Asked {
+    /// Answered already (a ping, a method Lazy MCP does not support).
+    Answered,
+    /// `roots/list` answered: the shared catalogue notes that it asks.
+    Roots,
+    /// Sampling or elicitation, for a client that declares `capability`
+    /// (`in_flight`: the legacy client of a call in flight on the connection).
+    Client {
+        capability: &'static str,
+        in_flight: Option<String>,
+    },
+}
+
 impl Servers {
     /// Request `id` on `conn` still awaits its answer: the end of its POST's
     /// reply would fail it (an answer held for its client's retry is an answer).
@@ -92,6 +106,81 @@ impl Servers {
         ctx.timers
             .handle_rearm(timer, ctx.now_ms.saturating_add(timeout));
         Some(client)
+    }
+
+    /// A line from server `name` that is no JSON-RPC message: logged; a reply
+    /// Lazy MCP cannot read (too deep, malformed) that still shows its id ends
+    /// its request with the error returned.
+    fn unreadable(
+        &self,
+        ctx: &mut ServerCtx,
+        name: &str,
+        text: &str,
+        error: &impl std::fmt::Display,
+    ) -> Option<(Value, Value)> {
+        let shown: String = text.chars().take(200).collect();
+        let message = format!("ignored a line that is not a JSON-RPC message ({error}): {shown}");
+        self.log(ctx, LogLevel::Warn, Some(name), message);
+        let id = outline(text).id?;
+        let why = format!("MCP server '{name}' sent a reply Lazy MCP cannot read: {error}");
+        Some((id, json!({"code": jsonrpc::INTERNAL_ERROR, "message": why})))
+    }
+
+    /// A request from `conn`'s server: a ping and `roots/list` answered here,
+    /// a method Lazy MCP does not support refused; sampling and elicitation
+    /// go to a client (`Asked::Client`).
+    fn upstream_request(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        id: &Value,
+        method: &str,
+    ) -> Asked {
+        let capability = match method {
+            methods::PING => {
+                self.send(ctx, conn, jsonrpc::success(id.clone(), json!({})));
+                return Asked::Answered;
+            }
+            methods::ROOTS_LIST => {
+                self.roots_asked(ctx, conn, id.clone());
+                return Asked::Roots;
+            }
+            methods::SAMPLING_CREATE_MESSAGE => "sampling",
+            methods::ELICITATION_CREATE => "elicitation",
+            _ => {
+                let refusal = format!("Lazy MCP does not support {method}");
+                let refused =
+                    jsonrpc::error_response(id.clone(), jsonrpc::METHOD_NOT_FOUND, &refusal);
+                self.send(ctx, conn, refused);
+                return Asked::Answered;
+            }
+        };
+        let in_flight = self.in_flight_client_for(ctx.clients, conn, capability);
+        Asked::Client {
+            capability,
+            in_flight,
+        }
+    }
+
+    /// No client attached to `conn`'s server can answer its request for
+    /// `capability`: logged and refused.
+    fn refuse_request(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        id: Value,
+        method: &str,
+        capability: &str,
+    ) {
+        let Some(name) = self.server_of(conn).map(str::to_string) else {
+            return;
+        };
+        let refusal = format!(
+            "Lazy MCP refused {method} from MCP server '{name}': no client attached to it supports {capability}"
+        );
+        self.log(ctx, LogLevel::Warn, Some(&name), refusal.clone());
+        let refused = jsonrpc::error_response(id, jsonrpc::METHOD_NOT_FOUND, &refusal);
+        self.send(ctx, conn, refused);
     }
 
     /// A (legacy) client able to answer a server-to-client request with a call in
@@ -169,21 +258,9 @@ impl Engine {
         let message = match Message::parse(text) {
             Ok(message) => message,
             Err(error) => {
-                let shown: String = text.chars().take(200).collect();
-                self.log(
-                    LogLevel::Warn,
-                    Some(&name),
-                    format!("ignored a line that is not a JSON-RPC message ({error}): {shown}"),
-                );
-                // A reply we cannot read (too deep, malformed) still ends its request.
-                if let Some(id) = outline(text).id {
-                    let why =
-                        format!("MCP server '{name}' sent a reply Lazy MCP cannot read: {error}");
-                    self.on_upstream_response(
-                        conn,
-                        &id,
-                        Err(json!({"code": jsonrpc::INTERNAL_ERROR, "message": why})),
-                    );
+                let (servers, mut ctx) = self.server_parts();
+                if let Some((id, outcome)) = servers.unreadable(&mut ctx, &name, text, &error) {
+                    self.on_upstream_response(conn, &id, Err(outcome));
                 }
                 return;
             }
@@ -259,60 +336,30 @@ impl Engine {
         method: &str,
         params: Option<Value>,
     ) {
-        match method {
-            methods::PING => self.send_upstream(conn, jsonrpc::success(id, json!({}))),
-            methods::ROOTS_LIST => {
-                let (servers, mut ctx) = self.server_parts();
-                servers.roots_asked(&mut ctx, conn, id);
-                self.note_roots_asked(name);
+        let (servers, mut ctx) = self.server_parts();
+        let (capability, in_flight) = match servers.upstream_request(&mut ctx, conn, &id, method) {
+            Asked::Answered => return,
+            Asked::Roots => return self.note_roots_asked(name),
+            Asked::Client {
+                capability,
+                in_flight,
+            } => (capability, in_flight),
+        };
+        // A modern client's call: the era's input_required instead.
+        if in_flight.is_none() && self.bridge_server_request(conn, &id, method, params.as_ref()) {
+            return;
+        }
+        match in_flight.or_else(|| self.clients.attached_declaring(name, capability)) {
+            Some(client) => {
+                let gateway_id = self
+                    .clients
+                    .forward_server_request(client.clone(), conn, id);
+                let request = jsonrpc::request(Value::from(gateway_id), method, params);
+                self.notify_client(&client, request);
             }
-            _ => {
-                let capability = match method {
-                    methods::SAMPLING_CREATE_MESSAGE => Some("sampling"),
-                    methods::ELICITATION_CREATE => Some("elicitation"),
-                    _ => None,
-                };
-                // A modern client's call: the era's input_required instead.
-                let in_flight = capability
-                    .and_then(|c| (self.servers).in_flight_client_for(&self.clients, conn, c));
-                if capability.is_some()
-                    && in_flight.is_none()
-                    && self.bridge_server_request(conn, &id, method, params.as_ref())
-                {
-                    return;
-                }
-                let client = capability.and_then(|capability| {
-                    in_flight.or_else(|| self.clients.attached_declaring(name, capability))
-                });
-                match (capability, client) {
-                    (Some(_), Some(client)) => {
-                        let gateway_id =
-                            self.clients
-                                .forward_server_request(client.clone(), conn, id);
-                        self.notify_client(
-                            &client,
-                            jsonrpc::request(Value::from(gateway_id), method, params),
-                        );
-                    }
-                    (Some(capability), None) => {
-                        let refusal = format!(
-                            "Lazy MCP refused {method} from MCP server '{name}': no client attached to it supports {capability}"
-                        );
-                        self.log(LogLevel::Warn, Some(name), refusal.clone());
-                        self.send_upstream(
-                            conn,
-                            jsonrpc::error_response(id, jsonrpc::METHOD_NOT_FOUND, &refusal),
-                        );
-                    }
-                    (None, _) => self.send_upstream(
-                        conn,
-                        jsonrpc::error_response(
-                            id,
-                            jsonrpc::METHOD_NOT_FOUND,
-                            &format!("Lazy MCP does not support {method}"),
-                        ),
-                    ),
-                }
+            None => {
+                let (servers, mut ctx) = self.server_parts();
+                servers.refuse_request(&mut ctx, conn, id, method, capability);
             }
         }
     }
@@ -324,19 +371,15 @@ impl Engine {
         method: &str,
         params: Option<Value>,
     ) {
-        match method {
-            methods::NOTIFICATIONS_PROGRESS => {
-                let token = Params::read(params.as_ref()).progress_token;
-                let (servers, mut ctx) = self.server_parts();
-                if let Some(client) = servers.progress(&mut ctx, conn, token) {
-                    self.notify_client(&client, jsonrpc::notification(method, params));
-                }
+        let (servers, mut ctx) = self.server_parts();
+        match servers.upstream_notification(&mut ctx, conn, name, method, params) {
+            Heard::Nothing => {}
+            Heard::Progress(client, params) => {
+                self.notify_client(&client, jsonrpc::notification(method, params));
             }
-            methods::NOTIFICATIONS_CANCELLED => {
-                let request_id = Params::read(params.as_ref()).request_id.cloned();
-                let found = self
-                    .clients
-                    .server_request_cancelled(conn, request_id.as_ref());
+            Heard::Cancelled(params) => {
+                let request_id = Params::read(params.as_ref()).request_id;
+                let found = self.clients.server_request_cancelled(conn, request_id);
                 if let Some((gateway_id, client)) = found {
                     let mut params = params.unwrap_or_else(|| json!({}));
                     if let Some(object) = params.as_object_mut() {
@@ -345,20 +388,64 @@ impl Engine {
                     self.notify_client(&client, jsonrpc::notification(method, Some(params)));
                 }
             }
+            Heard::ListChanged(kinds) => self.start_listing(conn, kinds),
+            Heard::Message(params) => {
+                for client in self.clients.of_server(name) {
+                    self.notify_client(&client, jsonrpc::notification(method, params.clone()));
+                }
+            }
+        }
+    }
+}
+
+/// What a server's notification leaves the router to do
+/// (`Servers::upstream_notification`), with the params to pass on.
+enum Heard {
+    Nothing,
+    /// A call's progress (its timeout started again): its client is told.
+    Progress(String, Option<Value>),
+    /// A request of the server was cancelled: the client asked is told.
+    Cancelled(Option<Value>),
+    /// The server's lists changed on a ready connection: listed again.
+    ListChanged(&'static [ListKind]),
+    /// A log message (logged already): the server's clients are told.
+    Message(Option<Value>),
+}
+
+impl Servers {
+    /// A notification from `conn`'s server `name`: a call's progress, a
+    /// list changed, a resource updated, a log message (logged here, its
+    /// level read); what reaches clients or lists again is returned.
+    fn upstream_notification(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        name: &str,
+        method: &str,
+        params: Option<Value>,
+    ) -> Heard {
+        match method {
+            methods::NOTIFICATIONS_PROGRESS => {
+                let token = Params::read(params.as_ref()).progress_token;
+                match self.progress(ctx, conn, token) {
+                    Some(client) => Heard::Progress(client, params),
+                    None => Heard::Nothing,
+                }
+            }
+            methods::NOTIFICATIONS_CANCELLED => Heard::Cancelled(params),
             methods::NOTIFICATIONS_TOOLS_LIST_CHANGED
             | methods::NOTIFICATIONS_PROMPTS_LIST_CHANGED
             | methods::NOTIFICATIONS_RESOURCES_LIST_CHANGED
                 if self
-                    .servers
                     .conn(conn)
                     .is_some_and(|c| c.handshake().phase() == Phase::Ready) =>
             {
-                self.start_listing(conn, ListKind::from_list_changed(method));
+                Heard::ListChanged(ListKind::from_list_changed(method))
             }
             methods::NOTIFICATIONS_RESOURCES_UPDATED => {
                 // A modern server tags it with Lazy MCP's own listen: not the client's.
-                let (servers, mut ctx) = self.server_parts();
-                servers.deliver_resource_updated(&mut ctx, name, untagged(params));
+                self.deliver_resource_updated(ctx, name, untagged(params));
+                Heard::Nothing
             }
             methods::NOTIFICATIONS_MESSAGE => {
                 let params = untagged(params);
@@ -366,19 +453,16 @@ impl Engine {
                     .as_ref()
                     .map(|p| Params::read(Some(p)).data.unwrap_or(p).to_string())
                     .unwrap_or_default();
-                let level = Params::read(params.as_ref()).level.unwrap_or("info");
-                let level = match level {
+                let level = match Params::read(params.as_ref()).level.unwrap_or("info") {
                     "debug" => LogLevel::Debug,
                     "info" | "notice" => LogLevel::Info,
                     "warning" => LogLevel::Warn,
                     _ => LogLevel::Error,
                 };
-                self.log(level, Some(name), text);
-                for client in self.clients.of_server(name) {
-                    self.notify_client(&client, jsonrpc::notification(method, params.clone()));
-                }
+                self.log(ctx, level, Some(name), text);
+                Heard::Message(params)
             }
-            _ => {}
+            _ => Heard::Nothing,
         }
     }
 }

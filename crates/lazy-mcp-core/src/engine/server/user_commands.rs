@@ -1,7 +1,11 @@
 //! What a user asks of one server or all (Enable, Disable, Connect Now,
-//! Disconnect, Refresh Catalogue): carried out, or refused with the reason and a
-//! next step (`announce.rs`).
+//! Disconnect, Refresh Catalogue): `Servers` decides, logs and refuses with
+//! the reason and a next step (`announce.rs`), and returns what the router
+//! carries out (`Decided`).
 
+pub(in crate::engine) mod command;
+
+use crate::engine::announce::refusal;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
@@ -9,215 +13,267 @@ use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake::ListKind;
+use command::Command;
 
-impl Engine {
-    pub(in crate::engine) fn on_enable(&mut self, name: &str) {
-        let Some(was) = self.servers.enable(name) else {
-            self.log(
-                LogLevel::Warn,
-                None,
-                format!("cannot enable '{name}': no such server"),
-            );
-            return;
-        };
-        self.log(
-            LogLevel::Info,
-            Some(name),
-            "enabled by the user (for this session)".into(),
-        );
-        if matches!(was, ServerState::Disabled | ServerState::Dormant) {
-            self.announce.awaits(name, "Enable");
-        } else {
-            self.refuse_action(
-                Some(name),
-                format!("MCP server '{name}' is already enabled ({}).", was.label()),
-            );
-        }
-        if was == ServerState::Dormant {
-            self.transition(name, Trigger::Wake);
-            self.servers.enqueue_catalogue(name);
-        } else {
-            self.reconcile(name);
-        }
-    }
+/// What a user's command leaves the router to do for one server, in order:
+/// the action whose outcome the user awaits, then the step.
+pub(in crate::engine) struct Decided {
+    awaits: Option<&'static str>,
+    then: Then,
+}
 
-    pub(in crate::engine) fn on_disable(&mut self, name: &str) {
-        let Some(already) = self.servers.disable(name) else {
-            self.log(
-                LogLevel::Warn,
-                None,
-                format!("cannot disable '{name}': no such server"),
-            );
-            return;
-        };
-        self.log(
-            LogLevel::Info,
-            Some(name),
-            "disabled by the user (for this session)".into(),
-        );
-        if already {
-            self.refuse_action(
-                Some(name),
-                format!("MCP server '{name}' is already disabled."),
-            );
-        }
-        self.reconcile(name);
-    }
+enum Then {
+    Nothing,
+    /// Its state changes (`Trigger::Wake` or `NeedsCatalogue`) and it is queued for cataloguing.
+    Queue(Trigger),
+    /// The config and the session decide again (`reconcile`).
+    Reconcile,
+    /// Connect Now: connected, or refused saying its state (the label).
+    Connect(&'static str),
+    /// Disconnect: stopped, then CATALOGUED, or queued when it has no catalogue.
+    Disconnect {
+        recatalogue: bool,
+    },
+    /// A connected server lists again on its connection.
+    List(ConnId, Vec<ListKind>),
+}
 
-    pub(in crate::engine) fn on_connect_now(&mut self, name: &str) {
-        let Some(state) = self.state(name).cloned() else {
-            self.refuse_action(None, format!("Lazy MCP has no server named '{name}'."));
-            return;
-        };
-        if state == ServerState::Connected {
-            self.refuse_action(
-                Some(name),
-                format!("MCP server '{name}' is already connected."),
-            );
-            return;
-        }
-        self.servers.user_asked_to_connect(name);
-        self.announce.awaits(name, "Connect Now");
-        if !self.ensure_connected(name, true) {
-            let label = state.label();
-            self.log(
-                LogLevel::Warn,
-                Some(name),
-                format!("cannot connect '{name}' now: it is {label}"),
-            );
-            self.refuse_action(
-                Some(name),
-                format!("Cannot connect MCP server '{name}': it is {label}. Enable it first."),
-            );
-        }
-    }
+impl Decided {
+    const NOTHING: Decided = Decided {
+        awaits: None,
+        then: Then::Nothing,
+    };
 
-    pub(in crate::engine) fn on_disconnect(&mut self, name: &str) {
-        if !matches!(
-            self.state(name),
-            Some(ServerState::Connected | ServerState::Connecting)
-        ) {
-            let label = self.state(name).map_or("not configured", |s| s.label());
-            self.refuse_action(
-                Some(name),
-                format!("MCP server '{name}' is not connected ({label}): nothing to disconnect."),
-            );
-            return;
-        }
-        self.stop_server(name, "it was disconnected by the user");
-        if self.current_entry(name).is_some() {
-            self.transition(name, Trigger::Stopped);
-        } else {
-            self.transition(name, Trigger::NeedsCatalogue);
-            self.servers.enqueue_catalogue(name);
-        }
-        self.log(
-            LogLevel::Info,
-            Some(name),
-            "disconnected by the user".into(),
-        );
-    }
-
-    pub(in crate::engine) fn on_refresh(&mut self, only: Option<&str>, recatalogue: bool) {
-        let names: Vec<String> = self
-            .servers
-            .keys()
-            .filter(|name| only.is_none_or(|only| only == name.as_str()))
-            .cloned()
-            .collect();
-        for name in names {
-            let (servers, mut ctx) = self.server_parts();
-            match servers.refresh(&mut ctx, &name, recatalogue) {
-                Some(Refresh::List(conn, kinds)) => self.start_listing(conn, &kinds),
-                Some(Refresh::Recatalogue) => {
-                    self.announce.awaits(&name, "Refresh Catalogue");
-                    self.transition(&name, Trigger::NeedsCatalogue);
-                    self.servers.enqueue_catalogue(&name);
-                }
-                Some(Refresh::Not(label)) if recatalogue && only.is_some() => {
-                    self.refuse_action(
-                        Some(&name),
-                        format!("MCP server '{name}' is {label}: its catalogue cannot be refreshed now."),
-                    );
-                }
-                Some(Refresh::Not(_)) | None => {}
-            }
-        }
-        if let Some(only) = only.filter(|only| !self.servers.contains_key(*only)) {
-            self.refuse_action(None, format!("Lazy MCP has no server named '{only}'."));
-        }
+    fn then(then: Then) -> Decided {
+        Decided { awaits: None, then }
     }
 }
 
-/// What a Refresh leaves the router to do for one server.
-pub(in crate::engine) enum Refresh {
-    /// A connected server lists again on its connection.
-    List(ConnId, Vec<ListKind>),
-    /// Catalogued again (its retry timer cancelled already): NEEDS_CATALOGUE, queued.
-    Recatalogue,
-    /// Nothing to refresh in this state (its label).
-    Not(&'static str),
+impl Engine {
+    /// Enable, Disable, Connect Now or Disconnect of `name`.
+    pub(in crate::engine) fn on_user_command(&mut self, name: &str, command: Command) {
+        let (servers, mut ctx) = self.server_parts();
+        let decided = servers.user_command(&mut ctx, name, command);
+        self.carry_out(name, decided);
+    }
+
+    /// Refresh (`recatalogue`: Refresh Catalogue) of `only`, else of every server.
+    pub(in crate::engine) fn on_refresh(&mut self, only: Option<&str>, recatalogue: bool) {
+        let (servers, mut ctx) = self.server_parts();
+        for name in servers.refresh_targets(&mut ctx, only) {
+            let (servers, mut ctx) = self.server_parts();
+            let decided = servers.refresh(&mut ctx, &name, recatalogue, only.is_some());
+            self.carry_out(&name, decided);
+        }
+    }
+
+    fn carry_out(&mut self, name: &str, decided: Decided) {
+        if let Some(action) = decided.awaits {
+            self.announce.awaits(name, action);
+        }
+        match decided.then {
+            Then::Nothing => {}
+            Then::Queue(trigger) => {
+                self.transition(name, trigger);
+                self.servers.enqueue_catalogue(name);
+            }
+            Then::Reconcile => self.reconcile(name),
+            Then::Connect(label) => {
+                if !self.ensure_connected(name, true) {
+                    let (servers, mut ctx) = self.server_parts();
+                    servers.cannot_connect(&mut ctx, name, label);
+                }
+            }
+            Then::Disconnect { recatalogue } => {
+                self.stop_server(name, "it was disconnected by the user");
+                if recatalogue {
+                    self.transition(name, Trigger::NeedsCatalogue);
+                    self.servers.enqueue_catalogue(name);
+                } else {
+                    self.transition(name, Trigger::Stopped);
+                }
+                let done = "disconnected by the user".into();
+                self.log(LogLevel::Info, Some(name), done);
+            }
+            Then::List(conn, kinds) => self.start_listing(conn, &kinds),
+        }
+    }
 }
 
 impl Servers {
-    /// The user enabled `name` for this session: its crash history is
-    /// forgotten. Returns the state it was in (None: no such server).
-    pub(in crate::engine) fn enable(&mut self, name: &str) -> Option<ServerState> {
-        let server = self.server_mut(name)?;
-        server.restart_mut().handle_reset();
-        let was = server.state().clone();
-        self.enabled_for_session(name, true);
-        Some(was)
-    }
-
-    /// The user disabled `name` for this session. Returns whether it was
-    /// disabled already (None: no such server).
-    pub(in crate::engine) fn disable(&mut self, name: &str) -> Option<bool> {
-        let server = self.server_mut(name)?;
-        let already = *server.state() == ServerState::Disabled;
-        self.enabled_for_session(name, false);
-        Some(already)
-    }
-
-    /// Connect Now: the connect under way is no longer a background retry.
-    pub(in crate::engine) fn user_asked_to_connect(&mut self, name: &str) {
-        if let Some(server) = self.server_mut(name) {
-            server.connect_mut().handle_user_action();
+    /// The user's `command` about `name`: logged, refused when there is
+    /// nothing to do (said at once), and what the router does next returned.
+    fn user_command(&mut self, ctx: &mut ServerCtx, name: &str, command: Command) -> Decided {
+        match command {
+            Command::Enable => self.enable(ctx, name),
+            Command::Disable => self.disable(ctx, name),
+            Command::ConnectNow => self.connect_now(ctx, name),
+            Command::Disconnect => self.disconnect(ctx, name),
         }
     }
 
+    /// A refusal of the user's action about `name` (None: no such server).
+    fn refuse(ctx: &mut ServerCtx, name: Option<&str>, message: String) {
+        ctx.effects.push(refusal(name, message));
+    }
+
+    /// Enabled for this session: its crash history forgotten; a DORMANT
+    /// server wakes, any other is reconciled.
+    fn enable(&mut self, ctx: &mut ServerCtx, name: &str) -> Decided {
+        let Some(server) = self.server_mut(name) else {
+            let message = format!("cannot enable '{name}': no such server");
+            self.log(ctx, LogLevel::Warn, None, message);
+            return Decided::NOTHING;
+        };
+        server.restart_mut().handle_reset();
+        let was = server.state().clone();
+        self.enabled_for_session(name, true);
+        let enabled = "enabled by the user (for this session)".into();
+        self.log(ctx, LogLevel::Info, Some(name), enabled);
+        let awaits = if matches!(was, ServerState::Disabled | ServerState::Dormant) {
+            Some("Enable")
+        } else {
+            let label = was.label();
+            let message = format!("MCP server '{name}' is already enabled ({label}).");
+            Self::refuse(ctx, Some(name), message);
+            None
+        };
+        let then = match was {
+            ServerState::Dormant => Then::Queue(Trigger::Wake),
+            _ => Then::Reconcile,
+        };
+        Decided { awaits, then }
+    }
+
+    /// Disabled for this session, then reconciled.
+    fn disable(&mut self, ctx: &mut ServerCtx, name: &str) -> Decided {
+        let Some(server) = self.server_mut(name) else {
+            let message = format!("cannot disable '{name}': no such server");
+            self.log(ctx, LogLevel::Warn, None, message);
+            return Decided::NOTHING;
+        };
+        let already = *server.state() == ServerState::Disabled;
+        self.enabled_for_session(name, false);
+        let disabled = "disabled by the user (for this session)".into();
+        self.log(ctx, LogLevel::Info, Some(name), disabled);
+        if already {
+            let message = format!("MCP server '{name}' is already disabled.");
+            Self::refuse(ctx, Some(name), message);
+        }
+        Decided::then(Then::Reconcile)
+    }
+
+    /// Connect Now: the connect under way is no longer a background retry;
+    /// refused for a server connected already or not configured.
+    fn connect_now(&mut self, ctx: &mut ServerCtx, name: &str) -> Decided {
+        let Some(server) = self.server_mut(name) else {
+            let message = format!("Lazy MCP has no server named '{name}'.");
+            Self::refuse(ctx, None, message);
+            return Decided::NOTHING;
+        };
+        if *server.state() == ServerState::Connected {
+            let message = format!("MCP server '{name}' is already connected.");
+            Self::refuse(ctx, Some(name), message);
+            return Decided::NOTHING;
+        }
+        let label = server.state().label();
+        server.connect_mut().handle_user_action();
+        Decided {
+            awaits: Some("Connect Now"),
+            then: Then::Connect(label),
+        }
+    }
+
+    /// Connect Now found `name` (it was `label`) unable to connect: logged and refused.
+    fn cannot_connect(&self, ctx: &mut ServerCtx, name: &str, label: &str) {
+        let message = format!("cannot connect '{name}' now: it is {label}");
+        self.log(ctx, LogLevel::Warn, Some(name), message);
+        let message =
+            format!("Cannot connect MCP server '{name}': it is {label}. Enable it first.");
+        Self::refuse(ctx, Some(name), message);
+    }
+
+    /// Disconnect: only a server connected or connecting; it is stopped, then
+    /// CATALOGUED, or catalogued again when it has no catalogue.
+    fn disconnect(&mut self, ctx: &mut ServerCtx, name: &str) -> Decided {
+        let state = self.get(name).map(|server| server.state());
+        if !matches!(
+            state,
+            Some(ServerState::Connected | ServerState::Connecting)
+        ) {
+            let label = state.map_or("not configured", ServerState::label);
+            let message =
+                format!("MCP server '{name}' is not connected ({label}): nothing to disconnect.");
+            Self::refuse(ctx, Some(name), message);
+            return Decided::NOTHING;
+        }
+        let recatalogue = self.current_entry(ctx, name).is_none();
+        Decided::then(Then::Disconnect { recatalogue })
+    }
+
+    /// The servers a Refresh reaches: `only`, else all; an `only` that names
+    /// no server is refused.
+    fn refresh_targets(&self, ctx: &mut ServerCtx, only: Option<&str>) -> Vec<String> {
+        if let Some(only) = only.filter(|only| !self.contains_key(*only)) {
+            let message = format!("Lazy MCP has no server named '{only}'.");
+            Self::refuse(ctx, None, message);
+            return Vec::new();
+        }
+        (self.keys())
+            .filter(|name| only.is_none_or(|only| only == name.as_str()))
+            .cloned()
+            .collect()
+    }
+
     /// Refresh (`recatalogue`: Refresh Catalogue) of `name`: its era is
-    /// asked again at its next connection; what the router does next is
-    /// returned (None: no such server).
-    pub(in crate::engine) fn refresh(
+    /// asked again at its next connection; a connected server lists again,
+    /// a catalogued, failed or signed-out one is catalogued again when asked
+    /// (its retry timer cancelled), else a refresh of it alone (`asked`) is
+    /// refused.
+    fn refresh(
         &mut self,
         ctx: &mut ServerCtx,
         name: &str,
         recatalogue: bool,
-    ) -> Option<Refresh> {
-        let server = self.server_mut(name)?;
+        asked: bool,
+    ) -> Decided {
+        let Some(server) = self.server_mut(name) else {
+            return Decided::NOTHING;
+        };
         if recatalogue {
             // The user asked: a retry under way is no longer a background one.
             server.connect_mut().handle_user_action();
         }
         // A refresh asks each server's protocol era again at its next connection.
         server.connect_mut().handle_refresh();
-        Some(match (server.state(), server.connect().conn()) {
+        match (server.state(), server.connect().conn()) {
             (ServerState::Connected, Some(conn)) => {
                 let kinds = self
                     .conn(conn)
                     .and_then(|c| c.handshake().init())
                     .map(|init| ListKind::offered_by(&init.capabilities))
                     .unwrap_or_default();
-                Refresh::List(conn, kinds)
+                Decided::then(Then::List(conn, kinds))
             }
             (ServerState::Catalogued | ServerState::Failed { .. } | ServerState::NeedsAuth, _)
                 if recatalogue =>
             {
                 ctx.timers.cancel_armed(server.restart_mut().retry_timer());
-                Refresh::Recatalogue
+                Decided {
+                    awaits: Some("Refresh Catalogue"),
+                    then: Then::Queue(Trigger::NeedsCatalogue),
+                }
             }
-            (state, _) => Refresh::Not(state.label()),
-        })
+            (state, _) => {
+                if recatalogue && asked {
+                    let label = state.label();
+                    let message = format!(
+                        "MCP server '{name}' is {label}: its catalogue cannot be refreshed now."
+                    );
+                    Self::refuse(ctx, Some(name), message);
+                }
+                Decided::NOTHING
+            }
+        }
     }
 }
