@@ -301,8 +301,11 @@ impl Engine {
             _ => return false,
         };
         // Else a connected modern server's listen is opened again instead.
-        if !answered_here && !self.relisten(name) {
-            return false;
+        if !answered_here {
+            let (servers, mut ctx) = self.server_parts();
+            if !servers.relisten(&mut ctx, name) {
+                return false;
+            }
         }
         self.reply(client, jsonrpc::success(id.clone(), json!({})));
         true

@@ -92,7 +92,7 @@ impl Clients {
     /// The call (connection, upstream id) whose client was asked with
     /// `requestState` `state`, when it is still on its connection.
     fn call_awaiting(&mut self, state: &str, servers: &Servers) -> Option<(ConnId, u64)> {
-        self.forget_ended_bridges(servers);
+        self.forget_ended_bridges(|conn, id| servers.call(conn, id).is_some());
         self.bridges().awaiting(state)
     }
 
@@ -142,7 +142,7 @@ impl Clients {
 
     /// Calls waiting for their client's retry, over all servers.
     fn waiting_calls(&mut self, servers: &Servers) -> usize {
-        self.forget_ended_bridges(servers);
+        self.forget_ended_bridges(|conn, id| servers.call(conn, id).is_some());
         self.bridges().waiting()
     }
 

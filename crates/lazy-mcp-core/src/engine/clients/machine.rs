@@ -23,7 +23,6 @@ use super::tool_exposure::plan::ExposurePlan;
 use super::tool_vectors::search_model::{SearchModel, WaitingSearch};
 use crate::engine::effects::Effect;
 use crate::engine::events::{ClientId, ConnId, Endpoint};
-use crate::engine::server::Servers;
 use crate::engine::timers::TimerId;
 use crate::vec_map::VecMap;
 use serde_json::Value;
@@ -225,8 +224,10 @@ impl Clients {
     /// client gone, its connection dropped, sent again after an era change)
     /// are forgotten: ids are never reused, so such a bridge names no live
     /// call, but it must not count as waiting nor match a retry.
-    pub(super) fn forget_ended_bridges(&mut self, servers: &Servers) {
-        (self.bridges).keep_live(|conn, upstream_id| servers.call(conn, upstream_id).is_some());
+    /// `live`: whether the servers still have that call (passed in, so this
+    /// file imports nothing of server/).
+    pub(super) fn forget_ended_bridges(&mut self, live: impl Fn(ConnId, u64) -> bool) {
+        self.bridges.keep_live(live);
     }
 
     // ---- inputs from outside clients/ --------------------------------------

@@ -137,7 +137,13 @@ impl Engine {
         for output in outputs {
             let (servers, mut ctx) = self.server_parts();
             match servers.auth_output(&mut ctx, name, output, on) {
-                Some(AuthOutput::Shown) => self.sign_in_shown(name),
+                // The sign-in as shown changed: the clients' exposure is
+                // stale; the host refreshes as for a state change.
+                Some(AuthOutput::Shown) => {
+                    self.clients.exposure_changed();
+                    let (servers, mut ctx) = self.server_parts();
+                    servers.sign_in_shown(&mut ctx, name);
+                }
                 Some(AuthOutput::Stop(why)) => self.stop_server(name, &why),
                 Some(AuthOutput::FailWaiters(error)) => self.fail_waiters(name, &error),
                 Some(AuthOutput::Transition(trigger)) => self.transition(name, trigger),
@@ -146,25 +152,6 @@ impl Engine {
             }
         }
         Some(result)
-    }
-
-    /// `name`'s sign-in as shown (signing in, refreshing, needs sign-in) changed: the host
-    /// refreshes its UI as for a state change (a `stateChanged` with the current state).
-    fn sign_in_shown(&mut self, name: &str) {
-        self.clients.exposure_changed();
-        let Some(server) = self.servers.get(name) else {
-            return;
-        };
-        let told = self
-            .effects
-            .iter()
-            .any(|e| matches!(e, Effect::StateChanged { server, .. } if server == name));
-        if !told {
-            self.effects.push(Effect::StateChanged {
-                server: name.to_string(),
-                state: server.state().clone(),
-            });
-        }
     }
 
     // ---- inputs, routed to the server's machine ---------------------------------
@@ -311,6 +298,24 @@ impl Engine {
 }
 
 impl Servers {
+    /// `name`'s sign-in as shown changed: a `stateChanged` with its current
+    /// state, unless this input already told one for it.
+    fn sign_in_shown(&self, ctx: &mut ServerCtx, name: &str) {
+        let Some(server) = self.get(name) else {
+            return;
+        };
+        let told = ctx
+            .effects
+            .iter()
+            .any(|e| matches!(e, Effect::StateChanged { server, .. } if server == name));
+        if !told {
+            ctx.effects.push(Effect::StateChanged {
+                server: name.to_string(),
+                state: server.state().clone(),
+            });
+        }
+    }
+
     /// Hands `name`'s auth machine an input (see `Engine::with_auth`).
     /// Returns the input's answer and the machine's outputs.
     fn handle_auth(

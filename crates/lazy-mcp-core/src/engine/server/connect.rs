@@ -119,16 +119,13 @@ impl Engine {
             return;
         };
         self.transition(&name, Trigger::Connected);
-        let now = self.now_ms;
         let (servers, mut ctx) = self.server_parts();
         let waiters = servers.connected(&mut ctx, conn, &name, latency_ms);
         for call in waiters {
             self.forward_call_round(conn, call, 0);
         }
         let (servers, mut ctx) = self.server_parts();
-        servers.with_idle(&mut ctx, &name, &mut |idle, ceiling| {
-            idle.handle_connected(now, ceiling)
-        });
+        servers.idle_from_connected(&mut ctx, &name);
     }
 
     /// Sends one client call upstream with a fresh id and a request timeout
@@ -489,6 +486,15 @@ impl Servers {
             }
         }
         waiters
+    }
+
+    /// `name` went CONNECTED and its waiting calls went out: its idle
+    /// machine starts counting from now.
+    fn idle_from_connected(&mut self, ctx: &mut ServerCtx, name: &str) {
+        let now = ctx.now_ms;
+        self.with_idle(ctx, name, &mut |idle, ceiling| {
+            idle.handle_connected(now, ceiling)
+        });
     }
 
     /// Sends a request upstream, remembering what its answer is for. Returns

@@ -318,7 +318,6 @@ impl Engine {
             &name,
             &format!("it requires authentication (HTTP {status})"),
         );
-        self.fail_waiters(&name, &error);
         self.note_failure(&name, &error, true);
         self.log(LogLevel::Warn, Some(&name), error);
         self.transition(&name, Trigger::AuthRequired);

@@ -280,29 +280,28 @@ impl Engine {
         self.servers.calls_wait(name, call, others);
         self.ensure_connected(name, true);
     }
+}
 
+impl Servers {
     /// A client subscribed to or unsubscribed from a resource of a connected
     /// modern server (which has no `resources/subscribe`): the listen is opened
     /// again with the new URIs. False when the server is not connected in that era.
-    pub(in crate::engine) fn relisten(&mut self, name: &str) -> bool {
-        let conn = match self.servers.get(name) {
+    pub(in crate::engine) fn relisten(&mut self, ctx: &mut ServerCtx, name: &str) -> bool {
+        let conn = match self.get(name) {
             Some(server) if matches!(server.state(), ServerState::Connected) => {
                 server.connect().conn()
             }
             _ => None,
         };
-        match conn.filter(|c| self.servers.is_modern(*c)) {
+        match conn.filter(|c| self.is_modern(*c)) {
             Some(conn) => {
-                let (servers, mut ctx) = self.server_parts();
-                servers.listen_for_changes(&mut ctx, conn);
+                self.listen_for_changes(ctx, conn);
                 true
             }
             None => false,
         }
     }
-}
 
-impl Servers {
     /// A forwarded call's answer on a modern connection: a result asking for more
     /// input goes to the client that can answer it or is refused
     /// (`input_required.rs`), and an unsupported-version error means the era

@@ -16,7 +16,7 @@ use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::era::Reopening;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake;
-use crate::protocol::client_handshake::ListKind;
+use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use machine::{
@@ -190,15 +190,9 @@ impl Engine {
 
     /// The host opened the connection: start its handshake.
     pub(in crate::engine) fn start_handshake(&mut self, conn: ConnId) {
-        let Some(connection) = self.servers.conn(conn) else {
+        let (servers, ctx) = self.server_parts();
+        let Some(mut cached) = servers.opened_with(&ctx, conn) else {
             return;
-        };
-        // A connection trusting a modern verdict reuses the catalogue's discover result.
-        let mut cached = match connection.handshake().kind() {
-            Handshake::Modern => self
-                .current_entry(connection.server())
-                .map(|e| e.initialize.clone()),
-            Handshake::Probe | Handshake::Legacy => None,
         };
         self.with_handshake(conn, CLOSE, &mut |hs, _| hs.handle_opened(cached.take()));
     }
@@ -239,6 +233,19 @@ impl Engine {
 }
 
 impl Servers {
+    /// What `conn`'s handshake starts from: a connection trusting a modern
+    /// verdict reuses the catalogue's discover result (None inside: it asks).
+    /// None: no such connection.
+    fn opened_with(&self, ctx: &ServerCtx, conn: ConnId) -> Option<Option<InitializeOutcome>> {
+        let connection = self.conn(conn)?;
+        Some(match connection.handshake().kind() {
+            Handshake::Modern => self
+                .current_entry(ctx, connection.server())
+                .map(|e| e.initialize.clone()),
+            Handshake::Probe | Handshake::Legacy => None,
+        })
+    }
+
     /// `conn` is waiting for `connectionOpened`.
     pub(in crate::engine) fn is_opening(&self, conn: ConnId) -> bool {
         self.conn(conn)
