@@ -35,6 +35,7 @@ mod problem;
 mod problem_json;
 pub mod project_approval;
 mod redact;
+mod server_config_json;
 mod variables;
 
 pub use discovery::{discovery_plan, CandidateFile, DiscoveryInput};
