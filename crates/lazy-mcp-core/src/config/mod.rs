@@ -19,6 +19,7 @@
 //! No I/O: the host reads files and passes contents and the environment in.
 
 mod discovery;
+mod discovery_json;
 mod entry;
 mod fingerprint;
 mod formats;
