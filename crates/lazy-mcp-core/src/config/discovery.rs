@@ -23,9 +23,10 @@ use super::paths::Platform;
 use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 
-/// What the host knows about the machine; the core derives every path from it.
+/// What the host knows about the machine; the core derives every path from it
+/// (read by hand: `discovery_json.rs`).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DiscoveryInput {
     /// Absolute path of the user's home directory.

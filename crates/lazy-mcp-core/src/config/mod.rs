@@ -19,6 +19,7 @@
 //! No I/O: the host reads files and passes contents and the environment in.
 
 mod discovery;
+mod discovery_json;
 mod entry;
 mod fingerprint;
 mod formats;
@@ -35,6 +36,7 @@ mod problem;
 mod problem_json;
 pub mod project_approval;
 mod redact;
+mod server_config_json;
 mod variables;
 
 pub use discovery::{discovery_plan, CandidateFile, DiscoveryInput};

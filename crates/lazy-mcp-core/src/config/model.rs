@@ -150,9 +150,10 @@ pub struct OAuthConfig {
     pub client_metadata_url: Option<String>,
 }
 
-/// One server after discovery, normalization and merging.
+/// One server after discovery, normalization and merging (read by hand:
+/// `server_config_json.rs`).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(optional_fields = nullable))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerConfig {
     /// Unique name after merging (multi-root collisions get a distinguishing suffix).

@@ -36,8 +36,8 @@ pub struct ApprovedItem {
     pub definition: Value,
 }
 
-/// What the user approved for one server.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+/// What the user approved for one server (read by hand: `baseline_json.rs`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Baseline {
     pub server: String,

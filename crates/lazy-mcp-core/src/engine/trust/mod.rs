@@ -2,6 +2,7 @@
 //! approved definitions.
 
 pub mod approved_definitions;
+mod baseline_json;
 pub mod definition_review;
 pub mod held_definitions;
 pub(super) mod project_approvals;
