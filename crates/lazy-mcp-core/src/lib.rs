@@ -5,6 +5,8 @@ pub mod config;
 pub mod diagnostics;
 pub mod display_path;
 pub mod engine;
+#[cfg(test)]
+mod hand_reader_tests;
 pub mod host_limits;
 pub mod host_waits;
 pub mod http_request_error;

@@ -65,17 +65,7 @@ mod tests {
     }
 
     fn both(text: &str) -> (Result<Value, String>, Result<Value, String>) {
-        let hand = serde_json::from_str::<PresentationInput>(text)
-            .map(|i| serde_json::to_value(i).unwrap())
-            .map_err(|e| e.to_string());
-        let derived = serde_json::from_str::<Derived>(text)
-            .map(|i| serde_json::to_value(i).unwrap())
-            // The derive names the type it was derived for.
-            .map_err(|e| {
-                e.to_string()
-                    .replace("struct Derived", "struct PresentationInput")
-            });
-        (hand, derived)
+        crate::hand_reader_tests::read_both::<PresentationInput, Derived>(text, "PresentationInput")
     }
 
     /// An input whose every member is set, from a real config's normalization.

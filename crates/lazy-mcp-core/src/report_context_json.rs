@@ -63,17 +63,7 @@ mod tests {
     }
 
     fn both(text: &str) -> (Result<Value, String>, Result<Value, String>) {
-        let hand = serde_json::from_str::<ReportContext>(text)
-            .map(|c| serde_json::to_value(c).unwrap())
-            .map_err(|e| e.to_string());
-        let derived = serde_json::from_str::<Derived>(text)
-            .map(|c| serde_json::to_value(c).unwrap())
-            // The derive names the type it was derived for.
-            .map_err(|e| {
-                e.to_string()
-                    .replace("struct Derived", "struct ReportContext")
-            });
-        (hand, derived)
+        crate::hand_reader_tests::read_both::<ReportContext, Derived>(text, "ReportContext")
     }
 
     /// A context whose every member is set.

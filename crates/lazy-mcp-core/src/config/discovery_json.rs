@@ -71,17 +71,7 @@ mod tests {
     }
 
     fn both(text: &str) -> (Result<Value, String>, Result<Value, String>) {
-        let hand = serde_json::from_str::<DiscoveryInput>(text)
-            .map(|d| serde_json::to_value(d).unwrap())
-            .map_err(|e| e.to_string());
-        let derived = serde_json::from_str::<Derived>(text)
-            .map(|d| serde_json::to_value(d).unwrap())
-            // The derive names the type it was derived for.
-            .map_err(|e| {
-                e.to_string()
-                    .replace("struct Derived", "struct DiscoveryInput")
-            });
-        (hand, derived)
+        crate::hand_reader_tests::read_both::<DiscoveryInput, Derived>(text, "DiscoveryInput")
     }
 
     /// An input whose every member is set (none at its default).
@@ -133,19 +123,6 @@ mod tests {
             value[name] = wrong;
             texts.push(value.to_string());
         }
-        for text in &texts {
-            let (hand, derived) = both(text);
-            if text.starts_with('[') {
-                // An array: refused (the derive read the fields by position).
-                assert!(
-                    hand.as_ref()
-                        .unwrap_err()
-                        .starts_with("invalid type: sequence, expected struct DiscoveryInput"),
-                    "{text}: {hand:?}"
-                );
-            } else {
-                assert_eq!(hand, derived, "{text}");
-            }
-        }
+        crate::hand_reader_tests::agree_with_derive(&texts, both, "DiscoveryInput");
     }
 }

@@ -161,14 +161,7 @@ mod tests {
 
     /// What each reader makes of `text`: the settings as JSON, or the error text.
     fn both(text: &str) -> (Result<Value, String>, Result<Value, String>) {
-        let hand = serde_json::from_str::<Settings>(text)
-            .map(|s| serde_json::to_value(s).unwrap())
-            .map_err(|e| e.to_string());
-        let derived = serde_json::from_str::<Derived>(text)
-            .map(|s| serde_json::to_value(s).unwrap())
-            // The derive names the type it was derived for.
-            .map_err(|e| e.to_string().replace("struct Derived", "struct Settings"));
-        (hand, derived)
+        crate::hand_reader_tests::read_both::<Settings, Derived>(text, "Settings")
     }
 
     fn same(text: &str) {
