@@ -66,9 +66,7 @@ impl Engine {
         endpoint: Option<String>,
         message: &[u8],
     ) -> Vec<String> {
-        let endpoint = endpoint_of(endpoint);
-        let effects = self.handle_client_message(now_ms, client, endpoint, &text_of(message));
-        self.split_recycled(effects, false)
+        self.client_message_split(now_ms, client, endpoint, message, false)
     }
 
     /// [`Engine::client_message_bytes`] as the facade's `clientMessage` (the
@@ -81,9 +79,22 @@ impl Engine {
         endpoint: Option<String>,
         message: &[u8],
     ) -> Vec<String> {
+        self.client_message_split(now_ms, client, endpoint, message, true)
+    }
+
+    /// Both entries above: the message served, its effects split (`compact`:
+    /// in their compact form when they have one).
+    fn client_message_split(
+        &mut self,
+        now_ms: u64,
+        client: &str,
+        endpoint: Option<String>,
+        message: &[u8],
+        compact: bool,
+    ) -> Vec<String> {
         let endpoint = endpoint_of(endpoint);
         let effects = self.handle_client_message(now_ms, client, endpoint, &text_of(message));
-        self.split_recycled(effects, true)
+        self.split_recycled(effects, compact)
     }
 
     /// A gateway client's HTTP POST body (WASM `clientPost`), read and served in
