@@ -31,6 +31,7 @@ fn launch(key: &str, roots: &str, roots_bound: bool) -> SharedLaunch {
         holder: format!("session {roots}"),
         idle_timeout_ms: 600_000,
         adaptive_idle: true,
+        repeatable: Vec::new(),
     }
 }
 

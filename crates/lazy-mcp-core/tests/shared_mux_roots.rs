@@ -3,7 +3,8 @@
 //! share a process whatever each knows about the server asking for roots, and
 //! a process held by two workspaces that asks for roots is split: the clients
 //! of the roots asked keep it, the others move to a process of their own
-//! roots, with no error and no other workspace's roots.
+//! roots, with no other workspace's roots; a moved client's call in flight is
+//! sent again to its new process only when repeating it is safe.
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
 
 use lazy_mcp_core::shared::launch::SharedLaunch;
@@ -24,6 +25,9 @@ fn launch(roots: &str, roots_bound: bool) -> SharedLaunch {
         holder: format!("session {roots}"),
         idle_timeout_ms: 0,
         adaptive_idle: false,
+        // server-everything's tools its catalogue marks read-only or
+        // idempotent (as the real ones are): safe to send again after a move.
+        repeatable: vec!["echo".into(), "get-roots-list".into()],
     }
 }
 
@@ -397,4 +401,131 @@ fn a_moved_client_answers_a_request_of_its_old_process_and_detaching_ends_its_ne
         "its new process, never called there, stops: {left:?}"
     );
     assert_eq!(clients_per_process(&mux), vec![(1, 1), (2, 0)]);
+}
+
+/// Clients 1 (r1) and 2 (r2) of one process up, client 2's `request` in
+/// flight, then client 1's call, the newest, when the server asks for roots:
+/// client 2 moves to process 2. Returns the ask's effects and the upstream id
+/// of client 2's request on process 1.
+fn split_with_call_of_2(
+    mux: &mut Mux,
+    repeatable_of_2: Vec<String>,
+    request: serde_json::Value,
+) -> (Vec<MuxEffect>, serde_json::Value) {
+    attach(mux, 1, "r1", false);
+    let mut launch_2 = launch("r2", false);
+    launch_2.repeatable = repeatable_of_2;
+    attach_at(mux, 2, "everything", launch_2, 0);
+    up(mux, 1, 1, &[2]);
+    let upstream = to_server(&client(mux, 2, request))[0]["id"].clone();
+    client(
+        mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "get-roots-list"}}),
+    );
+    let ask = server(
+        mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}),
+    );
+    assert_eq!(spawns(&ask), vec![2], "r2 gets a process of its own");
+    (ask, upstream)
+}
+
+/// Process 2 (the moved client's) opened and its handshake done by the owner:
+/// what it was sent after `notifications/initialized`.
+fn new_process_up(mux: &mut Mux) -> Vec<serde_json::Value> {
+    let opened = mux.handle(MuxEvent::ProcessOpened {
+        process: 2,
+        pid: Some(202),
+    });
+    let init = to_process(&opened, 2);
+    let done = server(
+        mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": init[0]["id"], "result": {"protocolVersion": "2025-06-18"}}),
+    );
+    let sent = to_process(&done, 2);
+    assert_eq!(sent[0]["method"], "notifications/initialized");
+    sent[1..].to_vec()
+}
+
+/// A cancel is advisory: the first process may have run the call already. A
+/// call of a tool not marked read-only or idempotent (server-everything's
+/// `toggle-simulated-logging`: a second run turns the logging off again) is
+/// cancelled there and answered at once with an error saying what happened,
+/// never run a second time on the new process; a later answer from the first
+/// process is dropped.
+#[test]
+fn a_moved_clients_call_of_a_tool_not_safe_to_repeat_is_answered_with_an_error_not_sent_again() {
+    for repeatable in [vec![], vec!["echo".to_string()]] {
+        let mut mux = Mux::new();
+        let call = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+            "params": {"name": "toggle-simulated-logging", "arguments": {}}});
+        let (ask, upstream) = split_with_call_of_2(&mut mux, repeatable.clone(), call);
+        assert_eq!(
+            to_process(&ask, 1),
+            vec![
+                json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": upstream,
+                "reason": "its client moved to a process of its own workspace roots"}})
+            ],
+            "still cancelled on the first process"
+        );
+        let answers: Vec<_> = to_client(&ask, 2)
+            .into_iter()
+            .filter(|m| m.get("method").is_none())
+            .collect();
+        assert_eq!(answers.len(), 1, "answered at once: {ask:?}");
+        assert_eq!(answers[0]["id"], 5);
+        assert_eq!(answers[0]["error"]["code"], -32603);
+        assert_eq!(
+            answers[0]["error"]["message"],
+            "'everything' began using workspace roots while this call was running, so this workspace was moved to a process of its own; the call was cancelled on the first process and not sent again because 'toggle-simulated-logging' is not marked read-only or idempotent (it may have run once). Call it again if it should run.",
+            "catalogue known: {repeatable:?}"
+        );
+        let late = server(
+            &mut mux,
+            1,
+            json!({"jsonrpc": "2.0", "id": upstream, "result": {"content": [{"type": "text", "text": "r1"}]}}),
+        );
+        assert!(to_client(&late, 2).is_empty(), "{late:?}");
+        assert!(
+            new_process_up(&mut mux).is_empty(),
+            "the call is not run a second time"
+        );
+    }
+}
+
+/// A request that is not `tools/call` (a read, a listing) is safe to repeat:
+/// sent again to the new process even when the client's catalogue is not known.
+#[test]
+fn a_moved_clients_read_is_sent_again_whatever_its_catalogue() {
+    let mut mux = Mux::new();
+    let read = json!({"jsonrpc": "2.0", "id": 5, "method": "resources/read",
+        "params": {"uri": "demo://resource/static/document/architecture.md"}});
+    let (ask, upstream) = split_with_call_of_2(&mut mux, Vec::new(), read);
+    assert_eq!(to_process(&ask, 1).len(), 1, "cancelled there: {ask:?}");
+    assert!(
+        to_client(&ask, 2).iter().all(|m| m.get("error").is_none()),
+        "no error: {ask:?}"
+    );
+    let late = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": upstream, "result": {"contents": []}}),
+    );
+    assert!(to_client(&late, 2).is_empty(), "{late:?}");
+    let sent = new_process_up(&mut mux);
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0]["method"], "resources/read");
+    let answer = server(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": sent[0]["id"], "result": {"contents": []}}),
+    );
+    assert_eq!(
+        to_client(&answer, 2)[0]["id"],
+        5,
+        "answered from the new process"
+    );
 }

@@ -24,6 +24,7 @@ fn launch(roots: &str) -> SharedLaunch {
         holder: format!("session {roots}"),
         idle_timeout_ms: 0,
         adaptive_idle: false,
+        repeatable: Vec::new(),
     }
 }
 

@@ -186,7 +186,8 @@ struct Pending {
     attach: AttachId,
     id: Value,
     /// The client's request, kept on a process not keyed by roots: should its
-    /// workspace move to a process of its own roots, the call moves with it.
+    /// workspace move to a process of its own roots, the call is sent again
+    /// there when that is safe, else answered with an error (`roots.rs`).
     resend: Option<String>,
 }
 
@@ -276,6 +277,9 @@ struct Attachment {
     roots_key: String,
     holder: SharedHolder,
     idle: Idle,
+    /// Its tools safe to run twice (`SharedLaunch::repeatable`): only their
+    /// calls are sent again when it moves to a process of its own roots.
+    repeatable: Vec<String>,
 }
 
 #[derive(Debug, Default)]
@@ -556,6 +560,7 @@ impl Mux {
                     since_ms: now_ms,
                 },
                 idle: (launch.idle_timeout_ms, launch.adaptive_idle),
+                repeatable: launch.repeatable,
             },
         );
         if let Some(p) = self.processes.get_mut(&process) {
