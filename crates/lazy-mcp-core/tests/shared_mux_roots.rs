@@ -144,10 +144,12 @@ fn a_process_of_two_workspaces_that_asks_for_roots_is_split_into_one_per_workspa
         1,
         json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}),
     );
+    // Under the mux's own id (the server's 9 could be another process's too).
+    let asked = to_client(&ask, 1)[0]["id"].clone();
     for who in [1, 2] {
         assert_eq!(
             to_client(&ask, who),
-            vec![json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"})],
+            vec![json!({"jsonrpc": "2.0", "id": asked, "method": "roots/list"})],
             "holder {who} is told, so its client records that the server asks"
         );
     }
@@ -161,12 +163,14 @@ fn a_process_of_two_workspaces_that_asks_for_roots_is_split_into_one_per_workspa
         ],
         "no error to the server, only r2's call taken back: {ask:?}"
     );
-    let from_1 = json!({"jsonrpc": "2.0", "id": 9, "result": {"roots": [{"uri": "file:///r1"}]}});
+    let from_1 =
+        json!({"jsonrpc": "2.0", "id": asked, "result": {"roots": [{"uri": "file:///r1"}]}});
     assert_eq!(
-        to_process(&client(&mut mux, 1, from_1.clone()), 1),
-        vec![from_1]
+        to_process(&client(&mut mux, 1, from_1), 1),
+        vec![json!({"jsonrpc": "2.0", "id": 9, "result": {"roots": [{"uri": "file:///r1"}]}})]
     );
-    let from_2 = json!({"jsonrpc": "2.0", "id": 9, "result": {"roots": [{"uri": "file:///r2"}]}});
+    let from_2 =
+        json!({"jsonrpc": "2.0", "id": asked, "result": {"roots": [{"uri": "file:///r2"}]}});
     assert!(
         to_server(&client(&mut mux, 2, from_2)).is_empty(),
         "r2's roots never reach r1's process"
@@ -227,10 +231,12 @@ fn a_process_of_two_workspaces_that_asks_for_roots_is_split_into_one_per_workspa
     );
     assert_eq!(to_client(&ask, 2).len(), 1);
     assert!(to_client(&ask, 1).is_empty());
-    let from_2 = json!({"jsonrpc": "2.0", "id": 0, "result": {"roots": [{"uri": "file:///r2"}]}});
+    let asked = to_client(&ask, 2)[0]["id"].clone();
+    let from_2 =
+        json!({"jsonrpc": "2.0", "id": asked, "result": {"roots": [{"uri": "file:///r2"}]}});
     assert_eq!(
-        to_process(&client(&mut mux, 2, from_2.clone()), 2),
-        vec![from_2]
+        to_process(&client(&mut mux, 2, from_2), 2),
+        vec![json!({"jsonrpc": "2.0", "id": 0, "result": {"roots": [{"uri": "file:///r2"}]}})]
     );
     for (upstream, theirs) in [(&sent[1]["id"], 5), (&sent[2]["id"], 7)] {
         let answer = server(
@@ -374,6 +380,7 @@ fn a_moved_client_answers_a_request_of_its_old_process_and_detaching_ends_its_ne
         json!({"jsonrpc": "2.0", "id": 30, "method": "sampling/createMessage", "params": {}}),
     );
     assert_eq!(to_client(&sampling, 2).len(), 1);
+    let asked = to_client(&sampling, 2)[0]["id"].clone();
     client(
         &mut mux,
         1,
@@ -384,12 +391,11 @@ fn a_moved_client_answers_a_request_of_its_old_process_and_detaching_ends_its_ne
         1,
         json!({"jsonrpc": "2.0", "id": 9, "method": "roots/list"}),
     );
-    // Its answer still reaches process 1, which asked.
-    let answer =
-        json!({"jsonrpc": "2.0", "id": 30, "result": {"content": {"type": "text", "text": "hi"}}});
+    // Its answer still reaches process 1, which asked, with the id it asked with.
+    let answer = |id| json!({"jsonrpc": "2.0", "id": id, "result": {"content": {"type": "text", "text": "hi"}}});
     assert_eq!(
-        to_process(&client(&mut mux, 2, answer.clone()), 1),
-        vec![answer]
+        to_process(&client(&mut mux, 2, answer(asked)), 1),
+        vec![answer(json!(30))]
     );
     let left = mux.handle(MuxEvent::Detach {
         attach: 2,
@@ -527,5 +533,91 @@ fn a_moved_clients_read_is_sent_again_whatever_its_catalogue() {
         to_client(&answer, 2)[0]["id"],
         5,
         "answered from the new process"
+    );
+}
+
+/// The end-to-end hang (`tests/node/cli.sharedRootsRepeat.test.mjs`): a moved
+/// client still owes its first process a sampling answer (id 0 there, its call
+/// answered with an error) when its new process asks for roots, also with id 0
+/// (each server counts its requests from 0). Each request reaches the client
+/// under an id of its own and each answer goes back to the process that
+/// asked: before, the roots answer went to the first process as the sampling
+/// answer (another workspace's roots to it) and the new process waited forever.
+#[test]
+fn a_moved_client_asked_by_both_processes_with_one_id_answers_each_process() {
+    let mut mux = Mux::new();
+    attach(&mut mux, 1, "r1", false);
+    let mut launch_2 = launch("r2", false);
+    launch_2.repeatable = Vec::new();
+    attach_at(&mut mux, 2, "everything", launch_2, 0);
+    up(&mut mux, 1, 1, &[2]);
+    client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "trigger-sampling-request"}}),
+    );
+    let sampling = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 0, "method": "sampling/createMessage", "params": {}}),
+    );
+    let sampling_id = to_client(&sampling, 2)[0]["id"].clone();
+    client(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "trigger-sampling-request"}}),
+    );
+    let ask = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "roots/list"}),
+    );
+    assert_eq!(spawns(&ask), vec![2], "r2 gets a process of its own");
+    assert!(
+        to_client(&ask, 2)
+            .iter()
+            .any(|m| m["id"] == 7 && m.get("error").is_some()),
+        "its call is refused: {ask:?}"
+    );
+    client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "get-roots-list"}}),
+    );
+    assert_eq!(
+        new_process_up(&mut mux)[0]["params"]["name"],
+        "get-roots-list"
+    );
+    let roots = server(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": 0, "method": "roots/list"}),
+    );
+    let roots_id = to_client(&roots, 2)[0]["id"].clone();
+    assert_ne!(roots_id, sampling_id, "two requests it owes, two ids");
+    let answer = client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": roots_id, "result": {"roots": [{"uri": "file:///r2"}]}}),
+    );
+    assert!(
+        to_process(&answer, 1).is_empty(),
+        "r2's roots never reach r1's process: {answer:?}"
+    );
+    assert_eq!(
+        to_process(&answer, 2),
+        vec![json!({"jsonrpc": "2.0", "id": 0, "result": {"roots": [{"uri": "file:///r2"}]}})],
+        "the new process gets its answer, with its own id"
+    );
+    let sampled = client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": sampling_id, "result": {"model": "m", "role": "assistant", "content": {"type": "text", "text": "hi"}}}),
+    );
+    assert!(to_process(&sampled, 2).is_empty(), "{sampled:?}");
+    assert_eq!(
+        to_process(&sampled, 1)[0]["id"],
+        0,
+        "the sampling answer reaches the process that asked"
     );
 }

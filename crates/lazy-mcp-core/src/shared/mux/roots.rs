@@ -181,7 +181,10 @@ impl Mux {
             return false;
         };
         match (MessageFields::of(message).method(), id) {
-            (None, Some(id)) => p.asked.get(&id.to_string()) == Some(&attach),
+            (None, Some(id)) => id
+                .as_u64()
+                .and_then(|ours| p.asked.get(&ours))
+                .is_some_and(|(a, _)| *a == attach),
             _ => false,
         }
     }
