@@ -5,6 +5,11 @@
 // and its `trigger-sampling-request`, annotated neither read-only nor
 // idempotent, which stays in flight until its client answers the sampling:
 // both calls are surely under way when the server asks and one workspace moves.
+// When the first call's sampling reached its client before the second call
+// reached the server, the moved client still owes its first process that
+// answer while its new process asks for roots (each server numbers its requests
+// from 0): its next call must still be answered (before the fix it waited
+// forever: the roots answer went to the first process).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -25,6 +30,13 @@ function ownerPid(socketDir) {
   return last ? Number(last.split(' ')[1]) : undefined;
 }
 
+/** A call that fails within `ms` saying what it waited for (never the SDK's 60 s for an answer that cannot come). */
+function call(s, name, ms, args = {}) {
+  return s.client.callTool({ name, arguments: args }, undefined, { timeout: ms }).catch((error) => {
+    throw new Error(`${name}: no answer within ${ms} ms (${error.message})`, { cause: error });
+  });
+}
+
 /** A session whose client answers sampling only when `release()` is called; `asked` counts the sampling requests it got. */
 async function session(env, cwd, gate) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [cliJs, 'serve', '--stdio', '--shared', '--cwd', cwd], env, stderr: 'pipe' });
@@ -41,7 +53,7 @@ async function session(env, cwd, gate) {
   return s;
 }
 
-test('a call of a tool not marked read-only or idempotent, in flight when its workspace moves to a process of its own roots, is answered with an error and never run again', { skip: !posix, timeout: 180_000 }, async () => {
+test('a call of a tool not marked read-only or idempotent, in flight when its workspace moves to a process of its own roots, is answered with an error and never run again', { skip: !posix, timeout: 180_000 }, async (t) => {
   const w = tempWorld('lazy-mcp-shared-roots-repeat-');
   const log = path.join(w.root, 'everything.log');
   spawnLogs.push(log);
@@ -67,7 +79,7 @@ test('a call of a tool not marked read-only or idempotent, in flight when its wo
   // Both first calls at once reach one process (catalogued as never asking for
   // roots); each waits for its sampling while the server asks for roots.
   const calls = sessions.map((s) =>
-    s.client.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'once' } }).then(
+    call(s, 'everything__trigger-sampling-request', 30_000, { prompt: 'once' }).then(
       (result) => ({ result }),
       (error) => ({ error }),
     ),
@@ -81,8 +93,9 @@ test('a call of a tool not marked read-only or idempotent, in flight when its wo
   );
   const moved = sessions[refused.i];
   const stayed = sessions[1 - refused.i];
+  t.diagnostic(`the moved session owes its first process a sampling answer: ${moved.asked > 0}`);
   // The moved session's new process serves it (its roots only) before anything is released.
-  const roots = await moved.client.callTool({ name: 'everything__get-roots-list', arguments: {} });
+  const roots = await call(moved, 'everything__get-roots-list', 15_000);
   assert.match(roots.content.map((c) => c.text ?? '').join('\n'), new RegExp(`${dirs[refused.i]}\\b`));
   await new Promise((r) => setTimeout(r, 1_000));
   release();
