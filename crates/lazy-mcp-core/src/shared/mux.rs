@@ -182,6 +182,9 @@ enum Init {
     Done(Value),
 }
 
+/// A request in flight: a client's call (by its upstream id, `id` the
+/// client's), or a server's request to a client (by the mux's id, `id` the
+/// server's; `resend` none). One type for both: one map's code in the `.wasm`.
 #[derive(Debug, Clone)]
 struct Pending {
     attach: AttachId,
@@ -213,7 +216,7 @@ struct Proc {
     progress: VecMap<String, (AttachId, Value)>,
     /// A server request passed on, by the id the mux gave it ([`Mux::ask`])
     /// → the attachment asked and the server's own id.
-    asked: VecMap<u64, (AttachId, Value)>,
+    asked: VecMap<u64, Pending>,
     /// Resource URIs the attachments subscribed to.
     subscribers: Subscribers,
     since_ms: u64,
@@ -249,11 +252,7 @@ struct Proc {
 impl Proc {
     /// The upstream ids of `attach`'s calls in flight here.
     fn calls_of(&self, attach: AttachId) -> Vec<u64> {
-        self.pending
-            .iter()
-            .filter(|(_, call)| call.attach == attach)
-            .map(|(upstream, _)| *upstream)
-            .collect()
+        of(&self.pending, attach)
     }
 
     /// A client's request went to the server at `now_ms`.
@@ -768,9 +767,9 @@ impl Mux {
                 // asked of, with the server's own id again.
                 let ours = id
                     .as_u64()
-                    .filter(|o| p.asked.get(o).is_some_and(|(a, _)| *a == attach));
-                if let Some((_, theirs)) = ours.and_then(|o| p.asked.remove(&o)) {
-                    message.insert("id".into(), theirs);
+                    .filter(|o| p.asked.get(o).is_some_and(|a| a.attach == attach));
+                if let Some(asked) = ours.and_then(|o| p.asked.remove(&o)) {
+                    message.insert("id".into(), asked.id);
                     self.effects.push(MuxEffect::ToServer {
                         process,
                         message: Value::Object(message).to_string(),
@@ -1002,8 +1001,8 @@ impl Mux {
                 let asked = p
                     .asked
                     .iter()
-                    .find(|(_, (_, id))| Some(id) == theirs)
-                    .map(|(ours, (attach, _))| (*ours, *attach));
+                    .find(|(_, asked)| Some(&asked.id) == theirs)
+                    .map(|(ours, asked)| (*ours, asked.attach));
                 if let Some((ours, attach)) = asked {
                     p.asked.remove(&ours);
                     // The client knows the request by the id it got.
@@ -1107,7 +1106,14 @@ impl Mux {
         let Some(p) = self.processes.get_mut(&process) else {
             return;
         };
-        p.asked.insert(ours, (asked, id));
+        p.asked.insert(
+            ours,
+            Pending {
+                attach: asked,
+                id,
+                resend: None,
+            },
+        );
         message.insert("id".into(), json!(ours));
         let text = Value::Object(message).to_string();
         for attach in to {
@@ -1204,14 +1210,8 @@ impl Mux {
             });
         }
         p.progress.retain(|_, (a, _)| *a != attach);
-        let asked: Vec<u64> = p
-            .asked
-            .iter()
-            .filter(|(_, (a, _))| *a == attach)
-            .map(|(ours, _)| *ours)
-            .collect();
-        for ours in asked {
-            let Some((_, id)) = p.asked.remove(&ours) else {
+        for ours in of(&p.asked, attach) {
+            let Some(Pending { id, .. }) = p.asked.remove(&ours) else {
                 continue;
             };
             self.effects.push(MuxEffect::ToServer {
@@ -1358,6 +1358,14 @@ fn asked_attachment(
         .filter(fits)
         .or_else(|| p.pending.values().rev().map(|c| c.attach).find(fits))
         .or_else(|| p.attachments.iter().copied().find(fits))
+}
+
+/// The ids of `attach`'s requests in `map`.
+fn of(map: &VecMap<u64, Pending>, attach: AttachId) -> Vec<u64> {
+    map.iter()
+        .filter(|(_, request)| request.attach == attach)
+        .map(|(id, _)| *id)
+        .collect()
 }
 
 /// A request that uses a server (a tool call, a read), not just the handshake,

@@ -184,7 +184,7 @@ impl Mux {
             (None, Some(id)) => id
                 .as_u64()
                 .and_then(|ours| p.asked.get(&ours))
-                .is_some_and(|(a, _)| *a == attach),
+                .is_some_and(|asked| asked.attach == attach),
             _ => false,
         }
     }
