@@ -178,3 +178,65 @@ fn a_client_moved_to_another_shared_process_shows_that_processs_pid() {
     });
     assert_eq!(sim.engine.snapshot().servers[0].pid, Some(moved_to));
 }
+
+/// Issue 26: should the owner move this client's workspace to a process of
+/// its own roots mid-call, it sends a call again only for a tool this
+/// client's catalogue marks `readOnlyHint` or `idempotentHint`; the attach
+/// says which. Before the server is catalogued it names none (the safe side).
+#[test]
+fn an_attachment_names_the_tools_the_catalogue_marks_safe_to_run_twice() {
+    let mut memory = FakeServer::with_tools(&[
+        "read_graph",
+        "create_entities",
+        "delete_entities",
+        "open_nodes",
+    ]);
+    memory.tools[0]["annotations"] = serde_json::json!({"readOnlyHint": true});
+    memory.tools[1]["annotations"] =
+        serde_json::json!({"readOnlyHint": false, "idempotentHint": false});
+    memory.tools[2]["annotations"] =
+        serde_json::json!({"destructiveHint": true, "idempotentHint": true});
+    // Unannotated: the spec's defaults (not read-only, not idempotent).
+    memory.tools[3]
+        .as_object_mut()
+        .unwrap()
+        .remove("annotations");
+    let settings = Settings {
+        share_servers: true,
+        idle_timeout_ms: 60_000,
+        adaptive_idle: false,
+        ..Settings::default()
+    };
+    let mut sim = Sim::new(settings).fake("memory", memory);
+    sim.apply(vec![config("memory")]);
+    sim.client(
+        "chat",
+        server_endpoint("memory"),
+        call(1, "create_entities"),
+    );
+    assert!(sim.reply_to("chat", 1.into()).is_some());
+    sim.advance(120_000);
+    sim.client(
+        "chat",
+        server_endpoint("memory"),
+        call(2, "create_entities"),
+    );
+    assert!(sim.reply_to("chat", 2.into()).is_some());
+    let launches: Vec<_> = sim
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Open {
+                shared: Some(launch),
+                ..
+            } => Some(launch.repeatable.clone()),
+            _ => None,
+        })
+        .collect();
+    let safe = vec!["read_graph".to_string(), "delete_entities".to_string()];
+    assert!(launches.len() >= 2, "{launches:?}");
+    assert!(
+        launches[0].is_empty() && launches[1..].iter().all(|l| *l == safe),
+        "not catalogued at the first attach; at the next ones, the read-only and the idempotent tool: {launches:?}"
+    );
+}

@@ -31,6 +31,7 @@ fn launch(key: &str, roots: &str, roots_bound: bool) -> SharedLaunch {
         holder: format!("session {roots}"),
         idle_timeout_ms: 600_000,
         adaptive_idle: true,
+        repeatable: Vec::new(),
     }
 }
 
@@ -184,22 +185,43 @@ fn server_requests_go_to_the_client_whose_call_is_in_flight() {
         json!({"jsonrpc": "2.0", "id": 77, "method": "sampling/createMessage", "params": {}}),
     );
     assert!(to_client(&ask, 1).is_empty());
-    assert_eq!(to_client(&ask, 2)[0]["id"], 77);
-    // Only the client asked may answer.
+    assert_eq!(to_client(&ask, 2)[0]["method"], "sampling/createMessage");
+    // Under an id of the mux's own; only the client asked may answer, and the
+    // server gets its answer with its own id.
+    let asked = to_client(&ask, 2)[0]["id"].clone();
     assert!(to_server(&client(
         &mut mux,
         1,
-        json!({"jsonrpc": "2.0", "id": 77, "result": {}})
+        json!({"jsonrpc": "2.0", "id": asked, "result": {}})
     ))
     .is_empty());
     assert_eq!(
         to_server(&client(
             &mut mux,
             2,
-            json!({"jsonrpc": "2.0", "id": 77, "result": {}})
+            json!({"jsonrpc": "2.0", "id": asked, "result": {}})
         ))[0]["id"],
         77
     );
+    // A request the server cancels: the client is told with the id it got.
+    let ask = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "id": 78, "method": "sampling/createMessage", "params": {}}),
+    );
+    let asked = to_client(&ask, 2)[0]["id"].clone();
+    let cancelled = server(
+        &mut mux,
+        1,
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 78}}),
+    );
+    assert_eq!(to_client(&cancelled, 2)[0]["params"]["requestId"], asked);
+    assert!(to_server(&client(
+        &mut mux,
+        2,
+        json!({"jsonrpc": "2.0", "id": asked, "result": {}})
+    ))
+    .is_empty());
 }
 
 #[test]
@@ -354,11 +376,13 @@ fn a_roots_request_of_a_process_of_one_roots_is_answered_by_one_holder_and_told_
     );
     assert_eq!(to_client(&ask, 1).len(), 1);
     assert_eq!(to_client(&ask, 2).len(), 1);
-    let roots = json!({"jsonrpc": "2.0", "id": 4, "result": {"roots": [{"uri": "file:///A"}]}});
-    let from_first = client(&mut mux, 1, roots.clone());
-    assert_eq!(to_server(&from_first), vec![roots.clone()]);
+    let asked = to_client(&ask, 1)[0]["id"].clone();
+    let roots =
+        |id| json!({"jsonrpc": "2.0", "id": id, "result": {"roots": [{"uri": "file:///A"}]}});
+    let from_first = client(&mut mux, 1, roots(asked.clone()));
+    assert_eq!(to_server(&from_first), vec![roots(json!(4))]);
     assert!(
-        to_server(&client(&mut mux, 2, roots)).is_empty(),
+        to_server(&client(&mut mux, 2, roots(asked))).is_empty(),
         "one answer per request"
     );
 }

@@ -24,6 +24,7 @@ fn launch(roots: &str) -> SharedLaunch {
         holder: format!("session {roots}"),
         idle_timeout_ms: 0,
         adaptive_idle: false,
+        repeatable: Vec::new(),
     }
 }
 
@@ -176,7 +177,7 @@ fn a_server_request_goes_to_the_call_whose_progress_token_it_names() {
         to_client(&ask, 1).is_empty(),
         "not the newest call's client"
     );
-    assert_eq!(to_client(&ask, 2)[0]["id"], 50);
+    assert_eq!(to_client(&ask, 2)[0]["method"], "elicitation/create");
 }
 
 #[test]
@@ -193,14 +194,15 @@ fn a_process_shared_across_roots_that_asks_keeps_one_workspace_and_asks_only_it(
     assert_eq!(to_client(&ask, 1).len(), 1);
     assert_eq!(to_client(&ask, 2).len(), 1);
     assert!(to_server(&ask).is_empty(), "no error: {ask:?}");
-    let roots = |w: &str| json!({"jsonrpc": "2.0", "id": 1, "result": {"roots": [{"uri": w}]}});
+    let asked = to_client(&ask, 1)[0]["id"].clone();
+    let roots = |id: &Value, w: &str| json!({"jsonrpc": "2.0", "id": id, "result": {"roots": [{"uri": w}]}});
     assert!(
-        to_server(&client(&mut mux, 2, roots("file:///w2"))).is_empty(),
+        to_server(&client(&mut mux, 2, roots(&asked, "file:///w2"))).is_empty(),
         "the other workspace's roots never reach it"
     );
     assert_eq!(
-        to_server(&client(&mut mux, 1, roots("file:///w1"))),
-        vec![roots("file:///w1")]
+        to_server(&client(&mut mux, 1, roots(&asked, "file:///w1"))),
+        vec![roots(&json!(1), "file:///w1")]
     );
     // Its later requests go to its own workspace's client only.
     let elicit = server(
@@ -208,7 +210,7 @@ fn a_process_shared_across_roots_that_asks_keeps_one_workspace_and_asks_only_it(
         json!({"jsonrpc": "2.0", "id": 2, "method": "elicitation/create", "params": {"message": "?"}}),
     );
     assert!(to_client(&elicit, 2).is_empty());
-    assert_eq!(to_client(&elicit, 1)[0]["id"], 2);
+    assert_eq!(to_client(&elicit, 1)[0]["method"], "elicitation/create");
 }
 
 /// The server's error for the subscribe it was sent (`up`).

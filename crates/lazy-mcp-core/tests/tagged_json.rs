@@ -26,12 +26,15 @@ fn every_owner_event_reads_from_its_tagged_json() {
         // This client's idle ceiling for the server, for the owner.
         idle_timeout_ms: 120_000,
         adaptive_idle: true,
+        // Its tools safe to send again should its workspace move mid-call.
+        repeatable: vec!["read_graph".into()],
     };
     assert_eq!(
         read(json!({"type": "attach", "attach": 3, "server": "memory",
             "launch": {"key": "k", "rootsKey": "r", "rootsBound": true, "workspaceCwd": true,
                        "omitEnv": ["VSCODE_IPC_HOOK"], "holder": "VS Code window · alpha",
-                       "idleTimeoutMs": 120000, "adaptiveIdle": true},
+                       "idleTimeoutMs": 120000, "adaptiveIdle": true,
+                       "repeatable": ["read_graph"]},
             "transport": {"type": "stdio"}, "cwd": "/w", "env": {"A": "1"}, "nowMs": 5,
             "unknown": [1, 2]})),
         MuxEvent::Attach {
@@ -88,6 +91,48 @@ fn a_missing_or_unknown_type_or_a_missing_field_is_an_error() {
         r#"{"type": "serverMessage", "process": 4, "message": "x"}"#,
     ] {
         assert!(from_tagged_json::<MuxEvent>(text).is_err(), "{text}");
+    }
+}
+
+/// An attach's launch, read by hand (`shared/launch_json.rs`) as the derive
+/// read it: `key`, `rootsKey`, `rootsBound` required, the rest defaulted, the
+/// client's own members and unknown ones skipped, a wrong type refused.
+#[test]
+fn an_attachs_launch_reads_as_the_derived_reader_did() {
+    let attach = |launch: serde_json::Value| {
+        from_tagged_json::<MuxEvent>(
+            &json!({"type": "attach", "attach": 1, "server": "s", "launch": launch, "transport": {}})
+                .to_string(),
+        )
+    };
+    let Ok(MuxEvent::Attach { launch, .. }) = attach(
+        json!({"key": "k", "rootsKey": "r", "rootsBound": false, "workspaceCwd": true, "omitEnv": ["X"], "other": {}}),
+    ) else {
+        panic!("the least launch reads");
+    };
+    assert_eq!(
+        *launch,
+        SharedLaunch {
+            key: "k".into(),
+            roots_key: "r".into(),
+            roots_bound: false,
+            workspace_cwd: false,
+            omit_env: Vec::new(),
+            holder: String::new(),
+            idle_timeout_ms: 0,
+            adaptive_idle: false,
+            repeatable: Vec::new(),
+        }
+    );
+    for wrong in [
+        json!({"rootsKey": "r", "rootsBound": false}),
+        json!({"key": "k", "rootsBound": false}),
+        json!({"key": "k", "rootsKey": "r"}),
+        json!({"key": "k", "rootsKey": "r", "rootsBound": false, "repeatable": "echo"}),
+        json!({"key": 1, "rootsKey": "r", "rootsBound": false}),
+        json!(["k", "r", false]),
+    ] {
+        assert!(attach(wrong.clone()).is_err(), "{wrong}");
     }
 }
 

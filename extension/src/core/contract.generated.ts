@@ -216,7 +216,15 @@ holder: string,
  * its last client left for the longest idle time its holders' settings
  * give at the process's own call rate (`shared/mux.rs`). Not in the key.
  */
-idleTimeoutMs: number, adaptiveIdle: boolean, };
+idleTimeoutMs: number, adaptiveIdle: boolean, 
+/**
+ * The server's tools this client's catalogue marks `readOnlyHint` or
+ * `idempotentHint` ([`repeatable_tools`]): should its workspace move to a
+ * process of its own roots mid-call, only a call of one of these is sent
+ * again there (any other may have run once on the first process). Empty
+ * when the catalogue is not known: no `tools/call` is repeated.
+ */
+repeatable: Array<string>, };
 
 export type SharedHolder = { label: string, sinceMs: number, };
 

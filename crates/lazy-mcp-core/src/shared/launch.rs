@@ -15,9 +15,9 @@ use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 
 /// The `open` effect's `shared`: attach to the owner's process by `key`
-/// instead of spawning.
+/// instead of spawning. Read by hand (`launch_json.rs`).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SharedLaunch {
     /// Hash of the launch, the client's environment, Lazy MCP's version and
@@ -53,6 +53,13 @@ pub struct SharedLaunch {
     pub idle_timeout_ms: u64,
     #[serde(default)]
     pub adaptive_idle: bool,
+    /// The server's tools this client's catalogue marks `readOnlyHint` or
+    /// `idempotentHint` ([`repeatable_tools`]): should its workspace move to a
+    /// process of its own roots mid-call, only a call of one of these is sent
+    /// again there (any other may have run once on the first process). Empty
+    /// when the catalogue is not known: no `tools/call` is repeated.
+    #[serde(default)]
+    pub repeatable: Vec<String>,
 }
 
 /// One client holding a shared process: who, and since when (the owner's clock, ms).
@@ -275,7 +282,22 @@ pub fn shared_launch<'a>(
         holder: holder_label(settings),
         idle_timeout_ms: 0,
         adaptive_idle: false,
+        repeatable: Vec::new(),
     })
+}
+
+/// The names of the listed `tools` whose annotations say running them twice
+/// is harmless: `readOnlyHint: true` or `idempotentHint: true` (MCP's defaults
+/// for a tool without them: not read-only, not idempotent).
+pub fn repeatable_tools(tools: &[serde_json::Value]) -> Vec<String> {
+    let hint = |tool: &serde_json::Value, name: &str| {
+        tool.get("annotations").and_then(|a| a.get(name)) == Some(&serde_json::Value::Bool(true))
+    };
+    tools
+        .iter()
+        .filter(|tool| hint(tool, "readOnlyHint") || hint(tool, "idempotentHint"))
+        .filter_map(|tool| tool.get("name")?.as_str().map(str::to_string))
+        .collect()
 }
 
 /// The launch fingerprint's hash over a list of texts (length-prefixed, so

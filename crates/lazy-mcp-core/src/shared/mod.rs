@@ -8,6 +8,7 @@
 //! All pure: the owner's TypeScript only moves bytes.
 
 pub mod launch;
+mod launch_json;
 pub mod mux;
 pub mod splice;
 pub mod subscribers;
@@ -19,4 +20,8 @@ pub mod subscribers;
 /// to the frames, to what an attach carries, or to what a client relies on the
 /// owner's multiplexer doing. 2: an attach carries the client's idle ceiling
 /// and the owner keeps a process for the idle time of its own call rate.
+/// Still 2 with `repeatable` (the tools safe to send again after a move): an
+/// owner that does not read it sends every call again, as before, and one that
+/// does reads none from an older client, so sends no `tools/call` again (the
+/// safe side); neither breaks a call.
 pub const SHARED_PROTOCOL: u32 = 2;

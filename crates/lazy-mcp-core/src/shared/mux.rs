@@ -7,9 +7,10 @@
 //! and roots whatever it knows of the server asking for roots
 //! ([`Mux::process_for`]); a process held by clients of different roots that
 //! asks for them keeps the roots asked and moves the others (`roots.rs`);
-//! request ids and progress tokens are
-//! rewritten per process; the first `initialize` is forwarded and later ones
-//! are answered from its result; `notifications/initialized` goes once; a
+//! request ids and progress tokens are rewritten per process, a server's
+//! request ids to ones unique among every process's ([`Mux::ask`]: a moved
+//! client may owe two processes); the first `initialize` is forwarded and
+//! later ones are answered from its result; `notifications/initialized` goes once; a
 //! server's request goes to the caller's attachment when known, else the
 //! newest call's or the oldest attachment, never one of other roots
 //! ([`asked_attachment`]); a URI is subscribed upstream once for all
@@ -181,12 +182,16 @@ enum Init {
     Done(Value),
 }
 
+/// A request in flight: a client's call (by its upstream id, `id` the
+/// client's), or a server's request to a client (by the mux's id, `id` the
+/// server's; `resend` none). One type for both: one map's code in the `.wasm`.
 #[derive(Debug, Clone)]
 struct Pending {
     attach: AttachId,
     id: Value,
     /// The client's request, kept on a process not keyed by roots: should its
-    /// workspace move to a process of its own roots, the call moves with it.
+    /// workspace move to a process of its own roots, the call is sent again
+    /// there when that is safe, else answered with an error (`roots.rs`).
     resend: Option<String>,
 }
 
@@ -209,8 +214,9 @@ struct Proc {
     initialized_sent: bool,
     /// Rewritten progress token → (attachment, the client's token).
     progress: VecMap<String, (AttachId, Value)>,
-    /// A server request's id (as JSON text) → the attachment asked.
-    asked: VecMap<String, AttachId>,
+    /// A server request passed on, by the id the mux gave it ([`Mux::ask`])
+    /// → the attachment asked and the server's own id.
+    asked: VecMap<u64, Pending>,
     /// Resource URIs the attachments subscribed to.
     subscribers: Subscribers,
     since_ms: u64,
@@ -246,11 +252,7 @@ struct Proc {
 impl Proc {
     /// The upstream ids of `attach`'s calls in flight here.
     fn calls_of(&self, attach: AttachId) -> Vec<u64> {
-        self.pending
-            .iter()
-            .filter(|(_, call)| call.attach == attach)
-            .map(|(upstream, _)| *upstream)
-            .collect()
+        of(&self.pending, attach)
     }
 
     /// A client's request went to the server at `now_ms`.
@@ -276,6 +278,9 @@ struct Attachment {
     roots_key: String,
     holder: SharedHolder,
     idle: Idle,
+    /// Its tools safe to run twice (`SharedLaunch::repeatable`): only their
+    /// calls are sent again when it moves to a process of its own roots.
+    repeatable: Vec<String>,
 }
 
 #[derive(Debug, Default)]
@@ -286,6 +291,8 @@ pub struct Mux {
     /// Launches whose server asked for `roots/list`: keyed by roots from then on.
     roots_sensitive: VecSet<String>,
     next_process: ProcId,
+    /// The id the next server request passed to a client gets ([`Mux::ask`]).
+    next_ask: u64,
     effects: Vec<MuxEffect>,
     /// The handover grace when not [`HANDOVER_GRACE_MS`] (a benchmark that
     /// compresses time scales it as it scales the idle time).
@@ -556,6 +563,7 @@ impl Mux {
                     since_ms: now_ms,
                 },
                 idle: (launch.idle_timeout_ms, launch.adaptive_idle),
+                repeatable: launch.repeatable,
             },
         );
         if let Some(p) = self.processes.get_mut(&process) {
@@ -755,10 +763,13 @@ impl Mux {
                 message: Value::Object(message).to_string(),
             }),
             (None, Some(id)) => {
-                // An answer to a server request: only from the attachment it was asked of.
-                let asked = p.asked.get(&id.to_string()).copied();
-                if asked == Some(attach) {
-                    p.asked.remove(&id.to_string());
+                // An answer to a server request: only from the attachment it was
+                // asked of, with the server's own id again.
+                let ours = id
+                    .as_u64()
+                    .filter(|o| p.asked.get(o).is_some_and(|a| a.attach == attach));
+                if let Some(asked) = ours.and_then(|o| p.asked.remove(&o)) {
+                    message.insert("id".into(), asked.id);
                     self.effects.push(MuxEffect::ToServer {
                         process,
                         message: Value::Object(message).to_string(),
@@ -967,13 +978,7 @@ impl Mux {
                     });
                     return;
                 };
-                if let Some(p) = self.processes.get_mut(&process) {
-                    p.asked.insert(id.to_string(), attach);
-                }
-                self.effects.push(MuxEffect::ToClient {
-                    attach,
-                    message: Value::Object(message).to_string(),
-                });
+                self.ask(process, &[attach], attach, id, message);
             }
             (Some(methods::NOTIFICATIONS_PROGRESS), None) => {
                 let token = Params::read(MessageFields::of(&message).params)
@@ -992,10 +997,18 @@ impl Mux {
                 });
             }
             (Some(methods::NOTIFICATIONS_CANCELLED), None) => {
-                let request = Params::read(MessageFields::of(&message).params)
-                    .request_id
-                    .map(Value::to_string);
-                if let Some(attach) = request.and_then(|r| p.asked.remove(&r)) {
+                let theirs = Params::read(MessageFields::of(&message).params).request_id;
+                let asked = p
+                    .asked
+                    .iter()
+                    .find(|(_, asked)| Some(&asked.id) == theirs)
+                    .map(|(ours, asked)| (*ours, asked.attach));
+                if let Some((ours, attach)) = asked {
+                    p.asked.remove(&ours);
+                    // The client knows the request by the id it got.
+                    if let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) {
+                        params.insert("requestId".into(), json!(ours));
+                    }
                     self.effects.push(MuxEffect::ToClient {
                         attach,
                         message: Value::Object(message).to_string(),
@@ -1074,6 +1087,43 @@ impl Mux {
         });
     }
 
+    /// Passes server request `id` of `process` to `to` under an id of the
+    /// mux's own, unique among every process's requests: a client moved to a
+    /// process of its own roots may still owe its first process an answer
+    /// (a sampling) when its new process asks with the same id (each server
+    /// counts from 0), and its answer must reach the process that asked.
+    /// Only the answer of `asked` is passed back, with the server's id.
+    fn ask(
+        &mut self,
+        process: ProcId,
+        to: &[AttachId],
+        asked: AttachId,
+        id: Value,
+        mut message: serde_json::Map<String, Value>,
+    ) {
+        let ours = self.next_ask;
+        self.next_ask += 1;
+        let Some(p) = self.processes.get_mut(&process) else {
+            return;
+        };
+        p.asked.insert(
+            ours,
+            Pending {
+                attach: asked,
+                id,
+                resend: None,
+            },
+        );
+        message.insert("id".into(), json!(ours));
+        let text = Value::Object(message).to_string();
+        for attach in to {
+            self.effects.push(MuxEffect::ToClient {
+                attach: *attach,
+                message: text.clone(),
+            });
+        }
+    }
+
     /// The server asked for `roots/list` (false: no attachment, the general
     /// rule answers). Every holder is asked, so that each client records that
     /// the server asks for roots (its next launch is keyed by its roots); only
@@ -1097,21 +1147,12 @@ impl Mux {
             return false;
         };
         let holders = p.attachments.clone();
-        let text = Value::Object(message.clone()).to_string();
-        for attach in &holders {
-            self.effects.push(MuxEffect::ToClient {
-                attach: *attach,
-                message: text.clone(),
-            });
-        }
         let Some(roots) = self.attachments.get(&target).map(|a| a.roots_key.clone()) else {
             return false;
         };
+        self.ask(process, &holders, target, id.clone(), message.clone());
         self.move_other_roots(process, &roots);
         self.mark_roots_sensitive(process, target);
-        if let Some(p) = self.processes.get_mut(&process) {
-            p.asked.insert(id.to_string(), target);
-        }
         true
     }
 
@@ -1169,15 +1210,10 @@ impl Mux {
             });
         }
         p.progress.retain(|_, (a, _)| *a != attach);
-        let asked: Vec<String> = p
-            .asked
-            .iter()
-            .filter(|(_, a)| **a == attach)
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in asked {
-            p.asked.remove(&id);
-            // `id` is the request's id as JSON text (see `asked`).
+        for ours in of(&p.asked, attach) {
+            let Some(Pending { id, .. }) = p.asked.remove(&ours) else {
+                continue;
+            };
             self.effects.push(MuxEffect::ToServer {
                 process,
                 message: format!(
@@ -1322,6 +1358,14 @@ fn asked_attachment(
         .filter(fits)
         .or_else(|| p.pending.values().rev().map(|c| c.attach).find(fits))
         .or_else(|| p.attachments.iter().copied().find(fits))
+}
+
+/// The ids of `attach`'s requests in `map`.
+fn of(map: &VecMap<u64, Pending>, attach: AttachId) -> Vec<u64> {
+    map.iter()
+        .filter(|(_, request)| request.attach == attach)
+        .map(|(id, _)| *id)
+        .collect()
 }
 
 /// A request that uses a server (a tool call, a read), not just the handshake,

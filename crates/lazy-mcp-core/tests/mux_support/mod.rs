@@ -101,5 +101,6 @@ pub fn idle_launch(ceiling_ms: u64, adaptive: bool) -> SharedLaunch {
         holder: "session".into(),
         idle_timeout_ms: ceiling_ms,
         adaptive_idle: adaptive,
+        repeatable: Vec::new(),
     }
 }

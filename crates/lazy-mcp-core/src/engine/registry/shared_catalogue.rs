@@ -22,7 +22,7 @@ use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::router::Engine;
 use crate::engine::server::state::{ServerState, Trigger};
-use crate::shared::launch::{shared_launch, SharedLaunch, SharingClient};
+use crate::shared::launch::{repeatable_tools, shared_launch, SharedLaunch, SharingClient};
 use crate::wording::count;
 
 pub(in crate::engine) mod memory;
@@ -52,14 +52,18 @@ impl Engine {
 
     /// The launch `open` attaches: also roots-bound unless the catalogue says
     /// the server never asked for roots.
-    /// It tells the owner this client's idle ceiling for the server.
+    /// It tells the owner this client's idle ceiling for the server and which
+    /// of its tools the catalogue marks safe to run twice (none when it is not
+    /// catalogued yet).
     pub(in crate::engine) fn launch_sharing_of(&self, name: &str) -> Option<SharedLaunch> {
         let ceiling = self.idle_ceiling(name);
-        let roots_free = (self.shared_catalogue).roots_free(name, self.current_entry(name));
+        let entry = self.current_entry(name);
+        let roots_free = (self.shared_catalogue).roots_free(name, entry);
         let client = sharing_client(&self.config_load, roots_free);
         let mut launch = shared_launch(self.servers.get(name)?.config(), self.settings(), client)?;
         launch.idle_timeout_ms = ceiling.idle_timeout_ms;
         launch.adaptive_idle = ceiling.adaptive;
+        launch.repeatable = entry.map_or_else(Vec::new, |e| repeatable_tools(&e.tools));
         Some(launch)
     }
 

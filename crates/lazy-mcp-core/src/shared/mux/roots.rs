@@ -5,13 +5,15 @@
 //! each workspace to a process of its own roots (a running one, else one the
 //! owner starts and does the handshake with, as their engines did theirs
 //! already). Their messages wait for that handshake; their calls still in
-//! flight on the old process are cancelled there and sent again to the new
-//! one (an answer from the old one could hold the other workspace's roots);
-//! their subscriptions are made again on the new one. No client sees an
-//! error and no server gets another workspace's roots (docs/shared-servers.md,
-//! "Roots").
+//! flight on the old process are cancelled there (an answer from the old one
+//! could hold the other workspace's roots) and sent again to the new one when
+//! that is safe: any request but `tools/call`, and a call of a tool the
+//! client's catalogue marks read-only or idempotent; any other call may have
+//! run on the old process already, so it is answered with an error saying so.
+//! Their subscriptions are made again on the new one. No server gets another
+//! workspace's roots (docs/shared-servers.md, "Roots").
 
-use super::{methods, uri_request, AttachId, Init, MessageFields, Mux, MuxEffect, ProcId};
+use super::{methods, uri_request, AttachId, Init, MessageFields, Mux, MuxEffect, Params, ProcId};
 use serde_json::{json, Value};
 
 impl Mux {
@@ -115,12 +117,18 @@ impl Mux {
         true
     }
 
-    /// `attach`'s calls in flight on `process`, cancelled there: their requests,
-    /// to send again.
+    /// `attach`'s calls in flight on `process`, cancelled there: the requests
+    /// safe to send again (a cancel is advisory: the first process may have
+    /// run the call already). Any other is answered at once with an error
+    /// saying so; a later answer from `process` is dropped (no longer pending).
     fn take_calls(&mut self, process: ProcId, attach: AttachId) -> Vec<String> {
         let Some(p) = self.processes.get_mut(&process) else {
             return Vec::new();
         };
+        let repeatable = self
+            .attachments
+            .get(&attach)
+            .map_or(&[][..], |a| &a.repeatable[..]);
         let mut calls = Vec::new();
         for upstream in p.calls_of(attach) {
             p.progress.remove(&format!("lazy-mcp-shared-{upstream}"));
@@ -134,7 +142,28 @@ impl Mux {
                     "its client moved to a process of its own workspace roots",
                 ),
             });
-            calls.extend(call.resend);
+            let why = match call.resend {
+                Some(text) => match not_repeatable(&text, repeatable) {
+                    None => {
+                        calls.push(text);
+                        continue;
+                    }
+                    Some(why) => why,
+                },
+                None => "its request was not kept".to_string(),
+            };
+            let why = format!(
+                "'{}' began using workspace roots while this call was running, so this workspace was moved to a process of its own; the call was cancelled on the first process and not sent again because {why} (it may have run once). Call it again if it should run.",
+                p.server
+            );
+            self.effects.push(MuxEffect::ToClient {
+                attach,
+                message: format!(
+                    r#"{{"jsonrpc":"2.0","id":{},"error":{{"code":-32603,"message":{}}}}}"#,
+                    call.id,
+                    Value::String(why)
+                ),
+            });
         }
         calls
     }
@@ -152,7 +181,10 @@ impl Mux {
             return false;
         };
         match (MessageFields::of(message).method(), id) {
-            (None, Some(id)) => p.asked.get(&id.to_string()) == Some(&attach),
+            (None, Some(id)) => id
+                .as_u64()
+                .and_then(|ours| p.asked.get(&ours))
+                .is_some_and(|asked| asked.attach == attach),
             _ => false,
         }
     }
@@ -211,4 +243,22 @@ impl Mux {
             self.on_client_message(attach, &text);
         }
     }
+}
+
+/// Why `text` is not safe to send again (`None`: it is): a `tools/call` of a
+/// tool not among `repeatable` (the client's tools marked read-only or
+/// idempotent), or a request that no longer reads. Any other request (a read,
+/// a listing) is.
+fn not_repeatable(text: &str, repeatable: &[String]) -> Option<String> {
+    let Some((message, method, _)) = super::envelope(text) else {
+        return Some("its request could not be read again".to_string());
+    };
+    if method.as_deref() != Some(methods::TOOLS_CALL) {
+        return None;
+    }
+    let tool = Params::read(MessageFields::of(&message).params)
+        .name
+        .unwrap_or_default();
+    (!repeatable.iter().any(|r| r == tool))
+        .then(|| format!("'{tool}' is not marked read-only or idempotent"))
 }

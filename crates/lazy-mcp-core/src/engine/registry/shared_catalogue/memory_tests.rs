@@ -14,6 +14,7 @@ fn launch(roots_bound: bool) -> SharedLaunch {
         holder: String::new(),
         idle_timeout_ms: 0,
         adaptive_idle: false,
+        repeatable: Vec::new(),
     }
 }
 
