@@ -10,12 +10,15 @@ use crate::engine::server::{Server, Servers};
 
 impl Engine {
     pub(in crate::engine) fn on_catalogue_loaded(&mut self, blob: &str) {
-        let warm = match self.registry.catalogue_loaded(blob, &self.servers) {
-            Ok(warm) => warm,
-            Err(why) => return self.log(LogLevel::Warn, None, why),
-        };
+        if let Err(why) = self.registry.catalogue_loaded(blob, &self.servers) {
+            return self.log(LogLevel::Warn, None, why);
+        }
         self.clients.exposure_changed();
-        for (name, waiting) in warm {
+        let names: Vec<String> = self.servers.keys().cloned().collect();
+        for name in names {
+            let Some(waiting) = self.registry.made_warm(&name, &self.servers) else {
+                continue;
+            };
             if waiting {
                 let retry = self.servers.get(&name).and_then(Server::retry_timer);
                 self.timers.cancel_armed(retry);
@@ -29,24 +32,25 @@ impl Engine {
 }
 
 impl Registry {
-    /// The persisted blob read back (`Err`: why it cannot be used): the
-    /// servers it makes warm, each with whether it waits for a cataloguing
-    /// (PENDING or FAILED: it becomes CATALOGUED without a spawn).
+    /// The persisted blob read back (`Err`: why it cannot be used), merged
+    /// under this run's entries.
     pub(in crate::engine) fn catalogue_loaded(
         &mut self,
         blob: &str,
         servers: &Servers,
-    ) -> Result<Vec<(String, bool)>, String> {
+    ) -> Result<(), String> {
         let fingerprint_of = |name: &str| servers.get(name).map(|s| s.config().fingerprint.clone());
-        self.catalogue_mut().loaded(blob, fingerprint_of)?;
-        let warm = servers.iter().filter_map(|(name, server)| {
-            self.catalogue().warm(name, &server.config().fingerprint)?;
-            let waiting = matches!(
-                server.state(),
-                ServerState::Pending | ServerState::Failed { .. }
-            );
-            Some((name.clone(), waiting))
-        });
-        Ok(warm.collect())
+        self.catalogue_mut().loaded(blob, fingerprint_of)
+    }
+
+    /// After a load: `Some` when `name` is warm, saying whether it waits for
+    /// a cataloguing (PENDING or FAILED: it becomes CATALOGUED without a spawn).
+    pub(in crate::engine) fn made_warm(&self, name: &str, servers: &Servers) -> Option<bool> {
+        let server = servers.get(name)?;
+        self.catalogue().warm(name, &server.config().fingerprint)?;
+        Some(matches!(
+            server.state(),
+            ServerState::Pending | ServerState::Failed { .. }
+        ))
     }
 }

@@ -1,6 +1,6 @@
 //! Applying a server list: each configured server diffed by name and fingerprint
-//! against the running ones (`config_changes`: added, replaced, edited,
-//! withdrawn), then reconciled with what the config and the session's
+//! against the running ones (`config_changes`: withdrawn; `config_change`:
+//! added, replaced, edited), then reconciled with what the config and the session's
 //! Enable/Disable want. The router carries each change out.
 
 use crate::config::model::ServerConfig;
@@ -10,13 +10,11 @@ use crate::engine::registry::machine::RegistryCtx;
 use crate::engine::router::Engine;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::wanted::Wanted;
-use crate::engine::server::Server;
+use crate::engine::server::{Server, Servers};
 use crate::vec_map::VecSet;
 
-/// One server's change in a new server list, against the running servers.
+/// One configured server's change against the running servers (`config_change`).
 pub(in crate::engine) enum ConfigChange {
-    /// No longer configured.
-    Removed(String),
     Added(ServerConfig),
     /// Its launch changed (another fingerprint): stopped and catalogued again.
     Replaced(ServerConfig),
@@ -27,12 +25,13 @@ pub(in crate::engine) enum ConfigChange {
     },
 }
 
-/// What applying `servers` changes, removals first (a second server of one
-/// name is ignored, with a warning).
+/// A new server list against the running servers: the configs, each name once
+/// (a second server of one name is ignored, with a warning), and the running
+/// servers no longer configured.
 pub(in crate::engine) fn config_changes(
     servers: Vec<ServerConfig>,
     ctx: &mut RegistryCtx,
-) -> Vec<ConfigChange> {
+) -> (Vec<ServerConfig>, Vec<String>) {
     let mut seen: VecSet<String> = VecSet::new();
     let mut configs = Vec::new();
     for config in servers {
@@ -47,22 +46,24 @@ pub(in crate::engine) fn config_changes(
         }
     }
     let running = ctx.servers.keys();
-    let removed = running.filter(|name| !seen.contains(*name));
-    let mut changes: Vec<ConfigChange> = removed.cloned().map(ConfigChange::Removed).collect();
-    for config in configs {
-        let change = match ctx.servers.get(&config.name).map(Server::config) {
-            None => ConfigChange::Added(config),
-            Some(old) if old.fingerprint != config.fingerprint => ConfigChange::Replaced(config),
-            Some(old) if *old != config => ConfigChange::Edited {
-                tools_changed: old.tools != config.tools
-                    || old.tool_exposure != config.tool_exposure,
-                config,
-            },
-            Some(_) => continue,
-        };
-        changes.push(change);
-    }
-    changes
+    let removed = running.filter(|name| !seen.contains(*name)).cloned();
+    (configs, removed.collect())
+}
+
+/// What `config` changes of the running servers (None: nothing).
+pub(in crate::engine) fn config_change(
+    config: ServerConfig,
+    servers: &Servers,
+) -> Option<ConfigChange> {
+    Some(match servers.get(&config.name).map(Server::config) {
+        None => ConfigChange::Added(config),
+        Some(old) if old.fingerprint != config.fingerprint => ConfigChange::Replaced(config),
+        Some(old) if *old != config => ConfigChange::Edited {
+            tools_changed: old.tools != config.tools || old.tool_exposure != config.tool_exposure,
+            config,
+        },
+        Some(_) => return None,
+    })
 }
 
 /// What moving a server to what is wanted takes (`reconcile_step`).
@@ -124,24 +125,25 @@ impl Engine {
 
     pub(in crate::engine) fn on_config_applied(&mut self, servers: Vec<ServerConfig>) {
         let (_, mut ctx) = self.registry_parts();
-        for change in config_changes(servers, &mut ctx) {
-            match change {
-                ConfigChange::Removed(name) => {
-                    self.announce.forget(&name);
-                    self.withdraw(&name, "it was removed from the configuration");
-                    self.clients.unload_server(&name, &mut self.effects);
-                    self.servers.remove(&name);
-                    self.registry.forget(&name);
-                    let line = "removed from the configuration".into();
-                    self.log(LogLevel::Info, Some(&name), line);
-                    self.effects.push(Effect::ServerRemoved { server: name });
-                }
-                ConfigChange::Added(config) => self.add_server(config),
-                ConfigChange::Replaced(config) => self.replace_server(config),
-                ConfigChange::Edited {
+        let (configs, removed) = config_changes(servers, &mut ctx);
+        for name in removed {
+            self.announce.forget(&name);
+            self.withdraw(&name, "it was removed from the configuration");
+            self.clients.unload_server(&name, &mut self.effects);
+            self.servers.remove(&name);
+            self.registry.forget(&name);
+            let line = "removed from the configuration".into();
+            self.log(LogLevel::Info, Some(&name), line);
+            self.effects.push(Effect::ServerRemoved { server: name });
+        }
+        for config in configs {
+            match config_change(config, &self.servers) {
+                Some(ConfigChange::Added(config)) => self.add_server(config),
+                Some(ConfigChange::Replaced(config)) => self.replace_server(config),
+                Some(ConfigChange::Edited {
                     config,
                     tools_changed,
-                } => {
+                }) => {
                     let name = config.name.clone();
                     self.servers.config_changed(&name, config, false);
                     if tools_changed {
@@ -152,6 +154,7 @@ impl Engine {
                     // Editing a FAILED server's entry is the user acting on it.
                     self.retry_now(&name);
                 }
+                None => {}
             }
         }
         self.recheck_all_definitions();

@@ -66,7 +66,9 @@ impl Registry {
                 paths,
                 watch,
             } => {
-                effects.extend(watch.map(|paths| Effect::WatchFiles { paths }));
+                if let Some(paths) = watch {
+                    effects.push(Effect::WatchFiles { paths });
+                }
                 effects.push(Effect::ReadFiles { round, paths });
                 None
             }
@@ -75,7 +77,9 @@ impl Registry {
                 managed,
                 watch,
             } => {
-                effects.extend(watch.map(|paths| Effect::WatchFiles { paths }));
+                if let Some(paths) = watch {
+                    effects.push(Effect::WatchFiles { paths });
+                }
                 let config_load = self.config_load_mut();
                 Some(LoadDone {
                     report,
