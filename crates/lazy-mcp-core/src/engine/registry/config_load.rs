@@ -31,20 +31,15 @@ impl Engine {
         let Some(done) = self.registry.config_step(step, &mut self.effects) else {
             return;
         };
-        let LoadDone {
-            report,
-            managed,
-            approved_definitions,
-            via,
-        } = done;
+        let report = done.report;
         self.clients
             .definitions_trusted(report.start_client_definitions);
-        self.on_definitions_file_read(approved_definitions.as_ref());
+        self.on_definitions_file_read(done.approved_definitions.as_ref());
         if self.settings().manage_servers {
-            self.on_config_applied(managed);
+            self.on_config_applied(done.managed);
         }
         let requests = report.needs_approval.clone();
-        if let Some(notice) = self.trust.approvals_requested(requests, via) {
+        if let Some(notice) = self.trust.approvals_requested(requests, done.via) {
             self.effects.push(notice);
         }
         self.effects.push(Effect::ConfigLoaded { report });
