@@ -326,7 +326,10 @@ impl Engine {
             servers.push(ServerDiagnostics {
                 name: name.clone(),
                 source: server.config().source.clone(),
-                source_label: self.config_load.source_label(&server.config().source),
+                source_label: self
+                    .registry
+                    .config_load()
+                    .source_label(&server.config().source),
                 transport: transport_kind(&server.config().transport).into(),
                 state: server.state().clone(),
                 state_label: server.state().label().into(),
@@ -392,10 +395,10 @@ impl Engine {
                 loaded_by_vscode: server.config().loaded_by_vscode,
                 fingerprint: server.config().fingerprint.clone(),
                 auth: (self.servers).auth_snapshot(self.settings(), name),
-                definitions: self.pins.status(name, server.config()),
+                definitions: self.trust.pins().status(name, server.config()),
             });
         }
-        totals.held_definitions = self.pins.held_count();
+        totals.held_definitions = self.trust.pins().held_count();
         totals.enabled = totals
             .servers
             .saturating_sub(totals.disabled)
@@ -416,7 +419,7 @@ impl Engine {
                     .collect(),
             })
             .collect();
-        totals.needs_approval = self.awaiting_approval.requests().len();
+        totals.needs_approval = self.trust.awaiting().requests().len();
         DiagnosticsSnapshot {
             core_version: crate::CORE_VERSION.into(),
             now_ms: self.now_ms,
@@ -424,7 +427,7 @@ impl Engine {
             summary: totals.summary(),
             totals,
             unmanaged,
-            needs_approval: self.awaiting_approval.requests().to_vec(),
+            needs_approval: self.trust.awaiting().requests().to_vec(),
         }
     }
 

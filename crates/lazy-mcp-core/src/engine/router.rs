@@ -1,7 +1,6 @@
 //! The router: `Engine` owns the maps (servers, connections, clients, timers)
 //! and passes each event to the code that owns its part. See `mod.rs`.
 
-use crate::config::load::ConfigLoad;
 use crate::engine::announce::announcements::Announcements;
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::exposure::view::ServedView;
@@ -9,8 +8,8 @@ use crate::engine::clients::Clients;
 use crate::engine::effects::{Effect, EndpointInfo, LogLevel};
 use crate::engine::effects_json;
 use crate::engine::events::{ConnId, Endpoint, Event};
-use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
-use crate::engine::registry::shared_catalogue::memory::SharedCatalogue;
+use crate::engine::registry::catalogue::CatalogueEntry;
+use crate::engine::registry::machine::{Registry, RegistryCtx};
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::user_commands::command::Command;
@@ -18,8 +17,7 @@ use crate::engine::server::{Server, Servers};
 use crate::engine::settings::{AggregateEndpoint, Settings};
 use crate::engine::settled::settling::Settling;
 use crate::engine::timers::TimerTable;
-use crate::engine::trust::held_definitions::pins::Pins;
-use crate::engine::trust::project_approvals::awaiting::AwaitingApproval;
+use crate::engine::trust::machine::Trust;
 use crate::protocol::jsonrpc;
 use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
@@ -35,7 +33,9 @@ pub struct Engine {
     /// The servers' side: each server, its connections (`server/mod.rs`;
     /// its fields are its own).
     pub(in crate::engine) servers: Servers,
-    pub(in crate::engine) catalogue: Catalogue,
+    /// The servers' config and catalogue: the config load, the catalogue, the
+    /// shared catalogue's lookups (`registry/machine.rs`; its fields are its own).
+    pub(in crate::engine) registry: Registry,
     pub(in crate::engine) timers: TimerTable,
     /// The clients' side: sessions, what they are shown, server-to-client
     /// requests at a client (`clients/machine.rs`; its fields are its own).
@@ -46,14 +46,9 @@ pub struct Engine {
     /// Whether some server was busy at the last state change (`settled.rs`).
     pub(in crate::engine) settling: Settling,
     pub(in crate::engine) now_ms: u64,
-    /// The config files' contents and last good versions (`config::load`).
-    pub(in crate::engine) config_load: ConfigLoad,
-    /// Project servers waiting for the user's approval (`project_approvals.rs`).
-    pub(in crate::engine) awaiting_approval: AwaitingApproval,
-    /// Approved definitions and what is held (`held_definitions.rs`).
-    pub(in crate::engine) pins: Pins,
-    /// Lookups in and writes to the user's shared catalogue (`shared_catalogue.rs`).
-    pub(in crate::engine) shared_catalogue: SharedCatalogue,
+    /// Project servers waiting for approval, approved definitions and what is
+    /// held (`trust/machine.rs`; its fields are its own).
+    pub(in crate::engine) trust: Trust,
 }
 
 impl Engine {
@@ -61,17 +56,14 @@ impl Engine {
         Engine {
             settings,
             servers: Servers::default(),
-            catalogue: Catalogue::default(),
+            registry: Registry::default(),
             timers: TimerTable::default(),
             clients: Clients::default(),
             effects: Vec::new(),
             announce: Announcements::default(),
             settling: Settling::default(),
             now_ms: 0,
-            config_load: ConfigLoad::default(),
-            awaiting_approval: AwaitingApproval::default(),
-            pins: Pins::default(),
-            shared_catalogue: SharedCatalogue::default(),
+            trust: Trust::default(),
         }
     }
 
@@ -92,17 +84,16 @@ impl Engine {
         self.now_ms = now_ms;
         match event {
             Event::ConfigSources { sources } => {
-                self.pins
-                    .set_file(sources.approved_definitions_file.clone());
-                let step = self.config_load.set_sources(sources);
+                (self.trust).set_file(sources.approved_definitions_file.clone());
+                let step = self.registry.config_sources(sources);
                 self.on_config_step(step);
             }
             Event::ConfigFilesChanged { paths } => {
-                let step = self.config_load.files_changed(paths);
+                let step = self.registry.config_files_changed(paths);
                 self.on_config_step(step);
             }
             Event::FilesRead { round, files } => {
-                let step = self.config_load.files_read(round, files);
+                let step = self.registry.config_files_read(round, files);
                 self.on_config_step(step);
             }
             Event::CatalogueLoaded { blob } => self.on_catalogue_loaded(&blob),
@@ -336,18 +327,17 @@ impl Engine {
             };
             (self.clients).review_definition_starts(allowed, close, &self.servers, &mut ctx);
         }
-        if let Some((path, content)) = self.pins.take_write() {
-            (self.effects).push(Effect::WriteApprovedDefinitions { path, content });
+        if let Some(write) = self.trust.take_write() {
+            self.effects.push(write);
         }
-        if self.catalogue.take_vectors_due()
-            && (self.clients.search_model()).update_vectors(&mut self.catalogue)
-        {
+        let model = self.clients.search_model();
+        if (self.registry).update_vectors(|catalogue| model.update_vectors(catalogue)) {
             self.clients.search_inputs_changed();
         }
         // After the vectors: the shared entry carries them.
         self.flush_shared_catalogue();
-        if let Some(blob) = self.catalogue.take_changed_blob() {
-            self.effects.push(Effect::PersistCatalogue { blob });
+        if let Some(persist) = self.registry.take_persist() {
+            self.effects.push(persist);
         }
         // After everything that may answer a client this event.
         self.clients.settle_answers(&mut self.effects, self.now_ms);
@@ -404,7 +394,7 @@ impl Engine {
 
     /// The persisted-catalogue blob as it stands now.
     pub fn catalogue_blob(&self) -> String {
-        self.catalogue.to_blob()
+        self.registry.catalogue().to_blob()
     }
 
     /// The servers, and what their inputs are handed (`server/ctx.rs`): the
@@ -415,9 +405,9 @@ impl Engine {
             effects: &mut self.effects,
             timers: &mut self.timers,
             settings: &self.settings,
-            catalogue: &self.catalogue,
+            catalogue: self.registry.catalogue(),
             clients: &self.clients,
-            pins: &self.pins,
+            pins: self.trust.pins(),
             now_ms: self.now_ms,
         };
         (&mut self.servers, ctx)
@@ -435,12 +425,24 @@ impl Engine {
         (&mut self.clients, ctx)
     }
 
+    /// The registry, and what its inputs are handed (`registry/machine.rs`):
+    /// the servers and settings to read, the effects.
+    pub(in crate::engine) fn registry_parts(&mut self) -> (&mut Registry, RegistryCtx<'_>) {
+        let ctx = RegistryCtx {
+            servers: &self.servers,
+            settings: &self.settings,
+            effects: &mut self.effects,
+        };
+        (&mut self.registry, ctx)
+    }
+
     /// [`Engine::clients_parts`] and the servers' side of what clients are
     /// shown, to read (an input that answers from the servers' lists).
     pub(in crate::engine) fn served_parts(
         &mut self,
     ) -> (&mut Clients, ClientsContext<'_>, ServedView<'_>) {
-        let served = ServedView::new(&self.servers, &self.catalogue, &self.pins, &self.settings);
+        let (catalogue, pins) = (self.registry.catalogue(), self.trust.pins());
+        let served = ServedView::new(&self.servers, catalogue, pins, &self.settings);
         let ctx = ClientsContext {
             effects: &mut self.effects,
             timers: &mut self.timers,
@@ -494,8 +496,7 @@ impl Engine {
 
     /// The catalogue entry of a server, when it matches the server's config.
     pub(in crate::engine) fn current_entry(&self, name: &str) -> Option<&CatalogueEntry> {
-        let server = self.servers.get(name)?;
-        self.catalogue.warm(name, &server.config().fingerprint)
+        self.registry.current_entry(name, &self.servers)
     }
 
     /// The server's `timeout` key bounds its handshake, else `handshakeTimeoutMs`.

@@ -6,29 +6,44 @@
 
 use crate::engine::effects::Effect;
 use crate::engine::router::Engine;
+use crate::engine::server::Servers;
 use crate::engine::server_actions::{progress, Progress};
 
 pub(in crate::engine) mod settling;
 
+use settling::Settling;
+
 impl Engine {
-    /// At the end of an event that changed a server's state (or removed one):
-    /// `catalogueSettled` when none is busy now and some was before.
+    /// At the event's end: `catalogueSettled` when due (`Settling::poll_settled`).
     pub(super) fn flush_settled(&mut self) {
-        let changed = self.effects.iter().any(|e| {
+        if let Some(settled) = self.settling.poll_settled(&self.effects, &self.servers) {
+            self.effects.push(settled);
+        }
+    }
+}
+
+impl Settling {
+    /// At the end of an event that changed a server's state (or removed one;
+    /// `effects`: the event's so far): `catalogueSettled` when none is busy
+    /// now and some was before.
+    pub(in crate::engine) fn poll_settled(
+        &mut self,
+        effects: &[Effect],
+        servers: &Servers,
+    ) -> Option<Effect> {
+        let changed = effects.iter().any(|e| {
             matches!(
                 e,
                 Effect::StateChanged { .. } | Effect::ServerRemoved { .. }
             )
         });
         if !changed {
-            return;
+            return None;
         }
-        let busy = self
-            .servers
+        let busy = servers
             .values()
             .any(|s| progress(s.state()) == Progress::Busy);
-        if self.settling.states_changed(busy) {
-            self.effects.push(Effect::CatalogueSettled {});
-        }
+        self.states_changed(busy)
+            .then_some(Effect::CatalogueSettled {})
     }
 }

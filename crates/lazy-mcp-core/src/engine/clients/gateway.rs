@@ -231,11 +231,10 @@ impl Engine {
                 {
                     return;
                 }
-                let target = self.shown().resolve_aggregate(
-                    method,
-                    params.as_mut(),
-                    &self.awaiting_approval,
-                );
+                let awaiting = self.trust.awaiting();
+                let target = self
+                    .shown()
+                    .resolve_aggregate(method, params.as_mut(), awaiting);
                 // A loaded tool of an `index` server: its arguments are checked first.
                 if let (Ok(server), methods::TOOLS_CALL, Some(p)) = (&target, method, &params) {
                     let CallTool {

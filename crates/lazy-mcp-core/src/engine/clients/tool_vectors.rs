@@ -52,7 +52,7 @@ impl Engine {
                         ),
                     );
                     loaded = Some(Arc::new(model));
-                    self.catalogue.model_changed();
+                    self.registry.model_changed();
                     self.clients.search_inputs_changed();
                 }
                 Err(why) => self.log(

@@ -1,44 +1,56 @@
 //! The persisted catalogue read back at start: entries merged under the ones
-//! this run already has, and servers waiting for a cataloguing that the loaded
-//! entries make warm (no spawn).
+//! this run already has (`Registry::catalogue_loaded`), and servers waiting
+//! for a cataloguing that the loaded entries make warm (no spawn).
 
 use crate::engine::effects::LogLevel;
+use crate::engine::registry::machine::Registry;
 use crate::engine::router::Engine;
 use crate::engine::server::state::{ServerState, Trigger};
+use crate::engine::server::{Server, Servers};
 
 impl Engine {
     pub(in crate::engine) fn on_catalogue_loaded(&mut self, blob: &str) {
-        let servers = &self.servers;
-        let fingerprint_of = |name: &str| servers.get(name).map(|s| s.config().fingerprint.clone());
-        if let Err(why) = self.catalogue.loaded(blob, fingerprint_of) {
-            self.log(LogLevel::Warn, None, why);
-            return;
+        if let Err(why) = self.registry.catalogue_loaded(blob, &self.servers) {
+            return self.log(LogLevel::Warn, None, why);
         }
         self.clients.exposure_changed();
         let names: Vec<String> = self.servers.keys().cloned().collect();
         for name in names {
-            let Some(server) = self.servers.get(&name) else {
+            let Some(waiting) = self.registry.made_warm(&name, &self.servers) else {
                 continue;
             };
-            let warm = self
-                .catalogue
-                .warm(&name, &server.config().fingerprint)
-                .is_some();
-            if warm
-                && matches!(
-                    server.state(),
-                    ServerState::Pending | ServerState::Failed { .. }
-                )
-            {
-                let retry = server.retry_timer();
+            if waiting {
+                let retry = self.servers.get(&name).and_then(Server::retry_timer);
                 self.timers.cancel_armed(retry);
                 self.servers.unqueue_catalogue(&name);
                 self.transition(&name, Trigger::WarmCatalogueFound);
             }
-            if warm {
-                self.report_dropped_declared_tools(&name);
-            }
+            self.report_dropped_declared_tools(&name);
         }
         self.recheck_all_definitions();
+    }
+}
+
+impl Registry {
+    /// The persisted blob read back (`Err`: why it cannot be used), merged
+    /// under this run's entries.
+    pub(in crate::engine) fn catalogue_loaded(
+        &mut self,
+        blob: &str,
+        servers: &Servers,
+    ) -> Result<(), String> {
+        let fingerprint_of = |name: &str| servers.get(name).map(|s| s.config().fingerprint.clone());
+        self.catalogue_mut().loaded(blob, fingerprint_of)
+    }
+
+    /// After a load: `Some` when `name` is warm, saying whether it waits for
+    /// a cataloguing (PENDING or FAILED: it becomes CATALOGUED without a spawn).
+    pub(in crate::engine) fn made_warm(&self, name: &str, servers: &Servers) -> Option<bool> {
+        let server = servers.get(name)?;
+        self.catalogue().warm(name, &server.config().fingerprint)?;
+        Some(matches!(
+            server.state(),
+            ServerState::Pending | ServerState::Failed { .. }
+        ))
     }
 }

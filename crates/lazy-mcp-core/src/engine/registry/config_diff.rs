@@ -1,37 +1,109 @@
 //! Applying a server list: each configured server diffed by name and fingerprint
-//! against the running ones (added, replaced, withdrawn), then reconciled with
-//! what the config and the session's Enable/Disable want.
+//! against the running ones (`config_changes`: withdrawn; `config_change`:
+//! added, replaced, edited), then reconciled with what the config and the session's
+//! Enable/Disable want. The router carries each change out.
 
 use crate::config::model::ServerConfig;
 use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
+use crate::engine::registry::machine::RegistryCtx;
 use crate::engine::router::Engine;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::wanted::Wanted;
-use crate::engine::server::Server;
+use crate::engine::server::{Server, Servers};
 use crate::vec_map::VecSet;
+
+/// One configured server's change against the running servers (`config_change`).
+pub(in crate::engine) enum ConfigChange {
+    Added(ServerConfig),
+    /// Its launch changed (another fingerprint): stopped and catalogued again.
+    Replaced(ServerConfig),
+    /// Edited with the same launch; `tools_changed`: its declared tools or exposure.
+    Edited {
+        config: ServerConfig,
+        tools_changed: bool,
+    },
+}
+
+/// A new server list against the running servers: the configs, each name once
+/// (a second server of one name is ignored, with a warning), and the running
+/// servers no longer configured.
+pub(in crate::engine) fn config_changes(
+    servers: Vec<ServerConfig>,
+    ctx: &mut RegistryCtx,
+) -> (Vec<ServerConfig>, Vec<String>) {
+    let mut seen: VecSet<String> = VecSet::new();
+    let mut configs = Vec::new();
+    for config in servers {
+        if seen.insert(config.name.clone()) {
+            configs.push(config);
+        } else {
+            let why = format!(
+                "a second server named '{}' ({}:{}) was ignored",
+                config.name, config.source.file, config.source.line
+            );
+            (ctx.servers).log_into(ctx.effects, LogLevel::Warn, Some(&config.name), why);
+        }
+    }
+    let running = ctx.servers.keys();
+    let removed = running.filter(|name| !seen.contains(*name)).cloned();
+    (configs, removed.collect())
+}
+
+/// What `config` changes of the running servers (None: nothing).
+pub(in crate::engine) fn config_change(
+    config: ServerConfig,
+    servers: &Servers,
+) -> Option<ConfigChange> {
+    Some(match servers.get(&config.name).map(Server::config) {
+        None => ConfigChange::Added(config),
+        Some(old) if old.fingerprint != config.fingerprint => ConfigChange::Replaced(config),
+        Some(old) if *old != config => ConfigChange::Edited {
+            tools_changed: old.tools != config.tools || old.tool_exposure != config.tool_exposure,
+            config,
+        },
+        Some(_) => return None,
+    })
+}
+
+/// What moving a server to what is wanted takes (`reconcile_step`).
+enum Reconcile {
+    /// Stopped and withdrawn (why, in words), its clients' tools unloaded, then the trigger.
+    Withdraw(&'static str, Trigger),
+    /// Enabled: CATALOGUED when its entry is warm, else PENDING and queued.
+    Enable,
+}
+
+/// What moving a server in `state` to what is `wanted` takes (None: it is there).
+fn reconcile_step(wanted: Wanted, state: &ServerState) -> Option<Reconcile> {
+    match wanted {
+        Wanted::Disabled if *state != ServerState::Disabled => {
+            Some(Reconcile::Withdraw("it was disabled", Trigger::Disable))
+        }
+        Wanted::Dormant if *state != ServerState::Dormant => Some(Reconcile::Withdraw(
+            "it is dormant (autoConnect: false)",
+            Trigger::MakeDormant,
+        )),
+        Wanted::Active if matches!(state, ServerState::Disabled | ServerState::Dormant) => {
+            Some(Reconcile::Enable)
+        }
+        _ => None,
+    }
+}
 
 impl Engine {
     /// Moves a server to what is wanted, touching nothing when it is already there.
     pub(in crate::engine) fn reconcile(&mut self, name: &str) {
-        let Some(wanted) = self.servers.get(name).map(Server::wanted) else {
+        let Some(server) = self.servers.get(name) else {
             return;
         };
-        let Some(state) = self.state(name).cloned() else {
-            return;
-        };
-        match wanted {
-            Wanted::Disabled if state != ServerState::Disabled => {
-                self.withdraw(name, "it was disabled");
+        match reconcile_step(server.wanted(), server.state()) {
+            Some(Reconcile::Withdraw(why, trigger)) => {
+                self.withdraw(name, why);
                 self.clients.unload_server(name, &mut self.effects);
-                self.transition(name, Trigger::Disable);
+                self.transition(name, trigger);
             }
-            Wanted::Dormant if state != ServerState::Dormant => {
-                self.withdraw(name, "it is dormant (autoConnect: false)");
-                self.clients.unload_server(name, &mut self.effects);
-                self.transition(name, Trigger::MakeDormant);
-            }
-            Wanted::Active if matches!(state, ServerState::Disabled | ServerState::Dormant) => {
+            Some(Reconcile::Enable) => {
                 let warm = self.current_entry(name).is_some();
                 self.transition(name, Trigger::Enable { warm });
                 if !warm {
@@ -39,7 +111,7 @@ impl Engine {
                 }
                 self.report_dropped_declared_tools(name);
             }
-            _ => {}
+            None => {}
         }
     }
 
@@ -52,49 +124,27 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_config_applied(&mut self, servers: Vec<ServerConfig>) {
-        let mut seen: VecSet<String> = VecSet::new();
-        let mut configs = Vec::new();
-        for config in servers {
-            if seen.insert(config.name.clone()) {
-                configs.push(config);
-            } else {
-                self.log(
-                    LogLevel::Warn,
-                    Some(&config.name),
-                    format!(
-                        "a second server named '{}' ({}:{}) was ignored",
-                        config.name, config.source.file, config.source.line
-                    ),
-                );
-            }
-        }
-        let removed: Vec<String> = self
-            .servers
-            .keys()
-            .filter(|name| !seen.contains(*name))
-            .cloned()
-            .collect();
+        let (_, mut ctx) = self.registry_parts();
+        let (configs, removed) = config_changes(servers, &mut ctx);
         for name in removed {
             self.announce.forget(&name);
             self.withdraw(&name, "it was removed from the configuration");
             self.clients.unload_server(&name, &mut self.effects);
             self.servers.remove(&name);
-            self.catalogue.forget(&name);
-            self.log(
-                LogLevel::Info,
-                Some(&name),
-                "removed from the configuration".into(),
-            );
+            self.registry.forget(&name);
+            let line = "removed from the configuration".into();
+            self.log(LogLevel::Info, Some(&name), line);
             self.effects.push(Effect::ServerRemoved { server: name });
         }
         for config in configs {
-            let name = config.name.clone();
-            match self.servers.get(&name).map(|s| s.config().clone()) {
-                None => self.add_server(config),
-                Some(old) if old.fingerprint != config.fingerprint => self.replace_server(config),
-                Some(old) if old != config => {
-                    let tools_changed =
-                        old.tools != config.tools || old.tool_exposure != config.tool_exposure;
+            match config_change(config, &self.servers) {
+                Some(ConfigChange::Added(config)) => self.add_server(config),
+                Some(ConfigChange::Replaced(config)) => self.replace_server(config),
+                Some(ConfigChange::Edited {
+                    config,
+                    tools_changed,
+                }) => {
+                    let name = config.name.clone();
                     self.servers.config_changed(&name, config, false);
                     if tools_changed {
                         self.clients.exposure_changed();
@@ -104,7 +154,7 @@ impl Engine {
                     // Editing a FAILED server's entry is the user acting on it.
                     self.retry_now(&name);
                 }
-                Some(_) => {}
+                None => {}
             }
         }
         self.recheck_all_definitions();
@@ -130,12 +180,9 @@ impl Engine {
         self.announce.forget(&name);
         self.withdraw(&name, "its configuration changed");
         self.servers.config_changed(&name, config, true);
-        self.catalogue.forget(&name);
-        self.log(
-            LogLevel::Info,
-            Some(&name),
-            "configuration changed; it will be catalogued again".into(),
-        );
+        self.registry.forget(&name);
+        let line = "configuration changed; it will be catalogued again".into();
+        self.log(LogLevel::Info, Some(&name), line);
         let state = self.state(&name).cloned();
         if self.servers.get(&name).map(Server::wanted) == Some(Wanted::Active)
             && !matches!(state, Some(ServerState::Disabled | ServerState::Dormant))

@@ -18,10 +18,14 @@
 //! the refresh timer); each re-listing writes it again for the others.
 
 use crate::config::load::ConfigLoad;
+use crate::config::model::ServerConfig;
 use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
+use crate::engine::registry::machine::{Registry, RegistryCtx};
 use crate::engine::router::Engine;
 use crate::engine::server::state::{ServerState, Trigger};
+use crate::engine::server::{Server, Servers};
+use crate::engine::settings::Settings;
 use crate::shared::launch::{repeatable_tools, shared_launch, SharedLaunch, SharingClient};
 use crate::wording::count;
 
@@ -40,58 +44,128 @@ fn sharing_client(config_load: &ConfigLoad, roots_free: bool) -> SharingClient<'
     }
 }
 
-impl Engine {
-    /// Whether `name`'s launch is shared, and under which key, as its
-    /// definition alone decides (roots-bound only when from a project file):
-    /// the shared catalogue's key, which says itself whether the entry holds
-    /// for the roots only.
-    pub(in crate::engine) fn sharing_of(&self, name: &str) -> Option<SharedLaunch> {
-        let client = sharing_client(&self.config_load, true);
-        shared_launch(self.servers.get(name)?.config(), self.settings(), client)
-    }
+/// What the host's answer to a lookup (`Registry::shared_read`) leaves the router to do.
+pub(in crate::engine) enum SharedRead {
+    /// Nothing: not the answer awaited, or the server no longer waits.
+    Ignored,
+    /// No usable entry: the server is catalogued as before.
+    Catalogue,
+    /// The entry was taken: the server is CATALOGUED without a process
+    /// (`summary` says so in the log).
+    Adopted { summary: String },
+}
 
-    /// The launch `open` attaches: also roots-bound unless the catalogue says
-    /// the server never asked for roots.
-    /// It tells the owner this client's idle ceiling for the server and which
-    /// of its tools the catalogue marks safe to run twice (none when it is not
-    /// catalogued yet).
+impl Engine {
+    /// The launch `open` attaches (`Registry::launch_sharing`), with this
+    /// client's idle ceiling for the server, which it tells the owner.
     pub(in crate::engine) fn launch_sharing_of(&self, name: &str) -> Option<SharedLaunch> {
         let ceiling = self.idle_ceiling(name);
-        let entry = self.current_entry(name);
-        let roots_free = (self.shared_catalogue).roots_free(name, entry);
-        let client = sharing_client(&self.config_load, roots_free);
-        let mut launch = shared_launch(self.servers.get(name)?.config(), self.settings(), client)?;
+        let config = self.servers.get(name)?.config();
+        let mut launch = self.registry.launch_sharing(config, self.settings())?;
         launch.idle_timeout_ms = ceiling.idle_timeout_ms;
         launch.adaptive_idle = ceiling.adaptive;
-        launch.repeatable = entry.map_or_else(Vec::new, |e| repeatable_tools(&e.tools));
         Some(launch)
     }
 
     /// `name` was seen asking for roots (here, or its entry says so).
     pub(in crate::engine) fn known_to_ask_roots(&self, name: &str) -> bool {
-        (self.shared_catalogue).asks_roots_known(name, self.current_entry(name))
+        self.registry.asks_roots_known(name, &self.servers)
+    }
+
+    /// `name` asked for `roots/list` (`Registry::roots_asked`).
+    pub(in crate::engine) fn note_roots_asked(&mut self, name: &str) {
+        let (registry, mut ctx) = self.registry_parts();
+        registry.roots_asked(&mut ctx, name);
+    }
+
+    /// Before a server is started to be catalogued (`Registry::look_up`).
+    /// True: the host was asked; the server waits PENDING for the answer.
+    pub(in crate::engine) fn look_up_shared_catalogue(&mut self, name: &str) -> bool {
+        let (registry, mut ctx) = self.registry_parts();
+        registry.look_up(&mut ctx, name)
+    }
+
+    /// The host's answer to `readSharedCatalogue` (`Registry::shared_read`
+    /// decides); an entry taken makes the server CATALOGUED without a process.
+    pub(in crate::engine) fn on_shared_catalogue_read(
+        &mut self,
+        name: &str,
+        key: &str,
+        file: &str,
+        blob: Option<&str>,
+    ) {
+        let (registry, mut ctx) = self.registry_parts();
+        match registry.shared_read(&mut ctx, name, (key, file), blob) {
+            SharedRead::Ignored => {}
+            SharedRead::Catalogue => self.servers.enqueue_catalogue(name),
+            SharedRead::Adopted { summary } => {
+                self.clients.exposure_changed();
+                self.transition(name, Trigger::WarmCatalogueFound);
+                self.log(LogLevel::Info, Some(name), summary);
+                // As for an entry listed here: held definitions, dropped declared tools.
+                self.check_definitions(name);
+                self.report_dropped_declared_tools(name);
+            }
+        }
+    }
+
+    /// At the event's end: the shared servers listed in it written (`Registry::flush_shared`).
+    pub(in crate::engine) fn flush_shared_catalogue(&mut self) {
+        let (registry, mut ctx) = self.registry_parts();
+        registry.flush_shared(&mut ctx);
+    }
+}
+
+impl Registry {
+    /// Whether `config`'s launch is shared, and under which key, as its
+    /// definition alone decides (roots-bound only when from a project file):
+    /// the shared catalogue's key, which says itself whether the entry holds
+    /// for the roots only.
+    fn sharing_of(&self, config: &ServerConfig, settings: &Settings) -> Option<SharedLaunch> {
+        shared_launch(config, settings, sharing_client(self.config_load(), true))
+    }
+
+    /// The launch `open` attaches: also roots-bound unless the catalogue says
+    /// the server never asked for roots. It names which of the server's tools
+    /// the catalogue marks safe to run twice (none when it is not catalogued
+    /// yet).
+    pub(in crate::engine) fn launch_sharing(
+        &self,
+        config: &ServerConfig,
+        settings: &Settings,
+    ) -> Option<SharedLaunch> {
+        let entry = self.catalogue().warm(&config.name, &config.fingerprint);
+        let roots_free = self.shared().roots_free(&config.name, entry);
+        let client = sharing_client(self.config_load(), roots_free);
+        let mut launch = shared_launch(config, settings, client)?;
+        launch.repeatable = entry.map_or_else(Vec::new, |e| repeatable_tools(&e.tools));
+        Some(launch)
+    }
+
+    /// `name` was seen asking for roots (here, or its entry says so).
+    pub(in crate::engine) fn asks_roots_known(&self, name: &str, servers: &Servers) -> bool {
+        (self.shared()).asks_roots_known(name, self.current_entry(name, servers))
     }
 
     /// `name` asked for `roots/list` (while catalogued, or later: a tool that
     /// asks, or a shared process that asked another holder): recorded in its
     /// catalogue entry (persisted) and the shared catalogue, so its next
     /// process is keyed by the workspace roots.
-    pub(in crate::engine) fn note_roots_asked(&mut self, name: &str) {
-        let news = self.shared_catalogue.asks_roots(
-            name,
-            self.shared_catalogue
-                .roots_free(name, self.current_entry(name)),
-        );
-        let marked = self.catalogue.mark_asks_roots(name);
+    pub(in crate::engine) fn roots_asked(&mut self, ctx: &mut RegistryCtx, name: &str) {
+        let was_free = (self.shared()).roots_free(name, self.current_entry(name, ctx.servers));
+        let news = self.shared_mut().asks_roots(name, was_free);
+        let marked = self.catalogue_mut().mark_asks_roots(name);
         if !(news || marked) {
             return;
         }
-        let Some(launch) = self.sharing_of(name) else {
+        let config = ctx.servers.get(name).map(Server::config);
+        let Some(launch) = config.and_then(|config| self.sharing_of(config, ctx.settings)) else {
             return;
         };
-        self.shared_catalogue.listed(name);
+        self.shared_mut().listed(name);
         if !launch.roots_bound {
-            self.log(
+            ctx.servers.log_into(
+                ctx.effects,
                 LogLevel::Info,
                 Some(name),
                 "asked for the workspace roots: recorded in the catalogue; its shared process is kept to clients of this workspace's roots from now on".to_string(),
@@ -101,18 +175,19 @@ impl Engine {
 
     /// Before a server is started to be catalogued: a shared one without an
     /// entry of its own is first looked up in the shared catalogue (once per
-    /// key). True: the host was asked; the server waits PENDING for the answer.
-    pub(in crate::engine) fn look_up_shared_catalogue(&mut self, name: &str) -> bool {
-        if self.current_entry(name).is_some() {
+    /// key). True: `readSharedCatalogue` was asked of the host.
+    pub(in crate::engine) fn look_up(&mut self, ctx: &mut RegistryCtx, name: &str) -> bool {
+        if self.current_entry(name, ctx.servers).is_some() {
             return false;
         }
-        let Some(launch) = self.sharing_of(name) else {
+        let config = ctx.servers.get(name).map(Server::config);
+        let Some(launch) = config.and_then(|config| self.sharing_of(config, ctx.settings)) else {
             return false;
         };
-        let Some(keys) = self.shared_catalogue.look_up(name, launch) else {
+        let Some(keys) = self.shared_mut().look_up(name, launch) else {
             return false;
         };
-        self.effects.push(Effect::ReadSharedCatalogue {
+        ctx.effects.push(Effect::ReadSharedCatalogue {
             server: name.to_string(),
             keys,
         });
@@ -120,40 +195,35 @@ impl Engine {
     }
 
     /// The host's answer to `readSharedCatalogue`: the first of the keys
-    /// asked whose file exists (`blob: None`: none). A usable entry makes the
-    /// server CATALOGUED without a process; otherwise it is catalogued as before.
-    pub(in crate::engine) fn on_shared_catalogue_read(
+    /// asked whose `file` exists (`blob: None`: none). A usable entry is
+    /// taken; a damaged file is logged and ignored.
+    pub(in crate::engine) fn shared_read(
         &mut self,
+        ctx: &mut RegistryCtx,
         name: &str,
-        key: &str,
-        file: &str,
+        (key, file): (&str, &str),
         blob: Option<&str>,
-    ) {
-        let waiting = matches!(self.state(name), Some(ServerState::Pending))
-            && self.current_entry(name).is_none();
+    ) -> SharedRead {
+        let server = ctx.servers.get(name);
+        let waiting = server.is_some_and(|s| matches!(s.state(), ServerState::Pending))
+            && self.current_entry(name, ctx.servers).is_none();
         // The answer to this server's last lookup (a newer one's answer decides),
         // while it still waits (a call, a warm catalogue or a removal came first).
-        if !self.shared_catalogue.answers_last_lookup(name, key) {
-            return;
+        if !self.shared().answers_last_lookup(name, key) {
+            return SharedRead::Ignored;
         }
-        if !waiting {
-            self.shared_catalogue.forget_lookup(name);
-            return;
-        }
-        let found = match (self.sharing_of(name), blob) {
+        let (true, Some(config)) = (waiting, server.map(Server::config)) else {
+            self.shared_mut().forget_lookup(name);
+            return SharedRead::Ignored;
+        };
+        let found = match (self.sharing_of(config, ctx.settings), blob) {
             (Some(launch), Some(blob)) => {
-                let fingerprint = self.servers.get(name).map(|s| &s.config().fingerprint);
-                let usable = fingerprint.and_then(|fingerprint| {
-                    (self.shared_catalogue).usable_entry(name, &launch, key, blob, fingerprint)
-                });
-                match usable {
+                let fingerprint = &config.fingerprint;
+                match (self.shared_mut()).usable_entry(name, &launch, key, blob, fingerprint) {
                     Some(Ok(found)) => Some(found),
                     Some(Err(why)) => {
-                        self.log(
-                            LogLevel::Warn,
-                            Some(name),
-                            format!("the shared catalogue file {file} was ignored: {why}"),
-                        );
+                        let why = format!("the shared catalogue file {file} was ignored: {why}");
+                        (ctx.servers).log_into(ctx.effects, LogLevel::Warn, Some(name), why);
                         None
                     }
                     None => None,
@@ -162,51 +232,43 @@ impl Engine {
             _ => None,
         };
         let Some((entry, writer)) = found else {
-            self.servers.enqueue_catalogue(name);
-            return;
+            return SharedRead::Catalogue;
         };
         let summary = format!(
             "catalogue taken from the shared catalogue (another client of this user catalogued it): {}; no process started",
             count(entry.tools.len(), "tool"),
         );
         // Vectors embed the server's name: made again under this one.
-        self.catalogue.adopt_shared(name, &writer, entry);
-        self.clients.exposure_changed();
-        self.transition(name, Trigger::WarmCatalogueFound);
-        self.log(LogLevel::Info, Some(name), summary);
-        // As for an entry listed here: held definitions, dropped declared tools.
-        self.check_definitions(name);
-        self.report_dropped_declared_tools(name);
+        self.catalogue_mut().adopt_shared(name, &writer, entry);
+        SharedRead::Adopted { summary }
     }
 
     /// One `writeSharedCatalogue` per shared server listed in this event.
-    pub(in crate::engine) fn flush_shared_catalogue(&mut self) {
-        if !self.shared_catalogue.any_listed() {
+    pub(in crate::engine) fn flush_shared(&mut self, ctx: &mut RegistryCtx) {
+        if !self.shared().any_listed() {
             return;
         }
-        for name in self.shared_catalogue.take_listed() {
-            let Some(launch) = self.sharing_of(&name) else {
+        for name in self.shared_mut().take_listed() {
+            let Some(config) = ctx.servers.get(&name).map(Server::config) else {
                 continue;
             };
-            let blob = self.servers.get(&name).and_then(|server| {
-                self.catalogue
-                    .one_entry_blob(&name, &server.config().fingerprint)
-            });
-            let Some(blob) = blob else {
+            let Some(launch) = self.sharing_of(config, ctx.settings) else {
                 continue;
             };
-            let asks_roots = !launch.roots_bound && self.known_to_ask_roots(&name);
-            if asks_roots && self.shared_catalogue.asked_late(&name) {
+            let Some(blob) = self.catalogue().one_entry_blob(&name, &config.fingerprint) else {
+                continue;
+            };
+            let asks_roots = !launch.roots_bound && self.asks_roots_known(&name, ctx.servers);
+            if asks_roots && self.shared().asked_late(&name) {
                 // Over the entry that said it never asks, which clients of
                 // other roots would take: they learn it asks.
-                self.effects.push(Effect::WriteSharedCatalogue {
+                ctx.effects.push(Effect::WriteSharedCatalogue {
                     key: launch.key.clone(),
                     blob: blob.clone(),
                 });
             }
             let key = SharedCatalogue::write_key(&launch, asks_roots);
-            self.effects
-                .push(Effect::WriteSharedCatalogue { key, blob });
+            ctx.effects.push(Effect::WriteSharedCatalogue { key, blob });
         }
     }
 }

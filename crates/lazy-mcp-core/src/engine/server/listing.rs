@@ -111,7 +111,7 @@ impl Engine {
         }
         listing.asks_roots = self.known_to_ask_roots(&name);
         self.update_catalogue(&name, listing);
-        self.shared_catalogue.listed(&name);
+        self.registry.listed(&name);
         match next {
             AfterRound::Stays => {}
             AfterRound::Live => self.become_connected_after_roots(conn, roots_asked_at),
@@ -131,7 +131,7 @@ impl Engine {
         };
         let fingerprint = &server.config().fingerprint;
         let recorded = self
-            .catalogue
+            .registry
             .record_listing(name, fingerprint, listing, self.now_ms);
         if recorded == Recorded::Unchanged {
             self.check_definitions(name);

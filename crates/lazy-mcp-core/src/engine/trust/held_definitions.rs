@@ -10,13 +10,16 @@
 
 use crate::config::load::FileRead;
 use crate::config::model::ServerConfig;
+use crate::engine::announce::refusal;
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::router::Engine;
+use crate::engine::server::Server;
 use crate::engine::trust::approved_definitions::baseline_key;
 use crate::engine::trust::definition_review::{
     compared_projection, review_text, unified_diff, warnings, DefinitionWarning,
 };
+use crate::engine::trust::machine::{Trust, TrustCtx};
 use crate::protocol::params::name_of;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -97,7 +100,7 @@ fn held_notice(name: &str, message: String) -> (String, Effect) {
 impl Engine {
     /// The file's contents as the config round read them.
     pub(in crate::engine) fn on_definitions_file_read(&mut self, read: Option<&FileRead>) {
-        if let FileReadOutcome::Recheck { error } = self.pins.file_read(read) {
+        if let FileReadOutcome::Recheck { error } = self.trust.file_read(read) {
             if let Some(why) = error {
                 self.log(LogLevel::Error, None, why);
             }
@@ -106,78 +109,102 @@ impl Engine {
     }
 
     pub(in crate::engine) fn recheck_all_definitions(&mut self) {
-        let servers = &self.servers;
-        self.pins.retain_servers(|name| servers.contains_key(name));
-        let names: Vec<String> = self.servers.keys().cloned().collect();
-        for name in names {
+        for name in self.trust.recheck(&self.servers) {
             self.check_definitions(&name);
         }
     }
 
-    /// Compares the server's listing with its baseline (`Pins::check`) and
-    /// carries out what changed: clients' lists, the announcement.
+    /// Compares the server's listing with its baseline (`Trust::check`);
+    /// clients are told when what they are shown changed.
     pub(in crate::engine) fn check_definitions(&mut self, name: &str) {
-        let Some(server) = self.servers.get(name) else {
-            return;
-        };
-        let key = baseline_key(server.config());
-        let entry = self.catalogue.warm(name, &server.config().fingerprint);
-        let hold_new_tools = self.settings().hold_new_tools;
-        let compared = self
-            .pins
-            .check(name, &key, entry, hold_new_tools, self.now_ms);
-        if compared.exposure_changed {
+        let (trust, mut ctx) = self.trust_parts();
+        if trust.check(&mut ctx, name) {
             self.clients.exposure_changed();
-        }
-        if let Some(message) = compared.announce {
-            let (line, notice) = held_notice(name, message);
-            self.log(LogLevel::Warn, Some(name), line);
-            self.effects.push(notice);
         }
     }
 
-    /// The user approved `items` of `server` (empty: everything held, and its instructions).
+    /// The user approved `items` of `server` (`Trust::approve`), compared again.
     pub(in crate::engine) fn on_approve_definitions(&mut self, server: &str, items: &[String]) {
-        let Some(config) = self.servers.get(server).map(|s| s.config().clone()) else {
-            self.refuse_action(
-                None,
-                format!("Lazy MCP has no server named '{server}' to approve"),
-            );
-            return;
-        };
-        let Some(entry) = self.current_entry(server).cloned() else {
-            self.refuse_action(
-                Some(server),
-                format!("{server} has no catalogue yet: there is nothing to approve"),
-            );
-            return;
-        };
-        let key = baseline_key(&config);
-        let Approval { approved, unknown } =
-            self.pins.approve(server, &key, &entry, items, self.now_ms);
-        if !unknown.is_empty() {
-            self.refuse_action(
-                Some(server),
-                format!(
-                    "{server} offers no tool, prompt or resource template named {}",
-                    unknown.join(", ")
-                ),
-            );
+        let (trust, mut ctx) = self.trust_parts();
+        if trust.approve(&mut ctx, server, items) {
+            self.check_definitions(server);
         }
-        if !approved.is_empty() {
-            self.log(
-                LogLevel::Info,
-                Some(server),
-                format!("approved: {}", approved.join(", ")),
-            );
-        }
-        self.check_definitions(server);
     }
 
     /// Everything held of `server` (or only `item`), ready to review.
     pub fn definitions_review(&self, server: &str, item: Option<&str>) -> DefinitionsReview {
         let config = self.servers.get(server).map(|s| s.config());
-        (self.pins).review(server, config, self.current_entry(server), item)
+        (self.trust.pins()).review(server, config, self.current_entry(server), item)
+    }
+
+    /// The trust, and what its inputs are handed (`trust/machine.rs`).
+    fn trust_parts(&mut self) -> (&mut Trust, TrustCtx<'_>) {
+        let hold_new_tools = self.settings().hold_new_tools;
+        let ctx = TrustCtx {
+            servers: &self.servers,
+            catalogue: self.registry.catalogue(),
+            effects: &mut self.effects,
+            hold_new_tools,
+            now_ms: self.now_ms,
+        };
+        (&mut self.trust, ctx)
+    }
+}
+
+impl Trust {
+    /// Compares `name`'s listing with its baseline (`Pins::check`); what is
+    /// newly held is logged, with the commands, and announced. True: what
+    /// clients are shown changed.
+    pub(in crate::engine) fn check(&mut self, ctx: &mut TrustCtx, name: &str) -> bool {
+        let Some(config) = ctx.servers.get(name).map(Server::config) else {
+            return false;
+        };
+        let entry = ctx.catalogue.warm(name, &config.fingerprint);
+        let key = baseline_key(config);
+        let compared = (self.pins_mut()).check(name, &key, entry, ctx.hold_new_tools, ctx.now_ms);
+        if let Some(message) = compared.announce {
+            let (line, notice) = held_notice(name, message);
+            (ctx.servers).log_into(ctx.effects, LogLevel::Warn, Some(name), line);
+            ctx.effects.push(notice);
+        }
+        compared.exposure_changed
+    }
+
+    /// The user approved `items` of `server` (empty: everything held, and its
+    /// instructions). Refused, saying why, without such a server or its
+    /// catalogue; an item it does not offer is refused, the rest approved
+    /// and logged. True: the server is to be compared again.
+    pub(in crate::engine) fn approve(
+        &mut self,
+        ctx: &mut TrustCtx,
+        server: &str,
+        items: &[String],
+    ) -> bool {
+        let Some(config) = ctx.servers.get(server).map(Server::config) else {
+            let why = format!("Lazy MCP has no server named '{server}' to approve");
+            ctx.effects.push(refusal(None, why));
+            return false;
+        };
+        let Some(entry) = ctx.catalogue.warm(server, &config.fingerprint) else {
+            let why = format!("{server} has no catalogue yet: there is nothing to approve");
+            ctx.effects.push(refusal(Some(server), why));
+            return false;
+        };
+        let key = baseline_key(config);
+        let Approval { approved, unknown } =
+            (self.pins_mut()).approve(server, &key, entry, items, ctx.now_ms);
+        if !unknown.is_empty() {
+            let why = format!(
+                "{server} offers no tool, prompt or resource template named {}",
+                unknown.join(", ")
+            );
+            ctx.effects.push(refusal(Some(server), why));
+        }
+        if !approved.is_empty() {
+            let line = format!("approved: {}", approved.join(", "));
+            (ctx.servers).log_into(ctx.effects, LogLevel::Info, Some(server), line);
+        }
+        true
     }
 }
 

@@ -1,10 +1,10 @@
 //! What the engine remembers about the shared catalogue between events, and
 //! the decisions over it: which keys a lookup reads, whether an answer is the
 //! one awaited, whether a file's key holds for this definition and roots, and
-//! under which key a listed server is written. Apart from
-//! `shared_catalogue.rs`'s code (which carries them out) so that the router
-//! names it without importing the code that drives it (no import cycle); its
-//! fields are this file's own.
+//! under which key a listed server is written. A part of `Registry`
+//! (`registry/machine.rs`), apart from `shared_catalogue.rs`'s code (which
+//! carries them out) so that `Registry` names it without importing the code
+//! that drives it (no import cycle); its fields are this file's own.
 
 use crate::shared::launch::SharedLaunch;
 use crate::vec_map::{VecMap, VecSet};

@@ -1,10 +1,10 @@
 //! Approved definitions and what is held, with the decisions over them: what a
 //! listing holds against its baseline, when the baselines file is written,
-//! what is announced, which call is refused and in what words. Apart from
-//! `held_definitions.rs` (the router's side: it feeds the catalogue and the
-//! settings in and carries out logs and effects) so that the router names it
-//! without importing the code that drives it (no import cycle). Its fields are
-//! this file's own.
+//! what is announced, which call is refused and in what words. A part of
+//! `Trust` (`trust/machine.rs`), apart from `held_definitions.rs` (which feeds
+//! the catalogue and the settings in and writes the logs and effects) so that
+//! `Trust` names it without importing the code that drives it (no import
+//! cycle). Its fields are this file's own.
 
 use crate::config::load::FileRead;
 use crate::engine::clients::aggregate_names::SEPARATOR;

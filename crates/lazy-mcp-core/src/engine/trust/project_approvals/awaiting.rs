@@ -1,6 +1,7 @@
 //! Project servers waiting for the user's approval: the state
-//! `project_approvals.rs` keeps. Apart from that code so that the router names
-//! it without importing the code that drives it (no import cycle). Its fields
+//! `project_approvals.rs` keeps, a part of `Trust` (`trust/machine.rs`). Apart
+//! from that code so that `Trust` names it without importing the code that
+//! drives it (no import cycle). Its fields
 //! are its own: one input (`arrived`), reads for the snapshot and calls.
 
 use crate::config::host_policy::ApprovalRequest;
