@@ -11,7 +11,9 @@ use crate::engine::effects_json;
 use crate::engine::events::{ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::registry::shared_catalogue::memory::SharedCatalogue;
+use crate::engine::server::auth::input::AuthInput;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::user_commands::command::Command;
 use crate::engine::server::{Server, Servers};
@@ -114,7 +116,7 @@ impl Engine {
             } => self.on_shared_catalogue_read(&server, &key, &file, blob.as_deref()),
             Event::ConnectionOpened { conn, pid } => {
                 if self.servers.connection_opened(conn, pid) {
-                    self.start_handshake(conn);
+                    self.on_handshake(conn, HandshakeInput::Opened);
                 }
             }
             Event::ConnectionShared {
@@ -173,7 +175,8 @@ impl Engine {
                 attempt,
             } => {
                 let message = self.servers.mask_for_server(&server, message);
-                self.on_sign_in_finished(&server, outcome, &message, attempt)
+                let finished = AuthInput::SignInFinished(outcome, &message, attempt);
+                self.on_auth(Some(&server), finished);
             }
             Event::RefreshFinished {
                 server,
@@ -181,11 +184,13 @@ impl Engine {
                 message,
             } => {
                 let message = self.servers.mask_for_server(&server, message);
-                self.on_refresh_finished(&server, outcome, &message)
+                self.on_auth(Some(&server), AuthInput::RefreshFinished(outcome, &message));
             }
-            Event::SignIn { server } => self.on_sign_in(&server),
-            Event::CancelSignIn { server } => self.on_cancel_sign_in(&server),
-            Event::SignOut { server } => self.on_sign_out(&server),
+            Event::SignIn { server } => _ = self.on_auth(Some(&server), AuthInput::SignIn),
+            Event::CancelSignIn { server } => {
+                _ = self.on_auth(Some(&server), AuthInput::CancelSignIn)
+            }
+            Event::SignOut { server } => _ = self.on_auth(Some(&server), AuthInput::SignOut),
             Event::DismissSignIn { servers } => self.servers.sign_in_dismissed(servers),
             Event::Timeout => self.on_timeout(),
             Event::ClientMessage {

@@ -15,11 +15,14 @@
 
 use crate::engine::server::auth::machine::ConnAuth;
 use crate::engine::server::calls::ForwardedCall;
-use crate::engine::server::handshake::machine::{Handshake, HandshakeMachine, Phase};
+use crate::engine::server::handshake::input::HandshakeInput;
+use crate::engine::server::handshake::machine::{
+    Handshake, HandshakeContext, HandshakeMachine, HandshakeOutput, Phase,
+};
 use crate::engine::server::http_transport::machine::HttpTransport;
-use crate::engine::server::listing::machine::ListingMachine;
+use crate::engine::server::listing::machine::{ListingInput, ListingMachine, ListingOutput};
 use crate::engine::timers::TimerId;
-use crate::protocol::client_handshake::ListKind;
+use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::vec_map::VecMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,14 +135,6 @@ impl Connection {
 
     pub(in crate::engine) fn handshake(&self) -> &HandshakeMachine {
         &self.handshake
-    }
-
-    pub(in crate::engine) fn handshake_mut(&mut self) -> &mut HandshakeMachine {
-        &mut self.handshake
-    }
-
-    pub(in crate::engine) fn listing_mut(&mut self) -> &mut ListingMachine {
-        &mut self.listing
     }
 
     pub(in crate::engine) fn auth(&self) -> &ConnAuth {
@@ -333,6 +328,37 @@ impl Connection {
 
     /// The connection ends: its handshake timer and its calls in flight leave
     /// it; the engine's own requests (handshake, lists, listen, re-subscribe)
+    /// Its handshake machine takes `input` (`cached`: the discover result
+    /// an opening trusting a modern verdict starts from); its outputs, in order.
+    pub(in crate::engine) fn handle_handshake(
+        &mut self,
+        cx: HandshakeContext,
+        input: HandshakeInput,
+        cached: Option<InitializeOutcome>,
+    ) -> Vec<HandshakeOutput> {
+        let handshake = &mut self.handshake;
+        match input {
+            HandshakeInput::Opened => handshake.handle_opened(cached),
+            HandshakeInput::Answer(to, outcome) => handshake.handle_answer(cx, to, outcome),
+            HandshakeInput::Timeout(ms) => handshake.handle_timeout(cx, ms),
+            HandshakeInput::Closed { cause, .. } => handshake.handle_closed(cx, cause),
+        }
+        handshake.poll_outputs()
+    }
+
+    /// Its listing machine takes `input` (with its purpose); its outputs, in order.
+    pub(in crate::engine) fn handle_listing(&mut self, input: ListingInput) -> Vec<ListingOutput> {
+        let listing = &mut self.listing;
+        match input {
+            ListingInput::Start(kinds) => listing.handle_start(kinds),
+            ListingInput::Page(kind, result) => listing.handle_page(kind, result),
+            ListingInput::Failed(kind, error) => {
+                listing.handle_failed(kind, self.purpose == Purpose::Catalogue, error)
+            }
+        }
+        listing.poll_outputs()
+    }
+
     /// end with it unanswered.
     pub(in crate::engine) fn close(&mut self) -> Closed {
         let calls = std::mem::take(&mut self.pending)

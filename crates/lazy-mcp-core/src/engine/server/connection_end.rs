@@ -10,6 +10,7 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::handshake::machine::Failure;
 use crate::engine::server::state::Trigger;
 use crate::engine::server::Servers;
@@ -303,7 +304,7 @@ impl Engine {
         match servers.connection_closed(&mut ctx, conn, reason, exit_code, stderr_tail) {
             None => {}
             Some(Closed::InHandshake { cause, detail }) => {
-                self.handshake_closed(conn, &cause, &detail, false)
+                self.on_handshake(conn, HandshakeInput::closed(&cause, &detail, false))
             }
             Some(Closed::Live(failed)) => self.carry_out_failure(conn, failed, false),
         }

@@ -15,6 +15,7 @@ use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::Servers;
 use crate::engine::timers::{TimerId, TimerPurpose};
 use crate::host_limits::HTTP_CONNECT_TIMEOUT_MS;
@@ -47,7 +48,7 @@ impl Servers {
         let oauth = server.is_some_and(|s| crate::engine::server::auth::uses_oauth(s.config()));
         // A modern request (the era probe `server/discover`, any request of a
         // modern connection) carries its own headers: its status is its answer.
-        let modern = connection.handshake_mut().era() == Era::Modern;
+        let modern = connection.handshake().era() == Era::Modern;
         let answered = connection.http_mut().handle_answered(status, modern, oauth);
         ctx.timers.cancel_armed(answered.deadline);
         if let Some(mode) = answered.mode {
@@ -83,7 +84,7 @@ impl Engine {
     /// as if it closed saying so, and is closed.
     pub(in crate::engine) fn on_connect_deadline(&mut self, conn: ConnId, timer: TimerId) {
         if let Some(cause) = self.servers.connect_deadline(conn, timer) {
-            self.handshake_closed(conn, &cause, "", true);
+            self.on_handshake(conn, HandshakeInput::closed(&cause, "", true));
         }
     }
 }

@@ -10,33 +10,43 @@ use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::era::Reopening;
 use crate::engine::server::state::Trigger;
 use crate::engine::server::Servers;
 use crate::protocol::client_discover::CacheHint;
 use crate::protocol::client_handshake::{self, ListKind};
 use crate::vec_map::VecMap;
 use crate::wording::count;
-use machine::{ListingMachine, ListingOutput};
+use machine::{ListingInput, ListingOutput};
 use serde_json::Value;
 
-/// A listing round's result: the lists and the server's cache hint.
-type Listed = (VecMap<ListKind, Vec<Value>>, Option<CacheHint>);
+/// What a listing input leaves the router to do.
+enum Listed {
+    /// A round's result: the lists and the server's cache hint.
+    Round(VecMap<ListKind, Vec<Value>>, Option<CacheHint>),
+    /// The server's era changed: this server's connection is reopened.
+    Reopen(String, Reopening),
+}
 
 impl Servers {
-    /// Hands `conn`'s listing machine an input (with the connection's purpose),
-    /// then carries out its outputs in order: the requests and log lines; a
-    /// finished round (the machine's last output) is returned to the router,
-    /// which writes the catalogue. (One copy in the `.wasm`.)
+    /// Hands `conn`'s listing machine `input`, then carries out its outputs
+    /// in order: the requests and log lines; a finished round (the
+    /// machine's last output) is returned to the router, which writes the
+    /// catalogue. A refused page that shows the server's era changed asks
+    /// the era again instead (the connection to reopen is returned).
     fn with_listing(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
-        input: &mut dyn FnMut(&mut ListingMachine, Purpose),
+        input: ListingInput,
     ) -> Option<Listed> {
+        if let ListingInput::Failed(_, error) = input {
+            if let Some((name, reopen)) = self.reprobe_after_list_refusal(ctx, conn, error) {
+                return Some(Listed::Reopen(name, reopen));
+            }
+        }
         let connection = self.conn_mut(conn)?;
-        let purpose = connection.purpose();
-        input(connection.listing_mut(), purpose);
-        let outputs = connection.listing_mut().poll_outputs();
+        let outputs = connection.handle_listing(input);
         let name = connection.server().clone();
         let mut done = None;
         for output in outputs {
@@ -47,7 +57,7 @@ impl Servers {
                     self.send_request(ctx, conn, kind.method(), params, pending);
                 }
                 ListingOutput::Log(level, text) => self.log(ctx, level, Some(&name), text),
-                ListingOutput::Done { lists, cache } => done = Some((lists, cache)),
+                ListingOutput::Done { lists, cache } => done = Some(Listed::Round(lists, cache)),
             }
         }
         done
@@ -55,37 +65,15 @@ impl Servers {
 }
 
 impl Engine {
-    /// [`Servers::with_listing`], and a finished round recorded.
-    fn with_listing(&mut self, conn: ConnId, input: &mut dyn FnMut(&mut ListingMachine, Purpose)) {
+    /// Hands `conn`'s listing machine `input` ([`Servers::with_listing`]): a
+    /// finished round recorded, or the connection reopened.
+    pub(in crate::engine) fn on_listing(&mut self, conn: ConnId, input: ListingInput) {
         let (servers, mut ctx) = self.server_parts();
-        if let Some((lists, cache)) = servers.with_listing(&mut ctx, conn, input) {
-            self.on_listing_complete(conn, lists, cache);
+        match servers.with_listing(&mut ctx, conn, input) {
+            None => {}
+            Some(Listed::Round(lists, cache)) => self.on_listing_complete(conn, lists, cache),
+            Some(Listed::Reopen(name, reopen)) => self.reopen(conn, &name, reopen),
         }
-    }
-
-    /// Sends the list requests for `kinds` (first pages).
-    pub(in crate::engine) fn start_listing(&mut self, conn: ConnId, kinds: &[ListKind]) {
-        self.with_listing(conn, &mut |listing, _| listing.handle_start(kinds));
-    }
-
-    /// The answer to a page of `kind`.
-    pub(in crate::engine) fn on_list_response(
-        &mut self,
-        conn: ConnId,
-        kind: ListKind,
-        outcome: Result<Value, Value>,
-    ) {
-        if let Err(error) = &outcome {
-            let (servers, mut ctx) = self.server_parts();
-            if let Some((name, reopen)) = servers.reprobe_after_list_refusal(&mut ctx, conn, error)
-            {
-                return self.reopen(conn, &name, reopen);
-            }
-        }
-        self.with_listing(conn, &mut |listing, purpose| match &outcome {
-            Ok(result) => listing.handle_page(kind, result),
-            Err(error) => listing.handle_failed(kind, purpose == Purpose::Catalogue, error),
-        });
     }
 
     /// A listing round finished (`Servers::round_done` decides what follows):

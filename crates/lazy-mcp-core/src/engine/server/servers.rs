@@ -17,7 +17,7 @@ use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::events::ConnId;
 use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::server::auth::announcements::SignInAnnouncements;
-use crate::engine::server::auth::machine::AuthMachine;
+use crate::engine::server::auth::machine::{AuthMachine, AuthOutput};
 use crate::engine::server::backoff::CrashHistory;
 use crate::engine::server::calls::{ForwardedCall, QueuedCall};
 use crate::engine::server::connect::machine::ConnectMachine;
@@ -362,10 +362,18 @@ impl Servers {
         None
     }
 
-    /// Which servers that need sign-in were told or dismissed (the auth
-    /// machine's announcement outputs feed it).
-    pub(super) fn sign_in_announcements_mut(&mut self) -> &mut SignInAnnouncements {
-        &mut self.sign_in_announcements
+    /// An output of `name`'s auth machine about the sign-in announcements
+    /// noted there (told or dismissed); any other output is returned.
+    pub(super) fn sign_in_noted(&mut self, name: &str, output: AuthOutput) -> Option<AuthOutput> {
+        let announcements = &mut self.sign_in_announcements;
+        match output {
+            AuthOutput::Announce => announcements.handle_needs_sign_in(name),
+            AuthOutput::Told => announcements.handle_told(name),
+            AuthOutput::Unannounce => announcements.handle_signed_in(name),
+            AuthOutput::Undismiss => announcements.handle_sign_in(name),
+            other => return Some(other),
+        }
+        None
     }
 
     /// The user dismissed the sign-in of `servers` ("Not now").
@@ -583,10 +591,6 @@ impl Server {
 
     pub(super) fn auth(&self) -> &AuthMachine {
         &self.auth
-    }
-
-    pub(super) fn auth_mut(&mut self) -> &mut AuthMachine {
-        &mut self.auth
     }
 
     /// Its auth machine, with what the machine reads of the server.

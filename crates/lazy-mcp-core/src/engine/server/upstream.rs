@@ -8,8 +8,10 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::handshake::machine::HandshakeMessage;
 use crate::engine::server::handshake::machine::Phase;
+use crate::engine::server::listing::machine::ListingInput;
 use crate::engine::server::roots::roots_from_folders;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake::ListKind;
@@ -293,17 +295,22 @@ impl Engine {
         };
         match pending {
             Pending::Initialize => {
-                self.on_handshake_answer(conn, HandshakeMessage::Initialize, outcome)
+                let answer = HandshakeInput::Answer(HandshakeMessage::Initialize, outcome);
+                self.on_handshake(conn, answer)
             }
             Pending::Discover => {
-                self.on_handshake_answer(conn, HandshakeMessage::Discover, outcome)
+                let answer = HandshakeInput::Answer(HandshakeMessage::Discover, outcome);
+                self.on_handshake(conn, answer)
             }
             Pending::Internal => {}
             Pending::Listen => {
                 let (servers, mut ctx) = self.server_parts();
                 servers.handle_listen_answer(&mut ctx, conn, id, outcome);
             }
-            Pending::List { kind } => self.on_list_response(conn, kind, outcome),
+            Pending::List { kind } => match &outcome {
+                Ok(page) => self.on_listing(conn, ListingInput::Page(kind, page)),
+                Err(error) => self.on_listing(conn, ListingInput::Failed(kind, error)),
+            },
             Pending::Call(call) => {
                 let Some(outcome) = self.clients.hold_answer(conn, id, outcome) else {
                     // Its client is being asked for input: kept for the retry.
@@ -388,7 +395,7 @@ impl Engine {
                     self.notify_client(&client, jsonrpc::notification(method, Some(params)));
                 }
             }
-            Heard::ListChanged(kinds) => self.start_listing(conn, kinds),
+            Heard::ListChanged(kinds) => self.on_listing(conn, ListingInput::Start(kinds)),
             Heard::Message(params) => {
                 for client in self.clients.of_server(name) {
                     self.notify_client(&client, jsonrpc::notification(method, params.clone()));

@@ -5,6 +5,8 @@
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::gateway_sessions::session_policy;
 use crate::engine::router::Engine;
+use crate::engine::server::auth::input::AuthInput;
+use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::timers::{TimerId, TimerPurpose};
 
 impl Engine {
@@ -24,10 +26,10 @@ impl Engine {
         };
         match purpose {
             TimerPurpose::Handshake { conn } => {
-                if !self.sign_in_wait_expired(conn) {
+                if !self.on_auth(None, AuthInput::WaitExpired(conn)) {
                     let (servers, ctx) = self.server_parts();
                     if let Some(timeout) = servers.handshake_timer_fired(&ctx, conn) {
-                        self.handshake_timed_out(conn, timeout);
+                        self.on_handshake(conn, HandshakeInput::Timeout(timeout));
                     }
                 }
             }
