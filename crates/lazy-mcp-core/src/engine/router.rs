@@ -503,14 +503,6 @@ impl Engine {
         self.catalogue.warm(name, &server.config().fingerprint)
     }
 
-    /// The server's `timeout` key bounds its handshake, else `handshakeTimeoutMs`.
-    pub(in crate::engine) fn handshake_timeout_ms(&self, name: &str) -> u64 {
-        self.servers
-            .get(name)
-            .and_then(|s| s.config().timeout_ms)
-            .unwrap_or(self.settings.handshake_timeout_ms)
-    }
-
     /// The server's `timeout` key bounds each forwarded request too (it is the
     /// per-request timeout of the tools whose configs carry it), else `requestTimeoutMs`.
     pub(in crate::engine) fn request_timeout_ms(&self, name: &str) -> u64 {

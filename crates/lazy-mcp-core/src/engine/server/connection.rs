@@ -145,6 +145,13 @@ impl Connection {
         &mut self.auth
     }
 
+    /// A message arrived: after a refresh, the next refused token may be
+    /// refreshed again.
+    #[inline]
+    pub(in crate::engine) fn answer_arrived(&mut self) {
+        self.auth.handle_answer();
+    }
+
     pub(in crate::engine) fn http(&self) -> &HttpTransport {
         &self.http
     }

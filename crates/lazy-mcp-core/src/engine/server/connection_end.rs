@@ -12,6 +12,7 @@ use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::handshake::machine::Failure;
+use crate::engine::server::restart::input::RestartInput;
 use crate::engine::server::state::Trigger;
 use crate::engine::server::Servers;
 use crate::protocol::jsonrpc;
@@ -290,7 +291,11 @@ impl Engine {
         }
         let error = format!("{error}{detail}");
         self.log(level, Some(&name), error.clone());
-        self.after_failure(&name, error, may_stay_catalogued);
+        let failed = RestartInput::Failed {
+            error,
+            may_stay_catalogued,
+        };
+        self.on_restart(&name, failed);
     }
 
     pub(in crate::engine) fn on_connection_closed(

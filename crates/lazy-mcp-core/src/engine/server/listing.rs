@@ -7,6 +7,7 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::registry::catalogue::{Listing, Recorded};
 use crate::engine::router::Engine;
+use crate::engine::server::connect::GoLive;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
@@ -102,7 +103,7 @@ impl Engine {
         self.shared_catalogue.listed(&name);
         match next {
             AfterRound::Stays => {}
-            AfterRound::Live => self.become_connected_after_roots(conn, roots_asked_at),
+            AfterRound::Live => self.become_connected(conn, GoLive::Listed(roots_asked_at)),
             AfterRound::Stop => {
                 self.stop_server(&name, "cataloguing finished");
                 self.transition(&name, Trigger::CatalogueSucceeded);

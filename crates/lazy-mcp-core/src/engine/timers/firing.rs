@@ -7,6 +7,7 @@ use crate::engine::clients::gateway_sessions::session_policy;
 use crate::engine::router::Engine;
 use crate::engine::server::auth::input::AuthInput;
 use crate::engine::server::handshake::input::HandshakeInput;
+use crate::engine::server::restart::input::RestartInput;
 use crate::engine::timers::{TimerId, TimerPurpose};
 
 impl Engine {
@@ -36,7 +37,7 @@ impl Engine {
             TimerPurpose::Connect { conn } => self.on_connect_deadline(conn, timer),
             TimerPurpose::Request { conn, upstream_id } => self.on_request_timer(conn, upstream_id),
             TimerPurpose::Idle { server } => self.on_idle_timer(&server),
-            TimerPurpose::Retry { server } => self.on_retry_timer(&server),
+            TimerPurpose::Retry { server } => self.on_restart(&server, RestartInput::RetryFired),
             TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
             TimerPurpose::DefinitionStarts => {
                 let close = self.settings().close_listing_sessions;
