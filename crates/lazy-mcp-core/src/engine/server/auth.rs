@@ -339,7 +339,7 @@ impl Servers {
             }
             AuthOutput::LastError(error) => {
                 if let Some(server) = self.server_mut(name) {
-                    server.stats_mut().handle_last_error(error);
+                    server.last_error(error);
                 }
             }
             AuthOutput::Catalogue => self.enqueue_catalogue(name),
@@ -372,7 +372,7 @@ impl Servers {
         let Some(connection) = server.connect().conn().and_then(|c| self.conn_mut(c)) else {
             return;
         };
-        let mut held = connection.auth_mut().take_held_sends();
+        let mut held = connection.take_held_sends();
         let timer = connection
             .is_handshaking()
             .then(|| connection.handshake_timer())

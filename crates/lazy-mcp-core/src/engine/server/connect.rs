@@ -21,7 +21,6 @@ use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Handshake;
-use crate::engine::server::http_transport::machine::HttpTransport;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::engine::timers::TimerPurpose;
@@ -315,7 +314,7 @@ impl Servers {
     pub(in crate::engine) fn connection_opened(&mut self, conn: ConnId, pid: Option<u32>) -> bool {
         let opening = self.is_opening(conn);
         if let Some((_, Some(server))) = self.conn_and_server_mut(conn) {
-            server.stats_mut().handle_process_started(pid);
+            server.process_started(pid);
         }
         opening
     }
@@ -348,7 +347,7 @@ impl Servers {
                 TimerPurpose::Handshake { conn },
                 ctx.now_ms.saturating_add(timeout_ms),
             );
-            let mut connection = Connection::new(
+            let connection = Connection::new(
                 name.to_string(),
                 purpose,
                 interactive,
@@ -356,12 +355,10 @@ impl Servers {
                 ctx.now_ms,
                 handshake_timer,
             );
-            *connection.http_mut() = HttpTransport::new(&transport);
-            connection
+            connection.speaking(&transport)
         });
         if let Some(server) = self.server_mut(name) {
-            server.connect_mut().handle_connection_opened(conn);
-            server.stats_mut().handle_opening(shared.is_some());
+            server.opening(conn, shared.is_some());
         }
         ctx.effects.push(Effect::Open {
             conn,
@@ -464,10 +461,7 @@ impl Servers {
         latency_ms: u64,
     ) -> Vec<QueuedCall> {
         let waiters = match self.server_mut(name) {
-            Some(server) => {
-                server.stats_mut().handle_connected(latency_ms);
-                server.connect_mut().take_waiters()
-            }
+            Some(server) => server.connected(latency_ms),
             None => Vec::new(),
         };
         let message = format!(
@@ -557,7 +551,7 @@ impl Servers {
             open_event_stream: false,
         };
         // Held while the connection waits for a sign-in.
-        if let Some(send) = connection.auth_mut().handle_send(send) {
+        if let Some(send) = connection.handle_send(send) {
             ctx.effects.push(send);
         }
     }
@@ -601,7 +595,7 @@ impl Servers {
             open_event_stream: opens_stream,
         };
         // Held while the connection waits for a sign-in.
-        if let Some(send) = connection.auth_mut().handle_send(send) {
+        if let Some(send) = connection.handle_send(send) {
             ctx.effects.push(send);
         }
     }
@@ -622,7 +616,7 @@ impl Servers {
             .server_mut(&name)
             .filter(|s| s.connect().conn() == Some(conn))
         {
-            server.stats_mut().handle_shared(clients, holders);
+            server.shared(clients, holders);
         }
     }
 }

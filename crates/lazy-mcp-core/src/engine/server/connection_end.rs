@@ -55,8 +55,7 @@ impl Servers {
         ctx.timers.cancel_armed(closed.handshake_timer);
         ctx.timers.cancel_armed(closed.connect_deadline);
         if let Some(server) = self.server_mut(connection.server()) {
-            server.connect_mut().handle_connection_dropped(conn);
-            server.stats_mut().handle_connection_ended();
+            server.connection_ended(conn);
         }
         let mut owed = Vec::new();
         for (upstream_id, call) in closed.calls {
@@ -213,7 +212,7 @@ impl Servers {
              \"headers\": {{\"Authorization\": \"Bearer ${{input:token}}\"}}, then use Connect Now"
         );
         if let Some(server) = self.server_mut(&name) {
-            server.stats_mut().handle_last_error(Some(error.clone()));
+            server.last_error(Some(error.clone()));
         }
         Some((name, error))
     }

@@ -19,7 +19,6 @@ use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::Servers;
 use crate::engine::timers::{TimerId, TimerPurpose};
 use crate::host_limits::HTTP_CONNECT_TIMEOUT_MS;
-use crate::protocol::client_discover::Era;
 use crate::protocol::json_text::push_u64;
 
 impl Servers {
@@ -30,7 +29,7 @@ impl Servers {
         };
         let due = ctx.now_ms.saturating_add(HTTP_CONNECT_TIMEOUT_MS);
         let timer = ctx.timers.handle_set(TimerPurpose::Connect { conn }, due);
-        let replaced = connection.http_mut().handle_started(timer);
+        let replaced = connection.connect_started(timer);
         ctx.timers.cancel_armed(replaced);
     }
 
@@ -46,10 +45,7 @@ impl Servers {
             return;
         };
         let oauth = server.is_some_and(|s| crate::engine::server::auth::uses_oauth(s.config()));
-        // A modern request (the era probe `server/discover`, any request of a
-        // modern connection) carries its own headers: its status is its answer.
-        let modern = connection.handshake().era() == Era::Modern;
-        let answered = connection.http_mut().handle_answered(status, modern, oauth);
+        let answered = connection.connect_answered(status, oauth);
         ctx.timers.cancel_armed(answered.deadline);
         if let Some(mode) = answered.mode {
             ctx.effects.push(Effect::HttpTransport { conn, mode });
@@ -63,7 +59,7 @@ impl Servers {
         conn: ConnId,
         timer: TimerId,
     ) -> Option<String> {
-        let what = self.conn_mut(conn)?.http_mut().handle_deadline(timer)?;
+        let what = self.conn_mut(conn)?.connect_deadline(timer)?;
         let url = match self.transport_of(conn) {
             Some(Transport::Http { url, .. } | Transport::Sse { url, .. }) => redact_url(url),
             _ => return None,

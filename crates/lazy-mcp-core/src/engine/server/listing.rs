@@ -238,7 +238,7 @@ impl Servers {
         };
         let entry = ctx.catalogue.warm(name, &server.config().fingerprint);
         let dropped = entry.map_or_else(Vec::new, |entry| server.dropped_declared_tools(entry));
-        if !server.stats_mut().handle_dropped_declared_tools(&dropped) {
+        if !server.dropped_declared(&dropped) {
             return;
         }
         if !dropped.is_empty() {

@@ -74,7 +74,7 @@ impl Servers {
             max_retries: settings.max_retries,
         };
         let server = self.server_mut(name)?;
-        server.stats_mut().handle_last_error(Some(error.clone()));
+        server.last_error(Some(error.clone()));
         server.connect_mut().handle_connect_failed();
         let now = ctx.now_ms;
         self.with_restart(ctx, name, error, &mut |machine, _| {
