@@ -274,27 +274,16 @@ impl Engine {
         failed: ConnectionFailed,
         close: bool,
     ) {
-        let ConnectionFailed {
-            name,
-            error,
-            detail,
-            owed,
-            waiters,
-            level,
-            may_stay_catalogued,
-        } = failed;
-        self.answer_dropped(conn, owed, &error, close);
-        for call in waiters {
+        let error = failed.error;
+        self.answer_dropped(conn, failed.owed, &error, close);
+        for call in failed.waiters {
             let (client, client_id) = call.into_reply_target();
             self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, &error);
         }
-        let error = format!("{error}{detail}");
-        self.log(level, Some(&name), error.clone());
-        let failed = RestartInput::Failed {
-            error,
-            may_stay_catalogued,
-        };
-        self.on_restart(&name, failed);
+        let (name, error) = (failed.name, format!("{error}{}", failed.detail));
+        self.log(failed.level, Some(&name), error.clone());
+        let may_stay_catalogued = failed.may_stay_catalogued;
+        self.on_restart(&name, RestartInput::failed(error, may_stay_catalogued));
     }
 
     pub(in crate::engine) fn on_connection_closed(

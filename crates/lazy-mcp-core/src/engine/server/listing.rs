@@ -23,8 +23,8 @@ use serde_json::Value;
 
 /// What a listing input leaves the router to do.
 enum Listed {
-    /// A round's result: the lists and the server's cache hint.
-    Round(VecMap<ListKind, Vec<Value>>, Option<CacheHint>),
+    /// A round finished, as `Servers::round_done` decides it.
+    Round(RoundDone),
     /// The server's era changed: this server's connection is reopened.
     Reopen(String, Reopening),
 }
@@ -58,10 +58,11 @@ impl Servers {
                     self.send_request(ctx, conn, kind.method(), params, pending);
                 }
                 ListingOutput::Log(level, text) => self.log(ctx, level, Some(&name), text),
-                ListingOutput::Done { lists, cache } => done = Some(Listed::Round(lists, cache)),
+                ListingOutput::Done { lists, cache } => done = Some((lists, cache)),
             }
         }
-        done
+        let (lists, cache) = done?;
+        self.round_done(ctx, conn, lists, cache).map(Listed::Round)
     }
 }
 
@@ -72,38 +73,24 @@ impl Engine {
         let (servers, mut ctx) = self.server_parts();
         match servers.with_listing(&mut ctx, conn, input) {
             None => {}
-            Some(Listed::Round(lists, cache)) => self.on_listing_complete(conn, lists, cache),
+            Some(Listed::Round(done)) => self.on_listing_complete(conn, done),
             Some(Listed::Reopen(name, reopen)) => self.reopen(conn, &name, reopen),
         }
     }
 
     /// A listing round finished (`Servers::round_done` decides what follows):
     /// the catalogue written, then the server goes live or, catalogued, stops.
-    fn on_listing_complete(
-        &mut self,
-        conn: ConnId,
-        lists: VecMap<ListKind, Vec<Value>>,
-        cache: Option<CacheHint>,
-    ) {
-        let (servers, ctx) = self.server_parts();
-        let Some(done) = servers.round_done(&ctx, conn, lists, cache) else {
-            return;
-        };
-        let RoundDone {
-            name,
-            mut listing,
-            roots_asked_at,
-            next,
-        } = done;
-        if roots_asked_at.is_some() {
+    fn on_listing_complete(&mut self, conn: ConnId, done: RoundDone) {
+        let (name, mut listing) = (done.name, done.listing);
+        if done.roots_asked_at.is_some() {
             self.note_roots_asked(&name);
         }
         listing.asks_roots = self.known_to_ask_roots(&name);
         self.update_catalogue(&name, listing);
         self.shared_catalogue.listed(&name);
-        match next {
+        match done.next {
             AfterRound::Stays => {}
-            AfterRound::Live => self.become_connected(conn, GoLive::Listed(roots_asked_at)),
+            AfterRound::Live => self.become_connected(conn, GoLive::Listed(done.roots_asked_at)),
             AfterRound::Stop => {
                 self.stop_server(&name, "cataloguing finished");
                 self.transition(&name, Trigger::CatalogueSucceeded);

@@ -261,22 +261,17 @@ impl Engine {
     /// its messages read on its own (the host never parses what servers send).
     pub(in crate::engine) fn on_upstream_text(&mut self, conn: ConnId, text: &str) {
         let text = text.trim();
-        if text.is_empty() {
-            return; // an empty HTTP reply body or SSE event
-        }
-        // Only a batch is outlined here: a single message (the hot path) is not
-        // scanned one more time.
-        let shape = match text.starts_with('[') {
-            true => outline(text),
-            false => return self.on_upstream_message(conn, text),
-        };
-        if shape.top != TopLevel::Array || shape.elements.is_empty() {
-            return self.on_upstream_message(conn, text); // says why it is ignored
-        }
-        for &(start, end) in &shape.elements {
-            if let Some(element) = text.get(start..end) {
-                self.on_upstream_message(conn, element.trim());
+        // Only a batch is outlined: a single message (the hot path) is not
+        // scanned one more time; an empty one is an empty HTTP reply body or
+        // SSE event.
+        if !text.starts_with('[') {
+            if !text.is_empty() {
+                self.on_upstream_message(conn, text);
             }
+            return;
+        }
+        for message in batch(text) {
+            self.on_upstream_message(conn, message);
         }
     }
 
@@ -426,11 +421,8 @@ impl Engine {
                 let request_id = Params::read(params.as_ref()).request_id;
                 let found = self.clients.server_request_cancelled(conn, request_id);
                 if let Some((gateway_id, client)) = found {
-                    let mut params = params.unwrap_or_else(|| json!({}));
-                    if let Some(object) = params.as_object_mut() {
-                        object.insert("requestId".into(), Value::from(gateway_id));
-                    }
-                    self.notify_client(&client, jsonrpc::notification(method, Some(params)));
+                    let params = Some(with_request_id(params, gateway_id));
+                    self.notify_client(&client, jsonrpc::notification(method, params));
                 }
             }
             Heard::ListChanged(kinds) => self.on_listing(conn, ListingInput::Start(kinds)),
@@ -510,6 +502,28 @@ impl Servers {
             _ => Heard::Nothing,
         }
     }
+}
+
+/// The messages of a JSON-RPC batch `text`, each read on its own; anything
+/// else (an empty array, no array at all) is one message, which says why it
+/// is ignored.
+fn batch(text: &str) -> Vec<&str> {
+    let shape = outline(text);
+    if shape.top != TopLevel::Array || shape.elements.is_empty() {
+        return vec![text];
+    }
+    (shape.elements.iter())
+        .filter_map(|&(start, end)| text.get(start..end).map(str::trim))
+        .collect()
+}
+
+/// A cancellation's `params` naming the request by the id its client knows.
+fn with_request_id(params: Option<Value>, gateway_id: String) -> Value {
+    let mut params = params.unwrap_or_else(|| json!({}));
+    if let Some(object) = params.as_object_mut() {
+        object.insert("requestId".into(), Value::from(gateway_id));
+    }
+    params
 }
 
 /// `params` without the `subscriptionId` of the upstream listen that carried it

@@ -15,3 +15,12 @@ pub(in crate::engine) enum RestartInput {
     /// the foreground.
     RetryNow,
 }
+
+impl RestartInput {
+    pub(in crate::engine) fn failed(error: String, may_stay_catalogued: bool) -> Self {
+        RestartInput::Failed {
+            error,
+            may_stay_catalogued,
+        }
+    }
+}
