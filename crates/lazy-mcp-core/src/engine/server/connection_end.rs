@@ -266,7 +266,7 @@ impl Engine {
     }
 
     /// A failed connection's calls and waiters answered, the failure logged,
-    /// and the state after it decided (`after_failure`); `close`: the engine
+    /// and the state after it decided (`on_restart`); `close`: the engine
     /// closes the connection.
     pub(super) fn carry_out_failure(
         &mut self,

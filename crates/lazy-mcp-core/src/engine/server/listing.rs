@@ -21,7 +21,9 @@ use crate::wording::count;
 use machine::{ListingInput, ListingOutput};
 use serde_json::Value;
 
-/// What a listing input leaves the router to do.
+/// What a listing input leaves the router to do (returned once, not kept:
+/// the round's size is no cost).
+#[allow(clippy::large_enum_variant)]
 enum Listed {
     /// A round finished, as `Servers::round_done` decides it.
     Round(RoundDone),

@@ -263,15 +263,21 @@ impl Engine {
         let text = text.trim();
         // Only a batch is outlined: a single message (the hot path) is not
         // scanned one more time; an empty one is an empty HTTP reply body or
-        // SSE event.
+        // SSE event. A batch's messages are read each on its own.
         if !text.starts_with('[') {
             if !text.is_empty() {
                 self.on_upstream_message(conn, text);
             }
             return;
         }
-        for message in batch(text) {
-            self.on_upstream_message(conn, message);
+        let shape = outline(text);
+        if shape.top != TopLevel::Array || shape.elements.is_empty() {
+            return self.on_upstream_message(conn, text); // says why it is ignored
+        }
+        for &(start, end) in &shape.elements {
+            if let Some(element) = text.get(start..end) {
+                self.on_upstream_message(conn, element.trim());
+            }
         }
     }
 
@@ -502,19 +508,6 @@ impl Servers {
             _ => Heard::Nothing,
         }
     }
-}
-
-/// The messages of a JSON-RPC batch `text`, each read on its own; anything
-/// else (an empty array, no array at all) is one message, which says why it
-/// is ignored.
-fn batch(text: &str) -> Vec<&str> {
-    let shape = outline(text);
-    if shape.top != TopLevel::Array || shape.elements.is_empty() {
-        return vec![text];
-    }
-    (shape.elements.iter())
-        .filter_map(|&(start, end)| text.get(start..end).map(str::trim))
-        .collect()
 }
 
 /// A cancellation's `params` naming the request by the id its client knows.
