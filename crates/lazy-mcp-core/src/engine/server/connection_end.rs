@@ -282,6 +282,7 @@ impl Engine {
         }
         let (name, error) = (failed.name, format!("{error}{}", failed.detail));
         self.log(failed.level, Some(&name), error.clone());
+        self.note_failure(&name, &error, false);
         let may_stay_catalogued = failed.may_stay_catalogued;
         self.on_restart(&name, RestartInput::failed(error, may_stay_catalogued));
     }

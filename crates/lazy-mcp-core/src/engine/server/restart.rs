@@ -33,23 +33,19 @@ impl Servers {
         name: &str,
         input: RestartInput,
     ) -> Option<RestartNext> {
-        let error = String::new();
-        match input {
+        let now = match input {
             RestartInput::Failed {
                 error,
                 may_stay_catalogued,
-            } => self.failed(ctx, name, error, may_stay_catalogued),
-            RestartInput::RetryFired => {
-                self.with_restart(ctx, name, error, &mut |machine, failed| {
-                    machine.handle_retry_fired(failed)
-                })
-            }
-            RestartInput::RetryNow => {
-                self.with_restart(ctx, name, error, &mut |machine, failed| {
-                    machine.handle_retry_now(failed)
-                })
-            }
-        }
+            } => return self.failed(ctx, name, error, may_stay_catalogued),
+            RestartInput::RetryFired => false,
+            RestartInput::RetryNow => true,
+        };
+        // One closure for both retries: one copy in the `.wasm`.
+        self.with_restart(ctx, name, String::new(), &mut |machine, failed| match now {
+            true => machine.handle_retry_now(failed),
+            false => machine.handle_retry_fired(failed),
+        })
     }
 
     /// A connection of `name` failed with `error`: noted for Diagnostics,
@@ -166,13 +162,10 @@ impl Servers {
 }
 
 impl Engine {
-    /// `name`'s restarts take `input` (`Servers::restart`; a failure is
+    /// `name`'s restarts take `input` (`Servers::restart`; a failure was
     /// told first, `note_failure`), then the state change it asks for, and
     /// (a cold retry) the cataloguing queued.
     pub(in crate::engine) fn on_restart(&mut self, name: &str, input: RestartInput) {
-        if let RestartInput::Failed { error, .. } = &input {
-            self.note_failure(name, error, false);
-        }
         let (servers, mut ctx) = self.server_parts();
         let Some(next) = servers.restart(&mut ctx, name, input) else {
             return;
