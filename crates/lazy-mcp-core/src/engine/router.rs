@@ -10,7 +10,9 @@ use crate::engine::effects_json;
 use crate::engine::events::{ConnId, Endpoint, Event};
 use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::registry::machine::{Registry, RegistryCtx};
+use crate::engine::server::auth::input::AuthInput;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::state::ServerState;
 use crate::engine::server::user_commands::command::Command;
 use crate::engine::server::{Server, Servers};
@@ -105,7 +107,7 @@ impl Engine {
             } => self.on_shared_catalogue_read(&server, &key, &file, blob.as_deref()),
             Event::ConnectionOpened { conn, pid } => {
                 if self.servers.connection_opened(conn, pid) {
-                    self.start_handshake(conn);
+                    self.on_handshake(conn, HandshakeInput::Opened);
                 }
             }
             Event::ConnectionShared {
@@ -164,7 +166,8 @@ impl Engine {
                 attempt,
             } => {
                 let message = self.servers.mask_for_server(&server, message);
-                self.on_sign_in_finished(&server, outcome, &message, attempt)
+                let finished = AuthInput::SignInFinished(outcome, &message, attempt);
+                self.on_auth(Some(&server), finished);
             }
             Event::RefreshFinished {
                 server,
@@ -172,11 +175,13 @@ impl Engine {
                 message,
             } => {
                 let message = self.servers.mask_for_server(&server, message);
-                self.on_refresh_finished(&server, outcome, &message)
+                self.on_auth(Some(&server), AuthInput::RefreshFinished(outcome, &message));
             }
-            Event::SignIn { server } => self.on_sign_in(&server),
-            Event::CancelSignIn { server } => self.on_cancel_sign_in(&server),
-            Event::SignOut { server } => self.on_sign_out(&server),
+            Event::SignIn { server } => _ = self.on_auth(Some(&server), AuthInput::SignIn),
+            Event::CancelSignIn { server } => {
+                _ = self.on_auth(Some(&server), AuthInput::CancelSignIn)
+            }
+            Event::SignOut { server } => _ = self.on_auth(Some(&server), AuthInput::SignOut),
             Event::DismissSignIn { servers } => self.servers.sign_in_dismissed(servers),
             Event::Timeout => self.on_timeout(),
             Event::ClientMessage {
@@ -497,14 +502,6 @@ impl Engine {
     /// The catalogue entry of a server, when it matches the server's config.
     pub(in crate::engine) fn current_entry(&self, name: &str) -> Option<&CatalogueEntry> {
         self.registry.current_entry(name, &self.servers)
-    }
-
-    /// The server's `timeout` key bounds its handshake, else `handshakeTimeoutMs`.
-    pub(in crate::engine) fn handshake_timeout_ms(&self, name: &str) -> u64 {
-        self.servers
-            .get(name)
-            .and_then(|s| s.config().timeout_ms)
-            .unwrap_or(self.settings.handshake_timeout_ms)
     }
 
     /// The server's `timeout` key bounds each forwarded request too (it is the

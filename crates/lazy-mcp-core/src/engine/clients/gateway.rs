@@ -8,6 +8,7 @@ use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
+use crate::engine::server::auth::input::AuthInput;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::Subscriber;
@@ -410,7 +411,9 @@ impl Engine {
     ) {
         // A call held for a sign-in asked for it (a 401/403 mid-session): its
         // timeout ends the wait and that sign-in (auth.rs).
-        if self.servers.call_awaits_sign_in(conn) && self.sign_in_wait_expired(conn) {
+        if self.servers.call_awaits_sign_in(conn)
+            && self.on_auth(None, AuthInput::WaitExpired(conn))
+        {
             return;
         }
         let Some(name) = self.servers.server_of(conn).map(str::to_string) else {

@@ -30,6 +30,7 @@
 //!   session, never again after "Not now" (`dismissSignIn`).
 
 use crate::config::model::{ServerConfig, Transport};
+use crate::engine::announce::refusal;
 pub use crate::engine::auth_contract::{AuthSnapshot, OAuthBinding, RefreshOutcome, SignInOutcome};
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
@@ -39,9 +40,11 @@ use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
-use machine::{AuthContext, AuthMachine, AuthOutput, AuthRequest, ConnAuth};
+use input::AuthInput;
+use machine::{AuthContext, AuthOutput, AuthRequest};
 
 pub(in crate::engine) mod announcements;
+pub(in crate::engine) mod input;
 pub(in crate::engine) mod machine;
 
 /// Whether `config` signs in with OAuth: a remote server without a static
@@ -68,15 +71,6 @@ pub fn binding(config: &ServerConfig) -> Option<OAuthBinding> {
         }),
         Transport::Stdio { .. } => None,
     }
-}
-
-/// The connection an auth input is about.
-#[derive(Clone, Copy)]
-enum On {
-    /// The server's current connection (if any).
-    Current,
-    /// This one (a challenge, or a timer, names it).
-    Conn(ConnId),
 }
 
 impl AuthRequest {
@@ -117,48 +111,40 @@ impl AuthRequest {
 }
 
 impl Engine {
-    /// Hands `name`'s auth machine an input (`input`, given the machine, what
-    /// it reads and the auth of the connection `on`), then carries out its
-    /// outputs in order: `Servers::auth_output` those only the servers'
-    /// state takes, the router the rest. None when there is no such server.
-    /// (One copy in the `.wasm`: `input` is dynamic, not one instance per input.)
-    fn with_auth(
-        &mut self,
-        name: &str,
-        on: On,
-        input: &mut dyn FnMut(&mut AuthMachine, &AuthContext, Option<&mut ConnAuth>) -> bool,
-    ) -> Option<bool> {
-        let (servers, ctx) = self.server_parts();
-        let (result, outputs) = servers.handle_auth(&ctx, name, on, input)?;
-        let on = match on {
-            On::Conn(conn) => Some(conn),
-            On::Current => None,
+    /// Hands `name`'s auth machine `input` (`Servers::handle_auth`; the
+    /// server of the input's connection when `name` is None), then carries
+    /// out its outputs in order: `Servers::auth_output` those only the
+    /// servers' state takes, the router the rest. Returns the input's
+    /// answer (false: no such server).
+    pub(in crate::engine) fn on_auth(&mut self, name: Option<&str>, input: AuthInput) -> bool {
+        let on = input.conn();
+        let (servers, mut ctx) = self.server_parts();
+        let Some((name, result, outputs)) = servers.handle_auth(&mut ctx, name, input) else {
+            return false;
         };
         for output in outputs {
             let (servers, mut ctx) = self.server_parts();
-            match servers.auth_output(&mut ctx, name, output, on) {
+            match servers.auth_output(&mut ctx, &name, output, on) {
                 // The sign-in as shown changed: the clients' exposure is
                 // stale; the host refreshes as for a state change.
                 Some(AuthOutput::Shown) => {
                     self.clients.exposure_changed();
                     let (servers, mut ctx) = self.server_parts();
-                    servers.sign_in_shown(&mut ctx, name);
+                    servers.sign_in_shown(&mut ctx, &name);
                 }
-                Some(AuthOutput::Stop(why)) => self.stop_server(name, &why),
-                Some(AuthOutput::FailWaiters(error)) => self.fail_waiters(name, &error),
-                Some(AuthOutput::Transition(trigger)) => self.transition(name, trigger),
-                Some(AuthOutput::Refuse(message)) => self.refuse_action(Some(name), message),
+                Some(AuthOutput::Stop(why)) => self.stop_server(&name, &why),
+                Some(AuthOutput::FailWaiters(error)) => self.fail_waiters(&name, &error),
+                Some(AuthOutput::Transition(trigger)) => self.transition(&name, trigger),
+                Some(AuthOutput::Refuse(message)) => self.refuse_action(Some(&name), message),
                 _ => {}
             }
         }
-        Some(result)
+        result
     }
 
-    // ---- inputs, routed to the server's machine ---------------------------------
-
-    /// A connection of a server met an auth challenge (`had_token`, the
-    /// `WWW-Authenticate` header) on the message `refused` of a `send`: held
-    /// with what the connection sends meanwhile.
+    /// A connection met an auth challenge on the message `refused` of a
+    /// `send`: an OAuth server's machine decides, and the message is held
+    /// with what the connection sends meanwhile; any other's is an HTTP status.
     pub(in crate::engine) fn on_auth_required(
         &mut self,
         conn: ConnId,
@@ -166,64 +152,21 @@ impl Engine {
         (had_token, challenge): (bool, Option<&str>),
         refused: String,
     ) {
-        let Some(name) = self.servers.server_of(conn).map(str::to_string) else {
-            return;
-        };
-        let Some(server) = self.servers.get(&name) else {
-            return;
-        };
-        if !uses_oauth(server.config()) {
-            self.on_http_status(conn, status);
-            return;
-        }
-        let (interactive, mut tool_name) = self.servers.call_waiting(&name);
-        self.with_auth(&name, On::Conn(conn), &mut |auth, cx, conn| {
-            if let Some(conn) = conn {
-                auth.handle_challenge(
-                    cx,
+        match self.servers.signs_in_on(conn) {
+            None => {}
+            Some(false) => self.on_http_status(conn, status),
+            Some(true) => {
+                let challenged = AuthInput::Challenge {
                     conn,
                     status,
                     had_token,
                     challenge,
-                    interactive,
-                    tool_name.take(),
-                );
+                };
+                self.on_auth(None, challenged);
+                let (servers, mut ctx) = self.server_parts();
+                servers.hold_refused(&mut ctx, conn, refused);
             }
-            true
-        });
-        // Still open (not ended for a sign-in it cannot wait for): held, as
-        // its `send` said it (the connection is held now).
-        if let Ok(message) = serde_json::from_str::<serde_json::Value>(&refused) {
-            let (servers, mut ctx) = self.server_parts();
-            servers.send_text(&mut ctx, conn, refused, &message);
         }
-    }
-
-    pub(in crate::engine) fn on_refresh_finished(
-        &mut self,
-        name: &str,
-        outcome: RefreshOutcome,
-        message: &str,
-    ) {
-        let (interactive, mut tool_name) = self.servers.call_waiting(name);
-        self.with_auth(name, On::Current, &mut |auth, cx, conn| {
-            let tool_name = tool_name.take();
-            auth.handle_refresh_finished(cx, outcome, message, conn, interactive, tool_name);
-            true
-        });
-    }
-
-    pub(in crate::engine) fn on_sign_in_finished(
-        &mut self,
-        name: &str,
-        outcome: SignInOutcome,
-        message: &str,
-        attempt: u32,
-    ) {
-        self.with_auth(name, On::Current, &mut |auth, cx, conn| {
-            auth.handle_sign_in_finished(cx, outcome, message, attempt, conn);
-            true
-        });
     }
 
     /// Another window or process stored tokens for `url`: every server of that
@@ -231,69 +174,8 @@ impl Engine {
     /// whose own end follows) uses them.
     pub(in crate::engine) fn on_tokens_stored_elsewhere(&mut self, url: &str) {
         for name in self.servers.taking_tokens_for(url) {
-            self.with_auth(&name, On::Current, &mut |auth, cx, conn| {
-                auth.handle_tokens_stored_elsewhere(cx, conn);
-                true
-            });
+            self.on_auth(Some(&name), AuthInput::TokensStoredElsewhere);
         }
-    }
-
-    /// `name` changed state: a Sign In asked for during its cataloguing starts
-    /// once that has ended.
-    pub(in crate::engine) fn start_requested_sign_in(&mut self, name: &str) {
-        self.with_auth(name, On::Current, &mut |auth, cx, _| {
-            auth.handle_state_changed(cx);
-            true
-        });
-    }
-
-    /// The user command Sign In (CLI `auth login`, a button).
-    pub(in crate::engine) fn on_sign_in(&mut self, name: &str) {
-        if self
-            .with_auth(name, On::Current, &mut |auth, cx, _| {
-                auth.handle_sign_in(cx);
-                true
-            })
-            .is_none()
-        {
-            self.refuse_action(None, format!("There is no MCP server named '{name}'."));
-        }
-    }
-
-    /// The user command Cancel on a sign-in under way.
-    pub(in crate::engine) fn on_cancel_sign_in(&mut self, name: &str) {
-        self.with_auth(name, On::Current, &mut |auth, _, _| {
-            auth.handle_cancel_by_user();
-            true
-        });
-    }
-
-    /// The user command Sign Out.
-    pub(in crate::engine) fn on_sign_out(&mut self, name: &str) {
-        if self
-            .with_auth(name, On::Current, &mut |auth, cx, _| {
-                auth.handle_sign_out(cx);
-                true
-            })
-            .is_none()
-        {
-            self.refuse_action(
-                Some(name),
-                format!("MCP server '{name}' does not sign in with OAuth."),
-            );
-        }
-    }
-
-    /// A timer of a connection held for a sign-in or refresh fired: the
-    /// waiting calls' timeout passed. Returns whether it was such a wait.
-    pub(in crate::engine) fn sign_in_wait_expired(&mut self, conn: ConnId) -> bool {
-        let Some(name) = self.servers.server_of(conn).map(str::to_string) else {
-            return false;
-        };
-        self.with_auth(&name, On::Conn(conn), &mut |auth, cx, conn| {
-            conn.is_some_and(|conn| auth.handle_wait_expired(cx, conn))
-        })
-        .unwrap_or(false)
     }
 }
 
@@ -316,29 +198,100 @@ impl Servers {
         }
     }
 
-    /// Hands `name`'s auth machine an input (see `Engine::with_auth`).
-    /// Returns the input's answer and the machine's outputs.
+    /// Hands `name`'s auth machine `input` (`name` None: the server of the
+    /// input's connection) with what it reads: the `AuthContext`, the auth
+    /// of the connection the input names (else the current one's), and for
+    /// a challenge or a refresh's end whether calls wait and for which tool.
+    /// Returns the server's name, the input's answer and the machine's
+    /// outputs; None when there is no such server (a Sign In or Sign Out of
+    /// one is refused here).
     fn handle_auth(
         &mut self,
-        ctx: &ServerCtx,
-        name: &str,
-        on: On,
-        input: &mut dyn FnMut(&mut AuthMachine, &AuthContext, Option<&mut ConnAuth>) -> bool,
-    ) -> Option<(bool, Vec<AuthOutput>)> {
-        let conn = match on {
-            On::Current => self.get(name)?.connect().conn(),
-            On::Conn(conn) => Some(conn),
+        ctx: &mut ServerCtx,
+        name: Option<&str>,
+        input: AuthInput,
+    ) -> Option<(String, bool, Vec<AuthOutput>)> {
+        let on = input.conn();
+        let name = match name {
+            Some(name) => name.to_string(),
+            None => self.server_of(on?)?.to_string(),
         };
-        let (server, connection) = self.server_and_conn_mut(name, conn)?;
+        let Some(server) = self.get(&name) else {
+            let refused = match input {
+                AuthInput::SignIn => (None, format!("There is no MCP server named '{name}'.")),
+                AuthInput::SignOut => (
+                    Some(name.as_str()),
+                    format!("MCP server '{name}' does not sign in with OAuth."),
+                ),
+                _ => return None,
+            };
+            ctx.effects.push(refusal(refused.0, refused.1));
+            return None;
+        };
+        let conn = on.or_else(|| server.connect().conn());
+        let (interactive, tool_name) = match input {
+            AuthInput::Challenge { .. } | AuthInput::RefreshFinished(..) => {
+                self.call_waiting(&name)
+            }
+            _ => (false, None),
+        };
+        let (server, connection) = self.server_and_conn_mut(&name, conn)?;
         let (auth, state, config) = server.auth_parts();
         let cx = AuthContext {
-            name,
+            name: &name,
             state,
             oauth: uses_oauth(config),
             may_wait: ctx.settings.sign_in_may_wait,
         };
-        let result = input(auth, &cx, connection.map(|c| c.auth_mut()));
-        Some((result, server.auth_mut().poll_outputs()))
+        let conn = connection.map(|c| c.auth_mut());
+        let mut result = true;
+        match input {
+            AuthInput::Challenge {
+                status,
+                had_token,
+                challenge,
+                ..
+            } => {
+                if let Some(conn) = conn {
+                    let waiting = (interactive, tool_name);
+                    auth.handle_challenge(
+                        &cx, conn, status, had_token, challenge, waiting.0, waiting.1,
+                    );
+                }
+            }
+            AuthInput::RefreshFinished(outcome, message) => {
+                auth.handle_refresh_finished(&cx, outcome, message, conn, interactive, tool_name)
+            }
+            AuthInput::SignInFinished(outcome, message, attempt) => {
+                auth.handle_sign_in_finished(&cx, outcome, message, attempt, conn)
+            }
+            AuthInput::TokensStoredElsewhere => auth.handle_tokens_stored_elsewhere(&cx, conn),
+            AuthInput::StateChanged => auth.handle_state_changed(&cx),
+            AuthInput::SignIn => auth.handle_sign_in(&cx),
+            AuthInput::CancelSignIn => auth.handle_cancel_by_user(),
+            AuthInput::SignOut => auth.handle_sign_out(&cx),
+            AuthInput::WaitExpired(_) => {
+                result = conn.is_some_and(|conn| auth.handle_wait_expired(&cx, conn));
+            }
+        }
+        let outputs = auth.poll_outputs();
+        Some((name, result, outputs))
+    }
+
+    /// Whether `conn`'s server signs in with OAuth (None: no such connection
+    /// or server): a challenge on any other is an HTTP status.
+    fn signs_in_on(&self, conn: ConnId) -> Option<bool> {
+        let server = self.get(self.server_of(conn)?)?;
+        Some(uses_oauth(server.config()))
+    }
+
+    /// The message `refused` by a challenge on `conn`: held, as its `send`
+    /// said it, when the connection is still open (not ended for a sign-in
+    /// it cannot wait for).
+    fn hold_refused(&mut self, ctx: &mut ServerCtx, conn: ConnId, refused: String) {
+        if let Ok(message) = serde_json::from_str::<serde_json::Value>(&refused) {
+            self.send_text(ctx, conn, refused, &message);
+        }
     }
 
     /// Carries out one output of `name`'s auth machine that only the
@@ -386,15 +339,11 @@ impl Servers {
             }
             AuthOutput::LastError(error) => {
                 if let Some(server) = self.server_mut(name) {
-                    server.stats_mut().handle_last_error(error);
+                    server.last_error(error);
                 }
             }
             AuthOutput::Catalogue => self.enqueue_catalogue(name),
-            AuthOutput::Announce => self.sign_in_announcements_mut().handle_needs_sign_in(name),
-            AuthOutput::Told => self.sign_in_announcements_mut().handle_told(name),
-            AuthOutput::Unannounce => self.sign_in_announcements_mut().handle_signed_in(name),
-            AuthOutput::Undismiss => self.sign_in_announcements_mut().handle_sign_in(name),
-            other => return Some(other),
+            other => return self.sign_in_noted(name, other),
         }
         None
     }
@@ -423,7 +372,7 @@ impl Servers {
         let Some(connection) = server.connect().conn().and_then(|c| self.conn_mut(c)) else {
             return;
         };
-        let mut held = connection.auth_mut().take_held_sends();
+        let mut held = connection.take_held_sends();
         let timer = connection
             .is_handshaking()
             .then(|| connection.handshake_timer())

@@ -21,7 +21,6 @@ use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Handshake;
-use crate::engine::server::http_transport::machine::HttpTransport;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::engine::timers::TimerPurpose;
@@ -69,22 +68,17 @@ impl Engine {
         interactive: bool,
         fallback: Option<Handshake>,
     ) {
+        let shared = self.launch_sharing_of(name);
         let opening = Opening {
             purpose,
             interactive,
             fallback,
-            shared: self.launch_sharing_of(name),
-            timeout_ms: self.handshake_timeout_ms(name),
+            shared,
         };
         let (servers, mut ctx) = self.server_parts();
-        if !servers.open(&mut ctx, name, opening) || fallback.is_some() {
-            return;
+        if let Some(trigger) = servers.open(&mut ctx, name, opening) {
+            self.transition(name, trigger);
         }
-        let trigger = match purpose {
-            Purpose::Catalogue => Trigger::CatalogueStarted,
-            Purpose::Connect => Trigger::ConnectStarted,
-        };
-        self.transition(name, trigger);
     }
 
     pub(in crate::engine) fn send_upstream(&mut self, conn: ConnId, message: Value) {
@@ -92,30 +86,15 @@ impl Engine {
         servers.send(&mut ctx, conn, message);
     }
 
-    /// A server that asked for roots while starting (server-filesystem replaces its
-    /// allowed directories with them, asynchronously) gets `rootsSettleMs` to apply
-    /// them before the first call; any other server gets its calls at once.
-    pub(in crate::engine) fn become_connected_after_roots(
-        &mut self,
-        conn: ConnId,
-        roots_asked_at: Option<u64>,
-    ) {
-        let (servers, mut ctx) = self.server_parts();
-        if servers.roots_settled(&mut ctx, conn, roots_asked_at) {
-            self.become_connected(conn);
-        }
-    }
-
     pub(in crate::engine) fn on_roots_settled(&mut self, conn: ConnId) {
-        if self.servers.is_settling(conn) {
-            self.become_connected(conn);
-        }
+        self.become_connected(conn, GoLive::RootsSettled);
     }
 
-    /// The handshake is done and calls may flow: CONNECTED, waiters forwarded.
-    fn become_connected(&mut self, conn: ConnId) {
+    /// The handshake is done and calls may flow (`Servers::go_live` says
+    /// when): CONNECTED, waiters forwarded.
+    pub(in crate::engine) fn become_connected(&mut self, conn: ConnId, when: GoLive) {
         let (servers, mut ctx) = self.server_parts();
-        let Some((name, latency_ms)) = servers.went_live(&mut ctx, conn) else {
+        let Some((name, latency_ms)) = servers.go_live(&mut ctx, conn, when) else {
             return;
         };
         self.transition(&name, Trigger::Connected);
@@ -159,6 +138,15 @@ impl Engine {
         let (client, client_id) = refused.call.into_reply_target();
         self.reply_error(&client, client_id, refused.code, &refused.message);
     }
+}
+
+/// When a connection goes live: after its first listing round, unless the
+/// roots its server asked for at that time still settle (server-filesystem
+/// replaces its allowed directories with them, asynchronously: it gets
+/// `rootsSettleMs` to apply them before the first call), or once they did.
+pub(in crate::engine) enum GoLive {
+    Listed(Option<u64>),
+    RootsSettled,
 }
 
 /// What became of a call the servers took ([`Servers::route_call`]).
@@ -309,13 +297,12 @@ pub(in crate::engine) fn subscription_uri(params: &CallParams) -> Option<&str> {
 }
 
 /// How [`Servers::open`] opens a connection: what for, whether the user
-/// waits, the handshake of a replacement, a shared launch, the handshake's bound.
+/// waits, the handshake of a replacement, a shared launch.
 pub(in crate::engine) struct Opening {
     purpose: Purpose,
     interactive: bool,
     fallback: Option<Handshake>,
     shared: Option<SharedLaunch>,
-    timeout_ms: u64,
 }
 
 impl Servers {
@@ -327,29 +314,30 @@ impl Servers {
     pub(in crate::engine) fn connection_opened(&mut self, conn: ConnId, pid: Option<u32>) -> bool {
         let opening = self.is_opening(conn);
         if let Some((_, Some(server))) = self.conn_and_server_mut(conn) {
-            server.stats_mut().handle_process_started(pid);
+            server.process_started(pid);
         }
         opening
     }
 
     /// Opens a connection to `name`: its retry timer cancelled, the
-    /// handshake's timer armed, the `open` effect. Returns false when there
-    /// is no such server (the router changes its state only when true).
-    fn open(&mut self, ctx: &mut ServerCtx, name: &str, opening: Opening) -> bool {
+    /// handshake's timer armed (the server's `timeout` key, else
+    /// `handshakeTimeoutMs`), the `open` effect. Returns the state change
+    /// the router makes: none for a replacement (the server is still
+    /// CATALOGUING or CONNECTING), nor when there is no such server.
+    fn open(&mut self, ctx: &mut ServerCtx, name: &str, opening: Opening) -> Option<Trigger> {
         let Opening {
             purpose,
             interactive,
             fallback,
             shared,
-            timeout_ms,
         } = opening;
+        let timeout_ms = self.get(name).and_then(|s| s.config().timeout_ms);
+        let timeout_ms = timeout_ms.unwrap_or(ctx.settings.handshake_timeout_ms);
         let handshake = match fallback {
             Some(handshake) => handshake,
             None => self.handshake_for(ctx, name),
         };
-        let Some(server) = self.server_mut(name) else {
-            return false;
-        };
+        let server = self.server_mut(name)?;
         let retry_timer = server.restart_mut().take_retry_timer();
         let transport = server.config().transport.clone();
         let oauth = crate::engine::server::auth::binding(server.config());
@@ -359,7 +347,7 @@ impl Servers {
                 TimerPurpose::Handshake { conn },
                 ctx.now_ms.saturating_add(timeout_ms),
             );
-            let mut connection = Connection::new(
+            let connection = Connection::new(
                 name.to_string(),
                 purpose,
                 interactive,
@@ -367,12 +355,10 @@ impl Servers {
                 ctx.now_ms,
                 handshake_timer,
             );
-            *connection.http_mut() = HttpTransport::new(&transport);
-            connection
+            connection.speaking(&transport)
         });
         if let Some(server) = self.server_mut(name) {
-            server.connect_mut().handle_connection_opened(conn);
-            server.stats_mut().handle_opening(shared.is_some());
+            server.opening(conn, shared.is_some());
         }
         ctx.effects.push(Effect::Open {
             conn,
@@ -383,7 +369,11 @@ impl Servers {
             max_message_bytes: ctx.settings.max_message_bytes,
             shared: shared.map(Box::new),
         });
-        true
+        match purpose {
+            _ if fallback.is_some() => None,
+            Purpose::Catalogue => Some(Trigger::CatalogueStarted),
+            Purpose::Connect => Some(Trigger::ConnectStarted),
+        }
     }
 
     /// Either era's handshake is done on `conn`: its server's era is known,
@@ -405,6 +395,24 @@ impl Servers {
         if has_waiters {
             connection.keep_for_calls();
         }
+    }
+
+    /// Whether `conn` goes live now ([`GoLive`]); when it does, its
+    /// server's name and the handshake's latency ([`Servers::went_live`]).
+    fn go_live(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        when: GoLive,
+    ) -> Option<(String, u64)> {
+        let now = match when {
+            GoLive::Listed(roots_asked_at) => self.roots_settled(ctx, conn, roots_asked_at),
+            GoLive::RootsSettled => self.is_settling(conn),
+        };
+        if !now {
+            return None;
+        }
+        self.went_live(ctx, conn)
     }
 
     /// Whether `conn` goes live now: not while the roots its server asked for
@@ -453,10 +461,7 @@ impl Servers {
         latency_ms: u64,
     ) -> Vec<QueuedCall> {
         let waiters = match self.server_mut(name) {
-            Some(server) => {
-                server.stats_mut().handle_connected(latency_ms);
-                server.connect_mut().take_waiters()
-            }
+            Some(server) => server.connected(latency_ms),
             None => Vec::new(),
         };
         let message = format!(
@@ -546,7 +551,7 @@ impl Servers {
             open_event_stream: false,
         };
         // Held while the connection waits for a sign-in.
-        if let Some(send) = connection.auth_mut().handle_send(send) {
+        if let Some(send) = connection.handle_send(send) {
             ctx.effects.push(send);
         }
     }
@@ -590,7 +595,7 @@ impl Servers {
             open_event_stream: opens_stream,
         };
         // Held while the connection waits for a sign-in.
-        if let Some(send) = connection.auth_mut().handle_send(send) {
+        if let Some(send) = connection.handle_send(send) {
             ctx.effects.push(send);
         }
     }
@@ -611,7 +616,7 @@ impl Servers {
             .server_mut(&name)
             .filter(|s| s.connect().conn() == Some(conn))
         {
-            server.stats_mut().handle_shared(clients, holders);
+            server.shared(clients, holders);
         }
     }
 }

@@ -13,14 +13,21 @@
 //! HTTP transport) are lent to `server/`'s files to feed, each keeping its
 //! own fields private.
 
+use crate::config::model::Transport;
+use crate::engine::effects::Effect;
 use crate::engine::server::auth::machine::ConnAuth;
 use crate::engine::server::calls::ForwardedCall;
-use crate::engine::server::handshake::machine::{Handshake, HandshakeMachine, Phase};
-use crate::engine::server::http_transport::machine::HttpTransport;
-use crate::engine::server::listing::machine::ListingMachine;
+use crate::engine::server::handshake::input::HandshakeInput;
+use crate::engine::server::handshake::machine::{
+    Handshake, HandshakeContext, HandshakeMachine, HandshakeOutput, Phase,
+};
+use crate::engine::server::http_transport::machine::{Answered, HttpTransport};
+use crate::engine::server::listing::machine::{ListingInput, ListingMachine, ListingOutput};
 use crate::engine::timers::TimerId;
-use crate::protocol::client_handshake::ListKind;
+use crate::protocol::client_discover::Era;
+use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::vec_map::VecMap;
+use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::engine) enum Purpose {
@@ -123,6 +130,12 @@ impl Connection {
         }
     }
 
+    /// It reaches its server over `transport` (HTTP: its transport machine).
+    pub(in crate::engine) fn speaking(mut self, transport: &Transport) -> Self {
+        self.http = HttpTransport::new(transport);
+        self
+    }
+
     // ---- reads ---------------------------------------------------------------
 
     /// The server it is a connection to.
@@ -134,14 +147,6 @@ impl Connection {
         &self.handshake
     }
 
-    pub(in crate::engine) fn handshake_mut(&mut self) -> &mut HandshakeMachine {
-        &mut self.handshake
-    }
-
-    pub(in crate::engine) fn listing_mut(&mut self) -> &mut ListingMachine {
-        &mut self.listing
-    }
-
     pub(in crate::engine) fn auth(&self) -> &ConnAuth {
         &self.auth
     }
@@ -150,12 +155,44 @@ impl Connection {
         &mut self.auth
     }
 
-    pub(in crate::engine) fn http(&self) -> &HttpTransport {
-        &self.http
+    /// A `send` on it: held while it waits for a sign-in (None), else returned.
+    pub(in crate::engine) fn handle_send(&mut self, send: Effect) -> Option<Effect> {
+        self.auth.handle_send(send)
     }
 
-    pub(in crate::engine) fn http_mut(&mut self) -> &mut HttpTransport {
-        &mut self.http
+    /// It goes on after a sign-in or refresh: the `send`s it held, in order.
+    pub(in crate::engine) fn take_held_sends(&mut self) -> Vec<Effect> {
+        self.auth.take_held_sends()
+    }
+
+    /// The host started its first HTTP exchange, bounded by `timer`: the
+    /// deadline it replaces, to cancel.
+    pub(in crate::engine) fn connect_started(&mut self, timer: TimerId) -> Option<TimerId> {
+        self.http.handle_started(timer)
+    }
+
+    /// Its first HTTP exchange was answered with `status` (`oauth`: its
+    /// server signs in); a modern request's status is its answer.
+    pub(in crate::engine) fn connect_answered(&mut self, status: u16, oauth: bool) -> Answered {
+        let modern = self.handshake.era() == Era::Modern;
+        self.http.handle_answered(status, modern, oauth)
+    }
+
+    /// Deadline `timer` of its first exchange came: what timed out, when it
+    /// is still that exchange's.
+    pub(in crate::engine) fn connect_deadline(&mut self, timer: TimerId) -> Option<&'static str> {
+        self.http.handle_deadline(timer)
+    }
+
+    /// A message arrived: after a refresh, the next refused token may be
+    /// refreshed again.
+    #[inline]
+    pub(in crate::engine) fn answer_arrived(&mut self) {
+        self.auth.handle_answer();
+    }
+
+    pub(in crate::engine) fn http(&self) -> &HttpTransport {
+        &self.http
     }
 
     pub(in crate::engine) fn purpose(&self) -> Purpose {
@@ -250,8 +287,22 @@ impl Connection {
         self.pending.insert(id, Pending::Call(call));
     }
 
+    /// The call `id`, whose client was answered `input_required`, was sent
+    /// again by `client` as `client_id`: its answer goes to that retry.
+    /// Returns the call's timer, when the call is still there.
+    pub(in crate::engine) fn answer_retry(
+        &mut self,
+        id: u64,
+        client: &str,
+        client_id: &Value,
+    ) -> Option<TimerId> {
+        let call = self.call_mut(id)?;
+        call.answer_to(client, client_id);
+        Some(call.timer())
+    }
+
     /// The forwarded call `id`, to change whom it answers.
-    pub(in crate::engine) fn call_mut(&mut self, id: u64) -> Option<&mut ForwardedCall> {
+    fn call_mut(&mut self, id: u64) -> Option<&mut ForwardedCall> {
         match self.pending.get_mut(&id)? {
             Pending::Call(call) => Some(call),
             _ => None,
@@ -333,6 +384,37 @@ impl Connection {
 
     /// The connection ends: its handshake timer and its calls in flight leave
     /// it; the engine's own requests (handshake, lists, listen, re-subscribe)
+    /// Its handshake machine takes `input` (`cached`: the discover result
+    /// an opening trusting a modern verdict starts from); its outputs, in order.
+    pub(in crate::engine) fn handle_handshake(
+        &mut self,
+        cx: HandshakeContext,
+        input: HandshakeInput,
+        cached: Option<InitializeOutcome>,
+    ) -> Vec<HandshakeOutput> {
+        let handshake = &mut self.handshake;
+        match input {
+            HandshakeInput::Opened => handshake.handle_opened(cached),
+            HandshakeInput::Answer(to, outcome) => handshake.handle_answer(cx, to, outcome),
+            HandshakeInput::Timeout(ms) => handshake.handle_timeout(cx, ms),
+            HandshakeInput::Closed { cause, .. } => handshake.handle_closed(cx, cause),
+        }
+        handshake.poll_outputs()
+    }
+
+    /// Its listing machine takes `input` (with its purpose); its outputs, in order.
+    pub(in crate::engine) fn handle_listing(&mut self, input: ListingInput) -> Vec<ListingOutput> {
+        let listing = &mut self.listing;
+        match input {
+            ListingInput::Start(kinds) => listing.handle_start(kinds),
+            ListingInput::Page(kind, result) => listing.handle_page(kind, result),
+            ListingInput::Failed(kind, error) => {
+                listing.handle_failed(kind, self.purpose == Purpose::Catalogue, error)
+            }
+        }
+        listing.poll_outputs()
+    }
+
     /// end with it unanswered.
     pub(in crate::engine) fn close(&mut self) -> Closed {
         let calls = std::mem::take(&mut self.pending)

@@ -10,7 +10,9 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::handshake::machine::Failure;
+use crate::engine::server::restart::input::RestartInput;
 use crate::engine::server::state::Trigger;
 use crate::engine::server::Servers;
 use crate::protocol::jsonrpc;
@@ -53,8 +55,7 @@ impl Servers {
         ctx.timers.cancel_armed(closed.handshake_timer);
         ctx.timers.cancel_armed(closed.connect_deadline);
         if let Some(server) = self.server_mut(connection.server()) {
-            server.connect_mut().handle_connection_dropped(conn);
-            server.stats_mut().handle_connection_ended();
+            server.connection_ended(conn);
         }
         let mut owed = Vec::new();
         for (upstream_id, call) in closed.calls {
@@ -211,7 +212,7 @@ impl Servers {
              \"headers\": {{\"Authorization\": \"Bearer ${{input:token}}\"}}, then use Connect Now"
         );
         if let Some(server) = self.server_mut(&name) {
-            server.stats_mut().handle_last_error(Some(error.clone()));
+            server.last_error(Some(error.clone()));
         }
         Some((name, error))
     }
@@ -265,7 +266,7 @@ impl Engine {
     }
 
     /// A failed connection's calls and waiters answered, the failure logged,
-    /// and the state after it decided (`after_failure`); `close`: the engine
+    /// and the state after it decided (`on_restart`); `close`: the engine
     /// closes the connection.
     pub(super) fn carry_out_failure(
         &mut self,
@@ -273,23 +274,17 @@ impl Engine {
         failed: ConnectionFailed,
         close: bool,
     ) {
-        let ConnectionFailed {
-            name,
-            error,
-            detail,
-            owed,
-            waiters,
-            level,
-            may_stay_catalogued,
-        } = failed;
-        self.answer_dropped(conn, owed, &error, close);
-        for call in waiters {
+        let error = failed.error;
+        self.answer_dropped(conn, failed.owed, &error, close);
+        for call in failed.waiters {
             let (client, client_id) = call.into_reply_target();
             self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, &error);
         }
-        let error = format!("{error}{detail}");
-        self.log(level, Some(&name), error.clone());
-        self.after_failure(&name, error, may_stay_catalogued);
+        let (name, error) = (failed.name, format!("{error}{}", failed.detail));
+        self.log(failed.level, Some(&name), error.clone());
+        self.note_failure(&name, &error, false);
+        let may_stay_catalogued = failed.may_stay_catalogued;
+        self.on_restart(&name, RestartInput::failed(error, may_stay_catalogued));
     }
 
     pub(in crate::engine) fn on_connection_closed(
@@ -303,7 +298,7 @@ impl Engine {
         match servers.connection_closed(&mut ctx, conn, reason, exit_code, stderr_tail) {
             None => {}
             Some(Closed::InHandshake { cause, detail }) => {
-                self.handshake_closed(conn, &cause, &detail, false)
+                self.on_handshake(conn, HandshakeInput::closed(&cause, &detail, false))
             }
             Some(Closed::Live(failed)) => self.carry_out_failure(conn, failed, false),
         }

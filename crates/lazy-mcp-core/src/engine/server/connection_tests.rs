@@ -61,9 +61,7 @@ fn requests_get_ids_in_order_and_each_answer_is_taken_once() {
     );
     // A call is read, changed and taken by its id; put back, it waits on.
     assert_eq!(c.call(2).map(|call| call.timer()), Some(20));
-    if let Some(call) = c.call_mut(2) {
-        call.answer_to("b", &Value::from(12));
-    }
+    assert_eq!(c.answer_retry(2, "b", &Value::from(12)), Some(20));
     let taken = c.take_call(2).expect("the call is in flight");
     assert_eq!(taken.client(), "b");
     assert_eq!(taken.client_id(), &Value::from(12));

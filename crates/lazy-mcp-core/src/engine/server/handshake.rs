@@ -6,37 +6,24 @@
 //! router's: on success the first listing round, else a connection dropped
 //! and reopened, or failed.
 
+pub(in crate::engine) mod input;
 pub(in crate::engine) mod machine;
 
 use crate::config::model::Transport;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
+use crate::engine::server::connection_end::ConnectionFailed;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::era::Reopening;
+use crate::engine::server::listing::machine::ListingInput;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake;
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-use machine::{
-    Failure, Handshake, HandshakeContext, HandshakeMachine, HandshakeMessage, HandshakeOutput,
-    Phase,
-};
-use serde_json::Value;
-
-/// How a failure the machine reports ends the connection.
-struct OnFailure<'a> {
-    /// Close it (false: the host closed it already).
-    close: bool,
-    /// For the log and Diagnostics only (a stderr tail).
-    detail: &'a str,
-}
-
-const CLOSE: OnFailure<'static> = OnFailure {
-    close: true,
-    detail: "",
-};
+use input::HandshakeInput;
+use machine::{Handshake, HandshakeContext, HandshakeMessage, HandshakeOutput, Phase};
 
 /// What a handshake input leaves the router to do once `Servers` sent the
 /// machine's messages and wrote its log lines: the machine's last output,
@@ -45,24 +32,30 @@ enum HandshakeNext {
     /// Done: the first listing round (calls flow once it is back).
     List(Vec<ListKind>),
     Reopen(Reopening),
-    Failed {
-        kind: Failure,
-        text: String,
-    },
+    /// Failed: dropped already; the router carries out the failure.
+    Failed(ConnectionFailed),
 }
 
 impl Servers {
-    /// Hands `conn`'s handshake machine an input, then carries out its
+    /// Hands `conn`'s handshake machine `input`, then carries out its
     /// outputs in order: the messages it sends, its log lines, a probe to
     /// skip next time. Its last output, when the router's, is returned with
-    /// the server's name (the machine asks for at most one, last).
-    /// (One copy in the `.wasm`: `input` is dynamic.)
+    /// the server's name (the machine asks for at most one, last); a
+    /// failure drops the connection first (`Servers::connection_failed`).
     fn with_handshake(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
-        input: &mut dyn FnMut(&mut HandshakeMachine, HandshakeContext),
+        input: HandshakeInput,
     ) -> Option<(String, HandshakeNext)> {
+        let cached = match input {
+            HandshakeInput::Opened => self.opened_with(ctx, conn)?,
+            _ => None,
+        };
+        let detail = match input {
+            HandshakeInput::Closed { detail, .. } => detail,
+            _ => "",
+        };
         let (connection, server) = self.conn_and_server_mut(conn)?;
         let name = connection.server().clone();
         let cx = match server {
@@ -75,8 +68,7 @@ impl Servers {
                 reprobed: false,
             },
         };
-        input(connection.handshake_mut(), cx);
-        let outputs = connection.handshake_mut().poll_outputs();
+        let outputs = connection.handle_handshake(cx, input, cached);
         let mut next = None;
         for output in outputs {
             let router = match output {
@@ -115,7 +107,12 @@ impl Servers {
                     Some((_, reopen)) => HandshakeNext::Reopen(reopen),
                     None => continue,
                 },
-                HandshakeOutput::Failed { kind, text } => HandshakeNext::Failed { kind, text },
+                HandshakeOutput::Failed { kind, text } => {
+                    match self.connection_failed(ctx, conn, &text, detail, kind) {
+                        Some(failed) => HandshakeNext::Failed(failed),
+                        None => continue,
+                    }
+                }
             };
             next = Some(router);
         }
@@ -149,29 +146,20 @@ impl Servers {
 }
 
 impl Engine {
-    /// Hands `conn`'s handshake machine an input (`Servers::with_handshake`),
-    /// then does what its last output asks of the router.
-    fn with_handshake(
-        &mut self,
-        conn: ConnId,
-        on_failure: OnFailure,
-        input: &mut dyn FnMut(&mut HandshakeMachine, HandshakeContext),
-    ) {
+    /// Hands `conn`'s handshake machine `input` (`Servers::with_handshake`),
+    /// then does what its last output asks of the router: the first listing
+    /// round, a reopening, or a failure carried out (the connection closed
+    /// unless the input says the host closed it).
+    pub(in crate::engine) fn on_handshake(&mut self, conn: ConnId, input: HandshakeInput) {
+        let close = !matches!(input, HandshakeInput::Closed { close: false, .. });
         let (servers, mut ctx) = self.server_parts();
-        let Some((name, next)) = servers.with_handshake(&mut ctx, conn, input) else {
-            return;
-        };
-        match next {
-            HandshakeNext::List(kinds) => self.start_listing(conn, &kinds),
-            HandshakeNext::Reopen(reopen) => self.reopen(conn, &name, reopen),
-            HandshakeNext::Failed { kind, text } => {
-                let (servers, mut ctx) = self.server_parts();
-                let detail = on_failure.detail;
-                if let Some(failed) = servers.connection_failed(&mut ctx, conn, &text, detail, kind)
-                {
-                    self.carry_out_failure(conn, failed, on_failure.close);
-                }
+        match servers.with_handshake(&mut ctx, conn, input) {
+            None => {}
+            Some((_, HandshakeNext::List(kinds))) => {
+                self.on_listing(conn, ListingInput::Start(&kinds))
             }
+            Some((name, HandshakeNext::Reopen(reopen))) => self.reopen(conn, &name, reopen),
+            Some((_, HandshakeNext::Failed(failed))) => self.carry_out_failure(conn, failed, close),
         }
     }
 
@@ -186,49 +174,6 @@ impl Engine {
             ..
         } = reopen;
         self.open_connection_with(name, purpose, interactive, Some(handshake));
-    }
-
-    /// The host opened the connection: start its handshake.
-    pub(in crate::engine) fn start_handshake(&mut self, conn: ConnId) {
-        let (servers, ctx) = self.server_parts();
-        let Some(mut cached) = servers.opened_with(&ctx, conn) else {
-            return;
-        };
-        self.with_handshake(conn, CLOSE, &mut |hs, _| hs.handle_opened(cached.take()));
-    }
-
-    /// The answer to a handshake request (`server/discover` or `initialize`).
-    pub(in crate::engine) fn on_handshake_answer(
-        &mut self,
-        conn: ConnId,
-        to: HandshakeMessage,
-        outcome: Result<Value, Value>,
-    ) {
-        let mut outcome = Some(outcome);
-        self.with_handshake(conn, CLOSE, &mut |hs, cx| {
-            if let Some(outcome) = outcome.take() {
-                hs.handle_answer(cx, to, outcome);
-            }
-        });
-    }
-
-    /// The handshake timer fired on a connection not yet live.
-    pub(in crate::engine) fn handshake_timed_out(&mut self, conn: ConnId, timeout_ms: u64) {
-        self.with_handshake(conn, CLOSE, &mut |hs, cx| hs.handle_timeout(cx, timeout_ms));
-    }
-
-    /// The connection closed before it went live (`detail`: its stderr tail),
-    /// or (`close`: the engine closes it) its first HTTP exchange got no
-    /// answer in time (`http_transport.rs`).
-    pub(in crate::engine) fn handshake_closed(
-        &mut self,
-        conn: ConnId,
-        cause: &str,
-        detail: &str,
-        close: bool,
-    ) {
-        let on_failure = OnFailure { close, detail };
-        self.with_handshake(conn, on_failure, &mut |hs, cx| hs.handle_closed(cx, cause));
     }
 }
 

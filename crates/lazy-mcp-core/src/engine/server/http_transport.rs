@@ -15,10 +15,10 @@ use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::Servers;
 use crate::engine::timers::{TimerId, TimerPurpose};
 use crate::host_limits::HTTP_CONNECT_TIMEOUT_MS;
-use crate::protocol::client_discover::Era;
 use crate::protocol::json_text::push_u64;
 
 impl Servers {
@@ -29,7 +29,7 @@ impl Servers {
         };
         let due = ctx.now_ms.saturating_add(HTTP_CONNECT_TIMEOUT_MS);
         let timer = ctx.timers.handle_set(TimerPurpose::Connect { conn }, due);
-        let replaced = connection.http_mut().handle_started(timer);
+        let replaced = connection.connect_started(timer);
         ctx.timers.cancel_armed(replaced);
     }
 
@@ -45,10 +45,7 @@ impl Servers {
             return;
         };
         let oauth = server.is_some_and(|s| crate::engine::server::auth::uses_oauth(s.config()));
-        // A modern request (the era probe `server/discover`, any request of a
-        // modern connection) carries its own headers: its status is its answer.
-        let modern = connection.handshake_mut().era() == Era::Modern;
-        let answered = connection.http_mut().handle_answered(status, modern, oauth);
+        let answered = connection.connect_answered(status, oauth);
         ctx.timers.cancel_armed(answered.deadline);
         if let Some(mode) = answered.mode {
             ctx.effects.push(Effect::HttpTransport { conn, mode });
@@ -62,7 +59,7 @@ impl Servers {
         conn: ConnId,
         timer: TimerId,
     ) -> Option<String> {
-        let what = self.conn_mut(conn)?.http_mut().handle_deadline(timer)?;
+        let what = self.conn_mut(conn)?.connect_deadline(timer)?;
         let url = match self.transport_of(conn) {
             Some(Transport::Http { url, .. } | Transport::Sse { url, .. }) => redact_url(url),
             _ => return None,
@@ -83,7 +80,7 @@ impl Engine {
     /// as if it closed saying so, and is closed.
     pub(in crate::engine) fn on_connect_deadline(&mut self, conn: ConnId, timer: TimerId) {
         if let Some(cause) = self.servers.connect_deadline(conn, timer) {
-            self.handshake_closed(conn, &cause, "", true);
+            self.on_handshake(conn, HandshakeInput::closed(&cause, "", true));
         }
     }
 }

@@ -7,36 +7,49 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::registry::catalogue::{Listing, Recorded};
 use crate::engine::router::Engine;
+use crate::engine::server::connect::GoLive;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::era::Reopening;
 use crate::engine::server::state::Trigger;
 use crate::engine::server::Servers;
 use crate::protocol::client_discover::CacheHint;
 use crate::protocol::client_handshake::{self, ListKind};
 use crate::vec_map::VecMap;
 use crate::wording::count;
-use machine::{ListingMachine, ListingOutput};
+use machine::{ListingInput, ListingOutput};
 use serde_json::Value;
 
-/// A listing round's result: the lists and the server's cache hint.
-type Listed = (VecMap<ListKind, Vec<Value>>, Option<CacheHint>);
+/// What a listing input leaves the router to do (returned once, not kept:
+/// the round's size is no cost).
+#[allow(clippy::large_enum_variant)]
+enum Listed {
+    /// A round finished, as `Servers::round_done` decides it.
+    Round(RoundDone),
+    /// The server's era changed: this server's connection is reopened.
+    Reopen(String, Reopening),
+}
 
 impl Servers {
-    /// Hands `conn`'s listing machine an input (with the connection's purpose),
-    /// then carries out its outputs in order: the requests and log lines; a
-    /// finished round (the machine's last output) is returned to the router,
-    /// which writes the catalogue. (One copy in the `.wasm`.)
+    /// Hands `conn`'s listing machine `input`, then carries out its outputs
+    /// in order: the requests and log lines; a finished round (the
+    /// machine's last output) is returned to the router, which writes the
+    /// catalogue. A refused page that shows the server's era changed asks
+    /// the era again instead (the connection to reopen is returned).
     fn with_listing(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
-        input: &mut dyn FnMut(&mut ListingMachine, Purpose),
+        input: ListingInput,
     ) -> Option<Listed> {
+        if let ListingInput::Failed(_, error) = input {
+            if let Some((name, reopen)) = self.reprobe_after_list_refusal(ctx, conn, error) {
+                return Some(Listed::Reopen(name, reopen));
+            }
+        }
         let connection = self.conn_mut(conn)?;
-        let purpose = connection.purpose();
-        input(connection.listing_mut(), purpose);
-        let outputs = connection.listing_mut().poll_outputs();
+        let outputs = connection.handle_listing(input);
         let name = connection.server().clone();
         let mut done = None;
         for output in outputs {
@@ -50,71 +63,36 @@ impl Servers {
                 ListingOutput::Done { lists, cache } => done = Some((lists, cache)),
             }
         }
-        done
+        let (lists, cache) = done?;
+        self.round_done(ctx, conn, lists, cache).map(Listed::Round)
     }
 }
 
 impl Engine {
-    /// [`Servers::with_listing`], and a finished round recorded.
-    fn with_listing(&mut self, conn: ConnId, input: &mut dyn FnMut(&mut ListingMachine, Purpose)) {
+    /// Hands `conn`'s listing machine `input` ([`Servers::with_listing`]): a
+    /// finished round recorded, or the connection reopened.
+    pub(in crate::engine) fn on_listing(&mut self, conn: ConnId, input: ListingInput) {
         let (servers, mut ctx) = self.server_parts();
-        if let Some((lists, cache)) = servers.with_listing(&mut ctx, conn, input) {
-            self.on_listing_complete(conn, lists, cache);
+        match servers.with_listing(&mut ctx, conn, input) {
+            None => {}
+            Some(Listed::Round(done)) => self.on_listing_complete(conn, done),
+            Some(Listed::Reopen(name, reopen)) => self.reopen(conn, &name, reopen),
         }
-    }
-
-    /// Sends the list requests for `kinds` (first pages).
-    pub(in crate::engine) fn start_listing(&mut self, conn: ConnId, kinds: &[ListKind]) {
-        self.with_listing(conn, &mut |listing, _| listing.handle_start(kinds));
-    }
-
-    /// The answer to a page of `kind`.
-    pub(in crate::engine) fn on_list_response(
-        &mut self,
-        conn: ConnId,
-        kind: ListKind,
-        outcome: Result<Value, Value>,
-    ) {
-        if let Err(error) = &outcome {
-            let (servers, mut ctx) = self.server_parts();
-            if let Some((name, reopen)) = servers.reprobe_after_list_refusal(&mut ctx, conn, error)
-            {
-                return self.reopen(conn, &name, reopen);
-            }
-        }
-        self.with_listing(conn, &mut |listing, purpose| match &outcome {
-            Ok(result) => listing.handle_page(kind, result),
-            Err(error) => listing.handle_failed(kind, purpose == Purpose::Catalogue, error),
-        });
     }
 
     /// A listing round finished (`Servers::round_done` decides what follows):
     /// the catalogue written, then the server goes live or, catalogued, stops.
-    fn on_listing_complete(
-        &mut self,
-        conn: ConnId,
-        lists: VecMap<ListKind, Vec<Value>>,
-        cache: Option<CacheHint>,
-    ) {
-        let (servers, ctx) = self.server_parts();
-        let Some(done) = servers.round_done(&ctx, conn, lists, cache) else {
-            return;
-        };
-        let RoundDone {
-            name,
-            mut listing,
-            roots_asked_at,
-            next,
-        } = done;
-        if roots_asked_at.is_some() {
+    fn on_listing_complete(&mut self, conn: ConnId, done: RoundDone) {
+        let (name, mut listing) = (done.name, done.listing);
+        if done.roots_asked_at.is_some() {
             self.note_roots_asked(&name);
         }
         listing.asks_roots = self.known_to_ask_roots(&name);
         self.update_catalogue(&name, listing);
         self.registry.listed(&name);
-        match next {
+        match done.next {
             AfterRound::Stays => {}
-            AfterRound::Live => self.become_connected_after_roots(conn, roots_asked_at),
+            AfterRound::Live => self.become_connected(conn, GoLive::Listed(done.roots_asked_at)),
             AfterRound::Stop => {
                 self.stop_server(&name, "cataloguing finished");
                 self.transition(&name, Trigger::CatalogueSucceeded);
@@ -249,7 +227,7 @@ impl Servers {
         };
         let entry = ctx.catalogue.warm(name, &server.config().fingerprint);
         let dropped = entry.map_or_else(Vec::new, |entry| server.dropped_declared_tools(entry));
-        if !server.stats_mut().handle_dropped_declared_tools(&dropped) {
+        if !server.dropped_declared(&dropped) {
             return;
         }
         if !dropped.is_empty() {

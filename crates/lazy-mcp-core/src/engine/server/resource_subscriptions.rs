@@ -49,7 +49,7 @@ impl Servers {
             let Some(server) = self.server_mut(&name) else {
                 continue;
             };
-            server.subscriptions_mut().handle_subscribers_gone(gone);
+            server.subscribers_gone(gone);
             self.sync_upstream_subscriptions(ctx, &name, &before);
         }
     }

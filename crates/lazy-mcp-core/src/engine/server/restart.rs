@@ -4,6 +4,7 @@
 //! error, logs; the state change it asks for (last) is the router's, through
 //! `Engine::transition`.
 
+pub(in crate::engine) mod input;
 pub(in crate::engine) mod machine;
 #[cfg(test)]
 mod machine_tests;
@@ -14,6 +15,7 @@ use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::engine::timers::TimerPurpose;
+use input::RestartInput;
 use machine::{RestartMachine, RestartOutput, RestartPolicy};
 
 /// What a restart input leaves the router to do, after the machine's timers
@@ -24,6 +26,28 @@ pub(in crate::engine) struct RestartNext {
 }
 
 impl Servers {
+    /// `name`'s restart machine takes `input`; the state change it asks for.
+    fn restart(
+        &mut self,
+        ctx: &mut ServerCtx,
+        name: &str,
+        input: RestartInput,
+    ) -> Option<RestartNext> {
+        let now = match input {
+            RestartInput::Failed {
+                error,
+                may_stay_catalogued,
+            } => return self.failed(ctx, name, error, may_stay_catalogued),
+            RestartInput::RetryFired => false,
+            RestartInput::RetryNow => true,
+        };
+        // One closure for both retries: one copy in the `.wasm`.
+        self.with_restart(ctx, name, String::new(), &mut |machine, failed| match now {
+            true => machine.handle_retry_now(failed),
+            false => machine.handle_retry_fired(failed),
+        })
+    }
+
     /// A connection of `name` failed with `error`: noted for Diagnostics,
     /// the connect machine told, and the restart machine decides: back to
     /// CATALOGUED when allowed and not crash-looping, else FAILED with an
@@ -46,7 +70,7 @@ impl Servers {
             max_retries: settings.max_retries,
         };
         let server = self.server_mut(name)?;
-        server.stats_mut().handle_last_error(Some(error.clone()));
+        server.last_error(Some(error.clone()));
         server.connect_mut().handle_connect_failed();
         let now = ctx.now_ms;
         self.with_restart(ctx, name, error, &mut |machine, _| {
@@ -138,9 +162,12 @@ impl Servers {
 }
 
 impl Engine {
-    /// The state change a restart input asked for, and (a cold retry) queued.
-    fn carry_out_restart(&mut self, name: &str, next: Option<RestartNext>) {
-        let Some(next) = next else {
+    /// `name`'s restarts take `input` (`Servers::restart`; a failure was
+    /// told first, `note_failure`), then the state change it asks for, and
+    /// (a cold retry) the cataloguing queued.
+    pub(in crate::engine) fn on_restart(&mut self, name: &str, input: RestartInput) {
+        let (servers, mut ctx) = self.server_parts();
+        let Some(next) = servers.restart(&mut ctx, name, input) else {
             return;
         };
         self.transition(name, next.trigger);
@@ -149,36 +176,7 @@ impl Engine {
         }
     }
 
-    /// A connection of `name` failed with `error`: told (`note_failure`),
-    /// then the state after it (`Servers::failed`).
-    pub(in crate::engine) fn after_failure(
-        &mut self,
-        name: &str,
-        error: String,
-        may_stay_catalogued: bool,
-    ) {
-        self.note_failure(name, &error, false);
-        let (servers, mut ctx) = self.server_parts();
-        let next = servers.failed(&mut ctx, name, error, may_stay_catalogued);
-        self.carry_out_restart(name, next);
-    }
-
-    /// Automatic retry: in the background (hosts show no progress for it).
-    pub(in crate::engine) fn on_retry_timer(&mut self, name: &str) {
-        let (servers, mut ctx) = self.server_parts();
-        let next = servers.with_restart(&mut ctx, name, String::new(), &mut |machine, failed| {
-            machine.handle_retry_fired(failed)
-        });
-        self.carry_out_restart(name, next);
-    }
-
-    /// A user action or a config edit on a FAILED server: try again now, in the
-    /// foreground (the retry timer, if any, is cancelled).
     pub(in crate::engine) fn retry_now(&mut self, name: &str) {
-        let (servers, mut ctx) = self.server_parts();
-        let next = servers.with_restart(&mut ctx, name, String::new(), &mut |machine, failed| {
-            machine.handle_retry_now(failed)
-        });
-        self.carry_out_restart(name, next);
+        self.on_restart(name, RestartInput::RetryNow);
     }
 }

@@ -17,7 +17,7 @@ use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::events::ConnId;
 use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::server::auth::announcements::SignInAnnouncements;
-use crate::engine::server::auth::machine::AuthMachine;
+use crate::engine::server::auth::machine::{AuthMachine, AuthOutput};
 use crate::engine::server::backoff::CrashHistory;
 use crate::engine::server::calls::{ForwardedCall, QueuedCall};
 use crate::engine::server::connect::machine::ConnectMachine;
@@ -30,6 +30,7 @@ use crate::engine::server::restart::machine::RestartMachine;
 use crate::engine::server::state::{next_state, ServerState, Trigger};
 use crate::engine::server::stats::ServerStats;
 use crate::engine::timers::TimerId;
+use crate::shared::launch::SharedHolder;
 use crate::vec_map::VecMap;
 use serde_json::Value;
 
@@ -220,9 +221,7 @@ impl Servers {
         client: &str,
         client_id: &Value,
     ) -> Option<TimerId> {
-        let call = self.conns.get_mut(&conn)?.call_mut(upstream_id)?;
-        call.answer_to(client, client_id);
-        Some(call.timer())
+        (self.conns.get_mut(&conn)?).answer_retry(upstream_id, client, client_id)
     }
 
     /// `subscriber` wants `resources/updated` for `uri` of `name` (the
@@ -362,10 +361,18 @@ impl Servers {
         None
     }
 
-    /// Which servers that need sign-in were told or dismissed (the auth
-    /// machine's announcement outputs feed it).
-    pub(super) fn sign_in_announcements_mut(&mut self) -> &mut SignInAnnouncements {
-        &mut self.sign_in_announcements
+    /// An output of `name`'s auth machine about the sign-in announcements
+    /// noted there (told or dismissed); any other output is returned.
+    pub(super) fn sign_in_noted(&mut self, name: &str, output: AuthOutput) -> Option<AuthOutput> {
+        let announcements = &mut self.sign_in_announcements;
+        match output {
+            AuthOutput::Announce => announcements.handle_needs_sign_in(name),
+            AuthOutput::Told => announcements.handle_told(name),
+            AuthOutput::Unannounce => announcements.handle_signed_in(name),
+            AuthOutput::Undismiss => announcements.handle_sign_in(name),
+            other => return Some(other),
+        }
+        None
     }
 
     /// The user dismissed the sign-in of `servers` ("Not now").
@@ -551,6 +558,51 @@ impl Server {
         self.session_enabled
     }
 
+    // ---- named inputs, for `server/`'s files ---------------------------------
+
+    /// Its last error (Diagnostics), or none.
+    pub(super) fn last_error(&mut self, error: Option<String>) {
+        self.stats.handle_last_error(error);
+    }
+
+    /// Its connection `conn` is opening (`shared`: on a shared launch).
+    pub(super) fn opening(&mut self, conn: ConnId, shared: bool) {
+        self.connect.handle_connection_opened(conn);
+        self.stats.handle_opening(shared);
+    }
+
+    /// The host started its process `pid` (or a shared one moved).
+    pub(super) fn process_started(&mut self, pid: Option<u32>) {
+        self.stats.handle_process_started(pid);
+    }
+
+    /// It went CONNECTED after `latency_ms`: the calls that waited for it.
+    pub(super) fn connected(&mut self, latency_ms: u64) -> Vec<QueuedCall> {
+        self.stats.handle_connected(latency_ms);
+        self.connect.take_waiters()
+    }
+
+    /// Who shares its connection (a shared server's owner reports it).
+    pub(super) fn shared(&mut self, clients: u32, holders: Vec<SharedHolder>) {
+        self.stats.handle_shared(clients, holders);
+    }
+
+    /// Its connection `conn` ended.
+    pub(super) fn connection_ended(&mut self, conn: ConnId) {
+        self.connect.handle_connection_dropped(conn);
+        self.stats.handle_connection_ended();
+    }
+
+    /// The declared tools it does not offer: whether they changed.
+    pub(super) fn dropped_declared(&mut self, dropped: &[String]) -> bool {
+        self.stats.handle_dropped_declared_tools(dropped)
+    }
+
+    /// Subscribers `gone` picks no longer want anything of it.
+    pub(super) fn subscribers_gone(&mut self, gone: &dyn Fn(&Subscriber) -> bool) {
+        self.subscriptions.handle_subscribers_gone(gone);
+    }
+
     // ---- its machines, for `server/`'s files to feed --------------------------
 
     pub(super) fn connect(&self) -> &ConnectMachine {
@@ -569,24 +621,12 @@ impl Server {
         &mut self.idle
     }
 
-    pub(super) fn stats_mut(&mut self) -> &mut ServerStats {
-        &mut self.stats
-    }
-
     pub(super) fn subscriptions(&self) -> &Subscriptions {
         &self.subscriptions
     }
 
-    pub(super) fn subscriptions_mut(&mut self) -> &mut Subscriptions {
-        &mut self.subscriptions
-    }
-
     pub(super) fn auth(&self) -> &AuthMachine {
         &self.auth
-    }
-
-    pub(super) fn auth_mut(&mut self) -> &mut AuthMachine {
-        &mut self.auth
     }
 
     /// Its auth machine, with what the machine reads of the server.

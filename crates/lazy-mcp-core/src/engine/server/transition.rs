@@ -7,6 +7,7 @@
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
+use crate::engine::server::auth::input::AuthInput;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::state::Trigger;
@@ -30,7 +31,7 @@ impl Engine {
             server: name.to_string(),
             state: next,
         });
-        self.start_requested_sign_in(name);
+        self.on_auth(Some(name), AuthInput::StateChanged);
     }
 }
 

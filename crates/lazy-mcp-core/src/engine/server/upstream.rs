@@ -6,10 +6,13 @@ use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
+use crate::engine::server::calls::{ForwardedCall, QueuedCall};
 use crate::engine::server::connection::Pending;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::handshake::machine::HandshakeMessage;
 use crate::engine::server::handshake::machine::Phase;
+use crate::engine::server::listing::machine::ListingInput;
 use crate::engine::server::roots::roots_from_folders;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake::ListKind;
@@ -19,6 +22,16 @@ use crate::protocol::methods;
 use crate::protocol::outline::{outline, TopLevel};
 use crate::protocol::params::Params;
 use serde_json::{json, Value};
+
+/// What a forwarded call's answer leaves the router to do (`Servers::call_answered`).
+enum CallAnswered {
+    /// Sent again (`input_rounds` so far) with the answers to its input requests.
+    AskAgain(QueuedCall, u32),
+    /// The server's era changed: the call, then the connection's others, wait.
+    EraChanged(String, ForwardedCall, Vec<ForwardedCall>),
+    /// Its client is answered with this outcome.
+    Finish(ForwardedCall, Result<Value, Value>),
+}
 
 /// What a server's request leaves the router to do (`Servers::upstream_request`).
 enum Asked {
@@ -183,6 +196,48 @@ impl Servers {
         self.send(ctx, conn, refused);
     }
 
+    /// A message arrived on `conn` (false: no such connection): after a
+    /// refresh, the next refused token may be refreshed again.
+    #[inline]
+    pub(in crate::engine) fn answer_arrived(&mut self, conn: ConnId) -> bool {
+        let Some(connection) = self.conn_mut(conn) else {
+            return false;
+        };
+        connection.answer_arrived();
+        true
+    }
+
+    /// The request `id` answers on `conn` leaves its table: its upstream id
+    /// (ours are integers; a server that echoes them as strings is
+    /// tolerated) and what it was.
+    fn take_answered(&mut self, conn: ConnId, id: &Value) -> Option<(u64, Pending)> {
+        let id = id
+            .as_u64()
+            .or_else(|| id.as_str().and_then(|text| text.parse().ok()))?;
+        Some((id, self.conn_mut(conn)?.take_answered(id)?))
+    }
+
+    /// The answer to `call` on `conn` (not held for its client's retry):
+    /// asked again with Lazy MCP's roots answers, sent again after the
+    /// server's era changed, or its client answered with the outcome.
+    fn call_answered(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        call: ForwardedCall,
+        outcome: Result<Value, Value>,
+    ) -> CallAnswered {
+        if let Some(params) = self.input_retry(ctx, conn, &call, &outcome) {
+            let (queued, input_rounds) = call.ask_again(params);
+            return CallAnswered::AskAgain(queued, input_rounds);
+        }
+        if let Some((name, others)) = self.era_changed(ctx, conn, &call, &outcome) {
+            return CallAnswered::EraChanged(name, call, others);
+        }
+        let outcome = self.modern_call_outcome(ctx, conn, &call, outcome);
+        CallAnswered::Finish(call, outcome)
+    }
+
     /// A (legacy) client able to answer a server-to-client request with a call in
     /// flight on this connection: the request is most likely part of that call.
     fn in_flight_client_for(
@@ -206,15 +261,16 @@ impl Engine {
     /// its messages read on its own (the host never parses what servers send).
     pub(in crate::engine) fn on_upstream_text(&mut self, conn: ConnId, text: &str) {
         let text = text.trim();
-        if text.is_empty() {
-            return; // an empty HTTP reply body or SSE event
+        // Only a batch is outlined: a single message (the hot path) is not
+        // scanned one more time; an empty one is an empty HTTP reply body or
+        // SSE event. A batch's messages are read each on its own.
+        if !text.starts_with('[') {
+            if !text.is_empty() {
+                self.on_upstream_message(conn, text);
+            }
+            return;
         }
-        // Only a batch is outlined here: a single message (the hot path) is not
-        // scanned one more time.
-        let shape = match text.starts_with('[') {
-            true => outline(text),
-            false => return self.on_upstream_message(conn, text),
-        };
+        let shape = outline(text);
         if shape.top != TopLevel::Array || shape.elements.is_empty() {
             return self.on_upstream_message(conn, text); // says why it is ignored
         }
@@ -243,12 +299,7 @@ impl Engine {
     }
 
     fn on_upstream_message(&mut self, conn: ConnId, text: &str) {
-        let Some(connection) = self.servers.conn_mut(conn) else {
-            return;
-        };
-        // An answer after a refresh: the next refused token may be refreshed again.
-        connection.auth_mut().handle_answer();
-        if self.forward_raw_response(conn, text) {
+        if !self.servers.answer_arrived(conn) || self.forward_raw_response(conn, text) {
             return;
         }
         // Named only off the hot path (a forwarded call's answer needs no name).
@@ -277,53 +328,48 @@ impl Engine {
     }
 
     fn on_upstream_response(&mut self, conn: ConnId, id: &Value, outcome: Result<Value, Value>) {
-        // Our ids are integers; tolerate a server that echoes them as strings.
-        let Some(id) = id
-            .as_u64()
-            .or_else(|| id.as_str().and_then(|text| text.parse().ok()))
-        else {
-            return;
-        };
-        let Some(pending) = self
-            .servers
-            .conn_mut(conn)
-            .and_then(|c| c.take_answered(id))
-        else {
+        let Some((id, pending)) = self.servers.take_answered(conn, id) else {
             return;
         };
         match pending {
             Pending::Initialize => {
-                self.on_handshake_answer(conn, HandshakeMessage::Initialize, outcome)
+                let answer = HandshakeInput::Answer(HandshakeMessage::Initialize, outcome);
+                self.on_handshake(conn, answer)
             }
             Pending::Discover => {
-                self.on_handshake_answer(conn, HandshakeMessage::Discover, outcome)
+                let answer = HandshakeInput::Answer(HandshakeMessage::Discover, outcome);
+                self.on_handshake(conn, answer)
             }
             Pending::Internal => {}
             Pending::Listen => {
                 let (servers, mut ctx) = self.server_parts();
                 servers.handle_listen_answer(&mut ctx, conn, id, outcome);
             }
-            Pending::List { kind } => self.on_list_response(conn, kind, outcome),
+            Pending::List { kind } => match &outcome {
+                Ok(page) => self.on_listing(conn, ListingInput::Page(kind, page)),
+                Err(error) => self.on_listing(conn, ListingInput::Failed(kind, error)),
+            },
             Pending::Call(call) => {
                 let Some(outcome) = self.clients.hold_answer(conn, id, outcome) else {
                     // Its client is being asked for input: kept for the retry.
                     self.servers.put_call_back(conn, id, *call);
                     return;
                 };
-                let call = *call;
                 let (servers, mut ctx) = self.server_parts();
-                if let Some(params) = servers.input_retry(&mut ctx, conn, &call, &outcome) {
-                    let (queued, input_rounds) = call.ask_again(params);
-                    return self.forward_call_round(conn, queued, input_rounds); // asked again, with the answers
+                match servers.call_answered(&mut ctx, conn, *call, outcome) {
+                    // Asked again, with Lazy MCP's answers.
+                    CallAnswered::AskAgain(queued, rounds) => {
+                        self.forward_call_round(conn, queued, rounds)
+                    }
+                    // Sent again once the server's era is known.
+                    CallAnswered::EraChanged(name, call, others) => {
+                        self.era_changed(&name, call, others)
+                    }
+                    CallAnswered::Finish(call, outcome) => self.finish_call(conn, call, |id| {
+                        let id = id.clone();
+                        Message::Response { id, outcome }.into_value().to_string()
+                    }),
                 }
-                if let Some((name, others)) = servers.era_changed(&mut ctx, conn, &call, &outcome) {
-                    return self.era_changed(&name, call, others); // sent again once the server's era is known
-                }
-                let outcome = servers.modern_call_outcome(&mut ctx, conn, &call, outcome);
-                self.finish_call(conn, call, |client_id| {
-                    let id = client_id.clone();
-                    Message::Response { id, outcome }.into_value().to_string()
-                })
             }
         }
     }
@@ -381,14 +427,11 @@ impl Engine {
                 let request_id = Params::read(params.as_ref()).request_id;
                 let found = self.clients.server_request_cancelled(conn, request_id);
                 if let Some((gateway_id, client)) = found {
-                    let mut params = params.unwrap_or_else(|| json!({}));
-                    if let Some(object) = params.as_object_mut() {
-                        object.insert("requestId".into(), Value::from(gateway_id));
-                    }
-                    self.notify_client(&client, jsonrpc::notification(method, Some(params)));
+                    let params = Some(with_request_id(params, gateway_id));
+                    self.notify_client(&client, jsonrpc::notification(method, params));
                 }
             }
-            Heard::ListChanged(kinds) => self.start_listing(conn, kinds),
+            Heard::ListChanged(kinds) => self.on_listing(conn, ListingInput::Start(kinds)),
             Heard::Message(params) => {
                 for client in self.clients.of_server(name) {
                     self.notify_client(&client, jsonrpc::notification(method, params.clone()));
@@ -465,6 +508,15 @@ impl Servers {
             _ => Heard::Nothing,
         }
     }
+}
+
+/// A cancellation's `params` naming the request by the id its client knows.
+fn with_request_id(params: Option<Value>, gateway_id: String) -> Value {
+    let mut params = params.unwrap_or_else(|| json!({}));
+    if let Some(object) = params.as_object_mut() {
+        object.insert("requestId".into(), Value::from(gateway_id));
+    }
+    params
 }
 
 /// `params` without the `subscriptionId` of the upstream listen that carried it

@@ -10,6 +10,7 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::listing::machine::ListingInput;
 use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake::ListKind;
@@ -95,7 +96,7 @@ impl Engine {
                 let done = "disconnected by the user".into();
                 self.log(LogLevel::Info, Some(name), done);
             }
-            Then::List(conn, kinds) => self.start_listing(conn, &kinds),
+            Then::List(conn, kinds) => self.on_listing(conn, ListingInput::Start(&kinds)),
         }
     }
 }

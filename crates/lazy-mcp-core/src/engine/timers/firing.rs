@@ -5,6 +5,9 @@
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::gateway_sessions::session_policy;
 use crate::engine::router::Engine;
+use crate::engine::server::auth::input::AuthInput;
+use crate::engine::server::handshake::input::HandshakeInput;
+use crate::engine::server::restart::input::RestartInput;
 use crate::engine::timers::{TimerId, TimerPurpose};
 
 impl Engine {
@@ -24,17 +27,17 @@ impl Engine {
         };
         match purpose {
             TimerPurpose::Handshake { conn } => {
-                if !self.sign_in_wait_expired(conn) {
+                if !self.on_auth(None, AuthInput::WaitExpired(conn)) {
                     let (servers, ctx) = self.server_parts();
                     if let Some(timeout) = servers.handshake_timer_fired(&ctx, conn) {
-                        self.handshake_timed_out(conn, timeout);
+                        self.on_handshake(conn, HandshakeInput::Timeout(timeout));
                     }
                 }
             }
             TimerPurpose::Connect { conn } => self.on_connect_deadline(conn, timer),
             TimerPurpose::Request { conn, upstream_id } => self.on_request_timer(conn, upstream_id),
             TimerPurpose::Idle { server } => self.on_idle_timer(&server),
-            TimerPurpose::Retry { server } => self.on_retry_timer(&server),
+            TimerPurpose::Retry { server } => self.on_restart(&server, RestartInput::RetryFired),
             TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
             TimerPurpose::DefinitionStarts => {
                 let close = self.settings().close_listing_sessions;

@@ -16,6 +16,17 @@ use crate::protocol::jsonrpc;
 use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
 
+/// An input for a connection's listing machine, named
+/// (`Connection::handle_listing`).
+pub(in crate::engine) enum ListingInput<'a> {
+    /// List these kinds (first pages).
+    Start(&'a [ListKind]),
+    /// The answer to a page of a kind.
+    Page(ListKind, &'a Value),
+    /// A page of a kind was refused.
+    Failed(ListKind, &'a Value),
+}
+
 /// Pages followed per list before giving up (a server looping on `nextCursor`).
 pub(in crate::engine) const MAX_LIST_PAGES: u32 = 1_000;
 
