@@ -440,7 +440,13 @@ impl Engine {
     pub(in crate::engine) fn served_parts(
         &mut self,
     ) -> (&mut Clients, ClientsContext<'_>, ServedView<'_>) {
-        let served = ServedView::new(&self.servers, &self.catalogue, &self.pins, &self.settings);
+        let served = ServedView::new(
+            &self.servers,
+            &self.catalogue,
+            &self.pins,
+            &self.settings,
+            &self.awaiting_approval,
+        );
         let ctx = ClientsContext {
             effects: &mut self.effects,
             timers: &mut self.timers,

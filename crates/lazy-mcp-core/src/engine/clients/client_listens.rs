@@ -54,7 +54,7 @@ const HONOURED: [(&str, &str); 3] = [
 
 /// A listen opened: the (server, URI) pairs a listen of the same id named
 /// before, and those this one names.
-type ListenChange = (VecSet<(String, String)>, Vec<(String, String)>);
+pub(in crate::engine) type ListenChange = (VecSet<(String, String)>, Vec<(String, String)>);
 
 /// What a listen asks for.
 struct Filter {
@@ -63,22 +63,14 @@ struct Filter {
 }
 
 impl Engine {
-    /// A `subscriptions/listen` request. `modern`: it came with the era's envelope.
-    pub(in crate::engine) fn on_listen(
+    /// A listen opened (`Clients::listen`, under `key`): the servers'
+    /// subscriptions follow the new set.
+    pub(in crate::engine) fn listen_opened(
         &mut self,
         client: &str,
-        id: Value,
-        params: Option<&Value>,
-        modern: bool,
+        key: String,
+        (old, resources): ListenChange,
     ) {
-        // The clients' part first (the filter, the acknowledgement), then
-        // the servers' subscriptions follow the new set.
-        let (clients, mut ctx, served) = self.served_parts();
-        let Some((old, resources)) = clients.listen(&mut ctx, served, client, &id, params, modern)
-        else {
-            return;
-        };
-        let key = id.to_string();
         // The servers it names (and those a listen of the same id named) are
         // subscribed or unsubscribed once the table says the new set.
         let servers: VecSet<String> = old

@@ -24,7 +24,13 @@ pub(in crate::engine) mod view;
 impl Engine {
     /// What clients are shown, read from the servers' side.
     pub(in crate::engine) fn shown(&self) -> ShownView<'_> {
-        let served = ServedView::new(&self.servers, &self.catalogue, &self.pins, self.settings());
+        let served = ServedView::new(
+            &self.servers,
+            &self.catalogue,
+            &self.pins,
+            self.settings(),
+            &self.awaiting_approval,
+        );
         self.clients.shown(served)
     }
 }

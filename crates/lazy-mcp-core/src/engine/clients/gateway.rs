@@ -3,34 +3,25 @@
 //! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
 
 use crate::engine::clients::context::ClientsContext;
-use crate::engine::clients::modern_clients::discover_answer;
 use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
-use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::Subscriber;
-use crate::protocol::client_handshake::ListKind;
 use crate::protocol::client_message;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::methods;
 use crate::protocol::outline::outline;
-use crate::protocol::params::{name_of, CallTool, Params};
+use crate::protocol::params::Params;
+use asked::Asked;
 use serde_json::{json, Value};
+
+pub(in crate::engine) mod asked;
+mod requests;
 
 /// `serverInfo.name` of the aggregate endpoint.
 pub const AGGREGATE_SERVER_NAME: &str = "lazy-mcp";
-
-/// Methods that need the live server (they go through `ensure_connected`).
-const CALL_METHODS: [&str; 6] = [
-    methods::TOOLS_CALL,
-    methods::PROMPTS_GET,
-    methods::RESOURCES_READ,
-    methods::RESOURCES_SUBSCRIBE,
-    methods::RESOURCES_UNSUBSCRIBE,
-    methods::COMPLETION_COMPLETE,
-];
 
 /// `notifications/cancelled` of request `upstream_id` to a server (one copy
 /// of the message's building for every caller).
@@ -104,192 +95,33 @@ impl Engine {
         if self.take_bridged_retry(client, &id, method, params.as_ref()) {
             return;
         }
-        if !self.servers.is_exposed_endpoint(endpoint) {
-            let Endpoint::Server { name } = endpoint else {
-                return;
-            };
-            let why = match self.servers.get(name) {
-                None => format!("Lazy MCP has no server named '{name}'"),
-                Some(server) => format!(
-                    "MCP server '{name}' is {}; enable it to use it",
-                    server.state().label().to_lowercase()
-                ),
-            };
-            self.reply_error(client, id, jsonrpc::INVALID_REQUEST, &why);
-            return;
-        }
-        match method {
-            methods::INITIALIZE => {
-                let asked = Params::read(params.as_ref());
-                let capabilities = asked.capabilities.cloned().unwrap_or_else(|| json!({}));
-                let identity = asked.client_info.and_then(name_of).map(str::to_string);
-                self.clients.initialized(client, capabilities, identity);
-                let result = self
-                    .shown()
-                    .initialize_result(endpoint, asked.protocol_version);
-                self.reply(client, jsonrpc::success(id, result));
-            }
-            methods::PING | methods::LOGGING_SET_LEVEL => {
-                self.reply(client, jsonrpc::success(id, json!({})))
-            }
-            // The modern era's handshake-free introduction (also answered to a
-            // client that sends it without an envelope: nothing depends on it).
-            methods::SERVER_DISCOVER => {
-                let initialize = self.shown().initialize_result(endpoint, None);
-                let result = discover_answer(&initialize);
-                self.reply(client, jsonrpc::success(id, result));
-            }
-            methods::SUBSCRIPTIONS_LISTEN => {
-                let modern = self.clients.in_modern_request(client);
-                self.on_listen(client, id, params.as_ref(), modern);
-            }
-            methods::TOOLS_LIST
-            | methods::PROMPTS_LIST
-            | methods::RESOURCES_LIST
-            | methods::RESOURCES_TEMPLATES_LIST => {
-                let kind = match method {
-                    methods::TOOLS_LIST => ListKind::Tools,
-                    methods::PROMPTS_LIST => ListKind::Prompts,
-                    methods::RESOURCES_LIST => ListKind::Resources,
-                    _ => ListKind::ResourceTemplates,
-                };
-                let items = self.shown().list_for(client, endpoint, kind);
-                let mut result = serde_json::Map::new();
-                result.insert(kind.result_field().into(), Value::from(items));
-                crate::protocol::gateway_discover::add_cache_hints(&mut result);
-                self.reply(client, jsonrpc::success(id, Value::Object(result)));
-                if kind == ListKind::Tools {
-                    self.clients.tools_listed(endpoint, self.now_ms);
+        let (clients, mut ctx, served) = self.served_parts();
+        match clients.client_request(&mut ctx, served, client, endpoint, id, method, params) {
+            Asked::Answered => {}
+            Asked::Listened(key, change) => self.listen_opened(client, key, change),
+            Asked::Call(server, call) => {
+                if !self.track_subscription(&server, &call) {
+                    self.route_call(&server, call);
                 }
             }
-            _ if CALL_METHODS.contains(&method) => {
-                self.on_client_call(client, endpoint, id, method, params)
-            }
-            _ => {
-                // Anything else goes to a live server-endpoint upstream as is.
-                let live = match endpoint {
-                    Endpoint::Server { name } => self
-                        .servers
-                        .get(name)
-                        .filter(|s| {
-                            *s.state() == crate::engine::server::state::ServerState::Connected
-                        })
-                        .map(|_| name.clone()),
-                    Endpoint::Aggregate => None,
-                };
-                match live {
-                    Some(name) => self.route_call(
-                        &name,
-                        QueuedCall::new(
-                            client.to_string(),
-                            id,
-                            method.to_string(),
-                            CallParams::Parsed(params),
-                        ),
-                    ),
-                    None => self.reply_error(
-                        client,
-                        id,
-                        jsonrpc::METHOD_NOT_FOUND,
-                        &format!("Method not found: {method}"),
-                    ),
-                }
-            }
-        }
-    }
-
-    fn on_client_call(
-        &mut self,
-        client: &str,
-        endpoint: &Endpoint,
-        id: Value,
-        method: &str,
-        params: Option<Value>,
-    ) {
-        let mut params = params;
-        let target = match endpoint {
-            Endpoint::Server { name } => {
-                if method == methods::TOOLS_CALL {
-                    let tool = params.as_ref().and_then(name_of).unwrap_or_default();
-                    if !self.servers.get(name).is_some_and(|s| s.exposes_tool(tool)) {
-                        self.reply_error(
-                            client,
-                            id,
-                            jsonrpc::INVALID_PARAMS,
-                            &format!("Tool '{tool}' of MCP server '{name}' is not exposed (it is not in the \"tools\" list of the server's config)"),
-                        );
-                        return;
-                    }
-                }
-                Ok(name.clone())
-            }
-            Endpoint::Aggregate => {
-                if method == methods::TOOLS_CALL
-                    && params
-                        .as_ref()
-                        .is_some_and(|p| self.call_meta_tool(client, &id, p))
-                {
-                    return;
-                }
-                let target = self.shown().resolve_aggregate(
-                    method,
-                    params.as_mut(),
-                    &self.awaiting_approval,
-                );
-                // A loaded tool of an `index` server: its arguments are checked first.
-                if let (Ok(server), methods::TOOLS_CALL, Some(p)) = (&target, method, &params) {
-                    let CallTool {
-                        name: tool,
-                        arguments,
-                    } = CallTool::read(p);
-                    if self.clients.is_indexed(server) {
-                        if let Some(why) = self.shown().invalid_arguments(server, tool, &arguments)
-                        {
-                            let result = super::tool_calls::tool_result(why, true);
-                            self.reply(client, jsonrpc::success(id, result));
-                            return;
-                        }
-                    }
-                }
-                target
-            }
-        };
-        let params = CallParams::Parsed(params);
-        if let Ok(name) = &target {
-            if self.track_subscription(client, name, &id, method, &params) {
-                return;
-            }
-        }
-        match target {
-            Ok(name) => self.route_call(
-                &name,
-                QueuedCall::new(client.to_string(), id, method.to_string(), params),
-            ),
-            Err(why) => self.reply_error(client, id, jsonrpc::INVALID_PARAMS, &why),
         }
     }
 
     /// Records `resources/subscribe` / `unsubscribe`. Returns true when the request
     /// was answered here: an unsubscribe while other clients still subscribe, or
     /// either for a connected modern server (its listen is opened again instead).
-    fn track_subscription(
-        &mut self,
-        client: &str,
-        name: &str,
-        id: &Value,
-        method: &str,
-        params: &CallParams,
-    ) -> bool {
+    fn track_subscription(&mut self, name: &str, call: &QueuedCall) -> bool {
         let Some(uri) =
-            crate::engine::server::connect::subscription_uri(params).map(str::to_string)
+            crate::engine::server::connect::subscription_uri(call.params()).map(str::to_string)
         else {
             return false;
         };
         if !self.servers.contains_key(name) {
             return false;
         }
+        let client = call.client();
         let subscriber = Subscriber::Client(client.to_string());
-        let answered_here = match method {
+        let answered_here = match call.method() {
             methods::RESOURCES_SUBSCRIBE => {
                 self.servers.subscribe(name, &uri, subscriber);
                 false
@@ -307,7 +139,10 @@ impl Engine {
                 return false;
             }
         }
-        self.reply(client, jsonrpc::success(id.clone(), json!({})));
+        self.reply(
+            client,
+            jsonrpc::success(call.client_id().clone(), json!({})),
+        );
         true
     }
 
