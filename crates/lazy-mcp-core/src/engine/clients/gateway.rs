@@ -255,21 +255,14 @@ impl Engine {
         let Some(call) = self.servers.take_call(conn, upstream_id) else {
             return;
         };
+        self.timers.handle_cancel(call.timer());
         if self.clients.awaits_retry(conn, upstream_id) {
-            self.timers.handle_cancel(call.timer());
-            if let Some(upstream) = self.clients.abandon_bridge(conn, upstream_id) {
-                for message in upstream {
-                    self.send_upstream(conn, message);
-                }
-                self.log(
-                    LogLevel::Warn,
-                    Some(&name),
-                    format!("{} waited for a 2026-07-28 client's answer to its request for input; none came in time, so the call was cancelled", call.method()),
-                );
-            }
+            let abandoned = self
+                .clients
+                .abandon_bridge(conn, upstream_id, call.method());
+            self.carry_out_bridge(conn, upstream_id, abandoned.unwrap_or_default(), None);
             return;
         }
-        self.timers.handle_cancel(call.timer());
         let timeout = self.request_timeout_ms(&name);
         let which = if self
             .servers

@@ -15,7 +15,7 @@ use super::definition_starts::machine::DefinitionStarts;
 use super::endpoint_versions::held::HeldVersions;
 use super::exposure::shown::Exposure;
 use super::gateway_sessions::table::GatewaySessions;
-use super::input_bridge::bridge::Bridge;
+use super::input_bridge::bridge::{Bridge, Retried, ServerRequest};
 use super::input_bridge::bridges::Bridges;
 use super::outbound::OutboundRequest;
 use super::session::ClientSession;
@@ -210,9 +210,55 @@ impl Clients {
 
     // ---- the input bridges (`input_bridge.rs`) ------------------------------
 
-    /// The call's bridge, begun when it has none (to tell it what happened).
-    pub(super) fn bridge_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut Bridge> {
-        self.bridges.get_or_begin(conn, upstream_id)
+    /// The server answered the call while its client is being asked: the
+    /// answer is kept for the retry (its bridge begun when it had none).
+    pub(super) fn bridge_answer_held(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        outcome: Result<Value, Value>,
+    ) {
+        if let Some(bridge) = self.bridges.get_or_begin(conn, upstream_id) {
+            bridge.answer_held(outcome);
+        }
+    }
+
+    /// A server request came while the call's client is being asked: kept
+    /// for the next round while fewer than `max` wait, else handed back.
+    pub(super) fn bridge_queued(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        request: ServerRequest,
+        max: usize,
+    ) -> Option<ServerRequest> {
+        match self.bridges.get_or_begin(conn, upstream_id) {
+            Some(bridge) => bridge.queue(request, max),
+            None => Some(request),
+        }
+    }
+
+    /// The call's client was asked `asked` (input key → upstream id) under
+    /// `requestState` `state`: one more round.
+    pub(super) fn bridge_client_asked(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        state: String,
+        asked: VecMap<String, Value>,
+    ) {
+        if let Some(bridge) = self.bridges.get_or_begin(conn, upstream_id) {
+            bridge.client_asked(state, asked);
+        }
+    }
+
+    /// The call's client retried: what it was asked, what was queued
+    /// meanwhile, the answer held (empty when the call had no bridge).
+    pub(super) fn bridge_retried(&mut self, conn: ConnId, upstream_id: u64) -> Retried {
+        match self.bridges.get_or_begin(conn, upstream_id) {
+            Some(bridge) => bridge.retried(),
+            None => Default::default(),
+        }
     }
 
     /// The call's bridge ends (its call answered, cancelled or timed out).
