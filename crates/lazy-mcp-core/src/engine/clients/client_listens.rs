@@ -186,9 +186,7 @@ impl Clients {
         id: &Value,
     ) -> (bool, Option<Subscriber>) {
         let key = id.to_string();
-        let ended = self
-            .session_mut(client)
-            .and_then(|session| session.listen_closed(&key));
+        let ended = self.listen_ended(client, &key);
         let was_open = ended.is_some();
         let named_resources = ended.is_some_and(|listen| !listen.resources().is_empty());
         let subscriber = named_resources.then(|| Subscriber::Listen(client.to_string(), key));
@@ -278,9 +276,7 @@ impl Clients {
             filter.list_changes,
             resources.iter().cloned().collect(),
         );
-        let replaced = self
-            .session_mut(client)
-            .and_then(|session| session.listen_opened(id.to_string(), listen));
+        let replaced = self.listen_began(client, id.to_string(), listen);
         let ack = jsonrpc::notification(
             methods::NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED,
             Some(json!({ "notifications": honoured, "_meta": { SUBSCRIPTION_ID_KEY: id } })),

@@ -2,13 +2,14 @@
 //! catalogue without touching any upstream, and routes calls through
 //! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
 
+use crate::engine::clients::call_out::CallOut;
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
-use crate::engine::server::calls::QueuedCall;
-use crate::engine::server::Subscriber;
+use crate::engine::server::calls::{ForwardedCall, QueuedCall};
+use crate::engine::server::{Servers, Subscriber};
 use crate::protocol::client_message;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::methods;
@@ -82,6 +83,8 @@ impl Engine {
         }
     }
 
+    /// Out of line: the raw forwarding's caller stays small.
+    #[inline(never)]
     fn on_client_request(
         &mut self,
         client: &str,
@@ -153,47 +156,28 @@ impl Engine {
         let Some(request_id) = Params::read(params.as_ref()).request_id.cloned() else {
             return;
         };
-        self.clients.forget_modern_request(client, &request_id);
         // Whether a request that would still be answered was dropped: it is
         // owed no more (the HTTP gateway stops waiting for it on its own: the
         // body's routing names what a cancellation cancels, `ClientEnvelope::cancels`).
-        let (mut dropped, unsubscribe) = self.clients.end_listen(client, &request_id);
+        let (listened, unsubscribe) = self.clients.request_cancelled(client, &request_id);
         if let Some(subscriber) = unsubscribe {
             let (servers, mut ctx) = self.server_parts();
             servers.remove_subscribers(&mut ctx, &|s| *s == subscriber);
         }
         // Still waiting for the connect: just drop it.
-        dropped |= self
-            .servers
-            .drop_waiters(&|w| w.client() == client && *w.client_id() == request_id);
-        let found = self
-            .servers
-            .calls()
-            .into_iter()
-            .find_map(|(conn, upstream_id, call)| {
-                (call.client() == client && *call.client_id() == request_id)
-                    // A call awaiting its retry answered this id already.
-                    .then(|| {
-                        let answered = self.clients.awaits_retry(conn, upstream_id);
-                        (conn, upstream_id, call.timer(), !answered)
-                    })
-            });
-        if dropped || matches!(found, Some((_, _, _, true))) {
+        let waited =
+            (self.servers).drop_waiters(&|w| w.client() == client && *w.client_id() == request_id);
+        let found = (self.clients).cancelled_call(client, &request_id, &self.servers);
+        if listened || waited || found.is_some_and(|(_, _, owed)| owed) {
             self.clients.request_dropped(client);
         }
-        if let Some((conn, upstream_id, timer, _)) = found {
-            self.servers.take_call(conn, upstream_id);
-            self.timers.cancel_armed(Some(timer));
-            let mut params = params.unwrap_or_else(|| json!({}));
-            if let Some(object) = params.as_object_mut() {
-                object.insert("requestId".into(), Value::from(upstream_id));
-            }
-            self.send_upstream(conn, jsonrpc::notification(method, Some(params)));
+        if let Some((conn, upstream_id, _)) = found {
+            self.cancel_call(conn, upstream_id, cancelled_upstream(params, upstream_id));
         }
     }
 
     pub(in crate::engine) fn on_client_disconnected(&mut self, client: &str) {
-        let Some(asked) = self.clients.client_closed(client) else {
+        let Some(refusals) = self.clients.client_gone(client) else {
             return;
         };
         self.servers.drop_waiters(&|w| w.client() == client);
@@ -203,39 +187,24 @@ impl Engine {
         servers.remove_subscribers(&mut ctx, &|s| match s {
             Subscriber::Client(c) | Subscriber::Listen(c, _) => c == client,
         });
-        let abandoned: Vec<(u64, u64, u64)> = self
-            .servers
-            .calls()
-            .into_iter()
-            // A call waiting for a retry belongs to no client until it comes.
-            .filter(|(conn, upstream_id, call)| {
-                call.client() == client && !self.clients.awaits_retry(*conn, *upstream_id)
-            })
-            .map(|(conn, upstream_id, call)| (conn, upstream_id, call.timer()))
-            .collect();
-        for (conn, upstream_id, timer) in abandoned {
-            self.servers.take_call(conn, upstream_id);
-            self.timers.cancel_armed(Some(timer));
-            self.send_upstream(conn, cancel_notice(upstream_id, "the client disconnected"));
+        for (conn, upstream_id) in self.clients.calls_of(client, &self.servers) {
+            let notice = cancel_notice(upstream_id, "the client disconnected");
+            self.cancel_call(conn, upstream_id, notice);
         }
-        for id in asked {
-            let Some((conn, upstream_id)) = self.clients.take_server_request(&id) else {
-                continue;
-            };
-            self.send_upstream(
-                conn,
-                jsonrpc::error_response(
-                    upstream_id,
-                    jsonrpc::INTERNAL_ERROR,
-                    "the client that was asked disconnected",
-                ),
-            );
+        for (conn, refusal) in refusals {
+            self.send_upstream(conn, refusal);
         }
-        self.log(
-            LogLevel::Debug,
-            None,
-            format!("client {client} disconnected"),
-        );
+        let line = format!("client {client} disconnected");
+        self.log(LogLevel::Debug, None, line);
+    }
+
+    /// The call `upstream_id` on `conn` leaves its connection (its timer off)
+    /// and its server is told with `notice`.
+    fn cancel_call(&mut self, conn: ConnId, upstream_id: u64, notice: Value) {
+        if let Some(call) = self.servers.take_call(conn, upstream_id) {
+            self.timers.cancel_armed(Some(call.timer()));
+        }
+        self.send_upstream(conn, notice);
     }
 
     /// A forwarded request got no answer in time: error to the client, cancel upstream.
@@ -256,19 +225,97 @@ impl Engine {
             return;
         };
         self.timers.handle_cancel(call.timer());
-        if self.clients.awaits_retry(conn, upstream_id) {
-            let abandoned = self
-                .clients
-                .abandon_bridge(conn, upstream_id, call.method());
-            self.carry_out_bridge(conn, upstream_id, abandoned.unwrap_or_default(), None);
-            return;
-        }
         let timeout = self.request_timeout_ms(&name);
-        let which = if self
-            .servers
-            .get(&name)
-            .is_some_and(|s| s.config().timeout_ms.is_some())
-        {
+        let own = (self.servers.get(&name)).is_some_and(|s| s.config().timeout_ms.is_some());
+        let out = self
+            .clients
+            .call_timed_out((conn, upstream_id), *call, &name, (timeout, own));
+        self.carry_out_call(conn, upstream_id, out, None);
+    }
+}
+
+/// A client's `notifications/cancelled` (its `params`) for the server, of
+/// the forwarded call `upstream_id`.
+fn cancelled_upstream(params: Option<Value>, upstream_id: u64) -> Value {
+    let mut params = params.unwrap_or_else(|| json!({}));
+    if let Some(object) = params.as_object_mut() {
+        object.insert("requestId".into(), Value::from(upstream_id));
+    }
+    jsonrpc::notification(methods::NOTIFICATIONS_CANCELLED, Some(params))
+}
+
+impl Clients {
+    /// `client` cancelled its request `id`: a modern request is forgotten;
+    /// an open listen ends (`end_listen`: whether it was one, and the
+    /// subscriber to remove).
+    fn request_cancelled(&mut self, client: &str, id: &Value) -> (bool, Option<Subscriber>) {
+        self.forget_modern_request(client, id);
+        self.end_listen(client, id)
+    }
+
+    /// The forwarded call `client`'s cancelled request `id` is, when there
+    /// is one: its connection, upstream id, and whether an answer to it is
+    /// still owed (a call awaiting its retry answered this id already).
+    fn cancelled_call(
+        &self,
+        client: &str,
+        id: &Value,
+        servers: &Servers,
+    ) -> Option<(ConnId, u64, bool)> {
+        servers
+            .calls()
+            .into_iter()
+            .find_map(|(conn, upstream_id, call)| {
+                (call.client() == client && call.client_id() == id)
+                    .then(|| (conn, upstream_id, !self.awaits_retry(conn, upstream_id)))
+            })
+    }
+
+    /// `client` disconnected (`client_closed`): the refusals of the server
+    /// requests it was asked, each for its connection; `None` for a client
+    /// never seen.
+    fn client_gone(&mut self, client: &str) -> Option<Vec<(ConnId, Value)>> {
+        let asked = self.client_closed(client)?;
+        let why = "the client that was asked disconnected";
+        let refusals = asked.iter().filter_map(|id| {
+            let (conn, upstream_id) = self.take_server_request(id)?;
+            Some((
+                conn,
+                jsonrpc::error_response(upstream_id, jsonrpc::INTERNAL_ERROR, why),
+            ))
+        });
+        Some(refusals.collect())
+    }
+
+    /// The forwarded calls of `client` (gone): a call waiting for a retry
+    /// belongs to no client until it comes.
+    fn calls_of(&self, client: &str, servers: &Servers) -> Vec<(ConnId, u64)> {
+        let calls = servers.calls().into_iter();
+        calls
+            .filter(|(conn, upstream_id, call)| {
+                call.client() == client && !self.awaits_retry(*conn, *upstream_id)
+            })
+            .map(|(conn, upstream_id, _)| (conn, upstream_id))
+            .collect()
+    }
+
+    /// The call `upstream_id` on `conn` (of server `name`) got no answer
+    /// within `timeout` ms (`own`: its server's `timeout` key, else
+    /// `requestTimeoutMs`): its client is answered with an error and the
+    /// server told it is cancelled; a call waiting for its client's retry
+    /// ends its bridge instead.
+    pub(in crate::engine) fn call_timed_out(
+        &mut self,
+        (conn, upstream_id): (ConnId, u64),
+        call: ForwardedCall,
+        name: &str,
+        (timeout, own): (u64, bool),
+    ) -> Vec<CallOut> {
+        if self.awaits_retry(conn, upstream_id) {
+            let abandoned = self.abandon_bridge(conn, upstream_id, call.method());
+            return abandoned.unwrap_or_default();
+        }
+        let which = if own {
             "its `timeout`"
         } else {
             "requestTimeoutMs"
@@ -278,16 +325,15 @@ impl Engine {
             call.method()
         );
         let (client, client_id) = call.into_reply_target();
-        self.reply_error(&client, client_id, jsonrpc::REQUEST_TIMEOUT, &message);
-        self.send_upstream(
-            conn,
-            cancel_notice(upstream_id, &format!("timed out after {timeout} ms")),
-        );
-        self.log(crate::engine::effects::LogLevel::Warn, Some(&name), message);
+        let error = jsonrpc::error_response(client_id, jsonrpc::REQUEST_TIMEOUT, &message);
+        let reason = format!("timed out after {timeout} ms");
+        vec![
+            CallOut::Reply(client, error),
+            CallOut::Send(cancel_notice(upstream_id, &reason)),
+            CallOut::Log(LogLevel::Warn, message),
+        ]
     }
-}
 
-impl Clients {
     /// A client answered a server-to-client request (sampling, elicitation)
     /// by the id the gateway gave it: the answer for its server, and the
     /// connection it goes to. Out of line: the raw forwarding's caller stays small.

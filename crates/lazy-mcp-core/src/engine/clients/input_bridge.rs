@@ -24,6 +24,7 @@
 //! oldest pending call of a modern client on that connection (as a legacy
 //! client's in-flight call is preferred for legacy forwarding).
 
+use crate::engine::clients::call_out::CallOut;
 use crate::engine::clients::gateway::cancel_notice;
 use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
@@ -31,8 +32,7 @@ use crate::engine::events::{ClientId, ConnId};
 use crate::engine::router::Engine;
 use crate::engine::server::input_required::MAX_INPUT_ROUNDS;
 use crate::engine::server::Servers;
-use crate::engine::timers::TimerId;
-use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::jsonrpc;
 use crate::protocol::missing_capability;
 use crate::protocol::params::Params;
 use bridge::{Bridge, ServerRequest};
@@ -52,27 +52,9 @@ const MAX_QUEUED: usize = 8;
 pub(in crate::engine) mod bridge;
 pub(in crate::engine) mod bridges;
 
-/// What the input bridge leaves the router to carry out for one call (its
-/// connection and upstream id), in order.
-pub(in crate::engine) enum BridgeOut {
-    /// The call ends here: taken off its connection, its timer off.
-    EndCall,
-    /// A line of the call's server's log (masked by the servers' owner).
-    Log(LogLevel, String),
-    /// A message to the call's server.
-    Send(Value),
-    /// An answer to a client.
-    Reply(ClientId, Value),
-    /// The call waits for its server again: its timer starts afresh.
-    Rearm,
-    /// The server's answer, held while the client was asked, goes to the
-    /// call's client now (the call leaves its connection).
-    Finish(Result<Value, Value>),
-}
-
 /// A server's request refused: the log line, then the error to the server.
 fn refuse(
-    out: &mut Vec<BridgeOut>,
+    out: &mut Vec<CallOut>,
     server: Option<&str>,
     request: &ServerRequest,
     why: &str,
@@ -84,8 +66,8 @@ fn refuse(
         server.unwrap_or("?")
     );
     let answer = jsonrpc::error_response(request.id().clone(), code, &refusal);
-    out.push(BridgeOut::Log(LogLevel::Warn, refusal));
-    out.push(BridgeOut::Send(answer));
+    out.push(CallOut::Log(LogLevel::Warn, refusal));
+    out.push(CallOut::Send(answer));
 }
 
 impl Clients {
@@ -178,18 +160,18 @@ impl Clients {
         conn: ConnId,
         upstream_id: u64,
         method: &str,
-    ) -> Option<Vec<BridgeOut>> {
+    ) -> Option<Vec<CallOut>> {
         let bridge = self.take_bridge(conn, upstream_id)?;
         let why = "the client did not answer in time";
         let (requests, held) = bridge.abandoned();
-        let mut out: Vec<BridgeOut> = requests
+        let mut out: Vec<CallOut> = requests
             .into_iter()
-            .map(|id| BridgeOut::Send(jsonrpc::error_response(id, jsonrpc::INTERNAL_ERROR, why)))
+            .map(|id| CallOut::Send(jsonrpc::error_response(id, jsonrpc::INTERNAL_ERROR, why)))
             .collect();
         if !held {
-            out.push(BridgeOut::Send(cancel_notice(upstream_id, why)));
+            out.push(CallOut::Send(cancel_notice(upstream_id, why)));
         }
-        out.push(BridgeOut::Log(LogLevel::Warn, format!("{method} waited for a 2026-07-28 client's answer to its request for input; none came in time, so the call was cancelled")));
+        out.push(CallOut::Log(LogLevel::Warn, format!("{method} waited for a 2026-07-28 client's answer to its request for input; none came in time, so the call was cancelled")));
         Some(out)
     }
 
@@ -218,7 +200,7 @@ impl Clients {
         conn: ConnId,
         (id, method, params): (&Value, &str, Option<&Value>),
         servers: &Servers,
-    ) -> Option<(u64, Vec<BridgeOut>)> {
+    ) -> Option<(u64, Vec<CallOut>)> {
         let (upstream_id, waits) = self.bridged_call(conn, servers)?;
         let request = ServerRequest::new(id.clone(), method.to_string(), params.cloned());
         if !waits {
@@ -265,15 +247,15 @@ impl Clients {
         upstream_id: u64,
         responses: &Map<String, Value>,
         servers: &Servers,
-    ) -> Vec<BridgeOut> {
+    ) -> Vec<CallOut> {
         let (answers, queued, held) = self.retry_answers(conn, upstream_id, responses);
-        let mut out: Vec<BridgeOut> = answers.into_iter().map(BridgeOut::Send).collect();
+        let mut out: Vec<CallOut> = answers.into_iter().map(CallOut::Send).collect();
         // The server finished while the client was being asked (its bridge ended).
         if let Some(outcome) = held {
-            out.push(BridgeOut::Finish(outcome));
+            out.push(CallOut::Finish(outcome));
             return out;
         }
-        out.push(BridgeOut::Rearm);
+        out.push(CallOut::Rearm);
         if !queued.is_empty() {
             out.extend(self.ask_round(conn, upstream_id, queued, servers));
         }
@@ -347,7 +329,7 @@ impl Clients {
         upstream_id: u64,
         requests: Vec<ServerRequest>,
         servers: &Servers,
-    ) -> Vec<BridgeOut> {
+    ) -> Vec<CallOut> {
         let waiting = self.waiting_calls(servers);
         let Some(call) = servers.call(conn, upstream_id) else {
             return Vec::new();
@@ -411,8 +393,8 @@ impl Clients {
         self.bridge_client_asked(conn, upstream_id, state, asked.collect());
         let line = "asked the 2026-07-28 client for the server's input request (input_required)";
         vec![
-            BridgeOut::Log(LogLevel::Debug, line.to_string()),
-            BridgeOut::Reply(client, jsonrpc::success(client_id, result)),
+            CallOut::Log(LogLevel::Debug, line.to_string()),
+            CallOut::Reply(client, jsonrpc::success(client_id, result)),
         ]
     }
 
@@ -428,9 +410,9 @@ impl Clients {
         (client, client_id): (ClientId, Value),
         requests: &[ServerRequest],
         missing: Map<String, Value>,
-    ) -> Vec<BridgeOut> {
+    ) -> Vec<CallOut> {
         self.take_bridge(conn, upstream_id);
-        let mut out = vec![BridgeOut::EndCall];
+        let mut out = vec![CallOut::EndCall];
         let names: Vec<&str> = missing.keys().map(String::as_str).collect();
         let why = format!(
             "the 2026-07-28 client whose call it came with did not declare {}",
@@ -439,7 +421,7 @@ impl Clients {
         for request in requests {
             refuse(&mut out, server, request, &why, jsonrpc::METHOD_NOT_FOUND);
         }
-        out.push(BridgeOut::Send(cancel_notice(upstream_id, &why)));
+        out.push(CallOut::Send(cancel_notice(upstream_id, &why)));
         let asked: Vec<&str> = requests.iter().map(ServerRequest::method).collect();
         let server = server.unwrap_or_default();
         let message = format!(
@@ -449,7 +431,7 @@ impl Clients {
         );
         let error = missing_capability::error(&message, Value::Object(missing));
         let answer = json!({"jsonrpc": "2.0", "id": client_id, "error": error});
-        out.push(BridgeOut::Reply(client, answer));
+        out.push(CallOut::Reply(client, answer));
         out
     }
 }
@@ -471,7 +453,7 @@ impl Engine {
         else {
             return false;
         };
-        self.carry_out_bridge(conn, upstream_id, out, None);
+        self.carry_out_call(conn, upstream_id, out, None);
         true
     }
 
@@ -502,44 +484,7 @@ impl Engine {
         };
         let out = (self.clients).retried(conn, upstream_id, &responses, &self.servers);
         let rearm = (timer, self.now_ms.saturating_add(timeout));
-        self.carry_out_bridge(conn, upstream_id, out, Some(rearm));
+        self.carry_out_call(conn, upstream_id, out, Some(rearm));
         true
-    }
-
-    /// What the input bridge said for the call `upstream_id` on `conn`, in
-    /// order (`rearm`: its timer and the new deadline, for `Rearm`).
-    pub(in crate::engine) fn carry_out_bridge(
-        &mut self,
-        conn: ConnId,
-        upstream_id: u64,
-        out: Vec<BridgeOut>,
-        rearm: Option<(TimerId, u64)>,
-    ) {
-        let server = self.servers.server_of(conn).map(str::to_string);
-        for step in out {
-            match step {
-                BridgeOut::EndCall => {
-                    if let Some(call) = self.servers.take_call(conn, upstream_id) {
-                        self.timers.cancel_armed(Some(call.timer()));
-                    }
-                }
-                BridgeOut::Log(level, line) => self.log(level, server.as_deref(), line),
-                BridgeOut::Send(message) => self.send_upstream(conn, message),
-                BridgeOut::Reply(client, answer) => self.reply(&client, answer),
-                BridgeOut::Rearm => {
-                    if let Some((timer, at)) = rearm {
-                        self.timers.handle_rearm(timer, at);
-                    }
-                }
-                BridgeOut::Finish(outcome) => {
-                    if let Some(call) = self.servers.take_call(conn, upstream_id) {
-                        self.finish_call(conn, *call, |client_id| {
-                            let id = client_id.clone();
-                            Message::Response { id, outcome }.into_value().to_string()
-                        });
-                    }
-                }
-            }
-        }
     }
 }

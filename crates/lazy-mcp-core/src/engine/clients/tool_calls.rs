@@ -200,7 +200,7 @@ impl Clients {
             }
             was
         };
-        self.exposure_mut().tools_loaded(&identity, &changed, load);
+        self.tools_loaded(&identity, &changed, load);
         if !changed.is_empty() {
             let listed: Vec<String> = changed
                 .iter()
