@@ -277,9 +277,15 @@ impl Clients {
             resources.iter().cloned().collect(),
         );
         let replaced = self.listen_began(client, id.to_string(), listen);
+        // Built member by member: a `json!` of it cost the `.wasm` more.
+        let mut meta = Map::new();
+        meta.insert(SUBSCRIPTION_ID_KEY.into(), id.clone());
+        let mut params = Map::new();
+        params.insert("notifications".into(), Value::Object(honoured));
+        params.insert("_meta".into(), Value::Object(meta));
         let ack = jsonrpc::notification(
             methods::NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED,
-            Some(json!({ "notifications": honoured, "_meta": { SUBSCRIPTION_ID_KEY: id } })),
+            Some(Value::Object(params)),
         );
         (on_listen_stream(client, id, ack), replaced)
     }

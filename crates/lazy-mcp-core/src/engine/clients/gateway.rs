@@ -27,8 +27,14 @@ pub const AGGREGATE_SERVER_NAME: &str = "lazy-mcp";
 /// `notifications/cancelled` of request `upstream_id` to a server (one copy
 /// of the message's building for every caller).
 pub(in crate::engine) fn cancel_notice(upstream_id: u64, reason: &str) -> Value {
-    let params = json!({"requestId": upstream_id, "reason": reason});
-    jsonrpc::notification(methods::NOTIFICATIONS_CANCELLED, Some(params))
+    // Built member by member: a `json!` of it cost the `.wasm` more.
+    let mut params = serde_json::Map::new();
+    params.insert("requestId".into(), Value::from(upstream_id));
+    params.insert("reason".into(), Value::from(reason));
+    jsonrpc::notification(
+        methods::NOTIFICATIONS_CANCELLED,
+        Some(Value::Object(params)),
+    )
 }
 
 impl Engine {
@@ -277,26 +283,26 @@ impl Clients {
     fn client_gone(&mut self, client: &str) -> Option<Vec<(ConnId, Value)>> {
         let asked = self.client_closed(client)?;
         let why = "the client that was asked disconnected";
-        let refusals = asked.iter().filter_map(|id| {
-            let (conn, upstream_id) = self.take_server_request(id)?;
-            Some((
-                conn,
-                jsonrpc::error_response(upstream_id, jsonrpc::INTERNAL_ERROR, why),
-            ))
-        });
-        Some(refusals.collect())
+        let mut refusals = Vec::new();
+        for id in asked {
+            if let Some((conn, upstream_id)) = self.take_server_request(&id) {
+                let refusal = jsonrpc::error_response(upstream_id, jsonrpc::INTERNAL_ERROR, why);
+                refusals.push((conn, refusal));
+            }
+        }
+        Some(refusals)
     }
 
     /// The forwarded calls of `client` (gone): a call waiting for a retry
     /// belongs to no client until it comes.
     fn calls_of(&self, client: &str, servers: &Servers) -> Vec<(ConnId, u64)> {
-        let calls = servers.calls().into_iter();
-        calls
-            .filter(|(conn, upstream_id, call)| {
-                call.client() == client && !self.awaits_retry(*conn, *upstream_id)
-            })
-            .map(|(conn, upstream_id, _)| (conn, upstream_id))
-            .collect()
+        let mut of = Vec::new();
+        for (conn, upstream_id, call) in servers.calls() {
+            if call.client() == client && !self.awaits_retry(conn, upstream_id) {
+                of.push((conn, upstream_id));
+            }
+        }
+        of
     }
 
     /// The call `upstream_id` on `conn` (of server `name`) got no answer

@@ -32,11 +32,11 @@ use crate::engine::events::{ClientId, ConnId};
 use crate::engine::router::Engine;
 use crate::engine::server::input_required::MAX_INPUT_ROUNDS;
 use crate::engine::server::Servers;
-use crate::protocol::jsonrpc;
+use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::missing_capability;
 use crate::protocol::params::Params;
 use bridge::{Bridge, ServerRequest};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Marks a `requestState` that names a call waiting for its client's answers.
 const BRIDGE_STATE_PREFIX: &str = "lazy-mcp-input:";
@@ -164,10 +164,11 @@ impl Clients {
         let bridge = self.take_bridge(conn, upstream_id)?;
         let why = "the client did not answer in time";
         let (requests, held) = bridge.abandoned();
-        let mut out: Vec<CallOut> = requests
-            .into_iter()
-            .map(|id| CallOut::Send(jsonrpc::error_response(id, jsonrpc::INTERNAL_ERROR, why)))
-            .collect();
+        let mut out = Vec::new();
+        for id in requests {
+            let refusal = jsonrpc::error_response(id, jsonrpc::INTERNAL_ERROR, why);
+            out.push(CallOut::Send(refusal));
+        }
         if !held {
             out.push(CallOut::Send(cancel_notice(upstream_id, why)));
         }
@@ -248,8 +249,7 @@ impl Clients {
         responses: &Map<String, Value>,
         servers: &Servers,
     ) -> Vec<CallOut> {
-        let (answers, queued, held) = self.retry_answers(conn, upstream_id, responses);
-        let mut out: Vec<CallOut> = answers.into_iter().map(CallOut::Send).collect();
+        let (mut out, queued, held) = self.retry_answers(conn, upstream_id, responses);
         // The server finished while the client was being asked (its bridge ended).
         if let Some(outcome) = held {
             out.push(CallOut::Finish(outcome));
@@ -297,18 +297,22 @@ impl Clients {
         conn: ConnId,
         upstream_id: u64,
         responses: &Map<String, Value>,
-    ) -> (Vec<Value>, Vec<ServerRequest>, Option<Result<Value, Value>>) {
+    ) -> (
+        Vec<CallOut>,
+        Vec<ServerRequest>,
+        Option<Result<Value, Value>>,
+    ) {
         let (asked, queued, held) = self.bridge_retried(conn, upstream_id);
         let mut answers = Vec::new();
         for (key, upstream_request) in asked {
-            answers.push(match responses.get(&key) {
+            answers.push(CallOut::Send(match responses.get(&key) {
                 Some(response) => jsonrpc::success(upstream_request, response.clone()),
                 None => jsonrpc::error_response(
                     upstream_request,
                     jsonrpc::INTERNAL_ERROR,
                     "the client's answer did not include this request",
                 ),
-            });
+            }));
         }
         if held.is_some() {
             self.take_bridge(conn, upstream_id);
@@ -377,18 +381,20 @@ impl Clients {
         }
         let state = self.next_gateway_id(BRIDGE_STATE_PREFIX);
         let mut input_requests = Map::new();
+        // Objects built member by member: a `json!` of them cost the `.wasm` more.
         for (key, request) in &asked {
-            let mut entry = json!({ "method": request.method() });
-            if let (Some(params), Some(object)) = (request.params(), entry.as_object_mut()) {
-                object.insert("params".into(), params.clone());
+            let mut entry = Map::new();
+            entry.insert("method".into(), Value::from(request.method()));
+            if let Some(params) = request.params() {
+                entry.insert("params".into(), params.clone());
             }
-            input_requests.insert(key.clone(), entry);
+            input_requests.insert(key.clone(), Value::Object(entry));
         }
-        let result = json!({
-            "resultType": "input_required",
-            "inputRequests": Value::Object(input_requests),
-            "requestState": state,
-        });
+        let mut result = Map::new();
+        result.insert("resultType".into(), Value::from("input_required"));
+        result.insert("inputRequests".into(), Value::Object(input_requests));
+        result.insert("requestState".into(), Value::from(state.as_str()));
+        let result = Value::Object(result);
         let asked = asked.into_iter().map(|(key, r)| (key, r.into_id()));
         self.bridge_client_asked(conn, upstream_id, state, asked.collect());
         let line = "asked the 2026-07-28 client for the server's input request (input_required)";
@@ -430,7 +436,12 @@ impl Clients {
             asked.join(", ")
         );
         let error = missing_capability::error(&message, Value::Object(missing));
-        let answer = json!({"jsonrpc": "2.0", "id": client_id, "error": error});
+        let outcome = Err(error);
+        let answer = Message::Response {
+            id: client_id,
+            outcome,
+        }
+        .into_value();
         out.push(CallOut::Reply(client, answer));
         out
     }

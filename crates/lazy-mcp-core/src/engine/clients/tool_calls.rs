@@ -127,15 +127,15 @@ impl Clients {
                 return Asked::Answered;
             }
         };
-        let mut call = json!({"name": tool, "arguments": tool_arguments});
-        if let Some(object) = call.as_object_mut() {
-            for key in ["_meta", "inputResponses", "requestState"] {
-                if let Some(value) = params.get(key) {
-                    object.insert(key.into(), value.clone());
-                }
+        let mut call = serde_json::Map::new();
+        call.insert("name".into(), Value::from(tool));
+        call.insert("arguments".into(), tool_arguments);
+        for key in ["_meta", "inputResponses", "requestState"] {
+            if let Some(value) = params.get(key) {
+                call.insert(key.into(), value.clone());
             }
         }
-        let params = CallParams::Parsed(Some(call));
+        let params = CallParams::Parsed(Some(Value::Object(call)));
         let call = QueuedCall::new(
             client.to_string(),
             id.clone(),
