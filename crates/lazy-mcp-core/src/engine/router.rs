@@ -446,8 +446,13 @@ impl Engine {
     pub(in crate::engine) fn served_parts(
         &mut self,
     ) -> (&mut Clients, ClientsContext<'_>, ServedView<'_>) {
-        let (catalogue, pins) = (self.registry.catalogue(), self.trust.pins());
-        let served = ServedView::new(&self.servers, catalogue, pins, &self.settings);
+        let served = ServedView::new(
+            &self.servers,
+            self.registry.catalogue(),
+            self.trust.pins(),
+            &self.settings,
+            self.trust.awaiting(),
+        );
         let ctx = ClientsContext {
             effects: &mut self.effects,
             timers: &mut self.timers,

@@ -54,7 +54,7 @@ const HONOURED: [(&str, &str); 3] = [
 
 /// A listen opened: the (server, URI) pairs a listen of the same id named
 /// before, and those this one names.
-type ListenChange = (VecSet<(String, String)>, Vec<(String, String)>);
+pub(in crate::engine) type ListenChange = (VecSet<(String, String)>, Vec<(String, String)>);
 
 /// What a listen asks for.
 struct Filter {
@@ -63,22 +63,14 @@ struct Filter {
 }
 
 impl Engine {
-    /// A `subscriptions/listen` request. `modern`: it came with the era's envelope.
-    pub(in crate::engine) fn on_listen(
+    /// A listen opened (`Clients::listen`, under `key`): the servers'
+    /// subscriptions follow the new set.
+    pub(in crate::engine) fn listen_opened(
         &mut self,
         client: &str,
-        id: Value,
-        params: Option<&Value>,
-        modern: bool,
+        key: String,
+        (old, resources): ListenChange,
     ) {
-        // The clients' part first (the filter, the acknowledgement), then
-        // the servers' subscriptions follow the new set.
-        let (clients, mut ctx, served) = self.served_parts();
-        let Some((old, resources)) = clients.listen(&mut ctx, served, client, &id, params, modern)
-        else {
-            return;
-        };
-        let key = id.to_string();
         // The servers it names (and those a listen of the same id named) are
         // subscribed or unsubscribed once the table says the new set.
         let servers: VecSet<String> = old
@@ -194,9 +186,7 @@ impl Clients {
         id: &Value,
     ) -> (bool, Option<Subscriber>) {
         let key = id.to_string();
-        let ended = self
-            .session_mut(client)
-            .and_then(|session| session.listen_closed(&key));
+        let ended = self.listen_ended(client, &key);
         let was_open = ended.is_some();
         let named_resources = ended.is_some_and(|listen| !listen.resources().is_empty());
         let subscriber = named_resources.then(|| Subscriber::Listen(client.to_string(), key));
@@ -286,12 +276,16 @@ impl Clients {
             filter.list_changes,
             resources.iter().cloned().collect(),
         );
-        let replaced = self
-            .session_mut(client)
-            .and_then(|session| session.listen_opened(id.to_string(), listen));
+        let replaced = self.listen_began(client, id.to_string(), listen);
+        // Built member by member: a `json!` of it cost the `.wasm` more.
+        let mut meta = Map::new();
+        meta.insert(SUBSCRIPTION_ID_KEY.into(), id.clone());
+        let mut params = Map::new();
+        params.insert("notifications".into(), Value::Object(honoured));
+        params.insert("_meta".into(), Value::Object(meta));
         let ack = jsonrpc::notification(
             methods::NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED,
-            Some(json!({ "notifications": honoured, "_meta": { SUBSCRIPTION_ID_KEY: id } })),
+            Some(Value::Object(params)),
         );
         (on_listen_stream(client, id, ack), replaced)
     }

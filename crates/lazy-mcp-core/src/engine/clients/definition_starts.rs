@@ -17,17 +17,6 @@ use machine::Next;
 pub(in crate::engine) mod machine;
 
 impl Clients {
-    /// A client sent something: the definition starts' quiet time starts afresh.
-    #[inline]
-    pub(in crate::engine) fn heard(&mut self, now_ms: u64) {
-        self.starts_mut().handle_activity(now_ms);
-    }
-
-    /// A client was answered `tools/list` on `endpoint`.
-    pub(in crate::engine) fn tools_listed(&mut self, endpoint: &Endpoint, now_ms: u64) {
-        self.starts_mut().handle_listed(endpoint, now_ms);
-    }
-
     /// At an event's end, after a change of the offered definitions or of the
     /// trust: the new or changed definitions are asked for at once (`allowed`:
     /// the aggregate endpoint is the tool index; `close`: the setting
@@ -39,7 +28,7 @@ impl Clients {
         servers: &Servers,
         ctx: &mut ClientsContext<'_>,
     ) {
-        self.starts_mut().review(allowed, ctx.now_ms);
+        self.starts_reviewed(allowed, ctx.now_ms);
         self.definition_timer(close, servers, ctx);
     }
 
@@ -53,7 +42,7 @@ impl Clients {
         servers: &Servers,
         ctx: &mut ClientsContext<'_>,
     ) {
-        let next = (self.starts_mut()).handle_started(&endpoint, version, !failed, ctx.now_ms);
+        let next = self.start_ended(&endpoint, version, !failed, ctx.now_ms);
         self.carry_out_start(endpoint, next, servers, ctx);
     }
 
@@ -65,10 +54,10 @@ impl Clients {
         servers: &Servers,
         ctx: &mut ClientsContext<'_>,
     ) {
-        while let Some((endpoint, next)) = self.starts_mut().poll_due(ctx.now_ms) {
+        while let Some((endpoint, next)) = self.start_due(ctx.now_ms) {
             if next == Next::StopIfIdle && !close {
                 // Sessions stay open (`close_listing_sessions` off): the attempt is over.
-                self.starts_mut().handle_stop_decided(&endpoint);
+                self.start_stop_decided(&endpoint);
                 continue;
             }
             self.carry_out_start(endpoint, next, servers, ctx);
@@ -106,10 +95,10 @@ impl Clients {
                     Endpoint::Aggregate => true,
                 };
                 if only_listed && self.window_busy(&endpoint, servers) {
-                    let next = self.starts_mut().handle_busy(&endpoint, ctx.now_ms);
+                    let next = self.start_busy(&endpoint, ctx.now_ms);
                     return self.carry_out_start(endpoint, next, servers, ctx);
                 }
-                self.starts_mut().handle_stop_decided(&endpoint);
+                self.start_stop_decided(&endpoint);
                 if only_listed {
                     ctx.effects.push(Effect::StopDefinition { endpoint });
                 }

@@ -29,6 +29,7 @@ impl Engine {
             self.registry.catalogue(),
             self.trust.pins(),
             self.settings(),
+            self.trust.awaiting(),
         );
         self.clients.shown(served)
     }
@@ -61,12 +62,12 @@ impl Clients {
         ctx: &mut ClientsContext<'_>,
         served: ServedView<'_>,
     ) {
-        let previous = self.exposure_mut().publishing();
+        let previous = self.publishing();
         let plan = served.plan_exposure(previous);
-        self.exposure_mut().plan_chosen(plan);
+        self.plan_chosen(plan);
         let gone = self.shown(served).loaded_not_offered();
         for gone in gone {
-            self.exposure_mut().tool_gone(&gone);
+            self.loaded_tool_gone(&gone);
             let (server, tool) = gone;
             let why = format!("loaded tool '{tool}' was unloaded: the server no longer offers it");
             // A line naming a server is masked by its owner (its secrets).
@@ -105,14 +106,14 @@ impl Clients {
     ) {
         let all = aggregate_endpoint == AggregateEndpoint::All;
         let aggregate_version = self.exposure().aggregate_version(&lists, all);
-        let changed = self.exposure_mut().lists_hashed(lists);
+        let changed = self.lists_hashed(lists);
         let mut notifications: VecSet<(String, &'static str)> = VecSet::new();
         for (server, method) in changed {
             for client in self.of_server(&server) {
                 notifications.insert((client, method));
             }
         }
-        if self.exposure_mut().aggregate_versioned(&aggregate_version) {
+        if self.aggregate_versioned(&aggregate_version) {
             for (client, session) in self.sessions() {
                 if session.is_aggregate() {
                     notifications
@@ -124,20 +125,16 @@ impl Clients {
             self.list_changed_notices(&client, method, ctx.effects);
         }
         let (tools, prompts) = pairs;
-        self.exposure_mut().aggregate_items(tools, prompts);
+        self.aggregate_items(tools, prompts);
         // The aggregate endpoint is offered when it has something of its own to show.
         let mut aggregate =
             (all || !self.exposure().plan().meta_tools.is_empty()).then_some(aggregate_version);
         // The tool index is VS Code's: only that host holds versions back.
         let hold = aggregate_endpoint == AggregateEndpoint::ToolIndex;
         self.hold_versions(hold, &mut endpoints, &mut aggregate, servers, ctx);
-        if self
-            .exposure_mut()
-            .endpoints_published(&endpoints, &aggregate)
-        {
+        if self.endpoints_published(&endpoints, &aggregate) {
             // The starts follow what hosts were told (a held version is not new to them).
-            self.starts_mut()
-                .handle_offered(&endpoints, aggregate.as_ref());
+            self.definitions_offered(&endpoints, aggregate.as_ref());
             ctx.effects.push(Effect::EndpointsChanged {
                 endpoints,
                 aggregate,

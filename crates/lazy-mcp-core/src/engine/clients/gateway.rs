@@ -2,42 +2,40 @@
 //! catalogue without touching any upstream, and routes calls through
 //! `ensure_connected` (one endpoint per server, or the aggregate endpoint).
 
+use crate::engine::clients::call_out::CallOut;
 use crate::engine::clients::context::ClientsContext;
-use crate::engine::clients::modern_clients::discover_answer;
 use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
 use crate::engine::server::auth::input::AuthInput;
-use crate::engine::server::calls::CallParams;
-use crate::engine::server::calls::QueuedCall;
-use crate::engine::server::Subscriber;
-use crate::protocol::client_handshake::ListKind;
+use crate::engine::server::calls::{ForwardedCall, QueuedCall};
+use crate::engine::server::{Servers, Subscriber};
 use crate::protocol::client_message;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::methods;
 use crate::protocol::outline::outline;
-use crate::protocol::params::{name_of, CallTool, Params};
+use crate::protocol::params::Params;
+use asked::Asked;
 use serde_json::{json, Value};
+
+pub(in crate::engine) mod asked;
+mod requests;
 
 /// `serverInfo.name` of the aggregate endpoint.
 pub const AGGREGATE_SERVER_NAME: &str = "lazy-mcp";
 
-/// Methods that need the live server (they go through `ensure_connected`).
-const CALL_METHODS: [&str; 6] = [
-    methods::TOOLS_CALL,
-    methods::PROMPTS_GET,
-    methods::RESOURCES_READ,
-    methods::RESOURCES_SUBSCRIBE,
-    methods::RESOURCES_UNSUBSCRIBE,
-    methods::COMPLETION_COMPLETE,
-];
-
 /// `notifications/cancelled` of request `upstream_id` to a server (one copy
 /// of the message's building for every caller).
 pub(in crate::engine) fn cancel_notice(upstream_id: u64, reason: &str) -> Value {
-    let params = json!({"requestId": upstream_id, "reason": reason});
-    jsonrpc::notification(methods::NOTIFICATIONS_CANCELLED, Some(params))
+    // Built member by member: a `json!` of it cost the `.wasm` more.
+    let mut params = serde_json::Map::new();
+    params.insert("requestId".into(), Value::from(upstream_id));
+    params.insert("reason".into(), Value::from(reason));
+    jsonrpc::notification(
+        methods::NOTIFICATIONS_CANCELLED,
+        Some(Value::Object(params)),
+    )
 }
 
 impl Engine {
@@ -92,6 +90,8 @@ impl Engine {
         }
     }
 
+    /// Out of line: the raw forwarding's caller stays small.
+    #[inline(never)]
     fn on_client_request(
         &mut self,
         client: &str,
@@ -105,191 +105,33 @@ impl Engine {
         if self.take_bridged_retry(client, &id, method, params.as_ref()) {
             return;
         }
-        if !self.servers.is_exposed_endpoint(endpoint) {
-            let Endpoint::Server { name } = endpoint else {
-                return;
-            };
-            let why = match self.servers.get(name) {
-                None => format!("Lazy MCP has no server named '{name}'"),
-                Some(server) => format!(
-                    "MCP server '{name}' is {}; enable it to use it",
-                    server.state().label().to_lowercase()
-                ),
-            };
-            self.reply_error(client, id, jsonrpc::INVALID_REQUEST, &why);
-            return;
-        }
-        match method {
-            methods::INITIALIZE => {
-                let asked = Params::read(params.as_ref());
-                let capabilities = asked.capabilities.cloned().unwrap_or_else(|| json!({}));
-                let identity = asked.client_info.and_then(name_of).map(str::to_string);
-                self.clients.initialized(client, capabilities, identity);
-                let result = self
-                    .shown()
-                    .initialize_result(endpoint, asked.protocol_version);
-                self.reply(client, jsonrpc::success(id, result));
-            }
-            methods::PING | methods::LOGGING_SET_LEVEL => {
-                self.reply(client, jsonrpc::success(id, json!({})))
-            }
-            // The modern era's handshake-free introduction (also answered to a
-            // client that sends it without an envelope: nothing depends on it).
-            methods::SERVER_DISCOVER => {
-                let initialize = self.shown().initialize_result(endpoint, None);
-                let result = discover_answer(&initialize);
-                self.reply(client, jsonrpc::success(id, result));
-            }
-            methods::SUBSCRIPTIONS_LISTEN => {
-                let modern = self.clients.in_modern_request(client);
-                self.on_listen(client, id, params.as_ref(), modern);
-            }
-            methods::TOOLS_LIST
-            | methods::PROMPTS_LIST
-            | methods::RESOURCES_LIST
-            | methods::RESOURCES_TEMPLATES_LIST => {
-                let kind = match method {
-                    methods::TOOLS_LIST => ListKind::Tools,
-                    methods::PROMPTS_LIST => ListKind::Prompts,
-                    methods::RESOURCES_LIST => ListKind::Resources,
-                    _ => ListKind::ResourceTemplates,
-                };
-                let items = self.shown().list_for(client, endpoint, kind);
-                let mut result = serde_json::Map::new();
-                result.insert(kind.result_field().into(), Value::from(items));
-                crate::protocol::gateway_discover::add_cache_hints(&mut result);
-                self.reply(client, jsonrpc::success(id, Value::Object(result)));
-                if kind == ListKind::Tools {
-                    self.clients.tools_listed(endpoint, self.now_ms);
+        let (clients, mut ctx, served) = self.served_parts();
+        match clients.client_request(&mut ctx, served, client, endpoint, id, method, params) {
+            Asked::Answered => {}
+            Asked::Listened(key, change) => self.listen_opened(client, key, change),
+            Asked::Call(server, call) => {
+                if !self.track_subscription(&server, &call) {
+                    self.route_call(&server, call);
                 }
             }
-            _ if CALL_METHODS.contains(&method) => {
-                self.on_client_call(client, endpoint, id, method, params)
-            }
-            _ => {
-                // Anything else goes to a live server-endpoint upstream as is.
-                let live = match endpoint {
-                    Endpoint::Server { name } => self
-                        .servers
-                        .get(name)
-                        .filter(|s| {
-                            *s.state() == crate::engine::server::state::ServerState::Connected
-                        })
-                        .map(|_| name.clone()),
-                    Endpoint::Aggregate => None,
-                };
-                match live {
-                    Some(name) => self.route_call(
-                        &name,
-                        QueuedCall::new(
-                            client.to_string(),
-                            id,
-                            method.to_string(),
-                            CallParams::Parsed(params),
-                        ),
-                    ),
-                    None => self.reply_error(
-                        client,
-                        id,
-                        jsonrpc::METHOD_NOT_FOUND,
-                        &format!("Method not found: {method}"),
-                    ),
-                }
-            }
-        }
-    }
-
-    fn on_client_call(
-        &mut self,
-        client: &str,
-        endpoint: &Endpoint,
-        id: Value,
-        method: &str,
-        params: Option<Value>,
-    ) {
-        let mut params = params;
-        let target = match endpoint {
-            Endpoint::Server { name } => {
-                if method == methods::TOOLS_CALL {
-                    let tool = params.as_ref().and_then(name_of).unwrap_or_default();
-                    if !self.servers.get(name).is_some_and(|s| s.exposes_tool(tool)) {
-                        self.reply_error(
-                            client,
-                            id,
-                            jsonrpc::INVALID_PARAMS,
-                            &format!("Tool '{tool}' of MCP server '{name}' is not exposed (it is not in the \"tools\" list of the server's config)"),
-                        );
-                        return;
-                    }
-                }
-                Ok(name.clone())
-            }
-            Endpoint::Aggregate => {
-                if method == methods::TOOLS_CALL
-                    && params
-                        .as_ref()
-                        .is_some_and(|p| self.call_meta_tool(client, &id, p))
-                {
-                    return;
-                }
-                let awaiting = self.trust.awaiting();
-                let target = self
-                    .shown()
-                    .resolve_aggregate(method, params.as_mut(), awaiting);
-                // A loaded tool of an `index` server: its arguments are checked first.
-                if let (Ok(server), methods::TOOLS_CALL, Some(p)) = (&target, method, &params) {
-                    let CallTool {
-                        name: tool,
-                        arguments,
-                    } = CallTool::read(p);
-                    if self.clients.is_indexed(server) {
-                        if let Some(why) = self.shown().invalid_arguments(server, tool, &arguments)
-                        {
-                            let result = super::tool_calls::tool_result(why, true);
-                            self.reply(client, jsonrpc::success(id, result));
-                            return;
-                        }
-                    }
-                }
-                target
-            }
-        };
-        let params = CallParams::Parsed(params);
-        if let Ok(name) = &target {
-            if self.track_subscription(client, name, &id, method, &params) {
-                return;
-            }
-        }
-        match target {
-            Ok(name) => self.route_call(
-                &name,
-                QueuedCall::new(client.to_string(), id, method.to_string(), params),
-            ),
-            Err(why) => self.reply_error(client, id, jsonrpc::INVALID_PARAMS, &why),
         }
     }
 
     /// Records `resources/subscribe` / `unsubscribe`. Returns true when the request
     /// was answered here: an unsubscribe while other clients still subscribe, or
     /// either for a connected modern server (its listen is opened again instead).
-    fn track_subscription(
-        &mut self,
-        client: &str,
-        name: &str,
-        id: &Value,
-        method: &str,
-        params: &CallParams,
-    ) -> bool {
+    fn track_subscription(&mut self, name: &str, call: &QueuedCall) -> bool {
         let Some(uri) =
-            crate::engine::server::connect::subscription_uri(params).map(str::to_string)
+            crate::engine::server::connect::subscription_uri(call.params()).map(str::to_string)
         else {
             return false;
         };
         if !self.servers.contains_key(name) {
             return false;
         }
+        let client = call.client();
         let subscriber = Subscriber::Client(client.to_string());
-        let answered_here = match method {
+        let answered_here = match call.method() {
             methods::RESOURCES_SUBSCRIBE => {
                 self.servers.subscribe(name, &uri, subscriber);
                 false
@@ -307,7 +149,10 @@ impl Engine {
                 return false;
             }
         }
-        self.reply(client, jsonrpc::success(id.clone(), json!({})));
+        self.reply(
+            client,
+            jsonrpc::success(call.client_id().clone(), json!({})),
+        );
         true
     }
 
@@ -318,47 +163,28 @@ impl Engine {
         let Some(request_id) = Params::read(params.as_ref()).request_id.cloned() else {
             return;
         };
-        self.clients.forget_modern_request(client, &request_id);
         // Whether a request that would still be answered was dropped: it is
         // owed no more (the HTTP gateway stops waiting for it on its own: the
         // body's routing names what a cancellation cancels, `ClientEnvelope::cancels`).
-        let (mut dropped, unsubscribe) = self.clients.end_listen(client, &request_id);
+        let (listened, unsubscribe) = self.clients.request_cancelled(client, &request_id);
         if let Some(subscriber) = unsubscribe {
             let (servers, mut ctx) = self.server_parts();
             servers.remove_subscribers(&mut ctx, &|s| *s == subscriber);
         }
         // Still waiting for the connect: just drop it.
-        dropped |= self
-            .servers
-            .drop_waiters(&|w| w.client() == client && *w.client_id() == request_id);
-        let found = self
-            .servers
-            .calls()
-            .into_iter()
-            .find_map(|(conn, upstream_id, call)| {
-                (call.client() == client && *call.client_id() == request_id)
-                    // A call awaiting its retry answered this id already.
-                    .then(|| {
-                        let answered = self.clients.awaits_retry(conn, upstream_id);
-                        (conn, upstream_id, call.timer(), !answered)
-                    })
-            });
-        if dropped || matches!(found, Some((_, _, _, true))) {
+        let waited =
+            (self.servers).drop_waiters(&|w| w.client() == client && *w.client_id() == request_id);
+        let found = (self.clients).cancelled_call(client, &request_id, &self.servers);
+        if listened || waited || found.is_some_and(|(_, _, owed)| owed) {
             self.clients.request_dropped(client);
         }
-        if let Some((conn, upstream_id, timer, _)) = found {
-            self.servers.take_call(conn, upstream_id);
-            self.timers.cancel_armed(Some(timer));
-            let mut params = params.unwrap_or_else(|| json!({}));
-            if let Some(object) = params.as_object_mut() {
-                object.insert("requestId".into(), Value::from(upstream_id));
-            }
-            self.send_upstream(conn, jsonrpc::notification(method, Some(params)));
+        if let Some((conn, upstream_id, _)) = found {
+            self.cancel_call(conn, upstream_id, cancelled_upstream(params, upstream_id));
         }
     }
 
     pub(in crate::engine) fn on_client_disconnected(&mut self, client: &str) {
-        let Some(asked) = self.clients.client_closed(client) else {
+        let Some(refusals) = self.clients.client_gone(client) else {
             return;
         };
         self.servers.drop_waiters(&|w| w.client() == client);
@@ -368,39 +194,24 @@ impl Engine {
         servers.remove_subscribers(&mut ctx, &|s| match s {
             Subscriber::Client(c) | Subscriber::Listen(c, _) => c == client,
         });
-        let abandoned: Vec<(u64, u64, u64)> = self
-            .servers
-            .calls()
-            .into_iter()
-            // A call waiting for a retry belongs to no client until it comes.
-            .filter(|(conn, upstream_id, call)| {
-                call.client() == client && !self.clients.awaits_retry(*conn, *upstream_id)
-            })
-            .map(|(conn, upstream_id, call)| (conn, upstream_id, call.timer()))
-            .collect();
-        for (conn, upstream_id, timer) in abandoned {
-            self.servers.take_call(conn, upstream_id);
-            self.timers.cancel_armed(Some(timer));
-            self.send_upstream(conn, cancel_notice(upstream_id, "the client disconnected"));
+        for (conn, upstream_id) in self.clients.calls_of(client, &self.servers) {
+            let notice = cancel_notice(upstream_id, "the client disconnected");
+            self.cancel_call(conn, upstream_id, notice);
         }
-        for id in asked {
-            let Some((conn, upstream_id)) = self.clients.take_server_request(&id) else {
-                continue;
-            };
-            self.send_upstream(
-                conn,
-                jsonrpc::error_response(
-                    upstream_id,
-                    jsonrpc::INTERNAL_ERROR,
-                    "the client that was asked disconnected",
-                ),
-            );
+        for (conn, refusal) in refusals {
+            self.send_upstream(conn, refusal);
         }
-        self.log(
-            LogLevel::Debug,
-            None,
-            format!("client {client} disconnected"),
-        );
+        let line = format!("client {client} disconnected");
+        self.log(LogLevel::Debug, None, line);
+    }
+
+    /// The call `upstream_id` on `conn` leaves its connection (its timer off)
+    /// and its server is told with `notice`.
+    fn cancel_call(&mut self, conn: ConnId, upstream_id: u64, notice: Value) {
+        if let Some(call) = self.servers.take_call(conn, upstream_id) {
+            self.timers.cancel_armed(Some(call.timer()));
+        }
+        self.send_upstream(conn, notice);
     }
 
     /// A forwarded request got no answer in time: error to the client, cancel upstream.
@@ -422,27 +233,98 @@ impl Engine {
         let Some(call) = self.servers.take_call(conn, upstream_id) else {
             return;
         };
-        if self.clients.awaits_retry(conn, upstream_id) {
-            self.timers.handle_cancel(call.timer());
-            if let Some(upstream) = self.clients.abandon_bridge(conn, upstream_id) {
-                for message in upstream {
-                    self.send_upstream(conn, message);
-                }
-                self.log(
-                    LogLevel::Warn,
-                    Some(&name),
-                    format!("{} waited for a 2026-07-28 client's answer to its request for input; none came in time, so the call was cancelled", call.method()),
-                );
-            }
-            return;
-        }
         self.timers.handle_cancel(call.timer());
         let timeout = self.request_timeout_ms(&name);
-        let which = if self
-            .servers
-            .get(&name)
-            .is_some_and(|s| s.config().timeout_ms.is_some())
-        {
+        let own = (self.servers.get(&name)).is_some_and(|s| s.config().timeout_ms.is_some());
+        let out = self
+            .clients
+            .call_timed_out((conn, upstream_id), *call, &name, (timeout, own));
+        self.carry_out_call(conn, upstream_id, out, None);
+    }
+}
+
+/// A client's `notifications/cancelled` (its `params`) for the server, of
+/// the forwarded call `upstream_id`.
+fn cancelled_upstream(params: Option<Value>, upstream_id: u64) -> Value {
+    let mut params = params.unwrap_or_else(|| json!({}));
+    if let Some(object) = params.as_object_mut() {
+        object.insert("requestId".into(), Value::from(upstream_id));
+    }
+    jsonrpc::notification(methods::NOTIFICATIONS_CANCELLED, Some(params))
+}
+
+impl Clients {
+    /// `client` cancelled its request `id`: a modern request is forgotten;
+    /// an open listen ends (`end_listen`: whether it was one, and the
+    /// subscriber to remove).
+    fn request_cancelled(&mut self, client: &str, id: &Value) -> (bool, Option<Subscriber>) {
+        self.forget_modern_request(client, id);
+        self.end_listen(client, id)
+    }
+
+    /// The forwarded call `client`'s cancelled request `id` is, when there
+    /// is one: its connection, upstream id, and whether an answer to it is
+    /// still owed (a call awaiting its retry answered this id already).
+    fn cancelled_call(
+        &self,
+        client: &str,
+        id: &Value,
+        servers: &Servers,
+    ) -> Option<(ConnId, u64, bool)> {
+        servers
+            .calls()
+            .into_iter()
+            .find_map(|(conn, upstream_id, call)| {
+                (call.client() == client && call.client_id() == id)
+                    .then(|| (conn, upstream_id, !self.awaits_retry(conn, upstream_id)))
+            })
+    }
+
+    /// `client` disconnected (`client_closed`): the refusals of the server
+    /// requests it was asked, each for its connection; `None` for a client
+    /// never seen.
+    fn client_gone(&mut self, client: &str) -> Option<Vec<(ConnId, Value)>> {
+        let asked = self.client_closed(client)?;
+        let why = "the client that was asked disconnected";
+        let mut refusals = Vec::new();
+        for id in asked {
+            if let Some((conn, upstream_id)) = self.take_server_request(&id) {
+                let refusal = jsonrpc::error_response(upstream_id, jsonrpc::INTERNAL_ERROR, why);
+                refusals.push((conn, refusal));
+            }
+        }
+        Some(refusals)
+    }
+
+    /// The forwarded calls of `client` (gone): a call waiting for a retry
+    /// belongs to no client until it comes.
+    fn calls_of(&self, client: &str, servers: &Servers) -> Vec<(ConnId, u64)> {
+        let mut of = Vec::new();
+        for (conn, upstream_id, call) in servers.calls() {
+            if call.client() == client && !self.awaits_retry(conn, upstream_id) {
+                of.push((conn, upstream_id));
+            }
+        }
+        of
+    }
+
+    /// The call `upstream_id` on `conn` (of server `name`) got no answer
+    /// within `timeout` ms (`own`: its server's `timeout` key, else
+    /// `requestTimeoutMs`): its client is answered with an error and the
+    /// server told it is cancelled; a call waiting for its client's retry
+    /// ends its bridge instead.
+    pub(in crate::engine) fn call_timed_out(
+        &mut self,
+        (conn, upstream_id): (ConnId, u64),
+        call: ForwardedCall,
+        name: &str,
+        (timeout, own): (u64, bool),
+    ) -> Vec<CallOut> {
+        if self.awaits_retry(conn, upstream_id) {
+            let abandoned = self.abandon_bridge(conn, upstream_id, call.method());
+            return abandoned.unwrap_or_default();
+        }
+        let which = if own {
             "its `timeout`"
         } else {
             "requestTimeoutMs"
@@ -452,16 +334,15 @@ impl Engine {
             call.method()
         );
         let (client, client_id) = call.into_reply_target();
-        self.reply_error(&client, client_id, jsonrpc::REQUEST_TIMEOUT, &message);
-        self.send_upstream(
-            conn,
-            cancel_notice(upstream_id, &format!("timed out after {timeout} ms")),
-        );
-        self.log(crate::engine::effects::LogLevel::Warn, Some(&name), message);
+        let error = jsonrpc::error_response(client_id, jsonrpc::REQUEST_TIMEOUT, &message);
+        let reason = format!("timed out after {timeout} ms");
+        vec![
+            CallOut::Reply(client, error),
+            CallOut::Send(cancel_notice(upstream_id, &reason)),
+            CallOut::Log(LogLevel::Warn, message),
+        ]
     }
-}
 
-impl Clients {
     /// A client answered a server-to-client request (sampling, elicitation)
     /// by the id the gateway gave it: the answer for its server, and the
     /// connection it goes to. Out of line: the raw forwarding's caller stays small.

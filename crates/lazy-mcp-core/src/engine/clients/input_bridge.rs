@@ -24,10 +24,11 @@
 //! oldest pending call of a modern client on that connection (as a legacy
 //! client's in-flight call is preferred for legacy forwarding).
 
+use crate::engine::clients::call_out::CallOut;
 use crate::engine::clients::gateway::cancel_notice;
 use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
-use crate::engine::events::ConnId;
+use crate::engine::events::{ClientId, ConnId};
 use crate::engine::router::Engine;
 use crate::engine::server::input_required::MAX_INPUT_ROUNDS;
 use crate::engine::server::Servers;
@@ -35,7 +36,7 @@ use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::missing_capability;
 use crate::protocol::params::Params;
 use bridge::{Bridge, ServerRequest};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 /// Marks a `requestState` that names a call waiting for its client's answers.
 const BRIDGE_STATE_PREFIX: &str = "lazy-mcp-input:";
@@ -51,18 +52,22 @@ const MAX_QUEUED: usize = 8;
 pub(in crate::engine) mod bridge;
 pub(in crate::engine) mod bridges;
 
-/// What a round of asking a call's client for input comes to (`ask_round`),
-/// for the router to carry out.
-enum Round {
-    /// Nothing to do: the call is no longer on its connection, or the round is empty.
-    Gone,
-    /// The client lacks capabilities the requests need: the call ends.
-    Missing(Vec<ServerRequest>, Map<String, Value>),
-    /// The round is over a bound (the rounds of one call, the calls that
-    /// wait): its requests are refused, with why.
-    Refused(Vec<ServerRequest>, String),
-    /// The client and its `input_required` answer.
-    Asked(String, Value),
+/// A server's request refused: the log line, then the error to the server.
+fn refuse(
+    out: &mut Vec<CallOut>,
+    server: Option<&str>,
+    request: &ServerRequest,
+    why: &str,
+    code: i64,
+) {
+    let refusal = format!(
+        "Lazy MCP refused {} from MCP server '{}': {why}",
+        request.method(),
+        server.unwrap_or("?")
+    );
+    let answer = jsonrpc::error_response(request.id().clone(), code, &refusal);
+    out.push(CallOut::Log(LogLevel::Warn, refusal));
+    out.push(CallOut::Send(answer));
 }
 
 impl Clients {
@@ -134,9 +139,7 @@ impl Clients {
             self.take_bridge(conn, upstream_id);
             return Some(outcome);
         }
-        if let Some(bridge) = self.bridge_mut(conn, upstream_id) {
-            bridge.answer_held(outcome);
-        }
+        self.bridge_answer_held(conn, upstream_id, outcome);
         None
     }
 
@@ -150,23 +153,27 @@ impl Clients {
     /// was answered already): its bridge ends. Returns what goes to its
     /// server: a refusal of each request the client was asked or that
     /// waited, then the call's cancellation unless the server answered
-    /// already. None: the call had no bridge.
+    /// already, and the log line (`method`: the call's). None: the call had
+    /// no bridge.
     pub(in crate::engine) fn abandon_bridge(
         &mut self,
         conn: ConnId,
         upstream_id: u64,
-    ) -> Option<Vec<Value>> {
+        method: &str,
+    ) -> Option<Vec<CallOut>> {
         let bridge = self.take_bridge(conn, upstream_id)?;
         let why = "the client did not answer in time";
         let (requests, held) = bridge.abandoned();
-        let mut upstream: Vec<Value> = requests
-            .into_iter()
-            .map(|id| jsonrpc::error_response(id, jsonrpc::INTERNAL_ERROR, why))
-            .collect();
-        if !held {
-            upstream.push(cancel_notice(upstream_id, why));
+        let mut out = Vec::new();
+        for id in requests {
+            let refusal = jsonrpc::error_response(id, jsonrpc::INTERNAL_ERROR, why);
+            out.push(CallOut::Send(refusal));
         }
-        Some(upstream)
+        if !held {
+            out.push(CallOut::Send(cancel_notice(upstream_id, why)));
+        }
+        out.push(CallOut::Log(LogLevel::Warn, format!("{method} waited for a 2026-07-28 client's answer to its request for input; none came in time, so the call was cancelled")));
+        Some(out)
     }
 
     /// The call on `conn` a server's request for input belongs to: the
@@ -185,18 +192,74 @@ impl Clients {
         Some((upstream_id, self.awaits_retry(conn, upstream_id)))
     }
 
-    /// A server's request that came while the call's client is being asked:
-    /// kept for the next round, or handed back refused (too many at once).
-    fn queue_request(
+    /// A server's request for input on `conn`: when a modern client's call
+    /// is pending there, that call's upstream id and what to carry out (a
+    /// round asked, or the request queued for the next round or refused).
+    /// None: no such call (legacy forwarding applies).
+    pub(in crate::engine) fn server_asks_input(
+        &mut self,
+        conn: ConnId,
+        (id, method, params): (&Value, &str, Option<&Value>),
+        servers: &Servers,
+    ) -> Option<(u64, Vec<CallOut>)> {
+        let (upstream_id, waits) = self.bridged_call(conn, servers)?;
+        let request = ServerRequest::new(id.clone(), method.to_string(), params.cloned());
+        if !waits {
+            return Some((
+                upstream_id,
+                self.ask_round(conn, upstream_id, vec![request], servers),
+            ));
+        }
+        let mut out = Vec::new();
+        if let Some(request) = self.bridge_queued(conn, upstream_id, request, MAX_QUEUED) {
+            let why = format!("more than {MAX_QUEUED} requests for input came at once");
+            let server = servers.server_of(conn);
+            refuse(&mut out, server, &request, &why, jsonrpc::INTERNAL_ERROR);
+        }
+        Some((upstream_id, out))
+    }
+
+    /// A client request carrying a `requestState` of a waiting call (`None`:
+    /// not such a retry): the call (connection, upstream id) and the
+    /// client's `inputResponses`, or why none (the client is told).
+    #[allow(clippy::type_complexity)]
+    pub(in crate::engine) fn retry_of(
+        &mut self,
+        method: &str,
+        params: Option<&Value>,
+        servers: &Servers,
+    ) -> Option<Result<(ConnId, u64, Map<String, Value>), String>> {
+        let retry = Params::read(params);
+        let state = (retry.request_state).filter(|s| s.starts_with(BRIDGE_STATE_PREFIX))?;
+        let responses = retry.input_responses.cloned().unwrap_or_default();
+        Some(
+            self.retried_call(state, method, servers)
+                .map(|(conn, upstream_id)| (conn, upstream_id, responses)),
+        )
+    }
+
+    /// The retry now answers the call (`Servers::answer_retry`): the
+    /// server's requests answered, then the held answer finishes the call,
+    /// or its timer starts afresh and the requests queued meanwhile are the
+    /// next round.
+    pub(in crate::engine) fn retried(
         &mut self,
         conn: ConnId,
         upstream_id: u64,
-        request: ServerRequest,
-    ) -> Option<ServerRequest> {
-        match self.bridge_mut(conn, upstream_id) {
-            Some(bridge) => bridge.queue(request, MAX_QUEUED),
-            None => Some(request),
+        responses: &Map<String, Value>,
+        servers: &Servers,
+    ) -> Vec<CallOut> {
+        let (mut out, queued, held) = self.retry_answers(conn, upstream_id, responses);
+        // The server finished while the client was being asked (its bridge ended).
+        if let Some(outcome) = held {
+            out.push(CallOut::Finish(outcome));
+            return out;
         }
+        out.push(CallOut::Rearm);
+        if !queued.is_empty() {
+            out.extend(self.ask_round(conn, upstream_id, queued, servers));
+        }
+        out
     }
 
     /// The call a retry with `requestState` `state` answers (its `method`
@@ -234,21 +297,22 @@ impl Clients {
         conn: ConnId,
         upstream_id: u64,
         responses: &Map<String, Value>,
-    ) -> (Vec<Value>, Vec<ServerRequest>, Option<Result<Value, Value>>) {
-        let (asked, queued, held) = match self.bridge_mut(conn, upstream_id) {
-            Some(bridge) => bridge.retried(),
-            None => Default::default(),
-        };
+    ) -> (
+        Vec<CallOut>,
+        Vec<ServerRequest>,
+        Option<Result<Value, Value>>,
+    ) {
+        let (asked, queued, held) = self.bridge_retried(conn, upstream_id);
         let mut answers = Vec::new();
         for (key, upstream_request) in asked {
-            answers.push(match responses.get(&key) {
+            answers.push(CallOut::Send(match responses.get(&key) {
                 Some(response) => jsonrpc::success(upstream_request, response.clone()),
                 None => jsonrpc::error_response(
                     upstream_request,
                     jsonrpc::INTERNAL_ERROR,
                     "the client's answer did not include this request",
                 ),
-            });
+            }));
         }
         if held.is_some() {
             self.take_bridge(conn, upstream_id);
@@ -260,17 +324,19 @@ impl Clients {
     /// call's client as an `input_required` answer (each under a new key, the
     /// round under a new `requestState`), or are refused when the round is
     /// beyond the rounds or the waiting calls allowed; when the client lacks
-    /// a capability the requests need, the call is to end instead.
+    /// a capability the requests need, the call ends instead
+    /// (`missing_capability`). Empty: the call is no longer on its
+    /// connection, or the round is empty.
     fn ask_round(
         &mut self,
         conn: ConnId,
         upstream_id: u64,
         requests: Vec<ServerRequest>,
         servers: &Servers,
-    ) -> Round {
+    ) -> Vec<CallOut> {
         let waiting = self.waiting_calls(servers);
         let Some(call) = servers.call(conn, upstream_id) else {
-            return Round::Gone;
+            return Vec::new();
         };
         let bridged = self.bridge(conn, upstream_id).map_or(0, Bridge::rounds);
         let (client, client_id, rounds) = (
@@ -280,7 +346,10 @@ impl Clients {
         );
         let missing = self.missing_for(&client, &client_id, &requests);
         if !missing.is_empty() {
-            return Round::Missing(requests, missing);
+            let (server, method) = (servers.server_of(conn), call.method());
+            let asker = (client, client_id);
+            let call = (conn, upstream_id);
+            return self.missing_capability(server, method, call, asker, &requests, missing);
         }
         // The bounds hold for the whole round: all its requests are refused, or none.
         let refusal = if rounds >= MAX_INPUT_ROUNDS {
@@ -295,10 +364,15 @@ impl Clients {
             None
         };
         if let Some(why) = refusal {
-            return Round::Refused(requests, why);
+            let mut out = Vec::new();
+            for request in &requests {
+                let server = servers.server_of(conn);
+                refuse(&mut out, server, request, &why, jsonrpc::INTERNAL_ERROR);
+            }
+            return out;
         }
         if requests.is_empty() {
-            return Round::Gone;
+            return Vec::new();
         }
         let mut asked: Vec<(String, ServerRequest)> = Vec::new();
         for request in requests {
@@ -307,30 +381,76 @@ impl Clients {
         }
         let state = self.next_gateway_id(BRIDGE_STATE_PREFIX);
         let mut input_requests = Map::new();
+        // Objects built member by member: a `json!` of them cost the `.wasm` more.
         for (key, request) in &asked {
-            let mut entry = json!({ "method": request.method() });
-            if let (Some(params), Some(object)) = (request.params(), entry.as_object_mut()) {
-                object.insert("params".into(), params.clone());
+            let mut entry = Map::new();
+            entry.insert("method".into(), Value::from(request.method()));
+            if let Some(params) = request.params() {
+                entry.insert("params".into(), params.clone());
             }
-            input_requests.insert(key.clone(), entry);
+            input_requests.insert(key.clone(), Value::Object(entry));
         }
-        let result = json!({
-            "resultType": "input_required",
-            "inputRequests": Value::Object(input_requests),
-            "requestState": state,
-        });
-        if let Some(bridge) = self.bridge_mut(conn, upstream_id) {
-            let asked = asked.into_iter().map(|(key, r)| (key, r.into_id()));
-            bridge.client_asked(state, asked.collect());
+        let mut result = Map::new();
+        result.insert("resultType".into(), Value::from("input_required"));
+        result.insert("inputRequests".into(), Value::Object(input_requests));
+        result.insert("requestState".into(), Value::from(state.as_str()));
+        let result = Value::Object(result);
+        let asked = asked.into_iter().map(|(key, r)| (key, r.into_id()));
+        self.bridge_client_asked(conn, upstream_id, state, asked.collect());
+        let line = "asked the 2026-07-28 client for the server's input request (input_required)";
+        vec![
+            CallOut::Log(LogLevel::Debug, line.to_string()),
+            CallOut::Reply(client, jsonrpc::success(client_id, result)),
+        ]
+    }
+
+    /// The server asked for input the call's 2026-07-28 client did not declare
+    /// it can give: the client gets the spec's -32021 naming the capabilities,
+    /// so it can send the call again declaring them; the server's requests are
+    /// refused and its call (a `method` call of `server`) cancelled.
+    fn missing_capability(
+        &mut self,
+        server: Option<&str>,
+        method: &str,
+        (conn, upstream_id): (ConnId, u64),
+        (client, client_id): (ClientId, Value),
+        requests: &[ServerRequest],
+        missing: Map<String, Value>,
+    ) -> Vec<CallOut> {
+        self.take_bridge(conn, upstream_id);
+        let mut out = vec![CallOut::EndCall];
+        let names: Vec<&str> = missing.keys().map(String::as_str).collect();
+        let why = format!(
+            "the 2026-07-28 client whose call it came with did not declare {}",
+            names.join(", ")
+        );
+        for request in requests {
+            refuse(&mut out, server, request, &why, jsonrpc::METHOD_NOT_FOUND);
         }
-        Round::Asked(client, jsonrpc::success(client_id, result))
+        out.push(CallOut::Send(cancel_notice(upstream_id, &why)));
+        let asked: Vec<&str> = requests.iter().map(ServerRequest::method).collect();
+        let server = server.unwrap_or_default();
+        let message = format!(
+            "MCP server '{server}' needs the {} client capability to complete {method} (it sent {}); declare it in _meta clientCapabilities and send the request again",
+            names.join(" and "),
+            asked.join(", ")
+        );
+        let error = missing_capability::error(&message, Value::Object(missing));
+        let outcome = Err(error);
+        let answer = Message::Response {
+            id: client_id,
+            outcome,
+        }
+        .into_value();
+        out.push(CallOut::Reply(client, answer));
+        out
     }
 }
 
 impl Engine {
     /// A server's request for input on `conn`, when a modern client's call is
-    /// pending there: bridged, queued or refused. False when no such call is
-    /// pending (legacy forwarding applies).
+    /// pending there: bridged, queued or refused (`Clients::server_asks_input`).
+    /// False when no such call is pending (legacy forwarding applies).
     pub(in crate::engine) fn bridge_server_request(
         &mut self,
         conn: ConnId,
@@ -338,46 +458,14 @@ impl Engine {
         method: &str,
         params: Option<&Value>,
     ) -> bool {
-        let Some((upstream_id, waits)) = self.clients.bridged_call(conn, &self.servers) else {
+        let request = (id, method, params);
+        let Some((upstream_id, out)) =
+            (self.clients).server_asks_input(conn, request, &self.servers)
+        else {
             return false;
         };
-        let request = ServerRequest::new(id.clone(), method.to_string(), params.cloned());
-        if waits {
-            if let Some(request) = self.clients.queue_request(conn, upstream_id, request) {
-                let why = format!("more than {MAX_QUEUED} requests for input came at once");
-                self.refuse_server_request(conn, &request, &why, jsonrpc::INTERNAL_ERROR);
-            }
-            return true;
-        }
-        self.ask_client(conn, upstream_id, vec![request]);
+        self.carry_out_call(conn, upstream_id, out, None);
         true
-    }
-
-    /// One round (`Clients::ask_round`): the refusals go to the server, then
-    /// the call's client is asked; or the call ends for a missing capability.
-    fn ask_client(&mut self, conn: ConnId, upstream_id: u64, requests: Vec<ServerRequest>) {
-        let round = (self.clients).ask_round(conn, upstream_id, requests, &self.servers);
-        match round {
-            Round::Gone => {}
-            Round::Missing(requests, missing) => {
-                self.end_call_missing_capability(conn, upstream_id, &requests, missing)
-            }
-            Round::Refused(requests, why) => {
-                for request in &requests {
-                    self.refuse_server_request(conn, request, &why, jsonrpc::INTERNAL_ERROR);
-                }
-            }
-            Round::Asked(client, answer) => {
-                let name = self.servers.server_of(conn).map(str::to_string);
-                self.log(
-                    LogLevel::Debug,
-                    name.as_deref(),
-                    "asked the 2026-07-28 client for the server's input request (input_required)"
-                        .to_string(),
-                );
-                self.reply(&client, answer);
-            }
-        }
     }
 
     /// A client request carrying a `requestState` of a waiting call: the server's
@@ -390,111 +478,24 @@ impl Engine {
         method: &str,
         params: Option<&Value>,
     ) -> bool {
-        let retry = Params::read(params);
-        let Some(state) = retry
-            .request_state
-            .filter(|s| s.starts_with(BRIDGE_STATE_PREFIX))
-        else {
-            return false;
-        };
-        let (conn, upstream_id) = match self.clients.retried_call(state, method, &self.servers) {
-            Ok(call) => call,
-            Err(why) => {
-                self.reply_error(client, id.clone(), jsonrpc::INVALID_PARAMS, &why);
-                return true;
-            }
-        };
-        let responses = retry.input_responses.cloned().unwrap_or_default();
-        let timeout = self
-            .servers
-            .server_of(conn)
+        let (conn, upstream_id, responses) =
+            match self.clients.retry_of(method, params, &self.servers) {
+                None => return false,
+                Some(Ok(found)) => found,
+                Some(Err(why)) => {
+                    self.reply_error(client, id.clone(), jsonrpc::INVALID_PARAMS, &why);
+                    return true;
+                }
+            };
+        let timeout = (self.servers.server_of(conn))
             .map(|name| self.request_timeout_ms(name))
             .unwrap_or_default();
         let Some(timer) = self.servers.answer_retry(conn, upstream_id, client, id) else {
             return true;
         };
-        let (answers, queued, held) = self.clients.retry_answers(conn, upstream_id, &responses);
-        for answer in answers {
-            self.send_upstream(conn, answer);
-        }
-        if let Some(outcome) = held {
-            // The server finished while the client was being asked (its bridge ended).
-            if let Some(call) = self.servers.take_call(conn, upstream_id) {
-                self.finish_call(conn, *call, |client_id| {
-                    let id = client_id.clone();
-                    Message::Response { id, outcome }.into_value().to_string()
-                });
-            }
-            return true;
-        }
-        self.timers
-            .handle_rearm(timer, self.now_ms.saturating_add(timeout));
-        if !queued.is_empty() {
-            self.ask_client(conn, upstream_id, queued);
-        }
+        let out = (self.clients).retried(conn, upstream_id, &responses, &self.servers);
+        let rearm = (timer, self.now_ms.saturating_add(timeout));
+        self.carry_out_call(conn, upstream_id, out, Some(rearm));
         true
-    }
-
-    /// The server asked for input the call's 2026-07-28 client did not declare
-    /// it can give: the client gets the spec's -32021 naming the capabilities,
-    /// so it can send the call again declaring them; the server's requests are
-    /// refused and its call cancelled (its client is answered).
-    fn end_call_missing_capability(
-        &mut self,
-        conn: ConnId,
-        upstream_id: u64,
-        requests: &[ServerRequest],
-        missing: Map<String, Value>,
-    ) {
-        let Some(call) = self.servers.take_call(conn, upstream_id) else {
-            return;
-        };
-        self.clients.take_bridge(conn, upstream_id);
-        self.timers.cancel_armed(Some(call.timer()));
-        let names: Vec<&str> = missing.keys().map(String::as_str).collect();
-        let why = format!(
-            "the 2026-07-28 client whose call it came with did not declare {}",
-            names.join(", ")
-        );
-        for request in requests {
-            self.refuse_server_request(conn, request, &why, jsonrpc::METHOD_NOT_FOUND);
-        }
-        self.send_upstream(conn, cancel_notice(upstream_id, &why));
-        let server = self
-            .servers
-            .server_of(conn)
-            .map(str::to_string)
-            .unwrap_or_default();
-        let asked: Vec<&str> = requests.iter().map(ServerRequest::method).collect();
-        let message = format!(
-            "MCP server '{server}' needs the {} client capability to complete {} (it sent {}); declare it in _meta clientCapabilities and send the request again",
-            names.join(" and "),
-            call.method(),
-            asked.join(", ")
-        );
-        let error = missing_capability::error(&message, Value::Object(missing));
-        let (client, client_id) = call.into_reply_target();
-        let answer = json!({"jsonrpc": "2.0", "id": client_id, "error": error});
-        self.reply(&client, answer);
-    }
-
-    fn refuse_server_request(
-        &mut self,
-        conn: ConnId,
-        request: &ServerRequest,
-        why: &str,
-        code: i64,
-    ) {
-        let name = self.servers.server_of(conn).map(str::to_string);
-        let refusal = format!(
-            "Lazy MCP refused {} from MCP server '{}': {why}",
-            request.method(),
-            name.as_deref().unwrap_or("?")
-        );
-        self.log(LogLevel::Warn, name.as_deref(), refusal.clone());
-        self.send_upstream(
-            conn,
-            jsonrpc::error_response(request.id().clone(), code, &refusal),
-        );
     }
 }

@@ -1,30 +1,32 @@
 //! [`Clients`], the clients' owner: its fields are private to this file.
 //! A sub-machine (`Exposure`, `AnswersOwed`, `DefinitionStarts`,
 //! `HeldVersions`, `GatewaySessions`, `Bridges`, `SearchModel`, a
-//! `ClientSession`) keeps its fields private to its file. The answers owed,
-//! the held versions, the gateway sessions, the bridges and the search model
-//! change only through the named inputs here (what happened:
-//! `request_read`, `versions_held`, `gateway_posted`, `take_bridge`, …); the
-//! other files of `clients/` read them, and borrow the rest (`exposure_mut()`,
-//! `starts_mut()`, `session_mut()`); the maps of sessions and server requests
-//! are changed only here (a session begins and ends, a request is kept and
-//! taken).
+//! `ClientSession`) keeps its fields private to its file. Every one of them
+//! changes only through the named inputs here (what happened:
+//! `request_read`, `listen_began`, `modern_answered`, `plan_chosen`,
+//! `start_ended`, `bridge_queued`, …); the other files of `clients/` read
+//! them; no `&mut` to a sub-machine leaves this file. The maps of sessions
+//! and server requests are changed only here (a session begins and ends, a
+//! request is kept and taken).
 
 use super::answers_owed::owed::AnswersOwed;
-use super::definition_starts::machine::DefinitionStarts;
+use super::client_listens::listen::Listen;
+use super::definition_starts::machine::{DefinitionStarts, Next};
 use super::endpoint_versions::held::HeldVersions;
 use super::exposure::shown::Exposure;
 use super::gateway_sessions::table::GatewaySessions;
-use super::input_bridge::bridge::Bridge;
+use super::input_bridge::bridge::{Bridge, Retried, ServerRequest};
 use super::input_bridge::bridges::Bridges;
 use super::outbound::OutboundRequest;
 use super::session::ClientSession;
-use super::tool_exposure::plan::ExposurePlan;
+use super::tool_exposure::plan::{ExposurePlan, LoadedTool};
 use super::tool_vectors::search_model::{SearchModel, WaitingSearch};
-use crate::engine::effects::Effect;
+use crate::engine::effects::{Effect, EndpointInfo};
 use crate::engine::events::{ClientId, ConnId, Endpoint};
 use crate::engine::timers::TimerId;
-use crate::vec_map::VecMap;
+use crate::protocol::client_handshake::ListKind;
+use crate::tool_index::ToolIndex;
+use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
 
 /// The clients' side of the engine, one owner: every attached client's
@@ -126,6 +128,185 @@ impl Clients {
         )
     }
 
+    /// `client` opened listen `key`: the listen of the same key it replaced.
+    pub(super) fn listen_began(
+        &mut self,
+        client: &str,
+        key: String,
+        listen: Listen,
+    ) -> Option<Listen> {
+        let session = self.sessions.get_mut(client)?;
+        session.listen_opened(key, listen)
+    }
+
+    /// `client`'s listen `key` ended (cancelled): the listen, when it was open.
+    pub(super) fn listen_ended(&mut self, client: &str, key: &str) -> Option<Listen> {
+        self.sessions.get_mut(client)?.listen_closed(key)
+    }
+
+    /// `client`'s modern-era request `key` (its id as JSON text) began: what
+    /// its envelope declared (`cache_hints`: its answer gets them).
+    pub(super) fn modern_began(
+        &mut self,
+        client: &str,
+        key: String,
+        cache_hints: bool,
+        input_capabilities: serde_json::Map<String, Value>,
+        identity: Option<String>,
+    ) {
+        if let Some(session) = self.sessions.get_mut(client) {
+            (session.modern_mut()).began(key, cache_hints, input_capabilities, identity);
+        }
+    }
+
+    /// `client`'s request is handled (answered, or sent on upstream).
+    pub(super) fn modern_handled(&mut self, client: &str) {
+        if let Some(session) = self.sessions.get_mut(client) {
+            session.modern_mut().handled();
+        }
+    }
+
+    /// `client` cancelled its request `key`: it will not be answered.
+    pub(super) fn modern_forgotten(&mut self, client: &str, key: &str) {
+        if let Some(session) = self.sessions.get_mut(client) {
+            session.modern_mut().forget(key);
+        }
+    }
+
+    /// `client`'s request `key` is answered: `Some(whether the answer gets
+    /// cache hints)` when it was a modern request still to be answered.
+    pub(super) fn modern_answered(&mut self, client: &str, key: &str) -> Option<bool> {
+        self.sessions.get_mut(client)?.modern_mut().answered(key)
+    }
+
+    // ---- what clients are shown (`exposure.rs`, `tool_exposure.rs`) --------
+
+    /// A publication begins: the plan it starts from (the last one).
+    pub(super) fn publishing(&mut self) -> ExposurePlan {
+        self.exposure.publishing()
+    }
+
+    /// The plan chosen for this publication.
+    pub(super) fn plan_chosen(&mut self, plan: ExposurePlan) {
+        self.exposure.plan_chosen(plan);
+    }
+
+    /// A loaded tool its server no longer offers is unloaded.
+    pub(super) fn loaded_tool_gone(&mut self, tool: &LoadedTool) {
+        self.exposure.tool_gone(tool);
+    }
+
+    /// Each exposed server's list hashes now: the (server, `list_changed`
+    /// method) pairs that changed.
+    pub(super) fn lists_hashed(
+        &mut self,
+        lists: VecMap<(String, ListKind), u64>,
+    ) -> VecSet<(String, &'static str)> {
+        self.exposure.lists_hashed(lists)
+    }
+
+    /// The aggregate endpoint's version now: whether it changed.
+    pub(super) fn aggregate_versioned(&mut self, version: &str) -> bool {
+        self.exposure.aggregate_versioned(version)
+    }
+
+    /// The aggregate endpoint's (server, name) pairs of tools and prompts now.
+    pub(super) fn aggregate_items(
+        &mut self,
+        tools: Vec<(String, String)>,
+        prompts: Vec<(String, String)>,
+    ) {
+        self.exposure.aggregate_items(tools, prompts);
+    }
+
+    /// The endpoints and aggregate version to tell hosts: whether they changed.
+    pub(super) fn endpoints_published(
+        &mut self,
+        endpoints: &[EndpointInfo],
+        aggregate: &Option<String>,
+    ) -> bool {
+        self.exposure.endpoints_published(endpoints, aggregate)
+    }
+
+    /// `identity` loaded (`load`) or unloaded `tools`.
+    pub(super) fn tools_loaded(&mut self, identity: &str, tools: &[LoadedTool], load: bool) {
+        self.exposure.tools_loaded(identity, tools, load);
+    }
+
+    /// A server was disabled or removed: its loaded tools are forgotten;
+    /// the identities that had some.
+    pub(super) fn server_unloaded(&mut self, server: &str) -> Vec<String> {
+        self.exposure.server_unloaded(server)
+    }
+
+    /// The vectors or the model changed: the search index is built again.
+    pub(in crate::engine) fn search_inputs_changed(&mut self) {
+        self.exposure.search_inputs_changed();
+    }
+
+    /// The search index, built over the plan's `index`-mode servers.
+    pub(super) fn search_index_built(&mut self, index: ToolIndex) {
+        self.exposure.search_index_built(index);
+    }
+
+    /// The search index (an empty one when none is built).
+    pub(super) fn search_index(&mut self) -> &ToolIndex {
+        self.exposure.search_index_or_empty()
+    }
+
+    // ---- the definition starts (`definition_starts.rs`) ---------------------
+
+    /// A client sent something: the definition starts' quiet time starts afresh.
+    #[inline]
+    pub(in crate::engine) fn heard(&mut self, now_ms: u64) {
+        self.starts.handle_activity(now_ms);
+    }
+
+    /// A client was answered `tools/list` on `endpoint`.
+    pub(in crate::engine) fn tools_listed(&mut self, endpoint: &Endpoint, now_ms: u64) {
+        self.starts.handle_listed(endpoint, now_ms);
+    }
+
+    /// Hosts were told these `endpoints` and `aggregate` version.
+    pub(super) fn definitions_offered(
+        &mut self,
+        endpoints: &[EndpointInfo],
+        aggregate: Option<&String>,
+    ) {
+        self.starts.handle_offered(endpoints, aggregate);
+    }
+
+    /// The offered definitions or the trust changed (`allowed`: starts may be asked).
+    pub(super) fn starts_reviewed(&mut self, allowed: bool, now_ms: u64) {
+        self.starts.review(allowed, now_ms);
+    }
+
+    /// A start of `endpoint`'s `version` ended (`ok`: not failed): what follows.
+    pub(super) fn start_ended(
+        &mut self,
+        endpoint: &Endpoint,
+        version: &str,
+        ok: bool,
+        now_ms: u64,
+    ) -> Next {
+        self.starts.handle_started(endpoint, version, ok, now_ms)
+    }
+
+    /// The next attempt whose pause or quiet time ended, and what it does.
+    pub(super) fn start_due(&mut self, now_ms: u64) -> Option<(Endpoint, Next)> {
+        self.starts.poll_due(now_ms)
+    }
+
+    /// `endpoint`'s session would be stopped while the window is busy: what follows.
+    pub(super) fn start_busy(&mut self, endpoint: &Endpoint, now_ms: u64) -> Next {
+        self.starts.handle_busy(endpoint, now_ms)
+    }
+
+    /// `endpoint`'s attempt is over (stopped, or left open).
+    pub(super) fn start_stop_decided(&mut self, endpoint: &Endpoint) {
+        self.starts.handle_stop_decided(endpoint);
+    }
+
     // ---- the answers owed (`answers_owed.rs`) -------------------------------
 
     /// A message of `client` that gets an answer was read: one more owed.
@@ -210,9 +391,55 @@ impl Clients {
 
     // ---- the input bridges (`input_bridge.rs`) ------------------------------
 
-    /// The call's bridge, begun when it has none (to tell it what happened).
-    pub(super) fn bridge_mut(&mut self, conn: ConnId, upstream_id: u64) -> Option<&mut Bridge> {
-        self.bridges.get_or_begin(conn, upstream_id)
+    /// The server answered the call while its client is being asked: the
+    /// answer is kept for the retry (its bridge begun when it had none).
+    pub(super) fn bridge_answer_held(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        outcome: Result<Value, Value>,
+    ) {
+        if let Some(bridge) = self.bridges.get_or_begin(conn, upstream_id) {
+            bridge.answer_held(outcome);
+        }
+    }
+
+    /// A server request came while the call's client is being asked: kept
+    /// for the next round while fewer than `max` wait, else handed back.
+    pub(super) fn bridge_queued(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        request: ServerRequest,
+        max: usize,
+    ) -> Option<ServerRequest> {
+        match self.bridges.get_or_begin(conn, upstream_id) {
+            Some(bridge) => bridge.queue(request, max),
+            None => Some(request),
+        }
+    }
+
+    /// The call's client was asked `asked` (input key → upstream id) under
+    /// `requestState` `state`: one more round.
+    pub(super) fn bridge_client_asked(
+        &mut self,
+        conn: ConnId,
+        upstream_id: u64,
+        state: String,
+        asked: VecMap<String, Value>,
+    ) {
+        if let Some(bridge) = self.bridges.get_or_begin(conn, upstream_id) {
+            bridge.client_asked(state, asked);
+        }
+    }
+
+    /// The call's client retried: what it was asked, what was queued
+    /// meanwhile, the answer held (empty when the call had no bridge).
+    pub(super) fn bridge_retried(&mut self, conn: ConnId, upstream_id: u64) -> Retried {
+        match self.bridges.get_or_begin(conn, upstream_id) {
+            Some(bridge) => bridge.retried(),
+            None => Default::default(),
+        }
     }
 
     /// The call's bridge ends (its call answered, cancelled or timed out).
@@ -398,19 +625,9 @@ impl Clients {
         &self.sessions
     }
 
-    /// `client`'s session, to tell it what happened (its fields are its own).
-    pub(super) fn session_mut(&mut self, client: &str) -> Option<&mut ClientSession> {
-        self.sessions.get_mut(client)
-    }
-
     /// What clients are shown (read).
     pub(super) fn exposure(&self) -> &Exposure {
         &self.exposure
-    }
-
-    /// What clients are shown, to tell it what happened.
-    pub(super) fn exposure_mut(&mut self) -> &mut Exposure {
-        &mut self.exposure
     }
 
     /// The answers each client is owed (read; the native tests' count).
@@ -422,11 +639,6 @@ impl Clients {
     /// The definition starts (read).
     pub(super) fn starts(&self) -> &DefinitionStarts {
         &self.starts
-    }
-
-    /// The definition starts, to tell them what happened.
-    pub(super) fn starts_mut(&mut self) -> &mut DefinitionStarts {
-        &mut self.starts
     }
 
     /// The endpoint versions held back (read).

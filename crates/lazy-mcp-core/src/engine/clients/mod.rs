@@ -5,9 +5,8 @@
 //! Their state has one owner, [`Clients`] (`machine.rs`): its fields are
 //! private to that file, where the answers owed, the held endpoint versions,
 //! the gateway sessions and the input bridges change through named inputs.
-//! The other files here borrow the other sub-machines, whose fields are
-//! private to their own files (`exposure_mut()`, `starts_mut()`,
-//! `session_mut()`), and the `impl Engine` blocks here route: they hand
+//! Its sub-machines (exposure, definition starts, sessions, bridges) change
+//! through named inputs there too, and the `impl Engine` blocks here route: they hand
 //! `Clients` an input with what it reads of the servers (`ServedView`, lent
 //! with the context by `Engine::served_parts()`) and carry out what it returns. Code elsewhere
 //! (the router, `server/`, `registry/`, `trust/`) goes through `Clients`'
@@ -23,6 +22,7 @@
 
 pub mod aggregate_names;
 pub(super) mod answers_owed;
+pub(super) mod call_out;
 pub(super) mod client_listens;
 pub(super) mod context;
 pub(super) mod definition_starts;

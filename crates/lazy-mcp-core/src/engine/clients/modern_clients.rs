@@ -153,14 +153,9 @@ impl Clients {
                 Some((key.to_string(), capability.clone()))
             })
             .collect();
-        if let Some(session) = self.session_mut(client) {
-            session.modern_mut().began(
-                id.to_string(),
-                method == methods::RESOURCES_READ,
-                input_capabilities,
-                envelope.client_identity.clone(),
-            );
-        }
+        let (key, identity) = (id.to_string(), envelope.client_identity.clone());
+        let cache_hints = method == methods::RESOURCES_READ;
+        self.modern_began(client, key, cache_hints, input_capabilities, identity);
         let refusal = match &envelope.client_identity {
             _ if !self.is_load_call(method, params.as_ref()) => None,
             None => Some(format!(
@@ -181,9 +176,7 @@ impl Clients {
 
     /// The request has been handled (answered, or sent on upstream).
     pub(super) fn end_request_era(&mut self, client: &str) {
-        if let Some(session) = self.session_mut(client) {
-            session.modern_mut().handled();
-        }
+        self.modern_handled(client);
     }
 
     /// The loaded-tools identity of the request being handled, when it is modern.
@@ -201,9 +194,7 @@ impl Clients {
 
     /// A cancelled modern request will not be answered.
     pub(super) fn forget_modern_request(&mut self, client: &str, id: &Value) {
-        if let Some(session) = self.session_mut(client) {
-            session.modern_mut().forget(&id.to_string());
-        }
+        self.modern_forgotten(client, &id.to_string());
     }
 
     /// Whether `id` is a modern request of `client` still to be answered.
@@ -291,10 +282,7 @@ impl Clients {
             return false;
         };
         let key = id.to_string();
-        let Some(session) = self.session_mut(client) else {
-            return false;
-        };
-        let Some(cache_hints) = session.modern_mut().answered(&key) else {
+        let Some(cache_hints) = self.modern_answered(client, &key) else {
             return false;
         };
         modern_request::stamp_complete(message);

@@ -18,7 +18,7 @@ use crate::engine::server::Servers;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
 use crate::protocol::outline::outline;
-use crate::protocol::raw_message::{splice_response, CallPeek, RawEnvelope};
+use crate::protocol::raw_message::{splice_response, CallPeek, RawEnvelope, RawOutcome};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -104,30 +104,12 @@ impl Engine {
         true
     }
 
-    /// A server's answer to a forwarded call: back to its client with the client's id.
+    /// A server's answer to a forwarded call: back to its client with the
+    /// client's id (`Clients::raw_answer` says whether it may go raw).
     pub(in crate::engine) fn forward_raw_response(&mut self, conn: ConnId, text: &str) -> bool {
-        // Plain (`plain_enough`) and read in one pass when the hand reading takes it.
-        let Some(envelope) = RawEnvelope::read_if_plain(text) else {
+        let Some((id, outcome)) = self.clients.raw_answer(conn, text, &self.servers) else {
             return false;
         };
-        let Some(outcome) = envelope.response() else {
-            return false;
-        };
-        // Our ids are integers; tolerate a server that echoes them as strings.
-        let Some(id) = envelope.plain_id().and_then(|id| {
-            id.as_u64()
-                .or_else(|| id.as_str().and_then(|t| t.parse().ok()))
-        }) else {
-            return false;
-        };
-        // A modern server's answer may ask for input or say the era changed: full reading.
-        if self.servers.is_modern(conn) {
-            return false;
-        }
-        // A call bridged to a modern client's input answers (`input_bridge.rs`): full reading.
-        if self.servers.call(conn, id).is_none() || self.clients.is_bridged(conn, id) {
-            return false;
-        }
         let Some(call) = self.servers.take_call(conn, id) else {
             return false;
         };
@@ -151,6 +133,35 @@ impl Engine {
 }
 
 impl Clients {
+    /// Whether a server's answer on `conn` may go back raw: the forwarded
+    /// call's upstream id and the answer's outcome, read from `text`. None:
+    /// the full reading.
+    #[inline]
+    fn raw_answer<'t>(
+        &self,
+        conn: ConnId,
+        text: &'t str,
+        servers: &Servers,
+    ) -> Option<(u64, RawOutcome<'t>)> {
+        // Plain (`plain_enough`) and read in one pass when the hand reading takes it.
+        let envelope = RawEnvelope::read_if_plain(text)?;
+        let outcome = envelope.response()?;
+        // Our ids are integers; tolerate a server that echoes them as strings.
+        let id = envelope.plain_id().and_then(|id| {
+            id.as_u64()
+                .or_else(|| id.as_str().and_then(|t| t.parse().ok()))
+        })?;
+        // A modern server's answer may ask for input or say the era changed: full reading.
+        if servers.is_modern(conn) {
+            return None;
+        }
+        // A call bridged to a modern client's input answers (`input_bridge.rs`): full reading.
+        if servers.call(conn, id).is_none() || self.is_bridged(conn, id) {
+            return None;
+        }
+        Some((id, outcome))
+    }
+
     /// Whether `client`'s session speaks on `endpoint` (its calls there may go raw).
     #[inline]
     fn speaks_on(&self, client: &str, endpoint: &Endpoint) -> bool {

@@ -6,10 +6,10 @@
 
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::exposure::view::ServedView;
+use crate::engine::clients::gateway::asked::Asked;
 use crate::engine::clients::tool_vectors::search_model::WaitingSearch;
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
-use crate::engine::router::Engine;
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::QueuedCall;
 use crate::protocol::client_handshake::ListKind;
@@ -33,6 +33,20 @@ pub(super) fn tool_result(text: String, is_error: bool) -> Value {
 /// index mode), or why not.
 type Resolved = Result<(String, String, bool), String>;
 
+impl Clients {
+    /// `client`'s tool call `id` is answered with the error `why` (a tool's
+    /// arguments its schema refuses: said before anything is started).
+    pub(super) fn reply_tool_error(
+        &mut self,
+        ctx: &mut ClientsContext<'_>,
+        client: &str,
+        id: &Value,
+        why: String,
+    ) {
+        self.reply(ctx, client, tool_reply(id, why, true));
+    }
+}
+
 /// The answer to a meta-tool call `id`: one text.
 fn tool_reply(id: &Value, text: String, is_error: bool) -> Value {
     jsonrpc::success(id.clone(), tool_result(text, is_error))
@@ -43,87 +57,92 @@ fn names(arguments: &Value) -> Vec<String> {
     MetaToolArguments::read(arguments).names.unwrap_or_default()
 }
 
-impl Engine {
-    /// Answers a `tools/call` of a meta-tool. False when `params.name` is not a
-    /// meta-tool listed now (the call is then an ordinary one).
-    pub(in crate::engine) fn call_meta_tool(
+impl Clients {
+    /// A `tools/call` of a meta-tool on the aggregate endpoint: answered here,
+    /// or (`call_tool`) the real tool's call to route. `None` when
+    /// `params.name` is not a meta-tool listed now (the call is then an
+    /// ordinary one).
+    pub(in crate::engine) fn meta_tool_call(
         &mut self,
+        ctx: &mut ClientsContext<'_>,
+        served: ServedView<'_>,
         client: &str,
         id: &Value,
         params: &Value,
-    ) -> bool {
+    ) -> Option<Asked> {
         // The name first: most calls are no meta-tool's, and their arguments stay uncopied.
         let name = name_of(params).unwrap_or("");
-        let Some(schema) = self
-            .clients
-            .meta_tool(name)
+        let schema = (self.meta_tool(name))
             .and_then(|t| ListedItem::read(t).input_schema)
-            .cloned()
-        else {
-            return false;
-        };
+            .cloned()?;
         let arguments = CallTool::read(params).arguments;
         if let Err(why) = validate_arguments(&schema, &arguments) {
-            self.reply(
-                client,
-                tool_reply(id, format!("Invalid {name} call: {why}"), true),
-            );
-            return true;
+            let answer = tool_reply(id, format!("Invalid {name} call: {why}"), true);
+            self.reply(ctx, client, answer);
+            return Some(Asked::Answered);
         }
         match name {
-            SEARCH_TOOLS => {
-                let (clients, mut ctx, served) = self.served_parts();
-                clients.search_tools(&mut ctx, served, client, id, &arguments);
-            }
+            SEARCH_TOOLS => self.search_tools(ctx, served, client, id, &arguments),
+            // Each name resolved, and whether its server is in index mode.
             LOAD_TOOLS | UNLOAD_TOOLS => {
-                // Each name resolved, and whether its server is in index mode.
                 let load = name == LOAD_TOOLS;
-                let (clients, mut ctx, served) = self.served_parts();
-                clients.load_or_unload(&mut ctx, served, client, id, &arguments, load);
+                self.load_or_unload(ctx, served, client, id, &arguments, load);
             }
-            CALL_TOOL => self.call_tool(client, id, &arguments, params),
-            _ => return false,
+            CALL_TOOL => return Some(self.call_tool(ctx, served, client, id, &arguments, params)),
+            _ => return None,
         }
-        true
+        Some(Asked::Answered)
     }
 
-    /// `params`: the meta-tool call's own, whose `_meta` and multi-round-trip
-    /// answers (`inputResponses`, `requestState`: a modern client answering the
+    /// `call_tool`: the real tool's call, or why not (answered). `params`:
+    /// the meta-tool call's own, whose `_meta` and multi-round-trip answers
+    /// (`inputResponses`, `requestState`: a modern client answering the
     /// tool's request for input) go with the real call.
-    fn call_tool(&mut self, client: &str, id: &Value, arguments: &Value, params: &Value) {
+    fn call_tool(
+        &mut self,
+        ctx: &mut ClientsContext<'_>,
+        served: ServedView<'_>,
+        client: &str,
+        id: &Value,
+        arguments: &Value,
+        params: &Value,
+    ) -> Asked {
         let CallTool {
             name,
             arguments: tool_arguments,
         } = CallTool::read(arguments);
-        let (clients, _, served) = self.served_parts();
-        let (server, tool) = match clients.resolve_tool(served, name) {
+        let resolved = self.resolve_tool(served, name).and_then(|(server, tool)| {
+            match self
+                .shown(served)
+                .invalid_arguments(&server, &tool, &tool_arguments)
+            {
+                Some(why) => Err(why),
+                None => Ok((server, tool)),
+            }
+        });
+        let (server, tool) = match resolved {
             Ok(pair) => pair,
-            Err(why) => return self.reply(client, tool_reply(id, why, true)),
+            Err(why) => {
+                self.reply(ctx, client, tool_reply(id, why, true));
+                return Asked::Answered;
+            }
         };
-        if let Some(why) = self
-            .shown()
-            .invalid_arguments(&server, &tool, &tool_arguments)
-        {
-            return self.reply(client, tool_reply(id, why, true));
-        }
-        let mut call = json!({"name": tool, "arguments": tool_arguments});
-        if let Some(object) = call.as_object_mut() {
-            for key in ["_meta", "inputResponses", "requestState"] {
-                if let Some(value) = params.get(key) {
-                    object.insert(key.into(), value.clone());
-                }
+        let mut call = serde_json::Map::new();
+        call.insert("name".into(), Value::from(tool));
+        call.insert("arguments".into(), tool_arguments);
+        for key in ["_meta", "inputResponses", "requestState"] {
+            if let Some(value) = params.get(key) {
+                call.insert(key.into(), value.clone());
             }
         }
-        let params = call;
-        self.route_call(
-            &server,
-            QueuedCall::new(
-                client.to_string(),
-                id.clone(),
-                methods::TOOLS_CALL.into(),
-                CallParams::Parsed(Some(params)),
-            ),
+        let params = CallParams::Parsed(Some(Value::Object(call)));
+        let call = QueuedCall::new(
+            client.to_string(),
+            id.clone(),
+            methods::TOOLS_CALL.into(),
+            params,
         );
+        Asked::Call(server, call)
     }
 }
 
@@ -181,7 +200,7 @@ impl Clients {
             }
             was
         };
-        self.exposure_mut().tools_loaded(&identity, &changed, load);
+        self.tools_loaded(&identity, &changed, load);
         if !changed.is_empty() {
             let listed: Vec<String> = changed
                 .iter()

@@ -11,7 +11,6 @@ use crate::engine::effects::Effect;
 use crate::engine::stable_hash::Fnv1a64Writer;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-use crate::tool_index::ToolIndex;
 use crate::vec_map::VecSet;
 use plan::LoadedTool;
 use serde_json::Value;
@@ -32,20 +31,10 @@ impl Clients {
         self.exposure().search_index().is_some()
     }
 
-    /// The search index, built over the plan's `index`-mode servers.
-    pub(super) fn search_index_built(&mut self, index: ToolIndex) {
-        self.exposure_mut().search_index_built(index);
-    }
-
-    /// The search index (an empty one when none is built).
-    pub(super) fn search_index(&mut self) -> &ToolIndex {
-        self.exposure_mut().search_index_or_empty()
-    }
-
     /// Forgets a server's loaded tools (it was disabled or removed): the
     /// `list_changed` notices to the clients that had some go to `out`.
     pub(in crate::engine) fn unload_server(&mut self, server: &str, out: &mut Vec<Effect>) {
-        for identity in self.exposure_mut().server_unloaded(server) {
+        for identity in self.server_unloaded(server) {
             self.tools_changed_notices(&identity, out);
         }
     }

@@ -5,6 +5,8 @@
 //! tools they were made from. A warm start
 //! reuses them; another model version or changed tools recompute them once.
 
+use crate::engine::clients::context::ClientsContext;
+use crate::engine::clients::exposure::view::ServedView;
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
@@ -31,42 +33,10 @@ impl Engine {
     /// search stays lexical. Either way one log line says which.
     pub fn load_embedding_model(&mut self, now_ms: u64, source: &str, bytes: &[u8]) -> Vec<Effect> {
         self.now_ms = now_ms;
-        let mut loaded = None;
-        if bytes.is_empty() {
-            self.log(
-                LogLevel::Warn,
-                None,
-                format!("Tool search: no embedding table at {source}; search_tools ranks by words only. Reinstall Lazy MCP to restore semantic search."),
-            );
-        } else {
-            match EmbeddingModel::from_bytes(bytes) {
-                Ok(model) => {
-                    self.log(
-                        LogLevel::Info,
-                        None,
-                        format!(
-                            "Tool search: embedding table {} loaded from {source} ({} tokens, {} dimensions).",
-                            model.version(),
-                            model.vocab_len(),
-                            model.dims()
-                        ),
-                    );
-                    loaded = Some(Arc::new(model));
-                    self.registry.model_changed();
-                    self.clients.search_inputs_changed();
-                }
-                Err(why) => self.log(
-                    LogLevel::Warn,
-                    None,
-                    format!("Tool search: the embedding table {source} cannot be used ({why}); search_tools ranks by words only. Reinstall Lazy MCP to restore it."),
-                ),
-            }
-        }
-        let waiting = self.clients.search_model_arrived(loaded);
-        // The searches that waited for the table are answered now.
         let (clients, mut ctx, served) = self.served_parts();
-        for w in waiting {
-            clients.search_tools(&mut ctx, served, &w.client, &w.id, &w.arguments);
+        if clients.embedding_table(&mut ctx, served, source, bytes) {
+            // Every entry's vectors are made again by the loaded model.
+            self.registry.model_changed();
         }
         self.finish_event()
     }
@@ -105,8 +75,48 @@ impl SearchModel {
 }
 
 impl Clients {
-    /// The vectors or the model changed: the search index is built again.
-    pub(in crate::engine) fn search_inputs_changed(&mut self) {
-        self.exposure_mut().search_inputs_changed();
+    /// The host's embedding table, read from `source` (a path, for messages;
+    /// empty `bytes`: no table there, and search stays lexical; one log line
+    /// says which): the searches that waited for it are answered now. True
+    /// when a model was loaded.
+    pub(in crate::engine) fn embedding_table(
+        &mut self,
+        ctx: &mut ClientsContext<'_>,
+        served: ServedView<'_>,
+        source: &str,
+        bytes: &[u8],
+    ) -> bool {
+        let mut loaded = None;
+        if bytes.is_empty() {
+            ctx.log(
+                LogLevel::Warn,
+                format!("Tool search: no embedding table at {source}; search_tools ranks by words only. Reinstall Lazy MCP to restore semantic search."),
+            );
+        } else {
+            match EmbeddingModel::from_bytes(bytes) {
+                Ok(model) => {
+                    ctx.log(
+                        LogLevel::Info,
+                        format!(
+                            "Tool search: embedding table {} loaded from {source} ({} tokens, {} dimensions).",
+                            model.version(),
+                            model.vocab_len(),
+                            model.dims()
+                        ),
+                    );
+                    loaded = Some(Arc::new(model));
+                    self.search_inputs_changed();
+                }
+                Err(why) => ctx.log(
+                    LogLevel::Warn,
+                    format!("Tool search: the embedding table {source} cannot be used ({why}); search_tools ranks by words only. Reinstall Lazy MCP to restore it."),
+                ),
+            }
+        }
+        let model_loaded = loaded.is_some();
+        for w in self.search_model_arrived(loaded) {
+            self.search_tools(ctx, served, &w.client, &w.id, &w.arguments);
+        }
+        model_loaded
     }
 }

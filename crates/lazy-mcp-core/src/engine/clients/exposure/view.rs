@@ -18,6 +18,7 @@ use crate::engine::settings::{AggregateEndpoint, Settings};
 use crate::engine::stable_hash::{fnv1a64, fnv1a64_hex, Fnv1a64Writer};
 use crate::engine::trust::approved_definitions::baseline_key;
 use crate::engine::trust::held_definitions::pins::Pins;
+use crate::engine::trust::project_approvals::awaiting::AwaitingApproval;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::handshake_result::ServerCapabilities;
 use crate::protocol::listed_item::ListedItem;
@@ -42,7 +43,7 @@ fn tool_name(tool: &Value) -> Option<&str> {
 }
 
 /// The servers' side of what clients are shown: the owners it is read from
-/// (servers, catalogue, pins, settings), not the clients. A `Clients` input
+/// (servers, catalogue, pins, settings, project approvals), not the clients. A `Clients` input
 /// takes it while `Clients` itself is borrowed to change (`Engine::served_parts`).
 #[derive(Clone, Copy)]
 pub(in crate::engine) struct ServedView<'a> {
@@ -50,6 +51,8 @@ pub(in crate::engine) struct ServedView<'a> {
     catalogue: &'a Catalogue,
     pins: &'a Pins,
     settings: &'a Settings,
+    /// Project servers awaiting approval (a call to one is refused saying so).
+    awaiting: &'a AwaitingApproval,
 }
 
 /// What clients are shown: the servers' side and what the clients chose
@@ -80,12 +83,14 @@ impl<'a> ServedView<'a> {
         catalogue: &'a Catalogue,
         pins: &'a Pins,
         settings: &'a Settings,
+        awaiting: &'a AwaitingApproval,
     ) -> Self {
         ServedView {
             servers,
             catalogue,
             pins,
             settings,
+            awaiting,
         }
     }
 

@@ -7,7 +7,6 @@ use super::ShownView;
 use crate::engine::clients::gateway::AGGREGATE_SERVER_NAME;
 use crate::engine::events::Endpoint;
 use crate::engine::settings::AggregateEndpoint;
-use crate::engine::trust::project_approvals::awaiting::AwaitingApproval;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::gateway_handshake;
 use crate::protocol::handshake_result::Implementation;
@@ -93,12 +92,11 @@ impl ShownView<'_> {
     }
 
     /// Finds the server of an aggregate call and rewrites the exposed name
-    /// back; the error says why none (switched off, `awaiting` approval, held).
+    /// back; the error says why none (switched off, awaiting approval, held).
     pub(in crate::engine) fn resolve_aggregate(
         self,
         method: &str,
         params: Option<&mut Value>,
-        awaiting: &AwaitingApproval,
     ) -> Result<String, String> {
         let Some(params) = params else {
             return Err(format!("{method} needs params"));
@@ -121,7 +119,7 @@ impl ShownView<'_> {
                     let why = self
                         .servers
                         .switched_off_refusal(&exposed)
-                        .or_else(|| awaiting.refusal_for(&exposed))
+                        .or_else(|| self.awaiting.refusal_for(&exposed))
                         .or_else(|| self.pins.aggregate_refusal(kind, &exposed));
                     match why {
                         Some(why) => why,

@@ -1,0 +1,19 @@
+//! What a client's request comes to (`Clients::client_request`,
+//! `requests.rs`; a meta-tool's call, `tool_calls.rs`), for the router to
+//! carry out.
+
+use crate::engine::clients::client_listens::ListenChange;
+use crate::engine::server::calls::QueuedCall;
+
+/// What a client's request comes to (`Clients::client_request`), for the
+/// router to carry out.
+pub(in crate::engine) enum Asked {
+    /// Answered or refused here (the answer is in the context's effects).
+    Answered,
+    /// A listen opened under `key` (its request id's text): the servers'
+    /// subscriptions follow what it and a listen of the same id named.
+    Listened(String, ListenChange),
+    /// A call for the server named first: its resource subscription is
+    /// tracked, then it is routed.
+    Call(String, QueuedCall),
+}
