@@ -14,6 +14,9 @@ pub struct ListedItem<'a> {
     pub description: Option<&'a str>,
     /// A tool's `annotations.title` (its display title when it has no `title`).
     pub annotations_title: Option<&'a str>,
+    /// A tool's annotations say running it twice is harmless: `readOnlyHint`
+    /// or `idempotentHint` is `true` (MCP's defaults: neither).
+    pub repeatable: bool,
     /// A tool's schemas, as sent (JSON Schema: read by `tool_index`).
     pub input_schema: Option<&'a Value>,
     pub output_schema: Option<&'a Value>,
@@ -33,9 +36,15 @@ impl<'a> ListedItem<'a> {
                 "title" => read.title = member.as_str(),
                 "description" => read.description = member.as_str(),
                 "annotations" => {
-                    read.annotations_title = members(Some(member))
-                        .find(|(key, _)| *key == "title")
-                        .and_then(|(_, title)| title.as_str());
+                    for (key, hint) in members(Some(member)) {
+                        match key {
+                            "title" => read.annotations_title = hint.as_str(),
+                            "readOnlyHint" | "idempotentHint" if hint == &Value::Bool(true) => {
+                                read.repeatable = true
+                            }
+                            _ => {}
+                        }
+                    }
                 }
                 "inputSchema" => read.input_schema = Some(member),
                 "outputSchema" => read.output_schema = Some(member),

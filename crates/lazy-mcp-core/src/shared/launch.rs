@@ -11,6 +11,7 @@
 
 use crate::config::fingerprint;
 use crate::config::model::{ConfigScope, ServerConfig, Transport};
+use crate::protocol::listed_item::ListedItem;
 use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 
@@ -290,14 +291,13 @@ pub fn shared_launch<'a>(
 /// is harmless: `readOnlyHint: true` or `idempotentHint: true` (MCP's defaults
 /// for a tool without them: not read-only, not idempotent).
 pub fn repeatable_tools(tools: &[serde_json::Value]) -> Vec<String> {
-    let hint = |tool: &serde_json::Value, name: &str| {
-        tool.get("annotations").and_then(|a| a.get(name)) == Some(&serde_json::Value::Bool(true))
-    };
-    tools
-        .iter()
-        .filter(|tool| hint(tool, "readOnlyHint") || hint(tool, "idempotentHint"))
-        .filter_map(|tool| tool.get("name")?.as_str().map(str::to_string))
-        .collect()
+    let mut names = Vec::new();
+    for tool in tools.iter().map(ListedItem::read) {
+        if let (true, Some(name)) = (tool.repeatable, tool.name) {
+            names.push(name.to_string());
+        }
+    }
+    names
 }
 
 /// The launch fingerprint's hash over a list of texts (length-prefixed, so
