@@ -9,18 +9,19 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { builtCoreModule } from './helpers/bundle.mjs';
 
-/** The goal: under 1 MiB, as 0.1.0 shipped (966 KB). Met: 1,042,798 bytes on main (bench/README.md "WASM size"). */
+/** The goal: under 1 MiB, as 0.1.0 shipped (966 KB). Met: 988,413 bytes on main at 082543f (bench/README.md "WASM size"). */
 const goalBytes = 1_048_576;
 /**
  * What the suite enforces: the goal itself. The size branch reached 1,025,513
  * bytes (ordered maps as sorted vectors, one sort, no serde `Content` buffering,
  * tagged events read as maps only; was 1,364,519 with the limit at 1,379,000);
  * merged with the timer table, adaptive idle, shared holders and the handover
- * grace it is 1,042,798.
+ * grace it was 1,042,798; hand-written readers and the engine's owners took it
+ * to 988,413, and the limit down to 1,000,000 (11.6 KB of headroom).
  * Growth past it fails here: find what grew with the steps in bench/README.md
  * "WASM size". Lower it with every shrink; never above `goalBytes`.
  */
-const limitBytes = 1_048_576;
+const limitBytes = 1_000_000;
 
 const wasmFile = path.join(path.dirname(builtCoreModule), 'lazy_mcp_wasm_bg.wasm');
 
