@@ -448,26 +448,6 @@ impl Clients {
 }
 
 impl Engine {
-    /// A server's request for input on `conn`, when a modern client's call is
-    /// pending there: bridged, queued or refused (`Clients::server_asks_input`).
-    /// False when no such call is pending (legacy forwarding applies).
-    pub(in crate::engine) fn bridge_server_request(
-        &mut self,
-        conn: ConnId,
-        id: &Value,
-        method: &str,
-        params: Option<&Value>,
-    ) -> bool {
-        let request = (id, method, params);
-        let Some((upstream_id, out)) =
-            (self.clients).server_asks_input(conn, request, &self.servers)
-        else {
-            return false;
-        };
-        self.carry_out_call(conn, upstream_id, out, None);
-        true
-    }
-
     /// A client request carrying a `requestState` of a waiting call: the server's
     /// requests are answered and the retry waits for the call's result. False
     /// when the request is not such a retry.
