@@ -10,7 +10,6 @@
 //! request is kept and taken).
 
 use super::answers_owed::owed::AnswersOwed;
-use super::call_out::CallOut;
 use super::client_listens::listen::Listen;
 use super::definition_starts::machine::{DefinitionStarts, Next};
 use super::endpoint_versions::held::HeldVersions;
@@ -24,24 +23,11 @@ use super::tool_exposure::plan::{ExposurePlan, LoadedTool};
 use super::tool_vectors::search_model::{SearchModel, WaitingSearch};
 use crate::engine::effects::{Effect, EndpointInfo};
 use crate::engine::events::{ClientId, ConnId, Endpoint};
-use crate::engine::server::Servers;
 use crate::engine::timers::TimerId;
 use crate::protocol::client_handshake::ListKind;
-use crate::protocol::jsonrpc;
 use crate::tool_index::ToolIndex;
 use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
-
-/// What [`Clients::server_asks`] leaves the router to carry out.
-pub(in crate::engine) enum ServerAsks {
-    /// A modern client's call asks for input: what to carry out for that
-    /// call's upstream id.
-    Bridged(u64, Vec<CallOut>),
-    /// The request, under the id the client sees, goes to the client.
-    Client(ClientId, Value),
-    /// No client can answer: the server is refused (its request id).
-    Refused(Value),
-}
 
 /// The clients' side of the engine, one owner: every attached client's
 /// session, what clients are shown ([`Exposure`]), and the server-to-client
@@ -484,34 +470,6 @@ impl Clients {
     #[inline]
     pub(in crate::engine) fn answered(&mut self, now_ms: u64) {
         self.starts.handle_activity(now_ms);
-    }
-
-    /// A server's request for `capability` from `server` on `conn`: which
-    /// client is asked. The legacy client of the call in flight (`in_flight`),
-    /// else, with no call in flight, a modern client's pending call (the
-    /// era's input_required), else an attached client that declared it;
-    /// none: refused.
-    pub(in crate::engine) fn server_asks(
-        &mut self,
-        (conn, server): (ConnId, &str),
-        (id, method, params): (Value, &str, Option<Value>),
-        (capability, in_flight): (&str, Option<ClientId>),
-        servers: &Servers,
-    ) -> ServerAsks {
-        if in_flight.is_none() {
-            let request = (&id, method, params.as_ref());
-            if let Some((upstream_id, out)) = self.server_asks_input(conn, request, servers) {
-                return ServerAsks::Bridged(upstream_id, out);
-            }
-        }
-        match in_flight.or_else(|| self.attached_declaring(server, capability)) {
-            Some(client) => {
-                let gateway_id = self.forward_server_request(client.clone(), conn, id);
-                let request = jsonrpc::request(Value::from(gateway_id), method, params);
-                ServerAsks::Client(client, request)
-            }
-            None => ServerAsks::Refused(id),
-        }
     }
 
     /// A server's request `upstream_id` on `conn` goes to `client`: kept until

@@ -41,4 +41,4 @@ pub(super) mod tool_calls;
 pub(super) mod tool_exposure;
 pub(super) mod tool_vectors;
 
-pub(in crate::engine) use machine::{Clients, ServerAsks};
+pub(in crate::engine) use machine::Clients;

@@ -2,8 +2,8 @@
 //! server-to-client requests (ping, roots, sampling, elicitation) and notifications.
 
 use crate::config::model::Transport;
+use crate::engine::clients::input_bridge::ServerAsks;
 use crate::engine::clients::Clients;
-use crate::engine::clients::ServerAsks;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
