@@ -83,7 +83,7 @@ impl Engine {
     /// Feeds one event in; returns what the host must do, in order. `now_ms` is the
     /// host's wall-clock time (`Date.now()`): catalogue timestamps are persisted.
     pub fn handle(&mut self, now_ms: u64, event: Event) -> Vec<Effect> {
-        self.now_ms = now_ms;
+        self.clock(now_ms);
         match event {
             Event::ConfigSources { sources } => {
                 (self.trust).set_file(sources.approved_definitions_file.clone());
@@ -257,7 +257,7 @@ impl Engine {
         now_ms: u64,
         servers: Vec<crate::config::model::ServerConfig>,
     ) -> Vec<Effect> {
-        self.now_ms = now_ms;
+        self.clock(now_ms);
         self.on_config_applied(servers);
         self.finish_event()
     }
@@ -284,7 +284,7 @@ impl Engine {
         message: &str,
         read: Outlined<'_>,
     ) -> Vec<Effect> {
-        self.now_ms = now_ms;
+        self.clock(now_ms);
         self.on_client_message_outlined(client, endpoint, message, read);
         self.finish_event()
     }
@@ -297,9 +297,16 @@ impl Engine {
         conn: ConnId,
         message: &str,
     ) -> Vec<Effect> {
-        self.now_ms = now_ms;
+        self.clock(now_ms);
         self.on_upstream_text(conn, message);
         self.finish_event()
+    }
+
+    /// The event's time, from the host (`Date.now()`): every entry sets it
+    /// here first, the one writer of `now_ms`.
+    #[inline]
+    pub(in crate::engine) fn clock(&mut self, now_ms: u64) {
+        self.now_ms = now_ms;
     }
 
     /// What every event ends with: queued cataloguing, announcements, exposure, persistence.

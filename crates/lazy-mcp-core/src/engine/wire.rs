@@ -143,17 +143,10 @@ impl Engine {
         let text = text_of(body);
         let outlined = client_body_outlined(&text, &headers);
         let routed = &outlined.body;
-        let refused = !routed.batch
-            && routed
-                .messages
-                .first()
-                .and_then(|m| m.error.as_ref())
-                .is_some_and(|e| e.status.is_some());
-        let taken = !refused && (in_session || routed.opens_session || routed.sessionless);
         let mut effects = Vec::new();
-        if taken {
+        if self.clients.takes_post(routed, in_session) {
             // The session's use: part of the event its first message makes.
-            self.now_ms = now_ms;
+            self.clock(now_ms);
             self.on_gateway_post(client);
             let endpoint = endpoint_of(endpoint);
             if routed.batch {

@@ -15,6 +15,7 @@ use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::router::Engine;
 use crate::engine::settings::Settings;
 use crate::engine::timers::TimerPurpose;
+use crate::protocol::client_message::ClientBody;
 
 /// The sessions' policy: (`sessionIdleMs`, `maxSessions`).
 pub(in crate::engine) fn session_policy(settings: &Settings) -> (u64, u64) {
@@ -33,6 +34,19 @@ impl Engine {
 }
 
 impl Clients {
+    /// Whether the gateway takes a POST body (`clientPost`): not refused with
+    /// an HTTP status (a single modern-era request's envelope or headers),
+    /// and in a session (`in_session`), opening one (an `initialize`), or
+    /// sessionless. Not taken: the gateway answers from the routing alone.
+    #[inline]
+    pub(in crate::engine) fn takes_post(&self, body: &ClientBody, in_session: bool) -> bool {
+        let refused = !body.batch
+            && (body.messages.first())
+                .and_then(|m| m.error.as_ref())
+                .is_some_and(|e| e.status.is_some());
+        !refused && (in_session || body.opens_session || body.sessionless)
+    }
+
     /// `clientPost`: `client`'s session is used now; one not known before
     /// began, and the sessions are reviewed.
     fn gateway_post(&mut self, client: &str, policy: (u64, u64), ctx: ClientsContext<'_>) {

@@ -70,7 +70,46 @@ fn refuse(
     out.push(CallOut::Send(answer));
 }
 
+/// What [`Clients::server_asks`] leaves the router to carry out.
+pub(in crate::engine) enum ServerAsks {
+    /// A modern client's call asks for input: what to carry out for that
+    /// call's upstream id.
+    Bridged(u64, Vec<CallOut>),
+    /// The request, under the id the client sees, goes to the client.
+    Client(ClientId, Value),
+    /// No client can answer: the server is refused (its request id).
+    Refused(Value),
+}
+
 impl Clients {
+    /// A server's request for `capability` from `server` on `conn`: which
+    /// client is asked. The legacy client of the call in flight (`in_flight`),
+    /// else, with no call in flight, a modern client's pending call (the
+    /// era's input_required), else an attached client that declared it;
+    /// none: refused.
+    pub(in crate::engine) fn server_asks(
+        &mut self,
+        (conn, server): (ConnId, &str),
+        (id, method, params): (Value, &str, Option<Value>),
+        (capability, in_flight): (&str, Option<ClientId>),
+        servers: &Servers,
+    ) -> ServerAsks {
+        if in_flight.is_none() {
+            let request = (&id, method, params.as_ref());
+            if let Some((upstream_id, out)) = self.server_asks_input(conn, request, servers) {
+                return ServerAsks::Bridged(upstream_id, out);
+            }
+        }
+        match in_flight.or_else(|| self.attached_declaring(server, capability)) {
+            Some(client) => {
+                let gateway_id = self.forward_server_request(client.clone(), conn, id);
+                let request = jsonrpc::request(Value::from(gateway_id), method, params);
+                ServerAsks::Client(client, request)
+            }
+            None => ServerAsks::Refused(id),
+        }
+    }
+
     /// The client of the call `upstream_id` on `conn` was answered
     /// `input_required` and the call waits for its retry: no reply goes to the
     /// (answered) request it came with.
@@ -448,26 +487,6 @@ impl Clients {
 }
 
 impl Engine {
-    /// A server's request for input on `conn`, when a modern client's call is
-    /// pending there: bridged, queued or refused (`Clients::server_asks_input`).
-    /// False when no such call is pending (legacy forwarding applies).
-    pub(in crate::engine) fn bridge_server_request(
-        &mut self,
-        conn: ConnId,
-        id: &Value,
-        method: &str,
-        params: Option<&Value>,
-    ) -> bool {
-        let request = (id, method, params);
-        let Some((upstream_id, out)) =
-            (self.clients).server_asks_input(conn, request, &self.servers)
-        else {
-            return false;
-        };
-        self.carry_out_call(conn, upstream_id, out, None);
-        true
-    }
-
     /// A client request carrying a `requestState` of a waiting call: the server's
     /// requests are answered and the retry waits for the call's result. False
     /// when the request is not such a retry.

@@ -23,7 +23,7 @@ impl Engine {
     /// The host's `offerEmbeddingModel`: it ships a table and hands its bytes
     /// over (`loadEmbeddingModel`) when the engine asks (`readEmbeddingTable`).
     pub fn offer_embedding_model(&mut self, now_ms: u64) -> Vec<Effect> {
-        self.now_ms = now_ms;
+        self.clock(now_ms);
         self.clients.search_model_offered();
         self.finish_event()
     }
@@ -32,7 +32,7 @@ impl Engine {
     /// (a path, for messages). Empty bytes: the host found no table there, and
     /// search stays lexical. Either way one log line says which.
     pub fn load_embedding_model(&mut self, now_ms: u64, source: &str, bytes: &[u8]) -> Vec<Effect> {
-        self.now_ms = now_ms;
+        self.clock(now_ms);
         let (clients, mut ctx, served) = self.served_parts();
         if clients.embedding_table(&mut ctx, served, source, bytes) {
             // Every entry's vectors are made again by the loaded model.

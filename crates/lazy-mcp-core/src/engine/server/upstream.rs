@@ -2,6 +2,7 @@
 //! server-to-client requests (ping, roots, sampling, elicitation) and notifications.
 
 use crate::config::model::Transport;
+use crate::engine::clients::input_bridge::ServerAsks;
 use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
@@ -391,19 +392,14 @@ impl Engine {
                 in_flight,
             } => (capability, in_flight),
         };
-        // A modern client's call: the era's input_required instead.
-        if in_flight.is_none() && self.bridge_server_request(conn, &id, method, params.as_ref()) {
-            return;
-        }
-        match in_flight.or_else(|| self.clients.attached_declaring(name, capability)) {
-            Some(client) => {
-                let gateway_id = self
-                    .clients
-                    .forward_server_request(client.clone(), conn, id);
-                let request = jsonrpc::request(Value::from(gateway_id), method, params);
-                self.notify_client(&client, request);
+        let asked = (id, method, params);
+        let to = (capability, in_flight);
+        match (self.clients).server_asks((conn, name), asked, to, &self.servers) {
+            ServerAsks::Bridged(upstream_id, out) => {
+                self.carry_out_call(conn, upstream_id, out, None)
             }
-            None => {
+            ServerAsks::Client(client, request) => self.notify_client(&client, request),
+            ServerAsks::Refused(id) => {
                 let (servers, mut ctx) = self.server_parts();
                 servers.refuse_request(&mut ctx, conn, id, method, capability);
             }
