@@ -208,9 +208,7 @@ impl Engine {
     /// The call `upstream_id` on `conn` leaves its connection (its timer off)
     /// and its server is told with `notice`.
     fn cancel_call(&mut self, conn: ConnId, upstream_id: u64, notice: Value) {
-        if let Some(call) = self.servers.take_call(conn, upstream_id) {
-            self.timers.cancel_armed(Some(call.timer()));
-        }
+        self.servers.end_call(&mut self.timers, conn, upstream_id);
         self.send_upstream(conn, notice);
     }
 
@@ -230,10 +228,9 @@ impl Engine {
         let Some(name) = self.servers.server_of(conn).map(str::to_string) else {
             return;
         };
-        let Some(call) = self.servers.take_call(conn, upstream_id) else {
+        let Some(call) = self.servers.end_call(&mut self.timers, conn, upstream_id) else {
             return;
         };
-        self.timers.handle_cancel(call.timer());
         let timeout = self.request_timeout_ms(&name);
         let own = (self.servers.get(&name)).is_some_and(|s| s.config().timeout_ms.is_some());
         let out = self

@@ -118,8 +118,7 @@ impl Engine {
     /// Stops the server and cancels everything pending for it.
     fn withdraw(&mut self, name: &str, why: &str) {
         self.stop_server(name, why);
-        let retry = self.servers.withdrawn(name);
-        self.timers.cancel_armed(retry);
+        self.servers.withdrawn(&mut self.timers, name);
         self.clients.exposure_changed();
     }
 
