@@ -9,7 +9,7 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
 use crate::engine::server::auth::input::AuthInput;
-use crate::engine::server::calls::{ForwardedCall, QueuedCall};
+use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::{Servers, Subscriber};
 use crate::protocol::client_message;
 use crate::protocol::jsonrpc::{self, Message};
@@ -110,50 +110,16 @@ impl Engine {
             Asked::Answered => {}
             Asked::Listened(key, change) => self.listen_opened(client, key, change),
             Asked::Call(server, call) => {
-                if !self.track_subscription(&server, &call) {
+                // A subscription the servers' side answers itself (`{}`).
+                let (servers, mut ctx) = self.server_parts();
+                if servers.client_subscription(&mut ctx, &server, &call) {
+                    let answer = jsonrpc::success(call.client_id().clone(), json!({}));
+                    self.reply(call.client(), answer);
+                } else {
                     self.route_call(&server, call);
                 }
             }
         }
-    }
-
-    /// Records `resources/subscribe` / `unsubscribe`. Returns true when the request
-    /// was answered here: an unsubscribe while other clients still subscribe, or
-    /// either for a connected modern server (its listen is opened again instead).
-    fn track_subscription(&mut self, name: &str, call: &QueuedCall) -> bool {
-        let Some(uri) =
-            crate::engine::server::connect::subscription_uri(call.params()).map(str::to_string)
-        else {
-            return false;
-        };
-        if !self.servers.contains_key(name) {
-            return false;
-        }
-        let client = call.client();
-        let subscriber = Subscriber::Client(client.to_string());
-        let answered_here = match call.method() {
-            methods::RESOURCES_SUBSCRIBE => {
-                self.servers.subscribe(name, &uri, subscriber);
-                false
-            }
-            // Other clients still subscribe: nothing goes upstream.
-            methods::RESOURCES_UNSUBSCRIBE => {
-                self.servers.unsubscribe(name, &uri, &subscriber, true)
-            }
-            _ => return false,
-        };
-        // Else a connected modern server's listen is opened again instead.
-        if !answered_here {
-            let (servers, mut ctx) = self.server_parts();
-            if !servers.relisten(&mut ctx, name) {
-                return false;
-            }
-        }
-        self.reply(
-            client,
-            jsonrpc::success(call.client_id().clone(), json!({})),
-        );
-        true
     }
 
     fn on_client_notification(&mut self, client: &str, method: &str, params: Option<Value>) {
