@@ -6,7 +6,6 @@
 use crate::engine::effects::LogLevel;
 use crate::engine::events::{ClientId, ConnId};
 use crate::engine::router::Engine;
-use crate::engine::timers::TimerId;
 use crate::protocol::jsonrpc::Message;
 use serde_json::Value;
 
@@ -29,28 +28,27 @@ pub(in crate::engine) enum CallOut {
 
 impl Engine {
     /// What `Clients` said for the call `upstream_id` on `conn`, in order
-    /// (`rearm`: its timer and the new deadline, for `Rearm`).
+    /// (`rearm`: the call's new deadline, for `Rearm`).
     pub(in crate::engine) fn carry_out_call(
         &mut self,
         conn: ConnId,
         upstream_id: u64,
         out: Vec<CallOut>,
-        rearm: Option<(TimerId, u64)>,
+        rearm: Option<u64>,
     ) {
         let server = self.servers.server_of(conn).map(str::to_string);
         for step in out {
             match step {
                 CallOut::EndCall => {
-                    if let Some(call) = self.servers.take_call(conn, upstream_id) {
-                        self.timers.cancel_armed(Some(call.timer()));
-                    }
+                    self.servers.end_call(&mut self.timers, conn, upstream_id);
                 }
                 CallOut::Log(level, line) => self.log(level, server.as_deref(), line),
                 CallOut::Send(message) => self.send_upstream(conn, message),
                 CallOut::Reply(client, answer) => self.reply(&client, answer),
                 CallOut::Rearm => {
-                    if let Some((timer, at)) = rearm {
-                        self.timers.handle_rearm(timer, at);
+                    if let Some(at) = rearm {
+                        let timers = &mut self.timers;
+                        self.servers.call_waits_again(timers, conn, upstream_id, at);
                     }
                 }
                 CallOut::Finish(outcome) => {

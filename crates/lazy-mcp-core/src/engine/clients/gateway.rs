@@ -9,7 +9,7 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
 use crate::engine::server::auth::input::AuthInput;
-use crate::engine::server::calls::{ForwardedCall, QueuedCall};
+use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::{Servers, Subscriber};
 use crate::protocol::client_message;
 use crate::protocol::jsonrpc::{self, Message};
@@ -110,50 +110,16 @@ impl Engine {
             Asked::Answered => {}
             Asked::Listened(key, change) => self.listen_opened(client, key, change),
             Asked::Call(server, call) => {
-                if !self.track_subscription(&server, &call) {
+                // A subscription the servers' side answers itself (`{}`).
+                let (servers, mut ctx) = self.server_parts();
+                if servers.client_subscription(&mut ctx, &server, &call) {
+                    let answer = jsonrpc::success(call.client_id().clone(), json!({}));
+                    self.reply(call.client(), answer);
+                } else {
                     self.route_call(&server, call);
                 }
             }
         }
-    }
-
-    /// Records `resources/subscribe` / `unsubscribe`. Returns true when the request
-    /// was answered here: an unsubscribe while other clients still subscribe, or
-    /// either for a connected modern server (its listen is opened again instead).
-    fn track_subscription(&mut self, name: &str, call: &QueuedCall) -> bool {
-        let Some(uri) =
-            crate::engine::server::connect::subscription_uri(call.params()).map(str::to_string)
-        else {
-            return false;
-        };
-        if !self.servers.contains_key(name) {
-            return false;
-        }
-        let client = call.client();
-        let subscriber = Subscriber::Client(client.to_string());
-        let answered_here = match call.method() {
-            methods::RESOURCES_SUBSCRIBE => {
-                self.servers.subscribe(name, &uri, subscriber);
-                false
-            }
-            // Other clients still subscribe: nothing goes upstream.
-            methods::RESOURCES_UNSUBSCRIBE => {
-                self.servers.unsubscribe(name, &uri, &subscriber, true)
-            }
-            _ => return false,
-        };
-        // Else a connected modern server's listen is opened again instead.
-        if !answered_here {
-            let (servers, mut ctx) = self.server_parts();
-            if !servers.relisten(&mut ctx, name) {
-                return false;
-            }
-        }
-        self.reply(
-            client,
-            jsonrpc::success(call.client_id().clone(), json!({})),
-        );
-        true
     }
 
     fn on_client_notification(&mut self, client: &str, method: &str, params: Option<Value>) {
@@ -208,9 +174,7 @@ impl Engine {
     /// The call `upstream_id` on `conn` leaves its connection (its timer off)
     /// and its server is told with `notice`.
     fn cancel_call(&mut self, conn: ConnId, upstream_id: u64, notice: Value) {
-        if let Some(call) = self.servers.take_call(conn, upstream_id) {
-            self.timers.cancel_armed(Some(call.timer()));
-        }
+        self.servers.end_call(&mut self.timers, conn, upstream_id);
         self.send_upstream(conn, notice);
     }
 
@@ -230,10 +194,9 @@ impl Engine {
         let Some(name) = self.servers.server_of(conn).map(str::to_string) else {
             return;
         };
-        let Some(call) = self.servers.take_call(conn, upstream_id) else {
+        let Some(call) = self.servers.end_call(&mut self.timers, conn, upstream_id) else {
             return;
         };
-        self.timers.handle_cancel(call.timer());
         let timeout = self.request_timeout_ms(&name);
         let own = (self.servers.get(&name)).is_some_and(|s| s.config().timeout_ms.is_some());
         let out = self

@@ -509,11 +509,11 @@ impl Engine {
         let timeout = (self.servers.server_of(conn))
             .map(|name| self.request_timeout_ms(name))
             .unwrap_or_default();
-        let Some(timer) = self.servers.answer_retry(conn, upstream_id, client, id) else {
+        if !self.servers.answer_retry(conn, upstream_id, client, id) {
             return true;
-        };
+        }
         let out = (self.clients).retried(conn, upstream_id, &responses, &self.servers);
-        let rearm = (timer, self.now_ms.saturating_add(timeout));
+        let rearm = self.now_ms.saturating_add(timeout);
         self.carry_out_call(conn, upstream_id, out, Some(rearm));
         true
     }

@@ -125,8 +125,7 @@ impl Engine {
         call: ForwardedCall,
         answer: impl FnOnce(&Value) -> String,
     ) {
-        self.timers.cancel_armed(Some(call.timer()));
-        self.servers.call_served(conn, self.now_ms);
+        (self.servers).call_served(&mut self.timers, conn, &call, self.now_ms);
         let (clients, mut ctx) = self.clients_parts();
         clients.answer_call(&mut ctx, call, answer);
     }

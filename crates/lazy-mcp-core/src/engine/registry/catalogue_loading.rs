@@ -6,7 +6,7 @@ use crate::engine::effects::LogLevel;
 use crate::engine::registry::machine::Registry;
 use crate::engine::router::Engine;
 use crate::engine::server::state::{ServerState, Trigger};
-use crate::engine::server::{Server, Servers};
+use crate::engine::server::Servers;
 
 impl Engine {
     pub(in crate::engine) fn on_catalogue_loaded(&mut self, blob: &str) {
@@ -20,9 +20,7 @@ impl Engine {
                 continue;
             };
             if waiting {
-                let retry = self.servers.get(&name).and_then(Server::retry_timer);
-                self.timers.cancel_armed(retry);
-                self.servers.unqueue_catalogue(&name);
+                self.servers.warm_catalogue_found(&mut self.timers, &name);
                 self.transition(&name, Trigger::WarmCatalogueFound);
             }
             self.report_dropped_declared_tools(&name);

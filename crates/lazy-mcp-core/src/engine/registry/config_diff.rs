@@ -9,7 +9,7 @@ use crate::engine::effects::LogLevel;
 use crate::engine::registry::machine::RegistryCtx;
 use crate::engine::router::Engine;
 use crate::engine::server::state::{ServerState, Trigger};
-use crate::engine::server::wanted::Wanted;
+use crate::engine::server::wanted::{Relaunched, Wanted};
 use crate::engine::server::{Server, Servers};
 use crate::vec_map::VecSet;
 
@@ -118,8 +118,7 @@ impl Engine {
     /// Stops the server and cancels everything pending for it.
     fn withdraw(&mut self, name: &str, why: &str) {
         self.stop_server(name, why);
-        let retry = self.servers.withdrawn(name);
-        self.timers.cancel_armed(retry);
+        self.servers.withdrawn(&mut self.timers, name);
         self.clients.exposure_changed();
     }
 
@@ -164,13 +163,9 @@ impl Engine {
         let name = config.name.clone();
         self.servers.add(config, self.now_ms);
         self.clients.exposure_changed();
-        if self.servers.get(&name).map(Server::wanted) == Some(Wanted::Disabled) {
-            self.effects.push(Effect::StateChanged {
-                server: name,
-                state: ServerState::Disabled,
-            });
-        } else {
-            self.reconcile(&name);
+        match self.servers.first_state(&name) {
+            Some(told) => self.effects.push(told),
+            None => self.reconcile(&name),
         }
     }
 
@@ -183,14 +178,11 @@ impl Engine {
         self.registry.forget(&name);
         let line = "configuration changed; it will be catalogued again".into();
         self.log(LogLevel::Info, Some(&name), line);
-        let state = self.state(&name).cloned();
-        if self.servers.get(&name).map(Server::wanted) == Some(Wanted::Active)
-            && !matches!(state, Some(ServerState::Disabled | ServerState::Dormant))
-        {
-            self.transition(&name, Trigger::NeedsCatalogue);
-            self.servers.enqueue_catalogue(&name);
-        } else {
-            self.reconcile(&name);
+        let (servers, mut ctx) = self.server_parts();
+        match servers.relaunched(&mut ctx, &name) {
+            Relaunched::CatalogueAgain(Some(next)) => self.state_changed(&name, next),
+            Relaunched::CatalogueAgain(None) => {}
+            Relaunched::Reconcile => self.reconcile(&name),
         }
     }
 }

@@ -288,7 +288,7 @@ impl Servers {
 }
 
 /// The `uri` param of a subscribe/unsubscribe request.
-pub(in crate::engine) fn subscription_uri(params: &CallParams) -> Option<&str> {
+pub(super) fn subscription_uri(params: &CallParams) -> Option<&str> {
     match params {
         CallParams::Parsed(params) => Params::read(params.as_ref()).uri,
         // Only `tools/call` is forwarded raw: never a subscription.

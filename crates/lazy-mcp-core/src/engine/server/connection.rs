@@ -151,7 +151,7 @@ impl Connection {
         &self.auth
     }
 
-    pub(in crate::engine) fn auth_mut(&mut self) -> &mut ConnAuth {
+    pub(super) fn auth_mut(&mut self) -> &mut ConnAuth {
         &mut self.auth
     }
 

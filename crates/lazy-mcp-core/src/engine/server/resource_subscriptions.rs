@@ -19,6 +19,8 @@ mod table_tests;
 
 use crate::engine::clients::client_listens::listen_notice;
 use crate::engine::effects::Effect;
+use crate::engine::server::calls::QueuedCall;
+use crate::engine::server::connect::subscription_uri;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::state::ServerState;
@@ -30,6 +32,39 @@ use crate::vec_map::VecSet;
 use serde_json::{json, Value};
 
 impl Servers {
+    /// A client's request `call` for `name`, when it is a `resources/subscribe`
+    /// or `unsubscribe`: the client's subscription is recorded. Returns true
+    /// when it is answered here with `{}` (the router replies) rather than
+    /// routed to the server: an unsubscribe while other clients still
+    /// subscribe (nothing goes upstream), or either for a connected modern
+    /// server (its listen is opened again instead).
+    pub(in crate::engine) fn client_subscription(
+        &mut self,
+        ctx: &mut ServerCtx,
+        name: &str,
+        call: &QueuedCall,
+    ) -> bool {
+        let Some(uri) = subscription_uri(call.params()) else {
+            return false;
+        };
+        if !self.contains_key(name) {
+            return false;
+        }
+        let uri = uri.to_string();
+        let subscriber = Subscriber::Client(call.client().to_string());
+        let answered_here = match call.method() {
+            methods::RESOURCES_SUBSCRIBE => {
+                self.subscribe(name, &uri, subscriber);
+                false
+            }
+            // Other clients still subscribe: nothing goes upstream.
+            methods::RESOURCES_UNSUBSCRIBE => self.unsubscribe(name, &uri, &subscriber, true),
+            _ => return false,
+        };
+        // Else a connected modern server's listen is opened again instead.
+        answered_here || self.relisten(ctx, name)
+    }
+
     /// Removes the subscribers `gone` says, on every server; the servers whose
     /// subscribed URIs changed are brought in step.
     pub(in crate::engine) fn remove_subscribers(

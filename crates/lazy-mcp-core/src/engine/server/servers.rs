@@ -29,7 +29,7 @@ use crate::engine::server::resource_subscriptions::table::{Subscriber, Subscript
 use crate::engine::server::restart::machine::RestartMachine;
 use crate::engine::server::state::{next_state, ServerState, Trigger};
 use crate::engine::server::stats::ServerStats;
-use crate::engine::timers::TimerId;
+use crate::engine::timers::TimerTable;
 use crate::shared::launch::SharedHolder;
 use crate::vec_map::VecMap;
 use serde_json::Value;
@@ -135,12 +135,25 @@ impl Servers {
     }
 
     /// `name` is withdrawn (disabled, dormant, removed, relaunched; already
-    /// stopped): it leaves the cataloguing queue, its subscriptions end. Returns its retry timer, to cancel.
-    pub(in crate::engine) fn withdrawn(&mut self, name: &str) -> Option<TimerId> {
+    /// stopped): it leaves the cataloguing queue, its subscriptions end, its
+    /// retry timer is cancelled.
+    pub(in crate::engine) fn withdrawn(&mut self, timers: &mut TimerTable, name: &str) {
         self.catalogue_queue.handle_gone(name);
-        let server = self.by_name.get_mut(name)?;
+        let Some(server) = self.by_name.get_mut(name) else {
+            return;
+        };
         server.subscriptions.handle_withdrawn();
-        server.restart.take_retry_timer()
+        timers.cancel_armed(server.restart.take_retry_timer());
+    }
+
+    /// The persisted catalogue made `name` warm while it waited for a
+    /// cataloguing: it leaves the queue and its retry timer is cancelled (the
+    /// router then moves it on with `WarmCatalogueFound`).
+    pub(in crate::engine) fn warm_catalogue_found(&mut self, timers: &mut TimerTable, name: &str) {
+        if let Some(server) = self.by_name.get_mut(name) {
+            timers.cancel_armed(server.restart.take_retry_timer());
+        }
+        self.catalogue_queue.handle_gone(name);
     }
 
     // ---- inputs from the user (`user_commands.rs`) ---------------------------
@@ -171,8 +184,17 @@ impl Servers {
         self.by_name.values().any(|s| s.connect.waits_for(of))
     }
 
-    /// A call on `conn` was answered: counted, and the server was active now.
-    pub(in crate::engine) fn call_served(&mut self, conn: ConnId, now_ms: u64) {
+    /// `call` on `conn` was answered (already off its connection): its timer
+    /// off, counted, and the server was active now. Only the timer table is
+    /// lent, not a `ServerCtx`: this is on every warm call.
+    pub(in crate::engine) fn call_served(
+        &mut self,
+        timers: &mut TimerTable,
+        conn: ConnId,
+        call: &ForwardedCall,
+        now_ms: u64,
+    ) {
+        timers.handle_cancel(call.timer());
         let Some(name) = self.conns.get(&conn).map(|c| c.server()) else {
             return;
         };
@@ -190,6 +212,20 @@ impl Servers {
         upstream_id: u64,
     ) -> Option<Box<ForwardedCall>> {
         self.conns.get_mut(&conn)?.take_call(upstream_id)
+    }
+
+    /// The forwarded call `upstream_id` on `conn` ends unanswered (cancelled,
+    /// timed out, given up): it leaves the connection's table and its timer
+    /// is cancelled. Returns the call, when it was there.
+    pub(in crate::engine) fn end_call(
+        &mut self,
+        timers: &mut TimerTable,
+        conn: ConnId,
+        upstream_id: u64,
+    ) -> Option<Box<ForwardedCall>> {
+        let call = self.take_call(conn, upstream_id)?;
+        timers.handle_cancel(call.timer());
+        Some(call)
     }
 
     /// A call taken with [`Servers::take_call`] waits on (for its client's retry).
@@ -212,16 +248,32 @@ impl Servers {
     /// A call whose client was answered `input_required` (`input_bridge.rs`)
     /// was sent again by `client` as `client_id`: its answer goes to that
     /// retry. Whom to answer stays the server's call's own field: its timeout,
-    /// its connection's end and its answer all read it. Returns the call's
-    /// timer, when the call is still there.
+    /// its connection's end and its answer all read it. Returns whether the
+    /// call is still there.
     pub(in crate::engine) fn answer_retry(
         &mut self,
         conn: ConnId,
         upstream_id: u64,
         client: &str,
         client_id: &Value,
-    ) -> Option<TimerId> {
-        (self.conns.get_mut(&conn)?).answer_retry(upstream_id, client, client_id)
+    ) -> bool {
+        (self.conns.get_mut(&conn))
+            .and_then(|c| c.answer_retry(upstream_id, client, client_id))
+            .is_some()
+    }
+
+    /// The call `upstream_id` on `conn` waits for its server again: its timer
+    /// is due at `at_ms` now.
+    pub(in crate::engine) fn call_waits_again(
+        &self,
+        timers: &mut TimerTable,
+        conn: ConnId,
+        upstream_id: u64,
+        at_ms: u64,
+    ) {
+        if let Some(call) = self.call(conn, upstream_id) {
+            timers.handle_rearm(call.timer(), at_ms);
+        }
     }
 
     /// `subscriber` wants `resources/updated` for `uri` of `name` (the
@@ -341,8 +393,8 @@ impl Servers {
         self.catalogue_queue.handle_wanted(name);
     }
 
-    /// `name` leaves the queue (it connects, or its catalogue is warm).
-    pub(in crate::engine) fn unqueue_catalogue(&mut self, name: &str) {
+    /// `name` leaves the queue (it connects).
+    pub(super) fn unqueue_catalogue(&mut self, name: &str) {
         self.catalogue_queue.handle_gone(name);
     }
 
@@ -538,10 +590,6 @@ impl Server {
     /// Its idle stop: the call rate and idle time Diagnostics show.
     pub(in crate::engine) fn idle(&self) -> &IdleMachine {
         &self.idle
-    }
-
-    pub(in crate::engine) fn retry_timer(&self) -> Option<TimerId> {
-        self.restart.retry_timer()
     }
 
     /// Values the host substituted at connect time join its secrets (the

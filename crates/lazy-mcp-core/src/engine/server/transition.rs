@@ -10,7 +10,7 @@ use crate::engine::router::Engine;
 use crate::engine::server::auth::input::AuthInput;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Phase;
-use crate::engine::server::state::Trigger;
+use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::protocol::client_discover::Era;
 use crate::protocol::jsonrpc;
@@ -22,9 +22,13 @@ impl Engine {
     /// the new state starts.
     pub(in crate::engine) fn transition(&mut self, name: &str, trigger: Trigger) {
         let (servers, mut ctx) = self.server_parts();
-        let Some(next) = servers.transition(&mut ctx, name, &trigger) else {
-            return;
-        };
+        if let Some(next) = servers.transition(&mut ctx, name, &trigger) {
+            self.state_changed(name, next);
+        }
+    }
+
+    /// `name`'s state changed to `next` (`Servers::transition`): the change is told.
+    pub(in crate::engine) fn state_changed(&mut self, name: &str, next: ServerState) {
         self.announce.settled(name, &next);
         self.clients.exposure_changed();
         self.effects.push(Effect::StateChanged {

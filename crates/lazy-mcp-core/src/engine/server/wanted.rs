@@ -4,8 +4,11 @@
 
 use crate::config::model::ToolFilter;
 use crate::engine::clients::aggregate_names::SEPARATOR;
+use crate::engine::effects::Effect;
 use crate::engine::events::Endpoint;
 use crate::engine::registry::catalogue::CatalogueEntry;
+use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::{Server, Servers};
 use crate::protocol::params::name_of;
 use crate::vec_map::VecSet;
@@ -82,3 +85,44 @@ impl Servers {
 #[cfg(test)]
 #[path = "wanted_tests.rs"]
 mod tests;
+
+/// What the router carries out for a server whose launch changed
+/// (`Servers::relaunched`).
+pub(in crate::engine) enum Relaunched {
+    /// Catalogued again: it went to PENDING (its new state, to tell, when it
+    /// changed) and joined the cataloguing queue.
+    CatalogueAgain(Option<ServerState>),
+    /// Not wanted active, or DISABLED / DORMANT: the registry reconciles it.
+    Reconcile,
+}
+
+impl Servers {
+    /// `name` was just added (`Servers::add`: DISABLED). When it is wanted
+    /// disabled it stays so, and the host is told that first state here.
+    /// This is not a state change (nothing leaves or enters a state, so it
+    /// does not go through `next_state`): it is the new server's first
+    /// `stateChanged`, so the host lists it. `None`: the registry reconciles it.
+    pub(in crate::engine) fn first_state(&self, name: &str) -> Option<Effect> {
+        let server = self.get(name)?;
+        (server.wanted() == Wanted::Disabled).then(|| Effect::StateChanged {
+            server: name.to_string(),
+            state: ServerState::Disabled,
+        })
+    }
+
+    /// `name`'s launch changed (withdrawn, its new config in): a server
+    /// wanted active that was not DISABLED or DORMANT is catalogued again.
+    pub(in crate::engine) fn relaunched(&mut self, ctx: &mut ServerCtx, name: &str) -> Relaunched {
+        let Some(server) = self.get(name) else {
+            return Relaunched::Reconcile;
+        };
+        if server.wanted() != Wanted::Active
+            || matches!(server.state(), ServerState::Disabled | ServerState::Dormant)
+        {
+            return Relaunched::Reconcile;
+        }
+        let next = self.transition(ctx, name, &Trigger::NeedsCatalogue);
+        self.enqueue_catalogue(name);
+        Relaunched::CatalogueAgain(next)
+    }
+}

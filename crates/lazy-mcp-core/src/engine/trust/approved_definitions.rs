@@ -64,7 +64,7 @@ impl Baseline {
         }
     }
 
-    pub fn items_mut(&mut self, kind: ListKind) -> Option<&mut VecMap<String, ApprovedItem>> {
+    fn items_mut(&mut self, kind: ListKind) -> Option<&mut VecMap<String, ApprovedItem>> {
         match kind {
             ListKind::Tools => Some(&mut self.tools),
             ListKind::Prompts => Some(&mut self.prompts),
