@@ -49,3 +49,28 @@ pub(crate) fn agree_with_derive(
         }
     }
 }
+
+/// `full` (an object with every member set) reads the same with both and
+/// back as itself; so does `full` without each one member (a member the hand
+/// reader forgot would read as missing or empty). Gives each member's name
+/// with the hand reader's result without it.
+pub(crate) fn agree_without_each_member(
+    full: &Value,
+    both: impl Fn(&str) -> (Result<Value, String>, Result<Value, String>),
+) -> Vec<(String, Result<Value, String>)> {
+    let (hand, derived) = both(&full.to_string());
+    assert_eq!(hand, derived);
+    assert_eq!(hand.as_ref().unwrap(), full);
+    let Value::Object(members) = full else {
+        unreachable!()
+    };
+    let mut read = Vec::new();
+    for name in members.keys() {
+        let mut value = full.clone();
+        value.as_object_mut().unwrap().remove(name);
+        let (hand, derived) = both(&value.to_string());
+        assert_eq!(hand, derived, "{name}");
+        read.push((name.clone(), hand));
+    }
+    read
+}
