@@ -16,7 +16,7 @@
 // The field reader walks the source by index, always bounds-checked first.
 #![allow(clippy::indexing_slicing)]
 
-use lazy_mcp_core::engine::server::state::{next_state, ServerState, Trigger};
+use lazy_mcp_core::engine::state::{next_state, ServerState, Trigger};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -182,7 +182,7 @@ fn engine_events_effects_doc_lists_exactly_the_event_and_effect_variants() {
 #[test]
 fn architecture_state_tables_name_exactly_the_server_states_and_triggers() {
     const DOC: &str = "ARCHITECTURE.md";
-    const STATE_RS: &str = "crates/lazy-mcp-core/src/engine/server/state.rs";
+    const STATE_RS: &str = "crates/lazy-mcp-core/src/engine/state.rs";
     let doc = read(DOC);
     let source = read(STATE_RS);
     let lines = section(&doc, "## Server states", DOC);
@@ -418,7 +418,7 @@ fn states_in(cell: &str, all: &BTreeSet<String>) -> BTreeSet<String> {
 #[test]
 fn architecture_transitions_table_has_exactly_the_pairs_next_state_allows() {
     const DOC: &str = "ARCHITECTURE.md";
-    const STATE_RS: &str = "crates/lazy-mcp-core/src/engine/server/state.rs";
+    const STATE_RS: &str = "crates/lazy-mcp-core/src/engine/state.rs";
     let doc = read(DOC);
     let source = read(STATE_RS);
     let failed = |retry_at_ms| ServerState::Failed {

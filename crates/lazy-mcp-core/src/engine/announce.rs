@@ -12,8 +12,8 @@
 
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::engine::router::Engine;
-use crate::engine::server::state::ServerState;
 use crate::engine::server::{Server, Servers};
+use crate::engine::state::ServerState;
 use announcements::Announcements;
 
 pub(in crate::engine) mod announcements;

@@ -3,8 +3,8 @@
 use crate::config::host_policy::{unmanaged_counts, Unmanaged, UnmanagedGroup};
 use crate::config::model::{SourceRef, ToolExposure, Transport};
 use crate::engine::router::Engine;
-use crate::engine::server::state::ServerState;
 use crate::engine::server_actions::{allowed_actions, progress, Progress, ServerAction};
+use crate::engine::state::ServerState;
 use crate::protocol::client_discover::Era;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::params::name_of;

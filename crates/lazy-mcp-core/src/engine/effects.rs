@@ -4,7 +4,7 @@ use crate::config::load::ConfigReport;
 use crate::config::model::Transport;
 use crate::engine::auth_contract::OAuthBinding;
 use crate::engine::events::{ClientId, ConnId, Endpoint};
-use crate::engine::server::state::ServerState;
+use crate::engine::state::ServerState;
 use crate::vec_map::VecMap;
 use serde::{Deserialize, Serialize};
 

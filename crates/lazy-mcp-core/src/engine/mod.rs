@@ -17,6 +17,7 @@
 //!
 //! This file only declares and re-exports: no file under engine/ imports it.
 
+pub mod aggregate_names;
 mod announce;
 pub mod auth_contract;
 pub mod clients;
@@ -34,6 +35,7 @@ pub mod settings;
 mod settings_json;
 mod settled;
 mod stable_hash;
+pub mod state;
 mod timers;
 pub mod trust;
 pub mod wire;
@@ -46,7 +48,6 @@ pub use settings::{AggregateEndpoint, Root, Settings};
 pub use state::ServerState;
 
 // The modules' paths before the engine had folders by owner.
-pub use clients::aggregate_names;
 pub use registry::catalogue;
-pub use server::{auth, backoff, roots, state};
+pub use server::{auth, backoff, roots};
 pub use trust::{approved_definitions, definition_review, held_definitions};

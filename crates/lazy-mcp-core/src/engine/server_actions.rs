@@ -4,7 +4,7 @@
 //! deciding from the state.
 
 use crate::engine::auth_contract::AuthSnapshot;
-use crate::engine::server::state::ServerState;
+use crate::engine::state::ServerState;
 use serde::{Deserialize, Serialize};
 
 /// A user action on one server; each maps to one event (`enable`, `disable`,

@@ -5,7 +5,7 @@
 //! fields are this file's own.
 
 use crate::engine::effects::AnnounceAction;
-use crate::engine::server::state::ServerState;
+use crate::engine::state::ServerState;
 use crate::vec_map::{VecMap, VecSet};
 
 #[derive(Debug, Default)]

@@ -2,7 +2,7 @@
 
 use super::{Announcements, FailureNotice};
 use crate::engine::effects::AnnounceAction;
-use crate::engine::server::state::ServerState;
+use crate::engine::state::ServerState;
 
 const STEP: &str = " Check its definition (command, URL, env), then use Connect Now to try again.";
 

@@ -9,8 +9,8 @@ use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::events::Endpoint;
-use crate::engine::server::state::ServerState;
 use crate::engine::server::Servers;
+use crate::engine::state::ServerState;
 use crate::engine::timers::TimerPurpose;
 use machine::Next;
 

@@ -20,7 +20,6 @@
 //! A session and a forwarded server request are private to `session.rs`
 //! and `outbound.rs`: this folder tells them what happened and reads them.
 
-pub mod aggregate_names;
 pub(super) mod answers_owed;
 pub(super) mod call_out;
 pub(super) mod client_listens;

@@ -5,8 +5,8 @@
 use crate::engine::effects::LogLevel;
 use crate::engine::registry::machine::Registry;
 use crate::engine::router::Engine;
-use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
+use crate::engine::state::{ServerState, Trigger};
 
 impl Engine {
     pub(in crate::engine) fn on_catalogue_loaded(&mut self, blob: &str) {

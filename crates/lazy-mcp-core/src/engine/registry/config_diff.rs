@@ -8,9 +8,9 @@ use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::registry::machine::RegistryCtx;
 use crate::engine::router::Engine;
-use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::wanted::{Relaunched, Wanted};
 use crate::engine::server::{Server, Servers};
+use crate::engine::state::{ServerState, Trigger};
 use crate::vec_map::VecSet;
 
 /// One configured server's change against the running servers (`config_change`).

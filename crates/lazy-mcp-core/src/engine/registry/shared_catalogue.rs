@@ -23,9 +23,9 @@ use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::registry::machine::{Registry, RegistryCtx};
 use crate::engine::router::Engine;
-use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::{Server, Servers};
 use crate::engine::settings::Settings;
+use crate::engine::state::{ServerState, Trigger};
 use crate::shared::launch::{repeatable_tools, shared_launch, SharedLaunch, SharingClient};
 use crate::wording::count;
 

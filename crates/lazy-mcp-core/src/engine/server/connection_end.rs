@@ -13,8 +13,8 @@ use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::handshake::machine::Failure;
 use crate::engine::server::restart::input::RestartInput;
-use crate::engine::server::state::Trigger;
 use crate::engine::server::Servers;
+use crate::engine::state::Trigger;
 use crate::protocol::jsonrpc;
 use serde_json::Value;
 

@@ -13,9 +13,9 @@ pub(in crate::engine) mod policy;
 use crate::engine::effects::LogLevel;
 use crate::engine::router::Engine;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
+use crate::engine::state::{ServerState, Trigger};
 use crate::engine::timers::TimerPurpose;
 use machine::{IdleCeiling, IdleMachine, IdleOutput};
 

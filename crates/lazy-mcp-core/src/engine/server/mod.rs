@@ -12,7 +12,7 @@
 //! `registry/`, `trust/`, Diagnostics) goes through `Servers`' methods: an
 //! input that says what happened (`add`, `config_changed`, `withdrawn`,
 //! `drop_waiters`, `take_call`, `call_served`, `subscribe`, …) or a read. A
-//! server's state changes only in `Servers::transition`, through `state.rs`'s
+//! server's state changes only in `Servers::transition`, through `engine/state.rs`'s
 //! `next_state`.
 
 pub mod auth;
@@ -33,7 +33,6 @@ pub(super) mod restart;
 pub mod roots;
 pub(super) mod secret_text;
 mod servers;
-pub mod state;
 pub(super) mod stats;
 pub(super) mod transition;
 pub(super) mod upstream;

@@ -11,8 +11,8 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::listing::machine::ListingInput;
-use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::Servers;
+use crate::engine::state::{ServerState, Trigger};
 use crate::protocol::client_handshake::ListKind;
 use command::Command;
 

@@ -3,13 +3,13 @@
 //! reconcile (`registry/config_diff.rs`) and the clients' side ask for.
 
 use crate::config::model::ToolFilter;
-use crate::engine::clients::aggregate_names::SEPARATOR;
+use crate::engine::aggregate_names::SEPARATOR;
 use crate::engine::effects::Effect;
 use crate::engine::events::Endpoint;
 use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::state::{ServerState, Trigger};
 use crate::engine::server::{Server, Servers};
+use crate::engine::state::{ServerState, Trigger};
 use crate::protocol::params::name_of;
 use crate::vec_map::VecSet;
 

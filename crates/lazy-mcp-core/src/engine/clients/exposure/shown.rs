@@ -8,7 +8,7 @@
 //! engine. Apart from `exposure.rs` so that `Clients` (`clients/machine.rs`)
 //! names it without importing the code that drives it (no import cycle).
 
-use crate::engine::clients::aggregate_names::aggregate_names;
+use crate::engine::aggregate_names::aggregate_names;
 use crate::engine::clients::tool_exposure::plan::{ExposurePlan, LoadedTool};
 use crate::engine::effects::EndpointInfo;
 use crate::engine::stable_hash::fnv1a64_hex;

@@ -12,7 +12,7 @@ use crate::engine::clients::modern_clients::discover_answer;
 use crate::engine::clients::Clients;
 use crate::engine::events::Endpoint;
 use crate::engine::server::calls::{CallParams, QueuedCall};
-use crate::engine::server::state::ServerState;
+use crate::engine::state::ServerState;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::gateway_discover::add_cache_hints;
 use crate::protocol::jsonrpc;

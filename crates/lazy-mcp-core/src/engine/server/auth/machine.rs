@@ -11,7 +11,7 @@
 
 use crate::engine::auth_contract::{AuthSnapshot, RefreshOutcome, SignInOutcome};
 use crate::engine::effects::{Effect, LogLevel};
-use crate::engine::server::state::{ServerState, Trigger};
+use crate::engine::state::{ServerState, Trigger};
 use crate::protocol::www_authenticate::{
     challenge_param, is_insufficient_scope, resource_metadata_url,
 };

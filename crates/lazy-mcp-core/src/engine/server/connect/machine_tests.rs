@@ -4,7 +4,7 @@
 use super::ConnectMachine;
 use crate::engine::server::calls::{CallParams, QueuedCall};
 use crate::engine::server::handshake::machine::Handshake;
-use crate::engine::server::state::Trigger;
+use crate::engine::state::Trigger;
 use crate::protocol::client_discover::Era;
 use crate::protocol::methods;
 use serde_json::{json, Value};

@@ -7,7 +7,7 @@
 //! cycle). Its fields are this file's own.
 
 use crate::config::load::FileRead;
-use crate::engine::clients::aggregate_names::SEPARATOR;
+use crate::engine::aggregate_names::SEPARATOR;
 use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::server::calls::CallParams;
 use crate::engine::trust::approved_definitions::{

@@ -5,7 +5,7 @@
 //! are its own: one input (`arrived`), reads for the snapshot and calls.
 
 use crate::config::host_policy::ApprovalRequest;
-use crate::engine::clients::aggregate_names::SEPARATOR;
+use crate::engine::aggregate_names::SEPARATOR;
 use crate::vec_map::VecSet;
 
 #[derive(Debug, Default)]
