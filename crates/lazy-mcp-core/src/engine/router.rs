@@ -27,6 +27,7 @@ use crate::protocol::params::Params;
 use serde_json::Value;
 
 mod registry;
+mod trust;
 
 /// The lifecycle engine. See the module documentation.
 #[derive(Debug)]
