@@ -26,6 +26,9 @@ use crate::protocol::methods;
 use crate::protocol::params::Params;
 use serde_json::Value;
 
+mod registry;
+mod trust;
+
 /// The lifecycle engine. See the module documentation.
 #[derive(Debug)]
 pub struct Engine {
@@ -439,7 +442,9 @@ impl Engine {
 
     /// The registry, and what its inputs are handed (`registry/machine.rs`):
     /// the servers and settings to read, the effects.
-    pub(in crate::engine) fn registry_parts(&mut self) -> (&mut Registry, RegistryCtx<'_>) {
+    pub(in crate::engine) fn registry_parts(
+        &mut self,
+    ) -> (&mut Registry, RegistryCtx<'_, Servers>) {
         let ctx = RegistryCtx {
             servers: &self.servers,
             settings: &self.settings,

@@ -2,19 +2,19 @@
 //! load, the catalogue and what the engine remembers of the shared catalogue.
 //! Its fields are private to this file. The other files of `registry/` decide
 //! over them through the accessors at the end (`config_load.rs`: a load's steps;
-//! `config_diff.rs`: a server list against the running servers;
 //! `catalogue_loading.rs`: the persisted blob; `shared_catalogue.rs`: lookups
 //! and writes); the rest of the engine changes it through the named inputs
 //! below and reads it through `catalogue()`. An input that reads the servers
 //! or the settings, or adds effects, is handed a [`RegistryCtx`]
-//! (`Engine::registry_parts`); what needs another owner (a state change, the
-//! clients told) is returned to the router.
+//! (`Engine::registry_parts`; the servers as `ConfiguredServers`); what needs
+//! another owner (a state change, the clients told) is returned to the router
+//! (`router/registry.rs`).
 
 use crate::config::load::{ConfigLoad, ConfigReport, ConfigSources, FileRead, LoadStep};
 use crate::engine::effects::Effect;
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry, Listing, Recorded};
+use crate::engine::registry::configured_servers::ConfiguredServers;
 use crate::engine::registry::shared_catalogue::memory::SharedCatalogue;
-use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
 
 /// The servers' config and catalogue, one owner.
@@ -30,8 +30,8 @@ pub(in crate::engine) struct Registry {
 
 /// What a registry input reads of the rest of the engine (the servers, the
 /// settings) and the event's effects it adds to (`Engine::registry_parts`).
-pub(in crate::engine) struct RegistryCtx<'a> {
-    pub(in crate::engine) servers: &'a Servers,
+pub(in crate::engine) struct RegistryCtx<'a, S: ConfiguredServers> {
+    pub(in crate::engine) servers: &'a S,
     pub(in crate::engine) settings: &'a Settings,
     pub(in crate::engine) effects: &'a mut Vec<Effect>,
 }
@@ -56,10 +56,10 @@ impl Registry {
     pub(in crate::engine) fn current_entry(
         &self,
         name: &str,
-        servers: &Servers,
+        servers: &impl ConfiguredServers,
     ) -> Option<&CatalogueEntry> {
-        let server = servers.get(name)?;
-        self.catalogue.warm(name, &server.config().fingerprint)
+        let config = servers.config_of(name)?;
+        self.catalogue.warm(name, &config.fingerprint)
     }
 
     /// The host's config sources: the first load starts.

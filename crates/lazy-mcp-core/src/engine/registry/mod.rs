@@ -1,12 +1,15 @@
 //! The servers' config and catalogue, one owner (`machine.rs`, `Registry`): a
-//! config load's file rounds, applying a server list, the persisted catalogue
-//! and reading it back at start, and the shared catalogue (entries of shared
-//! servers under their sharing key).
+//! config load's file rounds, the persisted catalogue and reading it back at
+//! start, and the shared catalogue (entries of shared servers under their
+//! sharing key). It reads the servers only through `configured_servers.rs`'s
+//! trait and imports neither server/ nor the router: the router carries out
+//! what its inputs return (`router/registry.rs`), and diffs a server list
+//! against the running servers itself (`router/registry/config_diff.rs`).
 
 pub mod catalogue;
 mod catalogue_entry_json;
 pub(super) mod catalogue_loading;
-pub(super) mod config_diff;
 pub(super) mod config_load;
+pub(super) mod configured_servers;
 pub(super) mod machine;
 pub mod shared_catalogue;

@@ -21,11 +21,10 @@ use crate::config::load::ConfigLoad;
 use crate::config::model::ServerConfig;
 use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
+use crate::engine::registry::configured_servers::ConfiguredServers;
 use crate::engine::registry::machine::{Registry, RegistryCtx};
-use crate::engine::router::Engine;
-use crate::engine::server::{Server, Servers};
 use crate::engine::settings::Settings;
-use crate::engine::state::{ServerState, Trigger};
+use crate::engine::state::ServerState;
 use crate::shared::launch::{repeatable_tools, shared_launch, SharedLaunch, SharingClient};
 use crate::wording::count;
 
@@ -55,67 +54,6 @@ pub(in crate::engine) enum SharedRead {
     Adopted { summary: String },
 }
 
-impl Engine {
-    /// The launch `open` attaches (`Registry::launch_sharing`), with this
-    /// client's idle ceiling for the server, which it tells the owner.
-    pub(in crate::engine) fn launch_sharing_of(&self, name: &str) -> Option<SharedLaunch> {
-        let ceiling = self.idle_ceiling(name);
-        let config = self.servers.get(name)?.config();
-        let mut launch = self.registry.launch_sharing(config, self.settings())?;
-        launch.idle_timeout_ms = ceiling.idle_timeout_ms;
-        launch.adaptive_idle = ceiling.adaptive;
-        Some(launch)
-    }
-
-    /// `name` was seen asking for roots (here, or its entry says so).
-    pub(in crate::engine) fn known_to_ask_roots(&self, name: &str) -> bool {
-        self.registry.asks_roots_known(name, &self.servers)
-    }
-
-    /// `name` asked for `roots/list` (`Registry::roots_asked`).
-    pub(in crate::engine) fn note_roots_asked(&mut self, name: &str) {
-        let (registry, mut ctx) = self.registry_parts();
-        registry.roots_asked(&mut ctx, name);
-    }
-
-    /// Before a server is started to be catalogued (`Registry::look_up`).
-    /// True: the host was asked; the server waits PENDING for the answer.
-    pub(in crate::engine) fn look_up_shared_catalogue(&mut self, name: &str) -> bool {
-        let (registry, mut ctx) = self.registry_parts();
-        registry.look_up(&mut ctx, name)
-    }
-
-    /// The host's answer to `readSharedCatalogue` (`Registry::shared_read`
-    /// decides); an entry taken makes the server CATALOGUED without a process.
-    pub(in crate::engine) fn on_shared_catalogue_read(
-        &mut self,
-        name: &str,
-        key: &str,
-        file: &str,
-        blob: Option<&str>,
-    ) {
-        let (registry, mut ctx) = self.registry_parts();
-        match registry.shared_read(&mut ctx, name, (key, file), blob) {
-            SharedRead::Ignored => {}
-            SharedRead::Catalogue => self.servers.enqueue_catalogue(name),
-            SharedRead::Adopted { summary } => {
-                self.clients.exposure_changed();
-                self.transition(name, Trigger::WarmCatalogueFound);
-                self.log(LogLevel::Info, Some(name), summary);
-                // As for an entry listed here: held definitions, dropped declared tools.
-                self.check_definitions(name);
-                self.report_dropped_declared_tools(name);
-            }
-        }
-    }
-
-    /// At the event's end: the shared servers listed in it written (`Registry::flush_shared`).
-    pub(in crate::engine) fn flush_shared_catalogue(&mut self) {
-        let (registry, mut ctx) = self.registry_parts();
-        registry.flush_shared(&mut ctx);
-    }
-}
-
 impl Registry {
     /// Whether `config`'s launch is shared, and under which key, as its
     /// definition alone decides (roots-bound only when from a project file):
@@ -143,7 +81,11 @@ impl Registry {
     }
 
     /// `name` was seen asking for roots (here, or its entry says so).
-    pub(in crate::engine) fn asks_roots_known(&self, name: &str, servers: &Servers) -> bool {
+    pub(in crate::engine) fn asks_roots_known(
+        &self,
+        name: &str,
+        servers: &impl ConfiguredServers,
+    ) -> bool {
         (self.shared()).asks_roots_known(name, self.current_entry(name, servers))
     }
 
@@ -151,23 +93,27 @@ impl Registry {
     /// asks, or a shared process that asked another holder): recorded in its
     /// catalogue entry (persisted) and the shared catalogue, so its next
     /// process is keyed by the workspace roots.
-    pub(in crate::engine) fn roots_asked(&mut self, ctx: &mut RegistryCtx, name: &str) {
+    pub(in crate::engine) fn roots_asked(
+        &mut self,
+        ctx: &mut RegistryCtx<impl ConfiguredServers>,
+        name: &str,
+    ) {
         let was_free = (self.shared()).roots_free(name, self.current_entry(name, ctx.servers));
         let news = self.shared_mut().asks_roots(name, was_free);
         let marked = self.catalogue_mut().mark_asks_roots(name);
         if !(news || marked) {
             return;
         }
-        let config = ctx.servers.get(name).map(Server::config);
+        let config = ctx.servers.config_of(name);
         let Some(launch) = config.and_then(|config| self.sharing_of(config, ctx.settings)) else {
             return;
         };
         self.shared_mut().listed(name);
         if !launch.roots_bound {
-            ctx.servers.log_into(
+            ctx.servers.log_about(
                 ctx.effects,
                 LogLevel::Info,
-                Some(name),
+                name,
                 "asked for the workspace roots: recorded in the catalogue; its shared process is kept to clients of this workspace's roots from now on".to_string(),
             );
         }
@@ -176,11 +122,15 @@ impl Registry {
     /// Before a server is started to be catalogued: a shared one without an
     /// entry of its own is first looked up in the shared catalogue (once per
     /// key). True: `readSharedCatalogue` was asked of the host.
-    pub(in crate::engine) fn look_up(&mut self, ctx: &mut RegistryCtx, name: &str) -> bool {
+    pub(in crate::engine) fn look_up(
+        &mut self,
+        ctx: &mut RegistryCtx<impl ConfiguredServers>,
+        name: &str,
+    ) -> bool {
         if self.current_entry(name, ctx.servers).is_some() {
             return false;
         }
-        let config = ctx.servers.get(name).map(Server::config);
+        let config = ctx.servers.config_of(name);
         let Some(launch) = config.and_then(|config| self.sharing_of(config, ctx.settings)) else {
             return false;
         };
@@ -199,20 +149,20 @@ impl Registry {
     /// taken; a damaged file is logged and ignored.
     pub(in crate::engine) fn shared_read(
         &mut self,
-        ctx: &mut RegistryCtx,
+        ctx: &mut RegistryCtx<impl ConfiguredServers>,
         name: &str,
         (key, file): (&str, &str),
         blob: Option<&str>,
     ) -> SharedRead {
-        let server = ctx.servers.get(name);
-        let waiting = server.is_some_and(|s| matches!(s.state(), ServerState::Pending))
+        let state = ctx.servers.state_of(name);
+        let waiting = state.is_some_and(|s| matches!(s, ServerState::Pending))
             && self.current_entry(name, ctx.servers).is_none();
         // The answer to this server's last lookup (a newer one's answer decides),
         // while it still waits (a call, a warm catalogue or a removal came first).
         if !self.shared().answers_last_lookup(name, key) {
             return SharedRead::Ignored;
         }
-        let (true, Some(config)) = (waiting, server.map(Server::config)) else {
+        let (true, Some(config)) = (waiting, ctx.servers.config_of(name)) else {
             self.shared_mut().forget_lookup(name);
             return SharedRead::Ignored;
         };
@@ -223,7 +173,7 @@ impl Registry {
                     Some(Ok(found)) => Some(found),
                     Some(Err(why)) => {
                         let why = format!("the shared catalogue file {file} was ignored: {why}");
-                        (ctx.servers).log_into(ctx.effects, LogLevel::Warn, Some(name), why);
+                        (ctx.servers).log_about(ctx.effects, LogLevel::Warn, name, why);
                         None
                     }
                     None => None,
@@ -244,12 +194,15 @@ impl Registry {
     }
 
     /// One `writeSharedCatalogue` per shared server listed in this event.
-    pub(in crate::engine) fn flush_shared(&mut self, ctx: &mut RegistryCtx) {
+    pub(in crate::engine) fn flush_shared(
+        &mut self,
+        ctx: &mut RegistryCtx<impl ConfiguredServers>,
+    ) {
         if !self.shared().any_listed() {
             return;
         }
         for name in self.shared_mut().take_listed() {
-            let Some(config) = ctx.servers.get(&name).map(Server::config) else {
+            let Some(config) = ctx.servers.config_of(&name) else {
                 continue;
             };
             let Some(launch) = self.sharing_of(config, ctx.settings) else {

@@ -28,6 +28,7 @@ pub(super) mod http_transport;
 pub(super) mod idle;
 pub(super) mod input_required;
 pub(super) mod listing;
+mod registry_reads;
 pub(super) mod resource_subscriptions;
 pub(super) mod restart;
 pub mod roots;

@@ -1,6 +1,6 @@
 //! What the config and the session's Enable/Disable want of a server, and
 //! what its endpoint exposes: decisions over one server's own state that the
-//! reconcile (`registry/config_diff.rs`) and the clients' side ask for.
+//! reconcile (`router/registry/config_diff.rs`) and the clients' side ask for.
 
 use crate::config::model::ToolFilter;
 use crate::engine::aggregate_names::SEPARATOR;

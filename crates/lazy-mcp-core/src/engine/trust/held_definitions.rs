@@ -8,12 +8,10 @@
 //! in any process; the baselines file is shared, read and watched through the
 //! config rounds, and written by the host (`writeApprovedDefinitions`).
 
-use crate::config::load::FileRead;
 use crate::config::model::ServerConfig;
 use crate::engine::announce::refusal;
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
 use crate::engine::registry::catalogue::CatalogueEntry;
-use crate::engine::router::Engine;
 use crate::engine::server::Server;
 use crate::engine::trust::approved_definitions::baseline_key;
 use crate::engine::trust::definition_review::{
@@ -26,7 +24,7 @@ use serde_json::Value;
 
 pub(in crate::engine) mod pins;
 
-use pins::{kind_word, Approval, FileReadOutcome, Pins};
+use pins::{kind_word, Approval, Pins};
 
 /// One held definition, as Diagnostics, the view and the status bar show it.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -95,60 +93,6 @@ fn held_notice(name: &str, message: String) -> (String, Effect) {
         servers: vec![name.to_string()],
     };
     (line, notice)
-}
-
-impl Engine {
-    /// The file's contents as the config round read them.
-    pub(in crate::engine) fn on_definitions_file_read(&mut self, read: Option<&FileRead>) {
-        if let FileReadOutcome::Recheck { error } = self.trust.file_read(read) {
-            if let Some(why) = error {
-                self.log(LogLevel::Error, None, why);
-            }
-            self.recheck_all_definitions();
-        }
-    }
-
-    pub(in crate::engine) fn recheck_all_definitions(&mut self) {
-        for name in self.trust.recheck(&self.servers) {
-            self.check_definitions(&name);
-        }
-    }
-
-    /// Compares the server's listing with its baseline (`Trust::check`);
-    /// clients are told when what they are shown changed.
-    pub(in crate::engine) fn check_definitions(&mut self, name: &str) {
-        let (trust, mut ctx) = self.trust_parts();
-        if trust.check(&mut ctx, name) {
-            self.clients.exposure_changed();
-        }
-    }
-
-    /// The user approved `items` of `server` (`Trust::approve`), compared again.
-    pub(in crate::engine) fn on_approve_definitions(&mut self, server: &str, items: &[String]) {
-        let (trust, mut ctx) = self.trust_parts();
-        if trust.approve(&mut ctx, server, items) {
-            self.check_definitions(server);
-        }
-    }
-
-    /// Everything held of `server` (or only `item`), ready to review.
-    pub fn definitions_review(&self, server: &str, item: Option<&str>) -> DefinitionsReview {
-        let config = self.servers.get(server).map(|s| s.config());
-        (self.trust.pins()).review(server, config, self.current_entry(server), item)
-    }
-
-    /// The trust, and what its inputs are handed (`trust/machine.rs`).
-    fn trust_parts(&mut self) -> (&mut Trust, TrustCtx<'_>) {
-        let hold_new_tools = self.settings().hold_new_tools;
-        let ctx = TrustCtx {
-            servers: &self.servers,
-            catalogue: self.registry.catalogue(),
-            effects: &mut self.effects,
-            hold_new_tools,
-            now_ms: self.now_ms,
-        };
-        (&mut self.trust, ctx)
-    }
 }
 
 impl Trust {
@@ -241,7 +185,7 @@ impl Pins {
 
     /// Everything held of `server` (or only `item`), ready to review:
     /// `config`, its definition, and `entry`, its current catalogue entry.
-    fn review(
+    pub(in crate::engine) fn review(
         &self,
         server: &str,
         config: Option<&ServerConfig>,

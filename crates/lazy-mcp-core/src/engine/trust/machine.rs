@@ -2,8 +2,8 @@
 //! for approval and the approved definitions (what is held). Its fields are
 //! private to this file; the router feeds it through the named inputs below
 //! (`held_definitions.rs` decides a check's and an approval's outcome on them)
-//! and carries out what they return; the rest of the engine reads it through
-//! `pins()` and `awaiting()`.
+//! and carries out what they return (`router/trust.rs`); the rest of the
+//! engine reads it through `pins()` and `awaiting()`.
 
 use crate::config::host_policy::{ApprovalRequest, ApprovalVia};
 use crate::config::load::FileRead;
@@ -24,7 +24,7 @@ pub(in crate::engine) struct Trust {
 
 /// What a trust input reads of the rest of the engine (the servers, the
 /// catalogue, the settings' `holdNewTools`, the time) and the event's effects
-/// it adds to (`Engine::trust_parts`, `held_definitions.rs`).
+/// it adds to (`Engine::trust_parts`, `router/trust.rs`).
 pub(in crate::engine) struct TrustCtx<'a> {
     pub(in crate::engine) servers: &'a Servers,
     pub(in crate::engine) catalogue: &'a Catalogue,

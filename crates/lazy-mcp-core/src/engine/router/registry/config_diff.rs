@@ -1,12 +1,13 @@
 //! Applying a server list: each configured server diffed by name and fingerprint
 //! against the running ones (`config_changes`: withdrawn; `config_change`:
 //! added, replaced, edited), then reconciled with what the config and the session's
-//! Enable/Disable want. The router carries each change out.
+//! Enable/Disable want. The router carries each change out. Router work, not
+//! `Registry`'s: it reads the running servers (`Servers`, `Wanted`) and drives
+//! the servers, clients, announcements and registry, so it sits above them all.
 
 use crate::config::model::ServerConfig;
 use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
-use crate::engine::registry::machine::RegistryCtx;
 use crate::engine::router::Engine;
 use crate::engine::server::wanted::{Relaunched, Wanted};
 use crate::engine::server::{Server, Servers};
@@ -14,7 +15,7 @@ use crate::engine::state::{ServerState, Trigger};
 use crate::vec_map::VecSet;
 
 /// One configured server's change against the running servers (`config_change`).
-pub(in crate::engine) enum ConfigChange {
+enum ConfigChange {
     Added(ServerConfig),
     /// Its launch changed (another fingerprint): stopped and catalogued again.
     Replaced(ServerConfig),
@@ -28,9 +29,10 @@ pub(in crate::engine) enum ConfigChange {
 /// A new server list against the running servers: the configs, each name once
 /// (a second server of one name is ignored, with a warning), and the running
 /// servers no longer configured.
-pub(in crate::engine) fn config_changes(
+fn config_changes(
     servers: Vec<ServerConfig>,
-    ctx: &mut RegistryCtx,
+    running: &Servers,
+    effects: &mut Vec<Effect>,
 ) -> (Vec<ServerConfig>, Vec<String>) {
     let mut seen: VecSet<String> = VecSet::new();
     let mut configs = Vec::new();
@@ -42,19 +44,15 @@ pub(in crate::engine) fn config_changes(
                 "a second server named '{}' ({}:{}) was ignored",
                 config.name, config.source.file, config.source.line
             );
-            (ctx.servers).log_into(ctx.effects, LogLevel::Warn, Some(&config.name), why);
+            running.log_into(effects, LogLevel::Warn, Some(&config.name), why);
         }
     }
-    let running = ctx.servers.keys();
-    let removed = running.filter(|name| !seen.contains(*name)).cloned();
+    let removed = running.keys().filter(|name| !seen.contains(*name)).cloned();
     (configs, removed.collect())
 }
 
 /// What `config` changes of the running servers (None: nothing).
-pub(in crate::engine) fn config_change(
-    config: ServerConfig,
-    servers: &Servers,
-) -> Option<ConfigChange> {
+fn config_change(config: ServerConfig, servers: &Servers) -> Option<ConfigChange> {
     Some(match servers.get(&config.name).map(Server::config) {
         None => ConfigChange::Added(config),
         Some(old) if old.fingerprint != config.fingerprint => ConfigChange::Replaced(config),
@@ -123,8 +121,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_config_applied(&mut self, servers: Vec<ServerConfig>) {
-        let (_, mut ctx) = self.registry_parts();
-        let (configs, removed) = config_changes(servers, &mut ctx);
+        let (configs, removed) = config_changes(servers, &self.servers, &mut self.effects);
         for name in removed {
             self.announce.forget(&name);
             self.withdraw(&name, "it was removed from the configuration");

@@ -1,0 +1,67 @@
+//! The router's side of `Trust` (`trust/`): it hands the trust what it reads
+//! (`TrustCtx`: the servers, the catalogue, `holdNewTools`, the time) and
+//! carries out what its inputs return where other owners are concerned — the
+//! clients told when what they are shown changed, every server compared again
+//! after the baselines file was read. Here rather than in trust/ so the trust
+//! does not import the router above it.
+
+use crate::config::load::FileRead;
+use crate::engine::effects::LogLevel;
+use crate::engine::router::Engine;
+use crate::engine::trust::held_definitions::pins::FileReadOutcome;
+use crate::engine::trust::held_definitions::DefinitionsReview;
+use crate::engine::trust::machine::{Trust, TrustCtx};
+
+impl Engine {
+    /// The file's contents as the config round read them.
+    pub(in crate::engine) fn on_definitions_file_read(&mut self, read: Option<&FileRead>) {
+        if let FileReadOutcome::Recheck { error } = self.trust.file_read(read) {
+            if let Some(why) = error {
+                self.log(LogLevel::Error, None, why);
+            }
+            self.recheck_all_definitions();
+        }
+    }
+
+    pub(in crate::engine) fn recheck_all_definitions(&mut self) {
+        for name in self.trust.recheck(&self.servers) {
+            self.check_definitions(&name);
+        }
+    }
+
+    /// Compares the server's listing with its baseline (`Trust::check`);
+    /// clients are told when what they are shown changed.
+    pub(in crate::engine) fn check_definitions(&mut self, name: &str) {
+        let (trust, mut ctx) = self.trust_parts();
+        if trust.check(&mut ctx, name) {
+            self.clients.exposure_changed();
+        }
+    }
+
+    /// The user approved `items` of `server` (`Trust::approve`), compared again.
+    pub(in crate::engine) fn on_approve_definitions(&mut self, server: &str, items: &[String]) {
+        let (trust, mut ctx) = self.trust_parts();
+        if trust.approve(&mut ctx, server, items) {
+            self.check_definitions(server);
+        }
+    }
+
+    /// Everything held of `server` (or only `item`), ready to review.
+    pub fn definitions_review(&self, server: &str, item: Option<&str>) -> DefinitionsReview {
+        let config = self.servers.get(server).map(|s| s.config());
+        (self.trust.pins()).review(server, config, self.current_entry(server), item)
+    }
+
+    /// The trust, and what its inputs are handed (`trust/machine.rs`).
+    fn trust_parts(&mut self) -> (&mut Trust, TrustCtx<'_>) {
+        let hold_new_tools = self.settings().hold_new_tools;
+        let ctx = TrustCtx {
+            servers: &self.servers,
+            catalogue: self.registry.catalogue(),
+            effects: &mut self.effects,
+            hold_new_tools,
+            now_ms: self.now_ms,
+        };
+        (&mut self.trust, ctx)
+    }
+}
