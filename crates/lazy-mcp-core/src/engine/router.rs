@@ -1,5 +1,7 @@
 //! The router: `Engine` owns the maps (servers, connections, clients, timers)
-//! and passes each event to the code that owns its part. See `mod.rs`.
+//! and passes each event to the code that owns its part. See `mod.rs`. The
+//! `impl Engine` blocks that carry out what an owner returns are in `router/`,
+//! one file per owner file they route, so the owners never import the router.
 
 use crate::engine::announce::announcements::Announcements;
 use crate::engine::clients::context::ClientsContext;
@@ -25,6 +27,10 @@ use crate::protocol::message_fields::MessageFields;
 use crate::protocol::methods;
 use crate::protocol::params::Params;
 use serde_json::Value;
+
+mod announce;
+mod settled;
+mod timers;
 
 /// The lifecycle engine. See the module documentation.
 #[derive(Debug)]
