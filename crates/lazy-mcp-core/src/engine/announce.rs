@@ -11,7 +11,6 @@
 //! The host only shows the `announce` effects (VS Code: a non-modal toast).
 
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
-use crate::engine::router::Engine;
 use crate::engine::server::{Server, Servers};
 use crate::engine::state::ServerState;
 use announcements::Announcements;
@@ -21,7 +20,7 @@ pub(in crate::engine) mod announcements;
 pub(super) use announcements::connect_failure_prefix;
 
 /// The `announce` effect of one notification.
-fn announcement(
+pub(in crate::engine) fn announcement(
     level: LogLevel,
     server: Option<&str>,
     message: String,
@@ -39,23 +38,6 @@ fn announcement(
 /// The user's action cannot be carried out: the `announce` effect that says why at once.
 pub(in crate::engine) fn refusal(name: Option<&str>, message: String) -> Effect {
     announcement(LogLevel::Info, name, message, vec![])
-}
-
-impl Engine {
-    /// The user's action cannot be carried out: say why at once.
-    pub(super) fn refuse_action(&mut self, name: Option<&str>, message: String) {
-        self.effects.push(refusal(name, message));
-    }
-
-    /// A connection of `name` failed with `error` (called before the state
-    /// changes): told now, once, or in the summary (`Announcements::failed`).
-    pub(super) fn note_failure(&mut self, name: &str, error: &str, auth: bool) {
-        let catalogued = self.current_entry(name).is_some();
-        if let Some(told) = self.announce.failed(name, error, auth, catalogued) {
-            let notice = announcement(LogLevel::Warn, Some(name), told.message, told.actions);
-            self.effects.push(notice);
-        }
-    }
 }
 
 impl Announcements {

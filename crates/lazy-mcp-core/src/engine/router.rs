@@ -1,5 +1,8 @@
 //! The router: `Engine` owns the maps (servers, connections, clients, timers)
-//! and passes each event to the code that owns its part. See `mod.rs`.
+//! and passes each event to the code that owns its part. See `mod.rs`. The
+//! `impl Engine` blocks that carry out what an owner returns are in `router/`,
+//! one file per owner file they route (`router/clients/gateway.rs` for
+//! `clients/gateway.rs`), so the owners never import the router.
 
 use crate::engine::announce::announcements::Announcements;
 use crate::engine::clients::context::ClientsContext;
@@ -26,7 +29,11 @@ use crate::protocol::methods;
 use crate::protocol::params::Params;
 use serde_json::Value;
 
+mod announce;
+mod clients;
 mod registry;
+mod settled;
+mod timers;
 mod trust;
 
 /// The lifecycle engine. See the module documentation.
@@ -559,7 +566,7 @@ impl Engine {
 }
 
 /// What a caller already read of a client message's text, so the raw forwarding
-/// (`clients/raw_forwarding.rs`) does not read it again: `plain`, the text was
+/// (`router/clients/raw_forwarding.rs`) does not read it again: `plain`, the text was
 /// outlined and found plain (`Outline::is_plain`); `envelope`, its raw envelope
 /// (and a `tools/call`'s params peek).
 pub(crate) struct Outlined<'a> {

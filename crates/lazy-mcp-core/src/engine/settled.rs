@@ -5,22 +5,12 @@
 //! instead of polling the snapshot.
 
 use crate::engine::effects::Effect;
-use crate::engine::router::Engine;
 use crate::engine::server::Servers;
 use crate::engine::server_actions::{progress, Progress};
 
 pub(in crate::engine) mod settling;
 
 use settling::Settling;
-
-impl Engine {
-    /// At the event's end: `catalogueSettled` when due (`Settling::poll_settled`).
-    pub(super) fn flush_settled(&mut self) {
-        if let Some(settled) = self.settling.poll_settled(&self.effects, &self.servers) {
-            self.effects.push(settled);
-        }
-    }
-}
 
 impl Settling {
     /// At the end of an event that changed a server's state (or removed one;

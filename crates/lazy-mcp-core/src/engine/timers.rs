@@ -3,8 +3,8 @@
 //! for. Arming, re-arming and cancelling stay inside the table (no crossing);
 //! the host holds a single timer, armed by the `wakeAt` effect, and says
 //! `timeout` when it fires: every due timer then goes to its owner
-//! (`on_timer`), in deadline order. Times are the host's wall clock in ms
-//! (`Event` `nowMs`, see ARCHITECTURE.md).
+//! (the router's `on_timer`, `router/timers.rs`), in deadline order. Times
+//! are the host's wall clock in ms (`Event` `nowMs`, see ARCHITECTURE.md).
 //!
 //! `wakeAt` goes out only when the earliest deadline is earlier than the one
 //! the host already waits for: a cancelled or later deadline leaves the host's
@@ -15,8 +15,6 @@
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::vec_map::{VecMap, VecSet};
-
-mod firing;
 
 /// Engine-assigned id of one timer (inside the engine only: the host sees deadlines).
 pub(in crate::engine) type TimerId = u64;
@@ -144,7 +142,7 @@ impl TimerTable {
     }
 
     /// The timers due at `now_ms`, in deadline order: what one `timeout` fires.
-    fn due(&self, now_ms: u64) -> Vec<TimerId> {
+    pub(in crate::engine) fn due(&self, now_ms: u64) -> Vec<TimerId> {
         self.deadlines
             .iter()
             .take_while(|(due, _)| *due <= now_ms)
@@ -156,7 +154,11 @@ impl TimerTable {
     /// same `timeout` may have cancelled or re-armed it): its purpose. It
     /// leaves the table, except an idle timer, which stays armed (with no
     /// deadline) until its server re-arms or cancels it.
-    fn handle_fired(&mut self, timer: TimerId, now_ms: u64) -> Option<TimerPurpose> {
+    pub(in crate::engine) fn handle_fired(
+        &mut self,
+        timer: TimerId,
+        now_ms: u64,
+    ) -> Option<TimerPurpose> {
         let armed = self.armed.get_mut(&timer)?;
         let due = armed.due_ms.filter(|due| *due <= now_ms)?;
         self.deadlines.remove(&(due, timer));
@@ -167,8 +169,28 @@ impl TimerTable {
         self.armed.remove(&timer).map(|armed| armed.purpose)
     }
 
+    /// The periodic refresh's timer kept as `interval_ms` asks: armed when it
+    /// is not, dropped first when the interval is 0 or `restart` (a settings
+    /// change starts the interval afresh).
+    pub(in crate::engine) fn keep_refresh(&mut self, interval_ms: u64, restart: bool, now_ms: u64) {
+        if restart || interval_ms == 0 {
+            let armed = self.refresh.take();
+            self.cancel_armed(armed);
+        }
+        if interval_ms > 0 && self.refresh.is_none() {
+            let at = now_ms.saturating_add(interval_ms);
+            self.refresh = Some(self.handle_set(TimerPurpose::Refresh, at));
+        }
+    }
+
+    /// The periodic refresh's timer fired (it left the table): the next
+    /// `keep_refresh` arms it again.
+    pub(in crate::engine) fn refresh_fired(&mut self) {
+        self.refresh = None;
+    }
+
     /// The host's timer fired: it waits for nothing until told again.
-    fn handle_host_woke(&mut self) {
+    pub(in crate::engine) fn handle_host_woke(&mut self) {
         self.host_wake_ms = None;
     }
 

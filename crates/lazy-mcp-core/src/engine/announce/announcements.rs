@@ -1,6 +1,6 @@
 //! What the user was told and what they wait to hear about, and what is said
 //! when a server fails (the rules are `announce.rs`'s module doc). Apart from
-//! `announce.rs` (which pushes the `announce` effects) so that the router
+//! `announce.rs` (which builds the `announce` effects) so that the router
 //! names it without importing the code that drives it (no import cycle); its
 //! fields are this file's own.
 

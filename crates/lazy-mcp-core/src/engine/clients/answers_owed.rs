@@ -15,14 +15,3 @@
 //! `settle_answers`) are in `machine.rs`: they change its fields.
 
 pub(in crate::engine) mod owed;
-
-use crate::engine::router::Engine;
-
-impl Engine {
-    /// How many answers `client` is still owed (requests read, neither answered
-    /// nor dropped). For native tests only (feature `test-exports`).
-    #[cfg(any(test, feature = "test-exports"))]
-    pub fn answers_owed(&self, client: &str) -> u32 {
-        self.clients.owed().count(client)
-    }
-}

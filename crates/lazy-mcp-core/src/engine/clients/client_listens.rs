@@ -13,7 +13,6 @@ use crate::engine::clients::exposure::view::ServedView;
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::events::Endpoint;
-use crate::engine::router::Engine;
 use crate::engine::server::Subscriber;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
@@ -60,46 +59,6 @@ pub(in crate::engine) type ListenChange = (VecSet<(String, String)>, Vec<(String
 struct Filter {
     list_changes: VecSet<&'static str>,
     resources: Vec<String>,
-}
-
-impl Engine {
-    /// A listen opened (`Clients::listen`, under `key`): the servers'
-    /// subscriptions follow the new set.
-    pub(in crate::engine) fn listen_opened(
-        &mut self,
-        client: &str,
-        key: String,
-        (old, resources): ListenChange,
-    ) {
-        // The servers it names (and those a listen of the same id named) are
-        // subscribed or unsubscribed once the table says the new set.
-        let servers: VecSet<String> = old
-            .iter()
-            .chain(resources.iter())
-            .map(|(server, _)| server.clone())
-            .collect();
-        let before: Vec<(String, VecSet<String>)> = servers
-            .into_iter()
-            .map(|name| {
-                let uris = self.servers.subscribed_uris(&name);
-                (name, uris)
-            })
-            .collect();
-        let subscriber = Subscriber::Listen(client.to_string(), key);
-        for (server, uri) in &old {
-            self.servers.unsubscribe(server, uri, &subscriber, false);
-        }
-        for (server, uri) in &resources {
-            self.servers.subscribe(server, uri, subscriber.clone());
-        }
-        for (name, _) in &before {
-            self.servers.forget_unwanted(name);
-        }
-        let (servers, mut ctx) = self.server_parts();
-        for (name, uris) in before {
-            servers.sync_upstream_subscriptions(&mut ctx, &name, &uris);
-        }
-    }
 }
 
 /// `method` with `params` to listen `id` of `client`, tagged with its id.

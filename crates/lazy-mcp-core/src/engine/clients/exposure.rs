@@ -9,7 +9,6 @@ use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::Clients;
 use crate::engine::effects::EndpointInfo;
 use crate::engine::effects::{Effect, LogLevel};
-use crate::engine::router::Engine;
 use crate::engine::server::Servers;
 use crate::engine::settings::AggregateEndpoint;
 use crate::protocol::client_handshake::ListKind;
@@ -20,20 +19,6 @@ use view::{ServedView, ShownView};
 
 pub(in crate::engine) mod shown;
 pub(in crate::engine) mod view;
-
-impl Engine {
-    /// What clients are shown, read from the servers' side.
-    pub(in crate::engine) fn shown(&self) -> ShownView<'_> {
-        let served = ServedView::new(
-            &self.servers,
-            self.registry.catalogue(),
-            self.trust.pins(),
-            self.settings(),
-            self.trust.awaiting(),
-        );
-        self.clients.shown(served)
-    }
-}
 
 /// (server, name) of every exposed tool, then of every prompt.
 type AggregatePairs = (Vec<(String, String)>, Vec<(String, String)>);

@@ -12,7 +12,6 @@ pub(in crate::engine) mod table;
 use super::context::ClientsContext;
 use super::Clients;
 use crate::engine::effects::{Effect, LogLevel};
-use crate::engine::router::Engine;
 use crate::engine::settings::Settings;
 use crate::engine::timers::TimerPurpose;
 use crate::protocol::client_message::ClientBody;
@@ -20,17 +19,6 @@ use crate::protocol::client_message::ClientBody;
 /// The sessions' policy: (`sessionIdleMs`, `maxSessions`).
 pub(in crate::engine) fn session_policy(settings: &Settings) -> (u64, u64) {
     (settings.session_idle_ms, settings.max_sessions)
-}
-
-impl Engine {
-    /// The gateway took a POST body of `client` (`clientPost`): its session is
-    /// used now. One the engine did not know began: the sessions are reviewed
-    /// (beyond `maxSessions` the least recently used others end).
-    pub(in crate::engine) fn on_gateway_post(&mut self, client: &str) {
-        let policy = session_policy(self.settings());
-        let (clients, ctx) = self.clients_parts();
-        clients.gateway_post(client, policy, ctx);
-    }
 }
 
 impl Clients {
@@ -49,7 +37,12 @@ impl Clients {
 
     /// `clientPost`: `client`'s session is used now; one not known before
     /// began, and the sessions are reviewed.
-    fn gateway_post(&mut self, client: &str, policy: (u64, u64), ctx: ClientsContext<'_>) {
+    pub(in crate::engine) fn gateway_post(
+        &mut self,
+        client: &str,
+        policy: (u64, u64),
+        ctx: ClientsContext<'_>,
+    ) {
         if self.gateway_posted(client, ctx.now_ms) {
             self.review_gateway_sessions(Some(client), policy, ctx);
         }

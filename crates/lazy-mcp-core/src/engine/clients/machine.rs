@@ -84,7 +84,7 @@ impl Clients {
 
     /// A message from `client` on `endpoint`: its session begins with the
     /// first one (identity: the session id until `initialize` names it).
-    pub(super) fn message_from(&mut self, client: &str, endpoint: &Endpoint) {
+    pub(in crate::engine) fn message_from(&mut self, client: &str, endpoint: &Endpoint) {
         if let Some(session) = self.sessions.get_mut(client) {
             session.spoke_on(endpoint);
             return;
@@ -632,7 +632,7 @@ impl Clients {
 
     /// The answers each client is owed (read; the native tests' count).
     #[cfg(any(test, feature = "test-exports"))]
-    pub(super) fn owed(&self) -> &AnswersOwed {
+    pub(in crate::engine) fn owed(&self) -> &AnswersOwed {
         &self.owed
     }
 

@@ -6,9 +6,11 @@
 //! private to that file, where the answers owed, the held endpoint versions,
 //! the gateway sessions and the input bridges change through named inputs.
 //! Its sub-machines (exposure, definition starts, sessions, bridges) change
-//! through named inputs there too, and the `impl Engine` blocks here route: they hand
-//! `Clients` an input with what it reads of the servers (`ServedView`, lent
-//! with the context by `Engine::served_parts()`) and carry out what it returns. Code elsewhere
+//! through named inputs there too. The router (`router/clients.rs` and
+//! `router/clients/`, at the names of the files here) hands `Clients` an input
+//! with what it reads of the servers (`ServedView`, lent with the context by
+//! `Engine::served_parts()`) and carries out what it returns: nothing here
+//! imports the router. Code elsewhere
 //! (the router, `server/`, `registry/`, `trust/`) goes through `Clients`'
 //! methods: an input that says
 //! what happened (`exposure_changed`, `forward_server_request`,

@@ -175,7 +175,7 @@ impl Clients {
     }
 
     /// The request has been handled (answered, or sent on upstream).
-    pub(super) fn end_request_era(&mut self, client: &str) {
+    pub(in crate::engine) fn end_request_era(&mut self, client: &str) {
         self.modern_handled(client);
     }
 

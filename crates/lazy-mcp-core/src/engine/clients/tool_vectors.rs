@@ -8,44 +8,14 @@
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::exposure::view::ServedView;
 use crate::engine::clients::Clients;
-use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
-use crate::engine::router::Engine;
 use crate::tool_index::{tool_vector, vector_from_hex, vector_to_hex, vectors_key, EmbeddingModel};
 use std::sync::Arc;
 
 pub(in crate::engine) mod search_model;
 
 use search_model::SearchModel;
-
-impl Engine {
-    /// The host's `offerEmbeddingModel`: it ships a table and hands its bytes
-    /// over (`loadEmbeddingModel`) when the engine asks (`readEmbeddingTable`).
-    pub fn offer_embedding_model(&mut self, now_ms: u64) -> Vec<Effect> {
-        self.clock(now_ms);
-        self.clients.search_model_offered();
-        self.finish_event()
-    }
-
-    /// The host's `loadEmbeddingModel`: the table's bytes, read from `source`
-    /// (a path, for messages). Empty bytes: the host found no table there, and
-    /// search stays lexical. Either way one log line says which.
-    pub fn load_embedding_model(&mut self, now_ms: u64, source: &str, bytes: &[u8]) -> Vec<Effect> {
-        self.clock(now_ms);
-        let (clients, mut ctx, served) = self.served_parts();
-        if clients.embedding_table(&mut ctx, served, source, bytes) {
-            // Every entry's vectors are made again by the loaded model.
-            self.registry.model_changed();
-        }
-        self.finish_event()
-    }
-
-    /// Whether search has its semantic side (for tests and diagnostics).
-    pub fn has_embedding_model(&self) -> bool {
-        self.clients.search_model().model().is_some()
-    }
-}
 
 impl SearchModel {
     /// Computes the vectors of every entry whose vectors are missing or stale;

@@ -1,8 +1,8 @@
 //! What clients were last shown (`Exposure`): one owner, its fields private
-//! here. The `impl Engine` files of `clients/` tell it what happened (a
+//! here. `Clients`' inputs (`machine.rs`) tell it what happened (a
 //! publication begins, a plan was chosen, lists and endpoints were hashed,
 //! a client loaded tools, a server's tools went away, the search inputs
-//! changed) and read it; what only its state answers (does a `list_changed`
+//! changed), and `clients/`' files read it; what only its state answers (does a `list_changed`
 //! go out, which server an aggregate name routes to, which loaded tools a
 //! client sees) is decided here, unit-tested in `shown_tests.rs` without an
 //! engine. Apart from `exposure.rs` so that `Clients` (`clients/machine.rs`)

@@ -1,6 +1,8 @@
-//! The engine's side of the timer table: arming through it, and each due
-//! timer passed to its owner. Apart from `timers.rs` so that the table,
-//! which the router and the servers' state name, imports nothing above it.
+//! Each due timer passed to its owner: the host's `timeout` fires every timer
+//! the table (`timers.rs`) finds due, and this routes each purpose to the
+//! code that armed it (a server's machines, the clients' side, the refresh).
+//! Router code, apart from the table, so that the table imports nothing
+//! above it.
 
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::gateway_sessions::session_policy;
@@ -55,7 +57,7 @@ impl Engine {
                 clients.gateway_sessions_timer(policy, ctx);
             }
             TimerPurpose::Refresh => {
-                self.timers.refresh = None;
+                self.timers.refresh_fired();
                 self.on_refresh(None, false);
             }
         }
@@ -66,13 +68,6 @@ impl Engine {
     /// setting is 0. `restart`: a settings change starts the interval afresh.
     pub(in crate::engine) fn keep_refresh_armed(&mut self, restart: bool) {
         let interval = self.settings().refresh_interval_ms;
-        if restart || interval == 0 {
-            let armed = self.timers.refresh.take();
-            self.timers.cancel_armed(armed);
-        }
-        if interval > 0 && self.timers.refresh.is_none() {
-            let at = self.now_ms.saturating_add(interval);
-            self.timers.refresh = Some(self.timers.handle_set(TimerPurpose::Refresh, at));
-        }
+        self.timers.keep_refresh(interval, restart, self.now_ms);
     }
 }
