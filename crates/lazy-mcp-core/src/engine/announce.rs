@@ -11,7 +11,6 @@
 //! The host only shows the `announce` effects (VS Code: a non-modal toast).
 
 use crate::engine::effects::{AnnounceAction, Effect, LogLevel};
-use crate::engine::server::{Server, Servers};
 use crate::engine::state::ServerState;
 use announcements::Announcements;
 
@@ -41,17 +40,19 @@ pub(in crate::engine) fn refusal(name: Option<&str>, message: String) -> Effect 
 }
 
 impl Announcements {
-    /// Once no server is waiting for or in its cataloguing, one summary of the
-    /// cataloguing failures collected meanwhile (the router pushes it).
-    pub(in crate::engine) fn poll_summary(&mut self, servers: &Servers) -> Option<Effect> {
-        if !self.has_batch()
-            || servers
-                .values()
-                .any(|s| matches!(s.state(), ServerState::Pending | ServerState::Cataloguing))
-        {
+    /// Once no server is waiting for or in its cataloguing (`cataloguing` says
+    /// whether one is), one summary of the cataloguing failures collected
+    /// meanwhile (the router pushes it). `state_of` reads a server's state: the
+    /// servers are the router's to lend, so this folder never imports them.
+    pub(in crate::engine) fn poll_summary<'s>(
+        &mut self,
+        cataloguing: bool,
+        state_of: impl Fn(&str) -> Option<&'s ServerState>,
+    ) -> Option<Effect> {
+        if !self.has_batch() || cataloguing {
             return None;
         }
-        let (server, message) = self.take_summary(|name| servers.get(name).map(Server::state))?;
+        let (server, message) = self.take_summary(state_of)?;
         Some(announcement(
             LogLevel::Warn,
             server.as_deref(),

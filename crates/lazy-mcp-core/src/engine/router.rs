@@ -323,7 +323,12 @@ impl Engine {
     pub(in crate::engine) fn finish_event(&mut self) -> Vec<Effect> {
         self.pump_catalogue_queue();
         if self.announce.has_batch() {
-            if let Some(summary) = self.announce.poll_summary(&self.servers) {
+            let servers = &self.servers;
+            let cataloguing = servers
+                .values()
+                .any(|s| matches!(s.state(), ServerState::Pending | ServerState::Cataloguing));
+            let state_of = |name: &str| servers.get(name).map(Server::state);
+            if let Some(summary) = self.announce.poll_summary(cataloguing, state_of) {
                 self.effects.push(summary);
             }
         }
