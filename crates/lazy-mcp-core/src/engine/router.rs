@@ -1,5 +1,9 @@
 //! The router: `Engine` owns the maps (servers, connections, clients, timers)
 //! and passes each event to the code that owns its part. See `mod.rs`.
+//! What it does with the servers' outputs is in `router/server.rs` and its
+//! files, one per `server/` file it carries out.
+
+mod server;
 
 use crate::engine::announce::announcements::Announcements;
 use crate::engine::clients::context::ClientsContext;
