@@ -9,10 +9,8 @@ use crate::engine::events::ConnId;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Failure;
-use crate::engine::server::restart::input::RestartInput;
 use crate::engine::server::Servers;
 use serde_json::Value;
-use std::mem::take;
 
 /// The clients a dropped connection's calls answer (with the router's error).
 pub(in crate::engine) type Owed = Vec<(ClientId, Value)>;
@@ -40,24 +38,39 @@ pub(in crate::engine) struct ConnectionFailed {
     may_stay_catalogued: bool,
 }
 
+/// [`ConnectionFailed`] taken apart, in its fields' order.
+type FailureParts = (
+    String,
+    String,
+    String,
+    Owed,
+    Vec<QueuedCall>,
+    LogLevel,
+    bool,
+);
+
 impl ConnectionFailed {
-    /// The text its calls are answered with.
-    pub(in crate::engine) fn error(&self) -> &str {
-        &self.error
-    }
-
-    /// Its calls, each answered once by the router: those in flight on the
-    /// connection (`owed`), then those waiting for it.
-    pub(in crate::engine) fn take_calls(&mut self) -> (Owed, Vec<QueuedCall>) {
-        (take(&mut self.owed), take(&mut self.waiters))
-    }
-
-    /// What the router logs and tells: the server's name, the level, the
-    /// error with its detail, and the restart machine's input.
-    pub(in crate::engine) fn into_report(self) -> (String, LogLevel, String, RestartInput) {
-        let error = format!("{}{}", self.error, self.detail);
-        let restart = RestartInput::failed(error.clone(), self.may_stay_catalogued);
-        (self.name, self.level, error, restart)
+    /// Taken apart for the router (only `Servers` builds one): `name`,
+    /// `error`, `detail`, `owed`, `waiters`, `level`, `may_stay_catalogued`.
+    pub(in crate::engine) fn into_parts(self) -> FailureParts {
+        let ConnectionFailed {
+            name,
+            error,
+            detail,
+            owed,
+            waiters,
+            level,
+            may_stay_catalogued,
+        } = self;
+        (
+            name,
+            error,
+            detail,
+            owed,
+            waiters,
+            level,
+            may_stay_catalogued,
+        )
     }
 }
 

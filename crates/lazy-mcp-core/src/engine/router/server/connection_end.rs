@@ -69,20 +69,19 @@ impl Engine {
     pub(super) fn carry_out_failure(
         &mut self,
         conn: ConnId,
-        mut failed: ConnectionFailed,
+        failed: ConnectionFailed,
         close: bool,
     ) {
-        let (owed, waiters) = failed.take_calls();
-        self.answer_dropped(conn, owed, failed.error(), close);
+        let (name, error, detail, owed, waiters, level, may_stay_catalogued) = failed.into_parts();
+        self.answer_dropped(conn, owed, &error, close);
         for call in waiters {
             let (client, client_id) = call.into_reply_target();
-            let error = failed.error();
-            self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, error);
+            self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, &error);
         }
-        let (name, level, error, restart) = failed.into_report();
+        let error = format!("{error}{detail}");
         self.log(level, Some(&name), error.clone());
         self.note_failure(&name, &error, false);
-        self.on_restart(&name, restart);
+        self.on_restart(&name, RestartInput::failed(error, may_stay_catalogued));
     }
 
     pub(in crate::engine) fn on_connection_closed(
