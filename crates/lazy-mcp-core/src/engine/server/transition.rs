@@ -1,8 +1,9 @@
-//! What a server's state change tells the rest (the router's
-//! `Engine::transition`: announcements, exposure, `stateChanged`); the change
-//! itself is `Servers::transition` (`servers.rs`, the one place `state.rs`'s
-//! `next_state` is applied: a server's state is private to that file).
-//! Also the changes of the user's settings that reach every server.
+//! The changes of the user's settings that reach every server (the
+//! workspace folders: legacy servers told their roots changed). A server's
+//! state change itself is `Servers::transition` (`servers.rs`, the one place
+//! `state.rs`'s `next_state` is applied: a server's state is private to that
+//! file); telling it (announcements, exposure, `stateChanged`) is the
+//! router's `Engine::transition` (`router/server/transition.rs`).
 
 use crate::engine::events::ConnId;
 use crate::engine::server::ctx::ServerCtx;
