@@ -2,7 +2,8 @@
 //! and passes each event to the code that owns its part. See `mod.rs`. The
 //! `impl Engine` blocks that carry out what an owner returns are in `router/`,
 //! one file per owner file they route (`router/clients/gateway.rs` for
-//! `clients/gateway.rs`), so the owners never import the router.
+//! `clients/gateway.rs`, `router/server/upstream.rs` for `server/upstream.rs`),
+//! so the owners never import the router.
 
 use crate::engine::announce::announcements::Announcements;
 use crate::engine::clients::context::ClientsContext;
@@ -32,6 +33,7 @@ use serde_json::Value;
 mod announce;
 mod clients;
 mod registry;
+mod server;
 mod settled;
 mod timers;
 mod trust;

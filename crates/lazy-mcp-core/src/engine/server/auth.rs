@@ -1,8 +1,9 @@
 //! Remote servers behind OAuth. The decisions are each server's auth machine
 //! (`auth/machine.rs`); `Servers` hands it its input with what it reads
 //! (`AuthContext`) and carries out the outputs only the servers' state takes
-//! (`auth_output`); the `impl Engine` here only routes: the rest of the
-//! outputs (a state change, a stop, the clients), in the machine's order.
+//! (`auth_output`); the router (`router/server/auth.rs`) carries out the
+//! rest of the outputs (a state change, a stop, the clients), in the
+//! machine's order.
 //! The host runs the OAuth client (the official SDK), the browser, the
 //! loopback redirect and the token store; the engine never sees a token.
 //!
@@ -35,7 +36,6 @@ pub use crate::engine::auth_contract::{AuthSnapshot, OAuthBinding, RefreshOutcom
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::registry::catalogue::Catalogue;
-use crate::engine::router::Engine;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::Servers;
@@ -110,79 +110,10 @@ impl AuthRequest {
     }
 }
 
-impl Engine {
-    /// Hands `name`'s auth machine `input` (`Servers::handle_auth`; the
-    /// server of the input's connection when `name` is None), then carries
-    /// out its outputs in order: `Servers::auth_output` those only the
-    /// servers' state takes, the router the rest. Returns the input's
-    /// answer (false: no such server).
-    pub(in crate::engine) fn on_auth(&mut self, name: Option<&str>, input: AuthInput) -> bool {
-        let on = input.conn();
-        let (servers, mut ctx) = self.server_parts();
-        let Some((name, result, outputs)) = servers.handle_auth(&mut ctx, name, input) else {
-            return false;
-        };
-        for output in outputs {
-            let (servers, mut ctx) = self.server_parts();
-            match servers.auth_output(&mut ctx, &name, output, on) {
-                // The sign-in as shown changed: the clients' exposure is
-                // stale; the host refreshes as for a state change.
-                Some(AuthOutput::Shown) => {
-                    self.clients.exposure_changed();
-                    let (servers, mut ctx) = self.server_parts();
-                    servers.sign_in_shown(&mut ctx, &name);
-                }
-                Some(AuthOutput::Stop(why)) => self.stop_server(&name, &why),
-                Some(AuthOutput::FailWaiters(error)) => self.fail_waiters(&name, &error),
-                Some(AuthOutput::Transition(trigger)) => self.transition(&name, trigger),
-                Some(AuthOutput::Refuse(message)) => self.refuse_action(Some(&name), message),
-                _ => {}
-            }
-        }
-        result
-    }
-
-    /// A connection met an auth challenge on the message `refused` of a
-    /// `send`: an OAuth server's machine decides, and the message is held
-    /// with what the connection sends meanwhile; any other's is an HTTP status.
-    pub(in crate::engine) fn on_auth_required(
-        &mut self,
-        conn: ConnId,
-        status: u16,
-        (had_token, challenge): (bool, Option<&str>),
-        refused: String,
-    ) {
-        match self.servers.signs_in_on(conn) {
-            None => {}
-            Some(false) => self.on_http_status(conn, status),
-            Some(true) => {
-                let challenged = AuthInput::Challenge {
-                    conn,
-                    status,
-                    had_token,
-                    challenge,
-                };
-                self.on_auth(None, challenged);
-                let (servers, mut ctx) = self.server_parts();
-                servers.hold_refused(&mut ctx, conn, refused);
-            }
-        }
-    }
-
-    /// Another window or process stored tokens for `url`: every server of that
-    /// URL that needs sign-in (and is not signing in or refreshing itself,
-    /// whose own end follows) uses them.
-    pub(in crate::engine) fn on_tokens_stored_elsewhere(&mut self, url: &str) {
-        for name in self.servers.taking_tokens_for(url) {
-            self.on_auth(Some(&name), AuthInput::TokensStoredElsewhere);
-        }
-    }
-}
-
 impl Servers {
     /// `name`'s sign-in as shown changed: a `stateChanged` with its current
     /// state, unless this input already told one for it.
-    fn sign_in_shown(&self, ctx: &mut ServerCtx, name: &str) {
+    pub(in crate::engine) fn sign_in_shown(&self, ctx: &mut ServerCtx, name: &str) {
         let Some(server) = self.get(name) else {
             return;
         };
@@ -205,7 +136,7 @@ impl Servers {
     /// Returns the server's name, the input's answer and the machine's
     /// outputs; None when there is no such server (a Sign In or Sign Out of
     /// one is refused here).
-    fn handle_auth(
+    pub(in crate::engine) fn handle_auth(
         &mut self,
         ctx: &mut ServerCtx,
         name: Option<&str>,
@@ -280,7 +211,7 @@ impl Servers {
 
     /// Whether `conn`'s server signs in with OAuth (None: no such connection
     /// or server): a challenge on any other is an HTTP status.
-    fn signs_in_on(&self, conn: ConnId) -> Option<bool> {
+    pub(in crate::engine) fn signs_in_on(&self, conn: ConnId) -> Option<bool> {
         let server = self.get(self.server_of(conn)?)?;
         Some(uses_oauth(server.config()))
     }
@@ -288,7 +219,12 @@ impl Servers {
     /// The message `refused` by a challenge on `conn`: held, as its `send`
     /// said it, when the connection is still open (not ended for a sign-in
     /// it cannot wait for).
-    fn hold_refused(&mut self, ctx: &mut ServerCtx, conn: ConnId, refused: String) {
+    pub(in crate::engine) fn hold_refused(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+        refused: String,
+    ) {
         if let Ok(message) = serde_json::from_str::<serde_json::Value>(&refused) {
             self.send_text(ctx, conn, refused, &message);
         }
@@ -300,7 +236,7 @@ impl Servers {
     /// the sign-in announcements). Returns the others, for the router (a
     /// state change, stopping, the clients). `on`: the connection whose wait
     /// ended (`WaitEnded`).
-    fn auth_output(
+    pub(in crate::engine) fn auth_output(
         &mut self,
         ctx: &mut ServerCtx,
         name: &str,
@@ -350,7 +286,7 @@ impl Servers {
 
     /// The servers whose sign-in takes tokens another window or process
     /// stored for `url`.
-    fn taking_tokens_for(&self, url: &str) -> Vec<String> {
+    pub(in crate::engine) fn taking_tokens_for(&self, url: &str) -> Vec<String> {
         self.iter()
             .filter(|(_, s)| {
                 s.auth().takes_tokens_from_elsewhere()

@@ -10,8 +10,7 @@ pub(in crate::engine) mod queue;
 use crate::config::model::Transport;
 use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
-use crate::engine::events::ConnId;
-use crate::engine::router::Engine;
+use crate::engine::events::{ClientId, ConnId};
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::calls::QueuedCall;
@@ -32,113 +31,6 @@ use crate::protocol::params::Params;
 use crate::shared::launch::SharedLaunch;
 use crate::wording::count_as;
 use serde_json::Value;
-
-impl Engine {
-    /// Starts cataloguing servers from the queue while slots are free.
-    pub(in crate::engine) fn pump_catalogue_queue(&mut self) {
-        let slots = self.settings().catalogue_concurrency;
-        while let Some(name) = self.servers.next_to_catalogue(slots) {
-            // A shared server another client catalogued needs no process (no slot either).
-            if !self.look_up_shared_catalogue(&name) {
-                self.open_connection_with(&name, Purpose::Catalogue, false, None);
-            }
-        }
-    }
-
-    /// Single flight: opens a connection unless one is already on its way
-    /// (`Servers::must_open` decides). Returns false when the server cannot
-    /// be connected now (the caller explains why).
-    pub(in crate::engine) fn ensure_connected(&mut self, name: &str, interactive: bool) -> bool {
-        let Some(open) = self.servers.must_open(name) else {
-            return false;
-        };
-        if open {
-            self.open_connection_with(name, Purpose::Connect, interactive, None);
-        }
-        true
-    }
-
-    /// Opens a connection. `fallback`: the replacement of a connection whose era
-    /// probe failed, with the handshake to use (no state change: the server is
-    /// still CATALOGUING or CONNECTING).
-    pub(in crate::engine) fn open_connection_with(
-        &mut self,
-        name: &str,
-        purpose: Purpose,
-        interactive: bool,
-        fallback: Option<Handshake>,
-    ) {
-        let shared = self.launch_sharing_of(name);
-        let opening = Opening {
-            purpose,
-            interactive,
-            fallback,
-            shared,
-        };
-        let (servers, mut ctx) = self.server_parts();
-        if let Some(trigger) = servers.open(&mut ctx, name, opening) {
-            self.transition(name, trigger);
-        }
-    }
-
-    pub(in crate::engine) fn send_upstream(&mut self, conn: ConnId, message: Value) {
-        let (servers, mut ctx) = self.server_parts();
-        servers.send(&mut ctx, conn, message);
-    }
-
-    pub(in crate::engine) fn on_roots_settled(&mut self, conn: ConnId) {
-        self.become_connected(conn, GoLive::RootsSettled);
-    }
-
-    /// The handshake is done and calls may flow (`Servers::go_live` says
-    /// when): CONNECTED, waiters forwarded.
-    pub(in crate::engine) fn become_connected(&mut self, conn: ConnId, when: GoLive) {
-        let (servers, mut ctx) = self.server_parts();
-        let Some((name, latency_ms)) = servers.go_live(&mut ctx, conn, when) else {
-            return;
-        };
-        self.transition(&name, Trigger::Connected);
-        let (servers, mut ctx) = self.server_parts();
-        let waiters = servers.connected(&mut ctx, conn, &name, latency_ms);
-        for call in waiters {
-            self.forward_call_round(conn, call, 0);
-        }
-        let (servers, mut ctx) = self.server_parts();
-        servers.idle_from_connected(&mut ctx, &name);
-    }
-
-    /// Sends one client call upstream with a fresh id and a request timeout
-    /// (`Servers::forward_call` decides), or answers its refusal.
-    pub(in crate::engine) fn forward_call_round(
-        &mut self,
-        conn: ConnId,
-        call: QueuedCall,
-        input_rounds: u32,
-    ) {
-        let (servers, mut ctx) = self.server_parts();
-        if let Err(refused) = servers.forward_call(&mut ctx, conn, call, input_rounds) {
-            self.refuse_call(*refused);
-        }
-    }
-
-    /// A call for `name` from a client: forwarded now, queued behind the single
-    /// connect, or refused with a clear error (`Servers::route_call` decides).
-    pub(in crate::engine) fn route_call(&mut self, name: &str, call: QueuedCall) {
-        let (servers, mut ctx) = self.server_parts();
-        match servers.route_call(&mut ctx, name, call) {
-            Ok(Routed::Sent) => {}
-            Ok(Routed::Waits) => {
-                self.ensure_connected(name, true);
-            }
-            Err(refused) => self.refuse_call(*refused),
-        }
-    }
-
-    fn refuse_call(&mut self, refused: Refused) {
-        let (client, client_id) = refused.call.into_reply_target();
-        self.reply_error(&client, client_id, refused.code, &refused.message);
-    }
-}
 
 /// When a connection goes live: after its first listing round, unless the
 /// roots its server asked for at that time still settle (server-filesystem
@@ -164,6 +56,14 @@ pub(in crate::engine) struct Refused {
     message: String,
 }
 
+impl Refused {
+    /// Taken apart for the router's answer: the call's client and id, the
+    /// error's code and message (only `Servers` builds one).
+    pub(in crate::engine) fn into_parts(self) -> ((ClientId, Value), i64, String) {
+        (self.call.into_reply_target(), self.code, self.message)
+    }
+}
+
 fn refused(call: QueuedCall, code: i64, message: String) -> Box<Refused> {
     Box::new(Refused {
         call,
@@ -177,7 +77,7 @@ impl Servers {
     /// must open (it leaves the cataloguing queue), Some(false) when one is
     /// on its way or live, None when it cannot connect now (DISABLED,
     /// DORMANT, no such server).
-    fn must_open(&mut self, name: &str) -> Option<bool> {
+    pub(in crate::engine) fn must_open(&mut self, name: &str) -> Option<bool> {
         match self.get(name)?.state() {
             ServerState::Connected | ServerState::Connecting | ServerState::Cataloguing => {
                 Some(false)
@@ -199,7 +99,7 @@ impl Servers {
     /// request timeout. `input_rounds`: how many times a modern server
     /// already asked for input on this call (0 for a new call; its retries
     /// go through here too). The pins are read only (`ctx.pins`).
-    fn forward_call(
+    pub(in crate::engine) fn forward_call(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
@@ -256,7 +156,7 @@ impl Servers {
     /// A call for `name` from a client: forwarded now (CONNECTED), waiting
     /// for the single connect, or refused (no such server, held by the pins,
     /// DISABLED or DORMANT).
-    fn route_call(
+    pub(in crate::engine) fn route_call(
         &mut self,
         ctx: &mut ServerCtx,
         name: &str,
@@ -305,6 +205,23 @@ pub(in crate::engine) struct Opening {
     shared: Option<SharedLaunch>,
 }
 
+impl Opening {
+    /// The router's request to open (only `Servers::open` reads it).
+    pub(in crate::engine) fn new(
+        purpose: Purpose,
+        interactive: bool,
+        fallback: Option<Handshake>,
+        shared: Option<SharedLaunch>,
+    ) -> Opening {
+        Opening {
+            purpose,
+            interactive,
+            fallback,
+            shared,
+        }
+    }
+}
+
 impl Servers {
     /// The host opened `conn` (`pid`: its process). Also again for a
     /// connection already open: the owner moved this shared connection's
@@ -324,7 +241,12 @@ impl Servers {
     /// `handshakeTimeoutMs`), the `open` effect. Returns the state change
     /// the router makes: none for a replacement (the server is still
     /// CATALOGUING or CONNECTING), nor when there is no such server.
-    fn open(&mut self, ctx: &mut ServerCtx, name: &str, opening: Opening) -> Option<Trigger> {
+    pub(in crate::engine) fn open(
+        &mut self,
+        ctx: &mut ServerCtx,
+        name: &str,
+        opening: Opening,
+    ) -> Option<Trigger> {
         let Opening {
             purpose,
             interactive,
@@ -399,7 +321,7 @@ impl Servers {
 
     /// Whether `conn` goes live now ([`GoLive`]); when it does, its
     /// server's name and the handshake's latency ([`Servers::went_live`]).
-    fn go_live(
+    pub(in crate::engine) fn go_live(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
@@ -453,7 +375,7 @@ impl Servers {
     /// `name` is CONNECTED on `conn`: counted, logged, its changes listened
     /// for (modern era) or its resources subscribed again (legacy era).
     /// Returns the calls that waited for it, for the router to forward.
-    fn connected(
+    pub(in crate::engine) fn connected(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
@@ -495,7 +417,7 @@ impl Servers {
 
     /// `name` went CONNECTED and its waiting calls went out: its idle
     /// machine starts counting from now.
-    fn idle_from_connected(&mut self, ctx: &mut ServerCtx, name: &str) {
+    pub(in crate::engine) fn idle_from_connected(&mut self, ctx: &mut ServerCtx, name: &str) {
         let now = ctx.now_ms;
         self.with_idle(ctx, name, &mut |idle, ceiling| {
             idle.handle_connected(now, ceiling)

@@ -3,7 +3,7 @@
 //!
 //! Its own state (purpose, the requests in flight and their ids, whether it
 //! is live, its listen, when roots were asked, its handshake timer) is
-//! private here: the `impl Engine` files give it named inputs (`send_request`,
+//! private here: `server/`'s files give it named inputs (`send_request`,
 //! `take_answered`, `went_live`, `roots_asked`, `close`, …) and read it
 //! through accessors, and what only that state answers (which requests a
 //! closed connection fails, which calls go again after an era change, whether

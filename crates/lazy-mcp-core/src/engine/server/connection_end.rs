@@ -3,19 +3,13 @@
 //! (back to CATALOGUED, or FAILED with an exponential-backoff retry time).
 
 use crate::engine::announce::connect_failure_prefix;
-use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ClientId;
 use crate::engine::events::ConnId;
-use crate::engine::router::Engine;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::handshake::machine::Failure;
-use crate::engine::server::restart::input::RestartInput;
 use crate::engine::server::Servers;
-use crate::engine::state::Trigger;
-use crate::protocol::jsonrpc;
 use serde_json::Value;
 
 /// The clients a dropped connection's calls answer (with the router's error).
@@ -44,12 +38,52 @@ pub(in crate::engine) struct ConnectionFailed {
     may_stay_catalogued: bool,
 }
 
+/// [`ConnectionFailed`] taken apart, in its fields' order.
+type FailureParts = (
+    String,
+    String,
+    String,
+    Owed,
+    Vec<QueuedCall>,
+    LogLevel,
+    bool,
+);
+
+impl ConnectionFailed {
+    /// Taken apart for the router (only `Servers` builds one): `name`,
+    /// `error`, `detail`, `owed`, `waiters`, `level`, `may_stay_catalogued`.
+    pub(in crate::engine) fn into_parts(self) -> FailureParts {
+        let ConnectionFailed {
+            name,
+            error,
+            detail,
+            owed,
+            waiters,
+            level,
+            may_stay_catalogued,
+        } = self;
+        (
+            name,
+            error,
+            detail,
+            owed,
+            waiters,
+            level,
+            may_stay_catalogued,
+        )
+    }
+}
+
 impl Servers {
     /// Forgets `conn`: its timers and its calls' timers cancelled, its server
     /// told. Returns the clients its calls in flight answer (not one gone,
     /// nor one already answered while its call waits for a retry), None
     /// when there was no such connection.
-    fn drop_connection(&mut self, ctx: &mut ServerCtx, conn: ConnId) -> Option<Owed> {
+    pub(in crate::engine) fn drop_connection(
+        &mut self,
+        ctx: &mut ServerCtx,
+        conn: ConnId,
+    ) -> Option<Owed> {
         let mut connection = self.remove_conn(conn)?;
         let closed = connection.close();
         ctx.timers.cancel_armed(closed.handshake_timer);
@@ -70,7 +104,7 @@ impl Servers {
     }
 
     /// The calls waiting for `name`'s connect leave it (the router fails them).
-    fn take_waiters(&mut self, name: &str) -> Vec<QueuedCall> {
+    pub(in crate::engine) fn take_waiters(&mut self, name: &str) -> Vec<QueuedCall> {
         match self.server_mut(name) {
             Some(server) => server.connect_mut().take_waiters(),
             None => Vec::new(),
@@ -79,7 +113,7 @@ impl Servers {
 
     /// `name` stops: its connect and idle machines told. Returns the
     /// connection the router ends (None: none open, or no such server).
-    fn stop(&mut self, ctx: &mut ServerCtx, name: &str) -> Option<ConnId> {
+    pub(in crate::engine) fn stop(&mut self, ctx: &mut ServerCtx, name: &str) -> Option<ConnId> {
         let conn = self.server_mut(name)?.connect_mut().handle_stopped();
         self.with_idle(ctx, name, &mut |idle, _| idle.handle_stopped());
         conn
@@ -103,7 +137,7 @@ impl Servers {
     /// The host says `conn` closed: the cause said once, the stderr tail kept
     /// for the log. A live connection is dropped here and its server's idle
     /// machine told.
-    fn connection_closed(
+    pub(in crate::engine) fn connection_closed(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
@@ -191,7 +225,7 @@ impl Servers {
     /// it refuses the static credentials (401/403), which ends the server's
     /// connection: then its name and the error the router fails it with (its
     /// last error already).
-    fn http_status(
+    pub(in crate::engine) fn http_status(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
@@ -215,106 +249,5 @@ impl Servers {
             server.last_error(Some(error.clone()));
         }
         Some((name, error))
-    }
-}
-
-impl Engine {
-    /// Ends the server's connection (if any), failing in-flight and waiting calls
-    /// with an error saying `why`. Does not change the state.
-    pub(in crate::engine) fn stop_server(&mut self, name: &str, why: &str) {
-        self.stop_server_as(name, why, false);
-    }
-
-    /// [`Engine::stop_server`]; `idle`: by the idle stop, which the `close`
-    /// effect says (a shared process is kept for its idle time only then).
-    pub(in crate::engine) fn stop_server_as(&mut self, name: &str, why: &str, idle: bool) {
-        let (servers, mut ctx) = self.server_parts();
-        if let Some(conn) = servers.stop(&mut ctx, name) {
-            let message = format!("MCP server '{name}' is no longer connected: {why}");
-            self.drop_connection(conn, &message, false);
-            self.effects.push(Effect::Close { conn, idle });
-        }
-        let message = format!("MCP server '{name}' could not take the call: {why}");
-        self.fail_waiters(name, &message);
-    }
-
-    /// Forgets a connection: cancels its timers, fails its in-flight calls with
-    /// `message`, and closes it when `close` (the host already knows otherwise).
-    pub(in crate::engine) fn drop_connection(&mut self, conn: ConnId, message: &str, close: bool) {
-        let (servers, mut ctx) = self.server_parts();
-        if let Some(owed) = servers.drop_connection(&mut ctx, conn) {
-            self.answer_dropped(conn, owed, message, close);
-        }
-    }
-
-    /// A dropped connection's calls answered with `message`; closed when `close`.
-    fn answer_dropped(&mut self, conn: ConnId, owed: Owed, message: &str, close: bool) {
-        for (client, client_id) in owed {
-            self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, message);
-        }
-        self.clients.connection_dropped(conn);
-        if close {
-            self.effects.push(Effect::Close { conn, idle: false });
-        }
-    }
-
-    pub(in crate::engine) fn fail_waiters(&mut self, name: &str, message: &str) {
-        for call in self.servers.take_waiters(name) {
-            let (client, client_id) = call.into_reply_target();
-            self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, message);
-        }
-    }
-
-    /// A failed connection's calls and waiters answered, the failure logged,
-    /// and the state after it decided (`on_restart`); `close`: the engine
-    /// closes the connection.
-    pub(super) fn carry_out_failure(
-        &mut self,
-        conn: ConnId,
-        failed: ConnectionFailed,
-        close: bool,
-    ) {
-        let error = failed.error;
-        self.answer_dropped(conn, failed.owed, &error, close);
-        for call in failed.waiters {
-            let (client, client_id) = call.into_reply_target();
-            self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, &error);
-        }
-        let (name, error) = (failed.name, format!("{error}{}", failed.detail));
-        self.log(failed.level, Some(&name), error.clone());
-        self.note_failure(&name, &error, false);
-        let may_stay_catalogued = failed.may_stay_catalogued;
-        self.on_restart(&name, RestartInput::failed(error, may_stay_catalogued));
-    }
-
-    pub(in crate::engine) fn on_connection_closed(
-        &mut self,
-        conn: ConnId,
-        reason: &str,
-        exit_code: Option<i32>,
-        stderr_tail: Option<&str>,
-    ) {
-        let (servers, mut ctx) = self.server_parts();
-        match servers.connection_closed(&mut ctx, conn, reason, exit_code, stderr_tail) {
-            None => {}
-            Some(Closed::InHandshake { cause, detail }) => {
-                self.on_handshake(conn, HandshakeInput::closed(&cause, &detail, false))
-            }
-            Some(Closed::Live(failed)) => self.carry_out_failure(conn, failed, false),
-        }
-    }
-
-    pub(in crate::engine) fn on_http_status(&mut self, conn: ConnId, status: u16) {
-        let (servers, mut ctx) = self.server_parts();
-        let Some((name, error)) = servers.http_status(&mut ctx, conn, status) else {
-            return;
-        };
-        self.stop_server(
-            &name,
-            &format!("it requires authentication (HTTP {status})"),
-        );
-        self.note_failure(&name, &error, true);
-        self.log(LogLevel::Warn, Some(&name), error);
-        self.transition(&name, Trigger::AuthRequired);
     }
 }

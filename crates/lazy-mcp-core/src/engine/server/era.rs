@@ -17,7 +17,6 @@ use crate::config::model::Transport;
 use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
-use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
@@ -25,7 +24,7 @@ use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Handshake;
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
-use crate::engine::state::{ServerState, Trigger};
+use crate::engine::state::ServerState;
 use crate::protocol::client_discover::{self as discover, Era};
 use crate::protocol::handshake_result::ServerCapabilities;
 use crate::protocol::jsonrpc;
@@ -241,7 +240,7 @@ impl Servers {
 
     /// Calls taken off a connection whose era changed wait for `name`'s
     /// next connect.
-    pub(super) fn calls_wait(
+    pub(in crate::engine) fn calls_wait(
         &mut self,
         name: &str,
         call: ForwardedCall,
@@ -265,20 +264,11 @@ pub(in crate::engine) struct Reopening {
     pub(super) interactive: bool,
 }
 
-impl Engine {
-    /// `name`'s era changed under `call` ([`Servers::era_changed`]): it
-    /// stops, and `call`, then `others`, wait for the fresh connection that
-    /// probes it.
-    pub(super) fn era_changed(
-        &mut self,
-        name: &str,
-        call: ForwardedCall,
-        others: Vec<ForwardedCall>,
-    ) {
-        self.stop_server(name, "its protocol era changed");
-        self.transition(name, Trigger::Stopped);
-        self.servers.calls_wait(name, call, others);
-        self.ensure_connected(name, true);
+impl Reopening {
+    /// Taken apart for the router: why the connection is dropped, and the
+    /// handshake, purpose and interactivity it is opened again with.
+    pub(in crate::engine) fn into_parts(self) -> (&'static str, Handshake, Purpose, bool) {
+        (self.why, self.handshake, self.purpose, self.interactive)
     }
 }
 

@@ -11,12 +11,10 @@ pub(in crate::engine) mod machine;
 
 use crate::config::model::Transport;
 use crate::engine::events::ConnId;
-use crate::engine::router::Engine;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection_end::ConnectionFailed;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::era::Reopening;
-use crate::engine::server::listing::machine::ListingInput;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake;
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
@@ -28,7 +26,7 @@ use machine::{Handshake, HandshakeContext, HandshakeMessage, HandshakeOutput, Ph
 /// What a handshake input leaves the router to do once `Servers` sent the
 /// machine's messages and wrote its log lines: the machine's last output,
 /// when it reaches beyond the servers (listing, reopening, failing).
-enum HandshakeNext {
+pub(in crate::engine) enum HandshakeNext {
     /// Done: the first listing round (calls flow once it is back).
     List(Vec<ListKind>),
     Reopen(Reopening),
@@ -42,7 +40,7 @@ impl Servers {
     /// skip next time. Its last output, when the router's, is returned with
     /// the server's name (the machine asks for at most one, last); a
     /// failure drops the connection first (`Servers::connection_failed`).
-    fn with_handshake(
+    pub(in crate::engine) fn with_handshake(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
@@ -71,7 +69,7 @@ impl Servers {
         let outputs = connection.handle_handshake(cx, input, cached);
         let mut next = None;
         for output in outputs {
-            let router = match output {
+            let step = match output {
                 HandshakeOutput::Send(message) => {
                     self.send_handshake(ctx, conn, message);
                     continue;
@@ -114,7 +112,7 @@ impl Servers {
                     }
                 }
             };
-            next = Some(router);
+            next = Some(step);
         }
         next.map(|next| (name, next))
     }
@@ -142,38 +140,6 @@ impl Servers {
             }
         };
         self.send_request(ctx, conn, method, params, pending);
-    }
-}
-
-impl Engine {
-    /// Hands `conn`'s handshake machine `input` (`Servers::with_handshake`),
-    /// then does what its last output asks of the router: the first listing
-    /// round, a reopening, or a failure carried out (the connection closed
-    /// unless the input says the host closed it).
-    pub(in crate::engine) fn on_handshake(&mut self, conn: ConnId, input: HandshakeInput) {
-        let close = !matches!(input, HandshakeInput::Closed { close: false, .. });
-        let (servers, mut ctx) = self.server_parts();
-        match servers.with_handshake(&mut ctx, conn, input) {
-            None => {}
-            Some((_, HandshakeNext::List(kinds))) => {
-                self.on_listing(conn, ListingInput::Start(&kinds))
-            }
-            Some((name, HandshakeNext::Reopen(reopen))) => self.reopen(conn, &name, reopen),
-            Some((_, HandshakeNext::Failed(failed))) => self.carry_out_failure(conn, failed, close),
-        }
-    }
-
-    /// `conn` is dropped and `name` opened again as [`Reopening`] says (a
-    /// fallback handshake, or its era asked again).
-    pub(super) fn reopen(&mut self, conn: ConnId, name: &str, reopen: Reopening) {
-        self.drop_connection(conn, reopen.why, true);
-        let Reopening {
-            handshake,
-            purpose,
-            interactive,
-            ..
-        } = reopen;
-        self.open_connection_with(name, purpose, interactive, Some(handshake));
     }
 }
 

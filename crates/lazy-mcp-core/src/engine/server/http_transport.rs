@@ -13,9 +13,7 @@ use crate::config::model::Transport;
 use crate::config::redact_url;
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
-use crate::engine::router::Engine;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::Servers;
 use crate::engine::timers::{TimerId, TimerPurpose};
 use crate::host_limits::HTTP_CONNECT_TIMEOUT_MS;
@@ -72,15 +70,5 @@ impl Servers {
         cause.push_str(" ms: ");
         cause.push_str(what);
         Some(cause)
-    }
-}
-
-impl Engine {
-    /// Deadline `timer` of `conn`'s first exchange came: the connection fails
-    /// as if it closed saying so, and is closed.
-    pub(in crate::engine) fn on_connect_deadline(&mut self, conn: ConnId, timer: TimerId) {
-        if let Some(cause) = self.servers.connect_deadline(conn, timer) {
-            self.on_handshake(conn, HandshakeInput::closed(&cause, "", true));
-        }
     }
 }

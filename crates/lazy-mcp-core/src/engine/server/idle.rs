@@ -11,11 +11,10 @@ mod machine_tests;
 pub(in crate::engine) mod policy;
 
 use crate::engine::effects::LogLevel;
-use crate::engine::router::Engine;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
-use crate::engine::state::{ServerState, Trigger};
+use crate::engine::state::ServerState;
 use crate::engine::timers::TimerPurpose;
 use machine::{IdleCeiling, IdleMachine, IdleOutput};
 
@@ -66,7 +65,7 @@ impl Servers {
 
     /// `name`'s idle timer fired: whether it is to stop (logged here, with
     /// how long it was idle).
-    fn idle_timer_fired(&mut self, ctx: &mut ServerCtx, name: &str) -> bool {
+    pub(in crate::engine) fn idle_timer_fired(&mut self, ctx: &mut ServerCtx, name: &str) -> bool {
         let Some(idle_ms) = self.idle_for(ctx, name) else {
             return false;
         };
@@ -106,22 +105,5 @@ impl Servers {
                 idle.handle_setting_changed(now, ceiling)
             });
         }
-    }
-}
-
-impl Engine {
-    /// `name`'s idle settings: its own ceiling, else the user's.
-    pub(in crate::engine) fn idle_ceiling(&self, name: &str) -> IdleCeiling {
-        policy::server_ceiling(self.settings(), name)
-    }
-
-    /// `name`'s idle timer fired: an idle server is stopped.
-    pub(in crate::engine) fn on_idle_timer(&mut self, name: &str) {
-        let (servers, mut ctx) = self.server_parts();
-        if !servers.idle_timer_fired(&mut ctx, name) {
-            return;
-        }
-        self.stop_server_as(name, "it was stopped after being idle", true);
-        self.transition(name, Trigger::Stopped);
     }
 }

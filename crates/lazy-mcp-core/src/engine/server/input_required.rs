@@ -15,7 +15,6 @@
 
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
-use crate::engine::router::Engine;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::roots::roots_from_folders;
@@ -182,27 +181,26 @@ impl Servers {
     }
 }
 
-impl Engine {
-    /// A client's retry carrying a `requestState` Lazy MCP wrapped: the server's
-    /// own state is restored and Lazy MCP's roots answers are added.
-    pub(in crate::engine) fn restore_input_state(&self, params: &mut Option<Value>) {
-        let Some(object) = params.as_mut().and_then(Value::as_object_mut) else {
-            return;
-        };
-        let wrapped = Params::of(object)
-            .request_state
-            .and_then(|state| state.strip_prefix(ROOTS_STATE_PREFIX))
-            .and_then(|text| serde_json::from_str::<Value>(text).ok());
-        let Some(wrapped) = wrapped else {
-            return;
-        };
-        let WrappedState { roots, state } = WrappedState::read(&wrapped);
-        object.remove("requestState");
-        if let Some(state) = state {
-            object.insert("requestState".into(), state.clone());
-        }
-        add_roots_answers(self.settings(), object, &roots);
+/// A client's retry carrying a `requestState` Lazy MCP wrapped: the server's
+/// own state is restored and Lazy MCP's roots answers are added (the router's
+/// `Engine::restore_input_state`).
+pub(in crate::engine) fn restore_input_state(settings: &Settings, params: &mut Option<Value>) {
+    let Some(object) = params.as_mut().and_then(Value::as_object_mut) else {
+        return;
+    };
+    let wrapped = Params::of(object)
+        .request_state
+        .and_then(|state| state.strip_prefix(ROOTS_STATE_PREFIX))
+        .and_then(|text| serde_json::from_str::<Value>(text).ok());
+    let Some(wrapped) = wrapped else {
+        return;
+    };
+    let WrappedState { roots, state } = WrappedState::read(&wrapped);
+    object.remove("requestState");
+    if let Some(state) = state {
+        object.insert("requestState".into(), state.clone());
     }
+    add_roots_answers(settings, object, &roots);
 }
 
 /// The retry's params when every input request is `roots/list`, else None.

@@ -5,15 +5,12 @@ pub(in crate::engine) mod machine;
 
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
-use crate::engine::registry::catalogue::{Listing, Recorded};
-use crate::engine::router::Engine;
-use crate::engine::server::connect::GoLive;
+use crate::engine::registry::catalogue::Listing;
 use crate::engine::server::connection::Pending;
 use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::era::Reopening;
 use crate::engine::server::Servers;
-use crate::engine::state::Trigger;
 use crate::protocol::client_discover::CacheHint;
 use crate::protocol::client_handshake::{self, ListKind};
 use crate::vec_map::VecMap;
@@ -24,7 +21,7 @@ use serde_json::Value;
 /// What a listing input leaves the router to do (returned once, not kept:
 /// the round's size is no cost).
 #[allow(clippy::large_enum_variant)]
-enum Listed {
+pub(in crate::engine) enum Listed {
     /// A round finished, as `Servers::round_done` decides it.
     Round(RoundDone),
     /// The server's era changed: this server's connection is reopened.
@@ -37,7 +34,7 @@ impl Servers {
     /// machine's last output) is returned to the router, which writes the
     /// catalogue. A refused page that shows the server's era changed asks
     /// the era again instead (the connection to reopen is returned).
-    fn with_listing(
+    pub(in crate::engine) fn with_listing(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
@@ -68,67 +65,6 @@ impl Servers {
     }
 }
 
-impl Engine {
-    /// Hands `conn`'s listing machine `input` ([`Servers::with_listing`]): a
-    /// finished round recorded, or the connection reopened.
-    pub(in crate::engine) fn on_listing(&mut self, conn: ConnId, input: ListingInput) {
-        let (servers, mut ctx) = self.server_parts();
-        match servers.with_listing(&mut ctx, conn, input) {
-            None => {}
-            Some(Listed::Round(done)) => self.on_listing_complete(conn, done),
-            Some(Listed::Reopen(name, reopen)) => self.reopen(conn, &name, reopen),
-        }
-    }
-
-    /// A listing round finished (`Servers::round_done` decides what follows):
-    /// the catalogue written, then the server goes live or, catalogued, stops.
-    fn on_listing_complete(&mut self, conn: ConnId, done: RoundDone) {
-        let (name, mut listing) = (done.name, done.listing);
-        if done.roots_asked_at.is_some() {
-            self.note_roots_asked(&name);
-        }
-        listing.asks_roots = self.known_to_ask_roots(&name);
-        self.update_catalogue(&name, listing);
-        self.registry.listed(&name);
-        match done.next {
-            AfterRound::Stays => {}
-            AfterRound::Live => self.become_connected(conn, GoLive::Listed(done.roots_asked_at)),
-            AfterRound::Stop => {
-                self.stop_server(&name, "cataloguing finished");
-                self.transition(&name, Trigger::CatalogueSucceeded);
-                let (servers, mut ctx) = self.server_parts();
-                servers.log_catalogued(&mut ctx, &name);
-            }
-        }
-    }
-
-    /// Writes listed kinds into the server's entry; persists when anything changed.
-    fn update_catalogue(&mut self, name: &str, listing: Listing) {
-        let Some(server) = self.servers.get(name) else {
-            return;
-        };
-        let fingerprint = &server.config().fingerprint;
-        let recorded = self
-            .registry
-            .record_listing(name, fingerprint, listing, self.now_ms);
-        if recorded == Recorded::Unchanged {
-            self.check_definitions(name);
-            return;
-        }
-        self.clients.exposure_changed();
-        // Before any waiting call is forwarded: a held tool is refused, not called.
-        self.check_definitions(name);
-        self.report_dropped_declared_tools(name);
-    }
-
-    /// Declared tools (`tools: [...]` in config) the server does not have
-    /// (`Servers::report_dropped_declared_tools`).
-    pub(in crate::engine) fn report_dropped_declared_tools(&mut self, name: &str) {
-        let (servers, mut ctx) = self.server_parts();
-        servers.report_dropped_declared_tools(&mut ctx, name);
-    }
-}
-
 /// A finished listing round, as `Servers::round_done` decides it: the
 /// listing to record (`asks_roots` is the router's to fill in), when the
 /// server asked for roots, what follows.
@@ -139,8 +75,16 @@ pub(in crate::engine) struct RoundDone {
     next: AfterRound,
 }
 
+impl RoundDone {
+    /// Taken apart for the router: the server, the listing to record, when
+    /// it asked for roots, what follows (only `Servers` builds one).
+    pub(in crate::engine) fn into_parts(self) -> (String, Listing, Option<u64>, AfterRound) {
+        (self.name, self.listing, self.roots_asked_at, self.next)
+    }
+}
+
 /// What follows a listing round once the catalogue is written.
-enum AfterRound {
+pub(in crate::engine) enum AfterRound {
     /// Its live connection listed again (a refresh, a list changed).
     Stays,
     /// Connected: it goes live (after its roots settle).
@@ -191,7 +135,7 @@ impl Servers {
     }
 
     /// `name` stopped, catalogued: what its catalogue holds, logged.
-    fn log_catalogued(&self, ctx: &mut ServerCtx, name: &str) {
+    pub(in crate::engine) fn log_catalogued(&self, ctx: &mut ServerCtx, name: &str) {
         let Some(entry) = self.current_entry(ctx, name) else {
             return;
         };
@@ -221,7 +165,11 @@ impl Servers {
 
     /// Declared tools (`tools: [...]` in config) the server does not have:
     /// noted for Diagnostics, and logged once when they change.
-    fn report_dropped_declared_tools(&mut self, ctx: &mut ServerCtx, name: &str) {
+    pub(in crate::engine) fn report_dropped_declared_tools(
+        &mut self,
+        ctx: &mut ServerCtx,
+        name: &str,
+    ) {
         let Some(server) = self.server_mut(name) else {
             return;
         };

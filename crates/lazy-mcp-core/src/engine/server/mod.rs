@@ -6,10 +6,11 @@
 //! their fields are private to that file, and `Connection`'s own state to
 //! `connection.rs`. Its inputs that emit are handed a `ServerCtx` (`ctx.rs`:
 //! effects, timers, clock; settings, catalogue, clients and pins read only)
-//! and return what the router must do; the `impl Engine` blocks left here
-//! are the router's entries for what also reaches the clients, the
-//! announcements or a state change. Code elsewhere (the router, `clients/`,
-//! `registry/`, `trust/`, Diagnostics) goes through `Servers`' methods: an
+//! and return what the router must do. The router's entries that carry it
+//! out where it also reaches the clients, the announcements or a state
+//! change are in `router/server.rs` and its files (named after the file here
+//! they carry out), so nothing here imports the router. Code elsewhere (the
+//! router, `clients/`, `registry/`, `trust/`, Diagnostics) goes through `Servers`' methods: an
 //! input that says what happened (`add`, `config_changed`, `withdrawn`,
 //! `drop_waiters`, `take_call`, `call_served`, `subscribe`, …) or a read. A
 //! server's state changes only in `Servers::transition`, through `engine/state.rs`'s

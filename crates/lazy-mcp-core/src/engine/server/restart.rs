@@ -10,7 +10,6 @@ pub(in crate::engine) mod machine;
 mod machine_tests;
 
 use crate::engine::effects::LogLevel;
-use crate::engine::router::Engine;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::Servers;
 use crate::engine::state::{ServerState, Trigger};
@@ -25,9 +24,17 @@ pub(in crate::engine) struct RestartNext {
     enqueue: bool,
 }
 
+impl RestartNext {
+    /// Taken apart for the router: the state change, and whether the
+    /// cataloguing is queued after it.
+    pub(in crate::engine) fn into_parts(self) -> (Trigger, bool) {
+        (self.trigger, self.enqueue)
+    }
+}
+
 impl Servers {
     /// `name`'s restart machine takes `input`; the state change it asks for.
-    fn restart(
+    pub(in crate::engine) fn restart(
         &mut self,
         ctx: &mut ServerCtx,
         name: &str,
@@ -158,25 +165,5 @@ impl Servers {
             });
         }
         next
-    }
-}
-
-impl Engine {
-    /// `name`'s restarts take `input` (`Servers::restart`; a failure was
-    /// told first, `note_failure`), then the state change it asks for, and
-    /// (a cold retry) the cataloguing queued.
-    pub(in crate::engine) fn on_restart(&mut self, name: &str, input: RestartInput) {
-        let (servers, mut ctx) = self.server_parts();
-        let Some(next) = servers.restart(&mut ctx, name, input) else {
-            return;
-        };
-        self.transition(name, next.trigger);
-        if next.enqueue {
-            self.servers.enqueue_catalogue(name);
-        }
-    }
-
-    pub(in crate::engine) fn retry_now(&mut self, name: &str) {
-        self.on_restart(name, RestartInput::RetryNow);
     }
 }

@@ -6,16 +6,7 @@
 use crate::config::model::Transport;
 use crate::config::resolved_values;
 use crate::engine::events::ConnId;
-use crate::engine::router::Engine;
 use crate::engine::server::Servers;
-
-impl Engine {
-    /// For the host's own lines about a server (a connection's log line, a
-    /// stderr line shown under --verbose): the same masking.
-    pub fn mask_server_text(&self, name: &str, text: &str) -> String {
-        self.servers.mask_for_server(name, text.to_string())
-    }
-}
 
 impl Servers {
     /// `text` about server `name` with that server's secret values masked.

@@ -401,7 +401,7 @@ impl Servers {
     /// The next server to catalogue while fewer than `slots` (at least one)
     /// are cataloguing: one still PENDING (one that left that state meanwhile
     /// leaves the queue).
-    pub(super) fn next_to_catalogue(&mut self, slots: usize) -> Option<String> {
+    pub(in crate::engine) fn next_to_catalogue(&mut self, slots: usize) -> Option<String> {
         if self.catalogue_queue.is_empty() || self.cataloguing() >= slots.max(1) {
             return None;
         }

@@ -1,43 +1,17 @@
-//! What a server's state change tells the rest (the router's
-//! `Engine::transition`: announcements, exposure, `stateChanged`); the change
-//! itself is `Servers::transition` (`servers.rs`, the one place `state.rs`'s
-//! `next_state` is applied: a server's state is private to that file).
-//! Also the changes of the user's settings that reach every server.
+//! The changes of the user's settings that reach every server (the
+//! workspace folders: legacy servers told their roots changed). A server's
+//! state change itself is `Servers::transition` (`servers.rs`, the one place
+//! `state.rs`'s `next_state` is applied: a server's state is private to that
+//! file); telling it (announcements, exposure, `stateChanged`) is the
+//! router's `Engine::transition` (`router/server/transition.rs`).
 
-use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
-use crate::engine::router::Engine;
-use crate::engine::server::auth::input::AuthInput;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::Servers;
-use crate::engine::state::{ServerState, Trigger};
 use crate::protocol::client_discover::Era;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-
-impl Engine {
-    /// A server's state changes (`Servers::transition`), and the change is
-    /// told: announcements, the clients' exposure, `stateChanged`, a sign-in
-    /// the new state starts.
-    pub(in crate::engine) fn transition(&mut self, name: &str, trigger: Trigger) {
-        let (servers, mut ctx) = self.server_parts();
-        if let Some(next) = servers.transition(&mut ctx, name, &trigger) {
-            self.state_changed(name, next);
-        }
-    }
-
-    /// `name`'s state changed to `next` (`Servers::transition`): the change is told.
-    pub(in crate::engine) fn state_changed(&mut self, name: &str, next: ServerState) {
-        self.announce.settled(name, &next);
-        self.clients.exposure_changed();
-        self.effects.push(Effect::StateChanged {
-            server: name.to_string(),
-            state: next,
-        });
-        self.on_auth(Some(name), AuthInput::StateChanged);
-    }
-}
 
 impl Servers {
     /// The workspace folders changed: ready legacy-era servers are told their

@@ -2,30 +2,25 @@
 //! server-to-client requests (ping, roots, sampling, elicitation) and notifications.
 
 use crate::config::model::Transport;
-use crate::engine::clients::input_bridge::ServerAsks;
 use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
-use crate::engine::router::Engine;
 use crate::engine::server::calls::{ForwardedCall, QueuedCall};
 use crate::engine::server::connection::Pending;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::handshake::input::HandshakeInput;
-use crate::engine::server::handshake::machine::HandshakeMessage;
 use crate::engine::server::handshake::machine::Phase;
-use crate::engine::server::listing::machine::ListingInput;
 use crate::engine::server::roots::roots_from_folders;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::json_text::push_str;
-use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-use crate::protocol::outline::{outline, TopLevel};
+use crate::protocol::outline::outline;
 use crate::protocol::params::Params;
 use serde_json::{json, Value};
 
 /// What a forwarded call's answer leaves the router to do (`Servers::call_answered`).
-enum CallAnswered {
+pub(in crate::engine) enum CallAnswered {
     /// Sent again (`input_rounds` so far) with the answers to its input requests.
     AskAgain(QueuedCall, u32),
     /// The server's era changed: the call, then the connection's others, wait.
@@ -35,7 +30,7 @@ enum CallAnswered {
 }
 
 /// What a server's request leaves the router to do (`Servers::upstream_request`).
-enum Asked {
+pub(in crate::engine) enum Asked {
     /// Answered already (a ping, a method Lazy MCP does not support).
     Answered,
     /// `roots/list` answered: the shared catalogue notes that it asks.
@@ -64,7 +59,7 @@ impl Servers {
     /// answer: logged, and the error the request fails with is returned, as
     /// the host's connection wrote it before the engine owned the requests
     /// in flight (the router reads it as the server's answer).
-    fn reply_ended(
+    pub(in crate::engine) fn reply_ended(
         &self,
         ctx: &mut ServerCtx,
         conn: ConnId,
@@ -125,7 +120,7 @@ impl Servers {
     /// A line from server `name` that is no JSON-RPC message: logged; a reply
     /// Lazy MCP cannot read (too deep, malformed) that still shows its id ends
     /// its request with the error returned.
-    fn unreadable(
+    pub(in crate::engine) fn unreadable(
         &self,
         ctx: &mut ServerCtx,
         name: &str,
@@ -143,7 +138,7 @@ impl Servers {
     /// A request from `conn`'s server: a ping and `roots/list` answered here,
     /// a method Lazy MCP does not support refused; sampling and elicitation
     /// go to a client (`Asked::Client`).
-    fn upstream_request(
+    pub(in crate::engine) fn upstream_request(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
@@ -178,7 +173,7 @@ impl Servers {
 
     /// No client attached to `conn`'s server can answer its request for
     /// `capability`: logged and refused.
-    fn refuse_request(
+    pub(in crate::engine) fn refuse_request(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
@@ -211,7 +206,11 @@ impl Servers {
     /// The request `id` answers on `conn` leaves its table: its upstream id
     /// (ours are integers; a server that echoes them as strings is
     /// tolerated) and what it was.
-    fn take_answered(&mut self, conn: ConnId, id: &Value) -> Option<(u64, Pending)> {
+    pub(in crate::engine) fn take_answered(
+        &mut self,
+        conn: ConnId,
+        id: &Value,
+    ) -> Option<(u64, Pending)> {
         let id = id
             .as_u64()
             .or_else(|| id.as_str().and_then(|text| text.parse().ok()))?;
@@ -221,7 +220,7 @@ impl Servers {
     /// The answer to `call` on `conn` (not held for its client's retry):
     /// asked again with Lazy MCP's roots answers, sent again after the
     /// server's era changed, or its client answered with the outcome.
-    fn call_answered(
+    pub(in crate::engine) fn call_answered(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
@@ -257,189 +256,9 @@ impl Servers {
     }
 }
 
-impl Engine {
-    /// One message text from a server: a JSON-RPC batch is split here, each of
-    /// its messages read on its own (the host never parses what servers send).
-    pub(in crate::engine) fn on_upstream_text(&mut self, conn: ConnId, text: &str) {
-        let text = text.trim();
-        // Only a batch is outlined: a single message (the hot path) is not
-        // scanned one more time; an empty one is an empty HTTP reply body or
-        // SSE event. A batch's messages are read each on its own.
-        if !text.starts_with('[') {
-            if !text.is_empty() {
-                self.on_upstream_message(conn, text);
-            }
-            return;
-        }
-        let shape = outline(text);
-        if shape.top != TopLevel::Array || shape.elements.is_empty() {
-            return self.on_upstream_message(conn, text); // says why it is ignored
-        }
-        for &(start, end) in &shape.elements {
-            if let Some(element) = text.get(start..end) {
-                self.on_upstream_message(conn, element.trim());
-            }
-        }
-    }
-
-    /// The reply to request `id`'s POST ended (`replyEnded`): a request still in
-    /// flight fails with the host's reason, the transport error users always got
-    /// (an answer held for its client's retry is an answer); any other is nothing.
-    pub(in crate::engine) fn on_reply_ended(
-        &mut self,
-        conn: ConnId,
-        id: u64,
-        reason: &str,
-        http_status: Option<u16>,
-    ) {
-        let (servers, mut ctx) = self.server_parts();
-        let Some(text) = servers.reply_ended(&mut ctx, conn, id, reason, http_status) else {
-            return;
-        };
-        self.on_upstream_message(conn, &text);
-    }
-
-    fn on_upstream_message(&mut self, conn: ConnId, text: &str) {
-        if !self.servers.answer_arrived(conn) || self.forward_raw_response(conn, text) {
-            return;
-        }
-        // Named only off the hot path (a forwarded call's answer needs no name).
-        let Some(name) = self.servers.conn(conn).map(|c| c.server().clone()) else {
-            return;
-        };
-        let message = match Message::parse(text) {
-            Ok(message) => message,
-            Err(error) => {
-                let (servers, mut ctx) = self.server_parts();
-                if let Some((id, outcome)) = servers.unreadable(&mut ctx, &name, text, &error) {
-                    self.on_upstream_response(conn, &id, Err(outcome));
-                }
-                return;
-            }
-        };
-        match message {
-            Message::Response { id, outcome } => self.on_upstream_response(conn, &id, outcome),
-            Message::Request { id, method, params } => {
-                self.on_upstream_request(conn, &name, id, &method, params)
-            }
-            Message::Notification { method, params } => {
-                self.on_upstream_notification(conn, &name, &method, params)
-            }
-        }
-    }
-
-    fn on_upstream_response(&mut self, conn: ConnId, id: &Value, outcome: Result<Value, Value>) {
-        let Some((id, pending)) = self.servers.take_answered(conn, id) else {
-            return;
-        };
-        match pending {
-            Pending::Initialize => {
-                let answer = HandshakeInput::Answer(HandshakeMessage::Initialize, outcome);
-                self.on_handshake(conn, answer)
-            }
-            Pending::Discover => {
-                let answer = HandshakeInput::Answer(HandshakeMessage::Discover, outcome);
-                self.on_handshake(conn, answer)
-            }
-            Pending::Internal => {}
-            Pending::Listen => {
-                let (servers, mut ctx) = self.server_parts();
-                servers.handle_listen_answer(&mut ctx, conn, id, outcome);
-            }
-            Pending::List { kind } => match &outcome {
-                Ok(page) => self.on_listing(conn, ListingInput::Page(kind, page)),
-                Err(error) => self.on_listing(conn, ListingInput::Failed(kind, error)),
-            },
-            Pending::Call(call) => {
-                let Some(outcome) = self.clients.hold_answer(conn, id, outcome) else {
-                    // Its client is being asked for input: kept for the retry.
-                    self.servers.put_call_back(conn, id, *call);
-                    return;
-                };
-                let (servers, mut ctx) = self.server_parts();
-                match servers.call_answered(&mut ctx, conn, *call, outcome) {
-                    // Asked again, with Lazy MCP's answers.
-                    CallAnswered::AskAgain(queued, rounds) => {
-                        self.forward_call_round(conn, queued, rounds)
-                    }
-                    // Sent again once the server's era is known.
-                    CallAnswered::EraChanged(name, call, others) => {
-                        self.era_changed(&name, call, others)
-                    }
-                    CallAnswered::Finish(call, outcome) => self.finish_call(conn, call, |id| {
-                        let id = id.clone();
-                        Message::Response { id, outcome }.into_value().to_string()
-                    }),
-                }
-            }
-        }
-    }
-
-    fn on_upstream_request(
-        &mut self,
-        conn: ConnId,
-        name: &str,
-        id: Value,
-        method: &str,
-        params: Option<Value>,
-    ) {
-        let (servers, mut ctx) = self.server_parts();
-        let (capability, in_flight) = match servers.upstream_request(&mut ctx, conn, &id, method) {
-            Asked::Answered => return,
-            Asked::Roots => return self.note_roots_asked(name),
-            Asked::Client {
-                capability,
-                in_flight,
-            } => (capability, in_flight),
-        };
-        let asked = (id, method, params);
-        let to = (capability, in_flight);
-        match (self.clients).server_asks((conn, name), asked, to, &self.servers) {
-            ServerAsks::Bridged(upstream_id, out) => {
-                self.carry_out_call(conn, upstream_id, out, None)
-            }
-            ServerAsks::Client(client, request) => self.notify_client(&client, request),
-            ServerAsks::Refused(id) => {
-                let (servers, mut ctx) = self.server_parts();
-                servers.refuse_request(&mut ctx, conn, id, method, capability);
-            }
-        }
-    }
-
-    fn on_upstream_notification(
-        &mut self,
-        conn: ConnId,
-        name: &str,
-        method: &str,
-        params: Option<Value>,
-    ) {
-        let (servers, mut ctx) = self.server_parts();
-        match servers.upstream_notification(&mut ctx, conn, name, method, params) {
-            Heard::Nothing => {}
-            Heard::Progress(client, params) => {
-                self.notify_client(&client, jsonrpc::notification(method, params));
-            }
-            Heard::Cancelled(params) => {
-                let request_id = Params::read(params.as_ref()).request_id;
-                let found = self.clients.server_request_cancelled(conn, request_id);
-                if let Some((gateway_id, client)) = found {
-                    let params = Some(with_request_id(params, gateway_id));
-                    self.notify_client(&client, jsonrpc::notification(method, params));
-                }
-            }
-            Heard::ListChanged(kinds) => self.on_listing(conn, ListingInput::Start(kinds)),
-            Heard::Message(params) => {
-                for client in self.clients.of_server(name) {
-                    self.notify_client(&client, jsonrpc::notification(method, params.clone()));
-                }
-            }
-        }
-    }
-}
-
 /// What a server's notification leaves the router to do
 /// (`Servers::upstream_notification`), with the params to pass on.
-enum Heard {
+pub(in crate::engine) enum Heard {
     Nothing,
     /// A call's progress (its timeout started again): its client is told.
     Progress(String, Option<Value>),
@@ -455,7 +274,7 @@ impl Servers {
     /// A notification from `conn`'s server `name`: a call's progress, a
     /// list changed, a resource updated, a log message (logged here, its
     /// level read); what reaches clients or lists again is returned.
-    fn upstream_notification(
+    pub(in crate::engine) fn upstream_notification(
         &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
@@ -504,15 +323,6 @@ impl Servers {
             _ => Heard::Nothing,
         }
     }
-}
-
-/// A cancellation's `params` naming the request by the id its client knows.
-fn with_request_id(params: Option<Value>, gateway_id: String) -> Value {
-    let mut params = params.unwrap_or_else(|| json!({}));
-    if let Some(object) = params.as_object_mut() {
-        object.insert("requestId".into(), Value::from(gateway_id));
-    }
-    params
 }
 
 /// `params` without the `subscriptionId` of the upstream listen that carried it

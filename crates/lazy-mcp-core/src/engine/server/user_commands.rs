@@ -8,9 +8,7 @@ pub(in crate::engine) mod command;
 use crate::engine::announce::refusal;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
-use crate::engine::router::Engine;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::listing::machine::ListingInput;
 use crate::engine::server::Servers;
 use crate::engine::state::{ServerState, Trigger};
 use crate::protocol::client_handshake::ListKind;
@@ -23,7 +21,7 @@ pub(in crate::engine) struct Decided {
     then: Then,
 }
 
-enum Then {
+pub(in crate::engine) enum Then {
     Nothing,
     /// Its state changes (`Trigger::Wake` or `NeedsCatalogue`) and it is queued for cataloguing.
     Queue(Trigger),
@@ -48,63 +46,22 @@ impl Decided {
     fn then(then: Then) -> Decided {
         Decided { awaits: None, then }
     }
-}
 
-impl Engine {
-    /// Enable, Disable, Connect Now or Disconnect of `name`.
-    pub(in crate::engine) fn on_user_command(&mut self, name: &str, command: Command) {
-        let (servers, mut ctx) = self.server_parts();
-        let decided = servers.user_command(&mut ctx, name, command);
-        self.carry_out(name, decided);
-    }
-
-    /// Refresh (`recatalogue`: Refresh Catalogue) of `only`, else of every server.
-    pub(in crate::engine) fn on_refresh(&mut self, only: Option<&str>, recatalogue: bool) {
-        let (servers, mut ctx) = self.server_parts();
-        for name in servers.refresh_targets(&mut ctx, only) {
-            let (servers, mut ctx) = self.server_parts();
-            let decided = servers.refresh(&mut ctx, &name, recatalogue, only.is_some());
-            self.carry_out(&name, decided);
-        }
-    }
-
-    fn carry_out(&mut self, name: &str, decided: Decided) {
-        if let Some(action) = decided.awaits {
-            self.announce.awaits(name, action);
-        }
-        match decided.then {
-            Then::Nothing => {}
-            Then::Queue(trigger) => {
-                self.transition(name, trigger);
-                self.servers.enqueue_catalogue(name);
-            }
-            Then::Reconcile => self.reconcile(name),
-            Then::Connect(label) => {
-                if !self.ensure_connected(name, true) {
-                    let (servers, mut ctx) = self.server_parts();
-                    servers.cannot_connect(&mut ctx, name, label);
-                }
-            }
-            Then::Disconnect { recatalogue } => {
-                self.stop_server(name, "it was disconnected by the user");
-                if recatalogue {
-                    self.transition(name, Trigger::NeedsCatalogue);
-                    self.servers.enqueue_catalogue(name);
-                } else {
-                    self.transition(name, Trigger::Stopped);
-                }
-                let done = "disconnected by the user".into();
-                self.log(LogLevel::Info, Some(name), done);
-            }
-            Then::List(conn, kinds) => self.on_listing(conn, ListingInput::Start(&kinds)),
-        }
+    /// Taken apart for the router: the action the user awaits, then the step.
+    pub(in crate::engine) fn into_parts(self) -> (Option<&'static str>, Then) {
+        (self.awaits, self.then)
     }
 }
 
 impl Servers {
     /// The user's `command` about `name`: logged, refused when there is
     /// nothing to do (said at once), and what the router does next returned.
-    fn user_command(&mut self, ctx: &mut ServerCtx, name: &str, command: Command) -> Decided {
+    pub(in crate::engine) fn user_command(
+        &mut self,
+        ctx: &mut ServerCtx,
+        name: &str,
+        command: Command,
+    ) -> Decided {
         match command {
             Command::Enable => self.enable(ctx, name),
             Command::Disable => self.disable(ctx, name),
@@ -186,7 +143,7 @@ impl Servers {
     }
 
     /// Connect Now found `name` (it was `label`) unable to connect: logged and refused.
-    fn cannot_connect(&self, ctx: &mut ServerCtx, name: &str, label: &str) {
+    pub(in crate::engine) fn cannot_connect(&self, ctx: &mut ServerCtx, name: &str, label: &str) {
         let message = format!("cannot connect '{name}' now: it is {label}");
         self.log(ctx, LogLevel::Warn, Some(name), message);
         let message =
@@ -214,7 +171,11 @@ impl Servers {
 
     /// The servers a Refresh reaches: `only`, else all; an `only` that names
     /// no server is refused.
-    fn refresh_targets(&self, ctx: &mut ServerCtx, only: Option<&str>) -> Vec<String> {
+    pub(in crate::engine) fn refresh_targets(
+        &self,
+        ctx: &mut ServerCtx,
+        only: Option<&str>,
+    ) -> Vec<String> {
         if let Some(only) = only.filter(|only| !self.contains_key(*only)) {
             let message = format!("Lazy MCP has no server named '{only}'.");
             Self::refuse(ctx, None, message);
@@ -231,7 +192,7 @@ impl Servers {
     /// a catalogued, failed or signed-out one is catalogued again when asked
     /// (its retry timer cancelled), else a refresh of it alone (`asked`) is
     /// refused.
-    fn refresh(
+    pub(in crate::engine) fn refresh(
         &mut self,
         ctx: &mut ServerCtx,
         name: &str,
