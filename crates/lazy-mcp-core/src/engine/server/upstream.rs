@@ -19,6 +19,7 @@ use crate::engine::server::Servers;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::json_text::push_str;
 use crate::protocol::jsonrpc::{self, Message};
+use crate::protocol::listen_tag::SUBSCRIPTION_ID_KEY;
 use crate::protocol::methods;
 use crate::protocol::outline::{outline, TopLevel};
 use crate::protocol::params::Params;
@@ -523,7 +524,7 @@ fn untagged(mut params: Option<Value>) -> Option<Value> {
     };
     let emptied = match object.get_mut("_meta").and_then(Value::as_object_mut) {
         Some(meta) => {
-            meta.remove(crate::engine::clients::client_listens::SUBSCRIPTION_ID_KEY);
+            meta.remove(SUBSCRIPTION_ID_KEY);
             meta.is_empty()
         }
         None => false,
