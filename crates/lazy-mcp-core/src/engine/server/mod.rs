@@ -5,7 +5,9 @@
 //! Their state has one owner, [`Servers`] (`servers.rs`, with [`Server`]):
 //! their fields are private to that file, and `Connection`'s own state to
 //! `connection.rs`. Its inputs that emit are handed a `ServerCtx` (`ctx.rs`:
-//! effects, timers, clock; settings, catalogue, clients and pins read only)
+//! effects, timers, clock; settings, catalogue read only; the clients and
+//! the pins through `reads.rs`'s traits, which `clients/` and `trust/`
+//! implement: they sit above `server/`, which imports neither)
 //! and return what the router must do; the `impl Engine` blocks left here
 //! are the router's entries for what also reaches the clients, the
 //! announcements or a state change. Code elsewhere (the router, `clients/`,
@@ -28,6 +30,7 @@ pub(super) mod http_transport;
 pub(super) mod idle;
 pub(super) mod input_required;
 pub(super) mod listing;
+pub(super) mod reads;
 pub(super) mod resource_subscriptions;
 pub(super) mod restart;
 pub mod roots;

@@ -3,7 +3,6 @@
 
 use crate::config::model::Transport;
 use crate::engine::clients::input_bridge::ServerAsks;
-use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
@@ -14,6 +13,7 @@ use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::handshake::machine::HandshakeMessage;
 use crate::engine::server::handshake::machine::Phase;
 use crate::engine::server::listing::machine::ListingInput;
+use crate::engine::server::reads::ClientReads;
 use crate::engine::server::roots::roots_from_folders;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake::ListKind;
@@ -54,7 +54,7 @@ impl Servers {
     /// reply would fail it (an answer held for its client's retry is an answer).
     pub(in crate::engine) fn reply_awaited(
         &self,
-        clients: &Clients,
+        clients: &dyn ClientReads,
         conn: ConnId,
         id: u64,
     ) -> bool {
@@ -244,7 +244,7 @@ impl Servers {
     /// flight on this connection: the request is most likely part of that call.
     fn in_flight_client_for(
         &self,
-        clients: &Clients,
+        clients: &dyn ClientReads,
         conn: ConnId,
         capability: &str,
     ) -> Option<String> {
