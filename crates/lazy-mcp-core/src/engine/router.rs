@@ -428,7 +428,11 @@ impl Engine {
 
     /// The servers, and what their inputs are handed (`server/ctx.rs`): the
     /// effects, the timer table, the clock; the settings, catalogue and
-    /// clients to read.
+    /// clients to read. Out of line: the clients and pins are read through
+    /// `server/reads.rs`'s traits, and writing their tables' addresses at
+    /// each of the ~30 callers cost the `.wasm` more than this call costs a
+    /// warm call.
+    #[inline(never)]
     pub(in crate::engine) fn server_parts(&mut self) -> (&mut Servers, ServerCtx<'_>) {
         let ctx = ServerCtx {
             effects: &mut self.effects,

@@ -10,6 +10,7 @@ pub mod handshake_result;
 pub(crate) mod json_text;
 pub mod jsonrpc;
 pub mod listed_item;
+pub mod listen_tag;
 pub mod message_fields;
 pub mod methods;
 pub mod missing_capability;

@@ -15,6 +15,7 @@ use crate::engine::effects::Effect;
 use crate::engine::events::Endpoint;
 use crate::engine::server::Subscriber;
 use crate::protocol::jsonrpc;
+use crate::protocol::listen_tag::{listen_notification, SUBSCRIPTION_ID_KEY};
 use crate::protocol::methods;
 use crate::protocol::params::Params;
 use crate::vec_map::VecSet;
@@ -22,9 +23,6 @@ use listen::Listen;
 use serde_json::{json, Map, Value};
 
 pub(in crate::engine) mod listen;
-
-/// The `_meta` key that ties a message to its listen.
-pub const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// At most this many open listens per client: each is kept until the client
 /// cancels it, so a client cannot grow the gateway's memory without bound.
@@ -68,21 +66,7 @@ pub(in crate::engine) fn listen_notice(
     method: &str,
     params: Option<Value>,
 ) -> Effect {
-    let mut params = match params {
-        Some(Value::Object(object)) => object,
-        _ => Map::new(),
-    };
-    let meta = params
-        .entry("_meta")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if !meta.is_object() {
-        *meta = Value::Object(Map::new());
-    }
-    if let Some(meta) = meta.as_object_mut() {
-        meta.insert(SUBSCRIPTION_ID_KEY.into(), id.clone());
-    }
-    let message = jsonrpc::notification(method, Some(Value::Object(params)));
-    on_listen_stream(client, id, message)
+    on_listen_stream(client, id, listen_notification(id, method, params))
 }
 
 /// `message` on listen `id`'s own stream.

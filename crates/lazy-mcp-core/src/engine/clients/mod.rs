@@ -37,6 +37,7 @@ pub(super) mod modern_clients;
 mod outbound;
 pub(super) mod raw_forwarding;
 mod replies;
+mod server_reads;
 mod session;
 pub(super) mod tool_calls;
 pub(super) mod tool_exposure;

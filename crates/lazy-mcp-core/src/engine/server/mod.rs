@@ -5,11 +5,13 @@
 //! Their state has one owner, [`Servers`] (`servers.rs`, with [`Server`]):
 //! their fields are private to that file, and `Connection`'s own state to
 //! `connection.rs`. Its inputs that emit are handed a `ServerCtx` (`ctx.rs`:
-//! effects, timers, clock; settings, catalogue, clients and pins read only)
-//! and return what the router must do. The router's entries that carry it
-//! out where it also reaches the clients, the announcements or a state
-//! change are in `router/server.rs` and its files (named after the file here
-//! they carry out), so nothing here imports the router. Code elsewhere (the
+//! effects, timers, clock; settings, catalogue read only; the clients and
+//! the pins through `reads.rs`'s traits, which `clients/` and `trust/`
+//! implement: they sit above `server/`, which imports neither) and return
+//! what the router must do. The router's entries that carry it out where it
+//! also reaches the clients, the announcements or a state change are in
+//! `router/server.rs` and its files (named after the file here they carry
+//! out), so nothing here imports the router. Code elsewhere (the
 //! router, `clients/`, `registry/`, `trust/`, Diagnostics) goes through `Servers`' methods: an
 //! input that says what happened (`add`, `config_changed`, `withdrawn`,
 //! `drop_waiters`, `take_call`, `call_served`, `subscribe`, …) or a read. A
@@ -29,6 +31,7 @@ pub(super) mod http_transport;
 pub(super) mod idle;
 pub(super) mod input_required;
 pub(super) mod listing;
+pub(super) mod reads;
 mod registry_reads;
 pub(super) mod resource_subscriptions;
 pub(super) mod restart;

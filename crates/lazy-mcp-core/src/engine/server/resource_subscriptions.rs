@@ -17,7 +17,6 @@ pub(in crate::engine) mod table;
 #[cfg(test)]
 mod table_tests;
 
-use crate::engine::clients::client_listens::listen_notice;
 use crate::engine::effects::Effect;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::connect::subscription_uri;
@@ -26,6 +25,7 @@ use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::{Servers, Subscriber};
 use crate::engine::state::ServerState;
 use crate::protocol::jsonrpc;
+use crate::protocol::listen_tag::listen_notification;
 use crate::protocol::methods;
 use crate::protocol::params::Params;
 use crate::vec_map::VecSet;
@@ -169,8 +169,14 @@ impl Servers {
                 Subscriber::Listen(client, key) => {
                     let id = ctx.clients.listen_id(subscriber.client(), key);
                     if let Some(id) = id {
-                        let notice = listen_notice(client, &id, method, params.clone());
-                        ctx.effects.push(notice);
+                        // On the listen's own stream, as `clients/client_listens.rs` sends.
+                        let message = listen_notification(&id, method, params.clone());
+                        ctx.effects.push(Effect::NotifyClient {
+                            client: client.to_string(),
+                            progress_token: None,
+                            request: Some(Box::new(id)),
+                            message: message.to_string(),
+                        });
                     }
                 }
             }

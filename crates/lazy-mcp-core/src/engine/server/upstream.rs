@@ -2,18 +2,19 @@
 //! server-to-client requests (ping, roots, sampling, elicitation) and notifications.
 
 use crate::config::model::Transport;
-use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::server::calls::{ForwardedCall, QueuedCall};
 use crate::engine::server::connection::Pending;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Phase;
+use crate::engine::server::reads::ClientReads;
 use crate::engine::server::roots::roots_from_folders;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::json_text::push_str;
 use crate::protocol::jsonrpc;
+use crate::protocol::listen_tag::SUBSCRIPTION_ID_KEY;
 use crate::protocol::methods;
 use crate::protocol::outline::outline;
 use crate::protocol::params::Params;
@@ -48,7 +49,7 @@ impl Servers {
     /// reply would fail it (an answer held for its client's retry is an answer).
     pub(in crate::engine) fn reply_awaited(
         &self,
-        clients: &Clients,
+        clients: &dyn ClientReads,
         conn: ConnId,
         id: u64,
     ) -> bool {
@@ -242,7 +243,7 @@ impl Servers {
     /// flight on this connection: the request is most likely part of that call.
     fn in_flight_client_for(
         &self,
-        clients: &Clients,
+        clients: &dyn ClientReads,
         conn: ConnId,
         capability: &str,
     ) -> Option<String> {
@@ -333,7 +334,7 @@ fn untagged(mut params: Option<Value>) -> Option<Value> {
     };
     let emptied = match object.get_mut("_meta").and_then(Value::as_object_mut) {
         Some(meta) => {
-            meta.remove(crate::engine::clients::client_listens::SUBSCRIPTION_ID_KEY);
+            meta.remove(SUBSCRIPTION_ID_KEY);
             meta.is_empty()
         }
         None => false,

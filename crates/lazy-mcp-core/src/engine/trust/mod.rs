@@ -7,3 +7,4 @@ pub mod definition_review;
 pub mod held_definitions;
 pub(super) mod machine;
 pub(super) mod project_approvals;
+mod server_reads;
