@@ -253,15 +253,20 @@ while (walk.length) {
   }
 }
 
-// Folders (and root files) that import each other, directly or round a loop:
-// every import between two of them runs back up a layer.
-function backArrows() {
-  const room = (f) => relative(src, f).split(sep)[0].replace(/\.rs$/, "");
+// Folders (and files) directly under `base` that import each other, directly or
+// round a loop: every import between two of them runs back up a layer. A file
+// `x.rs` and its folder `x/` are one room; `top` is the file that only declares
+// (lib.rs, mod.rs), left out.
+function backArrows(base, top) {
+  const room = (f) => relative(base, f).split(sep)[0].replace(/\.rs$/, "");
+  const inside = (f) => !relative(base, f).startsWith("..");
   const roomEdges = new Map();
   for (const [from, tos] of edges) {
+    if (!inside(from)) continue;
     for (const to of tos) {
+      if (!inside(to)) continue;
       const [a, b] = [room(from), room(to)];
-      if (a === b || a === "lib" || b === "lib") continue;
+      if (a === b || a === top || b === top) continue;
       if (!roomEdges.has(a)) roomEdges.set(a, new Set());
       roomEdges.get(a).add(b);
     }
@@ -307,7 +312,8 @@ const figures = {
   fieldsOtherFilesMayWrite: reachableOpen,
   fieldsAnyEngineFileMayWrite: engineWide,
   structsReachableFromEngine: seen.size,
-  foldersImportingEachOther: backArrows(),
+  foldersImportingEachOther: backArrows(src, "lib"),
+  engineRoomsImportingEachOther: backArrows(join(src, "engine"), "mod"),
   importCycles: found.length,
   filesInCycles: found.reduce((n, c) => n + c.length, 0),
   methodLiterals: literals.length,

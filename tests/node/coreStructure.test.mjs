@@ -29,6 +29,33 @@ test('no folder of the core imports one that imports it back', () => {
   );
 });
 
+test("no room of engine/ (a folder with its parent file, or a file) imports one that imports it back", () => {
+  const { engineRoomsImportingEachOther } = figures('crates/lazy-mcp-core/src');
+  assert.deepEqual(
+    engineRoomsImportingEachOther,
+    [],
+    'these imports run back up inside engine/: the router imports the owners, an owner imports only the owners and leaves below it (ARCHITECTURE.md "Invariant (layers)")',
+  );
+});
+
+test('the engine rooms check sees a room pair that imports each other through a child file', () => {
+  const src = fs.mkdtempSync(path.join(os.tmpdir(), 'core-structure-'));
+  try {
+    fs.mkdirSync(path.join(src, 'engine', 'owner'), { recursive: true });
+    fs.writeFileSync(path.join(src, 'lib.rs'), 'pub mod engine;\n');
+    fs.writeFileSync(path.join(src, 'engine', 'mod.rs'), 'pub mod owner;\npub mod router;\npub use router::Engine;\n');
+    fs.writeFileSync(path.join(src, 'engine', 'owner.rs'), 'pub mod part;\npub struct Owner;\n');
+    fs.writeFileSync(path.join(src, 'engine', 'router.rs'), 'use crate::engine::owner::Owner;\npub struct Engine(Owner);\n');
+    // The router's code in the owner's folder: the owner imports the router back.
+    fs.writeFileSync(path.join(src, 'engine', 'owner', 'part.rs'), 'use crate::engine::router::Engine;\nimpl Engine {}\n');
+    assert.deepEqual(figures(src).engineRoomsImportingEachOther, ['owner -> router', 'router -> owner']);
+    fs.writeFileSync(path.join(src, 'engine', 'owner', 'part.rs'), 'pub struct Part;\n');
+    assert.deepEqual(figures(src).engineRoomsImportingEachOther, []);
+  } finally {
+    fs.rmSync(src, { recursive: true, force: true });
+  }
+});
+
 test('no file-level import cycle in the core', () => {
   const { cycles } = figures('crates/lazy-mcp-core/src');
   assert.deepEqual(cycles, [], 'break the cycle: move what the files share to a file both import (in engine/, the state type beside the code that owns it)');
