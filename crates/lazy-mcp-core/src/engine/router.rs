@@ -35,8 +35,10 @@ mod clients;
 mod registry;
 mod server;
 mod settled;
+mod snapshot;
 mod timers;
 mod trust;
+mod wire;
 
 /// The lifecycle engine. See the module documentation.
 #[derive(Debug)]
@@ -46,23 +48,23 @@ pub struct Engine {
     settings: Settings,
     /// The servers' side: each server, its connections (`server/mod.rs`;
     /// its fields are its own).
-    pub(in crate::engine) servers: Servers,
+    servers: Servers,
     /// The servers' config and catalogue: the config load, the catalogue, the
     /// shared catalogue's lookups (`registry/machine.rs`; its fields are its own).
-    pub(in crate::engine) registry: Registry,
-    pub(in crate::engine) timers: TimerTable,
+    registry: Registry,
+    timers: TimerTable,
     /// The clients' side: sessions, what they are shown, server-to-client
     /// requests at a client (`clients/machine.rs`; its fields are its own).
-    pub(in crate::engine) clients: Clients,
-    pub(in crate::engine) effects: Vec<Effect>,
+    clients: Clients,
+    effects: Vec<Effect>,
     /// What the user was told, and what they wait to hear about (`announce.rs`).
-    pub(in crate::engine) announce: Announcements,
+    announce: Announcements,
     /// Whether some server was busy at the last state change (`settled.rs`).
-    pub(in crate::engine) settling: Settling,
-    pub(in crate::engine) now_ms: u64,
+    settling: Settling,
+    now_ms: u64,
     /// Project servers waiting for approval, approved definitions and what is
     /// held (`trust/machine.rs`; its fields are its own).
-    pub(in crate::engine) trust: Trust,
+    trust: Trust,
 }
 
 impl Engine {
