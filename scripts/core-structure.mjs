@@ -314,6 +314,13 @@ const figures = {
   structsReachableFromEngine: seen.size,
   foldersImportingEachOther: backArrows(src, "lib"),
   engineRoomsImportingEachOther: backArrows(join(src, "engine"), "mod"),
+  // The same one level down: the rooms inside each of engine/'s folders.
+  ownerRoomsImportingEachOther: Object.fromEntries(
+    readdirSync(join(src, "engine"), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => [d.name, backArrows(join(src, "engine", d.name), "mod")])
+      .filter(([, arrows]) => arrows.length),
+  ),
   importCycles: found.length,
   filesInCycles: found.reduce((n, c) => n + c.length, 0),
   methodLiterals: literals.length,
