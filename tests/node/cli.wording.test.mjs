@@ -48,7 +48,7 @@ test('catalogue and diagnostics: "1 tool", an exit code said once, a failure nam
 
 test('the README names the states as the product shows them (NEEDS AUTH, not NEED AUTH)', () => {
   const repo = path.join(import.meta.dirname, '..', '..');
-  const stateRs = fs.readFileSync(path.join(repo, 'crates', 'lazy-mcp-core', 'src', 'engine', 'server', 'state.rs'), 'utf8');
+  const stateRs = fs.readFileSync(path.join(repo, 'crates', 'lazy-mcp-core', 'src', 'engine', 'state.rs'), 'utf8');
   const labels = new Set([...stateRs.matchAll(/ServerState::\w+(?: \{ \.\. \})? => "([A-Z][A-Z ]+)"/g)].map((m) => m[1]));
   assert.ok(labels.has('NEEDS AUTH') && labels.has('CATALOGUED ONLY'), [...labels].join(', '));
   const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
