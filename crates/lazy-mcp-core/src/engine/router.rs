@@ -46,7 +46,7 @@ pub struct Engine {
     /// Written only by the host's `settingsChanged` and `workspaceFoldersChanged`
     /// (below); everything else reads [`Engine::settings`].
     settings: Settings,
-    /// The servers' side: each server, its connections (`server/mod.rs`;
+    /// The servers' side: each server, its connections (`server/servers.rs`;
     /// its fields are its own).
     servers: Servers,
     /// The servers' config and catalogue: the config load, the catalogue, the
