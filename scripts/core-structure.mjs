@@ -6,7 +6,7 @@
 // Production code only: `#[cfg(test)] mod tests` and comment lines are left out.
 // Usage: node scripts/core-structure.mjs [SRC_DIR]   (prints JSON; --cycles lists them;
 // --walked names the structs whose fields count in fieldsAnyEngineFileMayWrite)
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 
 const src = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? "crates/lazy-mcp-core/src";
@@ -316,7 +316,7 @@ const figures = {
   engineRoomsImportingEachOther: backArrows(join(src, "engine"), "mod"),
   // The same one level down: the rooms inside each of engine/'s folders.
   ownerRoomsImportingEachOther: Object.fromEntries(
-    readdirSync(join(src, "engine"), { withFileTypes: true })
+    (existsSync(join(src, "engine")) ? readdirSync(join(src, "engine"), { withFileTypes: true }) : [])
       .filter((d) => d.isDirectory())
       .map((d) => [d.name, backArrows(join(src, "engine", d.name), "mod")])
       .filter(([, arrows]) => arrows.length),
