@@ -11,10 +11,10 @@ pub(in crate::engine) mod machine;
 
 use crate::config::model::Transport;
 use crate::engine::events::ConnId;
-use crate::engine::server::connection::Pending;
 use crate::engine::server::connection_end::ConnectionFailed;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::era::Reopening;
+use crate::engine::server::pending::Pending;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake;
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};

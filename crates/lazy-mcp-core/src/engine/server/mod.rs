@@ -31,6 +31,8 @@ pub(super) mod http_transport;
 pub(super) mod idle;
 pub(super) mod input_required;
 pub(super) mod listing;
+pub(super) mod pending;
+pub(super) mod purpose;
 pub(super) mod reads;
 mod registry_reads;
 pub(super) mod resource_subscriptions;
