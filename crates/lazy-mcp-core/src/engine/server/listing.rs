@@ -7,7 +7,7 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::registry::catalogue::Listing;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::era::Reopening;
+use crate::engine::server::handshake::reopening::Reopening;
 use crate::engine::server::pending::Pending;
 use crate::engine::server::purpose::Purpose;
 use crate::engine::server::Servers;
