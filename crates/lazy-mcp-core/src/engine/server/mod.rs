@@ -26,6 +26,7 @@ pub(super) mod connection;
 pub(super) mod connection_end;
 pub(super) mod ctx;
 pub(super) mod era;
+pub(super) mod failure_kind;
 pub(super) mod handshake;
 pub(super) mod http_transport;
 pub(super) mod idle;
