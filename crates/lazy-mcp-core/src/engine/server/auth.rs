@@ -36,8 +36,8 @@ pub use crate::engine::auth_contract::{AuthSnapshot, OAuthBinding, RefreshOutcom
 use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::registry::catalogue::Catalogue;
-use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::purpose::Purpose;
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
 use input::AuthInput;

@@ -23,19 +23,13 @@ use crate::engine::server::handshake::machine::{
 };
 use crate::engine::server::http_transport::machine::{Answered, HttpTransport};
 use crate::engine::server::listing::machine::{ListingInput, ListingMachine, ListingOutput};
+use crate::engine::server::pending::Pending;
+use crate::engine::server::purpose::Purpose;
 use crate::engine::timers::TimerId;
 use crate::protocol::client_discover::Era;
-use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
+use crate::protocol::client_handshake::InitializeOutcome;
 use crate::vec_map::VecMap;
 use serde_json::Value;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::engine) enum Purpose {
-    /// Learn the lists, then close (unless calls arrived meanwhile).
-    Catalogue,
-    /// Stay connected and forward calls.
-    Connect,
-}
 
 #[derive(Debug)]
 pub(in crate::engine) struct Connection {
@@ -62,24 +56,6 @@ pub(in crate::engine) struct Connection {
     /// HTTP: the transport it speaks, its first exchange's deadline
     /// (`http_transport/machine.rs` owns it).
     http: HttpTransport,
-}
-
-#[derive(Debug)]
-pub(in crate::engine) enum Pending {
-    Initialize,
-    /// The era probe (`server/discover`).
-    Discover,
-    /// A page of a list (the pages so far are the listing machine's).
-    List {
-        kind: ListKind,
-    },
-    /// Boxed: a call carries much more than the other variants.
-    Call(Box<ForwardedCall>),
-    /// A request of the engine's own whose answer does not matter (re-subscribe).
-    Internal,
-    /// The `subscriptions/listen` of a modern server (`era.rs`): answered only
-    /// when the server refuses or ends it.
-    Listen,
 }
 
 /// What a connection that went live hands back: how long it took, and the

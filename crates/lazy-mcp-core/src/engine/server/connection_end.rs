@@ -8,7 +8,7 @@ use crate::engine::events::ClientId;
 use crate::engine::events::ConnId;
 use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::handshake::machine::Failure;
+use crate::engine::server::failure_kind::Failure;
 use crate::engine::server::Servers;
 use serde_json::Value;
 

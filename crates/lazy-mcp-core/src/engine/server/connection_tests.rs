@@ -1,8 +1,10 @@
 //! A connection's own state alone, without an engine: inputs in, reads out.
 
-use super::{Connection, Pending, Purpose, WentLive};
+use super::{Connection, WentLive};
 use crate::engine::server::calls::{CallParams, ForwardedCall, QueuedCall};
 use crate::engine::server::handshake::machine::Handshake;
+use crate::engine::server::pending::Pending;
+use crate::engine::server::purpose::Purpose;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;
 use serde_json::{json, Value};

@@ -18,10 +18,10 @@ use crate::engine::effects::Effect;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::server::calls::ForwardedCall;
-use crate::engine::server::connection::Pending;
-use crate::engine::server::connection::Purpose;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::machine::Handshake;
+use crate::engine::server::handshake::reopening::Reopening;
+use crate::engine::server::pending::Pending;
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
 use crate::engine::state::ServerState;
@@ -252,23 +252,6 @@ impl Servers {
                 server.connect_mut().handle_call_waiting(call);
             }
         }
-    }
-}
-
-/// A connection to drop (`why`) and open again for the same purpose with
-/// `handshake` (the router does both).
-pub(in crate::engine) struct Reopening {
-    pub(super) handshake: Handshake,
-    pub(super) why: &'static str,
-    pub(super) purpose: Purpose,
-    pub(super) interactive: bool,
-}
-
-impl Reopening {
-    /// Taken apart for the router: why the connection is dropped, and the
-    /// handshake, purpose and interactivity it is opened again with.
-    pub(in crate::engine) fn into_parts(self) -> (&'static str, Handshake, Purpose, bool) {
-        (self.why, self.handshake, self.purpose, self.interactive)
     }
 }
 

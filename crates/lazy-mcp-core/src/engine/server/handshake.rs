@@ -8,13 +8,13 @@
 
 pub(in crate::engine) mod input;
 pub(in crate::engine) mod machine;
+pub(in crate::engine) mod reopening;
 
 use crate::config::model::Transport;
 use crate::engine::events::ConnId;
-use crate::engine::server::connection::Pending;
 use crate::engine::server::connection_end::ConnectionFailed;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::era::Reopening;
+use crate::engine::server::pending::Pending;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake;
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
@@ -22,6 +22,7 @@ use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use input::HandshakeInput;
 use machine::{Handshake, HandshakeContext, HandshakeMessage, HandshakeOutput, Phase};
+use reopening::Reopening;
 
 /// What a handshake input leaves the router to do once `Servers` sent the
 /// machine's messages and wrote its log lines: the machine's last output,

@@ -17,6 +17,15 @@
 //! `drop_waiters`, `take_call`, `call_served`, `subscribe`, …) or a read. A
 //! server's state changes only in `Servers::transition`, through `engine/state.rs`'s
 //! `next_state`.
+//!
+//! Order of the rooms, top to bottom (a room imports only rooms below it;
+//! each names `Servers` through this file): `servers` → `resource_subscriptions`
+//! → `connect` → `connection` (it holds the per-connection machines) → `era`,
+//! `listing`, `transition`, `upstream` → `handshake`, `http_transport` →
+//! `auth`, `connection_end`, `idle`, `input_required`, `restart`,
+//! `user_commands`, `wanted` → `ctx` → `reads`, `pending` → the leaves
+//! (`calls`, `purpose`, `failure_kind`, `backoff`, `stats`, `roots`,
+//! `secret_text`, `registry_reads`).
 
 pub mod auth;
 pub mod backoff;
@@ -26,11 +35,14 @@ pub(super) mod connection;
 pub(super) mod connection_end;
 pub(super) mod ctx;
 pub(super) mod era;
+pub(super) mod failure_kind;
 pub(super) mod handshake;
 pub(super) mod http_transport;
 pub(super) mod idle;
 pub(super) mod input_required;
 pub(super) mod listing;
+pub(super) mod pending;
+pub(super) mod purpose;
 pub(super) mod reads;
 mod registry_reads;
 pub(super) mod resource_subscriptions;

@@ -4,8 +4,8 @@
 
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::era::Reopening;
 use crate::engine::server::handshake::input::HandshakeInput;
+use crate::engine::server::handshake::reopening::Reopening;
 use crate::engine::server::handshake::HandshakeNext;
 use crate::engine::server::listing::machine::ListingInput;
 

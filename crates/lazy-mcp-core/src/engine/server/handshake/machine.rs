@@ -10,6 +10,7 @@
 //! connections, and changes state only through `Engine::transition`.
 
 use crate::engine::effects::LogLevel;
+use crate::engine::server::failure_kind::Failure;
 use crate::protocol::client_discover::{self as discover, Era};
 use crate::protocol::client_handshake::{self, InitializeOutcome};
 use crate::protocol::jsonrpc;
@@ -36,15 +37,6 @@ pub(in crate::engine) enum Handshake {
     Legacy,
     /// No handshake: the catalogue says modern (its discover result is reused).
     Modern,
-}
-
-/// Why a connection attempt failed, for the state decision.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(in crate::engine) enum Failure {
-    /// Exited, broke its pipe, refused, answered garbage, timed out.
-    Crash,
-    /// The server speaks a protocol version we do not (retrying will not help soon).
-    Protocol,
 }
 
 /// A handshake message; the router gives it an id, params and headers.
