@@ -14,11 +14,7 @@ use crate::protocol::methods;
 use crate::protocol::outline::outline;
 use serde_json::Value;
 
-pub(in crate::engine) mod asked;
 mod requests;
-
-/// `serverInfo.name` of the aggregate endpoint.
-pub const AGGREGATE_SERVER_NAME: &str = "lazy-mcp";
 
 /// `notifications/cancelled` of request `upstream_id` to a server (one copy
 /// of the message's building for every caller).

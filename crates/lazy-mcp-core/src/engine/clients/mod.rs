@@ -21,8 +21,17 @@
 //! (`context.rs`: the event's effects, the timer table, the time).
 //! A session and a forwarded server request are private to `session.rs`
 //! and `outbound.rs`: this folder tells them what happened and reads them.
+//!
+//! Order of the rooms, top to bottom (a room imports only rooms below it; the
+//! rooms' `impl Clients` blocks name `Clients` through this file): `machine`
+//! → `input_bridge` → `gateway`, `session` → `modern_clients` → `tool_calls`
+//! → `asked` → `client_listens`, `tool_vectors` → `exposure`,
+//! `definition_starts`, `endpoint_versions`, `gateway_sessions`,
+//! `raw_forwarding`, `replies` → `tool_exposure`, `context`, `call_out`,
+//! `answers_owed`, `outbound`, `server_reads`.
 
 pub(super) mod answers_owed;
+pub(super) mod asked;
 pub(super) mod call_out;
 pub(super) mod client_listens;
 pub(super) mod context;

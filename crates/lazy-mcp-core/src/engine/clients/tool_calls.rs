@@ -4,9 +4,9 @@
 //! a `tools/call` of the real tool. Arguments are checked against the schema
 //! before anything is started.
 
+use crate::engine::clients::asked::Asked;
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::exposure::view::ServedView;
-use crate::engine::clients::gateway::asked::Asked;
 use crate::engine::clients::tool_vectors::search_model::WaitingSearch;
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;

@@ -14,7 +14,7 @@ use crate::config::load::{ConfigLoad, ConfigReport, ConfigSources, FileRead, Loa
 use crate::engine::effects::Effect;
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry, Listing, Recorded};
 use crate::engine::registry::configured_servers::ConfiguredServers;
-use crate::engine::registry::shared_catalogue::memory::SharedCatalogue;
+use crate::engine::registry::shared_catalogue_memory::SharedCatalogue;
 use crate::engine::settings::Settings;
 
 /// The servers' config and catalogue, one owner.
@@ -24,7 +24,7 @@ pub(in crate::engine) struct Registry {
     catalogue: Catalogue,
     /// The config files' contents and last good versions (`config::load`).
     config_load: ConfigLoad,
-    /// Lookups in and writes to the user's shared catalogue (`shared_catalogue/memory.rs`).
+    /// Lookups in and writes to the user's shared catalogue (`shared_catalogue_memory.rs`).
     shared: SharedCatalogue,
 }
 

@@ -5,6 +5,11 @@
 //! trait and imports neither server/ nor the router: the router carries out
 //! what its inputs return (`router/registry.rs`), and diffs a server list
 //! against the running servers itself (`router/registry/config_diff.rs`).
+//!
+//! Order of the rooms, top to bottom: `shared_catalogue`, `config_load`,
+//! `catalogue_loading` (they decide over `Registry`) → `machine` (`Registry`)
+//! → `shared_catalogue_memory`, `configured_servers`, `catalogue_entry_json`
+//! → `catalogue`.
 
 pub mod catalogue;
 mod catalogue_entry_json;
@@ -13,3 +18,4 @@ pub(super) mod config_load;
 pub(super) mod configured_servers;
 pub(super) mod machine;
 pub mod shared_catalogue;
+pub(super) mod shared_catalogue_memory;

@@ -23,14 +23,11 @@ use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::engine::registry::configured_servers::ConfiguredServers;
 use crate::engine::registry::machine::{Registry, RegistryCtx};
+use crate::engine::registry::shared_catalogue_memory::SharedCatalogue;
 use crate::engine::settings::Settings;
 use crate::engine::state::ServerState;
 use crate::shared::launch::{repeatable_tools, shared_launch, SharedLaunch, SharingClient};
 use crate::wording::count;
-
-pub(in crate::engine) mod memory;
-
-use memory::SharedCatalogue;
 
 /// This client as a shared launch's key sees it: the config's environment,
 /// whether the workspace is trusted, and `roots_free` (the server is known

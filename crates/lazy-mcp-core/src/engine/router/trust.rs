@@ -8,9 +8,9 @@
 use crate::config::load::FileRead;
 use crate::engine::effects::LogLevel;
 use crate::engine::router::Engine;
-use crate::engine::trust::held_definitions::pins::FileReadOutcome;
 use crate::engine::trust::held_definitions::DefinitionsReview;
 use crate::engine::trust::machine::{Trust, TrustCtx};
+use crate::engine::trust::pins::FileReadOutcome;
 
 impl Engine {
     /// The file's contents as the config round read them.

@@ -18,13 +18,10 @@ use crate::engine::trust::definition_review::{
     compared_projection, review_text, unified_diff, warnings, DefinitionWarning,
 };
 use crate::engine::trust::machine::{Trust, TrustCtx};
+use crate::engine::trust::pins::{kind_word, Approval, Pins};
 use crate::protocol::params::name_of;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-pub(in crate::engine) mod pins;
-
-use pins::{kind_word, Approval, Pins};
 
 /// One held definition, as Diagnostics, the view and the status bar show it.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

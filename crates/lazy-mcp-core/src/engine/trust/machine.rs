@@ -10,7 +10,7 @@ use crate::config::load::FileRead;
 use crate::engine::effects::Effect;
 use crate::engine::registry::catalogue::Catalogue;
 use crate::engine::server::Servers;
-use crate::engine::trust::held_definitions::pins::{FileReadOutcome, Pins};
+use crate::engine::trust::pins::{FileReadOutcome, Pins};
 use crate::engine::trust::project_approvals::awaiting::AwaitingApproval;
 
 /// Approvals and held definitions, one owner.
@@ -18,7 +18,7 @@ use crate::engine::trust::project_approvals::awaiting::AwaitingApproval;
 pub(in crate::engine) struct Trust {
     /// Project servers waiting for the user's approval (`project_approvals.rs`).
     awaiting: AwaitingApproval,
-    /// Approved definitions and what is held (`held_definitions.rs`).
+    /// Approved definitions and what is held (`pins.rs`).
     pins: Pins,
 }
 

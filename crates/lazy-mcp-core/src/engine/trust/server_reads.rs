@@ -5,7 +5,7 @@
 
 use crate::engine::server::calls::CallParams;
 use crate::engine::server::reads::HeldReads;
-use crate::engine::trust::held_definitions::pins::Pins;
+use crate::engine::trust::pins::Pins;
 
 impl HeldReads for Pins {
     fn any_held(&self) -> bool {

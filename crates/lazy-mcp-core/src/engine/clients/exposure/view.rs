@@ -17,7 +17,7 @@ use crate::engine::server::Servers;
 use crate::engine::settings::{AggregateEndpoint, Settings};
 use crate::engine::stable_hash::{fnv1a64, fnv1a64_hex, Fnv1a64Writer};
 use crate::engine::trust::approved_definitions::baseline_key;
-use crate::engine::trust::held_definitions::pins::Pins;
+use crate::engine::trust::pins::Pins;
 use crate::engine::trust::project_approvals::awaiting::AwaitingApproval;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::handshake_result::ServerCapabilities;

@@ -1,11 +1,11 @@
 //! A client's request after its era and any bridged retry: `Clients`
 //! answers what clients are shown alone (`initialize`, the lists, `ping`,
 //! the meta-tools), refuses what it cannot serve, and says what goes on
-//! ([`Asked`], `asked.rs`): a listen whose servers' subscriptions follow, or a call for
-//! a server. It reads the servers through `ServedView`; the router carries
+//! ([`Asked`], `clients/asked.rs`): a listen whose servers' subscriptions
+//! follow, or a call for a server. It reads the servers through `ServedView`; the router carries
 //! out the rest.
 
-use super::asked::Asked;
+use crate::engine::clients::asked::Asked;
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::exposure::view::ServedView;
 use crate::engine::clients::modern_clients::discover_answer;

@@ -4,7 +4,7 @@
 //! listen followed) is carried out here, as are a cancellation, a client gone
 //! and a call's timeout (each touches the servers' calls and connections).
 
-use crate::engine::clients::gateway::asked::Asked;
+use crate::engine::clients::asked::Asked;
 use crate::engine::clients::gateway::cancel_notice;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::{ConnId, Endpoint};

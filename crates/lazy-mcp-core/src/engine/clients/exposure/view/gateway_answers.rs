@@ -4,7 +4,6 @@
 //! like the view it extends.
 
 use super::ShownView;
-use crate::engine::clients::gateway::AGGREGATE_SERVER_NAME;
 use crate::engine::events::Endpoint;
 use crate::engine::settings::AggregateEndpoint;
 use crate::protocol::client_handshake::ListKind;
@@ -14,6 +13,9 @@ use crate::protocol::listed_item::ListedItem;
 use crate::protocol::methods;
 use crate::protocol::params::{name_of, Params};
 use serde_json::{json, Value};
+
+/// `serverInfo.name` of the aggregate endpoint.
+const AGGREGATE_SERVER_NAME: &str = "lazy-mcp";
 
 impl ShownView<'_> {
     /// The `initialize` result of `endpoint` (`requested`: the client's protocol version).

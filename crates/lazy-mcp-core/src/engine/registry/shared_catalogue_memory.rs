@@ -147,5 +147,5 @@ impl SharedCatalogue {
 }
 
 #[cfg(test)]
-#[path = "memory_tests.rs"]
+#[path = "shared_catalogue_memory_tests.rs"]
 mod tests;

@@ -1,6 +1,7 @@
 //! What a client's request comes to (`Clients::client_request`,
-//! `requests.rs`; a meta-tool's call, `tool_calls.rs`), for the router to
-//! carry out.
+//! `gateway/requests.rs`; a meta-tool's call, `tool_calls.rs`), for the
+//! router to carry out. Its own room, below both: the gateway hands a
+//! meta-tool's call to `tool_calls.rs`, which must not import the gateway.
 
 use crate::engine::clients::client_listens::ListenChange;
 use crate::engine::server::calls::QueuedCall;
