@@ -78,7 +78,7 @@ function expand(path) {
 }
 
 // The file a path names: the longest prefix that is a module of the crate.
-function target(fromMod, path) {
+function target(fromMod, path, depth = 0) {
   let segs = path.split("::").filter((s) => s && s !== "self");
   let base = fromMod.split("::").filter(Boolean);
   const isDirModule = (m) => {
@@ -99,9 +99,30 @@ function target(fromMod, path) {
   } else if (!fileOf.has([...scope, segs[0]].join("::"))) return null; // std, serde, a local name
   for (let n = segs.length; n >= 0; n--) {
     const mod = [...scope, ...segs.slice(0, n)].join("::");
-    if (fileOf.has(mod)) return fileOf.get(mod);
+    if (!fileOf.has(mod)) continue;
+    // An item the module re-exports (`pub use servers::Servers;` in a mod.rs)
+    // is an import of the file that defines it.
+    const again = n < segs.length ? reexported(mod, segs[n]) : undefined;
+    return (again && depth < 8 && target(mod, again, depth + 1)) || fileOf.get(mod);
   }
   return null;
+}
+
+// The path under which module `mod` re-exports `item` (`pub use a::{B, C as D};`).
+const reexports = new Map();
+function reexported(mod, item) {
+  if (!reexports.has(mod)) {
+    const names = new Map();
+    for (const u of (code.get(fileOf.get(mod)) ?? "").matchAll(/\bpub(?:\([^)]*\))?\s+use\s+([^;]+);/g)) {
+      for (const p of expand(u[1])) {
+        const as = p.match(/^(.*?)\s*as\s*(\w+)$/);
+        const path = as ? as[1] : p;
+        names.set(as ? as[2] : path.split("::").pop(), path);
+      }
+    }
+    reexports.set(mod, names);
+  }
+  return reexports.get(mod).get(item);
 }
 
 // Inline modules (`mod ts { … }`) of a file with their extents: inside one,
