@@ -85,12 +85,13 @@ export class SharedServerOwner {
   /** Listen; `false` when another owner already listens (this one should exit). */
   async start(): Promise<boolean> {
     ensureSocketDir(this.opts.dir);
-    for (let attempt = 0; attempt < 3; attempt++) {
+    // How often a stale socket is replaced and how deep the listen queue is: the core's (host_limits.rs `sharedOwner`).
+    const { listenAttempts, listenBacklog } = this.opts.core.limits().sharedOwner;
+    for (let attempt = 0; attempt < listenAttempts; attempt++) {
       const server = net.createServer((socket) => this.accept(socket));
       const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
         server.once('error', resolve);
-        // A deep backlog: hundreds of attachments may connect at once (20 sessions × 50 servers).
-        server.listen({ path: this.socketPath, backlog: 4096 }, () => resolve(undefined));
+        server.listen({ path: this.socketPath, backlog: listenBacklog }, () => resolve(undefined));
       });
       if (error === undefined) {
         fs.chmodSync(this.socketPath, 0o600);
@@ -161,6 +162,7 @@ export class SharedServerOwner {
         }
       },
       (bytes) => this.opts.log('error', `dropped a ${bytes}-byte message from a client`),
+      this.opts.core.limits().sharedOwner.maxFrameBytes,
     );
     socket.on('data', (chunk: Buffer) => {
       try {
