@@ -65,6 +65,8 @@ export class SharedServerOwner {
   /** Sockets accepted and not closed yet (attached or about to be): the owner never exits under them. */
   private openSockets = 0;
   private lingerTimer: NodeJS.Timeout | undefined;
+  /** Per process, the timer of its latest `linger` effect (a newer one replaces it: the core keeps only the latest deadline). */
+  private readonly processLingers = new Map<number, NodeJS.Timeout>();
   private stopping: Promise<void> | undefined;
   private resolveDone!: () => void;
   /** Resolves when the owner stopped (idle, `daemon stop`, a signal). */
@@ -122,6 +124,8 @@ export class SharedServerOwner {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       clearTimeout(this.lingerTimer);
+      for (const timer of this.processLingers.values()) clearTimeout(timer);
+      this.processLingers.clear();
       this.server?.close();
       // Only our own socket file: another owner may have replaced it.
       try {
@@ -256,10 +260,18 @@ export class SharedServerOwner {
       }
       case 'stopProcess':
         return void this.processes.get(effect.process)?.close();
-      case 'linger':
+      case 'linger': {
         // The core's wait: the process's idle time after its last use (at least the handover grace).
-        setTimeout(() => this.handle({ type: 'lingerEnded', process: effect.process }), effect.ms);
+        // One timer per process: the core answers only its latest deadline, and a stop ends them all
+        // (a timer left behind would keep the owner's process alive for an idle time).
+        clearTimeout(this.processLingers.get(effect.process));
+        const timer = setTimeout(() => {
+          this.processLingers.delete(effect.process);
+          this.handle({ type: 'lingerEnded', process: effect.process });
+        }, effect.ms);
+        this.processLingers.set(effect.process, timer);
         return;
+      }
     }
   }
 
@@ -273,6 +285,8 @@ export class SharedServerOwner {
         onMessage: (message) => this.run(() => this.mux.serverMessage(process, typeof message === 'string' ? Buffer.from(message, 'utf8') : message, Date.now()), false),
         onClosed: (info) => {
           this.processes.delete(process);
+          clearTimeout(this.processLingers.get(process));
+          this.processLingers.delete(process);
           this.opts.log('info', `${server} (process ${process}) ended: ${info.reason}`);
           this.handle({ type: 'processClosed', process, reason: info.reason, exitCode: info.exitCode ?? null, stderrTail: info.stderrTail });
         },
