@@ -99,9 +99,12 @@ test('eight processes asking for the token at the same instant all get the one t
   await loadHostModule('cli/cliContext');
   const bundled = path.join(repoRoot, 'out', 'test', 'cli_cliContext.cjs');
   const go = path.join(w.root, 'go');
+  // The core's limits as the WASM returns them (its hostLimits is this generated JSON).
+  const limitsJson = path.join(repoRoot, 'crates', 'lazy-mcp-wasm', 'src', 'host_limits.generated.json');
   const script = `const fs = require('fs'); const { gatewayToken } = require(${JSON.stringify(bundled)});
+    const limits = JSON.parse(fs.readFileSync(${JSON.stringify(limitsJson)}, 'utf8'));
     while (!fs.existsSync(${JSON.stringify(go)})) {}
-    process.stdout.write(gatewayToken().token);`;
+    process.stdout.write(gatewayToken({ core: { limits: () => limits } }).token);`;
   const children = Array.from({ length: 8 }, () => {
     const child = spawn(process.execPath, ['-e', script], { env: w.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -11,6 +11,8 @@ import { loadHostModule } from './helpers/bundle.mjs';
 
 const { BlobFile } = await loadHostModule('host/storage/blobFile');
 const { readFiles } = await loadHostModule('host/config/configFiles');
+/** The core's largest config file (host_limits.rs; the WASM's hostLimits is this generated JSON). */
+const { configFileMaxBytes } = JSON.parse(fs.readFileSync(new URL('../../crates/lazy-mcp-wasm/src/host_limits.generated.json', import.meta.url), 'utf8'));
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-hardening-'));
 
@@ -47,7 +49,7 @@ test('readFiles: a directory, a link loop, a FIFO, a device and a big file say w
   fs.writeFileSync(p('big'), Buffer.alloc(5 * 1024 * 1024, 0x20));
   fs.writeFileSync(p('ok.json'), '{}');
   const started = Date.now();
-  const files = await readFiles(['dir', 'loop', 'fifo', 'zero', 'dangling', 'big', 'ok.json', 'none'].map(p));
+  const files = await readFiles(['dir', 'loop', 'fifo', 'zero', 'dangling', 'big', 'ok.json', 'none'].map(p), configFileMaxBytes);
   assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
   assert.deepEqual(
     files.map((f) => [path.basename(f.path), f.content === null ? null : f.content.length, f.unreadable]),

@@ -12,6 +12,8 @@ import { loadHostModule } from './helpers/bundle.mjs';
 import { runCli, tempWorld, writeJson } from './helpers/cliRun.mjs';
 
 const { readFiles } = await loadHostModule('host/config/configFiles');
+/** The core's largest config file (host_limits.rs; the WASM's hostLimits is this generated JSON). */
+const { configFileMaxBytes } = JSON.parse(fs.readFileSync(new URL('../../crates/lazy-mcp-wasm/src/host_limits.generated.json', import.meta.url), 'utf8'));
 
 test('readFiles reports the file a symbolic link (or a linked folder) opened; a plain file has no realPath', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-links-'));
@@ -20,7 +22,7 @@ test('readFiles reports the file a symbolic link (or a linked folder) opened; a 
   fs.writeFileSync(p('real/target.txt'), 'x');
   fs.symlinkSync(p('real/target.txt'), p('link.txt'));
   fs.symlinkSync(p('real'), p('linked-dir'));
-  const files = await readFiles([p('link.txt'), p('linked-dir/target.txt'), p('real/target.txt')]);
+  const files = await readFiles([p('link.txt'), p('linked-dir/target.txt'), p('real/target.txt')], configFileMaxBytes);
   assert.deepEqual(
     files.map((f) => [path.relative(dir, f.path), f.realPath && path.relative(dir, f.realPath)]),
     [

@@ -8,6 +8,8 @@ import { loadHostModule } from './helpers/bundle.mjs';
 
 const { BlobFile } = await loadHostModule('host/storage/blobFile');
 const { ConfigWatcher, readFiles } = await loadHostModule('host/config/configFiles');
+/** The core's largest config file (host_limits.rs; the WASM's hostLimits is this generated JSON). */
+const { configFileMaxBytes } = JSON.parse(fs.readFileSync(new URL('../../crates/lazy-mcp-wasm/src/host_limits.generated.json', import.meta.url), 'utf8'));
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'lazy-mcp-host-'));
 
@@ -25,7 +27,7 @@ test('BlobFile round-trips and leaves no temp files; a missing blob reads as und
 test('readFiles reports missing files as null content', async () => {
   const dir = tmp();
   fs.writeFileSync(path.join(dir, 'a.json'), '{}');
-  const files = await readFiles([path.join(dir, 'a.json'), path.join(dir, 'missing.json')]);
+  const files = await readFiles([path.join(dir, 'a.json'), path.join(dir, 'missing.json')], configFileMaxBytes);
   assert.deepEqual(files.map((f) => f.content), ['{}', null]);
 });
 

@@ -4,11 +4,16 @@
 // through `WasmCore.limits()` / `httpPolicy()`. This test greps extension/src for:
 //   - a timer or sleep whose delay is a number literal (`setTimeout(f, 500)`, `sleep(300)`);
 //   - a duration, timeout, grace, delay, retry or backoff given a number literal
-//     (`const PIPE_CLOSE_WAIT_MS = 500`, `graceMs = opts.killGraceMs ?? 2000`);
+//     (`const PIPE_CLOSE_WAIT_MS = 500`, `graceMs = opts.killGraceMs ?? 2000`), whatever its
+//     unit (`TERM_TO_KILL_S = 2`, `waitSeconds = 5`), and a shell `sleep 2` in a script;
+//   - a size cap, bound or count given a number literal (`maxFileBytes = 4096`,
+//     `minTokenLength = 32`, `backlog: 4096`, `listenAttempts = 3`) and a byte size
+//     written as arithmetic (`256 * 1024 * 1024`);
 //   - an HTTP status number in a comparison (`status === 401`, `case 404:`);
 //   - an array of three or more number literals (a retry or backoff schedule);
 //   - a network error code as a string (`code === 'ECONNREFUSED'`, `case 'ENOTFOUND':`): what
 //     a failed request means for its connection is the core's (http_request_error.rs).
+// Loops that retry a literal number of times (`attempt < 3`) fail in the loop test below.
 // A new one fails here: move it into the core's limits, or, if it is mechanics and no
 // policy, add it to `allowed` below with the reason. An allowed entry no longer found
 // fails too, so the list stays true.
@@ -36,12 +41,25 @@ const rules = [
     re: new RegExp(String.raw`^\s*\}\s*,\s*\(?\s*[1-9][\d_]*(?:\.\d+)?(?:\s*(?:\*\*|[-+*/])\s*${NUM})*\s*\)?\s*\)`),
   },
   { rule: 'sleep with a literal delay', re: new RegExp(String.raw`\b(?:sleep|delay)\s*\(\s*${NUM}`) },
+  // A shell script's own wait (`sleep 2; kill -s KILL 0`): a string, so no name rule sees it.
+  { rule: 'sleep with a literal delay', re: new RegExp(String.raw`\bsleep\s+${NUM}\b`) },
   {
     rule: 'duration, retry or backoff literal',
     re: new RegExp(
-      String.raw`\b\w*(?:Ms|_MS|[tT]imeout|TIMEOUT|[iI]nterval|INTERVAL|[gG]race|GRACE|[dD]elay|DELAY|[rR]etries|RETRIES|[bB]ackoff|BACKOFF|[pP]auses?|PAUSES?)\b\s*(?:=|\?\?|\|\||:)\s*\(?\s*[1-9][\d_]*`,
+      String.raw`\b\w*(?:Ms|_MS|_S|_SECS?|_SECONDS|Secs?|Seconds|_MINS?|_MINUTES|Mins|Minutes|[tT]imeout|TIMEOUT|[iI]nterval|INTERVAL|[gG]race|GRACE|[dD]elay|DELAY|[rR]etries|RETRIES|[bB]ackoff|BACKOFF|[pP]auses?|PAUSES?)\b\s*(?:=|\?\?|\|\||:)\s*\(?\s*[1-9][\d_]*`,
     ),
   },
+  {
+    // A size cap, bound or count by its name: `maxTokenFileBytes = 4096`, `MAX_ERROR_BODY_CHARS = 64 * 1024`,
+    // `minTokenLength = 32`, `backlog: 4096`, `listenAttempts = 3`, `recordLimit = 1000`.
+    rule: 'size cap or count literal',
+    re: new RegExp(
+      String.raw`\b(?:\w*(?:Bytes|BYTES|Chars|CHARS|Length|LENGTH|Limit|LIMIT|Size|SIZE|Attempts|ATTEMPTS|Tries|TRIES)|(?:max|min)[A-Z]\w*|(?:MAX|MIN)_\w+|backlog)\b\s*(?:=|\?\?|\|\||:)\s*\(?\s*[1-9][\d_]*`,
+    ),
+  },
+  // A byte size written as arithmetic, whatever it is called or passed to (`256 * 1024 * 1024,`).
+  // Not `1024 * 1024` alone: the unit a size is shown in (`n / (1024 * 1024)` MB).
+  { rule: 'size cap or count literal', re: new RegExp(String.raw`\b(?!1024\b)${NUM}\s*\*\s*1024\b`) },
   {
     rule: 'HTTP status comparison',
     re: /(?:status\w*\s*(?:===|!==|==|!=|>=|<=|<|>)\s*[1-5]\d\d\b|\b[1-5]\d\d\s*(?:===|!==|==|!=)\s*\w*status|\bcase\s+[1-5]\d\d\s*:)/i,
@@ -77,6 +95,12 @@ const allowed = [
     why: 'coalesces a burst of state changes into one redraw of the tree and status bar',
   },
   {
+    file: 'vscode/notifier.ts',
+    rule: 'size cap or count literal',
+    text: 'recordLimit = 1000',
+    why: 'the record of shown notifications that tests read keeps its last entries: a memory bound of that record, nothing a user meets',
+  },
+  {
     file: 'host/auth/loopbackRedirect.ts',
     rule: 'duration, retry or backoff literal',
     text: 'keepAliveTimeout = 1000',
@@ -87,6 +111,18 @@ const allowed = [
     rule: 'duration, retry or backoff literal',
     text: 'MAX_TIMEOUT_MS = 2 ** 31 - 1',
     why: "Node's setTimeout range: a longer delay fires at once, so the core's deadline is clamped to it",
+  },
+  {
+    file: 'host/engineDriver.ts',
+    rule: 'size cap or count literal',
+    text: 'MAX_TIMEOUT_MS = 2 ** 31 - 1',
+    why: "the same line: Node's setTimeout range, no limit of Lazy MCP's",
+  },
+  {
+    file: 'host/config/readConfigFile.ts',
+    rule: 'size cap or count literal',
+    text: 'Math.max(opened.size + 1, 64 * 1024)',
+    why: "the first read's buffer (the file's size, at least one chunk) so a file that grew is seen: I/O mechanics; the cap is the core's `configFileMaxBytes`",
   },
   {
     file: 'host/shared/ownerLauncher.ts',
@@ -117,7 +153,8 @@ function sourceFiles(dir) {
 function findings(text) {
   const found = [];
   codeLines(text).forEach((code, i) => {
-    for (const { rule, re } of rules) if (re.test(code)) found.push({ line: i + 1, rule, code: code.trim() });
+    // Once per line and rule (two patterns of one rule may match the same line).
+    for (const { rule, re } of rules) if (re.test(code) && !found.some((f) => f.line === i + 1 && f.rule === rule)) found.push({ line: i + 1, rule, code: code.trim() });
   });
   return found;
 }
@@ -125,12 +162,29 @@ function findings(text) {
 test('the detector finds each kind of policy literal (else this test would pass on anything)', () => {
   const samples = {
     'timer with a literal delay': ['this.timer = setTimeout(() => this.close(), 15_000);', 'setInterval(() => this.flush(false), 10 * 1000)', '        }, 2_000);', '  }, 5 * 60_000)'],
-    'sleep with a literal delay': ['await sleep(300, cancelled);', 'await delay(10);'],
+    'sleep with a literal delay': [
+      'await sleep(300, cancelled);',
+      'await delay(10);',
+      "  `(trap '' TERM; read -r _ <&3; kill -s TERM 0; sleep 2; kill -s KILL 0) </dev/null &`,",
+    ],
     'duration, retry or backoff literal': [
       'const PIPE_CLOSE_WAIT_MS = 500;',
       'this.graceMs = opts.killGraceMs ?? 2000;',
       'private readonly intervalMs = 10_000,',
       'const trapNoticeIntervalMs = 60_000;',
+      'const TERM_TO_KILL_S = 2;',
+      'const stopWaitSeconds = 15;',
+      'const LINGER_MINUTES = 5;',
+    ],
+    'size cap or count literal': [
+      'const maxConfigFileBytes = 4 * 1024 * 1024;',
+      'const maxTokenFileBytes = 4096;',
+      'const minTokenLength = 32;',
+      'const MAX_ERROR_BODY_CHARS = 64 * 1024;',
+      "server.listen({ path: this.socketPath, backlog: 4096 }, () => resolve(undefined));",
+      'const listenAttempts = 3;',
+      'const recordLimit = 1000;',
+      '    256 * 1024 * 1024,',
     ],
     'HTTP status comparison': ['if (res.statusCode === 404) return;', 'if (admission.status === 401) headers.x = 1;', 'case 405:'],
     'number array (a schedule?)': ['const pausesMs = [25, 50, 100, 200, 400];'],
@@ -151,6 +205,15 @@ test('the detector finds each kind of policy literal (else this test would pass 
     '  }, 0);',
     '        }, this.policy.sessionEndTimeoutMs);',
     'setTimeout(resolve, this.limits.pipeCloseWaitMs)',
+    "`(trap '' TERM; read -r _ <&3; kill -s TERM 0; sleep ${seconds}; kill -s KILL 0)`",
+    'const seconds = Math.max(1, Math.ceil(killGraceMs / 1000));',
+    'readBody(res, this.policy.errorBodyMaxChars, this.maxMessageBytes)',
+    'const buffer = Buffer.alloc(limits.tokenFileMaxBytes + 1);',
+    'export async function readConfigFile(p: string, maxBytes: number): Promise<ReadResult> {',
+    'const maxBytes = ctx.core.limits().gateway.maxBodyBytes;',
+    'server.listen({ path: this.socketPath, backlog: listenBacklog }, () => resolve(undefined));',
+    'const memory = `RSS ${Math.round(rss / 1_048_576)} MB`;',
+    'const mib = n / (1024 * 1024);',
     "res.writeHead(404, { 'Content-Type': 'text/plain' })",
     '// a 401 or 403 holds the request; retries after 500 ms',
     "fetch('http://127.0.0.1:8080/mcp')",
@@ -184,7 +247,8 @@ test('extension/src holds no wait, retry, interval or status rule of its own but
 
 // ── Retry and poll loops ─────────────────────────────────────────────────────
 // A loop (`for (;;)`, `while`, `do`) whose body sleeps (`await sleep(…)`, an awaited
-// `setTimeout`) or compares `Date.now()` with a deadline is a retry or poll schedule: policy
+// `setTimeout`), compares `Date.now()` with a deadline or counts its tries to a number literal
+// (`attempt < 3`) is a retry or poll schedule: policy
 // the core should own. Today's are listed with why each stays; a new one fails here, and an
 // entry no longer found fails too.
 
@@ -243,9 +307,13 @@ function loops(text) {
 const SLEEPS = /\bawait\s+(?:[\w.]+\.)?(?:sleep|delay|pause|wait)\w*\s*\(/i;
 const DEADLINE = /Date\.now\(\)\s*(?:-\s*\w+\s*)?(?:<=|>=|<|>(?!=))|(?:<=|>=|<|(?<!=)>)\s*Date\.now\(\)/;
 
+/** A count of tries compared with a number literal: `attempt < 3`, `tries >= 5`, `3 > retry`. */
+const TRIES = /\b\w*(?:attempt|tries|tried|retry|retries)\w*\s*(?:<=?|>=?|===?|!==?)\s*\d|\d\s*(?:<=?|>=?|===?|!==?)\s*\w*(?:attempt|tries|tried|retry|retries)\w*\b/i;
+
 /** Why a loop is a retry or poll loop, or undefined when it is none. */
 function pollReason(body) {
   if (/\bawait\b/.test(body) && /\bsetTimeout\b/.test(body)) return 'awaits a setTimeout';
+  if (TRIES.test(body)) return 'tries a literal number of times';
   if (SLEEPS.test(body)) return 'sleeps';
   if (DEADLINE.test(body)) return 'compares Date.now() with a deadline';
   return undefined;
@@ -270,6 +338,8 @@ test('the loop detector finds each kind of retry or poll loop (else this test wo
     'const deadline = Date.now() + ms;\nfor (;;) {\n  try { return await connect(); } catch { if (Date.now() > deadline) throw new Error("gone"); }\n}',
     'do {\n  await delay(ms);\n} while (!ready());',
     'while (Date.now() - since < limitMs) step();',
+    'for (let attempt = 0; attempt < 3; attempt++) {\n  if (tryListen()) return true;\n  removeStaleSocket();\n}',
+    'let tries = 0;\nwhile (!createExclusively(file)) {\n  if (++tries >= 5) throw new Error("keeps changing");\n}',
   ];
   for (const text of polls) assert.equal(pollLoops(text).length, 1, text);
   // Not a poll: a read loop, an event wait, a counter, braces in strings, a timer armed in a loop.
@@ -279,6 +349,7 @@ test('the loop detector finds each kind of retry or poll loop (else this test wo
     "while (start < end && line[start] === ' ') start++;",
     "for (const x of xs) {\n  const s = '{ }}';\n  x.timer = setTimeout(f, x.ms);\n}",
     'const started = Date.now();\nfor (const x of xs) x.at = Date.now() - started;',
+    'for (let attempt = 0; attempt < limits.tokenFileAttempts; attempt++) {\n  if (create()) return;\n}',
   ]) {
     assert.deepEqual(pollLoops(text), [], text);
   }

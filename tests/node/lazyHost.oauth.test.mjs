@@ -56,7 +56,7 @@ async function vscodeLikeHost(openUrl, guarded = {}) {
     settings: { signInMayWait: true },
     log: (level, message, server) => logs.push(`${level} ${server ?? ''} ${message}`),
     gateway: {},
-    auth: new AuthHost({ core, store: new FileTokenStore(path.join(root, 'oauth.json')), browser: { openUrl } }),
+    auth: new AuthHost({ core, store: new FileTokenStore(path.join(root, 'oauth.json'), core.limits().signIn.tokenStoreMaxBytes), browser: { openUrl } }),
   });
   hosts.push(host);
   await host.start();

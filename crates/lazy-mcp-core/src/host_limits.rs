@@ -17,6 +17,12 @@ use serde::{Deserialize, Serialize};
 pub struct HostLimits {
     /// HTTP: bound on the DELETE that ends a session when the connection closes.
     pub http_session_end_timeout_ms: u64,
+    /// HTTP: an error answer's body is read for the message a user sees, at
+    /// most this many characters.
+    pub http_error_body_max_chars: u64,
+    /// The largest config file (or `{file:...}` secret) read; a bigger one is
+    /// reported unreadable.
+    pub config_file_max_bytes: u64,
     pub gateway: GatewayLimits,
     /// `serve`: clients are answered (`--stdio`) or the address printed
     /// (`--http`) once the first catalogue is complete, but never later than this.
@@ -70,6 +76,17 @@ pub struct GatewayLimits {
     /// Messages kept for a session with no stream open to take them (server
     /// notifications, requests); beyond it they are dropped.
     pub max_backlog: u64,
+    /// `serve --stdio`: of a line over `max_body_bytes`, this much is kept to
+    /// find its request id (the client gets an error answer to that id).
+    pub oversized_head_bytes: u64,
+    /// The bearer token file (`serve --http`): a file bigger than this is no
+    /// token ...
+    pub token_file_max_bytes: u64,
+    /// ... nor is one shorter than this (clients cannot guess it).
+    pub token_min_chars: u64,
+    /// Creating the token file races other starts: it is read again (their
+    /// token) or created again at most this many times.
+    pub token_file_attempts: u64,
 }
 
 /// The per-user owner of shared servers (`host/shared`, docs/shared-servers.md).
@@ -90,6 +107,15 @@ pub struct SharedOwnerLimits {
     /// of the jitter, so the waiting clients do not come back together.
     pub busy_pause_ms: u64,
     pub busy_jitter_ms: u64,
+    /// Listening finds a socket file whose owner is gone: it is replaced and
+    /// listening tried again, at most this many times in all.
+    pub listen_attempts: u64,
+    /// The owner's listen queue (hundreds of attachments may connect at once:
+    /// 20 sessions x 50 servers).
+    pub listen_backlog: u64,
+    /// The largest frame on the owner's socket (one stdio message and its
+    /// kind); a bigger one is dropped and logged.
+    pub max_frame_bytes: u64,
 }
 
 /// How a stdio server is read and its process group stopped
@@ -136,6 +162,8 @@ pub struct SignInLimits {
     pub other_sign_in_poll_ms: u64,
     /// How often the CLI's token file is looked at for another process's write.
     pub token_file_poll_ms: u64,
+    /// The largest sign-in file (`auth login`'s tokens and registrations) read.
+    pub token_store_max_bytes: u64,
 }
 
 /// Floods of similar log lines (`host/logThrottle.ts`): per server and kind
@@ -201,6 +229,8 @@ pub const OTHER_SIGN_IN_POLL_MS: u64 = 300;
 pub fn host_limits() -> HostLimits {
     HostLimits {
         http_session_end_timeout_ms: 2_000,
+        http_error_body_max_chars: 64 * 1024,
+        config_file_max_bytes: 4 * 1024 * 1024,
         gateway: GatewayLimits {
             session_idle_ms: SESSION_IDLE_MS,
             max_sessions: MAX_SESSIONS,
@@ -209,6 +239,10 @@ pub fn host_limits() -> HostLimits {
             sse_keep_alive_ms: 25_000,
             sse_headers_within_ms: 1_000,
             max_backlog: 256,
+            oversized_head_bytes: 64 * 1024,
+            token_file_max_bytes: 4096,
+            token_min_chars: 32,
+            token_file_attempts: 5,
         },
         first_catalogue_wait_ms: 20_000,
         serve_drain_after_eof_ms: 150_000,
@@ -221,6 +255,9 @@ pub fn host_limits() -> HostLimits {
             start_poll_ms: OWNER_START_POLL_MS,
             busy_pause_ms: OWNER_BUSY_PAUSE_MS,
             busy_jitter_ms: OWNER_BUSY_JITTER_MS,
+            listen_attempts: 3,
+            listen_backlog: 4096,
+            max_frame_bytes: 256 * 1024 * 1024,
         },
         stdio: StdioLimits {
             max_line_bytes: 256 * 1024 * 1024,
@@ -238,6 +275,7 @@ pub fn host_limits() -> HostLimits {
             lock_unwritten_grace_ms: 5_000,
             other_sign_in_poll_ms: OTHER_SIGN_IN_POLL_MS,
             token_file_poll_ms: 500,
+            token_store_max_bytes: 4 * 1024 * 1024,
         },
         log_throttle: LogThrottleLimits {
             burst: 10,

@@ -52,6 +52,17 @@ fn the_limits_are_the_ones_the_hosts_used_to_hold() {
     assert_eq!(limits.log_throttle.interval_ms, 10_000);
     assert_eq!(limits.log_throttle.max_kinds, 1_000);
     assert_eq!(limits.trap_notice_interval_ms, 60_000);
+    // Moved from the host's files by the audit of issue 25's "no policy a grep would find".
+    assert_eq!(limits.http_error_body_max_chars, 64 * 1024);
+    assert_eq!(limits.config_file_max_bytes, 4 * 1024 * 1024);
+    assert_eq!(limits.gateway.oversized_head_bytes, 64 * 1024);
+    assert_eq!(limits.gateway.token_file_max_bytes, 4096);
+    assert_eq!(limits.gateway.token_min_chars, 32);
+    assert_eq!(limits.gateway.token_file_attempts, 5);
+    assert_eq!(limits.shared_owner.listen_attempts, 3);
+    assert_eq!(limits.shared_owner.listen_backlog, 4096);
+    assert_eq!(limits.shared_owner.max_frame_bytes, 256 * 1024 * 1024);
+    assert_eq!(limits.sign_in.token_store_max_bytes, 4 * 1024 * 1024);
 }
 
 #[test]

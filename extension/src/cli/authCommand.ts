@@ -27,7 +27,7 @@ export async function authCommand(args: ParsedArgs, ctx: CliContext): Promise<nu
       case 'logout':
         return logout(host, name);
       default:
-        return await status(host, config.servers, args.json);
+        return await status(host, config.servers, args.json, ctx);
     }
   } finally {
     await host.stop();
@@ -91,9 +91,9 @@ function logout(host: Host, name: string): number {
   return 0;
 }
 
-async function status(host: Host, servers: ServerConfig[], json: boolean): Promise<number> {
+async function status(host: Host, servers: ServerConfig[], json: boolean, ctx: CliContext): Promise<number> {
   const snap = await settled(host);
-  const store = new FileTokenStore(signInFile());
+  const store = new FileTokenStore(signInFile(), ctx.core.limits().signIn.tokenStoreMaxBytes);
   const rows: { server: string; signedIn: boolean; state: string; reason?: string; nextStep?: string }[] = [];
   for (const row of snap.servers) {
     if (row.auth == null) continue;

@@ -98,8 +98,8 @@ export function cataloguePath(args: ParsedArgs, cwd: string): string {
  * keep working across restarts). A file others can read is replaced; a link,
  * a directory or a token no client can send is refused (see tokenFile.ts).
  */
-export function gatewayToken(): { token: string; file: string } {
-  return readOrCreateToken(path.join(xdgDir('XDG_CONFIG_HOME', '.config'), 'lazy-mcp', 'token'));
+export function gatewayToken(ctx: CliContext): { token: string; file: string } {
+  return readOrCreateToken(path.join(xdgDir('XDG_CONFIG_HOME', '.config'), 'lazy-mcp', 'token'), ctx.core.limits().gateway);
 }
 
 /** Where `auth login` keeps tokens and client registrations: `$XDG_CONFIG_HOME/lazy-mcp/oauth.json` (0600). */

@@ -64,7 +64,7 @@ export function createHost(
     sharedCatalogue: new SharedCatalogueDir(defaultSharedCatalogueDir(), (level, message) => ctx.log(level, message)),
     log: (level, message, server) => ctx.log(level, message, server),
     measureRss: linuxRss,
-    auth: new AuthHost({ core: ctx.core, store: new FileTokenStore(signInFile()), browser: cliBrowser }),
+    auth: new AuthHost({ core: ctx.core, store: new FileTokenStore(signInFile(), ctx.core.limits().signIn.tokenStoreMaxBytes), browser: cliBrowser }),
     approvedDefinitionsFile: approvedDefinitionsPath(),
     // The CLI has no prompt: a call that needs sign-in fails at once naming `lazy-mcp auth login`.
     ...extra,

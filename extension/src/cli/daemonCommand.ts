@@ -27,7 +27,7 @@ export async function daemonCommand(args: ParsedArgs, ctx: CliContext): Promise<
     case 'status':
     case 'stop':
     default:
-      return ask(args, dir, protocol);
+      return ask(args, dir, protocol, ctx.core.limits().sharedOwner.maxFrameBytes);
   }
 }
 
@@ -74,7 +74,8 @@ export interface OwnerStatus {
 }
 
 /** The running owner's answer to `status` (or `stop`); undefined when none listens. */
-export async function askOwner(dir: string, protocol: number, stop = false): Promise<OwnerStatus | undefined> {
+/** `maxFrameBytes`: the core's `sharedOwner.maxFrameBytes`. */
+export async function askOwner(dir: string, protocol: number, maxFrameBytes: number, stop = false): Promise<OwnerStatus | undefined> {
   const socketPath = ownerSocketPath(dir, protocol);
   let socket;
   try {
@@ -89,6 +90,7 @@ export async function askOwner(dir: string, protocol: number, stop = false): Pro
         if (kind === FRAME.status) text = body.toString('utf8');
       },
       () => undefined,
+      maxFrameBytes,
     );
     socket.on('data', (chunk: Buffer) => reader.push(chunk));
     socket.on('error', reject);
@@ -125,9 +127,9 @@ export function ownerStatusLines(status: OwnerStatus, socketPath: string, protoc
   return lines;
 }
 
-async function ask(args: ParsedArgs, dir: string, protocol: number): Promise<number> {
+async function ask(args: ParsedArgs, dir: string, protocol: number, maxFrameBytes: number): Promise<number> {
   const socketPath = ownerSocketPath(dir, protocol);
-  const status = await askOwner(dir, protocol, args.daemonAction === 'stop');
+  const status = await askOwner(dir, protocol, maxFrameBytes, args.daemonAction === 'stop');
   if (status === undefined) {
     if (args.json) process.stdout.write(`${JSON.stringify({ running: false, socket: socketPath })}\n`);
     else say(`no Lazy MCP owner is running (${socketPath}); one starts when a client needs a shared server`);

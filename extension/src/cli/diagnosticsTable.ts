@@ -15,7 +15,7 @@ export async function diagnosticsCommand(args: ParsedArgs, ctx: CliContext): Pro
     const snap = await settled(host);
     // The per-user owner's shared servers (what every client of this user shares), when sharing is on.
     const spec = cliOwnerSpec(args, ctx);
-    const owner = spec ? await askOwner(spec.dir, spec.protocol) : undefined;
+    const owner = spec ? await askOwner(spec.dir, spec.protocol, spec.maxFrameBytes) : undefined;
     if (args.json) {
       process.stdout.write(`${JSON.stringify(owner ? { ...snap, sharedOwner: owner } : snap, null, 2)}\n`);
       return 0;

@@ -14,8 +14,6 @@ import { configOf, createHost, firstCatalogue, nestedMarker } from './cliHost';
 
 const stdioClient = 'stdio';
 const aggregate = { kind: 'aggregate' } as const;
-/** The part of an oversized line kept to find its id. */
-const oversizedHeadBytes = 64 * 1024;
 
 export async function serveCommand(args: ParsedArgs, ctx: CliContext): Promise<number> {
   const nestedIn = process.env[nestedMarker];
@@ -165,7 +163,8 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, setup: ServeSe
     (line) => (started ? onLine(line) : early.push(() => onLine(line))),
     maxLineBytes,
     (bytes, head) => (started ? onOversized(bytes, head) : early.push(() => onOversized(bytes, head))),
-    oversizedHeadBytes,
+    // The part of an oversized line kept to find its id: the core's.
+    ctx.core.limits().gateway.oversizedHeadBytes,
     byteLine,
   );
   let ready: () => void = () => undefined;
@@ -208,7 +207,7 @@ async function serveStdio(ctx: CliContext, catalogueFile: string, setup: ServeSe
 
 async function serveHttp(args: ParsedArgs, ctx: CliContext, catalogueFile: string, setup: ServeSetup): Promise<number> {
   const port = parseLoopbackAddress(args.httpAddress);
-  const { token, file: tokenFile } = args.noAuth ? { token: undefined, file: undefined } : gatewayToken();
+  const { token, file: tokenFile } = args.noAuth ? { token: undefined, file: undefined } : gatewayToken(ctx);
   const host = createHost(ctx, catalogueFile, {
     ...setup,
     watchConfig: true,

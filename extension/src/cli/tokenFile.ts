@@ -7,26 +7,28 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { GatewayLimits } from '../core/contract.generated';
 import { notARegularFile } from '../host/config/readConfigFile';
 import { CliError } from './cliError';
 
 /** Exit code of a token file that cannot be used (docs/cli.md: runtime failure). */
 const exitCode = 1;
-/** A token is 43 characters; anything this big is not one. */
-const maxTokenFileBytes = 4096;
-const minTokenLength = 32;
 
-export function readOrCreateToken(file: string): { token: string; file: string } {
+/** The core's rules for the token file (host_limits.rs `gateway`): its size, a token's length, the tries of a racing start. */
+export type TokenFileLimits = Pick<GatewayLimits, 'tokenFileMaxBytes' | 'tokenMinChars' | 'tokenFileAttempts'>;
+
+export function readOrCreateToken(file: string, limits: TokenFileLimits): { token: string; file: string } {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < limits.tokenFileAttempts; attempt++) {
     const stat = lstatOrUndefined(file);
     if (stat === undefined) {
+      // 256 random bits (43 characters): the token's strength, well over the core's shortest accepted.
       const token = randomBytes(32).toString('base64url');
       if (createExclusively(file, `${token}\n`)) return { token, file };
       continue; // another start created it first: use its token
     }
-    refuseUnusable(file, stat);
-    const token = readToken(file);
+    refuseUnusable(file, stat, limits);
+    const token = readToken(file, limits);
     if (token === undefined) {
       // Readable by others, or too short to be ours: replace it with a new one.
       fs.rmSync(file, { force: true });
@@ -46,7 +48,7 @@ function lstatOrUndefined(file: string): fs.Stats | undefined {
   }
 }
 
-function refuseUnusable(file: string, stat: fs.Stats): void {
+function refuseUnusable(file: string, stat: fs.Stats, limits: TokenFileLimits): void {
   if (stat.isSymbolicLink()) {
     throw new CliError(
       `token file ${file} is a symbolic link; lazy-mcp never reads its token through a link (another file would become the token). Remove the link (a new token is created) or replace it with a regular file of mode 0600`,
@@ -59,21 +61,21 @@ function refuseUnusable(file: string, stat: fs.Stats): void {
   if (uid !== undefined && stat.uid !== uid) {
     throw new CliError(`token file ${file} belongs to another user (uid ${stat.uid}); remove it and start again (a new token is created)`, exitCode);
   }
-  if (stat.size > maxTokenFileBytes) {
-    throw new CliError(`token file ${file} is larger than ${maxTokenFileBytes} bytes, so it is not a lazy-mcp token; remove it and start again`, exitCode);
+  if (stat.size > limits.tokenFileMaxBytes) {
+    throw new CliError(`token file ${file} is larger than ${limits.tokenFileMaxBytes} bytes, so it is not a lazy-mcp token; remove it and start again`, exitCode);
   }
 }
 
 /** The token, or undefined when the file should be replaced (others can read it, or it is too short). */
-function readToken(file: string): string | undefined {
+function readToken(file: string, limits: TokenFileLimits): string | undefined {
   const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
   let text: string;
   let mode: number;
   try {
     const opened = fs.fstatSync(fd);
-    refuseUnusable(file, opened);
+    refuseUnusable(file, opened, limits);
     mode = opened.mode;
-    const buffer = Buffer.alloc(maxTokenFileBytes + 1);
+    const buffer = Buffer.alloc(limits.tokenFileMaxBytes + 1);
     const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
     text = buffer.subarray(0, length).toString('utf8');
   } finally {
@@ -88,7 +90,7 @@ function readToken(file: string): string | undefined {
       exitCode,
     );
   }
-  return token.length >= minTokenLength ? token : undefined;
+  return token.length >= limits.tokenMinChars ? token : undefined;
 }
 
 /** Write `content` to `file` only if it does not exist yet, all at once; false when another process won. */

@@ -729,7 +729,17 @@ export type HostLimits = {
 /**
  * HTTP: bound on the DELETE that ends a session when the connection closes.
  */
-httpSessionEndTimeoutMs: number, gateway: GatewayLimits, 
+httpSessionEndTimeoutMs: number, 
+/**
+ * HTTP: an error answer's body is read for the message a user sees, at
+ * most this many characters.
+ */
+httpErrorBodyMaxChars: number, 
+/**
+ * The largest config file (or `{file:...}` secret) read; a bigger one is
+ * reported unreadable.
+ */
+configFileMaxBytes: number, gateway: GatewayLimits, 
 /**
  * `serve`: clients are answered (`--stdio`) or the address printed
  * (`--http`) once the first catalogue is complete, but never later than this.
@@ -795,7 +805,26 @@ sseHeadersWithinMs: number,
  * Messages kept for a session with no stream open to take them (server
  * notifications, requests); beyond it they are dropped.
  */
-maxBacklog: number, };
+maxBacklog: number, 
+/**
+ * `serve --stdio`: of a line over `max_body_bytes`, this much is kept to
+ * find its request id (the client gets an error answer to that id).
+ */
+oversizedHeadBytes: number, 
+/**
+ * The bearer token file (`serve --http`): a file bigger than this is no
+ * token ...
+ */
+tokenFileMaxBytes: number, 
+/**
+ * ... nor is one shorter than this (clients cannot guess it).
+ */
+tokenMinChars: number, 
+/**
+ * Creating the token file races other starts: it is read again (their
+ * token) or created again at most this many times.
+ */
+tokenFileAttempts: number, };
 
 export type SharedOwnerLimits = { 
 /**
@@ -817,7 +846,22 @@ startPollMs: number,
  * once): the connect is tried again after this long plus a random part
  * of the jitter, so the waiting clients do not come back together.
  */
-busyPauseMs: number, busyJitterMs: number, };
+busyPauseMs: number, busyJitterMs: number, 
+/**
+ * Listening finds a socket file whose owner is gone: it is replaced and
+ * listening tried again, at most this many times in all.
+ */
+listenAttempts: number, 
+/**
+ * The owner's listen queue (hundreds of attachments may connect at once:
+ * 20 sessions x 50 servers).
+ */
+listenBacklog: number, 
+/**
+ * The largest frame on the owner's socket (one stdio message and its
+ * kind); a bigger one is dropped and logged.
+ */
+maxFrameBytes: number, };
 
 export type StdioLimits = { 
 /**
@@ -875,7 +919,11 @@ otherSignInPollMs: number,
 /**
  * How often the CLI's token file is looked at for another process's write.
  */
-tokenFilePollMs: number, };
+tokenFilePollMs: number, 
+/**
+ * The largest sign-in file (`auth login`'s tokens and registrations) read.
+ */
+tokenStoreMaxBytes: number, };
 
 export type LogThrottleLimits = { burst: number, intervalMs: number, 
 /**

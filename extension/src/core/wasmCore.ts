@@ -107,12 +107,14 @@ export class WasmCore {
     verdict: (a: HttpAnswer) => HttpVerdict;
     endsConnection: (code: string, first: boolean) => boolean;
     sessionEndTimeoutMs: number;
+    errorBodyMaxChars: number;
   } {
     const limits = this.limits();
     return {
       verdict: (a) => this.httpStatusVerdict(a),
       endsConnection: (code, first) => this.httpRequestErrorEndsConnection(code, first),
       sessionEndTimeoutMs: limits.httpSessionEndTimeoutMs,
+      errorBodyMaxChars: limits.httpErrorBodyMaxChars,
     };
   }
 

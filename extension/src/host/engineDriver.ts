@@ -455,7 +455,7 @@ export class EngineDriver {
       case 'endpointsChanged':
         return this.deps.onEndpointsChanged?.(effect.endpoints, effect.aggregate ?? undefined);
       case 'readFiles':
-        return void answerReadFiles(effect).then((answer) => this.handle(answer));
+        return void answerReadFiles(effect, this.deps.core.limits().configFileMaxBytes).then((answer) => this.handle(answer));
       case 'watchFiles':
         return this.deps.onWatchFiles?.(effect.paths);
       case 'configLoaded':

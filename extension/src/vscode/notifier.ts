@@ -19,6 +19,7 @@ export interface ShownNotification {
 /** A button label and what it does. */
 export type Button = [label: string, run: () => unknown];
 
+/** The record tests read (`shown`) keeps the last this many: its memory bound, not a limit a user meets. */
 const recordLimit = 1000;
 
 export class Notifier {

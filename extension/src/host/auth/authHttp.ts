@@ -21,7 +21,10 @@ export function boundedFetch(timeoutMs: number, cancelled?: AbortSignal): FetchF
   };
 }
 
-/** One line, bounded; SDK errors can quote response bodies (never our tokens, which are not sent back). */
+/**
+ * One line, bounded; SDK errors can quote response bodies (never our tokens, which are not sent back).
+ * The lengths are how much of a message is shown, wording as the rest of the sentence: no limit, wait or retry.
+ */
 export function describe(err: unknown): string {
   const text = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ');
   // The SDK's words for an error page that is not an OAuth error: say what the server answered.

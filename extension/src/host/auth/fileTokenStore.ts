@@ -9,15 +9,17 @@ import * as path from 'node:path';
 import { notARegularFile } from '../config/readConfigFile';
 import type { TokenStore } from './tokenStore';
 
-const maxFileBytes = 4 * 1024 * 1024;
-
 export class TokenFileError extends Error {}
 
 export class FileTokenStore implements TokenStore {
   private writing: Promise<void> = Promise.resolve();
   readonly lockDir: string;
 
-  constructor(readonly file: string) {
+  /** `maxFileBytes`: the largest sign-in file read, the core's `signIn.tokenStoreMaxBytes` (host_limits.rs). */
+  constructor(
+    readonly file: string,
+    private readonly maxFileBytes: number,
+  ) {
     this.lockDir = path.join(path.dirname(file), 'oauth-locks');
   }
 
@@ -110,7 +112,7 @@ export class FileTokenStore implements TokenStore {
     if (uid !== undefined && stat.uid !== uid) {
       throw new TokenFileError(`sign-in file ${this.file} belongs to another user (uid ${stat.uid}); remove it and sign in again`);
     }
-    if (stat.size > maxFileBytes) throw new TokenFileError(`sign-in file ${this.file} is larger than ${maxFileBytes} bytes; remove it and sign in again`);
+    if (stat.size > this.maxFileBytes) throw new TokenFileError(`sign-in file ${this.file} is larger than ${this.maxFileBytes} bytes; remove it and sign in again`);
   }
 
   private write(all: Record<string, string>): void {

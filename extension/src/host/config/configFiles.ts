@@ -8,14 +8,14 @@ import { type ReadResult, readConfigFile } from './readConfigFile';
 
 export type FileInput = ReadResult;
 
-/** Each path read as a config file: content, null when missing, or what it is when unreadable. */
-export async function readFiles(paths: readonly string[]): Promise<FileInput[]> {
-  return Promise.all(paths.map((p) => readConfigFile(p)));
+/** Each path read as a config file (at most `maxBytes`, the core's `configFileMaxBytes`): content, null when missing, or what it is when unreadable. */
+export async function readFiles(paths: readonly string[], maxBytes: number): Promise<FileInput[]> {
+  return Promise.all(paths.map((p) => readConfigFile(p, maxBytes)));
 }
 
 /** The `filesRead` event answering one `readFiles` effect. */
-export async function answerReadFiles(effect: Extract<Effect, { type: 'readFiles' }>): Promise<Extract<Event, { type: 'filesRead' }>> {
-  return { type: 'filesRead', round: effect.round, files: await readFiles(effect.paths) };
+export async function answerReadFiles(effect: Extract<Effect, { type: 'readFiles' }>, maxBytes: number): Promise<Extract<Event, { type: 'filesRead' }>> {
+  return { type: 'filesRead', round: effect.round, files: await readFiles(effect.paths, maxBytes) };
 }
 
 export class ConfigWatcher {

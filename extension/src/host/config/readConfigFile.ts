@@ -1,5 +1,5 @@
 // Reads one config file (or `{file:...}` reference) safely: only a regular
-// file, at most `maxConfigFileBytes`, opened non-blocking so a FIFO swapped in
+// file, at most the core's `configFileMaxBytes` (host_limits.rs), opened non-blocking so a FIFO swapped in
 // cannot hang us. Anything else is reported as what it is (a directory, a
 // symbolic link loop, a FIFO, a device, too big), never as "not found", and
 // nothing of it is read. A file reached through a symbolic link is reported with
@@ -7,13 +7,11 @@
 import * as fs from 'node:fs';
 import type { FileRead } from '../../core/contract.generated';
 
-/** The most a config file (or a `{file:...}` secret) may be. */
-export const maxConfigFileBytes = 4 * 1024 * 1024;
-
 /** One path as read: the core's `FileRead` (null content = missing, or `unreadable` says what the path is). */
 export type ReadResult = FileRead;
 
-export async function readConfigFile(p: string, maxBytes = maxConfigFileBytes): Promise<ReadResult> {
+/** `maxBytes`: the most a config file (or a `{file:...}` secret) may be, the core's `configFileMaxBytes`. */
+export async function readConfigFile(p: string, maxBytes: number): Promise<ReadResult> {
   const unreadable = (what: string): ReadResult => ({ path: p, content: null, unreadable: what });
   // lstat first: most paths of a discovery plan do not exist, and a missing one costs one call.
   let stat: fs.Stats;

@@ -27,9 +27,6 @@ import {
   type SseTransport,
 } from './types';
 
-/** Error bodies are read for diagnostics only; this much is enough. */
-const MAX_ERROR_BODY_CHARS = 64 * 1024;
-
 /** One message to send, with what the core said about it (the connection never reads `json`). */
 interface Outgoing {
   json: string;
@@ -315,7 +312,7 @@ class HttpConnection implements Connection {
    */
   private readErrorReply(res: http.IncomingMessage, msg: Outgoing, status: number): void {
     const json = (headerValue(res.headers['content-type']) ?? '').toLowerCase().startsWith('application/json');
-    readBody(res, MAX_ERROR_BODY_CHARS, this.maxMessageBytes).then(
+    readBody(res, this.policy.errorBodyMaxChars, this.maxMessageBytes).then(
       (body) => {
         const text = body.trim();
         const awaited = json && text !== '' ? this.deliverReply(msg, text) : true;

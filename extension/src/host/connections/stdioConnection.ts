@@ -117,7 +117,7 @@ class StdioConnection implements Connection {
     }
 
     // POSIX: under the supervisor shell (supervisor.ts), so the group dies with us.
-    const supervised = isWindows ? undefined : planSupervisedSpawn(t.command, t.args ?? [], env, cwd);
+    const supervised = isWindows ? undefined : planSupervisedSpawn(t.command, t.args ?? [], env, cwd, this.limits.killGraceMs);
     if (supervised !== undefined && 'errorCode' in supervised) {
       this.failEarly(`cannot start ${this.label}: ${describeSpawnError({ code: supervised.errorCode })}`);
       return;

@@ -7,7 +7,7 @@
 // the server keeps the leader's pid, its exit status and its stdio, and neither
 // it nor its children inherit the pipe. When we die by any means the kernel
 // closes our end, the watcher's read hits EOF, and it sends TERM, then KILL
-// after 2 s, to the whole group. The watcher ignores TERM from the start: our own
+// after the core's kill grace (2 s), to the whole group. The watcher ignores TERM from the start: our own
 // shutdown SIGTERMs the group, and if we are SIGKILLed between that SIGTERM and
 // the SIGKILL that follows (a client killing `lazy-mcp serve` mid-stop, VS Code
 // ending its extension host), a server that ignores TERM must still be killed by
@@ -18,21 +18,29 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
 
-/** Seconds between the watcher's TERM and KILL of the group. */
-const TERM_TO_KILL_S = 2;
-
-export const SUPERVISOR_SCRIPT = [
-  `(trap '' TERM; read -r _ <&3; kill -s TERM 0; sleep ${TERM_TO_KILL_S}; kill -s KILL 0) </dev/null >/dev/null 2>&1 &`,
-  'exec "$@" 3<&-',
-].join('\n');
+/**
+ * The shell script: the watcher waits the core's `killGraceMs` (host_limits.rs `stdio`) between
+ * its TERM and KILL of the group, in whole seconds (POSIX `sleep` takes no fraction).
+ */
+function supervisorScript(seconds: number | string): string {
+  return [`(trap '' TERM; read -r _ <&3; kill -s TERM 0; sleep ${seconds}; kill -s KILL 0) </dev/null >/dev/null 2>&1 &`, 'exec "$@" 3<&-'].join('\n');
+}
 
 /** The name the supervisor shell runs under (its `$0`); the watcher, a forked subshell, keeps its command line. */
 const SUPERVISOR_NAME = 'lazy-mcp-supervisor';
 
 /** Whether a `/proc/<pid>/cmdline` (NUL-separated) is the supervisor's watcher (or its shell before the `exec`). */
 export function isSupervisor(cmdline: string): boolean {
-  return cmdline.startsWith(`/bin/sh\0-c\0${SUPERVISOR_SCRIPT}\0${SUPERVISOR_NAME}\0`);
+  // Whatever its grace: a process started under other limits is one too.
+  const head = `/bin/sh\0-c\0${scriptHead}`;
+  if (!cmdline.startsWith(head)) return false;
+  const rest = cmdline.slice(head.length);
+  const seconds = /^\d+/.exec(rest)?.[0];
+  return seconds !== undefined && rest.startsWith(`${scriptTail}\0${SUPERVISOR_NAME}\0`, seconds.length);
 }
+
+/** The script before and after its seconds. */
+const [scriptHead = '', scriptTail = ''] = supervisorScript('\0').split('\0');
 
 export interface SupervisedSpawn {
   command: string;
@@ -51,11 +59,12 @@ export function planSupervisedSpawn(
   args: string[],
   env: NodeJS.ProcessEnv,
   cwd: string | undefined,
+  killGraceMs: number,
 ): SupervisedSpawn | { errorCode: 'ENOENT' | 'EACCES' } {
   const found = findExecutable(command, env.PATH ?? process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', cwd ?? process.cwd());
   if (found !== 'ok') return { errorCode: found };
   // The shell looks the command up again on the same PATH, so the server keeps its argv[0].
-  return { command: '/bin/sh', args: ['-c', SUPERVISOR_SCRIPT, SUPERVISOR_NAME, command, ...args], stdio: ['pipe', 'pipe', 'pipe', 'pipe'] };
+  return { command: '/bin/sh', args: ['-c', supervisorScript(Math.max(1, Math.ceil(killGraceMs / 1000))), SUPERVISOR_NAME, command, ...args], stdio: ['pipe', 'pipe', 'pipe', 'pipe'] };
 }
 
 /** Whether `command` resolves (as execvp would) to an executable file. */

@@ -148,6 +148,8 @@ export interface HttpPolicy {
   endsConnection(code: string, first: boolean): boolean;
   /** Bound on the DELETE that ends a session when the connection closes. */
   sessionEndTimeoutMs: number;
+  /** An error answer's body is read for the message a user sees, at most this many characters. */
+  errorBodyMaxChars: number;
 }
 
 /**

@@ -65,6 +65,8 @@ export class SharedServerOwner {
   /** Sockets accepted and not closed yet (attached or about to be): the owner never exits under them. */
   private openSockets = 0;
   private lingerTimer: NodeJS.Timeout | undefined;
+  /** Per process, the timer of its latest `linger` effect (a newer one replaces it: the core keeps only the latest deadline). */
+  private readonly processLingers = new Map<number, NodeJS.Timeout>();
   private stopping: Promise<void> | undefined;
   private resolveDone!: () => void;
   /** Resolves when the owner stopped (idle, `daemon stop`, a signal). */
@@ -85,12 +87,13 @@ export class SharedServerOwner {
   /** Listen; `false` when another owner already listens (this one should exit). */
   async start(): Promise<boolean> {
     ensureSocketDir(this.opts.dir);
-    for (let attempt = 0; attempt < 3; attempt++) {
+    // How often a stale socket is replaced and how deep the listen queue is: the core's (host_limits.rs `sharedOwner`).
+    const { listenAttempts, listenBacklog } = this.opts.core.limits().sharedOwner;
+    for (let attempt = 0; attempt < listenAttempts; attempt++) {
       const server = net.createServer((socket) => this.accept(socket));
       const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
         server.once('error', resolve);
-        // A deep backlog: hundreds of attachments may connect at once (20 sessions × 50 servers).
-        server.listen({ path: this.socketPath, backlog: 4096 }, () => resolve(undefined));
+        server.listen({ path: this.socketPath, backlog: listenBacklog }, () => resolve(undefined));
       });
       if (error === undefined) {
         fs.chmodSync(this.socketPath, 0o600);
@@ -121,6 +124,8 @@ export class SharedServerOwner {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       clearTimeout(this.lingerTimer);
+      for (const timer of this.processLingers.values()) clearTimeout(timer);
+      this.processLingers.clear();
       this.server?.close();
       // Only our own socket file: another owner may have replaced it.
       try {
@@ -161,6 +166,7 @@ export class SharedServerOwner {
         }
       },
       (bytes) => this.opts.log('error', `dropped a ${bytes}-byte message from a client`),
+      this.opts.core.limits().sharedOwner.maxFrameBytes,
     );
     socket.on('data', (chunk: Buffer) => {
       try {
@@ -254,10 +260,18 @@ export class SharedServerOwner {
       }
       case 'stopProcess':
         return void this.processes.get(effect.process)?.close();
-      case 'linger':
+      case 'linger': {
         // The core's wait: the process's idle time after its last use (at least the handover grace).
-        setTimeout(() => this.handle({ type: 'lingerEnded', process: effect.process }), effect.ms);
+        // One timer per process: the core answers only its latest deadline, and a stop ends them all
+        // (a timer left behind would keep the owner's process alive for an idle time).
+        clearTimeout(this.processLingers.get(effect.process));
+        const timer = setTimeout(() => {
+          this.processLingers.delete(effect.process);
+          this.handle({ type: 'lingerEnded', process: effect.process });
+        }, effect.ms);
+        this.processLingers.set(effect.process, timer);
         return;
+      }
     }
   }
 
@@ -271,6 +285,8 @@ export class SharedServerOwner {
         onMessage: (message) => this.run(() => this.mux.serverMessage(process, typeof message === 'string' ? Buffer.from(message, 'utf8') : message, Date.now()), false),
         onClosed: (info) => {
           this.processes.delete(process);
+          clearTimeout(this.processLingers.get(process));
+          this.processLingers.delete(process);
           this.opts.log('info', `${server} (process ${process}) ended: ${info.reason}`);
           this.handle({ type: 'processClosed', process, reason: info.reason, exitCode: info.exitCode ?? null, stderrTail: info.stderrTail });
         },

@@ -29,6 +29,8 @@ export interface OwnerSpec {
    * full listen queue) is waited for, how often it is looked at, the pause after a full queue.
    */
   nextTry: NextTry;
+  /** The largest frame on the owner's socket: the core's `sharedOwner.maxFrameBytes`. */
+  maxFrameBytes: number;
 }
 
 /**
@@ -38,7 +40,7 @@ export interface OwnerSpec {
  * `LAZY_MCP_OWNER_LINGER_MS` shortens how long an idle owner stays (tests);
  * `LAZY_MCP_HANDOVER_GRACE_MS` sets the handover grace (a benchmark that compresses time; the tests, whose checks for nothing left running need not wait 5 s).
  */
-export function ownerSpecFor(cliEntry: string, protocol: number, core: Pick<WasmCore, 'call'>, env: NodeJS.ProcessEnv = process.env): OwnerSpec {
+export function ownerSpecFor(cliEntry: string, protocol: number, core: Pick<WasmCore, 'call' | 'limits'>, env: NodeJS.ProcessEnv = process.env): OwnerSpec {
   const linger = Number(env.LAZY_MCP_OWNER_LINGER_MS);
   const grace = Number(env.LAZY_MCP_HANDOVER_GRACE_MS);
   return {
@@ -47,6 +49,7 @@ export function ownerSpecFor(cliEntry: string, protocol: number, core: Pick<Wasm
     command: process.execPath,
     args: [cliEntry],
     nextTry: nextTryOf(core),
+    maxFrameBytes: core.limits().sharedOwner.maxFrameBytes,
     ...(env.LAZY_MCP_OWNER_LINGER_MS && Number.isInteger(linger) && linger >= 0 ? { lingerMs: linger } : {}),
     ...(env.LAZY_MCP_HANDOVER_GRACE_MS && Number.isInteger(grace) && grace >= 0 ? { graceMs: grace } : {}),
   };

@@ -42,7 +42,7 @@ class SharedConnection implements Connection {
   ) {
     this.whenFinished = new Promise((resolve) => (this.resolveFinished = resolve));
     connectOwner(owner).then(
-      (socket) => this.attached(socket, launch),
+      (socket) => this.attached(socket, launch, owner.maxFrameBytes),
       (err: unknown) => {
         if (err instanceof SocketDirRefused) {
           this.opts.log?.('warn', `${err.message}; starting "${transport.command}" in this process instead`);
@@ -78,7 +78,7 @@ class SharedConnection implements Connection {
     return this.whenFinished;
   }
 
-  private attached(socket: net.Socket, launch: SharedLaunch): void {
+  private attached(socket: net.Socket, launch: SharedLaunch, maxFrameBytes: number): void {
     if (this.closedByHost) {
       socket.destroy();
       this.finish({ reason: 'closed by host before the shared server was attached', exitCode: null, stderrTail: '' });
@@ -94,6 +94,7 @@ class SharedConnection implements Connection {
         }
       },
       (bytes) => this.opts.log?.('error', `shared "${this.transport.command}": dropped a ${bytes}-byte message from the owner`),
+      maxFrameBytes,
     );
     socket.on('data', (chunk: Buffer) => reader.push(chunk));
     socket.on('error', (err) => this.opts.log?.('debug', `shared "${this.transport.command}": socket ${(err as NodeJS.ErrnoException).code ?? err.message}`));

@@ -44,13 +44,13 @@ export function frame(kind: number, body: string | Uint8Array = ''): Buffer {
   return out;
 }
 
-/** Split a socket's bytes into frames: `(kind, body bytes)`. */
-export function frameReader(onFrame: (kind: number, body: Buffer) => void, onOverflow: (bytes: number) => void): LineSplitter<Buffer> {
+/** Split a socket's bytes into frames: `(kind, body bytes)`. `maxBytes`: the core's `sharedOwner.maxFrameBytes` (host_limits.rs); a bigger frame is dropped (`onOverflow`). */
+export function frameReader(onFrame: (kind: number, body: Buffer) => void, onOverflow: (bytes: number) => void, maxBytes: number): LineSplitter<Buffer> {
   return new LineSplitter<Buffer>(
     (line) => {
       if (line.length > 0) onFrame(line[0]!, line.subarray(1));
     },
-    256 * 1024 * 1024,
+    maxBytes,
     (bytes) => onOverflow(bytes),
     0,
     byteLine,
