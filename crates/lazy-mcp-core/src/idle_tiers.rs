@@ -3,7 +3,7 @@
 //! tiers), with the user's `idleTimeoutMs` (or the server's own setting) as the
 //! ceiling. A server called often stays up between bursts; one called once an
 //! hour gives its memory back soon. A leaf: each engine runs it for its own
-//! calls (`engine/server/idle/`), the owner of shared servers for a process's
+//! calls (`engine/server/machines/idle/`), the owner of shared servers for a process's
 //! calls from every client (`shared/mux.rs`).
 
 use std::collections::VecDeque;

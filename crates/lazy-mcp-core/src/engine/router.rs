@@ -16,7 +16,7 @@ use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::registry::machine::{Registry, RegistryCtx};
 use crate::engine::server::auth::input::AuthInput;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::handshake::input::HandshakeInput;
+use crate::engine::server::machines::handshake::input::HandshakeInput;
 use crate::engine::server::user_commands::command::Command;
 use crate::engine::server::{Server, Servers};
 use crate::engine::settings::{AggregateEndpoint, Settings};

@@ -8,7 +8,7 @@ use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::gateway_sessions::session_policy;
 use crate::engine::router::Engine;
 use crate::engine::server::auth::input::AuthInput;
-use crate::engine::server::handshake::input::HandshakeInput;
+use crate::engine::server::machines::handshake::input::HandshakeInput;
 use crate::engine::server::restart::input::RestartInput;
 use crate::engine::timers::{TimerId, TimerPurpose};
 

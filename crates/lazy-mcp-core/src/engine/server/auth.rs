@@ -1,5 +1,5 @@
 //! Remote servers behind OAuth. The decisions are each server's auth machine
-//! (`auth/machine.rs`); `Servers` hands it its input with what it reads
+//! (`machines/auth/machine.rs`); `Servers` hands it its input with what it reads
 //! (`AuthContext`) and carries out the outputs only the servers' state takes
 //! (`auth_output`); the router (`router/server/auth.rs`) carries out the
 //! rest of the outputs (a state change, a stop, the clients), in the
@@ -37,15 +37,13 @@ use crate::engine::effects::Effect;
 use crate::engine::events::ConnId;
 use crate::engine::registry::catalogue::Catalogue;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::machines::auth::machine::{AuthContext, AuthOutput, AuthRequest};
 use crate::engine::server::purpose::Purpose;
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
 use input::AuthInput;
-use machine::{AuthContext, AuthOutput, AuthRequest};
 
-pub(in crate::engine) mod announcements;
 pub(in crate::engine) mod input;
-pub(in crate::engine) mod machine;
 
 /// Whether `config` signs in with OAuth: a remote server without a static
 /// `Authorization` header.

@@ -2,10 +2,7 @@
 //! handshake is `handshake.rs`'s), the single-flight `ensure_connected`, and forwarding
 //! client calls once the server is CONNECTED. Listing is in `listing.rs`, how
 //! connections end in `connection_end.rs`. A server's waiting calls, background
-//! retry and era doubts are its `ConnectMachine`'s (`connect/machine.rs`).
-
-pub(in crate::engine) mod machine;
-pub(in crate::engine) mod queue;
+//! retry and era doubts are its `ConnectMachine`'s (`machines/connect/machine.rs`).
 
 use crate::config::model::Transport;
 use crate::engine::effects::Effect;
@@ -17,7 +14,7 @@ use crate::engine::server::calls::QueuedCall;
 use crate::engine::server::calls::UpstreamParams;
 use crate::engine::server::connection::Connection;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::handshake::machine::Handshake;
+use crate::engine::server::machines::handshake::machine::Handshake;
 use crate::engine::server::pending::Pending;
 use crate::engine::server::purpose::Purpose;
 use crate::engine::server::Servers;

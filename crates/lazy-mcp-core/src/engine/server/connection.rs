@@ -15,14 +15,16 @@
 
 use crate::config::model::Transport;
 use crate::engine::effects::Effect;
-use crate::engine::server::auth::machine::ConnAuth;
 use crate::engine::server::calls::ForwardedCall;
-use crate::engine::server::handshake::input::HandshakeInput;
-use crate::engine::server::handshake::machine::{
+use crate::engine::server::machines::auth::machine::ConnAuth;
+use crate::engine::server::machines::handshake::input::HandshakeInput;
+use crate::engine::server::machines::handshake::machine::{
     Handshake, HandshakeContext, HandshakeMachine, HandshakeOutput, Phase,
 };
-use crate::engine::server::http_transport::machine::{Answered, HttpTransport};
-use crate::engine::server::listing::machine::{ListingInput, ListingMachine, ListingOutput};
+use crate::engine::server::machines::http_transport::machine::{Answered, HttpTransport};
+use crate::engine::server::machines::listing::machine::{
+    ListingInput, ListingMachine, ListingOutput,
+};
 use crate::engine::server::pending::Pending;
 use crate::engine::server::purpose::Purpose;
 use crate::engine::timers::TimerId;
@@ -38,23 +40,23 @@ pub(in crate::engine) struct Connection {
     opened_at_ms: u64,
     next_id: u64,
     pending: VecMap<u64, Pending>,
-    /// Its listing rounds: kinds outstanding, pages so far (`listing/machine.rs` owns it).
+    /// Its listing rounds: kinds outstanding, pages so far (`machines/listing/machine.rs` owns it).
     listing: ListingMachine,
     handshake_timer: Option<TimerId>,
     /// Calls are forwarded (the server is CONNECTED on this connection).
     live: bool,
     /// When the server asked for `roots/list` before calls flowed.
     roots_asked_at_ms: Option<u64>,
-    /// Its handshake: phase, era, what the server said (`handshake/machine.rs` owns it).
+    /// Its handshake: phase, era, what the server said (`machines/handshake/machine.rs` owns it).
     handshake: HandshakeMachine,
     /// The connection may open a browser / OAuth flow (not for cataloguing).
     interactive: bool,
     /// The upstream id of the open `subscriptions/listen` (modern servers, `era.rs`).
     listen: Option<u64>,
-    /// Requests held by the host after an auth challenge (`auth/machine.rs` owns it).
+    /// Requests held by the host after an auth challenge (`machines/auth/machine.rs` owns it).
     auth: ConnAuth,
     /// HTTP: the transport it speaks, its first exchange's deadline
-    /// (`http_transport/machine.rs` owns it).
+    /// (`machines/http_transport/machine.rs` owns it).
     http: HttpTransport,
 }
 

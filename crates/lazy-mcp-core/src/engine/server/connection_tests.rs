@@ -2,7 +2,7 @@
 
 use super::{Connection, WentLive};
 use crate::engine::server::calls::{CallParams, ForwardedCall, QueuedCall};
-use crate::engine::server::handshake::machine::Handshake;
+use crate::engine::server::machines::handshake::machine::Handshake;
 use crate::engine::server::pending::Pending;
 use crate::engine::server::purpose::Purpose;
 use crate::protocol::client_handshake::ListKind;

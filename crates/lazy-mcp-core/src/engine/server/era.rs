@@ -9,7 +9,7 @@
 //! with an error, on a fresh connection when it exited, hung until the handshake
 //! timeout, or spoke HTTP (whose transport may have given up on the session).
 //! A failed probe never fails the server. Those handshake decisions are the
-//! connection's `HandshakeMachine` (`handshake/machine.rs`); this file picks
+//! connection's `HandshakeMachine` (`machines/handshake/machine.rs`); this file picks
 //! the handshake a connection starts with, asks the era again when calls say
 //! it changed, and speaks the modern era (envelope, headers, listen).
 
@@ -19,8 +19,8 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::server::calls::ForwardedCall;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::handshake::machine::Handshake;
 use crate::engine::server::handshake::reopening::Reopening;
+use crate::engine::server::machines::handshake::machine::Handshake;
 use crate::engine::server::pending::Pending;
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;

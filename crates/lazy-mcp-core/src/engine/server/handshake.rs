@@ -1,27 +1,27 @@
 //! A connection's handshake: `Servers` finds the connection, hands its
-//! [`HandshakeMachine`] (`handshake/machine.rs`) an input with what it reads
+//! [`HandshakeMachine`] (`machines/handshake/machine.rs`) an input with what it reads
 //! ([`HandshakeContext`]), and carries out the machine's outputs in order:
 //! builds and sends the messages (ids, envelope, headers), logs. The
 //! machine's last output, when it reaches beyond the servers, is the
 //! router's: on success the first listing round, else a connection dropped
 //! and reopened, or failed.
 
-pub(in crate::engine) mod input;
-pub(in crate::engine) mod machine;
 pub(in crate::engine) mod reopening;
 
 use crate::config::model::Transport;
 use crate::engine::events::ConnId;
 use crate::engine::server::connection_end::ConnectionFailed;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::machines::handshake::input::HandshakeInput;
+use crate::engine::server::machines::handshake::machine::{
+    Handshake, HandshakeContext, HandshakeMessage, HandshakeOutput, Phase,
+};
 use crate::engine::server::pending::Pending;
 use crate::engine::server::Servers;
 use crate::protocol::client_handshake;
 use crate::protocol::client_handshake::{InitializeOutcome, ListKind};
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
-use input::HandshakeInput;
-use machine::{Handshake, HandshakeContext, HandshakeMessage, HandshakeOutput, Phase};
 use reopening::Reopening;
 
 /// What a handshake input leaves the router to do once `Servers` sent the

@@ -1,13 +1,11 @@
 //! HTTP connections' transport, server side. The host reports when a
 //! connection's first exchange starts (`connectStarted`: the first POST, the
 //! legacy SSE stream) and what answered it (`connectAnswered`); the
-//! connection's `HttpTransport` (`http_transport/machine.rs`) decides the
+//! connection's `HttpTransport` (`machines/http_transport/machine.rs`) decides the
 //! transport (Streamable HTTP, or the legacy HTTP+SSE fallback of the spec's
 //! backward-compatibility section) and bounds the first exchange by
 //! `HTTP_CONNECT_TIMEOUT_MS` in the one timer table. The host is told the
 //! transport (`httpTransport`) and only moves bytes.
-
-pub(in crate::engine) mod machine;
 
 use crate::config::model::Transport;
 use crate::config::redact_url;

@@ -1,22 +1,19 @@
 //! A server's idle stop: `Servers` finds the server, hands its
-//! [`IdleMachine`] (`idle/machine.rs`) an input with what it reads (the
+//! [`IdleMachine`] (`machines/idle/machine.rs`) an input with what it reads (the
 //! user's ceiling, whether the server is CONNECTED and busy), and carries out
 //! the machine's outputs in order: arms, moves and cancels the idle timer in
 //! the timer table. An idle server is stopped by the router
 //! (`Engine::on_idle_timer`: `stop_server` and `Engine::transition`).
 
-pub(in crate::engine) mod machine;
-#[cfg(test)]
-mod machine_tests;
 pub(in crate::engine) mod policy;
 
 use crate::engine::effects::LogLevel;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::machines::idle::machine::{IdleCeiling, IdleMachine, IdleOutput};
 use crate::engine::server::Servers;
 use crate::engine::settings::Settings;
 use crate::engine::state::ServerState;
 use crate::engine::timers::TimerPurpose;
-use machine::{IdleCeiling, IdleMachine, IdleOutput};
 
 impl Servers {
     /// The server's idle time now: its call rate's tier under its ceiling.

@@ -1,13 +1,12 @@
 //! Listing a server's tools, prompts, resources and resource templates (following
 //! `nextCursor`), and writing the result into the catalogue.
 
-pub(in crate::engine) mod machine;
-
 use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::registry::catalogue::Listing;
 use crate::engine::server::ctx::ServerCtx;
 use crate::engine::server::handshake::reopening::Reopening;
+use crate::engine::server::machines::listing::machine::{ListingInput, ListingOutput};
 use crate::engine::server::pending::Pending;
 use crate::engine::server::purpose::Purpose;
 use crate::engine::server::Servers;
@@ -15,7 +14,6 @@ use crate::protocol::client_discover::CacheHint;
 use crate::protocol::client_handshake::{self, ListKind};
 use crate::vec_map::VecMap;
 use crate::wording::count;
-use machine::{ListingInput, ListingOutput};
 use serde_json::Value;
 
 /// What a listing input leaves the router to do (returned once, not kept:

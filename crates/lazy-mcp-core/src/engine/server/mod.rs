@@ -19,13 +19,16 @@
 //! `next_state`.
 //!
 //! Order of the rooms, top to bottom (a room imports only rooms below it;
-//! each names `Servers` through this file): `servers` → `resource_subscriptions`
-//! → `connect` → `connection` (it holds the per-connection machines) → `era`,
-//! `listing`, `transition`, `upstream` → `handshake`, `http_transport` →
-//! `auth`, `connection_end`, `idle`, `input_required`, `restart`,
-//! `user_commands`, `wanted` → `ctx` → `reads`, `pending` → the leaves
-//! (`calls`, `purpose`, `failure_kind`, `backoff`, `stats`, `roots`,
-//! `secret_text`, `registry_reads`).
+//! each names `Servers` through this file): the owner's inputs, the
+//! `impl Servers` files (`resource_subscriptions`, `era`, `listing` →
+//! `connect`, `handshake`, `http_transport` → `auth`, `connection_end`,
+//! `idle`, `input_required`, `registry_reads`, `restart`, `secret_text`,
+//! `transition`, `upstream`, `user_commands`, `wanted`) → the owner
+//! (`servers`) → `connection` (it holds the per-connection machines) →
+//! `machines` (the state the owner holds as fields: auth, connect,
+//! handshake, HTTP transport, idle, listing, resource subscriptions,
+//! restart) → `ctx` → `reads`, `pending` → the leaves (`calls`, `purpose`,
+//! `failure_kind`, `backoff`, `stats`, `roots`).
 
 pub mod auth;
 pub mod backoff;
@@ -41,6 +44,7 @@ pub(super) mod http_transport;
 pub(super) mod idle;
 pub(super) mod input_required;
 pub(super) mod listing;
+pub(super) mod machines;
 pub(super) mod pending;
 pub(super) mod purpose;
 pub(super) mod reads;
@@ -56,5 +60,5 @@ pub(super) mod upstream;
 pub(super) mod user_commands;
 pub(super) mod wanted;
 
-pub(in crate::engine) use resource_subscriptions::table::Subscriber;
+pub(in crate::engine) use machines::resource_subscriptions::table::Subscriber;
 pub(in crate::engine) use servers::{Server, Servers};

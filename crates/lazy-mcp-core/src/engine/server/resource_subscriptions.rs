@@ -10,12 +10,8 @@
 //! (`era.rs`); a server that is not connected is subscribed when it next
 //! connects (`connect.rs`) — a subscription never starts a server. When the
 //! last subscriber of a URI goes, the server is unsubscribed. The table and
-//! those decisions are `Subscriptions`' (`resource_subscriptions/table.rs`);
+//! those decisions are `Subscriptions`' (`machines/resource_subscriptions/table.rs`);
 //! this file carries them out.
-
-pub(in crate::engine) mod table;
-#[cfg(test)]
-mod table_tests;
 
 use crate::engine::effects::Effect;
 use crate::engine::server::calls::QueuedCall;

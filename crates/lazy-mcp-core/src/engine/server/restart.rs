@@ -1,21 +1,20 @@
 //! A server's restarts: `Servers` finds the server, hands its
-//! [`RestartMachine`] (`restart/machine.rs`) an input, and carries out the
+//! [`RestartMachine`] (`machines/restart/machine.rs`) an input, and carries out the
 //! machine's outputs in order: arms and cancels the retry timer, words the
 //! error, logs; the state change it asks for (last) is the router's, through
 //! `Engine::transition`.
 
 pub(in crate::engine) mod input;
-pub(in crate::engine) mod machine;
-#[cfg(test)]
-mod machine_tests;
 
 use crate::engine::effects::LogLevel;
 use crate::engine::server::ctx::ServerCtx;
+use crate::engine::server::machines::restart::machine::{
+    RestartMachine, RestartOutput, RestartPolicy,
+};
 use crate::engine::server::Servers;
 use crate::engine::state::{ServerState, Trigger};
 use crate::engine::timers::TimerPurpose;
 use input::RestartInput;
-use machine::{RestartMachine, RestartOutput, RestartPolicy};
 
 /// What a restart input leaves the router to do, after the machine's timers
 /// and log lines: the state change, and (a cold retry) queueing the cataloguing.

@@ -16,18 +16,18 @@ use crate::config::model::{ServerConfig, Transport};
 use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::events::ConnId;
 use crate::engine::registry::catalogue::CatalogueEntry;
-use crate::engine::server::auth::announcements::SignInAnnouncements;
-use crate::engine::server::auth::machine::{AuthMachine, AuthOutput};
 use crate::engine::server::backoff::CrashHistory;
 use crate::engine::server::calls::{ForwardedCall, QueuedCall};
-use crate::engine::server::connect::machine::ConnectMachine;
-use crate::engine::server::connect::queue::CatalogueQueue;
 use crate::engine::server::connection::Connection;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::idle::machine::IdleMachine;
+use crate::engine::server::machines::auth::announcements::SignInAnnouncements;
+use crate::engine::server::machines::auth::machine::{AuthMachine, AuthOutput};
+use crate::engine::server::machines::connect::machine::ConnectMachine;
+use crate::engine::server::machines::connect::queue::CatalogueQueue;
+use crate::engine::server::machines::idle::machine::IdleMachine;
+use crate::engine::server::machines::resource_subscriptions::table::{Subscriber, Subscriptions};
+use crate::engine::server::machines::restart::machine::RestartMachine;
 use crate::engine::server::purpose::Purpose;
-use crate::engine::server::resource_subscriptions::table::{Subscriber, Subscriptions};
-use crate::engine::server::restart::machine::RestartMachine;
 use crate::engine::server::stats::ServerStats;
 use crate::engine::state::{next_state, ServerState, Trigger};
 use crate::engine::timers::TimerTable;
@@ -547,17 +547,17 @@ pub(in crate::engine) struct Server {
     session_enabled: Option<bool>,
     /// Its connect machine: its current connection, the calls waiting for the
     /// single connect in flight, background retry, what to ask of its era next
-    /// (`connect/machine.rs`).
+    /// (`machines/connect/machine.rs`).
     connect: ConnectMachine,
-    /// Its restart machine: crash history, backoff, retry timer (`restart/machine.rs`).
+    /// Its restart machine: crash history, backoff, retry timer (`machines/restart/machine.rs`).
     restart: RestartMachine,
-    /// Its idle-stop machine: idle timer, last activity, recent calls (`idle/machine.rs`).
+    /// Its idle-stop machine: idle timer, last activity, recent calls (`machines/idle/machine.rs`).
     idle: IdleMachine,
     stats: ServerStats,
     /// Who wants `resources/updated` for which URI, and what to subscribe
-    /// upstream (`resource_subscriptions/table.rs`).
+    /// upstream (`machines/resource_subscriptions/table.rs`).
     subscriptions: Subscriptions,
-    /// Its sign-in machine: refresh and sign-in under way, why sign-in is needed (`auth/machine.rs`).
+    /// Its sign-in machine: refresh and sign-in under way, why sign-in is needed (`machines/auth/machine.rs`).
     auth: AuthMachine,
 }
 

@@ -7,7 +7,7 @@
 
 use crate::engine::events::ConnId;
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::handshake::machine::Phase;
+use crate::engine::server::machines::handshake::machine::Phase;
 use crate::engine::server::Servers;
 use crate::protocol::client_discover::Era;
 use crate::protocol::jsonrpc;

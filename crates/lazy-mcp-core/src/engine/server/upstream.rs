@@ -6,7 +6,7 @@ use crate::engine::effects::LogLevel;
 use crate::engine::events::ConnId;
 use crate::engine::server::calls::{ForwardedCall, QueuedCall};
 use crate::engine::server::ctx::ServerCtx;
-use crate::engine::server::handshake::machine::Phase;
+use crate::engine::server::machines::handshake::machine::Phase;
 use crate::engine::server::pending::Pending;
 use crate::engine::server::reads::ClientReads;
 use crate::engine::server::roots::roots_from_folders;

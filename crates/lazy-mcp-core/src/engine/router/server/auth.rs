@@ -7,7 +7,7 @@
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::auth::input::AuthInput;
-use crate::engine::server::auth::machine::AuthOutput;
+use crate::engine::server::machines::auth::machine::AuthOutput;
 
 impl Engine {
     /// Hands `name`'s auth machine `input` (`Servers::handle_auth`; the

@@ -7,7 +7,7 @@ use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
 use crate::engine::server::calls::{ForwardedCall, QueuedCall};
 use crate::engine::server::connect::{GoLive, Opening, Refused, Routed};
-use crate::engine::server::handshake::machine::Handshake;
+use crate::engine::server::machines::handshake::machine::Handshake;
 use crate::engine::server::purpose::Purpose;
 use crate::engine::state::Trigger;
 use serde_json::Value;

@@ -4,10 +4,10 @@
 
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::handshake::input::HandshakeInput;
 use crate::engine::server::handshake::reopening::Reopening;
 use crate::engine::server::handshake::HandshakeNext;
-use crate::engine::server::listing::machine::ListingInput;
+use crate::engine::server::machines::handshake::input::HandshakeInput;
+use crate::engine::server::machines::listing::machine::ListingInput;
 
 impl Engine {
     /// Hands `conn`'s handshake machine `input` (`Servers::with_handshake`),

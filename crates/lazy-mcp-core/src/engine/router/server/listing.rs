@@ -6,8 +6,8 @@ use crate::engine::events::ConnId;
 use crate::engine::registry::catalogue::{Listing, Recorded};
 use crate::engine::router::Engine;
 use crate::engine::server::connect::GoLive;
-use crate::engine::server::listing::machine::ListingInput;
 use crate::engine::server::listing::{AfterRound, Listed, RoundDone};
+use crate::engine::server::machines::listing::machine::ListingInput;
 use crate::engine::state::Trigger;
 
 impl Engine {

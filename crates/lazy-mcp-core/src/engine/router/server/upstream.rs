@@ -7,10 +7,10 @@
 use crate::engine::clients::input_bridge::ServerAsks;
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::handshake::input::HandshakeInput;
-use crate::engine::server::handshake::machine::HandshakeMessage;
 use crate::engine::server::input_required;
-use crate::engine::server::listing::machine::ListingInput;
+use crate::engine::server::machines::handshake::input::HandshakeInput;
+use crate::engine::server::machines::handshake::machine::HandshakeMessage;
+use crate::engine::server::machines::listing::machine::ListingInput;
 use crate::engine::server::pending::Pending;
 use crate::engine::server::upstream::{Asked, CallAnswered, Heard};
 use crate::protocol::jsonrpc::{self, Message};

@@ -5,7 +5,7 @@
 
 use crate::engine::effects::LogLevel;
 use crate::engine::router::Engine;
-use crate::engine::server::listing::machine::ListingInput;
+use crate::engine::server::machines::listing::machine::ListingInput;
 use crate::engine::server::user_commands::command::Command;
 use crate::engine::server::user_commands::{Decided, Then};
 use crate::engine::state::Trigger;

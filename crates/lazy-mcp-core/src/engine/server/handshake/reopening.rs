@@ -3,7 +3,7 @@
 //! out. Kept beside the handshake it starts with: `era.rs` and `listing.rs`
 //! hand one on, and `handshake.rs` imports neither.
 
-use crate::engine::server::handshake::machine::Handshake;
+use crate::engine::server::machines::handshake::machine::Handshake;
 use crate::engine::server::purpose::Purpose;
 
 /// A connection to drop (`why`) and open again for the same purpose with

@@ -3,7 +3,7 @@
 //! `idleTimeoutMs`. The tiers under it are `crate::idle_tiers`'s (the owner of
 //! shared servers uses the same ones).
 
-use super::machine::IdleCeiling;
+use crate::engine::server::machines::idle::machine::IdleCeiling;
 use crate::engine::settings::Settings;
 
 /// `server`'s ceiling under `settings` (shared and isolated alike).

@@ -3,7 +3,7 @@
 
 use super::ConnectMachine;
 use crate::engine::server::calls::{CallParams, QueuedCall};
-use crate::engine::server::handshake::machine::Handshake;
+use crate::engine::server::machines::handshake::machine::Handshake;
 use crate::engine::state::Trigger;
 use crate::protocol::client_discover::Era;
 use crate::protocol::methods;

@@ -11,7 +11,7 @@
 
 use crate::engine::events::ConnId;
 use crate::engine::server::calls::QueuedCall;
-use crate::engine::server::handshake::machine::Handshake;
+use crate::engine::server::machines::handshake::machine::Handshake;
 use crate::engine::state::Trigger;
 use crate::protocol::client_discover::Era;
 use crate::protocol::methods;

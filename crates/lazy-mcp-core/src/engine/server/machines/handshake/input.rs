@@ -2,7 +2,7 @@
 //! `Servers::with_handshake` (a file of its own: the router, the timers and
 //! the answers' dispatch name it without importing the servers' code).
 
-use crate::engine::server::handshake::machine::HandshakeMessage;
+use crate::engine::server::machines::handshake::machine::HandshakeMessage;
 use serde_json::Value;
 
 pub(in crate::engine) enum HandshakeInput<'a> {

@@ -1,0 +1,3 @@
+//! A connection's listing (`ListingMachine`); `listing.rs` carries it out.
+
+pub(in crate::engine) mod machine;
