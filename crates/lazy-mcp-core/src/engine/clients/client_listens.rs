@@ -8,6 +8,7 @@
 //! own stream (the `notifyClient` effect's `request`). Subscribing upstream for
 //! the URIs is `resource_subscriptions.rs`'s: it never starts a server.
 
+use super::state::listen::Listen;
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::exposure::view::ServedView;
 use crate::engine::clients::Clients;
@@ -19,10 +20,7 @@ use crate::protocol::listen_tag::{listen_notification, SUBSCRIPTION_ID_KEY};
 use crate::protocol::methods;
 use crate::protocol::params::Params;
 use crate::vec_map::VecSet;
-use listen::Listen;
 use serde_json::{json, Map, Value};
-
-pub(in crate::engine) mod listen;
 
 /// At most this many open listens per client: each is kept until the client
 /// cancels it, so a client cannot grow the gateway's memory without bound.

@@ -1,10 +1,11 @@
-//! The router of `definition_starts/machine.rs`: feeds it what happened (the
+//! The router of `state/definition_starts.rs`: feeds it what happened (the
 //! definitions offered, a start's outcome, its timer) and carries out what it
 //! decides: `startDefinition` and `stopDefinition` effects, timers in the one
 //! table. Only a host that offers one definition per server
 //! (`aggregateEndpoint: toolIndex`, VS Code) in a trusted workspace (the
 //! config report's `startClientDefinitions`) is asked to start them.
 
+use super::state::definition_starts::Next;
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
@@ -12,9 +13,6 @@ use crate::engine::events::Endpoint;
 use crate::engine::server::Servers;
 use crate::engine::state::ServerState;
 use crate::engine::timers::TimerPurpose;
-use machine::Next;
-
-pub(in crate::engine) mod machine;
 
 impl Clients {
     /// At an event's end, after a change of the offered definitions or of the

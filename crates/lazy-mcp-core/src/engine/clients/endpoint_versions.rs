@@ -1,4 +1,4 @@
-//! The router of `endpoint_versions/held.rs`: VS Code stops a server's
+//! The router of `state/held_versions.rs`: VS Code stops a server's
 //! running connection when its definition's version changes, and the stop
 //! cancels every request in flight on it (a tool call ends "Canceled"). A
 //! server's lists can change while the very call that started it is in
@@ -11,15 +11,13 @@
 //! aggregate endpoint is the tool index); no other host acts on a version.
 //! Attached clients still get their `list_changed` at once.
 
+use super::state::held_versions::{keep_published, quiet_at};
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::Clients;
 use crate::engine::effects::EndpointInfo;
 use crate::engine::server::Servers;
 use crate::engine::timers::TimerPurpose;
 use crate::host_limits::QUIET_BEFORE_STOP_MS;
-use held::{keep_published, quiet_at};
-
-pub(in crate::engine) mod held;
 
 impl Clients {
     /// The versions hosts may be told now (`publish`): while a call of the

@@ -17,7 +17,6 @@ use crate::vec_map::{VecMap, VecSet};
 use serde_json::Value;
 use view::{ServedView, ShownView};
 
-pub(in crate::engine) mod shown;
 pub(in crate::engine) mod view;
 
 /// (server, name) of every exposed tool, then of every prompt.

@@ -1,13 +1,11 @@
 //! The HTTP gateway's session policy (the router of
-//! `gateway_sessions/table.rs`): clients that vanish without DELETE (the SDK
+//! `state/gateway_sessions.rs`): clients that vanish without DELETE (the SDK
 //! client's `close()` sends none) are reclaimed after `sessionIdleMs` with no
 //! request and no open stream, and beyond `maxSessions` the least recently
 //! used session ends, so memory stays bounded whatever clients do. The host
 //! says what happened (`clientPost`, `clientStreamOpened`/`Closed`, `clientDisconnected`);
 //! the engine decides, looks again by one timer in the table, and tells the
 //! host to end a session (`closeClient`). The host keeps no clock of its own.
-
-pub(in crate::engine) mod table;
 
 use super::context::ClientsContext;
 use super::Clients;

@@ -24,6 +24,7 @@
 //! oldest pending call of a modern client on that connection (as a legacy
 //! client's in-flight call is preferred for legacy forwarding).
 
+use super::state::bridge::{Bridge, ServerRequest};
 use crate::engine::clients::call_out::CallOut;
 use crate::engine::clients::gateway::cancel_notice;
 use crate::engine::clients::Clients;
@@ -34,7 +35,6 @@ use crate::engine::server::Servers;
 use crate::protocol::jsonrpc::{self, Message};
 use crate::protocol::missing_capability;
 use crate::protocol::params::Params;
-use bridge::{Bridge, ServerRequest};
 use serde_json::{Map, Value};
 
 /// Marks a `requestState` that names a call waiting for its client's answers.
@@ -47,9 +47,6 @@ const MAX_WAITING_CALLS: usize = 64;
 /// Server requests kept for the next round of one call (they came while the
 /// client was being asked).
 const MAX_QUEUED: usize = 8;
-
-pub(in crate::engine) mod bridge;
-pub(in crate::engine) mod bridges;
 
 /// A server's request refused: the log line, then the error to the server.
 fn refuse(

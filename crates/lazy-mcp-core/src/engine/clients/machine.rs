@@ -9,18 +9,18 @@
 //! and server requests are changed only here (a session begins and ends, a
 //! request is kept and taken).
 
-use super::answers_owed::owed::AnswersOwed;
-use super::client_listens::listen::Listen;
-use super::definition_starts::machine::{DefinitionStarts, Next};
-use super::endpoint_versions::held::HeldVersions;
-use super::exposure::shown::Exposure;
-use super::gateway_sessions::table::GatewaySessions;
-use super::input_bridge::bridge::{Bridge, Retried, ServerRequest};
-use super::input_bridge::bridges::Bridges;
-use super::outbound::OutboundRequest;
-use super::session::ClientSession;
-use super::tool_exposure::plan::{ExposurePlan, LoadedTool};
-use super::tool_vectors::search_model::{SearchModel, WaitingSearch};
+use super::state::answers_owed::AnswersOwed;
+use super::state::bridge::{Bridge, Retried, ServerRequest};
+use super::state::bridges::Bridges;
+use super::state::definition_starts::{DefinitionStarts, Next};
+use super::state::exposure::Exposure;
+use super::state::exposure_plan::{ExposurePlan, LoadedTool};
+use super::state::gateway_sessions::GatewaySessions;
+use super::state::held_versions::HeldVersions;
+use super::state::listen::Listen;
+use super::state::outbound::OutboundRequest;
+use super::state::search_model::{SearchModel, WaitingSearch};
+use super::state::session::ClientSession;
 use crate::engine::effects::{Effect, EndpointInfo};
 use crate::engine::events::{ClientId, ConnId, Endpoint};
 use crate::engine::timers::TimerId;
@@ -46,7 +46,7 @@ pub(in crate::engine) struct Clients {
     /// Forwarded calls whose legacy server asked their modern client for
     /// input (`input_bridge.rs`): few at a time (a list, not a map).
     bridges: Bridges,
-    /// Answers each client is still owed, and whose input ended (`answers_owed.rs`).
+    /// Answers each client is still owed, and whose input ended (`state/answers_owed.rs`).
     owed: AnswersOwed,
     /// Asking the host's MCP client to start the definitions it is offered
     /// (`definition_starts.rs`), and when each endpoint was last listed.
@@ -58,7 +58,7 @@ pub(in crate::engine) struct Clients {
     /// again (`gateway_sessions.rs`: idle ones and those beyond the cap end).
     gateway_sessions: GatewaySessions,
     /// The static embedding model for hybrid tool search: offered, asked
-    /// for, loaded (`tool_vectors/search_model.rs`).
+    /// for, loaded (`state/search_model.rs`).
     search_model: SearchModel,
 }
 
@@ -307,7 +307,7 @@ impl Clients {
         self.starts.handle_stop_decided(endpoint);
     }
 
-    // ---- the answers owed (`answers_owed.rs`) -------------------------------
+    // ---- the answers owed (`state/answers_owed.rs`) -------------------------------
 
     /// A message of `client` that gets an answer was read: one more owed.
     #[inline]

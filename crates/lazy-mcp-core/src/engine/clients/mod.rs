@@ -19,18 +19,19 @@
 //! `initialized`, `client_closed`, `take_server_request`).
 //! Inputs that answer a client or arm a timer take a `ClientsContext`
 //! (`context.rs`: the event's effects, the timer table, the time).
-//! A session and a forwarded server request are private to `session.rs`
-//! and `outbound.rs`: this folder tells them what happened and reads them.
+//! The state `Clients` holds as fields (the sub-machines, a session, a
+//! forwarded server request, …) is in `state/`, each part's fields private to
+//! its file: this folder tells them what happened and reads them.
 //!
 //! Order of the rooms, top to bottom (a room imports only rooms below it; the
-//! rooms' `impl Clients` blocks name `Clients` through this file): `machine`
-//! → `input_bridge` → `gateway`, `session` → `modern_clients` → `tool_calls`
-//! → `asked` → `client_listens`, `tool_vectors` → `exposure`,
-//! `definition_starts`, `endpoint_versions`, `gateway_sessions`,
-//! `raw_forwarding`, `replies` → `tool_exposure`, `context`, `call_out`,
-//! `answers_owed`, `outbound`, `server_reads`.
+//! rooms' `impl Clients` blocks name `Clients` through this file):
+//! `input_bridge` → `gateway` → `modern_clients` → `tool_calls` → `asked` →
+//! `client_listens`, `tool_vectors` → `exposure` → `tool_exposure` and the
+//! rooms that only need the owner and the context (`definition_starts`,
+//! `endpoint_versions`, `gateway_sessions`, `raw_forwarding`, `replies`,
+//! `server_reads`) → the owner, `machine` → `state` (what it holds) and the
+//! leaves `context`, `call_out`.
 
-pub(super) mod answers_owed;
 pub(super) mod asked;
 pub(super) mod call_out;
 pub(super) mod client_listens;
@@ -43,11 +44,10 @@ pub(super) mod gateway_sessions;
 pub(super) mod input_bridge;
 mod machine;
 pub(super) mod modern_clients;
-mod outbound;
 pub(super) mod raw_forwarding;
 mod replies;
 mod server_reads;
-mod session;
+pub(super) mod state;
 pub(super) mod tool_calls;
 pub(super) mod tool_exposure;
 pub(super) mod tool_vectors;

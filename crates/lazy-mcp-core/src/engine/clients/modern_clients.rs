@@ -23,8 +23,6 @@ use crate::protocol::params::name_of;
 use crate::tool_index::{CALL_TOOL, LOAD_TOOLS, UNLOAD_TOOLS};
 use serde_json::{json, Value};
 
-pub(in crate::engine) mod requests;
-
 /// Capabilities a modern client answers for itself on a retried request.
 const INPUT_CAPABILITIES: [&str; 2] = ["elicitation", "sampling"];
 

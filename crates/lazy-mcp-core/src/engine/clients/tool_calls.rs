@@ -7,7 +7,7 @@
 use crate::engine::clients::asked::Asked;
 use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::exposure::view::ServedView;
-use crate::engine::clients::tool_vectors::search_model::WaitingSearch;
+use crate::engine::clients::state::search_model::WaitingSearch;
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::server::calls::CallParams;

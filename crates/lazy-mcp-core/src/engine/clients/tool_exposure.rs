@@ -6,16 +6,14 @@
 //! changed; requests read it. The search index is built on the first search
 //! after a change.
 
+use super::state::exposure_plan::LoadedTool;
 use crate::engine::clients::Clients;
 use crate::engine::effects::Effect;
 use crate::engine::stable_hash::Fnv1a64Writer;
 use crate::protocol::jsonrpc;
 use crate::protocol::methods;
 use crate::vec_map::VecSet;
-use plan::LoadedTool;
 use serde_json::Value;
-
-pub(in crate::engine) mod plan;
 
 /// FNV-1a of the items' JSON, written straight into the hasher.
 pub(in crate::engine) fn items_hash(items: &[Value]) -> u64 {

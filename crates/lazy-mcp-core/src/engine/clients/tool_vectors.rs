@@ -13,9 +13,7 @@ use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};
 use crate::tool_index::{tool_vector, vector_from_hex, vector_to_hex, vectors_key, EmbeddingModel};
 use std::sync::Arc;
 
-pub(in crate::engine) mod search_model;
-
-use search_model::SearchModel;
+use super::state::search_model::SearchModel;
 
 impl SearchModel {
     /// Computes the vectors of every entry whose vectors are missing or stale;

@@ -8,8 +8,8 @@
 //! and hand what it says to the owners.
 
 use crate::config::model::{ToolExposure, ToolFilter};
+use crate::engine::clients::state::exposure_plan::{ExposurePlan, LoadedTool};
 use crate::engine::clients::tool_exposure::items_hash;
-use crate::engine::clients::tool_exposure::plan::{ExposurePlan, LoadedTool};
 use crate::engine::clients::Clients;
 use crate::engine::effects::EndpointInfo;
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry};

@@ -1,6 +1,6 @@
 //! The HTTP gateway's sessions as the engine sees them: when each was last
 //! used, in what order, whether its GET stream is open, and the timer that
-//! looks at them next. The state `gateway_sessions.rs` drives, apart from it
+//! looks at them next. The state `clients/gateway_sessions.rs` drives, apart from it
 //! so that `Clients` (`clients/machine.rs`) names it without importing that code
 //! (no import cycle). Its fields are private here; it decides which sessions
 //! end, the router says so to the host (`closeClient`).

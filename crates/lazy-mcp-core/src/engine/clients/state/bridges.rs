@@ -1,4 +1,4 @@
-//! The calls bridged to a modern client's input (`input_bridge.rs` drives
+//! The calls bridged to a modern client's input (`clients/input_bridge.rs` drives
 //! them), by connection and upstream id: few at a time, so a list, not a map.
 //! Its list is private here: a bridge is begun, found, taken, and those whose
 //! call ended another way are forgotten.

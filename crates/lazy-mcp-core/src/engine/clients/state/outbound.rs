@@ -1,5 +1,5 @@
 //! A server-to-client request the gateway forwarded to a client, kept by
-//! `Clients` (`machine.rs`) until the client answers. Its fields are private here:
+//! `Clients` (`clients/machine.rs`) until the client answers. Its fields are private here:
 //! it is made when forwarded, matched by what the server said, and taken apart
 //! once (answered, cancelled, or its client gone).
 
@@ -7,7 +7,7 @@ use crate::engine::events::{ClientId, ConnId};
 use serde_json::Value;
 
 #[derive(Debug)]
-pub(super) struct OutboundRequest {
+pub(in crate::engine::clients) struct OutboundRequest {
     client: ClientId,
     conn: ConnId,
     upstream_id: Value,
@@ -15,7 +15,11 @@ pub(super) struct OutboundRequest {
 
 impl OutboundRequest {
     /// The server on `conn` asked `client` its request `upstream_id`.
-    pub(super) fn forwarded(client: ClientId, conn: ConnId, upstream_id: Value) -> OutboundRequest {
+    pub(in crate::engine::clients) fn forwarded(
+        client: ClientId,
+        conn: ConnId,
+        upstream_id: Value,
+    ) -> OutboundRequest {
         OutboundRequest {
             client,
             conn,
@@ -24,23 +28,23 @@ impl OutboundRequest {
     }
 
     /// The client it was asked of.
-    pub(super) fn client(&self) -> &str {
+    pub(in crate::engine::clients) fn client(&self) -> &str {
         &self.client
     }
 
     /// Whether it came on connection `conn`.
-    pub(super) fn came_on(&self, conn: ConnId) -> bool {
+    pub(in crate::engine::clients) fn came_on(&self, conn: ConnId) -> bool {
         self.conn == conn
     }
 
     /// Whether it is the server's request `upstream_id` on `conn` (a
     /// cancellation without an id names none).
-    pub(super) fn is(&self, conn: ConnId, upstream_id: Option<&Value>) -> bool {
+    pub(in crate::engine::clients) fn is(&self, conn: ConnId, upstream_id: Option<&Value>) -> bool {
         self.conn == conn && Some(&self.upstream_id) == upstream_id
     }
 
     /// It is done with: its connection and the server's id, to answer upstream.
-    pub(super) fn into_upstream(self) -> (ConnId, Value) {
+    pub(in crate::engine::clients) fn into_upstream(self) -> (ConnId, Value) {
         (self.conn, self.upstream_id)
     }
 }

@@ -1,4 +1,4 @@
-//! A client's open listens, the state `client_listens.rs` keeps per session.
+//! A client's open listens, the state `clients/client_listens.rs` keeps per session.
 //! Apart from that code so that `Clients` (`clients/machine.rs`) names it without
 //! importing the code that drives it (no import cycle). A listen's fields are
 //! private here: it is opened with what it asks for and read after.

@@ -7,7 +7,7 @@
 //! `tools/list` on its endpoint. A start that fails is never asked again.
 //! Then, once no client of the window sent or was answered anything for the
 //! quiet time and no call is under way, the session is closed if it only
-//! listed (the router checks: `definition_starts.rs`).
+//! listed (the router checks: `clients/definition_starts.rs`).
 
 use crate::engine::effects::EndpointInfo;
 use crate::engine::events::Endpoint;

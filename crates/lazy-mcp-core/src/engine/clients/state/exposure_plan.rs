@@ -1,4 +1,4 @@
-//! The tool-exposure plan `tool_exposure.rs` decides: each exposed server's
+//! The tool-exposure plan `clients/tool_exposure.rs` decides: each exposed server's
 //! mode, token estimates, the meta-tools. Apart from that code so that
 //! `Clients` (`clients/machine.rs`) names it without importing the code that
 //! drives it (no import cycle).

@@ -1,7 +1,7 @@
 //! A client session's decisions, without an engine.
 
 use super::ClientSession;
-use crate::engine::clients::client_listens::listen::Listen;
+use crate::engine::clients::state::listen::Listen;
 use crate::engine::events::Endpoint;
 use crate::vec_map::VecSet;
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! A client's modern-era requests, the state `modern_clients.rs` keeps per
+//! A client's modern-era requests, the state `clients/modern_clients.rs` keeps per
 //! session. Apart from that code so that `Clients` (`clients/machine.rs`) names it
 //! without importing the code that drives it (no import cycle). Its fields
 //! are private here: a request begins, is handled, answered or forgotten

@@ -2,7 +2,7 @@
 
 use super::Exposure;
 use crate::config::model::ToolExposure;
-use crate::engine::clients::tool_exposure::plan::ExposurePlan;
+use crate::engine::clients::state::exposure_plan::ExposurePlan;
 use crate::engine::effects::EndpointInfo;
 use crate::protocol::client_handshake::ListKind;
 use crate::protocol::methods;

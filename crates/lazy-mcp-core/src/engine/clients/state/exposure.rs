@@ -1,15 +1,15 @@
 //! What clients were last shown (`Exposure`): one owner, its fields private
-//! here. `Clients`' inputs (`machine.rs`) tell it what happened (a
+//! here. `Clients`' inputs (`clients/machine.rs`) tell it what happened (a
 //! publication begins, a plan was chosen, lists and endpoints were hashed,
 //! a client loaded tools, a server's tools went away, the search inputs
 //! changed), and `clients/`' files read it; what only its state answers (does a `list_changed`
 //! go out, which server an aggregate name routes to, which loaded tools a
-//! client sees) is decided here, unit-tested in `shown_tests.rs` without an
-//! engine. Apart from `exposure.rs` so that `Clients` (`clients/machine.rs`)
+//! client sees) is decided here, unit-tested in `exposure_tests.rs` without an
+//! engine. Apart from `clients/exposure.rs` so that `Clients` (`clients/machine.rs`)
 //! names it without importing the code that drives it (no import cycle).
 
+use super::exposure_plan::{ExposurePlan, LoadedTool};
 use crate::engine::aggregate_names::aggregate_names;
-use crate::engine::clients::tool_exposure::plan::{ExposurePlan, LoadedTool};
 use crate::engine::effects::EndpointInfo;
 use crate::engine::stable_hash::fnv1a64_hex;
 use crate::protocol::client_handshake::ListKind;
@@ -326,5 +326,5 @@ impl Exposure {
 }
 
 #[cfg(test)]
-#[path = "shown_tests.rs"]
+#[path = "exposure_tests.rs"]
 mod tests;

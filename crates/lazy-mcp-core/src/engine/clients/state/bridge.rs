@@ -1,4 +1,4 @@
-//! What a call bridged to a modern client's input carries (`input_bridge.rs`
+//! What a call bridged to a modern client's input carries (`clients/input_bridge.rs`
 //! drives it). Apart from that code so that `Clients` (`clients/machine.rs`)
 //! names it without importing the code that drives it (no import cycle).
 //!

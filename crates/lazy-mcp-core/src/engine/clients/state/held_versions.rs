@@ -4,7 +4,7 @@
 //! its definition's version changes, cancelling the requests in flight on it.
 //! So while the window is busy, an endpoint offered before and now keeps the
 //! version hosts were told (so does the tool index's); one added, removed or
-//! no longer offered goes out at once. `endpoint_versions.rs` decides when.
+//! no longer offered goes out at once. `clients/endpoint_versions.rs` decides when.
 
 use crate::engine::effects::EndpointInfo;
 use crate::engine::timers::TimerId;
