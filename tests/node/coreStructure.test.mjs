@@ -56,6 +56,36 @@ test('the engine rooms check sees a room pair that imports each other through a 
   }
 });
 
+test("no room inside an owner folder of engine/ imports one that imports it back", () => {
+  const { ownerRoomsImportingEachOther } = figures('crates/lazy-mcp-core/src');
+  assert.deepEqual(
+    ownerRoomsImportingEachOther,
+    {},
+    "inside an owner's folder: its inputs (impl Owner files) above the owner's type, the machines it holds below it, shared types in leaf rooms (the folder's mod.rs says the order)",
+  );
+});
+
+test("the owner rooms check follows a re-export to the owner's type", () => {
+  const src = fs.mkdtempSync(path.join(os.tmpdir(), 'core-structure-'));
+  try {
+    fs.mkdirSync(path.join(src, 'engine', 'owner', 'inputs'), { recursive: true });
+    fs.writeFileSync(path.join(src, 'lib.rs'), 'pub mod engine;\n');
+    fs.writeFileSync(path.join(src, 'engine', 'mod.rs'), 'pub mod owner;\n');
+    // The owner's type in machine.rs, named by the others through mod.rs's re-export.
+    fs.writeFileSync(path.join(src, 'engine', 'owner', 'mod.rs'), 'mod inputs;\nmod machine;\npub use machine::Owner;\n');
+    fs.writeFileSync(path.join(src, 'engine', 'owner', 'inputs.rs'), 'pub mod part;\n');
+    fs.writeFileSync(path.join(src, 'engine', 'owner', 'inputs', 'part.rs'), 'use crate::engine::owner::Owner;\npub struct Held;\nimpl Owner {}\n');
+    fs.writeFileSync(path.join(src, 'engine', 'owner', 'machine.rs'), 'use super::inputs::part::Held;\npub struct Owner(Held);\n');
+    assert.deepEqual(figures(src).ownerRoomsImportingEachOther, { owner: ['inputs -> machine', 'machine -> inputs'] });
+    // The held type in a room below the owner: no loop.
+    fs.writeFileSync(path.join(src, 'engine', 'owner', 'inputs', 'part.rs'), 'use crate::engine::owner::Owner;\nimpl Owner {}\n');
+    fs.writeFileSync(path.join(src, 'engine', 'owner', 'machine.rs'), 'pub struct Owner;\n');
+    assert.deepEqual(figures(src).ownerRoomsImportingEachOther, {});
+  } finally {
+    fs.rmSync(src, { recursive: true, force: true });
+  }
+});
+
 test('no file-level import cycle in the core', () => {
   const { cycles } = figures('crates/lazy-mcp-core/src');
   assert.deepEqual(cycles, [], 'break the cycle: move what the files share to a file both import (in engine/, the state type beside the code that owns it)');
