@@ -20,23 +20,32 @@ function figures(src) {
   return JSON.parse(execFileSync(process.execPath, [script, src, '--cycles'], { cwd: repoRoot, encoding: 'utf8' }));
 }
 
-test('no folder of the core imports one that imports it back', () => {
-  const { foldersImportingEachOther } = figures('crates/lazy-mcp-core/src');
-  assert.deepEqual(
-    foldersImportingEachOther,
+// Three levels, one rule: no part imports one that imports it back.
+const layers = [
+  [
+    'no folder of the core imports one that imports it back',
+    'foldersImportingEachOther',
     [],
     'these imports run back up a layer: move the type they share to the lower part (ARCHITECTURE.md "Invariant (layers)")',
-  );
-});
-
-test("no room of engine/ (a folder with its parent file, or a file) imports one that imports it back", () => {
-  const { engineRoomsImportingEachOther } = figures('crates/lazy-mcp-core/src');
-  assert.deepEqual(
-    engineRoomsImportingEachOther,
+  ],
+  [
+    'no room of engine/ (a folder with its parent file, or a file) imports one that imports it back',
+    'engineRoomsImportingEachOther',
     [],
     'these imports run back up inside engine/: the router imports the owners, an owner imports only the owners and leaves below it (ARCHITECTURE.md "Invariant (layers)")',
-  );
-});
+  ],
+  [
+    'no room inside an owner folder of engine/ imports one that imports it back',
+    'ownerRoomsImportingEachOther',
+    {},
+    "inside an owner's folder: its inputs (impl Owner files) above the owner's type, the machines it holds below it, shared types in leaf rooms (the folder's mod.rs says the order)",
+  ],
+];
+for (const [name, figure, none, why] of layers) {
+  test(name, () => {
+    assert.deepEqual(figures('crates/lazy-mcp-core/src')[figure], none, why);
+  });
+}
 
 test('the engine rooms check sees a room pair that imports each other through a child file', () => {
   const src = fs.mkdtempSync(path.join(os.tmpdir(), 'core-structure-'));
@@ -54,15 +63,6 @@ test('the engine rooms check sees a room pair that imports each other through a 
   } finally {
     fs.rmSync(src, { recursive: true, force: true });
   }
-});
-
-test("no room inside an owner folder of engine/ imports one that imports it back", () => {
-  const { ownerRoomsImportingEachOther } = figures('crates/lazy-mcp-core/src');
-  assert.deepEqual(
-    ownerRoomsImportingEachOther,
-    {},
-    "inside an owner's folder: its inputs (impl Owner files) above the owner's type, the machines it holds below it, shared types in leaf rooms (the folder's mod.rs says the order)",
-  );
 });
 
 test("the owner rooms check follows a re-export to the owner's type", () => {
