@@ -19,6 +19,10 @@ import { loadHostModule } from '../tests/node/helpers/bundle.mjs';
 const { effectsOf } = await loadHostModule('host/hotParts');
 
 const core = createRequire(import.meta.url)(path.join(repoRoot, 'dist', 'core', 'lazy_mcp_wasm.js'));
+if (typeof core.Engine.prototype.handle !== 'function') {
+  console.error('dist/core has no Engine.handle (the JSON crossing, a test-only export): build with `node scripts/build.mjs --test-exports` first.');
+  process.exit(1);
+}
 const now = () => Date.now();
 
 /** An engine with one CONNECTED stdio server `s` (tool `echo`) and one initialized client `c`. */

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { loadServers } from './lib/engineConfig.mjs';
+import { handled } from '../tests/node/helpers/splitEffects.mjs';
 const dir = process.argv[2] ?? 'dist';
 const core = createRequire(import.meta.url)(path.resolve(dir, 'core', 'lazy_mcp_wasm.js'));
 const mux = new core.SharedOwner();
@@ -48,7 +49,7 @@ const thrash = () => { for (let k = 0; k < trash.length; k += 64) trash[k]++; };
 const servers = Object.fromEntries([1, 2, 3].map((i) => [`s${i}`, { command: 'x', args: [String(i)] }]));
 const otherCode = () => {
   const engine = new core.Engine('{}');
-  loadServers((json) => JSON.parse(engine.handle(Date.now(), json)), servers);
+  loadServers((json) => handled(engine, Date.now(), json), servers);
   engine.free();
   JSON.parse(JSON.stringify({ a: [1, 2, 3].map((x) => ({ x, s: `v${x}`.repeat(50) })) })).a.map((o) => /v(\d+)/.exec(o.s));
 };

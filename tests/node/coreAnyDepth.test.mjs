@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtCoreModule, loadHostModule } from './helpers/bundle.mjs';
+import { handled } from './helpers/splitEffects.mjs';
 
 const { WasmCore } = await loadHostModule('core/wasmCore');
 
@@ -18,7 +19,7 @@ test('the WASM engine answers client messages nested 10 to 100,000 levels with t
   const engine = core.call((c) => new c.Engine('{}'));
   for (const depth of [10, 124, 125, 1000, 5000, 100_000]) {
     const event = JSON.stringify({ type: 'clientMessage', client: 'c', endpoint: { kind: 'aggregate' }, message: call(`d${depth}`, depth) });
-    const effects = JSON.parse(core.call(() => engine.handle(Date.now(), event)));
+    const effects = core.call(() => handled(engine, Date.now(), event));
     const replies = effects.filter((e) => e.type === 'reply').map((e) => JSON.parse(e.message));
     assert.equal(replies.length, 1, `depth ${depth}: ${JSON.stringify(effects).slice(0, 300)}`);
     assert.equal(replies[0].id, `d${depth}`);
@@ -28,7 +29,7 @@ test('the WASM engine answers client messages nested 10 to 100,000 levels with t
   }
   // Upstream replies of any depth go through the same parser (no server here: just no trap).
   const upstream = JSON.stringify({ type: 'messageReceived', conn: 1, message: `{"jsonrpc":"2.0","id":1,"result":${nested(100_000)}}` });
-  JSON.parse(core.call(() => engine.handle(Date.now(), upstream)));
+  core.call(() => handled(engine, Date.now(), upstream));
   assert.deepEqual(logs, [], 'no trap was reported');
 });
 

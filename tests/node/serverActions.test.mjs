@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { builtCoreModule, loadHostModule, repoRoot } from './helpers/bundle.mjs';
 import { loadServers } from '../../bench/lib/engineConfig.mjs';
+import { handled } from './helpers/splitEffects.mjs';
 
 const { WasmCore } = await loadHostModule('core/wasmCore');
 const { ConfigSession } = await loadHostModule('host/config/configSession');
@@ -39,9 +40,9 @@ test('each server offers in the tree exactly the actions its snapshot allows', a
   session.dispose();
   const engine = core.call((c) => new c.Engine('{}'));
   // The same servers into an engine of our own, through the host's config rounds (from memory).
-  loadServers((json) => JSON.parse(engine.handle(1, json)), { on: { command: 'true' }, off: { command: 'true' } });
+  loadServers((json) => handled(engine, 1, json), { on: { command: 'true' }, off: { command: 'true' } });
   assert.deepEqual(JSON.parse(engine.snapshot()).servers.map((s) => s.name).sort(), report.servers.map((s) => s.name).sort());
-  engine.handle(2, JSON.stringify({ type: 'disable', server: 'off' }));
+  handled(engine, 2, JSON.stringify({ type: 'disable', server: 'off' }));
   const servers = new Map(JSON.parse(engine.snapshot()).servers.map((s) => [s.name, s]));
   engine.free();
 

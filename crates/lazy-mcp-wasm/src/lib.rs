@@ -166,13 +166,17 @@ impl Engine {
 
     /// `now_ms`: the host's wall clock, milliseconds since the Unix epoch
     /// (`Date.now()`): catalogue timestamps are persisted across restarts.
+    /// Effects as one JSON document, messages escaped inside it: the form
+    /// `handleSplit` was measured against (`bench/boundary.mjs`), in the
+    /// `test-exports` build only; hosts and tests use `handleSplit`.
+    #[cfg(feature = "test-exports")]
     pub fn handle(&mut self, now_ms: f64, event_json: &str) -> String {
         // f64 → u64 saturates: negative or NaN become 0, never a trap.
         self.inner.handle_json(now_ms as u64, event_json)
     }
 
-    /// Like `handle`, but the messages of `send`, `reply` and `notifyClient`
-    /// effects cross as strings of their own: element 0 is the effects' JSON
+    /// An event (JSON) in, its effects out, the messages of `send`, `reply` and
+    /// `notifyClient` effects as strings of their own: element 0 is the effects' JSON
     /// (those `message`s empty), then one string per such effect, in order
     /// (wasm-bindgen decodes each with the native TextDecoder). Measured faster than
     /// escaping them inside the effects' JSON (bench/boundary.mjs); the host routes

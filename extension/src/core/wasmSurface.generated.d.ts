@@ -38,19 +38,14 @@ export class Engine {
      */
     definitionsReview(server: string, item?: string | null): string;
     /**
-     * Like `handle`, but the messages of `send`, `reply` and `notifyClient`
-     * effects cross as strings of their own: element 0 is the effects' JSON
+     * An event (JSON) in, its effects out, the messages of `send`, `reply` and
+     * `notifyClient` effects as strings of their own: element 0 is the effects' JSON
      * (those `message`s empty), then one string per such effect, in order
      * (wasm-bindgen decodes each with the native TextDecoder). Measured faster than
      * escaping them inside the effects' JSON (bench/boundary.mjs); the host routes
      * by the effects' `client`/`id`/`progressToken` without parsing the messages.
      */
     handleSplit(now_ms: number, event_json: string): string[];
-    /**
-     * `now_ms`: the host's wall clock, milliseconds since the Unix epoch
-     * (`Date.now()`): catalogue timestamps are persisted across restarts.
-     */
-    handle(now_ms: number, event_json: string): string;
     /**
      * The embedding table for hybrid tool search (issue 27), as the bytes the
      * host read from `source` (empty when there was no file: search stays
