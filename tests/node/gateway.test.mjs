@@ -151,6 +151,24 @@ test('requests without the secret get 401 and are logged without the token', asy
   assert.ok(logs.every((l) => !l.message.includes(token)), 'the secret never reaches the log');
 });
 
+test('the bearer secret must match exactly: its length, every character, the scheme (any case), the first of repeated headers', async () => {
+  const status = async (authorization) => (await rawRequest({ headers: { authorization }, body: initBody })).status;
+  const last = token.at(-1);
+  const other = last === 'a' ? 'b' : 'a';
+  assert.equal(await status(`Bearer ${token.slice(0, -1)}${other}`), 401, 'same length, last character differs');
+  assert.equal(await status(`Bearer ${other}${token.slice(1)}`), 401, 'same length, first character differs');
+  assert.equal(await status(`Bearer ${token.slice(0, -1)}`), 401, 'a prefix of the secret');
+  assert.equal(await status(`Bearer ${token}${last}`), 401, 'the secret and more');
+  assert.equal(await status(`Basic ${token}`), 401, 'another scheme');
+  assert.equal(await status(`Bearer${token}`), 401, 'no space after the scheme');
+  assert.equal(await status(token), 401, 'no scheme');
+  assert.equal(await status('Bearer '), 401, 'nothing after the scheme');
+  assert.equal(await status(`bEaReR   ${token}`), 200, 'the scheme in any case, several spaces');
+  // Node keeps the first of repeated Authorization headers.
+  assert.equal((await rawRequest({ headers: { authorization: [`Bearer ${token}`, 'Bearer nope'] }, body: initBody })).status, 200);
+  assert.equal((await rawRequest({ headers: { authorization: ['Bearer nope', `Bearer ${token}`] }, body: initBody })).status, 401);
+});
+
 test('a foreign Host or Origin gets 403 (DNS rebinding)', async () => {
   const auth = { authorization: `Bearer ${token}` };
   assert.equal((await rawRequest({ headers: { ...auth, host: `evil.example:${port}` }, body: initBody })).status, 403);
