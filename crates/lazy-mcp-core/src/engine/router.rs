@@ -377,7 +377,17 @@ impl Engine {
         if let Some(wake) = self.timers.poll_wake() {
             self.effects.insert(0, wake);
         }
+        debug_assert!(
+            self.outboxes_drained(),
+            "an owner's effects were left undrained"
+        );
         std::mem::take(&mut self.effects)
+    }
+
+    /// Every owner's outbox was drained right after its input (the router
+    /// writes the event's effects; the owners only yield theirs).
+    fn outboxes_drained(&self) -> bool {
+        self.trust.outbox_is_empty()
     }
 
     /// The earliest deadline of an armed timer (host wall clock, ms), if any:
@@ -501,8 +511,8 @@ impl Engine {
         server: Option<&str>,
         message: String,
     ) {
-        self.servers
-            .log_into(&mut self.effects, level, server, message);
+        let line = self.servers.log_line(level, server, message);
+        self.effects.push(line);
     }
 
     pub(in crate::engine) fn reply(&mut self, client: &str, message: Value) {

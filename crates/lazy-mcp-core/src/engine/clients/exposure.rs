@@ -55,7 +55,7 @@ impl Clients {
             let (server, tool) = gone;
             let why = format!("loaded tool '{tool}' was unloaded: the server no longer offers it");
             // A line naming a server is masked by its owner (its secrets).
-            (served.servers()).log_into(ctx.effects, LogLevel::Info, Some(&server), why);
+            (ctx.effects).push((served.servers()).log_line(LogLevel::Info, Some(&server), why));
         }
         let shown = self.shown(served);
         let (lists, endpoints) = shown.lists_and_endpoints();

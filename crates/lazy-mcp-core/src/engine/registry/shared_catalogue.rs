@@ -107,12 +107,9 @@ impl Registry {
         };
         self.shared_mut().listed(name);
         if !launch.roots_bound {
-            ctx.servers.log_about(
-                ctx.effects,
-                LogLevel::Info,
-                name,
-                "asked for the workspace roots: recorded in the catalogue; its shared process is kept to clients of this workspace's roots from now on".to_string(),
-            );
+            let why = "asked for the workspace roots: recorded in the catalogue; its shared process is kept to clients of this workspace's roots from now on";
+            ctx.effects
+                .push(ctx.servers.log_about(LogLevel::Info, name, why.to_string()));
         }
     }
 
@@ -170,7 +167,8 @@ impl Registry {
                     Some(Ok(found)) => Some(found),
                     Some(Err(why)) => {
                         let why = format!("the shared catalogue file {file} was ignored: {why}");
-                        (ctx.servers).log_about(ctx.effects, LogLevel::Warn, name, why);
+                        ctx.effects
+                            .push((ctx.servers).log_about(LogLevel::Warn, name, why));
                         None
                     }
                     None => None,

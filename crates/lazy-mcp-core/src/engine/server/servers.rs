@@ -320,27 +320,27 @@ impl Servers {
         server: Option<&str>,
         message: String,
     ) {
-        self.log_into(ctx.effects, level, server, message);
+        ctx.effects.push(self.log_line(level, server, message));
     }
 
     /// The one place a log line about a server gets its secrets masked
-    /// (`Engine::log` and the servers' inputs both come here).
-    pub(in crate::engine) fn log_into(
+    /// (`Engine::log`, the servers' inputs and the other owners' lines about
+    /// a server all come here): the `log` effect, for the caller to yield.
+    pub(in crate::engine) fn log_line(
         &self,
-        effects: &mut Vec<Effect>,
         level: LogLevel,
         server: Option<&str>,
         message: String,
-    ) {
+    ) -> Effect {
         let message = match server {
             Some(name) => self.mask_for_server(name, message),
             None => message,
         };
-        effects.push(Effect::Log {
+        Effect::Log {
             level,
             server: server.map(str::to_string),
             message,
-        });
+        }
     }
 
     /// The catalogue entry of a server, when it matches its config (as `Engine::current_entry`).

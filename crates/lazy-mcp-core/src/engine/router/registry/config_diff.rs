@@ -44,7 +44,7 @@ fn config_changes(
                 "a second server named '{}' ({}:{}) was ignored",
                 config.name, config.source.file, config.source.line
             );
-            running.log_into(effects, LogLevel::Warn, Some(&config.name), why);
+            effects.push(running.log_line(LogLevel::Warn, Some(&config.name), why));
         }
     }
     let removed = running.keys().filter(|name| !seen.contains(*name)).cloned();
