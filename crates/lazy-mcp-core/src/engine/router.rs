@@ -387,7 +387,7 @@ impl Engine {
     /// Every owner's outbox was drained right after its input (the router
     /// writes the event's effects; the owners only yield theirs).
     fn outboxes_drained(&self) -> bool {
-        self.trust.outbox_is_empty()
+        self.trust.outbox_is_empty() && self.registry.outbox_is_empty()
     }
 
     /// The earliest deadline of an armed timer (host wall clock, ms), if any:
@@ -470,17 +470,20 @@ impl Engine {
         (&mut self.clients, ctx)
     }
 
-    /// The registry, and what its inputs are handed (`registry/machine.rs`):
-    /// the servers and settings to read, the effects.
-    pub(in crate::engine) fn registry_parts(
+    /// Runs `input` on the registry with what it reads (`registry/machine.rs`'s
+    /// `RegistryCtx`: the servers, the settings), then drains what it yielded
+    /// into the event's effects.
+    pub(in crate::engine) fn with_registry<R>(
         &mut self,
-    ) -> (&mut Registry, RegistryCtx<'_, Servers>) {
+        input: impl FnOnce(&mut Registry, &RegistryCtx<'_, Servers>) -> R,
+    ) -> R {
         let ctx = RegistryCtx {
             servers: &self.servers,
             settings: &self.settings,
-            effects: &mut self.effects,
         };
-        (&mut self.registry, ctx)
+        let result = input(&mut self.registry, &ctx);
+        self.registry.poll_effects(&mut self.effects);
+        result
     }
 
     /// [`Engine::clients_parts`] and the servers' side of what clients are
