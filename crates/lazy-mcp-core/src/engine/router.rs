@@ -209,8 +209,9 @@ impl Engine {
                 bytes,
                 limit_bytes,
             } => {
-                let (clients, mut ctx) = self.clients_parts();
-                clients.message_too_large(&mut ctx, &client, &head, bytes, limit_bytes);
+                self.with_clients(|clients, ctx| {
+                    clients.message_too_large(ctx, &client, &head, bytes, limit_bytes)
+                });
             }
             Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
             Event::ClientStreamOpened { client } => {
@@ -225,18 +226,9 @@ impl Engine {
                 version,
                 failed,
             } => {
-                let mut ctx = ClientsContext {
-                    effects: &mut self.effects,
-                    timers: &mut self.timers,
-                    now_ms: self.now_ms,
-                };
-                (self.clients).definition_started(
-                    endpoint,
-                    &version,
-                    failed,
-                    &self.servers,
-                    &mut ctx,
-                );
+                self.with_served(|clients, ctx, served| {
+                    clients.definition_started(endpoint, &version, failed, served.servers(), ctx)
+                });
             }
             Event::Enable { server } => self.on_user_command(&server, Command::Enable),
             Event::Disable { server } => self.on_user_command(&server, Command::Disable),
@@ -345,18 +337,14 @@ impl Engine {
             self.keep_refresh_armed(false);
         }
         if self.clients.needs_publish() {
-            let (clients, mut ctx, served) = self.served_parts();
-            clients.publish_changes(&mut ctx, served);
+            self.with_served(|clients, ctx, served| clients.publish_changes(ctx, served));
         }
         if self.clients.definition_starts_due() {
             let allowed = self.settings.aggregate_endpoint == AggregateEndpoint::ToolIndex;
             let close = self.settings.close_listing_sessions;
-            let mut ctx = ClientsContext {
-                effects: &mut self.effects,
-                timers: &mut self.timers,
-                now_ms: self.now_ms,
-            };
-            (self.clients).review_definition_starts(allowed, close, &self.servers, &mut ctx);
+            self.with_served(|clients, ctx, served| {
+                clients.review_definition_starts(allowed, close, served.servers(), ctx)
+            });
         }
         if let Some(write) = self.trust.take_write() {
             self.effects.push(write);
@@ -371,7 +359,9 @@ impl Engine {
             self.effects.push(persist);
         }
         // After everything that may answer a client this event.
-        self.clients.settle_answers(&mut self.effects, self.now_ms);
+        // It reads the event's effects, so it is fed them, not a context.
+        self.clients.settle_answers(&self.effects, self.now_ms);
+        self.clients.poll_effects(&mut self.effects);
         // Computed last (every timer this event armed, re-armed or cancelled is
         // in the table), placed first (a host failing on a later effect still arms it).
         if let Some(wake) = self.timers.poll_wake() {
@@ -387,7 +377,9 @@ impl Engine {
     /// Every owner's outbox was drained right after its input (the router
     /// writes the event's effects; the owners only yield theirs).
     fn outboxes_drained(&self) -> bool {
-        self.trust.outbox_is_empty() && self.registry.outbox_is_empty()
+        self.trust.outbox_is_empty()
+            && self.registry.outbox_is_empty()
+            && self.clients.outbox_is_empty()
     }
 
     /// The earliest deadline of an armed timer (host wall clock, ms), if any:
@@ -458,16 +450,20 @@ impl Engine {
         (&mut self.servers, ctx)
     }
 
-    /// The clients, and what their inputs are handed (`clients/context.rs`):
-    /// the effects, the timer table, the clock. An input that also reads the
-    /// servers builds the context from the fields itself (a split borrow).
-    pub(in crate::engine) fn clients_parts(&mut self) -> (&mut Clients, ClientsContext<'_>) {
-        let ctx = ClientsContext {
-            effects: &mut self.effects,
+    /// Runs `input` on the clients with what it is lent (`clients/context.rs`:
+    /// the timer table, the clock), then drains what it yielded into the
+    /// event's effects.
+    pub(in crate::engine) fn with_clients<R>(
+        &mut self,
+        input: impl FnOnce(&mut Clients, &mut ClientsContext<'_>) -> R,
+    ) -> R {
+        let mut ctx = ClientsContext {
             timers: &mut self.timers,
             now_ms: self.now_ms,
         };
-        (&mut self.clients, ctx)
+        let result = input(&mut self.clients, &mut ctx);
+        self.clients.poll_effects(&mut self.effects);
+        result
     }
 
     /// Runs `input` on the registry with what it reads (`registry/machine.rs`'s
@@ -486,11 +482,12 @@ impl Engine {
         result
     }
 
-    /// [`Engine::clients_parts`] and the servers' side of what clients are
-    /// shown, to read (an input that answers from the servers' lists).
-    pub(in crate::engine) fn served_parts(
+    /// [`Engine::with_clients`], with the servers' side of what clients are
+    /// shown to read (an input that answers from the servers' lists).
+    pub(in crate::engine) fn with_served<R>(
         &mut self,
-    ) -> (&mut Clients, ClientsContext<'_>, ServedView<'_>) {
+        input: impl FnOnce(&mut Clients, &mut ClientsContext<'_>, ServedView<'_>) -> R,
+    ) -> R {
         let served = ServedView::new(
             &self.servers,
             self.registry.catalogue(),
@@ -498,12 +495,13 @@ impl Engine {
             &self.settings,
             self.trust.awaiting(),
         );
-        let ctx = ClientsContext {
-            effects: &mut self.effects,
+        let mut ctx = ClientsContext {
             timers: &mut self.timers,
             now_ms: self.now_ms,
         };
-        (&mut self.clients, ctx, served)
+        let result = input(&mut self.clients, &mut ctx, served);
+        self.clients.poll_effects(&mut self.effects);
+        result
     }
 
     // ---- small shared helpers -------------------------------------------------
@@ -519,8 +517,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn reply(&mut self, client: &str, message: Value) {
-        let (clients, mut ctx) = self.clients_parts();
-        clients.reply(&mut ctx, client, message);
+        self.with_clients(|clients, ctx| clients.reply(ctx, client, message));
     }
 
     pub(in crate::engine) fn reply_error(
@@ -577,8 +574,7 @@ impl Engine {
         let (servers, mut ctx) = self.server_parts();
         servers.idle_setting_changed(&mut ctx);
         let idle_ms = self.settings.session_idle_ms;
-        let (clients, mut ctx) = self.clients_parts();
-        clients.arm_gateway_sessions_timer(idle_ms, &mut ctx);
+        self.with_clients(|clients, ctx| clients.arm_gateway_sessions_timer(idle_ms, ctx));
     }
 
     pub(in crate::engine) fn on_workspace_folders_changed(&mut self, folders: Vec<String>) {

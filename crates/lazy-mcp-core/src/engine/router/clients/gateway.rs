@@ -5,7 +5,9 @@
 //! and a call's timeout (each touches the servers' calls and connections).
 
 use crate::engine::clients::asked::Asked;
+use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::gateway::cancel_notice;
+use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
@@ -52,8 +54,10 @@ impl Engine {
                 mut params,
             } => {
                 self.clients.request_read(client);
-                let (clients, mut ctx) = self.clients_parts();
-                if clients.begin_request_era(&mut ctx, client, &id, &method, &mut params) {
+                let era = |clients: &mut Clients, ctx: &mut ClientsContext<'_>| {
+                    clients.begin_request_era(ctx, client, &id, &method, &mut params)
+                };
+                if self.with_clients(era) {
                     self.on_client_request(client, &endpoint, id, &method, params);
                     self.clients.end_request_era(client);
                 }
@@ -84,8 +88,10 @@ impl Engine {
         if self.take_bridged_retry(client, &id, method, params.as_ref()) {
             return;
         }
-        let (clients, mut ctx, served) = self.served_parts();
-        match clients.client_request(&mut ctx, served, client, endpoint, id, method, params) {
+        let asked = self.with_served(|clients, ctx, served| {
+            clients.client_request(ctx, served, client, endpoint, id, method, params)
+        });
+        match asked {
             Asked::Answered => {}
             Asked::Listened(key, change) => self.listen_opened(client, key, change),
             Asked::Call(server, call) => {

@@ -98,7 +98,7 @@ impl Engine {
         match reconcile_step(server.wanted(), server.state()) {
             Some(Reconcile::Withdraw(why, trigger)) => {
                 self.withdraw(name, why);
-                self.clients.unload_server(name, &mut self.effects);
+                self.with_clients(|clients, _| clients.unload_server(name));
                 self.transition(name, trigger);
             }
             Some(Reconcile::Enable) => {
@@ -125,7 +125,7 @@ impl Engine {
         for name in removed {
             self.announce.forget(&name);
             self.withdraw(&name, "it was removed from the configuration");
-            self.clients.unload_server(&name, &mut self.effects);
+            self.with_clients(|clients, _| clients.unload_server(&name));
             self.servers.remove(&name);
             self.registry.forget(&name);
             let line = "removed from the configuration".into();
