@@ -15,6 +15,16 @@ impl Outbox {
         self.0.push(effect);
     }
 
+    /// `effects` moved in, in their order (`effects` is left empty).
+    pub(in crate::engine) fn append(&mut self, effects: &mut Vec<Effect>) {
+        self.0.append(effects);
+    }
+
+    /// What was yielded and not yet drained, to read.
+    pub(in crate::engine) fn pending(&self) -> &[Effect] {
+        &self.0
+    }
+
     /// Everything yielded since the last drain, moved to the end of `out` in
     /// order. The buffer keeps its capacity, so a warm input allocates nothing.
     #[inline]

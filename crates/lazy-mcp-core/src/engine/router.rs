@@ -157,12 +157,10 @@ impl Engine {
                 .servers
                 .transport_resolved(&server, &original, &resolved),
             Event::ConnectStarted { conn } => {
-                let (servers, mut ctx) = self.server_parts();
-                servers.connect_started(&mut ctx, conn);
+                self.with_servers(|servers, ctx| servers.connect_started(ctx, conn));
             }
             Event::ConnectAnswered { conn, status } => {
-                let (servers, mut ctx) = self.server_parts();
-                servers.connect_answered(&mut ctx, conn, status);
+                self.with_servers(|servers, ctx| servers.connect_answered(ctx, conn, status));
             }
             Event::HttpStatus { conn, status } => self.on_http_status(conn, status),
             Event::AuthRequired {
@@ -380,6 +378,7 @@ impl Engine {
         self.trust.outbox_is_empty()
             && self.registry.outbox_is_empty()
             && self.clients.outbox_is_empty()
+            && self.servers.outbox_is_empty()
     }
 
     /// The earliest deadline of an armed timer (host wall clock, ms), if any:
@@ -430,16 +429,29 @@ impl Engine {
         self.registry.catalogue().to_blob()
     }
 
+    /// Runs `input` on the servers with what it is lent (`server/ctx.rs`),
+    /// then drains what it yielded into the event's effects.
+    #[inline]
+    pub(in crate::engine) fn with_servers<R>(
+        &mut self,
+        input: impl FnOnce(&mut Servers, &mut ServerCtx<'_>) -> R,
+    ) -> R {
+        let (servers, mut ctx) = self.server_parts();
+        let result = input(servers, &mut ctx);
+        self.servers.poll_effects(&mut self.effects);
+        result
+    }
+
     /// The servers, and what their inputs are handed (`server/ctx.rs`): the
-    /// effects, the timer table, the clock; the settings, catalogue and
-    /// clients to read. Out of line: the clients and pins are read through
-    /// `server/reads.rs`'s traits, and writing their tables' addresses at
-    /// each of the ~30 callers cost the `.wasm` more than this call costs a
-    /// warm call.
+    /// timer table, the clock; the settings, catalogue, clients and the
+    /// event's effects so far to read. Out of line: the clients and pins are
+    /// read through `server/reads.rs`'s traits, and writing their tables'
+    /// addresses at each of the ~30 callers cost the `.wasm` more than this
+    /// call costs a warm call.
     #[inline(never)]
-    pub(in crate::engine) fn server_parts(&mut self) -> (&mut Servers, ServerCtx<'_>) {
+    fn server_parts(&mut self) -> (&mut Servers, ServerCtx<'_>) {
         let ctx = ServerCtx {
-            effects: &mut self.effects,
+            told: &self.effects,
             timers: &mut self.timers,
             settings: &self.settings,
             catalogue: self.registry.catalogue(),
@@ -571,8 +583,7 @@ impl Engine {
             self.settings.workspace_folders = Vec::new();
             self.on_workspace_folders_changed(folders);
         }
-        let (servers, mut ctx) = self.server_parts();
-        servers.idle_setting_changed(&mut ctx);
+        self.with_servers(|servers, ctx| servers.idle_setting_changed(ctx));
         let idle_ms = self.settings.session_idle_ms;
         self.with_clients(|clients, ctx| clients.arm_gateway_sessions_timer(idle_ms, ctx));
     }
@@ -582,8 +593,7 @@ impl Engine {
             return;
         }
         self.settings.workspace_folders = folders;
-        let (servers, mut ctx) = self.server_parts();
-        servers.roots_changed(&mut ctx);
+        self.with_servers(|servers, ctx| servers.roots_changed(ctx));
     }
 }
 

@@ -29,8 +29,9 @@ impl Engine {
         match purpose {
             TimerPurpose::Handshake { conn } => {
                 if !self.on_auth(None, AuthInput::WaitExpired(conn)) {
-                    let (servers, ctx) = self.server_parts();
-                    if let Some(timeout) = servers.handshake_timer_fired(&ctx, conn) {
+                    if let Some(timeout) =
+                        self.with_servers(|servers, ctx| servers.handshake_timer_fired(ctx, conn))
+                    {
                         self.on_handshake(conn, HandshakeInput::Timeout(timeout));
                     }
                 }

@@ -227,14 +227,13 @@ impl Servers {
     /// last error already).
     pub(in crate::engine) fn http_status(
         &mut self,
-        ctx: &mut ServerCtx,
         conn: ConnId,
         status: u16,
     ) -> Option<(String, String)> {
         let name = self.server_of(conn)?.to_string();
         if status != 401 && status != 403 {
             let message = format!("HTTP status {status}");
-            self.log(ctx, LogLevel::Debug, Some(&name), message);
+            self.log(LogLevel::Debug, Some(&name), message);
             return None;
         }
         // Static credentials (or a transport without OAuth): no sign-in flow

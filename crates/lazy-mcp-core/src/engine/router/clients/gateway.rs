@@ -96,8 +96,9 @@ impl Engine {
             Asked::Listened(key, change) => self.listen_opened(client, key, change),
             Asked::Call(server, call) => {
                 // A subscription the servers' side answers itself (`{}`).
-                let (servers, mut ctx) = self.server_parts();
-                if servers.client_subscription(&mut ctx, &server, &call) {
+                if self
+                    .with_servers(|servers, ctx| servers.client_subscription(ctx, &server, &call))
+                {
                     let answer = jsonrpc::success(call.client_id().clone(), json!({}));
                     self.reply(call.client(), answer);
                 } else {
@@ -119,8 +120,9 @@ impl Engine {
         // body's routing names what a cancellation cancels, `ClientEnvelope::cancels`).
         let (listened, unsubscribe) = self.clients.request_cancelled(client, &request_id);
         if let Some(subscriber) = unsubscribe {
-            let (servers, mut ctx) = self.server_parts();
-            servers.remove_subscribers(&mut ctx, &|s| *s == subscriber);
+            self.with_servers(|servers, ctx| {
+                servers.remove_subscribers(ctx, &|s| *s == subscriber)
+            });
         }
         // Still waiting for the connect: just drop it.
         let waited =
@@ -141,9 +143,10 @@ impl Engine {
         self.servers.drop_waiters(&|w| w.client() == client);
         // Its subscriptions and listens end; resources nobody else wants are
         // unsubscribed upstream.
-        let (servers, mut ctx) = self.server_parts();
-        servers.remove_subscribers(&mut ctx, &|s| match s {
-            Subscriber::Client(c) | Subscriber::Listen(c, _) => c == client,
+        self.with_servers(|servers, ctx| {
+            servers.remove_subscribers(ctx, &|s| match s {
+                Subscriber::Client(c) | Subscriber::Listen(c, _) => c == client,
+            })
         });
         for (conn, upstream_id) in self.clients.calls_of(client, &self.servers) {
             let notice = cancel_notice(upstream_id, "the client disconnected");

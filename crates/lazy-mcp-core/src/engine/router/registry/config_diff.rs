@@ -175,8 +175,7 @@ impl Engine {
         self.registry.forget(&name);
         let line = "configuration changed; it will be catalogued again".into();
         self.log(LogLevel::Info, Some(&name), line);
-        let (servers, mut ctx) = self.server_parts();
-        match servers.relaunched(&mut ctx, &name) {
+        match self.with_servers(|servers, ctx| servers.relaunched(ctx, &name)) {
             Relaunched::CatalogueAgain(Some(next)) => self.state_changed(&name, next),
             Relaunched::CatalogueAgain(None) => {}
             Relaunched::Reconcile => self.reconcile(&name),
