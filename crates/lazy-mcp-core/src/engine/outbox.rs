@@ -26,10 +26,20 @@ impl Outbox {
     }
 
     /// Everything yielded since the last drain, moved to the end of `out` in
-    /// order. The buffer keeps its capacity, so a warm input allocates nothing.
+    /// order. Into an empty `out` the buffers are swapped (nothing is copied:
+    /// the warm call's one effect); either way no buffer loses its capacity,
+    /// so a warm input allocates nothing.
     #[inline]
     pub(in crate::engine) fn drain_into(&mut self, out: &mut Vec<Effect>) {
-        if !self.0.is_empty() {
+        if self.0.is_empty() {
+        } else if out.is_empty() {
+            // Moves, not `mem::swap` (a byte loop where the build optimizes
+            // for size): `out`'s spare buffer waits here, the yielded effects
+            // go out; the `Vec::new()` `take` left in `out` owns nothing, so
+            // it is forgotten rather than dropped (no drop glue).
+            let yielded = std::mem::replace(&mut self.0, std::mem::take(out));
+            std::mem::forget(std::mem::replace(out, yielded));
+        } else {
             out.append(&mut self.0);
         }
     }
@@ -64,5 +74,22 @@ mod tests {
         // Drained once: a second drain adds nothing.
         outbox.drain_into(&mut out);
         assert_eq!(out.len(), 3);
+    }
+
+    #[test]
+    fn a_drain_into_an_empty_list_hands_over_the_effects_and_keeps_both_buffers() {
+        let mut outbox = Outbox::default();
+        outbox.push(log("a"));
+        outbox.push(log("b"));
+        let mut out: Vec<Effect> = Vec::with_capacity(8);
+        outbox.drain_into(&mut out);
+        assert_eq!(out, vec![log("a"), log("b")]);
+        assert!(outbox.is_empty());
+        // `out`'s spare buffer now waits in the outbox: the next input's
+        // effects need no allocation.
+        assert!(outbox.0.capacity() >= 8);
+        outbox.push(log("c"));
+        outbox.drain_into(&mut out);
+        assert_eq!(out, vec![log("a"), log("b"), log("c")]);
     }
 }

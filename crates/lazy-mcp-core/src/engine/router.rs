@@ -429,29 +429,27 @@ impl Engine {
         self.registry.catalogue().to_blob()
     }
 
-    /// Runs `input` on the servers with what it is lent (`server/ctx.rs`),
+    /// Runs `input` on the servers with what it is handed (`server/ctx.rs`),
     /// then drains what it yielded into the event's effects.
     #[inline]
     pub(in crate::engine) fn with_servers<R>(
         &mut self,
         input: impl FnOnce(&mut Servers, &mut ServerCtx<'_>) -> R,
     ) -> R {
-        let (servers, mut ctx) = self.server_parts();
-        let result = input(servers, &mut ctx);
-        self.servers.poll_effects(&mut self.effects);
-        result
+        let mut lent = self.servers_input();
+        input(lent.servers, &mut lent.ctx)
     }
 
-    /// The servers, and what their inputs are handed (`server/ctx.rs`): the
-    /// timer table, the clock; the settings, catalogue, clients and the
-    /// event's effects so far to read. Out of line: the clients and pins are
-    /// read through `server/reads.rs`'s traits, and writing their tables'
-    /// addresses at each of the ~30 callers cost the `.wasm` more than this
+    /// The servers lent for one input, with what it is handed
+    /// (`server/ctx.rs`): the timer table, the clock; the settings, catalogue
+    /// and clients to read. What the input yielded is drained when the loan
+    /// ends ([`ServersInput`]). Out of line: the clients and pins are read
+    /// through `server/reads.rs`'s traits, and writing their tables'
+    /// addresses at each of the ~40 callers cost the `.wasm` more than this
     /// call costs a warm call.
     #[inline(never)]
-    fn server_parts(&mut self) -> (&mut Servers, ServerCtx<'_>) {
+    pub(in crate::engine) fn servers_input(&mut self) -> ServersInput<'_> {
         let ctx = ServerCtx {
-            told: &self.effects,
             timers: &mut self.timers,
             settings: &self.settings,
             catalogue: self.registry.catalogue(),
@@ -459,7 +457,11 @@ impl Engine {
             pins: self.trust.pins(),
             now_ms: self.now_ms,
         };
-        (&mut self.servers, ctx)
+        ServersInput {
+            servers: &mut self.servers,
+            ctx,
+            effects: &mut self.effects,
+        }
     }
 
     /// Runs `input` on the clients with what it is lent (`clients/context.rs`:
@@ -594,6 +596,26 @@ impl Engine {
         }
         self.settings.workspace_folders = folders;
         self.with_servers(|servers, ctx| servers.roots_changed(ctx));
+    }
+}
+
+/// The servers lent for one input with what it is handed
+/// (`Engine::servers_input`); when the loan ends, what the input yielded is
+/// drained into the event's effects (so no input's effects can be left
+/// behind). [`Engine::with_servers`] lends them for a closure; a caller that
+/// moves a forwarded call into the servers borrows `servers` and `ctx`
+/// itself, in a block: a closure would copy the call twice more, on the
+/// warm call's path.
+pub(in crate::engine) struct ServersInput<'a> {
+    pub(in crate::engine) servers: &'a mut Servers,
+    pub(in crate::engine) ctx: ServerCtx<'a>,
+    effects: &'a mut Vec<Effect>,
+}
+
+impl Drop for ServersInput<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        self.servers.poll_effects(self.effects);
     }
 }
 

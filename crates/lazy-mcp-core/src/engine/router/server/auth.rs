@@ -28,7 +28,9 @@ impl Engine {
                 // stale; the host refreshes as for a state change.
                 Some(AuthOutput::Shown) => {
                     self.clients.exposure_changed();
-                    self.with_servers(|servers, ctx| servers.sign_in_shown(ctx, &name));
+                    // It reads the event's effects, so it is fed them.
+                    self.servers.sign_in_shown(&self.effects, &name);
+                    self.servers.poll_effects(&mut self.effects);
                 }
                 Some(AuthOutput::Stop(why)) => self.stop_server(&name, &why),
                 Some(AuthOutput::FailWaiters(error)) => self.fail_waiters(&name, &error),

@@ -87,9 +87,11 @@ impl Engine {
         call: QueuedCall,
         input_rounds: u32,
     ) {
-        if let Err(refused) =
-            self.with_servers(|servers, ctx| servers.forward_call(ctx, conn, call, input_rounds))
-        {
+        let forwarded = {
+            let lent = &mut self.servers_input();
+            (lent.servers).forward_call(&mut lent.ctx, conn, call, input_rounds)
+        };
+        if let Err(refused) = forwarded {
             self.refuse_call(*refused);
         }
     }
@@ -97,7 +99,11 @@ impl Engine {
     /// A call for `name` from a client: forwarded now, queued behind the single
     /// connect, or refused with a clear error (`Servers::route_call` decides).
     pub(in crate::engine) fn route_call(&mut self, name: &str, call: QueuedCall) {
-        match self.with_servers(|servers, ctx| servers.route_call(ctx, name, call)) {
+        let routed = {
+            let lent = &mut self.servers_input();
+            (lent.servers).route_call(&mut lent.ctx, name, call)
+        };
+        match routed {
             Ok(Routed::Sent) => {}
             Ok(Routed::Waits) => {
                 self.ensure_connected(name, true);

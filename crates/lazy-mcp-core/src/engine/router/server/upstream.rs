@@ -118,9 +118,11 @@ impl Engine {
                     self.servers.put_call_back(conn, id, *call);
                     return;
                 };
-                match self
-                    .with_servers(|servers, ctx| servers.call_answered(ctx, conn, *call, outcome))
-                {
+                let answered = {
+                    let lent = &mut self.servers_input();
+                    (lent.servers).call_answered(&mut lent.ctx, conn, *call, outcome)
+                };
+                match answered {
                     // Asked again, with Lazy MCP's answers.
                     CallAnswered::AskAgain(queued, rounds) => {
                         self.forward_call_round(conn, queued, rounds)
