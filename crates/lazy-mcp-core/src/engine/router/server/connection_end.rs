@@ -70,16 +70,18 @@ impl Engine {
         failed: ConnectionFailed,
         close: bool,
     ) {
-        let (name, error, detail, owed, waiters, level, may_stay_catalogued) = failed.into_parts();
-        self.answer_dropped(conn, owed, &error, close);
-        for call in waiters {
+        let failed = failed.into_parts();
+        let error = failed.error;
+        self.answer_dropped(conn, failed.owed, &error, close);
+        for call in failed.waiters {
             let (client, client_id) = call.into_reply_target();
             self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, &error);
         }
-        let error = format!("{error}{detail}");
-        self.log(level, Some(&name), error.clone());
+        let (name, error) = (failed.server, format!("{error}{}", failed.detail));
+        self.log(failed.log_level, Some(&name), error.clone());
         self.note_failure(&name, &error, false);
-        self.on_restart(&name, RestartInput::failed(error, may_stay_catalogued));
+        let restart = RestartInput::failed(error, failed.may_stay_catalogued);
+        self.on_restart(&name, restart);
     }
 
     pub(in crate::engine) fn on_connection_closed(
