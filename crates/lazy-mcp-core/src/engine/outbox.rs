@@ -20,11 +20,6 @@ impl Outbox {
         self.0.append(effects);
     }
 
-    /// What was yielded and not yet drained, to read.
-    pub(in crate::engine) fn pending(&self) -> &[Effect] {
-        &self.0
-    }
-
     /// Everything yielded since the last drain, moved to the end of `out` in
     /// order. Into an empty `out` the buffers are swapped (nothing is copied:
     /// the warm call's one effect); either way no buffer loses its capacity,

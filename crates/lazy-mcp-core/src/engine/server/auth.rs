@@ -111,14 +111,13 @@ impl AuthRequest {
 impl Servers {
     /// `name`'s sign-in as shown changed: a `stateChanged` with its current
     /// state, unless this event already told one for it (`effects`, the
-    /// event's so far: the router feeds them; or one yielded here and not
-    /// drained yet).
+    /// event's so far, which the router feeds: what the servers yielded
+    /// before is in them, drained after each input).
     pub(in crate::engine) fn sign_in_shown(&mut self, effects: &[Effect], name: &str) {
         let Some(server) = self.get(name) else {
             return;
         };
         let told = (effects.iter())
-            .chain(self.yielded())
             .any(|e| matches!(e, Effect::StateChanged { server, .. } if server == name));
         if !told {
             let state = server.state().clone();

@@ -334,11 +334,6 @@ impl Servers {
         &mut self.outbox
     }
 
-    /// What its inputs yielded and the router has not drained yet, to read.
-    pub(super) fn yielded(&self) -> &[Effect] {
-        self.outbox.pending()
-    }
-
     /// Yields a `log` effect about `server` (its secrets masked).
     pub(in crate::engine) fn log(
         &mut self,

@@ -7,7 +7,7 @@
 use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::connection_end::{Closed, ConnectionFailed, Owed};
+use crate::engine::server::connection_end::{Closed, ConnectionFailed, FailureParts, Owed};
 use crate::engine::server::idle::policy;
 use crate::engine::server::machines::handshake::input::HandshakeInput;
 use crate::engine::server::machines::idle::machine::IdleCeiling;
@@ -70,18 +70,24 @@ impl Engine {
         failed: ConnectionFailed,
         close: bool,
     ) {
-        let failed = failed.into_parts();
-        let error = failed.error;
-        self.answer_dropped(conn, failed.owed, &error, close);
-        for call in failed.waiters {
+        let FailureParts {
+            server,
+            error,
+            detail,
+            owed,
+            waiters,
+            log_level,
+            may_stay_catalogued,
+        } = failed.into_parts();
+        self.answer_dropped(conn, owed, &error, close);
+        for call in waiters {
             let (client, client_id) = call.into_reply_target();
             self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, &error);
         }
-        let (name, error) = (failed.server, format!("{error}{}", failed.detail));
-        self.log(failed.log_level, Some(&name), error.clone());
-        self.note_failure(&name, &error, false);
-        let restart = RestartInput::failed(error, failed.may_stay_catalogued);
-        self.on_restart(&name, restart);
+        let error = format!("{error}{detail}");
+        self.log(log_level, Some(&server), error.clone());
+        self.note_failure(&server, &error, false);
+        self.on_restart(&server, RestartInput::failed(error, may_stay_catalogued));
     }
 
     pub(in crate::engine) fn on_connection_closed(
