@@ -27,6 +27,7 @@ pub mod effects_json;
 mod event_fields;
 mod event_json;
 pub mod events;
+mod outbox;
 pub mod registry;
 pub mod router;
 pub mod server;

@@ -157,12 +157,10 @@ impl Engine {
                 .servers
                 .transport_resolved(&server, &original, &resolved),
             Event::ConnectStarted { conn } => {
-                let (servers, mut ctx) = self.server_parts();
-                servers.connect_started(&mut ctx, conn);
+                self.with_servers(|servers, ctx| servers.connect_started(ctx, conn));
             }
             Event::ConnectAnswered { conn, status } => {
-                let (servers, mut ctx) = self.server_parts();
-                servers.connect_answered(&mut ctx, conn, status);
+                self.with_servers(|servers, ctx| servers.connect_answered(ctx, conn, status));
             }
             Event::HttpStatus { conn, status } => self.on_http_status(conn, status),
             Event::AuthRequired {
@@ -209,8 +207,9 @@ impl Engine {
                 bytes,
                 limit_bytes,
             } => {
-                let (clients, mut ctx) = self.clients_parts();
-                clients.message_too_large(&mut ctx, &client, &head, bytes, limit_bytes);
+                self.with_clients(|clients, ctx| {
+                    clients.message_too_large(ctx, &client, &head, bytes, limit_bytes)
+                });
             }
             Event::ClientDisconnected { client } => self.on_client_disconnected(&client),
             Event::ClientStreamOpened { client } => {
@@ -225,18 +224,9 @@ impl Engine {
                 version,
                 failed,
             } => {
-                let mut ctx = ClientsContext {
-                    effects: &mut self.effects,
-                    timers: &mut self.timers,
-                    now_ms: self.now_ms,
-                };
-                (self.clients).definition_started(
-                    endpoint,
-                    &version,
-                    failed,
-                    &self.servers,
-                    &mut ctx,
-                );
+                self.with_served(|clients, ctx, served| {
+                    clients.definition_started(endpoint, &version, failed, served.servers(), ctx)
+                });
             }
             Event::Enable { server } => self.on_user_command(&server, Command::Enable),
             Event::Disable { server } => self.on_user_command(&server, Command::Disable),
@@ -345,18 +335,14 @@ impl Engine {
             self.keep_refresh_armed(false);
         }
         if self.clients.needs_publish() {
-            let (clients, mut ctx, served) = self.served_parts();
-            clients.publish_changes(&mut ctx, served);
+            self.with_served(|clients, ctx, served| clients.publish_changes(ctx, served));
         }
         if self.clients.definition_starts_due() {
             let allowed = self.settings.aggregate_endpoint == AggregateEndpoint::ToolIndex;
             let close = self.settings.close_listing_sessions;
-            let mut ctx = ClientsContext {
-                effects: &mut self.effects,
-                timers: &mut self.timers,
-                now_ms: self.now_ms,
-            };
-            (self.clients).review_definition_starts(allowed, close, &self.servers, &mut ctx);
+            self.with_served(|clients, ctx, served| {
+                clients.review_definition_starts(allowed, close, served.servers(), ctx)
+            });
         }
         if let Some(write) = self.trust.take_write() {
             self.effects.push(write);
@@ -371,13 +357,28 @@ impl Engine {
             self.effects.push(persist);
         }
         // After everything that may answer a client this event.
-        self.clients.settle_answers(&mut self.effects, self.now_ms);
+        // It reads the event's effects, so it is fed them, not a context.
+        self.clients.settle_answers(&self.effects, self.now_ms);
+        self.clients.poll_effects(&mut self.effects);
         // Computed last (every timer this event armed, re-armed or cancelled is
         // in the table), placed first (a host failing on a later effect still arms it).
         if let Some(wake) = self.timers.poll_wake() {
             self.effects.insert(0, wake);
         }
+        debug_assert!(
+            self.outboxes_drained(),
+            "an owner's effects were left undrained"
+        );
         std::mem::take(&mut self.effects)
+    }
+
+    /// Every owner's outbox was drained right after its input (the router
+    /// writes the event's effects; the owners only yield theirs).
+    fn outboxes_drained(&self) -> bool {
+        self.trust.outbox_is_empty()
+            && self.registry.outbox_is_empty()
+            && self.clients.outbox_is_empty()
+            && self.servers.outbox_is_empty()
     }
 
     /// The earliest deadline of an armed timer (host wall clock, ms), if any:
@@ -428,16 +429,27 @@ impl Engine {
         self.registry.catalogue().to_blob()
     }
 
-    /// The servers, and what their inputs are handed (`server/ctx.rs`): the
-    /// effects, the timer table, the clock; the settings, catalogue and
-    /// clients to read. Out of line: the clients and pins are read through
-    /// `server/reads.rs`'s traits, and writing their tables' addresses at
-    /// each of the ~30 callers cost the `.wasm` more than this call costs a
-    /// warm call.
+    /// Runs `input` on the servers with what it is handed (`server/ctx.rs`),
+    /// then drains what it yielded into the event's effects.
+    #[inline]
+    pub(in crate::engine) fn with_servers<R>(
+        &mut self,
+        input: impl FnOnce(&mut Servers, &mut ServerCtx<'_>) -> R,
+    ) -> R {
+        let mut lent = self.servers_input();
+        input(lent.servers, &mut lent.ctx)
+    }
+
+    /// The servers lent for one input, with what it is handed
+    /// (`server/ctx.rs`): the timer table, the clock; the settings, catalogue
+    /// and clients to read. What the input yielded is drained when the loan
+    /// ends ([`ServersInput`]). Out of line: the clients and pins are read
+    /// through `server/reads.rs`'s traits, and writing their tables'
+    /// addresses at each of the ~40 callers cost the `.wasm` more than this
+    /// call costs a warm call.
     #[inline(never)]
-    pub(in crate::engine) fn server_parts(&mut self) -> (&mut Servers, ServerCtx<'_>) {
+    pub(in crate::engine) fn servers_input(&mut self) -> ServersInput<'_> {
         let ctx = ServerCtx {
-            effects: &mut self.effects,
             timers: &mut self.timers,
             settings: &self.settings,
             catalogue: self.registry.catalogue(),
@@ -445,39 +457,51 @@ impl Engine {
             pins: self.trust.pins(),
             now_ms: self.now_ms,
         };
-        (&mut self.servers, ctx)
+        ServersInput {
+            servers: &mut self.servers,
+            ctx,
+            effects: &mut self.effects,
+        }
     }
 
-    /// The clients, and what their inputs are handed (`clients/context.rs`):
-    /// the effects, the timer table, the clock. An input that also reads the
-    /// servers builds the context from the fields itself (a split borrow).
-    pub(in crate::engine) fn clients_parts(&mut self) -> (&mut Clients, ClientsContext<'_>) {
-        let ctx = ClientsContext {
-            effects: &mut self.effects,
+    /// Runs `input` on the clients with what it is lent (`clients/context.rs`:
+    /// the timer table, the clock), then drains what it yielded into the
+    /// event's effects.
+    pub(in crate::engine) fn with_clients<R>(
+        &mut self,
+        input: impl FnOnce(&mut Clients, &mut ClientsContext<'_>) -> R,
+    ) -> R {
+        let mut ctx = ClientsContext {
             timers: &mut self.timers,
             now_ms: self.now_ms,
         };
-        (&mut self.clients, ctx)
+        let result = input(&mut self.clients, &mut ctx);
+        self.clients.poll_effects(&mut self.effects);
+        result
     }
 
-    /// The registry, and what its inputs are handed (`registry/machine.rs`):
-    /// the servers and settings to read, the effects.
-    pub(in crate::engine) fn registry_parts(
+    /// Runs `input` on the registry with what it reads (`registry/machine.rs`'s
+    /// `RegistryCtx`: the servers, the settings), then drains what it yielded
+    /// into the event's effects.
+    pub(in crate::engine) fn with_registry<R>(
         &mut self,
-    ) -> (&mut Registry, RegistryCtx<'_, Servers>) {
+        input: impl FnOnce(&mut Registry, &RegistryCtx<'_, Servers>) -> R,
+    ) -> R {
         let ctx = RegistryCtx {
             servers: &self.servers,
             settings: &self.settings,
-            effects: &mut self.effects,
         };
-        (&mut self.registry, ctx)
+        let result = input(&mut self.registry, &ctx);
+        self.registry.poll_effects(&mut self.effects);
+        result
     }
 
-    /// [`Engine::clients_parts`] and the servers' side of what clients are
-    /// shown, to read (an input that answers from the servers' lists).
-    pub(in crate::engine) fn served_parts(
+    /// [`Engine::with_clients`], with the servers' side of what clients are
+    /// shown to read (an input that answers from the servers' lists).
+    pub(in crate::engine) fn with_served<R>(
         &mut self,
-    ) -> (&mut Clients, ClientsContext<'_>, ServedView<'_>) {
+        input: impl FnOnce(&mut Clients, &mut ClientsContext<'_>, ServedView<'_>) -> R,
+    ) -> R {
         let served = ServedView::new(
             &self.servers,
             self.registry.catalogue(),
@@ -485,12 +509,13 @@ impl Engine {
             &self.settings,
             self.trust.awaiting(),
         );
-        let ctx = ClientsContext {
-            effects: &mut self.effects,
+        let mut ctx = ClientsContext {
             timers: &mut self.timers,
             now_ms: self.now_ms,
         };
-        (&mut self.clients, ctx, served)
+        let result = input(&mut self.clients, &mut ctx, served);
+        self.clients.poll_effects(&mut self.effects);
+        result
     }
 
     // ---- small shared helpers -------------------------------------------------
@@ -501,13 +526,12 @@ impl Engine {
         server: Option<&str>,
         message: String,
     ) {
-        self.servers
-            .log_into(&mut self.effects, level, server, message);
+        let line = self.servers.log_line(level, server, message);
+        self.effects.push(line);
     }
 
     pub(in crate::engine) fn reply(&mut self, client: &str, message: Value) {
-        let (clients, mut ctx) = self.clients_parts();
-        clients.reply(&mut ctx, client, message);
+        self.with_clients(|clients, ctx| clients.reply(ctx, client, message));
     }
 
     pub(in crate::engine) fn reply_error(
@@ -561,11 +585,9 @@ impl Engine {
             self.settings.workspace_folders = Vec::new();
             self.on_workspace_folders_changed(folders);
         }
-        let (servers, mut ctx) = self.server_parts();
-        servers.idle_setting_changed(&mut ctx);
+        self.with_servers(|servers, ctx| servers.idle_setting_changed(ctx));
         let idle_ms = self.settings.session_idle_ms;
-        let (clients, mut ctx) = self.clients_parts();
-        clients.arm_gateway_sessions_timer(idle_ms, &mut ctx);
+        self.with_clients(|clients, ctx| clients.arm_gateway_sessions_timer(idle_ms, ctx));
     }
 
     pub(in crate::engine) fn on_workspace_folders_changed(&mut self, folders: Vec<String>) {
@@ -573,8 +595,27 @@ impl Engine {
             return;
         }
         self.settings.workspace_folders = folders;
-        let (servers, mut ctx) = self.server_parts();
-        servers.roots_changed(&mut ctx);
+        self.with_servers(|servers, ctx| servers.roots_changed(ctx));
+    }
+}
+
+/// The servers lent for one input with what it is handed
+/// (`Engine::servers_input`); when the loan ends, what the input yielded is
+/// drained into the event's effects (so no input's effects can be left
+/// behind). [`Engine::with_servers`] lends them for a closure; a caller that
+/// moves a forwarded call into the servers borrows `servers` and `ctx`
+/// itself, in a block: a closure would copy the call twice more, on the
+/// warm call's path.
+pub(in crate::engine) struct ServersInput<'a> {
+    pub(in crate::engine) servers: &'a mut Servers,
+    pub(in crate::engine) ctx: ServerCtx<'a>,
+    effects: &'a mut Vec<Effect>,
+}
+
+impl Drop for ServersInput<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        self.servers.poll_effects(self.effects);
     }
 }
 

@@ -9,7 +9,7 @@ use crate::engine::server::calls::QueuedCall;
 /// What a client's request comes to (`Clients::client_request`), for the
 /// router to carry out.
 pub(in crate::engine) enum Asked {
-    /// Answered or refused here (the answer is in the context's effects).
+    /// Answered or refused here (the answer is yielded through the clients' outbox).
     Answered,
     /// A listen opened under `key` (its request id's text): the servers'
     /// subscriptions follow what it and a listen of the same id named.

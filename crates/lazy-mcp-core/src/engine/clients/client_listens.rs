@@ -161,7 +161,7 @@ impl Clients {
         };
         let resources = self.honoured_resources(client, &filter.resources, served);
         let (ack, replaced) = self.open_listen(client, id, filter, &resources);
-        ctx.effects.push(ack);
+        self.outbox().push(ack);
         let old = replaced.map(Listen::into_resources).unwrap_or_default();
         Some((old, resources))
     }
@@ -267,13 +267,9 @@ impl Clients {
     /// A list changed for `client`: a client of the modern era gets it on each
     /// listen that asked for it (tagged), and nothing else (the era has no other
     /// channel for it); a legacy client as before.
-    pub(in crate::engine) fn list_changed_notices(
-        &self,
-        client: &str,
-        method: &'static str,
-        out: &mut Vec<Effect>,
-    ) {
-        let Some(session) = self.sessions().get(client).filter(|s| s.is_modern()) else {
+    pub(in crate::engine) fn list_changed_notices(&mut self, client: &str, method: &'static str) {
+        let (sessions, out) = self.sessions_and_outbox();
+        let Some(session) = sessions.get(client).filter(|s| s.is_modern()) else {
             out.push(Effect::NotifyClient {
                 client: client.to_string(),
                 progress_token: None,

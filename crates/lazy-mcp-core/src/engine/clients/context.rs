@@ -1,28 +1,17 @@
-//! What a [`Clients`](super::Clients) input writes besides its own state
-//! (quinn-proto's shape: the owner takes an input with a context and its
-//! outputs land there): the event's effects, the one timer table, the
-//! event's time. The router builds one from its own fields for each input.
+//! What a [`Clients`](super::Clients) input is lent besides its own state
+//! (quinn-proto's shape: the owner takes an input with a context, and yields
+//! its effects through its own outbox): the one timer table, the event's
+//! time. The router builds one from its own fields for each input
+//! (`Engine::with_clients`).
 
-use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::timers::{TimerId, TimerPurpose, TimerTable};
 
 pub(in crate::engine) struct ClientsContext<'a> {
-    pub(in crate::engine) effects: &'a mut Vec<Effect>,
     pub(in crate::engine) timers: &'a mut TimerTable,
     pub(in crate::engine) now_ms: u64,
 }
 
 impl ClientsContext<'_> {
-    /// A log line about no server (one naming a server is the router's: it
-    /// masks that server's secrets).
-    pub(in crate::engine) fn log(&mut self, level: LogLevel, message: String) {
-        self.effects.push(Effect::Log {
-            level,
-            server: None,
-            message,
-        });
-    }
-
     /// `armed` moved to `at_ms`, armed for `purpose` when none was, or
     /// dropped (`at_ms` None): the timer now armed.
     pub(in crate::engine) fn keep_timer(
@@ -53,9 +42,8 @@ mod tests {
 
     #[test]
     fn a_kept_timer_is_armed_moved_and_dropped_in_the_one_table() {
-        let (mut effects, mut timers) = (Vec::new(), TimerTable::default());
+        let mut timers = TimerTable::default();
         let mut ctx = ClientsContext {
-            effects: &mut effects,
             timers: &mut timers,
             now_ms: 0,
         };

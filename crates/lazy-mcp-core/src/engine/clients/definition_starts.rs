@@ -72,7 +72,7 @@ impl Clients {
         match next {
             Next::Nothing => {}
             Next::Ask(version) => {
-                ctx.effects
+                self.outbox()
                     .push(Effect::StartDefinition { endpoint, version });
             }
             // A timer that finds nothing due when it fires (its attempt ended) does nothing.
@@ -98,7 +98,7 @@ impl Clients {
                 }
                 self.start_stop_decided(&endpoint);
                 if only_listed {
-                    ctx.effects.push(Effect::StopDefinition { endpoint });
+                    self.outbox().push(Effect::StopDefinition { endpoint });
                 }
             }
         }

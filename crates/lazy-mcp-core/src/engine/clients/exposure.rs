@@ -55,7 +55,7 @@ impl Clients {
             let (server, tool) = gone;
             let why = format!("loaded tool '{tool}' was unloaded: the server no longer offers it");
             // A line naming a server is masked by its owner (its secrets).
-            (served.servers()).log_into(ctx.effects, LogLevel::Info, Some(&server), why);
+            (self.outbox()).push((served.servers()).log_line(LogLevel::Info, Some(&server), why));
         }
         let shown = self.shown(served);
         let (lists, endpoints) = shown.lists_and_endpoints();
@@ -106,7 +106,7 @@ impl Clients {
             }
         }
         for (client, method) in notifications {
-            self.list_changed_notices(&client, method, ctx.effects);
+            self.list_changed_notices(&client, method);
         }
         let (tools, prompts) = pairs;
         self.aggregate_items(tools, prompts);
@@ -119,7 +119,7 @@ impl Clients {
         if self.endpoints_published(&endpoints, &aggregate) {
             // The starts follow what hosts were told (a held version is not new to them).
             self.definitions_offered(&endpoints, aggregate.as_ref());
-            ctx.effects.push(Effect::EndpointsChanged {
+            self.outbox().push(Effect::EndpointsChanged {
                 endpoints,
                 aggregate,
             });

@@ -39,7 +39,7 @@ impl Clients {
         &mut self,
         client: &str,
         policy: (u64, u64),
-        ctx: ClientsContext<'_>,
+        ctx: &mut ClientsContext<'_>,
     ) {
         if self.gateway_posted(client, ctx.now_ms) {
             self.review_gateway_sessions(Some(client), policy, ctx);
@@ -50,7 +50,7 @@ impl Clients {
     pub(in crate::engine) fn gateway_sessions_timer(
         &mut self,
         policy: (u64, u64),
-        ctx: ClientsContext<'_>,
+        ctx: &mut ClientsContext<'_>,
     ) {
         self.gateway_sessions_timer_set(None);
         self.review_gateway_sessions(None, policy, ctx);
@@ -64,7 +64,7 @@ impl Clients {
         &mut self,
         keep: Option<&str>,
         policy: (u64, u64),
-        mut ctx: ClientsContext<'_>,
+        ctx: &mut ClientsContext<'_>,
     ) {
         let (ended, idle) = self.gateway_sessions_ended(ctx.now_ms, policy, keep);
         if !ended.is_empty() {
@@ -74,13 +74,13 @@ impl Clients {
                 ended.len() - idle,
                 policy.1
             );
-            ctx.log(LogLevel::Info, message);
+            self.log(LogLevel::Info, message);
             for (at, client) in ended.into_iter().enumerate() {
                 let idle = at < idle;
-                ctx.effects.push(Effect::CloseClient { client, idle });
+                self.outbox().push(Effect::CloseClient { client, idle });
             }
         }
-        self.arm_gateway_sessions_timer(policy.0, &mut ctx);
+        self.arm_gateway_sessions_timer(policy.0, ctx);
     }
 
     /// The sessions' timer armed for the next look (`idle_ms`, `sessionIdleMs`,

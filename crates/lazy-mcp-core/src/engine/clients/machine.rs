@@ -21,8 +21,9 @@ use super::state::listen::Listen;
 use super::state::outbound::OutboundRequest;
 use super::state::search_model::{SearchModel, WaitingSearch};
 use super::state::session::ClientSession;
-use crate::engine::effects::{Effect, EndpointInfo};
+use crate::engine::effects::{Effect, EndpointInfo, LogLevel};
 use crate::engine::events::{ClientId, ConnId, Endpoint};
+use crate::engine::outbox::Outbox;
 use crate::engine::timers::TimerId;
 use crate::protocol::client_handshake::ListKind;
 use crate::tool_index::ToolIndex;
@@ -60,6 +61,8 @@ pub(in crate::engine) struct Clients {
     /// The static embedding model for hybrid tool search: offered, asked
     /// for, loaded (`state/search_model.rs`).
     search_model: SearchModel,
+    /// The effects its inputs yielded, until the router drains them.
+    outbox: Outbox,
 }
 
 impl Default for Clients {
@@ -75,6 +78,7 @@ impl Default for Clients {
             held_versions: HeldVersions::default(),
             gateway_sessions: GatewaySessions::default(),
             search_model: SearchModel::default(),
+            outbox: Outbox::default(),
         }
     }
 }
@@ -328,8 +332,8 @@ impl Clients {
     /// At the end of each event: this event's `effects` answers settle what
     /// they answer (a drop settled its request when it happened); a client
     /// whose input ended and that is owed nothing now is told `clientSettled`
-    /// (once, added to `effects`).
-    pub(in crate::engine) fn settle_answers(&mut self, effects: &mut Vec<Effect>, now_ms: u64) {
+    /// (once, yielded).
+    pub(in crate::engine) fn settle_answers(&mut self, effects: &[Effect], now_ms: u64) {
         if self.owed.is_idle() {
             return;
         }
@@ -341,7 +345,7 @@ impl Clients {
             }
         }
         for client in self.owed.take_settled() {
-            effects.push(Effect::ClientSettled { client });
+            self.outbox.push(Effect::ClientSettled { client });
         }
     }
 
@@ -616,6 +620,42 @@ impl Clients {
         let id = format!("{prefix}{}", self.next_outbound);
         self.next_outbound += 1;
         id
+    }
+
+    // ---- what it yields --------------------------------------------------------
+
+    /// What its inputs yielded since the last drain, moved to the end of
+    /// the event's `effects` (the router, right after each input).
+    #[inline]
+    pub(in crate::engine) fn poll_effects(&mut self, effects: &mut Vec<Effect>) {
+        self.outbox.drain_into(effects);
+    }
+
+    /// Nothing yielded is left undrained (checked at each event's end).
+    pub(in crate::engine) fn outbox_is_empty(&self) -> bool {
+        self.outbox.is_empty()
+    }
+
+    /// The other files of clients/, to yield what an input tells the host.
+    pub(super) fn outbox(&mut self) -> &mut Outbox {
+        &mut self.outbox
+    }
+
+    /// The sessions to read while yielding a notice to some of them.
+    pub(super) fn sessions_and_outbox(
+        &mut self,
+    ) -> (&VecMap<ClientId, ClientSession>, &mut Outbox) {
+        (&self.sessions, &mut self.outbox)
+    }
+
+    /// A log line about no server (one naming a server is masked by the
+    /// servers' `log_line`).
+    pub(super) fn log(&mut self, level: LogLevel, message: String) {
+        self.outbox.push(Effect::Log {
+            level,
+            server: None,
+            message,
+        });
     }
 
     // ---- its parts, lent to the other files of clients/ ---------------------

@@ -9,7 +9,7 @@
 //! through named inputs there too. The router (`router/clients.rs` and
 //! `router/clients/`, at the names of the files here) hands `Clients` an input
 //! with what it reads of the servers (`ServedView`, lent with the context by
-//! `Engine::served_parts()`) and carries out what it returns: nothing here
+//! `Engine::with_served`) and carries out what it returns: nothing here
 //! imports the router. Code elsewhere
 //! (the router, `server/`, `registry/`, `trust/`) goes through `Clients`'
 //! methods: an input that says

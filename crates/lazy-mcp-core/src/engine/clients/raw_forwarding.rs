@@ -119,7 +119,7 @@ impl Clients {
         }
         self.answered(ctx.now_ms);
         let (client, id) = call.into_reply_target();
-        ctx.effects.push(Effect::Reply {
+        self.outbox().push(Effect::Reply {
             client,
             id,
             http_status: None,

@@ -50,7 +50,7 @@ impl Clients {
             .id
             .cloned()
             .unwrap_or(Value::Null);
-        ctx.effects.push(Effect::Reply {
+        self.outbox().push(Effect::Reply {
             client: client.to_string(),
             id,
             http_status,

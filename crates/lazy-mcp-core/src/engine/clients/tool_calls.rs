@@ -223,7 +223,7 @@ impl Clients {
         let answer = tool_reply(id, lines.join("\n"), changed.is_empty());
         self.reply(ctx, client, answer);
         if !changed.is_empty() {
-            self.tools_changed_notices(&identity, ctx.effects);
+            self.tools_changed_notices(&identity);
         }
     }
 
@@ -253,7 +253,7 @@ impl Clients {
             arguments: arguments.clone(),
         };
         match self.search_waits(waiting) {
-            Some(true) => return ctx.effects.push(Effect::ReadEmbeddingTable),
+            Some(true) => return self.outbox().push(Effect::ReadEmbeddingTable),
             Some(false) => return,
             None => {}
         }

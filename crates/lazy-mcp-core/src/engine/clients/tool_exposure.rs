@@ -30,17 +30,18 @@ impl Clients {
     }
 
     /// Forgets a server's loaded tools (it was disabled or removed): the
-    /// `list_changed` notices to the clients that had some go to `out`.
-    pub(in crate::engine) fn unload_server(&mut self, server: &str, out: &mut Vec<Effect>) {
+    /// `list_changed` notices to the clients that had some are yielded.
+    pub(in crate::engine) fn unload_server(&mut self, server: &str) {
         for identity in self.server_unloaded(server) {
-            self.tools_changed_notices(&identity, out);
+            self.tools_changed_notices(&identity);
         }
     }
 
     /// `notifications/tools/list_changed` to every aggregate session of a
-    /// client, into `out`.
-    pub(in crate::engine) fn tools_changed_notices(&self, identity: &str, out: &mut Vec<Effect>) {
-        for (client, session) in self.sessions() {
+    /// client, yielded.
+    pub(in crate::engine) fn tools_changed_notices(&mut self, identity: &str) {
+        let (sessions, out) = self.sessions_and_outbox();
+        for (client, session) in sessions {
             if session.identity() == identity && session.is_aggregate() {
                 let notice = jsonrpc::notification(methods::NOTIFICATIONS_TOOLS_LIST_CHANGED, None);
                 out.push(Effect::NotifyClient {

@@ -56,14 +56,14 @@ impl Clients {
     ) -> bool {
         let mut loaded = None;
         if bytes.is_empty() {
-            ctx.log(
+            self.log(
                 LogLevel::Warn,
                 format!("Tool search: no embedding table at {source}; search_tools ranks by words only. Reinstall Lazy MCP to restore semantic search."),
             );
         } else {
             match EmbeddingModel::from_bytes(bytes) {
                 Ok(model) => {
-                    ctx.log(
+                    self.log(
                         LogLevel::Info,
                         format!(
                             "Tool search: embedding table {} loaded from {source} ({} tokens, {} dimensions).",
@@ -75,7 +75,7 @@ impl Clients {
                     loaded = Some(Arc::new(model));
                     self.search_inputs_changed();
                 }
-                Err(why) => ctx.log(
+                Err(why) => self.log(
                     LogLevel::Warn,
                     format!("Tool search: the embedding table {source} cannot be used ({why}); search_tools ranks by words only. Reinstall Lazy MCP to restore it."),
                 ),

@@ -23,11 +23,7 @@ pub(in crate::engine) struct LoadDone {
 impl Registry {
     /// A load's step: the files to read (and to watch, when the set grew),
     /// or, done, what the router carries out.
-    pub(in crate::engine) fn config_step(
-        &mut self,
-        step: LoadStep,
-        effects: &mut Vec<Effect>,
-    ) -> Option<LoadDone> {
+    pub(in crate::engine) fn config_step(&mut self, step: LoadStep) -> Option<LoadDone> {
         // Watched first: a change made while the host reads is reported.
         match step {
             LoadStep::Read {
@@ -36,9 +32,9 @@ impl Registry {
                 watch,
             } => {
                 if let Some(paths) = watch {
-                    effects.push(Effect::WatchFiles { paths });
+                    self.outbox().push(Effect::WatchFiles { paths });
                 }
-                effects.push(Effect::ReadFiles { round, paths });
+                self.outbox().push(Effect::ReadFiles { round, paths });
                 None
             }
             LoadStep::Done {
@@ -47,7 +43,7 @@ impl Registry {
                 watch,
             } => {
                 if let Some(paths) = watch {
-                    effects.push(Effect::WatchFiles { paths });
+                    self.outbox().push(Effect::WatchFiles { paths });
                 }
                 let config_load = self.config_load_mut();
                 Some(LoadDone {

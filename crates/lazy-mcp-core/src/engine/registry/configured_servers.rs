@@ -18,6 +18,6 @@ pub(in crate::engine) trait ConfiguredServers {
     /// `name`'s state (None: no such server).
     fn state_of(&self, name: &str) -> Option<&ServerState>;
 
-    /// Adds a `log` effect about `server`, its secrets masked.
-    fn log_about(&self, effects: &mut Vec<Effect>, level: LogLevel, server: &str, message: String);
+    /// A `log` effect about `server`, its secrets masked.
+    fn log_about(&self, level: LogLevel, server: &str, message: String) -> Effect;
 }

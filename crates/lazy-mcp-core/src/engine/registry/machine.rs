@@ -5,13 +5,16 @@
 //! `catalogue_loading.rs`: the persisted blob; `shared_catalogue.rs`: lookups
 //! and writes); the rest of the engine changes it through the named inputs
 //! below and reads it through `catalogue()`. An input that reads the servers
-//! or the settings, or adds effects, is handed a [`RegistryCtx`]
-//! (`Engine::registry_parts`; the servers as `ConfiguredServers`); what needs
-//! another owner (a state change, the clients told) is returned to the router
-//! (`router/registry.rs`).
+//! or the settings is handed a [`RegistryCtx`] (`Engine::with_registry`; the
+//! servers as `ConfiguredServers`); what needs another owner (a state change,
+//! the clients told) is returned to the router (`router/registry.rs`), and
+//! what it tells the host (files to read or watch, the shared catalogue's
+//! reads and writes) waits in its outbox until the router drains it
+//! (`poll_effects`).
 
 use crate::config::load::{ConfigLoad, ConfigReport, ConfigSources, FileRead, LoadStep};
 use crate::engine::effects::Effect;
+use crate::engine::outbox::Outbox;
 use crate::engine::registry::catalogue::{Catalogue, CatalogueEntry, Listing, Recorded};
 use crate::engine::registry::configured_servers::ConfiguredServers;
 use crate::engine::registry::shared_catalogue_memory::SharedCatalogue;
@@ -26,14 +29,15 @@ pub(in crate::engine) struct Registry {
     config_load: ConfigLoad,
     /// Lookups in and writes to the user's shared catalogue (`shared_catalogue_memory.rs`).
     shared: SharedCatalogue,
+    /// The effects its inputs yielded, until the router drains them.
+    outbox: Outbox,
 }
 
 /// What a registry input reads of the rest of the engine (the servers, the
-/// settings) and the event's effects it adds to (`Engine::registry_parts`).
+/// settings; `Engine::with_registry`).
 pub(in crate::engine) struct RegistryCtx<'a, S: ConfiguredServers> {
     pub(in crate::engine) servers: &'a S,
     pub(in crate::engine) settings: &'a Settings,
-    pub(in crate::engine) effects: &'a mut Vec<Effect>,
 }
 
 impl Registry {
@@ -121,6 +125,22 @@ impl Registry {
     pub(in crate::engine) fn take_persist(&mut self) -> Option<Effect> {
         let blob = self.catalogue.take_changed_blob()?;
         Some(Effect::PersistCatalogue { blob })
+    }
+
+    /// What its inputs yielded since the last drain, moved to the end of
+    /// the event's `effects` (the router, right after each input).
+    pub(in crate::engine) fn poll_effects(&mut self, effects: &mut Vec<Effect>) {
+        self.outbox.drain_into(effects);
+    }
+
+    /// Nothing yielded is left undrained (checked at each event's end).
+    pub(in crate::engine) fn outbox_is_empty(&self) -> bool {
+        self.outbox.is_empty()
+    }
+
+    /// `registry/`'s files, to yield what an input tells the host.
+    pub(super) fn outbox(&mut self) -> &mut Outbox {
+        &mut self.outbox
     }
 
     /// The shared catalogue's memory, to read (`registry/`'s files).

@@ -92,7 +92,7 @@ impl Registry {
     /// process is keyed by the workspace roots.
     pub(in crate::engine) fn roots_asked(
         &mut self,
-        ctx: &mut RegistryCtx<impl ConfiguredServers>,
+        ctx: &RegistryCtx<impl ConfiguredServers>,
         name: &str,
     ) {
         let was_free = (self.shared()).roots_free(name, self.current_entry(name, ctx.servers));
@@ -107,12 +107,9 @@ impl Registry {
         };
         self.shared_mut().listed(name);
         if !launch.roots_bound {
-            ctx.servers.log_about(
-                ctx.effects,
-                LogLevel::Info,
-                name,
-                "asked for the workspace roots: recorded in the catalogue; its shared process is kept to clients of this workspace's roots from now on".to_string(),
-            );
+            let why = "asked for the workspace roots: recorded in the catalogue; its shared process is kept to clients of this workspace's roots from now on";
+            self.outbox()
+                .push(ctx.servers.log_about(LogLevel::Info, name, why.to_string()));
         }
     }
 
@@ -121,7 +118,7 @@ impl Registry {
     /// key). True: `readSharedCatalogue` was asked of the host.
     pub(in crate::engine) fn look_up(
         &mut self,
-        ctx: &mut RegistryCtx<impl ConfiguredServers>,
+        ctx: &RegistryCtx<impl ConfiguredServers>,
         name: &str,
     ) -> bool {
         if self.current_entry(name, ctx.servers).is_some() {
@@ -134,7 +131,7 @@ impl Registry {
         let Some(keys) = self.shared_mut().look_up(name, launch) else {
             return false;
         };
-        ctx.effects.push(Effect::ReadSharedCatalogue {
+        self.outbox().push(Effect::ReadSharedCatalogue {
             server: name.to_string(),
             keys,
         });
@@ -146,7 +143,7 @@ impl Registry {
     /// taken; a damaged file is logged and ignored.
     pub(in crate::engine) fn shared_read(
         &mut self,
-        ctx: &mut RegistryCtx<impl ConfiguredServers>,
+        ctx: &RegistryCtx<impl ConfiguredServers>,
         name: &str,
         (key, file): (&str, &str),
         blob: Option<&str>,
@@ -170,7 +167,8 @@ impl Registry {
                     Some(Ok(found)) => Some(found),
                     Some(Err(why)) => {
                         let why = format!("the shared catalogue file {file} was ignored: {why}");
-                        (ctx.servers).log_about(ctx.effects, LogLevel::Warn, name, why);
+                        self.outbox()
+                            .push((ctx.servers).log_about(LogLevel::Warn, name, why));
                         None
                     }
                     None => None,
@@ -191,10 +189,7 @@ impl Registry {
     }
 
     /// One `writeSharedCatalogue` per shared server listed in this event.
-    pub(in crate::engine) fn flush_shared(
-        &mut self,
-        ctx: &mut RegistryCtx<impl ConfiguredServers>,
-    ) {
+    pub(in crate::engine) fn flush_shared(&mut self, ctx: &RegistryCtx<impl ConfiguredServers>) {
         if !self.shared().any_listed() {
             return;
         }
@@ -212,13 +207,14 @@ impl Registry {
             if asks_roots && self.shared().asked_late(&name) {
                 // Over the entry that said it never asks, which clients of
                 // other roots would take: they learn it asks.
-                ctx.effects.push(Effect::WriteSharedCatalogue {
+                self.outbox().push(Effect::WriteSharedCatalogue {
                     key: launch.key.clone(),
                     blob: blob.clone(),
                 });
             }
             let key = SharedCatalogue::write_key(&launch, asks_roots);
-            ctx.effects.push(Effect::WriteSharedCatalogue { key, blob });
+            self.outbox()
+                .push(Effect::WriteSharedCatalogue { key, blob });
         }
     }
 }

@@ -35,8 +35,7 @@ impl Engine {
     /// least recently used others end).
     pub(in crate::engine) fn on_gateway_post(&mut self, client: &str) {
         let policy = session_policy(self.settings());
-        let (clients, ctx) = self.clients_parts();
-        clients.gateway_post(client, policy, ctx);
+        self.with_clients(|clients, ctx| clients.gateway_post(client, policy, ctx));
     }
 
     /// How many answers `client` is still owed (requests read, neither answered

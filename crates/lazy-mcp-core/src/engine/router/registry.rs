@@ -23,7 +23,7 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_config_step(&mut self, step: LoadStep) {
-        let Some(done) = self.registry.config_step(step, &mut self.effects) else {
+        let Some(done) = self.with_registry(|registry, _| registry.config_step(step)) else {
             return;
         };
         let report = done.report;

@@ -4,7 +4,6 @@
 //! Router code, apart from the table, so that the table imports nothing
 //! above it.
 
-use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::gateway_sessions::session_policy;
 use crate::engine::router::Engine;
 use crate::engine::server::auth::input::AuthInput;
@@ -30,8 +29,9 @@ impl Engine {
         match purpose {
             TimerPurpose::Handshake { conn } => {
                 if !self.on_auth(None, AuthInput::WaitExpired(conn)) {
-                    let (servers, ctx) = self.server_parts();
-                    if let Some(timeout) = servers.handshake_timer_fired(&ctx, conn) {
+                    if let Some(timeout) =
+                        self.with_servers(|servers, ctx| servers.handshake_timer_fired(ctx, conn))
+                    {
                         self.on_handshake(conn, HandshakeInput::Timeout(timeout));
                     }
                 }
@@ -43,18 +43,14 @@ impl Engine {
             TimerPurpose::RootsSettle { conn } => self.on_roots_settled(conn),
             TimerPurpose::DefinitionStarts => {
                 let close = self.settings().close_listing_sessions;
-                let mut ctx = ClientsContext {
-                    effects: &mut self.effects,
-                    timers: &mut self.timers,
-                    now_ms: self.now_ms,
-                };
-                (self.clients).definition_timer(close, &self.servers, &mut ctx);
+                self.with_served(|clients, ctx, served| {
+                    clients.definition_timer(close, served.servers(), ctx)
+                });
             }
             TimerPurpose::EndpointVersions => self.clients.endpoint_versions_timer(),
             TimerPurpose::GatewaySessions => {
                 let policy = session_policy(self.settings());
-                let (clients, ctx) = self.clients_parts();
-                clients.gateway_sessions_timer(policy, ctx);
+                self.with_clients(|clients, ctx| clients.gateway_sessions_timer(policy, ctx));
             }
             TimerPurpose::Refresh => {
                 self.timers.refresh_fired();

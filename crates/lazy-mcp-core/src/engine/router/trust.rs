@@ -32,16 +32,14 @@ impl Engine {
     /// Compares the server's listing with its baseline (`Trust::check`);
     /// clients are told when what they are shown changed.
     pub(in crate::engine) fn check_definitions(&mut self, name: &str) {
-        let (trust, mut ctx) = self.trust_parts();
-        if trust.check(&mut ctx, name) {
+        if self.with_trust(|trust, ctx| trust.check(ctx, name)) {
             self.clients.exposure_changed();
         }
     }
 
     /// The user approved `items` of `server` (`Trust::approve`), compared again.
     pub(in crate::engine) fn on_approve_definitions(&mut self, server: &str, items: &[String]) {
-        let (trust, mut ctx) = self.trust_parts();
-        if trust.approve(&mut ctx, server, items) {
+        if self.with_trust(|trust, ctx| trust.approve(ctx, server, items)) {
             self.check_definitions(server);
         }
     }
@@ -52,16 +50,17 @@ impl Engine {
         (self.trust.pins()).review(server, config, self.current_entry(server), item)
     }
 
-    /// The trust, and what its inputs are handed (`trust/machine.rs`).
-    fn trust_parts(&mut self) -> (&mut Trust, TrustCtx<'_>) {
-        let hold_new_tools = self.settings().hold_new_tools;
+    /// Runs `input` on the trust with what it reads (`trust/machine.rs`'s
+    /// `TrustCtx`), then drains what it yielded into the event's effects.
+    fn with_trust<R>(&mut self, input: impl FnOnce(&mut Trust, &TrustCtx) -> R) -> R {
         let ctx = TrustCtx {
             servers: &self.servers,
             catalogue: self.registry.catalogue(),
-            effects: &mut self.effects,
-            hold_new_tools,
+            hold_new_tools: self.settings().hold_new_tools,
             now_ms: self.now_ms,
         };
-        (&mut self.trust, ctx)
+        let result = input(&mut self.trust, &ctx);
+        self.trust.poll_effects(&mut self.effects);
+        result
     }
 }

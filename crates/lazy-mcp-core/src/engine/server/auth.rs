@@ -110,19 +110,20 @@ impl AuthRequest {
 
 impl Servers {
     /// `name`'s sign-in as shown changed: a `stateChanged` with its current
-    /// state, unless this input already told one for it.
-    pub(in crate::engine) fn sign_in_shown(&self, ctx: &mut ServerCtx, name: &str) {
+    /// state, unless this event already told one for it (`effects`, the
+    /// event's so far, which the router feeds: what the servers yielded
+    /// before is in them, drained after each input).
+    pub(in crate::engine) fn sign_in_shown(&mut self, effects: &[Effect], name: &str) {
         let Some(server) = self.get(name) else {
             return;
         };
-        let told = ctx
-            .effects
-            .iter()
+        let told = (effects.iter())
             .any(|e| matches!(e, Effect::StateChanged { server, .. } if server == name));
         if !told {
-            ctx.effects.push(Effect::StateChanged {
+            let state = server.state().clone();
+            self.outbox().push(Effect::StateChanged {
                 server: name.to_string(),
-                state: server.state().clone(),
+                state,
             });
         }
     }
@@ -154,7 +155,7 @@ impl Servers {
                 ),
                 _ => return None,
             };
-            ctx.effects.push(refusal(refused.0, refused.1));
+            self.outbox().push(refusal(refused.0, refused.1));
             return None;
         };
         let conn = on.or_else(|| server.connect().conn());
@@ -244,10 +245,10 @@ impl Servers {
         match output {
             AuthOutput::Request(request) => {
                 if let Some(oauth) = self.binding_of(ctx.catalogue, name) {
-                    ctx.effects.push(request.effect(name.to_string(), oauth));
+                    self.outbox().push(request.effect(name.to_string(), oauth));
                 }
             }
-            AuthOutput::Log(level, message) => self.log(ctx, level, Some(name), message),
+            AuthOutput::Log(level, message) => self.log(level, Some(name), message),
             AuthOutput::Resume => self.resume_connection(ctx, name),
             AuthOutput::BoundByCalls => {
                 let server = self.get(name);
@@ -315,7 +316,7 @@ impl Servers {
             ctx.timers
                 .handle_rearm(timer, ctx.now_ms.saturating_add(bound));
         }
-        ctx.effects.append(&mut held);
+        self.outbox().append(&mut held);
     }
 
     /// The binding of `name` with the resource metadata URL learned from its

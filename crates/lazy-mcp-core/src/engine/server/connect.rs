@@ -279,7 +279,7 @@ impl Servers {
         if let Some(server) = self.server_mut(name) {
             server.opening(conn, shared.is_some());
         }
-        ctx.effects.push(Effect::Open {
+        self.outbox().push(Effect::Open {
             conn,
             server: name.to_string(),
             transport: Box::new(transport),
@@ -387,7 +387,7 @@ impl Servers {
             "connected ({} waiting)",
             count_as(waiters.len(), "call was", "calls were")
         );
-        self.log(ctx, LogLevel::Info, Some(name), message);
+        self.log(LogLevel::Info, Some(name), message);
         let subscribed = self.subscribed_uris(name);
         let modern = self.is_modern(conn);
         if modern {
@@ -471,7 +471,7 @@ impl Servers {
         };
         // Held while the connection waits for a sign-in.
         if let Some(send) = connection.handle_send(send) {
-            ctx.effects.push(send);
+            self.outbox().push(send);
         }
     }
 
@@ -480,7 +480,7 @@ impl Servers {
     /// that the server's own stream may be opened once it is accepted.
     pub(in crate::engine) fn send(&mut self, ctx: &mut ServerCtx, conn: ConnId, message: Value) {
         if let Some(abort) = self.abort_for_cancel(conn, &message) {
-            ctx.effects.push(abort);
+            self.outbox().push(abort);
         }
         self.send_text(ctx, conn, message.to_string(), &message);
     }
@@ -515,7 +515,7 @@ impl Servers {
         };
         // Held while the connection waits for a sign-in.
         if let Some(send) = connection.handle_send(send) {
-            ctx.effects.push(send);
+            self.outbox().push(send);
         }
     }
 }

@@ -38,39 +38,39 @@ pub(in crate::engine) struct ConnectionFailed {
     may_stay_catalogued: bool,
 }
 
-/// [`ConnectionFailed`] taken apart, in its fields' order.
-type FailureParts = (
-    String,
-    String,
-    String,
-    Owed,
-    Vec<QueuedCall>,
-    LogLevel,
-    bool,
-);
+/// [`ConnectionFailed`] taken apart for the router, each part named by what
+/// the router does with it.
+pub(in crate::engine) struct FailureParts {
+    /// The server whose connection failed.
+    pub(in crate::engine) server: String,
+    /// What the owed clients and the waiting calls are answered with; logged.
+    pub(in crate::engine) error: String,
+    /// A stderr tail, appended to `error` in the log and Diagnostics only.
+    pub(in crate::engine) detail: String,
+    /// The clients its calls in flight answer.
+    pub(in crate::engine) owed: Owed,
+    /// The calls that waited for its connect.
+    pub(in crate::engine) waiters: Vec<QueuedCall>,
+    /// The level the failure is logged at.
+    pub(in crate::engine) log_level: LogLevel,
+    /// Whether the restart machine may leave it CATALOGUED (it has a
+    /// catalogue) rather than FAILED.
+    pub(in crate::engine) may_stay_catalogued: bool,
+}
 
 impl ConnectionFailed {
-    /// Taken apart for the router (only `Servers` builds one): `name`,
-    /// `error`, `detail`, `owed`, `waiters`, `level`, `may_stay_catalogued`.
+    /// Taken apart for the router (only `Servers` builds one: its fields
+    /// are private to this file).
     pub(in crate::engine) fn into_parts(self) -> FailureParts {
-        let ConnectionFailed {
-            name,
-            error,
-            detail,
-            owed,
-            waiters,
-            level,
-            may_stay_catalogued,
-        } = self;
-        (
-            name,
-            error,
-            detail,
-            owed,
-            waiters,
-            level,
-            may_stay_catalogued,
-        )
+        FailureParts {
+            server: self.name,
+            error: self.error,
+            detail: self.detail,
+            owed: self.owed,
+            waiters: self.waiters,
+            log_level: self.level,
+            may_stay_catalogued: self.may_stay_catalogued,
+        }
     }
 }
 
@@ -227,14 +227,13 @@ impl Servers {
     /// last error already).
     pub(in crate::engine) fn http_status(
         &mut self,
-        ctx: &mut ServerCtx,
         conn: ConnId,
         status: u16,
     ) -> Option<(String, String)> {
         let name = self.server_of(conn)?.to_string();
         if status != 401 && status != 403 {
             let message = format!("HTTP status {status}");
-            self.log(ctx, LogLevel::Debug, Some(&name), message);
+            self.log(LogLevel::Debug, Some(&name), message);
             return None;
         }
         // Static credentials (or a transport without OAuth): no sign-in flow

@@ -140,7 +140,6 @@ impl Servers {
     /// the reopening for the router, None when it does not apply.
     pub(super) fn reprobe_after_list_refusal(
         &mut self,
-        ctx: &mut ServerCtx,
         conn: ConnId,
         error: &Value,
     ) -> Option<(String, Reopening)> {
@@ -154,19 +153,14 @@ impl Servers {
             "it refused a 2026-07-28 request ({})",
             jsonrpc::error_message(error)
         );
-        self.reprobe(ctx, conn, &why)
+        self.reprobe(conn, &why)
     }
 
     /// `conn`'s server's era is asked again on a fresh connection (the server
     /// stays CATALOGUING or CONNECTING; waiting calls wait on). Once per
     /// verdict: None when a probe was asked for already. The router drops
     /// `conn` and opens the returned one.
-    pub(super) fn reprobe(
-        &mut self,
-        ctx: &mut ServerCtx,
-        conn: ConnId,
-        why: &str,
-    ) -> Option<(String, Reopening)> {
+    pub(super) fn reprobe(&mut self, conn: ConnId, why: &str) -> Option<(String, Reopening)> {
         let (connection, server) = self.conn_and_server_mut(conn)?;
         let name = connection.server().clone();
         let (purpose, interactive) = connection.reopen_as();
@@ -174,7 +168,7 @@ impl Servers {
             return None;
         }
         let message = format!("{why}: asking its era again");
-        self.log(ctx, LogLevel::Info, Some(&name), message);
+        self.log(LogLevel::Info, Some(&name), message);
         let reopen = Reopening {
             handshake: Handshake::Probe,
             why: "its protocol era changed",
@@ -230,7 +224,7 @@ impl Servers {
             call.method(),
             crate::wording::count(others.len() + 1, "call")
         );
-        self.log(ctx, LogLevel::Info, Some(&name), message);
+        self.log(LogLevel::Info, Some(&name), message);
         ctx.timers.cancel_armed(Some(call.timer()));
         for other in &others {
             ctx.timers.cancel_armed(Some(other.timer()));
@@ -302,7 +296,6 @@ impl Servers {
                     server.connect_mut().handle_era_changed();
                 }
                 self.log(
-                    ctx,
                     LogLevel::Warn,
                     Some(&name),
                     format!(
@@ -371,7 +364,6 @@ impl Servers {
     /// connects again) or ended by the server.
     pub(in crate::engine) fn handle_listen_answer(
         &mut self,
-        ctx: &mut ServerCtx,
         conn: ConnId,
         upstream_id: u64,
         outcome: Result<Value, Value>,
@@ -392,7 +384,7 @@ impl Servers {
                 "it ended subscriptions/listen: its list changes and resource updates are not heard until it connects again".to_string(),
             ),
         };
-        self.log(ctx, level, Some(&name), message);
+        self.log(level, Some(&name), message);
     }
 
     /// `conn`'s server answered its listen `upstream_id`: the server's name,

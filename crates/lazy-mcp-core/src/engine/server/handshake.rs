@@ -76,7 +76,7 @@ impl Servers {
                     continue;
                 }
                 HandshakeOutput::Log(level, text) => {
-                    self.log(ctx, level, Some(&name), text);
+                    self.log(level, Some(&name), text);
                     continue;
                 }
                 HandshakeOutput::ProbeUnanswered => {
@@ -102,7 +102,7 @@ impl Servers {
                     })
                 }
                 // Once per verdict: nothing for the router when asked already.
-                HandshakeOutput::Reprobe(why) => match self.reprobe(ctx, conn, &why) {
+                HandshakeOutput::Reprobe(why) => match self.reprobe(conn, &why) {
                     Some((_, reopen)) => HandshakeNext::Reopen(reopen),
                     None => continue,
                 },

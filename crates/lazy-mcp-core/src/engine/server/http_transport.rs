@@ -44,7 +44,7 @@ impl Servers {
         let answered = connection.connect_answered(status, oauth);
         ctx.timers.cancel_armed(answered.deadline);
         if let Some(mode) = answered.mode {
-            ctx.effects.push(Effect::HttpTransport { conn, mode });
+            self.outbox().push(Effect::HttpTransport { conn, mode });
         }
     }
 

@@ -67,7 +67,7 @@ impl Servers {
             return false;
         };
         let message = format!("stopped after {idle_ms} ms without calls; it stays catalogued");
-        self.log(ctx, LogLevel::Info, Some(name), message);
+        self.log(LogLevel::Info, Some(name), message);
         true
     }
 

@@ -90,7 +90,7 @@ impl Servers {
     /// call's client when it is a modern request whose client declared every
     /// capability the (non-roots) requests need, else refused.
     pub(in crate::engine) fn input_for_client(
-        &self,
+        &mut self,
         ctx: &mut ServerCtx,
         name: &str,
         call: &ForwardedCall,
@@ -135,7 +135,7 @@ impl Servers {
                 names.join(" and "),
                 asked.join(", ")
             );
-            self.log(ctx, LogLevel::Warn, Some(name), message.clone());
+            self.log(LogLevel::Warn, Some(name), message.clone());
             return Err(missing_capability::error(&message, Value::Object(missing)));
         }
         let message = if call.input_rounds() >= MAX_INPUT_ROUNDS {
@@ -148,7 +148,7 @@ impl Servers {
                 asked.join(", ")
             )
         };
-        self.log(ctx, LogLevel::Warn, Some(name), message.clone());
+        self.log(LogLevel::Warn, Some(name), message.clone());
         Err(json!({"code": jsonrpc::INTERNAL_ERROR, "message": message}))
     }
 }

@@ -39,7 +39,7 @@ impl Servers {
         input: ListingInput,
     ) -> Option<Listed> {
         if let ListingInput::Failed(_, error) = input {
-            if let Some((name, reopen)) = self.reprobe_after_list_refusal(ctx, conn, error) {
+            if let Some((name, reopen)) = self.reprobe_after_list_refusal(conn, error) {
                 return Some(Listed::Reopen(name, reopen));
             }
         }
@@ -54,7 +54,7 @@ impl Servers {
                     let pending = Pending::List { kind };
                     self.send_request(ctx, conn, kind.method(), params, pending);
                 }
-                ListingOutput::Log(level, text) => self.log(ctx, level, Some(&name), text),
+                ListingOutput::Log(level, text) => self.log(level, Some(&name), text),
                 ListingOutput::Done { lists, cache } => done = Some((lists, cache)),
             }
         }
@@ -133,7 +133,7 @@ impl Servers {
     }
 
     /// `name` stopped, catalogued: what its catalogue holds, logged.
-    pub(in crate::engine) fn log_catalogued(&self, ctx: &mut ServerCtx, name: &str) {
+    pub(in crate::engine) fn log_catalogued(&mut self, ctx: &mut ServerCtx, name: &str) {
         let Some(entry) = self.current_entry(ctx, name) else {
             return;
         };
@@ -144,7 +144,7 @@ impl Servers {
             count(entry.resources.len(), "resource"),
             count(entry.resource_templates.len(), "resource template")
         );
-        self.log(ctx, LogLevel::Info, Some(name), summary);
+        self.log(LogLevel::Info, Some(name), summary);
     }
 }
 
@@ -182,7 +182,7 @@ impl Servers {
                 "declared tool(s) {} are not offered by the server and were dropped; check the \"tools\" list in {file}",
                 dropped.join(", ")
             );
-            self.log(ctx, LogLevel::Warn, Some(name), message);
+            self.log(LogLevel::Warn, Some(name), message);
         }
     }
 }

@@ -17,7 +17,7 @@ impl ConfiguredServers for Servers {
         self.get(name).map(Server::state)
     }
 
-    fn log_about(&self, effects: &mut Vec<Effect>, level: LogLevel, server: &str, message: String) {
-        self.log_into(effects, level, Some(server), message);
+    fn log_about(&self, level: LogLevel, server: &str, message: String) -> Effect {
+        self.log_line(level, Some(server), message)
     }
 }

@@ -134,7 +134,7 @@ impl Servers {
     /// server's legacy clients, as before; a modern client gets only what its
     /// listens asked for.
     pub(in crate::engine) fn deliver_resource_updated(
-        &self,
+        &mut self,
         ctx: &mut ServerCtx,
         name: &str,
         params: Option<Value>,
@@ -154,20 +154,20 @@ impl Servers {
         if subscribers.is_empty() {
             for client in ctx.clients.of_server(name) {
                 if !ctx.clients.is_modern_client(&client) {
-                    ctx.effects.push(notify(&client));
+                    self.outbox().push(notify(&client));
                 }
             }
             return;
         }
         for subscriber in subscribers {
             match &subscriber {
-                Subscriber::Client(client) => ctx.effects.push(notify(client)),
+                Subscriber::Client(client) => self.outbox().push(notify(client)),
                 Subscriber::Listen(client, key) => {
                     let id = ctx.clients.listen_id(subscriber.client(), key);
                     if let Some(id) = id {
                         // On the listen's own stream, as `clients/client_listens.rs` sends.
                         let message = listen_notification(&id, method, params.clone());
-                        ctx.effects.push(Effect::NotifyClient {
+                        self.outbox().push(Effect::NotifyClient {
                             client: client.to_string(),
                             progress_token: None,
                             request: Some(Box::new(id)),

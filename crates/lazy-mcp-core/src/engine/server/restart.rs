@@ -134,7 +134,6 @@ impl Servers {
                             crate::wording::count(attempts as usize, "attempt")
                         ));
                         self.log(
-                            ctx,
                             LogLevel::Warn,
                             Some(name),
                             format!(

@@ -10,11 +10,13 @@
 //! `conn_mut` (and `conn_and_server_mut` when they need both), and a
 //! server's machines through `Server`'s accessors: each machine keeps its
 //! own fields private (its file), so what they lend is a machine to feed
-//! inputs, never a field to overwrite.
+//! inputs, never a field to overwrite. What its inputs tell the host waits
+//! in its outbox until the router drains it (`poll_effects`).
 
 use crate::config::model::{ServerConfig, Transport};
 use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::events::ConnId;
+use crate::engine::outbox::Outbox;
 use crate::engine::registry::catalogue::CatalogueEntry;
 use crate::engine::server::backoff::CrashHistory;
 use crate::engine::server::calls::{ForwardedCall, QueuedCall};
@@ -51,6 +53,8 @@ pub(in crate::engine) struct Servers {
     catalogue_queue: CatalogueQueue,
     /// Which servers that need sign-in were announced or dismissed.
     sign_in_announcements: SignInAnnouncements,
+    /// The effects its inputs yielded, until the router drains them.
+    outbox: Outbox,
 }
 
 impl Default for Servers {
@@ -61,6 +65,7 @@ impl Default for Servers {
             next_conn: 1,
             catalogue_queue: CatalogueQueue::default(),
             sign_in_announcements: SignInAnnouncements::default(),
+            outbox: Outbox::default(),
         }
     }
 }
@@ -310,37 +315,54 @@ impl Servers {
         }
     }
 
-    // ---- what a `ServerCtx` input writes through ----------------------------
+    // ---- what its inputs yield ----------------------------------------------
 
-    /// A `log` effect about `server` (its secrets masked).
+    /// What its inputs yielded since the last drain, moved to the end of
+    /// the event's `effects` (the router, right after each input).
+    #[inline]
+    pub(in crate::engine) fn poll_effects(&mut self, effects: &mut Vec<Effect>) {
+        self.outbox.drain_into(effects);
+    }
+
+    /// Nothing yielded is left undrained (checked at each event's end).
+    pub(in crate::engine) fn outbox_is_empty(&self) -> bool {
+        self.outbox.is_empty()
+    }
+
+    /// The other files of server/, to yield what an input tells the host.
+    pub(super) fn outbox(&mut self) -> &mut Outbox {
+        &mut self.outbox
+    }
+
+    /// Yields a `log` effect about `server` (its secrets masked).
     pub(in crate::engine) fn log(
-        &self,
-        ctx: &mut ServerCtx,
+        &mut self,
         level: LogLevel,
         server: Option<&str>,
         message: String,
     ) {
-        self.log_into(ctx.effects, level, server, message);
+        let line = self.log_line(level, server, message);
+        self.outbox.push(line);
     }
 
     /// The one place a log line about a server gets its secrets masked
-    /// (`Engine::log` and the servers' inputs both come here).
-    pub(in crate::engine) fn log_into(
+    /// (`Engine::log`, the servers' inputs and the other owners' lines about
+    /// a server all come here): the `log` effect, for the caller to yield.
+    pub(in crate::engine) fn log_line(
         &self,
-        effects: &mut Vec<Effect>,
         level: LogLevel,
         server: Option<&str>,
         message: String,
-    ) {
+    ) -> Effect {
         let message = match server {
             Some(name) => self.mask_for_server(name, message),
             None => message,
         };
-        effects.push(Effect::Log {
+        Effect::Log {
             level,
             server: server.map(str::to_string),
             message,
-        });
+        }
     }
 
     /// The catalogue entry of a server, when it matches its config (as `Engine::current_entry`).
@@ -375,7 +397,7 @@ impl Servers {
             Ok(_) => None,
             Err(error) => {
                 let message = format!("engine bug: {error}");
-                self.log(ctx, LogLevel::Error, Some(name), message);
+                self.log(LogLevel::Error, Some(name), message);
                 None
             }
         }

@@ -61,7 +61,7 @@ impl Servers {
     /// the host's connection wrote it before the engine owned the requests
     /// in flight (the router reads it as the server's answer).
     pub(in crate::engine) fn reply_ended(
-        &self,
+        &mut self,
         ctx: &mut ServerCtx,
         conn: ConnId,
         id: u64,
@@ -74,7 +74,8 @@ impl Servers {
         let name = self.conn(conn)?.server();
         let sse = matches!(self.transport_of(conn), Some(Transport::Sse { .. }));
         let message = format!("request {id} failed: {reason}");
-        self.log(ctx, LogLevel::Debug, Some(name), message);
+        let line = self.log_line(LogLevel::Debug, Some(name), message);
+        self.outbox().push(line);
         let mut text = format!(
             "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":{},\"message\":",
             jsonrpc::SERVER_UNAVAILABLE
@@ -122,15 +123,14 @@ impl Servers {
     /// Lazy MCP cannot read (too deep, malformed) that still shows its id ends
     /// its request with the error returned.
     pub(in crate::engine) fn unreadable(
-        &self,
-        ctx: &mut ServerCtx,
+        &mut self,
         name: &str,
         text: &str,
         error: &impl std::fmt::Display,
     ) -> Option<(Value, Value)> {
         let shown: String = text.chars().take(200).collect();
         let message = format!("ignored a line that is not a JSON-RPC message ({error}): {shown}");
-        self.log(ctx, LogLevel::Warn, Some(name), message);
+        self.log(LogLevel::Warn, Some(name), message);
         let id = outline(text).id?;
         let why = format!("MCP server '{name}' sent a reply Lazy MCP cannot read: {error}");
         Some((id, json!({"code": jsonrpc::INTERNAL_ERROR, "message": why})))
@@ -188,7 +188,7 @@ impl Servers {
         let refusal = format!(
             "Lazy MCP refused {method} from MCP server '{name}': no client attached to it supports {capability}"
         );
-        self.log(ctx, LogLevel::Warn, Some(&name), refusal.clone());
+        self.log(LogLevel::Warn, Some(&name), refusal.clone());
         let refused = jsonrpc::error_response(id, jsonrpc::METHOD_NOT_FOUND, &refusal);
         self.send(ctx, conn, refused);
     }
@@ -318,7 +318,7 @@ impl Servers {
                     "warning" => LogLevel::Warn,
                     _ => LogLevel::Error,
                 };
-                self.log(ctx, level, Some(name), text);
+                self.log(level, Some(name), text);
                 Heard::Message(params)
             }
             _ => Heard::Nothing,

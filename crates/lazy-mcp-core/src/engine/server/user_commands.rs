@@ -63,37 +63,37 @@ impl Servers {
         command: Command,
     ) -> Decided {
         match command {
-            Command::Enable => self.enable(ctx, name),
-            Command::Disable => self.disable(ctx, name),
-            Command::ConnectNow => self.connect_now(ctx, name),
+            Command::Enable => self.enable(name),
+            Command::Disable => self.disable(name),
+            Command::ConnectNow => self.connect_now(name),
             Command::Disconnect => self.disconnect(ctx, name),
         }
     }
 
     /// A refusal of the user's action about `name` (None: no such server).
-    fn refuse(ctx: &mut ServerCtx, name: Option<&str>, message: String) {
-        ctx.effects.push(refusal(name, message));
+    fn refuse(&mut self, name: Option<&str>, message: String) {
+        self.outbox().push(refusal(name, message));
     }
 
     /// Enabled for this session: its crash history forgotten; a DORMANT
     /// server wakes, any other is reconciled.
-    fn enable(&mut self, ctx: &mut ServerCtx, name: &str) -> Decided {
+    fn enable(&mut self, name: &str) -> Decided {
         let Some(server) = self.server_mut(name) else {
             let message = format!("cannot enable '{name}': no such server");
-            self.log(ctx, LogLevel::Warn, None, message);
+            self.log(LogLevel::Warn, None, message);
             return Decided::NOTHING;
         };
         server.restart_mut().handle_reset();
         let was = server.state().clone();
         self.enabled_for_session(name, true);
         let enabled = "enabled by the user (for this session)".into();
-        self.log(ctx, LogLevel::Info, Some(name), enabled);
+        self.log(LogLevel::Info, Some(name), enabled);
         let awaits = if matches!(was, ServerState::Disabled | ServerState::Dormant) {
             Some("Enable")
         } else {
             let label = was.label();
             let message = format!("MCP server '{name}' is already enabled ({label}).");
-            Self::refuse(ctx, Some(name), message);
+            self.refuse(Some(name), message);
             None
         };
         let then = match was {
@@ -104,34 +104,34 @@ impl Servers {
     }
 
     /// Disabled for this session, then reconciled.
-    fn disable(&mut self, ctx: &mut ServerCtx, name: &str) -> Decided {
+    fn disable(&mut self, name: &str) -> Decided {
         let Some(server) = self.server_mut(name) else {
             let message = format!("cannot disable '{name}': no such server");
-            self.log(ctx, LogLevel::Warn, None, message);
+            self.log(LogLevel::Warn, None, message);
             return Decided::NOTHING;
         };
         let already = *server.state() == ServerState::Disabled;
         self.enabled_for_session(name, false);
         let disabled = "disabled by the user (for this session)".into();
-        self.log(ctx, LogLevel::Info, Some(name), disabled);
+        self.log(LogLevel::Info, Some(name), disabled);
         if already {
             let message = format!("MCP server '{name}' is already disabled.");
-            Self::refuse(ctx, Some(name), message);
+            self.refuse(Some(name), message);
         }
         Decided::then(Then::Reconcile)
     }
 
     /// Connect Now: the connect under way is no longer a background retry;
     /// refused for a server connected already or not configured.
-    fn connect_now(&mut self, ctx: &mut ServerCtx, name: &str) -> Decided {
+    fn connect_now(&mut self, name: &str) -> Decided {
         let Some(server) = self.server_mut(name) else {
             let message = format!("Lazy MCP has no server named '{name}'.");
-            Self::refuse(ctx, None, message);
+            self.refuse(None, message);
             return Decided::NOTHING;
         };
         if *server.state() == ServerState::Connected {
             let message = format!("MCP server '{name}' is already connected.");
-            Self::refuse(ctx, Some(name), message);
+            self.refuse(Some(name), message);
             return Decided::NOTHING;
         }
         let label = server.state().label();
@@ -143,12 +143,12 @@ impl Servers {
     }
 
     /// Connect Now found `name` (it was `label`) unable to connect: logged and refused.
-    pub(in crate::engine) fn cannot_connect(&self, ctx: &mut ServerCtx, name: &str, label: &str) {
+    pub(in crate::engine) fn cannot_connect(&mut self, name: &str, label: &str) {
         let message = format!("cannot connect '{name}' now: it is {label}");
-        self.log(ctx, LogLevel::Warn, Some(name), message);
+        self.log(LogLevel::Warn, Some(name), message);
         let message =
             format!("Cannot connect MCP server '{name}': it is {label}. Enable it first.");
-        Self::refuse(ctx, Some(name), message);
+        self.refuse(Some(name), message);
     }
 
     /// Disconnect: only a server connected or connecting; it is stopped, then
@@ -162,7 +162,7 @@ impl Servers {
             let label = state.map_or("not configured", ServerState::label);
             let message =
                 format!("MCP server '{name}' is not connected ({label}): nothing to disconnect.");
-            Self::refuse(ctx, Some(name), message);
+            self.refuse(Some(name), message);
             return Decided::NOTHING;
         }
         let recatalogue = self.current_entry(ctx, name).is_none();
@@ -171,14 +171,10 @@ impl Servers {
 
     /// The servers a Refresh reaches: `only`, else all; an `only` that names
     /// no server is refused.
-    pub(in crate::engine) fn refresh_targets(
-        &self,
-        ctx: &mut ServerCtx,
-        only: Option<&str>,
-    ) -> Vec<String> {
+    pub(in crate::engine) fn refresh_targets(&mut self, only: Option<&str>) -> Vec<String> {
         if let Some(only) = only.filter(|only| !self.contains_key(*only)) {
             let message = format!("Lazy MCP has no server named '{only}'.");
-            Self::refuse(ctx, None, message);
+            self.refuse(None, message);
             return Vec::new();
         }
         (self.keys())
@@ -232,7 +228,7 @@ impl Servers {
                     let message = format!(
                         "MCP server '{name}' is {label}: its catalogue cannot be refreshed now."
                     );
-                    Self::refuse(ctx, Some(name), message);
+                    self.refuse(Some(name), message);
                 }
                 Decided::NOTHING
             }

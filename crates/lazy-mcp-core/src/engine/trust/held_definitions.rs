@@ -96,7 +96,7 @@ impl Trust {
     /// Compares `name`'s listing with its baseline (`Pins::check`); what is
     /// newly held is logged, with the commands, and announced. True: what
     /// clients are shown changed.
-    pub(in crate::engine) fn check(&mut self, ctx: &mut TrustCtx, name: &str) -> bool {
+    pub(in crate::engine) fn check(&mut self, ctx: &TrustCtx, name: &str) -> bool {
         let Some(config) = ctx.servers.get(name).map(Server::config) else {
             return false;
         };
@@ -105,8 +105,9 @@ impl Trust {
         let compared = (self.pins_mut()).check(name, &key, entry, ctx.hold_new_tools, ctx.now_ms);
         if let Some(message) = compared.announce {
             let (line, notice) = held_notice(name, message);
-            (ctx.servers).log_into(ctx.effects, LogLevel::Warn, Some(name), line);
-            ctx.effects.push(notice);
+            self.outbox()
+                .push((ctx.servers).log_line(LogLevel::Warn, Some(name), line));
+            self.outbox().push(notice);
         }
         compared.exposure_changed
     }
@@ -117,18 +118,18 @@ impl Trust {
     /// and logged. True: the server is to be compared again.
     pub(in crate::engine) fn approve(
         &mut self,
-        ctx: &mut TrustCtx,
+        ctx: &TrustCtx,
         server: &str,
         items: &[String],
     ) -> bool {
         let Some(config) = ctx.servers.get(server).map(Server::config) else {
             let why = format!("Lazy MCP has no server named '{server}' to approve");
-            ctx.effects.push(refusal(None, why));
+            self.outbox().push(refusal(None, why));
             return false;
         };
         let Some(entry) = ctx.catalogue.warm(server, &config.fingerprint) else {
             let why = format!("{server} has no catalogue yet: there is nothing to approve");
-            ctx.effects.push(refusal(Some(server), why));
+            self.outbox().push(refusal(Some(server), why));
             return false;
         };
         let key = baseline_key(config);
@@ -139,11 +140,12 @@ impl Trust {
                 "{server} offers no tool, prompt or resource template named {}",
                 unknown.join(", ")
             );
-            ctx.effects.push(refusal(Some(server), why));
+            self.outbox().push(refusal(Some(server), why));
         }
         if !approved.is_empty() {
             let line = format!("approved: {}", approved.join(", "));
-            (ctx.servers).log_into(ctx.effects, LogLevel::Info, Some(server), line);
+            self.outbox()
+                .push((ctx.servers).log_line(LogLevel::Info, Some(server), line));
         }
         true
     }

@@ -3,11 +3,14 @@
 //! private to this file; the router feeds it through the named inputs below
 //! (`held_definitions.rs` decides a check's and an approval's outcome on them)
 //! and carries out what they return (`router/trust.rs`); the rest of the
-//! engine reads it through `pins()` and `awaiting()`.
+//! engine reads it through `pins()` and `awaiting()`. What its inputs tell
+//! the host (a notice, a refusal, a log line) waits in its outbox until the
+//! router drains it (`poll_effects`).
 
 use crate::config::host_policy::{ApprovalRequest, ApprovalVia};
 use crate::config::load::FileRead;
 use crate::engine::effects::Effect;
+use crate::engine::outbox::Outbox;
 use crate::engine::registry::catalogue::Catalogue;
 use crate::engine::server::Servers;
 use crate::engine::trust::pins::{FileReadOutcome, Pins};
@@ -20,15 +23,16 @@ pub(in crate::engine) struct Trust {
     awaiting: AwaitingApproval,
     /// Approved definitions and what is held (`pins.rs`).
     pins: Pins,
+    /// The effects its inputs yielded, until the router drains them.
+    outbox: Outbox,
 }
 
 /// What a trust input reads of the rest of the engine (the servers, the
-/// catalogue, the settings' `holdNewTools`, the time) and the event's effects
-/// it adds to (`Engine::trust_parts`, `router/trust.rs`).
+/// catalogue, the settings' `holdNewTools`, the time; `Engine::with_trust`,
+/// `router/trust.rs`).
 pub(in crate::engine) struct TrustCtx<'a> {
     pub(in crate::engine) servers: &'a Servers,
     pub(in crate::engine) catalogue: &'a Catalogue,
-    pub(in crate::engine) effects: &'a mut Vec<Effect>,
     pub(in crate::engine) hold_new_tools: bool,
     pub(in crate::engine) now_ms: u64,
 }
@@ -77,8 +81,24 @@ impl Trust {
         Some(Effect::WriteApprovedDefinitions { path, content })
     }
 
+    /// What its inputs yielded since the last drain, moved to the end of
+    /// the event's `effects` (the router, right after each input).
+    pub(in crate::engine) fn poll_effects(&mut self, effects: &mut Vec<Effect>) {
+        self.outbox.drain_into(effects);
+    }
+
+    /// Nothing yielded is left undrained (checked at each event's end).
+    pub(in crate::engine) fn outbox_is_empty(&self) -> bool {
+        self.outbox.is_empty()
+    }
+
     /// `held_definitions.rs`, to decide over the pins.
     pub(super) fn pins_mut(&mut self) -> &mut Pins {
         &mut self.pins
+    }
+
+    /// `held_definitions.rs`, to yield what an input tells the host.
+    pub(super) fn outbox(&mut self) -> &mut Outbox {
+        &mut self.outbox
     }
 }

@@ -44,7 +44,7 @@ fn tool_name(tool: &Value) -> Option<&str> {
 
 /// The servers' side of what clients are shown: the owners it is read from
 /// (servers, catalogue, pins, settings, project approvals), not the clients. A `Clients` input
-/// takes it while `Clients` itself is borrowed to change (`Engine::served_parts`).
+/// takes it while `Clients` itself is borrowed to change (`Engine::with_served`).
 #[derive(Clone, Copy)]
 pub(in crate::engine) struct ServedView<'a> {
     servers: &'a Servers,

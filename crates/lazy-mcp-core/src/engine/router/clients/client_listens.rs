@@ -40,9 +40,10 @@ impl Engine {
         for (name, _) in &before {
             self.servers.forget_unwanted(name);
         }
-        let (servers, mut ctx) = self.server_parts();
         for (name, uris) in before {
-            servers.sync_upstream_subscriptions(&mut ctx, &name, &uris);
+            self.with_servers(|servers, ctx| {
+                servers.sync_upstream_subscriptions(ctx, &name, &uris)
+            });
         }
     }
 }

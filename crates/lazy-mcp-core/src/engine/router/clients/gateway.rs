@@ -5,7 +5,9 @@
 //! and a call's timeout (each touches the servers' calls and connections).
 
 use crate::engine::clients::asked::Asked;
+use crate::engine::clients::context::ClientsContext;
 use crate::engine::clients::gateway::cancel_notice;
+use crate::engine::clients::Clients;
 use crate::engine::effects::LogLevel;
 use crate::engine::events::{ConnId, Endpoint};
 use crate::engine::router::{Engine, Outlined};
@@ -52,8 +54,10 @@ impl Engine {
                 mut params,
             } => {
                 self.clients.request_read(client);
-                let (clients, mut ctx) = self.clients_parts();
-                if clients.begin_request_era(&mut ctx, client, &id, &method, &mut params) {
+                let era = |clients: &mut Clients, ctx: &mut ClientsContext<'_>| {
+                    clients.begin_request_era(ctx, client, &id, &method, &mut params)
+                };
+                if self.with_clients(era) {
                     self.on_client_request(client, &endpoint, id, &method, params);
                     self.clients.end_request_era(client);
                 }
@@ -84,14 +88,17 @@ impl Engine {
         if self.take_bridged_retry(client, &id, method, params.as_ref()) {
             return;
         }
-        let (clients, mut ctx, served) = self.served_parts();
-        match clients.client_request(&mut ctx, served, client, endpoint, id, method, params) {
+        let asked = self.with_served(|clients, ctx, served| {
+            clients.client_request(ctx, served, client, endpoint, id, method, params)
+        });
+        match asked {
             Asked::Answered => {}
             Asked::Listened(key, change) => self.listen_opened(client, key, change),
             Asked::Call(server, call) => {
                 // A subscription the servers' side answers itself (`{}`).
-                let (servers, mut ctx) = self.server_parts();
-                if servers.client_subscription(&mut ctx, &server, &call) {
+                if self
+                    .with_servers(|servers, ctx| servers.client_subscription(ctx, &server, &call))
+                {
                     let answer = jsonrpc::success(call.client_id().clone(), json!({}));
                     self.reply(call.client(), answer);
                 } else {
@@ -113,8 +120,9 @@ impl Engine {
         // body's routing names what a cancellation cancels, `ClientEnvelope::cancels`).
         let (listened, unsubscribe) = self.clients.request_cancelled(client, &request_id);
         if let Some(subscriber) = unsubscribe {
-            let (servers, mut ctx) = self.server_parts();
-            servers.remove_subscribers(&mut ctx, &|s| *s == subscriber);
+            self.with_servers(|servers, ctx| {
+                servers.remove_subscribers(ctx, &|s| *s == subscriber)
+            });
         }
         // Still waiting for the connect: just drop it.
         let waited =
@@ -135,9 +143,10 @@ impl Engine {
         self.servers.drop_waiters(&|w| w.client() == client);
         // Its subscriptions and listens end; resources nobody else wants are
         // unsubscribed upstream.
-        let (servers, mut ctx) = self.server_parts();
-        servers.remove_subscribers(&mut ctx, &|s| match s {
-            Subscriber::Client(c) | Subscriber::Listen(c, _) => c == client,
+        self.with_servers(|servers, ctx| {
+            servers.remove_subscribers(ctx, &|s| match s {
+                Subscriber::Client(c) | Subscriber::Listen(c, _) => c == client,
+            })
         });
         for (conn, upstream_id) in self.clients.calls_of(client, &self.servers) {
             let notice = cancel_notice(upstream_id, "the client disconnected");

@@ -112,8 +112,7 @@ impl Engine {
         answer: impl FnOnce(&Value) -> String,
     ) {
         (self.servers).call_served(&mut self.timers, conn, &call, self.now_ms);
-        let (clients, mut ctx) = self.clients_parts();
-        clients.answer_call(&mut ctx, call, answer);
+        self.with_clients(|clients, ctx| clients.answer_call(ctx, call, answer));
     }
 }
 

@@ -19,8 +19,9 @@ impl Engine {
     /// search stays lexical. Either way one log line says which.
     pub fn load_embedding_model(&mut self, now_ms: u64, source: &str, bytes: &[u8]) -> Vec<Effect> {
         self.clock(now_ms);
-        let (clients, mut ctx, served) = self.served_parts();
-        if clients.embedding_table(&mut ctx, served, source, bytes) {
+        if self
+            .with_served(|clients, ctx, served| clients.embedding_table(ctx, served, source, bytes))
+        {
             // Every entry's vectors are made again by the loaded model.
             self.registry.model_changed();
         }

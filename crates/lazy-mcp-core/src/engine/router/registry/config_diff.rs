@@ -44,7 +44,7 @@ fn config_changes(
                 "a second server named '{}' ({}:{}) was ignored",
                 config.name, config.source.file, config.source.line
             );
-            running.log_into(effects, LogLevel::Warn, Some(&config.name), why);
+            effects.push(running.log_line(LogLevel::Warn, Some(&config.name), why));
         }
     }
     let removed = running.keys().filter(|name| !seen.contains(*name)).cloned();
@@ -98,7 +98,7 @@ impl Engine {
         match reconcile_step(server.wanted(), server.state()) {
             Some(Reconcile::Withdraw(why, trigger)) => {
                 self.withdraw(name, why);
-                self.clients.unload_server(name, &mut self.effects);
+                self.with_clients(|clients, _| clients.unload_server(name));
                 self.transition(name, trigger);
             }
             Some(Reconcile::Enable) => {
@@ -125,7 +125,7 @@ impl Engine {
         for name in removed {
             self.announce.forget(&name);
             self.withdraw(&name, "it was removed from the configuration");
-            self.clients.unload_server(&name, &mut self.effects);
+            self.with_clients(|clients, _| clients.unload_server(&name));
             self.servers.remove(&name);
             self.registry.forget(&name);
             let line = "removed from the configuration".into();
@@ -175,8 +175,7 @@ impl Engine {
         self.registry.forget(&name);
         let line = "configuration changed; it will be catalogued again".into();
         self.log(LogLevel::Info, Some(&name), line);
-        let (servers, mut ctx) = self.server_parts();
-        match servers.relaunched(&mut ctx, &name) {
+        match self.with_servers(|servers, ctx| servers.relaunched(ctx, &name)) {
             Relaunched::CatalogueAgain(Some(next)) => self.state_changed(&name, next),
             Relaunched::CatalogueAgain(None) => {}
             Relaunched::Reconcile => self.reconcile(&name),

@@ -6,8 +6,10 @@
 //! sit above the registry.
 
 use crate::engine::effects::LogLevel;
+use crate::engine::registry::machine::{Registry, RegistryCtx};
 use crate::engine::registry::shared_catalogue::SharedRead;
 use crate::engine::router::Engine;
+use crate::engine::server::Servers;
 use crate::engine::state::Trigger;
 use crate::shared::launch::SharedLaunch;
 
@@ -30,15 +32,13 @@ impl Engine {
 
     /// `name` asked for `roots/list` (`Registry::roots_asked`).
     pub(in crate::engine) fn note_roots_asked(&mut self, name: &str) {
-        let (registry, mut ctx) = self.registry_parts();
-        registry.roots_asked(&mut ctx, name);
+        self.with_registry(|registry, ctx| registry.roots_asked(ctx, name));
     }
 
     /// Before a server is started to be catalogued (`Registry::look_up`).
     /// True: the host was asked; the server waits PENDING for the answer.
     pub(in crate::engine) fn look_up_shared_catalogue(&mut self, name: &str) -> bool {
-        let (registry, mut ctx) = self.registry_parts();
-        registry.look_up(&mut ctx, name)
+        self.with_registry(|registry, ctx| registry.look_up(ctx, name))
     }
 
     /// The host's answer to `readSharedCatalogue` (`Registry::shared_read`
@@ -50,8 +50,10 @@ impl Engine {
         file: &str,
         blob: Option<&str>,
     ) {
-        let (registry, mut ctx) = self.registry_parts();
-        match registry.shared_read(&mut ctx, name, (key, file), blob) {
+        let read = |registry: &mut Registry, ctx: &RegistryCtx<'_, Servers>| {
+            registry.shared_read(ctx, name, (key, file), blob)
+        };
+        match self.with_registry(read) {
             SharedRead::Ignored => {}
             SharedRead::Catalogue => self.servers.enqueue_catalogue(name),
             SharedRead::Adopted { summary } => {
@@ -67,7 +69,6 @@ impl Engine {
 
     /// At the event's end: the shared servers listed in it written (`Registry::flush_shared`).
     pub(in crate::engine) fn flush_shared_catalogue(&mut self) {
-        let (registry, mut ctx) = self.registry_parts();
-        registry.flush_shared(&mut ctx);
+        self.with_registry(|registry, ctx| registry.flush_shared(ctx));
     }
 }

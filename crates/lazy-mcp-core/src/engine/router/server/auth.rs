@@ -17,19 +17,20 @@ impl Engine {
     /// answer (false: no such server).
     pub(in crate::engine) fn on_auth(&mut self, name: Option<&str>, input: AuthInput) -> bool {
         let on = input.conn();
-        let (servers, mut ctx) = self.server_parts();
-        let Some((name, result, outputs)) = servers.handle_auth(&mut ctx, name, input) else {
+        let Some((name, result, outputs)) =
+            self.with_servers(|servers, ctx| servers.handle_auth(ctx, name, input))
+        else {
             return false;
         };
         for output in outputs {
-            let (servers, mut ctx) = self.server_parts();
-            match servers.auth_output(&mut ctx, &name, output, on) {
+            match self.with_servers(|servers, ctx| servers.auth_output(ctx, &name, output, on)) {
                 // The sign-in as shown changed: the clients' exposure is
                 // stale; the host refreshes as for a state change.
                 Some(AuthOutput::Shown) => {
                     self.clients.exposure_changed();
-                    let (servers, mut ctx) = self.server_parts();
-                    servers.sign_in_shown(&mut ctx, &name);
+                    // It reads the event's effects, so it is fed them.
+                    self.servers.sign_in_shown(&self.effects, &name);
+                    self.servers.poll_effects(&mut self.effects);
                 }
                 Some(AuthOutput::Stop(why)) => self.stop_server(&name, &why),
                 Some(AuthOutput::FailWaiters(error)) => self.fail_waiters(&name, &error),
@@ -62,8 +63,7 @@ impl Engine {
                     challenge,
                 };
                 self.on_auth(None, challenged);
-                let (servers, mut ctx) = self.server_parts();
-                servers.hold_refused(&mut ctx, conn, refused);
+                self.with_servers(|servers, ctx| servers.hold_refused(ctx, conn, refused));
             }
         }
     }

@@ -49,15 +49,13 @@ impl Engine {
     ) {
         let shared = self.launch_sharing_of(name);
         let opening = Opening::new(purpose, interactive, fallback, shared);
-        let (servers, mut ctx) = self.server_parts();
-        if let Some(trigger) = servers.open(&mut ctx, name, opening) {
+        if let Some(trigger) = self.with_servers(|servers, ctx| servers.open(ctx, name, opening)) {
             self.transition(name, trigger);
         }
     }
 
     pub(in crate::engine) fn send_upstream(&mut self, conn: ConnId, message: Value) {
-        let (servers, mut ctx) = self.server_parts();
-        servers.send(&mut ctx, conn, message);
+        self.with_servers(|servers, ctx| servers.send(ctx, conn, message));
     }
 
     pub(in crate::engine) fn on_roots_settled(&mut self, conn: ConnId) {
@@ -67,18 +65,18 @@ impl Engine {
     /// The handshake is done and calls may flow (`Servers::go_live` says
     /// when): CONNECTED, waiters forwarded.
     pub(in crate::engine) fn become_connected(&mut self, conn: ConnId, when: GoLive) {
-        let (servers, mut ctx) = self.server_parts();
-        let Some((name, latency_ms)) = servers.go_live(&mut ctx, conn, when) else {
+        let Some((name, latency_ms)) =
+            self.with_servers(|servers, ctx| servers.go_live(ctx, conn, when))
+        else {
             return;
         };
         self.transition(&name, Trigger::Connected);
-        let (servers, mut ctx) = self.server_parts();
-        let waiters = servers.connected(&mut ctx, conn, &name, latency_ms);
+        let waiters =
+            self.with_servers(|servers, ctx| servers.connected(ctx, conn, &name, latency_ms));
         for call in waiters {
             self.forward_call_round(conn, call, 0);
         }
-        let (servers, mut ctx) = self.server_parts();
-        servers.idle_from_connected(&mut ctx, &name);
+        self.with_servers(|servers, ctx| servers.idle_from_connected(ctx, &name));
     }
 
     /// Sends one client call upstream with a fresh id and a request timeout
@@ -89,8 +87,11 @@ impl Engine {
         call: QueuedCall,
         input_rounds: u32,
     ) {
-        let (servers, mut ctx) = self.server_parts();
-        if let Err(refused) = servers.forward_call(&mut ctx, conn, call, input_rounds) {
+        let forwarded = {
+            let lent = &mut self.servers_input();
+            (lent.servers).forward_call(&mut lent.ctx, conn, call, input_rounds)
+        };
+        if let Err(refused) = forwarded {
             self.refuse_call(*refused);
         }
     }
@@ -98,8 +99,11 @@ impl Engine {
     /// A call for `name` from a client: forwarded now, queued behind the single
     /// connect, or refused with a clear error (`Servers::route_call` decides).
     pub(in crate::engine) fn route_call(&mut self, name: &str, call: QueuedCall) {
-        let (servers, mut ctx) = self.server_parts();
-        match servers.route_call(&mut ctx, name, call) {
+        let routed = {
+            let lent = &mut self.servers_input();
+            (lent.servers).route_call(&mut lent.ctx, name, call)
+        };
+        match routed {
             Ok(Routed::Sent) => {}
             Ok(Routed::Waits) => {
                 self.ensure_connected(name, true);

@@ -7,7 +7,7 @@
 use crate::engine::effects::{Effect, LogLevel};
 use crate::engine::events::ConnId;
 use crate::engine::router::Engine;
-use crate::engine::server::connection_end::{Closed, ConnectionFailed, Owed};
+use crate::engine::server::connection_end::{Closed, ConnectionFailed, FailureParts, Owed};
 use crate::engine::server::idle::policy;
 use crate::engine::server::machines::handshake::input::HandshakeInput;
 use crate::engine::server::machines::idle::machine::IdleCeiling;
@@ -26,8 +26,7 @@ impl Engine {
     /// [`Engine::stop_server`]; `idle`: by the idle stop, which the `close`
     /// effect says (a shared process is kept for its idle time only then).
     pub(in crate::engine) fn stop_server_as(&mut self, name: &str, why: &str, idle: bool) {
-        let (servers, mut ctx) = self.server_parts();
-        if let Some(conn) = servers.stop(&mut ctx, name) {
+        if let Some(conn) = self.with_servers(|servers, ctx| servers.stop(ctx, name)) {
             let message = format!("MCP server '{name}' is no longer connected: {why}");
             self.drop_connection(conn, &message, false);
             self.effects.push(Effect::Close { conn, idle });
@@ -39,8 +38,7 @@ impl Engine {
     /// Forgets a connection: cancels its timers, fails its in-flight calls with
     /// `message`, and closes it when `close` (the host already knows otherwise).
     pub(in crate::engine) fn drop_connection(&mut self, conn: ConnId, message: &str, close: bool) {
-        let (servers, mut ctx) = self.server_parts();
-        if let Some(owed) = servers.drop_connection(&mut ctx, conn) {
+        if let Some(owed) = self.with_servers(|servers, ctx| servers.drop_connection(ctx, conn)) {
             self.answer_dropped(conn, owed, message, close);
         }
     }
@@ -72,16 +70,24 @@ impl Engine {
         failed: ConnectionFailed,
         close: bool,
     ) {
-        let (name, error, detail, owed, waiters, level, may_stay_catalogued) = failed.into_parts();
+        let FailureParts {
+            server,
+            error,
+            detail,
+            owed,
+            waiters,
+            log_level,
+            may_stay_catalogued,
+        } = failed.into_parts();
         self.answer_dropped(conn, owed, &error, close);
         for call in waiters {
             let (client, client_id) = call.into_reply_target();
             self.reply_error(&client, client_id, jsonrpc::SERVER_UNAVAILABLE, &error);
         }
         let error = format!("{error}{detail}");
-        self.log(level, Some(&name), error.clone());
-        self.note_failure(&name, &error, false);
-        self.on_restart(&name, RestartInput::failed(error, may_stay_catalogued));
+        self.log(log_level, Some(&server), error.clone());
+        self.note_failure(&server, &error, false);
+        self.on_restart(&server, RestartInput::failed(error, may_stay_catalogued));
     }
 
     pub(in crate::engine) fn on_connection_closed(
@@ -91,8 +97,9 @@ impl Engine {
         exit_code: Option<i32>,
         stderr_tail: Option<&str>,
     ) {
-        let (servers, mut ctx) = self.server_parts();
-        match servers.connection_closed(&mut ctx, conn, reason, exit_code, stderr_tail) {
+        match self.with_servers(|servers, ctx| {
+            servers.connection_closed(ctx, conn, reason, exit_code, stderr_tail)
+        }) {
             None => {}
             Some(Closed::InHandshake { cause, detail }) => {
                 self.on_handshake(conn, HandshakeInput::closed(&cause, &detail, false))
@@ -102,8 +109,8 @@ impl Engine {
     }
 
     pub(in crate::engine) fn on_http_status(&mut self, conn: ConnId, status: u16) {
-        let (servers, mut ctx) = self.server_parts();
-        let Some((name, error)) = servers.http_status(&mut ctx, conn, status) else {
+        let Some((name, error)) = self.with_servers(|servers, _| servers.http_status(conn, status))
+        else {
             return;
         };
         self.stop_server(
@@ -127,8 +134,7 @@ impl Engine {
     /// told first, `note_failure`), then the state change it asks for, and
     /// (a cold retry) the cataloguing queued.
     pub(in crate::engine) fn on_restart(&mut self, name: &str, input: RestartInput) {
-        let (servers, mut ctx) = self.server_parts();
-        let Some(next) = servers.restart(&mut ctx, name, input) else {
+        let Some(next) = self.with_servers(|servers, ctx| servers.restart(ctx, name, input)) else {
             return;
         };
         let (trigger, enqueue) = next.into_parts();
@@ -149,8 +155,7 @@ impl Engine {
 
     /// `name`'s idle timer fired: an idle server is stopped.
     pub(in crate::engine) fn on_idle_timer(&mut self, name: &str) {
-        let (servers, mut ctx) = self.server_parts();
-        if !servers.idle_timer_fired(&mut ctx, name) {
+        if !self.with_servers(|servers, ctx| servers.idle_timer_fired(ctx, name)) {
             return;
         }
         self.stop_server_as(name, "it was stopped after being idle", true);

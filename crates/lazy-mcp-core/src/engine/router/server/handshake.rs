@@ -16,8 +16,7 @@ impl Engine {
     /// unless the input says the host closed it).
     pub(in crate::engine) fn on_handshake(&mut self, conn: ConnId, input: HandshakeInput) {
         let close = !matches!(input, HandshakeInput::Closed { close: false, .. });
-        let (servers, mut ctx) = self.server_parts();
-        match servers.with_handshake(&mut ctx, conn, input) {
+        match self.with_servers(|servers, ctx| servers.with_handshake(ctx, conn, input)) {
             None => {}
             Some((_, HandshakeNext::List(kinds))) => {
                 self.on_listing(conn, ListingInput::Start(&kinds))

@@ -14,8 +14,7 @@ impl Engine {
     /// Hands `conn`'s listing machine `input` ([`Servers::with_listing`]): a
     /// finished round recorded, or the connection reopened.
     pub(in crate::engine) fn on_listing(&mut self, conn: ConnId, input: ListingInput) {
-        let (servers, mut ctx) = self.server_parts();
-        match servers.with_listing(&mut ctx, conn, input) {
+        match self.with_servers(|servers, ctx| servers.with_listing(ctx, conn, input)) {
             None => {}
             Some(Listed::Round(done)) => self.on_listing_complete(conn, done),
             Some(Listed::Reopen(name, reopen)) => self.reopen(conn, &name, reopen),
@@ -38,8 +37,7 @@ impl Engine {
             AfterRound::Stop => {
                 self.stop_server(&name, "cataloguing finished");
                 self.transition(&name, Trigger::CatalogueSucceeded);
-                let (servers, mut ctx) = self.server_parts();
-                servers.log_catalogued(&mut ctx, &name);
+                self.with_servers(|servers, ctx| servers.log_catalogued(ctx, &name));
             }
         }
     }
@@ -66,7 +64,6 @@ impl Engine {
     /// Declared tools (`tools: [...]` in config) the server does not have
     /// (`Servers::report_dropped_declared_tools`).
     pub(in crate::engine) fn report_dropped_declared_tools(&mut self, name: &str) {
-        let (servers, mut ctx) = self.server_parts();
-        servers.report_dropped_declared_tools(&mut ctx, name);
+        self.with_servers(|servers, ctx| servers.report_dropped_declared_tools(ctx, name));
     }
 }

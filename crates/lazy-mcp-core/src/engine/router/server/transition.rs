@@ -12,8 +12,9 @@ impl Engine {
     /// told: announcements, the clients' exposure, `stateChanged`, a sign-in
     /// the new state starts.
     pub(in crate::engine) fn transition(&mut self, name: &str, trigger: Trigger) {
-        let (servers, mut ctx) = self.server_parts();
-        if let Some(next) = servers.transition(&mut ctx, name, &trigger) {
+        if let Some(next) =
+            self.with_servers(|servers, ctx| servers.transition(ctx, name, &trigger))
+        {
             self.state_changed(name, next);
         }
     }

@@ -53,8 +53,9 @@ impl Engine {
         reason: &str,
         http_status: Option<u16>,
     ) {
-        let (servers, mut ctx) = self.server_parts();
-        let Some(text) = servers.reply_ended(&mut ctx, conn, id, reason, http_status) else {
+        let Some(text) = self
+            .with_servers(|servers, ctx| servers.reply_ended(ctx, conn, id, reason, http_status))
+        else {
             return;
         };
         self.on_upstream_message(conn, &text);
@@ -71,8 +72,9 @@ impl Engine {
         let message = match Message::parse(text) {
             Ok(message) => message,
             Err(error) => {
-                let (servers, mut ctx) = self.server_parts();
-                if let Some((id, outcome)) = servers.unreadable(&mut ctx, &name, text, &error) {
+                if let Some((id, outcome)) =
+                    self.with_servers(|servers, _| servers.unreadable(&name, text, &error))
+                {
                     self.on_upstream_response(conn, &id, Err(outcome));
                 }
                 return;
@@ -104,8 +106,7 @@ impl Engine {
             }
             Pending::Internal => {}
             Pending::Listen => {
-                let (servers, mut ctx) = self.server_parts();
-                servers.handle_listen_answer(&mut ctx, conn, id, outcome);
+                self.with_servers(|servers, _| servers.handle_listen_answer(conn, id, outcome));
             }
             Pending::List { kind } => match &outcome {
                 Ok(page) => self.on_listing(conn, ListingInput::Page(kind, page)),
@@ -117,8 +118,11 @@ impl Engine {
                     self.servers.put_call_back(conn, id, *call);
                     return;
                 };
-                let (servers, mut ctx) = self.server_parts();
-                match servers.call_answered(&mut ctx, conn, *call, outcome) {
+                let answered = {
+                    let lent = &mut self.servers_input();
+                    (lent.servers).call_answered(&mut lent.ctx, conn, *call, outcome)
+                };
+                match answered {
                     // Asked again, with Lazy MCP's answers.
                     CallAnswered::AskAgain(queued, rounds) => {
                         self.forward_call_round(conn, queued, rounds)
@@ -144,8 +148,9 @@ impl Engine {
         method: &str,
         params: Option<Value>,
     ) {
-        let (servers, mut ctx) = self.server_parts();
-        let (capability, in_flight) = match servers.upstream_request(&mut ctx, conn, &id, method) {
+        let (capability, in_flight) = match self
+            .with_servers(|servers, ctx| servers.upstream_request(ctx, conn, &id, method))
+        {
             Asked::Answered => return,
             Asked::Roots => return self.note_roots_asked(name),
             Asked::Client {
@@ -161,8 +166,9 @@ impl Engine {
             }
             ServerAsks::Client(client, request) => self.notify_client(&client, request),
             ServerAsks::Refused(id) => {
-                let (servers, mut ctx) = self.server_parts();
-                servers.refuse_request(&mut ctx, conn, id, method, capability);
+                self.with_servers(|servers, ctx| {
+                    servers.refuse_request(ctx, conn, id, method, capability)
+                });
             }
         }
     }
@@ -174,8 +180,9 @@ impl Engine {
         method: &str,
         params: Option<Value>,
     ) {
-        let (servers, mut ctx) = self.server_parts();
-        match servers.upstream_notification(&mut ctx, conn, name, method, params) {
+        match self.with_servers(|servers, ctx| {
+            servers.upstream_notification(ctx, conn, name, method, params)
+        }) {
             Heard::Nothing => {}
             Heard::Progress(client, params) => {
                 self.notify_client(&client, jsonrpc::notification(method, params));

@@ -13,17 +13,16 @@ use crate::engine::state::Trigger;
 impl Engine {
     /// Enable, Disable, Connect Now or Disconnect of `name`.
     pub(in crate::engine) fn on_user_command(&mut self, name: &str, command: Command) {
-        let (servers, mut ctx) = self.server_parts();
-        let decided = servers.user_command(&mut ctx, name, command);
+        let decided = self.with_servers(|servers, ctx| servers.user_command(ctx, name, command));
         self.carry_out(name, decided);
     }
 
     /// Refresh (`recatalogue`: Refresh Catalogue) of `only`, else of every server.
     pub(in crate::engine) fn on_refresh(&mut self, only: Option<&str>, recatalogue: bool) {
-        let (servers, mut ctx) = self.server_parts();
-        for name in servers.refresh_targets(&mut ctx, only) {
-            let (servers, mut ctx) = self.server_parts();
-            let decided = servers.refresh(&mut ctx, &name, recatalogue, only.is_some());
+        for name in self.with_servers(|servers, _| servers.refresh_targets(only)) {
+            let decided = self.with_servers(|servers, ctx| {
+                servers.refresh(ctx, &name, recatalogue, only.is_some())
+            });
             self.carry_out(&name, decided);
         }
     }
@@ -42,8 +41,7 @@ impl Engine {
             Then::Reconcile => self.reconcile(name),
             Then::Connect(label) => {
                 if !self.ensure_connected(name, true) {
-                    let (servers, mut ctx) = self.server_parts();
-                    servers.cannot_connect(&mut ctx, name, label);
+                    self.with_servers(|servers, _| servers.cannot_connect(name, label));
                 }
             }
             Then::Disconnect { recatalogue } => {
