@@ -360,16 +360,30 @@ impl Engine {
         // It reads the event's effects, so it is fed them, not a context.
         self.clients.settle_answers(&self.effects, self.now_ms);
         self.clients.poll_effects(&mut self.effects);
+        // Tests fail on an input whose drain was forgotten; a release build
+        // still sends what it yielded with this event rather than a later one.
+        debug_assert!(
+            self.outboxes_drained(),
+            "an owner's effects were left undrained"
+        );
+        if !self.outboxes_drained() {
+            self.drain_late();
+        }
         // Computed last (every timer this event armed, re-armed or cancelled is
         // in the table), placed first (a host failing on a later effect still arms it).
         if let Some(wake) = self.timers.poll_wake() {
             self.effects.insert(0, wake);
         }
-        debug_assert!(
-            self.outboxes_drained(),
-            "an owner's effects were left undrained"
-        );
         std::mem::take(&mut self.effects)
+    }
+
+    /// A release build's backstop for a forgotten drain (see `finish_event`).
+    #[cold]
+    fn drain_late(&mut self) {
+        self.trust.poll_effects(&mut self.effects);
+        self.registry.poll_effects(&mut self.effects);
+        self.clients.poll_effects(&mut self.effects);
+        self.servers.poll_effects(&mut self.effects);
     }
 
     /// Every owner's outbox was drained right after its input (the router
