@@ -57,6 +57,12 @@ const rules = [
       String.raw`\b(?:\w*(?:Bytes|BYTES|Chars|CHARS|Length|LENGTH|Limit|LIMIT|Size|SIZE|Attempts|ATTEMPTS|Tries|TRIES)|(?:max|min)[A-Z]\w*|(?:MAX|MIN)_\w+|backlog)\b\s*(?:=|\?\?|\|\||:)\s*\(?\s*[1-9][\d_]*`,
     ),
   },
+  // A collection bounded by an unnamed number (`log.length > 1000`, `splice(0, 200)`): a cap
+  // all the same. 100 and up: a short list's structural checks (`length > 1`) are not caps.
+  {
+    rule: 'size cap or count literal',
+    re: new RegExp(String.raw`(?:\.(?:length|size)\s*(?:>|>=)\s*[1-9][\d_]{2,}\b|\bsplice\(\s*0\s*,\s*[1-9][\d_]*\s*\))`),
+  },
   // A byte size written as arithmetic, whatever it is called or passed to (`256 * 1024 * 1024,`).
   // Not `1024 * 1024` alone: the unit a size is shown in (`n / (1024 * 1024)` MB).
   { rule: 'size cap or count literal', re: new RegExp(String.raw`\b(?!1024\b)${NUM}\s*\*\s*1024\b`) },
@@ -99,6 +105,18 @@ const allowed = [
     rule: 'size cap or count literal',
     text: 'recordLimit = 1000',
     why: 'the record of shown notifications that tests read keeps its last entries: a memory bound of that record, nothing a user meets',
+  },
+  {
+    file: 'vscode/controller.ts',
+    rule: 'size cap or count literal',
+    text: 'recentLogLimit = 1000',
+    why: "the window's recent log lines that the Diagnostics report and tests read keep the newest: a memory bound of that buffer (the Output channel keeps every line), nothing a server meets",
+  },
+  {
+    file: 'host/connections/stdioConnection.ts',
+    rule: 'size cap or count literal',
+    text: 'text.length > 160 ?',
+    why: 'how much of an ignored non-JSON stdout line its warning quotes: wording, not a limit on the line',
   },
   {
     file: 'host/auth/loopbackRedirect.ts',
@@ -185,6 +203,9 @@ test('the detector finds each kind of policy literal (else this test would pass 
       'const listenAttempts = 3;',
       'const recordLimit = 1000;',
       '    256 * 1024 * 1024,',
+      'if (this.recentLog.length > 1000) this.recentLog.splice(0, 200);',
+      'while (queue.size >= 500) queue.delete(first);',
+      'lines.splice(0, 50);',
     ],
     'HTTP status comparison': ['if (res.statusCode === 404) return;', 'if (admission.status === 401) headers.x = 1;', 'case 405:'],
     'number array (a schedule?)': ['const pausesMs = [25, 50, 100, 200, 400];'],
@@ -217,6 +238,8 @@ test('the detector finds each kind of policy literal (else this test would pass 
     "res.writeHead(404, { 'Content-Type': 'text/plain' })",
     '// a 401 or 403 holds the request; retries after 500 ms',
     "fetch('http://127.0.0.1:8080/mcp')",
+    'if (parts.length > 1) return parts[0];',
+    'if (this.recentLog.length > recentLogLimit) this.recentLog.splice(0, recentLogLimit / 5);',
     "return 'command not found (ENOENT); check that it is installed';",
     'this.closeWith({ reason: `cannot connect to ${this.shownUrl}: ${code}` });',
     '// ECONNREFUSED, ENOTFOUND: the core says the connection ends',

@@ -34,6 +34,8 @@ import { StatusBar } from './statusBar';
 import { stateIcons } from './stateIcons';
 
 const levels: LogLevel[] = ['debug', 'info', 'warn', 'error'];
+/** The recent log lines kept for the Diagnostics report (the Output channel keeps them all); the oldest fifth goes at once. */
+const recentLogLimit = 1000;
 
 /** What tests (and other extensions) can read. */
 export interface LazyMcpApi {
@@ -451,7 +453,7 @@ export class Controller implements vscode.Disposable {
     const line = server ? `[${server}] ${message}` : message;
     this.log[level === 'debug' ? 'debug' : level](line);
     this.recentLog.push(`${level} ${line}`);
-    if (this.recentLog.length > 1000) this.recentLog.splice(0, 200);
+    if (this.recentLog.length > recentLogLimit) this.recentLog.splice(0, recentLogLimit / 5);
   }
 
   // ── commands ───────────────────────────────────────────────────────
