@@ -110,7 +110,7 @@ const allowed = [
     file: 'vscode/controller.ts',
     rule: 'size cap or count literal',
     text: 'recentLogLimit = 1000',
-    why: "the window's recent log lines that the Diagnostics report and tests read keep the newest: a memory bound of that buffer (the Output channel keeps every line), nothing a server meets",
+    why: "the window's recent log lines that the API's logLines() returns (tests read it) keep the newest: a memory bound of that buffer (the Output channel keeps every line), nothing a server meets",
   },
   {
     file: 'host/connections/stdioConnection.ts',

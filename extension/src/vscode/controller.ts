@@ -34,7 +34,7 @@ import { StatusBar } from './statusBar';
 import { stateIcons } from './stateIcons';
 
 const levels: LogLevel[] = ['debug', 'info', 'warn', 'error'];
-/** The recent log lines kept for the Diagnostics report (the Output channel keeps them all); the oldest fifth goes at once. */
+/** The recent log lines kept for the API's `logLines()` (the Output channel keeps them all); the oldest fifth goes at once. */
 const recentLogLimit = 1000;
 
 /** What tests (and other extensions) can read. */
